@@ -1,0 +1,78 @@
+"""Positions, template paths and findings: the one shape every error and warning takes.
+
+Every stage reports problems as `Diagnostic` values so validation can collect all of them
+at once and every front end (CLI, API, linter) renders them the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+PathElement = str | int
+Path = tuple[PathElement, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a node starts in its source file (1-based line and column)."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+def render_path(path: Path) -> str:
+    """Render a template path the way Heat prints it: ``resources.web.properties.flavor``."""
+    return ".".join(str(part) for part in path)
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding: a stable code, a severity, a message, and where it points."""
+
+    code: str
+    message: str
+    path: Path = ()
+    span: Span | None = None
+    severity: Severity = Severity.ERROR
+    notes: tuple[str, ...] = field(default=())
+
+    def render(self) -> str:
+        """``file:line:column: path: message`` (parts that are unknown are left out)."""
+        parts: list[str] = []
+        if self.span is not None:
+            parts.append(str(self.span))
+        if self.path:
+            parts.append(render_path(self.path))
+        prefix = "" if self.severity is Severity.ERROR else f"{self.severity.value}: "
+        parts.append(prefix + self.message)
+        return ": ".join(parts)
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "path": render_path(self.path),
+            "file": self.span.file if self.span else None,
+            "line": self.span.line if self.span else None,
+            "column": self.span.column if self.span else None,
+        }
+
+
+def errors_in(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in diagnostics if d.is_error]

@@ -1,0 +1,378 @@
+"""The intrinsic-function tree: the base class, the parser and the generic walkers.
+
+A template is parsed once into plain data in which every function call is a `Function`
+object. The same tree answers three questions: is it well formed (`validate`), which
+resources does it need (`dependencies`), and what is its value (`resolve`). Heat models
+functions the same way; see heat-semantics §1.6 for the parse rules kept here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from stoker import codes
+from stoker.diagnostics import Diagnostic, Path, Severity, Span
+from stoker.errors import FunctionError
+from stoker.template.nodes import key_span
+from stoker.template.versions import TemplateVersion
+
+
+class _Omit:
+    """The value of a two-argument ``if`` whose condition is false: "leave this out"."""
+
+    _instance: ClassVar[_Omit | None] = None
+
+    def __new__(cls) -> _Omit:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "OMIT"
+
+
+OMIT = _Omit()
+
+
+class Unresolved(Exception):  # noqa: N818 - a signal, not an error
+    """Raised by a static context when a value needs a running resource.
+
+    ``stoker template resolve`` catches it and shows the expression instead of a value.
+    """
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        super().__init__(what)
+
+
+class Context(Protocol):
+    """What a function needs at run time. The engine and the static resolver implement it."""
+
+    stack_name: str | None
+    stack_id: str | None
+    project_id: str | None
+
+    def parameter(self, name: str) -> Any:
+        """The typed value of a parameter or pseudo parameter; FunctionError if unknown."""
+
+    def has_parameter(self, name: str) -> bool: ...
+
+    def has_resource(self, name: str) -> bool:
+        """Is ``name`` a resource that exists (declared and enabled)?"""
+
+    def reference(self, resource: str) -> Any:
+        """The reference id of a resource (get_resource, Ref)."""
+
+    def attribute(self, resource: str, attribute: str, path: tuple[Any, ...]) -> Any:
+        """An attribute of a resource, navigated by ``path``."""
+
+    def all_attributes(self, resource: str) -> Any:
+        """Every attribute of a resource as a map (``get_attr: [res]``)."""
+
+    def file(self, key: str) -> str:
+        """``files[key]`` for get_file; FunctionError if there is no such content."""
+
+    def condition(self, name: str) -> bool:
+        """The value of a named condition."""
+
+    def facade(self, kind: str) -> Any:
+        """resource_facade data (metadata / deletion_policy / update_policy)."""
+
+    def availability_zones(self) -> list[str]: ...
+
+    def mapping(self, name: str) -> Any:
+        """A CFN ``Mappings`` entry for Fn::FindInMap; FunctionError if missing."""
+
+
+@dataclass(slots=True)
+class Scope:
+    """Static facts a function's `validate` and `dependencies` may consult.
+
+    ``condition_values`` and ``disabled_resources`` hold what is known once parameter
+    values are known; an empty map means "unknown", so checks stay lenient.
+    """
+
+    version: TemplateVersion
+    resources: Mapping[str, str] = field(default_factory=dict)  # name -> type
+    parameters: frozenset[str] = frozenset()  # declared names and pseudo parameters
+    conditions: frozenset[str] = frozenset()  # declared condition names
+    condition_values: Mapping[str, bool] = field(default_factory=dict)
+    disabled_resources: frozenset[str] = frozenset()
+    mappings: Mapping[str, Any] = field(default_factory=dict)
+    files: Mapping[str, str] | None = None  # None: the files map is not known
+    provider: bool = True  # may this template be a provider template (resource_facade)?
+    context: Context | None = None  # a static context for evaluating inline conditions
+
+    def condition_value(self, argument: Any) -> bool | None:
+        """Evaluate a condition argument statically; ``None`` if it cannot be known."""
+        if isinstance(argument, bool):
+            return argument
+        if isinstance(argument, str):
+            return self.condition_values.get(argument)
+        if self.context is None:
+            return None
+        try:
+            value = resolve(argument, self.context)
+        except (FunctionError, Unresolved):
+            return None
+        return value if isinstance(value, bool) else None
+
+
+class Function:
+    """An intrinsic function call: ``{name: args}`` in a template.
+
+    Subclasses override `validate` (argument shapes and references, at parse time),
+    `dependencies` (resources referenced directly; nested calls are found by the walker),
+    `children` (which argument subtrees the walkers visit) and `resolve` (the value).
+    """
+
+    #: a one-line summary for ``stoker template function list``; defaults to the docstring
+    summary: ClassVar[str] = ""
+
+    def __init__(
+        self, name: str, args: Any, *, path: Path, span: Span | None, version: TemplateVersion
+    ) -> None:
+        self.name = name
+        self.args = args
+        self.path = path
+        self.span = span
+        self.version = version
+
+    # -- parse time ------------------------------------------------------------------------
+    @classmethod
+    def parse_arguments(cls, parser: Parser, args: Any, path: Path) -> Any:
+        """Parse the raw arguments; ``if`` overrides this to read its condition."""
+        return parser.parse(args, path)
+
+    def validate(self, scope: Scope) -> Iterable[Diagnostic]:
+        return ()
+
+    def dependencies(self, scope: Scope) -> Iterable[str]:
+        """Names of resources this call itself references (not its nested calls)."""
+        return ()
+
+    def children(self, scope: Scope | None) -> Iterable[Any]:
+        """Argument subtrees the walkers descend into."""
+        return (self.args,)
+
+    # -- run time --------------------------------------------------------------------------
+    def resolve(self, context: Context) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.resolve")
+
+    # -- helpers ---------------------------------------------------------------------------
+    def error(self, message: str) -> FunctionError:
+        """A run-time failure of this call, pointing at it."""
+        return FunctionError(message, self.path, self.span)
+
+    def invalid(self, message: str, code: str = codes.FUNCTION_ARGUMENTS) -> Diagnostic:
+        """A validation finding about this call."""
+        return Diagnostic(code, message, self.path, self.span)
+
+    def __repr__(self) -> str:
+        return f"{{{self.name}: {self.args!r}}}"
+
+    def to_data(self) -> dict[str, Any]:
+        """The call as template data again (for display of unresolved values)."""
+        return {self.name: to_data(self.args)}
+
+
+FunctionFactory = Callable[..., Function]
+
+
+@dataclass(frozen=True, slots=True)
+class FunctionTable:
+    """The functions one template version knows, by wire name.
+
+    ``removed`` names parse but fail validation (Heat keeps CFN names in HOT this way);
+    ``known`` is every function name of any version, so a name this version lacks can be
+    reported as literal data.
+    """
+
+    version: TemplateVersion
+    functions: Mapping[str, FunctionFactory]
+    removed: frozenset[str] = frozenset()
+    conditions: Mapping[str, FunctionFactory] = field(default_factory=dict)
+    #: name -> where the function exists, for the literal-data warning
+    first_version: Mapping[str, str] = field(default_factory=dict)
+
+
+class Parser:
+    """Turns raw template data into data with `Function` objects for function calls."""
+
+    def __init__(self, table: FunctionTable, diagnostics: list[Diagnostic] | None = None):
+        self.table = table
+        self.diagnostics = diagnostics if diagnostics is not None else []
+        self._in_condition = False
+
+    def parse(self, data: Any, path: Path) -> Any:
+        if isinstance(data, dict):
+            if len(data) == 1:
+                (name,) = data
+                if isinstance(name, str):
+                    call = self._call(data, name, path)
+                    if call is not None:
+                        return call
+            result = type(data)() if _is_node(data) else {}
+            _copy_positions(data, result)
+            for key, value in data.items():
+                result[key] = self.parse(value, (*path, key))
+            return result
+        if isinstance(data, list):
+            result_list = type(data)() if _is_node(data) else []
+            _copy_positions(data, result_list)
+            for index, value in enumerate(data):
+                result_list.append(self.parse(value, (*path, index)))
+            return result_list
+        return data
+
+    def parse_condition(self, data: Any, path: Path) -> Any:
+        """Parse a condition expression with the version's condition-function table."""
+        saved = self._in_condition
+        self._in_condition = True
+        try:
+            return self.parse(data, path)
+        finally:
+            self._in_condition = saved
+
+    def _call(self, data: dict[Any, Any], name: str, path: Path) -> Function | None:
+        table = self.table
+        span = key_span(data, name)
+        call_path = (*path, name)
+        functions = table.conditions if self._in_condition else table.functions
+        factory = functions.get(name)
+        if factory is None and self._in_condition and name in table.functions:
+            factory = InvalidInContext
+        if factory is None and name in table.removed:
+            factory = Removed
+        if factory is None:
+            first = table.first_version.get(name)
+            if first is not None:
+                self.diagnostics.append(
+                    Diagnostic(
+                        codes.FUNCTION_NOT_IN_VERSION,
+                        f'"{name}" is not a function in {table.version}, so it is kept as '
+                        f"literal data; it is a function {first}",
+                        call_path,
+                        span,
+                        Severity.WARNING,
+                    )
+                )
+            return None
+        target = factory.func if hasattr(factory, "func") else factory  # functools.partial
+        parse_arguments = getattr(target, "parse_arguments", Function.parse_arguments)
+        args = parse_arguments(self, data[name], call_path)
+        return factory(name, args, path=call_path, span=span, version=table.version)
+
+
+def _is_node(value: Any) -> bool:
+    return hasattr(value, "span")
+
+
+def _copy_positions(source: Any, target: Any) -> None:
+    for attribute in ("span", "key_spans", "value_spans", "item_spans"):
+        if hasattr(source, attribute):
+            setattr(target, attribute, getattr(source, attribute))
+
+
+class Removed(Function):
+    """A function this template version has removed (it parses, then fails validation)."""
+
+    def validate(self, scope: Scope) -> Iterable[Diagnostic]:
+        yield self.invalid(
+            f"The template version is invalid: The function {self.name} is not supported in "
+            f"this version of HOT ({self.version}).",
+            codes.FUNCTION_REMOVED,
+        )
+
+    def resolve(self, context: Context) -> Any:
+        raise self.error(f"The function {self.name} is not supported in this version of HOT.")
+
+
+class InvalidInContext(Function):
+    """A function used where only condition functions are allowed."""
+
+    def validate(self, scope: Scope) -> Iterable[Diagnostic]:
+        yield self.invalid(
+            f'The function "{self.name}" is invalid in this context (only condition '
+            "functions may be used in conditions)",
+            codes.FUNCTION_CONTEXT,
+        )
+
+    def resolve(self, context: Context) -> Any:
+        raise self.error(f'The function "{self.name}" is invalid in this context')
+
+
+# ----------------------------------------------------------------------------- walkers
+
+
+def iter_functions(value: Any, scope: Scope | None = None) -> Iterator[Function]:
+    """Every function call in ``value`` (with a scope, only branches that can be taken)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Function):
+            yield item
+            stack.extend(item.children(scope))
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def validate_tree(value: Any, scope: Scope) -> list[Diagnostic]:
+    """Validate every function call that can be reached in ``value``."""
+    found: list[Diagnostic] = []
+    for function in iter_functions(value, scope):
+        found.extend(function.validate(scope))
+    return found
+
+
+def dependencies_of(value: Any, scope: Scope) -> set[str]:
+    """Names of the resources ``value`` needs, via get_resource/get_attr/Ref/Fn::GetAtt."""
+    names: set[str] = set()
+    for function in iter_functions(value, scope):
+        names.update(function.dependencies(scope))
+    return names
+
+
+def resolve(value: Any, context: Context) -> Any:
+    """The value of ``value`` with every function call resolved.
+
+    `OMIT` (from a two-argument ``if``) drops the enclosing list item or map entry; at the
+    top it is returned for the caller to interpret.
+    """
+    if isinstance(value, Function):
+        return value.resolve(context)
+    if isinstance(value, dict):
+        result: dict[Any, Any] = {}
+        for key, item in value.items():
+            resolved = resolve(item, context)
+            if resolved is not OMIT:
+                result[str(key) if isinstance(key, str) else key] = resolved
+        return result
+    if isinstance(value, list):
+        items = (resolve(item, context) for item in value)
+        return [item for item in items if item is not OMIT]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def to_data(value: Any) -> Any:
+    """Template data again, with function objects turned back into ``{name: args}``."""
+    if isinstance(value, Function):
+        return value.to_data()
+    if isinstance(value, dict):
+        return {str(k) if isinstance(k, str) else k: to_data(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [to_data(v) for v in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def is_literal(value: Any) -> bool:
+    """True if ``value`` contains no function call."""
+    return next(iter_functions(value), None) is None

@@ -1,0 +1,393 @@
+"""Reading template and environment documents: format detection, limits, positions.
+
+A document whose first non-blank character is ``{`` is JSON, anything else YAML (the rule
+of Heat's YAML-template design). YAML is composed by libyaml when available, then turned
+into position-keeping nodes here, so duplicate keys, alias bombs and excessive nesting are
+caught before any value is built. Date-like scalars stay the strings the author wrote
+(``heat_template_version: 2013-05-23`` must not become a ``date``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.constructor import SafeConstructor
+
+from stoker.codes import DUPLICATE_KEY, ENCODING, SYNTAX, TOO_DEEP, TOO_LARGE
+from stoker.diagnostics import Diagnostic, Span
+from stoker.errors import TemplateError
+from stoker.template.nodes import MappingNode, SequenceNode, StrNode
+
+try:  # libyaml's composer is several times faster than the pure-Python one
+    _Loader: type = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _Loader = yaml.SafeLoader
+
+DEFAULT_MAX_BYTES = 512 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class LoadLimits:
+    """Bounds that protect the loader from hostile or runaway input."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_depth: int = 100
+    max_nodes: int = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A loaded document: its data (position-keeping nodes), its format and its file name."""
+
+    data: Any
+    format: str  # "json" | "yaml"
+    file: str
+
+
+
+
+def read_file(path: str, limits: LoadLimits | None = None) -> Document:
+    """Load a document from disk (bytes, so encoding errors get a position)."""
+    with open(path, "rb") as handle:
+        raw = handle.read()
+    return load_document(raw, path, limits)
+
+
+def load_document(
+    source: bytes | str, file: str = "<template>", limits: LoadLimits | None = None
+) -> Document:
+    """Parse ``source`` into nodes; raise `TemplateError` with every loader finding."""
+    limits = limits or LoadLimits()
+    size = len(source.encode("utf-8")) if isinstance(source, str) else len(source)
+    if size > limits.max_bytes:
+        raise TemplateError(
+            [
+                Diagnostic(
+                    TOO_LARGE,
+                    f"Template size ({size} bytes) exceeds maximum allowed size "
+                    f"({limits.max_bytes} bytes); split it into nested templates or raise "
+                    "the limit (--max-template-size)",
+                    span=Span(file, 1, 1),
+                )
+            ]
+        )
+    text = _decode(source, file) if isinstance(source, bytes) else source
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            return Document(_JsonReader(text, file, limits).read(), "json", file)
+        except TemplateError as json_error:
+            # Heat falls back to YAML (a flow mapping is valid YAML); keep the JSON
+            # error when that fails too, since the author most likely meant JSON.
+            if any(d.code != SYNTAX for d in json_error.diagnostics):
+                raise
+            try:
+                return Document(_load_yaml(text, file, limits), "yaml", file)
+            except TemplateError:
+                raise json_error from None
+    return Document(_load_yaml(text, file, limits), "yaml", file)
+
+
+def _decode(raw: bytes, file: str) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise TemplateError(
+            [
+                Diagnostic(
+                    ENCODING,
+                    f"the file is not valid UTF-8 (byte 0x{raw[error.start]:02x}); "
+                    "save it as UTF-8",
+                    span=Span(file, line, column),
+                )
+            ]
+        ) from None
+
+
+# --------------------------------------------------------------------------- YAML
+
+_SCALAR_CONSTRUCTOR = SafeConstructor()
+_STR_TAG = "tag:yaml.org,2002:str"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def _load_yaml(text: str, file: str, limits: LoadLimits) -> Any:
+    loader = _Loader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
+        problem = error.problem or error.context or "invalid YAML"
+        raise TemplateError([Diagnostic(SYNTAX, f"YAML syntax error: {problem}", span=span)])
+    except yaml.YAMLError as error:
+        raise TemplateError([Diagnostic(SYNTAX, f"YAML error: {error}", span=Span(file, 1, 1))])
+    finally:
+        loader.dispose()
+    if root is None:
+        return None
+    builder = _YamlBuilder(file, limits)
+    data = builder.build(root, 0)
+    if builder.diagnostics:
+        raise TemplateError(builder.diagnostics)
+    return data
+
+
+class _YamlBuilder:
+    """Turns a composed YAML node graph into position-keeping nodes, checking limits."""
+
+    def __init__(self, file: str, limits: LoadLimits) -> None:
+        self.file = file
+        self.limits = limits
+        self.diagnostics: list[Diagnostic] = []
+        self.built: dict[int, Any] = {}
+        self.expanded: dict[int, int] = {}
+        self.in_progress: set[int] = set()
+        self.total = 0
+
+    def span(self, node: yaml.Node) -> Span:
+        return Span(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+
+    def fail(self, code: str, message: str, node: yaml.Node) -> TemplateError:
+        return TemplateError([*self.diagnostics, Diagnostic(code, message, span=self.span(node))])
+
+    def build(self, node: yaml.Node, depth: int) -> Any:
+        if depth > self.limits.max_depth:
+            raise self.fail(
+                TOO_DEEP,
+                f"nesting deeper than {self.limits.max_depth} levels; flatten the data",
+                node,
+            )
+        key = id(node)
+        if key in self.in_progress:
+            raise self.fail(TOO_DEEP, "recursive YAML alias: an anchor refers to itself", node)
+        if key in self.built:
+            # An alias: the shared value counts again for every place it is used, which
+            # is what stops "billion laughs" documents.
+            self.total += self.expanded[key]
+            self._check_total(node)
+            return self.built[key]
+        before = self.total
+        self.in_progress.add(key)
+        try:
+            if isinstance(node, yaml.ScalarNode):
+                value = self.scalar(node)
+            elif isinstance(node, yaml.SequenceNode):
+                value = SequenceNode(self.span(node))
+                for item in node.value:
+                    value.append(self.build(item, depth + 1))
+                    value.item_spans.append(self.span(item))
+            else:
+                value = self.mapping(node, depth)
+        finally:
+            self.in_progress.discard(key)
+        self.total += 1
+        self._check_total(node)
+        self.built[key] = value
+        self.expanded[key] = self.total - before
+        return value
+
+    def _check_total(self, node: yaml.Node) -> None:
+        if self.total > self.limits.max_nodes:
+            raise self.fail(
+                TOO_DEEP,
+                f"the document expands to more than {self.limits.max_nodes} nodes "
+                "(YAML aliases used as an expansion bomb?)",
+                node,
+            )
+
+    def scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag in (_STR_TAG, _TIMESTAMP_TAG):
+            return StrNode(node.value, self.span(node))
+        constructor = _SCALAR_CONSTRUCTOR.yaml_constructors.get(node.tag)
+        if constructor is None:
+            raise self.fail(
+                SYNTAX,
+                f"unsupported YAML tag {node.tag!r}; Heat templates use plain YAML "
+                "(write intrinsic functions as mappings, e.g. {get_param: name})",
+                node,
+            )
+        return constructor(_SCALAR_CONSTRUCTOR, node)
+
+    def mapping(self, node: yaml.MappingNode, depth: int) -> MappingNode:
+        result = MappingNode(self.span(node))
+        merged: list[tuple[Any, Any, Span]] = []
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                merged.extend(self.merge_sources(value_node, depth))
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self.fail(SYNTAX, "a mapping key must be a scalar", key_node)
+            key = self.scalar(key_node)
+            if key in result:
+                first = result.key_spans[key]
+                self.diagnostics.append(
+                    Diagnostic(
+                        DUPLICATE_KEY,
+                        f"duplicate key {str(key)!r} (first defined at line {first.line}, "
+                        f"column {first.column}); remove one of them",
+                        span=self.span(key_node),
+                    )
+                )
+                continue
+            result[key] = self.build(value_node, depth + 1)
+            result.key_spans[key] = self.span(key_node)
+            result.value_spans[key] = self.span(value_node)
+        for key, value, span in merged:
+            if key not in result:
+                result[key] = value
+                result.key_spans[key] = span
+                result.value_spans[key] = span
+        return result
+
+    def merge_sources(self, node: yaml.Node, depth: int) -> list[tuple[Any, Any, Span]]:
+        sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        entries: list[tuple[Any, Any, Span]] = []
+        for source in sources:
+            built = self.build(source, depth + 1)
+            if not isinstance(built, MappingNode):
+                raise self.fail(SYNTAX, "a YAML merge key (<<) needs a mapping", source)
+            for key, value in built.items():
+                entries.append((key, value, built.key_spans.get(key, self.span(source))))
+        return entries
+
+
+# --------------------------------------------------------------------------- JSON
+
+_NUMBER = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
+class _JsonReader:
+    """A small recursive-descent JSON reader that records the offset of every node.
+
+    The standard library's decoder has no hook for key positions; strings still go through
+    its C-accelerated ``scanstring``.
+    """
+
+    def __init__(self, text: str, file: str, limits: LoadLimits) -> None:
+        self.text = text
+        self.file = file
+        self.limits = limits
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.diagnostics: list[Diagnostic] = []
+        self.count = 0
+
+    def span(self, offset: int) -> Span:
+        line = bisect.bisect_right(self.line_starts, offset)
+        return Span(self.file, line, offset - self.line_starts[line - 1] + 1)
+
+    def error(self, message: str, offset: int, code: str = SYNTAX) -> TemplateError:
+        return TemplateError([*self.diagnostics, Diagnostic(code, message, span=self.span(offset))])
+
+    def skip(self, offset: int) -> int:
+        return _WHITESPACE.match(self.text, offset).end()  # type: ignore[union-attr]
+
+    def read(self) -> Any:
+        offset = self.skip(0)
+        value, offset = self.value(offset, 0)
+        offset = self.skip(offset)
+        if offset != len(self.text):
+            raise self.error("JSON syntax error: extra data after the document", offset)
+        if self.diagnostics:
+            raise TemplateError(self.diagnostics)
+        return value
+
+    def value(self, offset: int, depth: int) -> tuple[Any, int]:
+        if depth > self.limits.max_depth:
+            raise self.error(
+                f"nesting deeper than {self.limits.max_depth} levels; flatten the data",
+                offset,
+                TOO_DEEP,
+            )
+        self.count += 1
+        if self.count > self.limits.max_nodes:
+            raise self.error(f"more than {self.limits.max_nodes} nodes", offset, TOO_DEEP)
+        char = self.text[offset : offset + 1]
+        if char == "{":
+            return self.object(offset, depth)
+        if char == "[":
+            return self.array(offset, depth)
+        if char == '"':
+            return self.string(offset)
+        for literal, result in _LITERALS.items():
+            if self.text.startswith(literal, offset):
+                return result, offset + len(literal)
+        match = _NUMBER.match(self.text, offset)
+        if match:
+            integer, fraction, exponent = match.groups()
+            if fraction or exponent:
+                return float(match.group(0)), match.end()
+            return int(integer), match.end()
+        if not char:
+            raise self.error("JSON syntax error: unexpected end of document", offset)
+        raise self.error(f"JSON syntax error: unexpected character {char!r}", offset)
+
+    def string(self, offset: int) -> tuple[StrNode, int]:
+        try:
+            text, end = json.decoder.scanstring(self.text, offset + 1, True)
+        except json.JSONDecodeError as error:
+            raise self.error(f"JSON syntax error: {error.msg}", error.pos) from None
+        return StrNode(text, self.span(offset)), end
+
+    def object(self, offset: int, depth: int) -> tuple[MappingNode, int]:
+        result = MappingNode(self.span(offset))
+        offset = self.skip(offset + 1)
+        if self.text.startswith("}", offset):
+            return result, offset + 1
+        while True:
+            if not self.text.startswith('"', offset):
+                raise self.error("JSON syntax error: expected a quoted key", offset)
+            key, after_key = self.string(offset)
+            colon = self.skip(after_key)
+            if not self.text.startswith(":", colon):
+                raise self.error("JSON syntax error: expected ':' after a key", colon)
+            value_start = self.skip(colon + 1)
+            value, offset = self.value(value_start, depth + 1)
+            if key in result:
+                first = result.key_spans[key]
+                self.diagnostics.append(
+                    Diagnostic(
+                        DUPLICATE_KEY,
+                        f"duplicate key {str(key)!r} (first defined at line {first.line}, "
+                        f"column {first.column}); remove one of them",
+                        span=key.span,
+                    )
+                )
+            else:
+                result[key] = value
+                result.key_spans[key] = key.span  # type: ignore[assignment]
+                result.value_spans[key] = self.span(value_start)
+            offset = self.skip(offset)
+            if self.text.startswith(",", offset):
+                offset = self.skip(offset + 1)
+                continue
+            if self.text.startswith("}", offset):
+                return result, offset + 1
+            raise self.error("JSON syntax error: expected ',' or '}'", offset)
+
+    def array(self, offset: int, depth: int) -> tuple[SequenceNode, int]:
+        result = SequenceNode(self.span(offset))
+        offset = self.skip(offset + 1)
+        if self.text.startswith("]", offset):
+            return result, offset + 1
+        while True:
+            value, end = self.value(offset, depth + 1)
+            result.append(value)
+            result.item_spans.append(self.span(offset))
+            offset = self.skip(end)
+            if self.text.startswith(",", offset):
+                offset = self.skip(offset + 1)
+                continue
+            if self.text.startswith("]", offset):
+                return result, offset + 1
+            raise self.error("JSON syntax error: expected ',' or ']'", offset)

@@ -1,0 +1,139 @@
+"""Template format versions: which keys select them, their sections and definition keys.
+
+Heat-compatibility facts live here as data (see heat-semantics §1.1, §1.3); the function
+tables per version are in `stoker.functions.tables`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Format(StrEnum):
+    HOT = "hot"
+    CFN = "cfn"
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateVersion:
+    """One template version: the key/value that selects it and what it allows."""
+
+    key: str  # heat_template_version | AWSTemplateFormatVersion | HeatTemplateFormatVersion
+    value: str  # canonical date
+    format: Format
+    alias: str | None
+    sections: frozenset[str]
+    resource_keys: frozenset[str]
+    output_keys: frozenset[str]
+    order: int  # position in release order; HOT versions compare by it
+
+    @property
+    def name(self) -> str:
+        return f"{self.key}.{self.value}"
+
+    @property
+    def has_conditions(self) -> bool:
+        return ("conditions" in self.sections) or ("Conditions" in self.sections)
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.value}"
+
+
+_HOT_BASE_SECTIONS = frozenset(
+    {"heat_template_version", "description", "parameter_groups", "parameters", "resources",
+     "outputs"}
+)
+_HOT_BASE_RESOURCE_KEYS = frozenset(
+    {"type", "properties", "metadata", "depends_on", "deletion_policy", "update_policy",
+     "description"}
+)
+_CFN_BASE_SECTIONS = frozenset(
+    {"AWSTemplateFormatVersion", "HeatTemplateFormatVersion", "Description", "Mappings",
+     "Parameters", "Resources", "Outputs"}
+)
+_CFN_RESOURCE_KEYS = frozenset(
+    {"Type", "Properties", "Metadata", "DependsOn", "DeletionPolicy", "UpdatePolicy",
+     "Description"}
+)
+
+_HOT_RELEASES: list[tuple[str, str | None]] = [
+    ("2013-05-23", None),
+    ("2014-10-16", None),
+    ("2015-04-30", None),
+    ("2015-10-15", None),
+    ("2016-04-08", None),
+    ("2016-10-14", "newton"),
+    ("2017-02-24", "ocata"),
+    ("2017-09-01", "pike"),
+    ("2018-03-02", "queens"),
+    ("2018-08-31", "rocky"),
+    ("2021-04-16", "wallaby"),
+]
+CONDITIONS_FROM = "2016-10-14"
+
+
+def _hot(order: int, date: str, alias: str | None) -> TemplateVersion:
+    with_conditions = date >= CONDITIONS_FROM
+    return TemplateVersion(
+        key="heat_template_version",
+        value=date,
+        format=Format.HOT,
+        alias=alias,
+        sections=_HOT_BASE_SECTIONS | ({"conditions"} if with_conditions else set()),
+        resource_keys=_HOT_BASE_RESOURCE_KEYS
+        | ({"external_id", "condition"} if with_conditions else set()),
+        output_keys=frozenset({"description", "value"} | ({"condition"} if with_conditions else set())),
+        order=order,
+    )
+
+
+HOT_VERSIONS: tuple[TemplateVersion, ...] = tuple(
+    _hot(index, date, alias) for index, (date, alias) in enumerate(_HOT_RELEASES)
+)
+CFN_HEAT = TemplateVersion(
+    key="HeatTemplateFormatVersion",
+    value="2012-12-12",
+    format=Format.CFN,
+    alias=None,
+    sections=_CFN_BASE_SECTIONS,
+    resource_keys=_CFN_RESOURCE_KEYS,
+    output_keys=frozenset({"Description", "Value"}),
+    order=-1,
+)
+CFN_AWS = TemplateVersion(
+    key="AWSTemplateFormatVersion",
+    value="2010-09-09",
+    format=Format.CFN,
+    alias=None,
+    sections=_CFN_BASE_SECTIONS | {"Conditions"},
+    resource_keys=_CFN_RESOURCE_KEYS | {"Condition"},
+    output_keys=frozenset({"Description", "Value", "Condition"}),
+    order=-1,
+)
+ALL_VERSIONS: tuple[TemplateVersion, ...] = (CFN_AWS, CFN_HEAT, *HOT_VERSIONS)
+VERSION_KEYS = ("heat_template_version", "AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+
+_BY_KEY_VALUE: dict[tuple[str, str], TemplateVersion] = {}
+for _version in ALL_VERSIONS:
+    _BY_KEY_VALUE[(_version.key, _version.value)] = _version
+    if _version.alias:
+        _BY_KEY_VALUE[(_version.key, _version.alias)] = _version
+
+LATEST_HOT = HOT_VERSIONS[-1]
+
+
+def lookup(key: str, value: str) -> TemplateVersion | None:
+    return _BY_KEY_VALUE.get((key, value))
+
+
+def accepted_values(key: str) -> list[str]:
+    """The values accepted for ``key``, dates and aliases, sorted as Heat lists them."""
+    return sorted(value for (k, value) in _BY_KEY_VALUE if k == key)
+
+
+def hot(date_or_alias: str) -> TemplateVersion:
+    version = lookup("heat_template_version", date_or_alias)
+    if version is None:
+        raise KeyError(date_or_alias)
+    return version
