@@ -1,0 +1,67 @@
+"""Environments: parameter values, the resource registry, hooks, and how files merge.
+
+env, found = load_environment_file("env.yaml")
+merged, more = merge_environments([env], explicit_parameters={"key": "v"})
+merged.resource_registry.resolve("OS::Nova::Server", "web")
+"""
+
+from stoker.environment.environment import (
+    ENCRYPTED_PARAMETERS_ALIAS,
+    Environment,
+    EventSink,
+    MergeStrategy,
+    Section,
+    child_environment,
+)
+from stoker.environment.merge import merge_environments
+from stoker.environment.parse import (
+    SECTION_NAMES,
+    environment_from_data,
+    load_environment_file,
+    parse_environment,
+)
+from stoker.environment.registry import (
+    RegistryLoopError,
+    RegistryStep,
+    ResolvedType,
+    ResourceRegistry,
+    TemplateRef,
+    template_location,
+)
+from stoker.environment.registry_section import (
+    HOOK_TYPES,
+    RESTRICTED_ACTIONS,
+    RegistryBlock,
+    RegistryEntry,
+    RuleSetting,
+    read_registry_section,
+)
+from stoker.environment.strategies import MergeRejected, merge_parameter
+
+__all__ = [
+    "ENCRYPTED_PARAMETERS_ALIAS",
+    "HOOK_TYPES",
+    "RESTRICTED_ACTIONS",
+    "SECTION_NAMES",
+    "Environment",
+    "EventSink",
+    "MergeRejected",
+    "MergeStrategy",
+    "RegistryBlock",
+    "RegistryEntry",
+    "RegistryLoopError",
+    "RegistryStep",
+    "ResolvedType",
+    "ResourceRegistry",
+    "RuleSetting",
+    "Section",
+    "TemplateRef",
+    "child_environment",
+    "environment_from_data",
+    "load_environment_file",
+    "merge_environments",
+    "merge_parameter",
+    "parse_environment",
+    "read_registry_section",
+    "template_location",
+]

@@ -134,7 +134,7 @@ class Function:
     def __init__(
         self, name: str, args: Any, *, path: Path, span: Span | None, version: TemplateVersion
     ) -> None:
-        self.name = name
+        self.name = str(name)
         self.args = args
         self.path = path
         self.span = span
@@ -310,15 +310,15 @@ class InvalidInContext(Function):
 def iter_functions(value: Any, scope: Scope | None = None) -> Iterator[Function]:
     """Every function call in ``value`` (with a scope, only branches that can be taken)."""
     stack = [value]
-    while stack:
+    while stack:  # depth first, in document order
         item = stack.pop()
         if isinstance(item, Function):
             yield item
-            stack.extend(item.children(scope))
+            stack.extend(reversed(list(item.children(scope))))
         elif isinstance(item, dict):
-            stack.extend(item.values())
+            stack.extend(reversed(item.values()))
         elif isinstance(item, list):
-            stack.extend(item)
+            stack.extend(reversed(item))
 
 
 def validate_tree(value: Any, scope: Scope) -> list[Diagnostic]:

@@ -246,7 +246,8 @@ class GetFile(Function):
         if not isinstance(self.args, str):
             yield self.invalid('Argument to "get_file" must be a string (a path or URL)')
             return
-        if scope.files is not None and self.args not in scope.files:
+        is_url = "://" in self.args and not self.args.startswith("file:")
+        if scope.files is not None and self.args not in scope.files and not is_url:
             yield self.invalid(
                 f'No content found in the "files" section for get_file path: {self.args}',
                 codes.FILE_MISSING,
@@ -267,9 +268,7 @@ class ResourceFacade(Function):
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         if self.args not in self.kinds:
-            yield self.invalid(
-                f'Argument to "{self.name}" must be one of: {", ".join(self.kinds)}'
-            )
+            yield self.invalid(f'Argument to "{self.name}" must be one of: {", ".join(self.kinds)}')
 
     def resolve(self, context: Context) -> Any:
         kind = self.KINDS[self.kinds.index(self.args)]

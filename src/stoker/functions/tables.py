@@ -89,8 +89,16 @@ _HOT: dict[str, tuple[Table, set[str]]] = {
     ),
     "2014-10-16": (
         {"get_attr": _with(GetAttr, path_to_resource=True, all_attributes=False)},
-        {"Ref", "Fn::GetAZs", "Fn::Join", "Fn::Split", "Fn::Replace", "Fn::Base64",
-         "Fn::MemberListToMap", "Fn::ResourceFacade"},
+        {
+            "Ref",
+            "Fn::GetAZs",
+            "Fn::Join",
+            "Fn::Split",
+            "Fn::Replace",
+            "Fn::Base64",
+            "Fn::MemberListToMap",
+            "Fn::ResourceFacade",
+        },
     ),
     "2015-04-30": (
         {
@@ -130,9 +138,7 @@ _HOT: dict[str, tuple[Table, set[str]]] = {
             "make_url": MakeUrl,
             "list_concat": _with(ListConcat, unique=False),
             "list_concat_unique": _with(ListConcat, unique=True),
-            "str_replace_vstrict": _with(
-                StrReplace, json_values=True, strict=True, nonempty=True
-            ),
+            "str_replace_vstrict": _with(StrReplace, json_values=True, strict=True, nonempty=True),
             "contains": Contains,
             "repeat": _with(Repeat, maps_allowed=True, permutations_allowed=True),
         },

@@ -1,12 +1,139 @@
-"""TEMPORARY SHELL: to be implemented by the functions work."""
+"""``yaql``: evaluate a YAQL expression over template data (heat-semantics §2, §0).
 
+Heat runs whatever yaql is installed with ``limit_iterators`` 200 and ``memory_quota``
+10000. yaql 3 dropped the string ``format`` method as a security fix, yet real templates
+(TripleO) call ``"{0}".format($.data)``; a safe replacement that only substitutes
+positional and keyword arguments is registered here.
+"""
+
+from __future__ import annotations
+
+import collections.abc  # noqa: F401 - yaql 3.2 needs it imported before itself
+import re
+import string
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
+import yaql
+from yaql.language import exceptions as yaql_exceptions
+from yaql.language import specs, yaqltypes
+
+from stoker.diagnostics import Diagnostic
+from stoker.errors import FunctionError
 from stoker.functions.base import Function
+from stoker.functions.strings import PureFunction
+
+LIMIT_ITERATORS = 200
+MEMORY_QUOTA = 10000
+#: the largest width or precision ``format`` accepts, so ``{0:>999999999}`` cannot be used
+#: to exhaust memory
+MAX_FORMAT_WIDTH = 10000
 
 
-class Yaql(Function):
-    def __init__(self, name: str, args: Any, **kwargs: Any) -> None:
-        options = {k: kwargs.pop(k) for k in list(kwargs) if k not in ("path", "span", "version")}
-        super().__init__(name, args, **kwargs)
-        self.options = options
+class _SafeFormatter(string.Formatter):
+    """``str.format`` without attribute or index access into the arguments."""
+
+    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+        if "." in field_name or "[" in field_name:
+            raise ValueError(
+                f"format field {{{field_name}}} is not allowed: only argument positions and "
+                "names can be used, not attribute or index access"
+            )
+        return super().get_field(field_name, args, kwargs)
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if any(int(number) > MAX_FORMAT_WIDTH for number in re.findall(r"\d+", format_spec)):
+            raise ValueError(f"format width or precision above {MAX_FORMAT_WIDTH}")
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _SafeFormatter()
+
+
+@specs.parameter("format_string", yaqltypes.String())
+@specs.name("format")
+@specs.extension_method
+def _format(format_string: str, *args: Any, **kwargs: Any) -> str:
+    """yaql 2's ``string.format(args…, name => value…)`` minus attribute/index access."""
+    return _FORMATTER.vformat(format_string, args, kwargs)
+
+
+class _Engine:
+    """The yaql parser and root context, built on first use and then shared."""
+
+    def __init__(self) -> None:
+        options = {
+            "yaql.limitIterators": LIMIT_ITERATORS,
+            "yaql.memoryQuota": MEMORY_QUOTA,
+        }
+        self.parse = yaql.YaqlFactory().create(options)
+        self.context = yaql.create_context()
+        self.context.register_function(_format)
+
+
+@lru_cache(maxsize=1)
+def engine() -> _Engine:
+    return _Engine()
+
+
+@lru_cache(maxsize=512)
+def parse_expression(expression: str) -> Any:
+    """The parsed expression; `yaql_exceptions.YaqlException` if it does not parse."""
+    return engine().parse(expression)
+
+
+class Yaql(PureFunction):
+    """Evaluate a YAQL expression: ``yaql: {expression: $.data.ports.max(), data: {ports: [1]}}``.
+
+    The expression sees the resolved ``data`` as ``$.data``; the result may be any type.
+    """
+
+    def _syntax_error(self) -> str:
+        return (
+            f'"{self.name}" syntax should be {self.name}: {{expression: $.data.var1.sum(), '
+            "data: {var1: [3, 2, 1]}}"
+        )
+
+    def _shape_problem(self, args: Any) -> str | None:
+        if not isinstance(args, Mapping):
+            return f'Arguments to "{self.name}" must be a map.'
+        if "expression" not in args or set(args) - {"expression", "data"}:
+            return self._syntax_error()
+        return None
+
+    def _parse(self, expression: Any) -> Any:
+        if not isinstance(expression, str):
+            raise self.error(f'The "expression" argument to {self.name} must contain a string.')
+        try:
+            return parse_expression(expression)
+        except yaql_exceptions.YaqlException as exc:
+            raise self.error(f"Bad expression {exc}.") from exc
+
+    def check_arguments(self) -> Iterator[Diagnostic]:
+        problem = self._shape_problem(self.args)
+        if problem:
+            yield self.invalid(problem)
+            return
+        expression = self.args["expression"]
+        if not isinstance(expression, Function):
+            try:
+                self._parse(expression)
+            except FunctionError as exc:
+                yield self.invalid(exc.message)
+
+    def compute(self, args: Any) -> Any:
+        problem = self._shape_problem(args)
+        if problem:
+            raise self.error(problem)
+        statement = self._parse(args["expression"])
+        data = args.get("data", {})
+        shared = engine()
+        try:
+            return statement.evaluate({"data": data}, shared.context.create_child_context())
+        except Exception as exc:  # noqa: BLE001 - any failure of the expression is the user's
+            detail = str(exc) or type(exc).__name__
+            raise self.error(
+                f"Error evaluating {self.name} expression {args['expression']!r}: "
+                f"{type(exc).__name__}: {detail}"
+            ) from exc

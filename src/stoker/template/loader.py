@@ -49,8 +49,6 @@ class Document:
     file: str
 
 
-
-
 def read_file(path: str, limits: LoadLimits | None = None) -> Document:
     """Load a document from disk (bytes, so encoding errors get a position)."""
     with open(path, "rb") as handle:
@@ -79,17 +77,9 @@ def load_document(
     text = _decode(source, file) if isinstance(source, bytes) else source
     stripped = text.lstrip()
     if stripped.startswith("{"):
-        try:
-            return Document(_JsonReader(text, file, limits).read(), "json", file)
-        except TemplateError as json_error:
-            # Heat falls back to YAML (a flow mapping is valid YAML); keep the JSON
-            # error when that fails too, since the author most likely meant JSON.
-            if any(d.code != SYNTAX for d in json_error.diagnostics):
-                raise
-            try:
-                return Document(_load_yaml(text, file, limits), "yaml", file)
-            except TemplateError:
-                raise json_error from None
+        # The YAML-template design's rule: a leading brace means JSON, strictly, so a
+        # JSON typo is reported as one instead of being reread as YAML flow style.
+        return Document(_JsonReader(text, file, limits).read(), "json", file)
     return Document(_load_yaml(text, file, limits), "yaml", file)
 
 
@@ -127,9 +117,13 @@ def _load_yaml(text: str, file: str, limits: LoadLimits) -> Any:
         mark = error.problem_mark or error.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         problem = error.problem or error.context or "invalid YAML"
-        raise TemplateError([Diagnostic(SYNTAX, f"YAML syntax error: {problem}", span=span)])
+        raise TemplateError(
+            [Diagnostic(SYNTAX, f"YAML syntax error: {problem}", span=span)]
+        ) from None
     except yaml.YAMLError as error:
-        raise TemplateError([Diagnostic(SYNTAX, f"YAML error: {error}", span=Span(file, 1, 1))])
+        raise TemplateError(
+            [Diagnostic(SYNTAX, f"YAML error: {error}", span=Span(file, 1, 1))]
+        ) from None
     finally:
         loader.dispose()
     if root is None:

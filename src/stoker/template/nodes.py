@@ -59,9 +59,8 @@ def value_span(container: Any, key: Any) -> Span | None:
     if isinstance(container, MappingNode):
         value = container.get(key)
         return span_of(value) or container.value_spans.get(key) or container.key_spans.get(key)
-    if isinstance(container, SequenceNode) and isinstance(key, int):
-        if 0 <= key < len(container):
-            return span_of(container[key]) or container.item_spans[key]
+    if isinstance(container, SequenceNode) and isinstance(key, int) and 0 <= key < len(container):
+        return span_of(container[key]) or container.item_spans[key]
     return None
 
 
@@ -74,14 +73,12 @@ def locate(root: Any, path: Path) -> Span | None:
     best = span_of(root)
     node = root
     for part in path:
-        if isinstance(node, dict) and part in node:
-            best = value_span(node, part) or best
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            best = value_span(node, part) or best
-            node = node[part]
-        else:
+        in_mapping = isinstance(node, dict) and part in node
+        in_list = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        if not (in_mapping or in_list):
             break
+        best = value_span(node, part) or best
+        node = node[part]
     return best
 
 

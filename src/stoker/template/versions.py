@@ -41,20 +41,39 @@ class TemplateVersion:
 
 
 _HOT_BASE_SECTIONS = frozenset(
-    {"heat_template_version", "description", "parameter_groups", "parameters", "resources",
-     "outputs"}
+    {
+        "heat_template_version",
+        "description",
+        "parameter_groups",
+        "parameters",
+        "resources",
+        "outputs",
+    }
 )
 _HOT_BASE_RESOURCE_KEYS = frozenset(
-    {"type", "properties", "metadata", "depends_on", "deletion_policy", "update_policy",
-     "description"}
+    {
+        "type",
+        "properties",
+        "metadata",
+        "depends_on",
+        "deletion_policy",
+        "update_policy",
+        "description",
+    }
 )
 _CFN_BASE_SECTIONS = frozenset(
-    {"AWSTemplateFormatVersion", "HeatTemplateFormatVersion", "Description", "Mappings",
-     "Parameters", "Resources", "Outputs"}
+    {
+        "AWSTemplateFormatVersion",
+        "HeatTemplateFormatVersion",
+        "Description",
+        "Mappings",
+        "Parameters",
+        "Resources",
+        "Outputs",
+    }
 )
 _CFN_RESOURCE_KEYS = frozenset(
-    {"Type", "Properties", "Metadata", "DependsOn", "DeletionPolicy", "UpdatePolicy",
-     "Description"}
+    {"Type", "Properties", "Metadata", "DependsOn", "DeletionPolicy", "UpdatePolicy", "Description"}
 )
 
 _HOT_RELEASES: list[tuple[str, str | None]] = [
@@ -83,7 +102,9 @@ def _hot(order: int, date: str, alias: str | None) -> TemplateVersion:
         sections=_HOT_BASE_SECTIONS | ({"conditions"} if with_conditions else set()),
         resource_keys=_HOT_BASE_RESOURCE_KEYS
         | ({"external_id", "condition"} if with_conditions else set()),
-        output_keys=frozenset({"description", "value"} | ({"condition"} if with_conditions else set())),
+        output_keys=frozenset(
+            {"description", "value"} | ({"condition"} if with_conditions else set())
+        ),
         order=order,
     )
 

@@ -1,0 +1,119 @@
+"""Validation speed: templates per second over the shared corpus, and one big template.
+
+Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/validate_corpus.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from stoker.definition.loading import LoadOptions, load_definition
+from stoker.template.loader import LoadLimits
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def corpus_templates() -> list[tuple[str, list[str]]]:
+    """Every full template in the corpus, with its paired environment (``<name>_env.yaml``)."""
+    records = json.loads((CORPUS / "index.json").read_text())
+    result = []
+    for record in records:
+        if record["kind"] not in ("hot", "cfn"):
+            continue
+        path = CORPUS / record["path"]
+        env = path.with_name(path.stem + "_env.yaml")
+        result.append((str(path), [str(env)] if env.exists() else []))
+    return result
+
+
+def generated_template(resources: int = 1000) -> str:
+    """A HOT template with many get_param / str_replace / get_attr / get_resource uses."""
+    lines = [
+        "heat_template_version: 2018-08-31",
+        "description: generated benchmark template",
+        "parameters:",
+    ]
+    for index in range(10):
+        lines += [
+            f"  p{index}:",
+            "    type: string",
+            f"    default: value{index}",
+            "    constraints:",
+            "      - length: {min: 1, max: 64}",
+        ]
+    lines += ["  settings:", "    type: json", '    default: {"zone": "a", "size": 3}']
+    lines.append("resources:")
+    for index in range(resources):
+        previous = f"r{index - 1}" if index else None
+        lines += [
+            f"  r{index}:",
+            "    type: OS::Heat::TestResource",
+            "    properties:",
+            "      value:",
+            "        str_replace:",
+            "          template: name-$A-$B-$C",
+            "          params:",
+            f"            $A: {{get_param: p{index % 10}}}",
+            f"            $B: {{get_param: [settings, zone]}}",
+            (
+                f"            $C: {{get_attr: [{previous}, output]}}"
+                if previous
+                else "            $C: first"
+            ),
+            "      client_name:",
+            f"        list_join: ['-', [{{get_param: p{(index + 3) % 10}}}, "
+            f"{{get_resource: r{index // 2}}}]]" if index else "        list_join: ['-', [a, b]]",
+        ]
+    lines.append("outputs:")
+    for index in range(0, resources, 50):
+        lines += [f"  o{index}:", f"    value: {{get_attr: [r{index}, output]}}"]
+    return "\n".join(lines) + "\n"
+
+
+def timed(function, repeat: int) -> list[float]:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def main() -> int:
+    options = LoadOptions(limits=LoadLimits(max_bytes=4 * 1024 * 1024))
+    templates = corpus_templates()
+
+    def validate_corpus() -> None:
+        for path, envs in templates:
+            load_definition(path, envs, {}, options)
+
+    validate_corpus()  # warm up imports and caches
+    corpus_times = timed(validate_corpus, 5)
+    best = min(corpus_times)
+    print(f"corpus: {len(templates)} templates, best of 5: {best:.3f} s "
+          f"= {len(templates) / best:.0f} templates/s")
+
+    text = generated_template(1000)
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "big.yaml")
+        Path(path).write_text(text)
+        result = load_definition(path, [], {}, options)
+        errors = [d.render() for d in result.diagnostics if d.is_error]
+        if errors:
+            print("generated template did not validate:", *errors[:5], sep="\n  ")
+            return 1
+        times = timed(lambda: load_definition(path, [], {}, options), 20)
+    print(f"generated: 1000 resources, {len(text) / 1024:.0f} KiB; load + validate "
+          f"median {statistics.median(times) * 1000:.1f} ms, best {min(times) * 1000:.1f} ms "
+          f"(20 runs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

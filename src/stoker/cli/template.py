@@ -1,0 +1,351 @@
+"""``stoker template ...``: validate, resolve, convert, and list versions and functions."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+from rich.console import Console
+
+from stoker.cli.output import FORMATS, emit, report, simple_table, to_json, to_yaml
+from stoker.definition.context import partial_resolve
+from stoker.definition.loading import LoadOptions, LoadResult, load_definition
+from stoker.definition.stack import StackDefinition
+from stoker.errors import FunctionError, TemplateError
+from stoker.functions.tables import describe, table_for
+from stoker.parameters import display_value
+from stoker.template.loader import DEFAULT_MAX_BYTES, LoadLimits, read_file
+from stoker.template.nodes import plain
+from stoker.template.versions import ALL_VERSIONS, TemplateVersion
+
+
+@click.group()
+def template() -> None:
+    """Check and inspect templates without running anything."""
+
+
+def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:
+    result: dict[str, str] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint=option)
+        result[key] = value
+    return result
+
+
+def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Options shared by commands that read a template with environments and parameters."""
+    decorators = [
+        click.argument("template_file", metavar="TEMPLATE", type=click.Path(dir_okay=False)),
+        click.option(
+            "-e",
+            "--environment",
+            "environments",
+            multiple=True,
+            type=click.Path(dir_okay=False),
+            metavar="ENV",
+            help="Environment file; repeat to merge several, later ones win.",
+        ),
+        click.option(
+            "--parameter",
+            "parameters",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="A parameter value; repeatable.",
+        ),
+        click.option(
+            "--parameter-file",
+            "parameter_files",
+            multiple=True,
+            metavar="KEY=FILE",
+            help="A parameter whose value is the content of FILE; repeatable.",
+        ),
+        click.option(
+            "--allow-files-outside",
+            is_flag=True,
+            help="Let get_file read files outside the template's directory tree.",
+        ),
+        click.option(
+            "--max-template-size",
+            type=click.IntRange(min=1),
+            default=DEFAULT_MAX_BYTES,
+            show_default=True,
+            help="Largest template or environment file, in bytes.",
+        ),
+    ]
+    for decorator in reversed(decorators):
+        command = decorator(command)
+    return command
+
+
+def _load(
+    template_file: str,
+    environments: tuple[str, ...],
+    parameters: tuple[str, ...],
+    parameter_files: tuple[str, ...],
+    allow_files_outside: bool,
+    max_template_size: int,
+    *,
+    require_all: bool,
+    stack_name: str | None = None,
+) -> LoadResult:
+    values = _key_value(parameters, "--parameter")
+    for key, path in _key_value(parameter_files, "--parameter-file").items():
+        try:
+            with open(path, encoding="utf-8") as handle:
+                values[key] = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise click.BadParameter(
+                f"cannot read {path}: {error}", param_hint="--parameter-file"
+            ) from None
+    options = LoadOptions(
+        limits=LoadLimits(max_bytes=max_template_size),
+        allow_files_outside=allow_files_outside,
+        require_all_parameters=require_all,
+        stack_name=stack_name,
+    )
+    return load_definition(template_file, environments, values, options)
+
+
+def _finish(result: LoadResult, secrets: list[str]) -> StackDefinition:
+    report(result.diagnostics, secrets)
+    if not result.ok or result.definition is None:
+        errors = sum(1 for d in result.diagnostics if d.is_error)
+        click.echo(
+            f"{errors} error{'s' if errors != 1 else ''}: the template was rejected", err=True
+        )
+        sys.exit(1)
+    return result.definition
+
+
+@template.command()
+@_definition_options
+@click.option(
+    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
+)
+def validate(fmt: str, **kwargs: Any) -> None:
+    """Validate TEMPLATE and print its description and parameters, as Heat's validate does."""
+    result = _load(**kwargs, require_all=False)
+    secrets = result.definition.hidden_values if result.definition else []
+    definition = _finish(result, secrets)
+    emit(validation_summary(definition), fmt, _validate_table, secrets)
+
+
+def validation_summary(definition: StackDefinition) -> dict[str, Any]:
+    """The shape of Heat's ``POST /validate`` answer (heat-semantics §8)."""
+    template = definition.template
+    parameters: dict[str, Any] = {}
+    for name, parameter in template.parameters.items():
+        summary = parameter.summary()
+        if name in definition.parameters:
+            summary["Value"] = display_value(parameter, definition.parameters[name])
+        parameters[name] = summary
+    result: dict[str, Any] = {"Description": template.description, "Parameters": parameters}
+    if template.parameter_groups:
+        result["ParameterGroups"] = [group.summary() for group in template.parameter_groups]
+    return result
+
+
+def _validate_table(data: dict[str, Any], console: Console) -> None:
+    console.print(f"[bold]Description:[/bold] {data['Description']}")
+    rows = []
+    for name, summary in data["Parameters"].items():
+        constraints = {
+            k: v
+            for k, v in summary.items()
+            if k not in ("Type", "Default", "Label", "Description", "NoEcho", "Value")
+        }
+        rows.append(
+            {
+                "name": name,
+                "type": summary.get("Type"),
+                "default": summary.get("Default"),
+                "value": summary.get("Value"),
+                "label": summary.get("Label"),
+                "description": summary.get("Description"),
+                "constraints": constraints or None,
+            }
+        )
+    if rows:
+        console.print(
+            simple_table(
+                rows,
+                ["name", "type", "default", "value", "label", "description", "constraints"],
+                "Parameters",
+            )
+        )
+    else:
+        console.print("No parameters.")
+    for group in data.get("ParameterGroups", []):
+        console.print(
+            f"[bold]Group {group.get('label', '')}:[/bold] {', '.join(group.get('parameters', []))}"
+        )
+
+
+@template.command()
+@_definition_options
+@click.option("--stack-name", help="Stack name to use for OS::stack_name / AWS::StackName.")
+@click.option(
+    "-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True
+)
+def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:
+    """Show TEMPLATE after parameters and conditions are applied.
+
+    Prints the parameter values (hidden ones masked), which resources exist, their
+    dependency order, and each property value that needs no running resource; values
+    that do are shown as the expression that computes them.
+    """
+    result = _load(**kwargs, require_all=True, stack_name=stack_name)
+    secrets = result.definition.hidden_values if result.definition else []
+    definition = _finish(result, secrets)
+    try:
+        data = resolved(definition)
+    except FunctionError as error:
+        report([error.to_diagnostic()], secrets)
+        sys.exit(1)
+    emit(data, fmt, None, secrets)
+
+
+def resolved(definition: StackDefinition) -> dict[str, Any]:
+    template, context = definition.template, definition.context
+    assert context is not None and definition.graph is not None
+    parameters = {
+        name: display_value(parameter, definition.parameters[name])
+        for name, parameter in template.parameters.items()
+        if name in definition.parameters
+    }
+    requires = definition.graph.requires
+    resources = []
+    for name in definition.resource_order():
+        resource = template.resources[name]
+        entry: dict[str, Any] = {"name": name, "type": resource.type}
+        if requires[name]:
+            entry["depends_on"] = list(requires[name])
+        properties = partial_resolve(resource.properties, context)
+        if properties:
+            entry["properties"] = properties
+        metadata = partial_resolve(resource.metadata, context)
+        if metadata:
+            entry["metadata"] = metadata
+        resources.append(entry)
+    outputs = {}
+    for name, output in template.outputs.items():
+        if output.condition is not None and name_disabled(definition, output.condition):
+            outputs[name] = None
+        else:
+            outputs[name] = partial_resolve(output.value, context)
+    data: dict[str, Any] = {"description": template.description, "parameters": parameters}
+    if template.conditions:
+        data["conditions"] = {
+            name: definition.conditions.get(name, "unknown") for name in template.conditions
+        }
+    data["resources"] = resources
+    if definition.disabled:
+        data["disabled_resources"] = list(definition.disabled)
+    data["creation_order"] = definition.graph.levels()
+    if outputs:
+        data["outputs"] = outputs
+    return data
+
+
+def name_disabled(definition: StackDefinition, condition: Any) -> bool:
+    scope = definition.scope
+    return scope is not None and scope.condition_value(condition) is False
+
+
+@template.command()
+@click.argument("template_file", metavar="TEMPLATE", type=click.Path(dir_okay=False))
+@click.option("--to", "target", type=click.Choice(["yaml", "json"]), required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to a file.")
+def convert(template_file: str, target: str, output: str | None) -> None:
+    """Convert TEMPLATE between its JSON and YAML forms (same data either way)."""
+    try:
+        document = read_file(template_file)
+    except TemplateError as error:
+        report(error.diagnostics)
+        sys.exit(1)
+    except OSError as error:
+        click.echo(f"error: cannot read {template_file}: {error.strerror}", err=True)
+        sys.exit(1)
+    data = plain(document.data)
+    text = to_json(data) + "\n" if target == "json" else to_yaml(data)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=False)
+
+
+@template.group()
+def version() -> None:
+    """Template versions."""
+
+
+@version.command("list")
+@click.option(
+    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
+)
+def version_list(fmt: str) -> None:
+    """List the template versions stoker understands (as Heat's template_versions API)."""
+    rows = [
+        {
+            "version": v.name,
+            "type": v.format.value,
+            "aliases": [f"{v.key}.{v.alias}"] if v.alias else [],
+        }
+        for v in ALL_VERSIONS
+    ]
+    emit(
+        rows,
+        fmt,
+        lambda data, console: console.print(simple_table(data, ["version", "type", "aliases"])),
+    )
+
+
+def _find_version(text: str) -> TemplateVersion | None:
+    for v in ALL_VERSIONS:
+        names = {v.name, v.value, f"{v.key}.{v.alias}" if v.alias else "", v.alias or ""}
+        if text in names:
+            return v
+    return None
+
+
+@template.group()
+def function() -> None:
+    """Intrinsic functions."""
+
+
+@function.command("list")
+@click.argument("version_name", metavar="VERSION")
+@click.option("--with-condition-func", is_flag=True, help="Also list condition functions.")
+@click.option(
+    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
+)
+def function_list(version_name: str, with_condition_func: bool, fmt: str) -> None:
+    """List the functions of VERSION (e.g. heat_template_version.2018-08-31, rocky)."""
+    found = _find_version(version_name)
+    if found is None:
+        click.echo(
+            f"error: unknown template version {version_name!r}; see 'stoker template version list'",
+            err=True,
+        )
+        sys.exit(1)
+    table = table_for(found)
+    rows = [
+        {"functions": name, "description": describe(factory)}
+        for name, factory in sorted(table.functions.items())
+    ]
+    if with_condition_func:
+        rows += [
+            {"functions": name, "description": f"(condition) {describe(factory)}"}
+            for name, factory in sorted(table.conditions.items())
+            if name not in table.functions
+        ]
+    emit(
+        rows,
+        fmt,
+        lambda data, console: console.print(simple_table(data, ["functions", "description"])),
+    )

@@ -1,0 +1,145 @@
+"""Resolving functions without an engine: everything but live resources is known.
+
+`StaticContext` answers parameters, pseudo parameters, files, mappings and conditions;
+asking for a resource's reference or attribute raises `Unresolved`, so callers can show
+the expression instead of a value (``stoker template resolve``) or skip it (validate).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from stoker.definition.conditions import ConditionEvaluator
+from stoker.errors import FunctionError
+from stoker.functions.base import OMIT, Function, Unresolved, resolve
+from stoker.functions.conditions import If
+
+HOT_PSEUDO = ("OS::stack_name", "OS::stack_id", "OS::project_id")
+CFN_PSEUDO = ("AWS::StackName", "AWS::StackId", "AWS::Region")
+DEFAULT_REGION = "ap-southeast-1"
+
+
+class StaticContext:
+    """A `Context` for resolution before any resource exists."""
+
+    def __init__(
+        self,
+        *,
+        parameters: Mapping[str, Any],
+        declared_parameters: frozenset[str],
+        resources: frozenset[str],
+        conditions: ConditionEvaluator,
+        files: Mapping[str, str] | None = None,
+        mappings: Mapping[str, Any] | None = None,
+        stack_name: str | None = None,
+        stack_id: str | None = None,
+        project_id: str | None = None,
+    ) -> None:
+        self.parameters = dict(parameters)
+        self.declared = declared_parameters
+        self.resources = resources
+        self.conditions = conditions
+        self.files = files or {}
+        self.mappings = mappings or {}
+        self.stack_name = stack_name
+        self.stack_id = stack_id
+        self.project_id = project_id
+
+    def _pseudo(self, name: str) -> Any:
+        values = {
+            "OS::stack_name": self.stack_name,
+            "AWS::StackName": self.stack_name,
+            "OS::stack_id": self.stack_id,
+            "OS::project_id": self.project_id,
+            "AWS::StackId": (
+                f"arn:openstack:heat::{self.project_id}:stacks/{self.stack_name}/{self.stack_id}"
+                if self.stack_name and self.stack_id and self.project_id
+                else None
+            ),
+            "AWS::Region": DEFAULT_REGION,
+        }
+        value = values[name]
+        if value is None:
+            raise Unresolved(f"{name} (known once the stack exists)")
+        return value
+
+    def parameter(self, name: str) -> Any:
+        if name in HOT_PSEUDO or name in CFN_PSEUDO:
+            return self._pseudo(name)
+        if name in self.parameters:
+            return self.parameters[name]
+        if name in self.declared:
+            raise Unresolved(f"parameter {name} (no value given)")
+        raise FunctionError(f"The Parameter ({name}) was not provided.")
+
+    def has_parameter(self, name: str) -> bool:
+        return name in self.declared or name in HOT_PSEUDO or name in CFN_PSEUDO
+
+    def has_resource(self, name: str) -> bool:
+        return name in self.resources
+
+    def reference(self, resource: str) -> Any:
+        self._check_resource(resource)
+        raise Unresolved(f"the reference id of {resource}")
+
+    def attribute(self, resource: str, attribute: str, path: tuple[Any, ...]) -> Any:
+        self._check_resource(resource)
+        raise Unresolved(f"attribute {attribute} of {resource}")
+
+    def all_attributes(self, resource: str) -> Any:
+        self._check_resource(resource)
+        raise Unresolved(f"the attributes of {resource}")
+
+    def _check_resource(self, resource: str) -> None:
+        if resource not in self.resources:
+            raise FunctionError(f'The specified reference "{resource}" is incorrect.')
+
+    def file(self, key: str) -> str:
+        if key in self.files:
+            return self.files[key]
+        if "://" in key and not key.startswith("file:"):
+            raise Unresolved(f"the content of {key} (URLs are not fetched)")
+        raise FunctionError(f'No content found in the "files" section for get_file path: {key}')
+
+    def condition(self, name: str) -> bool:
+        return self.conditions.value(name, self)
+
+    def facade(self, kind: str) -> Any:
+        raise Unresolved(f"resource_facade {kind} (known inside a nested stack)")
+
+    def availability_zones(self) -> list[str]:
+        return ["nova"]
+
+    def mapping(self, name: str) -> Any:
+        if name in self.mappings:
+            return self.mappings[name]
+        raise FunctionError(f'Mapping "{name}" is not defined in the Mappings section')
+
+
+def partial_resolve(value: Any, context: StaticContext) -> Any:
+    """Resolve what can be resolved; a call that needs a live resource stays an expression.
+
+    Arguments of an unresolved call are themselves resolved as far as possible, so the
+    result shows exactly what is still missing.
+    """
+    if isinstance(value, Function):
+        try:
+            return value.resolve(context)
+        except Unresolved:
+            pass
+        if isinstance(value, If):
+            # Only the branch the condition selects exists; the other one may name
+            # resources that do not (Heat does not even parse it).
+            try:
+                chosen = value.branch(context)
+            except Unresolved:
+                chosen = None
+            if chosen is not None:
+                return chosen if chosen is OMIT else partial_resolve(chosen, context)
+        return {value.name: partial_resolve(value.args, context)}
+    if isinstance(value, dict):
+        return {str(k): partial_resolve(v, context) for k, v in value.items()}
+    if isinstance(value, list):
+        return [partial_resolve(v, context) for v in value]
+    return resolve(value, context)

@@ -1,0 +1,78 @@
+"""The dependency graph of a stack's resources: explicit depends_on plus implicit references.
+
+Create walks it forward and delete in reverse; here it is built and checked (unknown
+names, cycles), and ordered for display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class DependencyGraph:
+    """``requires[name]`` lists what ``name`` needs, in template order."""
+
+    requires: Mapping[str, tuple[str, ...]]
+
+    def required_by(self) -> dict[str, list[str]]:
+        result: dict[str, list[str]] = {name: [] for name in self.requires}
+        for name, needs in self.requires.items():
+            for need in needs:
+                result[need].append(name)
+        return result
+
+    def order(self) -> list[str]:
+        """A topological order, stable with respect to template order (Kahn's algorithm)."""
+        remaining = {name: len(needs) for name, needs in self.requires.items()}
+        dependents = self.required_by()
+        ready = [name for name, count in remaining.items() if count == 0]
+        order: list[str] = []
+        position = {name: index for index, name in enumerate(self.requires)}
+        while ready:
+            ready.sort(key=position.__getitem__, reverse=True)
+            name = ready.pop()
+            order.append(name)
+            for dependent in dependents[name]:
+                remaining[dependent] -= 1
+                if remaining[dependent] == 0:
+                    ready.append(dependent)
+        return order
+
+    def levels(self) -> list[list[str]]:
+        """Resources grouped by the earliest step they could start in (critical path view)."""
+        depth: dict[str, int] = {}
+        for name in self.order():
+            depth[name] = 1 + max((depth[n] for n in self.requires[name]), default=-1)
+        grouped: dict[int, list[str]] = {}
+        for name, level in depth.items():
+            grouped.setdefault(level, []).append(name)
+        return [grouped[level] for level in sorted(grouped)]
+
+
+def find_cycle(requires: Mapping[str, Sequence[str]]) -> list[str] | None:
+    """One dependency cycle as ``[a, b, ..., a]``, or None (iterative DFS, no recursion)."""
+    WHITE, GREY, BLACK = 0, 1, 2
+    colour = dict.fromkeys(requires, WHITE)
+    for start in requires:
+        if colour[start] != WHITE:
+            continue
+        path: list[str] = [start]
+        iterators = [iter(requires[start])]
+        colour[start] = GREY
+        while iterators:
+            step = next(iterators[-1], None)
+            if step is None:
+                colour[path.pop()] = BLACK
+                iterators.pop()
+                continue
+            if step not in colour:
+                continue
+            if colour[step] == GREY:
+                return [*path[path.index(step) :], step]
+            if colour[step] == WHITE:
+                colour[step] = GREY
+                path.append(step)
+                iterators.append(iter(requires[step]))
+    return None

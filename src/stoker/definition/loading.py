@@ -1,0 +1,99 @@
+"""From paths on disk to a `StackDefinition`: what the CLI (and later the API) calls.
+
+Every problem, from an unreadable file to a failed constraint, comes back as a
+Diagnostic; nothing here raises for a user mistake.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from stoker import codes
+from stoker.definition.files import collect_files
+from stoker.definition.stack import StackDefinition, define_stack
+from stoker.definition.template import Template, parse_template
+from stoker.diagnostics import Diagnostic, Span
+from stoker.environment import load_environment_file, merge_environments
+from stoker.errors import TemplateError
+from stoker.functions.base import iter_functions
+from stoker.template.loader import LoadLimits, read_file
+
+
+@dataclass(frozen=True, slots=True)
+class LoadOptions:
+    limits: LoadLimits = LoadLimits()
+    allow_files_outside: bool = False
+    require_all_parameters: bool = False
+    stack_name: str | None = None
+
+
+@dataclass(slots=True)
+class LoadResult:
+    """A definition when the template could be read at all, and every finding."""
+
+    definition: StackDefinition | None
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.is_error for d in self.diagnostics)
+
+
+def load_template(
+    path: str, limits: LoadLimits | None = None
+) -> tuple[Template | None, list[Diagnostic]]:
+    try:
+        document = read_file(path, limits)
+    except TemplateError as error:
+        return None, error.diagnostics
+    except OSError as error:
+        return None, [
+            Diagnostic(
+                codes.SYNTAX, f"cannot read the template: {error.strerror}", span=Span(path, 1, 1)
+            )
+        ]
+    template = parse_template(document)
+    return template, []
+
+
+def load_definition(
+    template_path: str,
+    environment_paths: Sequence[str] = (),
+    parameters: Mapping[str, str] | None = None,
+    options: LoadOptions | None = None,
+) -> LoadResult:
+    options = options or LoadOptions()
+    template, found = load_template(template_path, options.limits)
+    environments = []
+    for env_path in environment_paths:
+        environment, env_found = load_environment_file(env_path, options.limits)
+        found.extend(env_found)
+        environments.append(environment)
+    if template is None:
+        return LoadResult(None, found)
+    environment, merge_found = merge_environments(
+        environments,
+        explicit_parameters=dict(parameters or {}),
+        template_parameter_names=set(template.parameters),
+    )
+    found.extend(merge_found)
+    trees = [r.properties for r in template.resources.values()]
+    trees += [r.metadata for r in template.resources.values()]
+    trees += [o.value for o in template.outputs.values()]
+    calls = [f for tree in trees for f in iter_functions(tree) if f.name == "get_file"]
+    files, file_found = collect_files(
+        calls,
+        os.path.dirname(os.path.abspath(template_path)),
+        allow_outside=options.allow_files_outside,
+    )
+    found.extend(file_found)
+    definition = define_stack(
+        template,
+        environment,
+        files,
+        require_all_parameters=options.require_all_parameters,
+        stack_name=options.stack_name,
+    )
+    return LoadResult(definition, found + definition.diagnostics)

@@ -1,0 +1,365 @@
+"""A stack definition: template + environment + parameter values + files, validated.
+
+This is where the separately parsed parts meet: parameter values are checked against
+their declarations, conditions are evaluated, each function tree is validated in a scope
+that knows which resources exist, and the dependency graph is built and checked. The
+engine creates stacks from a `StackDefinition`; ``stoker template validate`` and
+``resolve`` print what it found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from stoker import codes
+from stoker.definition.conditions import ConditionEvaluator
+from stoker.definition.context import (
+    CFN_PSEUDO,
+    HOT_PSEUDO,
+    StaticContext,
+    partial_resolve,
+)
+from stoker.definition.graph import DependencyGraph, find_cycle
+from stoker.definition.template import ResourceDefinition, Template
+from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.environment import Environment
+from stoker.errors import FunctionError
+from stoker.functions.base import (
+    Function,
+    Scope,
+    Unresolved,
+    dependencies_of,
+    iter_functions,
+    validate_tree,
+)
+from stoker.parameters import CustomConstraintRegistry, default_constraints, resolve_values
+from stoker.template.nodes import locate
+from stoker.template.versions import Format
+
+
+@dataclass(slots=True)
+class StackDefinition:
+    """A template with everything it needs to be validated, resolved or created."""
+
+    template: Template
+    environment: Environment
+    files: Mapping[str, str]
+    parameters: dict[str, Any] = field(default_factory=dict)  # typed values that are known
+    conditions: dict[str, bool] = field(default_factory=dict)  # conditions that are known
+    enabled: list[str] = field(default_factory=list)  # resources that exist (or may)
+    disabled: list[str] = field(default_factory=list)  # resources whose condition is false
+    graph: DependencyGraph | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    context: StaticContext | None = None
+    scope: Scope | None = None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+    @property
+    def hidden_values(self) -> list[str]:
+        """Text forms of hidden parameter values, for masking any output."""
+        found = []
+        for name, parameter in self.template.parameters.items():
+            if parameter.hidden and name in self.parameters:
+                value = self.parameters[name]
+                if value not in (None, "", [], {}):
+                    found.append(value if isinstance(value, str) else str(value))
+        return found
+
+    def resource_order(self) -> list[str]:
+        return self.graph.order() if self.graph else list(self.enabled)
+
+
+def define_stack(
+    template: Template,
+    environment: Environment,
+    files: Mapping[str, str] | None = None,
+    *,
+    require_all_parameters: bool = False,
+    constraints: CustomConstraintRegistry | None = None,
+    stack_name: str | None = None,
+    stack_id: str | None = None,
+    project_id: str | None = None,
+) -> StackDefinition:
+    """Check everything that can be checked before anything runs; collect all findings.
+
+    With ``require_all_parameters`` false (template validate) a parameter without any
+    value is not an error, as in Heat's validate API; create and resolve need them all.
+    """
+    definition = StackDefinition(template, environment, dict(files or {}))
+    found = definition.diagnostics
+    found.extend(template.diagnostics)
+    _check_parameters(definition, require_all_parameters, constraints or default_constraints())
+    pseudo = HOT_PSEUDO if template.version.format is Format.HOT else CFN_PSEUDO
+    evaluator = ConditionEvaluator(template.conditions, template.names.conditions)
+    context = StaticContext(
+        parameters=definition.parameters,
+        declared_parameters=frozenset(template.parameters) | frozenset(pseudo),
+        resources=frozenset(),
+        conditions=evaluator,
+        files=definition.files,
+        mappings=template.mappings,
+        stack_name=stack_name,
+        stack_id=stack_id,
+        project_id=project_id,
+    )
+    definition.context = context
+    _evaluate_conditions(definition, evaluator, context)
+    _classify_resources(definition, evaluator, context)
+    context.resources = frozenset(definition.enabled)
+    scope = Scope(
+        version=template.version,
+        resources={name: r.type for name, r in template.resources.items()},
+        parameters=frozenset(template.parameters) | frozenset(pseudo),
+        conditions=frozenset(template.conditions),
+        condition_values=dict(definition.conditions),
+        disabled_resources=frozenset(definition.disabled),
+        mappings=template.mappings,
+        files=definition.files if files is not None else None,
+        context=context,
+    )
+    definition.scope = scope
+    _validate_functions(definition, scope)
+    _check_names(definition)
+    _build_graph(definition, scope)
+    _check_known_values(definition, context)
+    return definition
+
+
+def _check_parameters(
+    definition: StackDefinition, require_all: bool, constraints: CustomConstraintRegistry
+) -> None:
+    template, environment = definition.template, definition.environment
+    values, found = resolve_values(
+        template.parameters,
+        environment.parameters,
+        environment.parameter_defaults,
+        registry=constraints,
+    )
+    if not require_all:
+        unset = {
+            name
+            for name, parameter in template.parameters.items()
+            if name not in environment.parameters
+            and name not in environment.parameter_defaults
+            and not parameter.has_default
+        }
+        found = [
+            d for d in found if not (_parameter_of(d) in unset and "not provided" in d.message)
+        ]
+    definition.parameters.update(values)
+    definition.diagnostics.extend(found)
+
+
+def _parameter_of(diagnostic: Diagnostic) -> str | None:
+    return str(diagnostic.path[1]) if len(diagnostic.path) >= 2 else None
+
+
+def _evaluate_conditions(
+    definition: StackDefinition, evaluator: ConditionEvaluator, context: StaticContext
+) -> None:
+    template = definition.template
+    for name in template.conditions:
+        try:
+            definition.conditions[name] = evaluator.value(name, context)
+        except Unresolved:
+            continue
+        except FunctionError as error:
+            definition.diagnostics.append(
+                Diagnostic(
+                    codes.CONDITION,
+                    error.message,
+                    error.path or (template.names.conditions, name),
+                    error.span or template.condition_spans.get(name),
+                )
+            )
+
+
+def _classify_resources(
+    definition: StackDefinition, evaluator: ConditionEvaluator, context: StaticContext
+) -> None:
+    template = definition.template
+    for name, resource in template.resources.items():
+        enabled = _condition_of(definition, resource.condition, resource.path, evaluator, context)
+        (definition.disabled if enabled is False else definition.enabled).append(name)
+
+
+def _condition_of(
+    definition: StackDefinition,
+    condition: Any,
+    path: Path,
+    evaluator: ConditionEvaluator,
+    context: StaticContext,
+) -> bool | None:
+    """The value of a ``condition:`` field: True, False, or None when it cannot be known."""
+    if condition is None:
+        return True
+    field_path = (*path, definition.template.names.condition)
+    try:
+        return evaluator.evaluate(condition, context)
+    except Unresolved:
+        return None
+    except FunctionError as error:
+        definition.diagnostics.append(
+            Diagnostic(
+                codes.CONDITION,
+                error.message,
+                field_path,
+                locate(definition.template.document.data, field_path),
+            )
+        )
+        return None
+
+
+def _resource_trees(resource: ResourceDefinition) -> Iterator[Any]:
+    yield resource.properties
+    yield resource.metadata
+    yield resource.deletion_policy
+    yield resource.update_policy
+    yield resource.external_id
+
+
+def _validate_functions(definition: StackDefinition, scope: Scope) -> None:
+    template, found = definition.template, definition.diagnostics
+    for expression in template.conditions.values():
+        found.extend(validate_tree(expression, scope))
+    for name, resource in template.resources.items():
+        if resource.condition is not None:
+            found.extend(validate_tree(resource.condition, scope))
+        if name in definition.disabled:
+            continue  # Heat does not validate what does not exist
+        for tree in _resource_trees(resource):
+            found.extend(validate_tree(tree, scope))
+    for output in template.outputs.values():
+        if output.condition is not None:
+            found.extend(validate_tree(output.condition, scope))
+            if _known_false(definition, output.condition):
+                continue
+        found.extend(validate_tree(output.value, scope))
+
+
+def _known_false(definition: StackDefinition, condition: Any) -> bool:
+    if isinstance(condition, bool):
+        return not condition
+    if isinstance(condition, str):
+        return definition.conditions.get(condition) is False
+    scope = definition.scope
+    return scope is not None and scope.condition_value(condition) is False
+
+
+def _check_names(definition: StackDefinition) -> None:
+    template = definition.template
+    clashes = sorted(set(template.parameters) & set(template.resources))
+    for name in clashes:
+        resource = template.resources[name]
+        definition.diagnostics.append(
+            Diagnostic(
+                codes.RESOURCE_NAME,
+                f"Duplicate names {{'{name}'}}: a parameter and a resource may not share a name",
+                resource.path,
+                resource.span,
+            )
+        )
+
+
+def _build_graph(definition: StackDefinition, scope: Scope) -> None:
+    template, found = definition.template, definition.diagnostics
+    requires: dict[str, tuple[str, ...]] = {}
+    for name in definition.enabled:
+        resource = template.resources[name]
+        needs: dict[str, None] = {}
+        for index, dependency in enumerate(resource.depends_on):
+            if dependency not in template.resources:
+                span = (
+                    resource.depends_on_spans[index]
+                    if index < len(resource.depends_on_spans)
+                    else resource.span
+                )
+                found.append(
+                    Diagnostic(
+                        codes.DEPENDS_ON,
+                        f'Resource "{name}" depends on "{dependency}", which is not a '
+                        "resource of this template",
+                        (*resource.path, template.names.depends_on),
+                        span,
+                    )
+                )
+            elif dependency not in definition.disabled:
+                needs[dependency] = None
+        for tree in (resource.properties, resource.metadata):
+            for dependency in sorted(dependencies_of(tree, scope)):
+                needs[dependency] = None
+        requires[name] = tuple(needs)
+    cycle = find_cycle(requires)
+    if cycle is not None:
+        first = template.resources[cycle[0]]
+        found.append(
+            Diagnostic(
+                codes.DEPENDENCY_CYCLE,
+                f"Circular Dependency Found: {' -> '.join(cycle)}",
+                first.path,
+                first.span,
+            )
+        )
+        return
+    definition.graph = DependencyGraph(requires)
+
+
+def _check_known_values(definition: StackDefinition, context: StaticContext) -> None:
+    """Resolve what needs no running resource, so errors like a bad index show now."""
+    if definition.errors:
+        return  # values computed from an invalid template would only repeat the errors
+    template = definition.template
+    trees: list[Any] = []
+    for name in definition.enabled:
+        trees.extend(_resource_trees(template.resources[name]))
+    for output in template.outputs.values():
+        if output.condition is None or not _known_false(definition, output.condition):
+            trees.append(output.value)
+    reported: set[int] = set()
+    for tree in trees:
+        for function in _outermost(tree):
+            try:
+                partial_resolve(function, context)
+            except FunctionError as error:
+                if id(function) in reported:
+                    continue
+                reported.add(id(function))
+                definition.diagnostics.append(
+                    Diagnostic(
+                        codes.FUNCTION_FAILED,
+                        error.message,
+                        error.path or function.path,
+                        error.span or function.span,
+                    )
+                )
+
+
+def _outermost(tree: Any) -> Iterator[Function]:
+    """The function calls of ``tree`` that are not arguments of another call."""
+    if isinstance(tree, Function):
+        yield tree
+    elif isinstance(tree, dict):
+        for value in tree.values():
+            yield from _outermost(value)
+    elif isinstance(tree, list):
+        for value in tree:
+            yield from _outermost(value)
+
+
+def uses_of(definition: StackDefinition, name: str) -> list[Function]:
+    """Every call of the function ``name`` in the template (all branches)."""
+    template = definition.template
+    trees: list[Any] = []
+    for resource in template.resources.values():
+        trees.extend(_resource_trees(resource))
+    trees.extend(output.value for output in template.outputs.values())
+    return [f for tree in trees for f in iter_functions(tree) if f.name == name]
+
+
+def span_for(definition: StackDefinition, path: Path) -> Span | None:
+    return locate(definition.template.document.data, path)

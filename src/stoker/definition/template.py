@@ -1,0 +1,473 @@
+"""A parsed template: its version, and each section as typed definitions with positions.
+
+Parsing never stops at the first problem: every finding goes to ``Template.diagnostics``
+and the definitions hold whatever could be understood, so one run reports everything.
+HOT and CFN share this model; the version's key names (heat-semantics §1.3) pick which
+spelling a section or definition key has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from stoker import codes
+from stoker.diagnostics import Diagnostic, Path, Severity, Span
+from stoker.functions.base import Function, FunctionTable, Parser
+from stoker.functions.tables import table_for
+from stoker.parameters import Parameter, ParameterGroup, parse_parameter_groups, parse_parameters
+from stoker.template.loader import Document
+from stoker.template.nodes import key_span, span_of, value_span
+from stoker.template.versions import (
+    CFN_HEAT,
+    VERSION_KEYS,
+    Format,
+    TemplateVersion,
+    accepted_values,
+    lookup,
+)
+
+_DELETION_POLICIES = ("Delete", "Retain", "Snapshot")
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """How one format spells the section and definition keys."""
+
+    description: str
+    parameters: str
+    parameter_groups: str | None
+    resources: str
+    outputs: str
+    conditions: str
+    mappings: str | None
+    type: str
+    properties: str
+    metadata: str
+    depends_on: str
+    deletion_policy: str
+    update_policy: str
+    condition: str
+    value: str
+
+
+HOT_NAMES = Names(
+    "description",
+    "parameters",
+    "parameter_groups",
+    "resources",
+    "outputs",
+    "conditions",
+    None,
+    "type",
+    "properties",
+    "metadata",
+    "depends_on",
+    "deletion_policy",
+    "update_policy",
+    "condition",
+    "value",
+)
+CFN_NAMES = Names(
+    "Description",
+    "Parameters",
+    None,
+    "Resources",
+    "Outputs",
+    "Conditions",
+    "Mappings",
+    "Type",
+    "Properties",
+    "Metadata",
+    "DependsOn",
+    "DeletionPolicy",
+    "UpdatePolicy",
+    "Condition",
+    "Value",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceDefinition:
+    """One entry of the resources section, with its function trees parsed."""
+
+    name: str
+    type: str
+    properties: Any
+    metadata: Any
+    depends_on: tuple[str, ...]
+    deletion_policy: Any
+    update_policy: Any
+    description: str
+    condition: Any  # None when unconditional
+    external_id: Any
+    path: Path
+    span: Span | None
+    depends_on_spans: tuple[Span | None, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OutputDefinition:
+    name: str
+    value: Any
+    description: str
+    condition: Any
+    path: Path
+    span: Span | None
+
+
+@dataclass(slots=True)
+class Template:
+    """Everything a template says, parsed once and shared by validation, resolve and lint."""
+
+    document: Document
+    version: TemplateVersion
+    table: FunctionTable
+    names: Names
+    description: str = "No description"
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    parameter_groups: list[ParameterGroup] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)
+    condition_spans: dict[str, Span | None] = field(default_factory=dict)
+    resources: dict[str, ResourceDefinition] = field(default_factory=dict)
+    outputs: dict[str, OutputDefinition] = field(default_factory=dict)
+    mappings: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def file(self) -> str:
+        return self.document.file
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.is_error]
+
+
+class _VersionError(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+
+
+def detect_version(data: Any, file: str) -> TemplateVersion:
+    """The template version, by the rules of heat-semantics §1.1 (raises _VersionError)."""
+    if data is None or (isinstance(data, dict) and not data):
+        return CFN_HEAT  # an empty document is the empty skeleton template
+    if not isinstance(data, dict):
+        raise _VersionError(
+            Diagnostic(
+                codes.NOT_A_MAPPING,
+                "The template is not a JSON object or YAML mapping; a template starts with "
+                "a version key such as 'heat_template_version: 2021-04-16'",
+                span=span_of(data) or Span(file, 1, 1),
+            )
+        )
+    present = [key for key in VERSION_KEYS if isinstance(data.get(key), str)]
+    if len(present) > 1:
+        raise _VersionError(
+            Diagnostic(
+                codes.VERSION,
+                f"The template version is invalid: Ambiguous versions ({', '.join(present)}); "
+                "keep only one version key",
+                span=key_span(data, present[1]),
+            )
+        )
+    if not present:
+        wrong_type = [key for key in VERSION_KEYS if key in data]
+        span = key_span(data, wrong_type[0]) if wrong_type else span_of(data)
+        hint = (
+            f"; quote the value of {wrong_type[0]} so it is a string"
+            if wrong_type
+            else "; add 'heat_template_version: 2021-04-16' (or another version) at the top"
+        )
+        raise _VersionError(
+            Diagnostic(
+                codes.VERSION,
+                "The template version is invalid: Template version was not provided" + hint,
+                span=span or Span(file, 1, 1),
+            )
+        )
+    key = present[0]
+    value = str(data[key])
+    version = lookup(key, value)
+    if version is None:
+        raise _VersionError(
+            Diagnostic(
+                codes.VERSION,
+                f'The template version is invalid: "{key}: {value}". "{key}" should be one '
+                f"of: {', '.join(accepted_values(key))}",
+                (key,),
+                value_span(data, key),
+            )
+        )
+    return version
+
+
+def parse_template(document: Document) -> Template:
+    """Parse a loaded document into a `Template`; problems go to ``diagnostics``."""
+    data = document.data
+    try:
+        version = detect_version(data, document.file)
+    except _VersionError as error:
+        template = Template(document, CFN_HEAT, table_for(CFN_HEAT), CFN_NAMES)
+        template.diagnostics.append(error.diagnostic)
+        return template
+    names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
+    template = Template(document, version, table_for(version), names)
+    if not isinstance(data, dict):
+        return template
+    _TemplateParser(template, data).run()
+    return template
+
+
+class _TemplateParser:
+    def __init__(self, template: Template, data: dict[Any, Any]) -> None:
+        self.template = template
+        self.data = data
+        self.names = template.names
+        self.version = template.version
+        self.diagnostics = template.diagnostics
+        self.parser = Parser(template.table, self.diagnostics)
+
+    def report(
+        self,
+        code: str,
+        message: str,
+        path: Path,
+        span: Span | None,
+        severity: Severity = Severity.ERROR,
+    ) -> None:
+        self.diagnostics.append(Diagnostic(code, message, path, span, severity))
+
+    def section(self, name: str | None, kind: type, default: Any) -> Any:
+        """A section's value, ``default`` when absent or null; reports a wrong type."""
+        if name is None or self.data.get(name) is None:
+            return default
+        value = self.data[name]
+        if not isinstance(value, kind):
+            expected = {dict: "a mapping", list: "a list", str: "a string"}[kind]
+            self.report(
+                codes.SECTION_SHAPE,
+                f'The "{name}" section must be {expected}, not {type(value).__name__}',
+                (name,),
+                value_span(self.data, name),
+            )
+            return default
+        return value
+
+    def run(self) -> None:
+        template, names = self.template, self.names
+        for key in self.data:
+            if key not in self.version.sections:
+                hint = _section_hint(str(key), self.version)
+                self.report(
+                    codes.SECTION,
+                    f"The template section is invalid: {key}{hint}",
+                    (str(key),),
+                    key_span(self.data, key),
+                )
+        description = self.section(names.description, str, None)
+        if description is not None:
+            template.description = str(description)
+        template.mappings = self.section(names.mappings, dict, {})
+
+        parameters_section = self.section(names.parameters, dict, {})
+        template.parameters, found = parse_parameters(
+            parameters_section, self.version, (names.parameters,)
+        )
+        self.diagnostics.extend(found)
+        if names.parameter_groups is not None:
+            groups = self.data.get(names.parameter_groups)
+            if groups is not None:
+                template.parameter_groups, found = parse_parameter_groups(
+                    groups, template.parameters, self.version, (names.parameter_groups,)
+                )
+                self.diagnostics.extend(found)
+
+        if self.version.has_conditions:
+            for name, expression in self.section(names.conditions, dict, {}).items():
+                path = (names.conditions, str(name))
+                template.conditions[str(name)] = self.parser.parse_condition(expression, path)
+                template.condition_spans[str(name)] = key_span(self.data[names.conditions], name)
+
+        for name, body in self.section(names.resources, dict, {}).items():
+            resource = self.resource(str(name), body, self.data[names.resources])
+            if resource is not None:
+                template.resources[resource.name] = resource
+
+        for name, body in self.section(names.outputs, dict, {}).items():
+            output = self.output(str(name), body, self.data[names.outputs])
+            if output is not None:
+                template.outputs[output.name] = output
+
+    def resource(self, name: str, body: Any, section: Any) -> ResourceDefinition | None:
+        names = self.names
+        path: Path = (names.resources, name)
+        span = key_span(section, name)
+        if "/" in name:
+            self.report(
+                codes.RESOURCE_NAME, f'Resource name "{name}" may not contain "/"', path, span
+            )
+        if not isinstance(body, dict):
+            self.report(
+                codes.RESOURCE_DEFINITION,
+                f'Resource "{name}" must be a mapping with at least a "{names.type}" key',
+                path,
+                value_span(section, name) or span,
+            )
+            return None
+        unknown = [str(k) for k in body if k not in self.version.resource_keys]
+        if unknown and self.version.format is Format.HOT:
+            self.report(
+                codes.RESOURCE_DEFINITION,
+                f"Invalid keyword(s) inside a resource definition: {', '.join(unknown)}; "
+                f"allowed in {self.version}: {', '.join(sorted(self.version.resource_keys))}",
+                (*path, unknown[0]),
+                key_span(body, unknown[0]),
+            )
+        type_name = body.get(names.type)
+        if type_name is None:
+            self.report(
+                codes.RESOURCE_DEFINITION,
+                f'Each resource must contain a {names.type} key ("{name}" has none).',
+                path,
+                span,
+            )
+            type_name = ""
+        elif not isinstance(type_name, str):
+            self.report(
+                codes.RESOURCE_DEFINITION,
+                f"Resource {name} type type must be string (functions are not allowed here)",
+                (*path, names.type),
+                value_span(body, names.type),
+            )
+            type_name = ""
+
+        def parsed(key: str, kind: type | None = None) -> Any:
+            if key not in body or body[key] is None:
+                return None
+            tree = self.parser.parse(body[key], (*path, key))
+            if kind is not None and not isinstance(tree, kind | Function):
+                expected = "a mapping" if kind is dict else "a string"
+                self.report(
+                    codes.RESOURCE_DEFINITION,
+                    f'"{key}" of resource "{name}" must be {expected}',
+                    (*path, key),
+                    value_span(body, key),
+                )
+                return None
+            return tree
+
+        depends_on, depends_spans = self.depends_on(name, body, path)
+        description = body.get("description" if names is HOT_NAMES else "Description")
+        if description is not None and not isinstance(description, str):
+            self.report(
+                codes.RESOURCE_DEFINITION,
+                f'The description of resource "{name}" must be a string',
+                (*path, "description"),
+                value_span(body, "description"),
+            )
+            description = None
+        deletion_policy = parsed(names.deletion_policy)
+        self.check_deletion_policy(deletion_policy, body, path)
+        condition = None
+        if names.condition in body and names.condition in self.version.resource_keys:
+            condition = self.parser.parse_condition(body[names.condition], (*path, names.condition))
+        return ResourceDefinition(
+            name=name,
+            type=str(type_name),
+            properties=parsed(names.properties, dict) or {},
+            metadata=parsed(names.metadata, dict) or {},
+            depends_on=depends_on,
+            deletion_policy=deletion_policy,
+            update_policy=parsed(names.update_policy, dict),
+            description=str(description or ""),
+            condition=condition,
+            external_id=parsed("external_id") if names is HOT_NAMES else None,
+            path=path,
+            span=span,
+            depends_on_spans=depends_spans,
+        )
+
+    def depends_on(
+        self, name: str, body: dict[Any, Any], path: Path
+    ) -> tuple[tuple[str, ...], tuple[Span | None, ...]]:
+        key = self.names.depends_on
+        value = body.get(key)
+        if value is None:
+            return (), ()
+        items = value if isinstance(value, list) else [value]
+        spans = [
+            (value.item_spans[i] if hasattr(value, "item_spans") else None)
+            if isinstance(value, list)
+            else value_span(body, key)
+            for i in range(len(items))
+        ]
+        if not all(isinstance(item, str) for item in items):
+            self.report(
+                codes.RESOURCE_DEFINITION,
+                f'"{key}" of resource "{name}" must be a resource name or a list of resource names',
+                (*path, key),
+                value_span(body, key),
+            )
+            return (), ()
+        return tuple(str(item) for item in items), tuple(spans)
+
+    def check_deletion_policy(self, policy: Any, body: dict[Any, Any], path: Path) -> None:
+        if policy is None or isinstance(policy, Function):
+            return
+        allowed = list(_DELETION_POLICIES)
+        if self.version.format is Format.HOT and self.version.has_conditions:
+            allowed += [p.lower() for p in _DELETION_POLICIES]
+        if policy not in allowed:
+            key = self.names.deletion_policy
+            self.report(
+                codes.RESOURCE_DEFINITION,
+                f'Invalid deletion policy "{policy}"; use one of {", ".join(allowed)}',
+                (*path, key),
+                value_span(body, key),
+            )
+
+    def output(self, name: str, body: Any, section: Any) -> OutputDefinition | None:
+        names = self.names
+        path: Path = (names.outputs, name)
+        span = key_span(section, name)
+        if not isinstance(body, dict) or names.value not in body:
+            self.report(
+                codes.OUTPUT_DEFINITION,
+                f'Each output must contain a {names.value} key ("{name}" has none).',
+                path,
+                span,
+            )
+            return None
+        unknown = [str(k) for k in body if k not in self.version.output_keys]
+        if unknown and self.version.format is Format.HOT:
+            self.report(
+                codes.OUTPUT_DEFINITION,
+                f"Invalid keyword(s) inside an output definition: {', '.join(unknown)}",
+                (*path, unknown[0]),
+                key_span(body, unknown[0]),
+            )
+        condition = None
+        if names.condition in body and names.condition in self.version.output_keys:
+            condition = self.parser.parse_condition(body[names.condition], (*path, names.condition))
+        description = body.get("description" if names is HOT_NAMES else "Description")
+        return OutputDefinition(
+            name=name,
+            value=self.parser.parse(body[names.value], (*path, names.value)),
+            description=str(description) if description is not None else "No description given",
+            condition=condition,
+            path=path,
+            span=span,
+        )
+
+
+def _section_hint(key: str, version: TemplateVersion) -> str:
+    allowed = ", ".join(sorted(version.sections))
+    lower = key.lower()
+    if version.format is Format.HOT and lower in version.sections:
+        return f' (HOT section names are lowercase: "{lower}")'
+    if key in ("conditions", "Conditions") and not version.has_conditions:
+        return f" (conditions need heat_template_version 2016-10-14 or later; this is {version})"
+    if key == "capabilities":
+        return " (Heat has no capabilities section)"
+    return f"; the sections of {version} are: {allowed}"

@@ -1,0 +1,138 @@
+"""The Environment value: what one environment file (or a merge of several) says.
+
+Parameter values stay `MappingNode`s so each keeps the position it was written at; a
+parameter error found much later can then say "value from env.yaml:3:5".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from stoker.diagnostics import Span
+from stoker.environment.registry import ResolvedType, ResourceRegistry
+from stoker.template.nodes import MappingNode, plain, value_span
+
+
+class Section(StrEnum):
+    """The sections Heat accepts in an environment, in the order Heat lists them."""
+
+    PARAMETERS = "parameters"
+    PARAMETER_DEFAULTS = "parameter_defaults"
+    ENCRYPTED_PARAM_NAMES = "encrypted_param_names"
+    EVENT_SINKS = "event_sinks"
+    PARAMETER_MERGE_STRATEGIES = "parameter_merge_strategies"
+    RESOURCE_REGISTRY = "resource_registry"
+
+
+# Heat's documentation calls the list of names to encrypt this, but Heat rejects it.
+ENCRYPTED_PARAMETERS_ALIAS = "encrypted_parameters"
+
+
+class MergeStrategy(StrEnum):
+    """How a parameter given by two environment files is combined."""
+
+    OVERWRITE = "overwrite"
+    MERGE = "merge"
+    DEEP_MERGE = "deep_merge"
+
+
+DEFAULT_STRATEGY_KEY = "default"
+ZAQAR_QUEUE = "zaqar-queue"
+
+
+@dataclass(frozen=True, slots=True)
+class EventSink:
+    """Where Heat copies the stack's events: a Zaqar queue (the only kind Heat has)."""
+
+    type: str
+    target: str
+    ttl: int | None = None
+    span: Span | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type, "target": self.target}
+        if self.ttl is not None:
+            data["ttl"] = self.ttl
+        return data
+
+
+@dataclass(slots=True)
+class Environment:
+    """Parameters, defaults, registry and the rest of one (possibly merged) environment.
+
+    ``parameters`` apply to the top template only; ``parameter_defaults`` to every template
+    in the tree that declares the name. ``parameter_merge_strategies`` holds, for a single
+    file, the section as written (``default`` included) and, for a merged environment, the
+    strategy each merged parameter ended up with. ``files`` names the environment files this
+    came from, in order.
+    """
+
+    parameters: MappingNode = field(default_factory=MappingNode)
+    parameter_defaults: MappingNode = field(default_factory=MappingNode)
+    resource_registry: ResourceRegistry = field(default_factory=ResourceRegistry)
+    event_sinks: list[EventSink] = field(default_factory=list)
+    parameter_merge_strategies: MappingNode = field(default_factory=MappingNode)
+    encrypted_param_names: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    def parameter_span(self, name: str) -> Span | None:
+        """Where the value ``parameters`` gives ``name`` was written, if known."""
+        return value_span(self.parameters, name) if name in self.parameters else None
+
+    def default_span(self, name: str) -> Span | None:
+        """Where the value ``parameter_defaults`` gives ``name`` was written, if known."""
+        if name not in self.parameter_defaults:
+            return None
+        return value_span(self.parameter_defaults, name)
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain data in Heat's stored-environment shape (``GET .../environment``)."""
+        return {
+            Section.PARAMETERS.value: plain(self.parameters),
+            Section.PARAMETER_DEFAULTS.value: plain(self.parameter_defaults),
+            Section.RESOURCE_REGISTRY.value: self.resource_registry.to_data(),
+            Section.EVENT_SINKS.value: [sink.to_data() for sink in self.event_sinks],
+            Section.ENCRYPTED_PARAM_NAMES.value: list(self.encrypted_param_names),
+        }
+
+
+def node_from(values: Mapping[str, Any] | None) -> MappingNode:
+    """A `MappingNode` copy of ``values``, keeping spans when it already is one."""
+    node = MappingNode(getattr(values, "span", None))
+    if not values:
+        return node
+    for key, value in values.items():
+        node[key] = value
+        if isinstance(values, MappingNode):
+            if key in values.key_spans:
+                node.key_spans[key] = values.key_spans[key]
+            span = value_span(values, key)
+            if span is not None:
+                node.value_spans[key] = span
+    return node
+
+
+def child_environment(
+    parent: Environment,
+    resource_name: str,
+    parameters: Mapping[str, Any] | None = None,
+    *,
+    expanded: ResolvedType | None = None,
+) -> Environment:
+    """The environment of the nested stack that resource ``resource_name`` creates.
+
+    Heat builds it from the parent's user environment: the registry (minus the mapping that
+    made this resource a template, and with ``resources:`` narrowed to this resource's
+    nested blocks), ``parameter_defaults`` and ``event_sinks``; ``parameters`` become the
+    values the resource passes down as properties.
+    """
+    return Environment(
+        parameters=node_from(parameters),
+        parameter_defaults=node_from(parent.parameter_defaults),
+        resource_registry=parent.resource_registry.for_child(resource_name, expanded),
+        event_sinks=list(parent.event_sinks),
+        files=list(parent.files),
+    )

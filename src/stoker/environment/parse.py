@@ -1,0 +1,300 @@
+"""Reading one environment document: its sections, their shapes, every mistake at once.
+
+Heat answers an unknown or empty section with a bare ``ValueError`` and a wrong shape often
+with a crash much later; here each problem becomes a `Diagnostic` pointing at the line and
+column it is on, and checking goes on so one run shows them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
+from stoker.diagnostics import Diagnostic, Path, Severity, Span
+from stoker.environment.environment import (
+    DEFAULT_STRATEGY_KEY,
+    ENCRYPTED_PARAMETERS_ALIAS,
+    ZAQAR_QUEUE,
+    Environment,
+    EventSink,
+    MergeStrategy,
+    Section,
+)
+from stoker.environment.registry import ResourceRegistry
+from stoker.environment.registry_section import describe_kind, read_registry_section
+from stoker.errors import TemplateError
+from stoker.template.loader import Document, LoadLimits, read_file
+from stoker.template.nodes import MappingNode, key_span, plain, span_of, value_span
+
+SECTION_NAMES = tuple(section.value for section in Section)
+_EVENT_SINK_KEYS = ("type", "target", "ttl")
+_STRATEGIES = tuple(strategy.value for strategy in MergeStrategy)
+
+
+def parse_environment(document: Document) -> tuple[Environment, list[Diagnostic]]:
+    """Check an environment document and build its `Environment`.
+
+    An empty document is an empty environment. Sections are the six Heat accepts; the
+    ``encrypted_parameters`` spelling from Heat's documentation is read as
+    ``encrypted_param_names`` with a warning, because Heat itself rejects it.
+    """
+    reader = _SectionReader(document.file)
+    environment = reader.read(document.data)
+    return environment, reader.found
+
+
+def environment_from_data(
+    data: Any, file: str = "<environment>"
+) -> tuple[Environment, list[Diagnostic]]:
+    """`parse_environment` for data already in memory (an API body's ``environment``)."""
+    return parse_environment(Document(data, "json", file))
+
+
+def load_environment_file(
+    path: str, limits: LoadLimits | None = None
+) -> tuple[Environment, list[Diagnostic]]:
+    """Read and check an environment file; unreadable or malformed files become diagnostics."""
+    try:
+        document = read_file(path, limits)
+    except TemplateError as error:
+        return Environment(files=[path]), list(error.diagnostics)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        return Environment(files=[path]), [
+            Diagnostic(
+                ENVIRONMENT, f"cannot read the environment file: {reason}", span=Span(path, 1, 1)
+            )
+        ]
+    return parse_environment(document)
+
+
+class _SectionReader:
+    """Checks each section of one document, collecting findings in ``found``."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.found: list[Diagnostic] = []
+
+    def error(self, message: str, path: Path, span: Span | None) -> None:
+        self.found.append(Diagnostic(ENVIRONMENT, message, path, span))
+
+    def read(self, data: Any) -> Environment:
+        environment = Environment(files=[self.file])
+        if data is None:
+            return environment
+        if not isinstance(data, dict):
+            self.error(
+                "The environment is not a valid YAML mapping data type: an environment is a "
+                f"mapping of sections ({', '.join(SECTION_NAMES)}), not {describe_kind(data)}",
+                (),
+                span_of(data) or Span(self.file, 1, 1),
+            )
+            return environment
+        for key, value in data.items():
+            k_span = key_span(data, key) or span_of(key)
+            name = str(key)
+            if key not in SECTION_NAMES and key != ENCRYPTED_PARAMETERS_ALIAS:
+                self.error(
+                    f'environment has wrong section "{name}"; the sections are '
+                    f"{', '.join(SECTION_NAMES)}",
+                    (name,),
+                    k_span,
+                )
+                continue
+            if value is None:
+                self.error(
+                    f'environment has empty section "{name}"; give it a value '
+                    "({} or []) or remove it",
+                    (name,),
+                    k_span,
+                )
+                continue
+            if name == ENCRYPTED_PARAMETERS_ALIAS:
+                self.found.append(
+                    Diagnostic(
+                        ENVIRONMENT_NONPORTABLE,
+                        f'Heat rejects the section "{name}" (environment has wrong section); '
+                        f"stoker reads it as {Section.ENCRYPTED_PARAM_NAMES.value}, a list of "
+                        "parameter names to encrypt",
+                        (name,),
+                        k_span,
+                        Severity.WARNING,
+                    )
+                )
+            self._section(environment, name, value, value_span(data, key) or k_span)
+        return environment
+
+    def _section(self, environment: Environment, name: str, value: Any, span: Span | None) -> None:
+        if name == Section.PARAMETERS:
+            environment.parameters = self._parameters(name, value, span)
+        elif name == Section.PARAMETER_DEFAULTS:
+            environment.parameter_defaults = self._parameters(name, value, span)
+        elif name in (Section.ENCRYPTED_PARAM_NAMES, ENCRYPTED_PARAMETERS_ALIAS):
+            environment.encrypted_param_names.extend(self._names(name, value, span))
+        elif name == Section.EVENT_SINKS:
+            environment.event_sinks = self._event_sinks(value, span)
+        elif name == Section.PARAMETER_MERGE_STRATEGIES:
+            environment.parameter_merge_strategies = self._strategies(value, span)
+        else:
+            block, found = read_registry_section(value, file=self.file)
+            self.found.extend(found)
+            registry = ResourceRegistry([block])
+            self.found.extend(registry.check())
+            environment.resource_registry = registry
+
+    def _mapping(self, section: str, value: Any, span: Span | None) -> MappingNode | None:
+        if isinstance(value, dict):
+            return value if isinstance(value, MappingNode) else _as_node(value)
+        self.error(
+            f'environment section "{section}" must be a mapping (got {describe_kind(value)})',
+            (section,),
+            span_of(value) or span,
+        )
+        return None
+
+    def _parameters(self, section: str, value: Any, span: Span | None) -> MappingNode:
+        mapping = self._mapping(section, value, span)
+        result = MappingNode(span_of(mapping) if mapping is not None else span)
+        if mapping is None:
+            return result
+        for key, item in mapping.items():
+            if not isinstance(key, str):
+                self.error(
+                    f"parameter name {key!r} in {section} must be a string",
+                    (section, str(key)),
+                    key_span(mapping, key),
+                )
+                continue
+            result[key] = item
+            if key in mapping.key_spans:
+                result.key_spans[key] = mapping.key_spans[key]
+            item_span = value_span(mapping, key)
+            if item_span is not None:
+                result.value_spans[key] = item_span
+        return result
+
+    def _names(self, section: str, value: Any, span: Span | None) -> list[str]:
+        if not isinstance(value, list):
+            self.error(
+                f'environment section "{section}" must be a list of parameter names '
+                f"(got {describe_kind(value)})",
+                (section,),
+                span_of(value) or span,
+            )
+            return []
+        names = []
+        for index, item in enumerate(value):
+            if isinstance(item, str):
+                names.append(str(item))
+            else:
+                self.error(
+                    f"{section} entries must be parameter names (got {describe_kind(item)})",
+                    (section, index),
+                    value_span(value, index) or span,
+                )
+        return names
+
+    def _event_sinks(self, value: Any, span: Span | None) -> list[EventSink]:
+        section = Section.EVENT_SINKS.value
+        if not isinstance(value, list):
+            self.error(
+                f'environment section "{section}" must be a list of sinks like '
+                f"{{type: {ZAQAR_QUEUE}, target: <queue>, ttl: <seconds>}} "
+                f"(got {describe_kind(value)})",
+                (section,),
+                span_of(value) or span,
+            )
+            return []
+        sinks = []
+        for index, item in enumerate(value):
+            sink = self._event_sink(item, (section, index), value_span(value, index) or span)
+            if sink is not None:
+                sinks.append(sink)
+        return sinks
+
+    def _event_sink(self, item: Any, path: Path, span: Span | None) -> EventSink | None:
+        if not isinstance(item, dict):
+            self.error(
+                f"an event sink must be a mapping {{type, target, ttl}} "
+                f"(got {describe_kind(item)})",
+                path,
+                span,
+            )
+            return None
+        ok = True
+        for key in item:
+            if key not in _EVENT_SINK_KEYS:
+                self.error(
+                    f'unknown event sink key "{key}"; the keys are {", ".join(_EVENT_SINK_KEYS)}',
+                    (*path, str(key)),
+                    key_span(item, key) or span,
+                )
+                ok = False
+        sink_type = item.get("type")
+        if sink_type != ZAQAR_QUEUE:
+            problem = "has no type" if "type" not in item else f'has type "{plain(sink_type)}"'
+            self.error(
+                f'event sink {problem}; the only type is "{ZAQAR_QUEUE}"',
+                (*path, "type"),
+                value_span(item, "type") or span,
+            )
+            ok = False
+        target = item.get("target")
+        if not isinstance(target, str) or not target:
+            self.error(
+                "event sink needs a target, the name of the Zaqar queue",
+                (*path, "target"),
+                value_span(item, "target") or span,
+            )
+            ok = False
+        ttl = item.get("ttl")
+        if ttl is not None and (isinstance(ttl, bool) or not isinstance(ttl, int) or ttl < 0):
+            self.error(
+                f"event sink ttl must be a whole number of seconds (got {plain(ttl)!r})",
+                (*path, "ttl"),
+                value_span(item, "ttl") or span,
+            )
+            ok = False
+        if not ok:
+            return None
+        return EventSink(ZAQAR_QUEUE, str(target), ttl, span)
+
+    def _strategies(self, value: Any, span: Span | None) -> MappingNode:
+        section = Section.PARAMETER_MERGE_STRATEGIES.value
+        mapping = self._mapping(section, value, span)
+        result = MappingNode(span_of(mapping) if mapping is not None else span)
+        if mapping is None:
+            return result
+        for key, strategy in mapping.items():
+            item_span = value_span(mapping, key) or key_span(mapping, key)
+            if not isinstance(key, str):
+                self.error(
+                    f"parameter name {key!r} in {section} must be a string",
+                    (section, str(key)),
+                    key_span(mapping, key),
+                )
+                continue
+            if strategy not in _STRATEGIES:
+                what = (
+                    "default merge strategy"
+                    if key == DEFAULT_STRATEGY_KEY
+                    else (f'merge strategy for parameter "{key}"')
+                )
+                self.error(
+                    f'Invalid {what} "{plain(strategy)}"; use one of {", ".join(_STRATEGIES)}',
+                    (section, key),
+                    item_span,
+                )
+                continue
+            result[key] = str(strategy)
+            if key in mapping.key_spans:
+                result.key_spans[key] = mapping.key_spans[key]
+            if item_span is not None:
+                result.value_spans[key] = item_span
+        return result
+
+
+def _as_node(value: dict[Any, Any]) -> MappingNode:
+    node = MappingNode()
+    node.update(value)
+    return node

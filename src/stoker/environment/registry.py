@@ -1,0 +1,514 @@
+"""The resource registry: which implementation a resource type name stands for.
+
+An environment can alias one type to another, point a type at a provider template, swap
+type-name prefixes with globs, and give single resources (or resources of nested stacks)
+their own mappings, hooks and restricted actions. `ResourceRegistry.resolve` follows those
+rules to the end and reports the chain it took, so a later error can say *why* a resource
+became a given template.
+
+Two layers exist, as in Heat: the user's environment and a global one (Heat's
+``/etc/heat/environment.d``). Every user entry outranks every global one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from urllib.parse import urlparse
+
+from stoker.codes import ENVIRONMENT
+from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.environment.registry_section import (
+    HOOKS_KEY,
+    RESOURCES_KEY,
+    RESTRICTED_ACTIONS_KEY,
+    RegistryBlock,
+    RegistryEntry,
+    RuleSetting,
+    is_glob,
+    is_template_name,
+)
+from stoker.errors import TemplateError
+
+MAX_CHAIN = 64  # a glob that swaps a prefix for a longer one can grow a name forever
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryStep:
+    """One mapping applied while resolving: ``requested`` became ``target`` via ``key``."""
+
+    requested: str
+    key: str  # the registry key that matched (the type itself, or a glob)
+    target: str  # a type name, or a template path as written
+    scope: tuple[str, ...]  # resource-name patterns of the block it came from; () = general
+    user: bool  # from the user's environment (False: the global one)
+    span: Span | None = None
+    file: str | None = None
+
+    def __str__(self) -> str:
+        where = f" (resources.{'.'.join(self.scope)})" if self.scope else ""
+        return f"{self.requested} -> {self.target}{where}"
+
+
+def template_location(template: str, base_dir: str | None) -> str:
+    """Where a provider template named in an environment is: a URL, or a path on disk.
+
+    Relative paths are taken from the environment file's directory, as heatclient does
+    before it uploads the files; ``file://`` URLs become plain paths.
+    """
+    if "://" in template:
+        parsed = urlparse(template)
+        return parsed.path if parsed.scheme == "file" else template
+    if os.path.isabs(template) or base_dir is None:
+        return template
+    return os.path.normpath(os.path.join(base_dir, template))
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedType:
+    """What a resource type resolved to.
+
+    ``type_name`` is the last type name reached (the one a plugin must implement, or the
+    type a provider template stands in for); ``template`` the provider template path exactly
+    as written, with ``base_dir`` the directory of the environment file that named it (None
+    when the template named itself, e.g. ``type: x.yaml``, which is relative to the template
+    that uses it).
+    """
+
+    requested: str
+    type_name: str
+    template: str | None = None
+    base_dir: str | None = None
+    chain: tuple[RegistryStep, ...] = ()
+    user: bool = True
+
+    @property
+    def is_template(self) -> bool:
+        return self.template is not None
+
+    @property
+    def template_location(self) -> str | None:
+        if self.template is None:
+            return None
+        return template_location(self.template, self.base_dir)
+
+    def describe(self) -> str:
+        """``A -> B -> x.yaml``: the chain for messages."""
+        if not self.chain:
+            return self.requested
+        return " -> ".join([self.chain[0].requested, *(step.target for step in self.chain)])
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateRef:
+    """A provider template a registry mentions, and where it was mentioned."""
+
+    path: str  # as written
+    base_dir: str | None
+    span: Span | None = None
+    user: bool = True
+
+    @property
+    def location(self) -> str:
+        return template_location(self.path, self.base_dir)
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    entry: RegistryEntry
+    scope: tuple[str, ...]
+    user: bool
+
+
+class ResourceRegistry:
+    """Resolves resource types, hooks and restricted actions from registry sections.
+
+    Sections are applied in order with Heat's loading rules: a later entry replaces an
+    earlier one, blocks under ``resources:`` merge key by key, and a ``null`` entry deletes
+    (``"X*": null`` deletes every entry at its level whose key starts with ``X``).
+    """
+
+    def __init__(
+        self,
+        sections: Iterable[RegistryBlock] = (),
+        *,
+        global_sections: Iterable[RegistryBlock] = (),
+    ) -> None:
+        self._sections = tuple(sections)
+        self._global_sections = tuple(global_sections)
+        self._user = _apply_all(self._sections)
+        self._global = _apply_all(self._global_sections)
+
+    # ------------------------------------------------------------------ construction
+
+    @property
+    def sections(self) -> tuple[RegistryBlock, ...]:
+        return self._sections
+
+    @property
+    def global_sections(self) -> tuple[RegistryBlock, ...]:
+        return self._global_sections
+
+    @property
+    def user_block(self) -> RegistryBlock:
+        """The user's registry after every section was applied (a copy)."""
+        return self._user.copy()
+
+    def with_global(self, other: ResourceRegistry) -> ResourceRegistry:
+        """This registry over ``other``'s user entries as the global layer."""
+        return ResourceRegistry(
+            self._sections, global_sections=(*other.global_sections, *other.sections)
+        )
+
+    def to_data(self) -> dict[str, object]:
+        """The user registry in environment-file shape."""
+        data = self._user.to_data()
+        data.setdefault(RESOURCES_KEY, {})
+        return data
+
+    def __bool__(self) -> bool:
+        return bool(self._user.items or self._global.items)
+
+    def __repr__(self) -> str:
+        return f"ResourceRegistry({self.to_data()!r})"
+
+    # ------------------------------------------------------------------ queries
+
+    def resolve(
+        self,
+        type_name: str,
+        resource_name: str | None = None,
+        nested_path: tuple[str, ...] = (),
+        *,
+        known: Callable[[str], bool] | None = None,
+    ) -> ResolvedType:
+        """Follow the registry from ``type_name`` to a final type or a provider template.
+
+        ``nested_path`` names the parent resources of the stack ``resource_name`` lives in,
+        outermost first. Candidates are tried in Heat's order: user entries before global
+        ones; per-resource blocks before general entries (exact resource names before
+        fnmatch patterns, then the block written later); within one block, the exact entry
+        and every matching glob in the order of their keys as strings, which is Heat's
+        sort (``*`` sorts before letters, so ``"OS::*"`` is tried before ``"OS::Nova::*"``
+        and before ``"OS::Nova::Server"``).
+
+        ``known`` says whether a type name has an implementation. With it, a candidate
+        whose chain ends at an unknown type is skipped for the next one, as Heat does;
+        without it every name counts as known. When nothing leads to a known type the
+        first chain is returned, so the caller can say where it led. Raises
+        `RegistryLoopError` when mappings loop.
+        """
+        names = (*nested_path, resource_name) if resource_name is not None else None
+        start = frozenset({(type_name, True)})
+        found = _Search(self._candidates, type_name, names, known).run(type_name, True, start, ())
+        if found is None:
+            found = _Search(self._candidates, type_name, names, None).run(
+                type_name, True, start, ()
+            )
+        assert found is not None  # without ``known`` the first candidate always succeeds
+        return found
+
+    def hooks(self, resource_name: str, nested_path: tuple[str, ...] = ()) -> frozenset[str]:
+        """Every hook set for this resource by any block whose patterns match its path."""
+        return self._settings(HOOKS_KEY, (*nested_path, resource_name))
+
+    def restricted_actions(
+        self, resource_name: str, nested_path: tuple[str, ...] = ()
+    ) -> frozenset[str]:
+        """Actions (``update``, ``replace``) this resource may not take."""
+        return self._settings(RESTRICTED_ACTIONS_KEY, (*nested_path, resource_name))
+
+    def template_paths(self) -> tuple[TemplateRef, ...]:
+        """Every provider template the registry names (user and global), once each."""
+        found: dict[tuple[str, str | None], TemplateRef] = {}
+        for user, block in ((True, self._user), (False, self._global)):
+            for entry in _walk_entries(block):
+                template = entry.template
+                if template is not None:
+                    key = (template, entry.base_dir)
+                    found.setdefault(key, TemplateRef(template, entry.base_dir, entry.span, user))
+        return tuple(found.values())
+
+    def check(self) -> list[Diagnostic]:
+        """Resolve every literal type the registry names, reporting each mapping loop once."""
+        found: list[Diagnostic] = []
+        seen: set[frozenset[str]] = set()
+        for block in (self._user, self._global):
+            for names, entry in _literal_entries(block):
+                if is_glob(entry.key) or is_template_name(entry.key):
+                    continue
+                try:
+                    if names:
+                        self.resolve(entry.key, names[-1], names[:-1])
+                    else:
+                        self.resolve(entry.key)
+                except RegistryLoopError as error:
+                    cycle = frozenset(error.cycle)
+                    if cycle not in seen:
+                        seen.add(cycle)
+                        found.extend(error.diagnostics)
+        return found
+
+    def for_child(
+        self, resource_name: str, expanded: ResolvedType | None = None
+    ) -> ResourceRegistry:
+        """The registry a nested stack created by ``resource_name`` sees.
+
+        As in Heat: the mapping that turned the resource into its template is dropped (so a
+        template standing in for ``OS::Nova::Server`` can itself use ``OS::Nova::Server``),
+        and ``resources:`` is narrowed to the nested blocks of the blocks matching the
+        resource (pattern matches first, the exact name last, so it wins).
+        """
+        user = self._user.copy()
+        if expanded is not None and expanded.chain:
+            last = expanded.chain[-1]
+            if last.user and not last.scope:
+                user.items.pop(last.key, None)
+        resources = user.items.get(RESOURCES_KEY)
+        narrowed = RegistryBlock()
+        if isinstance(resources, RegistryBlock):
+            matching = [
+                (pattern, block)
+                for pattern, block in resources.blocks()
+                if fnmatchcase(resource_name, pattern)
+            ]
+            matching.sort(key=lambda item: item[0] == resource_name)
+            for _, block in matching:
+                for child_name, child in block.blocks():
+                    narrowed.items.pop(child_name, None)
+                    narrowed.items[child_name] = child.copy()
+        user.items[RESOURCES_KEY] = narrowed
+        return ResourceRegistry([user], global_sections=self._global_sections)
+
+    # ------------------------------------------------------------------ internals
+
+    def _candidates(
+        self, type_name: str, names: tuple[str, ...] | None, allow_user: bool
+    ) -> Iterator[_Match]:
+        layers = (
+            ((True, self._user), (False, self._global)) if allow_user else ((False, self._global),)
+        )
+        for user, block in layers:
+            if names:
+                for scope, rule in _matching_blocks(block, names):
+                    for entry in _matches_in(rule, type_name):
+                        yield _Match(entry, scope, user)
+            for entry in _matches_in(block, type_name):
+                yield _Match(entry, (), user)
+
+    def _settings(self, key: str, names: tuple[str, ...]) -> frozenset[str]:
+        values: set[str] = set()
+        for block in (self._user, self._global):
+            for _, rule in _matching_blocks(block, names):
+                setting = rule.items.get(key)
+                if isinstance(setting, RuleSetting) and setting.values:
+                    values |= setting.values
+        return frozenset(values)
+
+
+class _Search:
+    """One resolution: a depth-first walk over candidates, backing off from dead ends."""
+
+    def __init__(
+        self,
+        candidates: Callable[[str, tuple[str, ...] | None, bool], Iterator[_Match]],
+        requested: str,
+        names: tuple[str, ...] | None,
+        known: Callable[[str], bool] | None,
+    ) -> None:
+        self.candidates = candidates
+        self.requested = requested
+        self.names = names
+        self.known = known
+        self.dead_ends: set[tuple[str, bool]] = set()  # keeps the back-off search linear
+
+    def run(
+        self,
+        current: str,
+        allow_user: bool,
+        seen: frozenset[tuple[str, bool]],
+        chain: tuple[RegistryStep, ...],
+    ) -> ResolvedType | None:
+        if is_template_name(current):
+            # A type named like a template is that template (Heat registers it on the fly
+            # in user environments); its path is relative to the template naming it.
+            return ResolvedType(self.requested, current, current, None, chain, True)
+        if (current, allow_user) in self.dead_ends:
+            return None
+        for match in self.candidates(current, self.names, allow_user):
+            target = _target_of(match.entry, current)
+            entry = match.entry
+            step = RegistryStep(
+                current, entry.key, target, match.scope, match.user, entry.span, entry.file
+            )
+            steps = (*chain, step)
+            if is_template_name(target):
+                return ResolvedType(
+                    self.requested, current, target, entry.base_dir, steps, match.user
+                )
+            # Heat resolves a global entry's target in the global registry only.
+            following = allow_user and match.user
+            if (target, following) in seen or len(steps) >= MAX_CHAIN:
+                raise _loop_error(self.requested, list(steps), match)
+            found = self.run(target, following, seen | {(target, following)}, steps)
+            if found is not None:
+                return found
+        if self.known is None or self.known(current):
+            return ResolvedType(self.requested, current, chain=chain, user=allow_user)
+        self.dead_ends.add((current, allow_user))
+        return None
+
+
+def _apply_all(sections: Iterable[RegistryBlock]) -> RegistryBlock:
+    tree = RegistryBlock()
+    for section in sections:
+        _apply(tree, section)
+    return tree
+
+
+def _apply(target: RegistryBlock, source: RegistryBlock) -> None:
+    for key, item in source.items.items():
+        deleting = (isinstance(item, RegistryEntry) and item.value is None) or (
+            isinstance(item, RuleSetting) and item.values is None
+        )
+        if deleting:
+            if is_glob(key) and isinstance(item, RegistryEntry):
+                prefix = key[:-1]
+                for existing in list(target.items):
+                    if isinstance(target.items[existing], RegistryEntry) and existing.startswith(
+                        prefix
+                    ):
+                        del target.items[existing]
+            else:
+                target.items.pop(key, None)
+        elif isinstance(item, RegistryBlock):
+            existing_block = target.items.get(key)
+            if not isinstance(existing_block, RegistryBlock):
+                existing_block = RegistryBlock(span=item.span)
+                target.items.pop(key, None)
+                target.items[key] = existing_block
+            _apply(existing_block, item)
+        else:
+            # Re-inserting moves the key last: "the later glob wins a tie" means later in
+            # the order the entries were applied.
+            target.items.pop(key, None)
+            target.items[key] = item
+
+
+def _target_of(entry: RegistryEntry, type_name: str) -> str:
+    template = entry.template
+    if template is not None:
+        return template
+    value = entry.value or ""
+    if is_glob(entry.key) and is_glob(value):
+        return value[:-1] + type_name[len(entry.key) - 1 :]
+    return value
+
+
+def _matches_in(block: RegistryBlock, type_name: str) -> list[RegistryEntry]:
+    """The entries of one block that apply to ``type_name``, in the order Heat tries them."""
+    found = [
+        entry for entry in block.entries() if entry.value is not None and _applies(entry, type_name)
+    ]
+    found.sort(key=lambda entry: entry.key)
+    return found
+
+
+def _applies(entry: RegistryEntry, type_name: str) -> bool:
+    if entry.key == type_name:
+        return True
+    # A many-to-one glob must not match its own target, or it would map it forever.
+    return is_glob(entry.key) and type_name.startswith(entry.key[:-1]) and type_name != entry.value
+
+
+def _matching_blocks(
+    block: RegistryBlock, names: tuple[str, ...]
+) -> list[tuple[tuple[str, ...], RegistryBlock]]:
+    """Blocks under ``resources:`` whose patterns match ``names`` level by level, best first.
+
+    Better means exact names before patterns, compared from the outermost level, and at
+    equal exactness the block written later.
+    """
+    resources = block.items.get(RESOURCES_KEY)
+    if not isinstance(resources, RegistryBlock):
+        return []
+    level: list[tuple[tuple[str, ...], RegistryBlock, tuple[tuple[bool, int], ...]]] = [
+        ((), resources, ())
+    ]
+    for name in names:
+        following = []
+        for scope, parent, rank in level:
+            for index, (pattern, child) in enumerate(parent.blocks()):
+                if fnmatchcase(name, pattern):
+                    following.append(((*scope, pattern), child, (*rank, (pattern == name, index))))
+        level = following
+        if not level:
+            return []
+    level.sort(key=lambda item: item[2], reverse=True)
+    return [(scope, child) for scope, child, _ in level]
+
+
+def _walk_entries(block: RegistryBlock) -> Iterator[RegistryEntry]:
+    for item in block.items.values():
+        if isinstance(item, RegistryEntry):
+            if item.value is not None:
+                yield item
+        elif isinstance(item, RegistryBlock):
+            yield from _walk_entries(item)
+
+
+def _literal_entries(
+    block: RegistryBlock,
+) -> Iterator[tuple[tuple[str, ...], RegistryEntry]]:
+    """General entries, and per-resource ones whose block path has no patterns."""
+    for entry in block.entries():
+        if entry.value is not None:
+            yield (), entry
+    resources = block.items.get(RESOURCES_KEY)
+    if isinstance(resources, RegistryBlock):
+        yield from _literal_rule_entries(resources, ())
+
+
+def _literal_rule_entries(
+    block: RegistryBlock, names: tuple[str, ...]
+) -> Iterator[tuple[tuple[str, ...], RegistryEntry]]:
+    for name, child in block.blocks():
+        if any(char in name for char in "*?["):
+            continue
+        path = (*names, name)
+        for entry in child.entries():
+            if entry.value is not None:
+                yield path, entry
+        yield from _literal_rule_entries(child, path)
+
+
+class RegistryLoopError(TemplateError):
+    """Resolving a type went round in circles (or grew a name without end)."""
+
+    def __init__(self, diagnostic: Diagnostic, cycle: tuple[str, ...]) -> None:
+        super().__init__([diagnostic])
+        self.cycle = cycle
+
+
+def _loop_error(requested: str, chain: list[RegistryStep], match: _Match) -> RegistryLoopError:
+    names = [chain[0].requested, *(step.target for step in chain)]
+    if len(chain) >= MAX_CHAIN:
+        shown = " -> ".join([*names[:4], "..."])
+        message = (
+            f'resource_registry mappings for "{requested}" go on for more than {MAX_CHAIN} '
+            f"steps (a glob that keeps growing the name?): {shown}"
+        )
+        cycle = (match.entry.key,)
+    else:
+        start = names.index(names[-1])
+        cycle = tuple(names[start:])
+        message = f"resource_registry mappings form a loop: {' -> '.join(cycle)}"
+        if start:
+            message += f' (reached from "{requested}")'
+    path: Path = ("resource_registry",)
+    if match.scope:
+        path = (*path, RESOURCES_KEY, *match.scope)
+    diagnostic = Diagnostic(ENVIRONMENT, message, (*path, match.entry.key), match.entry.span)
+    return RegistryLoopError(diagnostic, cycle)

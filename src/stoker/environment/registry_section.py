@@ -1,0 +1,382 @@
+"""One ``resource_registry`` section, read and checked into typed entries.
+
+The registry is a small language of its own (aliases, provider templates, globs, per-resource
+blocks with hooks and restricted actions, nested blocks for nested stacks). Heat accepts
+almost any shape here and fails later, often with a bare exception; reading the section into
+`RegistryBlock` values first lets every mistake be reported once, with its position, before
+any type is resolved.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
+from stoker.diagnostics import Diagnostic, Path, Severity, Span
+from stoker.template.nodes import MappingNode, key_span, plain, span_of, value_span
+
+HOOK_TYPES = (
+    "pre-create",
+    "pre-update",
+    "pre-delete",
+    "post-create",
+    "post-update",
+    "post-delete",
+)
+RESTRICTED_ACTIONS = ("update", "replace")
+
+RESOURCES_KEY = "resources"
+HOOKS_KEY = "hooks"
+RESTRICTED_ACTIONS_KEY = "restricted_actions"
+TEMPLATE_SUFFIXES = (".yaml", ".template")
+
+
+def is_template_name(name: str) -> bool:
+    """Heat's test for "this names a provider template": the suffix, nothing else."""
+    return name.endswith(TEMPLATE_SUFFIXES)
+
+
+def is_glob(name: str) -> bool:
+    """Only a trailing ``*`` makes a registry key a wildcard (Heat ignores others)."""
+    return name.endswith("*")
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryEntry:
+    """``key: value`` mapping a type (or glob) to a type or template; ``value`` None deletes.
+
+    ``base_dir`` is the directory of the environment file the entry was read from (None when
+    it did not come from a file), so a relative provider template path can be found later.
+    """
+
+    key: str
+    value: str | None
+    span: Span | None = None
+    base_dir: str | None = None
+    file: str | None = None
+
+    @property
+    def is_deletion(self) -> bool:
+        return self.value is None
+
+    @property
+    def is_template(self) -> bool:
+        """True when this entry makes a provider template (by its key or by its value)."""
+        if is_template_name(self.key):
+            return True
+        return self.value is not None and is_template_name(self.value)
+
+    @property
+    def template(self) -> str | None:
+        """The template path this entry names: the key itself wins, as in Heat."""
+        if is_template_name(self.key):
+            return self.key
+        if self.value is not None and is_template_name(self.value):
+            return self.value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSetting:
+    """``hooks`` or ``restricted_actions`` in a per-resource block; ``values`` None deletes."""
+
+    key: str
+    values: frozenset[str] | None
+    span: Span | None = None
+
+
+@dataclass(slots=True)
+class RegistryBlock:
+    """One mapping level: the section itself, its ``resources:`` or one resource's block.
+
+    Items keep the order they were written in, because Heat applies a registry in order
+    (a ``"X*": null`` deletes only what came before it).
+    """
+
+    items: dict[str, RegistryEntry | RuleSetting | RegistryBlock] = field(default_factory=dict)
+    span: Span | None = None
+
+    def entries(self) -> Iterator[RegistryEntry]:
+        for item in self.items.values():
+            if isinstance(item, RegistryEntry):
+                yield item
+
+    def blocks(self) -> Iterator[tuple[str, RegistryBlock]]:
+        for key, item in self.items.items():
+            if isinstance(item, RegistryBlock):
+                yield key, item
+
+    def copy(self) -> RegistryBlock:
+        """A copy deep enough that applying another section never changes this one."""
+        items: dict[str, RegistryEntry | RuleSetting | RegistryBlock] = {
+            key: item.copy() if isinstance(item, RegistryBlock) else item
+            for key, item in self.items.items()
+        }
+        return RegistryBlock(items, self.span)
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain data in the environment-file shape (what ``GET .../environment`` shows)."""
+        data: dict[str, Any] = {}
+        for key, item in self.items.items():
+            if isinstance(item, RegistryBlock):
+                data[key] = item.to_data()
+            elif isinstance(item, RuleSetting):
+                data[key] = None if item.values is None else sorted(item.values)
+            else:
+                data[key] = item.value
+        return data
+
+
+@dataclass(slots=True)
+class _Reader:
+    """Walks one section, building blocks and collecting every finding."""
+
+    file: str | None
+    base_dir: str | None
+    found: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, message: str, path: Path, span: Span | None) -> None:
+        self.found.append(Diagnostic(ENVIRONMENT, message, path, span))
+
+    def warn(self, message: str, path: Path, span: Span | None, code: str = ENVIRONMENT) -> None:
+        self.found.append(Diagnostic(code, message, path, span, Severity.WARNING))
+
+    def section(self, data: Any, path: Path, span: Span | None) -> RegistryBlock:
+        block = RegistryBlock(span=span_of(data) or span)
+        if not isinstance(data, dict):
+            self.error(
+                "resource_registry must be a mapping of resource types "
+                f"(got {describe_kind(data)})",
+                path,
+                span_of(data) or span,
+            )
+            return block
+        for key, value in data.items():
+            item_path = (*path, str(key))
+            k_span = key_span(data, key)
+            v_span = value_span(data, key)
+            if not isinstance(key, str):
+                self.error(f"resource_registry key {key!r} must be a string", item_path, k_span)
+                continue
+            if key == RESOURCES_KEY:
+                if isinstance(value, dict):
+                    block.items[key] = self.resources(value, item_path)
+                else:
+                    self.error(
+                        "resource_registry resources must be a mapping of resource names "
+                        f"(or fnmatch patterns) to blocks (got {describe_kind(value)})",
+                        item_path,
+                        k_span if value is None else v_span or k_span,
+                    )
+                continue
+            if key in (HOOKS_KEY, RESTRICTED_ACTIONS_KEY):
+                setting = self.setting(key, value, item_path, v_span or k_span)
+                if setting is not None:
+                    self.warn(
+                        f"{key} has no effect at the top of resource_registry; put it in a "
+                        "block under resources: (resources: {<name>: {" + key + ": ...}})",
+                        item_path,
+                        k_span,
+                    )
+                continue
+            entry = self.entry(key, value, item_path, k_span, v_span)
+            if entry is not None:
+                block.items[key] = entry
+        self._check_shadowed(block, path)
+        return block
+
+    def resources(self, data: dict[Any, Any], path: Path) -> RegistryBlock:
+        block = RegistryBlock(span=span_of(data))
+        for pattern, value in data.items():
+            item_path = (*path, str(pattern))
+            k_span = key_span(data, pattern)
+            if not isinstance(pattern, str):
+                self.error(f"resource name {pattern!r} must be a string", item_path, k_span)
+                continue
+            if value is None:
+                block.items[pattern] = self._deletion(pattern, k_span)
+            elif isinstance(value, dict):
+                block.items[pattern] = self.rule(value, item_path)
+            else:
+                self.error(
+                    f'the block for resource "{pattern}" must be a mapping of types, '
+                    f"hooks and restricted_actions (got {describe_kind(value)})",
+                    item_path,
+                    value_span(data, pattern) or k_span,
+                )
+        return block
+
+    def rule(self, data: dict[Any, Any], path: Path) -> RegistryBlock:
+        block = RegistryBlock(span=span_of(data))
+        for key, value in data.items():
+            item_path = (*path, str(key))
+            k_span = key_span(data, key)
+            v_span = value_span(data, key)
+            if not isinstance(key, str):
+                self.error(f"resource_registry key {key!r} must be a string", item_path, k_span)
+                continue
+            if key in (HOOKS_KEY, RESTRICTED_ACTIONS_KEY):
+                setting = self.setting(key, value, item_path, v_span or k_span)
+                if setting is not None:
+                    block.items[key] = setting
+            elif isinstance(value, dict):
+                # A nested block: entries for resources of the nested stack this one creates.
+                block.items[key] = self.rule(value, item_path)
+            else:
+                entry = self.entry(key, value, item_path, k_span, v_span)
+                if entry is not None:
+                    block.items[key] = entry
+        self._check_shadowed(block, path)
+        return block
+
+    def setting(self, key: str, value: Any, path: Path, span: Span | None) -> RuleSetting | None:
+        if value is None:
+            return RuleSetting(key, None, span)
+        allowed = HOOK_TYPES if key == HOOKS_KEY else RESTRICTED_ACTIONS
+        values: list[Any] | None = None
+        if isinstance(value, str):
+            values = [value]
+        elif isinstance(value, list):
+            values = list(value)
+        if values is None or not all(isinstance(v, str) and v in allowed for v in values):
+            if key == HOOKS_KEY:
+                message = (
+                    f'Invalid hook type "{plain(value)}" for resource breakpoint, '
+                    f"acceptable hook types are: {HOOK_TYPES}"
+                )
+            else:
+                message = (
+                    f'Invalid restricted_action type "{plain(value)}" for resource, '
+                    f"acceptable restricted_action types are: {RESTRICTED_ACTIONS}"
+                )
+            self.error(message, path, span)
+            return None
+        return RuleSetting(key, frozenset(str(v) for v in values), span)
+
+    def entry(
+        self, key: str, value: Any, path: Path, k_span: Span | None, v_span: Span | None
+    ) -> RegistryEntry | None:
+        if value is None:
+            return self._deletion(key, k_span)
+        if isinstance(value, dict):
+            self.error(
+                f'resource_registry entry "{key}" must map to a resource type or a template '
+                "path, not a mapping (only resources: holds per-resource blocks)",
+                path,
+                v_span or k_span,
+            )
+            return None
+        if not isinstance(value, str):
+            self.error(
+                f'resource_registry entry "{key}" must map to a resource type or a template '
+                f"path (got {describe_kind(value)})",
+                path,
+                v_span or k_span,
+            )
+            return None
+        if not value.strip():
+            self.error(f'resource_registry entry "{key}" maps to an empty type name', path, v_span)
+            return None
+        self._check_forms(key, value, path, k_span, v_span)
+        return RegistryEntry(key, str(value), k_span, self.base_dir, self.file)
+
+    def _check_forms(
+        self, key: str, value: str, path: Path, k_span: Span | None, v_span: Span | None
+    ) -> None:
+        """Warn about entries that parse but do not do what they look like in Heat."""
+        if "*" in key[:-1]:
+            self.warn(
+                f'"{key}": only a trailing * is a wildcard in resource_registry; this key '
+                "matches only a type of exactly that name",
+                path,
+                k_span,
+            )
+        if is_glob(key) and is_template_name(value):
+            self.warn(
+                f'"{key}": Heat never matches a wildcard key whose value is a template, so '
+                f'types matching it are not mapped to "{value}" there; stoker maps them',
+                path,
+                k_span,
+                ENVIRONMENT_NONPORTABLE,
+            )
+        if is_template_name(key) and value != key and not is_template_name(value):
+            self.warn(
+                f'"{key}": a key naming a template always means that template; the value '
+                f'"{value}" is ignored',
+                path,
+                v_span,
+            )
+        if value.endswith(".yml") or key.endswith(".yml"):
+            self.warn(
+                f'"{value if value.endswith(".yml") else key}" is read as a type name, not a '
+                "template: Heat only recognises templates ending .yaml or .template",
+                path,
+                v_span if value.endswith(".yml") else k_span,
+            )
+
+    def _check_shadowed(self, block: RegistryBlock, path: Path) -> None:
+        """Warn about entries a glob of the same block is always tried before.
+
+        Heat tries the matching keys of one level in string order and ``*`` sorts before
+        letters, so ``"OS::*"`` comes before ``"OS::Nova::Server"`` and ``"OS::Nova::*"``.
+        """
+        live = [entry for entry in block.entries() if entry.value is not None]
+        globs = [entry for entry in live if is_glob(entry.key)]
+        for entry in live:
+            prefix = entry.key[:-1] if is_glob(entry.key) else entry.key
+            for glob in globs:
+                if glob.key >= entry.key or not prefix.startswith(glob.key[:-1]):
+                    continue
+                if not is_glob(entry.key) and entry.key == glob.value:
+                    continue
+                self.warn(
+                    f'"{entry.key}" is shadowed by "{glob.key}", which also matches it and '
+                    "which Heat tries first (keys are tried in string order, * before "
+                    f'letters); it is used only where "{glob.key}" leads to an unknown type',
+                    (*path, entry.key),
+                    entry.span,
+                )
+                break
+
+    def _deletion(self, key: str, span: Span | None) -> RegistryEntry:
+        return RegistryEntry(key, None, span, self.base_dir, self.file)
+
+
+def describe_kind(value: Any) -> str:
+    """How a value's shape is named in messages ("a list", "a mapping", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+def base_dir_of(file: str | None) -> str | None:
+    """The directory relative template paths in ``file`` are taken from.
+
+    Names like ``<environment>`` are not files, so they have none.
+    """
+    if file is None or file.startswith("<"):
+        return None
+    return os.path.dirname(file)
+
+
+def read_registry_section(
+    data: Any, *, file: str | None = None, path: Path = ("resource_registry",)
+) -> tuple[RegistryBlock, list[Diagnostic]]:
+    """Check one ``resource_registry`` mapping and turn it into a `RegistryBlock`."""
+    reader = _Reader(file, base_dir_of(file))
+    span = span_of(data) if isinstance(data, MappingNode) else None
+    block = reader.section(data, path, span)
+    return block, reader.found

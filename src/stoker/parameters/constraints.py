@@ -1,0 +1,290 @@
+"""Parameter constraints: building them from their definitions and checking values against them.
+
+Building applies Heat's rules for a well-formed definition (heat-semantics §3) and raises
+`DefinitionError` with Heat's wording; checking returns every violation, each message being
+the constraint's own ``description`` when it has one, Heat's default text otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from stoker.parameters.coercion import ParameterValueError, to_bool, to_number
+from stoker.parameters.custom import CheckStatus, CustomConstraintRegistry
+from stoker.parameters.model import MASK, Bounds, Constraint, ConstraintKind, Modulus, Parameter
+from stoker.parameters.types import ParameterType
+from stoker.template.nodes import plain
+
+_ANY_SCALAR_OR_LIST = frozenset(
+    {
+        ParameterType.STRING,
+        ParameterType.NUMBER,
+        ParameterType.BOOLEAN,
+        ParameterType.COMMA_DELIMITED_LIST,
+    }
+)
+VALID_TYPES: dict[ConstraintKind, frozenset[ParameterType]] = {
+    ConstraintKind.MODULO: frozenset({ParameterType.NUMBER}),
+    ConstraintKind.RANGE: frozenset({ParameterType.NUMBER}),
+    ConstraintKind.LENGTH: frozenset(
+        {ParameterType.STRING, ParameterType.COMMA_DELIMITED_LIST, ParameterType.JSON}
+    ),
+    ConstraintKind.ALLOWED_VALUES: _ANY_SCALAR_OR_LIST,
+    ConstraintKind.ALLOWED_PATTERN: frozenset({ParameterType.STRING}),
+    ConstraintKind.CUSTOM_CONSTRAINT: _ANY_SCALAR_OR_LIST,
+}
+"""Which parameter types each kind applies to; others are "<Class> constraint invalid for <t>"."""
+
+_CUSTOM_NAME = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
+
+
+class DefinitionError(ValueError):
+    """A malformed constraint definition; ``key`` names the part at fault (for its span)."""
+
+    def __init__(self, message: str, key: str | int | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+def valid_for(kind: ConstraintKind, parameter_type: ParameterType) -> bool:
+    return parameter_type in VALID_TYPES[kind]
+
+
+# --------------------------------------------------------------------------- building
+
+
+def _number(value: Any, what: str) -> int | float | None:
+    """Heat's ``get_num``: strings are read as numbers; anything else must already be one."""
+    value = plain(value)
+    if value is None:
+        return None
+    try:
+        return to_number(value)
+    except ParameterValueError:
+        raise DefinitionError(f"{what} must be numeric") from None
+
+
+def make_bounds(kind: ConstraintKind, low: Any, high: Any) -> Bounds:
+    """A range or length definition: at least one end; length ends must be integers."""
+    if kind is ConstraintKind.LENGTH and low is None and high is None:
+        raise DefinitionError(
+            "A length constraint must have a min value and/or a max value specified."
+        )
+    bounds = Bounds(_bound(low, "min"), _bound(high, "max"))
+    if bounds.min is None and bounds.max is None:
+        raise DefinitionError(
+            "A range constraint must have a min value and/or a max value specified."
+        )
+    if kind is ConstraintKind.LENGTH:
+        for key, end in (("min", bounds.min), ("max", bounds.max)):
+            if end is not None and not isinstance(end, int):
+                raise DefinitionError("min/max length must be integral", key)
+    return bounds
+
+
+def _bound(value: Any, key: str) -> int | float | None:
+    try:
+        return _number(value, "min/max")
+    except DefinitionError as error:
+        raise DefinitionError(str(error), key) from None
+
+
+def make_modulus(step: Any, offset: Any) -> Modulus:
+    """A modulo definition: integer step and offset, ``step != 0``, ``|offset| < |step|``."""
+    step, offset = plain(step), plain(offset)
+    if step is None or offset is None:
+        raise DefinitionError(
+            "A modulo constraint must have a step value and an offset value specified."
+        )
+    numbers: list[int] = []
+    for key, raw in (("step", step), ("offset", offset)):
+        try:
+            number = _number(raw, "step/offset")
+        except DefinitionError:
+            raise DefinitionError("step/offset must be numeric", key) from None
+        assert number is not None
+        if not (isinstance(number, int) or number.is_integer()):
+            raise DefinitionError("step/offset must be integer", key)
+        numbers.append(int(number))
+    whole_step, whole_offset = numbers
+    if whole_step == 0:
+        raise DefinitionError("step cannot be 0.", "step")
+    if abs(whole_offset) >= abs(whole_step):
+        raise DefinitionError("offset must be smaller (by absolute value) than step.", "offset")
+    if whole_step * whole_offset < 0:
+        raise DefinitionError("step and offset must be both positive or both negative.", "offset")
+    return Modulus(whole_step, whole_offset)
+
+
+def make_allowed_values(raw: Any, parameter_type: ParameterType | None, type_name: str) -> tuple:
+    """The allowed values; for scalar types each must read as the type (else none could match)."""
+    raw = plain(raw)
+    if not isinstance(raw, list):
+        raise DefinitionError("AllowedValues must be a list")
+    if parameter_type in (ParameterType.NUMBER, ParameterType.BOOLEAN):
+        for index, item in enumerate(raw):
+            try:
+                _as_type(item, parameter_type)
+            except ParameterValueError:
+                raise DefinitionError(
+                    f'Value "{item}" is invalid for data type "{type_name}".', index
+                ) from None
+    return tuple(raw)
+
+
+def make_pattern(raw: Any) -> str:
+    """An allowed pattern: a string Python's ``re`` compiles (Heat uses ``re`` too)."""
+    raw = plain(raw)
+    if not isinstance(raw, str):
+        raise DefinitionError("AllowedPattern must be a string")
+    try:
+        re.compile(raw)
+    except re.error as error:
+        raise DefinitionError(
+            f'AllowedPattern "{raw}" is not a valid regular expression: {error}'
+        ) from None
+    return raw
+
+
+def make_custom(raw: Any) -> str:
+    """A custom constraint name (``nova.flavor``); anything else can never name a plugin."""
+    raw = plain(raw)
+    if not isinstance(raw, str) or not _CUSTOM_NAME.match(raw):
+        raise DefinitionError(
+            f"custom_constraint {raw!r} is not a constraint name (such as nova.flavor or ip_addr)"
+        )
+    return raw
+
+
+# --------------------------------------------------------------------------- checking
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    constraint: Constraint
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unchecked:
+    """A custom constraint that could not be checked offline, and why."""
+
+    constraint: Constraint
+    reason: str
+
+
+def check_constraints(
+    parameter: Parameter,
+    value: Any,
+    registry: CustomConstraintRegistry | None = None,
+    *,
+    custom: bool = True,
+) -> tuple[list[Violation], list[Unchecked]]:
+    """Check a coerced ``value`` against every constraint of ``parameter``.
+
+    Custom constraints are skipped when ``custom`` is false (Heat does not apply them to
+    template defaults) and reported as unchecked when there is no ``registry``.
+    """
+    violations: list[Violation] = []
+    unchecked: list[Unchecked] = []
+    for constraint in parameter.constraints:
+        if constraint.kind is ConstraintKind.CUSTOM_CONSTRAINT:
+            if not custom:
+                continue
+            if registry is None:
+                unchecked.append(Unchecked(constraint, "no custom constraint registry was given"))
+                continue
+            outcome = registry.check(str(constraint.definition), value, hidden=parameter.hidden)
+            if outcome.status is CheckStatus.NOT_CHECKED:
+                unchecked.append(Unchecked(constraint, outcome.message))
+                continue
+            problem = outcome.message if outcome.status is CheckStatus.FAILED else None
+        else:
+            problem = _problem(constraint, parameter, value)
+        if problem is not None:
+            violations.append(Violation(constraint, constraint.description or problem))
+    return violations, unchecked
+
+
+def _problem(constraint: Constraint, parameter: Parameter, value: Any) -> str | None:
+    """Heat's default message when ``value`` breaks ``constraint``, else None."""
+    definition = constraint.definition
+    kind = constraint.kind
+    if isinstance(definition, Bounds):
+        if kind is ConstraintKind.LENGTH:
+            try:
+                measured: int | float = len(value)
+            except TypeError as error:
+                return str(error)
+        else:
+            measured = value
+        if (definition.min is not None and measured < definition.min) or (
+            definition.max is not None and measured > definition.max
+        ):
+            where = f"(min: {definition.min}, max: {definition.max})"
+            if kind is ConstraintKind.LENGTH:
+                return f"length ({measured}) is out of range {where}"
+            return f"{parameter.shown(value)} is out of range {where}"
+        return None
+    if isinstance(definition, Modulus):
+        if value % definition.step != definition.offset:
+            return (
+                f"{parameter.shown(value)} is not a multiple of {definition.step} "
+                f"with an offset of {definition.offset}"
+            )
+        return None
+    if kind is ConstraintKind.ALLOWED_PATTERN:
+        assert isinstance(definition, str)
+        text = str(value)
+        match = re.match(definition, text)
+        if match is None or match.end() != len(text):
+            return f'"{parameter.shown(text)}" does not match pattern "{definition}"'
+        return None
+    assert isinstance(definition, tuple)
+    return _allowed_values_problem(definition, parameter, value)
+
+
+def _allowed_values_problem(allowed: tuple, parameter: Parameter, value: Any) -> str | None:
+    if isinstance(value, list):
+        # Heat compares list items raw: a list param's items are strings, so [1, 2] never
+        # matches "1,2".
+        accepted = all(item in allowed for item in value)
+    else:
+        try:
+            accepted = value in tuple(_as_type(item, parameter.type) for item in allowed)
+        except ParameterValueError:
+            bad = next(item for item in allowed if not _reads_as(item, parameter.type))
+            return f'Value "{bad}" is invalid for data type "{parameter.type_name}".'
+    if accepted:
+        return None
+    shown = MASK if parameter.hidden else _json(value)
+    return f"{shown} is not an allowed value [{', '.join(_json(item) for item in allowed)}]"
+
+
+def _as_type(item: Any, parameter_type: ParameterType) -> Any:
+    """Heat's ``to_schema_type`` for the types allowed_values applies to as scalars."""
+    if parameter_type is ParameterType.NUMBER:
+        return to_number(item)
+    if parameter_type is ParameterType.BOOLEAN:
+        return to_bool(str(item))
+    if parameter_type is ParameterType.STRING:
+        return str(item)
+    return item
+
+
+def _reads_as(item: Any, parameter_type: ParameterType) -> bool:
+    try:
+        _as_type(item, parameter_type)
+    except ParameterValueError:
+        return False
+    return True
+
+
+def _json(value: Any) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return str(value)

@@ -1,0 +1,150 @@
+"""The ``stoker template`` commands, run as a user runs them (exit codes, output)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from stoker.cli.main import cli
+from stoker.template.loader import load_document
+from stoker.template.nodes import plain
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = str(ROOT / "examples" / "hello.yaml")
+EXAMPLE_ENV = str(ROOT / "examples" / "hello-env.yaml")
+SECRET = "correct-horse-battery"
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_validate_example_json_has_heat_validate_shape():
+    result = run("template", "validate", EXAMPLE, "-e", EXAMPLE_ENV, "-f", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["Description"].startswith("A small web tier")
+    site = data["Parameters"]["site_name"]
+    assert site["Type"] == "String" and site["Default"] == "demo" and site["Value"] == "shop"
+    assert site["Label"] == "Site name" and site["MinLength"] == 3
+    assert data["Parameters"]["port"]["Value"] == "8443"  # from parameter_defaults
+    assert data["Parameters"]["db_password"]["NoEcho"] == "true"
+    assert [g["label"] for g in data["ParameterGroups"]] == ["Site", "Secrets"]
+    assert SECRET not in result.output
+
+
+def test_validate_table_and_yaml_formats():
+    table = run("template", "validate", EXAMPLE, "-e", EXAMPLE_ENV)
+    assert table.exit_code == 0 and "site_name" in table.stdout and SECRET not in table.output
+    as_yaml = run("template", "validate", EXAMPLE, "-f", "yaml")
+    assert as_yaml.exit_code == 0 and "Parameters" in yaml.safe_load(as_yaml.stdout)
+
+
+def test_validate_errors_exit_1_with_locations(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "heat_template_version: rocky\nparameters:\n  n: {type: number, default: x}\n"
+        "resources:\n  r: {type: X, properties: {a: {get_resource: nope}}}\n"
+    )
+    result = run("template", "validate", str(path))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert any(line.startswith(f"{path}:3:30: parameters.n.default: ") for line in lines), lines
+    assert any(line.startswith(f"{path}:5:34: resources.r.properties.a.get_resource: ")
+               for line in lines), lines
+    assert lines[-1] == "2 errors: the template was rejected"
+
+
+def test_parameter_values_are_checked(tmp_path):
+    result = run("template", "validate", EXAMPLE, "--parameter", "port=80",
+                 "--parameter", "site_name=Bad Name", "--parameter", "db_password=short")
+    assert result.exit_code == 1
+    assert "port" in result.stderr and "site_name" in result.stderr
+    assert "short" not in result.stderr  # a hidden value never appears, even when invalid
+
+
+def test_parameter_file(tmp_path):
+    secret = tmp_path / "pw.txt"
+    secret.write_text("from-a-file-123")
+    result = run("template", "resolve", EXAMPLE, "--parameter-file", f"db_password={secret}")
+    assert result.exit_code == 0, result.output
+    assert "from-a-file-123" not in result.output
+
+
+def test_usage_errors_exit_2():
+    assert run("template", "validate", EXAMPLE, "--parameter", "novalue").exit_code == 2
+    assert run("template", "validate").exit_code == 2
+    assert run("template", "nonsense").exit_code == 2
+
+
+def test_missing_file_is_a_clear_error_not_a_traceback(tmp_path):
+    result = run("template", "validate", str(tmp_path / "none.yaml"))
+    assert result.exit_code == 1 and "cannot read the template" in result.stderr
+
+
+def test_resolve_example():
+    result = run("template", "resolve", EXAMPLE, "-e", EXAMPLE_ENV, "--stack-name", "demo")
+    assert result.exit_code == 0, result.output
+    data = yaml.safe_load(result.stdout)
+    assert data["parameters"]["db_password"] == "******"
+    assert data["parameters"]["backends"] == "10.0.0.11,10.0.0.12"
+    assert SECRET not in result.output
+    names = [r["name"] for r in data["resources"]]
+    assert names == ["admin_password", "config", "site"]
+    assert data["disabled_resources"] == ["banner"]
+    site = next(r for r in data["resources"] if r["name"] == "site")
+    assert site["properties"]["value"]["url"] == "http://shop.example.com:8443/"
+    assert site["properties"]["value"]["banner"] is None
+    assert site["properties"]["value"]["database_dsn"] == "postgresql://app:******@db/app"
+    config = next(r for r in data["resources"] if r["name"] == "config")
+    assert config["properties"]["config"]["str_replace"]["params"]["$ADMIN"] == {
+        "get_attr": ["admin_password", "value"]
+    }
+    assert data["outputs"]["url"] == {"get_attr": ["site", "value", "url"]}
+
+
+def test_resolve_requires_every_parameter():
+    result = run("template", "resolve", EXAMPLE)
+    assert result.exit_code == 1
+    assert "The Parameter (db_password) was not provided." in result.stderr
+
+
+def test_convert_json_to_yaml_and_back(tmp_path):
+    source = tmp_path / "t.json"
+    source.write_text(json.dumps({
+        "AWSTemplateFormatVersion": "2010-09-09",
+        "Resources": {"r": {"Type": "X", "Properties": {"UserData": "#!/bin/sh\necho hi\n"}}},
+    }))
+    as_yaml = run("template", "convert", str(source), "--to", "yaml")
+    assert as_yaml.exit_code == 0 and "UserData: |" in as_yaml.stdout
+    assert plain(load_document(as_yaml.stdout).data) == json.loads(source.read_text())
+    target = tmp_path / "t.yaml"
+    assert run("template", "convert", str(source), "--to", "yaml", "-o", str(target)).exit_code == 0
+    back = run("template", "convert", str(target), "--to", "json")
+    assert json.loads(back.stdout) == json.loads(source.read_text())
+
+
+def test_version_list():
+    result = run("template", "version", "list", "-f", "json")
+    rows = json.loads(result.stdout)
+    assert {"version": "heat_template_version.2016-10-14", "type": "hot",
+            "aliases": ["heat_template_version.newton"]} in rows
+    assert {"version": "AWSTemplateFormatVersion.2010-09-09", "type": "cfn",
+            "aliases": []} in rows
+    assert len(rows) == 13
+
+
+def test_function_list():
+    rocky = json.loads(run("template", "function", "list", "rocky", "-f", "json").stdout)
+    names = [row["functions"] for row in rocky]
+    assert "yaql" in names and "Fn::Select" not in names and "equals" not in names
+    assert all(row["description"] for row in rocky)
+    with_conditions = run("template", "function", "list", "heat_template_version.2018-08-31",
+                          "--with-condition-func", "-f", "json")
+    assert "equals" in [row["functions"] for row in json.loads(with_conditions.stdout)]
+    old = json.loads(run("template", "function", "list", "2013-05-23", "-f", "json").stdout)
+    assert "Fn::Join" in [row["functions"] for row in old]
+    assert run("template", "function", "list", "1999-01-01").exit_code == 1

@@ -1,0 +1,72 @@
+"""get_file content from disk: inside the template's tree only, unless allowed."""
+
+from __future__ import annotations
+
+import os
+
+from stoker import codes
+from stoker.definition.loading import LoadOptions, load_definition
+
+TEMPLATE = """heat_template_version: rocky
+resources:
+  r:
+    type: X
+    properties:
+      a: {get_file: %s}
+"""
+
+
+def write_tree(tmp_path, target: str):
+    inside = tmp_path / "stack"
+    (inside / "scripts").mkdir(parents=True)
+    (inside / "scripts" / "run.sh").write_text("echo inside\n")
+    (tmp_path / "secret.txt").write_text("top secret\n")
+    (inside / "t.yaml").write_text(TEMPLATE % target)
+    return inside
+
+
+def codes_of(result):
+    return [d.code for d in result.diagnostics]
+
+
+def test_relative_file_inside_the_tree_is_read(tmp_path):
+    stack = write_tree(tmp_path, "scripts/run.sh")
+    result = load_definition(str(stack / "t.yaml"))
+    assert result.ok and result.definition.files == {"scripts/run.sh": "echo inside\n"}
+
+
+def test_path_leaving_the_tree_is_refused(tmp_path):
+    stack = write_tree(tmp_path, "../secret.txt")
+    result = load_definition(str(stack / "t.yaml"))
+    assert not result.ok and codes.FILE_OUTSIDE_TREE in codes_of(result)
+    (error,) = [d for d in result.diagnostics if d.code == codes.FILE_OUTSIDE_TREE]
+    assert str(error.span).endswith("t.yaml:6:11") and "--allow-files-outside" in error.message
+    assert "top secret" not in repr(result.definition.files)
+
+
+def test_symlink_leaving_the_tree_is_refused(tmp_path):
+    stack = write_tree(tmp_path, "scripts/link.txt")
+    os.symlink(tmp_path / "secret.txt", stack / "scripts" / "link.txt")
+    result = load_definition(str(stack / "t.yaml"))
+    assert codes.FILE_OUTSIDE_TREE in codes_of(result)
+
+
+def test_absolute_file_url_outside_is_refused_then_allowed(tmp_path):
+    target = f"file://{tmp_path / 'secret.txt'}"
+    stack = write_tree(tmp_path, target)
+    assert codes.FILE_OUTSIDE_TREE in codes_of(load_definition(str(stack / "t.yaml")))
+    allowed = load_definition(str(stack / "t.yaml"), options=LoadOptions(allow_files_outside=True))
+    assert allowed.ok and allowed.definition.files == {target: "top secret\n"}
+
+
+def test_missing_file_points_at_the_call(tmp_path):
+    stack = write_tree(tmp_path, "scripts/none.sh")
+    result = load_definition(str(stack / "t.yaml"))
+    (error,) = result.diagnostics
+    assert error.code == codes.FILE_MISSING and str(error.span).endswith("t.yaml:6:11")
+
+
+def test_urls_are_not_fetched(tmp_path):
+    stack = write_tree(tmp_path, "http://example.com/x.sh")
+    result = load_definition(str(stack / "t.yaml"))
+    assert result.ok and codes_of(result) == [codes.FILE_NOT_FETCHED]

@@ -1,0 +1,234 @@
+"""Stack definitions: conditions, references, dependencies, files and known values."""
+
+from __future__ import annotations
+
+from stoker import codes
+
+from .helpers import definition_from, errors
+
+HEADER = "heat_template_version: wallaby\n"
+
+
+def test_dependencies_explicit_and_implicit_in_order():
+    definition = definition_from(
+        HEADER
+        + """
+resources:
+  c:
+    type: X
+    depends_on: [b]
+    properties: {x: {get_attr: [a, out]}}
+  b: {type: X, metadata: {m: {get_resource: a}}}
+  a: {type: X}
+  d: {type: X, properties: {x: {list_join: [',', [{get_resource: c}]]}}}
+"""
+    )
+    assert errors(definition) == []
+    assert definition.graph.requires == {"c": ("b", "a"), "b": ("a",), "a": (), "d": ("c",)}
+    assert definition.resource_order() == ["a", "b", "c", "d"]
+    assert definition.graph.levels() == [["a"], ["b"], ["c"], ["d"]]
+
+
+def test_cycle_is_reported_with_the_cycle():
+    definition = definition_from(
+        HEADER
+        + """
+resources:
+  a: {type: X, depends_on: c}
+  b: {type: X, properties: {x: {get_resource: a}}}
+  c: {type: X, properties: {x: {get_attr: [b, y]}}}
+"""
+    )
+    (error,) = definition.errors
+    assert error.code == codes.DEPENDENCY_CYCLE
+    assert error.render() == "t.yaml:4:3: resources.a: Circular Dependency Found: a -> c -> b -> a"
+
+
+def test_unknown_references_all_reported():
+    definition = definition_from(
+        HEADER
+        + """
+resources:
+  a:
+    type: X
+    depends_on: [nope]
+    properties:
+      x: {get_resource: missing}
+      y: {get_attr: [gone, z]}
+      z: {get_param: undeclared}
+outputs:
+  o: {value: {get_attr: [absent, q]}}
+"""
+    )
+    assert errors(definition) == [
+        't.yaml:8:11: resources.a.properties.x.get_resource: The specified reference "missing" '
+        "(in a) is incorrect: there is no such resource",
+        't.yaml:9:11: resources.a.properties.y.get_attr: The specified reference "gone" (in a) '
+        "is incorrect: there is no such resource",
+        "t.yaml:10:11: resources.a.properties.z.get_param: The Parameter (undeclared) was not "
+        "defined in template.",
+        't.yaml:12:15: outputs.o.value.get_attr: The specified reference "absent" (in output o) '
+        "is incorrect: there is no such resource",
+        't.yaml:6:18: resources.a.depends_on: Resource "a" depends on "nope", which is not a '
+        "resource of this template",
+    ]
+
+
+CONDITIONAL = (
+    HEADER
+    + """
+parameters:
+  env: {type: string, default: prod}
+conditions:
+  is_prod: {equals: [{get_param: env}, prod]}
+  is_dev: {not: is_prod}
+resources:
+  prod_only: {type: X, condition: is_prod}
+  dev_only: {type: X, condition: is_dev}
+  user:
+    type: X
+    depends_on: [dev_only]
+    properties:
+      p: {if: [is_prod, {get_resource: prod_only}, {get_resource: dev_only}]}
+outputs:
+  dev: {value: {get_attr: [dev_only, x]}, condition: is_dev}
+"""
+)
+
+
+def test_conditions_decide_which_resources_exist():
+    definition = definition_from(CONDITIONAL)
+    assert errors(definition) == []
+    assert definition.conditions == {"is_prod": True, "is_dev": False}
+    assert definition.enabled == ["prod_only", "user"] and definition.disabled == ["dev_only"]
+    # depends_on a resource whose condition is false is ignored, as in Heat
+    assert definition.graph.requires["user"] == ("prod_only",)
+
+
+def test_conditions_with_another_parameter_value():
+    definition = definition_from(CONDITIONAL, parameters={"env": "dev"})
+    assert errors(definition) == []
+    assert definition.enabled == ["dev_only", "user"]
+    assert definition.graph.requires["user"] == ("dev_only",)
+
+
+def test_referring_to_a_disabled_resource_is_an_error():
+    definition = definition_from(
+        CONDITIONAL + "  bad: {value: {get_resource: dev_only}}\n"
+    )
+    (error,) = errors(definition)
+    assert "outputs.bad.value.get_resource" in error and "condition is false" in error
+
+
+def test_condition_errors():
+    definition = definition_from(
+        HEADER
+        + """
+parameters:
+  n: {type: number, default: 1}
+conditions:
+  loop_a: {not: loop_b}
+  loop_b: {and: [loop_a, true]}
+  not_bool: {get_param: n}
+resources:
+  r: {type: X, condition: undefined}
+"""
+    )
+    found = errors(definition)
+    assert any('Circular definition for condition "loop_a"' in e for e in found), found
+    assert any('condition "not_bool" is invalid: 1 is not a boolean' in e for e in found), found
+    assert any('undefined' in e and "resources.r.condition" in e for e in found), found
+
+
+def test_unknown_condition_value_keeps_validation_lenient():
+    definition = definition_from(
+        HEADER
+        + """
+parameters:
+  env: {type: string}
+conditions:
+  is_prod: {equals: [{get_param: env}, prod]}
+resources:
+  prod_only: {type: X, condition: is_prod}
+  user: {type: X, properties: {p: {get_resource: prod_only}}}
+"""
+    )
+    assert errors(definition) == []
+    assert definition.conditions == {} and definition.enabled == ["prod_only", "user"]
+
+
+def test_parameters_checked_and_missing_only_required_when_asked():
+    text = HEADER + "parameters:\n  a: {type: number}\n  b: {type: number, default: 2}\n"
+    assert errors(definition_from(text)) == []
+    assert errors(definition_from(text, parameters={"a": "x"})) != []
+    missing = errors(definition_from(text, require_all=True))
+    assert len(missing) == 1 and "The Parameter (a) was not provided." in missing[0]
+    definition = definition_from(text, parameters={"a": "3"}, require_all=True)
+    assert definition.parameters == {"a": 3, "b": 2}
+
+
+def test_parameter_and_resource_with_the_same_name():
+    definition = definition_from(
+        HEADER + "parameters:\n  x: {type: string, default: a}\nresources:\n  x: {type: X}\n"
+    )
+    (error,) = errors(definition)
+    assert "Duplicate names {'x'}" in error
+
+
+def test_get_file_needs_content_in_the_files_map():
+    text = HEADER + "resources:\n  r: {type: X, properties: {a: {get_file: s.sh}}}\n"
+    assert errors(definition_from(text, files={"s.sh": "echo"})) == []
+    (error,) = errors(definition_from(text, files={}))
+    assert 'No content found in the "files" section for get_file path: s.sh' in error
+
+
+def test_known_values_are_checked_before_anything_runs():
+    definition = definition_from(
+        HEADER
+        + """
+parameters:
+  csv: {type: string, default: "a,b"}
+resources:
+  r:
+    type: X
+    properties:
+      third: {str_split: [',', {get_param: csv}, 2]}
+      later: {str_split: [',', {get_attr: [s, x]}, 5]}
+  s: {type: X}
+"""
+    )
+    (error,) = definition.errors
+    assert error.code == codes.FUNCTION_FAILED and "str_split" in error.render()
+
+
+def test_hidden_values_listed_for_masking():
+    definition = definition_from(
+        HEADER + "parameters:\n  pw: {type: string, hidden: true}\n",
+        parameters={"pw": "s3cret-value"},
+    )
+    assert definition.hidden_values == ["s3cret-value"]
+
+
+def test_cfn_ref_resource_or_parameter_and_conditions():
+    definition = definition_from(
+        """
+AWSTemplateFormatVersion: 2010-09-09
+Parameters:
+  Env: {Type: String, Default: prod}
+Conditions:
+  IsProd: {"Fn::Equals": [{Ref: Env}, prod]}
+Mappings:
+  Sizes: {prod: {size: large}}
+Resources:
+  a: {Type: X, Condition: IsProd}
+  b:
+    Type: X
+    Properties:
+      x: {Ref: a}
+      y: {Ref: Env}
+      z: {"Fn::FindInMap": [Sizes, {Ref: Env}, size]}
+      w: {Ref: AWS::StackName}
+"""
+    )
+    assert errors(definition) == []
+    assert definition.graph.requires["b"] == ("a",)
