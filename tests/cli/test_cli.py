@@ -53,14 +53,24 @@ def test_validate_errors_exit_1_with_locations(tmp_path):
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
     assert any(line.startswith(f"{path}:3:30: parameters.n.default: ") for line in lines), lines
-    assert any(line.startswith(f"{path}:5:34: resources.r.properties.a.get_resource: ")
-               for line in lines), lines
+    assert any(
+        line.startswith(f"{path}:5:33: resources.r.properties.a.get_resource: ") for line in lines
+    ), lines
     assert lines[-1] == "2 errors: the template was rejected"
 
 
 def test_parameter_values_are_checked(tmp_path):
-    result = run("template", "validate", EXAMPLE, "--parameter", "port=80",
-                 "--parameter", "site_name=Bad Name", "--parameter", "db_password=short")
+    result = run(
+        "template",
+        "validate",
+        EXAMPLE,
+        "--parameter",
+        "port=80",
+        "--parameter",
+        "site_name=Bad Name",
+        "--parameter",
+        "db_password=short",
+    )
     assert result.exit_code == 1
     assert "port" in result.stderr and "site_name" in result.stderr
     assert "short" not in result.stderr  # a hidden value never appears, even when invalid
@@ -114,10 +124,16 @@ def test_resolve_requires_every_parameter():
 
 def test_convert_json_to_yaml_and_back(tmp_path):
     source = tmp_path / "t.json"
-    source.write_text(json.dumps({
-        "AWSTemplateFormatVersion": "2010-09-09",
-        "Resources": {"r": {"Type": "X", "Properties": {"UserData": "#!/bin/sh\necho hi\n"}}},
-    }))
+    source.write_text(
+        json.dumps(
+            {
+                "AWSTemplateFormatVersion": "2010-09-09",
+                "Resources": {
+                    "r": {"Type": "X", "Properties": {"UserData": "#!/bin/sh\necho hi\n"}}
+                },
+            }
+        )
+    )
     as_yaml = run("template", "convert", str(source), "--to", "yaml")
     assert as_yaml.exit_code == 0 and "UserData: |" in as_yaml.stdout
     assert plain(load_document(as_yaml.stdout).data) == json.loads(source.read_text())
@@ -130,10 +146,12 @@ def test_convert_json_to_yaml_and_back(tmp_path):
 def test_version_list():
     result = run("template", "version", "list", "-f", "json")
     rows = json.loads(result.stdout)
-    assert {"version": "heat_template_version.2016-10-14", "type": "hot",
-            "aliases": ["heat_template_version.newton"]} in rows
-    assert {"version": "AWSTemplateFormatVersion.2010-09-09", "type": "cfn",
-            "aliases": []} in rows
+    assert {
+        "version": "heat_template_version.2016-10-14",
+        "type": "hot",
+        "aliases": ["heat_template_version.newton"],
+    } in rows
+    assert {"version": "AWSTemplateFormatVersion.2010-09-09", "type": "cfn", "aliases": []} in rows
     assert len(rows) == 13
 
 
@@ -142,8 +160,15 @@ def test_function_list():
     names = [row["functions"] for row in rocky]
     assert "yaql" in names and "Fn::Select" not in names and "equals" not in names
     assert all(row["description"] for row in rocky)
-    with_conditions = run("template", "function", "list", "heat_template_version.2018-08-31",
-                          "--with-condition-func", "-f", "json")
+    with_conditions = run(
+        "template",
+        "function",
+        "list",
+        "heat_template_version.2018-08-31",
+        "--with-condition-func",
+        "-f",
+        "json",
+    )
     assert "equals" in [row["functions"] for row in json.loads(with_conditions.stdout)]
     old = json.loads(run("template", "function", "list", "2013-05-23", "-f", "json").stdout)
     assert "Fn::Join" in [row["functions"] for row in old]

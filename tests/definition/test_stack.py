@@ -113,9 +113,7 @@ def test_conditions_with_another_parameter_value():
 
 
 def test_referring_to_a_disabled_resource_is_an_error():
-    definition = definition_from(
-        CONDITIONAL + "  bad: {value: {get_resource: dev_only}}\n"
-    )
+    definition = definition_from(CONDITIONAL + "  bad: {value: {get_resource: dev_only}}\n")
     (error,) = errors(definition)
     assert "outputs.bad.value.get_resource" in error and "condition is false" in error
 
@@ -137,7 +135,7 @@ resources:
     found = errors(definition)
     assert any('Circular definition for condition "loop_a"' in e for e in found), found
     assert any('condition "not_bool" is invalid: 1 is not a boolean' in e for e in found), found
-    assert any('undefined' in e and "resources.r.condition" in e for e in found), found
+    assert any("undefined" in e and "resources.r.condition" in e for e in found), found
 
 
 def test_unknown_condition_value_keeps_validation_lenient():

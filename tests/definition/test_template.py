@@ -76,8 +76,14 @@ def test_version_errors(text, code, where, words):
         ("HeatTemplateFormatVersion: 2012-12-12\nConditions: {}\n", "t.yaml:2:1", "Conditions"),
         ("heat_template_version: rocky\ncapabilities: {}\n", "t.yaml:2:1", "no capabilities"),
     ],
-    ids=["conditions-too-early", "cfn-name-in-hot", "mappings-in-hot", "groups-in-cfn",
-         "conditions-in-2012", "capabilities"],
+    ids=[
+        "conditions-too-early",
+        "cfn-name-in-hot",
+        "mappings-in-hot",
+        "groups-in-cfn",
+        "conditions-in-2012",
+        "capabilities",
+    ],
 )
 def test_unknown_sections(text, where, words):
     (diagnostic,) = template_from(text).diagnostics
@@ -98,7 +104,7 @@ RESOURCE_CASES = [
     ("r: {properties: {}}", "t.yaml:3:3: resources.r: Each resource must contain a type key"),
     ("r: {type: [a]}", "t.yaml:3:13: resources.r.type: Resource r type type must be string"),
     ("r: {type: X, propertys: {}}", "t.yaml:3:16: resources.r.propertys: Invalid keyword(s)"),
-    ("r: {type: X, depends_on: {a: b}}", "resources.r.depends_on: \"depends_on\" of resource"),
+    ("r: {type: X, depends_on: {a: b}}", 'resources.r.depends_on: "depends_on" of resource'),
     ("r: {type: X, properties: [1]}", 'resources.r.properties: "properties" of resource "r" must'),
     ("r: {type: X, deletion_policy: Keep}", 'Invalid deletion policy "Keep"'),
     ("a/b: {type: X}", 'Resource name "a/b" may not contain "/"'),
@@ -107,8 +113,11 @@ RESOURCE_CASES = [
 ]
 
 
-@pytest.mark.parametrize(("resource", "expected"), RESOURCE_CASES,
-                         ids=[c[1].split(": ")[-1][:30] for c in RESOURCE_CASES])
+@pytest.mark.parametrize(
+    ("resource", "expected"),
+    RESOURCE_CASES,
+    ids=[c[1].split(": ")[-1][:30] for c in RESOURCE_CASES],
+)
 def test_resource_definition_errors(resource, expected):
     version = "2016-04-08" if "condition" in resource else "rocky"
     template = template_from(f"heat_template_version: {version}\nresources:\n  {resource}\n")
@@ -148,7 +157,8 @@ def test_cfn_ignores_unknown_resource_keys_and_reads_cfn_names():
 
 def test_output_errors():
     template = template_from(
-        "heat_template_version: rocky\noutputs:\n  a: {description: x}\n  b: {value: 1, colour: c}\n"
+        "heat_template_version: rocky\noutputs:\n"
+        "  a: {description: x}\n  b: {value: 1, colour: c}\n"
     )
     assert rendered(template.errors) == [
         't.yaml:3:3: outputs.a: Each output must contain a value key ("a" has none).',

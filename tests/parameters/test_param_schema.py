@@ -785,3 +785,34 @@ def test_summary_matches_heat_validate_output() -> None:
         "Label": None,
         "AllowedValues": ["a", "b"],
     }
+
+
+def test_json_cfn_template_positions_and_summary() -> None:
+    text = (
+        "{\n"
+        '  "AWSTemplateFormatVersion": "2010-09-09",\n'
+        '  "Parameters": {\n'
+        '    "Size": {"Type": "Number", "MinValue": 1, "MaxValue": 8, "Default": 4,\n'
+        '             "ConstraintDescription": "1 to 8", "AllowedValues": [2, 4, 8]},\n'
+        '    "Bad": {"Type": "Number", "MaxLength": 3}\n'
+        "  }\n"
+        "}\n"
+    )
+    data = load_document(text, "t.json").data
+    parameters, diagnostics = parse_parameters(data["Parameters"], CFN_AWS, ("Parameters",))
+    assert [(d.message, where(d)) for d in diagnostics] == [
+        ("Parameter 'Bad' is invalid: Length constraint invalid for Number", "6:31")
+    ]
+    # Heat gives every CFN constraint the shared ConstraintDescription, and its validate
+    # API joins the descriptions of all constraints.
+    assert parameters["Size"].summary() == {
+        "Type": "Number",
+        "Description": "",
+        "Default": 4,
+        "NoEcho": "false",
+        "Label": None,
+        "MinValue": 1,
+        "MaxValue": 8,
+        "AllowedValues": [2, 4, 8],
+        "ConstraintDescription": "1 to 8 1 to 8",
+    }

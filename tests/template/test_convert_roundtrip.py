@@ -28,16 +28,15 @@ scalars = st.one_of(
 )
 values = st.recursive(
     scalars,
-    lambda inner: st.one_of(
-        st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)
-    ),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(keys, inner, max_size=4)),
     max_leaves=15,
 )
 templates = st.fixed_dictionaries(
     {"heat_template_version": st.just("2013-05-23")},
     optional={
         "resources": st.dictionaries(
-            keys, st.fixed_dictionaries({"type": texts, "properties": st.dictionaries(keys, values)})
+            keys,
+            st.fixed_dictionaries({"type": texts, "properties": st.dictionaries(keys, values)}),
         ),
         "outputs": st.dictionaries(keys, st.fixed_dictionaries({"value": values})),
     },

@@ -113,7 +113,9 @@ def test_all_duplicate_keys_reported_together():
 def test_size_limit_default_and_configurable():
     big = "a: " + "x" * (512 * 1024) + "\n"
     (diagnostic,) = rejection(big)
-    assert diagnostic.code == codes.TOO_LARGE and "exceeds maximum allowed size" in diagnostic.message
+    assert (
+        diagnostic.code == codes.TOO_LARGE and "exceeds maximum allowed size" in diagnostic.message
+    )
     assert load_document(big, limits=LoadLimits(max_bytes=1024 * 1024)).data["a"]
     (diagnostic,) = rejection("a: 12345\n", LoadLimits(max_bytes=5))
     assert "(9 bytes)" in diagnostic.message and "(5 bytes)" in diagnostic.message

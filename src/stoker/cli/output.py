@@ -15,6 +15,7 @@ import click
 import yaml
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from stoker.diagnostics import Diagnostic
 
@@ -101,9 +102,16 @@ def simple_table(
     return result
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any) -> Text:
+    """Cell text, never read as Rich markup (a pattern like ``[a-z]*`` must show as is)."""
     if value is None:
-        return ""
+        return Text("")
+    if isinstance(value, dict):
+        return Text(", ".join(f"{k}={_plain_value(v)}" for k, v in value.items()))
+    return Text(_plain_value(value))
+
+
+def _plain_value(value: Any) -> str:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False)
     return str(value)

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from stoker.cli.output import FORMATS, emit, report, simple_table, to_json, to_yaml
 from stoker.definition.context import partial_resolve
@@ -145,12 +146,23 @@ def validation_summary(definition: StackDefinition) -> dict[str, Any]:
         parameters[name] = summary
     result: dict[str, Any] = {"Description": template.description, "Parameters": parameters}
     if template.parameter_groups:
-        result["ParameterGroups"] = [group.summary() for group in template.parameter_groups]
+        result["ParameterGroups"] = [
+            {
+                key: value
+                for key, value in (
+                    ("label", group.label),
+                    ("description", group.description),
+                    ("parameters", list(group.parameters)),
+                )
+                if value is not None
+            }
+            for group in template.parameter_groups
+        ]
     return result
 
 
 def _validate_table(data: dict[str, Any], console: Console) -> None:
-    console.print(f"[bold]Description:[/bold] {data['Description']}")
+    console.print(Text("Description: ", style="bold") + Text(str(data["Description"])))
     rows = []
     for name, summary in data["Parameters"].items():
         constraints = {
@@ -181,7 +193,8 @@ def _validate_table(data: dict[str, Any], console: Console) -> None:
         console.print("No parameters.")
     for group in data.get("ParameterGroups", []):
         console.print(
-            f"[bold]Group {group.get('label', '')}:[/bold] {', '.join(group.get('parameters', []))}"
+            Text(f"Group {group.get('label', '')}: ", style="bold")
+            + Text(", ".join(group.get("parameters", [])))
         )
 
 

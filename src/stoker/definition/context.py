@@ -31,6 +31,7 @@ class StaticContext:
         resources: frozenset[str],
         conditions: ConditionEvaluator,
         files: Mapping[str, str] | None = None,
+        unread_files: frozenset[str] = frozenset(),
         mappings: Mapping[str, Any] | None = None,
         stack_name: str | None = None,
         stack_id: str | None = None,
@@ -41,6 +42,7 @@ class StaticContext:
         self.resources = resources
         self.conditions = conditions
         self.files = files or {}
+        self.unread_files = unread_files
         self.mappings = mappings or {}
         self.stack_name = stack_name
         self.stack_id = stack_id
@@ -98,8 +100,8 @@ class StaticContext:
     def file(self, key: str) -> str:
         if key in self.files:
             return self.files[key]
-        if "://" in key and not key.startswith("file:"):
-            raise Unresolved(f"the content of {key} (URLs are not fetched)")
+        if key in self.unread_files:
+            raise Unresolved(f"the content of {key} (not read)")
         raise FunctionError(f'No content found in the "files" section for get_file path: {key}')
 
     def condition(self, name: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from stoker import codes
@@ -18,16 +19,26 @@ from stoker.functions.base import Function
 URL_SCHEMES = ("http", "https", "ftp")
 
 
+@dataclass(slots=True)
+class CollectedFiles:
+    """The files map, the keys deliberately left unread (so they are not also "missing"),
+    and what went wrong."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    unread: set[str] = field(default_factory=set)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
 def collect_files(
     calls: Iterable[Function], base_dir: str, *, allow_outside: bool = False
-) -> tuple[dict[str, str], list[Diagnostic]]:
+) -> CollectedFiles:
     """Read the content of every literal get_file path; report what cannot be read."""
-    files: dict[str, str] = {}
-    found: list[Diagnostic] = []
+    collected = CollectedFiles()
+    files, found = collected.files, collected.diagnostics
     root = os.path.realpath(base_dir)
     for call in calls:
         key = call.args
-        if not isinstance(key, str) or key in files:
+        if not isinstance(key, str) or key in files or key in collected.unread:
             continue
         key = str(key)
         parsed = urlparse(key)
@@ -41,6 +52,7 @@ def collect_files(
                     Severity.WARNING,
                 )
             )
+            collected.unread.add(key)
             continue
         path = parsed.path if parsed.scheme == "file" else os.path.join(base_dir, key)
         real = os.path.realpath(path)
@@ -54,6 +66,7 @@ def collect_files(
                     call.span,
                 )
             )
+            collected.unread.add(key)
             continue
         if not os.path.isfile(real):
             continue  # get_file's own validation reports the missing content with its place
@@ -69,4 +82,5 @@ def collect_files(
                     call.span,
                 )
             )
-    return files, found
+            collected.unread.add(key)
+    return collected

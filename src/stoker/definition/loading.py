@@ -83,16 +83,17 @@ def load_definition(
     trees += [r.metadata for r in template.resources.values()]
     trees += [o.value for o in template.outputs.values()]
     calls = [f for tree in trees for f in iter_functions(tree) if f.name == "get_file"]
-    files, file_found = collect_files(
+    collected = collect_files(
         calls,
         os.path.dirname(os.path.abspath(template_path)),
         allow_outside=options.allow_files_outside,
     )
-    found.extend(file_found)
+    found.extend(collected.diagnostics)
     definition = define_stack(
         template,
         environment,
-        files,
+        collected.files,
+        unread_files=frozenset(collected.unread),
         require_all_parameters=options.require_all_parameters,
         stack_name=options.stack_name,
     )

@@ -80,6 +80,7 @@ def define_stack(
     files: Mapping[str, str] | None = None,
     *,
     require_all_parameters: bool = False,
+    unread_files: frozenset[str] = frozenset(),
     constraints: CustomConstraintRegistry | None = None,
     stack_name: str | None = None,
     stack_id: str | None = None,
@@ -102,6 +103,7 @@ def define_stack(
         resources=frozenset(),
         conditions=evaluator,
         files=definition.files,
+        unread_files=unread_files,
         mappings=template.mappings,
         stack_name=stack_name,
         stack_id=stack_id,
@@ -120,6 +122,7 @@ def define_stack(
         disabled_resources=frozenset(definition.disabled),
         mappings=template.mappings,
         files=definition.files if files is not None else None,
+        unread_files=unread_files,
         context=context,
     )
     definition.scope = scope

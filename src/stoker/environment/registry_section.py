@@ -16,7 +16,7 @@ from typing import Any
 
 from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
-from stoker.template.nodes import MappingNode, key_span, plain, span_of, value_span
+from stoker.template.nodes import key_span, plain, span_of, value_span
 
 HOOK_TYPES = (
     "pre-create",
@@ -377,6 +377,5 @@ def read_registry_section(
 ) -> tuple[RegistryBlock, list[Diagnostic]]:
     """Check one ``resource_registry`` mapping and turn it into a `RegistryBlock`."""
     reader = _Reader(file, base_dir_of(file))
-    span = span_of(data) if isinstance(data, MappingNode) else None
-    block = reader.section(data, path, span)
+    block = reader.section(data, path, span_of(data))
     return block, reader.found

@@ -102,6 +102,8 @@ class Scope:
     disabled_resources: frozenset[str] = frozenset()
     mappings: Mapping[str, Any] = field(default_factory=dict)
     files: Mapping[str, str] | None = None  # None: the files map is not known
+    #: get_file keys whose content was deliberately not read (URLs, refused paths)
+    unread_files: frozenset[str] = frozenset()
     provider: bool = True  # may this template be a provider template (resource_facade)?
     context: Context | None = None  # a static context for evaluating inline conditions
 

@@ -246,8 +246,8 @@ class GetFile(Function):
         if not isinstance(self.args, str):
             yield self.invalid('Argument to "get_file" must be a string (a path or URL)')
             return
-        is_url = "://" in self.args and not self.args.startswith("file:")
-        if scope.files is not None and self.args not in scope.files and not is_url:
+        known = scope.files is not None and self.args not in scope.unread_files
+        if known and self.args not in scope.files:
             yield self.invalid(
                 f'No content found in the "files" section for get_file path: {self.args}',
                 codes.FILE_MISSING,

@@ -119,7 +119,9 @@ def make_modulus(step: Any, offset: Any) -> Modulus:
     return Modulus(whole_step, whole_offset)
 
 
-def make_allowed_values(raw: Any, parameter_type: ParameterType | None, type_name: str) -> tuple:
+def make_allowed_values(
+    raw: Any, parameter_type: ParameterType | None, type_name: str
+) -> tuple[Any, ...]:
     """The allowed values; for scalar types each must read as the type (else none could match)."""
     raw = plain(raw)
     if not isinstance(raw, list):
@@ -247,7 +249,9 @@ def _problem(constraint: Constraint, parameter: Parameter, value: Any) -> str | 
     return _allowed_values_problem(definition, parameter, value)
 
 
-def _allowed_values_problem(allowed: tuple, parameter: Parameter, value: Any) -> str | None:
+def _allowed_values_problem(
+    allowed: tuple[Any, ...], parameter: Parameter, value: Any
+) -> str | None:
     if isinstance(value, list):
         # Heat compares list items raw: a list param's items are strings, so [1, 2] never
         # matches "1,2".

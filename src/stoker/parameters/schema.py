@@ -9,7 +9,7 @@ any constraint whose definition is malformed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from stoker import codes
@@ -107,23 +107,23 @@ class _Parser:
             constraints = self.hot_constraints(definition, parameter_type, name, path)
         if parameter_type is None:
             return None
-        field = _CfnField if self.cfn else _HotField
-        default = plain(definition.get(field.DEFAULT))
+        keys = _KEYS[self.version.format]
+        default = plain(definition.get(keys.default))
         parameter = Parameter(
             name=name,
             type=parameter_type,
             default=default,
             has_default=default is not None,
             hidden=hidden,
-            label=plain(definition.get(field.LABEL)),
-            description=plain(definition.get(field.DESCRIPTION)),
+            label=plain(definition.get(keys.label)),
+            description=plain(definition.get(keys.description)),
             immutable=False if self.cfn else self.truthy(definition, "immutable", path),
             tags=tags,
             constraints=tuple(constraints),
             span=name_span,
             path=path,
             format=self.version.format,
-            default_span=value_span(definition, field.DEFAULT),
+            default_span=value_span(definition, keys.default),
         )
         return self.check_default(parameter)
 
@@ -418,24 +418,27 @@ class _Parser:
             reasons.extend(violation.message for violation in violations)
         if not reasons:
             return parameter
-        field = _CfnField if self.cfn else _HotField
+        default_key = _KEYS[self.version.format].default
         for reason in reasons:
             self.error(
                 f"Parameter '{parameter.name}' is invalid: Invalid default "
                 f"{parameter.shown(parameter.default)} ({reason})",
-                (*parameter.path, field.DEFAULT),
+                (*parameter.path, default_key),
                 parameter.default_span or parameter.span,
             )
         return replace(parameter, default_error=reasons[0])
 
 
-class _HotField:
-    DEFAULT = "default"
-    LABEL = "label"
-    DESCRIPTION = "description"
+@dataclass(frozen=True, slots=True)
+class _Keys:
+    """The spelling of the plain (non-constraint) declaration keys in one format."""
+
+    default: str
+    label: str
+    description: str
 
 
-class _CfnField:
-    DEFAULT = "Default"
-    LABEL = "Label"
-    DESCRIPTION = "Description"
+_KEYS = {
+    Format.HOT: _Keys("default", "label", "description"),
+    Format.CFN: _Keys("Default", "Label", "Description"),
+}

@@ -24,9 +24,9 @@ class ParameterType(StrEnum):
         """The CFN spelling, which is also what Heat's validate API shows as ``Type``."""
         return _CFN_NAMES[self]
 
-    def name_in(self, format: Format) -> str:
-        """How a template of ``format`` spells this type (Heat's messages echo it)."""
-        return self.cfn_name if format is Format.CFN else self.value
+    def name_in(self, template_format: Format) -> str:
+        """How a template of that format spells this type (Heat's messages echo it)."""
+        return self.cfn_name if template_format is Format.CFN else self.value
 
 
 _CFN_NAMES: dict[ParameterType, str] = {
@@ -39,7 +39,7 @@ _CFN_NAMES: dict[ParameterType, str] = {
 _BY_CFN_NAME = {name: kind for kind, name in _CFN_NAMES.items()}
 
 
-def type_from_name(name: object, format: Format) -> ParameterType | None:
+def type_from_name(name: object, template_format: Format) -> ParameterType | None:
     """The type a template names, or None when ``name`` is not a type of that format.
 
     Heat is exact here: HOT accepts only the lowercase names and CFN only the CamelCase
@@ -47,7 +47,7 @@ def type_from_name(name: object, format: Format) -> ParameterType | None:
     """
     if not isinstance(name, str):
         return None
-    if format is Format.CFN:
+    if template_format is Format.CFN:
         return _BY_CFN_NAME.get(name)
     try:
         return ParameterType(name)
