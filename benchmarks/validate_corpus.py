@@ -60,7 +60,7 @@ def generated_template(resources: int = 1000) -> str:
             "          template: name-$A-$B-$C",
             "          params:",
             f"            $A: {{get_param: p{index % 10}}}",
-            f"            $B: {{get_param: [settings, zone]}}",
+            "            $B: {get_param: [settings, zone]}",
             (
                 f"            $C: {{get_attr: [{previous}, output]}}"
                 if previous
@@ -68,7 +68,9 @@ def generated_template(resources: int = 1000) -> str:
             ),
             "      client_name:",
             f"        list_join: ['-', [{{get_param: p{(index + 3) % 10}}}, "
-            f"{{get_resource: r{index // 2}}}]]" if index else "        list_join: ['-', [a, b]]",
+            f"{{get_resource: r{index // 2}}}]]"
+            if index
+            else "        list_join: ['-', [a, b]]",
         ]
     lines.append("outputs:")
     for index in range(0, resources, 50):
@@ -96,8 +98,10 @@ def main() -> int:
     validate_corpus()  # warm up imports and caches
     corpus_times = timed(validate_corpus, 5)
     best = min(corpus_times)
-    print(f"corpus: {len(templates)} templates, best of 5: {best:.3f} s "
-          f"= {len(templates) / best:.0f} templates/s")
+    print(
+        f"corpus: {len(templates)} templates, best of 5: {best:.3f} s "
+        f"= {len(templates) / best:.0f} templates/s"
+    )
 
     text = generated_template(1000)
     with tempfile.TemporaryDirectory() as directory:
@@ -109,9 +113,11 @@ def main() -> int:
             print("generated template did not validate:", *errors[:5], sep="\n  ")
             return 1
         times = timed(lambda: load_definition(path, [], {}, options), 20)
-    print(f"generated: 1000 resources, {len(text) / 1024:.0f} KiB; load + validate "
-          f"median {statistics.median(times) * 1000:.1f} ms, best {min(times) * 1000:.1f} ms "
-          f"(20 runs)")
+    print(
+        f"generated: 1000 resources, {len(text) / 1024:.0f} KiB; load + validate "
+        f"median {statistics.median(times) * 1000:.1f} ms, best {min(times) * 1000:.1f} ms "
+        f"(20 runs)"
+    )
     return 0
 
 

@@ -82,7 +82,7 @@ def test_json_values():
         (b'{"a": 1,}', codes.SYNTAX, "t.yaml:1:9", "expected a quoted key"),
         (b"{a: 1}", codes.SYNTAX, "t.yaml:1:2", "expected a quoted key"),
         (b"a: 1\nb: \xff\xfe\n", codes.ENCODING, "t.yaml:2:4", "not valid UTF-8"),
-        (b"a: &x [*x]\n", codes.TOO_DEEP, "t.yaml:1:4", "recursive YAML alias"),
+        (b"a: &x [*x]\n", codes.TOO_DEEP, "t.yaml:1:8", "recursive YAML alias"),
         (b"a: !Ref b\n", codes.SYNTAX, "t.yaml:1:4", "unsupported YAML tag"),
         (b"--- a\n--- b\n", codes.SYNTAX, "t.yaml:2:1", "YAML syntax error"),
     ],

@@ -122,6 +122,8 @@ def report(diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = ()) -> No
     ordered = sorted(diagnostics, key=lambda d: (not d.is_error,))
     for diagnostic in ordered:
         click.echo(mask(diagnostic.render(), secrets), err=True)
+        for note in diagnostic.notes:
+            click.echo(mask(f"    note: {note}", secrets), err=True)
 
 
 def fail(message: str) -> None:

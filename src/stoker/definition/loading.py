@@ -77,6 +77,7 @@ def load_definition(
         environments,
         explicit_parameters=dict(parameters or {}),
         template_parameter_names=set(template.parameters),
+        parameter_types={name: p.type.value for name, p in template.parameters.items()},
     )
     found.extend(merge_found)
     trees = [r.properties for r in template.resources.values()]

@@ -142,6 +142,7 @@ def _check_parameters(
         environment.parameters,
         environment.parameter_defaults,
         registry=constraints,
+        declared=_declared_names(template),
     )
     if not require_all:
         unset = {
@@ -156,6 +157,13 @@ def _check_parameters(
         ]
     definition.parameters.update(values)
     definition.diagnostics.extend(found)
+
+
+def _declared_names(template: Template) -> frozenset[str]:
+    """Every name the parameters section declares, including rejected declarations."""
+    section = template.document.data
+    raw = section.get(template.names.parameters) if isinstance(section, dict) else None
+    return frozenset(str(name) for name in raw) if isinstance(raw, dict) else frozenset()
 
 
 def _parameter_of(diagnostic: Diagnostic) -> str | None:

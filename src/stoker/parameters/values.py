@@ -62,7 +62,7 @@ def resolve_values(
                         codes.PARAMETER_UNKNOWN,
                         f"The Parameter ({name}) was not defined in template.",
                         ("parameters", str(name)),
-                        key_span(supplied, name),
+                        key_span(supplied, name) or value_span(supplied, name),
                     )
                 )
     values: dict[str, Any] = {}

@@ -13,6 +13,7 @@ import bisect
 import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -107,12 +108,16 @@ _SCALAR_CONSTRUCTOR = SafeConstructor()
 _STR_TAG = "tag:yaml.org,2002:str"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
+_WILDCARD = _IMPLICIT.get(None, [])
+_KEEP_AS_STRING = frozenset({_STR_TAG, _TIMESTAMP_TAG, "!"})
+_QUOTED_STYLES = frozenset({"'", '"', "|", ">"})
 
 
 def _load_yaml(text: str, file: str, limits: LoadLimits) -> Any:
     loader = _Loader(text)
     try:
-        root = loader.get_single_node()
+        return _YamlBuilder(loader, file, limits).document()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
@@ -126,132 +131,199 @@ def _load_yaml(text: str, file: str, limits: LoadLimits) -> Any:
         ) from None
     finally:
         loader.dispose()
-    if root is None:
-        return None
-    builder = _YamlBuilder(file, limits)
-    data = builder.build(root, 0)
-    if builder.diagnostics:
-        raise TemplateError(builder.diagnostics)
-    return data
 
 
 class _YamlBuilder:
-    """Turns a composed YAML node graph into position-keeping nodes, checking limits."""
+    """Builds position-keeping nodes straight from libyaml's event stream.
 
-    def __init__(self, file: str, limits: LoadLimits) -> None:
+    Skipping PyYAML's composer and its Python tag resolver (which walks a path-resolver
+    machinery for every node) makes loading several times faster; the scalar typing rules
+    are PyYAML's own (its implicit resolvers and SafeConstructor), except that date-like
+    scalars stay strings. Limits are checked as events arrive, so duplicate keys, alias
+    bombs and runaway nesting never build a large value.
+    """
+
+    def __init__(self, loader: Any, file: str, limits: LoadLimits) -> None:
+        self.next_event = loader.get_event
         self.file = file
         self.limits = limits
         self.diagnostics: list[Diagnostic] = []
-        self.built: dict[int, Any] = {}
-        self.expanded: dict[int, int] = {}
-        self.in_progress: set[int] = set()
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.open_anchors: set[str] = set()
         self.total = 0
 
-    def span(self, node: yaml.Node) -> Span:
-        return Span(self.file, node.start_mark.line + 1, node.start_mark.column + 1)
+    def span(self, event: Any) -> Span:
+        mark = event.start_mark
+        return Span(self.file, mark.line + 1, mark.column + 1)
 
-    def fail(self, code: str, message: str, node: yaml.Node) -> TemplateError:
-        return TemplateError([*self.diagnostics, Diagnostic(code, message, span=self.span(node))])
+    def fail(self, code: str, message: str, event: Any) -> TemplateError:
+        return TemplateError([*self.diagnostics, Diagnostic(code, message, span=self.span(event))])
 
-    def build(self, node: yaml.Node, depth: int) -> Any:
+    def document(self) -> Any:
+        event = self.next_event()  # StreamStartEvent
+        event = self.next_event()
+        if isinstance(event, yaml.StreamEndEvent):
+            return None
+        value = self.value(self.next_event(), 0)  # after DocumentStartEvent
+        self.next_event()  # DocumentEndEvent
+        event = self.next_event()
+        if not isinstance(event, yaml.StreamEndEvent):
+            raise self.fail(
+                SYNTAX,
+                "YAML syntax error: expected a single document, found another one; a "
+                "template is one document",
+                event,
+            )
+        if self.diagnostics:
+            raise TemplateError(self.diagnostics)
+        return value
+
+    def value(self, event: Any, depth: int) -> Any:
         if depth > self.limits.max_depth:
             raise self.fail(
                 TOO_DEEP,
                 f"nesting deeper than {self.limits.max_depth} levels; flatten the data",
-                node,
+                event,
             )
-        key = id(node)
-        if key in self.in_progress:
-            raise self.fail(TOO_DEEP, "recursive YAML alias: an anchor refers to itself", node)
-        if key in self.built:
-            # An alias: the shared value counts again for every place it is used, which
-            # is what stops "billion laughs" documents.
-            self.total += self.expanded[key]
-            self._check_total(node)
-            return self.built[key]
+        kind = type(event)
+        if kind is yaml.AliasEvent:
+            return self.alias(event)
+        anchor = event.anchor
         before = self.total
-        self.in_progress.add(key)
-        try:
-            if isinstance(node, yaml.ScalarNode):
-                value = self.scalar(node)
-            elif isinstance(node, yaml.SequenceNode):
-                value = SequenceNode(self.span(node))
-                for item in node.value:
-                    value.append(self.build(item, depth + 1))
-                    value.item_spans.append(self.span(item))
-            else:
-                value = self.mapping(node, depth)
-        finally:
-            self.in_progress.discard(key)
+        if anchor is not None:
+            self.open_anchors.add(anchor)
+        if kind is yaml.ScalarEvent:
+            result = self.scalar(event)
+        elif kind is yaml.SequenceStartEvent:
+            result = self.sequence(event, depth)
+        else:
+            result = self.mapping(event, depth)
         self.total += 1
-        self._check_total(node)
-        self.built[key] = value
-        self.expanded[key] = self.total - before
+        if self.total > self.limits.max_nodes:
+            raise self.too_many(event)
+        if anchor is not None:
+            self.open_anchors.discard(anchor)
+            self.anchors[anchor] = (result, self.total - before)
+        return result
+
+    def too_many(self, event: Any) -> TemplateError:
+        return self.fail(
+            TOO_DEEP,
+            f"the document expands to more than {self.limits.max_nodes} nodes "
+            "(YAML aliases used as an expansion bomb?)",
+            event,
+        )
+
+    def alias(self, event: Any) -> Any:
+        name = event.anchor
+        if name in self.open_anchors:
+            raise self.fail(TOO_DEEP, "recursive YAML alias: an anchor refers to itself", event)
+        if name not in self.anchors:
+            raise self.fail(SYNTAX, f"YAML syntax error: found undefined alias {name!r}", event)
+        # The shared value counts again for every place it is used, which is what stops
+        # "billion laughs" documents.
+        value, size = self.anchors[name]
+        self.total += size
+        if self.total > self.limits.max_nodes:
+            raise self.too_many(event)
         return value
 
-    def _check_total(self, node: yaml.Node) -> None:
-        if self.total > self.limits.max_nodes:
-            raise self.fail(
-                TOO_DEEP,
-                f"the document expands to more than {self.limits.max_nodes} nodes "
-                "(YAML aliases used as an expansion bomb?)",
-                node,
-            )
-
-    def scalar(self, node: yaml.ScalarNode) -> Any:
-        if node.tag in (_STR_TAG, _TIMESTAMP_TAG):
-            return StrNode(node.value, self.span(node))
-        constructor = _SCALAR_CONSTRUCTOR.yaml_constructors.get(node.tag)
-        if constructor is None:
+    def scalar(self, event: Any) -> Any:
+        tag, text = event.tag, event.value
+        if tag is None:
+            if event.style in _QUOTED_STYLES or not event.implicit[0]:
+                tag = _STR_TAG
+            else:
+                tag = _resolve(text)
+        if tag in _KEEP_AS_STRING:
+            mark = event.start_mark
+            return StrNode(text, Span(self.file, mark.line + 1, mark.column + 1))
+        constructor = _SCALAR_CONSTRUCTOR.yaml_constructors.get(tag)
+        if constructor is None or tag == _MERGE_TAG:
             raise self.fail(
                 SYNTAX,
-                f"unsupported YAML tag {node.tag!r}; Heat templates use plain YAML "
+                f"unsupported YAML tag {tag!r}; Heat templates use plain YAML "
                 "(write intrinsic functions as mappings, e.g. {get_param: name})",
-                node,
+                event,
             )
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
         return constructor(_SCALAR_CONSTRUCTOR, node)
 
-    def mapping(self, node: yaml.MappingNode, depth: int) -> MappingNode:
-        result = MappingNode(self.span(node))
+    def sequence(self, event: Any, depth: int) -> SequenceNode:
+        result = SequenceNode(self.span(event))
+        spans, file, next_event, value = result.item_spans, self.file, self.next_event, self.value
+        while True:
+            item = next_event()
+            if type(item) is yaml.SequenceEndEvent:
+                return result
+            mark = item.start_mark
+            spans.append(Span(file, mark.line + 1, mark.column + 1))
+            result.append(value(item, depth + 1))
+
+    def mapping(self, event: Any, depth: int) -> MappingNode:
+        result = MappingNode(self.span(event))
+        key_spans, value_spans = result.key_spans, result.value_spans
         merged: list[tuple[Any, Any, Span]] = []
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE_TAG:
-                merged.extend(self.merge_sources(value_node, depth))
+        file, next_event, value_of = self.file, self.next_event, self.value
+        while True:
+            key_event = next_event()
+            if type(key_event) is yaml.MappingEndEvent:
+                break
+            if type(key_event) is not yaml.ScalarEvent:
+                if type(key_event) is yaml.AliasEvent:
+                    raise self.fail(SYNTAX, "an alias cannot be a mapping key here", key_event)
+                raise self.fail(SYNTAX, "a mapping key must be a scalar", key_event)
+            if key_event.value == "<<" and not key_event.style and key_event.tag is None:
+                merged.extend(self.merge_sources(self.next_event(), depth))
                 continue
-            if not isinstance(key_node, yaml.ScalarNode):
-                raise self.fail(SYNTAX, "a mapping key must be a scalar", key_node)
-            key = self.scalar(key_node)
+            key = self.scalar(key_event)
+            mark = key_event.start_mark
+            key_span = Span(file, mark.line + 1, mark.column + 1)
+            value_event = next_event()
+            mark = value_event.start_mark
+            value_span = Span(file, mark.line + 1, mark.column + 1)
+            value = value_of(value_event, depth + 1)
             if key in result:
-                first = result.key_spans[key]
+                first = key_spans[key]
                 self.diagnostics.append(
                     Diagnostic(
                         DUPLICATE_KEY,
                         f"duplicate key {str(key)!r} (first defined at line {first.line}, "
                         f"column {first.column}); remove one of them",
-                        span=self.span(key_node),
+                        span=key_span,
                     )
                 )
                 continue
-            result[key] = self.build(value_node, depth + 1)
-            result.key_spans[key] = self.span(key_node)
-            result.value_spans[key] = self.span(value_node)
+            result[key] = value
+            key_spans[key] = key_span
+            value_spans[key] = value_span
         for key, value, span in merged:
             if key not in result:
                 result[key] = value
-                result.key_spans[key] = span
-                result.value_spans[key] = span
+                key_spans[key] = span
+                value_spans[key] = span
         return result
 
-    def merge_sources(self, node: yaml.Node, depth: int) -> list[tuple[Any, Any, Span]]:
-        sources = node.value if isinstance(node, yaml.SequenceNode) else [node]
+    def merge_sources(self, event: Any, depth: int) -> list[tuple[Any, Any, Span]]:
+        """Entries a YAML merge key (``<<: *base``) brings in; explicit keys win."""
+        source = self.value(event, depth + 1)
+        sources = source if isinstance(source, SequenceNode) else [source]
         entries: list[tuple[Any, Any, Span]] = []
-        for source in sources:
-            built = self.build(source, depth + 1)
-            if not isinstance(built, MappingNode):
-                raise self.fail(SYNTAX, "a YAML merge key (<<) needs a mapping", source)
-            for key, value in built.items():
-                entries.append((key, value, built.key_spans.get(key, self.span(source))))
+        for item in sources:
+            if not isinstance(item, MappingNode):
+                raise self.fail(SYNTAX, "a YAML merge key (<<) needs a mapping", event)
+            for key, value in item.items():
+                entries.append((key, value, item.key_spans.get(key, self.span(event))))
         return entries
+
+
+@lru_cache(maxsize=65536)  # templates repeat their words (keys above all)
+def _resolve(text: str) -> str:
+    """The implicit tag of a plain scalar, by PyYAML's YAML 1.1 rules."""
+    for tag, pattern in (*_IMPLICIT.get(text[0] if text else "", ()), *_WILDCARD):
+        if pattern.match(text):
+            return tag
+    return _STR_TAG
 
 
 # --------------------------------------------------------------------------- JSON
