@@ -5,4 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/ruff format --check src tests benchmarks
+.venv/bin/lint-imports
 .venv/bin/pytest "$@"

@@ -17,7 +17,6 @@ from stoker.definition.template import Template, parse_template
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import load_environment_file, merge_environments
 from stoker.errors import TemplateError
-from stoker.functions.base import iter_functions
 from stoker.template.loader import LoadLimits, read_file
 
 
@@ -80,10 +79,7 @@ def load_definition(
         parameter_types={name: p.type.value for name, p in template.parameters.items()},
     )
     found.extend(merge_found)
-    trees = [r.properties for r in template.resources.values()]
-    trees += [r.metadata for r in template.resources.values()]
-    trees += [o.value for o in template.outputs.values()]
-    calls = [f for tree in trees for f in iter_functions(tree) if f.name == "get_file"]
+    calls = template.calls_of("get_file")
     collected = collect_files(
         calls,
         os.path.dirname(os.path.abspath(template_path)),

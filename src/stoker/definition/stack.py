@@ -19,7 +19,6 @@ from stoker.definition.context import (
     CFN_PSEUDO,
     HOT_PSEUDO,
     StaticContext,
-    partial_resolve,
 )
 from stoker.definition.graph import DependencyGraph, find_cycle
 from stoker.definition.template import ResourceDefinition, Template
@@ -30,7 +29,6 @@ from stoker.functions.base import (
     Function,
     Scope,
     Unresolved,
-    dependencies_of,
     iter_functions,
     validate_tree,
 )
@@ -126,10 +124,10 @@ def define_stack(
         context=context,
     )
     definition.scope = scope
-    _validate_functions(definition, scope)
+    implicit = _validate_functions(definition, scope)
     _check_names(definition)
-    _build_graph(definition, scope)
-    _check_known_values(definition, context)
+    _build_graph(definition, implicit)
+    _check_known_values(definition, context, scope)
     return definition
 
 
@@ -234,23 +232,34 @@ def _resource_trees(resource: ResourceDefinition) -> Iterator[Any]:
     yield resource.external_id
 
 
-def _validate_functions(definition: StackDefinition, scope: Scope) -> None:
+def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, set[str]]:
+    """Validate every reachable call; return each enabled resource's implicit dependencies.
+
+    One walk per tree does both, since both visit the same calls.
+    """
     template, found = definition.template, definition.diagnostics
     for expression in template.conditions.values():
         found.extend(validate_tree(expression, scope))
+    needs: dict[str, set[str]] = {}
     for name, resource in template.resources.items():
         if resource.condition is not None:
             found.extend(validate_tree(resource.condition, scope))
         if name in definition.disabled:
             continue  # Heat does not validate what does not exist
+        references: set[str] = set()
         for tree in _resource_trees(resource):
-            found.extend(validate_tree(tree, scope))
+            for function in iter_functions(tree, scope):
+                found.extend(function.validate(scope))
+                if tree is resource.properties or tree is resource.metadata:
+                    references.update(function.dependencies(scope))
+        needs[name] = references
     for output in template.outputs.values():
         if output.condition is not None:
             found.extend(validate_tree(output.condition, scope))
             if _known_false(definition, output.condition):
                 continue
         found.extend(validate_tree(output.value, scope))
+    return needs
 
 
 def _known_false(definition: StackDefinition, condition: Any) -> bool:
@@ -277,7 +286,7 @@ def _check_names(definition: StackDefinition) -> None:
         )
 
 
-def _build_graph(definition: StackDefinition, scope: Scope) -> None:
+def _build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> None:
     template, found = definition.template, definition.diagnostics
     requires: dict[str, tuple[str, ...]] = {}
     for name in definition.enabled:
@@ -301,9 +310,8 @@ def _build_graph(definition: StackDefinition, scope: Scope) -> None:
                 )
             elif dependency not in definition.disabled:
                 needs[dependency] = None
-        for tree in (resource.properties, resource.metadata):
-            for dependency in sorted(dependencies_of(tree, scope)):
-                needs[dependency] = None
+        for dependency in sorted(implicit.get(name, ())):
+            needs[dependency] = None
         requires[name] = tuple(needs)
     cycle = find_cycle(requires)
     if cycle is not None:
@@ -320,8 +328,13 @@ def _build_graph(definition: StackDefinition, scope: Scope) -> None:
     definition.graph = DependencyGraph(requires)
 
 
-def _check_known_values(definition: StackDefinition, context: StaticContext) -> None:
-    """Resolve what needs no running resource, so errors like a bad index show now."""
+def _check_known_values(definition: StackDefinition, context: StaticContext, scope: Scope) -> None:
+    """Resolve what needs no running resource, so errors like a bad index show now.
+
+    Only subtrees that reference no resource are resolved; a call that does is looked
+    into (just the branch an ``if`` takes), so no work is spent on values that cannot be
+    known before create.
+    """
     if definition.errors:
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
@@ -331,45 +344,64 @@ def _check_known_values(definition: StackDefinition, context: StaticContext) -> 
     for output in template.outputs.values():
         if output.condition is None or not _known_false(definition, output.condition):
             trees.append(output.value)
-    reported: set[int] = set()
+    checker = _KnownValues(context, scope)
     for tree in trees:
-        for function in _outermost(tree):
+        checker.check(tree)
+    definition.diagnostics.extend(checker.found)
+
+
+_LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZs"})
+
+
+class _KnownValues:
+    def __init__(self, context: StaticContext, scope: Scope) -> None:
+        self.context = context
+        self.scope = scope
+        self.live: dict[int, bool] = {}
+        self.found: list[Diagnostic] = []
+
+    def is_live(self, value: Any) -> bool:
+        """Does ``value`` need a running resource (or a nested stack's facade)?"""
+        if isinstance(value, Function):
+            key = id(value)
+            if key not in self.live:
+                self.live[key] = (
+                    value.name in _LIVE_FUNCTIONS
+                    or any(True for _ in value.dependencies(self.scope))
+                    or any(self.is_live(child) for child in value.children(self.scope))
+                )
+            return self.live[key]
+        if isinstance(value, dict):
+            return any(self.is_live(item) for item in value.values())
+        if isinstance(value, list):
+            return any(self.is_live(item) for item in value)
+        return False
+
+    def check(self, value: Any) -> None:
+        if isinstance(value, Function):
+            if self.is_live(value):
+                for child in value.children(self.scope):
+                    self.check(child)
+                return
             try:
-                partial_resolve(function, context)
+                value.resolve(self.context)
+            except Unresolved:
+                pass
             except FunctionError as error:
-                if id(function) in reported:
-                    continue
-                reported.add(id(function))
-                definition.diagnostics.append(
+                self.found.append(
                     Diagnostic(
                         codes.FUNCTION_FAILED,
                         error.message,
-                        error.path or function.path,
-                        error.span or function.span,
+                        error.path or value.path,
+                        error.span or value.span,
                     )
                 )
-
-
-def _outermost(tree: Any) -> Iterator[Function]:
-    """The function calls of ``tree`` that are not arguments of another call."""
-    if isinstance(tree, Function):
-        yield tree
-    elif isinstance(tree, dict):
-        for value in tree.values():
-            yield from _outermost(value)
-    elif isinstance(tree, list):
-        for value in tree:
-            yield from _outermost(value)
-
-
-def uses_of(definition: StackDefinition, name: str) -> list[Function]:
-    """Every call of the function ``name`` in the template (all branches)."""
-    template = definition.template
-    trees: list[Any] = []
-    for resource in template.resources.values():
-        trees.extend(_resource_trees(resource))
-    trees.extend(output.value for output in template.outputs.values())
-    return [f for tree in trees for f in iter_functions(tree) if f.name == name]
+        elif isinstance(value, dict):
+            for item in value.values():
+                self.check(item)
+        elif isinstance(value, list):
+            for item in value:
+                self.check(item)
 
 
 def span_for(definition: StackDefinition, path: Path) -> Span | None:

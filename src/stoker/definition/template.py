@@ -16,7 +16,7 @@ from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.functions.base import Function, FunctionTable, Parser
 from stoker.functions.tables import table_for
 from stoker.parameters import Parameter, ParameterGroup, parse_parameter_groups, parse_parameters
-from stoker.template.loader import Document
+from stoker.template.loader import Document, paused_gc
 from stoker.template.nodes import key_span, span_of, value_span
 from stoker.template.versions import (
     CFN_HEAT,
@@ -133,6 +133,11 @@ class Template:
     outputs: dict[str, OutputDefinition] = field(default_factory=dict)
     mappings: dict[str, Any] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    calls: list[Function] = field(default_factory=list)  # every function call parsed
+
+    def calls_of(self, name: str) -> list[Function]:
+        """Every call of the function ``name`` anywhere in the template (all branches)."""
+        return [call for call in self.calls if call.name == name]
 
     @property
     def file(self) -> str:
@@ -215,7 +220,8 @@ def parse_template(document: Document) -> Template:
     template = Template(document, version, table_for(version), names)
     if not isinstance(data, dict):
         return template
-    _TemplateParser(template, data).run()
+    with paused_gc():
+        _TemplateParser(template, data).run()
     return template
 
 
@@ -227,6 +233,7 @@ class _TemplateParser:
         self.version = template.version
         self.diagnostics = template.diagnostics
         self.parser = Parser(template.table, self.diagnostics)
+        template.calls = self.parser.calls
 
     def report(
         self,

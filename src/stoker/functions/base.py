@@ -206,6 +206,7 @@ class Parser:
     def __init__(self, table: FunctionTable, diagnostics: list[Diagnostic] | None = None):
         self.table = table
         self.diagnostics = diagnostics if diagnostics is not None else []
+        self.calls: list[Function] = []  # every call parsed, in document order of parsing
         self._in_condition = False
 
     def parse(self, data: Any, path: Path) -> Any:
@@ -265,7 +266,9 @@ class Parser:
         target = factory.func if hasattr(factory, "func") else factory  # functools.partial
         parse_arguments = getattr(target, "parse_arguments", Function.parse_arguments)
         args = parse_arguments(self, data[name], call_path)
-        return factory(name, args, path=call_path, span=span, version=table.version)
+        call = factory(name, args, path=call_path, span=span, version=table.version)
+        self.calls.append(call)
+        return call
 
 
 def _is_node(value: Any) -> bool:
