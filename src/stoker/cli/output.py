@@ -92,11 +92,17 @@ def emit(
 
 
 def simple_table(
-    rows: Iterable[dict[str, Any]], columns: Sequence[str], title: str | None = None
+    rows: Iterable[dict[str, Any]],
+    columns: Sequence[str],
+    title: str | None = None,
+    no_wrap: Sequence[str] = (),
 ) -> Table:
+    """A table of ``rows``; ``no_wrap`` columns (names, types) are never broken mid-word."""
     result = Table(title=title, show_lines=False, title_justify="left")
     for column in columns:
-        result.add_column(column.replace("_", " ").title(), overflow="fold")
+        result.add_column(
+            column.replace("_", " ").title(), overflow="fold", no_wrap=column in no_wrap
+        )
     for row in rows:
         result.add_row(*(_cell(row.get(column)) for column in columns))
     return result
@@ -107,7 +113,7 @@ def _cell(value: Any) -> Text:
     if value is None:
         return Text("")
     if isinstance(value, dict):
-        return Text(", ".join(f"{k}={_plain_value(v)}" for k, v in value.items()))
+        return Text("\n".join(f"{k}={_plain_value(v)}" for k, v in value.items()))
     return Text(_plain_value(value))
 
 

@@ -170,25 +170,22 @@ def _validate_table(data: dict[str, Any], console: Console) -> None:
             for k, v in summary.items()
             if k not in ("Type", "Default", "Label", "Description", "NoEcho", "Value")
         }
+        label, description = summary.get("Label"), summary.get("Description")
         rows.append(
             {
                 "name": name,
                 "type": summary.get("Type"),
                 "default": summary.get("Default"),
                 "value": summary.get("Value"),
-                "label": summary.get("Label"),
-                "description": summary.get("Description"),
+                "description": f"{label}: {description}"
+                if label and description
+                else label or description,
                 "constraints": constraints or None,
             }
         )
     if rows:
-        console.print(
-            simple_table(
-                rows,
-                ["name", "type", "default", "value", "label", "description", "constraints"],
-                "Parameters",
-            )
-        )
+        columns = ["name", "type", "default", "value", "description", "constraints"]
+        console.print(simple_table(rows, columns, "Parameters", no_wrap=["name", "type"]))
     else:
         console.print("No parameters.")
     for group in data.get("ParameterGroups", []):
