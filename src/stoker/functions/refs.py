@@ -59,6 +59,13 @@ def _enabled_resource(name: Any, scope: Scope) -> list[str]:
     return []
 
 
+def _first_argument_resource(args: Any, scope: Scope) -> list[str]:
+    """The resource named by the first item of an attribute lookup, if it exists."""
+    if isinstance(args, list) and args:
+        return _enabled_resource(args[0], scope)
+    return []
+
+
 class GetParam(Function):
     """The value of a parameter, optionally navigated into: ``get_param: [name, key, 0]``."""
 
@@ -158,9 +165,7 @@ class GetAttr(Function):
             yield problem
 
     def dependencies(self, scope: Scope) -> Iterable[str]:
-        if isinstance(self.args, list) and self.args:
-            return _enabled_resource(self.args[0], scope)
-        return []
+        return _first_argument_resource(self.args, scope)
 
     def resolve(self, context: Context) -> Any:
         args = resolve(self.args, context)
@@ -194,9 +199,7 @@ class CfnGetAtt(Function):
                 yield problem
 
     def dependencies(self, scope: Scope) -> Iterable[str]:
-        if isinstance(self.args, list) and self.args:
-            return _enabled_resource(self.args[0], scope)
-        return []
+        return _first_argument_resource(self.args, scope)
 
     def resolve(self, context: Context) -> Any:
         resource, attribute = resolve(self.args, context)

@@ -158,19 +158,8 @@ _HOT_CONDITIONS_2016: Table = {
 }
 _HOT_CONDITIONS_2017_09: Table = {**_HOT_CONDITIONS_2016, "yaql": Yaql, "contains": Contains}
 
-_CFN_2012: Table = {
-    "Fn::FindInMap": FindInMap,
-    "Fn::GetAZs": GetAZs,
-    "Ref": Ref,
-    "Fn::GetAtt": CfnGetAtt,
-    "Fn::Select": Select,
-    "Fn::Join": CfnJoin,
-    "Fn::Split": CfnSplit,
-    "Fn::Replace": CfnReplace,
-    "Fn::Base64": Base64,
-    "Fn::MemberListToMap": MemberListToMap,
-    "Fn::ResourceFacade": _with(ResourceFacade, cfn=True),
-}
+# The CFN format has what HOT 2013-05-23 borrowed from it, plus mappings and Fn::GetAtt.
+_CFN_2012: Table = {**_CFN_IN_HOT_2013, "Fn::FindInMap": FindInMap, "Fn::GetAtt": CfnGetAtt}
 _CFN_2010: Table = {**_CFN_2012, "Fn::If": _with(If, two_arguments=False, cfn=True)}
 _CFN_2010_CONDITIONS: Table = {
     "Fn::Equals": Equals,
