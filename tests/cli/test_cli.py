@@ -173,3 +173,20 @@ def test_function_list():
     old = json.loads(run("template", "function", "list", "2013-05-23", "-f", "json").stdout)
     assert "Fn::Join" in [row["functions"] for row in old]
     assert run("template", "function", "list", "1999-01-01").exit_code == 1
+
+
+def test_hidden_json_value_is_masked_wherever_it_flows(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: rocky\n"
+        "parameters:\n  creds: {type: json, hidden: true}\n"
+        "resources:\n  r:\n    type: OS::Heat::Value\n"
+        "    properties:\n      value: {get_param: creds}\n"
+        "      text: {list_join: ['', ['token=', {get_param: [creds, token]}]]}\n"
+    )
+    result = run("template", "resolve", str(path), "--parameter",
+                 'creds={"token": "tok-9f8e7d", "user": "ops-admin"}', "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert "tok-9f8e7d" not in result.output and "ops-admin" not in result.output
+    data = json.loads(result.stdout)
+    assert data["parameters"]["creds"] == "******"

@@ -9,6 +9,7 @@ engine creates stacks from a `StackDefinition`; ``stoker template validate`` and
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ from stoker.definition.context import (
 )
 from stoker.definition.graph import DependencyGraph, find_cycle
 from stoker.definition.template import ResourceDefinition, Template
-from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.diagnostics import Diagnostic, Path
 from stoker.environment import Environment
 from stoker.errors import FunctionError
 from stoker.functions.base import (
@@ -59,17 +60,48 @@ class StackDefinition:
 
     @property
     def hidden_values(self) -> list[str]:
-        """Text forms of hidden parameter values, for masking any output."""
-        found = []
+        """Every text form of every hidden parameter's value, for masking any output.
+
+        Raw supplied values count too (a rejected value must not leak either), and
+        non-string values in both their Python and JSON spellings.
+        """
+        found: set[str] = set()
+        sources = (
+            self.parameters,
+            self.environment.parameters,
+            self.environment.parameter_defaults,
+        )
         for name, parameter in self.template.parameters.items():
-            if parameter.hidden and name in self.parameters:
-                value = self.parameters[name]
-                if value not in (None, "", [], {}):
-                    found.append(value if isinstance(value, str) else str(value))
-        return found
+            if not parameter.hidden:
+                continue
+            candidates = [source[name] for source in sources if name in source]
+            if parameter.has_default:
+                candidates.append(parameter.default)
+            for value in candidates:
+                if value in (None, "", [], {}):
+                    continue
+                if isinstance(value, str):
+                    found.add(str(value))
+                else:
+                    found.update({str(value), json.dumps(value), json.dumps(value, sort_keys=True)})
+                    # get_param can reach into a hidden map or list: its parts are secret
+                    # too (but a one- or two-letter part would blank out every word).
+                    found.update(leaf for leaf in _text_leaves(value) if len(leaf) >= 3)
+        return sorted(found, key=len, reverse=True)  # longest first: no partial masking
 
     def resource_order(self) -> list[str]:
         return self.graph.order() if self.graph else list(self.enabled)
+
+
+def _text_leaves(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _text_leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _text_leaves(item)
+    elif value is not None and not isinstance(value, bool):
+        yield str(value)
 
 
 def define_stack(
@@ -402,7 +434,3 @@ class _KnownValues:
         elif isinstance(value, list):
             for item in value:
                 self.check(item)
-
-
-def span_for(definition: StackDefinition, path: Path) -> Span | None:
-    return locate(definition.template.document.data, path)
