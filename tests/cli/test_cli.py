@@ -184,9 +184,31 @@ def test_hidden_json_value_is_masked_wherever_it_flows(tmp_path):
         "    properties:\n      value: {get_param: creds}\n"
         "      text: {list_join: ['', ['token=', {get_param: [creds, token]}]]}\n"
     )
-    result = run("template", "resolve", str(path), "--parameter",
-                 'creds={"token": "tok-9f8e7d", "user": "ops-admin"}', "-f", "json")
+    result = run(
+        "template",
+        "resolve",
+        str(path),
+        "--parameter",
+        'creds={"token": "tok-9f8e7d", "user": "ops-admin"}',
+        "-f",
+        "json",
+    )
     assert result.exit_code == 0, result.output
     assert "tok-9f8e7d" not in result.output and "ops-admin" not in result.output
     data = json.loads(result.stdout)
     assert data["parameters"]["creds"] == "******"
+
+
+def test_resolve_drops_what_a_false_two_argument_if_omits(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: wallaby\nresources:\n  s: {type: OS::Heat::None}\n"
+        "  r:\n    type: OS::Heat::Value\n    properties:\n"
+        "      value:\n        known: [1, {if: [false, 2]}, 3]\n"
+        "        live: [{get_resource: s}, {if: [false, x]}]\n"
+        "        gone: {if: [false, y]}\n"
+    )
+    result = run("template", "resolve", str(path), "-f", "json")
+    assert result.exit_code == 0, result.output
+    value = json.loads(result.stdout)["resources"][1]["properties"]["value"]
+    assert value == {"known": [1, 3], "live": [{"get_resource": "s"}]}

@@ -141,7 +141,9 @@ def partial_resolve(value: Any, context: StaticContext) -> Any:
                 return chosen if chosen is OMIT else partial_resolve(chosen, context)
         return {value.name: partial_resolve(value.args, context)}
     if isinstance(value, dict):
-        return {str(k): partial_resolve(v, context) for k, v in value.items()}
+        entries = ((str(k), partial_resolve(v, context)) for k, v in value.items())
+        return {k: v for k, v in entries if v is not OMIT}  # as resolve() drops them
     if isinstance(value, list):
-        return [partial_resolve(v, context) for v in value]
+        items = (partial_resolve(v, context) for v in value)
+        return [item for item in items if item is not OMIT]
     return resolve(value, context)
