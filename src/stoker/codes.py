@@ -50,3 +50,7 @@ ENVIRONMENT = "E1060"
 ENVIRONMENT_NONPORTABLE = "W1061"
 FILE_OUTSIDE_TREE = "E1070"
 FILE_NOT_FETCHED = "W1071"
+
+# Resource properties
+PROPERTY_VALUE = "E1080"  # wrong type, constraint violated, required property missing
+PROPERTY_UNKNOWN = "E1081"  # a property the resource type does not declare

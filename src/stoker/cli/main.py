@@ -9,16 +9,29 @@ from __future__ import annotations
 import click
 
 from stoker import __version__
+from stoker.cli.resource_types import resource_type
+from stoker.cli.stack import stack
 from stoker.cli.template import template
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="stoker")
-def cli() -> None:
+@click.option(
+    "--db",
+    envvar="STOKER_DB_URL",
+    metavar="URL",
+    help="Database URL (default: SQLite in the user's data directory; "
+    "postgresql://... for a shared store). Also $STOKER_DB_URL.",
+)
+@click.pass_context
+def cli(ctx: click.Context, db: str | None) -> None:
     """stoker: run and check OpenStack Heat templates anywhere."""
+    ctx.obj = {"db": db}
 
 
 cli.add_command(template)
+cli.add_command(stack)
+cli.add_command(resource_type)
 
 
 def main() -> None:

@@ -135,3 +135,55 @@ def report(diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = ()) -> No
 def fail(message: str) -> None:
     click.echo(f"error: {message}", err=True)
     sys.exit(1)
+
+
+RECORD_FORMATS = ("table", "json", "yaml", "value")
+
+
+def _select(data: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
+    if not columns:
+        return data
+    unknown = [c for c in columns if c not in data]
+    if unknown:
+        raise click.UsageError(
+            f"unknown column(s) {', '.join(unknown)}; choose from {', '.join(data)}"
+        )
+    return {c: data[c] for c in columns}
+
+
+def emit_record(
+    data: dict[str, Any], fmt: str, columns: Sequence[str] = (), secrets: Sequence[str] = ()
+) -> None:
+    """One object (``stack show``): a Field/Value table, json, yaml, or bare values."""
+    data = mask(_select(data, columns), secrets)
+    if fmt == "value":
+        for value in data.values():
+            click.echo(_plain_value(value) if value is not None else "")
+    elif fmt == "table":
+        rows = [{"field": k, "value": v} for k, v in data.items()]
+        Console(soft_wrap=False).print(simple_table(rows, ["field", "value"], no_wrap=["field"]))
+    else:
+        emit(data, fmt, None)
+
+
+def emit_rows(
+    rows: list[dict[str, Any]],
+    fmt: str,
+    columns: Sequence[str] = (),
+    default_columns: Sequence[str] = (),
+    secrets: Sequence[str] = (),
+) -> None:
+    """A list of objects (``stack list``): a table of the default columns, or all fields."""
+    if columns:
+        rows = [_select(row, columns) for row in rows]
+    elif fmt in ("table", "value") and default_columns:
+        rows = [{c: row.get(c) for c in default_columns} for row in rows]
+    rows = mask(rows, secrets)
+    if fmt == "value":
+        for row in rows:
+            click.echo(" ".join(_plain_value(v) if v is not None else "" for v in row.values()))
+    elif fmt == "table":
+        shown = list(columns or default_columns or (rows[0].keys() if rows else []))
+        Console(soft_wrap=False).print(simple_table(rows, shown, no_wrap=shown[:1]))
+    else:
+        emit(rows, fmt, None)

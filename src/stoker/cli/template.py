@@ -82,7 +82,11 @@ def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _load(
+def _load(*args: Any, **kwargs: Any) -> LoadResult:
+    return load_from_options(*args, **kwargs)[0]
+
+
+def load_from_options(
     template_file: str,
     environments: tuple[str, ...],
     parameters: tuple[str, ...],
@@ -92,7 +96,8 @@ def _load(
     *,
     require_all: bool,
     stack_name: str | None = None,
-) -> LoadResult:
+) -> tuple[LoadResult, dict[str, str]]:
+    """Load a definition from command-line options; also return the explicit parameters."""
     values = _key_value(parameters, "--parameter")
     for key, path in _key_value(parameter_files, "--parameter-file").items():
         try:
@@ -108,7 +113,7 @@ def _load(
         require_all_parameters=require_all,
         stack_name=stack_name,
     )
-    return load_definition(template_file, environments, values, options)
+    return load_definition(template_file, environments, values, options), values
 
 
 def _finish(result: LoadResult, secrets: list[str]) -> StackDefinition:

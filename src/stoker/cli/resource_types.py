@@ -1,0 +1,124 @@
+"""``stoker resource-type ...``: the types stoker can run, and what each one declares."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import click
+from rich.console import Console
+
+from stoker.cli.output import FORMATS, emit, simple_table
+from stoker.resources.catalog import heat_catalog
+from stoker.resources.registry import default_registry
+
+_FORMAT = click.option(
+    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
+)
+
+
+@click.group("resource-type")
+def resource_type() -> None:
+    """List the resource types stoker can run and show their schemas."""
+
+
+@resource_type.command("list")
+@_FORMAT
+def list_types(fmt: str) -> None:
+    """List the resource types stoker can run (Heat lists the types its cloud offers)."""
+    registry = default_registry()
+    rows = []
+    for name in registry.names():
+        schema = registry.schema(name)
+        assert schema is not None
+        rows.append(
+            {
+                "resource_type": name,
+                "support_status": schema.support_status.status.value,
+                "description": _summary(registry.get(name)),
+            }
+        )
+    emit(
+        rows,
+        fmt,
+        lambda data, console: console.print(
+            simple_table(
+                data, ["resource_type", "support_status", "description"], no_wrap=["resource_type"]
+            )
+        ),
+    )
+
+
+@resource_type.command("show")
+@click.argument("type_name", metavar="TYPE")
+@_FORMAT
+def show(type_name: str, fmt: str) -> None:
+    """Show the properties and attributes TYPE declares, as Heat's resource type show does.
+
+    Types stoker cannot run are shown from Heat's catalog, with a note saying so.
+    """
+    schema = default_registry().schema(type_name)
+    if schema is None:
+        schema = heat_catalog().get(type_name)
+        if schema is None:
+            click.echo(f"error: The Resource Type ({type_name}) could not be found.", err=True)
+            sys.exit(1)
+        click.echo(
+            f"note: stoker cannot run {type_name}; this is Heat's declaration of it "
+            "(a linter can still check templates that use it).",
+            err=True,
+        )
+    emit(schema.to_api_dict(), fmt, _show_table)
+
+
+def _summary(plugin: object) -> str:
+    """The first line of a plugin class's docstring."""
+    doc = (type(plugin).__doc__ or "").strip().replace("``", "")
+    return doc.splitlines()[0] if doc else ""
+
+
+def _show_table(data: dict[str, Any], console: Console) -> None:
+    status = data["support_status"]
+    console.print(f"{data['resource_type']} ({status['status']}, since {status['version']})")
+    rows = [row for name, prop in data["properties"].items() for row in _flatten(name, prop)]
+    if rows:
+        columns = ["name", "type", "required", "default", "constraints", "update_allowed"]
+        console.print(simple_table(rows, columns, "Properties", no_wrap=["name", "type"]))
+    else:
+        console.print("No properties.")
+    attributes = [
+        {
+            "name": name,
+            "type": attribute.get("type", ""),
+            "description": attribute.get("description"),
+        }
+        for name, attribute in data["attributes"].items()
+    ]
+    console.print(
+        simple_table(attributes, ["name", "type", "description"], "Attributes", no_wrap=["name"])
+    )
+
+
+def _flatten(name: str, prop: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """A property and, below it, its nested keys (``parts.*.config``), one row each."""
+    constraints = prop.get("constraints") or []
+    yield {
+        "name": name,
+        "type": prop["type"],
+        "required": prop["required"],
+        "default": prop.get("default"),
+        "constraints": "\n".join(_constraint_text(c) for c in constraints) or None,
+        "update_allowed": prop["update_allowed"],
+    }
+    for key, nested in (prop.get("schema") or {}).items():
+        yield from _flatten(f"{name}.{key}", nested)
+
+
+def _constraint_text(constraint: Mapping[str, Any]) -> str:
+    kind, body = next((k, v) for k, v in constraint.items() if k != "description")
+    if isinstance(body, Mapping):
+        body = ", ".join(f"{key}={value}" for key, value in body.items())
+    elif isinstance(body, list):
+        body = ", ".join(str(item) for item in body)
+    return f"{kind}: {body}"

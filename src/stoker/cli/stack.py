@@ -1,0 +1,687 @@
+"""``stoker stack ...``: create, inspect, signal, resume and delete stacks.
+
+The commands and their output mirror ``openstack stack``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from stoker.cli.output import RECORD_FORMATS, emit_record, emit_rows, mask, report, to_yaml
+from stoker.cli.progress import Progress, event_line
+from stoker.cli.template import load_from_options
+from stoker.definition.stack import StackDefinition
+from stoker.engine.settings import EngineSettings
+from stoker.engine.stacks import (
+    CreateRequest,
+    OperationRefused,
+    StackEngine,
+    StackNotFound,
+)
+from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
+from stoker.errors import StokerError
+from stoker.parameters import display_value
+from stoker.resources.registry import default_registry
+from stoker.store import database_url, open_store
+from stoker.template.loader import DEFAULT_MAX_BYTES
+from stoker.template.nodes import plain
+from stoker.template.versions import Format
+
+_format_option = click.option(
+    "-f", "--format", "fmt", type=click.Choice(RECORD_FORMATS), default="table", show_default=True
+)
+_column_option = click.option(
+    "-c",
+    "--column",
+    "columns",
+    multiple=True,
+    metavar="COLUMN",
+    help="Show only this column; repeatable.",
+)
+
+
+class Session:
+    """What every stack command needs: the store, the engine settings, the registry."""
+
+    def __init__(self, db: str | None, settings: EngineSettings) -> None:
+        self.url = database_url(db)
+        self.settings = settings
+        self._store: Store | None = None
+        self.registry = default_registry()
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = open_store(self.url)
+        return self._store
+
+    def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
+        return StackEngine(self.store, self.registry, self.settings, listener=listener)
+
+
+def _session(ctx: click.Context) -> Session:
+    return ctx.find_object(Session) or ctx.ensure_object(Session)  # type: ignore[no-any-return]
+
+
+def _fail(error: BaseException) -> None:
+    click.echo(f"error: {error}", err=True)
+    sys.exit(1)
+
+
+@click.group()
+@click.option(
+    "--max-resources-per-stack",
+    type=int,
+    default=1000,
+    show_default=True,
+    help="Heat's max_resources_per_stack (-1: no limit).",
+)
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="How many resource actions may run at once.",
+)
+@click.pass_context
+def stack(ctx: click.Context, max_resources_per_stack: int, concurrency: int) -> None:
+    """Create, inspect and delete stacks."""
+    db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
+    settings = EngineSettings(
+        concurrency=concurrency, max_resources_per_stack=max_resources_per_stack
+    )
+    ctx.obj = Session(db, settings)
+
+
+# ---------------------------------------------------------------------------- create
+@stack.command()
+@click.argument("name")
+@click.option(
+    "-t",
+    "--template",
+    "template_file",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The template file.",
+)
+@click.option(
+    "-e",
+    "--environment",
+    "environments",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    metavar="ENV",
+)
+@click.option("--parameter", "parameters", multiple=True, metavar="KEY=VALUE")
+@click.option("--parameter-file", "parameter_files", multiple=True, metavar="KEY=FILE")
+@click.option(
+    "--timeout",
+    "timeout_mins",
+    type=click.IntRange(min=1),
+    metavar="MIN",
+    help="Fail the stack if creating it takes longer.",
+)
+@click.option("--enable-rollback", is_flag=True, help="Delete what was created on failure.")
+@click.option("--tags", default="", help="Comma-separated tags.")
+@click.option("--dry-run", is_flag=True, help="Validate and show the plan; create nothing.")
+@click.option("--allow-files-outside", is_flag=True)
+@click.option("--max-template-size", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES)
+@_format_option
+@_column_option
+@click.pass_obj
+def create(
+    session: Session,
+    name: str,
+    template_file: str,
+    environments: tuple[str, ...],
+    parameters: tuple[str, ...],
+    parameter_files: tuple[str, ...],
+    timeout_mins: int | None,
+    enable_rollback: bool,
+    tags: str,
+    dry_run: bool,
+    allow_files_outside: bool,
+    max_template_size: int,
+    fmt: str,
+    columns: tuple[str, ...],
+) -> None:
+    """Create stack NAME from a template, and show its progress and outputs."""
+    result, explicit = load_from_options(
+        template_file,
+        environments,
+        parameters,
+        parameter_files,
+        allow_files_outside,
+        max_template_size,
+        require_all=True,
+        stack_name=name,
+    )
+    definition = result.definition
+    secrets = definition.hidden_values if definition else []
+    report(result.diagnostics, secrets)
+    if not result.ok or definition is None:
+        click.echo("the template, environment or parameters were rejected", err=True)
+        sys.exit(1)
+    engine = session.engine()
+    problems = engine.check(definition)
+    report(problems, secrets)
+    if any(d.is_error for d in problems):
+        click.echo("the stack was not created", err=True)
+        sys.exit(1)
+    tag_list = tuple(t.strip() for t in tags.split(",") if t.strip())
+    if dry_run:
+        emit_record(_plan(definition, engine), fmt if fmt != "table" else "yaml", columns, secrets)
+        return
+    progress = Progress(len(definition.enabled), secrets)
+    engine.listener = progress
+    request = CreateRequest(
+        name=name,
+        definition=definition,
+        template=plain(definition.template.document.data) or {},
+        environment=definition.environment.to_data(),
+        parameters=explicit,
+        timeout_mins=timeout_mins,
+        disable_rollback=not enable_rollback,
+        tags=tag_list,
+        template_file=template_file,
+    )
+    try:
+        with progress:
+            record = asyncio.run(engine.create(request))
+    except (OperationRefused, StackNotFound) as error:
+        _fail(error)
+        return
+    _show(session, engine, record, fmt, columns)
+    if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
+        sys.exit(1)
+
+
+def _plan(definition: StackDefinition, engine: StackEngine) -> dict[str, Any]:
+    assert definition.graph is not None
+    types = engine.resource_types(definition)
+    return {
+        "stack_name": definition.context.stack_name if definition.context else None,
+        "resources": [
+            {"name": n, "type": types[n], "requires": list(definition.graph.requires[n])}
+            for n in definition.resource_order()
+        ],
+        "creation_order": definition.graph.levels(),
+        "disabled_resources": list(definition.disabled),
+    }
+
+
+# ---------------------------------------------------------------------------- show
+def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str], list[str]]:
+    """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
+    definition = engine.definition_of(record)
+    shown = {
+        name: display_value(parameter, definition.parameters[name])
+        for name, parameter in definition.template.parameters.items()
+        if name in definition.parameters
+    }
+    if definition.template.version.format is Format.HOT:
+        shown.update(
+            {
+                "OS::stack_id": record.id,
+                "OS::stack_name": record.name,
+                "OS::project_id": record.project,
+            }
+        )
+    else:
+        arn = f"arn:openstack:heat::{record.project}:stacks/{record.name}/{record.id}"
+        shown.update(
+            {"AWS::StackId": arn, "AWS::StackName": record.name, "AWS::Region": "ap-southeast-1"}
+        )
+    return shown, definition.hidden_values
+
+
+def _time(value: Any) -> str | None:
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
+
+
+def stack_document(
+    engine: StackEngine, record: StackRecord, resolve_outputs: bool = True
+) -> tuple[dict[str, Any], list[str]]:
+    """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``)."""
+    parameters, secrets = _parameters(engine, record)
+    description = str(
+        record.template.get("description", record.template.get("Description", "No description"))
+    )
+    document: dict[str, Any] = {
+        "id": record.id,
+        "stack_name": record.name,
+        "description": description,
+        "template_description": description,
+        "stack_status": f"{record.action.value}_{record.status.value}",
+        "stack_status_reason": record.status_reason,
+        "creation_time": _time(record.created_at),
+        "updated_time": _time(record.updated_at),
+        "deletion_time": _time(record.deleted_at),
+        "disable_rollback": record.disable_rollback,
+        "timeout_mins": record.timeout_mins,
+        "parameters": parameters,
+        "parent": record.parent_id,
+        "stack_owner": None,
+        "stack_user_project_id": record.project,
+        "tags": list(record.tags) or None,
+        "notification_topics": [],
+        "capabilities": [],
+        "links": [],
+    }
+    if resolve_outputs and record.deleted_at is None:
+        document["outputs"] = engine.outputs(record)
+    return document, secrets
+
+
+def _show(
+    session: Session, engine: StackEngine, record: StackRecord, fmt: str, columns: tuple[str, ...]
+) -> None:
+    document, secrets = stack_document(engine, record)
+    emit_record(document, fmt, columns, secrets)
+
+
+def _find(session: Session, name: str) -> StackRecord:
+    record = session.store.get_stack(name, session.settings.project)
+    if record is None:
+        _fail(StackNotFound(f"The Stack ({name}) could not be found."))
+    assert record is not None
+    return record
+
+
+@stack.command()
+@click.argument("name")
+@click.option("--no-resolve-outputs", is_flag=True)
+@_format_option
+@_column_option
+@click.pass_obj
+def show(
+    session: Session, name: str, no_resolve_outputs: bool, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Show stack NAME (or id)."""
+    record = _find(session, name)
+    document, secrets = stack_document(session.engine(), record, not no_resolve_outputs)
+    emit_record(document, fmt, columns, secrets)
+
+
+@stack.command("list")
+@click.option("--nested", is_flag=True, help="Include nested stacks.")
+@click.option("--deleted", is_flag=True, help="Include deleted stacks.")
+@_format_option
+@_column_option
+@click.pass_obj
+def list_stacks(
+    session: Session, nested: bool, deleted: bool, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """List stacks."""
+    records = session.store.list_stacks(
+        session.settings.project, include_nested=nested, include_deleted=deleted
+    )
+    rows = [
+        {
+            "id": r.id,
+            "stack_name": r.name,
+            "stack_status": f"{r.action.value}_{r.status.value}",
+            "stack_status_reason": r.status_reason,
+            "creation_time": _time(r.created_at),
+            "updated_time": _time(r.updated_at),
+            "deletion_time": _time(r.deleted_at),
+            "parent": r.parent_id,
+            "tags": list(r.tags) or None,
+        }
+        for r in records
+    ]
+    emit_rows(
+        rows, fmt, columns, ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
+    )
+
+
+# ---------------------------------------------------------------------------- delete/resume
+@stack.command()
+@click.argument("name")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_obj
+def delete(session: Session, name: str, yes: bool) -> None:
+    """Delete stack NAME and everything in it."""
+    record = _find(session, name)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise click.UsageError("refusing to delete without confirmation; pass --yes")
+        click.confirm(f"Delete stack {record.name} ({record.id})?", abort=True)
+    secrets = _secrets(session, record)
+    progress = Progress(len(session.store.resources(record.id)), secrets)
+    engine = session.engine(progress)
+    try:
+        with progress:
+            result = asyncio.run(engine.delete(record.id))
+    except (OperationRefused, StackNotFound) as error:
+        _fail(error)
+        return
+    click.echo(
+        f"{result.name}: {result.action.value}_{result.status.value}: "
+        f"{mask(result.status_reason, secrets)}",
+        err=True,
+    )
+    if result.status is not Status.COMPLETE:
+        sys.exit(1)
+
+
+@stack.command()
+@click.argument("name")
+@_format_option
+@_column_option
+@click.pass_obj
+def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+    """Continue an operation on NAME that was interrupted (its engine died)."""
+    record = _find(session, name)
+    secrets = _secrets(session, record)
+    progress = Progress(len(session.store.resources(record.id)), secrets)
+    engine = session.engine(progress)
+    try:
+        with progress:
+            result = asyncio.run(engine.resume(record.id))
+    except (OperationRefused, StackNotFound) as error:
+        _fail(error)
+        return
+    if result.deleted_at is None and result.action.value != "DELETE":
+        _show(session, engine, result, fmt, columns)
+    else:
+        click.echo(f"{result.name}: {result.action.value}_{result.status.value}", err=True)
+    if result.status is not Status.COMPLETE:
+        sys.exit(1)
+
+
+def _secrets(session: Session, record: StackRecord) -> list[str]:
+    try:
+        return session.engine().definition_of(record).hidden_values
+    except StokerError:
+        return []
+
+
+# ---------------------------------------------------------------------------- outputs
+@stack.group()
+def output() -> None:
+    """Stack outputs."""
+
+
+@output.command("list")
+@click.argument("name")
+@click.option("--all", "show_all", is_flag=True, help="Show values too.")
+@_format_option
+@_column_option
+@click.pass_obj
+def output_list(
+    session: Session, name: str, show_all: bool, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """List the outputs of NAME."""
+    record = _find(session, name)
+    engine = session.engine()
+    outputs = engine.outputs(record)
+    secrets = engine.definition_of(record).hidden_values
+    default = (
+        ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
+    )
+    rows = (
+        outputs
+        if show_all
+        else [{k: o.get(k) for k in ("output_key", "description")} for o in outputs]
+    )
+    emit_rows(rows, fmt, columns, default, secrets)
+
+
+@output.command("show")
+@click.argument("name")
+@click.argument("key", required=False)
+@click.option("--all", "show_all", is_flag=True, help="Show every output.")
+@_format_option
+@_column_option
+@click.pass_obj
+def output_show(
+    session: Session, name: str, key: str | None, show_all: bool, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Show output KEY of NAME (or --all)."""
+    if not key and not show_all:
+        raise click.UsageError("give an output KEY or --all")
+    record = _find(session, name)
+    engine = session.engine()
+    outputs = engine.outputs(record)
+    secrets = engine.definition_of(record).hidden_values
+    if show_all:
+        emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"], secrets)
+        return
+    found = [o for o in outputs if o["output_key"] == key]
+    if not found:
+        _fail(StackNotFound(f"Specified output key {key} not found."))
+    emit_record(found[0], fmt, columns, secrets)
+    if "output_error" in found[0]:
+        sys.exit(1)
+
+
+# ---------------------------------------------------------------------------- resources
+def _resource_row(record: ResourceRecord, stack_name: str) -> dict[str, Any]:
+    return {
+        "resource_name": record.name,
+        "logical_resource_id": record.name,
+        "physical_resource_id": record.physical_id or "",
+        "resource_type": record.type,
+        "resource_status": f"{record.action.value}_{record.status.value}",
+        "resource_status_reason": record.status_reason,
+        "updated_time": _time(record.updated_at or record.created_at),
+        "creation_time": _time(record.created_at),
+        "required_by": [],
+        "stack_name": stack_name,
+    }
+
+
+@stack.group()
+def resource() -> None:
+    """Stack resources."""
+
+
+@resource.command("list")
+@click.argument("name")
+@click.option(
+    "-n",
+    "--nested-depth",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Depth of nested stacks to list (nested stacks come with provider templates).",
+)
+@_format_option
+@_column_option
+@click.pass_obj
+def resource_list(
+    session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """List the resources of NAME."""
+    record = _find(session, name)
+    records = session.store.resources(record.id)
+    required_by: dict[str, list[str]] = {r.name: [] for r in records}
+    for r in records:
+        for need in r.requires:
+            required_by.setdefault(need, []).append(r.name)
+    rows = []
+    for r in records:
+        row = _resource_row(r, record.name)
+        row["required_by"] = required_by.get(r.name, [])
+        rows.append(row)
+    emit_rows(
+        rows,
+        fmt,
+        columns,
+        [
+            "resource_name",
+            "physical_resource_id",
+            "resource_type",
+            "resource_status",
+            "updated_time",
+        ],
+    )
+
+
+@resource.command("show")
+@click.argument("name")
+@click.argument("resource_name")
+@_format_option
+@_column_option
+@click.pass_obj
+def resource_show(
+    session: Session, name: str, resource_name: str, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Show resource RESOURCE_NAME of NAME, with its attributes."""
+    record = _find(session, name)
+    records = {r.name: r for r in session.store.resources(record.id)}
+    found = records.get(resource_name)
+    if found is None:
+        _fail(
+            StackNotFound(
+                f"The Resource ({resource_name}) could not be found in Stack {record.name}."
+            )
+        )
+    assert found is not None
+    row = _resource_row(found, record.name)
+    row["required_by"] = [n for n, r in records.items() if resource_name in r.requires]
+    engine = session.engine()
+    plugin = session.registry.get(found.type)
+    attributes: dict[str, Any] = {}
+    if plugin is not None:
+        from stoker.engine.runtime import view_of
+
+        view = view_of(found)
+        for attribute in plugin.attributes_schema:
+            if attribute != "show":
+                try:
+                    attributes[attribute] = plugin.attribute(view, attribute)
+                except Exception as error:  # an attribute's failure is shown, not raised
+                    attributes[attribute] = f"<error: {error}>"
+    row["attributes"] = attributes
+    row["properties"] = found.properties
+    secrets = engine.definition_of(record).hidden_values
+    emit_record(row, fmt, columns, secrets)
+
+
+# ---------------------------------------------------------------------------- events
+def _event_row(event: EventRecord) -> dict[str, Any]:
+    return {
+        "id": event.id,
+        "event_time": event.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "resource_name": event.resource_name,
+        "logical_resource_id": event.resource_name,
+        "physical_resource_id": event.physical_id or "",
+        "resource_status": f"{event.action.value}_{event.status.value}",
+        "resource_status_reason": event.reason,
+        "resource_type": event.resource_type,
+    }
+
+
+@stack.group()
+def event() -> None:
+    """Stack events."""
+
+
+@event.command("list")
+@click.argument("name")
+@click.option(
+    "--follow", is_flag=True, help="Keep printing new events until the stack operation ends."
+)
+@click.option("--nested-depth", type=click.IntRange(min=0), default=0)
+@_format_option
+@_column_option
+@click.pass_obj
+def event_list(
+    session: Session, name: str, follow: bool, nested_depth: int, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """List the events of NAME, oldest first."""
+    record = _find(session, name)
+    secrets = _secrets(session, record)
+    events = session.store.events(record.id)
+    if not follow:
+        emit_rows(
+            [_event_row(e) for e in events],
+            fmt,
+            columns,
+            ["event_time", "resource_name", "resource_status", "resource_status_reason"],
+            secrets,
+        )
+        return
+    last = None
+    while True:
+        for item in events:
+            click.echo(mask(event_line(item), secrets))
+            last = item.id
+        current = session.store.get_stack(record.id, session.settings.project)
+        if current is None or current.status is not Status.IN_PROGRESS:
+            break
+        time.sleep(0.5)
+        events = session.store.events(record.id, after_id=last)
+
+
+# ---------------------------------------------------------------------------- template/env
+@stack.group("template")
+def template_group() -> None:
+    """The template a stack was created from."""
+
+
+@template_group.command("show")
+@click.argument("name")
+@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
+@click.pass_obj
+def template_show(session: Session, name: str, fmt: str) -> None:
+    """Print the template of NAME."""
+    record = _find(session, name)
+    text = json.dumps(record.template, indent=2) if fmt == "json" else to_yaml(record.template)
+    click.echo(text, nl=fmt == "json")
+
+
+@stack.group("environment")
+def environment_group() -> None:
+    """The environment a stack was created with."""
+
+
+@environment_group.command("show")
+@click.argument("name")
+@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
+@click.pass_obj
+def environment_show(session: Session, name: str, fmt: str) -> None:
+    """Print the merged environment of NAME (hidden parameter values masked)."""
+    record = _find(session, name)
+    secrets = _secrets(session, record)
+    data = mask(record.environment, secrets)
+    text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
+    click.echo(text, nl=fmt == "json")
+
+
+# ---------------------------------------------------------------------------- signal
+@stack.command()
+@click.argument("name")
+@click.argument("resource_name")
+@click.option(
+    "--data",
+    "--data-binary",
+    "data",
+    default=None,
+    help="The signal as JSON (--data-binary too, as curl-style scripts write it).",
+)
+@click.option("--data-file", type=click.Path(dir_okay=False), help="Read the JSON from a file.")
+@click.pass_obj
+def signal(
+    session: Session, name: str, resource_name: str, data: str | None, data_file: str | None
+) -> None:
+    """Send a signal to RESOURCE_NAME of NAME (e.g. a wait condition handle)."""
+    if data_file:
+        with open(data_file, encoding="utf-8") as handle:
+            data = handle.read()
+    try:
+        details = json.loads(data) if data else None
+    except json.JSONDecodeError as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--data") from None
+    try:
+        asyncio.run(session.engine().signal(name, resource_name, details))
+    except StokerError as error:
+        _fail(error)

@@ -1,0 +1,1 @@
+"""The stack engine: operations as traversals of the dependency graph, durable state first."""

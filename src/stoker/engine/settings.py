@@ -1,0 +1,20 @@
+"""Engine settings (Heat's configuration defaults where Heat has one)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class EngineSettings:
+    #: resources whose jobs may run at once (the bound on the traversal's parallelism)
+    concurrency: int = 100
+    #: Heat's max_resources_per_stack (-1: no limit)
+    max_resources_per_stack: int = 1000
+    #: Heat's max_stacks_per_tenant
+    max_stacks_per_project: int = 512
+    #: how long a claim on a stack lives without a heartbeat
+    lease_seconds: float = 30.0
+    #: Heat's stack_action_timeout, used when a stack sets no timeout
+    default_timeout_seconds: float = 3600.0
+    project: str = "default"

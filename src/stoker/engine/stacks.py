@@ -1,0 +1,661 @@
+"""Stack operations: create, delete, rollback and resume, as traversals of one graph.
+
+Each operation claims the stack (a lease), records every transition before and after its
+effect (through the group-commit recorder), and walks the dependency graph with the
+scheduler: create forward, delete and rollback in reverse. A resumed operation starts from
+the recorded state, so a resource whose create completed is never created again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import string
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from stoker import codes
+from stoker.definition.stack import StackDefinition, define_stack
+from stoker.definition.template import parse_template
+from stoker.diagnostics import Diagnostic
+from stoker.engine import leases
+from stoker.engine.recorder import Recorder
+from stoker.engine.runtime import RuntimeContext, view_of
+from stoker.engine.scheduler import Traversal, reverse, traverse
+from stoker.engine.settings import EngineSettings
+from stoker.engine.state import (
+    Action,
+    EventRecord,
+    ResourceRecord,
+    StackExists,
+    StackRecord,
+    StackStatus,
+    Status,
+    Store,
+    WriteBatch,
+)
+from stoker.environment import environment_from_data
+from stoker.errors import FunctionError, StokerError
+from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
+from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
+from stoker.resources.registry import ResourceTypeRegistry
+from stoker.resources.schema import validate_properties
+from stoker.template.loader import Document
+
+STACK_TYPE = "OS::Heat::Stack"
+_NAME_CHARS = string.ascii_letters + string.digits + "_.-"
+
+
+class OperationRefused(StokerError):
+    """The operation cannot start (a name is taken, a limit is reached, another operation
+    holds the stack); nothing was changed."""
+
+    code = "refused"
+
+
+class StackNotFound(StokerError):
+    code = "not_found"
+
+
+@dataclass(slots=True)
+class CreateRequest:
+    name: str
+    definition: StackDefinition  # validated with every parameter required
+    template: dict[str, Any]  # the template as data (what is stored)
+    environment: dict[str, Any]  # the merged environment as data
+    parameters: dict[str, Any] = field(default_factory=dict)  # as given on the command line
+    timeout_mins: int | None = None
+    disable_rollback: bool = True
+    tags: tuple[str, ...] = ()
+    template_file: str | None = None
+
+
+def validate_stack_name(name: str) -> str | None:
+    """Heat's rule: a letter, then up to 254 letters, digits, '_', '.' or '-'."""
+    if not name or not name[0].isascii() or not name[0].isalpha():
+        return f'Invalid stack name "{name}": it must start with a letter'
+    if len(name) > 255 or any(c not in _NAME_CHARS for c in name):
+        return f'Invalid stack name "{name}": use at most 255 letters, digits, "_", "." and "-"'
+    return None
+
+
+def physical_name(stack_name: str, resource_name: str) -> str:
+    """Heat's ``<stack>-<resource>-<12 random>``, shortened to 255 characters."""
+    suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
+    name = f"{stack_name}-{resource_name}-{suffix}"
+    return name if len(name) <= 255 else f"{name[:2]}-{name[-(255 - 3) :]}"
+
+
+def failure_reason(name: str, error: BaseException) -> str:
+    """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
+    if isinstance(error, asyncio.CancelledError):
+        return f"resources.{name}: cancelled"
+    message = getattr(error, "message", None) or str(error) or type(error).__name__
+    return f"{type(error).__name__}: resources.{name}: {message}"
+
+
+class StackEngine:
+    """Runs stack operations against a store, with an explicit resource-type registry."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: ResourceTypeRegistry,
+        settings: EngineSettings | None = None,
+        *,
+        listener: Callable[[EventRecord], None] | None = None,
+        engine_id: str | None = None,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.settings = settings or EngineSettings()
+        self.listener = listener
+        self.engine_id = engine_id or leases.new_engine_id()
+
+    # ------------------------------------------------------------------ checks before
+    def resource_types(self, definition: StackDefinition) -> dict[str, str]:
+        """The implementing type of each enabled resource, after the resource registry."""
+        registry = definition.environment.resource_registry
+        found: dict[str, str] = {}
+        for name in definition.enabled:
+            declared = definition.template.resources[name].type
+            try:
+                resolved = registry.resolve(declared, name)
+            except Exception:  # a registry loop is reported by check()
+                found[name] = declared
+                continue
+            found[name] = resolved.template or resolved.type_name
+        return found
+
+    def check(self, definition: StackDefinition) -> list[Diagnostic]:
+        """What would stop a create before anything is written: unknown types, property
+        values that are already known and wrong, limits."""
+        found: list[Diagnostic] = []
+        template = definition.template
+        limit = self.settings.max_resources_per_stack
+        if limit >= 0 and len(definition.enabled) > limit:
+            found.append(
+                Diagnostic(
+                    codes.RESOURCE_DEFINITION,
+                    f"The stack has {len(definition.enabled)} resources, more than the limit "
+                    f"of {limit} (max_resources_per_stack); raise it with "
+                    "--max-resources-per-stack",
+                    (template.names.resources,),
+                )
+            )
+        for name, type_name in self.resource_types(definition).items():
+            resource = template.resources[name]
+            plugin = self.registry.get(type_name)
+            type_path = (*resource.path, template.names.type)
+            if plugin is None:
+                message = f"The Resource Type ({type_name}) could not be found."
+                if type_name.endswith((".yaml", ".template", ".yml")):
+                    message = (
+                        f"{type_name} is a provider template: nested stacks are not "
+                        "supported by this version of stoker"
+                    )
+                found.append(
+                    Diagnostic(codes.RESOURCE_DEFINITION, message, type_path, resource.span)
+                )
+                continue
+            found.extend(self._check_properties(definition, name, plugin))
+        return found
+
+    def _check_properties(
+        self, definition: StackDefinition, name: str, plugin: ResourcePlugin
+    ) -> list[Diagnostic]:
+        resource = definition.template.resources[name]
+        properties = resource.properties if isinstance(resource.properties, dict) else {}
+        context = definition.context
+        assert context is not None
+        known: dict[str, Any] = {}
+        unknown: set[str] = set()
+        for key, tree in properties.items():
+            if is_literal(tree):
+                known[str(key)] = resolve(tree, context)
+                continue
+            try:
+                value = resolve(tree, context)
+            except (Unresolved, FunctionError):
+                unknown.add(str(key))
+                continue
+            if value is not OMIT:
+                known[str(key)] = value
+        path = (*resource.path, definition.template.names.properties)
+        _, found = validate_properties(
+            plugin.properties_schema,
+            known,
+            path=path,
+            type_name=plugin.type_name,
+            dynamic=plugin.dynamic_properties,
+            pending=frozenset(unknown),
+        )
+        if not unknown and not any(d.is_error for d in found):
+            validated, _ = validate_properties(
+                plugin.properties_schema,
+                known,
+                path=path,
+                type_name=plugin.type_name,
+                dynamic=plugin.dynamic_properties,
+            )
+            found.extend(
+                Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
+                for message in plugin.validate(validated)
+            )
+        return found
+
+    # ------------------------------------------------------------------ create
+    async def create(self, request: CreateRequest) -> StackRecord:
+        problem = validate_stack_name(request.name)
+        if problem:
+            raise OperationRefused(problem)
+        definition = request.definition
+        project = self.settings.project
+        count = await asyncio.to_thread(self.store.count_stacks, project)
+        if count >= self.settings.max_stacks_per_project:
+            raise OperationRefused(
+                f"You have reached the maximum stacks per project, "
+                f"{self.settings.max_stacks_per_project}. Please delete some stacks."
+            )
+        stack_id = str(uuid.uuid4())
+        now = leases.now_utc()
+        stack = StackRecord(
+            id=stack_id,
+            name=request.name,
+            project=project,
+            action=Action.CREATE,
+            status=Status.IN_PROGRESS,
+            status_reason="Stack CREATE started",
+            template=request.template,
+            environment=request.environment,
+            files=dict(definition.files),
+            parameters=request.parameters,
+            created_at=now,
+            tags=request.tags,
+            timeout_mins=request.timeout_mins,
+            disable_rollback=request.disable_rollback,
+            template_file=request.template_file,
+        )
+        types = self.resource_types(definition)
+        assert definition.graph is not None
+        initial = [
+            ResourceRecord(
+                stack_id=stack_id,
+                name=name,
+                type=types[name],
+                action=Action.INIT,
+                status=Status.COMPLETE,
+                requires=tuple(definition.graph.requires[name]),
+                created_at=now,
+            )
+            for name in definition.resource_order()
+        ]
+        event = self._stack_event(
+            stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", now
+        )
+        try:
+            await asyncio.to_thread(self.store.create_stack, stack, initial, [event])
+        except StackExists:
+            raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
+        self._notify([event])
+        await asyncio.to_thread(
+            leases.acquire, self.store, stack_id, self.engine_id, self.settings.lease_seconds
+        )
+        return await self._run_create(stack, definition, done=())
+
+    async def _run_create(
+        self, stack: StackRecord, definition: StackDefinition, done: Iterable[str]
+    ) -> StackRecord:
+        operation = _Operation(self, stack, definition)
+        async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
+            result = await operation.walk(Action.CREATE, done)
+            if result.ok:
+                return await operation.finish(
+                    Action.CREATE, Status.COMPLETE, "Stack CREATE completed successfully"
+                )
+            reason = operation.failure_summary(Action.CREATE, result)
+            failed = await operation.finish(Action.CREATE, Status.FAILED, reason)
+            if stack.disable_rollback:
+                return failed
+            await operation.set_stack(Action.ROLLBACK, Status.IN_PROGRESS, "Stack ROLLBACK started")
+            return await self._run_delete(operation, Action.ROLLBACK)
+
+    # ------------------------------------------------------------------ delete
+    async def delete(self, name_or_id: str) -> StackRecord:
+        stack = await self._find(name_or_id)
+        await self._claim(stack)
+        operation = _Operation(self, stack, None)
+        async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
+            await operation.set_stack(Action.DELETE, Status.IN_PROGRESS, "Stack DELETE started")
+            return await self._run_delete(operation, Action.DELETE)
+
+    async def _run_delete(self, operation: _Operation, action: Action) -> StackRecord:
+        await operation.load_records()
+        result = await operation.walk(Action.DELETE, operation.already_deleted())
+        if not result.ok:
+            reason = operation.failure_summary(Action.DELETE, result)
+            return await operation.finish(action, Status.FAILED, reason)
+        record = await operation.finish(
+            action, Status.COMPLETE, f"Stack {action.value} completed successfully"
+        )
+        if action is Action.DELETE:
+            await asyncio.to_thread(self.store.mark_deleted, record.id, leases.now_utc())
+        return record
+
+    # ------------------------------------------------------------------ resume
+    async def resume(self, name_or_id: str) -> StackRecord:
+        """Continue an interrupted create, delete or rollback from the recorded state."""
+        stack = await self._find(name_or_id)
+        if stack.status is not Status.IN_PROGRESS:
+            raise OperationRefused(
+                f"Stack {stack.name} is {stack.action.value}_{stack.status.value}: there is "
+                "no interrupted operation to resume"
+            )
+        await self._claim(stack)
+        if stack.action is Action.CREATE:
+            definition = self.definition_of(stack)
+            records = await asyncio.to_thread(self.store.resources, stack.id)
+            done = [
+                r.name for r in records if r.action is Action.CREATE and r.status is Status.COMPLETE
+            ]
+            return await self._run_create(stack, definition, done)
+        operation = _Operation(self, stack, None)
+        async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
+            return await self._run_delete(operation, stack.action)
+
+    # ------------------------------------------------------------------ helpers
+    async def _find(self, name_or_id: str) -> StackRecord:
+        stack = await asyncio.to_thread(self.store.get_stack, name_or_id, self.settings.project)
+        if stack is None or stack.deleted_at is not None:
+            raise StackNotFound(f"The Stack ({name_or_id}) could not be found.")
+        return stack
+
+    async def _claim(self, stack: StackRecord) -> None:
+        try:
+            await asyncio.to_thread(
+                leases.acquire, self.store, stack.id, self.engine_id, self.settings.lease_seconds
+            )
+        except leases.LeaseHeld as held:
+            raise OperationRefused(
+                f"Stack {stack.name} already has an action ({stack.action.value}) in "
+                f"progress (engine {held.lease.engine_id}, lease until "
+                f"{held.lease.expires_at.isoformat(timespec='seconds')})."
+            ) from None
+
+    def definition_of(self, stack: StackRecord) -> StackDefinition:
+        """Rebuild a stack's definition from what was stored at create."""
+        document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
+        template = parse_template(document)
+        environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
+        return define_stack(
+            template,
+            environment,
+            stack.files,
+            require_all_parameters=True,
+            stack_name=stack.name,
+            stack_id=stack.id,
+            project_id=stack.project,
+        )
+
+    def _stack_event(
+        self, stack: StackRecord, action: Action, status: Status, reason: str, now: Any
+    ) -> EventRecord:
+        return EventRecord(stack.id, stack.name, STACK_TYPE, action, status, reason, stack.id, now)
+
+    def _notify(self, events: Iterable[EventRecord]) -> None:
+        if self.listener is not None:
+            for event in events:
+                self.listener(event)
+
+    # ------------------------------------------------------------------ outputs
+    def outputs(self, stack: StackRecord) -> list[dict[str, Any]]:
+        """Each output resolved on its own; a failing one carries ``output_error``."""
+        definition = self.definition_of(stack)
+        records = {r.name: r for r in self.store.resources(stack.id)}
+        context = self._runtime(definition, records)
+        result = []
+        for name, output in definition.template.outputs.items():
+            entry: dict[str, Any] = {"output_key": name, "description": output.description}
+            disabled = (
+                output.condition is not None
+                and definition.scope is not None
+                and (definition.scope.condition_value(output.condition) is False)
+            )
+            if disabled:
+                entry["output_value"] = None
+            else:
+                try:
+                    value = resolve(output.value, context)
+                    entry["output_value"] = None if value is OMIT else value
+                except (FunctionError, Unresolved) as error:
+                    entry["output_value"] = None
+                    entry["output_error"] = str(getattr(error, "message", error))
+            result.append(entry)
+        return result
+
+    def _runtime(
+        self, definition: StackDefinition, records: Mapping[str, ResourceRecord]
+    ) -> RuntimeContext:
+        assert definition.context is not None
+        return RuntimeContext(definition.context, records, self.registry.get)
+
+    # ------------------------------------------------------------------ signals
+    async def signal(self, name_or_id: str, resource_name: str, details: Any) -> None:
+        stack = await self._find(name_or_id)
+        records = {r.name: r for r in await asyncio.to_thread(self.store.resources, stack.id)}
+        record = records.get(resource_name)
+        if record is None:
+            raise StackNotFound(
+                f"The Resource ({resource_name}) could not be found in Stack {stack.name}."
+            )
+        if record.action in (Action.DELETE, Action.SUSPEND) or record.action is Action.INIT:
+            raise OperationRefused(
+                f"Signal resource during {record.action.value} is not supported."
+            )
+        plugin = self.registry.get(record.type)
+        if plugin is None:
+            raise OperationRefused(f"The Resource Type ({record.type}) could not be found.")
+        context = ResourceContext(
+            stack_name=stack.name,
+            stack_id=stack.id,
+            project_id=stack.project,
+            resource_name=record.name,
+            physical_name=record.physical_id or record.name,
+            properties=record.properties,
+            data=dict(record.data),
+            physical_id=record.physical_id,
+        )
+        await plugin.signal(context, details)
+        now = leases.now_utc()
+        updated = replace(record, data=context.data, updated_at=now)
+        reason = "Signal received"
+        if isinstance(details, dict) and details.get("reason"):
+            reason = f"Signal: {details['reason']}"
+        event = EventRecord(
+            stack.id,
+            record.name,
+            record.type,
+            Action.SIGNAL,
+            Status.COMPLETE,
+            reason,
+            record.physical_id,
+            now,
+        )
+        await asyncio.to_thread(self.store.write, WriteBatch(resources=[updated], events=[event]))
+        self._notify([event])
+
+
+class _Operation:
+    """One running operation on one stack: its records in memory, its writes, its jobs."""
+
+    def __init__(
+        self, engine: StackEngine, stack: StackRecord, definition: StackDefinition | None
+    ) -> None:
+        self.engine = engine
+        self.stack = stack
+        self.definition = definition
+        self.recorder = Recorder(engine.store)
+        self.records: dict[str, ResourceRecord] = {}
+        self.started = time.monotonic()
+        timeout = (stack.timeout_mins * 60) if stack.timeout_mins else None
+        self.timeout = timeout or engine.settings.default_timeout_seconds
+        self.timed_out = False
+
+    def time_left(self) -> float | None:
+        return self.timeout - (time.monotonic() - self.started)
+
+    async def load_records(self) -> None:
+        records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
+        self.records = {r.name: r for r in records}
+
+    def already_deleted(self) -> list[str]:
+        return [
+            n
+            for n, r in self.records.items()
+            if r.action is Action.INIT
+            or (r.action is Action.DELETE and r.status is Status.COMPLETE)
+        ]
+
+    async def write(self, batch: WriteBatch) -> None:
+        await self.recorder.write(batch)
+        for record in batch.resources:
+            self.records[record.name] = record
+        self.engine._notify(batch.events)
+
+    async def set_stack(self, action: Action, status: Status, reason: str) -> None:
+        now = leases.now_utc()
+        event = self.engine._stack_event(self.stack, action, status, reason, now)
+        await self.write(
+            WriteBatch(
+                stacks=[StackStatus(self.stack.id, action, status, reason, now)], events=[event]
+            )
+        )
+        self.stack = replace(
+            self.stack, action=action, status=status, status_reason=reason, updated_at=now
+        )
+
+    async def finish(self, action: Action, status: Status, reason: str) -> StackRecord:
+        await self.set_stack(action, status, reason)
+        return self.stack
+
+    def failure_summary(self, action: Action, result: Traversal) -> str:
+        if self.timed_out:
+            return "Create timed out" if action is Action.CREATE else "Timed out"
+        name, error = next(iter(result.failed.items()), (None, None))
+        if name is None:
+            return f"Resource {action.value} failed: operation stopped"
+        record = self.records.get(name)
+        reason = record.status_reason if record else failure_reason(name, error)
+        return f"Resource {action.value} failed: {reason}"
+
+    # -- traversal -----------------------------------------------------------------
+    async def walk(self, action: Action, done: Iterable[str]) -> Traversal:
+        if action is Action.CREATE:
+            assert self.definition is not None
+            if not self.records:
+                await self.load_records()
+            graph = self.definition.graph
+            assert graph is not None
+            requires: Mapping[str, Any] = graph.requires
+            job = self.create_one
+        else:
+            requires = reverse({n: r.requires for n, r in self.records.items()})
+            job = self.delete_one
+        try:
+            async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
+                return await traverse(
+                    requires, job, concurrency=self.engine.settings.concurrency, done=done
+                )
+        except TimeoutError:
+            self.timed_out = True
+            await self.load_records()
+            failed = {
+                n: TimeoutError()
+                for n, r in self.records.items()
+                if r.status is Status.FAILED and r.action is action
+            }
+            return Traversal(failed=failed or {"": TimeoutError()})
+
+    async def _transition(
+        self, record: ResourceRecord, action: Action, status: Status, reason: str, **changes: Any
+    ) -> ResourceRecord:
+        now = leases.now_utc()
+        updated = replace(
+            record, action=action, status=status, status_reason=reason, updated_at=now, **changes
+        )
+        event = EventRecord(
+            self.stack.id,
+            record.name,
+            record.type,
+            action,
+            status,
+            reason,
+            updated.physical_id,
+            now,
+        )
+        await self.write(WriteBatch(resources=[updated], events=[event]))
+        return updated
+
+    def _context(self, record: ResourceRecord, properties: Mapping[str, Any]) -> ResourceContext:
+        return ResourceContext(
+            stack_name=self.stack.name,
+            stack_id=self.stack.id,
+            project_id=self.stack.project,
+            resource_name=record.name,
+            physical_name=record.data.get("physical_name")
+            or physical_name(self.stack.name, record.name),
+            properties=properties,
+            data=dict(record.data),
+            physical_id=record.physical_id,
+            time_left=self.time_left,
+            lookup=self.lookup,
+            sleep=asyncio.sleep,
+        )
+
+    async def lookup(self, reference: str) -> ResourceView | None:
+        """A resource's current recorded state (fresh from the store: signals arrive there)."""
+        records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
+        for record in records:
+            if record.name == reference or record.physical_id == reference:
+                return view_of(record)
+        return None
+
+    async def create_one(self, name: str) -> None:
+        assert self.definition is not None
+        record = self.records[name]
+        plugin = self.engine.registry.get(record.type)
+        record = await self._transition(record, Action.CREATE, Status.IN_PROGRESS, "state changed")
+        try:
+            if plugin is None:
+                raise StokerError(f"The Resource Type ({record.type}) could not be found.")
+            properties = self._properties(name, plugin)
+            context = self._context(record, properties)
+            await plugin.create(context)
+        except BaseException as error:
+            reason = (
+                "Create timed out"
+                if isinstance(error, asyncio.CancelledError)
+                else (failure_reason(name, error))
+            )
+            await asyncio.shield(self._transition(record, Action.CREATE, Status.FAILED, reason))
+            raise
+        await self._transition(
+            record,
+            Action.CREATE,
+            Status.COMPLETE,
+            "state changed",
+            physical_id=context.physical_id,
+            data=context.data,
+            properties=dict(properties),
+        )
+
+    def _properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
+        assert self.definition is not None
+        resource = self.definition.template.resources[name]
+        context = self.engine._runtime(self.definition, self.records)
+        values: dict[str, Any] = {}
+        properties = resource.properties if isinstance(resource.properties, dict) else {}
+        for key, tree in properties.items():
+            value = resolve(tree, context)
+            if value is not OMIT:
+                values[str(key)] = value
+        path = (*resource.path, self.definition.template.names.properties)
+        validated, found = validate_properties(
+            plugin.properties_schema,
+            values,
+            path=path,
+            type_name=plugin.type_name,
+            dynamic=plugin.dynamic_properties,
+        )
+        problems = [d.render() for d in found if d.is_error]
+        problems += plugin.validate(validated) if not problems else []
+        if problems:
+            raise PropertyError("; ".join(problems))
+        return validated
+
+    async def delete_one(self, name: str) -> None:
+        record = self.records[name]
+        plugin = self.engine.registry.get(record.type)
+        record = await self._transition(record, Action.DELETE, Status.IN_PROGRESS, "state changed")
+        try:
+            if plugin is not None:
+                context = self._context(record, record.properties)
+                await plugin.delete(context)
+        except BaseException as error:
+            reason = (
+                "Delete timed out"
+                if isinstance(error, asyncio.CancelledError)
+                else (failure_reason(name, error))
+            )
+            await asyncio.shield(self._transition(record, Action.DELETE, Status.FAILED, reason))
+            raise
+        await self._transition(record, Action.DELETE, Status.COMPLETE, "state changed")
+
+
+class PropertyError(StokerError):
+    """A resource's resolved properties do not fit its type's schema."""
+
+    code = "property_invalid"

@@ -1,0 +1,172 @@
+"""The records the engine keeps about stacks, resources and events, and the store port.
+
+The engine declares what it needs from durable storage here; `stoker.store` implements
+it with SQLAlchemy. Records are plain frozen values, so the engine never holds a live
+database object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+
+class Action(StrEnum):
+    INIT = "INIT"
+    CREATE = "CREATE"
+    DELETE = "DELETE"
+    UPDATE = "UPDATE"
+    ROLLBACK = "ROLLBACK"
+    SUSPEND = "SUSPEND"
+    RESUME = "RESUME"
+    CHECK = "CHECK"
+    SIGNAL = "SIGNAL"
+
+
+class Status(StrEnum):
+    IN_PROGRESS = "IN_PROGRESS"
+    COMPLETE = "COMPLETE"
+    FAILED = "FAILED"
+
+
+@dataclass(frozen=True, slots=True)
+class StackRecord:
+    """One stack. ``template``/``environment``/``files``/``parameters`` are what it was
+    created from (JSON-native data), so an interrupted operation can be resumed."""
+
+    id: str
+    name: str
+    project: str
+    action: Action
+    status: Status
+    status_reason: str
+    template: dict[str, Any]
+    environment: dict[str, Any]
+    files: dict[str, str]
+    parameters: dict[str, Any]  # raw values as supplied (hidden ones too: this is state)
+    created_at: datetime
+    updated_at: datetime | None = None
+    deleted_at: datetime | None = None
+    parent_id: str | None = None
+    parent_resource: str | None = None
+    tags: tuple[str, ...] = ()
+    timeout_mins: int | None = None
+    disable_rollback: bool = True
+    template_file: str | None = None  # where the template was read from, for messages
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceRecord:
+    stack_id: str
+    name: str
+    type: str
+    action: Action
+    status: Status
+    status_reason: str = ""
+    physical_id: str | None = None
+    properties: dict[str, Any] = field(default_factory=dict)  # as resolved
+    attributes: dict[str, Any] = field(default_factory=dict)  # cached attribute values
+    data: dict[str, Any] = field(default_factory=dict)  # the plugin's own data
+    requires: tuple[str, ...] = ()
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    stack_id: str
+    resource_name: str  # the stack's name for stack-level events
+    resource_type: str  # "OS::Heat::Stack" for stack-level events
+    action: Action
+    status: Status
+    reason: str
+    physical_id: str | None
+    time: datetime
+    id: int | None = None  # assigned by the store
+
+
+@dataclass(frozen=True, slots=True)
+class StackStatus:
+    """A change of a stack's state."""
+
+    stack_id: str
+    action: Action
+    status: Status
+    reason: str
+    time: datetime
+
+
+@dataclass(slots=True)
+class WriteBatch:
+    """Changes written in one transaction (group commit): all of them or none."""
+
+    stacks: list[StackStatus] = field(default_factory=list)
+    resources: list[ResourceRecord] = field(default_factory=list)  # upserted by (stack_id, name)
+    events: list[EventRecord] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.stacks or self.resources or self.events)
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """Who is operating on a stack, and until when the claim holds without a heartbeat."""
+
+    engine_id: str
+    expires_at: datetime
+
+
+class StackExists(Exception):  # noqa: N818 - reads as a condition
+    pass
+
+
+class Store(Protocol):
+    """Durable state. Every method is one transaction; times are timezone-aware UTC."""
+
+    def create_stack(
+        self, stack: StackRecord, resources: Sequence[ResourceRecord], events: Sequence[EventRecord]
+    ) -> None:
+        """Insert a stack with its initial resource rows; StackExists if a stack of that
+        name exists (and is not deleted) in the project."""
+
+    def get_stack(self, name_or_id: str, project: str) -> StackRecord | None:
+        """By id (including deleted stacks) or else by name (not deleted)."""
+
+    def list_stacks(
+        self, project: str, *, include_nested: bool = False, include_deleted: bool = False
+    ) -> list[StackRecord]: ...
+
+    def child_stacks(self, stack_id: str) -> list[StackRecord]: ...
+
+    def resources(self, stack_id: str) -> list[ResourceRecord]:
+        """In the order they were first written."""
+
+    def events(
+        self, stack_id: str, *, after_id: int | None = None, limit: int | None = None
+    ) -> list[EventRecord]:
+        """Oldest first; ``after_id`` for following new events."""
+
+    def write(self, batch: WriteBatch) -> None:
+        """Apply a batch in one transaction."""
+
+    def acquire_lease(
+        self, stack_id: str, engine_id: str, expires_at: datetime, now: datetime
+    ) -> Lease | None:
+        """Claim the stack if no other engine holds a live lease (compare-and-swap).
+        Returns None on success, else the lease that is in the way."""
+
+    def renew_lease(self, stack_id: str, engine_id: str, expires_at: datetime) -> bool:
+        """Extend our lease; False if we no longer hold it."""
+
+    def release_lease(self, stack_id: str, engine_id: str) -> None: ...
+
+    def lease(self, stack_id: str) -> Lease | None: ...
+
+    def count_stacks(self, project: str) -> int:
+        """Stacks in the project that are not deleted (for the per-project limit)."""
+
+    def mark_deleted(self, stack_id: str, time: datetime) -> None:
+        """The stack is gone: set deleted_at (its name may be reused)."""

@@ -1,0 +1,110 @@
+"""The resource-type plugin interface: what a type declares and what the engine calls.
+
+A plugin declares its property and attribute schemas; the engine validates properties
+against them, drives the async handlers, records every transition, and answers
+``get_attr``/``get_resource`` from what the handlers stored. No engine code names a type.
+"""
+
+from __future__ import annotations
+
+from abc import ABC
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from stoker.resources.schema import AttributeSchema, PropertySchema
+
+
+class ResourceFailure(Exception):  # noqa: N818 - the resource failed; the message says why
+    """A handler's way to fail its resource with a reason a user can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceView:
+    """What the engine knows about one resource, as plugins see it (read-only)."""
+
+    name: str
+    type: str
+    physical_id: str | None
+    properties: Mapping[str, Any]
+    data: Mapping[str, Any]
+    action: str
+    status: str
+
+
+@dataclass(slots=True)
+class ResourceContext:
+    """Everything a handler may use. ``data`` is the plugin's own persisted state:
+    whatever a handler puts there is recorded with the resource (JSON-native values only)
+    and comes back in later handlers and attribute lookups."""
+
+    stack_name: str
+    stack_id: str
+    project_id: str
+    resource_name: str
+    physical_name: str  # "<stack>-<resource>-<12 random>", for types that name things
+    properties: Mapping[str, Any]  # validated, defaults applied
+    data: dict[str, Any] = field(default_factory=dict)
+    physical_id: str | None = None
+    #: seconds left before the stack operation times out (None: no limit)
+    time_left: Callable[[], float | None] = lambda: None
+    #: the current state of another resource of this stack, by its reference id
+    #: (physical id) or name; used by WaitCondition to read its handle's signals
+    lookup: Callable[[str], Awaitable[ResourceView | None]] | None = None
+    #: sleep that returns early (raising asyncio.CancelledError) when the operation stops
+    sleep: Callable[[float], Awaitable[None]] | None = None
+
+
+class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a default
+    """Base of every resource type. Subclasses set the class attributes and override the
+    handlers they need; a handler that is not overridden completes at once."""
+
+    type_name: ClassVar[str]
+    properties_schema: ClassVar[Mapping[str, PropertySchema]] = {}
+    attributes_schema: ClassVar[Mapping[str, AttributeSchema]] = {}
+    #: any attribute name is accepted (OS::Heat::None, provider templates, groups)
+    dynamic_attributes: ClassVar[bool] = False
+    #: any property is accepted, unchecked (OS::Heat::None stands in for any type)
+    dynamic_properties: ClassVar[bool] = False
+    #: the property names whose change can be applied in place (the rest replace)
+    #: are the schema's update_allowed ones; this type never updates or replaces
+    never_updates: ClassVar[bool] = False
+
+    def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        """Problems across validated properties that no single property schema can express
+        (RandomString: the minimums must fit in the length). Empty when all is well."""
+        return []
+
+    async def create(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
+        """Make the resource. Set ``context.physical_id`` (and ``context.data``)."""
+
+    def needs_replace(self, previous: ResourceView, properties: Mapping[str, Any]) -> bool:
+        """Whether an update to ``properties`` must replace the resource even though every
+        changed property is update_allowed (Heat's ``needs_replace_with_prop_diff``)."""
+        return False
+
+    async def update(self, context: ResourceContext, previous: ResourceView) -> None:  # noqa: B027 - optional hook
+        """Apply new properties (``context.properties``) in place; ``previous`` is the
+        resource as it was. Called only when no replacement is needed."""
+
+    async def delete(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
+        """Remove the resource. Must succeed for a resource whose create never finished."""
+
+    async def suspend(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
+        """Pause the resource (stack suspend)."""
+
+    async def resume(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
+        """Undo `suspend` (stack resume)."""
+
+    async def signal(self, context: ResourceContext, details: Any) -> None:
+        """Receive a signal (``stoker stack signal``); store what later handlers need in
+        ``context.data``. Types that take no signals raise ResourceFailure."""
+        raise ResourceFailure("signal is not supported for resource.")
+
+    def reference_id(self, view: ResourceView) -> str | None:
+        """What get_resource / Ref returns: the physical id, else the logical name."""
+        return view.physical_id or view.name
+
+    def attribute(self, view: ResourceView, name: str) -> Any:
+        """The value of attribute ``name`` (already checked to be declared)."""
+        return view.data.get("attributes", {}).get(name)

@@ -1,0 +1,109 @@
+"""Heat's catalog of resource types as schemas: facts about all 201 types Heat 24.1.2 ships.
+
+stoker runs only the cloud-free types; the catalog lets the linter and ``resource-type show``
+speak about every other type too (its properties, attributes and support status). The data
+is ``data/resource-types.json`` (see the reference notes), read once on first use.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from stoker.resources.schema import AttributeSchema, PropertySchema, SupportStatus
+
+DATA_FILE = "resource-types.json"
+
+
+@dataclass(frozen=True, slots=True)
+class TypeSchema:
+    """Everything declared about one resource type."""
+
+    name: str
+    properties: Mapping[str, PropertySchema]
+    attributes: Mapping[str, AttributeSchema]
+    support_status: SupportStatus = field(default_factory=SupportStatus)
+    #: false for HIDDEN types: Heat's API does not list them, but templates may use them
+    listed: bool = True
+    #: the cloud service the type talks to (``nova``); None when it needs none
+    service: str | None = None
+    #: the type is a nested stack (ResourceGroup, AutoScalingGroup, ...)
+    nested_stack: bool = False
+
+    def to_api_dict(self, *, descriptions: bool = True) -> dict[str, Any]:
+        """Heat's ``GET /resource_types/{type}`` view: hidden or unimplemented top-level
+        properties and hidden attributes are left out, nested ones are kept."""
+        return {
+            "resource_type": self.name,
+            "properties": {
+                name: prop.to_dict(descriptions=descriptions)
+                for name, prop in self.properties.items()
+                if prop.implemented and not prop.support_status.hidden
+            },
+            "attributes": {
+                name: attribute.to_dict(descriptions=descriptions)
+                for name, attribute in self.attributes.items()
+                if not attribute.support_status.hidden
+            },
+            "support_status": self.support_status.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """The catalog: ``types`` by name, and the Heat release it describes."""
+
+    heat_version: str
+    types: Mapping[str, TypeSchema]
+    #: the stock environment's aliases (``OS::Metering::Alarm`` -> ``OS::Aodh::Alarm``)
+    aliases: Mapping[str, str]
+
+    def get(self, name: str) -> TypeSchema | None:
+        return self.types.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.types
+
+    def names(self) -> list[str]:
+        return sorted(self.types)
+
+
+def type_schema_from_entry(name: str, entry: Mapping[str, Any]) -> TypeSchema:
+    """One ``types[<name>]`` entry of the catalog as a `TypeSchema`."""
+    return TypeSchema(
+        name=name,
+        properties={
+            key: PropertySchema.from_dict(prop) for key, prop in entry["properties"].items()
+        },
+        attributes={
+            key: AttributeSchema.from_dict(attribute)
+            for key, attribute in entry["attributes"].items()
+        },
+        support_status=SupportStatus.from_dict(entry.get("support_status")),
+        listed=bool(entry.get("listed", True)),
+        service=entry.get("service"),
+        nested_stack=bool(entry.get("nested_stack", False)),
+    )
+
+
+def load_document() -> dict[str, Any]:
+    """The raw catalog document, as shipped with the package."""
+    text = resources.files("stoker.resources").joinpath("data", DATA_FILE).read_text("utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+@cache
+def heat_catalog() -> Catalog:
+    """The catalog, parsed on first use and shared afterwards (it is immutable data)."""
+    document = load_document()
+    aliases = {
+        alias: info["target"]
+        for alias, info in document.get("default_environment", {}).get("aliases", {}).items()
+    }
+    types = {name: type_schema_from_entry(name, entry) for name, entry in document["types"].items()}
+    return Catalog(heat_version=document["heat_version"], types=types, aliases=aliases)

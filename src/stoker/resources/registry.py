@@ -1,0 +1,74 @@
+"""The registry of resource types stoker can run: type name -> plugin instance.
+
+Registration is explicit (`register`), a name can be registered once, and nothing is
+found by import side effects or subclass scanning. Plugins hold no per-resource state
+(that lives in `ResourceContext.data`), so one instance serves every resource of a type.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from stoker.resources import builtin
+from stoker.resources.base import ResourcePlugin
+from stoker.resources.catalog import TypeSchema, heat_catalog
+from stoker.resources.schema import SUPPORTED
+
+
+class RegistrationError(ValueError):
+    """A plugin class that cannot be registered (a programming error, raised at startup)."""
+
+
+class ResourceTypeRegistry:
+    """Type names to plugins. Build one with `default_registry` and pass it explicitly."""
+
+    def __init__(self) -> None:
+        self._plugins: dict[str, ResourcePlugin] = {}
+
+    def register(self, plugin_class: type[ResourcePlugin]) -> None:
+        """Add a plugin class under its ``type_name``; registering a name twice is an
+        error (silently replacing a type would hide a bug)."""
+        if not (inspect.isclass(plugin_class) and issubclass(plugin_class, ResourcePlugin)):
+            raise RegistrationError(f"{plugin_class!r} is not a ResourcePlugin subclass")
+        name = getattr(plugin_class, "type_name", None)
+        if not isinstance(name, str) or not name:
+            raise RegistrationError(f"{plugin_class.__name__} declares no type_name")
+        if name in self._plugins:
+            existing = type(self._plugins[name]).__name__
+            raise RegistrationError(f"resource type {name} is already registered (by {existing})")
+        self._plugins[name] = plugin_class()
+
+    def get(self, type_name: str) -> ResourcePlugin | None:
+        """The plugin for ``type_name``, or None when stoker cannot run that type."""
+        return self._plugins.get(type_name)
+
+    def __contains__(self, type_name: object) -> bool:
+        return type_name in self._plugins
+
+    def names(self) -> list[str]:
+        """The registered type names, sorted."""
+        return sorted(self._plugins)
+
+    def schema(self, type_name: str) -> TypeSchema | None:
+        """What the plugin declares, as a `TypeSchema`; the support status comes from
+        Heat's catalog when Heat has the type (plugins do not restate it)."""
+        plugin = self._plugins.get(type_name)
+        if plugin is None:
+            return None
+        known = heat_catalog().get(type_name)
+        return TypeSchema(
+            name=type_name,
+            properties=dict(plugin.properties_schema),
+            attributes=dict(plugin.attributes_schema),
+            support_status=known.support_status if known else SUPPORTED,
+            listed=known.listed if known else True,
+            service=None,
+            nested_stack=known.nested_stack if known else False,
+        )
+
+
+def default_registry() -> ResourceTypeRegistry:
+    """A new registry holding the built-in cloud-free types."""
+    registry = ResourceTypeRegistry()
+    builtin.register(registry)
+    return registry

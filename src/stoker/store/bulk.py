@@ -1,0 +1,174 @@
+"""The hot statements, compiled once per backend and run with driver-ready values.
+
+A 10,000-resource stack writes its rows twice and an event per change, in batches of
+about a thousand; reading the rows back happens on every resume and show. These
+statements are built with SQLAlchemy (so the SQL stays the dialect's own, including the
+``INSERT ... ON CONFLICT (stack_id, name) DO UPDATE`` upsert) and compiled once; rows are
+handed to the driver as tuples already converted by `stoker.store.records` and
+`stoker.store.codec`. That skips SQLAlchemy's per-value processing, which otherwise costs
+several times what the database itself spends.
+
+How a batch reaches the database differs by backend, for speed:
+
+- SQLite (in-process): ``executemany`` of a one-row statement.
+- PostgreSQL (a round trip per statement): one ``INSERT ... SELECT ... FROM unnest(...)``
+  per batch, each column passed as one array, in the batch's order (``WITH ORDINALITY``),
+  so ids still follow the order of the records. The arrays go in psycopg's binary format
+  (``%(name)b``), whose C encoder is about ten times faster than the text one.
+
+On read, the four JSON columns of a resource come back as one JSON array text, decoded
+with one call per row.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    DateTime,
+    Select,
+    Table,
+    Text,
+    bindparam,
+    cast,
+    func,
+    literal_column,
+    select,
+    type_coerce,
+)
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.sql.dml import Insert
+from sqlalchemy.types import NullType, TypeEngine
+
+from stoker.store.models import Event, Resource
+from stoker.store.records import EVENT_FIELDS, RESOURCE_FIELDS, RESOURCE_JSON_FIELDS
+from stoker.store.types import UTCDateTime
+
+_TIME_FIELDS = frozenset({"created_at", "updated_at", "time"})
+_ORDER = "position"  # the ordinality column of a PostgreSQL batch
+_TEXT_PARAMETER = re.compile(r"%\((\w+)\)s")  # psycopg's "pyformat" placeholder
+
+
+@dataclass(frozen=True, slots=True)
+class DriverStatement:
+    """SQL text that takes rows of values in ``fields`` order: by ``executemany`` of
+    tuples, or (``columnar``) in one execution with one list per field."""
+
+    sql: str
+    fields: tuple[str, ...]
+    columnar: bool
+
+    def run(self, connection: Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+        if not self.columnar:
+            connection.exec_driver_sql(self.sql, list(rows))
+            return
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        connection.exec_driver_sql(self.sql, dict(zip(self.fields, columns, strict=True)))
+
+
+class BulkStatements:
+    """The bulk writes for one dialect (``sqlite`` or ``postgresql``)."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self.upsert_resources = self._compile(Resource.__table__, RESOURCE_FIELDS, upsert=True)
+        self.insert_events = self._compile(Event.__table__, EVENT_FIELDS, upsert=False)
+
+    def _compile(self, table: Any, fields: Sequence[str], *, upsert: bool) -> DriverStatement:
+        columnar = self.dialect.name == "postgresql"
+        if columnar:
+            statement = _insert_from_arrays(table, fields)
+        else:
+            values: dict[str, Any] = {name: bindparam(name) for name in fields}
+            statement = sqlite.insert(table).values(values)
+        if upsert:
+            statement = _on_conflict_update(statement)
+        compiled = statement.compile(dialect=self.dialect)
+        if compiled.positional and tuple(compiled.positiontup or ()) != tuple(fields):
+            raise AssertionError(f"bind order {compiled.positiontup} is not {tuple(fields)}")
+        sql = compiled.string
+        if columnar:
+            sql = _TEXT_PARAMETER.sub(r"%(\1)b", sql)
+        return DriverStatement(sql, tuple(fields), columnar)
+
+
+def _insert_from_arrays(table: Table, fields: Sequence[str]) -> Insert:
+    """``INSERT INTO t (...) SELECT ... FROM unnest(:a, :b, ...) WITH ORDINALITY``."""
+    arrays = [bindparam(name, type_=ARRAY(_array_element(table.c[name]))) for name in fields]
+    batch = (
+        func.unnest(*arrays)
+        .table_valued(*fields, with_ordinality=_ORDER)
+        .render_derived(name="batch")
+    )
+    columns = [
+        cast(batch.c[name], JSON) if isinstance(table.c[name].type, JSON) else batch.c[name]
+        for name in fields
+    ]
+    rows = select(*columns).order_by(batch.c[_ORDER])
+    return postgresql.insert(table).from_select(list(fields), rows)
+
+
+def _array_element(column: Any) -> TypeEngine[Any]:
+    """JSON travels as text (cast on the server); times as plain ``timestamptz``."""
+    if isinstance(column.type, JSON):
+        return Text()
+    if isinstance(column.type, UTCDateTime):
+        return DateTime(timezone=True)
+    return column.type  # type: ignore[no-any-return]
+
+
+def _on_conflict_update(statement: Any) -> Any:
+    new = statement.excluded
+    keep = {"stack_id", "name", "created_at"}
+    changes: dict[str, Any] = {name: new[name] for name in RESOURCE_FIELDS if name not in keep}
+    # When a resource was created stays known even if a later record omits it.
+    changes["created_at"] = func.coalesce(new.created_at, Resource.created_at)
+    return statement.on_conflict_do_update(
+        index_elements=[Resource.stack_id, Resource.name], set_=changes
+    )
+
+
+def _raw(column: ColumnElement[Any]) -> ColumnElement[Any]:
+    """The column as the driver returns it (no SQLAlchemy result processing)."""
+    return type_coerce(column, NullType())
+
+
+def _json_array_text(*columns: ColumnElement[Any]) -> ColumnElement[Any]:
+    """``'[' || a || ',' || b ... || ']'``: several JSON columns as one JSON text."""
+    text: ColumnElement[Any] = literal_column("'['", Text)
+    for index, column in enumerate(columns):
+        if index:
+            text = text.concat(literal_column("','", Text))
+        text = text.concat(cast(column, Text))
+    return text.concat(literal_column("']'", Text))
+
+
+def select_resources(stack_id: str) -> Select[Any]:
+    """Columns in `RESOURCE_FIELDS` order, the JSON ones joined into one array text."""
+    table = Resource.__table__
+    columns: list[ColumnElement[Any]] = []
+    for name in RESOURCE_FIELDS:
+        if name == RESOURCE_JSON_FIELDS[0]:
+            columns.append(_json_array_text(*(table.c[n] for n in RESOURCE_JSON_FIELDS)))
+        elif name not in RESOURCE_JSON_FIELDS:
+            column = table.c[name]
+            columns.append(_raw(column) if name in _TIME_FIELDS else column)
+    return select(*columns).where(Resource.stack_id == stack_id).order_by(Resource.id)
+
+
+def select_events(stack_id: str, after_id: int | None, limit: int | None) -> Select[Any]:
+    """Columns in `EVENT_FIELDS` order, then the id."""
+    table = Event.__table__
+    columns = [_raw(table.c[n]) if n in _TIME_FIELDS else table.c[n] for n in EVENT_FIELDS]
+    query = select(*columns, Event.id).where(Event.stack_id == stack_id)
+    if after_id is not None:
+        query = query.where(Event.id > after_id)
+    query = query.order_by(Event.id)
+    return query if limit is None else query.limit(limit)

@@ -1,0 +1,69 @@
+"""Opening a SQLAlchemy engine configured the way the store needs on each backend.
+
+SQLite: the file is shared by processes (the CLI, a service, a second CLI), so each
+connection turns on WAL (readers never block the writer), ``synchronous=NORMAL`` (durable
+at checkpoints, and fast), a busy timeout (writers queue instead of failing at once) and
+foreign keys (off by default in SQLite). The Python driver's own transaction handling is
+switched off and the store emits ``BEGIN`` itself: a transaction that will write starts
+with ``BEGIN IMMEDIATE`` and so takes the write lock before it reads. Otherwise two
+writers that read first (the name check of `create_stack`, a lease compare-and-swap)
+would both hold read snapshots and one of them would fail at its first write with
+``SQLITE_BUSY``, which no busy timeout retries.
+
+PostgreSQL needs nothing special: READ COMMITTED, with conditional UPDATEs and a unique
+index where two writers could race.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, Connection
+from sqlalchemy.pool import StaticPool
+
+from stoker.store.types import dumps, loads
+from stoker.store.urls import sqlalchemy_url
+
+BUSY_TIMEOUT_S = 30.0
+WRITE = "stoker_write"  # execution option: this transaction will write
+
+
+def create_store_engine(url: str | URL) -> Engine:
+    """An engine for ``url`` with the per-backend settings described above."""
+    parsed = sqlalchemy_url(url)
+    options: dict[str, Any] = {"json_serializer": dumps, "json_deserializer": loads}
+    if parsed.get_backend_name() != "sqlite":
+        engine = create_engine(parsed, pool_pre_ping=True, **options)
+        return engine
+    connect_args: dict[str, Any] = {"timeout": BUSY_TIMEOUT_S}
+    if _in_memory(parsed):
+        # One database per connection otherwise: share the single connection.
+        connect_args["check_same_thread"] = False
+        options["poolclass"] = StaticPool
+    engine = create_engine(parsed, connect_args=connect_args, **options)
+    event.listen(engine, "connect", _configure_sqlite)
+    event.listen(engine, "begin", _begin_sqlite)
+    return engine
+
+
+def _in_memory(url: URL) -> bool:
+    database = url.database or ""
+    return database in ("", ":memory:") or url.query.get("mode") == "memory"
+
+
+def _configure_sqlite(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # the store emits BEGIN itself
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+    finally:
+        cursor.close()
+
+
+def _begin_sqlite(connection: Connection) -> None:
+    write = connection.get_execution_options().get(WRITE, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

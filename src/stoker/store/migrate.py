@@ -1,0 +1,73 @@
+"""Bringing a database to the newest schema, safely when several processes open it at once.
+
+`upgrade_to_head` first looks (without locking, and without importing Alembic, which a
+short CLI command would notice) whether the database is already at `HEAD`, the common
+case. Otherwise it takes the database's migration lock and upgrades inside one
+transaction: PostgreSQL takes a transaction-scoped advisory lock, SQLite ``BEGIN
+IMMEDIATE`` (its write lock). Both backends have transactional DDL, so a second opener
+waits, then finds the schema at head and does nothing, and a failed upgrade leaves the
+database as it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import Engine, inspect, text
+from sqlalchemy.engine import Connection
+
+from stoker.store.connection import WRITE
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+# The newest revision in migrations/versions; a test checks it against Alembic's view.
+HEAD = "0001"
+VERSION_TABLE = "alembic_version"
+# An arbitrary constant: the advisory lock all stoker processes take to migrate.
+_PG_LOCK_KEY = 0x5707_4E12
+
+
+def alembic_config() -> Config:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def head_revisions() -> set[str]:
+    """The heads of the shipped migrations, as Alembic reads them."""
+    from alembic.script import ScriptDirectory
+
+    return set(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+def current_revisions(connection: Connection) -> set[str]:
+    """The revisions the database is at (empty for a new database)."""
+    if not inspect(connection).has_table(VERSION_TABLE):
+        return set()
+    rows = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}"))
+    return {row[0] for row in rows}
+
+
+def upgrade_to_head(engine: Engine) -> None:
+    """Migrate the database behind ``engine`` to the newest revision (idempotent)."""
+    with engine.connect() as connection:
+        if current_revisions(connection) == {HEAD}:
+            return
+    from alembic import command
+
+    with engine.connect() as connection:
+        connection.execution_options(**{WRITE: True})
+        with connection.begin():
+            if connection.dialect.name == "postgresql":
+                lock = text("SELECT pg_advisory_xact_lock(:key)")
+                connection.execute(lock, {"key": _PG_LOCK_KEY})
+            if current_revisions(connection) == {HEAD}:
+                return
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")

@@ -1,0 +1,221 @@
+"""Rows to records and records to row values.
+
+The engine's records (`stoker.engine.state`) are frozen values; the store reads and writes
+plain values through Core statements, which is many times faster than ORM objects for the
+thousands of rows a large stack writes per batch. Stacks go through the models' column
+types; resources and events, the bulk rows, as driver-ready tuples (`Codec`). Tuples in the
+records are JSON lists in the database and tuples again on the way back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from stoker.engine.state import (
+    Action,
+    EventRecord,
+    ResourceRecord,
+    StackRecord,
+    Status,
+)
+from stoker.store.codec import Codec
+from stoker.store.models import RawTemplate, Stack
+from stoker.store.types import dumps, loads_text
+
+STACK_COLUMNS = (
+    Stack.id,
+    Stack.name,
+    Stack.project,
+    Stack.action,
+    Stack.status,
+    Stack.status_reason,
+    RawTemplate.template,
+    RawTemplate.environment,
+    RawTemplate.files,
+    Stack.parameters,
+    Stack.created_at,
+    Stack.updated_at,
+    Stack.deleted_at,
+    Stack.parent_id,
+    Stack.parent_resource,
+    Stack.tags,
+    Stack.timeout_mins,
+    Stack.disable_rollback,
+    Stack.template_file,
+)
+
+# A stack joined with its template: what every stack read selects.
+SELECT_STACKS = select(*STACK_COLUMNS).join(RawTemplate, RawTemplate.id == Stack.raw_template_id)
+
+# Column order of the bulk statements (`stoker.store.bulk`): table order, without ids.
+RESOURCE_FIELDS = (
+    "stack_id",
+    "name",
+    "type",
+    "action",
+    "status",
+    "status_reason",
+    "physical_id",
+    "properties",
+    "attributes",
+    "data",
+    "requires",
+    "created_at",
+    "updated_at",
+)
+RESOURCE_JSON_FIELDS = ("properties", "attributes", "data", "requires")
+EVENT_FIELDS = (
+    "stack_id",
+    "resource_name",
+    "resource_type",
+    "action",
+    "status",
+    "reason",
+    "physical_id",
+    "time",
+)
+
+# Faster than calling the enum for each of thousands of rows; unknown values still fail.
+_ACTIONS: dict[str, Action] = {action.value: action for action in Action}
+_STATUSES: dict[str, Status] = {status.value: status for status in Status}
+
+
+def _action(value: str) -> Action:
+    return _ACTIONS.get(value) or Action(value)
+
+
+def _status(value: str) -> Status:
+    return _STATUSES.get(value) or Status(value)
+
+
+def stack_record(row: Sequence[Any]) -> StackRecord:
+    (id_, name, project, action, status, reason, template, environment, files, parameters,
+     created, updated, deleted, parent_id, parent_resource, tags, timeout, no_rollback,
+     template_file) = row  # fmt: skip
+    return StackRecord(
+        id=id_,
+        name=name,
+        project=project,
+        action=Action(action),
+        status=Status(status),
+        status_reason=reason,
+        template=template,
+        environment=environment,
+        files=files,
+        parameters=parameters,
+        created_at=created,
+        updated_at=updated,
+        deleted_at=deleted,
+        parent_id=parent_id,
+        parent_resource=parent_resource,
+        tags=tuple(tags),
+        timeout_mins=timeout,
+        disable_rollback=no_rollback,
+        template_file=template_file,
+    )
+
+
+def template_values(stack: StackRecord) -> dict[str, Any]:
+    return {"template": stack.template, "environment": stack.environment, "files": stack.files}
+
+
+def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:
+    return {
+        "id": stack.id,
+        "name": stack.name,
+        "project": stack.project,
+        "action": stack.action.value,
+        "status": stack.status.value,
+        "status_reason": stack.status_reason,
+        "raw_template_id": raw_template_id,
+        "parameters": stack.parameters,
+        "created_at": stack.created_at,
+        "updated_at": stack.updated_at,
+        "deleted_at": stack.deleted_at,
+        "parent_id": stack.parent_id,
+        "parent_resource": stack.parent_resource,
+        "tags": list(stack.tags),
+        "timeout_mins": stack.timeout_mins,
+        "disable_rollback": stack.disable_rollback,
+        "template_file": stack.template_file,
+    }
+
+
+def resource_record(row: Sequence[Any], codec: Codec) -> ResourceRecord:
+    """From a `stoker.store.bulk.select_resources` row."""
+    stack_id, name, type_, action, status, reason, physical_id, json_text, created, updated = row
+    properties, attributes, data, requires = loads_text(json_text)
+    return ResourceRecord(
+        stack_id=stack_id,
+        name=name,
+        type=type_,
+        action=_action(action),
+        status=_status(status),
+        status_reason=reason,
+        physical_id=physical_id,
+        properties=properties,
+        attributes=attributes,
+        data=data,
+        requires=tuple(requires),
+        created_at=codec.time_out(created),
+        updated_at=codec.time_out(updated),
+    )
+
+
+def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
+    """Values in `RESOURCE_FIELDS` order, ready for the driver."""
+    return (
+        resource.stack_id,
+        resource.name,
+        resource.type,
+        resource.action.value,
+        resource.status.value,
+        resource.status_reason,
+        resource.physical_id,
+        dumps(resource.properties),
+        dumps(resource.attributes),
+        dumps(resource.data),
+        dumps(list(resource.requires)),
+        codec.time_in(resource.created_at),
+        codec.time_in(resource.updated_at),
+    )
+
+
+def event_record(row: Sequence[Any], codec: Codec) -> EventRecord:
+    """From a `stoker.store.bulk.select_events` row."""
+    stack_id, resource_name, resource_type, action, status, reason, physical_id, time, id_ = row
+    return EventRecord(
+        stack_id=stack_id,
+        resource_name=resource_name,
+        resource_type=resource_type,
+        action=_action(action),
+        status=_status(status),
+        reason=reason,
+        physical_id=physical_id,
+        time=_required(codec.time_out(time)),
+        id=id_,
+    )
+
+
+def _required(time: datetime | None) -> datetime:
+    if time is None:
+        raise ValueError("an event without a time")  # the column is NOT NULL
+    return time
+
+
+def event_row(event: EventRecord, codec: Codec) -> tuple[Any, ...]:
+    """Values in `EVENT_FIELDS` order, ready for the driver."""
+    return (
+        event.stack_id,
+        event.resource_name,
+        event.resource_type,
+        event.action.value,
+        event.status.value,
+        event.reason,
+        event.physical_id,
+        codec.time_in(event.time),
+    )

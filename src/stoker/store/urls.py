@@ -1,0 +1,51 @@
+"""Which database the store uses, and how a URL names its driver.
+
+Order of choice: an explicit URL (a command-line flag), else ``$STOKER_DB_URL``, else a
+SQLite file in the user's data directory (XDG: ``$XDG_DATA_HOME`` or ``~/.local/share``,
+then ``stoker/stoker.db``), so that the embedded mode works with no configuration.
+"""
+
+from __future__ import annotations
+
+import os
+
+import platformdirs
+from sqlalchemy.engine import URL, make_url
+
+ENV_VAR = "STOKER_DB_URL"
+APP_NAME = "stoker"
+DB_FILE = "stoker.db"
+
+# A bare PostgreSQL URL means psycopg 3, the driver stoker depends on (SQLAlchemy's own
+# default for ``postgresql://`` is psycopg2, which is not installed).
+_POSTGRES_NAMES = frozenset({"postgresql", "postgres"})
+
+
+def default_database_url() -> str:
+    """The SQLite file in the user's data directory; the directory is created."""
+    directory = platformdirs.user_data_path(APP_NAME, appauthor=False)
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(directory / DB_FILE).resolve()}"
+
+
+def database_url(explicit: str | None = None) -> str:
+    """The URL to use: ``explicit``, else ``$STOKER_DB_URL``, else the default."""
+    if explicit:
+        return explicit
+    from_env = os.environ.get(ENV_VAR, "").strip()
+    if from_env:
+        return from_env
+    return default_database_url()
+
+
+def sqlalchemy_url(url: str | URL) -> URL:
+    """Parse ``url``, mapping ``postgresql://`` (and ``postgres://``) to psycopg 3."""
+    parsed = make_url(url)
+    if parsed.drivername in _POSTGRES_NAMES:
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def redacted(url: str | URL) -> str:
+    """The URL with any password hidden, for messages."""
+    return make_url(url).render_as_string(hide_password=True)

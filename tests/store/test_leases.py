@@ -1,0 +1,145 @@
+"""Leases: a compare-and-swap claim on a stack, with expiry, renewal and release."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from datetime import timedelta, timezone
+
+import pytest
+
+from stoker.engine.state import Lease
+from stoker.store import SqlStore, UnknownStack
+
+from . import factories as f
+from . import workers
+
+LATER = f.at(60)  # when the first lease runs out
+
+
+@pytest.fixture
+def stack_id(store: SqlStore) -> str:
+    record = f.stack()
+    store.create_stack(record, [], [])
+    return record.id
+
+
+def test_acquire_a_free_stack(store: SqlStore, stack_id: str) -> None:
+    assert store.lease(stack_id) is None
+    assert store.acquire_lease(stack_id, "engine-a", LATER, f.T0) is None
+    assert store.lease(stack_id) == Lease("engine-a", LATER)
+
+
+def test_a_live_lease_refuses_another_engine(store: SqlStore, stack_id: str) -> None:
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    holder = store.acquire_lease(stack_id, "engine-b", f.at(120), f.at(59))
+    assert holder == Lease("engine-a", LATER)
+    assert holder is not None and holder.expires_at.tzinfo is not None
+    assert store.lease(stack_id) == Lease("engine-a", LATER)
+
+
+def test_the_holder_may_acquire_again(store: SqlStore, stack_id: str) -> None:
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    assert store.acquire_lease(stack_id, "engine-a", f.at(90), f.at(1)) is None
+    assert store.lease(stack_id) == Lease("engine-a", f.at(90))
+
+
+def test_an_expired_lease_is_taken_over(store: SqlStore, stack_id: str) -> None:
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    assert store.acquire_lease(stack_id, "engine-b", f.at(120), LATER) is None  # at expiry
+    assert store.lease(stack_id) == Lease("engine-b", f.at(120))
+    assert store.renew_lease(stack_id, "engine-a", f.at(200)) is False  # a lost its claim
+    store.release_lease(stack_id, "engine-a")  # and cannot release b's
+    assert store.lease(stack_id) == Lease("engine-b", f.at(120))
+
+
+def test_renew_and_release(store: SqlStore, stack_id: str) -> None:
+    assert store.renew_lease(stack_id, "engine-a", LATER) is False  # nothing to renew
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    assert store.renew_lease(stack_id, "engine-a", f.at(90)) is True
+    assert store.lease(stack_id) == Lease("engine-a", f.at(90))
+    assert store.acquire_lease(stack_id, "engine-b", f.at(120), f.at(61)) is not None
+    store.release_lease(stack_id, "engine-a")
+    assert store.lease(stack_id) is None
+    assert store.renew_lease(stack_id, "engine-a", f.at(90)) is False
+    assert store.acquire_lease(stack_id, "engine-b", f.at(120), f.at(61)) is None
+
+
+def test_leases_are_per_stack(store: SqlStore, stack_id: str) -> None:
+    other = f.stack("other")
+    store.create_stack(other, [], [])
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    assert store.acquire_lease(other.id, "engine-b", LATER, f.T0) is None
+    assert store.lease(other.id) == Lease("engine-b", LATER)
+
+
+def test_lease_times_in_other_zones(store: SqlStore, stack_id: str) -> None:
+    east = timezone(timedelta(hours=9))
+    store.acquire_lease(stack_id, "engine-a", LATER.astimezone(east), f.T0.astimezone(east))
+    # 59 s later, written in another zone: still live.
+    assert store.acquire_lease(stack_id, "engine-b", f.at(99), f.at(59).astimezone(east))
+    assert store.acquire_lease(stack_id, "engine-b", f.at(99), f.at(60)) is None
+
+
+def test_unknown_stacks(store: SqlStore) -> None:
+    with pytest.raises(UnknownStack):
+        store.acquire_lease("nope", "engine-a", LATER, f.T0)
+    with pytest.raises(UnknownStack):
+        store.lease("nope")
+    assert store.renew_lease("nope", "engine-a", LATER) is False
+    store.release_lease("nope", "engine-a")
+
+
+def test_two_engines_in_one_process(open_stores: Callable[[], SqlStore], stack_id: str) -> None:
+    first, second = open_stores(), open_stores()  # two engines, two connection pools
+    assert first.acquire_lease(stack_id, "engine-a", LATER, f.T0) is None
+    assert second.acquire_lease(stack_id, "engine-b", LATER, f.T0) == Lease("engine-a", LATER)
+
+
+def test_two_processes_race_for_the_same_stacks(store: SqlStore, store_url: str) -> None:
+    stack_ids = []
+    for index in range(40):
+        record = f.stack(f"s{index}")
+        store.create_stack(record, [], [])
+        stack_ids.append(record.id)
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(2)
+    results = context.Queue()
+    processes = [
+        context.Process(
+            target=workers.claim_all, args=(store_url, engine, stack_ids, barrier, results)
+        )
+        for engine in ("engine-a", "engine-b")
+    ]
+    for process in processes:
+        process.start()
+    outcomes = dict(results.get(timeout=120) for _ in processes)
+    for process in processes:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    for stack_id in stack_ids:
+        lease = store.lease(stack_id)
+        assert lease is not None
+        winner, loser = lease.engine_id, {"engine-a": "engine-b", "engine-b": "engine-a"}
+        # The winner was told "yours" (None); the loser was told who won.
+        assert outcomes[winner][stack_id] is None
+        assert outcomes[loser[winner]][stack_id] == winner
+
+
+def test_two_processes_race_to_create_the_same_names(store: SqlStore, store_url: str) -> None:
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(2)
+    results = context.Queue()
+    processes = [
+        context.Process(target=workers.create_named, args=(store_url, i, 30, barrier, results))
+        for i in range(2)
+    ]
+    for process in processes:
+        process.start()
+    outcomes = dict(results.get(timeout=120) for _ in processes)
+    for process in processes:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    created = sorted(outcomes[0] + outcomes[1])
+    assert created == sorted(f"race-{i}" for i in range(30))  # each name exactly once
+    assert store.count_stacks("demo") == 30

@@ -1,0 +1,100 @@
+"""The shipped migrations: they build the models' schema, idempotently and concurrently."""
+
+from __future__ import annotations
+
+import multiprocessing
+
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
+
+from stoker.store import open_store
+from stoker.store.connection import create_store_engine
+from stoker.store.migrate import (
+    HEAD,
+    alembic_config,
+    current_revisions,
+    head_revisions,
+    upgrade_to_head,
+)
+from stoker.store.models import Base
+
+from . import workers
+
+
+def _differences(url: str) -> list[object]:
+    engine = create_store_engine(url)
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            return list(compare_metadata(context, Base.metadata))
+    finally:
+        engine.dispose()
+
+
+def test_the_head_constant_is_the_newest_migration() -> None:
+    assert head_revisions() == {HEAD}
+
+
+def test_migrated_schema_matches_the_models(fresh_database_url: str) -> None:
+    open_store(fresh_database_url).close()
+    assert _differences(fresh_database_url) == []
+
+
+def test_migrated_database_has_every_table_and_index(fresh_database_url: str) -> None:
+    open_store(fresh_database_url).close()
+    engine = create_store_engine(fresh_database_url)
+    try:
+        inspector = inspect(engine)
+        tables = set(inspector.get_table_names())
+        assert {"stacks", "resources", "events", "raw_templates", "alembic_version"} <= tables
+        stack_indexes = {index["name"]: index for index in inspector.get_indexes("stacks")}
+        assert stack_indexes["uq_stacks_project_name_live"]["unique"]
+        unique = inspector.get_unique_constraints("resources")
+        assert [u["column_names"] for u in unique] == [["stack_id", "name"]]
+    finally:
+        engine.dispose()
+
+
+def test_opening_again_is_a_no_op(fresh_database_url: str) -> None:
+    with open_store(fresh_database_url) as store:
+        upgrade_to_head(store.engine)  # directly, a second time on the same engine
+        with store.engine.connect() as connection:
+            assert current_revisions(connection) == head_revisions() == {HEAD}
+    with open_store(fresh_database_url) as store:
+        assert store.count_stacks("demo") == 0
+    assert _differences(fresh_database_url) == []
+
+
+def test_downgrade_to_nothing_and_up_again(fresh_database_url: str) -> None:
+    open_store(fresh_database_url).close()
+    engine = create_store_engine(fresh_database_url)
+    try:
+        with engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.downgrade(config, "base")
+        assert set(inspect(engine).get_table_names()) <= {"alembic_version"}
+    finally:
+        engine.dispose()
+    open_store(fresh_database_url).close()
+    assert _differences(fresh_database_url) == []
+
+
+def test_concurrent_openers_of_a_new_database(fresh_database_url: str) -> None:
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(3)
+    results = context.Queue()
+    processes = [
+        context.Process(target=workers.open_and_report, args=(fresh_database_url, barrier, results))
+        for _ in range(3)
+    ]
+    for process in processes:
+        process.start()
+    outcomes = [results.get(timeout=120) for _ in processes]
+    for process in processes:
+        process.join(timeout=60)
+        assert process.exitcode == 0
+    assert outcomes == [("ok", 0)] * 3
+    assert _differences(fresh_database_url) == []
