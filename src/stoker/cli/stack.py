@@ -659,8 +659,13 @@ def environment_show(session: Session, name: str, fmt: str) -> None:
 
 # ---------------------------------------------------------------------------- signal
 @stack.command()
-@click.argument("name")
-@click.argument("resource_name")
+@click.argument("name", required=False)
+@click.argument("resource_name", required=False)
+@click.option(
+    "--token",
+    help="Signal the wait condition handle holding this token (its token attribute) "
+    "instead of naming the stack and resource.",
+)
 @click.option(
     "--data",
     "--data-binary",
@@ -671,9 +676,16 @@ def environment_show(session: Session, name: str, fmt: str) -> None:
 @click.option("--data-file", type=click.Path(dir_okay=False), help="Read the JSON from a file.")
 @click.pass_obj
 def signal(
-    session: Session, name: str, resource_name: str, data: str | None, data_file: str | None
+    session: Session,
+    name: str | None,
+    resource_name: str | None,
+    token: str | None,
+    data: str | None,
+    data_file: str | None,
 ) -> None:
-    """Send a signal to RESOURCE_NAME of NAME (e.g. a wait condition handle)."""
+    """Send a signal to RESOURCE_NAME of NAME (e.g. a wait condition handle), or --token."""
+    if token is None and not (name and resource_name):
+        raise click.UsageError("give NAME and RESOURCE_NAME, or --token")
     if data_file:
         with open(data_file, encoding="utf-8") as handle:
             data = handle.read()
@@ -682,6 +694,10 @@ def signal(
     except json.JSONDecodeError as error:
         raise click.BadParameter(f"not JSON: {error}", param_hint="--data") from None
     try:
-        asyncio.run(session.engine().signal(name, resource_name, details))
+        if token is not None:
+            asyncio.run(session.engine().signal_with_token(token, details))
+        else:
+            assert name is not None and resource_name is not None
+            asyncio.run(session.engine().signal(name, resource_name, details))
     except StokerError as error:
         _fail(error)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 import string
 import time
 import uuid
@@ -403,6 +404,19 @@ class StackEngine:
         return RuntimeContext(definition.context, records, self.registry.get)
 
     # ------------------------------------------------------------------ signals
+    async def signal_with_token(self, token: str, details: Any) -> tuple[str, str]:
+        """Signal the resource holding ``token`` (a wait condition handle's own secret), the
+        way a server that only knows its token signals; returns (stack, resource)."""
+        project = self.settings.project
+        stacks = await asyncio.to_thread(self.store.list_stacks, project, include_nested=True)
+        for stack in stacks:
+            for record in await asyncio.to_thread(self.store.resources, stack.id):
+                held = record.data.get("token")
+                if isinstance(held, str) and secrets.compare_digest(held, token):
+                    await self.signal(stack.id, record.name, details)
+                    return stack.name, record.name
+        raise StackNotFound("No resource holds this signal token.")
+
     async def signal(self, name_or_id: str, resource_name: str, details: Any) -> None:
         stack = await self._find(name_or_id)
         records = {r.name: r for r in await asyncio.to_thread(self.store.resources, stack.id)}
