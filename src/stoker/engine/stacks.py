@@ -14,7 +14,7 @@ import secrets
 import string
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -597,34 +597,43 @@ class _Operation:
                 return view_of(record)
         return None
 
-    async def create_one(self, name: str) -> None:
-        assert self.definition is not None
-        record = self.records[name]
-        plugin = self.engine.registry.get(record.type)
-        record = await self._transition(record, Action.CREATE, Status.IN_PROGRESS, "state changed")
+    async def _act(
+        self,
+        name: str,
+        action: Action,
+        effect: Callable[[ResourceRecord], Awaitable[dict[str, Any]]],
+    ) -> None:
+        """State first, effect second: record IN_PROGRESS (committed), run the effect, then
+        record COMPLETE with what the effect returned, or FAILED with why."""
+        record = await self._transition(
+            self.records[name], action, Status.IN_PROGRESS, "state changed"
+        )
         try:
+            changes = await effect(record)
+        except BaseException as error:
+            if isinstance(error, asyncio.CancelledError):
+                reason = f"{action.value.capitalize()} timed out"
+            else:
+                reason = failure_reason(name, error)
+            await asyncio.shield(self._transition(record, action, Status.FAILED, reason))
+            raise
+        await self._transition(record, action, Status.COMPLETE, "state changed", **changes)
+
+    async def create_one(self, name: str) -> None:
+        async def create(record: ResourceRecord) -> dict[str, Any]:
+            plugin = self.engine.registry.get(record.type)
             if plugin is None:
                 raise StokerError(f"The Resource Type ({record.type}) could not be found.")
             properties = self._properties(name, plugin)
             context = self._context(record, properties)
             await plugin.create(context)
-        except BaseException as error:
-            reason = (
-                "Create timed out"
-                if isinstance(error, asyncio.CancelledError)
-                else (failure_reason(name, error))
-            )
-            await asyncio.shield(self._transition(record, Action.CREATE, Status.FAILED, reason))
-            raise
-        await self._transition(
-            record,
-            Action.CREATE,
-            Status.COMPLETE,
-            "state changed",
-            physical_id=context.physical_id,
-            data=context.data,
-            properties=dict(properties),
-        )
+            return {
+                "physical_id": context.physical_id,
+                "data": context.data,
+                "properties": dict(properties),
+            }
+
+        await self._act(name, Action.CREATE, create)
 
     def _properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
         assert self.definition is not None
@@ -651,22 +660,13 @@ class _Operation:
         return validated
 
     async def delete_one(self, name: str) -> None:
-        record = self.records[name]
-        plugin = self.engine.registry.get(record.type)
-        record = await self._transition(record, Action.DELETE, Status.IN_PROGRESS, "state changed")
-        try:
+        async def delete(record: ResourceRecord) -> dict[str, Any]:
+            plugin = self.engine.registry.get(record.type)
             if plugin is not None:
-                context = self._context(record, record.properties)
-                await plugin.delete(context)
-        except BaseException as error:
-            reason = (
-                "Delete timed out"
-                if isinstance(error, asyncio.CancelledError)
-                else (failure_reason(name, error))
-            )
-            await asyncio.shield(self._transition(record, Action.DELETE, Status.FAILED, reason))
-            raise
-        await self._transition(record, Action.DELETE, Status.COMPLETE, "state changed")
+                await plugin.delete(self._context(record, record.properties))
+            return {}
+
+        await self._act(name, Action.DELETE, delete)
 
 
 class PropertyError(StokerError):

@@ -9,7 +9,7 @@ The public API of the package; other packages import from here only.
 
 from stoker.parameters.checks import CustomCheck, NotCheckable, Shown
 from stoker.parameters.coercion import ParameterValueError, coerce, coerce_to
-from stoker.parameters.constraints import Unchecked, Violation, check_constraints
+from stoker.parameters.constraints import Unchecked, Violation, check_constraints, value_problem
 from stoker.parameters.custom import (
     CLOUD_CONSTRAINTS,
     CheckStatus,
@@ -62,4 +62,5 @@ __all__ = [
     "parse_parameters",
     "resolve_values",
     "type_from_name",
+    "value_problem",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,6 +214,18 @@ def check_constraints(
 
 def _problem(constraint: Constraint, parameter: Parameter, value: Any) -> str | None:
     """Heat's default message when ``value`` breaks ``constraint``, else None."""
+    if constraint.kind is ConstraintKind.ALLOWED_VALUES:
+        assert isinstance(constraint.definition, tuple)
+        return _allowed_values_problem(constraint.definition, parameter, value)
+    return value_problem(constraint, value, parameter.shown)
+
+
+def value_problem(
+    constraint: Constraint, value: Any, show: Callable[[Any], str] = str
+) -> str | None:
+    """Heat's default message when ``value`` breaks a range, length, modulo or pattern
+    constraint, else None. Shared by parameters and resource properties; ``show`` renders
+    the value in the message (parameters mask hidden ones)."""
     definition = constraint.definition
     kind = constraint.kind
     if isinstance(definition, Bounds):
@@ -229,12 +242,12 @@ def _problem(constraint: Constraint, parameter: Parameter, value: Any) -> str | 
             where = f"(min: {definition.min}, max: {definition.max})"
             if kind is ConstraintKind.LENGTH:
                 return f"length ({measured}) is out of range {where}"
-            return f"{parameter.shown(value)} is out of range {where}"
+            return f"{show(value)} is out of range {where}"
         return None
     if isinstance(definition, Modulus):
         if value % definition.step != definition.offset:
             return (
-                f"{parameter.shown(value)} is not a multiple of {definition.step} "
+                f"{show(value)} is not a multiple of {definition.step} "
                 f"with an offset of {definition.offset}"
             )
         return None
@@ -243,10 +256,8 @@ def _problem(constraint: Constraint, parameter: Parameter, value: Any) -> str | 
         text = str(value)
         match = re.match(definition, text)
         if match is None or match.end() != len(text):
-            return f'"{parameter.shown(text)}" does not match pattern "{definition}"'
-        return None
-    assert isinstance(definition, tuple)
-    return _allowed_values_problem(definition, parameter, value)
+            return f'"{show(text)}" does not match pattern "{definition}"'
+    return None
 
 
 def _allowed_values_problem(

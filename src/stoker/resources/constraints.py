@@ -23,6 +23,7 @@ from stoker.parameters import (
     ParameterType,
     ParameterValueError,
     coerce_to,
+    value_problem,
 )
 
 
@@ -172,32 +173,10 @@ def check_constraint(
 
 
 def _problem(constraint: Constraint, type_name: str, value: Any) -> str | None:
-    definition = constraint.definition
-    if isinstance(definition, Bounds):
-        measured = len(value) if constraint.kind is ConstraintKind.LENGTH else value
-        if (definition.min is not None and measured < definition.min) or (
-            definition.max is not None and measured > definition.max
-        ):
-            where = f"(min: {definition.min}, max: {definition.max})"
-            if constraint.kind is ConstraintKind.LENGTH:
-                return f"length ({measured}) is out of range {where}"
-            return f"{value} is out of range {where}"
-        return None
-    if isinstance(definition, Modulus):
-        if value % definition.step != definition.offset:
-            return (
-                f"{value} is not a multiple of {definition.step} "
-                f"with an offset of {definition.offset}"
-            )
-        return None
-    if constraint.kind is ConstraintKind.ALLOWED_PATTERN:
-        assert isinstance(definition, str)
-        match = re.match(definition, value)
-        if match is None or match.end() != len(value):
-            return f'"{value}" does not match pattern "{definition}"'
-        return None
-    assert isinstance(definition, tuple)
-    return _allowed_values_problem(definition, type_name, value)
+    if constraint.kind is ConstraintKind.ALLOWED_VALUES:
+        assert isinstance(constraint.definition, tuple)
+        return _allowed_values_problem(constraint.definition, type_name, value)
+    return value_problem(constraint, value)
 
 
 def _allowed_values_problem(allowed: tuple[Any, ...], type_name: str, value: Any) -> str | None:
