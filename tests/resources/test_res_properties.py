@@ -372,6 +372,9 @@ def test_schemas_round_trip_through_their_api_form():
 
 MINIMAL = {
     "OS::Heat::Value": {"value": 1},
+    "OS::Heat::ResourceGroup": {"resource_def": {"type": "OS::Heat::None"}},
+    "OS::Heat::ResourceChain": {"resources": ["OS::Heat::None"]},
+    "OS::Heat::Stack": {"template": "heat_template_version: rocky"},
     "OS::Heat::WaitCondition": {"handle": "h", "timeout": 5},
 }
 

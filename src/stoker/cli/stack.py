@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -90,12 +91,23 @@ def _fail(error: BaseException) -> None:
     show_default=True,
     help="How many resource actions may run at once.",
 )
+@click.option(
+    "--max-nested-depth",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Heat's max_nested_stack_depth (TripleO-sized compositions need more).",
+)
 @click.pass_context
-def stack(ctx: click.Context, max_resources_per_stack: int, concurrency: int) -> None:
+def stack(
+    ctx: click.Context, max_resources_per_stack: int, concurrency: int, max_nested_depth: int
+) -> None:
     """Create, inspect and delete stacks."""
     db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
     settings = EngineSettings(
-        concurrency=concurrency, max_resources_per_stack=max_resources_per_stack
+        concurrency=concurrency,
+        max_resources_per_stack=max_resources_per_stack,
+        max_nested_depth=max_nested_depth,
     )
     ctx.obj = Session(db, settings)
 
@@ -170,14 +182,20 @@ def create(
         click.echo("the template, environment or parameters were rejected", err=True)
         sys.exit(1)
     engine = session.engine()
-    problems = engine.check(definition)
+    base_dir = os.path.dirname(os.path.abspath(template_file))
+    problems = engine.check(definition, base_dir)
     report(problems, secrets)
     if any(d.is_error for d in problems):
         click.echo("the stack was not created", err=True)
         sys.exit(1)
     tag_list = tuple(t.strip() for t in tags.split(",") if t.strip())
     if dry_run:
-        emit_record(_plan(definition, engine), fmt if fmt != "table" else "yaml", columns, secrets)
+        emit_record(
+            _plan(definition, engine, base_dir),
+            fmt if fmt != "table" else "yaml",
+            columns,
+            secrets,
+        )
         return
     progress = Progress(len(definition.enabled), secrets)
     engine.listener = progress
@@ -190,7 +208,7 @@ def create(
         timeout_mins=timeout_mins,
         disable_rollback=not enable_rollback,
         tags=tag_list,
-        template_file=template_file,
+        template_file=os.path.abspath(template_file),
     )
     try:
         with progress:
@@ -203,9 +221,9 @@ def create(
         sys.exit(1)
 
 
-def _plan(definition: StackDefinition, engine: StackEngine) -> dict[str, Any]:
+def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:
     assert definition.graph is not None
-    types = engine.resource_types(definition)
+    types = engine.resource_types(definition, base_dir)
     return {
         "stack_name": definition.context.stack_name if definition.context else None,
         "resources": [
@@ -499,30 +517,57 @@ def resource() -> None:
 def resource_list(
     session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
-    """List the resources of NAME."""
+    """List the resources of NAME (and of its nested stacks, to --nested-depth)."""
     record = _find(session, name)
-    records = session.store.resources(record.id)
+    rows = _resource_rows(session, record, nested_depth)
+    default = [
+        "resource_name",
+        "physical_resource_id",
+        "resource_type",
+        "resource_status",
+        "updated_time",
+    ]
+    if nested_depth:
+        default.append("stack_name")
+    emit_rows(rows, fmt, columns, default)
+
+
+def _children(session: Session, records: list[ResourceRecord]) -> list[StackRecord]:
+    """The nested stacks created by ``records`` (those that still exist)."""
+    found = []
+    for r in records:
+        child_id = r.data.get("child_id")
+        if child_id:
+            child = session.store.get_stack(str(child_id), session.settings.project)
+            if child is not None:
+                found.append(child)
+    return found
+
+
+def _resource_rows(session: Session, stack: StackRecord, depth: int) -> list[dict[str, Any]]:
+    records = session.store.resources(stack.id)
     required_by: dict[str, list[str]] = {r.name: [] for r in records}
     for r in records:
         for need in r.requires:
             required_by.setdefault(need, []).append(r.name)
     rows = []
     for r in records:
-        row = _resource_row(r, record.name)
+        row = _resource_row(r, stack.name)
         row["required_by"] = required_by.get(r.name, [])
+        row["parent_resource"] = stack.parent_resource
         rows.append(row)
-    emit_rows(
-        rows,
-        fmt,
-        columns,
-        [
-            "resource_name",
-            "physical_resource_id",
-            "resource_type",
-            "resource_status",
-            "updated_time",
-        ],
-    )
+    if depth > 0:
+        for child in _children(session, records):
+            rows.extend(_resource_rows(session, child, depth - 1))
+    return rows
+
+
+def _stack_events(session: Session, stack: StackRecord, depth: int) -> list[EventRecord]:
+    events = list(session.store.events(stack.id))
+    if depth > 0:
+        for child in _children(session, session.store.resources(stack.id)):
+            events.extend(_stack_events(session, child, depth - 1))
+    return sorted(events, key=lambda e: (e.time, e.id or 0)) if depth > 0 else events
 
 
 @resource.command("show")
@@ -597,17 +642,25 @@ def event() -> None:
 def event_list(
     session: Session, name: str, follow: bool, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
-    """List the events of NAME, oldest first."""
+    """List the events of NAME, oldest first (with nested stacks' to --nested-depth)."""
     record = _find(session, name)
     secrets = _secrets(session, record)
-    events = session.store.events(record.id)
+    events = _stack_events(session, record, nested_depth)
     if not follow:
+        names = {record.id: record.name}
+        if nested_depth:
+            names.update(
+                {
+                    s.id: s.name
+                    for s in session.store.list_stacks(
+                        session.settings.project, include_nested=True, include_deleted=True
+                    )
+                }
+            )
+        rows = [{**_event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events]
+        default = ["event_time", "resource_name", "resource_status", "resource_status_reason"]
         emit_rows(
-            [_event_row(e) for e in events],
-            fmt,
-            columns,
-            ["event_time", "resource_name", "resource_status", "resource_status_reason"],
-            secrets,
+            rows, fmt, columns, [*default, "stack_name"] if nested_depth else default, secrets
         )
         return
     last = None

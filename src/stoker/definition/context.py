@@ -36,8 +36,10 @@ class StaticContext:
         stack_name: str | None = None,
         stack_id: str | None = None,
         project_id: str | None = None,
+        facade: Mapping[str, Any] | None = None,
     ) -> None:
         self.parameters = dict(parameters)
+        self.facade_data = facade
         self.declared = declared_parameters
         self.resources = resources
         self.conditions = conditions
@@ -108,7 +110,9 @@ class StaticContext:
         return self.conditions.value(name, self)
 
     def facade(self, kind: str) -> Any:
-        raise Unresolved(f"resource_facade {kind} (known inside a nested stack)")
+        if self.facade_data is None:
+            raise Unresolved(f"resource_facade {kind} (known inside a nested stack)")
+        return self.facade_data.get(kind)
 
     def availability_zones(self) -> list[str]:
         return ["nova"]

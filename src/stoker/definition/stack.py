@@ -115,6 +115,7 @@ def define_stack(
     stack_name: str | None = None,
     stack_id: str | None = None,
     project_id: str | None = None,
+    facade: Mapping[str, Any] | None = None,
 ) -> StackDefinition:
     """Check everything that can be checked before anything runs; collect all findings.
 
@@ -138,6 +139,7 @@ def define_stack(
         stack_name=stack_name,
         stack_id=stack_id,
         project_id=project_id,
+        facade=facade,
     )
     definition.context = context
     _evaluate_conditions(definition, evaluator, context)

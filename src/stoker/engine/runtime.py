@@ -13,7 +13,8 @@ from stoker.definition.context import StaticContext
 from stoker.engine.state import Action, ResourceRecord, Status
 from stoker.errors import FunctionError
 from stoker.functions.refs import navigate
-from stoker.resources.base import ResourcePlugin, ResourceView
+from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView
+from stoker.resources.nested import ChildStack, NestedStackPlugin
 
 # Actions after which a resource's attributes can be read (heat-semantics §2, get_attr).
 _READABLE = {
@@ -45,7 +46,8 @@ class RuntimeContext(StaticContext):
         self,
         static: StaticContext,
         records: Mapping[str, ResourceRecord],
-        plugin_for: Callable[[str], ResourcePlugin | None],
+        plugin_for: Callable[[ResourceRecord], ResourcePlugin | None],
+        child_of: Callable[[str], ChildStack] | None = None,
     ) -> None:
         super().__init__(
             parameters=static.parameters,
@@ -58,9 +60,11 @@ class RuntimeContext(StaticContext):
             stack_name=static.stack_name,
             stack_id=static.stack_id,
             project_id=static.project_id,
+            facade=static.facade_data,
         )
         self.records = records
         self.plugin_for = plugin_for
+        self.child_of = child_of
 
     def _record(self, resource: str) -> ResourceRecord:
         self._check_resource(resource)
@@ -70,7 +74,7 @@ class RuntimeContext(StaticContext):
         return record
 
     def _plugin(self, record: ResourceRecord) -> ResourcePlugin:
-        plugin = self.plugin_for(record.type)
+        plugin = self.plugin_for(record)
         if plugin is None:
             raise FunctionError(f"The Resource Type ({record.type}) could not be found.")
         return plugin
@@ -79,7 +83,19 @@ class RuntimeContext(StaticContext):
         record = self._record(resource)
         if record.action is Action.INIT:
             return resource  # Heat: the logical name before the resource exists
-        return self._plugin(record).reference_id(view_of(record))
+        plugin = self._plugin(record)
+        child = self._child(record, plugin)
+        if child is not None:
+            assert isinstance(plugin, NestedStackPlugin)
+            return plugin.nested_reference(view_of(record), child)
+        return plugin.reference_id(view_of(record))
+
+    def _child(self, record: ResourceRecord, plugin: ResourcePlugin) -> ChildStack | None:
+        """The child stack of a nested-stack resource (None for other resources)."""
+        child_id = record.data.get("child_id")
+        if not isinstance(plugin, NestedStackPlugin) or not child_id or self.child_of is None:
+            return None
+        return self.child_of(str(child_id))
 
     def attribute(self, resource: str, attribute: str, path: tuple[Any, ...]) -> Any:
         record = self._record(resource)
@@ -87,8 +103,15 @@ class RuntimeContext(StaticContext):
             return None
         plugin = self._plugin(record)
         name = str(attribute)
+        child = self._child(record, plugin)
         if name == "show":
             value: Any = self._show(record)
+        elif child is not None:
+            assert isinstance(plugin, NestedStackPlugin)
+            try:
+                value, path = plugin.nested_attribute(view_of(record), name, path, child)
+            except ResourceFailure as error:
+                raise FunctionError(str(error)) from None
         elif name in plugin.attributes_schema or plugin.dynamic_attributes:
             value = plugin.attribute(view_of(record), name)
         else:
@@ -105,12 +128,19 @@ class RuntimeContext(StaticContext):
         if not self._readable(record):
             return None
         plugin = self._plugin(record)
+        names = [name for name in plugin.attributes_schema if name != "show"]
+        child = self._child(record, plugin)
+        if (
+            child is not None
+            and type(plugin).nested_attribute is NestedStackPlugin.nested_attribute
+        ):
+            names = child.output_names()  # a provider template's attributes are its outputs
+        if child is not None:
+            return {
+                name: self.attribute(resource, name, ()) for name in names if name != "attributes"
+            }
         view = view_of(record)
-        return {
-            name: plugin.attribute(view, name)
-            for name in plugin.attributes_schema
-            if name != "show"
-        }
+        return {name: plugin.attribute(view, name) for name in names}
 
     @staticmethod
     def _readable(record: ResourceRecord) -> bool:

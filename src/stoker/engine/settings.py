@@ -13,6 +13,8 @@ class EngineSettings:
     max_resources_per_stack: int = 1000
     #: Heat's max_stacks_per_tenant
     max_stacks_per_project: int = 512
+    #: Heat's max_nested_stack_depth: a stack this deep cannot have children
+    max_nested_depth: int = 5
     #: how long a claim on a stack lives without a heartbeat
     lease_seconds: float = 30.0
     #: Heat's stack_action_timeout, used when a stack sets no timeout

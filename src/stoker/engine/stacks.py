@@ -9,6 +9,7 @@ the recorded state, so a resource whose create completed is never created again.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import secrets
 import string
@@ -19,11 +20,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
+from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.recorder import Recorder
+from stoker.engine.resolution import Resolution, TreeCheck, resolve_types
 from stoker.engine.runtime import RuntimeContext, view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.settings import EngineSettings
@@ -38,15 +41,18 @@ from stoker.engine.state import (
     Store,
     WriteBatch,
 )
-from stoker.environment import environment_from_data
+from stoker.environment import child_environment, environment_from_data
 from stoker.errors import FunctionError, StokerError
-from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
-from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
+from stoker.functions.base import OMIT, Unresolved, resolve
+from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
+from stoker.resources.nested import ChildSpec, ChildStack, NestedStackPlugin, ResourceGroup
 from stoker.resources.registry import ResourceTypeRegistry
 from stoker.resources.schema import validate_properties
 from stoker.template.loader import Document
 
 STACK_TYPE = "OS::Heat::Stack"
+#: answers get_attr/get_resource for a provider template's facade (outputs, resource.<n>)
+_PROVIDER = NestedStackPlugin()
 _NAME_CHARS = string.ascii_letters + string.digits + "_.-"
 
 
@@ -115,25 +121,26 @@ class StackEngine:
         self.settings = settings or EngineSettings()
         self.listener = listener
         self.engine_id = engine_id or leases.new_engine_id()
+        #: failed child stacks: where inside they failed, for the facade's message
+        self._children: dict[str, tuple[str, str]] = {}
 
     # ------------------------------------------------------------------ checks before
-    def resource_types(self, definition: StackDefinition) -> dict[str, str]:
-        """The implementing type of each enabled resource, after the resource registry."""
-        registry = definition.environment.resource_registry
-        found: dict[str, str] = {}
-        for name in definition.enabled:
-            declared = definition.template.resources[name].type
-            try:
-                resolved = registry.resolve(declared, name)
-            except Exception:  # a registry loop is reported by check()
-                found[name] = declared
-                continue
-            found[name] = resolved.template or resolved.type_name
-        return found
+    def resolve_types(self, definition: StackDefinition, base_dir: str | None) -> Resolution:
+        return resolve_types(definition, self.registry, base_dir)
 
-    def check(self, definition: StackDefinition) -> list[Diagnostic]:
+    def resource_types(
+        self, definition: StackDefinition, base_dir: str | None = None
+    ) -> dict[str, str]:
+        """The type recorded for each enabled resource (after the resource registry)."""
+        resolution = self.resolve_types(definition, base_dir)
+        types = dict(resolution.types)
+        for name in definition.enabled:
+            types.setdefault(name, definition.template.resources[name].type)
+        return types
+
+    def check(self, definition: StackDefinition, base_dir: str | None = None) -> list[Diagnostic]:
         """What would stop a create before anything is written: unknown types, property
-        values that are already known and wrong, limits."""
+        values that are already known and wrong, provider templates (recursively), limits."""
         found: list[Diagnostic] = []
         template = definition.template
         limit = self.settings.max_resources_per_stack
@@ -147,73 +154,22 @@ class StackEngine:
                     (template.names.resources,),
                 )
             )
-        for name, type_name in self.resource_types(definition).items():
-            resource = template.resources[name]
-            plugin = self.registry.get(type_name)
-            type_path = (*resource.path, template.names.type)
-            if plugin is None:
-                message = f"The Resource Type ({type_name}) could not be found."
-                if type_name.endswith((".yaml", ".template", ".yml")):
-                    message = (
-                        f"{type_name} is a provider template: nested stacks are not "
-                        "supported by this version of stoker"
-                    )
-                found.append(
-                    Diagnostic(codes.RESOURCE_DEFINITION, message, type_path, resource.span)
-                )
-                continue
-            found.extend(self._check_properties(definition, name, plugin))
+        tree = TreeCheck(self.registry, self.settings.max_nested_depth)
+        found.extend(tree.check(definition, base_dir))
         return found
 
-    def _check_properties(
-        self, definition: StackDefinition, name: str, plugin: ResourcePlugin
-    ) -> list[Diagnostic]:
-        resource = definition.template.resources[name]
-        properties = resource.properties if isinstance(resource.properties, dict) else {}
-        context = definition.context
-        assert context is not None
-        known: dict[str, Any] = {}
-        unknown: set[str] = set()
-        for key, tree in properties.items():
-            if is_literal(tree):
-                known[str(key)] = resolve(tree, context)
-                continue
-            try:
-                value = resolve(tree, context)
-            except (Unresolved, FunctionError):
-                unknown.add(str(key))
-                continue
-            if value is not OMIT:
-                known[str(key)] = value
-        path = (*resource.path, definition.template.names.properties)
-        _, found = validate_properties(
-            plugin.properties_schema,
-            known,
-            path=path,
-            type_name=plugin.type_name,
-            dynamic=plugin.dynamic_properties,
-            pending=frozenset(unknown),
-        )
-        if not unknown and not any(d.is_error for d in found):
-            validated, _ = validate_properties(
-                plugin.properties_schema,
-                known,
-                path=path,
-                type_name=plugin.type_name,
-                dynamic=plugin.dynamic_properties,
-            )
-            found.extend(
-                Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
-                for message in plugin.validate(validated)
-            )
-        return found
+    def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None:
+        """The plugin that answers for a recorded resource (provider facades included)."""
+        plugin = self.registry.get(record.type)
+        if plugin is None and record.data.get("child_id"):
+            return _PROVIDER
+        return plugin
 
     # ------------------------------------------------------------------ create
     async def create(self, request: CreateRequest) -> StackRecord:
         problem = validate_stack_name(request.name)
         if problem:
             raise OperationRefused(problem)
-        definition = request.definition
         project = self.settings.project
         count = await asyncio.to_thread(self.store.count_stacks, project)
         if count >= self.settings.max_stacks_per_project:
@@ -221,10 +177,9 @@ class StackEngine:
                 f"You have reached the maximum stacks per project, "
                 f"{self.settings.max_stacks_per_project}. Please delete some stacks."
             )
-        stack_id = str(uuid.uuid4())
         now = leases.now_utc()
         stack = StackRecord(
-            id=stack_id,
+            id=str(uuid.uuid4()),
             name=request.name,
             project=project,
             action=Action.CREATE,
@@ -232,7 +187,7 @@ class StackEngine:
             status_reason="Stack CREATE started",
             template=request.template,
             environment=request.environment,
-            files=dict(definition.files),
+            files=dict(request.definition.files),
             parameters=request.parameters,
             created_at=now,
             tags=request.tags,
@@ -240,37 +195,42 @@ class StackEngine:
             disable_rollback=request.disable_rollback,
             template_file=request.template_file,
         )
-        types = self.resource_types(definition)
+        try:
+            return await self._create_stack(stack, request.definition, parent=None)
+        except StackExists:
+            raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
+
+    async def _create_stack(
+        self, stack: StackRecord, definition: StackDefinition, parent: _Operation | None
+    ) -> StackRecord:
+        """Write the stack with its resources (INIT), claim it, and create it."""
+        operation = _Operation(self, stack, definition, parent)
+        resolution = operation.resolution()
         assert definition.graph is not None
         initial = [
             ResourceRecord(
-                stack_id=stack_id,
+                stack_id=stack.id,
                 name=name,
-                type=types[name],
+                type=resolution.types.get(name, definition.template.resources[name].type),
                 action=Action.INIT,
                 status=Status.COMPLETE,
                 requires=tuple(definition.graph.requires[name]),
-                created_at=now,
+                created_at=stack.created_at,
             )
             for name in definition.resource_order()
         ]
         event = self._stack_event(
-            stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", now
+            stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", stack.created_at
         )
-        try:
-            await asyncio.to_thread(self.store.create_stack, stack, initial, [event])
-        except StackExists:
-            raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
+        await asyncio.to_thread(self.store.create_stack, stack, initial, [event])
         self._notify([event])
         await asyncio.to_thread(
-            leases.acquire, self.store, stack_id, self.engine_id, self.settings.lease_seconds
+            leases.acquire, self.store, stack.id, self.engine_id, self.settings.lease_seconds
         )
-        return await self._run_create(stack, definition, done=())
+        return await self._run_create(operation, done=())
 
-    async def _run_create(
-        self, stack: StackRecord, definition: StackDefinition, done: Iterable[str]
-    ) -> StackRecord:
-        operation = _Operation(self, stack, definition)
+    async def _run_create(self, operation: _Operation, done: Iterable[str]) -> StackRecord:
+        stack = operation.stack
         async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
             result = await operation.walk(Action.CREATE, done)
             if result.ok:
@@ -287,14 +247,19 @@ class StackEngine:
     # ------------------------------------------------------------------ delete
     async def delete(self, name_or_id: str) -> StackRecord:
         stack = await self._find(name_or_id)
+        return await self._delete_stack(stack, parent=None)
+
+    async def _delete_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
+        """Claim the stack and delete it (its nested stacks with it)."""
         await self._claim(stack)
-        operation = _Operation(self, stack, None)
+        operation = _Operation(self, stack, None, parent)
         async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
             await operation.set_stack(Action.DELETE, Status.IN_PROGRESS, "Stack DELETE started")
             return await self._run_delete(operation, Action.DELETE)
 
     async def _run_delete(self, operation: _Operation, action: Action) -> StackRecord:
         await operation.load_records()
+        operation.restart_clock()
         result = await operation.walk(Action.DELETE, operation.already_deleted())
         if not result.ok:
             reason = operation.failure_summary(Action.DELETE, result)
@@ -303,13 +268,18 @@ class StackEngine:
             action, Status.COMPLETE, f"Stack {action.value} completed successfully"
         )
         if action is Action.DELETE:
-            await asyncio.to_thread(self.store.mark_deleted, record.id, leases.now_utc())
+            now = leases.now_utc()
+            await asyncio.to_thread(self.store.mark_deleted, record.id, now)
+            record = replace(record, deleted_at=now)
         return record
 
     # ------------------------------------------------------------------ resume
     async def resume(self, name_or_id: str) -> StackRecord:
         """Continue an interrupted create, delete or rollback from the recorded state."""
         stack = await self._find(name_or_id)
+        return await self._resume_stack(stack, parent=None)
+
+    async def _resume_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
         if stack.status is not Status.IN_PROGRESS:
             raise OperationRefused(
                 f"Stack {stack.name} is {stack.action.value}_{stack.status.value}: there is "
@@ -317,15 +287,125 @@ class StackEngine:
             )
         await self._claim(stack)
         if stack.action is Action.CREATE:
-            definition = self.definition_of(stack)
-            records = await asyncio.to_thread(self.store.resources, stack.id)
+            operation = _Operation(self, stack, self.definition_of(stack), parent)
+            await operation.load_records()
             done = [
-                r.name for r in records if r.action is Action.CREATE and r.status is Status.COMPLETE
+                name
+                for name, r in operation.records.items()
+                if r.action is Action.CREATE and r.status is Status.COMPLETE
             ]
-            return await self._run_create(stack, definition, done)
-        operation = _Operation(self, stack, None)
+            return await self._run_create(operation, done)
+        operation = _Operation(self, stack, None, parent)
         async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
             return await self._run_delete(operation, stack.action)
+
+    # ------------------------------------------------------------------ nested stacks
+    async def _nested_create(
+        self,
+        parent: _Operation,
+        record: ResourceRecord,
+        plugin: NestedStackPlugin,
+        properties: dict[str, Any],
+    ) -> dict[str, Any]:
+        """Create (or adopt, after a crash) the child stack of a nested-stack resource.
+
+        The child's id is recorded on the facade before the child exists, so a resumed
+        create finds the child it already started instead of making a second one.
+        """
+        assert parent.definition is not None
+        if parent.depth + 1 > self.settings.max_nested_depth:
+            raise ResourceFailure(f"Recursion depth exceeds {self.settings.max_nested_depth}.")
+        spec = plugin.child_spec(properties, record.name)
+        data = dict(record.data)
+        if isinstance(plugin, ResourceGroup):
+            data["removed"] = plugin.removed(properties)
+        child_id = data.get("child_id")
+        existing = None
+        if child_id:
+            existing = await asyncio.to_thread(
+                self.store.get_stack, child_id, self.settings.project
+            )
+        else:
+            child_id = str(uuid.uuid4())
+            suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
+            data.update(
+                child_id=child_id, child_name=f"{parent.stack.name}-{record.name}-{suffix}"[-255:]
+            )
+            await parent._transition(
+                record,
+                Action.CREATE,
+                Status.IN_PROGRESS,
+                f"creating nested stack {data['child_name']}",
+                data=data,
+            )
+        if existing is not None and existing.status is Status.IN_PROGRESS:
+            child = await self._resume_stack(existing, parent)
+        elif existing is not None:
+            child = existing
+        else:
+            child = await self._new_child(parent, record, spec, child_id, data["child_name"])
+        if not (child.action is Action.CREATE and child.status is Status.COMPLETE):
+            raise NestedFailure(child, self._children.pop(child.id, None))
+        return {"physical_id": child.id, "data": data, "properties": dict(properties)}
+
+    async def _new_child(
+        self,
+        parent: _Operation,
+        record: ResourceRecord,
+        spec: ChildSpec,
+        child_id: str,
+        child_name: str,
+    ) -> StackRecord:
+        assert parent.definition is not None
+        base_dir = spec.base_dir or parent.base_dir
+        environment = child_environment(
+            parent.definition.environment,
+            record.name,
+            spec.parameters,
+            expanded=parent.resolution().resolved.get(record.name),
+        )
+        template = parse_template(Document(spec.template, "yaml", spec.location))
+        files = dict(spec.files)
+        if base_dir is not None:
+            files.update(collect_files(template.calls_of("get_file"), base_dir).files)
+        definition = define_stack(
+            template,
+            environment,
+            files,
+            require_all_parameters=True,
+            stack_name=child_name,
+            stack_id=child_id,
+            project_id=parent.stack.project,
+            facade=self._facade(parent.definition, parent.records, record.name),
+        )
+        problems = definition.errors or [d for d in self.check(definition, base_dir) if d.is_error]
+        if problems:
+            raise ResourceFailure(
+                f"the nested stack ({spec.location}) is invalid: "
+                + "; ".join(d.render() for d in problems[:5])
+            )
+        now = leases.now_utc()
+        stack = StackRecord(
+            id=child_id,
+            name=child_name,
+            project=parent.stack.project,
+            action=Action.CREATE,
+            status=Status.IN_PROGRESS,
+            status_reason="Stack CREATE started",
+            template=spec.template,
+            environment=environment.to_data(),
+            files=files,
+            parameters=dict(spec.parameters),
+            created_at=now,
+            parent_id=parent.stack.id,
+            parent_resource=record.name,
+            timeout_mins=parent.stack.timeout_mins,
+            disable_rollback=True,  # nested stacks never roll back by themselves
+            template_file=os.path.join(base_dir, os.path.basename(spec.location))
+            if base_dir
+            else spec.location,
+        )
+        return await self._create_stack(stack, definition, parent)
 
     # ------------------------------------------------------------------ helpers
     async def _find(self, name_or_id: str) -> StackRecord:
@@ -351,6 +431,12 @@ class StackEngine:
         document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
         template = parse_template(document)
         environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
+        facade = None
+        if stack.parent_id and stack.parent_resource:
+            parent = self.store.get_stack(stack.parent_id, stack.project)
+            if parent is not None:
+                records = {r.name: r for r in self.store.resources(parent.id)}
+                facade = self._facade(self.definition_of(parent), records, stack.parent_resource)
         return define_stack(
             template,
             environment,
@@ -359,7 +445,31 @@ class StackEngine:
             stack_name=stack.name,
             stack_id=stack.id,
             project_id=stack.project,
+            facade=facade,
         )
+
+    def _facade(
+        self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str
+    ) -> dict[str, Any] | None:
+        """What resource_facade returns inside the child of resource ``name``."""
+        resource = definition.template.resources.get(name)
+        if resource is None:
+            return None
+        context = self._runtime(definition, records)
+
+        def value(tree: Any, default: Any) -> Any:
+            try:
+                resolved = resolve(tree, context) if tree is not None else None
+            except (FunctionError, Unresolved):
+                return default
+            return default if resolved in (None, OMIT) else resolved
+
+        policy = str(value(resource.deletion_policy, "Delete"))
+        return {
+            "metadata": value(resource.metadata, {}),
+            "deletion_policy": policy[:1].upper() + policy[1:],
+            "update_policy": value(resource.update_policy, {}),
+        }
 
     def _stack_event(
         self, stack: StackRecord, action: Action, status: Status, reason: str, now: Any
@@ -401,7 +511,13 @@ class StackEngine:
         self, definition: StackDefinition, records: Mapping[str, ResourceRecord]
     ) -> RuntimeContext:
         assert definition.context is not None
-        return RuntimeContext(definition.context, records, self.registry.get)
+        return RuntimeContext(definition.context, records, self.plugin_of, self._child_view)
+
+    def _child_view(self, child_id: str) -> ChildStack:
+        stack = self.store.get_stack(child_id, self.settings.project)
+        if stack is None:
+            raise FunctionError(f"The nested stack {child_id} could not be found.")
+        return _ChildView(self, stack)
 
     # ------------------------------------------------------------------ signals
     async def signal_with_token(self, token: str, details: Any) -> tuple[str, str]:
@@ -429,7 +545,7 @@ class StackEngine:
             raise OperationRefused(
                 f"Signal resource during {record.action.value} is not supported."
             )
-        plugin = self.registry.get(record.type)
+        plugin = self.plugin_of(record)
         if plugin is None:
             raise OperationRefused(f"The Resource Type ({record.type}) could not be found.")
         context = ResourceContext(
@@ -462,17 +578,79 @@ class StackEngine:
         self._notify([event])
 
 
+class _ChildView:
+    """A nested stack as its facade sees it (`ChildStack`), read from recorded state."""
+
+    def __init__(self, engine: StackEngine, stack: StackRecord) -> None:
+        self.engine = engine
+        self.stack = stack
+        self.stack_id = stack.id
+        self.stack_name = stack.name
+        self._definition: StackDefinition | None = None
+        self._records: dict[str, ResourceRecord] | None = None
+
+    def _state(self) -> tuple[StackDefinition, dict[str, ResourceRecord]]:
+        if self._definition is None or self._records is None:
+            self._definition = self.engine.definition_of(self.stack)
+            self._records = {r.name: r for r in self.engine.store.resources(self.stack.id)}
+        return self._definition, self._records
+
+    def _context(self) -> RuntimeContext:
+        definition, records = self._state()
+        return self.engine._runtime(definition, records)
+
+    def output_names(self) -> list[str]:
+        return list(self._state()[0].template.outputs)
+
+    def output(self, name: str) -> Any:
+        definition, _ = self._state()
+        output = definition.template.outputs.get(name)
+        if output is None:
+            raise LookupError(name)
+        try:
+            value = resolve(output.value, self._context())
+        except (FunctionError, Unresolved) as error:
+            message = getattr(error, "message", str(error))
+            raise FunctionError(
+                f"Error in {self.stack.parent_resource} output {name}: {message}"
+            ) from None
+        return None if value is OMIT else value
+
+    def members(self) -> list[str]:
+        definition, records = self._state()
+        return [name for name in definition.template.resources if name in records]
+
+    def reference(self, member: str) -> Any:
+        return self._context().reference(member)
+
+    def attribute(self, member: str, attribute: str, path: Any) -> Any:
+        return self._context().attribute(member, attribute, tuple(path))
+
+
 class _Operation:
     """One running operation on one stack: its records in memory, its writes, its jobs."""
 
     def __init__(
-        self, engine: StackEngine, stack: StackRecord, definition: StackDefinition | None
+        self,
+        engine: StackEngine,
+        stack: StackRecord,
+        definition: StackDefinition | None,
+        parent: _Operation | None = None,
     ) -> None:
         self.engine = engine
         self.stack = stack
         self.definition = definition
+        self.parent = parent
+        self.depth = parent.depth + 1 if parent else 0
+        #: dotted resource path of this stack, for messages: "parent.web.0"
+        self.path = f"{parent.path}.{stack.parent_resource}" if parent else stack.name
+        directory = os.path.dirname(stack.template_file or "")
+        self.base_dir = os.path.abspath(directory) if directory else None
         self.recorder = Recorder(engine.store)
         self.records: dict[str, ResourceRecord] = {}
+        self._resolution: Resolution | None = None
+        #: where the first failure happened (dotted path) and why
+        self.first_failure: tuple[str, str] | None = None
         self.started = time.monotonic()
         timeout = (stack.timeout_mins * 60) if stack.timeout_mins else None
         self.timeout = timeout or engine.settings.default_timeout_seconds
@@ -480,6 +658,18 @@ class _Operation:
 
     def time_left(self) -> float | None:
         return self.timeout - (time.monotonic() - self.started)
+
+    def restart_clock(self) -> None:
+        """A rollback or delete gets its own time, not what a failed create left."""
+        self.started = time.monotonic()
+        self.timed_out = False
+
+    def resolution(self) -> Resolution:
+        """The plugin of each resource (provider templates read once per operation)."""
+        if self._resolution is None:
+            assert self.definition is not None
+            self._resolution = self.engine.resolve_types(self.definition, self.base_dir)
+        return self._resolution
 
     async def load_records(self) -> None:
         records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
@@ -513,6 +703,8 @@ class _Operation:
 
     async def finish(self, action: Action, status: Status, reason: str) -> StackRecord:
         await self.set_stack(action, status, reason)
+        if status is Status.FAILED and self.first_failure is not None:
+            self.engine._children[self.stack.id] = self.first_failure
         return self.stack
 
     def failure_summary(self, action: Action, result: Traversal) -> str:
@@ -615,16 +807,24 @@ class _Operation:
                 reason = f"{action.value.capitalize()} timed out"
             else:
                 reason = failure_reason(name, error)
+            if self.first_failure is None and not isinstance(error, asyncio.CancelledError):
+                self.first_failure = (
+                    (error.inner_path, error.inner_reason)
+                    if isinstance(error, NestedFailure)
+                    else (f"{self.path}.{name}", reason)
+                )
             await asyncio.shield(self._transition(record, action, Status.FAILED, reason))
             raise
         await self._transition(record, action, Status.COMPLETE, "state changed", **changes)
 
     async def create_one(self, name: str) -> None:
         async def create(record: ResourceRecord) -> dict[str, Any]:
-            plugin = self.engine.registry.get(record.type)
+            plugin = self.resolution().plugins.get(name) or self.engine.plugin_of(record)
             if plugin is None:
                 raise StokerError(f"The Resource Type ({record.type}) could not be found.")
             properties = self._properties(name, plugin)
+            if isinstance(plugin, NestedStackPlugin):
+                return await self.engine._nested_create(self, record, plugin, properties)
             context = self._context(record, properties)
             await plugin.create(context)
             return {
@@ -661,12 +861,31 @@ class _Operation:
 
     async def delete_one(self, name: str) -> None:
         async def delete(record: ResourceRecord) -> dict[str, Any]:
-            plugin = self.engine.registry.get(record.type)
+            child_id = record.data.get("child_id")
+            if child_id:
+                child = await asyncio.to_thread(
+                    self.engine.store.get_stack, str(child_id), self.stack.project
+                )
+                if child is not None and child.deleted_at is None:
+                    result = await self.engine._delete_stack(child, self)
+                    if result.status is not Status.COMPLETE:
+                        raise NestedFailure(result, self.engine._children.pop(result.id, None))
+                return {}
+            plugin = self.engine.plugin_of(record)
             if plugin is not None:
                 await plugin.delete(self._context(record, record.properties))
             return {}
 
         await self._act(name, Action.DELETE, delete)
+
+
+class NestedFailure(ResourceFailure):
+    """A nested stack failed; carries the dotted path of the resource that failed inside."""
+
+    def __init__(self, child: StackRecord, inner: tuple[str, str] | None) -> None:
+        self.child = child
+        self.inner_path, self.inner_reason = inner or (child.name, child.status_reason)
+        super().__init__(f"Nested resource {self.inner_path} failed: {self.inner_reason}")
 
 
 class PropertyError(StokerError):

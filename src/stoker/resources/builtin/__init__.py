@@ -17,6 +17,7 @@ from stoker.resources.builtin.software_config import CloudConfig, SoftwareConfig
 from stoker.resources.builtin.test_resource import TestResource
 from stoker.resources.builtin.value import Value
 from stoker.resources.builtin.wait_condition import WaitCondition, WaitConditionHandle
+from stoker.resources.nested import NESTED_TYPES
 
 if TYPE_CHECKING:
     from stoker.resources.registry import ResourceTypeRegistry
@@ -33,6 +34,7 @@ BUILTIN_TYPES: tuple[type[ResourcePlugin], ...] = (
     MultipartMime,
     WaitConditionHandle,
     WaitCondition,
+    *NESTED_TYPES,
 )
 
 

@@ -1,0 +1,296 @@
+"""Which plugin implements each resource, and the checks a stack tree gets before create.
+
+A resource's type goes through the environment's resource registry; it ends at a
+registered plugin or at a provider template, which becomes a `TemplateResource` (its
+parameters are the facade's properties). The checks walk provider templates recursively,
+so an unknown property, a missing parameter, a template that includes itself or a tree
+deeper than the limit is reported before anything is created, with both locations.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from stoker import codes
+from stoker.definition.files import collect_files
+from stoker.definition.stack import StackDefinition, define_stack
+from stoker.definition.template import parse_template
+from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.environment import ResolvedType, child_environment
+from stoker.errors import FunctionError, TemplateError
+from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
+from stoker.resources.base import ResourcePlugin
+from stoker.resources.nested import TemplateResource
+from stoker.resources.registry import ResourceTypeRegistry
+from stoker.resources.schema import validate_properties
+from stoker.template.loader import read_file
+from stoker.template.nodes import plain
+
+TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
+
+
+@dataclass(slots=True)
+class Resolution:
+    """For each enabled resource: its plugin, the type name recorded, how it resolved."""
+
+    plugins: dict[str, ResourcePlugin] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)
+    resolved: dict[str, ResolvedType] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class ProviderCache:
+    """Provider templates already read, by location (one read per template per operation)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[tuple[str, str], TemplateResource | list[Diagnostic]] = {}
+
+    def get(
+        self, location: str, type_name: str, defaults: Mapping[str, Any]
+    ) -> TemplateResource | list[Diagnostic]:
+        key = (location, type_name)
+        if key not in self._loaded:
+            self._loaded[key] = _load_provider(location, type_name, defaults)
+        return self._loaded[key]
+
+
+def _load_provider(
+    location: str, type_name: str, defaults: Mapping[str, Any]
+) -> TemplateResource | list[Diagnostic]:
+    try:
+        document = read_file(location)
+    except TemplateError as error:
+        return error.diagnostics
+    except OSError as error:
+        return [
+            Diagnostic(
+                codes.RESOURCE_DEFINITION,
+                f"cannot read provider template {location}: {error.strerror}",
+            )
+        ]
+    template = parse_template(document)
+    if template.errors:
+        return template.errors
+    parameters = {
+        name: (parameter.type, not parameter.has_default and name not in defaults)
+        for name, parameter in template.parameters.items()
+    }
+    base_dir = os.path.dirname(os.path.abspath(location))
+    collected = collect_files(template.calls_of("get_file"), base_dir)
+    plugin = TemplateResource(type_name, location, plain(document.data) or {}, parameters, base_dir)
+    plugin.files = collected.files  # type: ignore[attr-defined]
+    plugin.template_model = template  # type: ignore[attr-defined]
+    return plugin
+
+
+def resolve_types(
+    definition: StackDefinition,
+    registry: ResourceTypeRegistry,
+    base_dir: str | None,
+    cache: ProviderCache | None = None,
+) -> Resolution:
+    """Find the plugin of every enabled resource (reporting what cannot be found)."""
+    cache = cache or ProviderCache()
+    result = Resolution()
+    template = definition.template
+    environment = definition.environment
+    for name in definition.enabled:
+        resource = template.resources[name]
+        declared = resource.type
+        type_path = (*resource.path, template.names.type)
+        try:
+            resolved = environment.resource_registry.resolve(declared, name)
+        except Exception as error:  # a loop in the registry
+            result.diagnostics.append(
+                Diagnostic(codes.RESOURCE_DEFINITION, str(error), type_path, resource.span)
+            )
+            continue
+        result.resolved[name] = resolved
+        location = _template_location(declared, resolved, base_dir)
+        if location is None:
+            plugin = registry.get(resolved.type_name)
+            result.types[name] = resolved.type_name
+            if plugin is None:
+                result.diagnostics.append(
+                    Diagnostic(
+                        codes.RESOURCE_DEFINITION,
+                        f"The Resource Type ({resolved.type_name}) could not be found.",
+                        type_path,
+                        resource.span,
+                    )
+                )
+                continue
+            result.plugins[name] = plugin
+            continue
+        result.types[name] = declared
+        loaded = cache.get(location, declared, environment.parameter_defaults)
+        if isinstance(loaded, list):
+            result.diagnostics.append(
+                Diagnostic(
+                    codes.RESOURCE_DEFINITION,
+                    f"The provider template of {name} ({location}) is invalid: "
+                    + "; ".join(d.render() for d in loaded[:3]),
+                    type_path,
+                    resource.span,
+                )
+            )
+            continue
+        result.plugins[name] = loaded
+    return result
+
+
+def _template_location(declared: str, resolved: ResolvedType, base_dir: str | None) -> str | None:
+    if resolved.template is not None:
+        location = resolved.template_location or resolved.template
+        if "://" in location:
+            return location
+        if resolved.base_dir is not None or os.path.isabs(location):
+            return os.path.abspath(location)  # already relative to its environment file
+        return os.path.normpath(os.path.join(base_dir or ".", location))
+    if declared.endswith(TEMPLATE_SUFFIXES):
+        return os.path.normpath(os.path.join(base_dir or ".", declared))
+    return None
+
+
+def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, Any], set[str]]:
+    """The properties of ``name`` whose values are known before create, and the others."""
+    resource = definition.template.resources[name]
+    properties = resource.properties if isinstance(resource.properties, dict) else {}
+    context = definition.context
+    assert context is not None
+    known: dict[str, Any] = {}
+    unknown: set[str] = set()
+    for key, tree in properties.items():
+        if is_literal(tree):
+            known[str(key)] = resolve(tree, context)
+            continue
+        try:
+            value = resolve(tree, context)
+        except (Unresolved, FunctionError):
+            unknown.add(str(key))
+            continue
+        if value is not OMIT:
+            known[str(key)] = value
+    return known, unknown
+
+
+def check_properties(
+    definition: StackDefinition, name: str, plugin: ResourcePlugin
+) -> list[Diagnostic]:
+    resource = definition.template.resources[name]
+    known, unknown = known_properties(definition, name)
+    path = (*resource.path, definition.template.names.properties)
+    _, found = validate_properties(
+        plugin.properties_schema,
+        known,
+        path=path,
+        type_name=plugin.type_name,
+        dynamic=plugin.dynamic_properties,
+        pending=frozenset(unknown),
+    )
+    if isinstance(plugin, TemplateResource):
+        found = [_with_note(d, f"the provider template is {plugin.location}") for d in found]
+    if not unknown and not any(d.is_error for d in found):
+        validated, _ = validate_properties(
+            plugin.properties_schema,
+            known,
+            path=path,
+            type_name=plugin.type_name,
+            dynamic=plugin.dynamic_properties,
+        )
+        found.extend(
+            Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
+            for message in plugin.validate(validated)
+        )
+    return found
+
+
+def _with_note(diagnostic: Diagnostic, note: str) -> Diagnostic:
+    return Diagnostic(
+        diagnostic.code,
+        diagnostic.message,
+        diagnostic.path,
+        diagnostic.span,
+        diagnostic.severity,
+        (*diagnostic.notes, note),
+    )
+
+
+@dataclass(slots=True)
+class TreeCheck:
+    """A recursive check of a stack and the provider templates below it."""
+
+    registry: ResourceTypeRegistry
+    max_depth: int
+    cache: ProviderCache = field(default_factory=ProviderCache)
+    #: the nested definitions found: (path of facade names, template location, definition)
+    nested: list[tuple[tuple[str, ...], str, StackDefinition]] = field(default_factory=list)
+
+    def check(
+        self,
+        definition: StackDefinition,
+        base_dir: str | None,
+        chain: tuple[str, ...] = (),
+        names: tuple[str, ...] = (),
+    ) -> list[Diagnostic]:
+        found: list[Diagnostic] = []
+        resolution = resolve_types(definition, self.registry, base_dir, self.cache)
+        found.extend(resolution.diagnostics)
+        for name, plugin in resolution.plugins.items():
+            found.extend(check_properties(definition, name, plugin))
+            if isinstance(plugin, TemplateResource):
+                found.extend(self._nested(definition, name, plugin, resolution, chain, names))
+        return found
+
+    def _nested(
+        self,
+        definition: StackDefinition,
+        name: str,
+        plugin: TemplateResource,
+        resolution: Resolution,
+        chain: tuple[str, ...],
+        names: tuple[str, ...],
+    ) -> list[Diagnostic]:
+        resource = definition.template.resources[name]
+        where: Path = (*resource.path, definition.template.names.type)
+        span: Span | None = resource.span
+        location = os.path.abspath(plugin.location)
+        trail = (*chain, location)
+        if location in chain:
+            loop = " -> ".join(os.path.basename(p) for p in (*trail[trail.index(location) :],))
+            return [
+                Diagnostic(
+                    codes.RESOURCE_DEFINITION,
+                    f"The provider template of {name} includes itself: {loop}",
+                    where,
+                    span,
+                )
+            ]
+        if len(names) + 1 > self.max_depth:
+            return [
+                Diagnostic(
+                    codes.RESOURCE_DEFINITION,
+                    f"Recursion depth exceeds {self.max_depth}: "
+                    + " -> ".join(os.path.basename(p) for p in trail)
+                    + " (raise the limit with --max-nested-depth)",
+                    where,
+                    span,
+                )
+            ]
+        known, _ = known_properties(definition, name)
+        environment = child_environment(
+            definition.environment, name, known, expanded=resolution.resolved.get(name)
+        )
+        model = plugin.template_model  # type: ignore[attr-defined]
+        child = define_stack(
+            model,
+            environment,
+            plugin.files,  # type: ignore[attr-defined]
+            require_all_parameters=False,
+        )
+        self.nested.append(((*names, name), plugin.location, child))
+        found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
+        return found + self.check(child, plugin.base_dir, trail, (*names, name))
