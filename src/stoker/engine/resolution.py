@@ -27,7 +27,7 @@ from stoker.resources.nested import TemplateResource
 from stoker.resources.registry import ResourceTypeRegistry
 from stoker.resources.schema import validate_properties
 from stoker.template.loader import read_file
-from stoker.template.nodes import plain
+from stoker.template.nodes import locate, plain
 
 TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
 
@@ -191,6 +191,8 @@ def check_properties(
         dynamic=plugin.dynamic_properties,
         pending=frozenset(unknown),
     )
+    data = definition.template.document.data
+    found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
     if isinstance(plugin, TemplateResource):
         found = [_with_note(d, f"the provider template is {plugin.location}") for d in found]
     if not unknown and not any(d.is_error for d in found):
@@ -206,6 +208,17 @@ def check_properties(
             for message in plugin.validate(validated)
         )
     return found
+
+
+def _at(diagnostic: Diagnostic, span: Span | None) -> Diagnostic:
+    return Diagnostic(
+        diagnostic.code,
+        diagnostic.message,
+        diagnostic.path,
+        span,
+        diagnostic.severity,
+        diagnostic.notes,
+    )
 
 
 def _with_note(diagnostic: Diagnostic, note: str) -> Diagnostic:

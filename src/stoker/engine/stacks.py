@@ -155,7 +155,9 @@ class StackEngine:
                 )
             )
         tree = TreeCheck(self.registry, self.settings.max_nested_depth)
-        found.extend(tree.check(definition, base_dir))
+        top = definition.template.file
+        chain = (os.path.abspath(top),) if os.path.isfile(top) else ()
+        found.extend(tree.check(definition, base_dir, chain))
         return found
 
     def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None:

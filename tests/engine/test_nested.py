@@ -1,0 +1,295 @@
+"""Nested stacks: provider templates, groups, chains, inline stacks; on both databases."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from stoker.definition.loading import LoadOptions, load_definition
+from stoker.engine.settings import EngineSettings
+from stoker.engine.stacks import CreateRequest, StackEngine
+from stoker.engine.state import Status
+from stoker.resources.registry import default_registry
+from stoker.template.nodes import plain
+
+TRIPLEO = Path(__file__).resolve().parents[1] / "fixtures" / "tripleo"
+
+
+def prepare(
+    engine: StackEngine, template: Path, environments=(), parameters=None, name: str = "oc"
+):
+    """What `stoker stack create` does before creating: load, validate, check."""
+    options = LoadOptions(require_all_parameters=True, stack_name=name)
+    result = load_definition(
+        str(template), [str(e) for e in environments], parameters or {}, options
+    )
+    assert result.definition is not None, [d.render() for d in result.diagnostics]
+    problems = [d for d in result.diagnostics if d.is_error]
+    problems += [d for d in engine.check(result.definition, str(template.parent)) if d.is_error]
+    request = CreateRequest(
+        name=name,
+        definition=result.definition,
+        template=plain(result.definition.template.document.data),
+        environment=result.definition.environment.to_data(),
+        template_file=os.path.abspath(template),
+    )
+    return request, problems
+
+
+@pytest.fixture
+def engine(store):
+    return StackEngine(store, default_registry(), EngineSettings())
+
+
+def create(engine, template, environments=(), **kwargs):
+    request, problems = prepare(engine, template, environments, **kwargs)
+    assert problems == [], [d.render() for d in problems]
+    return asyncio.run(engine.create(request))
+
+
+def test_tripleo_tree_creates_three_levels_and_reads_through_them(engine, store):
+    record = create(engine, TRIPLEO / "overcloud.yaml", [TRIPLEO / "environments/default.yaml"])
+    assert record.status is Status.COMPLETE, record.status_reason
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(record)}
+    assert outputs["controller_hostnames"] == ["overcloud-controller-0"]
+    assert outputs["first_compute"] == "overcloud-compute-0"
+    assert outputs["hostnames_by_member"] == {
+        "0": "overcloud-compute-0",
+        "1": "overcloud-compute-1",
+    }
+    # parameter_defaults reach a template three levels down
+    assert outputs["ntp_of_first_controller"] == "pool.ntp.org"
+    # resource_facade: the facade's metadata, seen from inside its provider template
+    assert outputs["controller_ntp_placement"] == {"placed_on": "controller"}
+    assert outputs["endpoint"] == "https://overcloud.example.com:13000"
+    # get_resource of a provider facade: its OS::stack_id output
+    endpoint_child = [
+        s
+        for s in store.list_stacks("default", include_nested=True)
+        if s.parent_resource == "EndpointMap"
+    ][0]
+    inner = {r.name: r for r in store.resources(endpoint_child.id)}
+    assert outputs["endpoint_stack"] == inner["Endpoint"].physical_id
+    # compute refs are the member stacks' ids (the role template has no OS::stack_id)
+    compute_group = [
+        s
+        for s in store.list_stacks("default", include_nested=True)
+        if s.parent_resource == "Compute"
+    ][0]
+    members = {r.name: r for r in store.resources(compute_group.id)}
+    assert outputs["compute_refs"] == [members["0"].physical_id, members["1"].physical_id]
+    # Telemetry is mapped to OS::Heat::None: any property accepted, not a nested stack
+    top = {r.name: r for r in store.resources(record.id)}
+    assert top["Telemetry"].type == "OS::Heat::None" and "child_id" not in top["Telemetry"].data
+
+
+def test_nested_stacks_are_stacks_with_their_parent_and_go_with_it(engine, store):
+    record = create(engine, TRIPLEO / "overcloud.yaml", [TRIPLEO / "environments/default.yaml"])
+    nested = [s for s in store.list_stacks("default", include_nested=True) if s.parent_id]
+    # 2 groups, 3 role stacks, 3 ntp stacks, 1 endpoint map
+    assert len(nested) == 9
+    assert store.list_stacks("default") == [store.get_stack(record.id, "default")]
+    assert all(s.disable_rollback for s in nested)
+    deleted = asyncio.run(engine.delete("oc"))
+    assert deleted.status is Status.COMPLETE
+    everything = store.list_stacks("default", include_nested=True, include_deleted=True)
+    assert len(everything) == 10 and all(s.deleted_at is not None for s in everything)
+
+
+def write(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    return tmp_path
+
+
+def test_a_failure_inside_names_the_nested_resource_path(engine, store, tmp_path):
+    write(
+        tmp_path,
+        {
+            "parent.yaml": """
+            heat_template_version: rocky
+            resources:
+              web:
+                type: OS::Heat::ResourceGroup
+                properties:
+                  count: 2
+                  resource_def: {type: member.yaml, properties: {index: "%index%"}}
+        """,
+            "member.yaml": """
+            heat_template_version: rocky
+            parameters:
+              index: {type: string}
+            conditions:
+              breaks: {equals: [{get_param: index}, "1"]}
+            resources:
+              ok: {type: OS::Heat::None}
+              port:
+                type: OS::Heat::TestResource
+                depends_on: ok
+                properties: {fail: {if: [breaks, true, false]}}
+        """,
+        },
+    )
+    record = create(engine, tmp_path / "parent.yaml", name="parent")
+    assert record.status is Status.FAILED
+    assert "Nested resource parent.web.1.port failed" in record.status_reason, record.status_reason
+    assert "Test Resource failed port" in record.status_reason
+
+
+def test_facade_properties_must_fit_the_provider_template(engine, tmp_path):
+    write(
+        tmp_path,
+        {
+            "parent.yaml": """
+            heat_template_version: rocky
+            resources:
+              a: {type: role.yaml, properties: {name: x, colour: blue}}
+              b: {type: role.yaml, properties: {colour: red}}
+        """,
+            "role.yaml": """
+            heat_template_version: rocky
+            parameters:
+              name: {type: string}
+            resources:
+              r: {type: OS::Heat::None}
+        """,
+        },
+    )
+    _, problems = prepare(engine, tmp_path / "parent.yaml")
+    rendered = [d.render() + " | " + "; ".join(d.notes) for d in problems]
+    assert any(
+        "resources.a.properties" in r and "colour" in r and "role.yaml" in r for r in rendered
+    ), rendered
+    assert any(
+        "resources.b.properties" in r and "name" in r and "role.yaml" in r for r in rendered
+    ), rendered
+
+
+def test_templates_that_include_themselves_and_trees_too_deep(engine, tmp_path):
+    write(
+        tmp_path,
+        {
+            "a.yaml": "heat_template_version: rocky\nresources:\n  x: {type: b.yaml}\n",
+            "b.yaml": "heat_template_version: rocky\nresources:\n  y: {type: a.yaml}\n",
+            "deep.yaml": "heat_template_version: rocky\nresources:\n  l1: {type: l1.yaml}\n",
+            **{
+                f"l{i}.yaml": "heat_template_version: rocky\nresources:\n"
+                f"  n: {{type: l{i + 1}.yaml}}\n"
+                for i in range(1, 7)
+            },
+            "l7.yaml": "heat_template_version: rocky\nresources:\n  leaf: {type: OS::Heat::None}\n",
+        },
+    )
+    _, problems = prepare(engine, tmp_path / "a.yaml")
+    assert any("includes itself: a.yaml -> b.yaml -> a.yaml" in d.message for d in problems), [
+        d.render() for d in problems
+    ]
+    _, problems = prepare(engine, tmp_path / "deep.yaml")
+    assert any("Recursion depth exceeds 5" in d.message for d in problems), [
+        d.render() for d in problems
+    ]
+    deeper = StackEngine(engine.store, default_registry(), EngineSettings(max_nested_depth=8))
+    record = create(deeper, tmp_path / "deep.yaml")
+    assert record.status is Status.COMPLETE, record.status_reason
+
+
+def test_environment_parameters_apply_to_the_top_template_only(engine, tmp_path):
+    write(
+        tmp_path,
+        {
+            "env.yaml": "parameters:\n  NtpServer: ntp.example.com\n",
+        },
+    )
+    _, problems = prepare(
+        engine,
+        TRIPLEO / "overcloud.yaml",
+        [TRIPLEO / "environments/default.yaml", tmp_path / "env.yaml"],
+    )
+    assert any(
+        "The Parameter (NtpServer) was not defined in template." in d.message for d in problems
+    ), [d.render() for d in problems]
+
+
+def test_chain_and_inline_stack(engine, store, tmp_path):
+    write(
+        tmp_path,
+        {
+            "t.yaml": """
+            heat_template_version: rocky
+            resources:
+              chain:
+                type: OS::Heat::ResourceChain
+                properties:
+                  resources: [OS::Heat::RandomString, OS::Heat::RandomString]
+                  resource_properties: {length: 8}
+              inline:
+                type: OS::Heat::Stack
+                properties:
+                  template: |
+                    heat_template_version: rocky
+                    parameters:
+                      who: {type: string}
+                    resources:
+                      v: {type: OS::Heat::Value, properties: {value: {get_param: who}}}
+                    outputs:
+                      greeting:
+                        value:
+                          str_replace: {template: hi W, params: {W: {get_attr: [v, value]}}}
+                  parameters: {who: {get_attr: [chain, resource.1]}}
+            outputs:
+              refs: {value: {get_attr: [chain, refs]}}
+              inline: {value: {get_attr: [inline, outputs, greeting]}}
+              lengths: {value: {get_attr: [chain, attributes, value]}}
+        """,
+        },
+    )
+    record = create(engine, tmp_path / "t.yaml", name="t")
+    assert record.status is Status.COMPLETE, record.status_reason
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(record)}
+    first, second = outputs["refs"]
+    assert len(first) == 8 and len(second) == 8
+    assert outputs["inline"] == f"hi {second}"
+    assert outputs["lengths"] == {"0": first, "1": second}
+    chain = [
+        s for s in store.list_stacks("default", include_nested=True) if s.parent_resource == "chain"
+    ][0]
+    members = {r.name: r.requires for r in store.resources(chain.id)}
+    assert members == {"0": (), "1": ("0",)}  # not concurrent: each after the previous
+
+
+def test_group_index_and_removal_policies(engine, store, tmp_path):
+    write(
+        tmp_path,
+        {
+            "t.yaml": """
+            heat_template_version: rocky
+            resources:
+              group:
+                type: OS::Heat::ResourceGroup
+                properties:
+                  count: 3
+                  index_var: "{{i}}"
+                  removal_policies: [{resource_list: ["1"]}]
+                  resource_def:
+                    type: OS::Heat::Value
+                    properties: {value: {name: "node-{{i}}", keep: "{{i}} stays in values only"}}
+            outputs:
+              values: {value: {get_attr: [group, value]}}
+              removed: {value: {get_attr: [group, removed_rsrc_list]}}
+              missing: {value: {get_attr: [group, resource.9]}}
+        """,
+        },
+    )
+    record = create(engine, tmp_path / "t.yaml", name="g")
+    outputs = {o["output_key"]: o for o in engine.outputs(record)}
+    assert outputs["values"]["output_value"] == [
+        {"name": "node-0", "keep": "0 stays in values only"},
+        {"name": "node-2", "keep": "2 stays in values only"},
+        {"name": "node-3", "keep": "3 stays in values only"},
+    ]
+    assert outputs["removed"]["output_value"] == ["1"]
+    assert "Member '9' not found in group resource 'group'." in outputs["missing"]["output_error"]
