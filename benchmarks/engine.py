@@ -52,10 +52,33 @@ def layers(depth: int, width: int, wait: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def group(count: int) -> str:
+    return (
+        "heat_template_version: wallaby\nresources:\n  group:\n"
+        "    type: OS::Heat::ResourceGroup\n"
+        f"    properties: {{count: {count}, resource_def: {{type: OS::Heat::RandomString}}}}\n"
+    )
+
+
+def three_levels(directory: Path) -> str:
+    """10 x 10 x 20: groups of provider templates of groups of provider templates, 2,000
+    OS::Heat::None at the bottom (the facades and groups come on top of those)."""
+    Path(directory, "level3.yaml").write_text(independent(20))
+    Path(directory, "level2.yaml").write_text(
+        "heat_template_version: wallaby\nresources:\n  g:\n    type: OS::Heat::ResourceGroup\n"
+        "    properties: {count: 10, resource_def: {type: level3.yaml}}\n"
+    )
+    return (
+        "heat_template_version: wallaby\nresources:\n  g:\n    type: OS::Heat::ResourceGroup\n"
+        "    properties: {count: 10, resource_def: {type: level2.yaml}}\n"
+    )
+
+
 SCENARIOS = {
     "independent": lambda n: independent(n),
     "chain": lambda n: chain(n),
     "layers": lambda n: layers(5, 40, 1.0),
+    "group": lambda n: group(n),
 }
 
 
@@ -63,7 +86,10 @@ def run_scenario(name: str, count: int) -> dict[str, float]:
     """Create then delete one stack; runs inside the child process."""
     directory = tempfile.mkdtemp()
     path = Path(directory, "t.yaml")
-    path.write_text(SCENARIOS[name](count))
+    if name == "nested":
+        path.write_text(three_levels(Path(directory)))
+    else:
+        path.write_text(SCENARIOS[name](count))
     options = LoadOptions(
         limits=LoadLimits(max_bytes=16 * 1024 * 1024),
         require_all_parameters=True,
@@ -74,12 +100,17 @@ def run_scenario(name: str, count: int) -> dict[str, float]:
     definition = result.definition
     store = open_store(f"sqlite:///{Path(directory, 'bench.db')}")
     settings = EngineSettings(max_resources_per_stack=-1, concurrency=200)
+    engine_check = StackEngine(
+        open_store(f"sqlite:///{Path(directory, 'check.db')}"), default_registry(), settings
+    ).check(definition, directory)
+    assert not [d for d in engine_check if d.is_error], engine_check[:3]
     engine = StackEngine(store, default_registry(), settings)
     request = CreateRequest(
         name="bench",
         definition=definition,
         template=plain(definition.template.document.data),
         environment=definition.environment.to_data(),
+        template_file=str(path),
     )
     start = time.perf_counter()
     record = asyncio.run(engine.create(request))
@@ -123,6 +154,19 @@ def main() -> int:
     print(
         f"chain of 1000 dependent OS::Heat::None: create {figures['create_s']:.2f} s, "
         f"delete {figures['delete_s']:.2f} s; peak RSS {figures['rss_mb']:.0f} MB"
+    )
+    for count in (1000, 10000):
+        figures = in_child("group", count)
+        print(
+            f"ResourceGroup of {count} OS::Heat::RandomString: create "
+            f"{figures['create_s']:.2f} s, delete {figures['delete_s']:.2f} s; "
+            f"peak RSS {figures['rss_mb']:.0f} MB"
+        )
+    figures = in_child("nested", 0)
+    print(
+        f"three levels (10 x 10 x 20 = 2000 OS::Heat::None, 111 nested stacks): create "
+        f"{figures['create_s']:.2f} s, delete {figures['delete_s']:.2f} s; "
+        f"peak RSS {figures['rss_mb']:.0f} MB"
     )
     figures = in_child("layers", 0)
     print(

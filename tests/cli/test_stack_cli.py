@@ -229,3 +229,42 @@ def test_resource_type_commands():
     assert listed.exit_code == 0 and "OS::Heat::RandomString" in listed.stdout
     shown = runner.invoke(cli, ["resource-type", "show", "OS::Heat::RandomString", "-f", "json"])
     assert shown.exit_code == 0 and '"length"' in shown.stdout
+
+
+TRIPLEO = ROOT / "tests" / "fixtures" / "tripleo"
+
+
+def test_tripleo_tree_created_inspected_and_deleted_through_the_cli(stoker):
+    created = stoker(
+        "create",
+        "oc",
+        "-t",
+        str(TRIPLEO / "overcloud.yaml"),
+        "-e",
+        str(TRIPLEO / "environments" / "default.yaml"),
+        "-f",
+        "json",
+    )
+    assert created.exit_code == 0, created.output
+    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
+    assert outputs["controller_hostnames"] == ["overcloud-controller-0"]
+    listed = stoker("list", "--nested", "-f", "json")
+    stacks = json.loads(listed.stdout)
+    assert len(stacks) == 10 and sum(1 for s in stacks if s["parent"]) == 9
+    assert stoker("list", "-f", "value", "-c", "stack_name").stdout.split() == ["oc"]
+    top = json.loads(stoker("resource", "list", "oc", "-f", "json").stdout)
+    assert {r["resource_name"] for r in top} == {
+        "Controller",
+        "Compute",
+        "Telemetry",
+        "EndpointMap",
+    }
+    deep = json.loads(stoker("resource", "list", "oc", "-n", "3", "-f", "json").stdout)
+    placements = [r for r in deep if r["resource_name"] == "Placement"]
+    assert len(placements) == 3  # one Ntp service below each of the three role stacks
+    assert all(r["stack_name"].count("-Ntp-") == 1 for r in placements)
+    events = json.loads(stoker("event", "list", "oc", "--nested-depth", "1", "-f", "json").stdout)
+    assert {e["stack_name"] for e in events} > {"oc"}
+    deleted = stoker("delete", "oc", "--yes")
+    assert deleted.exit_code == 0, deleted.output
+    assert stoker("list", "--nested", "-f", "value").stdout == ""

@@ -111,3 +111,83 @@ def test_killed_creates_resume_without_creating_anything_twice(tmp_path, store_u
         rows = store.resources(record.id)
         assert {(r.action, r.status) for r in rows} == {(Action.CREATE, Status.COMPLETE)}
     assert outcomes["resumed"] == RUNS
+
+
+NESTED_RUNS = 5
+
+
+@pytest.mark.slow
+def test_killed_nested_creates_resume_without_duplicate_children(tmp_path, store_url):
+    (tmp_path / "member.yaml").write_text(
+        "heat_template_version: wallaby\nparameters:\n  index: {type: string}\nresources:\n"
+        + "".join(
+            f"  r{i}:\n    type: OS::Heat::TestResource\n"
+            + (f"    depends_on: [r{i - 5}]\n" if i >= 5 else "")
+            + "    properties: {value: {get_param: index}, wait_secs: 0.1}\n"
+            for i in range(15)
+        )
+    )
+    (tmp_path / "top.yaml").write_text(
+        "heat_template_version: wallaby\nresources:\n  group:\n"
+        "    type: OS::Heat::ResourceGroup\n"
+        "    properties: {count: 8, resource_def: {type: member.yaml, properties: "
+        "{index: '%index%'}}}\n"
+    )
+    chooser = random.Random(7)
+    store = open_store(store_url)
+    for run in range(NESTED_RUNS):
+        name = f"nested{run}"
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "stoker",
+                "--db",
+                store_url,
+                "stack",
+                "create",
+                name,
+                "-t",
+                str(tmp_path / "top.yaml"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        target = chooser.randint(1, 100)  # of the 120 TestResources below the group
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None:
+            stacks = store.list_stacks("default", include_nested=True)
+            done = sum(
+                1
+                for s in stacks
+                if s.name.startswith(f"{name}-group-") and s.parent_resource != "group"
+                for r in store.resources(s.id)
+                if r.action is Action.CREATE and r.status is Status.COMPLETE
+            )
+            if done >= target:
+                break
+            time.sleep(0.01)
+        process.kill()
+        process.wait()
+        top = store.get_stack(name, "default")
+        assert top is not None and top.status is Status.IN_PROGRESS
+        result = stoker(store_url, "resume", name)
+        assert result.returncode == 0, result.stderr[-2000:]
+        top = store.get_stack(name, "default")
+        assert top.status is Status.COMPLETE, top.status_reason
+        tree = [
+            s
+            for s in store.list_stacks("default", include_nested=True)
+            if s.name.startswith(f"{name}-")
+        ]
+        assert len(tree) == 9  # the group's stack and its 8 members: nothing made twice
+        assert all(s.status is Status.COMPLETE for s in tree)
+        for stack in [top, *tree]:
+            completions = collections.Counter(
+                e.resource_name
+                for e in store.events(stack.id)
+                if e.action is Action.CREATE
+                and e.status is Status.COMPLETE
+                and e.resource_type != "OS::Heat::Stack"
+            )
+            assert set(completions.values()) <= {1}, (stack.name, completions)

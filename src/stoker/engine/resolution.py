@@ -23,10 +23,10 @@ from stoker.environment import ResolvedType, child_environment
 from stoker.errors import FunctionError, TemplateError
 from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
 from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import TemplateResource
+from stoker.resources.nested import NestedStackPlugin, TemplateResource
 from stoker.resources.registry import ResourceTypeRegistry
 from stoker.resources.schema import validate_properties
-from stoker.template.loader import read_file
+from stoker.template.loader import Document, read_file
 from stoker.template.nodes import locate, plain
 
 TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
@@ -91,8 +91,11 @@ def resolve_types(
     registry: ResourceTypeRegistry,
     base_dir: str | None,
     cache: ProviderCache | None = None,
+    *,
+    require_types: bool = True,
 ) -> Resolution:
-    """Find the plugin of every enabled resource (reporting what cannot be found)."""
+    """Find the plugin of every enabled resource (reporting what cannot be found, unless
+    ``require_types`` is false: template validation does not need a type to be runnable)."""
     cache = cache or ProviderCache()
     result = Resolution()
     template = definition.template
@@ -114,6 +117,8 @@ def resolve_types(
             plugin = registry.get(resolved.type_name)
             result.types[name] = resolved.type_name
             if plugin is None:
+                if not require_types:
+                    continue
                 result.diagnostics.append(
                     Diagnostic(
                         codes.RESOURCE_DEFINITION,
@@ -238,6 +243,8 @@ class TreeCheck:
 
     registry: ResourceTypeRegistry
     max_depth: int
+    #: false for template validation: only provider templates and nested types are followed
+    require_types: bool = True
     cache: ProviderCache = field(default_factory=ProviderCache)
     #: the nested definitions found: (path of facade names, template location, definition)
     nested: list[tuple[tuple[str, ...], str, StackDefinition]] = field(default_factory=list)
@@ -250,13 +257,62 @@ class TreeCheck:
         names: tuple[str, ...] = (),
     ) -> list[Diagnostic]:
         found: list[Diagnostic] = []
-        resolution = resolve_types(definition, self.registry, base_dir, self.cache)
+        resolution = resolve_types(
+            definition, self.registry, base_dir, self.cache, require_types=self.require_types
+        )
         found.extend(resolution.diagnostics)
         for name, plugin in resolution.plugins.items():
-            found.extend(check_properties(definition, name, plugin))
+            if self.require_types or isinstance(plugin, NestedStackPlugin):
+                found.extend(check_properties(definition, name, plugin))
             if isinstance(plugin, TemplateResource):
                 found.extend(self._nested(definition, name, plugin, resolution, chain, names))
+            elif isinstance(plugin, NestedStackPlugin):
+                found.extend(
+                    self._members(definition, name, plugin, resolution, base_dir, chain, names)
+                )
         return found
+
+    def _members(
+        self,
+        definition: StackDefinition,
+        name: str,
+        plugin: NestedStackPlugin,
+        resolution: Resolution,
+        base_dir: str | None,
+        chain: tuple[str, ...],
+        names: tuple[str, ...],
+    ) -> list[Diagnostic]:
+        """A group's, chain's or inline stack's child, when its definition is known now."""
+        known, unknown = known_properties(definition, name)
+        schema = plugin.properties_schema
+        if any(key in unknown for key, prop in schema.items() if prop.required):
+            return []  # the child depends on values known only at create
+        validated, problems = validate_properties(
+            schema, known, path=(), type_name=name, dynamic=plugin.dynamic_properties
+        )
+        if any(d.is_error for d in problems):
+            return []  # already reported by check_properties
+        try:
+            spec = plugin.child_spec(validated, name)
+        except Exception:  # e.g. an inline template that does not parse: create reports it
+            return []
+        if len(names) + 1 > self.max_depth:
+            resource = definition.template.resources[name]
+            return [
+                Diagnostic(
+                    codes.RESOURCE_DEFINITION,
+                    f"Recursion depth exceeds {self.max_depth}",
+                    resource.path,
+                    resource.span,
+                )
+            ]
+        environment = child_environment(
+            definition.environment, name, spec.parameters, expanded=resolution.resolved.get(name)
+        )
+        child_template = parse_template(Document(spec.template, "yaml", spec.location))
+        child = define_stack(child_template, environment, spec.files, require_all_parameters=False)
+        self.nested.append(((*names, name), spec.location, child))
+        return list(child.errors) + self.check(child, base_dir, chain, (*names, name))
 
     def _nested(
         self,
