@@ -109,7 +109,7 @@ def run_scenario(name: str, count: int) -> dict[str, float]:
         name="bench",
         definition=definition,
         template=plain(definition.template.document.data),
-        environment=definition.environment.to_data(),
+        environment=definition.environment.to_data(absolute_paths=True),
         template_file=str(path),
     )
     start = time.perf_counter()

@@ -18,6 +18,8 @@ NOT_A_MAPPING = "E0005"
 VERSION = "E1001"  # missing, unknown or ambiguous template version
 SECTION = "E1002"  # unknown section for the version
 SECTION_SHAPE = "E1003"  # a section of the wrong type
+CAPABILITIES_NONPORTABLE = "W1004"  # a capabilities section: stoker reads it, Heat rejects it
+CAPABILITY_VALUE = "E1005"  # a capabilities (or requires) value that is not a string or list
 RESOURCE_DEFINITION = "E1010"  # bad keys or values in a resource definition
 OUTPUT_DEFINITION = "E1011"
 RESOURCE_NAME = "E1012"
@@ -48,6 +50,7 @@ DEPENDS_ON = "E1051"
 # Environments and files
 ENVIRONMENT = "E1060"
 ENVIRONMENT_NONPORTABLE = "W1061"
+PROVIDER_CHOICE = "E1062"  # no template, or several, of a registry list meet ``requires``
 FILE_OUTSIDE_TREE = "E1070"
 FILE_NOT_FETCHED = "W1071"
 

@@ -74,7 +74,11 @@ def test_version_errors(text, code, where, words):
             "invalid: parameter_groups",
         ),
         ("HeatTemplateFormatVersion: 2012-12-12\nConditions: {}\n", "t.yaml:2:1", "Conditions"),
-        ("heat_template_version: rocky\ncapabilities: {}\n", "t.yaml:2:1", "no capabilities"),
+        (
+            "heat_template_version: 2015-04-30\ncapabilities: {}\n",
+            "t.yaml:2:1",
+            "capabilities need heat_template_version 2015-10-15 or later",
+        ),
     ],
     ids=[
         "conditions-too-early",

@@ -34,7 +34,7 @@ def prepare(
         name=name,
         definition=result.definition,
         template=plain(result.definition.template.document.data),
-        environment=result.definition.environment.to_data(),
+        environment=result.definition.environment.to_data(absolute_paths=True),
         template_file=os.path.abspath(template),
     )
     return request, problems
@@ -293,3 +293,24 @@ def test_group_index_and_removal_policies(engine, store, tmp_path):
     ]
     assert outputs["removed"]["output_value"] == ["1"]
     assert "Member '9' not found in group resource 'group'." in outputs["missing"]["output_error"]
+
+
+def test_capabilities_choose_the_implementation(engine, tmp_path):
+    default = TRIPLEO / "environments" / "default.yaml"
+    puppet = create(engine, TRIPLEO / "overcloud.yaml", [default], name="puppet")
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(puppet)}
+    assert outputs["controller_ntp_implementation"] == "puppet"
+    docker = create(
+        engine,
+        TRIPLEO / "overcloud.yaml",
+        [default, TRIPLEO / "environments" / "docker.yaml"],
+        name="docker",
+    )
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(docker)}
+    assert outputs["controller_ntp_implementation"] == "docker"
+    (tmp_path / "none.yaml").write_text("requires:\n  deployment: ansible\n")
+    _, problems = prepare(
+        engine, TRIPLEO / "overcloud.yaml", [default, tmp_path / "none.yaml"], name="nothing"
+    )
+    messages = [d.render() for d in problems]
+    assert any("OS::TripleO::Services::Ntp" in m and "ansible" in m for m in messages), messages

@@ -264,7 +264,7 @@ REJECTED = [
     (
         "registry-nested-entry-list",
         'resource_registry:\n  resources:\n    web:\n      "OS::X": [a]\n',
-        [((4, 16), 'resource_registry entry "OS::X" must map to a resource type')],
+        [((4, 17), 'resource_registry entry "OS::X": item 1 "a" is not a template path')],
     ),
 ]
 

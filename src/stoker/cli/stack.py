@@ -203,7 +203,7 @@ def create(
         name=name,
         definition=definition,
         template=plain(definition.template.document.data) or {},
-        environment=definition.environment.to_data(),
+        environment=definition.environment.to_data(absolute_paths=True),
         parameters=explicit,
         timeout_mins=timeout_mins,
         disable_rollback=not enable_rollback,

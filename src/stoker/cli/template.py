@@ -364,3 +364,9 @@ def function_list(version_name: str, with_condition_func: bool, fmt: str) -> Non
         fmt,
         lambda data, console: console.print(simple_table(data, ["functions", "description"])),
     )
+
+
+from stoker.cli.capabilities import capabilities, capabilities_find  # noqa: E402
+
+template.add_command(capabilities)
+template.add_command(capabilities_find)

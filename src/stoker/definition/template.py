@@ -13,6 +13,11 @@ from typing import Any
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
+from stoker.environment.capabilities import (
+    CAPABILITIES,
+    capabilities_section_hint,
+    check_capability_values,
+)
 from stoker.functions.base import Function, FunctionTable, Parser
 from stoker.functions.tables import table_for
 from stoker.parameters import Parameter, ParameterGroup, parse_parameter_groups, parse_parameters
@@ -132,6 +137,8 @@ class Template:
     resources: dict[str, ResourceDefinition] = field(default_factory=dict)
     outputs: dict[str, OutputDefinition] = field(default_factory=dict)
     mappings: dict[str, Any] = field(default_factory=dict)
+    # name -> values; ``resource_type`` lists the types the template can stand in for
+    capabilities: dict[str, list[str]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     calls: list[Function] = field(default_factory=list)  # every function call parsed
 
@@ -276,6 +283,8 @@ class _TemplateParser:
         if description is not None:
             template.description = str(description)
         template.mappings = self.section(names.mappings, dict, {})
+        if CAPABILITIES in self.data and self.version.has_capabilities:
+            self.capabilities()
 
         parameters_section = self.section(names.parameters, dict, {})
         template.parameters, found = parse_parameters(
@@ -305,6 +314,22 @@ class _TemplateParser:
             output = self.output(str(name), body, self.data[names.outputs])
             if output is not None:
                 template.outputs[output.name] = output
+
+    def capabilities(self) -> None:
+        """Read the annotation, and warn that it does not travel: Heat rejects the section."""
+        span = key_span(self.data, CAPABILITIES)
+        mapping, found = check_capability_values(self.data[CAPABILITIES], span=span)
+        self.template.capabilities = mapping
+        self.diagnostics.extend(found)
+        self.report(
+            codes.CAPABILITIES_NONPORTABLE,
+            "Heat itself rejects the capabilities section (The template section is invalid: "
+            "capabilities); stoker reads it to choose among the templates a resource_registry "
+            "list offers. Leave it out of templates that must also run on Heat",
+            (CAPABILITIES,),
+            span,
+            Severity.WARNING,
+        )
 
     def resource(self, name: str, body: Any, section: Any) -> ResourceDefinition | None:
         names = self.names
@@ -475,6 +500,6 @@ def _section_hint(key: str, version: TemplateVersion) -> str:
         return f' (HOT section names are lowercase: "{lower}")'
     if key in ("conditions", "Conditions") and not version.has_conditions:
         return f" (conditions need heat_template_version 2016-10-14 or later; this is {version})"
-    if key == "capabilities":
-        return " (Heat has no capabilities section)"
+    if key == CAPABILITIES:
+        return capabilities_section_hint(version)
     return f"; the sections of {version} are: {allowed}"

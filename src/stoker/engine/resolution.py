@@ -19,7 +19,7 @@ from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic, Path, Span
-from stoker.environment import ResolvedType, child_environment
+from stoker.environment import ResolvedType, caching_read, child_environment, resolve_provider
 from stoker.errors import FunctionError, TemplateError
 from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
 from stoker.resources.base import ResourcePlugin
@@ -47,6 +47,8 @@ class ProviderCache:
 
     def __init__(self) -> None:
         self._loaded: dict[tuple[str, str], TemplateResource | list[Diagnostic]] = {}
+        #: reads candidate templates of registry lists once (capabilities resolution)
+        self.read = caching_read(read_file)
 
     def get(
         self, location: str, type_name: str, defaults: Mapping[str, Any]
@@ -105,12 +107,22 @@ def resolve_types(
         declared = resource.type
         type_path = (*resource.path, template.names.type)
         try:
-            resolved = environment.resource_registry.resolve(declared, name)
+            resolved, choice = resolve_provider(
+                environment.resource_registry,
+                environment.requires,
+                declared,
+                name,
+                read=cache.read,
+            )
         except Exception as error:  # a loop in the registry
             result.diagnostics.append(
                 Diagnostic(codes.RESOURCE_DEFINITION, str(error), type_path, resource.span)
             )
             continue
+        if choice:
+            result.diagnostics.extend(choice)
+            if resolved.template is None:
+                continue  # no single template qualified: the error says why
         result.resolved[name] = resolved
         location = _template_location(declared, resolved, base_dir)
         if location is None:

@@ -395,7 +395,7 @@ class StackEngine:
             status=Status.IN_PROGRESS,
             status_reason="Stack CREATE started",
             template=spec.template,
-            environment=environment.to_data(),
+            environment=environment.to_data(absolute_paths=True),
             files=files,
             parameters=dict(spec.parameters),
             created_at=now,

@@ -166,7 +166,7 @@ class Store(Protocol):
     def lease(self, stack_id: str) -> Lease | None: ...
 
     def count_stacks(self, project: str) -> int:
-        """Stacks in the project that are not deleted (for the per-project limit)."""
+        """Top-level stacks in the project that are not deleted (the per-project limit)."""
 
     def mark_deleted(self, stack_id: str, time: datetime) -> None:
         """The stack is gone: set deleted_at (its name may be reused)."""

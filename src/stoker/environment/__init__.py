@@ -3,10 +3,22 @@
 env, found = load_environment_file("env.yaml")
 merged, more = merge_environments([env], explicit_parameters={"key": "v"})
 merged.resource_registry.resolve("OS::Nova::Server", "web")
+resolved, errors = resolve_provider(merged.resource_registry, merged.requires, "OS::My::Role")
 """
 
+from stoker.environment.capabilities import (
+    RESOURCE_TYPE,
+    TemplateCapabilities,
+    caching_read,
+    check_capability_values,
+    choose_provider,
+    read_capabilities,
+    resolve_provider,
+    template_capabilities,
+)
 from stoker.environment.environment import (
     ENCRYPTED_PARAMETERS_ALIAS,
+    REQUIRES,
     Environment,
     EventSink,
     MergeStrategy,
@@ -41,6 +53,8 @@ from stoker.environment.strategies import MergeRejected, merge_parameter
 __all__ = [
     "ENCRYPTED_PARAMETERS_ALIAS",
     "HOOK_TYPES",
+    "REQUIRES",
+    "RESOURCE_TYPE",
     "RESTRICTED_ACTIONS",
     "SECTION_NAMES",
     "Environment",
@@ -55,13 +69,20 @@ __all__ = [
     "ResourceRegistry",
     "RuleSetting",
     "Section",
+    "TemplateCapabilities",
     "TemplateRef",
+    "caching_read",
+    "check_capability_values",
     "child_environment",
+    "choose_provider",
     "environment_from_data",
     "load_environment_file",
     "merge_environments",
     "merge_parameter",
     "parse_environment",
+    "read_capabilities",
     "read_registry_section",
+    "resolve_provider",
+    "template_capabilities",
     "template_location",
 ]

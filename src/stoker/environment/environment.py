@@ -30,6 +30,10 @@ class Section(StrEnum):
 # Heat's documentation calls the list of names to encrypt this, but Heat rejects it.
 ENCRYPTED_PARAMETERS_ALIAS = "encrypted_parameters"
 
+# The capabilities spec's environment section (never in Heat, which rejects it): which
+# capabilities the templates chosen from resource_registry lists must have.
+REQUIRES = "requires"
+
 
 class MergeStrategy(StrEnum):
     """How a parameter given by two environment files is combined."""
@@ -68,6 +72,10 @@ class Environment:
     file, the section as written (``default`` included) and, for a merged environment, the
     strategy each merged parameter ended up with. ``files`` names the environment files this
     came from, in order.
+
+    ``requires`` maps a capability name to the values acceptable for it (a list: any one
+    matches); it chooses among the templates a ``resource_registry`` list offers, in this
+    stack and in every nested one. It keeps the position of each value.
     """
 
     parameters: MappingNode = field(default_factory=MappingNode)
@@ -77,6 +85,7 @@ class Environment:
     parameter_merge_strategies: MappingNode = field(default_factory=MappingNode)
     encrypted_param_names: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    requires: MappingNode = field(default_factory=MappingNode)
 
     def parameter_span(self, name: str) -> Span | None:
         """Where the value ``parameters`` gives ``name`` was written, if known."""
@@ -88,15 +97,27 @@ class Environment:
             return None
         return value_span(self.parameter_defaults, name)
 
-    def to_data(self) -> dict[str, Any]:
-        """Plain data in Heat's stored-environment shape (``GET .../environment``)."""
-        return {
+    def to_data(self, *, absolute_paths: bool = False) -> dict[str, Any]:
+        """Plain data in Heat's stored-environment shape (``GET .../environment``).
+
+        ``absolute_paths``: write provider template paths so they resolve from anywhere
+        (for storing with a stack; see RegistryBlock.to_data).
+
+        ``requires`` appears only when set, so environments without it keep Heat's shape
+        and ones with it read back the same (a stored stack chooses the same templates).
+        """
+        data: dict[str, Any] = {
             Section.PARAMETERS.value: plain(self.parameters),
             Section.PARAMETER_DEFAULTS.value: plain(self.parameter_defaults),
-            Section.RESOURCE_REGISTRY.value: self.resource_registry.to_data(),
+            Section.RESOURCE_REGISTRY.value: self.resource_registry.to_data(
+                absolute_paths=absolute_paths
+            ),
             Section.EVENT_SINKS.value: [sink.to_data() for sink in self.event_sinks],
             Section.ENCRYPTED_PARAM_NAMES.value: list(self.encrypted_param_names),
         }
+        if self.requires:
+            data[REQUIRES] = plain(self.requires)
+        return data
 
 
 def node_from(values: Mapping[str, Any] | None) -> MappingNode:
@@ -127,7 +148,8 @@ def child_environment(
     Heat builds it from the parent's user environment: the registry (minus the mapping that
     made this resource a template, and with ``resources:`` narrowed to this resource's
     nested blocks), ``parameter_defaults`` and ``event_sinks``; ``parameters`` become the
-    values the resource passes down as properties.
+    values the resource passes down as properties. ``requires`` (stoker's) reaches every
+    nested stack too: a choice like ``deployment: puppet`` is made once for the whole tree.
     """
     return Environment(
         parameters=node_from(parameters),
@@ -135,4 +157,5 @@ def child_environment(
         resource_registry=parent.resource_registry.for_child(resource_name, expanded),
         event_sinks=list(parent.event_sinks),
         files=list(parent.files),
+        requires=node_from(parent.requires),
     )

@@ -59,6 +59,10 @@ def merge_environments(
     * ``event_sinks`` are concatenated. Heat feeds a second file's list to its map-merge
       code and fails; keeping every sink is what such an environment evidently means.
     * ``encrypted_param_names`` are concatenated without repeats.
+    * ``requires`` (stoker's, from the capabilities spec) merges key by key in file order:
+      a later file's value for a capability replaces an earlier one's, and keys only one
+      file names are kept. So a base environment can set ``deployment: puppet`` and a later
+      one switch just that to ``docker``; each value keeps the position it was written at.
 
     ``parameter_types`` (name → HOT or CFN type) makes merging follow declared types, as
     Heat does; without it the values' shapes decide.
@@ -96,6 +100,12 @@ class _Merger:
             if values:
                 self.merge_section(section, target, values, strategies, file)
         merged.event_sinks.extend(environment.event_sinks)
+        for key, values in environment.requires.items():
+            merged.requires.pop(key, None)  # re-inserted last: the merged order is file order
+            merged.requires.key_spans.pop(key, None)
+            if key in environment.requires.key_spans:
+                merged.requires.key_spans[key] = environment.requires.key_spans[key]
+            _put(merged.requires, key, values, value_span(environment.requires, key))
         for name in environment.encrypted_param_names:
             if name not in merged.encrypted_param_names:
                 merged.encrypted_param_names.append(name)

@@ -11,9 +11,11 @@ from typing import Any
 
 from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
+from stoker.environment.capabilities import check_capability_values
 from stoker.environment.environment import (
     DEFAULT_STRATEGY_KEY,
     ENCRYPTED_PARAMETERS_ALIAS,
+    REQUIRES,
     ZAQAR_QUEUE,
     Environment,
     EventSink,
@@ -36,7 +38,9 @@ def parse_environment(document: Document) -> tuple[Environment, list[Diagnostic]
 
     An empty document is an empty environment. Sections are the six Heat accepts; the
     ``encrypted_parameters`` spelling from Heat's documentation is read as
-    ``encrypted_param_names`` with a warning, because Heat itself rejects it.
+    ``encrypted_param_names`` with a warning, because Heat itself rejects it. ``requires``
+    (the capabilities spec's section, which chooses among the templates of a registry
+    list) is read too, with the same kind of warning.
     """
     reader = _SectionReader(document.file)
     environment = reader.read(document.data)
@@ -93,10 +97,10 @@ class _SectionReader:
         for key, value in data.items():
             k_span = key_span(data, key) or span_of(key)
             name = str(key)
-            if key not in SECTION_NAMES and key != ENCRYPTED_PARAMETERS_ALIAS:
+            if key not in SECTION_NAMES and key not in (ENCRYPTED_PARAMETERS_ALIAS, REQUIRES):
                 self.error(
                     f'environment has wrong section "{name}"; the sections are '
-                    f"{', '.join(SECTION_NAMES)}",
+                    f"{', '.join(SECTION_NAMES)} (and stoker's {REQUIRES})",
                     (name,),
                     k_span,
                 )
@@ -121,6 +125,18 @@ class _SectionReader:
                         Severity.WARNING,
                     )
                 )
+            if name == REQUIRES:
+                self.found.append(
+                    Diagnostic(
+                        ENVIRONMENT_NONPORTABLE,
+                        f'Heat rejects the section "{name}" (environment has wrong section); '
+                        "stoker uses it to choose among the templates a resource_registry list "
+                        "offers, by their capabilities",
+                        (name,),
+                        k_span,
+                        Severity.WARNING,
+                    )
+                )
             self._section(environment, name, value, value_span(data, key) or k_span)
         return environment
 
@@ -135,6 +151,11 @@ class _SectionReader:
             environment.event_sinks = self._event_sinks(value, span)
         elif name == Section.PARAMETER_MERGE_STRATEGIES:
             environment.parameter_merge_strategies = self._strategies(value, span)
+        elif name == REQUIRES:
+            environment.requires, found = check_capability_values(
+                value, section=REQUIRES, code=ENVIRONMENT, span=span
+            )
+            self.found.extend(found)
         else:
             block, found = read_registry_section(value, file=self.file)
             self.found.extend(found)

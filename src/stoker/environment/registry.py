@@ -75,6 +75,11 @@ class ResolvedType:
     as written, with ``base_dir`` the directory of the environment file that named it (None
     when the template named itself, e.g. ``type: x.yaml``, which is relative to the template
     that uses it).
+
+    When the registry maps the type to a list of templates, ``candidates`` holds them and
+    ``template`` stays None until one is chosen (`stoker.environment.capabilities`
+    ``choose_provider``/``resolve_provider``), because which one applies depends on the
+    environment's ``requires`` and on what each template declares.
     """
 
     requested: str
@@ -83,6 +88,26 @@ class ResolvedType:
     base_dir: str | None = None
     chain: tuple[RegistryStep, ...] = ()
     user: bool = True
+    candidates: tuple[TemplateRef, ...] = ()
+
+    @property
+    def is_choice(self) -> bool:
+        """True when the registry offers several templates (chosen or not yet)."""
+        return bool(self.candidates)
+
+    @property
+    def mapped_types(self) -> tuple[str, ...]:
+        """Every type name the resolution passed through, the requested one first.
+
+        A template declaring ``resource_type`` may stand in for any of them.
+        """
+        names = [self.requested]
+        for step in self.chain:
+            if step.requested not in names:
+                names.append(step.requested)
+        if self.type_name not in names:
+            names.append(self.type_name)
+        return tuple(names)
 
     @property
     def is_template(self) -> bool:
@@ -98,7 +123,10 @@ class ResolvedType:
         """``A -> B -> x.yaml``: the chain for messages."""
         if not self.chain:
             return self.requested
-        return " -> ".join([self.chain[0].requested, *(step.target for step in self.chain)])
+        names = [self.chain[0].requested, *(step.target for step in self.chain)]
+        if self.candidates and self.template is not None:
+            names.append(self.template)
+        return " -> ".join(names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,9 +190,9 @@ class ResourceRegistry:
             self._sections, global_sections=(*other.global_sections, *other.sections)
         )
 
-    def to_data(self) -> dict[str, object]:
+    def to_data(self, *, absolute_paths: bool = False) -> dict[str, object]:
         """The user registry in environment-file shape."""
-        data = self._user.to_data()
+        data = self._user.to_data(absolute_paths=absolute_paths)
         data.setdefault(RESOURCES_KEY, {})
         return data
 
@@ -225,6 +253,11 @@ class ResourceRegistry:
         found: dict[tuple[str, str | None], TemplateRef] = {}
         for user, block in ((True, self._user), (False, self._global)):
             for entry in _walk_entries(block):
+                if entry.is_choice:
+                    for option, span in zip(entry.options, _item_spans(entry), strict=True):
+                        key = (option, entry.base_dir)
+                        found.setdefault(key, TemplateRef(option, entry.base_dir, span, user))
+                    continue
                 template = entry.template
                 if template is not None:
                     key = (template, entry.base_dir)
@@ -338,8 +371,10 @@ class _Search:
         if (current, allow_user) in self.dead_ends:
             return None
         for match in self.candidates(current, self.names, allow_user):
-            target = _target_of(match.entry, current)
             entry = match.entry
+            if entry.is_choice:
+                return self._choice(current, chain, match)
+            target = _target_of(match.entry, current)
             step = RegistryStep(
                 current, entry.key, target, match.scope, match.user, entry.span, entry.file
             )
@@ -359,6 +394,33 @@ class _Search:
             return ResolvedType(self.requested, current, chain=chain, user=allow_user)
         self.dead_ends.add((current, allow_user))
         return None
+
+    def _choice(self, current: str, chain: tuple[RegistryStep, ...], match: _Match) -> ResolvedType:
+        """A list entry ends the walk like a template does, with nothing chosen yet."""
+        entry = match.entry
+        step = RegistryStep(
+            current,
+            entry.key,
+            entry.describe_value(),
+            match.scope,
+            match.user,
+            entry.span,
+            entry.file,
+        )
+        candidates = tuple(
+            TemplateRef(option, entry.base_dir, span, match.user)
+            for option, span in zip(entry.options, _item_spans(entry), strict=True)
+        )
+        return ResolvedType(
+            self.requested, current, None, None, (*chain, step), match.user, candidates
+        )
+
+
+def _item_spans(entry: RegistryEntry) -> tuple[Span | None, ...]:
+    """One span per option (entries built in code may carry none)."""
+    if len(entry.item_spans) == len(entry.options):
+        return entry.item_spans
+    return tuple(entry.span for _ in entry.options)
 
 
 def _apply_all(sections: Iterable[RegistryBlock]) -> RegistryBlock:
@@ -401,7 +463,7 @@ def _target_of(entry: RegistryEntry, type_name: str) -> str:
     template = entry.template
     if template is not None:
         return template
-    value = entry.value or ""
+    value = entry.value if isinstance(entry.value, str) else ""
     if is_glob(entry.key) and is_glob(value):
         return value[:-1] + type_name[len(entry.key) - 1 :]
     return value

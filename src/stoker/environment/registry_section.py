@@ -50,33 +50,60 @@ class RegistryEntry:
 
     ``base_dir`` is the directory of the environment file the entry was read from (None when
     it did not come from a file), so a relative provider template path can be found later.
+
+    A tuple ``value`` is a list of provider templates to choose from by the environment's
+    ``requires`` and each template's ``capabilities`` (stoker's reading of the capabilities
+    spec; Heat has no such entry); ``item_spans`` are the positions of its items.
     """
 
     key: str
-    value: str | None
+    value: str | tuple[str, ...] | None
     span: Span | None = None
     base_dir: str | None = None
     file: str | None = None
+    item_spans: tuple[Span | None, ...] = ()
 
     @property
     def is_deletion(self) -> bool:
         return self.value is None
 
     @property
+    def options(self) -> tuple[str, ...]:
+        """The templates a list entry offers (empty for every other entry)."""
+        return self.value if isinstance(self.value, tuple) else ()
+
+    @property
+    def is_choice(self) -> bool:
+        """True when resolving this entry means choosing one of several templates.
+
+        A key naming a template always means that template, so its list is not a choice.
+        """
+        return bool(self.options) and not is_template_name(self.key)
+
+    @property
     def is_template(self) -> bool:
         """True when this entry makes a provider template (by its key or by its value)."""
-        if is_template_name(self.key):
+        if is_template_name(self.key) or self.options:
             return True
-        return self.value is not None and is_template_name(self.value)
+        return isinstance(self.value, str) and is_template_name(self.value)
 
     @property
     def template(self) -> str | None:
-        """The template path this entry names: the key itself wins, as in Heat."""
+        """The template path this entry names: the key itself wins, as in Heat.
+
+        None for a list entry: which template it means is decided by ``requires``.
+        """
         if is_template_name(self.key):
             return self.key
-        if self.value is not None and is_template_name(self.value):
+        if isinstance(self.value, str) and is_template_name(self.value):
             return self.value
         return None
+
+    def describe_value(self) -> str:
+        """The value as written, a list shown as ``[a.yaml, b.yaml]`` (for messages)."""
+        if isinstance(self.value, tuple):
+            return "[" + ", ".join(self.value) + "]"
+        return "null" if self.value is None else self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,17 +144,32 @@ class RegistryBlock:
         }
         return RegistryBlock(items, self.span)
 
-    def to_data(self) -> dict[str, Any]:
-        """Plain data in the environment-file shape (what ``GET .../environment`` shows)."""
+    def to_data(self, *, absolute_paths: bool = False) -> dict[str, Any]:
+        """Plain data in the environment-file shape (what ``GET .../environment`` shows).
+
+        With ``absolute_paths``, provider template paths that were relative to their
+        environment file are written as locations that mean the same thing anywhere, which
+        is what a stored stack needs to find its templates again when it is resumed.
+        """
         data: dict[str, Any] = {}
         for key, item in self.items.items():
             if isinstance(item, RegistryBlock):
-                data[key] = item.to_data()
+                data[key] = item.to_data(absolute_paths=absolute_paths)
             elif isinstance(item, RuleSetting):
                 data[key] = None if item.values is None else sorted(item.values)
+            elif isinstance(item.value, tuple):
+                data[key] = [_stored_path(v, item, absolute_paths) for v in item.value]
+            elif isinstance(item.value, str) and is_template_name(item.value):
+                data[key] = _stored_path(item.value, item, absolute_paths)
             else:
                 data[key] = item.value
         return data
+
+
+def _stored_path(path: str, entry: RegistryEntry, absolute: bool) -> str:
+    if not absolute or entry.base_dir is None or "://" in path or os.path.isabs(path):
+        return path
+    return os.path.abspath(os.path.join(entry.base_dir, path))
 
 
 @dataclass(slots=True)
@@ -269,10 +311,12 @@ class _Reader:
                 v_span or k_span,
             )
             return None
+        if isinstance(value, list):
+            return self.choice(key, value, path, k_span, v_span)
         if not isinstance(value, str):
             self.error(
                 f'resource_registry entry "{key}" must map to a resource type or a template '
-                f"path (got {describe_kind(value)})",
+                f"path, or list template paths (got {describe_kind(value)})",
                 path,
                 v_span or k_span,
             )
@@ -282,6 +326,71 @@ class _Reader:
             return None
         self._check_forms(key, value, path, k_span, v_span)
         return RegistryEntry(key, str(value), k_span, self.base_dir, self.file)
+
+    def choice(
+        self, key: str, value: list[Any], path: Path, k_span: Span | None, v_span: Span | None
+    ) -> RegistryEntry | None:
+        """A list of provider templates, one of which ``requires`` will choose.
+
+        Every item must name a template: only templates declare capabilities, so a type
+        name in the list could never be chosen. Bad items are reported at their own
+        position; the good ones still form the entry so later checks see the rest.
+        """
+        self.warn(
+            f'"{key}" maps to a list: Heat accepts only one type or template here (it reads '
+            "a list as a plugin class and fails); stoker chooses one of the templates by the "
+            "environment's requires and each template's capabilities",
+            path,
+            v_span or k_span,
+            ENVIRONMENT_NONPORTABLE,
+        )
+        if not value:
+            self.error(
+                f'resource_registry entry "{key}" is an empty list; list the templates to '
+                "choose from, or map the type to one type or template",
+                path,
+                v_span or k_span,
+            )
+            return None
+        items: list[str] = []
+        spans: list[Span | None] = []
+        for index, item in enumerate(value):
+            item_span = value_span(value, index) or v_span
+            number = index + 1
+            if not isinstance(item, str):
+                self.error(
+                    f'resource_registry entry "{key}": item {number} must be a template path '
+                    f"(got {describe_kind(item)})",
+                    (*path, index),
+                    item_span,
+                )
+            elif not is_template_name(item):
+                self.error(
+                    f'resource_registry entry "{key}": item {number} "{item}" is not a template '
+                    "path; a list offers provider templates to choose from by their "
+                    "capabilities, so each item must end .yaml or .template",
+                    (*path, index),
+                    item_span,
+                )
+            elif item in items:
+                self.warn(
+                    f'resource_registry entry "{key}": "{item}" is listed twice; the repeat '
+                    "is ignored",
+                    (*path, index),
+                    item_span,
+                )
+            else:
+                items.append(str(item))
+                spans.append(item_span)
+        if is_template_name(key):
+            self.warn(
+                f'"{key}": a key naming a template always means that template; the list is ignored',
+                path,
+                v_span,
+            )
+        if not items:
+            return None
+        return RegistryEntry(key, tuple(items), k_span, self.base_dir, self.file, tuple(spans))
 
     def _check_forms(
         self, key: str, value: str, path: Path, k_span: Span | None, v_span: Span | None

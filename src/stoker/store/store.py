@@ -166,8 +166,11 @@ class SqlStore:
         return [stack_record(row) for row in rows]
 
     def count_stacks(self, project: str) -> int:
-        """Live stacks of the project, nested ones included."""
-        query = select(func.count()).where(Stack.project == project, Stack.deleted_at.is_(None))
+        """Live top-level stacks of the project: as in Heat, nested stacks do not count
+        toward the per-project limit (a TripleO deployment has hundreds)."""
+        query = select(func.count()).where(
+            Stack.project == project, Stack.deleted_at.is_(None), Stack.parent_id.is_(None)
+        )
         with self._reading() as connection:
             return int(connection.execute(query).scalar_one())
 

@@ -36,6 +36,10 @@ class TemplateVersion:
     def has_conditions(self) -> bool:
         return ("conditions" in self.sections) or ("Conditions" in self.sections)
 
+    @property
+    def has_capabilities(self) -> bool:
+        return "capabilities" in self.sections
+
     def __str__(self) -> str:
         return f"{self.key}: {self.value}"
 
@@ -90,16 +94,22 @@ _HOT_RELEASES: list[tuple[str, str | None]] = [
     ("2021-04-16", "wallaby"),
 ]
 CONDITIONS_FROM = "2016-10-14"
+# The capabilities annotation (heat-specs "resource-capabilities", targeted at Mitaka and
+# never merged into Heat) was proposed for 2015-10-15; stoker reads it from there on.
+CAPABILITIES_FROM = "2015-10-15"
 
 
 def _hot(order: int, date: str, alias: str | None) -> TemplateVersion:
     with_conditions = date >= CONDITIONS_FROM
+    with_capabilities = date >= CAPABILITIES_FROM
     return TemplateVersion(
         key="heat_template_version",
         value=date,
         format=Format.HOT,
         alias=alias,
-        sections=_HOT_BASE_SECTIONS | ({"conditions"} if with_conditions else set()),
+        sections=_HOT_BASE_SECTIONS
+        | ({"conditions"} if with_conditions else set())
+        | ({"capabilities"} if with_capabilities else set()),
         resource_keys=_HOT_BASE_RESOURCE_KEYS
         | ({"external_id", "condition"} if with_conditions else set()),
         output_keys=frozenset(
