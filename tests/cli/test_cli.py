@@ -212,3 +212,55 @@ def test_resolve_drops_what_a_false_two_argument_if_omits(tmp_path):
     assert result.exit_code == 0, result.output
     value = json.loads(result.stdout)["resources"][1]["properties"]["value"]
     assert value == {"known": [1, 3], "live": [{"get_resource": "s"}]}
+
+
+TRIPLEO = ROOT / "tests" / "fixtures" / "tripleo"
+
+
+def test_validate_checks_the_whole_tree_and_shows_nested_parameters():
+    result = run(
+        "template",
+        "validate",
+        str(TRIPLEO / "overcloud.yaml"),
+        "-e",
+        str(TRIPLEO / "environments" / "default.yaml"),
+        "--show-nested",
+        "-f",
+        "json",
+    )
+    assert result.exit_code == 0, result.output
+    nested = json.loads(result.stdout)["NestedParameters"]
+    controller = nested["Controller"]["NestedParameters"]["0"]
+    assert controller["Type"].endswith("roles/controller.yaml")
+    assert controller["Parameters"]["Index"]["Value"] == "0"
+    ntp = controller["NestedParameters"]["Ntp"]
+    assert ntp["Type"].endswith("services/puppet/ntp.yaml")  # chosen through requires
+    assert ntp["Parameters"]["NtpServer"]["Value"] == "pool.ntp.org"  # parameter_defaults
+    assert set(nested["Compute"]["NestedParameters"]) == {"0", "1"}
+    # the same warning from a template used three times is printed once
+    warnings = [line for line in result.stderr.splitlines() if "capabilities section" in line]
+    assert len(warnings) == 1
+
+
+def test_validate_reports_problems_inside_the_tree(tmp_path):
+    (tmp_path / "role.yaml").write_text(
+        "heat_template_version: rocky\nparameters:\n  name: {type: string}\n"
+        "resources:\n  r: {type: OS::Heat::None, properties: {x: {get_param: missing}}}\n"
+    )
+    (tmp_path / "top.yaml").write_text(
+        "heat_template_version: rocky\nresources:\n"
+        "  a: {type: role.yaml, properties: {name: x, colour: blue}}\n"
+    )
+    result = run("template", "validate", str(tmp_path / "top.yaml"))
+    assert result.exit_code == 1
+    assert f"{tmp_path / 'top.yaml'}:3:54: resources.a.properties.colour: " in result.stderr
+    assert "colour" in result.stderr and "the provider template is" in result.stderr
+    assert (
+        f"{tmp_path / 'role.yaml'}:5:46: resources.r.properties.x.get_param: "
+        "The Parameter (missing) was not defined in template." in result.stderr
+    )
+    (tmp_path / "loop.yaml").write_text(
+        "heat_template_version: rocky\nresources:\n  again: {type: loop.yaml}\n"
+    )
+    looped = run("template", "validate", str(tmp_path / "loop.yaml"))
+    assert looped.exit_code == 1 and "includes itself: loop.yaml -> loop.yaml" in looped.stderr

@@ -126,7 +126,12 @@ def _plain_value(value: Any) -> str:
 def report(diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = ()) -> None:
     """Print findings to stderr, errors first, one ``file:line:column: path: message`` each."""
     ordered = sorted(diagnostics, key=lambda d: (not d.is_error,))
+    seen: set[tuple[str, tuple[str, ...]]] = set()
     for diagnostic in ordered:
+        key = (diagnostic.render(), diagnostic.notes)
+        if key in seen:
+            continue  # the same template used in several places says the same thing once
+        seen.add(key)
         click.echo(mask(diagnostic.render(), secrets), err=True)
         for note in diagnostic.notes:
             click.echo(mask(f"    note: {note}", secrets), err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -14,9 +15,11 @@ from stoker.cli.output import FORMATS, emit, report, simple_table, to_json, to_y
 from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
+from stoker.engine.resolution import TreeCheck
 from stoker.errors import FunctionError, TemplateError
 from stoker.functions.tables import describe, table_for
 from stoker.parameters import display_value
+from stoker.resources.registry import default_registry
 from stoker.template.loader import DEFAULT_MAX_BYTES, LoadLimits, read_file
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS, TemplateVersion
@@ -132,12 +135,46 @@ def _finish(result: LoadResult, secrets: list[str]) -> StackDefinition:
 @click.option(
     "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
 )
-def validate(fmt: str, **kwargs: Any) -> None:
-    """Validate TEMPLATE and print its description and parameters, as Heat's validate does."""
+@click.option(
+    "--show-nested",
+    is_flag=True,
+    help="Also list the parameters of every nested template (NestedParameters).",
+)
+@click.option("--max-nested-depth", type=click.IntRange(min=0), default=5, show_default=True)
+def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) -> None:
+    """Validate TEMPLATE and print its description and parameters, as Heat's validate does.
+
+    Provider templates (through the environment's resource_registry or a template path as
+    the type) and the children of groups, chains and inline stacks are validated too, as
+    far as their inputs are known: the whole tree, not only the top template.
+    """
     result = _load(**kwargs, require_all=False)
     secrets = result.definition.hidden_values if result.definition else []
+    tree = TreeCheck(default_registry(), max_nested_depth, require_types=False)
+    if result.definition is not None and result.ok:
+        top = os.path.abspath(kwargs["template_file"])
+        result.diagnostics.extend(tree.check(result.definition, os.path.dirname(top), (top,)))
+        secrets += [value for _, _, child in tree.nested for value in child.hidden_values]
     definition = _finish(result, secrets)
-    emit(validation_summary(definition), fmt, _validate_table, secrets)
+    summary = validation_summary(definition)
+    if show_nested:
+        summary["NestedParameters"] = nested_parameters(tree)
+    emit(summary, fmt, _validate_table, secrets)
+
+
+def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
+    """Heat's ``NestedParameters``: per facade, its template, description, parameters (with
+    the values they get, where known) and its own nested parameters."""
+    result: dict[str, Any] = {}
+    for names, location, child in tree.nested:
+        level = result
+        for name in names[:-1]:
+            level = level.setdefault(name, {}).setdefault("NestedParameters", {})
+        entry = level.setdefault(names[-1], {})
+        entry["Type"] = location
+        entry["Description"] = child.template.description
+        entry["Parameters"] = validation_summary(child)["Parameters"]
+    return result
 
 
 def validation_summary(definition: StackDefinition) -> dict[str, Any]:
@@ -164,6 +201,15 @@ def validation_summary(definition: StackDefinition) -> dict[str, Any]:
             for group in template.parameter_groups
         ]
     return result
+
+
+def _flatten_nested(nested: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    found = []
+    for name, entry in nested.items():
+        path = f"{prefix}.{name}" if prefix else name
+        found.append((path, entry))
+        found.extend(_flatten_nested(entry.get("NestedParameters", {}), path))
+    return found
 
 
 def _validate_table(data: dict[str, Any], console: Console) -> None:
@@ -193,6 +239,9 @@ def _validate_table(data: dict[str, Any], console: Console) -> None:
         console.print(simple_table(rows, columns, "Parameters", no_wrap=["name", "type"]))
     else:
         console.print("No parameters.")
+    for path, nested in _flatten_nested(data.get("NestedParameters", {})):
+        names = ", ".join(nested.get("Parameters", {})) or "no parameters"
+        console.print(Text(f"Nested {path} ({nested.get('Type')}): ", style="bold") + Text(names))
     for group in data.get("ParameterGroups", []):
         console.print(
             Text(f"Group {group.get('label', '')}: ", style="bold")
