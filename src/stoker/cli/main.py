@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from stoker import __version__
+from stoker.cli.lint import lint
 from stoker.cli.resource_types import resource_type
 from stoker.cli.stack import stack
 from stoker.cli.template import template
@@ -32,6 +33,7 @@ def cli(ctx: click.Context, db: str | None) -> None:
 cli.add_command(template)
 cli.add_command(stack)
 cli.add_command(resource_type)
+cli.add_command(lint)
 
 
 def main() -> None:

@@ -1,0 +1,41 @@
+"""The linter: stable rule ids over the parsed template, the ONAP profile, CI reports.
+
+    report = lint(["templates/"], LintOptions(config=LintConfig(profiles=(Profile.ONAP,))))
+    print(render_text(report, report.rules), report.exit_code)
+
+Rules read the same parsed structures validation builds (`stoker.lint.context`); the
+registry lists every rule (`stoker.lint.registry`); the runner isolates crashes and applies
+suppression (`stoker.lint.runner`); formats render the report (`stoker.lint.formats`).
+"""
+
+from stoker.lint.config import ConfigError, LintConfig, find_config, load_config, merge
+from stoker.lint.formats import FORMATTERS
+from stoker.lint.onap.requirements import REQUIREMENTS, Requirement
+from stoker.lint.registry import RULES, RuleRegistry, default_registry
+from stoker.lint.report import LintedFile, LintReport
+from stoker.lint.rule import Profile, Rule, Scope, Source, SourceKind
+from stoker.lint.runner import LintOptions, enabled_rules, lint
+
+__all__ = [
+    "FORMATTERS",
+    "REQUIREMENTS",
+    "RULES",
+    "ConfigError",
+    "LintConfig",
+    "LintOptions",
+    "LintReport",
+    "LintedFile",
+    "Profile",
+    "Requirement",
+    "Rule",
+    "RuleRegistry",
+    "Scope",
+    "Source",
+    "SourceKind",
+    "default_registry",
+    "enabled_rules",
+    "find_config",
+    "lint",
+    "load_config",
+    "merge",
+]

@@ -1,0 +1,61 @@
+"""The linter's view of resource types: Heat's catalog, its stock aliases and template types.
+
+Heat resolves a type through the user's registry, then through the global environment
+that ships with it (``OS::Ceilometer::Alarm`` is an alias of ``OS::Aodh::Alarm``;
+``AWS::CloudWatch::Alarm`` is a provider template whose schema the catalog records). The
+linter needs all three to say what a type declares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, type_schema_from_entry
+from stoker.resources.registry import default_registry
+
+#: Heat classes that answer any attribute name by overriding ``get_attribute`` (the outputs
+#: of their software config), so get_attr cannot be checked against a declared list.
+_DEPLOYMENT_TYPES = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::StructuredDeployment"})
+
+
+@dataclass(frozen=True, slots=True)
+class LintCatalog:
+    types: dict[str, TypeSchema]
+    aliases: dict[str, str]  # the stock environment's; keys ending in * are prefix globs
+    dynamic_properties: frozenset[str]
+    dynamic_attributes: frozenset[str]
+
+    def get(self, name: str) -> TypeSchema | None:
+        return self.types.get(name)
+
+    def alias(self, name: str) -> str | None:
+        """What the stock environment maps ``name`` to, if anything."""
+        if name in self.aliases:
+            return self.aliases[name]
+        for key, target in self.aliases.items():
+            if key.endswith("*") and name.startswith(key[:-1]):
+                return target[:-1] + name[len(key) - 1 :] if target.endswith("*") else target
+        return None
+
+    def knows(self, name: str) -> bool:
+        return name in self.types or self.alias(name) is not None
+
+
+@cache
+def lint_catalog() -> LintCatalog:
+    """Built on first use and shared (the catalog is immutable data)."""
+    catalog = heat_catalog()
+    types = dict(catalog.types)
+    stock = load_document().get("default_environment", {})
+    for name, entry in stock.get("template_types", {}).items():
+        types.setdefault(name, type_schema_from_entry(name, entry))
+    registry = default_registry()
+    plugins = [registry.get(name) for name in registry.names()]
+    dynamic_properties = frozenset(p.type_name for p in plugins if p and p.dynamic_properties)
+    dynamic_attributes = frozenset(
+        {p.type_name for p in plugins if p and p.dynamic_attributes}
+        | {name for name, schema in types.items() if schema.nested_stack}
+        | _DEPLOYMENT_TYPES
+    )
+    return LintCatalog(types, dict(catalog.aliases), dynamic_properties, dynamic_attributes)

@@ -1,0 +1,134 @@
+"""Lint settings: one typed value, read from ``.stoker-lint.yaml`` and the command line.
+
+    # .stoker-lint.yaml (looked up from the current directory upwards, or --config FILE)
+    profiles: [default, onap]      # which rule sets run (default: [default])
+    ignore: [W2001, I2]            # rule ids, or prefixes of ids, never reported
+    per_path:                      # glob (relative to this file) -> ids ignored there
+      legacy/*.yaml: [W1091]
+    fail_level: warning            # exit 1 at or above this severity (default: error)
+
+The command line wins for scalars (``--fail-level``, ``--profile``) and adds to the lists
+(``--ignore``). `merge` is the one place that precedence is written down.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from stoker.diagnostics import Severity
+from stoker.errors import TemplateError
+from stoker.lint.rule import Profile
+from stoker.template.loader import load_document
+from stoker.template.nodes import key_span, span_of, value_span
+
+CONFIG_NAME = ".stoker-lint.yaml"
+_KEYS = ("profiles", "ignore", "per_path", "fail_level")
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the file and position."""
+
+
+@dataclass(frozen=True, slots=True)
+class LintConfig:
+    profiles: tuple[Profile, ...] = (Profile.DEFAULT,)
+    ignore: tuple[str, ...] = ()
+    per_path: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fail_level: Severity = Severity.ERROR
+    #: the directory per-path globs are relative to (the config file's; else the cwd)
+    base_dir: str = field(default_factory=os.getcwd)
+    file: str | None = None
+
+
+def find_config(start: str | None = None) -> str | None:
+    """The nearest ``.stoker-lint.yaml`` from ``start`` (default: the cwd) upwards."""
+    directory = os.path.abspath(start or os.getcwd())
+    while True:
+        candidate = os.path.join(directory, CONFIG_NAME)
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def load_config(path: str) -> LintConfig:
+    """Read a config file; ConfigError says what is wrong and where."""
+    try:
+        with open(path, "rb") as handle:
+            document = load_document(handle.read(), path)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read the config file: {error.strerror}") from None
+    except TemplateError as error:
+        raise ConfigError("; ".join(d.render() for d in error.diagnostics)) from None
+    data = document.data
+    if data is None:
+        return LintConfig(base_dir=os.path.dirname(os.path.abspath(path)), file=path)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{span_of(data) or path}: the config file must be a mapping")
+    for key in data:
+        if key not in _KEYS:
+            raise ConfigError(
+                f"{key_span(data, key) or path}: unknown setting {key!r}; "
+                f"the settings are: {', '.join(_KEYS)}"
+            )
+    profiles = tuple(
+        _choice(Profile, item, data, "profiles") for item in _strings(data, "profiles")
+    )
+    per_path_data = data.get("per_path") or {}
+    if not isinstance(per_path_data, dict):
+        raise ConfigError(f"{value_span(data, 'per_path') or path}: per_path must be a mapping")
+    per_path = tuple(
+        (str(pattern), tuple(_strings(per_path_data, pattern))) for pattern in per_path_data
+    )
+    level = data.get("fail_level")
+    return LintConfig(
+        profiles=profiles or (Profile.DEFAULT,),
+        ignore=tuple(_strings(data, "ignore")),
+        per_path=per_path,
+        fail_level=_choice(Severity, level, data, "fail_level") if level else Severity.ERROR,
+        base_dir=os.path.dirname(os.path.abspath(path)),
+        file=path,
+    )
+
+
+def _strings(data: dict[Any, Any], key: Any) -> list[str]:
+    value = data.get(key)
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{value_span(data, key)}: {key} must be a list of strings")
+    return [str(item) for item in value]
+
+
+def _choice(kind: Any, value: Any, data: dict[Any, Any], key: str) -> Any:
+    try:
+        return kind(str(value))
+    except ValueError:
+        allowed = ", ".join(member.value for member in kind)
+        raise ConfigError(
+            f"{value_span(data, key)}: {value!r} is not a valid {key} value; use one of: {allowed}"
+        ) from None
+
+
+def merge(
+    config: LintConfig,
+    *,
+    profiles: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    fail_level: str | None = None,
+) -> LintConfig:
+    """The settings in force: command-line values over the file's, lists combined."""
+    return LintConfig(
+        profiles=tuple(Profile(p) for p in profiles) or config.profiles,
+        ignore=(*config.ignore, *ignore),
+        per_path=config.per_path,
+        fail_level=Severity(fail_level) if fail_level else config.fail_level,
+        base_dir=config.base_dir,
+        file=config.file,
+    )

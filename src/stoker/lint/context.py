@@ -1,0 +1,185 @@
+"""What rules read: one context per file and one per package, built once per run.
+
+A template's context holds the same objects ``stoker template validate`` builds (the loaded
+document with positions, the parsed `Template`, the merged environment, the
+`StackDefinition`) and the findings validation made; facts several rules need (which
+parameters are used, what each resource's type resolves to) are computed on first use
+and shared.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from typing import Any
+
+from stoker.definition.stack import StackDefinition
+from stoker.definition.template import Template
+from stoker.diagnostics import Diagnostic, Span
+from stoker.environment import Environment
+from stoker.functions.base import Function
+from stoker.lint.attributes import check_attributes, check_provider_outputs, check_types
+from stoker.lint.heat_errors import collect_heat_errors
+from stoker.lint.inputs import Package, SourceFile
+from stoker.lint.onap.modules import ModuleRole, PackageLayout
+from stoker.lint.properties import check_resource_properties
+from stoker.lint.providers import ProviderLoader
+from stoker.lint.resolution import ResourceType, resolve_resource_types
+from stoker.lint.usage import used_parameters
+from stoker.template.loader import Document
+from stoker.template.nodes import span_of
+
+
+class FileKind(StrEnum):
+    TEMPLATE = "template"
+    ENVIRONMENT = "environment"
+    UNREADABLE = "unreadable"  # did not load (syntax, encoding, size ...)
+
+
+@dataclass(eq=False)
+class FileContext:
+    """One file of a package, and the findings loading and validating it produced."""
+
+    source: SourceFile
+    package: PackageContext
+    kind: FileKind
+    document: Document | None = None
+    core: list[Diagnostic] = field(default_factory=list)
+    #: line -> ids silenced by a ``# stoker-lint: ignore=...`` comment on that line
+    directives: dict[int, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.source.name
+
+    @cached_property
+    def core_by_code(self) -> dict[str, list[Diagnostic]]:
+        grouped: dict[str, list[Diagnostic]] = defaultdict(list)
+        for diagnostic in self.core:
+            grouped[diagnostic.code].append(diagnostic)
+        return grouped
+
+    def core_findings(self, code: str) -> list[Diagnostic]:
+        """What validation reported under ``code`` for this file."""
+        return self.core_by_code.get(code, [])
+
+    @property
+    def start(self) -> Span:
+        """Where a finding about the file as a whole points: its first node, else 1:1."""
+        data = self.document.data if self.document is not None else None
+        return span_of(data) or Span(self.name, 1, 1)
+
+    @property
+    def data(self) -> Any:
+        return self.document.data if self.document is not None else None
+
+
+@dataclass(eq=False)
+class EnvironmentContext(FileContext):
+    environment: Environment = field(default_factory=Environment)
+
+
+@dataclass(eq=False)
+class TemplateContext(FileContext):
+    template: Template | None = None
+    definition: StackDefinition | None = None
+    environments: list[EnvironmentContext] = field(default_factory=list)
+
+    @property
+    def parsed(self) -> Template:
+        assert self.template is not None, "template rules run only on loaded templates"
+        return self.template
+
+    @property
+    def stack(self) -> StackDefinition:
+        assert self.definition is not None, "template rules run only on loaded templates"
+        return self.definition
+
+    @property
+    def environment(self) -> Environment:
+        return self.stack.environment
+
+    @cached_property
+    def calls_by_name(self) -> dict[str, list[Function]]:
+        """Every function call of the template (all branches), by function name."""
+        grouped: dict[str, list[Function]] = defaultdict(list)
+        for call in self.parsed.calls:
+            grouped[call.name].append(call)
+        return grouped
+
+    def calls(self, *names: str) -> list[Function]:
+        found: list[Function] = []
+        for name in names:
+            found.extend(self.calls_by_name.get(name, ()))
+        return found
+
+    @cached_property
+    def used_parameters(self) -> frozenset[str] | None:
+        """Parameters some function reads; None when a name is computed (cannot be known)."""
+        return used_parameters(self)
+
+    @cached_property
+    def resource_types(self) -> dict[str, ResourceType]:
+        """What each resource's type resolves to (catalog type, provider template, unknown)."""
+        return resolve_resource_types(self)
+
+    @cached_property
+    def property_findings(self) -> list[Diagnostic]:
+        """Property checks against the catalog (E1080, E1081, I1024)."""
+        return check_resource_properties(self)
+
+    @cached_property
+    def attribute_findings(self) -> list[Diagnostic]:
+        """get_attr of attributes catalog types do not declare (E1037)."""
+        return check_attributes(self)
+
+    @cached_property
+    def provider_findings(self) -> list[Diagnostic]:
+        """get_attr of outputs provider templates lack (E3020)."""
+        return check_provider_outputs(self)
+
+    @cached_property
+    def type_findings(self) -> list[Diagnostic]:
+        """Types that resolve to nothing, provider templates that cannot be used (E3001)."""
+        return check_types(self)
+
+    @cached_property
+    def heat_errors(self) -> list[Diagnostic]:
+        """Everything Heat itself would reject the template for: validation's errors and
+        the catalog checks (properties, attributes, types, provider outputs)."""
+        return collect_heat_errors(self)
+
+    @property
+    def role(self) -> ModuleRole:
+        """ONAP's classification of this template within its package."""
+        return self.package.layout.role(self)
+
+
+@dataclass(eq=False)
+class PackageContext:
+    """All files of one input, with what they loaded as."""
+
+    package: Package
+    providers: ProviderLoader
+    templates: list[TemplateContext] = field(default_factory=list)
+    environments: list[EnvironmentContext] = field(default_factory=list)
+    unreadable: list[FileContext] = field(default_factory=list)
+    #: files found but not linted (content read by get_file), with the reason
+    skipped: list[tuple[SourceFile, str]] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.package.name
+
+    @property
+    def files(self) -> list[FileContext]:
+        everything: list[FileContext] = [*self.templates, *self.environments, *self.unreadable]
+        return sorted(everything, key=lambda ctx: ctx.source.relpath)
+
+    @cached_property
+    def layout(self) -> PackageLayout:
+        """ONAP's view of the package: module roles and environment pairs."""
+        return PackageLayout.of(self)

@@ -1,0 +1,87 @@
+"""The files map for get_file, read from the package the template came from.
+
+On disk this is exactly what ``template validate`` does (`collect_files`); inside a zip
+the same rules apply to the archive: URLs are not fetched, and a path may not leave the
+template's directory.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Iterable
+from urllib.parse import urlparse
+
+from stoker import codes
+from stoker.definition.files import URL_SCHEMES, CollectedFiles, collect_files
+from stoker.diagnostics import Diagnostic, Severity
+from stoker.functions.base import Function
+from stoker.lint.inputs import Package, SourceFile
+
+
+def files_for(calls: Iterable[Function], package: Package, source: SourceFile) -> CollectedFiles:
+    """The content of every literal get_file path in ``calls``, and what went wrong."""
+    if source.disk_path is not None:
+        return collect_files(calls, os.path.dirname(source.disk_path))
+    return _from_archive(calls, package, source)
+
+
+def _from_archive(
+    calls: Iterable[Function], package: Package, source: SourceFile
+) -> CollectedFiles:
+    collected = CollectedFiles()
+    for call in calls:
+        key = call.args
+        if not isinstance(key, str) or key in collected.files or key in collected.unread:
+            continue
+        key = str(key)
+        scheme = urlparse(key).scheme
+        if scheme in URL_SCHEMES:
+            collected.diagnostics.append(
+                Diagnostic(
+                    codes.FILE_NOT_FETCHED,
+                    f"get_file {key}: URLs are not fetched; its content is unknown here",
+                    call.path,
+                    call.span,
+                    Severity.WARNING,
+                )
+            )
+            collected.unread.add(key)
+            continue
+        joined = posixpath.normpath(posixpath.join(source.directory, key))
+        inside = source.directory
+        leaves = scheme == "file" or posixpath.isabs(key) or _outside(joined, inside)
+        if leaves:
+            collected.diagnostics.append(
+                Diagnostic(
+                    codes.FILE_OUTSIDE_TREE,
+                    f"get_file {key}: the path leaves the template's directory "
+                    f"({package.name}!{joined} is outside {package.name}!{inside or '.'})",
+                    call.path,
+                    call.span,
+                )
+            )
+            collected.unread.add(key)
+            continue
+        target = package.resolve(source, key)
+        if target is None:
+            continue  # get_file's own validation reports the missing content
+        try:
+            collected.files[key] = package.read(target).decode("utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            collected.diagnostics.append(
+                Diagnostic(
+                    codes.FILE_MISSING,
+                    f"get_file {key}: cannot read {target.name}: {error}",
+                    call.path,
+                    call.span,
+                )
+            )
+            collected.unread.add(key)
+    return collected
+
+
+def _outside(path: str, directory: str) -> bool:
+    if path == ".." or path.startswith("../"):
+        return True
+    return bool(directory) and not (path == directory or path.startswith(directory + "/"))

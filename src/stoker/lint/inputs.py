@@ -1,0 +1,178 @@
+"""What the linter was asked to read: files, directories (recursively) and VNF packages.
+
+Each command-line input becomes a `Package`: a directory or a ``.zip`` is one package, and
+the loose files named on the command line form one together. A package lists the files
+that may be templates or environments and answers "what does this relative path from that
+file name?" for get_file and provider templates. Zip members are read in memory; their
+positions name ``package.zip!path/in/zip.yaml``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import zipfile
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from stoker.diagnostics import Diagnostic, Span
+from stoker.lint.codes import PACKAGE_UNREADABLE
+
+#: suffixes of files a directory or zip is searched for (templates and environments)
+LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
+ZIP_SEPARATOR = "!"
+#: the most a zip may expand to; beyond this it is refused rather than read (zip bombs)
+MAX_ZIP_BYTES = 256 * 1024 * 1024
+
+
+class PackageKind(StrEnum):
+    DIRECTORY = "directory"
+    ZIP = "zip"
+    FILES = "files"  # the loose files named on the command line
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """One file: its display name (used in every position), its path inside the package
+    (posix, for pairing and package rules), and where it is on disk (None inside a zip)."""
+
+    name: str
+    relpath: str
+    disk_path: str | None = None
+
+    @property
+    def directory(self) -> str:
+        return posixpath.dirname(self.relpath)
+
+    @property
+    def stem(self) -> str:
+        """The file name without its last suffix (``base.yaml`` and ``base.env``: ``base``)."""
+        base = posixpath.basename(self.relpath)
+        return base.rsplit(".", 1)[0] if "." in base else base
+
+
+@dataclass(slots=True)
+class Package:
+    """One input: its lintable files, and a way to read any file it holds."""
+
+    name: str
+    kind: PackageKind
+    files: list[SourceFile] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)
+    root: str | None = None  # the directory on disk (DIRECTORY)
+    _archive: zipfile.ZipFile | None = None
+    _members: dict[str, zipfile.ZipInfo] = field(default_factory=dict)
+
+    def read(self, source: SourceFile) -> bytes:
+        """The bytes of ``source``; OSError when it cannot be read."""
+        if source.disk_path is not None:
+            with open(source.disk_path, "rb") as handle:
+                return handle.read()
+        if self._archive is None or source.relpath not in self._members:
+            raise FileNotFoundError(source.name)
+        return self._archive.read(self._members[source.relpath])
+
+    def resolve(self, source: SourceFile, reference: str) -> SourceFile | None:
+        """The file a relative ``reference`` written in ``source`` names, if it exists.
+
+        Inside a zip the path must stay inside the archive; on disk it is an ordinary
+        relative path from the file's directory.
+        """
+        if "://" in reference:
+            return None
+        if source.disk_path is None:
+            joined = posixpath.normpath(posixpath.join(source.directory, reference))
+            if joined.startswith("../") or joined == ".." or joined not in self._members:
+                return None
+            return SourceFile(f"{self.name}{ZIP_SEPARATOR}{joined}", joined)
+        target = os.path.normpath(os.path.join(os.path.dirname(source.disk_path), reference))
+        if not os.path.isfile(target):
+            return None
+        return self.disk_file(target)
+
+    def disk_file(self, absolute: str) -> SourceFile:
+        """A `SourceFile` for a file on disk, named inside this package when it is in it."""
+        if self.root is not None:
+            relative = os.path.relpath(absolute, self.root)
+            if not relative.startswith(os.pardir):
+                display = os.path.normpath(os.path.join(self.name, relative))
+                return SourceFile(display, relative.replace(os.sep, "/"), absolute)
+        display = _display(absolute)
+        return SourceFile(display, display.replace(os.sep, "/"), absolute)
+
+
+def _display(absolute: str) -> str:
+    relative = os.path.relpath(absolute)
+    return absolute if relative.startswith(os.pardir) else relative
+
+
+def is_lintable(name: str) -> bool:
+    return name.lower().endswith(LINTABLE_SUFFIXES)
+
+
+def discover(paths: list[str]) -> list[Package]:
+    """The packages for the inputs, in the order given (loose files last, as one package)."""
+    packages: list[Package] = []
+    loose = Package("", PackageKind.FILES)
+    for path in paths:
+        if os.path.isdir(path):
+            packages.append(_directory(path))
+        elif path.lower().endswith(".zip"):
+            packages.append(_zip(path))
+        else:
+            absolute = os.path.abspath(path)
+            loose.files.append(SourceFile(path, path.replace(os.sep, "/"), absolute))
+    if loose.files:
+        packages.append(loose)
+    return packages
+
+
+def _directory(path: str) -> Package:
+    root = os.path.abspath(path)
+    name = path.rstrip("/" + os.sep) or path
+    package = Package(name, PackageKind.DIRECTORY, root=root)
+    for directory, subdirectories, names in os.walk(root):
+        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith("."))
+        for file_name in sorted(names):
+            if is_lintable(file_name) and not file_name.startswith("."):
+                package.files.append(package.disk_file(os.path.join(directory, file_name)))
+    return package
+
+
+def _zip(path: str) -> Package:
+    package = Package(path, PackageKind.ZIP)
+    try:
+        with open(path, "rb") as handle:
+            archive = zipfile.ZipFile(io.BytesIO(handle.read()))
+    except (OSError, zipfile.BadZipFile) as error:
+        package.problems.append(
+            Diagnostic(
+                PACKAGE_UNREADABLE,
+                f"cannot open the package as a zip archive: {error}",
+                span=Span(path, 1, 1),
+            )
+        )
+        return package
+    members = [info for info in archive.infolist() if not info.is_dir()]
+    total = sum(info.file_size for info in members)
+    if total > MAX_ZIP_BYTES:
+        package.problems.append(
+            Diagnostic(
+                PACKAGE_UNREADABLE,
+                f"the archive expands to {total} bytes, more than {MAX_ZIP_BYTES}; refusing "
+                "to read it",
+                span=Span(path, 1, 1),
+            )
+        )
+        return package
+    package._archive = archive
+    for info in sorted(members, key=lambda member: member.filename):
+        relative = posixpath.normpath(info.filename.lstrip("/"))
+        if relative.startswith("../"):
+            continue  # a member that would leave the archive names nothing in the package
+        package._members[relative] = info
+        parts = relative.split("/")
+        if is_lintable(relative) and not any(part.startswith(".") for part in parts):
+            package.files.append(SourceFile(f"{path}{ZIP_SEPARATOR}{relative}", relative))
+    return package

@@ -1,0 +1,22 @@
+"""What every ONAP rule shares: its requirement (id, keyword -> severity) and its source."""
+
+from __future__ import annotations
+
+from stoker.lint.onap.requirements import SOURCE_DOCUMENT, Requirement
+from stoker.lint.rule import Profile, Source, SourceKind
+
+ONAP = frozenset({Profile.ONAP})
+
+
+def onap_source(requirement: Requirement) -> Source:
+    mode = requirement.validation_mode or "not given"
+    return Source(
+        SourceKind.ONAP,
+        f"{requirement.id} ({requirement.keyword}, validation_mode {mode}); "
+        f"{SOURCE_DOCUMENT}, {requirement.section}",
+    )
+
+
+def explain(requirement: Requirement, checks: str) -> str:
+    """The requirement's own words, then what stoker checks for it."""
+    return f"{requirement.text} -- stoker checks: {checks}"

@@ -1,0 +1,89 @@
+"""How ONAP sees a package: base, incremental, volume and nested modules, and env pairs.
+
+* nested: a template another template of the package uses as a type (``type: x.yaml``, a
+  group's member type, or a registry mapping);
+* volume: otherwise, a file whose name ends in ``_volume`` (R-82732's naming);
+* base: otherwise, a file named ``base``, ``base_<text>``, ``<text>_base`` or
+  ``<text>_base_<text>`` (R-81339's naming, case-insensitive);
+* incremental: every other template.
+
+Each module pairs with the environment file of the same base name in the same directory
+(``base.yaml`` with ``base.env``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from stoker.environment.registry_section import is_template_name
+from stoker.lint.references import type_references
+
+if TYPE_CHECKING:
+    from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
+
+_BASE_NAME = re.compile(r"^(base|base_.+|.+_base|.+_base_.+)$", re.IGNORECASE)
+_VOLUME_NAME = re.compile(r"_volume$", re.IGNORECASE)
+
+
+class ModuleRole(StrEnum):
+    BASE = "base"
+    INCREMENTAL = "incremental"
+    VOLUME = "volume"
+    NESTED = "nested"
+
+
+@dataclass(slots=True)
+class PackageLayout:
+    """Each template's role (by file name) and each module's environment files."""
+
+    roles: dict[str, ModuleRole] = field(default_factory=dict)
+    pairs: dict[str, list[EnvironmentContext]] = field(default_factory=dict)
+
+    def role(self, ctx: TemplateContext) -> ModuleRole:
+        return self.roles.get(ctx.name, ModuleRole.INCREMENTAL)
+
+    def environments_of(self, ctx: TemplateContext) -> list[EnvironmentContext]:
+        return self.pairs.get(ctx.name, [])
+
+    @classmethod
+    def of(cls, package: PackageContext) -> PackageLayout:
+        nested = _nested_names(package)
+        layout = cls()
+        by_place: dict[tuple[str, str], list[EnvironmentContext]] = {}
+        for environment in package.environments:
+            key = (environment.source.directory, environment.source.stem)
+            by_place.setdefault(key, []).append(environment)
+        for template in package.templates:
+            source = template.source
+            if template.name in nested:
+                role = ModuleRole.NESTED
+            elif _VOLUME_NAME.search(source.stem):
+                role = ModuleRole.VOLUME
+            elif _BASE_NAME.match(source.stem):
+                role = ModuleRole.BASE
+            else:
+                role = ModuleRole.INCREMENTAL
+            layout.roles[template.name] = role
+            layout.pairs[template.name] = by_place.get((source.directory, source.stem), [])
+        return layout
+
+
+def _nested_names(package: PackageContext) -> set[str]:
+    """Files of the package some template of it uses as a type."""
+    names: set[str] = set()
+    for template in package.templates:
+        if template.template is None:
+            continue
+        for reference in type_references(template):
+            if is_template_name(reference.type):
+                target = package.package.resolve(template.source, reference.type)
+                if target is not None:
+                    names.add(target.name)
+        for resolved in template.resource_types.values():
+            provider = resolved.provider
+            if provider is not None and provider.source is not None:
+                names.add(provider.source.name)
+    return names

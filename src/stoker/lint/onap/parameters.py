@@ -1,0 +1,191 @@
+"""ONAP requirements on parameter declarations.
+
+They read the parameters section as written (the same parsed nodes), not only the
+declarations Heat accepted: a parameter without a type is rejected by Heat's parser, and
+R-36772 must still say so at its name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from stoker.diagnostics import Diagnostic, Path
+from stoker.lint.context import TemplateContext
+from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.rule import TemplateRule
+from stoker.template.nodes import key_span, value_span
+
+_R90279 = requirement("R-90279")
+_R25877 = requirement("R-25877")
+_R36772 = requirement("R-36772")
+_R11441 = requirement("R-11441")
+_R44001 = requirement("R-44001")
+_R90526 = requirement("R-90526")
+_R00011 = requirement("R-00011")
+
+_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+#: R-98450's name for the parameter of OS::Nova::Server's availability_zone property
+AVAILABILITY_ZONE = re.compile(r"^availability_zone_\d+$")
+ONAP_TYPES = ("string", "number", "json", "comma_delimited_list", "boolean")
+
+
+def declarations(ctx: TemplateContext) -> Iterator[tuple[str, Any, Path]]:
+    """Every entry of the parameters section as written: name, definition, path."""
+    data = ctx.data
+    section = data.get("parameters") if isinstance(data, dict) else None
+    if not isinstance(section, dict):
+        return
+    for name, definition in section.items():
+        yield str(name), definition, ("parameters", str(name))
+
+
+def _name_span(ctx: TemplateContext, name: str) -> Any:
+    return key_span(ctx.data["parameters"], name)
+
+
+class ParameterUsed(TemplateRule):
+    id = _R90279.id
+    severity = _R90279.severity
+    summary = "Every parameter is used (availability_zone_<index> parameters excepted)"
+    explanation = explain(
+        _R90279,
+        "every declared parameter is read by a get_param somewhere (resources, outputs, "
+        "conditions), except parameters named availability_zone_<index> (R-98450's naming "
+        "for the OS::Nova::Server availability_zone property), which R-91273 allows to be "
+        "unused. A get_param whose name is computed disables the check for the template.",
+    )
+    source = onap_source(_R90279)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        used = ctx.used_parameters
+        if used is None:
+            return
+        for name, _, path in declarations(ctx):
+            if name not in used and not AVAILABILITY_ZONE.match(name):
+                yield self.finding(
+                    f'parameter "{name}" is not used in any resource or output',
+                    _name_span(ctx, name),
+                    path,
+                )
+
+
+class ParameterName(TemplateRule):
+    id = _R25877.id
+    severity = _R25877.severity
+    summary = "Parameter names contain only letters, digits and underscores"
+    explanation = explain(_R25877, "each parameter name matches [A-Za-z0-9_]+.")
+    source = onap_source(_R25877)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, _, path in declarations(ctx):
+            if not _NAME.match(name):
+                yield self.finding(
+                    f'parameter name "{name}" may contain only letters, digits and "_"',
+                    _name_span(ctx, name),
+                    path,
+                )
+
+
+class ParameterHasType(TemplateRule):
+    id = _R36772.id
+    severity = _R36772.severity
+    summary = "Each parameter declares a type"
+    explanation = explain(_R36772, "each parameter definition has a type key.")
+    source = onap_source(_R36772)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, definition, path in declarations(ctx):
+            if not isinstance(definition, dict) or "type" not in definition:
+                yield self.finding(f'parameter "{name}" has no type', _name_span(ctx, name), path)
+
+
+class ParameterTypeValue(TemplateRule):
+    id = _R11441.id
+    severity = _R11441.severity
+    summary = "Parameter types are string, number, json, comma_delimited_list or boolean"
+    explanation = explain(
+        _R11441, "each declared type is one of the five HOT types, spelled as HOT spells them."
+    )
+    source = onap_source(_R11441)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, definition, path in declarations(ctx):
+            if isinstance(definition, dict) and "type" in definition:
+                kind = definition["type"]
+                if kind not in ONAP_TYPES:
+                    yield self.finding(
+                        f'parameter "{name}" has type {kind!r}; use one of {", ".join(ONAP_TYPES)}',
+                        value_span(definition, "type"),
+                        (*path, "type"),
+                    )
+
+
+class ParameterHasDescription(TemplateRule):
+    id = _R44001.id
+    severity = _R44001.severity
+    summary = "Each parameter has a description"
+    explanation = explain(_R44001, "each parameter definition has a description key.")
+    source = onap_source(_R44001)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, definition, path in declarations(ctx):
+            if not isinstance(definition, dict) or "description" not in definition:
+                yield self.finding(
+                    f'parameter "{name}" has no description', _name_span(ctx, name), path
+                )
+
+
+class ParameterNoDefault(TemplateRule):
+    id = _R90526.id
+    severity = _R90526.severity
+    summary = "No parameter declares a default"
+    explanation = explain(
+        _R90526,
+        "no parameter definition has a default key (values belong in the environment "
+        "file). The value is never shown.",
+    )
+    source = onap_source(_R90526)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, definition, path in declarations(ctx):
+            if isinstance(definition, dict) and "default" in definition:
+                yield self.finding(
+                    f'parameter "{name}" declares a default; give its value in the '
+                    "environment file instead",
+                    key_span(definition, "default"),
+                    (*path, "default"),
+                )
+
+
+class NestedParameterConstraints(TemplateRule):
+    id = _R00011.id
+    severity = _R00011.severity
+    summary = "Parameters of nested templates have no constraints"
+    explanation = explain(
+        _R00011,
+        "in templates another template of the package uses as a type (nested), no "
+        "parameter definition has a constraints key.",
+    )
+    source = onap_source(_R00011)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if ctx.role is not ModuleRole.NESTED:
+            return
+        for name, definition, path in declarations(ctx):
+            if isinstance(definition, dict) and "constraints" in definition:
+                yield self.finding(
+                    f'parameter "{name}" of a nested template has constraints',
+                    key_span(definition, "constraints"),
+                    (*path, "constraints"),
+                )

@@ -1,0 +1,451 @@
+"""ONAP's numbered requirements on VNF Heat templates and environment files, as data.
+
+Transcribed from ONAP's VNF requirements (section 5.2.2, "ONAP Heat Orchestration Template
+Format"): id, keyword, validation mode and text. Those whose validation_mode is ``static``
+are rules of the ``onap`` profile, with the requirement id as rule id; the others are
+listed by ``stoker lint --list-rules`` as not checked, each with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stoker.diagnostics import Severity
+
+#: keyword -> severity (MUST / MUST NOT: error, SHOULD / SHOULD NOT: warning, MAY: info)
+KEYWORD_SEVERITY = {
+    "MUST": Severity.ERROR,
+    "MUST NOT": Severity.ERROR,
+    "SHOULD": Severity.WARNING,
+    "SHOULD NOT": Severity.WARNING,
+    "MAY": Severity.INFO,
+    "MAY NOT": Severity.INFO,
+}
+SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    id: str
+    keyword: str
+    validation_mode: str | None  # "static", "none", or None when the document gives none
+    section: str
+    text: str
+    #: why stoker does not check it (None for the static ones, which are rules)
+    not_checked: str | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return KEYWORD_SEVERITY[self.keyword]
+
+    @property
+    def static(self) -> bool:
+        return self.validation_mode == "static"
+
+
+_PERMISSION = "a MAY permission: nothing a template does can violate it"
+_NO_MODE = "the document gives it no validation_mode; " + _PERMISSION
+_NONE_MODE = "ONAP marks it validation_mode: none; " + _PERMISSION
+
+REQUIREMENTS: tuple[Requirement, ...] = (
+    Requirement(
+        "R-92635",
+        "MUST",
+        "static",
+        "5.2.2",
+        "A VNF's Heat Orchestration Template MUST be compliant with the OpenStack Template Guide.",
+    ),
+    Requirement(
+        "R-27078",
+        "MUST",
+        "static",
+        "5.2.2.1.1 heat_template_version",
+        "A VNF's Heat Orchestration template MUST contain the section heat_template_version:.",
+    ),
+    Requirement(
+        "R-39402",
+        "MUST",
+        "static",
+        "5.2.2.1.2 description",
+        "A VNF's Heat Orchestration Template MUST contain the section description:.",
+    ),
+    Requirement(
+        "R-35414",
+        "MUST",
+        "static",
+        "5.2.2.1.4 parameters",
+        "A VNF Heat Orchestration's template MUST contain the section parameters: with at "
+        "least one parameter defined.",
+    ),
+    Requirement(
+        "R-90279",
+        "MUST",
+        "static",
+        "5.2.2.1.4 parameters",
+        "A VNF Heat Orchestration's template's parameter MUST be used in a resource AND/OR "
+        "in a output parameter (in the outputs section), with the exception of the "
+        "parameters for the OS::Nova::Server resource property availability_zone which is "
+        "defined in R-98450.",
+    ),
+    Requirement(
+        "R-91273",
+        "MAY NOT",
+        "none",
+        "5.2.2.1.4 parameters",
+        "A VNF Heat Orchestration's template's parameter for the OS::Nova::Server resource "
+        "property availability_zone MAY NOT be used in any OS::Nova::Server.",
+        not_checked=(
+            "ONAP marks it validation_mode: none; it is a permission, honoured as the "
+            "exception in R-90279 (availability_zone_<index> parameters may be unused)"
+        ),
+    ),
+    Requirement(
+        "R-25877",
+        "MUST",
+        "static",
+        "5.2.2.1.4.1 <param name>",
+        "A VNF's Heat Orchestration Template's parameter name (i.e., <param name>) MUST "
+        "contain only alphanumeric characters and underscores ('_').",
+    ),
+    Requirement(
+        "R-36772",
+        "MUST",
+        "static",
+        "5.2.2.1.4.2 type",
+        "A VNF's Heat Orchestration Template's parameter MUST include the attribute type:.",
+    ),
+    Requirement(
+        "R-11441",
+        "MUST",
+        "static",
+        "5.2.2.1.4.2 type",
+        "A VNF's Heat Orchestration Template's parameter type MUST be one of the following "
+        "values: string, number, json, comma_delimited_list, boolean.",
+    ),
+    Requirement(
+        "R-32094",
+        "MAY",
+        "none",
+        "5.2.2.1.4.3 label",
+        "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
+        "label:.",
+        not_checked=_NONE_MODE,
+    ),
+    Requirement(
+        "R-44001",
+        "MUST",
+        "static",
+        "5.2.2.1.4.4 description",
+        "A VNF's Heat Orchestration Template parameter declaration MUST contain the "
+        "attribute description.",
+    ),
+    Requirement(
+        "R-90526",
+        "MUST NOT",
+        "static",
+        "5.2.2.1.4.5 default",
+        "A VNF Heat Orchestration Template parameter declaration MUST NOT contain the "
+        "default attribute.",
+    ),
+    Requirement(
+        "R-26124",
+        "MUST",
+        "none",
+        "5.2.2.1.4.5 default",
+        "If a VNF Heat Orchestration Template parameter has a default value, it MUST be "
+        "enumerated in the environment file.",
+        not_checked=(
+            "ONAP marks it validation_mode: none; R-90526 forbids defaults altogether, so "
+            "a template that passes R-90526 has nothing for it to check"
+        ),
+    ),
+    Requirement(
+        "R-32557",
+        "MAY",
+        "none",
+        "5.2.2.1.4.6 hidden",
+        "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
+        "hidden:.",
+        not_checked=_NONE_MODE,
+    ),
+    Requirement(
+        "R-88863",
+        "MAY",
+        "none",
+        "5.2.2.1.4.7 constraints",
+        "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
+        "as type number MAY have a parameter constraint defined.",
+        not_checked=_NONE_MODE,
+    ),
+    Requirement(
+        "R-40518",
+        "MAY",
+        None,
+        "5.2.2.1.4.7 constraints",
+        "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
+        "as type string MAY have a parameter constraint defined.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-96227",
+        "MAY",
+        None,
+        "5.2.2.1.4.7 constraints",
+        "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
+        "as type json MAY have a parameter constraint defined.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-79817",
+        "MAY",
+        None,
+        "5.2.2.1.4.7 constraints",
+        "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
+        "as type comma_delimited_list MAY have a parameter constraint defined.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-06613",
+        "MAY",
+        None,
+        "5.2.2.1.4.7 constraints",
+        "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
+        "as type boolean MAY have a parameter constraint defined.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-00011",
+        "SHOULD NOT",
+        "static",
+        "5.2.2.1.4.7 constraints",
+        "A VNF's Heat Orchestration Template's parameter defined in a nested YAML file "
+        "SHOULD NOT have a parameter constraint defined.",
+    ),
+    Requirement(
+        "R-22589",
+        "MAY",
+        None,
+        "5.2.2.1.4.8 immutable",
+        "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
+        "immutable:.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-225891",
+        "MAY",
+        None,
+        "5.2.2.1.4.9 tags",
+        "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
+        "tags:.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-23663",
+        "MAY",
+        None,
+        "5.2.2.1.5 resources",
+        "A VNF's Heat Orchestration template's base module MAY (or MAY NOT) contain the "
+        "section resources:.",
+        not_checked=(
+            "the document gives it no validation_mode; a permission, honoured by R-23664 "
+            "(only incremental and volume modules must have resources:)"
+        ),
+    ),
+    Requirement(
+        "R-23664",
+        "MUST",
+        "static",
+        "5.2.2.1.5 resources",
+        "A VNF's Heat Orchestration template's incremental module and volume module MUST "
+        "contain the section resources:.",
+    ),
+    Requirement(
+        "R-90152",
+        "MUST",
+        "static",
+        "5.2.2.1.5 resources",
+        "A VNF's Heat Orchestration Template's resources: section MUST contain the "
+        "declaration of at least one resource.",
+    ),
+    Requirement(
+        "R-40551",
+        "MAY",
+        None,
+        "5.2.2.1.5 resources",
+        "A VNF's Heat Orchestration Template's Nested YAML files MAY (or MAY NOT) contain "
+        "the section resources:.",
+        not_checked=(
+            "the document gives it no validation_mode; a permission, honoured by R-23664 "
+            "(nested files need no resources:)"
+        ),
+    ),
+    Requirement(
+        "R-75141",
+        "MUST",
+        "static",
+        "5.2.2.1.5.1 resource ID",
+        "A VNF's Heat Orchestration Template's resource name (i.e., <resource ID>) MUST "
+        "only contain alphanumeric characters and underscores ('_').",
+    ),
+    Requirement(
+        "R-16447",
+        "MUST",
+        "static",
+        "5.2.2.1.5.1 resource ID",
+        "A VNF's <resource ID> MUST be unique across all Heat Orchestration Templates and "
+        "all HEAT Orchestration Template Nested YAML files that are used to create the VNF.",
+    ),
+    Requirement(
+        "R-53952",
+        "MUST NOT",
+        "static",
+        "5.2.2.1.5.2 type",
+        "A VNF's Heat Orchestration Template's Resource MUST NOT reference a HTTP-based "
+        "resource definitions.",
+    ),
+    Requirement(
+        "R-71699",
+        "MUST NOT",
+        "static",
+        "5.2.2.1.5.2 type",
+        "A VNF's Heat Orchestration Template's Resource MUST NOT reference a HTTP-based "
+        "Nested YAML file.",
+    ),
+    Requirement(
+        "R-10834",
+        "MUST NOT",
+        "static",
+        "5.2.2.1.5.3 properties",
+        "A VNF's Heat Orchestration Template resource attribute property: MUST NOT use more "
+        "than two levels of nested get_param intrinsic functions when deriving a property "
+        "value. SDC does not support nested get_param with recursive lists (i.e., a list "
+        "inside list). The second get_param in a nested lookup must directly derive its "
+        "value without further calls to get_param functions.",
+    ),
+    Requirement(
+        "R-67386",
+        "MAY",
+        "static",
+        "5.2.2.1.5.4 metadata",
+        "A VNF's Heat Orchestration Template's Resource MAY declare the attribute metadata.",
+    ),
+    Requirement(
+        "R-46968",
+        "MAY",
+        None,
+        "5.2.2.1.5.5 depends_on",
+        "VNF's Heat Orchestration Template's Resource MAY declare the attribute depends_on:.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-63137",
+        "MAY",
+        None,
+        "5.2.2.1.5.6 update_policy",
+        "VNF's Heat Orchestration Template's Resource MAY declare the attribute update_policy:.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-43740",
+        "MAY",
+        None,
+        "5.2.2.1.5.7 deletion_policy",
+        "VNF's Heat Orchestration Template's Resource MAY declare the attribute deletion_policy:.",
+        not_checked=_NO_MODE + " (the values themselves are Heat's rule: E1010)",
+    ),
+    Requirement(
+        "R-78569",
+        "MAY",
+        None,
+        "5.2.2.1.5.8 external_id",
+        "VNF's Heat Orchestration Template's Resource MAY declare the attribute external_id:.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-36982",
+        "MAY",
+        None,
+        "5.2.2.1.6 outputs",
+        "A VNF's Heat Orchestration template MAY contain the outputs: section.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-86285",
+        "MUST",
+        "static",
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template MUST have a corresponding environment file.",
+    ),
+    Requirement(
+        "R-03324",
+        "MUST",
+        "static",
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template's Environment File MUST contain the "
+        "parameters: section.",
+    ),
+    Requirement(
+        "R-68198",
+        "MAY",
+        None,
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template's Environment File's parameters: section MAY "
+        "(or MAY NOT) enumerate parameters.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-59930",
+        "MAY",
+        None,
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template's Environment File's MAY contain the "
+        "parameter_defaults: section.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-46096",
+        "MAY",
+        None,
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template's Environment File's MAY contain the "
+        "encrypted_parameters: section.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-24893",
+        "MAY",
+        None,
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template's Environment File's MAY contain the "
+        "event_sinks: section.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-42685",
+        "MAY",
+        None,
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template's Environment File's MAY contain the "
+        "parameter_merge_strategies: section.",
+        not_checked=_NO_MODE,
+    ),
+    Requirement(
+        "R-67231",
+        "MUST NOT",
+        "static",
+        "5.2.2.2 Environment File Format",
+        "A VNF's Heat Orchestration template's Environment File's MUST NOT contain the "
+        "resource_registry: section.",
+    ),
+)
+
+BY_ID: dict[str, Requirement] = {requirement.id: requirement for requirement in REQUIREMENTS}
+
+
+def requirement(requirement_id: str) -> Requirement:
+    return BY_ID[requirement_id]
+
+
+def not_checked() -> list[Requirement]:
+    """The requirements the onap profile does not check, each with its reason."""
+    return [r for r in REQUIREMENTS if not r.static]

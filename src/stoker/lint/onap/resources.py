@@ -1,0 +1,179 @@
+"""ONAP requirements on resources: names, where definitions come from, get_param nesting."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+from urllib.parse import urlparse
+
+from stoker.diagnostics import Diagnostic
+from stoker.functions.base import Function
+from stoker.lint.context import TemplateContext
+from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.references import type_references
+from stoker.lint.rule import TemplateRule
+from stoker.template.nodes import locate, value_span
+
+_R75141 = requirement("R-75141")
+_R53952 = requirement("R-53952")
+_R71699 = requirement("R-71699")
+_R10834 = requirement("R-10834")
+_R67386 = requirement("R-67386")
+
+_NAME = re.compile(r"^[A-Za-z0-9_]+$")
+#: schemes by which a definition would be fetched from elsewhere (ONAP's validator's list)
+REMOTE_SCHEMES = ("http", "https", "ftp", "ftps", "file")
+
+
+def is_remote(reference: str) -> bool:
+    return urlparse(reference).scheme.lower() in REMOTE_SCHEMES and "://" in reference
+
+
+class ResourceIdCharacters(TemplateRule):
+    id = _R75141.id
+    severity = _R75141.severity
+    summary = "Resource names contain only letters, digits and underscores"
+    explanation = explain(_R75141, "each resource name matches [A-Za-z0-9_]+.")
+    source = onap_source(_R75141)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, resource in ctx.parsed.resources.items():
+            if not _NAME.match(name):
+                yield self.finding(
+                    f'resource name "{name}" may contain only letters, digits and "_"',
+                    resource.span,
+                    resource.path,
+                )
+
+
+class NoRemoteDefinitions(TemplateRule):
+    id = _R53952.id
+    severity = _R53952.severity
+    summary = "Resources take no part of their definition from a URL (get_file of a URL)"
+    explanation = explain(
+        _R53952,
+        "no get_file inside a resource reads a URL (http, https, ftp, ftps, file): the "
+        "content of the definition would come from outside the package. URL types are "
+        "R-71699's.",
+    )
+    source = onap_source(_R53952)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        resources = ctx.parsed.names.resources
+        for call in ctx.calls("get_file"):
+            if call.path[:1] != (resources,) or not isinstance(call.args, str):
+                continue
+            if is_remote(str(call.args)):
+                yield self.finding(
+                    f"resource {call.path[1]} reads its content from {call.args}; ship the "
+                    "file in the package and get_file it by relative path",
+                    locate(ctx.data, call.path) or call.span,
+                    call.path,
+                )
+
+
+class NoRemoteNestedTemplates(TemplateRule):
+    id = _R71699.id
+    severity = _R71699.severity
+    summary = "No resource type (or group member type) is a URL"
+    explanation = explain(
+        _R71699,
+        "no resource type, and no member type of a ResourceGroup, AutoScalingGroup or "
+        "ResourceChain, is a URL (http, https, ftp, ftps, file): nested templates ship in "
+        "the package.",
+    )
+    source = onap_source(_R71699)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for reference in type_references(ctx):
+            if is_remote(reference.type):
+                yield self.finding(
+                    f'resource "{reference.resource}" uses {reference.type} as a nested '
+                    "template; ship it in the package and name it by relative path",
+                    reference.span,
+                    reference.path,
+                )
+
+
+def _get_params_in(value: Any) -> Iterator[Function]:
+    """The get_param calls directly inside ``value`` (not inside another get_param)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Function):
+            if item.name == "get_param":
+                yield item
+                continue
+            stack.extend(item.children(None))
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+class GetParamNesting(TemplateRule):
+    id = _R10834.id
+    severity = _R10834.severity
+    summary = "At most two levels of get_param, the inner one taking a plain name"
+    explanation = explain(
+        _R10834,
+        "in resource properties, a get_param nested in another get_param takes a parameter "
+        "name only: {get_param: [names, {get_param: index}]} is fine; an inner get_param "
+        "with a list argument ({get_param: [list, 0]}, a list inside the outer list) or "
+        "with a get_param of its own (a third level) is reported at the inner call.",
+    )
+    source = onap_source(_R10834)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        template = ctx.parsed
+        properties = template.names.properties
+        for call in ctx.calls("get_param"):
+            path = call.path
+            if len(path) < 3 or path[0] != template.names.resources or path[2] != properties:
+                continue
+            for inner in _get_params_in(call.args):
+                nested = next(_get_params_in(inner.args), None)
+                if isinstance(inner.args, list) or nested is not None:
+                    what = "a third get_param" if nested is not None else "a list argument"
+                    yield self.finding(
+                        f"a get_param nested in another get_param must take a plain "
+                        f"parameter name, not {what} (SDC cannot derive the value)",
+                        inner.span,
+                        inner.path,
+                    )
+
+
+class MetadataIsMap(TemplateRule):
+    id = _R67386.id
+    severity = _R67386.severity
+    summary = "A resource's metadata, where declared, is a map of values"
+    explanation = explain(
+        _R67386,
+        "a permission, so only its form is checked: metadata, where a resource declares "
+        "it, is a mapping (or a function that computes one); ONAP reads it as key/value "
+        "pairs. Reported at the metadata value.",
+    )
+    source = onap_source(_R67386)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        template = ctx.parsed
+        data, key = ctx.data, template.names.metadata
+        section = data.get(template.names.resources) if isinstance(data, dict) else None
+        if not isinstance(section, dict):
+            return
+        for name, body in section.items():
+            if not isinstance(body, dict) or body.get(key) is None:
+                continue
+            if not isinstance(body[key], dict):
+                yield self.finding(
+                    f'metadata of resource "{name}" is not a map of values',
+                    value_span(body, key),
+                    (template.names.resources, str(name), key),
+                )

@@ -1,0 +1,148 @@
+"""ONAP requirements on a template as a whole: sections, compliance with Heat."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import ClassVar
+
+from stoker.diagnostics import Diagnostic
+from stoker.lint.context import FileContext, TemplateContext
+from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.rule import FileRule, TemplateRule
+from stoker.template.nodes import key_span
+
+_R92635 = requirement("R-92635")
+_R27078 = requirement("R-27078")
+_R39402 = requirement("R-39402")
+_R35414 = requirement("R-35414")
+_R23664 = requirement("R-23664")
+_R90152 = requirement("R-90152")
+
+
+class TemplateGuideCompliance(FileRule):
+    id = _R92635.id
+    severity = _R92635.severity
+    summary = "Every error Heat would reject the template or environment for"
+    explanation = explain(
+        _R92635,
+        "each error the default profile finds that Heat itself would reject (loading, "
+        "validation, and the catalog checks of types, properties and attributes: E0000-"
+        "E1081, E3001, E3020) is reported again under this id, at the same position.",
+    )
+    source = onap_source(_R92635)
+    profiles = ONAP
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        if isinstance(ctx, TemplateContext) and ctx.definition is not None:
+            errors = ctx.heat_errors
+        else:
+            errors = [d for d in ctx.core if d.is_error]
+        for error in errors:
+            yield replace(
+                error,
+                code=self.id,
+                severity=self.severity,
+                message=f"not compliant with the OpenStack Template Guide ({error.code}): "
+                f"{error.message}",
+            )
+
+
+class _SectionRule(TemplateRule):
+    """A top-level section a template must have."""
+
+    section: ClassVar[str]
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        data = ctx.data
+        if not isinstance(data, dict) or self.section not in data:
+            yield self.finding(
+                f"the template has no {self.section} section", ctx.start, (self.section,)
+            )
+
+
+class VersionSection(_SectionRule):
+    id = _R27078.id
+    severity = _R27078.severity
+    summary = "The template has a heat_template_version section"
+    explanation = explain(_R27078, "the top-level key heat_template_version is present.")
+    source = onap_source(_R27078)
+    section = "heat_template_version"
+
+
+class DescriptionSection(_SectionRule):
+    id = _R39402.id
+    severity = _R39402.severity
+    summary = "The template has a description section"
+    explanation = explain(_R39402, "the top-level key description is present.")
+    source = onap_source(_R39402)
+    section = "description"
+
+
+class ParametersSection(TemplateRule):
+    id = _R35414.id
+    severity = _R35414.severity
+    summary = "The template has a parameters section declaring at least one parameter"
+    explanation = explain(
+        _R35414, "the parameters key is present and declares at least one parameter."
+    )
+    source = onap_source(_R35414)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        data = ctx.data
+        if not isinstance(data, dict) or "parameters" not in data:
+            yield self.finding("the template has no parameters section", ctx.start)
+        elif not isinstance(data["parameters"], dict) or not data["parameters"]:
+            yield self.finding(
+                "the parameters section declares no parameter",
+                key_span(data, "parameters"),
+                ("parameters",),
+            )
+
+
+class ModuleResourcesSection(TemplateRule):
+    id = _R23664.id
+    severity = _R23664.severity
+    summary = "Incremental and volume modules have a resources section"
+    explanation = explain(
+        _R23664,
+        "templates classified as incremental or volume modules (see docs/onap.md: by file "
+        "name, and nested when another template uses them as a type) have a resources "
+        "key. Base modules and nested files may omit it (R-23663, R-40551).",
+    )
+    source = onap_source(_R23664)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        role = ctx.role
+        if role not in (ModuleRole.INCREMENTAL, ModuleRole.VOLUME):
+            return
+        data = ctx.data
+        if not isinstance(data, dict) or "resources" not in data:
+            yield self.finding(
+                f"this {role.value} module has no resources section", ctx.start, ("resources",)
+            )
+
+
+class ResourcesNotEmpty(TemplateRule):
+    id = _R90152.id
+    severity = _R90152.severity
+    summary = "A resources section declares at least one resource"
+    explanation = explain(_R90152, "a resources key that is present holds at least one resource.")
+    source = onap_source(_R90152)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        data = ctx.data
+        if isinstance(data, dict) and "resources" in data:
+            section = data["resources"]
+            if not isinstance(section, dict) or not section:
+                yield self.finding(
+                    "the resources section declares no resource",
+                    key_span(data, "resources"),
+                    ("resources",),
+                )

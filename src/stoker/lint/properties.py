@@ -1,0 +1,58 @@
+"""Resource properties checked against the catalog: names, types, required, allowed values.
+
+Heat checks properties only when it creates a resource; the linter checks every resource
+that can exist, with the schema of its (resolved) type and the same validation code the
+engine runs, after Heat's renaming of deprecated properties (`stoker.lint.translation`).
+Values computed by functions are not known before create and are skipped, as Heat skips
+them at validation; everything written literally is checked at its exact position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from stoker.diagnostics import Diagnostic
+from stoker.functions.base import Function
+from stoker.lint.catalog import lint_catalog
+from stoker.lint.translation import translate, translation_rules
+from stoker.resources.schema import validate_properties
+
+if TYPE_CHECKING:
+    from stoker.lint.context import TemplateContext
+
+
+def _is_function(value: Any) -> bool:
+    return isinstance(value, Function)
+
+
+def check_resource_properties(ctx: TemplateContext) -> list[Diagnostic]:
+    catalog = lint_catalog()
+    template, definition = ctx.parsed, ctx.stack
+    found: list[Diagnostic] = []
+    disabled = set(definition.disabled)
+    for name, resolved in ctx.resource_types.items():
+        if name in disabled or resolved.schema is None:
+            continue
+        if resolved.final in catalog.dynamic_properties:
+            continue
+        resource = template.resources[name]
+        if resource.external_id is not None:
+            continue  # an existing resource: Heat does not use its properties
+        properties = resource.properties
+        if isinstance(properties, Function):
+            continue  # the whole map comes from a function (e.g. get_param of a json)
+        _, problems = validate_properties(
+            resolved.schema.properties,
+            translate(properties, translation_rules(resolved.final)),
+            path=(*resource.path, template.names.properties),
+            type_name=resolved.final,
+            is_unknown=_is_function,
+        )
+        # a required property missing from a resource without a properties map: point at
+        # the resource's name
+        found.extend(
+            problem if problem.span is not None else replace(problem, span=resource.span)
+            for problem in problems
+        )
+    return found

@@ -1,0 +1,49 @@
+"""The result of a lint run: findings, the files read, the rules that ran, the exit code."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from stoker.diagnostics import Diagnostic, Severity
+from stoker.lint.rule import Rule, at_or_above
+
+
+@dataclass(frozen=True, slots=True)
+class LintedFile:
+    name: str
+    kind: str  # template | environment | unreadable | skipped
+    note: str = ""
+
+
+@dataclass(slots=True)
+class LintReport:
+    findings: list[Diagnostic] = field(default_factory=list)
+    files: list[LintedFile] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)  # the rules that ran
+    suppressed: int = 0  # findings silenced by per-path ignores or inline comments
+    fail_level: Severity = Severity.ERROR  # findings at or above it fail the run
+
+    def counts(self) -> Counter[str]:
+        """Findings per rule id."""
+        return Counter(finding.code for finding in self.findings)
+
+    def by_severity(self) -> dict[Severity, int]:
+        counted = Counter(finding.severity for finding in self.findings)
+        return {severity: counted.get(severity, 0) for severity in Severity}
+
+    @property
+    def failed(self) -> bool:
+        return any(at_or_above(finding.severity, self.fail_level) for finding in self.findings)
+
+    @property
+    def exit_code(self) -> int:
+        """0 when nothing is at or above the fail level, else 1 (2 is for usage errors)."""
+        return 1 if self.failed else 0
+
+    def summary(self) -> str:
+        counted = self.by_severity()
+        linted = sum(1 for f in self.files if f.kind != "skipped")
+        parts = [f"{counted[s]} {s.value}{'s' if counted[s] != 1 else ''}" for s in Severity]
+        suppressed = f", {self.suppressed} suppressed" if self.suppressed else ""
+        return f"{', '.join(parts)}{suppressed} in {linted} file{'s' if linted != 1 else ''}"

@@ -1,0 +1,1 @@
+"""What ``stoker template validate`` reports, as rules whose ids are `stoker.codes`."""

@@ -1,0 +1,80 @@
+"""Parameter declarations, values and groups, as validation checks them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from stoker.diagnostics import Diagnostic, Severity
+from stoker.lint.context import TemplateContext
+from stoker.lint.rule import Source, SourceKind
+from stoker.lint.rules.core.base import CodeRule, LintedCodeRule
+
+_PARAMETERS = Source(SourceKind.HOT_SPEC, "doc/source/template_guide/hot_spec.rst (parameters)")
+
+
+class ParameterSchema(CodeRule):
+    id = "E1020"
+    severity = Severity.ERROR
+    summary = "A parameter declaration is invalid"
+    explanation = (
+        "Every parameter has a type (string, number, json, comma_delimited_list, boolean in "
+        "HOT), only the attributes its version allows, and well-formed constraints whose "
+        "kind fits the type; its default must satisfy them. Some findings are warnings: "
+        "values Heat reads differently from how they look (hidden: 'no' is true) and "
+        "constraint entries whose extra kinds Heat ignores."
+    )
+    source = _PARAMETERS
+
+
+class ParameterValue(CodeRule):
+    id = "E1021"
+    severity = Severity.ERROR
+    summary = "A parameter value is invalid"
+    explanation = (
+        "A value given by an environment (parameters or parameter_defaults) or a default "
+        "does not have the parameter's type or breaks a constraint. Heat refuses to create "
+        "the stack: 'Parameter '<name>' is invalid'. Values of hidden parameters are never "
+        "shown."
+    )
+    source = _PARAMETERS
+
+
+class ParameterGroups(CodeRule):
+    id = "E1022"
+    severity = Severity.ERROR
+    summary = "parameter_groups is malformed"
+    explanation = (
+        "parameter_groups is a list of mappings, each with a parameters list naming declared "
+        "parameters, each parameter in at most one group."
+    )
+    source = Source(
+        SourceKind.HOT_SPEC, "doc/source/template_guide/hot_spec.rst (parameter_groups)"
+    )
+
+
+class ParameterUnknown(CodeRule):
+    id = "E1023"
+    severity = Severity.ERROR
+    summary = "An environment gives a value for a parameter the template lacks"
+    explanation = (
+        "The paired environment's parameters section names a parameter the template does "
+        "not declare. Heat rejects the request: 'The Parameter (<name>) was not defined in "
+        "template.' Use parameter_defaults for values meant for nested templates."
+    )
+    source = Source(SourceKind.HEAT, "heat/engine/parameters.py (Parameters.validate)")
+
+
+class ConstraintNotChecked(LintedCodeRule):
+    id = "I1024"
+    severity = Severity.INFO
+    summary = "A custom constraint that needs a cloud was not checked"
+    explanation = (
+        "Custom constraints such as nova.flavor or glance.image ask the cloud whether a "
+        "value exists; the linter works offline, so a literal value (of a parameter, or of "
+        "a resource property checked against the catalog) under such a constraint is "
+        "reported as not checked rather than as valid."
+    )
+    source = Source(SourceKind.HEAT, "heat/engine/constraint/ (custom constraints)")
+
+    def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        return [d for d in ctx.property_findings if d.code == self.id]

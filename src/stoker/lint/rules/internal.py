@@ -1,0 +1,48 @@
+"""Findings of the linter's own machinery, documented like rules (they run in every profile).
+
+The runner and the context builder make these findings; the rules hand them on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from stoker.diagnostics import Diagnostic, Severity
+from stoker.lint.codes import INTERNAL_ERROR, PACKAGE_UNREADABLE
+from stoker.lint.context import FileContext, PackageContext
+from stoker.lint.rule import FileRule, PackageRule, Profile, Source, SourceKind
+
+_ALL = frozenset(Profile)
+
+
+class InternalError(FileRule):
+    id = INTERNAL_ERROR
+    severity = Severity.ERROR
+    summary = "A rule failed with an internal error"
+    explanation = (
+        "A rule (or validation itself) raised an exception on this file. The runner "
+        "reports it here and runs every other rule, so one bug does not hide the other "
+        "findings. This is a bug in stoker: please report it with the file."
+    )
+    source = Source(SourceKind.STOKER, "the lint runner isolates rule crashes")
+    profiles = _ALL
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        """Crashes while building the file's context (loading, parsing, validating); the
+        runner itself reports a rule that crashes."""
+        return ctx.core_findings(self.id)
+
+
+class PackageUnreadable(PackageRule):
+    id = PACKAGE_UNREADABLE
+    severity = Severity.ERROR
+    summary = "A package that cannot be opened"
+    explanation = (
+        "A .zip input that is not a zip archive, cannot be read, or would expand to more "
+        "than 256 MiB. Nothing in it is linted."
+    )
+    source = Source(SourceKind.STOKER, "VNF packages are read as zip archives")
+    profiles = _ALL
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        return [problem for problem in ctx.problems if problem.code == self.id]

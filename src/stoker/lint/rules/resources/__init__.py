@@ -1,0 +1,1 @@
+"""Rules about resources and their types."""

@@ -1,0 +1,1 @@
+"""Rules about the template as a whole."""

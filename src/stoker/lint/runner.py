@@ -1,0 +1,202 @@
+"""Running the rules: every enabled rule over every file and package, crashes isolated.
+
+The runner builds the contexts once, hands each rule the contexts of its scope, and turns
+whatever comes back into findings: the rule's id, a position (the file's start when a rule
+gave none), hidden values masked. A rule that raises becomes one internal-error finding
+(E0100) for that file, and the run goes on. Ignored ids never run; per-path ignores and
+inline comments are applied to what the rules found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from stoker.diagnostics import Diagnostic, Severity, Span
+from stoker.lint.codes import INTERNAL_ERROR
+from stoker.lint.config import LintConfig
+from stoker.lint.context import (
+    EnvironmentContext,
+    FileContext,
+    FileKind,
+    PackageContext,
+    TemplateContext,
+)
+from stoker.lint.inputs import discover
+from stoker.lint.masking import mask
+from stoker.lint.providers import ProviderLoader
+from stoker.lint.registry import RuleRegistry, default_registry
+from stoker.lint.report import LintedFile, LintReport
+from stoker.lint.rule import (
+    EnvironmentRule,
+    FileRule,
+    PackageRule,
+    Profile,
+    Rule,
+    Source,
+    SourceKind,
+    TemplateRule,
+)
+from stoker.lint.suppress import inline_suppressed, matches, path_suppressed
+from stoker.lint.workspace import build_package
+from stoker.template.loader import LoadLimits
+from stoker.template.nodes import locate
+
+
+@dataclass(frozen=True, slots=True)
+class LintOptions:
+    config: LintConfig = field(default_factory=LintConfig)
+    limits: LoadLimits = LoadLimits()
+
+
+class UnlistedCode(FileRule):
+    """Validation findings under a code no rule documents yet (a new code in
+    `stoker.codes`): reported as they are rather than lost. The registry test fails until
+    the code has its rule."""
+
+    id = "unlisted"
+    severity = Severity.ERROR
+    summary = "A validation finding whose code has no rule yet"
+    explanation = "See the registry test: every code of stoker.codes needs a rule."
+    source = Source(SourceKind.STOKER, "nothing validation finds is dropped")
+
+    def __init__(self, known: set[str]) -> None:
+        self.known = known
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        return [d for d in ctx.core if d.code not in self.known]
+
+
+def enabled_rules(registry: RuleRegistry, config: LintConfig) -> list[Rule]:
+    """The rules of the selected profiles whose ids are not ignored."""
+    profiles = set(config.profiles)
+    return [
+        rule
+        for rule in registry.rules()
+        if rule.profiles & profiles and not matches(rule.id, config.ignore)
+    ]
+
+
+def lint(
+    paths: Sequence[str],
+    options: LintOptions | None = None,
+    registry: RuleRegistry | None = None,
+) -> LintReport:
+    """Lint files, directories and packages; the report holds every finding."""
+    options = options or LintOptions()
+    registry = registry or default_registry()
+    rules = enabled_rules(registry, options.config)
+    if Profile.DEFAULT in options.config.profiles:
+        rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
+    providers = ProviderLoader(options.limits)
+    packages = [build_package(p, options.limits, providers) for p in discover(list(paths))]
+    return run(packages, rules, options.config)
+
+
+def run(packages: list[PackageContext], rules: list[Rule], config: LintConfig) -> LintReport:
+    documented = [rule for rule in rules if not isinstance(rule, UnlistedCode)]
+    report = LintReport(rules=documented, fail_level=config.fail_level)
+    enabled = {rule.id for rule in rules}
+    raw: list[Diagnostic] = []
+    files: dict[str, FileContext] = {}
+    for package in packages:
+        secrets = _secrets(package)
+        for unit in package.files:
+            files[unit.name] = unit
+            report.files.append(LintedFile(unit.name, unit.kind.value))
+            hidden = secrets.get(unit.name, [])
+            for rule in rules:
+                if _applies(rule, unit):
+                    raw.extend(mask(f, hidden) for f in _check(rule, unit, enabled))
+        for source, reason in package.skipped:
+            report.files.append(LintedFile(source.name, "skipped", reason))
+        everything = sorted({s for values in secrets.values() for s in values}, key=len)[::-1]
+        for rule in rules:
+            if isinstance(rule, PackageRule):
+                raw.extend(mask(f, everything) for f in _check(rule, package, enabled))
+    seen: set[tuple[str, str, int, int, str]] = set()
+    for finding in raw:
+        span = finding.span or Span("?", 1, 1)
+        key = (finding.code, span.file, span.line, span.column, finding.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        if _suppressed(finding, files, config):
+            report.suppressed += 1
+            continue
+        report.findings.append(finding)
+    report.findings.sort(key=_order)
+    return report
+
+
+def _order(finding: Diagnostic) -> tuple[str, int, int, str, str]:
+    span = finding.span or Span("", 0, 0)
+    return (span.file, span.line, span.column, finding.code, finding.message)
+
+
+def _applies(rule: Rule, unit: FileContext) -> bool:
+    if isinstance(rule, FileRule):
+        return True
+    if isinstance(rule, TemplateRule):
+        return isinstance(unit, TemplateContext) and unit.definition is not None
+    if isinstance(rule, EnvironmentRule):
+        return isinstance(unit, EnvironmentContext) and unit.kind is FileKind.ENVIRONMENT
+    return False
+
+
+def _check(rule: Rule, ctx: FileContext | PackageContext, enabled: set[str]) -> list[Diagnostic]:
+    """Run one rule on one context; an exception becomes an internal-error finding."""
+    try:
+        found = list(rule.check(ctx))  # type: ignore[attr-defined]
+    except Exception as error:
+        if INTERNAL_ERROR not in enabled:
+            return []
+        return [
+            Diagnostic(
+                INTERNAL_ERROR,
+                f"rule {rule.id} failed: {type(error).__name__}: {error} (please report it; "
+                "the other rules ran)",
+                span=_start(ctx),
+            )
+        ]
+    return [_complete(finding, rule, ctx) for finding in found]
+
+
+def _start(ctx: FileContext | PackageContext) -> Span:
+    if isinstance(ctx, FileContext):
+        return ctx.start
+    return Span(ctx.name or "<files>", 1, 1)
+
+
+def _complete(finding: Diagnostic, rule: Rule, ctx: FileContext | PackageContext) -> Diagnostic:
+    """The rule's id, and a position: the path's when the rule gave none, else the file's."""
+    if finding.code != rule.id and not isinstance(rule, UnlistedCode):
+        finding = replace(finding, code=rule.id)
+    if finding.span is None:
+        span = None
+        if isinstance(ctx, FileContext) and finding.path:
+            span = locate(ctx.data, finding.path)
+        finding = replace(finding, span=span or _start(ctx))
+    return finding
+
+
+def _secrets(package: PackageContext) -> dict[str, list[str]]:
+    """File name -> the hidden values its findings must not show: a template's own, and
+    for an environment those of every template it is paired with."""
+    found: dict[str, set[str]] = {}
+    for template in package.templates:
+        if template.definition is None:
+            continue
+        values = template.definition.hidden_values
+        for name in (template.name, *(env.name for env in template.environments)):
+            found.setdefault(name, set()).update(values)
+    return {name: sorted(values, key=len, reverse=True) for name, values in found.items()}
+
+
+def _suppressed(finding: Diagnostic, files: dict[str, FileContext], config: LintConfig) -> bool:
+    if path_suppressed(finding, config.per_path, config.base_dir):
+        return True
+    unit = files.get(finding.span.file) if finding.span else None
+    if unit is None:
+        return False
+    return inline_suppressed(finding, unit.directives, unit.data)

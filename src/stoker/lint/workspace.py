@@ -1,0 +1,207 @@
+"""Building the contexts: each file loaded once, classified, parsed, paired, validated.
+
+A file is a template when its top level has a version key, an environment when it has
+none and its top-level keys are all environment sections (or include one only an
+environment has, such as resource_registry); anything else found in a directory or zip is a
+template too (so a missing version key is reported), unless a template of the package
+reads it with get_file (then it is content) or its top level is not a mapping (data of some
+other kind, such as a JSON list). Files named on the command line are always linted.
+Each template is paired with the environment files beside it named ``<stem>.<ext>`` or
+``<stem>_env.<ext>`` and validated as ``stoker template validate`` would with those
+environments.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import Any
+
+from stoker import codes
+from stoker.definition.stack import define_stack
+from stoker.definition.template import parse_template
+from stoker.diagnostics import Diagnostic, Span
+from stoker.environment import SECTION_NAMES, merge_environments, parse_environment
+from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS
+from stoker.errors import TemplateError
+from stoker.lint.codes import INTERNAL_ERROR
+from stoker.lint.context import (
+    EnvironmentContext,
+    FileContext,
+    FileKind,
+    PackageContext,
+    TemplateContext,
+)
+from stoker.lint.files import files_for
+from stoker.lint.inputs import Package, PackageKind, SourceFile
+from stoker.lint.providers import ProviderLoader
+from stoker.lint.suppress import Directives, read_directives
+from stoker.template.loader import Document, LoadLimits, load_document
+from stoker.template.versions import VERSION_KEYS
+
+_ENVIRONMENT_KEYS = frozenset({*SECTION_NAMES, ENCRYPTED_PARAMETERS_ALIAS})
+#: sections only an environment has (a template has parameters too)
+_ENVIRONMENT_ONLY = _ENVIRONMENT_KEYS - {"parameters"}
+
+
+def internal_error(source: SourceFile, what: str, error: BaseException) -> Diagnostic:
+    return Diagnostic(
+        INTERNAL_ERROR,
+        f"internal error while {what}: {type(error).__name__}: {error} (please report it)",
+        span=Span(source.name, 1, 1),
+    )
+
+
+def looks_like_environment(data: Any) -> bool:
+    """No version key, and only environment sections, or at least one section only an
+    environment has (so an environment with a misspelt section is still one, and its
+    mistake is reported as an environment's)."""
+    if not isinstance(data, dict) or not data or looks_like_template(data):
+        return False
+    keys = [key for key in data if isinstance(key, str)]
+    return len(keys) == len(data) and (
+        all(key in _ENVIRONMENT_KEYS for key in keys)
+        or any(key in _ENVIRONMENT_ONLY for key in keys)
+    )
+
+
+def looks_like_template(data: Any) -> bool:
+    return isinstance(data, dict) and any(key in data for key in VERSION_KEYS)
+
+
+def build_package(
+    package: Package, limits: LoadLimits, providers: ProviderLoader
+) -> PackageContext:
+    """Every file of ``package`` as a context, environments paired with their templates."""
+    context = PackageContext(package, providers, problems=list(package.problems))
+    undecided: list[tuple[SourceFile, Document, Directives]] = []
+    explicit = package.kind is PackageKind.FILES
+    for source in package.files:
+        loaded = _load(context, source, limits)
+        if loaded is None:
+            continue
+        document, directives = loaded
+        if looks_like_environment(document.data):
+            _add_environment(context, source, document, directives)
+        elif looks_like_template(document.data) or explicit:
+            context.templates.append(_parse(context, source, document, directives))
+        elif not isinstance(document.data, dict):
+            context.skipped.append((source, "not a mapping: neither template nor environment"))
+        else:
+            undecided.append((source, document, directives))
+    if undecided:
+        read = _get_file_targets(context)
+        for source, document, directives in undecided:
+            if source.name in read:
+                context.skipped.append((source, "read by get_file: content, not a template"))
+            else:
+                context.templates.append(_parse(context, source, document, directives))
+    context.templates.sort(key=lambda unit: unit.source.relpath)
+    for template in context.templates:
+        _define(context, template)
+    return context
+
+
+def _load(
+    context: PackageContext, source: SourceFile, limits: LoadLimits
+) -> tuple[Document, Directives] | None:
+    directives: Directives = {}
+    try:
+        raw = context.package.read(source)
+        directives = read_directives(raw)
+        return load_document(raw, source.name, limits), directives
+    except TemplateError as error:
+        problems = error.diagnostics
+    except OSError as error:
+        reason = error.strerror or str(error)
+        problems = [
+            Diagnostic(
+                codes.SYNTAX, f"cannot read the file: {reason}", span=Span(source.name, 1, 1)
+            )
+        ]
+    except Exception as error:  # a loader bug must not stop the run
+        problems = [internal_error(source, "loading the file", error)]
+    unit = FileContext(source, context, FileKind.UNREADABLE, None, problems, directives)
+    context.unreadable.append(unit)
+    return None
+
+
+def _add_environment(
+    context: PackageContext, source: SourceFile, document: Document, directives: Directives
+) -> None:
+    try:
+        environment, found = parse_environment(document)
+    except Exception as error:
+        problem = internal_error(source, "reading the environment", error)
+        unit = FileContext(source, context, FileKind.UNREADABLE, document, [problem], directives)
+        context.unreadable.append(unit)
+        return
+    context.environments.append(
+        EnvironmentContext(
+            source, context, FileKind.ENVIRONMENT, document, found, directives, environment
+        )
+    )
+
+
+def _parse(
+    context: PackageContext, source: SourceFile, document: Document, directives: Directives
+) -> TemplateContext:
+    unit = TemplateContext(source, context, FileKind.TEMPLATE, document, [], directives)
+    try:
+        unit.template = parse_template(document)
+    except Exception as error:
+        unit.core = [internal_error(source, "parsing the template", error)]
+    context.providers.add(source, unit.template)
+    return unit
+
+
+def _get_file_targets(context: PackageContext) -> set[str]:
+    """Names of the package's files that some template reads with get_file."""
+    names: set[str] = set()
+    for unit in context.templates:
+        if unit.template is None:
+            continue
+        for call in unit.template.calls_of("get_file"):
+            if isinstance(call.args, str):
+                target = context.package.resolve(unit.source, str(call.args))
+                if target is not None:
+                    names.add(target.name)
+    return names
+
+
+def paired_environments(context: PackageContext, source: SourceFile) -> list[EnvironmentContext]:
+    """Environment files beside ``source`` named ``<stem>.*`` or ``<stem>_env.*``."""
+    stems = {source.stem, f"{source.stem}_env"}
+    return sorted(
+        (
+            environment
+            for environment in context.environments
+            if environment.source.directory == source.directory and environment.source.stem in stems
+        ),
+        key=lambda environment: posixpath.basename(environment.source.relpath),
+    )
+
+
+def _define(context: PackageContext, unit: TemplateContext) -> None:
+    template = unit.template
+    if template is None:
+        return
+    unit.environments = paired_environments(context, unit.source)
+    try:
+        environment, merged = merge_environments(
+            [paired.environment for paired in unit.environments],
+            explicit_parameters={},
+            template_parameter_names=set(template.parameters),
+            parameter_types={name: p.type.value for name, p in template.parameters.items()},
+        )
+        collected = files_for(template.calls_of("get_file"), context.package, unit.source)
+        unit.definition = define_stack(
+            template,
+            environment,
+            collected.files,
+            unread_files=frozenset(collected.unread),
+        )
+    except Exception as error:
+        unit.template = None
+        unit.core = [internal_error(unit.source, "validating the template", error)]
+        return
+    unit.core = [*merged, *collected.diagnostics, *unit.definition.diagnostics]

@@ -1,0 +1,64 @@
+"""Every rule, on files written to break it and files that keep it: exact ids and places."""
+
+from __future__ import annotations
+
+import pytest
+
+from stoker.diagnostics import Diagnostic, Severity, Span
+from stoker.lint.context import FileContext, FileKind, PackageContext
+from stoker.lint.inputs import Package, PackageKind, SourceFile
+from stoker.lint.providers import ProviderLoader
+from stoker.lint.registry import default_registry
+from stoker.lint.rules.core.base import CodeRule
+from stoker.template.loader import LoadLimits
+
+from .cases import DEFAULT_CASES, ONAP_CASES, Case
+from .helpers import run, where
+
+CASES = DEFAULT_CASES + ONAP_CASES
+
+
+def _lint(tmp_path, case: Case, files):
+    return run(
+        tmp_path,
+        files,
+        profiles=case.profiles,
+        explicit=case.explicit,
+        max_bytes=case.max_bytes,
+    )
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_rule_reports_the_offending_place(tmp_path, case):
+    report = _lint(tmp_path, case, case.fail)
+    assert where(report, case.rule) == case.at
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_rule_stays_quiet_on_fixed_files(tmp_path, case):
+    report = _lint(tmp_path, case, case.ok)
+    assert where(report, case.rule) == []
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_findings_carry_the_rule_severity(tmp_path, case):
+    rule = default_registry().get(case.rule)
+    report = _lint(tmp_path, case, case.fail)
+    severities = {f.severity for f in report.findings if f.code == case.rule}
+    if isinstance(rule, CodeRule):
+        assert severities, case.rule  # validation's own severity (a few codes also warn)
+    else:
+        assert severities == {rule.severity}
+
+
+def test_every_code_rule_hands_on_what_validation_found():
+    """Every code rule passes on validation's findings under its code, unchanged."""
+    package = PackageContext(Package("p", PackageKind.FILES), ProviderLoader(LoadLimits()))
+    for rule in default_registry().rules():
+        if not isinstance(rule, CodeRule):
+            continue
+        mine = Diagnostic(rule.id, "found", (), Span("t.yaml", 3, 4), Severity.WARNING)
+        other = Diagnostic("X0000", "not mine", (), Span("t.yaml", 1, 1))
+        ctx = FileContext(SourceFile("t.yaml", "t.yaml"), package, FileKind.UNREADABLE)
+        ctx.core = [other, mine]
+        assert list(rule.check(ctx)) == [mine], rule.id
