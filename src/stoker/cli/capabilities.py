@@ -19,6 +19,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from stoker.cli.options import environments_option
 from stoker.cli.output import FORMATS, emit, report, simple_table
 from stoker.codes import NOT_A_MAPPING, SYNTAX
 from stoker.diagnostics import Diagnostic, Span
@@ -152,15 +153,7 @@ file:line:column and the command exits 1 without printing a summary.
     metavar="FILE",
     help="A template to inspect; repeatable.",
 )
-@click.option(
-    "-e",
-    "--environment",
-    "environments",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    metavar="ENV",
-    help="An environment file; repeat to merge several, later ones win.",
-)
+@environments_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 def capabilities(files: tuple[str, ...], environments: tuple[str, ...], fmt: str) -> None:
     if not files and not environments:

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from stoker.cli.options import environments_option
 from stoker.cli.output import RECORD_FORMATS, emit_record, emit_rows, mask, report, to_yaml
 from stoker.cli.progress import Progress, event_line
 from stoker.cli.template import load_from_options
@@ -123,14 +124,7 @@ def stack(
     type=click.Path(dir_okay=False),
     help="The template file.",
 )
-@click.option(
-    "-e",
-    "--environment",
-    "environments",
-    multiple=True,
-    type=click.Path(dir_okay=False),
-    metavar="ENV",
-)
+@environments_option
 @click.option("--parameter", "parameters", multiple=True, metavar="KEY=VALUE")
 @click.option("--parameter-file", "parameter_files", multiple=True, metavar="KEY=FILE")
 @click.option(

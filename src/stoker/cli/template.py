@@ -11,6 +11,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from stoker.cli.options import environments_option
 from stoker.cli.output import FORMATS, emit, report, simple_table, to_json, to_yaml
 from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
@@ -44,15 +45,7 @@ def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by commands that read a template with environments and parameters."""
     decorators = [
         click.argument("template_file", metavar="TEMPLATE", type=click.Path(dir_okay=False)),
-        click.option(
-            "-e",
-            "--environment",
-            "environments",
-            multiple=True,
-            type=click.Path(dir_okay=False),
-            metavar="ENV",
-            help="Environment file; repeat to merge several, later ones win.",
-        ),
+        environments_option,
         click.option(
             "--parameter",
             "parameters",

@@ -29,6 +29,19 @@ class CollectedFiles:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
+def url_not_fetched(call: Function, key: str) -> Diagnostic | None:
+    """The warning for a get_file of a URL (never fetched), or None for a path."""
+    if urlparse(key).scheme not in URL_SCHEMES:
+        return None
+    return Diagnostic(
+        codes.FILE_NOT_FETCHED,
+        f"get_file {key}: URLs are not fetched; its content is unknown here",
+        call.path,
+        call.span,
+        Severity.WARNING,
+    )
+
+
 def collect_files(
     calls: Iterable[Function], base_dir: str, *, allow_outside: bool = False
 ) -> CollectedFiles:
@@ -42,16 +55,9 @@ def collect_files(
             continue
         key = str(key)
         parsed = urlparse(key)
-        if parsed.scheme in URL_SCHEMES:
-            found.append(
-                Diagnostic(
-                    codes.FILE_NOT_FETCHED,
-                    f"get_file {key}: URLs are not fetched; its content is unknown here",
-                    call.path,
-                    call.span,
-                    Severity.WARNING,
-                )
-            )
+        not_fetched = url_not_fetched(call, key)
+        if not_fetched is not None:
+            found.append(not_fetched)
             collected.unread.add(key)
             continue
         path = parsed.path if parsed.scheme == "file" else os.path.join(base_dir, key)

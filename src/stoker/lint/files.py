@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from urllib.parse import urlparse
 
 from stoker import codes
-from stoker.definition.files import URL_SCHEMES, CollectedFiles, collect_files
-from stoker.diagnostics import Diagnostic, Severity
+from stoker.definition.files import CollectedFiles, collect_files, url_not_fetched
+from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.inputs import Package, SourceFile
 
@@ -36,16 +36,9 @@ def _from_archive(
             continue
         key = str(key)
         scheme = urlparse(key).scheme
-        if scheme in URL_SCHEMES:
-            collected.diagnostics.append(
-                Diagnostic(
-                    codes.FILE_NOT_FETCHED,
-                    f"get_file {key}: URLs are not fetched; its content is unknown here",
-                    call.path,
-                    call.span,
-                    Severity.WARNING,
-                )
-            )
+        not_fetched = url_not_fetched(call, key)
+        if not_fetched is not None:
+            collected.diagnostics.append(not_fetched)
             collected.unread.add(key)
             continue
         joined = posixpath.normpath(posixpath.join(source.directory, key))
