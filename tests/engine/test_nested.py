@@ -314,3 +314,48 @@ def test_capabilities_choose_the_implementation(engine, tmp_path):
     )
     messages = [d.render() for d in problems]
     assert any("OS::TripleO::Services::Ntp" in m and "ansible" in m for m in messages), messages
+
+
+FAILING_GROUP = {
+    "top.yaml": """
+        heat_template_version: rocky
+        resources:
+          web:
+            type: OS::Heat::ResourceGroup
+            properties:
+              count: 3
+              resource_def: {type: member.yaml, properties: {index: "%index%"}}
+    """,
+    "member.yaml": """
+        heat_template_version: rocky
+        parameters:
+          index: {type: string}
+        conditions:
+          breaks: {equals: [{get_param: index}, "2"]}
+        resources:
+          ok: {type: OS::Heat::None}
+          port:
+            type: OS::Heat::TestResource
+            depends_on: ok
+            properties: {fail: {if: [breaks, true, false]}}
+    """,
+}
+
+
+def test_rollback_and_delete_of_a_failed_tree_remove_every_nested_stack(engine, store, tmp_path):
+    write(tmp_path, FAILING_GROUP)
+    request, _ = prepare(engine, tmp_path / "top.yaml", name="rb")
+    request.disable_rollback = False
+    rolled = asyncio.run(engine.create(request))
+    assert rolled.status is Status.COMPLETE and rolled.action.value == "ROLLBACK"
+    children = [
+        s
+        for s in store.list_stacks("default", include_nested=True, include_deleted=True)
+        if s.parent_id
+    ]
+    assert len(children) == 4 and all(s.deleted_at is not None for s in children)
+    failed = asyncio.run(engine.create(prepare(engine, tmp_path / "top.yaml", name="f")[0]))
+    assert failed.status is Status.FAILED
+    assert asyncio.run(engine.delete(failed.id)).status is Status.COMPLETE
+    live = [s.name for s in store.list_stacks("default", include_nested=True)]
+    assert live == ["rb"]  # the rolled-back stack stays (ROLLBACK_COMPLETE), as in Heat

@@ -815,7 +815,10 @@ class _Operation:
                     if isinstance(error, NestedFailure)
                     else (f"{self.path}.{name}", reason)
                 )
-            await asyncio.shield(self._transition(record, action, Status.FAILED, reason))
+            # On top of the latest record: the effect may have recorded something on the
+            # way (a nested stack's id), which the cleanup after a failure needs.
+            latest = self.records.get(name, record)
+            await asyncio.shield(self._transition(latest, action, Status.FAILED, reason))
             raise
         await self._transition(record, action, Status.COMPLETE, "state changed", **changes)
 
