@@ -359,3 +359,26 @@ def test_rollback_and_delete_of_a_failed_tree_remove_every_nested_stack(engine, 
     assert asyncio.run(engine.delete(failed.id)).status is Status.COMPLETE
     live = [s.name for s in store.list_stacks("default", include_nested=True)]
     assert live == ["rb"]  # the rolled-back stack stays (ROLLBACK_COMPLETE), as in Heat
+
+
+def test_a_timeout_fails_the_nested_stacks_it_interrupts(store, tmp_path):
+    write(
+        tmp_path,
+        {
+            "t.yaml": """
+        heat_template_version: rocky
+        resources:
+          web:
+            type: OS::Heat::ResourceGroup
+            properties:
+              count: 2
+              resource_def: {type: OS::Heat::TestResource, properties: {wait_secs: 10}}
+    """
+        },
+    )
+    engine = StackEngine(store, default_registry(), EngineSettings(default_timeout_seconds=0.5))
+    record = create(engine, tmp_path / "t.yaml", name="slow")
+    assert (record.status, record.status_reason) == (Status.FAILED, "Create timed out")
+    (child,) = [s for s in store.list_stacks("default", include_nested=True) if s.parent_id]
+    assert child.status is Status.FAILED, child.status_reason
+    assert asyncio.run(engine.delete("slow")).status is Status.COMPLETE

@@ -234,7 +234,19 @@ class StackEngine:
     async def _run_create(self, operation: _Operation, done: Iterable[str]) -> StackRecord:
         stack = operation.stack
         async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
-            result = await operation.walk(Action.CREATE, done)
+            try:
+                result = await operation.walk(Action.CREATE, done)
+            except asyncio.CancelledError:
+                # A nested stack whose parent's operation stopped (timed out): say so
+                # rather than leave it CREATE_IN_PROGRESS.
+                await asyncio.shield(
+                    operation.finish(
+                        Action.CREATE,
+                        Status.FAILED,
+                        "Create cancelled: the operation of the stack above it stopped",
+                    )
+                )
+                raise
             if result.ok:
                 return await operation.finish(
                     Action.CREATE, Status.COMPLETE, "Stack CREATE completed successfully"
