@@ -123,6 +123,7 @@ class StackEngine:
         self.engine_id = engine_id or leases.new_engine_id()
         #: failed child stacks: where inside they failed, for the facade's message
         self._children: dict[str, tuple[str, str]] = {}
+        self._definitions: dict[str, StackDefinition] = {}
 
     # ------------------------------------------------------------------ checks before
     def resolve_types(self, definition: StackDefinition, base_dir: str | None) -> Resolution:
@@ -441,7 +442,15 @@ class StackEngine:
             ) from None
 
     def definition_of(self, stack: StackRecord) -> StackDefinition:
-        """Rebuild a stack's definition from what was stored at create."""
+        """Rebuild a stack's definition from what was stored at create (once per engine:
+        what a stack stores never changes, and a child's definition needs its parent's,
+        so reading a group of N nested members would otherwise rebuild the group N times)."""
+        cached = self._definitions.get(stack.id)
+        if cached is None:
+            cached = self._definitions[stack.id] = self._rebuild_definition(stack)
+        return cached
+
+    def _rebuild_definition(self, stack: StackRecord) -> StackDefinition:
         document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
         template = parse_template(document)
         environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
