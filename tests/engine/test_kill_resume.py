@@ -11,6 +11,8 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 
 import pytest
 
@@ -42,6 +44,45 @@ def stoker(url: str, *args: str, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
+def completed(store, stacks) -> int:
+    """Resources whose create completed, over ``stacks``."""
+    return sum(
+        1
+        for stack in stacks
+        for r in store.resources(stack.id)
+        if r.action is Action.CREATE and r.status is Status.COMPLETE
+    )
+
+
+def completed_in_stack(store, name: str) -> int:
+    record = store.get_stack(name, "default")
+    return completed(store, [record] if record else [])
+
+
+def completed_in_members(store, name: str) -> int:
+    """Below the group of the nested test: its members' resources."""
+    members = [
+        s
+        for s in store.list_stacks("default", include_nested=True)
+        if s.name.startswith(f"{name}-group-") and s.parent_resource != "group"
+    ]
+    return completed(store, members)
+
+
+def create_then_kill(url: str, name: str, template, done: Callable[[str], int], target: int):
+    """Start `stoker stack create NAME`, SIGKILL it once ``done(NAME)`` reaches ``target``."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "stoker", "--db", url, "stack", "create", name, "-t", str(template)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None and done(name) < target:
+        time.sleep(0.005)
+    process.kill()
+    process.wait()
+
+
 @pytest.mark.slow
 def test_killed_creates_resume_without_creating_anything_twice(tmp_path, store_url):
     path = tmp_path / "t.yaml"
@@ -51,43 +92,10 @@ def test_killed_creates_resume_without_creating_anything_twice(tmp_path, store_u
     outcomes = collections.Counter()
     for run in range(RUNS):
         name = f"kill{run}"
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "stoker",
-                "--db",
-                store_url,
-                "stack",
-                "create",
-                name,
-                "-t",
-                str(path),
-                "-f",
-                "value",
-                "-c",
-                "stack_status",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
         # Kill at a random point of the create: once a randomly chosen number of resources
         # have completed (some others are then in progress), watching the database.
         target = chooser.randint(0, RESOURCES - 25)  # the last layer of 20 still to come
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and process.poll() is None:
-            record = store.get_stack(name, "default")
-            if record is not None:
-                done = sum(
-                    1
-                    for r in store.resources(record.id)
-                    if r.action is Action.CREATE and r.status is Status.COMPLETE
-                )
-                if done >= target:
-                    break
-            time.sleep(0.005)
-        process.kill()
-        process.wait()
+        create_then_kill(store_url, name, path, partial(completed_in_stack, store), target)
         record = store.get_stack(name, "default")
         assert record is not None and record.status is Status.IN_PROGRESS, (
             "the kill came too late to interrupt the create"
@@ -137,38 +145,10 @@ def test_killed_nested_creates_resume_without_duplicate_children(tmp_path, store
     store = open_store(store_url)
     for run in range(NESTED_RUNS):
         name = f"nested{run}"
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "stoker",
-                "--db",
-                store_url,
-                "stack",
-                "create",
-                name,
-                "-t",
-                str(tmp_path / "top.yaml"),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
         target = chooser.randint(1, 100)  # of the 120 TestResources below the group
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and process.poll() is None:
-            stacks = store.list_stacks("default", include_nested=True)
-            done = sum(
-                1
-                for s in stacks
-                if s.name.startswith(f"{name}-group-") and s.parent_resource != "group"
-                for r in store.resources(s.id)
-                if r.action is Action.CREATE and r.status is Status.COMPLETE
-            )
-            if done >= target:
-                break
-            time.sleep(0.01)
-        process.kill()
-        process.wait()
+        create_then_kill(
+            store_url, name, tmp_path / "top.yaml", partial(completed_in_members, store), target
+        )
         top = store.get_stack(name, "default")
         assert top is not None and top.status is Status.IN_PROGRESS
         result = stoker(store_url, "resume", name)
