@@ -1,17 +1,51 @@
-"""The exception tree; each error has a stable code.
+"""The exception tree: every error stoker raises on purpose is a `StokerError`.
 
     StokerError
     ├── TemplateError        a template, environment or parameter set was rejected
-    │                        (carries every Diagnostic found, not only the first)
+    │   │                    (carries every Diagnostic found, not only the first)
+    │   └── RegistryLoopError        resource_registry mappings go round in circles
+    ├── Rejected             a command refused its input after reporting why (the
+    │                        diagnostics are already printed; the message sums up)
     ├── FunctionError        an intrinsic function failed to resolve at run time
-    └── UsageError           the caller asked for something impossible (bad flag value ...)
+    ├── UsageError           the caller asked for something impossible (bad flag value ...)
+    ├── NotFound             a named thing does not exist
+    │   ├── StackNotFound            no such stack (or output, or resource of a stack)
+    │   ├── UnknownStack             a store write named a stack id it does not have
+    │   └── ResourceTypeNotFound     a resource type neither stoker nor Heat knows
+    ├── OperationRefused     an operation cannot start; nothing was changed
+    ├── OperationFailed      an operation ran and ended FAILED (the stack says why)
+    ├── StackExists          a stack of that name exists already (the store's answer)
+    ├── LeaseHeld            another engine holds the stack
+    ├── DatabaseError        the database cannot be opened or used
+    ├── ConfigError          a lint configuration file that cannot be used
+    ├── ResourceFailure      a resource handler failed its resource, saying why
+    ├── PropertyError        resolved properties do not fit their type's schema
+    ├── ValueProblem         a value that does not fit (also a ValueError):
+    │   ├── ParameterValueError      not a value of the parameter's type (Heat's words)
+    │   ├── DefinitionError          a malformed parameter constraint
+    │   ├── DateError                a date Heat's parser rejects
+    │   └── MergeRejected            two environment values cannot be merged
+    └── ProgrammingError     a bug in stoker or a plugin, raised at startup:
+        ├── SchemaError              a resource schema Heat would refuse to load
+        ├── RegistrationError        a plugin class that cannot be registered
+        └── DuplicateRuleError       two lint rules with one id
 
-The CLI maps codes to exit statuses in one table; later the API maps them to HTTP statuses.
+Private control-flow signals (``Unresolved``, ``NotCheckable``, ``_Invalid`` ...) stay in
+their modules: they never leave the function that catches them.
+
+Each class has a stable ``code``; `exit_status` is the one table from error to the CLI's
+exit status (later the API maps the same codes to HTTP statuses).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from stoker.diagnostics import Diagnostic, Path, Span
+
+#: exit statuses of the ``stoker`` command (Click's own usage errors exit 2 too)
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
 
 
 class StokerError(Exception):
@@ -26,6 +60,20 @@ class TemplateError(StokerError):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics
         super().__init__("\n".join(d.render() for d in diagnostics))
+
+
+class RegistryLoopError(TemplateError):
+    """Resolving a type went round in circles (or grew a name without end)."""
+
+    def __init__(self, diagnostic: Diagnostic, cycle: tuple[str, ...]) -> None:
+        super().__init__([diagnostic])
+        self.cycle = cycle
+
+
+class Rejected(StokerError):
+    """The command reported its findings and refuses to go on; ``str()`` sums up."""
+
+    code = "rejected"
 
 
 class FunctionError(StokerError):
@@ -45,3 +93,138 @@ class FunctionError(StokerError):
 
 class UsageError(StokerError):
     code = "usage"
+
+
+class NotFound(StokerError):
+    code = "not_found"
+
+
+class StackNotFound(NotFound):
+    code = "not_found"
+
+
+class UnknownStack(NotFound, LookupError):
+    """A write named a stack the store does not have (a LookupError, so the engine can
+    catch it without importing the store)."""
+
+    code = "stack_not_found"
+
+    def __init__(self, stack_id: str) -> None:
+        self.stack_id = stack_id
+        super().__init__(f"no stack with id {stack_id!r}")
+
+
+class ResourceTypeNotFound(NotFound):
+    code = "resource_type_not_found"
+
+
+class OperationRefused(StokerError):
+    """The operation cannot start (a name is taken, a limit is reached, another operation
+    holds the stack); nothing was changed."""
+
+    code = "refused"
+
+
+class OperationFailed(StokerError):
+    """The operation ran and ended FAILED; the stack's status reason says why."""
+
+    code = "operation_failed"
+
+
+class StackExists(StokerError):  # noqa: N818 - reads as a condition
+    code = "stack_exists"
+
+
+class LeaseHeld(StokerError):  # noqa: N818 - reads as a condition
+    """Another engine holds the stack; ``lease`` is its live lease."""
+
+    code = "lease_held"
+
+    def __init__(self, lease: Any) -> None:
+        self.lease = lease
+        super().__init__(getattr(lease, "engine_id", str(lease)))
+
+
+class DatabaseError(StokerError):
+    """The database cannot be opened or used; the message names the URL (password masked)
+    and says what to do, and never repeats SQL or its parameters."""
+
+    code = "database"
+
+
+class ConfigError(StokerError, ValueError):
+    """A config file that cannot be used; the message names the file and position."""
+
+    code = "config_invalid"
+
+
+class ResourceFailure(StokerError):  # noqa: N818 - the resource failed; the message says why
+    """A handler's way to fail its resource with a reason a user can act on."""
+
+    code = "resource_failed"
+
+
+class PropertyError(StokerError):
+    """A resource's resolved properties do not fit its type's schema."""
+
+    code = "property_invalid"
+
+
+class ValueProblem(StokerError, ValueError):
+    """A value that does not fit; a ValueError too, as the code that raises it expects."""
+
+    code = "value_invalid"
+
+
+class ParameterValueError(ValueProblem):
+    """A value that cannot be read as the parameter's type; the message is Heat's wording."""
+
+
+class DefinitionError(ValueProblem):
+    """A malformed constraint definition; ``key`` names the part at fault (for its span)."""
+
+    def __init__(self, message: str, key: str | int | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+class DateError(ValueProblem):
+    """A date Heat's parser rejects; the reason never repeats the (possibly secret) value."""
+
+
+class MergeRejected(ValueProblem):
+    """The two values cannot be combined under the strategy; ``str()`` says why."""
+
+
+class ProgrammingError(StokerError, ValueError):
+    """A bug in stoker or in a plugin, found when the registries are built."""
+
+    code = "internal"
+
+
+class SchemaError(ProgrammingError):
+    """A schema declaration Heat would refuse to load (a plugin bug, not a user error)."""
+
+
+class RegistrationError(ProgrammingError):
+    """A plugin class that cannot be registered (a programming error, raised at startup)."""
+
+
+class DuplicateRuleError(ProgrammingError):
+    """Two rules with one id (a programming error, raised when the registry is built)."""
+
+
+#: error class → exit status of the ``stoker`` command; the most specific class wins
+EXIT_STATUS: dict[type[BaseException], int] = {
+    StokerError: EXIT_FAILURE,
+    UsageError: EXIT_USAGE,
+    ConfigError: EXIT_USAGE,
+}
+
+
+def exit_status(error: BaseException) -> int:
+    """The exit status for ``error``: its nearest class in `EXIT_STATUS`."""
+    for kind in type(error).__mro__:
+        if kind in EXIT_STATUS:
+            return EXIT_STATUS[kind]
+    return EXIT_FAILURE

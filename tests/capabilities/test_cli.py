@@ -267,6 +267,7 @@ def test_a_url_candidate_is_an_error(tree):
     assert result.stderr == (
         "https://example.com/x.yaml:1:1: cannot read the template: it is a URL, and stoker "
         "reads templates from files only\n"
+        "error: a template or environment could not be read\n"
     )
 
 

@@ -56,7 +56,7 @@ def test_validate_errors_exit_1_with_locations(tmp_path):
     assert any(
         line.startswith(f"{path}:5:33: resources.r.properties.a.get_resource: ") for line in lines
     ), lines
-    assert lines[-1] == "2 errors: the template was rejected"
+    assert lines[-1] == "error: 2 errors: the template was rejected"
 
 
 def test_parameter_values_are_checked(tmp_path):
@@ -92,7 +92,8 @@ def test_usage_errors_exit_2():
 
 def test_missing_file_is_a_clear_error_not_a_traceback(tmp_path):
     result = run("template", "validate", str(tmp_path / "none.yaml"))
-    assert result.exit_code == 1 and "cannot read the template" in result.stderr
+    assert result.exit_code == 2 and "does not exist" in result.stderr
+    assert result.stderr.startswith("error: ")
 
 
 def test_resolve_example():

@@ -6,7 +6,7 @@ import json
 
 from click.testing import CliRunner
 
-from stoker.cli.lint import lint
+from stoker.cli.main import cli
 from stoker.lint.onap.requirements import REQUIREMENTS
 from stoker.lint.registry import default_registry
 
@@ -16,7 +16,7 @@ UNUSED = OK.replace("{get_param: name}", "fixed")
 
 
 def _invoke(*args: str):
-    return CliRunner().invoke(lint, list(args))
+    return CliRunner().invoke(cli, ["lint", *args])
 
 
 def test_clean_file_exits_0(tmp_path):

@@ -10,7 +10,6 @@ choices from, so its shape is documented in each command's help and kept stable.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +36,7 @@ from stoker.environment.registry_section import (
     RegistryEntry,
     is_glob,
 )
-from stoker.errors import TemplateError
+from stoker.errors import Rejected, TemplateError
 from stoker.template.loader import read_file
 from stoker.template.versions import VERSION_KEYS
 
@@ -167,7 +166,7 @@ def capabilities(files: tuple[str, ...], environments: tuple[str, ...], fmt: str
         choices, requires = _registry_choices(environments, templates)
     if any(d.is_error for d in templates.found):
         report([d for d in templates.found if d.is_error])
-        sys.exit(1)
+        raise Rejected("a template or environment could not be read")
     emit(_summary(templates, choices, requires), fmt, _summary_table)
 
 
@@ -360,7 +359,7 @@ def capabilities_find(
     errors = [d for d in templates.found if d.is_error]
     if errors:
         report(errors)
-        sys.exit(1)
+        raise Rejected("some files could not be read")
 
 
 def _requirements(wanted: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ options, an unreadable config file, an unknown rule id for ``--explain``).
 
 from __future__ import annotations
 
-import sys
+import os
 import textwrap
 
 import click
@@ -22,6 +22,7 @@ from stoker.lint import (
     LintReport,
     Profile,
     Rule,
+    combine,
     default_registry,
     find_config,
     load_config,
@@ -65,7 +66,8 @@ LEVELS = [severity.value for severity in Severity]
     "--config",
     "config_file",
     type=click.Path(exists=True, dir_okay=False),
-    help="Settings file (default: .stoker-lint.yaml from here upwards).",
+    help="Settings file for every PATH (default: for each PATH, the nearest "
+    ".stoker-lint.yaml in its directory or above; see docs/lint-config.md).",
 )
 @click.option("--ignore", multiple=True, metavar="ID", help="Rule id (or prefix) to skip.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
@@ -103,9 +105,9 @@ def lint(
         return
     if not paths:
         raise click.UsageError("give at least one PATH (file, directory or .zip)")
-    config = merge(_config(config_file), profiles=profiles, ignore=ignore, fail_level=fail_level)
-    options = LintOptions(config=config, limits=LoadLimits(max_bytes=max_template_size))
-    report = run_lint(list(paths), options)
+    report, failed = _lint_each_config(
+        paths, config_file, profiles, ignore, fail_level, LoadLimits(max_bytes=max_template_size)
+    )
     text = FORMATTERS[fmt](report, _documented(report.rules, report))
     if output:
         with open(output, "w", encoding="utf-8") as handle:
@@ -113,17 +115,38 @@ def lint(
     else:
         click.echo(text, nl=False)
     click.echo(report.summary(), err=True)
-    sys.exit(report.exit_code)
+    click.get_current_context().exit(1 if failed else 0)
 
 
-def _config(config_file: str | None) -> LintConfig:
-    path = config_file or find_config()
+def _lint_each_config(
+    paths: tuple[str, ...],
+    config_file: str | None,
+    profiles: tuple[str, ...],
+    ignore: tuple[str, ...],
+    fail_level: str | None,
+    limits: LoadLimits,
+) -> tuple[LintReport, bool]:
+    """Lint each path under its own settings: ``--config``, else the nearest
+    ``.stoker-lint.yaml`` from the path upwards (as ruff and cfn-lint look it up); paths
+    that share a file are linted together. Returns one report and whether any part failed."""
+    groups: dict[str | None, list[str]] = {}
+    for path in paths:
+        found = config_file or find_config(path if os.path.isdir(path) else os.path.dirname(path))
+        groups.setdefault(found, []).append(path)
+    reports = []
+    for found, members in groups.items():
+        config = merge(_config(found), profiles=profiles, ignore=ignore, fail_level=fail_level)
+        reports.append(run_lint(members, LintOptions(config=config, limits=limits)))
+    return combine(reports), any(report.failed for report in reports)
+
+
+def _config(path: str | None) -> LintConfig:
     if path is None:
         return LintConfig()
     try:
         return load_config(path)
     except ConfigError as error:
-        raise click.UsageError(f"invalid config file: {error}") from None
+        raise ConfigError(f"invalid config file: {error}") from None
 
 
 def _documented(rules: list[Rule], report: LintReport) -> list[Rule]:

@@ -9,7 +9,7 @@ environments_option = click.option(
     "--environment",
     "environments",
     multiple=True,
-    type=click.Path(dir_okay=False),
+    type=click.Path(exists=True, dir_okay=False),
     metavar="ENV",
     help="An environment file; repeat to merge several, later ones win.",
 )

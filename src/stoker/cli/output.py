@@ -7,7 +7,6 @@ wherever they appear, so no command can leak one by accident.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -135,11 +134,6 @@ def report(diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = ()) -> No
         click.echo(mask(diagnostic.render(), secrets), err=True)
         for note in diagnostic.notes:
             click.echo(mask(f"    note: {note}", secrets), err=True)
-
-
-def fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(1)
 
 
 RECORD_FORMATS = ("table", "json", "yaml", "value")

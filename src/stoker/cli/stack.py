@@ -21,14 +21,9 @@ from stoker.cli.progress import Progress, event_line
 from stoker.cli.template import load_from_options
 from stoker.definition.stack import StackDefinition
 from stoker.engine.settings import EngineSettings
-from stoker.engine.stacks import (
-    CreateRequest,
-    OperationRefused,
-    StackEngine,
-    StackNotFound,
-)
+from stoker.engine.stacks import CreateRequest, StackEngine
 from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
-from stoker.errors import StokerError
+from stoker.errors import OperationFailed, Rejected, StackNotFound, StokerError
 from stoker.parameters import display_value
 from stoker.resources.registry import default_registry
 from stoker.store import database_url, open_store
@@ -70,11 +65,6 @@ class Session:
 
 def _session(ctx: click.Context) -> Session:
     return ctx.find_object(Session) or ctx.ensure_object(Session)  # type: ignore[no-any-return]
-
-
-def _fail(error: BaseException) -> None:
-    click.echo(f"error: {error}", err=True)
-    sys.exit(1)
 
 
 @click.group()
@@ -121,7 +111,7 @@ def stack(
     "--template",
     "template_file",
     required=True,
-    type=click.Path(dir_okay=False),
+    type=click.Path(exists=True, dir_okay=False),
     help="The template file.",
 )
 @environments_option
@@ -173,15 +163,13 @@ def create(
     secrets = definition.hidden_values if definition else []
     report(result.diagnostics, secrets)
     if not result.ok or definition is None:
-        click.echo("the template, environment or parameters were rejected", err=True)
-        sys.exit(1)
+        raise Rejected("the template, environment or parameters were rejected")
     engine = session.engine()
     base_dir = os.path.dirname(os.path.abspath(template_file))
     problems = engine.check(definition, base_dir)
     report(problems, secrets)
     if any(d.is_error for d in problems):
-        click.echo("the stack was not created", err=True)
-        sys.exit(1)
+        raise Rejected("the stack was not created")
     tag_list = tuple(t.strip() for t in tags.split(",") if t.strip())
     if dry_run:
         emit_record(
@@ -204,15 +192,14 @@ def create(
         tags=tag_list,
         template_file=os.path.abspath(template_file),
     )
-    try:
-        with progress:
-            record = asyncio.run(engine.create(request))
-    except (OperationRefused, StackNotFound) as error:
-        _fail(error)
-        return
+    with progress:
+        record = asyncio.run(engine.create(request))
     _show(session, engine, record, fmt, columns)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
-        sys.exit(1)
+        raise OperationFailed(
+            f"{record.name}: {record.action.value}_{record.status.value}: "
+            f"{mask(record.status_reason, secrets)}"
+        )
 
 
 def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:
@@ -302,8 +289,7 @@ def _show(
 def _find(session: Session, name: str) -> StackRecord:
     record = session.store.get_stack(name, session.settings.project)
     if record is None:
-        _fail(StackNotFound(f"The Stack ({name}) could not be found."))
-    assert record is not None
+        raise StackNotFound(f"The Stack ({name}) could not be found.")
     return record
 
 
@@ -369,19 +355,12 @@ def delete(session: Session, name: str, yes: bool) -> None:
     secrets = _secrets(session, record)
     progress = Progress(len(session.store.resources(record.id)), secrets)
     engine = session.engine(progress)
-    try:
-        with progress:
-            result = asyncio.run(engine.delete(record.id))
-    except (OperationRefused, StackNotFound) as error:
-        _fail(error)
-        return
-    click.echo(
-        f"{result.name}: {result.action.value}_{result.status.value}: "
-        f"{mask(result.status_reason, secrets)}",
-        err=True,
-    )
+    with progress:
+        result = asyncio.run(engine.delete(record.id))
+    status = f"{result.action.value}_{result.status.value}"
     if result.status is not Status.COMPLETE:
-        sys.exit(1)
+        raise OperationFailed(f"{result.name}: {status}: {mask(result.status_reason, secrets)}")
+    click.echo(f"{result.name}: {status}: {mask(result.status_reason, secrets)}", err=True)
 
 
 @stack.command()
@@ -395,18 +374,15 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     secrets = _secrets(session, record)
     progress = Progress(len(session.store.resources(record.id)), secrets)
     engine = session.engine(progress)
-    try:
-        with progress:
-            result = asyncio.run(engine.resume(record.id))
-    except (OperationRefused, StackNotFound) as error:
-        _fail(error)
-        return
+    with progress:
+        result = asyncio.run(engine.resume(record.id))
+    status = f"{result.name}: {result.action.value}_{result.status.value}"
     if result.deleted_at is None and result.action.value != "DELETE":
         _show(session, engine, result, fmt, columns)
-    else:
-        click.echo(f"{result.name}: {result.action.value}_{result.status.value}", err=True)
+    elif result.status is Status.COMPLETE:
+        click.echo(status, err=True)
     if result.status is not Status.COMPLETE:
-        sys.exit(1)
+        raise OperationFailed(status)
 
 
 def _secrets(session: Session, record: StackRecord) -> list[str]:
@@ -469,10 +445,10 @@ def output_show(
         return
     found = [o for o in outputs if o["output_key"] == key]
     if not found:
-        _fail(StackNotFound(f"Specified output key {key} not found."))
+        raise StackNotFound(f"Specified output key {key} not found.")
     emit_record(found[0], fmt, columns, secrets)
     if "output_error" in found[0]:
-        sys.exit(1)
+        raise OperationFailed(f"output {key}: {mask(found[0]['output_error'], secrets)}")
 
 
 # ---------------------------------------------------------------------------- resources
@@ -578,12 +554,9 @@ def resource_show(
     records = {r.name: r for r in session.store.resources(record.id)}
     found = records.get(resource_name)
     if found is None:
-        _fail(
-            StackNotFound(
-                f"The Resource ({resource_name}) could not be found in Stack {record.name}."
-            )
+        raise StackNotFound(
+            f"The Resource ({resource_name}) could not be found in Stack {record.name}."
         )
-    assert found is not None
     row = _resource_row(found, record.name)
     row["required_by"] = [n for n, r in records.items() if resource_name in r.requires]
     engine = session.engine()
@@ -720,7 +693,9 @@ def environment_show(session: Session, name: str, fmt: str) -> None:
     default=None,
     help="The signal as JSON (--data-binary too, as curl-style scripts write it).",
 )
-@click.option("--data-file", type=click.Path(dir_okay=False), help="Read the JSON from a file.")
+@click.option(
+    "--data-file", type=click.Path(exists=True, dir_okay=False), help="Read the JSON from a file."
+)
 @click.pass_obj
 def signal(
     session: Session,
@@ -740,11 +715,8 @@ def signal(
         details = json.loads(data) if data else None
     except json.JSONDecodeError as error:
         raise click.BadParameter(f"not JSON: {error}", param_hint="--data") from None
-    try:
-        if token is not None:
-            asyncio.run(session.engine().signal_with_token(token, details))
-        else:
-            assert name is not None and resource_name is not None
-            asyncio.run(session.engine().signal(name, resource_name, details))
-    except StokerError as error:
-        _fail(error)
+    if token is not None:
+        asyncio.run(session.engine().signal_with_token(token, details))
+    else:
+        assert name is not None and resource_name is not None
+        asyncio.run(session.engine().signal(name, resource_name, details))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +16,7 @@ from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import TreeCheck
-from stoker.errors import FunctionError, TemplateError
+from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.tables import describe, table_for
 from stoker.parameters import display_value
 from stoker.resources.registry import default_registry
@@ -44,7 +43,9 @@ def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:
 def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by commands that read a template with environments and parameters."""
     decorators = [
-        click.argument("template_file", metavar="TEMPLATE", type=click.Path(dir_okay=False)),
+        click.argument(
+            "template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False)
+        ),
         environments_option,
         click.option(
             "--parameter",
@@ -116,10 +117,7 @@ def _finish(result: LoadResult, secrets: list[str]) -> StackDefinition:
     report(result.diagnostics, secrets)
     if not result.ok or result.definition is None:
         errors = sum(1 for d in result.diagnostics if d.is_error)
-        click.echo(
-            f"{errors} error{'s' if errors != 1 else ''}: the template was rejected", err=True
-        )
-        sys.exit(1)
+        raise Rejected(f"{errors} error{'s' if errors != 1 else ''}: the template was rejected")
     return result.definition
 
 
@@ -262,7 +260,7 @@ def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:
         data = resolved(definition)
     except FunctionError as error:
         report([error.to_diagnostic()], secrets)
-        sys.exit(1)
+        raise Rejected("a value could not be resolved") from None
     emit(data, fmt, None, secrets)
 
 
@@ -314,7 +312,7 @@ def name_disabled(definition: StackDefinition, condition: Any) -> bool:
 
 
 @template.command()
-@click.argument("template_file", metavar="TEMPLATE", type=click.Path(dir_okay=False))
+@click.argument("template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False))
 @click.option("--to", "target", type=click.Choice(["yaml", "json"]), required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to a file.")
 def convert(template_file: str, target: str, output: str | None) -> None:
@@ -323,10 +321,7 @@ def convert(template_file: str, target: str, output: str | None) -> None:
         document = read_file(template_file)
     except TemplateError as error:
         report(error.diagnostics)
-        sys.exit(1)
-    except OSError as error:
-        click.echo(f"error: cannot read {template_file}: {error.strerror}", err=True)
-        sys.exit(1)
+        raise Rejected(f"{template_file} was not converted") from None
     data = plain(document.data)
     text = to_json(data) + "\n" if target == "json" else to_yaml(data)
     if output:
@@ -385,11 +380,9 @@ def function_list(version_name: str, with_condition_func: bool, fmt: str) -> Non
     """List the functions of VERSION (e.g. heat_template_version.2018-08-31, rocky)."""
     found = _find_version(version_name)
     if found is None:
-        click.echo(
-            f"error: unknown template version {version_name!r}; see 'stoker template version list'",
-            err=True,
+        raise NotFound(
+            f"unknown template version {version_name!r}; see 'stoker template version list'"
         )
-        sys.exit(1)
     table = table_for(found)
     rows = [
         {"functions": name, "description": describe(factory)}

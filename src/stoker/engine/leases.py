@@ -16,7 +16,8 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 
-from stoker.engine.state import Lease, Store
+from stoker.engine.state import Store
+from stoker.errors import LeaseHeld as LeaseHeld
 
 
 def new_engine_id() -> str:
@@ -47,12 +48,6 @@ def _is_zombie(pid: int) -> bool:
             return handle.read().split(") ", 1)[1].startswith("Z")
     except (OSError, IndexError):
         return False
-
-
-class LeaseHeld(Exception):  # noqa: N818 - reads as a condition
-    def __init__(self, lease: Lease) -> None:
-        self.lease = lease
-        super().__init__(lease.engine_id)
 
 
 def now_utc() -> datetime:

@@ -134,7 +134,7 @@ def resolve_types(
                 result.diagnostics.append(
                     Diagnostic(
                         codes.RESOURCE_DEFINITION,
-                        f"The Resource Type ({resolved.type_name}) could not be found.",
+                        type_not_runnable(resolved.type_name),
                         type_path,
                         resource.span,
                     )
@@ -375,3 +375,17 @@ class TreeCheck:
         self.nested.append(((*names, name), plugin.location, child))
         found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
         return found + self.check(child, plugin.base_dir, trail, (*names, name))
+
+
+def type_not_runnable(type_name: str) -> str:
+    """Why a type has no plugin: Heat's words for a type nobody knows; for one of Heat's
+    cloud types, that stoker cannot run it yet and what it can do with it instead."""
+    from stoker.resources.catalog import heat_catalog
+
+    if type_name not in heat_catalog():
+        return f"The Resource Type ({type_name}) could not be found."
+    return (
+        f"stoker cannot run {type_name} yet (it needs an OpenStack cloud); "
+        "'stoker template validate' and 'stoker lint' check templates that use it, and "
+        f"'stoker resource-type show {type_name}' shows its schema"
+    )

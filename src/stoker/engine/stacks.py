@@ -43,6 +43,9 @@ from stoker.engine.state import (
 )
 from stoker.environment import child_environment, environment_from_data
 from stoker.errors import FunctionError, StokerError
+from stoker.errors import OperationRefused as OperationRefused
+from stoker.errors import PropertyError as PropertyError
+from stoker.errors import StackNotFound as StackNotFound
 from stoker.functions.base import OMIT, Unresolved, resolve
 from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
 from stoker.resources.nested import ChildSpec, ChildStack, NestedStackPlugin, ResourceGroup
@@ -54,17 +57,6 @@ STACK_TYPE = "OS::Heat::Stack"
 #: answers get_attr/get_resource for a provider template's facade (outputs, resource.<n>)
 _PROVIDER = NestedStackPlugin()
 _NAME_CHARS = string.ascii_letters + string.digits + "_.-"
-
-
-class OperationRefused(StokerError):
-    """The operation cannot start (a name is taken, a limit is reached, another operation
-    holds the stack); nothing was changed."""
-
-    code = "refused"
-
-
-class StackNotFound(StokerError):
-    code = "not_found"
 
 
 @dataclass(slots=True)
@@ -912,9 +904,3 @@ class NestedFailure(ResourceFailure):
         self.child = child
         self.inner_path, self.inner_reason = inner or (child.name, child.status_reason)
         super().__init__(f"Nested resource {self.inner_path} failed: {self.inner_reason}")
-
-
-class PropertyError(StokerError):
-    """A resource's resolved properties do not fit its type's schema."""
-
-    code = "property_invalid"

@@ -13,6 +13,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from stoker.errors import StackExists as StackExists
+
 
 class Action(StrEnum):
     INIT = "INIT"
@@ -117,10 +119,6 @@ class Lease:
 
     engine_id: str
     expires_at: datetime
-
-
-class StackExists(Exception):  # noqa: N818 - reads as a condition
-    pass
 
 
 class Store(Protocol):

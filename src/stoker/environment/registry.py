@@ -30,7 +30,7 @@ from stoker.environment.registry_section import (
     is_glob,
     is_template_name,
 )
-from stoker.errors import TemplateError
+from stoker.errors import RegistryLoopError as RegistryLoopError
 
 MAX_CHAIN = 64  # a glob that swaps a prefix for a longer one can grow a name forever
 
@@ -544,14 +544,6 @@ def _literal_rule_entries(
             if entry.value is not None:
                 yield path, entry
         yield from _literal_rule_entries(child, path)
-
-
-class RegistryLoopError(TemplateError):
-    """Resolving a type went round in circles (or grew a name without end)."""
-
-    def __init__(self, diagnostic: Diagnostic, cycle: tuple[str, ...]) -> None:
-        super().__init__([diagnostic])
-        self.cycle = cycle
 
 
 def _loop_error(requested: str, chain: list[RegistryStep], match: _Match) -> RegistryLoopError:

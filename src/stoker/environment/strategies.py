@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from stoker.environment.environment import MergeStrategy
+from stoker.errors import MergeRejected as MergeRejected
 
 STRING = "string"
 NUMBER = "number"
@@ -36,10 +37,6 @@ _TYPE_NAMES = {
 }
 
 MISSING: Any = object()
-
-
-class MergeRejected(ValueError):
-    """The two values cannot be combined under the strategy; ``str()`` says why."""
 
 
 def normalise_type(type_name: str | None) -> str | None:

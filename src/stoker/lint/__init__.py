@@ -12,7 +12,7 @@ from stoker.lint.config import ConfigError, LintConfig, find_config, load_config
 from stoker.lint.formats import FORMATTERS
 from stoker.lint.onap.requirements import REQUIREMENTS, Requirement
 from stoker.lint.registry import RULES, RuleRegistry, default_registry
-from stoker.lint.report import LintedFile, LintReport
+from stoker.lint.report import LintedFile, LintReport, combine
 from stoker.lint.rule import Profile, Rule, Scope, Source, SourceKind
 from stoker.lint.runner import LintOptions, enabled_rules, lint
 
@@ -32,6 +32,7 @@ __all__ = [
     "Scope",
     "Source",
     "SourceKind",
+    "combine",
     "default_registry",
     "enabled_rules",
     "find_config",

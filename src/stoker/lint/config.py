@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.diagnostics import Severity
+from stoker.errors import ConfigError as ConfigError
 from stoker.errors import TemplateError
 from stoker.lint.rule import Profile
 from stoker.template.loader import load_document
@@ -25,10 +26,6 @@ from stoker.template.nodes import key_span, span_of, value_span
 
 CONFIG_NAME = ".stoker-lint.yaml"
 _KEYS = ("profiles", "ignore", "per_path", "fail_level")
-
-
-class ConfigError(ValueError):
-    """A config file that cannot be used; the message names the file and position."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ would hide a rule).
 
 from __future__ import annotations
 
+from stoker.errors import DuplicateRuleError as DuplicateRuleError
 from stoker.lint.onap import environment as onap_environment
 from stoker.lint.onap import package as onap_package
 from stoker.lint.onap import parameters as onap_parameters
@@ -35,11 +36,6 @@ from stoker.lint.rules.resources import (
     unknown_type,
 )
 from stoker.lint.rules.template import deprecated_function, deprecated_version
-
-
-class DuplicateRuleError(ValueError):
-    """Two rules with one id (a programming error, raised when the registry is built)."""
-
 
 RULES: tuple[type[Rule], ...] = (
     # the linter's own machinery (every profile)

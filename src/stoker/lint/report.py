@@ -47,3 +47,19 @@ class LintReport:
         parts = [f"{counted[s]} {s.value}{'s' if counted[s] != 1 else ''}" for s in Severity]
         suppressed = f", {self.suppressed} suppressed" if self.suppressed else ""
         return f"{', '.join(parts)}{suppressed} in {linted} file{'s' if linted != 1 else ''}"
+
+
+def combine(reports: list[LintReport]) -> LintReport:
+    """One report of several runs (paths linted under different config files): every
+    finding and file, each rule once; the fail level shown is the first run's."""
+    if len(reports) == 1:
+        return reports[0]
+    rules = {rule.id: rule for report in reports for rule in report.rules}
+    findings = [finding for report in reports for finding in report.findings]
+    return LintReport(
+        findings=findings,
+        files=[file for report in reports for file in report.files],
+        rules=list(rules.values()),
+        suppressed=sum(report.suppressed for report in reports),
+        fail_level=reports[0].fail_level if reports else Severity.ERROR,
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from stoker.errors import ParameterValueError as ParameterValueError
 from stoker.parameters.model import MASK
 from stoker.parameters.types import ParameterType
 from stoker.template.nodes import plain
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
 TRUE_WORDS = ("1", "t", "true", "on", "y", "yes")
 FALSE_WORDS = ("0", "f", "false", "off", "n", "no")
 _ACCEPTABLE = ", ".join(f"'{word}'" for word in sorted(TRUE_WORDS + FALSE_WORDS))
-
-
-class ParameterValueError(ValueError):
-    """A value that cannot be read as the parameter's type; the message is Heat's wording."""
 
 
 def coerce(parameter: Parameter, raw: Any) -> Any:

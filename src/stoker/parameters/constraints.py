@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from stoker.errors import DefinitionError as DefinitionError
 from stoker.parameters.coercion import ParameterValueError, to_bool, to_number
 from stoker.parameters.custom import CheckStatus, CustomConstraintRegistry
 from stoker.parameters.model import MASK, Bounds, Constraint, ConstraintKind, Modulus, Parameter
@@ -40,14 +41,6 @@ VALID_TYPES: dict[ConstraintKind, frozenset[ParameterType]] = {
 """Which parameter types each kind applies to; others are "<Class> constraint invalid for <t>"."""
 
 _CUSTOM_NAME = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
-
-
-class DefinitionError(ValueError):
-    """A malformed constraint definition; ``key`` names the part at fault (for its span)."""
-
-    def __init__(self, message: str, key: str | int | None = None) -> None:
-        super().__init__(message)
-        self.key = key
 
 
 def valid_for(kind: ConstraintKind, parameter_type: ParameterType) -> bool:

@@ -16,6 +16,7 @@ from decimal import Decimal
 from functools import cache
 from typing import Any
 
+from stoker.errors import DateError as DateError
 from stoker.parameters.checks import NotCheckable, Shown
 
 Clock = Callable[[], datetime]
@@ -49,10 +50,6 @@ _ISO8601 = re.compile(
     """,
     re.VERBOSE,
 )
-
-
-class DateError(ValueError):
-    """A date Heat's parser rejects; the reason never repeats the (possibly secret) value."""
 
 
 def parse_iso8601(text: str) -> datetime:

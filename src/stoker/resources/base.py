@@ -12,11 +12,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from stoker.errors import ResourceFailure as ResourceFailure
 from stoker.resources.schema import AttributeSchema, PropertySchema
-
-
-class ResourceFailure(Exception):  # noqa: N818 - the resource failed; the message says why
-    """A handler's way to fail its resource with a reason a user can act on."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from stoker.errors import SchemaError as SchemaError
 from stoker.parameters import (
     Bounds,
     CheckStatus,
@@ -25,11 +26,6 @@ from stoker.parameters import (
     coerce_to,
     value_problem,
 )
-
-
-class SchemaError(ValueError):
-    """A schema declaration Heat would refuse to load (a plugin bug, not a user error)."""
-
 
 # Which property types (by name) each kind applies to: Heat's ``valid_types``.
 _NUMERIC = frozenset({"integer", "number"})

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import inspect
 
+from stoker.errors import RegistrationError as RegistrationError
 from stoker.resources import builtin
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.catalog import TypeSchema, heat_catalog
 from stoker.resources.schema import SUPPORTED
-
-
-class RegistrationError(ValueError):
-    """A plugin class that cannot be registered (a programming error, raised at startup)."""
 
 
 class ResourceTypeRegistry:

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import Engine, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, StatementError
 
 from stoker.engine.state import (
     EventRecord,
@@ -28,6 +28,7 @@ from stoker.engine.state import (
     StackRecord,
     WriteBatch,
 )
+from stoker.store import failures
 from stoker.store.bulk import BulkStatements, select_events, select_resources
 from stoker.store.codec import CODECS
 from stoker.store.connection import WRITE, create_store_engine
@@ -44,7 +45,7 @@ from stoker.store.records import (
     stack_values,
     template_values,
 )
-from stoker.store.urls import database_url, redacted
+from stoker.store.urls import database_url, redacted, sqlalchemy_url
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 # Under READ COMMITTED a lease can change between a failed swap and the look at who holds
@@ -54,13 +55,27 @@ _LEASE_ATTEMPTS = 5
 
 def open_store(url: str | None = None) -> SqlStore:
     """Open (creating if needed) and migrate the database at ``url`` (see
-    `stoker.store.urls.database_url` for the default); safe to call concurrently."""
-    engine = create_store_engine(database_url(url))
-    if engine.dialect.name not in SUPPORTED_BACKENDS:
-        engine.dispose()
-        raise ValueError(f"unsupported database {redacted(engine.url)}: use SQLite or PostgreSQL")
+    `stoker.store.urls.database_url` for the default); safe to call concurrently.
+
+    A database that cannot be used raises `DatabaseError` with one line a user can act on.
+    """
+    url = database_url(url)
+    try:
+        parsed = sqlalchemy_url(url)
+    except ArgumentError:
+        raise failures.unsupported(url) from None
+    shown = redacted(url)  # as the user wrote it (no +driver), password masked
+    if parsed.get_backend_name() not in SUPPORTED_BACKENDS:
+        raise failures.unsupported(shown)
+    try:
+        engine = create_store_engine(parsed)
+    except ModuleNotFoundError:
+        raise failures.missing_driver(shown) from None
     try:
         upgrade_to_head(engine)
+    except DBAPIError as error:
+        engine.dispose()
+        raise failures.cannot_open(shown, error) from None
     except BaseException:
         engine.dispose()
         raise

@@ -29,13 +29,17 @@ def default_database_url() -> str:
 
 
 def database_url(explicit: str | None = None) -> str:
-    """The URL to use: ``explicit``, else ``$STOKER_DB_URL``, else the default."""
-    if explicit:
-        return explicit
-    from_env = os.environ.get(ENV_VAR, "").strip()
-    if from_env:
-        return from_env
-    return default_database_url()
+    """The URL to use: ``explicit``, else ``$STOKER_DB_URL``, else the default.
+
+    A value without ``://`` is a file path and means SQLite (``state/y.db`` is
+    ``sqlite:///state/y.db``, relative to the working directory as the user meant it).
+    """
+    chosen = explicit or os.environ.get(ENV_VAR, "").strip()
+    if not chosen:
+        return default_database_url()
+    if "://" not in chosen:
+        return f"sqlite:///{chosen}"
+    return chosen
 
 
 def sqlalchemy_url(url: str | URL) -> URL:
