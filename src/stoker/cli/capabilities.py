@@ -19,7 +19,15 @@ from rich.console import Console
 from rich.text import Text
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import FORMATS, emit, report, simple_table
+from stoker.cli.output import (
+    FORMATS,
+    column_option,
+    emit,
+    emit_rows,
+    format_option,
+    report,
+    simple_table,
+)
 from stoker.codes import NOT_A_MAPPING, SYNTAX
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import load_environment_file, merge_environments, template_location
@@ -114,7 +122,7 @@ def _plain_capabilities(declared: TemplateCapabilities) -> dict[str, list[str]]:
 _CAPABILITIES_HELP = """List the capabilities the given templates and environments offer.
 
 \b
-For the templates named with -f, and for every template a resource_registry list of the
+For the templates named with -t, and for every template a resource_registry list of the
 environments (-e, merged in order) offers, this prints:
   - each capability with every value the templates offer (deployment: [puppet, docker]);
   - each type named by a resource_type capability, with the templates claiming it;
@@ -122,7 +130,7 @@ environments (-e, merged in order) offers, this prints:
     meets the merged requires, and the one chosen when exactly one does.
 
 \b
-JSON (--format json) has this shape; every capability value is a list of strings:
+JSON (-f json) has this shape; every capability value is a list of strings:
   {"capabilities":   {"deployment": ["puppet", "docker"]},
    "resource_types": {"OS::TripleO::Controller": ["puppet/controller.yaml", ...]},
    "templates":      [{"file": "puppet/controller.yaml",
@@ -144,19 +152,27 @@ file:line:column and the command exits 1 without printing a summary.
 
 @click.command("capabilities", help=_CAPABILITIES_HELP)
 @click.option(
-    "-f",
-    "--file",
+    "-t",
+    "--template",
     "files",
     multiple=True,
-    type=click.Path(dir_okay=False),
-    metavar="FILE",
+    type=click.Path(exists=True, dir_okay=False),
+    metavar="TEMPLATE",
     help="A template to inspect; repeatable.",
 )
 @environments_option
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
 def capabilities(files: tuple[str, ...], environments: tuple[str, ...], fmt: str) -> None:
     if not files and not environments:
-        raise click.UsageError("give at least one template (-f FILE) or environment (-e ENV)")
+        raise click.UsageError("give at least one template (-t TEMPLATE) or environment (-e ENV)")
     templates = _Templates()
     for path in files:
         templates.read(path, must_be_template=True)
@@ -299,13 +315,13 @@ def _summary_table(data: dict[str, Any], console: Console) -> None:
 # --------------------------------------------------------------------------- capabilities-find
 
 
-_FIND_HELP = """Find the templates whose capabilities match every -c KEY=VALUE.
+_FIND_HELP = """Find the templates whose capabilities match every --capability KEY=VALUE.
 
 \b
-A template matches -c KEY=VALUE when its capabilities have KEY with VALUE (or a list
-holding VALUE); with several -c it must match each of them, so two -c for one key find
-templates offering both values. -c resource_type=TYPE finds the templates that can stand
-in for TYPE.
+A template matches --capability KEY=VALUE when its capabilities have KEY with VALUE (or a
+list holding VALUE); with several it must match each of them, so two for one key find
+templates offering both values. --capability resource_type=TYPE finds the templates that
+can stand in for TYPE.
 
 \b
 PATH is a file or, with -r, a directory searched recursively for .yaml, .yml, .json and
@@ -325,7 +341,6 @@ matches found are still printed and the command exits 1.
 @click.command("capabilities-find", help=_FIND_HELP)
 @click.option("-r", "--recursive", is_flag=True, help="Search directories recursively.")
 @click.option(
-    "-c",
     "--capability",
     "wanted",
     multiple=True,
@@ -333,12 +348,15 @@ matches found are still printed and the command exits 1.
     metavar="KEY=VALUE",
     help="A capability to match; repeatable (all must match).",
 )
-@click.option(
-    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
-)
+@format_option
+@column_option
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
 def capabilities_find(
-    recursive: bool, wanted: tuple[str, ...], fmt: str, paths: tuple[str, ...]
+    recursive: bool,
+    wanted: tuple[str, ...],
+    fmt: str,
+    columns: tuple[str, ...],
+    paths: tuple[str, ...],
 ) -> None:
     requirements = _requirements(wanted)
     for path in paths:
@@ -351,8 +369,10 @@ def capabilities_find(
     for path, declared in templates.order:
         if all(offers(declared.capabilities, key, value) for key, value in requirements):
             rows.append({"file": path, "capabilities": _plain_capabilities(declared)})
-    if rows or fmt != "table":
+    if rows and fmt == "table" and not columns:
         emit(rows, fmt, _find_table)
+    elif rows or fmt != "table":
+        emit_rows(rows, fmt, columns, ["file", "capabilities"])
     else:
         shown = " ".join(f"{key}={value}" for key, value in requirements)
         click.echo(f"No template matches {shown}.", err=True)
@@ -367,7 +387,7 @@ def _requirements(wanted: tuple[str, ...]) -> list[tuple[str, str]]:
     for item in wanted:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="-c")
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--capability")
         result.append((key.strip(), value))
     return result
 

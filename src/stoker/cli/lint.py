@@ -12,6 +12,7 @@ import textwrap
 
 import click
 
+from stoker.cli.output import RECORD_FORMATS, column_option, emit_rows
 from stoker.diagnostics import Severity
 from stoker.lint import (
     FORMATTERS,
@@ -51,11 +52,13 @@ LEVELS = [severity.value for severity in Severity]
     "-f",
     "--format",
     "fmt",
-    type=click.Choice(list(FORMATTERS)),
+    type=click.Choice([*FORMATTERS, *(f for f in RECORD_FORMATS if f not in FORMATTERS)]),
     default="text",
     show_default=True,
-    help="Report format.",
+    help="Output format: of the report (text, json, sarif, junit), or of --list-rules "
+    "(table, json, yaml, value, csv).",
 )
+@column_option
 @click.option(
     "--fail-level",
     type=click.Choice(LEVELS),
@@ -69,7 +72,9 @@ LEVELS = [severity.value for severity in Severity]
     help="Settings file for every PATH (default: for each PATH, the nearest "
     ".stoker-lint.yaml in its directory or above; see docs/lint-config.md).",
 )
-@click.option("--ignore", multiple=True, metavar="ID", help="Rule id (or prefix) to skip.")
+@click.option(
+    "--ignore", multiple=True, metavar="ID", help="Rule id (or prefix) to skip; repeatable."
+)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
 @click.option(
     "--max-template-size",
@@ -91,6 +96,7 @@ def lint(
     max_template_size: int,
     list_rules: bool,
     explain: str | None,
+    columns: tuple[str, ...],
 ) -> None:
     """Lint templates, environments, directories (recursively) and VNF packages (.zip).
 
@@ -101,10 +107,19 @@ def lint(
         click.echo(explanation(explain))
         return
     if list_rules:
-        click.echo(rule_list(profiles), nl=False)
+        if fmt in ("sarif", "junit"):
+            raise click.UsageError(f"--list-rules prints {', '.join(RECORD_FORMATS)}, not {fmt}")
+        if fmt == "text" and not columns:
+            click.echo(rule_list(profiles), nl=False)
+        else:
+            emit_rows(rule_rows(profiles), "table" if fmt == "text" else fmt, columns)
         return
     if not paths:
         raise click.UsageError("give at least one PATH (file, directory or .zip)")
+    if fmt not in FORMATTERS:
+        raise click.UsageError(f"a report's format is one of {', '.join(FORMATTERS)}, not {fmt}")
+    if columns:
+        raise click.UsageError("-c/--column selects columns of --list-rules only")
     report, failed = _lint_each_config(
         paths, config_file, profiles, ignore, fail_level, LoadLimits(max_bytes=max_template_size)
     )
@@ -162,23 +177,42 @@ def _documented(rules: list[Rule], report: LintReport) -> list[Rule]:
     return list(unique.values())
 
 
-def rule_list(profiles: tuple[str, ...]) -> str:
-    """One line per rule (id, severity, profiles, summary), then ONAP's unchecked ones."""
+def rule_rows(profiles: tuple[str, ...]) -> list[dict[str, str]]:
+    """One row per rule (id, severity, profiles, summary), then ONAP's unchecked ones."""
     selected = set(profiles) or set(PROFILES)
-    lines = []
+    rows = []
     for rule in default_registry().rules():
         names = sorted(p.value for p in rule.profiles)
         if selected & set(names):
             profile = ",".join(names) if len(names) < len(PROFILES) else "all"
-            lines.append(f"{rule.id:<9} {rule.severity.value:<8} {profile:<8} {rule.summary}")
+            rows.append(
+                {
+                    "id": rule.id,
+                    "severity": rule.severity.value,
+                    "profiles": profile,
+                    "summary": rule.summary,
+                }
+            )
     if Profile.ONAP.value in selected:
         for requirement in REQUIREMENTS:
             if not requirement.static:
-                lines.append(
-                    f"{requirement.id:<9} {'-':<8} {'onap':<8} not checked: "
-                    f"{requirement.not_checked}"
+                rows.append(
+                    {
+                        "id": requirement.id,
+                        "severity": "-",
+                        "profiles": "onap",
+                        "summary": f"not checked: {requirement.not_checked}",
+                    }
                 )
-    return "".join(line + "\n" for line in lines)
+    return rows
+
+
+def rule_list(profiles: tuple[str, ...]) -> str:
+    """``--list-rules`` as text: one aligned line per rule."""
+    return "".join(
+        f"{r['id']:<9} {r['severity']:<8} {r['profiles']:<8} {r['summary']}\n"
+        for r in rule_rows(profiles)
+    )
 
 
 def explanation(rule_id: str) -> str:

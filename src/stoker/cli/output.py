@@ -1,12 +1,22 @@
-"""Shared output for every command: formats (table/json/yaml), masking, diagnostics.
+"""Shared output for every command: formats, columns, masking, diagnostics.
 
-Everything a command prints goes through `emit`, which masks hidden parameter values
-wherever they appear, so no command can leak one by accident.
+Everything a command prints goes through `emit`, `emit_record` or `emit_rows`, which mask
+hidden parameter values wherever they appear, so no command can leak one by accident.
+
+The conventions are python-openstackclient's: ``-f table|json|yaml|value|csv`` and ``-c
+COLUMN`` (the heading as shown, "Stack Name", or the JSON key, ``stack_name``) on every
+listing and show command; ``-f value`` prints bare values, lists joined with commas. Tables
+use the terminal's width on a terminal and are never wrapped when output is piped.
 """
 
 from __future__ import annotations
 
+import csv
+import dataclasses
+import io
 import json
+import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -20,6 +30,36 @@ from stoker.diagnostics import Diagnostic
 
 MASK = "******"
 FORMATS = ("table", "json", "yaml")
+#: listing and show commands (python-openstackclient's formatters)
+RECORD_FORMATS = ("table", "json", "yaml", "value", "csv")
+#: the width of a table written to a pipe or file: no wrapping, whatever the rows hold
+_UNLIMITED = 1_000_000
+
+
+def console() -> Console:
+    """Where tables go: the terminal's width on a terminal; unwrapped when piped."""
+    if sys.stdout.isatty():
+        return Console(soft_wrap=False)
+    return Console(soft_wrap=False, width=_UNLIMITED, color_system=None)
+
+
+format_option = click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(RECORD_FORMATS),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+column_option = click.option(
+    "-c",
+    "--column",
+    "columns",
+    multiple=True,
+    metavar="COLUMN",
+    help="Show only this column (its heading or JSON key); repeatable.",
+)
 
 
 class _BlockDumper(yaml.SafeDumper):
@@ -87,7 +127,7 @@ def emit(
     elif fmt == "yaml" or table is None:
         click.echo(to_yaml(data), nl=False)
     else:
-        table(data, Console(soft_wrap=False))
+        table(data, console())
 
 
 def simple_table(
@@ -99,12 +139,15 @@ def simple_table(
     """A table of ``rows``; ``no_wrap`` columns (names, types) are never broken mid-word."""
     result = Table(title=title, show_lines=False, title_justify="left")
     for column in columns:
-        result.add_column(
-            column.replace("_", " ").title(), overflow="fold", no_wrap=column in no_wrap
-        )
+        result.add_column(heading(column), overflow="fold", no_wrap=column in no_wrap)
     for row in rows:
         result.add_row(*(_cell(row.get(column)) for column in columns))
     return result
+
+
+def heading(column: str) -> str:
+    """The table heading of a JSON key: ``stack_name`` → ``Stack Name``."""
+    return column.replace("_", " ").title()
 
 
 def _cell(value: Any) -> Text:
@@ -122,11 +165,21 @@ def _plain_value(value: Any) -> str:
     return str(value)
 
 
-def report(diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = ()) -> None:
-    """Print findings to stderr, errors first, one ``file:line:column: path: message`` each."""
+def report(
+    diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = (), given: str | None = None
+) -> None:
+    """Print findings to stderr, errors first, one ``file:line:column: path: message`` each.
+
+    ``given`` is the template path as the user typed it: when it is relative, files found
+    from it (nested templates, get_file) are shown relative too, so every path in the
+    report is one the user can paste.
+    """
+    relative = given is not None and not os.path.isabs(given)
     ordered = sorted(diagnostics, key=lambda d: (not d.is_error,))
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for diagnostic in ordered:
+        if relative:
+            diagnostic = _relative(diagnostic)
         key = (diagnostic.render(), diagnostic.notes)
         if key in seen:
             continue  # the same template used in several places says the same thing once
@@ -136,31 +189,91 @@ def report(diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = ()) -> No
             click.echo(mask(f"    note: {note}", secrets), err=True)
 
 
-RECORD_FORMATS = ("table", "json", "yaml", "value")
+def _relative(diagnostic: Diagnostic) -> Diagnostic:
+    span = diagnostic.span
+    if span is None or not os.path.isabs(span.file):
+        return diagnostic
+    shown = os.path.relpath(span.file)
+    if shown.startswith(os.pardir):
+        return diagnostic  # outside the working directory: the absolute path is clearer
+    return dataclasses.replace(diagnostic, span=span._replace(file=shown))
+
+
+def _key(column: str, keys: Sequence[str]) -> str | None:
+    """The key ``column`` names: the key itself or its heading, in any case."""
+    if column in keys:
+        return column
+    wanted = column.strip().lower().replace(" ", "_").replace("-", "_")
+    return next((k for k in keys if k.lower() == wanted or heading(k).lower() == wanted), None)
+
+
+def select_columns(keys: Sequence[str], columns: Sequence[str]) -> list[str]:
+    """The keys ``-c`` chose, in the order given; a usage error names the choices."""
+    chosen, unknown = [], []
+    for column in columns:
+        key = _key(column, keys)
+        if key is None:
+            unknown.append(column)
+        elif key not in chosen:
+            chosen.append(key)
+    if unknown:
+        shown = ", ".join(f"{k} ({heading(k)})" for k in keys)
+        raise click.UsageError(f"unknown column(s) {', '.join(unknown)}; choose from {shown}")
+    return chosen
 
 
 def _select(data: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
     if not columns:
         return data
-    unknown = [c for c in columns if c not in data]
-    if unknown:
-        raise click.UsageError(
-            f"unknown column(s) {', '.join(unknown)}; choose from {', '.join(data)}"
+    return {key: data[key] for key in select_columns(list(data), columns)}
+
+
+def value_text(value: Any) -> str:
+    """A value as ``-f value`` prints it: lists of scalars joined with commas (``a,b``),
+    mappings and nested lists as JSON, None as nothing."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple) and all(
+        not isinstance(item, dict | list | tuple) for item in value
+    ):
+        return ",".join("" if item is None else str(item) for item in value)
+    return _plain_value(value)
+
+
+def _csv(rows: list[dict[str, Any]], keys: Sequence[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
+    writer.writerow([heading(k) for k in keys])
+    for row in rows:
+        writer.writerow(
+            [
+                row.get(k) if isinstance(row.get(k), int | float) else value_text(row.get(k))
+                for k in keys
+            ]
         )
-    return {c: data[c] for c in columns}
+    return buffer.getvalue()
 
 
 def emit_record(
-    data: dict[str, Any], fmt: str, columns: Sequence[str] = (), secrets: Sequence[str] = ()
+    data: dict[str, Any],
+    fmt: str,
+    columns: Sequence[str] = (),
+    secrets: Sequence[str] = (),
+    table: Callable[[Any, Console], None] | None = None,
 ) -> None:
-    """One object (``stack show``): a Field/Value table, json, yaml, or bare values."""
+    """One object (``stack show``): a Field/Value table (or ``table``, when no column is
+    chosen), json, yaml, csv, or bare values one a line."""
     data = mask(_select(data, columns), secrets)
     if fmt == "value":
         for value in data.values():
-            click.echo(_plain_value(value) if value is not None else "")
+            click.echo(value_text(value))
+    elif fmt == "csv":
+        click.echo(_csv([data], list(data)), nl=False)
+    elif fmt == "table" and table is not None and not columns:
+        table(data, console())
     elif fmt == "table":
         rows = [{"field": k, "value": v} for k, v in data.items()]
-        Console(soft_wrap=False).print(simple_table(rows, ["field", "value"], no_wrap=["field"]))
+        console().print(simple_table(rows, ["field", "value"], no_wrap=["field"]))
     else:
         emit(data, fmt, None)
 
@@ -171,18 +284,24 @@ def emit_rows(
     columns: Sequence[str] = (),
     default_columns: Sequence[str] = (),
     secrets: Sequence[str] = (),
+    no_wrap: Sequence[str] | None = None,
 ) -> None:
     """A list of objects (``stack list``): a table of the default columns, or all fields."""
-    if columns:
-        rows = [_select(row, columns) for row in rows]
-    elif fmt in ("table", "value") and default_columns:
-        rows = [{c: row.get(c) for c in default_columns} for row in rows]
+    keys: list[str] = list(default_columns)
+    if rows:
+        every = list(dict.fromkeys(k for row in rows for k in row))
+        keys = select_columns(every, columns) if columns else keys or every
+    elif columns:
+        keys = select_columns(list(default_columns), columns) if default_columns else []
+    if columns or fmt in ("table", "value", "csv"):
+        rows = [{k: row.get(k) for k in keys} for row in rows]
     rows = mask(rows, secrets)
     if fmt == "value":
         for row in rows:
-            click.echo(" ".join(_plain_value(v) if v is not None else "" for v in row.values()))
+            click.echo(" ".join(value_text(v) for v in row.values()))
+    elif fmt == "csv":
+        click.echo(_csv(rows, keys), nl=False)
     elif fmt == "table":
-        shown = list(columns or default_columns or (rows[0].keys() if rows else []))
-        Console(soft_wrap=False).print(simple_table(rows, shown, no_wrap=shown[:1]))
+        console().print(simple_table(rows, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap))
     else:
         emit(rows, fmt, None)

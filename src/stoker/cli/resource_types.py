@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 import click
 from rich.console import Console
+from rich.text import Text
 
-from stoker.cli.output import FORMATS, emit, simple_table
+from stoker.cli.output import column_option, emit_record, emit_rows, format_option, simple_table
+from stoker.errors import ResourceTypeNotFound
 from stoker.resources.catalog import heat_catalog
 from stoker.resources.registry import default_registry
-
-_FORMAT = click.option(
-    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
-)
 
 
 @click.group("resource-type")
@@ -24,8 +21,9 @@ def resource_type() -> None:
 
 
 @resource_type.command("list")
-@_FORMAT
-def list_types(fmt: str) -> None:
+@format_option
+@column_option
+def list_types(fmt: str, columns: tuple[str, ...]) -> None:
     """List the resource types stoker can run (Heat lists the types its cloud offers)."""
     registry = default_registry()
     rows = []
@@ -39,21 +37,14 @@ def list_types(fmt: str) -> None:
                 "description": _summary(registry.get(name)),
             }
         )
-    emit(
-        rows,
-        fmt,
-        lambda data, console: console.print(
-            simple_table(
-                data, ["resource_type", "support_status", "description"], no_wrap=["resource_type"]
-            )
-        ),
-    )
+    emit_rows(rows, fmt, columns, no_wrap=["resource_type"])
 
 
 @resource_type.command("show")
 @click.argument("type_name", metavar="TYPE")
-@_FORMAT
-def show(type_name: str, fmt: str) -> None:
+@format_option
+@column_option
+def show(type_name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Show the properties and attributes TYPE declares, as Heat's resource type show does.
 
     Types stoker cannot run are shown from Heat's catalog, with a note saying so.
@@ -62,14 +53,25 @@ def show(type_name: str, fmt: str) -> None:
     if schema is None:
         schema = heat_catalog().get(type_name)
         if schema is None:
-            click.echo(f"error: The Resource Type ({type_name}) could not be found.", err=True)
-            sys.exit(1)
+            raise ResourceTypeNotFound(f"The Resource Type ({type_name}) could not be found.")
         click.echo(
             f"note: stoker cannot run {type_name}; this is Heat's declaration of it "
             "(a linter can still check templates that use it).",
             err=True,
         )
-    emit(schema.to_api_dict(), fmt, _show_table)
+    emit_record(schema.to_api_dict(), fmt, columns, table=_show_table)
+
+
+def support_status_text(status: Mapping[str, Any]) -> str:
+    """Heat's ``SupportStatus`` as its CLI prints it: the status, ``since`` only when a
+    version is known, and the message when there is one (``SUPPORTED``, ``DEPRECATED since
+    9.0.0: use X``)."""
+    text = str(status.get("status") or "SUPPORTED")
+    if status.get("version"):
+        text += f" since {status['version']}"
+    if status.get("message"):
+        text += f": {status['message']}"
+    return text
 
 
 def _summary(plugin: object) -> str:
@@ -80,7 +82,7 @@ def _summary(plugin: object) -> str:
 
 def _show_table(data: dict[str, Any], console: Console) -> None:
     status = data["support_status"]
-    console.print(f"{data['resource_type']} ({status['status']}, since {status['version']})")
+    console.print(Text(f"{data['resource_type']} ({support_status_text(status)})"))
     rows = [row for name, prop in data["properties"].items() for row in _flatten(name, prop)]
     if rows:
         columns = ["name", "type", "required", "default", "constraints", "update_allowed"]

@@ -16,7 +16,15 @@ from typing import Any
 import click
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import RECORD_FORMATS, emit_record, emit_rows, mask, report, to_yaml
+from stoker.cli.output import (
+    column_option,
+    emit_record,
+    emit_rows,
+    format_option,
+    mask,
+    report,
+    to_yaml,
+)
 from stoker.cli.progress import Progress, event_line
 from stoker.cli.template import load_from_options
 from stoker.definition.stack import StackDefinition
@@ -31,17 +39,8 @@ from stoker.template.loader import DEFAULT_MAX_BYTES
 from stoker.template.nodes import plain
 from stoker.template.versions import Format
 
-_format_option = click.option(
-    "-f", "--format", "fmt", type=click.Choice(RECORD_FORMATS), default="table", show_default=True
-)
-_column_option = click.option(
-    "-c",
-    "--column",
-    "columns",
-    multiple=True,
-    metavar="COLUMN",
-    help="Show only this column; repeatable.",
-)
+_format_option = format_option
+_column_option = column_option
 
 
 class Session:
@@ -115,8 +114,20 @@ def stack(
     help="The template file.",
 )
 @environments_option
-@click.option("--parameter", "parameters", multiple=True, metavar="KEY=VALUE")
-@click.option("--parameter-file", "parameter_files", multiple=True, metavar="KEY=FILE")
+@click.option(
+    "--parameter",
+    "parameters",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A parameter value; repeatable.",
+)
+@click.option(
+    "--parameter-file",
+    "parameter_files",
+    multiple=True,
+    metavar="KEY=FILE",
+    help="A parameter whose value is the content of FILE; repeatable.",
+)
 @click.option(
     "--timeout",
     "timeout_mins",
@@ -127,8 +138,18 @@ def stack(
 @click.option("--enable-rollback", is_flag=True, help="Delete what was created on failure.")
 @click.option("--tags", default="", help="Comma-separated tags.")
 @click.option("--dry-run", is_flag=True, help="Validate and show the plan; create nothing.")
-@click.option("--allow-files-outside", is_flag=True)
-@click.option("--max-template-size", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES)
+@click.option(
+    "--allow-files-outside",
+    is_flag=True,
+    help="Let get_file read files outside the template's directory tree.",
+)
+@click.option(
+    "--max-template-size",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_BYTES,
+    show_default=True,
+    help="Largest template or environment file, in bytes.",
+)
 @_format_option
 @_column_option
 @click.pass_obj
@@ -161,13 +182,13 @@ def create(
     )
     definition = result.definition
     secrets = definition.hidden_values if definition else []
-    report(result.diagnostics, secrets)
+    report(result.diagnostics, secrets, template_file)
     if not result.ok or definition is None:
         raise Rejected("the template, environment or parameters were rejected")
     engine = session.engine()
     base_dir = os.path.dirname(os.path.abspath(template_file))
     problems = engine.check(definition, base_dir)
-    report(problems, secrets)
+    report(problems, secrets, template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")
     tag_list = tuple(t.strip() for t in tags.split(",") if t.strip())
@@ -295,7 +316,7 @@ def _find(session: Session, name: str) -> StackRecord:
 
 @stack.command()
 @click.argument("name")
-@click.option("--no-resolve-outputs", is_flag=True)
+@click.option("--no-resolve-outputs", is_flag=True, help="Do not compute the outputs.")
 @_format_option
 @_column_option
 @click.pass_obj
@@ -602,7 +623,12 @@ def event() -> None:
 @click.option(
     "--follow", is_flag=True, help="Keep printing new events until the stack operation ends."
 )
-@click.option("--nested-depth", type=click.IntRange(min=0), default=0)
+@click.option(
+    "--nested-depth",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Depth of nested stacks whose events to list too.",
+)
 @_format_option
 @_column_option
 @click.pass_obj
@@ -650,7 +676,15 @@ def template_group() -> None:
 
 @template_group.command("show")
 @click.argument("name")
-@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "json"]),
+    default="yaml",
+    show_default=True,
+    help="Output format.",
+)
 @click.pass_obj
 def template_show(session: Session, name: str, fmt: str) -> None:
     """Print the template of NAME."""
@@ -666,7 +700,15 @@ def environment_group() -> None:
 
 @environment_group.command("show")
 @click.argument("name")
-@click.option("-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml")
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "json"]),
+    default="yaml",
+    show_default=True,
+    help="Output format.",
+)
 @click.pass_obj
 def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""

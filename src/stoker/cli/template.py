@@ -11,7 +11,17 @@ from rich.console import Console
 from rich.text import Text
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import FORMATS, emit, report, simple_table, to_json, to_yaml
+from stoker.cli.output import (
+    FORMATS,
+    column_option,
+    emit,
+    emit_rows,
+    format_option,
+    report,
+    simple_table,
+    to_json,
+    to_yaml,
+)
 from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
@@ -113,8 +123,8 @@ def load_from_options(
     return load_definition(template_file, environments, values, options), values
 
 
-def _finish(result: LoadResult, secrets: list[str]) -> StackDefinition:
-    report(result.diagnostics, secrets)
+def _finish(result: LoadResult, secrets: list[str], given: str) -> StackDefinition:
+    report(result.diagnostics, secrets, given)
     if not result.ok or result.definition is None:
         errors = sum(1 for d in result.diagnostics if d.is_error)
         raise Rejected(f"{errors} error{'s' if errors != 1 else ''}: the template was rejected")
@@ -124,14 +134,26 @@ def _finish(result: LoadResult, secrets: list[str]) -> StackDefinition:
 @template.command()
 @_definition_options
 @click.option(
-    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="Output format.",
 )
 @click.option(
     "--show-nested",
     is_flag=True,
     help="Also list the parameters of every nested template (NestedParameters).",
 )
-@click.option("--max-nested-depth", type=click.IntRange(min=0), default=5, show_default=True)
+@click.option(
+    "--max-nested-depth",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
+)
 def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) -> None:
     """Validate TEMPLATE and print its description and parameters, as Heat's validate does.
 
@@ -146,7 +168,7 @@ def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) 
         top = os.path.abspath(kwargs["template_file"])
         result.diagnostics.extend(tree.check(result.definition, os.path.dirname(top), (top,)))
         secrets += [value for _, _, child in tree.nested for value in child.hidden_values]
-    definition = _finish(result, secrets)
+    definition = _finish(result, secrets, kwargs["template_file"])
     summary = validation_summary(definition)
     if show_nested:
         summary["NestedParameters"] = nested_parameters(tree)
@@ -244,7 +266,13 @@ def _validate_table(data: dict[str, Any], console: Console) -> None:
 @_definition_options
 @click.option("--stack-name", help="Stack name to use for OS::stack_name / AWS::StackName.")
 @click.option(
-    "-f", "--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "json"]),
+    default="yaml",
+    show_default=True,
+    help="Output format.",
 )
 def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:
     """Show TEMPLATE after parameters and conditions are applied.
@@ -255,11 +283,11 @@ def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:
     """
     result = _load(**kwargs, require_all=True, stack_name=stack_name)
     secrets = result.definition.hidden_values if result.definition else []
-    definition = _finish(result, secrets)
+    definition = _finish(result, secrets, kwargs["template_file"])
     try:
         data = resolved(definition)
     except FunctionError as error:
-        report([error.to_diagnostic()], secrets)
+        report([error.to_diagnostic()], secrets, kwargs["template_file"])
         raise Rejected("a value could not be resolved") from None
     emit(data, fmt, None, secrets)
 
@@ -313,7 +341,9 @@ def name_disabled(definition: StackDefinition, condition: Any) -> bool:
 
 @template.command()
 @click.argument("template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False))
-@click.option("--to", "target", type=click.Choice(["yaml", "json"]), required=True)
+@click.option(
+    "--to", "target", type=click.Choice(["yaml", "json"]), required=True, help="The form to write."
+)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to a file.")
 def convert(template_file: str, target: str, output: str | None) -> None:
     """Convert TEMPLATE between its JSON and YAML forms (same data either way)."""
@@ -337,10 +367,9 @@ def version() -> None:
 
 
 @version.command("list")
-@click.option(
-    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
-)
-def version_list(fmt: str) -> None:
+@format_option
+@column_option
+def version_list(fmt: str, columns: tuple[str, ...]) -> None:
     """List the template versions stoker understands (as Heat's template_versions API)."""
     rows = [
         {
@@ -350,11 +379,7 @@ def version_list(fmt: str) -> None:
         }
         for v in ALL_VERSIONS
     ]
-    emit(
-        rows,
-        fmt,
-        lambda data, console: console.print(simple_table(data, ["version", "type", "aliases"])),
-    )
+    emit_rows(rows, fmt, columns)
 
 
 def _find_version(text: str) -> TemplateVersion | None:
@@ -373,10 +398,11 @@ def function() -> None:
 @function.command("list")
 @click.argument("version_name", metavar="VERSION")
 @click.option("--with-condition-func", is_flag=True, help="Also list condition functions.")
-@click.option(
-    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
-)
-def function_list(version_name: str, with_condition_func: bool, fmt: str) -> None:
+@format_option
+@column_option
+def function_list(
+    version_name: str, with_condition_func: bool, fmt: str, columns: tuple[str, ...]
+) -> None:
     """List the functions of VERSION (e.g. heat_template_version.2018-08-31, rocky)."""
     found = _find_version(version_name)
     if found is None:
@@ -394,11 +420,7 @@ def function_list(version_name: str, with_condition_func: bool, fmt: str) -> Non
             for name, factory in sorted(table.conditions.items())
             if name not in table.functions
         ]
-    emit(
-        rows,
-        fmt,
-        lambda data, console: console.print(simple_table(data, ["functions", "description"])),
-    )
+    emit_rows(rows, fmt, columns)
 
 
 from stoker.cli.capabilities import capabilities, capabilities_find  # noqa: E402
