@@ -41,6 +41,7 @@ FILE_MISSING = "E1035"
 FUNCTION_NOT_IN_VERSION = "W1036"
 UNKNOWN_ATTRIBUTE = "E1037"
 FUNCTION_FAILED = "E1038"  # a function whose inputs are known failed to resolve
+UNKNOWN_FUNCTION = "W1039"  # a one-key mapping whose key looks like a misspelled function
 
 # Conditions and dependencies
 CONDITION = "E1040"

@@ -246,6 +246,11 @@ DEFAULT_CASES: list[Case] = [
         },
         [("t.yaml", 11, 15)],
     ),
+    Case(
+        "W1039",
+        {"t.yaml": OK.replace("{get_param: name}", "{get_parm: name}")},
+        [("t.yaml", 11, 15)],
+    ),
     # ------------------------------------------------------------------ graph
     Case(
         "E1040",

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from stoker.cli.resource_types import resource_type
+from stoker.cli.main import cli
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.builtin import BUILTIN_TYPES, register
 from stoker.resources.builtin.value import Value
@@ -81,7 +81,7 @@ def test_schema_is_the_plugins_declaration_with_heats_support_status():
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(resource_type, list(args), catch_exceptions=False)
+    return CliRunner().invoke(cli, ["resource-type", *args], catch_exceptions=False)
 
 
 def test_list_shows_the_types_stoker_runs():
@@ -118,7 +118,7 @@ def test_show_formats(fmt):
 
 def test_show_table_lists_nested_properties_and_constraints():
     runner = CliRunner(env={"COLUMNS": "200"})
-    result = runner.invoke(resource_type, ["show", "OS::Heat::WaitCondition"])
+    result = runner.invoke(cli, ["resource-type", "show", "OS::Heat::WaitCondition"])
     assert result.exit_code == 0
     assert "range: min=1, max=43200" in result.stdout
     assert "Attributes" in result.stdout and "data" in result.stdout

@@ -23,6 +23,7 @@ from stoker.definition.context import (
 )
 from stoker.definition.graph import DependencyGraph, find_cycle
 from stoker.definition.template import ResourceDefinition, Template
+from stoker.definition.typos import misspelled_functions, with_hints
 from stoker.diagnostics import Diagnostic, Path
 from stoker.environment import Environment
 from stoker.errors import FunctionError
@@ -162,6 +163,8 @@ def define_stack(
     _check_names(definition)
     _build_graph(definition, implicit)
     _check_known_values(definition, context, scope)
+    hints = misspelled_functions(template.document.data, template.table)
+    definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
     return definition
 
 

@@ -70,6 +70,7 @@ RULES: tuple[type[Rule], ...] = (
     functions.FunctionNotInVersion,
     functions.UnknownAttribute,
     functions.FunctionFailed,
+    functions.UnknownFunction,
     graph.ConditionInvalid,
     graph.DependencyCycle,
     graph.DependsOnUnknown,

@@ -134,6 +134,19 @@ _KEEP_AS_STRING = frozenset({_STR_TAG, _TIMESTAMP_TAG, "!"})
 _QUOTED_STYLES = frozenset({"'", '"', "|", ">"})
 
 
+def _tab_indent(text: str, error_line: int) -> tuple[int, int] | None:
+    """Where a tab indents a line, for a syntax error at ``error_line``: YAML forbids tabs
+    in indentation, and PyYAML's own message ("found character that cannot start any
+    token") does not say so. The error line itself first, else the nearest line above."""
+    lines = text.splitlines()[:error_line]
+    for number in range(len(lines), 0, -1):
+        line = lines[number - 1]
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        if "\t" in indent and line.strip():
+            return number, indent.index("\t") + 1
+    return None
+
+
 def _load_yaml(text: str, file: str, limits: LoadLimits) -> Any:
     loader = _Loader(text)
     try:
@@ -141,10 +154,12 @@ def _load_yaml(text: str, file: str, limits: LoadLimits) -> Any:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
-        problem = error.problem or error.context or "invalid YAML"
-        raise TemplateError(
-            [Diagnostic(SYNTAX, f"YAML syntax error: {problem}", span=span)]
-        ) from None
+        problem = f"YAML syntax error: {error.problem or error.context or 'invalid YAML'}"
+        tab = _tab_indent(text, span.line)
+        if tab is not None:
+            span = Span(file, *tab)
+            problem = "a tab character indents this line; YAML allows only spaces"
+        raise TemplateError([Diagnostic(SYNTAX, problem, span=span)]) from None
     except yaml.YAMLError as error:
         raise TemplateError(
             [Diagnostic(SYNTAX, f"YAML error: {error}", span=Span(file, 1, 1))]

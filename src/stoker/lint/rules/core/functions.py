@@ -126,3 +126,16 @@ class FunctionFailed(CodeRule):
         "resolves the value."
     )
     source = _FUNCTIONS
+
+
+class UnknownFunction(CodeRule):
+    id = "W1039"
+    severity = Severity.WARNING
+    summary = "A mapping whose only key looks like a misspelled function"
+    explanation = (
+        "Heat reads a one-key mapping whose key is not a function of the template's version "
+        "(get_parm, str_replce, get_atr) as plain data, so the typo shows up far away (a "
+        "property of the wrong type) or not at all. The finding names the function the key "
+        "is closest to; errors reported inside the mapping carry the same hint as a note."
+    )
+    source = _FUNCTIONS

@@ -1,0 +1,80 @@
+"""Misspelled function names: ``{get_parm: x}`` is data to Heat, and almost never meant.
+
+Heat reads a one-key mapping whose key is not a function of the template's version as a
+plain mapping, so a typo surfaces far from its cause ("Value must be a string", a Python
+``int()`` message) or not at all. Acceptance stays Heat's: this only adds a warning at
+the key, with the function it is closest to, and the same hint as a note on any error
+reported at or under that mapping.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Iterator
+from typing import Any
+
+from stoker.codes import UNKNOWN_FUNCTION
+from stoker.diagnostics import Diagnostic, Path, Severity
+from stoker.functions.tables import FunctionTable
+from stoker.template.nodes import key_span, span_of
+
+#: sections whose values may hold function calls
+_SECTIONS = ("resources", "outputs", "conditions", "Resources", "Outputs", "Conditions")
+#: how alike a key and a function name must be (difflib's ratio) to call it a typo
+_CUTOFF = 0.8
+
+
+def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
+    """A warning for each one-key mapping whose key looks like a misspelled function."""
+    if not isinstance(data, dict):
+        return []
+    names = sorted({*table.functions, *table.conditions})
+    found = []
+    for section in _SECTIONS:
+        if section in data:
+            for path, mapping, key in _one_key_mappings(data[section], (section,)):
+                if not isinstance(key, str) or key in table.functions or key in table.conditions:
+                    continue
+                close = difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF)
+                if close:
+                    found.append(
+                        Diagnostic(
+                            UNKNOWN_FUNCTION,
+                            f'unknown function "{key}" (did you mean `{close[0]}`?); Heat '
+                            "reads this mapping as data",
+                            path,
+                            key_span(mapping, key) or span_of(mapping),
+                            Severity.WARNING,
+                            (f'"{key}" is not a function; did you mean `{close[0]}`?',),
+                        )
+                    )
+    return found
+
+
+def _one_key_mappings(value: Any, path: Path) -> Iterator[tuple[Path, Any, Any]]:
+    if isinstance(value, dict):
+        if len(value) == 1:
+            yield path, value, next(iter(value))
+        for key, item in value.items():
+            yield from _one_key_mappings(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _one_key_mappings(item, (*path, index))
+
+
+def with_hints(found: list[Diagnostic], hints: list[Diagnostic]) -> list[Diagnostic]:
+    """``found`` with each hint's note on the errors at or under its mapping; a hint that
+    explains no error is kept as its own warning."""
+    result = list(found)
+    for hint in hints:
+        size = len(hint.path)
+        explained = False
+        for index, diagnostic in enumerate(result):
+            if diagnostic.is_error and diagnostic.path[:size] == hint.path:
+                notes = (*diagnostic.notes, *(n for n in hint.notes if n not in diagnostic.notes))
+                result[index] = dataclasses.replace(diagnostic, notes=notes)
+                explained = True
+        if not explained:
+            result.append(dataclasses.replace(hint, notes=()))
+    return result
