@@ -330,7 +330,9 @@ def test_find_every_c_must_match(tree, wanted, files):
 
 
 def test_find_named_files_need_no_r(tree):
-    result = find("--capability", "deployment=docker", "-f", "json", "docker/compute.yaml", "overcloud.yaml")
+    result = find(
+        "--capability", "deployment=docker", "-f", "json", "docker/compute.yaml", "overcloud.yaml"
+    )
     assert result.exit_code == 0
     assert [row["file"] for row in json.loads(result.stdout)] == ["docker/compute.yaml"]
 
