@@ -1,6 +1,7 @@
 """Lint settings: one typed value, read from ``.stoker-lint.yaml`` and the command line.
 
-    # .stoker-lint.yaml (looked up from the current directory upwards, or --config FILE)
+    # .stoker-lint.yaml (the nearest one from each linted path upwards, or --config FILE;
+    # docs/lint-config.md describes every key)
     profiles: [default, onap]      # which rule sets run (default: [default])
     ignore: [W2001, I2]            # rule ids, or prefixes of ids, never reported
     per_path:                      # glob (relative to this file) -> ids ignored there
