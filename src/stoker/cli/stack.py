@@ -25,7 +25,7 @@ from stoker.cli.output import (
     report,
     to_yaml,
 )
-from stoker.cli.progress import Progress, event_line
+from stoker.cli.progress import Progress, StackInfo, event_line
 from stoker.cli.template import load_from_options
 from stoker.definition.stack import StackDefinition
 from stoker.engine.settings import EngineSettings
@@ -57,6 +57,14 @@ class Session:
         if self._store is None:
             self._store = open_store(self.url)
         return self._store
+
+    def stack_info(self, stack_id: str) -> StackInfo | None:
+        """A stack's parent and size, for progress (which meets nested stacks by id)."""
+        found = self.store.get_stack(stack_id, self.settings.project)
+        if found is None:
+            return None
+        count = len(self.store.resources(found.id))
+        return StackInfo(found.parent_id, found.parent_resource, count)
 
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
@@ -200,7 +208,7 @@ def create(
             secrets,
         )
         return
-    progress = Progress(len(definition.enabled), secrets)
+    progress = Progress(len(definition.enabled), secrets, lookup=session.stack_info)
     engine.listener = progress
     request = CreateRequest(
         name=name,
@@ -374,7 +382,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
             raise click.UsageError("refusing to delete without confirmation; pass --yes")
         click.confirm(f"Delete stack {record.name} ({record.id})?", abort=True)
     secrets = _secrets(session, record)
-    progress = Progress(len(session.store.resources(record.id)), secrets)
+    progress = Progress(len(session.store.resources(record.id)), secrets, lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.delete(record.id))
@@ -393,7 +401,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     """Continue an operation on NAME that was interrupted (its engine died)."""
     record = _find(session, name)
     secrets = _secrets(session, record)
-    progress = Progress(len(session.store.resources(record.id)), secrets)
+    progress = Progress(len(session.store.resources(record.id)), secrets, lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.resume(record.id))
