@@ -21,7 +21,7 @@ from stoker.errors import (
     exit_status,
 )
 
-from .entry import STOKER, stoker
+from .entry import STOKER, installed, stoker
 
 TEMPLATE = "heat_template_version: 2018-08-31\nresources:\n  a: {type: OS::Heat::None}\n"
 
@@ -172,3 +172,13 @@ def test_every_error_class_lives_in_the_tree() -> None:
 
 def test_the_entry_point_is_the_installed_script() -> None:
     assert STOKER.endswith("/stoker")
+
+
+def test_the_installed_script_takes_the_same_error_path(tmp_path) -> None:
+    """The console script, in its own process: one line, no traceback, same statuses."""
+    down = installed("--db", "postgresql://postgres:s3cret@127.0.0.1:9/x", "stack", "list")
+    assert down.returncode == EXIT_FAILURE
+    assert down.stderr.startswith("error: cannot open database postgresql://postgres:***@")
+    assert "s3cret" not in down.stderr and len(down.stderr.splitlines()) == 1
+    missing = installed("lint", "missing.yaml", cwd=tmp_path)
+    assert missing.returncode == EXIT_USAGE and missing.stderr.startswith("error: ")
