@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite on a fresh machine: set up, lint, then run every test.
+# The whole test suite on a fresh machine (what CI runs): set up, lint, type-check, then
+# the default tests and the slow ones (the full crash/resume runs). Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 .venv/bin/ruff check src tests benchmarks
 .venv/bin/ruff format --check src tests benchmarks
 .venv/bin/lint-imports
+.venv/bin/mypy
 .venv/bin/pytest "$@"
+.venv/bin/pytest -m slow "$@"
