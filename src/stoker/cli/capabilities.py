@@ -198,8 +198,8 @@ def _registry_choices(
     templates.found.extend(found)
     requires = {str(key): [str(v) for v in values] for key, values in merged.requires.items()}
     choices = []
-    for path, entry in _list_entries(merged.resource_registry.user_block, ("resource_registry",)):
-        types = () if is_glob(entry.key) else (entry.key,)
+    for where, entry in _list_entries(merged.resource_registry.user_block, ("resource_registry",)):
+        types: tuple[str, ...] = () if is_glob(entry.key) else (entry.key,)
         options = []
         matching = []
         for option in entry.options:
@@ -221,7 +221,7 @@ def _registry_choices(
         choices.append(
             {
                 "type": entry.key,
-                "entry": ".".join(path),
+                "entry": ".".join(where),
                 "environment": entry.file,
                 "options": options,
                 "chosen": matching[0] if len(matching) == 1 else None,

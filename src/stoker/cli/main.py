@@ -26,7 +26,7 @@ from stoker.errors import StokerError, exit_status
 class StokerGroup(click.Group):
     """The top-level group: runs the command and turns every error into one line."""
 
-    def main(self, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         try:
             result = super().main(*args, **kwargs)

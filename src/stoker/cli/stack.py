@@ -71,7 +71,7 @@ class Session:
 
 
 def _session(ctx: click.Context) -> Session:
-    return ctx.find_object(Session) or ctx.ensure_object(Session)  # type: ignore[no-any-return]
+    return ctx.find_object(Session) or ctx.ensure_object(Session)
 
 
 @click.group()

@@ -314,7 +314,7 @@ def resolved(definition: StackDefinition) -> dict[str, Any]:
         if metadata:
             entry["metadata"] = metadata
         resources.append(entry)
-    outputs = {}
+    outputs: dict[str, Any] = {}
     for name, output in template.outputs.items():
         if output.condition is not None and name_disabled(definition, output.condition):
             outputs[name] = None

@@ -252,13 +252,14 @@ class _TemplateParser:
     ) -> None:
         self.diagnostics.append(Diagnostic(code, message, path, span, severity))
 
-    def section(self, name: str | None, kind: type, default: Any) -> Any:
+    def section(self, name: str | None, kind: type[Any], default: Any) -> Any:
         """A section's value, ``default`` when absent or null; reports a wrong type."""
         if name is None or self.data.get(name) is None:
             return default
         value = self.data[name]
         if not isinstance(value, kind):
-            expected = {dict: "a mapping", list: "a list", str: "a string"}[kind]
+            names: dict[type[Any], str] = {dict: "a mapping", list: "a list", str: "a string"}
+            expected = names[kind]
             self.report(
                 codes.SECTION_SHAPE,
                 f'The "{name}" section must be {expected}, not {type(value).__name__}',

@@ -16,7 +16,7 @@ from typing import Any
 
 from stoker.codes import UNKNOWN_FUNCTION
 from stoker.diagnostics import Diagnostic, Path, Severity
-from stoker.functions.tables import FunctionTable
+from stoker.functions.base import FunctionTable
 from stoker.template.nodes import key_span, span_of
 
 #: sections whose values may hold function calls

@@ -6,7 +6,7 @@ resource type's plugin (its reference id and attribute rules), never a live obje
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stoker.definition.context import StaticContext
@@ -97,7 +97,7 @@ class RuntimeContext(StaticContext):
             return None
         return self.child_of(str(child_id))
 
-    def attribute(self, resource: str, attribute: str, path: tuple[Any, ...]) -> Any:
+    def attribute(self, resource: str, attribute: str, path: Sequence[Any]) -> Any:
         record = self._record(resource)
         if not self._readable(record):
             return None
@@ -132,6 +132,7 @@ class RuntimeContext(StaticContext):
         child = self._child(record, plugin)
         if (
             child is not None
+            and isinstance(plugin, NestedStackPlugin)
             and type(plugin).nested_attribute is NestedStackPlugin.nested_attribute
         ):
             names = child.output_names()  # a provider template's attributes are its outputs

@@ -9,8 +9,9 @@ After the first failure nothing new starts and the jobs in flight finish.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -38,7 +39,7 @@ def reverse(requires: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
 
 async def traverse(
     requires: Mapping[str, Sequence[str]],
-    job: Callable[[str], Awaitable[None]],
+    job: Callable[[str], Coroutine[Any, Any, None]],
     *,
     concurrency: int = 100,
     done: Iterable[str] = (),

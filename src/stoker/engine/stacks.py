@@ -656,9 +656,9 @@ class _Operation:
         self.stack = stack
         self.definition = definition
         self.parent = parent
-        self.depth = parent.depth + 1 if parent else 0
+        self.depth: int = parent.depth + 1 if parent else 0
         #: dotted resource path of this stack, for messages: "parent.web.0"
-        self.path = f"{parent.path}.{stack.parent_resource}" if parent else stack.name
+        self.path: str = f"{parent.path}.{stack.parent_resource}" if parent else stack.name
         directory = os.path.dirname(stack.template_file or "")
         self.base_dir = os.path.abspath(directory) if directory else None
         self.recorder = Recorder(engine.store)
@@ -726,7 +726,7 @@ class _Operation:
         if self.timed_out:
             return "Create timed out" if action is Action.CREATE else "Timed out"
         name, error = next(iter(result.failed.items()), (None, None))
-        if name is None:
+        if name is None or error is None:
             return f"Resource {action.value} failed: operation stopped"
         record = self.records.get(name)
         reason = record.status_reason if record else failure_reason(name, error)
@@ -753,7 +753,7 @@ class _Operation:
         except TimeoutError:
             self.timed_out = True
             await self.load_records()
-            failed = {
+            failed: dict[str, BaseException] = {
                 n: TimeoutError()
                 for n, r in self.records.items()
                 if r.status is Status.FAILED and r.action is action

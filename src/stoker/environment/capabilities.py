@@ -301,8 +301,8 @@ def unmet(
         if offered is None:
             return f"it declares no {key}"
         if not offers(capabilities, key, wanted_values):
-            wanted = _as_list(wanted_values)
-            target = wanted[0] if len(wanted) == 1 else "any of " + describe_values(wanted)
+            values = _as_list(wanted_values)
+            target = values[0] if len(values) == 1 else "any of " + describe_values(values)
             return f"its {key} is {describe_values(offered)}, not {target}"
     return None
 

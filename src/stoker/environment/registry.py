@@ -554,7 +554,7 @@ def _loop_error(requested: str, chain: list[RegistryStep], match: _Match) -> Reg
             f'resource_registry mappings for "{requested}" go on for more than {MAX_CHAIN} '
             f"steps (a glob that keeps growing the name?): {shown}"
         )
-        cycle = (match.entry.key,)
+        cycle: tuple[str, ...] = (match.entry.key,)
     else:
         start = names.index(names[-1])
         cycle = tuple(names[start:])

@@ -249,8 +249,9 @@ class GetFile(Function):
         if not isinstance(self.args, str):
             yield self.invalid('Argument to "get_file" must be a string (a path or URL)')
             return
-        known = scope.files is not None and self.args not in scope.unread_files
-        if known and self.args not in scope.files:
+        files = scope.files
+        known = files is not None and self.args not in scope.unread_files
+        if known and files is not None and self.args not in files:
             yield self.invalid(
                 f'No content found in the "files" section for get_file path: {self.args}',
                 codes.FILE_MISSING,

@@ -60,7 +60,7 @@ def _with(cls: Any, **options: Any) -> FunctionFactory:
     return partial(cls, **options) if options else cls
 
 
-_CFN_IN_HOT_2013 = {
+_CFN_IN_HOT_2013: Table = {
     "Fn::Select": Select,
     "Ref": Ref,
     "Fn::GetAZs": GetAZs,

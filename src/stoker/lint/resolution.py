@@ -81,9 +81,9 @@ def _resolve(ctx: TemplateContext, catalog: LintCatalog, name: str, written: str
     if resolved.template is not None:
         referrer = ctx.source
         step_file = resolved.chain[-1].file if resolved.chain else None
-        for environment in ctx.environments:
-            if environment.source.name == step_file:
-                referrer = environment.source
+        for paired in ctx.environments:
+            if paired.source.name == step_file:
+                referrer = paired.source
         provider = ctx.package.providers.load(ctx.package.package, referrer, resolved.template)
         return ResourceType(name, written, resolved.template, provider=provider, via=via)
     final = resolved.type_name

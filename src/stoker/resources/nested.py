@@ -127,16 +127,19 @@ class TemplateResource(NestedStackPlugin):
         parameters: Mapping[str, tuple[ParameterType, bool]],
         base_dir: str | None,
     ) -> None:
-        """``parameters``: each nested parameter's type and whether a value is required."""
-        self.type_name = type_name
+        """``parameters``: each nested parameter's type and whether a value is required.
+
+        A provider template's plugin is made per template, so what other plugins declare
+        on the class it sets on the instance (the ignores below say so to mypy)."""
+        self.type_name = type_name  # type: ignore[misc]
         self.location = location
         self.template = template
         self.base_dir = base_dir
-        self.properties_schema = {
+        self.properties_schema = {  # type: ignore[misc]
             name: PropertySchema(_PROPERTY_TYPES[kind], required=required, update_allowed=True)
             for name, (kind, required) in parameters.items()
         }
-        self.attributes_schema = {"show": SHOW}
+        self.attributes_schema = {"show": SHOW}  # type: ignore[misc]
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
         # Unset properties are not passed: the nested default (or parameter_defaults) applies.

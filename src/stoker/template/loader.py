@@ -313,7 +313,7 @@ class _YamlBuilder:
                 continue
             key = self.scalar(key_event)
             mark = key_event.start_mark
-            key_span = Span(file, mark.line + 1, mark.column + 1)
+            key_span = Span(file, mark.line + 1, mark.column + 1)  # type: ignore[union-attr]
             value_event = next_event()
             mark = value_event.start_mark
             value_span = Span(file, mark.line + 1, mark.column + 1)
@@ -357,7 +357,7 @@ def _resolve(text: str) -> str:
     """The implicit tag of a plain scalar, by PyYAML's YAML 1.1 rules."""
     for tag, pattern in (*_IMPLICIT.get(text[0] if text else "", ()), *_WILDCARD):
         if pattern.match(text):
-            return tag
+            return str(tag)
     return _STR_TAG
 
 
@@ -435,7 +435,9 @@ class _JsonReader:
 
     def string(self, offset: int) -> tuple[StrNode, int]:
         try:
-            text, end = json.decoder.scanstring(self.text, offset + 1, True)
+            text, end = json.decoder.scanstring(  # type: ignore[attr-defined]  # not in stubs
+                self.text, offset + 1, True
+            )
         except json.JSONDecodeError as error:
             raise self.error(f"JSON syntax error: {error.msg}", error.pos) from None
         return StrNode(text, self.span(offset)), end

@@ -69,7 +69,7 @@ def typed_value(properties: Mapping[str, Any]) -> Any:
     """The ``value`` property read as its ``type`` (unchanged when there is no type)."""
     value = properties.get("value")
     try:
-        kind = ParameterType(properties.get("type"))
+        kind = ParameterType(str(properties.get("type")))
     except ValueError:  # no type (or one the schema already rejected)
         return value
     return coerce_to(kind, value)

@@ -14,7 +14,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
 from stoker.resources.builtin.waiting import pause
@@ -167,7 +167,7 @@ class WaitCondition(ResourcePlugin):
         "show": SHOW,
     }
     #: the clock the timeout is measured on (tests substitute a fake one)
-    clock: ClassVar[Callable[[], float]] = staticmethod(time.monotonic)
+    clock: Callable[[], float] = staticmethod(time.monotonic)
 
     async def create(self, context: ResourceContext) -> None:
         await self._wait(context)
