@@ -182,3 +182,21 @@ def test_the_installed_script_takes_the_same_error_path(tmp_path) -> None:
     assert "s3cret" not in down.stderr and len(down.stderr.splitlines()) == 1
     missing = installed("lint", "missing.yaml", cwd=tmp_path)
     assert missing.returncode == EXIT_USAGE and missing.stderr.startswith("error: ")
+
+
+def test_an_output_file_that_cannot_be_written_is_one_line(tmp_path) -> None:
+    (tmp_path / "t.yaml").write_text(TEMPLATE)
+    result = stoker("lint", "t.yaml", "-o", "no/such/dir/report.txt", cwd=tmp_path)
+    assert result.returncode == EXIT_FAILURE
+    assert result.stderr == "error: no/such/dir/report.txt: No such file or directory\n"
+
+
+def test_postgresql_support_is_an_optional_extra() -> None:
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
+    assert not any(d.startswith("psycopg") for d in project["dependencies"])
+    assert any(d.startswith("psycopg") for d in project["optional-dependencies"]["postgresql"])
+    bootstrap = (Path(__file__).parents[2] / "scripts" / "bootstrap.sh").read_text()
+    assert '".[dev,postgresql]"' in bootstrap  # the README's two commands test PostgreSQL

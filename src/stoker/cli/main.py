@@ -42,6 +42,10 @@ class StokerGroup(click.Group):
         except BrokenPipeError:  # `stoker ... | head`: the reader left; nothing to say
             sys.stderr.close()
             sys.exit(1)
+        except OSError as error:  # a file the user named cannot be read or written
+            where = f"{error.filename}: " if error.filename else ""
+            click.echo(f"error: {where}{error.strerror or error}", err=True)
+            sys.exit(1)
         sys.exit(result if isinstance(result, int) else 0)
 
 
