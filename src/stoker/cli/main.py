@@ -30,7 +30,7 @@ class StokerGroup(click.Group):
         kwargs["standalone_mode"] = False
         try:
             result = super().main(*args, **kwargs)
-        except click.exceptions.Abort:
+        except click.exceptions.Abort:  # Ctrl-C (Click turns it into Abort) or "no"
             click.echo("error: aborted", err=True)
             sys.exit(1)
         except click.ClickException as error:
