@@ -4,7 +4,10 @@
     ├── TemplateError        a template, environment or parameter set was rejected
     │                        (carries every Diagnostic found, not only the first)
     ├── FunctionError        an intrinsic function failed to resolve at run time
-    └── UsageError           the caller asked for something impossible (bad flag value ...)
+    ├── UsageError           the caller asked for something impossible (bad flag value ...)
+    ├── LeaseLost            another process took the stack over; this one stopped
+    ├── SecretKeyError       the key for hidden values at rest is missing or wrong
+    └── DatabaseError        the database failed a statement (one line, no parameters)
 
 The CLI maps codes to exit statuses in one table; later the API maps them to HTTP statuses.
 """
@@ -45,3 +48,25 @@ class FunctionError(StokerError):
 
 class UsageError(StokerError):
     code = "usage"
+
+
+class LeaseLost(StokerError):
+    """This process no longer holds the claim on a stack (another took it over after the
+    claim expired, or the claim could not be renewed in time): it stopped, and wrote
+    nothing more, so the two never both change the stack."""
+
+    code = "lease_lost"
+
+
+class SecretKeyError(StokerError):
+    """The key that encrypts hidden values at rest is missing, malformed or not the one
+    the database was written with."""
+
+    code = "secret_key"
+
+
+class DatabaseError(StokerError):
+    """A database statement failed. The message is one line naming the failure; it never
+    carries the statement's parameters (they may hold hidden values)."""
+
+    code = "database"

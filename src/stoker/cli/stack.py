@@ -28,7 +28,7 @@ from stoker.engine.stacks import (
     StackNotFound,
 )
 from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
-from stoker.errors import StokerError
+from stoker.errors import LeaseLost, StokerError
 from stoker.parameters import display_value
 from stoker.resources.registry import default_registry
 from stoker.store import database_url, open_store
@@ -99,9 +99,21 @@ def _fail(error: BaseException) -> None:
     show_default=True,
     help="Heat's max_nested_stack_depth (TripleO-sized compositions need more).",
 )
+@click.option(
+    "--lease-seconds",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="How long this process's claim on a stack lives without a heartbeat (renewed "
+    "every third of it); another process may take an operation over after it.",
+)
 @click.pass_context
 def stack(
-    ctx: click.Context, max_resources_per_stack: int, concurrency: int, max_nested_depth: int
+    ctx: click.Context,
+    max_resources_per_stack: int,
+    concurrency: int,
+    max_nested_depth: int,
+    lease_seconds: float,
 ) -> None:
     """Create, inspect and delete stacks."""
     db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
@@ -109,6 +121,7 @@ def stack(
         concurrency=concurrency,
         max_resources_per_stack=max_resources_per_stack,
         max_nested_depth=max_nested_depth,
+        lease_seconds=lease_seconds,
     )
     ctx.obj = Session(db, settings)
 
@@ -207,7 +220,7 @@ def create(
     try:
         with progress:
             record = asyncio.run(engine.create(request))
-    except (OperationRefused, StackNotFound) as error:
+    except (OperationRefused, StackNotFound, LeaseLost) as error:
         _fail(error)
         return
     _show(session, engine, record, fmt, columns)
@@ -372,7 +385,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
     try:
         with progress:
             result = asyncio.run(engine.delete(record.id))
-    except (OperationRefused, StackNotFound) as error:
+    except (OperationRefused, StackNotFound, LeaseLost) as error:
         _fail(error)
         return
     click.echo(
@@ -398,7 +411,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     try:
         with progress:
             result = asyncio.run(engine.resume(record.id))
-    except (OperationRefused, StackNotFound) as error:
+    except (OperationRefused, StackNotFound, LeaseLost) as error:
         _fail(error)
         return
     if result.deleted_at is None and result.action.value != "DELETE":

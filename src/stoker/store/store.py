@@ -23,11 +23,13 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from stoker.engine.state import (
     EventRecord,
     Lease,
+    LeaseToken,
     ResourceRecord,
     StackExists,
     StackRecord,
     WriteBatch,
 )
+from stoker.errors import LeaseLost
 from stoker.store.bulk import BulkStatements, select_events, select_resources
 from stoker.store.codec import CODECS
 from stoker.store.connection import WRITE, create_store_engine
@@ -174,9 +176,11 @@ class SqlStore:
         with self._reading() as connection:
             return int(connection.execute(query).scalar_one())
 
-    def mark_deleted(self, stack_id: str, time: datetime) -> None:
-        """Set ``deleted_at`` once (a second call keeps the first time)."""
+    def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
+        """Set ``deleted_at`` once (a second call keeps the first time); fenced as `write`."""
         with self._writing() as connection:
+            if fence is not None:
+                _check_fence(connection, fence)
             result = connection.execute(
                 update(Stack)
                 .where(Stack.id == stack_id, Stack.deleted_at.is_(None))
@@ -201,13 +205,16 @@ class SqlStore:
         codec = self._codec
         return [event_record(row, codec) for row in rows]
 
-    def write(self, batch: WriteBatch) -> None:
+    def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> None:
         """Stack state changes (``updated_at`` becomes the change's time), resource upserts
-        and new events, all or nothing. A stack that does not exist raises UnknownStack."""
+        and new events, all or nothing. A stack that does not exist raises UnknownStack.
+        With ``fence``, the claim is checked first in the same transaction (LeaseLost)."""
         if not batch:
             return
         try:
             with self._writing() as connection:
+                if fence is not None:
+                    _check_fence(connection, fence)
                 for change in batch.stacks:
                     result = connection.execute(
                         update(Stack)
@@ -259,7 +266,8 @@ class SqlStore:
         self, stack_id: str, engine_id: str, expires_at: datetime, now: datetime
     ) -> Lease | None:
         """Compare-and-swap: take the lease if it is free, expired (``expires_at <= now``)
-        or already ours. None on success, else the live lease in the way."""
+        or already ours, with the next generation (the fencing token: a write of the
+        previous holder then fails). None on success, else the live lease in the way."""
         claimable = or_(
             Stack.lease_engine_id.is_(None),
             Stack.lease_expires_at <= now,
@@ -268,7 +276,11 @@ class SqlStore:
         swap = (
             update(Stack)
             .where(Stack.id == stack_id, claimable)
-            .values(lease_engine_id=engine_id, lease_expires_at=expires_at)
+            .values(
+                lease_engine_id=engine_id,
+                lease_expires_at=expires_at,
+                lease_generation=Stack.lease_generation + 1,
+            )
         )
         with self._writing() as connection:
             holder: Lease | None = None
@@ -335,14 +347,43 @@ def _stack_exists(connection: Connection, stack_id: str) -> bool:
 
 
 def _lease(connection: Connection, stack_id: str) -> Lease | None:
-    query = select(Stack.lease_engine_id, Stack.lease_expires_at).where(Stack.id == stack_id)
+    query = select(Stack.lease_engine_id, Stack.lease_expires_at, Stack.lease_generation).where(
+        Stack.id == stack_id
+    )
     row = connection.execute(query).first()
     if row is None:
         raise UnknownStack(stack_id)
-    engine_id, expires_at = row
+    engine_id, expires_at, generation = row
     if engine_id is None or expires_at is None:
         return None
-    return Lease(engine_id=engine_id, expires_at=expires_at)
+    return Lease(engine_id=engine_id, expires_at=expires_at, generation=int(generation))
+
+
+def _check_fence(connection: Connection, fence: LeaseToken) -> None:
+    """LeaseLost unless ``fence`` is still the stack's claim. A no-op UPDATE rather than a
+    SELECT: on PostgreSQL it locks the stack row until commit, so a takeover (an UPDATE
+    of the same row) waits for this write and is never interleaved with it; on SQLite the
+    transaction already holds the write lock (``BEGIN IMMEDIATE``)."""
+    held = connection.execute(
+        update(Stack)
+        .where(
+            Stack.id == fence.stack_id,
+            Stack.lease_engine_id == fence.engine_id,
+            Stack.lease_generation == fence.generation,
+        )
+        .values(lease_generation=Stack.lease_generation)
+    )
+    if held.rowcount == 1:
+        return
+    holder = _lease(connection, fence.stack_id)
+    if holder is None:
+        by = "it was released"
+    else:
+        by = f"engine {holder.engine_id} holds it (claim {holder.generation})"
+    raise LeaseLost(
+        f"this process lost its claim on stack {fence.stack_id} (claim {fence.generation}): "
+        f"{by}; it stopped without writing anything more"
+    )
 
 
 def _exists(stack: StackRecord) -> StackExists:
