@@ -261,6 +261,7 @@ class StackEngine:
     # ------------------------------------------------------------------ delete
     async def delete(self, name_or_id: str) -> StackRecord:
         stack = await self._find(name_or_id)
+        await self._refuse_nested(stack, "delete")
         return await self._delete_stack(stack, parent=None)
 
     async def _delete_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
@@ -293,6 +294,7 @@ class StackEngine:
     async def resume(self, name_or_id: str) -> StackRecord:
         """Continue an interrupted create, delete or rollback from the recorded state."""
         stack = await self._find(name_or_id)
+        await self._refuse_nested(stack, "resume")
         return await self._resume_stack(stack, parent=None)
 
     async def _resume_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
@@ -431,6 +433,21 @@ class StackEngine:
         if stack is None or stack.deleted_at is not None:
             raise StackNotFound(f"The Stack ({name_or_id}) could not be found.")
         return stack
+
+    async def _refuse_nested(self, stack: StackRecord, operation: str) -> None:
+        """A nested stack belongs to the resource that made it: deleting it from outside
+        would leave its parent COMPLETE with outputs that silently vanish, and resuming it
+        alone would race its parent's own resume. Only an orphan (parent gone) is free."""
+        if stack.parent_id is None:
+            return
+        parent = await asyncio.to_thread(self.store.get_stack, stack.parent_id, stack.project)
+        if parent is None or parent.deleted_at is not None:
+            return
+        raise OperationRefused(
+            f"Stack {stack.name} is a nested stack, owned by resource "
+            f"{stack.parent_resource} of stack {parent.name}: {operation} {parent.name} "
+            "(or update that resource) instead"
+        )
 
     async def _claim(self, stack: StackRecord) -> leases.Fence:
         try:
