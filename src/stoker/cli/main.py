@@ -6,13 +6,17 @@ operation failed); 2 command-line usage errors (Click's own convention).
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from stoker import __version__
+from stoker.cli.db import db
 from stoker.cli.lint import lint
 from stoker.cli.resource_types import resource_type
 from stoker.cli.stack import stack
 from stoker.cli.template import template
+from stoker.errors import StokerError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,7 +38,14 @@ cli.add_command(template)
 cli.add_command(stack)
 cli.add_command(resource_type)
 cli.add_command(lint)
+cli.add_command(db)
 
 
 def main() -> None:
-    cli()
+    try:
+        cli()
+    except StokerError as error:
+        # Whatever no command caught (a missing secret key, a database failure): one
+        # line, never a traceback.
+        click.echo(f"error: {error}", err=True)
+        sys.exit(1)

@@ -10,9 +10,11 @@ SQLAlchemy Core with the models' types; the many rows of resources and events go
 
 from __future__ import annotations
 
+import os
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -29,10 +31,11 @@ from stoker.engine.state import (
     StackRecord,
     WriteBatch,
 )
-from stoker.errors import LeaseLost
+from stoker.errors import DatabaseError, LeaseLost
+from stoker.store import secrets
 from stoker.store.bulk import BulkStatements, select_events, select_resources
 from stoker.store.codec import CODECS
-from stoker.store.connection import WRITE, create_store_engine
+from stoker.store.connection import WRITE, create_store_engine, in_memory_sqlite
 from stoker.store.errors import UnknownStack
 from stoker.store.migrate import upgrade_to_head
 from stoker.store.models import RawTemplate, Stack
@@ -46,7 +49,7 @@ from stoker.store.records import (
     stack_values,
     template_values,
 )
-from stoker.store.urls import database_url, redacted
+from stoker.store.urls import database_url, redacted, sqlalchemy_url
 
 SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 # Under READ COMMITTED a lease can change between a failed swap and the look at who holds
@@ -56,24 +59,43 @@ _LEASE_ATTEMPTS = 5
 
 def open_store(url: str | None = None) -> SqlStore:
     """Open (creating if needed) and migrate the database at ``url`` (see
-    `stoker.store.urls.database_url` for the default); safe to call concurrently."""
-    engine = create_store_engine(database_url(url))
+    `stoker.store.urls.database_url` for the default), with the key for its hidden values
+    (`stoker.store.secrets`); safe to call concurrently. A new SQLite file is made 0600."""
+    url = database_url(url)
+    parsed = sqlalchemy_url(url)
+    sqlite_file = None
+    in_memory = False
+    if parsed.get_backend_name() == "sqlite":
+        in_memory = in_memory_sqlite(parsed)
+        if not in_memory and parsed.database:
+            sqlite_file = os.path.abspath(parsed.database)
+            secrets.prepare_sqlite_file(sqlite_file)
+    engine = create_store_engine(url)
     if engine.dialect.name not in SUPPORTED_BACKENDS:
         engine.dispose()
         raise ValueError(f"unsupported database {redacted(engine.url)}: use SQLite or PostgreSQL")
     try:
-        upgrade_to_head(engine)
+        with _plain_errors():
+            upgrade_to_head(engine)
+            sealer = secrets.open_sealer(engine, sqlite_file, in_memory)
     except BaseException:
         engine.dispose()
         raise
-    return SqlStore(engine)
+    store = SqlStore(engine, sealer)
+    store.key_source = secrets.key_source(sqlite_file)
+    return store
 
 
 class SqlStore:
     """The `stoker.engine.state.Store` on a migrated database; `close` when done."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, sealer: secrets.Sealer) -> None:
         self._engine = engine
+        self._sealer = sealer
+        #: stack id -> whether its hidden values are sealed (a stack's never changes)
+        self._sealed_stacks: dict[str, bool] = {}
+        #: where the key came from (set by `open_store`), for `rotate_key`
+        self.key_source: secrets.KeySource | None = None
         # A store dropped without close() still closes its connections (else each one
         # warns, or holds a PostgreSQL backend until the process ends).
         self._finalizer = weakref.finalize(self, engine.dispose)
@@ -120,6 +142,17 @@ class SqlStore:
                 live = stack.deleted_at is None
                 if live and _live_stack_id(connection, stack.project, stack.name) is not None:
                     raise _exists(stack)
+                sealed = secrets.hides_parameters(stack.template) or (
+                    stack.parent_id is not None and self._is_sealed(connection, stack.parent_id)
+                )
+                self._sealed_stacks[stack.id] = sealed
+                if sealed:
+                    seal = self._sealer.seal
+                    stack = replace(
+                        stack,
+                        parameters=seal(stack.parameters),
+                        environment=seal(stack.environment),
+                    )
                 added = connection.execute(insert(RawTemplate).values(template_values(stack)))
                 template_id = _first_key(added.inserted_primary_key)
                 connection.execute(insert(Stack).values(stack_values(stack, template_id)))
@@ -131,7 +164,7 @@ class SqlStore:
             referenced = {stack.parent_id} | {r.stack_id for r in resources}
             referenced |= {e.stack_id for e in events}
             self._raise_unknown(referenced - {stack.id, None}, error)
-            raise
+            raise _database_error(error) from None
 
     def get_stack(self, name_or_id: str, project: str) -> StackRecord | None:
         """By id (deleted stacks too), else by name among live ones; only in ``project``."""
@@ -144,7 +177,29 @@ class SqlStore:
                     Stack.name == name_or_id, in_project, Stack.deleted_at.is_(None)
                 )
                 row = connection.execute(by_name).first()
-        return None if row is None else stack_record(row)
+        return None if row is None else self._stack(row)
+
+    def _stack(self, row: Any) -> StackRecord:
+        """A stack row as a record, its sealed values opened."""
+        record = stack_record(row)
+        sealed = secrets.is_sealed(record.parameters)
+        self._sealed_stacks[record.id] = sealed
+        if not sealed:
+            return record
+        unseal = self._sealer.unseal
+        return replace(
+            record,
+            parameters=unseal(record.parameters),
+            environment=unseal(record.environment),
+        )
+
+    def _is_sealed(self, connection: Connection, stack_id: str) -> bool:
+        sealed = self._sealed_stacks.get(stack_id)
+        if sealed is None:
+            query = select(Stack.parameters).where(Stack.id == stack_id)
+            sealed = secrets.is_sealed(connection.execute(query).scalar_one_or_none())
+            self._sealed_stacks[stack_id] = sealed
+        return sealed
 
     def list_stacks(
         self, project: str, *, include_nested: bool = False, include_deleted: bool = False
@@ -165,7 +220,7 @@ class SqlStore:
     def _stacks(self, query: Any) -> list[StackRecord]:
         with self._reading() as connection:
             rows = connection.execute(query.order_by(Stack.created_at, Stack.id)).all()
-        return [stack_record(row) for row in rows]
+        return [self._stack(row) for row in rows]
 
     def count_stacks(self, project: str) -> int:
         """Live top-level stacks of the project: as in Heat, nested stacks do not count
@@ -195,7 +250,19 @@ class SqlStore:
         with self._reading() as connection:
             rows = connection.execute(select_resources(stack_id)).all()
         codec = self._codec
-        return [resource_record(row, codec) for row in rows]
+        records = [resource_record(row, codec) for row in rows]
+        if records and secrets.is_sealed(records[0].properties):
+            unseal = self._sealer.unseal
+            records = [
+                replace(
+                    r,
+                    properties=unseal(r.properties),
+                    attributes=unseal(r.attributes),
+                    data=unseal(r.data),
+                )
+                for r in records
+            ]
+        return records
 
     def events(
         self, stack_id: str, *, after_id: int | None = None, limit: int | None = None
@@ -232,7 +299,41 @@ class SqlStore:
         except IntegrityError as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
             self._raise_unknown(named, error)
-            raise
+            raise _database_error(error) from None
+
+    def _seal_resource(self, connection: Connection, record: ResourceRecord) -> ResourceRecord:
+        if not self._is_sealed(connection, record.stack_id):
+            return record
+        seal = self._sealer.seal
+        return replace(
+            record,
+            properties=seal(record.properties),
+            attributes=seal(record.attributes),
+            data=seal(record.data),
+        )
+
+    def rotate_key(self) -> tuple[int, bytes | None]:
+        """Encrypt every sealed value again with a new key, in one transaction (all or
+        none), and put the key where the old one was. Returns how many values changed, and
+        the new key when the old one came from ``$STOKER_SECRET_KEY`` (the caller must
+        hand it over: there is nowhere to save it).
+
+        A key file is replaced only after the commit; the new key is saved first beside
+        it (``.new``), so a crash in between loses nothing."""
+        source = self.key_source
+        key = secrets.new_key()
+        new = secrets.Sealer(key)
+        pending = None
+        if source is not None and source.path is not None:
+            pending = source.path.with_name(source.path.name + ".new")
+            secrets.write_key_file(pending, key)
+        with self._writing() as connection:
+            count = secrets.reseal_all(connection, self._sealer, new)
+        self._sealer = new
+        if pending is not None and source is not None and source.path is not None:
+            os.replace(pending, source.path)
+            return count, None
+        return count, key
 
     def _raise_unknown(self, stack_ids: Iterable[str | None], error: Exception) -> None:
         """After a failed write: UnknownStack if one of the stacks it named is missing."""
@@ -254,7 +355,11 @@ class SqlStore:
             latest: dict[tuple[str, str], ResourceRecord] = {}
             for resource in resources:
                 latest[resource.stack_id, resource.name] = resource
-            rows = [resource_row(resource, codec) for resource in latest.values()]
+            records = latest.values()
+            stack_ids = {stack_id for stack_id, _ in latest}
+            if any(self._is_sealed(connection, stack_id) for stack_id in stack_ids):
+                records = [self._seal_resource(connection, r) for r in records]
+            rows = [resource_row(resource, codec) for resource in records]
             self._bulk.upsert_resources.run(connection, rows)
         if events:
             rows = [event_row(event, codec) for event in events]
@@ -320,13 +425,26 @@ class SqlStore:
 @contextmanager
 def _plain_errors() -> Iterator[None]:
     """Bad values (a naive time, NaN in JSON) raise the ValueError or TypeError that found
-    them, not SQLAlchemy's wrapper of it; database errors stay as they are."""
+    them, not SQLAlchemy's wrapper of it. Database errors become one-line DatabaseErrors
+    without the statement or its parameters (they may hold hidden values), except
+    integrity errors, which the methods that expect them translate (else `_database_error`)."""
     try:
         yield
     except StatementError as error:
         if not isinstance(error, DBAPIError) and isinstance(error.orig, ValueError | TypeError):
             raise error.orig from error
-        raise
+        if isinstance(error, IntegrityError):
+            raise
+        raise _database_error(error) from None
+
+
+def _database_error(error: StatementError) -> DatabaseError:
+    """One line: the driver's error class and the first line of its message (PostgreSQL
+    puts the values of a failing row on a DETAIL line after it)."""
+    orig = error.orig if error.orig is not None else error
+    lines = str(orig).strip().splitlines()
+    first = lines[0] if lines else type(orig).__name__
+    return DatabaseError(f"database error ({type(orig).__name__}): {first}")
 
 
 def _first_key(key: Sequence[Any] | None) -> int:
