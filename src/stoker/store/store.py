@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, insert, or_, select, update
+from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 
@@ -102,6 +102,7 @@ class SqlStore:
         self._writer = engine.execution_options(**{WRITE: True})
         self._codec = CODECS[engine.dialect.name]
         self._bulk = BulkStatements(engine.dialect)
+        self._fence = _FenceCheck(engine.dialect)
 
     @property
     def engine(self) -> Engine:
@@ -235,7 +236,7 @@ class SqlStore:
         """Set ``deleted_at`` once (a second call keeps the first time); fenced as `write`."""
         with self._writing() as connection:
             if fence is not None:
-                _check_fence(connection, fence)
+                self._fence.run(connection, fence)
             result = connection.execute(
                 update(Stack)
                 .where(Stack.id == stack_id, Stack.deleted_at.is_(None))
@@ -281,7 +282,7 @@ class SqlStore:
         try:
             with self._writing() as connection:
                 if fence is not None:
-                    _check_fence(connection, fence)
+                    self._fence.run(connection, fence)
                 for change in batch.stacks:
                     result = connection.execute(
                         update(Stack)
@@ -477,22 +478,42 @@ def _lease(connection: Connection, stack_id: str) -> Lease | None:
     return Lease(engine_id=engine_id, expires_at=expires_at, generation=int(generation))
 
 
-def _check_fence(connection: Connection, fence: LeaseToken) -> None:
-    """LeaseLost unless ``fence`` is still the stack's claim. A no-op UPDATE rather than a
-    SELECT: on PostgreSQL it locks the stack row until commit, so a takeover (an UPDATE
-    of the same row) waits for this write and is never interleaved with it; on SQLite the
-    transaction already holds the write lock (``BEGIN IMMEDIATE``)."""
-    held = connection.execute(
-        update(Stack)
-        .where(
-            Stack.id == fence.stack_id,
-            Stack.lease_engine_id == fence.engine_id,
-            Stack.lease_generation == fence.generation,
+class _FenceCheck:
+    """LeaseLost unless a `LeaseToken` is still the stack's claim, checked inside the
+    write's transaction. A no-op UPDATE rather than a SELECT: on PostgreSQL it locks the
+    stack row until commit, so a takeover (an UPDATE of the same row) waits for this write
+    and is never interleaved with it; on SQLite the transaction already holds the write
+    lock (``BEGIN IMMEDIATE``). Compiled once and run on the driver: every transaction of
+    an operation pays for it, and SQLAlchemy's per-execution work cost more than the
+    statement itself (half of a small write, measured on a chain of 1000)."""
+
+    def __init__(self, dialect: Any) -> None:
+        statement = (
+            update(Stack)
+            .where(
+                Stack.id == bindparam("stack_id"),
+                Stack.lease_engine_id == bindparam("engine_id"),
+                Stack.lease_generation == bindparam("generation"),
+            )
+            .values(lease_generation=Stack.lease_generation)
         )
-        .values(lease_generation=Stack.lease_generation)
-    )
-    if held.rowcount == 1:
-        return
+        compiled = statement.compile(dialect=dialect)
+        self.sql = compiled.string
+        self.order = tuple(compiled.positiontup or ()) if compiled.positional else None
+
+    def run(self, connection: Connection, fence: LeaseToken) -> None:
+        values = {
+            "stack_id": fence.stack_id,
+            "engine_id": fence.engine_id,
+            "generation": fence.generation,
+        }
+        parameters: Any = values if self.order is None else tuple(values[n] for n in self.order)
+        if connection.exec_driver_sql(self.sql, parameters).rowcount == 1:
+            return
+        _lease_lost(connection, fence)
+
+
+def _lease_lost(connection: Connection, fence: LeaseToken) -> None:
     holder = _lease(connection, fence.stack_id)
     if holder is None:
         by = "it was released"
