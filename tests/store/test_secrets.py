@@ -182,3 +182,31 @@ def test_database_errors_are_one_line_without_the_values(store: SqlStore) -> Non
         assert message.startswith("database error (")
         assert "\n" not in message and SECRET not in message
         assert "INSERT" not in message and "parameters" not in message.lower()
+
+
+def test_failure_reasons_quoting_a_hidden_value_are_encrypted(store, tmp_path) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_text(
+        "heat_template_version: 2021-04-16\n"
+        "parameters:\n  pw: {type: string, hidden: true}\n"
+        "resources:\n  v: {type: OS::Heat::Value, properties: {value: {get_param: pw}}}\n"
+        "  t: {type: OS::Heat::TestResource, properties: {fail: {get_attr: [v, value]}}}\n"
+    )
+    options = LoadOptions(require_all_parameters=True, stack_name="f")
+    result = load_definition(str(path), [], {"pw": SECRET}, options)
+    engine = StackEngine(store, default_registry(), EngineSettings())
+    request = CreateRequest(
+        name="f",
+        definition=result.definition,
+        template=plain(result.definition.template.document.data),
+        environment=result.definition.environment.to_data(absolute_paths=True),
+        parameters={"pw": SECRET},
+        template_file=str(path),
+    )
+    record = asyncio.run(engine.create(request))
+    assert record.status is Status.FAILED
+    assert SECRET in record.status_reason  # the message quotes the value (shown masked)
+    assert SECRET not in raw_text(store)
+    assert SECRET in store.get_stack("f", "default").status_reason
+    assert any(SECRET in e.reason for e in store.events(record.id))
+    assert any(SECRET in r.status_reason for r in store.resources(record.id))

@@ -4,8 +4,10 @@ Heat encrypts parameters and resource properties only when an operator turns on
 ``encrypt_parameters_and_properties``; stoker does it always. A stack whose template
 declares a hidden parameter (HOT ``hidden``, CloudFormation ``NoEcho``), and every stack
 nested below such a stack, is *sealed*: its supplied parameter values, its merged
-environment (where ``--parameter`` values and ``parameter_defaults`` live) and its
-resources' properties, attributes and plugin data are stored as Fernet tokens
+environment (where ``--parameter`` values and ``parameter_defaults`` live), its
+resources' properties, attributes and plugin data, and the status reasons of the stack,
+its resources and its events (a failure message may quote a value derived from a hidden
+one) are stored as Fernet tokens
 (AES-128-CBC with HMAC-SHA256, from the ``cryptography`` package), not in clear. A stolen
 database file without the key reveals none of them. Templates stay in clear (as in
 Heat), and so do stacks without hidden parameters (nothing in them is secret by
@@ -34,7 +36,7 @@ from sqlalchemy.engine import Connection
 
 from stoker.errors import SecretKeyError
 from stoker.store.connection import WRITE
-from stoker.store.models import RawTemplate, Resource, Stack, StoreMeta
+from stoker.store.models import Event, RawTemplate, Resource, Stack, StoreMeta
 from stoker.store.types import dumps, loads
 
 KEY_ENV = "STOKER_SECRET_KEY"
@@ -45,6 +47,10 @@ _CHECK_TEXT = b"stoker secret key check"
 #: how a sealed value is stored in a JSON column
 SEALED = "$stoker_sealed"
 _TRUE = frozenset({"true", "yes", "y", "on", "1", "t"})
+
+
+#: how a sealed text (a status reason) is stored in a text column
+TEXT_PREFIX = SEALED + ":"
 
 
 def is_sealed(value: Any) -> bool:
@@ -100,6 +106,20 @@ class Sealer:
                 "a hidden value in the database cannot be decrypted with this key"
             ) from None
         return loads(plain.decode("utf-8"))
+
+    def seal_text(self, text: str) -> str:
+        """A status reason (messages may quote a value derived from a hidden one)."""
+        return TEXT_PREFIX + self._fernet.encrypt(text.encode("utf-8")).decode("ascii")
+
+    def unseal_text(self, text: str) -> str:
+        if not text.startswith(TEXT_PREFIX):
+            return text
+        try:
+            return self._fernet.decrypt(text[len(TEXT_PREFIX) :].encode("ascii")).decode()
+        except (InvalidToken, ValueError):
+            raise SecretKeyError(
+                "a hidden value in the database cannot be decrypted with this key"
+            ) from None
 
     def check_value(self) -> str:
         return self._fernet.encrypt(_CHECK_TEXT).decode("ascii")
@@ -240,20 +260,22 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
     how many values changed. The check value is replaced too."""
     count = 0
     columns = (
-        (Stack, ("parameters",)),
+        (Stack, ("parameters", "status_reason")),
         (RawTemplate, ("environment",)),
-        (Resource, ("properties", "attributes", "data")),
+        (Resource, ("properties", "attributes", "data", "status_reason")),
+        (Event, ("reason",)),
     )
     for model, names in columns:
         table = model.__table__
         key = table.c.id
         rows = connection.execute(select(key, *(table.c[n] for n in names))).all()
         for row in rows:
-            changes = {
-                name: new.seal(old.unseal(value))
-                for name, value in zip(names, row[1:], strict=True)
-                if is_sealed(value)
-            }
+            changes: dict[str, Any] = {}
+            for name, value in zip(names, row[1:], strict=True):
+                if is_sealed(value):
+                    changes[name] = new.seal(old.unseal(value))
+                elif isinstance(value, str) and value.startswith(TEXT_PREFIX):
+                    changes[name] = new.seal_text(old.unseal_text(value))
             if changes:
                 connection.execute(update(table).where(key == row[0]).values(**changes))
                 count += len(changes)

@@ -153,6 +153,7 @@ class SqlStore:
                         stack,
                         parameters=seal(stack.parameters),
                         environment=seal(stack.environment),
+                        status_reason=self._sealer.seal_text(stack.status_reason),
                     )
                 added = connection.execute(insert(RawTemplate).values(template_values(stack)))
                 template_id = _first_key(added.inserted_primary_key)
@@ -192,6 +193,7 @@ class SqlStore:
             record,
             parameters=unseal(record.parameters),
             environment=unseal(record.environment),
+            status_reason=self._sealer.unseal_text(record.status_reason),
         )
 
     def _is_sealed(self, connection: Connection, stack_id: str) -> bool:
@@ -254,12 +256,14 @@ class SqlStore:
         records = [resource_record(row, codec) for row in rows]
         if records and secrets.is_sealed(records[0].properties):
             unseal = self._sealer.unseal
+            unseal_text = self._sealer.unseal_text
             records = [
                 replace(
                     r,
                     properties=unseal(r.properties),
                     attributes=unseal(r.attributes),
                     data=unseal(r.data),
+                    status_reason=unseal_text(r.status_reason),
                 )
                 for r in records
             ]
@@ -271,7 +275,12 @@ class SqlStore:
         with self._reading() as connection:
             rows = connection.execute(select_events(stack_id, after_id, limit)).all()
         codec = self._codec
-        return [event_record(row, codec) for row in rows]
+        events = [event_record(row, codec) for row in rows]
+        prefix, unseal = secrets.TEXT_PREFIX, self._sealer.unseal_text
+        return [
+            replace(e, reason=unseal(e.reason)) if e.reason.startswith(prefix) else e
+            for e in events
+        ]
 
     def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> None:
         """Stack state changes (``updated_at`` becomes the change's time), resource upserts
@@ -290,7 +299,9 @@ class SqlStore:
                         .values(
                             action=change.action.value,
                             status=change.status.value,
-                            status_reason=change.reason,
+                            status_reason=self._sealer.seal_text(change.reason)
+                            if self._is_sealed(connection, change.stack_id)
+                            else change.reason,
                             updated_at=change.time,
                         )
                     )
@@ -311,7 +322,13 @@ class SqlStore:
             properties=seal(record.properties),
             attributes=seal(record.attributes),
             data=seal(record.data),
+            status_reason=self._sealer.seal_text(record.status_reason),
         )
+
+    def _seal_event(self, connection: Connection, event: EventRecord) -> EventRecord:
+        if not self._is_sealed(connection, event.stack_id):
+            return event
+        return replace(event, reason=self._sealer.seal_text(event.reason))
 
     def rotate_key(self) -> tuple[int, bytes | None]:
         """Encrypt every sealed value again with a new key, in one transaction (all or
@@ -363,6 +380,10 @@ class SqlStore:
             rows = [resource_row(resource, codec) for resource in records]
             self._bulk.upsert_resources.run(connection, rows)
         if events:
+            if any(
+                self._is_sealed(connection, stack_id) for stack_id in {e.stack_id for e in events}
+            ):
+                events = [self._seal_event(connection, e) for e in events]
             rows = [event_row(event, codec) for event in events]
             self._bulk.insert_events.run(connection, rows)
 
