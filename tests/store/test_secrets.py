@@ -210,3 +210,12 @@ def test_failure_reasons_quoting_a_hidden_value_are_encrypted(store, tmp_path) -
     assert SECRET in store.get_stack("f", "default").status_reason
     assert any(SECRET in e.reason for e in store.events(record.id))
     assert any(SECRET in r.status_reason for r in store.resources(record.id))
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite:////proc/no-such-dir/stoker.db", "postgresql://nobody@127.0.0.1:1/none"]
+)
+def test_a_database_that_cannot_be_opened_is_one_line(url) -> None:
+    with pytest.raises(DatabaseError) as caught:
+        open_store(url)
+    assert "\n" not in str(caught.value)

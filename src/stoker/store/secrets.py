@@ -34,7 +34,7 @@ from cryptography.fernet import Fernet, InvalidToken
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.engine import Connection
 
-from stoker.errors import SecretKeyError
+from stoker.errors import DatabaseError, SecretKeyError
 from stoker.store.connection import WRITE
 from stoker.store.models import Event, RawTemplate, Resource, Stack, StoreMeta
 from stoker.store.types import dumps, loads
@@ -191,9 +191,14 @@ def prepare_sqlite_file(path: str) -> None:
     if path in ("", ":memory:") or os.path.exists(path):
         return
     directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, mode=0o700, exist_ok=True)
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as error:
+        raise DatabaseError(
+            f"cannot create the database file {path}: {error.strerror or error}"
+        ) from None
 
 
 def open_sealer(engine: Engine, sqlite_file: str | None, in_memory: bool) -> Sealer:
@@ -240,14 +245,19 @@ def _checked(source: KeySource, check: str) -> Sealer:
 
 def _create_key_file(path: Path, key: bytes) -> bytes:
     """Save a new key unless another process saved one first (then use that one)."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         existing = path.read_bytes().strip()
         if existing:
             return existing
         raise SecretKeyError(f"the key file {path} is empty") from None
+    except OSError as error:
+        raise SecretKeyError(
+            f"cannot create the key file {path}: {error.strerror or error}; set "
+            f"${KEY_ENV} or ${KEY_FILE_ENV}"
+        ) from None
     with os.fdopen(descriptor, "wb") as handle:
         handle.write(key + b"\n")
         handle.flush()
