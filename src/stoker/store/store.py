@@ -373,7 +373,7 @@ class SqlStore:
             latest: dict[tuple[str, str], ResourceRecord] = {}
             for resource in resources:
                 latest[resource.stack_id, resource.name] = resource
-            records = latest.values()
+            records: Sequence[ResourceRecord] = list(latest.values())
             stack_ids = {stack_id for stack_id, _ in latest}
             if any(self._is_sealed(connection, stack_id) for stack_id in stack_ids):
                 records = [self._seal_resource(connection, r) for r in records]
