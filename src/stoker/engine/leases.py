@@ -116,7 +116,11 @@ class Fence:
             self.confirmed = max(self.confirmed, started)
             return None
         holder = store.lease(self.token.stack_id)
-        taken = f"engine {holder.engine_id} holds it now" if holder else "it was released"
+        taken = (
+            f"engine {holder.engine_id} holds it now"
+            if holder
+            else "another process took the stack over since, and has released it"
+        )
         return (
             f"this process lost its claim on stack {self.token.stack_id} (claim "
             f"{self.token.generation}) while it was not running: {taken}; it stopped "

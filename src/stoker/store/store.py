@@ -537,7 +537,7 @@ class _FenceCheck:
 def _lease_lost(connection: Connection, fence: LeaseToken) -> None:
     holder = _lease(connection, fence.stack_id)
     if holder is None:
-        by = "it was released"
+        by = "another process took the stack over since, and has released it"
     else:
         by = f"engine {holder.engine_id} holds it (claim {holder.generation})"
     raise LeaseLost(
