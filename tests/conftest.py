@@ -1,7 +1,8 @@
 """Database fixtures: every store test runs on SQLite and on PostgreSQL.
 
 Shared by every test folder (the engine tests use them too):
-`store_url` names a clean database of each backend, `store` opens it.
+`store_url` names a clean database of each backend, `store` opens it. The key that seals
+hidden values lives in one file for the whole session (`secret_key_file`).
 
 PostgreSQL: the server is ``$STOKER_TEST_PG_URL`` or ``postgresql://postgres@127.0.0.1:5432/
 postgres``. A throw-away database ``stoker_test_<hex>`` is created for the session, migrated
@@ -23,6 +24,7 @@ from sqlalchemy.engine import make_url
 
 from stoker.store import SqlStore, open_store
 from stoker.store.models import Base
+from stoker.store.secrets import KEY_FILE_ENV
 
 PG_ENV = "STOKER_TEST_PG_URL"
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -72,6 +74,23 @@ class PgServer:
         drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         with psycopg.connect(_libpq(self.url), autocommit=True) as connection:
             connection.execute(drop)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def secret_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """One key file for the session's databases, so no test (nor a `stoker` process it
+    starts, which inherits the environment) makes one in the user's data directory.
+    Tests of where the key lives unset it."""
+    path = tmp_path_factory.mktemp("secrets") / "secret.key"
+    saved = os.environ.get(KEY_FILE_ENV)
+    os.environ[KEY_FILE_ENV] = str(path)
+    try:
+        yield path
+    finally:
+        if saved is None:
+            os.environ.pop(KEY_FILE_ENV, None)
+        else:
+            os.environ[KEY_FILE_ENV] = saved
 
 
 @pytest.fixture(scope="session")

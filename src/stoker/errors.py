@@ -16,7 +16,10 @@
     ├── OperationFailed      an operation ran and ended FAILED (the stack says why)
     ├── StackExists          a stack of that name exists already (the store's answer)
     ├── LeaseHeld            another engine holds the stack
-    ├── DatabaseError        the database cannot be opened or used
+    ├── LeaseLost            another process took the stack over; this one stopped
+    ├── SecretKeyError       the key for hidden values at rest is missing or wrong
+    ├── DatabaseError        the database cannot be opened or used (one line, no SQL
+    │                        parameters: they may hold hidden values)
     ├── ConfigError          a lint configuration file that cannot be used
     ├── ResourceFailure      a resource handler failed its resource, saying why
     ├── PropertyError        resolved properties do not fit their type's schema
@@ -143,6 +146,21 @@ class LeaseHeld(StokerError):  # noqa: N818 - reads as a condition
     def __init__(self, lease: Any) -> None:
         self.lease = lease
         super().__init__(getattr(lease, "engine_id", str(lease)))
+
+
+class LeaseLost(StokerError):
+    """This process no longer holds the claim on a stack (another took it over after the
+    claim expired, or the claim could not be renewed in time): it stopped, and wrote
+    nothing more, so the two never both change the stack."""
+
+    code = "lease_lost"
+
+
+class SecretKeyError(StokerError):
+    """The key that encrypts hidden values at rest is missing, malformed or not the one
+    the database was written with."""
+
+    code = "secret_key"
 
 
 class DatabaseError(StokerError):

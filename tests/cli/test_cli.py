@@ -265,3 +265,34 @@ def test_validate_reports_problems_inside_the_tree(tmp_path):
     )
     looped = run("template", "validate", str(tmp_path / "loop.yaml"))
     assert looped.exit_code == 1 and "includes itself: loop.yaml -> loop.yaml" in looped.stderr
+
+
+def test_resolve_shows_a_wholly_omitted_value_as_null(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: 2021-04-16\nresources:\n"
+        "  r: {type: OS::Heat::None, properties: {if: [false, {a: 1}]}}\n"
+        "outputs:\n  o: {value: {if: [false, 1]}}\n"
+    )
+    for fmt in ("yaml", "json"):
+        result = CliRunner().invoke(cli, ["template", "resolve", str(path), "-f", fmt])
+        assert result.exit_code == 0, result.output
+        assert "OMIT" not in result.output and "Ellipsis" not in result.output
+    data = yaml.safe_load(run("template", "resolve", str(path), "-f", "yaml").output)
+    assert data["outputs"] == {"o": None}
+    assert "properties" not in data["resources"][0]
+
+
+def test_a_parameter_value_that_is_not_utf8_is_a_usage_error(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text("heat_template_version: 2021-04-16\nparameters:\n  p: {type: string}\n")
+    value = b"a\xff".decode("utf-8", "surrogateescape")  # what Python makes of such argv
+    db = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    for args in (
+        ["template", "validate", str(path)],
+        ["--db", db, "stack", "create", "s", "-t", str(path)],
+    ):
+        result = CliRunner().invoke(cli, [*args, "--parameter", f"p={value}"])
+        assert result.exit_code == 2, result.output
+        assert "not valid UTF-8" in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -70,3 +70,21 @@ def test_urls_are_not_fetched(tmp_path):
     stack = write_tree(tmp_path, "http://example.com/x.sh")
     result = load_definition(str(stack / "t.yaml"))
     assert result.ok and codes_of(result) == [codes.FILE_NOT_FETCHED]
+
+
+def test_a_nul_byte_in_a_path_is_an_error_with_a_place(tmp_path):
+    stack = write_tree(tmp_path, '"run\\0.sh"')
+    result = load_definition(str(stack / "t.yaml"))
+    assert not result.ok
+    (problem,) = [d for d in result.diagnostics if d.code == codes.FILE_MISSING]
+    assert "NUL byte" in problem.message and problem.span.line == 6
+
+
+def test_a_relative_file_url_is_relative_to_the_template_not_the_cwd(tmp_path, monkeypatch):
+    stack = write_tree(tmp_path, "file:scripts/run.sh")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "run.sh").write_text("echo cwd\n")
+    monkeypatch.chdir(tmp_path)
+    result = load_definition(str(stack / "t.yaml"))
+    assert result.ok, [d.render() for d in result.diagnostics]
+    assert result.definition.files == {"file:scripts/run.sh": "echo inside\n"}

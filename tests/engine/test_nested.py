@@ -11,7 +11,7 @@ import pytest
 
 from stoker.definition.loading import LoadOptions, load_definition
 from stoker.engine.settings import EngineSettings
-from stoker.engine.stacks import CreateRequest, StackEngine
+from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine
 from stoker.engine.state import Status
 from stoker.resources.registry import default_registry
 from stoker.template.nodes import plain
@@ -382,3 +382,42 @@ def test_a_timeout_fails_the_nested_stacks_it_interrupts(store, tmp_path):
     (child,) = [s for s in store.list_stacks("default", include_nested=True) if s.parent_id]
     assert child.status is Status.FAILED, child.status_reason
     assert asyncio.run(engine.delete("slow")).status is Status.COMPLETE
+
+
+def test_a_nested_stack_is_not_deleted_or_resumed_from_outside_its_parent(engine, store, tmp_path):
+    write(
+        tmp_path,
+        {
+            "t.yaml": """
+            heat_template_version: rocky
+            resources:
+              inner:
+                type: OS::Heat::Stack
+                properties:
+                  template: |
+                    heat_template_version: rocky
+                    resources:
+                      v: {type: OS::Heat::Value, properties: {value: hello}}
+                    outputs:
+                      said: {value: {get_attr: [v, value]}}
+            outputs:
+              said: {value: {get_attr: [inner, outputs, said]}}
+        """,
+        },
+    )
+    record = create(engine, tmp_path / "t.yaml", name="top")
+    assert record.status is Status.COMPLETE, record.status_reason
+    (child,) = store.child_stacks(record.id)
+    for operation in (engine.delete, engine.resume):
+        for name_or_id in (child.name, child.id):
+            with pytest.raises(OperationRefused) as refused:
+                asyncio.run(operation(name_or_id))
+            message = str(refused.value)
+            assert "owned by resource inner of stack top" in message, message
+    # Nothing changed: the child is live and the parent's output still reads through it.
+    assert store.get_stack(child.id, "default").deleted_at is None
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(record)}
+    assert outputs == {"said": "hello"}
+    # Deleting the parent deletes the child with it.
+    assert asyncio.run(engine.delete("top")).status is Status.COMPLETE
+    assert store.get_stack(child.id, "default").deleted_at is not None

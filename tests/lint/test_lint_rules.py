@@ -62,3 +62,27 @@ def test_every_code_rule_hands_on_what_validation_found():
         ctx = FileContext(SourceFile("t.yaml", "t.yaml"), package, FileKind.UNREADABLE)
         ctx.core = [other, mine]
         assert list(rule.check(ctx)) == [mine], rule.id
+
+
+@pytest.mark.parametrize(
+    ("files", "rule"),
+    [
+        (
+            {
+                "t.yaml": "heat_template_version: 2021-04-16\n"
+                "parameters:\n  p: {type: string, description: [a]}\n"
+                "outputs:\n  o: {value: {get_param: p}}\n"
+            },
+            "I2002",
+        ),
+        ({"t.yaml": "5\n"}, "W1091"),
+        ({"t.yaml": "- HeatTemplateFormatVersion\n"}, "W1091"),
+    ],
+    ids=["I2002-list-description", "W1091-int-document", "W1091-list-document"],
+)
+def test_rules_do_not_crash_on_odd_shapes(tmp_path, files, rule):
+    """A rule meeting data of an unexpected shape stays quiet (the core reports the
+    shape); it neither fails into E0100 nor reports what the document does not say."""
+    report = run(tmp_path, files, explicit=True)
+    assert where(report, "E0100") == []
+    assert where(report, rule) == []

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
+import time
 from collections.abc import Callable
 from datetime import timedelta, timezone
 
 import pytest
 
-from stoker.engine.state import Lease
+from stoker.engine import leases
+from stoker.engine.state import Action, Lease, LeaseToken, StackStatus, Status, WriteBatch
+from stoker.errors import LeaseLost
 from stoker.store import SqlStore, UnknownStack
 
 from . import factories as f
@@ -143,3 +147,68 @@ def test_two_processes_race_to_create_the_same_names(store: SqlStore, store_url:
     created = sorted(outcomes[0] + outcomes[1])
     assert created == sorted(f"race-{i}" for i in range(30))  # each name exactly once
     assert store.count_stacks("demo") == 30
+
+
+# -- fencing: the lease's generation checked with every write ----------------------------
+
+
+def test_each_claim_gets_a_new_generation(store: SqlStore, stack_id: str) -> None:
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    first = store.lease(stack_id)
+    store.acquire_lease(stack_id, "engine-b", f.at(120), LATER)  # taken over at expiry
+    second = store.lease(stack_id)
+    assert first is not None and second is not None
+    assert second.generation == first.generation + 1
+    store.acquire_lease(stack_id, "engine-b", f.at(130), f.at(61))  # the holder again
+    third = store.lease(stack_id)
+    assert third is not None and third.generation == second.generation + 1
+
+
+def test_a_write_under_a_lost_claim_changes_nothing(store: SqlStore, stack_id: str) -> None:
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    lease_a = store.lease(stack_id)
+    assert lease_a is not None
+    token_a = LeaseToken(stack_id, "engine-a", lease_a.generation)
+    done = StackStatus(stack_id, Action.CREATE, Status.COMPLETE, "done", f.at(1))
+    store.write(WriteBatch(stacks=[done]), token_a)  # while the claim holds
+    store.acquire_lease(stack_id, "engine-b", f.at(120), LATER)  # a stalled, b took over
+    failed = StackStatus(stack_id, Action.CREATE, Status.FAILED, "late", f.at(70))
+    resource = f.resource(stack_id, "late")
+    with pytest.raises(LeaseLost, match="engine-b holds it"):
+        store.write(WriteBatch(stacks=[failed], resources=[resource]), token_a)
+    with pytest.raises(LeaseLost):
+        store.mark_deleted(stack_id, f.at(71), token_a)
+    record = store.get_stack(stack_id, "demo")
+    assert record is not None and record.status is Status.COMPLETE and record.deleted_at is None
+    assert store.resources(stack_id) == []
+    lease_b = store.lease(stack_id)
+    assert lease_b is not None
+    store.write(WriteBatch(stacks=[failed]), LeaseToken(stack_id, "engine-b", lease_b.generation))
+
+
+def test_a_heartbeat_that_cannot_renew_stops_the_operation_before_expiry(
+    store: SqlStore, stack_id: str
+) -> None:
+    """The database stops answering renewals: the block is cancelled with LeaseLost while
+    the claim recorded in the database is still live, so no taker can overlap it."""
+
+    class Unreachable:
+        def __getattr__(self, name: str) -> object:
+            return getattr(store, name)
+
+        def renew_lease(self, *_args: object) -> bool:
+            raise OSError("connection refused")
+
+    seconds = 1.5
+
+    async def operation() -> float:
+        fence = leases.acquire(store, stack_id, "engine-a", seconds)
+        started = time.monotonic()
+        with pytest.raises(LeaseLost, match="could not be renewed"):
+            async with leases.held(Unreachable(), fence):  # type: ignore[arg-type]
+                await asyncio.sleep(30)
+        return time.monotonic() - started
+
+    # Stopped after 2/3 of the claim's life without a renewal: before a taker could have it.
+    assert asyncio.run(operation()) < seconds
+    assert store.lease(stack_id) is None  # and released (the store still answers that)

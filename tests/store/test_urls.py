@@ -16,6 +16,7 @@ def test_default_is_a_sqlite_file_in_the_xdg_data_home(
     url = default_database_url()
     assert url == f"sqlite:///{tmp_path / 'data' / 'stoker' / 'stoker.db'}"
     assert (tmp_path / "data" / "stoker").is_dir()  # created, so SQLite can make the file
+    assert (tmp_path / "data" / "stoker").stat().st_mode & 0o777 == 0o700  # private
 
 
 def test_default_without_xdg_is_under_local_share(

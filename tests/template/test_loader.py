@@ -155,3 +155,47 @@ def test_read_file(tmp_path):
     path.write_text("a: 1\n")
     document = read_file(str(path))
     assert document.file == str(path) and plain(document.data) == {"a": 1}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("!!int abc", "'abc' cannot be read as !!int"),
+        ("!!bool maybe", "'maybe' cannot be read as !!bool"),
+        ("!!float x", "'x' cannot be read as !!float"),
+        ('!!int ""', "'' cannot be read as !!int"),
+        ("!!seq abc", "unsupported YAML tag '!!seq'"),
+        ("!!binary aGk=", "unsupported YAML tag '!!binary'"),
+        ("!!set {a: 1}", "unsupported YAML tag '!!set'"),
+        ("!!map [1]", "unsupported YAML tag '!!map'"),
+        ("9" * 5000, "too many digits"),
+    ],
+    ids=[
+        "int",
+        "bool",
+        "float",
+        "empty-int",
+        "seq-scalar",
+        "binary",
+        "set",
+        "map-on-list",
+        "digits",
+    ],
+)
+def test_explicit_tags_and_huge_integers_are_refused_with_a_place(value, message):
+    (diagnostic,) = rejection(f"a: 1\nb: {value}\n")
+    assert diagnostic.code == codes.SYNTAX
+    assert message in diagnostic.message
+    assert (diagnostic.span.line, diagnostic.span.column) == (2, 4)
+
+
+def test_plain_explicit_tags_still_load():
+    data = plain(load_document("a: !!int 5\nb: !!float 1\nc: !!bool true\nd: !!str 7\n").data)
+    assert data == {"a": 5, "b": 1.0, "c": True, "d": "7"}
+
+
+def test_json_integer_beyond_the_digit_limit_is_refused_with_a_place():
+    (diagnostic,) = rejection('{"a": 1,\n "b": ' + "9" * 5000 + "}")
+    assert diagnostic.code == codes.SYNTAX
+    assert "5000 digits" in diagnostic.message
+    assert (diagnostic.span.line, diagnostic.span.column) == (2, 7)

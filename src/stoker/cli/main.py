@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from stoker import __version__
+from stoker.cli.db import db
 from stoker.cli.lint import lint
 from stoker.cli.resource_types import resource_type
 from stoker.cli.stack import stack
@@ -78,6 +79,7 @@ cli.add_command(template)
 cli.add_command(stack)
 cli.add_command(resource_type)
 cli.add_command(lint)
+cli.add_command(db)
 
 
 def main() -> None:

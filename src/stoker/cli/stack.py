@@ -96,9 +96,21 @@ def _session(ctx: click.Context) -> Session:
     show_default=True,
     help="Heat's max_nested_stack_depth (TripleO-sized compositions need more).",
 )
+@click.option(
+    "--lease-seconds",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="How long this process's claim on a stack lives without a heartbeat (renewed "
+    "every third of it); another process may take an operation over after it.",
+)
 @click.pass_context
 def stack(
-    ctx: click.Context, max_resources_per_stack: int, concurrency: int, max_nested_depth: int
+    ctx: click.Context,
+    max_resources_per_stack: int,
+    concurrency: int,
+    max_nested_depth: int,
+    lease_seconds: float,
 ) -> None:
     """Create, inspect and delete stacks."""
     db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
@@ -106,6 +118,7 @@ def stack(
         concurrency=concurrency,
         max_resources_per_stack=max_resources_per_stack,
         max_nested_depth=max_nested_depth,
+        lease_seconds=lease_seconds,
     )
     ctx.obj = Session(db, settings)
 

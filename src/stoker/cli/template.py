@@ -27,6 +27,7 @@ from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import TreeCheck
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
+from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
 from stoker.parameters import display_value
 from stoker.resources.registry import default_registry
@@ -46,6 +47,15 @@ def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint=option)
+        try:
+            # Python hands undecodable argv bytes over as lone surrogates; they would
+            # fail much later (at the database), so refuse them here, without the value.
+            item.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.BadParameter(
+                f"the value of {key.encode('utf-8', 'replace').decode()!r} is not valid UTF-8 text",
+                param_hint=option,
+            ) from None
         result[key] = value
     return result
 
@@ -292,6 +302,12 @@ def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:
     emit(data, fmt, None, secrets)
 
 
+def _present(value: Any) -> Any:
+    """A whole value that ``if`` left out (Heat's Ellipsis) shows as None, as the engine's
+    outputs do; inside mappings and lists `partial_resolve` already drops it."""
+    return None if value is OMIT else value
+
+
 def resolved(definition: StackDefinition) -> dict[str, Any]:
     template, context = definition.template, definition.context
     assert context is not None and definition.graph is not None
@@ -307,10 +323,10 @@ def resolved(definition: StackDefinition) -> dict[str, Any]:
         entry: dict[str, Any] = {"name": name, "type": resource.type}
         if requires[name]:
             entry["depends_on"] = list(requires[name])
-        properties = partial_resolve(resource.properties, context)
+        properties = _present(partial_resolve(resource.properties, context))
         if properties:
             entry["properties"] = properties
-        metadata = partial_resolve(resource.metadata, context)
+        metadata = _present(partial_resolve(resource.metadata, context))
         if metadata:
             entry["metadata"] = metadata
         resources.append(entry)
@@ -319,7 +335,7 @@ def resolved(definition: StackDefinition) -> dict[str, Any]:
         if output.condition is not None and name_disabled(definition, output.condition):
             outputs[name] = None
         else:
-            outputs[name] = partial_resolve(output.value, context)
+            outputs[name] = _present(partial_resolve(output.value, context))
     data: dict[str, Any] = {"description": template.description, "parameters": parameters}
     if template.conditions:
         data["conditions"] = {

@@ -60,7 +60,20 @@ def collect_files(
             found.append(not_fetched)
             collected.unread.add(key)
             continue
-        path = parsed.path if parsed.scheme == "file" else os.path.join(base_dir, key)
+        if "\0" in key:
+            found.append(
+                Diagnostic(
+                    codes.FILE_MISSING,
+                    f"get_file {key!r}: a path cannot contain a NUL byte",
+                    call.path,
+                    call.span,
+                )
+            )
+            collected.unread.add(key)
+            continue
+        # A relative ``file:`` URL is relative to the template, as Heat's client joins it
+        # with the template's URL; an absolute one stays as it is (join keeps it).
+        path = os.path.join(base_dir, parsed.path if parsed.scheme == "file" else key)
         real = os.path.realpath(path)
         if not allow_outside and os.path.commonpath([root, real]) != root:
             found.append(

@@ -4,6 +4,15 @@ An operation holds a lease (engine id + expiry) and renews it while it runs. Ano
 operation on the same stack is refused while the lease is live. A lease whose holder
 stopped renewing expires; one held by a process of this machine that no longer exists is
 treated as expired at once, so ``stoker stack resume`` works right after a crash.
+
+A lease alone does not make one writer: a holder that stalls past its expiry (a paused
+VM, ``SIGSTOP``, a blocked loop) and then continues would run beside the process that took
+the stack over. So every claim gets a generation (the fencing token, `Fence`): each write
+of the operation carries it and the store applies the write only if the claim is still
+that one, in the same transaction. A holder that lost its claim fails its next write, and
+does not start another handler without first confirming the claim; and a holder that
+cannot renew (the database is unreachable) stops its operation before the claim expires,
+so nothing of it is still running when another process may take over.
 """
 
 from __future__ import annotations
@@ -12,12 +21,19 @@ import asyncio
 import contextlib
 import os
 import socket
+import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 
-from stoker.engine.state import Store
+from stoker.engine import testpoints
+from stoker.engine.state import Lease, LeaseToken, Store, WriteBatch
 from stoker.errors import LeaseHeld as LeaseHeld
+from stoker.errors import LeaseLost
+
+#: a claim not confirmed for this share of its duration is renewed before a handler starts;
+#: a heartbeat that cannot renew it for this long stops the operation (before it expires)
+STALE_SHARE = 2 / 3
 
 
 def new_engine_id() -> str:
@@ -54,44 +70,155 @@ def now_utc() -> datetime:
     return datetime.now(UTC)
 
 
+class Fence:
+    """An operation's claim on one stack: the token its writes carry, when the claim was
+    last known to hold (monotonic, so a paused process sees the pause), and whether it was
+    lost. Losing it cancels the task that runs the operation (see `held`)."""
+
+    def __init__(self, token: LeaseToken, seconds: float) -> None:
+        self.token = token
+        self.seconds = seconds
+        self.confirmed = time.monotonic()
+        self.lost: str | None = None
+        self._task: asyncio.Task[object] | None = None
+
+    @property
+    def stack_id(self) -> str:
+        return self.token.stack_id
+
+    def check(self) -> None:
+        if self.lost is not None:
+            raise LeaseLost(self.lost)
+
+    def stale(self) -> bool:
+        return time.monotonic() - self.confirmed >= self.seconds * STALE_SHARE
+
+    def lose(self, reason: str) -> None:
+        """Record the loss (first reason wins) and stop the operation (on the loop's
+        thread). The task that finds the loss itself raises LeaseLost instead."""
+        if self.lost is not None:
+            return
+        self.lost = reason
+        task = self._task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+
+    def _renew(self, store: Store) -> str | None:
+        """Extend the claim (blocking); why it is lost, or None."""
+        started = time.monotonic()
+        expires = now_utc() + timedelta(seconds=self.seconds)
+        if store.renew_lease(self.token.stack_id, self.token.engine_id, expires):
+            self.confirmed = max(self.confirmed, started)
+            return None
+        holder = store.lease(self.token.stack_id)
+        taken = (
+            f"engine {holder.engine_id} holds it now"
+            if holder
+            else "another process took the stack over since, and has released it"
+        )
+        return (
+            f"this process lost its claim on stack {self.token.stack_id} (claim "
+            f"{self.token.generation}) while it was not running: {taken}; it stopped "
+            "without writing anything more"
+        )
+
+    async def renew(self, store: Store) -> None:
+        """Extend the claim; LeaseLost (and the operation stops) if another holds it."""
+        lost = await asyncio.to_thread(self._renew, store)
+        if lost is not None:
+            self.lose(lost)
+        self.check()
+
+    async def confirm(self, store: Store) -> None:
+        """Before a handler starts: the claim is known to hold, or is renewed now."""
+        self.check()
+        if self.stale():
+            await self.renew(store)
+
+    def write(self, store: Store, batch: WriteBatch) -> None:
+        """Write ``batch`` under this claim (LeaseLost, and the operation stops, if lost)."""
+        self.check()
+        try:
+            store.write(batch, self.token)
+        except LeaseLost as error:
+            self.lose(str(error))
+            raise
+
+
 def acquire(
     store: Store,
     stack_id: str,
     engine_id: str,
     seconds: float,
     clock: Callable[[], datetime] = now_utc,
-) -> None:
-    """Claim the stack or raise LeaseHeld with the live lease in the way."""
+) -> Fence:
+    """Claim the stack (a new generation) or raise LeaseHeld with the live lease in the way."""
     now = clock()
     blocking = store.acquire_lease(stack_id, engine_id, now + timedelta(seconds=seconds), now)
-    if blocking is None:
-        return
-    if holder_is_dead(blocking.engine_id):
+    if blocking is not None and holder_is_dead(blocking.engine_id):
         # The holder's process is gone: its lease is as good as expired.
         later = max(now, blocking.expires_at) + timedelta(microseconds=1)
         blocking = store.acquire_lease(
             stack_id, engine_id, later + timedelta(seconds=seconds), later
         )
-        if blocking is None:
-            return
-    raise LeaseHeld(blocking)
+    if blocking is not None:
+        raise LeaseHeld(blocking)
+    ours = store.lease(stack_id)
+    if ours is None or ours.engine_id != engine_id:  # only if the new claim expired at once
+        raise LeaseHeld(ours or Lease(engine_id="nobody", expires_at=now))
+    return Fence(LeaseToken(stack_id, engine_id, ours.generation), seconds)
 
 
 @contextlib.asynccontextmanager
-async def held(store: Store, stack_id: str, engine_id: str, seconds: float) -> AsyncIterator[None]:
-    """Keep renewing an acquired lease while the block runs; release it afterwards."""
+async def held(store: Store, fence: Fence) -> AsyncIterator[Fence]:
+    """Keep renewing an acquired claim while the block runs; release it afterwards.
+
+    If the claim is lost (a renewal finds another holder, a fenced write fails) or cannot
+    be renewed for `STALE_SHARE` of its duration, the block's task is cancelled and the
+    block ends with LeaseLost instead.
+    """
+    task = asyncio.current_task()
+    fence._task = task
 
     async def heartbeat() -> None:
         while True:
-            await asyncio.sleep(seconds / 3)
-            expires = now_utc() + timedelta(seconds=seconds)
-            await asyncio.to_thread(store.renew_lease, stack_id, engine_id, expires)
+            await asyncio.sleep(fence.seconds / 3)
+            testpoints.reached("heartbeat")
+            try:
+                await fence.renew(store)
+            except LeaseLost:
+                return
+            except Exception as error:  # the database is unreachable: retry until stale
+                if fence.stale():
+                    first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                    fence.lose(
+                        f"the claim on the stack could not be renewed for "
+                        f"{fence.seconds * STALE_SHARE:.0f} s ({type(error).__name__}: "
+                        f"{first[:200]}); the operation stopped before the claim expired"
+                    )
+                    return
 
-    task = asyncio.create_task(heartbeat())
+    beat = asyncio.create_task(heartbeat())
     try:
-        yield
+        yield fence
+    except asyncio.CancelledError:
+        if fence.lost is None:
+            raise
+        if task is not None and task.cancelling():
+            task.uncancel()
+        raise LeaseLost(fence.lost) from None
+    except LeaseLost:
+        if task is not None and task.cancelling():
+            task.uncancel()  # the cancel `lose` sent was delivered and turned into this
+        raise
     finally:
-        task.cancel()
+        beat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await asyncio.to_thread(store.release_lease, stack_id, engine_id)
+            await beat
+        fence._task = None
+        if fence.lost is None:
+            await asyncio.to_thread(store.release_lease, fence.stack_id, fence.token.engine_id)
+        else:
+            # Still ours if only renewals failed; another engine's claim is left alone.
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(store.release_lease, fence.stack_id, fence.token.engine_id)

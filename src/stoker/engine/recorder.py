@@ -5,6 +5,9 @@ IN_PROGRESS record is durable. Writing one transaction per record would make the
 database the bottleneck; instead every job hands its records to the recorder and waits,
 and the recorder commits whatever has accumulated in one transaction, then wakes all of
 them. Nothing is skipped: a job resumes only when its own records are committed.
+
+With a `Fence` (the operation's claim), every transaction is checked against the claim
+in the database, so a process that lost the stack to another writes nothing more.
 """
 
 from __future__ import annotations
@@ -12,13 +15,15 @@ from __future__ import annotations
 import asyncio
 
 from stoker.engine import crash_hook
+from stoker.engine.leases import Fence
 from stoker.engine.state import Store, WriteBatch
 
 
 class Recorder:
-    def __init__(self, store: Store, *, max_batch: int = 2000) -> None:
+    def __init__(self, store: Store, *, max_batch: int = 2000, fence: Fence | None = None) -> None:
         self.store = store
         self.max_batch = max_batch
+        self.fence = fence
         self._pending = WriteBatch()
         self._waiters: list[asyncio.Future[None]] = []
         self._flusher: asyncio.Task[None] | None = None
@@ -27,6 +32,8 @@ class Recorder:
         """Return once ``batch`` is committed (raises what the commit raised)."""
         if not batch:
             return
+        if self.fence is not None:
+            self.fence.check()
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[None] = loop.create_future()
         self._pending.stacks.extend(batch.stacks)
@@ -47,7 +54,10 @@ class Recorder:
                     # On the loop, not in a thread: a commit is a fraction of a millisecond
                     # and every job waiting for it would wait anyway; handing it to a
                     # thread cost more than the commit itself (0.29 vs 0.12 ms).
-                    self.store.write(part)
+                    if self.fence is not None:
+                        self.fence.write(self.store, part)
+                    else:
+                        self.store.write(part)
                     crash_hook.after_commit()
             except BaseException as error:  # the waiters must learn about it
                 for waiter in waiters:

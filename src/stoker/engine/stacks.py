@@ -24,7 +24,7 @@ from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases
+from stoker.engine import leases, testpoints
 from stoker.engine.recorder import Recorder
 from stoker.engine.resolution import Resolution, TreeCheck, resolve_types
 from stoker.engine.runtime import RuntimeContext, view_of
@@ -219,14 +219,12 @@ class StackEngine:
         )
         await asyncio.to_thread(self.store.create_stack, stack, initial, [event])
         self._notify([event])
-        await asyncio.to_thread(
-            leases.acquire, self.store, stack.id, self.engine_id, self.settings.lease_seconds
-        )
+        operation.attach(await self._claim(stack))
         return await self._run_create(operation, done=())
 
     async def _run_create(self, operation: _Operation, done: Iterable[str]) -> StackRecord:
         stack = operation.stack
-        async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
+        async with leases.held(self.store, operation.claim()):
             try:
                 result = await operation.walk(Action.CREATE, done)
             except asyncio.CancelledError:
@@ -241,6 +239,7 @@ class StackEngine:
                 )
                 raise
             if result.ok:
+                testpoints.reached("before_stack_complete")
                 return await operation.finish(
                     Action.CREATE, Status.COMPLETE, "Stack CREATE completed successfully"
                 )
@@ -254,13 +253,15 @@ class StackEngine:
     # ------------------------------------------------------------------ delete
     async def delete(self, name_or_id: str) -> StackRecord:
         stack = await self._find(name_or_id)
+        await self._refuse_nested(stack, "delete")
         return await self._delete_stack(stack, parent=None)
 
     async def _delete_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
         """Claim the stack and delete it (its nested stacks with it)."""
-        await self._claim(stack)
+        fence = await self._claim(stack)
         operation = _Operation(self, stack, None, parent)
-        async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
+        operation.attach(fence)
+        async with leases.held(self.store, fence):
             await operation.set_stack(Action.DELETE, Status.IN_PROGRESS, "Stack DELETE started")
             return await self._run_delete(operation, Action.DELETE)
 
@@ -276,7 +277,8 @@ class StackEngine:
         )
         if action is Action.DELETE:
             now = leases.now_utc()
-            await asyncio.to_thread(self.store.mark_deleted, record.id, now)
+            fence = operation.claim()
+            await asyncio.to_thread(self.store.mark_deleted, record.id, now, fence.token)
             record = replace(record, deleted_at=now)
         return record
 
@@ -284,6 +286,7 @@ class StackEngine:
     async def resume(self, name_or_id: str) -> StackRecord:
         """Continue an interrupted create, delete or rollback from the recorded state."""
         stack = await self._find(name_or_id)
+        await self._refuse_nested(stack, "resume")
         return await self._resume_stack(stack, parent=None)
 
     async def _resume_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
@@ -292,9 +295,10 @@ class StackEngine:
                 f"Stack {stack.name} is {stack.action.value}_{stack.status.value}: there is "
                 "no interrupted operation to resume"
             )
-        await self._claim(stack)
+        fence = await self._claim(stack)
         if stack.action is Action.CREATE:
             operation = _Operation(self, stack, self.definition_of(stack), parent)
+            operation.attach(fence)
             await operation.load_records()
             done = [
                 name
@@ -303,7 +307,8 @@ class StackEngine:
             ]
             return await self._run_create(operation, done)
         operation = _Operation(self, stack, None, parent)
-        async with leases.held(self.store, stack.id, self.engine_id, self.settings.lease_seconds):
+        operation.attach(fence)
+        async with leases.held(self.store, fence):
             return await self._run_delete(operation, stack.action)
 
     # ------------------------------------------------------------------ nested stacks
@@ -421,9 +426,24 @@ class StackEngine:
             raise StackNotFound(f"The Stack ({name_or_id}) could not be found.")
         return stack
 
-    async def _claim(self, stack: StackRecord) -> None:
+    async def _refuse_nested(self, stack: StackRecord, operation: str) -> None:
+        """A nested stack belongs to the resource that made it: deleting it from outside
+        would leave its parent COMPLETE with outputs that silently vanish, and resuming it
+        alone would race its parent's own resume. Only an orphan (parent gone) is free."""
+        if stack.parent_id is None:
+            return
+        parent = await asyncio.to_thread(self.store.get_stack, stack.parent_id, stack.project)
+        if parent is None or parent.deleted_at is not None:
+            return
+        raise OperationRefused(
+            f"Stack {stack.name} is a nested stack, owned by resource "
+            f"{stack.parent_resource} of stack {parent.name}: {operation} {parent.name} "
+            "(or update that resource) instead"
+        )
+
+    async def _claim(self, stack: StackRecord) -> leases.Fence:
         try:
-            await asyncio.to_thread(
+            return await asyncio.to_thread(
                 leases.acquire, self.store, stack.id, self.engine_id, self.settings.lease_seconds
             )
         except leases.LeaseHeld as held:
@@ -662,6 +682,7 @@ class _Operation:
         directory = os.path.dirname(stack.template_file or "")
         self.base_dir = os.path.abspath(directory) if directory else None
         self.recorder = Recorder(engine.store)
+        self.fence: leases.Fence | None = None
         self.records: dict[str, ResourceRecord] = {}
         self._resolution: Resolution | None = None
         #: where the first failure happened (dotted path) and why
@@ -670,6 +691,15 @@ class _Operation:
         timeout = (stack.timeout_mins * 60) if stack.timeout_mins else None
         self.timeout = timeout or engine.settings.default_timeout_seconds
         self.timed_out = False
+
+    def attach(self, fence: leases.Fence) -> None:
+        """From now on every write is checked against this claim (see `leases.Fence`)."""
+        self.fence = fence
+        self.recorder.fence = fence
+
+    def claim(self) -> leases.Fence:
+        assert self.fence is not None, "an operation runs only under a claim"
+        return self.fence
 
     def time_left(self) -> float | None:
         return self.timeout - (time.monotonic() - self.started)
@@ -815,8 +845,12 @@ class _Operation:
         record = await self._transition(
             self.records[name], action, Status.IN_PROGRESS, "state changed"
         )
+        testpoints.reached("before_handler")
+        # No handler starts under a claim that may have passed to another process.
+        await self.claim().confirm(self.engine.store)
         try:
             changes = await effect(record)
+            testpoints.reached("after_handler")
         except BaseException as error:
             if isinstance(error, asyncio.CancelledError):
                 reason = f"{action.value.capitalize()} timed out"
@@ -834,6 +868,7 @@ class _Operation:
             await asyncio.shield(self._transition(latest, action, Status.FAILED, reason))
             raise
         await self._transition(record, action, Status.COMPLETE, "state changed", **changes)
+        testpoints.reached("after_complete")
 
     async def create_one(self, name: str) -> None:
         async def create(record: ResourceRecord) -> dict[str, Any]:

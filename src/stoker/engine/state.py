@@ -119,6 +119,18 @@ class Lease:
 
     engine_id: str
     expires_at: datetime
+    #: the claim's fencing token (counts every claim taken on the stack)
+    generation: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseToken:
+    """What a write of an operation carries: the store applies the write only if the stack
+    is still claimed by ``engine_id`` with this ``generation``, in the same transaction."""
+
+    stack_id: str
+    engine_id: str
+    generation: int
 
 
 class Store(Protocol):
@@ -147,14 +159,15 @@ class Store(Protocol):
     ) -> list[EventRecord]:
         """Oldest first; ``after_id`` for following new events."""
 
-    def write(self, batch: WriteBatch) -> None:
-        """Apply a batch in one transaction."""
+    def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> None:
+        """Apply a batch in one transaction; with ``fence``, only while that claim holds
+        (else raise `stoker.errors.LeaseLost` and change nothing)."""
 
     def acquire_lease(
         self, stack_id: str, engine_id: str, expires_at: datetime, now: datetime
     ) -> Lease | None:
-        """Claim the stack if no other engine holds a live lease (compare-and-swap).
-        Returns None on success, else the lease that is in the way."""
+        """Claim the stack if no other engine holds a live lease (compare-and-swap), with
+        a new generation. Returns None on success, else the lease that is in the way."""
 
     def renew_lease(self, stack_id: str, engine_id: str, expires_at: datetime) -> bool:
         """Extend our lease; False if we no longer hold it."""
@@ -166,5 +179,5 @@ class Store(Protocol):
     def count_stacks(self, project: str) -> int:
         """Top-level stacks in the project that are not deleted (the per-project limit)."""
 
-    def mark_deleted(self, stack_id: str, time: datetime) -> None:
-        """The stack is gone: set deleted_at (its name may be reused)."""
+    def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
+        """The stack is gone: set deleted_at (its name may be reused); fenced as `write`."""

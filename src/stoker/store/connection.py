@@ -34,12 +34,17 @@ WRITE = "stoker_write"  # execution option: this transaction will write
 def create_store_engine(url: str | URL) -> Engine:
     """An engine for ``url`` with the per-backend settings described above."""
     parsed = sqlalchemy_url(url)
-    options: dict[str, Any] = {"json_serializer": dumps, "json_deserializer": loads}
+    # hide_parameters: an error never carries a statement's values (hidden ones among them).
+    options: dict[str, Any] = {
+        "json_serializer": dumps,
+        "json_deserializer": loads,
+        "hide_parameters": True,
+    }
     if parsed.get_backend_name() != "sqlite":
         engine = create_engine(parsed, pool_pre_ping=True, **options)
         return engine
     connect_args: dict[str, Any] = {"timeout": BUSY_TIMEOUT_S}
-    if _in_memory(parsed):
+    if in_memory_sqlite(parsed):
         # One database per connection otherwise: share the single connection.
         connect_args["check_same_thread"] = False
         options["poolclass"] = StaticPool
@@ -49,7 +54,7 @@ def create_store_engine(url: str | URL) -> Engine:
     return engine
 
 
-def _in_memory(url: URL) -> bool:
+def in_memory_sqlite(url: URL) -> bool:
     database = url.database or ""
     return database in ("", ":memory:") or url.query.get("mode") == "memory"
 

@@ -12,8 +12,9 @@ Choices:
   code change, not a migration.
 - The template, environment and files a stack was created from live in ``raw_templates``
   (as in Heat): they are large and written once, while the stack row changes often.
-- The lease is two columns on the stack row, so claiming a stack is one conditional
-  UPDATE of one row.
+- The lease is three columns on the stack row (holder, expiry, generation), so claiming a
+  stack is one conditional UPDATE of one row; the generation is the fencing token every
+  write of the holder is checked against.
 - Stack names are unique per project among stacks that are not deleted: a partial unique
   index (both SQLite and PostgreSQL have them) backs the check `create_stack` makes.
 - Resources and events have integer ids in write order; resources are read back in the
@@ -105,6 +106,17 @@ class Stack(Base):
     template_file: Mapped[str | None] = mapped_column(Text)
     lease_engine_id: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     lease_expires_at: Mapped[datetime | None]
+    #: the fencing token: counts every claim taken, so a write checks it still holds one
+    lease_generation: Mapped[int] = mapped_column(BigInteger, server_default="0")
+
+
+class StoreMeta(Base):
+    """Small named values of the store itself (the secret key's check value)."""
+
+    __tablename__ = "store_meta"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
 
 
 class Resource(Base):

@@ -22,9 +22,9 @@ _POSTGRES_NAMES = frozenset({"postgresql", "postgres"})
 
 
 def default_database_url() -> str:
-    """The SQLite file in the user's data directory; the directory is created."""
+    """The SQLite file in the user's data directory; the directory is created (0700)."""
     directory = platformdirs.user_data_path(APP_NAME, appauthor=False)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # private: it holds state
     return f"sqlite:///{(directory / DB_FILE).resolve()}"
 
 

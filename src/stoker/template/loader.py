@@ -13,6 +13,7 @@ import bisect
 import gc
 import json
 import re
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -131,6 +132,15 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 _IMPLICIT = yaml.resolver.Resolver.yaml_implicit_resolvers
 _WILDCARD = _IMPLICIT.get(None, [])
 _KEEP_AS_STRING = frozenset({_STR_TAG, _TIMESTAMP_TAG, "!"})
+# The tags a scalar may carry explicitly (``!!int 5``): the plain YAML types, which are
+# all Heat's loader accepts. ``!!seq abc`` and the like are refused, not half-built.
+_SCALAR_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "int", "float", "str", "timestamp")
+)
+_COLLECTION_TAGS = {
+    yaml.SequenceStartEvent: frozenset({None, "!", "tag:yaml.org,2002:seq"}),
+    yaml.MappingStartEvent: frozenset({None, "!", "tag:yaml.org,2002:map"}),
+}
 _QUOTED_STYLES = frozenset({"'", '"', "|", ">"})
 
 
@@ -229,6 +239,8 @@ class _YamlBuilder:
             self.open_anchors.add(anchor)
         if kind is yaml.ScalarEvent:
             result = self.scalar(event)
+        elif event.tag not in _COLLECTION_TAGS[kind]:
+            raise self.unsupported_tag(event.tag, event)
         elif kind is yaml.SequenceStartEvent:
             result = self.sequence(event, depth)
         else:
@@ -274,15 +286,29 @@ class _YamlBuilder:
             mark = event.start_mark
             return StrNode(text, Span(self.file, mark.line + 1, mark.column + 1))
         constructor = _SCALAR_CONSTRUCTOR.yaml_constructors.get(tag)
-        if constructor is None or tag == _MERGE_TAG:
+        if constructor is None or tag not in _SCALAR_TAGS:
+            raise self.unsupported_tag(tag, event)
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+        try:
+            return constructor(_SCALAR_CONSTRUCTOR, node)
+        except (ValueError, KeyError, IndexError, TypeError) as error:
+            # ``!!int abc``, ``!!bool maybe``, ``!!int ""``, or more digits than Python
+            # converts (sys.get_int_max_str_digits).
+            why = "too many digits" if "digits" in str(error) else "not that type"
+            short = text if len(text) <= 40 else text[:37] + "..."
             raise self.fail(
                 SYNTAX,
-                f"unsupported YAML tag {tag!r}; Heat templates use plain YAML "
-                "(write intrinsic functions as mappings, e.g. {get_param: name})",
+                f"YAML value {short!r} cannot be read as {_short_tag(tag)} ({why})",
                 event,
-            )
-        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
-        return constructor(_SCALAR_CONSTRUCTOR, node)
+            ) from None
+
+    def unsupported_tag(self, tag: str, event: Any) -> TemplateError:
+        return self.fail(
+            SYNTAX,
+            f"unsupported YAML tag {_short_tag(tag)!r}; Heat templates use plain YAML "
+            "(write intrinsic functions as mappings, e.g. {get_param: name})",
+            event,
+        )
 
     def sequence(self, event: Any, depth: int) -> SequenceNode:
         result = SequenceNode(self.span(event))
@@ -352,6 +378,12 @@ class _YamlBuilder:
         return entries
 
 
+def _short_tag(tag: str) -> str:
+    """``tag:yaml.org,2002:int`` as the author wrote it: ``!!int``."""
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag
+
+
 @lru_cache(maxsize=65536)  # templates repeat their words (keys above all)
 def _resolve(text: str) -> str:
     """The implicit tag of a plain scalar, by PyYAML's YAML 1.1 rules."""
@@ -366,6 +398,7 @@ def _resolve(text: str) -> str:
 _NUMBER = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _LITERALS = {"true": True, "false": False, "null": None}
+_MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300  # 0 means unlimited
 
 
 class _JsonReader:
@@ -428,6 +461,12 @@ class _JsonReader:
             integer, fraction, exponent = match.groups()
             if fraction or exponent:
                 return float(match.group(0)), match.end()
+            if len(integer) > _MAX_INT_DIGITS:
+                raise self.error(
+                    f"JSON number with {len(integer)} digits: more than {_MAX_INT_DIGITS} "
+                    "digits cannot be read as an integer",
+                    offset,
+                )
             return int(integer), match.end()
         if not char:
             raise self.error("JSON syntax error: unexpected end of document", offset)

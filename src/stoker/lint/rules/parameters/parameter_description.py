@@ -22,7 +22,9 @@ class ParameterDescription(TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, parameter in ctx.parsed.parameters.items():
-            if not (parameter.description or "").strip():
+            description = parameter.description
+            # A description that is not a string is the core's error (E1003), not "none".
+            if description is None or (isinstance(description, str) and not description.strip()):
                 yield self.finding(
                     f'parameter "{name}" has no description', parameter.span, parameter.path
                 )

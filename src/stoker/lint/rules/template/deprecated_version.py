@@ -44,7 +44,8 @@ class DeprecatedVersion(TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         version = ctx.parsed.version
         reason = DEPRECATED_VERSIONS.get((version.key, version.value))
-        if reason is None or version.key not in (ctx.data or {}):
+        # Only a version the document states: one that is not a mapping states none.
+        if reason is None or not isinstance(ctx.data, dict) or version.key not in ctx.data:
             return
         yield self.finding(
             f"{version.key}: {version.value} is deprecated: {reason}; use "

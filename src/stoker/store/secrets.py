@@ -1,0 +1,297 @@
+"""Hidden values at rest: what the store encrypts, with which key, and where the key lives.
+
+Heat encrypts parameters and resource properties only when an operator turns on
+``encrypt_parameters_and_properties``; stoker does it always. A stack whose template
+declares a hidden parameter (HOT ``hidden``, CloudFormation ``NoEcho``), and every stack
+nested below such a stack, is *sealed*: its supplied parameter values, its merged
+environment (where ``--parameter`` values and ``parameter_defaults`` live), its
+resources' properties, attributes and plugin data, and the status reasons of the stack,
+its resources and its events (a failure message may quote a value derived from a hidden
+one) are stored as Fernet tokens
+(AES-128-CBC with HMAC-SHA256, from the ``cryptography`` package), not in clear. A stolen
+database file without the key reveals none of them. Templates stay in clear (as in
+Heat), and so do stacks without hidden parameters (nothing in them is secret by
+declaration, and the bulk rows of a large stack are then written without any cost).
+
+The key, in order: ``$STOKER_SECRET_KEY`` (a Fernet key, as ``stoker db rotate-key``
+prints); ``$STOKER_SECRET_KEY_FILE``; for a SQLite file, ``<database>.key`` beside it;
+otherwise ``secret.key`` in the user's data directory. The key file is created (0600) on
+first use. The database keeps a check value (a token of a known text) in ``store_meta``,
+so a missing or wrong key is reported when the store opens, not as garbage later.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from cryptography.fernet import Fernet, InvalidToken
+from sqlalchemy import Engine, Table, insert, select, update
+from sqlalchemy.engine import Connection
+
+from stoker.errors import DatabaseError, SecretKeyError
+from stoker.store.connection import WRITE
+from stoker.store.models import Event, RawTemplate, Resource, Stack, StoreMeta
+from stoker.store.types import dumps, loads
+
+KEY_ENV = "STOKER_SECRET_KEY"
+KEY_FILE_ENV = "STOKER_SECRET_KEY_FILE"
+#: the name of the check value in ``store_meta``
+CHECK_NAME = "secret_key_check"
+_CHECK_TEXT = b"stoker secret key check"
+#: how a sealed value is stored in a JSON column
+SEALED = "$stoker_sealed"
+_TRUE = frozenset({"true", "yes", "y", "on", "1", "t"})
+
+
+#: how a sealed text (a status reason) is stored in a text column
+TEXT_PREFIX = SEALED + ":"
+
+
+def is_sealed(value: Any) -> bool:
+    return type(value) is dict and len(value) == 1 and SEALED in value
+
+
+@dataclass(frozen=True, slots=True)
+class KeySource:
+    """Where the key comes from: the environment (``path`` None) or a file."""
+
+    path: Path | None
+    description: str
+
+
+def key_source(sqlite_file: str | None) -> KeySource:
+    """Where the key for a database is (see the module's docstring for the order)."""
+    if os.environ.get(KEY_ENV, "").strip():
+        return KeySource(None, f"${KEY_ENV}")
+    explicit = os.environ.get(KEY_FILE_ENV, "").strip()
+    if explicit:
+        return KeySource(Path(explicit), f"the key file {explicit} (${KEY_FILE_ENV})")
+    if sqlite_file:
+        path = Path(sqlite_file + ".key")
+        return KeySource(path, f"the key file {path}")
+    path = platformdirs.user_data_path("stoker", appauthor=False) / "secret.key"
+    return KeySource(path, f"the key file {path}")
+
+
+class Sealer:
+    """Encrypts and decrypts JSON-native values with one key."""
+
+    def __init__(self, key: bytes) -> None:
+        try:
+            self._fernet = Fernet(key)
+        except (ValueError, TypeError):
+            raise SecretKeyError(
+                "the secret key is malformed: it must be a Fernet key (32 bytes, url-safe "
+                "base64), as `stoker db rotate-key` makes"
+            ) from None
+
+    def seal(self, value: Any) -> dict[str, str]:
+        token = self._fernet.encrypt(dumps(value).encode("utf-8"))
+        return {SEALED: token.decode("ascii")}
+
+    def unseal(self, value: Any) -> Any:
+        """The value a sealed one hides; anything else as it is (stored before sealing)."""
+        if not is_sealed(value):
+            return value
+        try:
+            plain = self._fernet.decrypt(value[SEALED].encode("ascii"))
+        except (InvalidToken, ValueError):
+            raise SecretKeyError(
+                "a hidden value in the database cannot be decrypted with this key"
+            ) from None
+        return loads(plain.decode("utf-8"))
+
+    def seal_text(self, text: str) -> str:
+        """A status reason (messages may quote a value derived from a hidden one)."""
+        return TEXT_PREFIX + self._fernet.encrypt(text.encode("utf-8")).decode("ascii")
+
+    def unseal_text(self, text: str) -> str:
+        if not text.startswith(TEXT_PREFIX):
+            return text
+        try:
+            return self._fernet.decrypt(text[len(TEXT_PREFIX) :].encode("ascii")).decode()
+        except (InvalidToken, ValueError):
+            raise SecretKeyError(
+                "a hidden value in the database cannot be decrypted with this key"
+            ) from None
+
+    def check_value(self) -> str:
+        return self._fernet.encrypt(_CHECK_TEXT).decode("ascii")
+
+    def matches(self, check: str) -> bool:
+        try:
+            return self._fernet.decrypt(check.encode("ascii")) == _CHECK_TEXT
+        except (InvalidToken, ValueError):
+            return False
+
+
+def new_key() -> bytes:
+    return Fernet.generate_key()
+
+
+def read_key(source: KeySource) -> bytes | None:
+    """The key at ``source``, or None if its file does not exist."""
+    if source.path is None:
+        return os.environ[KEY_ENV].strip().encode("ascii", "replace")
+    try:
+        return source.path.read_bytes().strip()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise SecretKeyError(f"cannot read {source.description}: {error.strerror}") from None
+
+
+def write_key_file(path: Path, key: bytes) -> None:
+    """Write ``key`` to ``path`` (0600, its directory 0700 if made here), atomically: a
+    reader sees the old key or the new one, never half of one."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(key + b"\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def hides_parameters(template: Mapping[str, Any]) -> bool:
+    """Whether a template (as data) declares a hidden parameter (HOT ``hidden``, CFN
+    ``NoEcho``). Generous on purpose: sealing one stack too many costs nothing."""
+    for section in ("parameters", "Parameters"):
+        parameters = template.get(section)
+        if not isinstance(parameters, Mapping):
+            continue
+        for definition in parameters.values():
+            if not isinstance(definition, Mapping):
+                continue
+            for key in ("hidden", "NoEcho"):
+                if str(definition.get(key, "")).strip().lower() in _TRUE:
+                    return True
+    return False
+
+
+# -- the database side: the check value, first use, rotation ------------------------------
+
+
+def prepare_sqlite_file(path: str) -> None:
+    """Create a new SQLite database file as 0600 in a directory made 0700, before SQLite
+    creates it with the process's umask (usually world-readable). An existing file or
+    directory is left as the user set it up; a missing directory is not made (like
+    sqlite3, the open then fails with one line saying so), except the default data
+    directory, which `stoker.store.urls` makes 0700."""
+    if path in ("", ":memory:") or os.path.exists(path):
+        return
+    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        return
+    try:
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except OSError as error:
+        raise DatabaseError(
+            f"cannot create the database file {path}: {error.strerror or error}"
+        ) from None
+
+
+def open_sealer(engine: Engine, sqlite_file: str | None, in_memory: bool) -> Sealer:
+    """The sealer for a migrated database: its key checked against the stored check
+    value, or (first use) a key made, saved (0600) and its check value stored."""
+    query = select(StoreMeta.value).where(StoreMeta.name == CHECK_NAME)
+    with engine.connect() as connection:
+        check = connection.execute(query).scalar_one_or_none()
+    source = key_source(sqlite_file)
+    if check is not None:
+        return _checked(source, check)
+    # First use: under the database's write lock, so concurrent openers agree on one key.
+    with engine.execution_options(**{WRITE: True}).begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(1937010545)")
+        check = connection.execute(query).scalar_one_or_none()
+        if check is not None:
+            return _checked(source, check)
+        key = read_key(source)
+        if key is None:
+            key = new_key()
+            if source.path is not None and not in_memory:
+                key = _create_key_file(source.path, key)
+        sealer = Sealer(key)
+        connection.execute(insert(StoreMeta).values(name=CHECK_NAME, value=sealer.check_value()))
+        return sealer
+
+
+def _checked(source: KeySource, check: str) -> Sealer:
+    key = read_key(source)
+    if key is None:
+        raise SecretKeyError(
+            f"this database's hidden values are encrypted, and {source.description} does "
+            f"not exist: restore it, or set ${KEY_ENV} to the key they were encrypted with"
+        )
+    sealer = Sealer(key)
+    if not sealer.matches(check):
+        raise SecretKeyError(
+            f"the key from {source.description} is not the one this database's hidden "
+            f"values were encrypted with: use that key (${KEY_ENV} or the key file)"
+        )
+    return sealer
+
+
+def _create_key_file(path: Path, key: bytes) -> bytes:
+    """Save a new key unless another process saved one first (then use that one)."""
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        existing = path.read_bytes().strip()
+        if existing:
+            return existing
+        raise SecretKeyError(f"the key file {path} is empty") from None
+    except OSError as error:
+        raise SecretKeyError(
+            f"cannot create the key file {path}: {error.strerror or error}; set "
+            f"${KEY_ENV} or ${KEY_FILE_ENV}"
+        ) from None
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(key + b"\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    return key
+
+
+def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
+    """Re-encrypt every sealed value with ``new`` (in the caller's transaction); returns
+    how many values changed. The check value is replaced too."""
+    count = 0
+    columns = (
+        (Stack, ("parameters", "status_reason")),
+        (RawTemplate, ("environment",)),
+        (Resource, ("properties", "attributes", "data", "status_reason")),
+        (Event, ("reason",)),
+    )
+    for model, names in columns:
+        table: Table = model.__table__  # type: ignore[assignment]
+        key = table.c.id
+        rows = connection.execute(select(key, *(table.c[n] for n in names))).all()
+        for row in rows:
+            changes: dict[str, Any] = {}
+            for name, value in zip(names, row[1:], strict=True):
+                if is_sealed(value):
+                    changes[name] = new.seal(old.unseal(value))
+                elif isinstance(value, str) and value.startswith(TEXT_PREFIX):
+                    changes[name] = new.seal_text(old.unseal_text(value))
+            if changes:
+                connection.execute(update(table).where(key == row[0]).values(**changes))
+                count += len(changes)
+    connection.execute(
+        update(StoreMeta).where(StoreMeta.name == CHECK_NAME).values(value=new.check_value())
+    )
+    return count

@@ -1,0 +1,223 @@
+"""Secrets at rest: file modes, hidden values encrypted, the key checked, rotated, and
+database errors that never echo a statement's values."""
+
+from __future__ import annotations
+
+import asyncio
+import stat
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from sqlalchemy import MetaData, select
+
+from stoker.cli.main import cli
+from stoker.definition.loading import LoadOptions, load_definition
+from stoker.engine.settings import EngineSettings
+from stoker.engine.stacks import CreateRequest, StackEngine
+from stoker.engine.state import Status, WriteBatch
+from stoker.errors import DatabaseError, SecretKeyError
+from stoker.resources.registry import default_registry
+from stoker.store import SqlStore, open_store
+from stoker.store.secrets import KEY_ENV, KEY_FILE_ENV, SEALED
+from stoker.template.nodes import plain
+
+from . import factories as f
+
+SECRET = "correct-horse-battery"
+TEMPLATE = """heat_template_version: 2021-04-16
+parameters:
+  pw: {type: string, hidden: true}
+resources:
+  v: {type: OS::Heat::Value, properties: {value: {get_param: pw}}}
+  inner:
+    type: OS::Heat::Stack
+    properties:
+      parameters: {given: {get_attr: [v, value]}}
+      template: |
+        heat_template_version: 2021-04-16
+        parameters:
+          given: {type: string}
+        resources:
+          t: {type: OS::Heat::TestResource, properties: {value: {get_param: given}}}
+        outputs:
+          back: {value: {get_attr: [t, output]}}
+outputs:
+  back: {value: {get_attr: [inner, outputs, back]}}
+"""
+
+
+def create_hidden_stack(store: SqlStore, tmp_path: Path, name: str = "h") -> str:
+    path = tmp_path / "h.yaml"
+    path.write_text(TEMPLATE)
+    options = LoadOptions(require_all_parameters=True, stack_name=name)
+    result = load_definition(str(path), [], {"pw": SECRET}, options)
+    assert result.definition is not None, [d.render() for d in result.diagnostics]
+    engine = StackEngine(store, default_registry(), EngineSettings())
+    request = CreateRequest(
+        name=name,
+        definition=result.definition,
+        template=plain(result.definition.template.document.data),
+        environment=result.definition.environment.to_data(absolute_paths=True),
+        parameters={"pw": SECRET},
+        template_file=str(path),
+    )
+    record = asyncio.run(engine.create(request))
+    assert record.status is Status.COMPLETE, record.status_reason
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(record)}
+    assert outputs == {"back": SECRET}  # readable through the store, nested stack included
+    return record.id
+
+
+def raw_text(store: SqlStore) -> str:
+    """Every value of every row of every table, as the database holds it."""
+    tables = MetaData()
+    tables.reflect(store.engine)
+    parts = []
+    with store.engine.connect() as connection:
+        for table in tables.sorted_tables:
+            for row in connection.execute(select(table)):
+                parts.append(repr(tuple(row)))
+    return "\n".join(parts)
+
+
+def test_hidden_values_are_encrypted_at_rest(store: SqlStore, tmp_path: Path) -> None:
+    stack_id = create_hidden_stack(store, tmp_path)
+    text = raw_text(store)
+    assert SECRET not in text
+    assert SEALED in text
+    # Through the store, everything reads back in clear.
+    record = store.get_stack(stack_id, "default")
+    assert record is not None and record.parameters == {"pw": SECRET}
+    values = {r.name: r.properties for r in store.resources(stack_id)}
+    assert values["v"]["value"] == SECRET
+
+
+def test_stacks_without_hidden_parameters_are_stored_as_they_are(store: SqlStore) -> None:
+    record = f.stack(parameters={"plain": "visible"})
+    store.create_stack(record, [f.resource(record.id, "r", properties={"a": "seen"})], [])
+    text = raw_text(store)
+    assert "visible" in text and "seen" in text and SEALED not in text
+
+
+def test_a_new_sqlite_database_and_its_key_are_private(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    monkeypatch.delenv("STOKER_DB_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "new" / "deeper"))
+    path = tmp_path / "new" / "deeper" / "stoker" / "stoker.db"
+    with open_store() as store:  # the default data directory, made on first use
+        store.create_stack(f.stack(), [], [])
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    key = Path(f"{path}.key")
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    for extra in path.parent.glob("stoker.db-*"):  # WAL and shared memory, if still there
+        assert stat.S_IMODE(extra.stat().st_mode) & 0o077 == 0
+
+
+def test_a_missing_or_wrong_key_is_a_clear_error(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    url = f"sqlite:///{tmp_path / 'stoker.db'}"
+    with open_store(url) as store:
+        create_hidden_stack(store, tmp_path)
+    key = tmp_path / "stoker.db.key"
+    saved = key.read_bytes()
+    key.unlink()
+    with pytest.raises(SecretKeyError, match="stoker.db.key does not exist"):
+        open_store(url)
+    assert not key.exists()  # no new key was made for a database that has one
+    monkeypatch.setenv(KEY_ENV, "not a key")
+    with pytest.raises(SecretKeyError, match="malformed"):
+        open_store(url)
+    monkeypatch.setenv(KEY_ENV, "x" * 43 + "=")
+    with pytest.raises(SecretKeyError, match="not the one"):
+        open_store(url)
+    monkeypatch.setenv(KEY_ENV, saved.decode().strip())
+    with open_store(url) as store:
+        assert store.get_stack("h", "default").parameters == {"pw": SECRET}
+
+
+def test_rotate_key_reencrypts_and_retires_the_old_key(tmp_path, monkeypatch) -> None:
+    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    url = f"sqlite:///{tmp_path / 'stoker.db'}"
+    with open_store(url) as store:
+        stack_id = create_hidden_stack(store, tmp_path)
+        before = raw_text(store)
+    key = tmp_path / "stoker.db.key"
+    old = key.read_bytes().strip()
+    result = CliRunner().invoke(cli, ["--db", url, "db", "rotate-key"])
+    assert result.exit_code == 0, result.output
+    assert "re-encrypted" in result.output
+    new = key.read_bytes().strip()
+    assert new != old and stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert not Path(f"{key}.new").exists()
+    with open_store(url) as store:
+        after = raw_text(store)
+        assert SECRET not in after and after != before
+        assert store.get_stack(stack_id, "default").parameters == {"pw": SECRET}
+    monkeypatch.setenv(KEY_ENV, old.decode())
+    with pytest.raises(SecretKeyError, match="not the one"):
+        open_store(url)
+    # From the environment: the new key is printed, to be put there.
+    monkeypatch.setenv(KEY_ENV, new.decode())
+    result = CliRunner().invoke(cli, ["--db", url, "db", "rotate-key"])
+    assert result.exit_code == 0, result.output
+    printed = result.stdout.strip().splitlines()[-1]
+    monkeypatch.setenv(KEY_ENV, printed)
+    with open_store(url) as store:
+        assert store.get_stack(stack_id, "default").parameters == {"pw": SECRET}
+
+
+def test_database_errors_are_one_line_without_the_values(store: SqlStore) -> None:
+    record = f.stack()
+    store.create_stack(record, [], [])
+    bad = [WriteBatch(resources=[f.resource(record.id, "r", properties={"pw": SECRET}, type=None)])]
+    if store.engine.dialect.name == "postgresql":  # text cannot hold NUL there
+        bad.append(WriteBatch(events=[f.event(record.id, "r", reason=f"\0{SECRET}")]))
+    for batch in bad:
+        with pytest.raises(DatabaseError) as caught:
+            store.write(batch)
+        message = str(caught.value)
+        assert message.startswith("database error (")
+        assert "\n" not in message and SECRET not in message
+        assert "INSERT" not in message and "parameters" not in message.lower()
+
+
+def test_failure_reasons_quoting_a_hidden_value_are_encrypted(store, tmp_path) -> None:
+    path = tmp_path / "f.yaml"
+    path.write_text(
+        "heat_template_version: 2021-04-16\n"
+        "parameters:\n  pw: {type: string, hidden: true}\n"
+        "resources:\n  v: {type: OS::Heat::Value, properties: {value: {get_param: pw}}}\n"
+        "  t: {type: OS::Heat::TestResource, properties: {fail: {get_attr: [v, value]}}}\n"
+    )
+    options = LoadOptions(require_all_parameters=True, stack_name="f")
+    result = load_definition(str(path), [], {"pw": SECRET}, options)
+    engine = StackEngine(store, default_registry(), EngineSettings())
+    request = CreateRequest(
+        name="f",
+        definition=result.definition,
+        template=plain(result.definition.template.document.data),
+        environment=result.definition.environment.to_data(absolute_paths=True),
+        parameters={"pw": SECRET},
+        template_file=str(path),
+    )
+    record = asyncio.run(engine.create(request))
+    assert record.status is Status.FAILED
+    assert SECRET in record.status_reason  # the message quotes the value (shown masked)
+    assert SECRET not in raw_text(store)
+    assert SECRET in store.get_stack("f", "default").status_reason
+    assert any(SECRET in e.reason for e in store.events(record.id))
+    assert any(SECRET in r.status_reason for r in store.resources(record.id))
+
+
+@pytest.mark.parametrize(
+    "url", ["sqlite:////proc/no-such-dir/stoker.db", "postgresql://nobody@127.0.0.1:1/none"]
+)
+def test_a_database_that_cannot_be_opened_is_one_line(url) -> None:
+    with pytest.raises(DatabaseError) as caught:
+        open_store(url)
+    assert "\n" not in str(caught.value)
