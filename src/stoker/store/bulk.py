@@ -40,6 +40,7 @@ from sqlalchemy import (
     literal_column,
     select,
     type_coerce,
+    update,
 )
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -47,10 +48,12 @@ from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import NullType, TypeEngine
 
-from stoker.store.models import Event, Resource
+from stoker.store.models import Event, Resource, Stack
 from stoker.store.records import EVENT_FIELDS, RESOURCE_FIELDS, RESOURCE_JSON_FIELDS
 from stoker.store.types import UTCDateTime
 
+#: the columns `BulkStatements.set_stack_status` writes, in order; the stack's id last
+STACK_STATUS_FIELDS = ("action", "status", "status_reason", "updated_at", "id")
 _TIME_FIELDS = frozenset({"created_at", "updated_at", "time"})
 _ORDER = "position"  # the ordinality column of a PostgreSQL batch
 _TEXT_PARAMETER = re.compile(r"%\((\w+)\)s")  # psycopg's "pyformat" placeholder
@@ -59,18 +62,39 @@ _TEXT_PARAMETER = re.compile(r"%\((\w+)\)s")  # psycopg's "pyformat" placeholder
 @dataclass(frozen=True, slots=True)
 class DriverStatement:
     """SQL text that takes rows of values in ``fields`` order: by ``executemany`` of
-    tuples, or (``columnar``) in one execution with one list per field."""
+    tuples, or (``columnar``) in one execution with one list per field. ``named``: the
+    driver wants each row as a mapping (psycopg's ``%(name)s``), not a tuple."""
 
     sql: str
     fields: tuple[str, ...]
     columnar: bool
+    named: bool = False
 
     def run(self, connection: Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+        """On a SQLAlchemy connection (inside its transaction)."""
         if not self.columnar:
-            connection.exec_driver_sql(self.sql, list(rows))
+            connection.exec_driver_sql(self.sql, self._rows(rows))
             return
+        connection.exec_driver_sql(self.sql, self._columns(rows))
+
+    def execute(self, cursor: Any, rows: Sequence[tuple[Any, ...]]) -> int:
+        """On a driver cursor (see `stoker.store.store.SqlStore.write`); the row count."""
+        if self.columnar:
+            cursor.execute(self.sql, self._columns(rows))
+        elif len(rows) == 1:
+            cursor.execute(self.sql, self._rows(rows)[0])
+        else:
+            cursor.executemany(self.sql, self._rows(rows))
+        return int(cursor.rowcount)
+
+    def _rows(self, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+        if self.named:
+            return [dict(zip(self.fields, row, strict=True)) for row in rows]
+        return list(rows)
+
+    def _columns(self, rows: Sequence[tuple[Any, ...]]) -> dict[str, list[Any]]:
         columns = [list(column) for column in zip(*rows, strict=True)]
-        connection.exec_driver_sql(self.sql, dict(zip(self.fields, columns, strict=True)))
+        return dict(zip(self.fields, columns, strict=True))
 
 
 class BulkStatements:
@@ -80,6 +104,18 @@ class BulkStatements:
         self.dialect = dialect
         self.upsert_resources = self._compile(Resource.__table__, RESOURCE_FIELDS, upsert=True)
         self.insert_events = self._compile(Event.__table__, EVENT_FIELDS, upsert=False)
+        self.set_stack_status = self._set_stack_status()
+
+    def _set_stack_status(self) -> DriverStatement:
+        """``UPDATE stacks SET action, status, status_reason, updated_at WHERE id``."""
+        table = Stack.__table__
+        values = {column: bindparam(f"new_{column}") for column in STACK_STATUS_FIELDS[:-1]}
+        statement = update(table).where(table.c.id == bindparam("new_id")).values(values)
+        compiled = statement.compile(dialect=self.dialect)
+        fields = tuple(f"new_{column}" for column in STACK_STATUS_FIELDS)
+        if compiled.positional and tuple(compiled.positiontup or ()) != fields:
+            raise AssertionError(f"bind order {compiled.positiontup} is not {fields}")
+        return DriverStatement(compiled.string, fields, False, named=not compiled.positional)
 
     def _compile(self, table: Any, fields: Sequence[str], *, upsert: bool) -> DriverStatement:
         columnar = self.dialect.name == "postgresql"

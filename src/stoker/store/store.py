@@ -78,6 +78,7 @@ class SqlStore:
         self._writer = engine.execution_options(**{WRITE: True})
         self._codec = CODECS[engine.dialect.name]
         self._bulk = BulkStatements(engine.dialect)
+        self._integrity_errors = (IntegrityError, engine.dialect.dbapi.IntegrityError)
 
     @property
     def engine(self) -> Engine:
@@ -203,29 +204,56 @@ class SqlStore:
 
     def write(self, batch: WriteBatch) -> None:
         """Stack state changes (``updated_at`` becomes the change's time), resource upserts
-        and new events, all or nothing. A stack that does not exist raises UnknownStack."""
+        and new events, all or nothing. A stack that does not exist raises UnknownStack.
+
+        This is the engine's group commit, run once or twice per resource transition
+        batch, so it goes straight to the driver: the rows are built first (a bad value
+        raises before anything is sent), then one transaction runs the precompiled
+        statements of `stoker.store.bulk` on the driver's cursor. SQLAlchemy's per-
+        statement machinery cost more than the database's own work here (0.18 ms against
+        0.075 ms for a one-resource batch on SQLite).
+        """
         if not batch:
             return
+        codec = self._codec
+        stacks = [
+            (c.action.value, c.status.value, c.reason, codec.time_in(c.time), c.stack_id)
+            for c in batch.stacks
+        ]
+        resources, events = self._rows(batch.resources, batch.events)
         try:
-            with self._writing() as connection:
-                for change in batch.stacks:
-                    result = connection.execute(
-                        update(Stack)
-                        .where(Stack.id == change.stack_id)
-                        .values(
-                            action=change.action.value,
-                            status=change.status.value,
-                            status_reason=change.reason,
-                            updated_at=change.time,
-                        )
-                    )
-                    if result.rowcount != 1:
-                        raise UnknownStack(change.stack_id)
-                self._write_rows(connection, batch.resources, batch.events)
-        except IntegrityError as error:
+            with self._driver_transaction() as cursor:
+                for row in stacks:
+                    if self._bulk.set_stack_status.execute(cursor, [row]) != 1:
+                        raise UnknownStack(row[-1])
+                if resources:
+                    self._bulk.upsert_resources.execute(cursor, resources)
+                if events:
+                    self._bulk.insert_events.execute(cursor, events)
+        except self._integrity_errors as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
             self._raise_unknown(named, error)
             raise
+
+    @contextmanager
+    def _driver_transaction(self) -> Iterator[Any]:
+        """A write transaction on a pooled driver connection: ``BEGIN IMMEDIATE`` on
+        SQLite (as `_writing`), the driver's implicit ``BEGIN`` on PostgreSQL."""
+        connection = self._engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if self._engine.dialect.name == "sqlite":
+                    cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+            finally:
+                cursor.close()
+        finally:
+            connection.close()  # back to the pool
 
     def _raise_unknown(self, stack_ids: Iterable[str | None], error: Exception) -> None:
         """After a failed write: UnknownStack if one of the stacks it named is missing."""
@@ -240,18 +268,23 @@ class SqlStore:
         resources: Sequence[ResourceRecord],
         events: Sequence[EventRecord],
     ) -> None:
+        resource_rows, event_rows = self._rows(resources, events)
+        if resource_rows:
+            self._bulk.upsert_resources.run(connection, resource_rows)
+        if event_rows:
+            self._bulk.insert_events.run(connection, event_rows)
+
+    def _rows(
+        self, resources: Sequence[ResourceRecord], events: Sequence[EventRecord]
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Driver-ready rows. One row per (stack_id, name): the last record wins, at the
+        first one's place (PostgreSQL refuses to upsert one row twice in a statement)."""
         codec = self._codec
-        if resources:
-            # One row per (stack_id, name): the last record wins, at the first one's place
-            # (PostgreSQL refuses to upsert one row twice in a statement).
-            latest: dict[tuple[str, str], ResourceRecord] = {}
-            for resource in resources:
-                latest[resource.stack_id, resource.name] = resource
-            rows = [resource_row(resource, codec) for resource in latest.values()]
-            self._bulk.upsert_resources.run(connection, rows)
-        if events:
-            rows = [event_row(event, codec) for event in events]
-            self._bulk.insert_events.run(connection, rows)
+        latest: dict[tuple[str, str], ResourceRecord] = {}
+        for resource in resources:
+            latest[resource.stack_id, resource.name] = resource
+        resource_rows = [resource_row(resource, codec) for resource in latest.values()]
+        return resource_rows, [event_row(event, codec) for event in events]
 
     # -- leases ------------------------------------------------------------------------
 
