@@ -22,15 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from stoker.definition.loading import LoadOptions, load_definition
-from stoker.engine.settings import EngineSettings
-from stoker.engine.stacks import CreateRequest, StackEngine
-from stoker.engine.state import Status
-from stoker.resources.registry import default_registry
-from stoker.store import open_store
-from stoker.template.loader import LoadLimits
-from stoker.template.nodes import plain
-
 
 def independent(count: int) -> str:
     lines = ["heat_template_version: wallaby", "resources:"]
@@ -134,7 +125,20 @@ SCENARIOS = {
 
 
 def run_scenario(name: str, count: int) -> dict[str, float]:
-    """Create then delete one stack; runs inside the child process."""
+    """Create then delete one stack; runs inside the child process.
+
+    stoker is imported here, not at the top: the parent process stays small, and Linux
+    counts a child's memory before ``exec`` in the child's peak RSS.
+    """
+    from stoker.definition.loading import LoadOptions, load_definition
+    from stoker.engine.settings import EngineSettings
+    from stoker.engine.stacks import CreateRequest, StackEngine
+    from stoker.engine.state import Status
+    from stoker.resources.registry import default_registry
+    from stoker.store import open_store
+    from stoker.template.loader import LoadLimits
+    from stoker.template.nodes import plain
+
     directory = tempfile.mkdtemp()
     path = Path(directory, "t.yaml")
     if name == "nested":
