@@ -94,7 +94,8 @@ def main() -> int:
             creates, deletes = [], []
             for _ in range(repeat):
                 unlimited = ["stack", "--max-resources-per-stack", "-1"]
-                creates.append(run([*unlimited, "create", name, "-t", str(path)], env))
+                big = ["--max-template-size", str(16 * 1024 * 1024)]
+                creates.append(run([*unlimited, "create", name, "-t", str(path), *big], env))
                 deletes.append(run(["stack", "delete", name, "--yes"], env))
             measure(f"stoker stack create: {label}", creates)
             measure(f"stoker stack delete: {label}", deletes)
