@@ -8,3 +8,6 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
 .venv/bin/python -m pip install --quiet -e ".[dev,postgresql]"
+# Bytecode now, as installing a package does: an editable install otherwise compiles
+# stoker's sources on every run when PYTHONDONTWRITEBYTECODE is set.
+.venv/bin/python -m compileall -q src >/dev/null

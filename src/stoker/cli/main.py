@@ -6,25 +6,84 @@ status `stoker.errors.exit_status` gives: 0 success; 1 the input was rejected, a
 thing does not exist, the database cannot be used, or the operation failed; 2 command-line
 usage errors (Click's convention: bad options, a file named on the command line that does
 not exist, an unusable lint config).
+
+Each command group lives in its own module and is imported only when it runs: ``stoker
+--version`` or ``--help`` must not pay for SQLAlchemy, yaql or the linter (a test checks
+this). The one-line help of each group is therefore written here too; a test checks it
+still matches the group's docstring.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Any
 
 import click
 
 from stoker import __version__
-from stoker.cli.db import db
-from stoker.cli.lint import lint
-from stoker.cli.resource_types import resource_type
-from stoker.cli.stack import stack
-from stoker.cli.template import template
 from stoker.errors import StokerError, exit_status
 
+# name -> (module, attribute, first line of the group's docstring)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "db": (
+        "stoker.cli.db",
+        "db",
+        "Look after the database (the key that encrypts hidden values at rest).",
+    ),
+    "lint": (
+        "stoker.cli.lint",
+        "lint",
+        "Lint templates, environments, directories (recursively) and VNF packages (.zip).",
+    ),
+    "resource-type": (
+        "stoker.cli.resource_types",
+        "resource_type",
+        "List the resource types stoker can run and show their schemas.",
+    ),
+    "stack": ("stoker.cli.stack", "stack", "Create, inspect and delete stacks."),
+    "template": (
+        "stoker.cli.template",
+        "template",
+        "Check and inspect templates without running anything.",
+    ),
+}
 
-class StokerGroup(click.Group):
+
+def _short(text: str, limit: int) -> str:
+    """A group's one-line help cut to ``limit`` as Click cuts it (its own helper for this
+    is deprecated)."""
+    return text if len(text) <= limit else text[: max(limit - 3, 0)].rstrip() + "..."
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported when invoked, not when the CLI starts."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS and cmd_name not in self.commands:
+            module, attribute, _ = COMMANDS[cmd_name]
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Click's layout, from the help written above instead of importing every group."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            command = self.commands.get(name)
+            if command is None:
+                rows.append((name, _short(COMMANDS[name][2], limit)))
+            elif not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+class StokerGroup(LazyGroup):
     """The top-level group: runs the command and turns every error into one line."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
@@ -73,13 +132,6 @@ def _usage_error(error: click.ClickException) -> None:
 def cli(ctx: click.Context, db: str | None) -> None:
     """stoker: run and check OpenStack Heat templates anywhere."""
     ctx.obj = {"db": db}
-
-
-cli.add_command(template)
-cli.add_command(stack)
-cli.add_command(resource_type)
-cli.add_command(lint)
-cli.add_command(db)
 
 
 def main() -> None:

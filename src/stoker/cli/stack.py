@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -25,19 +25,19 @@ from stoker.cli.output import (
     report,
     to_yaml,
 )
-from stoker.cli.progress import Progress, StackInfo, event_line
-from stoker.cli.template import load_from_options
-from stoker.definition.stack import StackDefinition
 from stoker.engine.settings import EngineSettings
-from stoker.engine.stacks import CreateRequest, StackEngine
 from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
 from stoker.errors import OperationFailed, Rejected, StackNotFound, StokerError
-from stoker.parameters import display_value
-from stoker.resources.registry import default_registry
-from stoker.store import database_url, open_store
+from stoker.store.urls import database_url
 from stoker.template.loader import DEFAULT_MAX_BYTES
-from stoker.template.nodes import plain
-from stoker.template.versions import Format
+
+# The engine, the definition machinery and the resource types are imported by the
+# commands that use them: ``stack list`` reads rows and needs none of them.
+if TYPE_CHECKING:
+    from stoker.cli.progress import StackInfo
+    from stoker.definition.stack import StackDefinition
+    from stoker.engine.stacks import StackEngine
+    from stoker.resources.registry import ResourceTypeRegistry
 
 _format_option = format_option
 _column_option = column_option
@@ -50,16 +50,28 @@ class Session:
         self.url = database_url(db)
         self.settings = settings
         self._store: Store | None = None
-        self.registry = default_registry()
+        self._registry: ResourceTypeRegistry | None = None
 
     @property
     def store(self) -> Store:
         if self._store is None:
+            from stoker.store import open_store
+
             self._store = open_store(self.url)
         return self._store
 
+    @property
+    def registry(self) -> ResourceTypeRegistry:
+        if self._registry is None:
+            from stoker.resources.registry import default_registry
+
+            self._registry = default_registry()
+        return self._registry
+
     def stack_info(self, stack_id: str) -> StackInfo | None:
         """A stack's parent and size, for progress (which meets nested stacks by id)."""
+        from stoker.cli.progress import StackInfo
+
         found = self.store.get_stack(stack_id, self.settings.project)
         if found is None:
             return None
@@ -67,6 +79,8 @@ class Session:
         return StackInfo(found.parent_id, found.parent_resource, count)
 
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
+        from stoker.engine.stacks import StackEngine
+
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
 
 
@@ -191,6 +205,11 @@ def create(
     columns: tuple[str, ...],
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
+    from stoker.cli.progress import Progress
+    from stoker.cli.template import load_from_options
+    from stoker.engine.stacks import CreateRequest
+    from stoker.template.nodes import plain
+
     result, explicit = load_from_options(
         template_file,
         environments,
@@ -261,6 +280,9 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
 # ---------------------------------------------------------------------------- show
 def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str], list[str]]:
     """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
+    from stoker.parameters import display_value
+    from stoker.template.versions import Format
+
     definition = engine.definition_of(record)
     shown = {
         name: display_value(parameter, definition.parameters[name])
@@ -389,6 +411,8 @@ def list_stacks(
 @click.pass_obj
 def delete(session: Session, name: str, yes: bool) -> None:
     """Delete stack NAME and everything in it."""
+    from stoker.cli.progress import Progress
+
     record = _find(session, name)
     if not yes:
         if not sys.stdin.isatty():
@@ -412,6 +436,8 @@ def delete(session: Session, name: str, yes: bool) -> None:
 @click.pass_obj
 def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Continue an operation on NAME that was interrupted (its engine died)."""
+    from stoker.cli.progress import Progress
+
     record = _find(session, name)
     secrets = _secrets(session, record)
     progress = Progress(len(session.store.resources(record.id)), secrets, lookup=session.stack_info)
@@ -476,6 +502,8 @@ def output_show(
     session: Session, name: str, key: str | None, show_all: bool, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Show output KEY of NAME (or --all)."""
+    from stoker.engine.stacks import StackNotFound
+
     if not key and not show_all:
         raise click.UsageError("give an output KEY or --all")
     record = _find(session, name)
@@ -592,6 +620,8 @@ def resource_show(
     session: Session, name: str, resource_name: str, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Show resource RESOURCE_NAME of NAME, with its attributes."""
+    from stoker.engine.stacks import StackNotFound
+
     record = _find(session, name)
     records = {r.name: r for r in session.store.resources(record.id)}
     found = records.get(resource_name)
@@ -657,6 +687,8 @@ def event_list(
     session: Session, name: str, follow: bool, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """List the events of NAME, oldest first (with nested stacks' to --nested-depth)."""
+    from stoker.cli.progress import event_line
+
     record = _find(session, name)
     secrets = _secrets(session, record)
     events = _stack_events(session, record, nested_depth)

@@ -6,6 +6,7 @@ names, cycles), and ordered for display.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,20 +25,25 @@ class DependencyGraph:
         return result
 
     def order(self) -> list[str]:
-        """A topological order, stable with respect to template order (Kahn's algorithm)."""
+        """A topological order, stable with respect to template order (Kahn's algorithm).
+
+        The ready set is a heap of template positions, so the order costs n log n: a sort
+        per step made 10,000 independent resources take over a second.
+        """
         remaining = {name: len(needs) for name, needs in self.requires.items()}
         dependents = self.required_by()
-        ready = [name for name, count in remaining.items() if count == 0]
+        names = list(self.requires)
+        position = {name: index for index, name in enumerate(names)}
+        ready = [position[name] for name, count in remaining.items() if count == 0]
+        heapq.heapify(ready)
         order: list[str] = []
-        position = {name: index for index, name in enumerate(self.requires)}
         while ready:
-            ready.sort(key=position.__getitem__, reverse=True)
-            name = ready.pop()
+            name = names[heapq.heappop(ready)]
             order.append(name)
             for dependent in dependents[name]:
                 remaining[dependent] -= 1
                 if remaining[dependent] == 0:
-                    ready.append(dependent)
+                    heapq.heappush(ready, position[dependent])
         return order
 
     def levels(self) -> list[list[str]]:

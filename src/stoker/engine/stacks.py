@@ -25,6 +25,7 @@ from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases, testpoints
+from stoker.engine.heap import frozen_heap
 from stoker.engine.recorder import Recorder
 from stoker.engine.resolution import Resolution, TreeCheck, resolve_types
 from stoker.engine.runtime import RuntimeContext, view_of
@@ -191,7 +192,8 @@ class StackEngine:
             template_file=request.template_file,
         )
         try:
-            return await self._create_stack(stack, request.definition, parent=None)
+            with frozen_heap():
+                return await self._create_stack(stack, request.definition, parent=None)
         except StackExists:
             raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
 
@@ -254,7 +256,8 @@ class StackEngine:
     async def delete(self, name_or_id: str) -> StackRecord:
         stack = await self._find(name_or_id)
         await self._refuse_nested(stack, "delete")
-        return await self._delete_stack(stack, parent=None)
+        with frozen_heap():
+            return await self._delete_stack(stack, parent=None)
 
     async def _delete_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
         """Claim the stack and delete it (its nested stacks with it)."""
@@ -287,7 +290,8 @@ class StackEngine:
         """Continue an interrupted create, delete or rollback from the recorded state."""
         stack = await self._find(name_or_id)
         await self._refuse_nested(stack, "resume")
-        return await self._resume_stack(stack, parent=None)
+        with frozen_heap():
+            return await self._resume_stack(stack, parent=None)
 
     async def _resume_stack(self, stack: StackRecord, parent: _Operation | None) -> StackRecord:
         if stack.status is not Status.IN_PROGRESS:

@@ -4,6 +4,9 @@ Heat runs whatever yaql is installed with ``limit_iterators`` 200 and ``memory_q
 10000. yaql 3 dropped the string ``format`` method as a security fix, yet real templates
 (TripleO) call ``"{0}".format($.data)``; a safe replacement that only substitutes
 positional and keyword arguments is registered here.
+
+yaql itself is imported on first use: importing it costs more than a whole ``template
+validate`` of a template that does not use it.
 """
 
 from __future__ import annotations
@@ -14,10 +17,6 @@ import string
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
-
-import yaql
-from yaql.language import exceptions as yaql_exceptions
-from yaql.language import specs, yaqltypes
 
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
@@ -51,25 +50,32 @@ class _SafeFormatter(string.Formatter):
 _FORMATTER = _SafeFormatter()
 
 
-@specs.parameter("format_string", yaqltypes.String())
-@specs.name("format")
-@specs.extension_method
 def _format(format_string: str, *args: Any, **kwargs: Any) -> str:
     """yaql 2's ``string.format(args…, name => value…)`` minus attribute/index access."""
     return _FORMATTER.vformat(format_string, args, kwargs)
+
+
+def _format_function() -> Any:
+    """`_format` declared as yaql's ``format`` extension method."""
+    from yaql.language import specs, yaqltypes
+
+    declared = specs.name("format")(specs.extension_method(_format))
+    return specs.parameter("format_string", yaqltypes.String())(declared)
 
 
 class _Engine:
     """The yaql parser and root context, built on first use and then shared."""
 
     def __init__(self) -> None:
+        import yaql
+
         options = {
             "yaql.limitIterators": LIMIT_ITERATORS,
             "yaql.memoryQuota": MEMORY_QUOTA,
         }
         self.parse = yaql.YaqlFactory().create(options)
         self.context = yaql.create_context()
-        self.context.register_function(_format)
+        self.context.register_function(_format_function())
 
 
 @lru_cache(maxsize=1)
@@ -79,7 +85,7 @@ def engine() -> _Engine:
 
 @lru_cache(maxsize=512)
 def parse_expression(expression: str) -> Any:
-    """The parsed expression; `yaql_exceptions.YaqlException` if it does not parse."""
+    """The parsed expression; yaql's ``YaqlException`` if it does not parse."""
     return engine().parse(expression)
 
 
@@ -105,9 +111,11 @@ class Yaql(PureFunction):
     def _parse(self, expression: Any) -> Any:
         if not isinstance(expression, str):
             raise self.error(f'The "expression" argument to {self.name} must contain a string.')
+        from yaql.language.exceptions import YaqlException
+
         try:
             return parse_expression(expression)
-        except yaql_exceptions.YaqlException as exc:
+        except YaqlException as exc:
             raise self.error(f"Bad expression {exc}.") from exc
 
     def check_arguments(self) -> Iterator[Diagnostic]:

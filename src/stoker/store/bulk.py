@@ -59,18 +59,29 @@ _TEXT_PARAMETER = re.compile(r"%\((\w+)\)s")  # psycopg's "pyformat" placeholder
 @dataclass(frozen=True, slots=True)
 class DriverStatement:
     """SQL text that takes rows of values in ``fields`` order: by ``executemany`` of
-    tuples, or (``columnar``) in one execution with one list per field."""
+    tuples, or (``columnar``) in one execution with one list per field. ``named``: the
+    driver wants each row as a mapping (psycopg's ``%(name)s``), not a tuple."""
 
     sql: str
     fields: tuple[str, ...]
     columnar: bool
+    named: bool = False
 
     def run(self, connection: Connection, rows: Sequence[tuple[Any, ...]]) -> None:
+        """On a SQLAlchemy connection (inside its transaction)."""
         if not self.columnar:
-            connection.exec_driver_sql(self.sql, list(rows))
+            connection.exec_driver_sql(self.sql, self._rows(rows))
             return
+        connection.exec_driver_sql(self.sql, self._columns(rows))
+
+    def _rows(self, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+        if self.named:
+            return [dict(zip(self.fields, row, strict=True)) for row in rows]
+        return list(rows)
+
+    def _columns(self, rows: Sequence[tuple[Any, ...]]) -> dict[str, list[Any]]:
         columns = [list(column) for column in zip(*rows, strict=True)]
-        connection.exec_driver_sql(self.sql, dict(zip(self.fields, columns, strict=True)))
+        return dict(zip(self.fields, columns, strict=True))
 
 
 class BulkStatements:

@@ -317,9 +317,13 @@ class _YamlBuilder:
             item = next_event()
             if type(item) is yaml.SequenceEndEvent:
                 return result
-            mark = item.start_mark
-            spans.append(Span(file, mark.line + 1, mark.column + 1))
-            result.append(value(item, depth + 1))
+            node = value(item, depth + 1)
+            span = getattr(node, "span", None)
+            if span is None or type(item) is yaml.AliasEvent:
+                mark = item.start_mark
+                span = Span(file, mark.line + 1, mark.column + 1)
+            spans.append(span)
+            result.append(node)
 
     def mapping(self, event: Any, depth: int) -> MappingNode:
         result = MappingNode(self.span(event))
@@ -338,12 +342,22 @@ class _YamlBuilder:
                 merged.extend(self.merge_sources(self.next_event(), depth))
                 continue
             key = self.scalar(key_event)
-            mark = key_event.start_mark
-            key_span = Span(file, mark.line + 1, mark.column + 1)  # type: ignore[union-attr]
+            # A node's own span and the one its container records for it are equal: share
+            # one object (a large template holds hundreds of thousands of them).
+            key_span = getattr(key, "span", None)
+            if key_span is None:
+                mark = key_event.start_mark
+                key_span = Span(file, mark.line + 1, mark.column + 1)  # type: ignore[union-attr]
+            elif type(key) is StrNode:
+                # The mapping keeps its keys' positions (key_spans): a key needs none of its
+                # own, and the few distinct keys of a template are then shared.
+                key = sys.intern(str(key))
             value_event = next_event()
-            mark = value_event.start_mark
-            value_span = Span(file, mark.line + 1, mark.column + 1)
             value = value_of(value_event, depth + 1)
+            value_span = getattr(value, "span", None)
+            if value_span is None or type(value_event) is yaml.AliasEvent:
+                mark = value_event.start_mark
+                value_span = Span(file, mark.line + 1, mark.column + 1)
             if key in result:
                 first = key_spans[key]
                 self.diagnostics.append(

@@ -1,0 +1,82 @@
+"""Each command imports what it uses: start-up time is the user's first impression.
+
+Each case runs ``stoker`` in a fresh interpreter (this test process has imported
+everything already) and lists the modules it loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from stoker.cli.main import COMMANDS, cli
+from stoker.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = str(ROOT / "examples" / "hello.yaml")
+
+_PROBE = """
+import json, sys
+from stoker.cli.main import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.__stdout__.write("\\n" + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+
+def modules_loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
+    completed = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    return set(json.loads(completed.stdout.strip().splitlines()[-1]))
+
+
+def _loaded(modules: set[str], *prefixes: str) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+HEAVY = ("sqlalchemy", "alembic", "yaql", "stoker.lint", "stoker.engine.stacks", "stoker.store")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_help_and_version_import_no_library(args: list[str]) -> None:
+    modules = modules_loaded(*args)
+    assert _loaded(modules, *HEAVY, "stoker.definition", "rich") == []
+
+
+def test_template_validate_imports_no_store_linter_or_yaql() -> None:
+    modules = modules_loaded("template", "validate", EXAMPLE)
+    assert "stoker.definition.stack" in modules  # the probe really validated
+    assert _loaded(modules, *HEAVY) == []
+
+
+def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'list.db'}"
+    open_store(url)  # a new database is migrated (with Alembic) once, by its first opener
+    env = {"STOKER_DB_URL": url, "PATH": ""}
+    modules = modules_loaded("stack", "list", env=env)
+    assert "stoker.store.store" in modules
+    assert _loaded(modules, "yaql", "alembic", "stoker.lint", "stoker.engine.stacks") == []
+    assert _loaded(modules, "stoker.definition", "stoker.resources") == []
+
+
+def test_help_lists_each_group_with_its_own_first_line() -> None:
+    """The help written in main.py (so ``--help`` imports nothing) is each group's own."""
+    for name, (_, _, first_line) in COMMANDS.items():
+        command = cli.get_command(click.Context(cli), name)
+        assert command is not None
+        assert (command.help or "").splitlines()[0] == first_line, name
+    output = CliRunner().invoke(cli, ["--help"]).output
+    assert all(name in output for name in COMMANDS)
