@@ -67,7 +67,7 @@ outputs:
         "is incorrect: there is no such resource",
         "t.yaml:10:11: resources.a.properties.z.get_param: The Parameter (undeclared) was not "
         "defined in template.",
-        't.yaml:12:15: outputs.o.value.get_attr: The specified reference "absent" (in output o) '
+        't.yaml:12:15: outputs.o.value.get_attr: The specified reference "absent" (in unknown) '
         "is incorrect: there is no such resource",
         't.yaml:6:18: resources.a.depends_on: Resource "a" depends on "nope", which is not a '
         "resource of this template",
@@ -112,10 +112,19 @@ def test_conditions_with_another_parameter_value():
     assert definition.graph.requires["user"] == ("dev_only",)
 
 
-def test_referring_to_a_disabled_resource_is_an_error():
+def test_referring_to_a_disabled_resource_fails_when_the_output_is_read():
+    # Heat accepts the template; reading the output gives its output_error.
     definition = definition_from(CONDITIONAL + "  bad: {value: {get_resource: dev_only}}\n")
+    assert errors(definition) == []
+    (finding,) = [d.render() for d in definition.output_findings]
+    assert "outputs.bad.value.get_resource" in finding and "condition is false" in finding
+    assert "fails only when the output is read" in finding
+
+
+def test_get_attr_of_a_disabled_resource_in_an_output_is_an_error():
+    definition = definition_from(CONDITIONAL + "  bad: {value: {get_attr: [dev_only, x]}}\n")
     (error,) = errors(definition)
-    assert "outputs.bad.value.get_resource" in error and "condition is false" in error
+    assert 'The specified reference "dev_only" (in unknown) is incorrect' in error
 
 
 def test_condition_errors():

@@ -263,8 +263,8 @@ def stack_document(
 ) -> tuple[dict[str, Any], list[str]]:
     """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``)."""
     parameters, secrets = _parameters(engine, record)
-    description = str(
-        record.template.get("description", record.template.get("Description", "No description"))
+    description = record.template.get(
+        "description", record.template.get("Description", "No description")
     )
     document: dict[str, Any] = {
         "id": record.id,

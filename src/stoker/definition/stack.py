@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
@@ -51,6 +51,9 @@ class StackDefinition:
     disabled: list[str] = field(default_factory=list)  # resources whose condition is false
     graph: DependencyGraph | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: failures Heat reports only when an output is read (its ``output_error``): not
+    #: errors of the template, but the linter reports them
+    output_findings: list[Diagnostic] = field(default_factory=list)
     context: StaticContext | None = None
     scope: Scope | None = None
 
@@ -292,8 +295,21 @@ def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, 
             found.extend(validate_tree(output.condition, scope))
             if _known_false(definition, output.condition):
                 continue
-        found.extend(validate_tree(output.value, scope))
+        for function in iter_functions(output.value, scope):
+            structural = list(function.structure(scope))
+            found.extend(structural)
+            definition.output_findings.extend(
+                output_time(d) for d in function.validate(scope) if d not in structural
+            )
     return needs
+
+
+OUTPUT_TIME_NOTE = "Heat accepts the template and fails only when the output is read"
+
+
+def output_time(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding about an output's value, marked as one Heat reports at output time."""
+    return replace(diagnostic, message=f"{diagnostic.message} ({OUTPUT_TIME_NOTE})")
 
 
 def _known_false(definition: StackDefinition, condition: Any) -> bool:
@@ -372,16 +388,19 @@ def _check_known_values(definition: StackDefinition, context: StaticContext, sco
     if definition.errors:
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
-    trees: list[Any] = []
+    checker = _KnownValues(context, scope)
     for name in definition.enabled:
-        trees.extend(_resource_trees(template.resources[name]))
+        for tree in _resource_trees(template.resources[name]):
+            checker.check(tree)
+    definition.diagnostics.extend(checker.found)
+    checker.found = []
     for output in template.outputs.values():
         if output.condition is None or not _known_false(definition, output.condition):
-            trees.append(output.value)
-    checker = _KnownValues(context, scope)
-    for tree in trees:
-        checker.check(tree)
-    definition.diagnostics.extend(checker.found)
+            checker.check(output.value)
+    seen = {d.path for d in definition.output_findings}  # one finding per call
+    for diagnostic in map(output_time, checker.found):
+        if diagnostic.path not in seen:
+            definition.output_findings.append(diagnostic)
 
 
 _LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZs"})

@@ -22,7 +22,7 @@ from stoker.functions.base import Function, FunctionTable, Parser
 from stoker.functions.tables import table_for
 from stoker.parameters import Parameter, ParameterGroup, parse_parameter_groups, parse_parameters
 from stoker.template.loader import Document, paused_gc
-from stoker.template.nodes import key_span, span_of, value_span
+from stoker.template.nodes import key_span, plain, span_of, value_span
 from stoker.template.versions import (
     CFN_HEAT,
     VERSION_KEYS,
@@ -129,7 +129,7 @@ class Template:
     version: TemplateVersion
     table: FunctionTable
     names: Names
-    description: str = "No description"
+    description: Any = "No description"  # usually a string; Heat accepts any value
     parameters: dict[str, Parameter] = field(default_factory=dict)
     parameter_groups: list[ParameterGroup] = field(default_factory=list)
     conditions: dict[str, Any] = field(default_factory=dict)
@@ -279,9 +279,10 @@ class _TemplateParser:
                     (str(key),),
                     key_span(self.data, key),
                 )
-        description = self.section(names.description, str, None)
+        description = self.data.get(names.description) if names.description else None
         if description is not None:
-            template.description = str(description)
+            # Heat keeps a description of any type as it is (and shows it so).
+            template.description = plain(description)
         template.mappings = self.section(names.mappings, dict, {})
         if CAPABILITIES in self.data and self.version.has_capabilities:
             self.capabilities()
