@@ -77,7 +77,7 @@ ACCEPTED = [
     ),
     (
         "2018-08-31",
-        '{repeat: {template: "<%a%>", for_each: {"<%a%>": [a], "<%b%>": [a, b]}, permutations: false}}',
+        '{repeat: {template: "%a", for_each: {"%a": [a], "%b": []}, permutations: false}}',
         "For repeat, the length of for_each values should be equal if no nested loop.",
     ),
     ("2018-08-31", "{digest: [nosuch, x]}", "Algorithm must be one of"),
@@ -120,7 +120,7 @@ REFUSED = [
     ("2018-08-31", '{list_join: [","]}', 'Incorrect arguments to "list_join" should be'),
     ("2018-08-31", '{str_replace: "a"}', 'Arguments to "str_replace" must be a map'),
     ("2018-08-31", '{str_replace: {template: "a"}}', '"str_replace" syntax should be'),
-    ("2018-08-31", '{repeat: {template: "<%a%>"}}', '"repeat" syntax should be'),
+    ("2018-08-31", '{repeat: {template: "%a"}}', '"repeat" syntax should be'),
     ("2018-08-31", "{contains: [a]}", 'Arguments to "contains" must be of the form'),
     ("2018-08-31", "{filter: [a]}", '"filter" expected 2 arguments'),
     ("2018-08-31", "{make_url: {nosuch: x}}", 'Invalid arguments to "make_url": nosuch'),
