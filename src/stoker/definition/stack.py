@@ -178,6 +178,7 @@ def _check_parameters(
         environment.parameter_defaults,
         registry=constraints,
         declared=_declared_names(template),
+        for_create=require_all,
     )
     if not require_all:
         unset = {

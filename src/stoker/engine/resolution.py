@@ -21,8 +21,9 @@ from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment import ResolvedType, caching_read, child_environment, resolve_provider
 from stoker.errors import FunctionError, TemplateError
-from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
+from stoker.functions.base import OMIT, Unresolved, is_literal, iter_functions, resolve
 from stoker.resources.base import ResourcePlugin
+from stoker.resources.catalog import catalog_schema, heat_knows
 from stoker.resources.nested import NestedStackPlugin, TemplateResource
 from stoker.resources.registry import ResourceTypeRegistry
 from stoker.resources.schema import validate_properties
@@ -129,8 +130,8 @@ def resolve_types(
             plugin = registry.get(resolved.type_name)
             result.types[name] = resolved.type_name
             if plugin is None:
-                if not require_types:
-                    continue
+                if not require_types and heat_knows(resolved.type_name):
+                    continue  # a cloud type: valid in a template, runnable only in a cloud
                 result.diagnostics.append(
                     Diagnostic(
                         codes.RESOURCE_DEFINITION,
@@ -195,8 +196,10 @@ def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, 
 
 
 def check_properties(
-    definition: StackDefinition, name: str, plugin: ResourcePlugin
+    definition: StackDefinition, name: str, plugin: ResourcePlugin, *, for_create: bool = True
 ) -> list[Diagnostic]:
+    """The properties' schema; for a create also the type's own checks (Heat's validate
+    API checks only the schema: ``OS::Heat::Value``'s value against its type waits)."""
     resource = definition.template.resources[name]
     known, unknown = known_properties(definition, name)
     path = (*resource.path, definition.template.names.properties)
@@ -212,7 +215,7 @@ def check_properties(
     found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
     if isinstance(plugin, TemplateResource):
         found = [_with_note(d, f"the provider template is {plugin.location}") for d in found]
-    if not unknown and not any(d.is_error for d in found):
+    if for_create and not unknown and not any(d.is_error for d in found):
         validated, _ = validate_properties(
             plugin.properties_schema,
             known,
@@ -224,6 +227,66 @@ def check_properties(
             Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
             for message in plugin.validate(validated)
         )
+    return found
+
+
+_ATTRIBUTE_READERS = frozenset({"get_attr", "Fn::GetAtt"})
+#: types whose attributes are their software config's outputs: any name may be read
+_DEPLOYMENTS = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::StructuredDeployment"})
+
+
+def declared_attributes(resolution: Resolution, name: str) -> frozenset[str] | None:
+    """The attribute names ``name``'s type declares; None when it answers any name
+    (nested stacks, provider templates, ``OS::Heat::None``, software deployments)."""
+    plugin = resolution.plugins.get(name)
+    if plugin is not None:
+        if plugin.dynamic_attributes or isinstance(plugin, TemplateResource | NestedStackPlugin):
+            return None
+        type_name = plugin.type_name
+        names = set(plugin.attributes_schema)
+    else:
+        type_name = resolution.types.get(name, "")
+        schema = catalog_schema(type_name)
+        if schema is None or schema.nested_stack:
+            return None
+        names = set(schema.attributes)
+    if type_name in _DEPLOYMENTS:
+        return None
+    return frozenset(names | {"show"})
+
+
+def check_attributes(definition: StackDefinition, resolution: Resolution) -> list[Diagnostic]:
+    """get_attr of an attribute the resource's type does not declare, which Heat refuses
+    when it validates (``The Referenced Attribute (v nosuch) is incorrect.``)."""
+    scope = definition.scope
+    if scope is None:
+        return []
+    template = definition.template
+    trees: list[Any] = []
+    for name in definition.enabled:
+        resource = template.resources[name]
+        trees.extend((resource.properties, resource.metadata))
+    trees.extend(output.value for output in template.outputs.values())
+    found: list[Diagnostic] = []
+    for tree in trees:
+        for call in iter_functions(tree, scope):
+            args = call.args
+            if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
+                continue
+            if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
+                continue
+            resource, attribute = str(args[0]), str(args[1])
+            declared = declared_attributes(resolution, resource)
+            if declared is None or attribute in declared:
+                continue
+            found.append(
+                Diagnostic(
+                    codes.UNKNOWN_ATTRIBUTE,
+                    f"The Referenced Attribute ({resource} {attribute}) is incorrect.",
+                    call.path,
+                    call.span,
+                )
+            )
     return found
 
 
@@ -273,9 +336,9 @@ class TreeCheck:
             definition, self.registry, base_dir, self.cache, require_types=self.require_types
         )
         found.extend(resolution.diagnostics)
+        found.extend(check_attributes(definition, resolution))
         for name, plugin in resolution.plugins.items():
-            if self.require_types or isinstance(plugin, NestedStackPlugin):
-                found.extend(check_properties(definition, name, plugin))
+            found.extend(check_properties(definition, name, plugin, for_create=self.require_types))
             if isinstance(plugin, TemplateResource):
                 found.extend(self._nested(definition, name, plugin, resolution, chain, names))
             elif isinstance(plugin, NestedStackPlugin):

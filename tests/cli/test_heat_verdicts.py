@@ -1,0 +1,107 @@
+"""``template validate`` and ``stack create`` refuse what Heat refuses, at the same stage.
+
+Each verdict and message was recorded from real Heat 24.1.2 (``POST /validate``, then
+``POST /stacks``): some templates Heat refuses at validate, some only at create.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from stoker.cli.main import cli
+
+HEADER = "heat_template_version: 2018-08-31\n"
+
+
+@pytest.fixture
+def stoker(store_url):
+    def run(*args: str):
+        return CliRunner().invoke(cli, ["--db", store_url, *args], catch_exceptions=False)
+
+    return run
+
+
+def _write(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "t.yaml"
+    path.write_text(HEADER + body)
+    return str(path)
+
+
+# body -> Heat's validate message (and create refuses the same way)
+REFUSED_AT_VALIDATE = {
+    "resources:\n  v: {type: OS::Heat::Value, properties: {value: x}}\n"
+    "outputs:\n  o: {value: {get_attr: [v, nosuch]}}\n": (
+        "The Referenced Attribute (v nosuch) is incorrect."
+    ),
+    "resources:\n  n: {type: OS::Nova::Server, properties: {image: i, flavor: f}}\n"
+    "outputs:\n  o: {value: {get_attr: [n, nosuch]}}\n": (
+        "The Referenced Attribute (n nosuch) is incorrect."
+    ),
+    "resources:\n  v: {type: OS::Heat::Value, properties: {value: x}}\n"
+    "  w: {type: OS::Heat::Value, properties: {value: {get_attr: [v, nosuch]}}}\n": (
+        "The Referenced Attribute (v nosuch) is incorrect."
+    ),
+    "resources:\n  u: {type: OS::Test::WebAppConfig}\n": (
+        "The Resource Type (OS::Test::WebAppConfig) could not be found."
+    ),
+    "resources:\n  t: {type: OS::Heat::TestResource, properties: {nosuch: 1}}\n": (
+        "Unknown Property nosuch"
+    ),
+}
+
+# body -> Heat's create message; Heat's validate accepts these
+REFUSED_AT_CREATE = {
+    "parameters:\n  p: {type: string, default: a, constraints: "
+    "[{custom_constraint: no.such_thing}]}\n": (
+        "Parameter 'p' is invalid: \"a\" does not validate no.such_thing (constraint not found)"
+    ),
+    "resources:\n  j: {type: OS::Heat::Value, properties: {type: json, value: '{\"a\": 1}'}}\n": (
+        '"{"a": 1}" is not a map'
+    ),
+    "resources:\n  l: {type: OS::Heat::Value, properties: "
+    "{type: comma_delimited_list, value: 'a,b'}}\n": "\"'a,b'\" is not a list",
+    "resources:\n  l: {type: OS::Heat::Value, properties: {type: number, value: x}}\n": (
+        "could not convert string to float: 'x'"
+    ),
+}
+
+# Heat accepts these at validate and create
+ACCEPTED = [
+    "resources:\n  v: {type: OS::Heat::Value, properties: {value: x}}\n"
+    "outputs:\n  o: {value: {get_attr: [v, show]}}\n",
+    "resources:\n  none: {type: OS::Heat::None}\n"
+    "outputs:\n  o: {value: {get_attr: [none, anything]}}\n",
+    "resources:\n  rg: {type: OS::Heat::ResourceGroup, properties: {count: 1, resource_def: "
+    "{type: OS::Heat::Value, properties: {value: x}}}}\n"
+    "outputs:\n  o: {value: {get_attr: [rg, nosuch]}}\n",
+]
+
+
+@pytest.mark.parametrize(("body", "message"), REFUSED_AT_VALIDATE.items())
+def test_refused_at_validate_and_create(stoker, tmp_path, body, message):
+    path = _write(tmp_path, body)
+    validated = stoker("template", "validate", path)
+    assert validated.exit_code == 1 and message in validated.output
+    created = stoker("stack", "create", "s", "-t", path)
+    assert created.exit_code != 0 and message in created.output
+    assert "s" not in stoker("stack", "list", "-f", "value").output.split()
+
+
+@pytest.mark.parametrize(("body", "message"), REFUSED_AT_CREATE.items())
+def test_refused_only_at_create(stoker, tmp_path, body, message):
+    path = _write(tmp_path, body)
+    validated = stoker("template", "validate", path)
+    assert validated.exit_code == 0, validated.output
+    created = stoker("stack", "create", "s", "-t", path)
+    assert created.exit_code != 0 and message in created.output
+
+
+@pytest.mark.parametrize("body", ACCEPTED)
+def test_accepted(stoker, tmp_path, body):
+    path = _write(tmp_path, body)
+    assert stoker("template", "validate", path).exit_code == 0
+    created = stoker("stack", "create", "s", "-t", path)
+    assert created.exit_code == 0, created.output
