@@ -105,3 +105,29 @@ def test_accepted(stoker, tmp_path, body):
     assert stoker("template", "validate", path).exit_code == 0
     created = stoker("stack", "create", "s", "-t", path)
     assert created.exit_code == 0, created.output
+
+
+@pytest.mark.parametrize(
+    ("body", "name"),
+    [
+        ("parameters:\n  no: {type: string, default: a}\n", "false"),
+        ("outputs:\n  null: {value: 1}\n", "null"),
+        ("resources:\n  1: {type: OS::Heat::None}\n", "1"),
+    ],
+)
+def test_names_that_yaml_does_not_read_as_strings_are_refused(stoker, tmp_path, body, name):
+    # Heat refuses each of these templates (recorded: 400 at validate)
+    validated = stoker("template", "validate", _write(tmp_path, body))
+    assert validated.exit_code == 1
+    assert f"The name {name} in" in validated.output and "quote it" in validated.output
+
+
+def test_an_environment_may_not_carry_encrypted_param_names(stoker, tmp_path):
+    # Heat 24.1.2: validate accepts it, create fails (with an internal KeyError)
+    path = _write(tmp_path, "parameters:\n  p: {type: string, default: a}\n")
+    env = tmp_path / "env.yaml"
+    env.write_text("encrypted_param_names: [p]\n")
+    validated = stoker("template", "validate", path, "-e", str(env))
+    assert validated.exit_code == 0 and "warning: encrypted_param_names" in validated.output
+    created = stoker("stack", "create", "s", "-t", path, "-e", str(env))
+    assert created.exit_code != 0 and f"{env}:1:1: encrypted_param_names" in created.output

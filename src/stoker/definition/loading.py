@@ -14,7 +14,7 @@ from stoker import codes
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template, parse_template
-from stoker.diagnostics import Diagnostic, Span
+from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.environment import load_environment_file, merge_environments
 from stoker.errors import TemplateError
 from stoker.template.loader import LoadLimits, read_file
@@ -57,6 +57,28 @@ def load_template(
     return template, []
 
 
+def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
+    """Heat writes ``encrypted_param_names`` itself when it encrypts hidden parameters;
+    its validate accepts a user's environment carrying it, and its create fails on it."""
+    line = 1
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for number, text in enumerate(handle, 1):
+                if text.lstrip().startswith(("encrypted_param", '"encrypted_param')):
+                    line = number
+                    break
+    except OSError:
+        pass
+    return Diagnostic(
+        codes.ENVIRONMENT if for_create else codes.ENVIRONMENT_NONPORTABLE,
+        "encrypted_param_names is written by Heat itself when it encrypts hidden parameters; "
+        "an environment a user supplies may not carry it (Heat's create fails on it)",
+        ("encrypted_param_names",),
+        Span(path, line, 1),
+        Severity.ERROR if for_create else Severity.WARNING,
+    )
+
+
 def load_definition(
     template_path: str,
     environment_paths: Sequence[str] = (),
@@ -69,6 +91,8 @@ def load_definition(
     for env_path in environment_paths:
         environment, env_found = load_environment_file(env_path, options.limits)
         found.extend(env_found)
+        if environment.encrypted_param_names:
+            found.append(_encrypted_names(env_path, options.require_all_parameters))
         environments.append(environment)
     if template is None:
         return LoadResult(None, found)

@@ -8,6 +8,7 @@ spelling a section or definition key has.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,6 +280,7 @@ class _TemplateParser:
                     (str(key),),
                     key_span(self.data, key),
                 )
+        self.non_string_names()
         description = self.data.get(names.description) if names.description else None
         if description is not None:
             # Heat keeps a description of any type as it is (and shows it so).
@@ -315,6 +317,28 @@ class _TemplateParser:
             output = self.output(str(name), body, self.data[names.outputs])
             if output is not None:
                 template.outputs[output.name] = output
+
+    def non_string_names(self) -> None:
+        """Heat refuses a template whose parameter, resource, output or condition name is
+        not a string (YAML reads ``no:`` as false and ``null:`` as null)."""
+        names = self.names
+        for section_name in (names.parameters, names.resources, names.outputs, names.conditions):
+            section = self.data.get(section_name) if section_name else None
+            if not isinstance(section, dict):
+                continue
+            for key in section:
+                if isinstance(key, str):
+                    continue
+                shown = (
+                    "null" if key is None else str(key).lower() if isinstance(key, bool) else key
+                )
+                self.report(
+                    codes.SECTION_SHAPE,
+                    f'The name {shown} in "{section_name}" is not a string (YAML reads it as '
+                    f"{type(key).__name__}); quote it",
+                    (section_name, str(key)),
+                    key_span(section, key),
+                )
 
     def capabilities(self) -> None:
         """Read the annotation, and warn that it does not travel: Heat rejects the section."""
