@@ -8,7 +8,6 @@ spelling a section or definition key has.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
