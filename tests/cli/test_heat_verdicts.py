@@ -131,3 +131,41 @@ def test_an_environment_may_not_carry_encrypted_param_names(stoker, tmp_path):
     assert validated.exit_code == 0 and "warning: encrypted_param_names" in validated.output
     created = stoker("stack", "create", "s", "-t", path, "-e", str(env))
     assert created.exit_code != 0 and f"{env}:1:1: encrypted_param_names" in created.output
+
+
+def _tree(tmp_path: Path) -> Path:
+    """A TripleO-like tree: a service template reads a script from a sibling directory."""
+    (tmp_path / "scripts").mkdir(parents=True)
+    (tmp_path / "scripts" / "x.sh").write_text("echo hi\n")
+    (tmp_path / "deployment").mkdir()
+    (tmp_path / "deployment" / "svc.yaml").write_text(
+        HEADER + "resources:\n  c: {type: OS::Heat::Value, properties: "
+        "{value: {get_file: ../scripts/x.sh}}}\n"
+        "outputs:\n  script: {value: {get_attr: [c, value]}}\n"
+    )
+    top = tmp_path / "top.yaml"
+    top.write_text(
+        HEADER + "resources:\n  svc: {type: deployment/svc.yaml}\n"
+        "outputs:\n  script: {value: {get_attr: [svc, script]}}\n"
+    )
+    return top
+
+
+def test_get_file_in_a_provider_is_relative_to_that_template(stoker, tmp_path):
+    top = str(_tree(tmp_path))
+    assert stoker("template", "validate", top).exit_code == 0
+    created = stoker("stack", "create", "s", "-t", top, "-f", "json")
+    assert created.exit_code == 0, created.output
+    assert '"output_value": "echo hi\\n"' in created.output
+
+
+def test_restrict_files_refuses_a_provider_reading_outside_the_tree(stoker, tmp_path):
+    top = _tree(tmp_path / "outer")
+    validated = stoker("template", "validate", str(top), "--restrict-files")
+    assert validated.exit_code == 0  # ../scripts stays inside the top template's tree
+    nested = tmp_path / "outer" / "deployment" / "svc.yaml"
+    nested.write_text(nested.read_text().replace("../scripts/x.sh", "../../secret.txt"))
+    (tmp_path / "secret.txt").write_text("top secret\n")
+    refused = stoker("template", "validate", str(top), "--restrict-files")
+    assert refused.exit_code == 1 and "top secret" not in refused.output
+    assert stoker("template", "validate", str(top)).exit_code == 0

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -137,7 +138,11 @@ def stack(
 @click.option("--enable-rollback", is_flag=True, help="Delete what was created on failure.")
 @click.option("--tags", default="", help="Comma-separated tags.")
 @click.option("--dry-run", is_flag=True, help="Validate and show the plan; create nothing.")
-@click.option("--allow-files-outside", is_flag=True)
+@click.option(
+    "--restrict-files",
+    is_flag=True,
+    help="Let get_file read only files below the template's directory.",
+)
 @click.option("--max-template-size", type=click.IntRange(min=1), default=DEFAULT_MAX_BYTES)
 @_format_option
 @_column_option
@@ -153,7 +158,7 @@ def create(
     enable_rollback: bool,
     tags: str,
     dry_run: bool,
-    allow_files_outside: bool,
+    restrict_files: bool,
     max_template_size: int,
     fmt: str,
     columns: tuple[str, ...],
@@ -164,7 +169,7 @@ def create(
         environments,
         parameters,
         parameter_files,
-        allow_files_outside,
+        restrict_files,
         max_template_size,
         require_all=True,
         stack_name=name,
@@ -175,8 +180,10 @@ def create(
     if not result.ok or definition is None:
         click.echo("the template, environment or parameters were rejected", err=True)
         sys.exit(1)
-    engine = session.engine()
     base_dir = os.path.dirname(os.path.abspath(template_file))
+    if restrict_files:
+        session.settings = replace(session.settings, files_root=base_dir)
+    engine = session.engine()
     problems = engine.check(definition, base_dir)
     report(problems, secrets)
     if any(d.is_error for d in problems):

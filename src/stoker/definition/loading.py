@@ -23,7 +23,8 @@ from stoker.template.loader import LoadLimits, read_file
 @dataclass(frozen=True, slots=True)
 class LoadOptions:
     limits: LoadLimits = LoadLimits()
-    allow_files_outside: bool = False
+    #: read get_file paths only below the top template's directory (``--restrict-files``)
+    restrict_files: bool = False
     require_all_parameters: bool = False
     stack_name: str | None = None
 
@@ -104,10 +105,9 @@ def load_definition(
     )
     found.extend(merge_found)
     calls = template.calls_of("get_file")
+    base_dir = os.path.dirname(os.path.abspath(template_path))
     collected = collect_files(
-        calls,
-        os.path.dirname(os.path.abspath(template_path)),
-        allow_outside=options.allow_files_outside,
+        calls, base_dir, restrict_to=base_dir if options.restrict_files else None
     )
     found.extend(collected.diagnostics)
     definition = define_stack(

@@ -46,8 +46,10 @@ class Resolution:
 class ProviderCache:
     """Provider templates already read, by location (one read per template per operation)."""
 
-    def __init__(self) -> None:
+    def __init__(self, files_root: str | None = None) -> None:
         self._loaded: dict[tuple[str, str], TemplateResource | list[Diagnostic]] = {}
+        #: get_file reads only below this directory when set (``--restrict-files``)
+        self.files_root = files_root
         #: reads candidate templates of registry lists once (capabilities resolution)
         self.read = caching_read(read_file)
 
@@ -56,12 +58,12 @@ class ProviderCache:
     ) -> TemplateResource | list[Diagnostic]:
         key = (location, type_name)
         if key not in self._loaded:
-            self._loaded[key] = _load_provider(location, type_name, defaults)
+            self._loaded[key] = _load_provider(location, type_name, defaults, self.files_root)
         return self._loaded[key]
 
 
 def _load_provider(
-    location: str, type_name: str, defaults: Mapping[str, Any]
+    location: str, type_name: str, defaults: Mapping[str, Any], files_root: str | None = None
 ) -> TemplateResource | list[Diagnostic]:
     try:
         document = read_file(location)
@@ -82,7 +84,8 @@ def _load_provider(
         for name, parameter in template.parameters.items()
     }
     base_dir = os.path.dirname(os.path.abspath(location))
-    collected = collect_files(template.calls_of("get_file"), base_dir)
+    # get_file in a provider template is relative to that template, as heatclient reads it
+    collected = collect_files(template.calls_of("get_file"), base_dir, restrict_to=files_root)
     plugin = TemplateResource(type_name, location, plain(document.data) or {}, parameters, base_dir)
     plugin.files = collected.files  # type: ignore[attr-defined]
     plugin.template_model = template  # type: ignore[attr-defined]
