@@ -139,12 +139,34 @@ conditions:
   not_bool: {get_param: n}
 resources:
   r: {type: X, condition: undefined}
+  a: {type: X, condition: loop_a}
+  b: {type: X, condition: not_bool}
 """
     )
     found = errors(definition)
     assert any('Circular definition for condition "loop_a"' in e for e in found), found
     assert any('condition "not_bool" is invalid: 1 is not a boolean' in e for e in found), found
     assert any("undefined" in e and "resources.r.condition" in e for e in found), found
+
+
+def test_a_condition_nothing_uses_is_never_evaluated():
+    # Heat 24.1.2 validates this template (a large real root template has such a condition)
+    definition = definition_from(
+        HEADER
+        + """
+parameters:
+  n: {type: number, default: 1}
+conditions:
+  reads_undeclared: {equals: [{get_param: nosuch}, x]}
+  loop_a: {not: loop_b}
+  loop_b: {and: [loop_a, true]}
+  used: {equals: [{get_param: n}, 1]}
+resources:
+  r: {type: X, condition: used}
+"""
+    )
+    assert errors(definition) == []
+    assert definition.conditions == {"used": True}
 
 
 def test_unknown_condition_value_keeps_validation_lenient():

@@ -210,7 +210,10 @@ def _evaluate_conditions(
     definition: StackDefinition, evaluator: ConditionEvaluator, context: StaticContext
 ) -> None:
     template = definition.template
+    used = used_conditions(template)
     for name in template.conditions:
+        if name not in used:
+            continue  # Heat never evaluates a condition nothing uses
         try:
             definition.conditions[name] = evaluator.value(name, context)
         except Unresolved:
@@ -233,6 +236,43 @@ def _classify_resources(
     for name, resource in template.resources.items():
         enabled = _condition_of(definition, resource.condition, resource.path, evaluator, context)
         (definition.disabled if enabled is False else definition.enabled).append(name)
+
+
+_IF = frozenset({"if", "Fn::If"})
+
+
+def used_conditions(template: Template) -> frozenset[str]:
+    """Conditions that a resource, an output, an ``if`` or another used condition names.
+
+    Heat evaluates only these: an unused condition may even read an undeclared parameter.
+    Any string naming a condition counts, which errs on the side of checking.
+    """
+    names = template.conditions
+    roots: list[Any] = [r.condition for r in template.resources.values()]
+    roots += [o.condition for o in template.outputs.values()]
+    roots += [c.args[0] for c in template.calls if c.name in _IF and isinstance(c.args, list)]
+    used: set[str] = set()
+    pending = [root for root in roots if root is not None]
+    while pending:
+        for leaf in _string_leaves(pending.pop()):
+            if leaf in names and leaf not in used:
+                used.add(leaf)
+                pending.append(names[leaf])
+    return frozenset(used)
+
+
+def _string_leaves(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield str(item)
+        elif isinstance(item, Function):
+            stack.append(item.args)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _condition_of(
@@ -276,8 +316,13 @@ def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, 
     One walk per tree does both, since both visit the same calls.
     """
     template, found = definition.template, definition.diagnostics
-    for expression in template.conditions.values():
-        found.extend(validate_tree(expression, scope))
+    used = used_conditions(template)
+    for name, expression in template.conditions.items():
+        if name in used:
+            found.extend(validate_tree(expression, scope))
+        else:  # only its structure: Heat never evaluates it
+            for function in iter_functions(expression, scope):
+                found.extend(function.structure(scope))
     needs: dict[str, set[str]] = {}
     for name, resource in template.resources.items():
         if resource.condition is not None:
