@@ -66,6 +66,11 @@ REFUSED_AT_CREATE = {
     "resources:\n  l: {type: OS::Heat::Value, properties: {type: number, value: x}}\n": (
         "could not convert string to float: 'x'"
     ),
+    # Heat's validate checks only that properties are known; types and required at create
+    "resources:\n  r: {type: OS::Heat::RandomString, properties: {length: abc}}\n": (
+        "Value 'abc' is not an integer"
+    ),
+    "resources:\n  v: {type: OS::Heat::Value}\n": "value",
 }
 
 # Heat accepts these at validate and create
@@ -166,6 +171,38 @@ def test_restrict_files_refuses_a_provider_reading_outside_the_tree(stoker, tmp_
     nested = tmp_path / "outer" / "deployment" / "svc.yaml"
     nested.write_text(nested.read_text().replace("../scripts/x.sh", "../../secret.txt"))
     (tmp_path / "secret.txt").write_text("top secret\n")
-    refused = stoker("template", "validate", str(top), "--restrict-files")
+    refused = stoker("stack", "create", "s", "-t", str(top), "--restrict-files", "-f", "json")
     assert refused.exit_code == 1 and "top secret" not in refused.output
-    assert stoker("template", "validate", str(top)).exit_code == 0
+    created = stoker("stack", "create", "s", "-t", str(top), "-f", "json")
+    assert created.exit_code == 0 and "top secret" in created.output
+
+
+def test_a_provider_parameter_without_default_is_required_only_at_create(stoker, tmp_path):
+    # Heat 24.1.2: validate accepts; create says "Property RedisPassword not assigned";
+    # with parameter_defaults supplying it, create goes on
+    (tmp_path / "child.yaml").write_text(
+        HEADER + "parameters:\n  RedisPassword: {type: string, hidden: true}\n"
+    )
+    path = _write(tmp_path, "resources:\n  c: {type: child.yaml}\n")
+    assert stoker("template", "validate", path).exit_code == 0
+    created = stoker("stack", "create", "s", "-t", path)
+    assert created.exit_code == 1 and "RedisPassword" in created.output
+    env = tmp_path / "env.yaml"
+    env.write_text("parameter_defaults:\n  RedisPassword: pw\n")
+    assert stoker("stack", "create", "s", "-t", path, "-e", str(env)).exit_code == 0
+
+
+def test_a_nested_hidden_default_breaking_its_pattern_fails_only_at_create(stoker, tmp_path):
+    # Heat 24.1.2: validate accepts; create refuses ('Parameter 'Key' is invalid: Invalid
+    # default ...'); the same default in the top template is refused at validate
+    declaration = (
+        "parameters:\n  Key: {type: string, hidden: true, default: '', constraints: "
+        "[{allowed_pattern: '^[a-zA-Z0-9+/]{38}==$'}]}\n"
+    )
+    (tmp_path / "child.yaml").write_text(HEADER + declaration)
+    path = _write(tmp_path, "resources:\n  c: {type: child.yaml}\n")
+    validated = stoker("template", "validate", path)
+    assert validated.exit_code == 0 and "warning: Parameter 'Key' is invalid" in validated.output
+    created = stoker("stack", "create", "s", "-t", path)
+    assert created.exit_code == 1 and "Parameter 'Key' is invalid" in created.output
+    assert stoker("template", "validate", _write(tmp_path, declaration)).exit_code == 1

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
-from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.environment import ResolvedType, caching_read, child_environment, resolve_provider
 from stoker.errors import FunctionError, TemplateError
 from stoker.functions.base import OMIT, Unresolved, is_literal, iter_functions, resolve
@@ -77,8 +77,11 @@ def _load_provider(
             )
         ]
     template = parse_template(document)
-    if template.errors:
-        return template.errors
+    # A default that breaks its own constraints fails the nested stack's create, not the
+    # facade's schema: Heat's validate accepts it (see TreeCheck).
+    refused = [d for d in template.errors if not _is_default_error(d)]
+    if refused:
+        return refused
     parameters = {
         name: (parameter.type, not parameter.has_default and name not in defaults)
         for name, parameter in template.parameters.items()
@@ -90,6 +93,37 @@ def _load_provider(
     plugin.files = collected.files  # type: ignore[attr-defined]
     plugin.template_model = template  # type: ignore[attr-defined]
     return plugin
+
+
+def _is_default_error(diagnostic: Diagnostic) -> bool:
+    return diagnostic.code == codes.PARAMETER_SCHEMA and diagnostic.path[-1:] in (
+        ("default",),
+        ("Default",),
+    )
+
+
+#: what Heat's validate checks of a nested template: that it parses, and its parameters'
+#: declarations (they are the facade's properties schema)
+_CHECKED_IN_NESTED = frozenset({codes.SYNTAX, codes.ENCODING, codes.TOO_LARGE, codes.VERSION})
+NESTED_AT_CREATE = "Heat's validate does not look inside nested templates; its create fails"
+
+
+def _at_create_only(found: list[Diagnostic]) -> list[Diagnostic]:
+    """Errors inside a nested template, which Heat reports only when creating the stack,
+    as warnings: template validate shows them without refusing what Heat accepts."""
+    result = []
+    for diagnostic in found:
+        checked = diagnostic.code in _CHECKED_IN_NESTED or (
+            diagnostic.code == codes.PARAMETER_SCHEMA and not _is_default_error(diagnostic)
+        )
+        if diagnostic.is_error and not checked:
+            diagnostic = replace(
+                diagnostic,
+                severity=Severity.WARNING,
+                notes=(*diagnostic.notes, NESTED_AT_CREATE),
+            )
+        result.append(diagnostic)
+    return result
 
 
 def resolve_types(
@@ -214,6 +248,8 @@ def check_properties(
         dynamic=plugin.dynamic_properties,
         pending=frozenset(unknown),
     )
+    if not for_create:  # Heat's validate checks only that each property is known
+        found = [d for d in found if d.code == codes.PROPERTY_UNKNOWN]
     data = definition.template.document.data
     found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
     if isinstance(plugin, TemplateResource):
@@ -390,7 +426,8 @@ class TreeCheck:
         child_template = parse_template(Document(spec.template, "yaml", spec.location))
         child = define_stack(child_template, environment, spec.files, require_all_parameters=False)
         self.nested.append(((*names, name), spec.location, child))
-        return list(child.errors) + self.check(child, base_dir, chain, (*names, name))
+        found = list(child.errors) + self.check(child, base_dir, chain, (*names, name))
+        return found if self.require_types else _at_create_only(found)
 
     def _nested(
         self,
@@ -440,4 +477,5 @@ class TreeCheck:
         )
         self.nested.append(((*names, name), plugin.location, child))
         found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
-        return found + self.check(child, plugin.base_dir, trail, (*names, name))
+        found += self.check(child, plugin.base_dir, trail, (*names, name))
+        return found if self.require_types else _at_create_only(found)
