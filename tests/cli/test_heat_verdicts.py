@@ -50,6 +50,12 @@ REFUSED_AT_VALIDATE = {
     "resources:\n  t: {type: OS::Heat::TestResource, properties: {nosuch: 1}}\n": (
         "Unknown Property nosuch"
     ),
+    "resources:\n  m: {type: OS::Octavia::HealthMonitor, properties: {max_retries_down: 3}}\n": (
+        "Unknown Property max_retries_down"
+    ),
+    "conditions:\nresources: {}\n": (
+        "Condition definitions must be a map. Found a NoneType instead"
+    ),
 }
 
 # body -> Heat's create message; Heat's validate accepts these
@@ -83,6 +89,21 @@ ACCEPTED = [
     "{type: OS::Heat::Value, properties: {value: x}}}}\n"
     "outputs:\n  o: {value: {get_attr: [rg, nosuch]}}\n",
 ]
+
+
+# Heat's validate accepts these cloud templates (create would need the cloud)
+VALIDATE_ACCEPTS = [
+    # a hidden (removed) type: Heat checks neither its properties nor its attributes
+    "resources:\n  d: {type: OS::Designate::Domain, properties: {name: x, email: y}}\n"
+    "outputs:\n  o: {value: {get_attr: [d, serial]}}\n",
+    "resources:\n  n: {type: OS::Nova::Server, properties: {flavor: {get_param: nosuch}}}\n",
+]
+
+
+@pytest.mark.parametrize("body", VALIDATE_ACCEPTS)
+def test_validate_accepts_cloud_templates_heat_accepts(stoker, tmp_path, body):
+    validated = stoker("template", "validate", _write(tmp_path, body))
+    assert validated.exit_code == 0, validated.output
 
 
 @pytest.mark.parametrize(("body", "message"), REFUSED_AT_VALIDATE.items())

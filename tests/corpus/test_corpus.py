@@ -35,6 +35,7 @@ KNOWN_INVALID: dict[str, str] = {
     "openstack__heat-templates/hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml": _HEAT_AGENTS,
     "openstack__heat/_extracted/rst/doc/source/template_guide/multi-clouds.rst/L131.yaml": "doc snippet: get_file of remote-app.yaml, which the doc does not include",
     "openstack__heat/_extracted/rst/doc/source/template_guide/multi-clouds.rst/L171.yaml": "doc snippet: get_file of remote-app.yaml, which the doc does not include",
+    "openstack__heat/_extracted/rst/doc/source/template_guide/hot_spec.rst/L44.yaml": "doc snippet with an empty conditions section, which Heat refuses: 'Condition definitions must be a map. Found a NoneType instead'",
     "openstack__heat/api-ref/source/v1/samples/resource-type-template-hot-response.json": "an empty constraint {} (Heat's resource-type template API emits it; its own parser rejects it: 'No constraint expressed')",
 }
 

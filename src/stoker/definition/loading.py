@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from stoker import codes
 from stoker.definition.files import collect_files
@@ -118,4 +118,11 @@ def load_definition(
         require_all_parameters=options.require_all_parameters,
         stack_name=options.stack_name,
     )
-    return LoadResult(definition, found + definition.diagnostics)
+    # What Heat reports only at create or when an output is read is shown, not refused;
+    # but a file that cannot be read stops python-heatclient before Heat sees anything.
+    later = [
+        d if d.code == codes.FILE_MISSING else replace(d, severity=Severity.WARNING)
+        for d in (*definition.create_findings, *definition.output_findings)
+        if d.is_error
+    ]
+    return LoadResult(definition, found + definition.diagnostics + later)

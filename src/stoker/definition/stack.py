@@ -54,6 +54,9 @@ class StackDefinition:
     #: failures Heat reports only when an output is read (its ``output_error``): not
     #: errors of the template, but the linter reports them
     output_findings: list[Diagnostic] = field(default_factory=list)
+    #: failures of resource values that Heat's validate does not compute and its create
+    #: refuses (only filled when not all parameters are required, i.e. for validate)
+    create_findings: list[Diagnostic] = field(default_factory=list)
     context: StaticContext | None = None
     scope: Scope | None = None
 
@@ -161,10 +164,10 @@ def define_stack(
         context=context,
     )
     definition.scope = scope
-    implicit = _validate_functions(definition, scope)
+    implicit = _validate_functions(definition, scope, for_create=require_all_parameters)
     _check_names(definition)
     _build_graph(definition, implicit)
-    _check_known_values(definition, context, scope)
+    _check_known_values(definition, context, scope, for_create=require_all_parameters)
     return definition
 
 
@@ -310,7 +313,9 @@ def _resource_trees(resource: ResourceDefinition) -> Iterator[Any]:
     yield resource.external_id
 
 
-def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, set[str]]:
+def _validate_functions(
+    definition: StackDefinition, scope: Scope, *, for_create: bool
+) -> dict[str, set[str]]:
     """Validate every reachable call; return each enabled resource's implicit dependencies.
 
     One walk per tree does both, since both visit the same calls.
@@ -332,7 +337,18 @@ def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, 
         references: set[str] = set()
         for tree in _resource_trees(resource):
             for function in iter_functions(tree, scope):
-                found.extend(function.validate(scope))
+                if for_create:
+                    found.extend(function.validate(scope))
+                else:
+                    # Heat's validate checks the structure and the references it needs
+                    # for the dependency graph; values wait for create
+                    checks = list(function.validate(scope))
+                    structural = list(function.structure(scope))
+                    structural += [d for d in checks if d.code in _REFERENCE_CODES]
+                    found.extend(d for d in checks if d in structural)
+                    definition.create_findings.extend(
+                        create_time(d) for d in checks if d not in structural
+                    )
                 if tree is resource.properties or tree is resource.metadata:
                     references.update(function.dependencies(scope))
         needs[name] = references
@@ -351,6 +367,13 @@ def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, 
 
 
 OUTPUT_TIME_NOTE = "Heat accepts the template and fails only when the output is read"
+CREATE_TIME_NOTE = "Heat's validate accepts the template; its create refuses it"
+_REFERENCE_CODES = frozenset({codes.UNKNOWN_RESOURCE})
+
+
+def create_time(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding about a resource's value, marked as one Heat reports only at create."""
+    return replace(diagnostic, message=f"{diagnostic.message} ({CREATE_TIME_NOTE})")
 
 
 def output_time(diagnostic: Diagnostic) -> Diagnostic:
@@ -424,7 +447,9 @@ def _build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> 
     definition.graph = DependencyGraph(requires)
 
 
-def _check_known_values(definition: StackDefinition, context: StaticContext, scope: Scope) -> None:
+def _check_known_values(
+    definition: StackDefinition, context: StaticContext, scope: Scope, *, for_create: bool
+) -> None:
     """Resolve what needs no running resource, so errors like a bad index show now.
 
     Only subtrees that reference no resource are resolved; a call that does is looked
@@ -438,7 +463,13 @@ def _check_known_values(definition: StackDefinition, context: StaticContext, sco
     for name in definition.enabled:
         for tree in _resource_trees(template.resources[name]):
             checker.check(tree)
-    definition.diagnostics.extend(checker.found)
+    if for_create:
+        definition.diagnostics.extend(checker.found)
+    else:
+        seen = {d.path for d in definition.create_findings}
+        definition.create_findings.extend(
+            create_time(d) for d in checker.found if d.path not in seen
+        )
     checker.found = []
     for output in template.outputs.values():
         if output.condition is None or not _known_false(definition, output.condition):

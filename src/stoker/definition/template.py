@@ -301,6 +301,14 @@ class _TemplateParser:
                 )
                 self.diagnostics.extend(found)
 
+        has_section = self.version.has_conditions and names.conditions in self.data
+        if has_section and self.data[names.conditions] is None:
+            self.report(
+                codes.SECTION_SHAPE,
+                "Condition definitions must be a map. Found a NoneType instead",
+                (names.conditions,),
+                key_span(self.data, names.conditions),
+            )
         if self.version.has_conditions:
             for name, expression in self.section(names.conditions, dict, {}).items():
                 path = (names.conditions, str(name))

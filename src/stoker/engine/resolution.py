@@ -28,7 +28,7 @@ from stoker.resources.nested import NestedStackPlugin, TemplateResource
 from stoker.resources.registry import ResourceTypeRegistry
 from stoker.resources.schema import validate_properties
 from stoker.template.loader import Document, read_file
-from stoker.template.nodes import locate, plain
+from stoker.template.nodes import key_span, locate, plain
 
 TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
 
@@ -104,7 +104,10 @@ def _is_default_error(diagnostic: Diagnostic) -> bool:
 
 #: what Heat's validate checks of a nested template: that it parses, and its parameters'
 #: declarations (they are the facade's properties schema)
-_CHECKED_IN_NESTED = frozenset({codes.SYNTAX, codes.ENCODING, codes.TOO_LARGE, codes.VERSION})
+#: (and, before that, python-heatclient reads every get_file of the tree)
+_CHECKED_IN_NESTED = frozenset(
+    {codes.SYNTAX, codes.ENCODING, codes.TOO_LARGE, codes.VERSION, codes.FILE_MISSING}
+)
 NESTED_AT_CREATE = "Heat's validate does not look inside nested templates; its create fails"
 
 
@@ -286,8 +289,8 @@ def declared_attributes(resolution: Resolution, name: str) -> frozenset[str] | N
     else:
         type_name = resolution.types.get(name, "")
         schema = catalog_schema(type_name)
-        if schema is None or schema.nested_stack:
-            return None
+        if schema is None or schema.nested_stack or schema.support_status.hidden:
+            return None  # hidden types are removed ones: Heat does not check their reads
         names = set(schema.attributes)
     if type_name in _DEPLOYMENTS:
         return None
@@ -326,6 +329,34 @@ def check_attributes(definition: StackDefinition, resolution: Resolution) -> lis
                     call.span,
                 )
             )
+    return found
+
+
+def check_catalog_properties(
+    definition: StackDefinition, resolution: Resolution
+) -> list[Diagnostic]:
+    """Properties a cloud type (known from the catalog, not runnable here) does not
+    declare: all that Heat's validate checks of a resource's properties."""
+    template = definition.template
+    found: list[Diagnostic] = []
+    for name, type_name in resolution.types.items():
+        if name in resolution.plugins or name not in template.resources:
+            continue
+        schema = catalog_schema(type_name)
+        resource = template.resources[name]
+        properties = resource.properties
+        if schema is None or schema.support_status.hidden or not isinstance(properties, dict):
+            continue  # a hidden type is a removed one; the catalog keeps no properties
+        for key in properties:
+            if key not in schema.properties:
+                found.append(
+                    Diagnostic(
+                        codes.PROPERTY_UNKNOWN,
+                        f"Unknown Property {key}",
+                        (*resource.path, template.names.properties, str(key)),
+                        key_span(properties, key) or resource.span,
+                    )
+                )
     return found
 
 
@@ -376,6 +407,7 @@ class TreeCheck:
         )
         found.extend(resolution.diagnostics)
         found.extend(check_attributes(definition, resolution))
+        found.extend(check_catalog_properties(definition, resolution))
         for name, plugin in resolution.plugins.items():
             found.extend(check_properties(definition, name, plugin, for_create=self.require_types))
             if isinstance(plugin, TemplateResource):
@@ -426,7 +458,8 @@ class TreeCheck:
         child_template = parse_template(Document(spec.template, "yaml", spec.location))
         child = define_stack(child_template, environment, spec.files, require_all_parameters=False)
         self.nested.append(((*names, name), spec.location, child))
-        found = list(child.errors) + self.check(child, base_dir, chain, (*names, name))
+        found = list(child.errors) + child.create_findings
+        found += self.check(child, base_dir, chain, (*names, name))
         return found if self.require_types else _at_create_only(found)
 
     def _nested(
@@ -477,5 +510,6 @@ class TreeCheck:
         )
         self.nested.append(((*names, name), plugin.location, child))
         found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
+        found += child.create_findings  # the child's values: a create refuses them
         found += self.check(child, plugin.base_dir, trail, (*names, name))
         return found if self.require_types else _at_create_only(found)

@@ -209,4 +209,5 @@ def _define(context: PackageContext, unit: TemplateContext) -> None:
         *collected.diagnostics,
         *unit.definition.diagnostics,
         *unit.definition.output_findings,
+        *unit.definition.create_findings,
     ]
