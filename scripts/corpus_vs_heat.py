@@ -13,6 +13,7 @@ Prints each disagreement and the agreement count; exits 1 when any template disa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import subprocess
 import sys
@@ -48,10 +49,8 @@ def heat_validate(url: str, template_file: Path, env_files: list[str]) -> tuple[
             return True, ""
     except urllib.error.HTTPError as error:
         detail = error.read().decode(errors="replace")
-        try:
+        with contextlib.suppress(ValueError, KeyError, TypeError):
             detail = json.loads(detail)["error"]["message"]
-        except (ValueError, KeyError, TypeError):
-            pass
         return False, str(detail)
 
 
