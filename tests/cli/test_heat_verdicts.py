@@ -6,6 +6,7 @@ Each verdict and message was recorded from real Heat 24.1.2 (``POST /validate``,
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,10 @@ HEADER = "heat_template_version: 2018-08-31\n"
 @pytest.fixture
 def stoker(store_url):
     def run(*args: str):
-        return CliRunner().invoke(cli, ["--db", store_url, *args], catch_exceptions=False)
+        options = ["--db", store_url]
+        if args and args[0] == "--project":
+            options, args = [*options, *args[:2]], args[2:]
+        return CliRunner().invoke(cli, [*options, *args], catch_exceptions=False)
 
     return run
 
@@ -227,3 +231,27 @@ def test_a_nested_hidden_default_breaking_its_pattern_fails_only_at_create(stoke
     created = stoker("stack", "create", "s", "-t", path)
     assert created.exit_code == 1 and "Parameter 'Key' is invalid" in created.output
     assert stoker("template", "validate", _write(tmp_path, declaration)).exit_code == 1
+
+
+def test_get_param_indexes_a_string_as_heat_does(stoker, tmp_path):
+    # recorded from Heat 24.1.2: 'abc'[0] is 'a', a path past the end gives ''
+    body = (
+        "parameters:\n  s: {type: string, default: abc}\n"
+        "outputs:\n  a: {value: {get_param: [s, 0]}}\n  c: {value: {get_param: [s, 9]}}\n"
+    )
+    created = stoker("stack", "create", "s", "-t", _write(tmp_path, body), "-f", "json")
+    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
+    assert outputs == {"a": "a", "c": ""}
+
+
+def test_project_option_scopes_stacks_and_arns(stoker, tmp_path, monkeypatch):
+    path = str(tmp_path / "t.yaml")
+    Path(path).write_text("AWSTemplateFormatVersion: '2010-09-09'\nResources: {}\n")
+    first = stoker("--project", "admin", "stack", "create", "same", "-t", path, "-f", "json")
+    shown = json.loads(first.stdout)["parameters"]
+    assert shown["AWS::StackId"].startswith("arn:openstack:heat::admin:stacks/same/")
+    assert set(shown) == {"AWS::StackId", "AWS::StackName", "AWS::Region"}
+    again = stoker("--project", "admin", "stack", "create", "same", "-t", path)
+    assert again.exit_code == 1 and "The Stack (same) already exists." in again.output
+    monkeypatch.setenv("STOKER_PROJECT", "other")
+    assert stoker("stack", "create", "same", "-t", path).exit_code == 0

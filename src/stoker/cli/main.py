@@ -24,10 +24,19 @@ from stoker.cli.template import template
     help="Database URL (default: SQLite in the user's data directory; "
     "postgresql://... for a shared store). Also $STOKER_DB_URL.",
 )
+@click.option(
+    "--project",
+    envvar="STOKER_PROJECT",
+    default="default",
+    show_default=True,
+    metavar="NAME",
+    help="The project stacks belong to: OS::project_id, stack ARNs and stack-name "
+    "uniqueness use it. Also $STOKER_PROJECT.",
+)
 @click.pass_context
-def cli(ctx: click.Context, db: str | None) -> None:
+def cli(ctx: click.Context, db: str | None, project: str) -> None:
     """stoker: run and check OpenStack Heat templates anywhere."""
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db, "project": project}
 
 
 cli.add_command(template)

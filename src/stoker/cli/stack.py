@@ -106,7 +106,9 @@ def stack(
 ) -> None:
     """Create, inspect and delete stacks."""
     db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
+    project = ctx.obj.get("project") if isinstance(ctx.obj, dict) else None
     settings = EngineSettings(
+        project=project or "default",
         concurrency=concurrency,
         max_resources_per_stack=max_resources_per_stack,
         max_nested_depth=max_nested_depth,

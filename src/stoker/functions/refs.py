@@ -18,7 +18,8 @@ def navigate(value: Any, path: Sequence[Any], *, index_from_strings: bool) -> An
     for key in path:
         if isinstance(value, Mapping):
             value = value[key]
-        elif isinstance(value, Sequence) and not isinstance(value, str):
+        elif isinstance(value, Sequence) and (index_from_strings or not isinstance(value, str)):
+            # get_param (index_from_strings) indexes a string too, as Heat does: 'abc'[0]
             index = int(key) if index_from_strings else key
             if isinstance(index, bool) or not isinstance(index, int):
                 raise TypeError(f"list index must be an integer, not {key!r}")
