@@ -23,7 +23,6 @@ _HEAT_AGENTS = (
 # path (relative to the corpus) -> why it is expected to be rejected
 KNOWN_INVALID: dict[str, str] = {
     "openstack__heat-templates/cfn/F17/Rails_Single_Instance.template": "duplicate key 'm1.medium' in Mappings; Heat's JSON parser silently keeps the last one",
-    "openstack__heat-templates/cfn/F17/WordPress_Single_Instance_With_Neutron.template": "output Ref to IPAddress, which is neither a resource nor a parameter",
     "openstack__heat-templates/cfn/F17/invalid/AutoScalingMultiAZSample.template": "intentionally invalid upstream: dependency cycle",
     "openstack__heat-templates/cfn/F17/invalid/AutoScalingMultiAZSample.yaml": "intentionally invalid upstream: dependency cycle",
     "openstack__heat-templates/cfn/F17/invalid/WordPress_Single_Instance_With_HA.template": "intentionally invalid upstream: dependency cycle",
@@ -36,6 +35,7 @@ KNOWN_INVALID: dict[str, str] = {
     "openstack__heat-templates/hot/software-config/boot-config/templates/install_config_agent_ubuntu_pip.yaml": _HEAT_AGENTS,
     "openstack__heat/_extracted/rst/doc/source/template_guide/multi-clouds.rst/L131.yaml": "doc snippet: get_file of remote-app.yaml, which the doc does not include",
     "openstack__heat/_extracted/rst/doc/source/template_guide/multi-clouds.rst/L171.yaml": "doc snippet: get_file of remote-app.yaml, which the doc does not include",
+    "openstack__heat/_extracted/rst/doc/source/template_guide/hot_spec.rst/L44.yaml": "doc snippet with an empty conditions section, which Heat refuses: 'Condition definitions must be a map. Found a NoneType instead'",
     "openstack__heat/api-ref/source/v1/samples/resource-type-template-hot-response.json": "an empty constraint {} (Heat's resource-type template API emits it; its own parser rejects it: 'No constraint expressed')",
 }
 

@@ -35,27 +35,38 @@ def test_relative_file_inside_the_tree_is_read(tmp_path):
     assert result.ok and result.definition.files == {"scripts/run.sh": "echo inside\n"}
 
 
-def test_path_leaving_the_tree_is_refused(tmp_path):
+RESTRICTED = LoadOptions(restrict_files=True)
+
+
+def test_path_leaving_the_tree_is_read_as_heatclient_reads_it(tmp_path):
     stack = write_tree(tmp_path, "../secret.txt")
     result = load_definition(str(stack / "t.yaml"))
+    assert result.ok and result.definition.files == {"../secret.txt": "top secret\n"}
+
+
+def test_path_leaving_the_tree_is_refused_when_restricted(tmp_path):
+    stack = write_tree(tmp_path, "../secret.txt")
+    result = load_definition(str(stack / "t.yaml"), options=RESTRICTED)
     assert not result.ok and codes.FILE_OUTSIDE_TREE in codes_of(result)
     (error,) = [d for d in result.diagnostics if d.code == codes.FILE_OUTSIDE_TREE]
-    assert str(error.span).endswith("t.yaml:6:11") and "--allow-files-outside" in error.message
+    assert str(error.span).endswith("t.yaml:6:11") and "--restrict-files" in error.message
     assert "top secret" not in repr(result.definition.files)
 
 
-def test_symlink_leaving_the_tree_is_refused(tmp_path):
+def test_symlink_leaving_the_tree_is_refused_when_restricted(tmp_path):
     stack = write_tree(tmp_path, "scripts/link.txt")
     os.symlink(tmp_path / "secret.txt", stack / "scripts" / "link.txt")
-    result = load_definition(str(stack / "t.yaml"))
+    result = load_definition(str(stack / "t.yaml"), options=RESTRICTED)
     assert codes.FILE_OUTSIDE_TREE in codes_of(result)
 
 
-def test_absolute_file_url_outside_is_refused_then_allowed(tmp_path):
+def test_absolute_file_url_outside_is_read_unless_restricted(tmp_path):
     target = f"file://{tmp_path / 'secret.txt'}"
     stack = write_tree(tmp_path, target)
-    assert codes.FILE_OUTSIDE_TREE in codes_of(load_definition(str(stack / "t.yaml")))
-    allowed = load_definition(str(stack / "t.yaml"), options=LoadOptions(allow_files_outside=True))
+    assert codes.FILE_OUTSIDE_TREE in codes_of(
+        load_definition(str(stack / "t.yaml"), options=RESTRICTED)
+    )
+    allowed = load_definition(str(stack / "t.yaml"))
     assert allowed.ok and allowed.definition.files == {target: "top secret\n"}
 
 

@@ -44,10 +44,9 @@ resources:
     assert error.render() == "t.yaml:4:3: resources.a: Circular Dependency Found: a -> c -> b -> a"
 
 
-def test_unknown_references_all_reported():
-    definition = definition_from(
-        HEADER
-        + """
+UNKNOWN_REFERENCES = (
+    HEADER
+    + """
 resources:
   a:
     type: X
@@ -59,19 +58,29 @@ resources:
 outputs:
   o: {value: {get_attr: [absent, q]}}
 """
-    )
+)
+
+
+def test_unknown_references_all_reported():
+    definition = definition_from(UNKNOWN_REFERENCES)
     assert errors(definition) == [
         't.yaml:8:11: resources.a.properties.x.get_resource: The specified reference "missing" '
         "(in a) is incorrect: there is no such resource",
         't.yaml:9:11: resources.a.properties.y.get_attr: The specified reference "gone" (in a) '
         "is incorrect: there is no such resource",
-        "t.yaml:10:11: resources.a.properties.z.get_param: The Parameter (undeclared) was not "
-        "defined in template.",
-        't.yaml:12:15: outputs.o.value.get_attr: The specified reference "absent" (in output o) '
+        't.yaml:12:15: outputs.o.value.get_attr: The specified reference "absent" (in unknown) '
         "is incorrect: there is no such resource",
         't.yaml:6:18: resources.a.depends_on: Resource "a" depends on "nope", which is not a '
         "resource of this template",
     ]
+    # Heat's validate does not compute property values: its create refuses this one
+    (later,) = definition.create_findings
+    assert later.render().startswith(
+        "t.yaml:10:11: resources.a.properties.z.get_param: The Parameter (undeclared) was not "
+        "defined in template. (Heat's validate accepts"
+    )
+    created = definition_from(UNKNOWN_REFERENCES, require_all=True)
+    assert any("The Parameter (undeclared)" in e for e in errors(created))
 
 
 CONDITIONAL = (
@@ -112,10 +121,19 @@ def test_conditions_with_another_parameter_value():
     assert definition.graph.requires["user"] == ("dev_only",)
 
 
-def test_referring_to_a_disabled_resource_is_an_error():
+def test_referring_to_a_disabled_resource_fails_when_the_output_is_read():
+    # Heat accepts the template; reading the output gives its output_error.
     definition = definition_from(CONDITIONAL + "  bad: {value: {get_resource: dev_only}}\n")
+    assert errors(definition) == []
+    (finding,) = [d.render() for d in definition.output_findings]
+    assert "outputs.bad.value.get_resource" in finding and "condition is false" in finding
+    assert "fails only when the output is read" in finding
+
+
+def test_get_attr_of_a_disabled_resource_in_an_output_is_an_error():
+    definition = definition_from(CONDITIONAL + "  bad: {value: {get_attr: [dev_only, x]}}\n")
     (error,) = errors(definition)
-    assert "outputs.bad.value.get_resource" in error and "condition is false" in error
+    assert 'The specified reference "dev_only" (in unknown) is incorrect' in error
 
 
 def test_condition_errors():
@@ -130,12 +148,34 @@ conditions:
   not_bool: {get_param: n}
 resources:
   r: {type: X, condition: undefined}
+  a: {type: X, condition: loop_a}
+  b: {type: X, condition: not_bool}
 """
     )
     found = errors(definition)
     assert any('Circular definition for condition "loop_a"' in e for e in found), found
     assert any('condition "not_bool" is invalid: 1 is not a boolean' in e for e in found), found
     assert any("undefined" in e and "resources.r.condition" in e for e in found), found
+
+
+def test_a_condition_nothing_uses_is_never_evaluated():
+    # Heat 24.1.2 validates this template (a large real root template has such a condition)
+    definition = definition_from(
+        HEADER
+        + """
+parameters:
+  n: {type: number, default: 1}
+conditions:
+  reads_undeclared: {equals: [{get_param: nosuch}, x]}
+  loop_a: {not: loop_b}
+  loop_b: {and: [loop_a, true]}
+  used: {equals: [{get_param: n}, 1]}
+resources:
+  r: {type: X, condition: used}
+"""
+    )
+    assert errors(definition) == []
+    assert definition.conditions == {"used": True}
 
 
 def test_unknown_condition_value_keeps_validation_lenient():
@@ -176,7 +216,9 @@ def test_parameter_and_resource_with_the_same_name():
 def test_get_file_needs_content_in_the_files_map():
     text = HEADER + "resources:\n  r: {type: X, properties: {a: {get_file: s.sh}}}\n"
     assert errors(definition_from(text, files={"s.sh": "echo"})) == []
-    (error,) = errors(definition_from(text, files={}))
+    # Heat's validate API accepts a files map without it; its create refuses
+    assert errors(definition_from(text, files={})) == []
+    (error,) = errors(definition_from(text, files={}, require_all=True))
     assert 'No content found in the "files" section for get_file path: s.sh' in error
 
 
@@ -193,7 +235,8 @@ resources:
       third: {str_split: [',', {get_param: csv}, 2]}
       later: {str_split: [',', {get_attr: [s, x]}, 5]}
   s: {type: X}
-"""
+""",
+        require_all=True,
     )
     (error,) = definition.errors
     assert error.code == codes.FUNCTION_FAILED and "str_split" in error.render()

@@ -128,10 +128,19 @@ def _usage_error(error: click.ClickException) -> None:
     help="Database URL or SQLite file path (default: SQLite in the user's data directory; "
     "postgresql://USER@HOST/DB for a shared store). Also $STOKER_DB_URL.",
 )
+@click.option(
+    "--project",
+    envvar="STOKER_PROJECT",
+    default="default",
+    show_default=True,
+    metavar="NAME",
+    help="The project stacks belong to: OS::project_id, stack ARNs and stack-name "
+    "uniqueness use it. Also $STOKER_PROJECT.",
+)
 @click.pass_context
-def cli(ctx: click.Context, db: str | None) -> None:
+def cli(ctx: click.Context, db: str | None, project: str) -> None:
     """stoker: run and check OpenStack Heat templates anywhere."""
-    ctx.obj = {"db": db}
+    ctx.obj = {"db": db, "project": project}
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -128,7 +129,9 @@ def stack(
 ) -> None:
     """Create, inspect and delete stacks."""
     db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
+    project = ctx.obj.get("project") if isinstance(ctx.obj, dict) else None
     settings = EngineSettings(
+        project=project or "default",
         concurrency=concurrency,
         max_resources_per_stack=max_resources_per_stack,
         max_nested_depth=max_nested_depth,
@@ -174,9 +177,9 @@ def stack(
 @click.option("--tags", default="", help="Comma-separated tags.")
 @click.option("--dry-run", is_flag=True, help="Validate and show the plan; create nothing.")
 @click.option(
-    "--allow-files-outside",
+    "--restrict-files",
     is_flag=True,
-    help="Let get_file read files outside the template's directory tree.",
+    help="Let get_file read only files below the template's directory.",
 )
 @click.option(
     "--max-template-size",
@@ -199,7 +202,7 @@ def create(
     enable_rollback: bool,
     tags: str,
     dry_run: bool,
-    allow_files_outside: bool,
+    restrict_files: bool,
     max_template_size: int,
     fmt: str,
     columns: tuple[str, ...],
@@ -215,7 +218,7 @@ def create(
         environments,
         parameters,
         parameter_files,
-        allow_files_outside,
+        restrict_files,
         max_template_size,
         require_all=True,
         stack_name=name,
@@ -225,8 +228,10 @@ def create(
     report(result.diagnostics, secrets, template_file)
     if not result.ok or definition is None:
         raise Rejected("the template, environment or parameters were rejected")
-    engine = session.engine()
     base_dir = os.path.dirname(os.path.abspath(template_file))
+    if restrict_files:
+        session.settings = replace(session.settings, files_root=base_dir)
+    engine = session.engine()
     problems = engine.check(definition, base_dir)
     report(problems, secrets, template_file)
     if any(d.is_error for d in problems):
@@ -314,8 +319,8 @@ def stack_document(
 ) -> tuple[dict[str, Any], list[str]]:
     """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``)."""
     parameters, secrets = _parameters(engine, record)
-    description = str(
-        record.template.get("description", record.template.get("Description", "No description"))
+    description = record.template.get(
+        "description", record.template.get("Description", "No description")
     )
     document: dict[str, Any] = {
         "id": record.id,

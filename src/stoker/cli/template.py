@@ -25,7 +25,7 @@ from stoker.cli.output import (
 from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
-from stoker.engine.resolution import TreeCheck
+from stoker.engine.resolution import ProviderCache, TreeCheck
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -82,9 +82,10 @@ def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
             help="A parameter whose value is the content of FILE; repeatable.",
         ),
         click.option(
-            "--allow-files-outside",
+            "--restrict-files",
             is_flag=True,
-            help="Let get_file read files outside the template's directory tree.",
+            help="Let get_file read only files below the template's directory (by default "
+            "it reads what python-heatclient reads, ../ included).",
         ),
         click.option(
             "--max-template-size",
@@ -108,7 +109,7 @@ def load_from_options(
     environments: tuple[str, ...],
     parameters: tuple[str, ...],
     parameter_files: tuple[str, ...],
-    allow_files_outside: bool,
+    restrict_files: bool,
     max_template_size: int,
     *,
     require_all: bool,
@@ -126,7 +127,7 @@ def load_from_options(
             ) from None
     options = LoadOptions(
         limits=LoadLimits(max_bytes=max_template_size),
-        allow_files_outside=allow_files_outside,
+        restrict_files=restrict_files,
         require_all_parameters=require_all,
         stack_name=stack_name,
     )
@@ -173,9 +174,15 @@ def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) 
     """
     result = _load(**kwargs, require_all=False)
     secrets = result.definition.hidden_values if result.definition else []
-    tree = TreeCheck(default_registry(), max_nested_depth, require_types=False)
+    top = os.path.abspath(kwargs["template_file"])
+    files_root = os.path.dirname(top) if kwargs["restrict_files"] else None
+    tree = TreeCheck(
+        default_registry(),
+        max_nested_depth,
+        require_types=False,
+        cache=ProviderCache(files_root),
+    )
     if result.definition is not None and result.ok:
-        top = os.path.abspath(kwargs["template_file"])
         result.diagnostics.extend(tree.check(result.definition, os.path.dirname(top), (top,)))
         secrets += [value for _, _, child in tree.nested for value in child.hidden_values]
     definition = _finish(result, secrets, kwargs["template_file"])

@@ -97,7 +97,7 @@ class StaticContext:
 
     def _check_resource(self, resource: str) -> None:
         if resource not in self.resources:
-            raise FunctionError(f'The specified reference "{resource}" is incorrect.')
+            raise FunctionError(f'The specified reference "{resource}" (in unknown) is incorrect.')
 
     def file(self, key: str) -> str:
         if key in self.files:

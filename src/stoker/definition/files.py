@@ -1,8 +1,11 @@
 """Filling the files map for get_file from disk, as Heat's client does before a request.
 
-Only paths inside the template's directory tree are read unless the caller allows more:
-a template from someone else must not be able to pull ``/etc/shadow`` or ``~/.ssh`` into
-a stack through a relative path or a symlink. URLs are never fetched by default.
+Paths are relative to the template that names them and may leave its directory (``../``),
+as python-heatclient reads them: real template trees share scripts between directories.
+A cautious caller passes ``restrict_to`` (the CLI's ``--restrict-files``) so a template
+from someone else cannot pull ``/etc/shadow`` or ``~/.ssh`` into a stack through a
+relative path or a symlink. The API server must never read its own filesystem at all. URLs
+are never fetched.
 """
 
 from __future__ import annotations
@@ -43,12 +46,13 @@ def url_not_fetched(call: Function, key: str) -> Diagnostic | None:
 
 
 def collect_files(
-    calls: Iterable[Function], base_dir: str, *, allow_outside: bool = False
+    calls: Iterable[Function], base_dir: str, *, restrict_to: str | None = None
 ) -> CollectedFiles:
-    """Read the content of every literal get_file path; report what cannot be read."""
+    """Read the content of every literal get_file path, relative to ``base_dir``; report
+    what cannot be read. With ``restrict_to`` only files below that directory are read."""
     collected = CollectedFiles()
     files, found = collected.files, collected.diagnostics
-    root = os.path.realpath(base_dir)
+    root = os.path.realpath(restrict_to) if restrict_to is not None else None
     for call in calls:
         key = call.args
         if not isinstance(key, str) or key in files or key in collected.unread:
@@ -75,12 +79,12 @@ def collect_files(
         # with the template's URL; an absolute one stays as it is (join keeps it).
         path = os.path.join(base_dir, parsed.path if parsed.scheme == "file" else key)
         real = os.path.realpath(path)
-        if not allow_outside and os.path.commonpath([root, real]) != root:
+        if root is not None and os.path.commonpath([root, real]) != root:
             found.append(
                 Diagnostic(
                     codes.FILE_OUTSIDE_TREE,
                     f"get_file {key}: the path leaves the template's directory ({real} is "
-                    f"outside {root}); pass --allow-files-outside to read it anyway",
+                    f"outside {root}); --restrict-files refuses to read it",
                     call.path,
                     call.span,
                 )

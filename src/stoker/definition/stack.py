@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
@@ -52,6 +52,12 @@ class StackDefinition:
     disabled: list[str] = field(default_factory=list)  # resources whose condition is false
     graph: DependencyGraph | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: failures Heat reports only when an output is read (its ``output_error``): not
+    #: errors of the template, but the linter reports them
+    output_findings: list[Diagnostic] = field(default_factory=list)
+    #: failures of resource values that Heat's validate does not compute and its create
+    #: refuses (only filled when not all parameters are required, i.e. for validate)
+    create_findings: list[Diagnostic] = field(default_factory=list)
     context: StaticContext | None = None
     scope: Scope | None = None
 
@@ -159,10 +165,10 @@ def define_stack(
         context=context,
     )
     definition.scope = scope
-    implicit = _validate_functions(definition, scope)
+    implicit = _validate_functions(definition, scope, for_create=require_all_parameters)
     _check_names(definition)
     _build_graph(definition, implicit)
-    _check_known_values(definition, context, scope)
+    _check_known_values(definition, context, scope, for_create=require_all_parameters)
     hints = misspelled_functions(template.document.data, template.table)
     definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
     return definition
@@ -178,6 +184,7 @@ def _check_parameters(
         environment.parameter_defaults,
         registry=constraints,
         declared=_declared_names(template),
+        for_create=require_all,
     )
     if not require_all:
         unset = {
@@ -209,7 +216,10 @@ def _evaluate_conditions(
     definition: StackDefinition, evaluator: ConditionEvaluator, context: StaticContext
 ) -> None:
     template = definition.template
+    used = used_conditions(template)
     for name in template.conditions:
+        if name not in used:
+            continue  # Heat never evaluates a condition nothing uses
         try:
             definition.conditions[name] = evaluator.value(name, context)
         except Unresolved:
@@ -232,6 +242,43 @@ def _classify_resources(
     for name, resource in template.resources.items():
         enabled = _condition_of(definition, resource.condition, resource.path, evaluator, context)
         (definition.disabled if enabled is False else definition.enabled).append(name)
+
+
+_IF = frozenset({"if", "Fn::If"})
+
+
+def used_conditions(template: Template) -> frozenset[str]:
+    """Conditions that a resource, an output, an ``if`` or another used condition names.
+
+    Heat evaluates only these: an unused condition may even read an undeclared parameter.
+    Any string naming a condition counts, which errs on the side of checking.
+    """
+    names = template.conditions
+    roots: list[Any] = [r.condition for r in template.resources.values()]
+    roots += [o.condition for o in template.outputs.values()]
+    roots += [c.args[0] for c in template.calls if c.name in _IF and isinstance(c.args, list)]
+    used: set[str] = set()
+    pending = [root for root in roots if root is not None]
+    while pending:
+        for leaf in _string_leaves(pending.pop()):
+            if leaf in names and leaf not in used:
+                used.add(leaf)
+                pending.append(names[leaf])
+    return frozenset(used)
+
+
+def _string_leaves(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield str(item)
+        elif isinstance(item, Function):
+            stack.append(item.args)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _condition_of(
@@ -269,14 +316,21 @@ def _resource_trees(resource: ResourceDefinition) -> Iterator[Any]:
     yield resource.external_id
 
 
-def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, set[str]]:
+def _validate_functions(
+    definition: StackDefinition, scope: Scope, *, for_create: bool
+) -> dict[str, set[str]]:
     """Validate every reachable call; return each enabled resource's implicit dependencies.
 
     One walk per tree does both, since both visit the same calls.
     """
     template, found = definition.template, definition.diagnostics
-    for expression in template.conditions.values():
-        found.extend(validate_tree(expression, scope))
+    used = used_conditions(template)
+    for name, expression in template.conditions.items():
+        if name in used:
+            found.extend(validate_tree(expression, scope))
+        else:  # only its structure: Heat never evaluates it
+            for function in iter_functions(expression, scope):
+                found.extend(function.structure(scope))
     needs: dict[str, set[str]] = {}
     for name, resource in template.resources.items():
         if resource.condition is not None:
@@ -286,7 +340,18 @@ def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, 
         references: set[str] = set()
         for tree in _resource_trees(resource):
             for function in iter_functions(tree, scope):
-                found.extend(function.validate(scope))
+                if for_create:
+                    found.extend(function.validate(scope))
+                else:
+                    # Heat's validate checks the structure and the references it needs
+                    # for the dependency graph; values wait for create
+                    checks = list(function.validate(scope))
+                    structural = list(function.structure(scope))
+                    structural += [d for d in checks if d.code in _REFERENCE_CODES]
+                    found.extend(d for d in checks if d in structural)
+                    definition.create_findings.extend(
+                        create_time(d) for d in checks if d not in structural
+                    )
                 if tree is resource.properties or tree is resource.metadata:
                     references.update(function.dependencies(scope))
         needs[name] = references
@@ -295,8 +360,28 @@ def _validate_functions(definition: StackDefinition, scope: Scope) -> dict[str, 
             found.extend(validate_tree(output.condition, scope))
             if _known_false(definition, output.condition):
                 continue
-        found.extend(validate_tree(output.value, scope))
+        for function in iter_functions(output.value, scope):
+            structural = list(function.structure(scope))
+            found.extend(structural)
+            definition.output_findings.extend(
+                output_time(d) for d in function.validate(scope) if d not in structural
+            )
     return needs
+
+
+OUTPUT_TIME_NOTE = "Heat accepts the template and fails only when the output is read"
+CREATE_TIME_NOTE = "Heat's validate accepts the template; its create refuses it"
+_REFERENCE_CODES = frozenset({codes.UNKNOWN_RESOURCE})
+
+
+def create_time(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding about a resource's value, marked as one Heat reports only at create."""
+    return replace(diagnostic, message=f"{diagnostic.message} ({CREATE_TIME_NOTE})")
+
+
+def output_time(diagnostic: Diagnostic) -> Diagnostic:
+    """A finding about an output's value, marked as one Heat reports at output time."""
+    return replace(diagnostic, message=f"{diagnostic.message} ({OUTPUT_TIME_NOTE})")
 
 
 def _known_false(definition: StackDefinition, condition: Any) -> bool:
@@ -365,7 +450,9 @@ def _build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> 
     definition.graph = DependencyGraph(requires)
 
 
-def _check_known_values(definition: StackDefinition, context: StaticContext, scope: Scope) -> None:
+def _check_known_values(
+    definition: StackDefinition, context: StaticContext, scope: Scope, *, for_create: bool
+) -> None:
     """Resolve what needs no running resource, so errors like a bad index show now.
 
     Only subtrees that reference no resource are resolved; a call that does is looked
@@ -375,16 +462,25 @@ def _check_known_values(definition: StackDefinition, context: StaticContext, sco
     if definition.errors:
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
-    trees: list[Any] = []
+    checker = _KnownValues(context, scope)
     for name in definition.enabled:
-        trees.extend(_resource_trees(template.resources[name]))
+        for tree in _resource_trees(template.resources[name]):
+            checker.check(tree)
+    if for_create:
+        definition.diagnostics.extend(checker.found)
+    else:
+        seen = {d.path for d in definition.create_findings}
+        definition.create_findings.extend(
+            create_time(d) for d in checker.found if d.path not in seen
+        )
+    checker.found = []
     for output in template.outputs.values():
         if output.condition is None or not _known_false(definition, output.condition):
-            trees.append(output.value)
-    checker = _KnownValues(context, scope)
-    for tree in trees:
-        checker.check(tree)
-    definition.diagnostics.extend(checker.found)
+            checker.check(output.value)
+    seen = {d.path for d in definition.output_findings}  # one finding per call
+    for diagnostic in map(output_time, checker.found):
+        if diagnostic.path not in seen:
+            definition.output_findings.append(diagnostic)
 
 
 _LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZs"})

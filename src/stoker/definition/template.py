@@ -22,7 +22,7 @@ from stoker.functions.base import Function, FunctionTable, Parser
 from stoker.functions.tables import table_for
 from stoker.parameters import Parameter, ParameterGroup, parse_parameter_groups, parse_parameters
 from stoker.template.loader import Document, paused_gc
-from stoker.template.nodes import key_span, span_of, value_span
+from stoker.template.nodes import key_span, plain, span_of, value_span
 from stoker.template.versions import (
     CFN_HEAT,
     VERSION_KEYS,
@@ -129,7 +129,7 @@ class Template:
     version: TemplateVersion
     table: FunctionTable
     names: Names
-    description: str = "No description"
+    description: Any = "No description"  # usually a string; Heat accepts any value
     parameters: dict[str, Parameter] = field(default_factory=dict)
     parameter_groups: list[ParameterGroup] = field(default_factory=list)
     conditions: dict[str, Any] = field(default_factory=dict)
@@ -280,9 +280,11 @@ class _TemplateParser:
                     (str(key),),
                     key_span(self.data, key),
                 )
-        description = self.section(names.description, str, None)
+        self.non_string_names()
+        description = self.data.get(names.description) if names.description else None
         if description is not None:
-            template.description = str(description)
+            # Heat keeps a description of any type as it is (and shows it so).
+            template.description = plain(description)
         template.mappings = self.section(names.mappings, dict, {})
         if CAPABILITIES in self.data and self.version.has_capabilities:
             self.capabilities()
@@ -300,6 +302,14 @@ class _TemplateParser:
                 )
                 self.diagnostics.extend(found)
 
+        has_section = self.version.has_conditions and names.conditions in self.data
+        if has_section and self.data[names.conditions] is None:
+            self.report(
+                codes.SECTION_SHAPE,
+                "Condition definitions must be a map. Found a NoneType instead",
+                (names.conditions,),
+                key_span(self.data, names.conditions),
+            )
         if self.version.has_conditions:
             for name, expression in self.section(names.conditions, dict, {}).items():
                 path = (names.conditions, str(name))
@@ -315,6 +325,28 @@ class _TemplateParser:
             output = self.output(str(name), body, self.data[names.outputs])
             if output is not None:
                 template.outputs[output.name] = output
+
+    def non_string_names(self) -> None:
+        """Heat refuses a template whose parameter, resource, output or condition name is
+        not a string (YAML reads ``no:`` as false and ``null:`` as null)."""
+        names = self.names
+        for section_name in (names.parameters, names.resources, names.outputs, names.conditions):
+            section = self.data.get(section_name) if section_name else None
+            if not isinstance(section, dict):
+                continue
+            for key in section:
+                if isinstance(key, str):
+                    continue
+                shown = (
+                    "null" if key is None else str(key).lower() if isinstance(key, bool) else key
+                )
+                self.report(
+                    codes.SECTION_SHAPE,
+                    f'The name {shown} in "{section_name}" is not a string (YAML reads it as '
+                    f"{type(key).__name__}); quote it",
+                    (section_name, str(key)),
+                    key_span(section, key),
+                )
 
     def capabilities(self) -> None:
         """Read the annotation, and warn that it does not travel: Heat rejects the section."""

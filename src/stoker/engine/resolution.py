@@ -11,23 +11,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
-from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.environment import ResolvedType, caching_read, child_environment, resolve_provider
 from stoker.errors import FunctionError, TemplateError
-from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
+from stoker.functions.base import OMIT, Unresolved, is_literal, iter_functions, resolve
 from stoker.resources.base import ResourcePlugin
+from stoker.resources.catalog import catalog_schema, heat_knows
 from stoker.resources.nested import NestedStackPlugin, TemplateResource
 from stoker.resources.registry import ResourceTypeRegistry
 from stoker.resources.schema import validate_properties
 from stoker.template.loader import Document, read_file
-from stoker.template.nodes import locate, plain
+from stoker.template.nodes import key_span, locate, plain
 
 TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
 
@@ -45,8 +46,10 @@ class Resolution:
 class ProviderCache:
     """Provider templates already read, by location (one read per template per operation)."""
 
-    def __init__(self) -> None:
+    def __init__(self, files_root: str | None = None) -> None:
         self._loaded: dict[tuple[str, str], TemplateResource | list[Diagnostic]] = {}
+        #: get_file reads only below this directory when set (``--restrict-files``)
+        self.files_root = files_root
         #: reads candidate templates of registry lists once (capabilities resolution)
         self.read = caching_read(read_file)
 
@@ -55,12 +58,12 @@ class ProviderCache:
     ) -> TemplateResource | list[Diagnostic]:
         key = (location, type_name)
         if key not in self._loaded:
-            self._loaded[key] = _load_provider(location, type_name, defaults)
+            self._loaded[key] = _load_provider(location, type_name, defaults, self.files_root)
         return self._loaded[key]
 
 
 def _load_provider(
-    location: str, type_name: str, defaults: Mapping[str, Any]
+    location: str, type_name: str, defaults: Mapping[str, Any], files_root: str | None = None
 ) -> TemplateResource | list[Diagnostic]:
     try:
         document = read_file(location)
@@ -74,18 +77,56 @@ def _load_provider(
             )
         ]
     template = parse_template(document)
-    if template.errors:
-        return template.errors
+    # A default that breaks its own constraints fails the nested stack's create, not the
+    # facade's schema: Heat's validate accepts it (see TreeCheck).
+    refused = [d for d in template.errors if not _is_default_error(d)]
+    if refused:
+        return refused
     parameters = {
         name: (parameter.type, not parameter.has_default and name not in defaults)
         for name, parameter in template.parameters.items()
     }
     base_dir = os.path.dirname(os.path.abspath(location))
-    collected = collect_files(template.calls_of("get_file"), base_dir)
+    # get_file in a provider template is relative to that template, as heatclient reads it
+    collected = collect_files(template.calls_of("get_file"), base_dir, restrict_to=files_root)
     plugin = TemplateResource(type_name, location, plain(document.data) or {}, parameters, base_dir)
     plugin.files = collected.files  # type: ignore[attr-defined]
     plugin.template_model = template  # type: ignore[attr-defined]
     return plugin
+
+
+def _is_default_error(diagnostic: Diagnostic) -> bool:
+    return diagnostic.code == codes.PARAMETER_SCHEMA and diagnostic.path[-1:] in (
+        ("default",),
+        ("Default",),
+    )
+
+
+#: what Heat's validate checks of a nested template: that it parses, and its parameters'
+#: declarations (they are the facade's properties schema)
+#: (and, before that, python-heatclient reads every get_file of the tree)
+_CHECKED_IN_NESTED = frozenset(
+    {codes.SYNTAX, codes.ENCODING, codes.TOO_LARGE, codes.VERSION, codes.FILE_MISSING}
+)
+NESTED_AT_CREATE = "Heat's validate does not look inside nested templates; its create fails"
+
+
+def _at_create_only(found: list[Diagnostic]) -> list[Diagnostic]:
+    """Errors inside a nested template, which Heat reports only when creating the stack,
+    as warnings: template validate shows them without refusing what Heat accepts."""
+    result = []
+    for diagnostic in found:
+        checked = diagnostic.code in _CHECKED_IN_NESTED or (
+            diagnostic.code == codes.PARAMETER_SCHEMA and not _is_default_error(diagnostic)
+        )
+        if diagnostic.is_error and not checked:
+            diagnostic = replace(
+                diagnostic,
+                severity=Severity.WARNING,
+                notes=(*diagnostic.notes, NESTED_AT_CREATE),
+            )
+        result.append(diagnostic)
+    return result
 
 
 def resolve_types(
@@ -129,8 +170,8 @@ def resolve_types(
             plugin = registry.get(resolved.type_name)
             result.types[name] = resolved.type_name
             if plugin is None:
-                if not require_types:
-                    continue
+                if not require_types and heat_knows(resolved.type_name):
+                    continue  # a cloud type: valid in a template, runnable only in a cloud
                 result.diagnostics.append(
                     Diagnostic(
                         codes.RESOURCE_DEFINITION,
@@ -195,8 +236,10 @@ def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, 
 
 
 def check_properties(
-    definition: StackDefinition, name: str, plugin: ResourcePlugin
+    definition: StackDefinition, name: str, plugin: ResourcePlugin, *, for_create: bool = True
 ) -> list[Diagnostic]:
+    """The properties' schema; for a create also the type's own checks (Heat's validate
+    API checks only the schema: ``OS::Heat::Value``'s value against its type waits)."""
     resource = definition.template.resources[name]
     known, unknown = known_properties(definition, name)
     path = (*resource.path, definition.template.names.properties)
@@ -208,11 +251,13 @@ def check_properties(
         dynamic=plugin.dynamic_properties,
         pending=frozenset(unknown),
     )
+    if not for_create:  # Heat's validate checks only that each property is known
+        found = [d for d in found if d.code == codes.PROPERTY_UNKNOWN]
     data = definition.template.document.data
     found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
     if isinstance(plugin, TemplateResource):
         found = [_with_note(d, f"the provider template is {plugin.location}") for d in found]
-    if not unknown and not any(d.is_error for d in found):
+    if for_create and not unknown and not any(d.is_error for d in found):
         validated, _ = validate_properties(
             plugin.properties_schema,
             known,
@@ -224,6 +269,94 @@ def check_properties(
             Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
             for message in plugin.validate(validated)
         )
+    return found
+
+
+_ATTRIBUTE_READERS = frozenset({"get_attr", "Fn::GetAtt"})
+#: types whose attributes are their software config's outputs: any name may be read
+_DEPLOYMENTS = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::StructuredDeployment"})
+
+
+def declared_attributes(resolution: Resolution, name: str) -> frozenset[str] | None:
+    """The attribute names ``name``'s type declares; None when it answers any name
+    (nested stacks, provider templates, ``OS::Heat::None``, software deployments)."""
+    plugin = resolution.plugins.get(name)
+    if plugin is not None:
+        if plugin.dynamic_attributes or isinstance(plugin, TemplateResource | NestedStackPlugin):
+            return None
+        type_name = plugin.type_name
+        names = set(plugin.attributes_schema)
+    else:
+        type_name = resolution.types.get(name, "")
+        schema = catalog_schema(type_name)
+        if schema is None or schema.nested_stack or schema.support_status.hidden:
+            return None  # hidden types are removed ones: Heat does not check their reads
+        names = set(schema.attributes)
+    if type_name in _DEPLOYMENTS:
+        return None
+    return frozenset(names | {"show"})
+
+
+def check_attributes(definition: StackDefinition, resolution: Resolution) -> list[Diagnostic]:
+    """get_attr of an attribute the resource's type does not declare, which Heat refuses
+    when it validates (``The Referenced Attribute (v nosuch) is incorrect.``)."""
+    scope = definition.scope
+    if scope is None:
+        return []
+    template = definition.template
+    trees: list[Any] = []
+    for name in definition.enabled:
+        resource = template.resources[name]
+        trees.extend((resource.properties, resource.metadata))
+    trees.extend(output.value for output in template.outputs.values())
+    found: list[Diagnostic] = []
+    for tree in trees:
+        for call in iter_functions(tree, scope):
+            args = call.args
+            if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
+                continue
+            if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
+                continue
+            target, attribute = str(args[0]), str(args[1])
+            declared = declared_attributes(resolution, target)
+            if declared is None or attribute in declared:
+                continue
+            found.append(
+                Diagnostic(
+                    codes.UNKNOWN_ATTRIBUTE,
+                    f"The Referenced Attribute ({target} {attribute}) is incorrect.",
+                    call.path,
+                    call.span,
+                )
+            )
+    return found
+
+
+def check_catalog_properties(
+    definition: StackDefinition, resolution: Resolution
+) -> list[Diagnostic]:
+    """Properties a cloud type (known from the catalog, not runnable here) does not
+    declare: all that Heat's validate checks of a resource's properties."""
+    template = definition.template
+    found: list[Diagnostic] = []
+    for name, type_name in resolution.types.items():
+        if name in resolution.plugins or name not in template.resources:
+            continue
+        schema = catalog_schema(type_name)
+        resource = template.resources[name]
+        properties = resource.properties
+        if schema is None or schema.support_status.hidden or not isinstance(properties, dict):
+            continue  # a hidden type is a removed one; the catalog keeps no properties
+        for key in properties:
+            if key not in schema.properties:
+                found.append(
+                    Diagnostic(
+                        codes.PROPERTY_UNKNOWN,
+                        f"Unknown Property {key}",
+                        (*resource.path, template.names.properties, str(key)),
+                        key_span(properties, key) or resource.span,
+                    )
+                )
     return found
 
 
@@ -273,9 +406,10 @@ class TreeCheck:
             definition, self.registry, base_dir, self.cache, require_types=self.require_types
         )
         found.extend(resolution.diagnostics)
+        found.extend(check_attributes(definition, resolution))
+        found.extend(check_catalog_properties(definition, resolution))
         for name, plugin in resolution.plugins.items():
-            if self.require_types or isinstance(plugin, NestedStackPlugin):
-                found.extend(check_properties(definition, name, plugin))
+            found.extend(check_properties(definition, name, plugin, for_create=self.require_types))
             if isinstance(plugin, TemplateResource):
                 found.extend(self._nested(definition, name, plugin, resolution, chain, names))
             elif isinstance(plugin, NestedStackPlugin):
@@ -324,7 +458,9 @@ class TreeCheck:
         child_template = parse_template(Document(spec.template, "yaml", spec.location))
         child = define_stack(child_template, environment, spec.files, require_all_parameters=False)
         self.nested.append(((*names, name), spec.location, child))
-        return list(child.errors) + self.check(child, base_dir, chain, (*names, name))
+        found = list(child.errors) + child.create_findings
+        found += self.check(child, base_dir, chain, (*names, name))
+        return found if self.require_types else _at_create_only(found)
 
     def _nested(
         self,
@@ -374,7 +510,9 @@ class TreeCheck:
         )
         self.nested.append(((*names, name), plugin.location, child))
         found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
-        return found + self.check(child, plugin.base_dir, trail, (*names, name))
+        found += child.create_findings  # the child's values: a create refuses them
+        found += self.check(child, plugin.base_dir, trail, (*names, name))
+        return found if self.require_types else _at_create_only(found)
 
 
 def type_not_runnable(type_name: str) -> str:

@@ -70,7 +70,7 @@ class RuntimeContext(StaticContext):
         self._check_resource(resource)
         record = self.records.get(resource)
         if record is None:
-            raise FunctionError(f'The specified reference "{resource}" is incorrect.')
+            raise FunctionError(f'The specified reference "{resource}" (in unknown) is incorrect.')
         return record
 
     def _plugin(self, record: ResourceRecord) -> ResourcePlugin:

@@ -20,3 +20,5 @@ class EngineSettings:
     #: Heat's stack_action_timeout, used when a stack sets no timeout
     default_timeout_seconds: float = 3600.0
     project: str = "default"
+    #: when set, get_file in any template of a tree reads only below this directory
+    files_root: str | None = None

@@ -27,7 +27,7 @@ from stoker.diagnostics import Diagnostic
 from stoker.engine import leases, testpoints
 from stoker.engine.heap import frozen_heap
 from stoker.engine.recorder import Recorder
-from stoker.engine.resolution import Resolution, TreeCheck, resolve_types
+from stoker.engine.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
 from stoker.engine.runtime import RuntimeContext, view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.settings import EngineSettings
@@ -148,7 +148,11 @@ class StackEngine:
                     (template.names.resources,),
                 )
             )
-        tree = TreeCheck(self.registry, self.settings.max_nested_depth)
+        tree = TreeCheck(
+            self.registry,
+            self.settings.max_nested_depth,
+            cache=ProviderCache(self.settings.files_root),
+        )
         top = definition.template.file
         chain = (os.path.abspath(top),) if os.path.isfile(top) else ()
         found.extend(tree.check(definition, base_dir, chain))
@@ -383,7 +387,9 @@ class StackEngine:
         template = parse_template(Document(spec.template, "yaml", spec.location))
         files = dict(spec.files)
         if base_dir is not None:
-            files.update(collect_files(template.calls_of("get_file"), base_dir).files)
+            calls = template.calls_of("get_file")
+            restrict = self.settings.files_root
+            files.update(collect_files(calls, base_dir, restrict_to=restrict).files)
         definition = define_stack(
             template,
             environment,

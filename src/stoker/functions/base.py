@@ -151,6 +151,15 @@ class Function:
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         return ()
 
+    def structure(self, scope: Scope) -> Iterable[Diagnostic]:
+        """The part of `validate` Heat checks without computing a value.
+
+        Heat checks an output only as far as it parses the call and runs the call's own
+        ``validate``; anything else fails when the output is read (``output_error``), not
+        at validate or create. Calls that check nothing beyond that keep this default.
+        """
+        return self.validate(scope)
+
     def dependencies(self, scope: Scope) -> Iterable[str]:
         """Names of resources this call itself references (not its nested calls)."""
         return ()

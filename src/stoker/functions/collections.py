@@ -61,6 +61,15 @@ class Repeat(PureFunction):
     def _valid_value(self, value: Any, nested: bool) -> bool:
         return is_list(value) or (self.maps_allowed and nested and isinstance(value, Mapping))
 
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        args = self.args
+        if not isinstance(args, Mapping) or "for_each" not in args or "template" not in args:
+            yield self.invalid(self._syntax_error(args))
+        elif not isinstance(self._permutations(args), bool):
+            yield self.invalid(f'"permutations" should be boolean type for {self.name} function.')
+        elif not isinstance(args["for_each"], Mapping | Function):
+            yield self.invalid(f'The "for_each" argument to "{self.name}" must contain a map')
+
     def check_arguments(self) -> Iterator[Diagnostic]:
         args = self.args
         if not isinstance(args, Mapping) or "for_each" not in args or "template" not in args:
@@ -305,6 +314,9 @@ def _json(value: Any) -> str:
 class Filter(PureFunction):
     """Remove values from a list: ``filter: [[null, ''], [a, null, b]]`` gives ``[a, b]``."""
 
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        return self.check_arguments()  # Heat checks all of these when it parses the call
+
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args):
             yield self.invalid(f'Argument to "{self.name}" must be a list')
@@ -331,6 +343,9 @@ class Filter(PureFunction):
 
 class Contains(PureFunction):
     """Membership test: ``contains: [web, {get_param: roles}]`` (a string tests for a substring)."""
+
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        return self.check_arguments()  # Heat checks all of these when it parses the call
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args) or not self.args:
@@ -366,6 +381,9 @@ class Select(PureFunction):
     Lenient like Heat: a missing item gives ``''``, and a string collection is decoded as
     JSON first.
     """
+
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        return self.check_arguments()  # Heat checks all of these when it parses the call
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args) or len(self.args) != 2:
@@ -411,6 +429,9 @@ class MemberListToMap(PureFunction):
     _EXAMPLE = (
         "{'Fn::MemberListToMap': ['Name', 'Value', ['.member.0.Name=key', '.member.0.Value=door']]}"
     )
+
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        return self.check_arguments()  # Heat checks all of these when it parses the call
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args) or len(self.args) != 3:
@@ -458,12 +479,17 @@ class MemberListToMap(PureFunction):
 class FindInMap(Function):
     """A value from CFN ``Mappings``: ``Fn::FindInMap: [RegionMap, {Ref: AWS::Region}, AMI]``."""
 
-    def validate(self, scope: Scope) -> Iterable[Diagnostic]:
+    def structure(self, scope: Scope) -> Iterable[Diagnostic]:
         if not is_list(self.args) or len(self.args) != 3:
             yield self.invalid(
                 f'Arguments to "{self.name}" must be of the form [map_name, top_level_key, '
                 "second_level_key]"
             )
+
+    def validate(self, scope: Scope) -> Iterable[Diagnostic]:
+        problems = list(self.structure(scope))
+        if problems:
+            yield from problems
             return
         # Check as far as the names are literal; computed names are looked up when resolved.
         value: Any = scope.mappings

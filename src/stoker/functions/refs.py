@@ -18,7 +18,8 @@ def navigate(value: Any, path: Sequence[Any], *, index_from_strings: bool) -> An
     for key in path:
         if isinstance(value, Mapping):
             value = value[key]
-        elif isinstance(value, Sequence) and not isinstance(value, str):
+        elif isinstance(value, Sequence) and (index_from_strings or not isinstance(value, str)):
+            # get_param (index_from_strings) indexes a string too, as Heat does: 'abc'[0]
             index = int(key) if index_from_strings else key
             if isinstance(index, bool) or not isinstance(index, int):
                 raise TypeError(f"list index must be an integer, not {key!r}")
@@ -48,9 +49,7 @@ def _owner(function: Function) -> str:
     """The resource or output a call sits in, as Heat names it in reference errors."""
     if len(function.path) >= 2 and function.path[0] in ("resources", "Resources"):
         return str(function.path[1])
-    if len(function.path) >= 2 and function.path[0] in ("outputs", "Outputs"):
-        return f"output {function.path[1]}"
-    return "unknown"
+    return "unknown"  # Heat's word for outputs and anything else
 
 
 def _enabled_resource(name: Any, scope: Scope) -> list[str]:
@@ -73,6 +72,9 @@ class GetParam(Function):
         if isinstance(self.args, list):
             return (self.args[0] if self.args else None), list(self.args[1:])
         return self.args, []
+
+    def structure(self, scope: Scope) -> Iterable[Diagnostic]:
+        return ()  # Heat looks the parameter up only when it resolves the call
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         if isinstance(self.args, list) and not self.args:
@@ -104,6 +106,9 @@ class GetParam(Function):
 
 class GetResource(Function):
     """The reference id of a resource: ``get_resource: server``."""
+
+    def structure(self, scope: Scope) -> Iterable[Diagnostic]:
+        return ()  # Heat looks the resource up only when it resolves the call
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         if isinstance(self.args, Function):
@@ -216,6 +221,9 @@ class Ref(Function):
         super().__init__(name, args, **kwargs)
         self.parameters_only = parameters_only
 
+    def structure(self, scope: Scope) -> Iterable[Diagnostic]:
+        return ()  # Heat looks the name up only when it resolves the call
+
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         if not isinstance(self.args, str):
             yield self.invalid(f'Argument to "{self.name}" must be a string')
@@ -244,6 +252,9 @@ class Ref(Function):
 
 class GetFile(Function):
     """The content of a file from the files map: ``get_file: scripts/setup.sh``."""
+
+    def structure(self, scope: Scope) -> Iterable[Diagnostic]:
+        return ()  # Heat looks the file up only when it resolves the call
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         if not isinstance(self.args, str):

@@ -54,6 +54,13 @@ class PureFunction(Function):
         """Problems with the argument shape that are visible before resolution."""
         return iter(())
 
+    def structure(self, scope: Scope) -> Iterable[Diagnostic]:
+        return self.parse_problems()
+
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        """The shape problems Heat finds when it parses the call (most find none)."""
+        return iter(())
+
     def resolve(self, context: Context) -> Any:
         # Shape errors Heat reports when parsing come first, with the same message.
         for problem in self.check_arguments():
@@ -109,6 +116,13 @@ class StrReplace(PureFunction):
             f'"{self.name}" syntax should be {self.name}: {{template: "This is var1 template '
             'var2", params: {var1: a, var2: string}}'
         )
+
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        parts = self._split_args(self.args)
+        if parts is None:
+            yield self.invalid(self._syntax_error(self.args))
+        elif not isinstance(parts[0], Mapping | Function):
+            yield self.invalid(f'"{self.name}" parameters must be a mapping')
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         parts = self._split_args(self.args)
@@ -247,6 +261,10 @@ class ListJoin(PureFunction):
             return False
         return len(args) >= 2 if self.multiple_lists else len(args) == 2
 
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        if not self._shape_ok(self.args):
+            yield self.invalid(self._usage())
+
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not self._shape_ok(self.args):
             yield self.invalid(self._usage())
@@ -314,6 +332,10 @@ class StrSplit(PureFunction):
 
     def _usage(self) -> str:
         return f'"{self.name}" : [ ",", "apples,pears", <index>]'
+
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        if isinstance(self.args, str | Mapping):
+            yield self.invalid(f'Incorrect arguments to "{self.name}" should be: {self._usage()}')
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if isinstance(self.args, str | Mapping) or (is_list(self.args) and len(self.args) < 2):
@@ -404,6 +426,10 @@ class CfnSplit(PureFunction):
     def _usage(self) -> str:
         example = f'"{self.name}" : [ ",", "str1,str2"]]'
         return f'Incorrect arguments to "{self.name}" should be: {example}'
+
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        if not is_list(self.args) or len(self.args) != 2:
+            yield self.invalid(self._usage())
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args) or len(self.args) != 2:

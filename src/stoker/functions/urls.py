@@ -56,6 +56,9 @@ class MakeUrl(PureFunction):
             return
         yield from self._argument_problems(args)
 
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        return self.check_arguments()  # Heat's own validate makes all of these checks
+
     def check_arguments(self) -> Iterator[Diagnostic]:
         for problem in self._shape_problems(self.args):
             yield self.invalid(problem)

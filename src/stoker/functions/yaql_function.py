@@ -118,6 +118,9 @@ class Yaql(PureFunction):
         except YaqlException as exc:
             raise self.error(f"Bad expression {exc}.") from exc
 
+    def parse_problems(self) -> Iterator[Diagnostic]:
+        return self.check_arguments()  # Heat's own validate makes all of these checks
+
     def check_arguments(self) -> Iterator[Diagnostic]:
         problem = self._shape_problem(self.args)
         if problem:

@@ -22,7 +22,10 @@ from stoker.lint.inputs import Package, SourceFile
 def files_for(calls: Iterable[Function], package: Package, source: SourceFile) -> CollectedFiles:
     """The content of every literal get_file path in ``calls``, and what went wrong."""
     if source.disk_path is not None:
-        return collect_files(calls, os.path.dirname(source.disk_path))
+        directory = os.path.dirname(source.disk_path)
+        # stricter than the engine (which reads ../ as heatclient does): a package whose
+        # templates reach outside their directory does not travel
+        return collect_files(calls, directory, restrict_to=directory)
     return _from_archive(calls, package, source)
 
 

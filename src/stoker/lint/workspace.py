@@ -204,4 +204,10 @@ def _define(context: PackageContext, unit: TemplateContext) -> None:
         unit.template = None
         unit.core = [internal_error(unit.source, "validating the template", error)]
         return
-    unit.core = [*merged, *collected.diagnostics, *unit.definition.diagnostics]
+    unit.core = [
+        *merged,
+        *collected.diagnostics,
+        *unit.definition.diagnostics,
+        *unit.definition.output_findings,
+        *unit.definition.create_findings,
+    ]

@@ -80,6 +80,14 @@ class CustomConstraintRegistry:
         """Whether ``name`` can be checked offline."""
         return name in self._checks
 
+    def provides(self, name: str) -> bool:
+        """Is there a constraint of this name at all (checked offline or by a cloud)?
+
+        Heat fails every value of a constraint no plugin provides, but only when it checks
+        values for a create; its validate accepts the template.
+        """
+        return name in self._checks or name in self._cloud
+
     @property
     def names(self) -> frozenset[str]:
         return frozenset(self._checks)

@@ -39,6 +39,7 @@ def resolve_values(
     registry: CustomConstraintRegistry,
     check_unknown: bool = True,
     declared: Collection[str] = (),
+    for_create: bool = False,
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """The typed value of every parameter that has a valid one, and every problem found.
 
@@ -47,7 +48,9 @@ def resolve_values(
     environment file. A supplied name the template does not declare is an error (unless
     ``check_unknown`` is false); names in ``defaults`` may belong to other templates and are
     ignored. ``declared`` lists names whose declarations were rejected while parsing, so
-    values for them are not reported as unknown as well. Parameters whose value is missing
+    values for them are not reported as unknown as well. ``for_create`` applies what Heat
+    checks only at create: a custom constraint no plugin provides fails every value.
+    Parameters whose value is missing
     or invalid are left out of the result.
     """
     supplied = supplied or {}
@@ -67,7 +70,7 @@ def resolve_values(
                 )
     values: dict[str, Any] = {}
     for name, parameter in parameters.items():
-        value, found = _resolve_one(parameter, supplied, defaults, registry)
+        value, found = _resolve_one(parameter, supplied, defaults, registry, for_create)
         diagnostics.extend(found)
         if not any(d.is_error for d in found) and value is not _MISSING:
             values[name] = value
@@ -82,6 +85,7 @@ def _resolve_one(
     supplied: Mapping[Any, Any],
     defaults: Mapping[Any, Any],
     registry: CustomConstraintRegistry,
+    for_create: bool = False,
 ) -> tuple[Any, list[Diagnostic]]:
     name = parameter.name
     source, raw = _choose(parameter, supplied, defaults)
@@ -112,6 +116,16 @@ def _resolve_one(
             reason = f"Invalid default {parameter.shown(plain(raw))} ({reason})"
         found.append(problem(f"Parameter '{name}' is invalid: {reason}"))
     for skipped in unchecked:
+        constraint_name = str(skipped.constraint.definition)
+        if for_create and not registry.provides(constraint_name):
+            shown = parameter.shown(plain(value))
+            found.append(
+                problem(
+                    f"Parameter '{name}' is invalid: \"{shown}\" does not validate "
+                    f"{constraint_name} (constraint not found)"
+                )
+            )
+            continue
         found.append(
             problem(
                 f"Parameter '{name}': custom constraint {skipped.constraint.definition} was not "

@@ -107,3 +107,32 @@ def heat_catalog() -> Catalog:
     }
     types = {name: type_schema_from_entry(name, entry) for name, entry in document["types"].items()}
     return Catalog(heat_version=document["heat_version"], types=types, aliases=aliases)
+
+
+@cache
+def stock_template_types() -> frozenset[str]:
+    """Types Heat's stock environment implements with a provider template of its own."""
+    stock = load_document().get("default_environment", {})
+    return frozenset(stock.get("template_types", {}))
+
+
+def stock_alias(name: str) -> str | None:
+    """What Heat's stock environment maps ``name`` to (keys ending in ``*`` are globs)."""
+    aliases = heat_catalog().aliases
+    if name in aliases:
+        return aliases[name]
+    for key, target in aliases.items():
+        if key.endswith("*") and name.startswith(key[:-1]):
+            return target[:-1] + name[len(key) - 1 :] if target.endswith("*") else target
+    return None
+
+
+def catalog_schema(name: str) -> TypeSchema | None:
+    """The catalog's schema of ``name``, following the stock aliases."""
+    catalog = heat_catalog()
+    return catalog.get(name) or catalog.get(stock_alias(name) or "")
+
+
+def heat_knows(name: str) -> bool:
+    """Would Heat's own registry find a type of this name (without the user's registry)?"""
+    return catalog_schema(name) is not None or name in stock_template_types()

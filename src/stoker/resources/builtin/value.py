@@ -1,10 +1,11 @@
 """``OS::Heat::Value``: a named, typed value computed from other parts of the template.
 
 It lets a template compute something once (a joined string, a list built from other
-resources) and read it with ``get_attr: [name, value]``. When ``type`` is given, the value
-is read as that HOT parameter type, with the parameters' coercion rules (``"5"`` becomes
-``5`` for ``number``, ``"a,b"`` a list for ``comma_delimited_list``). Both properties
-update in place, and the attribute is computed from the current properties.
+resources) and read it with ``get_attr: [name, value]``. When ``type`` is given, Heat
+retypes the ``value`` *property* (not a parameter): ``json`` needs a map, and
+``comma_delimited_list`` a list (a JSON or comma-separated string is refused at create),
+and the attribute is the value as given (``"5"`` stays ``"5"``), as recorded from Heat
+24.1.2. Both properties update in place.
 """
 
 from __future__ import annotations
@@ -12,10 +13,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.parameters import ParameterType, ParameterValueError, coerce_to
+from stoker.parameters import ParameterType
 from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
 from stoker.resources.constraints import allowed_values
-from stoker.resources.schema import SHOW, AttributeSchema, PropertySchema, PropertyType
+from stoker.resources.schema import (
+    SHOW,
+    AttributeSchema,
+    PropertySchema,
+    PropertyType,
+    validate_properties,
+)
+
+_PROPERTY_TYPES = {
+    "string": PropertyType.STRING,
+    "number": PropertyType.NUMBER,
+    "comma_delimited_list": PropertyType.LIST,
+    "json": PropertyType.MAP,
+    "boolean": PropertyType.BOOLEAN,
+}
 
 
 class Value(ResourcePlugin):
@@ -39,11 +54,16 @@ class Value(ResourcePlugin):
     }
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
-        try:
-            typed_value(properties)
-        except ParameterValueError as error:
-            return [f"Property value is not a valid {properties.get('type')}: {error}"]
-        return []
+        # Heat retypes the ``value`` property by ``type``: a property, not a parameter,
+        # so a JSON string is no map and a comma-separated string no list.
+        kind = _PROPERTY_TYPES.get(str(properties.get("type")))
+        if kind is None:
+            return []
+        schema = {"value": PropertySchema(kind, "The value.", required=True)}
+        _, found = validate_properties(
+            schema, {"value": properties.get("value")}, path=("value",), type_name=self.type_name
+        )
+        return [f"value: {d.message}" for d in found if d.is_error]
 
     async def create(self, context: ResourceContext) -> None:
         problems = self.validate(context.properties)
@@ -57,19 +77,4 @@ class Value(ResourcePlugin):
             raise ResourceFailure(problems[0])
 
     def attribute(self, view: ResourceView, name: str) -> Any:
-        if name != "value":
-            return None
-        try:
-            return typed_value(view.properties)
-        except ParameterValueError:
-            return view.properties.get("value")
-
-
-def typed_value(properties: Mapping[str, Any]) -> Any:
-    """The ``value`` property read as its ``type`` (unchanged when there is no type)."""
-    value = properties.get("value")
-    try:
-        kind = ParameterType(str(properties.get("type")))
-    except ValueError:  # no type (or one the schema already rejected)
-        return value
-    return coerce_to(kind, value)
+        return view.properties.get("value") if name == "value" else None
