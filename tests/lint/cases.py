@@ -620,8 +620,8 @@ WITH_NESTED = ONAP_OK.replace(
 ONAP_CASES: list[Case] = [
     Case(
         "R-92635",
-        onap(ONAP_OK.replace("{get_attr: [vnf_value, value]}", "{get_attr: [vnf_value, valu]}")),
-        [("base_mod.yaml", 17, 35)],
+        onap(ONAP_OK.replace("{get_attr: [vnf_value, value]}", "{get_attr: [vnf_valu, value]}")),
+        [("base_mod.yaml", 17, 13)],
     ),
     Case(
         "R-92635",

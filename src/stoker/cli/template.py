@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +16,7 @@ from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import TreeCheck
+from stoker.engine.validation import validate_tree
 from stoker.errors import FunctionError, TemplateError
 from stoker.functions.tables import describe, table_for
 from stoker.parameters import display_value
@@ -145,8 +145,8 @@ def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) 
     secrets = result.definition.hidden_values if result.definition else []
     tree = TreeCheck(default_registry(), max_nested_depth, require_types=False)
     if result.definition is not None and result.ok:
-        top = os.path.abspath(kwargs["template_file"])
-        result.diagnostics.extend(tree.check(result.definition, os.path.dirname(top), (top,)))
+        found, tree = validate_tree(result.definition, kwargs["template_file"], max_nested_depth)
+        result.diagnostics.extend(found)
         secrets += [value for _, _, child in tree.nested for value in child.hidden_values]
     definition = _finish(result, secrets)
     summary = validation_summary(definition)

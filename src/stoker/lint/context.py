@@ -86,6 +86,9 @@ class TemplateContext(FileContext):
     template: Template | None = None
     definition: StackDefinition | None = None
     environments: list[EnvironmentContext] = field(default_factory=list)
+    #: a template by name (ONAP) whose version Heat rejects: those errors, Heat's whole
+    #: answer; ``template`` is then its sections read as the latest HOT version
+    version_problems: list[Diagnostic] = field(default_factory=list)
 
     @property
     def parsed(self) -> Template:

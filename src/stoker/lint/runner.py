@@ -89,7 +89,10 @@ def lint(
     if Profile.DEFAULT in options.config.profiles:
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
     providers = ProviderLoader(options.limits)
-    packages = [build_package(p, options.limits, providers) for p in discover(list(paths))]
+    by_name = Profile.ONAP in options.config.profiles
+    packages = [
+        build_package(p, options.limits, providers, by_name) for p in discover(list(paths))
+    ]
     return run(packages, rules, options.config)
 
 

@@ -1,5 +1,10 @@
 """How ONAP sees a package: base, incremental, volume and nested modules, and env pairs.
 
+Files are classified by name, as ONAP's validation does: every ``.yaml``/``.yml`` file is
+a Heat template and every ``.env`` file an environment, whatever it holds (a ``.yaml``
+without heat_template_version is a template breaking R-27078, not something to skip).
+Among the templates:
+
 * nested: a template another template of the package uses as a type (``type: x.yaml``, a
   group's member type, or a registry mapping);
 * volume: otherwise, a file whose name ends in ``_volume`` (R-82732's naming);
@@ -24,8 +29,23 @@ from stoker.lint.references import type_references
 if TYPE_CHECKING:
     from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
 
+#: suffixes that make a file a template or an environment in ONAP's reading (lower case)
+TEMPLATE_SUFFIXES = (".yaml", ".yml")
+ENVIRONMENT_SUFFIXES = (".env",)
+
 _BASE_NAME = re.compile(r"^(base|base_.+|.+_base|.+_base_.+)$", re.IGNORECASE)
 _VOLUME_NAME = re.compile(r"_volume$", re.IGNORECASE)
+
+
+def kind_by_name(path: str) -> str | None:
+    """"template" or "environment" by the file's suffix; None for any other file (which
+    is then classified by content)."""
+    lowered = path.lower()
+    if lowered.endswith(TEMPLATE_SUFFIXES):
+        return "template"
+    if lowered.endswith(ENVIRONMENT_SUFFIXES):
+        return "environment"
+    return None
 
 
 class ModuleRole(StrEnum):
