@@ -843,3 +843,7 @@ ONAP_CASES = [
     )
     for c in ONAP_CASES
 ]
+
+from .onap_cases import MORE_ONAP_CASES  # noqa: E402 (its cases build on the ones above)
+
+ONAP_CASES += MORE_ONAP_CASES

@@ -150,7 +150,7 @@ def rule_list(profiles: tuple[str, ...]) -> str:
             lines.append(f"{rule.id:<9} {rule.severity.value:<8} {profile:<8} {rule.summary}")
     if Profile.ONAP.value in selected:
         for requirement in REQUIREMENTS:
-            if not requirement.static:
+            if not requirement.checked:
                 lines.append(
                     f"{requirement.id:<9} {'-':<8} {'onap':<8} not checked: "
                     f"{requirement.not_checked}"

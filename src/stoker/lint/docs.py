@@ -64,7 +64,7 @@ def render_rules(registry: RuleRegistry | None = None) -> str:
 
 def render_onap(registry: RuleRegistry | None = None) -> str:
     registry = registry or default_registry()
-    checked = sum(1 for r in REQUIREMENTS if r.static)
+    checked = sum(1 for r in REQUIREMENTS if r.checked)
     lines = [
         "# ONAP profile (`stoker lint --profile onap`)",
         "",

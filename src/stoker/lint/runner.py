@@ -90,9 +90,7 @@ def lint(
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
     providers = ProviderLoader(options.limits)
     by_name = Profile.ONAP in options.config.profiles
-    packages = [
-        build_package(p, options.limits, providers, by_name) for p in discover(list(paths))
-    ]
+    packages = [build_package(p, options.limits, providers, by_name) for p in discover(list(paths))]
     return run(packages, rules, options.config)
 
 

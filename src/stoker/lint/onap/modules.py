@@ -38,7 +38,7 @@ _VOLUME_NAME = re.compile(r"_volume$", re.IGNORECASE)
 
 
 def kind_by_name(path: str) -> str | None:
-    """"template" or "environment" by the file's suffix; None for any other file (which
+    """ "template" or "environment" by the file's suffix; None for any other file (which
     is then classified by content)."""
     lowered = path.lower()
     if lowered.endswith(TEMPLATE_SUFFIXES):
@@ -87,7 +87,16 @@ class PackageLayout:
             else:
                 role = ModuleRole.INCREMENTAL
             layout.roles[template.name] = role
-            layout.pairs[template.name] = by_place.get((source.directory, source.stem), [])
+            paired = by_place.get((source.directory, source.stem))
+            if paired is None:  # not beside it: the one of that name elsewhere, if unique
+                elsewhere = [
+                    env
+                    for (_, stem), envs in by_place.items()
+                    if stem == source.stem
+                    for env in envs
+                ]
+                paired = elsewhere if len(elsewhere) == 1 else []
+            layout.pairs[template.name] = paired
         return layout
 
 
