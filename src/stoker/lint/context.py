@@ -186,3 +186,17 @@ class PackageContext:
     def layout(self) -> PackageLayout:
         """ONAP's view of the package: module roles and environment pairs."""
         return PackageLayout.of(self)
+
+    def release(self) -> None:
+        """Drop the files once the rules have run.
+
+        Each file points back at its package, so a package and everything loaded for it
+        form a reference cycle: left alone, a run's documents wait for a full collection
+        of the cyclic collector, which walks every live object (Heat's catalog included).
+        """
+        for unit in (*self.templates, *self.environments, *self.unreadable):
+            unit.__dict__.clear()
+        self.templates.clear()
+        self.environments.clear()
+        self.unreadable.clear()
+        self.__dict__.pop("layout", None)
