@@ -109,8 +109,9 @@ def build_package(
             else:
                 context.templates.append(_parse(context, source, document, directives))
     context.templates.sort(key=lambda unit: unit.source.relpath)
+    index = _EnvironmentIndex(context)
     for template in context.templates:
-        _define(context, template)
+        _define(context, template, index)
     return context
 
 
@@ -194,22 +195,33 @@ def _get_file_targets(context: PackageContext) -> set[str]:
 
 def paired_environments(context: PackageContext, source: SourceFile) -> list[EnvironmentContext]:
     """Environment files beside ``source`` named ``<stem>.*`` or ``<stem>_env.*``."""
-    stems = {source.stem, f"{source.stem}_env"}
-    return sorted(
-        (
-            environment
-            for environment in context.environments
-            if environment.source.directory == source.directory and environment.source.stem in stems
-        ),
-        key=lambda environment: posixpath.basename(environment.source.relpath),
-    )
+    return _EnvironmentIndex(context).paired(source)
 
 
-def _define(context: PackageContext, unit: TemplateContext) -> None:
+class _EnvironmentIndex:
+    """A package's environment files by (directory, stem): pairing every template is
+    then one lookup, not a scan of every environment file."""
+
+    def __init__(self, context: PackageContext) -> None:
+        self.places: dict[tuple[str, str], list[EnvironmentContext]] = {}
+        for environment in context.environments:
+            key = (environment.source.directory, environment.source.stem)
+            self.places.setdefault(key, []).append(environment)
+
+    def paired(self, source: SourceFile) -> list[EnvironmentContext]:
+        directory, stem = source.directory, source.stem
+        found = [
+            *self.places.get((directory, stem), ()),
+            *self.places.get((directory, f"{stem}_env"), ()),
+        ]
+        return sorted(found, key=lambda environment: posixpath.basename(environment.source.relpath))
+
+
+def _define(context: PackageContext, unit: TemplateContext, index: _EnvironmentIndex) -> None:
     template = unit.template
     if template is None:
         return
-    unit.environments = paired_environments(context, unit.source)
+    unit.environments = index.paired(unit.source)
     try:
         environment, merged = merge_environments(
             [paired.environment for paired in unit.environments],
