@@ -845,5 +845,6 @@ ONAP_CASES = [
 ]
 
 from .onap_cases import MORE_ONAP_CASES  # noqa: E402 (its cases build on the ones above)
+from .onap_nova_cases import NOVA_CASES  # noqa: E402
 
-ONAP_CASES += MORE_ONAP_CASES
+ONAP_CASES += MORE_ONAP_CASES + NOVA_CASES

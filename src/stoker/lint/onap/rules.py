@@ -7,6 +7,7 @@ module's business; the registry takes them all.
 from __future__ import annotations
 
 from stoker.lint.onap import environment as onap_environment
+from stoker.lint.onap import nova as onap_nova
 from stoker.lint.onap import package as onap_package
 from stoker.lint.onap import parameters as onap_parameters
 from stoker.lint.onap import resources as onap_resources
@@ -37,4 +38,6 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_environment.ModuleHasEnvironment,
     onap_environment.EnvironmentParameters,
     onap_environment.NoResourceRegistry,
+    # beyond the seed: ONAP's OS::Nova::Server naming conventions
+    *onap_nova.NOVA_RULES,
 )
