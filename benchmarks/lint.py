@@ -97,12 +97,12 @@ def nested(index: int) -> str:
 
 
 def environment(index: int) -> str:
+    """What the vendor supplies: images, flavors, networks, addresses; not the names,
+    zones and ids ONAP supplies at instantiation (R-22838, R-59568, R-20856 ...)."""
     vm = f"vm{index}"
     return (
-        "parameters:\n  vnf_name: demo\n  vnf_id: 1\n  vf_module_id: 2\n"
-        f"  {vm}_names: a,b\n  {vm}_image_name: img\n  {vm}_flavor_name: m1.small\n"
-        f"  oam_net_id: oam\n  {vm}_oam_ips: 10.0.0.1,10.0.0.2\n  availability_zone_0: nova\n"
-        "  index: 0\n"
+        f"parameters:\n  {vm}_image_name: img\n  {vm}_flavor_name: m1.small\n"
+        f"  oam_net_id: oam\n  {vm}_oam_ips: 10.0.0.1,10.0.0.2\n  index: 0\n"
     )
 
 

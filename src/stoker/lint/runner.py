@@ -112,15 +112,19 @@ def run(packages: list[PackageContext], rules: list[Rule], config: LintConfig) -
     enabled = {rule.id for rule in rules}
     raw: list[Diagnostic] = []
     files: dict[str, FileContext] = {}
+    # the rules each kind of file gets, chosen once rather than per file and rule
+    by_scope = {kind: [rule for rule in rules if _applies_to(rule, kind)] for kind in _SCOPES}
     for package in packages:
         secrets = _secrets(package)
         for unit in package.files:
             files[unit.name] = unit
             report.files.append(LintedFile(unit.name, unit.kind.value))
             hidden = secrets.get(unit.name, [])
-            for rule in rules:
-                if _applies(rule, unit):
-                    raw.extend(mask(f, hidden) for f in _check(rule, unit, enabled))
+            for rule in by_scope[_scope(unit)]:
+                found = _check(rule, unit, enabled)
+                if hidden:
+                    found = [mask(f, hidden) for f in found]
+                raw.extend(found)
         for source, reason in package.skipped:
             report.files.append(LintedFile(source.name, "skipped", reason))
         everything = sorted({s for values in secrets.values() for s in values}, key=len)[::-1]
@@ -147,13 +151,24 @@ def _order(finding: Diagnostic) -> tuple[str, int, int, str, str]:
     return (span.file, span.line, span.column, finding.code, finding.message)
 
 
-def _applies(rule: Rule, unit: FileContext) -> bool:
+_SCOPES = ("template", "environment", "other")
+
+
+def _scope(unit: FileContext) -> str:
+    if isinstance(unit, TemplateContext) and unit.definition is not None:
+        return "template"
+    if isinstance(unit, EnvironmentContext) and unit.kind is FileKind.ENVIRONMENT:
+        return "environment"
+    return "other"
+
+
+def _applies_to(rule: Rule, scope: str) -> bool:
     if isinstance(rule, FileRule):
         return True
     if isinstance(rule, TemplateRule):
-        return isinstance(unit, TemplateContext) and unit.definition is not None
+        return scope == "template"
     if isinstance(rule, EnvironmentRule):
-        return isinstance(unit, EnvironmentContext) and unit.kind is FileKind.ENVIRONMENT
+        return scope == "environment"
     return False
 
 

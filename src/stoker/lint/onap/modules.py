@@ -19,12 +19,13 @@ Each module pairs with the environment file of the same base name in the same di
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from stoker.environment.registry_section import is_template_name
-from stoker.lint.references import type_references
+from stoker.lint.references import TypeReference, type_references
 
 if TYPE_CHECKING:
     from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
@@ -100,19 +101,39 @@ class PackageLayout:
         return layout
 
 
+#: each template's type references, found once for the layout and R-71699
+_REFERENCES: weakref.WeakKeyDictionary[TemplateContext, list[TypeReference]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def references(ctx: TemplateContext) -> list[TypeReference]:
+    found = _REFERENCES.get(ctx)
+    if found is None:
+        found = _REFERENCES[ctx] = list(type_references(ctx))
+    return found
+
+
 def _nested_names(package: PackageContext) -> set[str]:
     """Files of the package some template of it uses as a type."""
     names: set[str] = set()
     for template in package.templates:
         if template.template is None:
             continue
-        for reference in type_references(template):
+        for reference in references(template):
             if is_template_name(reference.type):
                 target = package.package.resolve(template.source, reference.type)
                 if target is not None:
                     names.add(target.name)
+        if not any(_has_registry(env) for env in template.environments):
+            continue  # only an environment's registry can map a type to a template
         for resolved in template.resource_types.values():
             provider = resolved.provider
             if provider is not None and provider.source is not None:
                 names.add(provider.source.name)
     return names
+
+
+def _has_registry(environment: EnvironmentContext) -> bool:
+    data = environment.data
+    return isinstance(data, dict) and bool(data.get("resource_registry"))

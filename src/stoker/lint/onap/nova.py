@@ -10,6 +10,7 @@ template as written (the same parsed nodes), so they apply to a file Heat reject
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -40,7 +41,18 @@ class Server:
     span: Span | None
 
 
-def servers(ctx: TemplateContext) -> Iterator[Server]:
+#: each template's servers, found once for the thirty rules that read them
+_SERVERS: weakref.WeakKeyDictionary[TemplateContext, list[Server]] = weakref.WeakKeyDictionary()
+
+
+def servers(ctx: TemplateContext) -> list[Server]:
+    found = _SERVERS.get(ctx)
+    if found is None:
+        found = _SERVERS[ctx] = list(_find_servers(ctx))
+    return found
+
+
+def _find_servers(ctx: TemplateContext) -> Iterator[Server]:
     data = ctx.data
     section = data.get("resources") if isinstance(data, dict) else None
     if not isinstance(section, dict):
