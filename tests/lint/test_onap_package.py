@@ -101,3 +101,44 @@ def test_an_environment_in_another_directory_pairs_when_its_name_is_unique(tmp_p
     doubled = {**files, "more/base_mod.env": ONAP_ENV}
     (tmp_path / "b").mkdir()
     assert where(run(tmp_path / "b", doubled, profiles=("onap",)), "R-86285")
+
+
+NESTED_BAD = """\
+heat_template_version: 2015-04-30
+description: nested
+parameters:
+  size:
+    type: number
+    description: a size
+resources:
+  inner_value:
+    type: OS::Heat::Value
+    properties:
+      value: {get_resource: missing}
+"""
+
+
+def test_r92635_follows_the_tree_as_template_validate_does(tmp_path):
+    """A nested template's error is what `template validate` reports for the module too;
+    the nested file is named as the package names it."""
+    module = ONAP_OK.replace(
+        "outputs:\n",
+        "  vnf_nested:\n    type: nested.yaml\n    properties:\n      size: 1\noutputs:\n",
+    )
+    files = {"base_mod.yaml": module, "base_mod.env": ONAP_ENV, "nested.yaml": NESTED_BAD}
+    report = run(tmp_path, files, profiles=("onap",))
+    assert where(report, "R-92635") == [("nested.yaml", 11, 15)]
+    good = {**files, "nested.yaml": NESTED_BAD.replace("{get_resource: missing}", "1")}
+    (tmp_path / "b").mkdir()
+    assert where(run(tmp_path / "b", good, profiles=("onap",)), "R-92635") == []
+
+
+def test_r92635_reads_the_template_with_its_environment(tmp_path):
+    """A fragment that relies on its environment (a type the registry maps) is what Heat's
+    validate accepts with that environment: no R-92635 (R-67231 still says ONAP forbids
+    the registry)."""
+    module = ONAP_OK.replace("type: OS::Heat::Value", "type: My::Value")
+    env = ONAP_ENV + "resource_registry:\n  My::Value: OS::Heat::Value\n"
+    report = run(tmp_path, {"base_mod.yaml": module, "base_mod.env": env}, profiles=("onap",))
+    assert where(report, "R-92635") == []
+    assert where(report, "R-67231") == [("base_mod.env", 3, 1)]

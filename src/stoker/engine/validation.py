@@ -12,7 +12,7 @@ import os
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.engine.resolution import ProviderCache, TreeCheck
-from stoker.resources.registry import default_registry
+from stoker.resources.registry import ResourceTypeRegistry, default_registry
 
 DEFAULT_MAX_NESTED_DEPTH = 5
 
@@ -22,10 +22,12 @@ def validate_tree(
     template_path: str,
     max_depth: int = DEFAULT_MAX_NESTED_DEPTH,
     cache: ProviderCache | None = None,
+    registry: ResourceTypeRegistry | None = None,
 ) -> tuple[list[Diagnostic], TreeCheck]:
     """The findings of validating everything below ``definition`` (read from
-    ``template_path``), and the check itself (its ``nested`` definitions)."""
-    tree = TreeCheck(default_registry(), max_depth, require_types=False)
+    ``template_path``), and the check itself (its ``nested`` definitions). A caller
+    validating many templates passes one ``cache`` and ``registry`` for all."""
+    tree = TreeCheck(registry or default_registry(), max_depth, require_types=False)
     if cache is not None:
         tree.cache = cache
     top = os.path.abspath(template_path)

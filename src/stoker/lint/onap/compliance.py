@@ -17,9 +17,13 @@ from stoker.diagnostics import Diagnostic
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.validation import validate_tree
 from stoker.lint.context import FileContext, PackageContext, TemplateContext
+from stoker.resources.registry import ResourceTypeRegistry, default_registry
 
-#: one provider cache per package, so a nested file used by many modules is read once
-_CACHES: weakref.WeakKeyDictionary[PackageContext, ProviderCache] = weakref.WeakKeyDictionary()
+#: one provider cache and type registry per package: a nested file used by many modules
+#: is read once, and the registry is built once rather than per module
+_CACHES: weakref.WeakKeyDictionary[PackageContext, tuple[ProviderCache, ResourceTypeRegistry]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def heat_answer(ctx: FileContext) -> list[Diagnostic]:
@@ -33,9 +37,12 @@ def heat_answer(ctx: FileContext) -> list[Diagnostic]:
     disk_path = ctx.source.disk_path
     if errors or ctx.definition is None or disk_path is None:
         return errors  # validate stops at the template's own errors, as the CLI does
-    cache = _CACHES.setdefault(ctx.package, ProviderCache())
+    shared = _CACHES.get(ctx.package)
+    if shared is None:
+        shared = _CACHES[ctx.package] = (ProviderCache(), default_registry())
+    cache, registry = shared
     try:
-        found, _ = validate_tree(ctx.definition, disk_path, cache=cache)
+        found, _ = validate_tree(ctx.definition, disk_path, cache=cache, registry=registry)
     except Exception:  # a nested template that cannot be followed: validate's own problem
         return errors
     return [_in_package(ctx, d) for d in found if d.is_error]

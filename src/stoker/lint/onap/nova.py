@@ -88,9 +88,20 @@ def declared(ctx: TemplateContext, name: str) -> dict[Any, Any] | None:
     return None
 
 
+_ENUMERATED: weakref.WeakKeyDictionary[TemplateContext, dict[str, Span | None] | None] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
     """Parameter names the module's environment files give values, with where; None for a
     nested file (its values come from the template using it) or a module without one."""
+    if ctx not in _ENUMERATED:
+        _ENUMERATED[ctx] = _enumerated(ctx)
+    return _ENUMERATED[ctx]
+
+
+def _enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
     if ctx.role is ModuleRole.NESTED:
         return None
     environments = ctx.package.layout.environments_of(ctx)
