@@ -142,3 +142,22 @@ def test_r92635_reads_the_template_with_its_environment(tmp_path):
     report = run(tmp_path, {"base_mod.yaml": module, "base_mod.env": env}, profiles=("onap",))
     assert where(report, "R-92635") == []
     assert where(report, "R-67231") == [("base_mod.env", 3, 1)]
+
+
+def test_r35414_accepts_any_spelling_of_a_parameters_section_with_a_parameter(tmp_path):
+    """Flow style, an anchored section, a JSON document: each declares a parameter."""
+    flow = ONAP_OK.replace(
+        "parameters:\n  vnf_name:\n    type: string\n    description: the VNF's name\n",
+        "parameters: {vnf_name: {type: string, description: the VNF's name}}\n",
+    )
+    anchored = ONAP_OK.replace("parameters:\n", "parameters: &declared\n")
+    as_json = (
+        '{"heat_template_version": "2015-04-30", "description": "d", "parameters": '
+        '{"vnf_name": {"type": "string", "description": "n"}}, "resources": {"vnf_value": '
+        '{"type": "OS::Heat::Value", "properties": {"value": {"get_param": "vnf_name"}}}}}'
+    )
+    for index, template in enumerate((flow, anchored, as_json)):
+        (tmp_path / str(index)).mkdir()
+        files = {"base_mod.yaml": template, "base_mod.env": ONAP_ENV}
+        report = run(tmp_path / str(index), files, profiles=("onap",))
+        assert where(report, "R-35414") == [], index

@@ -21,7 +21,6 @@ from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import Environment
 from stoker.functions.base import Function
 from stoker.lint.attributes import check_attributes, check_provider_outputs, check_types
-from stoker.lint.heat_errors import collect_heat_errors
 from stoker.lint.inputs import Package, SourceFile
 from stoker.lint.onap.modules import ModuleRole, PackageLayout
 from stoker.lint.properties import check_resource_properties
@@ -147,12 +146,6 @@ class TemplateContext(FileContext):
     def type_findings(self) -> list[Diagnostic]:
         """Types that resolve to nothing, provider templates that cannot be used (E3001)."""
         return check_types(self)
-
-    @cached_property
-    def heat_errors(self) -> list[Diagnostic]:
-        """Everything Heat itself would reject the template for: validation's errors and
-        the catalog checks (properties, attributes, types, provider outputs)."""
-        return collect_heat_errors(self)
 
     @property
     def role(self) -> ModuleRole:
