@@ -155,3 +155,65 @@ MORE_ONAP_CASES: list[Case] = [
         name="empty-env-still-pairs",
     ),
 ]
+
+#: base_mod takes base_mod_volume's output as its parameter oam_volume_id_0
+WITH_VOLUME_PARAMETER = ONAP_OK.replace(
+    "resources:\n",
+    "  oam_volume_id_0:\n    type: string\n    description: from the volume module\nresources:\n",
+).replace("outputs:\n", "outputs:\n  volume_out:\n    value: {get_param: oam_volume_id_0}\n")
+VOLUME_PACKAGE = {
+    "base_mod.yaml": WITH_VOLUME_PARAMETER,
+    "base_mod.env": ONAP_ENV,
+    "base_mod_volume.yaml": VOLUME,
+    "base_mod_volume.env": VOLUME_ENV,
+}
+
+VOLUME_CASES: list[Case] = [
+    Case(
+        "R-89913",
+        {
+            **VOLUME_PACKAGE,
+            "base_mod_volume.yaml": VOLUME.replace(
+                "{get_resource: oam_volume_0}", "{get_param: oam_volume_size_0}"
+            ),
+        },
+        [("base_mod_volume.yaml", 8, 3)],
+        ok=VOLUME_PACKAGE,
+        profiles=("onap",),
+    ),
+    Case(
+        "R-07443",
+        {**VOLUME_PACKAGE, "base_mod.yaml": ONAP_OK},
+        [("base_mod_volume.yaml", 13, 3)],
+        ok=VOLUME_PACKAGE,
+        profiles=("onap",),
+    ),
+    Case(
+        "R-07443",
+        {
+            **VOLUME_PACKAGE,
+            "base_mod.yaml": WITH_VOLUME_PARAMETER.replace(
+                "  oam_volume_id_0:\n    type: string", "  oam_volume_id_0:\n    type: json"
+            ),
+        },
+        [("base_mod_volume.yaml", 13, 3)],
+        ok=VOLUME_PACKAGE,
+        profiles=("onap",),
+        name="type",
+    ),
+    Case(
+        "R-20547",
+        {
+            **VOLUME_PACKAGE,
+            "base_mod.yaml": WITH_VOLUME_PARAMETER.replace(
+                "    description: from the volume module\n",
+                "    description: from the volume module\n"
+                "    constraints:\n      - length: {min: 36}\n",
+            ),
+        },
+        [("base_mod.yaml", 13, 5)],
+        ok=VOLUME_PACKAGE,
+        profiles=("onap",),
+    ),
+]
+MORE_ONAP_CASES += VOLUME_CASES

@@ -114,12 +114,12 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
     lines += _requirement_rows(REQUIREMENTS, registry)
     lines += [
         "",
-        "## Beyond the seed: OS::Nova::Server naming",
+        "## Beyond the seed: OS::Nova::Server naming, volume modules",
         "",
         "ONAP's naming-convention sections (5.2.3 onwards) that the seed points at (R-90279 "
         "names R-98450's availability_zone_{index}; R-10834's example reads "
-        "{vm-type}_names) and that ONAP's validation checks on every server. Their text is "
-        "summarised here in stoker's words.",
+        "{vm-type}_names; R-86285 pairs volume modules) and that ONAP's validation checks on "
+        "every server and volume module. Their text is summarised here in stoker's words.",
         "",
         "| requirement | keyword | severity | checked | behaviour |",
         "|---|---|---|---|---|",

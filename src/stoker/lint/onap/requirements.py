@@ -572,6 +572,29 @@ BEYOND_SEED: tuple[Requirement, ...] = (
     ),
 )
 
+_VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
+BEYOND_SEED += (
+    _beyond(
+        "R-89913",
+        "MUST",
+        _VOLUME,
+        "A volume module's outputs include the UUID of each Cinder volume it creates.",
+    ),
+    _beyond(
+        "R-07443",
+        "MUST",
+        _VOLUME,
+        "Each output of a volume module is an input parameter of its base or incremental "
+        "module, of the matching type (a volume's UUID: string).",
+    ),
+    _beyond(
+        "R-20547",
+        "SHOULD NOT",
+        _VOLUME,
+        "A module's parameter fed by its volume module's output declares no constraints.",
+    ),
+)
+
 BY_ID: dict[str, Requirement] = {
     requirement.id: requirement for requirement in (*REQUIREMENTS, *BEYOND_SEED)
 }

@@ -12,6 +12,7 @@ from stoker.lint.onap import package as onap_package
 from stoker.lint.onap import parameters as onap_parameters
 from stoker.lint.onap import resources as onap_resources
 from stoker.lint.onap import template as onap_template
+from stoker.lint.onap import volume as onap_volume
 from stoker.lint.rule import Rule
 
 ONAP_RULES: tuple[type[Rule], ...] = (
@@ -40,4 +41,8 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_environment.NoResourceRegistry,
     # beyond the seed: ONAP's OS::Nova::Server naming conventions
     *onap_nova.NOVA_RULES,
+    # beyond the seed: volume modules feeding their module
+    onap_volume.VolumeOutputsCarryUuids,
+    onap_volume.VolumeOutputsAreModuleParameters,
+    onap_volume.VolumeParametersUnconstrained,
 )
