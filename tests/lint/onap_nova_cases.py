@@ -385,3 +385,33 @@ NOVA_CASES: list[Case] = [
         name="nested-may-rename",
     ),
 ]
+
+PORT = """\
+heat_template_version: 2015-04-30
+description: base module with a port
+parameters:
+  lb_oam_ip_0: {type: string, description: address}
+  lb_oam_ips: {type: comma_delimited_list, description: addresses}
+  oam_net_id: {type: string, description: network}
+resources:
+  lb_0_oam_port_0:
+    type: OS::Neutron::Port
+    properties:
+      network: {get_param: oam_net_id}
+      fixed_ips:
+        - ip_address: {get_param: lb_oam_ip_0}
+        - ip_address: {get_param: [lb_oam_ips, 1]}
+"""
+PORT_PACKAGE = {"base_port.yaml": PORT, "base_port.env": "parameters:\n  oam_net_id: n\n"}
+NOVA_CASES.append(
+    Case(
+        "R-34037",
+        {
+            **PORT_PACKAGE,
+            "base_port.yaml": PORT.replace("lb_oam_ips: {type: comma", "lb_oam_ips: {type: json"),
+        },
+        [("base_port.yaml", 5, 22)],
+        ok=PORT_PACKAGE,
+        profiles=("onap",),
+    )
+)

@@ -655,6 +655,45 @@ METADATA_RULES: list[type] = [
     *_metadata_rules("vnf_name", "R-72483", "R-62428", "R-44318", "R-36542"),
 ]
 
+
+# ---------------------------------------------------------------- ports
+
+
+class PortAddressParameterType(_NovaRule):
+    requirement = requirement("R-34037")
+    summary = "A port's fixed_ips ip_address parameter is a string or a comma_delimited_list"
+    checks = (
+        "the parameter each OS::Neutron::Port's fixed_ips entry reads for ip_address (by "
+        "get_param, whole or indexed) is declared as string or comma_delimited_list."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        data = ctx.data
+        section = data.get("resources") if isinstance(data, dict) else None
+        if not isinstance(section, dict):
+            return
+        for name, definition in section.items():
+            if not isinstance(definition, dict) or definition.get("type") != "OS::Neutron::Port":
+                continue
+            properties = definition.get("properties")
+            fixed = properties.get("fixed_ips") if isinstance(properties, dict) else None
+            for entry in fixed if isinstance(fixed, list) else ():
+                parameter = (
+                    parameter_read(entry.get("ip_address")) if isinstance(entry, dict) else None
+                )
+                declaration = declared(ctx, parameter) if parameter else None
+                if declaration is None or "type" not in declaration:
+                    continue
+                kind = declaration["type"]
+                if kind not in ("string", "comma_delimited_list"):
+                    yield self.finding(
+                        f'parameter "{parameter}" (an ip_address of port "{name}") has type '
+                        f"{kind!r}; it must be string or comma_delimited_list",
+                        value_span(declaration, "type"),
+                        ("parameters", str(parameter), "type"),
+                    )
+
+
 NOVA_RULES: list[type] = [
     ServerResourceId,
     ServerVmType,
@@ -675,4 +714,5 @@ NOVA_RULES: list[type] = [
     ZoneParameterType,
     ZoneNotInEnvironment,
     *METADATA_RULES,
+    PortAddressParameterType,
 ]

@@ -573,7 +573,15 @@ BEYOND_SEED: tuple[Requirement, ...] = (
 )
 
 _VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
+_PORT = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port"
 BEYOND_SEED += (
+    _beyond(
+        "R-34037",
+        "MUST",
+        _PORT,
+        "The parameter of an OS::Neutron::Port's fixed_ips ip_address is a string or a "
+        "comma_delimited_list.",
+    ),
     _beyond(
         "R-89913",
         "MUST",
