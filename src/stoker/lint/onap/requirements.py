@@ -34,6 +34,8 @@ class Requirement:
     text: str
     #: why stoker does not check it (None for the static ones, which are rules)
     not_checked: str | None = None
+    #: False when ``text`` summarises the requirement in stoker's words (beyond the seed)
+    quoted: bool = True
 
     @property
     def severity(self) -> Severity:
@@ -449,7 +451,7 @@ _IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource ID
 
 
 def _beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
-    return Requirement(rid, keyword, "static", section, text)
+    return Requirement(rid, keyword, "static", section, text, quoted=False)
 
 
 #: Requirements from ONAP's naming-convention sections, beyond the seed's 5.2.2, that the
