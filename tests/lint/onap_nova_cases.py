@@ -415,3 +415,37 @@ NOVA_CASES.append(
         profiles=("onap",),
     )
 )
+
+INTERNAL = PORT.replace("  oam_net_id: {type: string, description: network}\n", "").replace(
+    "resources:\n",
+    "resources:\n  int_ctrl_network:\n    type: OS::Neutron::Net\n"
+    "  lb_0_int_ctrl_port_0:\n    type: OS::Neutron::Port\n"
+    "    properties:\n      network: {get_resource: int_ctrl_network}\n",
+)
+INTERNAL_PACKAGE = {**PORT_PACKAGE, "base_port.yaml": INTERNAL.replace("oam_net_id", "oam_net")}
+NOVA_CASES += [
+    Case(
+        "R-25720",
+        {**PORT_PACKAGE, "base_port.yaml": INTERNAL.replace("int_ctrl_network", "ctrl_net")},
+        [("base_port.yaml", 7, 3)],
+        ok={**PORT_PACKAGE, "base_port.yaml": INTERNAL},
+        profiles=("onap",),
+    ),
+    Case(
+        "R-20453",
+        {**PORT_PACKAGE, "base_port.yaml": PORT.replace("lb_0_oam_port_0", "lb_oam_port")},
+        [("base_port.yaml", 8, 3)],
+        ok=PORT_PACKAGE,
+        profiles=("onap",),
+    ),
+    Case(
+        "R-26351",
+        {
+            **PORT_PACKAGE,
+            "base_port.yaml": INTERNAL.replace("lb_0_int_ctrl_port_0", "lb_0_ctrl_port_0"),
+        },
+        [("base_port.yaml", 9, 3)],
+        ok={**PORT_PACKAGE, "base_port.yaml": INTERNAL},
+        profiles=("onap",),
+    ),
+]

@@ -578,6 +578,27 @@ _VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Paramete
 _PORT = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port"
 BEYOND_SEED += (
     _beyond(
+        "R-25720",
+        "MUST",
+        _IDS,
+        "An OS::Neutron::Net's resource id is int_{network-role}_network (a VNF's templates "
+        "create only internal networks).",
+    ),
+    _beyond(
+        "R-20453",
+        "MUST",
+        _IDS,
+        "An OS::Neutron::Port on an external network has the resource id "
+        "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}.",
+    ),
+    _beyond(
+        "R-26351",
+        "MUST",
+        _IDS,
+        "An OS::Neutron::Port on an internal network has the resource id "
+        "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}.",
+    ),
+    _beyond(
         "R-34037",
         "MUST",
         _PORT,

@@ -7,6 +7,7 @@ module's business; the registry takes them all.
 from __future__ import annotations
 
 from stoker.lint.onap import environment as onap_environment
+from stoker.lint.onap import neutron as onap_neutron
 from stoker.lint.onap import nova as onap_nova
 from stoker.lint.onap import package as onap_package
 from stoker.lint.onap import parameters as onap_parameters
@@ -45,4 +46,8 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_volume.VolumeOutputsCarryUuids,
     onap_volume.VolumeOutputsAreModuleParameters,
     onap_volume.VolumeParametersUnconstrained,
+    # beyond the seed: network and port resource ids
+    onap_neutron.NetworkResourceId,
+    onap_neutron.ExternalPortResourceId,
+    onap_neutron.InternalPortResourceId,
 )
