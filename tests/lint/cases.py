@@ -625,8 +625,8 @@ WITH_NESTED = ONAP_OK.replace(
 ONAP_CASES: list[Case] = [
     Case(
         "R-92635",
-        onap(ONAP_OK.replace("{get_attr: [vnf_value, value]}", "{get_attr: [vnf_value, valu]}")),
-        [("base_mod.yaml", 17, 35)],
+        onap(ONAP_OK.replace("{get_attr: [vnf_value, value]}", "{get_attr: [vnf_valu, value]}")),
+        [("base_mod.yaml", 17, 13)],
     ),
     Case(
         "R-92635",
@@ -848,3 +848,8 @@ ONAP_CASES = [
     )
     for c in ONAP_CASES
 ]
+
+from .onap_cases import MORE_ONAP_CASES  # noqa: E402 (its cases build on the ones above)
+from .onap_nova_cases import NOVA_CASES  # noqa: E402
+
+ONAP_CASES += MORE_ONAP_CASES + NOVA_CASES

@@ -14,7 +14,7 @@ import pytest
 import stoker.lint.onap
 import stoker.lint.rules
 from stoker import codes
-from stoker.lint.onap.requirements import KEYWORD_SEVERITY, REQUIREMENTS
+from stoker.lint.onap.requirements import BEYOND_SEED, KEYWORD_SEVERITY, REQUIREMENTS
 from stoker.lint.registry import RULES, DuplicateRuleError, RuleRegistry, default_registry
 from stoker.lint.rule import Profile, Rule, Source
 from stoker.lint.rules.core.base import severity_of
@@ -63,7 +63,7 @@ def test_rule_is_documented(rule):
 @pytest.mark.parametrize("rule", default_registry().rules(), ids=lambda r: r.id)
 def test_severity_follows_the_id_or_the_keyword(rule):
     if Profile.ONAP in rule.profiles and rule.id.startswith("R-"):
-        requirement = next(r for r in REQUIREMENTS if r.id == rule.id)
+        requirement = next(r for r in (*REQUIREMENTS, *BEYOND_SEED) if r.id == rule.id)
         assert rule.severity is KEYWORD_SEVERITY[requirement.keyword]
     else:
         assert re.fullmatch(r"[EWI]\d{4}", rule.id)
@@ -86,14 +86,19 @@ def test_static_requirements_are_rules_and_the_others_say_why_not():
     registry = default_registry()
     for requirement in REQUIREMENTS:
         if requirement.static:
+            assert requirement.checked, requirement.id
+        if requirement.checked:
             assert requirement.id in registry, requirement.id
             assert registry.get(requirement.id).profiles == {Profile.ONAP}
             assert requirement.not_checked is None
         else:
             assert requirement.id not in registry
             assert requirement.not_checked, requirement.id
+    for requirement in BEYOND_SEED:
+        assert requirement.checked and requirement.id in registry, requirement.id
     onap_rules = {r.id for r in registry.rules() if r.id.startswith("R-")}
-    assert onap_rules == {r.id for r in REQUIREMENTS if r.static}
+    assert onap_rules == {r.id for r in (*REQUIREMENTS, *BEYOND_SEED) if r.checked}
+    assert not {r.id for r in REQUIREMENTS} & {r.id for r in BEYOND_SEED}
 
 
 def test_every_rule_has_a_failing_and_a_passing_case():

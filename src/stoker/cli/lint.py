@@ -195,7 +195,7 @@ def rule_rows(profiles: tuple[str, ...]) -> list[dict[str, str]]:
             )
     if Profile.ONAP.value in selected:
         for requirement in REQUIREMENTS:
-            if not requirement.static:
+            if not requirement.checked:
                 rows.append(
                     {
                         "id": requirement.id,

@@ -26,6 +26,7 @@ from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import ProviderCache, TreeCheck
+from stoker.engine.validation import validate_tree
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -183,7 +184,10 @@ def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) 
         cache=ProviderCache(files_root),
     )
     if result.definition is not None and result.ok:
-        result.diagnostics.extend(tree.check(result.definition, os.path.dirname(top), (top,)))
+        found, tree = validate_tree(
+            result.definition, kwargs["template_file"], max_nested_depth, cache=tree.cache
+        )
+        result.diagnostics.extend(found)
         secrets += [value for _, _, child in tree.nested for value in child.hidden_values]
     definition = _finish(result, secrets, kwargs["template_file"])
     summary = validation_summary(definition)

@@ -536,3 +536,18 @@ def _section_hint(key: str, version: TemplateVersion) -> str:
     if key == CAPABILITIES:
         return capabilities_section_hint(version)
     return f"; the sections of {version} are: {allowed}"
+
+
+def parse_sections_as(document: Document, version: TemplateVersion) -> Template:
+    """The sections of a template without a usable version key, read as ``version``.
+
+    Heat rejects such a template at its version; a linter reading a package by file name
+    (ONAP's profile) still has rules about its parameters and resources to apply. The
+    returned template's diagnostics are the parser's for that reading, not Heat's answer.
+    """
+    names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
+    template = Template(document, version, table_for(version), names)
+    if isinstance(document.data, dict):
+        with paused_gc():
+            _TemplateParser(template, document.data).run()
+    return template

@@ -21,7 +21,6 @@ from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import Environment
 from stoker.functions.base import Function
 from stoker.lint.attributes import check_attributes, check_provider_outputs, check_types
-from stoker.lint.heat_errors import collect_heat_errors
 from stoker.lint.inputs import Package, SourceFile
 from stoker.lint.onap.modules import ModuleRole, PackageLayout
 from stoker.lint.properties import check_resource_properties
@@ -86,6 +85,9 @@ class TemplateContext(FileContext):
     template: Template | None = None
     definition: StackDefinition | None = None
     environments: list[EnvironmentContext] = field(default_factory=list)
+    #: a template by name (ONAP) whose version Heat rejects: those errors, Heat's whole
+    #: answer; ``template`` is then its sections read as the latest HOT version
+    version_problems: list[Diagnostic] = field(default_factory=list)
 
     @property
     def parsed(self) -> Template:
@@ -145,12 +147,6 @@ class TemplateContext(FileContext):
         """Types that resolve to nothing, provider templates that cannot be used (E3001)."""
         return check_types(self)
 
-    @cached_property
-    def heat_errors(self) -> list[Diagnostic]:
-        """Everything Heat itself would reject the template for: validation's errors and
-        the catalog checks (properties, attributes, types, provider outputs)."""
-        return collect_heat_errors(self)
-
     @property
     def role(self) -> ModuleRole:
         """ONAP's classification of this template within its package."""
@@ -183,3 +179,17 @@ class PackageContext:
     def layout(self) -> PackageLayout:
         """ONAP's view of the package: module roles and environment pairs."""
         return PackageLayout.of(self)
+
+    def release(self) -> None:
+        """Drop the files once the rules have run.
+
+        Each file points back at its package, so a package and everything loaded for it
+        form a reference cycle: left alone, a run's documents wait for a full collection
+        of the cyclic collector, which walks every live object (Heat's catalog included).
+        """
+        for unit in (*self.templates, *self.environments, *self.unreadable):
+            unit.__dict__.clear()
+        self.templates.clear()
+        self.environments.clear()
+        self.unreadable.clear()
+        self.__dict__.pop("layout", None)

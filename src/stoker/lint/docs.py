@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import os
 from collections import Counter
+from collections.abc import Iterable
 
-from stoker.lint.onap.requirements import REQUIREMENTS
+from stoker.lint.onap.requirements import BEYOND_SEED, REQUIREMENTS, Requirement
 from stoker.lint.registry import RuleRegistry, default_registry
 from stoker.lint.report import LintReport
 from stoker.lint.rule import Rule
@@ -64,54 +65,83 @@ def render_rules(registry: RuleRegistry | None = None) -> str:
 
 def render_onap(registry: RuleRegistry | None = None) -> str:
     registry = registry or default_registry()
-    checked = sum(1 for r in REQUIREMENTS if r.static)
+    checked = sum(1 for r in REQUIREMENTS if r.checked)
     lines = [
         "# ONAP profile (`stoker lint --profile onap`)",
         "",
         GENERATED,
         "",
         "ONAP's VNF requirements on Heat templates (section 5.2.2 of the VNF requirements, "
-        '"ONAP Heat Orchestration Template Format") and what stoker does with each. Every '
-        "requirement whose validation_mode is `static` is a rule whose id is the requirement "
-        "id; its severity comes from the keyword (MUST, MUST NOT: error; SHOULD, SHOULD NOT: "
-        "warning; MAY: info). The others are listed by `stoker lint --list-rules --profile "
-        "onap` as not checked, with the reason.",
+        '"ONAP Heat Orchestration Template Format", the seed 001) and what stoker does with '
+        "each. Every requirement a static check can decide is a rule whose id is the "
+        "requirement id, whatever ONAP's validation_mode says (R-26124 is marked `none`, yet "
+        "a package answers it); its severity comes from the keyword (MUST, MUST NOT: error; "
+        "SHOULD, SHOULD NOT: warning; MAY: info). The others are listed by `stoker lint "
+        "--list-rules --profile onap` as not checked, each with the reason no static check "
+        "can decide it.",
         "",
-        f"{len(REQUIREMENTS)} requirements: {checked} checked, "
-        f"{len(REQUIREMENTS) - checked} not checked.",
+        f"{len(REQUIREMENTS)} requirements of the seed: {checked} checked, "
+        f"{len(REQUIREMENTS) - checked} not checked; and {len(BEYOND_SEED)} requirements of "
+        "ONAP's naming conventions beyond it (below).",
         "",
         "## How a package is read",
         "",
         "- A package is a directory (searched recursively) or a `.zip` (read in memory; "
         "positions read `package.zip!path/in/zip.yaml`); files named on the command line "
         "form one package together.",
-        "- Environment files are those whose top-level keys are all environment sections; "
-        "templates have a version key.",
+        "- Files are classified by name, as ONAP's validation does: every `.yaml`/`.yml` "
+        "file is a Heat template and every `.env` file an environment, whatever they hold. "
+        "A template without heat_template_version (or with one Heat does not know) breaks "
+        "R-27078, R-92635 reports Heat's version error alone, and every other rule reads its "
+        "sections as the latest HOT version would. Other files (`.json`, `.template`) are "
+        "classified by content, as in the default profile.",
         "- **nested**: a template another template of the package uses as a type (`type: "
         "x.yaml`, a ResourceGroup/AutoScalingGroup/ResourceChain member type, or a "
         "resource_registry mapping). Otherwise **volume** when the file name ends in "
         "`_volume`, **base** when it is `base`, `base_<text>`, `<text>_base` or "
         "`<text>_base_<text>` (case-insensitive), else **incremental**.",
         "- Each module pairs with the environment file of the same base name in the same "
-        "directory (`base_vfw.yaml` with `base_vfw.env`).",
+        "directory (`base_vfw.yaml` with `base_vfw.env`), or, when there is none there, with "
+        "the only one of that name elsewhere in the package.",
+        "- R-92635 is what `stoker template validate MODULE -e MODULE.env` answers: the "
+        "same validation, the tree below the module followed as validate follows it.",
         "",
-        "## Requirements",
+        "## Requirements of the seed",
         "",
         "| requirement | keyword | severity | checked | behaviour |",
         "|---|---|---|---|---|",
     ]
-    for requirement in REQUIREMENTS:
+    lines += _requirement_rows(REQUIREMENTS, registry)
+    lines += [
+        "",
+        "## Beyond the seed: OS::Nova::Server naming, volume modules",
+        "",
+        "ONAP's naming-convention sections (5.2.3 onwards) that the seed points at (R-90279 "
+        "names R-98450's availability_zone_{index}; R-10834's example reads "
+        "{vm-type}_names; R-86285 pairs volume modules) and that ONAP's validation checks on "
+        "every server and volume module. Their text is summarised here in stoker's words.",
+        "",
+        "| requirement | keyword | severity | checked | behaviour |",
+        "|---|---|---|---|---|",
+    ]
+    lines += _requirement_rows(BEYOND_SEED, registry)
+    lines.append("")
+    return "\n".join(lines)
+
+
+def _requirement_rows(requirements: Iterable[Requirement], registry: RuleRegistry) -> list[str]:
+    rows = []
+    for requirement in requirements:
         rule = registry.get(requirement.id)
         if rule is not None:
             behaviour, checked_text = rule.summary, "yes"
         else:
             behaviour, checked_text = f"not checked: {requirement.not_checked}", "no"
-        lines.append(
+        rows.append(
             f"| {requirement.id} | {requirement.keyword} | {requirement.severity.value} | "
             f"{checked_text} | {_cell(behaviour)} |"
         )
-    lines.append("")
-    return "\n".join(lines)
+    return rows
 
 
 def render_corpus(report: LintReport, command: str) -> str:

@@ -8,11 +8,7 @@ would hide a rule).
 from __future__ import annotations
 
 from stoker.errors import DuplicateRuleError as DuplicateRuleError
-from stoker.lint.onap import environment as onap_environment
-from stoker.lint.onap import package as onap_package
-from stoker.lint.onap import parameters as onap_parameters
-from stoker.lint.onap import resources as onap_resources
-from stoker.lint.onap import template as onap_template
+from stoker.lint.onap.rules import ONAP_RULES
 from stoker.lint.rule import Rule
 from stoker.lint.rules import internal
 from stoker.lint.rules.conditions import never_exists
@@ -93,29 +89,8 @@ RULES: tuple[type[Rule], ...] = (
     provider_outputs.ProviderOutput,
     hidden_parameter.HiddenParameterOutput,
     never_exists.NeverExists,
-    # onap profile: ONAP's static requirements, by requirement id
-    onap_template.TemplateGuideCompliance,
-    onap_template.VersionSection,
-    onap_template.DescriptionSection,
-    onap_template.ParametersSection,
-    onap_parameters.ParameterUsed,
-    onap_parameters.ParameterName,
-    onap_parameters.ParameterHasType,
-    onap_parameters.ParameterTypeValue,
-    onap_parameters.ParameterHasDescription,
-    onap_parameters.ParameterNoDefault,
-    onap_parameters.NestedParameterConstraints,
-    onap_template.ModuleResourcesSection,
-    onap_template.ResourcesNotEmpty,
-    onap_resources.ResourceIdCharacters,
-    onap_package.UniqueResourceIds,
-    onap_resources.NoRemoteDefinitions,
-    onap_resources.NoRemoteNestedTemplates,
-    onap_resources.GetParamNesting,
-    onap_resources.MetadataIsMap,
-    onap_environment.ModuleHasEnvironment,
-    onap_environment.EnvironmentParameters,
-    onap_environment.NoResourceRegistry,
+    # onap profile: ONAP's requirements a static check can decide, by requirement id
+    *ONAP_RULES,
 )
 
 

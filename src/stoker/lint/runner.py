@@ -39,7 +39,7 @@ from stoker.lint.rule import (
 )
 from stoker.lint.suppress import inline_suppressed, matches, path_suppressed
 from stoker.lint.workspace import build_package
-from stoker.template.loader import LoadLimits
+from stoker.template.loader import LoadLimits, paused_gc
 from stoker.template.nodes import locate
 
 
@@ -85,12 +85,25 @@ def lint(
     """Lint files, directories and packages; the report holds every finding."""
     options = options or LintOptions()
     registry = registry or default_registry()
+    # The cyclic collector is paused for the run and resumed only once everything the run
+    # loaded is gone (freed by reference counting: see PackageContext.release). Left on,
+    # it walks and promotes the run's hundreds of thousands of nodes again and again.
+    with paused_gc():
+        return _lint(paths, options, registry)
+
+
+def _lint(paths: Sequence[str], options: LintOptions, registry: RuleRegistry) -> LintReport:
     rules = enabled_rules(registry, options.config)
     if Profile.DEFAULT in options.config.profiles:
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
     providers = ProviderLoader(options.limits)
-    packages = [build_package(p, options.limits, providers) for p in discover(list(paths))]
-    return run(packages, rules, options.config)
+    by_name = Profile.ONAP in options.config.profiles
+    packages = [build_package(p, options.limits, providers, by_name) for p in discover(list(paths))]
+    try:
+        return run(packages, rules, options.config)
+    finally:
+        for package in packages:
+            package.release()
 
 
 def run(packages: list[PackageContext], rules: list[Rule], config: LintConfig) -> LintReport:
@@ -99,15 +112,19 @@ def run(packages: list[PackageContext], rules: list[Rule], config: LintConfig) -
     enabled = {rule.id for rule in rules}
     raw: list[Diagnostic] = []
     files: dict[str, FileContext] = {}
+    # the rules each kind of file gets, chosen once rather than per file and rule
+    by_scope = {kind: [rule for rule in rules if _applies_to(rule, kind)] for kind in _SCOPES}
     for package in packages:
         secrets = _secrets(package)
         for unit in package.files:
             files[unit.name] = unit
             report.files.append(LintedFile(unit.name, unit.kind.value))
             hidden = secrets.get(unit.name, [])
-            for rule in rules:
-                if _applies(rule, unit):
-                    raw.extend(mask(f, hidden) for f in _check(rule, unit, enabled))
+            for rule in by_scope[_scope(unit)]:
+                found = _check(rule, unit, enabled)
+                if hidden:
+                    found = [mask(f, hidden) for f in found]
+                raw.extend(found)
         for source, reason in package.skipped:
             report.files.append(LintedFile(source.name, "skipped", reason))
         everything = sorted({s for values in secrets.values() for s in values}, key=len)[::-1]
@@ -134,13 +151,24 @@ def _order(finding: Diagnostic) -> tuple[str, int, int, str, str]:
     return (span.file, span.line, span.column, finding.code, finding.message)
 
 
-def _applies(rule: Rule, unit: FileContext) -> bool:
+_SCOPES = ("template", "environment", "other")
+
+
+def _scope(unit: FileContext) -> str:
+    if isinstance(unit, TemplateContext) and unit.definition is not None:
+        return "template"
+    if isinstance(unit, EnvironmentContext) and unit.kind is FileKind.ENVIRONMENT:
+        return "environment"
+    return "other"
+
+
+def _applies_to(rule: Rule, scope: str) -> bool:
     if isinstance(rule, FileRule):
         return True
     if isinstance(rule, TemplateRule):
-        return isinstance(unit, TemplateContext) and unit.definition is not None
+        return scope == "template"
     if isinstance(rule, EnvironmentRule):
-        return isinstance(unit, EnvironmentContext) and unit.kind is FileKind.ENVIRONMENT
+        return scope == "environment"
     return False
 
 

@@ -9,6 +9,10 @@ other kind, such as a JSON list). Files named on the command line are always lin
 Each template is paired with the environment files beside it named ``<stem>.<ext>`` or
 ``<stem>_env.<ext>`` and validated as ``stoker template validate`` would with those
 environments.
+
+The ONAP profile reads a package as ONAP's validation does, by name first: every
+``.yaml``/``.yml`` file is a template and every ``.env`` file an environment, whatever
+they hold (`stoker.lint.onap.modules.kind_by_name`); other files are classified as above.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 from stoker import codes
 from stoker.definition.stack import define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template import parse_sections_as, parse_template
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import SECTION_NAMES, merge_environments, parse_environment
 from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS
@@ -33,10 +37,11 @@ from stoker.lint.context import (
 )
 from stoker.lint.files import files_for
 from stoker.lint.inputs import Package, PackageKind, SourceFile
+from stoker.lint.onap.modules import kind_by_name
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.suppress import Directives, read_directives
 from stoker.template.loader import Document, LoadLimits, load_document
-from stoker.template.versions import VERSION_KEYS
+from stoker.template.versions import LATEST_HOT, VERSION_KEYS
 
 _ENVIRONMENT_KEYS = frozenset({*SECTION_NAMES, ENCRYPTED_PARAMETERS_ALIAS})
 #: sections only an environment has (a template has parameters too)
@@ -69,9 +74,12 @@ def looks_like_template(data: Any) -> bool:
 
 
 def build_package(
-    package: Package, limits: LoadLimits, providers: ProviderLoader
+    package: Package, limits: LoadLimits, providers: ProviderLoader, by_name: bool = False
 ) -> PackageContext:
-    """Every file of ``package`` as a context, environments paired with their templates."""
+    """Every file of ``package`` as a context, environments paired with their templates.
+
+    ``by_name``: classify ``.yaml``/``.yml``/``.env`` files by their suffix (ONAP's reading).
+    """
     context = PackageContext(package, providers, problems=list(package.problems))
     undecided: list[tuple[SourceFile, Document, Directives]] = []
     explicit = package.kind is PackageKind.FILES
@@ -80,7 +88,12 @@ def build_package(
         if loaded is None:
             continue
         document, directives = loaded
-        if looks_like_environment(document.data):
+        named = kind_by_name(source.relpath) if by_name else None
+        if named == FileKind.ENVIRONMENT:
+            _add_environment(context, source, document, directives)
+        elif named == FileKind.TEMPLATE:
+            context.templates.append(_parse(context, source, document, directives, True))
+        elif looks_like_environment(document.data):
             _add_environment(context, source, document, directives)
         elif looks_like_template(document.data) or explicit:
             context.templates.append(_parse(context, source, document, directives))
@@ -96,8 +109,9 @@ def build_package(
             else:
                 context.templates.append(_parse(context, source, document, directives))
     context.templates.sort(key=lambda unit: unit.source.relpath)
+    index = _EnvironmentIndex(context)
     for template in context.templates:
-        _define(context, template)
+        _define(context, template, index)
     return context
 
 
@@ -143,11 +157,22 @@ def _add_environment(
 
 
 def _parse(
-    context: PackageContext, source: SourceFile, document: Document, directives: Directives
+    context: PackageContext,
+    source: SourceFile,
+    document: Document,
+    directives: Directives,
+    by_name: bool = False,
 ) -> TemplateContext:
+    """The parsed template. A template by name whose version is missing or wrong is read
+    as the latest HOT version, so the rules about its sections still apply; Heat's answer
+    for it (`TemplateContext.version_problems`) stays the version error alone."""
     unit = TemplateContext(source, context, FileKind.TEMPLATE, document, [], directives)
     try:
         unit.template = parse_template(document)
+        version_problems = [d for d in unit.template.diagnostics if d.code == codes.VERSION]
+        if by_name and version_problems and isinstance(document.data, dict):
+            unit.version_problems = version_problems
+            unit.template = parse_sections_as(document, LATEST_HOT)
     except Exception as error:
         unit.core = [internal_error(source, "parsing the template", error)]
     context.providers.add(source, unit.template)
@@ -170,22 +195,33 @@ def _get_file_targets(context: PackageContext) -> set[str]:
 
 def paired_environments(context: PackageContext, source: SourceFile) -> list[EnvironmentContext]:
     """Environment files beside ``source`` named ``<stem>.*`` or ``<stem>_env.*``."""
-    stems = {source.stem, f"{source.stem}_env"}
-    return sorted(
-        (
-            environment
-            for environment in context.environments
-            if environment.source.directory == source.directory and environment.source.stem in stems
-        ),
-        key=lambda environment: posixpath.basename(environment.source.relpath),
-    )
+    return _EnvironmentIndex(context).paired(source)
 
 
-def _define(context: PackageContext, unit: TemplateContext) -> None:
+class _EnvironmentIndex:
+    """A package's environment files by (directory, stem): pairing every template is
+    then one lookup, not a scan of every environment file."""
+
+    def __init__(self, context: PackageContext) -> None:
+        self.places: dict[tuple[str, str], list[EnvironmentContext]] = {}
+        for environment in context.environments:
+            key = (environment.source.directory, environment.source.stem)
+            self.places.setdefault(key, []).append(environment)
+
+    def paired(self, source: SourceFile) -> list[EnvironmentContext]:
+        directory, stem = source.directory, source.stem
+        found = [
+            *self.places.get((directory, stem), ()),
+            *self.places.get((directory, f"{stem}_env"), ()),
+        ]
+        return sorted(found, key=lambda environment: posixpath.basename(environment.source.relpath))
+
+
+def _define(context: PackageContext, unit: TemplateContext, index: _EnvironmentIndex) -> None:
     template = unit.template
     if template is None:
         return
-    unit.environments = paired_environments(context, unit.source)
+    unit.environments = index.paired(unit.source)
     try:
         environment, merged = merge_environments(
             [paired.environment for paired in unit.environments],
@@ -203,6 +239,9 @@ def _define(context: PackageContext, unit: TemplateContext) -> None:
     except Exception as error:
         unit.template = None
         unit.core = [internal_error(unit.source, "validating the template", error)]
+        return
+    if unit.version_problems:
+        unit.core = [*merged, *unit.version_problems]  # Heat stops at the version
         return
     unit.core = [
         *merged,

@@ -10,13 +10,16 @@ ONAP = frozenset({Profile.ONAP})
 
 def onap_source(requirement: Requirement) -> Source:
     mode = requirement.validation_mode or "not given"
+    document = SOURCE_DOCUMENT if requirement.quoted else "ONAP VNF Requirements"
     return Source(
         SourceKind.ONAP,
         f"{requirement.id} ({requirement.keyword}, validation_mode {mode}); "
-        f"{SOURCE_DOCUMENT}, {requirement.section}",
+        f"{document}, {requirement.section}",
     )
 
 
 def explain(requirement: Requirement, checks: str) -> str:
-    """The requirement's own words, then what stoker checks for it."""
-    return f"{requirement.text} -- stoker checks: {checks}"
+    """The requirement's own words (or, beyond the seed, a summary), then what stoker
+    checks for it."""
+    said = requirement.text if requirement.quoted else f"In short: {requirement.text}"
+    return f"{said} -- stoker checks: {checks}"

@@ -10,11 +10,26 @@ from stoker.lint.onap.base import ONAP, explain, onap_source
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import EnvironmentRule, TemplateRule
-from stoker.template.nodes import key_span
+from stoker.template.nodes import key_span, value_span
 
 _R86285 = requirement("R-86285")
 _R03324 = requirement("R-03324")
 _R67231 = requirement("R-67231")
+_R26124 = requirement("R-26124")
+
+#: the sections the seed lets an environment file have: parameters (R-03324, R-68198),
+#: parameter_defaults (R-59930), encrypted_parameters (R-46096; Heat spells it
+#: encrypted_param_names), event_sinks (R-24893), parameter_merge_strategies (R-42685);
+#: resource_registry is R-67231's own finding
+ENVIRONMENT_SECTIONS = (
+    "parameters",
+    "parameter_defaults",
+    "encrypted_parameters",
+    "encrypted_param_names",
+    "event_sinks",
+    "parameter_merge_strategies",
+    "resource_registry",
+)
 
 
 class ModuleHasEnvironment(TemplateRule):
@@ -44,19 +59,88 @@ class ModuleHasEnvironment(TemplateRule):
 class EnvironmentParameters(EnvironmentRule):
     id = _R03324.id
     severity = _R03324.severity
-    summary = "Environment files have a parameters section"
+    summary = "Environment files are a mapping of environment sections, parameters among them"
     explanation = explain(
-        _R03324, "each environment file has a parameters key (it may be empty, R-68198)."
+        _R03324,
+        "each environment file (every .env file of the package) is a mapping of sections "
+        "that has a parameters key (it may enumerate nothing, R-68198) and no section "
+        "other than those the requirements list (parameters, parameter_defaults, "
+        "encrypted_parameters, event_sinks, parameter_merge_strategies; resource_registry "
+        "is R-67231's). An empty file, or one whose parameters section is not a mapping, "
+        "has no parameters section.",
     )
     source = onap_source(_R03324)
     profiles = ONAP
 
     def check(self, ctx: EnvironmentContext) -> Iterable[Diagnostic]:
         data = ctx.data
-        if not isinstance(data, dict) or "parameters" not in data:
+        if not isinstance(data, dict):
+            yield self.finding(
+                "the environment file is not a mapping of sections, so it has no "
+                "parameters section",
+                ctx.start,
+            )
+            return
+        if "parameters" not in data:
             yield self.finding(
                 "the environment file has no parameters section", ctx.start, ("parameters",)
             )
+        elif data["parameters"] is not None and not isinstance(data["parameters"], dict):
+            yield self.finding(
+                "the parameters section is not a mapping of parameter names to values",
+                value_span(data, "parameters"),
+                ("parameters",),
+            )
+        for key in data:
+            if key not in ENVIRONMENT_SECTIONS:
+                yield self.finding(
+                    f'"{key}" is not a section an environment file may have (parameters, '
+                    "parameter_defaults, encrypted_parameters, event_sinks, "
+                    "parameter_merge_strategies)",
+                    key_span(data, key),
+                    (str(key),),
+                )
+
+
+class DefaultInEnvironment(TemplateRule):
+    id = _R26124.id
+    severity = _R26124.severity
+    summary = "A parameter with a default is enumerated in the module's environment file"
+    explanation = explain(
+        _R26124,
+        "each parameter of a base, incremental or volume module that declares a default "
+        "(which R-90526 forbids in itself) is a key of the parameters or "
+        "parameter_defaults section of the module's environment file. ONAP marks it "
+        "validation_mode none, but the package answers it. Nested files are exempt: "
+        "their values come from the template that uses them.",
+    )
+    source = onap_source(_R26124)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if ctx.role is ModuleRole.NESTED:
+            return
+        data = ctx.data
+        section = data.get("parameters") if isinstance(data, dict) else None
+        if not isinstance(section, dict):
+            return
+        environments = ctx.package.layout.environments_of(ctx)
+        enumerated: set[str] = set()
+        for environment in environments:
+            if isinstance(environment.data, dict):
+                for key in ("parameters", "parameter_defaults"):
+                    values = environment.data.get(key)
+                    if isinstance(values, dict):
+                        enumerated.update(str(name) for name in values)
+        where = environments[0].source.relpath if environments else f"{ctx.source.stem}.env"
+        for name, definition in section.items():
+            defaulted = isinstance(definition, dict) and "default" in definition
+            if defaulted and str(name) not in enumerated:
+                yield self.finding(
+                    f'parameter "{name}" has a default but {where} does not enumerate it',
+                    key_span(section, name),
+                    ("parameters", str(name)),
+                )
 
 
 class NoResourceRegistry(EnvironmentRule):

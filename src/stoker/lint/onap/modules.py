@@ -1,5 +1,10 @@
 """How ONAP sees a package: base, incremental, volume and nested modules, and env pairs.
 
+Files are classified by name, as ONAP's validation does: every ``.yaml``/``.yml`` file is
+a Heat template and every ``.env`` file an environment, whatever it holds (a ``.yaml``
+without heat_template_version is a template breaking R-27078, not something to skip).
+Among the templates:
+
 * nested: a template another template of the package uses as a type (``type: x.yaml``, a
   group's member type, or a registry mapping);
 * volume: otherwise, a file whose name ends in ``_volume`` (R-82732's naming);
@@ -14,18 +19,34 @@ Each module pairs with the environment file of the same base name in the same di
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from stoker.environment.registry_section import is_template_name
-from stoker.lint.references import type_references
+from stoker.lint.references import TypeReference, type_references
 
 if TYPE_CHECKING:
     from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
 
+#: suffixes that make a file a template or an environment in ONAP's reading (lower case)
+TEMPLATE_SUFFIXES = (".yaml", ".yml")
+ENVIRONMENT_SUFFIXES = (".env",)
+
 _BASE_NAME = re.compile(r"^(base|base_.+|.+_base|.+_base_.+)$", re.IGNORECASE)
 _VOLUME_NAME = re.compile(r"_volume$", re.IGNORECASE)
+
+
+def kind_by_name(path: str) -> str | None:
+    """ "template" or "environment" by the file's suffix; None for any other file (which
+    is then classified by content)."""
+    lowered = path.lower()
+    if lowered.endswith(TEMPLATE_SUFFIXES):
+        return "template"
+    if lowered.endswith(ENVIRONMENT_SUFFIXES):
+        return "environment"
+    return None
 
 
 class ModuleRole(StrEnum):
@@ -67,8 +88,30 @@ class PackageLayout:
             else:
                 role = ModuleRole.INCREMENTAL
             layout.roles[template.name] = role
-            layout.pairs[template.name] = by_place.get((source.directory, source.stem), [])
+            paired = by_place.get((source.directory, source.stem))
+            if paired is None:  # not beside it: the one of that name elsewhere, if unique
+                elsewhere = [
+                    env
+                    for (_, stem), envs in by_place.items()
+                    if stem == source.stem
+                    for env in envs
+                ]
+                paired = elsewhere if len(elsewhere) == 1 else []
+            layout.pairs[template.name] = paired
         return layout
+
+
+#: each template's type references, found once for the layout and R-71699
+_REFERENCES: weakref.WeakKeyDictionary[TemplateContext, list[TypeReference]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def references(ctx: TemplateContext) -> list[TypeReference]:
+    found = _REFERENCES.get(ctx)
+    if found is None:
+        found = _REFERENCES[ctx] = list(type_references(ctx))
+    return found
 
 
 def _nested_names(package: PackageContext) -> set[str]:
@@ -77,13 +120,20 @@ def _nested_names(package: PackageContext) -> set[str]:
     for template in package.templates:
         if template.template is None:
             continue
-        for reference in type_references(template):
+        for reference in references(template):
             if is_template_name(reference.type):
                 target = package.package.resolve(template.source, reference.type)
                 if target is not None:
                     names.add(target.name)
+        if not any(_has_registry(env) for env in template.environments):
+            continue  # only an environment's registry can map a type to a template
         for resolved in template.resource_types.values():
             provider = resolved.provider
             if provider is not None and provider.source is not None:
                 names.add(provider.source.name)
     return names
+
+
+def _has_registry(environment: EnvironmentContext) -> bool:
+    data = environment.data
+    return isinstance(data, dict) and bool(data.get("resource_registry"))

@@ -11,8 +11,8 @@ from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.modules import references
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.references import type_references
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import locate, value_span
 
@@ -90,7 +90,7 @@ class NoRemoteNestedTemplates(TemplateRule):
     profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for reference in type_references(ctx):
+        for reference in references(ctx):
             if is_remote(reference.type):
                 yield self.finding(
                     f'resource "{reference.resource}" uses {reference.type} as a nested '

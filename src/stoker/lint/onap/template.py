@@ -9,6 +9,7 @@ from typing import ClassVar
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import FileContext, TemplateContext
 from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.compliance import heat_answer
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import FileRule, TemplateRule
@@ -25,22 +26,20 @@ _R90152 = requirement("R-90152")
 class TemplateGuideCompliance(FileRule):
     id = _R92635.id
     severity = _R92635.severity
-    summary = "Every error Heat would reject the template or environment for"
+    summary = "Every error `stoker template validate` reports for the file with its environments"
     explanation = explain(
         _R92635,
-        "each error the default profile finds that Heat itself would reject (loading, "
-        "validation, and the catalog checks of types, properties and attributes: E0000-"
-        "E1081, E3001, E3020) is reported again under this id, at the same position.",
+        "each error `stoker template validate` reports for the file (a module with the "
+        "environment files paired with it, as `-e` options; the tree below it followed "
+        "as validate follows it) is reported again under this id, at the same position. "
+        "A file whose version is missing or unknown gets that error alone, as Heat stops "
+        "there. The default profile's stricter catalog checks are not part of it.",
     )
     source = onap_source(_R92635)
     profiles = ONAP
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
-        if isinstance(ctx, TemplateContext) and ctx.definition is not None:
-            errors = ctx.heat_errors
-        else:
-            errors = [d for d in ctx.core if d.is_error]
-        for error in errors:
+        for error in heat_answer(ctx):
             yield replace(
                 error,
                 code=self.id,

@@ -1,0 +1,37 @@
+"""What ``stoker template validate`` checks after the template itself: the tree below it.
+
+One function so that the CLI and ONAP's R-92635 ("Heat would reject it") give the same
+answer for the same template and environments: provider templates and the children of
+groups, chains and inline stacks are validated as far as their inputs are known.
+"""
+
+from __future__ import annotations
+
+import os
+
+from stoker.definition.stack import StackDefinition
+from stoker.diagnostics import Diagnostic
+from stoker.engine.resolution import ProviderCache, TreeCheck
+from stoker.resources.registry import ResourceTypeRegistry, default_registry
+
+DEFAULT_MAX_NESTED_DEPTH = 5
+
+
+def validate_tree(
+    definition: StackDefinition,
+    template_path: str,
+    max_depth: int = DEFAULT_MAX_NESTED_DEPTH,
+    cache: ProviderCache | None = None,
+    registry: ResourceTypeRegistry | None = None,
+) -> tuple[list[Diagnostic], TreeCheck]:
+    """The findings of validating everything below ``definition`` (read from
+    ``template_path``), and the check itself (its ``nested`` definitions). A caller
+    validating many templates passes one ``cache`` and ``registry`` for all."""
+    tree = TreeCheck(
+        registry or default_registry(),
+        max_depth,
+        require_types=False,
+        cache=cache if cache is not None else ProviderCache(),
+    )
+    top = os.path.abspath(template_path)
+    return tree.check(definition, os.path.dirname(top), (top,)), tree

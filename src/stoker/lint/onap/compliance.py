@@ -1,0 +1,57 @@
+"""R-92635's answer: what ``stoker template validate`` says for a file of the package.
+
+A module is validated with the environment files paired with it, as ``template validate
+base.yaml -e base.env`` would be, and the tree below it (nested templates, groups) through
+the same `validate_tree`; a file whose version Heat rejects gets that error alone, as Heat
+stops there. The linter's catalog checks that go beyond validate are not part of it: they
+are the default profile's opinions, not Heat's answer.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from dataclasses import replace
+
+from stoker.diagnostics import Diagnostic
+from stoker.engine.resolution import ProviderCache
+from stoker.engine.validation import validate_tree
+from stoker.lint.context import FileContext, PackageContext, TemplateContext
+from stoker.resources.registry import ResourceTypeRegistry, default_registry
+
+#: one provider cache and type registry per package: a nested file used by many modules
+#: is read once, and the registry is built once rather than per module
+_CACHES: weakref.WeakKeyDictionary[PackageContext, tuple[ProviderCache, ResourceTypeRegistry]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def heat_answer(ctx: FileContext) -> list[Diagnostic]:
+    """The errors validation reports for ``ctx`` (with its environments), positioned in
+    the package's files."""
+    if not isinstance(ctx, TemplateContext):
+        return [d for d in ctx.core if d.is_error]
+    if ctx.version_problems:
+        return [d for d in ctx.core if d.is_error]
+    errors = [d for d in ctx.core if d.is_error]
+    disk_path = ctx.source.disk_path
+    if errors or ctx.definition is None or disk_path is None:
+        return errors  # validate stops at the template's own errors, as the CLI does
+    shared = _CACHES.get(ctx.package)
+    if shared is None:
+        shared = _CACHES[ctx.package] = (ProviderCache(), default_registry())
+    cache, registry = shared
+    try:
+        found, _ = validate_tree(ctx.definition, disk_path, cache=cache, registry=registry)
+    except Exception:  # a nested template that cannot be followed: validate's own problem
+        return errors
+    return [_in_package(ctx, d) for d in found if d.is_error]
+
+
+def _in_package(ctx: TemplateContext, diagnostic: Diagnostic) -> Diagnostic:
+    """A finding in a nested file, named as the package names that file."""
+    span = diagnostic.span
+    if span is None or span.file == ctx.name or not os.path.isabs(span.file):
+        return diagnostic
+    source = ctx.package.package.disk_file(span.file)
+    return replace(diagnostic, span=span._replace(file=source.name))

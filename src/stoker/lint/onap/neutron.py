@@ -1,0 +1,119 @@
+"""ONAP's resource ids for networks and ports (beyond the seed's 5.2.2).
+
+A VNF's templates create only internal networks, named ``int_{network-role}_network``. A
+port is on an internal network when its network is one the package creates (a
+get_resource) or a parameter named ``int_...``; any other port is on an external network.
+The two kinds of port ids differ by the ``int_`` before the network role.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from stoker.diagnostics import Diagnostic
+from stoker.lint.context import TemplateContext
+from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.nova import parameter_read
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.rule import TemplateRule
+from stoker.template.nodes import key_span
+
+_R25720 = requirement("R-25720")
+_R20453 = requirement("R-20453")
+_R26351 = requirement("R-26351")
+NETWORK_ID = re.compile(r"^int_.+_network$")
+EXTERNAL_PORT = re.compile(r"^.+_\d+_(?!int_).+_port_\d+$")
+INTERNAL_PORT = re.compile(r"^.+_\d+_int_.+_port_\d+$")
+
+
+def _resources(ctx: TemplateContext, kind: str) -> Iterator[tuple[str, dict[Any, Any], Any]]:
+    data = ctx.data
+    section = data.get("resources") if isinstance(data, dict) else None
+    if not isinstance(section, dict):
+        return
+    for name, definition in section.items():
+        if isinstance(definition, dict) and definition.get("type") == kind:
+            yield str(name), definition, key_span(section, name)
+
+
+def is_internal(port: dict[Any, Any]) -> bool | None:
+    """Whether a port's network is internal; None when its network cannot be told."""
+    properties = port.get("properties")
+    network = properties.get("network") if isinstance(properties, dict) else None
+    if isinstance(network, dict) and "get_resource" in network:
+        return True
+    parameter = parameter_read(network)
+    if parameter is None:
+        return None
+    return parameter.startswith("int_")
+
+
+class NetworkResourceId(TemplateRule):
+    id = _R25720.id
+    severity = _R25720.severity
+    summary = "An OS::Neutron::Net's resource id is int_{network-role}_network"
+    explanation = explain(
+        _R25720, "each OS::Neutron::Net's resource id matches int_<role>_network."
+    )
+    source = onap_source(_R25720)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, _, span in _resources(ctx, "OS::Neutron::Net"):
+            if not NETWORK_ID.match(name):
+                yield self.finding(
+                    f'network "{name}": its resource id must read int_{{network-role}}_network',
+                    span,
+                    ("resources", name),
+                )
+
+
+class _PortResourceId(TemplateRule):
+    internal: bool
+    pattern: re.Pattern[str]
+    form: str
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, definition, span in _resources(ctx, "OS::Neutron::Port"):
+            if is_internal(definition) is self.internal and not self.pattern.match(name):
+                where = "an internal" if self.internal else "an external"
+                yield self.finding(
+                    f'port "{name}" is on {where} network; its resource id must read {self.form}',
+                    span,
+                    ("resources", name),
+                )
+
+
+class ExternalPortResourceId(_PortResourceId):
+    id = _R20453.id
+    severity = _R20453.severity
+    summary = "An external network's port id is {vm-type}_{index}_{network-role}_port_{index}"
+    explanation = explain(
+        _R20453,
+        "each OS::Neutron::Port whose network is a get_param of a parameter not named "
+        "int_... has a resource id matching <vm-type>_<digits>_<role>_port_<digits> (the "
+        "role not starting with int_).",
+    )
+    source = onap_source(_R20453)
+    internal = False
+    pattern = EXTERNAL_PORT
+    form = "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}"
+
+
+class InternalPortResourceId(_PortResourceId):
+    id = _R26351.id
+    severity = _R26351.severity
+    summary = "An internal network's port id is {vm-type}_{index}_int_{network-role}_port_{index}"
+    explanation = explain(
+        _R26351,
+        "each OS::Neutron::Port whose network is a get_resource (a network of the VNF) or "
+        "a get_param of an int_... parameter has a resource id matching "
+        "<vm-type>_<digits>_int_<role>_port_<digits>.",
+    )
+    source = onap_source(_R26351)
+    internal = True
+    pattern = INTERNAL_PORT
+    form = "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}"

@@ -1,0 +1,718 @@
+"""ONAP's naming conventions for OS::Nova::Server, beyond the seed's section 5.2.2.
+
+A server is named by its resource id ``{vm-type}_server_{index}``; the parameters of its
+image, flavor and name properties carry the same ``{vm-type}``; its availability_zone
+parameter is ``availability_zone_{index}``; ONAP supplies the name and zone values (not the
+environment file), the environment file supplies image and flavor. The rules read the
+template as written (the same parsed nodes), so they apply to a file Heat rejects too.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.lint.context import TemplateContext
+from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.requirements import Requirement, requirement
+from stoker.lint.rule import TemplateRule
+from stoker.template.nodes import key_span, span_of, value_span
+
+SERVER = "OS::Nova::Server"
+SERVER_ID = re.compile(r"^(?P<vm>.+)_server_(?P<index>\d+)$")
+IMAGE = re.compile(r"^(?P<vm>.+)_image_name$")
+FLAVOR = re.compile(r"^(?P<vm>.+)_flavor_name$")
+NAME = re.compile(r"^(?P<vm>.+)_name_(?P<index>\d+)$")
+NAMES = re.compile(r"^(?P<vm>.+)_names$")
+ZONE = re.compile(r"^availability_zone_(?P<index>\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    name: str
+    definition: dict[Any, Any]
+    properties: dict[Any, Any]
+    path: Path
+    span: Span | None
+
+
+#: each template's servers, found once for the thirty rules that read them
+_SERVERS: weakref.WeakKeyDictionary[TemplateContext, list[Server]] = weakref.WeakKeyDictionary()
+
+
+def servers(ctx: TemplateContext) -> list[Server]:
+    found = _SERVERS.get(ctx)
+    if found is None:
+        found = _SERVERS[ctx] = list(_find_servers(ctx))
+    return found
+
+
+def _find_servers(ctx: TemplateContext) -> Iterator[Server]:
+    data = ctx.data
+    section = data.get("resources") if isinstance(data, dict) else None
+    if not isinstance(section, dict):
+        return
+    for name, definition in section.items():
+        if isinstance(definition, dict) and definition.get("type") == SERVER:
+            properties = definition.get("properties")
+            yield Server(
+                str(name),
+                definition,
+                properties if isinstance(properties, dict) else {},
+                ("resources", str(name)),
+                key_span(section, name),
+            )
+
+
+def parameter_read(value: Any) -> str | None:
+    """The parameter a ``{get_param: NAME}`` or ``{get_param: [NAME, ...]}`` reads."""
+    if isinstance(value, dict) and len(value) == 1 and "get_param" in value:
+        argument = value["get_param"]
+        if isinstance(argument, str):
+            return argument
+        if isinstance(argument, list) and argument and isinstance(argument[0], str):
+            return str(argument[0])
+    return None
+
+
+def declared(ctx: TemplateContext, name: str) -> dict[Any, Any] | None:
+    """The declaration of parameter ``name`` as written, when it is a mapping."""
+    data = ctx.data
+    section = data.get("parameters") if isinstance(data, dict) else None
+    found = section.get(name) if isinstance(section, dict) else None
+    return found if isinstance(found, dict) else None
+
+
+_ENUMERATED: weakref.WeakKeyDictionary[TemplateContext, dict[str, Span | None] | None] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
+    """Parameter names the module's environment files give values, with where; None for a
+    nested file (its values come from the template using it) or a module without one."""
+    if ctx not in _ENUMERATED:
+        _ENUMERATED[ctx] = _enumerated(ctx)
+    return _ENUMERATED[ctx]
+
+
+def _enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
+    if ctx.role is ModuleRole.NESTED:
+        return None
+    environments = ctx.package.layout.environments_of(ctx)
+    if not environments:
+        return None
+    found: dict[str, Span | None] = {}
+    for environment in environments:
+        data = environment.data
+        values = data.get("parameters") if isinstance(data, dict) else None
+        if isinstance(values, dict):
+            for name in values:
+                found.setdefault(str(name), key_span(values, name))
+    return found
+
+
+class _NovaRule(TemplateRule):
+    requirement: ClassVar[Requirement]
+    profiles = ONAP
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        req = cls.__dict__.get("requirement")
+        if req is not None:
+            cls.id = req.id
+            cls.severity = req.severity
+            cls.source = onap_source(req)
+            cls.explanation = explain(req, cls.checks)
+
+    checks: ClassVar[str] = ""
+
+
+# ---------------------------------------------------------------- resource id, vm-type
+
+
+class ServerResourceId(_NovaRule):
+    requirement = requirement("R-29751")
+    summary = "An OS::Nova::Server's resource id is {vm-type}_server_{index}"
+    checks = (
+        "each OS::Nova::Server's resource id matches <vm-type>_server_<digits>, and within "
+        "a template the indexes of one vm-type are 0, 1, 2 ... without a gap."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        indexes: dict[str, list[tuple[int, Server]]] = {}
+        for server in servers(ctx):
+            match = SERVER_ID.match(server.name)
+            if match is None:
+                yield self.finding(
+                    f'server "{server.name}": its resource id must read '
+                    "{vm-type}_server_{index}",
+                    server.span,
+                    server.path,
+                )
+            else:
+                indexes.setdefault(match["vm"], []).append((int(match["index"]), server))
+        for vm_type, found in indexes.items():
+            yield from _gaps(self, f"{vm_type}_server_", found)
+
+
+def _gaps(rule: TemplateRule, prefix: str, found: list[tuple[int, Any]]) -> Iterator[Diagnostic]:
+    """A finding at each index that leaves 0, 1, 2 ... (first seen wins)."""
+    have = sorted({index for index, _ in found})
+    expected = list(range(len(have)))
+    if have == expected:
+        return
+    missing = sorted(set(range(max(have) + 1)) - set(have))
+    reported: set[int] = set()
+    for index, where in sorted(found, key=lambda item: item[0]):
+        if index >= len(have) and index not in reported:
+            reported.add(index)
+            span = where.span if isinstance(where, Server) else where
+            path = where.path if isinstance(where, Server) else ()
+            yield rule.finding(
+                f"{prefix}{index}: indexes start at 0 and go up by one "
+                f"({', '.join(f'{prefix}{m}' for m in missing)} missing)",
+                span,
+                path,
+            )
+
+
+class ServerVmType(_NovaRule):
+    requirement = requirement("R-304011")
+    summary = "A server's resource id and its image, flavor and name parameters share a vm-type"
+    checks = (
+        "for each OS::Nova::Server whose resource id reads {vm-type}_server_{index}, the "
+        "parameters its image, flavor and name read, where they follow their own naming "
+        "convention ({vm-type}_image_name, {vm-type}_flavor_name, {vm-type}_name_{index} "
+        "or {vm-type}_names), carry that same vm-type."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for server in servers(ctx):
+            match = SERVER_ID.match(server.name)
+            if match is None:
+                continue
+            vm_type = match["vm"]
+            for prop, patterns in (
+                ("image", (IMAGE,)),
+                ("flavor", (FLAVOR,)),
+                ("name", (NAME, NAMES)),
+            ):
+                parameter = parameter_read(server.properties.get(prop))
+                if parameter is None:
+                    continue
+                for pattern in patterns:
+                    named = pattern.match(parameter)
+                    if named is not None and named["vm"] != vm_type:
+                        yield self.finding(
+                            f'server "{server.name}" (vm-type {vm_type}) reads {prop} from '
+                            f'"{parameter}" (vm-type {named["vm"]})',
+                            value_span(server.properties, prop),
+                            (*server.path, "properties", prop),
+                        )
+                        break
+
+
+# ---------------------------------------------------------------- property from get_param
+
+
+class _FromParameter(_NovaRule):
+    prop: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for server in servers(ctx):
+            if self.prop in server.properties:
+                value = server.properties[self.prop]
+                if parameter_read(value) is None:
+                    yield self.finding(
+                        f'server "{server.name}": {self.prop} must be a get_param of a parameter',
+                        value_span(server.properties, self.prop),
+                        (*server.path, "properties", self.prop),
+                    )
+
+
+class ImageFromParameter(_FromParameter):
+    requirement = requirement("R-901331")
+    summary = "An OS::Nova::Server's image comes from a get_param"
+    checks = "each OS::Nova::Server that sets image sets it to a get_param."
+    prop = "image"
+
+
+class FlavorFromParameter(_FromParameter):
+    requirement = requirement("R-481670")
+    summary = "An OS::Nova::Server's flavor comes from a get_param"
+    checks = "each OS::Nova::Server that sets flavor sets it to a get_param."
+    prop = "flavor"
+
+
+class NameFromParameter(_FromParameter):
+    requirement = requirement("R-663631")
+    summary = "An OS::Nova::Server's name comes from a get_param"
+    checks = "each OS::Nova::Server that sets name sets it to a get_param."
+    prop = "name"
+
+
+# ---------------------------------------------------------------- parameter types
+
+
+class _ParameterType(_NovaRule):
+    prop: ClassVar[str]
+    types: ClassVar[tuple[str, ...]]
+    modules_only: ClassVar[bool] = False
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if self.modules_only and ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
+            return
+        seen: set[str] = set()
+        for server in servers(ctx):
+            parameter = parameter_read(server.properties.get(self.prop))
+            definition = declared(ctx, parameter) if parameter else None
+            if parameter is None or definition is None or parameter in seen:
+                continue
+            seen.add(parameter)
+            kind = definition.get("type")
+            if "type" in definition and kind not in self.types:
+                yield self.finding(
+                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") has '
+                    f"type {kind!r}; it must be {' or '.join(self.types)}",
+                    value_span(definition, "type"),
+                    ("parameters", parameter, "type"),
+                )
+
+
+class ImageParameterType(_ParameterType):
+    requirement = requirement("R-71152")
+    summary = "The parameter of a server's image is a string"
+    checks = "the parameter a server's image reads is declared with type string."
+    prop, types = "image", ("string",)
+
+
+class FlavorParameterType(_ParameterType):
+    requirement = requirement("R-50436")
+    summary = "The parameter of a server's flavor is a string"
+    checks = "the parameter a server's flavor reads is declared with type string."
+    prop, types = "flavor", ("string",)
+
+
+class NameParameterType(_ParameterType):
+    requirement = requirement("R-51430")
+    summary = "The parameter of a server's name is a string or a comma_delimited_list"
+    checks = "the parameter a server's name reads is a string or a comma_delimited_list."
+    prop, types = "name", ("string", "comma_delimited_list")
+
+
+class ZoneParameterType(_ParameterType):
+    requirement = requirement("R-23311")
+    summary = "The parameter of a server's availability_zone is a string (modules)"
+    checks = (
+        "in base and incremental modules, the parameter a server's availability_zone "
+        "reads is declared with type string."
+    )
+    prop, types, modules_only = "availability_zone", ("string",), True
+
+
+# ---------------------------------------------------------------- parameter names
+
+
+class _ParameterName(_NovaRule):
+    prop: ClassVar[str]
+    pattern: ClassVar[re.Pattern[str]]
+    form: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for server in servers(ctx):
+            parameter = parameter_read(server.properties.get(self.prop))
+            if parameter is not None and not self.pattern.match(parameter):
+                yield self.finding(
+                    f'server "{server.name}" reads {self.prop} from "{parameter}"; the '
+                    f"parameter must be named {self.form}",
+                    value_span(server.properties, self.prop),
+                    (*server.path, "properties", self.prop),
+                )
+
+
+class ImageParameterName(_ParameterName):
+    requirement = requirement("R-58670")
+    summary = "The parameter of a server's image is {vm-type}_image_name"
+    checks = "the parameter a server's image reads is named <vm-type>_image_name."
+    prop, pattern, form = "image", IMAGE, "{vm-type}_image_name"
+
+
+class FlavorParameterName(_ParameterName):
+    requirement = requirement("R-45188")
+    summary = "The parameter of a server's flavor is {vm-type}_flavor_name"
+    checks = "the parameter a server's flavor reads is named <vm-type>_flavor_name."
+    prop, pattern, form = "flavor", FLAVOR, "{vm-type}_flavor_name"
+
+
+def _indexed_names(
+    ctx: TemplateContext, prop: str, pattern: re.Pattern[str], kinds: tuple[str, ...]
+) -> Iterator[tuple[Server, str, re.Match[str] | None]]:
+    """Servers whose ``prop`` reads a declared parameter of one of ``kinds``."""
+    for server in servers(ctx):
+        parameter = parameter_read(server.properties.get(prop))
+        definition = declared(ctx, parameter) if parameter else None
+        if parameter is None or definition is None or definition.get("type") not in kinds:
+            continue
+        yield server, parameter, pattern.match(parameter)
+
+
+class NameStringParameter(_NovaRule):
+    requirement = requirement("R-54171")
+    summary = "A string parameter of a server's name is {vm-type}_name_{index}, from 0 up"
+    checks = (
+        "a string parameter a server's name reads is named <vm-type>_name_<digits>; within "
+        "a template the indexes of one vm-type are 0, 1, 2 ... without a gap."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        indexes: dict[str, list[tuple[int, Span | None]]] = {}
+        for server, parameter, match in _indexed_names(ctx, "name", NAME, ("string",)):
+            where = value_span(server.properties, "name")
+            if match is None:
+                yield self.finding(
+                    f'server "{server.name}" reads name from "{parameter}", a string; the '
+                    "parameter must be named {vm-type}_name_{index}",
+                    where,
+                    (*server.path, "properties", "name"),
+                )
+            else:
+                indexes.setdefault(match["vm"], []).append((int(match["index"]), where))
+        for vm_type, found in indexes.items():
+            yield from _gaps(self, f"{vm_type}_name_", found)
+
+
+class NameListParameter(_NovaRule):
+    requirement = requirement("R-87817")
+    summary = "A comma_delimited_list parameter of a server's name is {vm-type}_names"
+    checks = "a comma_delimited_list parameter a server's name reads is named <vm-type>_names."
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        kinds = ("comma_delimited_list",)
+        for server, parameter, match in _indexed_names(ctx, "name", NAMES, kinds):
+            if match is None:
+                yield self.finding(
+                    f'server "{server.name}" reads name from "{parameter}", a '
+                    "comma_delimited_list; the parameter must be named {vm-type}_names",
+                    value_span(server.properties, "name"),
+                    (*server.path, "properties", "name"),
+                )
+
+
+class ZoneParameterName(_NovaRule):
+    requirement = requirement("R-98450")
+    summary = "A server's availability_zone parameter is availability_zone_{index}, from 0 up"
+    checks = (
+        "in base and incremental modules, the parameter a server's availability_zone reads "
+        "is named availability_zone_<digits>, and the availability_zone_<index> parameters "
+        "the template declares or reads number 0, 1, 2 ... without a gap. Nested files may "
+        "rename it (R-256790)."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
+            return
+        found: list[tuple[int, Span | None]] = []
+        for server in servers(ctx):
+            parameter = parameter_read(server.properties.get("availability_zone"))
+            if parameter is None:
+                continue
+            where = value_span(server.properties, "availability_zone")
+            match = ZONE.match(parameter)
+            if match is None:
+                yield self.finding(
+                    f'server "{server.name}" reads availability_zone from "{parameter}"; the '
+                    "parameter must be named availability_zone_{index}",
+                    where,
+                    (*server.path, "properties", "availability_zone"),
+                )
+        data = ctx.data
+        section = data.get("parameters") if isinstance(data, dict) else None
+        if isinstance(section, dict):
+            for name in section:
+                match = ZONE.match(str(name))
+                if match is not None:
+                    found.append((int(match["index"]), key_span(section, name)))
+        yield from _gaps(self, "availability_zone_", found)
+
+
+# ---------------------------------------------------------------- environment file
+
+
+class _InEnvironment(_NovaRule):
+    prop: ClassVar[str]
+    wanted: ClassVar[bool]  # True: must be enumerated; False: must not be
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        values = enumerated(ctx)
+        if values is None:
+            return
+        seen: set[str] = set()
+        for server in servers(ctx):
+            parameter = parameter_read(server.properties.get(self.prop))
+            if parameter is None or parameter in seen or declared(ctx, parameter) is None:
+                continue
+            seen.add(parameter)
+            if self.wanted and parameter not in values:
+                yield self.finding(
+                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") '
+                    "has no value in the module's environment file",
+                    key_span(ctx.data["parameters"], parameter),
+                    ("parameters", parameter),
+                )
+            elif not self.wanted and parameter in values:
+                yield self.finding(
+                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") '
+                    "is supplied by ONAP; remove it from the environment file",
+                    values[parameter],
+                )
+
+
+class ImageInEnvironment(_InEnvironment):
+    requirement = requirement("R-91125")
+    summary = "The parameter of a server's image has a value in the environment file"
+    checks = (
+        "the parameter a server's image reads is a key of the parameters section of the "
+        "module's environment file (nested files are exempt)."
+    )
+    prop, wanted = "image", True
+
+
+class FlavorInEnvironment(_InEnvironment):
+    requirement = requirement("R-69431")
+    summary = "The parameter of a server's flavor has a value in the environment file"
+    checks = (
+        "the parameter a server's flavor reads is a key of the parameters section of the "
+        "module's environment file (nested files are exempt)."
+    )
+    prop, wanted = "flavor", True
+
+
+class NameNotInEnvironment(_InEnvironment):
+    requirement = requirement("R-22838")
+    summary = "The parameter of a server's name is not in the environment file"
+    checks = "the parameter a server's name reads is not a key of the environment's parameters."
+    prop, wanted = "name", False
+
+
+class ZoneNotInEnvironment(_InEnvironment):
+    requirement = requirement("R-59568")
+    summary = "The parameter of a server's availability_zone is not in the environment file"
+    checks = (
+        "the parameter a server's availability_zone reads is not a key of the "
+        "environment's parameters."
+    )
+    prop, wanted = "availability_zone", False
+
+
+# ---------------------------------------------------------------- metadata
+
+
+def _metadata(server: Server) -> tuple[dict[Any, Any] | None, Span | None]:
+    metadata = server.properties.get("metadata")
+    return (metadata if isinstance(metadata, dict) else None), span_of(metadata)
+
+
+class _MetadataPresent(_NovaRule):
+    key: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for server in servers(ctx):
+            metadata, _ = _metadata(server)
+            if metadata is None or self.key not in metadata:
+                yield self.finding(
+                    f'server "{server.name}": metadata must have {self.key} '
+                    f"({{get_param: {self.key}}})",
+                    server.span,
+                    server.path,
+                )
+            elif parameter_read(metadata[self.key]) is None:
+                yield self.finding(
+                    f'server "{server.name}": metadata {self.key} must be a get_param',
+                    value_span(metadata, self.key),
+                    (*server.path, "properties", "metadata", self.key),
+                )
+
+
+class _MetadataParameter(_NovaRule):
+    key: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for server in servers(ctx):
+            metadata, _ = _metadata(server)
+            if metadata is None or self.key not in metadata:
+                continue
+            parameter = parameter_read(metadata[self.key])
+            if parameter is None:
+                continue
+            where = value_span(metadata, self.key)
+            definition = declared(ctx, parameter)
+            if parameter != self.key:
+                yield self.finding(
+                    f'server "{server.name}": metadata {self.key} reads "{parameter}"; the '
+                    f"parameter must be named {self.key}",
+                    where,
+                    (*server.path, "properties", "metadata", self.key),
+                )
+            elif definition is not None and definition.get("type", "string") != "string":
+                yield self.finding(
+                    f'parameter "{parameter}" has type {definition.get("type")!r}; it must '
+                    "be string",
+                    value_span(definition, "type"),
+                    ("parameters", parameter, "type"),
+                )
+
+
+class _MetadataNoConstraints(_NovaRule):
+    key: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if not any(_reads(server, self.key) for server in servers(ctx)):
+            return
+        definition = declared(ctx, self.key)
+        if definition is not None and "constraints" in definition:
+            yield self.finding(
+                f'parameter "{self.key}" (server metadata, supplied by ONAP) must have no '
+                "constraints",
+                key_span(definition, "constraints"),
+                ("parameters", self.key, "constraints"),
+            )
+
+
+class _MetadataNotInEnvironment(_NovaRule):
+    key: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        values = enumerated(ctx)
+        if values is None or self.key not in values:
+            return
+        if any(_reads(server, self.key) for server in servers(ctx)):
+            yield self.finding(
+                f'parameter "{self.key}" is supplied by ONAP; remove it from the environment file',
+                values[self.key],
+            )
+
+
+def _reads(server: Server, key: str) -> bool:
+    metadata, _ = _metadata(server)
+    return metadata is not None and parameter_read(metadata.get(key)) == key
+
+
+def _metadata_rules(key: str, present: str, named: str, bare: str, absent: str) -> list[type]:
+    rules: list[type] = []
+    for base, rid, summary, checks in (
+        (
+            _MetadataPresent,
+            present,
+            f"A server's metadata has {key}, from a get_param",
+            f"each OS::Nova::Server's metadata has the key {key}, its value a get_param.",
+        ),
+        (
+            _MetadataParameter,
+            named,
+            f"The parameter of metadata {key} is {key}, a string",
+            f"the get_param of metadata {key} reads the parameter {key}, declared as string.",
+        ),
+        (
+            _MetadataNoConstraints,
+            bare,
+            f"The parameter {key} has no constraints",
+            f"the parameter {key}, read by a server's metadata, declares no constraints.",
+        ),
+        (
+            _MetadataNotInEnvironment,
+            absent,
+            f"The parameter {key} is not in the environment file",
+            f"the parameter {key}, read by a server's metadata, is not a key of the module's "
+            "environment parameters (ONAP supplies it).",
+        ),
+    ):
+        name = f"{base.__name__.strip('_')}_{key}"
+        rules.append(
+            type(
+                name,
+                (base,),
+                {
+                    "requirement": requirement(rid),
+                    "summary": summary,
+                    "checks": checks,
+                    "key": key,
+                    "__module__": __name__,
+                },
+            )
+        )
+    return rules
+
+
+METADATA_RULES: list[type] = [
+    *_metadata_rules("vnf_id", "R-37437", "R-07507", "R-55218", "R-20856"),
+    *_metadata_rules("vf_module_id", "R-71493", "R-82134", "R-98374", "R-72871"),
+    *_metadata_rules("vnf_name", "R-72483", "R-62428", "R-44318", "R-36542"),
+]
+
+
+# ---------------------------------------------------------------- ports
+
+
+class PortAddressParameterType(_NovaRule):
+    requirement = requirement("R-34037")
+    summary = "A port's fixed_ips ip_address parameter is a string or a comma_delimited_list"
+    checks = (
+        "the parameter each OS::Neutron::Port's fixed_ips entry reads for ip_address (by "
+        "get_param, whole or indexed) is declared as string or comma_delimited_list."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        data = ctx.data
+        section = data.get("resources") if isinstance(data, dict) else None
+        if not isinstance(section, dict):
+            return
+        for name, definition in section.items():
+            if not isinstance(definition, dict) or definition.get("type") != "OS::Neutron::Port":
+                continue
+            properties = definition.get("properties")
+            fixed = properties.get("fixed_ips") if isinstance(properties, dict) else None
+            for entry in fixed if isinstance(fixed, list) else ():
+                parameter = (
+                    parameter_read(entry.get("ip_address")) if isinstance(entry, dict) else None
+                )
+                declaration = declared(ctx, parameter) if parameter else None
+                if declaration is None or "type" not in declaration:
+                    continue
+                kind = declaration["type"]
+                if kind not in ("string", "comma_delimited_list"):
+                    yield self.finding(
+                        f'parameter "{parameter}" (an ip_address of port "{name}") has type '
+                        f"{kind!r}; it must be string or comma_delimited_list",
+                        value_span(declaration, "type"),
+                        ("parameters", str(parameter), "type"),
+                    )
+
+
+NOVA_RULES: list[type] = [
+    ServerResourceId,
+    ServerVmType,
+    ImageFromParameter,
+    ImageParameterType,
+    ImageParameterName,
+    ImageInEnvironment,
+    FlavorFromParameter,
+    FlavorParameterType,
+    FlavorParameterName,
+    FlavorInEnvironment,
+    NameFromParameter,
+    NameParameterType,
+    NameStringParameter,
+    NameListParameter,
+    NameNotInEnvironment,
+    ZoneParameterName,
+    ZoneParameterType,
+    ZoneNotInEnvironment,
+    *METADATA_RULES,
+    PortAddressParameterType,
+]

@@ -1,0 +1,53 @@
+"""Every rule of the onap profile, in the order of the requirements they check.
+
+Listed here rather than in `stoker.lint.registry` so that the profile's rules are one
+module's business; the registry takes them all.
+"""
+
+from __future__ import annotations
+
+from stoker.lint.onap import environment as onap_environment
+from stoker.lint.onap import neutron as onap_neutron
+from stoker.lint.onap import nova as onap_nova
+from stoker.lint.onap import package as onap_package
+from stoker.lint.onap import parameters as onap_parameters
+from stoker.lint.onap import resources as onap_resources
+from stoker.lint.onap import template as onap_template
+from stoker.lint.onap import volume as onap_volume
+from stoker.lint.rule import Rule
+
+ONAP_RULES: tuple[type[Rule], ...] = (
+    onap_template.TemplateGuideCompliance,
+    onap_template.VersionSection,
+    onap_template.DescriptionSection,
+    onap_template.ParametersSection,
+    onap_parameters.ParameterUsed,
+    onap_parameters.ParameterName,
+    onap_parameters.ParameterHasType,
+    onap_parameters.ParameterTypeValue,
+    onap_parameters.ParameterHasDescription,
+    onap_parameters.ParameterNoDefault,
+    onap_environment.DefaultInEnvironment,
+    onap_parameters.NestedParameterConstraints,
+    onap_template.ModuleResourcesSection,
+    onap_template.ResourcesNotEmpty,
+    onap_resources.ResourceIdCharacters,
+    onap_package.UniqueResourceIds,
+    onap_resources.NoRemoteDefinitions,
+    onap_resources.NoRemoteNestedTemplates,
+    onap_resources.GetParamNesting,
+    onap_resources.MetadataIsMap,
+    onap_environment.ModuleHasEnvironment,
+    onap_environment.EnvironmentParameters,
+    onap_environment.NoResourceRegistry,
+    # beyond the seed: ONAP's OS::Nova::Server naming conventions
+    *onap_nova.NOVA_RULES,
+    # beyond the seed: volume modules feeding their module
+    onap_volume.VolumeOutputsCarryUuids,
+    onap_volume.VolumeOutputsAreModuleParameters,
+    onap_volume.VolumeParametersUnconstrained,
+    # beyond the seed: network and port resource ids
+    onap_neutron.NetworkResourceId,
+    onap_neutron.ExternalPortResourceId,
+    onap_neutron.InternalPortResourceId,
+)

@@ -1,0 +1,162 @@
+"""ONAP's volume modules feeding their module (beyond the seed's 5.2.2).
+
+A volume module ``<module>_volume.yaml`` creates Cinder volumes for the module
+``<module>.yaml`` beside it; ONAP hands the volume module's outputs to that module as
+parameters of the same name. So the outputs must carry each volume's UUID, and the module
+must declare each output as a parameter, of a type the value fits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from stoker.diagnostics import Diagnostic
+from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.rule import PackageRule, TemplateRule
+from stoker.template.nodes import key_span
+
+_R89913 = requirement("R-89913")
+_R07443 = requirement("R-07443")
+_R20547 = requirement("R-20547")
+_VOLUME_SUFFIX = re.compile(r"_volume$", re.IGNORECASE)
+
+
+def _section(ctx: TemplateContext, name: str) -> dict[Any, Any]:
+    data = ctx.data
+    value = data.get(name) if isinstance(data, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _resources_read(value: Any) -> Iterator[str]:
+    """Resource names a value reads with get_resource (anywhere inside it)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if len(item) == 1 and isinstance(item.get("get_resource"), str):
+                yield str(item["get_resource"])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def volume_pairs(
+    package: PackageContext,
+) -> Iterator[tuple[TemplateContext, TemplateContext | None]]:
+    """Each volume module with its module (None when the package has none beside it)."""
+    by_place = {(t.source.directory, t.source.stem.lower()): t for t in package.templates}
+    for template in package.templates:
+        if template.role is not ModuleRole.VOLUME:
+            continue
+        stem = _VOLUME_SUFFIX.sub("", template.source.stem).lower()
+        module = by_place.get((template.source.directory, stem))
+        yield template, module
+
+
+class VolumeOutputsCarryUuids(TemplateRule):
+    id = _R89913.id
+    severity = _R89913.severity
+    summary = "A volume module outputs the UUID of each Cinder volume it creates"
+    explanation = explain(
+        _R89913,
+        "in a volume module, each OS::Cinder::Volume resource is read by a get_resource "
+        "in some output's value.",
+    )
+    source = onap_source(_R89913)
+    profiles = ONAP
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if ctx.role is not ModuleRole.VOLUME:
+            return
+        outputs = _section(ctx, "outputs")
+        read = {name for output in outputs.values() for name in _resources_read(output)}
+        resources = _section(ctx, "resources")
+        for name, definition in resources.items():
+            kind = definition.get("type") if isinstance(definition, dict) else None
+            if kind == "OS::Cinder::Volume" and name not in read:
+                yield self.finding(
+                    f'volume "{name}": no output gives its UUID ({{get_resource: {name}}})',
+                    key_span(resources, name),
+                    ("resources", str(name)),
+                )
+
+
+class VolumeOutputsAreModuleParameters(PackageRule):
+    id = _R07443.id
+    severity = _R07443.severity
+    summary = "Each output of a volume module is a parameter of its module, of a fitting type"
+    explanation = explain(
+        _R07443,
+        "for each volume module <module>_volume.yaml, the module <module>.yaml beside it "
+        "declares a parameter named after each of the volume module's outputs; where the "
+        "output's value is a get_resource (a UUID) the parameter is a string. A volume "
+        "module without its module is reported at its start.",
+    )
+    source = onap_source(_R07443)
+    profiles = ONAP
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        for volume, module in volume_pairs(ctx):
+            outputs = _section(volume, "outputs")
+            if module is None:
+                if outputs:
+                    yield self.finding(
+                        f"no module {_VOLUME_SUFFIX.sub('', volume.source.stem)}.yaml beside "
+                        "this volume module takes its outputs",
+                        volume.start,
+                    )
+                continue
+            parameters = _section(module, "parameters")
+            for name, output in outputs.items():
+                where = key_span(outputs, name)
+                declared = parameters.get(name)
+                if name not in parameters:
+                    yield self.finding(
+                        f'output "{name}" is not a parameter of {module.source.relpath}',
+                        where,
+                        ("outputs", str(name)),
+                    )
+                    continue
+                value = output.get("value") if isinstance(output, dict) else None
+                is_uuid = isinstance(value, dict) and "get_resource" in value
+                kind = declared.get("type") if isinstance(declared, dict) else None
+                if is_uuid and kind != "string":
+                    yield self.finding(
+                        f'output "{name}" is a volume UUID but parameter "{name}" of '
+                        f"{module.source.relpath} has type {kind!r}; it must be string",
+                        where,
+                        ("outputs", str(name)),
+                    )
+
+
+class VolumeParametersUnconstrained(PackageRule):
+    id = _R20547.id
+    severity = _R20547.severity
+    summary = "A module's parameter fed by its volume module declares no constraints"
+    explanation = explain(
+        _R20547,
+        "a parameter of a module named after an output of the module's volume module "
+        "declares no constraints.",
+    )
+    source = onap_source(_R20547)
+    profiles = ONAP
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        for volume, module in volume_pairs(ctx):
+            if module is None:
+                continue
+            parameters = _section(module, "parameters")
+            for name in _section(volume, "outputs"):
+                declared = parameters.get(name)
+                if isinstance(declared, dict) and "constraints" in declared:
+                    yield self.finding(
+                        f'parameter "{name}" comes from the volume module\'s output; it '
+                        "should declare no constraints",
+                        key_span(declared, "constraints"),
+                        ("parameters", str(name), "constraints"),
+                    )
