@@ -68,6 +68,7 @@ def _expand(area: str, name: str, spec: dict[str, Any]) -> list[Case]:
     versions = spec.get("versions") or [None]
     found = []
     for version in versions:
+
         def sub(text: str, version: Any = version) -> str:
             return text.replace(PLACEHOLDER, str(version)) if version is not None else text
 

@@ -141,7 +141,8 @@ def main() -> int:
     ]
     print(f"recording {len(chosen)} of {len(cases)} cases against {heat.url}", file=sys.stderr)
     with ThreadPoolExecutor(options.jobs) as pool:
-        results = dict(zip([c.id for c in chosen], pool.map(lambda c: record(heat, c), chosen)))
+        answers = pool.map(lambda c: record(heat, c), chosen)
+        results = dict(zip([c.id for c in chosen], answers, strict=True))
     known = {c.id for c in cases}
     merged = {k: v for k, v in existing.items() if k in known} | results
     by_area: dict[str, dict[str, Any]] = {}

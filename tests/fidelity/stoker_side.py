@@ -2,8 +2,10 @@
 
 The case goes through the ``stoker`` command itself (Click's runner, no subprocess), so what
 is compared is what a user sees: ``template validate``, then ``stack create -f json`` on a
-temporary SQLite store, then ``stack output show --all -f json``. The case's files map and
-environments are written next to the template, as python-heatclient would have read them.
+temporary SQLite store. The outputs are those ``stack create -f json`` prints, from the same
+engine call as ``stack output show --all -f json`` (a test checks that the two agree). The
+case's files map and environments are written next to the template, as python-heatclient
+would have read them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from stoker.cli.main import cli
+
 from .cases import Case
 from .normalize import normalize
 
@@ -44,6 +47,26 @@ def _invoke(args: list[str]) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def _key(output: dict[str, Any]) -> str:
+    return str(output["output_key"])
+
+
+def _output(output: dict[str, Any]) -> dict[str, Any]:
+    shown = {"key": output["output_key"], "value": output.get("output_value")}
+    if "output_error" in output:
+        shown["error"] = output["output_error"]
+    return shown
+
+
+def output_show_all(case: Case, db_url: str) -> list[dict[str, Any]]:
+    """``stack output show NAME --all -f json`` of a case's stack, in the recordings' shape."""
+    code, out, err = _invoke(
+        ["--db", db_url, "stack", "output", "show", case.stack_name, "--all", "-f", "json"]
+    )
+    assert code == 0, err
+    return normalize([_output(o) for o in sorted(json.loads(out), key=_key)])
+
+
 def run_case(case: Case, directory: Path, db_url: str) -> dict[str, Any]:
     """stoker's answer: ``validate`` verdict and message; for a valid case the created
     stack's status, reason, parameters and outputs (or the refusal of the create)."""
@@ -61,13 +84,7 @@ def run_case(case: Case, directory: Path, db_url: str) -> dict[str, Any]:
     except json.JSONDecodeError:
         result["create"] = {"refused": True, "message": err or out}
         return result
-    code, out, err = _invoke(["--db", db_url, "stack", "output", "show", name, "--all", "-f", "json"])
-    outputs = []
-    for output in sorted(json.loads(out), key=lambda o: o["output_key"]):
-        shown = {"key": output["output_key"], "value": output.get("output_value")}
-        if "output_error" in output:
-            shown["error"] = output["output_error"]
-        outputs.append(shown)
+    outputs = [_output(o) for o in sorted(stack.get("outputs") or [], key=_key)]
     result["create"] = normalize(
         {
             "status": stack["stack_status"],

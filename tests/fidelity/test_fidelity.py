@@ -10,7 +10,7 @@ import pytest
 from .cases import Case, load_cases, load_recordings
 from .known import HEAT_BUGS, MISMATCHES
 from .normalize import normalize, project_of, without_project
-from .stoker_side import run_case
+from .stoker_side import output_show_all, run_case
 
 CASES = load_cases()
 RECORDINGS = load_recordings()
@@ -65,8 +65,10 @@ def differences(case: Case, heat: dict[str, Any], ours: dict[str, Any]) -> list[
             found.append(f"create refusal lacks {case.fragment!r}: {mine['message']}")
         return found
     if theirs["status"] != mine["status"]:
-        found.append(f"status: Heat {theirs['status']} ({theirs['reason']}), stoker "
-                     f"{mine['status']} ({mine['reason']})")
+        found.append(
+            f"status: Heat {theirs['status']} ({theirs['reason']}), stoker "
+            f"{mine['status']} ({mine['reason']})"
+        )
     elif theirs["status"].endswith("COMPLETE"):
         if theirs["reason"] != mine["reason"]:
             found.append(f"reason: Heat {theirs['reason']!r}, stoker {mine['reason']!r}")
@@ -96,8 +98,22 @@ def test_matches_heat(case: Case, tmp_path: Path, databases: Path) -> None:
     heat = RECORDINGS.get(case.id)
     assert heat is not None, f"{case.id} was never recorded: run tests/fidelity/record.py"
     assert heat["digest"] == case.digest(), f"{case.id} changed since it was recorded"
-    found = differences(case, heat, run_case(case, tmp_path, f"sqlite:///{databases / case.area}.db"))
+    found = differences(
+        case, heat, run_case(case, tmp_path, f"sqlite:///{databases / case.area}.db")
+    )
     assert not found, "\n".join(found)
+
+
+def test_output_show_agrees_with_create(tmp_path: Path) -> None:
+    """The comparison reads outputs from ``stack create -f json``; ``stack output show --all``
+    must show the same (values and output_error), here on cases with both kinds."""
+    wanted = ("groups/group_member_out_of_range", "groups/group_basic@2018-08-31")
+    chosen = [c for c in CASES if c.id in wanted]
+    assert len(chosen) == len(wanted)
+    db_url = f"sqlite:///{tmp_path / 'outputs.db'}"
+    for case in chosen:
+        created = run_case(case, tmp_path / case.area, db_url)["create"]
+        assert created["outputs"] == output_show_all(case, db_url)
 
 
 def test_suite_is_large_enough() -> None:
