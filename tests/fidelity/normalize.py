@@ -6,20 +6,26 @@ import re
 from typing import Any
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-# the random part Heat appends to physical and nested-stack names: ``<stack>-<name>-<12>``
-NAME_SUFFIX = re.compile(r"(?<=-)[a-z0-9]{12}(?=-|/|$)")
+# the random part Heat (and stoker) append to generated names: ``<stack>-<resource>-<12>``
+SUFFIX = re.compile(r"(?<=-)[a-z0-9]{12}(?=-|$)")
 ARN_PROJECT = re.compile(r"^(arn:openstack:heat::)([^:]*)(:)")
 
 
-def normalize(value: Any) -> Any:
-    """The value with every UUID (stack and resource ids) replaced by ``<uuid>`` and the
-    random suffix of generated names by ``<random>``."""
+def normalize(value: Any, stack_name: str) -> Any:
+    """The value with every UUID (stack and resource ids) as ``<uuid>`` and the random
+    suffixes of names generated from ``stack_name`` as ``<random>``.
+
+    Only what follows the stack's own name is searched for suffixes, so a 12-letter word
+    in the name itself (``fid-environments-...``) stays as it is.
+    """
     if isinstance(value, str):
-        return NAME_SUFFIX.sub("<random>", UUID.sub("<uuid>", value))
+        value = UUID.sub("<uuid>", value)
+        generated = re.compile(re.escape(stack_name) + r"(-[^/\s\"']*)")
+        return generated.sub(lambda m: stack_name + SUFFIX.sub("<random>", m.group(1)), value)
     if isinstance(value, list):
-        return [normalize(v) for v in value]
+        return [normalize(v, stack_name) for v in value]
     if isinstance(value, dict):
-        return {normalize(k): normalize(v) for k, v in value.items()}
+        return {normalize(k, stack_name): normalize(v, stack_name) for k, v in value.items()}
     return value
 
 

@@ -111,7 +111,8 @@ def record(heat: Heat, case: Case) -> dict[str, Any]:
             "reason": stack["stack_status_reason"],
             "parameters": stack.get("parameters") or {},
             "outputs": outputs,
-        }
+        },
+        case.stack_name,
     )
     heat.call("DELETE", path)
     deadline = time.monotonic() + WAIT_SECONDS

@@ -64,7 +64,7 @@ def output_show_all(case: Case, db_url: str) -> list[dict[str, Any]]:
         ["--db", db_url, "stack", "output", "show", case.stack_name, "--all", "-f", "json"]
     )
     assert code == 0, err
-    return normalize([_output(o) for o in sorted(json.loads(out), key=_key)])
+    return normalize([_output(o) for o in sorted(json.loads(out), key=_key)], case.stack_name)
 
 
 def run_case(case: Case, directory: Path, db_url: str) -> dict[str, Any]:
@@ -91,6 +91,7 @@ def run_case(case: Case, directory: Path, db_url: str) -> dict[str, Any]:
             "reason": stack["stack_status_reason"],
             "parameters": stack.get("parameters") or {},
             "outputs": outputs,
-        }
+        },
+        case.stack_name,
     )
     return result

@@ -54,7 +54,10 @@ def differences(case: Case, heat: dict[str, Any], ours: dict[str, Any]) -> list[
         if case.fragment and _flat(case.fragment) not in _flat(ours["validate"]["message"]):
             found.append(f"validate message lacks {case.fragment!r}: {ours['validate']['message']}")
         return found
-    theirs, mine = normalize(heat["create"]), normalize(ours["create"])
+    theirs, mine = (
+        normalize(heat["create"], case.stack_name),
+        normalize(ours["create"], case.stack_name),
+    )
     if not theirs.get("refused") and not mine.get("refused"):
         theirs = without_project(theirs, project_of(theirs["parameters"]))
         mine = without_project(mine, project_of(mine["parameters"]))
