@@ -55,7 +55,13 @@ GET_FILE_COMPUTED = (
 MERGE_STRATEGY = "an unknown parameter_merge_strategies value: Heat ignores it, stoker refuses"
 DUPLICATE_KEYS = "a duplicate YAML key: Heat keeps the last value, stoker refuses the document"
 
+ENV_SECTION = (
+    "§2 an environment section users may not supply (encrypted_param_names): Heat refuses "
+    "at create, by way of an internal KeyError (docs/heat-differences.md)"
+)
+
 MISMATCHES: dict[str, str] = {
+    "environments/encrypted_param_names": ENV_SECTION,
     "cfn/ref_unknown": OUTPUT_TIME,
     "cfn/get_att_unknown_attribute": UNKNOWN_ATTRIBUTE,
     "cfn/join_non_string": OUTPUT_TIME,
@@ -185,9 +191,5 @@ HEAT_BUGS: dict[str, str] = {
     "environments/registry_per_resource": (
         "a per-resource registry entry for one resource turns the other resources of that "
         "type into OS::Heat::None when outputs are read (their attributes become null)"
-    ),
-    "environments/encrypted_param_names": (
-        "an environment carrying encrypted_param_names passes validate, then create fails "
-        "with an internal KeyError and no message"
     ),
 }

@@ -119,5 +119,11 @@ def test_output_show_agrees_with_create(tmp_path: Path) -> None:
         assert created["outputs"] == output_show_all(case, db_url)
 
 
+def test_known_lists_name_real_cases() -> None:
+    ids = {case.id for case in CASES}
+    assert not (MISMATCHES.keys() | HEAT_BUGS.keys()) - ids
+    assert not MISMATCHES.keys() & HEAT_BUGS.keys()
+
+
 def test_suite_is_large_enough() -> None:
     assert len(CASES) >= 300
