@@ -14,6 +14,11 @@ OUTPUT_TIME = (
     "§1 output-time error: Heat accepts and gives the output an output_error, "
     "stoker refuses at validate"
 )
+OUTPUT_KEYS = "§1 a key Heat does not know inside an output (condition before 2016-10-14): ignored"
+CAPABILITIES = (
+    "stoker extension: the capabilities section (template capabilities) is unknown to "
+    "Heat 24.1.2, which refuses it"
+)
 DESCRIPTION = "§1 a template description that is not a string: Heat accepts it"
 PROPERTY_FUNCTION_STAGE = (
     "§1 stage: a function or get_param error inside a property is refused by Heat at "
@@ -135,7 +140,10 @@ MISMATCHES: dict[str, str] = {
     "refs/get_file_missing@2018-08-31": OUTPUT_TIME,
     "refs/get_file_not_string@2018-08-31": OUTPUT_TIME,
     "refs/get_file_from_param@2018-08-31": GET_FILE_COMPUTED,
-    "refs/output_unknown_key@2018-08-31": OUTPUT_TIME,
+    "refs/output_unknown_key@2018-08-31": OUTPUT_KEYS,
+    "versions/output_condition_key@2016-04-08": OUTPUT_KEYS,
+    "versions/capabilities_section@2018-08-31": CAPABILITIES,
+    "versions/capabilities_section@2021-04-16": CAPABILITIES,
     "resources/value_types@2018-08-31": VALUE_TYPE,
     "resources/value_json_string": VALUE_TYPE,
     "resources/value_cdl_string": VALUE_TYPE,
