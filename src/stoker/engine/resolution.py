@@ -30,7 +30,9 @@ from stoker.resources.schema import validate_properties
 from stoker.template.loader import Document, read_file
 from stoker.template.nodes import key_span, locate, plain
 
-TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
+# Heat treats a type as a template path only with these endings (heat/engine/environment.py);
+# ``nested.json`` is an unknown resource type there
+TEMPLATE_SUFFIXES = (".yaml", ".template")
 
 
 @dataclass(slots=True)

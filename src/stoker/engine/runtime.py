@@ -104,7 +104,7 @@ class RuntimeContext(StaticContext):
         plugin = self._plugin(record)
         name = str(attribute)
         child = self._child(record, plugin)
-        if name == "show":
+        if name == "show" and not plugin.own_show:
             value: Any = self._show(record)
         elif child is not None:
             assert isinstance(plugin, NestedStackPlugin)

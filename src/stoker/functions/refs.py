@@ -108,13 +108,16 @@ class GetResource(Function):
     """The reference id of a resource: ``get_resource: server``."""
 
     def structure(self, scope: Scope) -> Iterable[Diagnostic]:
-        return ()  # Heat looks the resource up only when it resolves the call
+        # Heat looks a resource name up only when it resolves the call, but a name that is
+        # not a string (a list, a map) already breaks its dependency walk at validate.
+        if not isinstance(self.args, Function | str):
+            yield self.invalid(f"Resource name must be a string, not {self.args!r}")
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         if isinstance(self.args, Function):
             return
         if not isinstance(self.args, str):
-            yield self.invalid(f"Resource name must be a string, not {self.args!r}")
+            yield from self.structure(scope)
             return
         problem = _reference_error(self, self.args, scope)
         if problem:

@@ -66,6 +66,9 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: the property names whose change can be applied in place (the rest replace)
     #: are the schema's update_allowed ones; this type never updates or replaces
     never_updates: ClassVar[bool] = False
+    #: ``show`` too comes from ``attribute`` (OS::Heat::None answers every attribute,
+    #: ``show`` included, with null, as Heat's NoneResource does)
+    own_show: ClassVar[bool] = False
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         """Problems across validated properties that no single property schema can express

@@ -23,6 +23,7 @@ class NoneResource(ResourcePlugin):
     dynamic_attributes = True
     dynamic_properties = True
     never_updates = True
+    own_show = True
 
     async def create(self, context: ResourceContext) -> None:
         identifier = str(uuid.uuid4())

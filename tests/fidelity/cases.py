@@ -1,0 +1,110 @@
+"""The fidelity cases: inputs authored by hand in ``cases/*.yaml``, expanded per version.
+
+A case file maps a case name to its inputs::
+
+    list_join_basic:
+      versions: [2013-05-23, 2016-10-14]   # optional: one case per version, @VERSION@ replaced
+      template: |                          # the template text, sent to Heat as it is
+        heat_template_version: @VERSION@
+        outputs:
+          o: {value: {list_join: [",", [a, b]]}}
+      environments: [...]                  # optional: environment texts, merged in order
+      files: {nested.yaml: ...}            # optional: the files map (provider templates, get_file)
+      parameters: {name: value}            # optional: parameter values, as strings
+      fragment: "..."                      # optional: a piece of Heat's error message
+      opaque: [key]                        # optional: outputs compared by type and length only
+
+Both the recorder and the comparator read cases through this module, so they agree on what
+a case's inputs are; ``digest`` lets the comparator notice a case edited after recording.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).parent
+CASES = HERE / "cases"
+RECORDINGS = HERE / "recordings"
+PLACEHOLDER = "@VERSION@"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One expanded case: everything sent to Heat and to stoker."""
+
+    area: str
+    name: str
+    template: str
+    environments: tuple[str, ...] = ()
+    files: dict[str, str] = field(default_factory=dict)
+    parameters: dict[str, str] = field(default_factory=dict)
+    fragment: str | None = None
+    reason_fragment: str | None = None
+    opaque: tuple[str, ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.area}/{self.name}"
+
+    @property
+    def stack_name(self) -> str:
+        """A name valid for Heat and stoker, the same on both sides (outputs may show it)."""
+        cleaned = "".join(c if c.isalnum() else "-" for c in self.name)
+        return f"fid-{self.area}-{cleaned}"[:200]
+
+    def digest(self) -> str:
+        """What was sent to Heat, hashed: a recording is stale when its digest differs."""
+        inputs = [self.template, list(self.environments), self.files, self.parameters]
+        return hashlib.sha256(json.dumps(inputs, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _expand(area: str, name: str, spec: dict[str, Any]) -> list[Case]:
+    versions = spec.get("versions") or [None]
+    found = []
+    for version in versions:
+
+        def sub(text: str, version: Any = version) -> str:
+            return text.replace(PLACEHOLDER, str(version)) if version is not None else text
+
+        found.append(
+            Case(
+                area=area,
+                name=name if version is None else f"{name}@{version}",
+                template=sub(spec["template"]),
+                environments=tuple(sub(e) for e in spec.get("environments", ())),
+                files={k: sub(v) for k, v in (spec.get("files") or {}).items()},
+                parameters={k: str(v) for k, v in (spec.get("parameters") or {}).items()},
+                fragment=spec.get("fragment"),
+                reason_fragment=spec.get("reason_fragment"),
+                opaque=tuple(spec.get("opaque", ())),
+            )
+        )
+    return found
+
+
+def load_cases() -> list[Case]:
+    """Every case of every area, in file order."""
+    found: list[Case] = []
+    for path in sorted(CASES.glob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for name, spec in data.items():
+            found.extend(_expand(path.stem, str(name), spec))
+    ids = [c.id for c in found]
+    duplicates = {i for i in ids if ids.count(i) > 1}
+    if duplicates:
+        raise ValueError(f"duplicate fidelity case ids: {sorted(duplicates)}")
+    return found
+
+
+def load_recordings() -> dict[str, dict[str, Any]]:
+    """Heat's recorded results, by case id."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted(RECORDINGS.glob("*.json")):
+        found.update(json.loads(path.read_text(encoding="utf-8")))
+    return found

@@ -1,0 +1,94 @@
+"""Cases where stoker does not (yet) show what Heat shows, each with a one-line reason.
+
+Both tables run as ``xfail(strict=True)``: when a fix makes a case match, its test fails
+and the entry must go. The reasons name the class of issue 8 they belong to (§1-§4) or,
+for classes the issue does not list, say what differs. ``HEAT_BUGS`` are differences on
+purpose: Heat is plainly wrong there, and docs/heat-differences.md ("Recorded Heat bugs")
+says what stoker does instead.
+"""
+
+from __future__ import annotations
+
+# ---------------------------------------------------------------- classes of issue 8
+OUTPUT_TIME = (
+    "§1 output-time error: Heat accepts and gives the output an output_error, "
+    "stoker refuses at validate"
+)
+OUTPUT_KEYS = "§1 a key Heat does not know inside an output (condition before 2016-10-14): ignored"
+CAPABILITIES = (
+    "stoker extension: the capabilities section (template capabilities) is unknown to "
+    "Heat 24.1.2, which refuses it"
+)
+UNKNOWN_ATTRIBUTE = "§2 get_attr of an attribute the type lacks: Heat refuses"
+UNKNOWN_PROPERTY = "§2 unknown property names: Heat refuses at validate"
+MASKING = "§4 an output computed from a hidden parameter shows its value in Heat"
+ARN = "§4 get_resource of a nested stack is its ARN-style identifier in Heat"
+CDL_FLATTEN = "§4 a list of maps given to a comma_delimited_list becomes .member.N.k=v in Heat"
+PSEUDO = "§4 pseudo-parameters (OS::project_id known at create; declared pseudo-parameters)"
+
+
+# ---------------------------------------------------------------- not listed in issue 8
+PARAMETER_VALUE_STAGE = (
+    "stage: parameter values (type, constraints, bad defaults) are checked by Heat at "
+    "create only; stoker's validate checks the values it is given"
+)
+GET_AZS = (
+    "needs a cloud: Fn::GetAZs asks Nova, which the reference Heat lacks (output_error); "
+    "stoker answers ['nova'] without a cloud"
+)
+GET_FILE_COMPUTED = (
+    "get_file whose path comes from a function: Heat resolves it at output time, stoker refuses"
+)
+MERGE_STRATEGY = "an unknown parameter_merge_strategies value: Heat ignores it, stoker refuses"
+DUPLICATE_KEYS = "a duplicate YAML key: Heat keeps the last value, stoker refuses the document"
+
+MISMATCHES: dict[str, str] = {
+    "cfn/get_azs": GET_AZS,
+    "cfn/parameter_max_value_violated": PARAMETER_VALUE_STAGE,
+    "cfn/parameter_noecho": MASKING,
+    "collections/if_removes_property@2016-10-14": PSEUDO,
+    "collections/if_removes_property@2021-04-16": PSEUDO,
+    "collections/fn_getazs_hot@2013-05-23": GET_AZS,
+    "environments/merge_strategy_bad": MERGE_STRATEGY,
+    "environments/hidden_via_environment": MASKING,
+    "groups/group_member_attribute_unknown": UNKNOWN_ATTRIBUTE,
+    "parameters/number_bad": PARAMETER_VALUE_STAGE,
+    "parameters/number_bad_default": PARAMETER_VALUE_STAGE,
+    "parameters/boolean_bad": PARAMETER_VALUE_STAGE,
+    "parameters/json_given_bad": PARAMETER_VALUE_STAGE,
+    "parameters/hidden_parameter@2013-05-23": MASKING,
+    "parameters/hidden_parameter@2018-08-31": MASKING,
+    "parameters/hidden_parameter_in_str_replace": MASKING,
+    "parameters/length_too_long_given": PARAMETER_VALUE_STAGE,
+    "parameters/range_violated": PARAMETER_VALUE_STAGE,
+    "parameters/allowed_values_violated": PARAMETER_VALUE_STAGE,
+    "parameters/allowed_pattern_violated": PARAMETER_VALUE_STAGE,
+    "parameters/modulo_violated": PARAMETER_VALUE_STAGE,
+    "parameters/custom_constraint_cron_bad": PARAMETER_VALUE_STAGE,
+    "parameters/custom_constraint_ip_bad": PARAMETER_VALUE_STAGE,
+    "parameters/custom_constraint_mac_bad": PARAMETER_VALUE_STAGE,
+    "parameters/custom_constraint_timezone": PARAMETER_VALUE_STAGE,
+    "parameters/pseudo_parameter_declared": PSEUDO,
+    "providers/nested_get_resource_arn": ARN,
+    "providers/nested_cdl_list_of_maps": CDL_FLATTEN,
+    "refs/get_attr_string_arg@2015-10-15": OUTPUT_TIME,
+    "refs/get_file_missing@2018-08-31": OUTPUT_TIME,
+    "refs/get_file_from_param@2018-08-31": GET_FILE_COMPUTED,
+    "refs/output_unknown_key@2018-08-31": OUTPUT_KEYS,
+    "versions/output_condition_key@2016-04-08": OUTPUT_KEYS,
+    "versions/capabilities_section@2018-08-31": CAPABILITIES,
+    "versions/capabilities_section@2021-04-16": CAPABILITIES,
+    "resources/update_policy_none": UNKNOWN_PROPERTY,
+    "resources/duplicate_key": DUPLICATE_KEYS,
+}
+
+HEAT_BUGS: dict[str, str] = {
+    "refs/output_from_failed_resource@2018-08-31": (
+        "a TestResource whose create failed answers get_attr with resource data left by "
+        "another, deleted resource (the value changes from run to run)"
+    ),
+    "environments/registry_per_resource": (
+        "a per-resource registry entry for one resource turns the other resources of that "
+        "type into OS::Heat::None when outputs are read (their attributes become null)"
+    ),
+}

@@ -1,0 +1,168 @@
+"""Re-record the fidelity cases against a running real Heat 24.1.2.
+
+    .venv/bin/python tests/fidelity/record.py [--url URL] [--only SUBSTRING] [--stale] [-j N]
+
+For each case: ``POST /validate``; when Heat accepts the template, ``POST /stacks``, wait for
+the stack to leave IN_PROGRESS, read it (status, reason, parameters, outputs with
+``output_error``), delete it and wait until it is gone. Results go to
+``recordings/<area>.json`` (one file per case file), ids of stacks replaced by ``<uuid>`` so
+a re-recording only changes what Heat changed. Heat is never started or stopped here: run
+``../shared/tools/reference-heat/heat.sh start`` first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from fidelity.cases import RECORDINGS, Case, load_cases, load_recordings  # noqa: E402
+from fidelity.normalize import normalize  # noqa: E402
+
+DEFAULT_URL = "http://127.0.0.1:8004/v1/admin"
+WAIT_SECONDS = 180
+
+
+class Heat:
+    """The few calls of Heat's REST API the recorder needs."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url.rstrip("/")
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(
+            self.url + path,
+            data=data,
+            method=method,
+            headers={"X-Auth-Token": "fidelity", "Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                text = response.read().decode()
+                return response.status, json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            text = error.read().decode()
+            try:
+                return error.code, json.loads(text)
+            except json.JSONDecodeError:
+                return error.code, {"error": {"message": text, "type": "HTTPError"}}
+
+
+def _body(case: Case) -> dict[str, Any]:
+    files = dict(case.files)
+    names = []
+    for index, text in enumerate(case.environments):
+        names.append(f"env{index}.yaml")
+        files[names[-1]] = text
+    body: dict[str, Any] = {"template": case.template, "files": files}
+    if names:
+        body["environment_files"] = names
+    if case.parameters:
+        body["parameters"] = dict(case.parameters)
+    return body
+
+
+def _error(answer: Any) -> dict[str, Any]:
+    error = (answer or {}).get("error") or {}
+    return {"type": error.get("type"), "message": error.get("message")}
+
+
+def record(heat: Heat, case: Case) -> dict[str, Any]:
+    """Heat's answer to one case."""
+    result: dict[str, Any] = {"digest": case.digest()}
+    code, answer = heat.call("POST", "/validate", _body(case))
+    if code != 200:
+        result["validate"] = {"ok": False, **_error(answer)}
+        result["create"] = None
+        return result
+    result["validate"] = {"ok": True}
+    body = _body(case) | {"stack_name": case.stack_name, "disable_rollback": True}
+    code, answer = heat.call("POST", "/stacks", body)
+    if code not in (200, 201):
+        result["create"] = {"refused": True, **_error(answer)}
+        return result
+    stack_id = answer["stack"]["id"]
+    path = f"/stacks/{case.stack_name}/{stack_id}"
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        code, answer = heat.call("GET", path)
+        stack = answer["stack"]
+        if not stack["stack_status"].endswith("IN_PROGRESS") or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    outputs = []
+    for output in sorted(stack.get("outputs") or [], key=lambda o: o["output_key"]):
+        shown = {"key": output["output_key"], "value": output.get("output_value")}
+        if "output_error" in output:
+            shown["error"] = output["output_error"]
+        outputs.append(shown)
+    result["create"] = normalize(
+        {
+            "status": stack["stack_status"],
+            "reason": stack["stack_status_reason"],
+            "parameters": stack.get("parameters") or {},
+            "outputs": outputs,
+        },
+        case.stack_name,
+    )
+    heat.call("DELETE", path)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        code, answer = heat.call("GET", path)
+        if code == 404 or answer["stack"]["stack_status"] in ("DELETE_COMPLETE", "DELETE_FAILED"):
+            break
+        time.sleep(0.5)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--url", default=DEFAULT_URL)
+    parser.add_argument("--only", help="record only cases whose id contains this")
+    parser.add_argument("--stale", action="store_true", help="only cases new or edited")
+    parser.add_argument("-j", "--jobs", type=int, default=4)
+    options = parser.parse_args()
+    heat = Heat(options.url)
+    cases = load_cases()
+    existing = load_recordings()
+    chosen = [
+        c
+        for c in cases
+        if (not options.only or options.only in c.id)
+        and (not options.stale or existing.get(c.id, {}).get("digest") != c.digest())
+    ]
+    print(f"recording {len(chosen)} of {len(cases)} cases against {heat.url}", file=sys.stderr)
+    with ThreadPoolExecutor(options.jobs) as pool:
+        answers = pool.map(lambda c: record(heat, c), chosen)
+        results = dict(zip([c.id for c in chosen], answers, strict=True))
+    known = {c.id for c in cases}
+    merged = {k: v for k, v in existing.items() if k in known} | results
+    by_area: dict[str, dict[str, Any]] = {}
+    for case in cases:
+        if case.id in merged:
+            by_area.setdefault(case.area, {})[case.id] = merged[case.id]
+    for old in RECORDINGS.glob("*.json"):
+        if old.stem not in by_area:
+            old.unlink()
+    for area, records in by_area.items():
+        text = json.dumps(records, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        (RECORDINGS / f"{area}.json").write_text(text, encoding="utf-8")
+    for case in chosen:
+        got = results[case.id]
+        message = got["validate"].get("message") or (got["create"] or {}).get("message") or ""
+        if case.fragment and case.fragment.lower() not in " ".join(message.split()).lower():
+            print(f"{case.id}: fragment {case.fragment!r} not in Heat's {message!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
