@@ -47,9 +47,11 @@ outputs:
 """
 
 
-def create_hidden_stack(store: SqlStore, tmp_path: Path, name: str = "h") -> str:
+def create_hidden_stack(
+    store: SqlStore, tmp_path: Path, name: str = "h", template: str = TEMPLATE
+) -> str:
     path = tmp_path / "h.yaml"
-    path.write_text(TEMPLATE)
+    path.write_text(template)
     options = LoadOptions(require_all_parameters=True, stack_name=name)
     result = load_definition(str(path), [], {"pw": SECRET}, options)
     assert result.definition is not None, [d.render() for d in result.diagnostics]
@@ -91,6 +93,18 @@ def test_hidden_values_are_encrypted_at_rest(store: SqlStore, tmp_path: Path) ->
     assert record is not None and record.parameters == {"pw": SECRET}
     values = {r.name: r.properties for r in store.resources(stack_id)}
     assert values["v"]["value"] == SECRET
+
+
+def test_a_hidden_default_in_the_template_is_encrypted_too(store: SqlStore, tmp_path) -> None:
+    # The secret is written in the template itself: the stored template must not show it.
+    template = TEMPLATE.replace(
+        "pw: {type: string, hidden: true}", f"pw: {{type: string, hidden: true, default: {SECRET}}}"
+    )
+    stack_id = create_hidden_stack(store, tmp_path, template=template)
+    assert SECRET not in raw_text(store)
+    record = store.get_stack(stack_id, "default")
+    assert record is not None
+    assert record.template["parameters"]["pw"]["default"] == SECRET
 
 
 def test_stacks_without_hidden_parameters_are_stored_as_they_are(store: SqlStore) -> None:

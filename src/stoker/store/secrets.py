@@ -273,7 +273,7 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
     count = 0
     columns = (
         (Stack, ("parameters", "status_reason")),
-        (RawTemplate, ("environment",)),
+        (RawTemplate, ("template", "environment", "files")),
         (Resource, ("properties", "attributes", "data", "status_reason")),
         (Event, ("reason",)),
     )

@@ -161,8 +161,12 @@ class SqlStore:
                 self._sealed_stacks[stack.id] = sealed
                 if sealed:
                     seal = self._sealer.seal
+                    # The template and files too: a hidden parameter's default, or a file
+                    # get_file reads, may hold the secret itself.
                     stack = replace(
                         stack,
+                        template=seal(stack.template),
+                        files=seal(stack.files),
                         parameters=seal(stack.parameters),
                         environment=seal(stack.environment),
                         status_reason=self._sealer.seal_text(stack.status_reason),
@@ -203,6 +207,8 @@ class SqlStore:
         unseal = self._sealer.unseal
         return replace(
             record,
+            template=unseal(record.template),
+            files=unseal(record.files),
             parameters=unseal(record.parameters),
             environment=unseal(record.environment),
             status_reason=self._sealer.unseal_text(record.status_reason),
