@@ -25,6 +25,7 @@ from stoker.cli.output import (
     emit,
     emit_rows,
     format_option,
+    output_format,
     report,
     simple_table,
 )
@@ -161,15 +162,7 @@ file:line:column and the command exits 1 without printing a summary.
     help="A template to inspect; repeatable.",
 )
 @environments_option
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@output_format(FORMATS, "table")
 def capabilities(files: tuple[str, ...], environments: tuple[str, ...], fmt: str) -> None:
     if not files and not environments:
         raise click.UsageError("give at least one template (-t TEMPLATE) or environment (-e ENV)")

@@ -18,7 +18,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 import yaml
@@ -43,15 +43,25 @@ def console() -> Console:
     return Console(soft_wrap=False, width=_UNLIMITED, color_system=None)
 
 
-format_option = click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(RECORD_FORMATS),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def output_format(choices: Sequence[str], default: str) -> Callable[[_F], _F]:
+    """``-f/--format``: what ``-f`` means in every command (the output format)."""
+    return click.option(
+        "-f",
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=True,
+        help="Output format.",
+    )
+
+
+format_option = output_format(RECORD_FORMATS, "table")
+#: for commands that print a document (a template, an environment): YAML or JSON
+document_format_option = output_format(("yaml", "json"), "yaml")
 column_option = click.option(
     "-c",
     "--column",

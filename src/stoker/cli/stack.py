@@ -19,6 +19,7 @@ import click
 from stoker.cli.options import environments_option
 from stoker.cli.output import (
     column_option,
+    document_format_option,
     emit_record,
     emit_rows,
     format_option,
@@ -734,15 +735,7 @@ def template_group() -> None:
 
 @template_group.command("show")
 @click.argument("name")
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["yaml", "json"]),
-    default="yaml",
-    show_default=True,
-    help="Output format.",
-)
+@document_format_option
 @click.pass_obj
 def template_show(session: Session, name: str, fmt: str) -> None:
     """Print the template of NAME."""
@@ -758,15 +751,7 @@ def environment_group() -> None:
 
 @environment_group.command("show")
 @click.argument("name")
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["yaml", "json"]),
-    default="yaml",
-    show_default=True,
-    help="Output format.",
-)
+@document_format_option
 @click.pass_obj
 def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""

@@ -14,9 +14,11 @@ from stoker.cli.options import environments_option
 from stoker.cli.output import (
     FORMATS,
     column_option,
+    document_format_option,
     emit,
     emit_rows,
     format_option,
+    output_format,
     report,
     simple_table,
     to_json,
@@ -145,15 +147,7 @@ def _finish(result: LoadResult, secrets: list[str], given: str) -> StackDefiniti
 
 @template.command()
 @_definition_options
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(FORMATS),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@output_format(FORMATS, "table")
 @click.option(
     "--show-nested",
     is_flag=True,
@@ -286,15 +280,7 @@ def _validate_table(data: dict[str, Any], console: Console) -> None:
 @template.command()
 @_definition_options
 @click.option("--stack-name", help="Stack name to use for OS::stack_name / AWS::StackName.")
-@click.option(
-    "-f",
-    "--format",
-    "fmt",
-    type=click.Choice(["yaml", "json"]),
-    default="yaml",
-    show_default=True,
-    help="Output format.",
-)
+@document_format_option
 def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:
     """Show TEMPLATE after parameters and conditions are applied.
 
