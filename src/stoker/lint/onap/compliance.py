@@ -41,10 +41,9 @@ def heat_answer(ctx: FileContext) -> list[Diagnostic]:
     if shared is None:
         shared = _CACHES[ctx.package] = (ProviderCache(), default_registry())
     cache, registry = shared
-    try:
-        found, _ = validate_tree(ctx.definition, disk_path, cache=cache, registry=registry)
-    except Exception:  # a nested template that cannot be followed: validate's own problem
-        return errors
+    # An exception here is a stoker bug: the runner reports it as an internal error
+    # rather than this rule answering "compliant" for a tree it could not check.
+    found, _ = validate_tree(ctx.definition, disk_path, cache=cache, registry=registry)
     return [_in_package(ctx, d) for d in found if d.is_error]
 
 
