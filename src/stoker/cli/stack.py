@@ -27,6 +27,7 @@ from stoker.cli.output import (
     report,
     to_yaml,
 )
+from stoker.definition.context import stack_arn
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
 from stoker.errors import OperationFailed, Rejected, StackNotFound, StokerError
@@ -304,7 +305,7 @@ def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str
             }
         )
     else:
-        arn = f"arn:openstack:heat::{record.project}:stacks/{record.name}/{record.id}"
+        arn = stack_arn(record.project, record.name, record.id)
         shown.update(
             {"AWS::StackId": arn, "AWS::StackName": record.name, "AWS::Region": "ap-southeast-1"}
         )

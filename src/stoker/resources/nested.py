@@ -29,6 +29,7 @@ class ChildStack(Protocol):
 
     stack_id: str
     stack_name: str
+    arn: str  # arn:openstack:heat::<project>:stacks/<name>/<id>, as Heat builds it
 
     def output(self, name: str) -> Any:
         """An output's value; raises LookupError if there is no such output."""
@@ -64,10 +65,12 @@ class NestedStackPlugin(ResourcePlugin):
         raise NotImplementedError
 
     def nested_reference(self, view: ResourceView, child: ChildStack) -> Any:
-        """get_resource: the child's ``OS::stack_id`` output if it has one, else its id."""
+        """get_resource of a provider resource: the child's ``OS::stack_id`` output if it
+        has one, else the child's ARN-style identifier (Heat 24.1.2; groups, chains and
+        OS::Heat::Stack give the bare id instead and override this)."""
         if "OS::stack_id" in child.output_names():
             return child.output("OS::stack_id")
-        return child.stack_id
+        return child.arn
 
     def nested_attribute(
         self, view: ResourceView, name: str, path: Sequence[Any], child: ChildStack

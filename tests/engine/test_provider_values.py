@@ -1,0 +1,114 @@
+"""Values at the provider boundary, as Heat 24.1.2 gives them (issue 8 §4).
+
+The expected values were recorded from real Heat 24.1.2 (the reference instance at
+127.0.0.1:8004, project ``admin``) with the same templates; ids and random name suffixes
+differ per run, so the tests check the form with the ids stoker recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from stoker.definition.loading import LoadOptions, load_definition
+from stoker.engine.settings import EngineSettings
+from stoker.engine.stacks import CreateRequest, StackEngine
+from stoker.engine.state import Status
+from stoker.resources.registry import default_registry
+from stoker.template.nodes import plain
+
+NESTED = "heat_template_version: 2018-08-31\nresources:\n  x: {type: OS::Heat::None}\n"
+
+
+def run(store, tmp_path: Path, template: str, files: dict[str, str], project: str = "default"):
+    """Create ``template`` (with ``files`` beside it) and return its outputs."""
+    for name, text in {"t.yaml": template, **files}.items():
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    engine = StackEngine(store, default_registry(), EngineSettings(project=project))
+    options = LoadOptions(require_all_parameters=True, stack_name="t")
+    result = load_definition(str(tmp_path / "t.yaml"), [], {}, options)
+    assert result.definition is not None, [d.render() for d in result.diagnostics]
+    problems = [d for d in result.diagnostics if d.is_error]
+    problems += [d for d in engine.check(result.definition, str(tmp_path)) if d.is_error]
+    assert problems == [], [d.render() for d in problems]
+    request = CreateRequest(
+        name="t",
+        definition=result.definition,
+        template=plain(result.definition.template.document.data),
+        environment=result.definition.environment.to_data(absolute_paths=True),
+        template_file=str(tmp_path / "t.yaml"),
+    )
+    record = asyncio.run(engine.create(request))
+    assert record.status is Status.COMPLETE, record.status_reason
+    return {o["output_key"]: o.get("output_value") for o in engine.outputs(record)}, engine
+
+
+def test_reference_of_each_nested_type_is_what_heat_gives(store, tmp_path):
+    # Heat 24.1.2 (project admin), same template: n and group member refs are
+    # arn:openstack:heat::admin:stacks/<parent>-n-<suffix>/<id>; g, c and s bare ids;
+    # ns the OS::stack_id output ("custom").
+    outputs, engine = run(
+        store,
+        tmp_path,
+        """\
+        heat_template_version: 2018-08-31
+        resources:
+          n: {type: nested.yaml}
+          s:
+            type: OS::Heat::Stack
+            properties: {template: "heat_template_version: 2018-08-31\\n"}
+          g:
+            type: OS::Heat::ResourceGroup
+            properties: {count: 1, resource_def: {type: OS::Heat::None}}
+          gp:
+            type: OS::Heat::ResourceGroup
+            properties: {count: 1, resource_def: {type: nested.yaml}}
+          c: {type: OS::Heat::ResourceChain, properties: {resources: [OS::Heat::None]}}
+          ns: {type: nested2.yaml}
+        outputs:
+          n: {value: {get_resource: n}}
+          s: {value: {get_resource: s}}
+          g: {value: {get_resource: g}}
+          gprefs: {value: {get_attr: [gp, refs]}}
+          gp0: {value: {get_attr: [gp, resource.0]}}
+          c: {value: {get_resource: c}}
+          ns: {value: {get_resource: ns}}
+        """,
+        {
+            "nested.yaml": NESTED,
+            "nested2.yaml": (
+                "heat_template_version: 2018-08-31\noutputs:\n  OS::stack_id: {value: custom}\n"
+            ),
+        },
+        project="admin",
+    )
+    uuid = "[0-9a-f-]{36}"
+    assert re.fullmatch(f"arn:openstack:heat::admin:stacks/t-n-[a-z0-9]+/{uuid}", outputs["n"])
+    member = f"arn:openstack:heat::admin:stacks/t-gp-[a-z0-9]+-0-[a-z0-9]+/{uuid}"
+    assert re.fullmatch(member, outputs["gp0"])
+    assert outputs["gprefs"] == [outputs["gp0"]]
+    for bare in ("s", "g", "c"):
+        assert re.fullmatch(uuid, outputs[bare]), outputs[bare]
+    assert outputs["ns"] == "custom"
+    # the ARN names the child stack stoker recorded
+    stacks = engine.store.list_stacks("admin", include_nested=True)
+    child = next(s for s in stacks if s.parent_resource == "n")
+    assert outputs["n"].endswith(f"/{child.name}/{child.id}")
+
+
+@pytest.mark.parametrize("project", ["default", "p:x"])
+def test_the_arn_carries_the_project_quoted(store, tmp_path, project):
+    outputs, _ = run(
+        store,
+        tmp_path,
+        "heat_template_version: 2018-08-31\nresources:\n  n: {type: nested.yaml}\n"
+        "outputs:\n  n: {value: {get_resource: n}}\n",
+        {"nested.yaml": NESTED},
+        project=project,
+    )
+    quoted = project.replace(":", "%3A")  # Heat URL-quotes the project in the ARN
+    assert outputs["n"].startswith(f"arn:openstack:heat::{quoted}:stacks/t-n-")
