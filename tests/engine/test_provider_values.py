@@ -112,3 +112,73 @@ def test_the_arn_carries_the_project_quoted(store, tmp_path, project):
     )
     quoted = project.replace(":", "%3A")  # Heat URL-quotes the project in the ARN
     assert outputs["n"].startswith(f"arn:openstack:heat::{quoted}:stacks/t-n-")
+
+
+TYPED = """\
+heat_template_version: 2018-08-31
+parameters:
+  l: {type: comma_delimited_list, default: []}
+  n: {type: number, default: 0}
+  b: {type: boolean, default: false}
+  j: {type: json, default: {}}
+  s: {type: string, default: ""}
+outputs:
+  l: {value: {get_param: l}}
+  n: {value: {get_param: n}}
+  b: {value: {get_param: b}}
+  j: {value: {get_param: j}}
+  s: {value: {get_param: s}}
+"""
+
+# property given to a provider resource -> the nested parameter's value, each recorded
+# from Heat 24.1.2 with the same nested template (TYPED) and property value.
+HEAT_COERCIONS = [
+    ("l", "[{a: 1, z: x}, {b: 2}]", [".member.0.a=1", ".member.0.z=x", ".member.1.b=2"]),
+    (
+        "l",
+        "[{a: {x: 1}, b: [1, 2], c: true, d: null, e: 1.5, f: s}]",
+        # Heat formats each value with Python's str() and the nested list splits on ","
+        [
+            ".member.0.a={'x': 1}",
+            ".member.0.b=[1",
+            " 2]",
+            ".member.0.c=True",
+            ".member.0.d=None",
+            ".member.0.e=1.5",
+            ".member.0.f=s",
+        ],
+    ),
+    ("l", "[a, b]", ["a", "b"]),
+    ("l", "[]", []),
+    ("l", "'a, b,c'", ["a", " b", "c"]),
+    ("l", "[a, null]", ["a", ""]),
+    ("n", "'3'", 3),
+    ("n", "'3.5'", 3.5),
+    ("n", "2.5", 2.5),
+    ("n", "7", 7),
+    ("b", "'True'", True),
+    ("b", "true", True),
+    ("j", "{a: [1, {b: 2}]}", {"a": [1, {"b": 2}]}),
+    ("j", "[1, {a: 2}]", [1, {"a": 2}]),
+    ("j", """'{"a": 1}'""", {"a": 1}),
+    ("s", "5", "5"),
+    ("s", "true", "True"),
+]
+
+
+def test_provider_properties_reach_the_nested_parameters_as_in_heat(store, tmp_path):
+    # one stack, one provider resource per case (a stack per case would be slow)
+    resources = "".join(
+        f"  r{i}: {{type: typed.yaml, properties: {{{name}: {given}}}}}\n"
+        for i, (name, given, _) in enumerate(HEAT_COERCIONS)
+    )
+    outputs_section = "".join(
+        f"  o{i}: {{value: {{get_attr: [r{i}, {name}]}}}}\n"
+        for i, (name, _, _) in enumerate(HEAT_COERCIONS)
+    )
+    template = (
+        f"heat_template_version: 2018-08-31\nresources:\n{resources}outputs:\n{outputs_section}"
+    )
+    outputs, _ = run(store, tmp_path, template, {"typed.yaml": TYPED})
+    got = [outputs[f"o{i}"] for i in range(len(HEAT_COERCIONS))]
+    assert got == [expected for _, _, expected in HEAT_COERCIONS]
