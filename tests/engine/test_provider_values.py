@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from stoker.definition.loading import LoadOptions, load_definition
+from stoker.engine.resolution import TreeCheck
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, StackEngine
 from stoker.engine.state import Status
@@ -182,3 +183,28 @@ def test_provider_properties_reach_the_nested_parameters_as_in_heat(store, tmp_p
     outputs, _ = run(store, tmp_path, template, {"typed.yaml": TYPED})
     got = [outputs[f"o{i}"] for i in range(len(HEAT_COERCIONS))]
     assert got == [expected for _, _, expected in HEAT_COERCIONS]
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        # Heat 24.1.2: POST /validate 200, POST /stacks 400 with these (no stack made)
+        ("[1, 2]", "sequence item 0: expected str instance, int found"),
+        ("[x, {a: 1}]", "sequence item 1: expected str instance, dict found"),
+        ("[{a: 1}, x]", "'str' object has no attribute 'items'"),
+    ],
+)
+def test_lists_heat_cannot_hand_over_are_refused_at_create_not_validate(tmp_path, given, message):
+    (tmp_path / "typed.yaml").write_text(TYPED)
+    (tmp_path / "t.yaml").write_text(
+        "heat_template_version: 2018-08-31\nresources:\n"
+        f"  r: {{type: typed.yaml, properties: {{l: {given}}}}}\n"
+    )
+    for for_create in (False, True):  # template validate, then stack create
+        options = LoadOptions(require_all_parameters=for_create, stack_name="t")
+        result = load_definition(str(tmp_path / "t.yaml"), [], {}, options)
+        assert result.definition is not None
+        tree = TreeCheck(default_registry(), max_depth=5, require_types=for_create)
+        found = [d for d in tree.check(result.definition, str(tmp_path)) if message in d.message]
+        assert len(found) == 1
+        assert found[0].is_error is for_create

@@ -27,7 +27,6 @@ from stoker.cli.output import (
     report,
     to_yaml,
 )
-from stoker.definition.context import stack_arn
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
 from stoker.errors import OperationFailed, Rejected, StackNotFound, StokerError
@@ -287,6 +286,7 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
 # ---------------------------------------------------------------------------- show
 def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str], list[str]]:
     """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
+    from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
     from stoker.template.versions import Format
 
