@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from stoker.definition.context import stack_arn
 from stoker.definition.loading import LoadOptions, load_definition
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine
@@ -74,14 +75,23 @@ def test_tripleo_tree_creates_three_levels_and_reads_through_them(engine, store)
     ][0]
     inner = {r.name: r for r in store.resources(endpoint_child.id)}
     assert outputs["endpoint_stack"] == inner["Endpoint"].physical_id
-    # compute refs are the member stacks' ids (the role template has no OS::stack_id)
+    # compute refs are the member stacks' ARNs (the role template has no OS::stack_id;
+    # recorded from Heat 24.1.2: a provider member's ref is arn:openstack:heat::...)
     compute_group = [
         s
         for s in store.list_stacks("default", include_nested=True)
         if s.parent_resource == "Compute"
     ][0]
     members = {r.name: r for r in store.resources(compute_group.id)}
-    assert outputs["compute_refs"] == [members["0"].physical_id, members["1"].physical_id]
+    arns = [
+        stack_arn(
+            "default",
+            store.get_stack(members[m].physical_id, "default").name,
+            members[m].physical_id,
+        )
+        for m in ("0", "1")
+    ]
+    assert outputs["compute_refs"] == arns
     # Telemetry is mapped to OS::Heat::None: any property accepted, not a nested stack
     top = {r.name: r for r in store.resources(record.id)}
     assert top["Telemetry"].type == "OS::Heat::None" and "child_id" not in top["Telemetry"].data

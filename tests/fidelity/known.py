@@ -22,8 +22,6 @@ CAPABILITIES = (
 UNKNOWN_ATTRIBUTE = "§2 get_attr of an attribute the type lacks: Heat refuses"
 UNKNOWN_PROPERTY = "§2 unknown property names: Heat refuses at validate"
 MASKING = "§4 an output computed from a hidden parameter shows its value in Heat"
-ARN = "§4 get_resource of a nested stack is its ARN-style identifier in Heat"
-CDL_FLATTEN = "§4 a list of maps given to a comma_delimited_list becomes .member.N.k=v in Heat"
 PSEUDO = "§4 pseudo-parameters (OS::project_id known at create; declared pseudo-parameters)"
 
 
@@ -69,8 +67,6 @@ MISMATCHES: dict[str, str] = {
     "parameters/custom_constraint_mac_bad": PARAMETER_VALUE_STAGE,
     "parameters/custom_constraint_timezone": PARAMETER_VALUE_STAGE,
     "parameters/pseudo_parameter_declared": PSEUDO,
-    "providers/nested_get_resource_arn": ARN,
-    "providers/nested_cdl_list_of_maps": CDL_FLATTEN,
     "refs/get_attr_string_arg@2015-10-15": OUTPUT_TIME,
     "refs/get_file_missing@2018-08-31": OUTPUT_TIME,
     "refs/get_file_from_param@2018-08-31": GET_FILE_COMPUTED,

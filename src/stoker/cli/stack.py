@@ -286,6 +286,7 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
 # ---------------------------------------------------------------------------- show
 def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str], list[str]]:
     """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
+    from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
     from stoker.template.versions import Format
 
@@ -304,7 +305,7 @@ def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str
             }
         )
     else:
-        arn = f"arn:openstack:heat::{record.project}:stacks/{record.name}/{record.id}"
+        arn = stack_arn(record.project, record.name, record.id)
         shown.update(
             {"AWS::StackId": arn, "AWS::StackName": record.name, "AWS::Region": "ap-southeast-1"}
         )

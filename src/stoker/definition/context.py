@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote
 
 from stoker.definition.conditions import ConditionEvaluator
 from stoker.errors import FunctionError
@@ -18,6 +19,12 @@ from stoker.functions.conditions import If
 HOT_PSEUDO = ("OS::stack_name", "OS::stack_id", "OS::project_id")
 CFN_PSEUDO = ("AWS::StackName", "AWS::StackId", "AWS::Region")
 DEFAULT_REGION = "ap-southeast-1"
+
+
+def stack_arn(project: str, stack_name: str, stack_id: str) -> str:
+    """A stack's ARN-style identifier, the form Heat gives ``AWS::StackId`` and the
+    reference of a provider resource (project and name URL-quoted, as Heat does)."""
+    return f"arn:openstack:heat::{quote(project, '')}:stacks/{quote(stack_name, '')}/{stack_id}"
 
 
 class StaticContext:
@@ -57,7 +64,7 @@ class StaticContext:
             "OS::stack_id": self.stack_id,
             "OS::project_id": self.project_id,
             "AWS::StackId": (
-                f"arn:openstack:heat::{self.project_id}:stacks/{self.stack_name}/{self.stack_id}"
+                stack_arn(self.project_id, self.stack_name, self.stack_id)
                 if self.stack_name and self.stack_id and self.project_id
                 else None
             ),

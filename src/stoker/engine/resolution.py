@@ -22,7 +22,7 @@ from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.environment import ResolvedType, caching_read, child_environment, resolve_provider
 from stoker.errors import FunctionError, TemplateError
 from stoker.functions.base import OMIT, Unresolved, is_literal, iter_functions, resolve
-from stoker.resources.base import ResourcePlugin
+from stoker.resources.base import ResourceFailure, ResourcePlugin
 from stoker.resources.catalog import catalog_schema, heat_knows
 from stoker.resources.nested import NestedStackPlugin, TemplateResource
 from stoker.resources.registry import ResourceTypeRegistry
@@ -511,10 +511,37 @@ class TreeCheck:
             require_all_parameters=False,
         )
         self.nested.append(((*names, name), plugin.location, child))
-        found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
+        found = self._handover(definition, name, plugin)
+        found += [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
         found += child.create_findings  # the child's values: a create refuses them
         found += self.check(child, plugin.base_dir, trail, (*names, name))
         return found if self.require_types else _at_create_only(found)
+
+    @staticmethod
+    def _handover(
+        definition: StackDefinition, name: str, plugin: TemplateResource
+    ) -> list[Diagnostic]:
+        """Known property values Heat cannot hand to the nested parameters (a list of
+        numbers for a comma_delimited_list, say): Heat's create refuses the stack."""
+        known, _ = known_properties(definition, name)
+        validated, problems = validate_properties(
+            plugin.properties_schema, known, path=(), type_name=name
+        )
+        if any(d.is_error for d in problems):
+            return []  # reported by check_properties
+        try:
+            plugin.child_spec(validated, name)
+        except ResourceFailure as error:
+            resource = definition.template.resources[name]
+            return [
+                Diagnostic(
+                    codes.PROPERTY_VALUE,
+                    str(error),
+                    (*resource.path, definition.template.names.properties),
+                    resource.span,
+                )
+            ]
+        return []
 
 
 def type_not_runnable(type_name: str) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
+from stoker.definition.context import stack_arn
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
@@ -631,6 +632,7 @@ class _ChildView:
         self.stack = stack
         self.stack_id = stack.id
         self.stack_name = stack.name
+        self.arn = stack_arn(stack.project, stack.name, stack.id)
         self._definition: StackDefinition | None = None
         self._records: dict[str, ResourceRecord] | None = None
 

@@ -29,6 +29,7 @@ class ChildStack(Protocol):
 
     stack_id: str
     stack_name: str
+    arn: str  # arn:openstack:heat::<project>:stacks/<name>/<id>, as Heat builds it
 
     def output(self, name: str) -> Any:
         """An output's value; raises LookupError if there is no such output."""
@@ -64,10 +65,12 @@ class NestedStackPlugin(ResourcePlugin):
         raise NotImplementedError
 
     def nested_reference(self, view: ResourceView, child: ChildStack) -> Any:
-        """get_resource: the child's ``OS::stack_id`` output if it has one, else its id."""
+        """get_resource of a provider resource: the child's ``OS::stack_id`` output if it
+        has one, else the child's ARN-style identifier (Heat 24.1.2; groups, chains and
+        OS::Heat::Stack give the bare id instead and override this)."""
         if "OS::stack_id" in child.output_names():
             return child.output("OS::stack_id")
-        return child.stack_id
+        return child.arn
 
     def nested_attribute(
         self, view: ResourceView, name: str, path: Sequence[Any], child: ChildStack
@@ -136,15 +139,50 @@ class TemplateResource(NestedStackPlugin):
         self.template = template
         self.base_dir = base_dir
         self.properties_schema = {  # type: ignore[misc]
-            name: PropertySchema(_PROPERTY_TYPES[kind], required=required, update_allowed=True)
+            name: PropertySchema(
+                _PROPERTY_TYPES[kind],
+                required=required,
+                update_allowed=True,
+                allow_conversion=kind in (ParameterType.COMMA_DELIMITED_LIST, ParameterType.JSON),
+            )
             for name, (kind, required) in parameters.items()
         }
         self.attributes_schema = {"show": SHOW}  # type: ignore[misc]
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
         # Unset properties are not passed: the nested default (or parameter_defaults) applies.
-        passed = {k: v for k, v in properties.items() if v is not None}
+        passed = {
+            k: _delimited(k, v) if self.properties_schema[k].type is PropertyType.LIST else v
+            for k, v in properties.items()
+            if v is not None
+        }
         return ChildSpec(self.template, passed, self.location, self.base_dir)
+
+
+def _delimited(name: str, value: list[Any]) -> str:
+    """A list property as Heat 24.1.2 hands it to the nested comma_delimited_list: joined
+    with commas (None items as empty strings); a list whose first item is a map flattened
+    to ``.member.<i>.<key>=<value>`` items, values in Python's str() form as Heat prints
+    them. Items of other types are refused, as Heat refuses them."""
+    if not value:
+        return ""
+    if isinstance(value[0], dict):
+        items = []
+        for index, item in enumerate(value):
+            if not isinstance(item, dict):
+                kind = type(item).__name__
+                raise ResourceFailure(
+                    f"AttributeError: {name}: '{kind}' object has no attribute 'items'"
+                )
+            items += [f".member.{index}.{k}={v}" for k, v in item.items()]
+        return ",".join(items)
+    for index, item in enumerate(value):
+        if item is not None and not isinstance(item, str):
+            raise ResourceFailure(
+                f"TypeError: {name}: sequence item {index}: expected str instance, "
+                f"{type(item).__name__} found"
+            )
+    return ",".join("" if item is None else item for item in value)
 
 
 # ------------------------------------------------------------------ groups

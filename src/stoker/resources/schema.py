@@ -8,6 +8,7 @@ coercion is Heat's (heat-semantics §6.2), stricter than parameter coercion in p
 
 from __future__ import annotations
 
+import json
 import numbers
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -127,6 +128,10 @@ class PropertySchema:
     support_status: SupportStatus = SUPPORTED
     #: declared but not implemented: setting it is an error (20 AWS properties)
     implemented: bool = True
+    #: a provider template's list or json parameter seen as a property: as in Heat, a
+    #: list also takes a comma-delimited string, a map also a string or a list (passed
+    #: on for the json parameter to parse)
+    allow_conversion: bool = False
 
     def __post_init__(self) -> None:
         if self.update_allowed and self.immutable:
@@ -349,12 +354,19 @@ class _Checker:
     def coerce(self, prop: PropertySchema, raw: Any, path: Path, span: Span | None) -> Any:
         kind = prop.type
         if kind is PropertyType.MAP:
+            if prop.allow_conversion and not isinstance(raw, Mapping):
+                if isinstance(raw, str):
+                    return raw
+                if isinstance(raw, Sequence):
+                    return json.dumps(plain(raw))
             if not isinstance(raw, Mapping):
                 raise _Invalid(f'"{plain(raw)}" is not a map')
             if prop.schema is None:
                 return dict(plain(raw))
             return self.properties(prop.schema, raw, path, span_of(raw) or span)
         if kind is PropertyType.LIST:
+            if prop.allow_conversion and isinstance(raw, str):
+                raw = raw.split(",") if raw else []
             if isinstance(raw, str | bytes) or not isinstance(raw, Sequence):
                 raise _Invalid(f'"{plain(raw)!r}" is not a list')
             item = prop.schema[LIST_ITEMS] if prop.schema is not None else None
