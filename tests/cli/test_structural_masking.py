@@ -98,3 +98,36 @@ def test_resource_show_masks_properties_that_read_a_hidden_parameter(stack) -> N
     assert holder["resource_name"] == "holder"
     plain = json.loads(stack("resource", "show", "s", "plain", "-f", "json").stdout)
     assert plain["properties"]["value"] == "seven"
+
+
+def test_property_errors_from_a_hidden_value_do_not_quote_it(
+    store_url: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "heat_template_version: rocky\n"
+        "parameters:\n  secret: {type: string, hidden: true}\n"
+        "resources:\n"
+        "  v:\n    type: OS::Heat::Value\n"
+        "    properties: {type: number, value: {get_param: secret}}\n"
+        "  w:\n    type: OS::Heat::RandomString\n"
+        "    properties: {length: {get_param: secret}}\n"
+    )
+    result = CliRunner().invoke(
+        cli,
+        [
+            "--db",
+            store_url,
+            "stack",
+            "create",
+            "s",
+            "-t",
+            str(path),
+            "--parameter",
+            "secret=topsecretval",
+        ],
+    )
+    assert result.exit_code != 0
+    assert "topsecretval" not in result.output
+    assert "resources.w.properties.length" in result.output  # still says where
+    assert "read from a hidden parameter" in result.output

@@ -14,10 +14,12 @@ hidden when any parameter is.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from stoker.definition.template import Template
+from stoker.diagnostics import Diagnostic, Path
 from stoker.functions.base import Function
 from stoker.functions.refs import CfnGetAtt, GetAttr, GetParam, GetResource, Ref
 
@@ -120,3 +122,43 @@ def without_hidden(value: Any, hidden: set[str]) -> Any:
     if isinstance(value, list | tuple):
         return [without_hidden(item, hidden) for item in value]
     return value
+
+
+def withhold(
+    found: Sequence[Diagnostic], base: Path, sensitive: Collection[str]
+) -> list[Diagnostic]:
+    """``found`` with the message of each finding about a property in ``sensitive`` (below
+    ``base``, the resource's properties path) rebuilt without the value.
+
+    Property checks quote the offending value, and a value read from a hidden parameter
+    must not reach an event, a status reason or stderr; the finding is chosen by the
+    property's name, never by searching its text for the secret.
+    """
+    if not sensitive:
+        return list(found)
+    depth = len(base)
+    result = []
+    for diagnostic in found:
+        path = diagnostic.path
+        if (
+            len(path) > depth
+            and tuple(path[:depth]) == tuple(base)
+            and str(path[depth]) in sensitive
+        ):
+            message = (
+                f"Property {path[depth]}: the value, read from a hidden parameter, is not "
+                "valid here (not shown)"
+            )
+            diagnostic = replace(diagnostic, message=message, notes=())
+        result.append(diagnostic)
+    return result
+
+
+def withheld_messages(messages: Sequence[str], sensitive: Collection[str]) -> list[str]:
+    """A type's own property checks (messages without a path) for a resource whose
+    properties read a hidden parameter: the messages may quote it, so one value-free
+    message stands for them all."""
+    if not sensitive or not messages:
+        return list(messages)
+    names = ", ".join(sorted(sensitive))
+    return [f"Property error in {names}: a value read from a hidden parameter is not valid here"]
