@@ -31,7 +31,6 @@ from rich.text import Text
 
 from stoker.diagnostics import Diagnostic
 
-MASK = "******"
 FORMATS = ("table", "json", "yaml")
 #: listing and show commands (python-openstackclient's formatters)
 RECORD_FORMATS = ("table", "json", "yaml", "value", "csv")
