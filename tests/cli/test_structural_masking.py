@@ -131,3 +131,36 @@ def test_property_errors_from_a_hidden_value_do_not_quote_it(
     assert "topsecretval" not in result.output
     assert "resources.w.properties.length" in result.output  # still says where
     assert "read from a hidden parameter" in result.output
+
+
+def test_template_resolve_masks_parameters_and_calls_reading_them_only(tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(TEMPLATE)
+    env = tmp_path / "env.yaml"
+    env.write_text("parameter_defaults:\n  secret: e\n")
+    result = CliRunner().invoke(
+        cli, ["template", "resolve", str(path), "-e", str(env), "-f", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["parameters"]["secret"] == "******"
+    assert data["parameters"]["visible"] == "seven"
+    properties = {r["name"]: r.get("properties") for r in data["resources"]}
+    assert properties == {"holder": {"value": "<sensitive>"}, "plain": {"value": "seven"}}
+    assert data["outputs"]["direct"] == "<sensitive>"
+    assert "creation_order" in data and "resources" in data
+
+
+def test_environment_show_masks_hidden_parameter_defaults(store_url: str, tmp_path: Path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(TEMPLATE)
+    env = tmp_path / "env.yaml"
+    env.write_text("parameter_defaults:\n  secret: e\n  visible: seven\n")
+
+    def run(*args: str):
+        return CliRunner().invoke(cli, ["--db", store_url, "stack", *args], catch_exceptions=False)
+
+    assert run("create", "s", "-t", str(path), "-e", str(env), "-f", "json").exit_code == 0
+    data = json.loads(run("environment", "show", "s", "-f", "json").stdout)
+    assert data["parameter_defaults"] == {"secret": "******", "visible": "seven"}
+    assert "parameter_defaults" in data and "resource_registry" in data
