@@ -109,7 +109,7 @@ def test_resolve_example():
     site = next(r for r in data["resources"] if r["name"] == "site")
     assert site["properties"]["value"]["url"] == "http://shop.example.com:8443/"
     assert site["properties"]["value"]["banner"] is None
-    assert site["properties"]["value"]["database_dsn"] == "postgresql://app:******@db/app"
+    assert site["properties"]["value"]["database_dsn"] == "<sensitive>"
     config = next(r for r in data["resources"] if r["name"] == "config")
     assert config["properties"]["config"]["str_replace"]["params"]["$ADMIN"] == {
         "get_attr": ["admin_password", "value"]

@@ -21,7 +21,6 @@ CAPABILITIES = (
 )
 UNKNOWN_ATTRIBUTE = "§2 get_attr of an attribute the type lacks: Heat refuses"
 UNKNOWN_PROPERTY = "§2 unknown property names: Heat refuses at validate"
-MASKING = "§4 an output computed from a hidden parameter shows its value in Heat"
 PSEUDO = "§4 pseudo-parameters (OS::project_id known at create; declared pseudo-parameters)"
 
 
@@ -43,20 +42,15 @@ DUPLICATE_KEYS = "a duplicate YAML key: Heat keeps the last value, stoker refuse
 MISMATCHES: dict[str, str] = {
     "cfn/get_azs": GET_AZS,
     "cfn/parameter_max_value_violated": PARAMETER_VALUE_STAGE,
-    "cfn/parameter_noecho": MASKING,
     "collections/if_removes_property@2016-10-14": PSEUDO,
     "collections/if_removes_property@2021-04-16": PSEUDO,
     "collections/fn_getazs_hot@2013-05-23": GET_AZS,
     "environments/merge_strategy_bad": MERGE_STRATEGY,
-    "environments/hidden_via_environment": MASKING,
     "groups/group_member_attribute_unknown": UNKNOWN_ATTRIBUTE,
     "parameters/number_bad": PARAMETER_VALUE_STAGE,
     "parameters/number_bad_default": PARAMETER_VALUE_STAGE,
     "parameters/boolean_bad": PARAMETER_VALUE_STAGE,
     "parameters/json_given_bad": PARAMETER_VALUE_STAGE,
-    "parameters/hidden_parameter@2013-05-23": MASKING,
-    "parameters/hidden_parameter@2018-08-31": MASKING,
-    "parameters/hidden_parameter_in_str_replace": MASKING,
     "parameters/length_too_long_given": PARAMETER_VALUE_STAGE,
     "parameters/range_violated": PARAMETER_VALUE_STAGE,
     "parameters/allowed_values_violated": PARAMETER_VALUE_STAGE,

@@ -200,7 +200,7 @@ def test_database_errors_are_one_line_without_the_values(store: SqlStore) -> Non
         assert "INSERT" not in message and "parameters" not in message.lower()
 
 
-def test_failure_reasons_quoting_a_hidden_value_are_encrypted(store, tmp_path) -> None:
+def test_failure_reasons_never_quote_a_hidden_value(store, tmp_path) -> None:
     path = tmp_path / "f.yaml"
     path.write_text(
         "heat_template_version: 2021-04-16\n"
@@ -221,11 +221,14 @@ def test_failure_reasons_quoting_a_hidden_value_are_encrypted(store, tmp_path) -
     )
     record = asyncio.run(engine.create(request))
     assert record.status is Status.FAILED
-    assert SECRET in record.status_reason  # the message quotes the value (shown masked)
+    # the property check would quote the value: it is rebuilt without it (structurally,
+    # by the property reading a hidden parameter through v), so no reason holds it
+    assert "read from a hidden parameter" in record.status_reason
+    assert SECRET not in record.status_reason
     assert SECRET not in raw_text(store)
-    assert SECRET in store.get_stack("f", "default").status_reason
-    assert any(SECRET in e.reason for e in store.events(record.id))
-    assert any(SECRET in r.status_reason for r in store.resources(record.id))
+    assert SECRET not in store.get_stack("f", "default").status_reason
+    assert all(SECRET not in e.reason for e in store.events(record.id))
+    assert all(SECRET not in (r.status_reason or "") for r in store.resources(record.id))
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,10 @@
 """Shared output for every command: formats, columns, masking, diagnostics.
 
-Everything a command prints goes through `emit`, `emit_record` or `emit_rows`, which mask
-hidden parameter values wherever they appear, so no command can leak one by accident.
+Everything a command prints goes through `emit`, `emit_record` or `emit_rows`. Nothing here
+rewrites strings to hide secrets: hidden parameter values are masked where they are shown
+as parameters or quoted in a message (see `stoker.parameters`), and outputs derived from
+them are marked by the caller (`stoker.definition.sensitive`), so machine output is never
+corrupted by a search-and-replace.
 
 The conventions are python-openstackclient's: ``-f table|json|yaml|value|csv`` and ``-c
 COLUMN`` (the heading as shown, "Stack Name", or the JSON key, ``stack_name``) on every
@@ -28,7 +31,6 @@ from rich.text import Text
 
 from stoker.diagnostics import Diagnostic
 
-MASK = "******"
 FORMATS = ("table", "json", "yaml")
 #: listing and show commands (python-openstackclient's formatters)
 RECORD_FORMATS = ("table", "json", "yaml", "value", "csv")
@@ -107,31 +109,11 @@ def to_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)
 
 
-def mask(data: Any, secrets: Sequence[str]) -> Any:
-    """Replace every occurrence of a secret in any string of ``data``."""
-    if not secrets:
-        return data
-    if isinstance(data, str):
-        for secret in secrets:
-            if secret and secret in data:
-                data = data.replace(secret, MASK)
-        return data
-    if isinstance(data, dict):
-        return {mask(k, secrets): mask(v, secrets) for k, v in data.items()}
-    if isinstance(data, list | tuple):
-        return [mask(v, secrets) for v in data]
-    if isinstance(data, int | float) and not isinstance(data, bool) and str(data) in secrets:
-        return MASK
-    return data
-
-
 def emit(
     data: Any,
     fmt: str,
     table: Callable[[Any, Console], None] | None = None,
-    secrets: Sequence[str] = (),
 ) -> None:
-    data = mask(data, secrets)
     if fmt == "json":
         click.echo(to_json(data))
     elif fmt == "yaml" or table is None:
@@ -175,9 +157,7 @@ def _plain_value(value: Any) -> str:
     return str(value)
 
 
-def report(
-    diagnostics: Iterable[Diagnostic], secrets: Sequence[str] = (), given: str | None = None
-) -> None:
+def report(diagnostics: Iterable[Diagnostic], given: str | None = None) -> None:
     """Print findings to stderr, errors first, one ``file:line:column: path: message`` each.
 
     ``given`` is the template path as the user typed it: when it is relative, files found
@@ -194,9 +174,9 @@ def report(
         if key in seen:
             continue  # the same template used in several places says the same thing once
         seen.add(key)
-        click.echo(mask(diagnostic.render(), secrets), err=True)
+        click.echo(diagnostic.render(), err=True)
         for note in diagnostic.notes:
-            click.echo(mask(f"    note: {note}", secrets), err=True)
+            click.echo(f"    note: {note}", err=True)
 
 
 def _relative(diagnostic: Diagnostic) -> Diagnostic:
@@ -268,12 +248,11 @@ def emit_record(
     data: dict[str, Any],
     fmt: str,
     columns: Sequence[str] = (),
-    secrets: Sequence[str] = (),
     table: Callable[[Any, Console], None] | None = None,
 ) -> None:
     """One object (``stack show``): a Field/Value table (or ``table``, when no column is
     chosen), json, yaml, csv, or bare values one a line."""
-    data = mask(_select(data, columns), secrets)
+    data = _select(data, columns)
     if fmt == "value":
         for value in data.values():
             click.echo(value_text(value))
@@ -293,7 +272,6 @@ def emit_rows(
     fmt: str,
     columns: Sequence[str] = (),
     default_columns: Sequence[str] = (),
-    secrets: Sequence[str] = (),
     no_wrap: Sequence[str] | None = None,
 ) -> None:
     """A list of objects (``stack list``): a table of the default columns, or all fields."""
@@ -305,7 +283,6 @@ def emit_rows(
         keys = select_columns(list(default_columns), columns) if default_columns else []
     if columns or fmt in ("table", "value", "csv"):
         rows = [{k: row.get(k) for k in keys} for row in rows]
-    rows = mask(rows, secrets)
     if fmt == "value":
         for row in rows:
             click.echo(" ".join(value_text(v) for v in row.values()))

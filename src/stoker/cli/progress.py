@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -21,7 +21,6 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from stoker.cli.output import mask
 from stoker.engine.state import EventRecord, Status
 
 STACK_TYPE = "OS::Heat::Stack"
@@ -61,13 +60,11 @@ class Progress:
     def __init__(
         self,
         total: int,
-        secrets: Sequence[str] = (),
         *,
         live: bool | None = None,
         lookup: StackLookup | None = None,
     ):
         self.total = total
-        self.secrets = list(secrets)
         self.console = Console(stderr=True)
         self.live_mode = sys.stderr.isatty() if live is None else live
         self.lookup = lookup
@@ -145,7 +142,7 @@ class Progress:
 
     # ------------------------------------------------------------------ output
     def _print(self, line: str) -> None:
-        self.console.print(Text(mask(line, self.secrets)), soft_wrap=True)
+        self.console.print(Text(line), soft_wrap=True)
 
     def _report_failure(self, key: tuple[str, str], event: EventRecord) -> None:
         self.failed_reported.add(key)
@@ -158,7 +155,7 @@ class Progress:
             f"resource{plural} to finish (Ctrl-C to stop waiting)"
         )
         if self._live is not None:
-            self._live.console.print(Text(mask(line, self.secrets)), soft_wrap=True)
+            self._live.console.print(Text(line), soft_wrap=True)
         else:
             self._print(line)
 
@@ -177,5 +174,5 @@ class Progress:
             more = f" and {len(running) - _RUNNING_SHOWN} more" if len(running) > 3 else ""
             text.append(f"\nrunning: {shown}{more}")
         if self.stack_line:
-            text.append("\n" + mask(self.stack_line, self.secrets))
+            text.append("\n" + self.stack_line)
         return text

@@ -23,7 +23,6 @@ from stoker.cli.output import (
     emit_record,
     emit_rows,
     format_option,
-    mask,
     report,
     to_yaml,
 )
@@ -43,6 +42,12 @@ if TYPE_CHECKING:
 
 _format_option = format_option
 _column_option = column_option
+_show_secrets_option = click.option(
+    "--show-secrets",
+    is_flag=True,
+    help="In the table view, show the values of outputs derived from hidden parameters "
+    "(shown as <sensitive> otherwise; -f json|yaml|value always show them, as Heat does).",
+)
 
 
 class Session:
@@ -191,6 +196,7 @@ def stack(
 )
 @_format_option
 @_column_option
+@_show_secrets_option
 @click.pass_obj
 def create(
     session: Session,
@@ -207,6 +213,7 @@ def create(
     max_template_size: int,
     fmt: str,
     columns: tuple[str, ...],
+    show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
     from stoker.cli.progress import Progress
@@ -225,8 +232,7 @@ def create(
         stack_name=name,
     )
     definition = result.definition
-    secrets = definition.hidden_values if definition else []
-    report(result.diagnostics, secrets, template_file)
+    report(result.diagnostics, template_file)
     if not result.ok or definition is None:
         raise Rejected("the template, environment or parameters were rejected")
     base_dir = os.path.dirname(os.path.abspath(template_file))
@@ -234,7 +240,7 @@ def create(
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
     problems = engine.check(definition, base_dir)
-    report(problems, secrets, template_file)
+    report(problems, template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")
     tag_list = tuple(t.strip() for t in tags.split(",") if t.strip())
@@ -243,10 +249,9 @@ def create(
             _plan(definition, engine, base_dir),
             fmt if fmt != "table" else "yaml",
             columns,
-            secrets,
         )
         return
-    progress = Progress(len(definition.enabled), secrets, lookup=session.stack_info)
+    progress = Progress(len(definition.enabled), lookup=session.stack_info)
     engine.listener = progress
     request = CreateRequest(
         name=name,
@@ -261,11 +266,10 @@ def create(
     )
     with progress:
         record = asyncio.run(engine.create(request))
-    _show(session, engine, record, fmt, columns)
+    _show(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
         raise OperationFailed(
-            f"{record.name}: {record.action.value}_{record.status.value}: "
-            f"{mask(record.status_reason, secrets)}"
+            f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
         )
 
 
@@ -284,7 +288,7 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
 
 
 # ---------------------------------------------------------------------------- show
-def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str], list[str]]:
+def _parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]:
     """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
     from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
@@ -309,7 +313,7 @@ def _parameters(engine: StackEngine, record: StackRecord) -> tuple[dict[str, str
         shown.update(
             {"AWS::StackId": arn, "AWS::StackName": record.name, "AWS::Region": "ap-southeast-1"}
         )
-    return shown, definition.hidden_values
+    return shown
 
 
 def _time(value: Any) -> str | None:
@@ -318,9 +322,12 @@ def _time(value: Any) -> str | None:
 
 def stack_document(
     engine: StackEngine, record: StackRecord, resolve_outputs: bool = True
-) -> tuple[dict[str, Any], list[str]]:
-    """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``)."""
-    parameters, secrets = _parameters(engine, record)
+) -> dict[str, Any]:
+    """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``).
+
+    Hidden parameters are masked in ``parameters``; outputs carry their values, as Heat's
+    do (the table view marks the sensitive ones, see `_table_outputs`)."""
+    parameters = _parameters(engine, record)
     description = record.template.get(
         "description", record.template.get("Description", "No description")
     )
@@ -347,14 +354,38 @@ def stack_document(
     }
     if resolve_outputs and record.deleted_at is None:
         document["outputs"] = engine.outputs(record)
-    return document, secrets
+    return document
 
 
 def _show(
-    session: Session, engine: StackEngine, record: StackRecord, fmt: str, columns: tuple[str, ...]
+    session: Session,
+    engine: StackEngine,
+    record: StackRecord,
+    fmt: str,
+    columns: tuple[str, ...],
+    show_secrets: bool = False,
 ) -> None:
-    document, secrets = stack_document(engine, record)
-    emit_record(document, fmt, columns, secrets)
+    document = stack_document(engine, record)
+    if fmt == "table" and not show_secrets and "outputs" in document:
+        document["outputs"] = _table_outputs(engine, record, document["outputs"])
+    emit_record(document, fmt, columns)
+
+
+def _table_outputs(
+    engine: StackEngine, record: StackRecord, outputs: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``outputs`` with the value of each one derived from a hidden parameter replaced by
+    ``<sensitive>``: only for the human table view, as Terraform does; machine formats
+    carry the value, as Heat's API does."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_outputs
+
+    sensitive = sensitive_outputs(engine.definition_of(record).template)
+    return [
+        {**o, "output_value": SENSITIVE}
+        if o.get("output_key") in sensitive and o.get("output_value") is not None
+        else o
+        for o in outputs
+    ]
 
 
 def _find(session: Session, name: str) -> StackRecord:
@@ -369,14 +400,23 @@ def _find(session: Session, name: str) -> StackRecord:
 @click.option("--no-resolve-outputs", is_flag=True, help="Do not compute the outputs.")
 @_format_option
 @_column_option
+@_show_secrets_option
 @click.pass_obj
 def show(
-    session: Session, name: str, no_resolve_outputs: bool, fmt: str, columns: tuple[str, ...]
+    session: Session,
+    name: str,
+    no_resolve_outputs: bool,
+    fmt: str,
+    columns: tuple[str, ...],
+    show_secrets: bool,
 ) -> None:
     """Show stack NAME (or id)."""
     record = _find(session, name)
-    document, secrets = stack_document(session.engine(), record, not no_resolve_outputs)
-    emit_record(document, fmt, columns, secrets)
+    engine = session.engine()
+    document = stack_document(engine, record, not no_resolve_outputs)
+    if fmt == "table" and not show_secrets and "outputs" in document:
+        document["outputs"] = _table_outputs(engine, record, document["outputs"])
+    emit_record(document, fmt, columns)
 
 
 @stack.command("list")
@@ -425,15 +465,14 @@ def delete(session: Session, name: str, yes: bool) -> None:
         if not sys.stdin.isatty():
             raise click.UsageError("refusing to delete without confirmation; pass --yes")
         click.confirm(f"Delete stack {record.name} ({record.id})?", abort=True)
-    secrets = _secrets(session, record)
-    progress = Progress(len(session.store.resources(record.id)), secrets, lookup=session.stack_info)
+    progress = Progress(len(session.store.resources(record.id)), lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.delete(record.id))
     status = f"{result.action.value}_{result.status.value}"
     if result.status is not Status.COMPLETE:
-        raise OperationFailed(f"{result.name}: {status}: {mask(result.status_reason, secrets)}")
-    click.echo(f"{result.name}: {status}: {mask(result.status_reason, secrets)}", err=True)
+        raise OperationFailed(f"{result.name}: {status}: {result.status_reason}")
+    click.echo(f"{result.name}: {status}: {result.status_reason}", err=True)
 
 
 @stack.command()
@@ -446,8 +485,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     from stoker.cli.progress import Progress
 
     record = _find(session, name)
-    secrets = _secrets(session, record)
-    progress = Progress(len(session.store.resources(record.id)), secrets, lookup=session.stack_info)
+    progress = Progress(len(session.store.resources(record.id)), lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.resume(record.id))
@@ -460,11 +498,25 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
         raise OperationFailed(status)
 
 
-def _secrets(session: Session, record: StackRecord) -> list[str]:
+def _masked_environment(session: Session, record: StackRecord) -> dict[str, Any]:
+    """The stored environment with the values of hidden parameters (by name, in
+    ``parameters`` and ``parameter_defaults``) masked; nothing else is touched."""
+    from stoker.parameters import MASK
+
     try:
-        return session.engine().definition_of(record).hidden_values
-    except StokerError:
-        return []
+        template = session.engine().definition_of(record).template
+        hidden = {name for name, p in template.parameters.items() if p.hidden}
+    except StokerError:  # no definition to ask: mask every value rather than leak one
+        hidden = None
+    data = dict(record.environment)
+    for section in ("parameters", "parameter_defaults"):
+        values = data.get(section)
+        if isinstance(values, dict):
+            data[section] = {
+                name: MASK if hidden is None or name in hidden else value
+                for name, value in values.items()
+            }
+    return data
 
 
 # ---------------------------------------------------------------------------- outputs
@@ -478,15 +530,22 @@ def output() -> None:
 @click.option("--all", "show_all", is_flag=True, help="Show values too.")
 @_format_option
 @_column_option
+@_show_secrets_option
 @click.pass_obj
 def output_list(
-    session: Session, name: str, show_all: bool, fmt: str, columns: tuple[str, ...]
+    session: Session,
+    name: str,
+    show_all: bool,
+    fmt: str,
+    columns: tuple[str, ...],
+    show_secrets: bool,
 ) -> None:
     """List the outputs of NAME."""
     record = _find(session, name)
     engine = session.engine()
     outputs = engine.outputs(record)
-    secrets = engine.definition_of(record).hidden_values
+    if fmt == "table" and not show_secrets:
+        outputs = _table_outputs(engine, record, outputs)
     default = (
         ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
     )
@@ -495,7 +554,7 @@ def output_list(
         if show_all
         else [{k: o.get(k) for k in ("output_key", "description")} for o in outputs]
     )
-    emit_rows(rows, fmt, columns, default, secrets)
+    emit_rows(rows, fmt, columns, default)
 
 
 @output.command("show")
@@ -504,9 +563,16 @@ def output_list(
 @click.option("--all", "show_all", is_flag=True, help="Show every output.")
 @_format_option
 @_column_option
+@_show_secrets_option
 @click.pass_obj
 def output_show(
-    session: Session, name: str, key: str | None, show_all: bool, fmt: str, columns: tuple[str, ...]
+    session: Session,
+    name: str,
+    key: str | None,
+    show_all: bool,
+    fmt: str,
+    columns: tuple[str, ...],
+    show_secrets: bool,
 ) -> None:
     """Show output KEY of NAME (or --all)."""
     from stoker.engine.stacks import StackNotFound
@@ -516,16 +582,17 @@ def output_show(
     record = _find(session, name)
     engine = session.engine()
     outputs = engine.outputs(record)
-    secrets = engine.definition_of(record).hidden_values
+    if fmt == "table" and not show_secrets:
+        outputs = _table_outputs(engine, record, outputs)
     if show_all:
-        emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"], secrets)
+        emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"])
         return
     found = [o for o in outputs if o["output_key"] == key]
     if not found:
         raise StackNotFound(f"Specified output key {key} not found.")
-    emit_record(found[0], fmt, columns, secrets)
+    emit_record(found[0], fmt, columns)
     if "output_error" in found[0]:
-        raise OperationFailed(f"output {key}: {mask(found[0]['output_error'], secrets)}")
+        raise OperationFailed(f"output {key}: {found[0]['output_error']}")
 
 
 # ---------------------------------------------------------------------------- resources
@@ -638,7 +705,6 @@ def resource_show(
         )
     row = _resource_row(found, record.name)
     row["required_by"] = [n for n, r in records.items() if resource_name in r.requires]
-    engine = session.engine()
     plugin = session.registry.get(found.type)
     attributes: dict[str, Any] = {}
     if plugin is not None:
@@ -652,9 +718,24 @@ def resource_show(
                 except Exception as error:  # an attribute's failure is shown, not raised
                     attributes[attribute] = f"<error: {error}>"
     row["attributes"] = attributes
-    row["properties"] = found.properties
-    secrets = engine.definition_of(record).hidden_values
-    emit_record(row, fmt, columns, secrets)
+    row["properties"] = _shown_properties(session, record, found)
+    emit_record(row, fmt, columns)
+
+
+def _shown_properties(
+    session: Session, record: StackRecord, found: ResourceRecord
+) -> dict[str, Any]:
+    """The resource's resolved properties, each one whose template expression reads a
+    hidden parameter (directly or through another resource) shown as ``<sensitive>``:
+    Heat does not show properties at all, and they would carry the secret verbatim."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_properties
+
+    try:
+        template = session.engine().definition_of(record).template
+    except StokerError:
+        return dict(found.properties)
+    sensitive = sensitive_properties(template, found.name)
+    return {k: SENSITIVE if k in sensitive else v for k, v in found.properties.items()}
 
 
 # ---------------------------------------------------------------------------- events
@@ -697,7 +778,6 @@ def event_list(
     from stoker.cli.progress import event_line
 
     record = _find(session, name)
-    secrets = _secrets(session, record)
     events = _stack_events(session, record, nested_depth)
     if not follow:
         names = {record.id: record.name}
@@ -712,14 +792,12 @@ def event_list(
             )
         rows = [{**_event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events]
         default = ["event_time", "resource_name", "resource_status", "resource_status_reason"]
-        emit_rows(
-            rows, fmt, columns, [*default, "stack_name"] if nested_depth else default, secrets
-        )
+        emit_rows(rows, fmt, columns, [*default, "stack_name"] if nested_depth else default)
         return
     last = None
     while True:
         for item in events:
-            click.echo(mask(event_line(item), secrets))
+            click.echo(event_line(item))
             last = item.id
         current = session.store.get_stack(record.id, session.settings.project)
         if current is None or current.status is not Status.IN_PROGRESS:
@@ -757,8 +835,7 @@ def environment_group() -> None:
 def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""
     record = _find(session, name)
-    secrets = _secrets(session, record)
-    data = mask(record.environment, secrets)
+    data = _masked_environment(session, record)
     text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")
 

@@ -137,8 +137,8 @@ def load_from_options(
     return load_definition(template_file, environments, values, options), values
 
 
-def _finish(result: LoadResult, secrets: list[str], given: str) -> StackDefinition:
-    report(result.diagnostics, secrets, given)
+def _finish(result: LoadResult, given: str) -> StackDefinition:
+    report(result.diagnostics, given)
     if not result.ok or result.definition is None:
         errors = sum(1 for d in result.diagnostics if d.is_error)
         raise Rejected(f"{errors} error{'s' if errors != 1 else ''}: the template was rejected")
@@ -168,7 +168,6 @@ def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) 
     far as their inputs are known: the whole tree, not only the top template.
     """
     result = _load(**kwargs, require_all=False)
-    secrets = result.definition.hidden_values if result.definition else []
     top = os.path.abspath(kwargs["template_file"])
     files_root = os.path.dirname(top) if kwargs["restrict_files"] else None
     tree = TreeCheck(
@@ -182,12 +181,11 @@ def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) 
             result.definition, kwargs["template_file"], max_nested_depth, cache=tree.cache
         )
         result.diagnostics.extend(found)
-        secrets += [value for _, _, child in tree.nested for value in child.hidden_values]
-    definition = _finish(result, secrets, kwargs["template_file"])
+    definition = _finish(result, kwargs["template_file"])
     summary = validation_summary(definition)
     if show_nested:
         summary["NestedParameters"] = nested_parameters(tree)
-    emit(summary, fmt, _validate_table, secrets)
+    emit(summary, fmt, _validate_table)
 
 
 def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
@@ -289,14 +287,13 @@ def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:
     that do are shown as the expression that computes them.
     """
     result = _load(**kwargs, require_all=True, stack_name=stack_name)
-    secrets = result.definition.hidden_values if result.definition else []
-    definition = _finish(result, secrets, kwargs["template_file"])
+    definition = _finish(result, kwargs["template_file"])
     try:
         data = resolved(definition)
     except FunctionError as error:
-        report([error.to_diagnostic()], secrets, kwargs["template_file"])
+        report([error.to_diagnostic()], kwargs["template_file"])
         raise Rejected("a value could not be resolved") from None
-    emit(data, fmt, None, secrets)
+    emit(data, fmt, None)
 
 
 def _present(value: Any) -> Any:
@@ -306,8 +303,11 @@ def _present(value: Any) -> Any:
 
 
 def resolved(definition: StackDefinition) -> dict[str, Any]:
+    from stoker.definition.sensitive import hidden_parameters, without_hidden
+
     template, context = definition.template, definition.context
     assert context is not None and definition.graph is not None
+    hidden = hidden_parameters(template)
     parameters = {
         name: display_value(parameter, definition.parameters[name])
         for name, parameter in template.parameters.items()
@@ -320,10 +320,10 @@ def resolved(definition: StackDefinition) -> dict[str, Any]:
         entry: dict[str, Any] = {"name": name, "type": resource.type}
         if requires[name]:
             entry["depends_on"] = list(requires[name])
-        properties = _present(partial_resolve(resource.properties, context))
+        properties = _present(partial_resolve(without_hidden(resource.properties, hidden), context))
         if properties:
             entry["properties"] = properties
-        metadata = _present(partial_resolve(resource.metadata, context))
+        metadata = _present(partial_resolve(without_hidden(resource.metadata, hidden), context))
         if metadata:
             entry["metadata"] = metadata
         resources.append(entry)
@@ -332,7 +332,7 @@ def resolved(definition: StackDefinition) -> dict[str, Any]:
         if output.condition is not None and name_disabled(definition, output.condition):
             outputs[name] = None
         else:
-            outputs[name] = _present(partial_resolve(output.value, context))
+            outputs[name] = _present(partial_resolve(without_hidden(output.value, hidden), context))
     data: dict[str, Any] = {"description": template.description, "parameters": parameters}
     if template.conditions:
         data["conditions"] = {

@@ -67,7 +67,7 @@ class StackDefinition:
 
     @property
     def hidden_values(self) -> list[str]:
-        """Every text form of every hidden parameter's value, for masking any output.
+        """Every text form of every hidden parameter's value, for masking lint findings.
 
         Raw supplied values count too (a rejected value must not leak either), and
         non-string values in both their Python and JSON spellings.

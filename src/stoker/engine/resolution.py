@@ -16,6 +16,7 @@ from typing import Any
 
 from stoker import codes
 from stoker.definition.files import collect_files
+from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -255,6 +256,8 @@ def check_properties(
     )
     if not for_create:  # Heat's validate checks only that each property is known
         found = [d for d in found if d.code == codes.PROPERTY_UNKNOWN]
+    sensitive = sensitive_properties(definition.template, name)
+    found = withhold(found, path, sensitive)
     data = definition.template.document.data
     found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
     if isinstance(plugin, TemplateResource):
@@ -269,7 +272,7 @@ def check_properties(
         )
         found.extend(
             Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
-            for message in plugin.validate(validated)
+            for message in withheld_messages(plugin.validate(validated), sensitive)
         )
     return found
 

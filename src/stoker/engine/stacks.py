@@ -22,6 +22,7 @@ from typing import Any
 from stoker import codes
 from stoker.definition.context import stack_arn
 from stoker.definition.files import collect_files
+from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
@@ -918,8 +919,10 @@ class _Operation:
             type_name=plugin.type_name,
             dynamic=plugin.dynamic_properties,
         )
-        problems = [d.render() for d in found if d.is_error]
-        problems += plugin.validate(validated) if not problems else []
+        sensitive = sensitive_properties(self.definition.template, name)
+        problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]
+        if not problems:
+            problems = withheld_messages(plugin.validate(validated), sensitive)
         if problems:
             raise PropertyError("; ".join(problems))
         return validated
