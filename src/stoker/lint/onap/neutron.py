@@ -14,7 +14,7 @@ from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.nova import parameter_read
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
@@ -50,15 +50,10 @@ def is_internal(port: dict[Any, Any]) -> bool | None:
     return parameter.startswith("int_")
 
 
-class NetworkResourceId(TemplateRule):
-    id = _R25720.id
-    severity = _R25720.severity
+class NetworkResourceId(FromRequirement, TemplateRule):
+    requirement = _R25720
     summary = "An OS::Neutron::Net's resource id is int_{network-role}_network"
-    explanation = explain(
-        _R25720, "each OS::Neutron::Net's resource id matches int_<role>_network."
-    )
-    source = onap_source(_R25720)
-    profiles = ONAP
+    checks = "each OS::Neutron::Net's resource id matches int_<role>_network."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, _, span in _resources(ctx, "OS::Neutron::Net"):
@@ -70,11 +65,10 @@ class NetworkResourceId(TemplateRule):
                 )
 
 
-class _PortResourceId(TemplateRule):
+class _PortResourceId(FromRequirement, TemplateRule):
     internal: bool
     pattern: re.Pattern[str]
     form: str
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, definition, span in _resources(ctx, "OS::Neutron::Port"):
@@ -88,32 +82,26 @@ class _PortResourceId(TemplateRule):
 
 
 class ExternalPortResourceId(_PortResourceId):
-    id = _R20453.id
-    severity = _R20453.severity
+    requirement = _R20453
     summary = "An external network's port id is {vm-type}_{index}_{network-role}_port_{index}"
-    explanation = explain(
-        _R20453,
+    checks = (
         "each OS::Neutron::Port whose network is a get_param of a parameter not named "
         "int_... has a resource id matching <vm-type>_<digits>_<role>_port_<digits> (the "
-        "role not starting with int_).",
+        "role not starting with int_)."
     )
-    source = onap_source(_R20453)
     internal = False
     pattern = EXTERNAL_PORT
     form = "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}"
 
 
 class InternalPortResourceId(_PortResourceId):
-    id = _R26351.id
-    severity = _R26351.severity
+    requirement = _R26351
     summary = "An internal network's port id is {vm-type}_{index}_int_{network-role}_port_{index}"
-    explanation = explain(
-        _R26351,
+    checks = (
         "each OS::Neutron::Port whose network is a get_resource (a network of the VNF) or "
         "a get_param of an int_... parameter has a resource id matching "
-        "<vm-type>_<digits>_int_<role>_port_<digits>.",
+        "<vm-type>_<digits>_int_<role>_port_<digits>."
     )
-    source = onap_source(_R26351)
     internal = True
     pattern = INTERNAL_PORT
     form = "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}"

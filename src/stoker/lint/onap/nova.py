@@ -17,9 +17,9 @@ from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.requirements import Requirement, requirement
+from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import key_span, span_of, value_span
 
@@ -117,20 +117,8 @@ def _enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
     return found
 
 
-class _NovaRule(TemplateRule):
-    requirement: ClassVar[Requirement]
-    profiles = ONAP
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        req = cls.__dict__.get("requirement")
-        if req is not None:
-            cls.id = req.id
-            cls.severity = req.severity
-            cls.source = onap_source(req)
-            cls.explanation = explain(req, cls.checks)
-
-    checks: ClassVar[str] = ""
+class _NovaRule(FromRequirement, TemplateRule):
+    """A rule on the servers of a template, declared by its requirement."""
 
 
 # ---------------------------------------------------------------- resource id, vm-type

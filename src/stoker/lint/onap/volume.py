@@ -14,7 +14,7 @@ from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import PackageContext, TemplateContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import PackageRule, TemplateRule
@@ -58,17 +58,13 @@ def volume_pairs(
         yield template, module
 
 
-class VolumeOutputsCarryUuids(TemplateRule):
-    id = _R89913.id
-    severity = _R89913.severity
+class VolumeOutputsCarryUuids(FromRequirement, TemplateRule):
+    requirement = _R89913
     summary = "A volume module outputs the UUID of each Cinder volume it creates"
-    explanation = explain(
-        _R89913,
+    checks = (
         "in a volume module, each OS::Cinder::Volume resource is read by a get_resource "
-        "in some output's value.",
+        "in some output's value."
     )
-    source = onap_source(_R89913)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role is not ModuleRole.VOLUME:
@@ -86,19 +82,15 @@ class VolumeOutputsCarryUuids(TemplateRule):
                 )
 
 
-class VolumeOutputsAreModuleParameters(PackageRule):
-    id = _R07443.id
-    severity = _R07443.severity
+class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
+    requirement = _R07443
     summary = "Each output of a volume module is a parameter of its module, of a fitting type"
-    explanation = explain(
-        _R07443,
+    checks = (
         "for each volume module <module>_volume.yaml, the module <module>.yaml beside it "
         "declares a parameter named after each of the volume module's outputs; where the "
         "output's value is a get_resource (a UUID) the parameter is a string. A volume "
-        "module without its module is reported at its start.",
+        "module without its module is reported at its start."
     )
-    source = onap_source(_R07443)
-    profiles = ONAP
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         for volume, module in volume_pairs(ctx):
@@ -134,17 +126,13 @@ class VolumeOutputsAreModuleParameters(PackageRule):
                     )
 
 
-class VolumeParametersUnconstrained(PackageRule):
-    id = _R20547.id
-    severity = _R20547.severity
+class VolumeParametersUnconstrained(FromRequirement, PackageRule):
+    requirement = _R20547
     summary = "A module's parameter fed by its volume module declares no constraints"
-    explanation = explain(
-        _R20547,
+    checks = (
         "a parameter of a module named after an output of the module's volume module "
-        "declares no constraints.",
+        "declares no constraints."
     )
-    source = onap_source(_R20547)
-    profiles = ONAP
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         for volume, module in volume_pairs(ctx):
