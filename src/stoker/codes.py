@@ -13,6 +13,7 @@ TOO_LARGE = "E0002"
 DUPLICATE_KEY = "E0003"
 TOO_DEEP = "E0004"
 NOT_A_MAPPING = "E0005"
+LIMIT = "E0006"  # a limit of the evaluation's budget (stoker.limits) was reached
 
 # Template structure
 VERSION = "E1001"  # missing, unknown or ambiguous template version

@@ -3,7 +3,9 @@
     StokerError
     ├── TemplateError        a template, environment or parameter set was rejected
     │   │                    (carries every Diagnostic found, not only the first)
-    │   └── RegistryLoopError        resource_registry mappings go round in circles
+    │   ├── RegistryLoopError        resource_registry mappings go round in circles
+    │   └── LimitExceeded            the evaluation crossed a limit of its budget
+    │                                (stoker.limits); it stops at once, located
     ├── Rejected             a command refused its input after reporting why (the
     │                        diagnostics are already printed; the message sums up)
     ├── FunctionError        an intrinsic function failed to resolve at run time
@@ -71,6 +73,18 @@ class RegistryLoopError(TemplateError):
     def __init__(self, diagnostic: Diagnostic, cycle: tuple[str, ...]) -> None:
         super().__init__([diagnostic])
         self.cycle = cycle
+
+
+class LimitExceeded(TemplateError):  # noqa: N818 - reads as a condition
+    """A limit of the evaluation's budget was reached (``limit`` names it: a field of
+    `stoker.limits.Limits`). Unlike other findings it stops the whole evaluation at once,
+    so no more work is spent on input that asks for too much."""
+
+    code = "limit_exceeded"
+
+    def __init__(self, diagnostic: Diagnostic, limit: str) -> None:
+        super().__init__([diagnostic])
+        self.limit = limit
 
 
 class Rejected(StokerError):

@@ -12,8 +12,10 @@ import textwrap
 
 import click
 
+from stoker.cli.options import EVALUATION_LIMITS, ZIP_LIMITS, limit_options
 from stoker.cli.output import RECORD_FORMATS, column_option, emit_rows
 from stoker.diagnostics import Severity
+from stoker.limits import active_limits
 from stoker.lint import (
     FORMATTERS,
     REQUIREMENTS,
@@ -33,7 +35,7 @@ from stoker.lint import (
     lint as run_lint,
 )
 from stoker.lint.onap.requirements import BY_ID as REQUIREMENTS_BY_ID
-from stoker.template.loader import DEFAULT_MAX_BYTES, LoadLimits
+from stoker.template.loader import LoadLimits
 
 PROFILES = [profile.value for profile in Profile]
 LEVELS = [severity.value for severity in Severity]
@@ -76,13 +78,7 @@ LEVELS = [severity.value for severity in Severity]
     "--ignore", multiple=True, metavar="ID", help="Rule id (or prefix) to skip; repeatable."
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
-@click.option(
-    "--max-template-size",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_BYTES,
-    show_default=True,
-    help="Largest template or environment file, in bytes.",
-)
+@limit_options(*EVALUATION_LIMITS, *ZIP_LIMITS)
 @click.option("--list-rules", is_flag=True, help="List the rules (of --profile, else all).")
 @click.option("--explain", metavar="ID", help="Explain one rule or ONAP requirement.")
 def lint(
@@ -93,7 +89,6 @@ def lint(
     config_file: str | None,
     ignore: tuple[str, ...],
     output: str | None,
-    max_template_size: int,
     list_rules: bool,
     explain: str | None,
     columns: tuple[str, ...],
@@ -121,7 +116,7 @@ def lint(
     if columns:
         raise click.UsageError("-c/--column selects columns of --list-rules only")
     report, failed = _lint_each_config(
-        paths, config_file, profiles, ignore, fail_level, LoadLimits(max_bytes=max_template_size)
+        paths, config_file, profiles, ignore, fail_level, LoadLimits.of(active_limits())
     )
     text = FORMATTERS[fmt](report, _documented(report.rules, report))
     if output:

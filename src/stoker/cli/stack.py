@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from stoker.cli.options import environments_option
+from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
     column_option,
     document_format_option,
@@ -30,7 +30,6 @@ from stoker.engine.settings import EngineSettings
 from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
 from stoker.errors import OperationFailed, Rejected, StackNotFound, StokerError
 from stoker.store.urls import database_url
-from stoker.template.loader import DEFAULT_MAX_BYTES
 
 # The engine, the definition machinery and the resource types are imported by the
 # commands that use them: ``stack list`` reads rows and needs none of them.
@@ -187,13 +186,7 @@ def stack(
     is_flag=True,
     help="Let get_file read only files below the template's directory.",
 )
-@click.option(
-    "--max-template-size",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_BYTES,
-    show_default=True,
-    help="Largest template or environment file, in bytes.",
-)
+@limit_options(*EVALUATION_LIMITS)
 @_format_option
 @_column_option
 @_show_secrets_option
@@ -210,7 +203,6 @@ def create(
     tags: str,
     dry_run: bool,
     restrict_files: bool,
-    max_template_size: int,
     fmt: str,
     columns: tuple[str, ...],
     show_secrets: bool,
@@ -227,7 +219,6 @@ def create(
         parameters,
         parameter_files,
         restrict_files,
-        max_template_size,
         require_all=True,
         stack_name=name,
     )

@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from stoker.cli.options import environments_option
+from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
     FORMATS,
     column_option,
@@ -32,9 +32,10 @@ from stoker.engine.validation import validate_tree
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
+from stoker.limits import active_limits
 from stoker.parameters import display_value
 from stoker.resources.registry import default_registry
-from stoker.template.loader import DEFAULT_MAX_BYTES, LoadLimits, read_file
+from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS, TemplateVersion
 
@@ -65,7 +66,7 @@ def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:
 
 def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by commands that read a template with environments and parameters."""
-    decorators = [
+    decorators: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
         click.argument(
             "template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False)
         ),
@@ -90,13 +91,7 @@ def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
             help="Let get_file read only files below the template's directory (by default "
             "it reads what python-heatclient reads, ../ included).",
         ),
-        click.option(
-            "--max-template-size",
-            type=click.IntRange(min=1),
-            default=DEFAULT_MAX_BYTES,
-            show_default=True,
-            help="Largest template or environment file, in bytes.",
-        ),
+        limit_options(*EVALUATION_LIMITS),
     ]
     for decorator in reversed(decorators):
         command = decorator(command)
@@ -113,7 +108,6 @@ def load_from_options(
     parameters: tuple[str, ...],
     parameter_files: tuple[str, ...],
     restrict_files: bool,
-    max_template_size: int,
     *,
     require_all: bool,
     stack_name: str | None = None,
@@ -129,7 +123,7 @@ def load_from_options(
                 f"cannot read {path}: {error}", param_hint="--parameter-file"
             ) from None
     options = LoadOptions(
-        limits=LoadLimits(max_bytes=max_template_size),
+        limits=LoadLimits.of(active_limits()),
         restrict_files=restrict_files,
         require_all_parameters=require_all,
         stack_name=stack_name,
@@ -358,10 +352,11 @@ def name_disabled(definition: StackDefinition, condition: Any) -> bool:
     "--to", "target", type=click.Choice(["yaml", "json"]), required=True, help="The form to write."
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to a file.")
+@limit_options("template_size", "nodes", "expanded_size", "depth")
 def convert(template_file: str, target: str, output: str | None) -> None:
     """Convert TEMPLATE between its JSON and YAML forms (same data either way)."""
     try:
-        document = read_file(template_file)
+        document = read_file(template_file, LoadLimits.of(active_limits()))
     except TemplateError as error:
         report(error.diagnostics)
         raise Rejected(f"{template_file} was not converted") from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import gc
 import json
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -26,6 +27,7 @@ from yaml.constructor import SafeConstructor
 from stoker.codes import DUPLICATE_KEY, ENCODING, SYNTAX, TOO_DEEP, TOO_LARGE
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
+from stoker.limits import LIMITS, Limits
 from stoker.template.nodes import MappingNode, SequenceNode, StrNode
 
 try:  # libyaml's composer is several times faster than the pure-Python one
@@ -33,16 +35,32 @@ try:  # libyaml's composer is several times faster than the pure-Python one
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Loader = yaml.SafeLoader
 
-DEFAULT_MAX_BYTES = 512 * 1024
+_DEFAULTS = Limits()
+DEFAULT_MAX_BYTES = _DEFAULTS.template_size
+#: a YAML file larger than this is read by libyaml in pieces, not held whole in memory
+#: (only reachable with --max-template-size raised)
+STREAM_FROM_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
 class LoadLimits:
-    """Bounds that protect the loader from hostile or runaway input."""
+    """Bounds that protect the loader from hostile or runaway input (the loading part of
+    `stoker.limits.Limits`; each is named in its error with the option that raises it)."""
 
-    max_bytes: int = DEFAULT_MAX_BYTES
-    max_depth: int = 100
-    max_nodes: int = 1_000_000
+    max_bytes: int = _DEFAULTS.template_size
+    max_depth: int = _DEFAULTS.depth
+    #: nodes (keys, values, items), each alias counted again with all it stands for
+    max_nodes: int = _DEFAULTS.nodes
+    #: characters of scalar text (keys and values), aliases counted where used
+    max_expanded: int = _DEFAULTS.expanded_size
+
+    @classmethod
+    def of(cls, limits: Limits) -> LoadLimits:
+        return cls(limits.template_size, limits.depth, limits.nodes, limits.expanded_size)
+
+
+def _named(field: str) -> str:
+    return LIMITS[field].named()
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +90,40 @@ def paused_gc() -> Iterator[None]:
 
 
 def read_file(path: str, limits: LoadLimits | None = None) -> Document:
-    """Load a document from disk (bytes, so encoding errors get a position)."""
+    """Load a document from disk (bytes, so encoding errors get a position).
+
+    A file over the size limit is refused without being read. A large YAML file (the
+    size limit raised) is handed to libyaml as a stream, so the loader's limits stop it
+    after reading only as much as they allow, instead of after holding it three times
+    over (bytes, text, and libyaml's copy)."""
+    limits = limits or LoadLimits()
     with open(path, "rb") as handle:
-        raw = handle.read()
+        size = os.fstat(handle.fileno()).st_size
+        if size > limits.max_bytes:
+            raise _too_large(size, path, limits)
+        if size > STREAM_FROM_BYTES:
+            head = handle.read(4096)
+            if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+                handle.seek(0)
+                with paused_gc():
+                    return Document(_load_yaml(handle, path, limits), "yaml", path)
+            handle.seek(0)
+        raw = handle.read(limits.max_bytes + 1)
     return load_document(raw, path, limits)
+
+
+def _too_large(size: int, file: str, limits: LoadLimits) -> TemplateError:
+    return TemplateError(
+        [
+            Diagnostic(
+                TOO_LARGE,
+                f"Template size ({size} bytes) exceeds maximum allowed size "
+                f"({limits.max_bytes} bytes); split it into nested templates or raise "
+                f"the limit ({_named('template_size')})",
+                span=Span(file, 1, 1),
+            )
+        ]
+    )
 
 
 def load_document(
@@ -85,17 +133,7 @@ def load_document(
     limits = limits or LoadLimits()
     size = len(source.encode("utf-8")) if isinstance(source, str) else len(source)
     if size > limits.max_bytes:
-        raise TemplateError(
-            [
-                Diagnostic(
-                    TOO_LARGE,
-                    f"Template size ({size} bytes) exceeds maximum allowed size "
-                    f"({limits.max_bytes} bytes); split it into nested templates or raise "
-                    "the limit (--max-template-size)",
-                    span=Span(file, 1, 1),
-                )
-            ]
-        )
+        raise _too_large(size, file, limits)
     text = _decode(source, file) if isinstance(source, bytes) else source
     with paused_gc():
         if text.lstrip().startswith("{"):
@@ -144,11 +182,11 @@ _COLLECTION_TAGS = {
 _QUOTED_STYLES = frozenset({"'", '"', "|", ">"})
 
 
-def _tab_indent(text: str, error_line: int) -> tuple[int, int] | None:
+def _tab_indent(lines: list[str], error_line: int) -> tuple[int, int] | None:
     """Where a tab indents a line, for a syntax error at ``error_line``: YAML forbids tabs
     in indentation, and PyYAML's own message ("found character that cannot start any
     token") does not say so. The error line itself first, else the nearest line above."""
-    lines = text.splitlines()[:error_line]
+    lines = lines[:error_line]
     for number in range(len(lines), 0, -1):
         line = lines[number - 1]
         indent = line[: len(line) - len(line.lstrip(" \t"))]
@@ -157,15 +195,29 @@ def _tab_indent(text: str, error_line: int) -> tuple[int, int] | None:
     return None
 
 
-def _load_yaml(text: str, file: str, limits: LoadLimits) -> Any:
-    loader = _Loader(text)
+def _first_lines(source: Any, count: int) -> list[str]:
+    """The first ``count`` lines of the text or binary stream being loaded."""
+    if isinstance(source, str):
+        return source.splitlines()[:count]
+    source.seek(0)
+    lines = []
+    for number, line in enumerate(source, 1):
+        if number > count:
+            break
+        lines.append(line.decode("utf-8", "replace").rstrip("\r\n"))
+    return lines
+
+
+def _load_yaml(source: Any, file: str, limits: LoadLimits) -> Any:
+    """Nodes from YAML ``source``: text, or a binary file that libyaml reads in pieces."""
+    loader = _Loader(source)
     try:
         return _YamlBuilder(loader, file, limits).document()
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
         problem = f"YAML syntax error: {error.problem or error.context or 'invalid YAML'}"
-        tab = _tab_indent(text, span.line)
+        tab = _tab_indent(_first_lines(source, span.line), span.line)
         if tab is not None:
             span = Span(file, *tab)
             problem = "a tab character indents this line; YAML allows only spaces"
@@ -193,9 +245,10 @@ class _YamlBuilder:
         self.file = file
         self.limits = limits
         self.diagnostics: list[Diagnostic] = []
-        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.anchors: dict[str, tuple[Any, int, int]] = {}
         self.open_anchors: set[str] = set()
-        self.total = 0
+        self.total = 0  # nodes, aliases expanded
+        self.chars = 0  # characters of scalar text, aliases expanded
 
     def span(self, event: Any) -> Span:
         mark = event.start_mark
@@ -227,14 +280,15 @@ class _YamlBuilder:
         if depth > self.limits.max_depth:
             raise self.fail(
                 TOO_DEEP,
-                f"nesting deeper than {self.limits.max_depth} levels; flatten the data",
+                f"nesting deeper than {self.limits.max_depth} levels; flatten the data or "
+                f"raise the limit ({_named('depth')})",
                 event,
             )
         kind = type(event)
         if kind is yaml.AliasEvent:
             return self.alias(event)
         anchor = event.anchor
-        before = self.total
+        before, chars_before = self.total, self.chars
         if anchor is not None:
             self.open_anchors.add(anchor)
         if kind is yaml.ScalarEvent:
@@ -250,14 +304,22 @@ class _YamlBuilder:
             raise self.too_many(event)
         if anchor is not None:
             self.open_anchors.discard(anchor)
-            self.anchors[anchor] = (result, self.total - before)
+            self.anchors[anchor] = (result, self.total - before, self.chars - chars_before)
         return result
 
     def too_many(self, event: Any) -> TemplateError:
+        if self.chars > self.limits.max_expanded:
+            return self.fail(
+                TOO_LARGE,
+                f"the document's text expands to more than {self.limits.max_expanded:,} "
+                "characters (YAML aliases used as an expansion bomb?); raise the limit "
+                f"({_named('expanded_size')})",
+                event,
+            )
         return self.fail(
             TOO_DEEP,
-            f"the document expands to more than {self.limits.max_nodes} nodes "
-            "(YAML aliases used as an expansion bomb?)",
+            f"the document expands to more than {self.limits.max_nodes:,} nodes (YAML "
+            f"aliases used as an expansion bomb?); raise the limit ({_named('nodes')})",
             event,
         )
 
@@ -269,14 +331,18 @@ class _YamlBuilder:
             raise self.fail(SYNTAX, f"YAML syntax error: found undefined alias {name!r}", event)
         # The shared value counts again for every place it is used, which is what stops
         # "billion laughs" documents.
-        value, size = self.anchors[name]
+        value, size, chars = self.anchors[name]
         self.total += size
-        if self.total > self.limits.max_nodes:
+        self.chars += chars
+        if self.total > self.limits.max_nodes or self.chars > self.limits.max_expanded:
             raise self.too_many(event)
         return value
 
     def scalar(self, event: Any) -> Any:
         tag, text = event.tag, event.value
+        self.chars += len(text)
+        if self.chars > self.limits.max_expanded:
+            raise self.too_many(event)
         if tag is None:
             if event.style in _QUOTED_STYLES or not event.implicit[0]:
                 tag = _STR_TAG
@@ -342,6 +408,7 @@ class _YamlBuilder:
                 merged.extend(self.merge_sources(self.next_event(), depth))
                 continue
             key = self.scalar(key_event)
+            self.total += 1  # a key costs as much as a value
             # A node's own span and the one its container records for it are equal: share
             # one object (a large template holds hundreds of thousands of them).
             key_span = getattr(key, "span", None)
@@ -453,13 +520,19 @@ class _JsonReader:
     def value(self, offset: int, depth: int) -> tuple[Any, int]:
         if depth > self.limits.max_depth:
             raise self.error(
-                f"nesting deeper than {self.limits.max_depth} levels; flatten the data",
+                f"nesting deeper than {self.limits.max_depth} levels; flatten the data or "
+                f"raise the limit ({_named('depth')})",
                 offset,
                 TOO_DEEP,
             )
         self.count += 1
         if self.count > self.limits.max_nodes:
-            raise self.error(f"more than {self.limits.max_nodes} nodes", offset, TOO_DEEP)
+            raise self.error(
+                f"the document has more than {self.limits.max_nodes:,} nodes; raise the "
+                f"limit ({_named('nodes')})",
+                offset,
+                TOO_DEEP,
+            )
         char = self.text[offset : offset + 1]
         if char == "{":
             return self.object(offset, depth)
@@ -504,6 +577,7 @@ class _JsonReader:
             if not self.text.startswith('"', offset):
                 raise self.error("JSON syntax error: expected a quoted key", offset)
             key, after_key = self.string(offset)
+            self.count += 1  # a key costs as much as a value
             colon = self.skip(after_key)
             if not self.text.startswith(":", colon):
                 raise self.error("JSON syntax error: expected ':' after a key", colon)
