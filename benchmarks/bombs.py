@@ -88,9 +88,15 @@ def join_aliased(directory: Path) -> list[str]:
         HEADER
         + "parameters: {}\nresources:\n  r:\n    type: OS::Heat::Value\n    properties:\n"
         + "      value:\n        list_join:\n          - ','\n"
-        + "          - &a [" + ", ".join(chr(97 + i) + "y" * 1000 for i in range(3)) + "]\n"
-        + "          - &b [" + ", ".join(["*a"] * 100) + "]\n"
-        + "          - [" + ", ".join(["*b"] * 100) + "]\n"
+        + "          - &a ["
+        + ", ".join(chr(97 + i) + "y" * 1000 for i in range(3))
+        + "]\n"
+        + "          - &b ["
+        + ", ".join(["*a"] * 100)
+        + "]\n"
+        + "          - ["
+        + ", ".join(["*b"] * 100)
+        + "]\n"
     )
     return ["template", "resolve", _write(directory, "join.yaml", text)]
 
@@ -196,9 +202,10 @@ BOMBS = (
 @dataclass
 class Outcome:
     seconds: float
+    cpu_seconds: float
     rss_mb: float
     status: int
-    stderr: str
+    stderr: str  # with stdout after it: lint writes its findings there
 
 
 def run(args: list[str], env: dict[str, str], cap_mb: int, cap_seconds: int) -> Outcome:
@@ -206,20 +213,29 @@ def run(args: list[str], env: dict[str, str], cap_mb: int, cap_seconds: int) -> 
         resource.setrlimit(resource.RLIMIT_AS, (cap_mb * 1024 * 1024,) * 2)
         resource.setrlimit(resource.RLIMIT_CPU, (cap_seconds, cap_seconds))
 
-    with tempfile.TemporaryFile() as errors:
+    with tempfile.TemporaryFile() as errors, tempfile.TemporaryFile() as output:
         start = time.perf_counter()
         process = subprocess.Popen(
             [STOKER, *args],
             env=env,
-            stdout=subprocess.DEVNULL,
+            stdout=output,
             stderr=errors,
             preexec_fn=limits,  # noqa: PLW1509 - no threads in this process
         )
         _, status, usage = os.wait4(process.pid, 0)
         elapsed = time.perf_counter() - start
         errors.seek(0)
-        stderr = errors.read().decode(errors="replace")
-    return Outcome(elapsed, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), stderr)
+        output.seek(0)
+        text = errors.read().decode(errors="replace") + output.read(100_000).decode(
+            errors="replace"
+        )
+    return Outcome(
+        elapsed,
+        usage.ru_utime + usage.ru_stime,
+        usage.ru_maxrss / 1024,
+        os.waitstatus_to_exitcode(status),
+        text,
+    )
 
 
 def verdict(outcome: Outcome, bomb: Bomb) -> str:
@@ -229,11 +245,8 @@ def verdict(outcome: Outcome, bomb: Bomb) -> str:
         return "traceback"
     if outcome.status == 0:
         return "accepted (exit 0)"
-    located = [line for line in LOCATED.findall(outcome.stderr)]
-    finding = next(
-        (line for line in outcome.stderr.splitlines() if LOCATED.match(line)), ""
-    )
-    if not located:
+    finding = next((line for line in outcome.stderr.splitlines() if LOCATED.match(line)), "")
+    if not finding:
         last = outcome.stderr.strip().splitlines()[-1:] or ["(nothing)"]
         return f"exit {outcome.status}, not located: {last[0][:100]}"
     if bomb.expect not in finding:
@@ -253,8 +266,8 @@ def main() -> int:
         env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{Path(directory, 'bombs.db')}"}
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         print(f"load average before: {Path('/proc/loadavg').read_text().split()[:3]}")
-        print("| bomb | command | wall | peak RSS | ending |")
-        print("|---|---|---|---|---|")
+        print("| bomb | command | wall | CPU | peak RSS | ending |")
+        print("|---|---|---|---|---|---|")
         for bomb in chosen:
             where = Path(directory, bomb.name)
             where.mkdir()
@@ -266,7 +279,8 @@ def main() -> int:
             )
             print(
                 f"| {bomb.name}: {bomb.what} | `stoker {shown}` | {outcome.seconds:.2f} s "
-                f"| {outcome.rss_mb:.0f} MB | {verdict(outcome, bomb)} |",
+                f"| {outcome.cpu_seconds:.2f} s | {outcome.rss_mb:.0f} MB "
+                f"| {verdict(outcome, bomb)} |",
                 flush=True,
             )
         print(f"load average after: {Path('/proc/loadavg').read_text().split()[:3]}")

@@ -49,7 +49,7 @@ class Limits:
     #: bytes of one template or environment file (Heat's max_template_size)
     template_size: int = 512 * KIB
     #: nodes of one document (keys, values and items), YAML aliases counted where used
-    nodes: int = 400_000
+    nodes: int = 250_000
     #: characters of the text of one document, YAML aliases counted where used
     expanded_size: int = 16 * MIB
     #: levels of nesting, in a document and in any value a function builds
@@ -234,30 +234,25 @@ def charge(value: Any, what: str, *, span: Span | None = None, path: Path = ()) 
     left = limits.total_value_size - budget.spent
     size = value_size(value, min(limits.value_size, left), limits.depth)
     if size < 0:
-        raise exceeded("depth", f"{what} builds a value nested too deeply", span=span, path=path)
-    _check(budget, size, what, span, path)
+        raise exceeded("depth", f"{what} builds a value nested more deeply", span=span, path=path)
+    _check(budget, size, f"{what} builds a value of more than", span, path)
     budget.spent += size
 
 
 def reserve(size: int, what: str, *, span: Span | None = None, path: Path = ()) -> None:
     """Refuse, before building it, a value of ``size`` approximate bytes that would not fit."""
-    _check(current(), size, what, span, path)
+    _check(current(), size, f"{what} would build a value of about", span, path)
 
 
 def _check(budget: Budget, size: int, what: str, span: Span | None, path: Path) -> None:
     limits = budget.limits
     if size > limits.value_size:
-        raise exceeded(
-            "value_size",
-            f"{what} builds a value of more than {limits.value_size:,} bytes",
-            span=span,
-            path=path,
-        )
+        raise exceeded("value_size", f"{what} {size:,} bytes", span=span, path=path)
     if size > limits.total_value_size - budget.spent:
         raise exceeded(
             "total_value_size",
-            f"{what}: the function calls of this command build more than "
-            f"{limits.total_value_size:,} bytes in all",
+            f"{what} {size:,} bytes, after {budget.spent:,} bytes built by the function "
+            "calls before it",
             span=span,
             path=path,
         )

@@ -89,6 +89,20 @@ DEFAULT_CASES: list[Case] = [
         [("t.yaml", 2, 114)],
     ),
     Case(
+        "E0006",
+        {
+            "t.yaml": hot(
+                "resources:\n  r:\n    type: OS::Heat::Value\n    properties:\n"
+                "      value:\n        repeat:\n          template: '%a%%b%%c%%d%%e%'\n"
+                "          for_each:\n            '%a%': &l ["
+                + ", ".join(f"v{i}" for i in range(100))
+                + "]\n"
+                + "".join(f"            '%{k}%': *l\n" for k in "bcde")
+            )
+        },
+        [("t.yaml", 7, 9)],
+    ),
+    Case(
         "E0005",
         {"t.yaml": "- heat_template_version\n- 2021-04-16\n"},
         [("t.yaml", 1, 1)],

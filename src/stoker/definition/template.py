@@ -20,6 +20,7 @@ from stoker.environment.capabilities import (
 )
 from stoker.functions.base import Function, FunctionTable, Parser
 from stoker.functions.tables import table_for
+from stoker.limits import active_limits, exceeded
 from stoker.parameters import Parameter, ParameterGroup, parse_parameter_groups, parse_parameters
 from stoker.template.loader import Document, paused_gc
 from stoker.template.nodes import key_span, plain, span_of, value_span
@@ -316,7 +317,15 @@ class _TemplateParser:
                 template.conditions[str(name)] = self.parser.parse_condition(expression, path)
                 template.condition_spans[str(name)] = key_span(self.data[names.conditions], name)
 
-        for name, body in self.section(names.resources, dict, {}).items():
+        resources = self.section(names.resources, dict, {})
+        if len(resources) > active_limits().resources:
+            raise exceeded(
+                "resources",
+                f"the template declares {len(resources):,} resources",
+                path=(names.resources,),
+                span=key_span(self.data, names.resources),
+            )
+        for name, body in resources.items():
             resource = self.resource(str(name), body, self.data[names.resources])
             if resource is not None:
                 template.resources[resource.name] = resource

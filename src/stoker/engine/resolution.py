@@ -21,8 +21,9 @@ from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.environment import ResolvedType, caching_read, child_environment, resolve_provider
-from stoker.errors import FunctionError, TemplateError
+from stoker.errors import FunctionError, LimitExceeded, TemplateError
 from stoker.functions.base import OMIT, Unresolved, is_literal, iter_functions, resolve
+from stoker.limits import active_limits, exceeded
 from stoker.resources.base import ResourceFailure, ResourcePlugin
 from stoker.resources.catalog import catalog_schema, heat_knows
 from stoker.resources.nested import NestedStackPlugin, TemplateResource
@@ -398,6 +399,8 @@ class TreeCheck:
     cache: ProviderCache = field(default_factory=ProviderCache)
     #: the nested definitions found: (path of facade names, template location, definition)
     nested: list[tuple[tuple[str, ...], str, StackDefinition]] = field(default_factory=list)
+    #: resources of the whole tree seen so far (``--max-resources`` bounds them)
+    resources: int = 0
 
     def check(
         self,
@@ -407,6 +410,9 @@ class TreeCheck:
         names: tuple[str, ...] = (),
     ) -> list[Diagnostic]:
         found: list[Diagnostic] = []
+        if not names:
+            template = definition.template
+            self._count(len(template.resources), "the template", (template.names.resources,), None)
         resolution = resolve_types(
             definition, self.registry, base_dir, self.cache, require_types=self.require_types
         )
@@ -443,12 +449,17 @@ class TreeCheck:
         )
         if any(d.is_error for d in problems):
             return []  # already reported by check_properties
+        resource = definition.template.resources[name]
         try:
             spec = plugin.child_spec(validated, name)
+        except LimitExceeded as error:  # located here, where the member count was asked for
+            located = replace(error.diagnostics[0], path=resource.path, span=resource.span)
+            raise LimitExceeded(located, error.limit) from None
         except Exception:  # e.g. an inline template that does not parse: create reports it
             return []
+        members = spec.template.get("resources") if isinstance(spec.template, dict) else None
+        self._count(len(members or ()), f"{name}'s nested stack", resource.path, resource.span)
         if len(names) + 1 > self.max_depth:
-            resource = definition.template.resources[name]
             return [
                 Diagnostic(
                     codes.RESOURCE_DEFINITION,
@@ -502,11 +513,12 @@ class TreeCheck:
                     span,
                 )
             ]
+        model = plugin.template_model  # type: ignore[attr-defined]
+        self._count(len(model.resources), f"{name}'s provider template", where, span)
         known, _ = known_properties(definition, name)
         environment = child_environment(
             definition.environment, name, known, expanded=resolution.resolved.get(name)
         )
-        model = plugin.template_model  # type: ignore[attr-defined]
         child = define_stack(
             model,
             environment,
@@ -519,6 +531,18 @@ class TreeCheck:
         found += child.create_findings  # the child's values: a create refuses them
         found += self.check(child, plugin.base_dir, trail, (*names, name))
         return found if self.require_types else _at_create_only(found)
+
+    def _count(self, added: int, what: str, path: Path, span: Span | None) -> None:
+        """Count the resources of one more stack of the tree against ``--max-resources``
+        (Heat's max_resources_per_stack counts the whole tree too)."""
+        self.resources += added
+        if self.resources > active_limits().resources:
+            raise exceeded(
+                "resources",
+                f"{what} brings the resources of the tree to {self.resources:,}",
+                path=path,
+                span=span,
+            )
 
     @staticmethod
     def _handover(

@@ -18,6 +18,7 @@ from stoker import codes
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Context, Function, Scope, resolve
 from stoker.functions.strings import PureFunction, is_list
+from stoker.limits import active_limits, value_size
 
 
 class Repeat(PureFunction):
@@ -116,8 +117,19 @@ class Repeat(PureFunction):
             raise self.error(
                 f"For {self.name}, the length of for_each values should be equal if no nested loop."
             )
-        combinations = itertools.product(*values) if nested else zip(*values, strict=False)
         template = args["template"]
+        # Count the copies before making any: a product of a few lists, or a repeat of a
+        # repeat, asks for more than could ever be built.
+        count = 1
+        if nested:
+            for value in values:
+                count *= len(value)
+        else:
+            count = min((len(value) for value in values), default=0)
+        limits = active_limits()
+        if count:
+            self.reserve(count * max(value_size(template, limits.value_size, limits.depth), 8))
+        combinations = itertools.product(*values) if nested else zip(*values, strict=False)
         return [self._substitute(keys, combo, template) for combo in combinations]
 
     def _substitute(self, keys: list[Any], values: tuple[Any, ...], template: Any) -> Any:
@@ -128,6 +140,8 @@ class Repeat(PureFunction):
                         f'"{self.name}" can only substitute strings into the template; '
                         f"{key!r}: {value!r} is not a string"
                     )
+                if key and len(value) > len(key):
+                    self.reserve(len(template) + template.count(key) * (len(value) - len(key)))
                 template = template.replace(key, value)
             return template
         if is_list(template):
@@ -300,11 +314,36 @@ class ListConcat(PureFunction):
             result.extend(item)
         if not self.unique:
             return result
+        seen = _Members()
         unique: list[Any] = []
         for item in result:
-            if item not in unique:
+            if item not in seen:
+                seen.add(item)
                 unique.append(item)
         return unique
+
+
+class _Members:
+    """Membership by equality, as ``in`` on a list, without its quadratic cost: hashable
+    items (equal ones hash alike) in a set, the rest (maps, lists) in a list."""
+
+    def __init__(self, items: Iterable[Any] = ()) -> None:
+        self.hashable: set[Any] = set()
+        self.other: list[Any] = []
+        for item in items:
+            self.add(item)
+
+    def add(self, item: Any) -> None:
+        try:
+            self.hashable.add(item)
+        except TypeError:
+            self.other.append(item)
+
+    def __contains__(self, item: Any) -> bool:
+        try:
+            return item in self.hashable
+        except TypeError:
+            return item in self.other
 
 
 def _json(value: Any) -> str:
@@ -338,7 +377,8 @@ class Filter(PureFunction):
             return sequence
         if not is_list(values):
             raise self.error(f'"{self.name}" filters a list of values')
-        return [item for item in sequence if item not in values]
+        members = _Members(values)
+        return [item for item in sequence if item not in members]
 
 
 class Contains(PureFunction):

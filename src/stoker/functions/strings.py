@@ -19,6 +19,7 @@ from stoker import codes
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
 from stoker.functions.base import Context, Function, Scope, is_literal, resolve, to_data
+from stoker.limits import active_limits, charge, reserve, value_size
 
 
 def is_list(value: Any) -> bool:
@@ -46,7 +47,7 @@ class PureFunction(Function):
             return
         if is_literal(self.args):
             try:
-                self.compute(to_data(self.args))
+                self.computed(to_data(self.args))
             except FunctionError as exc:
                 yield self.invalid(exc.message, codes.FUNCTION_FAILED)
 
@@ -65,7 +66,19 @@ class PureFunction(Function):
         # Shape errors Heat reports when parsing come first, with the same message.
         for problem in self.check_arguments():
             raise self.error(problem.message)
-        return self.compute(resolve(self.args, context))
+        return self.computed(resolve(self.args, context))
+
+    def computed(self, args: Any) -> Any:
+        """`compute`, with the value counted against the evaluation's budget
+        (`stoker.limits`): one value may not pass ``--max-value-size`` or nest deeper
+        than ``--max-depth``, and all of a command's values not ``--max-total-value-size``."""
+        value = self.compute(args)
+        charge(value, f'"{self.name}"', span=self.span, path=self.path)
+        return value
+
+    def reserve(self, size: int) -> None:
+        """Refuse to build a value of about ``size`` bytes that could not be kept."""
+        reserve(size, f'"{self.name}"', span=self.span, path=self.path)
 
     def compute(self, args: Any) -> Any:
         """The value for fully resolved ``args``; raise ``self.error(...)`` on failure."""
@@ -163,6 +176,8 @@ class StrReplace(PureFunction):
         if isinstance(value, Mapping | list | tuple):
             if self.nonempty and not value:
                 raise self._empty(key)
+            limits = active_limits()
+            self.reserve(value_size(value, limits.value_size, limits.depth))
             try:
                 return to_json(value)
             except (TypeError, ValueError) as exc:
@@ -216,6 +231,7 @@ class StrReplace(PureFunction):
             if missing:
                 listed = ",".join(sorted(sorted(missing), key=len, reverse=True))
                 raise self.error(f"The following params were not found in the template: {listed}")
+        self.reserve(sum(len(text) for text, _ in segments))
         return "".join(text for text, _ in segments)
 
 
@@ -317,6 +333,19 @@ class ListJoin(PureFunction):
             items.extend(strings)
         if not isinstance(delimiter, str):
             raise self.error(f'"{self.name}" delimiter must be a string')
+        # Measure before serialising: a list item shared many times (YAML aliases) would
+        # otherwise be written out in full before its size is known.
+        limits = active_limits()
+        size = len(delimiter) * len(items)
+        for item in items:
+            size += (
+                len(item)
+                if isinstance(item, str)
+                else value_size(item, limits.value_size - size, limits.depth)
+            )
+            if size > limits.value_size:
+                break
+        self.reserve(size)
         return delimiter.join(self._text(item) for item in items)
 
 

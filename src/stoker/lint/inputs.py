@@ -17,13 +17,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from stoker.diagnostics import Diagnostic, Span
+from stoker.limits import LIMITS, Limits, active_limits
 from stoker.lint.codes import PACKAGE_UNREADABLE
 
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
 ZIP_SEPARATOR = "!"
-#: the most a zip may expand to; beyond this it is refused rather than read (zip bombs)
-MAX_ZIP_BYTES = 256 * 1024 * 1024
+#: members smaller than this are not held to the compression ratio (tiny files of
+#: repeated characters compress very well and are harmless)
+RATIO_FROM_BYTES = 64 * 1024
 
 
 class PackageKind(StrEnum):
@@ -64,14 +66,26 @@ class Package:
     _archive: zipfile.ZipFile | None = None
     _members: dict[str, zipfile.ZipInfo] = field(default_factory=dict)
 
-    def read(self, source: SourceFile) -> bytes:
-        """The bytes of ``source``; OSError when it cannot be read."""
+    def read(self, source: SourceFile, limit: int | None = None) -> bytes:
+        """The bytes of ``source``; OSError when it cannot be read. With ``limit``, a file
+        larger than that many bytes is not read: ``limit + 1`` bytes of it come back, and
+        `size` says how large it is (so a zip member is never inflated in full)."""
         if source.disk_path is not None:
             with open(source.disk_path, "rb") as handle:
-                return handle.read()
+                return handle.read() if limit is None else handle.read(limit + 1)
         if self._archive is None or source.relpath not in self._members:
             raise FileNotFoundError(source.name)
-        return self._archive.read(self._members[source.relpath])
+        info = self._members[source.relpath]
+        if limit is None or info.file_size <= limit:
+            return self._archive.read(info)
+        with self._archive.open(info) as member:
+            return member.read(limit + 1)
+
+    def size(self, source: SourceFile) -> int:
+        """The size in bytes of ``source`` (as the archive declares it, in a zip)."""
+        if source.disk_path is not None:
+            return os.path.getsize(source.disk_path)
+        return self._members[source.relpath].file_size
 
     def resolve(self, source: SourceFile, reference: str) -> SourceFile | None:
         """The file a relative ``reference`` written in ``source`` names, if it exists.
@@ -128,6 +142,36 @@ def discover(paths: list[str]) -> list[Package]:
     return packages
 
 
+def _zip_refusal(members: list[zipfile.ZipInfo]) -> str | None:
+    """Why a package is refused unread under the budget's zip limits (a zip bomb: many
+    members, a large total, or a member that inflates far beyond its compressed size),
+    naming the limit and its option; None when it may be read."""
+    limits = active_limits()
+    if len(members) > limits.zip_members:
+        return _refused("zip_members", f"the archive has {len(members):,} members", limits)
+    total = sum(info.file_size for info in members)
+    if total > limits.zip_size:
+        return _refused("zip_size", f"the archive expands to {total:,} bytes", limits)
+    for info in members:
+        ratio = info.file_size / max(info.compress_size, 1)
+        if info.file_size >= RATIO_FROM_BYTES and ratio > limits.zip_ratio:
+            return _refused(
+                "zip_ratio",
+                f"the member {info.filename} expands {ratio:,.0f} times "
+                f"({info.compress_size:,} to {info.file_size:,} bytes)",
+                limits,
+            )
+    return None
+
+
+def _refused(name: str, what: str, limits: Limits) -> str:
+    limit = LIMITS[name]
+    return (
+        f"{what}: over the limit of {getattr(limits, name):,} {limit.unit} (raise it with "
+        f"{limit.named()}); refusing to read it"
+    )
+
+
 def _directory(path: str) -> Package:
     root = os.path.abspath(path)
     name = path.rstrip("/" + os.sep) or path
@@ -155,16 +199,9 @@ def _zip(path: str) -> Package:
         )
         return package
     members = [info for info in archive.infolist() if not info.is_dir()]
-    total = sum(info.file_size for info in members)
-    if total > MAX_ZIP_BYTES:
-        package.problems.append(
-            Diagnostic(
-                PACKAGE_UNREADABLE,
-                f"the archive expands to {total} bytes, more than {MAX_ZIP_BYTES}; refusing "
-                "to read it",
-                span=Span(path, 1, 1),
-            )
-        )
+    refusal = _zip_refusal(members)
+    if refusal is not None:
+        package.problems.append(Diagnostic(PACKAGE_UNREADABLE, refusal, span=Span(path, 1, 1)))
         return package
     package._archive = archive
     for info in sorted(members, key=lambda member: member.filename):

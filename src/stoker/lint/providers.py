@@ -59,6 +59,11 @@ class ProviderLoader:
             return ProviderTemplate(reference, target, problem="it could not be parsed")
         return ProviderTemplate(reference, target, template)
 
+    def _load(self, package: Package, source: SourceFile) -> Document:
+        raw = package.read(source, self.limits.max_bytes)
+        size = package.size(source) if len(raw) > self.limits.max_bytes else None
+        return load_document(raw, source.name, self.limits, size)
+
     def reader(self, package: Package) -> Callable[[str], Document]:
         """A document reader by location, for choosing among a registry list's templates:
         locations inside a zip package (``pkg.zip!dir/x.yaml``, or relative to the
@@ -80,14 +85,14 @@ class ProviderLoader:
                 inner = location[len(prefix) :]
             member = package.resolve(SourceFile(prefix, ""), posixpath.normpath(inner))
             if member is not None:
-                return load_document(package.read(member), member.name, self.limits)
+                return self._load(package, member)
             if not os.path.isabs(location):
                 raise OSError(2, "no such file in the package", location)
         return read_file(location, self.limits)
 
     def _read(self, package: Package, target: SourceFile) -> None:
         try:
-            document = load_document(package.read(target), target.name, self.limits)
+            document = self._load(package, target)
         except TemplateError as error:
             first = error.diagnostics[0].render() if error.diagnostics else "invalid"
             self._problems[target.name] = f"it does not load ({first})"

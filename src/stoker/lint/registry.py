@@ -44,6 +44,7 @@ RULES: tuple[type[Rule], ...] = (
     loading.DuplicateKey,
     loading.TooDeep,
     loading.NotAMapping,
+    loading.LimitReached,
     structure.TemplateVersion,
     structure.UnknownSection,
     structure.SectionShape,

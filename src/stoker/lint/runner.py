@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from stoker.diagnostics import Diagnostic, Severity, Span
+from stoker.errors import LimitExceeded
 from stoker.lint.codes import INTERNAL_ERROR
 from stoker.lint.config import LintConfig
 from stoker.lint.context import (
@@ -176,6 +177,8 @@ def _check(rule: Rule, ctx: FileContext | PackageContext, enabled: set[str]) -> 
     """Run one rule on one context; an exception becomes an internal-error finding."""
     try:
         found = list(rule.check(ctx))  # type: ignore[attr-defined]
+    except LimitExceeded as error:  # e.g. the tree below the template is too large
+        return error.diagnostics
     except Exception as error:
         if INTERNAL_ERROR not in enabled:
             return []

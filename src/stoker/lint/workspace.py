@@ -26,7 +26,7 @@ from stoker.definition.template import parse_sections_as, parse_template
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import SECTION_NAMES, merge_environments, parse_environment
 from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS
-from stoker.errors import TemplateError
+from stoker.errors import LimitExceeded, TemplateError
 from stoker.lint.codes import INTERNAL_ERROR
 from stoker.lint.context import (
     EnvironmentContext,
@@ -120,9 +120,10 @@ def _load(
 ) -> tuple[Document, Directives] | None:
     directives: Directives = {}
     try:
-        raw = context.package.read(source)
+        raw = context.package.read(source, limits.max_bytes)
+        size = context.package.size(source) if len(raw) > limits.max_bytes else None
         directives = read_directives(raw)
-        return load_document(raw, source.name, limits), directives
+        return load_document(raw, source.name, limits, size), directives
     except TemplateError as error:
         problems = error.diagnostics
     except OSError as error:
@@ -173,6 +174,8 @@ def _parse(
         if by_name and version_problems and isinstance(document.data, dict):
             unit.version_problems = version_problems
             unit.template = parse_sections_as(document, LATEST_HOT)
+    except LimitExceeded as error:  # the template asks for more than the budget allows
+        unit.template, unit.core = None, error.diagnostics
     except Exception as error:
         unit.core = [internal_error(source, "parsing the template", error)]
     context.providers.add(source, unit.template)
@@ -236,6 +239,9 @@ def _define(context: PackageContext, unit: TemplateContext, index: _EnvironmentI
             collected.files,
             unread_files=frozenset(collected.unread),
         )
+    except LimitExceeded as error:
+        unit.template, unit.core = None, error.diagnostics
+        return
     except Exception as error:
         unit.template = None
         unit.core = [internal_error(unit.source, "validating the template", error)]

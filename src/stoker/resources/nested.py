@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from stoker.limits import active_limits, exceeded
 from stoker.parameters import ParameterType
 from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView
 from stoker.resources.constraints import allowed_values, length, value_range
@@ -298,7 +299,10 @@ class ResourceGroup(_MemberAttributes):
         ]
         resources: dict[str, Any] = {}
         index = 0
-        while len(resources) < int(properties.get("count", 1)):
+        count = int(properties.get("count", 1))
+        if count > active_limits().resources:
+            raise exceeded("resources", f"the group {name} has {count:,} members")
+        while len(resources) < count:
             member = str(index)
             index += 1
             if member in removed:

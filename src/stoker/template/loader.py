@@ -127,11 +127,18 @@ def _too_large(size: int, file: str, limits: LoadLimits) -> TemplateError:
 
 
 def load_document(
-    source: bytes | str, file: str = "<template>", limits: LoadLimits | None = None
+    source: bytes | str,
+    file: str = "<template>",
+    limits: LoadLimits | None = None,
+    size: int | None = None,
 ) -> Document:
-    """Parse ``source`` into nodes; raise `TemplateError` with every loader finding."""
+    """Parse ``source`` into nodes; raise `TemplateError` with every loader finding.
+
+    ``size`` is the size of the whole file when ``source`` is only its start (a file over
+    the size limit is read no further than the limit)."""
     limits = limits or LoadLimits()
-    size = len(source.encode("utf-8")) if isinstance(source, str) else len(source)
+    if size is None:
+        size = len(source.encode("utf-8")) if isinstance(source, str) else len(source)
     if size > limits.max_bytes:
         raise _too_large(size, file, limits)
     text = _decode(source, file) if isinstance(source, bytes) else source

@@ -42,7 +42,9 @@ class TooLarge(CodeRule):
     explanation = (
         "Heat refuses templates larger than max_template_size (524288 bytes by default): "
         "'Template size (<n> bytes) exceeds maximum allowed size'. Split the template into "
-        "nested templates."
+        "nested templates. stoker's limit is --max-template-size ($STOKER_MAX_TEMPLATE_SIZE); "
+        "the same code reports a document whose text, YAML aliases expanded, passes "
+        "--max-expanded-size (a YAML bomb)."
     )
     source = _LOADER
 
@@ -64,11 +66,27 @@ class TooDeep(CodeRule):
     severity = Severity.ERROR
     summary = "The document nests too deeply or expands too far"
     explanation = (
-        "More than 100 levels of nesting, a recursive YAML alias, or aliases that expand the "
-        "document past a million nodes (an expansion bomb). Such input is refused before it "
-        "is built; flatten the data."
+        "More than 100 levels of nesting (--max-depth), a recursive YAML alias, or a "
+        "document of more than 250,000 nodes, aliases counted where they are used "
+        "(--max-nodes; an expansion bomb). Such input is refused before it is built; "
+        "flatten the data."
     )
     source = Source(SourceKind.STOKER, "loader limits that protect against hostile input")
+
+
+class LimitReached(CodeRule):
+    id = "E0006"
+    severity = Severity.ERROR
+    summary = "The template asks for more work than the evaluation's budget allows"
+    explanation = (
+        "Evaluating the template would cross a limit of stoker's budget: a value a "
+        "function builds (repeat, str_replace, list_join, map_merge, list_concat, yaql ...) "
+        "larger than --max-value-size or nested deeper than --max-depth, more than "
+        "--max-total-value-size built in all, or more resources in the tree than "
+        "--max-resources (group members included). The evaluation stops there; the finding "
+        "names the limit, and its option (or STOKER_MAX_* variable) raises it."
+    )
+    source = Source(SourceKind.STOKER, "the evaluation budget (stoker.limits)")
 
 
 class NotAMapping(CodeRule):
