@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 
 def independent(count: int) -> str:
@@ -130,14 +131,8 @@ def run_scenario(name: str, count: int) -> dict[str, float]:
     stoker is imported here, not at the top: the parent process stays small, and Linux
     counts a child's memory before ``exec`` in the child's peak RSS.
     """
-    from stoker.definition.loading import LoadOptions, load_definition
-    from stoker.engine.settings import EngineSettings
-    from stoker.engine.stacks import CreateRequest, StackEngine
-    from stoker.engine.state import Status
-    from stoker.resources.registry import default_registry
-    from stoker.store import open_store
+    from stoker.limits import Limits, applied
     from stoker.template.loader import LoadLimits
-    from stoker.template.nodes import plain
 
     directory = tempfile.mkdtemp()
     path = Path(directory, "t.yaml")
@@ -145,11 +140,28 @@ def run_scenario(name: str, count: int) -> dict[str, float]:
         path.write_text(three_levels(Path(directory)))
     else:
         path.write_text(SCENARIOS[name](count))
-    options = LoadOptions(
-        limits=LoadLimits(max_bytes=16 * 1024 * 1024),
-        require_all_parameters=True,
-        stack_name="bench",
+    # --scaling goes to 100,000 resources: past the default budget, on purpose
+    limits = Limits(
+        template_size=64 * 1024 * 1024,
+        nodes=10**8,
+        expanded_size=10**10,
+        resources=10**7,
+        total_value_size=10**10,
     )
+    with applied(limits):
+        return _create_and_delete(directory, path, LoadLimits.of(limits))
+
+
+def _create_and_delete(directory: str, path: Path, limits: Any) -> dict[str, float]:
+    from stoker.definition.loading import LoadOptions, load_definition
+    from stoker.engine.settings import EngineSettings
+    from stoker.engine.stacks import CreateRequest, StackEngine
+    from stoker.engine.state import Status
+    from stoker.resources.registry import default_registry
+    from stoker.store import open_store
+    from stoker.template.nodes import plain
+
+    options = LoadOptions(limits=limits, require_all_parameters=True, stack_name="bench")
     result = load_definition(str(path), [], {}, options)
     assert result.ok and result.definition is not None, result.diagnostics[:3]
     definition = result.definition
