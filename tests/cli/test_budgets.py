@@ -215,6 +215,27 @@ def test_value_size_counts_shared_values_where_used_and_stops_early():
         charge([[[[[["deep"]]]]]], '"list_concat"')
 
 
+def test_a_value_built_at_create_time_fails_its_resource(tmp_path):
+    # known only once v0 exists, so validation cannot see it: the create refuses it
+    text = (
+        HEADER
+        + "resources:\n  v0:\n    type: OS::Heat::Value\n"
+        + f"    properties: {{value: {'x' * 100}}}\n"
+        + "  v1:\n    type: OS::Heat::Value\n    properties:\n      value:\n"
+        + "        str_replace:\n"
+        + f"          template: {'$a' * 50}\n"
+        + "          params: {$a: {get_attr: [v0, value]}}\n"
+    )
+    path = _write(tmp_path, text)
+    db = str(tmp_path / "s.db")
+    failed = stoker("--db", db, "stack", "create", "big", "-t", path, "--max-value-size", "4000")
+    assert failed.returncode == 1 and "Traceback" not in failed.stderr
+    assert "CREATE_FAILED" in failed.stderr.splitlines()[-1]
+    assert f"{path}:10:9: resources.v1.properties.value.str_replace:" in failed.stderr
+    assert "--max-value-size" in failed.stderr.splitlines()[-1]
+    assert stoker("--db", db, "stack", "create", "fits", "-t", path).returncode == 0
+
+
 # ------------------------------------------------------------------ resources and zips
 
 

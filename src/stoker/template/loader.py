@@ -109,6 +109,10 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
                     return Document(_load_yaml(handle, path, limits), "yaml", path)
             handle.seek(0)
         raw = handle.read(limits.max_bytes + 1)
+    if size > STREAM_FROM_BYTES:  # a large JSON document: keep its text only, not twice
+        text = _decode(raw, path)
+        del raw
+        return load_document(text, path, limits, size)
     return load_document(raw, path, limits)
 
 
@@ -500,11 +504,22 @@ class _JsonReader:
         self.text = text
         self.file = file
         self.limits = limits
-        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        # Line starts are found as far as positions are asked for, so a document the
+        # limits stop early is not scanned to its end.
+        self.line_starts = [0]
+        self.scanned = 0
         self.diagnostics: list[Diagnostic] = []
         self.count = 0
 
     def span(self, offset: int) -> Span:
+        if offset >= self.scanned:
+            end = max(offset + 1, self.scanned + 65536)
+            text, starts = self.text, self.line_starts
+            newline = text.find("\n", self.scanned, end)
+            while newline >= 0:
+                starts.append(newline + 1)
+                newline = text.find("\n", newline + 1, end)
+            self.scanned = end
         line = bisect.bisect_right(self.line_starts, offset)
         return Span(self.file, line, offset - self.line_starts[line - 1] + 1)
 
