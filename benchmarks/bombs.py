@@ -225,6 +225,7 @@ def run(args: list[str], env: dict[str, str], cap_mb: int, cap_seconds: int) -> 
         )
         _, status, usage = os.wait4(process.pid, 0)
         elapsed = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         errors.seek(0)
         output.seek(0)
         text = errors.read().decode(errors="replace") + output.read(100_000).decode(

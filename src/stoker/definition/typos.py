@@ -31,12 +31,18 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
         return []
     names = sorted({*table.functions, *table.conditions})
     found = []
+    # A template repeats its keys (every ``properties: {name: ...}``); difflib is slow
+    # enough that asking it once per distinct key matters for large templates.
+    closest: dict[str, list[str]] = {}
     for section in _SECTIONS:
         if section in data:
             for path, mapping, key in _one_key_mappings(data[section], (section,)):
                 if not isinstance(key, str) or key in table.functions or key in table.conditions:
                     continue
-                close = difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF)
+                close = closest.get(key)
+                if close is None:
+                    close = difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF)
+                    closest[key] = close
                 if close:
                     found.append(
                         Diagnostic(
