@@ -236,6 +236,19 @@ def test_a_value_built_at_create_time_fails_its_resource(tmp_path):
     assert stoker("--db", db, "stack", "create", "fits", "-t", path).returncode == 0
 
 
+def test_get_file_of_a_file_larger_than_a_value_is_not_read(tmp_path):
+    (tmp_path / "big.txt").write_text("b" * 5000, encoding="utf-8")
+    text = HEADER + VALUE + "        get_file: big.txt\n"
+    path = _write(tmp_path, text)
+    assert stoker("template", "validate", path).returncode == 0
+    result = stoker("template", "validate", "--max-value-size", "1000", path)
+    assert result.returncode == 1
+    assert f"{path}:7:9:" in result.stderr and "has 5,000 bytes" in result.stderr
+    assert "--max-value-size" in result.stderr
+    lint = stoker("lint", "--max-value-size", "1000", path)
+    assert lint.returncode == 1 and "E0006" in lint.stdout and "--max-value-size" in lint.stdout
+
+
 # ------------------------------------------------------------------ resources and zips
 
 

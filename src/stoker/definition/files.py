@@ -18,6 +18,7 @@ from urllib.parse import urlparse
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.functions.base import Function
+from stoker.limits import active_limits, exceeded
 
 URL_SCHEMES = ("http", "https", "ftp")
 
@@ -93,6 +94,13 @@ def collect_files(
             continue
         if not os.path.isfile(real):
             continue  # get_file's own validation reports the missing content with its place
+        size, limit = os.path.getsize(real), active_limits().value_size
+        if size > limit:  # its content is a value like any other: never read in full
+            what = f"get_file {key}: {real} has {size:,} bytes"
+            refused = exceeded("value_size", what, span=call.span, path=call.path)
+            found.extend(refused.diagnostics)
+            collected.unread.add(key)
+            continue
         try:
             with open(real, encoding="utf-8") as handle:
                 files[key] = handle.read()

@@ -16,6 +16,7 @@ from stoker import codes
 from stoker.definition.files import CollectedFiles, collect_files, url_not_fetched
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
+from stoker.limits import active_limits, exceeded
 from stoker.lint.inputs import Package, SourceFile
 
 
@@ -62,6 +63,13 @@ def _from_archive(
         target = package.resolve(source, key)
         if target is None:
             continue  # get_file's own validation reports the missing content
+        size, limit = package.size(target), active_limits().value_size
+        if size > limit:  # its content is a value like any other: never read in full
+            what = f"get_file {key}: {target.name} has {size:,} bytes"
+            found = exceeded("value_size", what, span=call.span, path=call.path)
+            collected.diagnostics.extend(found.diagnostics)
+            collected.unread.add(key)
+            continue
         try:
             collected.files[key] = package.read(target).decode("utf-8")
         except (OSError, UnicodeDecodeError) as error:
