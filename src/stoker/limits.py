@@ -132,6 +132,10 @@ LIMITS: dict[str, Limit] = {
 
 assert set(LIMITS) == {f.name for f in fields(Limits)}  # noqa: S101 - one table, kept whole
 
+#: no practical bound: for rebuilding what a create already accepted under its own limits
+#: (a stored stack is deleted or resumed even when it was created with limits raised)
+UNBOUNDED = Limits(**{f.name: 2**62 for f in fields(Limits)})
+
 
 class Budget:
     """The limits of the running command and what its function calls have built so far."""

@@ -249,6 +249,18 @@ def test_get_file_of_a_file_larger_than_a_value_is_not_read(tmp_path):
     assert lint.returncode == 1 and "E0006" in lint.stdout and "--max-value-size" in lint.stdout
 
 
+def test_a_stack_created_under_raised_limits_is_shown_and_deleted_under_smaller_ones(tmp_path):
+    body = "".join(f"  r{i}: {{type: OS::Heat::None}}\n" for i in range(8))
+    path = _write(tmp_path, HEADER + "resources:\n" + body)
+    db = str(tmp_path / "s.db")
+    assert stoker("--db", db, "stack", "create", "s", "-t", path).returncode == 0
+    with applied(Limits(resources=5)):  # in force while the (limit-less) commands run
+        shown = stoker("--db", db, "stack", "show", "s")  # rebuilds the stored definition
+        deleted = stoker("--db", db, "stack", "delete", "s", "--yes")
+    assert shown.returncode == 0, shown.stderr
+    assert deleted.returncode == 0, deleted.stderr
+
+
 # ------------------------------------------------------------------ resources and zips
 
 

@@ -50,6 +50,7 @@ from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackNotFound as StackNotFound
 from stoker.functions.base import OMIT, Unresolved, resolve
+from stoker.limits import UNBOUNDED, applied
 from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
 from stoker.resources.nested import ChildSpec, ChildStack, NestedStackPlugin, ResourceGroup
 from stoker.resources.registry import ResourceTypeRegistry
@@ -471,7 +472,10 @@ class StackEngine:
         so reading a group of N nested members would otherwise rebuild the group N times)."""
         cached = self._definitions.get(stack.id)
         if cached is None:
-            cached = self._definitions[stack.id] = self._rebuild_definition(stack)
+            # What was stored passed the limits of the create that stored it, perhaps
+            # raised ones: delete and resume must not refuse it under the defaults.
+            with applied(UNBOUNDED):
+                cached = self._definitions[stack.id] = self._rebuild_definition(stack)
         return cached
 
     def _rebuild_definition(self, stack: StackRecord) -> StackDefinition:
