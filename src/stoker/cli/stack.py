@@ -470,6 +470,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
 @click.argument("name")
 @_format_option
 @_column_option
+@limit_options("depth", "value_size", "total_value_size", "resources")
 @click.pass_obj
 def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Continue an operation on NAME that was interrupted (its engine died)."""
