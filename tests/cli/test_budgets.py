@@ -325,6 +325,13 @@ def test_zip_package_limits(tmp_path, option, value, members):
     assert finding.startswith(f"{path}:1:1: E0101 error:") and option in finding
 
 
+def test_a_zip_file_larger_than_the_zip_size_is_not_read(tmp_path):
+    path = _zip(tmp_path, {f"t{i}.yaml": HEADER + f"description: {i}\n" for i in range(20)})
+    result = stoker("lint", "--max-zip-size", "1000", path)
+    assert result.returncode == 1
+    assert "the archive has" in result.stdout and "--max-zip-size" in result.stdout
+
+
 def test_a_zip_member_over_the_template_size_is_not_inflated(tmp_path):
     path = _zip(tmp_path, {"base.yaml": HEADER + "description: " + "d" * 10_000})
     result = stoker("lint", "--max-template-size", "1000", path)

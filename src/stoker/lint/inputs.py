@@ -188,6 +188,14 @@ def _zip(path: str) -> Package:
     package = Package(path, PackageKind.ZIP)
     try:
         with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > active_limits().zip_size:  # not even read into memory
+                what = f"the archive has {size:,} bytes"
+                too_large = _refused("zip_size", what, active_limits())
+                package.problems.append(
+                    Diagnostic(PACKAGE_UNREADABLE, too_large, span=Span(path, 1, 1))
+                )
+                return package
             archive = zipfile.ZipFile(io.BytesIO(handle.read()))
     except (OSError, zipfile.BadZipFile) as error:
         package.problems.append(
