@@ -30,13 +30,19 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
     if not isinstance(data, dict):
         return []
     names = sorted({*table.functions, *table.conditions})
+    # Most one-key mappings share a few keys (every ``{type: ...}`` resource of a large
+    # template): difflib is asked once per distinct key, not once per mapping.
+    closest: dict[str, list[str]] = {}
     found = []
     for section in _SECTIONS:
         if section in data:
             for path, mapping, key in _one_key_mappings(data[section], (section,)):
                 if not isinstance(key, str) or key in table.functions or key in table.conditions:
                     continue
-                close = difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF)
+                close = closest.get(key)
+                if close is None:
+                    close = difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF)
+                    closest[key] = close
                 if close:
                     found.append(
                         Diagnostic(
