@@ -42,8 +42,7 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import NullType, TypeEngine
@@ -141,6 +140,10 @@ def _positional(statement: Any, dialect: Dialect, fields: Sequence[str]) -> Driv
 
 def _insert_from_arrays(table: Table, fields: Sequence[str]) -> Insert:
     """``INSERT INTO t (...) SELECT ... FROM unnest(:a, :b, ...) WITH ORDINALITY``."""
+    # Imported here: a SQLite store has no use for the PostgreSQL dialect.
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.dialects.postgresql import ARRAY
+
     arrays = [bindparam(name, type_=ARRAY(_array_element(table.c[name]))) for name in fields]
     batch = (
         func.unnest(*arrays)
