@@ -38,7 +38,7 @@ from stoker.store.codec import CODECS
 from stoker.store.connection import WRITE, create_store_engine, in_memory_sqlite
 from stoker.store.errors import UnknownStack
 from stoker.store.migrate import upgrade_to_head
-from stoker.store.models import RawTemplate, Stack
+from stoker.store.models import RawTemplate, Resource, Stack
 from stoker.store.records import (
     SELECT_STACKS,
     event_record,
@@ -291,6 +291,11 @@ class SqlStore:
                 for r in records
             ]
         return records
+
+    def count_resources(self, stack_id: str) -> int:
+        query = select(func.count()).where(Resource.stack_id == stack_id)
+        with self._reading() as connection:
+            return int(connection.execute(query).scalar_one())
 
     def events(
         self, stack_id: str, *, after_id: int | None = None, limit: int | None = None
