@@ -23,6 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import islice
 from types import TracebackType
 
@@ -50,14 +51,20 @@ class StackInfo:
 StackLookup = Callable[[str], StackInfo | None]
 
 
-def event_line(event: EventRecord, name: str | None = None) -> str:
+def event_line(event: EventRecord, name: str | None = None, stamp: str | None = None) -> str:
     """``2026-11-21T10:00:00Z [web]: CREATE_COMPLETE  state changed``, as Heat's CLI
-    (``name``: the resource's path from the top, for a nested one)."""
-    stamp = event.time.strftime("%Y-%m-%dT%H:%M:%SZ")
+    (``name``: the resource's path from the top, for a nested one; ``stamp``: the time
+    as `time_stamp` writes it, when the caller has it already)."""
+    if stamp is None:
+        stamp = time_stamp(event.time)
     return (
         f"{stamp} [{name or event.resource_name}]: {event.action.value}_{event.status.value}  "
         f"{event.reason}"
     )
+
+
+def time_stamp(when: datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Progress:
@@ -90,6 +97,8 @@ class Progress:
         self._live: Live | None = None
         self._drawn = 0.0  # when the live view was last redrawn (monotonic)
         self._lines: list[str] = []  # event lines not yet written
+        self._second: datetime | None = None  # the second `_stamp` was written for
+        self._stamp = ""
 
     def __enter__(self) -> Progress:
         if self.live_mode:
@@ -121,9 +130,17 @@ class Progress:
         if self._live is not None:
             self._redraw()
         else:
-            self._print(event_line(event, None if is_stack else self.path(key)))
+            stamp = self._stamp_of(event.time)
+            self._print(event_line(event, None if is_stack else self.path(key), stamp))
         if not is_stack and event.status is Status.FAILED and key not in self.failed_reported:
             self._report_failure(key, event)
+
+    def _stamp_of(self, when: datetime) -> str:
+        """`time_stamp`, written once per second (thousands of events share one)."""
+        second = when.replace(microsecond=0)
+        if second != self._second:
+            self._second, self._stamp = second, time_stamp(second)
+        return self._stamp
 
     def _set(self, key: tuple[str, str], status: Status) -> None:
         before = self.state.get(key)
