@@ -3,7 +3,9 @@
 Run: .venv/bin/python benchmarks/cli.py [--repeat 5]
 
 Each figure is the median wall time of ``--repeat`` runs of the command (Python start-up,
-imports, the work and exit), with the largest peak RSS of those runs. The stacks live in a
+imports, the work and exit), with the largest peak RSS of those runs, and the median CPU
+time (user + system) beside it: on a shared machine the wall time grows with the load
+while the CPU time mostly does not. The stacks live in a
 fresh SQLite file in a temporary directory. This process imports no part of stoker:
 Linux counts a child's memory before ``exec`` in its peak RSS, so a large parent would
 inflate every figure. stoker's bytecode is compiled first, as
@@ -32,8 +34,9 @@ STOKER = str(Path(sys.executable).with_name("stoker"))
 EXAMPLE = str(ROOT / "examples" / "hello.yaml")
 
 
-def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one process; fails loudly if the command does."""
+def run(args: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds, peak RSS (MB) and CPU seconds of one process; fails loudly if the
+    command does."""
     with tempfile.TemporaryFile() as errors:  # not a pipe: progress lines would fill it
         start = time.perf_counter()
         process = subprocess.Popen(
@@ -46,14 +49,16 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float]:
             errors.seek(0)
             stderr = errors.read().decode(errors="replace")[-2000:]
             raise SystemExit(f"stoker {' '.join(args)} failed ({process.returncode}):\n{stderr}")
-    return elapsed, usage.ru_maxrss / 1024
+    return elapsed, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
-def measure(label: str, runs: list[tuple[float, float]]) -> None:
-    times = [t for t, _ in runs]
+def measure(label: str, runs: list[tuple[float, float, float]]) -> None:
+    times = [t for t, _, _ in runs]
+    cpu = statistics.median(c for _, _, c in runs)
     print(
         f"{label}: median {statistics.median(times):.3f} s "
-        f"(min {min(times):.3f}, max {max(times):.3f}); peak RSS {max(r for _, r in runs):.0f} MB",
+        f"(min {min(times):.3f}, max {max(times):.3f}); CPU {cpu:.3f} s; "
+        f"peak RSS {max(r for _, r, _ in runs):.0f} MB",
         flush=True,
     )
 
@@ -99,8 +104,12 @@ def main() -> int:
                 deletes.append(run(["stack", "delete", name, "--yes"], env))
             measure(f"stoker stack create: {label}", creates)
             measure(f"stoker stack delete: {label}", deletes)
-            both = [(c[0] + d[0], max(c[1], d[1])) for c, d in zip(creates, deletes, strict=True)]
+            both = [
+                (c[0] + d[0], max(c[1], d[1]), c[2] + d[2])
+                for c, d in zip(creates, deletes, strict=True)
+            ]
             measure(f"create + delete: {label}", both)
+    print(f"load average at the end: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     return 0
 
 

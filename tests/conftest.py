@@ -23,7 +23,7 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from stoker.store import SqlStore, open_store
-from stoker.store.models import Base
+from stoker.store.models import metadata
 from stoker.store.secrets import KEY_FILE_ENV
 
 PG_ENV = "STOKER_TEST_PG_URL"
@@ -114,7 +114,7 @@ def pg_database_url(pg_server: PgServer) -> Iterator[str]:
 
 
 def _empty_pg_tables(url: str) -> None:
-    tables = sql.SQL(", ").join(sql.Identifier(t.name) for t in Base.metadata.sorted_tables)
+    tables = sql.SQL(", ").join(sql.Identifier(t.name) for t in metadata.sorted_tables)
     with psycopg.connect(_libpq(url), autocommit=True) as connection:
         connection.execute("SET lock_timeout = '10s'")  # a leaked transaction fails loudly
         connection.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(tables))

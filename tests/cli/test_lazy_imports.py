@@ -70,6 +70,8 @@ def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
     assert "stoker.store.store" in modules
     assert _loaded(modules, "yaql", "alembic", "stoker.lint", "stoker.engine.stacks") == []
     assert _loaded(modules, "stoker.definition", "stoker.resources") == []
+    # the store is SQLAlchemy Core: no ORM, and no PostgreSQL dialect for a SQLite file
+    assert _loaded(modules, "sqlalchemy.orm", "sqlalchemy.dialects.postgresql") == []
 
 
 def test_help_lists_each_group_with_its_own_first_line() -> None:

@@ -83,3 +83,38 @@ def test_a_failure_while_others_run_is_said_at_once(tmp_path) -> None:
     finished = next(i for i, line in enumerate(lines) if "[slow]: CREATE_COMPLETE" in line)
     assert said < finished
     assert lines[-1].startswith("error: f: CREATE_FAILED: ")
+
+
+def test_event_lines_of_one_loop_turn_are_written_together_in_order(capsys) -> None:
+    """Not on a terminal: every event is a line, in order, written once the engine yields
+    to the event loop (one write for a group commit's events, not one per event)."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from stoker.cli.progress import Progress
+    from stoker.engine.state import Action, EventRecord, Status
+
+    def event(name: str, status: Status, second: int) -> EventRecord:
+        when = datetime(2026, 11, 23, 12, 0, second, 5000 * second, tzinfo=UTC)
+        return EventRecord("s", name, "OS::Heat::None", Action.CREATE, status, "ok", None, when)
+
+    async def run(progress: Progress) -> tuple[str, str]:
+        for index in range(3):
+            progress(event(f"r{index}", Status.IN_PROGRESS, index // 2))
+        before = capsys.readouterr().err  # nothing yet: the loop has not turned
+        await asyncio.sleep(0)
+        return before, capsys.readouterr().err
+
+    progress = Progress(3, live=False)
+    with progress:
+        before, after = asyncio.run(run(progress))
+        progress(event("r0", Status.COMPLETE, 2))  # no loop running: written at once
+        last = capsys.readouterr().err
+    assert before == ""
+    assert after.splitlines() == [
+        "2026-11-23T12:00:00Z [r0]: CREATE_IN_PROGRESS  ok",
+        "2026-11-23T12:00:00Z [r1]: CREATE_IN_PROGRESS  ok",
+        "2026-11-23T12:00:01Z [r2]: CREATE_IN_PROGRESS  ok",
+    ]
+    assert last == "2026-11-23T12:00:02Z [r0]: CREATE_COMPLETE  ok\n"
+    assert progress.counts[Status.COMPLETE] == 1 and len(progress.running) == 2

@@ -186,6 +186,64 @@ def test_a_write_under_a_lost_claim_changes_nothing(store: SqlStore, stack_id: s
     store.write(WriteBatch(stacks=[failed]), LeaseToken(stack_id, "engine-b", lease_b.generation))
 
 
+HIDDEN = {
+    "heat_template_version": "2021-04-16",
+    "parameters": {"pw": {"type": "string", "hidden": True}},
+    "resources": {},
+}
+
+
+def test_the_group_commit_refuses_a_sealed_write_after_the_claim_is_lost(
+    store: SqlStore, open_stores: Callable[[], SqlStore]
+) -> None:
+    """`SqlStore.write` runs on the driver's cursor: its fence check refuses the whole
+    batch (stack status, resources, events) once another engine took the claim, and once
+    that engine released it, and the one transaction it ran leaves no trace."""
+    record = f.stack(template=HIDDEN, parameters={"pw": "s3cret"})
+    store.create_stack(record, [], [])
+    stack_id = record.id
+    store.acquire_lease(stack_id, "engine-a", LATER, f.T0)
+    lease_a = store.lease(stack_id)
+    assert lease_a is not None
+    token_a = LeaseToken(stack_id, "engine-a", lease_a.generation)
+    first = WriteBatch(
+        stacks=[f.status(stack_id, Status.IN_PROGRESS, "working", f.at(1))],
+        resources=[f.resource(stack_id, "kept", properties={"pw": "s3cret"})],
+        events=[f.event(stack_id, "kept", reason="started")],
+    )
+    store.write(first, token_a)  # the claim holds: written, sealed
+    other = open_stores()  # another process's store takes the stack over
+    assert other.acquire_lease(stack_id, "engine-b", f.at(120), LATER) is None
+    late = WriteBatch(
+        stacks=[f.status(stack_id, Status.FAILED, "late", f.at(70))],
+        resources=[
+            f.resource(stack_id, "kept", status=Status.FAILED),
+            f.resource(stack_id, "new", properties={"pw": "s3cret"}),
+        ],
+        events=[f.event(stack_id, "new", reason="late")],
+    )
+    with pytest.raises(LeaseLost, match="engine-b holds it"):
+        store.write(late, token_a)
+    other.release_lease(stack_id, "engine-b")
+    with pytest.raises(LeaseLost, match="has released it"):
+        store.write(late, token_a)
+    for reader in (store, other):
+        stack = reader.get_stack(stack_id, "demo")
+        assert stack is not None and stack.status_reason == "working"
+        assert stack.status is Status.IN_PROGRESS
+        resources = reader.resources(stack_id)
+        assert [(r.name, r.status, r.properties) for r in resources] == [
+            ("kept", Status.IN_PROGRESS, {"pw": "s3cret"})
+        ]
+        assert [e.reason for e in reader.events(stack_id)] == ["started"]
+    # the refused write left the store usable: the same connection writes again
+    store.acquire_lease(stack_id, "engine-a", f.at(200), f.at(130))
+    lease = store.lease(stack_id)
+    assert lease is not None
+    store.write(late, LeaseToken(stack_id, "engine-a", lease.generation))
+    assert {r.name for r in store.resources(stack_id)} == {"kept", "new"}
+
+
 def test_a_heartbeat_that_cannot_renew_stops_the_operation_before_expiry(
     store: SqlStore, stack_id: str
 ) -> None:

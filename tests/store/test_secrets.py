@@ -114,6 +114,43 @@ def test_stacks_without_hidden_parameters_are_stored_as_they_are(store: SqlStore
     assert "visible" in text and "seen" in text and SEALED not in text
 
 
+def test_the_group_commit_seals_what_it_writes(store: SqlStore) -> None:
+    """`SqlStore.write` (the engine's fast path on the driver's cursor) seals a hidden
+    stack's status reason, resources and events in the rows it sends; a plain stack's
+    rows in the same batch stay in clear."""
+    hidden = f.stack(
+        name="hidden",
+        template={
+            "heat_template_version": "2021-04-16",
+            "parameters": {"pw": {"type": "string", "hidden": True}},
+        },
+        parameters={"pw": SECRET},
+    )
+    plain_stack = f.stack(name="plain")
+    store.create_stack(hidden, [], [])
+    store.create_stack(plain_stack, [], [])
+    fresh = open_store(store.engine.url.render_as_string(hide_password=False))
+    try:  # a store that has not read the stacks yet learns which one is sealed
+        batch = WriteBatch(
+            stacks=[f.status(hidden.id, Status.FAILED, f"failed: {SECRET}")],
+            resources=[
+                f.resource(hidden.id, "r", properties={"pw": SECRET}, status_reason=SECRET),
+                f.resource(plain_stack.id, "p", properties={"shown": "in clear"}),
+            ],
+            events=[f.event(hidden.id, "r", reason=SECRET), f.event(plain_stack.id, "p", "seen")],
+        )
+        fresh.write(batch)
+    finally:
+        fresh.close()
+    text = raw_text(store)
+    assert SECRET not in text and "in clear" in text and "seen" in text
+    record = store.get_stack(hidden.id, "demo")
+    assert record is not None and record.status_reason == f"failed: {SECRET}"
+    (resource,) = store.resources(hidden.id)
+    assert resource.properties == {"pw": SECRET} and resource.status_reason == SECRET
+    assert [e.reason for e in store.events(hidden.id)] == [SECRET]
+
+
 def test_a_new_sqlite_database_and_its_key_are_private(tmp_path, monkeypatch) -> None:
     monkeypatch.delenv(KEY_FILE_ENV, raising=False)
     monkeypatch.delenv(KEY_ENV, raising=False)

@@ -22,6 +22,16 @@ def test_empty_batch_is_nothing(store: SqlStore, stack_id: str) -> None:
     assert store.resources(stack_id) == [] and store.events(stack_id) == []
 
 
+def test_count_resources_counts_the_stack_s_own(store: SqlStore, stack_id: str) -> None:
+    other = f.stack(name="other")
+    store.create_stack(other, [f.resource(other.id, "x")], [])
+    assert store.count_resources(stack_id) == 0
+    store.write(WriteBatch(resources=[f.resource(stack_id, n) for n in "abc"]))
+    store.write(WriteBatch(resources=[f.resource(stack_id, "a", status=Status.COMPLETE)]))
+    assert store.count_resources(stack_id) == 3
+    assert store.count_resources(other.id) == 1
+
+
 def test_resources_are_upserted_by_stack_and_name(store: SqlStore, stack_id: str) -> None:
     names = ["c", "a", "b"]
     first = [f.resource(stack_id, n, created_at=f.at(1), updated_at=f.at(1)) for n in names]

@@ -7,14 +7,24 @@ the denominator as soon as the stack appears (its resource rows are written when
 created), and what is running is shown by its path from the top (``web.0.port``). When a
 resource fails while others still run, that is said at once: the operation only ends when
 the running ones finish, which may take a while.
+
+What it costs stays proportional to the events, whatever the size of the stack: the
+counts are kept as events arrive (not recounted per event); the live view is redrawn at
+most eight times a second; event lines (not a terminal) are collected and written once
+per turn of the event loop, so a group commit of a thousand events is one write, not a
+thousand (each line still appears as soon as the engine yields, in order).
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+from itertools import islice
 from types import TracebackType
 
 from rich.console import Console
@@ -25,6 +35,7 @@ from stoker.engine.state import EventRecord, Status
 
 STACK_TYPE = "OS::Heat::Stack"
 _RUNNING_SHOWN = 3  # paths of running resources listed under the counts
+_REDRAW_S = 1 / 8  # the live view is redrawn at most this often (as rich refreshes it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,14 +51,20 @@ class StackInfo:
 StackLookup = Callable[[str], StackInfo | None]
 
 
-def event_line(event: EventRecord, name: str | None = None) -> str:
+def event_line(event: EventRecord, name: str | None = None, stamp: str | None = None) -> str:
     """``2026-11-21T10:00:00Z [web]: CREATE_COMPLETE  state changed``, as Heat's CLI
-    (``name``: the resource's path from the top, for a nested one)."""
-    stamp = event.time.strftime("%Y-%m-%dT%H:%M:%SZ")
+    (``name``: the resource's path from the top, for a nested one; ``stamp``: the time
+    as `time_stamp` writes it, when the caller has it already)."""
+    if stamp is None:
+        stamp = time_stamp(event.time)
     return (
         f"{stamp} [{name or event.resource_name}]: {event.action.value}_{event.status.value}  "
         f"{event.reason}"
     )
+
+
+def time_stamp(when: datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Progress:
@@ -69,12 +86,19 @@ class Progress:
         self.live_mode = sys.stderr.isatty() if live is None else live
         self.lookup = lookup
         self.state: dict[tuple[str, str], Status] = {}
+        self.counts: Counter[Status] = Counter()  # resources per status, kept with `state`
+        self.running: dict[tuple[str, str], None] = {}  # in progress, in the order started
+        self.nested = 0  # resources of the nested stacks seen so far
         self.stacks: dict[str, StackInfo | None] = {}  # stack id -> what is known of it
         self.paths: dict[str, str] = {}  # stack id -> its path from the top ("" for the top)
         self.failed_reported: set[tuple[str, str]] = set()
         self.started = time.monotonic()
         self.stack_line = ""
         self._live: Live | None = None
+        self._drawn = 0.0  # when the live view was last redrawn (monotonic)
+        self._lines: list[str] = []  # event lines not yet written
+        self._second: datetime | None = None  # the second `_stamp` was written for
+        self._stamp = ""
 
     def __enter__(self) -> Progress:
         if self.live_mode:
@@ -93,6 +117,7 @@ class Progress:
         if self._live is not None:
             self._live.update(self._render())
             self._live.__exit__(kind, error, trace)
+        self.flush()
 
     def __call__(self, event: EventRecord) -> None:
         self._learn(event.stack_id)
@@ -101,13 +126,32 @@ class Progress:
         if is_stack and self.paths.get(event.stack_id) == "":
             self.stack_line = f"{event.action.value}_{event.status.value}: {event.reason}"
         elif not is_stack:
-            self.state[key] = event.status
+            self._set(key, event.status)
         if self._live is not None:
-            self._live.update(self._render())
+            self._redraw()
         else:
-            self._print(event_line(event, None if is_stack else self.path(key)))
+            stamp = self._stamp_of(event.time)
+            self._print(event_line(event, None if is_stack else self.path(key), stamp))
         if not is_stack and event.status is Status.FAILED and key not in self.failed_reported:
             self._report_failure(key, event)
+
+    def _stamp_of(self, when: datetime) -> str:
+        """`time_stamp`, written once per second (thousands of events share one)."""
+        second = when.replace(microsecond=0)
+        if second != self._second:
+            self._second, self._stamp = second, time_stamp(second)
+        return self._stamp
+
+    def _set(self, key: tuple[str, str], status: Status) -> None:
+        before = self.state.get(key)
+        if before is not None:
+            self.counts[before] -= 1
+        self.state[key] = status
+        self.counts[status] += 1
+        if status is Status.IN_PROGRESS:
+            self.running[key] = None
+        else:
+            self.running.pop(key, None)
 
     # ------------------------------------------------------------------ the tree
     def _learn(self, stack_id: str) -> None:
@@ -126,52 +170,74 @@ class Progress:
             self.paths[stack_id] = ""  # the first stack seen without a known parent: the top
         else:
             self.paths[stack_id] = name
+        if info is not None and self.paths[stack_id] != "":
+            self.nested += info.resources
 
     def path(self, key: tuple[str, str]) -> str:
         prefix = self.paths.get(key[0], "")
         return f"{prefix}.{key[1]}" if prefix else key[1]
 
     def denominator(self) -> int:
-        nested = sum(
-            info.resources
-            for stack_id, info in self.stacks.items()
-            if info is not None and self.paths.get(stack_id) != ""
-        )
-        seen = len(self.state)
-        return max(self.total + nested, seen)
+        return max(self.total + self.nested, len(self.state))
 
     # ------------------------------------------------------------------ output
     def _print(self, line: str) -> None:
-        self.console.print(Text(line), soft_wrap=True)
+        """Collect an event line; written at the next turn of the event loop (see the
+        module's docstring), at once when no loop runs."""
+        self._lines.append(line)
+        if len(self._lines) > 1:
+            return  # a flush is already due
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.flush()
+            return
+        loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Write the collected lines, in one write."""
+        if self._lines:
+            lines, self._lines = self._lines, []
+            stream = self.console.file
+            stream.write("\n".join(lines) + "\n")
+            stream.flush()
+
+    def _redraw(self) -> None:
+        now = time.monotonic()
+        if self._live is not None and now - self._drawn >= _REDRAW_S:
+            self._drawn = now
+            self._live.update(self._render())
 
     def _report_failure(self, key: tuple[str, str], event: EventRecord) -> None:
         self.failed_reported.add(key)
-        running = [k for k, s in self.state.items() if s is Status.IN_PROGRESS]
+        running = len(self.running)
         if not running:
             return
-        plural = "s" if len(running) != 1 else ""
+        plural = "s" if running != 1 else ""
         line = (
-            f"{self.path(key)} failed: {event.reason}; waiting for {len(running)} running "
+            f"{self.path(key)} failed: {event.reason}; waiting for {running} running "
             f"resource{plural} to finish (Ctrl-C to stop waiting)"
         )
         if self._live is not None:
             self._live.console.print(Text(line), soft_wrap=True)
+            self._drawn = 0.0
+            self._redraw()
         else:
             self._print(line)
 
     def _render(self) -> Text:
-        done = sum(1 for s in self.state.values() if s is Status.COMPLETE)
-        running = [k for k, s in self.state.items() if s is Status.IN_PROGRESS]
-        failed = sum(1 for s in self.state.values() if s is Status.FAILED)
+        done = self.counts[Status.COMPLETE]
+        running = len(self.running)
+        failed = self.counts[Status.FAILED]
         elapsed = time.monotonic() - self.started
         text = Text()
         text.append(f"resources: {done}/{self.denominator()} done", style="green")
-        text.append(f", {len(running)} in progress")
+        text.append(f", {running} in progress")
         text.append(f", {failed} failed", style="red" if failed else "")
         text.append(f"  ({elapsed:.1f} s)")
         if running:
-            shown = ", ".join(self.path(k) for k in running[:_RUNNING_SHOWN])
-            more = f" and {len(running) - _RUNNING_SHOWN} more" if len(running) > 3 else ""
+            shown = ", ".join(self.path(k) for k in islice(self.running, _RUNNING_SHOWN))
+            more = f" and {running - _RUNNING_SHOWN} more" if running > _RUNNING_SHOWN else ""
             text.append(f"\nrunning: {shown}{more}")
         if self.stack_line:
             text.append("\n" + self.stack_line)

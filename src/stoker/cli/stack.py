@@ -81,7 +81,7 @@ class Session:
         found = self.store.get_stack(stack_id, self.settings.project)
         if found is None:
             return None
-        count = len(self.store.resources(found.id))
+        count = self.store.count_resources(found.id)
         return StackInfo(found.parent_id, found.parent_resource, count)
 
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
@@ -456,7 +456,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
         if not sys.stdin.isatty():
             raise click.UsageError("refusing to delete without confirmation; pass --yes")
         click.confirm(f"Delete stack {record.name} ({record.id})?", abort=True)
-    progress = Progress(len(session.store.resources(record.id)), lookup=session.stack_info)
+    progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.delete(record.id))
@@ -477,7 +477,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     from stoker.cli.progress import Progress
 
     record = _find(session, name)
-    progress = Progress(len(session.store.resources(record.id)), lookup=session.stack_info)
+    progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.resume(record.id))

@@ -30,6 +30,9 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
     if not isinstance(data, dict):
         return []
     names = sorted({*table.functions, *table.conditions})
+    # Most one-key mappings share a few keys (every ``{type: ...}`` resource of a large
+    # template): difflib is asked once per distinct key, not once per mapping.
+    closest: dict[str, list[str]] = {}
     found = []
     # A template repeats its keys (every ``properties: {name: ...}``); difflib is slow
     # enough that asking it once per distinct key matters for large templates.

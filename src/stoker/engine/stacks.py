@@ -536,6 +536,8 @@ class StackEngine:
     def outputs(self, stack: StackRecord) -> list[dict[str, Any]]:
         """Each output resolved on its own; a failing one carries ``output_error``."""
         definition = self.definition_of(stack)
+        if not definition.template.outputs:
+            return []  # without reading every resource of the stack
         records = {r.name: r for r in self.store.resources(stack.id)}
         context = self._runtime(definition, records)
         result = []

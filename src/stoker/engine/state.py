@@ -154,6 +154,9 @@ class Store(Protocol):
     def resources(self, stack_id: str) -> list[ResourceRecord]:
         """In the order they were first written."""
 
+    def count_resources(self, stack_id: str) -> int:
+        """How many resources the stack has (without reading them)."""
+
     def events(
         self, stack_id: str, *, after_id: int | None = None, limit: int | None = None
     ) -> list[EventRecord]:

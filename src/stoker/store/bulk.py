@@ -40,17 +40,19 @@ from sqlalchemy import (
     literal_column,
     select,
     type_coerce,
+    update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import NullType, TypeEngine
 
-from stoker.store.models import Event, Resource
+from stoker.store.models import Event, Resource, Stack
 from stoker.store.records import EVENT_FIELDS, RESOURCE_FIELDS, RESOURCE_JSON_FIELDS
 from stoker.store.types import UTCDateTime
 
+#: the columns `BulkStatements.set_stack_status` writes, in order; the stack's id last
+STACK_STATUS_FIELDS = ("action", "status", "status_reason", "updated_at", "id")
 _TIME_FIELDS = frozenset({"created_at", "updated_at", "time"})
 _ORDER = "position"  # the ordinality column of a PostgreSQL batch
 _TEXT_PARAMETER = re.compile(r"%\((\w+)\)s")  # psycopg's "pyformat" placeholder
@@ -74,6 +76,16 @@ class DriverStatement:
             return
         connection.exec_driver_sql(self.sql, self._columns(rows))
 
+    def execute(self, cursor: Any, rows: Sequence[tuple[Any, ...]]) -> int:
+        """On a driver cursor (see `stoker.store.store.SqlStore.write`); the row count."""
+        if self.columnar:
+            cursor.execute(self.sql, self._columns(rows))
+        elif len(rows) == 1:
+            cursor.execute(self.sql, self._rows(rows)[0])
+        else:
+            cursor.executemany(self.sql, self._rows(rows))
+        return int(cursor.rowcount)
+
     def _rows(self, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
         if self.named:
             return [dict(zip(self.fields, row, strict=True)) for row in rows]
@@ -91,6 +103,13 @@ class BulkStatements:
         self.dialect = dialect
         self.upsert_resources = self._compile(Resource.__table__, RESOURCE_FIELDS, upsert=True)
         self.insert_events = self._compile(Event.__table__, EVENT_FIELDS, upsert=False)
+        self.set_stack_status = self._set_stack_status()
+
+    def _set_stack_status(self) -> DriverStatement:
+        """``UPDATE stacks SET action, status, status_reason, updated_at WHERE id``."""
+        values: dict[str, Any] = {c: bindparam(f"new_{c}") for c in STACK_STATUS_FIELDS[:-1]}
+        statement = update(Stack).where(Stack.id == bindparam("new_id")).values(values)
+        return _positional(statement, self.dialect, [f"new_{c}" for c in STACK_STATUS_FIELDS])
 
     def _compile(self, table: Any, fields: Sequence[str], *, upsert: bool) -> DriverStatement:
         columnar = self.dialect.name == "postgresql"
@@ -110,8 +129,21 @@ class BulkStatements:
         return DriverStatement(sql, tuple(fields), columnar)
 
 
+def _positional(statement: Any, dialect: Dialect, fields: Sequence[str]) -> DriverStatement:
+    """A one-row statement whose values come as a tuple in ``fields`` order (as a mapping
+    for a driver with named placeholders, such as psycopg's ``%(name)s``)."""
+    compiled = statement.compile(dialect=dialect)
+    if compiled.positional and tuple(compiled.positiontup or ()) != tuple(fields):
+        raise AssertionError(f"bind order {compiled.positiontup} is not {tuple(fields)}")
+    return DriverStatement(compiled.string, tuple(fields), False, named=not compiled.positional)
+
+
 def _insert_from_arrays(table: Table, fields: Sequence[str]) -> Insert:
     """``INSERT INTO t (...) SELECT ... FROM unnest(:a, :b, ...) WITH ORDINALITY``."""
+    # Imported here: a SQLite store has no use for the PostgreSQL dialect.
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.dialects.postgresql import ARRAY
+
     arrays = [bindparam(name, type_=ARRAY(_array_element(table.c[name]))) for name in fields]
     batch = (
         func.unnest(*arrays)

@@ -31,7 +31,7 @@ from typing import Any
 
 import platformdirs
 from cryptography.fernet import Fernet, InvalidToken
-from sqlalchemy import Engine, Table, insert, select, update
+from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.engine import Connection
 
 from stoker.errors import DatabaseError, SecretKeyError
@@ -278,7 +278,7 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
         (Event, ("reason",)),
     )
     for model, names in columns:
-        table: Table = model.__table__  # type: ignore[assignment]
+        table = model.__table__
         key = table.c.id
         rows = connection.execute(select(key, *(table.c[n] for n in names))).all()
         for row in rows:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -38,7 +38,7 @@ from stoker.store.codec import CODECS
 from stoker.store.connection import WRITE, create_store_engine, in_memory_sqlite
 from stoker.store.errors import UnknownStack
 from stoker.store.migrate import upgrade_to_head
-from stoker.store.models import RawTemplate, Stack
+from stoker.store.models import RawTemplate, Resource, Stack
 from stoker.store.records import (
     SELECT_STACKS,
     event_record,
@@ -115,6 +115,11 @@ class SqlStore:
         self._codec = CODECS[engine.dialect.name]
         self._bulk = BulkStatements(engine.dialect)
         self._fence = _FenceCheck(engine.dialect)
+        self._sqlite = engine.dialect.name == "sqlite"
+        dbapi: Any = engine.dialect.dbapi
+        # what the driver itself raises, on the cursor `write` uses
+        self._integrity_errors: tuple[type[Exception], ...] = (IntegrityError, dbapi.IntegrityError)
+        self._driver_errors: tuple[type[Exception], ...] = (dbapi.Error,)
 
     @property
     def engine(self) -> Engine:
@@ -287,6 +292,11 @@ class SqlStore:
             ]
         return records
 
+    def count_resources(self, stack_id: str) -> int:
+        query = select(func.count()).where(Resource.stack_id == stack_id)
+        with self._reading() as connection:
+            return int(connection.execute(query).scalar_one())
+
     def events(
         self, stack_id: str, *, after_id: int | None = None, limit: int | None = None
     ) -> list[EventRecord]:
@@ -303,37 +313,89 @@ class SqlStore:
     def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> None:
         """Stack state changes (``updated_at`` becomes the change's time), resource upserts
         and new events, all or nothing. A stack that does not exist raises UnknownStack.
-        With ``fence``, the claim is checked first in the same transaction (LeaseLost)."""
+        With ``fence``, the claim is checked first in the same transaction (LeaseLost).
+
+        This is the engine's group commit, run once or twice per batch of resource
+        transitions (4,000 times for a chain of 1,000), so it goes straight to the driver:
+        one transaction on a pooled driver connection runs the fence check, then the
+        precompiled statements of `stoker.store.bulk`, with hidden values sealed in the
+        rows it sends. SQLAlchemy's per-statement machinery cost more than the database's
+        own work here (0.18 ms against 0.075 ms for a one-resource batch on SQLite).
+        """
         if not batch:
             return
+        stack_ids = {c.stack_id for c in batch.stacks} | {r.stack_id for r in batch.resources}
+        stack_ids |= {e.stack_id for e in batch.events}
+        self._learn_sealed(stack_ids)
+        sealed = self._sealed_stacks
+        seal_text = self._sealer.seal_text
+        time_in = self._codec.time_in
+        stacks = [
+            (
+                c.action.value,
+                c.status.value,
+                seal_text(c.reason) if sealed[c.stack_id] else c.reason,
+                time_in(c.time),
+                c.stack_id,
+            )
+            for c in batch.stacks
+        ]
+        resources, events = self._rows(batch.resources, batch.events, sealed.__getitem__)
+        bulk = self._bulk
         try:
-            with self._writing() as connection:
-                if fence is not None:
-                    self._fence.run(connection, fence)
-                for change in batch.stacks:
-                    result = connection.execute(
-                        update(Stack)
-                        .where(Stack.id == change.stack_id)
-                        .values(
-                            action=change.action.value,
-                            status=change.status.value,
-                            status_reason=self._sealer.seal_text(change.reason)
-                            if self._is_sealed(connection, change.stack_id)
-                            else change.reason,
-                            updated_at=change.time,
-                        )
-                    )
-                    if result.rowcount != 1:
-                        raise UnknownStack(change.stack_id)
-                self._write_rows(connection, batch.resources, batch.events)
-        except IntegrityError as error:
+            with _plain_errors(), self._driver_transaction() as cursor:
+                if fence is not None and not self._fence.holds(cursor, fence):
+                    raise _Fenced
+                for row in stacks:
+                    if bulk.set_stack_status.execute(cursor, [row]) != 1:
+                        raise UnknownStack(row[-1])
+                if resources:
+                    bulk.upsert_resources.execute(cursor, resources)
+                if events:
+                    bulk.insert_events.execute(cursor, events)
+        except _Fenced:
+            assert fence is not None
+            with self._reading() as connection:  # after the rollback: who holds it now
+                _lease_lost(connection, fence)
+        except self._integrity_errors as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
             self._raise_unknown(named, error)
             raise _database_error(error) from None
+        except self._driver_errors as error:
+            raise _database_error(error) from None
 
-    def _seal_resource(self, connection: Connection, record: ResourceRecord) -> ResourceRecord:
-        if not self._is_sealed(connection, record.stack_id):
-            return record
+    def _learn_sealed(self, stack_ids: Iterable[str]) -> None:
+        """Fill the cache of which stacks are sealed, in a read of its own (whether a stack
+        is sealed never changes, so this need not share the write's transaction). The
+        engine reads or creates a stack before writing to it, so this rarely reads."""
+        missing = [i for i in stack_ids if i not in self._sealed_stacks]
+        if missing:
+            with self._reading() as connection:
+                for stack_id in missing:
+                    self._is_sealed(connection, stack_id)
+
+    @contextmanager
+    def _driver_transaction(self) -> Iterator[Any]:
+        """A write transaction on a pooled driver connection: ``BEGIN IMMEDIATE`` on
+        SQLite (as `_writing`: the write lock before anything is read), the driver's own
+        ``BEGIN`` on PostgreSQL. Committed if the block ends normally, else rolled back."""
+        connection = self._engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if self._sqlite:
+                    cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+            finally:
+                cursor.close()
+        finally:
+            connection.close()  # back to the pool
+
+    def _seal_resource(self, record: ResourceRecord) -> ResourceRecord:
         seal = self._sealer.seal
         return replace(
             record,
@@ -342,11 +404,6 @@ class SqlStore:
             data=seal(record.data),
             status_reason=self._sealer.seal_text(record.status_reason),
         )
-
-    def _seal_event(self, connection: Connection, event: EventRecord) -> EventRecord:
-        if not self._is_sealed(connection, event.stack_id):
-            return event
-        return replace(event, reason=self._sealer.seal_text(event.reason))
 
     def rotate_key(self) -> tuple[int, bytes | None]:
         """Encrypt every sealed value again with a new key, in one transaction (all or
@@ -384,26 +441,44 @@ class SqlStore:
         resources: Sequence[ResourceRecord],
         events: Sequence[EventRecord],
     ) -> None:
+        def sealed(stack_id: str) -> bool:
+            return self._is_sealed(connection, stack_id)
+
+        resource_rows, event_rows = self._rows(resources, events, sealed)
+        if resource_rows:
+            self._bulk.upsert_resources.run(connection, resource_rows)
+        if event_rows:
+            self._bulk.insert_events.run(connection, event_rows)
+
+    def _rows(
+        self,
+        resources: Sequence[ResourceRecord],
+        events: Sequence[EventRecord],
+        sealed: Callable[[str], bool],
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Driver-ready rows, the hidden values of sealed stacks sealed. One row per
+        (stack_id, name): the last record wins, at the first one's place (PostgreSQL
+        refuses to upsert one row twice in a statement)."""
         codec = self._codec
+        resource_rows: list[tuple[Any, ...]] = []
         if resources:
-            # One row per (stack_id, name): the last record wins, at the first one's place
-            # (PostgreSQL refuses to upsert one row twice in a statement).
             latest: dict[tuple[str, str], ResourceRecord] = {}
             for resource in resources:
                 latest[resource.stack_id, resource.name] = resource
             records: Sequence[ResourceRecord] = list(latest.values())
-            stack_ids = {stack_id for stack_id, _ in latest}
-            if any(self._is_sealed(connection, stack_id) for stack_id in stack_ids):
-                records = [self._seal_resource(connection, r) for r in records]
-            rows = [resource_row(resource, codec) for resource in records]
-            self._bulk.upsert_resources.run(connection, rows)
+            if any(sealed(stack_id) for stack_id in {stack_id for stack_id, _ in latest}):
+                records = [self._seal_resource(r) if sealed(r.stack_id) else r for r in records]
+            resource_rows = [resource_row(resource, codec) for resource in records]
+        event_rows: list[tuple[Any, ...]] = []
         if events:
-            if any(
-                self._is_sealed(connection, stack_id) for stack_id in {e.stack_id for e in events}
-            ):
-                events = [self._seal_event(connection, e) for e in events]
-            rows = [event_row(event, codec) for event in events]
-            self._bulk.insert_events.run(connection, rows)
+            if any(sealed(stack_id) for stack_id in {e.stack_id for e in events}):
+                seal_text = self._sealer.seal_text
+                events = [
+                    replace(e, reason=seal_text(e.reason)) if sealed(e.stack_id) else e
+                    for e in events
+                ]
+            event_rows = [event_row(event, codec) for event in events]
+        return resource_rows, event_rows
 
     # -- leases ------------------------------------------------------------------------
 
@@ -478,10 +553,10 @@ def _plain_errors() -> Iterator[None]:
         raise _database_error(error) from None
 
 
-def _database_error(error: StatementError) -> DatabaseError:
+def _database_error(error: Exception) -> DatabaseError:
     """One line: the driver's error class and the first line of its message (PostgreSQL
     puts the values of a failing row on a DETAIL line after it)."""
-    orig = error.orig if error.orig is not None else error
+    orig = getattr(error, "orig", None) or error
     lines = str(orig).strip().splitlines()
     first = lines[0] if lines else type(orig).__name__
     return DatabaseError(f"database error ({type(orig).__name__}): {first}")
@@ -541,15 +616,28 @@ class _FenceCheck:
         self.order = tuple(compiled.positiontup or ()) if compiled.positional else None
 
     def run(self, connection: Connection, fence: LeaseToken) -> None:
+        """On a SQLAlchemy connection, in its transaction: LeaseLost unless ``fence`` holds."""
+        if connection.exec_driver_sql(self.sql, self._parameters(fence)).rowcount == 1:
+            return
+        _lease_lost(connection, fence)
+
+    def holds(self, cursor: Any, fence: LeaseToken) -> bool:
+        """On a driver cursor, in its transaction: whether ``fence`` is still the claim."""
+        cursor.execute(self.sql, self._parameters(fence))
+        return bool(cursor.rowcount == 1)
+
+    def _parameters(self, fence: LeaseToken) -> Any:
         values = {
             "stack_id": fence.stack_id,
             "engine_id": fence.engine_id,
             "generation": fence.generation,
         }
-        parameters: Any = values if self.order is None else tuple(values[n] for n in self.order)
-        if connection.exec_driver_sql(self.sql, parameters).rowcount == 1:
-            return
-        _lease_lost(connection, fence)
+        return values if self.order is None else tuple(values[n] for n in self.order)
+
+
+class _Fenced(Exception):
+    """Inside `SqlStore.write`: the fence check failed (the transaction is rolled back
+    before the holder is looked up and LeaseLost raised)."""
 
 
 def _lease_lost(connection: Connection, fence: LeaseToken) -> None:
