@@ -34,9 +34,6 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
     # template): difflib is asked once per distinct key, not once per mapping.
     closest: dict[str, list[str]] = {}
     found = []
-    # A template repeats its keys (every ``properties: {name: ...}``); difflib is slow
-    # enough that asking it once per distinct key matters for large templates.
-    closest: dict[str, list[str]] = {}
     for section in _SECTIONS:
         if section in data:
             for path, mapping, key in _one_key_mappings(data[section], (section,)):
