@@ -60,6 +60,8 @@ STACK_TYPE = "OS::Heat::Stack"
 #: answers get_attr/get_resource for a provider template's facade (outputs, resource.<n>)
 _PROVIDER = NestedStackPlugin()
 _NAME_CHARS = string.ascii_letters + string.digits + "_.-"
+#: stack-wide walks `recover` continues through `stoker.engine.walks`
+_WALKS = (Action.CHECK, Action.SUSPEND, Action.RESUME)
 
 
 @dataclass(slots=True)
@@ -291,11 +293,23 @@ class StackEngine:
             record = replace(record, deleted_at=now)
         return record
 
-    # ------------------------------------------------------------------ resume
+    # ------------------------------------------------------------------ recover
+    async def recover(self, name_or_id: str) -> StackRecord:
+        """`stack recover`: continue whatever operation was interrupted on the stack (a
+        create, delete or rollback here; a check, suspend or resume in their modules)."""
+        stack = await self._find(name_or_id)
+        if stack.status is Status.IN_PROGRESS and stack.action in _WALKS:
+            from stoker.engine import walks
+
+            await self._refuse_nested(stack, "recover")
+            with frozen_heap():
+                return await walks.recover(self, stack)
+        return await self.resume(name_or_id)
+
     async def resume(self, name_or_id: str) -> StackRecord:
         """Continue an interrupted create, delete or rollback from the recorded state."""
         stack = await self._find(name_or_id)
-        await self._refuse_nested(stack, "resume")
+        await self._refuse_nested(stack, "recover")
         with frozen_heap():
             return await self._resume_stack(stack, parent=None)
 
@@ -303,7 +317,7 @@ class StackEngine:
         if stack.status is not Status.IN_PROGRESS:
             raise OperationRefused(
                 f"Stack {stack.name} is {stack.action.value}_{stack.status.value}: there is "
-                "no interrupted operation to resume"
+                "no interrupted operation to recover"
             )
         fence = await self._claim(stack)
         if stack.action is Action.CREATE:
