@@ -100,6 +100,28 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     _act(session, name, lambda engine: suspending.resume(engine, name), fmt, columns)
 
 
+@stack.command()
+@click.argument("name")
+@click.option(
+    "--no-rollback",
+    is_flag=True,
+    help="Stop the create or update without rolling back (Heat's cancel_without_rollback).",
+)
+@format_option
+@column_option
+@click.pass_obj
+def cancel(
+    session: Session, name: str, no_rollback: bool, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Cancel the create or update of NAME that another process is running: it starts
+    nothing more and ends FAILED (rolled back, for an update, unless --no-rollback)."""
+    from stoker.engine.cancel import cancel as request_cancel
+
+    record = asyncio.run(request_cancel(session.engine(), name, rollback=not no_rollback))
+    emit_rows([_row(record)], fmt, columns, ACTION_COLUMNS)
+    click.echo(f"{record.name}: cancel requested", err=True)
+
+
 @resource.command("mark-unhealthy")
 @click.argument("name")
 @click.argument("resource_name")

@@ -21,6 +21,7 @@ from stoker.engine.walks import (
     find_stack,
     is_nested,
     perform,
+    refuse_in_progress,
     refuse_nested,
 )
 
@@ -30,6 +31,7 @@ UNSUPPORTED = ". 'CHECK' not fully supported (see resources)"
 async def check(host: ActionHost, name_or_id: str) -> StackRecord:
     stack = await find_stack(host, name_or_id)
     await refuse_nested(host, stack, "check")
+    await refuse_in_progress(host, stack, "check")
     with frozen_heap():
         return await run(host, stack)
 

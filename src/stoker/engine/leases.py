@@ -80,6 +80,8 @@ class Fence:
         self.seconds = seconds
         self.confirmed = time.monotonic()
         self.lost: str | None = None
+        #: ``stack cancel``'s request, as the last write under this claim read it
+        self.cancel_request: str | None = None
         self._task: asyncio.Task[object] | None = None
 
     @property
@@ -139,10 +141,12 @@ class Fence:
         """Write ``batch`` under this claim (LeaseLost, and the operation stops, if lost)."""
         self.check()
         try:
-            store.write(batch, self.token)
+            request = store.write(batch, self.token)
         except LeaseLost as error:
             self.lose(str(error))
             raise
+        if request is not None:
+            self.cancel_request = request
 
 
 def acquire(

@@ -26,7 +26,7 @@ from stoker.definition.sensitive import sensitive_properties, withheld_messages,
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases, testpoints
+from stoker.engine import cancel, leases, testpoints
 from stoker.engine.heap import frozen_heap
 from stoker.engine.recorder import Recorder
 from stoker.engine.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
@@ -45,7 +45,7 @@ from stoker.engine.state import (
     WriteBatch,
 )
 from stoker.environment import child_environment, environment_from_data
-from stoker.errors import FunctionError, StokerError
+from stoker.errors import FunctionError, OperationCancelled, StokerError
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackNotFound as StackNotFound
@@ -782,6 +782,8 @@ class _Operation:
     def failure_summary(self, action: Action, result: Traversal) -> str:
         if self.timed_out:
             return "Create timed out" if action is Action.CREATE else "Timed out"
+        if any(isinstance(e, OperationCancelled) for e in result.failed.values()):
+            return f"Resource {action.value} failed: Operation cancelled"
         name, error = next(iter(result.failed.items()), (None, None))
         if name is None or error is None:
             return f"Resource {action.value} failed: operation stopped"
@@ -898,6 +900,8 @@ class _Operation:
         testpoints.reached("after_complete")
 
     async def create_one(self, name: str) -> None:
+        cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
+
         async def create(record: ResourceRecord) -> dict[str, Any]:
             plugin = self.resolution().plugins.get(name) or self.engine.plugin_of(record)
             if plugin is None:

@@ -20,6 +20,7 @@ from stoker.engine.walks import (
     find_stack,
     is_nested,
     perform,
+    refuse_in_progress,
     refuse_nested,
 )
 
@@ -35,6 +36,7 @@ async def resume(host: ActionHost, name_or_id: str) -> StackRecord:
 async def _top(host: ActionHost, name_or_id: str, action: Action) -> StackRecord:
     stack = await find_stack(host, name_or_id)
     await refuse_nested(host, stack, action.value.lower())
+    await refuse_in_progress(host, stack, action.value.lower())
     if stack.action is action and stack.status is Status.COMPLETE:
         return stack  # Heat: "already suspended" / "already resumed", nothing to do
     with frozen_heap():

@@ -25,6 +25,7 @@ from stoker.engine.settings import EngineSettings
 from stoker.engine.state import (
     Action,
     EventRecord,
+    LeaseToken,
     ResourceRecord,
     StackRecord,
     StackStatus,
@@ -73,9 +74,31 @@ async def refuse_nested(host: ActionHost, stack: StackRecord, verb: str) -> None
     )
 
 
-async def claim(host: ActionHost, stack: StackRecord) -> leases.Fence:
+async def refuse_in_progress(host: ActionHost, stack: StackRecord, verb: str) -> None:
+    """An operation runs (refused, as Heat refuses while the stack is locked) or was
+    interrupted (its state is what `stack recover` continues from: not to be overwritten)."""
+    if stack.status is not Status.IN_PROGRESS:
+        return
+    await claim(host, stack, probe=True)
+    raise OperationRefused(
+        f"Stack {stack.name} has an interrupted {stack.action.value} "
+        f"({stack.action.value}_IN_PROGRESS): continue it with `stack recover {stack.name}` "
+        f"before you {verb} it"
+    )
+
+
+async def claim(host: ActionHost, stack: StackRecord, probe: bool = False) -> leases.Fence:
     """Take the stack's lease, or refuse as Heat does while another action runs."""
     try:
+        if probe:  # only whether a live process holds it (raises below if one does)
+            lease = await asyncio.to_thread(host.store.lease, stack.id)
+            if (
+                lease is not None
+                and lease.expires_at > leases.now_utc()
+                and not leases.holder_is_dead(lease.engine_id)
+            ):
+                raise leases.LeaseHeld(lease)
+            return leases.Fence(LeaseToken(stack.id, host.engine_id, -1), 0.0)
         return await asyncio.to_thread(
             leases.acquire, host.store, stack.id, host.engine_id, host.settings.lease_seconds
         )

@@ -108,6 +108,8 @@ class Stack(Base):
     lease_expires_at: Mapped[datetime | None]
     #: the fencing token: counts every claim taken, so a write checks it still holds one
     lease_generation: Mapped[int] = mapped_column(BigInteger, server_default="0")
+    #: ``stack cancel``'s request to the running operation (cancel | rollback), or NULL
+    cancel_request: Mapped[str | None] = mapped_column(String(STATE_LENGTH))
 
 
 class StoreMeta(Base):
@@ -152,3 +154,18 @@ class Event(Base):
     reason: Mapped[str] = mapped_column(Text)
     physical_id: Mapped[str | None] = mapped_column(Text)
     time: Mapped[datetime]
+
+
+class Snapshot(Base):
+    """A stack's snapshot (``stack snapshot create``): Heat's document in ``data``."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (Index("ix_snapshots_stack_id", "stack_id"),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    stack_id: Mapped[str] = mapped_column(String(64), ForeignKey("stacks.id"))
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    status: Mapped[str] = mapped_column(String(STATE_LENGTH))
+    status_reason: Mapped[str] = mapped_column(Text)
+    data: Mapped[dict[str, Any] | None]
+    created_at: Mapped[datetime]

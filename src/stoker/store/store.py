@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, bindparam, func, insert, or_, select, update
+from sqlalchemy import Engine, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, StatementError
 
@@ -27,6 +27,7 @@ from stoker.engine.state import (
     Lease,
     LeaseToken,
     ResourceRecord,
+    SnapshotRecord,
     StackExists,
     StackRecord,
     WriteBatch,
@@ -39,6 +40,7 @@ from stoker.store.connection import WRITE, create_store_engine, in_memory_sqlite
 from stoker.store.errors import UnknownStack
 from stoker.store.migrate import upgrade_to_head
 from stoker.store.models import RawTemplate, Stack
+from stoker.store.models import Snapshot as SnapshotRow
 from stoker.store.records import (
     SELECT_STACKS,
     event_record,
@@ -300,16 +302,18 @@ class SqlStore:
             for e in events
         ]
 
-    def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> None:
+    def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> str | None:
         """Stack state changes (``updated_at`` becomes the change's time), resource upserts
         and new events, all or nothing. A stack that does not exist raises UnknownStack.
-        With ``fence``, the claim is checked first in the same transaction (LeaseLost)."""
+        With ``fence``, the claim is checked first in the same transaction (LeaseLost),
+        and the stack's pending cancel request (``stack cancel``) is returned."""
         if not batch:
-            return
+            return None
+        request = None
         try:
             with self._writing() as connection:
                 if fence is not None:
-                    self._fence.run(connection, fence)
+                    request = self._fence.run(connection, fence)
                 for change in batch.stacks:
                     result = connection.execute(
                         update(Stack)
@@ -330,6 +334,7 @@ class SqlStore:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
             self._raise_unknown(named, error)
             raise _database_error(error) from None
+        return request
 
     def _seal_resource(self, connection: Connection, record: ResourceRecord) -> ResourceRecord:
         if not self._is_sealed(connection, record.stack_id):
@@ -425,6 +430,7 @@ class SqlStore:
                 lease_engine_id=engine_id,
                 lease_expires_at=expires_at,
                 lease_generation=Stack.lease_generation + 1,
+                cancel_request=None,  # a request was for the operation that held it before
             )
         )
         with self._writing() as connection:
@@ -460,6 +466,74 @@ class SqlStore:
         """The recorded lease, expired or not (the caller knows what time it is)."""
         with self._reading() as connection:
             return _lease(connection, stack_id)
+
+    # -- cancel requests and snapshots (stoker.engine.cancel, stoker.engine.snapshots) ---
+
+    def request_cancel(self, stack_id: str, request: str, actions: Sequence[str]) -> bool:
+        """Ask the operation running on the stack to stop (``cancel``) or roll back
+        (``rollback``); only while the stack is IN_PROGRESS in one of ``actions`` and a
+        claim is held. False (nothing written) otherwise."""
+        with self._writing() as connection:
+            result = connection.execute(
+                update(Stack)
+                .where(
+                    Stack.id == stack_id,
+                    Stack.status == "IN_PROGRESS",
+                    Stack.action.in_(list(actions)),
+                    Stack.lease_engine_id.is_not(None),
+                )
+                .values(cancel_request=request)
+            )
+            return result.rowcount == 1
+
+    def add_snapshot(self, snapshot: SnapshotRecord) -> None:
+        """Insert or replace a snapshot (its data sealed when its stack's values are)."""
+        with self._writing() as connection:
+            data = snapshot.data
+            if data is not None and self._is_sealed(connection, snapshot.stack_id):
+                data = self._sealer.seal(data)
+            values = {
+                "stack_id": snapshot.stack_id,
+                "name": snapshot.name,
+                "status": snapshot.status,
+                "status_reason": snapshot.status_reason,
+                "data": data,
+                "created_at": snapshot.created_at,
+            }
+            changed = connection.execute(
+                update(SnapshotRow).where(SnapshotRow.id == snapshot.id).values(**values)
+            )
+            if changed.rowcount == 0:
+                connection.execute(insert(SnapshotRow).values(id=snapshot.id, **values))
+
+    def snapshots(self, stack_id: str) -> list[SnapshotRecord]:
+        """The stack's snapshots, oldest first."""
+        query = (
+            select(SnapshotRow)
+            .where(SnapshotRow.stack_id == stack_id)
+            .order_by(SnapshotRow.created_at, SnapshotRow.id)
+        )
+        with self._reading() as connection:
+            rows = connection.execute(query).scalars().all()
+        return [self._snapshot(row) for row in rows]
+
+    def _snapshot(self, row: SnapshotRow) -> SnapshotRecord:
+        data = row.data
+        if data is not None and secrets.is_sealed(data):
+            data = self._sealer.unseal(data)
+        return SnapshotRecord(
+            id=row.id,
+            stack_id=row.stack_id,
+            name=row.name,
+            status=row.status,
+            status_reason=row.status_reason,
+            data=data,
+            created_at=row.created_at,
+        )
+
+    def delete_snapshot(self, snapshot_id: str) -> None:
+        with self._writing() as connection:
+            connection.execute(delete(SnapshotRow).where(SnapshotRow.id == snapshot_id))
 
 
 @contextmanager
@@ -535,21 +609,25 @@ class _FenceCheck:
                 Stack.lease_generation == bindparam("generation"),
             )
             .values(lease_generation=Stack.lease_generation)
+            .returning(Stack.cancel_request)
         )
         compiled = statement.compile(dialect=dialect)
         self.sql = compiled.string
         self.order = tuple(compiled.positiontup or ()) if compiled.positional else None
 
-    def run(self, connection: Connection, fence: LeaseToken) -> None:
+    def run(self, connection: Connection, fence: LeaseToken) -> str | None:
+        """LeaseLost, or the stack's pending cancel request (None when there is none)."""
         values = {
             "stack_id": fence.stack_id,
             "engine_id": fence.engine_id,
             "generation": fence.generation,
         }
         parameters: Any = values if self.order is None else tuple(values[n] for n in self.order)
-        if connection.exec_driver_sql(self.sql, parameters).rowcount == 1:
-            return
+        row = connection.exec_driver_sql(self.sql, parameters).first()
+        if row is not None:
+            return None if row[0] is None else str(row[0])
         _lease_lost(connection, fence)
+        return None  # not reached: _lease_lost raises
 
 
 def _lease_lost(connection: Connection, fence: LeaseToken) -> None:
