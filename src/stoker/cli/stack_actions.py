@@ -141,8 +141,117 @@ def mark_unhealthy(
     )
 
 
-def _json_document(document: Any) -> str:
-    return json.dumps(document, indent=2)
+def _write_document(document: Any, output_file: str | None) -> None:
+    text = json.dumps(document, indent=2)
+    if output_file is None:
+        click.echo(text)
+        return
+    with open(output_file, "w", encoding="utf-8") as handle:
+        handle.write(text + "\n")
+    click.echo(f"wrote {output_file}", err=True)
 
 
-__all__ = ["emit_record"]
+_output_file_option = click.option(
+    "--output-file",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the JSON document to this file instead of standard output.",
+)
+
+
+@stack.command()
+@click.argument("name")
+@_output_file_option
+@click.pass_obj
+def export(session: Session, name: str, output_file: str | None) -> None:
+    """Print Heat's export document of NAME (what abandon would print); change nothing."""
+    from stoker.engine.abandon import export as export_stack
+
+    _write_document(asyncio.run(export_stack(session.engine(), name)), output_file)
+
+
+@stack.command()
+@click.argument("name")
+@_output_file_option
+@click.pass_obj
+def abandon(session: Session, name: str, output_file: str | None) -> None:
+    """Forget NAME but leave its resources: print Heat's abandon document (for ``stack
+    adopt``), then mark the stack deleted without deleting anything in it."""
+    from stoker.engine.abandon import abandon as abandon_stack
+
+    _write_document(asyncio.run(abandon_stack(session.engine(), name)), output_file)
+
+
+# ---------------------------------------------------------------------------- snapshots
+@stack.group()
+def snapshot() -> None:
+    """Stack snapshots (template, environment, files and each resource's data)."""
+
+
+SNAPSHOT_COLUMNS = ["id", "name", "status", "status_reason", "creation_time"]
+
+
+@snapshot.command("create")
+@click.argument("name")
+@click.option("--name", "snapshot_name", help="A name for the snapshot.")
+@format_option
+@column_option
+@click.pass_obj
+def snapshot_create(
+    session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Snapshot stack NAME."""
+    from stoker.cli.progress import Progress
+    from stoker.engine import snapshots
+
+    found = session.store.get_stack(name, session.settings.project)
+    progress = Progress(
+        len(session.store.resources(found.id)) if found else 0, lookup=session.stack_info
+    )
+    engine = session.engine(progress)
+    with progress:
+        made = asyncio.run(snapshots.create(engine, name, snapshot_name))
+    shown = snapshots.view(made)
+    emit_record({k: v for k, v in shown.items() if k != "data"}, fmt, columns)
+    if made.status != Status.COMPLETE.value:
+        raise OperationFailed(f"snapshot {made.id}: {made.status}: {made.status_reason}")
+
+
+@snapshot.command("list")
+@click.argument("name")
+@format_option
+@column_option
+@click.pass_obj
+def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+    """List the snapshots of NAME."""
+    from stoker.engine import snapshots
+
+    found = asyncio.run(snapshots.listing(session.engine(), name))
+    emit_rows([snapshots.view(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
+
+
+@snapshot.command("show")
+@click.argument("name")
+@click.argument("snapshot_id")
+@format_option
+@column_option
+@click.pass_obj
+def snapshot_show(
+    session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Show snapshot SNAPSHOT_ID (or its name) of NAME, with its data."""
+    from stoker.engine import snapshots
+
+    found = asyncio.run(snapshots.find(session.engine(), name, snapshot_id))
+    emit_record(snapshots.view(found), fmt, columns)
+
+
+@snapshot.command("delete")
+@click.argument("name")
+@click.argument("snapshot_id")
+@click.pass_obj
+def snapshot_delete(session: Session, name: str, snapshot_id: str) -> None:
+    """Delete snapshot SNAPSHOT_ID (or its name) of NAME."""
+    from stoker.engine import snapshots
+
+    gone = asyncio.run(snapshots.delete(session.engine(), name, snapshot_id))
+    click.echo(f"deleted snapshot {gone.id}", err=True)

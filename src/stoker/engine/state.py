@@ -26,6 +26,8 @@ class Action(StrEnum):
     RESUME = "RESUME"
     CHECK = "CHECK"
     SIGNAL = "SIGNAL"
+    SNAPSHOT = "SNAPSHOT"
+    ADOPT = "ADOPT"
 
 
 class Status(StrEnum):

@@ -338,12 +338,14 @@ async def perform(
     aggregate: bool = False,
     parent: StackWalk | None = None,
     finish: Callable[[StackWalk, Status, str], str] | None = None,
+    completed: Callable[[StackWalk], Awaitable[None]] | None = None,
 ) -> StackRecord:
     """Claim ``stack`` and run ``action`` over its resources, start to end.
 
     A stack already ``<ACTION>_IN_PROGRESS`` (its process died) is continued: resources
     whose action already ended are not visited again. ``finish`` may amend the final
-    reason (check's "not fully supported")."""
+    reason (check's "not fully supported"); ``completed`` runs under the claim after a
+    COMPLETE end (abandon forgets the stack there)."""
     fence = await claim(host, stack)
     walk = StackWalk(host, stack, fence, action, parent)
     async with leases.held(host.store, fence):
@@ -362,7 +364,10 @@ async def perform(
             status, reason = Status.COMPLETE, f"Stack {action.value} completed successfully"
         if finish is not None:
             reason = finish(walk, status, reason)
-        return await walk.set_stack(status, reason)
+        record = await walk.set_stack(status, reason)
+        if completed is not None and status is Status.COMPLETE:
+            await completed(walk)  # still under the claim (abandon's forgetting)
+        return walk.stack if completed is not None else record
 
 
 async def recover(host: ActionHost, stack: StackRecord) -> StackRecord:

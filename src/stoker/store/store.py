@@ -514,10 +514,10 @@ class SqlStore:
             .order_by(SnapshotRow.created_at, SnapshotRow.id)
         )
         with self._reading() as connection:
-            rows = connection.execute(query).scalars().all()
+            rows = connection.execute(query).all()
         return [self._snapshot(row) for row in rows]
 
-    def _snapshot(self, row: SnapshotRow) -> SnapshotRecord:
+    def _snapshot(self, row: Any) -> SnapshotRecord:
         data = row.data
         if data is not None and secrets.is_sealed(data):
             data = self._sealer.unseal(data)
