@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from stoker.cli.options import environments_option
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option
 from stoker.cli.stack import Session, resource, stack
 from stoker.engine.state import StackRecord, Status
@@ -179,6 +180,70 @@ def abandon(session: Session, name: str, output_file: str | None) -> None:
     from stoker.engine.abandon import abandon as abandon_stack
 
     _write_document(asyncio.run(abandon_stack(session.engine(), name)), output_file)
+
+
+@stack.command()
+@click.argument("name")
+@click.option(
+    "--adopt-file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The abandon document (what `stack abandon` printed).",
+)
+@environments_option
+@click.option("--parameter", "parameters", multiple=True, metavar="KEY=VALUE", help="Repeatable.")
+@format_option
+@column_option
+@click.pass_obj
+def adopt(
+    session: Session,
+    name: str,
+    adopt_file: str,
+    environments: tuple[str, ...],
+    parameters: tuple[str, ...],
+    fmt: str,
+    columns: tuple[str, ...],
+) -> None:
+    """Create stack NAME from an abandon document, taking its resources back as they are
+    (ADOPT_COMPLETE): nothing is created."""
+    import os
+
+    from stoker.cli.output import report
+    from stoker.cli.progress import Progress
+    from stoker.engine import adopt as adopting
+    from stoker.errors import Rejected
+
+    try:
+        with open(adopt_file, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--adopt-file") from None
+    if not isinstance(data, dict):
+        raise click.BadParameter(
+            "not an abandon document (a JSON object)", param_hint="--adopt-file"
+        )
+    values: dict[str, str] = {}
+    for item in parameters:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--parameter")
+        values[key] = value
+    adoption = adopting.load(name, data, os.path.abspath(adopt_file), environments, values)
+    report(adoption.diagnostics, adopt_file)
+    if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
+        raise Rejected("the adopt document, environment or parameters were rejected")
+    progress = Progress(len(adoption.definition.enabled), lookup=session.stack_info)
+    engine = session.engine(progress)
+    base_dir = os.path.dirname(os.path.abspath(adopt_file))
+    with progress:
+        result = asyncio.run(
+            adopting.adopt(engine, adoption, base_dir, os.path.abspath(adopt_file))
+        )
+    emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
+    if result.status is not Status.COMPLETE:
+        raise OperationFailed(
+            f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
+        )
 
 
 # ---------------------------------------------------------------------------- snapshots

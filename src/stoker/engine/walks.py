@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from stoker.engine import leases
@@ -128,6 +128,8 @@ class Done:
     """A resource's action completed; ``reason`` is its status reason."""
 
     reason: str = "state changed"
+    #: what else the resource's record takes (adopt: its physical id, data, properties)
+    changes: dict[str, Any] = field(default_factory=dict)
 
 
 #: what a walk does to one resource: Done, or raise (ResourceFailure / Refused)
@@ -243,7 +245,7 @@ class StackWalk:
             reason = f"{type(error).__name__}: resources.{name}: {message}"
             await asyncio.shield(self.transition(record, Status.FAILED, reason))
             raise ResourceFailure(reason) from error
-        await self.transition(record, Status.COMPLETE, done.reason)
+        await self.transition(record, Status.COMPLETE, done.reason, **done.changes)
 
     async def run(
         self, effect: Effect, *, backwards: bool, aggregate: bool, skip: Iterable[str] = ()
