@@ -4,12 +4,14 @@ recover of an interrupted walk, and cancel of a create running in another proces
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -209,6 +211,11 @@ def test_cancel_refuses_what_heat_refuses(engine, store, top):
         asyncio.run(cancel.cancel(engine, "top", rollback=False))
 
 
+#: what Heat 24.1.2 did when a create was cancelled (tests/fidelity/actions/record.py)
+HEAT_CANCEL = json.loads(
+    (Path(__file__).parents[1] / "fidelity" / "actions" / "recording.json").read_text()
+)["_cancel_create"]
+
 CHAIN = """
 heat_template_version: wallaby
 resources:
@@ -239,8 +246,9 @@ def test_cancel_stops_a_create_running_in_another_process(tmp_path, store, store
         _, status = os.waitpid(child.pid, os.WUNTRACED)
         assert os.WIFSTOPPED(status), "the create ended before it reached b"
         engine = StackEngine(store, default_registry(), EngineSettings())
-        with pytest.raises(OperationRefused, match="CREATE_IN_PROGRESS is not supported"):
+        with pytest.raises(OperationRefused) as refused:
             asyncio.run(cancel.cancel(engine, "c1", rollback=True))
+        assert str(refused.value) == HEAT_CANCEL["cancel_update"]["message"]
         asyncio.run(cancel.cancel(engine, "c1", rollback=False))
         os.kill(child.pid, signal.SIGCONT)
         _, stderr = child.communicate(timeout=60)
@@ -259,11 +267,13 @@ def test_cancel_stops_a_create_running_in_another_process(tmp_path, store, store
     failed = [
         e for e in store.events(stack.id) if e.resource_name == "c1" and e.status is Status.FAILED
     ]
-    assert failed[0].reason == "Resource CREATE failed: Operation cancelled"
+    assert failed[0].reason == HEAT_CANCEL["stack_status_reason"]
     if rollback:
         assert (stack.action, stack.status) == (Action.ROLLBACK, Status.COMPLETE)
     else:
         assert (stack.action, stack.status) == (Action.CREATE, Status.FAILED)
         got = states(store, stack.id)
-        assert got["c"][:2] == ("INIT", "COMPLETE") and got["d"][:2] == ("INIT", "COMPLETE")
+        # as Heat left its resource that never started ("after")
+        assert [*got["c"][:2]] == HEAT_CANCEL["resources"]["after"][0].split("_")
+        assert got["d"] == got["c"] and got["c"][2] == HEAT_CANCEL["resources"]["after"][1]
         assert store.lease(stack.id) is None  # released: the stack is free for update/delete
