@@ -3,7 +3,7 @@
 An operation holds a lease (engine id + expiry) and renews it while it runs. Another
 operation on the same stack is refused while the lease is live. A lease whose holder
 stopped renewing expires; one held by a process of this machine that no longer exists is
-treated as expired at once, so ``stoker stack resume`` works right after a crash.
+treated as expired at once, so ``stoker stack recover`` works right after a crash.
 
 A lease alone does not make one writer: a holder that stalls past its expiry (a paused
 VM, ``SIGSTOP``, a blocked loop) and then continues would run beside the process that took
