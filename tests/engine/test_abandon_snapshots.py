@@ -211,3 +211,32 @@ def test_a_snapshot_of_a_stack_with_a_hidden_parameter_is_sealed_at_rest(engine,
     assert "sekrit-value-42" not in str(raw)
     again = asyncio.run(snapshots.find(engine, "hidden", made.id))
     assert again.data["environment"]["parameters"]["pw"] == "sekrit-value-42"
+
+
+def test_rotating_the_key_keeps_snapshots_readable(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from stoker.cli.main import cli
+    from stoker.store import open_store
+    from stoker.store.secrets import KEY_ENV, KEY_FILE_ENV
+
+    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
+    monkeypatch.delenv(KEY_ENV, raising=False)
+    url = f"sqlite:///{tmp_path / 'stoker.db'}"
+    template = """
+    heat_template_version: 2018-08-31
+    parameters:
+      pw: {type: string, hidden: true}
+    resources:
+      v: {type: OS::Heat::Value, properties: {value: {get_param: pw}}}
+    """
+    with open_store(url) as store:
+        engine = StackEngine(store, default_registry(), EngineSettings())
+        create(engine, tmp_path, "hidden", template, {"pw": "sekrit-value-42"})
+        made = asyncio.run(snapshots.create(engine, "hidden"))
+    result = CliRunner().invoke(cli, ["--db", url, "db", "rotate-key"])
+    assert result.exit_code == 0, result.output
+    with open_store(url) as store:
+        engine = StackEngine(store, default_registry(), EngineSettings())
+        again = asyncio.run(snapshots.find(engine, "hidden", made.id))
+        assert again.data["environment"]["parameters"]["pw"] == "sekrit-value-42"
