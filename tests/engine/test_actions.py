@@ -277,3 +277,41 @@ def test_cancel_stops_a_create_running_in_another_process(tmp_path, store, store
         assert [*got["c"][:2]] == HEAT_CANCEL["resources"]["after"][0].split("_")
         assert got["d"] == got["c"] and got["c"][2] == HEAT_CANCEL["resources"]["after"][1]
         assert store.lease(stack.id) is None  # released: the stack is free for update/delete
+
+
+def test_a_killed_suspend_is_recovered_without_suspending_anything_twice(
+    tmp_path, engine, store, store_url
+):
+    """A real `stoker stack suspend` kills itself (SIGKILL, `engine/crash_hook.py`) after
+    its 5th commit: a chain of 6 needs at least 13 (the stack's start, then IN_PROGRESS and
+    COMPLETE per resource, one after the other), so the death lands mid-walk."""
+    from stoker.engine.crash_hook import ENV_VAR
+
+    lines = ["heat_template_version: wallaby", "resources:"]
+    for index in range(6):
+        after = f", depends_on: [r{index - 1}]" if index else ""
+        lines.append(
+            f"  r{index}: {{type: OS::Heat::TestResource, properties: {{value: v}}{after}}}"
+        )
+    path = tmp_path / "chain.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    assert create(engine, path, "k").status is Status.COMPLETE
+    killed = subprocess.run(
+        [sys.executable, "-m", "stoker", "--db", store_url, "stack", "suspend", "k"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, ENV_VAR: "5"},
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    stack = store.get_stack("k", "default")
+    assert (stack.action, stack.status) == (Action.SUSPEND, Status.IN_PROGRESS)
+    with pytest.raises(OperationRefused, match="stack recover k"):
+        asyncio.run(suspend.resume(engine, "k"))
+    stack = asyncio.run(engine.recover("k"))
+    assert (stack.action, stack.status) == (Action.SUSPEND, Status.COMPLETE)
+    done = [
+        e.resource_name
+        for e in store.events(stack.id)
+        if e.action is Action.SUSPEND and e.status is Status.COMPLETE and e.resource_name != "k"
+    ]
+    assert done == [f"r{i}" for i in reversed(range(6))]  # each once, dependents first

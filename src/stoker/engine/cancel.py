@@ -21,7 +21,7 @@ import asyncio
 
 from stoker.engine import leases
 from stoker.engine.state import Action, StackRecord, Status
-from stoker.engine.walks import ActionHost, find_stack, refuse_nested
+from stoker.engine.walks import ActionHost, find_stack, live_lease, refuse_nested
 from stoker.errors import OperationCancelled, OperationRefused
 
 CANCEL = "cancel"
@@ -44,12 +44,7 @@ async def cancel(host: ActionHost, name_or_id: str, rollback: bool = True) -> St
             f"Cancelling update when stack is {stack.action.value}_{stack.status.value} "
             "is not supported."
         )
-    lease = await asyncio.to_thread(host.store.lease, stack.id)
-    if (
-        lease is None
-        or lease.expires_at <= leases.now_utc()
-        or leases.holder_is_dead(lease.engine_id)
-    ):
+    if await live_lease(host, stack) is None:
         raise OperationRefused(
             f"No process is running the {stack.action.value} of stack {stack.name} (it "
             f"was interrupted): continue it with `stack recover {stack.name}` or delete it"

@@ -25,7 +25,7 @@ from stoker.engine.settings import EngineSettings
 from stoker.engine.state import (
     Action,
     EventRecord,
-    LeaseToken,
+    Lease,
     ResourceRecord,
     StackRecord,
     StackStatus,
@@ -74,12 +74,25 @@ async def refuse_nested(host: ActionHost, stack: StackRecord, verb: str) -> None
     )
 
 
+async def live_lease(host: ActionHost, stack: StackRecord) -> Lease | None:
+    """The claim on the stack if a live process holds it (not expired, holder alive)."""
+    lease = await asyncio.to_thread(host.store.lease, stack.id)
+    if lease is None or lease.expires_at <= leases.now_utc():
+        return None
+    return None if leases.holder_is_dead(lease.engine_id) else lease
+
+
 async def refuse_in_progress(host: ActionHost, stack: StackRecord, verb: str) -> None:
     """An operation runs (refused, as Heat refuses while the stack is locked) or was
     interrupted (its state is what `stack recover` continues from: not to be overwritten)."""
     if stack.status is not Status.IN_PROGRESS:
         return
-    await claim(host, stack, probe=True)
+    holder = await live_lease(host, stack)
+    if holder is not None:
+        raise OperationRefused(
+            f"Stack {stack.name} already has an action ({stack.action.value}) in progress "
+            f"(engine {holder.engine_id})."
+        )
     raise OperationRefused(
         f"Stack {stack.name} has an interrupted {stack.action.value} "
         f"({stack.action.value}_IN_PROGRESS): continue it with `stack recover {stack.name}` "
@@ -87,18 +100,9 @@ async def refuse_in_progress(host: ActionHost, stack: StackRecord, verb: str) ->
     )
 
 
-async def claim(host: ActionHost, stack: StackRecord, probe: bool = False) -> leases.Fence:
+async def claim(host: ActionHost, stack: StackRecord) -> leases.Fence:
     """Take the stack's lease, or refuse as Heat does while another action runs."""
     try:
-        if probe:  # only whether a live process holds it (raises below if one does)
-            lease = await asyncio.to_thread(host.store.lease, stack.id)
-            if (
-                lease is not None
-                and lease.expires_at > leases.now_utc()
-                and not leases.holder_is_dead(lease.engine_id)
-            ):
-                raise leases.LeaseHeld(lease)
-            return leases.Fence(LeaseToken(stack.id, host.engine_id, -1), 0.0)
         return await asyncio.to_thread(
             leases.acquire, host.store, stack.id, host.engine_id, host.settings.lease_seconds
         )
