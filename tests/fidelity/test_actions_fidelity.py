@@ -99,3 +99,22 @@ def test_actions_match_heat(case: str, tmp_path: Path) -> None:
         assert state == expected, where
         failed = state["stack_status"].endswith("FAILED")
         assert (result.exit_code != 0) == bool(heat["refused"] or failed), where
+
+
+def test_a_document_written_by_heat_is_adopted(tmp_path: Path) -> None:
+    """Heat's own document (recorded) adopts: every resource ADOPT_COMPLETE with Heat's
+    physical id, and the RandomString's value is the one Heat generated."""
+    recorded = RECORDING["_document"]
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(recorded["document"]))
+    db = str(tmp_path / "s.db")
+    adopted = _stoker(db, "adopt", "from-heat", "--adopt-file", str(path))
+    assert adopted.exit_code == 0, adopted.output
+    state = _state(db, "from-heat")
+    assert state["stack_status"] == "ADOPT_COMPLETE"
+    assert {s for s, _ in state["resources"].values()} == {"ADOPT_COMPLETE"}
+    output = _stoker(db, "output", "show", "from-heat", "r", "-f", "value", "-c", "output_value")
+    assert output.stdout.strip() == recorded["outputs"]["r"]
+    rows = json.loads(_stoker(db, "resource", "list", "from-heat", "-f", "json").stdout)
+    ids = {r["resource_name"]: r["physical_resource_id"] for r in rows}
+    assert ids == {n: r["resource_id"] for n, r in recorded["document"]["resources"].items()}

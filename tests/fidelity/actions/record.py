@@ -152,6 +152,49 @@ def cancel_create(heat: Heat) -> dict[str, Any]:
     return {"cancel_update": with_rollback, "cancel_without_rollback": without, **state}
 
 
+DOCUMENT_TEMPLATE = {
+    "heat_template_version": "2018-08-31",
+    "parameters": {"len": {"type": "number", "default": 8}},
+    "resources": {
+        "rand": {"type": "OS::Heat::RandomString", "properties": {"length": {"get_param": "len"}}},
+        "none": {"type": "OS::Heat::None", "depends_on": "rand"},
+        "val": {
+            "type": "OS::Heat::Value",
+            "properties": {"value": {"get_attr": ["rand", "value"]}},
+        },
+    },
+    "outputs": {"r": {"value": {"get_attr": ["val", "value"]}}},
+}
+
+
+def heat_document(heat: Heat) -> dict[str, Any]:
+    """A stack's document as Heat writes it (abandon and export are off in the reference
+    Heat; a snapshot's data is the same ``prepare_abandon`` document), with the stack's
+    output, for stoker to adopt."""
+    status, body = heat.call(
+        "POST",
+        "/stacks",
+        {
+            "stack_name": "fid-actions-document",
+            "template": DOCUMENT_TEMPLATE,
+            "parameters": {"len": "10"},
+            "disable_rollback": True,
+        },
+    )
+    path = f"/stacks/fid-actions-document/{body['stack']['id']}"
+    heat.wait(path)
+    _, made = heat.call("POST", path + "/snapshots", {"name": "doc"})
+    for _ in range(100):
+        _, shown = heat.call("GET", f"{path}/snapshots/{made['id']}")
+        if shown["snapshot"]["status"] != "IN_PROGRESS":
+            break
+        time.sleep(0.2)
+    _, stack = heat.call("GET", path)
+    outputs = {o["output_key"]: o["output_value"] for o in stack["stack"]["outputs"]}
+    heat.call("DELETE", path)
+    return {"document": shown["snapshot"]["data"], "outputs": outputs}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", default=DEFAULT_URL)
@@ -160,6 +203,7 @@ def main() -> int:
     cases = yaml.safe_load((HERE / "cases.yaml").read_text())
     recording = {name: run_case(heat, name, case) for name, case in cases.items()}
     recording["_cancel_create"] = cancel_create(heat)
+    recording["_document"] = heat_document(heat)
     (HERE / "recording.json").write_text(json.dumps(recording, indent=1, sort_keys=True) + "\n")
     print(f"recorded {len(recording)} cases")
     return 0
