@@ -315,3 +315,43 @@ def test_a_killed_suspend_is_recovered_without_suspending_anything_twice(
         if e.action is Action.SUSPEND and e.status is Status.COMPLETE and e.resource_name != "k"
     ]
     assert done == [f"r{i}" for i in reversed(range(6))]  # each once, dependents first
+
+
+def test_a_killed_snapshot_is_finished_by_recover(tmp_path, engine, store, store_url):
+    """`stoker stack snapshot create` dies (SIGKILL) after its 3rd commit, mid-walk; recover
+    finishes the walk and stores the snapshot it was taking."""
+    from stoker.engine import snapshots
+    from stoker.engine.crash_hook import ENV_VAR
+
+    path = tmp_path / "t.yaml"
+    path.write_text(textwrap.dedent(TEMPLATE))
+    record = create(engine, path, "snap")
+    killed = subprocess.run(
+        [sys.executable, "-m", "stoker", "--db", store_url, "stack", "snapshot", "create", "snap"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, ENV_VAR: "3"},
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    (taken,) = store.snapshots(record.id)
+    assert taken.status == "IN_PROGRESS" and taken.data is None
+    result = asyncio.run(engine.recover("snap"))
+    assert (result.action, result.status) == (Action.SNAPSHOT, Status.COMPLETE)
+    (taken,) = asyncio.run(snapshots.listing(engine, "snap"))
+    assert taken.status == "COMPLETE" and taken.data is not None
+    rand = {r.name: r for r in store.resources(record.id)}["rand"]
+    assert taken.data["resources"]["rand"]["resource_data"]["value"] == rand.data["value"]
+
+
+def test_an_interrupted_adopt_is_not_recovered_but_can_be_abandoned(engine, store, top):
+    from stoker.engine import abandon
+
+    store.write(
+        WriteBatch(
+            stacks=[StackStatus(top.id, Action.ADOPT, Status.IN_PROGRESS, "x", top.created_at)]
+        )
+    )
+    with pytest.raises(OperationRefused, match="cannot be continued: `stack abandon top`"):
+        asyncio.run(engine.recover("top"))
+    asyncio.run(abandon.abandon(engine, "top"))
+    assert store.get_stack("top", "default") is None

@@ -92,7 +92,8 @@ async def abandon(host: ActionHost, name_or_id: str) -> dict[str, Any]:
     """The stack's document; the stack is forgotten (its resources are left as they are)."""
     stack = await find_stack(host, name_or_id)
     await refuse_nested(host, stack, "abandon")
-    await refuse_in_progress(host, stack, "abandon")
+    # an interrupted adopt cannot be continued: abandoning it is the way out
+    await refuse_in_progress(host, stack, "abandon", allow=(Action.ADOPT,))
     data = await asyncio.to_thread(document, host.store, stack)
     result = await forget(host, stack)
     if result.status is not Status.COMPLETE:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from stoker.engine import leases
@@ -60,17 +61,28 @@ async def create(host: ActionHost, name_or_id: str, name: str | None = None) -> 
     )
     await asyncio.to_thread(host.store.add_snapshot, snapshot)
     result = await run(host, stack)
+    return await _finish(host, snapshot, result)
+
+
+async def recover(host: ActionHost, stack: StackRecord) -> StackRecord:
+    """Finish a snapshot whose process died: the walk, then the snapshot it was taking."""
+    result = await run(host, stack)
+    for snapshot in await asyncio.to_thread(host.store.snapshots, stack.id):
+        if snapshot.status == Status.IN_PROGRESS.value:
+            await _finish(host, snapshot, result)
+    return result
+
+
+async def _finish(
+    host: ActionHost, snapshot: SnapshotRecord, result: StackRecord
+) -> SnapshotRecord:
+    """Store the stack's document with the snapshot once the walk ended (Heat saves it
+    just before the stack's SNAPSHOT_COMPLETE)."""
     data = None
     if result.status is Status.COMPLETE:
         data = await asyncio.to_thread(document, host.store, result, Action.SNAPSHOT)
-    done = SnapshotRecord(
-        id=snapshot.id,
-        stack_id=stack.id,
-        name=name,
-        status=result.status.value,
-        status_reason=result.status_reason,
-        data=data,
-        created_at=snapshot.created_at,
+    done = replace(
+        snapshot, status=result.status.value, status_reason=result.status_reason, data=data
     )
     await asyncio.to_thread(host.store.add_snapshot, done)
     return done

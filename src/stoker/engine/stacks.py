@@ -61,7 +61,7 @@ STACK_TYPE = "OS::Heat::Stack"
 _PROVIDER = NestedStackPlugin()
 _NAME_CHARS = string.ascii_letters + string.digits + "_.-"
 #: stack-wide walks `recover` continues through `stoker.engine.walks`
-_WALKS = (Action.CHECK, Action.SUSPEND, Action.RESUME)
+_WALKS = (Action.CHECK, Action.SUSPEND, Action.RESUME, Action.SNAPSHOT, Action.ADOPT)
 
 
 @dataclass(slots=True)
@@ -296,7 +296,7 @@ class StackEngine:
     # ------------------------------------------------------------------ recover
     async def recover(self, name_or_id: str) -> StackRecord:
         """`stack recover`: continue whatever operation was interrupted on the stack (a
-        create, delete or rollback here; a check, suspend or resume in their modules)."""
+        create, delete or rollback here; a check, suspend, resume or snapshot in theirs)."""
         stack = await self._find(name_or_id)
         if stack.status is Status.IN_PROGRESS and stack.action in _WALKS:
             from stoker.engine import walks

@@ -82,9 +82,12 @@ async def live_lease(host: ActionHost, stack: StackRecord) -> Lease | None:
     return None if leases.holder_is_dead(lease.engine_id) else lease
 
 
-async def refuse_in_progress(host: ActionHost, stack: StackRecord, verb: str) -> None:
+async def refuse_in_progress(
+    host: ActionHost, stack: StackRecord, verb: str, allow: tuple[Action, ...] = ()
+) -> None:
     """An operation runs (refused, as Heat refuses while the stack is locked) or was
-    interrupted (its state is what `stack recover` continues from: not to be overwritten)."""
+    interrupted (its state is what `stack recover` continues from: not to be overwritten;
+    except for the interrupted actions in ``allow``)."""
     if stack.status is not Status.IN_PROGRESS:
         return
     holder = await live_lease(host, stack)
@@ -93,6 +96,8 @@ async def refuse_in_progress(host: ActionHost, stack: StackRecord, verb: str) ->
             f"Stack {stack.name} already has an action ({stack.action.value}) in progress "
             f"(engine {holder.engine_id})."
         )
+    if stack.action in allow:
+        return
     raise OperationRefused(
         f"Stack {stack.name} has an interrupted {stack.action.value} "
         f"({stack.action.value}_IN_PROGRESS): continue it with `stack recover {stack.name}` "
@@ -377,9 +382,17 @@ async def perform(
 
 
 async def recover(host: ActionHost, stack: StackRecord) -> StackRecord:
-    """Continue an interrupted check, suspend or resume of ``stack``."""
-    from stoker.engine import check, suspend
+    """Continue an interrupted check, suspend, resume or snapshot of ``stack``. An adopt
+    cannot be continued (its document is not stored): it is refused, saying what to do."""
+    from stoker.engine import check, snapshots, suspend
 
+    if stack.action is Action.ADOPT:
+        raise OperationRefused(
+            f"The adopt of stack {stack.name} was interrupted and cannot be continued: "
+            f"`stack abandon {stack.name}`, then adopt it again from its document"
+        )
     if stack.action is Action.CHECK:
         return await check.run(host, stack)
+    if stack.action is Action.SNAPSHOT:
+        return await snapshots.recover(host, stack)
     return await suspend.run(host, stack, stack.action)
