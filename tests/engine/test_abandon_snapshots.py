@@ -152,8 +152,6 @@ def test_a_nested_stack_is_inside_the_document_and_abandoned_with_its_parent(
     data = asyncio.run(abandon.export(engine, "nested"))
     assert data["resources"]["nest"]["id"] == child.id  # the child's own document
     assert "inner" in data["resources"]["nest"]["resources"]
-    with pytest.raises(OperationRefused, match="adopting nested stacks is not supported"):
-        asyncio.run(adopt.adopt(engine, adopt.load("n2", data, "a.json"), None, "a.json"))
     with pytest.raises(OperationRefused, match="owned by resource nest"):
         asyncio.run(abandon.abandon(engine, child.name))
     asyncio.run(abandon.abandon(engine, "nested"))
@@ -240,3 +238,52 @@ def test_rotating_the_key_keeps_snapshots_readable(tmp_path, monkeypatch):
         engine = StackEngine(store, default_registry(), EngineSettings())
         again = asyncio.run(snapshots.find(engine, "hidden", made.id))
         assert again.data["environment"]["parameters"]["pw"] == "sekrit-value-42"
+
+
+GROUPED = """
+heat_template_version: 2018-08-31
+resources:
+  group:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: 2
+      resource_def: {type: OS::Heat::RandomString, properties: {length: 6}}
+  nest:
+    type: OS::Heat::Stack
+    properties:
+      template: |
+        heat_template_version: 2018-08-31
+        resources:
+          inner: {type: OS::Heat::RandomString}
+        outputs:
+          said: {value: {get_attr: [inner, value]}}
+outputs:
+  values: {value: {get_attr: [group, value]}}
+  said: {value: {get_attr: [nest, outputs, said]}}
+"""
+
+
+def test_nested_stacks_are_adopted_from_their_own_documents(engine, store, tmp_path):
+    record = create(engine, tmp_path, "grouped", GROUPED)
+    before = outputs(engine, record)
+    data = json.loads(json.dumps(asyncio.run(abandon.abandon(engine, "grouped"))))
+    assert set(data["resources"]["group"]["resources"]) == {"0", "1"}
+    adoption = adopt.load("grouped", data, "a.json")
+    result = asyncio.run(adopt.adopt(engine, adoption, str(tmp_path), "a.json"))
+    assert (result.action, result.status) == (Action.ADOPT, Status.COMPLETE), result.status_reason
+    assert outputs(engine, result) == before  # every RandomString kept its value
+    children = store.child_stacks(result.id)
+    assert {c.parent_resource for c in children} == {"group", "nest"}
+    for child in children:
+        assert (child.action, child.status) == (Action.ADOPT, Status.COMPLETE)
+        assert {(r.action, r.status) for r in store.resources(child.id)} == {
+            (Action.ADOPT, Status.COMPLETE)
+        }
+    # a nested entry missing from the document fails the resource, as a flat one does
+    del data["resources"]["nest"]
+    result = asyncio.run(
+        adopt.adopt(engine, adopt.load("again", data, "a.json"), str(tmp_path), "a.json")
+    )
+    assert result.status is Status.FAILED and "Resource ID was not provided." in (
+        result.status_reason
+    )

@@ -574,6 +574,16 @@ class StackEngine:
         assert definition.context is not None
         return RuntimeContext(definition.context, records, self.plugin_of, self._child_view)
 
+    def child_view(self, child_id: str) -> ChildStack:
+        """A nested stack as its facade sees it (for `stoker.engine.adopt`)."""
+        return self._child_view(child_id)
+
+    def facade(
+        self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str
+    ) -> dict[str, Any] | None:
+        """What resource_facade returns inside the child of ``name`` (for adopt)."""
+        return self._facade(definition, records, name)
+
     def _child_view(self, child_id: str) -> ChildStack:
         stack = self.store.get_stack(child_id, self.settings.project)
         if stack is None:
