@@ -355,3 +355,32 @@ def test_an_interrupted_adopt_is_not_recovered_but_can_be_abandoned(engine, stor
         asyncio.run(engine.recover("top"))
     asyncio.run(abandon.abandon(engine, "top"))
     assert store.get_stack("top", "default") is None
+
+
+def test_check_leaves_resources_never_created_as_heat_does(engine, store, tmp_path):
+    path = tmp_path / "f.yaml"
+    path.write_text(
+        textwrap.dedent(
+            """
+            heat_template_version: 2018-08-31
+            resources:
+              bad: {type: OS::Heat::TestResource, properties: {fail: true}}
+              never: {type: OS::Heat::None, depends_on: bad}
+              nest:
+                type: OS::Heat::Stack
+                depends_on: bad
+                properties:
+                  template: "heat_template_version: 2018-08-31"
+            """
+        )
+    )
+    record = create(engine, path, "failed")
+    assert record.status is Status.FAILED
+    result = asyncio.run(check.check(engine, "failed"))
+    assert (result.action, result.status) == (Action.CHECK, Status.FAILED)
+    assert result.status_reason.startswith("Resource CHECK failed: ")
+    assert "Resource nest not created yet." in result.status_reason
+    got = states(store, record.id)
+    assert got["never"] == ("INIT", "COMPLETE", "")  # untouched: no type could check it
+    assert got["nest"] == ("CHECK", "FAILED", "Can not check nest, resource not created yet.")
+    assert got["bad"] == ("CHECK", "COMPLETE", "CHECK not supported for OS::Heat::TestResource")

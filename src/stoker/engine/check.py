@@ -6,7 +6,9 @@ stack's reason then ends ``. 'CHECK' not fully supported (see resources)`` (Heat
 ``Stack.supports_check_action``). None of the cloud-free types can check anything; a
 resource backed by a nested stack checks its child (and the child's support counts).
 Every resource is checked even after one fails (Heat aggregates the failures), and a
-check clears what ``mark-unhealthy`` set, as Heat's does.
+check clears what ``mark-unhealthy`` set, as Heat's does. A resource never created (INIT)
+is left as it is, unless it is nested: then it fails, ``Can not check <name>, resource
+not created yet.`` (Heat's ``Resource.check``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from stoker.engine.heap import frozen_heap
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.walks import (
+    ActionFailure,
     ActionHost,
     Done,
     StackWalk,
@@ -38,6 +41,11 @@ async def check(host: ActionHost, name_or_id: str) -> StackRecord:
 
 async def run(host: ActionHost, stack: StackRecord, parent: StackWalk | None = None) -> StackRecord:
     async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
+        if is_nested(host, record) and record.action is Action.INIT:
+            raise ActionFailure(
+                f"Resource {record.name} not created yet.",
+                resource_reason=f"Can not check {record.name}, resource not created yet.",
+            )
         if is_nested(host, record):
 
             async def child(parent: StackWalk | None, stack: StackRecord) -> StackRecord:
@@ -53,6 +61,18 @@ async def run(host: ActionHost, stack: StackRecord, parent: StackWalk | None = N
     def finish(walk: StackWalk, status: Status, reason: str) -> str:
         return reason + UNSUPPORTED if walk.unsupported else reason
 
+    def untouched(record: ResourceRecord) -> bool:
+        # Heat: "better to leave the resource in INIT_COMPLETE than imply that we've
+        # checked and it exists" (a type that cannot check, never created)
+        return record.action is Action.INIT and not is_nested(host, record)
+
     return await perform(
-        host, stack, Action.CHECK, effect, aggregate=True, parent=parent, finish=finish
+        host,
+        stack,
+        Action.CHECK,
+        effect,
+        aggregate=True,
+        parent=parent,
+        finish=finish,
+        untouched=untouched,
     )

@@ -127,6 +127,15 @@ def is_nested(host: ActionHost, record: ResourceRecord) -> bool:
     return plugin is None or isinstance(plugin, NestedStackPlugin)
 
 
+class ActionFailure(ResourceFailure):  # noqa: N818 - the resource failed the action
+    """A resource failed the action; ``resource_reason`` is what its own status says
+    when that differs from the stack's (Heat's check of a resource never created)."""
+
+    def __init__(self, message: str, resource_reason: str | None = None) -> None:
+        super().__init__(message)
+        self.resource_reason = resource_reason
+
+
 class Refused(ResourceFailure):  # noqa: N818 - the resource refused the action
     """The resource is in no state for the action: the stack fails, the resource's own
     state is left as it was (Heat raises before it records anything)."""
@@ -240,24 +249,34 @@ class StackWalk:
         )
 
     async def visit(self, name: str, effect: Effect) -> None:
-        """State first: IN_PROGRESS committed, then the effect, then COMPLETE or FAILED."""
-        record = self.records[name]
-        refusal = precheck(self.action, record)
+        """State first: IN_PROGRESS committed, then the effect, then COMPLETE or FAILED.
+        The effect sees the resource as it was before (its action and status then)."""
+        before = self.records[name]
+        refusal = precheck(self.action, before)
         if refusal is not None:
             raise Refused(f"Error: resources.{name}: {refusal}")
-        record = await self.transition(record, Status.IN_PROGRESS, "state changed")
+        record = await self.transition(before, Status.IN_PROGRESS, "state changed")
         await self.fence.confirm(self.host.store)
         try:
-            done = await effect(self, record)
+            done = await effect(self, before)
         except Exception as error:
             message = getattr(error, "message", None) or str(error) or type(error).__name__
             reason = f"{type(error).__name__}: resources.{name}: {message}"
-            await asyncio.shield(self.transition(record, Status.FAILED, reason))
+            shown = getattr(error, "resource_reason", None) or reason
+            # on top of the latest record: the effect may have recorded a child's id
+            latest = self.records.get(name, record)
+            await asyncio.shield(self.transition(latest, Status.FAILED, shown))
             raise ResourceFailure(reason) from error
         await self.transition(record, Status.COMPLETE, done.reason, **done.changes)
 
     async def run(
-        self, effect: Effect, *, backwards: bool, aggregate: bool, skip: Iterable[str] = ()
+        self,
+        effect: Effect,
+        *,
+        backwards: bool,
+        aggregate: bool,
+        skip: Iterable[str] = (),
+        untouched: Callable[[ResourceRecord], bool] | None = None,
     ) -> Traversal:
         """Visit every resource (dependencies first, or dependents first ``backwards``).
         Without ``aggregate`` the first failure stops new visits (suspend, resume);
@@ -267,6 +286,8 @@ class StackWalk:
         failures: dict[str, BaseException] = {}
 
         async def job(name: str) -> None:
+            if untouched is not None and untouched(self.records[name]):
+                return  # left as it is, no transition (Heat's check of an INIT resource)
             if not aggregate:
                 await self.visit(name, effect)
                 return
@@ -350,6 +371,7 @@ async def perform(
     parent: StackWalk | None = None,
     finish: Callable[[StackWalk, Status, str], str] | None = None,
     completed: Callable[[StackWalk], Awaitable[None]] | None = None,
+    untouched: Callable[[ResourceRecord], bool] | None = None,
 ) -> StackRecord:
     """Claim ``stack`` and run ``action`` over its resources, start to end.
 
@@ -368,7 +390,9 @@ async def perform(
             skip = [n for n, r in walk.records.items() if r.action is action and r.status in ended]
         else:
             await walk.set_stack(Status.IN_PROGRESS, f"Stack {action.value} started")
-        result = await walk.run(effect, backwards=backwards, aggregate=aggregate, skip=skip)
+        result = await walk.run(
+            effect, backwards=backwards, aggregate=aggregate, skip=skip, untouched=untouched
+        )
         if result.failed:
             status, reason = Status.FAILED, failure_reason(action, result)
         else:
