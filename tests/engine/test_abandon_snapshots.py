@@ -287,3 +287,13 @@ def test_nested_stacks_are_adopted_from_their_own_documents(engine, store, tmp_p
     assert result.status is Status.FAILED and "Resource ID was not provided." in (
         result.status_reason
     )
+
+
+def test_a_snapshot_walks_into_os_heat_stack_only(engine, store, tmp_path):
+    record = create(engine, tmp_path, "grouped", GROUPED)
+    made = asyncio.run(snapshots.create(engine, "grouped"))
+    assert made.status == "COMPLETE"
+    children = {c.parent_resource: c for c in store.child_stacks(record.id)}
+    assert children["nest"].action is Action.SNAPSHOT  # Heat's RemoteStack snapshots it
+    assert children["group"].action is Action.CREATE  # a group's child is left as it is
+    assert set(made.data["resources"]["group"]["resources"]) == {"0", "1"}

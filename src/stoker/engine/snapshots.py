@@ -90,7 +90,9 @@ async def _finish(
 
 async def run(host: ActionHost, stack: StackRecord, parent: StackWalk | None = None) -> StackRecord:
     async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
-        if record.data.get("child_id"):
+        # Heat: only OS::Heat::Stack snapshots its child (RemoteStack.handle_snapshot);
+        # a provider template's or a group's child is left as it is
+        if record.data.get("child_id") and record.type == "OS::Heat::Stack":
 
             async def child(parent: StackWalk | None, stack: StackRecord) -> StackRecord:
                 return await run(host, stack, parent)
