@@ -1,4 +1,5 @@
-"""Stack-wide resource actions (check, suspend, resume) as one recorded walk of the graph.
+"""Stack-wide resource actions (check, suspend, resume, snapshot, abandon, adopt) as one
+recorded walk of the graph.
 
 Heat runs these the same way (``Stack.stack_task``): the stack goes ``<ACTION>_IN_PROGRESS``,
 every resource is visited in dependency order (suspend in reverse), a resource backed by a
