@@ -16,6 +16,7 @@
     │   └── ResourceTypeNotFound     a resource type neither stoker nor Heat knows
     ├── OperationRefused     an operation cannot start; nothing was changed
     ├── OperationFailed      an operation ran and ended FAILED (the stack says why)
+    ├── OperationCancelled   a running operation saw ``stack cancel``'s request and stopped
     ├── StackExists          a stack of that name exists already (the store's answer)
     ├── LeaseHeld            another engine holds the stack
     ├── LeaseLost            another process took the stack over; this one stopped
@@ -146,6 +147,17 @@ class OperationFailed(StokerError):
     """The operation ran and ended FAILED; the stack's status reason says why."""
 
     code = "operation_failed"
+
+
+class OperationCancelled(StokerError):
+    """Raised inside a running operation that saw a cancel request (``stack cancel``): it
+    starts nothing more; ``with_rollback`` says whether the user asked for a rollback."""
+
+    code = "cancelled"
+
+    def __init__(self, with_rollback: bool = False) -> None:
+        self.with_rollback = with_rollback
+        super().__init__("Operation cancelled")
 
 
 class StackExists(StokerError):  # noqa: N818 - reads as a condition

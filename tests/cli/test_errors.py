@@ -118,7 +118,11 @@ def test_a_missing_file_is_the_same_error_in_every_command(tmp_path, args) -> No
     [
         ("stack", "show", "nope"),
         ("stack", "delete", "nope", "--yes"),
+        ("stack", "recover", "nope"),
         ("stack", "resume", "nope"),
+        ("stack", "suspend", "nope"),
+        ("stack", "check", "nope"),
+        ("stack", "cancel", "nope"),
         ("stack", "output", "list", "nope"),
         ("stack", "resource", "list", "nope"),
         ("stack", "event", "list", "nope"),

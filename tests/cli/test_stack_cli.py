@@ -139,8 +139,8 @@ def test_delete_needs_confirmation_then_frees_the_name(stoker, demo):
     assert stoker("list", "-f", "value").stdout == ""
 
 
-def test_resume_with_nothing_to_resume(stoker, demo):
-    result = stoker("resume", "demo")
+def test_recover_with_nothing_to_recover(stoker, demo):
+    result = stoker("recover", "demo")
     assert result.exit_code == 1 and "no interrupted operation" in result.stderr
 
 

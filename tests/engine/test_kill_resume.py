@@ -3,7 +3,7 @@
 The child kills itself after N recorded commits (`stoker.engine.crash_hook`, turned on by
 an environment variable), so the death is real and always lands mid-operation: N stays
 below the fewest commits the create can take (two per dependency layer), whatever the
-machine's load. Every run must end CREATE_COMPLETE after `stoker stack resume`, and no
+machine's load. Every run must end CREATE_COMPLETE after `stoker stack recover`, and no
 resource's create may complete twice (its events show each CREATE_COMPLETE once).
 
 The full runs (20 kills, 5 nested) are marked ``slow``: ``scripts/test.sh`` (CI) runs them;
@@ -72,7 +72,7 @@ def create_then_kill(url: str, name: str, template, commits: int) -> None:
 def assert_resumes_cleanly(store, store_url: str, name: str, resources: int) -> None:
     record = store.get_stack(name, "default")
     assert record is not None and record.status is Status.IN_PROGRESS
-    result = stoker(store_url, "resume", name)
+    result = stoker(store_url, "recover", name)
     assert result.returncode == 0, result.stderr[-2000:]
     record = store.get_stack(name, "default")
     assert (record.action, record.status) == (Action.CREATE, Status.COMPLETE), record.status_reason
@@ -143,7 +143,7 @@ def test_killed_nested_creates_resume_without_duplicate_children(tmp_path, store
         create_then_kill(store_url, name, tmp_path / "top.yaml", commits)
         top = store.get_stack(name, "default")
         assert top is not None and top.status is Status.IN_PROGRESS
-        result = stoker(store_url, "resume", name)
+        result = stoker(store_url, "recover", name)
         assert result.returncode == 0, result.stderr[-2000:]
         top = store.get_stack(name, "default")
         assert top.status is Status.COMPLETE, top.status_reason

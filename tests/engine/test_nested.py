@@ -418,7 +418,7 @@ def test_a_nested_stack_is_not_deleted_or_resumed_from_outside_its_parent(engine
     record = create(engine, tmp_path / "t.yaml", name="top")
     assert record.status is Status.COMPLETE, record.status_reason
     (child,) = store.child_stacks(record.id)
-    for operation in (engine.delete, engine.resume):
+    for operation in (engine.delete, engine.resume, engine.recover):
         for name_or_id in (child.name, child.id):
             with pytest.raises(OperationRefused) as refused:
                 asyncio.run(operation(name_or_id))

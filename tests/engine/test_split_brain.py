@@ -84,9 +84,9 @@ def test_a_process_that_lost_its_lease_writes_nothing_more(tmp_path, store_url, 
             lease = store.lease(record.id)
             assert lease is not None
             time.sleep(max(0.0, (lease.expires_at - datetime.now(UTC)).total_seconds()) + 0.05)
-            # This process takes the stack over and finishes it (as `stoker stack resume`).
+            # This process takes the stack over and finishes it (as `stoker stack recover`).
             engine = StackEngine(store, default_registry(), EngineSettings())
-            taken = asyncio.run(engine.resume("sb"))
+            taken = asyncio.run(engine.recover("sb"))
             assert (taken.action, taken.status) == (Action.CREATE, Status.COMPLETE)
         finally:
             store.close()

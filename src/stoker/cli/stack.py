@@ -1,4 +1,4 @@
-"""``stoker stack ...``: create, inspect, signal, resume and delete stacks.
+"""``stoker stack ...``: create, inspect, signal, recover and delete stacks.
 
 The commands and their output mirror ``openstack stack``.
 """
@@ -442,7 +442,7 @@ def list_stacks(
     )
 
 
-# ---------------------------------------------------------------------------- delete/resume
+# ---------------------------------------------------------------------------- delete/recover
 @stack.command()
 @click.argument("name")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
@@ -472,7 +472,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
 @_column_option
 @limit_options("depth", "value_size", "total_value_size", "resources")
 @click.pass_obj
-def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Continue an operation on NAME that was interrupted (its engine died)."""
     from stoker.cli.progress import Progress
 
@@ -480,7 +480,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
-        result = asyncio.run(engine.resume(record.id))
+        result = asyncio.run(engine.recover(record.id))
     status = f"{result.name}: {result.action.value}_{result.status.value}"
     if result.deleted_at is None and result.action.value != "DELETE":
         _show(session, engine, result, fmt, columns)
@@ -875,3 +875,8 @@ def signal(
     else:
         assert name is not None and resource_name is not None
         asyncio.run(session.engine().signal(name, resource_name, details))
+
+
+# The other stack actions (check, suspend/resume, cancel, abandon/adopt, export,
+# snapshots, resource mark-unhealthy) register themselves on the groups above.
+from stoker.cli import stack_actions as _stack_actions  # noqa: E402, F401

@@ -3,7 +3,7 @@
 An operation holds a lease (engine id + expiry) and renews it while it runs. Another
 operation on the same stack is refused while the lease is live. A lease whose holder
 stopped renewing expires; one held by a process of this machine that no longer exists is
-treated as expired at once, so ``stoker stack resume`` works right after a crash.
+treated as expired at once, so ``stoker stack recover`` works right after a crash.
 
 A lease alone does not make one writer: a holder that stalls past its expiry (a paused
 VM, ``SIGSTOP``, a blocked loop) and then continues would run beside the process that took
@@ -80,6 +80,8 @@ class Fence:
         self.seconds = seconds
         self.confirmed = time.monotonic()
         self.lost: str | None = None
+        #: ``stack cancel``'s request, as the last write under this claim read it
+        self.cancel_request: str | None = None
         self._task: asyncio.Task[object] | None = None
 
     @property
@@ -139,10 +141,12 @@ class Fence:
         """Write ``batch`` under this claim (LeaseLost, and the operation stops, if lost)."""
         self.check()
         try:
-            store.write(batch, self.token)
+            request = store.write(batch, self.token)
         except LeaseLost as error:
             self.lose(str(error))
             raise
+        if request is not None:
+            self.cancel_request = request
 
 
 def acquire(

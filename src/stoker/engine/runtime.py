@@ -24,6 +24,8 @@ _READABLE = {
     Action.SUSPEND,
     Action.RESUME,
     Action.CHECK,
+    Action.SNAPSHOT,
+    Action.ADOPT,
 }
 
 

@@ -26,7 +26,7 @@ from stoker.definition.sensitive import sensitive_properties, withheld_messages,
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases, testpoints
+from stoker.engine import cancel, leases, testpoints
 from stoker.engine.heap import frozen_heap
 from stoker.engine.recorder import Recorder
 from stoker.engine.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
@@ -45,7 +45,7 @@ from stoker.engine.state import (
     WriteBatch,
 )
 from stoker.environment import child_environment, environment_from_data
-from stoker.errors import FunctionError, StokerError
+from stoker.errors import FunctionError, OperationCancelled, StokerError
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackNotFound as StackNotFound
@@ -61,6 +61,8 @@ STACK_TYPE = "OS::Heat::Stack"
 #: answers get_attr/get_resource for a provider template's facade (outputs, resource.<n>)
 _PROVIDER = NestedStackPlugin()
 _NAME_CHARS = string.ascii_letters + string.digits + "_.-"
+#: stack-wide walks `recover` continues through `stoker.engine.walks`
+_WALKS = (Action.CHECK, Action.SUSPEND, Action.RESUME, Action.SNAPSHOT, Action.ADOPT)
 
 
 @dataclass(slots=True)
@@ -292,11 +294,23 @@ class StackEngine:
             record = replace(record, deleted_at=now)
         return record
 
-    # ------------------------------------------------------------------ resume
+    # ------------------------------------------------------------------ recover
+    async def recover(self, name_or_id: str) -> StackRecord:
+        """`stack recover`: continue whatever operation was interrupted on the stack (a
+        create, delete or rollback here; a check, suspend, resume or snapshot in theirs)."""
+        stack = await self._find(name_or_id)
+        if stack.status is Status.IN_PROGRESS and stack.action in _WALKS:
+            from stoker.engine import walks
+
+            await self._refuse_nested(stack, "recover")
+            with frozen_heap():
+                return await walks.recover(self, stack)
+        return await self.resume(name_or_id)
+
     async def resume(self, name_or_id: str) -> StackRecord:
         """Continue an interrupted create, delete or rollback from the recorded state."""
         stack = await self._find(name_or_id)
-        await self._refuse_nested(stack, "resume")
+        await self._refuse_nested(stack, "recover")
         with frozen_heap():
             return await self._resume_stack(stack, parent=None)
 
@@ -304,7 +318,7 @@ class StackEngine:
         if stack.status is not Status.IN_PROGRESS:
             raise OperationRefused(
                 f"Stack {stack.name} is {stack.action.value}_{stack.status.value}: there is "
-                "no interrupted operation to resume"
+                "no interrupted operation to recover"
             )
         fence = await self._claim(stack)
         if stack.action is Action.CREATE:
@@ -566,6 +580,16 @@ class StackEngine:
         assert definition.context is not None
         return RuntimeContext(definition.context, records, self.plugin_of, self._child_view)
 
+    def child_view(self, child_id: str) -> ChildStack:
+        """A nested stack as its facade sees it (for `stoker.engine.adopt`)."""
+        return self._child_view(child_id)
+
+    def facade(
+        self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str
+    ) -> dict[str, Any] | None:
+        """What resource_facade returns inside the child of ``name`` (for adopt)."""
+        return self._facade(definition, records, name)
+
     def _child_view(self, child_id: str) -> ChildStack:
         stack = self.store.get_stack(child_id, self.settings.project)
         if stack is None:
@@ -774,6 +798,8 @@ class _Operation:
     def failure_summary(self, action: Action, result: Traversal) -> str:
         if self.timed_out:
             return "Create timed out" if action is Action.CREATE else "Timed out"
+        if any(isinstance(e, OperationCancelled) for e in result.failed.values()):
+            return f"Resource {action.value} failed: Operation cancelled"
         name, error = next(iter(result.failed.items()), (None, None))
         if name is None or error is None:
             return f"Resource {action.value} failed: operation stopped"
@@ -890,6 +916,8 @@ class _Operation:
         testpoints.reached("after_complete")
 
     async def create_one(self, name: str) -> None:
+        cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
+
         async def create(record: ResourceRecord) -> dict[str, Any]:
             plugin = self.resolution().plugins.get(name) or self.engine.plugin_of(record)
             if plugin is None:

@@ -26,6 +26,8 @@ class Action(StrEnum):
     RESUME = "RESUME"
     CHECK = "CHECK"
     SIGNAL = "SIGNAL"
+    SNAPSHOT = "SNAPSHOT"
+    ADOPT = "ADOPT"
 
 
 class Status(StrEnum):
@@ -101,6 +103,20 @@ class StackStatus:
     time: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class SnapshotRecord:
+    """A stack snapshot: Heat's document (template, environment, files, each resource's
+    data) in ``data`` once COMPLETE."""
+
+    id: str
+    stack_id: str
+    name: str | None
+    status: str  # IN_PROGRESS | COMPLETE | FAILED
+    status_reason: str
+    data: dict[str, Any] | None
+    created_at: datetime
+
+
 @dataclass(slots=True)
 class WriteBatch:
     """Changes written in one transaction (group commit): all of them or none."""
@@ -162,9 +178,10 @@ class Store(Protocol):
     ) -> list[EventRecord]:
         """Oldest first; ``after_id`` for following new events."""
 
-    def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> None:
+    def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> str | None:
         """Apply a batch in one transaction; with ``fence``, only while that claim holds
-        (else raise `stoker.errors.LeaseLost` and change nothing)."""
+        (else raise `stoker.errors.LeaseLost` and change nothing), returning the stack's
+        pending cancel request (``cancel`` or ``rollback``, see `request_cancel`), if any."""
 
     def acquire_lease(
         self, stack_id: str, engine_id: str, expires_at: datetime, now: datetime
@@ -184,3 +201,16 @@ class Store(Protocol):
 
     def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
         """The stack is gone: set deleted_at (its name may be reused); fenced as `write`."""
+
+    def request_cancel(self, stack_id: str, request: str, actions: Sequence[str]) -> bool:
+        """Record ``cancel`` or ``rollback`` for the operation running on the stack (only
+        while it is IN_PROGRESS in one of ``actions`` under a claim); False if not. The
+        running operation sees it through `write`; the next claim clears it."""
+
+    def add_snapshot(self, snapshot: SnapshotRecord) -> None:
+        """Insert or replace (by id) a snapshot."""
+
+    def snapshots(self, stack_id: str) -> list[SnapshotRecord]:
+        """The stack's snapshots, oldest first."""
+
+    def delete_snapshot(self, snapshot_id: str) -> None: ...

@@ -171,6 +171,8 @@ class Stack(TableOf):
     lease_expires_at = _time(nullable=True)
     #: the fencing token: counts every claim taken, so a write checks it still holds one
     lease_generation = _column(BigInteger, nullable=False, server_default="0")
+    #: ``stack cancel``'s request to the running operation (cancel | rollback), or NULL
+    cancel_request = _column(String(STATE_LENGTH), nullable=True)
 
 
 class StoreMeta(TableOf):
@@ -215,3 +217,18 @@ class Event(TableOf):
     reason = _text()
     physical_id = _text(nullable=True)
     time = _time()
+
+
+class Snapshot(TableOf):
+    """A stack's snapshot (``stack snapshot create``): Heat's document in ``data``."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (Index("ix_snapshots_stack_id", "stack_id"),)
+
+    id = _column(String(64), primary_key=True)
+    stack_id = _stack_id()
+    name = _name(nullable=True)
+    status = _state()
+    status_reason = _text()
+    data = _column(JSON(), nullable=True)
+    created_at = _time()

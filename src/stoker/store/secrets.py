@@ -36,7 +36,7 @@ from sqlalchemy.engine import Connection
 
 from stoker.errors import DatabaseError, SecretKeyError
 from stoker.store.connection import WRITE
-from stoker.store.models import Event, RawTemplate, Resource, Stack, StoreMeta
+from stoker.store.models import Event, RawTemplate, Resource, Snapshot, Stack, StoreMeta
 from stoker.store.types import dumps, loads
 
 KEY_ENV = "STOKER_SECRET_KEY"
@@ -276,6 +276,7 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
         (RawTemplate, ("template", "environment", "files")),
         (Resource, ("properties", "attributes", "data", "status_reason")),
         (Event, ("reason",)),
+        (Snapshot, ("data",)),
     )
     for model, names in columns:
         table = model.__table__

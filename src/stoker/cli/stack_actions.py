@@ -1,0 +1,322 @@
+"""``stoker stack check|suspend|resume|cancel|abandon|adopt|export|snapshot ...`` and
+``stack resource mark-unhealthy``: the other actions of ``openstack stack``, same meaning.
+
+Thin: each command parses, calls the library (`stoker.engine.check`, `.suspend`,
+`.cancel`, `.abandon`, `.snapshots`, `.unhealthy`) and prints. An action that ends FAILED
+exits 1 with one line naming the stack's status and reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import click
+
+from stoker.cli.options import environments_option
+from stoker.cli.output import column_option, emit_record, emit_rows, format_option
+from stoker.cli.stack import Session, resource, stack
+from stoker.engine.state import StackRecord, Status
+from stoker.errors import OperationFailed
+
+#: the columns ``openstack stack suspend|resume|check|cancel`` print
+ACTION_COLUMNS = ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
+
+
+def _time(value: Any) -> str | None:
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
+
+
+def _row(record: StackRecord) -> dict[str, Any]:
+    return {
+        "id": record.id,
+        "stack_name": record.name,
+        "stack_status": f"{record.action.value}_{record.status.value}",
+        "stack_status_reason": record.status_reason,
+        "creation_time": _time(record.created_at),
+        "updated_time": _time(record.updated_at),
+    }
+
+
+def _act(
+    session: Session,
+    name: str,
+    run: Callable[[Any], Coroutine[Any, Any, StackRecord]],
+    fmt: str,
+    columns: tuple[str, ...],
+) -> None:
+    """Run a stack-wide action with live progress, print the stack's row, and fail (exit
+    1) unless it ended COMPLETE."""
+    from stoker.cli.progress import Progress
+
+    found = session.store.get_stack(name, session.settings.project)
+    count = len(session.store.resources(found.id)) if found is not None else 0
+    progress = Progress(count, lookup=session.stack_info)
+    engine = session.engine(progress)
+    with progress:
+        result = asyncio.run(run(engine))
+    emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
+    if result.status is not Status.COMPLETE:
+        raise OperationFailed(
+            f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
+        )
+
+
+@stack.command()
+@click.argument("name")
+@format_option
+@column_option
+@click.pass_obj
+def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+    """Check every resource of NAME (CHECK_COMPLETE, or CHECK_FAILED and exit 1)."""
+    from stoker.engine import check as checking
+
+    _act(session, name, lambda engine: checking.check(engine, name), fmt, columns)
+
+
+@stack.command()
+@click.argument("name")
+@format_option
+@column_option
+@click.pass_obj
+def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+    """Suspend NAME: every resource, dependents first (SUSPEND_COMPLETE)."""
+    from stoker.engine import suspend as suspending
+
+    _act(session, name, lambda engine: suspending.suspend(engine, name), fmt, columns)
+
+
+@stack.command()
+@click.argument("name")
+@format_option
+@column_option
+@click.pass_obj
+def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+    """Resume the suspended stack NAME (RESUME_COMPLETE). To continue an operation whose
+    process died, use ``stack recover``."""
+    from stoker.engine import suspend as suspending
+
+    _act(session, name, lambda engine: suspending.resume(engine, name), fmt, columns)
+
+
+@stack.command()
+@click.argument("name")
+@click.option(
+    "--no-rollback",
+    is_flag=True,
+    help="Stop the create or update without rolling back (Heat's cancel_without_rollback).",
+)
+@format_option
+@column_option
+@click.pass_obj
+def cancel(
+    session: Session, name: str, no_rollback: bool, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Cancel the create or update of NAME that another process is running: it starts
+    nothing more and ends FAILED (rolled back, for an update, unless --no-rollback)."""
+    from stoker.engine.cancel import cancel as request_cancel
+
+    record = asyncio.run(request_cancel(session.engine(), name, rollback=not no_rollback))
+    emit_rows([_row(record)], fmt, columns, ACTION_COLUMNS)
+    click.echo(f"{record.name}: cancel requested", err=True)
+
+
+@resource.command("mark-unhealthy")
+@click.argument("name")
+@click.argument("resource_name")
+@click.argument("reason", required=False)
+@click.option("--reset", is_flag=True, help="Mark the resource healthy again.")
+@click.pass_obj
+def mark_unhealthy(
+    session: Session, name: str, resource_name: str, reason: str | None, reset: bool
+) -> None:
+    """Mark RESOURCE_NAME of NAME unhealthy (CHECK_FAILED: the next update replaces it)."""
+    from stoker.engine.unhealthy import mark_unhealthy as mark
+
+    record = asyncio.run(mark(session.engine(), name, resource_name, not reset, reason))
+    click.echo(
+        f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}",
+        err=True,
+    )
+
+
+def _write_document(document: Any, output_file: str | None) -> None:
+    text = json.dumps(document, indent=2)
+    if output_file is None:
+        click.echo(text)
+        return
+    with open(output_file, "w", encoding="utf-8") as handle:
+        handle.write(text + "\n")
+    click.echo(f"wrote {output_file}", err=True)
+
+
+_output_file_option = click.option(
+    "--output-file",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the JSON document to this file instead of standard output.",
+)
+
+
+@stack.command()
+@click.argument("name")
+@_output_file_option
+@click.pass_obj
+def export(session: Session, name: str, output_file: str | None) -> None:
+    """Print Heat's export document of NAME (what abandon would print); change nothing."""
+    from stoker.engine.abandon import export as export_stack
+
+    _write_document(asyncio.run(export_stack(session.engine(), name)), output_file)
+
+
+@stack.command()
+@click.argument("name")
+@_output_file_option
+@click.pass_obj
+def abandon(session: Session, name: str, output_file: str | None) -> None:
+    """Forget NAME but leave its resources: print Heat's abandon document (for ``stack
+    adopt``), then mark the stack deleted without deleting anything in it."""
+    from stoker.engine.abandon import abandon as abandon_stack
+
+    _write_document(asyncio.run(abandon_stack(session.engine(), name)), output_file)
+
+
+@stack.command()
+@click.argument("name")
+@click.option(
+    "--adopt-file",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False),
+    help="The abandon document (what `stack abandon` printed).",
+)
+@environments_option
+@click.option("--parameter", "parameters", multiple=True, metavar="KEY=VALUE", help="Repeatable.")
+@format_option
+@column_option
+@click.pass_obj
+def adopt(
+    session: Session,
+    name: str,
+    adopt_file: str,
+    environments: tuple[str, ...],
+    parameters: tuple[str, ...],
+    fmt: str,
+    columns: tuple[str, ...],
+) -> None:
+    """Create stack NAME from an abandon document, taking its resources back as they are
+    (ADOPT_COMPLETE): nothing is created."""
+    import os
+
+    from stoker.cli.output import report
+    from stoker.cli.progress import Progress
+    from stoker.engine import adopt as adopting
+    from stoker.errors import Rejected
+
+    try:
+        with open(adopt_file, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--adopt-file") from None
+    if not isinstance(data, dict):
+        raise click.BadParameter(
+            "not an abandon document (a JSON object)", param_hint="--adopt-file"
+        )
+    values: dict[str, str] = {}
+    for item in parameters:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--parameter")
+        values[key] = value
+    adoption = adopting.load(name, data, os.path.abspath(adopt_file), environments, values)
+    report(adoption.diagnostics, adopt_file)
+    if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
+        raise Rejected("the adopt document, environment or parameters were rejected")
+    progress = Progress(len(adoption.definition.enabled), lookup=session.stack_info)
+    engine = session.engine(progress)
+    base_dir = os.path.dirname(os.path.abspath(adopt_file))
+    with progress:
+        result = asyncio.run(
+            adopting.adopt(engine, adoption, base_dir, os.path.abspath(adopt_file))
+        )
+    emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
+    if result.status is not Status.COMPLETE:
+        raise OperationFailed(
+            f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
+        )
+
+
+# ---------------------------------------------------------------------------- snapshots
+@stack.group()
+def snapshot() -> None:
+    """Stack snapshots (template, environment, files and each resource's data)."""
+
+
+SNAPSHOT_COLUMNS = ["id", "name", "status", "status_reason", "creation_time"]
+
+
+@snapshot.command("create")
+@click.argument("name")
+@click.option("--name", "snapshot_name", help="A name for the snapshot.")
+@format_option
+@column_option
+@click.pass_obj
+def snapshot_create(
+    session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Snapshot stack NAME."""
+    from stoker.cli.progress import Progress
+    from stoker.engine import snapshots
+
+    found = session.store.get_stack(name, session.settings.project)
+    progress = Progress(
+        len(session.store.resources(found.id)) if found else 0, lookup=session.stack_info
+    )
+    engine = session.engine(progress)
+    with progress:
+        made = asyncio.run(snapshots.create(engine, name, snapshot_name))
+    shown = snapshots.view(made)
+    emit_record({k: v for k, v in shown.items() if k != "data"}, fmt, columns)
+    if made.status != Status.COMPLETE.value:
+        raise OperationFailed(f"snapshot {made.id}: {made.status}: {made.status_reason}")
+
+
+@snapshot.command("list")
+@click.argument("name")
+@format_option
+@column_option
+@click.pass_obj
+def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+    """List the snapshots of NAME."""
+    from stoker.engine import snapshots
+
+    found = asyncio.run(snapshots.listing(session.engine(), name))
+    emit_rows([snapshots.view(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
+
+
+@snapshot.command("show")
+@click.argument("name")
+@click.argument("snapshot_id")
+@format_option
+@column_option
+@click.pass_obj
+def snapshot_show(
+    session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Show snapshot SNAPSHOT_ID (or its name) of NAME, with its data."""
+    from stoker.engine import snapshots
+
+    found = asyncio.run(snapshots.find(session.engine(), name, snapshot_id))
+    emit_record(snapshots.view(found), fmt, columns)
+
+
+@snapshot.command("delete")
+@click.argument("name")
+@click.argument("snapshot_id")
+@click.pass_obj
+def snapshot_delete(session: Session, name: str, snapshot_id: str) -> None:
+    """Delete snapshot SNAPSHOT_ID (or its name) of NAME."""
+    from stoker.engine import snapshots
+
+    gone = asyncio.run(snapshots.delete(session.engine(), name, snapshot_id))
+    click.echo(f"deleted snapshot {gone.id}", err=True)

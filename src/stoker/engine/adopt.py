@@ -1,0 +1,339 @@
+"""``stack adopt``: take back resources an abandon left behind, creating nothing.
+
+The input is Heat's abandon document (`stoker.engine.abandon.document`). As in Heat's
+``create_stack`` with ``adopt_stack_data``: the template and files come from the
+document, the parameters are the document's overlaid with those given, environment files
+apply on top; the stack is new (a new id). It goes ADOPT_IN_PROGRESS, each resource
+ADOPT_IN_PROGRESS then ADOPT_COMPLETE with the document's ``resource_id`` as its physical
+id and ``resource_data`` as its data (a RandomString keeps its value), its properties
+resolved and checked as a create would; a resource the document does not give an id
+fails (``Resource ID was not provided.``, Heat's words) and the stack ends ADOPT_FAILED.
+A resource backed by a nested stack (a provider template, a group, a chain, an
+``OS::Heat::Stack``) is adopted as Heat's ``StackResource.handle_adopt`` does: its child
+is made from the resource's properties as at create, and adopted from the child's own
+document (its entry in ``resources``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import string
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from stoker.definition.files import collect_files
+from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
+from stoker.definition.stack import StackDefinition, define_stack
+from stoker.definition.template import parse_template
+from stoker.diagnostics import Diagnostic
+from stoker.engine import leases
+from stoker.engine.heap import frozen_heap
+from stoker.engine.resolution import resolve_types
+from stoker.engine.runtime import RuntimeContext
+from stoker.engine.state import (
+    Action,
+    EventRecord,
+    ResourceRecord,
+    StackExists,
+    StackRecord,
+    Status,
+)
+from stoker.engine.walks import STACK_TYPE, ActionHost, Done, StackWalk, perform
+from stoker.environment import (
+    child_environment,
+    environment_from_data,
+    load_environment_file,
+    merge_environments,
+)
+from stoker.errors import OperationRefused, PropertyError, ResourceFailure
+from stoker.functions.base import OMIT, resolve
+from stoker.resources.base import ResourcePlugin
+from stoker.resources.nested import ChildStack, NestedStackPlugin, ResourceGroup
+from stoker.resources.schema import validate_properties
+from stoker.template.loader import Document
+from stoker.template.nodes import plain
+
+
+@dataclass(slots=True)
+class Adoption:
+    """What `load` made of an abandon document: the definition and what is stored."""
+
+    name: str
+    stack_id: str
+    definition: StackDefinition | None
+    diagnostics: list[Diagnostic]
+    data: Mapping[str, Any]
+    parameters: dict[str, Any]
+
+
+def load(
+    name: str,
+    data: Mapping[str, Any],
+    source: str,
+    environment_paths: Sequence[str] = (),
+    parameters: Mapping[str, str] | None = None,
+) -> Adoption:
+    """The stack ``data`` describes, with these environment files and parameters."""
+    stack_id = str(uuid.uuid4())
+    template_data = data.get("template")
+    if not isinstance(template_data, dict):
+        raise OperationRefused(f"{source}: the adopt document has no template")
+    template = parse_template(Document(template_data, "json", source))
+    stored_env = dict(data.get("environment") or {})
+    given = dict(stored_env.pop("parameters", None) or {})
+    given.update(parameters or {})
+    base, found = environment_from_data(stored_env, source)
+    environments = [base]
+    for path in environment_paths:
+        environment, env_found = load_environment_file(path)
+        found.extend(env_found)
+        environments.append(environment)
+    environment, merged = merge_environments(
+        environments,
+        explicit_parameters=given,
+        template_parameter_names=set(template.parameters),
+        parameter_types={n: p.type.value for n, p in template.parameters.items()},
+    )
+    found.extend(merged)
+    files = {str(k): str(v) for k, v in (data.get("files") or {}).items()}
+    definition = define_stack(
+        template,
+        environment,
+        files,
+        require_all_parameters=True,
+        stack_name=name,
+        stack_id=stack_id,
+    )
+    return Adoption(name, stack_id, definition, found + definition.diagnostics, data, dict(given))
+
+
+class AdoptHost(ActionHost, Protocol):
+    """An `ActionHost` that also reads nested stacks (`StackEngine` is one)."""
+
+    def child_view(self, child_id: str) -> ChildStack: ...
+
+    def facade(
+        self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str
+    ) -> dict[str, Any] | None: ...
+
+
+async def adopt(
+    host: AdoptHost, adoption: Adoption, base_dir: str | None, source: str
+) -> StackRecord:
+    """Create the stack's records from the document; run no resource's create."""
+    from stoker.engine.stacks import validate_stack_name  # the one rule for names
+
+    definition = adoption.definition
+    assert definition is not None
+    problem = validate_stack_name(adoption.name)
+    if problem:
+        raise OperationRefused(problem)
+    stack = StackRecord(
+        id=adoption.stack_id,
+        name=adoption.name,
+        project=host.settings.project,
+        action=Action.ADOPT,
+        status=Status.IN_PROGRESS,
+        status_reason="Stack ADOPT started",
+        template=plain(definition.template.document.data) or {},
+        environment=definition.environment.to_data(absolute_paths=True),
+        files=dict(definition.files),
+        parameters=adoption.parameters,
+        created_at=leases.now_utc(),
+        tags=tuple(str(t) for t in adoption.data.get("tags") or ()),
+        template_file=source,
+    )
+    entries = adoption.data.get("resources")
+    with frozen_heap():
+        return await _adopt_stack(
+            host, stack, definition, base_dir, entries if isinstance(entries, dict) else {}
+        )
+
+
+async def _adopt_stack(
+    host: AdoptHost,
+    stack: StackRecord,
+    definition: StackDefinition,
+    base_dir: str | None,
+    entries: Mapping[str, Any],
+    parent: StackWalk | None = None,
+) -> StackRecord:
+    """Write the stack with its resources (INIT) and adopt each from its ``entries``; a
+    nested resource's entry is its child's document, adopted as a nested stack."""
+    assert definition.graph is not None
+    resolution = resolve_types(definition, host.registry, base_dir)
+    initial = [
+        ResourceRecord(
+            stack_id=stack.id,
+            name=name,
+            type=resolution.types.get(name, definition.template.resources[name].type),
+            action=Action.INIT,
+            status=Status.COMPLETE,
+            requires=tuple(definition.graph.requires[name]),
+            created_at=stack.created_at,
+        )
+        for name in definition.resource_order()
+    ]
+    event = EventRecord(
+        stack.id,
+        stack.name,
+        STACK_TYPE,
+        Action.ADOPT,
+        Status.IN_PROGRESS,
+        "Stack ADOPT started",
+        stack.id,
+        stack.created_at,
+    )
+    try:
+        await asyncio.to_thread(host.store.create_stack, stack, initial, [event])
+    except StackExists:
+        raise OperationRefused(f"The Stack ({stack.name}) already exists.") from None
+    if host.listener is not None:
+        host.listener(event)
+
+    async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
+        entry = entries.get(record.name)
+        plugin = resolution.plugins.get(record.name) or host.plugin_of(record)
+        if plugin is None:
+            raise ResourceFailure(f"The Resource Type ({record.type}) could not be found.")
+        properties = _properties(host, plugin, definition, walk, record.name)
+        if isinstance(plugin, NestedStackPlugin):
+            if not isinstance(entry, dict) or not isinstance(entry.get("resources"), dict):
+                raise ResourceFailure("Resource ID was not provided.")
+            return await _adopt_child(
+                host, walk, record, plugin, properties, entry, base_dir, definition
+            )
+        resource_id = entry.get("resource_id") if isinstance(entry, dict) else None
+        if not resource_id:
+            raise ResourceFailure("Resource ID was not provided.")
+        assert isinstance(entry, dict)
+        data = entry.get("resource_data")
+        return Done(
+            changes={
+                "physical_id": str(resource_id),
+                "data": dict(data) if isinstance(data, dict) else {},
+                "properties": properties,
+            }
+        )
+
+    return await perform(host, stack, Action.ADOPT, effect, parent=parent)
+
+
+async def _adopt_child(
+    host: AdoptHost,
+    walk: StackWalk,
+    record: ResourceRecord,
+    plugin: NestedStackPlugin,
+    properties: dict[str, Any],
+    entry: Mapping[str, Any],
+    base_dir: str | None,
+    definition: StackDefinition,
+) -> Done:
+    """Heat's ``StackResource.handle_adopt``: the child template comes from the resource's
+    properties, as at create; the child's resources from its document. The child's id is
+    recorded on the resource before the child exists, as create records it."""
+    if walk.depth + 1 > host.settings.max_nested_depth:
+        raise ResourceFailure(f"Recursion depth exceeds {host.settings.max_nested_depth}.")
+    spec = plugin.child_spec(properties, record.name)
+    child_id = str(uuid.uuid4())
+    suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
+    child_name = f"{walk.stack.name}-{record.name}-{suffix}"[-255:]
+    data: dict[str, Any] = {"child_id": child_id, "child_name": child_name}
+    if isinstance(plugin, ResourceGroup):
+        data["removed"] = plugin.removed(properties)
+    await walk.transition(
+        record, Status.IN_PROGRESS, f"adopting nested stack {child_name}", data=data
+    )
+    child_base = spec.base_dir or base_dir
+    resolution = resolve_types(definition, host.registry, base_dir)
+    environment = child_environment(
+        definition.environment,
+        record.name,
+        spec.parameters,
+        expanded=resolution.resolved.get(record.name),
+    )
+    template = parse_template(Document(spec.template, "yaml", spec.location))
+    files = dict(spec.files)
+    if child_base is not None:
+        calls = template.calls_of("get_file")
+        files.update(collect_files(calls, child_base, restrict_to=host.settings.files_root).files)
+    child_definition = define_stack(
+        template,
+        environment,
+        files,
+        require_all_parameters=True,
+        stack_name=child_name,
+        stack_id=child_id,
+        project_id=walk.stack.project,
+        facade=host.facade(definition, walk.records, record.name),
+    )
+    if child_definition.errors:
+        raise ResourceFailure(
+            f"the nested stack ({spec.location}) is invalid: "
+            + "; ".join(d.render() for d in child_definition.errors[:5])
+        )
+    child = StackRecord(
+        id=child_id,
+        name=child_name,
+        project=walk.stack.project,
+        action=Action.ADOPT,
+        status=Status.IN_PROGRESS,
+        status_reason="Stack ADOPT started",
+        template=spec.template,
+        environment=environment.to_data(absolute_paths=True),
+        files=files,
+        parameters=dict(spec.parameters),
+        created_at=leases.now_utc(),
+        parent_id=walk.stack.id,
+        parent_resource=record.name,
+        timeout_mins=walk.stack.timeout_mins,
+        template_file=os.path.join(child_base, os.path.basename(spec.location))
+        if child_base
+        else spec.location,
+    )
+    result = await _adopt_stack(host, child, child_definition, child_base, entry["resources"], walk)
+    if result.status is not Status.COMPLETE:
+        raise ResourceFailure(
+            f"Nested stack {child_name} {result.action.value}_{result.status.value}: "
+            f"{result.status_reason}"
+        )
+    return Done(changes={"physical_id": child_id, "data": data, "properties": properties})
+
+
+def _properties(
+    host: AdoptHost,
+    plugin: ResourcePlugin,
+    definition: StackDefinition,
+    walk: StackWalk,
+    name: str,
+) -> dict[str, Any]:
+    """The resource's properties resolved over what is adopted so far and checked against
+    its type's schema, as a create would (Heat's adopt stores them too)."""
+    resource = definition.template.resources[name]
+    assert definition.context is not None
+    context = RuntimeContext(definition.context, walk.records, host.plugin_of, host.child_view)
+    values: dict[str, Any] = {}
+    raw = resource.properties if isinstance(resource.properties, dict) else {}
+    for key, tree in raw.items():
+        value = resolve(tree, context)
+        if value is not OMIT:
+            values[str(key)] = value
+    path = (*resource.path, definition.template.names.properties)
+    validated, found = validate_properties(
+        plugin.properties_schema,
+        values,
+        path=path,
+        type_name=plugin.type_name,
+        dynamic=plugin.dynamic_properties,
+    )
+    sensitive = sensitive_properties(definition.template, name)
+    problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]
+    if not problems:
+        problems = withheld_messages(plugin.validate(validated), sensitive)
+    if problems:
+        raise PropertyError("; ".join(problems))
+    return validated
