@@ -178,6 +178,7 @@ def _check_parameters(
     definition: StackDefinition, require_all: bool, constraints: CustomConstraintRegistry
 ) -> None:
     template, environment = definition.template, definition.environment
+    deferred: list[Diagnostic] = []
     values, found = resolve_values(
         template.parameters,
         environment.parameters,
@@ -185,7 +186,12 @@ def _check_parameters(
         registry=constraints,
         declared=_declared_names(template),
         for_create=require_all,
+        deferred=None if require_all else deferred,
     )
+    # Heat's validate does not check parameter values (their type and constraints):
+    # its create refuses them before anything starts.
+    definition.create_findings.extend(create_time(d) for d in deferred if d.is_error)
+    found += [d for d in deferred if not d.is_error]
     if not require_all:
         unset = {
             name

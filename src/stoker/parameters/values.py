@@ -40,6 +40,7 @@ def resolve_values(
     check_unknown: bool = True,
     declared: Collection[str] = (),
     for_create: bool = False,
+    deferred: list[Diagnostic] | None = None,
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """The typed value of every parameter that has a valid one, and every problem found.
 
@@ -50,8 +51,13 @@ def resolve_values(
     ignored. ``declared`` lists names whose declarations were rejected while parsing, so
     values for them are not reported as unknown as well. ``for_create`` applies what Heat
     checks only at create: a custom constraint no plugin provides fails every value.
-    Parameters whose value is missing
-    or invalid are left out of the result.
+    Parameters whose value is missing or invalid are left out of the result.
+
+    Heat's validate checks a parameter's declaration (its template default against the
+    non-custom constraints included, see schema) but not its value: a value's type and
+    constraints are checked when a stack is created. When ``deferred`` is given, those
+    value problems go there instead of into the returned list, so that validate can show
+    them without refusing what Heat accepts.
     """
     supplied = supplied or {}
     defaults = defaults or {}
@@ -71,13 +77,17 @@ def resolve_values(
     values: dict[str, Any] = {}
     for name, parameter in parameters.items():
         value, found = _resolve_one(parameter, supplied, defaults, registry, for_create)
-        diagnostics.extend(found)
-        if not any(d.is_error for d in found) and value is not _MISSING:
+        if deferred is not None and value is _INVALID:
+            deferred.extend(found)
+        else:
+            diagnostics.extend(found)
+        if not any(d.is_error for d in found) and value is not _MISSING and value is not _INVALID:
             values[name] = value
     return values, diagnostics
 
 
 _MISSING = object()
+_INVALID = object()  # a value was found but its type or a constraint refuses it
 
 
 def _resolve_one(
@@ -103,7 +113,7 @@ def _resolve_one(
     try:
         value = coerce(parameter, raw)
     except ParameterValueError as error:
-        return _MISSING, [problem(f"Parameter '{name}' is invalid: {error}")]
+        return _INVALID, [problem(f"Parameter '{name}' is invalid: {error}")]
     violations, unchecked = check_constraints(parameter, value, registry)
     found: list[Diagnostic] = []
     for violation in violations:
@@ -134,6 +144,8 @@ def _resolve_one(
                 Severity.INFO,
             )
         )
+    if any(d.is_error for d in found):
+        return _INVALID, found
     return value, found
 
 
