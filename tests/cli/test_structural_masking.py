@@ -164,3 +164,37 @@ def test_environment_show_masks_hidden_parameter_defaults(store_url: str, tmp_pa
     data = json.loads(run("environment", "show", "s", "-f", "json").stdout)
     assert data["parameter_defaults"] == {"secret": "******", "visible": "seven"}
     assert "parameter_defaults" in data and "resource_registry" in data
+
+
+FAILING = """\
+heat_template_version: rocky
+parameters:
+  secret: {type: json, hidden: true}
+resources:
+  holder:
+    type: OS::Heat::Value
+    properties:
+      value: {list_concat: [{get_param: secret}]}
+outputs:
+  shown: {value: {list_concat: [[1], {get_param: secret}]}}
+"""
+
+
+def test_function_failures_on_a_hidden_value_are_reported_without_it(
+    store_url: str, tmp_path: Path
+) -> None:
+    """list_concat quotes its arguments; a call reading a hidden parameter is reported by
+    name and position instead, at validate (warnings) and at create (refused)."""
+    path = tmp_path / "t.yaml"
+    path.write_text(FAILING)
+    given = ["--parameter", 'secret={"k": "zebra-secret"}']
+    runner = CliRunner()
+    validate = runner.invoke(cli, ["template", "validate", str(path), *given])
+    assert validate.exit_code == 0, validate.output
+    assert "zebra" not in validate.output
+    assert validate.stderr.count("list_concat: fails on a value read from a hidden parameter") == 2
+    command = ["--db", store_url, "stack", "create", "s", "-t", str(path), *given]
+    create = runner.invoke(cli, command)
+    assert create.exit_code == 1
+    assert "zebra" not in create.output
+    assert "resources.holder.properties.value.list_concat" in create.stderr

@@ -244,14 +244,6 @@ resources:
     assert error.code == codes.FUNCTION_FAILED and "str_split" in error.render()
 
 
-def test_hidden_values_listed_for_masking():
-    definition = definition_from(
-        HEADER + "parameters:\n  pw: {type: string, hidden: true}\n",
-        parameters={"pw": "s3cret-value"},
-    )
-    assert definition.hidden_values == ["s3cret-value"]
-
-
 def test_cfn_ref_resource_or_parameter_and_conditions():
     definition = definition_from(
         """

@@ -154,6 +154,20 @@ def withhold(
     return result
 
 
+def reads_hidden(value: Any, hidden: Collection[str]) -> bool:
+    """Whether ``value`` (template data, calls included) reads a hidden parameter."""
+    return bool(hidden) and _reaches(value, set(hidden), set())
+
+
+def withhold_call(diagnostic: Diagnostic, function: Function) -> Diagnostic:
+    """``diagnostic``, a failure of ``function`` on the values it was given, rebuilt
+    without them: ``function`` reads a hidden parameter, and a function's message may
+    quote its arguments (``Items to concat must be lists. [...]``). The call is chosen by
+    what it reads, never by searching the message for the secret; path and position stay."""
+    message = f"{function.name}: fails on a value read from a hidden parameter (not shown)"
+    return replace(diagnostic, message=message, notes=())
+
+
 def withheld_messages(messages: Sequence[str], sensitive: Collection[str]) -> list[str]:
     """A type's own property checks (messages without a path) for a resource whose
     properties read a hidden parameter: the messages may quote it, so one value-free
