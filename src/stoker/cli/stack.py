@@ -378,8 +378,10 @@ def _table_outputs(
     ``<sensitive>``: only for the human table view, as Terraform does; machine formats
     carry the value, as Heat's API does."""
     from stoker.definition.sensitive import SENSITIVE, sensitive_outputs
+    from stoker.engine.sensitivity import StackTaints
 
-    sensitive = sensitive_outputs(engine.definition_of(record).template)
+    taint = StackTaints(engine).of(record)  # across parent and children
+    sensitive = sensitive_outputs(engine.definition_of(record).template, taint)
     return [
         {**o, "output_value": SENSITIVE}
         if o.get("output_key") in sensitive and o.get("output_value") is not None
@@ -729,12 +731,15 @@ def _shown_properties(
     hidden parameter (directly or through another resource) shown as ``<sensitive>``:
     Heat does not show properties at all, and they would carry the secret verbatim."""
     from stoker.definition.sensitive import SENSITIVE, sensitive_properties
+    from stoker.engine.sensitivity import StackTaints
 
+    engine = session.engine()
     try:
-        template = session.engine().definition_of(record).template
+        template = engine.definition_of(record).template
+        taint = StackTaints(engine).of(record)  # across parent and children
     except StokerError:
         return dict(found.properties)
-    sensitive = sensitive_properties(template, found.name)
+    sensitive = sensitive_properties(template, found.name, taint)
     return {k: SENSITIVE if k in sensitive else v for k, v in found.properties.items()}
 
 

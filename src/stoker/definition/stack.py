@@ -21,7 +21,7 @@ from stoker.definition.context import (
     StaticContext,
 )
 from stoker.definition.graph import DependencyGraph, find_cycle
-from stoker.definition.sensitive import hidden_parameters, reads_hidden, withhold_call
+from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints
 from stoker.diagnostics import Diagnostic, Path
@@ -60,6 +60,8 @@ class StackDefinition:
     create_findings: list[Diagnostic] = field(default_factory=list)
     context: StaticContext | None = None
     scope: Scope | None = None
+    #: what a parent handed down that derives from its hidden parameters (a nested stack)
+    taint: Taint = NO_TAINT
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -81,13 +83,16 @@ def define_stack(
     stack_id: str | None = None,
     project_id: str | None = None,
     facade: Mapping[str, Any] | None = None,
+    taint: Taint = NO_TAINT,
 ) -> StackDefinition:
     """Check everything that can be checked before anything runs; collect all findings.
 
     With ``require_all_parameters`` false (template validate) a parameter without any
     value is not an error, as in Heat's validate API; create and resolve need them all.
+    ``taint`` says which parameters a parent fed from its hidden ones (their values stay
+    out of messages as a hidden parameter's do).
     """
-    definition = StackDefinition(template, environment, dict(files or {}))
+    definition = StackDefinition(template, environment, dict(files or {}), taint=taint)
     found = definition.diagnostics
     found.extend(template.diagnostics)
     _check_parameters(definition, require_all_parameters, constraints or default_constraints())
@@ -137,8 +142,14 @@ def _check_parameters(
 ) -> None:
     template, environment = definition.template, definition.environment
     deferred: list[Diagnostic] = []
+    # a parameter fed from a parent's hidden one is checked as hidden: no value in messages
+    fed = definition.taint.parameters
+    declarations = {
+        name: replace(parameter, hidden=True) if name in fed else parameter
+        for name, parameter in template.parameters.items()
+    }
     values, found = resolve_values(
-        template.parameters,
+        declarations,
         environment.parameters,
         environment.parameter_defaults,
         registry=constraints,
@@ -180,7 +191,7 @@ def _evaluate_conditions(
     definition: StackDefinition, evaluator: ConditionEvaluator, context: StaticContext
 ) -> None:
     template = definition.template
-    hidden = hidden_parameters(template)
+    hidden = hidden_names(template, definition.taint)
     used = used_conditions(template)
     for name in template.conditions:
         if name not in used:
@@ -270,7 +281,7 @@ def _condition_of(
             field_path,
             locate(definition.template.document.data, field_path),
         )
-        hidden = hidden_parameters(definition.template)
+        hidden = hidden_names(definition.template, definition.taint)
         if isinstance(condition, Function) and reads_hidden(condition, hidden):
             diagnostic = withhold_call(diagnostic, condition)
         definition.diagnostics.append(diagnostic)
@@ -293,7 +304,7 @@ def _validate_functions(
     One walk per tree does both, since both visit the same calls.
     """
     template, found = definition.template, definition.diagnostics
-    hidden = hidden_parameters(template)
+    hidden = hidden_names(template, definition.taint)
     used = used_conditions(template)
     for name, expression in template.conditions.items():
         if name in used:
@@ -455,7 +466,7 @@ def _check_known_values(
     if definition.errors:
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
-    checker = _KnownValues(context, scope, hidden_parameters(template))
+    checker = _KnownValues(context, scope, hidden_names(template, definition.taint))
     for name in definition.enabled:
         for tree in _resource_trees(template.resources[name]):
             checker.check(tree)

@@ -16,7 +16,12 @@ from typing import Any
 
 from stoker import codes
 from stoker.definition.files import collect_files
-from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
+from stoker.definition.sensitive import (
+    handed_down,
+    sensitive_properties,
+    withheld_messages,
+    withhold,
+)
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -256,7 +261,7 @@ def check_properties(
     )
     if not for_create:  # Heat's validate checks only that each property is known
         found = [d for d in found if d.code == codes.PROPERTY_UNKNOWN]
-    sensitive = sensitive_properties(definition.template, name)
+    sensitive = sensitive_properties(definition.template, name, definition.taint)
     found = withhold(found, path, sensitive)
     data = definition.template.document.data
     found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
@@ -461,7 +466,10 @@ class TreeCheck:
             definition.environment, name, spec.parameters, expanded=resolution.resolved.get(name)
         )
         child_template = parse_template(Document(spec.template, "yaml", spec.location))
-        child = define_stack(child_template, environment, spec.files, require_all_parameters=False)
+        taint = handed_down(definition.template, name, definition.taint, child_template)
+        child = define_stack(
+            child_template, environment, spec.files, require_all_parameters=False, taint=taint
+        )
         self.nested.append(((*names, name), spec.location, child))
         found = list(child.errors) + child.create_findings
         found += self.check(child, base_dir, chain, (*names, name))
@@ -512,6 +520,7 @@ class TreeCheck:
             environment,
             plugin.files,  # type: ignore[attr-defined]
             require_all_parameters=False,
+            taint=handed_down(definition.template, name, definition.taint, model),
         )
         self.nested.append(((*names, name), plugin.location, child))
         found = self._handover(definition, name, plugin)
