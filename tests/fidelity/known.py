@@ -21,7 +21,6 @@ CAPABILITIES = (
 )
 UNKNOWN_ATTRIBUTE = "§2 get_attr of an attribute the type lacks: Heat refuses"
 UNKNOWN_PROPERTY = "§2 unknown property names: Heat refuses at validate"
-PSEUDO = "§4 pseudo-parameters (OS::project_id known at create; declared pseudo-parameters)"
 
 
 # ---------------------------------------------------------------- not listed in issue 8
@@ -37,12 +36,9 @@ DUPLICATE_KEYS = "a duplicate YAML key: Heat keeps the last value, stoker refuse
 
 MISMATCHES: dict[str, str] = {
     "cfn/get_azs": GET_AZS,
-    "collections/if_removes_property@2016-10-14": PSEUDO,
-    "collections/if_removes_property@2021-04-16": PSEUDO,
     "collections/fn_getazs_hot@2013-05-23": GET_AZS,
     "environments/merge_strategy_bad": MERGE_STRATEGY,
     "groups/group_member_attribute_unknown": UNKNOWN_ATTRIBUTE,
-    "parameters/pseudo_parameter_declared": PSEUDO,
     "refs/get_attr_string_arg@2015-10-15": OUTPUT_TIME,
     "refs/get_file_missing@2018-08-31": OUTPUT_TIME,
     "refs/get_file_from_param@2018-08-31": GET_FILE_COMPUTED,

@@ -230,6 +230,7 @@ def create(
         max_template_size,
         require_all=True,
         stack_name=name,
+        project_id=session.settings.project,
     )
     definition = result.definition
     report(result.diagnostics, template_file)
@@ -301,18 +302,21 @@ def _parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]:
         if name in definition.parameters
     }
     if definition.template.version.format is Format.HOT:
-        shown.update(
-            {
-                "OS::stack_id": record.id,
-                "OS::stack_name": record.name,
-                "OS::project_id": record.project,
-            }
-        )
+        pseudo = {
+            "OS::stack_id": record.id,
+            "OS::stack_name": record.name,
+            "OS::project_id": record.project,
+        }
     else:
         arn = stack_arn(record.project, record.name, record.id)
-        shown.update(
-            {"AWS::StackId": arn, "AWS::StackName": record.name, "AWS::Region": "ap-southeast-1"}
-        )
+        pseudo = {
+            "AWS::StackId": arn,
+            "AWS::StackName": record.name,
+            "AWS::Region": "ap-southeast-1",
+        }
+    # a template that declares a pseudo-parameter's name shows its own value, as Heat does
+    declared = definition.template.parameters
+    shown.update({name: value for name, value in pseudo.items() if name not in declared})
     return shown
 
 

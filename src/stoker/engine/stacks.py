@@ -203,6 +203,10 @@ class StackEngine:
             disable_rollback=request.disable_rollback,
             template_file=request.template_file,
         )
+        context = request.definition.context
+        if context is not None:  # the pseudo-parameters are known from here on
+            context.stack_name, context.stack_id = stack.name, stack.id
+            context.project_id = stack.project
         try:
             with frozen_heap():
                 return await self._create_stack(stack, request.definition, parent=None)
