@@ -14,7 +14,6 @@ OUTPUT_TIME = (
     "§1 output-time error: Heat accepts and gives the output an output_error, "
     "stoker refuses at validate"
 )
-OUTPUT_KEYS = "§1 a key Heat does not know inside an output (condition before 2016-10-14): ignored"
 CAPABILITIES = (
     "stoker extension: the capabilities section (template capabilities) is unknown to "
     "Heat 24.1.2, which refuses it"
@@ -31,19 +30,14 @@ GET_AZS = (
 GET_FILE_COMPUTED = (
     "get_file whose path comes from a function: Heat resolves it at output time, stoker refuses"
 )
-MERGE_STRATEGY = "an unknown parameter_merge_strategies value: Heat ignores it, stoker refuses"
 DUPLICATE_KEYS = "a duplicate YAML key: Heat keeps the last value, stoker refuses the document"
 
 MISMATCHES: dict[str, str] = {
     "cfn/get_azs": GET_AZS,
     "collections/fn_getazs_hot@2013-05-23": GET_AZS,
-    "environments/merge_strategy_bad": MERGE_STRATEGY,
     "groups/group_member_attribute_unknown": UNKNOWN_ATTRIBUTE,
-    "refs/get_attr_string_arg@2015-10-15": OUTPUT_TIME,
     "refs/get_file_missing@2018-08-31": OUTPUT_TIME,
     "refs/get_file_from_param@2018-08-31": GET_FILE_COMPUTED,
-    "refs/output_unknown_key@2018-08-31": OUTPUT_KEYS,
-    "versions/output_condition_key@2016-04-08": OUTPUT_KEYS,
     "versions/capabilities_section@2018-08-31": CAPABILITIES,
     "versions/capabilities_section@2021-04-16": CAPABILITIES,
     "resources/update_policy_none": UNKNOWN_PROPERTY,

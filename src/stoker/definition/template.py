@@ -506,11 +506,15 @@ class _TemplateParser:
             return None
         unknown = [str(k) for k in body if k not in self.version.output_keys]
         if unknown and self.version.format is Format.HOT:
+            # Heat 24.1.2 ignores them (``condition`` before 2016-10-14 included: the
+            # output is always shown); a misspelt key loses its value, hence a warning
             self.report(
                 codes.OUTPUT_DEFINITION,
-                f"Invalid keyword(s) inside an output definition: {', '.join(unknown)}",
+                f"Invalid keyword(s) inside an output definition: {', '.join(unknown)} "
+                "(Heat ignores them)",
                 (*path, unknown[0]),
                 key_span(body, unknown[0]),
+                Severity.WARNING,
             )
         condition = None
         if names.condition in body and names.condition in self.version.output_keys:
