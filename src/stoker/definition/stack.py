@@ -58,6 +58,10 @@ class StackDefinition:
     #: failures of resource values that Heat's validate does not compute and its create
     #: refuses (only filled when not all parameters are required, i.e. for validate)
     create_findings: list[Diagnostic] = field(default_factory=list)
+    #: those of `create_findings` about parameter values that a nested stack's facade does
+    #: not check (a value of the wrong type, a bad template default): Heat finds them only
+    #: when it creates that stack (its resource fails), not before the parent's create
+    parameter_findings: list[Diagnostic] = field(default_factory=list)
     context: StaticContext | None = None
     scope: Scope | None = None
     #: what a parent handed down that derives from its hidden parameters (a nested stack)
@@ -142,6 +146,7 @@ def _check_parameters(
 ) -> None:
     template, environment = definition.template, definition.environment
     deferred: list[Diagnostic] = []
+    own: list[Diagnostic] = []
     # a parameter fed from a parent's hidden one is checked as hidden: no value in messages
     fed = definition.taint.parameters
     declarations = {
@@ -156,10 +161,13 @@ def _check_parameters(
         declared=_declared_names(template),
         for_create=require_all,
         deferred=None if require_all else deferred,
+        own=own,
     )
     # Heat's validate does not check parameter values (their type and constraints):
     # its create refuses them before anything starts.
-    definition.create_findings.extend(create_time(d) for d in deferred if d.is_error)
+    later = {id(d): create_time(d) for d in deferred if d.is_error}
+    definition.create_findings.extend(later.values())
+    definition.parameter_findings.extend(later[id(d)] for d in own if id(d) in later)
     found += [d for d in deferred if not d.is_error]
     if not require_all:
         unset = {
