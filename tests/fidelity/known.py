@@ -27,7 +27,6 @@ HEATCLIENT_FILES = (
     "is refused before Heat sees the request, a computed one is left out); the recording "
     "sent Heat's API a files map directly"
 )
-DUPLICATE_KEYS = "a duplicate YAML key: Heat keeps the last value, stoker refuses the document"
 
 MISMATCHES: dict[str, str] = {
     "cfn/get_azs": GET_AZS,
@@ -36,7 +35,6 @@ MISMATCHES: dict[str, str] = {
     "refs/get_file_from_param@2018-08-31": HEATCLIENT_FILES,
     "versions/capabilities_section@2018-08-31": CAPABILITIES,
     "versions/capabilities_section@2021-04-16": CAPABILITIES,
-    "resources/duplicate_key": DUPLICATE_KEYS,
 }
 
 HEAT_BUGS: dict[str, str] = {

@@ -221,10 +221,11 @@ def parse_template(document: Document) -> Template:
         version = detect_version(data, document.file)
     except _VersionError as error:
         template = Template(document, CFN_HEAT, table_for(CFN_HEAT), CFN_NAMES)
-        template.diagnostics.append(error.diagnostic)
+        template.diagnostics.extend((*document.warnings, error.diagnostic))
         return template
     names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
     template = Template(document, version, table_for(version), names)
+    template.diagnostics.extend(document.warnings)  # the loader's (duplicate keys)
     if not isinstance(data, dict):
         return template
     with paused_gc():

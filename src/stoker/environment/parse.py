@@ -44,7 +44,7 @@ def parse_environment(document: Document) -> tuple[Environment, list[Diagnostic]
     """
     reader = _SectionReader(document.file)
     environment = reader.read(document.data)
-    return environment, reader.found
+    return environment, [*document.warnings, *reader.found]
 
 
 def environment_from_data(
