@@ -1,26 +1,24 @@
 """Cases where stoker does not (yet) show what Heat shows, each with a one-line reason.
 
 Both tables run as ``xfail(strict=True)``: when a fix makes a case match, its test fails
-and the entry must go. The reasons name the class of issue 8 they belong to (§1-§4) or,
-for classes the issue does not list, say what differs. ``HEAT_BUGS`` are differences on
-purpose: Heat is plainly wrong there, and docs/heat-differences.md ("Recorded Heat bugs")
+and the entry must go. Every entry left in ``MISMATCHES`` is a deliberate difference that
+docs/heat-differences.md lists with its reason. ``HEAT_BUGS`` are differences on purpose
+too: Heat is plainly wrong there, and docs/heat-differences.md ("Recorded Heat bugs")
 says what stoker does instead.
 """
 
 from __future__ import annotations
 
-# ---------------------------------------------------------------- classes of issue 8
+# ------------------------------------------- deliberate differences, each documented
 CAPABILITIES = (
-    "stoker extension: the capabilities section (template capabilities) is unknown to "
-    "Heat 24.1.2, which refuses it"
+    "deliberate (docs/heat-differences.md): the capabilities section is stoker's template "
+    "capabilities extension, unknown to Heat 24.1.2, which refuses it; lint warns (W1004)"
 )
-
-
-# ---------------------------------------------------------------- not listed in issue 8
 GET_AZS = (
-    "needs a cloud: Fn::GetAZs asks Nova, which the reference Heat lacks (output_error); "
-    "stoker answers ['nova'] without a cloud"
+    "deliberate (docs/heat-differences.md): Fn::GetAZs asks Nova, which the reference Heat "
+    "lacks (output_error); stoker, with no cloud, answers ['nova'] as Heat does without one"
 )
+
 HEATCLIENT_FILES = (
     "deliberate (docs/heat-differences.md): the CLI stands for python-heatclient + Heat, and "
     "heatclient's files map holds only literal get_file paths it could read (a missing one "
