@@ -39,16 +39,26 @@ class StackTaints:
         self.engine = engine
         self._up: dict[str, Taint] = {}
         self._child: dict[str, ChildTaint] = {}
+        self._kids: dict[str, dict[str, StackRecord]] = {}
+
+    def _children_of(self, record: StackRecord) -> dict[str, StackRecord]:
+        """``record``'s live children by the resource that owns them (read once)."""
+        kids = self._kids.get(record.id)
+        if kids is None:
+            kids = self._kids[record.id] = {
+                child.parent_resource: child
+                for child in self.engine.store.child_stacks(record.id)
+                if child.parent_resource and child.deleted_at is None
+            }
+        return kids
 
     def of(self, record: StackRecord, only: frozenset[str] | None = None) -> Taint:
         """``record``'s taint; with ``only``, its children's part is limited to those
         resources (the ones a facade depends on)."""
         up = self._from_parent(record)
-        children: dict[str, ChildTaint] = {}
-        for child in self.engine.store.child_stacks(record.id):
-            resource = child.parent_resource
-            if resource and child.deleted_at is None and (only is None or resource in only):
-                children[resource] = self._of_child(child)
+        kids = self._children_of(record)
+        names = kids if only is None else [name for name in only if name in kids]
+        children = {name: self._of_child(kids[name]) for name in names}
         return replace(up, children=children) if children else up
 
     def _of_child(self, record: StackRecord) -> ChildTaint:
