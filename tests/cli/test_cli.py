@@ -46,7 +46,8 @@ def test_validate_table_and_yaml_formats():
 def test_validate_errors_exit_1_with_locations(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text(
-        "heat_template_version: rocky\nparameters:\n  n: {type: number, default: x}\n"
+        "heat_template_version: rocky\nparameters:\n"
+        "  n: {type: number, default: x, constraints: [{range: {min: 1}}]}\n"
         "resources:\n  r: {type: X, properties: {a: {get_resource: nope}}}\n"
     )
     result = run("template", "validate", str(path))
@@ -59,21 +60,26 @@ def test_validate_errors_exit_1_with_locations(tmp_path):
     assert lines[-1] == "error: 2 errors: the template was rejected"
 
 
-def test_parameter_values_are_checked(tmp_path):
-    result = run(
-        "template",
-        "validate",
-        EXAMPLE,
-        "--parameter",
-        "port=80",
-        "--parameter",
-        "site_name=Bad Name",
-        "--parameter",
-        "db_password=short",
-    )
-    assert result.exit_code == 1
-    assert "port" in result.stderr and "site_name" in result.stderr
-    assert "short" not in result.stderr  # a hidden value never appears, even when invalid
+BAD_VALUES = ("port=80", "site_name=Bad Name", "db_password=short")
+
+
+def test_parameter_values_are_checked_at_create_as_heat_does(tmp_path):
+    """Heat's validate does not check parameter values; its create refuses them."""
+    given = [arg for value in BAD_VALUES for arg in ("--parameter", value)]
+    validate = run("template", "validate", EXAMPLE, *given)
+    assert validate.exit_code == 0, validate.output
+    assert "port" in validate.stderr and "site_name" in validate.stderr  # as warnings
+    assert "its create refuses it" in validate.stderr
+    database = str(tmp_path / "s.db")
+    for command in (("template", "resolve", EXAMPLE), ("stack", "create", "s", "-t", EXAMPLE)):
+        result = run("--db", database, *command, *given)
+        assert result.exit_code == 1, (command, result.output)
+        assert "Parameter 'port' is invalid" in result.stderr
+        assert "site_name" in result.stderr
+        for output in (validate.stderr, validate.stdout, result.stderr, result.stdout):
+            assert "short" not in output  # a hidden value never appears, even when invalid
+    listed = run("--db", database, "stack", "list", "-f", "json")
+    assert listed.exit_code == 0 and json.loads(listed.stdout) == []  # nothing started
 
 
 def test_parameter_file(tmp_path):

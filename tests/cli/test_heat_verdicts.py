@@ -60,6 +60,12 @@ REFUSED_AT_VALIDATE = {
     "conditions:\nresources: {}\n": (
         "Condition definitions must be a map. Found a NoneType instead"
     ),
+    # update_policy keys against the type's update policy schema (none: no keys)
+    "resources:\n  a: {type: OS::Heat::None, update_policy: {x: 1}}\n": "Unknown Property x",
+    "resources:\n  g: {type: OS::Heat::ResourceGroup, properties: {count: 0, resource_def: "
+    "{type: OS::Heat::None}}, update_policy: {batch_create: {nosuch: 1}}}\n": (
+        "Unknown Property nosuch"
+    ),
 }
 
 # body -> Heat's create message; Heat's validate accepts these
@@ -91,8 +97,25 @@ ACCEPTED = [
     "outputs:\n  o: {value: {get_attr: [none, anything]}}\n",
     "resources:\n  rg: {type: OS::Heat::ResourceGroup, properties: {count: 1, resource_def: "
     "{type: OS::Heat::Value, properties: {value: x}}}}\n"
-    "outputs:\n  o: {value: {get_attr: [rg, nosuch]}}\n",
+    "outputs:\n  o: {value: {get_attr: [rg, value]}}\n",
+    "resources:\n  g: {type: OS::Heat::ResourceGroup, properties: {count: 0, resource_def: "
+    "{type: OS::Heat::None}}, update_policy: {batch_create: {max_batch_size: 1}}}\n",
 ]
+
+_GROUP = (
+    "resources:\n  rg: {type: OS::Heat::ResourceGroup, properties: {count: 2, resource_def: "
+    "{type: OS::Heat::Value, properties: {value: x}}}}\n"
+)
+# a member attribute the member's type lacks: Heat's create builds the group's nested
+# template with an output per attribute read, and refuses it
+for _read in ("[rg, nosuch]", "[rg, attributes, nosuch]", "[rg, resource.0.nosuch]"):
+    REFUSED_AT_CREATE[_GROUP + f"outputs:\n  o: {{value: {{get_attr: {_read}}}}}\n"] = (
+        "The Referenced Attribute (0 nosuch) is incorrect."
+    )
+# parameter values: Heat's validate checks declarations only
+REFUSED_AT_CREATE["parameters:\n  n: {type: number, default: abc}\n"] = (
+    "Parameter 'n' is invalid: could not convert string to float: 'abc'"
+)
 
 
 # Heat's validate accepts these cloud templates (create would need the cloud)

@@ -164,3 +164,197 @@ def test_environment_show_masks_hidden_parameter_defaults(store_url: str, tmp_pa
     data = json.loads(run("environment", "show", "s", "-f", "json").stdout)
     assert data["parameter_defaults"] == {"secret": "******", "visible": "seven"}
     assert "parameter_defaults" in data and "resource_registry" in data
+
+
+FAILING = """\
+heat_template_version: rocky
+parameters:
+  secret: {type: json, hidden: true}
+resources:
+  holder:
+    type: OS::Heat::Value
+    properties:
+      value: {list_concat: [{get_param: secret}]}
+outputs:
+  shown: {value: {list_concat: [[1], {get_param: secret}]}}
+"""
+
+
+def test_function_failures_on_a_hidden_value_are_reported_without_it(
+    store_url: str, tmp_path: Path
+) -> None:
+    """list_concat quotes its arguments; a call reading a hidden parameter is reported by
+    name and position instead, at validate (warnings) and at create (refused)."""
+    path = tmp_path / "t.yaml"
+    path.write_text(FAILING)
+    given = ["--parameter", 'secret={"k": "zebra-secret"}']
+    runner = CliRunner()
+    validate = runner.invoke(cli, ["template", "validate", str(path), *given])
+    assert validate.exit_code == 0, validate.output
+    assert "zebra" not in validate.output
+    assert validate.stderr.count("list_concat: fails on a value read from a hidden parameter") == 2
+    command = ["--db", store_url, "stack", "create", "s", "-t", str(path), *given]
+    create = runner.invoke(cli, command)
+    assert create.exit_code == 1
+    assert "zebra" not in create.output
+    assert "resources.holder.properties.value.list_concat" in create.stderr
+
+
+# ------------------------------------------------- across a parent/child stack boundary
+CHILD = """\
+heat_template_version: 2018-08-31
+parameters:
+  inner: {type: string, hidden: true, default: child-secret}
+  given: {type: string}
+  plain: {type: string, default: open}
+resources:
+  v:
+    type: OS::Heat::Value
+    properties:
+      value: {get_param: inner}
+outputs:
+  from_inner: {value: {list_join: ['-', [x, {get_param: inner}]]}}
+  from_given: {value: {get_param: given}}
+  via_resource: {value: {get_attr: [v, value]}}
+  harmless: {value: {get_param: plain}}
+"""
+
+PARENT = """\
+heat_template_version: 2018-08-31
+parameters:
+  outer: {type: string, hidden: %s, default: parent-secret}
+resources:
+  c:
+    type: child.yaml
+    properties:
+      given: {get_param: outer}
+outputs:
+  child_inner: {value: {get_attr: [c, from_inner]}}
+  child_given: {value: {get_attr: [c, from_given]}}
+  child_res: {value: {get_attr: [c, via_resource]}}
+  child_harmless: {value: {get_attr: [c, harmless]}}
+"""
+
+
+def _tree(store_url: str, tmp_path: Path, hidden: bool):
+    (tmp_path / "child.yaml").write_text(CHILD)
+    (tmp_path / "parent.yaml").write_text(PARENT % ("true" if hidden else "false"))
+
+    def run(*args: str):
+        return CliRunner().invoke(cli, ["--db", store_url, "stack", *args], catch_exceptions=False)
+
+    created = run("create", "p", "-t", str(tmp_path / "parent.yaml"), "-f", "json")
+    assert created.exit_code == 0, created.output
+    listed = json.loads(run("list", "--nested", "-f", "json").stdout)
+    child = next(s["stack_name"] for s in listed if s["stack_name"].startswith("p-c-"))
+    return run, child
+
+
+def _table_outputs(run, name: str) -> dict[str, str]:
+    table = run("show", name, "-c", "outputs", "-f", "table").stdout
+    found = {}
+    for key in (
+        "child_inner",
+        "child_given",
+        "child_res",
+        "child_harmless",
+        "from_inner",
+        "from_given",
+        "via_resource",
+        "harmless",
+    ):
+        marker = f'"output_key": "{key}"'
+        if marker in table:
+            rest = table[table.index(marker) :]
+            found[key] = rest[rest.index('"output_value": ') + 16 :].split(",")[0].split("}")[0]
+    return found
+
+
+def test_outputs_derived_from_hidden_values_across_the_boundary(
+    store_url: str, tmp_path: Path
+) -> None:
+    """Heat 24.1.2 shows all of these in clear (measured), the child's parameter fed from
+    the parent's hidden one included; the table view withholds what derives from one."""
+    run, child = _tree(store_url, tmp_path, hidden=True)
+    shown = json.loads(run("show", "p", "-f", "json").stdout)
+    assert {o["output_key"]: o["output_value"] for o in shown["outputs"]} == {
+        "child_inner": "x-child-secret",
+        "child_given": "parent-secret",
+        "child_res": "child-secret",
+        "child_harmless": "open",
+    }
+    assert shown["parameters"]["outer"] == "******"
+    below = json.loads(run("show", child, "-f", "json").stdout)
+    assert below["parameters"]["given"] == "parent-secret"  # as Heat shows it
+    assert below["parameters"]["inner"] == "******"
+    assert _table_outputs(run, "p") == {
+        "child_inner": '"<sensitive>"',
+        "child_given": '"<sensitive>"',
+        "child_res": '"<sensitive>"',
+        "child_harmless": '"open"',
+    }
+    assert _table_outputs(run, child) == {
+        "from_inner": '"<sensitive>"',
+        "from_given": '"<sensitive>"',  # fed from the parent's hidden parameter
+        "via_resource": '"<sensitive>"',
+        "harmless": '"open"',
+    }
+
+
+def test_a_child_output_is_sensitive_even_when_the_parent_has_no_secret(
+    store_url: str, tmp_path: Path
+) -> None:
+    run, child = _tree(store_url, tmp_path, hidden=False)
+    assert _table_outputs(run, "p") == {
+        "child_inner": '"<sensitive>"',  # the child's own hidden parameter
+        "child_given": '"parent-secret"',  # not hidden in the parent: an ordinary value
+        "child_res": '"<sensitive>"',
+        "child_harmless": '"open"',
+    }
+    assert _table_outputs(run, child)["from_given"] == '"parent-secret"'
+
+
+BAD_CHILD = """\
+heat_template_version: 2018-08-31
+parameters:
+  given: {type: string}
+resources:
+  r:
+    type: OS::Heat::RandomString
+    properties:
+      length: {get_param: given}
+"""
+
+BAD_PARENT = """\
+heat_template_version: 2018-08-31
+parameters:
+  outer: {type: string, hidden: true, default: parent-secret}
+resources:
+  %s
+"""
+
+
+@pytest.mark.parametrize(
+    "resource",
+    [
+        "c: {type: child.yaml, properties: {given: {get_param: outer}}}",
+        "g: {type: OS::Heat::ResourceGroup, properties: {resource_def: "
+        "{type: OS::Heat::RandomString, properties: {length: {get_param: outer}}}}}",
+        "g: {type: OS::Heat::ResourceGroup, properties: {resource_def: "
+        "{type: child.yaml, properties: {given: {get_param: outer}}}}}",
+    ],
+    ids=["provider", "group", "group-of-providers"],
+)
+def test_a_child_property_error_does_not_quote_the_parents_secret(
+    store_url: str, tmp_path: Path, resource: str
+) -> None:
+    (tmp_path / "child.yaml").write_text(BAD_CHILD)
+    (tmp_path / "parent.yaml").write_text(BAD_PARENT % resource)
+    runner = CliRunner()
+    command = ["--db", store_url, "stack", "create", "p", "-t", str(tmp_path / "parent.yaml")]
+    created = runner.invoke(cli, command)
+    assert created.exit_code == 1
+    assert "read from a hidden parameter" in created.stderr
+    assert "parent-secret" not in created.output
+    validate = runner.invoke(cli, ["template", "validate", str(tmp_path / "parent.yaml")])
+    assert "parent-secret" not in validate.output

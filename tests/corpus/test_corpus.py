@@ -22,7 +22,6 @@ _HEAT_AGENTS = (
 
 # path (relative to the corpus) -> why it is expected to be rejected
 KNOWN_INVALID: dict[str, str] = {
-    "openstack__heat-templates/cfn/F17/Rails_Single_Instance.template": "duplicate key 'm1.medium' in Mappings; Heat's JSON parser silently keeps the last one",
     "openstack__heat-templates/cfn/F17/invalid/AutoScalingMultiAZSample.template": "intentionally invalid upstream: dependency cycle",
     "openstack__heat-templates/cfn/F17/invalid/AutoScalingMultiAZSample.yaml": "intentionally invalid upstream: dependency cycle",
     "openstack__heat-templates/cfn/F17/invalid/WordPress_Single_Instance_With_HA.template": "intentionally invalid upstream: dependency cycle",

@@ -198,7 +198,9 @@ resources:
 def test_parameters_checked_and_missing_only_required_when_asked():
     text = HEADER + "parameters:\n  a: {type: number}\n  b: {type: number, default: 2}\n"
     assert errors(definition_from(text)) == []
-    assert errors(definition_from(text, parameters={"a": "x"})) != []
+    bad = definition_from(text, parameters={"a": "x"})  # Heat's validate accepts it
+    assert errors(bad) == [] and "its create refuses it" in bad.create_findings[0].message
+    assert errors(definition_from(text, parameters={"a": "x"}, require_all=True)) != []
     missing = errors(definition_from(text, require_all=True))
     assert len(missing) == 1 and "The Parameter (a) was not provided." in missing[0]
     definition = definition_from(text, parameters={"a": "3"}, require_all=True)
@@ -240,14 +242,6 @@ resources:
     )
     (error,) = definition.errors
     assert error.code == codes.FUNCTION_FAILED and "str_split" in error.render()
-
-
-def test_hidden_values_listed_for_masking():
-    definition = definition_from(
-        HEADER + "parameters:\n  pw: {type: string, hidden: true}\n",
-        parameters={"pw": "s3cret-value"},
-    )
-    assert definition.hidden_values == ["s3cret-value"]
 
 
 def test_cfn_ref_resource_or_parameter_and_conditions():

@@ -277,3 +277,35 @@ def test_output_errors_are_reported_per_output(engine):
     assert outputs["good"]["output_value"] == "a" and "output_error" not in outputs["good"]
     assert outputs["bad"]["output_value"] is None
     assert "str_split" in outputs["bad"]["output_error"]
+
+
+def test_pseudo_parameters_are_known_to_resources_at_create(engine, store) -> None:
+    """The stack's id and project reach resource properties (they were unresolved)."""
+    text = """\
+    heat_template_version: 2018-08-31
+    resources:
+      v:
+        type: OS::Heat::Value
+        properties:
+          value:
+            list_join: [",", [{get_param: OS::stack_id}, {get_param: OS::project_id}]]
+    outputs:
+      o: {value: {get_attr: [v, value]}}
+    """
+    stack = run(engine.create(request(text)))
+    assert stack.status is Status.COMPLETE, stack.status_reason
+    (output,) = engine.outputs(stack)
+    assert output["output_value"] == f"{stack.id},{stack.project}"
+
+
+def test_a_declared_pseudo_parameter_name_wins(engine, store) -> None:
+    """Heat 24.1.2 (measured): a template declaring OS::stack_name reads its own value."""
+    text = """\
+    heat_template_version: 2018-08-31
+    parameters:
+      OS::stack_name: {type: string, default: x}
+    outputs:
+      o: {value: {get_param: OS::stack_name}}
+    """
+    stack = run(engine.create(request(text)))
+    assert engine.outputs(stack)[0]["output_value"] == "x"

@@ -212,16 +212,6 @@ REJECTED = [
         [((2, 36), 'unknown event sink key "colour"; the keys are type, target, ttl')],
     ),
     (
-        "merge-strategy-unknown",
-        "parameter_merge_strategies:\n  p: append\n",
-        [((2, 6), 'Invalid merge strategy for parameter "p" "append"; use one of overwrite')],
-    ),
-    (
-        "merge-strategy-default-unknown",
-        "parameter_merge_strategies:\n  default: sum\n",
-        [((2, 12), 'Invalid default merge strategy "sum"; use one of overwrite, merge')],
-    ),
-    (
         "merge-strategies-list",
         "parameter_merge_strategies: [merge]\n",
         [((1, 29), 'environment section "parameter_merge_strategies" must be a mapping')],
@@ -267,6 +257,30 @@ REJECTED = [
         [((4, 17), 'resource_registry entry "OS::X": item 1 "a" is not a template path')],
     ),
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "parameter_merge_strategies:\n  p: append\n",
+            ((2, 6), 'Invalid merge strategy for parameter "p" "append"; use one of overwrite'),
+        ),
+        (
+            "parameter_merge_strategies:\n  default: sum\n",
+            ((2, 12), 'Invalid default merge strategy "sum"; use one of overwrite, merge'),
+        ),
+    ],
+    ids=["merge-strategy-unknown", "merge-strategy-default-unknown"],
+)
+def test_an_unknown_merge_strategy_is_a_warning_and_dropped(text, expected):
+    """Heat 24.1.2 accepts the environment and uses the default strategy (measured)."""
+    environment, found = parse(text)
+    (warning,) = found
+    assert not warning.is_error and warning.code == codes.ENVIRONMENT
+    assert (where(warning), warning.message[: len(expected[1])]) == expected
+    assert warning.message.endswith("(Heat ignores it and uses the default)")
+    assert dict(environment.parameter_merge_strategies) == {}
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from stoker.diagnostics import Diagnostic, Severity, Span
@@ -61,6 +63,9 @@ def test_every_code_rule_hands_on_what_validation_found():
         other = Diagnostic("X0000", "not mine", (), Span("t.yaml", 1, 1))
         ctx = FileContext(SourceFile("t.yaml", "t.yaml"), package, FileKind.UNREADABLE)
         ctx.core = [other, mine]
+        if rule.id == "E0003":  # Heat accepts a duplicate key: validation warns, lint refuses
+            assert list(rule.check(ctx)) == [replace(mine, severity=Severity.ERROR)]
+            continue
         assert list(rule.check(ctx)) == [mine], rule.id
 
 
@@ -86,3 +91,17 @@ def test_rules_do_not_crash_on_odd_shapes(tmp_path, files, rule):
     report = run(tmp_path, files, explicit=True)
     assert where(report, "E0100") == []
     assert where(report, rule) == []
+
+
+HEADER_2018 = "heat_template_version: 2018-08-31\n"
+
+
+def test_a_parameter_value_heat_refuses_at_create_is_an_error_saying_so(tmp_path):
+    """template validate accepts it as Heat's validate does; the linter still refuses it."""
+    report = run(
+        tmp_path,
+        {"t.yaml": HEADER_2018 + "parameters:\n  n: {type: number, default: x}\n"},
+    )
+    (finding,) = [f for f in report.findings if f.code == "E1021"]
+    assert finding.severity is Severity.ERROR
+    assert finding.message.endswith("(Heat's validate accepts the template; its create refuses it)")

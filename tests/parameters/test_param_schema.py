@@ -452,21 +452,20 @@ def test_every_problem_is_reported_together() -> None:
 # --------------------------------------------------------------------------- defaults
 
 DEFAULT_ERRORS = [
-    (
+    (  # a constraint makes Heat's validate convert the default (measured)
         "number-not-a-number",
         "number",
         "abc",
-        "",
+        "- range: {min: 1}",
         "Invalid default abc (could not convert string to float: 'abc')",
     ),
     (
         "boolean-not-a-word",
         "boolean",
         "maybe",
-        "",
+        "- allowed_values: [true]",
         "Invalid default maybe (Unrecognized value 'maybe'",
     ),
-    ("json-not-json", "json", "'{x'", "", "Invalid default {x (Value must be valid JSON: "),
     (
         "range",
         "number",
@@ -535,6 +534,27 @@ def test_defaults_are_checked_against_type_and_constraints(
     assert diagnostics[0].message.startswith(f"Parameter 'p' is invalid: {message}")
     assert diagnostics[0].path == ("parameters", "p", "default")
     assert where(diagnostics[0]) == "5:14"
+    assert parameters["p"].default_error is not None
+
+
+@pytest.mark.parametrize(
+    ("type_name", "default"), [("number", "abc"), ("boolean", "maybe"), ("json", "'{x'")]
+)
+def test_a_default_of_the_wrong_type_without_constraints_waits_for_create(
+    type_name: str, default: str
+) -> None:
+    """Heat 24.1.2's validate accepts these; its create refuses the value (measured)."""
+    parameters, diagnostics = parse_hot(f"p:\n  type: {type_name}\n  default: {default}\n")
+    assert diagnostics == []
+    assert parameters["p"].default_error is None
+
+
+def test_a_list_default_that_is_not_a_string_is_refused_at_validate() -> None:
+    parameters, diagnostics = parse_hot("p:\n  type: comma_delimited_list\n  default: {a: 1}\n")
+    assert [d.message for d in diagnostics] == [
+        "Parameter 'p' is invalid: Default must be a comma-delimited list string: "
+        "'dict' object has no attribute 'split'"
+    ]
     assert parameters["p"].default_error is not None
 
 

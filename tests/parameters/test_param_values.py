@@ -190,6 +190,7 @@ def test_parameter_defaults_failing_a_constraint_read_as_invalid_default() -> No
 def test_a_bad_template_default_is_not_reported_twice() -> None:
     text = (
         "heat_template_version: 2021-04-16\nparameters:\n  n:\n    type: number\n    default: x\n"
+        "    constraints: [{range: {min: 1}}]\n"
     )
     document = load_document(text, "t.yaml")
     parameters, parse_problems = parse_parameters(document.data["parameters"], hot("2021-04-16"))
@@ -264,3 +265,26 @@ DISPLAY = [
 def test_display_value_matches_stack_show(kind: ParameterType, value: Any, shown: str) -> None:
     assert display_value(Parameter(name="p", type=kind), value) == shown
     assert display_value(Parameter(name="p", type=kind, hidden=True), value) == MASK
+
+
+def test_value_problems_can_be_deferred_to_create() -> None:
+    """Heat's validate does not check values: validate passes ``deferred`` to keep them apart."""
+    text = (
+        "heat_template_version: 2021-04-16\nparameters:\n"
+        "  n: {type: number, constraints: [{range: {max: 3}}]}\n  m: {type: number}\n"
+    )
+    document = load_document(text, "t.yaml")
+    parameters, _ = parse_parameters(document.data["parameters"], hot("2021-04-16"))
+    deferred: list = []
+    values, diagnostics = resolve_values(
+        parameters, {"n": 4, "m": "x"}, {}, registry=default_constraints(), deferred=deferred
+    )
+    assert values == {} and diagnostics == []
+    assert sorted(d.message for d in deferred) == [
+        "Parameter 'm' is invalid: could not convert string to float: 'x'",
+        "Parameter 'n' is invalid: 4 is out of range (min: None, max: 3)",
+    ]
+    values, diagnostics = resolve_values(
+        parameters, {"n": 4, "m": "x"}, {}, registry=default_constraints()
+    )
+    assert len(diagnostics) == 2

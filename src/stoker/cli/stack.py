@@ -221,6 +221,7 @@ def create(
         restrict_files,
         require_all=True,
         stack_name=name,
+        project_id=session.settings.project,
     )
     definition = result.definition
     report(result.diagnostics, template_file)
@@ -292,18 +293,21 @@ def _parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]:
         if name in definition.parameters
     }
     if definition.template.version.format is Format.HOT:
-        shown.update(
-            {
-                "OS::stack_id": record.id,
-                "OS::stack_name": record.name,
-                "OS::project_id": record.project,
-            }
-        )
+        pseudo = {
+            "OS::stack_id": record.id,
+            "OS::stack_name": record.name,
+            "OS::project_id": record.project,
+        }
     else:
         arn = stack_arn(record.project, record.name, record.id)
-        shown.update(
-            {"AWS::StackId": arn, "AWS::StackName": record.name, "AWS::Region": "ap-southeast-1"}
-        )
+        pseudo = {
+            "AWS::StackId": arn,
+            "AWS::StackName": record.name,
+            "AWS::Region": "ap-southeast-1",
+        }
+    # a template that declares a pseudo-parameter's name shows its own value, as Heat does
+    declared = definition.template.parameters
+    shown.update({name: value for name, value in pseudo.items() if name not in declared})
     return shown
 
 
@@ -369,8 +373,10 @@ def _table_outputs(
     ``<sensitive>``: only for the human table view, as Terraform does; machine formats
     carry the value, as Heat's API does."""
     from stoker.definition.sensitive import SENSITIVE, sensitive_outputs
+    from stoker.engine.sensitivity import StackTaints
 
-    sensitive = sensitive_outputs(engine.definition_of(record).template)
+    taint = StackTaints(engine).of(record)  # across parent and children
+    sensitive = sensitive_outputs(engine.definition_of(record).template, taint)
     return [
         {**o, "output_value": SENSITIVE}
         if o.get("output_key") in sensitive and o.get("output_value") is not None
@@ -721,12 +727,15 @@ def _shown_properties(
     hidden parameter (directly or through another resource) shown as ``<sensitive>``:
     Heat does not show properties at all, and they would carry the secret verbatim."""
     from stoker.definition.sensitive import SENSITIVE, sensitive_properties
+    from stoker.engine.sensitivity import StackTaints
 
+    engine = session.engine()
     try:
-        template = session.engine().definition_of(record).template
+        template = engine.definition_of(record).template
+        taint = StackTaints(engine).of(record)  # across parent and children
     except StokerError:
         return dict(found.properties)
-    sensitive = sensitive_properties(template, found.name)
+    sensitive = sensitive_properties(template, found.name, taint)
     return {k: SENSITIVE if k in sensitive else v for k, v in found.properties.items()}
 
 

@@ -111,6 +111,7 @@ def load_from_options(
     *,
     require_all: bool,
     stack_name: str | None = None,
+    project_id: str | None = None,
 ) -> tuple[LoadResult, dict[str, str]]:
     """Load a definition from command-line options; also return the explicit parameters."""
     values = _key_value(parameters, "--parameter")
@@ -127,6 +128,7 @@ def load_from_options(
         restrict_files=restrict_files,
         require_all_parameters=require_all,
         stack_name=stack_name,
+        project_id=project_id,
     )
     return load_definition(template_file, environments, values, options), values
 

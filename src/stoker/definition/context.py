@@ -76,10 +76,10 @@ class StaticContext:
         return value
 
     def parameter(self, name: str) -> Any:
+        if name in self.parameters:  # a template declaring a pseudo-parameter's name wins
+            return self.parameters[name]
         if name in HOT_PSEUDO or name in CFN_PSEUDO:
             return self._pseudo(name)
-        if name in self.parameters:
-            return self.parameters[name]
         if name in self.declared:
             raise Unresolved(f"parameter {name} (no value given)")
         raise FunctionError(f"The Parameter ({name}) was not provided.")

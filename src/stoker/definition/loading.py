@@ -27,6 +27,8 @@ class LoadOptions:
     restrict_files: bool = False
     require_all_parameters: bool = False
     stack_name: str | None = None
+    #: the project the stack will belong to (``OS::project_id`` is known before create)
+    project_id: str | None = None
 
 
 @dataclass(slots=True)
@@ -117,6 +119,7 @@ def load_definition(
         unread_files=frozenset(collected.unread),
         require_all_parameters=options.require_all_parameters,
         stack_name=options.stack_name,
+        project_id=options.project_id,
     )
     # What Heat reports only at create or when an output is read is shown, not refused;
     # but a file that cannot be read stops python-heatclient before Heat sees anything.

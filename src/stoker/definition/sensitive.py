@@ -10,12 +10,20 @@ The walk is static and conservative: an output is sensitive when its expression 
 ``get_attr``, ``Ref``, ``Fn::GetAtt``) to a resource whose properties or metadata do,
 directly or through other resources. A parameter name computed at run time counts as
 hidden when any parameter is.
+
+The walk crosses stack boundaries through a `Taint`: what reaches one template from its
+parent (parameters fed by a value derived from the parent's hidden parameters; for groups
+and chains, whose members' properties are copied into the child, every member) and from
+its children (the attributes of a nested-stack resource that read the child's outputs
+derived from a hidden parameter). Heat 24.1.2 shows all of these values in clear, a
+child's parameter fed from a parent's hidden one included (measured); stoker shows them
+as Heat does except where it withholds derived values (the table view, property errors).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from stoker.definition.template import Template
@@ -46,56 +54,159 @@ def _first(args: Any) -> Any:
     return args
 
 
-def _reaches(value: Any, hidden: set[str], tainted: set[str]) -> bool:
-    """Whether ``value`` reads a hidden parameter or a tainted resource."""
+def _second(args: Any) -> Any:
+    if isinstance(args, list | tuple) and len(args) > 1:
+        return args[1]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChildTaint:
+    """What the child stack of one nested-stack resource gives its parent that derives
+    from a hidden parameter (the child's own or one its parent handed down)."""
+
+    outputs: frozenset[str] = frozenset()  # the child's outputs that derive from one
+    names: frozenset[str] = frozenset()  # all the child's outputs
+    inside: bool = False  # some resource of the child (a group's member) carries one
+
+    @property
+    def any(self) -> bool:
+        return bool(self.outputs) or self.inside
+
+    def reads(self, attribute: Any) -> bool:
+        """Whether ``get_attr [resource, attribute]`` may carry a hidden value: an output
+        by its name; anything else (``resource.x.y``, a group's member attributes,
+        ``OS::Heat::Stack``'s ``outputs`` map, a computed name) when anything may."""
+        if isinstance(attribute, str) and attribute in self.names:
+            return attribute in self.outputs
+        return self.any
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    """What reaches a template from outside and derives from a hidden parameter."""
+
+    parameters: frozenset[str] = frozenset()  # fed by a value derived from the parent's
+    resources: frozenset[str] = frozenset()  # every property carries one (group members)
+    children: Mapping[str, ChildTaint] = field(default_factory=dict)  # by resource name
+
+    @property
+    def empty(self) -> bool:
+        return not (self.parameters or self.resources or any(c.any for c in self.children.values()))
+
+
+NO_TAINT: Final = Taint()
+
+
+def _reaches(
+    value: Any, hidden: Collection[str], tainted: Collection[str], taint: Taint = NO_TAINT
+) -> bool:
+    """Whether ``value`` reads a hidden parameter, a tainted resource, or an attribute of a
+    nested stack that carries a hidden value."""
     for call in _calls(value):
         if isinstance(call, GetParam | Ref | GetResource | GetAttr | CfnGetAtt):
             name = _first(call.args)
             if not isinstance(name, str):
-                if hidden:  # a computed name: it may be a hidden one
+                if hidden or not taint.empty:  # a computed name: it may be a hidden one
                     return True
                 continue
             if isinstance(call, GetParam | Ref) and name in hidden:
                 return True
+            child = taint.children.get(name)
+            if child is not None and isinstance(call, GetAttr | CfnGetAtt):
+                # the child stack knows which of its attributes carry a hidden value
+                if child.reads(_second(call.args)):
+                    return True
+                continue
             if not isinstance(call, GetParam) and name in tainted:
                 return True
     return False
 
 
-def sensitive_outputs(template: Template) -> set[str]:
+def hidden_names(template: Template, taint: Taint = NO_TAINT) -> set[str]:
+    """The parameters whose values count as hidden: the template's own hidden ones, and
+    those a parent fed with a value derived from its hidden parameters."""
+    return hidden_parameters(template) | (set(taint.parameters) & set(template.parameters))
+
+
+_hidden_of = hidden_names
+
+#: nested-stack types that copy their member definition's properties into the child
+MEMBER_TYPES: Final = frozenset(
+    {"OS::Heat::ResourceGroup", "OS::Heat::ResourceChain", "OS::Heat::AutoScalingGroup"}
+)
+INLINE_STACK: Final = "OS::Heat::Stack"
+
+
+def handed_down(parent: Template, resource: str, taint: Taint, child: Template) -> Taint:
+    """What ``child``, the nested stack of ``parent``'s ``resource``, receives that derives
+    from a hidden parameter: a provider template the parameters fed by such properties; a
+    group's or chain's members (their properties are copies) all of it; ``OS::Heat::Stack``
+    every parameter when its ``parameters`` map carries one."""
+    facade = parent.resources.get(resource)
+    sensitive = sensitive_properties(parent, resource, taint)
+    if facade is None or not sensitive:
+        return NO_TAINT
+    if facade.type in MEMBER_TYPES:
+        return Taint(resources=frozenset(child.resources))
+    if facade.type == INLINE_STACK:
+        fed = frozenset(child.parameters) if "parameters" in sensitive else frozenset()
+        return Taint(parameters=fed)
+    return Taint(parameters=frozenset(sensitive))  # a provider: parameters are properties
+
+
+def sensitive_outputs(template: Template, taint: Taint = NO_TAINT) -> set[str]:
     """Names of the outputs whose value may derive from a hidden parameter."""
-    hidden = hidden_parameters(template)
-    if not hidden:
+    hidden = _hidden_of(template, taint)
+    if not hidden and taint.empty:
         return set()
-    tainted = _tainted(template, hidden)
-    return {n for n, output in template.outputs.items() if _reaches(output.value, hidden, tainted)}
-
-
-def sensitive_properties(template: Template, resource: str) -> set[str]:
-    """Names of ``resource``'s properties whose value may derive from a hidden parameter."""
-    hidden = hidden_parameters(template)
-    definition = template.resources.get(resource)
-    if not hidden or definition is None or not isinstance(definition.properties, dict):
-        return set()
-    tainted = _tainted(template, hidden)
+    tainted = _tainted(template, hidden, taint)
     return {
-        str(name)
-        for name, value in definition.properties.items()
-        if _reaches(value, hidden, tainted)
+        n
+        for n, output in template.outputs.items()
+        if _reaches(output.value, hidden, tainted, taint)
     }
 
 
-def _tainted(template: Template, hidden: set[str]) -> set[str]:
+def sensitive_properties(template: Template, resource: str, taint: Taint = NO_TAINT) -> set[str]:
+    """Names of ``resource``'s properties whose value may derive from a hidden parameter."""
+    hidden = _hidden_of(template, taint)
+    definition = template.resources.get(resource)
+    if not hidden and taint.empty:
+        return set()
+    if definition is None or not isinstance(definition.properties, dict):
+        return set()
+    if resource in taint.resources:
+        return {str(name) for name in definition.properties}
+    tainted = _tainted(template, hidden, taint)
+    return {
+        str(name)
+        for name, value in definition.properties.items()
+        if _reaches(value, hidden, tainted, taint)
+    }
+
+
+def child_taint(template: Template, taint: Taint = NO_TAINT) -> ChildTaint:
+    """What ``template``, the child of a nested-stack resource, gives its parent."""
+    hidden = _hidden_of(template, taint)
+    tainted = _tainted(template, hidden, taint) if hidden or not taint.empty else set()
+    inside = bool(tainted) or any(child.any for child in taint.children.values())
+    return ChildTaint(
+        frozenset(sensitive_outputs(template, taint)), frozenset(template.outputs), inside
+    )
+
+
+def _tainted(template: Template, hidden: Collection[str], taint: Taint = NO_TAINT) -> set[str]:
     """The resources whose properties or metadata may carry a hidden parameter's value."""
-    tainted: set[str] = set()
+    tainted: set[str] = set(taint.resources) & set(template.resources)
     changed = True
     while changed:  # to a fixed point: taint flows along references between resources
         changed = False
         for name, resource in template.resources.items():
             if name in tainted:
                 continue
-            if _reaches(resource.properties, hidden, tainted) or _reaches(
-                resource.metadata, hidden, tainted
+            if _reaches(resource.properties, hidden, tainted, taint) or _reaches(
+                resource.metadata, hidden, tainted, taint
             ):
                 tainted.add(name)
                 changed = True
@@ -152,6 +263,21 @@ def withhold(
             diagnostic = replace(diagnostic, message=message, notes=())
         result.append(diagnostic)
     return result
+
+
+def reads_hidden(value: Any, hidden: Collection[str]) -> bool:
+    """Whether ``value`` (template data, calls included) reads a hidden parameter (see
+    `hidden_names` for the parameters a parent fed with one)."""
+    return bool(hidden) and _reaches(value, set(hidden), set())
+
+
+def withhold_call(diagnostic: Diagnostic, function: Function) -> Diagnostic:
+    """``diagnostic``, a failure of ``function`` on the values it was given, rebuilt
+    without them: ``function`` reads a hidden parameter, and a function's message may
+    quote its arguments (``Items to concat must be lists. [...]``). The call is chosen by
+    what it reads, never by searching the message for the secret; path and position stay."""
+    message = f"{function.name}: fails on a value read from a hidden parameter (not shown)"
+    return replace(diagnostic, message=message, notes=())
 
 
 def withheld_messages(messages: Sequence[str], sensitive: Collection[str]) -> list[str]:

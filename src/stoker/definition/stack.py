@@ -9,7 +9,6 @@ engine creates stacks from a `StackDefinition`; ``stoker template validate`` and
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -22,6 +21,7 @@ from stoker.definition.context import (
     StaticContext,
 )
 from stoker.definition.graph import DependencyGraph, find_cycle
+from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints
 from stoker.diagnostics import Diagnostic, Path
@@ -58,57 +58,21 @@ class StackDefinition:
     #: failures of resource values that Heat's validate does not compute and its create
     #: refuses (only filled when not all parameters are required, i.e. for validate)
     create_findings: list[Diagnostic] = field(default_factory=list)
+    #: those of `create_findings` about parameter values that a nested stack's facade does
+    #: not check (a value of the wrong type, a bad template default): Heat finds them only
+    #: when it creates that stack (its resource fails), not before the parent's create
+    parameter_findings: list[Diagnostic] = field(default_factory=list)
     context: StaticContext | None = None
     scope: Scope | None = None
+    #: what a parent handed down that derives from its hidden parameters (a nested stack)
+    taint: Taint = NO_TAINT
 
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.is_error]
 
-    @property
-    def hidden_values(self) -> list[str]:
-        """Every text form of every hidden parameter's value, for masking lint findings.
-
-        Raw supplied values count too (a rejected value must not leak either), and
-        non-string values in both their Python and JSON spellings.
-        """
-        found: set[str] = set()
-        sources = (
-            self.parameters,
-            self.environment.parameters,
-            self.environment.parameter_defaults,
-        )
-        for name, parameter in self.template.parameters.items():
-            if not parameter.hidden:
-                continue
-            candidates = [source[name] for source in sources if name in source]
-            if parameter.has_default:
-                candidates.append(parameter.default)
-            for value in candidates:
-                if value in (None, "", [], {}):
-                    continue
-                if isinstance(value, str):
-                    found.add(str(value))
-                else:
-                    found.update({str(value), json.dumps(value), json.dumps(value, sort_keys=True)})
-                    # get_param can reach into a hidden map or list: its parts are secret
-                    # too (but a one- or two-letter part would blank out every word).
-                    found.update(leaf for leaf in _text_leaves(value) if len(leaf) >= 3)
-        return sorted(found, key=len, reverse=True)  # longest first: no partial masking
-
     def resource_order(self) -> list[str]:
         return self.graph.order() if self.graph else list(self.enabled)
-
-
-def _text_leaves(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for item in value.values():
-            yield from _text_leaves(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _text_leaves(item)
-    elif value is not None and not isinstance(value, bool):
-        yield str(value)
 
 
 def define_stack(
@@ -123,13 +87,16 @@ def define_stack(
     stack_id: str | None = None,
     project_id: str | None = None,
     facade: Mapping[str, Any] | None = None,
+    taint: Taint = NO_TAINT,
 ) -> StackDefinition:
     """Check everything that can be checked before anything runs; collect all findings.
 
     With ``require_all_parameters`` false (template validate) a parameter without any
     value is not an error, as in Heat's validate API; create and resolve need them all.
+    ``taint`` says which parameters a parent fed from its hidden ones (their values stay
+    out of messages as a hidden parameter's do).
     """
-    definition = StackDefinition(template, environment, dict(files or {}))
+    definition = StackDefinition(template, environment, dict(files or {}), taint=taint)
     found = definition.diagnostics
     found.extend(template.diagnostics)
     _check_parameters(definition, require_all_parameters, constraints or default_constraints())
@@ -178,14 +145,30 @@ def _check_parameters(
     definition: StackDefinition, require_all: bool, constraints: CustomConstraintRegistry
 ) -> None:
     template, environment = definition.template, definition.environment
+    deferred: list[Diagnostic] = []
+    own: list[Diagnostic] = []
+    # a parameter fed from a parent's hidden one is checked as hidden: no value in messages
+    fed = definition.taint.parameters
+    declarations = {
+        name: replace(parameter, hidden=True) if name in fed else parameter
+        for name, parameter in template.parameters.items()
+    }
     values, found = resolve_values(
-        template.parameters,
+        declarations,
         environment.parameters,
         environment.parameter_defaults,
         registry=constraints,
         declared=_declared_names(template),
         for_create=require_all,
+        deferred=None if require_all else deferred,
+        own=own,
     )
+    # Heat's validate does not check parameter values (their type and constraints):
+    # its create refuses them before anything starts.
+    later = {id(d): create_time(d) for d in deferred if d.is_error}
+    definition.create_findings.extend(later.values())
+    definition.parameter_findings.extend(later[id(d)] for d in own if id(d) in later)
+    found += [d for d in deferred if not d.is_error]
     if not require_all:
         unset = {
             name
@@ -216,6 +199,7 @@ def _evaluate_conditions(
     definition: StackDefinition, evaluator: ConditionEvaluator, context: StaticContext
 ) -> None:
     template = definition.template
+    hidden = hidden_names(template, definition.taint)
     used = used_conditions(template)
     for name in template.conditions:
         if name not in used:
@@ -225,14 +209,16 @@ def _evaluate_conditions(
         except Unresolved:
             continue
         except FunctionError as error:
-            definition.diagnostics.append(
-                Diagnostic(
-                    codes.CONDITION,
-                    error.message,
-                    error.path or (template.names.conditions, name),
-                    error.span or template.condition_spans.get(name),
-                )
+            diagnostic = Diagnostic(
+                codes.CONDITION,
+                error.message,
+                error.path or (template.names.conditions, name),
+                error.span or template.condition_spans.get(name),
             )
+            expression = template.conditions[name]
+            if isinstance(expression, Function) and reads_hidden(expression, hidden):
+                diagnostic = withhold_call(diagnostic, expression)
+            definition.diagnostics.append(diagnostic)
 
 
 def _classify_resources(
@@ -297,14 +283,16 @@ def _condition_of(
     except Unresolved:
         return None
     except FunctionError as error:
-        definition.diagnostics.append(
-            Diagnostic(
-                codes.CONDITION,
-                error.message,
-                field_path,
-                locate(definition.template.document.data, field_path),
-            )
+        diagnostic = Diagnostic(
+            codes.CONDITION,
+            error.message,
+            field_path,
+            locate(definition.template.document.data, field_path),
         )
+        hidden = hidden_names(definition.template, definition.taint)
+        if isinstance(condition, Function) and reads_hidden(condition, hidden):
+            diagnostic = withhold_call(diagnostic, condition)
+        definition.diagnostics.append(diagnostic)
         return None
 
 
@@ -324,28 +312,29 @@ def _validate_functions(
     One walk per tree does both, since both visit the same calls.
     """
     template, found = definition.template, definition.diagnostics
+    hidden = hidden_names(template, definition.taint)
     used = used_conditions(template)
     for name, expression in template.conditions.items():
         if name in used:
-            found.extend(validate_tree(expression, scope))
+            found.extend(_validate_tree(expression, scope, hidden))
         else:  # only its structure: Heat never evaluates it
             for function in iter_functions(expression, scope):
                 found.extend(function.structure(scope))
     needs: dict[str, set[str]] = {}
     for name, resource in template.resources.items():
         if resource.condition is not None:
-            found.extend(validate_tree(resource.condition, scope))
+            found.extend(_validate_tree(resource.condition, scope, hidden))
         if name in definition.disabled:
             continue  # Heat does not validate what does not exist
         references: set[str] = set()
         for tree in _resource_trees(resource):
             for function in iter_functions(tree, scope):
                 if for_create:
-                    found.extend(function.validate(scope))
+                    found.extend(_withheld(function, list(function.validate(scope)), scope, hidden))
                 else:
                     # Heat's validate checks the structure and the references it needs
                     # for the dependency graph; values wait for create
-                    checks = list(function.validate(scope))
+                    checks = _withheld(function, list(function.validate(scope)), scope, hidden)
                     structural = list(function.structure(scope))
                     structural += [d for d in checks if d.code in _REFERENCE_CODES]
                     found.extend(d for d in checks if d in structural)
@@ -357,16 +346,39 @@ def _validate_functions(
         needs[name] = references
     for output in template.outputs.values():
         if output.condition is not None:
-            found.extend(validate_tree(output.condition, scope))
+            found.extend(_validate_tree(output.condition, scope, hidden))
             if _known_false(definition, output.condition):
                 continue
         for function in iter_functions(output.value, scope):
             structural = list(function.structure(scope))
             found.extend(structural)
+            later = [d for d in function.validate(scope) if d not in structural]
             definition.output_findings.extend(
-                output_time(d) for d in function.validate(scope) if d not in structural
+                output_time(d) for d in _withheld(function, later, scope, hidden)
             )
     return needs
+
+
+def _validate_tree(value: Any, scope: Scope, hidden: set[str]) -> list[Diagnostic]:
+    """`validate_tree`, with the value checks of calls reading a hidden parameter withheld."""
+    if not hidden:
+        return validate_tree(value, scope)
+    found: list[Diagnostic] = []
+    for function in iter_functions(value, scope):
+        found.extend(_withheld(function, list(function.validate(scope)), scope, hidden))
+    return found
+
+
+def _withheld(
+    function: Function, found: list[Diagnostic], scope: Scope, hidden: set[str]
+) -> list[Diagnostic]:
+    """``found`` (``function``'s checks) with every check of a value rebuilt without the
+    value when ``function`` reads a hidden parameter. Structural checks quote only the
+    template's text, which is no secret, and stay as they are."""
+    if not found or not reads_hidden(function, hidden):
+        return found
+    structural = list(function.structure(scope))
+    return [d if d in structural else withhold_call(d, function) for d in found]
 
 
 OUTPUT_TIME_NOTE = "Heat accepts the template and fails only when the output is read"
@@ -462,7 +474,7 @@ def _check_known_values(
     if definition.errors:
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
-    checker = _KnownValues(context, scope)
+    checker = _KnownValues(context, scope, hidden_names(template, definition.taint))
     for name in definition.enabled:
         for tree in _resource_trees(template.resources[name]):
             checker.check(tree)
@@ -487,9 +499,10 @@ _LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZ
 
 
 class _KnownValues:
-    def __init__(self, context: StaticContext, scope: Scope) -> None:
+    def __init__(self, context: StaticContext, scope: Scope, hidden: set[str]) -> None:
         self.context = context
         self.scope = scope
+        self.hidden = hidden
         self.live: dict[int, bool] = {}
         self.found: list[Diagnostic] = []
 
@@ -521,14 +534,15 @@ class _KnownValues:
             except Unresolved:
                 pass
             except FunctionError as error:
-                self.found.append(
-                    Diagnostic(
-                        codes.FUNCTION_FAILED,
-                        error.message,
-                        error.path or value.path,
-                        error.span or value.span,
-                    )
+                diagnostic = Diagnostic(
+                    codes.FUNCTION_FAILED,
+                    error.message,
+                    error.path or value.path,
+                    error.span or value.span,
                 )
+                if reads_hidden(value, self.hidden):
+                    diagnostic = withhold_call(diagnostic, value)
+                self.found.append(diagnostic)
         elif isinstance(value, dict):
             for item in value.values():
                 self.check(item)

@@ -222,10 +222,11 @@ def parse_template(document: Document) -> Template:
         version = detect_version(data, document.file)
     except _VersionError as error:
         template = Template(document, CFN_HEAT, table_for(CFN_HEAT), CFN_NAMES)
-        template.diagnostics.append(error.diagnostic)
+        template.diagnostics.extend((*document.warnings, error.diagnostic))
         return template
     names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
     template = Template(document, version, table_for(version), names)
+    template.diagnostics.extend(document.warnings)  # the loader's (duplicate keys)
     if not isinstance(data, dict):
         return template
     with paused_gc():
@@ -515,11 +516,15 @@ class _TemplateParser:
             return None
         unknown = [str(k) for k in body if k not in self.version.output_keys]
         if unknown and self.version.format is Format.HOT:
+            # Heat 24.1.2 ignores them (``condition`` before 2016-10-14 included: the
+            # output is always shown); a misspelt key loses its value, hence a warning
             self.report(
                 codes.OUTPUT_DEFINITION,
-                f"Invalid keyword(s) inside an output definition: {', '.join(unknown)}",
+                f"Invalid keyword(s) inside an output definition: {', '.join(unknown)} "
+                "(Heat ignores them)",
                 (*path, unknown[0]),
                 key_span(body, unknown[0]),
+                Severity.WARNING,
             )
         condition = None
         if names.condition in body and names.condition in self.version.output_keys:

@@ -105,7 +105,12 @@ class RuntimeContext(StaticContext):
             return None
         plugin = self._plugin(record)
         name = str(attribute)
-        child = self._child(record, plugin)
+        try:
+            child = self._child(record, plugin)
+        except FunctionError:
+            if record.status is Status.FAILED:
+                return None  # its child was refused before it existed: Heat answers null
+            raise
         if name == "show" and not plugin.own_show:
             value: Any = self._show(record)
         elif child is not None:

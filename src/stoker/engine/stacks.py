@@ -22,7 +22,13 @@ from typing import Any
 from stoker import codes
 from stoker.definition.context import stack_arn
 from stoker.definition.files import collect_files
-from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
+from stoker.definition.sensitive import (
+    NO_TAINT,
+    handed_down,
+    sensitive_properties,
+    withheld_messages,
+    withhold,
+)
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
@@ -200,6 +206,10 @@ class StackEngine:
             disable_rollback=request.disable_rollback,
             template_file=request.template_file,
         )
+        context = request.definition.context
+        if context is not None:  # the pseudo-parameters are known from here on
+            context.stack_name, context.stack_id = stack.name, stack.id
+            context.project_id = stack.project
         try:
             with frozen_heap():
                 return await self._create_stack(stack, request.definition, parent=None)
@@ -416,6 +426,9 @@ class StackEngine:
             stack_id=child_id,
             project_id=parent.stack.project,
             facade=self._facade(parent.definition, parent.records, record.name),
+            taint=handed_down(
+                parent.definition.template, record.name, parent.definition.taint, template
+            ),
         )
         problems = definition.errors or [d for d in self.check(definition, base_dir) if d.is_error]
         if problems:
@@ -497,11 +510,14 @@ class StackEngine:
         template = parse_template(document)
         environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
         facade = None
+        taint = NO_TAINT
         if stack.parent_id and stack.parent_resource:
             parent = self.store.get_stack(stack.parent_id, stack.project)
             if parent is not None:
                 records = {r.name: r for r in self.store.resources(parent.id)}
-                facade = self._facade(self.definition_of(parent), records, stack.parent_resource)
+                above = self.definition_of(parent)
+                facade = self._facade(above, records, stack.parent_resource)
+                taint = handed_down(above.template, stack.parent_resource, above.taint, template)
         return define_stack(
             template,
             environment,
@@ -511,6 +527,7 @@ class StackEngine:
             stack_id=stack.id,
             project_id=stack.project,
             facade=facade,
+            taint=taint,
         )
 
     def _facade(
@@ -953,7 +970,7 @@ class _Operation:
             type_name=plugin.type_name,
             dynamic=plugin.dynamic_properties,
         )
-        sensitive = sensitive_properties(self.definition.template, name)
+        sensitive = sensitive_properties(self.definition.template, name, self.definition.taint)
         problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]
         if not problems:
             problems = withheld_messages(plugin.validate(validated), sensitive)

@@ -44,7 +44,7 @@ def parse_environment(document: Document) -> tuple[Environment, list[Diagnostic]
     """
     reader = _SectionReader(document.file)
     environment = reader.read(document.data)
-    return environment, reader.found
+    return environment, [*document.warnings, *reader.found]
 
 
 def environment_from_data(
@@ -301,10 +301,17 @@ class _SectionReader:
                     if key == DEFAULT_STRATEGY_KEY
                     else (f'merge strategy for parameter "{key}"')
                 )
-                self.error(
-                    f'Invalid {what} "{plain(strategy)}"; use one of {", ".join(_STRATEGIES)}',
-                    (section, key),
-                    item_span,
+                # Heat 24.1.2 logs it and falls back to the default strategy (measured):
+                # the environment is accepted, so this is a warning, and the entry is dropped
+                self.found.append(
+                    Diagnostic(
+                        ENVIRONMENT,
+                        f'Invalid {what} "{plain(strategy)}"; use one of '
+                        f"{', '.join(_STRATEGIES)} (Heat ignores it and uses the default)",
+                        (section, key),
+                        item_span,
+                        Severity.WARNING,
+                    )
                 )
                 continue
             result[key] = str(strategy)

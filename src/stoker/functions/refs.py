@@ -150,6 +150,10 @@ class GetAttr(Function):
         super().__init__(name, args, **kwargs)
         self.path_to_resource = path_to_resource
         self.all_attributes = all_attributes
+        if all_attributes and isinstance(args, str) and len(args) == 1:
+            # Heat reads any sequence of one item as [resource_name], and a one-character
+            # string is one (``get_attr: v`` gives all of v's attributes; measured on 24.1.2)
+            self.args = [args]
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         minimum = 1 if self.all_attributes else 2

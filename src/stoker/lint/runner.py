@@ -2,9 +2,10 @@
 
 The runner builds the contexts once, hands each rule the contexts of its scope, and turns
 whatever comes back into findings: the rule's id, a position (the file's start when a rule
-gave none), hidden values masked. A rule that raises becomes one internal-error finding
-(E0100) for that file, and the run goes on. Ignored ids never run; per-path ignores and
-inline comments are applied to what the rules found.
+gave none). A rule that raises becomes one internal-error finding (E0100) for that file,
+and the run goes on. Ignored ids never run; per-path ignores and inline comments are
+applied to what the rules found. Hidden parameter values are kept out where each message
+is built (`Parameter.shown`, `definition.sensitive`), never searched for in the findings.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from stoker.lint.context import (
     TemplateContext,
 )
 from stoker.lint.inputs import discover
-from stoker.lint.masking import mask
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.registry import RuleRegistry, default_registry
 from stoker.lint.report import LintedFile, LintReport
@@ -116,22 +116,16 @@ def run(packages: list[PackageContext], rules: list[Rule], config: LintConfig) -
     # the rules each kind of file gets, chosen once rather than per file and rule
     by_scope = {kind: [rule for rule in rules if _applies_to(rule, kind)] for kind in _SCOPES}
     for package in packages:
-        secrets = _secrets(package)
         for unit in package.files:
             files[unit.name] = unit
             report.files.append(LintedFile(unit.name, unit.kind.value))
-            hidden = secrets.get(unit.name, [])
             for rule in by_scope[_scope(unit)]:
-                found = _check(rule, unit, enabled)
-                if hidden:
-                    found = [mask(f, hidden) for f in found]
-                raw.extend(found)
+                raw.extend(_check(rule, unit, enabled))
         for source, reason in package.skipped:
             report.files.append(LintedFile(source.name, "skipped", reason))
-        everything = sorted({s for values in secrets.values() for s in values}, key=len)[::-1]
         for rule in rules:
             if isinstance(rule, PackageRule):
-                raw.extend(mask(f, everything) for f in _check(rule, package, enabled))
+                raw.extend(_check(rule, package, enabled))
     seen: set[tuple[str, str, int, int, str]] = set()
     for finding in raw:
         span = finding.span or Span("?", 1, 1)
@@ -209,19 +203,6 @@ def _complete(finding: Diagnostic, rule: Rule, ctx: FileContext | PackageContext
             span = locate(ctx.data, finding.path)
         finding = replace(finding, span=span or _start(ctx))
     return finding
-
-
-def _secrets(package: PackageContext) -> dict[str, list[str]]:
-    """File name -> the hidden values its findings must not show: a template's own, and
-    for an environment those of every template it is paired with."""
-    found: dict[str, set[str]] = {}
-    for template in package.templates:
-        if template.definition is None:
-            continue
-        values = template.definition.hidden_values
-        for name in (template.name, *(env.name for env in template.environments)):
-            found.setdefault(name, set()).update(values)
-    return {name: sorted(values, key=len, reverse=True) for name, values in found.items()}
 
 
 def _suppressed(finding: Diagnostic, files: dict[str, FileContext], config: LintConfig) -> bool:

@@ -405,13 +405,32 @@ class _Parser:
     # ----------------------------------------------------------------- default
 
     def check_default(self, parameter: Parameter) -> Parameter:
-        """Heat checks a template default against the type and every non-custom constraint."""
+        """Heat checks a template default against every non-custom constraint.
+
+        The type alone is mostly not checked: Heat's validate converts a default only when
+        a constraint needs it (a range, say), so a number default ``abc`` without
+        constraints is refused by create, as a value (see values), not by validate. A list
+        default is the exception: validate splits it, so one that is not a string fails.
+        """
         if not parameter.has_default:
             return parameter
         reasons: list[str] = []
         try:
             value = coerce(parameter, parameter.default)
         except ParameterValueError as error:
+            default_key = _KEYS[self.version.format].default
+            if parameter.type is ParameterType.COMMA_DELIMITED_LIST:
+                reason = str(error).replace("Value must", "Default must", 1)
+                self.error(
+                    f"Parameter '{parameter.name}' is invalid: {reason}",
+                    (*parameter.path, default_key),
+                    parameter.default_span or parameter.span,
+                )
+                return replace(parameter, default_error=reason)
+            if not any(
+                c.kind is not ConstraintKind.CUSTOM_CONSTRAINT for c in parameter.constraints
+            ):
+                return parameter
             reasons.append(str(error))
         else:
             violations, _ = check_constraints(parameter, value, custom=False)

@@ -40,6 +40,8 @@ def resolve_values(
     check_unknown: bool = True,
     declared: Collection[str] = (),
     for_create: bool = False,
+    deferred: list[Diagnostic] | None = None,
+    own: list[Diagnostic] | None = None,
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """The typed value of every parameter that has a valid one, and every problem found.
 
@@ -50,8 +52,16 @@ def resolve_values(
     ignored. ``declared`` lists names whose declarations were rejected while parsing, so
     values for them are not reported as unknown as well. ``for_create`` applies what Heat
     checks only at create: a custom constraint no plugin provides fails every value.
-    Parameters whose value is missing
-    or invalid are left out of the result.
+    Parameters whose value is missing or invalid are left out of the result.
+
+    Heat's validate checks a parameter's declaration (its template default against the
+    non-custom constraints included, see schema) but not its value: a value's type and
+    constraints are checked when a stack is created. When ``deferred`` is given, those
+    value problems go there instead of into the returned list, so that validate can show
+    them without refusing what Heat accepts. ``own`` (with ``deferred``) also receives
+    those a nested stack's facade cannot check before its child is created: a value of
+    the wrong type (a JSON string that does not parse) or a bad template default. A
+    constraint broken by a supplied value the facade refuses as a property error first.
     """
     supplied = supplied or {}
     defaults = defaults or {}
@@ -71,13 +81,23 @@ def resolve_values(
     values: dict[str, Any] = {}
     for name, parameter in parameters.items():
         value, found = _resolve_one(parameter, supplied, defaults, registry, for_create)
-        diagnostics.extend(found)
-        if not any(d.is_error for d in found) and value is not _MISSING:
+        if deferred is not None and (value is _INVALID or value is _MISTYPED):
+            deferred.extend(found)
+            if own is not None and (
+                value is _MISTYPED or _choose(parameter, supplied, defaults)[0] is Source.TEMPLATE
+            ):
+                own.extend(found)
+        else:
+            diagnostics.extend(found)
+        if not any(d.is_error for d in found) and value not in _NO_VALUE:
             values[name] = value
     return values, diagnostics
 
 
 _MISSING = object()
+_INVALID = object()  # a value was found but a constraint refuses it
+_MISTYPED = object()  # a value was found but it does not have the parameter's type
+_NO_VALUE = (_MISSING, _INVALID, _MISTYPED)
 
 
 def _resolve_one(
@@ -103,7 +123,7 @@ def _resolve_one(
     try:
         value = coerce(parameter, raw)
     except ParameterValueError as error:
-        return _MISSING, [problem(f"Parameter '{name}' is invalid: {error}")]
+        return _MISTYPED, [problem(f"Parameter '{name}' is invalid: {error}")]
     violations, unchecked = check_constraints(parameter, value, registry)
     found: list[Diagnostic] = []
     for violation in violations:
@@ -134,6 +154,8 @@ def _resolve_one(
                 Severity.INFO,
             )
         )
+    if any(d.is_error for d in found):
+        return _INVALID, found
     return value, found
 
 

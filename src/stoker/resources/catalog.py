@@ -33,6 +33,8 @@ class TypeSchema:
     service: str | None = None
     #: the type is a nested stack (ResourceGroup, AutoScalingGroup, ...)
     nested_stack: bool = False
+    #: the keys its ``update_policy`` may hold (Heat refuses others at validate)
+    update_policy: Mapping[str, PropertySchema] = field(default_factory=dict)
 
     def to_api_dict(self, *, descriptions: bool = True) -> dict[str, Any]:
         """Heat's ``GET /resource_types/{type}`` view: hidden or unimplemented top-level
@@ -87,6 +89,10 @@ def type_schema_from_entry(name: str, entry: Mapping[str, Any]) -> TypeSchema:
         listed=bool(entry.get("listed", True)),
         service=entry.get("service"),
         nested_stack=bool(entry.get("nested_stack", False)),
+        update_policy={
+            key: PropertySchema.from_dict(prop)
+            for key, prop in (entry.get("update_policy") or {}).items()
+        },
     )
 
 

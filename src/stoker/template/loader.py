@@ -25,7 +25,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from stoker.codes import DUPLICATE_KEY, ENCODING, SYNTAX, TOO_DEEP, TOO_LARGE
-from stoker.diagnostics import Diagnostic, Span
+from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.errors import TemplateError
 from stoker.limits import LIMITS, Limits
 from stoker.template.nodes import MappingNode, SequenceNode, StrNode
@@ -70,6 +70,8 @@ class Document:
     data: Any
     format: str  # "json" | "yaml"
     file: str
+    #: what the loader noticed but Heat's loader accepts (a duplicate key: the last wins)
+    warnings: tuple[Diagnostic, ...] = ()
 
 
 @contextmanager
@@ -105,8 +107,10 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
             head = handle.read(4096)
             if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
                 handle.seek(0)
+                warnings: list[Diagnostic] = []
                 with paused_gc():
-                    return Document(_load_yaml(handle, path, limits), "yaml", path)
+                    value = _load_yaml(handle, path, limits, warnings)
+                return Document(value, "yaml", path, tuple(warnings))
             handle.seek(0)
         raw = handle.read(limits.max_bytes + 1)
     if size > STREAM_FROM_BYTES:  # a large JSON document: keep its text only, not twice
@@ -150,8 +154,22 @@ def load_document(
         if text.lstrip().startswith("{"):
             # The YAML-template design's rule: a leading brace means JSON, strictly, so
             # a JSON typo is reported as one instead of being reread as YAML flow style.
-            return Document(_JsonReader(text, file, limits).read(), "json", file)
-        return Document(_load_yaml(text, file, limits), "yaml", file)
+            reader = _JsonReader(text, file, limits)
+            return Document(reader.read(), "json", file, tuple(reader.warnings))
+        warnings: list[Diagnostic] = []
+        return Document(_load_yaml(text, file, limits, warnings), "yaml", file, tuple(warnings))
+
+
+def _duplicate(key: Any, first: Span, second: Span | None) -> Diagnostic:
+    """A key given twice: Heat's loader keeps the last value silently, so the document is
+    accepted; half of what was written is lost, so it is a warning (an error in lint)."""
+    return Diagnostic(
+        DUPLICATE_KEY,
+        f"duplicate key {str(key)!r} (first defined at line {first.line}, column "
+        f"{first.column}); Heat keeps this last one and drops the first: remove one of them",
+        span=second,
+        severity=Severity.WARNING,
+    )
 
 
 def _decode(raw: bytes, file: str) -> str:
@@ -219,11 +237,14 @@ def _first_lines(source: Any, count: int) -> list[str]:
     return lines
 
 
-def _load_yaml(source: Any, file: str, limits: LoadLimits) -> Any:
+def _load_yaml(source: Any, file: str, limits: LoadLimits, warnings: list[Diagnostic]) -> Any:
     """Nodes from YAML ``source``: text, or a binary file that libyaml reads in pieces."""
     loader = _Loader(source)
     try:
-        return _YamlBuilder(loader, file, limits).document()
+        builder = _YamlBuilder(loader, file, limits)
+        value = builder.document()
+        warnings.extend(builder.warnings)
+        return value
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         span = Span(file, mark.line + 1, mark.column + 1) if mark else Span(file, 1, 1)
@@ -256,6 +277,7 @@ class _YamlBuilder:
         self.file = file
         self.limits = limits
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         self.anchors: dict[str, tuple[Any, int, int]] = {}
         self.open_anchors: set[str] = set()
         self.total = 0  # nodes, aliases expanded
@@ -437,17 +459,8 @@ class _YamlBuilder:
                 mark = value_event.start_mark
                 value_span = Span(file, mark.line + 1, mark.column + 1)
             if key in result:
-                first = key_spans[key]
-                self.diagnostics.append(
-                    Diagnostic(
-                        DUPLICATE_KEY,
-                        f"duplicate key {str(key)!r} (first defined at line {first.line}, "
-                        f"column {first.column}); remove one of them",
-                        span=key_span,
-                    )
-                )
-                continue
-            result[key] = value
+                self.warnings.append(_duplicate(key, key_spans[key], key_span))
+            result[key] = value  # the last one wins, as in Heat's loader
             key_spans[key] = key_span
             value_spans[key] = value_span
         for key, value, span in merged:
@@ -509,6 +522,7 @@ class _JsonReader:
         self.line_starts = [0]
         self.scanned = 0
         self.diagnostics: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []
         self.count = 0
 
     def span(self, offset: int) -> Span:
@@ -606,19 +620,10 @@ class _JsonReader:
             value_start = self.skip(colon + 1)
             value, offset = self.value(value_start, depth + 1)
             if key in result:
-                first = result.key_spans[key]
-                self.diagnostics.append(
-                    Diagnostic(
-                        DUPLICATE_KEY,
-                        f"duplicate key {str(key)!r} (first defined at line {first.line}, "
-                        f"column {first.column}); remove one of them",
-                        span=key.span,
-                    )
-                )
-            else:
-                result[key] = value
-                result.key_spans[key] = key.span  # type: ignore[assignment]
-                result.value_spans[key] = self.span(value_start)
+                self.warnings.append(_duplicate(key, result.key_spans[key], key.span))
+            result[key] = value  # the last one wins, as in Heat's (json) loader
+            result.key_spans[key] = key.span  # type: ignore[assignment]
+            result.value_spans[key] = self.span(value_start)
             offset = self.skip(offset)
             if self.text.startswith(",", offset):
                 offset = self.skip(offset + 1)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from stoker.diagnostics import Severity
+from collections.abc import Iterable
+from dataclasses import replace
+
+from stoker.diagnostics import Diagnostic, Severity
+from stoker.lint.context import FileContext
 from stoker.lint.rule import Profile, Source, SourceKind
 from stoker.lint.rules.core.base import CodeRule
 
@@ -56,9 +60,17 @@ class DuplicateKey(CodeRule):
     explanation = (
         "YAML and JSON parsers keep only one of two equal keys (Heat's keeps the last one "
         "silently), so half of what was written is lost. The finding points at the second "
-        "key and names the line of the first; remove one of them."
+        "key and names the line of the first; remove one of them. template validate and "
+        "the engine accept the document as Heat does (the last value wins) with a warning; "
+        "the linter reports it as an error."
     )
     source = Source(SourceKind.HEAT, "YAML/JSON loading keeps one of two equal keys")
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        # Heat accepts the document, so validation only warns; the linter's opinion is
+        # stricter: a silently dropped entry is never what the author meant
+        for finding in ctx.core_findings(self.id):
+            yield replace(finding, severity=Severity.ERROR)
 
 
 class TooDeep(CodeRule):

@@ -32,8 +32,10 @@ class ParameterValue(CodeRule):
     summary = "A parameter value is invalid"
     explanation = (
         "A value given by an environment (parameters or parameter_defaults) or a default "
-        "does not have the parameter's type or breaks a constraint. Heat refuses to create "
-        "the stack: 'Parameter '<name>' is invalid'. Values of hidden parameters are never "
+        "does not have the parameter's type or breaks a constraint. Heat's validate accepts "
+        "it (it checks only the declaration, a default against non-custom constraints "
+        "included), so template validate shows it as a warning; Heat refuses to create the "
+        "stack: 'Parameter '<name>' is invalid'. Values of hidden parameters are never "
         "shown."
     )
     source = _PARAMETERS
