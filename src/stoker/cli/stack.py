@@ -26,9 +26,10 @@ from stoker.cli.output import (
     report,
     to_yaml,
 )
+from stoker.engine import views
 from stoker.engine.settings import EngineSettings
-from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
-from stoker.errors import OperationFailed, Rejected, StackNotFound, StokerError
+from stoker.engine.state import EventRecord, StackRecord, Status, Store
+from stoker.errors import OperationFailed, Rejected, StackNotFound
 from stoker.store.urls import database_url
 from stoker.template.loader import DEFAULT_MAX_BYTES
 
@@ -288,75 +289,6 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
 
 
 # ---------------------------------------------------------------------------- show
-def _parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]:
-    """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
-    from stoker.definition.context import stack_arn
-    from stoker.parameters import display_value
-    from stoker.template.versions import Format
-
-    definition = engine.definition_of(record)
-    shown = {
-        name: display_value(parameter, definition.parameters[name])
-        for name, parameter in definition.template.parameters.items()
-        if name in definition.parameters
-    }
-    if definition.template.version.format is Format.HOT:
-        shown.update(
-            {
-                "OS::stack_id": record.id,
-                "OS::stack_name": record.name,
-                "OS::project_id": record.project,
-            }
-        )
-    else:
-        arn = stack_arn(record.project, record.name, record.id)
-        shown.update(
-            {"AWS::StackId": arn, "AWS::StackName": record.name, "AWS::Region": "ap-southeast-1"}
-        )
-    return shown
-
-
-def _time(value: Any) -> str | None:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
-
-
-def stack_document(
-    engine: StackEngine, record: StackRecord, resolve_outputs: bool = True
-) -> dict[str, Any]:
-    """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``).
-
-    Hidden parameters are masked in ``parameters``; outputs carry their values, as Heat's
-    do (the table view marks the sensitive ones, see `_table_outputs`)."""
-    parameters = _parameters(engine, record)
-    description = record.template.get(
-        "description", record.template.get("Description", "No description")
-    )
-    document: dict[str, Any] = {
-        "id": record.id,
-        "stack_name": record.name,
-        "description": description,
-        "template_description": description,
-        "stack_status": f"{record.action.value}_{record.status.value}",
-        "stack_status_reason": record.status_reason,
-        "creation_time": _time(record.created_at),
-        "updated_time": _time(record.updated_at),
-        "deletion_time": _time(record.deleted_at),
-        "disable_rollback": record.disable_rollback,
-        "timeout_mins": record.timeout_mins,
-        "parameters": parameters,
-        "parent": record.parent_id,
-        "stack_owner": None,
-        "stack_user_project_id": record.project,
-        "tags": list(record.tags) or None,
-        "notification_topics": [],
-        "capabilities": [],
-        "links": [],
-    }
-    if resolve_outputs and record.deleted_at is None:
-        document["outputs"] = engine.outputs(record)
-    return document
-
-
 def _show(
     session: Session,
     engine: StackEngine,
@@ -365,27 +297,10 @@ def _show(
     columns: tuple[str, ...],
     show_secrets: bool = False,
 ) -> None:
-    document = stack_document(engine, record)
+    document = views.stack_document(engine, record)
     if fmt == "table" and not show_secrets and "outputs" in document:
-        document["outputs"] = _table_outputs(engine, record, document["outputs"])
+        document["outputs"] = views.table_outputs(engine, record, document["outputs"])
     emit_record(document, fmt, columns)
-
-
-def _table_outputs(
-    engine: StackEngine, record: StackRecord, outputs: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """``outputs`` with the value of each one derived from a hidden parameter replaced by
-    ``<sensitive>``: only for the human table view, as Terraform does; machine formats
-    carry the value, as Heat's API does."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_outputs
-
-    sensitive = sensitive_outputs(engine.definition_of(record).template)
-    return [
-        {**o, "output_value": SENSITIVE}
-        if o.get("output_key") in sensitive and o.get("output_value") is not None
-        else o
-        for o in outputs
-    ]
 
 
 def _find(session: Session, name: str) -> StackRecord:
@@ -413,9 +328,9 @@ def show(
     """Show stack NAME (or id)."""
     record = _find(session, name)
     engine = session.engine()
-    document = stack_document(engine, record, not no_resolve_outputs)
+    document = views.stack_document(engine, record, not no_resolve_outputs)
     if fmt == "table" and not show_secrets and "outputs" in document:
-        document["outputs"] = _table_outputs(engine, record, document["outputs"])
+        document["outputs"] = views.table_outputs(engine, record, document["outputs"])
     emit_record(document, fmt, columns)
 
 
@@ -432,20 +347,7 @@ def list_stacks(
     records = session.store.list_stacks(
         session.settings.project, include_nested=nested, include_deleted=deleted
     )
-    rows = [
-        {
-            "id": r.id,
-            "stack_name": r.name,
-            "stack_status": f"{r.action.value}_{r.status.value}",
-            "stack_status_reason": r.status_reason,
-            "creation_time": _time(r.created_at),
-            "updated_time": _time(r.updated_at),
-            "deletion_time": _time(r.deleted_at),
-            "parent": r.parent_id,
-            "tags": list(r.tags) or None,
-        }
-        for r in records
-    ]
+    rows = [views.stack_row(r) for r in records]
     emit_rows(
         rows, fmt, columns, ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
     )
@@ -498,27 +400,6 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
         raise OperationFailed(status)
 
 
-def _masked_environment(session: Session, record: StackRecord) -> dict[str, Any]:
-    """The stored environment with the values of hidden parameters (by name, in
-    ``parameters`` and ``parameter_defaults``) masked; nothing else is touched."""
-    from stoker.parameters import MASK
-
-    try:
-        template = session.engine().definition_of(record).template
-        hidden = {name for name, p in template.parameters.items() if p.hidden}
-    except StokerError:  # no definition to ask: mask every value rather than leak one
-        hidden = None
-    data = dict(record.environment)
-    for section in ("parameters", "parameter_defaults"):
-        values = data.get(section)
-        if isinstance(values, dict):
-            data[section] = {
-                name: MASK if hidden is None or name in hidden else value
-                for name, value in values.items()
-            }
-    return data
-
-
 # ---------------------------------------------------------------------------- outputs
 @stack.group()
 def output() -> None:
@@ -545,7 +426,7 @@ def output_list(
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
-        outputs = _table_outputs(engine, record, outputs)
+        outputs = views.table_outputs(engine, record, outputs)
     default = (
         ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
     )
@@ -583,7 +464,7 @@ def output_show(
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
-        outputs = _table_outputs(engine, record, outputs)
+        outputs = views.table_outputs(engine, record, outputs)
     if show_all:
         emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"])
         return
@@ -596,21 +477,6 @@ def output_show(
 
 
 # ---------------------------------------------------------------------------- resources
-def _resource_row(record: ResourceRecord, stack_name: str) -> dict[str, Any]:
-    return {
-        "resource_name": record.name,
-        "logical_resource_id": record.name,
-        "physical_resource_id": record.physical_id or "",
-        "resource_type": record.type,
-        "resource_status": f"{record.action.value}_{record.status.value}",
-        "resource_status_reason": record.status_reason,
-        "updated_time": _time(record.updated_at or record.created_at),
-        "creation_time": _time(record.created_at),
-        "required_by": [],
-        "stack_name": stack_name,
-    }
-
-
 @stack.group()
 def resource() -> None:
     """Stack resources."""
@@ -633,7 +499,7 @@ def resource_list(
 ) -> None:
     """List the resources of NAME (and of its nested stacks, to --nested-depth)."""
     record = _find(session, name)
-    rows = _resource_rows(session, record, nested_depth)
+    rows = views.resource_rows(session.store, session.settings.project, record, nested_depth)
     default = [
         "resource_name",
         "physical_resource_id",
@@ -644,44 +510,6 @@ def resource_list(
     if nested_depth:
         default.append("stack_name")
     emit_rows(rows, fmt, columns, default)
-
-
-def _children(session: Session, records: list[ResourceRecord]) -> list[StackRecord]:
-    """The nested stacks created by ``records`` (those that still exist)."""
-    found = []
-    for r in records:
-        child_id = r.data.get("child_id")
-        if child_id:
-            child = session.store.get_stack(str(child_id), session.settings.project)
-            if child is not None:
-                found.append(child)
-    return found
-
-
-def _resource_rows(session: Session, stack: StackRecord, depth: int) -> list[dict[str, Any]]:
-    records = session.store.resources(stack.id)
-    required_by: dict[str, list[str]] = {r.name: [] for r in records}
-    for r in records:
-        for need in r.requires:
-            required_by.setdefault(need, []).append(r.name)
-    rows = []
-    for r in records:
-        row = _resource_row(r, stack.name)
-        row["required_by"] = required_by.get(r.name, [])
-        row["parent_resource"] = stack.parent_resource
-        rows.append(row)
-    if depth > 0:
-        for child in _children(session, records):
-            rows.extend(_resource_rows(session, child, depth - 1))
-    return rows
-
-
-def _stack_events(session: Session, stack: StackRecord, depth: int) -> list[EventRecord]:
-    events = list(session.store.events(stack.id))
-    if depth > 0:
-        for child in _children(session, session.store.resources(stack.id)):
-            events.extend(_stack_events(session, child, depth - 1))
-    return sorted(events, key=lambda e: (e.time, e.id or 0)) if depth > 0 else events
 
 
 @resource.command("show")
@@ -703,55 +531,11 @@ def resource_show(
         raise StackNotFound(
             f"The Resource ({resource_name}) could not be found in Stack {record.name}."
         )
-    row = _resource_row(found, record.name)
-    row["required_by"] = [n for n, r in records.items() if resource_name in r.requires]
-    plugin = session.registry.get(found.type)
-    attributes: dict[str, Any] = {}
-    if plugin is not None:
-        from stoker.engine.runtime import view_of
-
-        view = view_of(found)
-        for attribute in plugin.attributes_schema:
-            if attribute != "show":
-                try:
-                    attributes[attribute] = plugin.attribute(view, attribute)
-                except Exception as error:  # an attribute's failure is shown, not raised
-                    attributes[attribute] = f"<error: {error}>"
-    row["attributes"] = attributes
-    row["properties"] = _shown_properties(session, record, found)
+    row = views.resource_document(session.engine(), record, records, resource_name)
     emit_record(row, fmt, columns)
 
 
-def _shown_properties(
-    session: Session, record: StackRecord, found: ResourceRecord
-) -> dict[str, Any]:
-    """The resource's resolved properties, each one whose template expression reads a
-    hidden parameter (directly or through another resource) shown as ``<sensitive>``:
-    Heat does not show properties at all, and they would carry the secret verbatim."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_properties
-
-    try:
-        template = session.engine().definition_of(record).template
-    except StokerError:
-        return dict(found.properties)
-    sensitive = sensitive_properties(template, found.name)
-    return {k: SENSITIVE if k in sensitive else v for k, v in found.properties.items()}
-
-
 # ---------------------------------------------------------------------------- events
-def _event_row(event: EventRecord) -> dict[str, Any]:
-    return {
-        "id": event.id,
-        "event_time": event.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "resource_name": event.resource_name,
-        "logical_resource_id": event.resource_name,
-        "physical_resource_id": event.physical_id or "",
-        "resource_status": f"{event.action.value}_{event.status.value}",
-        "resource_status_reason": event.reason,
-        "resource_type": event.resource_type,
-    }
-
-
 @stack.group()
 def event() -> None:
     """Stack events."""
@@ -778,7 +562,7 @@ def event_list(
     from stoker.cli.progress import event_line
 
     record = _find(session, name)
-    events = _stack_events(session, record, nested_depth)
+    events = views.stack_events(session.store, session.settings.project, record, nested_depth)
     if not follow:
         names = {record.id: record.name}
         if nested_depth:
@@ -790,7 +574,9 @@ def event_list(
                     )
                 }
             )
-        rows = [{**_event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events]
+        rows = [
+            {**views.event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events
+        ]
         default = ["event_time", "resource_name", "resource_status", "resource_status_reason"]
         emit_rows(rows, fmt, columns, [*default, "stack_name"] if nested_depth else default)
         return
@@ -835,7 +621,7 @@ def environment_group() -> None:
 def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""
     record = _find(session, name)
-    data = _masked_environment(session, record)
+    data = views.masked_environment(session.engine(), record)
     text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")
 
