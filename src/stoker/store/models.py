@@ -11,7 +11,9 @@ Choices:
 - Actions and statuses are short strings, not database enums: a new action is then a
   code change, not a migration.
 - The template, environment and files a stack was created from live in ``raw_templates``
-  (as in Heat): they are large and written once, while the stack row changes often.
+  (as in Heat): they are large and written once, while the stack row changes often. An
+  update points the stack at a new row and keeps the previous one
+  (``prev_raw_template_id``, with ``prev_parameters``) for its rollback.
 - The lease is three columns on the stack row (holder, expiry, generation), so claiming a
   stack is one conditional UPDATE of one row; the generation is the fencing token every
   write of the holder is checked against.
@@ -95,6 +97,10 @@ class Stack(Base):
     status_reason: Mapped[str] = mapped_column(Text)
     raw_template_id: Mapped[int] = mapped_column(Id, ForeignKey("raw_templates.id"))
     parameters: Mapped[dict[str, Any]]
+    #: the definition before the last update (template, parameters, path), for rollback
+    prev_raw_template_id: Mapped[int | None] = mapped_column(Id, ForeignKey("raw_templates.id"))
+    prev_parameters: Mapped[dict[str, Any] | None]
+    prev_template_file: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime | None]
     deleted_at: Mapped[datetime | None]
