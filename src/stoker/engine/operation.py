@@ -12,7 +12,7 @@ import os
 import random
 import string
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,11 @@ from stoker.resources.schema import validate_properties
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
+
+#: the key, in a resource's data, of the resource it replaces until that one is deleted
+#: (an update creates the new resource before it deletes the old one): the old record's
+#: type, physical id, properties, data, state and requires
+REPLACED = "stoker:replaced"
 
 
 def physical_name(stack_name: str, resource_name: str) -> str:
@@ -170,6 +175,16 @@ class Operation:
         else:
             requires = reverse({n: r.requires for n, r in self.records.items()})
             job = self.delete_one
+        return await self.run(action, requires, job, done)
+
+    async def run(
+        self,
+        action: Action,
+        requires: Mapping[str, Any],
+        job: Callable[[str], Coroutine[Any, Any, None]],
+        done: Iterable[str] = (),
+    ) -> Traversal:
+        """Traverse ``requires`` with ``job`` within the operation's time left."""
         try:
             async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
                 return await traverse(
@@ -186,8 +201,16 @@ class Operation:
             return Traversal(failed=failed or {"": TimeoutError()})
 
     async def transition(
-        self, record: ResourceRecord, action: Action, status: Status, reason: str, **changes: Any
+        self,
+        record: ResourceRecord,
+        action: Action,
+        status: Status,
+        reason: str,
+        *,
+        before: Sequence[EventRecord] = (),
+        **changes: Any,
     ) -> ResourceRecord:
+        """Record a resource's new state and its event (after ``before``, in one batch)."""
         now = leases.now_utc()
         updated = replace(
             record, action=action, status=status, status_reason=reason, updated_at=now, **changes
@@ -202,10 +225,12 @@ class Operation:
             updated.physical_id,
             now,
         )
-        await self.write(WriteBatch(resources=[updated], events=[event]))
+        await self.write(WriteBatch(resources=[updated], events=[*before, event]))
         return updated
 
-    def _context(self, record: ResourceRecord, properties: Mapping[str, Any]) -> ResourceContext:
+    def resource_context(
+        self, record: ResourceRecord, properties: Mapping[str, Any]
+    ) -> ResourceContext:
         return ResourceContext(
             stack_name=self.stack.name,
             stack_id=self.stack.id,
@@ -214,7 +239,7 @@ class Operation:
             physical_name=record.data.get("physical_name")
             or physical_name(self.stack.name, record.name),
             properties=properties,
-            data=dict(record.data),
+            data={k: v for k, v in record.data.items() if k != REPLACED},
             physical_id=record.physical_id,
             time_left=self.time_left,
             lookup=self.lookup,
@@ -229,16 +254,26 @@ class Operation:
                 return view_of(record)
         return None
 
-    async def _act(
+    async def act(
         self,
         name: str,
         action: Action,
         effect: Callable[[ResourceRecord], Awaitable[dict[str, Any]]],
+        *,
+        before: Sequence[EventRecord] = (),
+        start: Mapping[str, Any] | None = None,
     ) -> None:
         """State first, effect second: record IN_PROGRESS (committed), run the effect, then
-        record COMPLETE with what the effect returned, or FAILED with why."""
+        record COMPLETE with what the effect returned, or FAILED with why. ``start``
+        changes the record as it goes IN_PROGRESS (a replacement starts with no physical
+        id), ``before`` are events written with it (the replacement announced)."""
         record = await self.transition(
-            self.records[name], action, Status.IN_PROGRESS, "state changed"
+            self.records[name],
+            action,
+            Status.IN_PROGRESS,
+            "state changed",
+            before=before,
+            **dict(start or {}),
         )
         testpoints.reached("before_handler")
         # No handler starts under a claim that may have passed to another process.
@@ -266,24 +301,26 @@ class Operation:
         testpoints.reached("after_complete")
 
     async def create_one(self, name: str) -> None:
-        async def create(record: ResourceRecord) -> dict[str, Any]:
-            plugin = self.resolution().plugins.get(name) or self.engine.plugin_of(record)
-            if plugin is None:
-                raise StokerError(f"The Resource Type ({record.type}) could not be found.")
-            properties = self._properties(name, plugin)
-            if isinstance(plugin, NestedStackPlugin):
-                return await nested.create_child(self.engine, self, record, plugin, properties)
-            context = self._context(record, properties)
-            await plugin.create(context)
-            return {
-                "physical_id": context.physical_id,
-                "data": context.data,
-                "properties": dict(properties),
-            }
+        await self.act(name, Action.CREATE, self.create_effect)
 
-        await self._act(name, Action.CREATE, create)
+    async def create_effect(self, record: ResourceRecord) -> dict[str, Any]:
+        """The effect of creating a resource: its plugin's create, or its nested stack."""
+        name = record.name
+        plugin = self.resolution().plugins.get(name) or self.engine.plugin_of(record)
+        if plugin is None:
+            raise StokerError(f"The Resource Type ({record.type}) could not be found.")
+        properties = self.resolve_properties(name, plugin)
+        if isinstance(plugin, NestedStackPlugin):
+            return await nested.create_child(self.engine, self, record, plugin, properties)
+        context = self.resource_context(record, properties)
+        await plugin.create(context)
+        return {
+            "physical_id": context.physical_id,
+            "data": context.data,
+            "properties": dict(properties),
+        }
 
-    def _properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
+    def resolve_properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
         assert self.definition is not None
         resource = self.definition.template.resources[name]
         context = self.engine.runtime(self.definition, self.records)
@@ -311,21 +348,24 @@ class Operation:
 
     async def delete_one(self, name: str) -> None:
         async def delete(record: ResourceRecord) -> dict[str, Any]:
-            child_id = record.data.get("child_id")
-            if child_id:
-                child = await asyncio.to_thread(
-                    self.engine.store.get_stack, str(child_id), self.stack.project
-                )
-                if child is not None and child.deleted_at is None:
-                    result = await self.engine.delete_stack(child, self)
-                    if result.status is not Status.COMPLETE:
-                        raise nested.NestedFailure(
-                            result, self.engine.failed_children.pop(result.id, None)
-                        )
-                return {}
-            plugin = self.engine.plugin_of(record)
-            if plugin is not None:
-                await plugin.delete(self._context(record, record.properties))
+            await self.remove(record)
             return {}
 
-        await self._act(name, Action.DELETE, delete)
+        await self.act(name, Action.DELETE, delete)
+
+    async def remove(self, record: ResourceRecord) -> None:
+        """The effect of deleting a resource: its nested stack, or its plugin's delete."""
+        child_id = record.data.get("child_id")
+        if child_id:
+            child = await asyncio.to_thread(
+                self.engine.store.get_stack, str(child_id), self.stack.project
+            )
+            if child is not None and child.deleted_at is None:
+                result = await self.engine.delete_stack(child, self)
+                if result.status is not Status.COMPLETE:
+                    inner = self.engine.failed_children.pop(result.id, None)
+                    raise nested.NestedFailure(result, inner)
+            return
+        plugin = self.engine.plugin_of(record)
+        if plugin is not None:
+            await plugin.delete(self.resource_context(record, record.properties))

@@ -60,6 +60,8 @@ class Decision:
     #: the properties whose values differ (for updates and property-driven replacements)
     changed: tuple[str, ...] = ()
     refusal: str | None = None
+    #: the plugin asked for the replacement (``needs_replace``), not the schema
+    by_plugin: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         entry: dict[str, Any] = {
@@ -194,7 +196,8 @@ def _decide_existing(
             changed,
         )
     if plugin.needs_replace(view_of(record), properties):
-        return Decision(name, Change.REPLACE, new_type, f"{new_type} needs a new resource", changed)
+        reason = f"{new_type} needs a new resource"
+        return Decision(name, Change.REPLACE, new_type, reason, changed, by_plugin=True)
     return Decision(
         name, Change.UPDATE, new_type, f"changed in place: {', '.join(changed)}", changed
     )

@@ -49,14 +49,14 @@ class StackQueries:
         reading a group of N nested members would otherwise rebuild the group N times)."""
         cached = self._definitions.get(stack.id)
         if cached is None:
-            cached = self._definitions[stack.id] = self._rebuild_definition(stack)
+            cached = self._definitions[stack.id] = self.rebuild(stack)
         return cached
 
     def forget(self, stack_id: str) -> None:
         """The stack's stored definition changed (an update): rebuild it when next asked."""
         self._definitions.pop(stack_id, None)
 
-    def _rebuild_definition(self, stack: StackRecord) -> StackDefinition:
+    def rebuild(self, stack: StackRecord) -> StackDefinition:
         document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
         template = parse_template(document)
         environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")

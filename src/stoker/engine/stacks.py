@@ -21,12 +21,13 @@ from typing import Any
 from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases, signals, testpoints
+from stoker.engine import leases, signals, testpoints, update
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.operation import Operation
 from stoker.engine.operation import failure_reason as failure_reason
 from stoker.engine.operation import physical_name as physical_name
+from stoker.engine.plan import Plan
 from stoker.engine.queries import StackQueries
 from stoker.engine.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
 from stoker.engine.runtime import RuntimeContext
@@ -40,6 +41,7 @@ from stoker.engine.state import (
     Status,
     Store,
 )
+from stoker.engine.update import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackNotFound as StackNotFound
@@ -286,10 +288,34 @@ class StackEngine:
                 if r.action is Action.CREATE and r.status is Status.COMPLETE
             ]
             return await self._run_create(operation, done)
+        if stack.action is Action.UPDATE or (
+            stack.action is Action.ROLLBACK
+            and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
+        ):
+            return await update.resume_update(self, stack, fence)
         operation = Operation(self, stack, None, parent)
         operation.attach(fence)
         async with leases.held(self.store, fence):
             return await self._run_delete(operation, stack.action)
+
+    # ------------------------------------------------------------------ update
+    async def update(self, name_or_id: str, request: UpdateRequest) -> StackRecord:
+        """Update a stack to a new definition (see `engine.update`)."""
+        stack = await self.find(name_or_id)
+        await self._refuse_nested(stack, "update")
+        with frozen_heap():
+            return await update.update(self, stack, request)
+
+    async def preview_update(self, name_or_id: str, request: UpdateRequest) -> Plan:
+        """What `update` would do, per resource, without doing anything (no claim)."""
+        stack = await self.find(name_or_id)
+        if update.declares_immutable(stack.template):
+            update.refuse_immutable(self.definition_of(stack), request.definition)
+        operation = Operation(
+            self, replace(stack, template_file=request.template_file), request.definition
+        )
+        await operation.load_records()
+        return update.plan_update(operation)
 
     # ------------------------------------------------------------------ helpers
     async def find(self, name_or_id: str) -> StackRecord:
