@@ -267,7 +267,7 @@ def create(
     )
     with progress:
         record = asyncio.run(engine.create(request))
-    _show(session, engine, record, fmt, columns, show_secrets)
+    show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
         raise OperationFailed(
             f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
@@ -275,13 +275,19 @@ def create(
 
 
 def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:
+    """The create's plan (every resource added, see `engine.plan`) with its order."""
     assert definition.graph is not None
-    types = engine.resource_types(definition, base_dir)
+    plan = engine.plan_create(definition, base_dir)
     return {
         "stack_name": definition.context.stack_name if definition.context else None,
         "resources": [
-            {"name": n, "type": types[n], "requires": list(definition.graph.requires[n])}
-            for n in definition.resource_order()
+            {
+                "name": d.name,
+                "type": d.type,
+                "requires": list(definition.graph.requires[d.name]),
+                "change": d.change.value,
+            }
+            for d in plan.decisions.values()
         ],
         "creation_order": definition.graph.levels(),
         "disabled_resources": list(definition.disabled),
@@ -289,7 +295,7 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
 
 
 # ---------------------------------------------------------------------------- show
-def _show(
+def show_stack(
     session: Session,
     engine: StackEngine,
     record: StackRecord,
@@ -303,7 +309,7 @@ def _show(
     emit_record(document, fmt, columns)
 
 
-def _find(session: Session, name: str) -> StackRecord:
+def find_stack(session: Session, name: str) -> StackRecord:
     record = session.store.get_stack(name, session.settings.project)
     if record is None:
         raise StackNotFound(f"The Stack ({name}) could not be found.")
@@ -326,7 +332,7 @@ def show(
     show_secrets: bool,
 ) -> None:
     """Show stack NAME (or id)."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     engine = session.engine()
     document = views.stack_document(engine, record, not no_resolve_outputs)
     if fmt == "table" and not show_secrets and "outputs" in document:
@@ -362,7 +368,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
     """Delete stack NAME and everything in it."""
     from stoker.cli.progress import Progress
 
-    record = _find(session, name)
+    record = find_stack(session, name)
     if not yes:
         if not sys.stdin.isatty():
             raise click.UsageError("refusing to delete without confirmation; pass --yes")
@@ -386,14 +392,14 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     """Continue an operation on NAME that was interrupted (its engine died)."""
     from stoker.cli.progress import Progress
 
-    record = _find(session, name)
+    record = find_stack(session, name)
     progress = Progress(len(session.store.resources(record.id)), lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.resume(record.id))
     status = f"{result.name}: {result.action.value}_{result.status.value}"
     if result.deleted_at is None and result.action.value != "DELETE":
-        _show(session, engine, result, fmt, columns)
+        show_stack(session, engine, result, fmt, columns)
     elif result.status is Status.COMPLETE:
         click.echo(status, err=True)
     if result.status is not Status.COMPLETE:
@@ -422,7 +428,7 @@ def output_list(
     show_secrets: bool,
 ) -> None:
     """List the outputs of NAME."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
@@ -460,7 +466,7 @@ def output_show(
 
     if not key and not show_all:
         raise click.UsageError("give an output KEY or --all")
-    record = _find(session, name)
+    record = find_stack(session, name)
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
@@ -498,7 +504,7 @@ def resource_list(
     session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """List the resources of NAME (and of its nested stacks, to --nested-depth)."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     rows = views.resource_rows(session.store, session.settings.project, record, nested_depth)
     default = [
         "resource_name",
@@ -524,7 +530,7 @@ def resource_show(
     """Show resource RESOURCE_NAME of NAME, with its attributes."""
     from stoker.engine.stacks import StackNotFound
 
-    record = _find(session, name)
+    record = find_stack(session, name)
     records = {r.name: r for r in session.store.resources(record.id)}
     found = records.get(resource_name)
     if found is None:
@@ -561,7 +567,7 @@ def event_list(
     """List the events of NAME, oldest first (with nested stacks' to --nested-depth)."""
     from stoker.cli.progress import event_line
 
-    record = _find(session, name)
+    record = find_stack(session, name)
     events = views.stack_events(session.store, session.settings.project, record, nested_depth)
     if not follow:
         names = {record.id: record.name}
@@ -604,7 +610,7 @@ def template_group() -> None:
 @click.pass_obj
 def template_show(session: Session, name: str, fmt: str) -> None:
     """Print the template of NAME."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     text = json.dumps(record.template, indent=2) if fmt == "json" else to_yaml(record.template)
     click.echo(text, nl=fmt == "json")
 
@@ -620,7 +626,7 @@ def environment_group() -> None:
 @click.pass_obj
 def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     data = views.masked_environment(session.engine(), record)
     text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")
@@ -669,3 +675,13 @@ def signal(
     else:
         assert name is not None and resource_name is not None
         asyncio.run(session.engine().signal(name, resource_name, details))
+
+
+def _register_update() -> None:
+    """``stack update`` lives in its own module (cli/stack_update.py)."""
+    from stoker.cli.stack_update import update
+
+    stack.add_command(update)
+
+
+_register_update()

@@ -95,6 +95,10 @@ class Plan:
         """The names per kind, in Heat's preview order of keys."""
         return {kind.value: [d.name for d in self.of(kind)] for kind in _PREVIEW_ORDER}
 
+    def by_change(self) -> dict[str, list[Decision]]:
+        """The decisions per kind, in Heat's preview order of keys."""
+        return {kind.value: self.of(kind) for kind in _PREVIEW_ORDER}
+
     def to_dict(self) -> dict[str, Any]:
         return {kind.value: [d.to_dict() for d in self.of(kind)] for kind in _PREVIEW_ORDER}
 

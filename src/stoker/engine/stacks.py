@@ -306,6 +306,25 @@ class StackEngine:
         with frozen_heap():
             return await update.update(self, stack, request)
 
+    def plan_create(self, definition: StackDefinition, base_dir: str | None = None) -> Plan:
+        """The plan of a create: every enabled resource added (``stack create --dry-run``)."""
+        now = leases.now_utc()
+        stack = StackRecord(
+            id="",
+            name=(definition.context.stack_name if definition.context else None) or "",
+            project=self.settings.project,
+            action=Action.INIT,
+            status=Status.COMPLETE,
+            status_reason="",
+            template={},
+            environment={},
+            files={},
+            parameters={},
+            created_at=now,
+            template_file=os.path.join(base_dir, "template") if base_dir else None,
+        )
+        return update.plan_update(Operation(self, stack, definition))
+
     async def preview_update(self, name_or_id: str, request: UpdateRequest) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim)."""
         stack = await self.find(name_or_id)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Store
+from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord, Status, Store
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
+    from stoker.engine.plan import Plan
     from stoker.engine.stacks import StackEngine
 
 
@@ -254,3 +255,33 @@ def stack_events(store: Store, project: str, stack: StackRecord, depth: int) -> 
         for child in child_stacks(store, project, store.resources(stack.id)):
             events.extend(stack_events(store, project, child, depth - 1))
     return sorted(events, key=lambda e: (e.time, e.id or 0)) if depth > 0 else events
+
+
+# ---------------------------------------------------------------------------- update plan
+def update_preview(store: Store, stack: StackRecord, plan: Plan) -> dict[str, list[dict[str, Any]]]:
+    """A plan as Heat's ``PUT /stacks/{name}/{id}/preview`` shows its ``resource_changes``:
+    the lists ``unchanged``, ``updated``, ``replaced``, ``added``, ``deleted`` of resources
+    (the ones that will exist as new ones are INIT), each with stoker's ``reason``."""
+    from stoker.engine.plan import Change
+
+    records = {r.name: r for r in store.resources(stack.id)}
+    result: dict[str, list[dict[str, Any]]] = {}
+    for kind, decisions in plan.by_change().items():
+        entries = []
+        for decision in decisions:
+            record = records.get(decision.name)
+            if record is None or decision.change in (Change.REPLACE, Change.ADD):
+                entry = {
+                    **resource_row(
+                        ResourceRecord(
+                            stack.id, decision.name, decision.type, Action.INIT, Status.COMPLETE
+                        ),
+                        stack.name,
+                    ),
+                }
+            else:
+                entry = resource_row(record, stack.name)
+            entry["reason"] = decision.refusal or decision.reason
+            entries.append(entry)
+        result[kind] = entries
+    return result
