@@ -177,9 +177,12 @@ def load_update_definition(
         data = dict(current.environment)
         kept = data.get("parameters")
         if isinstance(kept, Mapping):
-            data["parameters"] = {
-                k: v for k, v in kept.items() if k in declared and k not in cleared
-            }
+            kept = {k: v for k, v in kept.items() if k in declared and k not in cleared}
+        else:
+            kept = {}
+        # New values overlay the stored ones here: Heat lets environment files override
+        # explicit parameters, and the stored environment is the first of the files.
+        data["parameters"] = {**kept, **parameters}
         stored, env_found = environment_from_data(data, "<stored environment>")
         found.extend(d for d in env_found if d.is_error)
         environments.append(stored)
