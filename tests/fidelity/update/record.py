@@ -72,7 +72,9 @@ def record(name: str, case: dict[str, Any]) -> dict[str, Any]:
         status, preview = call(method if method == "PUT" else "PATCH", path + "/preview", update)
         if status == 200:
             changes = preview["resource_changes"]
-            result["preview"] = {k: sorted(r["resource_name"] for r in v) for k, v in changes.items()}
+            result["preview"] = {
+                k: sorted(r["resource_name"] for r in v) for k, v in changes.items()
+            }
         else:
             result["preview"] = {"status": status}
     status, answer = call(method, path, update)
