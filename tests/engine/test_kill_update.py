@@ -1,0 +1,112 @@
+"""Crash safety of stack update: a real `stoker stack update` dies by SIGKILL mid-way
+(after N commits, `stoker.engine.crash_hook`), then `stoker stack resume` finishes it.
+
+The update changes every kind at once (in-place updates in dependency layers,
+replacements, additions, removals), so a kill lands among all of them. After the resume
+the stack must be UPDATE_COMPLETE with the new definition's values, and nothing may have
+been done twice: each in-place update completes once, each replacement is created once and
+its old resource deleted once, each removed resource deleted once.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import random
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from stoker.engine.crash_hook import ENV_VAR
+from stoker.engine.state import Action, Status
+from stoker.store import open_store
+
+WIDTH = 10
+
+
+def template(layers: int, after: bool) -> str:
+    lines = ["heat_template_version: wallaby", "resources:"]
+    for index in range(layers * WIDTH):
+        lines.append(f"  t{index}:")
+        lines.append("    type: OS::Heat::TestResource")
+        if index >= WIDTH:
+            lines.append(f"    depends_on: [t{index - WIDTH}]")
+        value = f"{'new' if after else 'old'}{index}"
+        lines.append(f"    properties: {{value: {value}, wait_secs: 0.01}}")
+    for index in range(WIDTH):
+        lines.append(f"  s{index}:")
+        lines.append("    type: OS::Heat::RandomString")
+        lines.append(f"    properties: {{length: {9 if after else 8}}}")
+        prefix = "added" if after else "removed"
+        lines.append(f"  {prefix}{index}: {{type: OS::Heat::None}}")
+    return "\n".join(lines) + "\n"
+
+
+def stoker(url: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "stoker", "--db", url, "stack", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def kill_and_resume(tmp_path, store_url: str, name: str, layers: int, commits: int) -> None:
+    before, after = tmp_path / f"{name}-a.yaml", tmp_path / f"{name}-b.yaml"
+    before.write_text(template(layers, after=False))
+    after.write_text(template(layers, after=True))
+    created = stoker(store_url, "create", name, "-t", str(before))
+    assert created.returncode == 0, created.stderr[-2000:]
+    store = open_store(store_url)
+    stack = store.get_stack(name, "default")
+    old = {r.name: r for r in store.resources(stack.id)}
+    mark = max(e.id or 0 for e in store.events(stack.id))
+    killed = stoker(store_url, "update", name, "-t", str(after), env={ENV_VAR: str(commits)})
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    interrupted = store.get_stack(name, "default")
+    assert (interrupted.action, interrupted.status) == (Action.UPDATE, Status.IN_PROGRESS)
+    resumed = stoker(store_url, "resume", name)
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    final = store.get_stack(name, "default")
+    assert (final.action, final.status) == (Action.UPDATE, Status.COMPLETE), final.status_reason
+    rows = {r.name: r for r in store.resources(stack.id)}
+    total = layers * WIDTH
+    assert set(rows) == {f"t{i}" for i in range(total)} | {
+        f"{p}{i}" for p in ("s", "added") for i in range(WIDTH)
+    }
+    assert all(
+        r.status is Status.COMPLETE and "stoker:replaced" not in r.data for r in rows.values()
+    )
+    assert all(rows[f"t{i}"].data["value"] == f"new{i}" for i in range(total))
+    assert all(len(rows[f"s{i}"].data["value"]) == 9 for i in range(WIDTH))
+    assert all(rows[f"s{i}"].physical_id != old[f"s{i}"].physical_id for i in range(WIDTH))
+    events = [
+        e for e in store.events(stack.id, after_id=mark) if e.resource_type != "OS::Heat::Stack"
+    ]
+    done = collections.Counter(
+        (e.resource_name, e.action, e.physical_id) for e in events if e.status is Status.COMPLETE
+    )
+    twice = [key for key, count in done.items() if count > 1]
+    assert twice == []
+    for i in range(total):
+        assert done[(f"t{i}", Action.UPDATE, old[f"t{i}"].physical_id)] == 1
+    for i in range(WIDTH):
+        assert done[(f"s{i}", Action.DELETE, old[f"s{i}"].physical_id)] == 1
+        assert done[(f"s{i}", Action.CREATE, rows[f"s{i}"].physical_id)] == 1
+        assert done[(f"removed{i}", Action.DELETE, old[f"removed{i}"].physical_id)] == 1
+
+
+def test_a_killed_update_resumes(tmp_path, store_url):
+    """The default suite's kill: a small update, killed a few commits in."""
+    kill_and_resume(tmp_path, store_url, "small", layers=3, commits=3)
+
+
+@pytest.mark.slow
+def test_killed_updates_resume_without_doing_anything_twice(tmp_path, store_url):
+    chooser = random.Random(20261123)
+    for run in range(8):
+        # The update of 6 layers takes at least 2 commits per layer plus its clean-up.
+        kill_and_resume(tmp_path, store_url, f"kill{run}", layers=6, commits=chooser.randint(1, 12))
