@@ -347,3 +347,18 @@ def test_update_of_an_update_failed_stack(engine, store):
 def test_updating_an_in_progress_or_missing_stack_is_refused(engine):
     with pytest.raises(Exception, match="could not be found"):
         run(engine.update("nothing", update_request(ROLLBACK_BEFORE)))
+
+
+def test_test_resource_waits_its_update_seconds(engine, store):
+    before = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::TestResource, properties: {value: x, action_wait_secs: {update: 0.3}}}
+    """
+    run(engine.create(create_request(before)))
+    import time
+
+    started = time.monotonic()
+    result = run(engine.update("s", update_request(before.replace("value: x", "value: y"))))
+    assert result.status.value == "COMPLETE"
+    assert time.monotonic() - started >= 0.3

@@ -85,6 +85,9 @@ class Operation:
         self.fence: leases.Fence | None = None
         self.records: dict[str, ResourceRecord] = {}
         self._resolution: Resolution | None = None
+        #: the resources this operation may act on (None: all); an update leaves out
+        #: those it knows unchanged, so it never resolves their types or properties
+        self.scope: frozenset[str] | None = None
         #: where the first failure happened (dotted path) and why
         self.first_failure: tuple[str, str] | None = None
         self.started = time.monotonic()
@@ -113,7 +116,7 @@ class Operation:
         """The plugin of each resource (provider templates read once per operation)."""
         if self._resolution is None:
             assert self.definition is not None
-            self._resolution = self.engine.resolve_types(self.definition, self.base_dir)
+            self._resolution = self.engine.resolve_types(self.definition, self.base_dir, self.scope)
         return self._resolution
 
     async def load_records(self) -> None:

@@ -14,7 +14,7 @@ import asyncio
 import os
 import string
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -96,8 +96,13 @@ class StackEngine:
         self.queries = StackQueries(store, registry, self.settings)
 
     # ------------------------------------------------------------------ checks before
-    def resolve_types(self, definition: StackDefinition, base_dir: str | None) -> Resolution:
-        return resolve_types(definition, self.registry, base_dir)
+    def resolve_types(
+        self,
+        definition: StackDefinition,
+        base_dir: str | None,
+        names: Collection[str] | None = None,
+    ) -> Resolution:
+        return resolve_types(definition, self.registry, base_dir, names=names)
 
     def resource_types(
         self, definition: StackDefinition, base_dir: str | None = None
@@ -330,11 +335,19 @@ class StackEngine:
         stack = await self.find(name_or_id)
         if update.declares_immutable(stack.template):
             update.refuse_immutable(self.definition_of(stack), request.definition)
-        operation = Operation(
-            self, replace(stack, template_file=request.template_file), request.definition
+        new_stack = replace(
+            stack,
+            template=request.template,
+            environment=request.environment,
+            files=dict(request.definition.files),
+            parameters=request.parameters,
+            template_file=request.template_file,
         )
-        await operation.load_records()
-        return update.plan_update(operation)
+        operation = Operation(self, new_stack, request.definition)
+        with frozen_heap():
+            await operation.load_records()
+            same = update.untouched(stack, new_stack, request.definition, operation.records)
+            return update.plan_update(operation, untouched=same)
 
     # ------------------------------------------------------------------ helpers
     async def find(self, name_or_id: str) -> StackRecord:

@@ -28,7 +28,7 @@ change or a FAILED resource, work.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -104,14 +104,24 @@ def declares_immutable(template: Mapping[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------------------- the plan
-def plan_update(operation: Operation, restricted: bool = True) -> Plan:
+def plan_update(
+    operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
+) -> Plan:
     """The plan of ``operation`` (its new definition against its records), with each
-    resource's properties resolved against the records as they are now."""
+    resource's properties resolved against the records as they are now; ``untouched``
+    ones (see `untouched`) are unchanged without being resolved."""
     definition = operation.definition
     assert definition is not None
+    same = set(untouched)
+    if same and operation.scope is None:
+        operation.scope = frozenset(n for n in definition.enabled if n not in same)
     resolution = operation.resolution()
     plan = Plan()
     for name in definition.resource_order():
+        if name in same:
+            kept = operation.records[name]
+            plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
+            continue
         plan.decisions[name] = _decision(operation, name, resolution.plugins.get(name), restricted)
     for name, record in operation.records.items():
         if name not in plan.decisions and _exists(record):
@@ -179,7 +189,10 @@ async def update(engine: StackEngine, stack: StackRecord, request: UpdateRequest
     operation.attach(fence)
     async with leases.held(engine.store, fence):
         await operation.load_records()
-        unchanged = _untouched(stack, new_stack, request.definition, operation.records)
+        unchanged = untouched(stack, new_stack, request.definition, operation.records)
+        if unchanged:
+            same = set(unchanged)
+            operation.scope = frozenset(n for n in request.definition.enabled if n not in same)
         await _begin(
             operation, Action.UPDATE, "Stack UPDATE started", StoredDefinition.of(new_stack)
         )
@@ -199,7 +212,7 @@ async def resume_update(
         return await _run(operation, ())
 
 
-def _untouched(
+def untouched(
     old: StackRecord,
     new: StackRecord,
     definition: StackDefinition,
