@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.stack import StackDefinition
-from stoker.engine import leases, testpoints
+from stoker.engine import leases, replacement, testpoints
 from stoker.engine.operation import REPLACED, Operation, failure_reason
 from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.runtime import view_of
@@ -49,7 +49,7 @@ from stoker.engine.state import (
     StoredDefinition,
     WriteBatch,
 )
-from stoker.errors import FunctionError, OperationRefused, PropertyError, StokerError
+from stoker.errors import FunctionError, OperationRefused, PropertyError
 from stoker.functions.base import Unresolved
 from stoker.parameters import check_immutable
 from stoker.resources.base import ResourceFailure, ResourcePlugin
@@ -369,7 +369,7 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
         await _update_in_place(operation, record, plugin, requires)
     else:
         assert record is not None
-        await _replace(operation, record, decision, requires)
+        await replacement.replace_resource(operation, record, decision, requires)
 
 
 async def _refuse(operation: Operation, record: ResourceRecord, decision: Decision) -> None:
@@ -449,116 +449,6 @@ async def _update_in_place(
     await operation.act(record.name, Action.UPDATE, effect)
 
 
-def _backup(record: ResourceRecord) -> dict[str, Any]:
-    """What is kept of a resource being replaced, until it is deleted (or swapped back)."""
-    kept = record.data.get(REPLACED)
-    if isinstance(kept, dict):
-        return kept  # a replacement that failed before: the original is still the one kept
-    return {
-        "type": record.type,
-        "physical_id": record.physical_id,
-        "properties": record.properties,
-        "attributes": record.attributes,
-        "data": record.data,
-        "action": record.action.value,
-        "status": record.status.value,
-        "status_reason": record.status_reason,
-        "requires": list(record.requires),
-        "created_at": record.created_at.isoformat() if record.created_at else None,
-    }
-
-
-def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
-    """The record of the resource a replacement kept (see `_backup`)."""
-    from datetime import datetime
-
-    created = kept.get("created_at")
-    return replace(
-        record,
-        type=str(kept["type"]),
-        physical_id=kept.get("physical_id"),
-        properties=dict(kept.get("properties") or {}),
-        attributes=dict(kept.get("attributes") or {}),
-        data=dict(kept.get("data") or {}),
-        action=Action(kept["action"]),
-        status=Status(kept["status"]),
-        status_reason=str(kept.get("status_reason") or ""),
-        requires=tuple(kept.get("requires") or ()),
-        created_at=datetime.fromisoformat(created) if created else record.created_at,
-    )
-
-
-def _announcement(
-    operation: Operation, record: ResourceRecord, decision: Decision
-) -> list[EventRecord]:
-    """Heat's UPDATE_IN_PROGRESS / UPDATE_COMPLETE "requires replacement" events, which it
-    writes only when a property change (not a type change or a FAILED state) replaces."""
-    if not decision.changed or record.status is Status.FAILED or record.type != decision.type:
-        return []
-    now = leases.now_utc()
-    plugin = operation.engine.plugin_of(record)
-    if decision.by_plugin and plugin is not None:
-        stack = operation.stack
-        message = (
-            f'The Resource {type(plugin).__name__} "{record.name}" [{record.physical_id}] '
-            f'Stack "{stack.name}" [{stack.id}] requires replacement.'
-        )
-    else:
-        message = f"The Resource {record.name} requires replacement."
-    return [
-        EventRecord(
-            operation.stack.id,
-            record.name,
-            record.type,
-            Action.UPDATE,
-            status,
-            reason,
-            record.physical_id,
-            now,
-        )
-        for status, reason in (
-            (Status.IN_PROGRESS, "state changed"),
-            (Status.COMPLETE, message),
-        )
-    ]
-
-
-async def _replace(
-    operation: Operation, record: ResourceRecord, decision: Decision, requires: tuple[str, ...]
-) -> None:
-    """Create the new resource first; the old one stays in the record until clean-up."""
-    kept = _backup(record)
-    if REPLACED in record.data and record.physical_id:
-        # An earlier replacement of this resource failed half-way: its leftovers go first.
-        await _discard(operation, record)
-    operation.records[record.name] = replace(record, type=decision.type, requires=requires)
-
-    async def create(current: ResourceRecord) -> dict[str, Any]:
-        changes = await operation.create_effect(current)
-        changes["data"] = {**changes.get("data", {}), REPLACED: kept}
-        changes["requires"] = requires
-        return changes
-
-    await operation.act(
-        record.name,
-        Action.CREATE,
-        create,
-        before=_announcement(operation, record, decision),
-        start={"physical_id": None, "properties": {}, "attributes": {}, "data": {REPLACED: kept}},
-    )
-
-
-async def _discard(operation: Operation, record: ResourceRecord) -> None:
-    """Delete a resource that is in no record's future: a failed replacement's leftovers."""
-    current = replace(record, data={k: v for k, v in record.data.items() if k != REPLACED})
-    try:
-        await operation.remove(current)
-    except (ResourceFailure, StokerError) as error:
-        raise ResourceFailure(
-            f"the failed replacement {record.physical_id} could not be deleted: {error}"
-        ) from error
-
-
 # ---------------------------------------------------------------------------- clean-up
 async def _clean_up(operation: Operation) -> Traversal:
     """Delete the old resources of replacements and the resources the new definition no
@@ -582,7 +472,7 @@ async def _clean_up(operation: Operation) -> Traversal:
         if name in removed:
             await _delete_removed(operation, name)
         else:
-            await _delete_replaced(operation, name)
+            await replacement.delete_replaced(operation, name)
 
     operation.restart_clock()
     return await operation.run(Action.DELETE, requires, job)
@@ -594,40 +484,6 @@ async def _delete_removed(operation: Operation, name: str) -> None:
         await operation.delete_one(name)
     await operation.write(WriteBatch(removed=[(operation.stack.id, name)]))
     operation.records.pop(name, None)
-
-
-async def _delete_replaced(operation: Operation, name: str) -> None:
-    """The old resource of a replacement: DELETE events with its physical id; the
-    record (the new resource) loses the kept one once it is gone."""
-    record = operation.records[name]
-    old = restored(record, record.data[REPLACED])
-    stack_id = operation.stack.id
-
-    def event(status: Status, reason: str) -> EventRecord:
-        return EventRecord(
-            stack_id,
-            name,
-            old.type,
-            Action.DELETE,
-            status,
-            reason,
-            old.physical_id,
-            leases.now_utc(),
-        )
-
-    await operation.write(WriteBatch(events=[event(Status.IN_PROGRESS, "state changed")]))
-    await operation.claim().confirm(operation.engine.store)
-    try:
-        await operation.remove(old)
-    except BaseException as error:
-        reason = failure_reason(name, error)
-        await asyncio.shield(operation.write(WriteBatch(events=[event(Status.FAILED, reason)])))
-        raise
-    current = operation.records[name]
-    done = replace(current, data={k: v for k, v in current.data.items() if k != REPLACED})
-    await operation.write(
-        WriteBatch(resources=[done], events=[event(Status.COMPLETE, "state changed")])
-    )
 
 
 # ---------------------------------------------------------------------------- rollback
@@ -659,7 +515,9 @@ async def _rollback(operation: Operation) -> StackRecord:
 async def _run_rollback(operation: Operation) -> StackRecord:
     operation.restart_clock()
     result = await operation.run(
-        Action.UPDATE, {n: () for n in operation.records}, lambda n: _swap_back(operation, n)
+        Action.UPDATE,
+        {n: () for n in operation.records},
+        lambda n: replacement.swap_back(operation, n),
     )
     if result.ok:
         result = await _walk(operation, (), restricted=False)
@@ -670,36 +528,3 @@ async def _run_rollback(operation: Operation) -> StackRecord:
             Action.ROLLBACK, Status.COMPLETE, "Stack ROLLBACK completed successfully"
         )
     return await operation.finish(Action.ROLLBACK, Status.FAILED, _failure(operation, result))
-
-
-async def _swap_back(operation: Operation, name: str) -> None:
-    """A replacement that still holds its old resource: delete the new one, put the old
-    one back (not re-created, so it keeps its identity and values)."""
-    record = operation.records.get(name)
-    if record is None or not isinstance(record.data.get(REPLACED), dict):
-        return
-    kept = record.data[REPLACED]
-    if not (record.action is Action.DELETE and record.status is Status.COMPLETE):
-        new = replace(record, data={k: v for k, v in record.data.items() if k != REPLACED})
-        await operation.act(name, Action.DELETE, _removing(operation, new))
-    back = restored(operation.records[name], kept)
-    now = leases.now_utc()
-    event = EventRecord(
-        operation.stack.id,
-        name,
-        back.type,
-        back.action,
-        back.status,
-        "the replaced resource is back in place",
-        back.physical_id,
-        now,
-    )
-    await operation.write(WriteBatch(resources=[replace(back, updated_at=now)], events=[event]))
-
-
-def _removing(operation: Operation, record: ResourceRecord) -> Any:
-    async def effect(current: ResourceRecord) -> dict[str, Any]:
-        await operation.remove(record)
-        return {"physical_id": None}  # gone: a resumed rollback must not delete it again
-
-    return effect
