@@ -362,3 +362,38 @@ def test_test_resource_waits_its_update_seconds(engine, store):
     result = run(engine.update("s", update_request(before.replace("value: x", "value: y"))))
     assert result.status.value == "COMPLETE"
     assert time.monotonic() - started >= 0.3
+
+
+NESTED = """
+heat_template_version: "2021-04-16"
+resources:
+  inner:
+    type: OS::Heat::Stack
+    properties:
+      parameters: {given: VALUE}
+      template: |
+        heat_template_version: 2021-04-16
+        parameters:
+          given: {type: string}
+        resources:
+          t: {type: OS::Heat::TestResource, properties: {value: {get_param: given}}}
+        outputs:
+          back: {value: {get_attr: [t, output]}}
+outputs:
+  back: {value: {get_attr: [inner, outputs, back]}}
+"""
+
+
+def test_nested_stacks_survive_updates_around_them_and_refuse_in_place_changes(engine, store):
+    stack = run(engine.create(create_request(NESTED.replace("VALUE", "one"))))
+    child = store.resources(stack.id)[0].physical_id
+    added = NESTED.replace("outputs:\n  back", "  extra: {type: OS::Heat::None}\noutputs:\n  back")
+    result = run(engine.update("s", update_request(added.replace("VALUE", "one"))))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert {r.name: r.physical_id for r in store.resources(stack.id)}["inner"] == child
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(result)}
+    assert outputs["back"] == "one"
+    changed = run(engine.update("s", update_request(added.replace("VALUE", "two"))))
+    assert (changed.action.value, changed.status.value) == ("UPDATE", "FAILED")
+    assert "updating the nested stack of inner" in changed.status_reason
+    assert "not supported yet" in changed.status_reason
