@@ -60,6 +60,8 @@ class StackDefinition:
     create_findings: list[Diagnostic] = field(default_factory=list)
     context: StaticContext | None = None
     scope: Scope | None = None
+    #: `resource_order`, computed once (the graph does not change after define_stack)
+    _order: list[str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -97,7 +99,10 @@ class StackDefinition:
         return sorted(found, key=len, reverse=True)  # longest first: no partial masking
 
     def resource_order(self) -> list[str]:
-        return self.graph.order() if self.graph else list(self.enabled)
+        """Resources in a dependency order, stable with respect to template order."""
+        if self._order is None:
+            self._order = self.graph.order() if self.graph else list(self.enabled)
+        return list(self._order)
 
 
 def _text_leaves(value: Any) -> Iterator[str]:

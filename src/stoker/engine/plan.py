@@ -84,6 +84,11 @@ class Plan:
 
     decisions: dict[str, Decision] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # Short: Python 3.11's asyncio.run formats the repr of its main task's result.
+        counts = ", ".join(f"{k}={len(v)}" for k, v in self.changes().items())
+        return f"Plan({counts})"
+
     def of(self, change: Change) -> list[Decision]:
         return [d for d in self.decisions.values() if d.change is change]
 

@@ -45,10 +45,13 @@ class StackRecord:
     action: Action
     status: Status
     status_reason: str
-    template: dict[str, Any]
-    environment: dict[str, Any]
-    files: dict[str, str]
-    parameters: dict[str, Any]  # raw values as supplied (hidden ones too: this is state)
+    # Left out of repr: large (a 10,000-resource template), and hidden values. Python
+    # 3.11's asyncio.run formats the repr of its main task's result when it restores the
+    # SIGINT handler, so a record returned from an operation would be printed in full.
+    template: dict[str, Any] = field(repr=False)
+    environment: dict[str, Any] = field(repr=False)
+    files: dict[str, str] = field(repr=False)
+    parameters: dict[str, Any] = field(repr=False)  # raw values as supplied (hidden too)
     created_at: datetime
     updated_at: datetime | None = None
     deleted_at: datetime | None = None
