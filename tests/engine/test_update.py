@@ -397,3 +397,21 @@ def test_nested_stacks_survive_updates_around_them_and_refuse_in_place_changes(e
     assert (changed.action.value, changed.status.value) == ("UPDATE", "FAILED")
     assert "updating the nested stack of inner" in changed.status_reason
     assert "not supported yet" in changed.status_reason
+
+
+def test_an_update_that_runs_out_of_time_fails(store):
+    engine = StackEngine(store, default_registry(), EngineSettings(default_timeout_seconds=0.5))
+    before = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::TestResource, properties: {value: x}}
+    """
+    run(engine.create(create_request(before)))
+    slow = before.replace("value: x", "value: y, action_wait_secs: {update: 30}")
+    result = run(engine.update("s", update_request(slow)))
+    assert (result.action.value, result.status.value, result.status_reason) == (
+        "UPDATE",
+        "FAILED",
+        "Timed out",
+    )
+    assert states(store, result.id) == {"a": "UPDATE_FAILED"}
