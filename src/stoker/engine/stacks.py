@@ -306,9 +306,9 @@ class StackEngine:
     # ------------------------------------------------------------------ update
     async def update(self, name_or_id: str, request: UpdateRequest) -> StackRecord:
         """Update a stack to a new definition (see `engine.update`)."""
-        stack = await self.find(name_or_id)
-        await self._refuse_nested(stack, "update")
-        with frozen_heap():
+        with frozen_heap():  # the new definition is loaded: reading the stack adds more
+            stack = await self.find(name_or_id)
+            await self._refuse_nested(stack, "update")
             return await update.update(self, stack, request)
 
     def plan_create(self, definition: StackDefinition, base_dir: str | None = None) -> Plan:
@@ -332,19 +332,19 @@ class StackEngine:
 
     async def preview_update(self, name_or_id: str, request: UpdateRequest) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim)."""
-        stack = await self.find(name_or_id)
-        if update.declares_immutable(stack.template):
-            update.refuse_immutable(self.definition_of(stack), request.definition)
-        new_stack = replace(
-            stack,
-            template=request.template,
-            environment=request.environment,
-            files=dict(request.definition.files),
-            parameters=request.parameters,
-            template_file=request.template_file,
-        )
-        operation = Operation(self, new_stack, request.definition)
         with frozen_heap():
+            stack = await self.find(name_or_id)
+            if update.declares_immutable(stack.template):
+                update.refuse_immutable(self.definition_of(stack), request.definition)
+            new_stack = replace(
+                stack,
+                template=request.template,
+                environment=request.environment,
+                files=dict(request.definition.files),
+                parameters=request.parameters,
+                template_file=request.template_file,
+            )
+            operation = Operation(self, new_stack, request.definition)
             await operation.load_records()
             same = update.untouched(stack, new_stack, request.definition, operation.records)
             return update.plan_update(operation, untouched=same)
