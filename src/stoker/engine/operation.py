@@ -14,6 +14,7 @@ import string
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
@@ -60,6 +61,24 @@ def failure_reason(name: str, error: BaseException) -> str:
         return f"resources.{name}: cancelled"
     message = getattr(error, "message", None) or str(error) or type(error).__name__
     return f"{type(error).__name__}: resources.{name}: {message}"
+
+
+def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
+    """The record of the resource a replacement kept (see `engine.replacement`)."""
+    created = kept.get("created_at")
+    return replace(
+        record,
+        type=str(kept["type"]),
+        physical_id=kept.get("physical_id"),
+        properties=dict(kept.get("properties") or {}),
+        attributes=dict(kept.get("attributes") or {}),
+        data=dict(kept.get("data") or {}),
+        action=Action(kept["action"]),
+        status=Status(kept["status"]),
+        status_reason=str(kept.get("status_reason") or ""),
+        requires=tuple(kept.get("requires") or ()),
+        created_at=datetime.fromisoformat(created) if created else record.created_at,
+    )
 
 
 class Operation:
@@ -352,6 +371,11 @@ class Operation:
     async def delete_one(self, name: str) -> None:
         async def delete(record: ResourceRecord) -> dict[str, Any]:
             await self.remove(record)
+            kept = record.data.get(REPLACED)
+            if isinstance(kept, dict):
+                # A replacement whose old resource was never cleaned up (the update
+                # failed after it): that one goes too, or it would be left behind.
+                await self.remove(restored(record, kept))
             return {}
 
         await self.act(name, Action.DELETE, delete)

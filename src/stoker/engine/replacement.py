@@ -10,13 +10,11 @@ one still there swaps it back (the new one is deleted) instead of creating a thi
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
 from stoker.engine import leases
-from stoker.engine.operation import REPLACED, Operation, failure_reason
+from stoker.engine.operation import REPLACED, Operation, failure_reason, restored
 from stoker.engine.plan import Decision
 from stoker.engine.state import Action, EventRecord, ResourceRecord, Status, WriteBatch
 from stoker.errors import StokerError
@@ -40,24 +38,6 @@ def _backup(record: ResourceRecord) -> dict[str, Any]:
         "requires": list(record.requires),
         "created_at": record.created_at.isoformat() if record.created_at else None,
     }
-
-
-def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
-    """The record of the resource a replacement kept (see `_backup`)."""
-    created = kept.get("created_at")
-    return replace(
-        record,
-        type=str(kept["type"]),
-        physical_id=kept.get("physical_id"),
-        properties=dict(kept.get("properties") or {}),
-        attributes=dict(kept.get("attributes") or {}),
-        data=dict(kept.get("data") or {}),
-        action=Action(kept["action"]),
-        status=Status(kept["status"]),
-        status_reason=str(kept.get("status_reason") or ""),
-        requires=tuple(kept.get("requires") or ()),
-        created_at=datetime.fromisoformat(created) if created else record.created_at,
-    )
 
 
 def _announcement(
