@@ -203,6 +203,9 @@ def test_dependents_follow_a_replacement(engine, store):
       v: {type: OS::Heat::Value, properties: {value: {get_attr: [r, value]}}}
     """
     stack = run(engine.create(create_request(text)))
+    plan = run(engine.preview_update("s", update_request(text, {"n": "12"})))
+    assert plan.decisions["v"].change is Change.UPDATE
+    assert plan.decisions["v"].reason.startswith("reads r, which is replaced")
     result = run(engine.update("s", update_request(text, {"n": "12"})))
     assert result.status.value == "COMPLETE"
     records = {r.name: r for r in store.resources(stack.id)}

@@ -116,17 +116,44 @@ def plan_update(
     if same and operation.scope is None:
         operation.scope = frozenset(n for n in definition.enabled if n not in same)
     resolution = operation.resolution()
+    assert definition.graph is not None
     plan = Plan()
+    fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
     for name in definition.resource_order():
         if name in same:
             kept = operation.records[name]
             plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
             continue
-        plan.decisions[name] = _decision(operation, name, resolution.plugins.get(name), restricted)
+        decision = _decision(operation, name, resolution.plugins.get(name), restricted)
+        if decision.change in (Change.UNCHANGED, Change.UPDATE) and decision.refusal is None:
+            decision = _reading_new(decision, definition, fresh) or decision
+        if decision.change in (Change.REPLACE, Change.ADD):
+            fresh[name] = decision.change
+        plan.decisions[name] = decision
     for name, record in operation.records.items():
         if name not in plan.decisions and _exists(record):
             plan.decisions[name] = deletion(record)
     return plan
+
+
+def _reading_new(
+    decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
+) -> Decision | None:
+    """As Heat's preview: a resource whose properties read a resource that will be new
+    (replaced or added) counts as updated, since what it reads is known only then. Only
+    references count, not a bare ``depends_on``."""
+    assert definition.graph is not None
+    explicit = set(definition.template.resources[decision.name].depends_on)
+    for need in definition.graph.requires[decision.name]:
+        if need in fresh and need not in explicit:
+            return Decision(
+                decision.name,
+                Change.UPDATE,
+                decision.type,
+                f"reads {need}, which is {fresh[need].value}: its new values are known only then",
+                decision.changed,
+            )
+    return None
 
 
 def _exists(record: ResourceRecord) -> bool:

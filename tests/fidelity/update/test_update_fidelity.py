@@ -51,8 +51,8 @@ def run_case(name: str, case: dict[str, Any], stoker: Stoker) -> dict[str, Any]:
     }
     mark = len(json.loads(stoker("event", "list", name, "-f", "json").stdout))
     update = ["update", name]
-    if "after" in case:
-        update += ["-t", stoker.file(f"{name}-after.yaml", case["after"])]
+    if "after" in case or not case.get("existing"):
+        update += ["-t", stoker.file(f"{name}-after.yaml", case.get("after", case["before"]))]
     if case.get("existing"):
         update.append("--existing")
     body = case.get("update", {})
