@@ -58,6 +58,8 @@ def run_case(name: str, case: dict[str, Any], stoker: Stoker) -> dict[str, Any]:
     body = case.get("update", {})
     for key, value in (body.get("parameters") or {}).items():
         update += ["--parameter", f"{key}={value}"]
+    for key in body.get("clear_parameters") or ():
+        update += ["--clear-parameter", key]
     if "environment" in body:
         update += ["-e", stoker.file(f"{name}-env.yaml", body["environment"])]
     if body.get("disable_rollback") is False:
