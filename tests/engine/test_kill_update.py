@@ -19,6 +19,7 @@ import sys
 
 import pytest
 
+from stoker.engine import testpoints
 from stoker.engine.crash_hook import ENV_VAR
 from stoker.engine.state import Action, Status
 from stoker.store import open_store
@@ -112,3 +113,51 @@ def test_killed_updates_resume_without_doing_anything_twice(tmp_path, store_url)
     # the stack's completion: 15 at the fewest (17 measured). 14 lands in the clean-up.
     for run, commits in enumerate([14, *(chooser.randint(1, 14) for _ in range(7))]):
         kill_and_resume(tmp_path, store_url, f"kill{run}", layers=6, commits=commits)
+
+
+@pytest.mark.slow
+def test_a_rollback_killed_midway_resumes_to_the_old_definition(tmp_path, store_url):
+    """An update that fails (rollback enabled) dies during its rollback (SIGKILL at a
+    named point); resume finishes the rollback: every value is the old one, replaced
+    resources are the original ones."""
+    layers = 3
+    before, after = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    before.write_text(template(layers, after=False))
+    failing = template(layers, after=True) + (
+        f"  bad:\n    type: OS::Heat::TestResource\n    depends_on: [t{layers * WIDTH - 1}]\n"
+        "    properties: {fail: true}\n"
+    )
+    after.write_text(failing)
+    assert stoker(store_url, "create", "rb", "-t", str(before)).returncode == 0
+    store = open_store(store_url)
+    stack = store.get_stack("rb", "default")
+    old = {r.name: r for r in store.resources(stack.id)}
+    # The process stops itself where the rollback has put back what the replacements kept
+    # and has not restored anything else (engine/testpoints.py); then it is killed there.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "stoker", "--db", store_url, "stack", "update", "rb"]
+        + ["-t", str(after), "--rollback", "enabled"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, testpoints.ENV: "rollback_swapped"},
+    )
+    try:
+        _, status = os.waitpid(process.pid, os.WUNTRACED)
+        assert os.WIFSTOPPED(status)
+        swapped = {r.name: r.physical_id for r in store.resources(stack.id)}
+        assert all(swapped[f"s{i}"] == old[f"s{i}"].physical_id for i in range(WIDTH))
+    finally:
+        process.kill()
+        process.wait()
+    interrupted = store.get_stack("rb", "default")
+    assert (interrupted.action, interrupted.status) == (Action.ROLLBACK, Status.IN_PROGRESS)
+    resumed = stoker(store_url, "resume", "rb")
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    final = store.get_stack("rb", "default")
+    assert (final.action, final.status) == (Action.ROLLBACK, Status.COMPLETE), final.status_reason
+    rows = {r.name: r for r in store.resources(stack.id)}
+    assert set(rows) == set(old)
+    assert all(rows[f"t{i}"].data["value"] == f"old{i}" for i in range(layers * WIDTH))
+    assert all(rows[f"s{i}"].physical_id == old[f"s{i}"].physical_id for i in range(WIDTH))
+    assert all(rows[f"s{i}"].data["value"] == old[f"s{i}"].data["value"] for i in range(WIDTH))
+    assert all("stoker:replaced" not in r.data for r in rows.values())

@@ -22,6 +22,7 @@ POINTS = (
     "after_complete",  # a resource's COMPLETE is committed
     "heartbeat",  # the lease heartbeat is about to renew the claim
     "before_stack_complete",  # every resource is done; the stack's final state is not written
+    "rollback_swapped",  # an update's rollback put back what replacements kept; no more
 )
 
 

@@ -547,6 +547,7 @@ async def _run_rollback(operation: Operation) -> StackRecord:
         lambda n: replacement.swap_back(operation, n),
     )
     if result.ok:
+        testpoints.reached("rollback_swapped")
         result = await _walk(operation, (), restricted=False)
     if result.ok:
         result = await _clean_up(operation)
