@@ -50,7 +50,7 @@ def randoms(count: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_scenario(name: str) -> dict[str, float]:
+def run_scenario(name: str, size: int) -> dict[str, float]:
     import yaml
 
     from stoker.definition.loading import LoadOptions, load_definition
@@ -66,11 +66,11 @@ def run_scenario(name: str) -> dict[str, float]:
     before, after = Path(directory, "a.yaml"), Path(directory, "b.yaml")
     parameters: dict[str, str] = {}
     if name == "change10":
-        before.write_text(values(10_000, 0))
-        after.write_text(values(10_000, 10))
+        before.write_text(values(size, 0))
+        after.write_text(values(size, 10))
     else:
-        before.write_text(randoms(1000))
-        after.write_text(randoms(1000))
+        before.write_text(randoms(size))
+        after.write_text(randoms(size))
         parameters = {"length": "12"}
     options = LoadOptions(
         limits=LoadLimits(max_bytes=16 * 1024 * 1024),
@@ -136,9 +136,9 @@ def run_scenario(name: str) -> dict[str, float]:
     }
 
 
-def in_child(name: str) -> dict[str, float]:
+def in_child(name: str, size: int) -> dict[str, float]:
     output = subprocess.run(
-        [sys.executable, __file__, "--child", name],
+        [sys.executable, __file__, "--child", name, "--size", str(size)],
         capture_output=True,
         text=True,
         check=True,
@@ -156,16 +156,19 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--child")
+    parser.add_argument("--size", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--values", type=int, default=10_000, help="size of change10")
+    parser.add_argument("--randoms", type=int, default=1000, help="size of replace1000")
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_scenario(args.child)))
+        print(json.dumps(run_scenario(args.child, args.size)))
         return
     print(f"load average: {_load_average()}")
-    for name in ("change10", "replace1000"):
-        runs = [in_child(name) for _ in range(args.repeat)]
+    for name, size in (("change10", args.values), ("replace1000", args.randoms)):
+        runs = [in_child(name, size) for _ in range(args.repeat)]
         median = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
         print(
-            f"{name}: plan {median['plan_s']:.3f} s, update {median['update_s']:.3f} s "
+            f"{name} ({size}): plan {median['plan_s']:.3f} s, update {median['update_s']:.3f} s "
             f"(the stack's create {median['create_s']:.3f} s; yaml.safe_load of 10,000 "
             f"resources {median['yaml_s']:.3f} s); "
             f"unchanged {median['unchanged']:.0f}, updated {median['updated']:.0f}, "
