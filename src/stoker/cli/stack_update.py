@@ -200,7 +200,9 @@ def update(
             preview = views.update_preview(session.store, current, plan)
             emit_record(preview, fmt, columns)
         return
-    progress = Progress(len(definition.enabled), lookup=session.stack_info)
+    # Counted as they are touched: an update leaves most resources alone, and a total of
+    # the whole stack would show "10/10000 done" at the end of a complete update.
+    progress = Progress(0, lookup=session.stack_info)
     engine.listener = progress
     with progress:
         record = asyncio.run(engine.update(current.id, request))
