@@ -26,9 +26,10 @@ from stoker.cli.output import (
     report,
     to_yaml,
 )
+from stoker.engine import views
 from stoker.engine.settings import EngineSettings
-from stoker.engine.state import EventRecord, ResourceRecord, StackRecord, Status, Store
-from stoker.errors import OperationFailed, Rejected, StackNotFound, StokerError
+from stoker.engine.state import EventRecord, StackRecord, Status, Store
+from stoker.errors import OperationFailed, Rejected, StackNotFound
 from stoker.store.urls import database_url
 
 # The engine, the definition machinery and the resource types are imported by the
@@ -81,7 +82,7 @@ class Session:
         found = self.store.get_stack(stack_id, self.settings.project)
         if found is None:
             return None
-        count = self.store.count_resources(found.id)
+        count = len(self.store.resources(found.id))
         return StackInfo(found.parent_id, found.parent_resource, count)
 
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
@@ -258,7 +259,7 @@ def create(
     )
     with progress:
         record = asyncio.run(engine.create(request))
-    _show(session, engine, record, fmt, columns, show_secrets)
+    show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
         raise OperationFailed(
             f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
@@ -266,13 +267,19 @@ def create(
 
 
 def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:
+    """The create's plan (every resource added, see `engine.plan`) with its order."""
     assert definition.graph is not None
-    types = engine.resource_types(definition, base_dir)
+    plan = engine.plan_create(definition, base_dir)
     return {
         "stack_name": definition.context.stack_name if definition.context else None,
         "resources": [
-            {"name": n, "type": types[n], "requires": list(definition.graph.requires[n])}
-            for n in definition.resource_order()
+            {
+                "name": d.name,
+                "type": d.type,
+                "requires": list(definition.graph.requires[d.name]),
+                "change": d.change.value,
+            }
+            for d in plan.decisions.values()
         ],
         "creation_order": definition.graph.levels(),
         "disabled_resources": list(definition.disabled),
@@ -280,79 +287,7 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
 
 
 # ---------------------------------------------------------------------------- show
-def _parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]:
-    """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
-    from stoker.definition.context import stack_arn
-    from stoker.parameters import display_value
-    from stoker.template.versions import Format
-
-    definition = engine.definition_of(record)
-    shown = {
-        name: display_value(parameter, definition.parameters[name])
-        for name, parameter in definition.template.parameters.items()
-        if name in definition.parameters
-    }
-    if definition.template.version.format is Format.HOT:
-        pseudo = {
-            "OS::stack_id": record.id,
-            "OS::stack_name": record.name,
-            "OS::project_id": record.project,
-        }
-    else:
-        arn = stack_arn(record.project, record.name, record.id)
-        pseudo = {
-            "AWS::StackId": arn,
-            "AWS::StackName": record.name,
-            "AWS::Region": "ap-southeast-1",
-        }
-    # a template that declares a pseudo-parameter's name shows its own value, as Heat does
-    declared = definition.template.parameters
-    shown.update({name: value for name, value in pseudo.items() if name not in declared})
-    return shown
-
-
-def _time(value: Any) -> str | None:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
-
-
-def stack_document(
-    engine: StackEngine, record: StackRecord, resolve_outputs: bool = True
-) -> dict[str, Any]:
-    """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``).
-
-    Hidden parameters are masked in ``parameters``; outputs carry their values, as Heat's
-    do (the table view marks the sensitive ones, see `_table_outputs`)."""
-    parameters = _parameters(engine, record)
-    description = record.template.get(
-        "description", record.template.get("Description", "No description")
-    )
-    document: dict[str, Any] = {
-        "id": record.id,
-        "stack_name": record.name,
-        "description": description,
-        "template_description": description,
-        "stack_status": f"{record.action.value}_{record.status.value}",
-        "stack_status_reason": record.status_reason,
-        "creation_time": _time(record.created_at),
-        "updated_time": _time(record.updated_at),
-        "deletion_time": _time(record.deleted_at),
-        "disable_rollback": record.disable_rollback,
-        "timeout_mins": record.timeout_mins,
-        "parameters": parameters,
-        "parent": record.parent_id,
-        "stack_owner": None,
-        "stack_user_project_id": record.project,
-        "tags": list(record.tags) or None,
-        "notification_topics": [],
-        "capabilities": [],
-        "links": [],
-    }
-    if resolve_outputs and record.deleted_at is None:
-        document["outputs"] = engine.outputs(record)
-    return document
-
-
-def _show(
+def show_stack(
     session: Session,
     engine: StackEngine,
     record: StackRecord,
@@ -360,32 +295,13 @@ def _show(
     columns: tuple[str, ...],
     show_secrets: bool = False,
 ) -> None:
-    document = stack_document(engine, record)
+    document = views.stack_document(engine, record)
     if fmt == "table" and not show_secrets and "outputs" in document:
-        document["outputs"] = _table_outputs(engine, record, document["outputs"])
+        document["outputs"] = views.table_outputs(engine, record, document["outputs"])
     emit_record(document, fmt, columns)
 
 
-def _table_outputs(
-    engine: StackEngine, record: StackRecord, outputs: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """``outputs`` with the value of each one derived from a hidden parameter replaced by
-    ``<sensitive>``: only for the human table view, as Terraform does; machine formats
-    carry the value, as Heat's API does."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_outputs
-    from stoker.engine.sensitivity import StackTaints
-
-    taint = StackTaints(engine).of(record)  # across parent and children
-    sensitive = sensitive_outputs(engine.definition_of(record).template, taint)
-    return [
-        {**o, "output_value": SENSITIVE}
-        if o.get("output_key") in sensitive and o.get("output_value") is not None
-        else o
-        for o in outputs
-    ]
-
-
-def _find(session: Session, name: str) -> StackRecord:
+def find_stack(session: Session, name: str) -> StackRecord:
     record = session.store.get_stack(name, session.settings.project)
     if record is None:
         raise StackNotFound(f"The Stack ({name}) could not be found.")
@@ -408,11 +324,11 @@ def show(
     show_secrets: bool,
 ) -> None:
     """Show stack NAME (or id)."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     engine = session.engine()
-    document = stack_document(engine, record, not no_resolve_outputs)
+    document = views.stack_document(engine, record, not no_resolve_outputs)
     if fmt == "table" and not show_secrets and "outputs" in document:
-        document["outputs"] = _table_outputs(engine, record, document["outputs"])
+        document["outputs"] = views.table_outputs(engine, record, document["outputs"])
     emit_record(document, fmt, columns)
 
 
@@ -429,20 +345,7 @@ def list_stacks(
     records = session.store.list_stacks(
         session.settings.project, include_nested=nested, include_deleted=deleted
     )
-    rows = [
-        {
-            "id": r.id,
-            "stack_name": r.name,
-            "stack_status": f"{r.action.value}_{r.status.value}",
-            "stack_status_reason": r.status_reason,
-            "creation_time": _time(r.created_at),
-            "updated_time": _time(r.updated_at),
-            "deletion_time": _time(r.deleted_at),
-            "parent": r.parent_id,
-            "tags": list(r.tags) or None,
-        }
-        for r in records
-    ]
+    rows = [views.stack_row(r) for r in records]
     emit_rows(
         rows, fmt, columns, ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
     )
@@ -457,7 +360,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
     """Delete stack NAME and everything in it."""
     from stoker.cli.progress import Progress
 
-    record = _find(session, name)
+    record = find_stack(session, name)
     if not yes:
         if not sys.stdin.isatty():
             raise click.UsageError("refusing to delete without confirmation; pass --yes")
@@ -482,39 +385,18 @@ def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> 
     """Continue an operation on NAME that was interrupted (its engine died)."""
     from stoker.cli.progress import Progress
 
-    record = _find(session, name)
+    record = find_stack(session, name)
     progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(engine.recover(record.id))
     status = f"{result.name}: {result.action.value}_{result.status.value}"
     if result.deleted_at is None and result.action.value != "DELETE":
-        _show(session, engine, result, fmt, columns)
+        show_stack(session, engine, result, fmt, columns)
     elif result.status is Status.COMPLETE:
         click.echo(status, err=True)
     if result.status is not Status.COMPLETE:
         raise OperationFailed(status)
-
-
-def _masked_environment(session: Session, record: StackRecord) -> dict[str, Any]:
-    """The stored environment with the values of hidden parameters (by name, in
-    ``parameters`` and ``parameter_defaults``) masked; nothing else is touched."""
-    from stoker.parameters import MASK
-
-    try:
-        template = session.engine().definition_of(record).template
-        hidden = {name for name, p in template.parameters.items() if p.hidden}
-    except StokerError:  # no definition to ask: mask every value rather than leak one
-        hidden = None
-    data = dict(record.environment)
-    for section in ("parameters", "parameter_defaults"):
-        values = data.get(section)
-        if isinstance(values, dict):
-            data[section] = {
-                name: MASK if hidden is None or name in hidden else value
-                for name, value in values.items()
-            }
-    return data
 
 
 # ---------------------------------------------------------------------------- outputs
@@ -539,11 +421,11 @@ def output_list(
     show_secrets: bool,
 ) -> None:
     """List the outputs of NAME."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
-        outputs = _table_outputs(engine, record, outputs)
+        outputs = views.table_outputs(engine, record, outputs)
     default = (
         ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
     )
@@ -577,11 +459,11 @@ def output_show(
 
     if not key and not show_all:
         raise click.UsageError("give an output KEY or --all")
-    record = _find(session, name)
+    record = find_stack(session, name)
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
-        outputs = _table_outputs(engine, record, outputs)
+        outputs = views.table_outputs(engine, record, outputs)
     if show_all:
         emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"])
         return
@@ -594,21 +476,6 @@ def output_show(
 
 
 # ---------------------------------------------------------------------------- resources
-def _resource_row(record: ResourceRecord, stack_name: str) -> dict[str, Any]:
-    return {
-        "resource_name": record.name,
-        "logical_resource_id": record.name,
-        "physical_resource_id": record.physical_id or "",
-        "resource_type": record.type,
-        "resource_status": f"{record.action.value}_{record.status.value}",
-        "resource_status_reason": record.status_reason,
-        "updated_time": _time(record.updated_at or record.created_at),
-        "creation_time": _time(record.created_at),
-        "required_by": [],
-        "stack_name": stack_name,
-    }
-
-
 @stack.group()
 def resource() -> None:
     """Stack resources."""
@@ -630,8 +497,8 @@ def resource_list(
     session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """List the resources of NAME (and of its nested stacks, to --nested-depth)."""
-    record = _find(session, name)
-    rows = _resource_rows(session, record, nested_depth)
+    record = find_stack(session, name)
+    rows = views.resource_rows(session.store, session.settings.project, record, nested_depth)
     default = [
         "resource_name",
         "physical_resource_id",
@@ -642,44 +509,6 @@ def resource_list(
     if nested_depth:
         default.append("stack_name")
     emit_rows(rows, fmt, columns, default)
-
-
-def _children(session: Session, records: list[ResourceRecord]) -> list[StackRecord]:
-    """The nested stacks created by ``records`` (those that still exist)."""
-    found = []
-    for r in records:
-        child_id = r.data.get("child_id")
-        if child_id:
-            child = session.store.get_stack(str(child_id), session.settings.project)
-            if child is not None:
-                found.append(child)
-    return found
-
-
-def _resource_rows(session: Session, stack: StackRecord, depth: int) -> list[dict[str, Any]]:
-    records = session.store.resources(stack.id)
-    required_by: dict[str, list[str]] = {r.name: [] for r in records}
-    for r in records:
-        for need in r.requires:
-            required_by.setdefault(need, []).append(r.name)
-    rows = []
-    for r in records:
-        row = _resource_row(r, stack.name)
-        row["required_by"] = required_by.get(r.name, [])
-        row["parent_resource"] = stack.parent_resource
-        rows.append(row)
-    if depth > 0:
-        for child in _children(session, records):
-            rows.extend(_resource_rows(session, child, depth - 1))
-    return rows
-
-
-def _stack_events(session: Session, stack: StackRecord, depth: int) -> list[EventRecord]:
-    events = list(session.store.events(stack.id))
-    if depth > 0:
-        for child in _children(session, session.store.resources(stack.id)):
-            events.extend(_stack_events(session, child, depth - 1))
-    return sorted(events, key=lambda e: (e.time, e.id or 0)) if depth > 0 else events
 
 
 @resource.command("show")
@@ -694,65 +523,18 @@ def resource_show(
     """Show resource RESOURCE_NAME of NAME, with its attributes."""
     from stoker.engine.stacks import StackNotFound
 
-    record = _find(session, name)
+    record = find_stack(session, name)
     records = {r.name: r for r in session.store.resources(record.id)}
     found = records.get(resource_name)
     if found is None:
         raise StackNotFound(
             f"The Resource ({resource_name}) could not be found in Stack {record.name}."
         )
-    row = _resource_row(found, record.name)
-    row["required_by"] = [n for n, r in records.items() if resource_name in r.requires]
-    plugin = session.registry.get(found.type)
-    attributes: dict[str, Any] = {}
-    if plugin is not None:
-        from stoker.engine.runtime import view_of
-
-        view = view_of(found)
-        for attribute in plugin.attributes_schema:
-            if attribute != "show":
-                try:
-                    attributes[attribute] = plugin.attribute(view, attribute)
-                except Exception as error:  # an attribute's failure is shown, not raised
-                    attributes[attribute] = f"<error: {error}>"
-    row["attributes"] = attributes
-    row["properties"] = _shown_properties(session, record, found)
+    row = views.resource_document(session.engine(), record, records, resource_name)
     emit_record(row, fmt, columns)
 
 
-def _shown_properties(
-    session: Session, record: StackRecord, found: ResourceRecord
-) -> dict[str, Any]:
-    """The resource's resolved properties, each one whose template expression reads a
-    hidden parameter (directly or through another resource) shown as ``<sensitive>``:
-    Heat does not show properties at all, and they would carry the secret verbatim."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_properties
-    from stoker.engine.sensitivity import StackTaints
-
-    engine = session.engine()
-    try:
-        template = engine.definition_of(record).template
-        taint = StackTaints(engine).of(record)  # across parent and children
-    except StokerError:
-        return dict(found.properties)
-    sensitive = sensitive_properties(template, found.name, taint)
-    return {k: SENSITIVE if k in sensitive else v for k, v in found.properties.items()}
-
-
 # ---------------------------------------------------------------------------- events
-def _event_row(event: EventRecord) -> dict[str, Any]:
-    return {
-        "id": event.id,
-        "event_time": event.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "resource_name": event.resource_name,
-        "logical_resource_id": event.resource_name,
-        "physical_resource_id": event.physical_id or "",
-        "resource_status": f"{event.action.value}_{event.status.value}",
-        "resource_status_reason": event.reason,
-        "resource_type": event.resource_type,
-    }
-
-
 @stack.group()
 def event() -> None:
     """Stack events."""
@@ -778,8 +560,8 @@ def event_list(
     """List the events of NAME, oldest first (with nested stacks' to --nested-depth)."""
     from stoker.cli.progress import event_line
 
-    record = _find(session, name)
-    events = _stack_events(session, record, nested_depth)
+    record = find_stack(session, name)
+    events = views.stack_events(session.store, session.settings.project, record, nested_depth)
     if not follow:
         names = {record.id: record.name}
         if nested_depth:
@@ -791,7 +573,9 @@ def event_list(
                     )
                 }
             )
-        rows = [{**_event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events]
+        rows = [
+            {**views.event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events
+        ]
         default = ["event_time", "resource_name", "resource_status", "resource_status_reason"]
         emit_rows(rows, fmt, columns, [*default, "stack_name"] if nested_depth else default)
         return
@@ -819,7 +603,7 @@ def template_group() -> None:
 @click.pass_obj
 def template_show(session: Session, name: str, fmt: str) -> None:
     """Print the template of NAME."""
-    record = _find(session, name)
+    record = find_stack(session, name)
     text = json.dumps(record.template, indent=2) if fmt == "json" else to_yaml(record.template)
     click.echo(text, nl=fmt == "json")
 
@@ -835,8 +619,8 @@ def environment_group() -> None:
 @click.pass_obj
 def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""
-    record = _find(session, name)
-    data = _masked_environment(session, record)
+    record = find_stack(session, name)
+    data = views.masked_environment(session.engine(), record)
     text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")
 
@@ -884,6 +668,16 @@ def signal(
     else:
         assert name is not None and resource_name is not None
         asyncio.run(session.engine().signal(name, resource_name, details))
+
+
+def _register_update() -> None:
+    """``stack update`` lives in its own module (cli/stack_update.py)."""
+    from stoker.cli.stack_update import update
+
+    stack.add_command(update)
+
+
+_register_update()
 
 
 # The other stack actions (check, suspend/resume, cancel, abandon/adopt, export,

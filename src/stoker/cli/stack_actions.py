@@ -52,7 +52,7 @@ def _act(
     from stoker.cli.progress import Progress
 
     found = session.store.get_stack(name, session.settings.project)
-    count = len(session.store.resources(found.id)) if found is not None else 0
+    count = session.store.count_resources(found.id) if found is not None else 0
     progress = Progress(count, lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
@@ -270,7 +270,7 @@ def snapshot_create(
 
     found = session.store.get_stack(name, session.settings.project)
     progress = Progress(
-        len(session.store.resources(found.id)) if found else 0, lookup=session.stack_info
+        session.store.count_resources(found.id) if found else 0, lookup=session.stack_info
     )
     engine = session.engine(progress)
     with progress:

@@ -102,6 +102,22 @@ def _load(*args: Any, **kwargs: Any) -> LoadResult:
     return load_from_options(*args, **kwargs)[0]
 
 
+def parameter_values(
+    parameters: tuple[str, ...], parameter_files: tuple[str, ...]
+) -> dict[str, str]:
+    """``--parameter K=V`` and ``--parameter-file K=FILE`` as one mapping (files read)."""
+    values = _key_value(parameters, "--parameter")
+    for key, path in _key_value(parameter_files, "--parameter-file").items():
+        try:
+            with open(path, encoding="utf-8") as handle:
+                values[key] = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise click.BadParameter(
+                f"cannot read {path}: {error}", param_hint="--parameter-file"
+            ) from None
+    return values
+
+
 def load_from_options(
     template_file: str,
     environments: tuple[str, ...],
@@ -114,15 +130,7 @@ def load_from_options(
     project_id: str | None = None,
 ) -> tuple[LoadResult, dict[str, str]]:
     """Load a definition from command-line options; also return the explicit parameters."""
-    values = _key_value(parameters, "--parameter")
-    for key, path in _key_value(parameter_files, "--parameter-file").items():
-        try:
-            with open(path, encoding="utf-8") as handle:
-                values[key] = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            raise click.BadParameter(
-                f"cannot read {path}: {error}", param_hint="--parameter-file"
-            ) from None
+    values = parameter_values(parameters, parameter_files)
     options = LoadOptions(
         limits=LoadLimits.of(active_limits()),
         restrict_files=restrict_files,

@@ -7,17 +7,18 @@ Diagnostic; nothing here raises for a user mistake.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from stoker import codes
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template, parse_template
 from stoker.diagnostics import Diagnostic, Severity, Span
-from stoker.environment import load_environment_file, merge_environments
+from stoker.environment import environment_from_data, load_environment_file, merge_environments
 from stoker.errors import TemplateError
-from stoker.template.loader import LoadLimits, read_file
+from stoker.template.loader import Document, LoadLimits, read_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,3 +130,103 @@ def load_definition(
         if d.is_error
     ]
     return LoadResult(definition, found + definition.diagnostics + later)
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentInputs:
+    """What a stack runs from now (as stored), for an update that keeps some of it."""
+
+    template: Mapping[str, Any]
+    environment: Mapping[str, Any]
+    files: Mapping[str, str]
+    parameters: Mapping[str, Any]
+    template_file: str | None = None
+
+
+def load_update_definition(
+    template_path: str | None,
+    environment_paths: Sequence[str],
+    parameters: Mapping[str, str],
+    options: LoadOptions,
+    *,
+    current: CurrentInputs,
+    existing: bool,
+    clear: Collection[str] = (),
+) -> tuple[LoadResult, dict[str, Any]]:
+    """The definition a stack update asks for, and the parameters to store with it.
+
+    Without ``existing`` (Heat's PUT) it is loaded like a create's. With it (PATCH) the
+    stored template, environment and files are kept unless new ones are given: the stored
+    environment comes first and the new files merge over it, and the parameters are the
+    stored ones minus ``clear``, overlaid with the new ones, dropping any the template
+    (new or kept) does not declare."""
+    if template_path is None and not existing:
+        problem = Diagnostic(codes.SYNTAX, "a template (-t) is required unless --existing is given")
+        return LoadResult(None, [problem]), {}
+    if template_path is not None:
+        template, found = load_template(template_path, options.limits)
+        base_dir: str | None = os.path.dirname(os.path.abspath(template_path))
+    else:
+        label = current.template_file or "<stored template>"
+        template, found = parse_template(Document(dict(current.template), "json", label)), []
+        base_dir = os.path.dirname(current.template_file) if current.template_file else None
+    if template is None:
+        return LoadResult(None, found), {}
+    declared = set(template.parameters)
+    cleared = set(clear)
+    environments = []
+    stored_parameters: dict[str, Any] = {}
+    if existing:
+        data = dict(current.environment)
+        kept = data.get("parameters")
+        if isinstance(kept, Mapping):
+            kept = {k: v for k, v in kept.items() if k in declared and k not in cleared}
+        else:
+            kept = {}
+        # New values overlay the stored ones here: Heat lets environment files override
+        # explicit parameters, and the stored environment is the first of the files.
+        data["parameters"] = {**kept, **parameters}
+        stored, env_found = environment_from_data(data, "<stored environment>")
+        found.extend(d for d in env_found if d.is_error)
+        environments.append(stored)
+        stored_parameters = {
+            k: v for k, v in current.parameters.items() if k in declared and k not in cleared
+        }
+    for env_path in environment_paths:
+        environment, env_found = load_environment_file(env_path, options.limits)
+        found.extend(env_found)
+        if environment.encrypted_param_names:
+            found.append(_encrypted_names(env_path, options.require_all_parameters))
+        environments.append(environment)
+    environment, merge_found = merge_environments(
+        environments,
+        explicit_parameters=dict(parameters),
+        template_parameter_names=declared,
+        parameter_types={name: p.type.value for name, p in template.parameters.items()},
+    )
+    found.extend(merge_found)
+    if template_path is not None and base_dir is not None:
+        collected = collect_files(
+            template.calls_of("get_file"),
+            base_dir,
+            restrict_to=base_dir if options.restrict_files else None,
+        )
+        found.extend(collected.diagnostics)
+        files, unread = collected.files, frozenset(collected.unread)
+    else:
+        files, unread = dict(current.files), frozenset()
+    definition = define_stack(
+        template,
+        environment,
+        files,
+        unread_files=unread,
+        require_all_parameters=options.require_all_parameters,
+        stack_name=options.stack_name,
+    )
+    later = [
+        d if d.code == codes.FILE_MISSING else replace(d, severity=Severity.WARNING)
+        for d in (*definition.create_findings, *definition.output_findings)
+        if d.is_error
+    ]
+    result = LoadResult(definition, found + definition.diagnostics + later)
+    return result, {**stored_parameters, **parameters}

@@ -66,13 +66,18 @@ class StackDefinition:
     scope: Scope | None = None
     #: what a parent handed down that derives from its hidden parameters (a nested stack)
     taint: Taint = NO_TAINT
+    #: `resource_order`, computed once (the graph does not change after define_stack)
+    _order: list[str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.is_error]
 
     def resource_order(self) -> list[str]:
-        return self.graph.order() if self.graph else list(self.enabled)
+        """Resources in a dependency order, stable with respect to template order."""
+        if self._order is None:
+            self._order = self.graph.order() if self.graph else list(self.enabled)
+        return list(self._order)
 
 
 def define_stack(

@@ -39,6 +39,7 @@ class Recorder:
         self._pending.stacks.extend(batch.stacks)
         self._pending.resources.extend(batch.resources)
         self._pending.events.extend(batch.events)
+        self._pending.removed.extend(batch.removed)
         self._waiters.append(waiter)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush())
@@ -86,4 +87,5 @@ def _split(batch: WriteBatch, size: int) -> list[WriteBatch]:
             )
         )
     parts[-1].stacks.extend(batch.stacks)
+    parts[-1].removed.extend(batch.removed)
     return parts

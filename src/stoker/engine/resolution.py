@@ -10,7 +10,7 @@ deeper than the limit is reported before anything is created, with both location
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -145,14 +145,17 @@ def resolve_types(
     cache: ProviderCache | None = None,
     *,
     require_types: bool = True,
+    names: Collection[str] | None = None,
 ) -> Resolution:
     """Find the plugin of every enabled resource (reporting what cannot be found, unless
-    ``require_types`` is false: template validation does not need a type to be runnable)."""
+    ``require_types`` is false: template validation does not need a type to be runnable);
+    with ``names``, only of those (an update resolves only what it may change)."""
     cache = cache or ProviderCache()
     result = Resolution()
     template = definition.template
     environment = definition.environment
-    for name in definition.enabled:
+    enabled = definition.enabled if names is None else [n for n in definition.enabled if n in names]
+    for name in enabled:
         resource = template.resources[name]
         declared = resource.type
         type_path = (*resource.path, template.names.type)

@@ -47,10 +47,13 @@ class StackRecord:
     action: Action
     status: Status
     status_reason: str
-    template: dict[str, Any]
-    environment: dict[str, Any]
-    files: dict[str, str]
-    parameters: dict[str, Any]  # raw values as supplied (hidden ones too: this is state)
+    # Left out of repr: large (a 10,000-resource template), and hidden values. Python
+    # 3.11's asyncio.run formats the repr of its main task's result when it restores the
+    # SIGINT handler, so a record returned from an operation would be printed in full.
+    template: dict[str, Any] = field(repr=False)
+    environment: dict[str, Any] = field(repr=False)
+    files: dict[str, str] = field(repr=False)
+    parameters: dict[str, Any] = field(repr=False)  # raw values as supplied (hidden too)
     created_at: datetime
     updated_at: datetime | None = None
     deleted_at: datetime | None = None
@@ -124,9 +127,43 @@ class WriteBatch:
     stacks: list[StackStatus] = field(default_factory=list)
     resources: list[ResourceRecord] = field(default_factory=list)  # upserted by (stack_id, name)
     events: list[EventRecord] = field(default_factory=list)
+    #: resources to forget, by (stack_id, name), after the upserts (removed by an update)
+    removed: list[tuple[str, str]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
-        return bool(self.stacks or self.resources or self.events)
+        return bool(self.stacks or self.resources or self.events or self.removed)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredDefinition:
+    """What a stack runs from: the template, merged environment and files (as data), the
+    parameters as supplied, and where the template was read from."""
+
+    template: dict[str, Any]
+    environment: dict[str, Any]
+    files: dict[str, str]
+    parameters: dict[str, Any]
+    template_file: str | None = None
+
+    @classmethod
+    def of(cls, stack: StackRecord) -> StoredDefinition:
+        return cls(
+            stack.template, stack.environment, stack.files, stack.parameters, stack.template_file
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DefinitionChange:
+    """An update's change of a stack's definition. With ``keep_previous`` (an update
+    starts) the current definition becomes the previous one, which a rollback returns
+    to; without it (a rollback) the previous one is dropped."""
+
+    stack_id: str
+    definition: StoredDefinition
+    tags: tuple[str, ...] = ()
+    timeout_mins: int | None = None
+    disable_rollback: bool = True
+    keep_previous: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +235,15 @@ class Store(Protocol):
 
     def count_stacks(self, project: str) -> int:
         """Top-level stacks in the project that are not deleted (the per-project limit)."""
+
+    def change_definition(
+        self, change: DefinitionChange, batch: WriteBatch, fence: LeaseToken | None = None
+    ) -> None:
+        """Point the stack at a new definition (see `DefinitionChange`) and apply ``batch``,
+        in one transaction; fenced as `write`."""
+
+    def previous_definition(self, stack_id: str) -> StoredDefinition | None:
+        """The definition the stack had before its last update, if it keeps one."""
 
     def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
         """The stack is gone: set deleted_at (its name may be reused); fenced as `write`."""

@@ -15,13 +15,18 @@ import signal
 
 ENV = "STOKER_TEST_STOP_AT"
 
-#: every point an operation passes, for the tests to choose from
+#: every point a create passes, for the tests to choose from (test_split_brain covers each)
 POINTS = (
     "before_handler",  # a resource's IN_PROGRESS is committed; its handler has not started
     "after_handler",  # the handler returned; COMPLETE is not yet recorded
     "after_complete",  # a resource's COMPLETE is committed
     "heartbeat",  # the lease heartbeat is about to renew the claim
     "before_stack_complete",  # every resource is done; the stack's final state is not written
+)
+
+#: points only an update passes (tests/engine/test_kill_update.py stops there)
+UPDATE_POINTS = (
+    "rollback_swapped",  # an update's rollback put back what replacements kept; no more
 )
 
 

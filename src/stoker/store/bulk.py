@@ -36,6 +36,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     cast,
+    delete,
     func,
     literal_column,
     select,
@@ -104,6 +105,14 @@ class BulkStatements:
         self.upsert_resources = self._compile(Resource.__table__, RESOURCE_FIELDS, upsert=True)
         self.insert_events = self._compile(Event.__table__, EVENT_FIELDS, upsert=False)
         self.set_stack_status = self._set_stack_status()
+        self.delete_resource = self._delete_resource()
+
+    def _delete_resource(self) -> DriverStatement:
+        """``DELETE FROM resources WHERE stack_id AND name``: a row an update removed."""
+        statement = delete(Resource).where(
+            Resource.stack_id == bindparam("old_stack_id"), Resource.name == bindparam("old_name")
+        )
+        return _positional(statement, self.dialect, ["old_stack_id", "old_name"])
 
     def _set_stack_status(self) -> DriverStatement:
         """``UPDATE stacks SET action, status, status_reason, updated_at WHERE id``."""

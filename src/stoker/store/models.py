@@ -11,7 +11,9 @@ Choices:
 - Actions and statuses are short strings, not database enums: a new action is then a
   code change, not a migration.
 - The template, environment and files a stack was created from live in ``raw_templates``
-  (as in Heat): they are large and written once, while the stack row changes often.
+  (as in Heat): they are large and written once, while the stack row changes often. An
+  update points the stack at a new row and keeps the previous one
+  (``prev_raw_template_id``, with ``prev_parameters``) for its rollback.
 - The lease is three columns on the stack row (holder, expiry, generation), so claiming a
   stack is one conditional UPDATE of one row; the generation is the fencing token every
   write of the holder is checked against.
@@ -158,6 +160,10 @@ class Stack(TableOf):
     status_reason = _text()
     raw_template_id = _column(Id, ForeignKey("raw_templates.id"), nullable=False)
     parameters = _json()
+    #: the definition before the last update (template, parameters, path), for rollback
+    prev_raw_template_id = _column(Id, ForeignKey("raw_templates.id"), nullable=True)
+    prev_parameters = _column(JSON(), nullable=True)
+    prev_template_file = _text(nullable=True)
     created_at = _time()
     updated_at = _time(nullable=True)
     deleted_at = _time(nullable=True)

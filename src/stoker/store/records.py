@@ -21,6 +21,7 @@ from stoker.engine.state import (
     ResourceRecord,
     StackRecord,
     Status,
+    StoredDefinition,
 )
 from stoker.store.codec import Codec
 from stoker.store.models import RawTemplate, Stack
@@ -121,6 +122,14 @@ def stack_record(row: Sequence[Any]) -> StackRecord:
 
 def template_values(stack: StackRecord) -> dict[str, Any]:
     return {"template": stack.template, "environment": stack.environment, "files": stack.files}
+
+
+def template_values_of(definition: StoredDefinition) -> dict[str, Any]:
+    return {
+        "template": definition.template,
+        "environment": definition.environment,
+        "files": definition.files,
+    }
 
 
 def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:

@@ -272,7 +272,7 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
     how many values changed. The check value is replaced too."""
     count = 0
     columns = (
-        (Stack, ("parameters", "status_reason")),
+        (Stack, ("parameters", "prev_parameters", "status_reason")),
         (RawTemplate, ("template", "environment", "files")),
         (Resource, ("properties", "attributes", "data", "status_reason")),
         (Event, ("reason",)),

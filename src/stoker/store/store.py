@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, StatementError
 
 from stoker.engine.state import (
+    DefinitionChange,
     EventRecord,
     Lease,
     LeaseToken,
@@ -30,6 +31,7 @@ from stoker.engine.state import (
     SnapshotRecord,
     StackExists,
     StackRecord,
+    StoredDefinition,
     WriteBatch,
 )
 from stoker.errors import DatabaseError, LeaseLost
@@ -50,6 +52,7 @@ from stoker.store.records import (
     stack_record,
     stack_values,
     template_values,
+    template_values_of,
 )
 from stoker.store.urls import database_url, redacted, sqlalchemy_url
 
@@ -359,6 +362,8 @@ class SqlStore:
                     bulk.upsert_resources.execute(cursor, resources)
                 if events:
                     bulk.insert_events.execute(cursor, events)
+                for removed in batch.removed:
+                    bulk.delete_resource.execute(cursor, [removed])
         except _Fenced:
             assert fence is not None
             with self._reading() as connection:  # after the rollback: who holds it now
@@ -401,6 +406,126 @@ class SqlStore:
                 cursor.close()
         finally:
             connection.close()  # back to the pool
+
+    def _write_stack_changes(self, connection: Connection, batch: WriteBatch) -> None:
+        for change in batch.stacks:
+            result = connection.execute(
+                update(Stack)
+                .where(Stack.id == change.stack_id)
+                .values(
+                    action=change.action.value,
+                    status=change.status.value,
+                    status_reason=self._sealer.seal_text(change.reason)
+                    if self._is_sealed(connection, change.stack_id)
+                    else change.reason,
+                    updated_at=change.time,
+                )
+            )
+            if result.rowcount != 1:
+                raise UnknownStack(change.stack_id)
+
+    @staticmethod
+    def _remove_rows(connection: Connection, removed: Sequence[tuple[str, str]]) -> None:
+        for stack_id, name in removed:
+            connection.execute(
+                delete(Resource).where(Resource.stack_id == stack_id, Resource.name == name)
+            )
+
+    # -- definitions (update and rollback) ---------------------------------------------
+
+    def change_definition(
+        self, change: DefinitionChange, batch: WriteBatch, fence: LeaseToken | None = None
+    ) -> None:
+        """Point the stack at ``change.definition`` and write ``batch``, in one transaction.
+
+        An update (``keep_previous``) keeps the current raw template as the previous one
+        and drops the one kept before (no stack refers to it any more); a rollback drops
+        the update's raw template and clears the previous one."""
+        with self._writing() as connection:
+            if fence is not None:
+                self._fence.run(connection, fence)
+            current = connection.execute(
+                select(
+                    Stack.raw_template_id,
+                    Stack.prev_raw_template_id,
+                    Stack.parameters,
+                    Stack.template_file,
+                ).where(Stack.id == change.stack_id)
+            ).first()
+            if current is None:
+                raise UnknownStack(change.stack_id)
+            raw_id, prev_id, parameters, template_file = current
+            definition = change.definition
+            sealed = self._is_sealed(connection, change.stack_id) or secrets.hides_parameters(
+                definition.template
+            )
+            values = template_values_of(definition)
+            stored_parameters: Any = definition.parameters
+            if sealed:
+                seal = self._sealer.seal
+                values = {key: seal(value) for key, value in values.items()}
+                stored_parameters = seal(definition.parameters)
+                if not secrets.is_sealed(parameters):
+                    parameters = seal(parameters)
+            added = connection.execute(insert(RawTemplate).values(values))
+            new_id = _first_key(added.inserted_primary_key)
+            if change.keep_previous:
+                previous: dict[str, Any] = {
+                    "prev_raw_template_id": raw_id,
+                    "prev_parameters": parameters,
+                    "prev_template_file": template_file,
+                }
+                dropped = [prev_id]
+            else:
+                previous = {
+                    "prev_raw_template_id": None,
+                    "prev_parameters": None,
+                    "prev_template_file": None,
+                }
+                dropped = [raw_id, prev_id]
+            connection.execute(
+                update(Stack)
+                .where(Stack.id == change.stack_id)
+                .values(
+                    raw_template_id=new_id,
+                    parameters=stored_parameters,
+                    template_file=definition.template_file,
+                    tags=list(change.tags),
+                    timeout_mins=change.timeout_mins,
+                    disable_rollback=change.disable_rollback,
+                    **previous,
+                )
+            )
+            self._sealed_stacks[change.stack_id] = sealed
+            for old in dropped:
+                if old is not None and old != new_id:
+                    connection.execute(delete(RawTemplate).where(RawTemplate.id == old))
+            self._write_stack_changes(connection, batch)
+            self._write_rows(connection, batch.resources, batch.events)
+            self._remove_rows(connection, batch.removed)
+
+    def previous_definition(self, stack_id: str) -> StoredDefinition | None:
+        query = (
+            select(
+                RawTemplate.template,
+                RawTemplate.environment,
+                RawTemplate.files,
+                Stack.prev_parameters,
+                Stack.prev_template_file,
+            )
+            .join(RawTemplate, RawTemplate.id == Stack.prev_raw_template_id)
+            .where(Stack.id == stack_id)
+        )
+        with self._reading() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            return None
+        template, environment, files, parameters, template_file = row
+        if secrets.is_sealed(parameters):
+            unseal = self._sealer.unseal
+            template, environment = unseal(template), unseal(environment)
+            files, parameters = unseal(files), unseal(parameters)
+        return StoredDefinition(template, environment, files, parameters or {}, template_file)
 
     def _seal_resource(self, record: ResourceRecord) -> ResourceRecord:
         seal = self._sealer.seal

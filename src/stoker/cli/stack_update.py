@@ -1,0 +1,206 @@
+"""``stoker stack update``: change a stack to a new definition, as ``openstack stack update``.
+
+Parses the options, builds the new definition (``--existing`` keeps what the stack runs
+from, see `stoker.definition.loading.load_update_definition`), and calls the engine; the
+plan (``--dry-run``) and the stack document are the library's views.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import click
+
+from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
+from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.errors import OperationFailed, Rejected
+
+if TYPE_CHECKING:
+    from stoker.cli.stack import Session
+
+
+@click.command()
+@click.argument("name")
+@click.option(
+    "-t",
+    "--template",
+    "template_file",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The new template file (with --existing: the stored one when not given).",
+)
+@environments_option
+@click.option(
+    "--parameter",
+    "parameters",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="A parameter value; repeatable.",
+)
+@click.option(
+    "--parameter-file",
+    "parameter_files",
+    multiple=True,
+    metavar="KEY=FILE",
+    help="A parameter whose value is the content of FILE; repeatable.",
+)
+@click.option(
+    "--existing",
+    is_flag=True,
+    help="Keep the stored template, environment, files and parameters unless given "
+    "(Heat's PATCH): new environments merge over the stored one, new parameters over "
+    "the stored ones.",
+)
+@click.option(
+    "--clear-parameter",
+    "clear_parameters",
+    multiple=True,
+    metavar="KEY",
+    help="With --existing: forget the stored value of KEY (its default applies); repeatable.",
+)
+@click.option(
+    "--rollback",
+    type=click.Choice(["enabled", "disabled", "keep"]),
+    default="keep",
+    show_default=True,
+    help="Roll back to the previous definition on failure (keep: as the stack says).",
+)
+@click.option(
+    "--timeout",
+    "timeout_mins",
+    type=click.IntRange(min=1),
+    metavar="MIN",
+    help="Fail the update if it takes longer (default: the stack's timeout).",
+)
+@click.option("--tag", "tag_list", multiple=True, help="A tag (replaces the stack's tags).")
+@click.option("--tags", default=None, help="Comma-separated tags (replace the stack's tags).")
+@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
+@click.option(
+    "--restrict-files",
+    is_flag=True,
+    help="Let get_file read only files below the template's directory.",
+)
+@limit_options(*EVALUATION_LIMITS)
+@format_option
+@column_option
+@click.option(
+    "--show-secrets",
+    is_flag=True,
+    help="In the table view, show outputs derived from hidden parameters.",
+)
+@click.pass_obj
+def update(
+    session: Session,
+    name: str,
+    template_file: str | None,
+    environments: tuple[str, ...],
+    parameters: tuple[str, ...],
+    parameter_files: tuple[str, ...],
+    existing: bool,
+    clear_parameters: tuple[str, ...],
+    rollback: str,
+    timeout_mins: int | None,
+    tag_list: tuple[str, ...],
+    tags: str | None,
+    dry_run: bool,
+    restrict_files: bool,
+    fmt: str,
+    columns: tuple[str, ...],
+    show_secrets: bool,
+) -> None:
+    """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
+    from stoker.cli.progress import Progress
+    from stoker.cli.stack import find_stack, show_stack
+    from stoker.cli.template import parameter_values
+    from stoker.definition.loading import CurrentInputs, LoadOptions, load_update_definition
+    from stoker.engine import views
+    from stoker.engine.stacks import UpdateRequest
+    from stoker.limits import active_limits
+    from stoker.template.loader import LoadLimits
+    from stoker.template.nodes import plain
+
+    if clear_parameters and not existing:
+        raise click.UsageError("--clear-parameter needs --existing")
+    if template_file is None and not existing:
+        raise click.UsageError("give the new template (-t TEMPLATE), or --existing to keep it")
+    current = find_stack(session, name)
+    values = parameter_values(parameters, parameter_files)
+    given = template_file or current.template_file or f"<stack {current.name}>"
+    result, stored_parameters = load_update_definition(
+        template_file,
+        environments,
+        values,
+        LoadOptions(
+            limits=LoadLimits.of(active_limits()),
+            restrict_files=restrict_files,
+            require_all_parameters=True,
+            stack_name=current.name,
+        ),
+        current=CurrentInputs(
+            current.template,
+            current.environment,
+            current.files,
+            current.parameters,
+            current.template_file,
+        ),
+        existing=existing,
+        clear=clear_parameters,
+    )
+    definition = result.definition
+    report(result.diagnostics, given)
+    if not result.ok or definition is None:
+        raise Rejected("the template, environment or parameters were rejected")
+    base_dir = os.path.dirname(os.path.abspath(given)) if template_file else None
+    if template_file is None and current.template_file:
+        base_dir = os.path.dirname(current.template_file)
+    if restrict_files and base_dir:
+        session.settings = replace(session.settings, files_root=base_dir)
+    engine = session.engine()
+    problems = engine.check(definition, base_dir)
+    report(problems, given)
+    if any(d.is_error for d in problems):
+        raise Rejected("the stack was not updated")
+    if tags is not None or tag_list:
+        new_tags = tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
+    else:
+        new_tags = current.tags
+    request = UpdateRequest(
+        definition=definition,
+        template=plain(definition.template.document.data) or {},
+        environment=definition.environment.to_data(absolute_paths=True),
+        parameters=stored_parameters,
+        template_file=os.path.abspath(template_file) if template_file else current.template_file,
+        timeout_mins=timeout_mins if timeout_mins is not None else current.timeout_mins,
+        disable_rollback=current.disable_rollback if rollback == "keep" else rollback == "disabled",
+        tags=new_tags,
+    )
+    if dry_run:
+        plan = asyncio.run(engine.preview_update(current.id, request))
+        if fmt == "table":
+            rows = [
+                {
+                    "change": d.change.value,
+                    "resource_name": d.name,
+                    "resource_type": d.type,
+                    "reason": d.refusal or d.reason,
+                }
+                for d in plan.decisions.values()
+            ]
+            emit_rows(rows, fmt, columns, ["change", "resource_name", "resource_type", "reason"])
+        else:
+            preview = views.update_preview(session.store, current, plan)
+            emit_record(preview, fmt, columns)
+        return
+    # Counted as they are touched: an update leaves most resources alone, and a total of
+    # the whole stack would show "10/10000 done" at the end of a complete update.
+    progress = Progress(0, lookup=session.stack_info)
+    engine.listener = progress
+    with progress:
+        record = asyncio.run(engine.update(current.id, request))
+    show_stack(session, engine, record, fmt, columns, show_secrets)
+    if not (record.action.value == "UPDATE" and record.status.value == "COMPLETE"):
+        raise OperationFailed(
+            f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
+        )

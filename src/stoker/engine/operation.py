@@ -1,0 +1,401 @@
+"""One running operation on one stack: its records in memory, its writes, its jobs.
+
+An operation records every transition before and after its effect (state first, effect
+second) through the group-commit recorder, and walks the dependency graph with the
+scheduler: forward for create, reversed for delete and rollback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import string
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
+from stoker.definition.stack import StackDefinition
+from stoker.engine import cancel, leases, nested, testpoints
+from stoker.engine.recorder import Recorder
+from stoker.engine.resolution import Resolution
+from stoker.engine.runtime import view_of
+from stoker.engine.scheduler import Traversal, reverse, traverse
+from stoker.engine.state import (
+    Action,
+    EventRecord,
+    ResourceRecord,
+    StackRecord,
+    StackStatus,
+    Status,
+    WriteBatch,
+)
+from stoker.errors import OperationCancelled, PropertyError, StokerError
+from stoker.functions.base import OMIT, resolve
+from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
+from stoker.resources.nested import NestedStackPlugin
+from stoker.resources.schema import validate_properties
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
+
+#: the key, in a resource's data, of the resource it replaces until that one is deleted
+#: (an update creates the new resource before it deletes the old one): the old record's
+#: type, physical id, properties, data, state and requires
+REPLACED = "stoker:replaced"
+
+
+def physical_name(stack_name: str, resource_name: str) -> str:
+    """Heat's ``<stack>-<resource>-<12 random>``, shortened to 255 characters."""
+    suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
+    name = f"{stack_name}-{resource_name}-{suffix}"
+    return name if len(name) <= 255 else f"{name[:2]}-{name[-(255 - 3) :]}"
+
+
+def failure_reason(name: str, error: BaseException) -> str:
+    """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
+    if isinstance(error, asyncio.CancelledError):
+        return f"resources.{name}: cancelled"
+    message = getattr(error, "message", None) or str(error) or type(error).__name__
+    return f"{type(error).__name__}: resources.{name}: {message}"
+
+
+def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
+    """The record of the resource a replacement kept (see `engine.replacement`)."""
+    created = kept.get("created_at")
+    return replace(
+        record,
+        type=str(kept["type"]),
+        physical_id=kept.get("physical_id"),
+        properties=dict(kept.get("properties") or {}),
+        attributes=dict(kept.get("attributes") or {}),
+        data=dict(kept.get("data") or {}),
+        action=Action(kept["action"]),
+        status=Status(kept["status"]),
+        status_reason=str(kept.get("status_reason") or ""),
+        requires=tuple(kept.get("requires") or ()),
+        created_at=datetime.fromisoformat(created) if created else record.created_at,
+    )
+
+
+class Operation:
+    """One running operation on one stack: its records in memory, its writes, its jobs."""
+
+    def __init__(
+        self,
+        engine: StackEngine,
+        stack: StackRecord,
+        definition: StackDefinition | None,
+        parent: Operation | None = None,
+    ) -> None:
+        self.engine = engine
+        self.stack = stack
+        self.definition = definition
+        self.parent = parent
+        self.depth: int = parent.depth + 1 if parent else 0
+        #: dotted resource path of this stack, for messages: "parent.web.0"
+        self.path: str = f"{parent.path}.{stack.parent_resource}" if parent else stack.name
+        directory = os.path.dirname(stack.template_file or "")
+        self.base_dir = os.path.abspath(directory) if directory else None
+        self.recorder = Recorder(engine.store)
+        self.fence: leases.Fence | None = None
+        self.records: dict[str, ResourceRecord] = {}
+        self._resolution: Resolution | None = None
+        #: the resources this operation may act on (None: all); an update leaves out
+        #: those it knows unchanged, so it never resolves their types or properties
+        self.scope: frozenset[str] | None = None
+        #: where the first failure happened (dotted path) and why
+        self.first_failure: tuple[str, str] | None = None
+        self.started = time.monotonic()
+        timeout = (stack.timeout_mins * 60) if stack.timeout_mins else None
+        self.timeout = timeout or engine.settings.default_timeout_seconds
+        self.timed_out = False
+
+    def attach(self, fence: leases.Fence) -> None:
+        """From now on every write is checked against this claim (see `leases.Fence`)."""
+        self.fence = fence
+        self.recorder.fence = fence
+
+    def claim(self) -> leases.Fence:
+        assert self.fence is not None, "an operation runs only under a claim"
+        return self.fence
+
+    def time_left(self) -> float | None:
+        return self.timeout - (time.monotonic() - self.started)
+
+    def restart_clock(self) -> None:
+        """A rollback or delete gets its own time, not what a failed create left."""
+        self.started = time.monotonic()
+        self.timed_out = False
+
+    def resolution(self) -> Resolution:
+        """The plugin of each resource (provider templates read once per operation)."""
+        if self._resolution is None:
+            assert self.definition is not None
+            self._resolution = self.engine.resolve_types(self.definition, self.base_dir, self.scope)
+        return self._resolution
+
+    async def load_records(self) -> None:
+        records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
+        self.records = {r.name: r for r in records}
+
+    def already_deleted(self) -> list[str]:
+        return [
+            n
+            for n, r in self.records.items()
+            if r.action is Action.INIT
+            or (r.action is Action.DELETE and r.status is Status.COMPLETE)
+        ]
+
+    async def write(self, batch: WriteBatch) -> None:
+        await self.recorder.write(batch)
+        for record in batch.resources:
+            self.records[record.name] = record
+        self.engine.notify(batch.events)
+
+    async def set_stack(self, action: Action, status: Status, reason: str) -> None:
+        now = leases.now_utc()
+        event = self.engine.stack_event(self.stack, action, status, reason, now)
+        await self.write(
+            WriteBatch(
+                stacks=[StackStatus(self.stack.id, action, status, reason, now)], events=[event]
+            )
+        )
+        self.stack = replace(
+            self.stack, action=action, status=status, status_reason=reason, updated_at=now
+        )
+
+    async def finish(self, action: Action, status: Status, reason: str) -> StackRecord:
+        await self.set_stack(action, status, reason)
+        if status is Status.FAILED and self.first_failure is not None:
+            self.engine.failed_children[self.stack.id] = self.first_failure
+        return self.stack
+
+    def failure_summary(self, action: Action, result: Traversal) -> str:
+        if self.timed_out:
+            return "Create timed out" if action is Action.CREATE else "Timed out"
+        if any(isinstance(e, OperationCancelled) for e in result.failed.values()):
+            return f"Resource {action.value} failed: Operation cancelled"
+        name, error = next(iter(result.failed.items()), (None, None))
+        if name is None or error is None:
+            return f"Resource {action.value} failed: operation stopped"
+        record = self.records.get(name)
+        reason = record.status_reason if record else failure_reason(name, error)
+        return f"Resource {action.value} failed: {reason}"
+
+    # -- traversal -----------------------------------------------------------------
+    async def walk(self, action: Action, done: Iterable[str]) -> Traversal:
+        if action is Action.CREATE:
+            assert self.definition is not None
+            if not self.records:
+                await self.load_records()
+            graph = self.definition.graph
+            assert graph is not None
+            requires: Mapping[str, Any] = graph.requires
+            job = self.create_one
+        else:
+            requires = reverse({n: r.requires for n, r in self.records.items()})
+            job = self.delete_one
+        return await self.run(action, requires, job, done)
+
+    async def run(
+        self,
+        action: Action,
+        requires: Mapping[str, Any],
+        job: Callable[[str], Coroutine[Any, Any, None]],
+        done: Iterable[str] = (),
+    ) -> Traversal:
+        """Traverse ``requires`` with ``job`` within the operation's time left."""
+        try:
+            async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
+                return await traverse(
+                    requires, job, concurrency=self.engine.settings.concurrency, done=done
+                )
+        except TimeoutError:
+            self.timed_out = True
+            await self.load_records()
+            failed: dict[str, BaseException] = {
+                n: TimeoutError()
+                for n, r in self.records.items()
+                if r.status is Status.FAILED and r.action is action
+            }
+            return Traversal(failed=failed or {"": TimeoutError()})
+
+    async def transition(
+        self,
+        record: ResourceRecord,
+        action: Action,
+        status: Status,
+        reason: str,
+        *,
+        before: Sequence[EventRecord] = (),
+        **changes: Any,
+    ) -> ResourceRecord:
+        """Record a resource's new state and its event (after ``before``, in one batch)."""
+        now = leases.now_utc()
+        updated = replace(
+            record, action=action, status=status, status_reason=reason, updated_at=now, **changes
+        )
+        event = EventRecord(
+            self.stack.id,
+            record.name,
+            record.type,
+            action,
+            status,
+            reason,
+            updated.physical_id,
+            now,
+        )
+        await self.write(WriteBatch(resources=[updated], events=[*before, event]))
+        return updated
+
+    def resource_context(
+        self, record: ResourceRecord, properties: Mapping[str, Any]
+    ) -> ResourceContext:
+        return ResourceContext(
+            stack_name=self.stack.name,
+            stack_id=self.stack.id,
+            project_id=self.stack.project,
+            resource_name=record.name,
+            physical_name=record.data.get("physical_name")
+            or physical_name(self.stack.name, record.name),
+            properties=properties,
+            data={k: v for k, v in record.data.items() if k != REPLACED},
+            physical_id=record.physical_id,
+            time_left=self.time_left,
+            lookup=self.lookup,
+            sleep=asyncio.sleep,
+        )
+
+    async def lookup(self, reference: str) -> ResourceView | None:
+        """A resource's current recorded state (fresh from the store: signals arrive there)."""
+        records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
+        for record in records:
+            if record.name == reference or record.physical_id == reference:
+                return view_of(record)
+        return None
+
+    async def act(
+        self,
+        name: str,
+        action: Action,
+        effect: Callable[[ResourceRecord], Awaitable[dict[str, Any]]],
+        *,
+        before: Sequence[EventRecord] = (),
+        start: Mapping[str, Any] | None = None,
+    ) -> None:
+        """State first, effect second: record IN_PROGRESS (committed), run the effect, then
+        record COMPLETE with what the effect returned, or FAILED with why. ``start``
+        changes the record as it goes IN_PROGRESS (a replacement starts with no physical
+        id), ``before`` are events written with it (the replacement announced)."""
+        record = await self.transition(
+            self.records[name],
+            action,
+            Status.IN_PROGRESS,
+            "state changed",
+            before=before,
+            **dict(start or {}),
+        )
+        testpoints.reached("before_handler")
+        # No handler starts under a claim that may have passed to another process.
+        await self.claim().confirm(self.engine.store)
+        try:
+            changes = await effect(record)
+            testpoints.reached("after_handler")
+        except BaseException as error:
+            if isinstance(error, asyncio.CancelledError):
+                reason = f"{action.value.capitalize()} timed out"
+            else:
+                reason = failure_reason(name, error)
+            if self.first_failure is None and not isinstance(error, asyncio.CancelledError):
+                self.first_failure = (
+                    (error.inner_path, error.inner_reason)
+                    if isinstance(error, nested.NestedFailure)
+                    else (f"{self.path}.{name}", reason)
+                )
+            # On top of the latest record: the effect may have recorded something on the
+            # way (a nested stack's id), which the cleanup after a failure needs.
+            latest = self.records.get(name, record)
+            await asyncio.shield(self.transition(latest, action, Status.FAILED, reason))
+            raise
+        await self.transition(record, action, Status.COMPLETE, "state changed", **changes)
+        testpoints.reached("after_complete")
+
+    async def create_one(self, name: str) -> None:
+        cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
+        await self.act(name, Action.CREATE, self.create_effect)
+
+    async def create_effect(self, record: ResourceRecord) -> dict[str, Any]:
+        """The effect of creating a resource: its plugin's create, or its nested stack."""
+        name = record.name
+        plugin = self.resolution().plugins.get(name) or self.engine.plugin_of(record)
+        if plugin is None:
+            raise StokerError(f"The Resource Type ({record.type}) could not be found.")
+        properties = self.resolve_properties(name, plugin)
+        if isinstance(plugin, NestedStackPlugin):
+            return await nested.create_child(self.engine, self, record, plugin, properties)
+        context = self.resource_context(record, properties)
+        await plugin.create(context)
+        return {
+            "physical_id": context.physical_id,
+            "data": context.data,
+            "properties": dict(properties),
+        }
+
+    def resolve_properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
+        assert self.definition is not None
+        resource = self.definition.template.resources[name]
+        context = self.engine.runtime(self.definition, self.records)
+        values: dict[str, Any] = {}
+        properties = resource.properties if isinstance(resource.properties, dict) else {}
+        for key, tree in properties.items():
+            value = resolve(tree, context)
+            if value is not OMIT:
+                values[str(key)] = value
+        path = (*resource.path, self.definition.template.names.properties)
+        validated, found = validate_properties(
+            plugin.properties_schema,
+            values,
+            path=path,
+            type_name=plugin.type_name,
+            dynamic=plugin.dynamic_properties,
+        )
+        sensitive = sensitive_properties(self.definition.template, name, self.definition.taint)
+        problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]
+        if not problems:
+            problems = withheld_messages(plugin.validate(validated), sensitive)
+        if problems:
+            raise PropertyError("; ".join(problems))
+        return validated
+
+    async def delete_one(self, name: str) -> None:
+        async def delete(record: ResourceRecord) -> dict[str, Any]:
+            await self.remove(record)
+            kept = record.data.get(REPLACED)
+            if isinstance(kept, dict):
+                # A replacement whose old resource was never cleaned up (the update
+                # failed after it): that one goes too, or it would be left behind.
+                await self.remove(restored(record, kept))
+            return {}
+
+        await self.act(name, Action.DELETE, delete)
+
+    async def remove(self, record: ResourceRecord) -> None:
+        """The effect of deleting a resource: its nested stack, or its plugin's delete."""
+        child_id = record.data.get("child_id")
+        if child_id:
+            child = await asyncio.to_thread(
+                self.engine.store.get_stack, str(child_id), self.stack.project
+            )
+            if child is not None and child.deleted_at is None:
+                result = await self.engine.delete_stack(child, self)
+                if result.status is not Status.COMPLETE:
+                    inner = self.engine.failed_children.pop(result.id, None)
+                    raise nested.NestedFailure(result, inner)
+            return
+        plugin = self.engine.plugin_of(record)
+        if plugin is not None:
+            await plugin.delete(self.resource_context(record, record.properties))

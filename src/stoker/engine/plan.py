@@ -1,0 +1,222 @@
+"""A stack update as a value: what happens to each resource, and why.
+
+Diffing the stored stack (its resource records: type, state, resolved properties)
+against a new definition gives a `Plan`: per resource one of unchanged, update in
+place, replace, add or delete, with the reason. ``stack update --dry-run`` prints it,
+``stack update`` executes it, and a rollback is the plan back to the previous
+definition. ``stack create --dry-run`` shows the plan of a stack that has no resources
+yet (everything added).
+
+The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update`` and
+``update_template_diff_properties``, recorded in tests/fidelity/update):
+
+- a resource that is not in the stack yet (or was never created) is added;
+- a FAILED resource is replaced (Heat's ``needs_replace_failed``), as is one whose type
+  changed;
+- a change of an ``immutable`` property refuses the update (Heat's ``NotSupported``);
+- a change of a property that is not ``update_allowed``, or one the plugin says needs a
+  new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces;
+- any other property change updates in place; no change leaves it alone, and so do types
+  that never update (``OS::Heat::None``);
+- the environment's ``restricted_actions`` turn an update or a replacement of that
+  resource into a refusal, naming the resource and the rule.
+
+The executor decides again for each resource when it reaches it, with its properties
+resolved against the state at that moment (a resource that reads an attribute of a
+replaced one sees the new value), using the same `decide`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from stoker.engine.runtime import view_of
+from stoker.engine.state import Action, ResourceRecord, Status
+from stoker.resources.base import ResourcePlugin
+
+
+class Change(StrEnum):
+    """What an update does to one resource (the names of Heat's preview lists)."""
+
+    UNCHANGED = "unchanged"
+    UPDATE = "updated"
+    REPLACE = "replaced"
+    ADD = "added"
+    DELETE = "deleted"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One resource's fate in an update. ``refusal`` (Heat's message) means the update of
+    this resource is not allowed: the stack update fails on it, naming the rule."""
+
+    name: str
+    change: Change
+    type: str
+    reason: str
+    #: the properties whose values differ (for updates and property-driven replacements)
+    changed: tuple[str, ...] = ()
+    refusal: str | None = None
+    #: the plugin asked for the replacement (``needs_replace``), not the schema
+    by_plugin: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "resource_name": self.name,
+            "resource_type": self.type,
+            "change": self.change.value,
+            "reason": self.reason,
+        }
+        if self.changed:
+            entry["changed_properties"] = list(self.changed)
+        if self.refusal:
+            entry["refusal"] = self.refusal
+        return entry
+
+
+@dataclass(slots=True)
+class Plan:
+    """Every resource's `Decision`: the new template's resources in its order, then the
+    resources that go away (in the order they were recorded)."""
+
+    decisions: dict[str, Decision] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        # Short: Python 3.11's asyncio.run formats the repr of its main task's result.
+        counts = ", ".join(f"{k}={len(v)}" for k, v in self.changes().items())
+        return f"Plan({counts})"
+
+    def of(self, change: Change) -> list[Decision]:
+        return [d for d in self.decisions.values() if d.change is change]
+
+    @property
+    def refusals(self) -> list[Decision]:
+        return [d for d in self.decisions.values() if d.refusal is not None]
+
+    def changes(self) -> dict[str, list[str]]:
+        """The names per kind, in Heat's preview order of keys."""
+        return {kind.value: [d.name for d in self.of(kind)] for kind in _PREVIEW_ORDER}
+
+    def by_change(self) -> dict[str, list[Decision]]:
+        """The decisions per kind, in Heat's preview order of keys."""
+        return {kind.value: self.of(kind) for kind in _PREVIEW_ORDER}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {kind.value: [d.to_dict() for d in self.of(kind)] for kind in _PREVIEW_ORDER}
+
+
+_PREVIEW_ORDER = (Change.UNCHANGED, Change.UPDATE, Change.REPLACE, Change.ADD, Change.DELETE)
+
+
+def changed_properties(before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[str, ...]:
+    """The property names whose values differ (set, unset or changed), in ``after``'s
+    order, then those only ``before`` had."""
+    names = [k for k in after if before.get(k) != after[k] or k not in before]
+    names.extend(k for k in before if k not in after)
+    return tuple(names)
+
+
+def restricted_refusal(name: str, action: str) -> str:
+    """Heat's ResourceActionRestricted message, as the stack's reason carries it."""
+    return f"ResourceActionRestricted: resources.{name}: {action} is restricted for resource."
+
+
+def decide(
+    name: str,
+    record: ResourceRecord | None,
+    new_type: str,
+    plugin: ResourcePlugin | None,
+    properties: Mapping[str, Any] | None,
+    restricted: Iterable[str] = (),
+) -> Decision:
+    """The fate of resource ``name``: its recorded state, the type and the plugin the new
+    definition gives it, its new properties (validated, defaults applied; None when they
+    cannot be known yet, which counts as a change) and its ``restricted_actions``."""
+    rules = frozenset(restricted)
+    if record is None or record.action is Action.INIT:
+        return Decision(name, Change.ADD, new_type, "not in the stack yet")
+    if record.action is Action.DELETE and record.status is Status.COMPLETE:
+        return Decision(name, Change.ADD, new_type, "deleted earlier: created again")
+    decision = _decide_existing(name, record, new_type, plugin, properties)
+    if decision.change is Change.UPDATE and "update" in rules:
+        return _refused(decision, restricted_refusal(name, "update"))
+    if decision.change is Change.REPLACE and "replace" in rules:
+        return _refused(decision, restricted_refusal(name, "replace"))
+    return decision
+
+
+def _refused(decision: Decision, message: str) -> Decision:
+    return Decision(
+        decision.name, decision.change, decision.type, decision.reason, decision.changed, message
+    )
+
+
+def _decide_existing(
+    name: str,
+    record: ResourceRecord,
+    new_type: str,
+    plugin: ResourcePlugin | None,
+    properties: Mapping[str, Any] | None,
+) -> Decision:
+    if record.status is Status.FAILED:
+        state = f"{record.action.value}_{record.status.value}"
+        return Decision(name, Change.REPLACE, new_type, f"the resource is {state}")
+    if record.type != new_type:
+        return Decision(
+            name, Change.REPLACE, new_type, f"type changed from {record.type} to {new_type}"
+        )
+    if plugin is None:
+        return Decision(name, Change.REPLACE, new_type, f"no plugin answers for {new_type}")
+    if properties is None:
+        return Decision(name, Change.UPDATE, new_type, "properties not known until run")
+    changed = changed_properties(record.properties, properties)
+    if not changed:
+        return Decision(name, Change.UNCHANGED, new_type, "no property changed")
+    if plugin.never_updates:
+        return Decision(
+            name, Change.UNCHANGED, new_type, f"{new_type} never updates", changed=changed
+        )
+    schema = plugin.properties_schema
+    immutable = [k for k in changed if k in schema and schema[k].immutable]
+    if immutable:
+        message = (
+            f"NotSupported: resources.{name}: Update to properties "
+            f"{', '.join(immutable)} of {name} ({new_type}) is not supported."
+        )
+        return Decision(
+            name, Change.UPDATE, new_type, "an immutable property changed", changed, message
+        )
+    if getattr(plugin, "nested", False):
+        message = (
+            f"NotSupported: resources.{name}: updating the nested stack of {name} "
+            f"({new_type}) in place is not supported yet"
+        )
+        return Decision(name, Change.UPDATE, new_type, "nested stack update", changed, message)
+    fixed = [k for k in changed if not plugin.dynamic_properties and not _allowed(schema, k)]
+    if fixed:
+        return Decision(
+            name,
+            Change.REPLACE,
+            new_type,
+            f"{', '.join(fixed)} cannot be updated in place (not update_allowed)",
+            changed,
+        )
+    if plugin.needs_replace(view_of(record), properties):
+        reason = f"{new_type} needs a new resource"
+        return Decision(name, Change.REPLACE, new_type, reason, changed, by_plugin=True)
+    return Decision(
+        name, Change.UPDATE, new_type, f"changed in place: {', '.join(changed)}", changed
+    )
+
+
+def _allowed(schema: Mapping[str, Any], key: str) -> bool:
+    declared = schema.get(key)
+    return declared is not None and bool(declared.update_allowed)
+
+
+def deletion(record: ResourceRecord) -> Decision:
+    """A resource the new definition no longer has."""
+    return Decision(record.name, Change.DELETE, record.type, "not in the new template")

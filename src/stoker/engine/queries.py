@@ -1,0 +1,200 @@
+"""Reading a stack back from the store: its definition (rebuilt from what it stored, and
+cached), its outputs, the plugin of each recorded resource, and a nested stack as its
+facade sees it. Nothing here writes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from stoker.definition.context import stack_arn
+from stoker.definition.sensitive import NO_TAINT, handed_down
+from stoker.definition.stack import StackDefinition, define_stack
+from stoker.definition.template import parse_template
+from stoker.engine.runtime import RuntimeContext
+from stoker.engine.settings import EngineSettings
+from stoker.engine.state import ResourceRecord, StackRecord, Store
+from stoker.environment import environment_from_data
+from stoker.errors import FunctionError
+from stoker.functions.base import OMIT, Unresolved, resolve
+from stoker.limits import UNBOUNDED, applied
+from stoker.resources.base import ResourcePlugin
+from stoker.resources.nested import ChildStack, NestedStackPlugin
+from stoker.resources.registry import ResourceTypeRegistry
+from stoker.template.loader import Document
+
+#: answers get_attr/get_resource for a provider template's facade (outputs, resource.<n>)
+_PROVIDER = NestedStackPlugin()
+
+
+class StackQueries:
+    """Definitions, outputs and runtime contexts of stored stacks, for one engine."""
+
+    def __init__(
+        self, store: Store, registry: ResourceTypeRegistry, settings: EngineSettings
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.settings = settings
+        self._definitions: dict[str, StackDefinition] = {}
+
+    def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None:
+        """The plugin that answers for a recorded resource (provider facades included)."""
+        plugin = self.registry.get(record.type)
+        if plugin is None and record.data.get("child_id"):
+            return _PROVIDER
+        return plugin
+
+    def definition_of(self, stack: StackRecord) -> StackDefinition:
+        """Rebuild a stack's definition from what it stored (once per engine until an
+        update changes it, see `forget`: a child's definition needs its parent's, so
+        reading a group of N nested members would otherwise rebuild the group N times)."""
+        cached = self._definitions.get(stack.id)
+        if cached is None:
+            # What was stored passed the limits of the create that stored it, perhaps
+            # raised ones: delete and resume must not refuse it under the defaults.
+            with applied(UNBOUNDED):
+                cached = self._definitions[stack.id] = self.rebuild(stack)
+        return cached
+
+    def forget(self, stack_id: str) -> None:
+        """The stack's stored definition changed (an update): rebuild it when next asked."""
+        self._definitions.pop(stack_id, None)
+
+    def rebuild(self, stack: StackRecord) -> StackDefinition:
+        document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
+        template = parse_template(document)
+        environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
+        facade = None
+        taint = NO_TAINT
+        if stack.parent_id and stack.parent_resource:
+            parent = self.store.get_stack(stack.parent_id, stack.project)
+            if parent is not None:
+                records = {r.name: r for r in self.store.resources(parent.id)}
+                above = self.definition_of(parent)
+                facade = self.facade(above, records, stack.parent_resource)
+                taint = handed_down(above.template, stack.parent_resource, above.taint, template)
+        return define_stack(
+            template,
+            environment,
+            stack.files,
+            require_all_parameters=True,
+            stack_name=stack.name,
+            stack_id=stack.id,
+            project_id=stack.project,
+            facade=facade,
+            taint=taint,
+        )
+
+    def facade(
+        self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str
+    ) -> dict[str, Any] | None:
+        """What resource_facade returns inside the child of resource ``name``."""
+        resource = definition.template.resources.get(name)
+        if resource is None:
+            return None
+        context = self.runtime(definition, records)
+
+        def value(tree: Any, default: Any) -> Any:
+            try:
+                resolved = resolve(tree, context) if tree is not None else None
+            except (FunctionError, Unresolved):
+                return default
+            return default if resolved in (None, OMIT) else resolved
+
+        policy = str(value(resource.deletion_policy, "Delete"))
+        return {
+            "metadata": value(resource.metadata, {}),
+            "deletion_policy": policy[:1].upper() + policy[1:],
+            "update_policy": value(resource.update_policy, {}),
+        }
+
+    # ------------------------------------------------------------------ outputs
+    def outputs(self, stack: StackRecord) -> list[dict[str, Any]]:
+        """Each output resolved on its own; a failing one carries ``output_error``."""
+        definition = self.definition_of(stack)
+        if not definition.template.outputs:
+            return []  # without reading every resource of the stack
+        records = {r.name: r for r in self.store.resources(stack.id)}
+        context = self.runtime(definition, records)
+        result = []
+        for name, output in definition.template.outputs.items():
+            entry: dict[str, Any] = {"output_key": name, "description": output.description}
+            disabled = (
+                output.condition is not None
+                and definition.scope is not None
+                and (definition.scope.condition_value(output.condition) is False)
+            )
+            if disabled:
+                entry["output_value"] = None
+            else:
+                try:
+                    value = resolve(output.value, context)
+                    entry["output_value"] = None if value is OMIT else value
+                except (FunctionError, Unresolved) as error:
+                    entry["output_value"] = None
+                    entry["output_error"] = str(getattr(error, "message", error))
+            result.append(entry)
+        return result
+
+    def runtime(
+        self, definition: StackDefinition, records: Mapping[str, ResourceRecord]
+    ) -> RuntimeContext:
+        assert definition.context is not None
+        return RuntimeContext(definition.context, records, self.plugin_of, self.child_view)
+
+    def child_view(self, child_id: str) -> ChildStack:
+        stack = self.store.get_stack(child_id, self.settings.project)
+        if stack is None:
+            raise FunctionError(f"The nested stack {child_id} could not be found.")
+        return ChildView(self, stack)
+
+
+class ChildView:
+    """A nested stack as its facade sees it (`ChildStack`), read from recorded state."""
+
+    def __init__(self, queries: StackQueries, stack: StackRecord) -> None:
+        self.queries = queries
+        self.stack = stack
+        self.stack_id = stack.id
+        self.stack_name = stack.name
+        self.arn = stack_arn(stack.project, stack.name, stack.id)
+        self._definition: StackDefinition | None = None
+        self._records: dict[str, ResourceRecord] | None = None
+
+    def _state(self) -> tuple[StackDefinition, dict[str, ResourceRecord]]:
+        if self._definition is None or self._records is None:
+            self._definition = self.queries.definition_of(self.stack)
+            self._records = {r.name: r for r in self.queries.store.resources(self.stack.id)}
+        return self._definition, self._records
+
+    def _context(self) -> RuntimeContext:
+        definition, records = self._state()
+        return self.queries.runtime(definition, records)
+
+    def output_names(self) -> list[str]:
+        return list(self._state()[0].template.outputs)
+
+    def output(self, name: str) -> Any:
+        definition, _ = self._state()
+        output = definition.template.outputs.get(name)
+        if output is None:
+            raise LookupError(name)
+        try:
+            value = resolve(output.value, self._context())
+        except (FunctionError, Unresolved) as error:
+            message = getattr(error, "message", str(error))
+            raise FunctionError(
+                f"Error in {self.stack.parent_resource} output {name}: {message}"
+            ) from None
+        return None if value is OMIT else value
+
+    def members(self) -> list[str]:
+        definition, records = self._state()
+        return [name for name in definition.template.resources if name in records]
+
+    def reference(self, member: str) -> Any:
+        return self._context().reference(member)
+
+    def attribute(self, member: str, attribute: str, path: Any) -> Any:
+        return self._context().attribute(member, attribute, tuple(path))

@@ -1,0 +1,178 @@
+"""Replacements: a resource an update replaces keeps its old one until it is gone.
+
+An update creates the new resource before it deletes the old one. There is one record per
+resource name, so the record of the new resource holds the old one (`REPLACED` in its
+data: type, physical id, properties, data, state, requires) from the moment the
+replacement starts until clean-up deletes the old resource. A rollback that finds the old
+one still there swaps it back (the new one is deleted) instead of creating a third.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+from stoker.engine import leases
+from stoker.engine.operation import REPLACED, Operation, failure_reason, restored
+from stoker.engine.plan import Decision
+from stoker.engine.state import Action, EventRecord, ResourceRecord, Status, WriteBatch
+from stoker.errors import StokerError
+from stoker.resources.base import ResourceFailure
+
+
+def _backup(record: ResourceRecord) -> dict[str, Any]:
+    """What is kept of a resource being replaced, until it is deleted (or swapped back)."""
+    kept = record.data.get(REPLACED)
+    if isinstance(kept, dict):
+        return kept  # a replacement that failed before: the original is still the one kept
+    return {
+        "type": record.type,
+        "physical_id": record.physical_id,
+        "properties": record.properties,
+        "attributes": record.attributes,
+        "data": record.data,
+        "action": record.action.value,
+        "status": record.status.value,
+        "status_reason": record.status_reason,
+        "requires": list(record.requires),
+        "created_at": record.created_at.isoformat() if record.created_at else None,
+    }
+
+
+def _announcement(
+    operation: Operation, record: ResourceRecord, decision: Decision
+) -> list[EventRecord]:
+    """Heat's UPDATE_IN_PROGRESS / UPDATE_COMPLETE "requires replacement" events, which it
+    writes only when a property change (not a type change or a FAILED state) replaces."""
+    if not decision.changed or record.status is Status.FAILED or record.type != decision.type:
+        return []
+    now = leases.now_utc()
+    plugin = operation.engine.plugin_of(record)
+    if decision.by_plugin and plugin is not None:
+        stack = operation.stack
+        message = (
+            f'The Resource {type(plugin).__name__} "{record.name}" [{record.physical_id}] '
+            f'Stack "{stack.name}" [{stack.id}] requires replacement.'
+        )
+    else:
+        message = f"The Resource {record.name} requires replacement."
+    return [
+        EventRecord(
+            operation.stack.id,
+            record.name,
+            record.type,
+            Action.UPDATE,
+            status,
+            reason,
+            record.physical_id,
+            now,
+        )
+        for status, reason in (
+            (Status.IN_PROGRESS, "state changed"),
+            (Status.COMPLETE, message),
+        )
+    ]
+
+
+async def replace_resource(
+    operation: Operation, record: ResourceRecord, decision: Decision, requires: tuple[str, ...]
+) -> None:
+    """Create the new resource first; the old one stays in the record until clean-up."""
+    kept = _backup(record)
+    if REPLACED in record.data and record.physical_id:
+        # An earlier replacement of this resource failed half-way: its leftovers go first.
+        await _discard(operation, record)
+    operation.records[record.name] = replace(record, type=decision.type, requires=requires)
+
+    async def create(current: ResourceRecord) -> dict[str, Any]:
+        changes = await operation.create_effect(current)
+        changes["data"] = {**changes.get("data", {}), REPLACED: kept}
+        changes["requires"] = requires
+        return changes
+
+    await operation.act(
+        record.name,
+        Action.CREATE,
+        create,
+        before=_announcement(operation, record, decision),
+        start={"physical_id": None, "properties": {}, "attributes": {}, "data": {REPLACED: kept}},
+    )
+
+
+async def _discard(operation: Operation, record: ResourceRecord) -> None:
+    """Delete a resource that is in no record's future: a failed replacement's leftovers."""
+    current = replace(record, data={k: v for k, v in record.data.items() if k != REPLACED})
+    try:
+        await operation.remove(current)
+    except (ResourceFailure, StokerError) as error:
+        raise ResourceFailure(
+            f"the failed replacement {record.physical_id} could not be deleted: {error}"
+        ) from error
+
+
+async def delete_replaced(operation: Operation, name: str) -> None:
+    """The old resource of a replacement: DELETE events with its physical id; the
+    record (the new resource) loses the kept one once it is gone."""
+    record = operation.records[name]
+    old = restored(record, record.data[REPLACED])
+    stack_id = operation.stack.id
+
+    def event(status: Status, reason: str) -> EventRecord:
+        return EventRecord(
+            stack_id,
+            name,
+            old.type,
+            Action.DELETE,
+            status,
+            reason,
+            old.physical_id,
+            leases.now_utc(),
+        )
+
+    await operation.write(WriteBatch(events=[event(Status.IN_PROGRESS, "state changed")]))
+    await operation.claim().confirm(operation.engine.store)
+    try:
+        await operation.remove(old)
+    except BaseException as error:
+        reason = failure_reason(name, error)
+        await asyncio.shield(operation.write(WriteBatch(events=[event(Status.FAILED, reason)])))
+        raise
+    current = operation.records[name]
+    done = replace(current, data={k: v for k, v in current.data.items() if k != REPLACED})
+    await operation.write(
+        WriteBatch(resources=[done], events=[event(Status.COMPLETE, "state changed")])
+    )
+
+
+async def swap_back(operation: Operation, name: str) -> None:
+    """A replacement that still holds its old resource: delete the new one, put the old
+    one back (not re-created, so it keeps its identity and values)."""
+    record = operation.records.get(name)
+    if record is None or not isinstance(record.data.get(REPLACED), dict):
+        return
+    kept = record.data[REPLACED]
+    if not (record.action is Action.DELETE and record.status is Status.COMPLETE):
+        new = replace(record, data={k: v for k, v in record.data.items() if k != REPLACED})
+        await operation.act(name, Action.DELETE, _removing(operation, new))
+    back = restored(operation.records[name], kept)
+    now = leases.now_utc()
+    event = EventRecord(
+        operation.stack.id,
+        name,
+        back.type,
+        back.action,
+        back.status,
+        "the replaced resource is back in place",
+        back.physical_id,
+        now,
+    )
+    await operation.write(WriteBatch(resources=[replace(back, updated_at=now)], events=[event]))
+
+
+def _removing(operation: Operation, record: ResourceRecord) -> Any:
+    async def effect(current: ResourceRecord) -> dict[str, Any]:
+        await operation.remove(record)
+        return {"physical_id": None}  # gone: a resumed rollback must not delete it again
+
+    return effect

@@ -1,0 +1,558 @@
+"""Stack update, and the rollback of a failed one: a `Plan` executed, state first.
+
+An update stores the new definition (keeping the previous one) in the same transaction
+that marks the stack UPDATE_IN_PROGRESS, so a crash at any point leaves a stack that
+``stack resume`` can continue. Then it walks the *new* dependency graph forward, deciding
+for each resource when it is reached (with properties resolved against the state at that
+moment, see `plan.decide`):
+
+- added resources are created as in a create;
+- an in-place update calls the plugin's ``update`` (UPDATE_IN_PROGRESS/COMPLETE);
+- a replacement creates the new resource first (CREATE_IN_PROGRESS/COMPLETE, after Heat's
+  "requires replacement" UPDATE events when a property caused it), keeping the old one in
+  the record (`operation.REPLACED`) until the new one is COMPLETE;
+- a refusal (restricted_actions, an immutable property) fails the update on that resource.
+
+When everything is in place, the old resources of replacements and the resources the new
+template no longer has are deleted, in reverse order of the graph they were created in.
+A failure makes the stack UPDATE_FAILED with the resource's reason; with rollback enabled
+the stack then goes back to the previous definition: every replacement still holding its
+old resource swaps it back (the new one is deleted), and the rest is an update to the
+previous definition (ending ROLLBACK_COMPLETE or ROLLBACK_FAILED).
+
+Nested stacks: a nested-stack resource whose properties change is refused (updating a
+child stack in place is not implemented yet); unchanged ones, and replacements for a type
+change or a FAILED resource, work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from stoker.definition.stack import StackDefinition
+from stoker.engine import leases, replacement, testpoints
+from stoker.engine.operation import REPLACED, Operation, failure_reason
+from stoker.engine.plan import Change, Decision, Plan, decide, deletion
+from stoker.engine.runtime import view_of
+from stoker.engine.scheduler import Traversal, reverse
+from stoker.engine.state import (
+    Action,
+    DefinitionChange,
+    EventRecord,
+    ResourceRecord,
+    StackRecord,
+    StackStatus,
+    Status,
+    StoredDefinition,
+    WriteBatch,
+)
+from stoker.errors import FunctionError, OperationRefused, PropertyError
+from stoker.functions.base import Unresolved
+from stoker.parameters import check_immutable
+from stoker.resources.base import ResourceFailure, ResourcePlugin
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
+
+
+@dataclass(slots=True)
+class UpdateRequest:
+    """A new definition for a stack (already merged with what ``--existing`` keeps)."""
+
+    definition: StackDefinition  # validated with every parameter required
+    template: dict[str, Any]  # the template as data (what is stored)
+    environment: dict[str, Any]  # the merged environment as data
+    parameters: dict[str, Any]  # as given (with --existing: the stored ones kept)
+    template_file: str | None = None
+    timeout_mins: int | None = None
+    disable_rollback: bool = True
+    tags: tuple[str, ...] = ()
+
+
+class Refusal(ResourceFailure):
+    """An update the rules forbid for this resource (restricted_actions, immutable
+    property): the resource is left as it is, the event and the stack say why."""
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
+        message = decision.refusal or ""
+        super().__init__(message.split(": ", 2)[-1])
+
+
+def refuse_immutable(old: StackDefinition, new: StackDefinition) -> None:
+    """Heat refuses an update that changes an ``immutable`` parameter before any work."""
+    found = check_immutable(
+        old.template.parameters,
+        old.parameters,
+        new.environment.parameters,
+        new_parameters=new.template.parameters,
+    )
+    if found:
+        raise OperationRefused(found[0].message)
+
+
+def declares_immutable(template: Mapping[str, Any]) -> bool:
+    """Whether a template (as data) has an immutable parameter: only then does the
+    immutable check need the current definition rebuilt."""
+    section = template.get("parameters", template.get("Parameters"))
+    if not isinstance(section, dict):
+        return False
+    return any(isinstance(p, dict) and p.get("immutable") is True for p in section.values())
+
+
+# ---------------------------------------------------------------------------- the plan
+def plan_update(
+    operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
+) -> Plan:
+    """The plan of ``operation`` (its new definition against its records), with each
+    resource's properties resolved against the records as they are now; ``untouched``
+    ones (see `untouched`) are unchanged without being resolved."""
+    definition = operation.definition
+    assert definition is not None
+    same = set(untouched)
+    if same and operation.scope is None:
+        operation.scope = frozenset(n for n in definition.enabled if n not in same)
+    resolution = operation.resolution()
+    assert definition.graph is not None
+    plan = Plan()
+    fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
+    for name in definition.resource_order():
+        if name in same:
+            kept = operation.records[name]
+            plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
+            continue
+        decision = _decision(operation, name, resolution.plugins.get(name), restricted)
+        if decision.change in (Change.UNCHANGED, Change.UPDATE) and decision.refusal is None:
+            decision = _reading_new(decision, definition, fresh) or decision
+        if decision.change in (Change.REPLACE, Change.ADD):
+            fresh[name] = decision.change
+        plan.decisions[name] = decision
+    for name, record in operation.records.items():
+        if name not in plan.decisions and _exists(record):
+            plan.decisions[name] = deletion(record)
+    return plan
+
+
+def _reading_new(
+    decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
+) -> Decision | None:
+    """As Heat's preview: a resource whose properties read a resource that will be new
+    (replaced or added) counts as updated, since what it reads is known only then. Only
+    references count, not a bare ``depends_on``."""
+    assert definition.graph is not None
+    explicit = set(definition.template.resources[decision.name].depends_on)
+    for need in definition.graph.requires[decision.name]:
+        if need in fresh and need not in explicit:
+            return Decision(
+                decision.name,
+                Change.UPDATE,
+                decision.type,
+                f"reads {need}, which is {fresh[need].value}: its new values are known only then",
+                decision.changed,
+            )
+    return None
+
+
+def _exists(record: ResourceRecord) -> bool:
+    return not (
+        record.action is Action.INIT
+        or (record.action is Action.DELETE and record.status is Status.COMPLETE)
+    )
+
+
+def _new_type(operation: Operation, name: str) -> str:
+    assert operation.definition is not None
+    types = operation.resolution().types
+    return types.get(name, operation.definition.template.resources[name].type)
+
+
+def _decision(
+    operation: Operation, name: str, plugin: ResourcePlugin | None, restricted: bool
+) -> Decision:
+    record = operation.records.get(name)
+    if plugin is None and record is not None:
+        plugin = operation.engine.plugin_of(replace(record, type=_new_type(operation, name)))
+    properties: dict[str, Any] | None = None
+    if record is not None and plugin is not None and _exists(record):
+        try:
+            properties = operation.resolve_properties(name, plugin)
+        except (PropertyError, FunctionError, Unresolved):
+            properties = None
+    rules: frozenset[str] = frozenset()
+    if restricted:
+        assert operation.definition is not None
+        registry = operation.definition.environment.resource_registry
+        rules = registry.restricted_actions(name)
+    return decide(name, record, _new_type(operation, name), plugin, properties, rules)
+
+
+# ---------------------------------------------------------------------------- running
+async def update(engine: StackEngine, stack: StackRecord, request: UpdateRequest) -> StackRecord:
+    """Update ``stack`` to ``request`` (claimed, state first); refusals raise before any
+    work (OperationRefused)."""
+    if stack.action is Action.DELETE or stack.status is Status.IN_PROGRESS:
+        raise OperationRefused(
+            f"Updating a stack when it is ({stack.action.value}, {stack.status.value}) "
+            "is not supported."
+        )
+    if declares_immutable(stack.template):
+        refuse_immutable(engine.definition_of(stack), request.definition)
+    fence = await engine.claim(stack)
+    new_stack = replace(
+        stack,
+        template=request.template,
+        environment=request.environment,
+        files=dict(request.definition.files),
+        parameters=request.parameters,
+        template_file=request.template_file,
+        tags=request.tags,
+        timeout_mins=request.timeout_mins,
+        disable_rollback=request.disable_rollback,
+    )
+    operation = Operation(engine, new_stack, request.definition)
+    operation.attach(fence)
+    async with leases.held(engine.store, fence):
+        await operation.load_records()
+        unchanged = untouched(stack, new_stack, request.definition, operation.records)
+        if unchanged:
+            same = set(unchanged)
+            operation.scope = frozenset(n for n in request.definition.enabled if n not in same)
+        await _begin(
+            operation, Action.UPDATE, "Stack UPDATE started", StoredDefinition.of(new_stack)
+        )
+        return await _run(operation, unchanged)
+
+
+async def resume_update(
+    engine: StackEngine, stack: StackRecord, fence: leases.Fence
+) -> StackRecord:
+    """Continue an interrupted update (or the rollback of one) from the recorded state."""
+    operation = Operation(engine, stack, engine.definition_of(stack))
+    operation.attach(fence)
+    async with leases.held(engine.store, fence):
+        await operation.load_records()
+        if stack.action is Action.ROLLBACK:
+            return await _run_rollback(operation)
+        return await _run(operation, ())
+
+
+def untouched(
+    old: StackRecord,
+    new: StackRecord,
+    definition: StackDefinition,
+    records: Mapping[str, ResourceRecord],
+) -> list[str]:
+    """Resources that cannot change: their template snippet, what they depend on, and
+    everything around (parameters, environment, files, other sections) are the same, and
+    they are COMPLETE. Their properties need not even be resolved: an update's cost
+    follows what changes, not the stack's size."""
+    key = definition.template.names.resources
+    old_sections = {k: v for k, v in old.template.items() if k != key and k not in _FREE}
+    new_sections = {k: v for k, v in new.template.items() if k != key and k not in _FREE}
+    if (
+        old_sections != new_sections
+        or old.environment != new.environment
+        or old.files != new.files
+        or old.parameters != new.parameters
+    ):
+        return []
+    old_resources = old.template.get(key) or {}
+    new_resources = new.template.get(key) or {}
+    graph = definition.graph
+    assert graph is not None
+    dirty: set[str] = set()
+    for name in definition.resource_order():
+        record = records.get(name)
+        if (
+            record is None
+            or record.status is not Status.COMPLETE
+            or not _exists(record)
+            or REPLACED in record.data
+            or old_resources.get(name) != new_resources.get(name)
+            or tuple(graph.requires[name]) != record.requires
+            or any(need in dirty for need in graph.requires[name])
+        ):
+            dirty.add(name)
+    return [name for name in definition.resource_order() if name not in dirty]
+
+
+#: template sections whose change touches no resource
+_FREE = frozenset({"description", "Description", "outputs", "Outputs"})
+
+
+async def _begin(
+    operation: Operation, action: Action, reason: str, definition: StoredDefinition
+) -> None:
+    """Store the new definition (the current one kept as previous), the rows of resources
+    it adds (INIT), and the stack's new state, in one transaction."""
+    stack = operation.stack
+    engine = operation.engine
+    now = leases.now_utc()
+    assert operation.definition is not None and operation.definition.graph is not None
+    graph = operation.definition.graph
+    added = [
+        ResourceRecord(
+            stack_id=stack.id,
+            name=name,
+            type=_new_type(operation, name),
+            action=Action.INIT,
+            status=Status.COMPLETE,
+            requires=tuple(graph.requires[name]),
+            created_at=now,
+        )
+        for name in operation.definition.resource_order()
+        if name not in operation.records
+    ]
+    event = engine.stack_event(stack, action, Status.IN_PROGRESS, reason, now)
+    batch = WriteBatch(
+        stacks=[StackStatus(stack.id, action, Status.IN_PROGRESS, reason, now)],
+        resources=added,
+        events=[event],
+    )
+    change = DefinitionChange(
+        stack.id,
+        definition,
+        tags=stack.tags,
+        timeout_mins=stack.timeout_mins,
+        disable_rollback=stack.disable_rollback,
+    )
+    fence = operation.claim()
+    fence.check()
+    await asyncio.to_thread(engine.store.change_definition, change, batch, fence.token)
+    engine.queries.forget(stack.id)
+    engine.notify([event])
+    for record in added:
+        operation.records[record.name] = record
+    operation.stack = replace(
+        stack, action=action, status=Status.IN_PROGRESS, status_reason=reason, updated_at=now
+    )
+
+
+async def _run(operation: Operation, unchanged: Any) -> StackRecord:
+    """Walk the new graph, then clean up; on failure roll back if the stack says so."""
+    result = await _walk(operation, unchanged, restricted=True)
+    if result.ok:
+        result = await _clean_up(operation)
+    if result.ok:
+        testpoints.reached("before_stack_complete")
+        return await operation.finish(
+            Action.UPDATE, Status.COMPLETE, "Stack UPDATE completed successfully"
+        )
+    reason = _failure(operation, result)
+    failed = await operation.finish(Action.UPDATE, Status.FAILED, reason)
+    if operation.stack.disable_rollback:
+        return failed
+    return await _rollback(operation)
+
+
+def _failure(operation: Operation, result: Traversal) -> str:
+    """Heat's reason for a failed update: the failing resource's own reason."""
+    if operation.timed_out:
+        return "Timed out"
+    name, error = next(iter(result.failed.items()), (None, None))
+    if name is None or error is None:
+        return "Resource UPDATE failed: operation stopped"
+    if isinstance(error, Refusal) and error.decision.refusal:
+        return error.decision.refusal
+    record = operation.records.get(name)
+    if record is not None and record.status is Status.FAILED and record.status_reason:
+        return record.status_reason
+    return failure_reason(name, error)
+
+
+async def _walk(operation: Operation, done: Any, *, restricted: bool) -> Traversal:
+    assert operation.definition is not None and operation.definition.graph is not None
+
+    async def job(name: str) -> None:
+        await _update_one(operation, name, restricted)
+
+    return await operation.run(Action.UPDATE, operation.definition.graph.requires, job, done)
+
+
+async def _update_one(operation: Operation, name: str, restricted: bool) -> None:
+    assert operation.definition is not None and operation.definition.graph is not None
+    requires = tuple(operation.definition.graph.requires[name])
+    record = operation.records.get(name)
+    plugin = operation.resolution().plugins.get(name)
+    decision = _decision(operation, name, plugin, restricted)
+    if record is not None and REPLACED in record.data and record.status is Status.IN_PROGRESS:
+        # A replacement interrupted (a crash): its create runs again, as a create would.
+        decision = Decision(name, Change.REPLACE, decision.type, "replacement interrupted")
+    if decision.refusal is not None:
+        assert record is not None
+        await _refuse(operation, record, decision)
+    if plugin is None and record is not None:
+        plugin = operation.engine.plugin_of(replace(record, type=decision.type))
+    if decision.change is Change.ADD:
+        await _add(operation, name, requires)
+    elif decision.change is Change.UNCHANGED:
+        assert record is not None
+        await _keep(operation, record, decision, requires, plugin)
+    elif decision.change is Change.UPDATE:
+        assert record is not None and plugin is not None
+        await _update_in_place(operation, record, plugin, requires)
+    else:
+        assert record is not None
+        await replacement.replace_resource(operation, record, decision, requires)
+
+
+async def _refuse(operation: Operation, record: ResourceRecord, decision: Decision) -> None:
+    """The resource stays as it is; an UPDATE_FAILED event says why (as Heat records)."""
+    error = Refusal(decision)
+    now = leases.now_utc()
+    event = EventRecord(
+        operation.stack.id,
+        record.name,
+        record.type,
+        Action.UPDATE,
+        Status.FAILED,
+        str(error),
+        record.physical_id,
+        now,
+    )
+    await operation.write(WriteBatch(events=[event]))
+    raise error
+
+
+async def _add(operation: Operation, name: str, requires: tuple[str, ...]) -> None:
+    record = operation.records[name]
+    if record.requires != requires or record.action is not Action.INIT:
+        operation.records[name] = replace(
+            record,
+            action=Action.INIT,
+            status=Status.COMPLETE,
+            requires=requires,
+            physical_id=None,
+            properties={},
+            data={},
+            type=_new_type(operation, name),
+        )
+    await operation.create_one(name)
+
+
+async def _keep(
+    operation: Operation,
+    record: ResourceRecord,
+    decision: Decision,
+    requires: tuple[str, ...],
+    plugin: ResourcePlugin | None,
+) -> None:
+    """Nothing to do, but the record follows the new template silently (its requires, and
+    the properties of a type that never updates), as Heat's does."""
+    changes: dict[str, Any] = {}
+    if record.requires != requires:
+        changes["requires"] = requires
+    if decision.changed and plugin is not None:
+        changes["properties"] = operation.resolve_properties(record.name, plugin)
+    if changes:
+        await operation.write(WriteBatch(resources=[replace(record, **changes)]))
+
+
+async def _update_in_place(
+    operation: Operation,
+    record: ResourceRecord,
+    plugin: ResourcePlugin,
+    requires: tuple[str, ...],
+) -> None:
+    previous = view_of(record)
+
+    async def effect(current: ResourceRecord) -> dict[str, Any]:
+        properties = operation.resolve_properties(current.name, plugin)
+        context = operation.resource_context(current, properties)
+        await plugin.update(context, previous)
+        data = dict(context.data)
+        if REPLACED in current.data:
+            data[REPLACED] = current.data[REPLACED]
+        return {
+            "physical_id": context.physical_id,
+            "data": data,
+            "properties": dict(properties),
+            "requires": requires,
+        }
+
+    await operation.act(record.name, Action.UPDATE, effect)
+
+
+# ---------------------------------------------------------------------------- clean-up
+async def _clean_up(operation: Operation) -> Traversal:
+    """Delete the old resources of replacements and the resources the new definition no
+    longer has, in reverse order of the graph they were created in (old requires)."""
+    assert operation.definition is not None
+    enabled = set(operation.definition.enabled)
+    removed = {n: r for n, r in operation.records.items() if n not in enabled}
+    replaced = {
+        n: r
+        for n, r in operation.records.items()
+        if n in enabled and isinstance(r.data.get(REPLACED), dict)
+    }
+    if not removed and not replaced:
+        return Traversal()
+    old_requires: dict[str, tuple[str, ...]] = {n: r.requires for n, r in removed.items()}
+    for name, record in replaced.items():
+        old_requires[name] = tuple(record.data[REPLACED].get("requires") or ())
+    requires = reverse(old_requires)
+
+    async def job(name: str) -> None:
+        if name in removed:
+            await _delete_removed(operation, name)
+        else:
+            await replacement.delete_replaced(operation, name)
+
+    operation.restart_clock()
+    return await operation.run(Action.DELETE, requires, job)
+
+
+async def _delete_removed(operation: Operation, name: str) -> None:
+    record = operation.records[name]
+    if _exists(record):
+        await operation.delete_one(name)
+    await operation.write(WriteBatch(removed=[(operation.stack.id, name)]))
+    operation.records.pop(name, None)
+
+
+# ---------------------------------------------------------------------------- rollback
+async def _rollback(operation: Operation) -> StackRecord:
+    """Back to the previous definition (kept by the store since the update began)."""
+    engine = operation.engine
+    previous = await asyncio.to_thread(engine.store.previous_definition, operation.stack.id)
+    if previous is None:
+        return await operation.finish(
+            Action.ROLLBACK, Status.FAILED, "Rollback failed: no previous definition is kept"
+        )
+    stack = replace(
+        operation.stack,
+        template=previous.template,
+        environment=previous.environment,
+        files=previous.files,
+        parameters=previous.parameters,
+        template_file=previous.template_file,
+    )
+    definition = engine.queries.rebuild(stack)
+    back = Operation(engine, stack, definition, operation.parent)
+    back.attach(operation.claim())
+    back.records = dict(operation.records)
+    back.first_failure = None
+    await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
+    return await _run_rollback(back)
+
+
+async def _run_rollback(operation: Operation) -> StackRecord:
+    operation.restart_clock()
+    result = await operation.run(
+        Action.UPDATE,
+        {n: () for n in operation.records},
+        lambda n: replacement.swap_back(operation, n),
+    )
+    if result.ok:
+        testpoints.reached("rollback_swapped")
+        result = await _walk(operation, (), restricted=False)
+    if result.ok:
+        result = await _clean_up(operation)
+    if result.ok:
+        return await operation.finish(
+            Action.ROLLBACK, Status.COMPLETE, "Stack ROLLBACK completed successfully"
+        )
+    return await operation.finish(Action.ROLLBACK, Status.FAILED, _failure(operation, result))

@@ -1,0 +1,294 @@
+"""Heat-shaped views of stored stacks: the documents and rows ``openstack stack ...``
+shows (``GET /stacks/{name}/{id}``, resource and event rows), built from records.
+
+They live in the library, not in the CLI, so that the CLI and a REST API show the same
+shapes. Hidden parameters are masked structurally here (by name), never by rewriting
+strings. Heavy modules (the definition machinery) are imported by the functions that need
+them: listing stacks needs none of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord, Status, Store
+from stoker.errors import StokerError
+
+if TYPE_CHECKING:
+    from stoker.engine.plan import Plan
+    from stoker.engine.stacks import StackEngine
+
+
+def time_text(value: Any) -> str | None:
+    """A time as Heat's API writes it (UTC, seconds, ``Z``)."""
+    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
+
+
+def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]:
+    """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
+    from stoker.definition.context import stack_arn
+    from stoker.parameters import display_value
+    from stoker.template.versions import Format
+
+    definition = engine.definition_of(record)
+    shown = {
+        name: display_value(parameter, definition.parameters[name])
+        for name, parameter in definition.template.parameters.items()
+        if name in definition.parameters
+    }
+    if definition.template.version.format is Format.HOT:
+        pseudo = {
+            "OS::stack_id": record.id,
+            "OS::stack_name": record.name,
+            "OS::project_id": record.project,
+        }
+    else:
+        arn = stack_arn(record.project, record.name, record.id)
+        pseudo = {
+            "AWS::StackId": arn,
+            "AWS::StackName": record.name,
+            "AWS::Region": "ap-southeast-1",
+        }
+    # a template that declares a pseudo-parameter's name shows its own value, as Heat does
+    declared = definition.template.parameters
+    shown.update({name: value for name, value in pseudo.items() if name not in declared})
+    return shown
+
+
+def stack_document(
+    engine: StackEngine, record: StackRecord, resolve_outputs: bool = True
+) -> dict[str, Any]:
+    """The stack as Heat's API shows it (``GET /stacks/{name}/{id}``).
+
+    Hidden parameters are masked in ``parameters``; outputs carry their values, as Heat's
+    do (the table view marks the sensitive ones, see `table_outputs`)."""
+    parameters = stack_parameters(engine, record)
+    description = record.template.get(
+        "description", record.template.get("Description", "No description")
+    )
+    document: dict[str, Any] = {
+        "id": record.id,
+        "stack_name": record.name,
+        "description": description,
+        "template_description": description,
+        "stack_status": f"{record.action.value}_{record.status.value}",
+        "stack_status_reason": record.status_reason,
+        "creation_time": time_text(record.created_at),
+        "updated_time": time_text(record.updated_at),
+        "deletion_time": time_text(record.deleted_at),
+        "disable_rollback": record.disable_rollback,
+        "timeout_mins": record.timeout_mins,
+        "parameters": parameters,
+        "parent": record.parent_id,
+        "stack_owner": None,
+        "stack_user_project_id": record.project,
+        "tags": list(record.tags) or None,
+        "notification_topics": [],
+        "capabilities": [],
+        "links": [],
+    }
+    if resolve_outputs and record.deleted_at is None:
+        document["outputs"] = engine.outputs(record)
+    return document
+
+
+def table_outputs(
+    engine: StackEngine, record: StackRecord, outputs: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """``outputs`` with the value of each one derived from a hidden parameter replaced by
+    ``<sensitive>``: only for the human table view, as Terraform does; machine formats
+    carry the value, as Heat's API does."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_outputs
+    from stoker.engine.sensitivity import StackTaints
+
+    taint = StackTaints(engine).of(record)  # across parent and children
+    sensitive = sensitive_outputs(engine.definition_of(record).template, taint)
+    return [
+        {**o, "output_value": SENSITIVE}
+        if o.get("output_key") in sensitive and o.get("output_value") is not None
+        else o
+        for o in outputs
+    ]
+
+
+def stack_row(record: StackRecord) -> dict[str, Any]:
+    """A stack as ``openstack stack list`` shows it."""
+    return {
+        "id": record.id,
+        "stack_name": record.name,
+        "stack_status": f"{record.action.value}_{record.status.value}",
+        "stack_status_reason": record.status_reason,
+        "creation_time": time_text(record.created_at),
+        "updated_time": time_text(record.updated_at),
+        "deletion_time": time_text(record.deleted_at),
+        "parent": record.parent_id,
+        "tags": list(record.tags) or None,
+    }
+
+
+def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, Any]:
+    """The stored environment with the values of hidden parameters (by name, in
+    ``parameters`` and ``parameter_defaults``) masked; nothing else is touched."""
+    from stoker.parameters import MASK
+
+    try:
+        template = engine.definition_of(record).template
+        hidden = {name for name, p in template.parameters.items() if p.hidden}
+    except StokerError:  # no definition to ask: mask every value rather than leak one
+        hidden = None
+    data = dict(record.environment)
+    for section in ("parameters", "parameter_defaults"):
+        values = data.get(section)
+        if isinstance(values, dict):
+            data[section] = {
+                name: MASK if hidden is None or name in hidden else value
+                for name, value in values.items()
+            }
+    return data
+
+
+# ---------------------------------------------------------------------------- resources
+def resource_row(record: ResourceRecord, stack_name: str) -> dict[str, Any]:
+    """A resource as ``openstack stack resource list`` shows it."""
+    return {
+        "resource_name": record.name,
+        "logical_resource_id": record.name,
+        "physical_resource_id": record.physical_id or "",
+        "resource_type": record.type,
+        "resource_status": f"{record.action.value}_{record.status.value}",
+        "resource_status_reason": record.status_reason,
+        "updated_time": time_text(record.updated_at or record.created_at),
+        "creation_time": time_text(record.created_at),
+        "required_by": [],
+        "stack_name": stack_name,
+    }
+
+
+def child_stacks(store: Store, project: str, records: list[ResourceRecord]) -> list[StackRecord]:
+    """The nested stacks created by ``records`` (those that still exist)."""
+    found = []
+    for r in records:
+        child_id = r.data.get("child_id")
+        if child_id:
+            child = store.get_stack(str(child_id), project)
+            if child is not None:
+                found.append(child)
+    return found
+
+
+def resource_rows(
+    store: Store, project: str, stack: StackRecord, depth: int
+) -> list[dict[str, Any]]:
+    """The resource rows of ``stack``, and of its nested stacks down to ``depth``."""
+    records = store.resources(stack.id)
+    required_by: dict[str, list[str]] = {r.name: [] for r in records}
+    for r in records:
+        for need in r.requires:
+            required_by.setdefault(need, []).append(r.name)
+    rows = []
+    for r in records:
+        row = resource_row(r, stack.name)
+        row["required_by"] = required_by.get(r.name, [])
+        row["parent_resource"] = stack.parent_resource
+        rows.append(row)
+    if depth > 0:
+        for child in child_stacks(store, project, records):
+            rows.extend(resource_rows(store, project, child, depth - 1))
+    return rows
+
+
+def resource_document(
+    engine: StackEngine, stack: StackRecord, records: dict[str, ResourceRecord], name: str
+) -> dict[str, Any]:
+    """One resource as ``openstack stack resource show`` shows it, with its attributes
+    and its properties (sensitive ones marked)."""
+    found = records[name]
+    row = resource_row(found, stack.name)
+    row["required_by"] = [n for n, r in records.items() if name in r.requires]
+    plugin = engine.registry.get(found.type)
+    attributes: dict[str, Any] = {}
+    if plugin is not None:
+        from stoker.engine.runtime import view_of
+
+        view = view_of(found)
+        for attribute in plugin.attributes_schema:
+            if attribute != "show":
+                try:
+                    attributes[attribute] = plugin.attribute(view, attribute)
+                except Exception as error:  # an attribute's failure is shown, not raised
+                    attributes[attribute] = f"<error: {error}>"
+    row["attributes"] = attributes
+    row["properties"] = shown_properties(engine, stack, found)
+    return row
+
+
+def shown_properties(
+    engine: StackEngine, record: StackRecord, found: ResourceRecord
+) -> dict[str, Any]:
+    """The resource's resolved properties, each one whose template expression reads a
+    hidden parameter (directly or through another resource) shown as ``<sensitive>``:
+    Heat does not show properties at all, and they would carry the secret verbatim."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_properties
+    from stoker.engine.sensitivity import StackTaints
+
+    try:
+        template = engine.definition_of(record).template
+        taint = StackTaints(engine).of(record)  # across parent and children
+    except StokerError:
+        return dict(found.properties)
+    sensitive = sensitive_properties(template, found.name, taint)
+    return {k: SENSITIVE if k in sensitive else v for k, v in found.properties.items()}
+
+
+# ---------------------------------------------------------------------------- events
+def event_row(event: EventRecord) -> dict[str, Any]:
+    """An event as ``openstack stack event list`` shows it."""
+    return {
+        "id": event.id,
+        "event_time": event.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "resource_name": event.resource_name,
+        "logical_resource_id": event.resource_name,
+        "physical_resource_id": event.physical_id or "",
+        "resource_status": f"{event.action.value}_{event.status.value}",
+        "resource_status_reason": event.reason,
+        "resource_type": event.resource_type,
+    }
+
+
+def stack_events(store: Store, project: str, stack: StackRecord, depth: int) -> list[EventRecord]:
+    """The events of ``stack`` (oldest first), with its nested stacks' down to ``depth``."""
+    events = list(store.events(stack.id))
+    if depth > 0:
+        for child in child_stacks(store, project, store.resources(stack.id)):
+            events.extend(stack_events(store, project, child, depth - 1))
+    return sorted(events, key=lambda e: (e.time, e.id or 0)) if depth > 0 else events
+
+
+# ---------------------------------------------------------------------------- update plan
+def update_preview(store: Store, stack: StackRecord, plan: Plan) -> dict[str, list[dict[str, Any]]]:
+    """A plan as Heat's ``PUT /stacks/{name}/{id}/preview`` shows its ``resource_changes``:
+    the lists ``unchanged``, ``updated``, ``replaced``, ``added``, ``deleted`` of resources
+    (the ones that will exist as new ones are INIT), each with stoker's ``reason``."""
+    from stoker.engine.plan import Change
+
+    records = {r.name: r for r in store.resources(stack.id)}
+    result: dict[str, list[dict[str, Any]]] = {}
+    for kind, decisions in plan.by_change().items():
+        entries = []
+        for decision in decisions:
+            record = records.get(decision.name)
+            if record is None or decision.change in (Change.REPLACE, Change.ADD):
+                entry = {
+                    **resource_row(
+                        ResourceRecord(
+                            stack.id, decision.name, decision.type, Action.INIT, Status.COMPLETE
+                        ),
+                        stack.name,
+                    ),
+                }
+            else:
+                entry = resource_row(record, stack.name)
+            entry["reason"] = decision.refusal or decision.reason
+            entries.append(entry)
+        result[kind] = entries
+    return result

@@ -1,0 +1,420 @@
+"""Stack update end to end on a real store (SQLite and PostgreSQL) with the cloud-free
+types: each kind of change, the order of replacements, refusals, failure and rollback."""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+
+import pytest
+
+from stoker.definition.stack import StackDefinition, define_stack
+from stoker.definition.template import parse_template
+from stoker.engine.plan import Change
+from stoker.engine.settings import EngineSettings
+from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine, UpdateRequest
+from stoker.engine.state import EventRecord
+from stoker.environment import environment_from_data, merge_environments
+from stoker.resources.registry import default_registry
+from stoker.template.loader import load_document
+from stoker.template.nodes import plain
+
+
+def definition(
+    text: str, parameters: dict | None = None, env: dict | None = None
+) -> StackDefinition:
+    template = parse_template(load_document(textwrap.dedent(text), "t.yaml"))
+    environments = []
+    if env is not None:
+        loaded, _ = environment_from_data(env, "env.yaml")
+        environments.append(loaded)
+    environment, found = merge_environments(
+        environments,
+        explicit_parameters=parameters or {},
+        template_parameter_names=set(template.parameters),
+    )
+    assert not [d for d in found if d.is_error]
+    result = define_stack(template, environment, {}, require_all_parameters=True, stack_name="s")
+    assert result.errors == [], [d.render() for d in result.errors]
+    return result
+
+
+def create_request(text: str, **options) -> CreateRequest:
+    found = definition(text, options.pop("parameters", None))
+    return CreateRequest(
+        name="s",
+        definition=found,
+        template=plain(found.template.document.data),
+        environment=found.environment.to_data(),
+        **options,
+    )
+
+
+def update_request(
+    text: str, parameters: dict | None = None, env: dict | None = None, **options
+) -> UpdateRequest:
+    found = definition(text, parameters, env)
+    return UpdateRequest(
+        definition=found,
+        template=plain(found.template.document.data),
+        environment=found.environment.to_data(),
+        parameters=dict(parameters or {}),
+        **options,
+    )
+
+
+@pytest.fixture
+def events() -> list[EventRecord]:
+    return []
+
+
+@pytest.fixture
+def engine(store, events) -> StackEngine:
+    return StackEngine(store, default_registry(), EngineSettings(), listener=events.append)
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+def states(store, stack_id) -> dict[str, str]:
+    return {r.name: f"{r.action.value}_{r.status.value}" for r in store.resources(stack_id)}
+
+
+def physical(store, stack_id) -> dict[str, str | None]:
+    return {r.name: r.physical_id for r in store.resources(stack_id)}
+
+
+def resource_events(events, after: int = 0) -> list[tuple[str, str]]:
+    return [
+        (e.resource_name, f"{e.action.value}_{e.status.value}")
+        for e in events[after:]
+        if e.resource_type != "OS::Heat::Stack"
+    ]
+
+
+BEFORE = """
+heat_template_version: "2021-04-16"
+resources:
+  v: {type: OS::Heat::Value, properties: {value: one}}
+  r: {type: OS::Heat::RandomString, properties: {length: 8}}
+  t: {type: OS::Heat::TestResource, properties: {value: x, update_replace: true}}
+  u: {type: OS::Heat::TestResource, properties: {value: x}}
+  n: {type: OS::Heat::None, properties: {a: 1}}
+  same: {type: OS::Heat::TestResource, properties: {value: s}}
+  gone: {type: OS::Heat::None}
+"""
+
+AFTER = """
+heat_template_version: "2021-04-16"
+resources:
+  v: {type: OS::Heat::Value, properties: {value: two}}
+  r: {type: OS::Heat::RandomString, properties: {length: 10}}
+  t: {type: OS::Heat::TestResource, properties: {value: y, update_replace: true}}
+  u: {type: OS::Heat::TestResource, properties: {value: y}}
+  n: {type: OS::Heat::None, properties: {a: 2}}
+  same: {type: OS::Heat::TestResource, properties: {value: s}}
+  new: {type: OS::Heat::None}
+"""
+
+
+def test_plan_names_each_kind_with_its_reason(engine, store):
+    stack = run(engine.create(create_request(BEFORE)))
+    plan = run(engine.preview_update("s", update_request(AFTER)))
+    assert plan.changes() == {
+        "unchanged": ["n", "same"],
+        "updated": ["v", "u"],
+        "replaced": ["r", "t"],
+        "added": ["new"],
+        "deleted": ["gone"],
+    }
+    reasons = {d.name: d.reason for d in plan.decisions.values()}
+    assert reasons["r"] == "length cannot be updated in place (not update_allowed)"
+    assert reasons["t"] == "OS::Heat::TestResource needs a new resource"
+    assert reasons["v"] == "changed in place: value"
+    assert reasons["n"] == "OS::Heat::None never updates"
+    assert reasons["gone"] == "not in the new template"
+    assert states(store, stack.id)["v"] == "CREATE_COMPLETE"  # a preview changes nothing
+
+
+def test_update_applies_each_kind(engine, store, events):
+    stack = run(engine.create(create_request(BEFORE)))
+    before = physical(store, stack.id)
+    old_value = store.resources(stack.id)
+    old_random = next(r for r in old_value if r.name == "r").data
+    mark = len(events)
+    result = run(engine.update("s", update_request(AFTER)))
+    assert (result.action.value, result.status.value) == ("UPDATE", "COMPLETE")
+    assert result.status_reason == "Stack UPDATE completed successfully"
+    after = physical(store, stack.id)
+    assert states(store, stack.id) == {
+        "v": "UPDATE_COMPLETE",
+        "r": "CREATE_COMPLETE",
+        "t": "CREATE_COMPLETE",
+        "u": "UPDATE_COMPLETE",
+        "n": "CREATE_COMPLETE",
+        "same": "CREATE_COMPLETE",
+        "new": "CREATE_COMPLETE",
+    }
+    assert after["v"] == before["v"] and after["u"] == before["u"] and after["n"] == before["n"]
+    assert after["r"] != before["r"] and after["t"] != before["t"]
+    records = {r.name: r for r in store.resources(stack.id)}
+    assert len(records["r"].data["value"]) == 10 != len(old_random["value"])
+    assert records["v"].properties["value"] == "two"
+    assert records["n"].properties == {"a": 2}  # None never updates, but follows silently
+    assert all("stoker:replaced" not in r.data for r in records.values())
+    seen = resource_events(events, mark)
+    assert ("same", "UPDATE_IN_PROGRESS") not in seen and ("n", "UPDATE_IN_PROGRESS") not in seen
+    # create-new-before-delete-old: the old r is deleted only after the new one is complete
+    r_events = [s for n, s in seen if n == "r"]
+    assert r_events == [
+        "UPDATE_IN_PROGRESS",
+        "UPDATE_COMPLETE",
+        "CREATE_IN_PROGRESS",
+        "CREATE_COMPLETE",
+        "DELETE_IN_PROGRESS",
+        "DELETE_COMPLETE",
+    ]
+    deletes = [e for e in events[mark:] if e.resource_name == "r" and e.action.value == "DELETE"]
+    assert {e.physical_id for e in deletes} == {before["r"]}
+    # removals come last, after every create and update
+    last_create = max(
+        i
+        for i, (n, s) in enumerate(seen)
+        if s.endswith("COMPLETE") and s.startswith(("CREATE", "UPDATE"))
+    )
+    first_gone = min(i for i, (n, s) in enumerate(seen) if n == "gone")
+    assert first_gone > last_create
+    reasons = [e.reason for e in events[mark:] if e.resource_name == "r"]
+    assert "The Resource r requires replacement." in reasons
+    t_reason = next(
+        e.reason for e in events[mark:] if e.resource_name == "t" and "replacement" in e.reason
+    )
+    assert t_reason.startswith('The Resource TestResource "t" [') and stack.id in t_reason
+
+
+def test_dependents_follow_a_replacement(engine, store):
+    text = """
+    heat_template_version: "2021-04-16"
+    parameters:
+      n: {type: number, default: 8}
+    resources:
+      r: {type: OS::Heat::RandomString, properties: {length: {get_param: n}}}
+      v: {type: OS::Heat::Value, properties: {value: {get_attr: [r, value]}}}
+    """
+    stack = run(engine.create(create_request(text)))
+    plan = run(engine.preview_update("s", update_request(text, {"n": "12"})))
+    assert plan.decisions["v"].change is Change.UPDATE
+    assert plan.decisions["v"].reason.startswith("reads r, which is replaced")
+    result = run(engine.update("s", update_request(text, {"n": "12"})))
+    assert result.status.value == "COMPLETE"
+    records = {r.name: r for r in store.resources(stack.id)}
+    assert len(records["v"].properties["value"]) == 12
+    assert records["v"].properties["value"] == records["r"].data["value"]
+    assert states(store, stack.id)["v"] == "UPDATE_COMPLETE"
+
+
+def test_type_change_and_failed_resources_are_replaced(engine, store):
+    before = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::None}
+      bad: {type: OS::Heat::TestResource, properties: {value: x, fail: true}}
+    """
+    after = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::TestResource}
+      bad: {type: OS::Heat::TestResource, properties: {value: x}}
+    """
+    stack = run(engine.create(create_request(before)))
+    assert stack.status.value == "FAILED"
+    plan = run(engine.preview_update("s", update_request(after)))
+    assert {d.name: (d.change, d.reason) for d in plan.decisions.values()} == {
+        "a": (Change.REPLACE, "type changed from OS::Heat::None to OS::Heat::TestResource"),
+        "bad": (Change.REPLACE, "the resource is CREATE_FAILED"),
+    }
+    result = run(engine.update("s", update_request(after)))
+    assert (result.action.value, result.status.value) == ("UPDATE", "COMPLETE")
+    assert states(store, stack.id) == {"a": "CREATE_COMPLETE", "bad": "CREATE_COMPLETE"}
+
+
+def test_immutable_parameter_is_refused_before_any_work(engine, store):
+    text = """
+    heat_template_version: "2021-04-16"
+    parameters:
+      p: {type: string, default: a, immutable: true}
+    resources:
+      a: {type: OS::Heat::Value, properties: {value: {get_param: p}}}
+    """
+    stack = run(engine.create(create_request(text)))
+    with pytest.raises(OperationRefused, match="immutable and may not be updated: p"):
+        run(engine.update("s", update_request(text, {"p": "b"})))
+    again = store.get_stack(stack.id, stack.project)
+    assert (again.action.value, again.status.value) == ("CREATE", "COMPLETE")
+    assert store.previous_definition(stack.id) is None
+
+
+@pytest.mark.parametrize(
+    ("rule", "after_props", "message"),
+    [
+        ("update", "{value: y}", "update is restricted for resource."),
+        ("replace", "{value: y, update_replace: true}", "replace is restricted for resource."),
+    ],
+)
+def test_restricted_actions_fail_the_update(engine, store, events, rule, after_props, message):
+    before = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::TestResource, properties: {value: x}}
+    """
+    after = f"""
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {{type: OS::Heat::TestResource, properties: {after_props}}}
+    """
+    stack = run(engine.create(create_request(before)))
+    old = physical(store, stack.id)["a"]
+    env = {"resource_registry": {"resources": {"a": {"restricted_actions": rule}}}}
+    mark = len(events)
+    result = run(engine.update("s", update_request(after, env=env)))
+    assert (result.action.value, result.status.value) == ("UPDATE", "FAILED")
+    assert result.status_reason == f"ResourceActionRestricted: resources.a: {message}"
+    assert resource_events(events, mark) == [("a", "UPDATE_FAILED")]
+    assert events[-2].reason == message
+    assert states(store, stack.id) == {"a": "CREATE_COMPLETE"}
+    assert physical(store, stack.id)["a"] == old
+
+
+ROLLBACK_BEFORE = """
+heat_template_version: "2021-04-16"
+resources:
+  a: {type: OS::Heat::RandomString, properties: {length: 8}}
+  b: {type: OS::Heat::TestResource, properties: {value: x}}
+"""
+ROLLBACK_AFTER = """
+heat_template_version: "2021-04-16"
+resources:
+  a: {type: OS::Heat::RandomString, properties: {length: 9}}
+  b: {type: OS::Heat::TestResource, properties: {value: y, fail: true}, depends_on: a}
+  c: {type: OS::Heat::Value, properties: {value: added}}
+"""
+
+
+def test_failure_without_rollback_is_update_failed(engine, store):
+    stack = run(engine.create(create_request(ROLLBACK_BEFORE)))
+    result = run(engine.update("s", update_request(ROLLBACK_AFTER)))
+    assert (result.action.value, result.status.value) == ("UPDATE", "FAILED")
+    assert result.status_reason == "ResourceFailure: resources.b: Test Resource failed b"
+    assert states(store, stack.id)["b"] == "UPDATE_FAILED"
+    # the stack runs from the new definition; the previous one is kept
+    assert store.get_stack(stack.id, stack.project).template["resources"]["c"]
+    assert "c" not in store.previous_definition(stack.id).template["resources"]
+
+
+def test_failure_rolls_back_and_swaps_the_old_resource_back(engine, store, events):
+    stack = run(engine.create(create_request(ROLLBACK_BEFORE)))
+    before = {r.name: r for r in store.resources(stack.id)}
+    result = run(engine.update("s", update_request(ROLLBACK_AFTER, disable_rollback=False)))
+    assert (result.action.value, result.status.value) == ("ROLLBACK", "COMPLETE")
+    assert result.status_reason == "Stack ROLLBACK completed successfully"
+    after = {r.name: r for r in store.resources(stack.id)}
+    assert set(after) == {"a", "b"}  # c, added by the update, is gone again
+    assert after["a"].physical_id == before["a"].physical_id  # swapped back, not re-created
+    assert after["a"].data["value"] == before["a"].data["value"]
+    assert after["b"].properties["value"] == "x"
+    assert after["b"].status.value == "COMPLETE"
+    current = store.get_stack(stack.id, stack.project)
+    assert "c" not in current.template["resources"]
+    stack_events = [e.reason for e in events if e.resource_type == "OS::Heat::Stack"]
+    assert stack_events[-4:] == [
+        "Stack UPDATE started",
+        "ResourceFailure: resources.b: Test Resource failed b",
+        "Stack ROLLBACK started",
+        "Stack ROLLBACK completed successfully",
+    ]
+
+
+def test_update_of_an_update_failed_stack(engine, store):
+    stack = run(engine.create(create_request(ROLLBACK_BEFORE)))
+    run(engine.update("s", update_request(ROLLBACK_AFTER)))
+    fixed = ROLLBACK_AFTER.replace("value: y, fail: true", "value: z")
+    result = run(engine.update("s", update_request(fixed)))
+    assert (result.action.value, result.status.value) == ("UPDATE", "COMPLETE")
+    records = {r.name: r for r in store.resources(stack.id)}
+    assert records["b"].properties["value"] == "z"
+    assert all("stoker:replaced" not in r.data for r in records.values())
+    assert len(records["a"].data["value"]) == 9
+
+
+def test_updating_an_in_progress_or_missing_stack_is_refused(engine):
+    with pytest.raises(Exception, match="could not be found"):
+        run(engine.update("nothing", update_request(ROLLBACK_BEFORE)))
+
+
+def test_test_resource_waits_its_update_seconds(engine, store):
+    before = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::TestResource, properties: {value: x, action_wait_secs: {update: 0.3}}}
+    """
+    run(engine.create(create_request(before)))
+    import time
+
+    started = time.monotonic()
+    result = run(engine.update("s", update_request(before.replace("value: x", "value: y"))))
+    assert result.status.value == "COMPLETE"
+    assert time.monotonic() - started >= 0.3
+
+
+NESTED = """
+heat_template_version: "2021-04-16"
+resources:
+  inner:
+    type: OS::Heat::Stack
+    properties:
+      parameters: {given: VALUE}
+      template: |
+        heat_template_version: 2021-04-16
+        parameters:
+          given: {type: string}
+        resources:
+          t: {type: OS::Heat::TestResource, properties: {value: {get_param: given}}}
+        outputs:
+          back: {value: {get_attr: [t, output]}}
+outputs:
+  back: {value: {get_attr: [inner, outputs, back]}}
+"""
+
+
+def test_nested_stacks_survive_updates_around_them_and_refuse_in_place_changes(engine, store):
+    stack = run(engine.create(create_request(NESTED.replace("VALUE", "one"))))
+    child = store.resources(stack.id)[0].physical_id
+    added = NESTED.replace("outputs:\n  back", "  extra: {type: OS::Heat::None}\noutputs:\n  back")
+    result = run(engine.update("s", update_request(added.replace("VALUE", "one"))))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert {r.name: r.physical_id for r in store.resources(stack.id)}["inner"] == child
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(result)}
+    assert outputs["back"] == "one"
+    changed = run(engine.update("s", update_request(added.replace("VALUE", "two"))))
+    assert (changed.action.value, changed.status.value) == ("UPDATE", "FAILED")
+    assert "updating the nested stack of inner" in changed.status_reason
+    assert "not supported yet" in changed.status_reason
+
+
+def test_an_update_that_runs_out_of_time_fails(store):
+    engine = StackEngine(store, default_registry(), EngineSettings(default_timeout_seconds=0.5))
+    before = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::TestResource, properties: {value: x}}
+    """
+    run(engine.create(create_request(before)))
+    slow = before.replace("value: x", "value: y, action_wait_secs: {update: 30}")
+    result = run(engine.update("s", update_request(slow)))
+    assert (result.action.value, result.status.value, result.status_reason) == (
+        "UPDATE",
+        "FAILED",
+        "Timed out",
+    )
+    assert states(store, result.id) == {"a": "UPDATE_FAILED"}
