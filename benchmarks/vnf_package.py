@@ -83,13 +83,11 @@ def nested(index: int) -> str:
 
 
 def environment(index: int) -> str:
-    """What the vendor supplies: images, flavors, networks, addresses; not the names,
-    zones and ids ONAP supplies at instantiation (R-22838, R-59568, R-20856 ...)."""
+    """What the vendor supplies: images and flavors; not the names, zones, ids, external
+    networks and their addresses ONAP supplies at instantiation (R-22838, R-59568,
+    R-20856, R-29872, R-62590 ...)."""
     vm = f"vm{index}"
-    return (
-        f"parameters:\n  {vm}_image_name: img\n  {vm}_flavor_name: m1.small\n"
-        f"  oam_net_id: oam\n  {vm}_oam_ips: 10.0.0.1,10.0.0.2\n  index: 0\n"
-    )
+    return f"parameters:\n  {vm}_image_name: img\n  {vm}_flavor_name: m1.small\n  index: 0\n"
 
 
 def write_package(directory: Path) -> int:

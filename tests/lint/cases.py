@@ -853,3 +853,6 @@ from .onap_cases import MORE_ONAP_CASES  # noqa: E402 (its cases build on the on
 from .onap_nova_cases import NOVA_CASES  # noqa: E402
 
 ONAP_CASES += MORE_ONAP_CASES + NOVA_CASES
+from .onap_port_cases import PORT_CASES  # noqa: E402
+
+ONAP_CASES += PORT_CASES

@@ -114,12 +114,21 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
     lines += _requirement_rows(REQUIREMENTS, registry)
     lines += [
         "",
-        "## Beyond the seed: OS::Nova::Server naming, volume modules",
+        "## Beyond the seed: servers, ports, volume modules",
         "",
         "ONAP's naming-convention sections (5.2.3 onwards) that the seed points at (R-90279 "
         "names R-98450's availability_zone_{index}; R-10834's example reads "
         "{vm-type}_names; R-86285 pairs volume modules) and that ONAP's validation checks on "
-        "every server and volume module. Their text is summarised here in stoker's words.",
+        "every server, port and volume module. Their text is summarised here in stoker's "
+        "words.",
+        "",
+        "How a port's network is told: a port is on an ONAP *internal* network (the VNF's "
+        "own) when its network is a resource of the package (get_resource, or get_attr of a "
+        "nested stack) or a parameter named `int_...`, and on an *external* one (ONAP's) "
+        "when it is any other parameter. An address is IPv6 when its parameter's name says "
+        "so (`_v6_`; a template states the version nowhere else). A port whose resource id "
+        "starts with `Reserve_Port_` holds VIPs for other ports: its fixed_ips are not held "
+        "to the fixed_ips conventions.",
         "",
         "| requirement | keyword | severity | checked | behaviour |",
         "|---|---|---|---|---|",

@@ -6,13 +6,18 @@ module's business; the registry takes them all.
 
 from __future__ import annotations
 
+from stoker.lint.onap import addresses as onap_addresses
 from stoker.lint.onap import environment as onap_environment
+from stoker.lint.onap import metadata as onap_metadata
 from stoker.lint.onap import neutron as onap_neutron
 from stoker.lint.onap import nova as onap_nova
 from stoker.lint.onap import package as onap_package
 from stoker.lint.onap import parameters as onap_parameters
+from stoker.lint.onap import ports as onap_ports
 from stoker.lint.onap import resources as onap_resources
+from stoker.lint.onap import subnets as onap_subnets
 from stoker.lint.onap import template as onap_template
+from stoker.lint.onap import vips as onap_vips
 from stoker.lint.onap import volume as onap_volume
 from stoker.lint.rule import Rule
 
@@ -42,6 +47,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_environment.NoResourceRegistry,
     # beyond the seed: ONAP's OS::Nova::Server naming conventions
     *onap_nova.NOVA_RULES,
+    *onap_metadata.METADATA_RULES,
     # beyond the seed: volume modules feeding their module
     onap_volume.VolumeOutputsCarryUuids,
     onap_volume.VolumeOutputsAreModuleParameters,
@@ -50,4 +56,9 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_neutron.NetworkResourceId,
     onap_neutron.ExternalPortResourceId,
     onap_neutron.InternalPortResourceId,
+    # beyond the seed: OS::Neutron::Port parameters per network kind, VIPs
+    *onap_ports.PORT_RULES,
+    *onap_addresses.ADDRESS_RULES,
+    *onap_subnets.SUBNET_RULES,
+    *onap_vips.VIP_RULES,
 )
