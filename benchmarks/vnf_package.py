@@ -30,6 +30,7 @@ def module(name: str, index: int) -> str:
         f"  {vm}_oam_ips:\n    type: comma_delimited_list\n    description: OAM addresses",
         "  availability_zone_0:\n    type: string\n    description: zone",
         "  index:\n    type: number\n    description: server index",
+        f"  {vm}_count:\n    type: number\n    description: group size",
         "resources:",
     ]
     for server in range(2):
@@ -56,7 +57,7 @@ def module(name: str, index: int) -> str:
         f"  {vm}_group:",
         "    type: OS::Heat::ResourceGroup",
         "    properties:",
-        "      count: 2",
+        f"      count: {{get_param: {vm}_count}}",
         "      resource_def:",
         f"        type: nested_{index % NESTED}.yaml",
         "        properties:",
@@ -87,7 +88,10 @@ def environment(index: int) -> str:
     networks and their addresses ONAP supplies at instantiation (R-22838, R-59568,
     R-20856, R-29872, R-62590 ...)."""
     vm = f"vm{index}"
-    return f"parameters:\n  {vm}_image_name: img\n  {vm}_flavor_name: m1.small\n  index: 0\n"
+    return (
+        f"parameters:\n  {vm}_image_name: img\n  {vm}_flavor_name: m1.small\n"
+        f"  index: 0\n  {vm}_count: 2\n"
+    )
 
 
 def write_package(directory: Path) -> int:

@@ -856,3 +856,6 @@ ONAP_CASES += MORE_ONAP_CASES + NOVA_CASES
 from .onap_port_cases import PORT_CASES  # noqa: E402
 
 ONAP_CASES += PORT_CASES
+from .onap_nested_cases import NESTED_CASES  # noqa: E402
+
+ONAP_CASES += NESTED_CASES

@@ -16,7 +16,6 @@ from stoker.cli.output import RECORD_FORMATS, column_option, emit_rows
 from stoker.diagnostics import Severity
 from stoker.lint import (
     FORMATTERS,
-    REQUIREMENTS,
     ConfigError,
     LintConfig,
     LintOptions,
@@ -33,6 +32,7 @@ from stoker.lint import (
     lint as run_lint,
 )
 from stoker.lint.onap.requirements import BY_ID as REQUIREMENTS_BY_ID
+from stoker.lint.onap.requirements import not_checked
 from stoker.template.loader import DEFAULT_MAX_BYTES, LoadLimits
 
 PROFILES = [profile.value for profile in Profile]
@@ -194,7 +194,7 @@ def rule_rows(profiles: tuple[str, ...]) -> list[dict[str, str]]:
                 }
             )
     if Profile.ONAP.value in selected:
-        for requirement in REQUIREMENTS:
+        for requirement in not_checked():
             if not requirement.checked:
                 rows.append(
                     {

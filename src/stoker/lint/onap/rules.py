@@ -9,8 +9,10 @@ from __future__ import annotations
 from stoker.lint.onap import addresses as onap_addresses
 from stoker.lint.onap import environment as onap_environment
 from stoker.lint.onap import metadata as onap_metadata
+from stoker.lint.onap import nested as onap_nested
 from stoker.lint.onap import neutron as onap_neutron
 from stoker.lint.onap import nova as onap_nova
+from stoker.lint.onap import outputs as onap_outputs
 from stoker.lint.onap import package as onap_package
 from stoker.lint.onap import parameters as onap_parameters
 from stoker.lint.onap import ports as onap_ports
@@ -61,4 +63,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     *onap_addresses.ADDRESS_RULES,
     *onap_subnets.SUBNET_RULES,
     *onap_vips.VIP_RULES,
+    # beyond the seed: nested templates and groups, predefined outputs, get_file
+    *onap_nested.NESTED_RULES,
+    *onap_outputs.OUTPUT_RULES,
 )
