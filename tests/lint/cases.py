@@ -859,3 +859,6 @@ ONAP_CASES += PORT_CASES
 from .onap_nested_cases import NESTED_CASES  # noqa: E402
 
 ONAP_CASES += NESTED_CASES
+from .onap_contrail_cases import CONTRAIL_CASES  # noqa: E402
+
+ONAP_CASES += CONTRAIL_CASES

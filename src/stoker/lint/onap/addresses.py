@@ -16,13 +16,14 @@ from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.nova import declared, gaps
 from stoker.lint.onap.ports import (
+    PORT,
     RESERVE_PORT,
     Address,
     Enumeration,
     PortRule,
-    addresses,
     parameter_type,
     ports,
+    who,
 )
 from stoker.lint.onap.requirements import requirement
 from stoker.template.nodes import value_span
@@ -37,8 +38,8 @@ class AddressParameterType(PortRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for port in ports(ctx):
-            for address in addresses(port, "fixed_ips", "ip_address"):
+        for port in ports(ctx, self.kind):
+            for address in port.fixed:
                 declaration = declared(ctx, address.parameter)
                 if declaration is None or "type" not in declaration:
                     continue
@@ -84,16 +85,16 @@ class _AddressName(PortRule):
         pattern = _address_form(self.internal, self.v6, self.listed)
         indexes: dict[str, list[tuple[int, Span | None]]] = {}
         seen: set[str] = set()
-        for port in ports(ctx):
+        for port in ports(ctx, self.kind):
             if RESERVE_PORT.match(port.name):
                 continue
-            for address in addresses(port, "fixed_ips", "ip_address"):
+            for address in port.fixed:
                 if not self.matches(ctx, address):
                     continue
                 match = pattern.match(address.parameter)
                 if match is None:
                     yield self.finding(
-                        f'port "{port.name}" reads an ip_address from "{address.parameter}"; '
+                        f'{who(port)} reads an ip_address from "{address.parameter}"; '
                         f"the parameter must be named {self.form}",
                         address.span,
                         address.path,
@@ -106,24 +107,29 @@ class _AddressName(PortRule):
             yield from gaps(self, prefix, found)
 
 
-def _address_rule(
-    rid: str, internal: bool, v6: bool, listed: bool, form: str
+def address_rule(
+    rid: str, internal: bool, v6: bool, listed: bool, form: str, resource: str = PORT
 ) -> type[_AddressName]:
+    """The rule for one form of address parameter names on ``resource`` (a Neutron port,
+    or a Contrail instance IP, which follows the same conventions)."""
     network = "internal" if internal else "external"
     version = "IPv6" if v6 else "IPv4"
     kind = "comma_delimited_list" if listed else "string"
+    prop = "fixed_ips ip_address" if resource == PORT else "instance_ip_address"
     checks = (
-        f"a {kind} parameter that an OS::Neutron::Port on an ONAP {network} network reads "
-        f"for a fixed_ips ip_address, {version} by its name ({'with' if v6 else 'without'} "
+        f"a {kind} parameter that an {resource} on an ONAP {network} network reads "
+        f"for a {prop}, {version} by its name ({'with' if v6 else 'without'} "
         f"_v6_), is named {form}"
         + ("" if listed else "; the indexes of one prefix are 0, 1, 2 ... without a gap")
         + "."
     )
+    noun = "address" if resource == PORT else "instance IP"
     attributes = {
         "requirement": requirement(rid),
         "summary": f"{network.title()} network, {version} {kind.replace('comma_delimited_', '')} "
-        f"address parameter: {form}",
+        f"{noun} parameter: {form}",
         "checks": checks,
+        "kind": resource,
         "internal": internal,
         "v6": v6,
         "listed": listed,
@@ -132,11 +138,11 @@ def _address_rule(
         "__module__": __name__,
     }
     name = f"{network.title()}{'V6' if v6 else 'V4'}{'List' if listed else 'String'}Address"
-    return type(name, (_AddressName,), attributes)
+    return type(("Contrail" if resource != PORT else "") + name, (_AddressName,), attributes)
 
 
 #: (requirement, internal, v6, comma_delimited_list, form)
-_ADDRESS_FORMS = (
+ADDRESS_FORMS = (
     ("R-40971", False, False, False, "{vm-type}_{network-role}_ip_{index}"),
     ("R-04697", False, False, True, "{vm-type}_{network-role}_ips"),
     ("R-71577", False, True, False, "{vm-type}_{network-role}_v6_ip_{index}"),
@@ -146,7 +152,7 @@ _ADDRESS_FORMS = (
     ("R-27818", True, True, False, "{vm-type}_int_{network-role}_v6_ip_{index}"),
     ("R-29765", True, True, True, "{vm-type}_int_{network-role}_v6_ips"),
 )
-ADDRESS_NAME_RULES: list[type] = [_address_rule(*form) for form in _ADDRESS_FORMS]
+ADDRESS_NAME_RULES: list[type] = [address_rule(*form) for form in ADDRESS_FORMS]
 
 
 class _AddressEnumeration(Enumeration):
@@ -156,10 +162,10 @@ class _AddressEnumeration(Enumeration):
     pattern: ClassVar[re.Pattern[str] | None] = None
 
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
-        for port in ports(ctx):
+        for port in ports(ctx, self.kind):
             if port.internal is not self.internal or RESERVE_PORT.match(port.name):
                 continue
-            for address in addresses(port, "fixed_ips", "ip_address"):
+            for address in port.fixed:
                 if self.pattern is None or self.pattern.match(address.parameter):
                     yield address
 
@@ -184,17 +190,23 @@ class InternalAddressesInEnvironment(_AddressEnumeration):
     internal, wanted = True, True
 
 
-def _enumeration_rule(rid: str, internal: bool, v6: bool, listed: bool, form: str) -> type:
+def enumeration_rule(
+    rid: str, internal: bool, v6: bool, listed: bool, form: str, resource: str = PORT
+) -> type:
+    """The environment-file rule for one form of address parameter names on ``resource``."""
     wanted = internal
     where = "in" if wanted else "not in"
+    prop = "fixed_ips ip_address" if resource == PORT else "instance_ip_address"
     attributes = {
         "requirement": requirement(rid),
-        "summary": f"A {form} parameter is {where} the environment file",
+        "summary": f"A {form} parameter is {where} the environment file"
+        + ("" if resource == PORT else " (Contrail)"),
         "checks": (
-            f"a fixed_ips ip_address parameter named {form} (of a port on an ONAP "
+            f"a {prop} parameter named {form} (of an {resource} on an ONAP "
             f"{'internal' if internal else 'external'} network) is {where} the module's "
             "environment file."
         ),
+        "kind": resource,
         "internal": internal,
         "wanted": wanted,
         "pattern": _address_form(internal, v6, listed),
@@ -203,15 +215,15 @@ def _enumeration_rule(rid: str, internal: bool, v6: bool, listed: bool, form: st
     }
     name = f"{'Internal' if internal else 'External'}{'V6' if v6 else 'V4'}"
     name += f"{'List' if listed else 'String'}Enumeration"
-    return type(name, (_AddressEnumeration,), attributes)
+    return type(("Contrail" if resource != PORT else "") + name, (_AddressEnumeration,), attributes)
 
 
 #: the same forms, in the same order: whether each is (not) in the environment file
 _ENUMERATION_IDS: tuple[str, ...] = ("R-39841", "R-98905", "R-87123", "R-93030")
 _ENUMERATION_IDS += ("R-28795", "R-90206", "R-97201", "R-98569")
 ADDRESS_ENUMERATION_RULES: list[type] = [
-    _enumeration_rule(rid, *form[1:])
-    for rid, form in zip(_ENUMERATION_IDS, _ADDRESS_FORMS, strict=True)
+    enumeration_rule(rid, *form[1:])
+    for rid, form in zip(_ENUMERATION_IDS, ADDRESS_FORMS, strict=True)
 ]
 
 ADDRESS_RULES: list[type] = [

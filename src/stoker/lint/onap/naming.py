@@ -7,79 +7,79 @@ checks on every package. Their text is summarised in stoker's words, not quoted.
 
 from __future__ import annotations
 
-from stoker.lint.onap.requirement import Requirement
+from stoker.lint.onap.requirement import IN_ENVIRONMENT, NOT_IN_ENVIRONMENT, Requirement, beyond
+from stoker.lint.onap.requirements_constructs import CONSTRUCTS
+from stoker.lint.onap.requirements_contrail import CONTRAIL
+
+_NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
 
 _NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
 _META = _NOVA + " metadata"
 _IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
 
 
-def _beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
-    return Requirement(rid, keyword, "static", section, text, quoted=False)
-
-
 #: Requirements from ONAP's naming-convention sections, beyond the seed's 5.2.2, that the
 #: seed points at (R-98450 from R-90279, {vm-type}_names from R-10834) or that ONAP's
 #: validation suite checks on every server. Summarised in stoker's words, not quoted.
 BEYOND_SEED: tuple[Requirement, ...] = (
-    _beyond(
+    beyond(
         "R-29751", "MUST", _IDS, "An OS::Nova::Server's resource id is {vm-type}_server_{index}."
     ),
-    _beyond(
+    beyond(
         "R-304011",
         "MUST",
         _NOVA,
         "An OS::Nova::Server's resource id and the parameters of its image, flavor and name "
         "properties carry the same {vm-type}.",
     ),
-    _beyond("R-901331", "MUST", _NOVA, "An OS::Nova::Server's image comes from a get_param."),
-    _beyond("R-71152", "MUST", _NOVA, "The parameter of a server's image is a string."),
-    _beyond("R-58670", "MUST", _NOVA, "The parameter of a server's image is {vm-type}_image_name."),
-    _beyond(
+    beyond("R-901331", "MUST", _NOVA, "An OS::Nova::Server's image comes from a get_param."),
+    beyond("R-71152", "MUST", _NOVA, "The parameter of a server's image is a string."),
+    beyond("R-58670", "MUST", _NOVA, "The parameter of a server's image is {vm-type}_image_name."),
+    beyond(
         "R-91125",
         "MUST",
         _NOVA,
         "The parameter of a server's image is given a value in the module's environment file.",
     ),
-    _beyond("R-481670", "MUST", _NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
-    _beyond("R-50436", "MUST", _NOVA, "The parameter of a server's flavor is a string."),
-    _beyond(
+    beyond("R-481670", "MUST", _NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
+    beyond("R-50436", "MUST", _NOVA, "The parameter of a server's flavor is a string."),
+    beyond(
         "R-45188", "MUST", _NOVA, "The parameter of a server's flavor is {vm-type}_flavor_name."
     ),
-    _beyond(
+    beyond(
         "R-69431",
         "MUST",
         _NOVA,
         "The parameter of a server's flavor is given a value in the module's environment file.",
     ),
-    _beyond("R-663631", "MUST", _NOVA, "An OS::Nova::Server's name comes from a get_param."),
-    _beyond(
+    beyond("R-663631", "MUST", _NOVA, "An OS::Nova::Server's name comes from a get_param."),
+    beyond(
         "R-51430",
         "MUST",
         _NOVA,
         "The parameter of a server's name is a string or a comma_delimited_list.",
     ),
-    _beyond(
+    beyond(
         "R-54171",
         "MUST",
         _NOVA,
         "A string parameter of a server's name is {vm-type}_name_{index}, the indexes of a "
         "template starting at 0 and increasing by one.",
     ),
-    _beyond(
+    beyond(
         "R-87817",
         "MUST",
         _NOVA,
         "A comma_delimited_list parameter of a server's name is {vm-type}_names.",
     ),
-    _beyond(
+    beyond(
         "R-22838",
         "MUST NOT",
         _NOVA,
         "The parameter of a server's name is not enumerated in the environment file (ONAP "
         "supplies it).",
     ),
-    _beyond(
+    beyond(
         "R-98450",
         "MUST",
         _NOVA,
@@ -87,53 +87,51 @@ BEYOND_SEED: tuple[Requirement, ...] = (
         "availability_zone_{index}, the indexes of a template starting at 0 and increasing "
         "by one.",
     ),
-    _beyond(
+    beyond(
         "R-23311",
         "MUST",
         _NOVA,
         "In a base or incremental module, the parameter of a server's availability_zone is a "
         "string.",
     ),
-    _beyond(
+    beyond(
         "R-59568",
         "MUST NOT",
         _NOVA,
         "The parameter of a server's availability_zone is not enumerated in the environment "
         "file (ONAP supplies it).",
     ),
-    _beyond(
-        "R-37437", "MUST", _META, "A server's metadata has vnf_id, its value from a get_param."
-    ),
-    _beyond("R-07507", "MUST", _META, "The parameter of metadata vnf_id is vnf_id, a string."),
-    _beyond("R-55218", "MUST NOT", _META, "The parameter vnf_id has no constraints."),
-    _beyond(
+    beyond("R-37437", "MUST", _META, "A server's metadata has vnf_id, its value from a get_param."),
+    beyond("R-07507", "MUST", _META, "The parameter of metadata vnf_id is vnf_id, a string."),
+    beyond("R-55218", "MUST NOT", _META, "The parameter vnf_id has no constraints."),
+    beyond(
         "R-20856", "MUST NOT", _META, "The parameter vnf_id is not enumerated in the environment."
     ),
-    _beyond(
+    beyond(
         "R-71493",
         "MUST",
         _META,
         "A server's metadata has vf_module_id, its value from a get_param.",
     ),
-    _beyond(
+    beyond(
         "R-82134",
         "MUST",
         _META,
         "The parameter of metadata vf_module_id is vf_module_id, a string.",
     ),
-    _beyond("R-98374", "MUST NOT", _META, "The parameter vf_module_id has no constraints."),
-    _beyond(
+    beyond("R-98374", "MUST NOT", _META, "The parameter vf_module_id has no constraints."),
+    beyond(
         "R-72871",
         "MUST NOT",
         _META,
         "The parameter vf_module_id is not enumerated in the environment.",
     ),
-    _beyond(
+    beyond(
         "R-72483", "MUST", _META, "A server's metadata has vnf_name, its value from a get_param."
     ),
-    _beyond("R-62428", "MUST", _META, "The parameter of metadata vnf_name is vnf_name, a string."),
-    _beyond("R-44318", "MUST NOT", _META, "The parameter vnf_name has no constraints."),
-    _beyond(
+    beyond("R-62428", "MUST", _META, "The parameter of metadata vnf_name is vnf_name, a string."),
+    beyond("R-44318", "MUST NOT", _META, "The parameter vnf_name has no constraints."),
+    beyond(
         "R-36542", "MUST NOT", _META, "The parameter vnf_name is not enumerated in the environment."
     ),
 )
@@ -141,48 +139,48 @@ BEYOND_SEED: tuple[Requirement, ...] = (
 _VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
 _PORT = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port"
 BEYOND_SEED += (
-    _beyond(
+    beyond(
         "R-25720",
         "MUST",
         _IDS,
         "An OS::Neutron::Net's resource id is int_{network-role}_network (a VNF's templates "
         "create only internal networks).",
     ),
-    _beyond(
+    beyond(
         "R-20453",
         "MUST",
         _IDS,
         "An OS::Neutron::Port on an external network has the resource id "
         "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}.",
     ),
-    _beyond(
+    beyond(
         "R-26351",
         "MUST",
         _IDS,
         "An OS::Neutron::Port on an internal network has the resource id "
         "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}.",
     ),
-    _beyond(
+    beyond(
         "R-34037",
         "MUST",
         _PORT,
         "The parameter of an OS::Neutron::Port's fixed_ips ip_address is a string or a "
         "comma_delimited_list.",
     ),
-    _beyond(
+    beyond(
         "R-89913",
         "MUST",
         _VOLUME,
         "A volume module's outputs include the UUID of each Cinder volume it creates.",
     ),
-    _beyond(
+    beyond(
         "R-07443",
         "MUST",
         _VOLUME,
         "Each output of a volume module is an input parameter of its base or incremental "
         "module, of the matching type (a volume's UUID: string).",
     ),
-    _beyond(
+    beyond(
         "R-20547",
         "SHOULD NOT",
         _VOLUME,
@@ -196,28 +194,26 @@ _AAP = (
     "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port "
     "allowed_address_pairs"
 )
-_ENV_NO = "is not enumerated in the environment file (ONAP supplies it)."
-_ENV_YES = "is enumerated in the environment file (the VNF's own addresses)."
 
 #: OS::Neutron::Port's parameters, per network kind: an ONAP external network (ONAP gives
 #: its id and addresses) or an ONAP internal one (the VNF's own, from its base module).
 BEYOND_SEED += (
-    _beyond(
+    beyond(
         "R-681859",
         "MUST",
         _PORT,
         "A port's resource id and the parameters of its network, fixed_ips (ip_address, "
         "subnet) and allowed_address_pairs carry the identical {network-role}.",
     ),
-    _beyond("R-18008", "MUST", _NET, "The parameter of a port's network is declared a string."),
-    _beyond(
+    beyond("R-18008", "MUST", _NET, "The parameter of a port's network is declared a string."),
+    beyond(
         "R-62983",
         "MUST",
         _NET,
         "A port on an external network reads its network from a get_param named "
         "{network-role}_net_id (a UUID) or {network-role}_net_name (a name).",
     ),
-    _beyond(
+    beyond(
         "R-86182",
         "MUST",
         _NET,
@@ -225,50 +221,50 @@ BEYOND_SEED += (
         "module) reads its network from a get_param named int_{network-role}_net_id or "
         "int_{network-role}_net_name.",
     ),
-    _beyond("R-29872", "MUST NOT", _NET, "The parameter of a port's network " + _ENV_NO),
-    _beyond(
+    beyond("R-29872", "MUST NOT", _NET, "The parameter of a port's network " + _NO),
+    beyond(
         "R-40971",
         "MUST",
         _FIXED,
         "On an external network, a string parameter of a fixed_ips IPv4 ip_address is "
         "{vm-type}_{network-role}_ip_{index}, the indexes starting at 0 and going up by one.",
     ),
-    _beyond(
+    beyond(
         "R-04697",
         "MUST",
         _FIXED,
         "On an external network, a comma_delimited_list parameter of fixed_ips IPv4 "
         "addresses is {vm-type}_{network-role}_ips.",
     ),
-    _beyond(
+    beyond(
         "R-71577",
         "MUST",
         _FIXED,
         "On an external network, a string parameter of a fixed_ips IPv6 ip_address is "
         "{vm-type}_{network-role}_v6_ip_{index}, the indexes starting at 0 and going up by one.",
     ),
-    _beyond(
+    beyond(
         "R-23503",
         "MUST",
         _FIXED,
         "On an external network, a comma_delimited_list parameter of fixed_ips IPv6 "
         "addresses is {vm-type}_{network-role}_v6_ips.",
     ),
-    _beyond(
+    beyond(
         "R-78380",
         "MUST",
         _FIXED,
         "On an internal network, a string parameter of a fixed_ips IPv4 ip_address is "
         "{vm-type}_int_{network-role}_ip_{index}, the indexes starting at 0 and going up by one.",
     ),
-    _beyond(
+    beyond(
         "R-85235",
         "MUST",
         _FIXED,
         "On an internal network, a comma_delimited_list parameter of fixed_ips IPv4 "
         "addresses is {vm-type}_int_{network-role}_ips.",
     ),
-    _beyond(
+    beyond(
         "R-27818",
         "MUST",
         _FIXED,
@@ -276,93 +272,123 @@ BEYOND_SEED += (
         "{vm-type}_int_{network-role}_v6_ip_{index}, the indexes starting at 0 and going up "
         "by one.",
     ),
-    _beyond(
+    beyond(
         "R-29765",
         "MUST",
         _FIXED,
         "On an internal network, a comma_delimited_list parameter of fixed_ips IPv6 "
         "addresses is {vm-type}_int_{network-role}_v6_ips.",
     ),
-    _beyond(
-        "R-39841", "MUST NOT", _FIXED, "A {vm-type}_{network-role}_ip_{index} parameter " + _ENV_NO
+    beyond(
+        "R-39841",
+        "MUST NOT",
+        _FIXED,
+        "A {vm-type}_{network-role}_ip_{index} parameter " + _NO,
     ),
-    _beyond("R-98905", "MUST NOT", _FIXED, "A {vm-type}_{network-role}_ips parameter " + _ENV_NO),
-    _beyond(
+    beyond(
+        "R-98905",
+        "MUST NOT",
+        _FIXED,
+        "A {vm-type}_{network-role}_ips parameter " + _NO,
+    ),
+    beyond(
         "R-87123",
         "MUST NOT",
         _FIXED,
-        "A {vm-type}_{network-role}_v6_ip_{index} parameter " + _ENV_NO,
+        "A {vm-type}_{network-role}_v6_ip_{index} parameter " + _NO,
     ),
-    _beyond(
-        "R-93030", "MUST NOT", _FIXED, "A {vm-type}_{network-role}_v6_ips parameter " + _ENV_NO
+    beyond(
+        "R-93030",
+        "MUST NOT",
+        _FIXED,
+        "A {vm-type}_{network-role}_v6_ips parameter " + _NO,
     ),
-    _beyond(
-        "R-28795", "MUST", _FIXED, "A {vm-type}_int_{network-role}_ip_{index} parameter " + _ENV_YES
+    beyond(
+        "R-28795",
+        "MUST",
+        _FIXED,
+        "A {vm-type}_int_{network-role}_ip_{index} parameter " + _YES,
     ),
-    _beyond("R-90206", "MUST", _FIXED, "A {vm-type}_int_{network-role}_ips parameter " + _ENV_YES),
-    _beyond(
+    beyond("R-90206", "MUST", _FIXED, "A {vm-type}_int_{network-role}_ips parameter " + _YES),
+    beyond(
         "R-97201",
         "MUST",
         _FIXED,
-        "A {vm-type}_int_{network-role}_v6_ip_{index} parameter " + _ENV_YES,
+        "A {vm-type}_int_{network-role}_v6_ip_{index} parameter " + _YES,
     ),
-    _beyond(
-        "R-98569", "MUST", _FIXED, "A {vm-type}_int_{network-role}_v6_ips parameter " + _ENV_YES
+    beyond(
+        "R-98569",
+        "MUST",
+        _FIXED,
+        "A {vm-type}_int_{network-role}_v6_ips parameter " + _YES,
     ),
-    _beyond(
+    beyond(
         "R-62590",
         "MUST NOT",
         _FIXED,
-        "A fixed_ips ip_address parameter of a port on an external network " + _ENV_NO,
+        "A fixed_ips ip_address parameter of a port on an external network " + _NO,
     ),
-    _beyond(
+    beyond(
         "R-93496",
         "MUST",
         _FIXED,
-        "A fixed_ips ip_address parameter of a port on an internal network " + _ENV_YES,
+        "A fixed_ips ip_address parameter of a port on an internal network " + _YES,
     ),
-    _beyond("R-38236", "MUST", _FIXED, "The parameter of a fixed_ips subnet is declared a string."),
-    _beyond(
+    beyond("R-38236", "MUST", _FIXED, "The parameter of a fixed_ips subnet is declared a string."),
+    beyond(
         "R-62802",
         "MUST",
         _FIXED,
         "On an external network, the parameter of a fixed_ips IPv4 subnet is "
         "{network-role}_subnet_id.",
     ),
-    _beyond(
+    beyond(
         "R-15287",
         "MUST",
         _FIXED,
         "On an external network, the parameter of a fixed_ips IPv6 subnet is "
         "{network-role}_v6_subnet_id.",
     ),
-    _beyond(
+    beyond(
         "R-84123",
         "MUST",
         _FIXED,
         "In an incremental module, on an internal network, the parameter of a fixed_ips IPv4 "
         "subnet is int_{network-role}_subnet_id.",
     ),
-    _beyond(
+    beyond(
         "R-76160",
         "MUST",
         _FIXED,
         "In an incremental module, on an internal network, the parameter of a fixed_ips IPv6 "
         "subnet is int_{network-role}_v6_subnet_id.",
     ),
-    _beyond("R-83677", "MUST NOT", _FIXED, "A {network-role}_subnet_id parameter " + _ENV_NO),
-    _beyond("R-80829", "MUST NOT", _FIXED, "A {network-role}_v6_subnet_id parameter " + _ENV_NO),
-    _beyond("R-69634", "MUST NOT", _FIXED, "An int_{network-role}_subnet_id parameter " + _ENV_NO),
-    _beyond(
-        "R-22288", "MUST NOT", _FIXED, "An int_{network-role}_v6_subnet_id parameter " + _ENV_NO
+    beyond("R-83677", "MUST NOT", _FIXED, "A {network-role}_subnet_id parameter " + _NO),
+    beyond(
+        "R-80829",
+        "MUST NOT",
+        _FIXED,
+        "A {network-role}_v6_subnet_id parameter " + _NO,
     ),
-    _beyond(
+    beyond(
+        "R-69634",
+        "MUST NOT",
+        _FIXED,
+        "An int_{network-role}_subnet_id parameter " + _NO,
+    ),
+    beyond(
+        "R-22288",
+        "MUST NOT",
+        _FIXED,
+        "An int_{network-role}_v6_subnet_id parameter " + _NO,
+    ),
+    beyond(
         "R-83412",
         "MUST NOT",
         _AAP,
-        "An allowed_address_pairs ip_address parameter of a port on an external network " + _ENV_NO,
+        "An allowed_address_pairs ip_address parameter of a port on an external network " + _NO,
     ),
-    _beyond(
+    beyond(
         "R-41492",
         "MUST",
         _AAP,
@@ -370,21 +396,21 @@ BEYOND_SEED += (
         "in the port's metadata aap_exempt) is a string parameter "
         "{vm-type}_{network-role}_floating_ip.",
     ),
-    _beyond(
+    beyond(
         "R-35735",
         "MUST",
         _AAP,
         "On an external network, an IPv6 VIP (not listed in aap_exempt) is a string parameter "
         "{vm-type}_{network-role}_floating_v6_ip.",
     ),
-    _beyond(
+    beyond(
         "R-41493",
         "MUST",
         _AAP,
         "A port whose allowed_address_pairs use parameters outside ONAP's naming lists them "
         "in its resource-level metadata, under aap_exempt.",
     ),
-    _beyond(
+    beyond(
         "R-717227",
         "MUST",
         _AAP,
@@ -392,7 +418,7 @@ BEYOND_SEED += (
         "_floating_ip (a string) or ..._floating_ips (a comma_delimited_list), enumerated in "
         "the environment file.",
     ),
-    _beyond(
+    beyond(
         "R-805572",
         "MUST",
         _AAP,
@@ -400,8 +426,8 @@ BEYOND_SEED += (
         "_floating_v6_ip (a string) or ..._floating_v6_ips (a comma_delimited_list), "
         "enumerated in the environment file.",
     ),
-    _beyond("R-05257", "MUST NOT", _AAP, "A template has no OS::Neutron::FloatingIP resource."),
-    _beyond(
+    beyond("R-05257", "MUST NOT", _AAP, "A template has no OS::Neutron::FloatingIP resource."),
+    beyond(
         "R-76449",
         "MUST NOT",
         _AAP,
@@ -409,136 +435,4 @@ BEYOND_SEED += (
     ),
 )
 
-_NESTED = "5.2.4 ONAP Heat Template Constructs: Nested Heat Templates"
-_GROUPS = "5.2.4 ONAP Heat Template Constructs: Use of Heat ResourceGroup"
-_FILES = "5.2.4 ONAP Heat Template Constructs: Heat Files Support (get_file)"
-_OUTPUTS = "5.2.3 ONAP Output Parameter Names"
-_APPROPRIATE = (
-    'it holds "when appropriate", and whether a name ought to carry a vm-type or a '
-    "network role is the designer's judgement: no static check can decide it"
-)
-_MAY = "a MAY permission: nothing a template does can violate it"
-
-
-def _unchecked(
-    rid: str, keyword: str, section: str, text: str, reason: str, mode: str | None = None
-) -> Requirement:
-    """A requirement no static check can decide, with the reason (``mode``: ONAP's
-    validation_mode, None where the document gives none)."""
-    return Requirement(rid, keyword, mode, section, text, not_checked=reason, quoted=False)
-
-
-#: nested templates, resource groups, predefined outputs, get_file
-BEYOND_SEED += (
-    _unchecked("R-00228", "MAY", _NESTED, "A template may invoke a nested file statically.", _MAY),
-    _unchecked(
-        "R-01101",
-        "MAY",
-        _NESTED,
-        "A template may invoke a nested file through an OS::Heat::ResourceGroup.",
-        _MAY,
-    ),
-    _beyond("R-60011", "MUST", _NESTED, "Templates nest no more than two levels deep."),
-    _beyond(
-        "R-17528",
-        "MUST",
-        _NESTED,
-        "A first-level nested file holds at most one OS::Nova::Server; a second-level one "
-        "holds none.",
-    ),
-    _beyond(
-        "R-708564",
-        "MUST NOT",
-        _NESTED,
-        "The names of the parameters of the properties ONAP inventories (a server's image, "
-        "flavor, name and metadata keys; a port's network, fixed_ips and "
-        "allowed_address_pairs addresses; the Contrail equivalents) do not change when "
-        "passed into a nested file.",
-    ),
-    _beyond(
-        "R-11041",
-        "MUST",
-        _NESTED,
-        "Every parameter a nested file declares is passed in as a property of the resource "
-        "invoking it.",
-    ),
-    _unchecked("R-90022", "MAY", _NESTED, "A nested file may be invoked more than once.", _MAY),
-    _unchecked(
-        "R-04344",
-        "MAY",
-        _NESTED,
-        "A nested file may be invoked by more than one of a VNF's templates.",
-        _MAY,
-    ),
-    _beyond(
-        "R-50011",
-        "MUST",
-        _GROUPS,
-        "An OS::Heat::ResourceGroup's count is enumerated in the environment file, with a value.",
-    ),
-    _beyond(
-        "R-76718",
-        "MUST",
-        _FILES,
-        "A get_file target is referenced by file name.",
-    ),
-    _beyond("R-41888", "MUST NOT", _FILES, "No get_file retrieves a file from a URL."),
-    _unchecked(
-        "R-05050",
-        "MAY",
-        _FILES,
-        "A get_file target may be used more than once, by several templates, in nested files.",
-        _MAY,
-    ),
-    _unchecked(
-        "R-97726",
-        "MUST",
-        _OUTPUTS,
-        "A base module's output names contain {vm-type} and/or {network-role} when appropriate.",
-        _APPROPRIATE,
-        "static",
-    ),
-    _unchecked(
-        "R-88524",
-        "MUST",
-        _OUTPUTS,
-        "A volume module's output names contain {vm-type} when appropriate.",
-        _APPROPRIATE,
-        "static",
-    ),
-    _unchecked(
-        "R-47874",
-        "MAY",
-        _OUTPUTS,
-        "A VNF may have an IPv4, an IPv6, or both OAM management addresses.",
-        _MAY,
-    ),
-    _beyond(
-        "R-18683",
-        "MUST",
-        _OUTPUTS,
-        "An IPv4 OAM management address ONAP inventories is the output "
-        "oam_management_v4_address, declared in only one of the VNF's templates.",
-    ),
-    _beyond(
-        "R-94669",
-        "MUST",
-        _OUTPUTS,
-        "An IPv6 OAM management address ONAP inventories is the output "
-        "oam_management_v6_address, declared in only one of the VNF's templates.",
-    ),
-    _beyond(
-        "R-56287",
-        "MUST",
-        _OUTPUTS,
-        "An OAM management address assigned by ONAP is output by echoing the parameter of "
-        "the port's fixed_ips ip_address.",
-    ),
-    _beyond(
-        "R-48987",
-        "MUST",
-        _OUTPUTS,
-        "An OAM management address assigned by the cloud is output from the port's "
-        "ip_address attribute.",
-    ),
-)
+BEYOND_SEED += CONSTRUCTS + CONTRAIL

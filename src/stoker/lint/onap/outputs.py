@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.ports import addresses, ports
+from stoker.lint.onap.ports import ports
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.template.nodes import key_span, locate, value_span
@@ -91,11 +91,7 @@ class OamAddressEchoed(FromRequirement, TemplateRule):
                 continue
             argument = value["get_param"]
             parameter = argument[0] if isinstance(argument, list) and argument else argument
-            read = {
-                address.parameter
-                for port in ports(ctx)
-                for address in addresses(port, "fixed_ips", "ip_address")
-            }
+            read = {address.parameter for port in ports(ctx) for address in port.fixed}
             if parameter not in read:
                 yield self.finding(
                     f'output "{name}" echoes {parameter!r}, which no port of the template '

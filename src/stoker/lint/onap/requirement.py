@@ -48,3 +48,21 @@ class Requirement:
         """stoker has a rule for it (every requirement a static check can decide, whatever
         ONAP's validation_mode; the others say why none can)."""
         return self.not_checked is None
+
+
+#: what ONAP's conventions say of a parameter and the environment file
+NOT_IN_ENVIRONMENT = "is not enumerated in the environment file (ONAP supplies it)."
+IN_ENVIRONMENT = "is enumerated in the environment file (the VNF's own addresses)."
+
+
+def beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
+    """A requirement beyond the seed, summarised in stoker's words (not quoted)."""
+    return Requirement(rid, keyword, "static", section, text, quoted=False)
+
+
+def unchecked(
+    rid: str, keyword: str, section: str, text: str, reason: str, mode: str | None = None
+) -> Requirement:
+    """A requirement no static check can decide, with the reason (``mode``: ONAP's
+    validation_mode, None where the document gives none)."""
+    return Requirement(rid, keyword, mode, section, text, not_checked=reason, quoted=False)

@@ -7,6 +7,7 @@ module's business; the registry takes them all.
 from __future__ import annotations
 
 from stoker.lint.onap import addresses as onap_addresses
+from stoker.lint.onap import contrail as onap_contrail
 from stoker.lint.onap import environment as onap_environment
 from stoker.lint.onap import metadata as onap_metadata
 from stoker.lint.onap import nested as onap_nested
@@ -63,6 +64,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     *onap_addresses.ADDRESS_RULES,
     *onap_subnets.SUBNET_RULES,
     *onap_vips.VIP_RULES,
+    *onap_contrail.CONTRAIL_RULES,
     # beyond the seed: nested templates and groups, predefined outputs, get_file
     *onap_nested.NESTED_RULES,
     *onap_outputs.OUTPUT_RULES,

@@ -20,8 +20,8 @@ from stoker.lint.onap.ports import (
     Address,
     Enumeration,
     PortRule,
-    addresses,
     ports,
+    who,
 )
 from stoker.lint.onap.requirements import requirement
 from stoker.template.nodes import value_span
@@ -36,15 +36,15 @@ class SubnetParameterType(PortRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         seen: set[str] = set()
-        for port in ports(ctx):
-            for address in addresses(port, "fixed_ips", "subnet"):
+        for port in ports(ctx, self.kind):
+            for address in port.subnets:
                 declaration = declared(ctx, address.parameter)
                 if declaration is None or address.parameter in seen:
                     continue
                 seen.add(address.parameter)
                 if "type" in declaration and declaration["type"] != "string":
                     yield self.finding(
-                        f'parameter "{address.parameter}" (a subnet of port "{port.name}") '
+                        f'parameter "{address.parameter}" (a subnet of {who(port)}) '
                         f"has type {declaration['type']!r}; it must be string",
                         value_span(declaration, "type"),
                         ("parameters", address.parameter, "type"),
@@ -65,13 +65,13 @@ class _SubnetName(PortRule):
         if self.internal and ctx.role is not ModuleRole.INCREMENTAL:
             return
         pattern = _subnet_form(self.internal, self.v6)
-        for port in ports(ctx):
+        for port in ports(ctx, self.kind):
             if port.internal is not self.internal:
                 continue
-            for address in addresses(port, "fixed_ips", "subnet"):
+            for address in port.subnets:
                 if ("v6" in address.parameter) is self.v6 and not pattern.match(address.parameter):
                     yield self.finding(
-                        f'port "{port.name}" reads a subnet from "{address.parameter}"; the '
+                        f'{who(port)} reads a subnet from "{address.parameter}"; the '
                         f"parameter must be named {self.form}",
                         address.span,
                         address.path,
@@ -125,8 +125,8 @@ class _SubnetEnumeration(Enumeration):
 
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
         pattern = _subnet_form(self.internal, self.v6)
-        for port in ports(ctx):
-            for address in addresses(port, "fixed_ips", "subnet"):
+        for port in ports(ctx, self.kind):
+            for address in port.subnets:
                 if pattern.match(address.parameter):
                     yield address
 

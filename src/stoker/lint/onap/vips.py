@@ -21,10 +21,10 @@ from stoker.lint.onap.ports import (
     Address,
     Enumeration,
     PortRule,
-    addresses,
     exempt,
     parameter_type,
     ports,
+    who,
 )
 from stoker.lint.onap.requirements import requirement
 from stoker.template.nodes import key_span, span_of
@@ -35,10 +35,10 @@ INTERNAL_VIP = re.compile(r"^.+_int_.+_floating_ips?$")
 INTERNAL_V6_VIP = re.compile(r"^.+_int_.+_floating_v6_ips?$")
 
 
-def _vips(ctx: TemplateContext, internal: bool) -> Iterator[Address]:
-    for port in ports(ctx):
+def _vips(ctx: TemplateContext, internal: bool, kind: str) -> Iterator[Address]:
+    for port in ports(ctx, kind):
         if port.internal is internal:
-            yield from addresses(port, "allowed_address_pairs", "ip_address")
+            yield from port.vips
 
 
 class ExternalVipsNotInEnvironment(Enumeration):
@@ -51,7 +51,7 @@ class ExternalVipsNotInEnvironment(Enumeration):
     wanted = False
 
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
-        return _vips(ctx, False)
+        return _vips(ctx, False, self.kind)
 
 
 class _ExternalVip(PortRule):
@@ -60,7 +60,7 @@ class _ExternalVip(PortRule):
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for address in _vips(ctx, False):
+        for address in _vips(ctx, False, self.kind):
             parameter = address.parameter
             if parameter in exempt(address.port) or ("v6" in parameter) is not self.v6:
                 continue
@@ -72,7 +72,7 @@ class _ExternalVip(PortRule):
             else:
                 continue
             yield self.finding(
-                f'port "{address.port.name}" reads a VIP from "{parameter}"; {problem}',
+                f'{who(address.port)} reads a VIP from "{parameter}"; {problem}',
                 address.span,
                 address.path,
             )
@@ -109,11 +109,11 @@ class VipExemptions(PortRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for port in ports(ctx):
+        for port in ports(ctx, self.kind):
             wrong = port.properties.get("metadata")
             if isinstance(wrong, dict) and "aap_exempt" in wrong:
                 yield self.finding(
-                    f'port "{port.name}": aap_exempt belongs in the resource-level metadata, '
+                    f"{who(port)}: aap_exempt belongs in the resource-level metadata, "
                     "not in the metadata property",
                     key_span(wrong, "aap_exempt"),
                     (*port.path, "properties", "metadata", "aap_exempt"),
@@ -122,11 +122,11 @@ class VipExemptions(PortRule):
             listed: Any = metadata.get("aap_exempt") if isinstance(metadata, dict) else None
             if listed is None:
                 continue
-            read = {a.parameter for a in addresses(port, "allowed_address_pairs", "ip_address")}
+            read = {a.parameter for a in port.vips}
             path = (*port.path, "metadata", "aap_exempt")
             if not isinstance(listed, list):
                 yield self.finding(
-                    f'port "{port.name}": aap_exempt must be a list of parameter names',
+                    f"{who(port)}: aap_exempt must be a list of parameter names",
                     span_of(listed),
                     path,
                 )
@@ -134,7 +134,7 @@ class VipExemptions(PortRule):
             for index, name in enumerate(listed):
                 if not isinstance(name, str) or name not in read:
                     yield self.finding(
-                        f'port "{port.name}": aap_exempt lists {name!r}, which none of its '
+                        f"{who(port)}: aap_exempt lists {name!r}, which none of its "
                         "allowed_address_pairs reads",
                         span_of(name) or span_of(listed),
                         (*path, index),
@@ -148,7 +148,7 @@ class _InternalVip(PortRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         values = enumerated(ctx)
-        for address in _vips(ctx, True):
+        for address in _vips(ctx, True, self.kind):
             parameter = address.parameter
             if ("v6" in parameter) is not self.v6:
                 continue
@@ -163,7 +163,7 @@ class _InternalVip(PortRule):
             else:
                 continue
             yield self.finding(
-                f'port "{address.port.name}" reads an internal VIP from "{parameter}"; {problem}',
+                f'{who(address.port)} reads an internal VIP from "{parameter}"; {problem}',
                 address.span,
                 address.path,
             )
