@@ -23,6 +23,9 @@ def module(name: str, index: int) -> str:
         "  vnf_name:\n    type: string\n    description: VNF name",
         "  vnf_id:\n    type: string\n    description: VNF id",
         "  vf_module_id:\n    type: string\n    description: module id",
+        "  vf_module_name:\n    type: string\n    description: module name",
+        "  workload_context:\n    type: string\n    description: workload context",
+        "  environment_context:\n    type: string\n    description: environment context",
         f"  {vm}_names:\n    type: comma_delimited_list\n    description: server names",
         f"  {vm}_image_name:\n    type: string\n    description: image",
         f"  {vm}_flavor_name:\n    type: string\n    description: flavor",
@@ -52,6 +55,9 @@ def module(name: str, index: int) -> str:
             "        vnf_name: {get_param: vnf_name}",
             "        vnf_id: {get_param: vnf_id}",
             "        vf_module_id: {get_param: vf_module_id}",
+            "        vf_module_name: {get_param: vf_module_name}",
+            "        workload_context: {get_param: workload_context}",
+            "        environment_context: {get_param: environment_context}",
         ]
     lines += [
         f"  {vm}_group:",

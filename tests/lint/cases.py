@@ -862,3 +862,6 @@ ONAP_CASES += NESTED_CASES
 from .onap_contrail_cases import CONTRAIL_CASES  # noqa: E402
 
 ONAP_CASES += CONTRAIL_CASES
+from .onap_metadata_cases import METADATA_CASES  # noqa: E402
+
+ONAP_CASES += METADATA_CASES

@@ -7,7 +7,13 @@ checks on every package. Their text is summarised in stoker's words, not quoted.
 
 from __future__ import annotations
 
-from stoker.lint.onap.requirement import IN_ENVIRONMENT, NOT_IN_ENVIRONMENT, Requirement, beyond
+from stoker.lint.onap.requirement import (
+    IN_ENVIRONMENT,
+    NOT_IN_ENVIRONMENT,
+    Requirement,
+    beyond,
+    unchecked,
+)
 from stoker.lint.onap.requirements_constructs import CONSTRUCTS
 from stoker.lint.onap.requirements_contrail import CONTRAIL
 
@@ -432,6 +438,70 @@ BEYOND_SEED += (
         "MUST NOT",
         _AAP,
         "A template has no OS::Neutron::FloatingIPAssociation resource.",
+    ),
+)
+
+_META_NONE = "a MAY permission about how the parameter may be named: no name breaks it"
+
+
+def _metadata_parameter(rids: tuple[str, str, str], key: str, kind: str) -> tuple[Requirement, ...]:
+    named, bare, absent = rids
+    return (
+        beyond(named, "MUST", _META, f"The parameter of metadata {key} is {key}, a {kind}."),
+        beyond(bare, "MUST NOT", _META, f"The parameter {key} has no constraints."),
+        beyond(absent, "MUST NOT", _META, f"The parameter {key} " + _NO),
+    )
+
+
+#: the optional and recommended keys of a server's metadata
+BEYOND_SEED += (
+    beyond(
+        "R-68023",
+        "MUST",
+        _META,
+        "A server's metadata should have vf_module_name; where it does, its value comes "
+        "from a get_param.",
+    ),
+    *_metadata_parameter(("R-39067", "R-15480", "R-80374"), "vf_module_name", "string"),
+    beyond(
+        "R-50816",
+        "MUST",
+        _META,
+        "A server's metadata may have vf_module_index; where it does, its value comes from "
+        "a get_param.",
+    ),
+    *_metadata_parameter(("R-54340", "R-09811", "R-37039"), "vf_module_index", "number"),
+    beyond(
+        "R-55306",
+        "MUST NOT",
+        _META,
+        "vf_module_index is not used in an OS::Cinder::Volume, nor in a volume module.",
+    ),
+    beyond("R-47061", "SHOULD", _META, "A server's metadata has workload_context."),
+    *_metadata_parameter(("R-74978", "R-34055", "R-02691"), "workload_context", "string"),
+    beyond("R-88536", "SHOULD", _META, "A server's metadata has environment_context."),
+    *_metadata_parameter(("R-20308", "R-56183", "R-13194"), "environment_context", "string"),
+    beyond(
+        "R-85328",
+        "MAY",
+        _META,
+        "A server's metadata may have vm_role; its value is a get_param or written in the "
+        "template.",
+    ),
+    unchecked(
+        "R-95430",
+        "MAY",
+        _META,
+        "A vm_role parameter may be vm_role (string), vm_roles (comma_delimited_list) or "
+        "{vm-type}_vm_role (string).",
+        _META_NONE,
+    ),
+    beyond("R-67597", "MUST NOT", _META, "The parameter of metadata vm_role has no constraints."),
+    beyond(
+        "R-86476",
+        "MUST",
+        _META,
+        "A server's metadata vm_role value holds only letters, digits and underscores.",
     ),
 )
 
