@@ -865,3 +865,6 @@ ONAP_CASES += CONTRAIL_CASES
 from .onap_metadata_cases import METADATA_CASES  # noqa: E402
 
 ONAP_CASES += METADATA_CASES
+from .onap_resource_id_cases import RESOURCE_ID_CASES  # noqa: E402
+
+ONAP_CASES += RESOURCE_ID_CASES

@@ -16,6 +16,7 @@ from stoker.lint.onap.requirement import (
 )
 from stoker.lint.onap.requirements_constructs import CONSTRUCTS
 from stoker.lint.onap.requirements_contrail import CONTRAIL
+from stoker.lint.onap.requirements_resource_ids import RESOURCE_IDS
 
 _NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
 
@@ -505,4 +506,4 @@ BEYOND_SEED += (
     ),
 )
 
-BEYOND_SEED += CONSTRUCTS + CONTRAIL
+BEYOND_SEED += CONSTRUCTS + CONTRAIL + RESOURCE_IDS

@@ -17,6 +17,7 @@ from stoker.lint.onap import outputs as onap_outputs
 from stoker.lint.onap import package as onap_package
 from stoker.lint.onap import parameters as onap_parameters
 from stoker.lint.onap import ports as onap_ports
+from stoker.lint.onap import resource_ids as onap_resource_ids
 from stoker.lint.onap import resources as onap_resources
 from stoker.lint.onap import subnets as onap_subnets
 from stoker.lint.onap import template as onap_template
@@ -68,4 +69,5 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     # beyond the seed: nested templates and groups, predefined outputs, get_file
     *onap_nested.NESTED_RULES,
     *onap_outputs.OUTPUT_RULES,
+    *onap_resource_ids.RESOURCE_ID_RULES,
 )

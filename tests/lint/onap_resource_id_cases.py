@@ -1,0 +1,109 @@
+"""Cases for ONAP's resource id conventions beyond servers, networks and ports (beyond the
+seed): a base module whose every resource keeps its convention; each case renames one
+resource as the requirement's wording forbids."""
+
+from __future__ import annotations
+
+from .cases import Case
+
+BASE = """\
+heat_template_version: 2015-04-30
+description: base module with resources named after their vm-type and network role
+parameters:
+  oam_net_id: {type: string, description: network}
+  oam_net_fqdn: {type: string, description: network FQDN}
+  lb_oam_ip_0: {type: string, description: address}
+resources:
+  lb_server_0:
+    type: OS::Nova::Server
+  lb_0_oam_port_0:
+    type: OS::Neutron::Port
+    properties:
+      network: {get_param: oam_net_id}
+  int_ctrl_network:
+    type: OS::ContrailV2::VirtualNetwork
+  lb_config:
+    type: OS::Heat::CloudConfig
+  lb_mime:
+    type: OS::Heat::MultipartMime
+  lb_software:
+    type: OS::Heat::SoftwareConfig
+  lb_tuple:
+    type: OS::ContrailV2::PortTuple
+  lb_health:
+    type: OS::ContrailV2::ServiceHealthCheck
+  lb_template:
+    type: OS::ContrailV2::ServiceTemplate
+  oam_route_table:
+    type: OS::ContrailV2::InterfaceRouteTable
+  ctrl_ipam:
+    type: OS::ContrailV2::NetworkIpam
+  lb_volume_0:
+    type: OS::Cinder::Volume
+  lb_volume_attachment_0:
+    type: OS::Cinder::VolumeAttachment
+  int_ctrl_subnet_0:
+    type: OS::Neutron::Subnet
+  lb_0_oam_vmi_0:
+    type: OS::ContrailV2::VirtualMachineInterface
+    properties:
+      virtual_network_refs: [{get_param: oam_net_fqdn}]
+  lb_0_int_ctrl_vmi_0:
+    type: OS::ContrailV2::VirtualMachineInterface
+    properties:
+      virtual_network_refs: [{get_resource: int_ctrl_network}]
+  lb_0_oam_vmi_0_IP_0:
+    type: OS::ContrailV2::InstanceIp
+    properties:
+      virtual_network_refs: [{get_param: oam_net_fqdn}]
+      instance_ip_address: {get_param: lb_oam_ip_0}
+  lb_0_oam_vmi_0_v6_IP_0:
+    type: OS::ContrailV2::InstanceIp
+    properties:
+      virtual_network_refs: [{get_param: oam_net_fqdn}]
+      instance_ip_family: v6
+  lb_0_int_ctrl_vmi_0_IP_0:
+    type: OS::ContrailV2::InstanceIp
+    properties:
+      virtual_network_refs: [{get_resource: int_ctrl_network}]
+  lb_0_int_ctrl_vmi_0_v6_IP_0:
+    type: OS::ContrailV2::InstanceIp
+    properties:
+      virtual_network_refs: [{get_resource: int_ctrl_network}]
+      instance_ip_family: v6
+"""
+PACKAGE = {"base_lb.yaml": BASE, "base_lb.env": "parameters:\n  lb_oam_ip_0: 10.0.0.1\n"}
+B = "base_lb.yaml"
+
+
+def renamed(old: str, new: str) -> dict[str, str]:
+    """The package with resource ``old`` renamed ``new`` (references too)."""
+    assert f"  {old}:\n" in BASE, old
+    text = BASE.replace(f"  {old}:\n", f"  {new}:\n").replace(f": {old}}}", f": {new}}}")
+    return {**PACKAGE, B: text}
+
+
+def case(rule: str, old: str, new: str, line: int) -> Case:
+    return Case(rule, renamed(old, new), [(B, line, 3)], ok=PACKAGE, profiles=("onap",))
+
+
+RESOURCE_ID_CASES: list[Case] = [
+    case("R-99110", "int_ctrl_network", "ctrl_network", 14),
+    case("R-04747", "lb_config", "boot_config", 16),
+    case("R-30804", "lb_mime", "boot_mime", 18),
+    case("R-08975", "lb_software", "boot_software", 20),
+    case("R-20065", "lb_tuple", "tuple", 22),
+    case("R-76014", "lb_health", "health", 24),
+    case("R-16437", "lb_template", "template", 26),
+    case("R-81214", "oam_route_table", "route_table", 28),
+    case("R-30753", "ctrl_ipam", "ipam", 30),
+    case("R-87004", "lb_volume_0", "lb_disk_0", 32),
+    case("R-86497", "lb_volume_attachment_0", "lb_attach_0", 34),
+    case("R-59434", "int_ctrl_subnet_0", "ctrl_subnet", 36),
+    case("R-96253", "lb_0_oam_vmi_0", "lb_oam_vmi", 38),
+    case("R-50468", "lb_0_int_ctrl_vmi_0", "lb_0_ctrl_vmi_0", 42),
+    case("R-53310", "lb_0_oam_vmi_0_IP_0", "lb_0_oam_ip_0", 46),
+    case("R-46128", "lb_0_oam_vmi_0_v6_IP_0", "lb_0_oam_vmi_0_IP_1", 51),
+    case("R-62187", "lb_0_int_ctrl_vmi_0_IP_0", "lb_0_ctrl_vmi_0_IP_0", 56),
+    case("R-87563", "lb_0_int_ctrl_vmi_0_v6_IP_0", "lb_0_int_ctrl_vmi_0_IP_1", 60),
+]
