@@ -127,10 +127,14 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
         "How a port's network is told: a port is on an ONAP *internal* network (the VNF's "
         "own) when its network is a resource of the package (get_resource, or get_attr of a "
         "nested stack) or a parameter named `int_...`, and on an *external* one (ONAP's) "
-        "when it is any other parameter. An address is IPv6 when its parameter's name says "
-        "so (`_v6_`; a template states the version nowhere else). A port whose resource id "
-        "starts with `Reserve_Port_` holds VIPs for other ports: its fixed_ips are not held "
-        "to the fixed_ips conventions.",
+        "when it is any other parameter; a Contrail instance IP or virtual machine "
+        "interface likewise by its first `virtual_network_refs`, and it is held to the "
+        "port's conventions under Contrail's own requirement ids. A package's vm-types are "
+        "those its servers' ids name, its network roles those its ports, interfaces, "
+        "internal networks and network parameters name. An address is IPv6 when its "
+        "parameter's name says so (`_v6_`; a template states the version nowhere else). A "
+        "port whose resource id starts with `Reserve_Port_` holds VIPs for other ports: its "
+        "fixed_ips are not held to the fixed_ips conventions.",
         "",
         "| requirement | keyword | severity | checked | behaviour |",
         "|---|---|---|---|---|",
