@@ -38,7 +38,7 @@ def module(name: str, index: int) -> str:
     ]
     for server in range(2):
         lines += [
-            f"  {vm}_server_{server}_oam_port_0:",
+            f"  {vm}_{server}_oam_port_0:",
             "    type: OS::Neutron::Port",
             "    properties:",
             "      network: {get_param: oam_net_id}",
@@ -50,7 +50,7 @@ def module(name: str, index: int) -> str:
             f"      image: {{get_param: {vm}_image_name}}",
             f"      flavor: {{get_param: {vm}_flavor_name}}",
             "      availability_zone: {get_param: availability_zone_0}",
-            f"      networks: [{{port: {{get_resource: {vm}_server_{server}_oam_port_0}}}}]",
+            f"      networks: [{{port: {{get_resource: {vm}_{server}_oam_port_0}}}}]",
             "      metadata:",
             "        vnf_name: {get_param: vnf_name}",
             "        vnf_id: {get_param: vnf_id}",

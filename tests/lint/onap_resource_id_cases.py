@@ -107,3 +107,65 @@ RESOURCE_ID_CASES: list[Case] = [
     case("R-62187", "lb_0_int_ctrl_vmi_0_IP_0", "lb_0_ctrl_vmi_0_IP_0", 56),
     case("R-87563", "lb_0_int_ctrl_vmi_0_v6_IP_0", "lb_0_int_ctrl_vmi_0_IP_1", 60),
 ]
+
+#: two vm-types, each with its own image and flavor parameter, and a port per server
+SERVERS = """\
+heat_template_version: 2015-04-30
+description: two vm-types
+parameters:
+  lb_image_name: {type: string, description: image}
+  lb_flavor_name: {type: string, description: flavor}
+  db_image_name: {type: string, description: image}
+  db_flavor_name: {type: string, description: flavor}
+  oam_net_id: {type: string, description: network}
+resources:
+  lb_0_oam_port_0:
+    type: OS::Neutron::Port
+    properties:
+      network: {get_param: oam_net_id}
+  lb_server_0:
+    type: OS::Nova::Server
+    properties:
+      image: {get_param: lb_image_name}
+      flavor: {get_param: lb_flavor_name}
+      networks: [{port: {get_resource: lb_0_oam_port_0}}]
+  db_server_0:
+    type: OS::Nova::Server
+    properties:
+      image: {get_param: db_image_name}
+      flavor: {get_param: db_flavor_name}
+"""
+SERVERS_PACKAGE = {"base_two.yaml": SERVERS, "base_two.env": "parameters:\n  lb_image_name: i\n"}
+
+
+def servers_changed(old: str, new: str) -> dict[str, str]:
+    assert old in SERVERS, old
+    return {**SERVERS_PACKAGE, "base_two.yaml": SERVERS.replace(old, new, 1)}
+
+
+RESOURCE_ID_CASES += [
+    Case(
+        "R-57282",
+        servers_changed("image: {get_param: db_image_name}", "image: {get_param: lb_image_name}"),
+        [("base_two.yaml", 23, 14)],
+        ok=SERVERS_PACKAGE,
+        profiles=("onap",),
+    ),
+    Case(
+        "R-40499",
+        servers_changed(
+            "flavor: {get_param: db_flavor_name}", "flavor: {get_param: lb_flavor_name}"
+        ),
+        [("base_two.yaml", 24, 15)],
+        ok=SERVERS_PACKAGE,
+        profiles=("onap",),
+    ),
+    Case(
+        "R-304011",
+        servers_changed("  lb_server_0:\n", "  lb_server_1:\n"),
+        [("base_two.yaml", 19, 25)],
+        ok=SERVERS_PACKAGE,
+        profiles=("onap",),
+        name="port-index",
+    ),
+]

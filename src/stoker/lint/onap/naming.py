@@ -506,4 +506,74 @@ BEYOND_SEED += (
     ),
 )
 
+_BOOT = (
+    "ONAP marks it validation_mode none: a server boots from an image exactly when it has "
+    "an image and from a volume when it has a block device mapping; Heat itself wants one "
+    "of them (R-92635)"
+)
+
+#: the rest of OS::Nova::Server's parameter section
+BEYOND_SEED += (
+    beyond(
+        "R-57282",
+        "MUST",
+        _NOVA,
+        "Each vm-type has its own image parameter, even when vm-types share an image.",
+    ),
+    beyond(
+        "R-40499",
+        "MUST",
+        _NOVA,
+        "Each vm-type has its own flavor parameter, even when vm-types share a flavor.",
+    ),
+    unchecked(
+        "R-44271",
+        "SHOULD NOT",
+        _NOVA,
+        "The value of a server's name parameter holds no special characters.",
+        "the value comes from ONAP at instantiation (R-22838 keeps it out of the "
+        "environment file): no template holds it",
+    ),
+    unchecked(
+        "R-256790",
+        "MAY",
+        _NOVA,
+        "The availability_zone parameter's name may change when passed into a nested file.",
+        "a MAY permission, honoured by R-98450 (modules only) and R-708564 (which does not "
+        "list availability_zone)",
+        "none",
+    ),
+    unchecked(
+        "R-01359",
+        "MAY",
+        _NOVA,
+        "A template may declare an availability_zone parameter no server uses.",
+        "a MAY permission, honoured as the exception in R-90279",
+    ),
+    unchecked(
+        "R-99798",
+        "MAY",
+        _NOVA,
+        "A server may boot from an image or from a Cinder volume.",
+        "a MAY permission: nothing a template does can violate it",
+    ),
+    unchecked(
+        "R-83706",
+        "MUST",
+        _NOVA,
+        "A server booting from an image uses the image property.",
+        _BOOT,
+        "none",
+    ),
+    unchecked(
+        "R-69588",
+        "MUST",
+        _NOVA,
+        "A server booting from a Cinder volume uses block_device_mapping or "
+        "block_device_mapping_v2.",
+        _BOOT,
+        "none",
+    ),
+)
+
 BEYOND_SEED += CONSTRUCTS + CONTRAIL + RESOURCE_IDS

@@ -177,7 +177,9 @@ class ServerVmType(NovaRule):
         "for each OS::Nova::Server whose resource id reads {vm-type}_server_{index}, the "
         "parameters its image, flavor and name read, where they follow their own naming "
         "convention ({vm-type}_image_name, {vm-type}_flavor_name, {vm-type}_name_{index} "
-        "or {vm-type}_names), carry that same vm-type."
+        "or {vm-type}_names), carry that same vm-type; and each port its networks take "
+        "(get_resource or get_attr) whose id reads {vm-type}_{vm-type_index}_..._port_"
+        "{index} carries the same vm-type and, as its vm-type_index, the server's index."
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -204,6 +206,38 @@ class ServerVmType(NovaRule):
                             (*server.path, "properties", prop),
                         )
                         break
+            yield from self._ports(server, vm_type, match["index"])
+
+    def _ports(self, server: Server, vm_type: str, index: str) -> Iterator[Diagnostic]:
+        networks = server.properties.get("networks")
+        for position, network in enumerate(networks if isinstance(networks, list) else ()):
+            port = network.get("port") if isinstance(network, dict) else None
+            target = _resource_named(port)
+            named = _PORT_ID.match(target) if target is not None else None
+            if named is None or (named["vm"], named["vm_index"]) == (vm_type, index):
+                continue
+            assert isinstance(network, dict)
+            yield self.finding(
+                f'server "{server.name}" (vm-type {vm_type}, index {index}) takes port '
+                f'"{target}" (vm-type {named["vm"]}, index {named["vm_index"]})',
+                value_span(network, "port"),
+                (*server.path, "properties", "networks", position, "port"),
+            )
+
+
+#: a port's id: {vm-type}_{vm-type_index}_{network-role}_port_{index} (as in `ports`)
+_PORT_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
+
+
+def _resource_named(value: Any) -> str | None:
+    """The resource a ``get_resource`` or ``get_attr`` names."""
+    if isinstance(value, dict) and len(value) == 1:
+        argument = value.get("get_resource", value.get("get_attr"))
+        if isinstance(argument, list) and argument:
+            argument = argument[0]
+        if isinstance(argument, str):
+            return argument
+    return None
 
 
 # ---------------------------------------------------------------- property from get_param

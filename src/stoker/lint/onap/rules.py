@@ -19,6 +19,7 @@ from stoker.lint.onap import parameters as onap_parameters
 from stoker.lint.onap import ports as onap_ports
 from stoker.lint.onap import resource_ids as onap_resource_ids
 from stoker.lint.onap import resources as onap_resources
+from stoker.lint.onap import server_images as onap_server_images
 from stoker.lint.onap import subnets as onap_subnets
 from stoker.lint.onap import template as onap_template
 from stoker.lint.onap import vips as onap_vips
@@ -51,6 +52,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_environment.NoResourceRegistry,
     # beyond the seed: ONAP's OS::Nova::Server naming conventions
     *onap_nova.NOVA_RULES,
+    *onap_server_images.SERVER_IMAGE_RULES,
     *onap_metadata.METADATA_RULES,
     # beyond the seed: volume modules feeding their module
     onap_volume.VolumeOutputsCarryUuids,
