@@ -169,3 +169,31 @@ RESOURCE_ID_CASES += [
         name="port-index",
     ),
 ]
+
+LB_SERVER_1 = (
+    "  lb_server_1:\n    type: OS::Nova::Server\n    properties:\n"
+    "      image: {get_param: lb_image_name}\n      flavor: {get_param: lb_flavor_name}\n"
+)
+
+
+def servers_added(text: str) -> dict[str, str]:
+    return {**SERVERS_PACKAGE, "base_two.yaml": SERVERS + text}
+
+
+def renamed_parameter(old: str, new: str) -> dict[str, str]:
+    text = SERVERS.replace(f"  {old}: {{", f"  {new}: {{").replace(f": {old}}}", f": {new}}}")
+    return {**SERVERS_PACKAGE, "base_two.yaml": text}
+
+
+def vm_case(rule: str, fail: dict[str, str], at: tuple[int, int]) -> Case:
+    return Case(rule, fail, [("base_two.yaml", *at)], ok=SERVERS_PACKAGE, profiles=("onap",))
+
+
+RESOURCE_ID_CASES += [
+    vm_case("R-01455", servers_added(LB_SERVER_1), (25, 3)),
+    vm_case("R-98407", servers_changed("  db_server_0:\n", "  int_db_server_0:\n"), (20, 3)),
+    vm_case("R-48067", servers_changed("  db_server_0:\n", "  oa_server_0:\n"), (20, 3)),
+    vm_case("R-32394", renamed_parameter("db_image_name", "DB_image_name"), (24, 15)),
+    vm_case("R-46839", servers_added(LB_SERVER_1.replace("lb_server_1", "LB_server_1")), (25, 3)),
+    vm_case("R-36687", renamed_parameter("db_image_name", "DB_image_name"), (23, 14)),
+]

@@ -23,6 +23,7 @@ from stoker.lint.onap import server_images as onap_server_images
 from stoker.lint.onap import subnets as onap_subnets
 from stoker.lint.onap import template as onap_template
 from stoker.lint.onap import vips as onap_vips
+from stoker.lint.onap import vm_types as onap_vm_types
 from stoker.lint.onap import volume as onap_volume
 from stoker.lint.rule import Rule
 
@@ -53,6 +54,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     # beyond the seed: ONAP's OS::Nova::Server naming conventions
     *onap_nova.NOVA_RULES,
     *onap_server_images.SERVER_IMAGE_RULES,
+    *onap_vm_types.VM_TYPE_RULES,
     *onap_metadata.METADATA_RULES,
     # beyond the seed: volume modules feeding their module
     onap_volume.VolumeOutputsCarryUuids,

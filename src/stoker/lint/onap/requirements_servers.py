@@ -1,0 +1,195 @@
+"""ONAP's conventions for OS::Nova::Server beyond the parameters of its image, flavor,
+name and zone (`naming`): the rest of its metadata, one image and flavor per vm-type,
+boot options, and the {vm-type} itself. Summarised in stoker's words, not quoted."""
+
+from __future__ import annotations
+
+from stoker.lint.onap.requirement import NOT_IN_ENVIRONMENT, Requirement, beyond, unchecked
+
+_NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
+_META = _NOVA + " metadata"
+_NO = NOT_IN_ENVIRONMENT
+
+SERVERS: tuple[Requirement, ...] = ()
+
+_META_NONE = "a MAY permission about how the parameter may be named: no name breaks it"
+
+
+def _metadata_parameter(rids: tuple[str, str, str], key: str, kind: str) -> tuple[Requirement, ...]:
+    named, bare, absent = rids
+    return (
+        beyond(named, "MUST", _META, f"The parameter of metadata {key} is {key}, a {kind}."),
+        beyond(bare, "MUST NOT", _META, f"The parameter {key} has no constraints."),
+        beyond(absent, "MUST NOT", _META, f"The parameter {key} " + _NO),
+    )
+
+
+#: the optional and recommended keys of a server's metadata
+SERVERS += (
+    beyond(
+        "R-68023",
+        "MUST",
+        _META,
+        "A server's metadata should have vf_module_name; where it does, its value comes "
+        "from a get_param.",
+    ),
+    *_metadata_parameter(("R-39067", "R-15480", "R-80374"), "vf_module_name", "string"),
+    beyond(
+        "R-50816",
+        "MUST",
+        _META,
+        "A server's metadata may have vf_module_index; where it does, its value comes from "
+        "a get_param.",
+    ),
+    *_metadata_parameter(("R-54340", "R-09811", "R-37039"), "vf_module_index", "number"),
+    beyond(
+        "R-55306",
+        "MUST NOT",
+        _META,
+        "vf_module_index is not used in an OS::Cinder::Volume, nor in a volume module.",
+    ),
+    beyond("R-47061", "SHOULD", _META, "A server's metadata has workload_context."),
+    *_metadata_parameter(("R-74978", "R-34055", "R-02691"), "workload_context", "string"),
+    beyond("R-88536", "SHOULD", _META, "A server's metadata has environment_context."),
+    *_metadata_parameter(("R-20308", "R-56183", "R-13194"), "environment_context", "string"),
+    beyond(
+        "R-85328",
+        "MAY",
+        _META,
+        "A server's metadata may have vm_role; its value is a get_param or written in the "
+        "template.",
+    ),
+    unchecked(
+        "R-95430",
+        "MAY",
+        _META,
+        "A vm_role parameter may be vm_role (string), vm_roles (comma_delimited_list) or "
+        "{vm-type}_vm_role (string).",
+        _META_NONE,
+    ),
+    beyond("R-67597", "MUST NOT", _META, "The parameter of metadata vm_role has no constraints."),
+    beyond(
+        "R-86476",
+        "MUST",
+        _META,
+        "A server's metadata vm_role value holds only letters, digits and underscores.",
+    ),
+)
+
+_BOOT = (
+    "ONAP marks it validation_mode none: a server boots from an image exactly when it has "
+    "an image and from a volume when it has a block device mapping; Heat itself wants one "
+    "of them (R-92635)"
+)
+
+#: the rest of OS::Nova::Server's parameter section
+SERVERS += (
+    beyond(
+        "R-57282",
+        "MUST",
+        _NOVA,
+        "Each vm-type has its own image parameter, even when vm-types share an image.",
+    ),
+    beyond(
+        "R-40499",
+        "MUST",
+        _NOVA,
+        "Each vm-type has its own flavor parameter, even when vm-types share a flavor.",
+    ),
+    unchecked(
+        "R-44271",
+        "SHOULD NOT",
+        _NOVA,
+        "The value of a server's name parameter holds no special characters.",
+        "the value comes from ONAP at instantiation (R-22838 keeps it out of the "
+        "environment file): no template holds it",
+    ),
+    unchecked(
+        "R-256790",
+        "MAY",
+        _NOVA,
+        "The availability_zone parameter's name may change when passed into a nested file.",
+        "a MAY permission, honoured by R-98450 (modules only) and R-708564 (which does not "
+        "list availability_zone)",
+        "none",
+    ),
+    unchecked(
+        "R-01359",
+        "MAY",
+        _NOVA,
+        "A template may declare an availability_zone parameter no server uses.",
+        "a MAY permission, honoured as the exception in R-90279",
+    ),
+    unchecked(
+        "R-99798",
+        "MAY",
+        _NOVA,
+        "A server may boot from an image or from a Cinder volume.",
+        "a MAY permission: nothing a template does can violate it",
+    ),
+    unchecked(
+        "R-83706",
+        "MUST",
+        _NOVA,
+        "A server booting from an image uses the image property.",
+        _BOOT,
+        "none",
+    ),
+    unchecked(
+        "R-69588",
+        "MUST",
+        _NOVA,
+        "A server booting from a Cinder volume uses block_device_mapping or "
+        "block_device_mapping_v2.",
+        _BOOT,
+        "none",
+    ),
+)
+
+_VM = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: {vm-type}"
+
+#: the {vm-type} itself
+SERVERS += (
+    beyond(
+        "R-01455",
+        "MUST",
+        _VM,
+        "Each class of VMs (identical flavor, image, volume attachments, network "
+        "attachments and addressing) has its own {vm-type}, unique in the VNF.",
+    ),
+    unchecked(
+        "R-82481",
+        "MUST",
+        _VM,
+        "A parameter associated with one vm-type includes the {vm-type} in its name (not "
+        "availability_zone and the metadata parameters).",
+        "ONAP marks it validation_mode none: which vm-type a parameter is associated with "
+        "is the designer's intent, which a template does not state",
+        "none",
+    ),
+    beyond(
+        "R-98407",
+        "MUST NOT",
+        _VM,
+        "A {vm-type} holds only letters, digits and underscores, and not int_, _int or _int_.",
+    ),
+    beyond("R-48067", "MUST NOT", _VM, "A {vm-type} is not a substring of a {network-role}."),
+    beyond(
+        "R-32394",
+        "MUST",
+        _VM,
+        "A {vm-type} is written in the same letter case in all parameter names.",
+    ),
+    beyond(
+        "R-46839",
+        "MUST",
+        _VM,
+        "A {vm-type} is written in the same letter case in all resource ids.",
+    ),
+    beyond(
+        "R-36687",
+        "SHOULD",
+        _VM,
+        "A {vm-type}'s case in parameter names matches its case in resource ids.",
+    ),
+)
