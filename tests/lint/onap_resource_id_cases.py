@@ -197,3 +197,24 @@ RESOURCE_ID_CASES += [
     vm_case("R-46839", servers_added(LB_SERVER_1.replace("lb_server_1", "LB_server_1")), (25, 3)),
     vm_case("R-36687", renamed_parameter("db_image_name", "DB_image_name"), (23, 14)),
 ]
+
+
+def port(name: str, parameter: str) -> str:
+    return (
+        f"  {name}:\n    type: OS::Neutron::Port\n    properties:\n"
+        f"      network: {{get_param: {parameter}}}\n"
+    )
+
+
+OAM_UPPER = servers_changed(
+    "  oam_net_id: {type", "  OAM_net_id: {type: string, description: n}\n  oam_net_id: {type"
+)
+OAM_UPPER["base_two.yaml"] += port("lb_1_oam_port_0", "OAM_net_id")
+
+RESOURCE_ID_CASES += [
+    vm_case("R-26506", servers_changed("lb_0_oam_port_0", "lb_0_oam_v6_port_0"), (10, 3)),
+    vm_case("R-00977", servers_changed("  db_server_0:\n", "  oamdb_server_0:\n"), (10, 3)),
+    vm_case("R-58424", OAM_UPPER, (26, 3)),
+    vm_case("R-21511", servers_added(port("lb_1_OAM_port_0", "oam_net_id")), (25, 3)),
+    vm_case("R-86588", servers_added(port("lb_1_OAM_port_0", "oam_net_id")), (25, 3)),
+]

@@ -193,3 +193,88 @@ SERVERS += (
         "A {vm-type}'s case in parameter names matches its case in resource ids.",
     ),
 )
+
+_ROLE = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: {network-role}"
+_INTENT = (
+    "ONAP marks it validation_mode none: which network a port, parameter or resource is "
+    "associated with, and what the designer calls it, is intent a template does not state"
+)
+
+#: the {network-role} itself
+SERVERS += (
+    unchecked(
+        "R-69014",
+        "MUST",
+        _ROLE,
+        "A network a VNF's port connects to is assigned a {network-role}, used in ids and "
+        "parameter names.",
+        _INTENT,
+        "none",
+    ),
+    unchecked(
+        "R-05201",
+        "MUST",
+        _ROLE,
+        "Each of two or more networks a VNF connects to has its own {network-role}.",
+        _INTENT,
+        "none",
+    ),
+    unchecked(
+        "R-21330",
+        "MUST",
+        _ROLE,
+        "A parameter associated with an external network includes its {network-role}.",
+        _INTENT,
+        "none",
+    ),
+    unchecked(
+        "R-11168",
+        "MUST",
+        _ROLE,
+        "A resource id associated with an external network includes its {network-role}.",
+        _INTENT,
+        "none",
+    ),
+    unchecked(
+        "R-84322",
+        "MUST",
+        _ROLE,
+        "A parameter associated with an internal network includes int_{network-role}.",
+        _INTENT,
+        "none",
+    ),
+    unchecked(
+        "R-96983",
+        "MUST",
+        _ROLE,
+        "A resource id associated with an internal network includes int_{network-role}.",
+        _INTENT,
+        "none",
+    ),
+    beyond(
+        "R-26506",
+        "MUST NOT",
+        _ROLE,
+        "A {network-role} holds only letters, digits and underscores, contains no int_, _int "
+        "or _int_, does not end in _v6, and has no _<number>_ nor ends in _<number>.",
+    ),
+    beyond("R-00977", "MUST NOT", _ROLE, "A {network-role} is not a substring of a {vm-type}."),
+    beyond(
+        "R-58424",
+        "MUST",
+        _ROLE,
+        "A {network-role} is written in the same letter case in all parameter names.",
+    ),
+    beyond(
+        "R-21511",
+        "MUST",
+        _ROLE,
+        "A {network-role} is written in the same letter case in all resource ids.",
+    ),
+    beyond(
+        "R-86588",
+        "SHOULD",
+        _ROLE,
+        "A {network-role}'s case in parameter names matches its case in resource ids.",
+    ),
+)

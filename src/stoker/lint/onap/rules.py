@@ -11,6 +11,7 @@ from stoker.lint.onap import contrail as onap_contrail
 from stoker.lint.onap import environment as onap_environment
 from stoker.lint.onap import metadata as onap_metadata
 from stoker.lint.onap import nested as onap_nested
+from stoker.lint.onap import network_roles as onap_network_roles
 from stoker.lint.onap import neutron as onap_neutron
 from stoker.lint.onap import nova as onap_nova
 from stoker.lint.onap import outputs as onap_outputs
@@ -55,6 +56,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     *onap_nova.NOVA_RULES,
     *onap_server_images.SERVER_IMAGE_RULES,
     *onap_vm_types.VM_TYPE_RULES,
+    *onap_network_roles.NETWORK_ROLE_RULES,
     *onap_metadata.METADATA_RULES,
     # beyond the seed: volume modules feeding their module
     onap_volume.VolumeOutputsCarryUuids,
