@@ -218,3 +218,56 @@ RESOURCE_ID_CASES += [
     vm_case("R-21511", servers_added(port("lb_1_OAM_port_0", "oam_net_id")), (25, 3)),
     vm_case("R-86588", servers_added(port("lb_1_OAM_port_0", "oam_net_id")), (25, 3)),
 ]
+
+#: a base module with its volume module, which makes its volume through a nested file
+VOLUME_PACKAGE = {
+    "base_db.yaml": (
+        "heat_template_version: 2015-04-30\ndescription: base\n"
+        "parameters:\n  db_volume_id_0: {type: string, description: volume}\n"
+        "resources:\n  db_volume_attachment_0:\n    type: OS::Cinder::VolumeAttachment\n"
+        "    properties:\n      volume_id: {get_param: db_volume_id_0}\n"
+    ),
+    "base_db.env": "parameters: {}\n",
+    "base_db_volume.yaml": (
+        "heat_template_version: 2015-04-30\ndescription: volume module\n"
+        "parameters:\n  db_volume_size_0: {type: number, description: size}\n"
+        "resources:\n  db_volume_group:\n    type: db_nested_volume.yaml\n"
+        "    properties:\n      db_volume_size_0: {get_param: db_volume_size_0}\n"
+        "outputs:\n  db_volume_id_0:\n    value: {get_attr: [db_volume_group, db_volume_id_0]}\n"
+    ),
+    "base_db_volume.env": "parameters:\n  db_volume_size_0: 10\n",
+    "db_nested_volume.yaml": (
+        "heat_template_version: 2015-04-30\ndescription: the volume\n"
+        "parameters:\n  db_volume_size_0: {type: number, description: size}\n"
+        "resources:\n  db_volume_0:\n    type: OS::Cinder::Volume\n"
+        "    properties:\n      size: {get_param: db_volume_size_0}\n"
+        "outputs:\n  db_volume_id_0:\n    value: {get_resource: db_volume_0}\n"
+    ),
+}
+
+
+def volume_changed(file: str, old: str, new: str) -> dict[str, str]:
+    assert old in VOLUME_PACKAGE[file], old
+    return {**VOLUME_PACKAGE, file: VOLUME_PACKAGE[file].replace(old, new, 1)}
+
+
+RESOURCE_ID_CASES += [
+    Case(
+        "R-270358",
+        volume_changed("db_nested_volume.yaml", "type: OS::Cinder::Volume", "type: OS::Heat::None"),
+        [("base_db_volume.yaml", 1, 1)],
+        ok=VOLUME_PACKAGE,
+        profiles=("onap",),
+    ),
+    Case(
+        "R-25190",
+        volume_changed(
+            "db_nested_volume.yaml",
+            "      size: {get_param: db_volume_size_0}\n",
+            "      size: {get_param: db_volume_size_0}\n      availability_zone: nova\n",
+        ),
+        [("db_nested_volume.yaml", 10, 7)],
+        ok=VOLUME_PACKAGE,
+        profiles=("onap",),
+    ),
+]

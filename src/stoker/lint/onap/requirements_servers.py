@@ -278,3 +278,19 @@ SERVERS += (
         "A {network-role}'s case in parameter names matches its case in resource ids.",
     ),
 )
+
+_CINDER = "5.2.4 ONAP Heat Cinder Volumes"
+
+#: Cinder volumes (the volume module's outputs are in `naming`)
+SERVERS += (
+    beyond(
+        "R-270358",
+        "MUST",
+        _CINDER,
+        "A volume module contains an OS::Cinder::Volume, directly, through a ResourceGroup's "
+        "nested file, or through a nested file used as a type.",
+    ),
+    beyond(
+        "R-25190", "SHOULD NOT", _CINDER, "An OS::Cinder::Volume declares no availability_zone."
+    ),
+)

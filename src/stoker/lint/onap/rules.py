@@ -62,6 +62,8 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_volume.VolumeOutputsCarryUuids,
     onap_volume.VolumeOutputsAreModuleParameters,
     onap_volume.VolumeParametersUnconstrained,
+    onap_volume.VolumeModuleHasVolume,
+    onap_volume.VolumeWithoutZone,
     # beyond the seed: network and port resource ids
     onap_neutron.NetworkResourceId,
     onap_neutron.ExternalPortResourceId,
