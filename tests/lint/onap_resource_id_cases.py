@@ -271,3 +271,44 @@ RESOURCE_ID_CASES += [
         profiles=("onap",),
     ),
 ]
+
+#: a base module of shared resources, and an incremental module whose server is nested
+MODULES = {
+    "base_vnf.yaml": (
+        "heat_template_version: 2015-04-30\ndescription: shared resources\n"
+        "resources:\n  int_ctrl_network:\n    type: OS::Neutron::Net\n"
+    ),
+    "base_vnf.env": "parameters: {}\n",
+    "lb_module.yaml": (
+        "heat_template_version: 2015-04-30\ndescription: an lb\n"
+        "resources:\n  lb_unit:\n    type: lb_nested.yaml\n"
+    ),
+    "lb_module.env": "parameters: {}\n",
+    "lb_nested.yaml": (
+        "heat_template_version: 2015-04-30\ndescription: the server\n"
+        "resources:\n  lb_server_0:\n    type: OS::Nova::Server\n"
+    ),
+}
+RESOURCE_ID_CASES += [
+    Case(
+        "R-610030",
+        {
+            **MODULES,
+            "lb_nested.yaml": MODULES["lb_nested.yaml"].replace("Nova::Server", "Heat::None"),
+        },
+        [("lb_module.yaml", 1, 1)],
+        ok=MODULES,
+        profiles=("onap",),
+    ),
+    Case(
+        "R-610015",
+        {
+            **MODULES,
+            "base_vnf.yaml": MODULES["base_vnf.yaml"]
+            + "  db_server_0:\n    type: OS::Nova::Server\n",
+        },
+        [("base_vnf.yaml", 6, 3)],
+        ok=MODULES,
+        profiles=("onap",),
+    ),
+]

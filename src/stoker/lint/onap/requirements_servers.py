@@ -294,3 +294,66 @@ SERVERS += (
         "R-25190", "SHOULD NOT", _CINDER, "An OS::Cinder::Volume declares no availability_zone."
     ),
 )
+
+_MODULES = "5.2.4 ONAP Heat VNF Modularity"
+_PERMITS = "a MAY permission: nothing a template does can violate it"
+
+#: what base and incremental modules hold
+SERVERS += (
+    unchecked(
+        "R-610010",
+        "MAY",
+        _MODULES,
+        "A base module may declare any number of servers, itself or nested.",
+        _PERMITS,
+        "none",
+    ),
+    beyond(
+        "R-610015",
+        "SHOULD NOT",
+        _MODULES,
+        "When a VNF has incremental modules, its base module declares no OS::Nova::Server.",
+    ),
+    unchecked(
+        "R-610020",
+        "MAY",
+        _MODULES,
+        "A base module's servers may share a vm-type or not.",
+        _PERMITS,
+        "none",
+    ),
+    beyond(
+        "R-610030",
+        "MUST",
+        _MODULES,
+        "An incremental module declares one or more servers or volumes, itself or in nested "
+        "files it invokes.",
+    ),
+    unchecked(
+        "R-610040",
+        "MAY",
+        _MODULES,
+        "An incremental module's servers may share a vm-type or not.",
+        _PERMITS,
+        "none",
+    ),
+    unchecked(
+        "R-610050",
+        "MAY",
+        _MODULES,
+        "A vm-type may appear in the base module and in incremental modules.",
+        _PERMITS,
+        "none",
+    ),
+    unchecked(
+        "R-61001",
+        "MUST",
+        _MODULES,
+        "A shared resource is defined in the base module and its UUID output for the "
+        "incremental modules, which declare that output as a parameter.",
+        "ONAP marks it validation_mode none: which resources are shared is the designer's "
+        "intent; what a template does state, base outputs matching incremental "
+        "parameters, is R-07443's kind of check only for volume modules",
+        "none",
+    ),
+)

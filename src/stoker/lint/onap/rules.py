@@ -10,6 +10,7 @@ from stoker.lint.onap import addresses as onap_addresses
 from stoker.lint.onap import contrail as onap_contrail
 from stoker.lint.onap import environment as onap_environment
 from stoker.lint.onap import metadata as onap_metadata
+from stoker.lint.onap import modularity as onap_modularity
 from stoker.lint.onap import nested as onap_nested
 from stoker.lint.onap import network_roles as onap_network_roles
 from stoker.lint.onap import neutron as onap_neutron
@@ -64,6 +65,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     onap_volume.VolumeParametersUnconstrained,
     onap_volume.VolumeModuleHasVolume,
     onap_volume.VolumeWithoutZone,
+    *onap_modularity.MODULARITY_RULES,
     # beyond the seed: network and port resource ids
     onap_neutron.NetworkResourceId,
     onap_neutron.ExternalPortResourceId,
