@@ -867,3 +867,18 @@ from .onap_cases import MORE_ONAP_CASES  # noqa: E402 (its cases build on the on
 from .onap_nova_cases import NOVA_CASES  # noqa: E402
 
 ONAP_CASES += MORE_ONAP_CASES + NOVA_CASES
+from .onap_port_cases import PORT_CASES  # noqa: E402
+
+ONAP_CASES += PORT_CASES
+from .onap_nested_cases import NESTED_CASES  # noqa: E402
+
+ONAP_CASES += NESTED_CASES
+from .onap_contrail_cases import CONTRAIL_CASES  # noqa: E402
+
+ONAP_CASES += CONTRAIL_CASES
+from .onap_metadata_cases import METADATA_CASES  # noqa: E402
+
+ONAP_CASES += METADATA_CASES
+from .onap_resource_id_cases import RESOURCE_ID_CASES  # noqa: E402
+
+ONAP_CASES += RESOURCE_ID_CASES

@@ -18,7 +18,6 @@ from stoker.diagnostics import Severity
 from stoker.limits import active_limits
 from stoker.lint import (
     FORMATTERS,
-    REQUIREMENTS,
     ConfigError,
     LintConfig,
     LintOptions,
@@ -35,6 +34,7 @@ from stoker.lint import (
     lint as run_lint,
 )
 from stoker.lint.onap.requirements import BY_ID as REQUIREMENTS_BY_ID
+from stoker.lint.onap.requirements import not_checked
 from stoker.template.loader import LoadLimits
 
 PROFILES = [profile.value for profile in Profile]
@@ -189,7 +189,7 @@ def rule_rows(profiles: tuple[str, ...]) -> list[dict[str, str]]:
                 }
             )
     if Profile.ONAP.value in selected:
-        for requirement in REQUIREMENTS:
+        for requirement in not_checked():
             if not requirement.checked:
                 rows.append(
                     {

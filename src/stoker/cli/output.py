@@ -21,15 +21,17 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 import yaml
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from stoker.diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # Rich is imported when a table is drawn: ~30 ms that -f json never needs
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
 
 FORMATS = ("table", "json", "yaml")
 #: listing and show commands (python-openstackclient's formatters)
@@ -40,6 +42,8 @@ _UNLIMITED = 1_000_000
 
 def console() -> Console:
     """Where tables go: the terminal's width on a terminal; unwrapped when piped."""
+    from rich.console import Console
+
     if sys.stdout.isatty():
         return Console(soft_wrap=False)
     return Console(soft_wrap=False, width=_UNLIMITED, color_system=None)
@@ -129,6 +133,8 @@ def simple_table(
     no_wrap: Sequence[str] = (),
 ) -> Table:
     """A table of ``rows``; ``no_wrap`` columns (names, types) are never broken mid-word."""
+    from rich.table import Table
+
     result = Table(title=title, show_lines=False, title_justify="left")
     for column in columns:
         result.add_column(heading(column), overflow="fold", no_wrap=column in no_wrap)
@@ -144,6 +150,8 @@ def heading(column: str) -> str:
 
 def _cell(value: Any) -> Text:
     """Cell text, never read as Rich markup (a pattern like ``[a-z]*`` must show as is)."""
+    from rich.text import Text
+
     if value is None:
         return Text("")
     if isinstance(value, dict):

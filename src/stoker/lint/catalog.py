@@ -8,11 +8,11 @@ linter needs all three to say what a type declares.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
 from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, type_schema_from_entry
-from stoker.resources.registry import default_registry
 
 #: Heat classes that answer any attribute name by overriding ``get_attribute`` (the outputs
 #: of their software config), so get_attr cannot be checked against a declared list.
@@ -21,13 +21,14 @@ _DEPLOYMENT_TYPES = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::Struct
 
 @dataclass(frozen=True, slots=True)
 class LintCatalog:
-    types: dict[str, TypeSchema]
+    types: Mapping[str, TypeSchema]  # Heat's, each built when first asked for
+    stock: Mapping[str, TypeSchema]  # the stock environment's template types Heat lacks
     aliases: dict[str, str]  # the stock environment's; keys ending in * are prefix globs
     dynamic_properties: frozenset[str]
     dynamic_attributes: frozenset[str]
 
     def get(self, name: str) -> TypeSchema | None:
-        return self.types.get(name)
+        return self.types.get(name) or self.stock.get(name)
 
     def alias(self, name: str) -> str | None:
         """What the stock environment maps ``name`` to, if anything."""
@@ -39,23 +40,32 @@ class LintCatalog:
         return None
 
     def knows(self, name: str) -> bool:
-        return name in self.types or self.alias(name) is not None
+        return name in self.types or name in self.stock or self.alias(name) is not None
 
 
 @cache
 def lint_catalog() -> LintCatalog:
-    """Built on first use and shared (the catalog is immutable data)."""
+    """Built on first use and shared (the catalog is immutable data). Heat's types stay
+    lazy: which are nested stacks is read from the raw entries, not from built schemas."""
+    from stoker.resources.registry import default_registry  # the plugins' flags, no more
+
     catalog = heat_catalog()
-    types = dict(catalog.types)
-    stock = load_document().get("default_environment", {})
-    for name, entry in stock.get("template_types", {}).items():
-        types.setdefault(name, type_schema_from_entry(name, entry))
+    entries = load_document()["types"]
+    stock_entries = load_document().get("default_environment", {}).get("template_types", {})
+    stock = {
+        name: type_schema_from_entry(name, entry)
+        for name, entry in stock_entries.items()
+        if name not in entries
+    }
     registry = default_registry()
     plugins = [registry.get(name) for name in registry.names()]
     dynamic_properties = frozenset(p.type_name for p in plugins if p and p.dynamic_properties)
     dynamic_attributes = frozenset(
         {p.type_name for p in plugins if p and p.dynamic_attributes}
-        | {name for name, schema in types.items() if schema.nested_stack}
+        | {name for name, entry in entries.items() if entry.get("nested_stack")}
+        | {name for name, schema in stock.items() if schema.nested_stack}
         | _DEPLOYMENT_TYPES
     )
-    return LintCatalog(types, dict(catalog.aliases), dynamic_properties, dynamic_attributes)
+    return LintCatalog(
+        catalog.types, stock, dict(catalog.aliases), dynamic_properties, dynamic_attributes
+    )

@@ -66,6 +66,7 @@ def render_rules(registry: RuleRegistry | None = None) -> str:
 def render_onap(registry: RuleRegistry | None = None) -> str:
     registry = registry or default_registry()
     checked = sum(1 for r in REQUIREMENTS if r.checked)
+    beyond = sum(1 for r in BEYOND_SEED if r.checked)
     lines = [
         "# ONAP profile (`stoker lint --profile onap`)",
         "",
@@ -82,7 +83,8 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
         "",
         f"{len(REQUIREMENTS)} requirements of the seed: {checked} checked, "
         f"{len(REQUIREMENTS) - checked} not checked; and {len(BEYOND_SEED)} requirements of "
-        "ONAP's naming conventions beyond it (below).",
+        f"ONAP's naming conventions and template constructs beyond it (below): {beyond} "
+        f"checked, {len(BEYOND_SEED) - beyond} not checked.",
         "",
         "## How a package is read",
         "",
@@ -114,12 +116,25 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
     lines += _requirement_rows(REQUIREMENTS, registry)
     lines += [
         "",
-        "## Beyond the seed: OS::Nova::Server naming, volume modules",
+        "## Beyond the seed: servers, ports, nested templates, outputs, volume modules",
         "",
         "ONAP's naming-convention sections (5.2.3 onwards) that the seed points at (R-90279 "
         "names R-98450's availability_zone_{index}; R-10834's example reads "
         "{vm-type}_names; R-86285 pairs volume modules) and that ONAP's validation checks on "
-        "every server and volume module. Their text is summarised here in stoker's words.",
+        "every server, port, nested file and volume module. Their text is summarised here in "
+        "stoker's words.",
+        "",
+        "How a port's network is told: a port is on an ONAP *internal* network (the VNF's "
+        "own) when its network is a resource of the package (get_resource, or get_attr of a "
+        "nested stack) or a parameter named `int_...`, and on an *external* one (ONAP's) "
+        "when it is any other parameter; a Contrail instance IP or virtual machine "
+        "interface likewise by its first `virtual_network_refs`, and it is held to the "
+        "port's conventions under Contrail's own requirement ids. A package's vm-types are "
+        "those its servers' ids name, its network roles those its ports, interfaces, "
+        "internal networks and network parameters name. An address is IPv6 when its "
+        "parameter's name says so (`_v6_`; a template states the version nowhere else). A "
+        "port whose resource id starts with `Reserve_Port_` holds VIPs for other ports: its "
+        "fixed_ips are not held to the fixed_ips conventions.",
         "",
         "| requirement | keyword | severity | checked | behaviour |",
         "|---|---|---|---|---|",

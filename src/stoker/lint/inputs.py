@@ -12,13 +12,16 @@ from __future__ import annotations
 import io
 import os
 import posixpath
-import zipfile
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.limits import LIMITS, Limits, active_limits
 from stoker.lint.codes import PACKAGE_UNREADABLE
+
+if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma: ~10 ms) is imported for a .zip only
+    import zipfile
 
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
@@ -185,6 +188,8 @@ def _directory(path: str) -> Package:
 
 
 def _zip(path: str) -> Package:
+    import zipfile
+
     package = Package(path, PackageKind.ZIP)
     try:
         with open(path, "rb") as handle:

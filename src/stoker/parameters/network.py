@@ -9,11 +9,13 @@ valid or the reason it is not.
 
 from __future__ import annotations
 
-import ipaddress
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stoker.parameters.checks import Shown
+
+if TYPE_CHECKING:  # ipaddress (~2 ms) is imported when an address is checked
+    import ipaddress
 
 _WHITESPACE = re.compile(r"\s")
 
@@ -55,6 +57,8 @@ def _ip_address_problem(data: str, shown: Shown) -> str | None:
         return invalid
     if ":" not in data and data.count(".") != 3:
         return invalid
+    import ipaddress
+
     try:
         ipaddress.ip_address(data)
     except ValueError:
@@ -79,6 +83,8 @@ def _zero_filled_ipv4(data: str) -> str | None:
 
 
 def _interface(data: str) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface | None:
+    import ipaddress
+
     if _WHITESPACE.search(data) or "%" in data:
         return None
     try:

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import EnvironmentContext, TemplateContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import EnvironmentRule, TemplateRule
@@ -32,18 +32,14 @@ ENVIRONMENT_SECTIONS = (
 )
 
 
-class ModuleHasEnvironment(TemplateRule):
-    id = _R86285.id
-    severity = _R86285.severity
+class ModuleHasEnvironment(FromRequirement, TemplateRule):
+    requirement = _R86285
     summary = "Each module has an environment file of the same base name"
-    explanation = explain(
-        _R86285,
+    checks = (
         "each base, incremental and volume module (not nested files) has, in the same "
         "directory of the package, an environment file with the same name before the "
-        "suffix (base.yaml and base.env).",
+        "suffix (base.yaml and base.env)."
     )
-    source = onap_source(_R86285)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role is ModuleRole.NESTED:
@@ -56,21 +52,17 @@ class ModuleHasEnvironment(TemplateRule):
             )
 
 
-class EnvironmentParameters(EnvironmentRule):
-    id = _R03324.id
-    severity = _R03324.severity
+class EnvironmentParameters(FromRequirement, EnvironmentRule):
+    requirement = _R03324
     summary = "Environment files are a mapping of environment sections, parameters among them"
-    explanation = explain(
-        _R03324,
+    checks = (
         "each environment file (every .env file of the package) is a mapping of sections "
         "that has a parameters key (it may enumerate nothing, R-68198) and no section "
         "other than those the requirements list (parameters, parameter_defaults, "
         "encrypted_parameters, event_sinks, parameter_merge_strategies; resource_registry "
         "is R-67231's). An empty file, or one whose parameters section is not a mapping, "
-        "has no parameters section.",
+        "has no parameters section."
     )
-    source = onap_source(_R03324)
-    profiles = ONAP
 
     def check(self, ctx: EnvironmentContext) -> Iterable[Diagnostic]:
         data = ctx.data
@@ -102,20 +94,16 @@ class EnvironmentParameters(EnvironmentRule):
                 )
 
 
-class DefaultInEnvironment(TemplateRule):
-    id = _R26124.id
-    severity = _R26124.severity
+class DefaultInEnvironment(FromRequirement, TemplateRule):
+    requirement = _R26124
     summary = "A parameter with a default is enumerated in the module's environment file"
-    explanation = explain(
-        _R26124,
+    checks = (
         "each parameter of a base, incremental or volume module that declares a default "
         "(which R-90526 forbids in itself) is a key of the parameters or "
         "parameter_defaults section of the module's environment file. ONAP marks it "
         "validation_mode none, but the package answers it. Nested files are exempt: "
-        "their values come from the template that uses them.",
+        "their values come from the template that uses them."
     )
-    source = onap_source(_R26124)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role is ModuleRole.NESTED:
@@ -143,15 +131,10 @@ class DefaultInEnvironment(TemplateRule):
                 )
 
 
-class NoResourceRegistry(EnvironmentRule):
-    id = _R67231.id
-    severity = _R67231.severity
+class NoResourceRegistry(FromRequirement, EnvironmentRule):
+    requirement = _R67231
     summary = "Environment files have no resource_registry section"
-    explanation = explain(
-        _R67231, "no environment file has a resource_registry key; ONAP does not support it."
-    )
-    source = onap_source(_R67231)
-    profiles = ONAP
+    checks = "no environment file has a resource_registry key; ONAP does not support it."
 
     def check(self, ctx: EnvironmentContext) -> Iterable[Diagnostic]:
         data = ctx.data

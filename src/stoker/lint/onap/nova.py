@@ -21,7 +21,7 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
-from stoker.template.nodes import key_span, span_of, value_span
+from stoker.template.nodes import key_span, value_span
 
 SERVER = "OS::Nova::Server"
 SERVER_ID = re.compile(r"^(?P<vm>.+)_server_(?P<index>\d+)$")
@@ -117,14 +117,14 @@ def _enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
     return found
 
 
-class _NovaRule(FromRequirement, TemplateRule):
+class NovaRule(FromRequirement, TemplateRule):
     """A rule on the servers of a template, declared by its requirement."""
 
 
 # ---------------------------------------------------------------- resource id, vm-type
 
 
-class ServerResourceId(_NovaRule):
+class ServerResourceId(NovaRule):
     requirement = requirement("R-29751")
     summary = "An OS::Nova::Server's resource id is {vm-type}_server_{index}"
     checks = (
@@ -146,10 +146,10 @@ class ServerResourceId(_NovaRule):
             else:
                 indexes.setdefault(match["vm"], []).append((int(match["index"]), server))
         for vm_type, found in indexes.items():
-            yield from _gaps(self, f"{vm_type}_server_", found)
+            yield from gaps(self, f"{vm_type}_server_", found)
 
 
-def _gaps(rule: TemplateRule, prefix: str, found: list[tuple[int, Any]]) -> Iterator[Diagnostic]:
+def gaps(rule: TemplateRule, prefix: str, found: list[tuple[int, Any]]) -> Iterator[Diagnostic]:
     """A finding at each index that leaves 0, 1, 2 ... (first seen wins)."""
     have = sorted({index for index, _ in found})
     expected = list(range(len(have)))
@@ -170,14 +170,16 @@ def _gaps(rule: TemplateRule, prefix: str, found: list[tuple[int, Any]]) -> Iter
             )
 
 
-class ServerVmType(_NovaRule):
+class ServerVmType(NovaRule):
     requirement = requirement("R-304011")
     summary = "A server's resource id and its image, flavor and name parameters share a vm-type"
     checks = (
         "for each OS::Nova::Server whose resource id reads {vm-type}_server_{index}, the "
         "parameters its image, flavor and name read, where they follow their own naming "
         "convention ({vm-type}_image_name, {vm-type}_flavor_name, {vm-type}_name_{index} "
-        "or {vm-type}_names), carry that same vm-type."
+        "or {vm-type}_names), carry that same vm-type; and each port its networks take "
+        "(get_resource or get_attr) whose id reads {vm-type}_{vm-type_index}_..._port_"
+        "{index} carries the same vm-type and, as its vm-type_index, the server's index."
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -204,12 +206,44 @@ class ServerVmType(_NovaRule):
                             (*server.path, "properties", prop),
                         )
                         break
+            yield from self._ports(server, vm_type, match["index"])
+
+    def _ports(self, server: Server, vm_type: str, index: str) -> Iterator[Diagnostic]:
+        networks = server.properties.get("networks")
+        for position, network in enumerate(networks if isinstance(networks, list) else ()):
+            port = network.get("port") if isinstance(network, dict) else None
+            target = _resource_named(port)
+            named = _PORT_ID.match(target) if target is not None else None
+            if named is None or (named["vm"], named["vm_index"]) == (vm_type, index):
+                continue
+            assert isinstance(network, dict)
+            yield self.finding(
+                f'server "{server.name}" (vm-type {vm_type}, index {index}) takes port '
+                f'"{target}" (vm-type {named["vm"]}, index {named["vm_index"]})',
+                value_span(network, "port"),
+                (*server.path, "properties", "networks", position, "port"),
+            )
+
+
+#: a port's id: {vm-type}_{vm-type_index}_{network-role}_port_{index} (as in `ports`)
+_PORT_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
+
+
+def _resource_named(value: Any) -> str | None:
+    """The resource a ``get_resource`` or ``get_attr`` names."""
+    if isinstance(value, dict) and len(value) == 1:
+        argument = value.get("get_resource", value.get("get_attr"))
+        if isinstance(argument, list) and argument:
+            argument = argument[0]
+        if isinstance(argument, str):
+            return argument
+    return None
 
 
 # ---------------------------------------------------------------- property from get_param
 
 
-class _FromParameter(_NovaRule):
+class _FromParameter(NovaRule):
     prop: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -248,7 +282,7 @@ class NameFromParameter(_FromParameter):
 # ---------------------------------------------------------------- parameter types
 
 
-class _ParameterType(_NovaRule):
+class _ParameterType(NovaRule):
     prop: ClassVar[str]
     types: ClassVar[tuple[str, ...]]
     modules_only: ClassVar[bool] = False
@@ -307,7 +341,7 @@ class ZoneParameterType(_ParameterType):
 # ---------------------------------------------------------------- parameter names
 
 
-class _ParameterName(_NovaRule):
+class _ParameterName(NovaRule):
     prop: ClassVar[str]
     pattern: ClassVar[re.Pattern[str]]
     form: ClassVar[str]
@@ -350,7 +384,7 @@ def _indexed_names(
         yield server, parameter, pattern.match(parameter)
 
 
-class NameStringParameter(_NovaRule):
+class NameStringParameter(NovaRule):
     requirement = requirement("R-54171")
     summary = "A string parameter of a server's name is {vm-type}_name_{index}, from 0 up"
     checks = (
@@ -372,10 +406,10 @@ class NameStringParameter(_NovaRule):
             else:
                 indexes.setdefault(match["vm"], []).append((int(match["index"]), where))
         for vm_type, found in indexes.items():
-            yield from _gaps(self, f"{vm_type}_name_", found)
+            yield from gaps(self, f"{vm_type}_name_", found)
 
 
-class NameListParameter(_NovaRule):
+class NameListParameter(NovaRule):
     requirement = requirement("R-87817")
     summary = "A comma_delimited_list parameter of a server's name is {vm-type}_names"
     checks = "a comma_delimited_list parameter a server's name reads is named <vm-type>_names."
@@ -392,7 +426,7 @@ class NameListParameter(_NovaRule):
                 )
 
 
-class ZoneParameterName(_NovaRule):
+class ZoneParameterName(NovaRule):
     requirement = requirement("R-98450")
     summary = "A server's availability_zone parameter is availability_zone_{index}, from 0 up"
     checks = (
@@ -426,13 +460,13 @@ class ZoneParameterName(_NovaRule):
                 match = ZONE.match(str(name))
                 if match is not None:
                     found.append((int(match["index"]), key_span(section, name)))
-        yield from _gaps(self, "availability_zone_", found)
+        yield from gaps(self, "availability_zone_", found)
 
 
 # ---------------------------------------------------------------- environment file
 
 
-class _InEnvironment(_NovaRule):
+class _InEnvironment(NovaRule):
     prop: ClassVar[str]
     wanted: ClassVar[bool]  # True: must be enumerated; False: must not be
 
@@ -498,190 +532,6 @@ class ZoneNotInEnvironment(_InEnvironment):
     prop, wanted = "availability_zone", False
 
 
-# ---------------------------------------------------------------- metadata
-
-
-def _metadata(server: Server) -> tuple[dict[Any, Any] | None, Span | None]:
-    metadata = server.properties.get("metadata")
-    return (metadata if isinstance(metadata, dict) else None), span_of(metadata)
-
-
-class _MetadataPresent(_NovaRule):
-    key: ClassVar[str]
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            metadata, _ = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                yield self.finding(
-                    f'server "{server.name}": metadata must have {self.key} '
-                    f"({{get_param: {self.key}}})",
-                    server.span,
-                    server.path,
-                )
-            elif parameter_read(metadata[self.key]) is None:
-                yield self.finding(
-                    f'server "{server.name}": metadata {self.key} must be a get_param',
-                    value_span(metadata, self.key),
-                    (*server.path, "properties", "metadata", self.key),
-                )
-
-
-class _MetadataParameter(_NovaRule):
-    key: ClassVar[str]
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            metadata, _ = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                continue
-            parameter = parameter_read(metadata[self.key])
-            if parameter is None:
-                continue
-            where = value_span(metadata, self.key)
-            definition = declared(ctx, parameter)
-            if parameter != self.key:
-                yield self.finding(
-                    f'server "{server.name}": metadata {self.key} reads "{parameter}"; the '
-                    f"parameter must be named {self.key}",
-                    where,
-                    (*server.path, "properties", "metadata", self.key),
-                )
-            elif definition is not None and definition.get("type", "string") != "string":
-                yield self.finding(
-                    f'parameter "{parameter}" has type {definition.get("type")!r}; it must '
-                    "be string",
-                    value_span(definition, "type"),
-                    ("parameters", parameter, "type"),
-                )
-
-
-class _MetadataNoConstraints(_NovaRule):
-    key: ClassVar[str]
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        if not any(_reads(server, self.key) for server in servers(ctx)):
-            return
-        definition = declared(ctx, self.key)
-        if definition is not None and "constraints" in definition:
-            yield self.finding(
-                f'parameter "{self.key}" (server metadata, supplied by ONAP) must have no '
-                "constraints",
-                key_span(definition, "constraints"),
-                ("parameters", self.key, "constraints"),
-            )
-
-
-class _MetadataNotInEnvironment(_NovaRule):
-    key: ClassVar[str]
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        if values is None or self.key not in values:
-            return
-        if any(_reads(server, self.key) for server in servers(ctx)):
-            yield self.finding(
-                f'parameter "{self.key}" is supplied by ONAP; remove it from the environment file',
-                values[self.key],
-            )
-
-
-def _reads(server: Server, key: str) -> bool:
-    metadata, _ = _metadata(server)
-    return metadata is not None and parameter_read(metadata.get(key)) == key
-
-
-def _metadata_rules(key: str, present: str, named: str, bare: str, absent: str) -> list[type]:
-    rules: list[type] = []
-    for base, rid, summary, checks in (
-        (
-            _MetadataPresent,
-            present,
-            f"A server's metadata has {key}, from a get_param",
-            f"each OS::Nova::Server's metadata has the key {key}, its value a get_param.",
-        ),
-        (
-            _MetadataParameter,
-            named,
-            f"The parameter of metadata {key} is {key}, a string",
-            f"the get_param of metadata {key} reads the parameter {key}, declared as string.",
-        ),
-        (
-            _MetadataNoConstraints,
-            bare,
-            f"The parameter {key} has no constraints",
-            f"the parameter {key}, read by a server's metadata, declares no constraints.",
-        ),
-        (
-            _MetadataNotInEnvironment,
-            absent,
-            f"The parameter {key} is not in the environment file",
-            f"the parameter {key}, read by a server's metadata, is not a key of the module's "
-            "environment parameters (ONAP supplies it).",
-        ),
-    ):
-        name = f"{base.__name__.strip('_')}_{key}"
-        rules.append(
-            type(
-                name,
-                (base,),
-                {
-                    "requirement": requirement(rid),
-                    "summary": summary,
-                    "checks": checks,
-                    "key": key,
-                    "__module__": __name__,
-                },
-            )
-        )
-    return rules
-
-
-METADATA_RULES: list[type] = [
-    *_metadata_rules("vnf_id", "R-37437", "R-07507", "R-55218", "R-20856"),
-    *_metadata_rules("vf_module_id", "R-71493", "R-82134", "R-98374", "R-72871"),
-    *_metadata_rules("vnf_name", "R-72483", "R-62428", "R-44318", "R-36542"),
-]
-
-
-# ---------------------------------------------------------------- ports
-
-
-class PortAddressParameterType(_NovaRule):
-    requirement = requirement("R-34037")
-    summary = "A port's fixed_ips ip_address parameter is a string or a comma_delimited_list"
-    checks = (
-        "the parameter each OS::Neutron::Port's fixed_ips entry reads for ip_address (by "
-        "get_param, whole or indexed) is declared as string or comma_delimited_list."
-    )
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        data = ctx.data
-        section = data.get("resources") if isinstance(data, dict) else None
-        if not isinstance(section, dict):
-            return
-        for name, definition in section.items():
-            if not isinstance(definition, dict) or definition.get("type") != "OS::Neutron::Port":
-                continue
-            properties = definition.get("properties")
-            fixed = properties.get("fixed_ips") if isinstance(properties, dict) else None
-            for entry in fixed if isinstance(fixed, list) else ():
-                parameter = (
-                    parameter_read(entry.get("ip_address")) if isinstance(entry, dict) else None
-                )
-                declaration = declared(ctx, parameter) if parameter else None
-                if declaration is None or "type" not in declaration:
-                    continue
-                kind = declaration["type"]
-                if kind not in ("string", "comma_delimited_list"):
-                    yield self.finding(
-                        f'parameter "{parameter}" (an ip_address of port "{name}") has type '
-                        f"{kind!r}; it must be string or comma_delimited_list",
-                        value_span(declaration, "type"),
-                        ("parameters", str(parameter), "type"),
-                    )
-
-
 NOVA_RULES: list[type] = [
     ServerResourceId,
     ServerVmType,
@@ -701,6 +551,4 @@ NOVA_RULES: list[type] = [
     ZoneParameterName,
     ZoneParameterType,
     ZoneNotInEnvironment,
-    *METADATA_RULES,
-    PortAddressParameterType,
 ]

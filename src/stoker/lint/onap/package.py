@@ -6,25 +6,21 @@ from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import PackageContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import PackageRule
 
 _R16447 = requirement("R-16447")
 
 
-class UniqueResourceIds(PackageRule):
-    id = _R16447.id
-    severity = _R16447.severity
+class UniqueResourceIds(FromRequirement, PackageRule):
+    requirement = _R16447
     summary = "Resource names are unique across all templates of the package"
-    explanation = explain(
-        _R16447,
+    checks = (
         "a resource name used in one template (module or nested file) of the package is "
         "used in no other; each repeat after the first (in path order) is reported, naming "
-        "where the first is.",
+        "where the first is."
     )
-    source = onap_source(_R16447)
-    profiles = ONAP
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         first: dict[str, tuple[str, Span | None]] = {}

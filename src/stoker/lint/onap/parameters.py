@@ -13,7 +13,7 @@ from typing import Any
 
 from stoker.diagnostics import Diagnostic, Path
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
@@ -47,19 +47,15 @@ def _name_span(ctx: TemplateContext, name: str) -> Any:
     return key_span(ctx.data["parameters"], name)
 
 
-class ParameterUsed(TemplateRule):
-    id = _R90279.id
-    severity = _R90279.severity
+class ParameterUsed(FromRequirement, TemplateRule):
+    requirement = _R90279
     summary = "Every parameter is used (availability_zone_<index> parameters excepted)"
-    explanation = explain(
-        _R90279,
+    checks = (
         "every declared parameter is read by a get_param somewhere (resources, outputs, "
         "conditions), except parameters named availability_zone_<index> (R-98450's naming "
         "for the OS::Nova::Server availability_zone property), which R-91273 allows to be "
-        "unused. A get_param whose name is computed disables the check for the template.",
+        "unused. A get_param whose name is computed disables the check for the template."
     )
-    source = onap_source(_R90279)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         used = ctx.used_parameters
@@ -74,13 +70,10 @@ class ParameterUsed(TemplateRule):
                 )
 
 
-class ParameterName(TemplateRule):
-    id = _R25877.id
-    severity = _R25877.severity
+class ParameterName(FromRequirement, TemplateRule):
+    requirement = _R25877
     summary = "Parameter names contain only letters, digits and underscores"
-    explanation = explain(_R25877, "each parameter name matches [A-Za-z0-9_]+.")
-    source = onap_source(_R25877)
-    profiles = ONAP
+    checks = "each parameter name matches [A-Za-z0-9_]+."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, _, path in declarations(ctx):
@@ -92,13 +85,10 @@ class ParameterName(TemplateRule):
                 )
 
 
-class ParameterHasType(TemplateRule):
-    id = _R36772.id
-    severity = _R36772.severity
+class ParameterHasType(FromRequirement, TemplateRule):
+    requirement = _R36772
     summary = "Each parameter declares a type"
-    explanation = explain(_R36772, "each parameter definition has a type key.")
-    source = onap_source(_R36772)
-    profiles = ONAP
+    checks = "each parameter definition has a type key."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, definition, path in declarations(ctx):
@@ -106,15 +96,10 @@ class ParameterHasType(TemplateRule):
                 yield self.finding(f'parameter "{name}" has no type', _name_span(ctx, name), path)
 
 
-class ParameterTypeValue(TemplateRule):
-    id = _R11441.id
-    severity = _R11441.severity
+class ParameterTypeValue(FromRequirement, TemplateRule):
+    requirement = _R11441
     summary = "Parameter types are string, number, json, comma_delimited_list or boolean"
-    explanation = explain(
-        _R11441, "each declared type is one of the five HOT types, spelled as HOT spells them."
-    )
-    source = onap_source(_R11441)
-    profiles = ONAP
+    checks = "each declared type is one of the five HOT types, spelled as HOT spells them."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, definition, path in declarations(ctx):
@@ -128,13 +113,10 @@ class ParameterTypeValue(TemplateRule):
                     )
 
 
-class ParameterHasDescription(TemplateRule):
-    id = _R44001.id
-    severity = _R44001.severity
+class ParameterHasDescription(FromRequirement, TemplateRule):
+    requirement = _R44001
     summary = "Each parameter has a description"
-    explanation = explain(_R44001, "each parameter definition has a description key.")
-    source = onap_source(_R44001)
-    profiles = ONAP
+    checks = "each parameter definition has a description key."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, definition, path in declarations(ctx):
@@ -144,17 +126,13 @@ class ParameterHasDescription(TemplateRule):
                 )
 
 
-class ParameterNoDefault(TemplateRule):
-    id = _R90526.id
-    severity = _R90526.severity
+class ParameterNoDefault(FromRequirement, TemplateRule):
+    requirement = _R90526
     summary = "No parameter declares a default"
-    explanation = explain(
-        _R90526,
+    checks = (
         "no parameter definition has a default key (values belong in the environment "
-        "file). The value is never shown.",
+        "file). The value is never shown."
     )
-    source = onap_source(_R90526)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, definition, path in declarations(ctx):
@@ -167,17 +145,13 @@ class ParameterNoDefault(TemplateRule):
                 )
 
 
-class NestedParameterConstraints(TemplateRule):
-    id = _R00011.id
-    severity = _R00011.severity
+class NestedParameterConstraints(FromRequirement, TemplateRule):
+    requirement = _R00011
     summary = "Parameters of nested templates have no constraints"
-    explanation = explain(
-        _R00011,
+    checks = (
         "in templates another template of the package uses as a type (nested), no "
-        "parameter definition has a constraints key.",
+        "parameter definition has a constraints key."
     )
-    source = onap_source(_R00011)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role is not ModuleRole.NESTED:

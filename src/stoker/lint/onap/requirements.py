@@ -9,49 +9,19 @@ the others are listed by ``stoker lint --list-rules`` as not checked, each with 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from stoker.lint.onap.naming import BEYOND_SEED
+from stoker.lint.onap.requirement import KEYWORD_SEVERITY, SOURCE_DOCUMENT, Requirement
 
-from stoker.diagnostics import Severity
-
-#: keyword -> severity (MUST / MUST NOT: error, SHOULD / SHOULD NOT: warning, MAY: info)
-KEYWORD_SEVERITY = {
-    "MUST": Severity.ERROR,
-    "MUST NOT": Severity.ERROR,
-    "SHOULD": Severity.WARNING,
-    "SHOULD NOT": Severity.WARNING,
-    "MAY": Severity.INFO,
-    "MAY NOT": Severity.INFO,
-}
-SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
-
-
-@dataclass(frozen=True, slots=True)
-class Requirement:
-    id: str
-    keyword: str
-    validation_mode: str | None  # "static", "none", or None when the document gives none
-    section: str
-    text: str
-    #: why stoker does not check it (None for the static ones, which are rules)
-    not_checked: str | None = None
-    #: False when ``text`` summarises the requirement in stoker's words (beyond the seed)
-    quoted: bool = True
-
-    @property
-    def severity(self) -> Severity:
-        return KEYWORD_SEVERITY[self.keyword]
-
-    @property
-    def static(self) -> bool:
-        """ONAP's own validation checks it statically."""
-        return self.validation_mode == "static"
-
-    @property
-    def checked(self) -> bool:
-        """stoker has a rule for it (every requirement a static check can decide, whatever
-        ONAP's validation_mode; the others say why none can)."""
-        return self.not_checked is None
-
+__all__ = [
+    "BEYOND_SEED",
+    "BY_ID",
+    "KEYWORD_SEVERITY",
+    "REQUIREMENTS",
+    "SOURCE_DOCUMENT",
+    "Requirement",
+    "not_checked",
+    "requirement",
+]
 
 _PERMISSION = "a MAY permission: nothing a template does can violate it"
 _NO_MODE = "the document gives it no validation_mode; " + _PERMISSION
@@ -445,187 +415,6 @@ REQUIREMENTS: tuple[Requirement, ...] = (
     ),
 )
 
-_NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
-_META = _NOVA + " metadata"
-_IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
-
-
-def _beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
-    return Requirement(rid, keyword, "static", section, text, quoted=False)
-
-
-#: Requirements from ONAP's naming-convention sections, beyond the seed's 5.2.2, that the
-#: seed points at (R-98450 from R-90279, {vm-type}_names from R-10834) or that ONAP's
-#: validation suite checks on every server. Summarised in stoker's words, not quoted.
-BEYOND_SEED: tuple[Requirement, ...] = (
-    _beyond(
-        "R-29751", "MUST", _IDS, "An OS::Nova::Server's resource id is {vm-type}_server_{index}."
-    ),
-    _beyond(
-        "R-304011",
-        "MUST",
-        _NOVA,
-        "An OS::Nova::Server's resource id and the parameters of its image, flavor and name "
-        "properties carry the same {vm-type}.",
-    ),
-    _beyond("R-901331", "MUST", _NOVA, "An OS::Nova::Server's image comes from a get_param."),
-    _beyond("R-71152", "MUST", _NOVA, "The parameter of a server's image is a string."),
-    _beyond("R-58670", "MUST", _NOVA, "The parameter of a server's image is {vm-type}_image_name."),
-    _beyond(
-        "R-91125",
-        "MUST",
-        _NOVA,
-        "The parameter of a server's image is given a value in the module's environment file.",
-    ),
-    _beyond("R-481670", "MUST", _NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
-    _beyond("R-50436", "MUST", _NOVA, "The parameter of a server's flavor is a string."),
-    _beyond(
-        "R-45188", "MUST", _NOVA, "The parameter of a server's flavor is {vm-type}_flavor_name."
-    ),
-    _beyond(
-        "R-69431",
-        "MUST",
-        _NOVA,
-        "The parameter of a server's flavor is given a value in the module's environment file.",
-    ),
-    _beyond("R-663631", "MUST", _NOVA, "An OS::Nova::Server's name comes from a get_param."),
-    _beyond(
-        "R-51430",
-        "MUST",
-        _NOVA,
-        "The parameter of a server's name is a string or a comma_delimited_list.",
-    ),
-    _beyond(
-        "R-54171",
-        "MUST",
-        _NOVA,
-        "A string parameter of a server's name is {vm-type}_name_{index}, the indexes of a "
-        "template starting at 0 and increasing by one.",
-    ),
-    _beyond(
-        "R-87817",
-        "MUST",
-        _NOVA,
-        "A comma_delimited_list parameter of a server's name is {vm-type}_names.",
-    ),
-    _beyond(
-        "R-22838",
-        "MUST NOT",
-        _NOVA,
-        "The parameter of a server's name is not enumerated in the environment file (ONAP "
-        "supplies it).",
-    ),
-    _beyond(
-        "R-98450",
-        "MUST",
-        _NOVA,
-        "In a base or incremental module, the parameter of a server's availability_zone is "
-        "availability_zone_{index}, the indexes of a template starting at 0 and increasing "
-        "by one.",
-    ),
-    _beyond(
-        "R-23311",
-        "MUST",
-        _NOVA,
-        "In a base or incremental module, the parameter of a server's availability_zone is a "
-        "string.",
-    ),
-    _beyond(
-        "R-59568",
-        "MUST NOT",
-        _NOVA,
-        "The parameter of a server's availability_zone is not enumerated in the environment "
-        "file (ONAP supplies it).",
-    ),
-    _beyond(
-        "R-37437", "MUST", _META, "A server's metadata has vnf_id, its value from a get_param."
-    ),
-    _beyond("R-07507", "MUST", _META, "The parameter of metadata vnf_id is vnf_id, a string."),
-    _beyond("R-55218", "MUST NOT", _META, "The parameter vnf_id has no constraints."),
-    _beyond(
-        "R-20856", "MUST NOT", _META, "The parameter vnf_id is not enumerated in the environment."
-    ),
-    _beyond(
-        "R-71493",
-        "MUST",
-        _META,
-        "A server's metadata has vf_module_id, its value from a get_param.",
-    ),
-    _beyond(
-        "R-82134",
-        "MUST",
-        _META,
-        "The parameter of metadata vf_module_id is vf_module_id, a string.",
-    ),
-    _beyond("R-98374", "MUST NOT", _META, "The parameter vf_module_id has no constraints."),
-    _beyond(
-        "R-72871",
-        "MUST NOT",
-        _META,
-        "The parameter vf_module_id is not enumerated in the environment.",
-    ),
-    _beyond(
-        "R-72483", "MUST", _META, "A server's metadata has vnf_name, its value from a get_param."
-    ),
-    _beyond("R-62428", "MUST", _META, "The parameter of metadata vnf_name is vnf_name, a string."),
-    _beyond("R-44318", "MUST NOT", _META, "The parameter vnf_name has no constraints."),
-    _beyond(
-        "R-36542", "MUST NOT", _META, "The parameter vnf_name is not enumerated in the environment."
-    ),
-)
-
-_VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
-_PORT = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port"
-BEYOND_SEED += (
-    _beyond(
-        "R-25720",
-        "MUST",
-        _IDS,
-        "An OS::Neutron::Net's resource id is int_{network-role}_network (a VNF's templates "
-        "create only internal networks).",
-    ),
-    _beyond(
-        "R-20453",
-        "MUST",
-        _IDS,
-        "An OS::Neutron::Port on an external network has the resource id "
-        "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}.",
-    ),
-    _beyond(
-        "R-26351",
-        "MUST",
-        _IDS,
-        "An OS::Neutron::Port on an internal network has the resource id "
-        "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}.",
-    ),
-    _beyond(
-        "R-34037",
-        "MUST",
-        _PORT,
-        "The parameter of an OS::Neutron::Port's fixed_ips ip_address is a string or a "
-        "comma_delimited_list.",
-    ),
-    _beyond(
-        "R-89913",
-        "MUST",
-        _VOLUME,
-        "A volume module's outputs include the UUID of each Cinder volume it creates.",
-    ),
-    _beyond(
-        "R-07443",
-        "MUST",
-        _VOLUME,
-        "Each output of a volume module is an input parameter of its base or incremental "
-        "module, of the matching type (a volume's UUID: string).",
-    ),
-    _beyond(
-        "R-20547",
-        "SHOULD NOT",
-        _VOLUME,
-        "A module's parameter fed by its volume module's output declares no constraints.",
-    ),
-)
-
 BY_ID: dict[str, Requirement] = {
     requirement.id: requirement for requirement in (*REQUIREMENTS, *BEYOND_SEED)
 }
@@ -636,5 +425,6 @@ def requirement(requirement_id: str) -> Requirement:
 
 
 def not_checked() -> list[Requirement]:
-    """The requirements the onap profile does not check, each with its reason."""
-    return [r for r in REQUIREMENTS if not r.checked]
+    """The requirements the onap profile does not check, each with its reason: the seed's
+    first, then those of the naming conventions beyond it."""
+    return [r for r in (*REQUIREMENTS, *BEYOND_SEED) if not r.checked]

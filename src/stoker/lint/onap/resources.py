@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
-from urllib.parse import urlparse
 
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import references
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
@@ -28,16 +27,17 @@ REMOTE_SCHEMES = ("http", "https", "ftp", "ftps", "file")
 
 
 def is_remote(reference: str) -> bool:
+    if "://" not in reference:  # most references; urllib.parse is imported for the rest
+        return False
+    from urllib.parse import urlparse
+
     return urlparse(reference).scheme.lower() in REMOTE_SCHEMES and "://" in reference
 
 
-class ResourceIdCharacters(TemplateRule):
-    id = _R75141.id
-    severity = _R75141.severity
+class ResourceIdCharacters(FromRequirement, TemplateRule):
+    requirement = _R75141
     summary = "Resource names contain only letters, digits and underscores"
-    explanation = explain(_R75141, "each resource name matches [A-Za-z0-9_]+.")
-    source = onap_source(_R75141)
-    profiles = ONAP
+    checks = "each resource name matches [A-Za-z0-9_]+."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, resource in ctx.parsed.resources.items():
@@ -49,18 +49,14 @@ class ResourceIdCharacters(TemplateRule):
                 )
 
 
-class NoRemoteDefinitions(TemplateRule):
-    id = _R53952.id
-    severity = _R53952.severity
+class NoRemoteDefinitions(FromRequirement, TemplateRule):
+    requirement = _R53952
     summary = "Resources take no part of their definition from a URL (get_file of a URL)"
-    explanation = explain(
-        _R53952,
+    checks = (
         "no get_file inside a resource reads a URL (http, https, ftp, ftps, file): the "
         "content of the definition would come from outside the package. URL types are "
-        "R-71699's.",
+        "R-71699's."
     )
-    source = onap_source(_R53952)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         resources = ctx.parsed.names.resources
@@ -76,18 +72,14 @@ class NoRemoteDefinitions(TemplateRule):
                 )
 
 
-class NoRemoteNestedTemplates(TemplateRule):
-    id = _R71699.id
-    severity = _R71699.severity
+class NoRemoteNestedTemplates(FromRequirement, TemplateRule):
+    requirement = _R71699
     summary = "No resource type (or group member type) is a URL"
-    explanation = explain(
-        _R71699,
+    checks = (
         "no resource type, and no member type of a ResourceGroup, AutoScalingGroup or "
         "ResourceChain, is a URL (http, https, ftp, ftps, file): nested templates ship in "
-        "the package.",
+        "the package."
     )
-    source = onap_source(_R71699)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for reference in references(ctx):
@@ -116,19 +108,15 @@ def _get_params_in(value: Any) -> Iterator[Function]:
             stack.extend(item)
 
 
-class GetParamNesting(TemplateRule):
-    id = _R10834.id
-    severity = _R10834.severity
+class GetParamNesting(FromRequirement, TemplateRule):
+    requirement = _R10834
     summary = "At most two levels of get_param, the inner one taking a plain name"
-    explanation = explain(
-        _R10834,
+    checks = (
         "in resource properties, a get_param nested in another get_param takes a parameter "
         "name only: {get_param: [names, {get_param: index}]} is fine; an inner get_param "
         "with a list argument ({get_param: [list, 0]}, a list inside the outer list) or "
-        "with a get_param of its own (a third level) is reported at the inner call.",
+        "with a get_param of its own (a third level) is reported at the inner call."
     )
-    source = onap_source(_R10834)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         template = ctx.parsed
@@ -149,18 +137,14 @@ class GetParamNesting(TemplateRule):
                     )
 
 
-class MetadataIsMap(TemplateRule):
-    id = _R67386.id
-    severity = _R67386.severity
+class MetadataIsMap(FromRequirement, TemplateRule):
+    requirement = _R67386
     summary = "A resource's metadata, where declared, is a map of values"
-    explanation = explain(
-        _R67386,
+    checks = (
         "a permission, so only its form is checked: metadata, where a resource declares "
         "it, is a mapping (or a function that computes one); ONAP reads it as key/value "
-        "pairs. Reported at the metadata value.",
+        "pairs. Reported at the metadata value."
     )
-    source = onap_source(_R67386)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         template = ctx.parsed

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import FileContext, TemplateContext
-from stoker.lint.onap.base import ONAP, explain, onap_source
+from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.compliance import heat_answer
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
@@ -23,20 +23,16 @@ _R23664 = requirement("R-23664")
 _R90152 = requirement("R-90152")
 
 
-class TemplateGuideCompliance(FileRule):
-    id = _R92635.id
-    severity = _R92635.severity
+class TemplateGuideCompliance(FromRequirement, FileRule):
+    requirement = _R92635
     summary = "Every error `stoker template validate` reports for the file with its environments"
-    explanation = explain(
-        _R92635,
+    checks = (
         "each error `stoker template validate` reports for the file (a module with the "
         "environment files paired with it, as `-e` options; the tree below it followed "
         "as validate follows it) is reported again under this id, at the same position. "
         "A file whose version is missing or unknown gets that error alone, as Heat stops "
-        "there. The default profile's stricter catalog checks are not part of it.",
+        "there. The default profile's stricter catalog checks are not part of it."
     )
-    source = onap_source(_R92635)
-    profiles = ONAP
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         for error in heat_answer(ctx):
@@ -49,11 +45,10 @@ class TemplateGuideCompliance(FileRule):
             )
 
 
-class _SectionRule(TemplateRule):
+class _SectionRule(FromRequirement, TemplateRule):
     """A top-level section a template must have."""
 
     section: ClassVar[str]
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         data = ctx.data
@@ -64,32 +59,23 @@ class _SectionRule(TemplateRule):
 
 
 class VersionSection(_SectionRule):
-    id = _R27078.id
-    severity = _R27078.severity
+    requirement = _R27078
     summary = "The template has a heat_template_version section"
-    explanation = explain(_R27078, "the top-level key heat_template_version is present.")
-    source = onap_source(_R27078)
+    checks = "the top-level key heat_template_version is present."
     section = "heat_template_version"
 
 
 class DescriptionSection(_SectionRule):
-    id = _R39402.id
-    severity = _R39402.severity
+    requirement = _R39402
     summary = "The template has a description section"
-    explanation = explain(_R39402, "the top-level key description is present.")
-    source = onap_source(_R39402)
+    checks = "the top-level key description is present."
     section = "description"
 
 
-class ParametersSection(TemplateRule):
-    id = _R35414.id
-    severity = _R35414.severity
+class ParametersSection(FromRequirement, TemplateRule):
+    requirement = _R35414
     summary = "The template has a parameters section declaring at least one parameter"
-    explanation = explain(
-        _R35414, "the parameters key is present and declares at least one parameter."
-    )
-    source = onap_source(_R35414)
-    profiles = ONAP
+    checks = "the parameters key is present and declares at least one parameter."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         data = ctx.data
@@ -103,18 +89,14 @@ class ParametersSection(TemplateRule):
             )
 
 
-class ModuleResourcesSection(TemplateRule):
-    id = _R23664.id
-    severity = _R23664.severity
+class ModuleResourcesSection(FromRequirement, TemplateRule):
+    requirement = _R23664
     summary = "Incremental and volume modules have a resources section"
-    explanation = explain(
-        _R23664,
+    checks = (
         "templates classified as incremental or volume modules (see docs/onap.md: by file "
         "name, and nested when another template uses them as a type) have a resources "
-        "key. Base modules and nested files may omit it (R-23663, R-40551).",
+        "key. Base modules and nested files may omit it (R-23663, R-40551)."
     )
-    source = onap_source(_R23664)
-    profiles = ONAP
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         role = ctx.role
@@ -127,13 +109,10 @@ class ModuleResourcesSection(TemplateRule):
             )
 
 
-class ResourcesNotEmpty(TemplateRule):
-    id = _R90152.id
-    severity = _R90152.severity
+class ResourcesNotEmpty(FromRequirement, TemplateRule):
+    requirement = _R90152
     summary = "A resources section declares at least one resource"
-    explanation = explain(_R90152, "a resources key that is present holds at least one resource.")
-    source = onap_source(_R90152)
-    profiles = ONAP
+    checks = "a resources key that is present holds at least one resource."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         data = ctx.data

@@ -16,6 +16,7 @@ from stoker.diagnostics import Diagnostic
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.nested import invocations
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.template.nodes import key_span
@@ -148,3 +149,50 @@ class VolumeParametersUnconstrained(FromRequirement, PackageRule):
                         key_span(declared, "constraints"),
                         ("parameters", str(name), "constraints"),
                     )
+
+
+def _has_volume(ctx: TemplateContext) -> bool:
+    return any(
+        isinstance(definition, dict) and definition.get("type") == "OS::Cinder::Volume"
+        for definition in _section(ctx, "resources").values()
+    )
+
+
+class VolumeModuleHasVolume(FromRequirement, TemplateRule):
+    requirement = requirement("R-270358")
+    summary = "A volume module creates a Cinder volume, itself or through a nested file"
+    checks = (
+        "each volume module has an OS::Cinder::Volume resource, or a resource (a "
+        "ResourceGroup's member, or a type naming a nested file of the package) whose "
+        "nested file has one."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if ctx.role is not ModuleRole.VOLUME or _has_volume(ctx):
+            return
+        if any(_has_volume(invocation.target) for invocation in invocations(ctx)):
+            return
+        yield self.finding(
+            "this volume module creates no OS::Cinder::Volume (itself or in a nested file)",
+            ctx.start,
+        )
+
+
+class VolumeWithoutZone(FromRequirement, TemplateRule):
+    requirement = requirement("R-25190")
+    summary = "An OS::Cinder::Volume declares no availability_zone"
+    checks = "no OS::Cinder::Volume sets the availability_zone property."
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        section = _section(ctx, "resources")
+        for name, definition in section.items():
+            if not isinstance(definition, dict) or definition.get("type") != "OS::Cinder::Volume":
+                continue
+            properties = definition.get("properties")
+            if isinstance(properties, dict) and "availability_zone" in properties:
+                yield self.finding(
+                    f'volume "{name}" sets availability_zone; ONAP volumes should use the '
+                    "default zone",
+                    key_span(properties, "availability_zone"),
+                    ("resources", str(name), "properties", "availability_zone"),
+                )

@@ -1,0 +1,235 @@
+"""ONAP's names for the parameters of a port's fixed_ips ip_address (beyond the seed).
+
+Eight conventions: ONAP external or internal network, IPv4 or IPv6 (the parameter's name
+says which: ``_v6_``), a string (one address, indexed from 0) or a comma_delimited_list.
+ONAP supplies the external addresses (never in the environment file); the VNF's internal
+addresses are its own (always there). Reserve ports are left out (see `ports`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import ClassVar
+
+from stoker.diagnostics import Diagnostic, Span
+from stoker.lint.context import TemplateContext
+from stoker.lint.onap.nova import declared, gaps
+from stoker.lint.onap.ports import (
+    PORT,
+    RESERVE_PORT,
+    Address,
+    Enumeration,
+    PortRule,
+    parameter_type,
+    ports,
+    who,
+)
+from stoker.lint.onap.requirements import requirement
+from stoker.template.nodes import value_span
+
+
+class AddressParameterType(PortRule):
+    requirement = requirement("R-34037")
+    summary = "A port's fixed_ips ip_address parameter is a string or a comma_delimited_list"
+    checks = (
+        "the parameter each OS::Neutron::Port's fixed_ips entry reads for ip_address (by "
+        "get_param, whole or indexed) is declared as string or comma_delimited_list."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for port in ports(ctx, self.kind):
+            for address in port.fixed:
+                declaration = declared(ctx, address.parameter)
+                if declaration is None or "type" not in declaration:
+                    continue
+                kind = declaration["type"]
+                if kind not in ("string", "comma_delimited_list"):
+                    yield self.finding(
+                        f'parameter "{address.parameter}" (an ip_address of port '
+                        f'"{port.name}") has type {kind!r}; it must be string or '
+                        "comma_delimited_list",
+                        value_span(declaration, "type"),
+                        ("parameters", address.parameter, "type"),
+                    )
+
+
+# ---------------------------------------------------------------- fixed_ips ip_address
+
+
+def _address_form(internal: bool, v6: bool, listed: bool) -> re.Pattern[str]:
+    role = r"(?P<vm>.+?)_int_(?P<role>.+)" if internal else r"(?!.*_int_)(?P<vm>.+?)_(?P<role>.+)"
+    version = "v6_" if v6 else ""
+    tail = "ips" if listed else r"ip_(?P<index>\d+)"
+    return re.compile(f"^{role}_{version}{tail}$")
+
+
+class _AddressName(PortRule):
+    """The fixed_ips ip_address parameters of one network kind, IP version and type."""
+
+    internal: ClassVar[bool]
+    v6: ClassVar[bool]
+    listed: ClassVar[bool]  # comma_delimited_list (else string)
+    form: ClassVar[str]
+
+    def matches(self, ctx: TemplateContext, address: Address) -> bool:
+        """Whether ``address`` is one this rule speaks about (kind, version, type)."""
+        kind = "comma_delimited_list" if self.listed else "string"
+        return (
+            address.port.internal is self.internal
+            and ("_v6_" in address.parameter) is self.v6
+            and parameter_type(ctx, address.parameter) == kind
+        )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        pattern = _address_form(self.internal, self.v6, self.listed)
+        indexes: dict[str, list[tuple[int, Span | None]]] = {}
+        seen: set[str] = set()
+        for port in ports(ctx, self.kind):
+            if RESERVE_PORT.match(port.name):
+                continue
+            for address in port.fixed:
+                if not self.matches(ctx, address):
+                    continue
+                match = pattern.match(address.parameter)
+                if match is None:
+                    yield self.finding(
+                        f'{who(port)} reads an ip_address from "{address.parameter}"; '
+                        f"the parameter must be named {self.form}",
+                        address.span,
+                        address.path,
+                    )
+                elif not self.listed and address.parameter not in seen:
+                    seen.add(address.parameter)
+                    prefix = address.parameter[: match.start("index")]
+                    indexes.setdefault(prefix, []).append((int(match["index"]), address.span))
+        for prefix, found in indexes.items():
+            yield from gaps(self, prefix, found)
+
+
+def address_rule(
+    rid: str, internal: bool, v6: bool, listed: bool, form: str, resource: str = PORT
+) -> type[_AddressName]:
+    """The rule for one form of address parameter names on ``resource`` (a Neutron port,
+    or a Contrail instance IP, which follows the same conventions)."""
+    network = "internal" if internal else "external"
+    version = "IPv6" if v6 else "IPv4"
+    kind = "comma_delimited_list" if listed else "string"
+    prop = "fixed_ips ip_address" if resource == PORT else "instance_ip_address"
+    checks = (
+        f"a {kind} parameter that an {resource} on an ONAP {network} network reads "
+        f"for a {prop}, {version} by its name ({'with' if v6 else 'without'} "
+        f"_v6_), is named {form}"
+        + ("" if listed else "; the indexes of one prefix are 0, 1, 2 ... without a gap")
+        + "."
+    )
+    noun = "address" if resource == PORT else "instance IP"
+    attributes = {
+        "requirement": requirement(rid),
+        "summary": f"{network.title()} network, {version} {kind.replace('comma_delimited_', '')} "
+        f"{noun} parameter: {form}",
+        "checks": checks,
+        "kind": resource,
+        "internal": internal,
+        "v6": v6,
+        "listed": listed,
+        "form": form,
+        "__doc__": f"{rid}: {form}.",
+        "__module__": __name__,
+    }
+    name = f"{network.title()}{'V6' if v6 else 'V4'}{'List' if listed else 'String'}Address"
+    return type(("Contrail" if resource != PORT else "") + name, (_AddressName,), attributes)
+
+
+#: (requirement, internal, v6, comma_delimited_list, form)
+ADDRESS_FORMS = (
+    ("R-40971", False, False, False, "{vm-type}_{network-role}_ip_{index}"),
+    ("R-04697", False, False, True, "{vm-type}_{network-role}_ips"),
+    ("R-71577", False, True, False, "{vm-type}_{network-role}_v6_ip_{index}"),
+    ("R-23503", False, True, True, "{vm-type}_{network-role}_v6_ips"),
+    ("R-78380", True, False, False, "{vm-type}_int_{network-role}_ip_{index}"),
+    ("R-85235", True, False, True, "{vm-type}_int_{network-role}_ips"),
+    ("R-27818", True, True, False, "{vm-type}_int_{network-role}_v6_ip_{index}"),
+    ("R-29765", True, True, True, "{vm-type}_int_{network-role}_v6_ips"),
+)
+ADDRESS_NAME_RULES: list[type] = [address_rule(*form) for form in ADDRESS_FORMS]
+
+
+class _AddressEnumeration(Enumeration):
+    """fixed_ips ip_address parameters of one network kind, and optionally one form."""
+
+    internal: ClassVar[bool]
+    pattern: ClassVar[re.Pattern[str] | None] = None
+
+    def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
+        for port in ports(ctx, self.kind):
+            if port.internal is not self.internal or RESERVE_PORT.match(port.name):
+                continue
+            for address in port.fixed:
+                if self.pattern is None or self.pattern.match(address.parameter):
+                    yield address
+
+
+class ExternalAddressesNotInEnvironment(_AddressEnumeration):
+    requirement = requirement("R-62590")
+    summary = "An external network's fixed_ips address parameters are not in the environment"
+    checks = (
+        "no fixed_ips ip_address parameter of an OS::Neutron::Port on an ONAP external "
+        "network is in the module's environment file."
+    )
+    internal, wanted = False, False
+
+
+class InternalAddressesInEnvironment(_AddressEnumeration):
+    requirement = requirement("R-93496")
+    summary = "An internal network's fixed_ips address parameters are in the environment"
+    checks = (
+        "every fixed_ips ip_address parameter of an OS::Neutron::Port on an ONAP internal "
+        "network is in the module's environment file (modules that have one)."
+    )
+    internal, wanted = True, True
+
+
+def enumeration_rule(
+    rid: str, internal: bool, v6: bool, listed: bool, form: str, resource: str = PORT
+) -> type:
+    """The environment-file rule for one form of address parameter names on ``resource``."""
+    wanted = internal
+    where = "in" if wanted else "not in"
+    prop = "fixed_ips ip_address" if resource == PORT else "instance_ip_address"
+    attributes = {
+        "requirement": requirement(rid),
+        "summary": f"A {form} parameter is {where} the environment file"
+        + ("" if resource == PORT else " (Contrail)"),
+        "checks": (
+            f"a {prop} parameter named {form} (of an {resource} on an ONAP "
+            f"{'internal' if internal else 'external'} network) is {where} the module's "
+            "environment file."
+        ),
+        "kind": resource,
+        "internal": internal,
+        "wanted": wanted,
+        "pattern": _address_form(internal, v6, listed),
+        "__doc__": f"{rid}: {form}, {where} the environment.",
+        "__module__": __name__,
+    }
+    name = f"{'Internal' if internal else 'External'}{'V6' if v6 else 'V4'}"
+    name += f"{'List' if listed else 'String'}Enumeration"
+    return type(("Contrail" if resource != PORT else "") + name, (_AddressEnumeration,), attributes)
+
+
+#: the same forms, in the same order: whether each is (not) in the environment file
+_ENUMERATION_IDS: tuple[str, ...] = ("R-39841", "R-98905", "R-87123", "R-93030")
+_ENUMERATION_IDS += ("R-28795", "R-90206", "R-97201", "R-98569")
+ADDRESS_ENUMERATION_RULES: list[type] = [
+    enumeration_rule(rid, *form[1:])
+    for rid, form in zip(_ENUMERATION_IDS, ADDRESS_FORMS, strict=True)
+]
+
+ADDRESS_RULES: list[type] = [
+    AddressParameterType,
+    *ADDRESS_NAME_RULES,
+    ExternalAddressesNotInEnvironment,
+    InternalAddressesInEnvironment,
+    *ADDRESS_ENUMERATION_RULES,
+]

@@ -1,0 +1,445 @@
+"""ONAP's naming conventions beyond the seed's 5.2.2, as requirements (not quoted).
+
+ONAP's sections 5.2.3 onwards (OS::Nova::Server, its metadata, resource ids, Neutron
+ports, volume module outputs) that the seed points at or that ONAP's validation suite
+checks on every package. Their text is summarised in stoker's words, not quoted.
+"""
+
+from __future__ import annotations
+
+from stoker.lint.onap.requirement import (
+    IN_ENVIRONMENT,
+    NOT_IN_ENVIRONMENT,
+    Requirement,
+    beyond,
+)
+from stoker.lint.onap.requirements_constructs import CONSTRUCTS
+from stoker.lint.onap.requirements_contrail import CONTRAIL
+from stoker.lint.onap.requirements_resource_ids import RESOURCE_IDS
+from stoker.lint.onap.requirements_servers import SERVERS
+
+_NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
+
+_NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
+_META = _NOVA + " metadata"
+_IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
+
+
+#: Requirements from ONAP's naming-convention sections, beyond the seed's 5.2.2, that the
+#: seed points at (R-98450 from R-90279, {vm-type}_names from R-10834) or that ONAP's
+#: validation suite checks on every server. Summarised in stoker's words, not quoted.
+BEYOND_SEED: tuple[Requirement, ...] = (
+    beyond(
+        "R-29751", "MUST", _IDS, "An OS::Nova::Server's resource id is {vm-type}_server_{index}."
+    ),
+    beyond(
+        "R-304011",
+        "MUST",
+        _NOVA,
+        "An OS::Nova::Server's resource id and the parameters of its image, flavor and name "
+        "properties carry the same {vm-type}.",
+    ),
+    beyond("R-901331", "MUST", _NOVA, "An OS::Nova::Server's image comes from a get_param."),
+    beyond("R-71152", "MUST", _NOVA, "The parameter of a server's image is a string."),
+    beyond("R-58670", "MUST", _NOVA, "The parameter of a server's image is {vm-type}_image_name."),
+    beyond(
+        "R-91125",
+        "MUST",
+        _NOVA,
+        "The parameter of a server's image is given a value in the module's environment file.",
+    ),
+    beyond("R-481670", "MUST", _NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
+    beyond("R-50436", "MUST", _NOVA, "The parameter of a server's flavor is a string."),
+    beyond(
+        "R-45188", "MUST", _NOVA, "The parameter of a server's flavor is {vm-type}_flavor_name."
+    ),
+    beyond(
+        "R-69431",
+        "MUST",
+        _NOVA,
+        "The parameter of a server's flavor is given a value in the module's environment file.",
+    ),
+    beyond("R-663631", "MUST", _NOVA, "An OS::Nova::Server's name comes from a get_param."),
+    beyond(
+        "R-51430",
+        "MUST",
+        _NOVA,
+        "The parameter of a server's name is a string or a comma_delimited_list.",
+    ),
+    beyond(
+        "R-54171",
+        "MUST",
+        _NOVA,
+        "A string parameter of a server's name is {vm-type}_name_{index}, the indexes of a "
+        "template starting at 0 and increasing by one.",
+    ),
+    beyond(
+        "R-87817",
+        "MUST",
+        _NOVA,
+        "A comma_delimited_list parameter of a server's name is {vm-type}_names.",
+    ),
+    beyond(
+        "R-22838",
+        "MUST NOT",
+        _NOVA,
+        "The parameter of a server's name is not enumerated in the environment file (ONAP "
+        "supplies it).",
+    ),
+    beyond(
+        "R-98450",
+        "MUST",
+        _NOVA,
+        "In a base or incremental module, the parameter of a server's availability_zone is "
+        "availability_zone_{index}, the indexes of a template starting at 0 and increasing "
+        "by one.",
+    ),
+    beyond(
+        "R-23311",
+        "MUST",
+        _NOVA,
+        "In a base or incremental module, the parameter of a server's availability_zone is a "
+        "string.",
+    ),
+    beyond(
+        "R-59568",
+        "MUST NOT",
+        _NOVA,
+        "The parameter of a server's availability_zone is not enumerated in the environment "
+        "file (ONAP supplies it).",
+    ),
+    beyond("R-37437", "MUST", _META, "A server's metadata has vnf_id, its value from a get_param."),
+    beyond("R-07507", "MUST", _META, "The parameter of metadata vnf_id is vnf_id, a string."),
+    beyond("R-55218", "MUST NOT", _META, "The parameter vnf_id has no constraints."),
+    beyond(
+        "R-20856", "MUST NOT", _META, "The parameter vnf_id is not enumerated in the environment."
+    ),
+    beyond(
+        "R-71493",
+        "MUST",
+        _META,
+        "A server's metadata has vf_module_id, its value from a get_param.",
+    ),
+    beyond(
+        "R-82134",
+        "MUST",
+        _META,
+        "The parameter of metadata vf_module_id is vf_module_id, a string.",
+    ),
+    beyond("R-98374", "MUST NOT", _META, "The parameter vf_module_id has no constraints."),
+    beyond(
+        "R-72871",
+        "MUST NOT",
+        _META,
+        "The parameter vf_module_id is not enumerated in the environment.",
+    ),
+    beyond(
+        "R-72483", "MUST", _META, "A server's metadata has vnf_name, its value from a get_param."
+    ),
+    beyond("R-62428", "MUST", _META, "The parameter of metadata vnf_name is vnf_name, a string."),
+    beyond("R-44318", "MUST NOT", _META, "The parameter vnf_name has no constraints."),
+    beyond(
+        "R-36542", "MUST NOT", _META, "The parameter vnf_name is not enumerated in the environment."
+    ),
+)
+
+_VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
+_PORT = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port"
+BEYOND_SEED += (
+    beyond(
+        "R-25720",
+        "MUST",
+        _IDS,
+        "An OS::Neutron::Net's resource id is int_{network-role}_network (a VNF's templates "
+        "create only internal networks).",
+    ),
+    beyond(
+        "R-20453",
+        "MUST",
+        _IDS,
+        "An OS::Neutron::Port on an external network has the resource id "
+        "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}.",
+    ),
+    beyond(
+        "R-26351",
+        "MUST",
+        _IDS,
+        "An OS::Neutron::Port on an internal network has the resource id "
+        "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}.",
+    ),
+    beyond(
+        "R-34037",
+        "MUST",
+        _PORT,
+        "The parameter of an OS::Neutron::Port's fixed_ips ip_address is a string or a "
+        "comma_delimited_list.",
+    ),
+    beyond(
+        "R-89913",
+        "MUST",
+        _VOLUME,
+        "A volume module's outputs include the UUID of each Cinder volume it creates.",
+    ),
+    beyond(
+        "R-07443",
+        "MUST",
+        _VOLUME,
+        "Each output of a volume module is an input parameter of its base or incremental "
+        "module, of the matching type (a volume's UUID: string).",
+    ),
+    beyond(
+        "R-20547",
+        "SHOULD NOT",
+        _VOLUME,
+        "A module's parameter fed by its volume module's output declares no constraints.",
+    ),
+)
+
+_NET = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port network"
+_FIXED = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port fixed_ips"
+_AAP = (
+    "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port "
+    "allowed_address_pairs"
+)
+
+#: OS::Neutron::Port's parameters, per network kind: an ONAP external network (ONAP gives
+#: its id and addresses) or an ONAP internal one (the VNF's own, from its base module).
+BEYOND_SEED += (
+    beyond(
+        "R-681859",
+        "MUST",
+        _PORT,
+        "A port's resource id and the parameters of its network, fixed_ips (ip_address, "
+        "subnet) and allowed_address_pairs carry the identical {network-role}.",
+    ),
+    beyond("R-18008", "MUST", _NET, "The parameter of a port's network is declared a string."),
+    beyond(
+        "R-62983",
+        "MUST",
+        _NET,
+        "A port on an external network reads its network from a get_param named "
+        "{network-role}_net_id (a UUID) or {network-role}_net_name (a name).",
+    ),
+    beyond(
+        "R-86182",
+        "MUST",
+        _NET,
+        "In an incremental module, a port on an internal network (created by the base "
+        "module) reads its network from a get_param named int_{network-role}_net_id or "
+        "int_{network-role}_net_name.",
+    ),
+    beyond("R-29872", "MUST NOT", _NET, "The parameter of a port's network " + _NO),
+    beyond(
+        "R-40971",
+        "MUST",
+        _FIXED,
+        "On an external network, a string parameter of a fixed_ips IPv4 ip_address is "
+        "{vm-type}_{network-role}_ip_{index}, the indexes starting at 0 and going up by one.",
+    ),
+    beyond(
+        "R-04697",
+        "MUST",
+        _FIXED,
+        "On an external network, a comma_delimited_list parameter of fixed_ips IPv4 "
+        "addresses is {vm-type}_{network-role}_ips.",
+    ),
+    beyond(
+        "R-71577",
+        "MUST",
+        _FIXED,
+        "On an external network, a string parameter of a fixed_ips IPv6 ip_address is "
+        "{vm-type}_{network-role}_v6_ip_{index}, the indexes starting at 0 and going up by one.",
+    ),
+    beyond(
+        "R-23503",
+        "MUST",
+        _FIXED,
+        "On an external network, a comma_delimited_list parameter of fixed_ips IPv6 "
+        "addresses is {vm-type}_{network-role}_v6_ips.",
+    ),
+    beyond(
+        "R-78380",
+        "MUST",
+        _FIXED,
+        "On an internal network, a string parameter of a fixed_ips IPv4 ip_address is "
+        "{vm-type}_int_{network-role}_ip_{index}, the indexes starting at 0 and going up by one.",
+    ),
+    beyond(
+        "R-85235",
+        "MUST",
+        _FIXED,
+        "On an internal network, a comma_delimited_list parameter of fixed_ips IPv4 "
+        "addresses is {vm-type}_int_{network-role}_ips.",
+    ),
+    beyond(
+        "R-27818",
+        "MUST",
+        _FIXED,
+        "On an internal network, a string parameter of a fixed_ips IPv6 ip_address is "
+        "{vm-type}_int_{network-role}_v6_ip_{index}, the indexes starting at 0 and going up "
+        "by one.",
+    ),
+    beyond(
+        "R-29765",
+        "MUST",
+        _FIXED,
+        "On an internal network, a comma_delimited_list parameter of fixed_ips IPv6 "
+        "addresses is {vm-type}_int_{network-role}_v6_ips.",
+    ),
+    beyond(
+        "R-39841",
+        "MUST NOT",
+        _FIXED,
+        "A {vm-type}_{network-role}_ip_{index} parameter " + _NO,
+    ),
+    beyond(
+        "R-98905",
+        "MUST NOT",
+        _FIXED,
+        "A {vm-type}_{network-role}_ips parameter " + _NO,
+    ),
+    beyond(
+        "R-87123",
+        "MUST NOT",
+        _FIXED,
+        "A {vm-type}_{network-role}_v6_ip_{index} parameter " + _NO,
+    ),
+    beyond(
+        "R-93030",
+        "MUST NOT",
+        _FIXED,
+        "A {vm-type}_{network-role}_v6_ips parameter " + _NO,
+    ),
+    beyond(
+        "R-28795",
+        "MUST",
+        _FIXED,
+        "A {vm-type}_int_{network-role}_ip_{index} parameter " + _YES,
+    ),
+    beyond("R-90206", "MUST", _FIXED, "A {vm-type}_int_{network-role}_ips parameter " + _YES),
+    beyond(
+        "R-97201",
+        "MUST",
+        _FIXED,
+        "A {vm-type}_int_{network-role}_v6_ip_{index} parameter " + _YES,
+    ),
+    beyond(
+        "R-98569",
+        "MUST",
+        _FIXED,
+        "A {vm-type}_int_{network-role}_v6_ips parameter " + _YES,
+    ),
+    beyond(
+        "R-62590",
+        "MUST NOT",
+        _FIXED,
+        "A fixed_ips ip_address parameter of a port on an external network " + _NO,
+    ),
+    beyond(
+        "R-93496",
+        "MUST",
+        _FIXED,
+        "A fixed_ips ip_address parameter of a port on an internal network " + _YES,
+    ),
+    beyond("R-38236", "MUST", _FIXED, "The parameter of a fixed_ips subnet is declared a string."),
+    beyond(
+        "R-62802",
+        "MUST",
+        _FIXED,
+        "On an external network, the parameter of a fixed_ips IPv4 subnet is "
+        "{network-role}_subnet_id.",
+    ),
+    beyond(
+        "R-15287",
+        "MUST",
+        _FIXED,
+        "On an external network, the parameter of a fixed_ips IPv6 subnet is "
+        "{network-role}_v6_subnet_id.",
+    ),
+    beyond(
+        "R-84123",
+        "MUST",
+        _FIXED,
+        "In an incremental module, on an internal network, the parameter of a fixed_ips IPv4 "
+        "subnet is int_{network-role}_subnet_id.",
+    ),
+    beyond(
+        "R-76160",
+        "MUST",
+        _FIXED,
+        "In an incremental module, on an internal network, the parameter of a fixed_ips IPv6 "
+        "subnet is int_{network-role}_v6_subnet_id.",
+    ),
+    beyond("R-83677", "MUST NOT", _FIXED, "A {network-role}_subnet_id parameter " + _NO),
+    beyond(
+        "R-80829",
+        "MUST NOT",
+        _FIXED,
+        "A {network-role}_v6_subnet_id parameter " + _NO,
+    ),
+    beyond(
+        "R-69634",
+        "MUST NOT",
+        _FIXED,
+        "An int_{network-role}_subnet_id parameter " + _NO,
+    ),
+    beyond(
+        "R-22288",
+        "MUST NOT",
+        _FIXED,
+        "An int_{network-role}_v6_subnet_id parameter " + _NO,
+    ),
+    beyond(
+        "R-83412",
+        "MUST NOT",
+        _AAP,
+        "An allowed_address_pairs ip_address parameter of a port on an external network " + _NO,
+    ),
+    beyond(
+        "R-41492",
+        "MUST",
+        _AAP,
+        "On an external network, an IPv4 VIP (an allowed_address_pairs ip_address not listed "
+        "in the port's metadata aap_exempt) is a string parameter "
+        "{vm-type}_{network-role}_floating_ip.",
+    ),
+    beyond(
+        "R-35735",
+        "MUST",
+        _AAP,
+        "On an external network, an IPv6 VIP (not listed in aap_exempt) is a string parameter "
+        "{vm-type}_{network-role}_floating_v6_ip.",
+    ),
+    beyond(
+        "R-41493",
+        "MUST",
+        _AAP,
+        "A port whose allowed_address_pairs use parameters outside ONAP's naming lists them "
+        "in its resource-level metadata, under aap_exempt.",
+    ),
+    beyond(
+        "R-717227",
+        "MUST",
+        _AAP,
+        "On an internal network, an IPv4 VIP parameter is {vm-type}_int_{network-role}"
+        "_floating_ip (a string) or ..._floating_ips (a comma_delimited_list), enumerated in "
+        "the environment file.",
+    ),
+    beyond(
+        "R-805572",
+        "MUST",
+        _AAP,
+        "On an internal network, an IPv6 VIP parameter is {vm-type}_int_{network-role}"
+        "_floating_v6_ip (a string) or ..._floating_v6_ips (a comma_delimited_list), "
+        "enumerated in the environment file.",
+    ),
+    beyond("R-05257", "MUST NOT", _AAP, "A template has no OS::Neutron::FloatingIP resource."),
+    beyond(
+        "R-76449",
+        "MUST NOT",
+        _AAP,
+        "A template has no OS::Neutron::FloatingIPAssociation resource.",
+    ),
+)
+
+BEYOND_SEED += SERVERS + CONSTRUCTS + CONTRAIL + RESOURCE_IDS

@@ -1,0 +1,209 @@
+"""ONAP's rules on the {network-role} itself (beyond the seed).
+
+A network role appears in resource ids (ports ``..._{network-role}_port_{index}``,
+Contrail interfaces ``..._vmi_{index}``, internal networks ``int_{network-role}_network``)
+and in parameter names (``{network-role}_net_id``, ``_net_name``, ``_net_fqdn``,
+``_subnet_id``); ``int_`` before it marks an internal network and is not part of it. A
+role holds only letters, digits and underscores, is written the same way (letter case)
+wherever it appears, and is not part of a vm-type.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.ports import NETWORK_PARAMETER, PORT_ID, SUBNET_PARAMETER, interfaces
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.resource_ids import vm_types
+from stoker.lint.rule import PackageRule, TemplateRule
+from stoker.template.nodes import key_span
+
+_VMI_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
+_NET_ID = re.compile(r"^int_(?P<role>.+)_network$")
+_FQDN = re.compile(r"^(?P<role>.+)_net_fqdn$")
+_CHARACTERS = re.compile(r"^[A-Za-z0-9_]+$")
+_INT = re.compile(r"(^|_)int(_|$)")
+_NUMBERED = re.compile(r"(_\d+_|_\d+$)")
+
+
+class Mention(NamedTuple):
+    role: str  # as written, without the int_ of an internal network
+    in_id: bool  # in a resource id (else in a parameter name)
+    where: str  # what names it, for messages
+    span: Span | None
+    path: Path
+
+
+_MENTIONS: weakref.WeakKeyDictionary[TemplateContext, list[Mention]] = weakref.WeakKeyDictionary()
+
+
+def mentions(ctx: TemplateContext) -> list[Mention]:
+    """Every network role the template writes, where it writes it (found once)."""
+    found = _MENTIONS.get(ctx)
+    if found is None:
+        found = _MENTIONS[ctx] = list(_find(ctx))
+    return found
+
+
+def _role(written: str) -> str:
+    return written.removeprefix("int_")
+
+
+def _find(ctx: TemplateContext) -> Iterator[Mention]:
+    for port in interfaces(ctx):
+        match = PORT_ID.match(port.name) or _VMI_ID.match(port.name)
+        if match is not None:
+            yield Mention(
+                _role(match["role"]), True, f'resource "{port.name}"', port.span, port.path
+            )
+        for address in (*port.subnets,):
+            named = SUBNET_PARAMETER.match(address.parameter)
+            if named is not None:
+                where = f'parameter "{address.parameter}"'
+                yield Mention(_role(named["role"]), False, where, address.span, address.path)
+        network = port.network
+        named = (NETWORK_PARAMETER.match(network) or _FQDN.match(network)) if network else None
+        if named is not None:
+            path = (*port.path, "properties")
+            yield Mention(_role(named["role"]), False, f'parameter "{network}"', port.span, path)
+    data = ctx.data
+    section = data.get("resources") if isinstance(data, dict) else None
+    for name in section if isinstance(section, dict) else ():
+        match = _NET_ID.match(str(name))
+        if match is not None:
+            span = key_span(section, name)
+            yield Mention(match["role"], True, f'resource "{name}"', span, ("resources", str(name)))
+
+
+class _RoleRule(FromRequirement, TemplateRule):
+    """A rule on each network role a template writes (each role once per template)."""
+
+    def problem(self, ctx: TemplateContext, role: str) -> str | None:
+        raise NotImplementedError
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        seen: set[str] = set()
+        for mention in mentions(ctx):
+            if mention.role in seen:
+                continue
+            seen.add(mention.role)
+            problem = self.problem(ctx, mention.role)
+            if problem is not None:
+                yield self.finding(
+                    f'{mention.where} names the network role "{mention.role}", which {problem}',
+                    mention.span,
+                    mention.path,
+                )
+
+
+class NetworkRoleCharacters(_RoleRule):
+    requirement = requirement("R-26506")
+    summary = "A network role holds letters, digits, underscores; no int_, _v6 or _<n> parts"
+    checks = (
+        "each network role (after an internal network's int_) holds only letters, digits "
+        "and underscores; no int as a word of it; does not end in _v6; has no _<number>_ "
+        "and does not end in _<number>."
+    )
+
+    def problem(self, ctx: TemplateContext, role: str) -> str | None:
+        if not _CHARACTERS.match(role):
+            return "may hold only letters, digits and underscores"
+        if _INT.search(role):
+            return "must not contain int_, _int or _int_"
+        if role.endswith("_v6"):
+            return "must not end in _v6"
+        if _NUMBERED.search(role):
+            return "must not contain _<number>_ or end in _<number>"
+        return None
+
+
+class NetworkRoleNotInVmType(_RoleRule):
+    requirement = requirement("R-00977")
+    summary = "A network role is not a substring of a vm-type"
+    checks = "no network role is part of a vm-type the package's servers name."
+
+    def problem(self, ctx: TemplateContext, role: str) -> str | None:
+        inside = sorted(vm for vm in vm_types(ctx.package) if role in vm)
+        return f"is part of the vm-type {', '.join(inside)}" if inside else None
+
+
+class _SameCase(FromRequirement, PackageRule):
+    in_id: bool
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        first: dict[str, Mention] = {}
+        for template in ctx.templates:
+            if template.template is None:
+                continue
+            for mention in mentions(template):
+                if mention.in_id is not self.in_id:
+                    continue
+                seen = first.setdefault(mention.role.lower(), mention)
+                if seen.role != mention.role:
+                    yield self.finding(
+                        f'{mention.where} writes the network role "{mention.role}", '
+                        f'{seen.where} writes "{seen.role}"; a network role is written in one '
+                        "letter case",
+                        mention.span,
+                        mention.path,
+                    )
+
+
+class NetworkRoleCaseInParameters(_SameCase):
+    requirement = requirement("R-58424")
+    summary = "A network role has one letter case across parameter names"
+    checks = (
+        "the network role in network, FQDN and subnet parameter names is written in the "
+        "same letter case across the package."
+    )
+    in_id = False
+
+
+class NetworkRoleCaseInResourceIds(_SameCase):
+    requirement = requirement("R-21511")
+    summary = "A network role has one letter case across resource ids"
+    checks = (
+        "the network role in port, interface and internal network resource ids is written "
+        "in the same letter case across the package."
+    )
+    in_id = True
+
+
+class NetworkRoleCaseMatches(FromRequirement, TemplateRule):
+    requirement = requirement("R-86588")
+    summary = "A network role's case in parameter names matches its case in resource ids"
+    checks = (
+        "where a port's network parameter names its network role in other letters' case "
+        "than the port's resource id, a warning."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for port in interfaces(ctx):
+            match = PORT_ID.match(port.name) or _VMI_ID.match(port.name)
+            network = port.network
+            named = (NETWORK_PARAMETER.match(network) or _FQDN.match(network)) if network else None
+            if match is None or named is None:
+                continue
+            mine, theirs = _role(match["role"]), _role(named["role"])
+            if mine != theirs and mine.lower() == theirs.lower():
+                yield self.finding(
+                    f'resource "{port.name}" writes the network role "{mine}", its network '
+                    f'parameter "{network}" writes "{theirs}"',
+                    port.span,
+                    port.path,
+                )
+
+
+NETWORK_ROLE_RULES: list[type] = [
+    NetworkRoleCharacters,
+    NetworkRoleNotInVmType,
+    NetworkRoleCaseInParameters,
+    NetworkRoleCaseInResourceIds,
+    NetworkRoleCaseMatches,
+]

@@ -1,0 +1,68 @@
+"""One ONAP requirement as data: id, keyword (hence severity), validation mode, text.
+
+Its own module so that the seed's table (`requirements`) and the naming conventions
+beyond it (`naming`) share the type without importing each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stoker.diagnostics import Severity
+
+#: keyword -> severity (MUST / MUST NOT: error, SHOULD / SHOULD NOT: warning, MAY: info)
+KEYWORD_SEVERITY = {
+    "MUST": Severity.ERROR,
+    "MUST NOT": Severity.ERROR,
+    "SHOULD": Severity.WARNING,
+    "SHOULD NOT": Severity.WARNING,
+    "MAY": Severity.INFO,
+    "MAY NOT": Severity.INFO,
+}
+SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    id: str
+    keyword: str
+    validation_mode: str | None  # "static", "none", or None when the document gives none
+    section: str
+    text: str
+    #: why stoker does not check it (None for the static ones, which are rules)
+    not_checked: str | None = None
+    #: False when ``text`` summarises the requirement in stoker's words (beyond the seed)
+    quoted: bool = True
+
+    @property
+    def severity(self) -> Severity:
+        return KEYWORD_SEVERITY[self.keyword]
+
+    @property
+    def static(self) -> bool:
+        """ONAP's own validation checks it statically."""
+        return self.validation_mode == "static"
+
+    @property
+    def checked(self) -> bool:
+        """stoker has a rule for it (every requirement a static check can decide, whatever
+        ONAP's validation_mode; the others say why none can)."""
+        return self.not_checked is None
+
+
+#: what ONAP's conventions say of a parameter and the environment file
+NOT_IN_ENVIRONMENT = "is not enumerated in the environment file (ONAP supplies it)."
+IN_ENVIRONMENT = "is enumerated in the environment file (the VNF's own addresses)."
+
+
+def beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
+    """A requirement beyond the seed, summarised in stoker's words (not quoted)."""
+    return Requirement(rid, keyword, "static", section, text, quoted=False)
+
+
+def unchecked(
+    rid: str, keyword: str, section: str, text: str, reason: str, mode: str | None = None
+) -> Requirement:
+    """A requirement no static check can decide, with the reason (``mode``: ONAP's
+    validation_mode, None where the document gives none)."""
+    return Requirement(rid, keyword, mode, section, text, not_checked=reason, quoted=False)

@@ -1,0 +1,201 @@
+"""ONAP's Contrail resource parameters (beyond the seed), summarised, not quoted.
+
+Contrail's resources follow the Neutron port's conventions under requirements of their
+own: instance IPs for fixed_ips, virtual machine interfaces for allowed_address_pairs.
+"""
+
+from __future__ import annotations
+
+from stoker.lint.onap.requirement import IN_ENVIRONMENT, NOT_IN_ENVIRONMENT, Requirement, beyond
+
+_NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
+
+_CONTRAIL = (
+    "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Contrail Resource Parameters"
+)
+_IIP = "OS::ContrailV2::InstanceIp"
+_VMI_AAP = "an OS::ContrailV2::VirtualMachineInterface's allowed address pair ip_prefix parameter"
+
+
+def _contrail_address(rid: str, internal: bool, v6: bool, listed: bool, form: str) -> Requirement:
+    network = "an internal" if internal else "an external"
+    version = "IPv6" if v6 else "IPv4"
+    kind = "comma_delimited_list" if listed else "string"
+    index = "" if listed else ", the indexes starting at 0 and going up by one"
+    text = (
+        f"On {network} network, a {kind} parameter of an {_IIP}'s {version} "
+        f"instance_ip_address is {form}{index}."
+    )
+    return beyond(rid, "MUST", _CONTRAIL, text)
+
+
+def _contrail_enumerated(rid: str, internal: bool, form: str) -> Requirement:
+    if internal:
+        return beyond(rid, "MUST", _CONTRAIL, f"An {_IIP} parameter {form} {_YES}")
+    return beyond(rid, "MUST NOT", _CONTRAIL, f"An {_IIP} parameter {form} {_NO}")
+
+
+#: Contrail's resources follow the Neutron port's conventions (instance IPs for fixed_ips,
+#: virtual machine interfaces for allowed_address_pairs), under requirements of their own
+CONTRAIL: tuple[Requirement, ...] = (
+    beyond(
+        "R-02164",
+        "MUST",
+        _CONTRAIL,
+        "A Contrail resource's reference to an external network's FQDN is a string "
+        "parameter {network-role}_net_fqdn, not enumerated in the environment file.",
+    ),
+    beyond(
+        "R-92193",
+        "MUST NOT",
+        _CONTRAIL,
+        "A {network-role}_net_fqdn parameter " + _NO,
+    ),
+    beyond(
+        "R-28222",
+        "MUST",
+        _CONTRAIL,
+        "An OS::ContrailV2::InterfaceRouteTable's interface_route_table_routes_route "
+        "parameter is {vm-type}_{network-role}_route_prefixes.",
+    ),
+    beyond(
+        "R-19756", "MUST", _CONTRAIL, "A {vm-type}_{network-role}_route_prefixes parameter is json."
+    ),
+    beyond(
+        "R-76682",
+        "MUST NOT",
+        _CONTRAIL,
+        "A {vm-type}_{network-role}_route_prefixes parameter " + _NO,
+    ),
+    beyond(
+        "R-100000",
+        "MUST",
+        _CONTRAIL,
+        f"The parameter of an {_IIP}'s instance_ip_address is a string or a comma_delimited_list.",
+    ),
+    _contrail_address("R-100010", False, False, False, "{vm-type}_{network-role}_ip_{index}"),
+    _contrail_enumerated("R-100020", False, "{vm-type}_{network-role}_ip_{index}"),
+    _contrail_address("R-100030", False, False, True, "{vm-type}_{network-role}_ips"),
+    _contrail_enumerated("R-100040", False, "{vm-type}_{network-role}_ips"),
+    _contrail_address("R-100050", False, True, False, "{vm-type}_{network-role}_v6_ip_{index}"),
+    _contrail_enumerated("R-100060", False, "{vm-type}_{network-role}_v6_ip_{index}"),
+    _contrail_address("R-100070", False, True, True, "{vm-type}_{network-role}_v6_ips"),
+    _contrail_enumerated("R-100080", False, "{vm-type}_{network-role}_v6_ips"),
+    _contrail_address("R-100090", True, False, False, "{vm-type}_int_{network-role}_ip_{index}"),
+    _contrail_enumerated("R-100100", True, "{vm-type}_int_{network-role}_ip_{index}"),
+    _contrail_address("R-100110", True, False, True, "{vm-type}_int_{network-role}_ips"),
+    _contrail_enumerated("R-100120", True, "{vm-type}_int_{network-role}_ips"),
+    _contrail_address("R-100130", True, True, False, "{vm-type}_int_{network-role}_v6_ip_{index}"),
+    _contrail_enumerated("R-100140", True, "{vm-type}_int_{network-role}_v6_ip_{index}"),
+    _contrail_address("R-100150", True, True, True, "{vm-type}_int_{network-role}_v6_ips"),
+    _contrail_enumerated("R-100160", True, "{vm-type}_int_{network-role}_v6_ips"),
+    beyond(
+        "R-100170",
+        "MUST NOT",
+        _CONTRAIL,
+        f"An {_IIP}'s instance_ip_address parameter on an external network " + _NO,
+    ),
+    beyond(
+        "R-100180",
+        "MUST",
+        _CONTRAIL,
+        f"An {_IIP}'s instance_ip_address parameter on an internal network " + _YES,
+    ),
+    beyond("R-100190", "MUST", _CONTRAIL, f"The parameter of an {_IIP}'s subnet_uuid is a string."),
+    beyond(
+        "R-100200",
+        "MUST",
+        _CONTRAIL,
+        f"On an external network, an {_IIP}'s IPv4 subnet_uuid parameter is "
+        "{network-role}_subnet_id.",
+    ),
+    beyond(
+        "R-100210",
+        "MUST NOT",
+        _CONTRAIL,
+        f"An {_IIP}'s {{network-role}}_subnet_id " + _NO,
+    ),
+    beyond(
+        "R-100220",
+        "MUST",
+        _CONTRAIL,
+        f"On an external network, an {_IIP}'s IPv6 subnet_uuid parameter is "
+        "{network-role}_v6_subnet_id.",
+    ),
+    beyond(
+        "R-100230",
+        "MUST NOT",
+        _CONTRAIL,
+        f"An {_IIP}'s {{network-role}}_v6_subnet_id " + _NO,
+    ),
+    beyond(
+        "R-100240",
+        "MUST",
+        _CONTRAIL,
+        f"In an incremental module, on an internal network, an {_IIP}'s IPv4 subnet_uuid "
+        "parameter is int_{network-role}_subnet_id.",
+    ),
+    beyond(
+        "R-100250",
+        "MUST NOT",
+        _CONTRAIL,
+        f"An {_IIP}'s int_{{network-role}}_subnet_id " + _NO,
+    ),
+    beyond(
+        "R-100260",
+        "MUST",
+        _CONTRAIL,
+        f"In an incremental module, on an internal network, an {_IIP}'s IPv6 subnet_uuid "
+        "parameter is int_{network-role}_v6_subnet_id.",
+    ),
+    beyond(
+        "R-100270",
+        "MUST NOT",
+        _CONTRAIL,
+        f"An {_IIP}'s int_{{network-role}}_v6_subnet_id " + _NO,
+    ),
+    beyond(
+        "R-100280",
+        "MUST NOT",
+        _CONTRAIL,
+        f"On an external network, {_VMI_AAP} " + _NO,
+    ),
+    beyond(
+        "R-100310",
+        "MUST",
+        _CONTRAIL,
+        f"On an external network, {_VMI_AAP} for an IPv4 VIP (not listed in aap_exempt) is "
+        "a string {vm-type}_{network-role}_floating_ip.",
+    ),
+    beyond(
+        "R-100330",
+        "MUST",
+        _CONTRAIL,
+        f"On an external network, {_VMI_AAP} for an IPv6 VIP (not listed in aap_exempt) is "
+        "a string {vm-type}_{network-role}_floating_v6_ip.",
+    ),
+    beyond(
+        "R-100350",
+        "MUST",
+        _CONTRAIL,
+        "An OS::ContrailV2::VirtualMachineInterface whose allowed address pairs use "
+        "parameters outside ONAP's naming lists them in its resource-level metadata, under "
+        "aap_exempt.",
+    ),
+    beyond(
+        "R-100360",
+        "MUST",
+        _CONTRAIL,
+        f"On an internal network, {_VMI_AAP} for an IPv4 VIP is "
+        "{vm-type}_int_{network-role}_floating_ip (a string) or ..._floating_ips (a "
+        "comma_delimited_list), enumerated in the environment file.",
+    ),
+    beyond(
+        "R-100370",
+        "MUST",
+        _CONTRAIL,
+        f"On an internal network, {_VMI_AAP} for an IPv6 VIP is "
+        "{vm-type}_int_{network-role}_floating_v6_ip (a string) or ..._floating_v6_ips (a "
+        "comma_delimited_list), enumerated in the environment file.",
+    ),
+)

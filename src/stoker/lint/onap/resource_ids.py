@@ -1,0 +1,301 @@
+"""ONAP's resource ids beyond servers, networks and ports (beyond the seed).
+
+Some resource types name the vm-type or network role they serve in their id. A
+package's vm-types are read from its servers' ids (``{vm-type}_server_{index}``) and its
+network roles from its ports, interfaces and network parameters; an id "contains" one
+when it appears between underscores (or at either end). Where a package has no server
+(or no network role), nothing is there to check against. Contrail's interfaces and
+instance IPs spell out the vm-type, its index, the network role and their own indexes;
+a Contrail network, like a Neutron one, is internal (``int_{network-role}_network``).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
+
+from stoker.diagnostics import Diagnostic, Span
+from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.nova import SERVER_ID, servers
+from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, NETWORK_PARAMETER, PORT_ID, interfaces
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.rule import TemplateRule
+from stoker.template.nodes import key_span
+
+_FQDN = re.compile(r"^(?P<role>.+)_net_fqdn$")
+_NETWORK_ID = re.compile(r"^int_(?P<role>.+)_network$")
+_VMI_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
+
+_VM_TYPES: weakref.WeakKeyDictionary[PackageContext, frozenset[str]] = weakref.WeakKeyDictionary()
+_ROLES: weakref.WeakKeyDictionary[PackageContext, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def vm_types(package: PackageContext) -> frozenset[str]:
+    """The vm-types the package's servers name (``{vm-type}_server_{index}``)."""
+    found = _VM_TYPES.get(package)
+    if found is None:
+        names = set()
+        for template in package.templates:
+            if template.template is not None:
+                for server in servers(template):
+                    match = SERVER_ID.match(server.name)
+                    if match is not None:
+                        names.add(match["vm"])
+        found = _VM_TYPES[package] = frozenset(names)
+    return found
+
+
+def network_roles(package: PackageContext) -> frozenset[str]:
+    """The network roles (without ``int_``) the package's ports, interfaces, network
+    parameters and internal networks name."""
+    found = _ROLES.get(package)
+    if found is None:
+        roles: set[str] = set()
+        for template in package.templates:
+            if template.template is None:
+                continue
+            for port in interfaces(template):
+                match = PORT_ID.match(port.name) or _VMI_ID.match(port.name)
+                if match is not None:
+                    roles.add(match["role"])
+                network = port.network or ""
+                named = NETWORK_PARAMETER.match(network) or _FQDN.match(network)
+                if named is not None:
+                    roles.add(named["role"])
+            section = template.data.get("resources") if isinstance(template.data, dict) else None
+            for name in section if isinstance(section, dict) else ():
+                match = _NETWORK_ID.match(str(name))
+                if match is not None:
+                    roles.add(match["role"])
+        found = _ROLES[package] = frozenset(r.removeprefix("int_") for r in roles)
+    return found
+
+
+def contains(resource_id: str, token: str) -> bool:
+    """Whether ``token`` appears in the id between underscores (or at either end)."""
+    return f"_{token}_" in f"_{resource_id}_"
+
+
+def _resources(
+    ctx: TemplateContext, kind: str
+) -> Iterator[tuple[str, dict[Any, Any], Span | None]]:
+    data = ctx.data
+    section = data.get("resources") if isinstance(data, dict) else None
+    for name, definition in section.items() if isinstance(section, dict) else ():
+        if isinstance(definition, dict) and definition.get("type") == kind:
+            yield str(name), definition, key_span(section, name)
+
+
+class ResourceIdRule(FromRequirement, TemplateRule):
+    """A rule on the ids of the resources of one type, declared by its requirement."""
+
+    resource_type: ClassVar[str]
+
+
+class _ContainsVmType(ResourceIdRule):
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        known = vm_types(ctx.package)
+        if not known:
+            return
+        for name, _, span in _resources(ctx, self.resource_type):
+            if not any(contains(name, vm_type) for vm_type in known):
+                yield self.finding(
+                    f'{self.resource_type} "{name}": its resource id must contain its vm-type '
+                    f"(the package's: {', '.join(sorted(known))})",
+                    span,
+                    ("resources", name),
+                )
+
+
+class _ContainsNetworkRole(ResourceIdRule):
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        known = network_roles(ctx.package)
+        if not known:
+            return
+        for name, _, span in _resources(ctx, self.resource_type):
+            if not any(contains(name, role) for role in known):
+                yield self.finding(
+                    f'{self.resource_type} "{name}": its resource id must contain its network '
+                    f"role (the package's: {', '.join(sorted(known))})",
+                    span,
+                    ("resources", name),
+                )
+
+
+def _contains_rule(rid: str, kind: str, resource_type: str) -> type:
+    what = "vm-type" if kind == "vm" else "network role"
+    base = _ContainsVmType if kind == "vm" else _ContainsNetworkRole
+    attributes = {
+        "requirement": requirement(rid),
+        "summary": f"An {resource_type}'s resource id contains its {what}",
+        "checks": (
+            f"each {resource_type}'s resource id contains, between underscores, one of the "
+            f"{what}s the package names ("
+            + (
+                "its servers' ids"
+                if kind == "vm"
+                else "its ports', interfaces' and internal networks' ids, its network parameters"
+            )
+            + "); nothing is checked in a package that names none."
+        ),
+        "resource_type": resource_type,
+        "__module__": __name__,
+    }
+    name = resource_type.rsplit("::", 1)[-1] + ("VmType" if kind == "vm" else "NetworkRole")
+    return type(name, (base,), attributes)
+
+
+CONTAINS_RULES: list[type] = [
+    _contains_rule("R-04747", "vm", "OS::Heat::CloudConfig"),
+    _contains_rule("R-30804", "vm", "OS::Heat::MultipartMime"),
+    _contains_rule("R-08975", "vm", "OS::Heat::SoftwareConfig"),
+    _contains_rule("R-20065", "vm", "OS::ContrailV2::PortTuple"),
+    _contains_rule("R-76014", "vm", "OS::ContrailV2::ServiceHealthCheck"),
+    _contains_rule("R-16437", "vm", "OS::ContrailV2::ServiceTemplate"),
+    _contains_rule("R-81214", "role", "OS::ContrailV2::InterfaceRouteTable"),
+    _contains_rule("R-30753", "role", "OS::ContrailV2::NetworkIpam"),
+]
+
+
+class _Pattern(ResourceIdRule):
+    """Every resource of the type has an id of the form."""
+
+    pattern: ClassVar[re.Pattern[str]]
+    form: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for name, _, span in _resources(ctx, self.resource_type):
+            if not self.pattern.match(name):
+                yield self.finding(
+                    f'{self.resource_type} "{name}": its resource id should read {self.form}'
+                    if self.severity.value == "warning"
+                    else f'{self.resource_type} "{name}": its resource id must read {self.form}',
+                    span,
+                    ("resources", name),
+                )
+
+
+class ContrailNetworkId(_Pattern):
+    requirement = requirement("R-99110")
+    summary = "An OS::ContrailV2::VirtualNetwork's resource id is int_{network-role}_network"
+    checks = "each OS::ContrailV2::VirtualNetwork's resource id matches int_<role>_network."
+    resource_type = "OS::ContrailV2::VirtualNetwork"
+    pattern, form = _NETWORK_ID, "int_{network-role}_network"
+
+
+class VolumeId(_Pattern):
+    requirement = requirement("R-87004")
+    summary = "An OS::Cinder::Volume's resource id is {vm-type}_volume_{index}"
+    checks = "each OS::Cinder::Volume's resource id matches <vm-type>_volume_<digits>."
+    resource_type = "OS::Cinder::Volume"
+    pattern, form = re.compile(r"^.+_volume_\d+$"), "{vm-type}_volume_{index}"
+
+
+class VolumeAttachmentId(_Pattern):
+    requirement = requirement("R-86497")
+    summary = "An OS::Cinder::VolumeAttachment's resource id is {vm-type}_volume_attachment_{index}"
+    checks = (
+        "each OS::Cinder::VolumeAttachment's resource id matches "
+        "<vm-type>_volume_attachment_<digits>."
+    )
+    resource_type = "OS::Cinder::VolumeAttachment"
+    pattern = re.compile(r"^.+_volume_attachment_\d+$")
+    form = "{vm-type}_volume_attachment_{index}"
+
+
+class SubnetId(_Pattern):
+    requirement = requirement("R-59434")
+    summary = "An OS::Neutron::Subnet's resource id is int_{network-role}_subnet_{index}"
+    checks = "each OS::Neutron::Subnet's resource id matches int_<role>_subnet_<digits>."
+    resource_type = "OS::Neutron::Subnet"
+    pattern, form = re.compile(r"^int_.+_subnet_\d+$"), "int_{network-role}_subnet_{index}"
+
+
+class _ContrailId(ResourceIdRule):
+    """Contrail interfaces and instance IPs: the form depends on the network's kind (and,
+    for an instance IP, the address's IP version)."""
+
+    internal: ClassVar[bool]
+    v6: ClassVar[bool | None] = None  # instance IPs only
+    pattern: ClassVar[re.Pattern[str]]
+    form: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for port in interfaces(ctx):
+            if port.kind != self.resource_type or port.internal is not self.internal:
+                continue
+            if self.v6 is not None and _is_v6(port.properties, port.fixed) is not self.v6:
+                continue
+            if not self.pattern.match(port.name):
+                yield self.finding(
+                    f'{self.resource_type} "{port.name}": its resource id must read {self.form}',
+                    port.span,
+                    port.path,
+                )
+
+
+def _is_v6(properties: dict[Any, Any], fixed: tuple[Any, ...]) -> bool:
+    """An instance IP configures IPv6 when its instance_ip_family says v6, or (not saying)
+    its address parameter's name does."""
+    family = properties.get("instance_ip_family")
+    if isinstance(family, str):
+        return family.lower() == "v6"
+    return any("_v6_" in address.parameter for address in fixed)
+
+
+def _contrail_id(
+    rid: str, resource_type: str, internal: bool, form: str, v6: bool | None = None
+) -> type:
+    network = "int_{network-role}" if internal else "{network-role}"
+    shown = form.replace("{net}", network)
+    regex = (
+        form.replace("{net}", "int_.+" if internal else "(?!int_).+")
+        .replace("{vm-type}", ".+?")
+        .replace("{vm-type_index}", r"\d+")
+        .replace("{vmi_index}", r"\d+")
+        .replace("{index}", r"\d+")
+    )
+    attributes = {
+        "requirement": requirement(rid),
+        "summary": f"An {resource_type.rsplit('::', 1)[-1]} id on an "
+        f"{'internal' if internal else 'external'} network"
+        + ("" if v6 is None else f" (IPv{6 if v6 else 4})")
+        + " follows ONAP's naming",
+        "checks": (
+            f"each {resource_type} on an ONAP {'internal' if internal else 'external'} network "
+            + ("" if v6 is None else f"configuring an IPv{6 if v6 else 4} address ")
+            + f"has a resource id of the form {shown}."
+        ),
+        "resource_type": resource_type,
+        "internal": internal,
+        "v6": v6,
+        "pattern": re.compile(f"^{regex}$"),
+        "form": shown,
+        "__module__": __name__,
+    }
+    name = f"{'Internal' if internal else 'External'}{'V6' if v6 else ''}"
+    name += resource_type.rsplit("::", 1)[-1] + "Id"
+    return type(name, (_ContrailId,), attributes)
+
+
+_VMI = "{vm-type}_{vm-type_index}_{net}_vmi_{vmi_index}"
+CONTRAIL_ID_RULES: list[type] = [
+    _contrail_id("R-96253", INTERFACE, False, _VMI),
+    _contrail_id("R-50468", INTERFACE, True, _VMI),
+    _contrail_id("R-53310", INSTANCE_IP, False, _VMI + "_IP_{index}", False),
+    _contrail_id("R-46128", INSTANCE_IP, False, _VMI + "_v6_IP_{index}", True),
+    _contrail_id("R-62187", INSTANCE_IP, True, _VMI + "_IP_{index}", False),
+    _contrail_id("R-87563", INSTANCE_IP, True, _VMI + "_v6_IP_{index}", True),
+]
+
+RESOURCE_ID_RULES: list[type] = [
+    *CONTAINS_RULES,
+    ContrailNetworkId,
+    VolumeId,
+    VolumeAttachmentId,
+    SubnetId,
+    *CONTRAIL_ID_RULES,
+]

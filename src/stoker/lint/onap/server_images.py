@@ -1,0 +1,58 @@
+"""One image and one flavor parameter per vm-type (beyond the seed).
+
+ONAP inventories a VNF's images and flavors per vm-type, so two vm-types never read one
+parameter for their image (or flavor), even when they boot the same image: each has its
+own ``{vm-type}_image_name`` with the same value. The vm-type of a server is the one its
+resource id names (``{vm-type}_server_{index}``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from stoker.diagnostics import Diagnostic, Span
+from stoker.lint.context import TemplateContext
+from stoker.lint.onap.nova import SERVER_ID, NovaRule, parameter_read, servers
+from stoker.lint.onap.requirements import requirement
+from stoker.template.nodes import value_span
+
+
+class _OnePerVmType(NovaRule):
+    prop: ClassVar[str]
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        first: dict[str, tuple[str, str]] = {}  # parameter -> (vm-type, server) first seen
+        for server in servers(ctx):
+            match = SERVER_ID.match(server.name)
+            parameter = parameter_read(server.properties.get(self.prop))
+            if match is None or parameter is None:
+                continue
+            vm_type = match["vm"]
+            seen = first.setdefault(parameter, (vm_type, server.name))
+            if seen[0] != vm_type:
+                where: Span | None = value_span(server.properties, self.prop)
+                yield self.finding(
+                    f'server "{server.name}" (vm-type {vm_type}) reads {self.prop} from '
+                    f'"{parameter}", which server "{seen[1]}" (vm-type {seen[0]}) reads too; '
+                    f"each vm-type has its own {self.prop} parameter",
+                    where,
+                    (*server.path, "properties", self.prop),
+                )
+
+
+class ImagePerVmType(_OnePerVmType):
+    requirement = requirement("R-57282")
+    summary = "Each vm-type has its own image parameter"
+    checks = "no image parameter is read by servers of two vm-types (by their resource ids)."
+    prop = "image"
+
+
+class FlavorPerVmType(_OnePerVmType):
+    requirement = requirement("R-40499")
+    summary = "Each vm-type has its own flavor parameter"
+    checks = "no flavor parameter is read by servers of two vm-types (by their resource ids)."
+    prop = "flavor"
+
+
+SERVER_IMAGE_RULES: list[type] = [ImagePerVmType, FlavorPerVmType]

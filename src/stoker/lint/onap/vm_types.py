@@ -1,0 +1,207 @@
+"""ONAP's rules on the {vm-type} itself (beyond the seed).
+
+A vm-type is what a server's resource id names (``{vm-type}_server_{index}``); in
+parameter names it is what the image, flavor and name conventions put before their
+suffix. Servers of one vm-type are one class of VM: the same image and flavor, the same
+number of network attachments. A vm-type is written the same way (letter case) wherever
+it appears, holds only letters, digits and underscores without ``int`` as a word, and is
+not part of a network role.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.nova import FLAVOR, IMAGE, NAME, NAMES, SERVER_ID, parameter_read, servers
+from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.resource_ids import network_roles
+from stoker.lint.rule import PackageRule, TemplateRule
+from stoker.template.nodes import value_span
+
+_CHARACTERS = re.compile(r"^[A-Za-z0-9_]+$")
+_INT = re.compile(r"(^|_)int(_|$)")
+_PARAMETER_FORMS = (("image", (IMAGE,)), ("flavor", (FLAVOR,)), ("name", (NAME, NAMES)))
+
+
+def _server_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
+    """(vm-type, server) for each server whose id follows R-29751."""
+    for server in servers(ctx):
+        match = SERVER_ID.match(server.name)
+        if match is not None:
+            yield match["vm"], server
+
+
+def _parameter_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+    """(vm-type, parameter, where, path) for each image, flavor or name parameter a server
+    reads whose name follows its convention."""
+    for server in servers(ctx):
+        for prop, patterns in _PARAMETER_FORMS:
+            parameter = parameter_read(server.properties.get(prop))
+            for pattern in patterns:
+                match = pattern.match(parameter) if parameter else None
+                if match is not None and parameter is not None:
+                    where = value_span(server.properties, prop)
+                    yield match["vm"], parameter, where, (*server.path, "properties", prop)
+                    break
+
+
+class VmTypeClass(FromRequirement, TemplateRule):
+    requirement = requirement("R-01455")
+    summary = "Servers of one vm-type share image, flavor and number of network attachments"
+    checks = (
+        "the OS::Nova::Servers of one vm-type (by their resource ids) in a template read the "
+        "same image and flavor (same parameter, or same value written in) and take the same "
+        "number of networks. Their volume attachments and address configuration are not "
+        "compared."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        first: dict[str, Any] = {}
+        for vm_type, server in _server_vm_types(ctx):
+            model = first.setdefault(vm_type, server)
+            if model is server:
+                continue
+            for prop in ("image", "flavor", "networks"):
+                mine, theirs = _shape(server, prop), _shape(model, prop)
+                if mine != theirs:
+                    yield self.finding(
+                        f'server "{server.name}" differs from "{model.name}" in {prop} '
+                        f"({mine} against {theirs}); servers of one vm-type are one class "
+                        "of VM",
+                        value_span(server.properties, prop) or server.span,
+                        (*server.path, "properties", prop),
+                    )
+
+
+def _shape(server: Any, prop: str) -> str:
+    value = server.properties.get(prop)
+    if prop == "networks":
+        return f"{len(value) if isinstance(value, list) else 0} network(s)"
+    parameter = parameter_read(value)
+    return f"parameter {parameter}" if parameter is not None else repr(value)
+
+
+class VmTypeCharacters(FromRequirement, TemplateRule):
+    requirement = requirement("R-98407")
+    summary = "A vm-type holds only letters, digits and underscores, and no int_ / _int"
+    checks = (
+        "each vm-type a server's resource id names holds only letters, digits and "
+        "underscores, and not int as a word of it (int_, _int, _int_)."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for vm_type, server in _server_vm_types(ctx):
+            if not _CHARACTERS.match(vm_type) or _INT.search(vm_type):
+                yield self.finding(
+                    f'server "{server.name}": its vm-type "{vm_type}" may hold only letters, '
+                    "digits and underscores, and not int_ or _int",
+                    server.span,
+                    server.path,
+                )
+
+
+class VmTypeNotInNetworkRole(FromRequirement, TemplateRule):
+    requirement = requirement("R-48067")
+    summary = "A vm-type is not a substring of a network role"
+    checks = (
+        "no vm-type a server's resource id names is part of a network role the package "
+        "names (ports, interfaces, internal networks, network parameters)."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        roles = network_roles(ctx.package)
+        for vm_type, server in _server_vm_types(ctx):
+            inside = sorted(role for role in roles if vm_type in role)
+            if inside:
+                yield self.finding(
+                    f'server "{server.name}": its vm-type "{vm_type}" is part of the network '
+                    f"role{'s' if len(inside) > 1 else ''} {', '.join(inside)}",
+                    server.span,
+                    server.path,
+                )
+
+
+class _SameCase(FromRequirement, PackageRule):
+    """One vm-type, one spelling: report each spelling that differs from the first."""
+
+    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        raise NotImplementedError
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        first: dict[str, tuple[str, str]] = {}
+        for vm_type, holder, span, path in self.spellings(ctx):
+            seen = first.setdefault(vm_type.lower(), (vm_type, holder))
+            if seen[0] != vm_type:
+                yield self.finding(
+                    f'{holder} writes the vm-type "{vm_type}", {seen[1]} writes "{seen[0]}"; '
+                    "a vm-type is written in one letter case",
+                    span,
+                    path,
+                )
+
+
+class VmTypeCaseInParameters(_SameCase):
+    requirement = requirement("R-32394")
+    summary = "A vm-type has one letter case across parameter names"
+    checks = (
+        "the vm-type in the image, flavor and name parameters servers read is written in "
+        "the same letter case across the package."
+    )
+
+    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        for template in package.templates:
+            if template.template is not None:
+                for vm_type, parameter, span, path in _parameter_vm_types(template):
+                    yield vm_type, f'parameter "{parameter}"', span, path
+
+
+class VmTypeCaseInResourceIds(_SameCase):
+    requirement = requirement("R-46839")
+    summary = "A vm-type has one letter case across resource ids"
+    checks = "the vm-type in servers' resource ids is written in the same letter case."
+
+    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        for template in package.templates:
+            if template.template is not None:
+                for vm_type, server in _server_vm_types(template):
+                    yield vm_type, f'server "{server.name}"', server.span, server.path
+
+
+class VmTypeCaseMatches(FromRequirement, TemplateRule):
+    requirement = requirement("R-36687")
+    summary = "A vm-type's case in parameter names matches its case in resource ids"
+    checks = (
+        "where a server's image, flavor or name parameter names its vm-type in other "
+        "letters' case than the server's resource id, a warning."
+    )
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for vm_type, server in _server_vm_types(ctx):
+            for prop, patterns in _PARAMETER_FORMS:
+                parameter = parameter_read(server.properties.get(prop))
+                for pattern in patterns:
+                    match = pattern.match(parameter) if parameter else None
+                    named = match["vm"] if match is not None else None
+                    if named and named != vm_type and named.lower() == vm_type.lower():
+                        yield self.finding(
+                            f'server "{server.name}" reads {prop} from "{parameter}", whose '
+                            f'vm-type "{named}" differs in case from "{vm_type}"',
+                            value_span(server.properties, prop),
+                            (*server.path, "properties", prop),
+                        )
+                        break
+
+
+VM_TYPE_RULES: list[type] = [
+    VmTypeClass,
+    VmTypeCharacters,
+    VmTypeNotInNetworkRole,
+    VmTypeCaseInParameters,
+    VmTypeCaseInResourceIds,
+    VmTypeCaseMatches,
+]
