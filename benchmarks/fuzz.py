@@ -77,13 +77,13 @@ def main() -> int:
             for ran, found in results:
                 done += ran
                 failures += found
-                _progress(done, options.count, began)
+                _progress(done, options.count, began, len(failures))
     else:
         for piece in pieces:
             ran, found = _chunk(piece)
             done += ran
             failures += found
-            _progress(done, options.count, began)
+            _progress(done, options.count, began, len(failures))
     elapsed = time.perf_counter() - began
     load_after = os.getloadavg()
     print(file=sys.stderr)
@@ -112,9 +112,15 @@ def main() -> int:
     return 1 if failures else 0
 
 
-def _progress(done: int, total: int, began: float) -> None:
+def _progress(done: int, total: int, began: float, failed: int) -> None:
     rate = done / (time.perf_counter() - began)
-    print(f"\r{done}/{total} inputs, {rate:.1f}/s", end="", file=sys.stderr, flush=True)
+    load = os.getloadavg()[0]
+    print(
+        f"\r{done}/{total} inputs, {rate:.1f}/s, {failed} failures, load {load:.2f}",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
