@@ -148,7 +148,11 @@ def run_command(
         return Failure(command, "internal error", signature, output[-3000:])
     if result.exit_code not in (0, 1, 2):
         return Failure(command, "exit status", str(result.exit_code), output[-3000:])
-    if result.exit_code == 1 and command != "lint":
+    if command == "lint":
+        unlocated = _lint_unlocated(result.stdout)
+        if unlocated is not None:
+            return Failure(command, "unlocated", unlocated, output[-3000:])
+    elif result.exit_code == 1:
         lines = [line for line in result.stderr.splitlines() if line.strip()]
         # a value given with --parameter has no place in a file: its name is its place
         given = tuple(f"parameters.{name}: " for name in case.parameters)
@@ -170,6 +174,19 @@ def run_command(
 def _names_file(lines: list[str]) -> bool:
     """A one-line error that names the file it is about (a file that cannot be read)."""
     return any("fuzz_input" in line for line in lines)
+
+
+def _lint_unlocated(stdout: str) -> str | None:
+    """The first finding of a JSON lint report that names no line, or why the report
+    cannot be read."""
+    try:
+        report = json.loads(stdout)
+    except ValueError:
+        return "the report is not JSON"
+    for finding in report.get("findings", []):
+        if finding.get("line") is None:
+            return f"{finding.get('rule')}: {finding.get('message')}"[:160]
+    return None
 
 
 def _lint_internal(stdout: str) -> str | None:
