@@ -148,6 +148,36 @@ def made_environment(rng: random.Random, template: Any) -> dict[str, Any]:
     return environment
 
 
+def merged_environment(rng: random.Random, template: Any) -> dict[str, Any]:
+    """A second environment whose values meet the first one's: merge strategies for the
+    template's parameters and values of every type, so merging has work to do."""
+    environment = made_environment(rng, template)
+    names = section_names(template, "parameters")
+    if names:
+        environment["parameter_merge_strategies"] = {
+            name: rng.choice(("overwrite", "merge", "deep_merge"))
+            for name in rng.sample(names, min(len(names), 3))
+        }
+        if rng.random() < 0.3:
+            environment["parameter_merge_strategies"]["default"] = rng.choice(
+                ("merge", "deep_merge")
+            )
+        section = environment.setdefault(rng.choice(("parameters", "parameter_defaults")), {})
+        if isinstance(section, dict):
+            for name in names:
+                if rng.random() < 0.5:
+                    section[name] = rng.choice(
+                        (
+                            parameter_value(rng, template, name, text=False),
+                            {"a": {"b": [1]}},
+                            [1, "x"],
+                            "a,b",
+                            random_value(rng),
+                        )
+                    )
+    return environment
+
+
 # --- cases --------------------------------------------------------------------------------
 
 
@@ -276,4 +306,7 @@ def make_case(rng: random.Random, family: str | None = None) -> Case:
         for name in section_names(data, "parameters"):
             if rng.random() < 0.95:
                 parameters[name] = parameter_value(rng, data, name, text=True)
+    if env_texts and (family == "environment" and rng.random() < 0.5 or rng.random() < 0.1):
+        env_texts.append(dump(rng, merged_environment(rng, data))[0])
+        steps.append("a second environment to merge")
     return Case(seed.path, text, env_texts, parameters, [family, *steps], suffix)
