@@ -16,6 +16,7 @@ import collections
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -62,7 +63,7 @@ def main() -> int:
             sys.stdout.buffer.write(case.template + b"\n")
             for text in case.environments:
                 sys.stdout.buffer.write(b"--- environment\n" + text + b"\n")
-    chunk = 500
+    chunk = 100
     pieces = [
         (options.seed, start, min(chunk, options.start + options.count - start))
         for start in range(options.start, options.start + options.count, chunk)
@@ -71,19 +72,24 @@ def main() -> int:
     began = time.perf_counter()
     done = 0
     failures: list[tuple[int, str, Failure]] = []
-    if options.jobs > 1:
-        with multiprocessing.Pool(options.jobs) as pool:
-            results = pool.imap_unordered(_chunk, pieces)
-            for ran, found in results:
+    # SIGTERM (or Ctrl-C) stops the run between chunks and still prints what it found
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        if options.jobs > 1:
+            with multiprocessing.Pool(options.jobs) as pool:
+                results = pool.imap_unordered(_chunk, pieces)
+                for ran, found in results:
+                    done += ran
+                    failures += found
+                    _progress(done, options.count, began, len(failures))
+        else:
+            for piece in pieces:
+                ran, found = _chunk(piece)
                 done += ran
                 failures += found
                 _progress(done, options.count, began, len(failures))
-    else:
-        for piece in pieces:
-            ran, found = _chunk(piece)
-            done += ran
-            failures += found
-            _progress(done, options.count, began, len(failures))
+    except KeyboardInterrupt:
+        print(f"\nstopped after {done} inputs (the chunk running was dropped)", file=sys.stderr)
     elapsed = time.perf_counter() - began
     load_after = os.getloadavg()
     print(file=sys.stderr)

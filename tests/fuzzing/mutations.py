@@ -181,12 +181,17 @@ def merged_environment(rng: random.Random, template: Any) -> dict[str, Any]:
 # --- cases --------------------------------------------------------------------------------
 
 
+_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def dump(rng: random.Random, data: Any) -> tuple[bytes, str]:
     """The tree as a file: YAML mostly, JSON sometimes (as the corpus has both)."""
     if rng.random() < 0.2 and jsonable(data):
         return json.dumps(data, indent=rng.choice((None, 2))).encode(), ".json"
     try:
-        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=rng.random() < 0.5)
+        text = yaml.dump(  # libyaml's emitter: the pure-Python one took most of a case's time
+            data, Dumper=_DUMPER, sort_keys=False, allow_unicode=rng.random() < 0.5
+        )
     except (yaml.YAMLError, RecursionError):
         text = json.dumps(data, default=str)
     return text.encode("utf-8", "surrogatepass"), ".yaml"
