@@ -24,27 +24,31 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fuzzing.harness import COMMANDS, Failure, run_case, runner, workspace  # noqa: E402
-from fuzzing.mutations import corpus, make_case  # noqa: E402
+from fuzzing.mutations import FAMILIES, corpus, make_case  # noqa: E402
 
 
 def case_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"{seed}:{index}")
 
 
-def run_chunk(seed: int, start: int, count: int) -> tuple[int, list[tuple[int, str, Failure]]]:
+def run_chunk(
+    seed: int, start: int, count: int, family: str | None = None
+) -> tuple[int, list[tuple[int, str, Failure]]]:
     """Inputs ``start .. start+count-1``: how many ran, and each failure with its input."""
     corpus()
     failures = []
     click_runner = runner()
     with workspace() as space:
         for index in range(start, start + count):
-            case = make_case(case_rng(seed, index))
+            case = make_case(case_rng(seed, index), family)
             for failure in run_case(click_runner, space, case, COMMANDS):
                 failures.append((index, case.describe(), failure))
     return count, failures
 
 
-def _chunk(arguments: tuple[int, int, int]) -> tuple[int, list[tuple[int, str, Failure]]]:
+def _chunk(
+    arguments: tuple[int, int, int, str | None],
+) -> tuple[int, list[tuple[int, str, Failure]]]:
     return run_chunk(*arguments)
 
 
@@ -55,17 +59,22 @@ def main() -> int:
     parser.add_argument("--start", type=int, default=0, help="index of the first input")
     parser.add_argument("--jobs", type=int, default=1, help="processes (chunks in parallel)")
     parser.add_argument("--show", action="store_true", help="print each input's mutations")
+    parser.add_argument(
+        "--family",
+        choices=FAMILIES,
+        help="only this kind of mutation (default: drawn per input; 'nested' only when asked)",
+    )
     options = parser.parse_args()
     if options.show:
         for index in range(options.start, options.start + options.count):
-            case = make_case(case_rng(options.seed, index))
+            case = make_case(case_rng(options.seed, index), options.family)
             print(f"input {index}: {case.describe()}")
             sys.stdout.buffer.write(case.template + b"\n")
             for text in case.environments:
                 sys.stdout.buffer.write(b"--- environment\n" + text + b"\n")
     chunk = 100
     pieces = [
-        (options.seed, start, min(chunk, options.start + options.count - start))
+        (options.seed, start, min(chunk, options.start + options.count - start), options.family)
         for start in range(options.start, options.start + options.count, chunk)
     ]
     load_before = os.getloadavg()

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
-from .mutations import Case
+from .mutations import NESTED, Case
 
 COMMANDS = ("validate", "resolve", "convert", "lint")
 _LOCATED_SUFFIXES = (".yaml", ".json")
@@ -72,8 +72,13 @@ class Workspace:
             path = directory / f"fuzz_input{'_env' if index == 0 else f'_env{index}'}.yaml"
             path.write_bytes(text)
             environments.append(path)
+        written = [template, *environments]
+        if case.nested is not None:
+            nested = directory / NESTED
+            nested.write_bytes(case.nested)
+            written.append(nested)
         for stale in directory.glob("fuzz_input*"):
-            if stale != template and stale not in environments:
+            if stale not in written:
                 stale.unlink()
         return template, environments
 
@@ -95,7 +100,8 @@ def _arguments(command: str, template: Path, environments: list[Path], case: Cas
         ]
     if command == "lint":
         profile = ["--profile", "onap"] if len(case.template) % 5 == 0 else []
-        return ["lint", *profile, "-f", "json", str(template), *map(str, environments)]
+        nested = [str(template.with_name(NESTED))] if case.nested is not None else []
+        return ["lint", *profile, "-f", "json", str(template), *map(str, environments), *nested]
     arguments = ["template", command, str(template)]
     for environment in environments:
         arguments += ["-e", str(environment)]

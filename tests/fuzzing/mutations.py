@@ -263,7 +263,10 @@ def _as_template(rng: random.Random, data: Any) -> Any:
 
 #: what a case mutates: values inside resources and outputs (and declarations), the tree
 #: anywhere, the file's text, or the environment
-FAMILIES = ("values", "tree", "text", "environment")
+FAMILIES = ("values", "tree", "text", "environment", "nested")
+
+#: the provider template a case may carry, beside the template
+NESTED = "fuzz_input_nested.yaml"
 
 
 def make_case(rng: random.Random, family: str | None = None) -> Case:
@@ -284,6 +287,7 @@ def make_case(rng: random.Random, family: str | None = None) -> Case:
             if draw < 0.9
             else "environment"
         )
+    nested = _nested(rng, data, steps) if family == "nested" else None
     if family == "values":
         mutate_values(rng, data, steps)
     elif family == "tree" or rng.random() < 0.3:
@@ -314,4 +318,32 @@ def make_case(rng: random.Random, family: str | None = None) -> Case:
     if env_texts and (family == "environment" and rng.random() < 0.5 or rng.random() < 0.1):
         env_texts.append(dump(rng, merged_environment(rng, data))[0])
         steps.append("a second environment to merge")
-    return Case(seed.path, text, env_texts, parameters, [family, *steps], suffix)
+    if family == "nested" and env_texts and rng.random() < 0.3:
+        registry = {"OS::Fuzz::Nested": NESTED, rng.choice(resource_types(data) or ["X"]): NESTED}
+        env_texts.append(dump(rng, {"resource_registry": registry})[0])
+        steps.append("a registry mapping types to the provider")
+    return Case(seed.path, text, env_texts, parameters, [family, *steps], suffix, nested)
+
+
+def _nested(rng: random.Random, data: Any, steps: list[str]) -> bytes:
+    """A provider template (another corpus template, mutated a little) that some of this
+    template's resources use as their type, by path or through a registry name."""
+    provider = copy_data(rng.choice(corpus()[0]).data)
+    if rng.random() < 0.5:
+        mutate_values(rng, provider, steps)
+    elif rng.random() < 0.5:
+        mutate_tree(rng, provider, steps, most=2)
+    resources = data.get("resources", data.get("Resources")) if isinstance(data, dict) else None
+    if isinstance(resources, dict):
+        for name in rng.sample(list(resources), min(len(resources), rng.randrange(1, 3))):
+            resource = resources[name]
+            if isinstance(resource, dict):
+                key = "Type" if "Type" in resource else "type"
+                resource[key] = rng.choice((NESTED, NESTED, "OS::Fuzz::Nested"))
+                steps.append(f"resource {name!r} is the provider")
+    if rng.random() < 0.1 and isinstance(provider, dict):
+        section = provider.setdefault("resources", {})
+        if isinstance(section, dict):
+            section["again"] = {"type": NESTED}  # a provider that includes itself
+            steps.append("the provider includes itself")
+    return dump(rng, provider)[0]

@@ -36,6 +36,8 @@ class Case:
     parameters: dict[str, str] = field(default_factory=dict)
     steps: list[str] = field(default_factory=list)
     suffix: str = ".yaml"
+    #: a provider template beside it (``fuzz_input_nested.yaml``), mutated too
+    nested: bytes | None = None
 
     def describe(self) -> str:
         return f"{self.origin.relative_to(CORPUS)}: {'; '.join(self.steps)}"
@@ -156,15 +158,19 @@ def _keys(data: Any) -> set[str]:
     return found
 
 
+# sorted: a set's order changes with PYTHONHASHSEED, and input N must be the same input
+# in every process
 VERSION_VALUES = tuple(
-    {(v.key, v.value) for v in ALL_VERSIONS}
-    | {(v.key, v.alias) for v in ALL_VERSIONS if v.alias}
-    | {
-        ("heat_template_version", "2012-12-12"),
-        ("heat_template_version", "2099-01-01"),
-        ("AWSTemplateFormatVersion", "2013-05-23"),
-        ("HeatTemplateFormatVersion", "2010-09-09"),
-    }
+    sorted(
+        {(v.key, v.value) for v in ALL_VERSIONS}
+        | {(v.key, v.alias) for v in ALL_VERSIONS if v.alias}
+        | {
+            ("heat_template_version", "2012-12-12"),
+            ("heat_template_version", "2099-01-01"),
+            ("AWSTemplateFormatVersion", "2013-05-23"),
+            ("HeatTemplateFormatVersion", "2010-09-09"),
+        }
+    )
 )
 
 ODD_STRINGS = (

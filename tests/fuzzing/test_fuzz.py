@@ -39,7 +39,7 @@ def space() -> Iterator[Workspace]:
 FUZZ = settings(
     derandomize=True,
     database=None,
-    max_examples=50,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
