@@ -107,7 +107,12 @@ def _arguments(command: str, template: Path, environments: list[Path], case: Cas
         arguments += ["-e", str(environment)]
     for key, value in case.parameters.items():
         arguments += ["--parameter", f"{key}={value}"]
-    return [*arguments, "-f", "json" if command == "validate" else "yaml"]
+    # the output formats vary with the input (its size), so every printer sees odd values
+    size = len(case.template)
+    if command == "validate":
+        shown = ["-f", ("json", "yaml", "table", "json")[size % 4]]
+        return [*arguments, *shown, *(["--show-nested"] if size % 3 == 0 else [])]
+    return [*arguments, "-f", ("yaml", "json")[size % 2]]
 
 
 def _where(error: BaseException) -> str:
