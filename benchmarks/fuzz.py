@@ -81,24 +81,30 @@ def main() -> int:
     began = time.perf_counter()
     done = 0
     failures: list[tuple[int, str, Failure]] = []
-    # SIGTERM (or Ctrl-C) stops the run between chunks and still prints what it found
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        if options.jobs > 1:
-            with multiprocessing.Pool(options.jobs) as pool:
-                results = pool.imap_unordered(_chunk, pieces)
-                for ran, found in results:
-                    done += ran
-                    failures += found
-                    _progress(done, options.count, began, len(failures))
-        else:
-            for piece in pieces:
-                ran, found = _chunk(piece)
+    # SIGTERM stops the run after the chunk running, and it still prints what it found.
+    # (Not an exception: raised inside a command, Click would turn it into that
+    # command's "aborted" and the run would go on.)
+    stop: list[int] = []
+    signal.signal(signal.SIGTERM, lambda number, frame: stop.append(number))
+    if options.jobs > 1:
+        with multiprocessing.Pool(options.jobs) as pool:
+            for ran, found in pool.imap_unordered(_chunk, pieces):
                 done += ran
                 failures += found
                 _progress(done, options.count, began, len(failures))
-    except KeyboardInterrupt:
-        print(f"\nstopped after {done} inputs (the chunk running was dropped)", file=sys.stderr)
+                if stop:
+                    pool.terminate()
+                    break
+    else:
+        for piece in pieces:
+            ran, found = _chunk(piece)
+            done += ran
+            failures += found
+            _progress(done, options.count, began, len(failures))
+            if stop:
+                break
+    if stop:
+        print(f"\nstopped (SIGTERM) after {done} inputs", file=sys.stderr)
     elapsed = time.perf_counter() - began
     load_after = os.getloadavg()
     print(file=sys.stderr)
