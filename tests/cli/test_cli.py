@@ -291,6 +291,21 @@ def test_resolve_shows_a_wholly_omitted_value_as_null(tmp_path):
     assert "properties" not in data["resources"][0]
 
 
+def test_resolve_prints_a_mapping_value_read_from_the_template_as_yaml(tmp_path):
+    """Found by fuzzing: Fn::FindInMap hands back the template's own (position-keeping)
+    mapping, which the YAML printer did not know; JSON printed it."""
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "AWSTemplateFormatVersion: 2010-09-09\n"
+        "Mappings:\n  m:\n    k:\n      v: {a: [1, {b: c}]}\n"
+        "Outputs:\n  o: {Value: {'Fn::FindInMap': [m, k, v]}}\n"
+    )
+    for fmt, read in (("yaml", yaml.safe_load), ("json", json.loads)):
+        result = run("template", "resolve", str(path), "-f", fmt)
+        assert result.exit_code == 0, result.output
+        assert read(result.output)["outputs"] == {"o": {"a": [1, {"b": "c"}]}}
+
+
 def test_a_parameter_value_that_is_not_utf8_is_a_usage_error(tmp_path):
     path = tmp_path / "t.yaml"
     path.write_text("heat_template_version: 2021-04-16\nparameters:\n  p: {type: string}\n")

@@ -267,3 +267,35 @@ Resources:
     )
     assert errors(definition) == []
     assert definition.graph.requires["b"] == ("a",)
+
+
+def test_an_if_without_arguments_is_its_own_error_not_a_crash():
+    """Found by fuzzing: ``if: []`` names no condition; collecting the used conditions
+    indexed its first argument."""
+    definition = definition_from(HEADER + "outputs:\n  o:\n    value: {if: []}\n")
+    assert errors(definition) == [
+        't.yaml:4:13: outputs.o.value.if: Arguments to "if" must be of the form: '
+        "[condition_name, value_if_true, value_if_false] or [condition_name, value_if_true]"
+    ]
+
+
+def test_a_reference_the_context_refuses_at_resolve_points_at_its_call():
+    """Found by fuzzing: a resource name computed by another function (here a list) is
+    refused by the context, which knows no call; the message points at the call."""
+    from stoker.definition.context import partial_resolve
+    from stoker.errors import FunctionError
+
+    definition = definition_from(
+        "AWSTemplateFormatVersion: 2010-09-09\nResources:\n  r: {Type: OS::Heat::None}\n"
+        "Outputs:\n  o:\n    Value:\n      Fn::GetAtt: [{Fn::GetAZs: ''}, x]\n"
+    )
+    try:
+        partial_resolve(definition.template.outputs["o"].value, definition.context)
+    except FunctionError as error:
+        diagnostic = error.to_diagnostic()
+    else:
+        raise AssertionError("the reference was accepted")
+    assert diagnostic.render() == (
+        "t.yaml:7:7: Outputs.o.Value.Fn::GetAtt: The specified reference \"['nova']\" "
+        "(in unknown) is incorrect."
+    )

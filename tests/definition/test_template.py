@@ -174,6 +174,21 @@ def test_output_errors():
     )
 
 
+@pytest.mark.parametrize("key", ["3", ".nan", ".inf", "true"])
+def test_an_unknown_key_that_is_not_a_string_is_located(key):
+    """Found by fuzzing: a resource or output key read as a number or boolean (``.nan``
+    is not even equal to itself) was reported without its place."""
+    template = template_from(
+        "heat_template_version: rocky\n"
+        f"resources:\n  r:\n    type: X\n    {key}: 1\n"
+        f"outputs:\n  o:\n    value: 1\n    {key}: 1\n"
+    )
+    found = rendered(template.errors)
+    assert len(found) == 2, found
+    assert found[0].startswith("t.yaml:5:5: resources.r.") and "resource definition" in found[0]
+    assert found[1].startswith("t.yaml:9:5: outputs.o.") and "output definition" in found[1]
+
+
 def test_function_missing_from_version_stays_literal_with_a_warning():
     template = template_from(
         "heat_template_version: 2015-10-15\nresources:\n  r:\n    type: X\n"

@@ -493,3 +493,14 @@ def test_load_environment_file_too_large(tmp_path):
     path.write_text("parameters:\n  a: " + "x" * 200 + "\n")
     _, found = load_environment_file(str(path), LoadLimits(max_bytes=100))
     assert [d.code for d in found] == [codes.TOO_LARGE]
+
+
+@pytest.mark.parametrize("text", ['{"resource_registry": 0}', "resource_registry: 7\n"])
+def test_a_resource_registry_that_is_a_number_is_located(text):
+    """Found by fuzzing: a number keeps no position of its own; the finding points at it
+    through its section."""
+    _, found = parse(text)
+    assert [d.message for d in found] == [
+        "resource_registry must be a mapping of resource types (got a number)"
+    ]
+    assert where(found[0]) == ((1, 23) if text.startswith("{") else (1, 20))

@@ -212,3 +212,14 @@ def test_json_integer_beyond_the_digit_limit_is_refused_with_a_place():
     assert diagnostic.code == codes.SYNTAX
     assert "5000 digits" in diagnostic.message
     assert (diagnostic.span.line, diagnostic.span.column) == (2, 7)
+
+
+def test_a_control_character_is_located_where_it_is():
+    """Found by fuzzing: PyYAML gives a character it refuses as an offset; the finding
+    pointed at 1:1 with PyYAML's own ``in "<unicode string>", position N`` tail."""
+    [diagnostic] = rejection("heat_template_version: 2013-05-23\ndescription: a\x15b\n")
+    assert diagnostic.code == codes.SYNTAX
+    assert (diagnostic.span.line, diagnostic.span.column) == (2, 15)
+    assert diagnostic.message == (
+        "YAML error: unacceptable character #x0015: control characters are not allowed"
+    )

@@ -96,6 +96,11 @@ def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
 
 _BlockDumper.add_representer(str, _represent_str)
 _BlockDumper.add_multi_representer(str, _represent_str)
+# Values read straight from a template (a Mappings entry that Fn::FindInMap returns, say)
+# are its position-keeping nodes: dicts and lists to everything else, so to YAML too
+# (PyYAML's safe representers match exact types only).
+_BlockDumper.add_multi_representer(dict, yaml.SafeDumper.represent_dict)
+_BlockDumper.add_multi_representer(list, yaml.SafeDumper.represent_list)
 
 
 def to_yaml(data: Any) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from stoker.definition.conditions import ConditionEvaluator
 from stoker.errors import FunctionError
-from stoker.functions.base import OMIT, Function, Unresolved, resolve
+from stoker.functions.base import OMIT, Function, Unresolved, resolve, resolve_call
 from stoker.functions.conditions import If
 
 HOT_PSEUDO = ("OS::stack_name", "OS::stack_id", "OS::project_id")
@@ -139,7 +139,7 @@ def partial_resolve(value: Any, context: StaticContext) -> Any:
     """
     if isinstance(value, Function):
         try:
-            return value.resolve(context)
+            return resolve_call(value, context)
         except Unresolved:
             pass
         if isinstance(value, If):

@@ -247,7 +247,10 @@ def used_conditions(template: Template) -> frozenset[str]:
     names = template.conditions
     roots: list[Any] = [r.condition for r in template.resources.values()]
     roots += [o.condition for o in template.outputs.values()]
-    roots += [c.args[0] for c in template.calls if c.name in _IF and isinstance(c.args, list)]
+    # an ``if`` without arguments names no condition; its own check reports the shape
+    roots += [
+        c.args[0] for c in template.calls if c.name in _IF and isinstance(c.args, list) and c.args
+    ]
     used: set[str] = set()
     pending = [root for root in roots if root is not None]
     while pending:

@@ -390,14 +390,17 @@ class _TemplateParser:
                 value_span(section, name) or span,
             )
             return None
-        unknown = [str(k) for k in body if k not in self.version.resource_keys]
+        # the keys themselves, not their text: a key that is a number (``3``, ``.nan``)
+        # is found again, and located, only as the object it is
+        unknown = [k for k in body if k not in self.version.resource_keys]
         if unknown and self.version.format is Format.HOT:
             self.report(
                 codes.RESOURCE_DEFINITION,
-                f"Invalid keyword(s) inside a resource definition: {', '.join(unknown)}; "
+                "Invalid keyword(s) inside a resource definition: "
+                f"{', '.join(map(str, unknown))}; "
                 f"allowed in {self.version}: {', '.join(sorted(self.version.resource_keys))}",
-                (*path, unknown[0]),
-                key_span(body, unknown[0]),
+                (*path, str(unknown[0])),
+                key_span(body, unknown[0]) or span_of(body) or span,
             )
         type_name = body.get(names.type)
         if type_name is None:
@@ -514,16 +517,16 @@ class _TemplateParser:
                 span,
             )
             return None
-        unknown = [str(k) for k in body if k not in self.version.output_keys]
+        unknown = [k for k in body if k not in self.version.output_keys]  # keys as they are
         if unknown and self.version.format is Format.HOT:
             # Heat 24.1.2 ignores them (``condition`` before 2016-10-14 included: the
             # output is always shown); a misspelt key loses its value, hence a warning
             self.report(
                 codes.OUTPUT_DEFINITION,
-                f"Invalid keyword(s) inside an output definition: {', '.join(unknown)} "
+                f"Invalid keyword(s) inside an output definition: {', '.join(map(str, unknown))} "
                 "(Heat ignores them)",
-                (*path, unknown[0]),
-                key_span(body, unknown[0]),
+                (*path, str(unknown[0])),
+                key_span(body, unknown[0]) or span_of(body) or span,
                 Severity.WARNING,
             )
         condition = None

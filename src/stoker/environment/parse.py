@@ -157,7 +157,7 @@ class _SectionReader:
             )
             self.found.extend(found)
         else:
-            block, found = read_registry_section(value, file=self.file)
+            block, found = read_registry_section(value, file=self.file, span=span)
             self.found.extend(found)
             registry = ResourceRegistry([block])
             self.found.extend(registry.check())

@@ -482,9 +482,16 @@ def base_dir_of(file: str | None) -> str | None:
 
 
 def read_registry_section(
-    data: Any, *, file: str | None = None, path: Path = ("resource_registry",)
+    data: Any,
+    *,
+    file: str | None = None,
+    path: Path = ("resource_registry",),
+    span: Span | None = None,
 ) -> tuple[RegistryBlock, list[Diagnostic]]:
-    """Check one ``resource_registry`` mapping and turn it into a `RegistryBlock`."""
+    """Check one ``resource_registry`` mapping and turn it into a `RegistryBlock`.
+
+    ``span``: where the section's value is, for a value that keeps no position itself
+    (a number, ``null``), so even that finding names its place."""
     reader = _Reader(file, base_dir_of(file))
-    block = reader.section(data, path, span_of(data))
+    block = reader.section(data, path, span_of(data) or span)
     return block, reader.found

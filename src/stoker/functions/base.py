@@ -351,6 +351,20 @@ def dependencies_of(value: Any, scope: Scope) -> set[str]:
     return names
 
 
+def resolve_call(function: Function, context: Context) -> Any:
+    """``function.resolve(context)``, its failure located.
+
+    The context (a parameter, a resource, a file it does not have) raises without knowing
+    which call asked; the innermost call that did is where the message points.
+    """
+    try:
+        return function.resolve(context)
+    except FunctionError as error:
+        if error.span is None and not error.path:
+            raise function.error(error.message) from None
+        raise
+
+
 def resolve(value: Any, context: Context) -> Any:
     """The value of ``value`` with every function call resolved.
 
@@ -358,7 +372,7 @@ def resolve(value: Any, context: Context) -> Any:
     top it is returned for the caller to interpret.
     """
     if isinstance(value, Function):
-        return value.resolve(context)
+        return resolve_call(value, context)
     if isinstance(value, dict):
         result: dict[Any, Any] = {}
         for key, item in value.items():

@@ -254,12 +254,32 @@ def _load_yaml(source: Any, file: str, limits: LoadLimits, warnings: list[Diagno
             span = Span(file, *tab)
             problem = "a tab character indents this line; YAML allows only spaces"
         raise TemplateError([Diagnostic(SYNTAX, problem, span=span)]) from None
+    except yaml.reader.ReaderError as error:
+        # a character YAML does not allow: PyYAML gives its offset, not a line
+        character = error.character
+        shown = f"#x{character:04x}" if isinstance(character, int) else repr(character)
+        raise TemplateError(
+            [
+                Diagnostic(
+                    SYNTAX,
+                    f"YAML error: unacceptable character {shown}: {error.reason}",
+                    span=_offset_span(text, error.position, file),
+                )
+            ]
+        ) from None
     except yaml.YAMLError as error:
         raise TemplateError(
             [Diagnostic(SYNTAX, f"YAML error: {error}", span=Span(file, 1, 1))]
         ) from None
     finally:
         loader.dispose()
+
+
+def _offset_span(text: str, offset: int, file: str) -> Span:
+    """The line and column of character ``offset`` of ``text``."""
+    offset = max(0, min(offset, len(text)))
+    line = text.count("\n", 0, offset) + 1
+    return Span(file, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
 
 
 class _YamlBuilder:
