@@ -183,10 +183,11 @@ def test_an_unknown_key_that_is_not_a_string_is_located(key):
         f"resources:\n  r:\n    type: X\n    {key}: 1\n"
         f"outputs:\n  o:\n    value: 1\n    {key}: 1\n"
     )
-    found = rendered(template.errors)
+    found = rendered(template.diagnostics)  # the output's key is a warning: Heat ignores it
     assert len(found) == 2, found
     assert found[0].startswith("t.yaml:5:5: resources.r.") and "resource definition" in found[0]
     assert found[1].startswith("t.yaml:9:5: outputs.o.") and "output definition" in found[1]
+    assert [d.is_error for d in template.diagnostics] == [True, False]
 
 
 def test_function_missing_from_version_stays_literal_with_a_warning():

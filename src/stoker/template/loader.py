@@ -263,7 +263,7 @@ def _load_yaml(source: Any, file: str, limits: LoadLimits, warnings: list[Diagno
                 Diagnostic(
                     SYNTAX,
                     f"YAML error: unacceptable character {shown}: {error.reason}",
-                    span=_offset_span(text, error.position, file),
+                    span=_offset_span(_text_of(source), error.position, file),
                 )
             ]
         ) from None
@@ -273,6 +273,15 @@ def _load_yaml(source: Any, file: str, limits: LoadLimits, warnings: list[Diagno
         ) from None
     finally:
         loader.dispose()
+
+
+def _text_of(source: Any) -> str:
+    """The text being loaded: ``source`` itself, or the binary file read again (only on
+    the way to an error, so a large file is read whole only then)."""
+    if isinstance(source, str):
+        return source
+    source.seek(0)
+    return str(source.read().decode("utf-8", "replace"))
 
 
 def _offset_span(text: str, offset: int, file: str) -> Span:
