@@ -8,5 +8,8 @@ bash scripts/bootstrap.sh
 .venv/bin/ruff format --check src tests benchmarks
 .venv/bin/lint-imports
 .venv/bin/mypy
-.venv/bin/pytest "$@"
+# The default tests on every core (each worker has its own PostgreSQL database and temp
+# dirs, see tests/conftest.py); the slow ones, which stop and kill processes at chosen
+# points, one at a time.
+.venv/bin/pytest -n auto "$@"
 .venv/bin/pytest -m slow "$@"
