@@ -717,9 +717,27 @@ def resource_show(
                     attributes[attribute] = plugin.attribute(view, attribute)
                 except Exception as error:  # an attribute's failure is shown, not raised
                     attributes[attribute] = f"<error: {error}>"
-    row["attributes"] = attributes
+    row["attributes"] = _shown_attributes(session, record, found, attributes)
     row["properties"] = _shown_properties(session, record, found)
     emit_record(row, fmt, columns)
+
+
+def _shown_attributes(
+    session: Session, record: StackRecord, found: ResourceRecord, attributes: dict[str, Any]
+) -> dict[str, Any]:
+    """``attributes``, every one ``<sensitive>`` when the resource's properties or metadata
+    read a hidden parameter: its attributes are computed from them (an ``OS::Heat::Value``
+    hands the value back, an attribute's error may quote it). An output that reads such
+    an attribute still shows it: the author asked for that one."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_resources
+
+    try:
+        template = session.engine().definition_of(record).template
+    except StokerError:
+        return {name: SENSITIVE for name in attributes}  # cannot tell: show nothing
+    if found.name not in sensitive_resources(template):
+        return attributes
+    return {name: SENSITIVE for name in attributes}
 
 
 def _shown_properties(

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from stoker.definition.template import Template
 from stoker.diagnostics import Diagnostic, Path
+from stoker.errors import FunctionError
 from stoker.functions.base import Function
 from stoker.functions.refs import CfnGetAtt, GetAttr, GetParam, GetResource, Ref
 
@@ -162,3 +163,32 @@ def withheld_messages(messages: Sequence[str], sensitive: Collection[str]) -> li
         return list(messages)
     names = ", ".join(sorted(sensitive))
     return [f"Property error in {names}: a value read from a hidden parameter is not valid here"]
+
+
+def sensitive_resources(template: Template) -> set[str]:
+    """Names of the resources whose properties or metadata may carry a hidden parameter's
+    value: their attributes may carry it too (an ``OS::Heat::Value`` hands it back)."""
+    hidden = hidden_parameters(template)
+    return _tainted(template, hidden) if hidden else set()
+
+
+def withheld_failure(error: FunctionError, tree: Any, template: Template) -> FunctionError:
+    """``error`` raised while resolving ``tree``, or the same failure (same path and place)
+    with a value-free message when the call that failed reads a hidden parameter.
+
+    A function's message quotes its arguments (an attribute name, a reference, the string
+    it could not split), and those may be a hidden parameter's value. The call is found by
+    the error's path among the calls in ``tree`` (the whole tree when the error carries
+    none), and judged by what it reads, never by searching the message for the secret.
+    """
+    hidden = hidden_parameters(template)
+    if not hidden:
+        return error
+    call: Any = tree
+    if error.path:
+        call = next((c for c in _calls(tree) if tuple(c.path) == tuple(error.path)), tree)
+    if not _reaches(call, hidden, _tainted(template, hidden)):
+        return error
+    name = call.name if isinstance(call, Function) else "a function"
+    message = f"{name}: a value read from a hidden parameter is not valid here (not shown)"
+    return FunctionError(message, error.path, error.span)

@@ -22,6 +22,7 @@ from stoker.definition.context import (
     StaticContext,
 )
 from stoker.definition.graph import DependencyGraph, find_cycle
+from stoker.definition.sensitive import withheld_failure
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints
 from stoker.diagnostics import Diagnostic, Path
@@ -462,7 +463,7 @@ def _check_known_values(
     if definition.errors:
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
-    checker = _KnownValues(context, scope)
+    checker = _KnownValues(context, scope, template)
     for name in definition.enabled:
         for tree in _resource_trees(template.resources[name]):
             checker.check(tree)
@@ -487,9 +488,10 @@ _LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZ
 
 
 class _KnownValues:
-    def __init__(self, context: StaticContext, scope: Scope) -> None:
+    def __init__(self, context: StaticContext, scope: Scope, template: Template) -> None:
         self.context = context
         self.scope = scope
+        self.template = template
         self.live: dict[int, bool] = {}
         self.found: list[Diagnostic] = []
 
@@ -520,7 +522,8 @@ class _KnownValues:
                 value.resolve(self.context)
             except Unresolved:
                 pass
-            except FunctionError as error:
+            except FunctionError as raised:
+                error = withheld_failure(raised, value, self.template)
                 self.found.append(
                     Diagnostic(
                         codes.FUNCTION_FAILED,

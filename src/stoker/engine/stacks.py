@@ -22,7 +22,12 @@ from typing import Any
 from stoker import codes
 from stoker.definition.context import stack_arn
 from stoker.definition.files import collect_files
-from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
+from stoker.definition.sensitive import (
+    sensitive_properties,
+    withheld_failure,
+    withheld_messages,
+    withhold,
+)
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic
@@ -548,9 +553,13 @@ class StackEngine:
                 try:
                     value = resolve(output.value, context)
                     entry["output_value"] = None if value is OMIT else value
-                except (FunctionError, Unresolved) as error:
+                except FunctionError as error:
                     entry["output_value"] = None
-                    entry["output_error"] = str(getattr(error, "message", error))
+                    failure = withheld_failure(error, output.value, definition.template)
+                    entry["output_error"] = failure.message
+                except Unresolved as error:
+                    entry["output_value"] = None
+                    entry["output_error"] = str(error)
             result.append(entry)
         return result
 
@@ -658,6 +667,8 @@ class _ChildView:
         try:
             value = resolve(output.value, self._context())
         except (FunctionError, Unresolved) as error:
+            if isinstance(error, FunctionError):
+                error = withheld_failure(error, output.value, definition.template)
             message = getattr(error, "message", str(error))
             raise FunctionError(
                 f"Error in {self.stack.parent_resource} output {name}: {message}"
@@ -908,7 +919,10 @@ class _Operation:
         values: dict[str, Any] = {}
         properties = resource.properties if isinstance(resource.properties, dict) else {}
         for key, tree in properties.items():
-            value = resolve(tree, context)
+            try:
+                value = resolve(tree, context)
+            except FunctionError as error:
+                raise withheld_failure(error, tree, self.definition.template) from None
             if value is not OMIT:
                 values[str(key)] = value
         path = (*resource.path, self.definition.template.names.properties)
