@@ -230,9 +230,11 @@ class StackEngine:
         event = self._stack_event(
             stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", stack.created_at
         )
-        await asyncio.to_thread(self.store.create_stack, stack, initial, [event])
+        claim, fence = leases.claim_new(stack.id, self.engine_id, self.settings.lease_seconds)
+        await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim)
         self._notify([event])
-        operation.attach(await self._claim(stack))
+        testpoints.reached("after_stack_row")
+        operation.attach(fence)
         return await self._run_create(operation, done=())
 
     async def _run_create(self, operation: _Operation, done: Iterable[str]) -> StackRecord:

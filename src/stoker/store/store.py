@@ -146,10 +146,12 @@ class SqlStore:
         stack: StackRecord,
         resources: Sequence[ResourceRecord],
         events: Sequence[EventRecord],
+        claim: Lease | None = None,
     ) -> None:
         """Insert the stack, its template, resources and events; StackExists if the name is
         taken by a live stack of the project (checked first; the partial unique index
-        catches a concurrent creator on PostgreSQL)."""
+        catches a concurrent creator on PostgreSQL). With ``claim``, the row is inserted
+        claimed by its creator (see `stoker.engine.state.Store.create_stack`)."""
         try:
             with self._writing() as connection:
                 live = stack.deleted_at is None
@@ -173,7 +175,14 @@ class SqlStore:
                     )
                 added = connection.execute(insert(RawTemplate).values(template_values(stack)))
                 template_id = _first_key(added.inserted_primary_key)
-                connection.execute(insert(Stack).values(stack_values(stack, template_id)))
+                values = stack_values(stack, template_id)
+                if claim is not None:
+                    values.update(
+                        lease_engine_id=claim.engine_id,
+                        lease_expires_at=claim.expires_at,
+                        lease_generation=claim.generation,
+                    )
+                connection.execute(insert(Stack).values(values))
                 self._write_rows(connection, resources, events)
         except IntegrityError as error:
             with self._reading() as connection:
