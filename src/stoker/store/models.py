@@ -99,7 +99,7 @@ class Stack(Base):
     updated_at: Mapped[datetime | None]
     deleted_at: Mapped[datetime | None]
     parent_id: Mapped[str | None] = mapped_column(String(64), ForeignKey("stacks.id"))
-    parent_resource: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    parent_resource: Mapped[str | None] = mapped_column(Text)  # a resource name: any length
     tags: Mapped[list[str]]
     timeout_mins: Mapped[int | None]
     disable_rollback: Mapped[bool]
@@ -125,8 +125,8 @@ class Resource(Base):
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     stack_id: Mapped[str] = mapped_column(String(64), ForeignKey("stacks.id"))
-    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
-    type: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    name: Mapped[str] = mapped_column(Text)  # Heat sets no limit on a resource's name
+    type: Mapped[str] = mapped_column(Text)  # a provider template's path can be long too
     action: Mapped[str] = mapped_column(String(STATE_LENGTH))
     status: Mapped[str] = mapped_column(String(STATE_LENGTH))
     status_reason: Mapped[str] = mapped_column(Text)
@@ -145,8 +145,8 @@ class Event(Base):
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     stack_id: Mapped[str] = mapped_column(String(64), ForeignKey("stacks.id"))
-    resource_name: Mapped[str] = mapped_column(String(NAME_LENGTH))
-    resource_type: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    resource_name: Mapped[str] = mapped_column(Text)
+    resource_type: Mapped[str] = mapped_column(Text)
     action: Mapped[str] = mapped_column(String(STATE_LENGTH))
     status: Mapped[str] = mapped_column(String(STATE_LENGTH))
     reason: Mapped[str] = mapped_column(Text)

@@ -88,12 +88,12 @@ def open_store(url: str | None = None) -> SqlStore:
             upgrade_to_head(engine)
         except DBAPIError as error:
             raise failures.cannot_open(shown, error) from None
-        with _plain_errors():
+        with _plain_errors(shown):
             sealer = secrets.open_sealer(engine, sqlite_file, in_memory)
     except BaseException:
         engine.dispose()
         raise
-    store = SqlStore(engine, sealer)
+    store = SqlStore(engine, sealer, shown)
     store.key_source = secrets.key_source(sqlite_file)
     return store
 
@@ -101,7 +101,9 @@ def open_store(url: str | None = None) -> SqlStore:
 class SqlStore:
     """The `stoker.engine.state.Store` on a migrated database; `close` when done."""
 
-    def __init__(self, engine: Engine, sealer: secrets.Sealer) -> None:
+    def __init__(self, engine: Engine, sealer: secrets.Sealer, shown: str | None = None) -> None:
+        #: the database as errors name it (the URL as given, password masked)
+        self.shown = shown or engine.url.render_as_string(hide_password=True)
         self._engine = engine
         self._sealer = sealer
         #: stack id -> whether its hidden values are sealed (a stack's never changes)
@@ -131,12 +133,12 @@ class SqlStore:
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
-        with _plain_errors(), self._engine.connect() as connection, connection.begin():
+        with _plain_errors(self.shown), self._engine.connect() as connection, connection.begin():
             yield connection
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        with _plain_errors(), self._writer.begin() as connection:
+        with _plain_errors(self.shown), self._writer.begin() as connection:
             yield connection
 
     # -- stacks ------------------------------------------------------------------------
@@ -191,7 +193,7 @@ class SqlStore:
             referenced = {stack.parent_id} | {r.stack_id for r in resources}
             referenced |= {e.stack_id for e in events}
             self._raise_unknown(referenced - {stack.id, None}, error)
-            raise _database_error(error) from None
+            raise _database_error(error, self.shown) from None
 
     def get_stack(self, name_or_id: str, project: str) -> StackRecord | None:
         """By id (deleted stacks too), else by name among live ones; only in ``project``."""
@@ -338,7 +340,7 @@ class SqlStore:
         except IntegrityError as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
             self._raise_unknown(named, error)
-            raise _database_error(error) from None
+            raise _database_error(error, self.shown) from None
 
     def _seal_resource(self, connection: Connection, record: ResourceRecord) -> ResourceRecord:
         if not self._is_sealed(connection, record.stack_id):
@@ -472,7 +474,7 @@ class SqlStore:
 
 
 @contextmanager
-def _plain_errors() -> Iterator[None]:
+def _plain_errors(shown: str) -> Iterator[None]:
     """Bad values (a naive time, NaN in JSON) raise the ValueError or TypeError that found
     them, not SQLAlchemy's wrapper of it. Database errors become one-line DatabaseErrors
     without the statement or its parameters (they may hold hidden values), except
@@ -484,16 +486,15 @@ def _plain_errors() -> Iterator[None]:
             raise error.orig from error
         if isinstance(error, IntegrityError):
             raise
-        raise _database_error(error) from None
+        raise _database_error(error, shown) from None
 
 
-def _database_error(error: StatementError) -> DatabaseError:
-    """One line: the driver's error class and the first line of its message (PostgreSQL
-    puts the values of a failing row on a DETAIL line after it)."""
+def _database_error(error: StatementError, shown: str) -> DatabaseError:
+    """One line: the driver's error class, the database (``shown``: password masked), and
+    the first line of the driver's message (PostgreSQL puts the values of a failing row on
+    a DETAIL line after it), with what to do when that is known."""
     orig = error.orig if error.orig is not None else error
-    lines = str(orig).strip().splitlines()
-    first = lines[0] if lines else type(orig).__name__
-    return DatabaseError(f"database error ({type(orig).__name__}): {first}")
+    return failures.during_use(shown, type(orig).__name__, failures.driver_reason(orig))
 
 
 def _first_key(key: Sequence[Any] | None) -> int:
