@@ -170,3 +170,68 @@ def test_the_canary_appears_nowhere_but_computed_outputs(
     assert outputs["broken"]["output_value"] is None
     assert "hidden parameter" in outputs["broken"]["output_error"]
     assert "<sensitive>" in seen["outputs table"]
+
+
+CHILD = """\
+heat_template_version: wallaby
+parameters:
+  p: {type: string}
+resources:
+  v:
+    type: OS::Heat::Value
+    properties: {value: {get_param: p}}
+  bad:
+    type: OS::Heat::TestResource
+    properties: {fail: {get_attr: [v, value]}}
+"""
+
+NESTED = {
+    # a provider template's parameter, not declared hidden, receives the secret
+    "provider": "  kid:\n    type: child.yaml\n    properties: {p: {get_attr: [joined, value]}}\n",
+    # a group writes the secret into its generated template as a literal
+    "group": (
+        "  kid:\n    type: OS::Heat::ResourceGroup\n"
+        "    properties:\n      count: 1\n"
+        "      resource_def: {type: OS::Heat::TestResource, "
+        "properties: {value: {get_param: pw}, fail: true}}\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NESTED))
+def test_the_canary_does_not_leak_from_nested_stacks(
+    store_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture, case: str
+) -> None:
+    """A value from a hidden parameter handed to a nested stack is as hidden there: the
+    child cannot tell which of its values carry it, so all of them count as derived."""
+    caplog.set_level(logging.DEBUG)
+    (tmp_path / "child.yaml").write_text(CHILD)
+    path = tmp_path / "top.yaml"
+    path.write_text(HEAD + NESTED[case])
+    db = ["--db", store_url]
+    seen: dict[str, str] = {}
+    created = _invoke(*db, "stack", "create", "s", "-t", str(path), "--parameter", f"pw={CANARY}")
+    assert created.exit_code == 1, created.output  # the child's failure fails the parent
+    seen["create"] = created.stdout + created.stderr
+    listed = _invoke(*db, "stack", "list", "--nested", "-f", "value", "-c", "Stack Name")
+    stacks = listed.stdout.split()
+    assert len(stacks) == 2, listed.output
+    for name in stacks:
+        for command in (
+            ["show", name, "-f", "json"],
+            ["event", "list", name, "-f", "json"],
+            ["resource", "list", name, "-f", "json"],
+            ["template", "show", name],
+            ["environment", "show", name],
+            ["output", "list", name, "--all"],
+            *(["resource", "show", name, r, "-f", "json"] for r in ("v", "bad", "0", "kid")),
+        ):
+            result = _invoke(*db, "stack", *command)
+            seen[" ".join(command)] = result.stdout + result.stderr
+    seen["logs"] = "\n".join(r.getMessage() for r in caplog.records)
+    for column, values in _raw_rows(store_url).items():
+        seen[f"database {column}"] = "\n".join(values)
+    leaked = sorted(label for label, text in seen.items() if _leaks(text))
+    assert leaked == [], {label: seen[label][-600:] for label in leaked}
+    if case == "provider":  # the child's property check says why, without the value
+        assert "read from a hidden parameter" in seen["create"], seen["create"]

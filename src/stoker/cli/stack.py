@@ -6,6 +6,7 @@ The commands and their output mirror ``openstack stack``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import sys
@@ -836,8 +837,13 @@ def template_group() -> None:
 @click.pass_obj
 def template_show(session: Session, name: str, fmt: str) -> None:
     """Print the template of NAME."""
+    from stoker.definition.sensitive import shown_template
+
     record = _find(session, name)
-    text = json.dumps(record.template, indent=2) if fmt == "json" else to_yaml(record.template)
+    data = record.template
+    with contextlib.suppress(StokerError):  # a definition that cannot be rebuilt: as stored
+        data = shown_template(data, session.engine().definition_of(record).template)
+    text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")
 
 

@@ -63,8 +63,25 @@ def _reaches(value: Any, hidden: set[str], tainted: set[str]) -> bool:
     return False
 
 
+def carry_secrets(template: Template) -> None:
+    """Mark the template of a nested stack whose facade's properties read a hidden
+    parameter of the stack above (or that is itself nested below such a facade).
+
+    Such a value reaches the child as a plain parameter (a provider template's ``p``, not
+    declared hidden) or as a literal in a generated template (a group's members), so the
+    child cannot tell which of its values carry it: every parameter is hidden, and every
+    property, attribute, output and failure counts as derived from one.
+    """
+    template.carries_secrets = True
+    template.parameters = {
+        name: replace(parameter, hidden=True) for name, parameter in template.parameters.items()
+    }
+
+
 def sensitive_outputs(template: Template) -> set[str]:
     """Names of the outputs whose value may derive from a hidden parameter."""
+    if template.carries_secrets:
+        return set(template.outputs)
     hidden = hidden_parameters(template)
     if not hidden:
         return set()
@@ -76,7 +93,11 @@ def sensitive_properties(template: Template, resource: str) -> set[str]:
     """Names of ``resource``'s properties whose value may derive from a hidden parameter."""
     hidden = hidden_parameters(template)
     definition = template.resources.get(resource)
-    if not hidden or definition is None or not isinstance(definition.properties, dict):
+    if definition is None or not isinstance(definition.properties, dict):
+        return set()
+    if template.carries_secrets:
+        return {str(name) for name in definition.properties}
+    if not hidden:
         return set()
     tainted = _tainted(template, hidden)
     return {
@@ -168,6 +189,8 @@ def withheld_messages(messages: Sequence[str], sensitive: Collection[str]) -> li
 def sensitive_resources(template: Template) -> set[str]:
     """Names of the resources whose properties or metadata may carry a hidden parameter's
     value: their attributes may carry it too (an ``OS::Heat::Value`` hands it back)."""
+    if template.carries_secrets:
+        return set(template.resources)
     hidden = hidden_parameters(template)
     return _tainted(template, hidden) if hidden else set()
 
@@ -182,13 +205,38 @@ def withheld_failure(error: FunctionError, tree: Any, template: Template) -> Fun
     none), and judged by what it reads, never by searching the message for the secret.
     """
     hidden = hidden_parameters(template)
-    if not hidden:
+    if not hidden and not template.carries_secrets:
         return error
     call: Any = tree
     if error.path:
         call = next((c for c in _calls(tree) if tuple(c.path) == tuple(error.path)), tree)
-    if not _reaches(call, hidden, _tainted(template, hidden)):
+    if not template.carries_secrets and not _reaches(call, hidden, _tainted(template, hidden)):
         return error
     name = call.name if isinstance(call, Function) else "a function"
     message = f"{name}: a value read from a hidden parameter is not valid here (not shown)"
     return FunctionError(message, error.path, error.span)
+
+
+def shown_template(data: Any, template: Template) -> Any:
+    """A stored template as ``stack template show`` prints it: unchanged, except that a
+    nested stack fed a hidden value (`carry_secrets`) shows each resource's properties
+    and metadata as `SENSITIVE`, since a generated template (a group's members) holds the
+    value itself, written in as a literal. Chosen by the resource's place in the
+    template, never by searching it for the secret."""
+    if not template.carries_secrets or not isinstance(data, dict):
+        return data
+    names = template.names
+    resources = data.get(names.resources)
+    if not isinstance(resources, dict):
+        return data
+    masked: dict[Any, Any] = {}
+    for name, resource in resources.items():
+        if isinstance(resource, dict):
+            resource = {
+                key: ({k: SENSITIVE for k in value} if isinstance(value, dict) else SENSITIVE)
+                if key in (names.properties, names.metadata)
+                else value
+                for key, value in resource.items()
+            }
+        masked[name] = resource
+    return {**data, names.resources: masked}

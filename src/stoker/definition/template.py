@@ -141,6 +141,9 @@ class Template:
     capabilities: dict[str, list[str]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     calls: list[Function] = field(default_factory=list)  # every function call parsed
+    #: a nested stack's template whose parent fed it a hidden value (see
+    #: `stoker.definition.sensitive.carry_secrets`): any value in it may be that value
+    carries_secrets: bool = False
 
     def calls_of(self, name: str) -> list[Function]:
         """Every call of the function ``name`` anywhere in the template (all branches)."""

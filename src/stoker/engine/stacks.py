@@ -23,7 +23,9 @@ from stoker import codes
 from stoker.definition.context import stack_arn
 from stoker.definition.files import collect_files
 from stoker.definition.sensitive import (
+    carry_secrets,
     sensitive_properties,
+    sensitive_resources,
     withheld_failure,
     withheld_messages,
     withhold,
@@ -394,6 +396,8 @@ class StackEngine:
             expanded=parent.resolution().resolved.get(record.name),
         )
         template = parse_template(Document(spec.template, "yaml", spec.location))
+        if record.name in sensitive_resources(parent.definition.template):
+            carry_secrets(template)
         files = dict(spec.files)
         if base_dir is not None:
             calls = template.calls_of("get_file")
@@ -490,7 +494,10 @@ class StackEngine:
             parent = self.store.get_stack(stack.parent_id, stack.project)
             if parent is not None:
                 records = {r.name: r for r in self.store.resources(parent.id)}
-                facade = self._facade(self.definition_of(parent), records, stack.parent_resource)
+                above = self.definition_of(parent)
+                if stack.parent_resource in sensitive_resources(above.template):
+                    carry_secrets(template)
+                facade = self._facade(above, records, stack.parent_resource)
         return define_stack(
             template,
             environment,
