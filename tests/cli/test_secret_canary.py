@@ -213,6 +213,14 @@ def test_the_canary_does_not_leak_from_nested_stacks(
     created = _invoke(*db, "stack", "create", "s", "-t", str(path), "--parameter", f"pw={CANARY}")
     assert created.exit_code == 1, created.output  # the child's failure fails the parent
     seen["create"] = created.stdout + created.stderr
+    given = ["--parameter", f"pw={CANARY}"]
+    for label, command in {
+        "validate --show-nested": ["template", "validate", str(path), *given, "--show-nested"],
+        "resolve": ["template", "resolve", str(path), *given],
+        "dry-run": [*db, "stack", "create", "d", "-t", str(path), *given, "--dry-run"],
+    }.items():
+        result = _invoke(*command, "-f", "json")
+        seen[label] = result.stdout + result.stderr
     listed = _invoke(*db, "stack", "list", "--nested", "-f", "value", "-c", "Stack Name")
     stacks = listed.stdout.split()
     assert len(stacks) == 2, listed.output

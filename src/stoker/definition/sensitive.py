@@ -63,19 +63,18 @@ def _reaches(value: Any, hidden: set[str], tainted: set[str]) -> bool:
     return False
 
 
-def carry_secrets(template: Template) -> None:
-    """Mark the template of a nested stack whose facade's properties read a hidden
-    parameter of the stack above (or that is itself nested below such a facade).
+def carrying_secrets(template: Template) -> Template:
+    """A copy of the template of a nested stack whose facade's properties read a hidden
+    parameter of the stack above (or that is itself nested below such a facade), marked
+    so (a copy: provider templates are parsed once and shared by every facade).
 
     Such a value reaches the child as a plain parameter (a provider template's ``p``, not
     declared hidden) or as a literal in a generated template (a group's members), so the
     child cannot tell which of its values carry it: every parameter is hidden, and every
     property, attribute, output and failure counts as derived from one.
     """
-    template.carries_secrets = True
-    template.parameters = {
-        name: replace(parameter, hidden=True) for name, parameter in template.parameters.items()
-    }
+    hidden = {name: replace(p, hidden=True) for name, p in template.parameters.items()}
+    return replace(template, parameters=hidden, carries_secrets=True)
 
 
 def sensitive_outputs(template: Template) -> set[str]:
@@ -219,7 +218,7 @@ def withheld_failure(error: FunctionError, tree: Any, template: Template) -> Fun
 
 def shown_template(data: Any, template: Template) -> Any:
     """A stored template as ``stack template show`` prints it: unchanged, except that a
-    nested stack fed a hidden value (`carry_secrets`) shows each resource's properties
+    nested stack fed a hidden value (`carrying_secrets`) shows each resource's properties
     and metadata as `SENSITIVE`, since a generated template (a group's members) holds the
     value itself, written in as a literal. Chosen by the resource's place in the
     template, never by searching it for the secret."""

@@ -142,7 +142,7 @@ class Template:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     calls: list[Function] = field(default_factory=list)  # every function call parsed
     #: a nested stack's template whose parent fed it a hidden value (see
-    #: `stoker.definition.sensitive.carry_secrets`): any value in it may be that value
+    #: `stoker.definition.sensitive.carrying_secrets`): any value in it may be that value
     carries_secrets: bool = False
 
     def calls_of(self, name: str) -> list[Function]:

@@ -16,7 +16,13 @@ from typing import Any
 
 from stoker import codes
 from stoker.definition.files import collect_files
-from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
+from stoker.definition.sensitive import (
+    carrying_secrets,
+    sensitive_properties,
+    sensitive_resources,
+    withheld_messages,
+    withhold,
+)
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -461,6 +467,8 @@ class TreeCheck:
             definition.environment, name, spec.parameters, expanded=resolution.resolved.get(name)
         )
         child_template = parse_template(Document(spec.template, "yaml", spec.location))
+        if name in sensitive_resources(definition.template):
+            child_template = carrying_secrets(child_template)
         child = define_stack(child_template, environment, spec.files, require_all_parameters=False)
         self.nested.append(((*names, name), spec.location, child))
         found = list(child.errors) + child.create_findings
@@ -507,6 +515,8 @@ class TreeCheck:
             definition.environment, name, known, expanded=resolution.resolved.get(name)
         )
         model = plugin.template_model  # type: ignore[attr-defined]
+        if name in sensitive_resources(definition.template):
+            model = carrying_secrets(model)
         child = define_stack(
             model,
             environment,

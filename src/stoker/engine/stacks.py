@@ -23,7 +23,7 @@ from stoker import codes
 from stoker.definition.context import stack_arn
 from stoker.definition.files import collect_files
 from stoker.definition.sensitive import (
-    carry_secrets,
+    carrying_secrets,
     sensitive_properties,
     sensitive_resources,
     withheld_failure,
@@ -397,7 +397,7 @@ class StackEngine:
         )
         template = parse_template(Document(spec.template, "yaml", spec.location))
         if record.name in sensitive_resources(parent.definition.template):
-            carry_secrets(template)
+            template = carrying_secrets(template)
         files = dict(spec.files)
         if base_dir is not None:
             calls = template.calls_of("get_file")
@@ -496,7 +496,7 @@ class StackEngine:
                 records = {r.name: r for r in self.store.resources(parent.id)}
                 above = self.definition_of(parent)
                 if stack.parent_resource in sensitive_resources(above.template):
-                    carry_secrets(template)
+                    template = carrying_secrets(template)
                 facade = self._facade(above, records, stack.parent_resource)
         return define_stack(
             template,
