@@ -33,6 +33,7 @@ LEASE_SECONDS = 0.6
 
 # Where the first process stops: (point, which time it is reached there).
 STOPS = {
+    "after_stack_row": "after_stack_row:1",
     "before_handler": "before_handler:3",
     "after_handler": "after_handler:3",
     "after_complete": "after_complete:3",

@@ -604,7 +604,8 @@ def template_group() -> None:
 def template_show(session: Session, name: str, fmt: str) -> None:
     """Print the template of NAME."""
     record = find_stack(session, name)
-    text = json.dumps(record.template, indent=2) if fmt == "json" else to_yaml(record.template)
+    data = views.template_document(session.engine(), record)
+    text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")
 
 

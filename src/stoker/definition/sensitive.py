@@ -17,7 +17,10 @@ and chains, whose members' properties are copied into the child, every member) a
 its children (the attributes of a nested-stack resource that read the child's outputs
 derived from a hidden parameter). Heat 24.1.2 shows all of these values in clear, a
 child's parameter fed from a parent's hidden one included (measured); stoker shows them
-as Heat does except where it withholds derived values (the table view, property errors).
+as Heat does except where it withholds derived values (the table view, property and
+function errors, `resource show`'s attributes, a generated member template), and it
+shows a child's parameter fed so masked, as a hidden parameter is (the project's rule:
+hidden values are masked wherever they are shown).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from typing import Any, Final
 
 from stoker.definition.template import Template
 from stoker.diagnostics import Diagnostic, Path
+from stoker.errors import FunctionError
 from stoker.functions.base import Function
 from stoker.functions.refs import CfnGetAtt, GetAttr, GetParam, GetResource, Ref
 
@@ -288,3 +292,66 @@ def withheld_messages(messages: Sequence[str], sensitive: Collection[str]) -> li
         return list(messages)
     names = ", ".join(sorted(sensitive))
     return [f"Property error in {names}: a value read from a hidden parameter is not valid here"]
+
+
+def sensitive_resources(template: Template, taint: Taint = NO_TAINT) -> set[str]:
+    """Names of the resources whose properties or metadata may carry a hidden parameter's
+    value (the template's own, or one the `Taint` says reached it): their attributes may
+    carry it too (an ``OS::Heat::Value`` hands it back)."""
+    hidden = hidden_names(template, taint)
+    if not hidden and taint.empty:
+        return set()
+    return _tainted(template, hidden, taint)
+
+
+def withheld_failure(
+    error: FunctionError, tree: Any, template: Template, taint: Taint = NO_TAINT
+) -> FunctionError:
+    """``error``, raised while resolving ``tree`` at run time, or the same failure (same
+    path and place) rebuilt without values as `withhold_call` rebuilds a failure found
+    before anything runs, when the call that failed reads a hidden parameter (the
+    template's own, one the `Taint` says a parent fed, or a resource carrying one).
+
+    A function's message quotes its arguments (an attribute name, a reference, the string
+    it could not split), and those may be a hidden parameter's value. The call is found by
+    the error's path among the calls in ``tree`` (the whole tree when the error carries
+    none), and judged by what it reads, never by searching the message for the secret.
+    """
+    hidden = hidden_names(template, taint)
+    if not hidden and taint.empty:
+        return error
+    call: Any = tree
+    if error.path:
+        call = next((c for c in _calls(tree) if tuple(c.path) == tuple(error.path)), tree)
+    if not _reaches(call, hidden, _tainted(template, hidden, taint), taint):
+        return error
+    name = call.name if isinstance(call, Function) else "a function"
+    message = f"{name}: fails on a value read from a hidden parameter (not shown)"
+    return FunctionError(message, error.path, error.span)
+
+
+def shown_template(data: Any, template: Template, taint: Taint = NO_TAINT) -> Any:
+    """A stored template as ``stack template show`` prints it: unchanged, except the
+    resources whose every property the `Taint` says carries a parent's hidden value (a
+    group's or chain's members: the generated template holds the value itself, written
+    in as a literal) show their properties and metadata as `SENSITIVE`. Chosen by the
+    resource's place in the template, never by searching it for the secret. (A provider
+    template holds no such literal: its values arrive as parameters, masked where shown.)"""
+    masked_names = set(taint.resources) & set(template.resources)
+    if not masked_names or not isinstance(data, dict):
+        return data
+    names = template.names
+    resources = data.get(names.resources)
+    if not isinstance(resources, dict):
+        return data
+    masked: dict[Any, Any] = {}
+    for name, resource in resources.items():
+        if isinstance(resource, dict) and name in masked_names:
+            resource = {
+                key: ({k: SENSITIVE for k in value} if isinstance(value, dict) else SENSITIVE)
+                if key in (names.properties, names.metadata)
+                else value
+                for key, value in resource.items()
+            }
+        masked[name] = resource
+    return {**data, names.resources: masked}

@@ -173,6 +173,22 @@ def acquire(
     return Fence(LeaseToken(stack_id, engine_id, ours.generation), seconds)
 
 
+def claim_new(stack_id: str, engine_id: str, seconds: float) -> tuple[Lease, Fence]:
+    """The claim a new stack's row is inserted with (`Store.create_stack`), and its fence.
+
+    Claiming after the insert would leave a window in which another process (a delete)
+    could take the stack, finish, and release it, and the creator would then claim it
+    again and create resources in a deleted stack. The fence is made first, so the claim
+    is counted as confirmed no later than the expiry written to the row is measured from.
+    """
+    fence = Fence(LeaseToken(stack_id, engine_id, NEW_GENERATION), seconds)
+    return Lease(engine_id, now_utc() + timedelta(seconds=seconds), NEW_GENERATION), fence
+
+
+#: the generation of the claim a stack is created with (a later claim counts up from it)
+NEW_GENERATION = 1
+
+
 @contextlib.asynccontextmanager
 async def held(store: Store, fence: Fence) -> AsyncIterator[Fence]:
     """Keep renewing an acquired claim while the block runs; release it afterwards.

@@ -17,7 +17,12 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
+from stoker.definition.sensitive import (
+    sensitive_properties,
+    withheld_failure,
+    withheld_messages,
+    withhold,
+)
 from stoker.definition.stack import StackDefinition
 from stoker.engine import cancel, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
@@ -33,7 +38,7 @@ from stoker.engine.state import (
     Status,
     WriteBatch,
 )
-from stoker.errors import OperationCancelled, PropertyError, StokerError
+from stoker.errors import FunctionError, OperationCancelled, PropertyError, StokerError
 from stoker.functions.base import OMIT, resolve
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.nested import NestedStackPlugin
@@ -352,7 +357,11 @@ class Operation:
         values: dict[str, Any] = {}
         properties = resource.properties if isinstance(resource.properties, dict) else {}
         for key, tree in properties.items():
-            value = resolve(tree, context)
+            try:
+                value = resolve(tree, context)
+            except FunctionError as error:  # rebuilt without a hidden value it read
+                template, taint = self.definition.template, self.definition.taint
+                raise withheld_failure(error, tree, template, taint) from None
             if value is not OMIT:
                 values[str(key)] = value
         path = (*resource.path, self.definition.template.names.properties)

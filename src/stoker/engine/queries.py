@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from stoker.definition.context import stack_arn
-from stoker.definition.sensitive import NO_TAINT, handed_down
+from stoker.definition.sensitive import NO_TAINT, handed_down, withheld_failure
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.engine.runtime import RuntimeContext
@@ -131,9 +131,15 @@ class StackQueries:
                 try:
                     value = resolve(output.value, context)
                     entry["output_value"] = None if value is OMIT else value
-                except (FunctionError, Unresolved) as error:
+                except FunctionError as error:  # rebuilt without a hidden value it read
                     entry["output_value"] = None
-                    entry["output_error"] = str(getattr(error, "message", error))
+                    failure = withheld_failure(
+                        error, output.value, definition.template, definition.taint
+                    )
+                    entry["output_error"] = failure.message
+                except Unresolved as error:
+                    entry["output_value"] = None
+                    entry["output_error"] = str(error)
             result.append(entry)
         return result
 
@@ -183,6 +189,8 @@ class ChildView:
         try:
             value = resolve(output.value, self._context())
         except (FunctionError, Unresolved) as error:
+            if isinstance(error, FunctionError):  # rebuilt without a hidden value it read
+                error = withheld_failure(error, output.value, definition.template, definition.taint)
             message = getattr(error, "message", str(error))
             raise FunctionError(
                 f"Error in {self.stack.parent_resource} output {name}: {message}"

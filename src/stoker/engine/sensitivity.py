@@ -5,8 +5,10 @@ builds that taint from the stack tree as it was created: from the parent, the
 parameters its facade resource fed with a value derived from a hidden parameter (for
 groups and chains, which copy the member definition into the child, every member); from
 the children, which of their outputs carry such a value. Heat shows all of these in
-clear (measured on 24.1.2); stoker uses the answer only where it withholds derived
-values: the table view of outputs and properties.
+clear (measured on 24.1.2); stoker uses the answer where it withholds derived values:
+the table view of outputs and properties, `resource show`'s attributes, and a generated
+member template in `stack template show` (a child's parameters fed so are masked from
+the definition's own taint, see `stoker.engine.views.stack_parameters`).
 
 The walk follows dependencies only: a facade's properties can read the attributes of
 the resources it depends on, never of itself or of what depends on it, so the recursion

@@ -209,9 +209,11 @@ class StackEngine:
         event = self.stack_event(
             stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", stack.created_at
         )
-        await asyncio.to_thread(self.store.create_stack, stack, initial, [event])
+        claim, fence = leases.claim_new(stack.id, self.engine_id, self.settings.lease_seconds)
+        await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim)
         self.notify([event])
-        operation.attach(await self.claim(stack))
+        testpoints.reached("after_stack_row")
+        operation.attach(fence)
         return await self._run_create(operation, done=())
 
     async def _run_create(self, operation: Operation, done: Iterable[str]) -> StackRecord:

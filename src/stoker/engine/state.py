@@ -190,10 +190,16 @@ class Store(Protocol):
     """Durable state. Every method is one transaction; times are timezone-aware UTC."""
 
     def create_stack(
-        self, stack: StackRecord, resources: Sequence[ResourceRecord], events: Sequence[EventRecord]
+        self,
+        stack: StackRecord,
+        resources: Sequence[ResourceRecord],
+        events: Sequence[EventRecord],
+        claim: Lease | None = None,
     ) -> None:
         """Insert a stack with its initial resource rows; StackExists if a stack of that
-        name exists (and is not deleted) in the project."""
+        name exists (and is not deleted) in the project. With ``claim``, the row is
+        inserted already claimed (that holder, expiry and generation), so no other
+        process can take the new stack between its insert and the creator's first write."""
 
     def get_stack(self, name_or_id: str, project: str) -> StackRecord | None:
         """By id (including deleted stacks) or else by name (not deleted)."""

@@ -17,6 +17,7 @@ ENV = "STOKER_TEST_STOP_AT"
 
 #: every point a create passes, for the tests to choose from (test_split_brain covers each)
 POINTS = (
+    "after_stack_row",  # a new stack's row (claimed by its creator) is committed
     "before_handler",  # a resource's IN_PROGRESS is committed; its handler has not started
     "after_handler",  # the handler returned; COMPLETE is not yet recorded
     "after_complete",  # a resource's COMPLETE is committed

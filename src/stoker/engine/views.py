@@ -25,14 +25,23 @@ def time_text(value: Any) -> str | None:
 
 
 def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]:
-    """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them."""
+    """All parameters (pseudo ones too) as strings, hidden ones masked, as Heat shows them;
+    a nested stack's parameter its parent fed from a hidden value (the definition's
+    `Taint`) is masked as a hidden one is (Heat shows it in clear: a deliberate
+    difference, by the rule that hidden values are masked wherever they are shown)."""
+    from dataclasses import replace
+
     from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
     from stoker.template.versions import Format
 
     definition = engine.definition_of(record)
+    fed = definition.taint.parameters
     shown = {
-        name: display_value(parameter, definition.parameters[name])
+        name: display_value(
+            replace(parameter, hidden=True) if name in fed else parameter,
+            definition.parameters[name],
+        )
         for name, parameter in definition.template.parameters.items()
         if name in definition.parameters
     }
@@ -128,12 +137,14 @@ def stack_row(record: StackRecord) -> dict[str, Any]:
 
 def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, Any]:
     """The stored environment with the values of hidden parameters (by name, in
-    ``parameters`` and ``parameter_defaults``) masked; nothing else is touched."""
+    ``parameters`` and ``parameter_defaults``) masked, those a parent fed from a hidden
+    value (the definition's `Taint`) too; nothing else is touched."""
+    from stoker.definition.sensitive import hidden_names
     from stoker.parameters import MASK
 
     try:
-        template = engine.definition_of(record).template
-        hidden = {name for name, p in template.parameters.items() if p.hidden}
+        definition = engine.definition_of(record)
+        hidden = hidden_names(definition.template, definition.taint)
     except StokerError:  # no definition to ask: mask every value rather than leak one
         hidden = None
     data = dict(record.environment)
@@ -217,9 +228,43 @@ def resource_document(
                     attributes[attribute] = plugin.attribute(view, attribute)
                 except Exception as error:  # an attribute's failure is shown, not raised
                     attributes[attribute] = f"<error: {error}>"
-    row["attributes"] = attributes
+    row["attributes"] = shown_attributes(engine, stack, found, attributes)
     row["properties"] = shown_properties(engine, stack, found)
     return row
+
+
+def shown_attributes(
+    engine: StackEngine, record: StackRecord, found: ResourceRecord, attributes: dict[str, Any]
+) -> dict[str, Any]:
+    """``attributes``, every one ``<sensitive>`` when the resource's properties or metadata
+    read a hidden value (the stack's own hidden parameter, or one the `Taint` says reached
+    it from a parent or a child): its attributes are computed from them (an
+    ``OS::Heat::Value`` hands the value back, an attribute's error may quote it). An
+    output that reads such an attribute still shows it: the author asked for that one."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_resources
+    from stoker.engine.sensitivity import StackTaints
+
+    try:
+        template = engine.definition_of(record).template
+        taint = StackTaints(engine).of(record)  # across parent and children
+    except StokerError:
+        return {name: SENSITIVE for name in attributes}  # cannot tell: show nothing
+    if found.name not in sensitive_resources(template, taint):
+        return attributes
+    return {name: SENSITIVE for name in attributes}
+
+
+def template_document(engine: StackEngine, record: StackRecord) -> Any:
+    """The stored template as ``stack template show`` prints it: a generated template
+    whose members the parent fed a hidden value (a group's, a chain's) shows their
+    properties and metadata masked (`stoker.definition.sensitive.shown_template`)."""
+    from stoker.definition.sensitive import shown_template
+
+    try:
+        definition = engine.definition_of(record)
+    except StokerError:  # a definition that cannot be rebuilt: as stored
+        return record.template
+    return shown_template(record.template, definition.template, definition.taint)
 
 
 def shown_properties(

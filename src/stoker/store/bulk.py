@@ -32,6 +32,7 @@ from sqlalchemy import (
     ColumnElement,
     DateTime,
     Select,
+    String,
     Table,
     Text,
     bindparam,
@@ -168,8 +169,11 @@ def _insert_from_arrays(table: Table, fields: Sequence[str]) -> Insert:
 
 
 def _array_element(column: Any) -> TypeEngine[Any]:
-    """JSON travels as text (cast on the server); times as plain ``timestamptz``."""
-    if isinstance(column.type, JSON):
+    """JSON travels as text (cast on the server); times as plain ``timestamptz``; strings
+    as ``text``, so a value too long for its column is refused by the insert rather than
+    cut by an explicit cast of the array (``varchar(n)[]``), which PostgreSQL does
+    silently."""
+    if isinstance(column.type, JSON | String):
         return Text()
     if isinstance(column.type, UTCDateTime):
         return DateTime(timezone=True)

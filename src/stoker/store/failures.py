@@ -49,6 +49,29 @@ def cannot_open(shown: str, error: BaseException) -> DatabaseError:
     return DatabaseError(f"cannot open database {shown}: {reason}; {hint}")
 
 
+#: (words in the driver's message, what to do) for a database that fails while in use
+_RESUME = "`stoker stack recover` continues an interrupted operation once it is back"
+_USE_HINTS = (
+    ("readonly database", "the file or its directory is read-only; nothing was written"),
+    ("disk image is malformed", "the file is damaged; restore it from a backup"),
+    ("file is not a database", "the file is damaged; restore it from a backup"),
+    ("terminating connection", f"the server ended the connection; {_RESUME}"),
+    ("server closed the connection", f"the server went away; {_RESUME}"),
+    ("consuming input failed", f"the server went away; {_RESUME}"),
+    ("connection refused", f"is the server running? {_RESUME}"),
+    ("not currently accepting connections", f"the database is closed to connections; {_RESUME}"),
+)
+
+
+def during_use(shown: str, kind: str, reason: str) -> DatabaseError:
+    """A database that failed while in use (it opened): which one, the driver's reason
+    (its first line only: never a statement or its values), and what to do when known."""
+    lowered = reason.lower()
+    hint = next((hint for words, hint in _USE_HINTS if words in lowered), None)
+    suffix = f"; {hint}" if hint else ""
+    return DatabaseError(f"database error ({kind}) on {shown}: {reason}{suffix}")
+
+
 def driver_reason(error: BaseException) -> str:
     """The cause from the driver's message: its first line, after libpq's 'connection to
     server at ... failed:' and a FATAL/ERROR prefix (later lines are libpq's guesses)."""

@@ -168,7 +168,7 @@ class Stack(TableOf):
     updated_at = _time(nullable=True)
     deleted_at = _time(nullable=True)
     parent_id = _stack_id(nullable=True)
-    parent_resource = _name(nullable=True)
+    parent_resource = _text(nullable=True)  # a resource name: any length
     tags = _json()
     timeout_mins = _column(Integer, nullable=True)
     disable_rollback = _column(Boolean, nullable=False)
@@ -196,8 +196,8 @@ class Resource(TableOf):
 
     id = _id()
     stack_id = _stack_id()
-    name = _name()
-    type = _name()
+    name = _text()  # Heat sets no limit on a resource's name
+    type = _text()  # a provider template's path can be long too
     action = _state()
     status = _state()
     status_reason = _text()
@@ -216,8 +216,8 @@ class Event(TableOf):
 
     id = _id()
     stack_id = _stack_id()
-    resource_name = _name()
-    resource_type = _name()
+    resource_name = _text()
+    resource_type = _text()
     action = _state()
     status = _state()
     reason = _text()

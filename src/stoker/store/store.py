@@ -93,12 +93,12 @@ def open_store(url: str | None = None) -> SqlStore:
             upgrade_to_head(engine)
         except DBAPIError as error:
             raise failures.cannot_open(shown, error) from None
-        with _plain_errors():
+        with _plain_errors(shown):
             sealer = secrets.open_sealer(engine, sqlite_file, in_memory)
     except BaseException:
         engine.dispose()
         raise
-    store = SqlStore(engine, sealer)
+    store = SqlStore(engine, sealer, shown)
     store.key_source = secrets.key_source(sqlite_file)
     return store
 
@@ -106,7 +106,9 @@ def open_store(url: str | None = None) -> SqlStore:
 class SqlStore:
     """The `stoker.engine.state.Store` on a migrated database; `close` when done."""
 
-    def __init__(self, engine: Engine, sealer: secrets.Sealer) -> None:
+    def __init__(self, engine: Engine, sealer: secrets.Sealer, shown: str | None = None) -> None:
+        #: the database as errors name it (the URL as given, password masked)
+        self.shown = shown or engine.url.render_as_string(hide_password=True)
         self._engine = engine
         self._sealer = sealer
         #: stack id -> whether its hidden values are sealed (a stack's never changes)
@@ -141,12 +143,12 @@ class SqlStore:
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
-        with _plain_errors(), self._engine.connect() as connection, connection.begin():
+        with _plain_errors(self.shown), self._engine.connect() as connection, connection.begin():
             yield connection
 
     @contextmanager
     def _writing(self) -> Iterator[Connection]:
-        with _plain_errors(), self._writer.begin() as connection:
+        with _plain_errors(self.shown), self._writer.begin() as connection:
             yield connection
 
     # -- stacks ------------------------------------------------------------------------
@@ -156,10 +158,12 @@ class SqlStore:
         stack: StackRecord,
         resources: Sequence[ResourceRecord],
         events: Sequence[EventRecord],
+        claim: Lease | None = None,
     ) -> None:
         """Insert the stack, its template, resources and events; StackExists if the name is
         taken by a live stack of the project (checked first; the partial unique index
-        catches a concurrent creator on PostgreSQL)."""
+        catches a concurrent creator on PostgreSQL). With ``claim``, the row is inserted
+        claimed by its creator (see `stoker.engine.state.Store.create_stack`)."""
         try:
             with self._writing() as connection:
                 live = stack.deleted_at is None
@@ -183,7 +187,14 @@ class SqlStore:
                     )
                 added = connection.execute(insert(RawTemplate).values(template_values(stack)))
                 template_id = _first_key(added.inserted_primary_key)
-                connection.execute(insert(Stack).values(stack_values(stack, template_id)))
+                values = stack_values(stack, template_id)
+                if claim is not None:
+                    values.update(
+                        lease_engine_id=claim.engine_id,
+                        lease_expires_at=claim.expires_at,
+                        lease_generation=claim.generation,
+                    )
+                connection.execute(insert(Stack).values(values))
                 self._write_rows(connection, resources, events)
         except IntegrityError as error:
             with self._reading() as connection:
@@ -192,7 +203,7 @@ class SqlStore:
             referenced = {stack.parent_id} | {r.stack_id for r in resources}
             referenced |= {e.stack_id for e in events}
             self._raise_unknown(referenced - {stack.id, None}, error)
-            raise _database_error(error) from None
+            raise _database_error(error, self.shown) from None
 
     def get_stack(self, name_or_id: str, project: str) -> StackRecord | None:
         """By id (deleted stacks too), else by name among live ones; only in ``project``."""
@@ -350,7 +361,7 @@ class SqlStore:
         resources, events = self._rows(batch.resources, batch.events, sealed.__getitem__)
         bulk = self._bulk
         try:
-            with _plain_errors(), self._driver_transaction() as cursor:
+            with _plain_errors(self.shown), self._driver_transaction() as cursor:
                 if fence is not None:
                     held, request = self._fence.holds(cursor, fence)
                     if not held:
@@ -371,9 +382,9 @@ class SqlStore:
         except self._integrity_errors as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
             self._raise_unknown(named, error)
-            raise _database_error(error) from None
+            raise _database_error(error, self.shown) from None
         except self._driver_errors as error:
-            raise _database_error(error) from None
+            raise _database_error(error, self.shown) from None
         return request
 
     def _learn_sealed(self, stack_ids: Iterable[str]) -> None:
@@ -739,7 +750,7 @@ class SqlStore:
 
 
 @contextmanager
-def _plain_errors() -> Iterator[None]:
+def _plain_errors(shown: str) -> Iterator[None]:
     """Bad values (a naive time, NaN in JSON) raise the ValueError or TypeError that found
     them, not SQLAlchemy's wrapper of it. Database errors become one-line DatabaseErrors
     without the statement or its parameters (they may hold hidden values), except
@@ -751,16 +762,16 @@ def _plain_errors() -> Iterator[None]:
             raise error.orig from error
         if isinstance(error, IntegrityError):
             raise
-        raise _database_error(error) from None
+        raise _database_error(error, shown) from None
 
 
-def _database_error(error: Exception) -> DatabaseError:
-    """One line: the driver's error class and the first line of its message (PostgreSQL
-    puts the values of a failing row on a DETAIL line after it)."""
+def _database_error(error: Exception, shown: str) -> DatabaseError:
+    """One line: the driver's error class, the database (``shown``: password masked), and
+    the first line of the driver's message (PostgreSQL puts the values of a failing row on
+    a DETAIL line after it), with what to do when that is known. ``error`` is SQLAlchemy's
+    wrapper or, on the driver-cursor write path, the driver's own exception."""
     orig = getattr(error, "orig", None) or error
-    lines = str(orig).strip().splitlines()
-    first = lines[0] if lines else type(orig).__name__
-    return DatabaseError(f"database error ({type(orig).__name__}): {first}")
+    return failures.during_use(shown, type(orig).__name__, failures.driver_reason(orig))
 
 
 def _first_key(key: Sequence[Any] | None) -> int:
