@@ -112,7 +112,10 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
                     value = _load_yaml(handle, path, limits, warnings)
                 return Document(value, "yaml", path, tuple(warnings))
             handle.seek(0)
-        raw = handle.read(limits.max_bytes + 1)
+        # Sized by the file, not the limit: read(n) allocates n bytes before it reads, and
+        # a raised limit would otherwise cost its whole size in memory (a 200 MB buffer
+        # for a 100 MB file).
+        raw = handle.read(min(size, limits.max_bytes) + 1)
     if size > STREAM_FROM_BYTES:  # a large JSON document: keep its text only, not twice
         text = _decode(raw, path)
         del raw
