@@ -19,18 +19,9 @@ GET_AZS = (
     "lacks (output_error); stoker, with no cloud, answers ['nova'] as Heat does without one"
 )
 
-HEATCLIENT_FILES = (
-    "deliberate (docs/heat-differences.md): the CLI stands for python-heatclient + Heat, and "
-    "heatclient's files map holds only literal get_file paths it could read (a missing one "
-    "is refused before Heat sees the request, a computed one is left out); the recording "
-    "sent Heat's API a files map directly"
-)
-
 MISMATCHES: dict[str, str] = {
     "cfn/get_azs": GET_AZS,
     "collections/fn_getazs_hot@2013-05-23": GET_AZS,
-    "refs/get_file_missing@2018-08-31": HEATCLIENT_FILES,
-    "refs/get_file_from_param@2018-08-31": HEATCLIENT_FILES,
     "versions/capabilities_section@2018-08-31": CAPABILITIES,
     "versions/capabilities_section@2021-04-16": CAPABILITIES,
 }

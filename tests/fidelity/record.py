@@ -4,7 +4,10 @@
 
 For each case: ``POST /validate``; when Heat accepts the template, ``POST /stacks``, wait for
 the stack to leave IN_PROGRESS, read it (status, reason, parameters, outputs with
-``output_error``), delete it and wait until it is gone. Results go to
+``output_error``), delete it and wait until it is gone. The files map sent is the one
+python-heatclient builds for the case (``heatclient_files.py``, run by the reference Heat's
+interpreter): a case whose literal ``get_file`` path heatclient cannot read is recorded as
+heatclient's refusal (``"client": true``), without asking Heat. Results go to
 ``recordings/<area>.json`` (one file per case file), ids of stacks replaced by ``<uuid>`` so
 a re-recording only changes what Heat changed. Heat is never started or stopped here: run
 ``../shared/tools/reference-heat/heat.sh start`` first.
@@ -14,7 +17,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -29,6 +35,9 @@ from fidelity.normalize import normalize  # noqa: E402
 
 DEFAULT_URL = "http://127.0.0.1:8004/v1/admin"
 WAIT_SECONDS = 180
+HEAT_HOME = Path(os.environ.get("HEAT_HOME", Path.home() / ".cache/stoker-reference-heat"))
+HEATCLIENT_PYTHON = HEAT_HOME / "venv/bin/python"
+HEATCLIENT_FILES = Path(__file__).with_name("heatclient_files.py")
 
 
 class Heat:
@@ -57,8 +66,40 @@ class Heat:
                 return error.code, {"error": {"message": text, "type": "HTTPError"}}
 
 
-def _body(case: Case) -> dict[str, Any]:
-    files = dict(case.files)
+def client_files(case: Case) -> dict[str, Any]:
+    """What python-heatclient makes of the case's files: ``{"files": {name: text}}`` holding
+    only the files it reads (literal ``get_file`` and provider paths, environments' registry
+    entries), or ``{"refused": message, "type": ...}`` when it refuses before any request
+    (a literal path it cannot read). The case is written to a temporary directory, as a
+    user's files would be on disk, and the directory is named ``<dir>`` in a refusal."""
+    with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
+        root = Path(tmp).resolve()
+        for name, text in case.files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, encoding="utf-8")
+        (root / "template.yaml").write_text(case.template, encoding="utf-8")
+        envs = []
+        for index, text in enumerate(case.environments):
+            envs.append(root / f"env{index}.yaml")
+            envs[-1].write_text(text, encoding="utf-8")
+        args = [str(HEATCLIENT_PYTHON), str(HEATCLIENT_FILES), str(root / "template.yaml")]
+        done = subprocess.run(
+            [*args, *map(str, envs)], capture_output=True, text=True, check=True, timeout=60
+        )
+        answer = json.loads(done.stdout)
+        if "refused" in answer:
+            message = answer["refused"].replace(str(root), "<dir>")
+            return {"refused": message, "type": answer["type"]}
+        read = {Path(p).relative_to(root).as_posix() for p in answer["files"]}
+        return {"files": {name: text for name, text in case.files.items() if name in read}}
+
+
+def _body(case: Case, files: dict[str, str]) -> dict[str, Any]:
+    """The request heatclient would send, except that the template goes as its text and the
+    files map keeps the case's relative names (heatclient rewrites both to absolute
+    ``file://`` URLs of the user's disk, which would put the recorder's temporary
+    directory into Heat's messages)."""
+    files = dict(files)
     names = []
     for index, text in enumerate(case.environments):
         names.append(f"env{index}.yaml")
@@ -79,13 +120,19 @@ def _error(answer: Any) -> dict[str, Any]:
 def record(heat: Heat, case: Case) -> dict[str, Any]:
     """Heat's answer to one case."""
     result: dict[str, Any] = {"digest": case.digest()}
-    code, answer = heat.call("POST", "/validate", _body(case))
+    client = client_files(case)
+    if "refused" in client:
+        refusal = {"type": client["type"], "message": client["refused"]}
+        result["validate"] = {"ok": False, "client": True, **refusal}
+        result["create"] = None
+        return result
+    code, answer = heat.call("POST", "/validate", _body(case, client["files"]))
     if code != 200:
         result["validate"] = {"ok": False, **_error(answer)}
         result["create"] = None
         return result
     result["validate"] = {"ok": True}
-    body = _body(case) | {"stack_name": case.stack_name, "disable_rollback": True}
+    body = _body(case, client["files"]) | {"stack_name": case.stack_name, "disable_rollback": True}
     code, answer = heat.call("POST", "/stacks", body)
     if code not in (200, 201):
         result["create"] = {"refused": True, **_error(answer)}
@@ -158,6 +205,8 @@ def main() -> int:
         (RECORDINGS / f"{area}.json").write_text(text, encoding="utf-8")
     for case in chosen:
         got = results[case.id]
+        if got["validate"].get("client"):
+            print(f"{case.id}: heatclient refuses: {got['validate']['message']}")
         message = got["validate"].get("message") or (got["create"] or {}).get("message") or ""
         if case.fragment and case.fragment.lower() not in " ".join(message.split()).lower():
             print(f"{case.id}: fragment {case.fragment!r} not in Heat's {message!r}")

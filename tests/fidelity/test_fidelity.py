@@ -49,7 +49,8 @@ def differences(case: Case, heat: dict[str, Any], ours: dict[str, Any]) -> list[
     if heat["validate"]["ok"] != ours["validate"]["ok"]:
         if heat["validate"]["ok"]:
             return [f"validate: Heat accepts, stoker refuses: {ours['validate']['message']}"]
-        return [f"validate: Heat refuses ({heat['validate']['message']}), stoker accepts"]
+        who = "heatclient" if heat["validate"].get("client") else "Heat"
+        return [f"validate: {who} refuses ({heat['validate']['message']}), stoker accepts"]
     if not heat["validate"]["ok"]:
         if case.fragment and _flat(case.fragment) not in _flat(ours["validate"]["message"]):
             found.append(f"validate message lacks {case.fragment!r}: {ours['validate']['message']}")
