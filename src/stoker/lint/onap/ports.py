@@ -102,7 +102,7 @@ def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
         return
     for name, definition in section.items():
         kind = definition.get("type") if isinstance(definition, dict) else None
-        if kind not in NOUNS:
+        if not isinstance(kind, str) or kind not in NOUNS:
             continue
         assert isinstance(definition, dict)
         properties = definition.get("properties")
