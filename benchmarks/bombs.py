@@ -82,6 +82,26 @@ def big_template(directory: Path) -> list[str]:
     return ["template", "validate", "--max-template-size", str(200 * 1024 * 1024), str(path)]
 
 
+def big_json(directory: Path) -> list[str]:
+    """The same as JSON: a strict JSON document is parsed whole, not streamed."""
+    path = directory / "big.json"
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write('{"heat_template_version": "2018-08-31", "resources": {')
+        index = 0
+        while handle.tell() < 100 * 1024 * 1024:
+            handle.write(
+                ",".join(
+                    f'"r{index + i}": {{"type": "OS::Heat::Value", '
+                    f'"properties": {{"value": "item-{index + i}"}}}}'
+                    for i in range(10_000)
+                )
+                + ","
+            )
+            index += 10_000
+        handle.write('"last": {"type": "OS::Heat::None"}}}')
+    return ["template", "validate", "--max-template-size", str(200 * 1024 * 1024), str(path)]
+
+
 def join_aliased(directory: Path) -> list[str]:
     """``resolve`` of list_join over aliased lists of long strings (JSON-serialised items):
     12 MB of text once the aliases are expanded (under that limit), to be joined."""
@@ -189,6 +209,7 @@ def zip_ratio(directory: Path) -> list[str]:
 BOMBS = (
     Bomb("alias-strings", "YAML billion laughs of 10 KB strings", alias_strings, "max-"),
     Bomb("big-template", "100 MB template, --max-template-size raised", big_template, "max-"),
+    Bomb("big-json", "100 MB JSON template, --max-template-size raised", big_json, "max-"),
     Bomb("join-aliased", "resolve: list_join over aliased lists", join_aliased, "max-"),
     Bomb("replace-aliased", "resolve: str_replace, 100 KB x 10,000", replace_aliased, "max-"),
     Bomb("repeat-product", "repeat: 10**12 combinations", repeat_product, "max-"),

@@ -10,6 +10,7 @@ caught before any value is built. Date-like scalars stay the strings the author 
 from __future__ import annotations
 
 import bisect
+import codecs
 import gc
 import json
 import os
@@ -40,6 +41,8 @@ DEFAULT_MAX_BYTES = _DEFAULTS.template_size
 #: a YAML file larger than this is read by libyaml in pieces, not held whole in memory
 #: (only reachable with --max-template-size raised)
 STREAM_FROM_BYTES = 4 * 1024 * 1024
+#: how much of a JSON file that large is read first, to let the limits stop it early
+JSON_PROBE_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,8 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
                     value = _load_yaml(handle, path, limits, warnings)
                 return Document(value, "yaml", path, tuple(warnings))
             handle.seek(0)
+            _probe_json(handle, path, limits)
+            handle.seek(0)
         # Sized by the file, not the limit: read(n) allocates n bytes before it reads, and
         # a raised limit would otherwise cost its whole size in memory (a 200 MB buffer
         # for a 100 MB file).
@@ -121,6 +126,26 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
         del raw
         return load_document(text, path, limits, size)
     return load_document(raw, path, limits)
+
+
+def _probe_json(handle: Any, file: str, limits: LoadLimits) -> None:
+    """Read the start of a large JSON file first: when the loader's limits stop it there,
+    refuse it with that error without holding the whole text beside its nodes.
+
+    The limits a prefix breaks (nodes, depth) the whole document breaks at the same place,
+    and positions in the prefix are positions in the file. Any other outcome (the prefix
+    ends mid-document, or parses) says nothing, and the whole file is read as usual."""
+    try:  # a character cut at the end waits in the decoder; a bad byte is left to the read
+        prefix = codecs.getincrementaldecoder("utf-8-sig")().decode(handle.read(JSON_PROBE_BYTES))
+    except UnicodeDecodeError:
+        return
+    try:
+        _JsonReader(prefix, file, limits).read()
+    except TemplateError as error:
+        if any(d.code == TOO_DEEP for d in error.diagnostics):
+            raise
+    finally:
+        del prefix
 
 
 def _too_large(size: int, file: str, limits: LoadLimits) -> TemplateError:
