@@ -315,7 +315,7 @@ class StackEngine:
                 if r.action is Action.CREATE and r.status is Status.COMPLETE
             ]
             return await self._run_create(operation, done)
-        if stack.action is Action.UPDATE or (
+        if stack.action in (Action.UPDATE, Action.RESTORE) or (
             stack.action is Action.ROLLBACK
             and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
         ):
