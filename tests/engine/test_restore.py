@@ -13,7 +13,7 @@ from stoker.definition.loading import LoadOptions, load_definition
 from stoker.engine import restore, snapshots
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, StackEngine, UpdateRequest
-from stoker.engine.state import Action, Status
+from stoker.engine.state import Action, StackStatus, Status, WriteBatch
 from stoker.errors import NotFound
 from stoker.resources.registry import default_registry
 from stoker.template.nodes import plain
@@ -156,3 +156,18 @@ def test_restoring_an_unknown_snapshot_changes_nothing(engine, store, tmp_path):
     # the snapshot can be named, and restoring twice is the same definition again
     assert asyncio.run(restore.restore(engine, "st", "first")).status is Status.COMPLETE
     assert asyncio.run(restore.restore(engine, "st", made.id)).status is Status.COMPLETE
+
+
+def test_an_interrupted_restore_is_recovered_as_a_restore(engine, store, tmp_path):
+    made, before, _ = _changed_then_restored(engine, store, tmp_path)
+    restored = asyncio.run(restore.restore(engine, "st", made.id))
+    # the state a process dying just before the stack's last write leaves (its claim ended)
+    reason = "Stack RESTORE started"
+    status = StackStatus(restored.id, Action.RESTORE, Status.IN_PROGRESS, reason, made.created_at)
+    store.write(WriteBatch(stacks=[status]))
+    recovered = asyncio.run(engine.recover("st"))
+    assert (recovered.action, recovered.status) == (Action.RESTORE, Status.COMPLETE)
+    assert recovered.status_reason == "Stack RESTORE completed successfully"
+    # continued as the update it is: nothing deleted, the outputs still resolve
+    assert Action.DELETE not in {r.action for r in store.resources(restored.id)}
+    assert _outputs(engine, recovered) == {"kept": before["kept"], "word": "one"}
