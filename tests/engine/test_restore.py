@@ -14,7 +14,7 @@ from stoker.engine import restore, snapshots
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, StackEngine, UpdateRequest
 from stoker.engine.state import Action, StackStatus, Status, WriteBatch
-from stoker.errors import NotFound
+from stoker.errors import NotFound, OperationRefused
 from stoker.resources.registry import default_registry
 from stoker.template.nodes import plain
 
@@ -153,6 +153,13 @@ def test_restoring_an_unknown_snapshot_changes_nothing(engine, store, tmp_path):
     stack = store.get_stack("st", "default")
     assert (stack.action, stack.status) == (Action.UPDATE, Status.COMPLETE)
     assert _values(store, stack.id) == middle
+    busy = StackStatus(stack.id, Action.UPDATE, Status.IN_PROGRESS, "x", made.created_at)
+    store.write(WriteBatch(stacks=[busy]))
+    with pytest.raises(OperationRefused, match=r"^Stack st already has an action \(UPDATE\) in"):
+        asyncio.run(restore.restore(engine, "st", made.id))
+    assert _values(store, stack.id) == middle
+    done = StackStatus(stack.id, Action.UPDATE, Status.COMPLETE, "x", made.created_at)
+    store.write(WriteBatch(stacks=[done]))
     # the snapshot can be named, and restoring twice is the same definition again
     assert asyncio.run(restore.restore(engine, "st", "first")).status is Status.COMPLETE
     assert asyncio.run(restore.restore(engine, "st", made.id)).status is Status.COMPLETE

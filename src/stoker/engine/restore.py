@@ -30,7 +30,8 @@ async def restore(engine: StackEngine, name_or_id: str, snapshot: str) -> StackR
     """Restore stack ``name_or_id`` to ``snapshot`` (its id, or its name when unique).
 
     An unknown snapshot raises NotFound (Heat's 404), one that did not complete (no
-    document stored) OperationRefused; both before the stack is touched."""
+    document stored) or a stack with an operation in progress OperationRefused; all
+    before the stack is touched."""
     found = await snapshots.find(engine, name_or_id, snapshot)
     data = found.data
     if found.status != Status.COMPLETE.value or not isinstance(data, dict):
@@ -39,6 +40,10 @@ async def restore(engine: StackEngine, name_or_id: str, snapshot: str) -> StackR
         )
     stack = await find_stack(engine, name_or_id)
     await refuse_nested(engine, stack, "restore")
+    if stack.status is Status.IN_PROGRESS:  # Heat's words: the stack's lock is taken
+        raise OperationRefused(
+            f"Stack {stack.name} already has an action ({stack.action.value}) in progress."
+        )
     environment: dict[str, Any] = dict(data.get("environment") or {})
     parameters = environment.get("parameters")
     restored = replace(
