@@ -111,3 +111,21 @@ def test_snapshots_from_the_command_line(stoker, demo):
     missing = stoker("snapshot", "show", "demo", snapshot["id"])
     assert missing.exit_code == 1
     assert missing.stderr.strip() == f"error: Snapshot with id {snapshot['id']} not found"
+
+
+def test_snapshot_restore_from_the_command_line(stoker, demo):
+    def url() -> str:
+        shown = json.loads(stoker("output", "show", "demo", "url", "-f", "json").stdout)
+        return str(shown["output_value"])
+
+    before = url()
+    assert stoker("snapshot", "create", "demo", "--name", "before").exit_code == 0
+    changed = stoker("update", "demo", "--existing", "--parameter", "port=9090", "-f", "json")
+    assert changed.exit_code == 0, changed.output
+    assert url() != before and "9090" in url()
+    restored = stoker("snapshot", "restore", "demo", "before", "-f", "value", "-c", "stack_status")
+    assert (restored.exit_code, restored.stdout.strip()) == (0, "RESTORE_COMPLETE"), restored.output
+    assert url() == before
+    missing = stoker("snapshot", "restore", "demo", "nosuch")
+    assert missing.exit_code == 1
+    assert missing.stderr.strip() == "error: Snapshot with id nosuch not found"

@@ -2,8 +2,8 @@
 ``stack resource mark-unhealthy``: the other actions of ``openstack stack``, same meaning.
 
 Thin: each command parses, calls the library (`stoker.engine.check`, `.suspend`,
-`.cancel`, `.abandon`, `.snapshots`, `.unhealthy`) and prints. An action that ends FAILED
-exits 1 with one line naming the stack's status and reason.
+`.cancel`, `.abandon`, `.snapshots`, `.restore`, `.unhealthy`) and prints. An action that
+ends FAILED exits 1 with one line naming the stack's status and reason.
 """
 
 from __future__ import annotations
@@ -320,3 +320,18 @@ def snapshot_delete(session: Session, name: str, snapshot_id: str) -> None:
 
     gone = asyncio.run(snapshots.delete(session.engine(), name, snapshot_id))
     click.echo(f"deleted snapshot {gone.id}", err=True)
+
+
+@snapshot.command("restore")
+@click.argument("name")
+@click.argument("snapshot_id")
+@format_option
+@column_option
+@click.pass_obj
+def snapshot_restore(
+    session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
+) -> None:
+    """Restore NAME to snapshot SNAPSHOT_ID (or its name): an update to its definition."""
+    from stoker.engine import restore
+
+    _act(session, name, lambda engine: restore.restore(engine, name, snapshot_id), fmt, columns)

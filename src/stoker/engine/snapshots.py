@@ -6,7 +6,7 @@ document: template, environment, files, and each resource's data such as a
 RandomString's value, nested stacks inside) is stored with the snapshot, as Heat's
 ``stack_snapshot`` stores ``prepare_abandon()``. A stack with an operation in progress
 cannot be snapshotted (Heat: ``Stack X already has an action (A) in progress.``).
-Restoring (an update to the snapshot's definition) comes with ``stack update``.
+Restoring is `stoker.engine.restore`.
 """
 
 from __future__ import annotations

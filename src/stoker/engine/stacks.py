@@ -280,7 +280,7 @@ class StackEngine:
     # ------------------------------------------------------------------ recover
     async def recover(self, name_or_id: str) -> StackRecord:
         """`stack recover`: continue whatever operation was interrupted on the stack (a
-        create, delete, update or rollback here; a check, suspend, resume or snapshot in
+        create, delete, update, restore or rollback here; a check, suspend, resume or snapshot in
         `stoker.engine.walks`)."""
         stack = await self.find(name_or_id)
         if stack.status is Status.IN_PROGRESS and stack.action in _WALKS:
@@ -292,7 +292,8 @@ class StackEngine:
         return await self.resume(name_or_id)
 
     async def resume(self, name_or_id: str) -> StackRecord:
-        """Continue an interrupted create, delete, update or rollback from the recorded state."""
+        """Continue an interrupted create, delete, update (or restore) or rollback from the
+        recorded state."""
         stack = await self.find(name_or_id)
         await self._refuse_nested(stack, "recover")
         with frozen_heap():
@@ -315,7 +316,7 @@ class StackEngine:
                 if r.action is Action.CREATE and r.status is Status.COMPLETE
             ]
             return await self._run_create(operation, done)
-        if stack.action is Action.UPDATE or (
+        if stack.action in (Action.UPDATE, Action.RESTORE) or (
             stack.action is Action.ROLLBACK
             and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
         ):

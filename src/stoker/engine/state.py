@@ -28,6 +28,7 @@ class Action(StrEnum):
     SIGNAL = "SIGNAL"
     SNAPSHOT = "SNAPSHOT"
     ADOPT = "ADOPT"
+    RESTORE = "RESTORE"  # a stack restored from a snapshot (an update in Heat's terms)
 
 
 class Status(StrEnum):

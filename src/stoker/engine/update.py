@@ -190,9 +190,15 @@ def _decision(
 
 
 # ---------------------------------------------------------------------------- running
-async def update(engine: StackEngine, stack: StackRecord, request: UpdateRequest) -> StackRecord:
+async def update(
+    engine: StackEngine,
+    stack: StackRecord,
+    request: UpdateRequest,
+    action: Action = Action.UPDATE,
+) -> StackRecord:
     """Update ``stack`` to ``request`` (claimed, state first); refusals raise before any
-    work (OperationRefused)."""
+    work (OperationRefused). ``action`` is the stack's action: Heat runs a snapshot's
+    restore as this same update under RESTORE (the resources still say UPDATE)."""
     if stack.action is Action.DELETE or stack.status is Status.IN_PROGRESS:
         raise OperationRefused(
             f"Updating a stack when it is ({stack.action.value}, {stack.status.value}) "
@@ -221,7 +227,7 @@ async def update(engine: StackEngine, stack: StackRecord, request: UpdateRequest
             same = set(unchanged)
             operation.scope = frozenset(n for n in request.definition.enabled if n not in same)
         await _begin(
-            operation, Action.UPDATE, "Stack UPDATE started", StoredDefinition.of(new_stack)
+            operation, action, f"Stack {action.value} started", StoredDefinition.of(new_stack)
         )
         return await _run(operation, unchanged)
 
@@ -333,17 +339,19 @@ async def _begin(
 
 async def _run(operation: Operation, unchanged: Any) -> StackRecord:
     """Walk the new graph, then clean up; on failure roll back if the stack says so."""
+    # UPDATE, or RESTORE (which Heat never rolls back: its rollback is an update's)
+    action = operation.stack.action
     result = await _walk(operation, unchanged, restricted=True)
     if result.ok:
         result = await _clean_up(operation)
     if result.ok:
         testpoints.reached("before_stack_complete")
         return await operation.finish(
-            Action.UPDATE, Status.COMPLETE, "Stack UPDATE completed successfully"
+            action, Status.COMPLETE, f"Stack {action.value} completed successfully"
         )
     reason = _failure(operation, result)
-    failed = await operation.finish(Action.UPDATE, Status.FAILED, reason)
-    if operation.stack.disable_rollback:
+    failed = await operation.finish(action, Status.FAILED, reason)
+    if operation.stack.disable_rollback or action is not Action.UPDATE:
         return failed
     return await _rollback(operation)
 
