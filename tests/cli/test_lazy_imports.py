@@ -72,6 +72,8 @@ def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
     assert _loaded(modules, "stoker.definition", "stoker.resources") == []
     # the store is SQLAlchemy Core: no ORM, and no PostgreSQL dialect for a SQLite file
     assert _loaded(modules, "sqlalchemy.orm", "sqlalchemy.dialects.postgresql") == []
+    # a table needs no YAML dumper
+    assert _loaded(modules, "yaml") == []
 
 
 def test_help_lists_each_group_with_its_own_first_line() -> None:

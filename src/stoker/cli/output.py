@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 import json
 import os
@@ -24,11 +25,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-import yaml
 
 from stoker.diagnostics import Diagnostic
 
-if TYPE_CHECKING:  # Rich is imported when a table is drawn: ~30 ms that -f json never needs
+if TYPE_CHECKING:
+    import yaml
+
+    # Rich is imported when a table is drawn: ~30 ms that -f json never needs
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -78,35 +81,43 @@ column_option = click.option(
 )
 
 
-class _BlockDumper(yaml.SafeDumper):
-    """Multi-line strings as literal blocks, as a person would write them in a template."""
-
-
 _UNICODE_BREAKS = ("\x85", "\u2028", "\u2029")
 
 
-def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    # PyYAML writes Unicode line breaks unquoted, and its reader then splits on them:
-    # only the double-quoted style escapes them.
-    if any(brk in value for brk in _UNICODE_BREAKS):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+@functools.cache
+def _block_dumper() -> type[yaml.SafeDumper]:
+    """A dumper writing multi-line strings as literal blocks, as a person would write them
+    in a template. Made on first use: PyYAML is imported only by the commands that print
+    YAML (``stack list`` prints a table, and its start-up time is felt)."""
+    import yaml
 
+    class BlockDumper(yaml.SafeDumper):
+        pass
 
-_BlockDumper.add_representer(str, _represent_str)
-_BlockDumper.add_multi_representer(str, _represent_str)
-# Values read straight from a template (a Mappings entry that Fn::FindInMap returns, say)
-# are its position-keeping nodes: dicts and lists to everything else, so to YAML too
-# (PyYAML's safe representers match exact types only).
-_BlockDumper.add_multi_representer(dict, yaml.SafeDumper.represent_dict)
-_BlockDumper.add_multi_representer(list, yaml.SafeDumper.represent_list)
+    def represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        # PyYAML writes Unicode line breaks unquoted, and its reader then splits on them:
+        # only the double-quoted style escapes them.
+        if any(brk in value for brk in _UNICODE_BREAKS):
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+        style = "|" if "\n" in value else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    BlockDumper.add_representer(str, represent_str)
+    BlockDumper.add_multi_representer(str, represent_str)
+    # Values read straight from a template (a Mappings entry that Fn::FindInMap returns,
+    # say) are its position-keeping nodes: dicts and lists to everything else, so to YAML
+    # too (PyYAML's safe representers match exact types only).
+    BlockDumper.add_multi_representer(dict, yaml.SafeDumper.represent_dict)
+    BlockDumper.add_multi_representer(list, yaml.SafeDumper.represent_list)
+    return BlockDumper
 
 
 def to_yaml(data: Any) -> str:
+    import yaml
+
     return yaml.dump(
         data,
-        Dumper=_BlockDumper,
+        Dumper=_block_dumper(),
         sort_keys=False,
         default_flow_style=False,
         allow_unicode=True,
