@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from stoker.cli.plain_table import plain_table
 from stoker.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -159,6 +160,20 @@ def simple_table(
     return result
 
 
+def print_table(
+    rows: Sequence[dict[str, Any]], columns: Sequence[str], no_wrap: Sequence[str] = ()
+) -> None:
+    """`simple_table` on stdout. To a pipe or file, drawn without Rich where the result
+    is the same (`stoker.cli.plain_table`): ``stack list`` should not pay for Rich."""
+    if not sys.stdout.isatty():
+        cells = [[_cell_text(row.get(column)) for column in columns] for row in rows]
+        text = plain_table([heading(column) for column in columns], cells)
+        if text is not None:
+            click.echo(text, nl=False)
+            return
+    console().print(simple_table(rows, columns, no_wrap=no_wrap))
+
+
 def heading(column: str) -> str:
     """The table heading of a JSON key: ``stack_name`` → ``Stack Name``."""
     return column.replace("_", " ").title()
@@ -168,11 +183,15 @@ def _cell(value: Any) -> Text:
     """Cell text, never read as Rich markup (a pattern like ``[a-z]*`` must show as is)."""
     from rich.text import Text
 
+    return Text(_cell_text(value))
+
+
+def _cell_text(value: Any) -> str:
     if value is None:
-        return Text("")
+        return ""
     if isinstance(value, dict):
-        return Text("\n".join(f"{k}={_plain_value(v)}" for k, v in value.items()))
-    return Text(_plain_value(value))
+        return "\n".join(f"{k}={_plain_value(v)}" for k, v in value.items())
+    return _plain_value(value)
 
 
 def _plain_value(value: Any) -> str:
@@ -286,7 +305,7 @@ def emit_record(
         table(data, console())
     elif fmt == "table":
         rows = [{"field": k, "value": v} for k, v in data.items()]
-        console().print(simple_table(rows, ["field", "value"], no_wrap=["field"]))
+        print_table(rows, ["field", "value"], no_wrap=["field"])
     else:
         emit(data, fmt, None)
 
@@ -313,6 +332,6 @@ def emit_rows(
     elif fmt == "csv":
         click.echo(_csv(rows, keys), nl=False)
     elif fmt == "table":
-        console().print(simple_table(rows, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap))
+        print_table(rows, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap)
     else:
         emit(rows, fmt, None)
