@@ -7,6 +7,7 @@ everything already) and lists the modules it loaded.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from click.testing import CliRunner
 
 from stoker.cli.main import COMMANDS, cli
 from stoker.store import open_store
+from stoker.store.secrets import KEY_FILE_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "hello.yaml")
@@ -24,11 +26,12 @@ EXAMPLE = str(ROOT / "examples" / "hello.yaml")
 _PROBE = """
 import json, sys
 from stoker.cli.main import main
+status = 0
 try:
     main()
-except SystemExit:
-    pass
-sys.__stdout__.write("\\n" + json.dumps(sorted(sys.modules)) + "\\n")
+except SystemExit as exit:
+    status = exit.code
+sys.__stdout__.write("\\n" + json.dumps([status, sorted(sys.modules)]) + "\\n")
 """
 
 
@@ -40,7 +43,9 @@ def modules_loaded(*args: str, env: dict[str, str] | None = None) -> set[str]:
         check=True,
         env=env,
     )
-    return set(json.loads(completed.stdout.strip().splitlines()[-1]))
+    status, modules = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert status in (0, None), completed.stderr  # the command really ran, and succeeded
+    return set(modules)
 
 
 def _loaded(modules: set[str], *prefixes: str) -> list[str]:
@@ -65,13 +70,19 @@ def test_template_validate_imports_no_store_linter_or_yaql() -> None:
 def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'list.db'}"
     open_store(url)  # a new database is migrated (with Alembic) once, by its first opener
-    env = {"STOKER_DB_URL": url, "PATH": ""}
+    # the key the test session's stores use (tests/conftest.py), so the database opens
+    env = {"STOKER_DB_URL": url, "PATH": "", KEY_FILE_ENV: os.environ[KEY_FILE_ENV]}
+    create = ["stack", "create", "s1", "-t", EXAMPLE, "--parameter", "db_password=pw-12345"]
+    created = CliRunner().invoke(cli, ["--db", url, *create])
+    assert created.exit_code == 0, created.output
     modules = modules_loaded("stack", "list", env=env)
     assert "stoker.store.store" in modules
     assert _loaded(modules, "yaql", "alembic", "stoker.lint", "stoker.engine.stacks") == []
     assert _loaded(modules, "stoker.definition", "stoker.resources") == []
     # the store is SQLAlchemy Core: no ORM, and no PostgreSQL dialect for a SQLite file
     assert _loaded(modules, "sqlalchemy.orm", "sqlalchemy.dialects.postgresql") == []
+    # a table needs no YAML dumper, and to a pipe (as here) it is drawn without Rich
+    assert _loaded(modules, "yaml", "rich") == []
 
 
 def test_help_lists_each_group_with_its_own_first_line() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
 import io
 import json
 import os
@@ -24,11 +25,14 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-import yaml
 
+from stoker.cli.plain_table import plain_table
 from stoker.diagnostics import Diagnostic
 
-if TYPE_CHECKING:  # Rich is imported when a table is drawn: ~30 ms that -f json never needs
+if TYPE_CHECKING:
+    import yaml
+
+    # Rich is imported when a table is drawn: ~30 ms that -f json never needs
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
@@ -78,35 +82,43 @@ column_option = click.option(
 )
 
 
-class _BlockDumper(yaml.SafeDumper):
-    """Multi-line strings as literal blocks, as a person would write them in a template."""
-
-
 _UNICODE_BREAKS = ("\x85", "\u2028", "\u2029")
 
 
-def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    # PyYAML writes Unicode line breaks unquoted, and its reader then splits on them:
-    # only the double-quoted style escapes them.
-    if any(brk in value for brk in _UNICODE_BREAKS):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+@functools.cache
+def _block_dumper() -> type[yaml.SafeDumper]:
+    """A dumper writing multi-line strings as literal blocks, as a person would write them
+    in a template. Made on first use: PyYAML is imported only by the commands that print
+    YAML (``stack list`` prints a table, and its start-up time is felt)."""
+    import yaml
 
+    class BlockDumper(yaml.SafeDumper):
+        pass
 
-_BlockDumper.add_representer(str, _represent_str)
-_BlockDumper.add_multi_representer(str, _represent_str)
-# Values read straight from a template (a Mappings entry that Fn::FindInMap returns, say)
-# are its position-keeping nodes: dicts and lists to everything else, so to YAML too
-# (PyYAML's safe representers match exact types only).
-_BlockDumper.add_multi_representer(dict, yaml.SafeDumper.represent_dict)
-_BlockDumper.add_multi_representer(list, yaml.SafeDumper.represent_list)
+    def represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+        # PyYAML writes Unicode line breaks unquoted, and its reader then splits on them:
+        # only the double-quoted style escapes them.
+        if any(brk in value for brk in _UNICODE_BREAKS):
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+        style = "|" if "\n" in value else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    BlockDumper.add_representer(str, represent_str)
+    BlockDumper.add_multi_representer(str, represent_str)
+    # Values read straight from a template (a Mappings entry that Fn::FindInMap returns,
+    # say) are its position-keeping nodes: dicts and lists to everything else, so to YAML
+    # too (PyYAML's safe representers match exact types only).
+    BlockDumper.add_multi_representer(dict, yaml.SafeDumper.represent_dict)
+    BlockDumper.add_multi_representer(list, yaml.SafeDumper.represent_list)
+    return BlockDumper
 
 
 def to_yaml(data: Any) -> str:
+    import yaml
+
     return yaml.dump(
         data,
-        Dumper=_BlockDumper,
+        Dumper=_block_dumper(),
         sort_keys=False,
         default_flow_style=False,
         allow_unicode=True,
@@ -148,6 +160,20 @@ def simple_table(
     return result
 
 
+def print_table(
+    rows: Sequence[dict[str, Any]], columns: Sequence[str], no_wrap: Sequence[str] = ()
+) -> None:
+    """`simple_table` on stdout. To a pipe or file, drawn without Rich where the result
+    is the same (`stoker.cli.plain_table`): ``stack list`` should not pay for Rich."""
+    if not sys.stdout.isatty():
+        cells = [[_cell_text(row.get(column)) for column in columns] for row in rows]
+        text = plain_table([heading(column) for column in columns], cells)
+        if text is not None:
+            click.echo(text, nl=False)
+            return
+    console().print(simple_table(rows, columns, no_wrap=no_wrap))
+
+
 def heading(column: str) -> str:
     """The table heading of a JSON key: ``stack_name`` → ``Stack Name``."""
     return column.replace("_", " ").title()
@@ -157,11 +183,15 @@ def _cell(value: Any) -> Text:
     """Cell text, never read as Rich markup (a pattern like ``[a-z]*`` must show as is)."""
     from rich.text import Text
 
+    return Text(_cell_text(value))
+
+
+def _cell_text(value: Any) -> str:
     if value is None:
-        return Text("")
+        return ""
     if isinstance(value, dict):
-        return Text("\n".join(f"{k}={_plain_value(v)}" for k, v in value.items()))
-    return Text(_plain_value(value))
+        return "\n".join(f"{k}={_plain_value(v)}" for k, v in value.items())
+    return _plain_value(value)
 
 
 def _plain_value(value: Any) -> str:
@@ -275,7 +305,7 @@ def emit_record(
         table(data, console())
     elif fmt == "table":
         rows = [{"field": k, "value": v} for k, v in data.items()]
-        console().print(simple_table(rows, ["field", "value"], no_wrap=["field"]))
+        print_table(rows, ["field", "value"], no_wrap=["field"])
     else:
         emit(data, fmt, None)
 
@@ -302,6 +332,6 @@ def emit_rows(
     elif fmt == "csv":
         click.echo(_csv(rows, keys), nl=False)
     elif fmt == "table":
-        console().print(simple_table(rows, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap))
+        print_table(rows, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap)
     else:
         emit(rows, fmt, None)

@@ -10,6 +10,7 @@ SQLAlchemy Core with the models' types; the many rows of resources and events go
 
 from __future__ import annotations
 
+import functools
 import os
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -120,13 +121,21 @@ class SqlStore:
         self._finalizer = weakref.finalize(self, engine.dispose)
         self._writer = engine.execution_options(**{WRITE: True})
         self._codec = CODECS[engine.dialect.name]
-        self._bulk = BulkStatements(engine.dialect)
-        self._fence = _FenceCheck(engine.dialect)
         self._sqlite = engine.dialect.name == "sqlite"
         dbapi: Any = engine.dialect.dbapi
         # what the driver itself raises, on the cursor `write` uses
         self._integrity_errors: tuple[type[Exception], ...] = (IntegrityError, dbapi.IntegrityError)
         self._driver_errors: tuple[type[Exception], ...] = (dbapi.Error,)
+
+    # The statements writes run, compiled when first needed: a reading command (``stack
+    # list``) never writes, and compiling them costs ~3 ms of its start-up.
+    @functools.cached_property
+    def _bulk(self) -> BulkStatements:
+        return BulkStatements(self._engine.dialect)
+
+    @functools.cached_property
+    def _fence(self) -> _FenceCheck:
+        return _FenceCheck(self._engine.dialect)
 
     @property
     def engine(self) -> Engine:

@@ -1,0 +1,96 @@
+"""The Rich-free table for pipes is byte for byte what Rich prints there, or declines."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from stoker.cli.output import _UNLIMITED, _cell_text, heading, simple_table
+from stoker.cli.plain_table import plain_table
+
+
+def rich_text(rows: list[dict[str, Any]], columns: list[str]) -> str:
+    """What `stoker.cli.output.console` prints to a pipe."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, soft_wrap=False, width=_UNLIMITED, color_system=None)
+    console.print(simple_table(rows, columns, no_wrap=columns[:1]))
+    return buffer.getvalue()
+
+
+def plain_text(rows: list[dict[str, Any]], columns: list[str]) -> str | None:
+    cells = [[_cell_text(row.get(column)) for column in columns] for row in rows]
+    return plain_table([heading(column) for column in columns], cells)
+
+
+def test_a_stack_list_is_drawn_plain_as_rich_draws_it() -> None:
+    columns = ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
+    rows = [
+        {
+            "id": "00eecf2b-32b0-4442-b24f-dac32bb2a7f1",
+            "stack_name": f"stack-{index}" * index,
+            "stack_status": "CREATE_COMPLETE",
+            "creation_time": "2026-11-23T14:12:40Z",
+            "updated_time": None,
+        }
+        for index in range(4)
+    ]
+    text = plain_text(rows, columns)
+    assert text is not None
+    assert text == rich_text(rows, columns)
+
+
+def test_what_rich_would_interpret_is_left_to_rich() -> None:
+    row = {"a": "x"}
+    assert plain_text([row], ["a"]) is not None
+    assert plain_text([], ["a"]) is None  # Rich's empty table
+    assert plain_text([{"a[b]": "x"}], ["a[b]"]) is None  # markup in a heading
+    assert plain_text([{"a": "é"}], ["a"]) is None  # a wide or combining character
+    assert plain_text([{"a": "x\ny"}], ["a"]) is None  # a cell of two lines
+    assert plain_text([{"a": {"k": 1, "j": 2}}], ["a"]) is None
+
+
+_KEYS = st.text(alphabet="abcxyz_09:[]/ é", min_size=1, max_size=8)
+_VALUES = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7F), max_size=12),
+    st.text(max_size=6),
+    st.dictionaries(st.text(alphabet="kv", max_size=2), st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    columns=st.lists(_KEYS, min_size=1, max_size=4, unique=True),
+    values=st.lists(st.lists(_VALUES, min_size=4, max_size=4), max_size=4),
+)
+def test_plain_table_is_rich_or_declines(columns: list[str], values: list[list[Any]]) -> None:
+    rows = [dict(zip(columns, row, strict=False)) for row in values]
+    text = plain_text(rows, columns)
+    if text is not None:
+        assert text == rich_text(rows, columns)
+
+
+_PLAIN_KEYS = st.from_regex(r"[a-z0-9]{1,5}(_[a-z0-9]{1,5}){0,2}", fullmatch=True)
+_PLAIN_VALUES = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=12),
+    st.dictionaries(st.just("k"), st.integers(), max_size=1),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    columns=st.lists(_PLAIN_KEYS, min_size=1, max_size=4, unique=True),
+    values=st.lists(st.lists(_PLAIN_VALUES, min_size=4, max_size=4), min_size=1, max_size=4),
+)
+def test_plain_cells_are_drawn_plain(columns: list[str], values: list[list[Any]]) -> None:
+    rows = [dict(zip(columns, row, strict=False)) for row in values]
+    text = plain_text(rows, columns)
+    assert text is not None
+    assert text == rich_text(rows, columns)
