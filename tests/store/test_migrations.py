@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+from pathlib import Path
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -21,6 +22,8 @@ from stoker.store.migrate import (
 from stoker.store.models import metadata
 
 from . import workers
+
+HELLO = str(Path(__file__).parents[2] / "examples" / "hello.yaml")
 
 
 def _differences(url: str) -> list[object]:
@@ -103,3 +106,35 @@ def test_concurrent_openers_of_a_new_database(fresh_database_url: str) -> None:
         assert process.exitcode == 0
     assert outcomes == [("ok", 0)] * 3
     assert _differences(fresh_database_url) == []
+
+
+def test_a_sqlite_database_with_stacks_upgrades_from_an_older_schema(tmp_path) -> None:
+    """SQLite alters a table by rebuilding it: with foreign keys enforced, dropping
+    ``stacks`` under its resources failed, so a database holding stacks could not be
+    upgraded (found on a database made at revision 0003)."""
+    import subprocess
+    import sys
+
+    from sqlalchemy import create_engine
+
+    db = tmp_path / "stoker.db"
+    url = f"sqlite:///{db}"
+    made = subprocess.run(
+        [sys.executable, "-m", "stoker", "--db", url, "stack", "create", "s", "-t", HELLO]
+        + ["--parameter", "db_password=s3cret-value"],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    plain = create_engine(url)  # no enforced foreign keys: take the file back to 0002
+    try:
+        with plain.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0002")
+    finally:
+        plain.dispose()
+    with open_store(url) as store:  # upgrades to head
+        (stack,) = store.list_stacks("default")
+        assert len(store.resources(stack.id)) == 3
+    assert _differences(url) == []

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import Connection
 
+from stoker.errors import DatabaseError
 from stoker.store.connection import WRITE
 
 if TYPE_CHECKING:
@@ -62,12 +63,36 @@ def upgrade_to_head(engine: Engine) -> None:
 
     with engine.connect() as connection:
         connection.execution_options(**{WRITE: True})
-        with connection.begin():
-            if connection.dialect.name == "postgresql":
-                lock = text("SELECT pg_advisory_xact_lock(:key)")
-                connection.execute(lock, {"key": _PG_LOCK_KEY})
-            if current_revisions(connection) == {HEAD}:
-                return
-            config = alembic_config()
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            _sqlite_foreign_keys(connection, on=False)
+        try:
+            with connection.begin():
+                if connection.dialect.name == "postgresql":
+                    lock = text("SELECT pg_advisory_xact_lock(:key)")
+                    connection.execute(lock, {"key": _PG_LOCK_KEY})
+                if current_revisions(connection) == {HEAD}:
+                    return
+                config = alembic_config()
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+                    raise DatabaseError(
+                        "upgrading the database's schema would break a reference between "
+                        "its tables; nothing was changed"
+                    )
+        finally:
+            if sqlite:
+                _sqlite_foreign_keys(connection, on=True)
+
+
+def _sqlite_foreign_keys(connection: Connection, *, on: bool) -> None:
+    """SQLite alters a table by building a new one and dropping the old (Alembic's batch
+    mode), and with foreign keys enforced, dropping ``stacks`` fails as soon as a resource
+    refers to it: a database with stacks could not be upgraded. Enforcement is switched
+    off around the upgrade (on the driver's connection: the pragma does nothing inside a
+    transaction, and SQLAlchemy would begin one), and ``foreign_key_check`` before the
+    commit makes sure the new tables still hold together."""
+    dbapi = connection.connection.dbapi_connection
+    assert dbapi is not None
+    dbapi.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
