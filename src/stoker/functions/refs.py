@@ -20,7 +20,10 @@ def navigate(value: Any, path: Sequence[Any], *, index_from_strings: bool) -> An
             value = value[key]
         elif isinstance(value, Sequence) and (index_from_strings or not isinstance(value, str)):
             # get_param (index_from_strings) indexes a string too, as Heat does: 'abc'[0]
-            index = int(key) if index_from_strings else key
+            try:
+                index = int(key) if index_from_strings else key
+            except OverflowError:  # int(inf): as any other key that is no index
+                raise ValueError(f"list index must be an integer, not {key!r}") from None
             if isinstance(index, bool) or not isinstance(index, int):
                 raise TypeError(f"list index must be an integer, not {key!r}")
             value = value[index]
