@@ -51,10 +51,7 @@ class StackQueries:
         reading a group of N nested members would otherwise rebuild the group N times)."""
         cached = self._definitions.get(stack.id)
         if cached is None:
-            # What was stored passed the limits of the create that stored it, perhaps
-            # raised ones: delete and resume must not refuse it under the defaults.
-            with applied(UNBOUNDED):
-                cached = self._definitions[stack.id] = self.rebuild(stack)
+            cached = self._definitions[stack.id] = self.rebuild(stack)
         return cached
 
     def forget(self, stack_id: str) -> None:
@@ -62,6 +59,13 @@ class StackQueries:
         self._definitions.pop(stack_id, None)
 
     def rebuild(self, stack: StackRecord) -> StackDefinition:
+        """The definition of what a stack (or a snapshot of one) stored. What was stored
+        passed the limits of the operation that stored it, perhaps raised ones: delete,
+        recover and restore must not refuse it under the defaults."""
+        with applied(UNBOUNDED):
+            return self._rebuild(stack)
+
+    def _rebuild(self, stack: StackRecord) -> StackDefinition:
         document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
         template = parse_template(document)
         environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
