@@ -660,13 +660,18 @@ ONAP_CASES: list[Case] = [
     ),
     Case(
         "R-35414",
-        onap(
-            ONAP_OK.replace(
+        {
+            **ONAP_PACKAGE,
+            "module_1.yaml": ONAP_OK.replace(
                 ONAP_OK[ONAP_OK.index("parameters:") : ONAP_OK.index("resources:")],
                 "parameters: {}\n",
-            ).replace("{get_param: vnf_name}", "fixed")
-        ),
-        [("base_mod.yaml", 3, 1)],
+            )
+            .replace("{get_param: vnf_name}", "fixed")
+            .replace("vnf_value", "mod_value")
+            .replace("vnf_out", "mod_out"),
+            "module_1.env": "parameters: {}\n",
+        },
+        [("module_1.yaml", 3, 1)],
         ok=ONAP_PACKAGE,
     ),
     Case(
@@ -762,20 +767,9 @@ ONAP_CASES: list[Case] = [
     ),
     Case(
         "R-53952",
-        onap(
-            ONAP_OK.replace(
-                "{get_param: vnf_name}",
-                "{list_join: ['', [{get_param: vnf_name}, {get_file: 'http://example.com/c'}]]}",
-            )
-        ),
-        [("base_mod.yaml", 14, 66)],
-        ok=onap(
-            ONAP_OK.replace(
-                "{get_param: vnf_name}",
-                "{list_join: ['', [{get_param: vnf_name}, {get_file: c.txt}]]}",
-            ),
-            **{"c.txt": "c"},
-        ),
+        onap(WITH_NESTED.replace("type: nested.yaml", "type: http://example.com/nested.yaml")),
+        [("base_mod.yaml", 16, 11)],
+        ok=onap(WITH_NESTED, **{"nested.yaml": NESTED}),
     ),
     Case(
         "R-71699",
@@ -835,7 +829,7 @@ ONAP_CASES: list[Case] = [
     Case(
         "R-86285",
         {"base_mod.yaml": ONAP_OK, "base_other.env": ONAP_ENV},
-        [("base_mod.yaml", 1, 1)],
+        [("base_mod.yaml", 1, 1), ("base_other.env", 1, 1)],
         ok=ONAP_PACKAGE,
     ),
     Case(

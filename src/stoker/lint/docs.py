@@ -106,7 +106,30 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
         "directory (`base_vfw.yaml` with `base_vfw.env`), or, when there is none there, with "
         "the only one of that name elsewhere in the package.",
         "- R-92635 is what `stoker template validate MODULE -e MODULE.env` answers: the "
-        "same validation, the tree below the module followed as validate follows it.",
+        "same validation, the tree below the module followed as validate follows it, plus "
+        "duplicate keys (Heat's loader lets them pass; ONAP's validation does not). A file "
+        "that cannot be parsed gets its syntax error under R-92635.",
+        "",
+        "## Agreement with ONAP's validation",
+        "",
+        "Where the seed's words leave room, a rule decides as ONAP's own validation suite "
+        "(vvp validation-scripts) does, since that is what vendors are judged by: R-35414 "
+        "holds incremental modules only (ONAP skips base, volume and nested files); R-90279 "
+        "exempts every parameter whose name contains `availability_zone`; R-53952 is a "
+        "resource type that is a URL (a get_file of a URL is R-41888's); R-86285 also "
+        "reports an environment file that pairs with no module; R-92635 counts duplicate "
+        "keys. Where the seed plainly says otherwise, the seed wins: R-35414 still wants at "
+        "least one parameter (ONAP only wants the key); R-23664 holds volume modules too and "
+        "R-90152 every resources section (ONAP skips volume and nested files for both, and "
+        "fails a base module without resources, which R-23663 allows); R-90279 still holds "
+        "a template with no get_param at all (ONAP skips it).",
+        "",
+        "`tests/fixtures/onap_agreement/<requirement>/{pass,fail}/<case>/` holds packages in "
+        "the shape of ONAP's self-test fixtures, written for stoker from how ONAP decides "
+        "each requirement; `.venv/bin/python benchmarks/onap_agreement.py` lints each with "
+        "a real `stoker lint --profile onap` process and prints the agreement per "
+        "requirement (a false alarm is a passing package flagged, a miss a failing one "
+        "not flagged).",
         "",
         "## Requirements of the seed",
         "",

@@ -3,8 +3,9 @@
 A module is validated with the environment files paired with it, as ``template validate
 base.yaml -e base.env`` would be, and the tree below it (nested templates, groups) through
 the same `validate_tree`; a file whose version Heat rejects gets that error alone, as Heat
-stops there. The linter's catalog checks that go beyond validate are not part of it: they
-are the default profile's opinions, not Heat's answer.
+stops there. Duplicate keys count too, as ONAP's validation counts them. The linter's
+catalog checks that go beyond validate are not part of it: they are the default profile's
+opinions, not Heat's answer.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import weakref
 from dataclasses import replace
 
+from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.validation import validate_tree
@@ -28,15 +30,16 @@ _CACHES: weakref.WeakKeyDictionary[PackageContext, tuple[ProviderCache, Resource
 
 def heat_answer(ctx: FileContext) -> list[Diagnostic]:
     """The errors validation reports for ``ctx`` (with its environments), positioned in
-    the package's files."""
-    if not isinstance(ctx, TemplateContext):
-        return [d for d in ctx.core if d.is_error]
-    if ctx.version_problems:
-        return [d for d in ctx.core if d.is_error]
+    the package's files, after the file's duplicate keys (which Heat's loader lets pass,
+    the last one winning, but ONAP's validation counts against R-92635: the author's
+    intent is lost)."""
+    duplicates = [d for d in ctx.core if d.code == DUPLICATE_KEY]
     errors = [d for d in ctx.core if d.is_error]
+    if not isinstance(ctx, TemplateContext) or ctx.version_problems:
+        return [*duplicates, *errors]
     disk_path = ctx.source.disk_path
     if errors or ctx.definition is None or disk_path is None:
-        return errors  # validate stops at the template's own errors, as the CLI does
+        return [*duplicates, *errors]  # validate stops at the template's own errors
     shared = _CACHES.get(ctx.package)
     if shared is None:
         shared = _CACHES[ctx.package] = (ProviderCache(), default_registry())
@@ -44,7 +47,7 @@ def heat_answer(ctx: FileContext) -> list[Diagnostic]:
     # An exception here is a stoker bug: the runner reports it as an internal error
     # rather than this rule answering "compliant" for a tree it could not check.
     found, _ = validate_tree(ctx.definition, disk_path, cache=cache, registry=registry)
-    return [_in_package(ctx, d) for d in found if d.is_error]
+    return [*duplicates, *(_in_package(ctx, d) for d in found if d.is_error)]
 
 
 def _in_package(ctx: TemplateContext, diagnostic: Diagnostic) -> Diagnostic:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic
-from stoker.lint.context import EnvironmentContext, TemplateContext
+from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.rule import EnvironmentRule, TemplateRule
+from stoker.lint.rule import EnvironmentRule, PackageRule, TemplateRule
 from stoker.template.nodes import key_span, value_span
 
 _R86285 = requirement("R-86285")
@@ -32,24 +32,41 @@ ENVIRONMENT_SECTIONS = (
 )
 
 
-class ModuleHasEnvironment(FromRequirement, TemplateRule):
+class ModuleHasEnvironment(FromRequirement, PackageRule):
     requirement = _R86285
-    summary = "Each module has an environment file of the same base name"
+    summary = (
+        "Each module has an environment file of the same base name, and each such file a module"
+    )
     checks = (
         "each base, incremental and volume module (not nested files) has, in the same "
         "directory of the package, an environment file with the same name before the "
-        "suffix (base.yaml and base.env)."
+        "suffix (base.yaml and base.env); and, as ONAP's validation reads the pairing both "
+        "ways, each environment file pairs with such a module (an environment named after "
+        "no module, or after a nested file, is reported at its start)."
     )
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        if ctx.role is ModuleRole.NESTED:
-            return
-        if not ctx.package.layout.environments_of(ctx):
-            yield self.finding(
-                f"this {ctx.role.value} module has no environment file "
-                f"({ctx.source.stem}.env beside it)",
-                ctx.start,
-            )
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        layout = ctx.layout
+        paired: set[str] = set()
+        for template in ctx.templates:
+            if layout.role(template) is ModuleRole.NESTED:
+                continue
+            environments = layout.environments_of(template)
+            paired.update(environment.name for environment in environments)
+            if not environments:
+                yield self.finding(
+                    f"this {layout.role(template).value} module has no environment file "
+                    f"({template.source.stem}.env beside it)",
+                    template.start,
+                )
+        for environment in ctx.environments:
+            if environment.name not in paired:
+                yield self.finding(
+                    "this environment file pairs with no module of the package (a base, "
+                    f"incremental or volume module named {environment.source.stem}.yaml "
+                    "beside it)",
+                    environment.start,
+                )
 
 
 class EnvironmentParameters(FromRequirement, EnvironmentRule):

@@ -13,7 +13,7 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import references
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
-from stoker.template.nodes import locate, value_span
+from stoker.template.nodes import value_span
 
 _R75141 = requirement("R-75141")
 _R53952 = requirement("R-53952")
@@ -51,24 +51,22 @@ class ResourceIdCharacters(FromRequirement, TemplateRule):
 
 class NoRemoteDefinitions(FromRequirement, TemplateRule):
     requirement = _R53952
-    summary = "Resources take no part of their definition from a URL (get_file of a URL)"
+    summary = "No resource's type is a URL (a definition fetched over HTTP)"
     checks = (
-        "no get_file inside a resource reads a URL (http, https, ftp, ftps, file): the "
-        "content of the definition would come from outside the package. URL types are "
-        "R-71699's."
+        "no resource's own type is a URL (http, https, ftp, ftps, file): its definition "
+        "would be fetched from outside the package. This is how ONAP's validation reads "
+        "it (the same check as R-71699's, on the resource's type); a get_file of a URL "
+        "is R-41888's, and a group's member type R-71699's."
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        resources = ctx.parsed.names.resources
-        for call in ctx.calls("get_file"):
-            if call.path[:1] != (resources,) or not isinstance(call.args, str):
-                continue
-            if is_remote(str(call.args)):
+        for reference in references(ctx):
+            if not reference.member and is_remote(reference.type):
                 yield self.finding(
-                    f"resource {call.path[1]} reads its content from {call.args}; ship the "
-                    "file in the package and get_file it by relative path",
-                    locate(ctx.data, call.path) or call.span,
-                    call.path,
+                    f'resource "{reference.resource}" takes its definition from '
+                    f"{reference.type}; ship it in the package and name it by relative path",
+                    reference.span,
+                    reference.path,
                 )
 
 

@@ -31,7 +31,9 @@ class TemplateGuideCompliance(FromRequirement, FileRule):
         "environment files paired with it, as `-e` options; the tree below it followed "
         "as validate follows it) is reported again under this id, at the same position. "
         "A file whose version is missing or unknown gets that error alone, as Heat stops "
-        "there. The default profile's stricter catalog checks are not part of it."
+        "there. A duplicate key, which Heat's loader lets pass (the last one wins), is "
+        "reported too, as ONAP's validation reports it under this id. The default "
+        "profile's stricter catalog checks are not part of it."
     )
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
@@ -74,10 +76,18 @@ class DescriptionSection(_SectionRule):
 
 class ParametersSection(FromRequirement, TemplateRule):
     requirement = _R35414
-    summary = "The template has a parameters section declaring at least one parameter"
-    checks = "the parameters key is present and declares at least one parameter."
+    summary = "Incremental modules have a parameters section declaring at least one parameter"
+    checks = (
+        "each template classified as an incremental module has a parameters key that "
+        "declares at least one parameter. Base modules, volume modules and nested files "
+        "are not held to it: ONAP's validation checks only the modules that are neither "
+        "base nor volume nor nested (a base module may take no input; a nested file's "
+        "inputs are its parent's choice)."
+    )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        if ctx.role is not ModuleRole.INCREMENTAL:
+            return
         data = ctx.data
         if not isinstance(data, dict) or "parameters" not in data:
             yield self.finding("the template has no parameters section", ctx.start)
