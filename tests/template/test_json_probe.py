@@ -9,13 +9,8 @@ import json
 import pytest
 
 from stoker.errors import TemplateError
-from stoker.template.loader import (
-    JSON_PROBE_BYTES,
-    STREAM_FROM_BYTES,
-    LoadLimits,
-    load_document,
-    read_file,
-)
+from stoker.template.json_reader import JSON_PROBE_BYTES
+from stoker.template.loader import STREAM_FROM_BYTES, LoadLimits, load_document, read_file
 
 BIG = 64 * 1024 * 1024
 

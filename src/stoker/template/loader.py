@@ -1,20 +1,17 @@
 """Reading template and environment documents: format detection, limits, positions.
 
-A document whose first non-blank character is ``{`` is JSON, anything else YAML (the rule
-of Heat's YAML-template design). YAML is composed by libyaml when available, then turned
-into position-keeping nodes here, so duplicate keys, alias bombs and excessive nesting are
-caught before any value is built. Date-like scalars stay the strings the author wrote
-(``heat_template_version: 2013-05-23`` must not become a ``date``).
+A document whose first non-blank character is ``{`` is JSON (read by `json_reader`),
+anything else YAML (the rule of Heat's YAML-template design). YAML is composed by libyaml
+when available, then turned into position-keeping nodes here, so duplicate keys, alias
+bombs and excessive nesting are caught before any value is built. Date-like scalars stay
+the strings the author wrote (``heat_template_version: 2013-05-23`` must not become a
+``date``).
 """
 
 from __future__ import annotations
 
-import bisect
-import codecs
 import gc
-import json
 import os
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,10 +22,11 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
-from stoker.codes import DUPLICATE_KEY, ENCODING, SYNTAX, TOO_DEEP, TOO_LARGE
-from stoker.diagnostics import Diagnostic, Severity, Span
+from stoker.codes import ENCODING, SYNTAX, TOO_DEEP, TOO_LARGE
+from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
-from stoker.limits import LIMITS, Limits
+from stoker.limits import Limits
+from stoker.template.load_findings import duplicate_key, limit_name
 from stoker.template.nodes import MappingNode, SequenceNode, StrNode
 
 try:  # libyaml's composer is several times faster than the pure-Python one
@@ -41,8 +39,6 @@ DEFAULT_MAX_BYTES = _DEFAULTS.template_size
 #: a YAML file larger than this is read by libyaml in pieces, not held whole in memory
 #: (only reachable with --max-template-size raised)
 STREAM_FROM_BYTES = 4 * 1024 * 1024
-#: how much of a JSON file that large is read first, to let the limits stop it early
-JSON_PROBE_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +56,6 @@ class LoadLimits:
     @classmethod
     def of(cls, limits: Limits) -> LoadLimits:
         return cls(limits.template_size, limits.depth, limits.nodes, limits.expanded_size)
-
-
-def _named(field: str) -> str:
-    return LIMITS[field].named()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +107,9 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
                     value = _load_yaml(handle, path, limits, warnings)
                 return Document(value, "yaml", path, tuple(warnings))
             handle.seek(0)
-            _probe_json(handle, path, limits)
+            from stoker.template.json_reader import probe_json  # only JSON pays for it
+
+            probe_json(handle, path, limits)
             handle.seek(0)
         # Sized by the file, not the limit: read(n) allocates n bytes before it reads, and
         # a raised limit would otherwise cost its whole size in memory (a 200 MB buffer
@@ -128,26 +122,6 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
     return load_document(raw, path, limits)
 
 
-def _probe_json(handle: Any, file: str, limits: LoadLimits) -> None:
-    """Read the start of a large JSON file first: when the loader's limits stop it there,
-    refuse it with that error without holding the whole text beside its nodes.
-
-    The limits a prefix breaks (nodes, depth) the whole document breaks at the same place,
-    and positions in the prefix are positions in the file. Any other outcome (the prefix
-    ends mid-document, or parses) says nothing, and the whole file is read as usual."""
-    try:  # a character cut at the end waits in the decoder; a bad byte is left to the read
-        prefix = codecs.getincrementaldecoder("utf-8-sig")().decode(handle.read(JSON_PROBE_BYTES))
-    except UnicodeDecodeError:
-        return
-    try:
-        _JsonReader(prefix, file, limits).read()
-    except TemplateError as error:
-        if any(d.code == TOO_DEEP for d in error.diagnostics):
-            raise
-    finally:
-        del prefix
-
-
 def _too_large(size: int, file: str, limits: LoadLimits) -> TemplateError:
     return TemplateError(
         [
@@ -155,7 +129,7 @@ def _too_large(size: int, file: str, limits: LoadLimits) -> TemplateError:
                 TOO_LARGE,
                 f"Template size ({size} bytes) exceeds maximum allowed size "
                 f"({limits.max_bytes} bytes); split it into nested templates or raise "
-                f"the limit ({_named('template_size')})",
+                f"the limit ({limit_name('template_size')})",
                 span=Span(file, 1, 1),
             )
         ]
@@ -182,22 +156,12 @@ def load_document(
         if text.lstrip().startswith("{"):
             # The YAML-template design's rule: a leading brace means JSON, strictly, so
             # a JSON typo is reported as one instead of being reread as YAML flow style.
-            reader = _JsonReader(text, file, limits)
+            from stoker.template.json_reader import JsonReader  # only JSON pays for it
+
+            reader = JsonReader(text, file, limits)
             return Document(reader.read(), "json", file, tuple(reader.warnings))
         warnings: list[Diagnostic] = []
         return Document(_load_yaml(text, file, limits, warnings), "yaml", file, tuple(warnings))
-
-
-def _duplicate(key: Any, first: Span, second: Span | None) -> Diagnostic:
-    """A key given twice: Heat's loader keeps the last value silently, so the document is
-    accepted; half of what was written is lost, so it is a warning (an error in lint)."""
-    return Diagnostic(
-        DUPLICATE_KEY,
-        f"duplicate key {str(key)!r} (first defined at line {first.line}, column "
-        f"{first.column}); Heat keeps this last one and drops the first: remove one of them",
-        span=second,
-        severity=Severity.WARNING,
-    )
 
 
 def _decode(raw: bytes, file: str) -> str:
@@ -371,7 +335,7 @@ class _YamlBuilder:
             raise self.fail(
                 TOO_DEEP,
                 f"nesting deeper than {self.limits.max_depth} levels; flatten the data or "
-                f"raise the limit ({_named('depth')})",
+                f"raise the limit ({limit_name('depth')})",
                 event,
             )
         kind = type(event)
@@ -403,13 +367,13 @@ class _YamlBuilder:
                 TOO_LARGE,
                 f"the document's text expands to more than {self.limits.max_expanded:,} "
                 "characters (YAML aliases used as an expansion bomb?); raise the limit "
-                f"({_named('expanded_size')})",
+                f"({limit_name('expanded_size')})",
                 event,
             )
         return self.fail(
             TOO_DEEP,
             f"the document expands to more than {self.limits.max_nodes:,} nodes (YAML "
-            f"aliases used as an expansion bomb?); raise the limit ({_named('nodes')})",
+            f"aliases used as an expansion bomb?); raise the limit ({limit_name('nodes')})",
             event,
         )
 
@@ -516,7 +480,7 @@ class _YamlBuilder:
                 mark = value_event.start_mark
                 value_span = Span(file, mark.line + 1, mark.column + 1)
             if key in result:
-                self.warnings.append(_duplicate(key, key_spans[key], key_span))
+                self.warnings.append(duplicate_key(key, key_spans[key], key_span))
             result[key] = value  # the last one wins, as in Heat's loader
             key_spans[key] = key_span
             value_spans[key] = value_span
@@ -553,155 +517,3 @@ def _resolve(text: str) -> str:
         if pattern.match(text):
             return str(tag)
     return _STR_TAG
-
-
-# --------------------------------------------------------------------------- JSON
-
-_NUMBER = re.compile(r"(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?")
-_WHITESPACE = re.compile(r"[ \t\n\r]*")
-_LITERALS = {"true": True, "false": False, "null": None}
-_MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300  # 0 means unlimited
-
-
-class _JsonReader:
-    """A small recursive-descent JSON reader that records the offset of every node.
-
-    The standard library's decoder has no hook for key positions; strings still go through
-    its C-accelerated ``scanstring``.
-    """
-
-    def __init__(self, text: str, file: str, limits: LoadLimits) -> None:
-        self.text = text
-        self.file = file
-        self.limits = limits
-        # Line starts are found as far as positions are asked for, so a document the
-        # limits stop early is not scanned to its end.
-        self.line_starts = [0]
-        self.scanned = 0
-        self.diagnostics: list[Diagnostic] = []
-        self.warnings: list[Diagnostic] = []
-        self.count = 0
-
-    def span(self, offset: int) -> Span:
-        if offset >= self.scanned:
-            end = max(offset + 1, self.scanned + 65536)
-            text, starts = self.text, self.line_starts
-            newline = text.find("\n", self.scanned, end)
-            while newline >= 0:
-                starts.append(newline + 1)
-                newline = text.find("\n", newline + 1, end)
-            self.scanned = end
-        line = bisect.bisect_right(self.line_starts, offset)
-        return Span(self.file, line, offset - self.line_starts[line - 1] + 1)
-
-    def error(self, message: str, offset: int, code: str = SYNTAX) -> TemplateError:
-        return TemplateError([*self.diagnostics, Diagnostic(code, message, span=self.span(offset))])
-
-    def skip(self, offset: int) -> int:
-        return _WHITESPACE.match(self.text, offset).end()  # type: ignore[union-attr]
-
-    def read(self) -> Any:
-        offset = self.skip(0)
-        value, offset = self.value(offset, 0)
-        offset = self.skip(offset)
-        if offset != len(self.text):
-            raise self.error("JSON syntax error: extra data after the document", offset)
-        if self.diagnostics:
-            raise TemplateError(self.diagnostics)
-        return value
-
-    def value(self, offset: int, depth: int) -> tuple[Any, int]:
-        if depth > self.limits.max_depth:
-            raise self.error(
-                f"nesting deeper than {self.limits.max_depth} levels; flatten the data or "
-                f"raise the limit ({_named('depth')})",
-                offset,
-                TOO_DEEP,
-            )
-        self.count += 1
-        if self.count > self.limits.max_nodes:
-            raise self.error(
-                f"the document has more than {self.limits.max_nodes:,} nodes; raise the "
-                f"limit ({_named('nodes')})",
-                offset,
-                TOO_DEEP,
-            )
-        char = self.text[offset : offset + 1]
-        if char == "{":
-            return self.object(offset, depth)
-        if char == "[":
-            return self.array(offset, depth)
-        if char == '"':
-            return self.string(offset)
-        for literal, result in _LITERALS.items():
-            if self.text.startswith(literal, offset):
-                return result, offset + len(literal)
-        match = _NUMBER.match(self.text, offset)
-        if match:
-            integer, fraction, exponent = match.groups()
-            if fraction or exponent:
-                return float(match.group(0)), match.end()
-            if len(integer) > _MAX_INT_DIGITS:
-                raise self.error(
-                    f"JSON number with {len(integer)} digits: more than {_MAX_INT_DIGITS} "
-                    "digits cannot be read as an integer",
-                    offset,
-                )
-            return int(integer), match.end()
-        if not char:
-            raise self.error("JSON syntax error: unexpected end of document", offset)
-        raise self.error(f"JSON syntax error: unexpected character {char!r}", offset)
-
-    def string(self, offset: int) -> tuple[StrNode, int]:
-        try:
-            text, end = json.decoder.scanstring(  # type: ignore[attr-defined]  # not in stubs
-                self.text, offset + 1, True
-            )
-        except json.JSONDecodeError as error:
-            raise self.error(f"JSON syntax error: {error.msg}", error.pos) from None
-        return StrNode(text, self.span(offset)), end
-
-    def object(self, offset: int, depth: int) -> tuple[MappingNode, int]:
-        result = MappingNode(self.span(offset))
-        offset = self.skip(offset + 1)
-        if self.text.startswith("}", offset):
-            return result, offset + 1
-        while True:
-            if not self.text.startswith('"', offset):
-                raise self.error("JSON syntax error: expected a quoted key", offset)
-            key, after_key = self.string(offset)
-            self.count += 1  # a key costs as much as a value
-            colon = self.skip(after_key)
-            if not self.text.startswith(":", colon):
-                raise self.error("JSON syntax error: expected ':' after a key", colon)
-            value_start = self.skip(colon + 1)
-            value, offset = self.value(value_start, depth + 1)
-            if key in result:
-                self.warnings.append(_duplicate(key, result.key_spans[key], key.span))
-            result[key] = value  # the last one wins, as in Heat's (json) loader
-            result.key_spans[key] = key.span  # type: ignore[assignment]
-            result.value_spans[key] = self.span(value_start)
-            offset = self.skip(offset)
-            if self.text.startswith(",", offset):
-                offset = self.skip(offset + 1)
-                continue
-            if self.text.startswith("}", offset):
-                return result, offset + 1
-            raise self.error("JSON syntax error: expected ',' or '}'", offset)
-
-    def array(self, offset: int, depth: int) -> tuple[SequenceNode, int]:
-        result = SequenceNode(self.span(offset))
-        offset = self.skip(offset + 1)
-        if self.text.startswith("]", offset):
-            return result, offset + 1
-        while True:
-            value, end = self.value(offset, depth + 1)
-            result.append(value)
-            result.item_spans.append(self.span(offset))
-            offset = self.skip(end)
-            if self.text.startswith(",", offset):
-                offset = self.skip(offset + 1)
-                continue
-            if self.text.startswith("]", offset):
-                return result, offset + 1
-            raise self.error("JSON syntax error: expected ',' or ']'", offset)
