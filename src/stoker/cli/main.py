@@ -15,6 +15,7 @@ still matches the group's docstring.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 from typing import Any
@@ -56,6 +57,19 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 3, 0)].rstrip() + "..."
 
 
+def _import_quietly(module: str) -> Any:
+    """Import a command's module with the cyclic collector paused: importing creates tens
+    of thousands of objects and no garbage, and a command such as ``stoker lint --profile
+    onap`` otherwise spends a tenth of its import time in collections that find nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return importlib.import_module(module)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported when invoked, not when the CLI starts."""
 
@@ -65,7 +79,7 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in COMMANDS and cmd_name not in self.commands:
             module, attribute, _ = COMMANDS[cmd_name]
-            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+            self.add_command(getattr(_import_quietly(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

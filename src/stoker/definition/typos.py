@@ -10,7 +10,7 @@ reported at or under that mapping.
 from __future__ import annotations
 
 import dataclasses
-import difflib
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,20 +29,14 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
     """A warning for each one-key mapping whose key looks like a misspelled function."""
     if not isinstance(data, dict):
         return []
-    names = sorted({*table.functions, *table.conditions})
-    # Most one-key mappings share a few keys (every ``{type: ...}`` resource of a large
-    # template): difflib is asked once per distinct key, not once per mapping.
-    closest: dict[str, list[str]] = {}
+    names = tuple(sorted({*table.functions, *table.conditions}))
     found = []
     for section in _SECTIONS:
         if section in data:
             for path, mapping, key in _one_key_mappings(data[section], (section,)):
                 if not isinstance(key, str) or key in table.functions or key in table.conditions:
                     continue
-                close = closest.get(key)
-                if close is None:
-                    close = difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF)
-                    closest[key] = close
+                close = _closest(key, names)
                 if close:
                     found.append(
                         Diagnostic(
@@ -56,6 +50,16 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
                         )
                     )
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _closest(key: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The function name ``key`` is a likely typo of, if any. Most one-key mappings share a
+    few keys (``{type: ...}`` in every resource, ``{get_param: ...}``), across the
+    templates of a package too: difflib is asked once per distinct key and version."""
+    import difflib  # only when a template has a one-key mapping that is no function
+
+    return tuple(difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF))
 
 
 def _one_key_mappings(value: Any, path: Path) -> Iterator[tuple[Path, Any, Any]]:
