@@ -116,13 +116,14 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
         "(vvp validation-scripts) does, since that is what vendors are judged by: R-35414 "
         "holds incremental modules only (ONAP skips base, volume and nested files); R-90279 "
         "exempts every parameter whose name contains `availability_zone`; R-53952 is a "
-        "resource type that is a URL (a get_file of a URL is R-41888's); R-86285 also "
-        "reports an environment file that pairs with no module; R-92635 counts duplicate "
-        "keys. Where the seed plainly says otherwise, the seed wins: R-35414 still wants at "
-        "least one parameter (ONAP only wants the key); R-23664 holds volume modules too and "
-        "R-90152 every resources section (ONAP skips volume and nested files for both, and "
-        "fails a base module without resources, which R-23663 allows); R-90279 still holds "
-        "a template with no get_param at all (ONAP skips it).",
+        "resource type that is a URL (a get_file of a URL is R-41888's); R-86285 also reports"
+        " an environment file that pairs with no module; R-92635 counts duplicate keys; "
+        "R-37437, R-71493 and R-72483 hold the metadata a server declares (a server without a"
+        " metadata property passes). Where the seed plainly says otherwise, the seed wins: "
+        "R-35414 still wants at least one parameter (ONAP only wants the key); R-23664 holds "
+        "volume modules too and R-90152 every resources section (ONAP skips volume and nested"
+        " files for both, and fails a base module without resources, which R-23663 allows); "
+        "R-90279 still holds a template with no get_param at all (ONAP skips it).",
         "",
         "`tests/fixtures/onap_agreement/<requirement>/{pass,fail}/<case>/` holds packages in "
         "the shape of ONAP's self-test fixtures, written for stoker from how ONAP decides "
