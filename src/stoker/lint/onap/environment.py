@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic
-from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
+from stoker.lint.context import EnvironmentContext, FileContext, PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.modules import ModuleRole, kind_by_name
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import EnvironmentRule, PackageRule, TemplateRule
 from stoker.template.nodes import key_span, value_span
@@ -42,24 +42,44 @@ class ModuleHasEnvironment(FromRequirement, PackageRule):
         "directory of the package, an environment file with the same name before the "
         "suffix (base.yaml and base.env); and, as ONAP's validation reads the pairing both "
         "ways, each environment file pairs with such a module (an environment named after "
-        "no module, or after a nested file, is reported at its start)."
+        "no module, or after a nested file, is reported at its start). Pairing is by file "
+        "name, as ONAP's: a file that cannot be parsed still pairs (its syntax error is "
+        "R-92635's), and one elsewhere in the package pairs when it is the only one of "
+        "that name."
     )
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         layout = ctx.layout
+        environments = [*ctx.environments, *_unreadable(ctx, "environment")]
+        modules = [
+            *(t for t in ctx.templates if layout.role(t) is not ModuleRole.NESTED),
+            *_unreadable(ctx, "template"),  # no one can tell it is nested: a module
+        ]
+        by_place: dict[tuple[str, str], list[FileContext]] = {}
+        by_stem: dict[str, list[FileContext]] = {}
+        for environment in environments:
+            source = environment.source
+            by_place.setdefault((source.directory, source.stem), []).append(environment)
+            by_stem.setdefault(source.stem, []).append(environment)
         paired: set[str] = set()
-        for template in ctx.templates:
-            if layout.role(template) is ModuleRole.NESTED:
-                continue
-            environments = layout.environments_of(template)
-            paired.update(environment.name for environment in environments)
-            if not environments:
-                yield self.finding(
-                    f"this {layout.role(template).value} module has no environment file "
-                    f"({template.source.stem}.env beside it)",
-                    template.start,
+        for module in modules:
+            source = module.source
+            found = by_place.get((source.directory, source.stem))
+            if found is None:  # not beside it: the one of that name elsewhere, if unique
+                found = by_stem.get(source.stem, [])
+                found = found if len(found) == 1 else []
+            paired.update(environment.name for environment in found)
+            if not found:
+                what = (
+                    f"{layout.role(module).value} module"
+                    if isinstance(module, TemplateContext)
+                    else "template"
                 )
-        for environment in ctx.environments:
+                yield self.finding(
+                    f"this {what} has no environment file ({source.stem}.env beside it)",
+                    module.start,
+                )
+        for environment in environments:
             if environment.name not in paired:
                 yield self.finding(
                     "this environment file pairs with no module of the package (a base, "
@@ -67,6 +87,11 @@ class ModuleHasEnvironment(FromRequirement, PackageRule):
                     "beside it)",
                     environment.start,
                 )
+
+
+def _unreadable(ctx: PackageContext, kind: str) -> list[FileContext]:
+    """The package's files that did not load, named as a template or an environment."""
+    return [unit for unit in ctx.unreadable if kind_by_name(unit.source.relpath) == kind]
 
 
 class EnvironmentParameters(FromRequirement, EnvironmentRule):
