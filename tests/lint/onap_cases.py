@@ -170,6 +170,13 @@ VOLUME_PACKAGE = {
 
 VOLUME_CASES: list[Case] = [
     Case(
+        "R-82732",
+        {**ONAP_PACKAGE, "lonely_volume.yaml": VOLUME, "lonely_volume.env": VOLUME_ENV},
+        [("lonely_volume.yaml", 1, 1)],
+        ok=VOLUME_PACKAGE,
+        profiles=("onap",),
+    ),
+    Case(
         "R-89913",
         {
             **VOLUME_PACKAGE,

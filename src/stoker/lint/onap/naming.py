@@ -175,6 +175,13 @@ BEYOND_SEED += (
         "comma_delimited_list.",
     ),
     beyond(
+        "R-82732",
+        "MUST",
+        _VOLUME,
+        "A volume module is named after the base or incremental module it serves: "
+        "<module>_volume.yaml beside <module>.yaml.",
+    ),
+    beyond(
         "R-89913",
         "MUST",
         _VOLUME,

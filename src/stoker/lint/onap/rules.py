@@ -61,6 +61,7 @@ ONAP_RULES: tuple[type[Rule], ...] = (
     *onap_metadata.METADATA_RULES,
     # beyond the seed: volume modules feeding their module
     onap_volume.VolumeOutputsCarryUuids,
+    onap_volume.VolumeModuleHasModule,
     onap_volume.VolumeOutputsAreModuleParameters,
     onap_volume.VolumeParametersUnconstrained,
     onap_volume.VolumeModuleHasVolume,

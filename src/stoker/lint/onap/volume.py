@@ -24,6 +24,7 @@ from stoker.template.nodes import key_span
 _R89913 = requirement("R-89913")
 _R07443 = requirement("R-07443")
 _R20547 = requirement("R-20547")
+_R82732 = requirement("R-82732")
 _VOLUME_SUFFIX = re.compile(r"_volume$", re.IGNORECASE)
 
 
@@ -83,6 +84,24 @@ class VolumeOutputsCarryUuids(FromRequirement, TemplateRule):
                 )
 
 
+class VolumeModuleHasModule(FromRequirement, PackageRule):
+    requirement = _R82732
+    summary = "A volume module is named after its module: <module>_volume beside <module>"
+    checks = (
+        "for each volume module <module>_volume.yaml, the package holds the module "
+        "<module>.yaml (or .yml) beside it, the module its outputs feed."
+    )
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        for volume, module in volume_pairs(ctx):
+            if module is None:
+                yield self.finding(
+                    f"no module {_VOLUME_SUFFIX.sub('', volume.source.stem)}.yaml beside "
+                    "this volume module: name it <module>_volume after the module it serves",
+                    volume.start,
+                )
+
+
 class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
     requirement = _R07443
     summary = "Each output of a volume module is a parameter of its module, of a fitting type"
@@ -90,20 +109,15 @@ class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
         "for each volume module <module>_volume.yaml, the module <module>.yaml beside it "
         "declares a parameter named after each of the volume module's outputs; where the "
         "output's value is a get_resource (a UUID) the parameter is a string. A volume "
-        "module without its module is reported at its start."
+        "module without its module is R-82732's finding (as in ONAP's validation, which "
+        "skips it here)."
     )
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         for volume, module in volume_pairs(ctx):
-            outputs = _section(volume, "outputs")
             if module is None:
-                if outputs:
-                    yield self.finding(
-                        f"no module {_VOLUME_SUFFIX.sub('', volume.source.stem)}.yaml beside "
-                        "this volume module takes its outputs",
-                        volume.start,
-                    )
                 continue
+            outputs = _section(volume, "outputs")
             parameters = _section(module, "parameters")
             for name, output in outputs.items():
                 where = key_span(outputs, name)
