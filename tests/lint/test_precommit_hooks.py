@@ -48,7 +48,8 @@ def test_the_default_hook_passes_a_clean_file_and_fails_a_broken_one(tmp_path):
 
 def test_the_onap_hook_lints_the_package_it_is_given(tmp_path):
     hook = _hooks()["stoker-lint-onap"]
-    (tmp_path / "base_mod.yaml").write_text(ONAP_OK)
+    # vnf_name is ONAP's to supply (R-36542): this module names its parameter otherwise
+    (tmp_path / "base_mod.yaml").write_text(ONAP_OK.replace("vnf_name", "vnf_label"))
     assert _run(hook, str(tmp_path)) == 1  # R-86285: no environment file
-    (tmp_path / "base_mod.env").write_text(ONAP_ENV)
+    (tmp_path / "base_mod.env").write_text(ONAP_ENV.replace("vnf_name", "vnf_label"))
     assert _run(hook, str(tmp_path)) == 0

@@ -98,13 +98,17 @@ class _MetadataNoConstraints(NovaRule):
 
 
 class _MetadataNotInEnvironment(NovaRule):
+    """ONAP supplies the value at instantiation, so a module's environment file never
+    enumerates it, whether or not a server of that module reads it (ONAP's validation
+    checks the environment file alone; nested files share their module's)."""
+
     key: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        if values is None or self.key not in values:
+        if ctx.role is ModuleRole.NESTED:
             return
-        if any(_reads(server, self.key) for server in servers(ctx)):
+        values = enumerated(ctx)
+        if values is not None and self.key in values:
             yield self.finding(
                 f'parameter "{self.key}" is supplied by ONAP; remove it from the environment file',
                 values[self.key],
@@ -209,8 +213,8 @@ def _metadata_rules(
             _MetadataNotInEnvironment,
             absent,
             f"The parameter {key} is not in the environment file",
-            f"the parameter {key}, read by a server's metadata, is not a key of the module's "
-            "environment parameters (ONAP supplies it).",
+            f"the parameter {key} (which ONAP supplies, for server metadata) is not a key of a "
+            "module's environment parameters, whether or not a server reads it.",
         ),
     ):
         name = f"{base.__name__.strip('_')}_{key}"

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.modules import ModuleRole, references
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import key_span, value_span
@@ -95,14 +96,22 @@ _ENUMERATED: weakref.WeakKeyDictionary[TemplateContext, dict[str, Span | None] |
 
 def enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
     """Parameter names the module's environment files give values, with where; None for a
-    nested file (its values come from the template using it) or a module without one."""
+    module without one. A nested file answers with the environment of the module that
+    uses it (through any nested files between them), as ONAP's validation does: the
+    values its parameters are passed come from there."""
     if ctx not in _ENUMERATED:
-        _ENUMERATED[ctx] = _enumerated(ctx)
+        _ENUMERATED[ctx] = _enumerated(ctx, set())
     return _ENUMERATED[ctx]
 
 
-def _enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
+def _enumerated(ctx: TemplateContext, seen: set[str]) -> dict[str, Span | None] | None:
     if ctx.role is ModuleRole.NESTED:
+        seen.add(ctx.name)
+        for parent in _users(ctx):
+            if parent.name not in seen:
+                inherited = _enumerated(parent, seen)
+                if inherited is not None:
+                    return inherited
         return None
     environments = ctx.package.layout.environments_of(ctx)
     if not environments:
@@ -115,6 +124,21 @@ def _enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
             for name in values:
                 found.setdefault(str(name), key_span(values, name))
     return found
+
+
+def _users(ctx: TemplateContext) -> list[TemplateContext]:
+    """The templates of the package that use ``ctx`` as a type, in path order."""
+    users = []
+    for template in ctx.package.templates:
+        if template.template is None or template is ctx:
+            continue
+        for reference in references(template):
+            if is_template_name(reference.type):
+                target = ctx.package.package.resolve(template.source, reference.type)
+                if target is not None and target.name == ctx.name:
+                    users.append(template)
+                    break
+    return users
 
 
 class NovaRule(FromRequirement, TemplateRule):
@@ -500,7 +524,8 @@ class ImageInEnvironment(_InEnvironment):
     summary = "The parameter of a server's image has a value in the environment file"
     checks = (
         "the parameter a server's image reads is a key of the parameters section of the "
-        "module's environment file (nested files are exempt)."
+        "module's environment file (for a nested file, of the module using it, as ONAP's "
+        "validation reads it)."
     )
     prop, wanted = "image", True
 
@@ -510,7 +535,8 @@ class FlavorInEnvironment(_InEnvironment):
     summary = "The parameter of a server's flavor has a value in the environment file"
     checks = (
         "the parameter a server's flavor reads is a key of the parameters section of the "
-        "module's environment file (nested files are exempt)."
+        "module's environment file (for a nested file, of the module using it, as ONAP's "
+        "validation reads it)."
     )
     prop, wanted = "flavor", True
 
