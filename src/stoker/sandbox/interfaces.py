@@ -27,6 +27,13 @@ class TokenAuthority(Protocol):
 
 
 @dataclass(frozen=True)
+class FixedIp:
+    subnet_id: str
+    ip_address: str
+    version: int  # 4 or 6
+
+
+@dataclass(frozen=True)
 class PortAddress:
     """A port of a server as Nova shows it in ``addresses`` and ``os-interface``."""
 
@@ -34,10 +41,10 @@ class PortAddress:
     network_id: str
     network_name: str
     mac_address: str
-    #: (IP version, address) of each fixed IP
-    fixed_ips: tuple[tuple[int, str], ...]
+    fixed_ips: tuple[FixedIp, ...]
     #: floating IPs associated with the port
     floating_ips: tuple[str, ...] = field(default=())
+    status: str = "ACTIVE"
 
 
 @runtime_checkable
