@@ -27,6 +27,13 @@ class TokenAuthority(Protocol):
 
 
 @dataclass(frozen=True)
+class FixedIp:
+    subnet_id: str
+    ip_address: str
+    version: int  # 4 or 6
+
+
+@dataclass(frozen=True)
 class PortAddress:
     """A port of a server as Nova shows it in ``addresses`` and ``os-interface``."""
 
@@ -34,10 +41,10 @@ class PortAddress:
     network_id: str
     network_name: str
     mac_address: str
-    #: (IP version, address) of each fixed IP
-    fixed_ips: tuple[tuple[int, str], ...]
+    fixed_ips: tuple[FixedIp, ...]
     #: floating IPs associated with the port
     floating_ips: tuple[str, ...] = field(default=())
+    status: str = "ACTIVE"
 
 
 @runtime_checkable
@@ -52,10 +59,12 @@ class PortProvider(Protocol):
         network_id: str | None = None,
         port_id: str | None = None,
         fixed_ip: str | None = None,
+        security_groups: tuple[str, ...] = (),
     ) -> str:
         """Bind the existing ``port_id`` to the server (``device_id``, ``device_owner
-        compute:nova``), or create a port on ``network_id`` (with ``fixed_ip`` when given)
-        bound to it; return the port's id."""
+        compute:nova``), or create a port on ``network_id`` (with ``fixed_ip`` when given,
+        in ``security_groups``, names or ids, else the project's ``default`` group) bound
+        to it; return the port's id."""
         ...
 
     def unplug(self, port_id: str, *, delete: bool) -> None:
