@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound
+from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.service import Hub, new_id
 
 Document = dict[str, Any]
@@ -154,6 +154,7 @@ class CinderBackend:
         metadata = body.get("metadata") or {}
         if not isinstance(metadata, Mapping):
             raise invalid_input("Metadata must be a mapping")
+        self._check_quota(project, size)
         now = self.hub.now()
         volume: Document = {
             "id": new_id(),
@@ -182,6 +183,29 @@ class CinderBackend:
         }
         self.store.insert(VOLUME, volume["id"], volume, project)
         return self._settle(volume)
+
+    def _check_quota(self, project: str, size: int) -> None:
+        """The fault plan's ``volume`` quotas (``volumes``, ``gigabytes``), per project."""
+        faults = self.hub.config.faults
+        if faults is None:
+            return
+        volumes = self.store.list(VOLUME, project_id=project)
+        count = faults.quota("block-storage", "volumes")
+        if count is not None and len(volumes) >= count:
+            raise OverQuota(
+                f"VolumeLimitExceeded: Maximum number of volumes allowed ({count}) exceeded "
+                "for quota 'volumes'.",
+                status=413,
+            )
+        gigabytes = faults.quota("block-storage", "gigabytes")
+        used = sum(int(v["size"]) for v in volumes)
+        if gigabytes is not None and used + size > gigabytes:
+            raise OverQuota(
+                "VolumeSizeExceedsAvailableQuota: Requested volume or snapshot exceeds allowed "
+                f"gigabytes quota. Requested {size}G, quota is {gigabytes}G and {used}G has "
+                "been consumed.",
+                status=413,
+            )
 
     def update(self, id: str, project: str | None, body: Mapping[str, Any]) -> Document:
         volume = self.get(id, project)
