@@ -60,6 +60,7 @@ logger = logging.getLogger("stoker.sandbox")
 SERVICES: tuple[str, ...] = (
     "stoker.sandbox.identity:SERVICE",
     "stoker.sandbox.compute:SERVICE",
+    "stoker.sandbox.image:SERVICE",
 )
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
