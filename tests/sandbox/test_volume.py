@@ -155,3 +155,21 @@ def test_nova_attaches_through_the_volume_provider(sandbox: RunningSandbox, demo
     assert demo.block_storage.get_volume(volume.id).status == "available"
     demo.block_storage.delete_volume(volume)
     cinder.detach(volume.id, "server-3")  # gone already: no error
+
+
+def test_a_volume_from_a_glance_image_is_bootable(sandbox: RunningSandbox, demo: Any) -> None:
+    image = next(iter(demo.image.images()))
+    volume = demo.block_storage.create_volume(size=1, image_id=image.id)
+    volume = demo.block_storage.wait_for_status(volume, "available", wait=10, interval=0.05)
+    assert volume.is_bootable is True
+    assert volume.volume_image_metadata["image_id"] == image.id
+    assert volume.volume_image_metadata["image_name"] == image.name
+    unknown = _raw(sandbox, demo, "POST", "/volumes",
+                   json={"volume": {"size": 1, "imageRef": str(uuid.uuid4())}})  # fmt: skip
+    assert unknown.json() == {
+        "badRequest": {
+            "code": 400,
+            "message": "Invalid image identifier or unable to access requested image.",
+        }
+    }
+    demo.block_storage.delete_volume(volume)

@@ -115,7 +115,7 @@ class CinderApi:
         if ctx.at_least(3, 65):
             shown["consumes_quota"] = True
         if volume.get("_image"):
-            shown["volume_image_metadata"] = {"image_id": volume["_image"]}
+            shown["volume_image_metadata"] = dict(volume["_image"])
         return shown
 
     def _summary(self, request: Request, volume: Document) -> Document:

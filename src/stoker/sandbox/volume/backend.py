@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
+from stoker.sandbox.interfaces import ImageProvider
 from stoker.sandbox.service import Hub, new_id
 
 Document = dict[str, Any]
@@ -154,6 +155,7 @@ class CinderBackend:
         metadata = body.get("metadata") or {}
         if not isinstance(metadata, Mapping):
             raise invalid_input("Metadata must be a mapping")
+        image = self._image(project, body.get("imageRef"))
         self._check_quota(project, size)
         now = self.hub.now()
         volume: Document = {
@@ -179,10 +181,31 @@ class CinderBackend:
             "consistencygroup_id": body.get("consistencygroup_id"),
             "group_id": body.get("group_id"),
             "_ready_at": now + self.delay,
-            "_image": body.get("imageRef"),
+            "_image": image,
         }
         self.store.insert(VOLUME, volume["id"], volume, project)
         return self._settle(volume)
+
+    def _image(self, project: str, image_id: Any) -> Document | None:
+        """``imageRef``: Glance's image, which the volume's ``volume_image_metadata`` then
+        describes (any id goes when the sandbox runs no Glance)."""
+        if not image_id:
+            return None
+        glance = self.hub.find(ImageProvider)
+        if glance is None:
+            return {"image_id": str(image_id)}
+        image = glance.find_image(project, str(image_id))
+        if image is None:
+            raise BadRequest(
+                "Invalid image identifier or unable to access requested image.",
+                kind="ImageNotFound",
+            )
+        metadata = {
+            key: str(image[key])
+            for key in ("name", "disk_format", "container_format", "min_disk", "min_ram", "size")
+            if image.get(key) is not None
+        }
+        return {"image_id": str(image["id"]), "image_name": metadata.pop("name", ""), **metadata}
 
     def _check_quota(self, project: str, size: int) -> None:
         """The fault plan's ``volume`` quotas (``volumes``, ``gigabytes``), per project."""
