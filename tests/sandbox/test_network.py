@@ -468,3 +468,17 @@ def test_nova_plugs_servers_in_through_the_port_provider(
         demo.network.get_port(made)
     demo.network.delete_port(own)
     demo.network.delete_network(net)
+
+
+def test_tags_on_creation_and_through_the_tags_api(sandbox: RunningSandbox, demo: Any) -> None:
+    net = demo.network.create_network(name=_name("tagged"), tags=["web", "prod"])
+    assert sorted(net.tags) == ["prod", "web"]
+    demo.network.set_tags(net, ["blue"])
+    assert demo.network.get_network(net.id).tags == ["blue"]
+    assert _raw(sandbox, demo, "PUT", f"/networks/{net.id}/tags/green").status_code == 201
+    assert _raw(sandbox, demo, "GET", f"/networks/{net.id}/tags/green").status_code == 204
+    assert [n.id for n in demo.network.networks(tags="blue,green")] == [net.id]
+    assert net.id not in {n.id for n in demo.network.networks(not_tags="green")}
+    missing = _raw(sandbox, demo, "DELETE", f"/networks/{net.id}/tags/red")
+    assert _error(missing)[:2] == (404, "TagNotFound")
+    demo.network.delete_network(net)

@@ -49,7 +49,8 @@ EXTENSIONS = {
     "security-groups-remote-address-group": "Remote Address Group",
     "standard-attr-description": "standard-attr-description",
     "standard-attr-revisions": "Resource revision numbers",
-    "standard-attr-tag": "Tag support for resources with standard attribute: subnet, ...",
+    "standard-attr-tag": "Tag support for resources with standard attribute",
+    "tag-creation": "Tag support for resources on creation",
     "standard-attr-timestamp": "Resource timestamps",
     "stateful-security-group": "Stateful security group",
     "subnet_allocation": "Subnet Allocation",
@@ -80,9 +81,11 @@ def _matches(document: Mapping[str, Any], key: str, wanted: list[str]) -> bool:
             if not any(str(ip.get(field)) == value for ip in document.get("fixed_ips", [])):
                 return False
         return True
-    if key == "tags":
+    if key in ("tags", "tags-any", "not-tags", "not-tags-any"):
         tags = set(document.get("tags") or [])
-        return all(set(w.split(",")) <= tags for w in wanted)
+        asked = {t for w in wanted for t in w.split(",")}
+        found = asked <= tags if key.endswith("tags") else bool(asked & tags)
+        return found if not key.startswith("not-") else not found
     if key not in document:
         return True  # Neutron ignores filters on attributes a resource lacks
     value = document[key]
@@ -301,6 +304,44 @@ class NeutronApi:
             )
         return reply(info)
 
+    def _tags(self, collection: Collection, param: str, action: str) -> Any:
+        """``/{collection}/{id}/tags`` (the ``standard-attr-tag`` extension): replace all,
+        show, add one, check one, remove one, remove all."""
+
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            records = collection.records()
+            item = records.get(request.path_params[param], _visible_to(ctx))
+            tag = request.path_params.get("tag")
+            if action == "show":
+                return reply({"tags": item["tags"]})
+            if action == "check":
+                if tag not in item["tags"]:
+                    raise ApiError(f"Tag {tag} could not be found.", status=404,
+                                   kind="TagNotFound")  # fmt: skip
+                return no_content()
+            if action == "replace":
+                body = await read_json(request)
+                tags = body.get("tags")
+                if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+                    raise BadRequest("Invalid input for tags.", kind="HTTPBadRequest")
+                item["tags"] = list(dict.fromkeys(tags))
+            elif action == "add" and tag not in item["tags"]:
+                item["tags"] = [*item["tags"], tag]
+            elif action == "remove":
+                if tag not in item["tags"]:
+                    raise ApiError(f"Tag {tag} could not be found.", status=404,
+                                   kind="TagNotFound")  # fmt: skip
+                item["tags"] = [t for t in item["tags"] if t != tag]
+            elif action == "clear":
+                item["tags"] = []
+            with self.backend.transaction():
+                records.save(item)
+            if action == "replace":
+                return reply({"tags": item["tags"]})
+            return no_content(201 if action == "add" else 204)
+
+        return handler
+
     def operations(self) -> list[Operation]:
         def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
             return Operation(method, "/v2.0" + path, name, handler, authenticated=auth)
@@ -333,6 +374,16 @@ class NeutronApi:
                 op("PUT", item, f"{c.path}.update", self._update(c, param)),
                 op("DELETE", item, f"{c.path}.delete", self._delete(c, param)),
             ]
+            if c.path != "security-group-rules":
+                tags, tag = f"{item}/tags", f"{item}/tags/{{tag}}"
+                result += [
+                    op("GET", tags, f"{c.path}.tags", self._tags(c, param, "show")),
+                    op("PUT", tags, f"{c.path}.tags", self._tags(c, param, "replace")),
+                    op("DELETE", tags, f"{c.path}.tags", self._tags(c, param, "clear")),
+                    op("GET", tag, f"{c.path}.tags", self._tags(c, param, "check")),
+                    op("PUT", tag, f"{c.path}.tags", self._tags(c, param, "add")),
+                    op("DELETE", tag, f"{c.path}.tags", self._tags(c, param, "remove")),
+                ]
         return result
 
 

@@ -102,7 +102,7 @@ class Records:
             "project_id": project,
             "tenant_id": project,
             "description": str(body.get("description") or ""),
-            "tags": [],
+            "tags": _tags(body.get("tags")),
             "created_at": now,
             "updated_at": now,
             "revision_number": 0,
@@ -132,3 +132,13 @@ def boolean(body: Mapping[str, Any], name: str, default: bool) -> bool:
         f"Invalid input for {name}. Reason: '{value}' cannot be converted to boolean.",
         kind="HTTPBadRequest",
     )
+
+
+def _tags(value: Any) -> list[str]:
+    """Tags given at creation (the ``tag-creation`` extension)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise BadRequest(f"Invalid input for tags. Reason: '{value}' is not a list.",
+                         kind="HTTPBadRequest")  # fmt: skip
+    return list(dict.fromkeys(value))

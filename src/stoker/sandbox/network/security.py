@@ -70,7 +70,7 @@ class SecurityGroups:
     def _new_group(self, project: str, body: Mapping[str, Any], description: str) -> Document:
         return self.groups.new(
             project,
-            {"description": body.get("description", description)},
+            {"description": body.get("description", description), "tags": body.get("tags")},
             name=str(body.get("name") or ""),
             stateful=boolean(body, "stateful", True),
             shared=False,
