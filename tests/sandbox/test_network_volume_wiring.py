@@ -106,3 +106,25 @@ def test_a_server_boots_on_a_network_with_a_volume_and_leaves_nothing_behind(
     assert cloud.block_storage.get_volume(volume.id).status == "available"
     cloud.block_storage.delete_volume(volume)
     cloud.network.delete_network(net)
+
+
+def test_quota_documents_show_the_plan_and_the_use(
+    sandbox: RunningSandbox, quotas: dict[str, dict[str, int]]
+) -> None:
+    demo = sandbox.connect("demo")
+    project = demo.current_project_id
+    quotas["network"] = {"network": 7}
+    quotas["block-storage"] = {"gigabytes": 50}
+    networks = sum(1 for _ in demo.network.networks(project_id=project))
+    headers = {"X-Auth-Token": demo.session.get_token()}
+    plain = httpx.get(f"{sandbox.url}/network/v2.0/quotas/{project}", headers=headers).json()
+    assert plain["quota"]["network"] == 7 and plain["quota"]["port"] == -1
+    details = httpx.get(
+        f"{sandbox.url}/network/v2.0/quotas/{project}/details", headers=headers
+    ).json()
+    assert details["quota"]["network"] == {"limit": 7, "used": networks, "reserved": 0}
+    volumes = httpx.get(
+        f"{sandbox.url}/volume/v3/{project}/os-quota-sets/{project}?usage=True", headers=headers
+    ).json()["quota_set"]
+    assert volumes["gigabytes"]["limit"] == 50
+    assert volumes["volumes"]["in_use"] == len(list(demo.block_storage.volumes()))

@@ -139,6 +139,7 @@ def _tags(value: Any) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise BadRequest(f"Invalid input for tags. Reason: '{value}' is not a list.",
-                         kind="HTTPBadRequest")  # fmt: skip
+        raise BadRequest(
+            f"Invalid input for tags. Reason: '{value}' is not a list.", kind="HTTPBadRequest"
+        )
     return list(dict.fromkeys(value))

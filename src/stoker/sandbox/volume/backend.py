@@ -207,6 +207,16 @@ class CinderBackend:
         }
         return {"image_id": str(image["id"]), "image_name": metadata.pop("name", ""), **metadata}
 
+    def quota(self, resource: str) -> int:
+        """The fault plan's quota for ``resource``, -1 (unlimited) when it sets none."""
+        faults = self.hub.config.faults
+        limit = faults.quota("block-storage", resource) if faults is not None else None
+        return -1 if limit is None else limit
+
+    def usage(self, project: str) -> dict[str, int]:
+        volumes = self.store.list(VOLUME, project_id=project)
+        return {"volumes": len(volumes), "gigabytes": sum(int(v["size"]) for v in volumes)}
+
     def _check_quota(self, project: str, size: int) -> None:
         """The fault plan's ``volume`` quotas (``volumes``, ``gigabytes``), per project."""
         faults = self.hub.config.faults
@@ -280,6 +290,23 @@ class CinderBackend:
                 f"(current: {volume['size']}, extended: {size})."
             )
         volume["size"] = size
+        self._set_status(volume, volume["status"])
+
+    def retype(self, id: str, project: str | None, body: Mapping[str, Any]) -> None:
+        volume = self.get(id, project)
+        self._expect(volume, ("available", "in-use"), "retype")
+        new = self.get_type(str(body.get("new_type") or ""))
+        if new["id"] == volume["volume_type_id"]:
+            raise invalid_input("New volume type must be different from the current one.")
+        volume["volume_type"], volume["volume_type_id"] = new["name"], new["id"]
+        self._set_status(volume, volume["status"])
+
+    def set_readonly(self, id: str, project: str | None, readonly: Any) -> None:
+        """``os-update_readonly_flag``: Cinder keeps it in the volume's admin metadata,
+        which the volume's ``metadata`` shows as ``readonly``."""
+        volume = self.get(id, project)
+        flag = str(readonly).lower() in ("true", "1", "yes")
+        volume["metadata"] = {**volume["metadata"], "readonly": "True" if flag else "False"}
         self._set_status(volume, volume["status"])
 
     def set_bootable(self, id: str, project: str | None, bootable: Any) -> None:
