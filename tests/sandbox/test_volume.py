@@ -90,6 +90,10 @@ def test_volume_lifecycle_types_extend_and_404_after_delete(
     assert bad_type.json() == {
         "itemNotFound": {"code": 404, "message": "Volume type with name gold could not be found."}
     }
+    no_snapshot = _raw(
+        sandbox, demo, "POST", "/volumes", json={"volume": {"size": 1, "snapshot_id": "s-1"}}
+    )
+    assert no_snapshot.json()["itemNotFound"]["message"] == "Snapshot s-1 could not be found."
     assert demo.block_storage.find_volume(volume.name).id == volume.id
     demo.block_storage.delete_volume(volume)
     gone = _raw(sandbox, demo, "GET", f"/volumes/{volume.id}")

@@ -132,6 +132,11 @@ class CinderBackend:
         return [self._settle(dict(v)) for v in self.store.list(VOLUME, project_id=project)]
 
     def create(self, project: str, user: str, body: Mapping[str, Any]) -> Document:
+        if body.get("snapshot_id"):
+            # the sandbox keeps no snapshots, so none can be found
+            raise NotFound(
+                f"Snapshot {body['snapshot_id']} could not be found.", kind="SnapshotNotFound"
+            )
         source = None
         if body.get("source_volid"):
             source = self.get(str(body["source_volid"]), project)
