@@ -163,6 +163,12 @@ class ComputeApi:
             raise BadRequest("There is no such action: one action per request")
         ((name, args),) = body.items()
         server = self.backend.act(ctx, request.path_params["server_id"], name, args)
+        if name == "createImage":
+            image_id = server.pop("_snapshot_id")
+            location = f"{base_url(request)}/image/v2/images/{image_id}"
+            if ctx.at_least(2, 45):
+                return reply({"image_id": image_id}, 202)
+            return Response(status_code=202, headers={"location": location})
         if name == "rebuild":
             shown = views.server(ctx, base_url(request), self.backend, server)
             return reply({"server": shown}, 202)

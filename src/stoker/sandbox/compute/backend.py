@@ -52,6 +52,7 @@ _ALLOWED = {
     "unpause": ("PAUSED",),
     "lock": None,
     "unlock": None,
+    "createImage": ("ACTIVE", "SHUTOFF", "PAUSED", "SUSPENDED"),
 }
 
 #: default quotas (-1: unlimited): a sandbox is a test bed; the fault plan sets limits
@@ -427,8 +428,12 @@ class ComputeBackend:
                     f"{server['vm_state']}"
                 )
         getattr(self, "_" + action.replace("-", "_").lower())(ctx, server, args)
+        snapshot = server.pop("_snapshot_id", None)  # an answer, not part of the server
         self.store.put(SERVER, server_id, server)
-        return self._settle(server) or server
+        result = self._settle(server) or server
+        if snapshot is not None:
+            result["_snapshot_id"] = snapshot
+        return result
 
     def _resize(self, ctx: RequestContext, server: Document, args: Any) -> None:
         flavor_ref = str((args or {}).get("flavorRef") or "").rstrip("/").rsplit("/", 1)[-1]
@@ -475,6 +480,18 @@ class ComputeBackend:
         if isinstance(args.get("metadata"), dict):
             server["metadata"] = dict(args["metadata"])
         self._transition(server, "REBUILD", "rebuilding", "ACTIVE")
+
+    def _createimage(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        args = args or {}
+        name = args.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise BadRequest("Invalid input for field/attribute name.")
+        images = self.hub.find(ImageProvider)
+        if images is None:
+            raise BadRequest("Image service is not available.")
+        server["_snapshot_id"] = images.snapshot(
+            ctx.project_id, name, server["id"], server["image_id"], args.get("metadata")
+        )
 
     def _os_stop(self, ctx: RequestContext, server: Document, args: Any) -> None:
         self._enter(server, "SHUTOFF")
