@@ -41,6 +41,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "resource_type",
         "List the resource types stoker can run and show their schemas.",
     ),
+    "serve": (
+        "stoker.cli.serve",
+        "serve",
+        "Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id}).",
+    ),
     "stack": ("stoker.cli.stack", "stack", "Create, inspect and delete stacks."),
     "template": (
         "stoker.cli.template",

@@ -29,6 +29,7 @@ from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import ProviderCache, TreeCheck
 from stoker.engine.validation import validate_tree
+from stoker.engine.views import validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -204,32 +205,6 @@ def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
         entry["Type"] = location
         entry["Description"] = child.template.description
         entry["Parameters"] = validation_summary(child)["Parameters"]
-    return result
-
-
-def validation_summary(definition: StackDefinition) -> dict[str, Any]:
-    """The shape of Heat's ``POST /validate`` answer (heat-semantics §8)."""
-    template = definition.template
-    parameters: dict[str, Any] = {}
-    for name, parameter in template.parameters.items():
-        summary = parameter.summary()
-        if name in definition.parameters:
-            summary["Value"] = display_value(parameter, definition.parameters[name])
-        parameters[name] = summary
-    result: dict[str, Any] = {"Description": template.description, "Parameters": parameters}
-    if template.parameter_groups:
-        result["ParameterGroups"] = [
-            {
-                key: value
-                for key, value in (
-                    ("label", group.label),
-                    ("description", group.description),
-                    ("parameters", list(group.parameters)),
-                )
-                if value is not None
-            }
-            for group in template.parameter_groups
-        ]
     return result
 
 

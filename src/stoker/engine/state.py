@@ -211,6 +211,9 @@ class Store(Protocol):
 
     def child_stacks(self, stack_id: str) -> list[StackRecord]: ...
 
+    def stacks_in_progress(self) -> list[StackRecord]:
+        """Live top-level stacks of every project with an operation IN_PROGRESS."""
+
     def resources(self, stack_id: str) -> list[ResourceRecord]:
         """In the order they were first written."""
 

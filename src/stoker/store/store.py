@@ -263,6 +263,14 @@ class SqlStore:
             query = query.where(Stack.deleted_at.is_(None))
         return self._stacks(query)
 
+    def stacks_in_progress(self) -> list[StackRecord]:
+        """Live top-level stacks of every project whose operation is IN_PROGRESS: what a
+        starting server looks at to take over the operations of one that died."""
+        query = SELECT_STACKS.where(
+            Stack.parent_id.is_(None), Stack.deleted_at.is_(None), Stack.status == "IN_PROGRESS"
+        )
+        return self._stacks(query)
+
     def child_stacks(self, stack_id: str) -> list[StackRecord]:
         """The live stacks whose parent is ``stack_id``, oldest first."""
         query = SELECT_STACKS.where(Stack.parent_id == stack_id, Stack.deleted_at.is_(None))

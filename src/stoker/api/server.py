@@ -1,0 +1,24 @@
+"""The application factory uvicorn imports in each worker process (``stoker serve``
+passes its choices through the environment, as uvicorn's ``--workers`` requires)."""
+
+from __future__ import annotations
+
+import os
+
+from starlette.applications import Starlette
+
+from stoker.api.app import build_app
+from stoker.engine.settings import EngineSettings
+
+
+def app() -> Starlette:
+    from stoker.resources.registry import default_registry
+    from stoker.store import open_store
+    from stoker.store.urls import database_url
+
+    url = os.environ.get("STOKER_SERVE_DB") or database_url(None)
+    settings = EngineSettings(
+        lease_seconds=float(os.environ.get("STOKER_SERVE_LEASE_SECONDS", "30")),
+        max_resources_per_stack=int(os.environ.get("STOKER_SERVE_MAX_RESOURCES", "1000")),
+    )
+    return build_app(open_store(url), default_registry(), settings)
