@@ -67,7 +67,7 @@ def routes() -> list[BaseRoute]:
         Route("/stacks/detail", stacks.detail, methods=["GET"]),
         Route("/stacks/preview", stacks.preview, methods=["POST"]),
         Route("/stacks/{arn:stoker_arn}/{rest:path}", stacks.arn_lookup, methods=ALL),
-        Route("/stacks/{stack_name}", stacks.lookup, methods=["GET"]),
+        Route("/stacks/{stack_name}", stacks.lookup, methods=ALL),
         Route("/stacks/{stack_name}/{sub:stoker_subpath}", stacks.lookup, methods=ALL),
         Route("/stacks/{stack_name}/{sub:stoker_subpath}/{rest:path}", stacks.lookup, methods=ALL),
         Route(STACK, stacks.show, methods=["GET"]),
@@ -116,6 +116,9 @@ def routes() -> list[BaseRoute]:
     ]
     return [
         Route("/", catalog.versions, methods=["GET"]),
+        Route("/v1/", catalog.version, methods=["GET"]),
+        Route("/v1/{project}", catalog.version, methods=["GET"]),
+        Route("/v1/{project}/", catalog.version, methods=["GET"]),
         Mount("/v1/{project}", routes=project_routes),
     ]
 

@@ -30,6 +30,19 @@ async def versions(request: Request) -> Response:
     return JSONResponse(body, status_code=300)
 
 
+async def version(request: Request) -> Response:
+    """``GET /v1/{project}``: the one version's document. Heat answers 404 here;
+    keystoneauth looks here for a version when a client (openstacksdk) is given this URL as
+    its endpoint, and fails without one, so stoker answers (a deliberate difference)."""
+    root = str(request.base_url).rstrip("/")
+    project = request.path_params.get("project")
+    href = f"{root}/v1/{project}/" if project else f"{root}/v1/"
+    body = {
+        "version": {"id": "v1.0", "status": "CURRENT", "links": [{"rel": "self", "href": href}]}
+    }
+    return JSONResponse(body)
+
+
 async def validate(request: Request) -> Response:
     """``POST /validate``: the template's description and parameters (values given,
     hidden ones masked), and the merged environment; 400 with the findings otherwise."""
