@@ -15,5 +15,5 @@ from .helpers import make_client
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     path: Path = tmp_path_factory.mktemp("api") / "api.db"
-    with make_client(f"sqlite:///{path}", max_json_body_size=200_000) as test_client:
+    with make_client(f"sqlite:///{path}", max_json_body_size=2_000_000) as test_client:
         yield test_client

@@ -115,9 +115,9 @@ async def show(request: Request) -> Response:
 
 async def metadata(request: Request) -> Response:
     stack, records, name = await _resource(request)
-    found = records[name]
-    value = found.data.get("metadata") if isinstance(found.data, dict) else None
-    return JSONResponse({"metadata": value if isinstance(value, dict) else {}})
+    engine = api_of(request).operations.engine(project_of(request))
+    value = await asyncio.to_thread(views.resource_metadata, engine, stack, records, name)
+    return JSONResponse({"metadata": value})
 
 
 async def signal(request: Request) -> Response:

@@ -402,3 +402,23 @@ def api_event_row(event: EventRecord, stack_name: str) -> dict[str, Any]:
     row["id"] = str(event.id)
     row["stack_name"] = stack_name
     return row
+
+
+def resource_metadata(
+    engine: StackEngine, stack: StackRecord, records: dict[str, ResourceRecord], name: str
+) -> Any:
+    """``GET .../resources/{name}/metadata``: the resource's metadata resolved now (as
+    the resource sees it through ``resource_facade``); ``<sensitive>`` for a resource
+    whose properties or metadata read a hidden value, as its attributes are."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_resources
+    from stoker.engine.sensitivity import StackTaints
+
+    try:
+        definition = engine.definition_of(stack)
+        taint = StackTaints(engine).of(stack)
+    except StokerError:
+        return {}
+    if name in sensitive_resources(definition.template, taint):
+        return SENSITIVE
+    facade = engine.facade(definition, records, name)
+    return facade.get("metadata", {}) if facade else {}
