@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import io
+import json
 import stat
 import zipfile
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
+
+from stoker.cli.main import cli
 
 from .helpers import wait_for
 
@@ -116,3 +121,33 @@ def test_not_a_zip(client: TestClient) -> None:
     )
     assert response.status_code == 400
     assert "not a zip archive" in response.json()["error"]["message"]
+
+
+def test_stack_create_from_a_package_on_the_command_line(tmp_path: Path) -> None:
+    """``stoker stack create NAME -t package.zip``: the same package rules, locally."""
+    archive = tmp_path / "package.zip"
+    archive.write_bytes(
+        package(
+            {
+                "heat.yaml": HOT,
+                "scripts/hello.sh": "echo hi\n",
+                "environment.yaml": "parameters: {q: e}\n",
+            }
+        )
+    )
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    result = CliRunner().invoke(
+        cli, ["--db", db, "stack", "create", "pkg", "-t", str(archive), "-f", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.stdout)
+    assert {o["output_key"]: o["output_value"] for o in shown["outputs"]} == {
+        "o": "e",
+        "f": "echo hi\n",
+    }
+    slip = tmp_path / "slip.zip"
+    slip.write_bytes(package({"heat.yaml": HOT, "../x": "x"}))
+    refused = CliRunner().invoke(cli, ["--db", db, "stack", "create", "s", "-t", str(slip)])
+    assert refused.exit_code == 1
+    assert "leaves the package" in refused.output
+    assert "Traceback" not in refused.output

@@ -139,7 +139,34 @@ def load_from_options(
         stack_name=stack_name,
         project_id=project_id,
     )
+    if template_file.lower().endswith(".zip"):
+        return _load_package(template_file, environments, values, options), values
     return load_definition(template_file, environments, values, options), values
+
+
+def _load_package(
+    path: str, environments: tuple[str, ...], values: dict[str, str], options: LoadOptions
+) -> LoadResult:
+    """A stack package (``heat.yaml`` at the root of a ZIP): its get_file and environment
+    files come from the archive (`stoker.definition.archive`); ``-e`` files are added
+    after the package's own environment."""
+    from stoker.definition.archive import read_package
+    from stoker.definition.requests import RequestInputs, load_request
+
+    with open(path, "rb") as handle:
+        package = read_package(handle.read(), path)
+    files = dict(package.files)
+    for env_path in environments:
+        with open(env_path, encoding="utf-8") as handle:
+            files[env_path] = handle.read()
+    inputs = RequestInputs(
+        template=package.template,
+        files=files,
+        environment_files=[*package.environment_files, *environments],
+        parameters=values,
+        label=f"{path}!heat.yaml",
+    )
+    return load_request(inputs, options)
 
 
 def _finish(result: LoadResult, given: str) -> StackDefinition:
