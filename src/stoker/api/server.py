@@ -21,4 +21,6 @@ def app() -> Starlette:
         lease_seconds=float(os.environ.get("STOKER_SERVE_LEASE_SECONDS", "30")),
         max_resources_per_stack=int(os.environ.get("STOKER_SERVE_MAX_RESOURCES", "1000")),
     )
-    return build_app(open_store(url), default_registry(), settings)
+    # `stoker serve` migrated the database before starting the workers
+    migrated = os.environ.get("STOKER_SERVE_MIGRATED") == "1"
+    return build_app(open_store(url, migrate=not migrated), default_registry(), settings)

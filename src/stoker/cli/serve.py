@@ -68,9 +68,8 @@ def serve(
     os.environ["STOKER_SERVE_DB"] = url
     os.environ["STOKER_SERVE_LEASE_SECONDS"] = str(lease_seconds)
     os.environ["STOKER_SERVE_MAX_RESOURCES"] = str(max_resources_per_stack)
-    from stoker.store import open_store
-
-    open_store(url)  # create or upgrade the schema once, before any worker starts
+    _migrate(url)
+    os.environ["STOKER_SERVE_MIGRATED"] = "1"
     uvicorn.run(
         "stoker.api.server:app",
         factory=True,
@@ -79,3 +78,20 @@ def serve(
         workers=workers,
         log_level="warning",
     )
+
+
+def _migrate(url: str) -> None:
+    """Create or upgrade the schema once, before any worker starts, in a short-lived
+    process: the server then opens the store without loading Alembic."""
+    import subprocess
+    import sys
+
+    probe = "import sys\nfrom stoker.store import open_store\nopen_store(sys.argv[1])"
+    done = subprocess.run(
+        [sys.executable, "-c", probe, url], capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        from stoker.store import open_store
+
+        open_store(url)  # raises the store's own one-line error
+        raise UsageError(done.stderr.strip().splitlines()[-1] if done.stderr else url)
