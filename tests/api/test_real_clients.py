@@ -196,8 +196,9 @@ def drive_sdk(server: Server) -> None:
     assert orchestration.find_stack("sdk") is None
 
 
-def test_a_new_server_takes_over_a_dead_ones_operation(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'shared.db'}"
+def test_a_new_server_takes_over_a_dead_ones_operation(store_url: str, tmp_path: Path) -> None:
+    """On SQLite and PostgreSQL: SIGKILL a server mid-create; the next one finishes it."""
+    db = store_url
     slow = {
         "heat_template_version": "2018-08-31",
         "resources": {
