@@ -77,6 +77,10 @@ async def create_many(base: str, count: int, prefix: str) -> tuple[float, int, l
             for r in responses
             if isinstance(r, httpx.Response) and r.status_code == 201
         ]
+        for r in responses:
+            if not (isinstance(r, httpx.Response) and r.status_code == 201):
+                shown = r.text[:300] if isinstance(r, httpx.Response) else repr(r)
+                print(f"  create refused: {shown}", file=sys.stderr)
         errors = count - len(urls)
         pending = set(urls)
         while pending:
@@ -121,13 +125,17 @@ def main() -> None:
             )
             remaining = args.stacks - len(urls)
             batch = max(args.concurrent, 1)
-            made = 0
+            made = failed = 0
             while made < remaining:
                 step = min(batch, remaining - made)
                 _, more_errors, more = asyncio.run(create_many(base, step, f"b{made}-"))
                 urls += more
                 made += step
-            print(f"stacks in the project: {len(urls)}; RSS now {rss_mb(server.pid):.1f} MB")
+                failed += more_errors
+            print(
+                f"stacks in the project: {len(urls)} ({failed} creates failed); "
+                f"RSS now {rss_mb(server.pid):.1f} MB"
+            )
             with httpx.Client(timeout=60) as client:
                 lists = []
                 for _ in range(30):
