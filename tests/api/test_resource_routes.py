@@ -201,3 +201,55 @@ def test_unknown_routes_and_methods_are_heat_errors(client: TestClient) -> None:
     assert wrong.status_code == 405
     assert wrong.json()["code"] == 405
     assert client.post("/v1/admin/stacks", content=b"{not json").status_code == 400
+
+
+def test_software_configs_and_deployments(client: TestClient) -> None:
+    made = client.post(
+        "/v1/admin/software_configs",
+        json={
+            "name": "hello",
+            "group": "script",
+            "config": "#!/bin/sh\necho $who\n",
+            "inputs": [{"name": "who"}],
+            "outputs": [{"name": "result"}],
+        },
+    )
+    assert made.status_code == 200, made.text
+    config = made.json()["software_config"]
+    assert config["group"] == "script" and config["inputs"] == [{"name": "who"}]
+    listed = client.get("/v1/admin/software_configs").json()["software_configs"]
+    assert config["id"] in [c["id"] for c in listed]
+    assert "config" not in listed[0]  # the list shows no scripts, as Heat's
+    shown = client.get(f"/v1/admin/software_configs/{config['id']}").json()
+    assert shown["software_config"]["config"] == "#!/bin/sh\necho $who\n"
+    assert client.get(f"/v1/other/software_configs/{config['id']}").status_code == 404
+
+    deployed = client.post(
+        "/v1/admin/software_deployments",
+        json={"config_id": config["id"], "server_id": "srv-1", "input_values": {"who": "me"}},
+    )
+    assert deployed.status_code == 200, deployed.text
+    deployment = deployed.json()["software_deployment"]
+    assert deployment["status"] == "COMPLETE" and deployment["server_id"] == "srv-1"
+    by_server = client.get("/v1/admin/software_deployments?server_id=srv-1").json()
+    assert [d["id"] for d in by_server["software_deployments"]] == [deployment["id"]]
+    metadata = client.get("/v1/admin/software_deployments/metadata/srv-1").json()["metadata"]
+    assert metadata[0]["inputs"] == [{"name": "who", "value": "me"}]
+    assert metadata[0]["config"].startswith("#!/bin/sh")
+    updated = client.put(
+        f"/v1/admin/software_deployments/{deployment['id']}",
+        json={"status": "FAILED", "status_reason": "boom", "output_values": {"result": 1}},
+    ).json()["software_deployment"]
+    assert (updated["status"], updated["output_values"]) == ("FAILED", {"result": 1})
+    assert updated["updated_time"] is not None
+    other = f"/v1/other/software_deployments/{deployment['id']}"
+    assert client.get(other).status_code == 404
+    assert client.delete(other).status_code == 404
+    unknown = client.post(
+        "/v1/admin/software_deployments", json={"config_id": "nope", "server_id": "s"}
+    )
+    assert unknown.status_code == 404
+    assert client.delete(f"/v1/admin/software_deployments/{deployment['id']}").status_code == 204
+    assert client.get(f"/v1/admin/software_deployments/{deployment['id']}").status_code == 404
+    assert client.delete(f"/v1/admin/software_configs/{config['id']}").status_code == 204
+    assert client.get(f"/v1/admin/software_configs/{config['id']}").status_code == 404

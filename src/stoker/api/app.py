@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from stoker.api import actions, catalog, resources, stacks
+from stoker.api import actions, catalog, resources, software, stacks
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
@@ -60,7 +60,8 @@ RESOURCE = STACK + "/resources/{resource_name}"
 
 def routes() -> list[BaseRoute]:
     """Heat's v1 router (heat/api/openstack/v1/__init__.py), in its order where order
-    matters: the lookups (302) come before the canonical stack paths."""
+    matters: the lookups (302) come before the canonical stack paths, and
+    ``software_deployments/metadata/{server}`` before ``software_deployments/{id}``."""
     project_routes = [
         Route("/stacks", stacks.index, methods=["GET"]),
         Route("/stacks", stacks.create, methods=["POST"]),
@@ -110,6 +111,28 @@ def routes() -> list[BaseRoute]:
             "/template_versions/{template_version}/functions",
             catalog.template_functions,
             methods=["GET"],
+        ),
+        Route("/software_configs", software.config_index, methods=["GET"]),
+        Route("/software_configs", software.config_create, methods=["POST"]),
+        Route("/software_configs/{config_id}", software.config_show, methods=["GET"]),
+        Route("/software_configs/{config_id}", software.config_delete, methods=["DELETE"]),
+        Route("/software_deployments", software.deployment_index, methods=["GET"]),
+        Route("/software_deployments", software.deployment_create, methods=["POST"]),
+        Route(
+            "/software_deployments/metadata/{server_id}",
+            software.deployment_metadata,
+            methods=["GET"],
+        ),
+        Route("/software_deployments/{deployment_id}", software.deployment_show, methods=["GET"]),
+        Route(
+            "/software_deployments/{deployment_id}",
+            software.deployment_update,
+            methods=["PUT"],
+        ),
+        Route(
+            "/software_deployments/{deployment_id}",
+            software.deployment_delete,
+            methods=["DELETE"],
         ),
         Route("/build_info", catalog.build_info, methods=["GET"]),
         Route("/services", catalog.services, methods=["GET"]),
