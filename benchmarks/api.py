@@ -77,10 +77,13 @@ async def create_many(base: str, count: int, prefix: str) -> tuple[float, int, l
             for r in responses
             if isinstance(r, httpx.Response) and r.status_code == 201
         ]
-        for r in responses:
-            if not (isinstance(r, httpx.Response) and r.status_code == 201):
-                shown = r.text[:300] if isinstance(r, httpx.Response) else repr(r)
-                print(f"  create refused: {shown}", file=sys.stderr)
+        refused = [
+            r for r in responses if not (isinstance(r, httpx.Response) and r.status_code == 201)
+        ]
+        if refused:
+            first = refused[0]
+            shown = first.text[:300] if isinstance(first, httpx.Response) else repr(first)
+            print(f"  {len(refused)} creates refused, the first: {shown}", file=sys.stderr)
         errors = count - len(urls)
         pending = set(urls)
         while pending:
@@ -104,7 +107,14 @@ def main() -> None:
         db = args.db or f"sqlite:///{tmp}/bench.db"
         port = free_port()
         server = subprocess.Popen(
-            [str(BIN / "stoker"), "serve", "--port", str(port)],
+            [
+                str(BIN / "stoker"),
+                "serve",
+                "--port",
+                str(port),
+                "--max-stacks-per-project",
+                str(args.stacks + args.concurrent),
+            ],
             env={**os.environ, "STOKER_DB_URL": db},
         )
         root = f"http://127.0.0.1:{port}"

@@ -20,6 +20,7 @@ def app() -> Starlette:
     settings = EngineSettings(
         lease_seconds=float(os.environ.get("STOKER_SERVE_LEASE_SECONDS", "30")),
         max_resources_per_stack=int(os.environ.get("STOKER_SERVE_MAX_RESOURCES", "1000")),
+        max_stacks_per_project=int(os.environ.get("STOKER_SERVE_MAX_STACKS", "512")),
     )
     # `stoker serve` migrated the database before starting the workers
     migrated = os.environ.get("STOKER_SERVE_MIGRATED") == "1"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -71,11 +72,13 @@ def _matches(request: Request, stack: StackRecord) -> bool:
     return not ((wanted := _values(request, "not_tags_any")) and tags.intersection(wanted))
 
 
-def _listing(request: Request) -> tuple[list[StackRecord], dict[str, Any]]:
-    """The page of stacks the query asks for, and the ``links``/``count`` around it."""
+def _listing(request: Request, *, detail: bool = False) -> tuple[list[StackRecord], dict[str, Any]]:
+    """The page of stacks the query asks for, and the ``links``/``count`` around it (the
+    records without their definitions unless ``detail``)."""
     store = api_of(request).operations.store
     query = request.query_params
-    records = store.list_stacks(
+    read = store.list_stacks if detail else store.stack_summaries
+    records = read(
         project_of(request),
         include_nested=flag(query.get("show_nested")),
         include_deleted=flag(query.get("show_deleted")),
@@ -123,7 +126,7 @@ async def index(request: Request) -> Response:
 
 async def detail(request: Request) -> Response:
     """``GET /stacks/detail``: the list with each stack's whole document (no outputs)."""
-    records, extra = await asyncio.to_thread(_listing, request)
+    records, extra = await asyncio.to_thread(partial(_listing, detail=True), request)
     engine = api_of(request).operations.engine(project_of(request))
 
     def documents() -> list[dict[str, Any]]:

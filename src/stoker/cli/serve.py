@@ -39,6 +39,13 @@ from stoker.errors import UsageError
     show_default=True,
     help="Heat's max_resources_per_stack (-1: no limit).",
 )
+@click.option(
+    "--max-stacks-per-project",
+    type=click.IntRange(min=1),
+    default=512,
+    show_default=True,
+    help="Heat's max_stacks_per_project.",
+)
 @click.pass_obj
 def serve(
     obj: dict[str, object],
@@ -48,6 +55,7 @@ def serve(
     workers: int,
     lease_seconds: float,
     max_resources_per_stack: int,
+    max_stacks_per_project: int,
 ) -> None:
     """Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id})."""
     import os
@@ -68,6 +76,7 @@ def serve(
     os.environ["STOKER_SERVE_DB"] = url
     os.environ["STOKER_SERVE_LEASE_SECONDS"] = str(lease_seconds)
     os.environ["STOKER_SERVE_MAX_RESOURCES"] = str(max_resources_per_stack)
+    os.environ["STOKER_SERVE_MAX_STACKS"] = str(max_stacks_per_project)
     _migrate(url)
     os.environ["STOKER_SERVE_MIGRATED"] = "1"
     uvicorn.run(

@@ -209,6 +209,12 @@ class Store(Protocol):
         self, project: str, *, include_nested: bool = False, include_deleted: bool = False
     ) -> list[StackRecord]: ...
 
+    def stack_summaries(
+        self, project: str, *, include_nested: bool = False, include_deleted: bool = False
+    ) -> list[StackRecord]:
+        """`list_stacks` with each definition (template, environment, files, parameters)
+        left empty."""
+
     def child_stacks(self, stack_id: str) -> list[StackRecord]: ...
 
     def stacks_in_progress(self) -> list[StackRecord]:

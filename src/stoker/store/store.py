@@ -46,12 +46,14 @@ from stoker.store.models import RawTemplate, Resource, Stack
 from stoker.store.models import Snapshot as SnapshotRow
 from stoker.store.records import (
     SELECT_STACKS,
+    SELECT_SUMMARIES,
     event_record,
     event_row,
     resource_record,
     resource_row,
     stack_record,
     stack_values,
+    summary_record,
     template_values,
     template_values_of,
 )
@@ -265,6 +267,27 @@ class SqlStore:
         if not include_deleted:
             query = query.where(Stack.deleted_at.is_(None))
         return self._stacks(query)
+
+    def stack_summaries(
+        self, project: str, *, include_nested: bool = False, include_deleted: bool = False
+    ) -> list[StackRecord]:
+        """`list_stacks` without each stack's definition (its template, environment,
+        files and parameters are empty): what a listing shows, at a fraction of the cost."""
+        query = SELECT_SUMMARIES.where(Stack.project == project)
+        if not include_nested:
+            query = query.where(Stack.parent_id.is_(None))
+        if not include_deleted:
+            query = query.where(Stack.deleted_at.is_(None))
+        with self._reading() as connection:
+            rows = connection.execute(query.order_by(Stack.created_at, Stack.id)).all()
+        unseal = self._sealer.unseal_text
+        records = [summary_record(row) for row in rows]
+        return [
+            r
+            if r.status_reason == (text := unseal(r.status_reason))
+            else replace(r, status_reason=text)
+            for r in records
+        ]
 
     def stacks_in_progress(self) -> list[StackRecord]:
         """Live top-level stacks of every project whose operation is IN_PROGRESS: what a
