@@ -12,6 +12,11 @@ def test_two_servers_share_one_database(store_url: str) -> None:
         url = create(first, "shared")
         path = url.split("testserver", 1)[1]
         assert wait_for(second, path)["stack_status"] == "CREATE_COMPLETE"
+        listed = second.get("/v1/admin/stacks").json()["stacks"]
+        assert [(s["stack_name"], s["stack_status"]) for s in listed] == [
+            ("shared", "CREATE_COMPLETE")
+        ]
+        assert second.get("/v1/other/stacks").json()["stacks"] == []
         assert second.patch(path, json={"parameters": {"q": "via-second"}}).status_code == 202
         stack = wait_for(first, path)
         assert stack["stack_status"] == "UPDATE_COMPLETE"
