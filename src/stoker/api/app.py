@@ -200,9 +200,12 @@ def build_app(
     limits: ApiLimits | None = None,
     *,
     recover: bool = True,
+    abandon_on_stop: bool = False,
 ) -> Starlette:
     """The API over ``store``; with ``recover`` its startup begins the sweeps that take
-    over dead servers' operations (see `stoker.api.operations`)."""
+    over dead servers' operations (see `stoker.api.operations`); ``abandon_on_stop``
+    (`stoker serve`) leaves operations still running at shutdown to the next server
+    rather than cancel them (`Operations.close`)."""
     operations = Operations(store, registry, settings)
     api = Api(operations, limits or ApiLimits())
 
@@ -213,7 +216,7 @@ def build_app(
         try:
             yield
         finally:
-            await operations.close()
+            await operations.close(grace=30.0 if abandon_on_stop else 5.0, abandon=abandon_on_stop)
 
     handlers: dict[Any, Any] = {
         ApiError: _api_error,

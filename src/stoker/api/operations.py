@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import Any
@@ -123,16 +124,28 @@ class Operations:
         """Start the recovery sweeps (the server's startup)."""
         self._sweeper = asyncio.create_task(self._sweep_forever())
 
-    async def close(self, grace: float = 5.0) -> None:
-        """Stop sweeping; give running operations ``grace`` seconds, then cancel them (their
-        leases lapse and another server, or this one restarted, recovers them)."""
+    async def close(self, grace: float = 5.0, *, abandon: bool = False) -> None:
+        """Stop sweeping and give running operations ``grace`` seconds. Then, with
+        ``abandon`` (a server stopping), leave the rest as they are: the process exits
+        at once, their claims lapse and the next server to sweep takes them over, exactly
+        as after a crash. Without it (tests, an embedded app) cancel them (an operation
+        cancelled ends FAILED, saying so)."""
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
-        if self.tasks:
-            _, pending = await asyncio.wait(set(self.tasks), timeout=grace)
-            for task in pending:
-                task.cancel()
-            if pending:
-                await asyncio.wait(pending, timeout=grace)
+        if not self.tasks:
+            return
+        _, pending = await asyncio.wait(set(self.tasks), timeout=grace)
+        if not pending:
+            return
+        if abandon:
+            log.warning(
+                "stopping with %d operations running: the next server takes them over",
+                len(pending),
+            )
+            logging.shutdown()
+            os._exit(0)
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=grace)

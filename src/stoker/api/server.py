@@ -24,4 +24,5 @@ def app() -> Starlette:
     )
     # `stoker serve` migrated the database before starting the workers
     migrated = os.environ.get("STOKER_SERVE_MIGRATED") == "1"
-    return build_app(open_store(url, migrate=not migrated), default_registry(), settings)
+    store = open_store(url, migrate=not migrated)
+    return build_app(store, default_registry(), settings, abandon_on_stop=True)
