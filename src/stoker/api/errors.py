@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from stoker import errors
+from stoker.errors import ApiError as ApiError
 
 #: status -> (title, explanation), Heat's (webob's) wording
 STATUS_TEXT: dict[int, tuple[str, str]] = {
@@ -34,16 +35,6 @@ STATUS_TEXT: dict[int, tuple[str, str]] = {
 }
 
 
-class ApiError(Exception):
-    """A request the API refuses: Heat's status, error ``type`` and message."""
-
-    def __init__(self, status: int, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.kind = kind
-        self.message = message
-
-
 def not_found(message: str, kind: str = "EntityNotFound") -> ApiError:
     return ApiError(404, kind, message)
 
@@ -67,6 +58,8 @@ def from_stoker(error: errors.StokerError) -> ApiError:
     keeps the refusal it came from as its context (``raise ... from None`` hides it from
     tracebacks only), which tells a name taken from a stack busy with another action."""
     message = str(error)
+    if isinstance(error, ApiError):
+        return error
     if isinstance(error, errors.StackNotFound):
         return ApiError(404, "EntityNotFound", message)
     if isinstance(error, errors.ResourceTypeNotFound):

@@ -10,7 +10,8 @@ from starlette.requests import Request
 from stoker.api.context import Api
 from stoker.api.errors import ApiError, bad_request
 from stoker.api.inputs import Payload, payload_from
-from stoker.definition.archive import PackageError, read_package
+from stoker.definition.archive import read_package
+from stoker.errors import PackageError
 
 YAML_TYPES = ("application/x-yaml", "text/yaml", "application/yaml")
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed")

@@ -16,16 +16,12 @@ import stat
 import zipfile
 from dataclasses import dataclass, field
 
-from stoker.errors import Rejected
+from stoker.errors import PackageError
 from stoker.limits import LIMITS, Limits, active_limits
 
 ENTRY = "heat.yaml"
 ENVIRONMENT = "environment.yaml"
 RATIO_FROM_BYTES = 1024 * 1024  # a small member may compress well; only large ones count
-
-
-class PackageError(Rejected):
-    """A package that cannot be used; the message says which member and why."""
 
 
 @dataclass(slots=True)
