@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import stat
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from starlette.testclient import TestClient
 
 from stoker.cli.main import cli
 
-from .helpers import wait_for
+from .helpers import make_client, wait_for
 
 HOT = """heat_template_version: 2018-08-31
 parameters:
@@ -151,3 +153,28 @@ def test_stack_create_from_a_package_on_the_command_line(tmp_path: Path) -> None
     assert refused.exit_code == 1
     assert "leaves the package" in refused.output
     assert "Traceback" not in refused.output
+
+
+def test_bodies_are_read_no_further_than_the_limits(tmp_path: Path) -> None:
+    """A declared or streamed (chunked) body over the limit is a 413, never read whole."""
+    with make_client(
+        f"sqlite:///{tmp_path / 'l.db'}", max_package_size=10_000, max_json_body_size=5_000
+    ) as small:
+        big = package({"heat.yaml": HOT, "noise.bin": os.urandom(20_000)})
+        declared = small.post(
+            "/v1/admin/stacks?stack_name=p",
+            content=big,
+            headers={"Content-Type": "application/zip"},
+        )
+        assert declared.status_code == 413
+        assert declared.json()["error"]["type"] == "RequestLimitExceeded"
+
+        def chunks() -> Iterator[bytes]:
+            for _ in range(10):
+                yield b" " * 1_000
+
+        streamed = small.post(
+            "/v1/admin/stacks", content=chunks(), headers={"Content-Type": "application/json"}
+        )
+        assert streamed.status_code == 413
+        assert "5000 bytes" in streamed.json()["error"]["message"]

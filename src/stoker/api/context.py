@@ -23,6 +23,8 @@ class ApiLimits:
 
     max_template_size: int = 524_288
     max_json_body_size: int = 1_048_576
+    #: a ZIP package's bytes as uploaded (stoker's own: Heat takes no packages)
+    max_package_size: int = 64 * 1_048_576
 
 
 @dataclass(slots=True)
@@ -58,17 +60,34 @@ def stack_links(request: Request, stack: StackRecord) -> list[dict[str, str]]:
     return [{"href": stack_url(request, stack), "rel": "self"}]
 
 
+async def read_body(request: Request, limit: int, what: str = "JSON body") -> bytes:
+    """The body, read no further than ``limit`` bytes (413 beyond, as Heat answers a JSON
+    body over ``max_json_body_size``): a client cannot make the server hold more."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _too_large(int(declared), limit, what)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _too_large(size, limit, what)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(size: int, limit: int, what: str) -> ApiError:
+    return ApiError(
+        413,
+        "RequestLimitExceeded",
+        f"Request limit exceeded: {what} size ({size} bytes) exceeds maximum allowed size "
+        f"({limit} bytes).",
+    )
+
+
 async def body_of(request: Request) -> dict[str, Any]:
     """The JSON body as a mapping, within Heat's ``max_json_body_size``."""
-    raw = await request.body()
-    limit = api_of(request).limits.max_json_body_size
-    if len(raw) > limit:
-        raise ApiError(
-            413,
-            "RequestLimitExceeded",
-            f"Request limit exceeded: JSON body size ({len(raw)} bytes) exceeds maximum "
-            f"allowed size ({limit} bytes).",
-        )
+    raw = await read_body(request, api_of(request).limits.max_json_body_size)
     if not raw.strip():
         return {}
     try:

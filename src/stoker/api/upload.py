@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from stoker.api.context import Api
-from stoker.api.errors import ApiError, bad_request
+from stoker.api.context import Api, read_body
+from stoker.api.errors import bad_request
 from stoker.api.inputs import Payload, payload_from
 from stoker.definition.archive import read_package
 from stoker.errors import PackageError
@@ -22,15 +22,10 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind not in YAML_TYPES + ZIP_TYPES:
         return None
-    raw = await request.body()
-    limit = api.limits.max_json_body_size if kind in YAML_TYPES else None
-    if limit is not None and len(raw) > limit:
-        raise ApiError(
-            413,
-            "RequestLimitExceeded",
-            f"Request limit exceeded: body size ({len(raw)} bytes) exceeds maximum allowed "
-            f"size ({limit} bytes).",
-        )
+    if kind in YAML_TYPES:
+        raw = await read_body(request, api.limits.max_json_body_size, "template")
+    else:
+        raw = await read_body(request, api.limits.max_package_size, "package")
     query = request.query_params
     parameters: dict[str, str] = {}
     for item in query.getlist("parameter"):
