@@ -152,6 +152,41 @@ def test_openstackclient(server: Server, tmp_path: Path) -> None:
     assert gone["stack_status"] == "DELETE_COMPLETE"
 
 
+def test_openstackclient_sends_files_and_environments(server: Server, tmp_path: Path) -> None:
+    """heatclient reads get_file and -e files itself and sends them as the files map
+    (keyed by file:// URLs) and environment_files: the server reads nothing of its own."""
+    (tmp_path / "script.sh").write_text("echo from-file\n")
+    (tmp_path / "env.yaml").write_text("parameters:\n  q: from-env\n")
+    (tmp_path / "t.yaml").write_text(
+        "heat_template_version: 2018-08-31\n"
+        "parameters:\n  q: {type: string, default: d}\n"
+        "resources:\n  f:\n    type: OS::Heat::Value\n"
+        "    properties: {value: {get_file: script.sh}}\n"
+        "outputs:\n  f: {value: {get_attr: [f, value]}}\n  q: {value: {get_param: q}}\n"
+    )
+    created = openstack(
+        server,
+        "stack",
+        "create",
+        "-t",
+        str(tmp_path / "t.yaml"),
+        "-e",
+        str(tmp_path / "env.yaml"),
+        "files",
+        "--wait",
+        "-f",
+        "value",
+        "-c",
+        "stack_status",
+    )
+    assert created.strip().endswith("CREATE_COMPLETE")
+    outputs = json.loads(
+        openstack(server, "stack", "output", "show", "files", "--all", "-f", "json")
+    )
+    assert outputs["f"]["output_value"] == "echo from-file\n"
+    assert outputs["q"]["output_value"] == "from-env"
+
+
 def test_openstacksdk(server: Server) -> None:
     with warnings.catch_warnings():  # openstacksdk's own deprecations
         warnings.simplefilter("ignore")
