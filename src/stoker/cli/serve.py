@@ -9,7 +9,13 @@ from stoker.errors import UsageError
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8004, show_default=True)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8004,
+    show_default=True,
+    help="Port to listen on (Heat's is 8004).",
+)
 @click.option(
     "--auth",
     type=click.Choice(["noauth", "keystone"]),
