@@ -94,6 +94,26 @@ class Rejected(StokerError):
     code = "rejected"
 
 
+class PackageError(Rejected):
+    """A stack package (a ZIP with ``heat.yaml``) that cannot be used: a member that would
+    leave the archive, a link, an archive over the zip limits; the message says which."""
+
+    code = "package"
+
+
+class ApiError(StokerError):
+    """A request ``stoker serve`` refuses, with Heat's HTTP status and error ``type``
+    (``kind``); the API's handlers turn every other `StokerError` into one of these."""
+
+    code = "api"
+
+    def __init__(self, status: int, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.kind = kind
+        self.message = message
+
+
 class FunctionError(StokerError):
     """An intrinsic function could not produce a value; ``path`` says which one."""
 

@@ -47,6 +47,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "sandbox",
         "Run a local OpenStack (Keystone, Nova, Glance ...) that the real clients accept.",
     ),
+    "serve": (
+        "stoker.cli.serve",
+        "serve",
+        "Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id}).",
+    ),
     "stack": ("stoker.cli.stack", "stack", "Create, inspect and delete stacks."),
     "template": (
         "stoker.cli.template",

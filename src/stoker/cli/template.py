@@ -29,6 +29,7 @@ from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import ProviderCache, TreeCheck
 from stoker.engine.validation import validate_tree
+from stoker.engine.views import validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -138,7 +139,34 @@ def load_from_options(
         stack_name=stack_name,
         project_id=project_id,
     )
+    if template_file.lower().endswith(".zip"):
+        return _load_package(template_file, environments, values, options), values
     return load_definition(template_file, environments, values, options), values
+
+
+def _load_package(
+    path: str, environments: tuple[str, ...], values: dict[str, str], options: LoadOptions
+) -> LoadResult:
+    """A stack package (``heat.yaml`` at the root of a ZIP): its get_file and environment
+    files come from the archive (`stoker.definition.archive`); ``-e`` files are added
+    after the package's own environment."""
+    from stoker.definition.archive import read_package
+    from stoker.definition.requests import RequestInputs, load_request
+
+    with open(path, "rb") as handle:
+        package = read_package(handle.read(), path)
+    files = dict(package.files)
+    for env_path in environments:
+        with open(env_path, encoding="utf-8") as handle:
+            files[env_path] = handle.read()
+    inputs = RequestInputs(
+        template=package.template,
+        files=files,
+        environment_files=[*package.environment_files, *environments],
+        parameters=values,
+        label=f"{path}!heat.yaml",
+    )
+    return load_request(inputs, options)
 
 
 def _finish(result: LoadResult, given: str) -> StackDefinition:
@@ -204,32 +232,6 @@ def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
         entry["Type"] = location
         entry["Description"] = child.template.description
         entry["Parameters"] = validation_summary(child)["Parameters"]
-    return result
-
-
-def validation_summary(definition: StackDefinition) -> dict[str, Any]:
-    """The shape of Heat's ``POST /validate`` answer (heat-semantics §8)."""
-    template = definition.template
-    parameters: dict[str, Any] = {}
-    for name, parameter in template.parameters.items():
-        summary = parameter.summary()
-        if name in definition.parameters:
-            summary["Value"] = display_value(parameter, definition.parameters[name])
-        parameters[name] = summary
-    result: dict[str, Any] = {"Description": template.description, "Parameters": parameters}
-    if template.parameter_groups:
-        result["ParameterGroups"] = [
-            {
-                key: value
-                for key, value in (
-                    ("label", group.label),
-                    ("description", group.description),
-                    ("parameters", list(group.parameters)),
-                )
-                if value is not None
-            }
-            for group in template.parameter_groups
-        ]
     return result
 
 

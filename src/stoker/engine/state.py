@@ -209,7 +209,16 @@ class Store(Protocol):
         self, project: str, *, include_nested: bool = False, include_deleted: bool = False
     ) -> list[StackRecord]: ...
 
+    def stack_summaries(
+        self, project: str, *, include_nested: bool = False, include_deleted: bool = False
+    ) -> list[StackRecord]:
+        """`list_stacks` with each definition (template, environment, files, parameters)
+        left empty."""
+
     def child_stacks(self, stack_id: str) -> list[StackRecord]: ...
+
+    def stacks_in_progress(self) -> list[StackRecord]:
+        """Live top-level stacks of every project with an operation IN_PROGRESS."""
 
     def resources(self, stack_id: str) -> list[ResourceRecord]:
         """In the order they were first written."""

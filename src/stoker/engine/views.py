@@ -15,6 +15,7 @@ from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
+    from stoker.definition.stack import StackDefinition
     from stoker.engine.plan import Plan
     from stoker.engine.stacks import StackEngine
 
@@ -156,6 +157,34 @@ def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, An
                 for name, value in values.items()
             }
     return data
+
+
+def validation_summary(definition: StackDefinition) -> dict[str, Any]:
+    """The shape of Heat's ``POST /validate`` answer (heat-semantics §8)."""
+    from stoker.parameters import display_value
+
+    template = definition.template
+    parameters: dict[str, Any] = {}
+    for name, parameter in template.parameters.items():
+        summary = parameter.summary()
+        if name in definition.parameters:
+            summary["Value"] = display_value(parameter, definition.parameters[name])
+        parameters[name] = summary
+    result: dict[str, Any] = {"Description": template.description, "Parameters": parameters}
+    if template.parameter_groups:
+        result["ParameterGroups"] = [
+            {
+                key: value
+                for key, value in (
+                    ("label", group.label),
+                    ("description", group.description),
+                    ("parameters", list(group.parameters)),
+                )
+                if value is not None
+            }
+            for group in template.parameter_groups
+        ]
+    return result
 
 
 # ---------------------------------------------------------------------------- resources
@@ -337,3 +366,59 @@ def update_preview(store: Store, stack: StackRecord, plan: Plan) -> dict[str, li
             entries.append(entry)
         result[kind] = entries
     return result
+
+
+# ---------------------------------------------------------------------------- REST API
+def api_stack_row(record: StackRecord) -> dict[str, Any]:
+    """A stack as Heat's ``GET /stacks`` lists it: `stack_row` with what the API adds
+    (the project, the owner, the description)."""
+    row = stack_row(record)
+    row.update(
+        {
+            "project": record.project,
+            "description": record.template.get(
+                "description", record.template.get("Description", "")
+            )
+            or "",
+            "stack_owner": None,
+            "stack_user_project_id": record.project,
+        }
+    )
+    return row
+
+
+def output_list(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``GET .../outputs``: each output's key and description, without values (Heat
+    resolves them only for ``GET .../outputs/{key}`` and the stack document)."""
+    return [
+        {"output_key": o.get("output_key"), "description": o.get("description")} for o in outputs
+    ]
+
+
+def api_event_row(event: EventRecord, stack_name: str) -> dict[str, Any]:
+    """An event as Heat's API lists it: `event_row` with its id as text (Heat's are
+    UUIDs; clients treat them as opaque) and the stack's name."""
+    row = event_row(event)
+    row["id"] = str(event.id)
+    row["stack_name"] = stack_name
+    return row
+
+
+def resource_metadata(
+    engine: StackEngine, stack: StackRecord, records: dict[str, ResourceRecord], name: str
+) -> Any:
+    """``GET .../resources/{name}/metadata``: the resource's metadata resolved now (as
+    the resource sees it through ``resource_facade``); ``<sensitive>`` for a resource
+    whose properties or metadata read a hidden value, as its attributes are."""
+    from stoker.definition.sensitive import SENSITIVE, sensitive_resources
+    from stoker.engine.sensitivity import StackTaints
+
+    try:
+        definition = engine.definition_of(stack)
+        taint = StackTaints(engine).of(stack)
+    except StokerError:
+        return {}
+    if name in sensitive_resources(definition.template, taint):
+        return SENSITIVE
+    facade = engine.facade(definition, records, name)
+    return facade.get("metadata", {}) if facade else {}

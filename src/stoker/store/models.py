@@ -238,3 +238,37 @@ class Snapshot(TableOf):
     status_reason = _text()
     data = _column(JSON(), nullable=True)
     created_at = _time()
+
+
+class SoftwareConfig(TableOf):
+    """A software config of Heat's API (``/software_configs``): ``config`` holds its
+    ``config``, ``inputs``, ``outputs`` and ``options``."""
+
+    __tablename__ = "software_configs"
+    __table_args__ = (Index("ix_software_configs_project", "project"),)
+
+    id = _column(String(64), primary_key=True)
+    project = _name()
+    name = _text(nullable=True)
+    group = _name()
+    config = _json()
+    created_at = _time()
+
+
+class SoftwareDeployment(TableOf):
+    """A software deployment of Heat's API (``/software_deployments``)."""
+
+    __tablename__ = "software_deployments"
+    __table_args__ = (Index("ix_software_deployments_project_server_id", "project", "server_id"),)
+
+    id = _column(String(64), primary_key=True)
+    project = _name()
+    config_id = _column(String(64), nullable=False)
+    server_id = _name()
+    action = _state()
+    status = _state()
+    status_reason = _text()
+    input_values = _json()
+    output_values = _json()
+    created_at = _time()
+    updated_at = _time(nullable=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import null, select
 
 from stoker.engine.state import (
     Action,
@@ -51,6 +51,12 @@ STACK_COLUMNS = (
 
 # A stack joined with its template: what every stack read selects.
 SELECT_STACKS = select(*STACK_COLUMNS).join(RawTemplate, RawTemplate.id == Stack.raw_template_id)
+# A stack without its definition (template, environment, files, parameters: NULL), for
+# listings: decoding those JSON columns is most of the time of listing many stacks.
+_DEFINITION = {"template", "environment", "files", "parameters"}
+SELECT_SUMMARIES = select(
+    *(null().label(c.name) if c.name in _DEFINITION else c for c in STACK_COLUMNS)
+)
 
 # Column order of the bulk statements (`stoker.store.bulk`): table order, without ids.
 RESOURCE_FIELDS = (
@@ -118,6 +124,17 @@ def stack_record(row: Sequence[Any]) -> StackRecord:
         disable_rollback=no_rollback,
         template_file=template_file,
     )
+
+
+def summary_record(row: Sequence[Any]) -> StackRecord:
+    """A `SELECT_SUMMARIES` row as a record with an empty definition."""
+    (id_, name, project, action, status, reason, _, _, _, _, created, updated, deleted,
+     parent_id, parent_resource, tags, timeout, no_rollback, template_file) = row  # fmt: skip
+    return StackRecord(
+        id_, name, project, Action(action), Status(status), reason, {}, {}, {}, {},
+        created, updated, deleted, parent_id, parent_resource, tuple(tags), timeout,
+        no_rollback, template_file,
+    )  # fmt: skip
 
 
 def template_values(stack: StackRecord) -> dict[str, Any]:

@@ -46,12 +46,14 @@ from stoker.store.models import RawTemplate, Resource, Stack
 from stoker.store.models import Snapshot as SnapshotRow
 from stoker.store.records import (
     SELECT_STACKS,
+    SELECT_SUMMARIES,
     event_record,
     event_row,
     resource_record,
     resource_row,
     stack_record,
     stack_values,
+    summary_record,
     template_values,
     template_values_of,
 )
@@ -63,10 +65,12 @@ SUPPORTED_BACKENDS = ("sqlite", "postgresql")
 _LEASE_ATTEMPTS = 5
 
 
-def open_store(url: str | None = None) -> SqlStore:
+def open_store(url: str | None = None, *, migrate: bool = True) -> SqlStore:
     """Open (creating if needed) and migrate the database at ``url`` (see
     `stoker.store.urls.database_url` for the default), with the key for its hidden values
     (`stoker.store.secrets`); safe to call concurrently. A new SQLite file is made 0600.
+    ``migrate=False`` is for a long-lived server whose start-up already migrated the
+    database in another process: it keeps Alembic (~20 MB) out of the server's memory.
 
     A database that cannot be used raises `DatabaseError` with one line a user can act on.
     """
@@ -91,7 +95,8 @@ def open_store(url: str | None = None) -> SqlStore:
         raise failures.missing_driver(shown) from None
     try:
         try:
-            upgrade_to_head(engine)
+            if migrate:
+                upgrade_to_head(engine)
         except DBAPIError as error:
             raise failures.cannot_open(shown, error) from None
         with _plain_errors(shown):
@@ -261,6 +266,35 @@ class SqlStore:
             query = query.where(Stack.parent_id.is_(None))
         if not include_deleted:
             query = query.where(Stack.deleted_at.is_(None))
+        return self._stacks(query)
+
+    def stack_summaries(
+        self, project: str, *, include_nested: bool = False, include_deleted: bool = False
+    ) -> list[StackRecord]:
+        """`list_stacks` without each stack's definition (its template, environment,
+        files and parameters are empty): what a listing shows, at a fraction of the cost."""
+        query = SELECT_SUMMARIES.where(Stack.project == project)
+        if not include_nested:
+            query = query.where(Stack.parent_id.is_(None))
+        if not include_deleted:
+            query = query.where(Stack.deleted_at.is_(None))
+        with self._reading() as connection:
+            rows = connection.execute(query.order_by(Stack.created_at, Stack.id)).all()
+        unseal = self._sealer.unseal_text
+        records = [summary_record(row) for row in rows]
+        return [
+            r
+            if r.status_reason == (text := unseal(r.status_reason))
+            else replace(r, status_reason=text)
+            for r in records
+        ]
+
+    def stacks_in_progress(self) -> list[StackRecord]:
+        """Live top-level stacks of every project whose operation is IN_PROGRESS: what a
+        starting server looks at to take over the operations of one that died."""
+        query = SELECT_STACKS.where(
+            Stack.parent_id.is_(None), Stack.deleted_at.is_(None), Stack.status == "IN_PROGRESS"
+        )
         return self._stacks(query)
 
     def child_stacks(self, stack_id: str) -> list[StackRecord]:

@@ -1,0 +1,154 @@
+"""Stack actions (suspend, resume, check, cancel_update, cancel_without_rollback),
+abandon, export, adopt (a create with ``adopt_stack_data``) and snapshots."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.api.context import api_of, body_of, find_stack, project_of, stack_url
+from stoker.api.errors import bad_request
+from stoker.engine.stacks import StackEngine
+
+_ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
+
+
+def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any, Any, Any]]:
+    from stoker.engine import check, suspend
+
+    runs: dict[str, Callable[[StackEngine], Coroutine[Any, Any, Any]]] = {
+        "suspend": lambda engine: suspend.suspend(engine, stack_id),
+        "resume": lambda engine: suspend.resume(engine, stack_id),
+        "check": lambda engine: check.check(engine, stack_id),
+    }
+    return runs[action]
+
+
+async def action(request: Request) -> Response:
+    """``POST .../actions`` with exactly one of Heat's actions as the body's key."""
+    from stoker.engine.cancel import cancel
+
+    stack = await find_stack(request, deleted=False)
+    body = await body_of(request)
+    if len(body) != 1 or next(iter(body)) not in _ACTIONS:
+        raise bad_request(
+            f"Invalid action, expected one of: {', '.join(_ACTIONS)}", "HTTPBadRequest"
+        )
+    name = next(iter(body))
+    api = api_of(request)
+    project = project_of(request)
+    if name.startswith("cancel"):
+        engine = api.operations.engine(project)
+        await cancel(engine, stack.id, rollback=name == "cancel_update")
+    else:
+        await api.operations.start(project, _runner(name, stack.id))
+    return JSONResponse(None)
+
+
+async def abandon(request: Request) -> Response:
+    from stoker.engine.abandon import abandon as abandon_stack
+
+    stack = await find_stack(request, deleted=False)
+    engine = api_of(request).operations.engine(project_of(request))
+    return JSONResponse(await abandon_stack(engine, stack.id))
+
+
+async def export(request: Request) -> Response:
+    from stoker.engine.abandon import export as export_stack
+
+    stack = await find_stack(request, deleted=False)
+    engine = api_of(request).operations.engine(project_of(request))
+    return JSONResponse(await export_stack(engine, stack.id))
+
+
+async def adopt(request: Request, payload: Any) -> Response:
+    """A create whose body carries ``adopt_stack_data`` (an abandoned stack's document):
+    the stack's records are written from it; no resource is created."""
+    from stoker.engine import adopt as adopting
+
+    api = api_of(request)
+    project = project_of(request)
+    data = payload.adopt_data
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except ValueError as error:
+            raise bad_request(f"Invalid adopt data: {error}") from None
+    if not isinstance(data, dict):
+        raise bad_request("Invalid adopt data: it must be a mapping")
+    template = payload.inputs.template
+    if template is not None:
+        data = {**data, "template": template}
+    parameters = {k: str(v) for k, v in payload.inputs.parameters.items()}
+
+    def load() -> Any:
+        return adopting.load(payload.name, data, "<adopt_stack_data>", (), parameters)
+
+    adoption = await asyncio.to_thread(load)
+    if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
+        errors = [d.render() for d in adoption.diagnostics if d.is_error]
+        raise bad_request("\n".join(errors) or "Invalid adopt data", "StackValidationFailed")
+    began = await api.operations.start(
+        project, lambda engine: adopting.adopt(engine, adoption, None, "<adopt_stack_data>")
+    )
+    stack_id = began.stack_id if began is not None else adoption.stack_id
+    stack = await asyncio.to_thread(api.operations.store.get_stack, stack_id, project)
+    assert stack is not None
+    url = stack_url(request, stack)
+    body = {"stack": {"id": stack.id, "links": [{"href": url, "rel": "self"}]}}
+    return JSONResponse(body, status_code=201, headers={"Location": url})
+
+
+# ---------------------------------------------------------------------------- snapshots
+async def snapshot_create(request: Request) -> Response:
+    from stoker.engine import snapshots
+
+    stack = await find_stack(request, deleted=False)
+    body = await body_of(request)
+    name = body.get("name")
+    engine = api_of(request).operations.engine(project_of(request))
+    made = await snapshots.create(engine, stack.id, str(name) if name is not None else None)
+    return JSONResponse(snapshots.view(made))
+
+
+async def snapshot_list(request: Request) -> Response:
+    from stoker.engine import snapshots
+
+    stack = await find_stack(request, deleted=False)
+    engine = api_of(request).operations.engine(project_of(request))
+    found = await snapshots.listing(engine, stack.id)
+    return JSONResponse({"snapshots": [snapshots.view(s) for s in found]})
+
+
+async def snapshot_show(request: Request) -> Response:
+    from stoker.engine import snapshots
+
+    stack = await find_stack(request, deleted=False)
+    engine = api_of(request).operations.engine(project_of(request))
+    found = await snapshots.find(engine, stack.id, str(request.path_params["snapshot_id"]))
+    return JSONResponse({"snapshot": snapshots.view(found)})
+
+
+async def snapshot_delete(request: Request) -> Response:
+    from stoker.engine import snapshots
+
+    stack = await find_stack(request, deleted=False)
+    engine = api_of(request).operations.engine(project_of(request))
+    await snapshots.delete(engine, stack.id, str(request.path_params["snapshot_id"]))
+    return Response(status_code=204)
+
+
+async def snapshot_restore(request: Request) -> Response:
+    from stoker.engine import restore
+
+    stack = await find_stack(request, deleted=False)
+    snapshot_id = str(request.path_params["snapshot_id"])
+    await api_of(request).operations.start(
+        project_of(request), lambda engine: restore.restore(engine, stack.id, snapshot_id)
+    )
+    return Response(status_code=202)

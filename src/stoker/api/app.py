@@ -1,0 +1,234 @@
+"""The Starlette application: Heat's v1 routes, its error bodies, and the server's
+operations started and stopped with the application."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.convertors import Convertor, register_url_convertor
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from stoker.api import actions, catalog, resources, software, stacks
+from stoker.api.context import Api, ApiLimits
+from stoker.api.errors import ApiError, error_body, from_stoker
+from stoker.api.operations import Operations
+from stoker.engine.settings import EngineSettings
+from stoker.engine.state import Store
+from stoker.errors import StokerError
+from stoker.resources.registry import ResourceTypeRegistry
+
+log = logging.getLogger("stoker.api")
+ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+
+
+class _Subpath(Convertor[str]):
+    regex = "|".join(stacks.SUBPATHS)
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+class _Arn(Convertor[str]):
+    regex = "arn:[^/]*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("stoker_subpath", _Subpath())
+register_url_convertor("stoker_arn", _Arn())
+
+STACK = "/stacks/{stack_name}/{stack_id}"
+RESOURCE = STACK + "/resources/{resource_name}"
+
+
+def routes() -> list[BaseRoute]:
+    """Heat's v1 router (heat/api/openstack/v1/__init__.py), in its order where order
+    matters: the lookups (302) come before the canonical stack paths, and
+    ``software_deployments/metadata/{server}`` before ``software_deployments/{id}``."""
+    project_routes = [
+        Route("/stacks", stacks.index, methods=["GET"]),
+        Route("/stacks", stacks.create, methods=["POST"]),
+        Route("/stacks/detail", stacks.detail, methods=["GET"]),
+        Route("/stacks/preview", stacks.preview, methods=["POST"]),
+        Route("/stacks/{arn:stoker_arn}/{rest:path}", stacks.arn_lookup, methods=ALL),
+        Route("/stacks/{stack_name}", stacks.lookup, methods=ALL),
+        Route("/stacks/{stack_name}/{sub:stoker_subpath}", stacks.lookup, methods=ALL),
+        Route("/stacks/{stack_name}/{sub:stoker_subpath}/{rest:path}", stacks.lookup, methods=ALL),
+        Route(STACK, stacks.show, methods=["GET"]),
+        Route(STACK, stacks.update, methods=["PUT", "PATCH"]),
+        Route(STACK, stacks.delete, methods=["DELETE"]),
+        Route(STACK + "/preview", stacks.update_preview, methods=["PUT", "PATCH"]),
+        Route(STACK + "/abandon", actions.abandon, methods=["DELETE"]),
+        Route(STACK + "/export", actions.export, methods=["GET"]),
+        Route(STACK + "/template", stacks.template, methods=["GET"]),
+        Route(STACK + "/environment", stacks.environment, methods=["GET"]),
+        Route(STACK + "/files", stacks.files, methods=["GET"]),
+        Route(STACK + "/outputs", stacks.outputs, methods=["GET"]),
+        Route(STACK + "/outputs/{output_key}", stacks.output_show, methods=["GET"]),
+        Route(STACK + "/actions", actions.action, methods=["POST"]),
+        Route(STACK + "/resources", resources.index, methods=["GET"]),
+        Route(RESOURCE, resources.show, methods=["GET"]),
+        Route(RESOURCE, resources.mark_unhealthy, methods=["PATCH"]),
+        Route(RESOURCE + "/metadata", resources.metadata, methods=["GET"]),
+        Route(RESOURCE + "/signal", resources.signal, methods=["POST"]),
+        Route(STACK + "/events", resources.events, methods=["GET"]),
+        Route(RESOURCE + "/events", resources.events, methods=["GET"]),
+        Route(RESOURCE + "/events/{event_id}", resources.event_show, methods=["GET"]),
+        Route(STACK + "/snapshots", actions.snapshot_create, methods=["POST"]),
+        Route(STACK + "/snapshots", actions.snapshot_list, methods=["GET"]),
+        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_show, methods=["GET"]),
+        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_delete, methods=["DELETE"]),
+        Route(
+            STACK + "/snapshots/{snapshot_id}/restore", actions.snapshot_restore, methods=["POST"]
+        ),
+        Route("/validate", catalog.validate, methods=["POST"]),
+        Route("/resource_types", catalog.resource_types, methods=["GET"]),
+        Route("/resource_types/{type_name}", catalog.resource_type_show, methods=["GET"]),
+        Route(
+            "/resource_types/{type_name}/template",
+            catalog.resource_type_template,
+            methods=["GET"],
+        ),
+        Route("/template_versions", catalog.template_versions, methods=["GET"]),
+        Route(
+            "/template_versions/{template_version}/functions",
+            catalog.template_functions,
+            methods=["GET"],
+        ),
+        Route("/software_configs", software.config_index, methods=["GET"]),
+        Route("/software_configs", software.config_create, methods=["POST"]),
+        Route("/software_configs/{config_id}", software.config_show, methods=["GET"]),
+        Route("/software_configs/{config_id}", software.config_delete, methods=["DELETE"]),
+        Route("/software_deployments", software.deployment_index, methods=["GET"]),
+        Route("/software_deployments", software.deployment_create, methods=["POST"]),
+        Route(
+            "/software_deployments/metadata/{server_id}",
+            software.deployment_metadata,
+            methods=["GET"],
+        ),
+        Route("/software_deployments/{deployment_id}", software.deployment_show, methods=["GET"]),
+        Route(
+            "/software_deployments/{deployment_id}",
+            software.deployment_update,
+            methods=["PUT"],
+        ),
+        Route(
+            "/software_deployments/{deployment_id}",
+            software.deployment_delete,
+            methods=["DELETE"],
+        ),
+        Route("/build_info", catalog.build_info, methods=["GET"]),
+        Route("/services", catalog.services, methods=["GET"]),
+    ]
+    return [
+        Route("/", catalog.versions, methods=["GET"]),
+        Route("/v1/", catalog.version, methods=["GET"]),
+        Route("/v1/{project}", catalog.version, methods=["GET"]),
+        Route("/v1/{project}/", catalog.version, methods=["GET"]),
+        Mount("/v1/{project}", routes=project_routes),
+    ]
+
+
+async def _api_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    return JSONResponse(error_body(error.status, error.kind, error.message), error.status)
+
+
+async def _stoker_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, StokerError)
+    return await _api_error(request, from_stoker(error))
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    kinds = {404: "HTTPNotFound", 405: "HTTPMethodNotAllowed"}
+    kind = kinds.get(error.status_code, "HTTPException")
+    message = error.detail if isinstance(error.detail, str) else "The request failed."
+    body = error_body(error.status_code, kind, message)
+    return JSONResponse(body, error.status_code, headers=error.headers)
+
+
+async def _internal_error(request: Request, error: Exception) -> Response:
+    log.error("unexpected error in %s %s", request.method, request.url.path, exc_info=error)
+    body = error_body(500, type(error).__name__, "The server met an unexpected error.")
+    return JSONResponse(body, 500)
+
+
+class _RequestId:
+    """Every answer carries ``X-Openstack-Request-Id``, as Heat's."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = f"req-{uuid.uuid4()}".encode()
+
+        async def stamped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-openstack-request-id", request_id))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, stamped)
+
+
+def build_app(
+    store: Store,
+    registry: ResourceTypeRegistry,
+    settings: EngineSettings,
+    limits: ApiLimits | None = None,
+    *,
+    recover: bool = True,
+    abandon_on_stop: bool = False,
+) -> Starlette:
+    """The API over ``store``; with ``recover`` its startup begins the sweeps that take
+    over dead servers' operations (see `stoker.api.operations`); ``abandon_on_stop``
+    (`stoker serve`) leaves operations still running at shutdown to the next server
+    rather than cancel them (`Operations.close`)."""
+    operations = Operations(store, registry, settings)
+    api = Api(operations, limits or ApiLimits())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if recover:
+            operations.begin()
+        try:
+            yield
+        finally:
+            await operations.close(grace=30.0 if abandon_on_stop else 5.0, abandon=abandon_on_stop)
+
+    handlers: dict[Any, Any] = {
+        ApiError: _api_error,
+        StokerError: _stoker_error,
+        HTTPException: _http_error,
+        Exception: _internal_error,
+    }
+    app = Starlette(
+        routes=routes(),
+        exception_handlers=handlers,
+        lifespan=lifespan,
+        middleware=[Middleware(_RequestId)],
+    )
+    app.state.api = api
+    return app

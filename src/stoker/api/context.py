@@ -1,0 +1,134 @@
+"""What every handler needs: the server's operations, Heat's request limits, the
+request's project, its body, the stack it names, and the links Heat writes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from starlette.requests import Request
+
+from stoker.api.errors import ApiError, bad_request, not_found
+from stoker.api.operations import Operations
+from stoker.engine.state import StackRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ApiLimits:
+    """Heat's API limits (its configuration options of the same names and defaults)."""
+
+    max_template_size: int = 524_288
+    max_json_body_size: int = 1_048_576
+    #: a ZIP package's bytes as uploaded (stoker's own: Heat takes no packages)
+    max_package_size: int = 64 * 1_048_576
+
+
+@dataclass(slots=True)
+class Api:
+    """The server's state, shared by every request."""
+
+    operations: Operations
+    limits: ApiLimits
+    started: datetime = field(default_factory=lambda: datetime.now(UTC))
+    service_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+
+
+def api_of(request: Request) -> Api:
+    api: Api = request.app.state.api
+    return api
+
+
+def project_of(request: Request) -> str:
+    return str(request.path_params["project"])
+
+
+def base_url(request: Request) -> str:
+    """``http://HOST:PORT/v1/{project}``, as the client addressed this server."""
+    root = str(request.base_url).rstrip("/")
+    return f"{root}/v1/{project_of(request)}"
+
+
+def stack_url(request: Request, stack: StackRecord) -> str:
+    return f"{base_url(request)}/stacks/{stack.name}/{stack.id}"
+
+
+def stack_links(request: Request, stack: StackRecord) -> list[dict[str, str]]:
+    return [{"href": stack_url(request, stack), "rel": "self"}]
+
+
+async def read_body(request: Request, limit: int, what: str = "JSON body") -> bytes:
+    """The body, read no further than ``limit`` bytes (413 beyond, as Heat answers a JSON
+    body over ``max_json_body_size``): a client cannot make the server hold more."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _too_large(int(declared), limit, what)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _too_large(size, limit, what)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(size: int, limit: int, what: str) -> ApiError:
+    return ApiError(
+        413,
+        "RequestLimitExceeded",
+        f"Request limit exceeded: {what} size ({size} bytes) exceeds maximum allowed size "
+        f"({limit} bytes).",
+    )
+
+
+async def body_of(request: Request) -> dict[str, Any]:
+    """The JSON body as a mapping, within Heat's ``max_json_body_size``."""
+    raw = await read_body(request, api_of(request).limits.max_json_body_size)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise bad_request(f"The request body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise bad_request("The request body must be a JSON object.")
+    return data
+
+
+async def find_stack(request: Request, *, deleted: bool = True) -> StackRecord:
+    """The stack ``{stack_name}/{stack_id}`` names, in the request's project only: another
+    project's stack is not found, as in Heat."""
+    name = str(request.path_params["stack_name"])
+    stack_id = str(request.path_params["stack_id"])
+    store = api_of(request).operations.store
+    found = await asyncio.to_thread(store.get_stack, stack_id, project_of(request))
+    if (
+        found is None
+        or found.id != stack_id
+        or found.name != name
+        or (found.deleted_at is not None and not deleted)
+    ):
+        raise not_found(f"The Stack ({name}) could not be found.")
+    return found
+
+
+def flag(value: str | None) -> bool:
+    """A boolean query parameter as Heat reads one (``true``/``1``/``yes``/``on``)."""
+    return value is not None and value.strip().lower() in ("true", "1", "yes", "on", "t", "y")
+
+
+def integer(request: Request, name: str, default: int | None = None) -> int | None:
+    value = request.query_params.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise bad_request(f'Invalid value "{value}" for {name}: it must be an integer') from None
+    if number < 0:
+        raise bad_request(f'Invalid value "{value}" for {name}: it must not be negative')
+    return number

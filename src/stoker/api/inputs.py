@@ -1,0 +1,277 @@
+"""A create or update request's body, read as Heat reads it, and the engine request it
+becomes (the definition loaded by `stoker.definition.requests`, checked before anything
+is written). Every refusal is a 400 with the findings, each ``file:line:column: path:
+message`` as the CLI prints them.
+
+The server never reads its own filesystem on a client's behalf: a template URL, a
+``get_file`` or provider template the request's ``files`` map does not carry is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+
+from stoker.api.context import Api, body_of
+from stoker.api.errors import ApiError, bad_request
+from stoker.definition.loading import CurrentInputs, LoadOptions, LoadResult
+from stoker.definition.requests import RequestInputs, load_request, load_update_request
+from stoker.definition.stack import StackDefinition
+from stoker.diagnostics import Diagnostic
+from stoker.engine.stacks import CreateRequest, UpdateRequest
+from stoker.engine.state import StackRecord
+from stoker.template.nodes import plain
+
+_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
+
+
+@dataclass(slots=True)
+class Payload:
+    """A create/update/preview/validate body."""
+
+    name: str
+    inputs: RequestInputs
+    timeout_mins: int | None = None
+    disable_rollback: bool | None = None
+    tags: tuple[str, ...] | None = None
+    clear_parameters: tuple[str, ...] = ()
+    adopt_data: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _template_size(template: Any, api: Api) -> None:
+    size = len(template) if isinstance(template, str) else len(json.dumps(template))
+    limit = api.limits.max_template_size
+    if size > limit:
+        raise bad_request(
+            f"Template size ({size} bytes) exceeds maximum allowed size ({limit} bytes).",
+            "RequestLimitExceeded",
+        )
+
+
+def _mapping(body: dict[str, Any], key: str) -> dict[str, Any]:
+    value = body.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise bad_request(f'"{key}" must be a mapping')
+    return value
+
+
+def _tags(value: Any) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return tuple(t.strip() for t in value.split(",") if t.strip())
+    if isinstance(value, list) and all(isinstance(t, str) for t in value):
+        return tuple(value)
+    raise bad_request('"tags" must be a comma-separated string or a list of strings')
+
+
+def _timeout(value: Any) -> int | None:
+    if value is None:
+        return None
+    try:
+        minutes = int(value)
+    except (TypeError, ValueError):
+        raise bad_request(f'Invalid timeout value "{value}"') from None
+    if minutes <= 0:
+        raise bad_request(f'Invalid timeout value "{value}": it must be positive')
+    return minutes
+
+
+def _flag(value: Any) -> bool | None:
+    if value is None or isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in ("true", "1", "yes", "on", "t", "y")
+
+
+def payload_from(body: dict[str, Any], api: Api, *, name: str | None = None) -> Payload:
+    """Read Heat's body fields (``stack_name``, ``template``, ``files``, ``environment``,
+    ``environment_files``, ``parameters``, ``timeout_mins``, ``disable_rollback``,
+    ``tags``, ``clear_parameters``, ``adopt_stack_data``)."""
+    if body.get("template_url") and body.get("template") is None:
+        raise bad_request(
+            "stoker serve does not fetch template_url: send the template itself "
+            "(python-heatclient does when given a local file)"
+        )
+    template = body.get("template")
+    if template is not None:
+        _template_size(template, api)
+    files = _mapping(body, "files")
+    if not all(isinstance(v, str) for v in files.values()):
+        raise bad_request('"files" must map names to text')
+    environment_files = body.get("environment_files") or []
+    if not isinstance(environment_files, list):
+        raise bad_request('"environment_files" must be a list')
+    environment = body.get("environment")
+    if isinstance(environment, str):  # Heat accepts the environment's text too
+        from stoker.template.loader import load_document
+
+        try:
+            environment = plain(load_document(environment, "<environment>").data) or {}
+        except Exception as error:
+            raise bad_request(f"The environment is not valid YAML: {error}") from None
+    if environment is not None and not isinstance(environment, dict):
+        raise bad_request('"environment" must be a mapping')
+    parameters = _mapping(body, "parameters")
+    clear = body.get("clear_parameters") or []
+    if not isinstance(clear, list):
+        raise bad_request('"clear_parameters" must be a list')
+    return Payload(
+        name=name if name is not None else str(body.get("stack_name") or ""),
+        inputs=RequestInputs(
+            template=template,
+            files=files,
+            environment=environment,
+            environment_files=[str(f) for f in environment_files],
+            parameters=parameters,
+        ),
+        timeout_mins=_timeout(body.get("timeout_mins")),
+        disable_rollback=_flag(body.get("disable_rollback")),
+        tags=_tags(body.get("tags")),
+        clear_parameters=tuple(str(c) for c in clear),
+        adopt_data=body.get("adopt_stack_data"),
+    )
+
+
+async def create_payload(request: Request) -> Payload:
+    from stoker.api.context import api_of
+    from stoker.api.upload import upload_payload
+
+    api = api_of(request)
+    uploaded = await upload_payload(request, api)
+    if uploaded is not None:
+        payload = uploaded
+    else:
+        payload = payload_from(await body_of(request), api)
+    if not payload.name:
+        raise bad_request("The Parameter (stack_name) was not provided.", "HTTPBadRequest")
+    if payload.inputs.template is None and payload.adopt_data is None:
+        raise bad_request("No template specified", "HTTPBadRequest")
+    return payload
+
+
+async def update_payload(request: Request) -> Payload:
+    from stoker.api.context import api_of
+
+    return payload_from(await body_of(request), api_of(request))
+
+
+def refused(result: LoadResult, what: str) -> ApiError:
+    errors = [d for d in result.diagnostics if d.is_error]
+    return _refusal(errors, what)
+
+
+def _refusal(errors: list[Diagnostic], what: str) -> ApiError:
+    text = "\n".join(d.render() for d in errors) or what
+    return ApiError(400, "StackValidationFailed", text)
+
+
+def _no_local_files(inputs: RequestInputs, data: Any, where: str) -> None:
+    """A type or registry entry naming a template must be in the request's ``files``:
+    the server never reads its own disk for a client (provider templates from the files
+    map are not supported yet, see docs/api.md)."""
+    found: list[str] = []
+
+    def walk(value: Any, key: str | None) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, str(k))
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif (
+            isinstance(value, str)
+            and key is not None
+            and (key == "type" or where == "environment")
+            and (value.endswith(_TEMPLATE_SUFFIXES) or "://" in value)
+        ):
+            found.append(value)
+
+    walk(data, None)
+    if found:
+        raise bad_request(
+            f"provider templates ({', '.join(sorted(set(found)))}) are not supported by "
+            "stoker serve yet: it runs templates whose resource types are built in",
+            "StackValidationFailed",
+        )
+
+
+def guard(inputs: RequestInputs, definition: StackDefinition) -> None:
+    """Refuse what would make the server read its own disk (see `_no_local_files`)."""
+    _no_local_files(inputs, plain(definition.template.document.data) or {}, "template")
+    registry = definition.environment.to_data().get("resource_registry")
+    if registry:
+        _no_local_files(inputs, registry, "environment")
+
+
+def create_request(api: Api, project: str, payload: Payload) -> CreateRequest:
+    """Load and check the definition (every parameter required); refuse with the
+    findings (400) before anything is written."""
+    options = LoadOptions(require_all_parameters=True, stack_name=payload.name, project_id=project)
+    result = load_request(payload.inputs, options)
+    definition = result.definition
+    if not result.ok or definition is None:
+        raise refused(result, "the template, environment or parameters were rejected")
+    guard(payload.inputs, definition)
+    template = plain(definition.template.document.data) or {}
+    environment = definition.environment.to_data()
+    engine = api.operations.engine(project)
+    problems = [d for d in engine.check(definition, None) if d.is_error]
+    if problems:
+        raise _refusal(problems, "the stack was not created")
+    return CreateRequest(
+        name=payload.name,
+        definition=definition,
+        template=template,
+        environment=environment,
+        parameters=dict(payload.inputs.parameters),
+        timeout_mins=payload.timeout_mins,
+        disable_rollback=True if payload.disable_rollback is None else payload.disable_rollback,
+        tags=payload.tags or (),
+    )
+
+
+def update_request(
+    api: Api, project: str, stack: StackRecord, payload: Payload, existing: bool
+) -> UpdateRequest:
+    """The new definition (PATCH keeps what is not given), checked; the stack's own
+    timeout, rollback and tags unless the body gives them."""
+    current = CurrentInputs(
+        stack.template, stack.environment, stack.files, stack.parameters, stack.template_file
+    )
+    options = LoadOptions(require_all_parameters=True, stack_name=stack.name, project_id=project)
+    result, parameters = load_update_request(
+        payload.inputs,
+        options,
+        current=current,
+        existing=existing,
+        clear=payload.clear_parameters,
+        stack_id=stack.id,
+    )
+    definition = result.definition
+    if not result.ok or definition is None:
+        raise refused(result, "the update was rejected")
+    guard(payload.inputs, definition)
+    template = plain(definition.template.document.data) or {}
+    environment = definition.environment.to_data()
+    engine = api.operations.engine(project)
+    problems = [d for d in engine.check(definition, None) if d.is_error]
+    if problems:
+        raise _refusal(problems, "the stack was not updated")
+    return UpdateRequest(
+        definition=definition,
+        template=template,
+        environment=environment,
+        parameters=parameters,
+        template_file=stack.template_file,
+        timeout_mins=payload.timeout_mins if payload.timeout_mins else stack.timeout_mins,
+        disable_rollback=(
+            stack.disable_rollback if payload.disable_rollback is None else payload.disable_rollback
+        ),
+        tags=stack.tags if payload.tags is None else payload.tags,
+    )

@@ -1,0 +1,151 @@
+"""The server's engine workers: operations run in the background, as in Heat.
+
+A request that starts an operation (create, update, delete, an action) returns as soon as
+the operation has begun — its claim on the stack is taken and its first event is written
+— and the operation goes on in a task of the server's event loop. Every operation gets an
+engine of its own (its own lease holder id), so two requests on one stack are told apart
+by the leases exactly as two processes are. A sweep at start and then every lease period
+takes over the IN_PROGRESS operations whose holder died (its lease expired, or its process
+on this machine is gone): several servers on one PostgreSQL share the work, and a server
+that starts finishes what a dead one left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable, Coroutine
+from dataclasses import replace
+from typing import Any
+
+from stoker.engine import leases
+from stoker.engine.settings import EngineSettings
+from stoker.engine.stacks import StackEngine
+from stoker.engine.state import EventRecord, StackRecord, Store
+from stoker.errors import StokerError
+from stoker.resources.registry import ResourceTypeRegistry
+
+log = logging.getLogger("stoker.api")
+
+Run = Callable[[StackEngine], Coroutine[Any, Any, Any]]
+
+
+def _recover(stack_id: str) -> Run:
+    def run(engine: StackEngine) -> Coroutine[Any, Any, Any]:
+        return engine.recover(stack_id)
+
+    return run
+
+
+class Operations:
+    """Engines for requests, and the background tasks that run their operations."""
+
+    def __init__(
+        self, store: Store, registry: ResourceTypeRegistry, settings: EngineSettings
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.settings = settings
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    def engine(
+        self, project: str, listener: Callable[[EventRecord], None] | None = None
+    ) -> StackEngine:
+        """An engine for one request in ``project`` (a fresh lease holder id)."""
+        settings = replace(self.settings, project=project)
+        return StackEngine(self.store, self.registry, settings, listener=listener)
+
+    async def start(self, project: str, run: Run) -> EventRecord | None:
+        """Begin ``run`` in the background; return once it wrote its first event (its
+        claim holds), or raise what stopped it before that (a refusal, a lost race for
+        the claim). An operation that ends without any event returns None."""
+        loop = asyncio.get_running_loop()
+        began: asyncio.Future[EventRecord] = loop.create_future()
+
+        def first(event: EventRecord) -> None:
+            if not began.done():
+                began.set_result(event)
+
+        task: asyncio.Task[Any] = asyncio.create_task(run(self.engine(project, first)))
+        self.tasks.add(task)
+        task.add_done_callback(self._finished)
+        await asyncio.wait({task, began}, return_when=asyncio.FIRST_COMPLETED)
+        if began.done():
+            return began.result()
+        began.cancel()
+        task.result()  # raises what stopped the operation before it began
+        return None
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self.tasks.discard(task)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None and not isinstance(error, StokerError):
+            log.error("operation failed", exc_info=error)
+
+    # ------------------------------------------------------------------ recovery
+    def orphaned(self) -> list[StackRecord]:
+        """IN_PROGRESS stacks whose holder is gone: no lease, an expired one, or one held by
+        a process of this machine that exited."""
+        now = leases.now_utc()
+        found = []
+        for stack in self.store.stacks_in_progress():
+            lease = self.store.lease(stack.id)
+            if lease is None or lease.expires_at <= now or leases.holder_is_dead(lease.engine_id):
+                found.append(stack)
+        return found
+
+    async def sweep(self) -> int:
+        """Take over every orphaned operation (see `orphaned`); how many were started."""
+        started = 0
+        for stack in await asyncio.to_thread(self.orphaned):
+            try:
+                await self.start(stack.project, _recover(stack.id))
+            except StokerError as error:  # another server took it first, or it cannot go on
+                log.info("not recovering %s: %s", stack.id, error)
+                continue
+            log.info("recovering the %s of stack %s", stack.action.value, stack.id)
+            started += 1
+        return started
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except StokerError as error:  # the database is away: try again later
+                log.warning("recovery sweep failed: %s", error)
+            await asyncio.sleep(self.settings.lease_seconds)
+
+    def begin(self) -> None:
+        """Start the recovery sweeps (the server's startup)."""
+        self._sweeper = asyncio.create_task(self._sweep_forever())
+
+    async def close(self, grace: float = 5.0, *, abandon: bool = False) -> None:
+        """Stop sweeping and give running operations ``grace`` seconds. Then, with
+        ``abandon`` (a server stopping), leave the rest as they are: the process exits
+        at once, their claims lapse and the next server to sweep takes them over, exactly
+        as after a crash. Without it (tests, an embedded app) cancel them (an operation
+        cancelled ends FAILED, saying so)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+        if not self.tasks:
+            return
+        _, pending = await asyncio.wait(set(self.tasks), timeout=grace)
+        if not pending:
+            return
+        if abandon:
+            log.warning(
+                "stopping with %d operations running: the next server takes them over",
+                len(pending),
+            )
+            logging.shutdown()
+            os._exit(0)
+        for task in pending:
+            task.cancel()
+        await asyncio.wait(pending, timeout=grace)

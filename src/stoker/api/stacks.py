@@ -1,0 +1,351 @@
+"""The stack routes of Heat's v1 API: list, create, preview, lookup (the 302 redirects
+python-heatclient resolves names with), show, update (PUT/PATCH and their previews),
+delete, and the stored template, environment, files and outputs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from stoker.api import inputs
+from stoker.api.context import (
+    api_of,
+    base_url,
+    find_stack,
+    flag,
+    integer,
+    project_of,
+    stack_links,
+    stack_url,
+)
+from stoker.api.errors import ApiError, bad_request, not_found
+from stoker.engine import views
+from stoker.engine.state import StackRecord
+
+#: the stack paths Heat's router sends to its lookup (redirect) action
+SUBPATHS = ("resources", "events", "template", "actions", "environment", "files", "outputs")
+_SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
+    "created_at": lambda s: s.created_at,
+    "creation_time": lambda s: s.created_at,
+    "updated_at": lambda s: s.updated_at or s.created_at,
+    "updated_time": lambda s: s.updated_at or s.created_at,
+    "name": lambda s: s.name,
+    "stack_name": lambda s: s.name,
+    "status": lambda s: s.status.value,
+    "stack_status": lambda s: f"{s.action.value}_{s.status.value}",
+}
+
+
+# ---------------------------------------------------------------------------- list
+def _values(request: Request, key: str) -> list[str]:
+    return [v for value in request.query_params.getlist(key) for v in value.split(",") if v]
+
+
+def _matches(request: Request, stack: StackRecord) -> bool:
+    """Heat's stack list filters (``id``, ``name``, ``status``, ``action``) and tag
+    filters (``tags``: all of them, ``tags_any``, ``not_tags``, ``not_tags_any``)."""
+    status = f"{stack.action.value}_{stack.status.value}"
+    checks = {
+        "id": {stack.id},
+        "name": {stack.name},
+        "stack_name": {stack.name},
+        "status": {stack.status.value, status},
+        "action": {stack.action.value},
+    }
+    for key, allowed in checks.items():
+        wanted = request.query_params.getlist(key)
+        if wanted and not allowed.intersection(wanted):
+            return False
+    tags = set(stack.tags)
+    if (wanted := _values(request, "tags")) and not tags.issuperset(wanted):
+        return False
+    if (wanted := _values(request, "tags_any")) and not tags.intersection(wanted):
+        return False
+    if (wanted := _values(request, "not_tags")) and tags.issuperset(wanted):
+        return False
+    return not ((wanted := _values(request, "not_tags_any")) and tags.intersection(wanted))
+
+
+def _listing(request: Request, *, detail: bool = False) -> tuple[list[StackRecord], dict[str, Any]]:
+    """The page of stacks the query asks for, and the ``links``/``count`` around it (the
+    records without their definitions unless ``detail``)."""
+    store = api_of(request).operations.store
+    query = request.query_params
+    read = store.list_stacks if detail else store.stack_summaries
+    records = read(
+        project_of(request),
+        include_nested=flag(query.get("show_nested")),
+        include_deleted=flag(query.get("show_deleted")),
+    )
+    records = [r for r in records if _matches(request, r)]
+    keys = [k for k in _values(request, "sort_keys")] or ["created_at"]
+    for key in keys:
+        if key not in _SORT_KEYS:
+            raise bad_request(f"Sort key '{key}' is not supported.", "HTTPBadRequest")
+    direction = query.get("sort_dir", "desc")
+    if direction not in ("asc", "desc"):
+        raise bad_request(f"Sort direction '{direction}' is not supported (asc or desc).")
+    records.sort(
+        key=lambda r: (*(_SORT_KEYS[k](r) for k in keys), r.id), reverse=direction == "desc"
+    )
+    extra: dict[str, Any] = {}
+    if flag(query.get("with_count")):
+        extra["count"] = len(records)
+    marker = query.get("marker")
+    if marker:
+        at = next((i for i, r in enumerate(records) if r.id == marker), None)
+        if at is None:
+            raise not_found(f"The Stack ({marker}) could not be found.")
+        records = records[at + 1 :]
+    limit = integer(request, "limit")
+    if limit is not None and len(records) > limit:
+        records = records[:limit]
+    if limit is not None and records and len(records) == limit:
+        params = {k: v for k, v in query.multi_items() if k != "marker"}
+        params["marker"] = records[-1].id
+        text = "&".join(f"{quote(k)}={quote(v)}" for k, v in params.items())
+        extra["links"] = [{"rel": "next", "href": f"{base_url(request)}/stacks?{text}"}]
+    return records, extra
+
+
+async def index(request: Request) -> Response:
+    records, extra = await asyncio.to_thread(_listing, request)
+    rows = []
+    for record in records:
+        row = views.api_stack_row(record)
+        row["links"] = stack_links(request, record)
+        rows.append(row)
+    return JSONResponse({"stacks": rows, **extra})
+
+
+async def detail(request: Request) -> Response:
+    """``GET /stacks/detail``: the list with each stack's whole document (no outputs)."""
+    records, extra = await asyncio.to_thread(partial(_listing, detail=True), request)
+    engine = api_of(request).operations.engine(project_of(request))
+
+    def documents() -> list[dict[str, Any]]:
+        shown = []
+        for record in records:
+            document = views.stack_document(engine, record, resolve_outputs=False)
+            document["links"] = stack_links(request, record)
+            document["project"] = record.project
+            shown.append(document)
+        return shown
+
+    return JSONResponse({"stacks": await asyncio.to_thread(documents), **extra})
+
+
+# ---------------------------------------------------------------------------- create
+async def create(request: Request) -> Response:
+    api = api_of(request)
+    project = project_of(request)
+    payload = await inputs.create_payload(request)
+    name = payload.name
+    if payload.adopt_data is not None:
+        from stoker.api import actions
+
+        return await actions.adopt(request, payload)
+    create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
+    began = await api.operations.start(project, lambda engine: engine.create(create_request))
+    if began is None:  # pragma: no cover - a create always writes its first event
+        raise ApiError(500, "InternalError", f"The create of {name} did not start")
+    stack = await asyncio.to_thread(api.operations.store.get_stack, began.stack_id, project)
+    assert stack is not None
+    url = stack_url(request, stack)
+    body = {"stack": {"id": stack.id, "links": [{"href": url, "rel": "self"}]}}
+    return JSONResponse(body, status_code=201, headers={"Location": url})
+
+
+async def preview(request: Request) -> Response:
+    """``POST /stacks/preview``: the stack as it would be created, resources INIT."""
+    api = api_of(request)
+    project = project_of(request)
+    payload = await inputs.create_payload(request)
+    create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
+    definition = create_request.definition
+    engine = api.operations.engine(project)
+    plan = await asyncio.to_thread(engine.plan_create, definition, None)
+    assert definition.graph is not None
+    graph = definition.graph
+    required_by: dict[str, list[str]] = {name: [] for name in definition.enabled}
+    for name in definition.enabled:
+        for need in graph.requires[name]:
+            required_by.setdefault(need, []).append(name)
+    resources = [
+        {
+            "resource_name": d.name,
+            "resource_type": d.type,
+            "resource_action": "INIT",
+            "resource_status": "COMPLETE",
+            "resource_status_reason": "",
+            "physical_resource_id": "",
+            "required_by": required_by.get(d.name, []),
+            "stack_name": payload.name,
+            "description": "",
+            "metadata": {},
+            "properties": {},
+        }
+        for d in plan.decisions.values()
+    ]
+    template = definition.template
+    return JSONResponse(
+        {
+            "stack": {
+                "stack_name": payload.name,
+                "id": "None",
+                "description": template.description,
+                "template_description": template.description,
+                "timeout_mins": payload.timeout_mins,
+                "disable_rollback": payload.disable_rollback,
+                "parameters": views.validation_summary(definition)["Parameters"],
+                "resources": resources,
+                "capabilities": [],
+                "notification_topics": [],
+                "links": [],
+            }
+        }
+    )
+
+
+# ---------------------------------------------------------------------------- lookup
+def _redirect(request: Request, stack: StackRecord, rest: str) -> Response:
+    target = stack_url(request, stack) + (f"/{rest}" if rest else "")
+    if request.url.query:
+        target += f"?{request.url.query}"
+    return RedirectResponse(target, status_code=302)
+
+
+async def lookup(request: Request) -> Response:
+    """``/stacks/{name_or_id}[/{subpath}...]``: a 302 to the stack's canonical URL (the
+    rest of the path and the query kept), as Heat answers python-heatclient."""
+    name = str(request.path_params["stack_name"])
+    rest = "/".join(
+        part for part in (request.path_params.get("sub"), request.path_params.get("rest")) if part
+    )
+    store = api_of(request).operations.store
+    found = await asyncio.to_thread(store.get_stack, name, project_of(request))
+    if found is None:
+        raise not_found(f"The Stack ({name}) could not be found.")
+    return _redirect(request, found, rest)
+
+
+async def arn_lookup(request: Request) -> Response:
+    """``/stacks/arn:openstack:heat::{project}:stacks/{name}/{id}[/...]``."""
+    head = str(request.path_params["arn"])
+    rest = str(request.path_params.get("rest") or "")
+    parts = rest.split("/")
+    arn_project = head.split(":")[4] if head.count(":") >= 5 else ""
+    if arn_project != project_of(request) or len(parts) < 2 or not head.endswith(":stacks"):
+        raise not_found(f"The Stack ({head}/{rest}) could not be found.")
+    name, stack_id, tail = parts[0], parts[1], "/".join(parts[2:])
+    store = api_of(request).operations.store
+    found = await asyncio.to_thread(store.get_stack, stack_id, project_of(request))
+    if found is None or found.name != name:
+        raise not_found(f"The Stack ({name}) could not be found.")
+    return _redirect(request, found, tail)
+
+
+# ---------------------------------------------------------------------------- one stack
+async def show(request: Request) -> Response:
+    stack = await find_stack(request)
+    engine = api_of(request).operations.engine(project_of(request))
+    resolve = request.query_params.get("resolve_outputs")
+    resolve_outputs = resolve is None or flag(resolve)
+    document = await asyncio.to_thread(views.stack_document, engine, stack, resolve_outputs)
+    document["links"] = stack_links(request, stack)
+    document["project"] = stack.project
+    document["tags"] = document["tags"] or []
+    return JSONResponse({"stack": document})
+
+
+async def update(request: Request) -> Response:
+    """PUT (a whole new definition) or PATCH (Heat's ``existing``: keep what is not
+    given); 202 once the update began."""
+    api = api_of(request)
+    project = project_of(request)
+    stack = await find_stack(request, deleted=False)
+    payload = await inputs.update_payload(request)
+    existing = request.method == "PATCH"
+    update_request = await asyncio.to_thread(
+        inputs.update_request, api, project, stack, payload, existing
+    )
+    await api.operations.start(project, lambda engine: engine.update(stack.id, update_request))
+    return Response(status_code=202)
+
+
+async def update_preview(request: Request) -> Response:
+    api = api_of(request)
+    project = project_of(request)
+    stack = await find_stack(request, deleted=False)
+    payload = await inputs.update_payload(request)
+    existing = request.method == "PATCH"
+    update_request = await asyncio.to_thread(
+        inputs.update_request, api, project, stack, payload, existing
+    )
+    engine = api.operations.engine(project)
+    plan = await engine.preview_update(stack.id, update_request)
+    changes = await asyncio.to_thread(views.update_preview, api.operations.store, stack, plan)
+    for kind in ("unchanged", "updated", "replaced", "added", "deleted"):
+        changes.setdefault(kind, [])
+    return JSONResponse({"resource_changes": changes})
+
+
+async def delete(request: Request) -> Response:
+    api = api_of(request)
+    stack = await find_stack(request, deleted=False)
+    await api.operations.start(project_of(request), lambda engine: engine.delete(stack.id))
+    return Response(status_code=204)
+
+
+async def template(request: Request) -> Response:
+    stack = await find_stack(request)
+    engine = api_of(request).operations.engine(project_of(request))
+    return JSONResponse(await asyncio.to_thread(views.template_document, engine, stack))
+
+
+async def environment(request: Request) -> Response:
+    stack = await find_stack(request)
+    engine = api_of(request).operations.engine(project_of(request))
+    data = await asyncio.to_thread(views.masked_environment, engine, stack)
+    shown = {
+        "resource_registry": {"resources": {}},
+        "parameters": {},
+        "parameter_defaults": {},
+        "event_sinks": [],
+        "encrypted_param_names": [],
+        **data,
+    }
+    return JSONResponse(shown)
+
+
+async def files(request: Request) -> Response:
+    stack = await find_stack(request)
+    return JSONResponse(dict(stack.files))
+
+
+async def outputs(request: Request) -> Response:
+    stack = await find_stack(request)
+    engine = api_of(request).operations.engine(project_of(request))
+    found = await asyncio.to_thread(engine.outputs, stack)
+    return JSONResponse({"outputs": views.output_list(found)})
+
+
+async def output_show(request: Request) -> Response:
+    stack = await find_stack(request)
+    key = str(request.path_params["output_key"])
+    engine = api_of(request).operations.engine(project_of(request))
+    found = await asyncio.to_thread(engine.outputs, stack)
+    for output in found:
+        if output.get("output_key") == key:
+            return JSONResponse({"output": output})
+    raise not_found(f"Specified output key {key} not found.", "NotFound")
+
+
+def url_of(request: Request, stack: StackRecord, *parts: str) -> str:
+    return "/".join((stack_url(request, stack), *parts))

@@ -1,0 +1,157 @@
+"""Software configs and deployments as Heat's API keeps them (``/software_configs``,
+``/software_deployments``), per project. A config's script and a deployment's input
+and output values may carry secrets, so they are sealed at rest like a stack's hidden
+values (`stoker.store.secrets`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+
+from stoker.store.models import SoftwareConfig as ConfigRow
+from stoker.store.models import SoftwareDeployment as DeploymentRow
+from stoker.store.store import SqlStore
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigRecord:
+    id: str
+    project: str
+    name: str | None
+    group: str
+    config: dict[str, Any]  # config, inputs, outputs, options
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class DeploymentRecord:
+    id: str
+    project: str
+    config_id: str
+    server_id: str
+    action: str
+    status: str
+    status_reason: str
+    created_at: datetime
+    input_values: dict[str, Any] = field(default_factory=dict)
+    output_values: dict[str, Any] = field(default_factory=dict)
+    updated_at: datetime | None = None
+
+
+class SoftwareStore:
+    """The two tables, over an open `SqlStore` (its connections and its sealer)."""
+
+    def __init__(self, store: SqlStore) -> None:
+        self.store = store
+
+    # ------------------------------------------------------------------ configs
+    def add_config(self, config: ConfigRecord) -> None:
+        values = {
+            "id": config.id,
+            "project": config.project,
+            "name": config.name,
+            "group": config.group,
+            "config": self.store._sealer.seal(config.config),
+            "created_at": config.created_at,
+        }
+        with self.store._writing() as connection:
+            connection.execute(insert(ConfigRow).values(**values))
+
+    def config(self, project: str, config_id: str) -> ConfigRecord | None:
+        query = select(ConfigRow).where(ConfigRow.id == config_id, ConfigRow.project == project)
+        with self.store._reading() as connection:
+            row = connection.execute(query).first()
+        return self._config(row) if row is not None else None
+
+    def configs(self, project: str) -> list[ConfigRecord]:
+        query = (
+            select(ConfigRow)
+            .where(ConfigRow.project == project)
+            .order_by(ConfigRow.created_at, ConfigRow.id)
+        )
+        with self.store._reading() as connection:
+            return [self._config(row) for row in connection.execute(query).all()]
+
+    def delete_config(self, project: str, config_id: str) -> bool:
+        with self.store._writing() as connection:
+            gone = connection.execute(
+                delete(ConfigRow).where(ConfigRow.id == config_id, ConfigRow.project == project)
+            )
+        return bool(gone.rowcount)
+
+    def _config(self, row: Any) -> ConfigRecord:
+        return ConfigRecord(
+            id=row.id,
+            project=row.project,
+            name=row.name,
+            group=row.group,
+            config=self.store._sealer.unseal(row.config),
+            created_at=row.created_at,
+        )
+
+    # ------------------------------------------------------------------ deployments
+    def put_deployment(self, deployment: DeploymentRecord) -> None:
+        """Insert or replace (by id) a deployment."""
+        seal = self.store._sealer.seal
+        values = {
+            "project": deployment.project,
+            "config_id": deployment.config_id,
+            "server_id": deployment.server_id,
+            "action": deployment.action,
+            "status": deployment.status,
+            "status_reason": deployment.status_reason,
+            "input_values": seal(deployment.input_values),
+            "output_values": seal(deployment.output_values),
+            "created_at": deployment.created_at,
+            "updated_at": deployment.updated_at,
+        }
+        with self.store._writing() as connection:
+            changed = connection.execute(
+                update(DeploymentRow).where(DeploymentRow.id == deployment.id).values(**values)
+            )
+            if changed.rowcount == 0:
+                connection.execute(insert(DeploymentRow).values(id=deployment.id, **values))
+
+    def deployment(self, project: str, deployment_id: str) -> DeploymentRecord | None:
+        query = select(DeploymentRow).where(
+            DeploymentRow.id == deployment_id, DeploymentRow.project == project
+        )
+        with self.store._reading() as connection:
+            row = connection.execute(query).first()
+        return self._deployment(row) if row is not None else None
+
+    def deployments(self, project: str, server_id: str | None = None) -> list[DeploymentRecord]:
+        query = select(DeploymentRow).where(DeploymentRow.project == project)
+        if server_id is not None:
+            query = query.where(DeploymentRow.server_id == server_id)
+        query = query.order_by(DeploymentRow.created_at, DeploymentRow.id)
+        with self.store._reading() as connection:
+            return [self._deployment(row) for row in connection.execute(query).all()]
+
+    def delete_deployment(self, project: str, deployment_id: str) -> bool:
+        with self.store._writing() as connection:
+            gone = connection.execute(
+                delete(DeploymentRow).where(
+                    DeploymentRow.id == deployment_id, DeploymentRow.project == project
+                )
+            )
+        return bool(gone.rowcount)
+
+    def _deployment(self, row: Any) -> DeploymentRecord:
+        unseal = self.store._sealer.unseal
+        return DeploymentRecord(
+            id=row.id,
+            project=row.project,
+            config_id=row.config_id,
+            server_id=row.server_id,
+            action=row.action,
+            status=row.status,
+            status_reason=row.status_reason,
+            created_at=row.created_at,
+            input_values=unseal(row.input_values) or {},
+            output_values=unseal(row.output_values) or {},
+            updated_at=row.updated_at,
+        )
