@@ -497,6 +497,9 @@ class TreeCheck:
     nested: list[tuple[tuple[str, ...], str, StackDefinition]] = field(default_factory=list)
     #: resources of the whole tree seen so far (``--max-resources`` bounds them)
     resources: int = 0
+    #: what python-heatclient refuses before any request (a provider template loop):
+    #: errors at validate, wherever in the tree they are found
+    refused: list[Diagnostic] = field(default_factory=list)
 
     def check(
         self,
@@ -597,14 +600,19 @@ class TreeCheck:
         trail = (*chain, location)
         if location in chain:
             loop = " -> ".join(os.path.basename(p) for p in (*trail[trail.index(location) :],))
-            return [
-                Diagnostic(
-                    codes.RESOURCE_DEFINITION,
-                    f"The provider template of {name} includes itself: {loop}",
-                    where,
-                    span,
-                )
-            ]
+            looped = Diagnostic(
+                codes.RESOURCE_DEFINITION,
+                f"The provider template of {name} includes itself: {loop}",
+                where,
+                span,
+            )
+            if self.require_types:
+                return [looped]
+            # python-heatclient follows provider paths recursively to build the files
+            # map and never ends on a loop: the user's command fails before Heat sees
+            # anything, so validate refuses it wherever in the tree it is
+            self.refused.append(looped)
+            return []
         if len(names) + 1 > self.max_depth:
             return [
                 Diagnostic(
