@@ -127,7 +127,6 @@ class TemplateResource(NestedStackPlugin):
     """A type implemented by a provider template: properties become its parameters,
     outputs its attributes. Made by the engine for each template a type resolves to."""
 
-
     def __init__(
         self,
         type_name: str,
