@@ -98,7 +98,25 @@ def _load_provider(
     }
     base_dir = os.path.dirname(os.path.abspath(location))
     # get_file in a provider template is relative to that template, as heatclient reads it
-    collected = collect_files(template.calls_of("get_file"), base_dir, restrict_to=files_root)
+    calls = list(template.calls_of("get_file"))
+    collected = collect_files(calls, base_dir, restrict_to=files_root)
+    # a literal path python-heatclient cannot read stops it before any request, in a
+    # nested template as in the top one (measured: files_matrix/tree.missing_*)
+    unreadable = [d for d in collected.diagnostics if d.is_error] + [
+        Diagnostic(
+            codes.FILE_MISSING,
+            f"get_file {call.args}: cannot read {os.path.join(base_dir, call.args)} "
+            "(python-heatclient refuses the request: Could not fetch contents)",
+            call.path,
+            call.span,
+        )
+        for call in calls
+        if isinstance(call.args, str)
+        and call.args not in collected.files
+        and call.args not in collected.unread
+    ]
+    if unreadable:
+        return unreadable
     plugin = TemplateResource(type_name, location, plain(document.data) or {}, parameters, base_dir)
     plugin.files = collected.files  # type: ignore[attr-defined]
     plugin.template_model = template  # type: ignore[attr-defined]
