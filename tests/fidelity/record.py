@@ -106,8 +106,8 @@ def client_files(case: Case) -> dict[str, Any]:
 
 def _body(case: Case, files: dict[str, str]) -> dict[str, Any]:
     """The request heatclient would send, except that the template goes as its text and the
-    files map keeps the case's relative names (heatclient rewrites both to absolute
-    ``file://`` URLs of the user's disk, which would put the recorder's temporary
+    files map's names and URLs are relative to the case's root (heatclient makes them
+    absolute ``file://`` URLs of the user's disk, which would put the recorder's temporary
     directory into Heat's messages)."""
     files = dict(files)
     names = []
