@@ -71,8 +71,9 @@ def client_files(case: Case) -> dict[str, Any]:
     only the files it reads (literal ``get_file`` and provider paths, environments' registry
     entries) with the contents it sends (nested templates' paths rewritten relative to the
     case's root, as heatclient rewrites them to absolute URLs), or ``{"refused": message,
-    "type": ...}`` when it refuses before any request (a literal path it cannot read). The case is written to a temporary directory, as a
-    user's files would be on disk, and the directory is named ``<dir>`` in a refusal."""
+    "type": ...}`` when it refuses before any request (a literal path it cannot read). The
+    case is written to a temporary directory, as a user's files would be on disk, and the
+    directory is named ``<dir>`` in a refusal."""
     with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
         root = Path(tmp).resolve()
         for name, text in case.files.items():
