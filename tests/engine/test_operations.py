@@ -76,7 +76,7 @@ resources:
 outputs:
   rendered: {value: {get_attr: [value, value]}}
   password_id: {value: {get_resource: password}}
-  broken: {value: {get_attr: [value, value, 5]}}
+  broken: {value: {get_attr: [value, value, nosuch]}}
   missing_attribute: {value: {get_attr: [marker, anything]}}
 """
 
@@ -93,7 +93,8 @@ def test_create_runs_in_dependency_order_and_resolves_outputs(engine, store, eve
     outputs = {o["output_key"]: o for o in engine.outputs(record)}
     password = outputs["password_id"]["output_value"]
     assert len(password) == 12 and outputs["rendered"]["output_value"] == f"pw={password}"
-    assert outputs["broken"]["output_value"] is None  # a failed path lookup is null
+    # a failed path lookup is null (an index into a string is a character, as in Heat)
+    assert outputs["broken"]["output_value"] is None
     assert outputs["missing_attribute"]["output_value"] is None  # None has any attribute
     stored = store.events(record.id)
     assert [(e.resource_name, e.action, e.status) for e in stored][0] == (

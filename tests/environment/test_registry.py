@@ -183,14 +183,16 @@ TYPE_CASES = [
         0,
     ),
     (
-        "per-resource-fnmatch",
+        # Heat maps a type for a resource by its exact name only (24.1.2, tests/fidelity
+        # env_matrix/registry.per_resource_glob); patterns serve hooks and nesting
+        "per-resource-pattern-maps-no-type",
         'resources:\n    "web*":\n      "OS::Nova::Server": web.yaml',
         "OS::Nova::Server",
         "web-01",
         (),
         "OS::Nova::Server",
-        "web.yaml",
-        1,
+        None,
+        0,
     ),
     (
         "per-resource-fnmatch-no-match",
@@ -214,14 +216,14 @@ TYPE_CASES = [
         1,
     ),
     (
-        "per-resource-later-pattern-wins",
+        "per-resource-patterns-map-no-type",
         'resources:\n    "w*":\n      "OS::A": first.yaml\n    "*1":\n      "OS::A": second.yaml',
         "OS::A",
         "web1",
         (),
         "OS::A",
-        "second.yaml",
-        1,
+        None,
+        0,
     ),
     (
         "per-resource-glob-inside-block",
@@ -275,8 +277,8 @@ TYPE_CASES = [
         0,
     ),
     (
-        "nested-patterns-at-each-level",
-        'resources:\n    "p*":\n      "c?":\n        "OS::A": child.yaml',
+        "nested-patterns-for-the-parent-only",
+        'resources:\n    "p*":\n      "c1":\n        "OS::A": child.yaml',
         "OS::A",
         "c1",
         ("parent",),

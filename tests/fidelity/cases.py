@@ -14,6 +14,22 @@ A case file maps a case name to its inputs::
       fragment: "..."                      # optional: a piece of Heat's error message
       opaque: [key]                        # optional: outputs compared by type and length only
 
+A case may also be a table: ``table`` maps a row name to the text put in place of ``@EXPR@``
+(or to a mapping with ``expr`` and any of the keys above, which override the case's own for
+that row), and the case expands once per row and version, as ``name.row@version``. Tables
+let one template shape carry many inputs (every function at every version, say) without
+copying the template::
+
+    function_in_output:
+      versions: [2015-10-15, 2021-04-16]
+      template: |
+        heat_template_version: @VERSION@
+        outputs:
+          o: {value: @EXPR@}
+      table:
+        list_join: '{list_join: [",", [a, b]]}'
+        str_split_late: {expr: '{str_split: [",", "a,b"]}', versions: [2015-04-30]}
+
 Both the recorder and the comparator read cases through this module, so they agree on what
 a case's inputs are; ``digest`` lets the comparator notice a case edited after recording.
 """
@@ -32,6 +48,7 @@ HERE = Path(__file__).parent
 CASES = HERE / "cases"
 RECORDINGS = HERE / "recordings"
 PLACEHOLDER = "@VERSION@"
+EXPRESSION = "@EXPR@"
 
 
 @dataclass(frozen=True)
@@ -65,6 +82,21 @@ class Case:
 
 
 def _expand(area: str, name: str, spec: dict[str, Any]) -> list[Case]:
+    if "table" in spec:
+        found = []
+        for row, value in spec["table"].items():
+            own = value if isinstance(value, dict) else {"expr": value}
+            merged = {k: v for k, v in spec.items() if k != "table"} | own
+            expr = str(merged.pop("expr"))
+
+            def put(text: str, expr: str = expr) -> str:
+                return text.replace(EXPRESSION, expr)
+
+            merged["template"] = put(merged["template"])
+            merged["environments"] = [put(e) for e in merged.get("environments", ())]
+            merged["files"] = {k: put(v) for k, v in (merged.get("files") or {}).items()}
+            found.extend(_expand(area, f"{name}.{row}", merged))
+        return found
     versions = spec.get("versions") or [None]
     found = []
     for version in versions:

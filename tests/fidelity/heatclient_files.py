@@ -7,7 +7,10 @@ heatclient would have sent: heatclient reads only the literal ``get_file`` paths
 provider ``type: *.yaml`` paths) it finds, leaves computed ones out, and refuses before Heat
 sees anything when a literal path cannot be read. This script calls heatclient's own
 ``template_utils`` (the functions ``openstack stack create`` calls) on the case written to
-disk and prints, as JSON, ``{"files": [absolute paths read]}`` or ``{"refused": message}``.
+disk and prints, as JSON, ``{"files": {absolute path read: content as heatclient sends it}}``
+or ``{"refused": message}``. heatclient rewrites what it sends: a nested template's
+``get_file`` and provider paths become absolute ``file://`` URLs, so each is resolved
+relative to the template that names it.
 It runs under the reference Heat's interpreter (heatclient is not a dependency of stoker),
 so it imports nothing from stoker or the tests.
 """
@@ -29,8 +32,11 @@ def main(template: str, environments: list[str]) -> dict[str, object]:
         )
     except Exception as error:  # heatclient's CommandError: the user's refusal
         return {"refused": str(error), "type": type(error).__name__}
-    read = {urlparse(url).path for url in {**files, **env_files}}
-    return {"files": sorted(read)}
+    read = {
+        urlparse(url).path: text.decode() if isinstance(text, bytes) else text
+        for url, text in {**files, **env_files}.items()
+    }
+    return {"files": dict(sorted(read.items()))}
 
 
 if __name__ == "__main__":

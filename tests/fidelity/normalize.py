@@ -7,19 +7,24 @@ from typing import Any
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 # the random part Heat (and stoker) append to generated names: ``<stack>-<resource>-<12>``
+# a creation time (a software config's ``show``)
+TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z?")
 SUFFIX = re.compile(r"(?<=-)[a-z0-9]{12}(?=-|$)")
 ARN_PROJECT = re.compile(r"^(arn:openstack:heat::)([^:]*)(:)")
 
 
 def normalize(value: Any, stack_name: str) -> Any:
-    """The value with every UUID (stack and resource ids) as ``<uuid>`` and the random
+    """The value with every UUID (stack and resource ids) as ``<uuid>``, timestamps as
+    ``<time>``, and the random
     suffixes of names generated from ``stack_name`` as ``<random>``.
 
     Only what follows the stack's own name is searched for suffixes, so a 12-letter word
     in the name itself (``fid-environments-...``) stays as it is.
     """
+    if isinstance(value, float) and value != value:
+        return "<nan>"  # NaN is not equal to itself (a number parameter given 'nan')
     if isinstance(value, str):
-        value = UUID.sub("<uuid>", value)
+        value = TIMESTAMP.sub("<time>", UUID.sub("<uuid>", value))
         generated = re.compile(re.escape(stack_name) + r"(-[^/\s\"']*)")
         return generated.sub(lambda m: stack_name + SUFFIX.sub("<random>", m.group(1)), value)
     if isinstance(value, list):

@@ -69,9 +69,11 @@ class Heat:
 def client_files(case: Case) -> dict[str, Any]:
     """What python-heatclient makes of the case's files: ``{"files": {name: text}}`` holding
     only the files it reads (literal ``get_file`` and provider paths, environments' registry
-    entries), or ``{"refused": message, "type": ...}`` when it refuses before any request
-    (a literal path it cannot read). The case is written to a temporary directory, as a
-    user's files would be on disk, and the directory is named ``<dir>`` in a refusal."""
+    entries) with the contents it sends (nested templates' paths rewritten relative to the
+    case's root, as heatclient rewrites them to absolute URLs), or ``{"refused": message,
+    "type": ...}`` when it refuses before any request (a literal path it cannot read). The
+    case is written to a temporary directory, as a user's files would be on disk, and the
+    directory is named ``<dir>`` in a refusal."""
     with tempfile.TemporaryDirectory(prefix="fidelity-") as tmp:
         root = Path(tmp).resolve()
         for name, text in case.files.items():
@@ -90,14 +92,23 @@ def client_files(case: Case) -> dict[str, Any]:
         if "refused" in answer:
             message = answer["refused"].replace(str(root), "<dir>")
             return {"refused": message, "type": answer["type"]}
-        read = {Path(p).relative_to(root).as_posix() for p in answer["files"]}
-        return {"files": {name: text for name, text in case.files.items() if name in read}}
+        # heatclient's own contents (nested templates rewritten to absolute file:// URLs),
+        # with the temporary directory taken out of names and URLs: every path is then
+        # relative to the case's root, as the top template's own are
+        prefix = f"file://{root}/"
+        return {
+            "files": {
+                Path(path).relative_to(root).as_posix(): text.replace(prefix, "")
+                for path, text in answer["files"].items()
+                if Path(path).relative_to(root).as_posix() in case.files
+            }
+        }
 
 
 def _body(case: Case, files: dict[str, str]) -> dict[str, Any]:
     """The request heatclient would send, except that the template goes as its text and the
-    files map keeps the case's relative names (heatclient rewrites both to absolute
-    ``file://`` URLs of the user's disk, which would put the recorder's temporary
+    files map's names and URLs are relative to the case's root (heatclient makes them
+    absolute ``file://`` URLs of the user's disk, which would put the recorder's temporary
     directory into Heat's messages)."""
     files = dict(files)
     names = []

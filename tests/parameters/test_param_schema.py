@@ -285,11 +285,12 @@ SCHEMA_ERRORS = [
         "6:25",
     ),
     (
+        # refused with a default only: without one, Heat's validate passes (a warning here)
         "allowed-values-wrong-type",
         "2021-04-16",
-        "p:\n  type: number\n  constraints:\n    - allowed_values: [1, two]\n",
-        'Value "two" is invalid for data type "number".',
-        "6:29",
+        "p:\n  type: number\n  default: 1\n  constraints:\n    - allowed_values: [1, two]\n",
+        "Parameter 'p' is invalid: Invalid default 1 (Value \"two\" is invalid for data type",
+        "5:14",
     ),
     (
         "pattern-not-a-string",
@@ -329,6 +330,16 @@ def test_schema_errors_point_at_the_offending_key_or_value(
     assert found[0].message.startswith(message)
     assert found[0].code == codes.PARAMETER_SCHEMA
     assert where(found[0]) == position
+
+
+def test_allowed_values_of_another_type_without_default_warn() -> None:
+    """Heat's validate passes it (measured on 24.1.2); its create refuses every value."""
+    body = "p:\n  type: number\n  constraints:\n    - allowed_values: [1, two]\n"
+    _, diagnostics = parse_hot(body, "2021-04-16")
+    assert not errors(diagnostics)
+    assert [d.message.split(" (")[0] for d in diagnostics] == [
+        'Value "two" is invalid for data type "number".'
+    ]
 
 
 INVALID_FOR_TYPE = [

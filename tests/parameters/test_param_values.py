@@ -134,10 +134,14 @@ def test_unknown_check_can_be_turned_off_or_told_about_rejected_declarations() -
     assert errors(diagnostics) == []
 
 
-def test_null_in_parameter_defaults_removes_the_template_default() -> None:
-    _, diagnostics = resolve({"key_name": "k", "password": "abcdefghij"}, {"flavor": None})
-    assert errors(diagnostics) == ["The Parameter (flavor) was not provided."]
-    assert "removes the template default" in diagnostics[0].notes[0]
+def test_null_in_parameter_defaults_keeps_the_template_default() -> None:
+    """As Heat 24.1.2 does (tests/fidelity env_matrix/values.null_default)."""
+    values, diagnostics = resolve({"key_name": "k", "password": "abcdefghij"}, {"flavor": None})
+    assert errors(diagnostics) == []
+    assert values["flavor"] == "m1.small"
+    _, diagnostics = resolve({"password": "abcdefghij"}, {"key_name": None})
+    assert errors(diagnostics) == ["The Parameter (key_name) was not provided."]
+    assert "gives it no value" in diagnostics[0].notes[0]
 
 
 def test_cloud_custom_constraints_are_reported_as_not_checked() -> None:

@@ -79,14 +79,16 @@ class StaticContext:
     def parameter(self, name: str) -> Any:
         if name in self.parameters:  # a template declaring a pseudo-parameter's name wins
             return self.parameters[name]
-        if name in HOT_PSEUDO or name in CFN_PSEUDO:
+        if name in self.declared and (name in HOT_PSEUDO or name in CFN_PSEUDO):
+            # only the template format's own: a HOT template has no AWS::Region, a CFN one
+            # no OS::stack_name (Heat: "was not provided" / an unknown reference)
             return self._pseudo(name)
         if name in self.declared:
             raise Unresolved(f"parameter {name} (no value given)")
         raise FunctionError(f"The Parameter ({name}) was not provided.")
 
     def has_parameter(self, name: str) -> bool:
-        return name in self.declared or name in HOT_PSEUDO or name in CFN_PSEUDO
+        return name in self.declared
 
     def has_resource(self, name: str) -> bool:
         return name in self.resources

@@ -287,7 +287,10 @@ class _TemplateParser:
         if description is not None:
             # Heat keeps a description of any type as it is (and shows it so).
             template.description = plain(description)
-        template.mappings = self.section(names.mappings, dict, {})
+        # Heat reads Mappings only when Fn::FindInMap does (a list is accepted; the call
+        # then fails when the output is read): not a mapping is no mapping here
+        mappings = self.data.get(names.mappings) if names.mappings else None
+        template.mappings = mappings if isinstance(mappings, dict) else {}
         if CAPABILITIES in self.data and self.version.has_capabilities:
             self.capabilities()
 
@@ -402,6 +405,7 @@ class _TemplateParser:
                 (*path, str(unknown[0])),
                 key_span(body, unknown[0]) or span_of(body) or span,
             )
+        self.null_keys(name, body, path)
         type_name = body.get(names.type)
         if type_name is None:
             self.report(
@@ -465,6 +469,28 @@ class _TemplateParser:
             span=span,
             depends_on_spans=depends_spans,
         )
+
+    def null_keys(self, name: str, body: dict[Any, Any], path: Path) -> None:
+        """A resource key given as null: Heat checks each key's type, and null is none of
+        them ("Resource r properties type must be object"; measured on 24.1.2)."""
+        names = self.names
+        description = "description" if names is HOT_NAMES else "Description"
+        expected = {
+            names.properties: "object",
+            names.metadata: "object",
+            names.update_policy: "object",
+            names.deletion_policy: "string",
+            description: "string",
+            names.depends_on: "list or string",
+        }
+        for key, typename in expected.items():
+            if key in body and body[key] is None:
+                self.report(
+                    codes.RESOURCE_DEFINITION,
+                    f"Resource {name} {key} type must be {typename}",
+                    (*path, key),
+                    value_span(body, key) or key_span(body, key),
+                )
 
     def depends_on(
         self, name: str, body: dict[Any, Any], path: Path

@@ -34,4 +34,5 @@ def validate_tree(
         cache=cache if cache is not None else ProviderCache(),
     )
     top = os.path.abspath(template_path)
-    return tree.check(definition, os.path.dirname(top), (top,)), tree
+    found = tree.check(definition, os.path.dirname(top), (top,))
+    return found + tree.refused, tree

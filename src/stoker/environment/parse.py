@@ -59,7 +59,7 @@ def load_environment_file(
 ) -> tuple[Environment, list[Diagnostic]]:
     """Read and check an environment file; unreadable or malformed files become diagnostics."""
     try:
-        document = read_file(path, limits)
+        document = read_file(path, limits, yaml_only=True)
     except TemplateError as error:
         return Environment(files=[path]), list(error.diagnostics)
     except OSError as error:

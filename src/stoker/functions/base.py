@@ -404,3 +404,28 @@ def to_data(value: Any) -> Any:
 def is_literal(value: Any) -> bool:
     """True if ``value`` contains no function call."""
     return next(iter_functions(value), None) is None
+
+
+def json_keys(value: Any) -> Any:
+    """``value`` with every map key as JSON writes it (``1`` -> ``"1"``, ``true`` ->
+    ``"true"``, null -> ``"null"``). Heat's engine receives the template as JSON, so a key
+    YAML reads as a number is a string by the time a function sees it: ``map_replace``'s
+    ``values: {1: one}`` never matches the number 1, and yaql sees ``"1"`` (measured on
+    24.1.2: tests/fidelity attributes/yaml_keys.*)."""
+    if isinstance(value, Mapping):
+        return {_json_key(k): json_keys(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_keys(v) for v in value]
+    return value
+
+
+def _json_key(key: Any) -> Any:
+    if isinstance(key, str):
+        return key
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    if isinstance(key, int | float):
+        return repr(float(key)) if isinstance(key, float) else str(key)
+    return key

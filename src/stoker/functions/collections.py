@@ -16,7 +16,7 @@ from typing import Any
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic
-from stoker.functions.base import Context, Function, Scope, resolve
+from stoker.functions.base import Context, Function, Scope, json_keys, resolve
 from stoker.functions.strings import PureFunction, is_list
 from stoker.limits import active_limits, value_size
 
@@ -235,6 +235,7 @@ class MapReplace(PureFunction):
     def compute(self, args: Any) -> Any:
         if not is_list(args) or len(args) != 2:
             raise self.error(self._usage())
+        args = json_keys(args)  # as Heat's engine gets them: map keys are strings
         in_map = self._ensure_map(args[0])
         spec = self._ensure_map(args[1])
         if set(spec) - {"keys", "values"}:

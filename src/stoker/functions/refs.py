@@ -18,8 +18,9 @@ def navigate(value: Any, path: Sequence[Any], *, index_from_strings: bool) -> An
     for key in path:
         if isinstance(value, Mapping):
             value = value[key]
-        elif isinstance(value, Sequence) and (index_from_strings or not isinstance(value, str)):
-            # get_param (index_from_strings) indexes a string too, as Heat does: 'abc'[0]
+        elif isinstance(value, Sequence):
+            # a string is a sequence for Heat too: get_param and get_attr paths index it
+            # ('hello'[1] is 'e'; measured on 24.1.2)
             try:
                 index = int(key) if index_from_strings else key
             except OverflowError:  # int(inf): as any other key that is no index

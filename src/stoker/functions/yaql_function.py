@@ -20,7 +20,7 @@ from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
-from stoker.functions.base import Function
+from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
 
 LIMIT_ITERATORS = 200
@@ -138,13 +138,24 @@ class Yaql(PureFunction):
         if problem:
             raise self.error(problem)
         statement = self._parse(args["expression"])
-        data = args.get("data", {})
+        data = json_keys(args.get("data", {}))  # as Heat's engine gets it (JSON keys)
         shared = engine()
         try:
-            return statement.evaluate({"data": data}, shared.context.create_child_context())
+            result = statement.evaluate({"data": data}, shared.context.create_child_context())
         except Exception as exc:  # noqa: BLE001 - any failure of the expression is the user's
             detail = str(exc) or type(exc).__name__
             raise self.error(
                 f"Error evaluating {self.name} expression {args['expression']!r}: "
                 f"{type(exc).__name__}: {detail}"
             ) from exc
+        return _primitive(result)
+
+
+def _primitive(value: Any) -> Any:
+    """A yaql result as Heat hands it on (oslo's ``to_primitive``): sets and tuples (``keys()``
+    gives a set) become lists, so the value is JSON like any other."""
+    if isinstance(value, dict):
+        return {k: _primitive(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_primitive(v) for v in value]
+    return value

@@ -23,6 +23,7 @@ from stoker.parameters.constraints import (
     make_custom,
     make_modulus,
     make_pattern,
+    unreadable_allowed_value,
     valid_for,
 )
 from stoker.parameters.model import Constraint, ConstraintDefinition, ConstraintKind, Parameter
@@ -125,7 +126,28 @@ class _Parser:
             format=self.version.format,
             default_span=value_span(definition, keys.default),
         )
+        if not parameter.has_default:
+            self.unusable_allowed_values(parameter)
         return self.check_default(parameter)
+
+    def unusable_allowed_values(self, parameter: Parameter) -> None:
+        """An allowed value that does not read as the parameter's type, with no default:
+        Heat's validate accepts it and its create refuses every value (a default would
+        have been refused at validate, by ``check_default``)."""
+        for constraint in parameter.constraints:
+            if constraint.kind is not ConstraintKind.ALLOWED_VALUES:
+                continue
+            assert isinstance(constraint.definition, tuple)
+            found = unreadable_allowed_value(constraint.definition, parameter.type)
+            if found is not None:
+                index, item = found
+                self.error(
+                    f'Value "{item}" is invalid for data type "{parameter.type_name}". '
+                    "(Heat's validate accepts the template; its create refuses every value)",
+                    (*constraint.path, index),
+                    constraint.span,
+                    Severity.WARNING,
+                )
 
     def check_keys(self, definition: Mapping[Any, Any], name: str, path: Path) -> None:
         allowed = CFN_KEYS if self.cfn else self.hot_keys

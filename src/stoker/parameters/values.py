@@ -165,10 +165,10 @@ def _choose(
     name = parameter.name
     if supplied.get(name) is not None:  # Heat treats an explicit null as "not supplied"
         return Source.SUPPLIED, supplied[name]
-    if name in defaults:
-        # Heat writes parameter_defaults over the template default, so null removes it.
-        raw = defaults[name]
-        return (None, None) if raw is None else (Source.DEFAULTS, raw)
+    if defaults.get(name) is not None:
+        # a null parameter_default is no default: the template's stands (measured on
+        # 24.1.2, tests/fidelity env_matrix/values.null_default)
+        return Source.DEFAULTS, defaults[name]
     if parameter.has_default:
         return Source.TEMPLATE, parameter.default
     return None, None
@@ -192,7 +192,7 @@ def _notes(
     if source is None and name in defaults:
         span = value_span(defaults, name)
         where = f" at {span}" if span else ""
-        return (f"parameter_defaults sets it to null{where}, which removes the template default",)
+        return (f"parameter_defaults sets it to null{where}, which gives it no value",)
     return ()
 
 

@@ -69,6 +69,9 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: ``show`` too comes from ``attribute`` (OS::Heat::None answers every attribute,
     #: ``show`` included, with null, as Heat's NoneResource does)
     own_show: ClassVar[bool] = False
+    #: whether ``deletion_policy: Snapshot`` is supported (Heat: only types that can snapshot
+    #: what they delete; none of the types stoker runs)
+    snapshot_delete: ClassVar[bool] = False
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         """Problems across validated properties that no single property schema can express

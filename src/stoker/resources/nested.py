@@ -61,6 +61,10 @@ class NestedStackPlugin(ResourcePlugin):
 
     nested: ClassVar[bool] = True
     dynamic_attributes = True
+    #: for a provider template ``show`` is an output name like any other: without such an
+    #: output, Heat's output read fails ("The Referenced Attribute (r show) is
+    #: incorrect"; measured on 24.1.2); groups ask it of every member
+    own_show = True
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
         raise NotImplementedError
@@ -368,6 +372,7 @@ class InlineStack(NestedStackPlugin):
     """
 
     type_name = "OS::Heat::Stack"
+    own_show = False  # the engine's null, not an output of the child
     properties_schema = {
         "context": PropertySchema(
             PropertyType.MAP,

@@ -86,8 +86,12 @@ def paused_gc() -> Iterator[None]:
             gc.enable()
 
 
-def read_file(path: str, limits: LoadLimits | None = None) -> Document:
+def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = False) -> Document:
     """Load a document from disk (bytes, so encoding errors get a position).
+
+    ``yaml_only`` reads a document that starts with ``{`` as YAML too (environments: Heat
+    and python-heatclient parse them with YAML alone, so ``{parameters: {a: 1}}`` is a
+    valid environment, while a template starting with ``{`` is JSON).
 
     A file over the size limit is refused without being read. A large YAML file (the
     size limit raised) is handed to libyaml as a stream, so the loader's limits stop it
@@ -100,7 +104,7 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
             raise _too_large(size, path, limits)
         if size > STREAM_FROM_BYTES:
             head = handle.read(4096)
-            if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+            if yaml_only or not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
                 handle.seek(0)
                 warnings: list[Diagnostic] = []
                 with paused_gc():
@@ -119,7 +123,7 @@ def read_file(path: str, limits: LoadLimits | None = None) -> Document:
         text = _decode(raw, path)
         del raw
         return load_document(text, path, limits, size)
-    return load_document(raw, path, limits)
+    return load_document(raw, path, limits, yaml_only=yaml_only)
 
 
 def _too_large(size: int, file: str, limits: LoadLimits) -> TemplateError:
@@ -141,6 +145,8 @@ def load_document(
     file: str = "<template>",
     limits: LoadLimits | None = None,
     size: int | None = None,
+    *,
+    yaml_only: bool = False,
 ) -> Document:
     """Parse ``source`` into nodes; raise `TemplateError` with every loader finding.
 
@@ -153,7 +159,7 @@ def load_document(
         raise _too_large(size, file, limits)
     text = _decode(source, file) if isinstance(source, bytes) else source
     with paused_gc():
-        if text.lstrip().startswith("{"):
+        if not yaml_only and text.lstrip().startswith("{"):
             # The YAML-template design's rule: a leading brace means JSON, strictly, so
             # a JSON typo is reported as one instead of being reread as YAML flow style.
             from stoker.template.json_reader import JsonReader  # only JSON pays for it

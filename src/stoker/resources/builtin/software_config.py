@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 import yaml
@@ -92,6 +93,8 @@ class ConfigPlugin(ResourcePlugin):
     """
 
     attributes_schema = {"config": CONFIG_ATTRIBUTE, "show": SHOW}
+    #: ``show`` is the stored config record, as Heat's software-config API shows it
+    own_show = True
 
     async def render(self, context: ResourceContext) -> Any:
         """The config the record holds."""
@@ -111,10 +114,14 @@ class ConfigPlugin(ResourcePlugin):
             "options": properties.get("options") or {},
             "inputs": properties.get("inputs") or [],
             "outputs": properties.get("outputs") or [],
+            "creation_time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
         context.physical_id = identifier
 
     def attribute(self, view: ResourceView, name: str) -> Any:
+        if name == "show":
+            record = view.data.get("config")
+            return dict(record) if isinstance(record, Mapping) else None
         if name != "config":
             return None
         return stored_config(view)
