@@ -18,6 +18,10 @@ The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update``
   new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces;
 - any other property change updates in place; no change leaves it alone, and so do types
   that never update (``OS::Heat::None``);
+- a nested-stack resource (provider template, group, chain, OS::Heat::Stack) whose child
+  exists is always updated, changed or not, and a FAILED one too: its child's own
+  resources decide (Heat's StackResource; its plugin says ``replace_failed = False`` and
+  ``always_updates``);
 - the environment's ``restricted_actions`` turn an update or a replacement of that
   resource into a refusal, naming the resource and the rule.
 
@@ -161,8 +165,15 @@ def _decide_existing(
     plugin: ResourcePlugin | None,
     properties: Mapping[str, Any] | None,
 ) -> Decision:
-    if record.status is Status.FAILED:
-        state = f"{record.action.value}_{record.status.value}"
+    state = f"{record.action.value}_{record.status.value}"
+    keeps_failed = (
+        plugin is not None
+        and not plugin.replace_failed
+        and _exists(record)
+        and record.type == new_type
+        and record.action is not Action.CHECK  # marked unhealthy: replaced as a whole
+    )
+    if record.status is Status.FAILED and not keeps_failed:
         return Decision(name, Change.REPLACE, new_type, f"the resource is {state}")
     if record.type != new_type:
         return Decision(
@@ -173,6 +184,14 @@ def _decide_existing(
     if properties is None:
         return Decision(name, Change.UPDATE, new_type, "properties not known until run")
     changed = changed_properties(record.properties, properties)
+    if not changed and plugin.always_updates and _exists(record):
+        why = f"the resource is {state}" if record.status is Status.FAILED else "no property"
+        return Decision(
+            name,
+            Change.UPDATE,
+            new_type,
+            f"{why}: its nested stack is updated, its own resources decide",
+        )
     if not changed:
         return Decision(name, Change.UNCHANGED, new_type, "no property changed")
     if plugin.never_updates:
@@ -189,12 +208,6 @@ def _decide_existing(
         return Decision(
             name, Change.UPDATE, new_type, "an immutable property changed", changed, message
         )
-    if getattr(plugin, "nested", False):
-        message = (
-            f"NotSupported: resources.{name}: updating the nested stack of {name} "
-            f"({new_type}) in place is not supported yet"
-        )
-        return Decision(name, Change.UPDATE, new_type, "nested stack update", changed, message)
     fixed = [k for k in changed if not plugin.dynamic_properties and not _allowed(schema, k)]
     if fixed:
         return Decision(
@@ -210,6 +223,12 @@ def _decide_existing(
     return Decision(
         name, Change.UPDATE, new_type, f"changed in place: {', '.join(changed)}", changed
     )
+
+
+def _exists(record: ResourceRecord) -> bool:
+    """Whether the resource has something to update: a physical resource, or the child
+    stack a nested-stack resource records before the child is complete."""
+    return record.physical_id is not None or bool(record.data.get("child_id"))
 
 
 def _allowed(schema: Mapping[str, Any], key: str) -> bool:

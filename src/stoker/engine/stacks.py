@@ -320,7 +320,7 @@ class StackEngine:
             stack.action is Action.ROLLBACK
             and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
         ):
-            return await update.resume_update(self, stack, fence)
+            return await update.resume_update(self, stack, fence, parent)
         operation = Operation(self, stack, None, parent)
         operation.attach(fence)
         async with leases.held(self.store, fence):
@@ -333,6 +333,12 @@ class StackEngine:
             stack = await self.find(name_or_id)
             await self._refuse_nested(stack, "update")
             return await update.update(self, stack, request)
+
+    async def update_stack(
+        self, stack: StackRecord, request: UpdateRequest, parent: Operation | None
+    ) -> StackRecord:
+        """Update a stack that an operation above owns (a nested stack's child)."""
+        return await update.update(self, stack, request, parent=parent)
 
     def plan_create(self, definition: StackDefinition, base_dir: str | None = None) -> Plan:
         """The plan of a create: every enabled resource added (``stack create --dry-run``)."""

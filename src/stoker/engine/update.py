@@ -20,20 +20,20 @@ the stack then goes back to the previous definition: every replacement still hol
 old resource swaps it back (the new one is deleted), and the rest is an update to the
 previous definition (ending ROLLBACK_COMPLETE or ROLLBACK_FAILED).
 
-Nested stacks: a nested-stack resource whose properties change is refused (updating a
-child stack in place is not implemented yet); unchanged ones, and replacements for a type
-change or a FAILED resource, work.
+Nested stacks: a nested-stack resource is updated by updating its child stack (with this
+same machinery, the child's operation under the parent's), as Heat's StackResource does;
+a ResourceGroup may do it in batches (`stoker.engine.rolling`). See `nested.update_child`.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.stack import StackDefinition
-from stoker.engine import leases, replacement, testpoints
+from stoker.engine import leases, nested, replacement, testpoints
 from stoker.engine.operation import REPLACED, Operation, failure_reason
 from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.runtime import view_of
@@ -49,27 +49,15 @@ from stoker.engine.state import (
     StoredDefinition,
     WriteBatch,
 )
+from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import FunctionError, OperationRefused, PropertyError
 from stoker.functions.base import Unresolved
 from stoker.parameters import check_immutable
 from stoker.resources.base import ResourceFailure, ResourcePlugin
+from stoker.resources.nested import NestedStackPlugin
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
-
-
-@dataclass(slots=True)
-class UpdateRequest:
-    """A new definition for a stack (already merged with what ``--existing`` keeps)."""
-
-    definition: StackDefinition  # validated with every parameter required
-    template: dict[str, Any]  # the template as data (what is stored)
-    environment: dict[str, Any]  # the merged environment as data
-    parameters: dict[str, Any]  # as given (with --existing: the stored ones kept)
-    template_file: str | None = None
-    timeout_mins: int | None = None
-    disable_rollback: bool = True
-    tags: tuple[str, ...] = ()
 
 
 class Refusal(ResourceFailure):
@@ -195,6 +183,7 @@ async def update(
     stack: StackRecord,
     request: UpdateRequest,
     action: Action = Action.UPDATE,
+    parent: Operation | None = None,
 ) -> StackRecord:
     """Update ``stack`` to ``request`` (claimed, state first); refusals raise before any
     work (OperationRefused). ``action`` is the stack's action: Heat runs a snapshot's
@@ -218,7 +207,7 @@ async def update(
         timeout_mins=request.timeout_mins,
         disable_rollback=request.disable_rollback,
     )
-    operation = Operation(engine, new_stack, request.definition)
+    operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
     async with leases.held(engine.store, fence):
         await operation.load_records()
@@ -233,10 +222,10 @@ async def update(
 
 
 async def resume_update(
-    engine: StackEngine, stack: StackRecord, fence: leases.Fence
+    engine: StackEngine, stack: StackRecord, fence: leases.Fence, parent: Operation | None = None
 ) -> StackRecord:
     """Continue an interrupted update (or the rollback of one) from the recorded state."""
-    operation = Operation(engine, stack, engine.definition_of(stack))
+    operation = Operation(engine, stack, engine.definition_of(stack), parent)
     operation.attach(fence)
     async with leases.held(engine.store, fence):
         await operation.load_records()
@@ -277,6 +266,7 @@ def untouched(
             or record.status is not Status.COMPLETE
             or not _exists(record)
             or REPLACED in record.data
+            or "child_id" in record.data  # a nested stack: always updated, as in Heat
             or old_resources.get(name) != new_resources.get(name)
             or tuple(graph.requires[name]) != record.requires
             or any(need in dirty for need in graph.requires[name])
@@ -469,6 +459,9 @@ async def _update_in_place(
 
     async def effect(current: ResourceRecord) -> dict[str, Any]:
         properties = operation.resolve_properties(current.name, plugin)
+        if isinstance(plugin, NestedStackPlugin):
+            engine = operation.engine
+            return await nested.update_child(engine, operation, record, plugin, properties)
         context = operation.resource_context(current, properties)
         await plugin.update(context, previous)
         data = dict(context.data)

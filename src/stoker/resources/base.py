@@ -69,6 +69,12 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: ``show`` too comes from ``attribute`` (OS::Heat::None answers every attribute,
     #: ``show`` included, with null, as Heat's NoneResource does)
     own_show: ClassVar[bool] = False
+    #: a FAILED resource of this type is replaced by an update (Heat's
+    #: ``needs_replace_failed``); a type that can mend itself in place says False
+    replace_failed: ClassVar[bool] = True
+    #: an update always reaches the resource, changed or not (Heat's StackResource: the
+    #: nested stack's own resources decide whether anything changes)
+    always_updates: ClassVar[bool] = False
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         """Problems across validated properties that no single property schema can express
