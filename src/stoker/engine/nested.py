@@ -275,6 +275,49 @@ def _skiplist(
     return found
 
 
+@dataclass(frozen=True, slots=True)
+class ChildTarget:
+    """Where an update takes a nested stack: its record, the new spec and definition."""
+
+    child: StackRecord
+    stack: StackRecord  # the child as it will be: new template, environment, parameters
+    definition: StackDefinition
+
+
+async def child_target(
+    engine: StackEngine,
+    parent: Operation,
+    record: ResourceRecord,
+    plugin: NestedStackPlugin,
+    properties: dict[str, Any],
+) -> ChildTarget | None:
+    """The child stack an update of ``record`` ends with (for a preview); None when the
+    resource has no child yet."""
+    child_id = record.data.get("child_id")
+    if not child_id:
+        return None
+    child = await asyncio.to_thread(engine.store.get_stack, str(child_id), parent.stack.project)
+    if child is None or child.deleted_at is not None:
+        return None
+    if isinstance(plugin, ResourceGroup):
+        records = await _members(engine, child)
+        skip = _skiplist(plugin, record, properties, records)
+        count = int(properties.get("count", 1))
+        spec = plugin.members_spec(properties, record.name, skip, count)
+    else:
+        spec = plugin.child_spec(properties, record.name)
+    built = _child_definition(engine, parent, record, spec, child.id, child.name)
+    stack = replace(
+        child,
+        template=spec.template,
+        environment=built.environment,
+        files=built.files,
+        parameters=dict(spec.parameters),
+        template_file=built.template_file,
+    )
+    return ChildTarget(child, stack, built.definition)
+
+
 def _update_policy(parent: Operation, name: str) -> Any:
     """The resource's ``update_policy``, resolved against the stack as it is now."""
     assert parent.definition is not None

@@ -87,6 +87,8 @@ class Plan:
     resources that go away (in the order they were recorded)."""
 
     decisions: dict[str, Decision] = field(default_factory=dict)
+    #: with ``--show-nested``: the plan of each updated nested stack, by its resource
+    nested: dict[str, Plan] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         # Short: Python 3.11's asyncio.run formats the repr of its main task's result.

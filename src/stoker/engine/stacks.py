@@ -359,8 +359,11 @@ class StackEngine:
         )
         return update.plan_update(Operation(self, stack, definition))
 
-    async def preview_update(self, name_or_id: str, request: UpdateRequest) -> Plan:
-        """What `update` would do, per resource, without doing anything (no claim)."""
+    async def preview_update(
+        self, name_or_id: str, request: UpdateRequest, show_nested: bool = False
+    ) -> Plan:
+        """What `update` would do, per resource, without doing anything (no claim); with
+        ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`)."""
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -376,7 +379,10 @@ class StackEngine:
             operation = Operation(self, new_stack, request.definition)
             await operation.load_records()
             same = update.untouched(stack, new_stack, request.definition, operation.records)
-            return update.plan_update(operation, untouched=same)
+            plan = update.plan_update(operation, untouched=same)
+            if show_nested:
+                await update.preview_nested(operation, plan)
+            return plan
 
     # ------------------------------------------------------------------ helpers
     async def find(self, name_or_id: str) -> StackRecord:

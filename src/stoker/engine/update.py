@@ -124,6 +124,33 @@ def plan_update(
     return plan
 
 
+async def preview_nested(operation: Operation, plan: Plan) -> None:
+    """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
+    preview with ``show_nested``): each child against where the update takes it."""
+    for name, decision in plan.decisions.items():
+        record = operation.records.get(name)
+        if decision.change is not Change.UPDATE or decision.refusal or record is None:
+            continue
+        plugin = operation.resolution().plugins.get(name)
+        if not isinstance(plugin, NestedStackPlugin):
+            continue
+        try:
+            properties = operation.resolve_properties(name, plugin)
+            target = await nested.child_target(
+                operation.engine, operation, record, plugin, properties
+            )
+        except (PropertyError, FunctionError, Unresolved, ResourceFailure):
+            continue  # what the child becomes is known only when the update runs
+        if target is None:
+            continue
+        child = Operation(operation.engine, target.stack, target.definition, operation)
+        await child.load_records()
+        same = untouched(target.child, target.stack, target.definition, child.records)
+        inner = plan_update(child, untouched=same)
+        await preview_nested(child, inner)
+        plan.nested[name] = inner
+
+
 def _reading_new(
     decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
 ) -> Decision | None:
