@@ -75,6 +75,7 @@ async def create_child(
             Status.IN_PROGRESS,
             f"creating nested stack {data['child_name']}",
             data=data,
+            physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
         )
     if existing is not None and existing.status is Status.IN_PROGRESS:
         child = await engine.resume_stack(existing, parent)
@@ -340,10 +341,13 @@ async def _update_to(
     child: StackRecord,
     spec: ChildSpec,
 ) -> StackRecord:
-    """One update of the child to ``spec`` (none when it is there already)."""
+    """One update of the child to ``spec``. Heat updates the child even when nothing in
+    it changes (its resources then stay as they are); only a recovered update skips a
+    child that already reached ``spec`` before the crash (``record`` still IN_PROGRESS)."""
     built = _child_definition(engine, parent, record, spec, child.id, child.name)
     if (
-        child.status is Status.COMPLETE
+        record.status is Status.IN_PROGRESS
+        and child.status is Status.COMPLETE
         and child.template == spec.template
         and child.parameters == spec.parameters
         and child.environment == built.environment
