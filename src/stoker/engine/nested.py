@@ -77,14 +77,29 @@ async def create_child(
             data=data,
             physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
         )
+    batched = None
+    if isinstance(plugin, ResourceGroup) and int(properties.get("count", 1)):
+        batched = rolling.policy_of(_update_policy(parent, record.name), "batch_create")
+    if batched is not None:
+        # Heat's batch_create: an empty child first, then the members batch by batch
+        assert isinstance(plugin, ResourceGroup)
+        spec = plugin.spec_of({}, record.name)
     if existing is not None and existing.status is Status.IN_PROGRESS:
         child = await engine.resume_stack(existing, parent)
     elif existing is not None:
         child = existing
     else:
         child = await _new_child(engine, parent, record, spec, child_id, data["child_name"])
-    if not (child.action is Action.CREATE and child.status is Status.COMPLETE):
+    if not (child.action in (Action.CREATE, Action.UPDATE) and child.status is Status.COMPLETE):
         raise NestedFailure(child, engine.failed_children.pop(child.id, None))
+    if batched is not None:
+        assert isinstance(plugin, ResourceGroup)
+        members = [r.name for r in await _members(engine, child)]
+        skip = set(plugin.removed(properties))
+        current = replace(record, data=data)
+        child = await _in_batches(
+            engine, parent, current, plugin, properties, child, skip, batched, members
+        )
     return {"physical_id": child.id, "data": data, "properties": dict(properties)}
 
 
@@ -215,29 +230,47 @@ async def update_child(
     policy = rolling.policy_of(_update_policy(parent, record.name), "rolling_update")
     changed = record.properties.get("resource_def") != properties.get("resource_def")
     if policy is not None and changed:
-        current = len([n for n in members if n not in skip])
-        plan = rolling.batches(target, current, policy.max_batch_size, policy.min_in_service)
-        rolling.check_timeout(len(plan), policy.pause_time, parent.time_left())
-        for index, (size, fresh) in enumerate(plan):
-            if index and policy.pause_time:
-                await asyncio.sleep(policy.pause_time)
-            bodies = child.template.get("resources") or {}
-            old = [(r.name, bodies.get(r.name)) for r in await _members(engine, child)]
-            batch = rolling.batch_members(
-                [(n, body) for n, body in old if n not in skip],
-                size,
-                fresh,
-                target,
-                skip,
-                lambda member: plugin.member_body(properties, member),
-            )
-            child = await _update_to(
-                engine, parent, record, child, plugin.spec_of(batch, record.name)
-            )
+        child = await _in_batches(
+            engine, parent, record, plugin, properties, child, skip, policy, members
+        )
     else:
         spec = plugin.members_spec(properties, record.name, skip, target)
         child = await _update_to(engine, parent, record, child, spec)
     return {"physical_id": child.id, "data": data, "properties": dict(properties)}
+
+
+async def _in_batches(
+    engine: StackEngine,
+    parent: Operation,
+    record: ResourceRecord,
+    plugin: ResourceGroup,
+    properties: dict[str, Any],
+    child: StackRecord,
+    skip: set[str],
+    policy: rolling.BatchPolicy,
+    members: list[str],
+) -> StackRecord:
+    """Take a group's child to its new members batch by batch (a rolling update, or a
+    batched create), pausing between batches; each batch is one update of the child."""
+    target = int(properties.get("count", 1))
+    current = len([n for n in members if n not in skip])
+    plan = rolling.batches(target, current, policy.max_batch_size, policy.min_in_service)
+    rolling.check_timeout(len(plan), policy.pause_time, parent.time_left())
+    for index, (size, fresh) in enumerate(plan):
+        if index and policy.pause_time:
+            await asyncio.sleep(policy.pause_time)
+        bodies = child.template.get("resources") or {}
+        old = [(r.name, bodies.get(r.name)) for r in await _members(engine, child)]
+        batch = rolling.batch_members(
+            [(n, body) for n, body in old if n not in skip],
+            size,
+            fresh,
+            target,
+            skip,
+            lambda member: plugin.member_body(properties, member),
+        )
+        child = await _update_to(engine, parent, record, child, plugin.spec_of(batch, record.name))
+    return child
 
 
 async def _members(engine: StackEngine, child: StackRecord) -> list[ResourceRecord]:

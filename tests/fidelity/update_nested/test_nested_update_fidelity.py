@@ -74,10 +74,17 @@ def run_case(name: str, case: dict[str, Any], stoker: Stoker) -> dict[str, Any]:
     nested = case["nested"]
     child_id, members = _child(stoker, name, nested)
     before = {m["resource_name"]: m["physical_resource_id"] for m in members}
-    child_mark = len(stoker.json("event", "list", child_id))
+    created_events = stoker.json("event", "list", child_id)
+    child_mark = len(created_events)
     mark = len(stoker.json("event", "list", name))
     after = _write(stoker.directory, name, case, "after")
-    result: dict[str, Any] = {}
+    result: dict[str, Any] = {
+        "create_child_events": [
+            [e["resource_name"], e["resource_status"]]
+            for e in created_events
+            if e["resource_name"] in before
+        ]
+    }
     preview = stoker.json("update", name, "-t", after, "--dry-run", "--show-nested")
     result["preview"] = {
         kind: sorted([e.get("parent_resource") or "", e["resource_name"]] for e in entries)
@@ -116,6 +123,22 @@ def stoker(tmp_path_factory: pytest.TempPathFactory) -> Stoker:
     return Stoker(f"sqlite:///{directory / 'stoker.db'}", directory)
 
 
+def _waves(events: list[list[str]]) -> list[set[str]]:
+    """Members created together: a wave closes when every member it started is done
+    (a batched create's batches; one wave otherwise)."""
+    waves: list[set[str]] = []
+    running: set[str] = set()
+    for name, status in events:
+        if status.endswith("IN_PROGRESS"):
+            if not running:
+                waves.append(set())
+            running.add(name)
+            waves[-1].add(name)
+        else:
+            running.discard(name)
+    return waves
+
+
 def _child_name(events: list[list[str]]) -> str:
     """The child stack's own name in its events (the one name that is no member)."""
     return next(n for n, s in events if s == "UPDATE_IN_PROGRESS" and not n.isdigit() and "-" in n)
@@ -135,5 +158,6 @@ def test_nested_update_matches_heat(name: str, stoker: Stoker) -> None:
     kept = [e for e in ours["child_events"] if not (e[0] in ours["members"] and "DELETE" in e[1])]
     our_batches = _batches(kept, _child_name(ours["child_events"]))
     assert our_batches == heat_batches
+    assert _waves(ours["create_child_events"]) == _waves(heat["create_child_events"])
     if not any("-" in json.dumps(v) for v in heat["outputs"].values()):
         assert ours["outputs"] == heat["outputs"]
