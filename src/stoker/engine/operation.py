@@ -118,6 +118,8 @@ class Operation:
         timeout = (stack.timeout_mins * 60) if stack.timeout_mins else None
         self.timeout = timeout or engine.settings.default_timeout_seconds
         self.timed_out = False
+        #: a `stack cancel` request stops this operation (not a rollback it asked for)
+        self.cancellable = True
 
     def attach(self, fence: leases.Fence) -> None:
         """From now on every write is checked against this claim (see `leases.Fence`)."""
@@ -330,7 +332,8 @@ class Operation:
         testpoints.reached("after_complete")
 
     async def create_one(self, name: str) -> None:
-        cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
+        if self.cancellable:
+            cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
         await self.act(name, Action.CREATE, self.create_effect)
 
     async def create_effect(self, record: ResourceRecord) -> dict[str, Any]:

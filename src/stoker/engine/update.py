@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.stack import StackDefinition
-from stoker.engine import leases, nested, replacement, testpoints
+from stoker.engine import cancel, leases, nested, replacement, testpoints
 from stoker.engine.operation import REPLACED, Operation, failure_reason
 from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.runtime import view_of
@@ -50,7 +50,7 @@ from stoker.engine.state import (
     WriteBatch,
 )
 from stoker.engine.update_request import UpdateRequest as UpdateRequest
-from stoker.errors import FunctionError, OperationRefused, PropertyError
+from stoker.errors import FunctionError, OperationCancelled, OperationRefused, PropertyError
 from stoker.functions.base import Unresolved
 from stoker.parameters import check_immutable
 from stoker.resources.base import ResourceFailure, ResourcePlugin
@@ -366,7 +366,13 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
         return await operation.finish(
             action, Status.COMPLETE, f"Stack {action.value} completed successfully"
         )
-    reason = _failure(operation, result)
+    cancelled = next((e for e in result.failed.values() if isinstance(e, OperationCancelled)), None)
+    # Heat 24.1.2 (tests/fidelity/update/cancel.json): `stack cancel` rolls an update back
+    # whatever the stack says, straight from UPDATE_IN_PROGRESS; `--no-rollback` ends it
+    # UPDATE_FAILED "Operation cancelled" unless the stack itself rolls back.
+    if cancelled is not None and action is Action.UPDATE and cancelled.with_rollback:
+        return await _rollback(operation)
+    reason = "Operation cancelled" if cancelled is not None else _failure(operation, result)
     failed = await operation.finish(action, Status.FAILED, reason)
     if operation.stack.disable_rollback or action is not Action.UPDATE:
         return failed
@@ -399,6 +405,8 @@ async def _walk(operation: Operation, done: Any, *, restricted: bool) -> Travers
 
 async def _update_one(operation: Operation, name: str, restricted: bool) -> None:
     assert operation.definition is not None and operation.definition.graph is not None
+    if operation.cancellable:
+        cancel.observe(operation.fence)  # `stack cancel` from another process: start nothing
     requires = tuple(operation.definition.graph.requires[name])
     record = operation.records.get(name)
     plugin = operation.resolution().plugins.get(name)
@@ -563,12 +571,14 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.attach(operation.claim())
     back.records = dict(operation.records)
     back.first_failure = None
+    back.cancellable = False  # the cancel that led here asked for this rollback
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
 
 
 async def _run_rollback(operation: Operation) -> StackRecord:
     operation.restart_clock()
+    operation.cancellable = False
     result = await operation.run(
         Action.UPDATE,
         {n: () for n in operation.records},
