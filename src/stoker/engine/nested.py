@@ -254,7 +254,14 @@ async def _in_batches(
     batched create), pausing between batches; each batch is one update of the child."""
     target = int(properties.get("count", 1))
     current = len([n for n in members if n not in skip])
-    plan = rolling.batches(target, current, policy.max_batch_size, policy.min_in_service)
+    bodies = child.template.get("resources") or {}
+    wanted = set(rolling.names(target, skip))
+    done = sum(
+        1 for n in members if n in wanted and bodies.get(n) == plugin.member_body(properties, n)
+    )
+    plan = rolling.batches(
+        target, current, policy.max_batch_size, policy.min_in_service, updated=done
+    )
     rolling.check_timeout(len(plan), policy.pause_time, parent.time_left())
     for index, (size, fresh) in enumerate(plan):
         if index and policy.pause_time:

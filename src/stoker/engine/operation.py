@@ -120,6 +120,8 @@ class Operation:
         self.timed_out = False
         #: a `stack cancel` request stops this operation (not a rollback it asked for)
         self.cancellable = True
+        #: an update: the resources whose template ``metadata`` alone may have changed
+        self.metadata_changed: frozenset[str] = frozenset()
 
     def attach(self, fence: leases.Fence) -> None:
         """From now on every write is checked against this claim (see `leases.Fence`)."""

@@ -16,8 +16,9 @@ The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update``
 - a change of an ``immutable`` property refuses the update (Heat's ``NotSupported``);
 - a change of a property that is not ``update_allowed``, or one the plugin says needs a
   new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces;
-- any other property change updates in place; no change leaves it alone, and so do types
-  that never update (``OS::Heat::None``);
+- any other property change updates in place, and so does a change of the resource's
+  ``metadata`` alone; no change leaves it alone, and so do types that never update
+  (``OS::Heat::None``);
 - a nested-stack resource (provider template, group, chain, OS::Heat::Stack) whose child
   exists is always updated, changed or not, and a FAILED one too: its child's own
   resources decide (Heat's StackResource; its plugin says ``replace_failed = False`` and
@@ -137,16 +138,18 @@ def decide(
     plugin: ResourcePlugin | None,
     properties: Mapping[str, Any] | None,
     restricted: Iterable[str] = (),
+    metadata_changed: bool = False,
 ) -> Decision:
     """The fate of resource ``name``: its recorded state, the type and the plugin the new
     definition gives it, its new properties (validated, defaults applied; None when they
-    cannot be known yet, which counts as a change) and its ``restricted_actions``."""
+    cannot be known yet, which counts as a change), its ``restricted_actions``, and
+    whether its template's ``metadata`` changed (Heat updates such a resource in place)."""
     rules = frozenset(restricted)
     if record is None or record.action is Action.INIT:
         return Decision(name, Change.ADD, new_type, "not in the stack yet")
     if record.action is Action.DELETE and record.status is Status.COMPLETE:
         return Decision(name, Change.ADD, new_type, "deleted earlier: created again")
-    decision = _decide_existing(name, record, new_type, plugin, properties)
+    decision = _decide_existing(name, record, new_type, plugin, properties, metadata_changed)
     if decision.change is Change.UPDATE and "update" in rules:
         return _refused(decision, restricted_refusal(name, "update"))
     if decision.change is Change.REPLACE and "replace" in rules:
@@ -166,6 +169,7 @@ def _decide_existing(
     new_type: str,
     plugin: ResourcePlugin | None,
     properties: Mapping[str, Any] | None,
+    metadata_changed: bool = False,
 ) -> Decision:
     state = f"{record.action.value}_{record.status.value}"
     keeps_failed = (
@@ -194,6 +198,8 @@ def _decide_existing(
             new_type,
             f"{why}: its nested stack is updated, its own resources decide",
         )
+    if not changed and metadata_changed and not plugin.never_updates:
+        return Decision(name, Change.UPDATE, new_type, "only its metadata changed")
     if not changed:
         return Decision(name, Change.UNCHANGED, new_type, "no property changed")
     if plugin.never_updates:

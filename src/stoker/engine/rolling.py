@@ -78,11 +78,12 @@ def next_batch(
 
 
 def batches(
-    target: int, current: int, batch_size: int, min_in_service: int
+    target: int, current: int, batch_size: int, min_in_service: int, updated: int = 0
 ) -> list[tuple[int, int]]:
-    """Every batch as (group size, members with the new definition)."""
+    """Every batch as (group size, members with the new definition). ``updated`` members
+    (below the target) carry the new definition already: 0 when an update starts (as in
+    Heat), more when a recovered one continues."""
     found: list[tuple[int, int]] = []
-    updated = 0
     while needs_update(target, current, updated):
         size, fresh = next_batch(target, current, updated, batch_size, min_in_service)
         found.append((size, fresh))

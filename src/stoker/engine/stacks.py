@@ -377,6 +377,9 @@ class StackEngine:
                 template_file=request.template_file,
             )
             operation = Operation(self, new_stack, request.definition)
+            operation.metadata_changed = update.metadata_changes(
+                stack.template, new_stack.template, request.definition
+            )
             await operation.load_records()
             same = update.untouched(stack, new_stack, request.definition, operation.records)
             plan = update.plan_update(operation, untouched=same)

@@ -201,7 +201,28 @@ def _decision(
         assert operation.definition is not None
         registry = operation.definition.environment.resource_registry
         rules = registry.restricted_actions(name)
-    return decide(name, record, _new_type(operation, name), plugin, properties, rules)
+    new_type = _new_type(operation, name)
+    moved = name in operation.metadata_changed
+    return decide(name, record, new_type, plugin, properties, rules, metadata_changed=moved)
+
+
+def metadata_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
+) -> frozenset[str]:
+    """The resources whose ``metadata`` differs between two templates (as data)."""
+    names = definition.template.names
+    old_resources = old.get(names.resources) or {}
+    new_resources = new.get(names.resources) or {}
+    found = set()
+    for name, body in new_resources.items():
+        before = old_resources.get(name)
+        if (
+            isinstance(body, dict)
+            and isinstance(before, dict)
+            and body.get(names.metadata) != before.get(names.metadata)
+        ):
+            found.add(str(name))
+    return frozenset(found)
 
 
 # ---------------------------------------------------------------------------- running
@@ -236,6 +257,9 @@ async def update(
     )
     operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
+    operation.metadata_changed = metadata_changes(
+        stack.template, new_stack.template, request.definition
+    )
     async with leases.held(engine.store, fence):
         await operation.load_records()
         unchanged = untouched(stack, new_stack, request.definition, operation.records)
@@ -256,6 +280,11 @@ async def resume_update(
     operation.attach(fence)
     async with leases.held(engine.store, fence):
         await operation.load_records()
+        previous = await asyncio.to_thread(engine.store.previous_definition, stack.id)
+        if previous is not None and operation.definition is not None:
+            operation.metadata_changed = metadata_changes(
+                previous.template, stack.template, operation.definition
+            )
         if stack.action is Action.ROLLBACK:
             return await _run_rollback(operation)
         return await _run(operation, ())
@@ -414,6 +443,19 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
     if record is not None and REPLACED in record.data and record.status is Status.IN_PROGRESS:
         # A replacement interrupted (a crash): its create runs again, as a create would.
         decision = Decision(name, Change.REPLACE, decision.type, "replacement interrupted")
+    if (
+        record is not None
+        and record.action is Action.CREATE
+        and record.status is Status.IN_PROGRESS
+        and REPLACED not in record.data
+        and decision.refusal is None
+    ):
+        # An added resource whose create was interrupted (a crash): created again as a
+        # recovered create does it (a nested child it recorded is found, not made twice).
+        await operation.create_one(name)
+        return
+    if _done_already(operation, record, decision, plugin):
+        decision = Decision(name, Change.UNCHANGED, decision.type, "updated already")
     if decision.refusal is not None:
         assert record is not None
         await _refuse(operation, record, decision)
@@ -430,6 +472,28 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
     else:
         assert record is not None
         await replacement.replace_resource(operation, record, decision, requires)
+
+
+def _done_already(
+    operation: Operation,
+    record: ResourceRecord | None,
+    decision: Decision,
+    plugin: ResourcePlugin | None,
+) -> bool:
+    """A resource that is always updated (a nested stack) and already was, by this same
+    update before it was interrupted: a recovered update does not update it twice."""
+    return (
+        record is not None
+        and plugin is not None
+        and plugin.always_updates
+        and decision.change is Change.UPDATE
+        and not decision.changed
+        and record.action is Action.UPDATE
+        and record.status is Status.COMPLETE
+        and record.updated_at is not None
+        and operation.stack.updated_at is not None
+        and record.updated_at >= operation.stack.updated_at
+    )
 
 
 async def _refuse(operation: Operation, record: ResourceRecord, decision: Decision) -> None:
@@ -572,6 +636,7 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.records = dict(operation.records)
     back.first_failure = None
     back.cancellable = False  # the cancel that led here asked for this rollback
+    back.metadata_changed = metadata_changes(operation.stack.template, stack.template, definition)
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
 

@@ -63,6 +63,8 @@ def record(name: str, case: dict[str, Any]) -> dict[str, Any]:
     files = case.get("files", {})
     body = {"stack_name": stack_name, "template": case["before"], "disable_rollback": True}
     body["files"] = files
+    if "environment" in case:
+        body["environment"] = case["environment"]
     _, created = call("POST", "/stacks", body)
     path = f"/stacks/{stack_name}/{created['stack']['id']}"
     first = wait(path)
@@ -83,6 +85,8 @@ def record(name: str, case: dict[str, Any]) -> dict[str, Any]:
         ]
         child_seen = len(child_events)
     update = {"template": case["after"], "files": files}
+    if "environment" in case:
+        update["environment"] = case["environment"]
     status, preview = call("PUT", path + "/preview?show_nested=True", update)
     if status == 200:
         result["preview"] = {
