@@ -369,9 +369,20 @@ def _update_policy(parent: Operation, name: str) -> Any:
     return None if value is OMIT else value
 
 
+class NestedUpdateFailure(NestedFailure):
+    """A child stack's update failed: Heat's reason is the child's own, under the facade's
+    path (``resources.g: <the child's reason>``), without an exception class."""
+
+    bare = True
+
+    def __init__(self, child: StackRecord, inner: tuple[str, str] | None) -> None:
+        super().__init__(child, inner)
+        self.args = (child.status_reason,)
+
+
 def _check(engine: StackEngine, child: StackRecord) -> None:
     if child.status is not Status.COMPLETE:
-        raise NestedFailure(child, engine.failed_children.pop(child.id, None))
+        raise NestedUpdateFailure(child, engine.failed_children.pop(child.id, None))
 
 
 async def _update_to(

@@ -65,6 +65,8 @@ def failure_reason(name: str, error: BaseException) -> str:
     if isinstance(error, asyncio.CancelledError):
         return f"resources.{name}: cancelled"
     message = getattr(error, "message", None) or str(error) or type(error).__name__
+    if getattr(error, "bare", False):  # a message that already names its class and path
+        return f"resources.{name}: {message}"
     return f"{type(error).__name__}: resources.{name}: {message}"
 
 

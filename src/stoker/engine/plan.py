@@ -127,8 +127,10 @@ def changed_properties(before: Mapping[str, Any], after: Mapping[str, Any]) -> t
 
 
 def restricted_refusal(name: str, action: str) -> str:
-    """Heat's ResourceActionRestricted message, as the stack's reason carries it."""
-    return f"ResourceActionRestricted: resources.{name}: {action} is restricted for resource."
+    """Heat's ResourceActionRestricted message, as the stack's reason carries it (Heat
+    writes a name that is a number, a group member's, as an index: ``resources[1]``)."""
+    path = f"resources[{name}]" if name.isdigit() else f"resources.{name}"
+    return f"ResourceActionRestricted: {path}: {action} is restricted for resource."
 
 
 def decide(

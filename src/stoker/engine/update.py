@@ -387,7 +387,9 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
     """Walk the new graph, then clean up; on failure roll back if the stack says so."""
     # UPDATE, or RESTORE (which Heat never rolls back: its rollback is an update's)
     action = operation.stack.action
-    result = await _walk(operation, unchanged, restricted=True)
+    result = await _refuse_early(operation, unchanged)
+    if result.ok:
+        result = await _walk(operation, unchanged, restricted=True)
     if result.ok:
         result = await _clean_up(operation)
     if result.ok:
@@ -406,6 +408,30 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
     if operation.stack.disable_rollback or action is not Action.UPDATE:
         return failed
     return await _rollback(operation)
+
+
+async def _refuse_early(operation: Operation, unchanged: Any) -> Traversal:
+    """Heat checks ``restricted_actions`` before it touches anything: a resource whose
+    update or replacement is forbidden, and known to need one, fails the update at once
+    (its UPDATE_FAILED event, no other resource touched). Only resources that have such
+    rules are looked at; what cannot be known before the walk is refused by the walk."""
+    definition = operation.definition
+    assert definition is not None
+    registry = definition.environment.resource_registry
+    same = set(unchanged or ())
+    for name in definition.resource_order():
+        if name in same or not registry.restricted_actions(name):
+            continue
+        plugin = operation.resolution().plugins.get(name)
+        decision = _decision(operation, name, plugin, True)
+        record = operation.records.get(name)
+        sure = bool(decision.changed) or decision.change is Change.REPLACE
+        if decision.refusal is not None and sure and record is not None:
+            try:
+                await _refuse(operation, record, decision)
+            except Refusal as error:
+                return Traversal(failed={name: error})
+    return Traversal()
 
 
 def _failure(operation: Operation, result: Traversal) -> str:

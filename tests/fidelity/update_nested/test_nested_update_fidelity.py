@@ -69,7 +69,12 @@ def _batches(events: list[list[str]], stack_marker: str) -> list[dict[str, list[
 
 
 def run_case(name: str, case: dict[str, Any], stoker: Stoker) -> dict[str, Any]:
-    created = stoker("create", name, "-t", _write(stoker.directory, name, case, "before"))
+    env: list[str] = []
+    if "environment" in case:
+        path = stoker.directory / f"{name}-env.yaml"
+        path.write_text(yaml.safe_dump(case["environment"]))
+        env = ["-e", str(path)]
+    created = stoker("create", name, "-t", _write(stoker.directory, name, case, "before"), *env)
     assert created.exit_code in (0, 1), created.output
     nested = case["nested"]
     child_id, members = _child(stoker, name, nested)
@@ -85,12 +90,12 @@ def run_case(name: str, case: dict[str, Any], stoker: Stoker) -> dict[str, Any]:
             if e["resource_name"] in before
         ]
     }
-    preview = stoker.json("update", name, "-t", after, "--dry-run", "--show-nested")
+    preview = stoker.json("update", name, "-t", after, *env, "--dry-run", "--show-nested")
     result["preview"] = {
         kind: sorted([e.get("parent_resource") or "", e["resource_name"]] for e in entries)
         for kind, entries in preview.items()
     }
-    stoker("update", name, "-t", after)
+    stoker("update", name, "-t", after, *env)
     stack = stoker.json("show", name)
     result["status"] = stack["stack_status"]
     result["reason"] = stack["stack_status_reason"]
