@@ -124,3 +124,43 @@ def test_a_rolling_update_pauses_between_batches(engine, store):
         "1": "b",
         "2": "b",
     }
+
+
+ROLLS_BACK = """
+heat_template_version: "2021-04-16"
+resources:
+  g:
+    type: OS::Heat::ResourceGroup
+    properties:
+      count: COUNT
+      resource_def: {type: OS::Heat::TestResource, properties: {value: VALUE}}
+  s:
+    type: OS::Heat::Stack
+    properties:
+      parameters: {v: VALUE, fail: FAIL}
+      template: |
+        heat_template_version: 2021-04-16
+        parameters:
+          v: {type: string}
+          fail: {type: boolean}
+        resources:
+          inner: {type: OS::Heat::TestResource, properties: {value: {get_param: v}}}
+          bad:
+            type: OS::Heat::TestResource
+            depends_on: inner
+            properties: {value: {get_param: v}, fail: {get_param: fail}}
+"""
+
+
+def test_a_failed_nested_update_rolls_back_into_the_children(engine, store):
+    def text(count: int, value: str, fail: str) -> str:
+        return ROLLS_BACK.replace("COUNT", str(count)).replace("VALUE", value).replace("FAIL", fail)
+
+    stack = run(engine.create(create_request(text(2, "one", "false"))))
+    changed = text(3, "two", "true")
+    result = run(engine.update("s", update_request(changed, disable_rollback=False)))
+    assert (result.action.value, result.status.value) == ("ROLLBACK", "COMPLETE")
+    top = {r.name: r.physical_id for r in store.resources(stack.id)}
+    assert {r.name: r.data["value"] for r in store.resources(top["g"])} == {"0": "one", "1": "one"}
+    inner = {r.name: r.data["value"] for r in store.resources(top["s"])}
+    assert inner == {"inner": "one", "bad": "one"}
