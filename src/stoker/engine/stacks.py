@@ -21,7 +21,7 @@ from typing import Any
 from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases, signals, testpoints, update
+from stoker.engine import leases, planning, signals, testpoints, update
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.operation import Operation
@@ -357,7 +357,7 @@ class StackEngine:
             created_at=now,
             template_file=os.path.join(base_dir, "template") if base_dir else None,
         )
-        return update.plan_update(Operation(self, stack, definition))
+        return planning.plan_update(Operation(self, stack, definition))
 
     async def preview_update(
         self, name_or_id: str, request: UpdateRequest, show_nested: bool = False
@@ -377,14 +377,14 @@ class StackEngine:
                 template_file=request.template_file,
             )
             operation = Operation(self, new_stack, request.definition)
-            operation.metadata_changed = update.metadata_changes(
+            operation.metadata_changed = planning.metadata_changes(
                 stack.template, new_stack.template, request.definition
             )
             await operation.load_records()
-            same = update.untouched(stack, new_stack, request.definition, operation.records)
-            plan = update.plan_update(operation, untouched=same)
+            same = planning.untouched(stack, new_stack, request.definition, operation.records)
+            plan = planning.plan_update(operation, untouched=same)
             if show_nested:
-                await update.preview_nested(operation, plan)
+                await planning.preview_nested(operation, plan)
             return plan
 
     # ------------------------------------------------------------------ helpers

@@ -28,14 +28,14 @@ a ResourceGroup may do it in batches (`stoker.engine.rolling`). See `nested.upda
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.stack import StackDefinition
-from stoker.engine import cancel, leases, nested, replacement, testpoints
+from stoker.engine import cancel, leases, nested, planning, replacement, testpoints
 from stoker.engine.operation import REPLACED, Operation, failure_reason
-from stoker.engine.plan import Change, Decision, Plan, decide, deletion
+from stoker.engine.plan import Change, Decision
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse
 from stoker.engine.state import (
@@ -50,8 +50,7 @@ from stoker.engine.state import (
     WriteBatch,
 )
 from stoker.engine.update_request import UpdateRequest as UpdateRequest
-from stoker.errors import FunctionError, OperationCancelled, OperationRefused, PropertyError
-from stoker.functions.base import Unresolved
+from stoker.errors import OperationCancelled, OperationRefused
 from stoker.parameters import check_immutable
 from stoker.resources.base import ResourceFailure, ResourcePlugin
 from stoker.resources.nested import NestedStackPlugin
@@ -91,140 +90,6 @@ def declares_immutable(template: Mapping[str, Any]) -> bool:
     return any(isinstance(p, dict) and p.get("immutable") is True for p in section.values())
 
 
-# ---------------------------------------------------------------------------- the plan
-def plan_update(
-    operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
-) -> Plan:
-    """The plan of ``operation`` (its new definition against its records), with each
-    resource's properties resolved against the records as they are now; ``untouched``
-    ones (see `untouched`) are unchanged without being resolved."""
-    definition = operation.definition
-    assert definition is not None
-    same = set(untouched)
-    if same and operation.scope is None:
-        operation.scope = frozenset(n for n in definition.enabled if n not in same)
-    resolution = operation.resolution()
-    assert definition.graph is not None
-    plan = Plan()
-    fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
-    for name in definition.resource_order():
-        if name in same:
-            kept = operation.records[name]
-            plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
-            continue
-        decision = _decision(operation, name, resolution.plugins.get(name), restricted)
-        if decision.change in (Change.UNCHANGED, Change.UPDATE) and decision.refusal is None:
-            decision = _reading_new(decision, definition, fresh) or decision
-        if decision.change in (Change.REPLACE, Change.ADD):
-            fresh[name] = decision.change
-        plan.decisions[name] = decision
-    for name, record in operation.records.items():
-        if name not in plan.decisions and _exists(record):
-            plan.decisions[name] = deletion(record)
-    return plan
-
-
-async def preview_nested(operation: Operation, plan: Plan) -> None:
-    """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
-    preview with ``show_nested``): each child against where the update takes it."""
-    for name, decision in plan.decisions.items():
-        record = operation.records.get(name)
-        if decision.change is not Change.UPDATE or decision.refusal or record is None:
-            continue
-        plugin = operation.resolution().plugins.get(name)
-        if not isinstance(plugin, NestedStackPlugin):
-            continue
-        try:
-            properties = operation.resolve_properties(name, plugin)
-            target = await nested.child_target(
-                operation.engine, operation, record, plugin, properties
-            )
-        except (PropertyError, FunctionError, Unresolved, ResourceFailure):
-            continue  # what the child becomes is known only when the update runs
-        if target is None:
-            continue
-        child = Operation(operation.engine, target.stack, target.definition, operation)
-        await child.load_records()
-        same = untouched(target.child, target.stack, target.definition, child.records)
-        inner = plan_update(child, untouched=same)
-        await preview_nested(child, inner)
-        plan.nested[name] = inner
-
-
-def _reading_new(
-    decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
-) -> Decision | None:
-    """As Heat's preview: a resource whose properties read a resource that will be new
-    (replaced or added) counts as updated, since what it reads is known only then. Only
-    references count, not a bare ``depends_on``."""
-    assert definition.graph is not None
-    explicit = set(definition.template.resources[decision.name].depends_on)
-    for need in definition.graph.requires[decision.name]:
-        if need in fresh and need not in explicit:
-            return Decision(
-                decision.name,
-                Change.UPDATE,
-                decision.type,
-                f"reads {need}, which is {fresh[need].value}: its new values are known only then",
-                decision.changed,
-            )
-    return None
-
-
-def _exists(record: ResourceRecord) -> bool:
-    return not (
-        record.action is Action.INIT
-        or (record.action is Action.DELETE and record.status is Status.COMPLETE)
-    )
-
-
-def _new_type(operation: Operation, name: str) -> str:
-    assert operation.definition is not None
-    types = operation.resolution().types
-    return types.get(name, operation.definition.template.resources[name].type)
-
-
-def _decision(
-    operation: Operation, name: str, plugin: ResourcePlugin | None, restricted: bool
-) -> Decision:
-    record = operation.records.get(name)
-    if plugin is None and record is not None:
-        plugin = operation.engine.plugin_of(replace(record, type=_new_type(operation, name)))
-    properties: dict[str, Any] | None = None
-    if record is not None and plugin is not None and _exists(record):
-        try:
-            properties = operation.resolve_properties(name, plugin)
-        except (PropertyError, FunctionError, Unresolved):
-            properties = None
-    rules: frozenset[str] = frozenset()
-    if restricted:
-        assert operation.definition is not None
-        registry = operation.definition.environment.resource_registry
-        rules = registry.restricted_actions(name)
-    new_type = _new_type(operation, name)
-    moved = name in operation.metadata_changed
-    return decide(name, record, new_type, plugin, properties, rules, metadata_changed=moved)
-
-
-def metadata_changes(
-    old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
-) -> frozenset[str]:
-    """The resources whose ``metadata`` differs between two templates (as data)."""
-    names = definition.template.names
-    old_resources = old.get(names.resources) or {}
-    new_resources = new.get(names.resources) or {}
-    found = set()
-    for name, body in new_resources.items():
-        before = old_resources.get(name)
-        if (
-            isinstance(body, dict)
-            and isinstance(before, dict)
-            and body.get(names.metadata) != before.get(names.metadata)
-        ):
-            found.add(str(name))
-    return frozenset(found)
-
-
 # ---------------------------------------------------------------------------- running
 async def update(
     engine: StackEngine,
@@ -257,12 +122,12 @@ async def update(
     )
     operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
-    operation.metadata_changed = metadata_changes(
+    operation.metadata_changed = planning.metadata_changes(
         stack.template, new_stack.template, request.definition
     )
     async with leases.held(engine.store, fence):
         await operation.load_records()
-        unchanged = untouched(stack, new_stack, request.definition, operation.records)
+        unchanged = planning.untouched(stack, new_stack, request.definition, operation.records)
         if unchanged:
             same = set(unchanged)
             operation.scope = frozenset(n for n in request.definition.enabled if n not in same)
@@ -282,57 +147,12 @@ async def resume_update(
         await operation.load_records()
         previous = await asyncio.to_thread(engine.store.previous_definition, stack.id)
         if previous is not None and operation.definition is not None:
-            operation.metadata_changed = metadata_changes(
+            operation.metadata_changed = planning.metadata_changes(
                 previous.template, stack.template, operation.definition
             )
         if stack.action is Action.ROLLBACK:
             return await _run_rollback(operation)
         return await _run(operation, ())
-
-
-def untouched(
-    old: StackRecord,
-    new: StackRecord,
-    definition: StackDefinition,
-    records: Mapping[str, ResourceRecord],
-) -> list[str]:
-    """Resources that cannot change: their template snippet, what they depend on, and
-    everything around (parameters, environment, files, other sections) are the same, and
-    they are COMPLETE. Their properties need not even be resolved: an update's cost
-    follows what changes, not the stack's size."""
-    key = definition.template.names.resources
-    old_sections = {k: v for k, v in old.template.items() if k != key and k not in _FREE}
-    new_sections = {k: v for k, v in new.template.items() if k != key and k not in _FREE}
-    if (
-        old_sections != new_sections
-        or old.environment != new.environment
-        or old.files != new.files
-        or old.parameters != new.parameters
-    ):
-        return []
-    old_resources = old.template.get(key) or {}
-    new_resources = new.template.get(key) or {}
-    graph = definition.graph
-    assert graph is not None
-    dirty: set[str] = set()
-    for name in definition.resource_order():
-        record = records.get(name)
-        if (
-            record is None
-            or record.status is not Status.COMPLETE
-            or not _exists(record)
-            or REPLACED in record.data
-            or "child_id" in record.data  # a nested stack: always updated, as in Heat
-            or old_resources.get(name) != new_resources.get(name)
-            or tuple(graph.requires[name]) != record.requires
-            or any(need in dirty for need in graph.requires[name])
-        ):
-            dirty.add(name)
-    return [name for name in definition.resource_order() if name not in dirty]
-
-
-#: template sections whose change touches no resource
-_FREE = frozenset({"description", "Description", "outputs", "Outputs"})
 
 
 async def _begin(
@@ -349,7 +169,7 @@ async def _begin(
         ResourceRecord(
             stack_id=stack.id,
             name=name,
-            type=_new_type(operation, name),
+            type=planning.new_type(operation, name),
             action=Action.INIT,
             status=Status.COMPLETE,
             requires=tuple(graph.requires[name]),
@@ -423,7 +243,7 @@ async def _refuse_early(operation: Operation, unchanged: Any) -> Traversal:
         if name in same or not registry.restricted_actions(name):
             continue
         plugin = operation.resolution().plugins.get(name)
-        decision = _decision(operation, name, plugin, True)
+        decision = planning.decision_of(operation, name, plugin, True)
         record = operation.records.get(name)
         sure = bool(decision.changed) or decision.change is Change.REPLACE
         if decision.refusal is not None and sure and record is not None:
@@ -465,7 +285,7 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
     requires = tuple(operation.definition.graph.requires[name])
     record = operation.records.get(name)
     plugin = operation.resolution().plugins.get(name)
-    decision = _decision(operation, name, plugin, restricted)
+    decision = planning.decision_of(operation, name, plugin, restricted)
     if record is not None and REPLACED in record.data and record.status is Status.IN_PROGRESS:
         # A replacement interrupted (a crash): its create runs again, as a create would.
         decision = Decision(name, Change.REPLACE, decision.type, "replacement interrupted")
@@ -551,7 +371,7 @@ async def _add(operation: Operation, name: str, requires: tuple[str, ...]) -> No
             physical_id=None,
             properties={},
             data={},
-            type=_new_type(operation, name),
+            type=planning.new_type(operation, name),
         )
     await operation.create_one(name)
 
@@ -633,7 +453,7 @@ async def _clean_up(operation: Operation) -> Traversal:
 
 async def _delete_removed(operation: Operation, name: str) -> None:
     record = operation.records[name]
-    if _exists(record):
+    if planning.exists(record):
         await operation.delete_one(name)
     await operation.write(WriteBatch(removed=[(operation.stack.id, name)]))
     operation.records.pop(name, None)
@@ -662,7 +482,9 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.records = dict(operation.records)
     back.first_failure = None
     back.cancellable = False  # the cancel that led here asked for this rollback
-    back.metadata_changed = metadata_changes(operation.stack.template, stack.template, definition)
+    back.metadata_changed = planning.metadata_changes(
+        operation.stack.template, stack.template, definition
+    )
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
 
