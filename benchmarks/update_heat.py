@@ -3,8 +3,10 @@
 Run (with the reference Heat up, ../shared/tools/reference-heat/heat.sh):
     .venv/bin/python benchmarks/update_heat.py [--values 200] [--randoms 100]
 
-Creates a stack of ``--values`` OS::Heat::Value and updates 10 of them (in place), and a
-stack of ``--randoms`` OS::Heat::RandomString whose length changes (all replaced); prints
+Creates a stack of ``--values`` OS::Heat::Value and updates 10 of them (in place), a
+stack of ``--randoms`` OS::Heat::RandomString whose length changes (all replaced), and a
+ResourceGroup of ``--members`` TestResource updated in rolling batches of 10 (1 s per
+member update, as benchmarks/update.py's rolling100); prints
 the wall time of each update from the PUT until the stack leaves UPDATE_IN_PROGRESS
 (polled every 0.2 s), then deletes the stacks. Sizes are small: Heat's legacy engine takes
 minutes for thousands of resources.
@@ -24,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 import yaml  # noqa: E402
 
-from update import randoms, values  # noqa: E402
+from update import critical_path, randoms, rolling, values  # noqa: E402
 
 URL = "http://127.0.0.1:8004/v1/admin"
 
@@ -70,8 +72,20 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--values", type=int, default=200)
     parser.add_argument("--randoms", type=int, default=100)
+    parser.add_argument("--members", type=int, default=100, help="rolling100's group size")
+    parser.add_argument("--only", choices=["values", "randoms", "rolling"])
     args = parser.parse_args()
     stamp = int(time.time())
+    if args.only in (None, "rolling"):
+        size = args.members
+        took = timed_update(f"bench-upd-g-{stamp}", rolling(size, "old"), rolling(size, "new"), {})
+        print(
+            f"Heat: ResourceGroup of {size} TestResource, rolling_update batch 10, 1 s per "
+            f"member update: update {took:.2f} s = {took / critical_path(size):.2f} x the "
+            f"batch critical path ({critical_path(size):.0f} s)"
+        )
+    if args.only == "rolling":
+        return
     took = timed_update(f"bench-upd-v-{stamp}", values(args.values, 0), values(args.values, 10), {})
     print(f"Heat: {args.values} OS::Heat::Value, 10 changed: update {took:.2f} s")
     took = timed_update(

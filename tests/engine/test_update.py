@@ -387,7 +387,7 @@ outputs:
 """
 
 
-def test_nested_stacks_survive_updates_around_them_and_refuse_in_place_changes(engine, store):
+def test_nested_stacks_survive_updates_around_them_and_update_in_place(engine, store):
     stack = run(engine.create(create_request(NESTED.replace("VALUE", "one"))))
     child = store.resources(stack.id)[0].physical_id
     added = NESTED.replace("outputs:\n  back", "  extra: {type: OS::Heat::None}\noutputs:\n  back")
@@ -396,10 +396,16 @@ def test_nested_stacks_survive_updates_around_them_and_refuse_in_place_changes(e
     assert {r.name: r.physical_id for r in store.resources(stack.id)}["inner"] == child
     outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(result)}
     assert outputs["back"] == "one"
+    inner_before = store.resources(child)[0]
     changed = run(engine.update("s", update_request(added.replace("VALUE", "two"))))
-    assert (changed.action.value, changed.status.value) == ("UPDATE", "FAILED")
-    assert "updating the nested stack of inner" in changed.status_reason
-    assert "not supported yet" in changed.status_reason
+    assert (changed.action.value, changed.status.value) == ("UPDATE", "COMPLETE")
+    assert {r.name: r.physical_id for r in store.resources(stack.id)}["inner"] == child
+    inner_after = store.resources(child)[0]
+    # the child's own resource was updated in place (same physical resource, new value)
+    assert inner_after.physical_id == inner_before.physical_id
+    assert (inner_after.action.value, inner_after.status.value) == ("UPDATE", "COMPLETE")
+    outputs = {o["output_key"]: o.get("output_value") for o in engine.outputs(changed)}
+    assert outputs["back"] == "two"
 
 
 def test_an_update_that_runs_out_of_time_fails(store):

@@ -78,6 +78,11 @@ if TYPE_CHECKING:
 @click.option("--tags", default=None, help="Comma-separated tags (replace the stack's tags).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
 @click.option(
+    "--show-nested",
+    is_flag=True,
+    help="With --dry-run: also what changes inside the nested stacks the update updates.",
+)
+@click.option(
     "--restrict-files",
     is_flag=True,
     help="Let get_file read only files below the template's directory.",
@@ -105,6 +110,7 @@ def update(
     tag_list: tuple[str, ...],
     tags: str | None,
     dry_run: bool,
+    show_nested: bool,
     restrict_files: bool,
     fmt: str,
     columns: tuple[str, ...],
@@ -121,6 +127,8 @@ def update(
     from stoker.template.loader import LoadLimits
     from stoker.template.nodes import plain
 
+    if show_nested and not dry_run:
+        raise click.UsageError("--show-nested needs --dry-run")
     if clear_parameters and not existing:
         raise click.UsageError("--clear-parameter needs --existing")
     if template_file is None and not existing:
@@ -177,20 +185,27 @@ def update(
         tags=new_tags,
     )
     if dry_run:
-        plan = asyncio.run(engine.preview_update(current.id, request))
+        plan = asyncio.run(engine.preview_update(current.id, request, show_nested))
+        preview = views.update_preview(session.store, current, plan, show_nested=show_nested)
         if fmt == "table":
             rows = [
                 {
-                    "change": d.change.value,
-                    "resource_name": d.name,
-                    "resource_type": d.type,
-                    "reason": d.refusal or d.reason,
+                    "change": kind,
+                    "resource_name": entry["resource_name"],
+                    "resource_type": entry["resource_type"],
+                    "parent_resource": entry.get("parent_resource") or "",
+                    "reason": entry["reason"],
                 }
-                for d in plan.decisions.values()
+                for kind, entries in preview.items()
+                for entry in entries
             ]
-            emit_rows(rows, fmt, columns, ["change", "resource_name", "resource_type", "reason"])
+            order = {name: index for index, name in enumerate(plan.decisions)}
+            rows.sort(key=lambda row: (row["parent_resource"], order.get(row["resource_name"], 0)))
+            heads = ["change", "resource_name", "resource_type", "reason"]
+            if show_nested:
+                heads.insert(1, "parent_resource")
+            emit_rows(rows, fmt, columns, heads)
         else:
-            preview = views.update_preview(session.store, current, plan)
             emit_record(preview, fmt, columns)
         return
     # Counted as they are touched: an update leaves most resources alone, and a total of

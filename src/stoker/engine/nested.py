@@ -8,15 +8,18 @@ import os
 import random
 import string
 import uuid
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.files import collect_files
 from stoker.definition.sensitive import handed_down
-from stoker.definition.stack import define_stack
+from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
-from stoker.engine import leases
+from stoker.engine import leases, rolling
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.engine.update_request import UpdateRequest
 from stoker.environment import child_environment
+from stoker.functions.base import OMIT, resolve
 from stoker.resources.base import ResourceFailure
 from stoker.resources.nested import ChildSpec, NestedStackPlugin, ResourceGroup
 from stoker.template.loader import Document
@@ -72,15 +75,31 @@ async def create_child(
             Status.IN_PROGRESS,
             f"creating nested stack {data['child_name']}",
             data=data,
+            physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
         )
+    batched = None
+    if isinstance(plugin, ResourceGroup) and int(properties.get("count", 1)):
+        batched = rolling.policy_of(_update_policy(parent, record.name), "batch_create")
+    if batched is not None:
+        # Heat's batch_create: an empty child first, then the members batch by batch
+        assert isinstance(plugin, ResourceGroup)
+        spec = plugin.spec_of({}, record.name)
     if existing is not None and existing.status is Status.IN_PROGRESS:
         child = await engine.resume_stack(existing, parent)
     elif existing is not None:
         child = existing
     else:
         child = await _new_child(engine, parent, record, spec, child_id, data["child_name"])
-    if not (child.action is Action.CREATE and child.status is Status.COMPLETE):
+    if not (child.action in (Action.CREATE, Action.UPDATE) and child.status is Status.COMPLETE):
         raise NestedFailure(child, engine.failed_children.pop(child.id, None))
+    if batched is not None:
+        assert isinstance(plugin, ResourceGroup)
+        members = [r.name for r in await _members(engine, child)]
+        skip = set(plugin.removed(properties))
+        current = replace(record, data=data)
+        child = await _in_batches(
+            engine, parent, current, plugin, properties, child, skip, batched, members
+        )
     return {"physical_id": child.id, "data": data, "properties": dict(properties)}
 
 
@@ -92,6 +111,46 @@ async def _new_child(
     child_id: str,
     child_name: str,
 ) -> StackRecord:
+    built = _child_definition(engine, parent, record, spec, child_id, child_name)
+    now = leases.now_utc()
+    stack = StackRecord(
+        id=child_id,
+        name=child_name,
+        project=parent.stack.project,
+        action=Action.CREATE,
+        status=Status.IN_PROGRESS,
+        status_reason="Stack CREATE started",
+        template=spec.template,
+        environment=built.environment,
+        files=built.files,
+        parameters=dict(spec.parameters),
+        created_at=now,
+        parent_id=parent.stack.id,
+        parent_resource=record.name,
+        timeout_mins=parent.stack.timeout_mins,
+        disable_rollback=True,  # nested stacks never roll back by themselves
+        template_file=built.template_file,
+    )
+    return await engine.create_stack(stack, built.definition, parent)
+
+
+@dataclass(frozen=True, slots=True)
+class _Built:
+    definition: StackDefinition
+    environment: dict[str, Any]
+    files: dict[str, str]
+    template_file: str
+
+
+def _child_definition(
+    engine: StackEngine,
+    parent: Operation,
+    record: ResourceRecord,
+    spec: ChildSpec,
+    child_id: str,
+    child_name: str,
+) -> _Built:
+    """The child's definition, checked as a create checks it (for a create or an update)."""
     assert parent.definition is not None
     base_dir = spec.base_dir or parent.base_dir
     environment = child_environment(
@@ -125,25 +184,237 @@ async def _new_child(
             f"the nested stack ({spec.location}) is invalid: "
             + "; ".join(d.render() for d in problems[:5])
         )
-    now = leases.now_utc()
-    stack = StackRecord(
-        id=child_id,
-        name=child_name,
-        project=parent.stack.project,
-        action=Action.CREATE,
-        status=Status.IN_PROGRESS,
-        status_reason="Stack CREATE started",
-        template=spec.template,
-        environment=environment.to_data(absolute_paths=True),
-        files=files,
-        parameters=dict(spec.parameters),
-        created_at=now,
-        parent_id=parent.stack.id,
-        parent_resource=record.name,
-        timeout_mins=parent.stack.timeout_mins,
-        disable_rollback=True,  # nested stacks never roll back by themselves
-        template_file=os.path.join(base_dir, os.path.basename(spec.location))
-        if base_dir
-        else spec.location,
+    template_file = (
+        os.path.join(base_dir, os.path.basename(spec.location)) if base_dir else spec.location
     )
-    return await engine.create_stack(stack, definition, parent)
+    return _Built(definition, environment.to_data(absolute_paths=True), files, template_file)
+
+
+# ---------------------------------------------------------------------------- update
+async def update_child(
+    engine: StackEngine,
+    parent: Operation,
+    record: ResourceRecord,
+    plugin: NestedStackPlugin,
+    properties: dict[str, Any],
+) -> dict[str, Any]:
+    """Update the child stack of a nested-stack resource to what its new properties want
+    (Heat's StackResource: the child's own resources decide whether they change).
+
+    A ResourceGroup whose ``resource_def`` changed under ``update_policy.rolling_update``
+    goes there in batches (`stoker.engine.rolling`), with the pauses between them. A child
+    whose update was interrupted (a crash) is continued first, so a recovered parent
+    finishes it rather than starting it over; a child already at its target is left alone.
+    """
+    child_id = record.data.get("child_id")
+    child = None
+    if child_id:
+        child = await asyncio.to_thread(engine.store.get_stack, str(child_id), parent.stack.project)
+    if child is None or child.deleted_at is not None:
+        data = {k: v for k, v in record.data.items() if k not in ("child_id", "child_name")}
+        return await create_child(engine, parent, replace(record, data=data), plugin, properties)
+    if child.status is Status.IN_PROGRESS:
+        child = await engine.resume_stack(child, parent)
+        _check(engine, child)
+    data = dict(record.data)
+    if not isinstance(plugin, ResourceGroup):
+        child = await _update_to(
+            engine, parent, record, child, plugin.child_spec(properties, record.name)
+        )
+        return {"physical_id": child.id, "data": data, "properties": dict(properties)}
+    records = await _members(engine, child)
+    members = [r.name for r in records]
+    skip = _skiplist(plugin, record, properties, records)
+    data["removed"] = sorted(skip, key=rolling.member_order)
+    target = int(properties.get("count", 1))
+    policy = rolling.policy_of(_update_policy(parent, record.name), "rolling_update")
+    changed = record.properties.get("resource_def") != properties.get("resource_def")
+    if policy is not None and changed:
+        child = await _in_batches(
+            engine, parent, record, plugin, properties, child, skip, policy, members
+        )
+    else:
+        spec = plugin.members_spec(properties, record.name, skip, target)
+        child = await _update_to(engine, parent, record, child, spec)
+    return {"physical_id": child.id, "data": data, "properties": dict(properties)}
+
+
+async def _in_batches(
+    engine: StackEngine,
+    parent: Operation,
+    record: ResourceRecord,
+    plugin: ResourceGroup,
+    properties: dict[str, Any],
+    child: StackRecord,
+    skip: set[str],
+    policy: rolling.BatchPolicy,
+    members: list[str],
+) -> StackRecord:
+    """Take a group's child to its new members batch by batch (a rolling update, or a
+    batched create), pausing between batches; each batch is one update of the child."""
+    target = int(properties.get("count", 1))
+    current = len([n for n in members if n not in skip])
+    bodies = child.template.get("resources") or {}
+    wanted = set(rolling.names(target, skip))
+    done = sum(
+        1 for n in members if n in wanted and bodies.get(n) == plugin.member_body(properties, n)
+    )
+    plan = rolling.batches(
+        target, current, policy.max_batch_size, policy.min_in_service, updated=done
+    )
+    rolling.check_timeout(len(plan), policy.pause_time, parent.time_left())
+    for index, (size, fresh) in enumerate(plan):
+        if index and policy.pause_time:
+            await asyncio.sleep(policy.pause_time)
+        bodies = child.template.get("resources") or {}
+        old = [(r.name, bodies.get(r.name)) for r in await _members(engine, child)]
+        batch = rolling.batch_members(
+            [(n, body) for n, body in old if n not in skip],
+            size,
+            fresh,
+            target,
+            skip,
+            lambda member: plugin.member_body(properties, member),
+        )
+        child = await _update_to(engine, parent, record, child, plugin.spec_of(batch, record.name))
+    return child
+
+
+async def _members(engine: StackEngine, child: StackRecord) -> list[ResourceRecord]:
+    """The child's members that exist, oldest first (Heat's member order), failed ones
+    left out as Heat's group inspector leaves them."""
+    records = await asyncio.to_thread(engine.store.resources, child.id)
+    alive = [
+        r
+        for r in records
+        if r.status is not Status.FAILED
+        and r.action is not Action.INIT
+        and not (r.action is Action.DELETE and r.status is Status.COMPLETE)
+    ]
+    alive.sort(key=lambda r: (r.created_at, rolling.member_order(r.name)))
+    return alive
+
+
+def _skiplist(
+    plugin: ResourceGroup,
+    record: ResourceRecord,
+    properties: dict[str, Any],
+    members: list[ResourceRecord],
+) -> set[str]:
+    """The names the group never uses again (Heat's name skiplist, kept in the resource's
+    data): the earlier ones (unless ``removal_policies_mode`` is ``update``) and each
+    ``removal_policies`` entry naming a member, by its name or by its reference id."""
+    current = {str(n) for n in record.data.get("removed") or ()}
+    found = set() if properties.get("removal_policies_mode") == "update" else set(current)
+    names = {r.name for r in members}
+    references = {str(r.physical_id): r.name for r in members if r.physical_id}
+    for entry in plugin.removed(properties):
+        if entry in current or entry in names:
+            found.add(entry)
+        elif entry in references:
+            found.add(references[entry])
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class ChildTarget:
+    """Where an update takes a nested stack: its record, the new spec and definition."""
+
+    child: StackRecord
+    stack: StackRecord  # the child as it will be: new template, environment, parameters
+    definition: StackDefinition
+
+
+async def child_target(
+    engine: StackEngine,
+    parent: Operation,
+    record: ResourceRecord,
+    plugin: NestedStackPlugin,
+    properties: dict[str, Any],
+) -> ChildTarget | None:
+    """The child stack an update of ``record`` ends with (for a preview); None when the
+    resource has no child yet."""
+    child_id = record.data.get("child_id")
+    if not child_id:
+        return None
+    child = await asyncio.to_thread(engine.store.get_stack, str(child_id), parent.stack.project)
+    if child is None or child.deleted_at is not None:
+        return None
+    if isinstance(plugin, ResourceGroup):
+        records = await _members(engine, child)
+        skip = _skiplist(plugin, record, properties, records)
+        count = int(properties.get("count", 1))
+        spec = plugin.members_spec(properties, record.name, skip, count)
+    else:
+        spec = plugin.child_spec(properties, record.name)
+    built = _child_definition(engine, parent, record, spec, child.id, child.name)
+    stack = replace(
+        child,
+        template=spec.template,
+        environment=built.environment,
+        files=built.files,
+        parameters=dict(spec.parameters),
+        template_file=built.template_file,
+    )
+    return ChildTarget(child, stack, built.definition)
+
+
+def _update_policy(parent: Operation, name: str) -> Any:
+    """The resource's ``update_policy``, resolved against the stack as it is now."""
+    assert parent.definition is not None
+    tree = parent.definition.template.resources[name].update_policy
+    if tree is None:
+        return None
+    value = resolve(tree, parent.engine.runtime(parent.definition, parent.records))
+    return None if value is OMIT else value
+
+
+class NestedUpdateFailure(NestedFailure):
+    """A child stack's update failed: Heat's reason is the child's own, under the facade's
+    path (``resources.g: <the child's reason>``), without an exception class."""
+
+    bare = True
+
+    def __init__(self, child: StackRecord, inner: tuple[str, str] | None) -> None:
+        super().__init__(child, inner)
+        self.args = (child.status_reason,)
+
+
+def _check(engine: StackEngine, child: StackRecord) -> None:
+    if child.status is not Status.COMPLETE:
+        raise NestedUpdateFailure(child, engine.failed_children.pop(child.id, None))
+
+
+async def _update_to(
+    engine: StackEngine,
+    parent: Operation,
+    record: ResourceRecord,
+    child: StackRecord,
+    spec: ChildSpec,
+) -> StackRecord:
+    """One update of the child to ``spec``. Heat updates the child even when nothing in
+    it changes (its resources then stay as they are); only a recovered update skips a
+    child that already reached ``spec`` before the crash (``record`` still IN_PROGRESS)."""
+    built = _child_definition(engine, parent, record, spec, child.id, child.name)
+    if (
+        record.status is Status.IN_PROGRESS
+        and child.status is Status.COMPLETE
+        and child.template == spec.template
+        and child.parameters == spec.parameters
+        and child.environment == built.environment
+        and child.files == built.files
+    ):
+        return child
+    request = UpdateRequest(
+        definition=built.definition,
+        template=spec.template,
+        environment=built.environment,
+        parameters=dict(spec.parameters),
+        template_file=built.template_file,
+        timeout_mins=parent.stack.timeout_mins,
+        disable_rollback=True,
+        tags=child.tags,
+    )
+    result = await engine.update_stack(child, request, parent)
+    _check(engine, result)
+    return result

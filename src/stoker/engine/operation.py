@@ -65,6 +65,8 @@ def failure_reason(name: str, error: BaseException) -> str:
     if isinstance(error, asyncio.CancelledError):
         return f"resources.{name}: cancelled"
     message = getattr(error, "message", None) or str(error) or type(error).__name__
+    if getattr(error, "bare", False):  # a message that already names its class and path
+        return f"resources.{name}: {message}"
     return f"{type(error).__name__}: resources.{name}: {message}"
 
 
@@ -118,6 +120,10 @@ class Operation:
         timeout = (stack.timeout_mins * 60) if stack.timeout_mins else None
         self.timeout = timeout or engine.settings.default_timeout_seconds
         self.timed_out = False
+        #: a `stack cancel` request stops this operation (not a rollback it asked for)
+        self.cancellable = True
+        #: an update: the resources whose template ``metadata`` alone may have changed
+        self.metadata_changed: frozenset[str] = frozenset()
 
     def attach(self, fence: leases.Fence) -> None:
         """From now on every write is checked against this claim (see `leases.Fence`)."""
@@ -330,7 +336,8 @@ class Operation:
         testpoints.reached("after_complete")
 
     async def create_one(self, name: str) -> None:
-        cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
+        if self.cancellable:
+            cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
         await self.act(name, Action.CREATE, self.create_effect)
 
     async def create_effect(self, record: ResourceRecord) -> dict[str, Any]:

@@ -16,8 +16,13 @@ The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update``
 - a change of an ``immutable`` property refuses the update (Heat's ``NotSupported``);
 - a change of a property that is not ``update_allowed``, or one the plugin says needs a
   new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces;
-- any other property change updates in place; no change leaves it alone, and so do types
-  that never update (``OS::Heat::None``);
+- any other property change updates in place, and so does a change of the resource's
+  ``metadata`` alone; no change leaves it alone, and so do types that never update
+  (``OS::Heat::None``);
+- a nested-stack resource (provider template, group, chain, OS::Heat::Stack) whose child
+  exists is always updated, changed or not, and a FAILED one too: its child's own
+  resources decide (Heat's StackResource; its plugin says ``replace_failed = False`` and
+  ``always_updates``);
 - the environment's ``restricted_actions`` turn an update or a replacement of that
   resource into a refusal, naming the resource and the rule.
 
@@ -83,6 +88,8 @@ class Plan:
     resources that go away (in the order they were recorded)."""
 
     decisions: dict[str, Decision] = field(default_factory=dict)
+    #: with ``--show-nested``: the plan of each updated nested stack, by its resource
+    nested: dict[str, Plan] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         # Short: Python 3.11's asyncio.run formats the repr of its main task's result.
@@ -120,8 +127,10 @@ def changed_properties(before: Mapping[str, Any], after: Mapping[str, Any]) -> t
 
 
 def restricted_refusal(name: str, action: str) -> str:
-    """Heat's ResourceActionRestricted message, as the stack's reason carries it."""
-    return f"ResourceActionRestricted: resources.{name}: {action} is restricted for resource."
+    """Heat's ResourceActionRestricted message, as the stack's reason carries it (Heat
+    writes a name that is a number, a group member's, as an index: ``resources[1]``)."""
+    path = f"resources[{name}]" if name.isdigit() else f"resources.{name}"
+    return f"ResourceActionRestricted: {path}: {action} is restricted for resource."
 
 
 def decide(
@@ -131,16 +140,18 @@ def decide(
     plugin: ResourcePlugin | None,
     properties: Mapping[str, Any] | None,
     restricted: Iterable[str] = (),
+    metadata_changed: bool = False,
 ) -> Decision:
     """The fate of resource ``name``: its recorded state, the type and the plugin the new
     definition gives it, its new properties (validated, defaults applied; None when they
-    cannot be known yet, which counts as a change) and its ``restricted_actions``."""
+    cannot be known yet, which counts as a change), its ``restricted_actions``, and
+    whether its template's ``metadata`` changed (Heat updates such a resource in place)."""
     rules = frozenset(restricted)
     if record is None or record.action is Action.INIT:
         return Decision(name, Change.ADD, new_type, "not in the stack yet")
     if record.action is Action.DELETE and record.status is Status.COMPLETE:
         return Decision(name, Change.ADD, new_type, "deleted earlier: created again")
-    decision = _decide_existing(name, record, new_type, plugin, properties)
+    decision = _decide_existing(name, record, new_type, plugin, properties, metadata_changed)
     if decision.change is Change.UPDATE and "update" in rules:
         return _refused(decision, restricted_refusal(name, "update"))
     if decision.change is Change.REPLACE and "replace" in rules:
@@ -160,9 +171,17 @@ def _decide_existing(
     new_type: str,
     plugin: ResourcePlugin | None,
     properties: Mapping[str, Any] | None,
+    metadata_changed: bool = False,
 ) -> Decision:
-    if record.status is Status.FAILED:
-        state = f"{record.action.value}_{record.status.value}"
+    state = f"{record.action.value}_{record.status.value}"
+    keeps_failed = (
+        plugin is not None
+        and not plugin.replace_failed
+        and _exists(record)
+        and record.type == new_type
+        and record.action is not Action.CHECK  # marked unhealthy: replaced as a whole
+    )
+    if record.status is Status.FAILED and not keeps_failed:
         return Decision(name, Change.REPLACE, new_type, f"the resource is {state}")
     if record.type != new_type:
         return Decision(
@@ -173,6 +192,16 @@ def _decide_existing(
     if properties is None:
         return Decision(name, Change.UPDATE, new_type, "properties not known until run")
     changed = changed_properties(record.properties, properties)
+    if not changed and plugin.always_updates and _exists(record):
+        why = f"the resource is {state}" if record.status is Status.FAILED else "no property"
+        return Decision(
+            name,
+            Change.UPDATE,
+            new_type,
+            f"{why}: its nested stack is updated, its own resources decide",
+        )
+    if not changed and metadata_changed and not plugin.never_updates:
+        return Decision(name, Change.UPDATE, new_type, "only its metadata changed")
     if not changed:
         return Decision(name, Change.UNCHANGED, new_type, "no property changed")
     if plugin.never_updates:
@@ -189,12 +218,6 @@ def _decide_existing(
         return Decision(
             name, Change.UPDATE, new_type, "an immutable property changed", changed, message
         )
-    if getattr(plugin, "nested", False):
-        message = (
-            f"NotSupported: resources.{name}: updating the nested stack of {name} "
-            f"({new_type}) in place is not supported yet"
-        )
-        return Decision(name, Change.UPDATE, new_type, "nested stack update", changed, message)
     fixed = [k for k in changed if not plugin.dynamic_properties and not _allowed(schema, k)]
     if fixed:
         return Decision(
@@ -210,6 +233,12 @@ def _decide_existing(
     return Decision(
         name, Change.UPDATE, new_type, f"changed in place: {', '.join(changed)}", changed
     )
+
+
+def _exists(record: ResourceRecord) -> bool:
+    """Whether the resource has something to update: a physical resource, or the child
+    stack a nested-stack resource records before the child is complete."""
+    return record.physical_id is not None or bool(record.data.get("child_id"))
 
 
 def _allowed(schema: Mapping[str, Any], key: str) -> bool:

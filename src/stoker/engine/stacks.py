@@ -21,7 +21,7 @@ from typing import Any
 from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases, signals, testpoints, update
+from stoker.engine import leases, planning, signals, testpoints, update
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.operation import Operation
@@ -320,7 +320,7 @@ class StackEngine:
             stack.action is Action.ROLLBACK
             and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
         ):
-            return await update.resume_update(self, stack, fence)
+            return await update.resume_update(self, stack, fence, parent)
         operation = Operation(self, stack, None, parent)
         operation.attach(fence)
         async with leases.held(self.store, fence):
@@ -333,6 +333,12 @@ class StackEngine:
             stack = await self.find(name_or_id)
             await self._refuse_nested(stack, "update")
             return await update.update(self, stack, request)
+
+    async def update_stack(
+        self, stack: StackRecord, request: UpdateRequest, parent: Operation | None
+    ) -> StackRecord:
+        """Update a stack that an operation above owns (a nested stack's child)."""
+        return await update.update(self, stack, request, parent=parent)
 
     def plan_create(self, definition: StackDefinition, base_dir: str | None = None) -> Plan:
         """The plan of a create: every enabled resource added (``stack create --dry-run``)."""
@@ -351,10 +357,13 @@ class StackEngine:
             created_at=now,
             template_file=os.path.join(base_dir, "template") if base_dir else None,
         )
-        return update.plan_update(Operation(self, stack, definition))
+        return planning.plan_update(Operation(self, stack, definition))
 
-    async def preview_update(self, name_or_id: str, request: UpdateRequest) -> Plan:
-        """What `update` would do, per resource, without doing anything (no claim)."""
+    async def preview_update(
+        self, name_or_id: str, request: UpdateRequest, show_nested: bool = False
+    ) -> Plan:
+        """What `update` would do, per resource, without doing anything (no claim); with
+        ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`)."""
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -368,9 +377,15 @@ class StackEngine:
                 template_file=request.template_file,
             )
             operation = Operation(self, new_stack, request.definition)
+            operation.metadata_changed = planning.metadata_changes(
+                stack.template, new_stack.template, request.definition
+            )
             await operation.load_records()
-            same = update.untouched(stack, new_stack, request.definition, operation.records)
-            return update.plan_update(operation, untouched=same)
+            same = planning.untouched(stack, new_stack, request.definition, operation.records)
+            plan = planning.plan_update(operation, untouched=same)
+            if show_nested:
+                await planning.preview_nested(operation, plan)
+            return plan
 
     # ------------------------------------------------------------------ helpers
     async def find(self, name_or_id: str) -> StackRecord:

@@ -20,22 +20,22 @@ the stack then goes back to the previous definition: every replacement still hol
 old resource swaps it back (the new one is deleted), and the rest is an update to the
 previous definition (ending ROLLBACK_COMPLETE or ROLLBACK_FAILED).
 
-Nested stacks: a nested-stack resource whose properties change is refused (updating a
-child stack in place is not implemented yet); unchanged ones, and replacements for a type
-change or a FAILED resource, work.
+Nested stacks: a nested-stack resource is updated by updating its child stack (with this
+same machinery, the child's operation under the parent's), as Heat's StackResource does;
+a ResourceGroup may do it in batches (`stoker.engine.rolling`). See `nested.update_child`.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.stack import StackDefinition
-from stoker.engine import leases, replacement, testpoints
+from stoker.engine import cancel, leases, nested, planning, replacement, testpoints
 from stoker.engine.operation import REPLACED, Operation, failure_reason
-from stoker.engine.plan import Change, Decision, Plan, decide, deletion
+from stoker.engine.plan import Change, Decision
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse
 from stoker.engine.state import (
@@ -49,27 +49,14 @@ from stoker.engine.state import (
     StoredDefinition,
     WriteBatch,
 )
-from stoker.errors import FunctionError, OperationRefused, PropertyError
-from stoker.functions.base import Unresolved
+from stoker.engine.update_request import UpdateRequest as UpdateRequest
+from stoker.errors import OperationCancelled, OperationRefused
 from stoker.parameters import check_immutable
 from stoker.resources.base import ResourceFailure, ResourcePlugin
+from stoker.resources.nested import NestedStackPlugin
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
-
-
-@dataclass(slots=True)
-class UpdateRequest:
-    """A new definition for a stack (already merged with what ``--existing`` keeps)."""
-
-    definition: StackDefinition  # validated with every parameter required
-    template: dict[str, Any]  # the template as data (what is stored)
-    environment: dict[str, Any]  # the merged environment as data
-    parameters: dict[str, Any]  # as given (with --existing: the stored ones kept)
-    template_file: str | None = None
-    timeout_mins: int | None = None
-    disable_rollback: bool = True
-    tags: tuple[str, ...] = ()
 
 
 class Refusal(ResourceFailure):
@@ -103,98 +90,13 @@ def declares_immutable(template: Mapping[str, Any]) -> bool:
     return any(isinstance(p, dict) and p.get("immutable") is True for p in section.values())
 
 
-# ---------------------------------------------------------------------------- the plan
-def plan_update(
-    operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
-) -> Plan:
-    """The plan of ``operation`` (its new definition against its records), with each
-    resource's properties resolved against the records as they are now; ``untouched``
-    ones (see `untouched`) are unchanged without being resolved."""
-    definition = operation.definition
-    assert definition is not None
-    same = set(untouched)
-    if same and operation.scope is None:
-        operation.scope = frozenset(n for n in definition.enabled if n not in same)
-    resolution = operation.resolution()
-    assert definition.graph is not None
-    plan = Plan()
-    fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
-    for name in definition.resource_order():
-        if name in same:
-            kept = operation.records[name]
-            plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
-            continue
-        decision = _decision(operation, name, resolution.plugins.get(name), restricted)
-        if decision.change in (Change.UNCHANGED, Change.UPDATE) and decision.refusal is None:
-            decision = _reading_new(decision, definition, fresh) or decision
-        if decision.change in (Change.REPLACE, Change.ADD):
-            fresh[name] = decision.change
-        plan.decisions[name] = decision
-    for name, record in operation.records.items():
-        if name not in plan.decisions and _exists(record):
-            plan.decisions[name] = deletion(record)
-    return plan
-
-
-def _reading_new(
-    decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
-) -> Decision | None:
-    """As Heat's preview: a resource whose properties read a resource that will be new
-    (replaced or added) counts as updated, since what it reads is known only then. Only
-    references count, not a bare ``depends_on``."""
-    assert definition.graph is not None
-    explicit = set(definition.template.resources[decision.name].depends_on)
-    for need in definition.graph.requires[decision.name]:
-        if need in fresh and need not in explicit:
-            return Decision(
-                decision.name,
-                Change.UPDATE,
-                decision.type,
-                f"reads {need}, which is {fresh[need].value}: its new values are known only then",
-                decision.changed,
-            )
-    return None
-
-
-def _exists(record: ResourceRecord) -> bool:
-    return not (
-        record.action is Action.INIT
-        or (record.action is Action.DELETE and record.status is Status.COMPLETE)
-    )
-
-
-def _new_type(operation: Operation, name: str) -> str:
-    assert operation.definition is not None
-    types = operation.resolution().types
-    return types.get(name, operation.definition.template.resources[name].type)
-
-
-def _decision(
-    operation: Operation, name: str, plugin: ResourcePlugin | None, restricted: bool
-) -> Decision:
-    record = operation.records.get(name)
-    if plugin is None and record is not None:
-        plugin = operation.engine.plugin_of(replace(record, type=_new_type(operation, name)))
-    properties: dict[str, Any] | None = None
-    if record is not None and plugin is not None and _exists(record):
-        try:
-            properties = operation.resolve_properties(name, plugin)
-        except (PropertyError, FunctionError, Unresolved):
-            properties = None
-    rules: frozenset[str] = frozenset()
-    if restricted:
-        assert operation.definition is not None
-        registry = operation.definition.environment.resource_registry
-        rules = registry.restricted_actions(name)
-    return decide(name, record, _new_type(operation, name), plugin, properties, rules)
-
-
 # ---------------------------------------------------------------------------- running
 async def update(
     engine: StackEngine,
     stack: StackRecord,
     request: UpdateRequest,
     action: Action = Action.UPDATE,
+    parent: Operation | None = None,
 ) -> StackRecord:
     """Update ``stack`` to ``request`` (claimed, state first); refusals raise before any
     work (OperationRefused). ``action`` is the stack's action: Heat runs a snapshot's
@@ -218,11 +120,14 @@ async def update(
         timeout_mins=request.timeout_mins,
         disable_rollback=request.disable_rollback,
     )
-    operation = Operation(engine, new_stack, request.definition)
+    operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
+    operation.metadata_changed = planning.metadata_changes(
+        stack.template, new_stack.template, request.definition
+    )
     async with leases.held(engine.store, fence):
         await operation.load_records()
-        unchanged = untouched(stack, new_stack, request.definition, operation.records)
+        unchanged = planning.untouched(stack, new_stack, request.definition, operation.records)
         if unchanged:
             same = set(unchanged)
             operation.scope = frozenset(n for n in request.definition.enabled if n not in same)
@@ -233,60 +138,21 @@ async def update(
 
 
 async def resume_update(
-    engine: StackEngine, stack: StackRecord, fence: leases.Fence
+    engine: StackEngine, stack: StackRecord, fence: leases.Fence, parent: Operation | None = None
 ) -> StackRecord:
     """Continue an interrupted update (or the rollback of one) from the recorded state."""
-    operation = Operation(engine, stack, engine.definition_of(stack))
+    operation = Operation(engine, stack, engine.definition_of(stack), parent)
     operation.attach(fence)
     async with leases.held(engine.store, fence):
         await operation.load_records()
+        previous = await asyncio.to_thread(engine.store.previous_definition, stack.id)
+        if previous is not None and operation.definition is not None:
+            operation.metadata_changed = planning.metadata_changes(
+                previous.template, stack.template, operation.definition
+            )
         if stack.action is Action.ROLLBACK:
             return await _run_rollback(operation)
         return await _run(operation, ())
-
-
-def untouched(
-    old: StackRecord,
-    new: StackRecord,
-    definition: StackDefinition,
-    records: Mapping[str, ResourceRecord],
-) -> list[str]:
-    """Resources that cannot change: their template snippet, what they depend on, and
-    everything around (parameters, environment, files, other sections) are the same, and
-    they are COMPLETE. Their properties need not even be resolved: an update's cost
-    follows what changes, not the stack's size."""
-    key = definition.template.names.resources
-    old_sections = {k: v for k, v in old.template.items() if k != key and k not in _FREE}
-    new_sections = {k: v for k, v in new.template.items() if k != key and k not in _FREE}
-    if (
-        old_sections != new_sections
-        or old.environment != new.environment
-        or old.files != new.files
-        or old.parameters != new.parameters
-    ):
-        return []
-    old_resources = old.template.get(key) or {}
-    new_resources = new.template.get(key) or {}
-    graph = definition.graph
-    assert graph is not None
-    dirty: set[str] = set()
-    for name in definition.resource_order():
-        record = records.get(name)
-        if (
-            record is None
-            or record.status is not Status.COMPLETE
-            or not _exists(record)
-            or REPLACED in record.data
-            or old_resources.get(name) != new_resources.get(name)
-            or tuple(graph.requires[name]) != record.requires
-            or any(need in dirty for need in graph.requires[name])
-        ):
-            dirty.add(name)
-    return [name for name in definition.resource_order() if name not in dirty]
-
-
-#: template sections whose change touches no resource
-_FREE = frozenset({"description", "Description", "outputs", "Outputs"})
 
 
 async def _begin(
@@ -303,7 +169,7 @@ async def _begin(
         ResourceRecord(
             stack_id=stack.id,
             name=name,
-            type=_new_type(operation, name),
+            type=planning.new_type(operation, name),
             action=Action.INIT,
             status=Status.COMPLETE,
             requires=tuple(graph.requires[name]),
@@ -341,7 +207,9 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
     """Walk the new graph, then clean up; on failure roll back if the stack says so."""
     # UPDATE, or RESTORE (which Heat never rolls back: its rollback is an update's)
     action = operation.stack.action
-    result = await _walk(operation, unchanged, restricted=True)
+    result = await _refuse_early(operation, unchanged)
+    if result.ok:
+        result = await _walk(operation, unchanged, restricted=True)
     if result.ok:
         result = await _clean_up(operation)
     if result.ok:
@@ -349,11 +217,41 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
         return await operation.finish(
             action, Status.COMPLETE, f"Stack {action.value} completed successfully"
         )
-    reason = _failure(operation, result)
+    cancelled = next((e for e in result.failed.values() if isinstance(e, OperationCancelled)), None)
+    # Heat 24.1.2 (tests/fidelity/update/cancel.json): `stack cancel` rolls an update back
+    # whatever the stack says, straight from UPDATE_IN_PROGRESS; `--no-rollback` ends it
+    # UPDATE_FAILED "Operation cancelled" unless the stack itself rolls back.
+    if cancelled is not None and action is Action.UPDATE and cancelled.with_rollback:
+        return await _rollback(operation)
+    reason = "Operation cancelled" if cancelled is not None else _failure(operation, result)
     failed = await operation.finish(action, Status.FAILED, reason)
     if operation.stack.disable_rollback or action is not Action.UPDATE:
         return failed
     return await _rollback(operation)
+
+
+async def _refuse_early(operation: Operation, unchanged: Any) -> Traversal:
+    """Heat checks ``restricted_actions`` before it touches anything: a resource whose
+    update or replacement is forbidden, and known to need one, fails the update at once
+    (its UPDATE_FAILED event, no other resource touched). Only resources that have such
+    rules are looked at; what cannot be known before the walk is refused by the walk."""
+    definition = operation.definition
+    assert definition is not None
+    registry = definition.environment.resource_registry
+    same = set(unchanged or ())
+    for name in definition.resource_order():
+        if name in same or not registry.restricted_actions(name):
+            continue
+        plugin = operation.resolution().plugins.get(name)
+        decision = planning.decision_of(operation, name, plugin, True)
+        record = operation.records.get(name)
+        sure = bool(decision.changed) or decision.change is Change.REPLACE
+        if decision.refusal is not None and sure and record is not None:
+            try:
+                await _refuse(operation, record, decision)
+            except Refusal as error:
+                return Traversal(failed={name: error})
+    return Traversal()
 
 
 def _failure(operation: Operation, result: Traversal) -> str:
@@ -382,13 +280,28 @@ async def _walk(operation: Operation, done: Any, *, restricted: bool) -> Travers
 
 async def _update_one(operation: Operation, name: str, restricted: bool) -> None:
     assert operation.definition is not None and operation.definition.graph is not None
+    if operation.cancellable:
+        cancel.observe(operation.fence)  # `stack cancel` from another process: start nothing
     requires = tuple(operation.definition.graph.requires[name])
     record = operation.records.get(name)
     plugin = operation.resolution().plugins.get(name)
-    decision = _decision(operation, name, plugin, restricted)
+    decision = planning.decision_of(operation, name, plugin, restricted)
     if record is not None and REPLACED in record.data and record.status is Status.IN_PROGRESS:
         # A replacement interrupted (a crash): its create runs again, as a create would.
         decision = Decision(name, Change.REPLACE, decision.type, "replacement interrupted")
+    if (
+        record is not None
+        and record.action is Action.CREATE
+        and record.status is Status.IN_PROGRESS
+        and REPLACED not in record.data
+        and decision.refusal is None
+    ):
+        # An added resource whose create was interrupted (a crash): created again as a
+        # recovered create does it (a nested child it recorded is found, not made twice).
+        await operation.create_one(name)
+        return
+    if _done_already(operation, record, decision, plugin):
+        decision = Decision(name, Change.UNCHANGED, decision.type, "updated already")
     if decision.refusal is not None:
         assert record is not None
         await _refuse(operation, record, decision)
@@ -405,6 +318,28 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
     else:
         assert record is not None
         await replacement.replace_resource(operation, record, decision, requires)
+
+
+def _done_already(
+    operation: Operation,
+    record: ResourceRecord | None,
+    decision: Decision,
+    plugin: ResourcePlugin | None,
+) -> bool:
+    """A resource that is always updated (a nested stack) and already was, by this same
+    update before it was interrupted: a recovered update does not update it twice."""
+    return (
+        record is not None
+        and plugin is not None
+        and plugin.always_updates
+        and decision.change is Change.UPDATE
+        and not decision.changed
+        and record.action is Action.UPDATE
+        and record.status is Status.COMPLETE
+        and record.updated_at is not None
+        and operation.stack.updated_at is not None
+        and record.updated_at >= operation.stack.updated_at
+    )
 
 
 async def _refuse(operation: Operation, record: ResourceRecord, decision: Decision) -> None:
@@ -436,7 +371,7 @@ async def _add(operation: Operation, name: str, requires: tuple[str, ...]) -> No
             physical_id=None,
             properties={},
             data={},
-            type=_new_type(operation, name),
+            type=planning.new_type(operation, name),
         )
     await operation.create_one(name)
 
@@ -469,6 +404,9 @@ async def _update_in_place(
 
     async def effect(current: ResourceRecord) -> dict[str, Any]:
         properties = operation.resolve_properties(current.name, plugin)
+        if isinstance(plugin, NestedStackPlugin):
+            engine = operation.engine
+            return await nested.update_child(engine, operation, record, plugin, properties)
         context = operation.resource_context(current, properties)
         await plugin.update(context, previous)
         data = dict(context.data)
@@ -515,7 +453,7 @@ async def _clean_up(operation: Operation) -> Traversal:
 
 async def _delete_removed(operation: Operation, name: str) -> None:
     record = operation.records[name]
-    if _exists(record):
+    if planning.exists(record):
         await operation.delete_one(name)
     await operation.write(WriteBatch(removed=[(operation.stack.id, name)]))
     operation.records.pop(name, None)
@@ -543,12 +481,17 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.attach(operation.claim())
     back.records = dict(operation.records)
     back.first_failure = None
+    back.cancellable = False  # the cancel that led here asked for this rollback
+    back.metadata_changed = planning.metadata_changes(
+        operation.stack.template, stack.template, definition
+    )
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
 
 
 async def _run_rollback(operation: Operation) -> StackRecord:
     operation.restart_clock()
+    operation.cancellable = False
     result = await operation.run(
         Action.UPDATE,
         {n: () for n in operation.records},

@@ -339,10 +339,37 @@ def stack_events(store: Store, project: str, stack: StackRecord, depth: int) -> 
 
 
 # ---------------------------------------------------------------------------- update plan
-def update_preview(store: Store, stack: StackRecord, plan: Plan) -> dict[str, list[dict[str, Any]]]:
+def update_preview(
+    store: Store, stack: StackRecord, plan: Plan, *, show_nested: bool = False
+) -> dict[str, list[dict[str, Any]]]:
     """A plan as Heat's ``PUT /stacks/{name}/{id}/preview`` shows its ``resource_changes``:
     the lists ``unchanged``, ``updated``, ``replaced``, ``added``, ``deleted`` of resources
-    (the ones that will exist as new ones are INIT), each with stoker's ``reason``."""
+    (the ones that will exist as new ones are INIT), each with stoker's ``reason``. With
+    ``show_nested`` (Heat's ``show_nested=True``) the resources of the nested stacks the
+    update changes join the same lists, each naming its ``parent_resource``."""
+    result = _preview(store, stack, plan, None)
+    if show_nested:
+        _add_nested(store, stack, plan, result)
+    return result
+
+
+def _add_nested(
+    store: Store, stack: StackRecord, plan: Plan, result: dict[str, list[dict[str, Any]]]
+) -> None:
+    records = {r.name: r for r in store.resources(stack.id)}
+    for name, inner in plan.nested.items():
+        child_id = records[name].data.get("child_id") if name in records else None
+        child = store.get_stack(str(child_id), stack.project) if child_id else None
+        if child is None:
+            continue
+        for kind, entries in _preview(store, child, inner, name).items():
+            result.setdefault(kind, []).extend(entries)
+        _add_nested(store, child, inner, result)
+
+
+def _preview(
+    store: Store, stack: StackRecord, plan: Plan, parent: str | None
+) -> dict[str, list[dict[str, Any]]]:
     from stoker.engine.plan import Change
 
     records = {r.name: r for r in store.resources(stack.id)}
@@ -363,6 +390,8 @@ def update_preview(store: Store, stack: StackRecord, plan: Plan) -> dict[str, li
             else:
                 entry = resource_row(record, stack.name)
             entry["reason"] = decision.refusal or decision.reason
+            if parent is not None:
+                entry["parent_resource"] = parent
             entries.append(entry)
         result[kind] = entries
     return result

@@ -73,6 +73,13 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: what they delete; none of the types stoker runs)
     snapshot_delete: ClassVar[bool] = False
 
+    #: a FAILED resource of this type is replaced by an update (Heat's
+    #: ``needs_replace_failed``); a type that can mend itself in place says False
+    replace_failed: ClassVar[bool] = True
+    #: an update always reaches the resource, changed or not (Heat's StackResource: the
+    #: nested stack's own resources decide whether anything changes)
+    always_updates: ClassVar[bool] = False
+
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         """Problems across validated properties that no single property schema can express
         (RandomString: the minimums must fit in the length). Empty when all is well."""

@@ -8,7 +8,7 @@ engine hands it (outputs, member references and attributes, read from recorded s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -65,6 +65,11 @@ class NestedStackPlugin(ResourcePlugin):
     #: output, Heat's output read fails ("The Referenced Attribute (r show) is
     #: incorrect"; measured on 24.1.2); groups ask it of every member
     own_show = True
+
+    #: a failed child stack is updated, not replaced: its failed resources are replaced
+    #: inside it (Heat's StackResource, recorded in tests/fidelity/update_nested)
+    replace_failed = False
+    always_updates = True
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
         raise NotImplementedError
@@ -294,33 +299,42 @@ class ResourceGroup(_MemberAttributes):
     }
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
-        definition = properties["resource_def"]
-        index_var = properties.get("index_var") or "%index%"
-        removed = [
-            str(item)
-            for policy in properties.get("removal_policies") or []
-            for item in (policy or {}).get("resource_list") or []
-        ]
-        resources: dict[str, Any] = {}
-        index = 0
         count = int(properties.get("count", 1))
-        if count > active_limits().resources:
-            raise exceeded("resources", f"the group {name} has {count:,} members")
-        while len(resources) < count:
+        return self.members_spec(properties, name, self.removed(properties), count)
+
+    def members_spec(
+        self, properties: Mapping[str, Any], name: str, skip: Collection[str], size: int
+    ) -> ChildSpec:
+        """The child of ``size`` members named "0", "1", ... except the ``skip`` ones."""
+        if size > active_limits().resources:
+            raise exceeded("resources", f"the group {name} has {size:,} members")
+        members: dict[str, Any] = {}
+        index = 0
+        while len(members) < size:
             member = str(index)
             index += 1
-            if member in removed:
-                continue
-            body: dict[str, Any] = {"type": definition["type"]}
-            if definition.get("properties"):
-                body["properties"] = substitute_index(definition["properties"], index_var, member)
-            if definition.get("metadata"):
-                body["metadata"] = definition["metadata"]
-            resources[member] = body
-        template = {"heat_template_version": "2015-04-30", "resources": resources}
+            if member not in skip:
+                members[member] = self.member_body(properties, member)
+        return self.spec_of(members, name)
+
+    def spec_of(self, members: Mapping[str, Any], name: str) -> ChildSpec:
+        """The child stack holding exactly these member templates."""
+        template = {"heat_template_version": "2015-04-30", "resources": dict(members)}
         return ChildSpec(template, {}, f"<members of group {name}>")
 
+    def member_body(self, properties: Mapping[str, Any], member: str) -> dict[str, Any]:
+        """Member ``member``'s template: ``resource_def`` with its index substituted."""
+        definition = properties["resource_def"]
+        index_var = properties.get("index_var") or "%index%"
+        body: dict[str, Any] = {"type": definition["type"]}
+        if definition.get("properties"):
+            body["properties"] = substitute_index(definition["properties"], index_var, member)
+        if definition.get("metadata"):
+            body["metadata"] = definition["metadata"]
+        return body
+
     def removed(self, properties: Mapping[str, Any]) -> list[str]:
+        """The names ``removal_policies`` list (all of them count when the group is new)."""
         return [
             str(item)
             for policy in properties.get("removal_policies") or []

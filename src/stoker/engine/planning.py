@@ -1,0 +1,198 @@
+"""Planning an update: each resource's `Decision` against the stored records, without
+doing anything. The executor (`stoker.engine.update`) asks the same questions resource by
+resource as it reaches them; ``stack update --dry-run`` (and ``--show-nested``) asks them
+all at once. What cannot change is found without resolving anything (`untouched`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from stoker.definition.stack import StackDefinition
+from stoker.engine import nested
+from stoker.engine.operation import REPLACED, Operation
+from stoker.engine.plan import Change, Decision, Plan, decide, deletion
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.errors import FunctionError, PropertyError, ResourceFailure
+from stoker.functions.base import Unresolved
+from stoker.resources.base import ResourcePlugin
+from stoker.resources.nested import NestedStackPlugin
+
+
+def plan_update(
+    operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
+) -> Plan:
+    """The plan of ``operation`` (its new definition against its records), with each
+    resource's properties resolved against the records as they are now; ``untouched``
+    ones (see `untouched`) are unchanged without being resolved."""
+    definition = operation.definition
+    assert definition is not None
+    same = set(untouched)
+    if same and operation.scope is None:
+        operation.scope = frozenset(n for n in definition.enabled if n not in same)
+    resolution = operation.resolution()
+    assert definition.graph is not None
+    plan = Plan()
+    fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
+    for name in definition.resource_order():
+        if name in same:
+            kept = operation.records[name]
+            plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
+            continue
+        decision = decision_of(operation, name, resolution.plugins.get(name), restricted)
+        if decision.change in (Change.UNCHANGED, Change.UPDATE) and decision.refusal is None:
+            decision = _reading_new(decision, definition, fresh) or decision
+        if decision.change in (Change.REPLACE, Change.ADD):
+            fresh[name] = decision.change
+        plan.decisions[name] = decision
+    for name, record in operation.records.items():
+        if name not in plan.decisions and exists(record):
+            plan.decisions[name] = deletion(record)
+    return plan
+
+
+async def preview_nested(operation: Operation, plan: Plan) -> None:
+    """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
+    preview with ``show_nested``): each child against where the update takes it."""
+    for name, decision in plan.decisions.items():
+        record = operation.records.get(name)
+        if decision.change is not Change.UPDATE or decision.refusal or record is None:
+            continue
+        plugin = operation.resolution().plugins.get(name)
+        if not isinstance(plugin, NestedStackPlugin):
+            continue
+        try:
+            properties = operation.resolve_properties(name, plugin)
+            target = await nested.child_target(
+                operation.engine, operation, record, plugin, properties
+            )
+        except (PropertyError, FunctionError, Unresolved, ResourceFailure):
+            continue  # what the child becomes is known only when the update runs
+        if target is None:
+            continue
+        child = Operation(operation.engine, target.stack, target.definition, operation)
+        await child.load_records()
+        same = untouched(target.child, target.stack, target.definition, child.records)
+        inner = plan_update(child, untouched=same)
+        await preview_nested(child, inner)
+        plan.nested[name] = inner
+
+
+def _reading_new(
+    decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
+) -> Decision | None:
+    """As Heat's preview: a resource whose properties read a resource that will be new
+    (replaced or added) counts as updated, since what it reads is known only then. Only
+    references count, not a bare ``depends_on``."""
+    assert definition.graph is not None
+    explicit = set(definition.template.resources[decision.name].depends_on)
+    for need in definition.graph.requires[decision.name]:
+        if need in fresh and need not in explicit:
+            return Decision(
+                decision.name,
+                Change.UPDATE,
+                decision.type,
+                f"reads {need}, which is {fresh[need].value}: its new values are known only then",
+                decision.changed,
+            )
+    return None
+
+
+def exists(record: ResourceRecord) -> bool:
+    return not (
+        record.action is Action.INIT
+        or (record.action is Action.DELETE and record.status is Status.COMPLETE)
+    )
+
+
+def new_type(operation: Operation, name: str) -> str:
+    assert operation.definition is not None
+    types = operation.resolution().types
+    return types.get(name, operation.definition.template.resources[name].type)
+
+
+def decision_of(
+    operation: Operation, name: str, plugin: ResourcePlugin | None, restricted: bool
+) -> Decision:
+    record = operation.records.get(name)
+    if plugin is None and record is not None:
+        plugin = operation.engine.plugin_of(replace(record, type=new_type(operation, name)))
+    properties: dict[str, Any] | None = None
+    if record is not None and plugin is not None and exists(record):
+        try:
+            properties = operation.resolve_properties(name, plugin)
+        except (PropertyError, FunctionError, Unresolved):
+            properties = None
+    rules: frozenset[str] = frozenset()
+    if restricted:
+        assert operation.definition is not None
+        registry = operation.definition.environment.resource_registry
+        rules = registry.restricted_actions(name)
+    kind = new_type(operation, name)
+    moved = name in operation.metadata_changed
+    return decide(name, record, kind, plugin, properties, rules, metadata_changed=moved)
+
+
+def metadata_changes(
+    old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
+) -> frozenset[str]:
+    """The resources whose ``metadata`` differs between two templates (as data)."""
+    names = definition.template.names
+    old_resources = old.get(names.resources) or {}
+    new_resources = new.get(names.resources) or {}
+    found = set()
+    for name, body in new_resources.items():
+        before = old_resources.get(name)
+        if (
+            isinstance(body, dict)
+            and isinstance(before, dict)
+            and body.get(names.metadata) != before.get(names.metadata)
+        ):
+            found.add(str(name))
+    return frozenset(found)
+
+
+def untouched(
+    old: StackRecord,
+    new: StackRecord,
+    definition: StackDefinition,
+    records: Mapping[str, ResourceRecord],
+) -> list[str]:
+    """Resources that cannot change: their template snippet, what they depend on, and
+    everything around (parameters, environment, files, other sections) are the same, and
+    they are COMPLETE. Their properties need not even be resolved: an update's cost
+    follows what changes, not the stack's size."""
+    key = definition.template.names.resources
+    old_sections = {k: v for k, v in old.template.items() if k != key and k not in _FREE}
+    new_sections = {k: v for k, v in new.template.items() if k != key and k not in _FREE}
+    if (
+        old_sections != new_sections
+        or old.environment != new.environment
+        or old.files != new.files
+        or old.parameters != new.parameters
+    ):
+        return []
+    old_resources = old.template.get(key) or {}
+    new_resources = new.template.get(key) or {}
+    graph = definition.graph
+    assert graph is not None
+    dirty: set[str] = set()
+    for name in definition.resource_order():
+        record = records.get(name)
+        if (
+            record is None
+            or record.status is not Status.COMPLETE
+            or not exists(record)
+            or REPLACED in record.data
+            or "child_id" in record.data  # a nested stack: always updated, as in Heat
+            or old_resources.get(name) != new_resources.get(name)
+            or tuple(graph.requires[name]) != record.requires
+            or any(need in dirty for need in graph.requires[name])
+        ):
+            dirty.add(name)
+    return [name for name in definition.resource_order() if name not in dirty]
+
+
+#: template sections whose change touches no resource
+_FREE = frozenset({"description", "Description", "outputs", "Outputs"})
