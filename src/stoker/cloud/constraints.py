@@ -1,0 +1,95 @@
+"""Heat's custom constraints that ask the cloud (``nova.flavor``, ``glance.image``, ...).
+
+Each lists what exists once per process (names and ids) and accepts a value that is one
+of them; an unknown value's message names the nearest existing names, so a typo in a
+flavor is caught before anything is created.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from stoker.cloud import Cloud
+from stoker.cloud.rest import request
+from stoker.parameters import CustomCheck, Shown
+
+#: constraint -> (what Heat calls the thing, service, path, key of the list)
+LISTINGS: dict[str, tuple[str, str, str, str]] = {
+    "nova.flavor": ("Flavor", "compute", "/flavors", "flavors"),
+    "nova.keypair": ("Key pair", "compute", "/os-keypairs", "keypairs"),
+    "nova.server": ("Server", "compute", "/servers", "servers"),
+    "glance.image": ("Image", "image", "/images", "images"),
+    "neutron.network": ("Network", "network", "/networks", "networks"),
+    "neutron.subnet": ("Subnet", "network", "/subnets", "subnets"),
+    "neutron.port": ("Port", "network", "/ports", "ports"),
+    "neutron.router": ("Router", "network", "/routers", "routers"),
+    "neutron.security_group": ("Security group", "network", "/security-groups",
+                               "security_groups"),
+    "cinder.volume": ("Volume", "block_storage", "/volumes", "volumes"),
+    "cinder.vtype": ("Volume type", "block_storage", "/types", "volume_types"),
+    "cinder.snapshot": ("Snapshot", "block_storage", "/snapshots", "snapshots"),
+}  # fmt: skip
+
+
+class CloudNames:
+    """What exists in the cloud, by constraint, listed on first need."""
+
+    def __init__(self, cloud: Cloud) -> None:
+        self.cloud = cloud
+        self._lock = threading.Lock()
+        self._known: dict[str, tuple[set[str], list[str]]] = {}
+
+    def known(self, constraint: str) -> tuple[set[str], list[str]]:
+        """The ids and names (ids and names accepted; names for suggestions)."""
+        with self._lock:
+            if constraint not in self._known:
+                self._known[constraint] = self._list(constraint)
+            return self._known[constraint]
+
+    def _list(self, constraint: str) -> tuple[set[str], list[str]]:
+        _, service, path, key = LISTINGS[constraint]
+
+        def listing(connection: Any) -> list[dict[str, Any]]:
+            params = {"limit": 1000} if service == "image" else None
+            body = request(
+                connection, service, "GET", path, f"{service}.list {path}", params=params
+            )
+            items = body.get(key) if isinstance(body, dict) else None
+            if key == "keypairs" and isinstance(items, list):  # [{"keypair": {...}}]
+                items = [item.get("keypair", item) for item in items]
+            return list(items or [])
+
+        items = self.cloud.run(f"{service}.list {path}", listing)
+        names = sorted({str(i["name"]) for i in items if i.get("name")})
+        accepted = {str(i["id"]) for i in items if i.get("id")} | set(names)
+        return accepted, names
+
+    def check(self, constraint: str) -> CustomCheck:
+        what = LISTINGS[constraint][0]
+
+        def check(value: Any, shown: Shown) -> str | None:
+            accepted, names = self.known(constraint)
+            if str(value) in accepted:
+                return None
+            nearest = difflib.get_close_matches(str(value), names, n=3, cutoff=0.5)
+            found = f"The {what} ({shown(value)}) could not be found"
+            if nearest:
+                return f"{found}; the nearest names: {', '.join(nearest)}"
+            if names:
+                listed = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+                return f"{found}; there are: {listed}"
+            return f"{found}; the cloud has none"
+
+        return check
+
+
+def cloud_constraints(cloud: Cloud) -> dict[str, CustomCheck]:
+    """The checks of every cloud constraint stoker can ask ``cloud`` about."""
+    names = CloudNames(cloud)
+    checks: dict[str, Callable[[Any, Shown], str | None]] = {
+        constraint: names.check(constraint) for constraint in LISTINGS
+    }
+    return checks

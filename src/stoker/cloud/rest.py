@@ -1,0 +1,55 @@
+"""Requests through openstacksdk's service adapters (auth, endpoints and microversions
+are the SDK's), with the cloud's refusals turned into `CloudError`s that quote it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stoker.cloud.connection import NotFoundError
+from stoker.errors import CloudError
+
+
+def request(
+    connection: Any,
+    service: str,
+    method: str,
+    path: str,
+    what: str,
+    body: Any = None,
+    **kwargs: Any,
+) -> Any:
+    """``method path`` on ``service``; the answer's JSON (None when it has none)."""
+    adapter = getattr(connection, service)
+    if body is not None:
+        kwargs["json"] = body
+    response = adapter.request(path, method, raise_exc=False, **kwargs)
+    if response.status_code == 404:
+        raise NotFoundError(f"{what} failed (HTTP 404): {message(response)}", 404)
+    if response.status_code >= 400:
+        raise CloudError(
+            f"{what} failed (HTTP {response.status_code}): {message(response)}",
+            response.status_code,
+        )
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def message(response: Any) -> str:
+    """The error body's message, whatever the service's shape of it (Nova's
+    ``{"badRequest": {"message": ...}}``, Neutron's ``NeutronError``, Keystone's
+    ``error``), else the start of the text."""
+    try:
+        body = response.json()
+    except ValueError:
+        return str(response.text)[:300]
+    if isinstance(body, dict):
+        for value in body.values():
+            if isinstance(value, dict) and value.get("message"):
+                return str(value["message"])
+        if body.get("message"):
+            return str(body["message"])
+    return str(body)[:300]
