@@ -41,6 +41,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "resource_type",
         "List the resource types stoker can run and show their schemas.",
     ),
+    "sandbox": (
+        "stoker.cli.sandbox",
+        "sandbox",
+        "Run a local OpenStack (Keystone, Nova, Glance ...) that the real clients accept.",
+    ),
     "stack": ("stoker.cli.stack", "stack", "Create, inspect and delete stacks."),
     "template": (
         "stoker.cli.template",

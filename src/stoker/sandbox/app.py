@@ -1,0 +1,236 @@
+"""The sandbox's web app: every service on one host:port, devstack-style.
+
+`create_app` opens the sandbox's database, makes each service's backend (Keystone's
+first: the others check tokens with it), and mounts each service's operations under its
+prefix, each wrapped by `_endpoint` with what every OpenStack API does alike:
+
+- a request id in ``x-openstack-request-id`` (and Nova's ``x-compute-request-id``);
+- the token in ``X-Auth-Token`` checked with Keystone's backend (401 otherwise);
+- the microversion from ``OpenStack-API-Version`` (or the legacy header) checked against
+  the service's range (406 outside it) and echoed back;
+- the faults the plan asks for (latency, injected errors);
+- an `ApiError` rendered as the service's own error body.
+
+It also answers ``/sandbox/faults`` (the fault plan: GET, PUT a new one, DELETE) and
+``/sandbox/stats`` (requests per operation, for benchmarks), without a token: the sandbox
+is a local test bed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import re
+import uuid
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from stoker.errors import UsageError
+from stoker.sandbox.faults import Faults, parse_faults
+from stoker.sandbox.http import base_url, read_json, reply
+from stoker.sandbox.http_errors import (
+    ApiError,
+    BadRequest,
+    NotAcceptable,
+    ServerFault,
+    Unauthorized,
+)
+from stoker.sandbox.interfaces import TokenAuthority
+from stoker.sandbox.service import (
+    Hub,
+    Microversions,
+    Operation,
+    RequestContext,
+    SandboxConfig,
+    Service,
+)
+from stoker.sandbox.store import SandboxStore
+
+logger = logging.getLogger("stoker.sandbox")
+
+#: the services a sandbox runs, as ``module:attribute`` (imported when the app is made);
+#: a new service adds its line here (docs/sandbox.md)
+SERVICES: tuple[str, ...] = ("stoker.sandbox.identity:SERVICE",)
+
+_VERSION = re.compile(r"^(\d+)\.(\d+)$")
+
+
+def load_services(names: Iterable[str] = SERVICES) -> list[Service]:
+    services = []
+    for name in names:
+        module, _, attribute = name.partition(":")
+        services.append(getattr(importlib.import_module(module), attribute))
+    return services
+
+
+def create_app(
+    db_url: str = "sqlite://",
+    config: SandboxConfig | None = None,
+    services: list[Service] | None = None,
+) -> Starlette:
+    """The sandbox as an ASGI app (``app.state.hub`` holds its backends)."""
+    config = config or SandboxConfig()
+    hub = Hub(store=SandboxStore(db_url), config=config)
+    services = services if services is not None else load_services()
+    hub.services = list(services)
+    for service in services:
+        hub.backends[service.type] = service.make_backend(hub)
+    stats: Counter[str] = Counter()
+    routes: list[Route] = []
+    for service in services:
+        routes.extend(_version_routes(service))
+        for operation in service.operations(hub.backends[service.type]):
+            routes.append(
+                Route(
+                    service.prefix + operation.path,
+                    _endpoint(hub, service, operation, stats),
+                    methods=[operation.method],
+                    name=f"{service.type}:{operation.name}:{operation.method}",
+                )
+            )
+    routes.extend(_control_routes(hub, stats))
+    app = Starlette(routes=routes)
+    app.state.hub = hub
+    app.state.services = services
+    app.state.stats = stats
+    return app
+
+
+def _version_routes(service: Service) -> list[Route]:
+    async def versions(request: Request) -> Response:
+        status, body = service.versions(base_url(request))
+        return JSONResponse(body, status_code=status)
+
+    return [
+        Route(service.prefix, versions, methods=["GET"]),
+        Route(service.prefix + "/", versions, methods=["GET"]),
+    ]
+
+
+def _negotiate(ranges: Microversions, request: Request) -> tuple[int, int]:
+    """The microversion the request asks for (the minimum when it names none)."""
+    wanted: str | None = None
+    for part in request.headers.get("openstack-api-version", "").split(","):
+        name, _, version = part.strip().partition(" ")
+        if name.lower() == ranges.service_type:
+            wanted = version.strip()
+    if wanted is None and ranges.legacy_header:
+        wanted = request.headers.get(ranges.legacy_header)
+    if not wanted:
+        return ranges.minimum
+    if wanted.lower() == "latest":
+        return ranges.maximum
+    match = _VERSION.match(wanted)
+    if match is None:
+        raise BadRequest(
+            f"Invalid format for API version request: {wanted!r}; use MajorNum.MinorNum"
+        )
+    asked = (int(match[1]), int(match[2]))
+    if not ranges.minimum <= asked <= ranges.maximum:
+        raise NotAcceptable(
+            f"Version {wanted} is not supported by the API. Minimum is "
+            f"{ranges.render(ranges.minimum)} and maximum is {ranges.render(ranges.maximum)}."
+        )
+    return asked
+
+
+def _authenticate(hub: Hub, request: Request) -> RequestContext:
+    token = request.headers.get("x-auth-token")
+    authority = hub.find(TokenAuthority)
+    context = authority.context_for(token) if token and authority is not None else None
+    if context is None:
+        raise Unauthorized("The request you have made requires authentication.")
+    return context
+
+
+def _endpoint(
+    hub: Hub, service: Service, operation: Operation, stats: Counter[str]
+) -> Callable[[Request], Awaitable[Response]]:
+    counter_key = f"{service.type} {operation.name}"
+
+    async def endpoint(request: Request) -> Response:
+        stats[counter_key] += 1
+        request_id = f"req-{uuid.uuid4()}"
+        headers = {"x-openstack-request-id": request_id}
+        if service.type == "compute":
+            headers["x-compute-request-id"] = request_id
+        ranges = service.microversions
+        try:
+            context = (
+                _authenticate(hub, request)
+                if operation.authenticated
+                else RequestContext(user_id="", project_id="", roles=())
+            )
+            if ranges is not None:
+                version = _negotiate(ranges, request)
+                context = RequestContext(
+                    context.user_id, context.project_id, context.roles, version, context.token
+                )
+                shown = ranges.render(version)
+                headers["openstack-api-version"] = f"{ranges.service_type} {shown}"
+                vary = ["OpenStack-API-Version"]
+                if ranges.legacy_header:
+                    headers[ranges.legacy_header.lower()] = shown
+                    vary.append(ranges.legacy_header)
+                headers["vary"] = ", ".join(vary)
+            faults = hub.config.faults
+            if faults is not None:
+                delay = faults.latency(service.type, operation.name)
+                if delay:
+                    await asyncio.sleep(delay)
+                status = faults.error_status(service.type, operation.name)
+                if status is not None:
+                    raise ApiError(
+                        f"Injected fault on {service.type} {operation.name}", status=status
+                    )
+            response = await operation.handler(request, context)
+        except ApiError as error:
+            response = service.error_body(error)
+        except Exception:  # a bug in a handler: answered as the services answer theirs
+            logger.exception("%s %s failed", service.type, operation.name)
+            response = service.error_body(ServerFault("Unexpected API Error."))
+        response.headers.update(headers)
+        return response
+
+    return endpoint
+
+
+def _control_routes(hub: Hub, stats: Counter[str]) -> list[Route]:
+    async def show_faults(request: Request) -> Response:
+        faults = hub.config.faults or Faults()
+        return reply(faults.to_document())
+
+    async def set_faults(request: Request) -> Response:
+        try:
+            document = await read_json(request)
+            hub.config.faults = parse_faults(document, "faults")
+        except (ApiError, UsageError) as error:
+            return reply({"error": str(error)}, 400)
+        return reply(hub.config.faults.to_document())
+
+    async def clear_faults(request: Request) -> Response:
+        hub.config.faults = None
+        return Response(status_code=204)
+
+    async def show_stats(request: Request) -> Response:
+        body: dict[str, Any] = {"requests": sum(stats.values()), "operations": dict(stats)}
+        return reply(body)
+
+    async def reset_stats(request: Request) -> Response:
+        stats.clear()
+        return Response(status_code=204)
+
+    return [
+        Route("/sandbox/faults", show_faults, methods=["GET"]),
+        Route("/sandbox/faults", set_faults, methods=["PUT"]),
+        Route("/sandbox/faults", clear_faults, methods=["DELETE"]),
+        Route("/sandbox/stats", show_stats, methods=["GET"]),
+        Route("/sandbox/stats", reset_stats, methods=["DELETE"]),
+    ]

@@ -1,0 +1,85 @@
+"""Small helpers the REST handlers share: bodies in and out, listings, links."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.sandbox.http_errors import BadRequest
+
+Document = dict[str, Any]
+
+
+async def read_json(request: Request, *, required: str | None = None) -> Document:
+    """The request's JSON object (and its ``required`` top-level key's mapping, when
+    given), or 400 as the real services answer a body they cannot read."""
+    raw = await request.body()
+    try:
+        body = json.loads(raw) if raw else None
+    except ValueError:
+        raise BadRequest("Malformed request body") from None
+    if not isinstance(body, dict):
+        raise BadRequest("The request body must be a JSON object")
+    if required is not None:
+        inner = body.get(required)
+        if not isinstance(inner, dict):
+            raise BadRequest(f"Invalid input for field/attribute {required}: a mapping is required")
+        return inner
+    return body
+
+
+def reply(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    return JSONResponse(body, status_code=status, headers=dict(headers or {}))
+
+
+def no_content(status: int = 204) -> Response:
+    return Response(status_code=status)
+
+
+def paginate(
+    request: Request, items: Sequence[Document], key: Callable[[Document], str] | None = None
+) -> list[Document]:
+    """``?marker=ID&limit=N`` as the real services page: the items after ``marker``."""
+    key = key or (lambda item: str(item.get("id")))
+    result = list(items)
+    marker = request.query_params.get("marker")
+    if marker:
+        ids = [key(item) for item in result]
+        if marker not in ids:
+            raise BadRequest(f"marker [{marker}] not found")
+        result = result[ids.index(marker) + 1 :]
+    limit = request.query_params.get("limit")
+    if limit is not None:
+        try:
+            count = int(limit)
+        except ValueError:
+            raise BadRequest(f"Invalid input for query parameters limit: {limit!r}") from None
+        if count < 0:
+            raise BadRequest("limit must be >= 0")
+        result = result[:count]
+    return result
+
+
+def base_url(request: Request) -> str:
+    """The URL clients reach this sandbox at (scheme, host and port as they asked)."""
+    return str(request.base_url).rstrip("/")
+
+
+def link(href: str, rel: str = "self") -> Document:
+    return {"rel": rel, "href": href}
+
+
+def boolean(value: str | None, name: str) -> bool | None:
+    """A query flag as the services read one (``true``/``1``/``false``/``0``)."""
+    if value is None:
+        return None
+    lowered = value.strip().lower()
+    if lowered in ("true", "1", "yes", "on"):
+        return True
+    if lowered in ("false", "0", "no", "off"):
+        return False
+    raise BadRequest(f"Invalid value {value!r} for boolean parameter {name}")

@@ -1,0 +1,73 @@
+"""The errors a handler raises to answer with an OpenStack error status.
+
+They are control flow, not stoker errors: the app catches every one at the edge of the
+request and renders it in the body the real service gives (each `Service` has its own
+`error_body`: Nova's ``{"itemNotFound": {...}}``, Keystone's ``{"error": {...}}``,
+Neutron's ``{"NeutronError": {...}}``, Glance's plain text). They never leave the sandbox.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+
+class ApiError(Exception):
+    """An answer with status ``status``; ``kind`` is the exception name Neutron reports
+    (``NetworkNotFound``...), others ignore it."""
+
+    status = 500
+
+    def __init__(self, message: str, *, kind: str | None = None, status: int | None = None):
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+        self.kind = kind or type(self).__name__
+
+    @property
+    def title(self) -> str:
+        return HTTPStatus(self.status).phrase
+
+
+class BadRequest(ApiError):
+    status = 400
+
+
+class Unauthorized(ApiError):
+    status = 401
+
+
+class Forbidden(ApiError):
+    status = 403
+
+
+class NotFound(ApiError):
+    status = 404
+
+
+class MethodNotAllowed(ApiError):
+    status = 405
+
+
+class NotAcceptable(ApiError):
+    """A microversion outside the range the service supports."""
+
+    status = 406
+
+
+class Conflict(ApiError):
+    status = 409
+
+
+class OverQuota(ApiError):
+    """Quota exceeded: Nova answers 403, Neutron 409, Cinder 413 (the service decides)."""
+
+    status = 403
+
+
+class ServerFault(ApiError):
+    status = 500
+
+
+class Unavailable(ApiError):
+    status = 503

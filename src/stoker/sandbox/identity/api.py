@@ -1,0 +1,330 @@
+"""Keystone v3's REST API over `IdentityBackend`: ``/identity/v3/...``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.sandbox.http import base_url, link, no_content, read_json, reply
+from stoker.sandbox.http_errors import ApiError, Forbidden, NotFound, Unauthorized
+from stoker.sandbox.identity.backend import (
+    IdentityBackend,
+    keystone_time,
+    service_id,
+)
+from stoker.sandbox.service import Hub, Operation, RequestContext, Service
+
+Document = dict[str, Any]
+
+VERSION = "v3.14"
+MEDIA_TYPES = [{"base": "application/json", "type": "application/vnd.openstack.identity-v3+json"}]
+
+
+def _version(base: str) -> Document:
+    return {
+        "id": VERSION,
+        "status": "stable",
+        "updated": "2020-04-07T00:00:00Z",
+        "links": [link(f"{base}/identity/v3/")],
+        "media-types": MEDIA_TYPES,
+    }
+
+
+def versions(base: str) -> tuple[int, Mapping[str, Any]]:
+    return 300, {"versions": {"values": [_version(base)]}}
+
+
+def error_body(error: ApiError) -> Response:
+    body = {"error": {"code": error.status, "message": error.message, "title": error.title}}
+    headers = {"www-authenticate": 'Keystone uri="/identity"'} if error.status == 401 else None
+    return JSONResponse(body, status_code=error.status, headers=headers)
+
+
+def _public(document: Document, base: str, collection: str) -> Document:
+    """A model as the API shows it: no private fields, with its ``links``."""
+    shown = {k: v for k, v in document.items() if not k.startswith("_")}
+    shown["links"] = {"self": f"{base}/identity/v3/{collection}/{document['id']}"}
+    return shown
+
+
+def catalog(hub: Hub, base: str, project_id: str | None) -> list[Document]:
+    """Every running service with its public, internal and admin endpoint."""
+    entries = []
+    for service in hub.services:
+        url = base + service.endpoint_path
+        if service.project_in_url:
+            if not project_id:
+                continue
+            url = f"{url}/{project_id}"
+        sid = service_id(service)
+        entries.append(
+            {
+                "id": sid,
+                "type": service.type,
+                "name": service.name,
+                "endpoints": [
+                    {
+                        "id": f"{sid[:24]}{index:08x}",
+                        "interface": interface,
+                        "region": hub.config.region,
+                        "region_id": hub.config.region,
+                        "url": url,
+                    }
+                    for index, interface in enumerate(("public", "internal", "admin"))
+                ],
+            }
+        )
+    return entries
+
+
+class IdentityApi:
+    def __init__(self, backend: IdentityBackend) -> None:
+        self.backend = backend
+        self.hub = backend.hub
+
+    def _token_body(self, token: Document, base: str, with_catalog: bool) -> Document:
+        user = self.backend.user(token["user_id"])
+        domain = self.backend.domain(user["domain_id"])
+        body: Document = {
+            "methods": token["methods"],
+            "user": {
+                "id": user["id"],
+                "name": user["name"],
+                "domain": {"id": domain["id"], "name": domain["name"]},
+                "password_expires_at": None,
+            },
+            "audit_ids": [token["audit_id"]],
+            "issued_at": keystone_time(token["issued"]),
+            "expires_at": keystone_time(token["expires"]),
+        }
+        if token["project_id"]:
+            project = self.backend.project(token["project_id"])
+            pdomain = self.backend.domain(project["domain_id"])
+            body["project"] = {
+                "id": project["id"],
+                "name": project["name"],
+                "domain": {"id": pdomain["id"], "name": pdomain["name"]},
+            }
+            body["is_domain"] = False
+            roles = self.backend.roles_on(user["id"], project["id"])
+            body["roles"] = [{"id": r["id"], "name": r["name"]} for r in roles]
+            if with_catalog:
+                body["catalog"] = catalog(self.hub, base, project["id"])
+        elif token["domain_id"]:
+            domain = self.backend.domain(token["domain_id"])
+            body["domain"] = {"id": domain["id"], "name": domain["name"]}
+            body["roles"] = []
+            if with_catalog:
+                body["catalog"] = catalog(self.hub, base, None)
+        return body
+
+    async def version(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"version": _version(base_url(request))})
+
+    async def issue(self, request: Request, ctx: RequestContext) -> Response:
+        auth = await read_json(request, required="auth")
+        with self.hub.store.transaction():
+            token = self.backend.issue(auth)
+        with_catalog = "nocatalog" not in request.query_params
+        body = {"token": self._token_body(token, base_url(request), with_catalog)}
+        return reply(body, 201, {"x-subject-token": token["id"]})
+
+    def _subject(self, request: Request) -> Document:
+        subject = self.backend.token(request.headers.get("x-subject-token", ""))
+        if subject is None:
+            raise NotFound("The resource could not be found.")
+        return subject
+
+    async def validate(self, request: Request, ctx: RequestContext) -> Response:
+        subject = self._subject(request)
+        with_catalog = "nocatalog" not in request.query_params
+        body = {"token": self._token_body(subject, base_url(request), with_catalog)}
+        return reply(body, 200, {"x-subject-token": subject["id"]})
+
+    async def check(self, request: Request, ctx: RequestContext) -> Response:
+        subject = self._subject(request)
+        return Response(status_code=200, headers={"x-subject-token": subject["id"]})
+
+    async def revoke(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.revoke(self._subject(request)["id"])
+        return no_content()
+
+    async def auth_catalog(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"catalog": catalog(self.hub, base_url(request), ctx.project_id or None)})
+
+    async def auth_projects(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        projects = self.backend.user_projects(ctx.user_id)
+        return reply({"projects": [_public(p, base, "projects") for p in projects]})
+
+    async def auth_domains(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        return reply({"domains": [_public(d, base, "domains") for d in self.backend.domains()]})
+
+    def _admin(self, ctx: RequestContext) -> None:
+        if not ctx.is_admin:
+            raise Forbidden("You are not authorized to perform the requested action.")
+
+    def _listing(self, request: Request, items: list[Document], collection: str) -> Response:
+        base = base_url(request)
+        for key in ("name", "domain_id", "enabled"):
+            wanted = request.query_params.get(key)
+            if wanted is not None:
+                items = [i for i in items if str(i.get(key)).lower() == wanted.lower()]
+        return reply(
+            {
+                collection: [_public(i, base, collection) for i in items],
+                "links": {
+                    "self": f"{base}/identity/v3/{collection}",
+                    "next": None,
+                    "previous": None,
+                },
+            }
+        )
+
+    async def list_projects(self, request: Request, ctx: RequestContext) -> Response:
+        if ctx.is_admin:
+            projects = self.backend.projects()
+        else:
+            projects = self.backend.user_projects(ctx.user_id)
+        return self._listing(request, projects, "projects")
+
+    async def create_project(self, request: Request, ctx: RequestContext) -> Response:
+        self._admin(ctx)
+        body = await read_json(request, required="project")
+        project = self.backend.create_project(body)
+        return reply({"project": _public(project, base_url(request), "projects")}, 201)
+
+    async def show_project(self, request: Request, ctx: RequestContext) -> Response:
+        project = self.backend.project(request.path_params["project_id"])
+        if not ctx.is_admin and project["id"] != ctx.project_id:
+            raise Forbidden("You are not authorized to perform the requested action.")
+        return reply({"project": _public(project, base_url(request), "projects")})
+
+    async def update_project(self, request: Request, ctx: RequestContext) -> Response:
+        self._admin(ctx)
+        changes = await read_json(request, required="project")
+        project = self.backend.update_project(request.path_params["project_id"], changes)
+        return reply({"project": _public(project, base_url(request), "projects")})
+
+    async def delete_project(self, request: Request, ctx: RequestContext) -> Response:
+        self._admin(ctx)
+        self.backend.delete_project(request.path_params["project_id"])
+        return no_content()
+
+    async def list_users(self, request: Request, ctx: RequestContext) -> Response:
+        self._admin(ctx)
+        return self._listing(request, self.backend.users(), "users")
+
+    async def create_user(self, request: Request, ctx: RequestContext) -> Response:
+        self._admin(ctx)
+        body = await read_json(request, required="user")
+        with self.hub.store.transaction():
+            user = self.backend.create_user(body)
+        return reply({"user": _public(user, base_url(request), "users")}, 201)
+
+    async def show_user(self, request: Request, ctx: RequestContext) -> Response:
+        user = self.backend.user(request.path_params["user_id"])
+        if not ctx.is_admin and user["id"] != ctx.user_id:
+            raise Forbidden("You are not authorized to perform the requested action.")
+        return reply({"user": _public(user, base_url(request), "users")})
+
+    async def delete_user(self, request: Request, ctx: RequestContext) -> Response:
+        self._admin(ctx)
+        self.backend.delete_user(request.path_params["user_id"])
+        return no_content()
+
+    async def user_projects(self, request: Request, ctx: RequestContext) -> Response:
+        user_id = request.path_params["user_id"]
+        if not ctx.is_admin and user_id != ctx.user_id:
+            raise Forbidden("You are not authorized to perform the requested action.")
+        self.backend.user(user_id)
+        return self._listing(request, self.backend.user_projects(user_id), "projects")
+
+    async def list_domains(self, request: Request, ctx: RequestContext) -> Response:
+        return self._listing(request, self.backend.domains(), "domains")
+
+    async def show_domain(self, request: Request, ctx: RequestContext) -> Response:
+        domain = self.backend.domain(request.path_params["domain_id"])
+        return reply({"domain": _public(domain, base_url(request), "domains")})
+
+    async def list_roles(self, request: Request, ctx: RequestContext) -> Response:
+        return self._listing(request, self.backend.roles(), "roles")
+
+    async def grant(self, request: Request, ctx: RequestContext) -> Response:
+        self._admin(ctx)
+        params = request.path_params
+        self.backend.assign(params["user_id"], params["project_id"], params["role_id"])
+        return no_content()
+
+    async def list_services(self, request: Request, ctx: RequestContext) -> Response:
+        entries = catalog(self.hub, base_url(request), ctx.project_id or None)
+        services = [
+            {"id": e["id"], "type": e["type"], "name": e["name"], "enabled": True} for e in entries
+        ]
+        return reply({"services": services})
+
+    async def list_endpoints(self, request: Request, ctx: RequestContext) -> Response:
+        endpoints = []
+        for entry in catalog(self.hub, base_url(request), ctx.project_id or None):
+            for endpoint in entry["endpoints"]:
+                endpoints.append({**endpoint, "service_id": entry["id"], "enabled": True})
+        return reply({"endpoints": endpoints})
+
+    def operations(self) -> list[Operation]:
+        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
+            return Operation(method, "/v3" + path, name, handler, authenticated=auth)
+
+        return [
+            op("GET", "", "version", self.version, auth=False),
+            op("GET", "/", "version", self.version, auth=False),
+            op("POST", "/auth/tokens", "tokens.create", self.issue, auth=False),
+            op("GET", "/auth/tokens", "tokens.validate", self.validate),
+            op("HEAD", "/auth/tokens", "tokens.check", self.check),
+            op("DELETE", "/auth/tokens", "tokens.revoke", self.revoke),
+            op("GET", "/auth/catalog", "catalog.show", self.auth_catalog),
+            op("GET", "/auth/projects", "auth.projects", self.auth_projects),
+            op("GET", "/auth/domains", "auth.domains", self.auth_domains),
+            op("GET", "/projects", "projects.list", self.list_projects),
+            op("POST", "/projects", "projects.create", self.create_project),
+            op("GET", "/projects/{project_id}", "projects.show", self.show_project),
+            op("PATCH", "/projects/{project_id}", "projects.update", self.update_project),
+            op("DELETE", "/projects/{project_id}", "projects.delete", self.delete_project),
+            op(
+                "PUT",
+                "/projects/{project_id}/users/{user_id}/roles/{role_id}",
+                "roles.grant",
+                self.grant,
+            ),
+            op("GET", "/users", "users.list", self.list_users),
+            op("POST", "/users", "users.create", self.create_user),
+            op("GET", "/users/{user_id}", "users.show", self.show_user),
+            op("DELETE", "/users/{user_id}", "users.delete", self.delete_user),
+            op("GET", "/users/{user_id}/projects", "users.projects", self.user_projects),
+            op("GET", "/domains", "domains.list", self.list_domains),
+            op("GET", "/domains/{domain_id}", "domains.show", self.show_domain),
+            op("GET", "/roles", "roles.list", self.list_roles),
+            op("GET", "/services", "services.list", self.list_services),
+            op("GET", "/endpoints", "endpoints.list", self.list_endpoints),
+        ]
+
+
+def _operations(backend: IdentityBackend) -> list[Operation]:
+    return IdentityApi(backend).operations()
+
+
+SERVICE = Service(
+    name="keystone",
+    type="identity",
+    prefix="/identity",
+    endpoint_path="/identity",
+    make_backend=IdentityBackend,
+    operations=_operations,
+    versions=versions,
+    error_body=error_body,
+)
+
+__all__ = ["SERVICE", "Unauthorized"]

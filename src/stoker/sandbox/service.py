@@ -1,0 +1,139 @@
+"""What a service is, to the sandbox: a backend, its routes, its documents, its errors.
+
+A service module (``stoker.sandbox.compute``, ...) exposes one `Service`. The app
+(`stoker.sandbox.app.create_app`) mounts every service at its ``prefix``, answers its
+version discovery at that root, lists it in Keystone's catalog, and wraps each of its
+operations with what every OpenStack API does alike (token check, microversion, request
+id, injected faults, the service's own error body). See docs/sandbox.md, "Adding a
+service".
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+if TYPE_CHECKING:
+    from stoker.sandbox.faults import Faults
+    from stoker.sandbox.http_errors import ApiError
+    from stoker.sandbox.store import SandboxStore
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class RequestContext:
+    """Who asks, from their token (Keystone's answer), and at which microversion."""
+
+    user_id: str
+    project_id: str
+    roles: tuple[str, ...]
+    microversion: tuple[int, int] | None = None
+    token: str = ""
+
+    @property
+    def is_admin(self) -> bool:
+        return "admin" in self.roles
+
+    def at_least(self, major: int, minor: int) -> bool:
+        """Whether the request's microversion is ``major.minor`` or later."""
+        return self.microversion is not None and self.microversion >= (major, minor)
+
+
+#: an operation's handler: the request and its context in, a response out
+Handler = Callable[[Request, RequestContext], Awaitable[Response]]
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One route of a service. ``name`` (``servers.create``) is what fault rules name."""
+
+    method: str
+    path: str
+    name: str
+    handler: Handler
+    authenticated: bool = True
+
+
+@dataclass(frozen=True)
+class Microversions:
+    """The microversion range a service accepts, and the header names it reads."""
+
+    service_type: str  # in ``OpenStack-API-Version: compute 2.60``
+    minimum: tuple[int, int]
+    maximum: tuple[int, int]
+    legacy_header: str | None = None  # ``X-OpenStack-Nova-API-Version``
+
+    def render(self, version: tuple[int, int]) -> str:
+        return f"{version[0]}.{version[1]}"
+
+
+@dataclass
+class SandboxConfig:
+    """Settings of one running sandbox (``stoker sandbox serve`` options)."""
+
+    #: seconds a server stays in BUILD (a volume in ``creating``...) before it is ready
+    build_delay: float = 1.0
+    #: the password of the seeded ``admin`` and ``demo`` users
+    password: str = "sandbox"
+    region: str = "RegionOne"
+    #: the faults to inject (``--faults FILE`` and the control API change them)
+    faults: Faults | None = None
+
+
+@dataclass(frozen=True)
+class Service:
+    """One OpenStack service of the sandbox; see the module docstring."""
+
+    name: str  # catalog name: ``nova``
+    type: str  # catalog type: ``compute``
+    prefix: str  # where it is mounted: ``/compute``
+    endpoint_path: str  # the catalog URL below the host: ``/compute/v2.1``
+    make_backend: Callable[[Hub], Any]
+    operations: Callable[[Any], list[Operation]]
+    #: the document at ``prefix`` (version discovery): (status, body) for the base URL
+    versions: Callable[[str], tuple[int, Mapping[str, Any]]]
+    #: the error as this service renders it
+    error_body: Callable[[ApiError], Response]
+    microversions: Microversions | None = None
+    #: whether the catalog URL ends with the project id (Cinder's ``/volume/v3/{id}``)
+    project_in_url: bool = False
+
+
+@dataclass
+class Hub:
+    """What every backend shares: the store, the settings, the clock, and the other
+    backends (Nova asks for Neutron's through `find`, when it is there)."""
+
+    store: SandboxStore
+    config: SandboxConfig
+    #: the services running, in catalog order (Keystone lists them)
+    services: list[Service] = field(default_factory=list)
+    backends: dict[str, Any] = field(default_factory=dict)
+    clock: Callable[[], float] = time.time
+
+    def find(self, protocol: type[T]) -> T | None:
+        """The backend that provides ``protocol`` (a runtime-checkable Protocol of
+        `stoker.sandbox.interfaces`), or None when no such service runs."""
+        for backend in self.backends.values():
+            if isinstance(backend, protocol):
+                return backend
+        return None
+
+    def now(self) -> float:
+        return self.clock()
+
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def iso_time(seconds: float) -> str:
+    """A timestamp as Nova and Keystone write them (``2026-11-24T23:18:08Z``)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))

@@ -1,0 +1,167 @@
+"""The sandbox's state: one SQLite (or any SQLAlchemy) database of its own.
+
+Every backend keeps its objects in one generic table, as documents: a row is
+``(kind, id, project_id, data)`` where ``kind`` names the model (``compute.server``,
+``image.image``...), ``project_id`` scopes it (``None``: shared by every project, as
+flavors and public images are) and ``data`` is the object as the backend models it (a JSON
+mapping). Backends own the shape of their documents; the store only keeps them, in
+insertion order, so listings come back as the real services list them (oldest first).
+
+SQLAlchemy Core, not the ORM: the sandbox serves one request at a time on its event loop,
+each store call is one short statement, and no object identity is wanted.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import sqlalchemy as sa
+from sqlalchemy.pool import StaticPool
+
+from stoker.errors import DatabaseError
+
+Document = dict[str, Any]
+
+metadata = sa.MetaData()
+
+objects = sa.Table(
+    "sandbox_objects",
+    metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(64), nullable=False),
+    sa.Column("id", sa.String(255), nullable=False),
+    sa.Column("project_id", sa.String(64), nullable=True),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.UniqueConstraint("kind", "id", name="uq_sandbox_objects_kind_id"),
+    sa.Index("ix_sandbox_objects_kind_project", "kind", "project_id"),
+)
+
+
+def default_url() -> str:
+    """The sandbox's database when ``--db`` is not given: beside stoker's own store, but a
+    file of its own (the sandbox is a cloud, not a part of stoker's state)."""
+    directory = platformdirs.user_data_path("stoker", appauthor=False)
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'sandbox.db'}"
+
+
+def _engine_for(url: str) -> sa.Engine:
+    if "://" not in url:  # a plain file path, as stoker's --db accepts
+        url = f"sqlite:///{Path(url).expanduser()}"
+    if url in ("sqlite://", "sqlite:///:memory:"):
+        # one connection shared by every thread: an in-memory database exists per connection
+        return sa.create_engine(
+            "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
+    if url.startswith("sqlite"):
+        return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    return sa.create_engine(url)
+
+
+class SandboxStore:
+    """Documents by kind and id; see the module docstring."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        try:
+            self.engine = _engine_for(url)
+            metadata.create_all(self.engine)
+        except sa.exc.SQLAlchemyError as error:
+            reason = getattr(error, "orig", None) or error
+            raise DatabaseError(f"cannot open the sandbox database {url}: {reason}") from None
+        self._connection: sa.Connection | None = None
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Group a backend's writes: all of them happen or none (an operation that fails
+        half way, a port that cannot be allocated say, leaves nothing behind)."""
+        if self._connection is not None:
+            yield
+            return
+        with self.engine.begin() as connection:
+            self._connection = connection
+            try:
+                yield
+            finally:
+                self._connection = None
+
+    @contextmanager
+    def _conn(self) -> Iterator[sa.Connection]:
+        if self._connection is not None:
+            yield self._connection
+        else:
+            with self.engine.begin() as connection:
+                yield connection
+
+    def insert(self, kind: str, id: str, data: Mapping[str, Any], project_id: str | None) -> None:
+        with self._conn() as connection:
+            connection.execute(
+                objects.insert().values(
+                    kind=kind, id=id, project_id=project_id, data=json.dumps(data)
+                )
+            )
+
+    def put(self, kind: str, id: str, data: Mapping[str, Any]) -> None:
+        """Replace an existing document (its project and place in listings stay)."""
+        with self._conn() as connection:
+            connection.execute(
+                objects.update()
+                .where(objects.c.kind == kind, objects.c.id == id)
+                .values(data=json.dumps(data))
+            )
+
+    def get(self, kind: str, id: str) -> Document | None:
+        with self._conn() as connection:
+            row = connection.execute(
+                sa.select(objects.c.data).where(objects.c.kind == kind, objects.c.id == id)
+            ).first()
+        return None if row is None else dict(json.loads(row.data))
+
+    def project_of(self, kind: str, id: str) -> str | None:
+        with self._conn() as connection:
+            return connection.execute(
+                sa.select(objects.c.project_id).where(objects.c.kind == kind, objects.c.id == id)
+            ).scalar()
+
+    def list(
+        self,
+        kind: str,
+        *,
+        project_id: str | None = None,
+        include_shared: bool = False,
+        where: Callable[[Document], bool] | None = None,
+    ) -> list[Document]:
+        """Documents of ``kind`` in insertion order: of ``project_id`` (and the shared ones
+        with ``include_shared``), or of every project when ``project_id`` is None."""
+        query = sa.select(objects.c.data).where(objects.c.kind == kind).order_by(objects.c.seq)
+        if project_id is not None:
+            scope = objects.c.project_id == project_id
+            if include_shared:
+                scope = sa.or_(scope, objects.c.project_id.is_(None))
+            query = query.where(scope)
+        with self._conn() as connection:
+            rows = connection.execute(query).all()
+        documents = [dict(json.loads(row.data)) for row in rows]
+        return documents if where is None else [d for d in documents if where(d)]
+
+    def count(self, kind: str, *, project_id: str | None = None) -> int:
+        query = sa.select(sa.func.count()).select_from(objects).where(objects.c.kind == kind)
+        if project_id is not None:
+            query = query.where(objects.c.project_id == project_id)
+        with self._conn() as connection:
+            return int(connection.execute(query).scalar_one())
+
+    def delete(self, kind: str, id: str) -> bool:
+        with self._conn() as connection:
+            result = connection.execute(
+                objects.delete().where(objects.c.kind == kind, objects.c.id == id)
+            )
+        return bool(result.rowcount)
+
+    def close(self) -> None:
+        self.engine.dispose()
