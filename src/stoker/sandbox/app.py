@@ -57,7 +57,11 @@ logger = logging.getLogger("stoker.sandbox")
 
 #: the services a sandbox runs, as ``module:attribute`` (imported when the app is made);
 #: a new service adds its line here (docs/sandbox.md)
-SERVICES: tuple[str, ...] = ("stoker.sandbox.identity:SERVICE",)
+SERVICES: tuple[str, ...] = (
+    "stoker.sandbox.identity:SERVICE",
+    "stoker.sandbox.network:SERVICE",
+    "stoker.sandbox.volume:SERVICE",
+)
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 

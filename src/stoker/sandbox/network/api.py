@@ -1,0 +1,382 @@
+"""Neutron's REST API (v2.0) over `NeutronBackend`: ``/network/v2.0/...``.
+
+Every collection answers as Neutron's does: list (filters on any attribute, ``fields``,
+``limit``/``marker``), create (one object or a bulk list), show, update, delete; errors as
+``{"NeutronError": {"type", "message", "detail"}}``. An admin sees every project's
+objects, as in Neutron; others see their own and the shared and external networks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.sandbox.http import base_url, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http_errors import ApiError, BadRequest
+from stoker.sandbox.network.backend import NeutronBackend
+from stoker.sandbox.network.records import Document, Records
+from stoker.sandbox.service import Operation, RequestContext, Service
+
+#: query parameters that are not filters
+CONTROL = {"fields", "limit", "marker", "sort_key", "sort_dir", "page_reverse", "verbose"}
+
+#: the API extensions the sandbox implements, as ``GET /v2.0/extensions`` lists them
+EXTENSIONS = {
+    "agent": "agent",
+    "allowed-address-pairs": "Allowed Address Pairs",
+    "availability_zone": "Availability Zone",
+    "binding": "Port Binding",
+    "default-subnetpools": "Default Subnetpools",
+    "dns-integration": "DNS Integration",
+    "external-net": "Neutron external network",
+    "ext-gw-mode": "Neutron L3 Configurable external gateway mode",
+    "extra_dhcp_opt": "Neutron Extra DHCP options",
+    "extraroute": "Neutron Extra Route",
+    "l3_agent_scheduler": "L3 Agent Scheduler",
+    "net-mtu": "Network MTU",
+    "network_availability_zone": "Network Availability Zone",
+    "port-security": "Port Security",
+    "project-id": "project_id field enabled",
+    "provider": "Provider Network",
+    "quotas": "Quota management support",
+    "router": "Neutron L3 Router",
+    "router_availability_zone": "Router Availability Zone",
+    "security-group": "security-group",
+    "security-groups-remote-address-group": "Remote Address Group",
+    "standard-attr-description": "standard-attr-description",
+    "standard-attr-revisions": "Resource revision numbers",
+    "standard-attr-tag": "Tag support for resources with standard attribute: subnet, ...",
+    "standard-attr-timestamp": "Resource timestamps",
+    "stateful-security-group": "Stateful security group",
+    "subnet_allocation": "Subnet Allocation",
+}
+
+
+def versions(base: str) -> tuple[int, Mapping[str, Any]]:
+    return 200, {
+        "versions": [{"id": "v2.0", "status": "CURRENT", "links": [link(f"{base}/network/v2.0/")]}]
+    }
+
+
+def error_body(error: ApiError) -> Response:
+    body = {"NeutronError": {"type": error.kind, "message": error.message, "detail": ""}}
+    return JSONResponse(body, status_code=error.status)
+
+
+def _public(document: Mapping[str, Any]) -> Document:
+    return {k: v for k, v in document.items() if not k.startswith("_")}
+
+
+def _matches(document: Mapping[str, Any], key: str, wanted: list[str]) -> bool:
+    """Neutron's filter: the attribute equals one of the values asked for."""
+    if key == "fixed_ips":
+        # ``fixed_ips=ip_address=10.0.0.3`` / ``fixed_ips=subnet_id=...``
+        for condition in wanted:
+            field, _, value = condition.partition("=")
+            if not any(str(ip.get(field)) == value for ip in document.get("fixed_ips", [])):
+                return False
+        return True
+    if key == "tags":
+        tags = set(document.get("tags") or [])
+        return all(set(w.split(",")) <= tags for w in wanted)
+    if key not in document:
+        return True  # Neutron ignores filters on attributes a resource lacks
+    value = document[key]
+    if isinstance(value, bool):
+        return str(value).lower() in {w.lower() for w in wanted}
+    if isinstance(value, list):
+        return any(w in [str(v) for v in value] for w in wanted)
+    return ("" if value is None else str(value)) in wanted
+
+
+@dataclass(frozen=True)
+class Collection:
+    """One collection's path, keys and the backend calls behind them."""
+
+    path: str  # ``networks``
+    key: str  # ``network``
+    records: Callable[[], Records]
+    create: Callable[[str, Mapping[str, Any]], Document]
+    update: Callable[[str, str | None, Mapping[str, Any]], Document]
+    delete: Callable[[str, str | None], None]
+    view: Callable[[Document], Document] = _public
+    before_list: Callable[[str], Any] | None = None
+
+
+class NeutronApi:
+    """The handlers; one instance per sandbox."""
+
+    def __init__(self, backend: NeutronBackend) -> None:
+        self.backend = backend
+        b = backend
+        security = b.security
+        self.collections = [
+            Collection(
+                "networks",
+                "network",
+                lambda: b.networks.records,
+                b.networks.create,
+                lambda id, project, body: b.networks.update(id, project, body),
+                lambda id, project: b.delete_network(id, project),
+            ),
+            Collection(
+                "subnets",
+                "subnet",
+                lambda: b.subnets.records,
+                b.subnets.create,
+                lambda id, project, body: b.subnets.update(id, project, body),
+                lambda id, project: b.delete_subnet(id, project),
+            ),
+            Collection(
+                "ports",
+                "port",
+                lambda: b.ports.records,
+                b.ports.create,
+                lambda id, project, body: b.ports.update(id, project, body),
+                lambda id, project: b.delete_port(id, project),
+            ),
+            Collection(
+                "routers",
+                "router",
+                lambda: b.routers.records,
+                b.routers.create,
+                lambda id, project, body: b.routers.update(id, project, body, b.floating_ips),
+                lambda id, project: b.routers.delete(id, project),
+            ),
+            Collection(
+                "floatingips",
+                "floatingip",
+                lambda: b.floating_ips.records,
+                b.floating_ips.create,
+                lambda id, project, body: b.floating_ips.update(id, project, body),
+                lambda id, project: b.floating_ips.delete(id, project),
+            ),
+            Collection(
+                "security-groups",
+                "security_group",
+                lambda: security.groups,
+                security.create_group,
+                lambda id, project, body: security.update_group(id, project, body),
+                lambda id, project: b.delete_security_group(id, project),
+                view=security.show_group,
+                before_list=security.default_group,
+            ),
+            Collection(
+                "security-group-rules",
+                "security_group_rule",
+                lambda: security.rules,
+                security.create_rule,
+                lambda id, project, body: security.rules.get(id, project),
+                lambda id, project: security.delete_rule(id, project),
+                before_list=security.default_group,
+            ),
+        ]
+
+    # the handlers of every collection
+
+    def _list(self, collection: Collection) -> Any:
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            if collection.before_list is not None:
+                with self.backend.transaction():
+                    collection.before_list(ctx.project_id)
+            items = collection.records().all(_visible_to(ctx))
+            filters: dict[str, list[str]] = {}
+            for key, value in request.query_params.multi_items():
+                if key not in CONTROL:
+                    filters.setdefault(key, []).append(value)
+            items = [
+                item
+                for item in items
+                if all(_matches(item, key, wanted) for key, wanted in filters.items())
+            ]
+            shown = [collection.view(item) for item in paginate(request, items)]
+            fields = request.query_params.getlist("fields")
+            if fields:
+                shown = [{k: v for k, v in item.items() if k in fields} for item in shown]
+            return reply({collection.path.replace("-", "_"): shown})
+
+        return handler
+
+    def _create(self, collection: Collection) -> Any:
+        plural = collection.path.replace("-", "_")
+
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            body = await read_json(request)
+            if plural in body and isinstance(body[plural], list):
+                bodies, bulk = body[plural], True
+            elif isinstance(body.get(collection.key), dict):
+                bodies, bulk = [body[collection.key]], False
+            else:
+                raise BadRequest(
+                    f"Unable to find '{collection.key}' in request body", kind="HTTPBadRequest"
+                )
+            created = []
+            with self.backend.transaction():
+                for item in bodies:
+                    if not isinstance(item, dict):
+                        raise BadRequest("Body contains invalid data", kind="HTTPBadRequest")
+                    project, item = _owner(ctx, item)
+                    created.append(collection.view(collection.create(project, item)))
+            if bulk:
+                return reply({plural: created}, 201)
+            return reply({collection.key: created[0]}, 201)
+
+        return handler
+
+    def _show(self, collection: Collection, param: str) -> Any:
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            item = collection.records().get(request.path_params[param], _visible_to(ctx))
+            shown = collection.view(item)
+            fields = request.query_params.getlist("fields")
+            if fields:
+                shown = {k: v for k, v in shown.items() if k in fields}
+            return reply({collection.key: shown})
+
+        return handler
+
+    def _update(self, collection: Collection, param: str) -> Any:
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            body = await read_json(request, required=collection.key)
+            with self.backend.transaction():
+                item = collection.update(request.path_params[param], _visible_to(ctx), body)
+            return reply({collection.key: collection.view(item)})
+
+        return handler
+
+    def _delete(self, collection: Collection, param: str) -> Any:
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            with self.backend.transaction():
+                collection.delete(request.path_params[param], _visible_to(ctx))
+            return no_content()
+
+        return handler
+
+    # the rest of the API
+
+    async def root(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        return reply(
+            {
+                "resources": [
+                    {
+                        "name": c.key,
+                        "collection": c.path,
+                        "links": [link(f"{base}/network/v2.0/{c.path}")],
+                    }
+                    for c in self.collections
+                ]
+            }
+        )
+
+    async def extensions(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"extensions": [_extension(a, n) for a, n in EXTENSIONS.items()]})
+
+    async def extension(self, request: Request, ctx: RequestContext) -> Response:
+        alias = request.path_params["alias"]
+        if alias not in EXTENSIONS:
+            raise ApiError(f"Extension with alias {alias} does not exist", status=404,
+                           kind="HTTPNotFound")  # fmt: skip
+        return reply({"extension": _extension(alias, EXTENSIONS[alias])})
+
+    async def add_interface(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        with self.backend.transaction():
+            info = self.backend.routers.add_interface(
+                request.path_params["router_id"], _visible_to(ctx), body
+            )
+        return reply(info)
+
+    async def remove_interface(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        with self.backend.transaction():
+            info = self.backend.routers.remove_interface(
+                request.path_params["router_id"],
+                _visible_to(ctx),
+                body,
+                self.backend.floating_ips,
+            )
+        return reply(info)
+
+    def operations(self) -> list[Operation]:
+        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
+            return Operation(method, "/v2.0" + path, name, handler, authenticated=auth)
+
+        result = [
+            op("GET", "", "root", self.root),
+            op("GET", "/", "root", self.root),
+            op("GET", "/extensions", "extensions.list", self.extensions),
+            op("GET", "/extensions/{alias}", "extensions.show", self.extension),
+            op(
+                "PUT",
+                "/routers/{router_id}/add_router_interface",
+                "routers.add_interface",
+                self.add_interface,
+            ),  # fmt: skip
+            op(
+                "PUT",
+                "/routers/{router_id}/remove_router_interface",
+                "routers.remove_interface",
+                self.remove_interface,
+            ),  # fmt: skip
+        ]
+        for c in self.collections:
+            param = f"{c.key}_id"
+            item = f"/{c.path}/{{{param}}}"
+            result += [
+                op("GET", f"/{c.path}", f"{c.path}.list", self._list(c)),
+                op("POST", f"/{c.path}", f"{c.path}.create", self._create(c)),
+                op("GET", item, f"{c.path}.show", self._show(c, param)),
+                op("PUT", item, f"{c.path}.update", self._update(c, param)),
+                op("DELETE", item, f"{c.path}.delete", self._delete(c, param)),
+            ]
+        return result
+
+
+def _extension(alias: str, name: str) -> Document:
+    return {
+        "alias": alias,
+        "name": name,
+        "description": name,
+        "updated": "2013-01-01T00:00:00-00:00",
+        "links": [],
+    }
+
+
+def _visible_to(ctx: RequestContext) -> str | None:
+    """The project whose objects a request sees; None (all of them) for an admin."""
+    return None if ctx.is_admin else ctx.project_id
+
+
+def _owner(ctx: RequestContext, body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The project a new object belongs to: the caller's, or the one an admin names."""
+    item = dict(body)
+    named = item.pop("project_id", None) or item.pop("tenant_id", None)
+    item.pop("tenant_id", None)
+    if named and str(named) != ctx.project_id:
+        if not ctx.is_admin:
+            raise ApiError(
+                "Tenant_id in the body does not match the token's project", status=403,
+                kind="HTTPForbidden",
+            )  # fmt: skip
+        return str(named), item
+    return ctx.project_id, item
+
+
+def operations(backend: NeutronBackend) -> list[Operation]:
+    return NeutronApi(backend).operations()
+
+
+SERVICE = Service(
+    name="neutron",
+    type="network",
+    prefix="/network",
+    endpoint_path="/network",
+    make_backend=NeutronBackend,
+    operations=operations,
+    versions=versions,
+    error_body=error_body,
+)

@@ -1,0 +1,119 @@
+"""What every Neutron object shares: its row in the sandbox store, who may see it, its
+standard attributes (timestamps, revision, tags, description) and its not-found error."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from stoker.sandbox.http_errors import BadRequest, NotFound
+from stoker.sandbox.service import Hub, iso_time, new_id
+
+Document = dict[str, Any]
+
+#: attributes a client may not set on any object (Neutron answers 400 for them)
+READ_ONLY = frozenset({"id", "created_at", "updated_at", "revision_number", "status"})
+
+
+class Records:
+    """The objects of one kind (``network.port``...), scoped per project as Neutron scopes
+    them: a project sees its own, and ``visible_extra`` says which others it sees too (the
+    shared and external networks)."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        kind: str,
+        label: str,
+        *,
+        missing: Callable[[str], str] | None = None,
+        visible_extra: Callable[[Document], bool] | None = None,
+    ) -> None:
+        self.hub = hub
+        self.kind = f"network.{kind}"
+        self.label = label
+        self._missing = missing or (lambda id: f"{label} {id} could not be found.")
+        self._extra = visible_extra
+
+    @property
+    def store(self) -> Any:
+        return self.hub.store
+
+    def visible(self, document: Mapping[str, Any], project: str | None) -> bool:
+        """Whether ``project`` sees it (None: the sandbox itself, which sees everything)."""
+        if project is None or document.get("project_id") == project:
+            return True
+        return self._extra is not None and self._extra(dict(document))
+
+    def find(self, id: str, project: str | None) -> Document | None:
+        document = self.store.get(self.kind, str(id))
+        if document is None or not self.visible(document, project):
+            return None
+        return dict(document)
+
+    def get(self, id: str, project: str | None) -> Document:
+        document = self.find(id, project)
+        if document is None:
+            raise NotFound(self._missing(str(id)), kind=f"{self.label.replace(' ', '')}NotFound")
+        return document
+
+    def all(self, project: str | None) -> list[Document]:
+        documents = self.store.list(self.kind)
+        return [dict(d) for d in documents if self.visible(d, project)]
+
+    def where(self, test: Callable[[Document], bool]) -> list[Document]:
+        """Every project's objects that pass ``test`` (the backend's own integrity checks
+        look across projects, as Neutron's database constraints do)."""
+        return [dict(d) for d in self.store.list(self.kind, where=test)]
+
+    def insert(self, document: Document) -> Document:
+        self.store.insert(self.kind, document["id"], document, document.get("project_id"))
+        return document
+
+    def save(self, document: Document) -> Document:
+        document["revision_number"] = int(document.get("revision_number", 0)) + 1
+        document["updated_at"] = iso_time(self.hub.now())
+        self.store.put(self.kind, document["id"], document)
+        return document
+
+    def delete(self, id: str) -> None:
+        self.store.delete(self.kind, id)
+
+    def new(self, project: str, body: Mapping[str, Any], **attributes: Any) -> Document:
+        """A new object's standard attributes, then ``attributes``."""
+        now = iso_time(self.hub.now())
+        document: Document = {
+            "id": new_id(),
+            "project_id": project,
+            "tenant_id": project,
+            "description": str(body.get("description") or ""),
+            "tags": [],
+            "created_at": now,
+            "updated_at": now,
+            "revision_number": 0,
+        }
+        document.update(attributes)
+        return document
+
+
+def reject_read_only(body: Mapping[str, Any], method: str = "POST") -> None:
+    """Neutron refuses a body that sets an attribute clients cannot set."""
+    for name in sorted(READ_ONLY - {"id"} if method == "POST" else READ_ONLY):
+        if name in body:
+            raise BadRequest(f"Attribute '{name}' not allowed in {method}", kind="HTTPBadRequest")
+
+
+def boolean(body: Mapping[str, Any], name: str, default: bool) -> bool:
+    """A boolean attribute as Neutron's validators accept one (``true``/``"True"``/1)."""
+    value = body.get(name, default)
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes", "on"):
+        return True
+    if text in ("false", "0", "no", "off"):
+        return False
+    raise BadRequest(
+        f"Invalid input for {name}. Reason: '{value}' cannot be converted to boolean.",
+        kind="HTTPBadRequest",
+    )

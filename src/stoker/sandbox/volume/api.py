@@ -1,0 +1,384 @@
+"""Cinder v3's REST API over `CinderBackend`: ``/volume/v3/{project_id}/...``.
+
+Microversions 3.0 to 3.70 (``OpenStack-API-Version: volume 3.x``); the fields a volume
+shows grow with them as Cinder's do. Errors as Cinder writes them:
+``{"itemNotFound": {"code": 404, "message": ...}}``, ``badRequest``, ``overLimit`` (413).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, OverQuota
+from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
+from stoker.sandbox.volume.backend import HOST, CinderBackend, Document
+
+MICROVERSIONS = Microversions(service_type="volume", minimum=(3, 0), maximum=(3, 70))
+FAULT_NAMES = {
+    400: "badRequest",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "itemNotFound",
+    405: "badMethod",
+    409: "conflictingRequest",
+    413: "overLimit",
+    415: "badMediaType",
+    501: "notImplemented",
+    503: "serviceUnavailable",
+}
+
+
+def _version(base: str) -> Document:
+    return {
+        "id": "v3.0",
+        "status": "CURRENT",
+        "version": MICROVERSIONS.render(MICROVERSIONS.maximum),
+        "min_version": MICROVERSIONS.render(MICROVERSIONS.minimum),
+        "updated": "2023-08-31T00:00:00Z",
+        "links": [link(f"{base}/volume/v3/")],
+        "media-types": [
+            {"base": "application/json", "type": "application/vnd.openstack.volume+json;version=3"}
+        ],
+    }
+
+
+def versions(base: str) -> tuple[int, Mapping[str, Any]]:
+    return 300, {"versions": [_version(base)]}
+
+
+def error_body(error: ApiError) -> Response:
+    status = 413 if isinstance(error, OverQuota) else error.status
+    name = FAULT_NAMES.get(status, "computeFault")
+    return JSONResponse({name: {"code": status, "message": error.message}}, status_code=status)
+
+
+class CinderApi:
+    """The handlers; one instance per sandbox."""
+
+    def __init__(self, backend: CinderBackend) -> None:
+        self.backend = backend
+
+    @staticmethod
+    def _scope(request: Request, ctx: RequestContext) -> str | None:
+        """Whose volumes the request reaches: the URL's project, which must be the token's
+        (an admin reaches any volume by id)."""
+        project = request.path_params.get("project_id", ctx.project_id)
+        if project != ctx.project_id and not ctx.is_admin:
+            raise Forbidden("Policy doesn't allow this operation to be performed.")
+        return None if ctx.is_admin and "volume_id" in request.path_params else project
+
+    def _view(self, request: Request, ctx: RequestContext, volume: Document) -> Document:
+        base = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
+        shown: Document = {
+            "id": volume["id"],
+            "name": volume["name"],
+            "description": volume["description"],
+            "status": volume["status"],
+            "size": volume["size"],
+            "availability_zone": volume["availability_zone"],
+            "created_at": volume["created_at"],
+            "updated_at": volume["updated_at"],
+            "volume_type": volume["volume_type"],
+            "snapshot_id": volume["snapshot_id"],
+            "source_volid": volume["source_volid"],
+            "bootable": volume["bootable"],
+            "encrypted": volume["encrypted"],
+            "multiattach": volume["multiattach"],
+            "metadata": volume["metadata"],
+            "attachments": self.backend.volume_attachments(volume),
+            "links": [link(base), link(base, "bookmark")],
+            "user_id": volume["user_id"],
+            "os-vol-tenant-attr:tenant_id": volume["project_id"],
+            "replication_status": volume["replication_status"],
+            "consistencygroup_id": volume["consistencygroup_id"],
+            "os-vol-mig-status-attr:migstat": None,
+            "os-vol-mig-status-attr:name_id": None,
+        }
+        if ctx.is_admin:
+            shown["os-vol-host-attr:host"] = HOST
+        if ctx.at_least(3, 13):
+            shown["group_id"] = volume["group_id"]
+        if ctx.at_least(3, 21):
+            shown["provider_id"] = None
+        if ctx.at_least(3, 48):
+            shown["service_uuid"] = "9f0c3e2a-5b1d-4c8e-8a57-5a4c2b1d0e01"
+            shown["shared_targets"] = False
+        if ctx.at_least(3, 61):
+            shown["cluster_name"] = None
+        if ctx.at_least(3, 63):
+            shown["volume_type_id"] = volume["volume_type_id"]
+        if ctx.at_least(3, 65):
+            shown["consumes_quota"] = True
+        if volume.get("_image"):
+            shown["volume_image_metadata"] = {"image_id": volume["_image"]}
+        return shown
+
+    def _summary(self, request: Request, volume: Document) -> Document:
+        base = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
+        return {
+            "id": volume["id"],
+            "name": volume["name"],
+            "links": [link(base), link(base, "bookmark")],
+        }
+
+    def _listed(self, request: Request, ctx: RequestContext) -> list[Document]:
+        everyone = boolean(request.query_params.get("all_tenants"), "all_tenants")
+        project = None if everyone and ctx.is_admin else self._scope(request, ctx)
+        volumes = self.backend.volumes(project)
+        for key in ("name", "status", "bootable", "availability_zone"):
+            wanted = request.query_params.get(key)
+            if wanted is not None:
+                volumes = [v for v in volumes if str(v.get(key)) == wanted]
+        return paginate(request, volumes)
+
+    async def list_volumes(self, request: Request, ctx: RequestContext) -> Response:
+        volumes = self._listed(request, ctx)
+        return reply({"volumes": [self._summary(request, v) for v in volumes]})
+
+    async def list_volumes_detail(self, request: Request, ctx: RequestContext) -> Response:
+        volumes = self._listed(request, ctx)
+        return reply({"volumes": [self._view(request, ctx, v) for v in volumes]})
+
+    async def create_volume(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="volume")
+        project = self._scope(request, ctx) or ctx.project_id
+        with self.backend.transaction():
+            volume = self.backend.create(project, ctx.user_id, body)
+        return reply({"volume": self._view(request, ctx, volume)}, 202)
+
+    async def show_volume(self, request: Request, ctx: RequestContext) -> Response:
+        volume = self.backend.get(request.path_params["volume_id"], self._scope(request, ctx))
+        return reply({"volume": self._view(request, ctx, volume)})
+
+    async def update_volume(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="volume")
+        with self.backend.transaction():
+            volume = self.backend.update(
+                request.path_params["volume_id"], self._scope(request, ctx), body
+            )
+        return reply({"volume": self._view(request, ctx, volume)})
+
+    async def delete_volume(self, request: Request, ctx: RequestContext) -> Response:
+        with self.backend.transaction():
+            self.backend.delete(request.path_params["volume_id"], self._scope(request, ctx))
+        return no_content(202)
+
+    async def volume_action(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        if len(body) != 1:
+            raise BadRequest("There should be exactly one action in the request body.")
+        (action, argument), = body.items()  # fmt: skip
+        argument = argument if isinstance(argument, dict) else {}
+        id, scope = request.path_params["volume_id"], self._scope(request, ctx)
+        b = self.backend
+        with b.transaction():
+            if action == "os-extend":
+                b.extend(id, scope, argument.get("new_size"))
+            elif action == "os-reserve":
+                b.reserve(id, scope)
+            elif action == "os-unreserve":
+                b.unreserve(id, scope)
+            elif action == "os-attach":
+                b.attach_action(id, scope, argument)
+            elif action == "os-begin_detaching":
+                b.begin_detaching(id, scope)
+            elif action == "os-roll_detaching":
+                b.roll_detaching(id, scope)
+            elif action == "os-detach":
+                b.detach_action(id, scope, argument)
+            elif action == "os-initialize_connection":
+                volume = b.get(id, scope)
+                info = b.connection_info(volume, argument.get("connector") or {})
+                return reply({"connection_info": info})
+            elif action == "os-terminate_connection":
+                b.get(id, scope)
+            elif action == "os-set_bootable":
+                b.set_bootable(id, scope, argument.get("bootable"))
+                return reply({})
+            elif action in ("os-reset_status", "os-force_delete"):
+                if not ctx.is_admin:
+                    raise Forbidden("Policy doesn't allow volume_extension:volume_admin_actions"
+                                    " to be performed.")  # fmt: skip
+                if action == "os-reset_status":
+                    b.reset_status(id, scope, argument)
+                else:
+                    b.delete(id, scope, force=True)
+            elif action == "os-update_readonly_flag":
+                b.get(id, scope)
+            else:
+                raise BadRequest(f"There is no such action: {action}")
+        return no_content(202)
+
+    # volume types
+
+    def _type_view(self, volume_type: Document) -> Document:
+        return dict(volume_type)
+
+    async def list_types(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"volume_types": [self._type_view(t) for t in self.backend.types()]})
+
+    async def show_type(self, request: Request, ctx: RequestContext) -> Response:
+        volume_type = self.backend.get_type(request.path_params["type_id"])
+        return reply({"volume_type": self._type_view(volume_type)})
+
+    async def default_type(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"volume_type": self._type_view(self.backend.get_type("__DEFAULT__"))})
+
+    async def create_type(self, request: Request, ctx: RequestContext) -> Response:
+        if not ctx.is_admin:
+            raise Forbidden("Policy doesn't allow volume_extension:types_manage to be performed.")
+        body = await read_json(request, required="volume_type")
+        with self.backend.transaction():
+            volume_type = self.backend.create_type(body)
+        return reply({"volume_type": self._type_view(volume_type)})
+
+    async def delete_type(self, request: Request, ctx: RequestContext) -> Response:
+        if not ctx.is_admin:
+            raise Forbidden("Policy doesn't allow volume_extension:types_manage to be performed.")
+        with self.backend.transaction():
+            self.backend.delete_type(request.path_params["type_id"])
+        return no_content(202)
+
+    # attachments (3.27 and later)
+
+    def _need(self, ctx: RequestContext, minor: int) -> None:
+        if not ctx.at_least(3, minor):
+            raise ApiError("The resource could not be found.", status=404)
+
+    @staticmethod
+    def _attachment_view(attachment: Document) -> Document:
+        return {k: v for k, v in attachment.items() if not k.startswith("_")}
+
+    async def list_attachments(self, request: Request, ctx: RequestContext) -> Response:
+        self._need(ctx, 27)
+        found = self.backend.attachments(self._scope(request, ctx))
+        wanted = request.query_params.get("volume_id")
+        if wanted:
+            found = [a for a in found if a["volume_id"] == wanted]
+        if request.url.path.endswith("/detail"):
+            shown = [self._attachment_view(a) for a in found]
+        else:
+            shown = [{k: a[k] for k in ("id", "volume_id", "instance", "status")} for a in found]
+        return reply({"attachments": shown})
+
+    async def create_attachment(self, request: Request, ctx: RequestContext) -> Response:
+        self._need(ctx, 27)
+        body = await read_json(request, required="attachment")
+        with self.backend.transaction():
+            attachment = self.backend.create_attachment(ctx.project_id, body)
+        return reply({"attachment": self._attachment_view(attachment)})
+
+    async def show_attachment(self, request: Request, ctx: RequestContext) -> Response:
+        self._need(ctx, 27)
+        attachment = self.backend.get_attachment(
+            request.path_params["attachment_id"], self._scope(request, ctx)
+        )
+        return reply({"attachment": self._attachment_view(attachment)})
+
+    async def update_attachment(self, request: Request, ctx: RequestContext) -> Response:
+        self._need(ctx, 27)
+        body = await read_json(request, required="attachment")
+        with self.backend.transaction():
+            attachment = self.backend.update_attachment(
+                request.path_params["attachment_id"], ctx.project_id, body.get("connector")
+            )
+        return reply({"attachment": self._attachment_view(attachment)})
+
+    async def delete_attachment(self, request: Request, ctx: RequestContext) -> Response:
+        self._need(ctx, 27)
+        with self.backend.transaction():
+            remaining = self.backend.delete_attachment(
+                request.path_params["attachment_id"], ctx.project_id
+            )
+        return reply({"attachments": [self._attachment_view(a) for a in remaining]})
+
+    async def attachment_action(self, request: Request, ctx: RequestContext) -> Response:
+        self._need(ctx, 44)
+        body = await read_json(request)
+        if "os-complete" not in body:
+            raise BadRequest(f"There is no such action: {', '.join(body)}")
+        with self.backend.transaction():
+            self.backend.complete_attachment(request.path_params["attachment_id"], ctx.project_id)
+        return no_content()
+
+    async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
+        zone = {"zoneName": "nova", "zoneState": {"available": True}}
+        return reply({"availabilityZoneInfo": [zone]})
+
+    async def version(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"versions": [_version(base_url(request))]})
+
+    def operations(self) -> list[Operation]:
+        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
+            return Operation(method, "/v3" + path, name, handler, authenticated=auth)
+
+        p = "/{project_id}"
+        return [
+            op("GET", "", "version", self.version, auth=False),
+            op("GET", "/", "version", self.version, auth=False),
+            op("GET", p + "/volumes", "volumes.list", self.list_volumes),
+            op("GET", p + "/volumes/detail", "volumes.list", self.list_volumes_detail),
+            op("POST", p + "/volumes", "volumes.create", self.create_volume),
+            op("GET", p + "/volumes/{volume_id}", "volumes.show", self.show_volume),
+            op("PUT", p + "/volumes/{volume_id}", "volumes.update", self.update_volume),
+            op("DELETE", p + "/volumes/{volume_id}", "volumes.delete", self.delete_volume),
+            op("POST", p + "/volumes/{volume_id}/action", "volumes.action", self.volume_action),
+            op("GET", p + "/types", "types.list", self.list_types),
+            op("GET", p + "/types/default", "types.default", self.default_type),
+            op("GET", p + "/types/{type_id}", "types.show", self.show_type),
+            op("POST", p + "/types", "types.create", self.create_type),
+            op("DELETE", p + "/types/{type_id}", "types.delete", self.delete_type),
+            op("GET", p + "/attachments", "attachments.list", self.list_attachments),
+            op("GET", p + "/attachments/detail", "attachments.list", self.list_attachments),
+            op("POST", p + "/attachments", "attachments.create", self.create_attachment),
+            op(
+                "GET", p + "/attachments/{attachment_id}", "attachments.show", self.show_attachment
+            ),  # fmt: skip
+            op(
+                "PUT",
+                p + "/attachments/{attachment_id}",
+                "attachments.update",
+                self.update_attachment,
+            ),  # fmt: skip
+            op(
+                "DELETE",
+                p + "/attachments/{attachment_id}",
+                "attachments.delete",
+                self.delete_attachment,
+            ),  # fmt: skip
+            op(
+                "POST",
+                p + "/attachments/{attachment_id}/action",
+                "attachments.complete",
+                self.attachment_action,
+            ),  # fmt: skip
+            op(
+                "GET",
+                p + "/os-availability-zone",
+                "availability_zones.list",
+                self.availability_zones,
+            ),  # fmt: skip
+        ]
+
+
+def operations(backend: CinderBackend) -> list[Operation]:
+    return CinderApi(backend).operations()
+
+
+SERVICE = Service(
+    name="cinderv3",
+    type="block-storage",
+    prefix="/volume",
+    endpoint_path="/volume/v3",
+    make_backend=CinderBackend,
+    operations=operations,
+    versions=versions,
+    error_body=error_body,
+    microversions=MICROVERSIONS,
+    project_in_url=True,
+)
