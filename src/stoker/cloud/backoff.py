@@ -14,9 +14,9 @@ from dataclasses import dataclass
 class Backoff:
     """Delays ``first``, ``first*factor``, ... never above ``cap`` seconds."""
 
-    first: float = 0.2
-    factor: float = 1.5
-    cap: float = 5.0
+    first: float = 0.1
+    factor: float = 1.2
+    cap: float = 3.0
 
     def delays(self) -> Iterator[float]:
         """The endless sequence of delays (the caller stops: the operation's timeout, or
