@@ -42,10 +42,11 @@ class CloudNames:
         self._lock = threading.Lock()
         self._known: dict[str, tuple[set[str], list[str]]] = {}
 
-    def known(self, constraint: str) -> tuple[set[str], list[str]]:
-        """The ids and names (ids and names accepted; names for suggestions)."""
+    def known(self, constraint: str, *, fresh: bool = False) -> tuple[set[str], list[str]]:
+        """The ids and names (ids and names accepted; names for suggestions); ``fresh``
+        lists again (a stack's own network, made since the last listing)."""
         with self._lock:
-            if constraint not in self._known:
+            if fresh or constraint not in self._known:
                 self._known[constraint] = self._list(constraint)
             return self._known[constraint]
 
@@ -72,6 +73,9 @@ class CloudNames:
 
         def check(value: Any, shown: Shown) -> str | None:
             accepted, names = self.known(constraint)
+            if str(value) in accepted:
+                return None
+            accepted, names = self.known(constraint, fresh=True)
             if str(value) in accepted:
                 return None
             nearest = difflib.get_close_matches(str(value), names, n=3, cutoff=0.5)
