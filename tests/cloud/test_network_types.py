@@ -1,0 +1,104 @@
+"""Neutron's and Cinder's types against the real sandbox, through the real CLI.
+
+Each test creates what a template describes, looks at the cloud with openstacksdk as an
+operator would, and deletes the stack; afterwards the cloud holds nothing of it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from stoker.cli.main import cli
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+@pytest.fixture
+def stoker(store_url: str, cloud_env: dict[str, str]):
+    def run(*args: str) -> Any:
+        return CliRunner().invoke(cli, ["--db", store_url, "stack", *args])
+
+    return run
+
+
+def leftovers(admin: Any, prefix: str) -> list[str]:
+    """What a stack called ``prefix`` left in the cloud (its names start with it)."""
+    found = [f"network {n.name}" for n in admin.network.networks() if n.name.startswith(prefix)]
+    found += [f"port {p.name}" for p in admin.network.ports() if p.name.startswith(prefix)]
+    found += [f"router {r.name}" for r in admin.network.routers() if r.name.startswith(prefix)]
+    found += [
+        f"security group {g.name}"
+        for g in admin.network.security_groups()
+        if g.name.startswith(prefix)
+    ]
+    found += [f"volume {v.name}" for v in admin.block_storage.volumes() if v.name.startswith(prefix)]
+    return found
+
+
+def test_network_stack_creates_what_it_says_and_deletes_all_of_it(stoker, admin, public_network):
+    created = stoker("create", "netstack", "-t", str(TEMPLATES / "network.yaml"), "-f", "json")
+    assert created.exit_code == 0, created.output
+    stack = json.loads(created.stdout)
+    outputs = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    assert outputs["ip"].startswith("10.8.0.")
+    assert outputs["fip"].startswith("172.24.4.")
+    assert outputs["vol"] == "available"
+    resources = json.loads(stoker("resource", "list", "netstack", "-f", "json").stdout)
+    ids = {r["resource_name"]: r["physical_resource_id"] for r in resources}
+    port = admin.network.get_port(ids["port"])
+    assert port.fixed_ips[0]["ip_address"] == outputs["ip"]
+    assert port.security_group_ids == [ids["sg"]]
+    rules = list(admin.network.security_group_rules(security_group_id=ids["sg"]))
+    ingress = sorted((r.protocol, r.port_range_min) for r in rules if r.direction == "ingress")
+    assert ingress == [("icmp", None), ("tcp", 22)]
+    # no egress rule in the template: Neutron's defaults stay, as Heat keeps them
+    assert sorted(r.ether_type for r in rules if r.direction == "egress") == ["IPv4", "IPv6"]
+    fip = admin.network.get_ip(ids["fip"])
+    assert fip.port_id == ids["port"]
+    assert ids["iface"] == f"{ids['router']}:subnet_id={ids['subnet']}"
+    assert leftovers(admin, "netstack-")
+
+    deleted = stoker("delete", "netstack", "--yes")
+    assert deleted.exit_code == 0, deleted.output
+    assert leftovers(admin, "netstack-") == []
+    assert admin.network.find_ip(ids["fip"]) is None
+
+
+def test_unknown_network_is_a_located_error_naming_the_nearest(stoker, tmp_path, public_network):
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: wallaby\n"
+        "parameters:\n"
+        "  net: {type: string, default: publik, constraints: [custom_constraint: neutron.network]}\n"
+        "resources:\n"
+        "  port: {type: OS::Neutron::Port, properties: {network: {get_param: net}}}\n"
+    )
+    result = stoker("create", "badnet", "-t", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:3:3: parameters.net" in result.stderr
+    assert "The Network (publik) could not be found; the nearest names: public" in result.stderr
+    assert stoker("list", "-f", "value").stdout == ""
+
+
+def test_cloud_failure_names_resource_call_and_cloud_message(stoker, tmp_path, admin):
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: wallaby\n"
+        "resources:\n"
+        "  net: {type: OS::Neutron::Net}\n"
+        "  a: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, "
+        "cidr: 10.9.0.0/24}}\n"
+        "  b: {type: OS::Neutron::Subnet, depends_on: a, properties: {network: "
+        "{get_resource: net}, cidr: 10.9.0.0/25}}\n"
+    )
+    result = stoker("create", "overlap", "-t", str(path))
+    assert result.exit_code == 1
+    assert "CloudError: resources.b: network.create_subnet failed (HTTP 400)" in result.stderr
+    assert "overlap" in result.stderr.lower()
+    assert stoker("delete", "overlap", "--yes").exit_code == 0
+    assert leftovers(admin, "overlap-") == []
