@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox.server import RunningSandbox
 
+from sandbox.server import RunningSandbox
 from stoker.cloud import Cloud, CloudChoice
 
 

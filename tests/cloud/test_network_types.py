@@ -36,7 +36,9 @@ def leftovers(admin: Any, prefix: str) -> list[str]:
         for g in admin.network.security_groups()
         if g.name.startswith(prefix)
     ]
-    found += [f"volume {v.name}" for v in admin.block_storage.volumes() if v.name.startswith(prefix)]
+    found += [
+        f"volume {v.name}" for v in admin.block_storage.volumes() if v.name.startswith(prefix)
+    ]
     return found
 
 
@@ -74,13 +76,14 @@ def test_unknown_network_is_a_located_error_naming_the_nearest(stoker, tmp_path,
     path.write_text(
         "heat_template_version: wallaby\n"
         "parameters:\n"
-        "  net: {type: string, default: publik, constraints: [custom_constraint: neutron.network]}\n"
+        "  net: {type: string, default: publik,\n"
+        "        constraints: [custom_constraint: neutron.network]}\n"
         "resources:\n"
         "  port: {type: OS::Neutron::Port, properties: {network: {get_param: net}}}\n"
     )
     result = stoker("create", "badnet", "-t", str(path))
     assert result.exit_code == 1
-    assert f"{path}:3:3: parameters.net" in result.stderr
+    assert f"{path}:3:3: parameters.net" in result.stderr, result.stderr
     assert "The Network (publik) could not be found; the nearest names: public" in result.stderr
     assert stoker("list", "-f", "value").stdout == ""
 

@@ -173,10 +173,13 @@ def stack(
     )
     session = ctx.obj = Session(db, settings, os_cloud)
     if session.cloud is not None:  # the cloud's custom constraints are checked against it
-        from stoker.cloud.constraints import cloud_constraints
+        from stoker.cloud.constraints import CloudNames, cloud_constraints
+        from stoker.definition.context import zones_from
         from stoker.parameters import cloud_checks
 
-        ctx.with_resource(cloud_checks(cloud_constraints(session.cloud)))
+        names = CloudNames(session.cloud)
+        ctx.with_resource(cloud_checks(cloud_constraints(session.cloud, names)))
+        ctx.with_resource(zones_from(names.zones))  # Fn::GetAZs asks Nova
 
 
 # ---------------------------------------------------------------------------- create

@@ -68,6 +68,25 @@ class CloudNames:
         accepted = {str(i["id"]) for i in items if i.get("id")} | set(names)
         return accepted, names
 
+    def zones(self) -> list[str]:
+        """Nova's available zones (Fn::GetAZs), listed once."""
+        with self._lock:
+            if "zones" not in self._known:
+
+                def listing(connection: Any) -> list[dict[str, Any]]:
+                    path = "/os-availability-zone"
+                    body = request(connection, "compute", "GET", path, "compute.availability_zones")
+                    return list((body or {}).get("availabilityZoneInfo") or [])
+
+                found = self.cloud.run("compute.availability_zones", listing)
+                names = [
+                    str(z["zoneName"])
+                    for z in found
+                    if (z.get("zoneState") or {}).get("available", True)
+                ]
+                self._known["zones"] = (set(names), names)
+            return list(self._known["zones"][1])
+
     def check(self, constraint: str) -> CustomCheck:
         what = LISTINGS[constraint][0]
 
@@ -90,9 +109,9 @@ class CloudNames:
         return check
 
 
-def cloud_constraints(cloud: Cloud) -> dict[str, CustomCheck]:
+def cloud_constraints(cloud: Cloud, names: CloudNames | None = None) -> dict[str, CustomCheck]:
     """The checks of every cloud constraint stoker can ask ``cloud`` about."""
-    names = CloudNames(cloud)
+    names = names or CloudNames(cloud)
     checks: dict[str, Callable[[Any, Shown], str | None]] = {
         constraint: names.check(constraint) for constraint in LISTINGS
     }
