@@ -59,6 +59,7 @@ logger = logging.getLogger("stoker.sandbox")
 #: a new service adds its line here (docs/sandbox.md)
 SERVICES: tuple[str, ...] = (
     "stoker.sandbox.identity:SERVICE",
+    "stoker.sandbox.compute:SERVICE",
     "stoker.sandbox.network:SERVICE",
     "stoker.sandbox.volume:SERVICE",
 )

@@ -59,10 +59,12 @@ class PortProvider(Protocol):
         network_id: str | None = None,
         port_id: str | None = None,
         fixed_ip: str | None = None,
+        security_groups: tuple[str, ...] = (),
     ) -> str:
         """Bind the existing ``port_id`` to the server (``device_id``, ``device_owner
-        compute:nova``), or create a port on ``network_id`` (with ``fixed_ip`` when given)
-        bound to it; return the port's id."""
+        compute:nova``), or create a port on ``network_id`` (with ``fixed_ip`` when given,
+        in ``security_groups``, names or ids, else the project's ``default`` group) bound
+        to it; return the port's id."""
         ...
 
     def unplug(self, port_id: str, *, delete: bool) -> None:

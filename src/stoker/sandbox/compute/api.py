@@ -1,0 +1,564 @@
+"""Nova's REST API over `ComputeBackend`: ``/compute/v2.1/...``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.sandbox.compute import views
+from stoker.sandbox.compute.backend import QUOTA_NAMES, ComputeBackend, name_filter
+from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound
+from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
+
+Document = dict[str, Any]
+
+MICROVERSIONS = Microversions(
+    service_type="compute",
+    minimum=(2, 1),
+    maximum=(2, 96),
+    legacy_header="X-OpenStack-Nova-API-Version",
+)
+
+#: Nova's fault names by status (its WSGI layer's table)
+_FAULTS = {
+    400: "badRequest",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "itemNotFound",
+    405: "badMethod",
+    409: "conflictingRequest",
+    413: "overLimit",
+    415: "badMediaType",
+    429: "overLimit",
+    501: "notImplemented",
+    503: "serviceUnavailable",
+}
+
+
+def _version(base: str) -> Document:
+    return {
+        "id": "v2.1",
+        "status": "CURRENT",
+        "version": MICROVERSIONS.render(MICROVERSIONS.maximum),
+        "min_version": MICROVERSIONS.render(MICROVERSIONS.minimum),
+        "updated": "2013-07-23T11:33:21Z",
+        "links": [link(f"{base}/compute/v2.1/")],
+        "media-types": [
+            {
+                "base": "application/json",
+                "type": "application/vnd.openstack.compute+json;version=2.1",
+            }
+        ],
+    }
+
+
+def versions(base: str) -> tuple[int, Mapping[str, Any]]:
+    return 200, {"versions": [_version(base)]}
+
+
+def error_body(error: ApiError) -> Response:
+    if error.status == 401:
+        body = {"error": {"code": 401, "title": error.title, "message": error.message}}
+    else:
+        name = _FAULTS.get(error.status, "computeFault")
+        body = {name: {"code": error.status, "message": error.message}}
+    return JSONResponse(body, status_code=error.status)
+
+
+def _policy(rule: str) -> str:
+    return f"Policy doesn't allow os_compute_api:{rule} to be performed."
+
+
+def _id_from_ref(value: Any) -> str:
+    return str(value or "").rstrip("/").rsplit("/", 1)[-1]
+
+
+class ComputeApi:
+    def __init__(self, backend: ComputeBackend) -> None:
+        self.backend = backend
+        self.catalog = backend.catalog
+
+    # -- version ----------------------------------------------------------------------
+
+    async def version(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"version": _version(base_url(request))})
+
+    # -- servers ----------------------------------------------------------------------
+
+    def _listed_servers(self, request: Request, ctx: RequestContext) -> list[Document]:
+        query = request.query_params
+        every = ctx.is_admin and boolean(query.get("all_tenants"), "all_tenants")
+        project = query.get("project_id") or query.get("tenant_id")
+        servers = self.backend.servers(
+            None if every or (project and ctx.is_admin) else ctx.project_id
+        )
+        if project and ctx.is_admin:
+            servers = [s for s in servers if s["project_id"] == project]
+        if "name" in query:
+            pattern = name_filter(query["name"])
+            servers = [s for s in servers if pattern.search(s["name"])]
+        if "status" in query:
+            servers = [s for s in servers if s["status"] == query["status"].upper()]
+        if "flavor" in query:
+            servers = [s for s in servers if s["flavor_id"] == _id_from_ref(query["flavor"])]
+        if "image" in query:
+            servers = [s for s in servers if s["image_id"] == _id_from_ref(query["image"])]
+        if "key_name" in query:
+            servers = [s for s in servers if s["key_name"] == query["key_name"]]
+        # Nova lists the newest first
+        return paginate(request, list(reversed(servers)))
+
+    async def list_servers(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        servers = self._listed_servers(request, ctx)
+        shown = [
+            {"id": s["id"], "name": s["name"], "links": views.links(base, "servers", s["id"])}
+            for s in servers
+        ]
+        return reply({"servers": shown})
+
+    async def list_servers_detail(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        servers = self._listed_servers(request, ctx)
+        return reply({"servers": [views.server(ctx, base, self.backend, s) for s in servers]})
+
+    async def create_server(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="server")
+        for key in ("os:scheduler_hints", "OS-SCH-HNT:scheduler_hints"):
+            outer = await read_json(request)
+            if key in outer:
+                body[key] = outer[key]
+        server = self.backend.create_server(ctx, body)
+        base = base_url(request)
+        shown = {
+            "id": server["id"],
+            "links": views.links(base, "servers", server["id"]),
+            "OS-DCF:diskConfig": "MANUAL",
+            "security_groups": [{"name": name} for name in server["security_groups"]],
+            "adminPass": server["admin_pass"],
+        }
+        location = f"{base}/compute/v2.1/servers/{server['id']}"
+        return reply({"server": shown}, 202, {"location": location})
+
+    async def show_server(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        return reply({"server": views.server(ctx, base_url(request), self.backend, server)})
+
+    async def update_server(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="server")
+        server = self.backend.update_server(ctx, request.path_params["server_id"], body)
+        return reply({"server": views.server(ctx, base_url(request), self.backend, server)})
+
+    async def delete_server(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.delete_server(ctx, request.path_params["server_id"])
+        return no_content()
+
+    async def action(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        if len(body) != 1:
+            raise BadRequest("There is no such action: one action per request")
+        ((name, args),) = body.items()
+        server = self.backend.act(ctx, request.path_params["server_id"], name, args)
+        if name == "rebuild":
+            shown = views.server(ctx, base_url(request), self.backend, server)
+            return reply({"server": shown}, 202)
+        return no_content(202)
+
+    async def ips(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        return reply({"addresses": views.addresses(self.backend.addresses(server))})
+
+    # -- metadata ---------------------------------------------------------------------
+
+    async def show_metadata(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        return reply({"metadata": dict(server["metadata"])})
+
+    async def _set_metadata(self, request: Request, ctx: RequestContext, replace: bool) -> Response:
+        body = await read_json(request)
+        metadata = self.backend.set_metadata(
+            ctx, request.path_params["server_id"], body.get("metadata"), replace=replace
+        )
+        return reply({"metadata": metadata})
+
+    async def merge_metadata(self, request: Request, ctx: RequestContext) -> Response:
+        return await self._set_metadata(request, ctx, replace=False)
+
+    async def replace_metadata(self, request: Request, ctx: RequestContext) -> Response:
+        return await self._set_metadata(request, ctx, replace=True)
+
+    async def show_metadata_item(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        key = request.path_params["key"]
+        if key not in server["metadata"]:
+            raise NotFound("Metadata item was not found")
+        return reply({"meta": {key: server["metadata"][key]}})
+
+    async def set_metadata_item(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        key = request.path_params["key"]
+        meta = body.get("meta")
+        if not isinstance(meta, dict) or list(meta) != [key]:
+            raise BadRequest("Request body and URI mismatch")
+        self.backend.set_metadata(ctx, request.path_params["server_id"], meta, replace=False)
+        return reply({"meta": meta})
+
+    async def delete_metadata_item(self, request: Request, ctx: RequestContext) -> Response:
+        params = request.path_params
+        self.backend.delete_metadata_key(ctx, params["server_id"], params["key"])
+        return no_content()
+
+    # -- interfaces and volume attachments -----------------------------------------------
+
+    async def list_interfaces(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        ports = self.backend.addresses(server)
+        return reply({"interfaceAttachments": [views.interface(p) for p in ports]})
+
+    async def attach_interface(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="interfaceAttachment")
+        port = self.backend.attach_interface(ctx, request.path_params["server_id"], body)
+        return reply({"interfaceAttachment": views.interface(port)})
+
+    async def show_interface(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        port_id = request.path_params["port_id"]
+        for port in self.backend.addresses(server):
+            if port.port_id == port_id:
+                return reply({"interfaceAttachment": views.interface(port)})
+        raise NotFound(f"Port {port_id} is not attached")
+
+    async def detach_interface(self, request: Request, ctx: RequestContext) -> Response:
+        params = request.path_params
+        self.backend.detach_interface(ctx, params["server_id"], params["port_id"])
+        return no_content(202)
+
+    async def list_volume_attachments(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        shown = [views.volume_attachment(ctx, server["id"], v) for v in server["volumes"]]
+        return reply({"volumeAttachments": shown})
+
+    async def attach_volume(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="volumeAttachment")
+        server_id = request.path_params["server_id"]
+        entry = self.backend.attach_volume(ctx, server_id, body)
+        return reply({"volumeAttachment": views.volume_attachment(ctx, server_id, entry)})
+
+    async def show_volume_attachment(self, request: Request, ctx: RequestContext) -> Response:
+        server = self.backend.server(ctx, request.path_params["server_id"])
+        volume_id = request.path_params["volume_id"]
+        for entry in server["volumes"]:
+            if entry["volumeId"] == volume_id:
+                shown = views.volume_attachment(ctx, server["id"], entry)
+                return reply({"volumeAttachment": shown})
+        raise NotFound(f"Instance {server['id']} is not attached to volume {volume_id}.")
+
+    async def detach_volume(self, request: Request, ctx: RequestContext) -> Response:
+        params = request.path_params
+        self.backend.detach_volume(ctx, params["server_id"], params["volume_id"])
+        return no_content(202)
+
+    # -- flavors ----------------------------------------------------------------------
+
+    def _listed_flavors(self, request: Request, ctx: RequestContext) -> list[Document]:
+        query = request.query_params
+        public = query.get("is_public", "true").lower()
+        flavors = self.catalog.flavors()
+        if public not in ("none", "") or not ctx.is_admin:
+            wanted = boolean(public, "is_public") if public not in ("none", "") else True
+            flavors = [f for f in flavors if f["os-flavor-access:is_public"] == wanted]
+        for key, field in (("minRam", "ram"), ("minDisk", "disk")):
+            if key in query:
+                try:
+                    least = int(query[key])
+                except ValueError:
+                    raise BadRequest(f"Invalid input for query parameters {key}.") from None
+                flavors = [f for f in flavors if f[field] >= least]
+        return paginate(request, flavors)
+
+    async def list_flavors(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        flavors = self._listed_flavors(request, ctx)
+        return reply({"flavors": [views.flavor(ctx, base, f, detail=False) for f in flavors]})
+
+    async def list_flavors_detail(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        flavors = self._listed_flavors(request, ctx)
+        return reply({"flavors": [views.flavor(ctx, base, f, detail=True) for f in flavors]})
+
+    async def create_flavor(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="flavor")
+        flavor = self.catalog.create_flavor(ctx, body)
+        return reply({"flavor": views.flavor(ctx, base_url(request), flavor, detail=True)})
+
+    async def show_flavor(self, request: Request, ctx: RequestContext) -> Response:
+        flavor = self.catalog.flavor(request.path_params["flavor_id"])
+        return reply({"flavor": views.flavor(ctx, base_url(request), flavor, detail=True)})
+
+    async def delete_flavor(self, request: Request, ctx: RequestContext) -> Response:
+        self.catalog.delete_flavor(ctx, request.path_params["flavor_id"])
+        return no_content(202)
+
+    async def list_extra_specs(self, request: Request, ctx: RequestContext) -> Response:
+        flavor = self.catalog.flavor(request.path_params["flavor_id"])
+        return reply({"extra_specs": dict(flavor["extra_specs"])})
+
+    async def set_extra_specs(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        specs = self.catalog.set_extra_specs(
+            ctx, request.path_params["flavor_id"], body.get("extra_specs")
+        )
+        return reply({"extra_specs": specs})
+
+    async def show_extra_spec(self, request: Request, ctx: RequestContext) -> Response:
+        flavor = self.catalog.flavor(request.path_params["flavor_id"])
+        key = request.path_params["key"]
+        if key not in flavor["extra_specs"]:
+            raise NotFound(f"Flavor {flavor['id']} has no extra specs with key {key}.")
+        return reply({key: flavor["extra_specs"][key]})
+
+    async def delete_extra_spec(self, request: Request, ctx: RequestContext) -> Response:
+        params = request.path_params
+        self.catalog.delete_extra_spec(ctx, params["flavor_id"], params["key"])
+        return no_content(202)
+
+    # -- keypairs ---------------------------------------------------------------------
+
+    def _keypair_user(self, request: Request, ctx: RequestContext) -> str:
+        user_id = request.query_params.get("user_id")
+        if user_id and user_id != ctx.user_id and not ctx.is_admin:
+            raise Forbidden(
+                "Policy doesn't allow os_compute_api:os-keypairs:index to be performed."
+            )
+        return user_id or ctx.user_id
+
+    async def list_keypairs(self, request: Request, ctx: RequestContext) -> Response:
+        keypairs = paginate(
+            request,
+            self.catalog.keypairs(self._keypair_user(request, ctx)),
+            key=lambda k: str(k["name"]),
+        )
+        shown = [{"keypair": views.keypair(ctx, k, detail=False)} for k in keypairs]
+        return reply({"keypairs": shown})
+
+    async def create_keypair(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="keypair")
+        if body.get("user_id") and body["user_id"] != ctx.user_id and not ctx.is_admin:
+            raise Forbidden(
+                "Policy doesn't allow os_compute_api:os-keypairs:create to be performed."
+            )
+        keypair = self.catalog.create_keypair(ctx, body)
+        shown = views.keypair(ctx, keypair, detail=False)
+        if ctx.at_least(2, 10):
+            shown["user_id"] = keypair["user_id"]
+        return reply({"keypair": shown}, 201 if ctx.at_least(2, 2) else 200)
+
+    async def show_keypair(self, request: Request, ctx: RequestContext) -> Response:
+        keypair = self.catalog.keypair(
+            self._keypair_user(request, ctx), request.path_params["name"]
+        )
+        return reply({"keypair": views.keypair(ctx, keypair, detail=True)})
+
+    async def delete_keypair(self, request: Request, ctx: RequestContext) -> Response:
+        self.catalog.delete_keypair(self._keypair_user(request, ctx), request.path_params["name"])
+        return no_content(204 if ctx.at_least(2, 2) else 202)
+
+    # -- server groups ----------------------------------------------------------------
+
+    async def list_server_groups(self, request: Request, ctx: RequestContext) -> Response:
+        every = boolean(request.query_params.get("all_projects"), "all_projects") or False
+        groups = paginate(request, self.catalog.server_groups(ctx, every))
+        return reply({"server_groups": [views.server_group(ctx, g) for g in groups]})
+
+    async def create_server_group(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="server_group")
+        group = self.catalog.create_server_group(ctx, body)
+        return reply({"server_group": views.server_group(ctx, group)})
+
+    async def show_server_group(self, request: Request, ctx: RequestContext) -> Response:
+        group = self.catalog.server_group(ctx, request.path_params["group_id"])
+        return reply({"server_group": views.server_group(ctx, group)})
+
+    async def delete_server_group(self, request: Request, ctx: RequestContext) -> Response:
+        self.catalog.delete_server_group(ctx, request.path_params["group_id"])
+        return no_content()
+
+    # -- zones, limits, quotas -----------------------------------------------------------
+
+    async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
+        zone: Document = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
+        return reply({"availabilityZoneInfo": [zone]})
+
+    async def availability_zones_detail(self, request: Request, ctx: RequestContext) -> Response:
+        services = {"nova-compute": {"available": True, "active": True, "updated_at": None}}
+        zone = {
+            "zoneName": "nova",
+            "zoneState": {"available": True},
+            "hosts": {"sandbox": services},
+        }
+        return reply({"availabilityZoneInfo": [zone]})
+
+    def _quota_set(self, project_id: str) -> Document:
+        quota = {name: self.backend.quota(name) for name in QUOTA_NAMES}
+        quota.update(
+            injected_files=-1,
+            injected_file_content_bytes=-1,
+            injected_file_path_bytes=-1,
+            server_group_members=-1,
+        )
+        return {"id": project_id, **quota}
+
+    async def limits(self, request: Request, ctx: RequestContext) -> Response:
+        used = self.backend.usage(ctx.project_id)
+        absolute = {
+            "maxTotalInstances": self.backend.quota("instances"),
+            "maxTotalCores": self.backend.quota("cores"),
+            "maxTotalRAMSize": self.backend.quota("ram"),
+            "maxTotalKeypairs": self.backend.quota("key_pairs"),
+            "maxServerMeta": self.backend.quota("metadata_items"),
+            "maxServerGroups": self.backend.quota("server_groups"),
+            "maxServerGroupMembers": -1,
+            "maxPersonality": -1,
+            "maxPersonalitySize": -1,
+            "maxImageMeta": -1,
+            "totalInstancesUsed": used["instances"],
+            "totalCoresUsed": used["cores"],
+            "totalRAMUsed": used["ram"],
+            "totalServerGroupsUsed": len(self.catalog.server_groups(ctx, False)),
+        }
+        return reply({"limits": {"rate": [], "absolute": absolute}})
+
+    async def show_quota_set(self, request: Request, ctx: RequestContext) -> Response:
+        project_id = request.path_params["project_id"]
+        if project_id != ctx.project_id and not ctx.is_admin:
+            raise Forbidden(
+                "Policy doesn't allow os_compute_api:os-quota-sets:show to be performed."
+            )
+        quota = self._quota_set(project_id)
+        if request.url.path.endswith("/detail"):
+            used = self.backend.usage(project_id)
+            quota = {
+                key: value
+                if key == "id"
+                else {"limit": value, "in_use": used.get(key, 0), "reserved": 0}
+                for key, value in quota.items()
+            }
+        return reply({"quota_set": quota})
+
+    # -- routes -----------------------------------------------------------------------
+
+    def operations(self) -> list[Operation]:
+        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
+            return Operation(method, "/v2.1" + path, name, handler, authenticated=auth)
+
+        server = "/servers/{server_id}"
+        flavor = "/flavors/{flavor_id}"
+        return [
+            op("GET", "", "version", self.version, auth=False),
+            op("GET", "/", "version", self.version, auth=False),
+            op("GET", "/servers", "servers.list", self.list_servers),
+            op("GET", "/servers/detail", "servers.list_detail", self.list_servers_detail),
+            op("POST", "/servers", "servers.create", self.create_server),
+            op("GET", server, "servers.show", self.show_server),
+            op("PUT", server, "servers.update", self.update_server),
+            op("DELETE", server, "servers.delete", self.delete_server),
+            op("POST", server + "/action", "servers.action", self.action),
+            op("GET", server + "/ips", "servers.ips", self.ips),
+            op("GET", server + "/metadata", "metadata.list", self.show_metadata),
+            op("POST", server + "/metadata", "metadata.update", self.merge_metadata),
+            op("PUT", server + "/metadata", "metadata.replace", self.replace_metadata),
+            op("GET", server + "/metadata/{key}", "metadata.show", self.show_metadata_item),
+            op("PUT", server + "/metadata/{key}", "metadata.set", self.set_metadata_item),
+            op("DELETE", server + "/metadata/{key}", "metadata.delete", self.delete_metadata_item),
+            op("GET", server + "/os-interface", "interfaces.list", self.list_interfaces),
+            op("POST", server + "/os-interface", "interfaces.create", self.attach_interface),
+            op("GET", server + "/os-interface/{port_id}", "interfaces.show", self.show_interface),
+            op(
+                "DELETE",
+                server + "/os-interface/{port_id}",
+                "interfaces.delete",
+                self.detach_interface,
+            ),
+            op(
+                "GET",
+                server + "/os-volume_attachments",
+                "volume_attachments.list",
+                self.list_volume_attachments,
+            ),
+            op(
+                "POST",
+                server + "/os-volume_attachments",
+                "volume_attachments.create",
+                self.attach_volume,
+            ),
+            op(
+                "GET",
+                server + "/os-volume_attachments/{volume_id}",
+                "volume_attachments.show",
+                self.show_volume_attachment,
+            ),
+            op(
+                "DELETE",
+                server + "/os-volume_attachments/{volume_id}",
+                "volume_attachments.delete",
+                self.detach_volume,
+            ),
+            op("GET", "/flavors", "flavors.list", self.list_flavors),
+            op("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors_detail),
+            op("POST", "/flavors", "flavors.create", self.create_flavor),
+            op("GET", flavor, "flavors.show", self.show_flavor),
+            op("DELETE", flavor, "flavors.delete", self.delete_flavor),
+            op("GET", flavor + "/os-extra_specs", "extra_specs.list", self.list_extra_specs),
+            op("POST", flavor + "/os-extra_specs", "extra_specs.create", self.set_extra_specs),
+            op("GET", flavor + "/os-extra_specs/{key}", "extra_specs.show", self.show_extra_spec),
+            op(
+                "DELETE",
+                flavor + "/os-extra_specs/{key}",
+                "extra_specs.delete",
+                self.delete_extra_spec,
+            ),
+            op("GET", "/os-keypairs", "keypairs.list", self.list_keypairs),
+            op("POST", "/os-keypairs", "keypairs.create", self.create_keypair),
+            op("GET", "/os-keypairs/{name}", "keypairs.show", self.show_keypair),
+            op("DELETE", "/os-keypairs/{name}", "keypairs.delete", self.delete_keypair),
+            op("GET", "/os-server-groups", "server_groups.list", self.list_server_groups),
+            op("POST", "/os-server-groups", "server_groups.create", self.create_server_group),
+            op("GET", "/os-server-groups/{group_id}", "server_groups.show", self.show_server_group),
+            op(
+                "DELETE",
+                "/os-server-groups/{group_id}",
+                "server_groups.delete",
+                self.delete_server_group,
+            ),
+            op("GET", "/os-availability-zone", "availability_zones.list", self.availability_zones),
+            op(
+                "GET",
+                "/os-availability-zone/detail",
+                "availability_zones.detail",
+                self.availability_zones_detail,
+            ),
+            op("GET", "/limits", "limits.show", self.limits),
+            op("GET", "/os-quota-sets/{project_id}", "quotas.show", self.show_quota_set),
+            op("GET", "/os-quota-sets/{project_id}/detail", "quotas.detail", self.show_quota_set),
+        ]
+
+
+def _operations(backend: ComputeBackend) -> list[Operation]:
+    return ComputeApi(backend).operations()
+
+
+SERVICE = Service(
+    name="nova",
+    type="compute",
+    prefix="/compute",
+    endpoint_path="/compute/v2.1",
+    make_backend=ComputeBackend,
+    operations=_operations,
+    versions=versions,
+    error_body=error_body,
+    microversions=MICROVERSIONS,
+)

@@ -1,0 +1,586 @@
+"""Nova's servers: a state machine on the sandbox's clock.
+
+A server is created in BUILD and becomes ACTIVE ``build_delay`` seconds later (ERROR when
+the fault plan names it); resize, reboot and rebuild pass through their transitional
+status the same way. Nothing runs in the background: each read settles the server first
+(`_settle`), so the sandbox's state is a function of its database and the clock, and a
+restarted sandbox carries on where it stopped.
+
+Ports come from Neutron's backend and volumes from Cinder's, through the Protocols of
+`stoker.sandbox.interfaces`, when those services run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+from typing import Any
+
+from stoker.sandbox.compute.catalog import ComputeCatalog
+from stoker.sandbox.http_errors import ApiError, BadRequest, Conflict, NotFound, OverQuota
+from stoker.sandbox.interfaces import ImageProvider, PortAddress, PortProvider, VolumeProvider
+from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
+
+Document = dict[str, Any]
+
+SERVER = "compute.server"
+
+#: status -> (vm_state, power_state) once settled
+_STATES = {
+    "ACTIVE": ("active", 1),
+    "ERROR": ("error", 0),
+    "SHUTOFF": ("stopped", 4),
+    "SUSPENDED": ("suspended", 7),
+    "PAUSED": ("paused", 3),
+    "VERIFY_RESIZE": ("resized", 1),
+}
+
+#: action -> the statuses it is allowed from (Nova answers 409 otherwise)
+_ALLOWED = {
+    "resize": ("ACTIVE", "SHUTOFF"),
+    "confirmResize": ("VERIFY_RESIZE",),
+    "revertResize": ("VERIFY_RESIZE",),
+    "reboot": ("ACTIVE", "SHUTOFF", "ERROR", "PAUSED", "SUSPENDED"),
+    "rebuild": ("ACTIVE", "SHUTOFF", "ERROR"),
+    "os-stop": ("ACTIVE", "ERROR"),
+    "os-start": ("SHUTOFF",),
+    "suspend": ("ACTIVE", "SHUTOFF"),
+    "resume": ("SUSPENDED",),
+    "pause": ("ACTIVE",),
+    "unpause": ("PAUSED",),
+    "lock": None,
+    "unlock": None,
+}
+
+#: default quotas (-1: unlimited): a sandbox is a test bed; the fault plan sets limits
+QUOTA_NAMES = ("instances", "cores", "ram", "key_pairs", "server_groups", "metadata_items")
+
+
+class ComputeBackend:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.store = hub.store
+        self.catalog = ComputeCatalog(hub)
+        self.catalog.seed()
+
+    # -- quotas -----------------------------------------------------------------------
+
+    def quota(self, resource: str) -> int:
+        faults = self.hub.config.faults
+        limit = faults.quota("compute", resource) if faults is not None else None
+        return -1 if limit is None else limit
+
+    def usage(self, project_id: str) -> dict[str, int]:
+        servers = self.servers(project_id)
+        flavors = {f["id"]: f for f in self.catalog.flavors()}
+        used = {"instances": len(servers), "cores": 0, "ram": 0}
+        for server in servers:
+            flavor = flavors.get(server["flavor_id"])
+            if flavor is not None:
+                used["cores"] += flavor["vcpus"]
+                used["ram"] += flavor["ram"]
+        return used
+
+    def _check_quota(self, project_id: str, flavor: Document) -> None:
+        used = self.usage(project_id)
+        asked = {"instances": 1, "cores": flavor["vcpus"], "ram": flavor["ram"]}
+        for resource, amount in asked.items():
+            limit = self.quota(resource)
+            if limit >= 0 and used[resource] + amount > limit:
+                raise OverQuota(
+                    f"Quota exceeded for {resource}: Requested {amount}, but already used "
+                    f"{used[resource]} of {limit} {resource}"
+                )
+
+    # -- reading ----------------------------------------------------------------------
+
+    def _settle(self, server: Document) -> Document | None:
+        """The server as it is now: a transition whose time has come is applied (and
+        saved); None once a deleted server is gone."""
+        now = self.hub.now()
+        deleted_at = server.get("_deleted_at")
+        if deleted_at is not None and now >= deleted_at:
+            self.store.delete(SERVER, server["id"])
+            return None
+        ready_at = server.get("_ready_at")
+        if ready_at is None or now < ready_at:
+            return server
+        status = server.pop("_next")
+        server["_ready_at"] = None
+        self._enter(server, status)
+        if status == "ERROR":
+            server["fault"] = {
+                "code": 500,
+                "created": iso_time(now),
+                "message": "No valid host was found. There are not enough hosts available.",
+            }
+        if status == "ACTIVE" and not server.get("launched_at"):
+            server["launched_at"] = iso_time(now)
+        self.store.put(SERVER, server["id"], server)
+        return server
+
+    def _enter(self, server: Document, status: str) -> None:
+        vm_state, power_state = _STATES[status]
+        server.update(status=status, vm_state=vm_state, power_state=power_state, task_state=None)
+        server["updated"] = iso_time(self.hub.now())
+
+    def _transition(
+        self, server: Document, status: str, task_state: str, then: str, vm_state: str | None = None
+    ) -> None:
+        """Enter a transitional ``status`` now and ``then`` after the build delay."""
+        server.update(status=status, task_state=task_state, _next=then)
+        if vm_state is not None:
+            server["vm_state"] = vm_state
+        server["_ready_at"] = self.hub.now() + self.hub.config.build_delay
+        server["updated"] = iso_time(self.hub.now())
+
+    def server(self, ctx: RequestContext, server_id: str) -> Document:
+        found = self.store.get(SERVER, server_id)
+        if found is not None and (found["project_id"] == ctx.project_id or ctx.is_admin):
+            settled = self._settle(found)
+            if settled is not None:
+                return settled
+        raise NotFound(f"Instance {server_id} could not be found.")
+
+    def servers(self, project_id: str | None) -> list[Document]:
+        """The project's servers (every project's for None), settled, oldest first."""
+        found = self.store.list(SERVER, project_id=project_id)
+        return [s for s in (self._settle(server) for server in found) if s is not None]
+
+    def addresses(self, server: Document) -> list[PortAddress]:
+        ports = self.hub.find(PortProvider)
+        if ports is None or not server["ports"]:
+            return []
+        return ports.addresses([p["port_id"] for p in server["ports"]])
+
+    # -- creating ---------------------------------------------------------------------
+
+    def create_server(self, ctx: RequestContext, body: Document) -> Document:
+        name = body.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 255:
+            raise BadRequest(f"Invalid input for field/attribute name. Value: {name}.")
+        flavor_ref = str(body.get("flavorRef") or "").rstrip("/").rsplit("/", 1)[-1]
+        try:
+            flavor = self.catalog.flavor(flavor_ref)
+        except NotFound:
+            raise BadRequest(f"Flavor {flavor_ref} could not be found.") from None
+        image_id = self._image(ctx, body)
+        key_name = body.get("key_name")
+        if key_name is not None:
+            try:
+                self.catalog.keypair(ctx.user_id, str(key_name))
+            except NotFound:
+                raise BadRequest("Invalid key_name provided.") from None
+        networks = body.get("networks")
+        if networks is None and ctx.at_least(2, 37):
+            raise BadRequest(
+                "Invalid input for field/attribute server. 'networks' is a required property"
+            )
+        metadata = body.get("metadata") or {}
+        if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+            raise BadRequest("Invalid input for field/attribute metadata.")
+        groups = body.get("security_groups") or [{"name": "default"}]
+        security_groups = tuple(str(g.get("name")) for g in groups if isinstance(g, dict))
+        hints = body.get("os:scheduler_hints") or body.get("OS-SCH-HNT:scheduler_hints") or {}
+        group_id = hints.get("group") if isinstance(hints, dict) else None
+        self._check_quota(ctx.project_id, flavor)
+        now = self.hub.now()
+        server_id = new_id()
+        server: Document = {
+            "id": server_id,
+            "name": name,
+            "project_id": ctx.project_id,
+            "user_id": ctx.user_id,
+            "flavor_id": flavor["id"],
+            "image_id": image_id,
+            "key_name": key_name,
+            "metadata": dict(metadata),
+            "created": iso_time(now),
+            "updated": iso_time(now),
+            "launched_at": None,
+            "access_ipv4": str(body.get("accessIPv4") or ""),
+            "access_ipv6": str(body.get("accessIPv6") or ""),
+            "config_drive": "True" if body.get("config_drive") else "",
+            "user_data": body.get("user_data"),
+            "security_groups": list(security_groups),
+            "availability_zone": str(body.get("availability_zone") or "nova"),
+            "description": body.get("description"),
+            "tags": list(body.get("tags") or []),
+            "locked": False,
+            "host_id": secrets.token_hex(28),
+            "ports": [],
+            "volumes": [],
+            "server_groups": [group_id] if group_id else [],
+            "fault": None,
+            "admin_pass": str(body.get("adminPass") or secrets.token_urlsafe(9)),
+            "status": "BUILD",
+            "vm_state": "building",
+            "task_state": "scheduling",
+            "power_state": 0,
+            "_ready_at": None,
+            "_deleted_at": None,
+        }
+        faults = self.hub.config.faults
+        fails = faults is not None and faults.server_fails(name)
+        self._transition(server, "BUILD", "spawning", "ERROR" if fails else "ACTIVE")
+        with self.store.transaction():
+            if group_id:
+                try:
+                    self.catalog.join_group(ctx, str(group_id), server_id)
+                except NotFound as error:
+                    raise BadRequest(error.message) from None
+            server["ports"] = self._plug_all(ctx, server_id, networks, security_groups)
+            server["volumes"] = self._attach_boot_volumes(ctx, server_id, body)
+            self.store.insert(SERVER, server_id, server, ctx.project_id)
+        return self._settle(server) or server
+
+    def _image(self, ctx: RequestContext, body: Document) -> str:
+        image_ref = str(body.get("imageRef") or "").rstrip("/").rsplit("/", 1)[-1]
+        mappings = body.get("block_device_mapping_v2") or []
+        boots_from_volume = any(
+            isinstance(m, dict) and m.get("boot_index") in (0, "0") for m in mappings
+        )
+        if not image_ref:
+            if boots_from_volume:
+                return ""
+            raise BadRequest("Missing imageRef attribute")
+        images = self.hub.find(ImageProvider)
+        if images is not None and images.find_image(ctx.project_id, image_ref) is None:
+            raise BadRequest(f"Image {image_ref} could not be found.")
+        return image_ref
+
+    def _plug_all(
+        self,
+        ctx: RequestContext,
+        server_id: str,
+        networks: Any,
+        security_groups: tuple[str, ...],
+    ) -> list[Document]:
+        ports = self.hub.find(PortProvider)
+        if networks in (None, "auto"):
+            network_id = ports.auto_network(ctx.project_id) if ports is not None else None
+            networks = [{"uuid": network_id}] if network_id else []
+        elif networks == "none":
+            networks = []
+        if not isinstance(networks, list):
+            raise BadRequest("Invalid input for field/attribute networks.")
+        plugged = []
+        for request in networks:
+            if not isinstance(request, dict):
+                raise BadRequest("Invalid input for field/attribute networks.")
+            port_id, network_id = request.get("port"), request.get("uuid")
+            if not port_id and not network_id:
+                raise BadRequest("Invalid input for field/attribute networks: uuid or port")
+            if ports is None:
+                missing = f"Port id {port_id}" if port_id else f"Network {network_id}"
+                raise BadRequest(f"{missing} could not be found.")
+            try:
+                plugged_id = ports.plug(
+                    ctx.project_id,
+                    server_id,
+                    network_id=network_id,
+                    port_id=port_id,
+                    fixed_ip=request.get("fixed_ip"),
+                    security_groups=() if port_id else security_groups,
+                )
+            except NotFound as error:
+                raise BadRequest(error.message) from None
+            plugged.append({"port_id": plugged_id, "created": not port_id})
+        return plugged
+
+    def _attach_boot_volumes(
+        self, ctx: RequestContext, server_id: str, body: Document
+    ) -> list[Document]:
+        attached: list[Document] = []
+        for mapping in body.get("block_device_mapping_v2") or []:
+            if not isinstance(mapping, dict):
+                raise BadRequest("Invalid input for field/attribute block_device_mapping_v2.")
+            if mapping.get("source_type") != "volume" or not mapping.get("uuid"):
+                continue
+            device = "/dev/vda" if mapping.get("boot_index") in (0, "0") else None
+            attached.append(
+                self._attach(
+                    ctx,
+                    server_id,
+                    attached,
+                    str(mapping["uuid"]),
+                    device,
+                    bool(mapping.get("delete_on_termination", False)),
+                )
+            )
+        return attached
+
+    def _attach(
+        self,
+        ctx: RequestContext,
+        server_id: str,
+        existing: list[Document],
+        volume_id: str,
+        device: str | None,
+        delete_on_termination: bool = False,
+    ) -> Document:
+        volumes = self.hub.find(VolumeProvider)
+        if volumes is None:
+            raise NotFound(f"Volume {volume_id} could not be found.")
+        if any(v["volumeId"] == volume_id for v in existing):
+            raise Conflict(f"Volume {volume_id} is already attached to the instance")
+        if not device:
+            used = {v["device"] for v in existing}
+            device = next(
+                f"/dev/vd{letter}"
+                for letter in "bcdefghijklmnopqrstuvwxyz"
+                if f"/dev/vd{letter}" not in used
+            )
+        try:
+            volumes.attach(ctx.project_id, volume_id, server_id, device)
+        except Conflict as error:
+            raise BadRequest(f"Invalid volume: {error.message}") from None
+        return {
+            "volumeId": volume_id,
+            "device": device,
+            "delete_on_termination": delete_on_termination,
+            "attachment_id": new_id(),
+        }
+
+    # -- changing ---------------------------------------------------------------------
+
+    def update_server(self, ctx: RequestContext, server_id: str, body: Document) -> Document:
+        server = self.server(ctx, server_id)
+        if "name" in body:
+            name = body["name"]
+            if not isinstance(name, str) or not name.strip() or len(name) > 255:
+                raise BadRequest(f"Invalid input for field/attribute name. Value: {name}.")
+            server["name"] = name
+        if "description" in body:
+            server["description"] = body["description"]
+        for key, field in (("accessIPv4", "access_ipv4"), ("accessIPv6", "access_ipv6")):
+            if key in body:
+                server[field] = str(body[key] or "")
+        server["updated"] = iso_time(self.hub.now())
+        self.store.put(SERVER, server_id, server)
+        return server
+
+    def set_metadata(
+        self, ctx: RequestContext, server_id: str, metadata: Any, *, replace: bool
+    ) -> Document:
+        server = self.server(ctx, server_id)
+        if not isinstance(metadata, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and 0 < len(k) <= 255 and len(v) <= 255
+            for k, v in metadata.items()
+        ):
+            raise BadRequest("Invalid input for field/attribute metadata.")
+        merged = dict(metadata) if replace else {**server["metadata"], **metadata}
+        limit = self.quota("metadata_items")
+        if limit >= 0 and len(merged) > limit:
+            raise OverQuota(f"Quota exceeded for metadata_items: maximum is {limit}")
+        server["metadata"] = merged
+        self.store.put(SERVER, server_id, server)
+        return dict(merged)
+
+    def delete_metadata_key(self, ctx: RequestContext, server_id: str, key: str) -> None:
+        server = self.server(ctx, server_id)
+        if key not in server["metadata"]:
+            raise NotFound("Metadata item was not found")
+        del server["metadata"][key]
+        self.store.put(SERVER, server_id, server)
+
+    def act(self, ctx: RequestContext, server_id: str, action: str, args: Any) -> Document:
+        """A server action (``POST /servers/{id}/action``); the server afterwards."""
+        server = self.server(ctx, server_id)
+        if action not in _ALLOWED:
+            raise BadRequest(f"There is no such action: {action}")
+        allowed = _ALLOWED[action]
+        if server["locked"] and action not in ("lock", "unlock") and not ctx.is_admin:
+            raise Conflict(f"Instance {server_id} is locked")
+        if allowed is not None:
+            if server["task_state"] is not None:
+                raise Conflict(
+                    f"Cannot '{action}' instance {server_id} while it is in task_state "
+                    f"{server['task_state']}"
+                )
+            if server["status"] not in allowed:
+                raise Conflict(
+                    f"Cannot '{action}' instance {server_id} while it is in vm_state "
+                    f"{server['vm_state']}"
+                )
+        getattr(self, "_" + action.replace("-", "_").lower())(ctx, server, args)
+        self.store.put(SERVER, server_id, server)
+        return self._settle(server) or server
+
+    def _resize(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        flavor_ref = str((args or {}).get("flavorRef") or "").rstrip("/").rsplit("/", 1)[-1]
+        if not flavor_ref:
+            raise BadRequest("Resize requests require 'flavorRef' attribute.")
+        try:
+            flavor = self.catalog.flavor(flavor_ref)
+        except NotFound:
+            raise BadRequest(f"Flavor {flavor_ref} could not be found.") from None
+        if flavor["id"] == server["flavor_id"]:
+            raise BadRequest("When resizing, instances must change flavor!")
+        old = self.catalog.flavor(server["flavor_id"])
+        for resource, key in (("cores", "vcpus"), ("ram", "ram")):
+            limit = self.quota(resource)
+            grow = flavor[key] - old[key]
+            if limit >= 0 and grow > 0 and self.usage(ctx.project_id)[resource] + grow > limit:
+                raise OverQuota(f"Quota exceeded for {resource}: Requested {grow}")
+        server["_old_flavor_id"] = server["flavor_id"]
+        server["flavor_id"] = flavor["id"]
+        self._transition(server, "RESIZE", "resize_prep", "VERIFY_RESIZE")
+
+    def _confirmresize(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        server.pop("_old_flavor_id", None)
+        self._enter(server, "ACTIVE")
+
+    def _revertresize(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        server["flavor_id"] = server.pop("_old_flavor_id", server["flavor_id"])
+        self._transition(server, "REVERT_RESIZE", "resize_reverting", "ACTIVE")
+
+    def _reboot(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        kind = str((args or {}).get("type", "")).upper()
+        if kind not in ("SOFT", "HARD"):
+            raise BadRequest("Invalid input for field/attribute type.")
+        status = "REBOOT" if kind == "SOFT" else "HARD_REBOOT"
+        self._transition(
+            server, status, "rebooting" if kind == "SOFT" else "rebooting_hard", "ACTIVE"
+        )
+
+    def _rebuild(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        args = args or {}
+        server["image_id"] = self._image(ctx, {"imageRef": args.get("imageRef")})
+        if "name" in args:
+            server["name"] = str(args["name"])
+        if isinstance(args.get("metadata"), dict):
+            server["metadata"] = dict(args["metadata"])
+        self._transition(server, "REBUILD", "rebuilding", "ACTIVE")
+
+    def _os_stop(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        self._enter(server, "SHUTOFF")
+
+    def _os_start(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        self._enter(server, "ACTIVE")
+
+    def _suspend(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        self._enter(server, "SUSPENDED")
+
+    def _resume(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        self._enter(server, "ACTIVE")
+
+    def _pause(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        self._enter(server, "PAUSED")
+
+    def _unpause(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        self._enter(server, "ACTIVE")
+
+    def _lock(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        server["locked"] = True
+
+    def _unlock(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        server["locked"] = False
+
+    # -- interfaces and volumes ---------------------------------------------------------
+
+    def attach_interface(self, ctx: RequestContext, server_id: str, body: Document) -> PortAddress:
+        server = self.server(ctx, server_id)
+        port_id, network_id = body.get("port_id"), body.get("net_id")
+        fixed_ips = body.get("fixed_ips") or []
+        fixed_ip = (
+            fixed_ips[0].get("ip_address") if fixed_ips and isinstance(fixed_ips[0], dict) else None
+        )
+        ports = self.hub.find(PortProvider)
+        if ports is None:
+            raise NotFound(
+                f"Network {network_id} could not be found."
+                if network_id
+                else f"Port {port_id} could not be found."
+            )
+        with self.store.transaction():
+            plugged = ports.plug(
+                ctx.project_id,
+                server_id,
+                network_id=network_id,
+                port_id=port_id,
+                fixed_ip=fixed_ip,
+                security_groups=() if port_id else tuple(server["security_groups"]),
+            )
+            server["ports"].append({"port_id": plugged, "created": not port_id})
+            self.store.put(SERVER, server_id, server)
+        return ports.addresses([plugged])[0]
+
+    def detach_interface(self, ctx: RequestContext, server_id: str, port_id: str) -> None:
+        server = self.server(ctx, server_id)
+        entry = next((p for p in server["ports"] if p["port_id"] == port_id), None)
+        ports = self.hub.find(PortProvider)
+        if entry is None or ports is None:
+            raise NotFound(f"Port {port_id} is not attached")
+        with self.store.transaction():
+            ports.unplug(port_id, delete=entry["created"])
+            server["ports"].remove(entry)
+            self.store.put(SERVER, server_id, server)
+
+    def attach_volume(self, ctx: RequestContext, server_id: str, body: Document) -> Document:
+        server = self.server(ctx, server_id)
+        volume_id = body.get("volumeId")
+        if not isinstance(volume_id, str) or not volume_id:
+            raise BadRequest("Invalid input for field/attribute volumeId.")
+        device = body.get("device")
+        with self.store.transaction():
+            attachment = self._attach(
+                ctx,
+                server_id,
+                server["volumes"],
+                volume_id,
+                str(device) if device else None,
+                bool(body.get("delete_on_termination", False)),
+            )
+            server["volumes"].append(attachment)
+            self.store.put(SERVER, server_id, server)
+        return attachment
+
+    def detach_volume(self, ctx: RequestContext, server_id: str, volume_id: str) -> None:
+        server = self.server(ctx, server_id)
+        entry = next((v for v in server["volumes"] if v["volumeId"] == volume_id), None)
+        if entry is None:
+            raise NotFound(f"volume_id not found: {volume_id}")
+        with self.store.transaction():
+            volumes = self.hub.find(VolumeProvider)
+            if volumes is not None:
+                volumes.detach(volume_id, server_id)
+            server["volumes"].remove(entry)
+            self.store.put(SERVER, server_id, server)
+
+    # -- deleting -----------------------------------------------------------------------
+
+    def delete_server(self, ctx: RequestContext, server_id: str) -> None:
+        """Ports are unplugged and volumes detached now; the server shows ``deleting``
+        for the build delay, then is gone (404), as Nova deletes asynchronously."""
+        server = self.server(ctx, server_id)
+        if server.get("_deleted_at") is not None:
+            return
+        if server["locked"] and not ctx.is_admin:
+            raise Conflict(f"Instance {server_id} is locked")
+        with self.store.transaction():
+            ports = self.hub.find(PortProvider)
+            if ports is not None:
+                for entry in server["ports"]:
+                    with contextlib.suppress(ApiError):  # gone already
+                        ports.unplug(entry["port_id"], delete=entry["created"])
+            volumes = self.hub.find(VolumeProvider)
+            if volumes is not None:
+                for entry in server["volumes"]:
+                    volumes.detach(entry["volumeId"], server_id)
+            self.catalog.leave_groups(server_id)
+            server["ports"], server["volumes"] = [], []
+            server["task_state"] = "deleting"
+            server["_ready_at"] = None
+            server["_deleted_at"] = self.hub.now() + self.hub.config.build_delay
+            self.store.put(SERVER, server_id, server)
+        self._settle(server)
+
+
+def name_filter(pattern: str) -> re.Pattern[str]:
+    """Nova filters server names by regular expression (a bad one matches literally)."""
+    try:
+        return re.compile(pattern)
+    except re.error:
+        return re.compile(re.escape(pattern))
