@@ -15,13 +15,14 @@ refusals (409, 503), and waits until the cloud no longer shows the resource.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud import Cloud
-from stoker.cloud.backoff import POLL
-from stoker.cloud.connection import NotFoundError
+from stoker.cloud.backoff import POLL, RETRIES, RETRY
+from stoker.cloud.connection import TRANSIENT, NotFoundError
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
@@ -106,18 +107,48 @@ class CloudResource(ResourcePlugin):
             context.data[PENDING] = name
             context.data["physical_name"] = context.physical_name
             await _checkpoint(context)
-            create_call, _ = self.calls()
-            shown = await self.cloud.call(
-                create_call, lambda c: self.make(c, context, name), retry=False
-            )
+            shown = await self._make(context, name)
             context.physical_id = str(shown["id"])
             await _checkpoint(context)
         shown = await self.wait_ready(context, shown)
         context.data.pop(PENDING, None)
         context.data[SHOWN] = plain(shown)
 
+    async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        """The create call. A transient refusal (409, 429, 503) is retried with backoff
+        only where the resource can be found by the name stoker gave it: the cloud may
+        have made it before refusing, and a retry must adopt it, never make a second."""
+        create_call, _ = self.calls()
+        delays = RETRY.delays()
+        for attempt in range(RETRIES + 1):
+            try:
+                return await self.cloud.call(
+                    create_call, lambda c: self.make(c, context, name), retry=False
+                )
+            except CloudError as error:
+                if (
+                    error.status not in TRANSIENT
+                    or attempt == RETRIES
+                    or not self.findable(context)
+                ):
+                    raise
+            await pause(context, next(delays))
+            found = await self._find(context, name)
+            if found is not None:
+                return await self.cloud.call(
+                    self.show_call, functools.partial(self.show, physical_id=found)
+                )
+        raise AssertionError("unreachable")
+
+    def findable(self, context: ResourceContext) -> bool:
+        """Whether a resource this create made can be found by the name it was given."""
+        overridden = type(self).find is not CloudResource.find
+        if not overridden or self.name_property is None:
+            return False
+        return not context.properties.get(self.name_property)
+
     async def _find(self, context: ResourceContext, name: str) -> str | None:
-        if self.name_property and context.properties.get(self.name_property):
+        if not self.findable(context):
             return None  # a name the template chose may be another's: never adopt by it
         return await self.cloud.call(f"{self.show_call} (by name)", lambda c: self.find(c, name))
 

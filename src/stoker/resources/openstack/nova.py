@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -136,6 +137,15 @@ class Server(NovaResource):
             if nic:
                 result.append(nic)
         return result or None
+
+    def find(self, connection: Any, name: str) -> str | None:
+        # Nova filters names by regular expression: anchored, escaped, exact
+        params = {"name": f"^{re.escape(name)}$"}
+        body = request(
+            connection, "compute", "GET", "/servers", "compute.list_servers", params=params
+        )
+        found = [s for s in (body or {}).get("servers") or [] if s.get("name") == name]
+        return str(found[0]["id"]) if found else None
 
     async def create(self, context: ResourceContext) -> None:
         await super().create(context)
