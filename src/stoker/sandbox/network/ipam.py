@@ -25,7 +25,7 @@ Range = tuple[int, int]
 
 
 def invalid_input(message: str) -> BadRequest:
-    return BadRequest(f"Invalid input for operation: {message}", kind="InvalidInput")
+    return BadRequest(f"Invalid input for operation: {message}.", kind="InvalidInput")
 
 
 def parse_cidr(value: Any, ip_version: int | None) -> Network:
@@ -39,13 +39,13 @@ def parse_cidr(value: Any, ip_version: int | None) -> Network:
         ) from None
     if str(network) != str(value) and str(value) != network.with_prefixlen:
         raise invalid_input(
-            f"'{value}' isn't a recognized IP subnet cidr, '{network}' is recommended."
+            f"'{value}' isn't a recognized IP subnet cidr, '{network}' is recommended"
         )
     if ip_version is not None and network.version != ip_version:
-        raise invalid_input(f"Cidr {network} is incompatible with ip_version {ip_version}.")
+        raise invalid_input(f"Cidr {network} is incompatible with ip_version {ip_version}")
     if network.version == 4 and network.prefixlen > 30:
         # Neutron needs room for a network, a gateway and one address
-        raise invalid_input(f"Requested subnet with cidr: {network} is too small.")
+        raise invalid_input(f"Requested subnet with cidr: {network} is too small")
     return network
 
 

@@ -164,7 +164,7 @@ class Subnets:
             if ipam.overlaps(str(cidr), other["cidr"]):
                 raise ipam.invalid_input(
                     f"Requested subnet with cidr: {cidr} for network: {network['id']} "
-                    "overlaps with another subnet."
+                    "overlaps with another subnet"
                 )
         gateway = self._gateway(body, cidr)
         if "allocation_pools" in body and body["allocation_pools"] is not None:
@@ -205,7 +205,7 @@ class Subnets:
         if gateway.version != cidr.version:
             raise ipam.invalid_input(f"Gateway IP version inconsistent with subnet {cidr}")
         if gateway in (cidr.network_address, cidr.broadcast_address) and cidr.version == 4:
-            raise ipam.invalid_input(f"Gateway is not valid on subnet {cidr}.")
+            raise ipam.invalid_input(f"Gateway is not valid on subnet {cidr}")
         return gateway
 
     @staticmethod

@@ -54,7 +54,8 @@ class Records:
     def get(self, id: str, project: str | None) -> Document:
         document = self.find(id, project)
         if document is None:
-            raise NotFound(self._missing(str(id)), kind=f"{self.label.replace(' ', '')}NotFound")
+            kind = "".join(word[0].upper() + word[1:] for word in self.label.split())
+            raise NotFound(self._missing(str(id)), kind=f"{kind}NotFound")
         return document
 
     def all(self, project: str | None) -> list[Document]:
