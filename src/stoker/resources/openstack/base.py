@@ -64,6 +64,8 @@ class CloudResource(ResourcePlugin):
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
     #: the property that names the resource in the cloud (None: it has no name)
     name_property: ClassVar[str | None] = "name"
+    #: Heat's hidden (deprecated) property names and the ones that replaced them
+    aliases: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, cloud: Cloud) -> None:
         self.cloud = cloud
@@ -91,6 +93,16 @@ class CloudResource(ResourcePlugin):
         return (f"{self.show_call.split('.')[0]}.create", f"{self.show_call.split('.')[0]}.delete")
 
     # -- the handlers ------------------------------------------------------------------
+    def normalize(self, properties: Mapping[str, Any]) -> dict[str, Any]:
+        """The properties under their current names (Heat translates the deprecated ones:
+        a template's ``network_id`` is the ``network``)."""
+        result = dict(properties)
+        for old, new in self.aliases.items():
+            if result.get(old) is not None and result.get(new) is None:
+                result[new] = result[old]
+            result.pop(old, None)
+        return result
+
     def cloud_name(self, context: ResourceContext) -> str:
         """The name the resource gets: its ``name`` property, else stoker's physical name
         (Heat's ``<stack>-<resource>-<random>``)."""
@@ -99,6 +111,7 @@ class CloudResource(ResourcePlugin):
         return context.physical_name
 
     async def create(self, context: ResourceContext) -> None:
+        context.properties = self.normalize(context.properties)
         if context.physical_id is None and context.data.get(PENDING):
             context.physical_id = await self._find(context, str(context.data[PENDING]))
         shown: dict[str, Any] | None = None

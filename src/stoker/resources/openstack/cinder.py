@@ -16,6 +16,7 @@ class Volume(CloudResource):
     type_name = "OS::Cinder::Volume"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "block_storage.get_volume"
+    aliases = {"imageRef": "image"}
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
 
@@ -72,7 +73,8 @@ class Volume(CloudResource):
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         volume = context.physical_id
         assert volume is not None
-        new, old = context.properties, previous.properties
+        context.properties = self.normalize(context.properties)
+        new, old = context.properties, self.normalize(previous.properties)
         changes: dict[str, Any] = {}
         if new.get("name") != old.get("name"):
             changes["name"] = self.cloud_name(context)

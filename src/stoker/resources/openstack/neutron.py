@@ -95,13 +95,11 @@ class NeutronResource(CloudResource):
         return self.post(connection, body)
 
     def update_body(
-        self, connection: Any, context: ResourceContext, previous: ResourceView
+        self, connection: Any, context: ResourceContext, previous: Mapping[str, Any]
     ) -> dict[str, Any]:
         """The fields an in-place update changes (update_allowed properties only)."""
         changed = {
-            key: value
-            for key, value in context.properties.items()
-            if previous.properties.get(key) != value
+            key: value for key, value in context.properties.items() if previous.get(key) != value
         }
         return self.translate(connection, context, changed)
 
@@ -115,9 +113,11 @@ class NeutronResource(CloudResource):
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         physical_id = context.physical_id
         assert physical_id is not None
+        context.properties = self.normalize(context.properties)
+        old = self.normalize(previous.properties)
 
         def apply(connection: Any) -> dict[str, Any]:
-            body = self.update_body(connection, context, previous)
+            body = self.update_body(connection, context, old)
             if not body:
                 return self.show(connection, physical_id)
             return self.put(connection, physical_id, body)
@@ -173,6 +173,7 @@ class Net(NeutronResource):
 class Subnet(NeutronResource):
     type_name = "OS::Neutron::Subnet"
     properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"network_id": "network"}
     kind, collection = "subnet", "subnets"
     show_call = "network.get_subnet"
 
@@ -216,6 +217,7 @@ class Subnet(NeutronResource):
 class Port(NeutronResource):
     type_name = "OS::Neutron::Port"
     properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"network_id": "network"}
     kind, collection = "port", "ports"
     show_call = "network.get_port"
     ready_statuses: ClassVar[frozenset[str]] = frozenset()
@@ -237,7 +239,7 @@ class Port(NeutronResource):
     ) -> dict[str, Any]:
         body: dict[str, Any] = {}
         for key, value in changed.items():
-            if key in ("network", "value_specs", "no_fixed_ips"):
+            if key in ("network", "value_specs", "no_fixed_ips", "replacement_policy"):
                 continue
             if key == "fixed_ips":
                 if value is not None:
@@ -333,10 +335,12 @@ class RouterInterface(CloudResource):
 
     type_name = "OS::Neutron::RouterInterface"
     properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"router_id": "router", "subnet_id": "subnet", "port_id": "port"}
     show_call = "network.get_router"
     name_property = None
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        properties = self.normalize(properties)
         if bool(properties.get("subnet")) == bool(properties.get("port")):
             return ["Exactly one of subnet or port must be given for a router interface."]
         return []
@@ -445,7 +449,7 @@ class SecurityGroup(NeutronResource):
         def apply(connection: Any) -> None:
             body = {"name": self.cloud_name(context), "description": p.get("description") or ""}
             self.put(connection, physical_id, body)
-            if p.get("rules") != previous.properties.get("rules"):
+            if p.get("rules") != previous.properties.get("rules"):  # no aliases here
                 self.set_rules(connection, {"id": physical_id}, list(p.get("rules") or []))
 
         await self.cloud.call("network.update_security_group", apply)
@@ -508,6 +512,7 @@ class SecurityGroupRule(NeutronResource):
 class FloatingIP(NeutronResource):
     type_name = "OS::Neutron::FloatingIP"
     properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"floating_network_id": "floating_network"}
     kind, collection = "floatingip", "floatingips"
     show_call = "network.get_floatingip"
     name_property = None

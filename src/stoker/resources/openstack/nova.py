@@ -186,10 +186,24 @@ class Server(NovaResource):
                 return True
         return False
 
+    def normalize(self, properties: Mapping[str, Any]) -> dict[str, Any]:
+        """Heat's hidden ``uuid`` of a networks entry is its ``network``."""
+        result = super().normalize(properties)
+        entries = result.get("networks")
+        if isinstance(entries, list):
+            result["networks"] = [
+                {**{k: v for k, v in e.items() if k != "uuid"},
+                 "network": e.get("network") or e.get("uuid")}
+                if isinstance(e, dict) and e.get("uuid") else e
+                for e in entries
+            ]  # fmt: skip
+        return result
+
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         server = context.physical_id
         assert server is not None
-        new, old = context.properties, previous.properties
+        context.properties = self.normalize(context.properties)
+        new, old = context.properties, self.normalize(previous.properties)
         if new.get("name") != old.get("name"):
             name = self.cloud_name(context)
             await self.cloud.call(
