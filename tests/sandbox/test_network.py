@@ -10,6 +10,7 @@ import httpx
 import openstack.exceptions
 import pytest
 
+from stoker.sandbox.http_errors import NotFound
 from stoker.sandbox.interfaces import PortProvider
 
 from .server import RunningSandbox
@@ -442,10 +443,22 @@ def test_nova_plugs_servers_in_through_the_port_provider(
         "compute:nova",
         "ACTIVE",
     )
+    group = demo.network.create_security_group(name=_name("app"))
+    with sandbox.hub.store.transaction():
+        grouped = neutron.plug(
+            project, "server-b", network_id=net.id, security_groups=(group.name, "default")
+        )
+    default = next(g for g in demo.network.security_groups() if g.name == "default")
+    assert demo.network.get_port(grouped).security_group_ids == [group.id, default.id]
+    with pytest.raises(NotFound, match="Security group nope not found"):
+        neutron.plug(project, "server-b", network_id=net.id, security_groups=("nope",))
+    neutron.unplug(grouped, delete=True)
+    demo.network.delete_security_group(group)
     own = demo.network.create_port(network_id=net.id)
     assert neutron.plug(project, "server-a", port_id=own.id) == own.id
     (first, second) = neutron.addresses([made, own.id, "gone"])
-    assert first.fixed_ips == ((4, "10.60.0.77"),) and first.network_name == net.name
+    assert [(f.ip_address, f.version) for f in first.fixed_ips] == [("10.60.0.77", 4)]
+    assert first.network_name == net.name
     assert second.port_id == own.id
     neutron.unplug(own.id, delete=False)
     assert demo.network.get_port(own.id).device_id == ""

@@ -7,8 +7,8 @@ import ipaddress
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.sandbox.http_errors import Conflict
-from stoker.sandbox.interfaces import PortAddress
+from stoker.sandbox.http_errors import Conflict, NotFound
+from stoker.sandbox.interfaces import FixedIp, PortAddress
 from stoker.sandbox.network.networks import Networks, Subnets
 from stoker.sandbox.network.ports import FLOATING_IP, ROUTER_GATEWAY, ROUTER_INTERFACE, Ports
 from stoker.sandbox.network.records import Document
@@ -108,6 +108,7 @@ class NeutronBackend:
         network_id: str | None = None,
         port_id: str | None = None,
         fixed_ip: str | None = None,
+        security_groups: tuple[str, ...] = (),
     ) -> str:
         if port_id is not None:
             port = self.ports.records.get(port_id, project_id)
@@ -131,7 +132,28 @@ class NeutronBackend:
         }
         if fixed_ip is not None:
             body["fixed_ips"] = [{"ip_address": fixed_ip}]
+        if security_groups:
+            body["security_groups"] = [self._group_id(project_id, g) for g in security_groups]
         return str(self.ports.create(project_id, body)["id"])
+
+    def _group_id(self, project_id: str, name_or_id: str) -> str:
+        """A security group Nova names by id or by name, as Nova resolves one."""
+        if name_or_id == "default":
+            return str(self.security.default_group(project_id)["id"])
+        groups = self.security.groups.all(project_id)
+        for group in groups:
+            if group["id"] == name_or_id:
+                return name_or_id
+        named = [g for g in groups if g["name"] == name_or_id]
+        if len(named) > 1:
+            raise Conflict(
+                f"Multiple security_group matches found for name '{name_or_id}', use an ID to "
+                "be more specific.",
+                kind="NoUniqueMatch",
+            )
+        if not named:
+            raise NotFound(f"Security group {name_or_id} not found.", kind="SecurityGroupNotFound")
+        return str(named[0]["id"])
 
     def unplug(self, port_id: str, *, delete: bool) -> None:
         port = self.ports.records.find(port_id, None)
@@ -160,10 +182,15 @@ class NeutronBackend:
                     network_name=network["name"] if network else "",
                     mac_address=port["mac_address"],
                     fixed_ips=tuple(
-                        (ipaddress.ip_address(ip["ip_address"]).version, ip["ip_address"])
+                        FixedIp(
+                            ip["subnet_id"],
+                            ip["ip_address"],
+                            ipaddress.ip_address(ip["ip_address"]).version,
+                        )
                         for ip in port["fixed_ips"]
                     ),
                     floating_ips=tuple(f["floating_ip_address"] for f in floating),
+                    status=port["status"],
                 )
             )
         return result
