@@ -60,6 +60,7 @@ logger = logging.getLogger("stoker.sandbox")
 SERVICES: tuple[str, ...] = (
     "stoker.sandbox.identity:SERVICE",
     "stoker.sandbox.compute:SERVICE",
+    "stoker.sandbox.image:SERVICE",
     "stoker.sandbox.network:SERVICE",
     "stoker.sandbox.volume:SERVICE",
 )

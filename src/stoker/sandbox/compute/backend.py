@@ -246,8 +246,12 @@ class ComputeBackend:
                 return ""
             raise BadRequest("Missing imageRef attribute")
         images = self.hub.find(ImageProvider)
-        if images is not None and images.find_image(ctx.project_id, image_ref) is None:
-            raise BadRequest(f"Image {image_ref} could not be found.")
+        if images is not None:
+            image = images.find_image(ctx.project_id, image_ref)
+            if image is None:
+                raise BadRequest(f"Image {image_ref} could not be found.")
+            if image.get("status") != "active":
+                raise BadRequest(f"Image {image_ref} is not active.")
         return image_ref
 
     def _plug_all(

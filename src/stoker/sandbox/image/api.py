@@ -1,0 +1,277 @@
+"""Glance v2's REST API over `ImageBackend`: ``/image/v2/...``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+
+from stoker.sandbox.http import base_url, link, no_content, read_json, reply
+from stoker.sandbox.http_errors import ApiError, BadRequest
+from stoker.sandbox.image.backend import READ_ONLY, ImageBackend
+from stoker.sandbox.service import Operation, RequestContext, Service
+
+Document = dict[str, Any]
+
+CURRENT = "2.16"
+#: Glance's own list of the versions a v2 server speaks (newest first)
+SUPPORTED = ("2.15", "2.14", "2.13", "2.12", "2.11", "2.10", "2.9", "2.8", "2.7", "2.6")
+
+
+def versions(base: str) -> tuple[int, Mapping[str, Any]]:
+    href = f"{base}/image/v2/"
+    entries = [{"id": f"v{CURRENT}", "status": "CURRENT", "links": [link(href)]}]
+    entries += [{"id": f"v{v}", "status": "SUPPORTED", "links": [link(href)]} for v in SUPPORTED]
+    return 300, {"versions": entries}
+
+
+def error_body(error: ApiError) -> Response:
+    """Glance answers errors in plain text, as its WSGI layer (webob) renders them."""
+    status = f"{error.status} {error.title}"
+    return PlainTextResponse(f"{status}\n\n{error.message}\n\n   ", status_code=error.status)
+
+
+def _view(image: Document) -> Document:
+    return {k: v for k, v in image.items() if not k.startswith("_")}
+
+
+_PAGE_SIZE = 25
+_FILTERS_NOT_PROPERTIES = frozenset(
+    {"limit", "marker", "sort_key", "sort_dir", "sort", "member_status", "tag"}
+)
+
+
+class ImageApi:
+    def __init__(self, backend: ImageBackend) -> None:
+        self.backend = backend
+
+    async def list_images(self, request: Request, ctx: RequestContext) -> Response:
+        query = request.query_params
+        visibility = query.get("visibility")
+        if visibility in (None, "all"):
+            images = (
+                self.backend.images(ctx) if visibility is None else self.backend.all_images(ctx)
+            )
+        else:
+            images = [i for i in self.backend.all_images(ctx) if i["visibility"] == visibility]
+        for tag in query.getlist("tag"):
+            images = [i for i in images if tag in i["tags"]]
+        for key, wanted in query.items():
+            if key in _FILTERS_NOT_PROPERTIES or key == "visibility":
+                continue
+            if key in ("size_min", "size_max"):
+                bound = int(wanted)
+                images = [
+                    i
+                    for i in images
+                    if i["size"] is not None
+                    and (i["size"] >= bound if key == "size_min" else i["size"] <= bound)
+                ]
+                continue
+            if wanted.startswith("in:"):
+                options = wanted[3:].split(",")
+                images = [i for i in images if str(i.get(key)) in options]
+            else:
+                images = [i for i in images if _text(i.get(key)) == wanted]
+        images = self._sorted(
+            query.get("sort_key", "created_at"), query.get("sort_dir", "desc"), images
+        )
+        marker = query.get("marker")
+        if marker:
+            ids = [i["id"] for i in images]
+            if marker not in ids:
+                raise BadRequest(f"marker {marker} could not be found.")
+            images = images[ids.index(marker) + 1 :]
+        try:
+            limit = int(query.get("limit", _PAGE_SIZE))
+        except ValueError:
+            raise BadRequest("limit param must be an integer") from None
+        if limit < 0:
+            raise BadRequest("limit param must be positive")
+        page = images[:limit]
+        body: Document = {
+            "images": [_view(i) for i in page],
+            "first": "/v2/images",
+            "schema": "/v2/schemas/images",
+        }
+        if len(images) > limit and page:
+            params = {k: v for k, v in query.items() if k != "marker"}
+            params["marker"] = page[-1]["id"]
+            body["next"] = f"/v2/images?{urlencode(params)}"
+        return reply(body)
+
+    @staticmethod
+    def _sorted(key: str, direction: str, images: list[Document]) -> list[Document]:
+        if direction not in ("asc", "desc"):
+            raise BadRequest(f"Invalid sort direction: {direction}")
+        return sorted(
+            images,
+            key=lambda i: (i.get(key) is None, _text(i.get(key)), i["created_at"]),
+            reverse=direction == "desc",
+        )
+
+    async def create_image(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        image = self.backend.create(ctx, body)
+        headers = {"location": f"{base_url(request)}/image/v2/images/{image['id']}"}
+        return reply(_view(image), 201, headers)
+
+    async def show_image(self, request: Request, ctx: RequestContext) -> Response:
+        return reply(_view(self.backend.image(ctx, request.path_params["image_id"])))
+
+    async def update_image(self, request: Request, ctx: RequestContext) -> Response:
+        raw = await request.body()
+        try:
+            patch = json.loads(raw) if raw else None
+        except ValueError:
+            raise BadRequest("Malformed JSON in request body.") from None
+        image = self.backend.update(ctx, request.path_params["image_id"], patch)
+        return reply(_view(image))
+
+    async def delete_image(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.delete(ctx, request.path_params["image_id"])
+        return no_content()
+
+    async def upload(self, request: Request, ctx: RequestContext) -> Response:
+        data = await request.body()
+        self.backend.upload(ctx, request.path_params["image_id"], data)
+        return no_content()
+
+    async def download(self, request: Request, ctx: RequestContext) -> Response:
+        image_id = request.path_params["image_id"]
+        data = self.backend.data(ctx, image_id)
+        if data is None:
+            return no_content()
+        image = self.backend.image(ctx, image_id)
+        headers = {"content-md5": image["checksum"] or ""}
+        return Response(data, media_type="application/octet-stream", headers=headers)
+
+    async def add_tag(self, request: Request, ctx: RequestContext) -> Response:
+        params = request.path_params
+        self.backend.set_tag(ctx, params["image_id"], params["tag"], True)
+        return no_content()
+
+    async def remove_tag(self, request: Request, ctx: RequestContext) -> Response:
+        params = request.path_params
+        self.backend.set_tag(ctx, params["image_id"], params["tag"], False)
+        return no_content()
+
+    async def deactivate(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.set_active(ctx, request.path_params["image_id"], False)
+        return no_content()
+
+    async def reactivate(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.set_active(ctx, request.path_params["image_id"], True)
+        return no_content()
+
+    async def image_schema(self, request: Request, ctx: RequestContext) -> Response:
+        return reply(_schema())
+
+    async def images_schema(self, request: Request, ctx: RequestContext) -> Response:
+        return reply(
+            {
+                "name": "images",
+                "properties": {
+                    "images": {"type": "array", "items": _schema()},
+                    "schema": {"type": "string"},
+                    "first": {"type": "string"},
+                    "next": {"type": "string"},
+                },
+                "links": [
+                    {"rel": "first", "href": "{first}"},
+                    {"rel": "next", "href": "{next}"},
+                    {"rel": "describedby", "href": "{schema}"},
+                ],
+            }
+        )
+
+    async def import_info(self, request: Request, ctx: RequestContext) -> Response:
+        return reply(
+            {"import-methods": {"description": "Import methods", "type": "array", "value": []}}
+        )
+
+    async def stores_info(self, request: Request, ctx: RequestContext) -> Response:
+        return reply(
+            {
+                "stores": [
+                    {"id": "sandbox", "description": "the sandbox's database", "default": True}
+                ]
+            }
+        )
+
+    def operations(self) -> list[Operation]:
+        def op(method: str, path: str, name: str, handler: Any) -> Operation:
+            return Operation(method, "/v2" + path, name, handler)
+
+        image = "/images/{image_id}"
+        return [
+            op("GET", "/images", "images.list", self.list_images),
+            op("POST", "/images", "images.create", self.create_image),
+            op("GET", image, "images.show", self.show_image),
+            op("PATCH", image, "images.update", self.update_image),
+            op("DELETE", image, "images.delete", self.delete_image),
+            op("PUT", image + "/file", "images.upload", self.upload),
+            op("GET", image + "/file", "images.download", self.download),
+            op("PUT", image + "/tags/{tag}", "tags.add", self.add_tag),
+            op("DELETE", image + "/tags/{tag}", "tags.delete", self.remove_tag),
+            op("POST", image + "/actions/deactivate", "images.deactivate", self.deactivate),
+            op("POST", image + "/actions/reactivate", "images.reactivate", self.reactivate),
+            op("GET", "/schemas/image", "schemas.image", self.image_schema),
+            op("GET", "/schemas/images", "schemas.images", self.images_schema),
+            op("GET", "/info/import", "info.import", self.import_info),
+            op("GET", "/info/stores", "info.stores", self.stores_info),
+        ]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def _schema() -> Document:
+    string = {"type": ["null", "string"]}
+    properties: Document = {
+        "id": {"type": "string"},
+        "name": {"type": ["null", "string"], "maxLength": 255},
+        "visibility": {"type": "string", "enum": ["public", "private", "shared", "community"]},
+        "protected": {"type": "boolean"},
+        "os_hidden": {"type": "boolean"},
+        "min_disk": {"type": "integer"},
+        "min_ram": {"type": "integer"},
+        "disk_format": string,
+        "container_format": string,
+        "tags": {"type": "array", "items": {"type": "string"}},
+    }
+    for name in sorted(READ_ONLY):
+        properties[name] = {"readOnly": True}
+    return {
+        "name": "image",
+        "properties": properties,
+        "additionalProperties": {"type": "string"},
+        "links": [
+            {"rel": "self", "href": "{self}"},
+            {"rel": "enclosure", "href": "{file}"},
+            {"rel": "describedby", "href": "{schema}"},
+        ],
+    }
+
+
+def _operations(backend: ImageBackend) -> list[Operation]:
+    return ImageApi(backend).operations()
+
+
+SERVICE = Service(
+    name="glance",
+    type="image",
+    prefix="/image",
+    endpoint_path="/image",
+    make_backend=ImageBackend,
+    operations=_operations,
+    versions=versions,
+    error_body=error_body,
+)

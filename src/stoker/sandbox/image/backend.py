@@ -1,0 +1,282 @@
+"""Glance's images and their data.
+
+An image's data is kept beside its document (kind ``image.data``, base64) so that an
+image is one row to read when it is listed; the sandbox is for small test images (a few
+MiB), not for a real cloud's.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import Any
+
+from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound
+from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
+
+Document = dict[str, Any]
+
+IMAGE = "image.image"
+DATA = "image.data"
+
+DISK_FORMATS = ("ami", "ari", "aki", "vhd", "vhdx", "vmdk", "raw", "qcow2", "vdi", "iso", "ploop")
+CONTAINER_FORMATS = ("ami", "ari", "aki", "bare", "ovf", "ova", "docker", "compressed")
+VISIBILITIES = ("public", "private", "shared", "community")
+
+#: set by Glance itself: a create or update naming them is refused (403)
+READ_ONLY = frozenset(
+    {
+        "status",
+        "checksum",
+        "os_hash_algo",
+        "os_hash_value",
+        "size",
+        "virtual_size",
+        "created_at",
+        "updated_at",
+        "file",
+        "self",
+        "schema",
+        "direct_url",
+        "locations",
+    }
+)
+
+#: (name, properties, data): what a devstack cloud starts with, small stand-ins for data
+SEED_IMAGES = (
+    (
+        "cirros-0.6.2-x86_64-disk",
+        {"os_distro": "cirros", "os_version": "0.6.2", "hw_architecture": "x86_64"},
+        b"stoker sandbox stand-in for the cirros 0.6.2 disk image\n",
+    ),
+    (
+        "ubuntu-22.04-server-cloudimg-amd64",
+        {"os_distro": "ubuntu", "os_version": "22.04", "hw_architecture": "x86_64"},
+        b"stoker sandbox stand-in for the ubuntu 22.04 cloud image\n",
+    ),
+    (
+        "fedora-40-x86_64",
+        {"os_distro": "fedora", "os_version": "40", "hw_architecture": "x86_64"},
+        b"stoker sandbox stand-in for the fedora 40 cloud image\n",
+    ),
+)
+
+
+class ImageBackend:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.store = hub.store
+        if not self.store.count(IMAGE):
+            self._seed()
+
+    def _seed(self) -> None:
+        admin = RequestContext(user_id="", project_id="", roles=("admin",))
+        with self.store.transaction():
+            for name, properties, data in SEED_IMAGES:
+                image = self.create(
+                    admin,
+                    {
+                        "name": name,
+                        "disk_format": "qcow2",
+                        "container_format": "bare",
+                        "visibility": "public",
+                        **properties,
+                    },
+                )
+                self.upload(admin, image["id"], data)
+
+    # -- reading ----------------------------------------------------------------------
+
+    def _visible(self, ctx: RequestContext, image: Document) -> bool:
+        return (
+            ctx.is_admin
+            or image["owner"] == ctx.project_id
+            or image["visibility"] in ("public", "community")
+        )
+
+    def image(self, ctx: RequestContext, image_id: str) -> Document:
+        found = self.store.get(IMAGE, image_id)
+        if found is None or not self._visible(ctx, found):
+            raise NotFound(f"No image found with ID {image_id}")
+        return found
+
+    def images(self, ctx: RequestContext) -> list[Document]:
+        """What a plain listing shows: public, the project's own, and shared ones; not
+        community images (they are listed when asked for by ``visibility``)."""
+        return self.store.list(
+            IMAGE,
+            where=lambda i: (
+                i["owner"] == ctx.project_id
+                or i["visibility"] in ("public", "shared")
+                or (ctx.is_admin and i["visibility"] != "community")
+            ),
+        )
+
+    def all_images(self, ctx: RequestContext) -> list[Document]:
+        return self.store.list(IMAGE, where=lambda i: self._visible(ctx, i))
+
+    def find_image(self, project_id: str, image_id: str) -> Document | None:
+        """Nova's question (`stoker.sandbox.interfaces.ImageProvider`)."""
+        found = self.store.get(IMAGE, image_id)
+        if found is None:
+            return None
+        if found["owner"] in (project_id, None) or found["visibility"] != "private":
+            return found
+        return None
+
+    def data(self, ctx: RequestContext, image_id: str) -> bytes | None:
+        image = self.image(ctx, image_id)
+        if image["status"] == "deactivated" and not ctx.is_admin:
+            raise Forbidden(
+                "The requested image has been deactivated. Image data download is forbidden."
+            )
+        stored = self.store.get(DATA, image_id)
+        return None if stored is None else base64.b64decode(stored["data"])
+
+    # -- writing ----------------------------------------------------------------------
+
+    def create(self, ctx: RequestContext, body: Document) -> Document:
+        forbidden = sorted(READ_ONLY & set(body))
+        if forbidden:
+            raise Forbidden(f"Attribute '{forbidden[0]}' is read-only.")
+        image_id = str(body.get("id") or new_id())
+        if self.store.get(IMAGE, image_id) is not None:
+            raise Conflict(f"Image with identifier {image_id} already exists!")
+        now = iso_time(self.hub.now())
+        image: Document = {
+            "id": image_id,
+            "name": None,
+            "status": "queued",
+            "visibility": "shared",
+            "protected": False,
+            "os_hidden": False,
+            "checksum": None,
+            "os_hash_algo": None,
+            "os_hash_value": None,
+            "size": None,
+            "virtual_size": None,
+            "min_disk": 0,
+            "min_ram": 0,
+            "disk_format": None,
+            "container_format": None,
+            "owner": ctx.project_id or None,
+            "created_at": now,
+            "updated_at": now,
+            "tags": [],
+            "self": f"/v2/images/{image_id}",
+            "file": f"/v2/images/{image_id}/file",
+            "schema": "/v2/schemas/image",
+        }
+        self._apply(ctx, image, {k: v for k, v in body.items() if k != "id"})
+        self.store.insert(IMAGE, image_id, image, image["owner"])
+        return image
+
+    def _apply(self, ctx: RequestContext, image: Document, changes: Document) -> None:
+        for key, value in changes.items():
+            if key in READ_ONLY or key == "id":
+                raise Forbidden(f"Attribute '{key}' is read-only.")
+            if key == "visibility" and value not in VISIBILITIES:
+                raise BadRequest(f"Invalid visibility value: {value}")
+            if key == "visibility" and value == "public" and not ctx.is_admin:
+                raise Forbidden("You are not authorized to complete publicize_image action.")
+            if key == "disk_format" and value is not None and value not in DISK_FORMATS:
+                raise BadRequest(f"Invalid disk format '{value}' for image.")
+            if key == "container_format" and value is not None and value not in CONTAINER_FORMATS:
+                raise BadRequest(f"Invalid container format '{value}' for image.")
+            if key in ("min_disk", "min_ram") and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
+                raise BadRequest(f"Invalid value for {key}: {value!r}")
+            if key in ("protected", "os_hidden") and not isinstance(value, bool):
+                raise BadRequest(f"Invalid value for {key}: {value!r}")
+            if key == "tags":
+                if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+                    raise BadRequest("Invalid value for tags")
+                value = list(dict.fromkeys(value))
+            image[key] = value
+        image["updated_at"] = iso_time(self.hub.now())
+
+    def update(self, ctx: RequestContext, image_id: str, patch: Any) -> Document:
+        """A JSON patch (``add``/``replace``/``remove`` of ``/name`` ...), as Glance takes."""
+        image = self.image(ctx, image_id)
+        self._owner(ctx, image)
+        if not isinstance(patch, list):
+            raise BadRequest("Request body must be a JSON array of operation objects.")
+        for change in patch:
+            if not isinstance(change, dict) or change.get("op") not in ("add", "replace", "remove"):
+                raise BadRequest("Unable to find 'op' in JSON Schema change")
+            path = str(change.get("path") or "")
+            if not path.startswith("/") or path.count("/") != 1:
+                raise BadRequest(f"Invalid JSON pointer for this resource: '{path}'")
+            key = path[1:]
+            if change["op"] == "remove":
+                if key in READ_ONLY or key in ("id", "name", "visibility", "tags"):
+                    raise Forbidden(f"Attribute '{key}' is read-only.")
+                if key not in image:
+                    raise Conflict(f"Property {key} does not exist.")
+                del image[key]
+            else:
+                if "value" not in change:
+                    raise BadRequest("Unable to find 'value' in JSON Schema change")
+                self._apply(ctx, image, {key: change["value"]})
+        self.store.put(IMAGE, image_id, image)
+        return image
+
+    def _owner(self, ctx: RequestContext, image: Document) -> None:
+        if not ctx.is_admin and image["owner"] != ctx.project_id:
+            raise Forbidden("You are not permitted to modify this image.")
+
+    def upload(self, ctx: RequestContext, image_id: str, data: bytes) -> Document:
+        image = self.image(ctx, image_id)
+        self._owner(ctx, image)
+        if image["status"] != "queued":
+            raise Conflict(
+                f"Image status transition from {image['status']} to saving is not allowed"
+            )
+        if not image.get("disk_format") or not image.get("container_format"):
+            raise BadRequest(
+                "Properties disk_format, container_format must be set prior to saving data."
+            )
+        image.update(
+            status="active",
+            size=len(data),
+            virtual_size=len(data),
+            checksum=hashlib.md5(data, usedforsecurity=False).hexdigest(),
+            os_hash_algo="sha512",
+            os_hash_value=hashlib.sha512(data).hexdigest(),
+            updated_at=iso_time(self.hub.now()),
+        )
+        with self.store.transaction():
+            self.store.insert(
+                DATA, image_id, {"data": base64.b64encode(data).decode()}, image["owner"]
+            )
+            self.store.put(IMAGE, image_id, image)
+        return image
+
+    def set_tag(self, ctx: RequestContext, image_id: str, tag: str, present: bool) -> None:
+        image = self.image(ctx, image_id)
+        self._owner(ctx, image)
+        if present and tag not in image["tags"]:
+            image["tags"].append(tag)
+        elif not present:
+            if tag not in image["tags"]:
+                raise NotFound(f"Tag {tag} not found")
+            image["tags"].remove(tag)
+        self.store.put(IMAGE, image_id, image)
+
+    def set_active(self, ctx: RequestContext, image_id: str, active: bool) -> None:
+        image = self.image(ctx, image_id)
+        self._owner(ctx, image)
+        if image["status"] not in ("active", "deactivated"):
+            raise Conflict(f"Not allowed to deactivate image in status '{image['status']}'")
+        image["status"] = "active" if active else "deactivated"
+        self.store.put(IMAGE, image_id, image)
+
+    def delete(self, ctx: RequestContext, image_id: str) -> None:
+        image = self.image(ctx, image_id)
+        self._owner(ctx, image)
+        if image["protected"]:
+            raise Forbidden(f"Image {image_id} is protected and cannot be deleted.")
+        with self.store.transaction():
+            self.store.delete(DATA, image_id)
+            self.store.delete(IMAGE, image_id)
