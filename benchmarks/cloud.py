@@ -46,7 +46,7 @@ def template(servers: int) -> str:
             "fixed_ips: [{subnet: {get_resource: subnet}}]}",
             f"  server{i}:",
             "    type: OS::Nova::Server",
-            "    properties: {image: cirros, flavor: m1.tiny, "
+            "    properties: {image: cirros-0.6.2-x86_64-disk, flavor: m1.tiny, "
             f"networks: [{{port: {{get_resource: port{i}}}}}]}}",
         ]
     return "\n".join(lines) + "\n"

@@ -97,7 +97,10 @@ class CloudNames:
             accepted, names = self.known(constraint, fresh=True)
             if str(value) in accepted:
                 return None
-            nearest = difflib.get_close_matches(str(value), names, n=3, cutoff=0.5)
+            text = str(value).lower()
+            containing = [n for n in names if text and text in n.lower()]
+            similar = difflib.get_close_matches(str(value), names, n=3, cutoff=0.5)
+            nearest = list(dict.fromkeys([*similar, *containing]))[:3]
             found = f"The {what} ({shown(value)}) could not be found"
             if nearest:
                 return f"{found}; the nearest names: {', '.join(nearest)}"

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from stoker.cloud import Cloud
 from stoker.cloud.backoff import POLL, RETRIES, RETRY
 from stoker.cloud.connection import TRANSIENT, NotFoundError
-from stoker.errors import CloudError
+from stoker.errors import CloudError, StokerError
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
 from stoker.resources.schema import AttributeSchema, PropertySchema
@@ -66,6 +66,9 @@ class CloudResource(ResourcePlugin):
     name_property: ClassVar[str | None] = "name"
     #: Heat's hidden (deprecated) property names and the ones that replaced them
     aliases: ClassVar[Mapping[str, str]] = {}
+    #: attributes that other resources change after this one is made (a volume's
+    #: attachments, a network's subnets): read from the cloud when asked, as Heat does
+    live_attributes: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, cloud: Cloud) -> None:
         self.cloud = cloud
@@ -230,7 +233,17 @@ class CloudResource(ResourcePlugin):
             return None
         if name == "show":
             return shown
+        if name in self.live_attributes and view.physical_id:
+            shown = self.live(view.physical_id) or shown
         return self.attribute_of(shown, name)
+
+    def live(self, physical_id: str) -> dict[str, Any] | None:
+        """The resource as the cloud shows it now; None if it cannot be asked (the last
+        recorded view answers then)."""
+        try:
+            return self.cloud.run(self.show_call, lambda c: self.show(c, physical_id))
+        except StokerError:
+            return None
 
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
         """An attribute from what the cloud showed: by default its field of that name."""

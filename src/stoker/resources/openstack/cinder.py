@@ -17,6 +17,7 @@ class Volume(CloudResource):
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "block_storage.get_volume"
     aliases = {"imageRef": "image"}
+    live_attributes = frozenset({"attachments", "attachments_list", "status"})
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
 

@@ -141,6 +141,7 @@ class Net(NeutronResource):
     type_name = "OS::Neutron::Net"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "network", "networks"
+    live_attributes = frozenset({"subnets", "status"})
     show_call = "network.get_network"
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
