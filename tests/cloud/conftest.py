@@ -26,6 +26,13 @@ def clouds_yaml(sandbox: RunningSandbox, tmp_path_factory: pytest.TempPathFactor
 
 
 @pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    """stoker's own store: SQLite only here (the store's backends have their own tests;
+    these are about the cloud)."""
+    return f"sqlite:///{tmp_path / 'stoker.db'}"
+
+
+@pytest.fixture
 def cloud_env(clouds_yaml: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The environment every OpenStack tool reads: OS_CLIENT_CONFIG_FILE and OS_CLOUD."""
     env = {"OS_CLIENT_CONFIG_FILE": str(clouds_yaml), "OS_CLOUD": "sandbox"}

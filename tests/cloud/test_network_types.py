@@ -19,9 +19,9 @@ TEMPLATES = Path(__file__).parent / "templates"
 
 
 @pytest.fixture
-def stoker(store_url: str, cloud_env: dict[str, str]):
+def stoker(db_url: str, cloud_env: dict[str, str]):
     def run(*args: str) -> Any:
-        return CliRunner().invoke(cli, ["--db", store_url, "stack", *args])
+        return CliRunner().invoke(cli, ["--db", db_url, "stack", *args])
 
     return run
 

@@ -18,9 +18,9 @@ TEMPLATE = Path(__file__).parent / "templates" / "two_tier.yaml"
 
 
 @pytest.fixture
-def stoker(store_url: str, cloud_env: dict[str, str]):
+def stoker(db_url: str, cloud_env: dict[str, str]):
     def run(*args: str) -> Any:
-        return CliRunner().invoke(cli, ["--db", store_url, "stack", *args])
+        return CliRunner().invoke(cli, ["--db", db_url, "stack", *args])
 
     return run
 

@@ -15,6 +15,7 @@ refusals (409, 503), and waits until the cloud no longer shows the resource.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
 from collections.abc import Mapping
@@ -41,6 +42,19 @@ def catalog_schemas(
     schema = heat_catalog().get(type_name)
     assert schema is not None, f"{type_name} is not in Heat's catalog"
     return schema.properties, schema.attributes
+
+
+def with_aliases(
+    schema: Mapping[str, PropertySchema], aliases: Mapping[str, str]
+) -> dict[str, PropertySchema]:
+    """The schema with each aliased property optional: Heat translates a deprecated name
+    (``network_id``) to the current one (``network``) before it checks that the property
+    is given; `CloudResource.validate` checks it after the translation."""
+    replaced = set(aliases.values())
+    return {
+        name: dataclasses.replace(prop, required=False) if name in replaced else prop
+        for name, prop in schema.items()
+    }
 
 
 def plain(value: Any) -> Any:
@@ -96,6 +110,17 @@ class CloudResource(ResourcePlugin):
         return (f"{self.show_call.split('.')[0]}.create", f"{self.show_call.split('.')[0]}.delete")
 
     # -- the handlers ------------------------------------------------------------------
+    def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        normalized = self.normalize(properties)
+        catalog = heat_catalog().get(self.type_name)
+        return [
+            f"Property {new} not assigned"
+            for new in dict.fromkeys(self.aliases.values())
+            if catalog is not None
+            and catalog.properties[new].required
+            and normalized.get(new) is None
+        ]
+
     def normalize(self, properties: Mapping[str, Any]) -> dict[str, Any]:
         """The properties under their current names (Heat translates the deprecated ones:
         a template's ``network_id`` is the ``network``)."""

@@ -10,7 +10,13 @@ from typing import Any, ClassVar
 from stoker.cloud.connection import NotFoundError
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, raw_show
+from stoker.resources.openstack.base import (
+    CloudResource,
+    catalog_schemas,
+    given,
+    raw_show,
+    with_aliases,
+)
 
 
 def network_id(connection: Any, name_or_id: str) -> str:
@@ -175,6 +181,7 @@ class Subnet(NeutronResource):
     type_name = "OS::Neutron::Subnet"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
+    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "subnet", "subnets"
     show_call = "network.get_subnet"
 
@@ -219,6 +226,7 @@ class Port(NeutronResource):
     type_name = "OS::Neutron::Port"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
+    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "port", "ports"
     show_call = "network.get_port"
     ready_statuses: ClassVar[frozenset[str]] = frozenset()
@@ -337,14 +345,16 @@ class RouterInterface(CloudResource):
     type_name = "OS::Neutron::RouterInterface"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"router_id": "router", "subnet_id": "subnet", "port_id": "port"}
+    properties_schema = with_aliases(properties_schema, aliases)
     show_call = "network.get_router"
     name_property = None
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        problems = super().validate(properties)
         properties = self.normalize(properties)
         if bool(properties.get("subnet")) == bool(properties.get("port")):
-            return ["Exactly one of subnet or port must be given for a router interface."]
-        return []
+            problems.append("Exactly one of subnet or port must be given for a router interface.")
+        return problems
 
     def calls(self) -> tuple[str, str]:
         return ("network.add_interface_to_router", "network.remove_interface_from_router")
@@ -514,6 +524,7 @@ class FloatingIP(NeutronResource):
     type_name = "OS::Neutron::FloatingIP"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"floating_network_id": "floating_network"}
+    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "floatingip", "floatingips"
     show_call = "network.get_floatingip"
     name_property = None
