@@ -12,6 +12,7 @@ refusals that say "not now" (409 Conflict, 429, 503) are retried with backoff fi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import threading
 from collections.abc import Callable
@@ -69,6 +70,11 @@ class Cloud:
             raise NoCloud(
                 f"{self.choice.describe()} cannot be reached: {_message(error)}"
             ) from None
+        for service in ("compute", "network", "block_storage", "image"):
+            # Discover each service's endpoint and versions once, now: a hundred threads'
+            # first calls would otherwise each discover it at the same time.
+            with contextlib.suppress(Exception):  # a service the cloud lacks fails when used
+                getattr(connection, service).get_endpoint()
         session = getattr(connection.session, "session", None)
         if session is not None:  # keystoneauth's requests.Session: count what goes out
             session.hooks.setdefault("response", []).append(self._count)

@@ -3,6 +3,8 @@ are the SDK's), with the cloud's refusals turned into `CloudError`s that quote i
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any
 
 from stoker.cloud.connection import NotFoundError
@@ -53,3 +55,24 @@ def message(response: Any) -> str:
         if body.get("message"):
             return str(body["message"])
     return str(body)[:300]
+
+
+_IDS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], str]] = weakref.WeakKeyDictionary()
+_IDS_LOCK = threading.Lock()
+
+
+def find_id(connection: Any, service: str, kind: str, name_or_id: str) -> str:
+    """The id of the ``kind`` (``flavor``, ``network``...) named or identified by
+    ``name_or_id``, through the SDK's ``find_<kind>`` (ids first, then unique names, as
+    Heat resolves them), remembered for the connection's life: a hundred servers of one
+    flavor ask once, not a hundred times."""
+    key = (kind, name_or_id)
+    with _IDS_LOCK:
+        known = _IDS.setdefault(connection, {}).get(key)
+    if known is not None:
+        return known
+    finder = getattr(getattr(connection, service), f"find_{kind}")
+    found = str(finder(name_or_id, ignore_missing=False).id)
+    with _IDS_LOCK:
+        _IDS.setdefault(connection, {})[key] = found
+    return found

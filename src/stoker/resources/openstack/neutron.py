@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.connection import NotFoundError
+from stoker.cloud.rest import find_id
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
@@ -20,17 +21,15 @@ from stoker.resources.openstack.base import (
 
 
 def network_id(connection: Any, name_or_id: str) -> str:
-    return str(connection.network.find_network(name_or_id, ignore_missing=False).id)
+    return find_id(connection, "network", "network", name_or_id)
 
 
 def subnet_id(connection: Any, name_or_id: str) -> str:
-    return str(connection.network.find_subnet(name_or_id, ignore_missing=False).id)
+    return find_id(connection, "network", "subnet", name_or_id)
 
 
 def security_group_ids(connection: Any, names: list[str]) -> list[str]:
-    return [
-        str(connection.network.find_security_group(name, ignore_missing=False).id) for name in names
-    ]
+    return [find_id(connection, "network", "security_group", name) for name in names]
 
 
 def value_specs(properties: Mapping[str, Any]) -> dict[str, Any]:
@@ -361,12 +360,12 @@ class RouterInterface(CloudResource):
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
-        router = str(connection.network.find_router(str(p["router"]), ignore_missing=False).id)
+        router = find_id(connection, "network", "router", str(p["router"]))
         if p.get("subnet"):
             sid = subnet_id(connection, str(p["subnet"]))
             connection.network.add_interface_to_router(router, subnet=sid)
             return {"id": f"{router}:subnet_id={sid}"}
-        port = str(connection.network.find_port(str(p["port"]), ignore_missing=False).id)
+        port = find_id(connection, "network", "port", str(p["port"]))
         connection.network.add_interface_to_router(router, port=port)
         return {"id": f"{router}:port_id={port}"}
 

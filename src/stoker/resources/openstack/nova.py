@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 from stoker.cloud.backoff import POLL
 from stoker.cloud.connection import NotFoundError
-from stoker.cloud.rest import request
+from stoker.cloud.rest import find_id, request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
@@ -25,11 +25,11 @@ from stoker.resources.openstack.neutron import network_id, security_group_ids, s
 
 
 def flavor_id(connection: Any, name_or_id: str) -> str:
-    return str(connection.compute.find_flavor(name_or_id, ignore_missing=False).id)
+    return find_id(connection, "compute", "flavor", name_or_id)
 
 
 def image_id(connection: Any, name_or_id: str) -> str:
-    return str(connection.image.find_image(name_or_id, ignore_missing=False).id)
+    return find_id(connection, "image", "image", name_or_id)
 
 
 class NovaResource(CloudResource):
@@ -121,8 +121,7 @@ class Server(NovaResource):
             if entry.get("allocate_network"):
                 return str(entry["allocate_network"])
             if entry.get("port"):
-                port = connection.network.find_port(str(entry["port"]), ignore_missing=False)
-                result.append({"port": str(port.id)})
+                result.append({"port": find_id(connection, "network", "port", str(entry["port"]))})
                 continue
             nic: dict[str, Any] = {}
             if entry.get("network"):
@@ -389,7 +388,7 @@ class Server(NovaResource):
 
 def _ports_of(connection: Any, entry: Mapping[str, Any], ports: list[Any]) -> list[str]:
     if entry.get("port"):
-        return [str(connection.network.find_port(str(entry["port"]), ignore_missing=False).id)]
+        return [find_id(connection, "network", "port", str(entry["port"]))]
     if entry.get("network"):
         net = network_id(connection, str(entry["network"]))
         return [str(p["id"]) for p in ports if p.get("network_id") == net]
