@@ -78,14 +78,14 @@ def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 
 def operation_seconds(name: str, env: dict[str, str]) -> float:
-    """The create's own duration: its first event to its last (process start left out)."""
-    from datetime import datetime
+    """The create's own duration: its first event to its last, from the store (process
+    start and the SDK's import left out)."""
+    from stoker.store import open_store
 
-    done = subprocess.run(
-        [*STOKER, "stack", "event", "list", name, "-f", "json"],
-        env=env, capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    times = [datetime.fromisoformat(e["event_time"]) for e in json.loads(done.stdout)]
+    store = open_store(env["STOKER_DB_URL"])
+    stack = store.get_stack(name, "default")
+    assert stack is not None
+    times = [event.time for event in store.events(stack.id)]
     return (max(times) - min(times)).total_seconds()
 
 

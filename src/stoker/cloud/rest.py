@@ -58,6 +58,7 @@ def message(response: Any) -> str:
 
 
 _IDS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], str]] = weakref.WeakKeyDictionary()
+_LOCKS: dict[tuple[str, str], threading.Lock] = {}
 _IDS_LOCK = threading.Lock()
 
 
@@ -65,14 +66,22 @@ def find_id(connection: Any, service: str, kind: str, name_or_id: str) -> str:
     """The id of the ``kind`` (``flavor``, ``network``...) named or identified by
     ``name_or_id``, through the SDK's ``find_<kind>`` (ids first, then unique names, as
     Heat resolves them), remembered for the connection's life: a hundred servers of one
-    flavor ask once, not a hundred times."""
+    flavor ask once (the others wait for that answer), not a hundred times."""
     key = (kind, name_or_id)
     with _IDS_LOCK:
-        known = _IDS.setdefault(connection, {}).get(key)
-    if known is not None:
-        return known
-    finder = getattr(getattr(connection, service), f"find_{kind}")
-    found = str(finder(name_or_id, ignore_missing=False).id)
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        with _IDS_LOCK:
+            known = _IDS.setdefault(connection, {}).get(key)
+        if known is not None:
+            return known
+        finder = getattr(getattr(connection, service), f"find_{kind}")
+        found = str(finder(name_or_id, ignore_missing=False).id)
+        remember(connection, kind, name_or_id, found)
+        return found
+
+
+def remember(connection: Any, kind: str, name_or_id: str, found: str) -> None:
+    """Note an id stoker already knows (one it just made is its own id)."""
     with _IDS_LOCK:
-        _IDS.setdefault(connection, {})[key] = found
-    return found
+        _IDS.setdefault(connection, {})[(kind, name_or_id)] = found

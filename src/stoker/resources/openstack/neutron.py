@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.connection import NotFoundError
-from stoker.cloud.rest import find_id
+from stoker.cloud.rest import find_id, remember
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
@@ -52,7 +52,9 @@ class NeutronResource(CloudResource):
         response = connection.network.post(
             f"/{self.collection}", json={self.kind: body}, raise_exc=False
         )
-        return self._answer(response, f"network.create_{self.kind}")
+        made = self._answer(response, f"network.create_{self.kind}")
+        remember(connection, self.kind, str(made["id"]), str(made["id"]))
+        return made
 
     def put(self, connection: Any, physical_id: str, body: dict[str, Any]) -> dict[str, Any]:
         response = connection.network.put(
