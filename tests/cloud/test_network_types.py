@@ -105,3 +105,19 @@ def test_cloud_failure_names_resource_call_and_cloud_message(stoker, tmp_path, a
     assert "overlap" in result.stderr.lower()
     assert stoker("delete", "overlap", "--yes").exit_code == 0
     assert leftovers(admin, "overlap-") == []
+
+
+def test_a_stack_of_cloud_resources_is_not_forgotten_without_a_cloud(
+    stoker, admin, tmp_path, monkeypatch
+):
+    path = tmp_path / "t.yaml"
+    path.write_text("heat_template_version: wallaby\nresources:\n  net: {type: OS::Neutron::Net}\n")
+    assert stoker("create", "kept", "-t", str(path)).exit_code == 0
+    monkeypatch.delenv("OS_CLOUD")
+    refused = stoker("delete", "kept", "--yes")
+    assert refused.exit_code == 1
+    assert "OS::Neutron::Net against an OpenStack cloud and none is chosen" in refused.stderr
+    assert leftovers(admin, "kept-") != []  # still there, and still the stack's
+    monkeypatch.setenv("OS_CLOUD", "sandbox")
+    assert stoker("delete", "kept", "--yes").exit_code == 0
+    assert leftovers(admin, "kept-") == []
