@@ -21,3 +21,40 @@ def sandbox() -> Iterator[RunningSandbox]:
 def cloud(sandbox: RunningSandbox) -> Any:
     """An openstacksdk connection as ``admin``."""
     return sandbox.connect()
+
+
+@pytest.fixture(scope="session")
+def demo(sandbox: RunningSandbox) -> Any:
+    """An openstacksdk connection as ``demo`` (a member of project ``demo``)."""
+    return sandbox.connect("demo")
+
+
+class Clock:
+    """The sandbox's clock, moved by the test: transitions happen when it says."""
+
+    def __init__(self, start: float = 2_000_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(sandbox: RunningSandbox) -> Iterator[Clock]:
+    """A test clock and a 10 s build delay for the duration of one test."""
+    saved = sandbox.hub.clock, sandbox.config.build_delay
+    fake = Clock()
+    sandbox.hub.clock = fake
+    sandbox.config.build_delay = 10.0
+    yield fake
+    sandbox.hub.clock, sandbox.config.build_delay = saved
+
+
+@pytest.fixture
+def faults(sandbox: RunningSandbox) -> Iterator[None]:
+    """Faults a test sets through the control API are cleared after it."""
+    yield
+    sandbox.config.faults = None

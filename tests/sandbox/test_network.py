@@ -44,8 +44,10 @@ def test_version_documents_and_extensions(sandbox: RunningSandbox, cloud: Any) -
     assert root.json()["versions"][0]["id"] == "v2.0"
     aliases = {e.alias for e in cloud.network.extensions()}
     assert {"external-net", "router", "security-group", "port-security", "provider"} <= aliases
-    catalog = {e["type"]: e["endpoints"][0]["url"] for e in cloud.session.auth.get_access(
-        cloud.session).service_catalog.catalog}  # fmt: skip
+    catalog = {
+        e["type"]: e["endpoints"][0]["url"]
+        for e in cloud.session.auth.get_access(cloud.session).service_catalog.catalog
+    }
     assert catalog["network"] == f"{sandbox.url}/network"
 
 
@@ -61,8 +63,9 @@ def test_external_and_provider_networks_and_who_sees_them(
         name=_name("flat"), provider_network_type="flat", provider_physical_network="physnet1"
     )
     assert (flat.provider_physical_network, flat.provider_segmentation_id) == ("physnet1", None)
-    bad = _raw(sandbox, cloud, "POST", "/networks",
-               json={"network": {"provider:network_type": "vlan"}})  # fmt: skip
+    bad = _raw(
+        sandbox, cloud, "POST", "/networks", json={"network": {"provider:network_type": "vlan"}}
+    )
     assert _error(bad) == (
         400,
         "InvalidInput",
@@ -144,13 +147,21 @@ def test_subnets_pools_gateway_and_their_errors(sandbox: RunningSandbox, demo: A
         "GatewayConflictWithAllocationPools",
         "Gateway ip 10.3.0.15 conflicts with allocation pool 10.3.0.10-10.3.0.20",
     )
-    assert _error(_raw(sandbox, demo, "POST", "/subnets",
-                       json={"subnet": {"network_id": "nope", "cidr": "10.4.0.0/24"}})) == (
-        404, "NetworkNotFound", "Network nope could not be found."
-    )  # fmt: skip
+    assert _error(
+        _raw(
+            sandbox,
+            demo,
+            "POST",
+            "/subnets",
+            json={"subnet": {"network_id": "nope", "cidr": "10.4.0.0/24"}},
+        )
+    ) == (404, "NetworkNotFound", "Network nope could not be found.")
     updated = demo.network.update_subnet(
-        subnet, name="renamed", dns_nameservers=[], allocation_pools=[
-            {"start": "10.1.0.50", "end": "10.1.0.60"}])  # fmt: skip
+        subnet,
+        name="renamed",
+        dns_nameservers=[],
+        allocation_pools=[{"start": "10.1.0.50", "end": "10.1.0.60"}],
+    )
     assert (updated.name, updated.dns_nameservers) == ("renamed", [])
     assert updated.allocation_pools == [{"start": "10.1.0.50", "end": "10.1.0.60"}]
     demo.network.delete_network(net)
@@ -202,8 +213,10 @@ def test_ports_addresses_macs_security_and_conflicts(sandbox: RunningSandbox, de
         "Port security must be enabled and port must have an IP address in order to use "
         "security groups.",
     )
-    assert create(port_security_enabled=False, allowed_address_pairs=[
-        {"ip_address": "10.0.0.9"}])[1] == "AddressPairAndPortSecurityRequired"  # fmt: skip
+    assert (
+        create(port_security_enabled=False, allowed_address_pairs=[{"ip_address": "10.0.0.9"}])[1]
+        == "AddressPairAndPortSecurityRequired"
+    )
     open_port = demo.network.create_port(network_id=net.id, port_security_enabled=False)
     assert (open_port.security_group_ids, open_port.is_port_security_enabled) == ([], False)
     pairs = demo.network.create_port(
@@ -223,9 +236,11 @@ def test_ports_addresses_macs_security_and_conflicts(sandbox: RunningSandbox, de
     again = demo.network.create_port(network_id=net.id)
     assert again.fixed_ips[0]["ip_address"] == open_port.fixed_ips[0]["ip_address"]
     moved = demo.network.update_port(
-        first, fixed_ips=[{"subnet_id": subnet.id, "ip_address": "192.168.10.100"}],
-        device_id="server-1", device_owner="compute:nova",
-    )  # fmt: skip
+        first,
+        fixed_ips=[{"subnet_id": subnet.id, "ip_address": "192.168.10.100"}],
+        device_id="server-1",
+        device_owner="compute:nova",
+    )
     assert moved.fixed_ips[0]["ip_address"] == "192.168.10.100"
     assert moved.status == "ACTIVE"
     found = list(demo.network.ports(fixed_ips=["ip_address=192.168.10.100"]))
@@ -249,8 +264,10 @@ def test_ports_addresses_macs_security_and_conflicts(sandbox: RunningSandbox, de
         demo.network.delete_port(port)
     demo.network.delete_network(net)
     assert _error(_raw(sandbox, demo, "GET", f"/ports/{first.id}")) == (
-        404, "PortNotFound", f"Port {first.id} could not be found."
-    )  # fmt: skip
+        404,
+        "PortNotFound",
+        f"Port {first.id} could not be found.",
+    )
 
 
 def test_routers_interfaces_and_floating_ips(sandbox: RunningSandbox, cloud: Any) -> None:
@@ -270,8 +287,9 @@ def test_routers_interfaces_and_floating_ips(sandbox: RunningSandbox, cloud: Any
     # a floating IP can't reach a subnet no router joins to the external network
     fip = cloud.network.create_ip(floating_network_id=public.id)
     assert (fip.floating_ip_address, fip.status, fip.port_id) == ("172.30.0.3", "DOWN", None)
-    refused = _raw(sandbox, cloud, "PUT", f"/floatingips/{fip.id}",
-                   json={"floatingip": {"port_id": port.id}})  # fmt: skip
+    refused = _raw(
+        sandbox, cloud, "PUT", f"/floatingips/{fip.id}", json={"floatingip": {"port_id": port.id}}
+    )
     assert _error(refused)[:2] == (404, "ExternalGatewayForFloatingIPNotFound")
     info = cloud.network.add_interface_to_router(router, subnet=subnet.id)
     assert info["subnet_id"] == subnet.id and info["network_id"] == net.id
@@ -281,8 +299,13 @@ def test_routers_interfaces_and_floating_ips(sandbox: RunningSandbox, cloud: Any
         "network:router_interface",
         router.id,
     )
-    again = _raw(sandbox, cloud, "PUT", f"/routers/{router.id}/add_router_interface",
-                 json={"subnet_id": subnet.id})  # fmt: skip
+    again = _raw(
+        sandbox,
+        cloud,
+        "PUT",
+        f"/routers/{router.id}/add_router_interface",
+        json={"subnet_id": subnet.id},
+    )
     assert _error(again) == (
         400,
         "BadRequest",
@@ -294,23 +317,37 @@ def test_routers_interfaces_and_floating_ips(sandbox: RunningSandbox, cloud: Any
         router.id,
         "ACTIVE",
     )
-    assert _error(_raw(sandbox, cloud, "PUT", f"/routers/{router.id}/remove_router_interface",
-                       json={"subnet_id": subnet.id}))[:2] == (
-        409, "RouterInterfaceInUseByFloatingIP")  # fmt: skip
+    assert _error(
+        _raw(
+            sandbox,
+            cloud,
+            "PUT",
+            f"/routers/{router.id}/remove_router_interface",
+            json={"subnet_id": subnet.id},
+        )
+    )[:2] == (409, "RouterInterfaceInUseByFloatingIP")
     assert _error(_raw(sandbox, cloud, "DELETE", f"/routers/{router.id}")) == (
-        409, "RouterInUse", f"Router {router.id} still has ports"
-    )  # fmt: skip
+        409,
+        "RouterInUse",
+        f"Router {router.id} still has ports",
+    )
     assert _error(_raw(sandbox, cloud, "DELETE", f"/ports/{interface.id}"))[:2] == (
-        409, "ServicePortInUse"
-    )  # fmt: skip
+        409,
+        "ServicePortInUse",
+    )
     # the external network holds the gateway's and the floating IP's ports
     assert _error(_raw(sandbox, cloud, "DELETE", f"/networks/{public.id}"))[1] == "NetworkInUse"
     # deleting the port disassociates its floating IP
     cloud.network.delete_port(port)
     assert cloud.network.get_ip(fip.id).port_id is None
     cloud.network.remove_interface_from_router(router, subnet=subnet.id)
-    missing = _raw(sandbox, cloud, "PUT", f"/routers/{router.id}/remove_router_interface",
-                   json={"subnet_id": subnet.id})  # fmt: skip
+    missing = _raw(
+        sandbox,
+        cloud,
+        "PUT",
+        f"/routers/{router.id}/remove_router_interface",
+        json={"subnet_id": subnet.id},
+    )
     assert _error(missing) == (
         404,
         "RouterInterfaceNotFoundForSubnet",
@@ -333,12 +370,22 @@ def test_floating_ip_pool_exhaustion_and_wrong_network(sandbox: RunningSandbox, 
     )
     fip = cloud.network.create_ip(floating_network_id=public.id)
     assert fip.floating_ip_address == "172.31.0.5"
-    exhausted = _raw(sandbox, cloud, "POST", "/floatingips",
-                     json={"floatingip": {"floating_network_id": public.id}})  # fmt: skip
+    exhausted = _raw(
+        sandbox,
+        cloud,
+        "POST",
+        "/floatingips",
+        json={"floatingip": {"floating_network_id": public.id}},
+    )
     assert _error(exhausted)[:2] == (409, "IpAddressGenerationFailure")
     private = cloud.network.create_network(name=_name("net"))
-    wrong = _raw(sandbox, cloud, "POST", "/floatingips",
-                 json={"floatingip": {"floating_network_id": private.id}})  # fmt: skip
+    wrong = _raw(
+        sandbox,
+        cloud,
+        "POST",
+        "/floatingips",
+        json={"floatingip": {"floating_network_id": private.id}},
+    )
     assert _error(wrong) == (
         400,
         "BadRequest",
@@ -380,14 +427,17 @@ def test_security_groups_default_rules_and_checks(sandbox: RunningSandbox, demo:
     def create(**body: Any) -> tuple[int, str, str]:
         body.setdefault("security_group_id", web.id)
         body.setdefault("direction", "ingress")
-        return _error(_raw(sandbox, demo, "POST", "/security-group-rules",
-                           json={"security_group_rule": body}))  # fmt: skip
+        return _error(
+            _raw(sandbox, demo, "POST", "/security-group-rules", json={"security_group_rule": body})
+        )
 
-    assert create(protocol="tcp", port_range_min=80, port_range_max=80,
-                  remote_ip_prefix="0.0.0.0/0") == (
-        409, "SecurityGroupRuleExists",
+    assert create(
+        protocol="tcp", port_range_min=80, port_range_max=80, remote_ip_prefix="0.0.0.0/0"
+    ) == (
+        409,
+        "SecurityGroupRuleExists",
         f"Security group rule already exists. Rule id is {rule.id}.",
-    )  # fmt: skip
+    )
     assert create(protocol="tcp", port_range_min=90, port_range_max=80) == (
         400,
         "SecurityGroupInvalidPortRange",
@@ -416,14 +466,18 @@ def test_security_groups_default_rules_and_checks(sandbox: RunningSandbox, demo:
     port = demo.network.create_port(network_id=net.id, security_groups=[web.id])
     assert port.security_group_ids == [web.id]
     assert _error(_raw(sandbox, demo, "DELETE", f"/security-groups/{web.id}")) == (
-        409, "SecurityGroupInUse", f"Security Group {web.id} in use."
-    )  # fmt: skip
+        409,
+        "SecurityGroupInUse",
+        f"Security Group {web.id} in use.",
+    )
     demo.network.delete_port(port)
     demo.network.delete_security_group_rule(rule)
     demo.network.delete_security_group(web)
     assert _error(_raw(sandbox, demo, "GET", f"/security-groups/{web.id}")) == (
-        404, "SecurityGroupNotFound", f"Security group {web.id} does not exist"
-    )  # fmt: skip
+        404,
+        "SecurityGroupNotFound",
+        f"Security group {web.id} does not exist",
+    )
     demo.network.delete_network(net)
 
 
@@ -467,4 +521,18 @@ def test_nova_plugs_servers_in_through_the_port_provider(
     with pytest.raises(openstack.exceptions.NotFoundException):
         demo.network.get_port(made)
     demo.network.delete_port(own)
+    demo.network.delete_network(net)
+
+
+def test_tags_on_creation_and_through_the_tags_api(sandbox: RunningSandbox, demo: Any) -> None:
+    net = demo.network.create_network(name=_name("tagged"), tags=["web", "prod"])
+    assert sorted(net.tags) == ["prod", "web"]
+    demo.network.set_tags(net, ["blue"])
+    assert demo.network.get_network(net.id).tags == ["blue"]
+    assert _raw(sandbox, demo, "PUT", f"/networks/{net.id}/tags/green").status_code == 201
+    assert _raw(sandbox, demo, "GET", f"/networks/{net.id}/tags/green").status_code == 204
+    assert [n.id for n in demo.network.networks(tags="blue,green")] == [net.id]
+    assert net.id not in {n.id for n in demo.network.networks(not_tags="green")}
+    missing = _raw(sandbox, demo, "DELETE", f"/networks/{net.id}/tags/red")
+    assert _error(missing)[:2] == (404, "TagNotFound")
     demo.network.delete_network(net)

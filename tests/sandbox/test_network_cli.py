@@ -57,22 +57,67 @@ def test_cli_bootstraps_a_tenant_topology_and_tears_it_down(
         return _cli(sandbox, clouds, *args)
 
     public = cli("network", "create", "--external", f"ext-{tag}", "-f", "json")
-    external = cli("subnet", "create", "--network", public["id"], "--subnet-range",
-                   "198.51.100.0/24", "--allocation-pool", "start=198.51.100.10,end=198.51.100.20",
-                   "--no-dhcp", f"ext-{tag}-subnet", "-f", "json")  # fmt: skip
+    external = cli(
+        "subnet",
+        "create",
+        "--network",
+        public["id"],
+        "--subnet-range",
+        "198.51.100.0/24",
+        "--allocation-pool",
+        "start=198.51.100.10,end=198.51.100.20",
+        "--no-dhcp",
+        f"ext-{tag}-subnet",
+        "-f",
+        "json",
+    )
     assert external["gateway_ip"] == "198.51.100.1" and external["enable_dhcp"] is False
     assert external["allocation_pools"] == [{"start": "198.51.100.10", "end": "198.51.100.20"}]
     net = cli("network", "create", f"net-{tag}", "-f", "json")
-    subnet = cli("subnet", "create", "--network", net["id"], "--subnet-range", "10.77.0.0/24",
-                 "--dns-nameserver", "8.8.8.8", f"sub-{tag}", "-f", "json")  # fmt: skip
+    subnet = cli(
+        "subnet",
+        "create",
+        "--network",
+        net["id"],
+        "--subnet-range",
+        "10.77.0.0/24",
+        "--dns-nameserver",
+        "8.8.8.8",
+        f"sub-{tag}",
+        "-f",
+        "json",
+    )
     assert subnet["dns_nameservers"] == ["8.8.8.8"]
     group = cli("security", "group", "create", f"web-{tag}", "-f", "json")
-    rule = cli("security", "group", "rule", "create", "--protocol", "tcp", "--dst-port", "22",
-               "--remote-ip", "0.0.0.0/0", group["id"], "-f", "json")  # fmt: skip
+    rule = cli(
+        "security",
+        "group",
+        "rule",
+        "create",
+        "--protocol",
+        "tcp",
+        "--dst-port",
+        "22",
+        "--remote-ip",
+        "0.0.0.0/0",
+        group["id"],
+        "-f",
+        "json",
+    )
     assert (rule["port_range_min"], rule["port_range_max"], rule["protocol"]) == (22, 22, "tcp")
-    port = cli("port", "create", "--network", net["id"], "--fixed-ip",
-               f"subnet={subnet['id']},ip-address=10.77.0.50", "--security-group", group["id"],
-               f"port-{tag}", "-f", "json")  # fmt: skip
+    port = cli(
+        "port",
+        "create",
+        "--network",
+        net["id"],
+        "--fixed-ip",
+        f"subnet={subnet['id']},ip-address=10.77.0.50",
+        "--security-group",
+        group["id"],
+        f"port-{tag}",
+        "-f",
+        "json",
+    )
     assert port["fixed_ips"] == [{"subnet_id": subnet["id"], "ip_address": "10.77.0.50"}]
     router = cli("router", "create", f"router-{tag}", "-f", "json")
     cli("router", "set", "--external-gateway", public["id"], router["id"])

@@ -52,11 +52,13 @@ def test_version_discovery_and_microversions(sandbox: RunningSandbox, demo: Any)
     assert root.status_code == 300
     version = root.json()["versions"][0]
     assert (version["id"], version["min_version"], version["version"]) == ("v3.0", "3.0", "3.70")
-    listed = _raw(sandbox, demo, "GET", "/volumes", headers={
-        "OpenStack-API-Version": "volume 3.27"})  # fmt: skip
+    listed = _raw(
+        sandbox, demo, "GET", "/volumes", headers={"OpenStack-API-Version": "volume 3.27"}
+    )
     assert listed.headers["openstack-api-version"] == "volume 3.27"
-    too_new = _raw(sandbox, demo, "GET", "/volumes", headers={
-        "OpenStack-API-Version": "volume 3.99"})  # fmt: skip
+    too_new = _raw(
+        sandbox, demo, "GET", "/volumes", headers={"OpenStack-API-Version": "volume 3.99"}
+    )
     assert too_new.status_code == 406
 
 
@@ -71,8 +73,9 @@ def test_volume_lifecycle_types_extend_and_404_after_delete(
     assert volume.project_id == demo.current_project_id
     demo.block_storage.extend_volume(volume, 3)
     assert demo.block_storage.get_volume(volume.id).size == 3
-    shrink = _raw(sandbox, demo, "POST", f"/volumes/{volume.id}/action",
-                  json={"os-extend": {"new_size": 2}})  # fmt: skip
+    shrink = _raw(
+        sandbox, demo, "POST", f"/volumes/{volume.id}/action", json={"os-extend": {"new_size": 2}}
+    )
     assert shrink.status_code == 400
     assert shrink.json() == {
         "badRequest": {
@@ -81,11 +84,16 @@ def test_volume_lifecycle_types_extend_and_404_after_delete(
             "current size. (current: 3, extended: 2).",
         }
     }
-    bad_type = _raw(sandbox, demo, "POST", "/volumes",
-                    json={"volume": {"size": 1, "volume_type": "gold"}})  # fmt: skip
+    bad_type = _raw(
+        sandbox, demo, "POST", "/volumes", json={"volume": {"size": 1, "volume_type": "gold"}}
+    )
     assert bad_type.json() == {
         "itemNotFound": {"code": 404, "message": "Volume type with name gold could not be found."}
     }
+    no_snapshot = _raw(
+        sandbox, demo, "POST", "/volumes", json={"volume": {"size": 1, "snapshot_id": "s-1"}}
+    )
+    assert no_snapshot.json()["itemNotFound"]["message"] == "Snapshot s-1 could not be found."
     assert demo.block_storage.find_volume(volume.name).id == volume.id
     demo.block_storage.delete_volume(volume)
     gone = _raw(sandbox, demo, "GET", f"/volumes/{volume.id}")
@@ -135,8 +143,9 @@ def test_attachments_api_as_nova_uses_it(sandbox: RunningSandbox, demo: Any) -> 
     assert [a["server_id"] for a in in_use.attachments] == ["server-2"]
     demo.block_storage.delete_attachment(attachment.id)
     assert demo.block_storage.get_volume(volume.id).status == "available"
-    old = _raw(sandbox, demo, "GET", "/attachments",
-               headers={"OpenStack-API-Version": "volume 3.0"})  # fmt: skip
+    old = _raw(
+        sandbox, demo, "GET", "/attachments", headers={"OpenStack-API-Version": "volume 3.0"}
+    )
     assert old.status_code == 404
     demo.block_storage.delete_volume(volume)
 
@@ -155,3 +164,42 @@ def test_nova_attaches_through_the_volume_provider(sandbox: RunningSandbox, demo
     assert demo.block_storage.get_volume(volume.id).status == "available"
     demo.block_storage.delete_volume(volume)
     cinder.detach(volume.id, "server-3")  # gone already: no error
+
+
+def test_a_volume_from_a_glance_image_is_bootable(sandbox: RunningSandbox, demo: Any) -> None:
+    image = next(iter(demo.image.images()))
+    volume = demo.block_storage.create_volume(size=1, image_id=image.id)
+    volume = demo.block_storage.wait_for_status(volume, "available", wait=10, interval=0.05)
+    assert volume.is_bootable is True
+    assert volume.volume_image_metadata["image_id"] == image.id
+    assert volume.volume_image_metadata["image_name"] == image.name
+    unknown = _raw(
+        sandbox,
+        demo,
+        "POST",
+        "/volumes",
+        json={"volume": {"size": 1, "imageRef": str(uuid.uuid4())}},
+    )
+    assert unknown.json() == {
+        "badRequest": {
+            "code": 400,
+            "message": "Invalid image identifier or unable to access requested image.",
+        }
+    }
+    demo.block_storage.delete_volume(volume)
+
+
+def test_retype_and_readonly(sandbox: RunningSandbox, cloud: Any) -> None:
+    name = f"gold-{uuid.uuid4().hex[:6]}"
+    gold = cloud.block_storage.create_type(name=name)
+    volume = cloud.block_storage.create_volume(size=1)
+    cloud.block_storage.wait_for_status(volume, "available", wait=10, interval=0.05)
+    cloud.block_storage.retype_volume(volume, name)
+    assert cloud.block_storage.get_volume(volume.id).volume_type == name
+    cloud.block_storage.set_volume_readonly(volume, True)
+    assert cloud.block_storage.get_volume(volume.id).metadata["readonly"] == "True"
+    in_use = _raw(sandbox, cloud, "DELETE", f"/types/{gold.id}")
+    assert in_use.json()["badRequest"]["message"] == "Target volume type is still in use."
+    cloud.block_storage.delete_volume(volume)
+    cloud.block_storage.delete_type(gold)
+    assert name not in {t.name for t in cloud.block_storage.types()}

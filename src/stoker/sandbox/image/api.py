@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import HTMLResponse, Response
 
 from stoker.sandbox.http import base_url, link, no_content, read_json, reply
 from stoker.sandbox.http_errors import ApiError, BadRequest
@@ -30,9 +31,15 @@ def versions(base: str) -> tuple[int, Mapping[str, Any]]:
 
 
 def error_body(error: ApiError) -> Response:
-    """Glance answers errors in plain text, as its WSGI layer (webob) renders them."""
+    """Glance answers errors in the HTML page its WSGI layer (webob) renders (clients
+    strip the tags: openstacksdk shows ``404 Not Found: No image found with ID ...``)."""
     status = f"{error.status} {error.title}"
-    return PlainTextResponse(f"{status}\n\n{error.message}\n\n   ", status_code=error.status)
+    page = (
+        f"<html>\n <head>\n  <title>{status}</title>\n </head>\n <body>\n"
+        f"  <h1>{status}</h1>\n  {html.escape(error.message, quote=False)}<br /><br />\n\n\n\n"
+        " </body>\n</html>"
+    )
+    return HTMLResponse(page, status_code=error.status)
 
 
 def _view(image: Document) -> Document:

@@ -206,9 +206,17 @@ class ImageBackend:
             if not isinstance(change, dict) or change.get("op") not in ("add", "replace", "remove"):
                 raise BadRequest("Unable to find 'op' in JSON Schema change")
             path = str(change.get("path") or "")
-            if not path.startswith("/") or path.count("/") != 1:
+            parts = [p.replace("~1", "/").replace("~0", "~") for p in path[1:].split("/")]
+            if (
+                not path.startswith("/")
+                or len(parts) > 2
+                or (len(parts) == 2 and parts[0] != "tags")
+            ):
                 raise BadRequest(f"Invalid JSON pointer for this resource: '{path}'")
-            key = path[1:]
+            key = parts[0]
+            if len(parts) == 2:
+                self._patch_tags(image, change, parts[1])
+                continue
             if change["op"] == "remove":
                 if key in READ_ONLY or key in ("id", "name", "visibility", "tags"):
                     raise Forbidden(f"Attribute '{key}' is read-only.")
@@ -221,6 +229,21 @@ class ImageBackend:
                 self._apply(ctx, image, {key: change["value"]})
         self.store.put(IMAGE, image_id, image)
         return image
+
+    @staticmethod
+    def _patch_tags(image: Document, change: Document, index: str) -> None:
+        """``/tags/N`` (or ``/tags/-`` to append) in a JSON patch."""
+        tags = image["tags"]
+        if change["op"] == "remove":
+            if not index.isdigit() or int(index) >= len(tags):
+                raise Conflict(f"Tag index {index} does not exist.")
+            del tags[int(index)]
+            return
+        value = change.get("value")
+        if not isinstance(value, str):
+            raise BadRequest("Invalid value for tags")
+        if value not in tags:
+            tags.insert(len(tags) if index == "-" or not index.isdigit() else int(index), value)
 
     def _owner(self, ctx: RequestContext, image: Document) -> None:
         if not ctx.is_admin and image["owner"] != ctx.project_id:

@@ -24,6 +24,19 @@ from stoker.sandbox.service import Operation, RequestContext, Service
 #: query parameters that are not filters
 CONTROL = {"fields", "limit", "marker", "sort_key", "sort_dir", "page_reverse", "verbose"}
 
+#: the resources Neutron counts against a project's quota
+QUOTA_RESOURCES = (
+    "network",
+    "subnet",
+    "port",
+    "router",
+    "floatingip",
+    "security_group",
+    "security_group_rule",
+    "rbac_policy",
+    "subnetpool",
+)
+
 #: the API extensions the sandbox implements, as ``GET /v2.0/extensions`` lists them
 EXTENSIONS = {
     "agent": "agent",
@@ -43,13 +56,15 @@ EXTENSIONS = {
     "project-id": "project_id field enabled",
     "provider": "Provider Network",
     "quotas": "Quota management support",
+    "quota_details": "Quota details management support",
     "router": "Neutron L3 Router",
     "router_availability_zone": "Router Availability Zone",
     "security-group": "security-group",
     "security-groups-remote-address-group": "Remote Address Group",
     "standard-attr-description": "standard-attr-description",
     "standard-attr-revisions": "Resource revision numbers",
-    "standard-attr-tag": "Tag support for resources with standard attribute: subnet, ...",
+    "standard-attr-tag": "Tag support for resources with standard attribute",
+    "tag-creation": "Tag support for resources on creation",
     "standard-attr-timestamp": "Resource timestamps",
     "stateful-security-group": "Stateful security group",
     "subnet_allocation": "Subnet Allocation",
@@ -80,9 +95,11 @@ def _matches(document: Mapping[str, Any], key: str, wanted: list[str]) -> bool:
             if not any(str(ip.get(field)) == value for ip in document.get("fixed_ips", [])):
                 return False
         return True
-    if key == "tags":
+    if key in ("tags", "tags-any", "not-tags", "not-tags-any"):
         tags = set(document.get("tags") or [])
-        return all(set(w.split(",")) <= tags for w in wanted)
+        asked = {t for w in wanted for t in w.split(",")}
+        found = asked <= tags if key.endswith("tags") else bool(asked & tags)
+        return found if not key.startswith("not-") else not found
     if key not in document:
         return True  # Neutron ignores filters on attributes a resource lacks
     value = document[key]
@@ -278,8 +295,9 @@ class NeutronApi:
     async def extension(self, request: Request, ctx: RequestContext) -> Response:
         alias = request.path_params["alias"]
         if alias not in EXTENSIONS:
-            raise ApiError(f"Extension with alias {alias} does not exist", status=404,
-                           kind="HTTPNotFound")  # fmt: skip
+            raise ApiError(
+                f"Extension with alias {alias} does not exist", status=404, kind="HTTPNotFound"
+            )
         return reply({"extension": _extension(alias, EXTENSIONS[alias])})
 
     async def add_interface(self, request: Request, ctx: RequestContext) -> Response:
@@ -301,6 +319,60 @@ class NeutronApi:
             )
         return reply(info)
 
+    def _tags(self, collection: Collection, param: str, action: str) -> Any:
+        """``/{collection}/{id}/tags`` (the ``standard-attr-tag`` extension): replace all,
+        show, add one, check one, remove one, remove all."""
+
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            records = collection.records()
+            item = records.get(request.path_params[param], _visible_to(ctx))
+            tag = request.path_params.get("tag")
+            if action == "show":
+                return reply({"tags": item["tags"]})
+            if action == "check":
+                if tag not in item["tags"]:
+                    raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
+                return no_content()
+            if action == "replace":
+                body = await read_json(request)
+                tags = body.get("tags")
+                if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+                    raise BadRequest("Invalid input for tags.", kind="HTTPBadRequest")
+                item["tags"] = list(dict.fromkeys(tags))
+            elif action == "add" and tag not in item["tags"]:
+                item["tags"] = [*item["tags"], tag]
+            elif action == "remove":
+                if tag not in item["tags"]:
+                    raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
+                item["tags"] = [t for t in item["tags"] if t != tag]
+            elif action == "clear":
+                item["tags"] = []
+            with self.backend.transaction():
+                records.save(item)
+            if action == "replace":
+                return reply({"tags": item["tags"]})
+            return no_content(201 if action == "add" else 204)
+
+        return handler
+
+    async def quota(self, request: Request, ctx: RequestContext) -> Response:
+        """``/quotas/{project_id}`` (``/details``: with use): the fault plan's limits, -1
+        (unlimited) for the rest."""
+        project = request.path_params["project_id"]
+        if project != ctx.project_id and not ctx.is_admin:
+            raise ApiError(
+                "(rule:get_quota) is disallowed by policy", status=403, kind="PolicyNotAuthorized"
+            )
+        quota: dict[str, Any] = {}
+        for resource in QUOTA_RESOURCES:
+            limit = self.backend.quota(resource)
+            if request.url.path.endswith("/details"):
+                used = self.backend.usage(project, resource)
+                quota[resource] = {"limit": limit, "used": used, "reserved": 0}
+            else:
+                quota[resource] = limit
+        return reply({"quota": quota})
+
     def operations(self) -> list[Operation]:
         def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
             return Operation(method, "/v2.0" + path, name, handler, authenticated=auth)
@@ -310,18 +382,21 @@ class NeutronApi:
             op("GET", "/", "root", self.root),
             op("GET", "/extensions", "extensions.list", self.extensions),
             op("GET", "/extensions/{alias}", "extensions.show", self.extension),
+            op("GET", "/quotas/{project_id}", "quotas.show", self.quota),
+            op("GET", "/quotas/{project_id}/details", "quotas.details", self.quota),
+            op("GET", "/quotas/{project_id}/default", "quotas.default", self.quota),
             op(
                 "PUT",
                 "/routers/{router_id}/add_router_interface",
                 "routers.add_interface",
                 self.add_interface,
-            ),  # fmt: skip
+            ),
             op(
                 "PUT",
                 "/routers/{router_id}/remove_router_interface",
                 "routers.remove_interface",
                 self.remove_interface,
-            ),  # fmt: skip
+            ),
         ]
         for c in self.collections:
             param = f"{c.key}_id"
@@ -333,6 +408,16 @@ class NeutronApi:
                 op("PUT", item, f"{c.path}.update", self._update(c, param)),
                 op("DELETE", item, f"{c.path}.delete", self._delete(c, param)),
             ]
+            if c.path != "security-group-rules":
+                tags, tag = f"{item}/tags", f"{item}/tags/{{tag}}"
+                result += [
+                    op("GET", tags, f"{c.path}.tags", self._tags(c, param, "show")),
+                    op("PUT", tags, f"{c.path}.tags", self._tags(c, param, "replace")),
+                    op("DELETE", tags, f"{c.path}.tags", self._tags(c, param, "clear")),
+                    op("GET", tag, f"{c.path}.tags", self._tags(c, param, "check")),
+                    op("PUT", tag, f"{c.path}.tags", self._tags(c, param, "add")),
+                    op("DELETE", tag, f"{c.path}.tags", self._tags(c, param, "remove")),
+                ]
         return result
 
 
@@ -359,9 +444,10 @@ def _owner(ctx: RequestContext, body: Mapping[str, Any]) -> tuple[str, dict[str,
     if named and str(named) != ctx.project_id:
         if not ctx.is_admin:
             raise ApiError(
-                "Tenant_id in the body does not match the token's project", status=403,
+                "Tenant_id in the body does not match the token's project",
+                status=403,
                 kind="HTTPForbidden",
-            )  # fmt: skip
+            )
         return str(named), item
     return ctx.project_id, item
 

@@ -38,6 +38,15 @@ class NeutronBackend:
     def transaction(self) -> Any:
         return self.hub.store.transaction()
 
+    def quota(self, resource: str) -> int:
+        """The fault plan's quota for ``resource``, -1 (unlimited) when it sets none."""
+        faults = self.hub.config.faults
+        limit = faults.quota("network", resource) if faults is not None else None
+        return -1 if limit is None else limit
+
+    def usage(self, project: str, resource: str) -> int:
+        return int(self.hub.store.count(f"network.{resource}", project_id=project))
+
     # deletes, which look across collections
 
     def delete_network(self, id: str, project: str | None) -> None:

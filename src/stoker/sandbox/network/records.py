@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from stoker.sandbox.http_errors import BadRequest, NotFound
+from stoker.sandbox.http_errors import BadRequest, NotFound, OverQuota
 from stoker.sandbox.service import Hub, iso_time, new_id
 
 Document = dict[str, Any]
@@ -68,8 +68,22 @@ class Records:
         return [dict(d) for d in self.store.list(self.kind, where=test)]
 
     def insert(self, document: Document) -> Document:
+        self._check_quota(document.get("project_id") or "")
         self.store.insert(self.kind, document["id"], document, document.get("project_id"))
         return document
+
+    def _check_quota(self, project: str) -> None:
+        """The fault plan's quota for this kind (``quotas: {network: {port: 5}}``), counted
+        per project as Neutron counts it."""
+        faults = self.hub.config.faults
+        resource = self.kind.partition(".")[2]
+        limit = faults.quota("network", resource) if faults is not None else None
+        if limit is None or not project:
+            return
+        if self.store.count(self.kind, project_id=project) >= limit:
+            raise OverQuota(
+                f"Quota exceeded for resources: ['{resource}'].", kind="OverQuota", status=409
+            )
 
     def save(self, document: Document) -> Document:
         document["revision_number"] = int(document.get("revision_number", 0)) + 1
@@ -88,7 +102,7 @@ class Records:
             "project_id": project,
             "tenant_id": project,
             "description": str(body.get("description") or ""),
-            "tags": [],
+            "tags": _tags(body.get("tags")),
             "created_at": now,
             "updated_at": now,
             "revision_number": 0,
@@ -118,3 +132,14 @@ def boolean(body: Mapping[str, Any], name: str, default: bool) -> bool:
         f"Invalid input for {name}. Reason: '{value}' cannot be converted to boolean.",
         kind="HTTPBadRequest",
     )
+
+
+def _tags(value: Any) -> list[str]:
+    """Tags given at creation (the ``tag-creation`` extension)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise BadRequest(
+            f"Invalid input for tags. Reason: '{value}' is not a list.", kind="HTTPBadRequest"
+        )
+    return list(dict.fromkeys(value))

@@ -28,9 +28,16 @@ PORTED = {"tcp", "udp", "udplite", "sctp", "dccp", "6", "17", "136", "132", "33"
 ICMP = {"icmp", "icmpv6", "ipv6-icmp", "1", "58"}
 #: what a rule is compared on when Neutron looks for a duplicate
 IDENTITY = (
-    "security_group_id", "direction", "ethertype", "protocol", "port_range_min",
-    "port_range_max", "remote_ip_prefix", "remote_group_id", "remote_address_group_id",
-)  # fmt: skip
+    "security_group_id",
+    "direction",
+    "ethertype",
+    "protocol",
+    "port_range_min",
+    "port_range_max",
+    "remote_ip_prefix",
+    "remote_group_id",
+    "remote_address_group_id",
+)
 
 
 class SecurityGroups:
@@ -70,7 +77,7 @@ class SecurityGroups:
     def _new_group(self, project: str, body: Mapping[str, Any], description: str) -> Document:
         return self.groups.new(
             project,
-            {"description": body.get("description", description)},
+            {"description": body.get("description", description), "tags": body.get("tags")},
             name=str(body.get("name") or ""),
             stateful=boolean(body, "stateful", True),
             shared=False,

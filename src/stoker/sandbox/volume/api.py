@@ -19,6 +19,16 @@ from stoker.sandbox.service import Microversions, Operation, RequestContext, Ser
 from stoker.sandbox.volume.backend import HOST, CinderBackend, Document
 
 MICROVERSIONS = Microversions(service_type="volume", minimum=(3, 0), maximum=(3, 70))
+#: what Cinder counts against a project's quota
+QUOTA_RESOURCES = (
+    "volumes",
+    "gigabytes",
+    "snapshots",
+    "backups",
+    "backup_gigabytes",
+    "groups",
+    "per_volume_gigabytes",
+)
 FAULT_NAMES = {
     400: "badRequest",
     401: "unauthorized",
@@ -115,7 +125,7 @@ class CinderApi:
         if ctx.at_least(3, 65):
             shown["consumes_quota"] = True
         if volume.get("_image"):
-            shown["volume_image_metadata"] = {"image_id": volume["_image"]}
+            shown["volume_image_metadata"] = dict(volume["_image"])
         return shown
 
     def _summary(self, request: Request, volume: Document) -> Document:
@@ -172,7 +182,7 @@ class CinderApi:
         body = await read_json(request)
         if len(body) != 1:
             raise BadRequest("There should be exactly one action in the request body.")
-        (action, argument), = body.items()  # fmt: skip
+        ((action, argument),) = body.items()
         argument = argument if isinstance(argument, dict) else {}
         id, scope = request.path_params["volume_id"], self._scope(request, ctx)
         b = self.backend
@@ -202,14 +212,18 @@ class CinderApi:
                 return reply({})
             elif action in ("os-reset_status", "os-force_delete"):
                 if not ctx.is_admin:
-                    raise Forbidden("Policy doesn't allow volume_extension:volume_admin_actions"
-                                    " to be performed.")  # fmt: skip
+                    raise Forbidden(
+                        "Policy doesn't allow volume_extension:volume_admin_actions"
+                        " to be performed."
+                    )
                 if action == "os-reset_status":
                     b.reset_status(id, scope, argument)
                 else:
                     b.delete(id, scope, force=True)
             elif action == "os-update_readonly_flag":
-                b.get(id, scope)
+                b.set_readonly(id, scope, argument.get("readonly"))
+            elif action == "os-retype":
+                b.retype(id, scope, argument)
             else:
                 raise BadRequest(f"There is no such action: {action}")
         return no_content(202)
@@ -306,6 +320,27 @@ class CinderApi:
             self.backend.complete_attachment(request.path_params["attachment_id"], ctx.project_id)
         return no_content()
 
+    async def quota_set(self, request: Request, ctx: RequestContext) -> Response:
+        """``os-quota-sets/{project}`` (``?usage=True``: with use; ``/defaults``)."""
+        target = request.path_params["target_id"]
+        if target != ctx.project_id and not ctx.is_admin:
+            raise Forbidden("Policy doesn't allow volume_extension:quotas:show to be performed.")
+        usage = boolean(request.query_params.get("usage"), "usage")
+        used = self.backend.usage(target)
+        quota: Document = {"id": target}
+        for resource in QUOTA_RESOURCES:
+            limit = self.backend.quota(resource)
+            if usage and not request.url.path.endswith("/defaults"):
+                quota[resource] = {
+                    "limit": limit,
+                    "in_use": used.get(resource, 0),
+                    "reserved": 0,
+                    "allocated": 0,
+                }
+            else:
+                quota[resource] = limit
+        return reply({"quota_set": quota})
+
     async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
         zone = {"zoneName": "nova", "zoneState": {"available": True}}
         return reply({"availabilityZoneInfo": [zone]})
@@ -336,33 +371,33 @@ class CinderApi:
             op("GET", p + "/attachments", "attachments.list", self.list_attachments),
             op("GET", p + "/attachments/detail", "attachments.list", self.list_attachments),
             op("POST", p + "/attachments", "attachments.create", self.create_attachment),
-            op(
-                "GET", p + "/attachments/{attachment_id}", "attachments.show", self.show_attachment
-            ),  # fmt: skip
+            op("GET", p + "/attachments/{attachment_id}", "attachments.show", self.show_attachment),
             op(
                 "PUT",
                 p + "/attachments/{attachment_id}",
                 "attachments.update",
                 self.update_attachment,
-            ),  # fmt: skip
+            ),
             op(
                 "DELETE",
                 p + "/attachments/{attachment_id}",
                 "attachments.delete",
                 self.delete_attachment,
-            ),  # fmt: skip
+            ),
             op(
                 "POST",
                 p + "/attachments/{attachment_id}/action",
                 "attachments.complete",
                 self.attachment_action,
-            ),  # fmt: skip
+            ),
+            op("GET", p + "/os-quota-sets/{target_id}", "quotas.show", self.quota_set),
+            op("GET", p + "/os-quota-sets/{target_id}/defaults", "quotas.defaults", self.quota_set),
             op(
                 "GET",
                 p + "/os-availability-zone",
                 "availability_zones.list",
                 self.availability_zones,
-            ),  # fmt: skip
+            ),
         ]
 
 

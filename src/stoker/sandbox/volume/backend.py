@@ -16,7 +16,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound
+from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
+from stoker.sandbox.interfaces import ImageProvider
 from stoker.sandbox.service import Hub, new_id
 
 Document = dict[str, Any]
@@ -131,6 +132,11 @@ class CinderBackend:
         return [self._settle(dict(v)) for v in self.store.list(VOLUME, project_id=project)]
 
     def create(self, project: str, user: str, body: Mapping[str, Any]) -> Document:
+        if body.get("snapshot_id"):
+            # the sandbox keeps no snapshots, so none can be found
+            raise NotFound(
+                f"Snapshot {body['snapshot_id']} could not be found.", kind="SnapshotNotFound"
+            )
         source = None
         if body.get("source_volid"):
             source = self.get(str(body["source_volid"]), project)
@@ -154,6 +160,8 @@ class CinderBackend:
         metadata = body.get("metadata") or {}
         if not isinstance(metadata, Mapping):
             raise invalid_input("Metadata must be a mapping")
+        image = self._image(project, body.get("imageRef"))
+        self._check_quota(project, size)
         now = self.hub.now()
         volume: Document = {
             "id": new_id(),
@@ -178,10 +186,64 @@ class CinderBackend:
             "consistencygroup_id": body.get("consistencygroup_id"),
             "group_id": body.get("group_id"),
             "_ready_at": now + self.delay,
-            "_image": body.get("imageRef"),
+            "_image": image,
         }
         self.store.insert(VOLUME, volume["id"], volume, project)
         return self._settle(volume)
+
+    def _image(self, project: str, image_id: Any) -> Document | None:
+        """``imageRef``: Glance's image, which the volume's ``volume_image_metadata`` then
+        describes (any id goes when the sandbox runs no Glance)."""
+        if not image_id:
+            return None
+        glance = self.hub.find(ImageProvider)
+        if glance is None:
+            return {"image_id": str(image_id)}
+        image = glance.find_image(project, str(image_id))
+        if image is None:
+            raise BadRequest(
+                "Invalid image identifier or unable to access requested image.",
+                kind="ImageNotFound",
+            )
+        metadata = {
+            key: str(image[key])
+            for key in ("name", "disk_format", "container_format", "min_disk", "min_ram", "size")
+            if image.get(key) is not None
+        }
+        return {"image_id": str(image["id"]), "image_name": metadata.pop("name", ""), **metadata}
+
+    def quota(self, resource: str) -> int:
+        """The fault plan's quota for ``resource``, -1 (unlimited) when it sets none."""
+        faults = self.hub.config.faults
+        limit = faults.quota("block-storage", resource) if faults is not None else None
+        return -1 if limit is None else limit
+
+    def usage(self, project: str) -> dict[str, int]:
+        volumes = self.store.list(VOLUME, project_id=project)
+        return {"volumes": len(volumes), "gigabytes": sum(int(v["size"]) for v in volumes)}
+
+    def _check_quota(self, project: str, size: int) -> None:
+        """The fault plan's ``volume`` quotas (``volumes``, ``gigabytes``), per project."""
+        faults = self.hub.config.faults
+        if faults is None:
+            return
+        volumes = self.store.list(VOLUME, project_id=project)
+        count = faults.quota("block-storage", "volumes")
+        if count is not None and len(volumes) >= count:
+            raise OverQuota(
+                f"VolumeLimitExceeded: Maximum number of volumes allowed ({count}) exceeded "
+                "for quota 'volumes'.",
+                status=413,
+            )
+        gigabytes = faults.quota("block-storage", "gigabytes")
+        used = sum(int(v["size"]) for v in volumes)
+        if gigabytes is not None and used + size > gigabytes:
+            raise OverQuota(
+                "VolumeSizeExceedsAvailableQuota: Requested volume or snapshot exceeds allowed "
+                f"gigabytes quota. Requested {size}G, quota is {gigabytes}G and {used}G has "
+                "been consumed.",
+                status=413,
+            )
 
     def update(self, id: str, project: str | None, body: Mapping[str, Any]) -> Document:
         volume = self.get(id, project)
@@ -233,6 +295,23 @@ class CinderBackend:
                 f"(current: {volume['size']}, extended: {size})."
             )
         volume["size"] = size
+        self._set_status(volume, volume["status"])
+
+    def retype(self, id: str, project: str | None, body: Mapping[str, Any]) -> None:
+        volume = self.get(id, project)
+        self._expect(volume, ("available", "in-use"), "retype")
+        new = self.get_type(str(body.get("new_type") or ""))
+        if new["id"] == volume["volume_type_id"]:
+            raise invalid_input("New volume type must be different from the current one.")
+        volume["volume_type"], volume["volume_type_id"] = new["name"], new["id"]
+        self._set_status(volume, volume["status"])
+
+    def set_readonly(self, id: str, project: str | None, readonly: Any) -> None:
+        """``os-update_readonly_flag``: Cinder keeps it in the volume's admin metadata,
+        which the volume's ``metadata`` shows as ``readonly``."""
+        volume = self.get(id, project)
+        flag = str(readonly).lower() in ("true", "1", "yes")
+        volume["metadata"] = {**volume["metadata"], "readonly": "True" if flag else "False"}
         self._set_status(volume, volume["status"])
 
     def set_bootable(self, id: str, project: str | None, bootable: Any) -> None:
