@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -32,8 +33,8 @@ def demo(sandbox: RunningSandbox) -> Any:
 class Clock:
     """The sandbox's clock, moved by the test: transitions happen when it says."""
 
-    def __init__(self, start: float = 2_000_000_000.0) -> None:
-        self.now = start
+    def __init__(self) -> None:
+        self.now = time.time()  # from now: tokens issued before stay valid
 
     def __call__(self) -> float:
         return self.now

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import uuid
 from typing import Any
 
@@ -163,3 +164,30 @@ def test_zones_limits_and_version_discovery(sandbox: RunningSandbox, cloud: Any)
     (version,) = root["versions"]
     assert (version["id"], version["min_version"], version["version"]) == ("v2.1", "2.1", "2.96")
     assert version["links"][0]["href"] == f"{sandbox.url}/compute/v2.1/"
+
+
+def test_user_data_must_be_base64_and_tags_need_2_26(sandbox: RunningSandbox, cloud: Any) -> None:
+    image = _cirros(cloud).id
+    with pytest.raises(openstack.exceptions.BadRequestException, match="user_data"):
+        cloud.compute.create_server(
+            name=_name("ud"), flavor_id="1", image_id=image, networks="none", user_data="#!/bin/sh"
+        )
+    server = cloud.compute.create_server(
+        name=_name("ud"),
+        flavor_id="1",
+        image_id=image,
+        networks="none",
+        user_data=base64.b64encode(b"#!/bin/sh\necho hi\n").decode(),
+    )
+    headers = {"X-Auth-Token": _token(sandbox), "OpenStack-API-Version": "compute 2.26"}
+    url = f"{sandbox.url}/compute/v2.1/servers/{server.id}/tags"
+    assert httpx.put(f"{url}/web", headers=headers).status_code == 201
+    assert httpx.put(f"{url}/web", headers=headers).status_code == 204
+    replaced = httpx.put(url, json={"tags": ["a", "b"]}, headers=headers)
+    assert replaced.json() == {"tags": ["a", "b"]}
+    assert httpx.delete(f"{url}/a", headers=headers).status_code == 204
+    assert httpx.get(f"{url}/a", headers=headers).status_code == 404
+    assert cloud.compute.get_server(server.id).tags == ["b"]
+    old = {**headers, "OpenStack-API-Version": "compute 2.25"}
+    assert httpx.get(url, headers=old).status_code == 404
+    cloud.compute.delete_server(server)

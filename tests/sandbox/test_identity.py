@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
+import openstack
 import openstack.exceptions
 import pytest
+from click.testing import CliRunner
+
+from stoker.cli.main import cli
 
 from .server import PASSWORD, RunningSandbox
 
@@ -100,3 +105,21 @@ def test_openstacksdk_projects_users_and_scoping(sandbox: RunningSandbox, cloud:
     assert [p.name for p in demo.identity.projects()] == ["demo"]
     with pytest.raises(openstack.exceptions.ForbiddenException):
         list(demo.identity.users())
+
+
+def test_clouds_yaml_from_the_cli_is_what_openstacksdk_reads(
+    sandbox: RunningSandbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    written = CliRunner().invoke(
+        cli,
+        ["sandbox", "clouds-yaml", "--port", str(sandbox.port), "--user", "demo"]
+        + ["--password", PASSWORD],
+    )
+    assert written.exit_code == 0, written.output
+    clouds = tmp_path / "clouds.yaml"
+    clouds.write_text(written.output)
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(clouds))
+    connection = openstack.connect(cloud="sandbox")
+    assert connection.current_project.name == "demo"
+    assert connection.compute.get_endpoint() == f"{sandbox.url}/compute/v2.1"
+    assert connection.image.get_endpoint().startswith(f"{sandbox.url}/image")

@@ -5,9 +5,13 @@ Starlette and uvicorn are imported only when ``serve`` runs (``stoker --help`` s
 
 from __future__ import annotations
 
+import contextlib
+import socket
 from pathlib import Path
 
 import click
+
+from stoker.errors import UsageError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8788
@@ -74,8 +78,22 @@ def serve(
     faults = load_faults(faults_file) if faults_file is not None else None
     config = SandboxConfig(build_delay=build_delay, password=password, faults=faults)
     app = create_app(db_url or default_url(), config)
-    click.echo(f"stoker sandbox: http://{host}:{port}/identity/v3 (Ctrl-C stops it)", err=True)
-    uvicorn.run(app, host=host, port=port, access_log=access_log, log_level="info")
+    # bound here, so the port in use is known (``--port 0`` picks a free one) and a port
+    # that is taken is one clear error before anything is served
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    bound = listener.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    click.echo(f"stoker sandbox: http://{shown}:{bound}/identity/v3 (Ctrl-C stops it)", err=True)
+    server_config = uvicorn.Config(app, access_log=access_log, log_level="info", lifespan="off")
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stopped, then passed Ctrl-C on
+        uvicorn.Server(server_config).run(sockets=[listener])
 
 
 @sandbox.command("clouds-yaml")

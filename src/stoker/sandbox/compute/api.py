@@ -212,6 +212,49 @@ class ComputeApi:
         self.backend.delete_metadata_key(ctx, params["server_id"], params["key"])
         return no_content()
 
+    # -- tags (2.26) ------------------------------------------------------------------
+
+    def _tagged(self, request: Request, ctx: RequestContext) -> Document:
+        if not ctx.at_least(2, 26):
+            raise NotFound("The resource could not be found.")
+        return self.backend.server(ctx, request.path_params["server_id"])
+
+    async def list_tags(self, request: Request, ctx: RequestContext) -> Response:
+        return reply({"tags": list(self._tagged(request, ctx)["tags"])})
+
+    async def replace_tags(self, request: Request, ctx: RequestContext) -> Response:
+        server = self._tagged(request, ctx)
+        body = await read_json(request)
+        return reply({"tags": self.backend.set_tags(ctx, server["id"], body.get("tags"))})
+
+    async def clear_tags(self, request: Request, ctx: RequestContext) -> Response:
+        server = self._tagged(request, ctx)
+        self.backend.set_tags(ctx, server["id"], [])
+        return no_content()
+
+    async def check_tag(self, request: Request, ctx: RequestContext) -> Response:
+        tag = request.path_params["tag"]
+        if tag not in self._tagged(request, ctx)["tags"]:
+            raise NotFound(f"Tag {tag} could not be found.")
+        return no_content()
+
+    async def add_tag(self, request: Request, ctx: RequestContext) -> Response:
+        server = self._tagged(request, ctx)
+        tag = request.path_params["tag"]
+        if tag in server["tags"]:
+            return no_content()
+        self.backend.set_tags(ctx, server["id"], [*server["tags"], tag])
+        location = f"{base_url(request)}/compute/v2.1/servers/{server['id']}/tags/{tag}"
+        return Response(status_code=201, headers={"location": location})
+
+    async def remove_tag(self, request: Request, ctx: RequestContext) -> Response:
+        server = self._tagged(request, ctx)
+        tag = request.path_params["tag"]
+        if tag not in server["tags"]:
+            raise NotFound(f"Tag {tag} could not be found.")
+        self.backend.set_tags(ctx, server["id"], [t for t in server["tags"] if t != tag])
+        return no_content()
+
     # -- interfaces and volume attachments -----------------------------------------------
 
     async def list_interfaces(self, request: Request, ctx: RequestContext) -> Response:
@@ -474,6 +517,12 @@ class ComputeApi:
             op("GET", server + "/metadata/{key}", "metadata.show", self.show_metadata_item),
             op("PUT", server + "/metadata/{key}", "metadata.set", self.set_metadata_item),
             op("DELETE", server + "/metadata/{key}", "metadata.delete", self.delete_metadata_item),
+            op("GET", server + "/tags", "tags.list", self.list_tags),
+            op("PUT", server + "/tags", "tags.replace", self.replace_tags),
+            op("DELETE", server + "/tags", "tags.clear", self.clear_tags),
+            op("GET", server + "/tags/{tag}", "tags.check", self.check_tag),
+            op("PUT", server + "/tags/{tag}", "tags.add", self.add_tag),
+            op("DELETE", server + "/tags/{tag}", "tags.delete", self.remove_tag),
             op("GET", server + "/os-interface", "interfaces.list", self.list_interfaces),
             op("POST", server + "/os-interface", "interfaces.create", self.attach_interface),
             op("GET", server + "/os-interface/{port_id}", "interfaces.show", self.show_interface),

@@ -12,6 +12,7 @@ Ports come from Neutron's backend and volumes from Cinder's, through the Protoco
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import re
 import secrets
@@ -83,6 +84,8 @@ class ComputeBackend:
         return used
 
     def _check_quota(self, project_id: str, flavor: Document) -> None:
+        if all(self.quota(name) < 0 for name in ("instances", "cores", "ram")):
+            return  # unlimited: no need to count (a count reads every server)
         used = self.usage(project_id)
         asked = {"instances": 1, "cores": flavor["vcpus"], "ram": flavor["ram"]}
         for resource, amount in asked.items():
@@ -180,6 +183,12 @@ class ComputeBackend:
         metadata = body.get("metadata") or {}
         if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
             raise BadRequest("Invalid input for field/attribute metadata.")
+        tags = body.get("tags") or []
+        if not isinstance(tags, list) or len(tags) > 50 or not all(_tag_ok(t) for t in tags):
+            raise BadRequest(f"Invalid input for field/attribute tags. Value: {tags}.")
+        user_data = body.get("user_data")
+        if user_data is not None:
+            _check_user_data(user_data)
         groups = body.get("security_groups") or [{"name": "default"}]
         security_groups = tuple(str(g.get("name")) for g in groups if isinstance(g, dict))
         hints = body.get("os:scheduler_hints") or body.get("OS-SCH-HNT:scheduler_hints") or {}
@@ -206,7 +215,7 @@ class ComputeBackend:
             "security_groups": list(security_groups),
             "availability_zone": str(body.get("availability_zone") or "nova"),
             "description": body.get("description"),
-            "tags": list(body.get("tags") or []),
+            "tags": list(dict.fromkeys(tags)),
             "locked": False,
             "host_id": secrets.token_hex(28),
             "ports": [],
@@ -381,6 +390,15 @@ class ComputeBackend:
         server["metadata"] = merged
         self.store.put(SERVER, server_id, server)
         return dict(merged)
+
+    def set_tags(self, ctx: RequestContext, server_id: str, tags: Any) -> list[str]:
+        """Replace the server's tags (each 1-60 characters, no ``/`` or ``,``; 50 at most)."""
+        server = self.server(ctx, server_id)
+        if not isinstance(tags, list) or len(tags) > 50 or not all(_tag_ok(t) for t in tags):
+            raise BadRequest(f"Invalid input for field/attribute tags. Value: {tags}.")
+        server["tags"] = list(dict.fromkeys(tags))
+        self.store.put(SERVER, server_id, server)
+        return list(server["tags"])
 
     def delete_metadata_key(self, ctx: RequestContext, server_id: str, key: str) -> None:
         server = self.server(ctx, server_id)
@@ -580,6 +598,25 @@ class ComputeBackend:
             server["_deleted_at"] = self.hub.now() + self.hub.config.build_delay
             self.store.put(SERVER, server_id, server)
         self._settle(server)
+
+
+def _check_user_data(value: Any) -> None:
+    """Nova takes user data base64-encoded, 65535 bytes at most."""
+    try:
+        valid = isinstance(value, str) and len(value) <= 65535
+        if valid:
+            base64.b64decode(value, validate=True)
+    except ValueError:
+        valid = False
+    if not valid:
+        raise BadRequest(
+            "Invalid input for field/attribute user_data. Value: user data is not "
+            "base64-encoded text of at most 65535 characters"
+        )
+
+
+def _tag_ok(tag: Any) -> bool:
+    return isinstance(tag, str) and 0 < len(tag) <= 60 and "/" not in tag and "," not in tag
 
 
 def name_filter(pattern: str) -> re.Pattern[str]:

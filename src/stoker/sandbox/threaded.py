@@ -1,0 +1,75 @@
+"""A sandbox served in a thread of the calling process, on a free port.
+
+For tests and benchmarks that want a real HTTP sandbox without a second process (stoker's
+own tests of the sandbox and of the OpenStack resource types use it): clients reach it
+over TCP exactly as they reach ``stoker sandbox serve``.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+
+from stoker.sandbox.app import create_app
+from stoker.sandbox.clouds import CLOUD_NAME, clouds_yaml
+from stoker.sandbox.service import Hub, SandboxConfig
+
+
+class ThreadedSandbox:
+    """``start()`` serves; ``url``, ``hub`` (the backends, the clock) and ``config`` are
+    live; ``stop()`` ends it. Also a context manager."""
+
+    def __init__(
+        self,
+        db_url: str = "sqlite://",
+        config: SandboxConfig | None = None,
+        host: str = "127.0.0.1",
+    ) -> None:
+        self.config = config or SandboxConfig()
+        self.app = create_app(db_url, self.config)
+        self.hub: Hub = self.app.state.hub
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind((host, 0))
+        self.host: str = host
+        self.port: int = self._socket.getsockname()[1]
+        self.url = f"http://{host}:{self.port}"
+        settings = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
+        self._server = uvicorn.Server(settings)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
+
+    def start(self, timeout: float = 30.0) -> ThreadedSandbox:
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the sandbox did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=10)
+        self._socket.close()
+        self.hub.store.close()
+
+    def __enter__(self) -> ThreadedSandbox:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def write_clouds_yaml(self, path: Path, user: str = "admin") -> Path:
+        """A clouds.yaml with the cloud ``sandbox`` for this sandbox; set
+        ``OS_CLIENT_CONFIG_FILE`` to it and ``OS_CLOUD`` to `CLOUD_NAME`."""
+        path.write_text(clouds_yaml(self.host, self.port, user=user, password=self.config.password))
+        return path
+
+
+__all__ = ["CLOUD_NAME", "ThreadedSandbox"]

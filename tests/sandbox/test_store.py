@@ -1,0 +1,39 @@
+"""The sandbox's state is its database: a restarted sandbox carries on, seeded once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from stoker.errors import DatabaseError
+from stoker.sandbox.store import SandboxStore
+
+from .server import RunningSandbox
+
+
+def test_a_restarted_sandbox_keeps_its_servers_and_seeds_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'sandbox.db'}"
+    first = RunningSandbox(url).start()
+    try:
+        cloud = first.connect()
+        image = cloud.image.find_image("cirros-0.6.2-x86_64-disk")
+        server = cloud.compute.create_server(
+            name="survivor", flavor_id="1", image_id=image.id, networks="none"
+        )
+        counts = (len(list(cloud.compute.flavors())), len(list(cloud.image.images())))
+    finally:
+        first.stop()
+    second = RunningSandbox(url).start()
+    try:
+        cloud = second.connect()  # the seeded admin's password still works
+        assert cloud.compute.get_server(server.id).name == "survivor"
+        assert (len(list(cloud.compute.flavors())), len(list(cloud.image.images()))) == counts
+        assert [u.name for u in cloud.identity.users()] == ["admin", "demo"]
+    finally:
+        second.stop()
+
+
+def test_an_unusable_database_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DatabaseError, match="cannot open the sandbox database"):
+        SandboxStore(f"sqlite:///{tmp_path / 'missing-dir' / 'x.db'}")
