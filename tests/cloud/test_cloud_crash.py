@@ -110,6 +110,7 @@ def kill_recover_delete(
     assert in_cloud(admin, f"{name}-") == {"servers": [], "ports": [], "networks": []}
 
 
+@pytest.mark.slow  # five processes, each importing openstacksdk: ~20 s on a loaded machine
 def test_one_kill_mid_create_then_recover(tmp_path, cloud_env, admin, sandbox):
     kill_recover_delete(tmp_path, cloud_env, admin, "crash3", 3, [9])
 
