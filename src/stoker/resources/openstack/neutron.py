@@ -365,11 +365,22 @@ class RouterInterface(CloudResource):
         router = find_id(connection, "network", "router", str(p["router"]))
         if p.get("subnet"):
             sid = subnet_id(connection, str(p["subnet"]))
-            connection.network.add_interface_to_router(router, subnet=sid)
-            return {"id": f"{router}:subnet_id={sid}"}
+            physical_id = f"{router}:subnet_id={sid}"
+            if not self.exists(connection, physical_id):  # else: made before a crash
+                connection.network.add_interface_to_router(router, subnet=sid)
+            return {"id": physical_id}
         port = find_id(connection, "network", "port", str(p["port"]))
-        connection.network.add_interface_to_router(router, port=port)
-        return {"id": f"{router}:port_id={port}"}
+        physical_id = f"{router}:port_id={port}"
+        if not self.exists(connection, physical_id):
+            connection.network.add_interface_to_router(router, port=port)
+        return {"id": physical_id}
+
+    def exists(self, connection: Any, physical_id: str) -> bool:
+        try:
+            self.show(connection, physical_id)
+        except NotFoundError:
+            return False
+        return True
 
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
         router, _, what = physical_id.partition(":")

@@ -599,6 +599,10 @@ class VolumeAttachment(CloudResource):
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
         server, volume = str(p["instance_uuid"]), str(p["volume_id"])
+        context.data["server"] = server
+        shown = self.show(connection, volume)
+        if any(a.get("server_id") == server for a in shown.get("attachments") or []):
+            return {"id": volume, "status": ""}  # attached before a crash cut the record off
         body: dict[str, Any] = {"volumeId": volume}
         if p.get("mountpoint"):
             body["device"] = p["mountpoint"]
@@ -610,7 +614,6 @@ class VolumeAttachment(CloudResource):
             "compute.create_volume_attachment",
             {"volumeAttachment": body},
         )
-        context.data["server"] = server
         return {"id": str(answer["volumeAttachment"].get("id") or volume), "status": ""}
 
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
