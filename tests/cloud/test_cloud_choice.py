@@ -44,3 +44,37 @@ def test_polling_sees_a_one_second_build_soon_after():
 
 def test_transient_retries_give_up_within_a_minute():
     assert RETRY.total(RETRIES) == pytest.approx(0.5 + 1 + 2 + 4 + 8 + 8)
+
+
+def test_a_cloud_that_cannot_be_used_is_one_line_saying_so(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from stoker.cli.main import cli
+
+    template = tmp_path / "t.yaml"
+    template.write_text(
+        "heat_template_version: wallaby\nresources:\n  n: {type: OS::Neutron::Net}\n"
+    )
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(tmp_path / "absent.yaml"))
+    db = str(tmp_path / "s.db")
+    unknown = CliRunner().invoke(
+        cli, ["--db", db, "stack", "--os-cloud", "nope", "create", "s", "-t", str(template)]
+    )
+    assert unknown.exit_code == 1
+    assert unknown.stderr.startswith(
+        "error: cloud 'nope' cannot be used: Cloud nope was not found;"
+    )
+    assert "OS_CLOUD=NAME" in unknown.stderr and "Traceback" not in unknown.stderr
+    monkeypatch.delenv("OS_CLOUD", raising=False)
+    for key, value in {
+        "OS_AUTH_URL": "http://127.0.0.1:9/identity", "OS_USERNAME": "u", "OS_PASSWORD": "p",
+        "OS_PROJECT_NAME": "p", "OS_USER_DOMAIN_NAME": "Default",
+        "OS_PROJECT_DOMAIN_NAME": "Default",
+    }.items():  # fmt: skip
+        monkeypatch.setenv(key, value)
+    unreachable = CliRunner().invoke(cli, ["--db", db, "stack", "create", "s", "-t", str(template)])
+    assert unreachable.exit_code == 1
+    assert unreachable.stderr.startswith("error: the cloud of the OS_* variables cannot be reached")
+    assert unreachable.stderr.count("\n") == 1
+    listed = CliRunner().invoke(cli, ["--db", db, "stack", "list", "-f", "value"])
+    assert listed.stdout == ""  # refused before the stack was written

@@ -95,6 +95,18 @@ class Session:
                 openstack.register(self._registry, self.cloud)
         return self._registry
 
+    def open_cloud_for(self, definition: StackDefinition) -> None:
+        """Open (and authenticate to) the chosen cloud now if the stack uses a cloud type:
+        a cloud that cannot be used is refused before the stack is written, not found
+        out by its first resource."""
+        if self.cloud is None:
+            return
+        from stoker.engine.resolution import cloud_type_names
+
+        types = {resource.type for resource in definition.template.resources.values()}
+        if types & cloud_type_names():
+            self.cloud.connection()
+
     def stack_info(self, stack_id: str) -> StackInfo | None:
         """A stack's parent and size, for progress (which meets nested stacks by id)."""
         from stoker.cli.progress import StackInfo
@@ -272,6 +284,7 @@ def create(
     report(problems, template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")
+    session.open_cloud_for(definition)
     tag_list = tuple(t.strip() for t in tags.split(",") if t.strip())
     if dry_run:
         emit_record(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -56,6 +57,11 @@ class Cloud:
         import openstack
         from keystoneauth1 import exceptions as ksa
 
+        for name in ("keystoneauth", "openstack"):
+            # Their warnings would reach stderr through logging's last resort; what goes
+            # wrong reaches the user once, as the error below or a resource's failure.
+            logging.getLogger(name).addHandler(logging.NullHandler())
+
         try:
             if self.choice.name:
                 connection = openstack.connect(cloud=self.choice.name)
@@ -63,8 +69,9 @@ class Cloud:
                 connection = openstack.connect()
             connection.authorize()
         except openstack.exceptions.ConfigException as error:
+            reason = str(error).rstrip(".")
             raise NoCloud(
-                f"{self.choice.describe()} cannot be used: {error}; {HOW_TO_CHOOSE}"
+                f"{self.choice.describe()} cannot be used: {reason}; {HOW_TO_CHOOSE}"
             ) from None
         except (openstack.exceptions.SDKException, ksa.ClientException) as error:
             raise NoCloud(
