@@ -33,11 +33,6 @@ def _error(response: httpx.Response) -> tuple[int, str, str]:
     return response.status_code, body["type"], body["message"]
 
 
-@pytest.fixture(scope="module")
-def demo(sandbox: RunningSandbox) -> Any:
-    return sandbox.connect("demo")
-
-
 def test_version_documents_and_extensions(sandbox: RunningSandbox, cloud: Any) -> None:
     root = httpx.get(f"{sandbox.url}/network")
     assert root.status_code == 200

@@ -27,9 +27,8 @@ def quotas(sandbox: RunningSandbox) -> Iterator[dict[str, dict[str, int]]]:
 
 
 def test_quotas_from_the_fault_plan(
-    sandbox: RunningSandbox, cloud: Any, quotas: dict[str, dict[str, int]]
+    sandbox: RunningSandbox, cloud: Any, demo: Any, quotas: dict[str, dict[str, int]]
 ) -> None:
-    demo = sandbox.connect("demo")
     project = demo.current_project_id
     net = demo.network.create_network(name=f"q-{uuid.uuid4().hex[:6]}")
     ports = sum(1 for p in cloud.network.ports() if p.project_id == project)
@@ -109,9 +108,8 @@ def test_a_server_boots_on_a_network_with_a_volume_and_leaves_nothing_behind(
 
 
 def test_quota_documents_show_the_plan_and_the_use(
-    sandbox: RunningSandbox, quotas: dict[str, dict[str, int]]
+    sandbox: RunningSandbox, demo: Any, quotas: dict[str, dict[str, int]]
 ) -> None:
-    demo = sandbox.connect("demo")
     project = demo.current_project_id
     quotas["network"] = {"network": 7}
     quotas["block-storage"] = {"gigabytes": 50}

@@ -24,11 +24,6 @@ def _raw(sandbox: RunningSandbox, cloud: Any, method: str, path: str, **kw: Any)
     return httpx.request(method, url, headers=headers, **kw)
 
 
-@pytest.fixture(scope="module")
-def demo(sandbox: RunningSandbox) -> Any:
-    return sandbox.connect("demo")
-
-
 def test_creating_until_the_build_delay_has_passed() -> None:
     now = [1000.0]
     hub = Hub(
