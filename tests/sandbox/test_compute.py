@@ -191,3 +191,24 @@ def test_user_data_must_be_base64_and_tags_need_2_26(sandbox: RunningSandbox, cl
     old = {**headers, "OpenStack-API-Version": "compute 2.25"}
     assert httpx.get(url, headers=old).status_code == 404
     cloud.compute.delete_server(server)
+
+
+def test_action_status_codes(sandbox: RunningSandbox, cloud: Any, clock: Clock) -> None:
+    server = cloud.compute.create_server(
+        name=_name("acts"), flavor_id="1", image_id=_cirros(cloud).id, networks="none"
+    )
+    clock.advance(10)
+    headers = {"X-Auth-Token": _token(sandbox)}
+    url = f"{sandbox.url}/compute/v2.1/servers/{server.id}/action"
+
+    def act(body: dict[str, Any]) -> int:
+        return httpx.post(url, json=body, headers=headers).status_code
+
+    assert act({"resize": {"flavorRef": "2"}}) == 202
+    clock.advance(10)
+    assert act({"confirmResize": None}) == 204
+    assert act({"os-stop": None}) == 202
+    assert act({"os-stop": None}) == 409  # stopped already
+    assert act({"os-start": None}) == 202
+    assert act({"migrate": None}) == 400
+    cloud.compute.delete_server(server)

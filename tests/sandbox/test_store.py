@@ -37,3 +37,15 @@ def test_a_restarted_sandbox_keeps_its_servers_and_seeds_once(tmp_path: Path) ->
 def test_an_unusable_database_is_one_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DatabaseError, match="cannot open the sandbox database"):
         SandboxStore(f"sqlite:///{tmp_path / 'missing-dir' / 'x.db'}")
+
+
+def test_each_backend_holds_a_sandbox(fresh_database_url: str) -> None:
+    """SQLite by default; PostgreSQL too (``--db postgresql://...``: psycopg 3)."""
+    with RunningSandbox(fresh_database_url) as sandbox:
+        cloud = sandbox.connect()
+        image = cloud.image.find_image("cirros-0.6.2-x86_64-disk")
+        created = cloud.compute.create_server(
+            name="stored", flavor_id="1", image_id=image.id, networks="none"
+        )
+        assert cloud.compute.get_server(created.id).status == "ACTIVE"
+        cloud.compute.delete_server(created)

@@ -74,6 +74,7 @@ def serve(
     from stoker.sandbox.faults import load_faults
     from stoker.sandbox.service import SandboxConfig
     from stoker.sandbox.store import default_url
+    from stoker.sandbox.threaded import KEEP_ALIVE
 
     faults = load_faults(faults_file) if faults_file is not None else None
     config = SandboxConfig(build_delay=build_delay, password=password, faults=faults)
@@ -91,7 +92,13 @@ def serve(
     bound = listener.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     click.echo(f"stoker sandbox: http://{shown}:{bound}/identity/v3 (Ctrl-C stops it)", err=True)
-    server_config = uvicorn.Config(app, access_log=access_log, log_level="info", lifespan="off")
+    server_config = uvicorn.Config(
+        app,
+        access_log=access_log,
+        log_level="info",
+        lifespan="off",
+        timeout_keep_alive=KEEP_ALIVE,
+    )
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stopped, then passed Ctrl-C on
         uvicorn.Server(server_config).run(sockets=[listener])
 

@@ -60,7 +60,19 @@ def _engine_for(url: str) -> sa.Engine:
         )
     if url.startswith("sqlite"):
         return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-    return sa.create_engine(url)
+    parsed = sa.engine.make_url(url)
+    if parsed.drivername in ("postgresql", "postgres"):
+        # psycopg 3, the driver stoker depends on (SQLAlchemy's default is psycopg2)
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return sa.create_engine(parsed)
+
+
+def _redacted(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return url
 
 
 class SandboxStore:
@@ -71,9 +83,10 @@ class SandboxStore:
         try:
             self.engine = _engine_for(url)
             metadata.create_all(self.engine)
-        except sa.exc.SQLAlchemyError as error:
-            reason = getattr(error, "orig", None) or error
-            raise DatabaseError(f"cannot open the sandbox database {url}: {reason}") from None
+        except (sa.exc.SQLAlchemyError, ImportError, ValueError) as error:
+            reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+            shown = _redacted(url)
+            raise DatabaseError(f"cannot open the sandbox database {shown}: {reason}") from None
         self._connection: sa.Connection | None = None
 
     @contextmanager

@@ -18,6 +18,11 @@ from stoker.sandbox.app import create_app
 from stoker.sandbox.clouds import CLOUD_NAME, clouds_yaml
 from stoker.sandbox.service import Hub, SandboxConfig
 
+#: seconds an idle keep-alive connection stays open (uvicorn's default is 5): a client
+#: that reuses a pooled connection just as the server closes it gets "connection reset";
+#: clients that pause between calls (a test suite on a loaded machine) should not
+KEEP_ALIVE = 75
+
 
 class ThreadedSandbox:
     """``start()`` serves; ``url``, ``hub`` (the backends, the clock) and ``config`` are
@@ -38,7 +43,13 @@ class ThreadedSandbox:
         self.host: str = host
         self.port: int = self._socket.getsockname()[1]
         self.url = f"http://{host}:{self.port}"
-        settings = uvicorn.Config(self.app, log_level="warning", access_log=False, lifespan="off")
+        settings = uvicorn.Config(
+            self.app,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_keep_alive=KEEP_ALIVE,
+        )
         self._server = uvicorn.Server(settings)
         self._thread = threading.Thread(
             target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True

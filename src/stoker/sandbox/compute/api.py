@@ -166,7 +166,7 @@ class ComputeApi:
         if name == "rebuild":
             shown = views.server(ctx, base_url(request), self.backend, server)
             return reply({"server": shown}, 202)
-        return no_content(202)
+        return no_content(204 if name == "confirmResize" else 202)
 
     async def ips(self, request: Request, ctx: RequestContext) -> Response:
         server = self.backend.server(ctx, request.path_params["server_id"])
