@@ -121,3 +121,36 @@ def test_a_stack_of_cloud_resources_is_not_forgotten_without_a_cloud(
     monkeypatch.setenv("OS_CLOUD", "sandbox")
     assert stoker("delete", "kept", "--yes").exit_code == 0
     assert leftovers(admin, "kept-") == []
+
+
+def test_port_fixed_ips_and_network_name_update_in_place(stoker, admin, tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: wallaby\n"
+        "parameters:\n"
+        "  ip: {type: string}\n"
+        "  net_name: {type: string}\n"
+        "resources:\n"
+        "  net: {type: OS::Neutron::Net, properties: {name: {get_param: net_name}}}\n"
+        "  subnet: {type: OS::Neutron::Subnet, properties: {network: {get_resource: net}, "
+        "cidr: 10.11.0.0/24}}\n"
+        "  port:\n"
+        "    type: OS::Neutron::Port\n"
+        "    properties:\n"
+        "      network: {get_resource: net}\n"
+        "      fixed_ips: [{subnet: {get_resource: subnet}, ip_address: {get_param: ip}}]\n"
+    )
+    args = ["-t", str(path), "--parameter", "net_name=inplace-a"]
+    assert stoker("create", "inplace", *args, "--parameter", "ip=10.11.0.20").exit_code == 0
+    resources = json.loads(stoker("resource", "list", "inplace", "-f", "json").stdout)
+    ids = {r["resource_name"]: r["physical_resource_id"] for r in resources}
+    updated = stoker(
+        "update", "inplace", "-t", str(path),
+        "--parameter", "ip=10.11.0.30", "--parameter", "net_name=inplace-b",
+    )  # fmt: skip
+    assert updated.exit_code == 0, updated.stderr
+    port = admin.network.get_port(ids["port"])  # the same port, changed in place
+    assert [f["ip_address"] for f in port.fixed_ips] == ["10.11.0.30"]
+    assert admin.network.get_network(ids["net"]).name == "inplace-b"
+    assert stoker("delete", "inplace", "--yes").exit_code == 0
+    assert admin.network.find_network("inplace-b") is None
