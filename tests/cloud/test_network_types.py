@@ -154,3 +154,36 @@ def test_port_fixed_ips_and_network_name_update_in_place(stoker, admin, tmp_path
     assert admin.network.get_network(ids["net"]).name == "inplace-b"
     assert stoker("delete", "inplace", "--yes").exit_code == 0
     assert admin.network.find_network("inplace-b") is None
+
+
+def test_key_pair_server_group_and_flavor(stoker, admin, tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "heat_template_version: wallaby\n"
+        "resources:\n"
+        "  key: {type: OS::Nova::KeyPair, properties: {name: nova-types-key, "
+        "save_private_key: true}}\n"
+        "  group: {type: OS::Nova::ServerGroup, properties: {policies: [anti-affinity]}}\n"
+        "  flavor:\n"
+        "    type: OS::Nova::Flavor\n"
+        "    properties: {ram: 256, vcpus: 1, disk: 1, extra_specs: {'hw:cpu_policy': shared}}\n"
+        "outputs:\n"
+        "  public_key: {value: {get_attr: [key, public_key]}}\n"
+        "  private_key: {value: {get_attr: [key, private_key]}}\n"
+        "  specs: {value: {get_attr: [flavor, extra_specs]}}\n"
+    )
+    created = stoker("create", "novatypes", "-t", str(path), "-f", "json")
+    assert created.exit_code == 0, created.stderr
+    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
+    assert outputs["public_key"].startswith("ssh-")
+    assert "PRIVATE KEY" in outputs["private_key"]
+    assert outputs["specs"] == {"hw:cpu_policy": "shared"}
+    resources = json.loads(stoker("resource", "list", "novatypes", "-f", "json").stdout)
+    ids = {r["resource_name"]: r["physical_resource_id"] for r in resources}
+    assert ids["key"] == "nova-types-key"
+    group = admin.compute.get_server_group(ids["group"])  # 2.64 on: one "policy"
+    assert (group.policies or [group.policy]) == ["anti-affinity"]
+    assert admin.compute.get_flavor(ids["flavor"]).ram == 256
+    assert stoker("delete", "novatypes", "--yes").exit_code == 0
+    assert admin.compute.find_keypair("nova-types-key") is None
+    assert admin.compute.find_flavor(ids["flavor"]) is None
