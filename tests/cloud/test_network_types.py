@@ -187,3 +187,24 @@ def test_key_pair_server_group_and_flavor(stoker, admin, tmp_path):
     assert stoker("delete", "novatypes", "--yes").exit_code == 0
     assert admin.compute.find_keypair("nova-types-key") is None
     assert admin.compute.find_flavor(ids["flavor"]) is None
+
+
+def test_a_server_that_goes_to_error_fails_its_resource_and_is_deleted(
+    stoker, admin, sandbox, tmp_path
+):
+    from .test_cloud_crash import servers_template, set_faults
+
+    set_faults(sandbox, {"error_servers": ["errsrv-server0-*"]})
+    try:
+        path = tmp_path / "errsrv.yaml"
+        path.write_text(servers_template(1))
+        created = stoker("create", "errsrv", "-t", str(path))
+    finally:
+        set_faults(sandbox, None)
+    assert created.exit_code == 1
+    assert "resources.server0: compute.get_server: " in created.stderr
+    assert "went to ERROR" in created.stderr
+    assert [s.status for s in admin.compute.servers() if s.name.startswith("errsrv-")] == ["ERROR"]
+    deleted = stoker("delete", "errsrv", "--yes")
+    assert deleted.exit_code == 0, deleted.stderr
+    assert [s.id for s in admin.compute.servers() if s.name.startswith("errsrv-")] == []

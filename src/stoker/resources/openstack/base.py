@@ -242,7 +242,9 @@ class CloudResource(ResourcePlugin):
             status = str(shown.get("status") or "").upper()
             if status in {"DELETED", "SOFT_DELETED"}:
                 return
-            if status == "ERROR_DELETING" or (status == "ERROR" and self.ready_statuses):
+            # A server in ERROR stays ERROR while Nova deletes it: only a status that
+            # says the delete itself failed ends the wait (else the operation's timeout)
+            if status == "ERROR_DELETING":
                 raise CloudError(f"{self.show_call}: {physical_id} went to {status} on delete")
             await pause(context, next(delays))
 
