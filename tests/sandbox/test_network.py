@@ -531,3 +531,30 @@ def test_tags_on_creation_and_through_the_tags_api(sandbox: RunningSandbox, demo
     missing = _raw(sandbox, demo, "DELETE", f"/networks/{net.id}/tags/red")
     assert _error(missing)[:2] == (404, "TagNotFound")
     demo.network.delete_network(net)
+
+
+def test_malformed_attributes_are_400_not_500(sandbox: RunningSandbox, cloud: Any) -> None:
+    net = cloud.network.create_network(name=_name("shape"))
+    port = cloud.network.create_port(network_id=net.id)
+    cases = [
+        ("POST", "/networks", {"network": {"mtu": "x"}}),
+        ("POST", "/subnets", {"subnet": {"network_id": net.id, "cidr": "10.8.0.0/24",
+                                         "ip_version": []}}),
+        ("POST", "/subnets", {"subnet": {"network_id": net.id, "cidr": "10.8.0.0/24",
+                                         "dns_nameservers": 1}}),
+        ("POST", "/subnets", {"subnet": {"network_id": net.id, "cidr": "10.8.0.0/24",
+                                         "allocation_pools": [{"start": "x"}]}}),
+        ("POST", "/ports", {"port": {"network_id": net.id, "binding:profile": "x"}}),
+        ("POST", "/ports", {"port": {"network_id": net.id, "fixed_ips": [1]}}),
+        ("PUT", f"/ports/{port.id}", {"port": {"allowed_address_pairs": True}}),
+        ("PUT", f"/ports/{port.id}", {"port": {"security_groups": "default"}}),
+        ("POST", "/routers", {"router": {"external_gateway_info": "x"}}),
+        ("POST", "/security-group-rules", {"security_group_rule": {"direction": "up"}}),
+        ("POST", "/networks", {"nets": {}}),
+    ]  # fmt: skip
+    for method, path, body in cases:
+        response = _raw(sandbox, cloud, method, path, json=body)
+        assert response.status_code == 400, (method, path, body, response.text)
+        assert response.json()["NeutronError"]["message"], (method, path, body)
+    cloud.network.delete_port(port)
+    cloud.network.delete_network(net)

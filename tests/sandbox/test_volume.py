@@ -198,3 +198,20 @@ def test_retype_and_readonly(sandbox: RunningSandbox, cloud: Any) -> None:
     cloud.block_storage.delete_volume(volume)
     cloud.block_storage.delete_type(gold)
     assert name not in {t.name for t in cloud.block_storage.types()}
+
+
+def test_malformed_volume_requests_are_400_not_500(sandbox: RunningSandbox, demo: Any) -> None:
+    volume = demo.block_storage.create_volume(size=1)
+    cases = [
+        ("POST", "/volumes", {"volume": {"size": "big"}}),
+        ("POST", "/volumes", {"volume": {"size": 1, "metadata": [1]}}),
+        ("PUT", f"/volumes/{volume.id}", {"volume": {"metadata": "x"}}),
+        ("POST", f"/volumes/{volume.id}/action", {"os-extend": {"new_size": "x"}}),
+        ("POST", f"/volumes/{volume.id}/action", {"os-initialize_connection": {"connector": 1}}),
+        ("POST", f"/volumes/{volume.id}/action", {"os-frobnicate": {}}),
+    ]
+    for method, path, body in cases:
+        response = _raw(sandbox, demo, method, path, json=body)
+        assert response.status_code == 400, (method, path, body, response.text)
+        assert response.json()["badRequest"]["message"], (method, path, body)
+    demo.block_storage.delete_volume(volume)

@@ -37,19 +37,17 @@ QUOTA_RESOURCES = (
     "subnetpool",
 )
 
-#: the API extensions the sandbox implements, as ``GET /v2.0/extensions`` lists them
+#: the API extensions the sandbox implements (and only those: clients and Heat check them
+#: before using a feature), as ``GET /v2.0/extensions`` lists them
 EXTENSIONS = {
-    "agent": "agent",
     "allowed-address-pairs": "Allowed Address Pairs",
     "availability_zone": "Availability Zone",
     "binding": "Port Binding",
-    "default-subnetpools": "Default Subnetpools",
     "dns-integration": "DNS Integration",
     "external-net": "Neutron external network",
     "ext-gw-mode": "Neutron L3 Configurable external gateway mode",
     "extra_dhcp_opt": "Neutron Extra DHCP options",
     "extraroute": "Neutron Extra Route",
-    "l3_agent_scheduler": "L3 Agent Scheduler",
     "net-mtu": "Network MTU",
     "network_availability_zone": "Network Availability Zone",
     "port-security": "Port Security",
@@ -60,14 +58,12 @@ EXTENSIONS = {
     "router": "Neutron L3 Router",
     "router_availability_zone": "Router Availability Zone",
     "security-group": "security-group",
-    "security-groups-remote-address-group": "Remote Address Group",
     "standard-attr-description": "standard-attr-description",
     "standard-attr-revisions": "Resource revision numbers",
     "standard-attr-tag": "Tag support for resources with standard attribute",
     "tag-creation": "Tag support for resources on creation",
     "standard-attr-timestamp": "Resource timestamps",
     "stateful-security-group": "Stateful security group",
-    "subnet_allocation": "Subnet Allocation",
 }
 
 

@@ -9,7 +9,14 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden
 from stoker.sandbox.network import ipam
-from stoker.sandbox.network.records import Document, Records, boolean, reject_read_only
+from stoker.sandbox.network.records import (
+    Document,
+    Records,
+    as_list,
+    boolean,
+    integer,
+    reject_read_only,
+)
 from stoker.sandbox.service import Hub
 
 NETWORK_TYPES = ("vxlan", "geneve", "vlan", "flat", "local", "gre")
@@ -59,7 +66,7 @@ class Networks:
             status="ACTIVE",
             subnets=[],
             shared=boolean(body, "shared", False),
-            mtu=int(body.get("mtu") or MTU.get(network_type, 1500)),
+            mtu=integer(body.get("mtu") or MTU.get(network_type, 1500), "mtu"),
             port_security_enabled=boolean(body, "port_security_enabled", True),
             **{
                 "router:external": external,
@@ -111,7 +118,7 @@ class Networks:
             if name in body:
                 network[name] = boolean(body, name, bool(network[name]))
         if "mtu" in body:
-            network["mtu"] = int(body["mtu"])
+            network["mtu"] = integer(body["mtu"], "mtu")
         for name in ("provider:network_type", "provider:physical_network"):
             if name in body and body[name] != network[name]:
                 raise BadRequest(
@@ -151,7 +158,7 @@ class Subnets:
             raise Forbidden(
                 "(rule:create_subnet) is disallowed by policy", kind="PolicyNotAuthorized"
             )
-        version = int(body.get("ip_version", 4))
+        version = integer(body.get("ip_version", 4), "ip_version")
         if version not in (4, 6):
             raise ipam.invalid_input(f"{version} is not in [4, 6]")
         if "cidr" not in body:
@@ -168,7 +175,9 @@ class Subnets:
                 )
         gateway = self._gateway(body, cidr)
         if "allocation_pools" in body and body["allocation_pools"] is not None:
-            pools = ipam.parse_pools(body["allocation_pools"], cidr, gateway)
+            pools = ipam.parse_pools(
+                as_list(body["allocation_pools"], "allocation_pools"), cidr, gateway
+            )
         else:
             pools = ipam.default_pools(cidr, gateway)
         subnet = self.records.new(
@@ -181,8 +190,10 @@ class Subnets:
             gateway_ip=None if gateway is None else str(gateway),
             allocation_pools=ipam.pools_document(pools, version),
             enable_dhcp=boolean(body, "enable_dhcp", True),
-            dns_nameservers=self._nameservers(body.get("dns_nameservers") or [], version),
-            host_routes=self._routes(body.get("host_routes") or [], version),
+            dns_nameservers=self._nameservers(
+                as_list(body.get("dns_nameservers"), "dns_nameservers"), version
+            ),
+            host_routes=self._routes(as_list(body.get("host_routes"), "host_routes"), version),
             ipv6_ra_mode=body.get("ipv6_ra_mode"),
             ipv6_address_mode=body.get("ipv6_address_mode"),
             subnetpool_id=None,
@@ -251,9 +262,13 @@ class Subnets:
         if "enable_dhcp" in body:
             subnet["enable_dhcp"] = boolean(body, "enable_dhcp", True)
         if "dns_nameservers" in body:
-            subnet["dns_nameservers"] = self._nameservers(body["dns_nameservers"] or [], version)
+            subnet["dns_nameservers"] = self._nameservers(
+                as_list(body["dns_nameservers"], "dns_nameservers"), version
+            )
         if "host_routes" in body:
-            subnet["host_routes"] = self._routes(body["host_routes"] or [], version)
+            subnet["host_routes"] = self._routes(
+                as_list(body["host_routes"], "host_routes"), version
+            )
         gateway = (
             self._gateway(body, cidr)
             if "gateway_ip" in body
@@ -262,7 +277,9 @@ class Subnets:
             )
         )
         if "allocation_pools" in body:
-            pools = ipam.parse_pools(body["allocation_pools"] or [], cidr, gateway)
+            pools = ipam.parse_pools(
+                as_list(body["allocation_pools"], "allocation_pools"), cidr, gateway
+            )
             subnet["allocation_pools"] = ipam.pools_document(pools, version)
         elif "gateway_ip" in body:
             ipam.parse_pools(subnet["allocation_pools"], cidr, gateway)

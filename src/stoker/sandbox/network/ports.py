@@ -15,7 +15,14 @@ from typing import Any
 from stoker.sandbox.http_errors import BadRequest, Conflict
 from stoker.sandbox.network import ipam
 from stoker.sandbox.network.networks import Networks, Subnets
-from stoker.sandbox.network.records import Document, Records, boolean, reject_read_only
+from stoker.sandbox.network.records import (
+    Document,
+    Records,
+    as_list,
+    as_mapping,
+    boolean,
+    reject_read_only,
+)
 from stoker.sandbox.network.security import SecurityGroups
 from stoker.sandbox.service import Hub
 
@@ -83,7 +90,7 @@ class Ports:
             device_owner=device_owner,
             fixed_ips=[],
             allowed_address_pairs=[],
-            extra_dhcp_opts=list(body.get("extra_dhcp_opts") or []),
+            extra_dhcp_opts=as_list(body.get("extra_dhcp_opts"), "extra_dhcp_opts"),
             security_groups=[],
             port_security_enabled=boolean(
                 body, "port_security_enabled", bool(network.get("port_security_enabled", True))
@@ -96,7 +103,7 @@ class Ports:
             **{
                 "binding:vnic_type": str(body.get("binding:vnic_type") or "normal"),
                 "binding:host_id": str(body.get("binding:host_id") or ""),
-                "binding:profile": dict(body.get("binding:profile") or {}),
+                "binding:profile": as_mapping(body.get("binding:profile"), "binding:profile"),
                 "binding:vif_type": "unbound",
                 "binding:vif_details": {},
             },
@@ -230,7 +237,7 @@ class Ports:
         """Security groups and allowed address pairs, which need port security on."""
         service_port = port["device_owner"].startswith("network:")
         if "security_groups" in body:
-            groups = list(body["security_groups"] or [])
+            groups = as_list(body["security_groups"], "security_groups")
             for group in groups:
                 self.security.groups.get(str(group), project)
             port["security_groups"] = [str(g) for g in dict.fromkeys(groups)]
@@ -238,7 +245,7 @@ class Ports:
             port["security_groups"] = [self.security.default_group(port["project_id"])["id"]]
         if "allowed_address_pairs" in body:
             pairs = []
-            for pair in body["allowed_address_pairs"] or []:
+            for pair in as_list(body["allowed_address_pairs"], "allowed_address_pairs"):
                 if not isinstance(pair, Mapping) or "ip_address" not in pair:
                     raise BadRequest(
                         "Allowed address pairs must be a list of dictionaries with ip_address.",
@@ -299,13 +306,13 @@ class Ports:
             if name in body:
                 port[name] = str(body[name] or "")
         if "binding:profile" in body:
-            port["binding:profile"] = dict(body["binding:profile"] or {})
+            port["binding:profile"] = as_mapping(body["binding:profile"], "binding:profile")
         if "admin_state_up" in body:
             port["admin_state_up"] = boolean(body, "admin_state_up", True)
         if "qos_policy_id" in body:
             port["qos_policy_id"] = body["qos_policy_id"]
         if "extra_dhcp_opts" in body:
-            port["extra_dhcp_opts"] = list(body["extra_dhcp_opts"] or [])
+            port["extra_dhcp_opts"] = as_list(body["extra_dhcp_opts"], "extra_dhcp_opts")
         if "port_security_enabled" in body:
             port["port_security_enabled"] = boolean(body, "port_security_enabled", True)
         if "fixed_ips" in body:

@@ -143,3 +143,37 @@ def _tags(value: Any) -> list[str]:
             f"Invalid input for tags. Reason: '{value}' is not a list.", kind="HTTPBadRequest"
         )
     return list(dict.fromkeys(value))
+
+
+def _invalid(name: str, value: Any, what: str) -> BadRequest:
+    return BadRequest(
+        f"Invalid input for {name}. Reason: '{value}' is not {what}.", kind="HTTPBadRequest"
+    )
+
+
+def integer(value: Any, name: str) -> int:
+    """An integer attribute (``mtu``, ``ip_version``...), as Neutron's validators take one."""
+    if isinstance(value, bool):
+        raise _invalid(name, value, "a valid integer")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise _invalid(name, value, "a valid integer") from None
+
+
+def as_list(value: Any, name: str) -> list[Any]:
+    """A list attribute; None is the empty list."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _invalid(name, value, "a list")
+    return value
+
+
+def as_mapping(value: Any, name: str) -> dict[str, Any]:
+    """A dictionary attribute; None is the empty one."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise _invalid(name, value, "a dictionary")
+    return dict(value)

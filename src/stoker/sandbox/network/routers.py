@@ -16,7 +16,7 @@ from typing import Any
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound
 from stoker.sandbox.network import ipam
 from stoker.sandbox.network.ports import FLOATING_IP, ROUTER_GATEWAY, ROUTER_INTERFACE, Ports
-from stoker.sandbox.network.records import Document, Records, boolean, reject_read_only
+from stoker.sandbox.network.records import Document, Records, as_list, boolean, reject_read_only
 from stoker.sandbox.service import Hub
 
 
@@ -116,7 +116,7 @@ class Routers:
         if "admin_state_up" in body:
             router["admin_state_up"] = boolean(body, "admin_state_up", True)
         if "routes" in body:
-            router["routes"] = self._routes(router, body["routes"] or [])
+            router["routes"] = self._routes(router, as_list(body["routes"], "routes"))
         self.records.save(router)
         if "external_gateway_info" in body:
             info = body["external_gateway_info"]

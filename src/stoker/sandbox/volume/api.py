@@ -203,7 +203,10 @@ class CinderApi:
                 b.detach_action(id, scope, argument)
             elif action == "os-initialize_connection":
                 volume = b.get(id, scope)
-                info = b.connection_info(volume, argument.get("connector") or {})
+                connector = argument.get("connector") or {}
+                if not isinstance(connector, dict):
+                    raise BadRequest("Invalid input received: connector must be a mapping")
+                info = b.connection_info(volume, connector)
                 return reply({"connection_info": info})
             elif action == "os-terminate_connection":
                 b.get(id, scope)

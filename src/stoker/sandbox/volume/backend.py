@@ -251,7 +251,10 @@ class CinderBackend:
             if name in body:
                 volume[name] = body[name]
         if "metadata" in body:
-            volume["metadata"] = {str(k): str(v) for k, v in (body["metadata"] or {}).items()}
+            metadata = body["metadata"] or {}
+            if not isinstance(metadata, Mapping):
+                raise invalid_input("Metadata must be a mapping")
+            volume["metadata"] = {str(k): str(v) for k, v in metadata.items()}
         volume["updated_at"] = cinder_time(self.hub.now())
         self.store.put(VOLUME, id, volume)
         return volume
