@@ -110,21 +110,28 @@ class MinimalNetwork:
 
 
 @pytest.fixture
-def without_neutron_and_cinder(sandbox: RunningSandbox) -> Iterator[None]:
-    """The sandbox's own Neutron and Cinder out of `Hub.find`'s reach for one test
-    (tests/sandbox/test_network_volume_wiring.py boots servers on them)."""
-    real = {k: sandbox.hub.backends.pop(k) for k in ("network", "block-storage")}
-    yield
-    sandbox.hub.backends.update(real)
+def network(sandbox: RunningSandbox) -> Iterator[MinimalNetwork]:
+    """These backends in place of Neutron's and Cinder's (first in the order `Hub.find`
+    looks in, so they are found even when the real services run)."""
+    backend = MinimalNetwork(sandbox.hub)
+    assert isinstance(backend, PortProvider) and isinstance(backend, VolumeProvider)
+    saved = sandbox.hub.backends
+    sandbox.hub.backends = {"test-network": backend, **saved}
+    yield backend
+    sandbox.hub.backends = saved
 
 
 @pytest.fixture
-def network(sandbox: RunningSandbox, without_neutron_and_cinder: None) -> Iterator[MinimalNetwork]:
-    backend = MinimalNetwork(sandbox.hub)
-    assert isinstance(backend, PortProvider) and isinstance(backend, VolumeProvider)
-    sandbox.hub.backends["test-network"] = backend
-    yield backend
-    del sandbox.hub.backends["test-network"]
+def no_network(sandbox: RunningSandbox) -> Iterator[None]:
+    """A sandbox without Neutron and Cinder (whether or not they run)."""
+    saved = sandbox.hub.backends
+    sandbox.hub.backends = {
+        name: backend
+        for name, backend in saved.items()
+        if not isinstance(backend, PortProvider | VolumeProvider)
+    }
+    yield
+    sandbox.hub.backends = saved
 
 
 def _boot(cloud: Any, **kwargs: Any) -> Any:
@@ -174,7 +181,7 @@ def test_auto_network_and_a_failed_boot_leaves_no_port(cloud: Any, network: Mini
     assert network.store.count("test.port") == before  # the first port was rolled back
 
 
-def test_networks_without_neutron_are_refused(cloud: Any, without_neutron_and_cinder: None) -> None:
+def test_networks_without_neutron_are_refused(cloud: Any, no_network: None) -> None:
     with pytest.raises(openstack.exceptions.BadRequestException, match="net-a could not"):
         _boot(cloud, networks=[{"uuid": "net-a"}])
     server = _boot(cloud, networks="auto")  # no network to boot on: no address

@@ -101,3 +101,30 @@ def test_fault_file_errors_are_located(tmp_path: Path) -> None:
         load_faults(path)
     path.write_text("seed: 1\nrules:\n  - {operation: 'servers.*', error_rate: 0.1}\n")
     assert load_faults(path).rules[0].error_rate == 0.1
+
+
+def test_injected_create_errors_leave_nothing_behind(
+    sandbox: RunningSandbox, demo: Any, faults: None
+) -> None:
+    """Twenty creates from four threads, 30% refused: exactly the accepted ones exist."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    plan = {"seed": 11, "rules": [{"operation": "servers.create", "error_rate": 0.3}]}
+    assert _set(sandbox, plan).status_code == 200
+    prefix = f"burst-{uuid.uuid4().hex[:6]}"
+
+    def create(index: int) -> str | None:
+        try:
+            return str(_boot(demo, f"{prefix}-{index}").id)
+        except openstack.exceptions.HttpException as error:
+            assert error.status_code == 503
+            return None
+
+    with ThreadPoolExecutor(4) as pool:
+        made = [server_id for server_id in pool.map(create, range(20)) if server_id]
+    assert 0 < len(made) < 20
+    listed = [s.id for s in demo.compute.servers(name=f"^{prefix}-")]
+    assert sorted(listed) == sorted(made)
+    for server_id in made:
+        demo.compute.delete_server(server_id)
+    assert list(demo.compute.servers(name=f"^{prefix}-")) == []

@@ -72,3 +72,18 @@ def test_read_only_attributes_and_bad_formats_are_refused(
     root = httpx.get(f"{sandbox.url}/image")
     assert root.status_code == 300
     assert root.json()["versions"][0]["status"] == "CURRENT"
+
+
+def test_a_server_snapshot_is_a_private_image(cloud: Any, demo: Any) -> None:
+    image = cloud.image.find_image("ubuntu-22.04-server-cloudimg-amd64")
+    server = demo.compute.create_server(
+        name=f"snap-{uuid.uuid4().hex[:6]}", flavor_id="1", image_id=image.id, networks="none"
+    )
+    snapshot_id = demo.compute.create_server_image(server, "snap", metadata={"k": "v"})
+    snapshot = demo.image.get_image(snapshot_id)
+    assert (snapshot.name, snapshot.status, snapshot.visibility) == ("snap", "active", "private")
+    assert snapshot.instance_uuid == server.id
+    assert snapshot.properties["k"] == "v"
+    assert snapshot.disk_format == "qcow2"
+    demo.image.delete_image(snapshot)
+    demo.compute.delete_server(server)

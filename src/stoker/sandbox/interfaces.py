@@ -102,3 +102,9 @@ class ImageProvider(Protocol):
     def find_image(self, project_id: str, image_id: str) -> dict[str, Any] | None:
         """The image's Glance document if the project can use it."""
         ...
+
+    def snapshot(
+        self, project_id: str, name: str, server_id: str, base_image_id: str, metadata: Any
+    ) -> str:
+        """A new private, active image of a server (Nova's ``createImage``); its id."""
+        ...

@@ -9,7 +9,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stoker.sandbox.compute import views
-from stoker.sandbox.compute.backend import QUOTA_NAMES, ComputeBackend, name_filter
+from stoker.sandbox.compute.backend import QUOTA_NAMES, ComputeBackend
+from stoker.sandbox.compute.catalog_api import CatalogApi
+from stoker.sandbox.compute.rules import name_filter
 from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
 from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound
 from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
@@ -67,10 +69,6 @@ def error_body(error: ApiError) -> Response:
         name = _FAULTS.get(error.status, "computeFault")
         body = {name: {"code": error.status, "message": error.message}}
     return JSONResponse(body, status_code=error.status)
-
-
-def _policy(rule: str) -> str:
-    return f"Policy doesn't allow os_compute_api:{rule} to be performed."
 
 
 def _id_from_ref(value: Any) -> str:
@@ -163,6 +161,12 @@ class ComputeApi:
             raise BadRequest("There is no such action: one action per request")
         ((name, args),) = body.items()
         server = self.backend.act(ctx, request.path_params["server_id"], name, args)
+        if name == "createImage":
+            image_id = server.pop("_snapshot_id")
+            location = f"{base_url(request)}/image/v2/images/{image_id}"
+            if ctx.at_least(2, 45):
+                return reply({"image_id": image_id}, 202)
+            return Response(status_code=202, headers={"location": location})
         if name == "rebuild":
             shown = views.server(ctx, base_url(request), self.backend, server)
             return reply({"server": shown}, 202)
@@ -305,131 +309,6 @@ class ComputeApi:
         self.backend.detach_volume(ctx, params["server_id"], params["volume_id"])
         return no_content(202)
 
-    # -- flavors ----------------------------------------------------------------------
-
-    def _listed_flavors(self, request: Request, ctx: RequestContext) -> list[Document]:
-        query = request.query_params
-        public = query.get("is_public", "true").lower()
-        flavors = self.catalog.flavors()
-        if public not in ("none", "") or not ctx.is_admin:
-            wanted = boolean(public, "is_public") if public not in ("none", "") else True
-            flavors = [f for f in flavors if f["os-flavor-access:is_public"] == wanted]
-        for key, field in (("minRam", "ram"), ("minDisk", "disk")):
-            if key in query:
-                try:
-                    least = int(query[key])
-                except ValueError:
-                    raise BadRequest(f"Invalid input for query parameters {key}.") from None
-                flavors = [f for f in flavors if f[field] >= least]
-        return paginate(request, flavors)
-
-    async def list_flavors(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
-        flavors = self._listed_flavors(request, ctx)
-        return reply({"flavors": [views.flavor(ctx, base, f, detail=False) for f in flavors]})
-
-    async def list_flavors_detail(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
-        flavors = self._listed_flavors(request, ctx)
-        return reply({"flavors": [views.flavor(ctx, base, f, detail=True) for f in flavors]})
-
-    async def create_flavor(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request, required="flavor")
-        flavor = self.catalog.create_flavor(ctx, body)
-        return reply({"flavor": views.flavor(ctx, base_url(request), flavor, detail=True)})
-
-    async def show_flavor(self, request: Request, ctx: RequestContext) -> Response:
-        flavor = self.catalog.flavor(request.path_params["flavor_id"])
-        return reply({"flavor": views.flavor(ctx, base_url(request), flavor, detail=True)})
-
-    async def delete_flavor(self, request: Request, ctx: RequestContext) -> Response:
-        self.catalog.delete_flavor(ctx, request.path_params["flavor_id"])
-        return no_content(202)
-
-    async def list_extra_specs(self, request: Request, ctx: RequestContext) -> Response:
-        flavor = self.catalog.flavor(request.path_params["flavor_id"])
-        return reply({"extra_specs": dict(flavor["extra_specs"])})
-
-    async def set_extra_specs(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request)
-        specs = self.catalog.set_extra_specs(
-            ctx, request.path_params["flavor_id"], body.get("extra_specs")
-        )
-        return reply({"extra_specs": specs})
-
-    async def show_extra_spec(self, request: Request, ctx: RequestContext) -> Response:
-        flavor = self.catalog.flavor(request.path_params["flavor_id"])
-        key = request.path_params["key"]
-        if key not in flavor["extra_specs"]:
-            raise NotFound(f"Flavor {flavor['id']} has no extra specs with key {key}.")
-        return reply({key: flavor["extra_specs"][key]})
-
-    async def delete_extra_spec(self, request: Request, ctx: RequestContext) -> Response:
-        params = request.path_params
-        self.catalog.delete_extra_spec(ctx, params["flavor_id"], params["key"])
-        return no_content(202)
-
-    # -- keypairs ---------------------------------------------------------------------
-
-    def _keypair_user(self, request: Request, ctx: RequestContext) -> str:
-        user_id = request.query_params.get("user_id")
-        if user_id and user_id != ctx.user_id and not ctx.is_admin:
-            raise Forbidden(
-                "Policy doesn't allow os_compute_api:os-keypairs:index to be performed."
-            )
-        return user_id or ctx.user_id
-
-    async def list_keypairs(self, request: Request, ctx: RequestContext) -> Response:
-        keypairs = paginate(
-            request,
-            self.catalog.keypairs(self._keypair_user(request, ctx)),
-            key=lambda k: str(k["name"]),
-        )
-        shown = [{"keypair": views.keypair(ctx, k, detail=False)} for k in keypairs]
-        return reply({"keypairs": shown})
-
-    async def create_keypair(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request, required="keypair")
-        if body.get("user_id") and body["user_id"] != ctx.user_id and not ctx.is_admin:
-            raise Forbidden(
-                "Policy doesn't allow os_compute_api:os-keypairs:create to be performed."
-            )
-        keypair = self.catalog.create_keypair(ctx, body)
-        shown = views.keypair(ctx, keypair, detail=False)
-        if ctx.at_least(2, 10):
-            shown["user_id"] = keypair["user_id"]
-        return reply({"keypair": shown}, 201 if ctx.at_least(2, 2) else 200)
-
-    async def show_keypair(self, request: Request, ctx: RequestContext) -> Response:
-        keypair = self.catalog.keypair(
-            self._keypair_user(request, ctx), request.path_params["name"]
-        )
-        return reply({"keypair": views.keypair(ctx, keypair, detail=True)})
-
-    async def delete_keypair(self, request: Request, ctx: RequestContext) -> Response:
-        self.catalog.delete_keypair(self._keypair_user(request, ctx), request.path_params["name"])
-        return no_content(204 if ctx.at_least(2, 2) else 202)
-
-    # -- server groups ----------------------------------------------------------------
-
-    async def list_server_groups(self, request: Request, ctx: RequestContext) -> Response:
-        every = boolean(request.query_params.get("all_projects"), "all_projects") or False
-        groups = paginate(request, self.catalog.server_groups(ctx, every))
-        return reply({"server_groups": [views.server_group(ctx, g) for g in groups]})
-
-    async def create_server_group(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request, required="server_group")
-        group = self.catalog.create_server_group(ctx, body)
-        return reply({"server_group": views.server_group(ctx, group)})
-
-    async def show_server_group(self, request: Request, ctx: RequestContext) -> Response:
-        group = self.catalog.server_group(ctx, request.path_params["group_id"])
-        return reply({"server_group": views.server_group(ctx, group)})
-
-    async def delete_server_group(self, request: Request, ctx: RequestContext) -> Response:
-        self.catalog.delete_server_group(ctx, request.path_params["group_id"])
-        return no_content()
-
     # -- zones, limits, quotas -----------------------------------------------------------
 
     async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
@@ -499,7 +378,6 @@ class ComputeApi:
             return Operation(method, "/v2.1" + path, name, handler, authenticated=auth)
 
         server = "/servers/{server_id}"
-        flavor = "/flavors/{flavor_id}"
         return [
             op("GET", "", "version", self.version, auth=False),
             op("GET", "/", "version", self.version, auth=False),
@@ -556,33 +434,6 @@ class ComputeApi:
                 "volume_attachments.delete",
                 self.detach_volume,
             ),
-            op("GET", "/flavors", "flavors.list", self.list_flavors),
-            op("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors_detail),
-            op("POST", "/flavors", "flavors.create", self.create_flavor),
-            op("GET", flavor, "flavors.show", self.show_flavor),
-            op("DELETE", flavor, "flavors.delete", self.delete_flavor),
-            op("GET", flavor + "/os-extra_specs", "extra_specs.list", self.list_extra_specs),
-            op("POST", flavor + "/os-extra_specs", "extra_specs.create", self.set_extra_specs),
-            op("GET", flavor + "/os-extra_specs/{key}", "extra_specs.show", self.show_extra_spec),
-            op(
-                "DELETE",
-                flavor + "/os-extra_specs/{key}",
-                "extra_specs.delete",
-                self.delete_extra_spec,
-            ),
-            op("GET", "/os-keypairs", "keypairs.list", self.list_keypairs),
-            op("POST", "/os-keypairs", "keypairs.create", self.create_keypair),
-            op("GET", "/os-keypairs/{name}", "keypairs.show", self.show_keypair),
-            op("DELETE", "/os-keypairs/{name}", "keypairs.delete", self.delete_keypair),
-            op("GET", "/os-server-groups", "server_groups.list", self.list_server_groups),
-            op("POST", "/os-server-groups", "server_groups.create", self.create_server_group),
-            op("GET", "/os-server-groups/{group_id}", "server_groups.show", self.show_server_group),
-            op(
-                "DELETE",
-                "/os-server-groups/{group_id}",
-                "server_groups.delete",
-                self.delete_server_group,
-            ),
             op("GET", "/os-availability-zone", "availability_zones.list", self.availability_zones),
             op(
                 "GET",
@@ -597,7 +448,7 @@ class ComputeApi:
 
 
 def _operations(backend: ComputeBackend) -> list[Operation]:
-    return ComputeApi(backend).operations()
+    return ComputeApi(backend).operations() + CatalogApi(backend.catalog).operations()
 
 
 SERVICE = Service(

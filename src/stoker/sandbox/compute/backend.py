@@ -12,13 +12,12 @@ Ports come from Neutron's backend and volumes from Cinder's, through the Protoco
 
 from __future__ import annotations
 
-import base64
 import contextlib
-import re
 import secrets
 from typing import Any
 
 from stoker.sandbox.compute.catalog import ComputeCatalog
+from stoker.sandbox.compute.rules import ALLOWED, STATES, check_user_data, tag_ok
 from stoker.sandbox.http_errors import ApiError, BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider, PortAddress, PortProvider, VolumeProvider
 from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
@@ -26,33 +25,6 @@ from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
 Document = dict[str, Any]
 
 SERVER = "compute.server"
-
-#: status -> (vm_state, power_state) once settled
-_STATES = {
-    "ACTIVE": ("active", 1),
-    "ERROR": ("error", 0),
-    "SHUTOFF": ("stopped", 4),
-    "SUSPENDED": ("suspended", 7),
-    "PAUSED": ("paused", 3),
-    "VERIFY_RESIZE": ("resized", 1),
-}
-
-#: action -> the statuses it is allowed from (Nova answers 409 otherwise)
-_ALLOWED = {
-    "resize": ("ACTIVE", "SHUTOFF"),
-    "confirmResize": ("VERIFY_RESIZE",),
-    "revertResize": ("VERIFY_RESIZE",),
-    "reboot": ("ACTIVE", "SHUTOFF", "ERROR", "PAUSED", "SUSPENDED"),
-    "rebuild": ("ACTIVE", "SHUTOFF", "ERROR"),
-    "os-stop": ("ACTIVE", "ERROR"),
-    "os-start": ("SHUTOFF",),
-    "suspend": ("ACTIVE", "SHUTOFF"),
-    "resume": ("SUSPENDED",),
-    "pause": ("ACTIVE",),
-    "unpause": ("PAUSED",),
-    "lock": None,
-    "unlock": None,
-}
 
 #: default quotas (-1: unlimited): a sandbox is a test bed; the fault plan sets limits
 QUOTA_NAMES = ("instances", "cores", "ram", "key_pairs", "server_groups", "metadata_items")
@@ -124,7 +96,7 @@ class ComputeBackend:
         return server
 
     def _enter(self, server: Document, status: str) -> None:
-        vm_state, power_state = _STATES[status]
+        vm_state, power_state = STATES[status]
         server.update(status=status, vm_state=vm_state, power_state=power_state, task_state=None)
         server["updated"] = iso_time(self.hub.now())
 
@@ -184,11 +156,11 @@ class ComputeBackend:
         if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
             raise BadRequest("Invalid input for field/attribute metadata.")
         tags = body.get("tags") or []
-        if not isinstance(tags, list) or len(tags) > 50 or not all(_tag_ok(t) for t in tags):
+        if not isinstance(tags, list) or len(tags) > 50 or not all(tag_ok(t) for t in tags):
             raise BadRequest(f"Invalid input for field/attribute tags. Value: {tags}.")
         user_data = body.get("user_data")
         if user_data is not None:
-            _check_user_data(user_data)
+            check_user_data(user_data)
         groups = body.get("security_groups") or [{"name": "default"}]
         security_groups = tuple(str(g.get("name")) for g in groups if isinstance(g, dict))
         hints = body.get("os:scheduler_hints") or body.get("OS-SCH-HNT:scheduler_hints") or {}
@@ -394,7 +366,7 @@ class ComputeBackend:
     def set_tags(self, ctx: RequestContext, server_id: str, tags: Any) -> list[str]:
         """Replace the server's tags (each 1-60 characters, no ``/`` or ``,``; 50 at most)."""
         server = self.server(ctx, server_id)
-        if not isinstance(tags, list) or len(tags) > 50 or not all(_tag_ok(t) for t in tags):
+        if not isinstance(tags, list) or len(tags) > 50 or not all(tag_ok(t) for t in tags):
             raise BadRequest(f"Invalid input for field/attribute tags. Value: {tags}.")
         server["tags"] = list(dict.fromkeys(tags))
         self.store.put(SERVER, server_id, server)
@@ -410,9 +382,9 @@ class ComputeBackend:
     def act(self, ctx: RequestContext, server_id: str, action: str, args: Any) -> Document:
         """A server action (``POST /servers/{id}/action``); the server afterwards."""
         server = self.server(ctx, server_id)
-        if action not in _ALLOWED:
+        if action not in ALLOWED:
             raise BadRequest(f"There is no such action: {action}")
-        allowed = _ALLOWED[action]
+        allowed = ALLOWED[action]
         if server["locked"] and action not in ("lock", "unlock") and not ctx.is_admin:
             raise Conflict(f"Instance {server_id} is locked")
         if allowed is not None:
@@ -427,8 +399,12 @@ class ComputeBackend:
                     f"{server['vm_state']}"
                 )
         getattr(self, "_" + action.replace("-", "_").lower())(ctx, server, args)
+        snapshot = server.pop("_snapshot_id", None)  # an answer, not part of the server
         self.store.put(SERVER, server_id, server)
-        return self._settle(server) or server
+        result = self._settle(server) or server
+        if snapshot is not None:
+            result["_snapshot_id"] = snapshot
+        return result
 
     def _resize(self, ctx: RequestContext, server: Document, args: Any) -> None:
         flavor_ref = str((args or {}).get("flavorRef") or "").rstrip("/").rsplit("/", 1)[-1]
@@ -475,6 +451,18 @@ class ComputeBackend:
         if isinstance(args.get("metadata"), dict):
             server["metadata"] = dict(args["metadata"])
         self._transition(server, "REBUILD", "rebuilding", "ACTIVE")
+
+    def _createimage(self, ctx: RequestContext, server: Document, args: Any) -> None:
+        args = args or {}
+        name = args.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise BadRequest("Invalid input for field/attribute name.")
+        images = self.hub.find(ImageProvider)
+        if images is None:
+            raise BadRequest("Image service is not available.")
+        server["_snapshot_id"] = images.snapshot(
+            ctx.project_id, name, server["id"], server["image_id"], args.get("metadata")
+        )
 
     def _os_stop(self, ctx: RequestContext, server: Document, args: Any) -> None:
         self._enter(server, "SHUTOFF")
@@ -598,30 +586,3 @@ class ComputeBackend:
             server["_deleted_at"] = self.hub.now() + self.hub.config.build_delay
             self.store.put(SERVER, server_id, server)
         self._settle(server)
-
-
-def _check_user_data(value: Any) -> None:
-    """Nova takes user data base64-encoded, 65535 bytes at most."""
-    try:
-        valid = isinstance(value, str) and len(value) <= 65535
-        if valid:
-            base64.b64decode(value, validate=True)
-    except ValueError:
-        valid = False
-    if not valid:
-        raise BadRequest(
-            "Invalid input for field/attribute user_data. Value: user data is not "
-            "base64-encoded text of at most 65535 characters"
-        )
-
-
-def _tag_ok(tag: Any) -> bool:
-    return isinstance(tag, str) and 0 < len(tag) <= 60 and "/" not in tag and "," not in tag
-
-
-def name_filter(pattern: str) -> re.Pattern[str]:
-    """Nova filters server names by regular expression (a bad one matches literally)."""
-    try:
-        return re.compile(pattern)
-    except re.error:
-        return re.compile(re.escape(pattern))

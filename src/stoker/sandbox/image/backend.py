@@ -124,6 +124,30 @@ class ImageBackend:
             return found
         return None
 
+    def snapshot(
+        self, project_id: str, name: str, server_id: str, base_image_id: str, metadata: Any
+    ) -> str:
+        """Nova's question (`stoker.sandbox.interfaces.ImageProvider`): an image of a
+        server, made at once (a stand-in: the sandbox has no disks to copy)."""
+        base = self.store.get(IMAGE, base_image_id) if base_image_id else None
+        owner = RequestContext(user_id="", project_id=project_id, roles=())
+        properties = {k: str(v) for k, v in (metadata or {}).items() if k not in READ_ONLY}
+        image = self.create(
+            owner,
+            {
+                **properties,
+                "name": name,
+                "visibility": "private",
+                "disk_format": (base or {}).get("disk_format") or "qcow2",
+                "container_format": (base or {}).get("container_format") or "bare",
+                "image_type": "snapshot",
+                "instance_uuid": server_id,
+                "base_image_ref": base_image_id,
+            },
+        )
+        self.upload(owner, image["id"], f"snapshot of {server_id}\n".encode())
+        return str(image["id"])
+
     def data(self, ctx: RequestContext, image_id: str) -> bytes | None:
         image = self.image(ctx, image_id)
         if image["status"] == "deactivated" and not ctx.is_admin:
