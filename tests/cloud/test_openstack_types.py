@@ -11,8 +11,9 @@ from stoker.resources.base import ResourceView
 from stoker.resources.catalog import heat_catalog
 from stoker.resources.openstack import TYPES
 from stoker.resources.openstack.cinder import Volume
-from stoker.resources.openstack.neutron import Port, Subnet, _rule_body, _same_rule
-from stoker.resources.openstack.nova import Server
+from stoker.resources.openstack.neutron import Port, Subnet
+from stoker.resources.openstack.security import _rule_body, _same_rule
+from stoker.resources.openstack.server import Server
 from stoker.resources.registry import ResourceTypeRegistry
 
 CLOUD = Cloud(CloudChoice("nowhere"))  # never opened by these tests

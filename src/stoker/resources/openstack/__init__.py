@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from stoker.cloud import Cloud
 from stoker.cloud.constraints import cloud_constraints
-from stoker.resources.openstack import cinder, glance, neutron, nova
+from stoker.resources.openstack import cinder, glance, neutron, nova, security, server
 from stoker.resources.openstack.base import CloudResource
 from stoker.resources.registry import ResourceTypeRegistry
 
 TYPES: tuple[type[CloudResource], ...] = (
     *neutron.TYPES,
+    *security.TYPES,
+    *server.TYPES,
     *nova.TYPES,
     *cinder.TYPES,
     *glance.TYPES,
