@@ -228,6 +228,24 @@ class ResourceFailure(StokerError):  # noqa: N818 - the resource failed; the mes
     code = "resource_failed"
 
 
+class CloudError(ResourceFailure):
+    """A call to the cloud failed: the message names the call and quotes the cloud."""
+
+    code = "cloud_error"
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        #: the HTTP status the cloud answered, when it answered
+        self.status = status
+
+
+class NoCloud(StokerError):  # noqa: N818 - reads as a condition
+    """A stack needs an OpenStack cloud and none is chosen (or the chosen one cannot be
+    opened); the message says how to choose one."""
+
+    code = "no_cloud"
+
+
 class PropertyError(StokerError):
     """A resource's resolved properties do not fit its type's schema."""
 

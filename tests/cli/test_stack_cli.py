@@ -166,9 +166,9 @@ def test_unknown_type_is_reported_before_anything_is_created(stoker, tmp_path):
     result = stoker("create", "x", "-t", str(path))
     assert result.exit_code == 1
     assert (
-        f"{path}:3:3: resources.s.type: stoker cannot run OS::Nova::Server yet (it needs an "
-        "OpenStack cloud); 'stoker template validate' and 'stoker lint' check templates that "
-        "use it" in result.stderr
+        f"{path}:3:3: resources.s.type: stoker runs OS::Nova::Server against an OpenStack "
+        "cloud and none is chosen: choose a cloud with --os-cloud NAME or OS_CLOUD=NAME"
+        in result.stderr
     )
     assert stoker("list", "-f", "value").stdout == ""
 

@@ -216,7 +216,7 @@ def test_unknown_types_and_known_bad_properties_are_reported_before_create(engin
       d: {type: OS::Heat::Value, properties: {value: 3}}
     """
     messages = [d.render() for d in engine.check(definition(text)) if d.is_error]
-    assert any("stoker cannot run OS::Nova::Server yet" in m for m in messages), messages
+    assert any("OS::Nova::Server against an OpenStack cloud" in m for m in messages), messages
     assert any("resources.b.properties.length" in m for m in messages), messages
     assert any("colour" in m for m in messages), messages
     assert not any("resources.c" in m for m in messages), messages

@@ -36,6 +36,7 @@ from stoker.store.urls import database_url
 # commands that use them: ``stack list`` reads rows and needs none of them.
 if TYPE_CHECKING:
     from stoker.cli.progress import StackInfo
+    from stoker.cloud import Cloud
     from stoker.definition.stack import StackDefinition
     from stoker.engine.stacks import StackEngine
     from stoker.resources.registry import ResourceTypeRegistry
@@ -53,11 +54,26 @@ _show_secrets_option = click.option(
 class Session:
     """What every stack command needs: the store, the engine settings, the registry."""
 
-    def __init__(self, db: str | None, settings: EngineSettings) -> None:
+    def __init__(
+        self, db: str | None, settings: EngineSettings, os_cloud: str | None = None
+    ) -> None:
         self.url = database_url(db)
         self.settings = settings
         self._store: Store | None = None
         self._registry: ResourceTypeRegistry | None = None
+        self._os_cloud = os_cloud
+        self._cloud: Cloud | None = None
+
+    @property
+    def cloud(self) -> Cloud | None:
+        """The chosen cloud (``--os-cloud``, ``OS_CLOUD``, ``OS_*``), opened on first use."""
+        if self._cloud is None:
+            from stoker.cloud import Cloud, choose_cloud
+
+            choice = choose_cloud(self._os_cloud)
+            if choice is not None:
+                self._cloud = Cloud(choice, workers=max(8, self.settings.concurrency))
+        return self._cloud
 
     @property
     def store(self) -> Store:
@@ -73,7 +89,23 @@ class Session:
             from stoker.resources.registry import default_registry
 
             self._registry = default_registry()
+            if self.cloud is not None:
+                from stoker.resources import openstack
+
+                openstack.register(self._registry, self.cloud)
         return self._registry
+
+    def open_cloud_for(self, definition: StackDefinition) -> None:
+        """Open (and authenticate to) the chosen cloud now if the stack uses a cloud type:
+        a cloud that cannot be used is refused before the stack is written, not found
+        out by its first resource."""
+        if self.cloud is None:
+            return
+        from stoker.engine.resolution import cloud_type_names
+
+        types = {resource.type for resource in definition.template.resources.values()}
+        if types & cloud_type_names():
+            self.cloud.connection()
 
     def stack_info(self, stack_id: str) -> StackInfo | None:
         """A stack's parent and size, for progress (which meets nested stacks by id)."""
@@ -125,6 +157,13 @@ def _session(ctx: click.Context) -> Session:
     help="How long this process's claim on a stack lives without a heartbeat (renewed "
     "every third of it); another process may take an operation over after it.",
 )
+@click.option(
+    "--os-cloud",
+    envvar="OS_CLOUD",
+    metavar="NAME",
+    help="The cloud the OpenStack resource types use: an entry of clouds.yaml "
+    "(default: $OS_CLOUD; without either, the OS_* variables describe the cloud).",
+)
 @click.pass_context
 def stack(
     ctx: click.Context,
@@ -132,6 +171,7 @@ def stack(
     concurrency: int,
     max_nested_depth: int,
     lease_seconds: float,
+    os_cloud: str | None,
 ) -> None:
     """Create, inspect and delete stacks."""
     db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
@@ -143,7 +183,15 @@ def stack(
         max_nested_depth=max_nested_depth,
         lease_seconds=lease_seconds,
     )
-    ctx.obj = Session(db, settings)
+    session = ctx.obj = Session(db, settings, os_cloud)
+    if session.cloud is not None:  # the cloud's custom constraints are checked against it
+        from stoker.cloud.constraints import CloudNames, cloud_constraints
+        from stoker.definition.context import zones_from
+        from stoker.parameters import cloud_checks
+
+        names = CloudNames(session.cloud)
+        ctx.with_resource(cloud_checks(cloud_constraints(session.cloud, names)))
+        ctx.with_resource(zones_from(names.zones))  # Fn::GetAZs asks Nova
 
 
 # ---------------------------------------------------------------------------- create
@@ -236,6 +284,7 @@ def create(
     report(problems, template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")
+    session.open_cloud_for(definition)
     tag_list = tuple(t.strip() for t in tags.split(",") if t.strip())
     if dry_run:
         emit_record(

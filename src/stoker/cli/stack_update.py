@@ -170,6 +170,7 @@ def update(
     report(problems, given)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not updated")
+    session.open_cloud_for(definition)
     if tags is not None or tag_list:
         new_tags = tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
     else:

@@ -7,7 +7,9 @@ the expression instead of a value (``stoker template resolve``) or skip it (vali
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from stoker.definition.conditions import ConditionEvaluator
@@ -18,6 +20,26 @@ from stoker.functions.conditions import If
 HOT_PSEUDO = ("OS::stack_name", "OS::stack_id", "OS::project_id")
 CFN_PSEUDO = ("AWS::StackName", "AWS::StackId", "AWS::Region")
 DEFAULT_REGION = "ap-southeast-1"
+
+#: where Fn::GetAZs finds the zones: a chosen cloud's Nova (see `zones_from`); without
+#: one, Heat's default zone "nova"
+_ZONES: ContextVar[Callable[[], list[str]] | None] = ContextVar("stoker_zones", default=None)
+
+
+@contextmanager
+def zones_from(source: Callable[[], list[str]]) -> Iterator[None]:
+    """Within this block Fn::GetAZs answers ``source()`` (a stack command with a cloud
+    chosen asks its Nova)."""
+    token = _ZONES.set(source)
+    try:
+        yield
+    finally:
+        _ZONES.reset(token)
+
+
+def availability_zones() -> list[str]:
+    source = _ZONES.get()
+    return source() if source is not None else ["nova"]
 
 
 def stack_arn(project: str, stack_name: str, stack_id: str) -> str:
@@ -125,7 +147,7 @@ class StaticContext:
         return self.facade_data.get(kind)
 
     def availability_zones(self) -> list[str]:
-        return ["nova"]
+        return availability_zones()
 
     def mapping(self, name: str) -> Any:
         if name in self.mappings:

@@ -38,7 +38,13 @@ from stoker.engine.state import (
     Status,
     WriteBatch,
 )
-from stoker.errors import FunctionError, OperationCancelled, PropertyError, StokerError
+from stoker.errors import (
+    FunctionError,
+    OperationCancelled,
+    PropertyError,
+    ResourceFailure,
+    StokerError,
+)
 from stoker.functions.base import OMIT, resolve
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.nested import NestedStackPlugin
@@ -266,7 +272,7 @@ class Operation:
     def resource_context(
         self, record: ResourceRecord, properties: Mapping[str, Any]
     ) -> ResourceContext:
-        return ResourceContext(
+        context = ResourceContext(
             stack_name=self.stack.name,
             stack_id=self.stack.id,
             project_id=self.stack.project,
@@ -280,6 +286,20 @@ class Operation:
             lookup=self.lookup,
             sleep=asyncio.sleep,
         )
+        context.checkpoint = lambda: self.checkpoint(record.name, context)
+        return context
+
+    async def checkpoint(self, name: str, context: ResourceContext) -> None:
+        """A handler's progress made durable before it goes on (`ResourceContext.checkpoint`):
+        the record keeps its state and gains the handler's physical id and data."""
+        record = self.records[name]
+        data = dict(context.data)
+        if REPLACED in record.data:
+            data[REPLACED] = record.data[REPLACED]
+        updated = replace(
+            record, physical_id=context.physical_id, data=data, updated_at=leases.now_utc()
+        )
+        await self.write(WriteBatch(resources=[updated]))
 
     async def lookup(self, reference: str) -> ResourceView | None:
         """A resource's current recorded state (fresh from the store: signals arrive there)."""
@@ -413,5 +433,10 @@ class Operation:
                     raise nested.NestedFailure(result, inner)
             return
         plugin = self.engine.plugin_of(record)
+        if plugin is None and record.physical_id is not None:
+            from stoker.engine.resolution import cloud_type_names, type_not_runnable
+
+            if record.type in cloud_type_names():  # never forget what lives in a cloud
+                raise ResourceFailure(type_not_runnable(record.type))
         if plugin is not None:
             await plugin.delete(self.resource_context(record, record.properties))

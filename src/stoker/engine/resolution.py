@@ -761,8 +761,22 @@ def type_not_runnable(type_name: str) -> str:
 
     if type_name not in heat_catalog():
         return f"The Resource Type ({type_name}) could not be found."
+    from stoker.cloud.choice import HOW_TO_CHOOSE
+
+    if type_name in cloud_type_names():
+        return (
+            f"stoker runs {type_name} against an OpenStack cloud and none is chosen: "
+            + HOW_TO_CHOOSE
+        )
     return (
         f"stoker cannot run {type_name} yet (it needs an OpenStack cloud); "
         "'stoker template validate' and 'stoker lint' check templates that use it, and "
         f"'stoker resource-type show {type_name}' shows its schema"
     )
+
+
+def cloud_type_names() -> frozenset[str]:
+    """The types stoker runs once a cloud is chosen (`stoker.resources.openstack`)."""
+    from stoker.resources.openstack import TYPES
+
+    return frozenset(plugin.type_name for plugin in TYPES)

@@ -15,6 +15,7 @@ from stoker.parameters.custom import (
     CheckStatus,
     CustomConstraintRegistry,
     CustomOutcome,
+    cloud_checks,
     default_constraints,
 )
 from stoker.parameters.groups import ParameterGroup, parse_parameter_groups
@@ -56,6 +57,7 @@ __all__ = [
     "check_immutable",
     "coerce",
     "coerce_to",
+    "cloud_checks",
     "default_constraints",
     "display_value",
     "parse_parameter_groups",

@@ -9,7 +9,9 @@ than pretend the value passed. The cloud-free ones Heat ships are implemented fo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -142,6 +144,25 @@ def delay_seconds(value: Any, shown: Shown) -> str | None:
     return None
 
 
+#: the cloud constraints a chosen cloud can answer (see `cloud_checks`)
+_CLOUD_CHECKS: ContextVar[Mapping[str, CustomCheck] | None] = ContextVar(
+    "stoker_cloud_checks", default=None
+)
+
+
+@contextmanager
+def cloud_checks(checks: Mapping[str, CustomCheck]) -> Iterator[None]:
+    """Within this block, `default_constraints` checks the cloud constraints ``checks``
+    names (``nova.flavor``...) instead of reporting them unchecked: a stack command with
+    a cloud chosen sets it once, and every validation under it, however deep, asks the
+    cloud."""
+    token = _CLOUD_CHECKS.set(dict(checks))
+    try:
+        yield
+    finally:
+        _CLOUD_CHECKS.reset(token)
+
+
 def default_constraints(now: datetimes.Clock | None = None) -> CustomConstraintRegistry:
     """A registry with every cloud-free constraint Heat ships, knowing the cloud ones by name.
 
@@ -162,4 +183,5 @@ def default_constraints(now: datetimes.Clock | None = None) -> CustomConstraintR
         "test_constr": delay_seconds,
         "timezone": datetimes.timezone_name,
     }
+    checks.update(_CLOUD_CHECKS.get() or {})
     return CustomConstraintRegistry(checks, cloud=CLOUD_CONSTRAINTS)

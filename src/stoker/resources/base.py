@@ -50,6 +50,10 @@ class ResourceContext:
     lookup: Callable[[str], Awaitable[ResourceView | None]] | None = None
     #: sleep that returns early (raising asyncio.CancelledError) when the operation stops
     sleep: Callable[[float], Awaitable[None]] | None = None
+    #: record ``physical_id`` and ``data`` durably now, mid-handler (the resource stays
+    #: IN_PROGRESS): a cloud type calls it the moment the cloud names what it made, so a
+    #: process killed while polling resumes with that id instead of making a second one
+    checkpoint: Callable[[], Awaitable[None]] | None = None
 
 
 class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a default

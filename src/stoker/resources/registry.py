@@ -35,6 +35,15 @@ class ResourceTypeRegistry:
             raise RegistrationError(f"resource type {name} is already registered (by {existing})")
         self._plugins[name] = plugin_class()
 
+    def add(self, plugin: ResourcePlugin) -> None:
+        """Add a plugin instance built with what it needs (a cloud type's connection);
+        as `register`, a name can be added once."""
+        name = plugin.type_name
+        if name in self._plugins:
+            existing = type(self._plugins[name]).__name__
+            raise RegistrationError(f"resource type {name} is already registered (by {existing})")
+        self._plugins[name] = plugin
+
     def get(self, type_name: str) -> ResourcePlugin | None:
         """The plugin for ``type_name``, or None when stoker cannot run that type."""
         return self._plugins.get(type_name)

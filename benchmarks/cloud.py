@@ -1,0 +1,170 @@
+"""OpenStack types against the sandbox: N servers with a port each, BUILD delay 1 s.
+
+Run: .venv/bin/python benchmarks/cloud.py [--servers 100] [--build-delay 1.0]
+
+Starts `stoker sandbox serve` (its own process, an in-memory database) on a free port,
+then times `stoker stack create` and `stack delete` of a stack of a network, a subnet and
+N ports and N servers (each server on its own port), each a fresh process. The critical
+path is the same stack with one server (net -> subnet -> port -> server, one BUILD
+delay), timed the same way: the wall of N servers over it is what concurrency costs. The
+sandbox's own request counter (`GET /sandbox/stats`) gives the API calls per server,
+polls included, and the sandbox's requests per second. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+STOKER = [sys.executable, "-m", "stoker"]
+
+
+def template(servers: int) -> str:
+    lines = [
+        "heat_template_version: wallaby",
+        "resources:",
+        "  net: {type: OS::Neutron::Net}",
+        "  subnet:",
+        "    type: OS::Neutron::Subnet",
+        "    properties: {network: {get_resource: net}, cidr: 10.30.0.0/20}",
+    ]
+    for i in range(servers):
+        lines += [
+            f"  port{i}:",
+            "    type: OS::Neutron::Port",
+            "    properties: {network: {get_resource: net}, "
+            "fixed_ips: [{subnet: {get_resource: subnet}}]}",
+            f"  server{i}:",
+            "    type: OS::Nova::Server",
+            "    properties: {image: cirros-0.6.2-x86_64-disk, flavor: m1.tiny, "
+            f"networks: [{{port: {{get_resource: port{i}}}}}]}}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def stats(url: str, reset: bool = False) -> dict[str, Any]:
+    request = urllib.request.Request(f"{url}/sandbox/stats", method="DELETE" if reset else "GET")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"{}") if not reset else {}
+
+
+def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU (user+sys) seconds of one stoker process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run([*STOKER, *args], env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"stoker {' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def operation_seconds(name: str, env: dict[str, str]) -> float:
+    """The create's own duration: its first event to its last, from the store (process
+    start and the SDK's import left out)."""
+    from stoker.store import open_store
+
+    store = open_store(env["STOKER_DB_URL"])
+    stack = store.get_stack(name, "default")
+    assert stack is not None
+    times = [event.time for event in store.events(stack.id)]
+    return (max(times) - min(times)).total_seconds()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--servers", type=int, default=100)
+    parser.add_argument("--build-delay", type=float, default=1.0)
+    options = parser.parse_args()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    sandbox = subprocess.Popen(
+        [*STOKER, "sandbox", "serve", "--port", str(port), "--db", "sqlite://",
+         "--build-delay", str(options.build_delay), "--no-access-log"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/identity/v3", timeout=2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise SystemExit("the sandbox did not start") from None
+                time.sleep(0.1)
+        work = Path(tempfile.mkdtemp(prefix="stoker-cloud-bench-"))
+        clouds = subprocess.run(
+            [*STOKER, "sandbox", "clouds-yaml", "--port", str(port)],
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        (work / "clouds.yaml").write_text(clouds)
+        env = {
+            **os.environ,
+            "OS_CLIENT_CONFIG_FILE": str(work / "clouds.yaml"),
+            "OS_CLOUD": "sandbox",
+            "STOKER_DB_URL": f"sqlite:///{work / 'stoker.db'}",
+        }
+        rows = []
+        for count in (1, options.servers):
+            path = work / f"s{count}.yaml"
+            path.write_text(template(count))
+            stats(url, reset=True)
+            create_wall, create_cpu = timed(["stack", "create", f"s{count}", "-t", str(path)], env)
+            created = stats(url)
+            operation = operation_seconds(f"s{count}", env)
+            stats(url, reset=True)
+            delete_wall, delete_cpu = timed(["stack", "delete", f"s{count}", "--yes"], env)
+            deleted = stats(url)
+            rows.append(
+                (
+                    count,
+                    create_wall,
+                    create_cpu,
+                    created,
+                    delete_wall,
+                    delete_cpu,
+                    deleted,
+                    operation,
+                )
+            )
+        critical = rows[0][7]
+        load = os.getloadavg()[0]
+        print(f"sandbox BUILD delay {options.build_delay} s; load average {load:.2f}")
+        for count, cw, cc, created, dw, dc, deleted, op in rows:
+            operations = created.get("operations", {})
+            polls = sum(v for k, v in operations.items() if k.endswith(("show", "get")))
+            print(
+                f"{count:>4} servers: create {op:6.2f} s from first to last event "
+                f"({op / critical:4.2f}x the 1-server path), process wall {cw:6.2f} s, "
+                f"CPU {cc:5.2f} s, {created['requests']} requests "
+                f"({created['requests'] / count:5.1f} per server, {polls} reads), "
+                f"{created['requests'] / cw:6.1f} req/s; delete wall {dw:6.2f} s, "
+                f"CPU {dc:5.2f} s, {deleted['requests']} requests"
+            )
+            print("      create operations:", json.dumps(dict(sorted(operations.items()))))
+    finally:
+        sandbox.terminate()
+        sandbox.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+"""One open connection to the chosen cloud, and the calls made through it.
+
+openstacksdk is synchronous; stoker's engine is not. Every call runs on this cloud's own
+thread pool (sized for the engine's concurrency, not the event loop's default of a few
+threads), so a hundred servers being polled do not queue behind one another. The
+connection is opened on first use, with openstacksdk imported then and not before.
+
+Every failure of a call becomes a `CloudError` naming the call and quoting the cloud;
+refusals that say "not now" (409 Conflict, 429, 503) are retried with backoff first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from stoker.cloud.backoff import RETRIES, RETRY
+from stoker.cloud.choice import HOW_TO_CHOOSE, CloudChoice
+from stoker.errors import CloudError, NoCloud
+
+T = TypeVar("T")
+
+#: statuses that mean "try again later"
+TRANSIENT = frozenset({409, 429, 503})
+
+
+class NotFoundError(CloudError):
+    """The cloud answered 404: the thing is not there (deletes treat this as done)."""
+
+
+class Cloud:
+    """The chosen cloud, opened on first use; shared by every resource of a process."""
+
+    def __init__(self, choice: CloudChoice, *, workers: int = 64) -> None:
+        self.choice = choice
+        self._workers = workers
+        self._lock = threading.Lock()
+        self._connection: Any = None
+        self._executor: ThreadPoolExecutor | None = None
+        #: HTTP requests made so far (polls included), for figures
+        self.requests = 0
+
+    def connection(self) -> Any:
+        """The openstacksdk ``Connection`` (opened and authenticated on first use)."""
+        with self._lock:
+            if self._connection is None:
+                self._connection = self._open()
+            return self._connection
+
+    def _open(self) -> Any:
+        import openstack
+        from keystoneauth1 import exceptions as ksa
+
+        for name in ("keystoneauth", "openstack"):
+            # Their warnings would reach stderr through logging's last resort; what goes
+            # wrong reaches the user once, as the error below or a resource's failure.
+            logging.getLogger(name).addHandler(logging.NullHandler())
+
+        try:
+            if self.choice.name:
+                connection = openstack.connect(cloud=self.choice.name)
+            else:
+                connection = openstack.connect()
+            connection.authorize()
+        except openstack.exceptions.ConfigException as error:
+            reason = str(error).rstrip(".")
+            raise NoCloud(
+                f"{self.choice.describe()} cannot be used: {reason}; {HOW_TO_CHOOSE}"
+            ) from None
+        except (openstack.exceptions.SDKException, ksa.ClientException) as error:
+            raise NoCloud(
+                f"{self.choice.describe()} cannot be reached: {_message(error)}"
+            ) from None
+        for service in ("compute", "network", "block_storage", "image"):
+            # Discover each service's endpoint and versions once, now: a hundred threads'
+            # first calls would otherwise each discover it at the same time.
+            with contextlib.suppress(Exception):  # a service the cloud lacks fails when used
+                getattr(connection, service).get_endpoint()
+        session = getattr(connection.session, "session", None)
+        if session is not None:  # keystoneauth's requests.Session: count what goes out
+            session.hooks.setdefault("response", []).append(self._count)
+        return connection
+
+    def _count(self, response: Any, *args: Any, **kwargs: Any) -> Any:
+        self.requests += 1  # under the GIL; a figure, not an invariant
+        return response
+
+    def run(self, what: str, call: Callable[[Any], T]) -> T:
+        """Make ``call(connection)`` now, in this thread; failures become `CloudError`."""
+        import openstack
+        from keystoneauth1 import exceptions as ksa
+
+        connection = self.connection()
+        try:
+            return call(connection)
+        except (openstack.exceptions.NotFoundException, ksa.http.NotFound) as error:
+            raise NotFoundError(f"{what} failed (HTTP 404): {_message(error)}", 404) from None
+        except (openstack.exceptions.SDKException, ksa.ClientException) as error:
+            raise _failure(what, error) from None
+
+    async def call(self, what: str, call: Callable[[Any], T], *, retry: bool = True) -> T:
+        """``call(connection)`` on the cloud's thread pool; transient refusals retried
+        with backoff (unless ``retry`` is false: a create is not repeated blindly)."""
+        delays = RETRY.delays()
+        attempt = 0
+        while True:
+            try:
+                return await self._in_thread(functools.partial(self.run, what, call))
+            except CloudError as error:
+                status = error.status
+                attempt += 1
+                if not retry or status not in TRANSIENT or attempt > RETRIES:
+                    raise
+                await asyncio.sleep(next(delays))
+
+    async def _in_thread(self, job: Callable[[], T]) -> T:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self._workers, thread_name_prefix="stoker-cloud")
+        return await asyncio.get_running_loop().run_in_executor(self._executor, job)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def _message(error: BaseException) -> str:
+    """The cloud's own words: the error body's message where the SDK kept it."""
+    details = getattr(error, "details", None)
+    message = getattr(error, "message", None) or str(error)
+    if isinstance(details, str) and details and details not in message:
+        return f"{message}: {details}"
+    return str(message)
+
+
+def _failure(what: str, error: BaseException) -> CloudError:
+    status = getattr(error, "status_code", None) or getattr(error, "http_status", None)
+    code = f" (HTTP {status})" if status else ""
+    return CloudError(f"{what} failed{code}: {_message(error)}", status)

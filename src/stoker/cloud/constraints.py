@@ -1,0 +1,121 @@
+"""Heat's custom constraints that ask the cloud (``nova.flavor``, ``glance.image``, ...).
+
+Each lists what exists once per process (names and ids) and accepts a value that is one
+of them; an unknown value's message names the nearest existing names, so a typo in a
+flavor is caught before anything is created.
+"""
+
+from __future__ import annotations
+
+import difflib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from stoker.cloud import Cloud
+from stoker.cloud.rest import request
+from stoker.parameters import CustomCheck, Shown
+
+#: constraint -> (what Heat calls the thing, service, path, key of the list)
+LISTINGS: dict[str, tuple[str, str, str, str]] = {
+    "nova.flavor": ("Flavor", "compute", "/flavors", "flavors"),
+    "nova.keypair": ("Key pair", "compute", "/os-keypairs", "keypairs"),
+    "nova.server": ("Server", "compute", "/servers", "servers"),
+    "glance.image": ("Image", "image", "/images", "images"),
+    "neutron.network": ("Network", "network", "/networks", "networks"),
+    "neutron.subnet": ("Subnet", "network", "/subnets", "subnets"),
+    "neutron.port": ("Port", "network", "/ports", "ports"),
+    "neutron.router": ("Router", "network", "/routers", "routers"),
+    "neutron.security_group": ("Security group", "network", "/security-groups",
+                               "security_groups"),
+    "cinder.volume": ("Volume", "block_storage", "/volumes", "volumes"),
+    "cinder.vtype": ("Volume type", "block_storage", "/types", "volume_types"),
+    "cinder.snapshot": ("Snapshot", "block_storage", "/snapshots", "snapshots"),
+}  # fmt: skip
+
+
+class CloudNames:
+    """What exists in the cloud, by constraint, listed on first need."""
+
+    def __init__(self, cloud: Cloud) -> None:
+        self.cloud = cloud
+        self._lock = threading.Lock()
+        self._known: dict[str, tuple[set[str], list[str]]] = {}
+
+    def known(self, constraint: str, *, fresh: bool = False) -> tuple[set[str], list[str]]:
+        """The ids and names (ids and names accepted; names for suggestions); ``fresh``
+        lists again (a stack's own network, made since the last listing)."""
+        with self._lock:
+            if fresh or constraint not in self._known:
+                self._known[constraint] = self._list(constraint)
+            return self._known[constraint]
+
+    def _list(self, constraint: str) -> tuple[set[str], list[str]]:
+        _, service, path, key = LISTINGS[constraint]
+
+        def listing(connection: Any) -> list[dict[str, Any]]:
+            params = {"limit": 1000} if service == "image" else None
+            body = request(
+                connection, service, "GET", path, f"{service}.list {path}", params=params
+            )
+            items = body.get(key) if isinstance(body, dict) else None
+            if key == "keypairs" and isinstance(items, list):  # [{"keypair": {...}}]
+                items = [item.get("keypair", item) for item in items]
+            return list(items or [])
+
+        items = self.cloud.run(f"{service}.list {path}", listing)
+        names = sorted({str(i["name"]) for i in items if i.get("name")})
+        accepted = {str(i["id"]) for i in items if i.get("id")} | set(names)
+        return accepted, names
+
+    def zones(self) -> list[str]:
+        """Nova's available zones (Fn::GetAZs), listed once."""
+        with self._lock:
+            if "zones" not in self._known:
+
+                def listing(connection: Any) -> list[dict[str, Any]]:
+                    path = "/os-availability-zone"
+                    body = request(connection, "compute", "GET", path, "compute.availability_zones")
+                    return list((body or {}).get("availabilityZoneInfo") or [])
+
+                found = self.cloud.run("compute.availability_zones", listing)
+                names = [
+                    str(z["zoneName"])
+                    for z in found
+                    if (z.get("zoneState") or {}).get("available", True)
+                ]
+                self._known["zones"] = (set(names), names)
+            return list(self._known["zones"][1])
+
+    def check(self, constraint: str) -> CustomCheck:
+        what = LISTINGS[constraint][0]
+
+        def check(value: Any, shown: Shown) -> str | None:
+            accepted, names = self.known(constraint)
+            if str(value) in accepted:
+                return None
+            accepted, names = self.known(constraint, fresh=True)
+            if str(value) in accepted:
+                return None
+            text = str(value).lower()
+            containing = [n for n in names if text and text in n.lower()]
+            similar = difflib.get_close_matches(str(value), names, n=3, cutoff=0.5)
+            nearest = list(dict.fromkeys([*similar, *containing]))[:3]
+            found = f"The {what} ({shown(value)}) could not be found"
+            if nearest:
+                return f"{found}; the nearest names: {', '.join(nearest)}"
+            if names:
+                listed = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+                return f"{found}; there are: {listed}"
+            return f"{found}; the cloud has none"
+
+        return check
+
+
+def cloud_constraints(cloud: Cloud, names: CloudNames | None = None) -> dict[str, CustomCheck]:
+    """The checks of every cloud constraint stoker can ask ``cloud`` about."""
+    names = names or CloudNames(cloud)
+    checks: dict[str, Callable[[Any, Shown], str | None]] = {
+        constraint: names.check(constraint) for constraint in LISTINGS
+    }
+    return checks

@@ -1,0 +1,87 @@
+"""Requests through openstacksdk's service adapters (auth, endpoints and microversions
+are the SDK's), with the cloud's refusals turned into `CloudError`s that quote it."""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+from stoker.cloud.connection import NotFoundError
+from stoker.errors import CloudError
+
+
+def request(
+    connection: Any,
+    service: str,
+    method: str,
+    path: str,
+    what: str,
+    body: Any = None,
+    **kwargs: Any,
+) -> Any:
+    """``method path`` on ``service``; the answer's JSON (None when it has none)."""
+    adapter = getattr(connection, service)
+    if body is not None:
+        kwargs["json"] = body
+    response = adapter.request(path, method, raise_exc=False, **kwargs)
+    if response.status_code == 404:
+        raise NotFoundError(f"{what} failed (HTTP 404): {message(response)}", 404)
+    if response.status_code >= 400:
+        raise CloudError(
+            f"{what} failed (HTTP {response.status_code}): {message(response)}",
+            response.status_code,
+        )
+    if not response.content:
+        return None
+    try:
+        return response.json()
+    except ValueError:
+        return None
+
+
+def message(response: Any) -> str:
+    """The error body's message, whatever the service's shape of it (Nova's
+    ``{"badRequest": {"message": ...}}``, Neutron's ``NeutronError``, Keystone's
+    ``error``), else the start of the text."""
+    try:
+        body = response.json()
+    except ValueError:
+        return str(response.text)[:300]
+    if isinstance(body, dict):
+        for value in body.values():
+            if isinstance(value, dict) and value.get("message"):
+                return str(value["message"])
+        if body.get("message"):
+            return str(body["message"])
+    return str(body)[:300]
+
+
+_IDS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str], str]] = weakref.WeakKeyDictionary()
+_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_IDS_LOCK = threading.Lock()
+
+
+def find_id(connection: Any, service: str, kind: str, name_or_id: str) -> str:
+    """The id of the ``kind`` (``flavor``, ``network``...) named or identified by
+    ``name_or_id``, through the SDK's ``find_<kind>`` (ids first, then unique names, as
+    Heat resolves them), remembered for the connection's life: a hundred servers of one
+    flavor ask once (the others wait for that answer), not a hundred times."""
+    key = (kind, name_or_id)
+    with _IDS_LOCK:
+        lock = _LOCKS.setdefault(key, threading.Lock())
+    with lock:
+        with _IDS_LOCK:
+            known = _IDS.setdefault(connection, {}).get(key)
+        if known is not None:
+            return known
+        finder = getattr(getattr(connection, service), f"find_{kind}")
+        found = str(finder(name_or_id, ignore_missing=False).id)
+        remember(connection, kind, name_or_id, found)
+        return found
+
+
+def remember(connection: Any, kind: str, name_or_id: str, found: str) -> None:
+    """Note an id stoker already knows (one it just made is its own id)."""
+    with _IDS_LOCK:
+        _IDS.setdefault(connection, {})[(kind, name_or_id)] = found

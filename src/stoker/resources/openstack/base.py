@@ -1,0 +1,301 @@
+"""What every OpenStack resource type shares: Heat's two-step create, tolerant deletes,
+and the resource as the cloud shows it.
+
+A create is Heat's handle/check split made crash-safe. Before the create call the record
+notes that a create is under way (with the name the resource will carry); the moment the
+cloud answers with an id, that id is recorded (`ResourceContext.checkpoint`); only then is
+completion polled, with backoff. A process killed anywhere in between resumes (`stack
+recover`) by polling the recorded id, or, if it died between the call and the record, by
+finding the resource under the name it was given; it never makes a second one.
+
+A delete tolerates a resource that is already gone, retries the cloud's transient
+refusals (409, 503), and waits until the cloud no longer shows the resource.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import functools
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from stoker.cloud import Cloud
+from stoker.cloud.backoff import POLL, RETRIES, RETRY
+from stoker.cloud.connection import TRANSIENT, NotFoundError
+from stoker.errors import CloudError, StokerError
+from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
+from stoker.resources.catalog import heat_catalog
+from stoker.resources.schema import AttributeSchema, PropertySchema
+
+#: in a resource's data: the name a create under way gives the resource (no id yet)
+PENDING = "creating"
+#: in a resource's data: the resource as the cloud last showed it (Heat's ``show``)
+SHOWN = "show"
+
+
+def catalog_schemas(
+    type_name: str,
+) -> tuple[Mapping[str, PropertySchema], Mapping[str, AttributeSchema]]:
+    """A type's property and attribute schemas exactly as Heat's catalog has them."""
+    schema = heat_catalog().get(type_name)
+    assert schema is not None, f"{type_name} is not in Heat's catalog"
+    return schema.properties, schema.attributes
+
+
+def with_aliases(
+    schema: Mapping[str, PropertySchema], aliases: Mapping[str, str]
+) -> dict[str, PropertySchema]:
+    """The schema with each aliased property optional: Heat translates a deprecated name
+    (``network_id``) to the current one (``network``) before it checks that the property
+    is given; `CloudResource.validate` checks it after the translation."""
+    replaced = set(aliases.values())
+    return {
+        name: dataclasses.replace(prop, required=False) if name in replaced else prop
+        for name, prop in schema.items()
+    }
+
+
+def plain(value: Any) -> Any:
+    """A JSON-native copy (records hold nothing else)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def given(properties: Mapping[str, Any], *names: str) -> dict[str, Any]:
+    """The named properties that have a value (None means "not given")."""
+    return {name: properties[name] for name in names if properties.get(name) is not None}
+
+
+class CloudResource(ResourcePlugin):
+    """Base of the OpenStack types. Subclasses name their calls and say what the cloud
+    shows; the base drives create, poll, delete and attributes."""
+
+    #: the call that shows the resource, for messages: "network.get_network"
+    show_call: ClassVar[str]
+    #: the statuses that mean ready and failed ("" means: ready once created)
+    ready_statuses: ClassVar[frozenset[str]] = frozenset()
+    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
+    #: the property that names the resource in the cloud (None: it has no name)
+    name_property: ClassVar[str | None] = "name"
+    #: Heat's hidden (deprecated) property names and the ones that replaced them
+    aliases: ClassVar[Mapping[str, str]] = {}
+    #: attributes that other resources change after this one is made (a volume's
+    #: attachments, a network's subnets): read from the cloud when asked, as Heat does
+    live_attributes: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, cloud: Cloud) -> None:
+        self.cloud = cloud
+
+    # -- what subclasses provide (run on the cloud's threads) -----------------------
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        """Ask the cloud for the resource; return what it showed (with its ``id``)."""
+        raise NotImplementedError
+
+    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
+        """The resource as the cloud shows it now (raises NotFoundError when gone)."""
+        raise NotImplementedError
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        """Ask the cloud to delete the resource (NotFoundError when already gone)."""
+        raise NotImplementedError
+
+    def find(self, connection: Any, name: str) -> str | None:
+        """The id of the resource called ``name``, for a create that a crash cut off
+        before its id was recorded; None when the type cannot be found by name."""
+        return None
+
+    def calls(self) -> tuple[str, str]:
+        """The names of the create and delete calls, for messages."""
+        return (f"{self.show_call.split('.')[0]}.create", f"{self.show_call.split('.')[0]}.delete")
+
+    # -- the handlers ------------------------------------------------------------------
+    def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        normalized = self.normalize(properties)
+        catalog = heat_catalog().get(self.type_name)
+        return [
+            f"Property {new} not assigned"
+            for new in dict.fromkeys(self.aliases.values())
+            if catalog is not None
+            and catalog.properties[new].required
+            and normalized.get(new) is None
+        ]
+
+    def normalize(self, properties: Mapping[str, Any]) -> dict[str, Any]:
+        """The properties under their current names (Heat translates the deprecated ones:
+        a template's ``network_id`` is the ``network``)."""
+        result = dict(properties)
+        for old, new in self.aliases.items():
+            if result.get(old) is not None and result.get(new) is None:
+                result[new] = result[old]
+            result.pop(old, None)
+        return result
+
+    def cloud_name(self, context: ResourceContext) -> str:
+        """The name the resource gets: its ``name`` property, else stoker's physical name
+        (Heat's ``<stack>-<resource>-<random>``)."""
+        if self.name_property and context.properties.get(self.name_property):
+            return str(context.properties[self.name_property])
+        return context.physical_name
+
+    async def create(self, context: ResourceContext) -> None:
+        context.properties = self.normalize(context.properties)
+        if context.physical_id is None and context.data.get(PENDING):
+            context.physical_id = await self._find(context, str(context.data[PENDING]))
+        shown: dict[str, Any] | None = None
+        if context.physical_id is None:
+            name = self.cloud_name(context)
+            context.data[PENDING] = name
+            context.data["physical_name"] = context.physical_name
+            await _checkpoint(context)
+            shown = await self._make(context, name)
+            context.physical_id = str(shown["id"])
+            await _checkpoint(context)
+        shown = await self.wait_ready(context, shown)
+        context.data.pop(PENDING, None)
+        context.data[SHOWN] = plain(shown)
+
+    async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        """The create call. A transient refusal (409, 429, 503) is retried with backoff
+        only where the resource can be found by the name stoker gave it: the cloud may
+        have made it before refusing, and a retry must adopt it, never make a second."""
+        create_call, _ = self.calls()
+        delays = RETRY.delays()
+        for attempt in range(RETRIES + 1):
+            try:
+                return await self.cloud.call(
+                    create_call, lambda c: self.make(c, context, name), retry=False
+                )
+            except CloudError as error:
+                if (
+                    error.status not in TRANSIENT
+                    or attempt == RETRIES
+                    or not self.findable(context)
+                ):
+                    raise
+            await pause(context, next(delays))
+            found = await self._find(context, name)
+            if found is not None:
+                return await self.cloud.call(
+                    self.show_call, functools.partial(self.show, physical_id=found)
+                )
+        raise AssertionError("unreachable")
+
+    def findable(self, context: ResourceContext) -> bool:
+        """Whether a resource this create made can be found by the name it was given."""
+        overridden = type(self).find is not CloudResource.find
+        if not overridden or self.name_property is None:
+            return False
+        return not context.properties.get(self.name_property)
+
+    async def _find(self, context: ResourceContext, name: str) -> str | None:
+        if not self.findable(context):
+            return None  # a name the template chose may be another's: never adopt by it
+        return await self.cloud.call(f"{self.show_call} (by name)", lambda c: self.find(c, name))
+
+    async def wait_ready(
+        self, context: ResourceContext, shown: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Poll until the resource is ready (with backoff; the operation's timeout ends it)."""
+        assert context.physical_id is not None
+        physical_id = context.physical_id
+        delays = POLL.delays()
+        while True:
+            if shown is not None and self.is_ready(context, shown):
+                return shown
+            if shown is not None:
+                await pause(context, next(delays))
+            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, physical_id))
+
+    def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
+        status = str(shown.get("status") or "").upper()
+        if status in self.failed_statuses:
+            fault = shown.get("fault")
+            detail = fault.get("message") if isinstance(fault, dict) else None
+            raise CloudError(
+                f"{self.show_call}: {context.physical_id} went to {status}"
+                + (f": {detail}" if detail else "")
+            )
+        return not self.ready_statuses or status in self.ready_statuses
+
+    async def delete(self, context: ResourceContext) -> None:
+        physical_id = context.physical_id
+        if physical_id is None and context.data.get(PENDING):
+            physical_id = await self._find(context, str(context.data[PENDING]))
+        if physical_id is None:
+            return
+        _, delete_call = self.calls()
+        data = dict(context.data)
+        try:
+            await self.cloud.call(delete_call, lambda c: self.drop(c, physical_id, data))
+        except NotFoundError:
+            return
+        await self.wait_gone(context, physical_id)
+
+    async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
+        delays = POLL.delays()
+        while True:
+            try:
+                shown = await self.cloud.call(self.show_call, lambda c: self.show(c, physical_id))
+            except NotFoundError:
+                return
+            status = str(shown.get("status") or "").upper()
+            if status in {"DELETED", "SOFT_DELETED"}:
+                return
+            # A server in ERROR stays ERROR while Nova deletes it: only a status that
+            # says the delete itself failed ends the wait (else the operation's timeout)
+            if status == "ERROR_DELETING":
+                raise CloudError(f"{self.show_call}: {physical_id} went to {status} on delete")
+            await pause(context, next(delays))
+
+    async def refresh(self, context: ResourceContext) -> None:
+        """Record the resource as the cloud shows it now (after an update)."""
+        shown = await self.wait_ready(context)
+        context.data[SHOWN] = plain(shown)
+
+    # -- attributes --------------------------------------------------------------------
+    def attribute(self, view: ResourceView, name: str) -> Any:
+        shown = view.data.get(SHOWN)
+        if not isinstance(shown, dict):
+            return None
+        if name == "show":
+            return shown
+        if name in self.live_attributes and view.physical_id:
+            shown = self.live(view.physical_id) or shown
+        return self.attribute_of(shown, name)
+
+    def live(self, physical_id: str) -> dict[str, Any] | None:
+        """The resource as the cloud shows it now; None if it cannot be asked (the last
+        recorded view answers then)."""
+        try:
+            return self.cloud.run(self.show_call, lambda c: self.show(c, physical_id))
+        except StokerError:
+            return None
+
+    def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
+        """An attribute from what the cloud showed: by default its field of that name."""
+        return shown.get(name)
+
+
+async def _checkpoint(context: ResourceContext) -> None:
+    if context.checkpoint is not None:
+        await context.checkpoint()
+
+
+async def pause(context: ResourceContext, seconds: float) -> None:
+    """Sleep, ending early when the operation stops."""
+    await (context.sleep or asyncio.sleep)(seconds)
+
+
+def raw_show(connection: Any, service: str, path: str, key: str) -> dict[str, Any]:
+    """The resource's body as the service's API returns it (Heat's ``show`` is that)."""
+    response = getattr(connection, service).get(path, raise_exc=False)
+    if response.status_code == 404:
+        raise NotFoundError(f"{service} GET {path}: not found", 404)
+    if response.status_code >= 400:
+        raise CloudError(f"{service} GET {path} failed (HTTP {response.status_code})")
+    body = response.json()
+    value = body.get(key) if isinstance(body, dict) else None
+    if not isinstance(value, dict):
+        raise CloudError(f"{service} GET {path}: the answer holds no {key!r}")
+    return value

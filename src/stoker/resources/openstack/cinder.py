@@ -1,0 +1,164 @@
+"""Cinder's volume: creating -> available (polled), extended and renamed in place."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from stoker.cloud.rest import request
+from stoker.resources.base import ResourceContext, ResourceView
+from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
+from stoker.resources.openstack.nova import image_id
+
+
+class Volume(CloudResource):
+    type_name = "OS::Cinder::Volume"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    show_call = "block_storage.get_volume"
+    aliases = {"imageRef": "image"}
+    live_attributes = frozenset({"attachments", "attachments_list", "status"})
+    ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
+    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
+
+    def calls(self) -> tuple[str, str]:
+        return ("block_storage.create_volume", "block_storage.delete_volume")
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {"name": name}
+        body.update(given(p, "size", "description", "volume_type", "availability_zone"))
+        body.update(given(p, "snapshot_id", "source_volid", "backup_id", "metadata"))
+        if p.get("image"):
+            body["imageRef"] = image_id(connection, str(p["image"]))
+        extra: dict[str, Any] = {}
+        if p.get("scheduler_hints"):
+            extra["OS-SCH-HNT:scheduler_hints"] = dict(p["scheduler_hints"])
+        answer = request(
+            connection,
+            "block_storage",
+            "POST",
+            "/volumes",
+            "block_storage.create_volume",
+            {"volume": body, **extra},
+        )
+        return dict(answer["volume"])
+
+    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
+        body = request(
+            connection, "block_storage", "GET", f"/volumes/{physical_id}", self.show_call
+        )
+        return dict(body["volume"])
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        request(
+            connection,
+            "block_storage",
+            "DELETE",
+            f"/volumes/{physical_id}",
+            "block_storage.delete_volume",
+        )
+
+    def find(self, connection: Any, name: str) -> str | None:
+        body = request(
+            connection,
+            "block_storage",
+            "GET",
+            "/volumes",
+            "block_storage.list_volumes",
+            params={"name": name},
+        )
+        found = (body or {}).get("volumes") or []
+        return str(found[0]["id"]) if found else None
+
+    async def update(self, context: ResourceContext, previous: ResourceView) -> None:
+        volume = context.physical_id
+        assert volume is not None
+        context.properties = self.normalize(context.properties)
+        new, old = context.properties, self.normalize(previous.properties)
+        changes: dict[str, Any] = {}
+        if new.get("name") != old.get("name"):
+            changes["name"] = self.cloud_name(context)
+        if new.get("description") != old.get("description"):
+            changes["description"] = new.get("description") or ""
+        if changes:
+            await self.cloud.call(
+                "block_storage.update_volume",
+                lambda c: request(
+                    c,
+                    "block_storage",
+                    "PUT",
+                    f"/volumes/{volume}",
+                    "block_storage.update_volume",
+                    {"volume": changes},
+                ),
+            )
+        if new.get("metadata") != old.get("metadata"):
+            metadata = {k: str(v) for k, v in (new.get("metadata") or {}).items()}
+            await self.cloud.call(
+                "block_storage.set_volume_metadata",
+                lambda c: request(
+                    c,
+                    "block_storage",
+                    "PUT",
+                    f"/volumes/{volume}/metadata",
+                    "block_storage.set_volume_metadata",
+                    {"metadata": metadata},
+                ),
+            )
+        if new.get("size") != old.get("size") and new.get("size"):
+            if old.get("size") and int(new["size"]) < int(old["size"]):
+                from stoker.errors import CloudError
+
+                raise CloudError(
+                    f"The new size {new['size']} of the volume is smaller than its size "
+                    f"{old['size']}"
+                )
+            size = int(new["size"])
+            await self.cloud.call(
+                "block_storage.extend_volume",
+                lambda c: request(
+                    c,
+                    "block_storage",
+                    "POST",
+                    f"/volumes/{volume}/action",
+                    "block_storage.extend_volume",
+                    {"os-extend": {"new_size": size}},
+                ),
+            )
+        if new.get("read_only") != old.get("read_only") and new.get("read_only") is not None:
+            flag = bool(new["read_only"])
+            await self.cloud.call(
+                "block_storage.update_readonly_flag",
+                lambda c: request(
+                    c,
+                    "block_storage",
+                    "POST",
+                    f"/volumes/{volume}/action",
+                    "block_storage.update_readonly_flag",
+                    {"os-update_readonly_flag": {"readonly": flag}},
+                ),
+            )
+        await self.refresh(context)
+
+    def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
+        if name == "display_name":
+            return shown.get("name")
+        if name == "display_description":
+            return shown.get("description")
+        if name == "attachments":
+            return json.dumps(shown.get("attachments") or [])
+        if name == "attachments_list":
+            return shown.get("attachments") or []
+        if name == "metadata":
+            return json.dumps(shown.get("metadata") or {})
+        if name == "metadata_values":
+            return shown.get("metadata") or {}
+        if name == "snapshot_id":
+            return shown.get("snapshot_id")
+        if name == "source_volid":
+            return shown.get("source_volid")
+        return shown.get(name)
+
+
+TYPES: tuple[type[CloudResource], ...] = (Volume,)

@@ -1,0 +1,493 @@
+"""Neutron's types: networks, subnets, ports, routers and their interfaces, security
+groups and rules, floating IPs. Names given for networks, subnets, security groups and
+routers are resolved to ids as Heat resolves them (by id or unique name)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from stoker.cloud.connection import NotFoundError
+from stoker.cloud.rest import find_id, remember
+from stoker.errors import CloudError
+from stoker.resources.base import ResourceContext, ResourceView
+from stoker.resources.openstack.base import (
+    CloudResource,
+    catalog_schemas,
+    given,
+    raw_show,
+    with_aliases,
+)
+
+
+def network_id(connection: Any, name_or_id: str) -> str:
+    return find_id(connection, "network", "network", name_or_id)
+
+
+def subnet_id(connection: Any, name_or_id: str) -> str:
+    return find_id(connection, "network", "subnet", name_or_id)
+
+
+def security_group_ids(connection: Any, names: list[str]) -> list[str]:
+    return [find_id(connection, "network", "security_group", name) for name in names]
+
+
+def value_specs(properties: Mapping[str, Any]) -> dict[str, Any]:
+    return dict(properties.get("value_specs") or {})
+
+
+class NeutronResource(CloudResource):
+    """A Neutron resource at ``/v2.0/<collection>/<id>`` under key ``<kind>``."""
+
+    kind: ClassVar[str]
+    collection: ClassVar[str]
+    ready_statuses: ClassVar[frozenset[str]] = frozenset()
+
+    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
+        return raw_show(connection, "network", f"/{self.collection}/{physical_id}", self.kind)
+
+    def post(self, connection: Any, body: dict[str, Any]) -> dict[str, Any]:
+        """Create through the SDK's adapter with Heat's own body (value_specs merged in as
+        Heat merges them, so any field the API takes passes through)."""
+        response = connection.network.post(
+            f"/{self.collection}", json={self.kind: body}, raise_exc=False
+        )
+        made = self._answer(response, f"network.create_{self.kind}")
+        remember(connection, self.kind, str(made["id"]), str(made["id"]))
+        return made
+
+    def put(self, connection: Any, physical_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = connection.network.put(
+            f"/{self.collection}/{physical_id}", json={self.kind: body}, raise_exc=False
+        )
+        return self._answer(response, f"network.update_{self.kind}")
+
+    def _answer(self, response: Any, what: str) -> dict[str, Any]:
+        if response.status_code >= 400:
+            raise CloudError(
+                f"{what} failed (HTTP {response.status_code}): {_neutron_message(response)}",
+                response.status_code,
+            )
+        return dict(response.json()[self.kind])
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        response = connection.network.delete(f"/{self.collection}/{physical_id}", raise_exc=False)
+        if response.status_code == 404:
+            raise NotFoundError(f"network.delete_{self.kind}: not found", 404)
+        if response.status_code >= 400:
+            raise CloudError(
+                f"network.delete_{self.kind} failed (HTTP {response.status_code}): "
+                f"{_neutron_message(response)}",
+                response.status_code,
+            )
+
+    def find(self, connection: Any, name: str) -> str | None:
+        response = connection.network.get(
+            f"/{self.collection}", params={"name": name}, raise_exc=False
+        )
+        if response.status_code >= 400:
+            return None
+        found = response.json().get(self.collection) or []
+        return str(found[0]["id"]) if found else None
+
+    def calls(self) -> tuple[str, str]:
+        return (f"network.create_{self.kind}", f"network.delete_{self.kind}")
+
+    def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        body = self.body(connection, context, name)
+        body.update(value_specs(context.properties))
+        return self.post(connection, body)
+
+    def update_body(
+        self, connection: Any, context: ResourceContext, previous: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The fields an in-place update changes (update_allowed properties only)."""
+        changed = {
+            key: value for key, value in context.properties.items() if previous.get(key) != value
+        }
+        return self.translate(connection, context, changed)
+
+    def translate(
+        self, connection: Any, context: ResourceContext, changed: dict[str, Any]
+    ) -> dict[str, Any]:
+        body = {k: v for k, v in changed.items() if k != "value_specs"}
+        body.update(value_specs(changed))
+        return body
+
+    async def update(self, context: ResourceContext, previous: ResourceView) -> None:
+        physical_id = context.physical_id
+        assert physical_id is not None
+        context.properties = self.normalize(context.properties)
+        old = self.normalize(previous.properties)
+
+        def apply(connection: Any) -> dict[str, Any]:
+            body = self.update_body(connection, context, old)
+            if not body:
+                return self.show(connection, physical_id)
+            return self.put(connection, physical_id, body)
+
+        await self.cloud.call(f"network.update_{self.kind}", apply)
+        await self.refresh(context)
+
+
+def _neutron_message(response: Any) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return str(response.text)[:300]
+    error = body.get("NeutronError") if isinstance(body, dict) else None
+    if isinstance(error, dict):
+        return str(error.get("message") or error)
+    return str(body)[:300]
+
+
+class Net(NeutronResource):
+    type_name = "OS::Neutron::Net"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    kind, collection = "network", "networks"
+    live_attributes = frozenset({"subnets", "status"})
+    show_call = "network.get_network"
+
+    def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body = {"name": name, **given(p, "admin_state_up", "shared", "port_security_enabled")}
+        body.update(given(p, "dns_domain", "availability_zone_hints", "tags"))
+        if p.get("tenant_id"):
+            body["tenant_id"] = p["tenant_id"]
+        if p.get("qos_policy"):
+            body["qos_policy_id"] = p["qos_policy"]
+        return body
+
+    def translate(
+        self, connection: Any, context: ResourceContext, changed: dict[str, Any]
+    ) -> dict[str, Any]:
+        body = super().translate(connection, context, changed)
+        body.pop("dhcp_agent_ids", None)
+        if "qos_policy" in body:
+            body["qos_policy_id"] = body.pop("qos_policy")
+        if "name" in body and body["name"] is None:
+            body["name"] = context.physical_name
+        return body
+
+    def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
+        if name == "segments":
+            return shown.get("segments", [])
+        return shown.get(name)
+
+
+class Subnet(NeutronResource):
+    type_name = "OS::Neutron::Subnet"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"network_id": "network"}
+    properties_schema = with_aliases(properties_schema, aliases)
+    kind, collection = "subnet", "subnets"
+    show_call = "network.get_subnet"
+
+    def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {
+            "name": name,
+            "network_id": network_id(connection, str(p["network"])),
+            "ip_version": int(p.get("ip_version") or 4),
+        }
+        body.update(given(p, "cidr", "allocation_pools", "dns_nameservers", "enable_dhcp"))
+        body.update(given(p, "host_routes", "ipv6_address_mode", "ipv6_ra_mode", "prefixlen"))
+        body.update(given(p, "tenant_id", "tags"))
+        if "gateway_ip" in p:
+            gateway = p["gateway_ip"]
+            # Heat: "~" or "" means no gateway, absent means Neutron's default
+            if gateway in ("", "~"):
+                body["gateway_ip"] = None
+            elif gateway is not None:
+                body["gateway_ip"] = gateway
+        if p.get("subnetpool"):
+            response = connection.network.find_subnet_pool(p["subnetpool"], ignore_missing=False)
+            body["subnetpool_id"] = response.id
+        if p.get("segment"):
+            body["segment_id"] = p["segment"]
+        return body
+
+    def translate(
+        self, connection: Any, context: ResourceContext, changed: dict[str, Any]
+    ) -> dict[str, Any]:
+        body = super().translate(connection, context, changed)
+        if body.get("gateway_ip") in ("", "~"):
+            body["gateway_ip"] = None
+        if "segment" in body:
+            body["segment_id"] = body.pop("segment")
+        if "name" in body and body["name"] is None:
+            body["name"] = context.physical_name
+        return body
+
+
+class Port(NeutronResource):
+    type_name = "OS::Neutron::Port"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"network_id": "network"}
+    properties_schema = with_aliases(properties_schema, aliases)
+    kind, collection = "port", "ports"
+    show_call = "network.get_port"
+    ready_statuses: ClassVar[frozenset[str]] = frozenset()
+
+    def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {
+            "name": name,
+            "network_id": network_id(connection, str(p["network"])),
+        }
+        body.update(self.translate(connection, context, dict(p)))
+        body.pop("network", None)
+        body.pop("name", None)
+        body["name"] = name
+        return body
+
+    def translate(
+        self, connection: Any, context: ResourceContext, changed: dict[str, Any]
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {}
+        for key, value in changed.items():
+            if key in ("network", "value_specs", "no_fixed_ips", "replacement_policy"):
+                continue
+            if key == "fixed_ips":
+                if value is not None:
+                    body["fixed_ips"] = [_fixed_ip(connection, item) for item in value]
+            elif key == "security_groups":
+                if value is not None:
+                    body["security_groups"] = security_group_ids(connection, list(value))
+            elif key == "qos_policy":
+                body["qos_policy_id"] = value
+            elif key == "allowed_address_pairs":
+                if value is not None:
+                    body[key] = [{k: v for k, v in pair.items() if v is not None} for pair in value]
+            elif key == "name":
+                body["name"] = value if value is not None else context.physical_name
+            elif value is not None:
+                body[key] = value
+        if changed.get("no_fixed_ips"):
+            body["fixed_ips"] = []
+        body.update(value_specs(changed))
+        return body
+
+    def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
+        if name == "network":
+            return None  # Heat shows the network only through show
+        if name == "subnets":
+            return None
+        return shown.get(name)
+
+
+def _fixed_ip(connection: Any, item: Mapping[str, Any]) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    subnet = item.get("subnet") or item.get("subnet_id")
+    if subnet:
+        entry["subnet_id"] = subnet_id(connection, str(subnet))
+    if item.get("ip_address"):
+        entry["ip_address"] = item["ip_address"]
+    return entry
+
+
+class Router(NeutronResource):
+    type_name = "OS::Neutron::Router"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    kind, collection = "router", "routers"
+    show_call = "network.get_router"
+
+    def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {"name": name, **given(p, "admin_state_up", "tenant_id", "tags")}
+        body.update(given(p, "distributed", "ha", "availability_zone_hints"))
+        gateway = self.gateway(connection, p.get("external_gateway_info"))
+        if gateway:
+            body["external_gateway_info"] = gateway
+        return body
+
+    @staticmethod
+    def gateway(connection: Any, info: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        if not info:
+            return None
+        gateway: dict[str, Any] = {"network_id": network_id(connection, str(info["network"]))}
+        if info.get("enable_snat") is not None:
+            gateway["enable_snat"] = info["enable_snat"]
+        fixed = info.get("external_fixed_ips")
+        if fixed:
+            gateway["external_fixed_ips"] = [_fixed_ip(connection, item) for item in fixed]
+        return gateway
+
+    def translate(
+        self, connection: Any, context: ResourceContext, changed: dict[str, Any]
+    ) -> dict[str, Any]:
+        body = super().translate(connection, context, changed)
+        body.pop("l3_agent_ids", None)
+        if "external_gateway_info" in body:
+            body["external_gateway_info"] = (
+                self.gateway(connection, body["external_gateway_info"]) or {}
+            )
+        if "name" in body and body["name"] is None:
+            body["name"] = context.physical_name
+        return body
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        # Heat clears the gateway first (a router with a gateway port may refuse deletion)
+        connection.network.put(
+            f"/routers/{physical_id}",
+            json={"router": {"external_gateway_info": {}}},
+            raise_exc=False,
+        )
+        super().drop(connection, physical_id, data)
+
+
+class RouterInterface(CloudResource):
+    """A router's interface on a subnet or a port; Heat's id ``<router>:subnet_id=<id>``
+    (or ``port_id=``)."""
+
+    type_name = "OS::Neutron::RouterInterface"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"router_id": "router", "subnet_id": "subnet", "port_id": "port"}
+    properties_schema = with_aliases(properties_schema, aliases)
+    show_call = "network.get_router"
+    name_property = None
+
+    def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        problems = super().validate(properties)
+        properties = self.normalize(properties)
+        if bool(properties.get("subnet")) == bool(properties.get("port")):
+            problems.append("Exactly one of subnet or port must be given for a router interface.")
+        return problems
+
+    def calls(self) -> tuple[str, str]:
+        return ("network.add_interface_to_router", "network.remove_interface_from_router")
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        router = find_id(connection, "network", "router", str(p["router"]))
+        if p.get("subnet"):
+            sid = subnet_id(connection, str(p["subnet"]))
+            physical_id = f"{router}:subnet_id={sid}"
+            if not self.exists(connection, physical_id):  # else: made before a crash
+                connection.network.add_interface_to_router(router, subnet=sid)
+            return {"id": physical_id}
+        port = find_id(connection, "network", "port", str(p["port"]))
+        physical_id = f"{router}:port_id={port}"
+        if not self.exists(connection, physical_id):
+            connection.network.add_interface_to_router(router, port=port)
+        return {"id": physical_id}
+
+    def exists(self, connection: Any, physical_id: str) -> bool:
+        try:
+            self.show(connection, physical_id)
+        except NotFoundError:
+            return False
+        return True
+
+    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
+        router, _, what = physical_id.partition(":")
+        key, _, value = what.partition("=")
+        ports = (
+            connection.network.get("/ports", params={"device_id": router}, raise_exc=False)
+            .json()
+            .get("ports", [])
+        )
+        for port in ports:
+            if key == "port_id" and port["id"] == value:
+                return dict(port)
+            if key == "subnet_id" and any(f.get("subnet_id") == value for f in port["fixed_ips"]):
+                return dict(port)
+        raise NotFoundError(f"router {router} has no interface {what}", 404)
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        router, _, what = physical_id.partition(":")
+        key, _, value = what.partition("=")
+        try:
+            if key == "subnet_id":
+                connection.network.remove_interface_from_router(router, subnet=value)
+            else:
+                connection.network.remove_interface_from_router(router, port=value)
+        except Exception as error:  # the SDK's NotFound, or a router already gone
+            if getattr(error, "status_code", None) == 404:
+                raise NotFoundError(str(error), 404) from None
+            raise
+
+
+class FloatingIP(NeutronResource):
+    type_name = "OS::Neutron::FloatingIP"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    aliases = {"floating_network_id": "floating_network"}
+    properties_schema = with_aliases(properties_schema, aliases)
+    kind, collection = "floatingip", "floatingips"
+    show_call = "network.get_floatingip"
+    name_property = None
+
+    def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {
+            "floating_network_id": network_id(connection, str(p["floating_network"]))
+        }
+        body.update(given(p, "port_id", "fixed_ip_address", "floating_ip_address"))
+        body.update(given(p, "dns_name", "dns_domain"))
+        if p.get("floating_subnet"):
+            body["subnet_id"] = subnet_id(connection, str(p["floating_subnet"]))
+        return body
+
+    def translate(
+        self, connection: Any, context: ResourceContext, changed: dict[str, Any]
+    ) -> dict[str, Any]:
+        body = {k: v for k, v in changed.items() if k in ("port_id", "fixed_ip_address")}
+        if "port_id" in changed and changed.get("port_id") is None:
+            body = {"port_id": None}
+        return body
+
+
+class FloatingIPAssociation(CloudResource):
+    """A floating IP's port: Heat's id is ``<floatingip>:<port>`` here (Heat makes up one)."""
+
+    type_name = "OS::Neutron::FloatingIPAssociation"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    show_call = "network.get_floatingip"
+    name_property = None
+
+    def calls(self) -> tuple[str, str]:
+        return ("network.update_floatingip", "network.update_floatingip")
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        fip, port = str(p["floatingip_id"]), str(p["port_id"])
+        body = {"port_id": port, **given(p, "fixed_ip_address")}
+        response = connection.network.put(
+            f"/floatingips/{fip}", json={"floatingip": body}, raise_exc=False
+        )
+        if response.status_code >= 400:
+            raise CloudError(
+                f"network.update_floatingip failed (HTTP {response.status_code}): "
+                f"{_neutron_message(response)}",
+                response.status_code,
+            )
+        return {"id": f"{fip}:{port}", **response.json()["floatingip"]}
+
+    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
+        fip, _, port = physical_id.partition(":")
+        shown = raw_show(connection, "network", f"/floatingips/{fip}", "floatingip")
+        if shown.get("port_id") != port:
+            raise NotFoundError(f"floating IP {fip} is not on port {port}", 404)
+        return shown
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        fip, _, port = physical_id.partition(":")
+        shown = raw_show(connection, "network", f"/floatingips/{fip}", "floatingip")
+        if shown.get("port_id") != port:
+            raise NotFoundError("already dissociated", 404)
+        connection.network.put(
+            f"/floatingips/{fip}", json={"floatingip": {"port_id": None}}, raise_exc=False
+        )
+
+    async def update(self, context: ResourceContext, previous: ResourceView) -> None:
+        await self.delete(context)
+        context.physical_id = None
+        await self.create(context)
+
+
+TYPES: tuple[type[CloudResource], ...] = (
+    Net, Subnet, Port, Router, RouterInterface, FloatingIP, FloatingIPAssociation,
+)  # fmt: skip

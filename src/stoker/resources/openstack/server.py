@@ -1,0 +1,407 @@
+"""Nova's server: create with its networks, ports and volumes, poll to ACTIVE, update in
+place as Heat does (name, metadata, resize and confirm, rebuild, interfaces), and the
+attributes Heat computes from Nova's and Neutron's views of it."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from stoker.cloud.backoff import POLL
+from stoker.cloud.rest import find_id, request
+from stoker.resources.base import ResourceContext, ResourceView
+from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, pause, plain
+from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
+from stoker.resources.openstack.nova import NovaResource, flavor_id, image_id
+
+
+class Server(NovaResource):
+    type_name = "OS::Nova::Server"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    kind, collection = "server", "servers"
+    show_call = "compute.get_server"
+    ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
+
+    def calls(self) -> tuple[str, str]:
+        return ("compute.create_server", "compute.delete_server")
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {"name": name, "flavorRef": flavor_id(connection, str(p["flavor"]))}
+        if p.get("image"):
+            body["imageRef"] = image_id(connection, str(p["image"]))
+        body.update(given(p, "key_name", "availability_zone", "config_drive"))
+        if p.get("admin_pass"):
+            body["adminPass"] = p["admin_pass"]
+        if p.get("metadata"):
+            body["metadata"] = _metadata(p["metadata"])
+        if p.get("user_data"):
+            body["user_data"] = base64.b64encode(str(p["user_data"]).encode()).decode()
+        if p.get("security_groups"):
+            body["security_groups"] = [{"name": str(g)} for g in p["security_groups"]]
+        networks = self.networks(connection, list(p.get("networks") or []))
+        if networks is not None:
+            body["networks"] = networks
+        mappings = p.get("block_device_mapping_v2")
+        if mappings:
+            body["block_device_mapping_v2"] = [_bdm_v2(connection, m) for m in mappings]
+        elif p.get("block_device_mapping"):
+            body["block_device_mapping"] = [
+                {k: v for k, v in m.items() if v is not None} for m in p["block_device_mapping"]
+            ]
+        extra: dict[str, Any] = {}
+        if p.get("scheduler_hints"):
+            extra["os:scheduler_hints"] = dict(p["scheduler_hints"])
+        answer = request(
+            connection,
+            "compute",
+            "POST",
+            "/servers",
+            "compute.create_server",
+            {"server": body, **extra},
+        )
+        return dict(answer["server"])
+
+    @staticmethod
+    def networks(connection: Any, entries: list[Mapping[str, Any]]) -> Any:
+        """Nova's ``networks`` from Heat's: ports by id, networks (with a fixed IP or a
+        subnet's network), or ``allocate_network``'s "auto"/"none"."""
+        result: list[dict[str, Any]] = []
+        for entry in entries:
+            if entry.get("allocate_network"):
+                return str(entry["allocate_network"])
+            if entry.get("port"):
+                result.append({"port": find_id(connection, "network", "port", str(entry["port"]))})
+                continue
+            nic: dict[str, Any] = {}
+            if entry.get("network"):
+                nic["uuid"] = network_id(connection, str(entry["network"]))
+            elif entry.get("subnet"):
+                sid = subnet_id(connection, str(entry["subnet"]))
+                nic["uuid"] = str(connection.network.get_subnet(sid).network_id)
+            if entry.get("fixed_ip"):
+                nic["fixed_ip"] = entry["fixed_ip"]
+            if entry.get("tag"):
+                nic["tag"] = entry["tag"]
+            if nic:
+                result.append(nic)
+        return result or None
+
+    def find(self, connection: Any, name: str) -> str | None:
+        # Nova filters names by regular expression: anchored, escaped, exact
+        params = {"name": f"^{re.escape(name)}$"}
+        body = request(
+            connection, "compute", "GET", "/servers", "compute.list_servers", params=params
+        )
+        found = [s for s in (body or {}).get("servers") or [] if s.get("name") == name]
+        return str(found[0]["id"]) if found else None
+
+    async def create(self, context: ResourceContext) -> None:
+        await super().create(context)
+        await self.note_ports(context)
+
+    async def note_ports(self, context: ResourceContext) -> None:
+        """The server's ports as Neutron shows them (its addresses carry only MACs):
+        ``networks`` and ``addresses`` need their ids and networks."""
+        server = context.physical_id
+        answer = await self.cloud.call(
+            "network.list_ports",
+            lambda c: request(
+                c, "network", "GET", "/ports", "network.list_ports", params={"device_id": server}
+            ),
+        )
+        ports = answer.get("ports", []) if isinstance(answer, dict) else []
+        context.data["ports"] = plain(
+            [
+                {
+                    "id": p["id"],
+                    "mac": p.get("mac_address"),
+                    "network_id": p.get("network_id"),
+                    "fixed_ips": p.get("fixed_ips", []),
+                }
+                for p in ports
+            ]
+        )
+
+    def needs_replace(self, previous: ResourceView, properties: Mapping[str, Any]) -> bool:
+        """Heat's update policies: REPLACE (or a change Nova cannot make in place)."""
+        old = previous.properties
+        for prop, policy in (
+            ("flavor", "flavor_update_policy"),
+            ("image", "image_update_policy"),
+            ("user_data", "user_data_update_policy"),
+        ):
+            if old.get(prop) != properties.get(prop) and properties.get(policy) == "REPLACE":
+                return True
+        return False
+
+    def normalize(self, properties: Mapping[str, Any]) -> dict[str, Any]:
+        """Heat's hidden ``uuid`` of a networks entry is its ``network``."""
+        result = super().normalize(properties)
+        entries = result.get("networks")
+        if isinstance(entries, list):
+            result["networks"] = [
+                {**{k: v for k, v in e.items() if k != "uuid"},
+                 "network": e.get("network") or e.get("uuid")}
+                if isinstance(e, dict) and e.get("uuid") else e
+                for e in entries
+            ]  # fmt: skip
+        return result
+
+    async def update(self, context: ResourceContext, previous: ResourceView) -> None:
+        server = context.physical_id
+        assert server is not None
+        context.properties = self.normalize(context.properties)
+        new, old = context.properties, self.normalize(previous.properties)
+        if new.get("name") != old.get("name"):
+            name = self.cloud_name(context)
+            await self.cloud.call(
+                "compute.update_server",
+                lambda c: request(
+                    c,
+                    "compute",
+                    "PUT",
+                    f"/servers/{server}",
+                    "compute.update_server",
+                    {"server": {"name": name}},
+                ),
+            )
+        if new.get("metadata") != old.get("metadata"):
+            metadata = _metadata(new.get("metadata") or {})
+            await self.cloud.call(
+                "compute.set_server_metadata",
+                lambda c: request(
+                    c,
+                    "compute",
+                    "PUT",
+                    f"/servers/{server}/metadata",
+                    "compute.set_server_metadata",
+                    {"metadata": metadata},
+                ),
+            )
+        if new.get("flavor") != old.get("flavor"):
+            await self.resize(context, str(new["flavor"]))
+        if new.get("image") != old.get("image") and new.get("image"):
+            await self.rebuild(context, str(new["image"]))
+        if (new.get("networks") or []) != (old.get("networks") or []):
+            await self.replug(
+                context, list(old.get("networks") or []), list(new.get("networks") or [])
+            )
+        if new.get("security_groups") != old.get("security_groups"):
+            await self.regroup(
+                context,
+                list(old.get("security_groups") or []),
+                list(new.get("security_groups") or []),
+            )
+        await self.refresh(context)
+        await self.note_ports(context)
+
+    async def action(self, context: ResourceContext, what: str, body: dict[str, Any]) -> None:
+        server = context.physical_id
+        await self.cloud.call(
+            what,
+            lambda c: request(c, "compute", "POST", f"/servers/{server}/action", what, body),
+        )
+
+    async def resize(self, context: ResourceContext, flavor: str) -> None:
+        """Resize, wait for VERIFY_RESIZE, confirm, wait for ACTIVE (Heat's steps); a
+        cloud that confirms by itself goes straight back to ACTIVE on the new flavor."""
+        ref = await self.cloud.call("compute.find_flavor", lambda c: flavor_id(c, flavor))
+        await self.action(context, "compute.resize_server", {"resize": {"flavorRef": ref}})
+
+        def resized(shown: Mapping[str, Any]) -> bool:
+            status = str(shown.get("status") or "").upper()
+            on_new = (shown.get("flavor") or {}).get("id") == ref
+            return status == "VERIFY_RESIZE" or (status == "ACTIVE" and on_new)
+
+        shown = await self.wait_for(context, resized)
+        if str(shown.get("status")).upper() == "VERIFY_RESIZE":
+            await self.action(context, "compute.confirm_server_resize", {"confirmResize": None})
+        await self.wait_ready(context)
+
+    async def rebuild(self, context: ResourceContext, image: str) -> None:
+        ref = await self.cloud.call("image.find_image", lambda c: image_id(c, image))
+        await self.action(context, "compute.rebuild_server", {"rebuild": {"imageRef": ref}})
+
+        def rebuilt(shown: Mapping[str, Any]) -> bool:
+            status = str(shown.get("status") or "").upper()
+            return status == "ACTIVE" and (shown.get("image") or {}).get("id") == ref
+
+        await self.wait_for(context, rebuilt)
+
+    async def wait_for(
+        self, context: ResourceContext, done: Callable[[Mapping[str, Any]], bool]
+    ) -> dict[str, Any]:
+        """Poll the server until ``done`` says so (ERROR fails the resource)."""
+        server = context.physical_id
+        assert server is not None
+        for delay in POLL.delays():
+            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+            if str(shown.get("status") or "").upper() == "ERROR":
+                self.is_ready(context, shown)
+            if done(shown):
+                return shown
+            await pause(context, delay)
+        raise AssertionError("unreachable: the delays never end")
+
+    async def replug(
+        self, context: ResourceContext, old: list[Mapping[str, Any]], new: list[Mapping[str, Any]]
+    ) -> None:
+        """Detach the interfaces of entries the template dropped; attach the new ones."""
+        server = context.physical_id
+        removed = [e for e in old if e not in new]
+        added = [e for e in new if e not in old]
+        ports = list(context.data.get("ports") or [])
+
+        def detach(connection: Any) -> None:
+            for entry in removed:
+                for port in _ports_of(connection, entry, ports):
+                    request(
+                        connection,
+                        "compute",
+                        "DELETE",
+                        f"/servers/{server}/os-interface/{port}",
+                        "compute.delete_server_interface",
+                    )
+
+        def attach(connection: Any) -> None:
+            for entry in added:
+                nics = self.networks(connection, [entry]) or []
+                for nic in nics if isinstance(nics, list) else []:
+                    body: dict[str, Any] = {}
+                    if "port" in nic:
+                        body["port_id"] = nic["port"]
+                    else:
+                        body["net_id"] = nic["uuid"]
+                        if nic.get("fixed_ip"):
+                            body["fixed_ips"] = [{"ip_address": nic["fixed_ip"]}]
+                    request(
+                        connection,
+                        "compute",
+                        "POST",
+                        f"/servers/{server}/os-interface",
+                        "compute.create_server_interface",
+                        {"interfaceAttachment": body},
+                    )
+
+        if removed:
+            await self.cloud.call("compute.delete_server_interface", detach)
+        if added:
+            await self.cloud.call("compute.create_server_interface", attach)
+
+    async def regroup(self, context: ResourceContext, old: list[str], new: list[str]) -> None:
+        """Security groups of the server's ports, as Heat updates them."""
+        ports = [str(p["id"]) for p in context.data.get("ports") or []]
+
+        def apply(connection: Any) -> None:
+            ids = security_group_ids(connection, new) if new else []
+            for port in ports:
+                request(
+                    connection,
+                    "network",
+                    "PUT",
+                    f"/ports/{port}",
+                    "network.update_port",
+                    {"port": {"security_groups": ids}},
+                )
+
+        await self.cloud.call("network.update_port", apply)
+
+    def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
+        raise AssertionError("Server answers through attribute()")
+
+    def attribute(self, view: ResourceView, name: str) -> Any:
+        shown = view.data.get("show")
+        if not isinstance(shown, dict):
+            return None
+        ports = list(view.data.get("ports") or [])
+        if name == "show":
+            return shown
+        if name == "addresses":
+            return _addresses(shown, ports)
+        if name == "networks":
+            return _networks(shown, ports)
+        if name == "first_address":
+            for entries in (shown.get("addresses") or {}).values():
+                for entry in entries:
+                    if entry.get("version") == 4:
+                        return entry.get("addr")
+            return ""
+        if name == "instance_name":
+            return shown.get("OS-EXT-SRV-ATTR:instance_name")
+        if name == "console_urls":
+            return {}
+        if name == "os_collect_config":
+            return {}
+        return shown.get(name)
+
+
+def _ports_of(connection: Any, entry: Mapping[str, Any], ports: list[Any]) -> list[str]:
+    if entry.get("port"):
+        return [find_id(connection, "network", "port", str(entry["port"]))]
+    if entry.get("network"):
+        net = network_id(connection, str(entry["network"]))
+        return [str(p["id"]) for p in ports if p.get("network_id") == net]
+    return []
+
+
+def _addresses(shown: Mapping[str, Any], ports: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Nova's addresses, each with the id of its port (Heat adds ``port``)."""
+    by_mac = {p.get("mac"): p for p in ports}
+    result: dict[str, Any] = {}
+    for net, entries in (shown.get("addresses") or {}).items():
+        result[net] = []
+        for entry in entries:
+            item = dict(entry)
+            port = by_mac.get(entry.get("OS-EXT-IPS-MAC:mac_addr"))
+            item["port"] = port["id"] if port else None
+            result[net].append(item)
+    return result
+
+
+def _networks(shown: Mapping[str, Any], ports: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """Heat's ``networks``: the addresses by network name and by network id."""
+    by_mac = {p.get("mac"): p for p in ports}
+    result: dict[str, list[str]] = {}
+    for net, entries in (shown.get("addresses") or {}).items():
+        for entry in entries:
+            result.setdefault(net, []).append(entry.get("addr"))
+            port = by_mac.get(entry.get("OS-EXT-IPS-MAC:mac_addr"))
+            if port and port.get("network_id"):
+                result.setdefault(str(port["network_id"]), []).append(entry.get("addr"))
+    return result
+
+
+def _metadata(values: Mapping[str, Any]) -> dict[str, str]:
+    """Nova takes strings only; Heat sends anything else as JSON."""
+    return {k: v if isinstance(v, str) else json.dumps(v) for k, v in values.items()}
+
+
+def _bdm_v2(connection: Any, mapping: Mapping[str, Any]) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        k: v for k, v in mapping.items()
+        if v is not None and k in ("device_name", "boot_index", "delete_on_termination",
+                                   "disk_bus", "device_type", "volume_size", "guest_format")
+    }  # fmt: skip
+    if mapping.get("volume_id"):
+        result.update(source_type="volume", uuid=mapping["volume_id"], destination_type="volume")
+    elif mapping.get("snapshot_id"):
+        result.update(
+            source_type="snapshot", uuid=mapping["snapshot_id"], destination_type="volume"
+        )
+    elif mapping.get("image") or mapping.get("image_id"):
+        image = str(mapping.get("image") or mapping.get("image_id"))
+        result.update(
+            source_type="image",
+            uuid=image_id(connection, image),
+            destination_type="volume" if mapping.get("volume_size") else "local",
+        )
+    else:
+        result.update(source_type="blank", destination_type="local")
+    return result
+
+
+TYPES: tuple[type[CloudResource], ...] = (Server,)
