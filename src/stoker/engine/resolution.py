@@ -497,6 +497,8 @@ class TreeCheck:
     nested: list[tuple[tuple[str, ...], str, StackDefinition]] = field(default_factory=list)
     #: resources of the whole tree seen so far (``--max-resources`` bounds them)
     resources: int = 0
+    #: the types of the top stack's resources, once checked
+    top: Resolution | None = None
 
     def check(
         self,
@@ -512,6 +514,8 @@ class TreeCheck:
         resolution = resolve_types(
             definition, self.registry, base_dir, self.cache, require_types=self.require_types
         )
+        if not names:
+            self.top = resolution
         found.extend(resolution.diagnostics)
         found.extend(check_attributes(definition, resolution))
         found.extend(check_catalog_properties(definition, resolution))
