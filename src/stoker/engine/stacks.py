@@ -222,6 +222,7 @@ class StackEngine:
         )
         claim, fence = leases.claim_new(stack.id, self.engine_id, self.settings.lease_seconds)
         await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim)
+        operation.records = {r.name: r for r in initial}  # what was just written
         self.notify([event])
         testpoints.reached("after_stack_row")
         operation.attach(fence)
