@@ -25,7 +25,8 @@ from stoker.cli.output import (
 from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
-from stoker.engine.resolution import ProviderCache, TreeCheck
+from stoker.engine.resolution import ProviderCache
+from stoker.engine.tree_check import TreeCheck
 
 if TYPE_CHECKING:
     from rich.console import Console

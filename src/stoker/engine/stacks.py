@@ -29,7 +29,7 @@ from stoker.engine.operation import failure_reason as failure_reason
 from stoker.engine.operation import physical_name as physical_name
 from stoker.engine.plan import Plan
 from stoker.engine.queries import StackQueries
-from stoker.engine.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
+from stoker.engine.resolution import ProviderCache, Resolution, resolve_types
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import (
@@ -41,6 +41,7 @@ from stoker.engine.state import (
     Status,
     Store,
 )
+from stoker.engine.tree_check import TreeCheck
 from stoker.engine.update import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
