@@ -310,3 +310,43 @@ def test_a_declared_pseudo_parameter_name_wins(engine, store) -> None:
     """
     stack = run(engine.create(request(text)))
     assert engine.outputs(stack)[0]["output_value"] == "x"
+
+
+SHOWN = """
+heat_template_version: wallaby
+parameters:
+  secret: {type: string, hidden: true, default: hunter2-shown}
+  size: {type: number, default: 3}
+resources:
+  value:
+    type: OS::Heat::Value
+    properties:
+      value: {list_join: ['-', [{get_param: secret}, {get_param: OS::stack_name}]]}
+  plain:
+    type: OS::Heat::Value
+    properties: {value: {get_param: size}}
+outputs:
+  id: {value: {get_param: OS::stack_id}}
+  name: {value: {get_param: OS::stack_name}}
+  secret: {value: {get_attr: [value, value]}}
+  size: {value: {get_attr: [plain, value]}}
+  out_of_range: {value: {str_split: ['-', {get_attr: [value, value]}, 7]}}
+"""
+
+
+def test_the_stack_shown_after_create_is_the_one_its_stored_template_rebuilds(engine, store):
+    """`stack create` shows the stack with the definition it created it from (not rebuilt
+    from the store): what it shows must be what any later reader (`stack show`) sees."""
+    from stoker.engine import views
+
+    record = run(engine.create(request(SHOWN, "shown")))
+    assert (record.action, record.status) == (Action.CREATE, Status.COMPLETE)
+    after_create = views.stack_document(engine, record)
+    reader = StackEngine(store, default_registry(), EngineSettings())
+    assert reader.definition_of(record) is not engine.definition_of(record)
+    assert after_create == views.stack_document(reader, record)
+    outputs = {o["output_key"]: o for o in after_create["outputs"]}
+    assert outputs["id"]["output_value"] == record.id
+    assert outputs["name"]["output_value"] == "shown"
+    assert "output_error" in outputs["out_of_range"]
+    assert after_create["parameters"]["secret"] == "******"

@@ -138,3 +138,75 @@ def test_a_sqlite_database_with_stacks_upgrades_from_an_older_schema(tmp_path) -
         (stack,) = store.list_stacks("default")
         assert len(store.resources(stack.id)) == 3
     assert _differences(url) == []
+
+
+def _schema(url: str) -> dict[str, object]:
+    """Every table's columns, keys, indexes and constraints, as SQLAlchemy reads them."""
+    engine = create_store_engine(url)
+    try:
+        inspector = inspect(engine)
+        return {
+            table: {
+                # by name: columns a migration added come last in a migrated table
+                "columns": sorted(
+                    (c["name"], str(c["type"]), c["nullable"], c.get("default"))
+                    for c in inspector.get_columns(table)
+                ),
+                "primary_key": inspector.get_pk_constraint(table),
+                "foreign_keys": sorted(
+                    inspector.get_foreign_keys(table), key=lambda f: str(f["name"])
+                ),
+                "indexes": sorted(
+                    (
+                        {
+                            **i,
+                            "dialect_options": {
+                                k: str(v) for k, v in i.get("dialect_options", {}).items()
+                            },
+                        }
+                        for i in inspector.get_indexes(table)
+                    ),
+                    key=lambda i: str(i["name"]),
+                ),
+                "unique": sorted(
+                    inspector.get_unique_constraints(table), key=lambda u: str(u["name"])
+                ),
+            }
+            for table in sorted(inspector.get_table_names())
+        }
+    finally:
+        engine.dispose()
+
+
+def test_a_new_sqlite_database_is_made_at_head_as_the_migrations_make_it(tmp_path) -> None:
+    """A new SQLite store gets the models' tables at once, stamped at head, without
+    replaying the migrations; the result is the schema the migrations build."""
+    import subprocess
+    import sys
+
+    made = f"sqlite:///{tmp_path / 'made.db'}"
+    # in a fresh interpreter: opening a new store does not import Alembic
+    script = (
+        "import sys; from stoker.store import open_store; "
+        f"open_store({made!r}).close(); print('alembic' in sys.modules)"
+    )
+    opened = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert opened.returncode == 0, opened.stderr
+    assert opened.stdout.strip() == "False"
+    migrated = f"sqlite:///{tmp_path / 'migrated.db'}"
+    engine = create_store_engine(migrated)
+    try:
+        with engine.begin() as connection:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    finally:
+        engine.dispose()
+    assert _schema(made) == _schema(migrated)
+    engine = create_store_engine(made)
+    try:
+        with engine.connect() as connection:
+            assert current_revisions(connection) == {HEAD}
+    finally:
+        engine.dispose()
+    assert _differences(made) == []

@@ -168,4 +168,10 @@ def cli(ctx: click.Context, db: str | None, project: str) -> None:
 
 
 def main() -> None:
-    cli()
+    try:
+        cli()
+    finally:
+        # The process ends here: its last garbage collection need not walk everything
+        # the command built (a loaded 1,000-resource template is ~10^5 objects; walking
+        # them cost ~0.15 s of a stack create).
+        gc.freeze()

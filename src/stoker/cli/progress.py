@@ -26,12 +26,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from itertools import islice
 from types import TracebackType
-
-from rich.console import Console
-from rich.live import Live
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from stoker.engine.state import EventRecord, Status
+
+if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need none of it
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
 
 STACK_TYPE = "OS::Heat::Stack"
 _RUNNING_SHOWN = 3  # paths of running resources listed under the counts
@@ -82,7 +84,7 @@ class Progress:
         lookup: StackLookup | None = None,
     ):
         self.total = total
-        self.console = Console(stderr=True)
+        self._console: Console | None = None
         self.live_mode = sys.stderr.isatty() if live is None else live
         self.lookup = lookup
         self.state: dict[tuple[str, str], Status] = {}
@@ -100,8 +102,19 @@ class Progress:
         self._second: datetime | None = None  # the second `_stamp` was written for
         self._stamp = ""
 
+    @property
+    def console(self) -> Console:
+        """Rich's console on stderr (made when first needed: the live view, a failure)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(stderr=True)
+        return self._console
+
     def __enter__(self) -> Progress:
         if self.live_mode:
+            from rich.live import Live
+
             self._live = Live(
                 self._render(), console=self.console, refresh_per_second=8, transient=False
             )
@@ -198,7 +211,7 @@ class Progress:
         """Write the collected lines, in one write."""
         if self._lines:
             lines, self._lines = self._lines, []
-            stream = self.console.file
+            stream = self._console.file if self._console is not None else sys.stderr
             stream.write("\n".join(lines) + "\n")
             stream.flush()
 
@@ -219,6 +232,8 @@ class Progress:
             f"resource{plural} to finish (Ctrl-C to stop waiting)"
         )
         if self._live is not None:
+            from rich.text import Text
+
             self._live.console.print(Text(line), soft_wrap=True)
             self._drawn = 0.0
             self._redraw()
@@ -226,6 +241,8 @@ class Progress:
             self._print(line)
 
     def _render(self) -> Text:
+        from rich.text import Text
+
         done = self.counts[Status.COMPLETE]
         running = len(self.running)
         failed = self.counts[Status.FAILED]

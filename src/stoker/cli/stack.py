@@ -9,7 +9,6 @@ import asyncio
 import json
 import os
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -19,12 +18,10 @@ import click
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
     column_option,
-    document_format_option,
     emit_record,
     emit_rows,
     format_option,
     report,
-    to_yaml,
 )
 from stoker.engine import views
 from stoker.engine.settings import EngineSettings
@@ -43,7 +40,7 @@ if TYPE_CHECKING:
 
 _format_option = format_option
 _column_option = column_option
-_show_secrets_option = click.option(
+show_secrets_option = click.option(
     "--show-secrets",
     is_flag=True,
     help="In the table view, show the values of outputs derived from hidden parameters "
@@ -238,7 +235,7 @@ def stack(
 @limit_options(*EVALUATION_LIMITS)
 @_format_option
 @_column_option
-@_show_secrets_option
+@show_secrets_option
 @click.pass_obj
 def create(
     session: Session,
@@ -362,7 +359,7 @@ def find_stack(session: Session, name: str) -> StackRecord:
 @click.option("--no-resolve-outputs", is_flag=True, help="Do not compute the outputs.")
 @_format_option
 @_column_option
-@_show_secrets_option
+@show_secrets_option
 @click.pass_obj
 def show(
     session: Session,
@@ -448,233 +445,6 @@ def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> 
         raise OperationFailed(status)
 
 
-# ---------------------------------------------------------------------------- outputs
-@stack.group()
-def output() -> None:
-    """Stack outputs."""
-
-
-@output.command("list")
-@click.argument("name")
-@click.option("--all", "show_all", is_flag=True, help="Show values too.")
-@_format_option
-@_column_option
-@_show_secrets_option
-@click.pass_obj
-def output_list(
-    session: Session,
-    name: str,
-    show_all: bool,
-    fmt: str,
-    columns: tuple[str, ...],
-    show_secrets: bool,
-) -> None:
-    """List the outputs of NAME."""
-    record = find_stack(session, name)
-    engine = session.engine()
-    outputs = engine.outputs(record)
-    if fmt == "table" and not show_secrets:
-        outputs = views.table_outputs(engine, record, outputs)
-    default = (
-        ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
-    )
-    rows = (
-        outputs
-        if show_all
-        else [{k: o.get(k) for k in ("output_key", "description")} for o in outputs]
-    )
-    emit_rows(rows, fmt, columns, default)
-
-
-@output.command("show")
-@click.argument("name")
-@click.argument("key", required=False)
-@click.option("--all", "show_all", is_flag=True, help="Show every output.")
-@_format_option
-@_column_option
-@_show_secrets_option
-@click.pass_obj
-def output_show(
-    session: Session,
-    name: str,
-    key: str | None,
-    show_all: bool,
-    fmt: str,
-    columns: tuple[str, ...],
-    show_secrets: bool,
-) -> None:
-    """Show output KEY of NAME (or --all)."""
-    from stoker.engine.stacks import StackNotFound
-
-    if not key and not show_all:
-        raise click.UsageError("give an output KEY or --all")
-    record = find_stack(session, name)
-    engine = session.engine()
-    outputs = engine.outputs(record)
-    if fmt == "table" and not show_secrets:
-        outputs = views.table_outputs(engine, record, outputs)
-    if show_all:
-        emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"])
-        return
-    found = [o for o in outputs if o["output_key"] == key]
-    if not found:
-        raise StackNotFound(f"Specified output key {key} not found.")
-    emit_record(found[0], fmt, columns)
-    if "output_error" in found[0]:
-        raise OperationFailed(f"output {key}: {found[0]['output_error']}")
-
-
-# ---------------------------------------------------------------------------- resources
-@stack.group()
-def resource() -> None:
-    """Stack resources."""
-
-
-@resource.command("list")
-@click.argument("name")
-@click.option(
-    "-n",
-    "--nested-depth",
-    type=click.IntRange(min=0),
-    default=0,
-    help="Depth of nested stacks to list (nested stacks come with provider templates).",
-)
-@_format_option
-@_column_option
-@click.pass_obj
-def resource_list(
-    session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
-) -> None:
-    """List the resources of NAME (and of its nested stacks, to --nested-depth)."""
-    record = find_stack(session, name)
-    rows = views.resource_rows(session.store, session.settings.project, record, nested_depth)
-    default = [
-        "resource_name",
-        "physical_resource_id",
-        "resource_type",
-        "resource_status",
-        "updated_time",
-    ]
-    if nested_depth:
-        default.append("stack_name")
-    emit_rows(rows, fmt, columns, default)
-
-
-@resource.command("show")
-@click.argument("name")
-@click.argument("resource_name")
-@_format_option
-@_column_option
-@click.pass_obj
-def resource_show(
-    session: Session, name: str, resource_name: str, fmt: str, columns: tuple[str, ...]
-) -> None:
-    """Show resource RESOURCE_NAME of NAME, with its attributes."""
-    from stoker.engine.stacks import StackNotFound
-
-    record = find_stack(session, name)
-    records = {r.name: r for r in session.store.resources(record.id)}
-    found = records.get(resource_name)
-    if found is None:
-        raise StackNotFound(
-            f"The Resource ({resource_name}) could not be found in Stack {record.name}."
-        )
-    row = views.resource_document(session.engine(), record, records, resource_name)
-    emit_record(row, fmt, columns)
-
-
-# ---------------------------------------------------------------------------- events
-@stack.group()
-def event() -> None:
-    """Stack events."""
-
-
-@event.command("list")
-@click.argument("name")
-@click.option(
-    "--follow", is_flag=True, help="Keep printing new events until the stack operation ends."
-)
-@click.option(
-    "--nested-depth",
-    type=click.IntRange(min=0),
-    default=0,
-    help="Depth of nested stacks whose events to list too.",
-)
-@_format_option
-@_column_option
-@click.pass_obj
-def event_list(
-    session: Session, name: str, follow: bool, nested_depth: int, fmt: str, columns: tuple[str, ...]
-) -> None:
-    """List the events of NAME, oldest first (with nested stacks' to --nested-depth)."""
-    from stoker.cli.progress import event_line
-
-    record = find_stack(session, name)
-    events = views.stack_events(session.store, session.settings.project, record, nested_depth)
-    if not follow:
-        names = {record.id: record.name}
-        if nested_depth:
-            names.update(
-                {
-                    s.id: s.name
-                    for s in session.store.list_stacks(
-                        session.settings.project, include_nested=True, include_deleted=True
-                    )
-                }
-            )
-        rows = [
-            {**views.event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events
-        ]
-        default = ["event_time", "resource_name", "resource_status", "resource_status_reason"]
-        emit_rows(rows, fmt, columns, [*default, "stack_name"] if nested_depth else default)
-        return
-    last = None
-    while True:
-        for item in events:
-            click.echo(event_line(item))
-            last = item.id
-        current = session.store.get_stack(record.id, session.settings.project)
-        if current is None or current.status is not Status.IN_PROGRESS:
-            break
-        time.sleep(0.5)
-        events = session.store.events(record.id, after_id=last)
-
-
-# ---------------------------------------------------------------------------- template/env
-@stack.group("template")
-def template_group() -> None:
-    """The template a stack was created from."""
-
-
-@template_group.command("show")
-@click.argument("name")
-@document_format_option
-@click.pass_obj
-def template_show(session: Session, name: str, fmt: str) -> None:
-    """Print the template of NAME."""
-    record = find_stack(session, name)
-    data = views.template_document(session.engine(), record)
-    text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
-    click.echo(text, nl=fmt == "json")
-
-
-@stack.group("environment")
-def environment_group() -> None:
-    """The environment a stack was created with."""
-
-
-@environment_group.command("show")
-@click.argument("name")
-@document_format_option
-@click.pass_obj
-def environment_show(session: Session, name: str, fmt: str) -> None:
-    """Print the merged environment of NAME (hidden parameter values masked)."""
-    record = find_stack(session, name)
-    data = views.masked_environment(session.engine(), record)
-    text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
-    click.echo(text, nl=fmt == "json")
-
-
 # ---------------------------------------------------------------------------- signal
 @stack.command()
 @click.argument("name", required=False)
@@ -730,6 +500,8 @@ def _register_update() -> None:
 _register_update()
 
 
-# The other stack actions (check, suspend/resume, cancel, abandon/adopt, export,
-# snapshots, resource mark-unhealthy) register themselves on the groups above.
+# What a stack recorded (outputs, resources, events, its template and environment), and
+# the other stack actions (check, suspend/resume, cancel, abandon/adopt, export,
+# snapshots, resource mark-unhealthy), register themselves on the group above.
 from stoker.cli import stack_actions as _stack_actions  # noqa: E402, F401
+from stoker.cli import stack_records as _stack_records  # noqa: E402, F401

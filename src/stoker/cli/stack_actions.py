@@ -17,7 +17,8 @@ import click
 
 from stoker.cli.options import environments_option
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option
-from stoker.cli.stack import Session, resource, stack
+from stoker.cli.stack import Session, stack
+from stoker.cli.stack_records import resource
 from stoker.engine.state import StackRecord, Status
 from stoker.errors import OperationFailed
 

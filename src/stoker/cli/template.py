@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.text import Text
 
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
@@ -27,7 +25,11 @@ from stoker.cli.output import (
 from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.definition.stack import StackDefinition
-from stoker.engine.resolution import ProviderCache, TreeCheck
+from stoker.engine.resolution import ProviderCache
+from stoker.engine.tree_check import TreeCheck
+
+if TYPE_CHECKING:
+    from rich.console import Console
 from stoker.engine.validation import validate_tree
 from stoker.engine.views import validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
@@ -245,6 +247,8 @@ def _flatten_nested(nested: dict[str, Any], prefix: str = "") -> list[tuple[str,
 
 
 def _validate_table(data: dict[str, Any], console: Console) -> None:
+    from rich.text import Text  # Rich only for a table: `stack create` imports this module
+
     console.print(Text("Description: ", style="bold") + Text(str(data["Description"])))
     rows = []
     for name, summary in data["Parameters"].items():

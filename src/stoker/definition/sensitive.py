@@ -174,20 +174,42 @@ def sensitive_outputs(template: Template, taint: Taint = NO_TAINT) -> set[str]:
 
 def sensitive_properties(template: Template, resource: str, taint: Taint = NO_TAINT) -> set[str]:
     """Names of ``resource``'s properties whose value may derive from a hidden parameter."""
-    hidden = _hidden_of(template, taint)
-    definition = template.resources.get(resource)
-    if not hidden and taint.empty:
+    exposure = _exposure(template, taint)
+    if exposure is None:
         return set()
+    hidden, tainted = exposure
+    definition = template.resources.get(resource)
     if definition is None or not isinstance(definition.properties, dict):
         return set()
     if resource in taint.resources:
         return {str(name) for name in definition.properties}
-    tainted = _tainted(template, hidden, taint)
     return {
         str(name)
         for name, value in definition.properties.items()
         if _reaches(value, hidden, tainted, taint)
     }
+
+
+#: the last template `_exposure` looked at, with its taint and what it found
+_last_exposure: tuple[Template, Taint, tuple[frozenset[str], frozenset[str]] | None] | None = None
+
+
+def _exposure(template: Template, taint: Taint) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The hidden parameters of ``template`` and the resources they reach, None when
+    nothing can carry a hidden value. An operation asks once per resource, about one
+    template: finding the tainted resources walks the whole template (to a fixed point),
+    so the answer for the last template asked about is kept (templates do not change
+    once parsed)."""
+    global _last_exposure
+    last = _last_exposure
+    if last is not None and last[0] is template and last[1] is taint:
+        return last[2]
+    hidden = _hidden_of(template, taint)
+    found = None
+    if hidden or not taint.empty:
+        found = frozenset(hidden), frozenset(_tainted(template, hidden, taint))
+    _last_exposure = (template, taint, found)
+    return found
 
 
 def child_taint(template: Template, taint: Taint = NO_TAINT) -> ChildTaint:

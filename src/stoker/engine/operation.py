@@ -252,6 +252,14 @@ class Operation:
         **changes: Any,
     ) -> ResourceRecord:
         """Record a resource's new state and its event (after ``before``, in one batch)."""
+        updated, event = self.step(record, action, status, reason, **changes)
+        await self.write(WriteBatch(resources=[updated], events=[*before, event]))
+        return updated
+
+    def step(
+        self, record: ResourceRecord, action: Action, status: Status, reason: str, **changes: Any
+    ) -> tuple[ResourceRecord, EventRecord]:
+        """A resource's next state and its event, not yet written."""
         now = leases.now_utc()
         updated = replace(
             record, action=action, status=status, status_reason=reason, updated_at=now, **changes
@@ -266,8 +274,7 @@ class Operation:
             updated.physical_id,
             now,
         )
-        await self.write(WriteBatch(resources=[updated], events=[*before, event]))
-        return updated
+        return updated, event
 
     def resource_context(
         self, record: ResourceRecord, properties: Mapping[str, Any]
@@ -317,11 +324,20 @@ class Operation:
         *,
         before: Sequence[EventRecord] = (),
         start: Mapping[str, Any] | None = None,
+        internal: bool = False,
     ) -> None:
         """State first, effect second: record IN_PROGRESS (committed), run the effect, then
         record COMPLETE with what the effect returned, or FAILED with why. ``start``
         changes the record as it goes IN_PROGRESS (a replacement starts with no physical
-        id), ``before`` are events written with it (the replacement announced)."""
+        id), ``before`` are events written with it (the replacement announced).
+
+        ``internal``: the effect changes nothing outside the records (see
+        `ResourcePlugin.external_effect`), so IN_PROGRESS and the result are committed
+        together, after it: a crash before that commit leaves the resource as it was, as
+        it would a crash just before IN_PROGRESS."""
+        if internal:
+            await self._act_internal(name, action, effect, before, start)
+            return
         record = await self.transition(
             self.records[name],
             action,
@@ -337,16 +353,7 @@ class Operation:
             changes = await effect(record)
             testpoints.reached("after_handler")
         except BaseException as error:
-            if isinstance(error, asyncio.CancelledError):
-                reason = f"{action.value.capitalize()} timed out"
-            else:
-                reason = failure_reason(name, error)
-            if self.first_failure is None and not isinstance(error, asyncio.CancelledError):
-                self.first_failure = (
-                    (error.inner_path, error.inner_reason)
-                    if isinstance(error, nested.NestedFailure)
-                    else (f"{self.path}.{name}", reason)
-                )
+            reason = self.failed(name, action, error)
             # On top of the latest record: the effect may have recorded something on the
             # way (a nested stack's id), which the cleanup after a failure needs.
             latest = self.records.get(name, record)
@@ -355,10 +362,59 @@ class Operation:
         await self.transition(record, action, Status.COMPLETE, "state changed", **changes)
         testpoints.reached("after_complete")
 
+    async def _act_internal(
+        self,
+        name: str,
+        action: Action,
+        effect: Callable[[ResourceRecord], Awaitable[dict[str, Any]]],
+        before: Sequence[EventRecord],
+        start: Mapping[str, Any] | None,
+    ) -> None:
+        """`act` for an effect on the records alone: one commit holds IN_PROGRESS and the
+        result (the same rows and events, in the same order, as two commits would)."""
+        record, started = self.step(
+            self.records[name], action, Status.IN_PROGRESS, "state changed", **dict(start or {})
+        )
+        await self.claim().confirm(self.engine.store)
+        try:
+            changes = await effect(record)
+        except BaseException as error:
+            reason = self.failed(name, action, error)
+            failed, event = self.step(record, action, Status.FAILED, reason)
+            batch = WriteBatch(resources=[record, failed], events=[*before, started, event])
+            await asyncio.shield(self.write(batch))
+            raise
+        done, event = self.step(record, action, Status.COMPLETE, "state changed", **changes)
+        await self.write(WriteBatch(resources=[record, done], events=[*before, started, event]))
+        testpoints.reached("after_complete")
+
+    def failed(self, name: str, action: Action, error: BaseException) -> str:
+        """Why a resource's action failed (as its record says), noting the operation's
+        first failure."""
+        if isinstance(error, asyncio.CancelledError):
+            return f"{action.value.capitalize()} timed out"
+        reason = failure_reason(name, error)
+        if self.first_failure is None:
+            self.first_failure = (
+                (error.inner_path, error.inner_reason)
+                if isinstance(error, nested.NestedFailure)
+                else (f"{self.path}.{name}", reason)
+            )
+        return reason
+
+    def internal(self, plugin: ResourcePlugin | None) -> bool:
+        """Whether a resource of this plugin is acted on in one commit (see `act`)."""
+        return (
+            plugin is not None
+            and not plugin.external_effect
+            and not isinstance(plugin, NestedStackPlugin)
+        )
+
     async def create_one(self, name: str) -> None:
         if self.cancellable:
             cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
-        await self.act(name, Action.CREATE, self.create_effect)
+        plugin = self._resolution.plugins.get(name) if self._resolution is not None else None
+        await self.act(name, Action.CREATE, self.create_effect, internal=self.internal(plugin))
 
     async def create_effect(self, record: ResourceRecord) -> dict[str, Any]:
         """The effect of creating a resource: its plugin's create, or its nested stack."""
@@ -417,7 +473,13 @@ class Operation:
                 await self.remove(restored(record, kept))
             return {}
 
-        await self.act(name, Action.DELETE, delete)
+        record = self.records[name]
+        internal = (
+            not record.data.get("child_id")
+            and REPLACED not in record.data
+            and self.internal(self.engine.plugin_of(record))
+        )
+        await self.act(name, Action.DELETE, delete, internal=internal)
 
     async def remove(self, record: ResourceRecord) -> None:
         """The effect of deleting a resource: its nested stack, or its plugin's delete."""

@@ -54,6 +54,10 @@ class StackQueries:
             cached = self._definitions[stack.id] = self.rebuild(stack)
         return cached
 
+    def remember(self, stack_id: str, definition: StackDefinition) -> None:
+        """``definition`` is what the stack stored (it was created from it)."""
+        self._definitions[stack_id] = definition
+
     def forget(self, stack_id: str) -> None:
         """The stack's stored definition changed (an update): rebuild it when next asked."""
         self._definitions.pop(stack_id, None)

@@ -29,7 +29,7 @@ from stoker.engine.operation import failure_reason as failure_reason
 from stoker.engine.operation import physical_name as physical_name
 from stoker.engine.plan import Plan
 from stoker.engine.queries import StackQueries
-from stoker.engine.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
+from stoker.engine.resolution import ProviderCache, Resolution, resolve_types
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import (
@@ -41,6 +41,7 @@ from stoker.engine.state import (
     Status,
     Store,
 )
+from stoker.engine.tree_check import TreeCheck
 from stoker.engine.update import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
@@ -97,6 +98,8 @@ class StackEngine:
         #: failed child stacks: where inside they failed, for the facade's message
         self.failed_children: dict[str, tuple[str, str]] = {}
         self.queries = StackQueries(store, registry, self.settings)
+        #: the last definition `check` resolved, its base directory and its types
+        self._checked: tuple[StackDefinition, str | None, Resolution] | None = None
 
     # ------------------------------------------------------------------ checks before
     def resolve_types(
@@ -105,6 +108,9 @@ class StackEngine:
         base_dir: str | None,
         names: Collection[str] | None = None,
     ) -> Resolution:
+        checked = self._checked
+        if checked and names is None and checked[0] is definition and checked[1] == base_dir:
+            return checked[2]  # what `check` found for the create it preceded
         return resolve_types(definition, self.registry, base_dir, names=names)
 
     def resource_types(
@@ -141,6 +147,8 @@ class StackEngine:
         top = definition.template.file
         chain = (os.path.abspath(top),) if os.path.isfile(top) else ()
         found.extend(tree.check(definition, base_dir, chain))
+        if tree.top is not None:
+            self._checked = (definition, base_dir, tree.top)
         return found
 
     def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None:
@@ -183,9 +191,13 @@ class StackEngine:
             context.project_id = stack.project
         try:
             with frozen_heap():
-                return await self.create_stack(stack, request.definition, parent=None)
+                created = await self.create_stack(stack, request.definition, parent=None)
         except StackExists:
             raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
+        # The definition it was created from is the one its stored template rebuilds (its
+        # context now knows the stack's id): showing the stack need not rebuild it.
+        self.queries.remember(created.id, request.definition)
+        return created
 
     async def create_stack(
         self, stack: StackRecord, definition: StackDefinition, parent: Operation | None
@@ -211,6 +223,7 @@ class StackEngine:
         )
         claim, fence = leases.claim_new(stack.id, self.engine_id, self.settings.lease_seconds)
         await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim)
+        operation.records = {r.name: r for r in initial}  # what was just written
         self.notify([event])
         testpoints.reached("after_stack_row")
         operation.attach(fence)

@@ -11,7 +11,8 @@ import os
 
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine.resolution import ProviderCache, TreeCheck
+from stoker.engine.resolution import ProviderCache
+from stoker.engine.tree_check import TreeCheck
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
 
 DEFAULT_MAX_NESTED_DEPTH = 5

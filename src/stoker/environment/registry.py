@@ -169,6 +169,10 @@ class ResourceRegistry:
         self._global_sections = tuple(global_sections)
         self._user = _apply_all(self._sections)
         self._global = _apply_all(self._global_sections)
+        # Without per-resource blocks a type resolves the same for every resource: a
+        # stack of 10,000 resources of a few types resolves a few times, not 10,000.
+        per_resource = any(_has_resource_blocks(b) for b in (self._user, self._global))
+        self._by_type: dict[str, ResolvedType] | None = None if per_resource else {}
 
     # ------------------------------------------------------------------ construction
 
@@ -229,6 +233,11 @@ class ResourceRegistry:
         first chain is returned, so the caller can say where it led. Raises
         `RegistryLoopError` when mappings loop.
         """
+        by_type = self._by_type if known is None else None
+        if by_type is not None:
+            cached = by_type.get(type_name)
+            if cached is not None:
+                return cached
         names = (*nested_path, resource_name) if resource_name is not None else None
         start = frozenset({(type_name, True)})
         found = _Search(self._candidates, type_name, names, known).run(type_name, True, start, ())
@@ -237,6 +246,8 @@ class ResourceRegistry:
                 type_name, True, start, ()
             )
         assert found is not None  # without ``known`` the first candidate always succeeds
+        if by_type is not None:
+            by_type[type_name] = found
         return found
 
     def hooks(self, resource_name: str, nested_path: tuple[str, ...] = ()) -> frozenset[str]:
@@ -484,6 +495,12 @@ def _applies(entry: RegistryEntry, type_name: str) -> bool:
         return True
     # A many-to-one glob must not match its own target, or it would map it forever.
     return is_glob(entry.key) and type_name.startswith(entry.key[:-1]) and type_name != entry.value
+
+
+def _has_resource_blocks(block: RegistryBlock) -> bool:
+    """Whether ``resources:`` holds any block (a rule for some resources only)."""
+    resources = block.items.get(RESOURCES_KEY)
+    return isinstance(resources, RegistryBlock) and any(True for _ in resources.blocks())
 
 
 def _matching_blocks(

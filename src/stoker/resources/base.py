@@ -84,6 +84,13 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: nested stack's own resources decide whether anything changes)
     always_updates: ClassVar[bool] = False
 
+    #: whether the handlers act outside stoker's own records (a server, a file, a wait
+    #: for a signal). A type without one (OS::Heat::None, Value, RandomString) is created
+    #: and deleted with its IN_PROGRESS and its result in one commit: nothing happens
+    #: between the two that a crash could leave behind, so state first still holds
+    #: (`stoker.engine.operation.Operation.act`), and a chain costs one commit per link.
+    external_effect: ClassVar[bool] = True
+
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         """Problems across validated properties that no single property schema can express
         (RandomString: the minimums must fit in the length). Empty when all is well."""

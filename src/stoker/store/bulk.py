@@ -79,7 +79,7 @@ class DriverStatement:
         connection.exec_driver_sql(self.sql, self._columns(rows))
 
     def execute(self, cursor: Any, rows: Sequence[tuple[Any, ...]]) -> int:
-        """On a driver cursor (see `stoker.store.store.SqlStore.write`); the row count."""
+        """On a driver cursor (see `stoker.store.writing.StoreWrites._apply`); the row count."""
         if self.columnar:
             cursor.execute(self.sql, self._columns(rows))
         elif len(rows) == 1:

@@ -57,8 +57,11 @@ def current_revisions(connection: Connection) -> set[str]:
 def upgrade_to_head(engine: Engine) -> None:
     """Migrate the database behind ``engine`` to the newest revision (idempotent)."""
     with engine.connect() as connection:
-        if current_revisions(connection) == {HEAD}:
+        current = current_revisions(connection)
+        if current == {HEAD}:
             return
+    if not current and engine.dialect.name == "sqlite" and _create_at_head(engine):
+        return
     from alembic import command
 
     with engine.connect() as connection:
@@ -84,6 +87,33 @@ def upgrade_to_head(engine: Engine) -> None:
         finally:
             if sqlite:
                 _sqlite_foreign_keys(connection, on=True)
+
+
+def _create_at_head(engine: Engine) -> bool:
+    """A new SQLite database (no table at all) gets the models' tables at once, stamped
+    at `HEAD`, instead of replaying every migration (~0.27 s, with Alembic's import, on
+    the first command of a new store). The models state the head schema (a test checks
+    that both ways give the same tables, columns, indexes and keys). False, and nothing
+    done, if the database is not empty by the time the write lock is held.
+
+    SQLite only: the models state the partial index's condition for SQLite alone (see
+    `stoker.store.models`), so a PostgreSQL database is always built by the migrations."""
+    from stoker.store.models import metadata
+
+    with engine.connect() as connection:
+        connection.execution_options(**{WRITE: True})
+        with connection.begin():
+            if inspect(connection).get_table_names():
+                return False  # another process made it first, or it holds something else
+            metadata.create_all(connection)
+            connection.exec_driver_sql(
+                f"CREATE TABLE {VERSION_TABLE} (version_num VARCHAR(32) NOT NULL, "
+                f"CONSTRAINT {VERSION_TABLE}_pkc PRIMARY KEY (version_num))"
+            )
+            connection.execute(
+                text(f"INSERT INTO {VERSION_TABLE} (version_num) VALUES (:head)"), {"head": HEAD}
+            )
+    return True
 
 
 def _sqlite_foreign_keys(connection: Connection, *, on: bool) -> None:

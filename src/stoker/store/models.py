@@ -2,9 +2,10 @@
 
 The engine never sees these: `stoker.store.records` turns rows into the frozen records of
 `stoker.engine.state`. The store reads and writes with Core statements on these tables
-(`stoker.store.store`, and `stoker.store.bulk` for the many rows), never ORM objects, so
-the models describe the schema; the hand-written migration in ``migrations/versions``
-must match them, and a test checks it on both backends.
+(`stoker.store.reading`, `stoker.store.writing`, `stoker.store.claims`, and
+`stoker.store.bulk` for the many rows), never ORM objects, so the models describe the
+schema; the hand-written migration in ``migrations/versions`` must match them, and a
+test checks it on both backends (a new SQLite database is made from them directly).
 
 Choices:
 

@@ -24,6 +24,7 @@ class NoneResource(ResourcePlugin):
     dynamic_properties = True
     never_updates = True
     own_show = True
+    external_effect = False
 
     async def create(self, context: ResourceContext) -> None:
         identifier = str(uuid.uuid4())

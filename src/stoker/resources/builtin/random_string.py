@@ -50,6 +50,7 @@ class RandomString(ResourcePlugin):
     """A random string; attribute ``value`` and the reference id are the string."""
 
     type_name = "OS::Heat::RandomString"
+    external_effect = False
     properties_schema = {
         "length": PropertySchema(
             PropertyType.INTEGER,

@@ -37,6 +37,7 @@ class Value(ResourcePlugin):
     """Exposes its ``value`` property, read as ``type``, as attribute ``value``."""
 
     type_name = "OS::Heat::Value"
+    external_effect = False
     properties_schema = {
         "value": PropertySchema(
             PropertyType.ANY, "The value to expose.", required=True, update_allowed=True

@@ -1,0 +1,386 @@
+"""Writing the store: a new stack, the engine's group commits, definition changes (update
+and rollback), the deleted mark and key rotation.
+
+Stack state changes, resource rows and events are written by one path: the precompiled
+statements of `stoker.store.bulk`, on the driver's cursor, with the hidden values of
+sealed stacks sealed in the rows (`StoreWrites._apply`). The group commit (`write`) runs
+it in a transaction of its own; `change_definition` in the transaction that points the
+stack at its new template.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.engine import Connection
+
+from stoker.engine.state import (
+    DefinitionChange,
+    EventRecord,
+    Lease,
+    LeaseToken,
+    ResourceRecord,
+    StackExists,
+    StackRecord,
+    WriteBatch,
+)
+from stoker.store import secrets
+from stoker.store.base import StoreBase, database_error, plain_errors, stack_exists
+from stoker.store.errors import UnknownStack
+from stoker.store.fence import lease_lost
+from stoker.store.models import RawTemplate, Stack
+from stoker.store.records import (
+    event_row,
+    resource_row,
+    stack_values,
+    template_values,
+    template_values_of,
+)
+
+
+@dataclass(slots=True)
+class _Rows:
+    """A batch as driver-ready rows, sealed where its stack is."""
+
+    stacks: list[tuple[Any, ...]] = field(default_factory=list)
+    resources: list[tuple[Any, ...]] = field(default_factory=list)
+    events: list[tuple[Any, ...]] = field(default_factory=list)
+    removed: list[tuple[str, str]] = field(default_factory=list)
+
+
+class StoreWrites(StoreBase):
+    """The store's writes."""
+
+    def create_stack(
+        self,
+        stack: StackRecord,
+        resources: Sequence[ResourceRecord],
+        events: Sequence[EventRecord],
+        claim: Lease | None = None,
+    ) -> None:
+        """Insert the stack, its template, resources and events; StackExists if the name is
+        taken by a live stack of the project (checked first; the partial unique index
+        catches a concurrent creator on PostgreSQL). With ``claim``, the row is inserted
+        claimed by its creator (see `stoker.engine.state.Store.create_stack`)."""
+        try:
+            with self._writing() as connection:
+                live = stack.deleted_at is None
+                if live and _live_stack_id(connection, stack.project, stack.name) is not None:
+                    raise _exists(stack)
+                sealed = secrets.hides_parameters(stack.template) or (
+                    stack.parent_id is not None and self._is_sealed(connection, stack.parent_id)
+                )
+                self._sealed_stacks[stack.id] = sealed
+                if sealed:
+                    seal = self._sealer.seal
+                    # The template and files too: a hidden parameter's default, or a file
+                    # get_file reads, may hold the secret itself.
+                    stack = replace(
+                        stack,
+                        template=seal(stack.template),
+                        files=seal(stack.files),
+                        parameters=seal(stack.parameters),
+                        environment=seal(stack.environment),
+                        status_reason=self._sealer.seal_text(stack.status_reason),
+                    )
+                added = connection.execute(insert(RawTemplate).values(template_values(stack)))
+                template_id = _first_key(added.inserted_primary_key)
+                values = stack_values(stack, template_id)
+                if claim is not None:
+                    values.update(
+                        lease_engine_id=claim.engine_id,
+                        lease_expires_at=claim.expires_at,
+                        lease_generation=claim.generation,
+                    )
+                connection.execute(insert(Stack).values(values))
+                batch = WriteBatch(resources=list(resources), events=list(events))
+                self._know_sealed(connection, batch)
+                with _cursor(connection) as cursor:
+                    self._apply(cursor, self._prepare(batch))
+        except self._integrity_errors as error:
+            with self._reading() as connection:
+                if _live_stack_id(connection, stack.project, stack.name) is not None:
+                    raise _exists(stack) from error
+            referenced = {stack.parent_id} | {r.stack_id for r in resources}
+            referenced |= {e.stack_id for e in events}
+            self._raise_unknown(referenced - {stack.id, None}, error)
+            raise database_error(error, self.shown) from None
+        except self._driver_errors as error:
+            raise database_error(error, self.shown) from None
+
+    def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
+        """Set ``deleted_at`` once (a second call keeps the first time); fenced as `write`."""
+        with self._writing() as connection:
+            if fence is not None:
+                self._fence.run(connection, fence)
+            result = connection.execute(
+                update(Stack)
+                .where(Stack.id == stack_id, Stack.deleted_at.is_(None))
+                .values(deleted_at=time)
+            )
+            if result.rowcount == 0 and not stack_exists(connection, stack_id):
+                raise UnknownStack(stack_id)
+
+    def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> str | None:
+        """Stack state changes (``updated_at`` becomes the change's time), resource upserts
+        and new events, all or nothing. A stack that does not exist raises UnknownStack.
+        With ``fence``, the claim is checked first in the same transaction (LeaseLost),
+        and the stack's pending cancel request (``stack cancel``) is returned.
+
+        This is the engine's group commit, run once or twice per batch of resource
+        transitions (4,000 times for a chain of 1,000), so it goes straight to the driver:
+        one transaction on a pooled driver connection runs the fence check, then the
+        precompiled statements of `stoker.store.bulk`, with hidden values sealed in the
+        rows it sends. SQLAlchemy's per-statement machinery cost more than the database's
+        own work here (0.18 ms against 0.075 ms for a one-resource batch on SQLite).
+        """
+        if not batch:
+            return None
+        request = None
+        self._learn_sealed(_stack_ids(batch))
+        rows = self._prepare(batch)
+        try:
+            with plain_errors(self.shown), self._driver_transaction() as cursor:
+                if fence is not None:
+                    held, request = self._fence.holds(cursor, fence)
+                    if not held:
+                        raise _Fenced
+                self._apply(cursor, rows)
+        except _Fenced:
+            assert fence is not None
+            with self._reading() as connection:  # after the rollback: who holds it now
+                lease_lost(connection, fence)
+        except self._integrity_errors as error:
+            named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
+            self._raise_unknown(named, error)
+            raise database_error(error, self.shown) from None
+        except self._driver_errors as error:
+            raise database_error(error, self.shown) from None
+        return request
+
+    def _prepare(self, batch: WriteBatch) -> _Rows:
+        """``batch`` as driver-ready rows (which of its stacks are sealed must be known:
+        `_learn_sealed`, `_know_sealed`)."""
+        sealed = self._sealed_stacks
+        seal_text = self._sealer.seal_text
+        time_in = self._codec.time_in
+        stacks = [
+            (
+                c.action.value,
+                c.status.value,
+                seal_text(c.reason) if sealed[c.stack_id] else c.reason,
+                time_in(c.time),
+                c.stack_id,
+            )
+            for c in batch.stacks
+        ]
+        resources, events = self._rows(batch.resources, batch.events, sealed.__getitem__)
+        return _Rows(stacks, resources, events, list(batch.removed))
+
+    def _apply(self, cursor: Any, rows: _Rows) -> None:
+        """Write ``rows`` on a driver cursor, in its transaction: the one path by which stack
+        changes, resource rows and events reach the database."""
+        bulk = self._bulk
+        for row in rows.stacks:
+            if bulk.set_stack_status.execute(cursor, [row]) != 1:
+                raise UnknownStack(row[-1])
+        if rows.resources:
+            bulk.upsert_resources.execute(cursor, rows.resources)
+        if rows.events:
+            bulk.insert_events.execute(cursor, rows.events)
+        for removed in rows.removed:
+            bulk.delete_resource.execute(cursor, [removed])
+
+    def _know_sealed(self, connection: Connection, batch: WriteBatch) -> None:
+        """Which of the batch's stacks are sealed, read in ``connection``'s transaction."""
+        for stack_id in _stack_ids(batch):
+            self._is_sealed(connection, stack_id)
+
+    def change_definition(
+        self, change: DefinitionChange, batch: WriteBatch, fence: LeaseToken | None = None
+    ) -> None:
+        """Point the stack at ``change.definition`` and write ``batch``, in one transaction.
+
+        An update (``keep_previous``) keeps the current raw template as the previous one
+        and drops the one kept before (no stack refers to it any more); a rollback drops
+        the update's raw template and clears the previous one."""
+        try:
+            self._change_definition(change, batch, fence)
+        except self._integrity_errors as error:
+            named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
+            self._raise_unknown(named | {change.stack_id}, error)
+            raise database_error(error, self.shown) from None
+        except self._driver_errors as error:
+            raise database_error(error, self.shown) from None
+
+    def _change_definition(
+        self, change: DefinitionChange, batch: WriteBatch, fence: LeaseToken | None
+    ) -> None:
+        with self._writing() as connection:
+            if fence is not None:
+                self._fence.run(connection, fence)
+            current = connection.execute(
+                select(
+                    Stack.raw_template_id,
+                    Stack.prev_raw_template_id,
+                    Stack.parameters,
+                    Stack.template_file,
+                ).where(Stack.id == change.stack_id)
+            ).first()
+            if current is None:
+                raise UnknownStack(change.stack_id)
+            raw_id, prev_id, parameters, template_file = current
+            definition = change.definition
+            sealed = self._is_sealed(connection, change.stack_id) or secrets.hides_parameters(
+                definition.template
+            )
+            values = template_values_of(definition)
+            stored_parameters: Any = definition.parameters
+            if sealed:
+                seal = self._sealer.seal
+                values = {key: seal(value) for key, value in values.items()}
+                stored_parameters = seal(definition.parameters)
+                if not secrets.is_sealed(parameters):
+                    parameters = seal(parameters)
+            added = connection.execute(insert(RawTemplate).values(values))
+            new_id = _first_key(added.inserted_primary_key)
+            if change.keep_previous:
+                previous: dict[str, Any] = {
+                    "prev_raw_template_id": raw_id,
+                    "prev_parameters": parameters,
+                    "prev_template_file": template_file,
+                }
+                dropped = [prev_id]
+            else:
+                previous = {
+                    "prev_raw_template_id": None,
+                    "prev_parameters": None,
+                    "prev_template_file": None,
+                }
+                dropped = [raw_id, prev_id]
+            connection.execute(
+                update(Stack)
+                .where(Stack.id == change.stack_id)
+                .values(
+                    raw_template_id=new_id,
+                    parameters=stored_parameters,
+                    template_file=definition.template_file,
+                    tags=list(change.tags),
+                    timeout_mins=change.timeout_mins,
+                    disable_rollback=change.disable_rollback,
+                    **previous,
+                )
+            )
+            self._sealed_stacks[change.stack_id] = sealed
+            for old in dropped:
+                if old is not None and old != new_id:
+                    connection.execute(delete(RawTemplate).where(RawTemplate.id == old))
+            self._know_sealed(connection, batch)
+            with _cursor(connection) as cursor:
+                self._apply(cursor, self._prepare(batch))
+
+    def _seal_resource(self, record: ResourceRecord) -> ResourceRecord:
+        seal = self._sealer.seal
+        return replace(
+            record,
+            properties=seal(record.properties),
+            attributes=seal(record.attributes),
+            data=seal(record.data),
+            status_reason=self._sealer.seal_text(record.status_reason),
+        )
+
+    def rotate_key(self) -> tuple[int, bytes | None]:
+        """Encrypt every sealed value again with a new key, in one transaction (all or
+        none), and put the key where the old one was. Returns how many values changed, and
+        the new key when the old one came from ``$STOKER_SECRET_KEY`` (the caller must
+        hand it over: there is nowhere to save it).
+
+        A key file is replaced only after the commit; the new key is saved first beside
+        it (``.new``), so a crash in between loses nothing."""
+        source = self.key_source
+        key = secrets.new_key()
+        new = secrets.Sealer(key)
+        pending = None
+        if source is not None and source.path is not None:
+            pending = source.path.with_name(source.path.name + ".new")
+            secrets.write_key_file(pending, key)
+        with self._writing() as connection:
+            count = secrets.reseal_all(connection, self._sealer, new)
+        self._sealer = new
+        if pending is not None and source is not None and source.path is not None:
+            os.replace(pending, source.path)
+            return count, None
+        return count, key
+
+    def _rows(
+        self,
+        resources: Sequence[ResourceRecord],
+        events: Sequence[EventRecord],
+        sealed: Callable[[str], bool],
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """Driver-ready rows, the hidden values of sealed stacks sealed. One row per
+        (stack_id, name): the last record wins, at the first one's place (PostgreSQL
+        refuses to upsert one row twice in a statement)."""
+        codec = self._codec
+        resource_rows: list[tuple[Any, ...]] = []
+        if resources:
+            latest: dict[tuple[str, str], ResourceRecord] = {}
+            for resource in resources:
+                latest[resource.stack_id, resource.name] = resource
+            records: Sequence[ResourceRecord] = list(latest.values())
+            if any(sealed(stack_id) for stack_id in {stack_id for stack_id, _ in latest}):
+                records = [self._seal_resource(r) if sealed(r.stack_id) else r for r in records]
+            resource_rows = [resource_row(resource, codec) for resource in records]
+        event_rows: list[tuple[Any, ...]] = []
+        if events:
+            if any(sealed(stack_id) for stack_id in {e.stack_id for e in events}):
+                seal_text = self._sealer.seal_text
+                events = [
+                    replace(e, reason=seal_text(e.reason)) if sealed(e.stack_id) else e
+                    for e in events
+                ]
+            event_rows = [event_row(event, codec) for event in events]
+        return resource_rows, event_rows
+
+
+def _first_key(key: Sequence[Any] | None) -> int:
+    if not key or key[0] is None:
+        raise RuntimeError("the database assigned no id")  # not on SQLite or PostgreSQL
+    return int(key[0])
+
+
+def _live_stack_id(connection: Connection, project: str, name: str) -> str | None:
+    query = select(Stack.id).where(
+        Stack.project == project, Stack.name == name, Stack.deleted_at.is_(None)
+    )
+    return connection.execute(query).scalar_one_or_none()
+
+
+class _Fenced(Exception):
+    """Inside `SqlStore.write`: the fence check failed (the transaction is rolled back
+    before the holder is looked up and LeaseLost raised)."""
+
+
+def _exists(stack: StackRecord) -> StackExists:
+    return StackExists(f"The Stack ({stack.name}) already exists.")
+
+
+def _stack_ids(batch: WriteBatch) -> set[str]:
+    ids = {c.stack_id for c in batch.stacks} | {r.stack_id for r in batch.resources}
+    return ids | {e.stack_id for e in batch.events}
+
+
+@contextmanager
+def _cursor(connection: Connection) -> Iterator[Any]:
+    """A driver cursor in ``connection``'s transaction."""
+    cursor = connection.connection.cursor()
+    try:
+        yield cursor
+    finally:
+        cursor.close()
