@@ -280,6 +280,34 @@ def test_output_errors_are_reported_per_output(engine):
     assert "str_split" in outputs["bad"]["output_error"]
 
 
+def test_get_azs_without_a_cloud_fails_where_heat_fails_without_nova(engine, store):
+    """Heat asks Nova; without one Fn::GetAZs fails: an output's output_error, a
+    property's resource at create. With no cloud chosen stoker fails the same way and
+    says how to choose one; with a cloud it answers that cloud's zones."""
+    from stoker.cloud.choice import HOW_TO_CHOOSE
+    from stoker.definition.context import zones_from
+
+    text = """
+    heat_template_version: 2013-05-23
+    resources:
+      v: {type: OS::Heat::Value, properties: {value: {"Fn::GetAZs": ""}}}
+    outputs:
+      o: {value: {"Fn::GetAZs": ""}}
+    """
+    record = run(engine.create(request(text)))
+    assert (record.action, record.status) == (Action.CREATE, Status.FAILED)
+    assert statuses(store, record.id) == {"v": "CREATE_FAILED"}
+    assert "no cloud is chosen" in record.status_reason
+    (output,) = engine.outputs(record)
+    assert output["output_value"] is None
+    assert "no cloud is chosen" in output["output_error"]
+    assert HOW_TO_CHOOSE in output["output_error"]
+    with zones_from(lambda: ["az1", "az2"]):
+        chosen = run(engine.create(request(text, name="chosen")))
+        assert (chosen.action, chosen.status) == (Action.CREATE, Status.COMPLETE)
+        assert engine.outputs(chosen)[0]["output_value"] == ["az1", "az2"]
+
+
 def test_pseudo_parameters_are_known_to_resources_at_create(engine, store) -> None:
     """The stack's id and project reach resource properties (they were unresolved)."""
     text = """\

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from stoker.definition.context import StaticContext
+from stoker.definition.context import StaticContext, chosen_zones
 from stoker.engine.state import Action, ResourceRecord, Status
 from stoker.errors import FunctionError
 from stoker.functions.refs import navigate
@@ -67,6 +67,20 @@ class RuntimeContext(StaticContext):
         self.records = records
         self.plugin_for = plugin_for
         self.child_of = child_of
+
+    def availability_zones(self) -> list[str]:
+        """Fn::GetAZs: the chosen cloud's Nova zones. With no cloud chosen the call fails,
+        where and as Heat's fails when it cannot reach Nova (an output's output_error, a
+        resource's create)."""
+        zones = chosen_zones()
+        if zones is None:
+            from stoker.cloud.choice import HOW_TO_CHOOSE
+
+            raise FunctionError(
+                "Fn::GetAZs asks Nova for the availability zones and no cloud is chosen: "
+                + HOW_TO_CHOOSE
+            )
+        return zones
 
     def _record(self, resource: str) -> ResourceRecord:
         self._check_resource(resource)
