@@ -14,7 +14,7 @@ from stoker.engine.state import Action, ResourceRecord, Status
 from stoker.errors import FunctionError
 from stoker.functions.refs import navigate
 from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView
-from stoker.resources.nested import ChildStack, NestedStackPlugin
+from stoker.resources.nested import ChildStack, MemberAttributes, NestedStackPlugin
 
 # Actions after which a resource's attributes can be read (heat-semantics §2, get_attr).
 _READABLE = {
@@ -122,9 +122,15 @@ class RuntimeContext(StaticContext):
         try:
             child = self._child(record, plugin)
         except FunctionError:
-            if record.status is Status.FAILED:
-                return None  # its child was refused before it existed: Heat answers null
-            raise
+            if record.status is not Status.FAILED:
+                raise
+            # its child was refused before it existed: Heat answers null, a group a null
+            # per member (Heat stored that child with its members never created)
+            if not isinstance(plugin, MemberAttributes):
+                return None
+            child = plugin.unstored_child(record.properties, record.name)
+            if child is None:
+                return None
         if name == "show" and not plugin.own_show:
             value: Any = self._show(record)
         elif child is not None:
