@@ -280,6 +280,62 @@ def test_output_errors_are_reported_per_output(engine):
     assert "str_split" in outputs["bad"]["output_error"]
 
 
+def test_get_azs_without_a_cloud_fails_where_heat_fails_without_nova(engine, store):
+    """Heat asks Nova; without one Fn::GetAZs fails: an output's output_error, a
+    property's resource at create. With no cloud chosen stoker fails the same way and
+    says how to choose one; with a cloud it answers that cloud's zones."""
+    from stoker.cloud.choice import HOW_TO_CHOOSE
+    from stoker.definition.context import zones_from
+
+    text = """
+    heat_template_version: 2013-05-23
+    resources:
+      v: {type: OS::Heat::Value, properties: {value: {"Fn::GetAZs": ""}}}
+    outputs:
+      o: {value: {"Fn::GetAZs": ""}}
+    """
+    record = run(engine.create(request(text)))
+    assert (record.action, record.status) == (Action.CREATE, Status.FAILED)
+    assert statuses(store, record.id) == {"v": "CREATE_FAILED"}
+    assert "no cloud is chosen" in record.status_reason
+    (output,) = engine.outputs(record)
+    assert output["output_value"] is None
+    assert "no cloud is chosen" in output["output_error"]
+    assert HOW_TO_CHOOSE in output["output_error"]
+    with zones_from(lambda: ["az1", "az2"]):
+        chosen = run(engine.create(request(text, name="chosen")))
+        assert (chosen.action, chosen.status) == (Action.CREATE, Status.COMPLETE)
+        assert engine.outputs(chosen)[0]["output_value"] == ["az1", "az2"]
+
+
+def test_a_group_whose_child_is_refused_answers_a_null_per_member(engine, store):
+    """Heat stores a group's nested stack that fails its own validation with its members
+    never created: get_attr of the group is a null per member. stoker never stores that
+    child, and answers the same from the group's recorded properties."""
+    text = """
+    heat_template_version: 2021-04-16
+    resources:
+      g:
+        type: OS::Heat::ResourceGroup
+        properties:
+          count: 2
+          resource_def: {type: OS::Heat::Value, properties: {value: x, type: nosuch}}
+    outputs:
+      refs: {value: {get_attr: [g, refs]}}
+      values: {value: {get_attr: [g, value]}}
+      refs_map: {value: {get_attr: [g, refs_map]}}
+    """
+    record = run(engine.create(request(text)))
+    assert (record.action, record.status) == (Action.CREATE, Status.FAILED)
+    assert store.child_stacks(record.id) == []  # nothing half-made is stored
+    outputs = {o["output_key"]: o["output_value"] for o in engine.outputs(record)}
+    assert outputs == {
+        "refs": [None, None],
+        "values": [None, None],
+        "refs_map": {"0": None, "1": None},
+    }
+
+
 def test_pseudo_parameters_are_known_to_resources_at_create(engine, store) -> None:
     """The stack's id and project reach resource properties (they were unresolved)."""
     text = """\

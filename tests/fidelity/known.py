@@ -16,23 +16,7 @@ difference is found (so a regression on the rest of the case still fails).
 from __future__ import annotations
 
 # ------------------------------------------- deliberate differences, each documented
-GET_AZS = (
-    "deliberate (docs/heat-differences.md): Fn::GetAZs asks Nova, which the reference Heat "
-    "lacks (output_error); stoker, with no cloud, answers ['nova'] as Heat does without one"
-)
-
-GROUP_REFUSED_CHILD = (
-    "left (docs/heat-differences.md): a group whose nested stack fails its own validation "
-    "at create answers get_attr with a null per member in Heat ([None]); stoker, which "
-    "never stores that nested stack, answers null"
-)
-
-MISMATCHES: dict[str, str] = {
-    "nested_matrix/group_member.member_provider_missing_property": GROUP_REFUSED_CHILD,
-    "nested_matrix/group_member.member_property_error": GROUP_REFUSED_CHILD,
-    "cfn/get_azs": GET_AZS,
-    "collections/fn_getazs_hot@2013-05-23": GET_AZS,
-}
+MISMATCHES: dict[str, str] = {}
 
 # ------------------------------------ required by the seeds (the specification), not bugs
 CAPABILITIES = (

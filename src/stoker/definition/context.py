@@ -22,7 +22,7 @@ CFN_PSEUDO = ("AWS::StackName", "AWS::StackId", "AWS::Region")
 DEFAULT_REGION = "ap-southeast-1"
 
 #: where Fn::GetAZs finds the zones: a chosen cloud's Nova (see `zones_from`); without
-#: one, Heat's default zone "nova"
+#: one there is nothing to ask (a running stack fails the call as Heat does without Nova)
 _ZONES: ContextVar[Callable[[], list[str]] | None] = ContextVar("stoker_zones", default=None)
 
 
@@ -37,9 +37,10 @@ def zones_from(source: Callable[[], list[str]]) -> Iterator[None]:
         _ZONES.reset(token)
 
 
-def availability_zones() -> list[str]:
+def chosen_zones() -> list[str] | None:
+    """The chosen cloud's zones, or None when no cloud is chosen."""
     source = _ZONES.get()
-    return source() if source is not None else ["nova"]
+    return source() if source is not None else None
 
 
 def stack_arn(project: str, stack_name: str, stack_id: str) -> str:
@@ -147,7 +148,10 @@ class StaticContext:
         return self.facade_data.get(kind)
 
     def availability_zones(self) -> list[str]:
-        return availability_zones()
+        zones = chosen_zones()
+        if zones is None:  # nothing to ask before a stack runs: show the expression
+            raise Unresolved("Fn::GetAZs (no cloud is chosen)")
+        return zones
 
     def mapping(self, name: str) -> Any:
         if name in self.mappings:

@@ -76,6 +76,9 @@ async def create_child(
             f"creating nested stack {data['child_name']}",
             data=data,
             physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
+            # as Heat's properties_data, stored as the create starts: a group whose child
+            # is refused below still knows its members (`MemberAttributes.unstored_child`)
+            properties=dict(properties),
         )
     batched = None
     if isinstance(plugin, ResourceGroup) and int(properties.get("count", 1)):

@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from stoker.definition.context import StaticContext
+from stoker.definition.context import StaticContext, chosen_zones
 from stoker.engine.state import Action, ResourceRecord, Status
 from stoker.errors import FunctionError
 from stoker.functions.refs import navigate
 from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView
-from stoker.resources.nested import ChildStack, NestedStackPlugin
+from stoker.resources.nested import ChildStack, MemberAttributes, NestedStackPlugin
 
 # Actions after which a resource's attributes can be read (heat-semantics §2, get_attr).
 _READABLE = {
@@ -68,6 +68,20 @@ class RuntimeContext(StaticContext):
         self.plugin_for = plugin_for
         self.child_of = child_of
 
+    def availability_zones(self) -> list[str]:
+        """Fn::GetAZs: the chosen cloud's Nova zones. With no cloud chosen the call fails,
+        where and as Heat's fails when it cannot reach Nova (an output's output_error, a
+        resource's create)."""
+        zones = chosen_zones()
+        if zones is None:
+            from stoker.cloud.choice import HOW_TO_CHOOSE
+
+            raise FunctionError(
+                "Fn::GetAZs asks Nova for the availability zones and no cloud is chosen: "
+                + HOW_TO_CHOOSE
+            )
+        return zones
+
     def _record(self, resource: str) -> ResourceRecord:
         self._check_resource(resource)
         record = self.records.get(resource)
@@ -108,9 +122,15 @@ class RuntimeContext(StaticContext):
         try:
             child = self._child(record, plugin)
         except FunctionError:
-            if record.status is Status.FAILED:
-                return None  # its child was refused before it existed: Heat answers null
-            raise
+            if record.status is not Status.FAILED:
+                raise
+            # its child was refused before it existed: Heat answers null, a group a null
+            # per member (Heat stored that child with its members never created)
+            if not isinstance(plugin, MemberAttributes):
+                return None
+            child = plugin.unstored_child(record.properties, record.name)
+            if child is None:
+                return None
         if name == "show" and not plugin.own_show:
             value: Any = self._show(record)
         elif child is not None:

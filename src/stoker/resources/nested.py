@@ -207,8 +207,45 @@ def substitute_index(value: Any, index_var: str, index: str) -> Any:
     return value
 
 
-class _MemberAttributes(NestedStackPlugin):
+@dataclass(slots=True)  # not frozen: ChildStack's attributes are plain ones
+class UnstoredMembers:
+    """The child of a group whose nested stack failed its own validation at create, so
+    stoker never stored it. Heat 24.1.2 stores that stack with its members never created,
+    and get_attr of the group answers a null per member (tests/fidelity nested_matrix
+    group_member.member_property_error): this view answers the same, nothing stored."""
+
+    names: tuple[str, ...]
+    stack_id: str = ""
+    stack_name: str = ""
+    arn: str = ""
+
+    def output(self, name: str) -> Any:
+        raise LookupError(name)
+
+    def output_names(self) -> list[str]:
+        return []
+
+    def members(self) -> list[str]:
+        return list(self.names)
+
+    def reference(self, member: str) -> Any:
+        return None
+
+    def attribute(self, member: str, attribute: str, path: Sequence[Any]) -> Any:
+        return None
+
+
+class MemberAttributes(NestedStackPlugin):
     """Attribute rules shared by ResourceGroup and ResourceChain."""
+
+    def unstored_child(self, properties: Mapping[str, Any], name: str) -> ChildStack | None:
+        """The members Heat's never-created child would hold (None when the properties
+        do not even say which: the group then answers null)."""
+        try:
+            spec = self.child_spec(properties, name)
+        except (ResourceFailure, LookupError, TypeError, ValueError):
+            return None
+        return UnstoredMembers(tuple(spec.template.get("resources") or ()))
 
     def nested_reference(self, view: ResourceView, child: ChildStack) -> Any:
         return child.stack_id
@@ -235,7 +272,7 @@ class _MemberAttributes(NestedStackPlugin):
         return [child.attribute(m, name, path) for m in members], ()
 
 
-class ResourceGroup(_MemberAttributes):
+class ResourceGroup(MemberAttributes):
     """``count`` copies of ``resource_def``, named "0", "1", ... (skipping removed names)."""
 
     type_name = "OS::Heat::ResourceGroup"
@@ -342,7 +379,7 @@ class ResourceGroup(_MemberAttributes):
         ]
 
 
-class ResourceChain(_MemberAttributes):
+class ResourceChain(MemberAttributes):
     """One member per type in ``resources``, each after the previous unless concurrent."""
 
     type_name = "OS::Heat::ResourceChain"
