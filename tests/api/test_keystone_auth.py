@@ -16,7 +16,7 @@ from keystoneauth1.identity import v3
 from starlette.testclient import TestClient
 
 from stoker.api.app import build_app
-from stoker.api.auth import KeystoneValidator
+from stoker.api.auth import KeystoneValidator, required_role
 from stoker.engine.settings import EngineSettings
 from stoker.resources.registry import default_registry
 from stoker.sandbox.service import SandboxConfig
@@ -218,3 +218,23 @@ def test_keystone_out_of_reach_is_503(world: World, tmp_path: Path) -> None:
     response = client.get("/v1/p/stacks", headers={"X-Auth-Token": "t"})
     assert response.status_code == 503
     assert response.json()["error"]["code"] == 503
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "role"),
+    [
+        ("GET", "stacks", "reader"),
+        ("GET", "stacks/s/i/export", "member"),
+        ("POST", "stacks", "member"),
+        ("POST", "stacks/preview", "reader"),
+        ("POST", "stacks/s/i/resources/r/signal", "reader"),
+        ("PATCH", "stacks/s/i/resources/r", "member"),
+        ("POST", "validate", "member"),
+        ("DELETE", "software_configs/c", "member"),
+        ("GET", "services", "admin"),
+    ],
+)
+def test_the_role_table_is_heats(method: str, path: str, role: str) -> None:
+    """Heat 24's defaults (heat/policies: stacks.preview and resource.signal are
+    PROJECT_READER, stacks.export PROJECT_MEMBER, service.index the admin's)."""
+    assert required_role(method, path.split("/")) == role

@@ -33,13 +33,14 @@ IMPLIED: dict[str, frozenset[str]] = {
     "reader": frozenset({"reader"}),
 }
 
-#: Heat's default policy (its "secure RBAC" defaults, heat/policies/*.py), per route:
-#: the services list needs ``admin``; every other read (GET) needs ``reader`` on the
-#: project; every other request (create, update, delete, actions, validate, preview,
-#: snapshots, software configs) needs ``member``; a resource signal is also open to
+#: Heat's default policy (its "secure RBAC" defaults, heat/policies/*.py), per route: the
+#: services list needs ``admin``; reads (GET) need ``reader`` on the project, but for an
+#: export (``member``); writes need ``member``, but for a stack preview and a resource
+#: signal (``reader``); a signal and the metadata reads are also open to
 #: ``heat_stack_user`` (what Heat's wait conditions and deployments sign in as)
 ADMIN_ONLY = ("services",)
-STACK_USER_ALLOWED = ("signal",)
+MEMBER_READS = ("export",)
+STACK_USER_ROUTES = ("signal", "metadata")
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +59,16 @@ def required_role(method: str, route: list[str]) -> str:
     if route and route[0] in ADMIN_ONLY:
         return "admin"
     if method in ("GET", "HEAD"):
+        return "member" if route and route[-1] in MEMBER_READS else "reader"
+    if route == ["stacks", "preview"] or (route and route[-1] == "signal"):
         return "reader"
     return "member"
 
 
 def allowed(identity: Identity, method: str, route: list[str]) -> bool:
     """Heat's default policy as `required_role` states it."""
-    if route and route[-1] in STACK_USER_ALLOWED and "heat_stack_user" in identity.roles:
+    stack_user_route = any(part in STACK_USER_ROUTES for part in route[-2:])
+    if stack_user_route and "heat_stack_user" in identity.roles:
         return True
     return required_role(method, route) in identity.roles
 
