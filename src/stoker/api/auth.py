@@ -24,6 +24,8 @@ from keystoneauth1.exceptions import ClientException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from stoker.errors import ApiError
+
 #: Keystone's default implied roles (admin implies member implies reader): a real
 #: Keystone lists the implied roles in the token already; expanding them here too makes
 #: the table below hold for a Keystone that does not
@@ -98,7 +100,7 @@ class KeystoneValidator:
 
     def identify(self, token: str) -> Identity | None:
         """The token's identity, or None when Keystone does not know it (expired, revoked,
-        made up) or it is scoped to no project. Raises `KeystoneUnavailable` when Keystone
+        made up) or it is scoped to no project. Raises a 503 `ApiError` when Keystone
         cannot be asked."""
         key = hashlib.sha256(token.encode()).hexdigest()
         now = time.time()
@@ -124,11 +126,11 @@ class KeystoneValidator:
                 self.tokens_url, headers=headers, authenticated=False, raise_exc=False
             )
         except ClientException as error:
-            raise KeystoneUnavailable(str(error)) from None
+            raise _unavailable(str(error)) from None
         if response.status_code in (401, 403, 404):
             return None
         if response.status_code != 200:
-            raise KeystoneUnavailable(f"Keystone answered {response.status_code}")
+            raise _unavailable(f"Keystone answered {response.status_code}")
         info = access.create(resp=response, body=response.json())
         project_id = info.project_id
         if not isinstance(info, access.AccessInfoV3) or not project_id:
@@ -146,6 +148,11 @@ class KeystoneValidator:
         )
 
 
+def _unavailable(detail: str) -> ApiError:
+    """Keystone could not be reached or answered an error of its own: a 503."""
+    return ApiError(503, "ServiceUnavailable", detail)
+
+
 def _until(identity: Identity, expires: float) -> Identity:
     return Identity(
         identity.user_id, identity.project_id, identity.roles, identity.is_admin, expires
@@ -154,10 +161,6 @@ def _until(identity: Identity, expires: float) -> Identity:
 
 def _far() -> float:
     return datetime.max.replace(tzinfo=UTC).timestamp()
-
-
-class KeystoneUnavailable(Exception):
-    """Keystone could not be reached or answered an error of its own."""
 
 
 def unauthorized_body() -> dict[str, Any]:
@@ -217,8 +220,8 @@ class KeystoneGate:
             return
         try:
             identity = await asyncio.to_thread(self.validator.identify, token)
-        except KeystoneUnavailable as error:
-            await self._refuse(scope, receive, send, 503, unavailable_body(str(error)))
+        except ApiError as error:
+            await self._refuse(scope, receive, send, error.status, unavailable_body(error.message))
             return
         if identity is None:
             await self._refuse(scope, receive, send, 401, unauthorized_body())
