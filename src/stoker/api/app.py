@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stoker.api import actions, catalog, resources, software, stacks
+from stoker.api.auth import KeystoneGate, KeystoneValidator
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
@@ -201,11 +202,14 @@ def build_app(
     *,
     recover: bool = True,
     abandon_on_stop: bool = False,
+    keystone: KeystoneValidator | None = None,
 ) -> Starlette:
     """The API over ``store``; with ``recover`` its startup begins the sweeps that take
     over dead servers' operations (see `stoker.api.operations`); ``abandon_on_stop``
     (`stoker serve`) leaves operations still running at shutdown to the next server
-    rather than cancel them (`Operations.close`)."""
+    rather than cancel them (`Operations.close`); with ``keystone`` every request under
+    ``/v1/{project}/`` needs a valid token (`stoker.api.auth`), without it none does
+    (``--auth noauth``)."""
     operations = Operations(store, registry, settings)
     api = Api(operations, limits or ApiLimits())
 
@@ -228,7 +232,8 @@ def build_app(
         routes=routes(),
         exception_handlers=handlers,
         lifespan=lifespan,
-        middleware=[Middleware(_RequestId)],
+        middleware=[Middleware(_RequestId)]
+        + ([Middleware(KeystoneGate, validator=keystone)] if keystone else []),
     )
     app.state.api = api
     return app

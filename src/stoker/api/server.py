@@ -25,4 +25,11 @@ def app() -> Starlette:
     # `stoker serve` migrated the database before starting the workers
     migrated = os.environ.get("STOKER_SERVE_MIGRATED") == "1"
     store = open_store(url, migrate=not migrated)
-    return build_app(store, default_registry(), settings, abandon_on_stop=True)
+    auth_url = os.environ.get("STOKER_SERVE_AUTH_URL")
+    keystone = None
+    if auth_url:
+        from stoker.api.auth import KeystoneValidator
+
+        ttl = float(os.environ.get("STOKER_SERVE_TOKEN_TTL", "60"))
+        keystone = KeystoneValidator(auth_url, ttl=ttl)
+    return build_app(store, default_registry(), settings, abandon_on_stop=True, keystone=keystone)

@@ -21,7 +21,21 @@ from stoker.errors import UsageError
     type=click.Choice(["noauth", "keystone"]),
     default="noauth",
     show_default=True,
-    help="noauth: any token, the project from the URL. keystone: not available yet.",
+    help="noauth: any token, the project from the URL. keystone: tokens validated "
+    "against Keystone (--auth-url), the project and roles checked as Heat's policy.",
+)
+@click.option(
+    "--auth-url",
+    envvar="OS_AUTH_URL",
+    default=None,
+    help="Keystone's URL for --auth keystone (default: $OS_AUTH_URL).",
+)
+@click.option(
+    "--token-cache-seconds",
+    type=click.FloatRange(min=0),
+    default=60.0,
+    show_default=True,
+    help="How long a validated token is trusted before Keystone is asked again.",
 )
 @click.option(
     "--workers",
@@ -58,6 +72,8 @@ def serve(
     host: str,
     port: int,
     auth: str,
+    auth_url: str | None,
+    token_cache_seconds: float,
     workers: int,
     lease_seconds: float,
     max_resources_per_stack: int,
@@ -71,8 +87,13 @@ def serve(
     from stoker.store.urls import database_url
 
     if auth == "keystone":
-        raise UsageError("--auth keystone is not available yet; use --auth noauth")
-    if host not in ("127.0.0.1", "localhost", "::1"):
+        if not auth_url:
+            raise UsageError("--auth keystone needs --auth-url (or OS_AUTH_URL)")
+        os.environ["STOKER_SERVE_AUTH_URL"] = auth_url
+        os.environ["STOKER_SERVE_TOKEN_TTL"] = str(token_cache_seconds)
+    else:
+        os.environ.pop("STOKER_SERVE_AUTH_URL", None)
+    if auth == "noauth" and host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             f"warning: --auth noauth on {host}: anyone who can reach it acts on every project",
             err=True,
