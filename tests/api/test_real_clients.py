@@ -187,6 +187,62 @@ def test_openstackclient_sends_files_and_environments(server: Server, tmp_path: 
     assert outputs["q"]["output_value"] == "from-env"
 
 
+def test_openstackclient_sends_provider_templates(server: Server, tmp_path: Path) -> None:
+    """An environment maps a type to a local provider template, which names a nested
+    provider by path and a get_file: heatclient sends all three in the files map (keyed
+    by file:// URLs, the references rewritten to them) and the server runs them."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "leaf.yaml").write_text(
+        "heat_template_version: 2018-08-31\nparameters:\n  text: {type: string}\n"
+        "resources:\n  v: {type: OS::Heat::Value, properties: {value: {get_param: text}}}\n"
+        "outputs:\n  said: {value: {get_attr: [v, value]}}\n"
+    )
+    (lib / "suffix.txt").write_text("world")
+    (lib / "provider.yaml").write_text(
+        "heat_template_version: 2018-08-31\nparameters:\n  word: {type: string}\n"
+        "resources:\n  inner:\n    type: leaf.yaml\n    properties:\n"
+        "      text: {list_join: ['-', [{get_param: word}, {get_file: suffix.txt}]]}\n"
+        "outputs:\n  said: {value: {get_attr: [inner, said]}}\n"
+    )
+    (tmp_path / "env.yaml").write_text("resource_registry:\n  My::Provider: lib/provider.yaml\n")
+    (tmp_path / "template.yaml").write_text(
+        "heat_template_version: 2018-08-31\n"
+        "resources:\n  p: {type: My::Provider, properties: {word: hello}}\n"
+        "outputs:\n  out: {value: {get_attr: [p, said]}}\n"
+    )
+    created = openstack(
+        server,
+        "stack",
+        "create",
+        "-t",
+        str(tmp_path / "template.yaml"),
+        "-e",
+        str(tmp_path / "env.yaml"),
+        "prov",
+        "--wait",
+        "-f",
+        "value",
+        "-c",
+        "stack_status",
+    )
+    assert created.strip().endswith("CREATE_COMPLETE")
+    value = openstack(
+        server, "stack", "output", "show", "prov", "out", "-f", "value", "-c", "output_value"
+    )
+    assert value.strip() == "hello-world"
+    resources = json.loads(
+        openstack(server, "stack", "resource", "list", "-n", "2", "prov", "-f", "json")
+    )
+    types = {r["resource_name"]: r["resource_type"] for r in resources}
+    # as Heat 24.1.2 lists them: the nested provider by the URL heatclient sent
+    assert types == {
+        "p": "My::Provider",
+        "inner": (lib / "leaf.yaml").as_uri(),
+        "v": "OS::Heat::Value",
+    }
+
+
 def test_openstacksdk(server: Server) -> None:
     with warnings.catch_warnings():  # openstacksdk's own deprecations
         warnings.simplefilter("ignore")

@@ -150,7 +150,7 @@ def test_create_refusals_are_heat_errors(client: TestClient) -> None:
     assert client.get("/v1/admin/stacks/needs").status_code == 404  # nothing half-written
 
 
-def test_provider_templates_and_local_paths_are_refused(client: TestClient) -> None:
+def test_local_paths_are_never_read(client: TestClient) -> None:
     for template, environment in (
         (
             {
@@ -168,8 +168,8 @@ def test_provider_templates_and_local_paths_are_refused(client: TestClient) -> N
             "/v1/admin/stacks",
             json={"stack_name": "prov", "template": template, "environment": environment},
         )
-        assert response.status_code == 400
-        assert "not supported by stoker serve" in response.json()["error"]["message"]
+        assert response.status_code == 400  # not in the request's files: never read from disk
+        assert "Could not fetch remote template" in response.json()["error"]["message"]
     get_file = {
         "heat_template_version": "2018-08-31",
         "resources": {

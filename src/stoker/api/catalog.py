@@ -59,8 +59,13 @@ async def validate(request: Request) -> Response:
         result = load_request(payload.inputs, LoadOptions())
         definition = result.definition
         if result.ok and definition is not None:
-            inputs.guard(payload.inputs, definition)
-            found, tree = validate_tree(definition, "<template>", registry=api.operations.registry)
+            engine = api.operations.engine(str(request.path_params.get("project", "")))
+            found, _ = validate_tree(
+                definition,
+                "<template>",
+                cache=engine.provider_cache(definition),
+                registry=api.operations.registry,
+            )
             result.diagnostics.extend(found)
         if not result.ok or definition is None:
             raise inputs.refused(result, "the template was rejected")

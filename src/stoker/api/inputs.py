@@ -3,8 +3,9 @@ becomes (the definition loaded by `stoker.definition.requests`, checked before a
 is written). Every refusal is a 400 with the findings, each ``file:line:column: path:
 message`` as the CLI prints them.
 
-The server never reads its own filesystem on a client's behalf: a template URL, a
-``get_file`` or provider template the request's ``files`` map does not carry is refused.
+The server never reads its own filesystem on a client's behalf: provider templates and
+``get_file`` content come from the request's ``files`` map (its engines are made with
+``files_from_request``), and a template URL is refused.
 """
 
 from __future__ import annotations
@@ -19,13 +20,10 @@ from stoker.api.context import Api, body_of
 from stoker.api.errors import ApiError, bad_request
 from stoker.definition.loading import CurrentInputs, LoadOptions, LoadResult
 from stoker.definition.requests import RequestInputs, load_request, load_update_request
-from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.engine.stacks import CreateRequest, UpdateRequest
 from stoker.engine.state import StackRecord
 from stoker.template.nodes import plain
-
-_TEMPLATE_SUFFIXES = (".yaml", ".yml", ".template", ".json")
 
 
 @dataclass(slots=True)
@@ -171,44 +169,6 @@ def _refusal(errors: list[Diagnostic], what: str) -> ApiError:
     return ApiError(400, "StackValidationFailed", text)
 
 
-def _no_local_files(inputs: RequestInputs, data: Any, where: str) -> None:
-    """A type or registry entry naming a template must be in the request's ``files``:
-    the server never reads its own disk for a client (provider templates from the files
-    map are not supported yet, see docs/api.md)."""
-    found: list[str] = []
-
-    def walk(value: Any, key: str | None) -> None:
-        if isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, str(k))
-        elif isinstance(value, list):
-            for v in value:
-                walk(v, key)
-        elif (
-            isinstance(value, str)
-            and key is not None
-            and (key == "type" or where == "environment")
-            and (value.endswith(_TEMPLATE_SUFFIXES) or "://" in value)
-        ):
-            found.append(value)
-
-    walk(data, None)
-    if found:
-        raise bad_request(
-            f"provider templates ({', '.join(sorted(set(found)))}) are not supported by "
-            "stoker serve yet: it runs templates whose resource types are built in",
-            "StackValidationFailed",
-        )
-
-
-def guard(inputs: RequestInputs, definition: StackDefinition) -> None:
-    """Refuse what would make the server read its own disk (see `_no_local_files`)."""
-    _no_local_files(inputs, plain(definition.template.document.data) or {}, "template")
-    registry = definition.environment.to_data().get("resource_registry")
-    if registry:
-        _no_local_files(inputs, registry, "environment")
-
-
 def create_request(api: Api, project: str, payload: Payload) -> CreateRequest:
     """Load and check the definition (every parameter required); refuse with the
     findings (400) before anything is written."""
@@ -217,7 +177,6 @@ def create_request(api: Api, project: str, payload: Payload) -> CreateRequest:
     definition = result.definition
     if not result.ok or definition is None:
         raise refused(result, "the template, environment or parameters were rejected")
-    guard(payload.inputs, definition)
     template = plain(definition.template.document.data) or {}
     environment = definition.environment.to_data()
     engine = api.operations.engine(project)
@@ -256,7 +215,6 @@ def update_request(
     definition = result.definition
     if not result.ok or definition is None:
         raise refused(result, "the update was rejected")
-    guard(payload.inputs, definition)
     template = plain(definition.template.document.data) or {}
     environment = definition.environment.to_data()
     engine = api.operations.engine(project)

@@ -55,7 +55,8 @@ class Operations:
         self, project: str, listener: Callable[[EventRecord], None] | None = None
     ) -> StackEngine:
         """An engine for one request in ``project`` (a fresh lease holder id)."""
-        settings = replace(self.settings, project=project)
+        # the server reads no file of its own for a client: templates come with requests
+        settings = replace(self.settings, project=project, files_from_request=True)
         return StackEngine(self.store, self.registry, settings, listener=listener)
 
     async def start(self, project: str, run: Run) -> EventRecord | None:

@@ -4,20 +4,23 @@ Paths are relative to the template that names them and may leave its directory (
 as python-heatclient reads them: real template trees share scripts between directories.
 A cautious caller passes ``restrict_to`` (the CLI's ``--restrict-files``) so a template
 from someone else cannot pull ``/etc/shadow`` or ``~/.ssh`` into a stack through a
-relative path or a symlink. The API server must never read its own filesystem at all. URLs
-are never fetched.
+relative path or a symlink. The API server never reads its own filesystem at all: its
+templates read from the request's files (`FilesMap`). URLs are never fetched.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import posixpath
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Severity
+from stoker.errors import TemplateError
 from stoker.functions.base import Function
 from stoker.limits import active_limits, exceeded
+from stoker.template.loader import Document, LoadLimits, load_document
 
 URL_SCHEMES = ("http", "https", "ftp")
 
@@ -118,3 +121,67 @@ def collect_files(
             )
             collected.unread.add(key)
     return collected
+
+
+@dataclass(frozen=True, slots=True)
+class FilesMap:
+    """Where provider templates and their ``get_file`` content come from when a request
+    carries them (Heat's REST API): the request's ``files`` map, never the disk.
+
+    python-heatclient keys each file by the URL it was referenced with, after rewriting
+    the reference to that URL (``file:///abs/dir/x.yaml``); Heat's engine then looks a
+    type, a registry path or a ``get_file`` name up in the map as written. A package
+    (`stoker.definition.archive`) keys its members by their path in the archive, and a
+    provider's ``get_file`` may be relative to the provider's own directory there, so a
+    name the map lacks as written is tried next to the file that names it.
+    """
+
+    files: Mapping[str, str]
+
+    def key(self, name: str, beside: str | None = None) -> str | None:
+        """The map's key for ``name`` (named by the file ``beside``), or None."""
+        if name in self.files:
+            return name
+        if beside is not None and "://" not in name and not name.startswith("/"):
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(beside), name))
+            if joined in self.files:
+                return joined
+        return None
+
+    def read(self, location: str) -> Document:
+        """The provider template at ``location``; a `TemplateError` with Heat's message
+        when the request did not carry it (Heat fetches only URLs it may, and stoker
+        serve fetches none)."""
+        key = self.key(location)
+        if key is None:
+            from urllib.parse import urlparse
+
+            scheme = urlparse(location).scheme
+            raise TemplateError(
+                [
+                    Diagnostic(
+                        codes.FILE_MISSING,
+                        f'Could not fetch remote template "{location}": Invalid URL scheme {scheme}'
+                        if scheme not in URL_SCHEMES
+                        else f'Could not fetch remote template "{location}": it is not in the '
+                        "request's files (stoker serve fetches no URL)",
+                    )
+                ]
+            )
+        return load_document(self.files[key], location, LoadLimits.of(active_limits()))
+
+    def collect(self, calls: Iterable[Function], beside: str) -> CollectedFiles:
+        """The files map of a provider template read from this map: each literal
+        ``get_file`` name it carries (a missing one is reported by get_file's own
+        validation, with its place)."""
+        collected = CollectedFiles()
+        for call in calls:
+            name = call.args
+            if not isinstance(name, str) or name in collected.files:
+                continue
+            key = self.key(name, beside)
+            if key is not None:
+                collected.files[name] = self.files[key]
+            elif url_not_fetched(call, name) is not None:
+                collected.unread.add(name)
+        return collected

@@ -11,7 +11,7 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.files import collect_files
+from stoker.definition.files import FilesMap, collect_files
 from stoker.definition.sensitive import handed_down
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
@@ -164,7 +164,13 @@ def _child_definition(
     )
     template = parse_template(Document(spec.template, "yaml", spec.location))
     files = dict(spec.files)
-    if base_dir is not None:
+    if engine.settings.files_from_request:
+        # Heat hands a child its parent's files: its own providers are found there, and
+        # a provider's get_file (named as written, or beside it in a package)
+        given = FilesMap(parent.definition.files)
+        found = given.collect(template.calls_of("get_file"), spec.location).files
+        files = {**parent.definition.files, **files, **found}
+    elif base_dir is not None:
         calls = template.calls_of("get_file")
         restrict = engine.settings.files_root
         files.update(collect_files(calls, base_dir, restrict_to=restrict).files)

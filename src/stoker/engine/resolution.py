@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker import codes
-from stoker.definition.files import collect_files
+from stoker.definition.files import CollectedFiles, FilesMap, collect_files
 from stoker.definition.stack import StackDefinition
-from stoker.definition.template import parse_template
+from stoker.definition.template import Template, parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.environment import ResolvedType, caching_read, resolve_provider
 from stoker.errors import TemplateError
@@ -43,29 +43,40 @@ class Resolution:
 
 
 class ProviderCache:
-    """Provider templates already read, by location (one read per template per operation)."""
+    """Provider templates already read, by location (one read per template per operation).
 
-    def __init__(self, files_root: str | None = None) -> None:
+    They come from the disk (the CLI: paths relative to the template that names them),
+    or, given ``source``, only from a request's files map (the API: names as written,
+    Heat's way); the rest of the resolution is the same."""
+
+    def __init__(self, files_root: str | None = None, source: FilesMap | None = None) -> None:
         self._loaded: dict[tuple[str, str], TemplateResource | list[Diagnostic]] = {}
         #: get_file reads only below this directory when set (``--restrict-files``)
         self.files_root = files_root
+        self.source = source
         #: reads candidate templates of registry lists once (capabilities resolution)
-        self.read = caching_read(read_file)
+        self.read = caching_read(read_file if source is None else source.read)
 
     def get(
         self, location: str, type_name: str, defaults: Mapping[str, Any]
     ) -> TemplateResource | list[Diagnostic]:
         key = (location, type_name)
         if key not in self._loaded:
-            self._loaded[key] = _load_provider(location, type_name, defaults, self.files_root)
+            self._loaded[key] = _load_provider(
+                location, type_name, defaults, self.files_root, self.source
+            )
         return self._loaded[key]
 
 
 def _load_provider(
-    location: str, type_name: str, defaults: Mapping[str, Any], files_root: str | None = None
+    location: str,
+    type_name: str,
+    defaults: Mapping[str, Any],
+    files_root: str | None = None,
+    source: FilesMap | None = None,
 ) -> TemplateResource | list[Diagnostic]:
     try:
-        document = read_file(location)
+        document = read_file(location) if source is None else source.read(location)
     except TemplateError as error:
         return error.diagnostics
     except OSError as error:
@@ -85,9 +96,13 @@ def _load_provider(
         name: (parameter.type, not parameter.has_default and name not in defaults)
         for name, parameter in template.parameters.items()
     }
+    calls = list(template.calls_of("get_file"))
+    if source is not None:
+        collected = source.collect(calls, location)
+        plugin = TemplateResource(type_name, location, plain(document.data) or {}, parameters, None)
+        return _with_files(plugin, template, collected)
     base_dir = os.path.dirname(os.path.abspath(location))
     # get_file in a provider template is relative to that template, as heatclient reads it
-    calls = list(template.calls_of("get_file"))
     collected = collect_files(calls, base_dir, restrict_to=files_root)
     # a literal path python-heatclient cannot read stops it before any request, in a
     # nested template as in the top one (measured: files_matrix/tree.missing_*)
@@ -107,6 +122,12 @@ def _load_provider(
     if unreadable:
         return unreadable
     plugin = TemplateResource(type_name, location, plain(document.data) or {}, parameters, base_dir)
+    return _with_files(plugin, template, collected)
+
+
+def _with_files(
+    plugin: TemplateResource, template: Template, collected: CollectedFiles
+) -> TemplateResource:
     plugin.files = collected.files  # type: ignore[attr-defined]
     plugin.template_model = template  # type: ignore[attr-defined]
     return plugin
@@ -158,7 +179,7 @@ def resolve_types(
             if resolved.template is None:
                 continue  # no single template qualified: the error says why
         result.resolved[name] = resolved
-        location = _template_location(declared, resolved, base_dir)
+        location = _template_location(declared, resolved, base_dir, cache.source is not None)
         if location is None:
             plugin = registry.get(resolved.type_name)
             result.types[name] = resolved.type_name
@@ -193,8 +214,14 @@ def resolve_types(
     return result
 
 
-def _template_location(declared: str, resolved: ResolvedType, base_dir: str | None) -> str | None:
+def _template_location(
+    declared: str, resolved: ResolvedType, base_dir: str | None, as_written: bool = False
+) -> str | None:
+    """Where the type's template is: a path on disk, or (``as_written``) the name to look
+    up in a request's files map."""
     if resolved.template is not None:
+        if as_written:  # heatclient keys the map by the URL itself (``file:///...``)
+            return resolved.template
         location = resolved.template_location or resolved.template
         if "://" in location:
             return location
@@ -202,6 +229,8 @@ def _template_location(declared: str, resolved: ResolvedType, base_dir: str | No
             return os.path.abspath(location)  # already relative to its environment file
         return os.path.normpath(os.path.join(base_dir or ".", location))
     if declared.endswith(TEMPLATE_SUFFIXES):
+        if as_written:
+            return declared
         return os.path.normpath(os.path.join(base_dir or ".", declared))
     return None
 

@@ -22,3 +22,6 @@ class EngineSettings:
     project: str = "default"
     #: when set, get_file in any template of a tree reads only below this directory
     files_root: str | None = None
+    #: the API's engines: provider templates and get_file content come only from each
+    #: stack's files map (what the request carried), never from the disk
+    files_from_request: bool = False

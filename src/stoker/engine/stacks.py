@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
+from stoker.definition.files import FilesMap
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases, planning, signals, testpoints, update
@@ -111,7 +112,15 @@ class StackEngine:
         checked = self._checked
         if checked and names is None and checked[0] is definition and checked[1] == base_dir:
             return checked[2]  # what `check` found for the create it preceded
-        return resolve_types(definition, self.registry, base_dir, names=names)
+        return resolve_types(
+            definition, self.registry, base_dir, self.provider_cache(definition), names=names
+        )
+
+    def provider_cache(self, definition: StackDefinition) -> ProviderCache:
+        """Where this engine reads provider templates: the disk, or for the API only the
+        stack's files map (`EngineSettings.files_from_request`)."""
+        source = FilesMap(definition.files) if self.settings.files_from_request else None
+        return ProviderCache(self.settings.files_root, source)
 
     def resource_types(
         self, definition: StackDefinition, base_dir: str | None = None
@@ -142,7 +151,7 @@ class StackEngine:
         tree = TreeCheck(
             self.registry,
             self.settings.max_nested_depth,
-            cache=ProviderCache(self.settings.files_root),
+            cache=self.provider_cache(definition),
         )
         top = definition.template.file
         chain = (os.path.abspath(top),) if os.path.isfile(top) else ()

@@ -46,14 +46,17 @@ _CHECKED_IN_NESTED = frozenset(
 NESTED_AT_CREATE = "Heat's validate does not look inside nested templates; its create fails"
 
 
-def _at_create_only(found: list[Diagnostic]) -> list[Diagnostic]:
+def _at_create_only(found: list[Diagnostic], from_request: bool = False) -> list[Diagnostic]:
     """Errors inside a nested template, which Heat reports only when creating the stack,
-    as warnings: template validate shows them without refusing what Heat accepts."""
+    as warnings: template validate shows them without refusing what Heat accepts. A
+    request's files map was read by its client already: a ``get_file`` it lacks is then
+    Heat's engine's to find, at create."""
     result = []
     for diagnostic in found:
-        checked = diagnostic.code in _CHECKED_IN_NESTED or (
-            diagnostic.code == codes.PARAMETER_SCHEMA and not is_default_error(diagnostic)
-        )
+        code = diagnostic.code
+        checked = (
+            code in _CHECKED_IN_NESTED and not (from_request and code == codes.FILE_MISSING)
+        ) or (diagnostic.code == codes.PARAMETER_SCHEMA and not is_default_error(diagnostic))
         if diagnostic.is_error and not checked:
             diagnostic = replace(
                 diagnostic,
@@ -460,7 +463,9 @@ class TreeCheck:
             # its nested stack is created (measured on 24.1.2: nested_matrix/group_member)
             below = [d for d in below if d.code != codes.PROPERTY_VALUE]
         found += below
-        return found if self.require_types else _at_create_only(found)
+        return (
+            found if self.require_types else _at_create_only(found, self.cache.source is not None)
+        )
 
     def _nested(
         self,
@@ -531,7 +536,9 @@ class TreeCheck:
         # Heat checks only when it creates the child (the facade fails; measured on 24.1.2)
         found += self._before_create(child)
         found += self.check(child, plugin.base_dir, trail, (*names, name))
-        return found if self.require_types else _at_create_only(found)
+        return (
+            found if self.require_types else _at_create_only(found, self.cache.source is not None)
+        )
 
     def _count(self, added: int, what: str, path: Path, span: Span | None) -> None:
         """Count the resources of one more stack of the tree against ``--max-resources``
