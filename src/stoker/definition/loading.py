@@ -17,6 +17,7 @@ from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template, parse_template
 from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.environment import environment_from_data, load_environment_file, merge_environments
+from stoker.environment.environment import Environment
 from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, read_file
 
@@ -122,14 +123,7 @@ def load_definition(
         stack_name=options.stack_name,
         project_id=options.project_id,
     )
-    # What Heat reports only at create or when an output is read is shown, not refused;
-    # but a file that cannot be read stops python-heatclient before Heat sees anything.
-    later = [
-        d if d.code == codes.FILE_MISSING else replace(d, severity=Severity.WARNING)
-        for d in (*definition.create_findings, *definition.output_findings)
-        if d.is_error
-    ]
-    return LoadResult(definition, found + definition.diagnostics + later)
+    return defined(definition, found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +135,46 @@ class CurrentInputs:
     files: Mapping[str, str]
     parameters: Mapping[str, Any]
     template_file: str | None = None
+
+
+def defined(definition: StackDefinition, found: list[Diagnostic]) -> LoadResult:
+    """The load's result: what Heat reports only at create or when an output is read is
+    shown, not refused; but a file that cannot be read stops python-heatclient before
+    Heat sees anything."""
+    later = [
+        d if d.code == codes.FILE_MISSING else replace(d, severity=Severity.WARNING)
+        for d in (*definition.create_findings, *definition.output_findings)
+        if d.is_error
+    ]
+    return LoadResult(definition, found + definition.diagnostics + later)
+
+
+def kept_inputs(
+    current: CurrentInputs,
+    declared: Collection[str],
+    clear: Collection[str],
+    parameters: Mapping[str, Any],
+    found: list[Diagnostic],
+) -> tuple[Environment, dict[str, Any]]:
+    """What a PATCH keeps of the stored stack: its environment, whose parameters are the
+    stored ones the template declares (minus ``clear``) overlaid with the new ones, and
+    the stored parameter values to keep. The environment's errors go to ``found``."""
+    cleared = set(clear)
+    data = dict(current.environment)
+    kept = data.get("parameters")
+    if isinstance(kept, Mapping):
+        kept = {k: v for k, v in kept.items() if k in declared and k not in cleared}
+    else:
+        kept = {}
+    # New values overlay the stored ones here: Heat lets environment files override
+    # explicit parameters, and the stored environment is the first of the files.
+    data["parameters"] = {**kept, **parameters}
+    stored, env_found = environment_from_data(data, "<stored environment>")
+    found.extend(d for d in env_found if d.is_error)
+    stored_parameters = {
+        k: v for k, v in current.parameters.items() if k in declared and k not in cleared
+    }
+    return stored, stored_parameters
 
 
 def load_update_definition(
@@ -173,25 +207,11 @@ def load_update_definition(
     if template is None:
         return LoadResult(None, found), {}
     declared = set(template.parameters)
-    cleared = set(clear)
     environments = []
     stored_parameters: dict[str, Any] = {}
     if existing:
-        data = dict(current.environment)
-        kept = data.get("parameters")
-        if isinstance(kept, Mapping):
-            kept = {k: v for k, v in kept.items() if k in declared and k not in cleared}
-        else:
-            kept = {}
-        # New values overlay the stored ones here: Heat lets environment files override
-        # explicit parameters, and the stored environment is the first of the files.
-        data["parameters"] = {**kept, **parameters}
-        stored, env_found = environment_from_data(data, "<stored environment>")
-        found.extend(d for d in env_found if d.is_error)
+        stored, stored_parameters = kept_inputs(current, declared, clear, parameters, found)
         environments.append(stored)
-        stored_parameters = {
-            k: v for k, v in current.parameters.items() if k in declared and k not in cleared
-        }
     for env_path in environment_paths:
         environment, env_found = load_environment_file(env_path, options.limits)
         found.extend(env_found)
@@ -223,10 +243,5 @@ def load_update_definition(
         require_all_parameters=options.require_all_parameters,
         stack_name=options.stack_name,
     )
-    later = [
-        d if d.code == codes.FILE_MISSING else replace(d, severity=Severity.WARNING)
-        for d in (*definition.create_findings, *definition.output_findings)
-        if d.is_error
-    ]
-    result = LoadResult(definition, found + definition.diagnostics + later)
+    result = defined(definition, found)
     return result, {**stored_parameters, **parameters}

@@ -9,14 +9,20 @@ the filesystem: a name the ``files`` map lacks is a finding, never a path to ope
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from stoker import codes
-from stoker.definition.loading import CurrentInputs, LoadOptions, LoadResult
+from stoker.definition.loading import (
+    CurrentInputs,
+    LoadOptions,
+    LoadResult,
+    defined,
+    kept_inputs,
+)
 from stoker.definition.stack import define_stack
 from stoker.definition.template import Template, parse_template
-from stoker.diagnostics import Diagnostic, Severity
+from stoker.diagnostics import Diagnostic
 from stoker.environment import environment_from_data, merge_environments
 from stoker.environment.environment import Environment
 from stoker.environment.parse import parse_environment
@@ -111,12 +117,7 @@ def _finish(
         stack_id=stack_id,
         project_id=options.project_id,
     )
-    later = [
-        d if d.code == codes.FILE_MISSING else replace(d, severity=Severity.WARNING)
-        for d in (*definition.create_findings, *definition.output_findings)
-        if d.is_error
-    ]
-    return LoadResult(definition, found + definition.diagnostics + later)
+    return defined(definition, found)
 
 
 def load_request(inputs: RequestInputs, options: LoadOptions | None = None) -> LoadResult:
@@ -160,24 +161,11 @@ def load_update_request(
     if template is None:
         return LoadResult(None, found), {}
     declared = set(template.parameters)
-    cleared = set(clear)
     environments: list[Environment] = []
     stored_parameters: dict[str, Any] = {}
     if existing:
-        data = dict(current.environment)
-        kept = data.get("parameters")
-        kept = (
-            {k: v for k, v in kept.items() if k in declared and k not in cleared}
-            if isinstance(kept, Mapping)
-            else {}
-        )
-        data["parameters"] = {**kept, **inputs.parameters}
-        stored, env_found = environment_from_data(data, "<stored environment>")
-        found.extend(d for d in env_found if d.is_error)
+        stored, stored_parameters = kept_inputs(current, declared, clear, inputs.parameters, found)
         environments.append(stored)
-        stored_parameters = {
-            k: v for k, v in current.parameters.items() if k in declared and k not in cleared
-        }
     more, env_found = _environments(inputs, options.limits)
     found.extend(env_found)
     environments.extend(more)
