@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from stoker.api import inputs
 from stoker.api.context import (
+    Api,
     api_of,
     base_url,
     find_stack,
@@ -26,6 +27,7 @@ from stoker.api.context import (
 )
 from stoker.api.errors import ApiError, bad_request, not_found
 from stoker.engine import views
+from stoker.engine.stacks import UpdateRequest
 from stoker.engine.state import StackRecord
 
 #: the stack paths Heat's router sends to its lookup (redirect) action
@@ -264,9 +266,9 @@ async def show(request: Request) -> Response:
     return JSONResponse({"stack": document})
 
 
-async def update(request: Request) -> Response:
-    """PUT (a whole new definition) or PATCH (Heat's ``existing``: keep what is not
-    given); 202 once the update began."""
+async def _asked_update(request: Request) -> tuple[Api, str, StackRecord, UpdateRequest]:
+    """The stack an update or its preview names and the update its body asks for: PUT is
+    a whole new definition, PATCH Heat's ``existing`` (keep what is not given)."""
     api = api_of(request)
     project = project_of(request)
     stack = await find_stack(request, deleted=False)
@@ -275,19 +277,19 @@ async def update(request: Request) -> Response:
     update_request = await asyncio.to_thread(
         inputs.update_request, api, project, stack, payload, existing
     )
+    return api, project, stack, update_request
+
+
+async def update(request: Request) -> Response:
+    """PUT (a whole new definition) or PATCH (Heat's ``existing``: keep what is not
+    given); 202 once the update began."""
+    api, project, stack, update_request = await _asked_update(request)
     await api.operations.start(project, lambda engine: engine.update(stack.id, update_request))
     return Response(status_code=202)
 
 
 async def update_preview(request: Request) -> Response:
-    api = api_of(request)
-    project = project_of(request)
-    stack = await find_stack(request, deleted=False)
-    payload = await inputs.update_payload(request)
-    existing = request.method == "PATCH"
-    update_request = await asyncio.to_thread(
-        inputs.update_request, api, project, stack, payload, existing
-    )
+    api, project, stack, update_request = await _asked_update(request)
     engine = api.operations.engine(project)
     plan = await engine.preview_update(stack.id, update_request)
     changes = await asyncio.to_thread(views.update_preview, api.operations.store, stack, plan)
