@@ -16,6 +16,7 @@ from stoker.sandbox.network.records import (
     boolean,
     integer,
     reject_read_only,
+    require,
 )
 from stoker.sandbox.service import Hub
 
@@ -147,11 +148,7 @@ class Subnets:
 
     def create(self, project: str, body: Mapping[str, Any]) -> Document:
         reject_read_only(body)
-        if "network_id" not in body:
-            raise BadRequest(
-                "Failed to parse request. Required attribute 'network_id' not specified",
-                kind="HTTPBadRequest",
-            )
+        require(body, "network_id")
         network = self.networks.records.get(body["network_id"], project)
         if network["project_id"] != project and not network.get("shared"):
             # an external network is visible to all, but only its owner adds subnets to it

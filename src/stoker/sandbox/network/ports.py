@@ -22,6 +22,7 @@ from stoker.sandbox.network.records import (
     as_mapping,
     boolean,
     reject_read_only,
+    require,
 )
 from stoker.sandbox.network.security import SecurityGroups
 from stoker.sandbox.service import Hub
@@ -69,11 +70,7 @@ class Ports:
         """A port of ``project`` (the caller's, who must see the network; None: the sandbox
         itself); ``owner_project`` ("" for the sandbox's own ports) overrides the owner."""
         reject_read_only(body)
-        if "network_id" not in body:
-            raise BadRequest(
-                "Failed to parse request. Required attribute 'network_id' not specified",
-                kind="HTTPBadRequest",
-            )
+        require(body, "network_id")
         network = self.networks.records.get(body["network_id"], project)
         owner = project if owner_project is None else owner_project
         if owner is None:

@@ -118,6 +118,15 @@ def reject_read_only(body: Mapping[str, Any], method: str = "POST") -> None:
             raise BadRequest(f"Attribute '{name}' not allowed in {method}", kind="HTTPBadRequest")
 
 
+def require(body: Mapping[str, Any], name: str) -> None:
+    """Neutron's refusal of a create body without a required attribute."""
+    if name not in body:
+        raise BadRequest(
+            f"Failed to parse request. Required attribute '{name}' not specified",
+            kind="HTTPBadRequest",
+        )
+
+
 def boolean(body: Mapping[str, Any], name: str, default: bool) -> bool:
     """A boolean attribute as Neutron's validators accept one (``true``/``"True"``/1)."""
     value = body.get(name, default)

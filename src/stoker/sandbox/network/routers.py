@@ -16,7 +16,14 @@ from typing import Any
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound
 from stoker.sandbox.network import ipam
 from stoker.sandbox.network.ports import FLOATING_IP, ROUTER_GATEWAY, ROUTER_INTERFACE, Ports
-from stoker.sandbox.network.records import Document, Records, as_list, boolean, reject_read_only
+from stoker.sandbox.network.records import (
+    Document,
+    Records,
+    as_list,
+    boolean,
+    reject_read_only,
+    require,
+)
 from stoker.sandbox.service import Hub
 
 
@@ -303,11 +310,7 @@ class FloatingIps:
 
     def create(self, project: str, body: Mapping[str, Any]) -> Document:
         reject_read_only(body)
-        if "floating_network_id" not in body:
-            raise BadRequest(
-                "Failed to parse request. Required attribute 'floating_network_id' not specified",
-                kind="HTTPBadRequest",
-            )
+        require(body, "floating_network_id")
         network = self.ports.networks.records.get(str(body["floating_network_id"]), project)
         if not network.get("router:external"):
             raise bad_floatingip(f"Network {network['id']} is not a valid external network")

@@ -13,7 +13,7 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict
 from stoker.sandbox.network import ipam
-from stoker.sandbox.network.records import Document, Records, boolean, reject_read_only
+from stoker.sandbox.network.records import Document, Records, boolean, reject_read_only, require
 from stoker.sandbox.service import Hub
 
 #: protocol names Neutron accepts, with their IANA numbers
@@ -168,11 +168,7 @@ class SecurityGroups:
 
     def create_rule(self, project: str, body: Mapping[str, Any]) -> Document:
         reject_read_only(body)
-        if "security_group_id" not in body:
-            raise BadRequest(
-                "Failed to parse request. Required attribute 'security_group_id' not specified",
-                kind="HTTPBadRequest",
-            )
+        require(body, "security_group_id")
         group = self.groups.get(body["security_group_id"], project)
         direction = body.get("direction")
         if direction not in ("ingress", "egress"):
