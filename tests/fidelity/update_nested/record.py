@@ -6,38 +6,14 @@ import json
 import pathlib
 import sys
 import time
-import urllib.error
-import urllib.request
 from typing import Any
 
 import yaml
 
 HERE = pathlib.Path(__file__).parent
-URL = "http://127.0.0.1:8004/v1/admin"
-
-
-def call(method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    headers = {"X-Auth-Token": "x", "Content-Type": "application/json"}
-    request = urllib.request.Request(URL + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=120) as response:
-            text, status = response.read(), response.status
-    except urllib.error.HTTPError as error:
-        text, status = error.read(), error.code
-    try:
-        return status, json.loads(text) if text else None
-    except ValueError:
-        return status, None
-
-
-def wait(path: str) -> dict[str, Any]:
-    while True:
-        _, body = call("GET", path)
-        stack = body["stack"]
-        if not stack["stack_status"].endswith("IN_PROGRESS"):
-            return stack
-        time.sleep(0.5)
+# run as a script from the checkout: the update recorder's HTTP helpers serve both
+sys.path.insert(0, str(HERE.parents[2]))
+from tests.fidelity.update.record import call, wait  # noqa: E402
 
 
 def child(path: str, resource: str) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
