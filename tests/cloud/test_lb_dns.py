@@ -35,6 +35,7 @@ def outputs(stoker: Any, name: str) -> dict[str, Any]:
     return {o["output_key"]: o.get("output_value") for o in shown["outputs"]}
 
 
+@pytest.mark.slow  # three stack operations through the CLI: ~9 s on a loaded machine
 def test_lb_and_dns_create_update_delete(stoker, admin):
     created = stoker("create", "lbstack", "-t", str(TEMPLATE))
     assert created.exit_code == 0, created.stderr

@@ -1,0 +1,89 @@
+"""Octavia's and Designate's types on their own, against the sandbox: a create that a
+crash cut off after the cloud made the object (its id never recorded) finds that object
+instead of making a second one; names resolve as Heat resolves them; the constraints ask
+the cloud."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import pytest
+
+from stoker.cloud import Cloud
+from stoker.cloud.constraints import CloudNames
+from stoker.resources.base import ResourceContext
+from stoker.resources.openstack.base import PENDING
+from stoker.resources.openstack.designate import ZONE_ID, ZONE_NAME, RecordSet
+from stoker.resources.openstack.octavia import PARENT, PoolMember
+
+
+def context(properties: dict[str, Any], data: dict[str, Any]) -> ResourceContext:
+    return ResourceContext(
+        stack_name="s",
+        stack_id="s-id",
+        project_id="p",
+        resource_name="r",
+        physical_name="s-r-abcdefabcdef",
+        properties=properties,
+        data=data,
+    )
+
+
+@pytest.mark.slow  # ~0.5-1 s against the sandbox
+def test_a_member_made_before_a_crash_is_found_by_address_and_port(cloud: Cloud, admin: Any):
+    lbs = admin.load_balancer
+    net = admin.network.create_network(name=f"crash-{uuid.uuid4().hex[:6]}")
+    subnet = admin.network.create_subnet(network_id=net.id, cidr="10.71.0.0/24", ip_version=4)
+    lb = lbs.create_load_balancer(vip_subnet_id=subnet.id)
+    lbs.wait_for_load_balancer(lb.id, interval=0.05)
+    pool = lbs.create_pool(loadbalancer_id=lb.id, protocol="TCP", lb_algorithm="ROUND_ROBIN")
+    lbs.wait_for_load_balancer(lb.id, interval=0.05)
+    made = lbs.create_member(pool, address="10.71.0.30", protocol_port=22)  # then the crash
+    lbs.wait_for_load_balancer(lb.id, interval=0.05)
+
+    member = PoolMember(cloud)
+    properties = {"pool": pool.id, "address": "10.71.0.30", "protocol_port": 22, "weight": 1}
+    resumed = context(properties, {PENDING: "s-r-abcdefabcdef", PARENT: pool.id})
+    asyncio.run(member.create(resumed))
+    assert resumed.physical_id == made.id
+    assert [m.id for m in lbs.members(pool)] == [made.id]
+
+    asyncio.run(member.delete(resumed))
+    assert list(lbs.members(pool)) == []
+    asyncio.run(member.delete(resumed))  # gone already: no error
+    lbs.delete_load_balancer(lb.id, cascade=True)
+
+
+@pytest.mark.slow  # ~0.5-1 s against the sandbox
+def test_a_recordset_is_named_in_its_zone_and_found_after_a_crash(cloud: Cloud, admin: Any):
+    name = f"c{uuid.uuid4().hex[:8]}.example.com."
+    zone = admin.dns.create_zone(name=name, email="a@example.com")
+    recordset = RecordSet(cloud)
+    properties = {"zone": name, "name": "api", "type": "A", "records": ["10.0.0.7"], "ttl": 120}
+    fresh = context(properties, {})
+    asyncio.run(recordset.create(fresh))
+    shown = admin.dns.get_recordset(fresh.physical_id, zone)
+    assert (shown.name, shown.records, shown.status) == (f"api.{name}", ["10.0.0.7"], "ACTIVE")
+    assert fresh.data[ZONE_ID] == zone.id and fresh.data[ZONE_NAME] == name
+
+    cut_off = context(properties, {PENDING: f"api.{name}", ZONE_ID: zone.id, ZONE_NAME: name})
+    asyncio.run(recordset.create(cut_off))
+    assert cut_off.physical_id == fresh.physical_id
+    assert [r.name for r in admin.dns.recordsets(zone, type="A")] == [f"api.{name}"]
+    asyncio.run(recordset.delete(fresh))
+    assert list(admin.dns.recordsets(zone, type="A")) == []
+    admin.dns.delete_zone(zone)
+
+
+@pytest.mark.slow  # ~0.5-1 s against the sandbox
+def test_constraints_ask_the_cloud_and_name_the_nearest(cloud: Cloud, admin: Any):
+    name = f"k{uuid.uuid4().hex[:8]}.example.com."
+    admin.dns.create_zone(name=name, email="a@example.com")
+    check = CloudNames(cloud).check("designate.zone")
+    assert check(name, repr) is None
+    problem = check(name.replace(".com.", ".con."), repr)
+    assert problem is not None and "could not be found" in problem and name in problem
+    lb_check = CloudNames(cloud).check("octavia.loadbalancer")
+    assert "could not be found" in str(lb_check("no-such-lb", repr))
