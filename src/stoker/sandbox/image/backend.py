@@ -59,6 +59,16 @@ SEED_IMAGES = (
         {"os_distro": "fedora", "os_version": "40", "hw_architecture": "x86_64"},
         b"stoker sandbox stand-in for the fedora 40 cloud image\n",
     ),
+    (
+        "centos-stream-9-x86_64",
+        {"os_distro": "centos", "os_version": "9", "hw_architecture": "x86_64"},
+        b"stoker sandbox stand-in for the CentOS Stream 9 cloud image\n",
+    ),
+    (
+        "rhel-9.4-x86_64-kvm",
+        {"os_distro": "rhel", "os_version": "9.4", "hw_architecture": "x86_64"},
+        b"stoker sandbox stand-in for the RHEL 9.4 KVM guest image\n",
+    ),
 )
 
 

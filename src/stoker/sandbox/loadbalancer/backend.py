@@ -23,8 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, OverQuota
-from stoker.sandbox.loadbalancer import checks
-from stoker.sandbox.network.backend import NeutronBackend
+from stoker.sandbox.loadbalancer import checks, vip
 from stoker.sandbox.service import Hub, new_id
 
 Document = dict[str, Any]
@@ -51,7 +50,6 @@ QUOTA_NAMES = {
     MEMBER: "member",
     MONITOR: "healthmonitor",
 }
-VIP_OWNER = "Octavia"
 PROVIDER = "amphora"
 
 
@@ -185,7 +183,7 @@ class OctaviaBackend:
                     "Flavor" if name == "flavor_id" else "Availability Zone", str(body[name])
                 )
         lb_id = new_id()
-        vip = self._vip(owner, body, lb_id)
+        address = vip.allocate(self.hub, owner, body, lb_id)
         return self._new(
             LOADBALANCER,
             owner,
@@ -195,80 +193,8 @@ class OctaviaBackend:
             flavor_id=None,
             availability_zone=None,
             vip_qos_policy_id=body.get("vip_qos_policy_id"),
-            **vip,
+            **address,
         )
-
-    def _neutron(self) -> NeutronBackend:
-        neutron = self.hub.backends.get("network")
-        if not isinstance(neutron, NeutronBackend):
-            raise BadRequest("The networking service is not available to allocate a VIP.")
-        return neutron
-
-    def _vip(self, project: str, body: Mapping[str, Any], lb_id: str) -> Document:
-        """The VIP's port, subnet, network and address (a new port unless one is given)."""
-        port_id = body.get("vip_port_id")
-        subnet_id = body.get("vip_subnet_id")
-        network_id = body.get("vip_network_id")
-        wanted = checks.address(body, "vip_address")
-        if not (port_id or subnet_id or network_id):
-            raise checks.validation(
-                "VIP must contain one of: vip_port_id, vip_network_id, vip_subnet_id."
-            )
-        neutron = self._neutron()
-        if port_id:
-            port = neutron.ports.records.find(str(port_id), project)
-            if port is None:
-                raise checks.missing_subresource("Port", str(port_id))
-            if not port["fixed_ips"]:
-                raise checks.validation(f"Port {port_id} has no fixed IP address.")
-            fixed = port["fixed_ips"][0]
-            return {
-                "vip_port_id": port["id"],
-                "vip_subnet_id": fixed["subnet_id"],
-                "vip_network_id": port["network_id"],
-                "vip_address": fixed["ip_address"],
-                "_vip_owned": False,
-            }
-        if subnet_id:
-            subnet = neutron.subnets.records.find(str(subnet_id), project)
-            if subnet is None:
-                raise checks.missing_subresource("Subnet", str(subnet_id))
-            if network_id and network_id != subnet["network_id"]:
-                raise checks.validation("vip_subnet_id is not on vip_network_id.")
-        else:
-            network = neutron.networks.records.find(str(network_id), project)
-            if network is None:
-                raise checks.missing_subresource("Network", str(network_id))
-            subnets = neutron.subnets.of_network(network["id"])
-            if wanted is not None:
-                subnets = [
-                    s
-                    for s in subnets
-                    if ipaddress.ip_address(wanted) in ipaddress.ip_network(s["cidr"])
-                ]
-            if not subnets:
-                raise checks.validation("Supplied network does not contain a subnet.")
-            subnet = sorted(subnets, key=lambda s: int(s["ip_version"]))[0]
-        fixed_ip: Document = {"subnet_id": subnet["id"]}
-        if wanted is not None:
-            fixed_ip["ip_address"] = wanted
-        port = neutron.ports.create(
-            project,
-            {
-                "network_id": subnet["network_id"],
-                "fixed_ips": [fixed_ip],
-                "name": f"octavia-lb-{lb_id}",
-                "device_owner": VIP_OWNER,
-                "device_id": f"lb-{lb_id}",
-            },
-        )
-        return {
-            "vip_port_id": port["id"],
-            "vip_subnet_id": subnet["id"],
-            "vip_network_id": subnet["network_id"],
-            "vip_address": port["fixed_ips"][0]["ip_address"],
-            "_vip_owned": True,
-        }
 
     def create_listener(self, project: str | None, body: Mapping[str, Any]) -> Document:
         lb = self._reference(LOADBALANCER, checks.required(body, "loadbalancer_id"), project)
@@ -374,7 +300,8 @@ class OctaviaBackend:
         port = checks.integer(body, "protocol_port", minimum=1, maximum=65535)
         checks.required(body, "protocol_port")
         subnet_id = body.get("subnet_id")
-        if subnet_id and self._neutron().subnets.records.find(str(subnet_id), None) is None:
+        neutron = vip.neutron_of(self.hub)
+        if subnet_id and neutron.subnets.records.find(str(subnet_id), None) is None:
             raise checks.missing_subresource("Subnet", str(subnet_id))
         for other in self.children(MEMBER, "pool_id", pool["id"]):
             if other["address"] == ip and other["protocol_port"] == port:
@@ -579,10 +506,9 @@ class OctaviaBackend:
         for kind, child in children:
             self._pending(kind, child, "PENDING_DELETE")
         self._pending(LOADBALANCER, lb, "PENDING_DELETE")
-        if lb.get("_vip_owned"):
-            # the port goes now, not when the delete settles: Neutron's listings must not
-            # wait for someone to read Octavia again
-            self._neutron().unplug(lb["vip_port_id"], delete=True)
+        # the port goes now, not when the delete settles: Neutron's listings must not
+        # wait for someone to read Octavia again
+        vip.release(self.hub, lb)
 
 
 def _same_transport(one: str, other: str) -> bool:
