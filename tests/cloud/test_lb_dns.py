@@ -1,7 +1,7 @@
 """Octavia's and Designate's types against the sandbox: a load balancer (listener, pool,
-two members on two servers, a health monitor) and a zone whose recordset points at the
-VIP are created, updated in place (pool algorithm, a member's weight, the record's ttl)
-and deleted, leaving nothing behind."""
+two members on two servers, a health monitor, an L7 policy and rule) and a zone whose
+recordset points at the VIP are created, updated in place (pool algorithm, a member's
+weight, the record's ttl, the rule's value) and deleted, leaving nothing behind."""
 
 from __future__ import annotations
 
@@ -58,6 +58,9 @@ def test_lb_and_dns_create_update_delete(stoker, admin):
     assert member1.operating_status == "ONLINE"  # monitored
     monitor = admin.load_balancer.get_health_monitor(ids["monitor"])
     assert (monitor.type, monitor.url_path, monitor.http_method) == ("HTTP", "/health", "GET")
+    assert values["policy_rules"] == [{"id": ids["admin_rule"]}]
+    rule = admin.load_balancer.get_l7_rule(ids["admin_rule"], ids["deny_admin"])
+    assert (rule.type, rule.compare_type, rule.rule_value) == ("PATH", "STARTS_WITH", "/admin")
     zone = admin.dns.get_zone(ids["zone"])
     assert (zone.name, zone.status) == ("lbstack.example.org.", "ACTIVE")
     record = admin.dns.get_recordset(ids["www"], ids["zone"])
@@ -71,19 +74,22 @@ def test_lb_and_dns_create_update_delete(stoker, admin):
     updated = stoker(
         "update", "lbstack", "--existing",
         "--parameter", "algorithm=LEAST_CONNECTIONS", "--parameter", "web2_weight=5",
-        "--parameter", "record_ttl=60",
+        "--parameter", "record_ttl=60", "--parameter", "admin_path=/private",
     )  # fmt: skip
     assert updated.exit_code == 0, updated.stderr
     assert physical_ids(stoker, "lbstack") == ids  # all in place
     assert admin.load_balancer.get_pool(ids["pool"]).lb_algorithm == "LEAST_CONNECTIONS"
     assert admin.load_balancer.get_member(ids["member2"], ids["pool"]).weight == 5
     assert admin.dns.get_recordset(ids["www"], ids["zone"]).ttl == 60
+    rule = admin.load_balancer.get_l7_rule(ids["admin_rule"], ids["deny_admin"])
+    assert rule.rule_value == "/private"
     assert outputs(stoker, "lbstack")["serial"] > values["serial"]
 
     deleted = stoker("delete", "lbstack", "--yes")
     assert deleted.exit_code == 0, deleted.stderr
     assert admin.load_balancer.find_load_balancer(ids["lb"]) is None
     assert list(admin.load_balancer.pools(loadbalancer_id=ids["lb"])) == []
+    assert list(admin.load_balancer.l7_policies(listener_id=ids["listener"])) == []
     assert admin.dns.find_zone("lbstack.example.org.") is None
     assert admin.network.find_port(values["vip_port"]) is None
     assert [s.name for s in admin.compute.servers() if s.name.startswith("lbstack-")] == []

@@ -154,3 +154,38 @@ def test_projects_see_their_own(cloud: Any, demo: Any) -> None:
     assert lb.id in [x.id for x in cloud.load_balancer.load_balancers()]
     cloud.load_balancer.get_load_balancer(lb.id)
     cloud.load_balancer.delete_load_balancer(lb.id)
+
+
+@pytest.mark.slow  # ~0.8 s
+def test_l7_policies_keep_their_positions_and_go_with_their_listener(demo: Any) -> None:
+    lbs = demo.load_balancer
+    _, subnet = _network(demo, "10.65.0.0/24")
+    lb = lbs.create_load_balancer(vip_subnet_id=subnet.id)
+    lbs.get_load_balancer(lb.id)
+    listener = lbs.create_listener(loadbalancer_id=lb.id, protocol="HTTP", protocol_port=80)
+    lbs.get_load_balancer(lb.id)
+    pool = lbs.create_pool(loadbalancer_id=lb.id, protocol="HTTP", lb_algorithm="ROUND_ROBIN")
+    lbs.get_load_balancer(lb.id)
+    reject = lbs.create_l7_policy(listener_id=listener.id, action="REJECT")
+    lbs.get_load_balancer(lb.id)
+    with pytest.raises(openstack.exceptions.BadRequestException, match="redirect_pool_id"):
+        lbs.create_l7_policy(listener_id=listener.id, action="REDIRECT_TO_POOL")
+    redirect = lbs.create_l7_policy(
+        listener_id=listener.id, action="REDIRECT_TO_POOL", redirect_pool_id=pool.id, position=1
+    )
+    lbs.get_load_balancer(lb.id)
+    positions = {p.id: p.position for p in lbs.l7_policies(listener_id=listener.id)}
+    assert positions == {redirect.id: 1, reject.id: 2}
+    with pytest.raises(openstack.exceptions.BadRequestException, match="need a key"):
+        lbs.create_l7_rule(redirect, type="HEADER", compare_type="EQUAL_TO", rule_value="x")
+    rule = lbs.create_l7_rule(redirect, type="PATH", compare_type="STARTS_WITH", rule_value="/api")
+    lbs.get_load_balancer(lb.id)
+    assert lbs.get_l7_policy(redirect.id).rules == [{"id": rule.id}]
+    assert [p["id"] for p in lbs.get_listener(listener.id).l7_policies] == [reject.id, redirect.id]
+    with pytest.raises(openstack.exceptions.ConflictException, match="in use by L7 policy"):
+        lbs.delete_pool(pool)
+    lbs.delete_listener(listener)
+    lbs.get_load_balancer(lb.id)
+    assert list(lbs.l7_policies(listener_id=listener.id)) == []
+    assert lbs.find_l7_policy(redirect.id) is None
+    lbs.delete_load_balancer(lb.id, cascade=True)

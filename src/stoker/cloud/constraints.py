@@ -35,6 +35,7 @@ LISTINGS: dict[str, tuple[str, str, str, str]] = {
                              "loadbalancers"),
     "octavia.listener": ("Listener", "load_balancer", "/lbaas/listeners", "listeners"),
     "octavia.pool": ("Pool", "load_balancer", "/lbaas/pools", "pools"),
+    "octavia.l7policy": ("L7 policy", "load_balancer", "/lbaas/l7policies", "l7policies"),
     "octavia.flavor": ("Octavia flavor", "load_balancer", "/lbaas/flavors", "flavors"),
     "octavia.availabilityzone": ("Octavia availability zone", "load_balancer",
                                  "/lbaas/availabilityzones", "availability_zones"),

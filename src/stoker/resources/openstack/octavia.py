@@ -382,10 +382,106 @@ class HealthMonitor(OctaviaResource):
         return str(found[0]["id"]) if found else None
 
 
+class L7Policy(OctaviaResource):
+    type_name = "OS::Octavia::L7Policy"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    show_call = "load_balancer.get_l7_policy"
+    collection, key = "l7policies", "l7policy"
+    fields = {
+        "description": "description",
+        "admin_state_up": "admin_state_up",
+        "action": "action",
+        "position": "position",
+        "redirect_url": "redirect_url",
+    }
+    live_attributes = frozenset({"rules"})
+
+    def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        problems = super().validate(properties)
+        action = properties.get("action")
+        for needed, prop in (
+            ("REDIRECT_TO_POOL", "redirect_pool"),
+            ("REDIRECT_TO_URL", "redirect_url"),
+        ):
+            if action == needed and properties.get(prop) is None:
+                problems.append(f"Property {prop} is required when action type is set to {needed}.")
+            if action != needed and properties.get(prop) is not None:
+                problems.append(
+                    f"Property {prop} is only valid when action type is set to {needed}."
+                )
+        return problems
+
+    def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
+        body = super().translate(connection, properties)
+        if properties.get("listener"):
+            body["listener_id"] = listener_id(connection, str(properties["listener"]))
+        if "redirect_pool" in properties:
+            pool = properties["redirect_pool"]
+            body["redirect_pool_id"] = pool_id(connection, str(pool)) if pool else None
+        if isinstance(body.get("position"), float):
+            body["position"] = int(body["position"])
+        return body
+
+
+class L7Rule(OctaviaResource):
+    type_name = "OS::Octavia::L7Rule"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    show_call = "load_balancer.get_l7_rule"
+    collection, key = "rules", "rule"
+    name_property = None
+    fields = {
+        "admin_state_up": "admin_state_up",
+        "type": "type",
+        "compare_type": "compare_type",
+        "key": "key",
+        "value": "value",
+        "invert": "invert",
+    }
+
+    def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        problems = super().validate(properties)
+        if properties.get("type") in ("HEADER", "COOKIE") and not properties.get("key"):
+            problems.append(
+                "Property key is missing. This property should be specified for rules of "
+                "HEADER and COOKIE types."
+            )
+        return problems
+
+    def base_path(self, data: Mapping[str, Any]) -> str:
+        return f"/lbaas/l7policies/{data.get(PARENT)}/rules"
+
+    async def parent(self, context: ResourceContext) -> str | None:
+        policy = str(context.properties["l7policy"])
+        return await self.cloud.call(
+            "load_balancer.find_l7_policy",
+            lambda c: find_id(c, "load_balancer", "l7_policy", policy),
+        )
+
+    def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
+        body = super().translate(connection, properties)
+        body.pop("project_id", None)
+        return body
+
+    def findable(self, context: ResourceContext) -> bool:
+        return True  # by what it matches, in its policy
+
+    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
+        if context is None or PARENT not in context.data:
+            return None
+        p = context.properties
+        wanted = {k: p.get(k) for k in ("type", "compare_type", "key", "value")}
+        for rule in self.listing(connection, context.data, {}):
+            if all(rule.get(k) == v for k, v in wanted.items() if v is not None):
+                return str(rule["id"])
+        return None
+
+
 TYPES: tuple[type[CloudResource], ...] = (
     LoadBalancer,
     Listener,
     Pool,
     PoolMember,
     HealthMonitor,
+    L7Policy,
+    L7Rule,
 )

@@ -16,17 +16,18 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
 from stoker.sandbox.http_errors import ApiError, OverQuota
-from stoker.sandbox.loadbalancer.backend import (
+from stoker.sandbox.loadbalancer.backend import Document, OctaviaBackend
+from stoker.sandbox.loadbalancer.checks import not_found
+from stoker.sandbox.loadbalancer.kinds import (
+    L7POLICY,
+    L7RULE,
     LABELS,
     LISTENER,
     LOADBALANCER,
     MEMBER,
     MONITOR,
     POOL,
-    Document,
-    OctaviaBackend,
 )
-from stoker.sandbox.loadbalancer.checks import not_found
 from stoker.sandbox.service import Operation, RequestContext, Service
 
 #: the newest API version the sandbox says it speaks (its behaviour is 2.x's)
@@ -38,7 +39,11 @@ KEYS = {
     POOL: ("pools", "pool"),
     MEMBER: ("members", "member"),
     MONITOR: ("healthmonitors", "healthmonitor"),
+    L7POLICY: ("l7policies", "l7policy"),
+    L7RULE: ("rules", "rule"),
 }
+#: the kinds that live under a parent in their path: (path parameter, parent kind)
+NESTED = {MEMBER: ("pool_id", POOL), L7RULE: ("l7policy_id", L7POLICY)}
 #: query parameters that are not filters
 CONTROL = {"limit", "marker", "page_reverse", "sort", "sort_key", "sort_dir", "fields"}
 
@@ -97,7 +102,7 @@ class OctaviaApi:
             shown["additional_vips"] = []
         elif kind == LISTENER:
             shown["loadbalancers"] = [{"id": document["loadbalancer_id"]}]
-            shown["l7policies"] = []
+            shown["l7policies"] = _refs(children(L7POLICY, "listener_id", document["id"]))
             for name in ("tls_ciphers", "tls_versions", "alpn_protocols"):
                 shown[name] = None
             shown["client_ca_tls_container_ref"] = None
@@ -117,6 +122,12 @@ class OctaviaApi:
             shown.pop("loadbalancer_id")
             shown.pop("pool_id")
             shown["vnic_type"] = "normal"
+        elif kind == L7POLICY:
+            shown["rules"] = _refs(children(L7RULE, "l7policy_id", document["id"]))
+            shown.pop("loadbalancer_id")
+        elif kind == L7RULE:
+            shown.pop("loadbalancer_id")
+            shown.pop("l7policy_id")
         elif kind == MONITOR:
             shown["pools"] = [{"id": document["pool_id"]}]
             shown.pop("pool_id")
@@ -135,9 +146,10 @@ class OctaviaApi:
         async def handler(request: Request, ctx: RequestContext) -> Response:
             self.backend.settle()
             documents = self.backend.listing(kind, self._scope(ctx))
-            if kind == MEMBER:
-                pool = self.backend.get(POOL, request.path_params["pool_id"], self._scope(ctx))
-                documents = [d for d in documents if d["pool_id"] == pool["id"]]
+            if kind in NESTED:
+                field, parent_kind = NESTED[kind]
+                parent = self.backend.get(parent_kind, request.path_params[field], self._scope(ctx))
+                documents = [d for d in documents if d[field] == parent["id"]]
             pairs = [(d, self.view(kind, d)) for d in documents]
             for name, value in request.query_params.items():
                 if name in CONTROL:
@@ -176,6 +188,11 @@ class OctaviaApi:
                 elif kind == MEMBER:
                     pool_id = request.path_params["pool_id"]
                     made = backend.create_member(self._scope(ctx), pool_id, body)
+                elif kind == L7POLICY:
+                    made = backend.create_l7policy(self._scope(ctx), body)
+                elif kind == L7RULE:
+                    policy_id = request.path_params["l7policy_id"]
+                    made = backend.create_l7rule(self._scope(ctx), policy_id, body)
                 else:
                     made = backend.create_monitor(self._scope(ctx), body)
             return reply({key: self.view(kind, made)}, 201)
@@ -195,7 +212,8 @@ class OctaviaApi:
     def _target(self, kind: str, request: Request, ctx: RequestContext) -> Document:
         id = request.path_params[f"{KEYS[kind][1]}_id"]
         document = self.backend.get(kind, id, self._scope(ctx))
-        if kind == MEMBER and document["pool_id"] != request.path_params["pool_id"]:
+        field = NESTED[kind][0] if kind in NESTED else None
+        if field is not None and document[field] != request.path_params[field]:
             raise not_found(LABELS[kind], id)
         return document
 
@@ -297,6 +315,8 @@ class OctaviaApi:
                 (POOL, "/lbaas/pools"),
                 (MEMBER, "/lbaas/pools/{pool_id}/members"),
                 (MONITOR, "/lbaas/healthmonitors"),
+                (L7POLICY, "/lbaas/l7policies"),
+                (L7RULE, "/lbaas/l7policies/{l7policy_id}/rules"),
             ):
                 plural, key = KEYS[kind]
                 collection = root + path

@@ -18,38 +18,27 @@ the views compute the other (a load balancer's ``listeners``, a pool's ``members
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, OverQuota
-from stoker.sandbox.loadbalancer import checks, vip
+from stoker.sandbox.loadbalancer import checks, updates, vip
+from stoker.sandbox.loadbalancer.kinds import (
+    KINDS,
+    L7POLICY,
+    L7RULE,
+    LABELS,
+    LISTENER,
+    LOADBALANCER,
+    MEMBER,
+    MONITOR,
+    POOL,
+    QUOTA_NAMES,
+)
 from stoker.sandbox.service import Hub, new_id
 
 Document = dict[str, Any]
 
-LOADBALANCER = "load-balancer.loadbalancer"
-LISTENER = "load-balancer.listener"
-POOL = "load-balancer.pool"
-MEMBER = "load-balancer.member"
-MONITOR = "load-balancer.healthmonitor"
-#: every kind, parents first; and how Octavia names each in messages
-KINDS = (LOADBALANCER, LISTENER, POOL, MEMBER, MONITOR)
-LABELS = {
-    LOADBALANCER: "Load Balancer",
-    LISTENER: "Listener",
-    POOL: "Pool",
-    MEMBER: "Member",
-    MONITOR: "Health Monitor",
-}
-#: the fault plan's quota names (``quotas: {load-balancer: {loadbalancer: 2}}``)
-QUOTA_NAMES = {
-    LOADBALANCER: "loadbalancer",
-    LISTENER: "listener",
-    POOL: "pool",
-    MEMBER: "member",
-    MONITOR: "healthmonitor",
-}
 PROVIDER = "amphora"
 
 
@@ -230,7 +219,7 @@ class OctaviaBackend:
             default_pool_id=pool_id,
             default_tls_container_ref=body.get("default_tls_container_ref"),
             sni_container_refs=list(body.get("sni_container_refs") or []),
-            allowed_cidrs=_cidrs(body.get("allowed_cidrs")),
+            allowed_cidrs=checks.cidrs(body.get("allowed_cidrs")),
             insert_headers=dict(body.get("insert_headers") or {}),
             timeout_client_data=checks.integer(body, "timeout_client_data", 50000, minimum=0),
             timeout_member_connect=checks.integer(body, "timeout_member_connect", 5000, minimum=0),
@@ -273,7 +262,7 @@ class OctaviaBackend:
             lb = self._reference(LOADBALANCER, body["loadbalancer_id"], project)
         else:
             raise checks.validation("loadbalancer_id or listener_id must be specified.")
-        persistence = _persistence(body.get("session_persistence"))
+        persistence = checks.persistence(body.get("session_persistence"))
         self._lock(lb)
         pool = self._new(
             POOL,
@@ -362,107 +351,100 @@ class OctaviaBackend:
             domain_name=body.get("domain_name"),
         )
 
-    # -- updating ---------------------------------------------------------------------
+    def create_l7policy(self, project: str | None, body: Mapping[str, Any]) -> Document:
+        listener = self._reference(LISTENER, checks.required(body, "listener_id"), project)
+        action = checks.choice(body, "action", checks.L7_ACTIONS)
+        checks.required(body, "action")
+        pool_id = body.get("redirect_pool_id")
+        if action == "REDIRECT_TO_POOL":
+            pool = self._reference(POOL, checks.required(body, "redirect_pool_id"), project)
+            if pool["loadbalancer_id"] != listener["loadbalancer_id"]:
+                raise checks.validation("The redirect pool is not on the listener's load balancer.")
+        elif action == "REDIRECT_TO_URL":
+            checks.required(body, "redirect_url")
+        elif action == "REDIRECT_PREFIX":
+            checks.required(body, "redirect_prefix")
+        position = checks.integer(body, "position", minimum=1)
+        lb = self.get(LOADBALANCER, listener["loadbalancer_id"], None)
+        self._lock(lb)
+        policy = self._new(
+            L7POLICY,
+            listener["project_id"],
+            body,
+            listener_id=listener["id"],
+            loadbalancer_id=lb["id"],
+            action=action,
+            position=position,
+            redirect_pool_id=pool_id if action == "REDIRECT_TO_POOL" else None,
+            redirect_url=body.get("redirect_url") if action == "REDIRECT_TO_URL" else None,
+            redirect_prefix=body.get("redirect_prefix") if action == "REDIRECT_PREFIX" else None,
+            redirect_http_code=checks.integer(
+                body, "redirect_http_code", 302 if action.startswith("REDIRECT_TO_U") else None
+            ),
+        )
+        self._order(listener["id"], policy)
+        self._pending(LISTENER, listener, "PENDING_UPDATE")
+        return policy
 
-    #: what PUT may change, by kind (others are refused as Octavia's types refuse them)
-    UPDATABLE: dict[str, tuple[str, ...]] = {
-        LOADBALANCER: ("name", "description", "admin_state_up", "vip_qos_policy_id", "tags"),
-        LISTENER: (
-            "name",
-            "description",
-            "admin_state_up",
-            "connection_limit",
-            "default_pool_id",
-            "default_tls_container_ref",
-            "sni_container_refs",
-            "allowed_cidrs",
-            "insert_headers",
-            "timeout_client_data",
-            "timeout_member_connect",
-            "timeout_member_data",
-            "timeout_tcp_inspect",
-            "tags",
-        ),
-        POOL: (
-            "name",
-            "description",
-            "admin_state_up",
-            "lb_algorithm",
-            "session_persistence",
-            "tls_enabled",
-            "tls_container_ref",
-            "ca_tls_container_ref",
-            "crl_container_ref",
-            "tags",
-        ),
-        MEMBER: (
-            "name",
-            "admin_state_up",
-            "weight",
-            "backup",
-            "monitor_address",
-            "monitor_port",
-            "tags",
-        ),
-        MONITOR: (
-            "name",
-            "admin_state_up",
-            "delay",
-            "timeout",
-            "max_retries",
-            "max_retries_down",
-            "http_method",
-            "url_path",
-            "expected_codes",
-            "http_version",
-            "domain_name",
-            "tags",
-        ),
-    }
+    def _order(self, listener_id: str, moved: Document | None) -> None:
+        """Octavia's policy positions: 1..n in order, ``moved`` put where it asks (after
+        the last when it asks for none or beyond)."""
+        policies = [
+            p
+            for p in self.children(L7POLICY, "listener_id", listener_id)
+            if p["provisioning_status"] != "PENDING_DELETE"
+            and (moved is None or p["id"] != moved["id"])
+        ]
+        policies.sort(key=lambda p: int(p["position"] or 0))
+        if moved is not None:
+            wanted = moved["position"] or len(policies) + 1
+            policies.insert(min(int(wanted), len(policies) + 1) - 1, moved)
+        for index, policy in enumerate(policies, start=1):
+            if policy["position"] != index or (moved is not None and policy["id"] == moved["id"]):
+                policy["position"] = index
+                self.store.put(L7POLICY, policy["id"], policy)
+
+    def create_l7rule(
+        self, project: str | None, policy_id: str, body: Mapping[str, Any]
+    ) -> Document:
+        policy = self.get(L7POLICY, policy_id, project)
+        kind = checks.choice(body, "type", checks.L7_RULE_TYPES)
+        checks.required(body, "type")
+        compare = checks.choice(body, "compare_type", checks.L7_COMPARE_TYPES)
+        checks.required(body, "compare_type")
+        checks.required(body, "value")
+        value = checks.text(body, "value", None)
+        if kind in ("HEADER", "COOKIE", "SSL_DN_FIELD") and not body.get("key"):
+            raise checks.validation(f"L7 rules of type {kind} need a key.")
+        lb = self.get(LOADBALANCER, policy["loadbalancer_id"], None)
+        self._lock(lb)
+        body = {k: v for k, v in body.items() if k != "name"}  # rules have no name
+        rule = self._new(
+            L7RULE,
+            policy["project_id"],
+            body,
+            l7policy_id=policy["id"],
+            loadbalancer_id=lb["id"],
+            type=kind,
+            compare_type=compare,
+            key=body.get("key"),
+            value=value,
+            invert=checks.boolean(body, "invert", False),
+        )
+        rule.pop("name")
+        rule.pop("description")
+        self.store.put(L7RULE, rule["id"], rule)
+        return rule
+
+    # -- updating ---------------------------------------------------------------------
 
     def update(self, kind: str, id: str, project: str | None, body: Mapping[str, Any]) -> Document:
         document = self.get(kind, id, project)
-        for name in body:
-            if name not in self.UPDATABLE[kind]:
-                raise BadRequest(f"Invalid input for field/attribute {name}. Value: "
-                                 f"'{body[name]}'. Cannot be updated.")  # fmt: skip
-        changes = dict(body)
-        if "name" in changes or "description" in changes:
-            for name in ("name", "description"):
-                if name in changes:
-                    changes[name] = checks.text(changes, name)
-        if "admin_state_up" in changes:
-            changes["admin_state_up"] = checks.boolean(changes, "admin_state_up", True)
-        if "tags" in changes:
-            changes["tags"] = checks.tags(changes)
-        if kind == POOL:
-            if "lb_algorithm" in changes:
-                checks.choice(changes, "lb_algorithm", checks.ALGORITHMS)
-            if "session_persistence" in changes:
-                changes["session_persistence"] = _persistence(changes["session_persistence"])
-        if kind == MEMBER:
-            if "weight" in changes:
-                changes["weight"] = checks.integer(changes, "weight", 1, minimum=0, maximum=256)
-            if "monitor_address" in changes:
-                changes["monitor_address"] = checks.address(changes, "monitor_address")
-        if kind == MONITOR:
-            for name in ("delay", "timeout"):
-                if name in changes:
-                    changes[name] = checks.integer(changes, name, minimum=0)
-            if "max_retries" in changes:
-                changes["max_retries"] = checks.integer(
-                    changes, "max_retries", minimum=1, maximum=10
-                )
-            if "http_method" in changes:
-                checks.choice(changes, "http_method", checks.HTTP_METHODS)
-        if kind == LISTENER:
-            if "connection_limit" in changes:
-                changes["connection_limit"] = checks.integer(
-                    changes, "connection_limit", -1, minimum=-1
-                )
-            if "allowed_cidrs" in changes:
-                changes["allowed_cidrs"] = _cidrs(changes["allowed_cidrs"])
+        changes = updates.checked(kind, body)
         lb = self.get(LOADBALANCER, str(document.get("loadbalancer_id", document["id"])), None)
+        if kind == L7POLICY and "position" in changes:
+            document.update(changes)
+            self._order(document["listener_id"], document)
         if kind == LISTENER and changes.get("default_pool_id"):
             self._default_pool(lb, str(changes["default_pool_id"]), document["protocol"], project)
         self._lock(lb)
@@ -484,7 +466,18 @@ class OctaviaBackend:
         lb = self.get(LOADBALANCER, document["loadbalancer_id"], None)
         self._lock(lb)
         doomed = [(kind, document)]
+        if kind == LISTENER:
+            policies = self.children(L7POLICY, "listener_id", id)
+            doomed += [(L7POLICY, p) for p in policies]
+            doomed += [
+                (L7RULE, r) for p in policies for r in self.children(L7RULE, "l7policy_id", p["id"])
+            ]
+        if kind == L7POLICY:
+            doomed += [(L7RULE, r) for r in self.children(L7RULE, "l7policy_id", id)]
         if kind == POOL:
+            users = self.children(L7POLICY, "redirect_pool_id", id)
+            if users:
+                raise Conflict(f"Pool {id} is in use by L7 policy {users[0]['id']}.")
             doomed += [(MEMBER, m) for m in self.children(MEMBER, "pool_id", id)]
             doomed += [(MONITOR, m) for m in self.children(MONITOR, "pool_id", id)]
             for listener in self.children(LISTENER, "default_pool_id", id):
@@ -492,6 +485,8 @@ class OctaviaBackend:
                 self._pending(LISTENER, listener, "PENDING_UPDATE")
         for doomed_kind, doomed_document in doomed:
             self._pending(doomed_kind, doomed_document, "PENDING_DELETE")
+        if kind == L7POLICY:
+            self._order(document["listener_id"], None)
 
     def _delete_loadbalancer(self, lb: Document, cascade: bool) -> None:
         if str(lb["provisioning_status"]).startswith("PENDING"):
@@ -518,39 +513,3 @@ def _same_transport(one: str, other: str) -> bool:
         return protocol if protocol in ("UDP", "SCTP") else "TCP"
 
     return transport(one) == transport(other)
-
-
-def _cidrs(value: Any) -> list[str] | None:
-    if value is None:
-        return None
-    if not isinstance(value, list):
-        raise checks.invalid("allowed_cidrs", value, "Value should be a list")
-    result = []
-    for cidr in value:
-        try:
-            result.append(str(ipaddress.ip_network(str(cidr), strict=False)))
-        except ValueError:
-            raise checks.invalid("allowed_cidrs", cidr, "Value should be a valid CIDR") from None
-    return result
-
-
-def _persistence(value: Any) -> Document | None:
-    if value is None or value == {}:
-        return None
-    if not isinstance(value, dict):
-        raise checks.invalid("session_persistence", value, "Value should be a dictionary")
-    kind = checks.choice(value, "type", checks.PERSISTENCE_TYPES)
-    checks.required(value, "type")
-    cookie = value.get("cookie_name")
-    if kind == "APP_COOKIE" and not cookie:
-        raise checks.validation("session_persistence cookie_name is required for APP_COOKIE.")
-    if kind != "APP_COOKIE" and cookie:
-        raise checks.validation(
-            f"session_persistence cookie_name is only valid with APP_COOKIE, not {kind}."
-        )
-    return {
-        "type": kind,
-        "cookie_name": cookie,
-        "persistence_timeout": value.get("persistence_timeout"),
-        "persistence_granularity": value.get("persistence_granularity"),
-    }

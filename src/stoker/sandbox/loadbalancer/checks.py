@@ -16,6 +16,10 @@ ALGORITHMS = ("ROUND_ROBIN", "LEAST_CONNECTIONS", "SOURCE_IP", "SOURCE_IP_PORT")
 MONITOR_TYPES = ("HTTP", "HTTPS", "PING", "TCP", "TLS-HELLO", "UDP-CONNECT", "SCTP")
 HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "OPTIONS", "CONNECT", "PATCH")
 PERSISTENCE_TYPES = ("SOURCE_IP", "HTTP_COOKIE", "APP_COOKIE")
+L7_ACTIONS = ("REJECT", "REDIRECT_TO_POOL", "REDIRECT_TO_URL", "REDIRECT_PREFIX")
+L7_RULE_TYPES = ("HOST_NAME", "PATH", "FILE_TYPE", "HEADER", "COOKIE", "SSL_CONN_HAS_CERT",
+                 "SSL_VERIFY_RESULT", "SSL_DN_FIELD")  # fmt: skip
+L7_COMPARE_TYPES = ("REGEX", "STARTS_WITH", "ENDS_WITH", "CONTAINS", "EQUAL_TO")
 #: the pool protocols a listener of each protocol may send to (Octavia's compatibility map)
 COMPATIBLE = {
     "HTTP": ("HTTP", "PROXY", "PROXYV2"),
@@ -129,3 +133,39 @@ def immutable(label: str, id: str) -> Conflict:
 
 def validation(message: str) -> BadRequest:
     return BadRequest(f"Validation failure: {message}")
+
+
+def cidrs(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise invalid("allowed_cidrs", value, "Value should be a list")
+    result = []
+    for cidr in value:
+        try:
+            result.append(str(ipaddress.ip_network(str(cidr), strict=False)))
+        except ValueError:
+            raise invalid("allowed_cidrs", cidr, "Value should be a valid CIDR") from None
+    return result
+
+
+def persistence(value: Any) -> dict[str, Any] | None:
+    if value is None or value == {}:
+        return None
+    if not isinstance(value, dict):
+        raise invalid("session_persistence", value, "Value should be a dictionary")
+    kind = choice(value, "type", PERSISTENCE_TYPES)
+    required(value, "type")
+    cookie = value.get("cookie_name")
+    if kind == "APP_COOKIE" and not cookie:
+        raise validation("session_persistence cookie_name is required for APP_COOKIE.")
+    if kind != "APP_COOKIE" and cookie:
+        raise validation(
+            f"session_persistence cookie_name is only valid with APP_COOKIE, not {kind}."
+        )
+    return {
+        "type": kind,
+        "cookie_name": cookie,
+        "persistence_timeout": value.get("persistence_timeout"),
+        "persistence_granularity": value.get("persistence_granularity"),
+    }
