@@ -11,12 +11,15 @@ from typing import Any
 
 import pytest
 
-from stoker.cloud import Cloud
+from stoker.cloud import Backoff, Cloud
 from stoker.cloud.constraints import CloudNames
+from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext
+from stoker.resources.openstack import base
 from stoker.resources.openstack.base import PENDING
 from stoker.resources.openstack.designate import ZONE_ID, ZONE_NAME, RecordSet
 from stoker.resources.openstack.octavia import PARENT, PoolMember
+from stoker.sandbox.faults import parse_faults
 
 
 def context(properties: dict[str, Any], data: dict[str, Any]) -> ResourceContext:
@@ -53,6 +56,38 @@ def test_a_member_made_before_a_crash_is_found_by_address_and_port(cloud: Cloud,
     asyncio.run(member.delete(resumed))
     assert list(lbs.members(pool)) == []
     asyncio.run(member.delete(resumed))  # gone already: no error
+    lbs.delete_load_balancer(lb.id, cascade=True)
+
+
+@pytest.mark.slow  # ~1 s against the sandbox
+def test_refused_member_creates_are_retried_or_fail_naming_the_call(
+    cloud: Cloud, admin: Any, sandbox: Any, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(base, "RETRY", Backoff(first=0.01, factor=1.0, cap=0.01))
+    lbs = admin.load_balancer
+    net = admin.network.create_network(name=f"refused-{uuid.uuid4().hex[:6]}")
+    subnet = admin.network.create_subnet(network_id=net.id, cidr="10.72.0.0/24", ip_version=4)
+    lb = lbs.create_load_balancer(vip_subnet_id=subnet.id)
+    lbs.wait_for_load_balancer(lb.id, interval=0.05)
+    pool = lbs.create_pool(loadbalancer_id=lb.id, protocol="TCP", lb_algorithm="ROUND_ROBIN")
+    lbs.wait_for_load_balancer(lb.id, interval=0.05)
+    member = PoolMember(cloud)
+    rule = {"service": "load-balancer", "operation": "members.create", "status": 503}
+    try:
+        # half the creates refused: each refusal is retried, no member is made twice
+        sandbox.config.faults = parse_faults({"seed": 3, "rules": [{**rule, "error_rate": 0.5}]})
+        for port in (80, 81, 82):
+            made = context({"pool": pool.id, "address": "10.72.0.9", "protocol_port": port}, {})
+            asyncio.run(member.create(made))
+        assert sorted(m.protocol_port for m in lbs.members(pool)) == [80, 81, 82]
+        # every create refused: the failure names the call and quotes Octavia
+        sandbox.config.faults = parse_faults({"rules": [{**rule, "error_rate": 1.0}]})
+        doomed = context({"pool": pool.id, "address": "10.72.0.9", "protocol_port": 90}, {})
+        with pytest.raises(CloudError, match=r"load_balancer.create_member failed \(HTTP 503\)"):
+            asyncio.run(member.create(doomed))
+    finally:
+        sandbox.config.faults = None
+    assert sorted(m.protocol_port for m in lbs.members(pool)) == [80, 81, 82]
     lbs.delete_load_balancer(lb.id, cascade=True)
 
 

@@ -180,7 +180,7 @@ class CloudResource(ResourcePlugin):
                 )
             except CloudError as error:
                 if (
-                    error.status not in TRANSIENT
+                    not self.create_retryable(error)
                     or attempt == RETRIES
                     or not self.findable(context)
                 ):
@@ -193,6 +193,11 @@ class CloudResource(ResourcePlugin):
                     functools.partial(self.show_for, physical_id=found, data=context.data),
                 )
         raise AssertionError("unreachable")
+
+    def create_retryable(self, error: CloudError) -> bool:
+        """Whether a refused create may be asked again (after looking for what it made):
+        the cloud's "not now" answers, unless the type's service means more by one."""
+        return error.status in TRANSIENT
 
     def findable(self, context: ResourceContext) -> bool:
         """Whether a resource this create made can be found by the name it was given."""

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.rest import find_id, remember, request
+from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
 
@@ -49,13 +50,10 @@ class DesignateResource(CloudResource):
     def findable(self, context: ResourceContext) -> bool:
         return True  # see the module docstring
 
-    async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
-        """The create, asked once: Designate's 409 says the name is taken (by another),
-        never "try again", so it is not adopted."""
-        create_call, _ = self.calls()
-        return await self.cloud.call(
-            create_call, lambda c: self.make(c, context, name), retry=False
-        )
+    def create_retryable(self, error: CloudError) -> bool:
+        """Only 429 and 503: Designate's 409 says the name is taken (by another), never
+        "try again", so nothing is adopted for it."""
+        return error.status in (429, 503)
 
 
 class Zone(DesignateResource):

@@ -143,24 +143,36 @@ class OctaviaResource(CloudResource):
             raise CloudError(f"{self.show_call}: {context.physical_id} went to {status}")
         return status in self.ready_statuses
 
-    async def while_busy(self, context: ResourceContext, what: str, call: Any) -> Any:
-        """``call`` through the cloud, asked again while the load balancer is busy."""
+    async def while_busy(
+        self, context: ResourceContext, what: str, call: Any, *, retry: bool = True
+    ) -> Any:
+        """``call`` through the cloud, asked again while the load balancer is busy (and,
+        with ``retry``, on the cloud's other "not now" answers, as every call)."""
         delays = BUSY.delays()
         while True:
             try:
-                return await self.cloud.call(what, call, retry=False)
+                return await self.cloud.call(what, call, retry=retry)
             except CloudError as error:
                 if not busy(error):
                     raise
             await pause(context, next(delays))
 
+    def create_retryable(self, error: CloudError) -> bool:
+        """Only 429 and 503: Octavia's 409s say the load balancer is busy (nothing was
+        made: `_make` asks again) or the port or address is taken (by another)."""
+        return error.status in (429, 503)
+
     async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
-        """The create, asked again while the load balancer is busy; Octavia's other 409s
-        say the port or address is taken (by another), so nothing is adopted."""
-        create_call, _ = self.calls()
-        return dict(
-            await self.while_busy(context, create_call, lambda c: self.make(c, context, name))
-        )
+        """The create (see `CloudResource._make`), asked again while the load balancer is
+        busy."""
+        delays = BUSY.delays()
+        while True:
+            try:
+                return await super()._make(context, name)
+            except CloudError as error:
+                if not busy(error):
+                    raise
+            await pause(context, next(delays))
 
     async def create(self, context: ResourceContext) -> None:
         if PARENT not in context.data:
