@@ -48,5 +48,9 @@ def analysed(path: str, libraries: tuple[str, ...] = ()) -> Analysis:
     return analyse(file_source(path), libraries)
 
 
-def compiled(path: str, facts: CloudFacts | None, defaults: dict | None = None) -> tuple[Analysis, Compiled | None]:  # type: ignore[type-arg]
-    return compile_source(file_source(path), facts, defaults=defaults if defaults is not None else US)
+def compiled(
+    path: str, facts: CloudFacts | None, defaults: dict | None = None
+) -> tuple[Analysis, Compiled | None]:  # type: ignore[type-arg]
+    return compile_source(
+        file_source(path), facts, defaults=defaults if defaults is not None else US
+    )
