@@ -12,6 +12,9 @@ from typing import Any
 from stoker.template.versions import VERSION_KEYS
 
 COMPONENTS = "components"
+#: where a stack keeps the blueprint it was compiled from, among its files
+#: (``stack template show --source``)
+SOURCE_FILE = ".stoker/blueprint"
 
 
 def is_blueprint(data: Any) -> bool:

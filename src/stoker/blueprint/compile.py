@@ -42,8 +42,6 @@ from stoker.blueprint.model import Component, Requirement
 from stoker.diagnostics import Diagnostic, Span
 
 HOT_VERSION = "2018-08-31"
-#: where the stack keeps the blueprint it was compiled from (``stack template show --source``)
-SOURCE_FILE = ".stoker/blueprint"
 #: the environment's parameter_defaults entry that says where the cloud's zones are
 LOCATIONS = "blueprint_locations"
 

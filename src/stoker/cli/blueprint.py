@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -12,6 +13,14 @@ import click
 from stoker.cli.options import environments_option
 from stoker.cli.output import report
 from stoker.errors import Rejected
+from stoker.errors import StokerError as StokerErrorBase
+
+@dataclass(frozen=True, slots=True)
+class BlueprintCloud:
+    """A template file that is a blueprint, and the cloud that answers its requirements."""
+
+    os_cloud: str | None
+
 
 library_option = click.option(
     "--library",
@@ -180,3 +189,52 @@ def library_command(libraries: tuple[str, ...], fmt: str) -> None:
             f"  understands: {', '.join(row['understands']) or '-'}\n"
             f"  offers: {', '.join(row['offers']) or '-'}"
         )
+
+
+def looks_like_blueprint(path: str) -> bool:
+    """Whether the template file of ``stack create`` is a blueprint (or a package holding
+    one): the one test `stoker.blueprint.is_blueprint`, after a cheap look for the word
+    ``components`` so an ordinary template is not read twice."""
+    from stoker.blueprint import is_blueprint
+    from stoker.blueprint.build import file_source
+    from stoker.template.loader import load_document
+
+    if not path.lower().endswith(".zip"):
+        with open(path, "rb") as handle:
+            if b"components" not in handle.read():
+                return False
+    try:
+        source = file_source(path)
+        return is_blueprint(load_document(source.text, source.label).data)
+    except (StokerErrorBase, OSError, UnicodeDecodeError):
+        return False  # let the template path report it
+
+
+def blueprint_request(
+    path: str,
+    environments: tuple[str, ...],
+    parameters: dict[str, str],
+    os_cloud: str | None,
+    libraries: tuple[str, ...] = (),
+) -> Any:
+    """The compiled blueprint as a request's inputs (`stoker.definition.requests`): the
+    template, the library templates and the environment as its files, the user's
+    environments after the compiled one, and the blueprint itself kept among the files
+    (``stack template show --source`` prints it)."""
+    from stoker.blueprint import SOURCE_FILE
+    from stoker.definition.requests import RequestInputs
+
+    source, compiled = compile_file(path, environments, libraries, os_cloud)
+    environment_name = "blueprint.env.yaml"
+    files = {**source.files, **compiled.files, environment_name: compiled.environment_text()}
+    files[SOURCE_FILE] = source.text
+    for env_path in environments:
+        with open(env_path, encoding="utf-8") as handle:
+            files[env_path] = handle.read()
+    return RequestInputs(
+        template=compiled.text,
+        files=files,
+        environment_files=[environment_name, *environments],
+        parameters=parameters,
+        label=f"{path} (compiled)",
+    )

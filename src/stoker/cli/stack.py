@@ -62,6 +62,11 @@ class Session:
         self._cloud: Cloud | None = None
 
     @property
+    def os_cloud(self) -> str | None:
+        """The cloud named by ``--os-cloud`` or ``OS_CLOUD`` (None: the OS_* variables)."""
+        return self._os_cloud
+
+    @property
     def cloud(self) -> Cloud | None:
         """The chosen cloud (``--os-cloud``, ``OS_CLOUD``, ``OS_*``), opened on first use."""
         if self._cloud is None:
@@ -259,6 +264,12 @@ def create(
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
 
+    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
+
+    blueprint = BlueprintCloud(session.os_cloud) if looks_like_blueprint(template_file) else None
+    if blueprint is not None:
+        # the compiled template's providers are in its files map, not beside it on disk
+        session.settings = replace(session.settings, files_from_request=True)
     result, explicit = load_from_options(
         template_file,
         environments,
@@ -268,6 +279,7 @@ def create(
         require_all=True,
         stack_name=name,
         project_id=session.settings.project,
+        blueprint=blueprint,
     )
     definition = result.definition
     report(result.diagnostics, template_file)
