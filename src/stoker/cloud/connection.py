@@ -77,7 +77,7 @@ class Cloud:
             raise NoCloud(
                 f"{self.choice.describe()} cannot be reached: {_message(error)}"
             ) from None
-        for service in ("compute", "network", "block_storage", "image"):
+        for service in ("compute", "network", "block_storage", "image", "load_balancer", "dns"):
             # Discover each service's endpoint and versions once, now: a hundred threads'
             # first calls would otherwise each discover it at the same time.
             with contextlib.suppress(Exception):  # a service the cloud lacks fails when used

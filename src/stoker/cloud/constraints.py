@@ -31,6 +31,14 @@ LISTINGS: dict[str, tuple[str, str, str, str]] = {
     "cinder.volume": ("Volume", "block_storage", "/volumes", "volumes"),
     "cinder.vtype": ("Volume type", "block_storage", "/types", "volume_types"),
     "cinder.snapshot": ("Snapshot", "block_storage", "/snapshots", "snapshots"),
+    "octavia.loadbalancer": ("Load balancer", "load_balancer", "/lbaas/loadbalancers",
+                             "loadbalancers"),
+    "octavia.listener": ("Listener", "load_balancer", "/lbaas/listeners", "listeners"),
+    "octavia.pool": ("Pool", "load_balancer", "/lbaas/pools", "pools"),
+    "octavia.flavor": ("Octavia flavor", "load_balancer", "/lbaas/flavors", "flavors"),
+    "octavia.availabilityzone": ("Octavia availability zone", "load_balancer",
+                                 "/lbaas/availabilityzones", "availability_zones"),
+    "designate.zone": ("Designate zone", "dns", "/zones", "zones"),
 }  # fmt: skip
 
 

@@ -54,6 +54,8 @@ def message(response: Any) -> str:
                 return str(value["message"])
         if body.get("message"):
             return str(body["message"])
+        if body.get("faultstring"):  # Octavia's (WSME's) error body
+            return str(body["faultstring"])
     return str(body)[:300]
 
 

@@ -63,6 +63,8 @@ SERVICES: tuple[str, ...] = (
     "stoker.sandbox.image:SERVICE",
     "stoker.sandbox.network:SERVICE",
     "stoker.sandbox.volume:SERVICE",
+    "stoker.sandbox.loadbalancer:SERVICE",
+    "stoker.sandbox.dns:SERVICE",
 )
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")

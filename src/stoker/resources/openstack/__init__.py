@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from stoker.cloud import Cloud
 from stoker.cloud.constraints import cloud_constraints
-from stoker.resources.openstack import cinder, glance, neutron, nova, security, server
+from stoker.resources.openstack import (
+    cinder,
+    designate,
+    glance,
+    neutron,
+    nova,
+    octavia,
+    security,
+    server,
+)
 from stoker.resources.openstack.base import CloudResource
 from stoker.resources.registry import ResourceTypeRegistry
 
@@ -19,6 +28,8 @@ TYPES: tuple[type[CloudResource], ...] = (
     *nova.TYPES,
     *cinder.TYPES,
     *glance.TYPES,
+    *octavia.TYPES,
+    *designate.TYPES,
 )
 
 

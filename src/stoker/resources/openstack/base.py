@@ -105,6 +105,18 @@ class CloudResource(ResourcePlugin):
         before its id was recorded; None when the type cannot be found by name."""
         return None
 
+    def show_for(
+        self, connection: Any, physical_id: str, data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """`show`, for a type whose resources live under a parent the id alone does not
+        name (an Octavia member under its pool): ``data`` is the resource's record."""
+        return self.show(connection, physical_id)
+
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        """`find`, for a type that needs the resource's properties to look (a member is
+        found in its pool by address and port)."""
+        return self.find(connection, name)
+
     def calls(self) -> tuple[str, str]:
         """The names of the create and delete calls, for messages."""
         return (f"{self.show_call.split('.')[0]}.create", f"{self.show_call.split('.')[0]}.delete")
@@ -177,7 +189,8 @@ class CloudResource(ResourcePlugin):
             found = await self._find(context, name)
             if found is not None:
                 return await self.cloud.call(
-                    self.show_call, functools.partial(self.show, physical_id=found)
+                    self.show_call,
+                    functools.partial(self.show_for, physical_id=found, data=context.data),
                 )
         raise AssertionError("unreachable")
 
@@ -191,7 +204,9 @@ class CloudResource(ResourcePlugin):
     async def _find(self, context: ResourceContext, name: str) -> str | None:
         if not self.findable(context):
             return None  # a name the template chose may be another's: never adopt by it
-        return await self.cloud.call(f"{self.show_call} (by name)", lambda c: self.find(c, name))
+        return await self.cloud.call(
+            f"{self.show_call} (by name)", lambda c: self.find_for(c, name, context)
+        )
 
     async def wait_ready(
         self, context: ResourceContext, shown: dict[str, Any] | None = None
@@ -205,7 +220,9 @@ class CloudResource(ResourcePlugin):
                 return shown
             if shown is not None:
                 await pause(context, next(delays))
-            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, physical_id))
+            shown = await self.cloud.call(
+                self.show_call, lambda c: self.show_for(c, physical_id, context.data)
+            )
 
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
         status = str(shown.get("status") or "").upper()
@@ -236,7 +253,9 @@ class CloudResource(ResourcePlugin):
         delays = POLL.delays()
         while True:
             try:
-                shown = await self.cloud.call(self.show_call, lambda c: self.show(c, physical_id))
+                shown = await self.cloud.call(
+                    self.show_call, lambda c: self.show_for(c, physical_id, context.data)
+                )
             except NotFoundError:
                 return
             status = str(shown.get("status") or "").upper()

@@ -1,0 +1,183 @@
+"""Designate's types: a zone, and a recordset in one.
+
+Both are ready when Designate says ``ACTIVE`` (``ERROR`` fails them); a delete is
+accepted with 202 and waits for the 404. A zone's name is unique in the whole cloud and a
+recordset's name and type in its zone, so a create cut off by a crash finds what it made
+by them. A recordset lives under its zone (``/zones/{zone}/recordsets/{id}``): the zone's
+id is kept in the record before the create is asked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from stoker.cloud.rest import find_id, remember, request
+from stoker.resources.base import ResourceContext, ResourceView
+from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
+
+#: the key in a recordset's record of the zone it lives in
+ZONE_ID = "zone_id"
+ZONE_NAME = "zone_name"
+
+
+def zone_id(connection: Any, name_or_id: str) -> str:
+    return find_id(connection, "dns", "zone", name_or_id)
+
+
+class DesignateResource(CloudResource):
+    ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
+    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
+
+    def path(self, data: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
+        return self.show_for(connection, physical_id, {})
+
+    def show_for(
+        self, connection: Any, physical_id: str, data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return dict(
+            request(connection, "dns", "GET", f"{self.path(data)}/{physical_id}", self.show_call)
+        )
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        _, delete_call = self.calls()
+        request(connection, "dns", "DELETE", f"{self.path(data)}/{physical_id}", delete_call)
+
+    def findable(self, context: ResourceContext) -> bool:
+        return True  # see the module docstring
+
+    async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        """The create, asked once: Designate's 409 says the name is taken (by another),
+        never "try again", so it is not adopted."""
+        create_call, _ = self.calls()
+        return await self.cloud.call(
+            create_call, lambda c: self.make(c, context, name), retry=False
+        )
+
+
+class Zone(DesignateResource):
+    type_name = "OS::Designate::Zone"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    show_call = "dns.get_zone"
+    aliases = {"masters": "primaries"}
+    live_attributes = frozenset({"serial"})
+
+    def calls(self) -> tuple[str, str]:
+        return ("dns.create_zone", "dns.delete_zone")
+
+    def path(self, data: Mapping[str, Any]) -> str:
+        return "/zones"
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {"name": name, "type": p.get("type") or "PRIMARY"}
+        body.update(given(p, "email", "ttl", "description", "attributes"))
+        if p.get("primaries"):
+            body["masters"] = list(p["primaries"])
+        made = dict(request(connection, "dns", "POST", "/zones", "dns.create_zone", body))
+        remember(connection, "zone", str(made["id"]), str(made["id"]))
+        return made
+
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        answer = request(connection, "dns", "GET", "/zones", "dns.zones", params={"name": name})
+        found = (answer or {}).get("zones") or []
+        return str(found[0]["id"]) if found else None
+
+    async def update(self, context: ResourceContext, previous: ResourceView) -> None:
+        physical_id = context.physical_id
+        assert physical_id is not None
+        context.properties = self.normalize(context.properties)
+        new, old = context.properties, self.normalize(previous.properties)
+        body: dict[str, Any] = {}
+        for prop in ("email", "ttl", "description"):
+            if new.get(prop) != old.get(prop) and new.get(prop) is not None:
+                body[prop] = new[prop]
+        if new.get("primaries") != old.get("primaries"):
+            body["masters"] = list(new.get("primaries") or [])
+        if body:
+            await self.cloud.call(
+                "dns.update_zone",
+                lambda c: request(
+                    c, "dns", "PATCH", f"/zones/{physical_id}", "dns.update_zone", body
+                ),
+            )
+        await self.refresh(context)
+
+
+class RecordSet(DesignateResource):
+    type_name = "OS::Designate::RecordSet"
+    properties_schema, attributes_schema = catalog_schemas(type_name)
+    show_call = "dns.get_recordset"
+
+    def calls(self) -> tuple[str, str]:
+        return ("dns.create_recordset", "dns.delete_recordset")
+
+    def path(self, data: Mapping[str, Any]) -> str:
+        return f"/zones/{data.get(ZONE_ID)}/recordsets"
+
+    async def create(self, context: ResourceContext) -> None:
+        if ZONE_ID not in context.data:
+            zone = str(context.properties["zone"])
+
+            def resolve(connection: Any) -> tuple[str, str]:
+                found = zone_id(connection, zone)
+                shown = request(connection, "dns", "GET", f"/zones/{found}", "dns.get_zone")
+                return found, str(shown["name"])
+
+            found, name = await self.cloud.call("dns.find_zone", resolve)
+            context.data[ZONE_ID], context.data[ZONE_NAME] = found, name
+        await super().create(context)
+
+    def cloud_name(self, context: ResourceContext) -> str:
+        """A name relative to the zone gets the zone's name (as designateclient does)."""
+        name = super().cloud_name(context)
+        zone = str(context.data.get(ZONE_NAME) or "")
+        if name.endswith("."):
+            return name
+        return f"{name}.{zone}" if zone else name
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        p = context.properties
+        body: dict[str, Any] = {"name": name, "type": p["type"], "records": list(p["records"])}
+        body.update(given(p, "ttl", "description"))
+        path = self.path(context.data)
+        return dict(request(connection, "dns", "POST", path, "dns.create_recordset", body))
+
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        if ZONE_ID not in context.data:
+            return None
+        answer = request(
+            connection,
+            "dns",
+            "GET",
+            self.path(context.data),
+            "dns.recordsets",
+            params={"name": name, "type": context.properties["type"]},
+        )
+        found = (answer or {}).get("recordsets") or []
+        return str(found[0]["id"]) if found else None
+
+    async def update(self, context: ResourceContext, previous: ResourceView) -> None:
+        physical_id = context.physical_id
+        assert physical_id is not None
+        new, old = context.properties, previous.properties
+        body: dict[str, Any] = {}
+        if new.get("records") != old.get("records"):
+            body["records"] = list(new["records"])
+        if new.get("ttl") != old.get("ttl"):
+            body["ttl"] = new.get("ttl")
+        if new.get("description") != old.get("description"):
+            body["description"] = new.get("description")
+        path = f"{self.path(context.data)}/{physical_id}"
+        if body:
+            await self.cloud.call(
+                "dns.update_recordset",
+                lambda c: request(c, "dns", "PUT", path, "dns.update_recordset", body),
+            )
+        await self.refresh(context)
+
+
+TYPES: tuple[type[CloudResource], ...] = (Zone, RecordSet)

@@ -1,0 +1,212 @@
+"""Designate's DNS v2 API over `DesignateBackend`: ``/dns/v2/zones[/{id}/recordsets]``.
+
+Lists as Designate pages them (``links`` with ``next``, ``metadata.total_count``),
+filtered on any attribute; zones and recordsets answered with 202 while they are
+``PENDING``; errors as Designate writes them: ``{"code", "type", "message",
+"request_id"}`` (and the schema's ``errors`` for ``invalid_object``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.sandbox.dns.backend import DesignateBackend, Document, InvalidObject
+from stoker.sandbox.http import base_url, link, paginate, read_json, reply
+from stoker.sandbox.http_errors import ApiError
+from stoker.sandbox.service import Operation, RequestContext, Service
+
+CONTROL = {"limit", "marker", "sort_key", "sort_dir"}
+#: Designate's error types by status, for errors raised without one
+TYPES = {
+    400: "bad_request",
+    401: "authentication_required",
+    403: "forbidden",
+    404: "not_found",
+    409: "conflict",
+    413: "over_quota",
+    500: "unknown",
+    503: "service_unavailable",
+}
+
+
+def versions(base: str) -> tuple[int, Mapping[str, Any]]:
+    href = f"{base}/dns/v2/"
+    return 200, {
+        "versions": [
+            {"id": "v2.1", "status": "CURRENT", "links": [link(href)]},
+            {"id": "v2.0", "status": "SUPPORTED", "links": [link(href)]},
+        ]
+    }
+
+
+def error_body(error: ApiError) -> Response:
+    kind = error.kind if error.kind != type(error).__name__ else TYPES.get(error.status, "unknown")
+    body: Document = {"code": error.status, "type": kind, "message": error.message}
+    if isinstance(error, InvalidObject):
+        body["errors"] = {"errors": error.errors}
+    return JSONResponse(body, status_code=error.status)
+
+
+def _view(document: Document, base: str) -> Document:
+    shown = {k: v for k, v in document.items() if not k.startswith("_")}
+    if "zone_id" in document:
+        path = f"/dns/v2/zones/{document['zone_id']}/recordsets/{document['id']}"
+    else:
+        path = f"/dns/v2/zones/{document['id']}"
+    shown["links"] = {"self": base + path}
+    return shown
+
+
+def _matches(value: Any, wanted: str) -> bool:
+    if isinstance(value, list):
+        return wanted in [str(v) for v in value]
+    return fnmatch.fnmatchcase(str(value), wanted.replace("%", "*"))
+
+
+class DesignateApi:
+    def __init__(self, backend: DesignateBackend) -> None:
+        self.backend = backend
+
+    @staticmethod
+    def _scope(request: Request, ctx: RequestContext) -> str | None:
+        """Whose zones: the caller's project's, even for an admin, unless an admin asks
+        for every project's (``X-Auth-All-Projects: true``), as Designate scopes them."""
+        every = request.headers.get("x-auth-all-projects", "").lower() in ("true", "1")
+        return None if ctx.is_admin and every else ctx.project_id
+
+    def _listing(self, request: Request, key: str, documents: list[Document]) -> Response:
+        base = base_url(request)
+        shown = [_view(d, base) for d in documents]
+        for name, value in request.query_params.items():
+            if name not in CONTROL:
+                shown = [d for d in shown if _matches(d.get(name), value)]
+        total = len(shown)
+        page = paginate(request, shown)
+        links: Document = {"self": str(request.url)}
+        limit = request.query_params.get("limit")
+        if limit and page and len(page) == int(limit) and page[-1] is not shown[-1]:
+            links["next"] = f"{base}{request.url.path}?limit={limit}&marker={page[-1]['id']}"
+        return reply({key: page, "links": links, "metadata": {"total_count": total}})
+
+    async def list_zones(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.settle()
+        return self._listing(request, "zones", self.backend.zones(self._scope(request, ctx)))
+
+    async def create_zone(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        self.backend.settle()
+        with self.backend.transaction():
+            zone = self.backend.create_zone(ctx.project_id, body)
+        return reply(_view(zone, base_url(request)), 202)
+
+    async def show_zone(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.settle()
+        zone = self.backend.zone(request.path_params["zone_id"], self._scope(request, ctx))
+        return reply(_view(zone, base_url(request)))
+
+    async def update_zone(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        self.backend.settle()
+        with self.backend.transaction():
+            zone = self.backend.update_zone(
+                request.path_params["zone_id"], self._scope(request, ctx), body
+            )
+        return reply(_view(zone, base_url(request)), 202)
+
+    async def delete_zone(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.settle()
+        with self.backend.transaction():
+            zone = self.backend.delete_zone(
+                request.path_params["zone_id"], self._scope(request, ctx)
+            )
+        return reply(_view(zone, base_url(request)), 202)
+
+    async def list_recordsets(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.settle()
+        zone_id = request.path_params.get("zone_id")
+        documents = self.backend.recordsets(zone_id, self._scope(request, ctx))
+        return self._listing(request, "recordsets", documents)
+
+    async def create_recordset(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request)
+        self.backend.settle()
+        with self.backend.transaction():
+            made = self.backend.create_recordset(
+                request.path_params["zone_id"], self._scope(request, ctx), body
+            )
+        return reply(_view(made, base_url(request)), 202)
+
+    async def show_recordset(self, request: Request, ctx: RequestContext) -> Response:
+        self.backend.settle()
+        found = self.backend.recordset(
+            request.path_params.get("zone_id"),
+            request.path_params["recordset_id"],
+            self._scope(request, ctx),
+        )
+        return reply(_view(found, base_url(request)))
+
+    def _changer(self, change: Callable[..., Document], with_body: bool) -> Any:
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            body = await read_json(request) if with_body else None
+            self.backend.settle()
+            args: list[Any] = [
+                request.path_params["zone_id"],
+                request.path_params["recordset_id"],
+                self._scope(request, ctx),
+            ]
+            if body is not None:
+                args.append(body)
+            with self.backend.transaction():
+                changed = change(*args)
+            return reply(_view(changed, base_url(request)), 202)
+
+        return handler
+
+    async def version(self, request: Request, ctx: RequestContext) -> Response:
+        _, body = versions(base_url(request))
+        return reply(body)
+
+    def operations(self) -> list[Operation]:
+        zone = "/v2/zones/{zone_id}"
+        recordset = zone + "/recordsets/{recordset_id}"
+        update = self._changer(self.backend.update_recordset, True)
+        delete = self._changer(self.backend.delete_recordset, False)
+        return [
+            Operation("GET", "/v2", "version", self.version, authenticated=False),
+            Operation("GET", "/v2/", "version", self.version, authenticated=False),
+            Operation("GET", "/v2/zones", "zones.list", self.list_zones),
+            Operation("POST", "/v2/zones", "zones.create", self.create_zone),
+            Operation("GET", zone, "zones.show", self.show_zone),
+            Operation("PATCH", zone, "zones.update", self.update_zone),
+            Operation("DELETE", zone, "zones.delete", self.delete_zone),
+            Operation("GET", zone + "/recordsets", "recordsets.list", self.list_recordsets),
+            Operation("POST", zone + "/recordsets", "recordsets.create", self.create_recordset),
+            Operation("GET", recordset, "recordsets.show", self.show_recordset),
+            Operation("PUT", recordset, "recordsets.update", update),
+            Operation("DELETE", recordset, "recordsets.delete", delete),
+            Operation("GET", "/v2/recordsets", "recordsets.list", self.list_recordsets),
+            Operation(
+                "GET", "/v2/recordsets/{recordset_id}", "recordsets.show", self.show_recordset
+            ),
+        ]
+
+
+def operations(backend: DesignateBackend) -> list[Operation]:
+    return DesignateApi(backend).operations()
+
+
+SERVICE = Service(
+    name="designate",
+    type="dns",
+    prefix="/dns",
+    endpoint_path="/dns",
+    make_backend=DesignateBackend,
+    operations=operations,
+    versions=versions,
+    error_body=error_body,
+)

@@ -1,0 +1,349 @@
+"""Octavia's load-balancer v2 API over `OctaviaBackend`: ``/load-balancer/v2/lbaas/...``.
+
+The objects as Octavia shows them (``provisioning_status`` and ``operating_status``,
+relations as ``[{"id": ...}]`` lists), lists filtered on any attribute, and errors as
+Octavia's WSME layer writes them: ``{"faultcode": "Client", "faultstring": ...,
+"debuginfo": null}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http_errors import ApiError, OverQuota
+from stoker.sandbox.loadbalancer.backend import (
+    LABELS,
+    LISTENER,
+    LOADBALANCER,
+    MEMBER,
+    MONITOR,
+    POOL,
+    Document,
+    OctaviaBackend,
+)
+from stoker.sandbox.loadbalancer.checks import not_found
+from stoker.sandbox.service import Operation, RequestContext, Service
+
+#: the newest API version the sandbox says it speaks (its behaviour is 2.x's)
+CURRENT = "v2.27"
+#: the collection and body key of each kind
+KEYS = {
+    LOADBALANCER: ("loadbalancers", "loadbalancer"),
+    LISTENER: ("listeners", "listener"),
+    POOL: ("pools", "pool"),
+    MEMBER: ("members", "member"),
+    MONITOR: ("healthmonitors", "healthmonitor"),
+}
+#: query parameters that are not filters
+CONTROL = {"limit", "marker", "page_reverse", "sort", "sort_key", "sort_dir", "fields"}
+
+
+def versions(base: str) -> tuple[int, Mapping[str, Any]]:
+    href = f"{base}/load-balancer/v2"
+    entries: list[Document] = [
+        {"id": "v2.0", "status": "SUPPORTED", "updated": "2016-12-11T00:00:00Z"},
+        {"id": CURRENT, "status": "CURRENT", "updated": "2023-03-24T00:00:00Z"},
+    ]
+    for entry in entries:
+        entry["links"] = [link(href)]
+    return 200, {"versions": entries}
+
+
+def error_body(error: ApiError) -> Response:
+    status = 403 if isinstance(error, OverQuota) else error.status
+    body = {
+        "faultcode": "Server" if status >= 500 else "Client",
+        "faultstring": error.message,
+        "debuginfo": None,
+    }
+    return JSONResponse(body, status_code=status)
+
+
+def _refs(documents: list[Document]) -> list[Document]:
+    return [{"id": d["id"]} for d in documents]
+
+
+class OctaviaApi:
+    """The handlers; one instance per sandbox."""
+
+    def __init__(self, backend: OctaviaBackend) -> None:
+        self.backend = backend
+
+    # -- views ------------------------------------------------------------------------
+
+    def _operating(self, kind: str, document: Document) -> str:
+        if document["provisioning_status"] in ("PENDING_CREATE", "ERROR"):
+            return "OFFLINE"
+        if not document["admin_state_up"]:
+            return "OFFLINE"
+        if kind == MEMBER:
+            monitored = self.backend.children(MONITOR, "pool_id", document["pool_id"])
+            return "ONLINE" if monitored else "NO_MONITOR"
+        return "ONLINE"
+
+    def view(self, kind: str, document: Document) -> Document:
+        shown = {k: v for k, v in document.items() if not k.startswith("_")}
+        shown["operating_status"] = self._operating(kind, document)
+        shown["tenant_id"] = document["project_id"]
+        children = self.backend.children
+        if kind == LOADBALANCER:
+            shown["listeners"] = _refs(children(LISTENER, "loadbalancer_id", document["id"]))
+            shown["pools"] = _refs(children(POOL, "loadbalancer_id", document["id"]))
+            shown["additional_vips"] = []
+        elif kind == LISTENER:
+            shown["loadbalancers"] = [{"id": document["loadbalancer_id"]}]
+            shown["l7policies"] = []
+            for name in ("tls_ciphers", "tls_versions", "alpn_protocols"):
+                shown[name] = None
+            shown["client_ca_tls_container_ref"] = None
+            shown["client_authentication"] = "NONE"
+            shown["client_crl_container_ref"] = None
+            shown.pop("loadbalancer_id")
+        elif kind == POOL:
+            shown["loadbalancers"] = [{"id": document["loadbalancer_id"]}]
+            shown["listeners"] = _refs(children(LISTENER, "default_pool_id", document["id"]))
+            shown["members"] = _refs(children(MEMBER, "pool_id", document["id"]))
+            monitors = children(MONITOR, "pool_id", document["id"])
+            shown["healthmonitor_id"] = monitors[0]["id"] if monitors else None
+            for name in ("tls_ciphers", "tls_versions", "alpn_protocols"):
+                shown[name] = None
+            shown.pop("loadbalancer_id")
+        elif kind == MEMBER:
+            shown.pop("loadbalancer_id")
+            shown.pop("pool_id")
+            shown["vnic_type"] = "normal"
+        elif kind == MONITOR:
+            shown["pools"] = [{"id": document["pool_id"]}]
+            shown.pop("pool_id")
+            shown.pop("loadbalancer_id")
+        return shown
+
+    @staticmethod
+    def _scope(ctx: RequestContext) -> str | None:
+        return None if ctx.is_admin else ctx.project_id
+
+    # -- handlers ---------------------------------------------------------------------
+
+    def lister(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+        plural, _ = KEYS[kind]
+
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            self.backend.settle()
+            documents = self.backend.listing(kind, self._scope(ctx))
+            if kind == MEMBER:
+                pool = self.backend.get(POOL, request.path_params["pool_id"], self._scope(ctx))
+                documents = [d for d in documents if d["pool_id"] == pool["id"]]
+            pairs = [(d, self.view(kind, d)) for d in documents]
+            for name, value in request.query_params.items():
+                if name in CONTROL:
+                    continue
+                pairs = [
+                    (raw, shown)
+                    for raw, shown in pairs
+                    if _matches(raw[name] if name in raw else shown.get(name), value)
+                ]
+            page = paginate(request, [shown for _, shown in pairs])
+            body: Document = {plural: page, f"{plural}_links": []}
+            limit = request.query_params.get("limit")
+            if limit and page and len(page) == int(limit):
+                href = (
+                    f"{base_url(request)}{request.url.path}?limit={limit}&marker={page[-1]['id']}"
+                )
+                body[f"{plural}_links"] = [link(href, "next")]
+            return reply(body)
+
+        return handler
+
+    def creator(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+        _, key = KEYS[kind]
+
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            body = await read_json(request, required=key)
+            backend = self.backend
+            backend.settle()
+            with backend.transaction():
+                if kind == LOADBALANCER:
+                    made = backend.create_loadbalancer(ctx.project_id, body, is_admin=ctx.is_admin)
+                elif kind == LISTENER:
+                    made = backend.create_listener(self._scope(ctx), body)
+                elif kind == POOL:
+                    made = backend.create_pool(self._scope(ctx), body)
+                elif kind == MEMBER:
+                    pool_id = request.path_params["pool_id"]
+                    made = backend.create_member(self._scope(ctx), pool_id, body)
+                else:
+                    made = backend.create_monitor(self._scope(ctx), body)
+            return reply({key: self.view(kind, made)}, 201)
+
+        return handler
+
+    def shower(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+        _, key = KEYS[kind]
+
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            self.backend.settle()
+            document = self._target(kind, request, ctx)
+            return reply({key: self.view(kind, document)})
+
+        return handler
+
+    def _target(self, kind: str, request: Request, ctx: RequestContext) -> Document:
+        id = request.path_params[f"{KEYS[kind][1]}_id"]
+        document = self.backend.get(kind, id, self._scope(ctx))
+        if kind == MEMBER and document["pool_id"] != request.path_params["pool_id"]:
+            raise not_found(LABELS[kind], id)
+        return document
+
+    def updater(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+        _, key = KEYS[kind]
+
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            body = await read_json(request, required=key)
+            self.backend.settle()
+            with self.backend.transaction():
+                document = self._target(kind, request, ctx)
+                updated = self.backend.update(kind, document["id"], self._scope(ctx), body)
+            return reply({key: self.view(kind, updated)}, 200)
+
+        return handler
+
+    def deleter(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+        async def handler(request: Request, ctx: RequestContext) -> Response:
+            self.backend.settle()
+            cascade = boolean(request.query_params.get("cascade"), "cascade") or False
+            with self.backend.transaction():
+                document = self._target(kind, request, ctx)
+                self.backend.delete(kind, document["id"], self._scope(ctx), cascade=cascade)
+            return no_content()
+
+        return handler
+
+    async def status_tree(self, request: Request, ctx: RequestContext) -> Response:
+        """``GET /loadbalancers/{id}/status``: the statuses of everything under it."""
+        self.backend.settle()
+        lb = self._target(LOADBALANCER, request, ctx)
+        children = self.backend.children
+
+        def statuses(kind: str, document: Document) -> Document:
+            return {
+                "id": document["id"],
+                "name": document["name"],
+                "provisioning_status": document["provisioning_status"],
+                "operating_status": self._operating(kind, document),
+            }
+
+        def pool_tree(pool: Document) -> Document:
+            tree = statuses(POOL, pool)
+            tree["members"] = [
+                {
+                    **statuses(MEMBER, m),
+                    "address": m["address"],
+                    "protocol_port": m["protocol_port"],
+                }
+                for m in children(MEMBER, "pool_id", pool["id"])
+            ]
+            monitors = children(MONITOR, "pool_id", pool["id"])
+            if monitors:
+                tree["health_monitor"] = {
+                    **statuses(MONITOR, monitors[0]),
+                    "type": monitors[0]["type"],
+                }
+            return tree
+
+        listeners = []
+        for listener in children(LISTENER, "loadbalancer_id", lb["id"]):
+            tree = statuses(LISTENER, listener)
+            pools = [
+                p
+                for p in children(POOL, "loadbalancer_id", lb["id"])
+                if p["id"] == listener.get("default_pool_id")
+            ]
+            tree["pools"] = [pool_tree(p) for p in pools]
+            listeners.append(tree)
+        body = {**statuses(LOADBALANCER, lb), "listeners": listeners}
+        return reply({"statuses": {"loadbalancer": body}})
+
+    async def providers(self, request: Request, ctx: RequestContext) -> Response:
+        entry = {"name": "amphora", "description": "The Octavia Amphora driver."}
+        return reply({"providers": [entry]})
+
+    async def empty(self, request: Request, ctx: RequestContext) -> Response:
+        """Collections the sandbox has none of (flavors, availability zones)."""
+        plural = request.url.path.rstrip("/").rsplit("/", 1)[-1]
+        key = "availability_zones" if plural == "availabilityzones" else plural
+        return reply({key: [], f"{key}_links": []})
+
+    async def version(self, request: Request, ctx: RequestContext) -> Response:
+        _, body = versions(base_url(request))
+        return reply(body)
+
+    def operations(self) -> list[Operation]:
+        """Every route, under ``/v2`` and ``/v2.0`` as Octavia serves them (the SDK asks
+        for the latter)."""
+        ops: list[Operation] = []
+        for root in ("/v2", "/v2.0"):
+            ops += [
+                Operation("GET", root, "version", self.version, authenticated=False),
+                Operation("GET", root + "/", "version", self.version, authenticated=False),
+            ]
+            for kind, path in (
+                (LOADBALANCER, "/lbaas/loadbalancers"),
+                (LISTENER, "/lbaas/listeners"),
+                (POOL, "/lbaas/pools"),
+                (MEMBER, "/lbaas/pools/{pool_id}/members"),
+                (MONITOR, "/lbaas/healthmonitors"),
+            ):
+                plural, key = KEYS[kind]
+                collection = root + path
+                item = f"{collection}/{{{key}_id}}"
+                ops += [
+                    Operation("GET", collection, f"{plural}.list", self.lister(kind)),
+                    Operation("POST", collection, f"{plural}.create", self.creator(kind)),
+                    Operation("GET", item, f"{plural}.show", self.shower(kind)),
+                    Operation("PUT", item, f"{plural}.update", self.updater(kind)),
+                    Operation("DELETE", item, f"{plural}.delete", self.deleter(kind)),
+                ]
+            lbaas = root + "/lbaas"
+            ops += [
+                Operation(
+                    "GET",
+                    lbaas + "/loadbalancers/{loadbalancer_id}/status",
+                    "loadbalancers.status",
+                    self.status_tree,
+                ),
+                Operation("GET", lbaas + "/providers", "providers.list", self.providers),
+                Operation("GET", lbaas + "/flavors", "flavors.list", self.empty),
+                Operation(
+                    "GET", lbaas + "/availabilityzones", "availabilityzones.list", self.empty
+                ),
+            ]
+        return ops
+
+
+def _matches(value: Any, wanted: str) -> bool:
+    if isinstance(value, bool):
+        return str(value).lower() == wanted.lower()
+    if isinstance(value, list):
+        return wanted in [str(v.get("id") if isinstance(v, dict) else v) for v in value]
+    return str(value) == wanted
+
+
+def operations(backend: OctaviaBackend) -> list[Operation]:
+    return OctaviaApi(backend).operations()
+
+
+SERVICE = Service(
+    name="octavia",
+    type="load-balancer",
+    prefix="/load-balancer",
+    endpoint_path="/load-balancer",
+    make_backend=OctaviaBackend,
+    operations=operations,
+    versions=versions,
+    error_body=error_body,
+)

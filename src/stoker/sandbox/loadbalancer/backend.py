@@ -1,0 +1,630 @@
+"""Octavia's backend: load balancers, listeners, pools, members and health monitors.
+
+Octavia's rule that clients feel most is the lock: every change to a load balancer or to
+anything under it puts the load balancer in ``PENDING_UPDATE`` (``PENDING_CREATE`` when it
+is new, ``PENDING_DELETE`` when it goes) until the amphorae are configured, and any other
+change asked meanwhile is refused with 409 ("... is immutable and cannot be updated").
+Here the configuring takes the sandbox's build delay; as everywhere in the sandbox nothing
+runs in the background: each request first settles the objects whose time has come
+(``PENDING_*`` becomes ``ACTIVE``, or the object is gone after ``PENDING_DELETE``).
+
+A load balancer's VIP is a real Neutron port (``octavia-lb-<id>``, owner ``Octavia``) with
+an address from the subnet's pools, made on ``vip_subnet_id`` or ``vip_network_id``, or
+the port given as ``vip_port_id``; the port Octavia made goes with the load balancer.
+
+Relations are stored one way (a listener keeps its load balancer, a member its pool) and
+the views compute the other (a load balancer's ``listeners``, a pool's ``members``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Mapping
+from typing import Any
+
+from stoker.sandbox.http_errors import BadRequest, Conflict, OverQuota
+from stoker.sandbox.loadbalancer import checks
+from stoker.sandbox.network.backend import NeutronBackend
+from stoker.sandbox.service import Hub, new_id
+
+Document = dict[str, Any]
+
+LOADBALANCER = "load-balancer.loadbalancer"
+LISTENER = "load-balancer.listener"
+POOL = "load-balancer.pool"
+MEMBER = "load-balancer.member"
+MONITOR = "load-balancer.healthmonitor"
+#: every kind, parents first; and how Octavia names each in messages
+KINDS = (LOADBALANCER, LISTENER, POOL, MEMBER, MONITOR)
+LABELS = {
+    LOADBALANCER: "Load Balancer",
+    LISTENER: "Listener",
+    POOL: "Pool",
+    MEMBER: "Member",
+    MONITOR: "Health Monitor",
+}
+#: the fault plan's quota names (``quotas: {load-balancer: {loadbalancer: 2}}``)
+QUOTA_NAMES = {
+    LOADBALANCER: "loadbalancer",
+    LISTENER: "listener",
+    POOL: "pool",
+    MEMBER: "member",
+    MONITOR: "healthmonitor",
+}
+VIP_OWNER = "Octavia"
+PROVIDER = "amphora"
+
+
+def octavia_time(seconds: float) -> str:
+    """Octavia's timestamps: no zone, no fraction (``2026-11-25T02:18:08``)."""
+    import time
+
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+
+
+class OctaviaBackend:
+    """The load-balancing objects of one sandbox; see the module docstring."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.store = hub.store
+
+    def transaction(self) -> Any:
+        return self.store.transaction()
+
+    @property
+    def delay(self) -> float:
+        return float(self.hub.config.build_delay)
+
+    # -- time -------------------------------------------------------------------------
+
+    def settle(self) -> None:
+        """Finish what the clock says is done: ``PENDING_*`` objects become ``ACTIVE``,
+        or are removed after ``PENDING_DELETE``."""
+        now = self.hub.now()
+        with self.store.transaction():
+            for kind in KINDS:
+                for document in self.store.list(
+                    kind,
+                    where=lambda d: (
+                        str(d["provisioning_status"]).startswith("PENDING") and d["_until"] <= now
+                    ),
+                ):
+                    if document["provisioning_status"] == "PENDING_DELETE":
+                        self.store.delete(kind, document["id"])
+                    else:
+                        document["provisioning_status"] = "ACTIVE"
+                        self.store.put(kind, document["id"], document)
+
+    def _pending(self, kind: str, document: Document, status: str) -> None:
+        document["provisioning_status"] = status
+        document["_until"] = self.hub.now() + self.delay
+        if status != "PENDING_CREATE":
+            document["updated_at"] = octavia_time(self.hub.now())
+        self.store.put(kind, document["id"], document)
+
+    def _lock(self, lb: Document) -> None:
+        """Octavia's test-and-set: the load balancer must not be busy, then it is."""
+        if str(lb["provisioning_status"]).startswith("PENDING"):
+            raise checks.immutable(LABELS[LOADBALANCER], lb["id"])
+        self._pending(LOADBALANCER, lb, "PENDING_UPDATE")
+
+    # -- reading ----------------------------------------------------------------------
+
+    def get(self, kind: str, id: str, project: str | None) -> Document:
+        """The object if ``project`` (None: an admin) may see it, else 404."""
+        document = self.store.get(kind, str(id))
+        if document is None or (project is not None and document["project_id"] != project):
+            raise checks.not_found(LABELS[kind], id)
+        return document
+
+    def _reference(self, kind: str, id: Any, project: str | None) -> Document:
+        """An object a body names (400 when it is not there, as Octavia answers)."""
+        document = self.store.get(kind, str(id))
+        if document is None or (project is not None and document["project_id"] != project):
+            raise checks.missing_subresource(LABELS[kind], str(id))
+        return document
+
+    def listing(self, kind: str, project: str | None) -> list[Document]:
+        return self.store.list(kind, project_id=project)
+
+    def children(self, kind: str, field: str, id: str) -> list[Document]:
+        return self.store.list(kind, where=lambda d: d.get(field) == id)
+
+    # -- creating ---------------------------------------------------------------------
+
+    def _new(
+        self,
+        kind: str,
+        project: str,
+        body: Mapping[str, Any],
+        *,
+        object_id: str | None = None,
+        **fields: Any,
+    ) -> Document:
+        faults = self.hub.config.faults
+        limit = faults.quota("load-balancer", QUOTA_NAMES[kind]) if faults else None
+        if limit is not None and limit >= 0 and self.store.count(kind, project_id=project) >= limit:
+            raise OverQuota(f"Quota has been met for resources: {LABELS[kind]}")
+        document: Document = {
+            "id": object_id or new_id(),
+            "name": checks.text(body, "name"),
+            "description": checks.text(body, "description"),
+            "admin_state_up": checks.boolean(body, "admin_state_up", True),
+            "project_id": project,
+            "provisioning_status": "PENDING_CREATE",
+            "created_at": octavia_time(self.hub.now()),
+            "updated_at": None,
+            "tags": checks.tags(body),
+            "_until": self.hub.now() + self.delay,
+        }
+        document.update(fields)
+        self.store.insert(kind, document["id"], document, project)
+        return document
+
+    @staticmethod
+    def _owner(ctx_project: str, body: Mapping[str, Any], is_admin: bool) -> str:
+        """The project a new object belongs to: the caller's, or the one an admin names."""
+        asked = body.get("project_id") or body.get("tenant_id")
+        if asked and asked != ctx_project:
+            if not is_admin:
+                raise checks.validation("project_id may only be set by an administrator")
+            return str(asked)
+        return ctx_project
+
+    def create_loadbalancer(
+        self, project: str, body: Mapping[str, Any], *, is_admin: bool = False
+    ) -> Document:
+        owner = self._owner(project, body, is_admin)
+        provider = checks.text(body, "provider", PROVIDER) or PROVIDER
+        if provider not in (PROVIDER, "octavia"):
+            raise checks.validation(f"Provider '{provider}' is not enabled.")
+        for name in ("flavor_id", "availability_zone"):
+            if body.get(name):
+                raise checks.missing_subresource(
+                    "Flavor" if name == "flavor_id" else "Availability Zone", str(body[name])
+                )
+        lb_id = new_id()
+        vip = self._vip(owner, body, lb_id)
+        return self._new(
+            LOADBALANCER,
+            owner,
+            body,
+            object_id=lb_id,
+            provider=PROVIDER,
+            flavor_id=None,
+            availability_zone=None,
+            vip_qos_policy_id=body.get("vip_qos_policy_id"),
+            **vip,
+        )
+
+    def _neutron(self) -> NeutronBackend:
+        neutron = self.hub.backends.get("network")
+        if not isinstance(neutron, NeutronBackend):
+            raise BadRequest("The networking service is not available to allocate a VIP.")
+        return neutron
+
+    def _vip(self, project: str, body: Mapping[str, Any], lb_id: str) -> Document:
+        """The VIP's port, subnet, network and address (a new port unless one is given)."""
+        port_id = body.get("vip_port_id")
+        subnet_id = body.get("vip_subnet_id")
+        network_id = body.get("vip_network_id")
+        wanted = checks.address(body, "vip_address")
+        if not (port_id or subnet_id or network_id):
+            raise checks.validation(
+                "VIP must contain one of: vip_port_id, vip_network_id, vip_subnet_id."
+            )
+        neutron = self._neutron()
+        if port_id:
+            port = neutron.ports.records.find(str(port_id), project)
+            if port is None:
+                raise checks.missing_subresource("Port", str(port_id))
+            if not port["fixed_ips"]:
+                raise checks.validation(f"Port {port_id} has no fixed IP address.")
+            fixed = port["fixed_ips"][0]
+            return {
+                "vip_port_id": port["id"],
+                "vip_subnet_id": fixed["subnet_id"],
+                "vip_network_id": port["network_id"],
+                "vip_address": fixed["ip_address"],
+                "_vip_owned": False,
+            }
+        if subnet_id:
+            subnet = neutron.subnets.records.find(str(subnet_id), project)
+            if subnet is None:
+                raise checks.missing_subresource("Subnet", str(subnet_id))
+            if network_id and network_id != subnet["network_id"]:
+                raise checks.validation("vip_subnet_id is not on vip_network_id.")
+        else:
+            network = neutron.networks.records.find(str(network_id), project)
+            if network is None:
+                raise checks.missing_subresource("Network", str(network_id))
+            subnets = neutron.subnets.of_network(network["id"])
+            if wanted is not None:
+                subnets = [
+                    s
+                    for s in subnets
+                    if ipaddress.ip_address(wanted) in ipaddress.ip_network(s["cidr"])
+                ]
+            if not subnets:
+                raise checks.validation("Supplied network does not contain a subnet.")
+            subnet = sorted(subnets, key=lambda s: int(s["ip_version"]))[0]
+        fixed_ip: Document = {"subnet_id": subnet["id"]}
+        if wanted is not None:
+            fixed_ip["ip_address"] = wanted
+        port = neutron.ports.create(
+            project,
+            {
+                "network_id": subnet["network_id"],
+                "fixed_ips": [fixed_ip],
+                "name": f"octavia-lb-{lb_id}",
+                "device_owner": VIP_OWNER,
+                "device_id": f"lb-{lb_id}",
+            },
+        )
+        return {
+            "vip_port_id": port["id"],
+            "vip_subnet_id": subnet["id"],
+            "vip_network_id": subnet["network_id"],
+            "vip_address": port["fixed_ips"][0]["ip_address"],
+            "_vip_owned": True,
+        }
+
+    def create_listener(self, project: str | None, body: Mapping[str, Any]) -> Document:
+        lb = self._reference(LOADBALANCER, checks.required(body, "loadbalancer_id"), project)
+        protocol = checks.choice(body, "protocol", checks.LISTENER_PROTOCOLS)
+        checks.required(body, "protocol")
+        port = checks.integer(body, "protocol_port", minimum=1, maximum=65535)
+        checks.required(body, "protocol_port")
+        if protocol == "TERMINATED_HTTPS" and not (
+            body.get("default_tls_container_ref") or body.get("sni_container_refs")
+        ):
+            raise checks.validation(
+                "An SNI or default certificate container reference must be provided for "
+                "TERMINATED_HTTPS listeners."
+            )
+        for other in self.children(LISTENER, "loadbalancer_id", lb["id"]):
+            if other["protocol_port"] == port and _same_transport(other["protocol"], protocol):
+                raise Conflict(
+                    "Another Listener on this Load Balancer is already using protocol "
+                    f"{protocol} and protocol_port {port}"
+                )
+        pool_id = body.get("default_pool_id")
+        if pool_id:
+            self._default_pool(lb, str(pool_id), protocol, project)
+        self._lock(lb)
+        return self._new(
+            LISTENER,
+            lb["project_id"],
+            body,
+            loadbalancer_id=lb["id"],
+            protocol=protocol,
+            protocol_port=port,
+            connection_limit=checks.integer(body, "connection_limit", -1, minimum=-1),
+            default_pool_id=pool_id,
+            default_tls_container_ref=body.get("default_tls_container_ref"),
+            sni_container_refs=list(body.get("sni_container_refs") or []),
+            allowed_cidrs=_cidrs(body.get("allowed_cidrs")),
+            insert_headers=dict(body.get("insert_headers") or {}),
+            timeout_client_data=checks.integer(body, "timeout_client_data", 50000, minimum=0),
+            timeout_member_connect=checks.integer(body, "timeout_member_connect", 5000, minimum=0),
+            timeout_member_data=checks.integer(body, "timeout_member_data", 50000, minimum=0),
+            timeout_tcp_inspect=checks.integer(body, "timeout_tcp_inspect", 0, minimum=0),
+        )
+
+    def _default_pool(
+        self, lb: Document, pool_id: str, protocol: str, project: str | None
+    ) -> Document:
+        pool = self._reference(POOL, pool_id, project)
+        if pool["loadbalancer_id"] != lb["id"]:
+            raise checks.validation(f"Pool {pool_id} is not on load balancer {lb['id']}.")
+        if pool["protocol"] not in checks.COMPATIBLE.get(protocol, ()):
+            raise checks.validation(
+                f"The pool protocol '{pool['protocol']}' is invalid while the listener "
+                f"protocol is '{protocol}'."
+            )
+        return pool
+
+    def create_pool(self, project: str | None, body: Mapping[str, Any]) -> Document:
+        protocol = checks.choice(body, "protocol", checks.POOL_PROTOCOLS)
+        checks.required(body, "protocol")
+        algorithm = checks.choice(body, "lb_algorithm", checks.ALGORITHMS)
+        checks.required(body, "lb_algorithm")
+        listener: Document | None = None
+        if body.get("listener_id"):
+            listener = self._reference(LISTENER, body["listener_id"], project)
+            if listener.get("default_pool_id"):
+                raise Conflict("This listener already has a default pool")
+            lb = self.get(LOADBALANCER, listener["loadbalancer_id"], None)
+            if body.get("loadbalancer_id") and body["loadbalancer_id"] != lb["id"]:
+                raise checks.validation("The listener is not on the given load balancer.")
+            if protocol not in checks.COMPATIBLE.get(listener["protocol"], ()):
+                raise checks.validation(
+                    f"The pool protocol '{protocol}' is invalid while the listener protocol "
+                    f"is '{listener['protocol']}'."
+                )
+        elif body.get("loadbalancer_id"):
+            lb = self._reference(LOADBALANCER, body["loadbalancer_id"], project)
+        else:
+            raise checks.validation("loadbalancer_id or listener_id must be specified.")
+        persistence = _persistence(body.get("session_persistence"))
+        self._lock(lb)
+        pool = self._new(
+            POOL,
+            lb["project_id"],
+            body,
+            loadbalancer_id=lb["id"],
+            protocol=protocol,
+            lb_algorithm=algorithm,
+            session_persistence=persistence,
+            tls_enabled=checks.boolean(body, "tls_enabled", False),
+            tls_container_ref=body.get("tls_container_ref"),
+            ca_tls_container_ref=body.get("ca_tls_container_ref"),
+            crl_container_ref=body.get("crl_container_ref"),
+        )
+        if listener is not None:
+            listener["default_pool_id"] = pool["id"]
+            self._pending(LISTENER, listener, "PENDING_UPDATE")
+        return pool
+
+    def create_member(self, project: str | None, pool_id: str, body: Mapping[str, Any]) -> Document:
+        pool = self.get(POOL, pool_id, project)
+        ip = checks.address(body, "address")
+        checks.required(body, "address")
+        port = checks.integer(body, "protocol_port", minimum=1, maximum=65535)
+        checks.required(body, "protocol_port")
+        subnet_id = body.get("subnet_id")
+        if subnet_id and self._neutron().subnets.records.find(str(subnet_id), None) is None:
+            raise checks.missing_subresource("Subnet", str(subnet_id))
+        for other in self.children(MEMBER, "pool_id", pool["id"]):
+            if other["address"] == ip and other["protocol_port"] == port:
+                raise Conflict(
+                    f"Another member on this pool is already using ip address {ip} on "
+                    f"protocol_port {port}"
+                )
+        lb = self.get(LOADBALANCER, pool["loadbalancer_id"], None)
+        self._lock(lb)
+        return self._new(
+            MEMBER,
+            pool["project_id"],
+            body,
+            pool_id=pool["id"],
+            loadbalancer_id=lb["id"],
+            address=ip,
+            protocol_port=port,
+            weight=checks.integer(body, "weight", 1, minimum=0, maximum=256),
+            backup=checks.boolean(body, "backup", False),
+            subnet_id=subnet_id,
+            monitor_address=checks.address(body, "monitor_address"),
+            monitor_port=checks.integer(body, "monitor_port", minimum=1, maximum=65535),
+        )
+
+    def create_monitor(self, project: str | None, body: Mapping[str, Any]) -> Document:
+        pool = self._reference(POOL, checks.required(body, "pool_id"), project)
+        kind = checks.choice(body, "type", checks.MONITOR_TYPES)
+        checks.required(body, "type")
+        for name in ("delay", "timeout", "max_retries"):
+            checks.required(body, name)
+        if self.children(MONITOR, "pool_id", pool["id"]):
+            raise Conflict("This pool already has a health monitor")
+        http = kind in ("HTTP", "HTTPS")
+        if not http and any(body.get(n) for n in ("http_method", "url_path", "expected_codes")):
+            raise checks.validation(
+                "http_method, url_path and expected_codes are only valid for HTTP and HTTPS "
+                "health monitors."
+            )
+        lb = self.get(LOADBALANCER, pool["loadbalancer_id"], None)
+        self._lock(lb)
+        return self._new(
+            MONITOR,
+            pool["project_id"],
+            body,
+            pool_id=pool["id"],
+            loadbalancer_id=lb["id"],
+            type=kind,
+            delay=checks.integer(body, "delay", minimum=0),
+            timeout=checks.integer(body, "timeout", minimum=0),
+            max_retries=checks.integer(body, "max_retries", minimum=1, maximum=10),
+            max_retries_down=checks.integer(body, "max_retries_down", 3, minimum=1, maximum=10),
+            http_method=checks.choice(
+                body, "http_method", checks.HTTP_METHODS, "GET" if http else None
+            ),
+            url_path=checks.text(body, "url_path", "/" if http else None),
+            expected_codes=checks.text(body, "expected_codes", "200" if http else None),
+            http_version=body.get("http_version"),
+            domain_name=body.get("domain_name"),
+        )
+
+    # -- updating ---------------------------------------------------------------------
+
+    #: what PUT may change, by kind (others are refused as Octavia's types refuse them)
+    UPDATABLE: dict[str, tuple[str, ...]] = {
+        LOADBALANCER: ("name", "description", "admin_state_up", "vip_qos_policy_id", "tags"),
+        LISTENER: (
+            "name",
+            "description",
+            "admin_state_up",
+            "connection_limit",
+            "default_pool_id",
+            "default_tls_container_ref",
+            "sni_container_refs",
+            "allowed_cidrs",
+            "insert_headers",
+            "timeout_client_data",
+            "timeout_member_connect",
+            "timeout_member_data",
+            "timeout_tcp_inspect",
+            "tags",
+        ),
+        POOL: (
+            "name",
+            "description",
+            "admin_state_up",
+            "lb_algorithm",
+            "session_persistence",
+            "tls_enabled",
+            "tls_container_ref",
+            "ca_tls_container_ref",
+            "crl_container_ref",
+            "tags",
+        ),
+        MEMBER: (
+            "name",
+            "admin_state_up",
+            "weight",
+            "backup",
+            "monitor_address",
+            "monitor_port",
+            "tags",
+        ),
+        MONITOR: (
+            "name",
+            "admin_state_up",
+            "delay",
+            "timeout",
+            "max_retries",
+            "max_retries_down",
+            "http_method",
+            "url_path",
+            "expected_codes",
+            "http_version",
+            "domain_name",
+            "tags",
+        ),
+    }
+
+    def update(self, kind: str, id: str, project: str | None, body: Mapping[str, Any]) -> Document:
+        document = self.get(kind, id, project)
+        for name in body:
+            if name not in self.UPDATABLE[kind]:
+                raise BadRequest(f"Invalid input for field/attribute {name}. Value: "
+                                 f"'{body[name]}'. Cannot be updated.")  # fmt: skip
+        changes = dict(body)
+        if "name" in changes or "description" in changes:
+            for name in ("name", "description"):
+                if name in changes:
+                    changes[name] = checks.text(changes, name)
+        if "admin_state_up" in changes:
+            changes["admin_state_up"] = checks.boolean(changes, "admin_state_up", True)
+        if "tags" in changes:
+            changes["tags"] = checks.tags(changes)
+        if kind == POOL:
+            if "lb_algorithm" in changes:
+                checks.choice(changes, "lb_algorithm", checks.ALGORITHMS)
+            if "session_persistence" in changes:
+                changes["session_persistence"] = _persistence(changes["session_persistence"])
+        if kind == MEMBER:
+            if "weight" in changes:
+                changes["weight"] = checks.integer(changes, "weight", 1, minimum=0, maximum=256)
+            if "monitor_address" in changes:
+                changes["monitor_address"] = checks.address(changes, "monitor_address")
+        if kind == MONITOR:
+            for name in ("delay", "timeout"):
+                if name in changes:
+                    changes[name] = checks.integer(changes, name, minimum=0)
+            if "max_retries" in changes:
+                changes["max_retries"] = checks.integer(
+                    changes, "max_retries", minimum=1, maximum=10
+                )
+            if "http_method" in changes:
+                checks.choice(changes, "http_method", checks.HTTP_METHODS)
+        if kind == LISTENER:
+            if "connection_limit" in changes:
+                changes["connection_limit"] = checks.integer(
+                    changes, "connection_limit", -1, minimum=-1
+                )
+            if "allowed_cidrs" in changes:
+                changes["allowed_cidrs"] = _cidrs(changes["allowed_cidrs"])
+        lb = self.get(LOADBALANCER, str(document.get("loadbalancer_id", document["id"])), None)
+        if kind == LISTENER and changes.get("default_pool_id"):
+            self._default_pool(lb, str(changes["default_pool_id"]), document["protocol"], project)
+        self._lock(lb)
+        if kind == LOADBALANCER:
+            document = lb
+        document.update(changes)
+        self._pending(kind, document, "PENDING_UPDATE")
+        return document
+
+    # -- deleting ---------------------------------------------------------------------
+
+    def delete(self, kind: str, id: str, project: str | None, *, cascade: bool = False) -> None:
+        document = self.get(kind, id, project)
+        if document["provisioning_status"] == "PENDING_DELETE":
+            raise checks.immutable(LABELS[kind], id)
+        if kind == LOADBALANCER:
+            self._delete_loadbalancer(document, cascade)
+            return
+        lb = self.get(LOADBALANCER, document["loadbalancer_id"], None)
+        self._lock(lb)
+        doomed = [(kind, document)]
+        if kind == POOL:
+            doomed += [(MEMBER, m) for m in self.children(MEMBER, "pool_id", id)]
+            doomed += [(MONITOR, m) for m in self.children(MONITOR, "pool_id", id)]
+            for listener in self.children(LISTENER, "default_pool_id", id):
+                listener["default_pool_id"] = None
+                self._pending(LISTENER, listener, "PENDING_UPDATE")
+        for doomed_kind, doomed_document in doomed:
+            self._pending(doomed_kind, doomed_document, "PENDING_DELETE")
+
+    def _delete_loadbalancer(self, lb: Document, cascade: bool) -> None:
+        if str(lb["provisioning_status"]).startswith("PENDING"):
+            raise checks.immutable(LABELS[LOADBALANCER], lb["id"])
+        children = [
+            (kind, child)
+            for kind in KINDS[1:]
+            for child in self.children(kind, "loadbalancer_id", lb["id"])
+        ]
+        if children and not cascade:
+            raise BadRequest(f"Cannot delete Load Balancer {lb['id']} - it has children")
+        for kind, child in children:
+            self._pending(kind, child, "PENDING_DELETE")
+        self._pending(LOADBALANCER, lb, "PENDING_DELETE")
+        if lb.get("_vip_owned"):
+            # the port goes now, not when the delete settles: Neutron's listings must not
+            # wait for someone to read Octavia again
+            self._neutron().unplug(lb["vip_port_id"], delete=True)
+
+
+def _same_transport(one: str, other: str) -> bool:
+    """Two listeners clash on a port when both use TCP (or both UDP, or SCTP)."""
+
+    def transport(protocol: str) -> str:
+        return protocol if protocol in ("UDP", "SCTP") else "TCP"
+
+    return transport(one) == transport(other)
+
+
+def _cidrs(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise checks.invalid("allowed_cidrs", value, "Value should be a list")
+    result = []
+    for cidr in value:
+        try:
+            result.append(str(ipaddress.ip_network(str(cidr), strict=False)))
+        except ValueError:
+            raise checks.invalid("allowed_cidrs", cidr, "Value should be a valid CIDR") from None
+    return result
+
+
+def _persistence(value: Any) -> Document | None:
+    if value is None or value == {}:
+        return None
+    if not isinstance(value, dict):
+        raise checks.invalid("session_persistence", value, "Value should be a dictionary")
+    kind = checks.choice(value, "type", checks.PERSISTENCE_TYPES)
+    checks.required(value, "type")
+    cookie = value.get("cookie_name")
+    if kind == "APP_COOKIE" and not cookie:
+        raise checks.validation("session_persistence cookie_name is required for APP_COOKIE.")
+    if kind != "APP_COOKIE" and cookie:
+        raise checks.validation(
+            f"session_persistence cookie_name is only valid with APP_COOKIE, not {kind}."
+        )
+    return {
+        "type": kind,
+        "cookie_name": cookie,
+        "persistence_timeout": value.get("persistence_timeout"),
+        "persistence_granularity": value.get("persistence_granularity"),
+    }
