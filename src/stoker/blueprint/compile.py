@@ -404,6 +404,7 @@ class _Compiler:
             resources[name] = body
             registry[kind.resource_type] = kind.name
             files[kind.name] = kind.text
+            files.update(kind.helpers)
             for nested, owner in self.resolution.nested_in.items():
                 nested_type = self.resolution.type_of(nested)
                 if owner == name and nested_type is not None:

@@ -24,6 +24,7 @@ written in the keys (see docs/blueprints.md for the full table):
   that gets what the cloud answers for the cloud requirements (minRam..., os, jurisdiction);
 - ``content``: ``script`` (parameter ``script`` gets the text) or ``file`` (parameters
   ``filename`` and ``url``, or ``data`` in base64);
+- ``files``: helper templates beside it that it names as resource types, shipped with it;
 - ``nest.A``: ``TYPE_PARAM/PROPERTIES_PARAM``: attribute A names a component that is not
   made on its own but handed over as a resource definition (a tier's ``nodespec``).
 """
@@ -71,6 +72,8 @@ class LibraryType:
     #: parameter name -> its type (``string``, ``comma_delimited_list``, ...)
     parameters: dict[str, str] = field(default_factory=dict)
     outputs: list[str] = field(default_factory=list)
+    #: helper templates it uses by file name (read from its directory): name -> text
+    helpers: dict[str, str] = field(default_factory=dict)
     span: Span | None = None
 
     @property
@@ -183,6 +186,12 @@ def read_type(path: str) -> tuple[LibraryType | None, list[Diagnostic]]:
             if pair is None:
                 return bad(f"{key} must be TYPE_PARAM/PROPERTIES_PARAM (got {values[0]})")
             entry.nest[rest] = pair
+    for helper in caps.get("files", []):
+        helper_path = os.path.join(os.path.dirname(path), helper)
+        if os.path.basename(helper) != helper or not os.path.isfile(helper_path):
+            return bad(f"files names {helper}, which is not a file beside the template")
+        with open(helper_path, encoding="utf-8") as handle:
+            entry.helpers[helper] = handle.read()
     for param in [
         *(p for p, _, _ in entry.receive.values()),
         *entry.cloud.values(),
