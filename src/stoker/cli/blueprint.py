@@ -15,6 +15,7 @@ from stoker.cli.output import report
 from stoker.errors import Rejected
 from stoker.errors import StokerError as StokerErrorBase
 
+
 @dataclass(frozen=True, slots=True)
 class BlueprintCloud:
     """A template file that is a blueprint, and the cloud that answers its requirements."""

@@ -259,12 +259,11 @@ def create(
     show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
+    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
     from stoker.cli.progress import Progress
     from stoker.cli.template import load_from_options
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
-
-    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
 
     blueprint = BlueprintCloud(session.os_cloud) if looks_like_blueprint(template_file) else None
     if blueprint is not None:

@@ -29,8 +29,9 @@ from stoker.engine.resolution import ProviderCache
 from stoker.engine.tree_check import TreeCheck
 
 if TYPE_CHECKING:
-    from stoker.cli.blueprint import BlueprintCloud
     from rich.console import Console
+
+    from stoker.cli.blueprint import BlueprintCloud
 from stoker.engine.validation import validate_tree
 from stoker.engine.views import validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
