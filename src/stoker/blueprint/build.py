@@ -149,3 +149,72 @@ def no_blueprint(label: str) -> Diagnostic:
         "not a blueprint: a blueprint has components and no heat_template_version",
         span=Span(label, 1, 1),
     )
+
+
+#: the compiled environment's name among a stack's files
+ENVIRONMENT_FILE = "blueprint.env.yaml"
+
+
+def stack_files(source: Source, compiled: Compiled) -> dict[str, str]:
+    """What a stack made from a blueprint carries as its files: the package's members,
+    the library templates, the compiled environment (`ENVIRONMENT_FILE`) and the
+    blueprint itself (`stoker.blueprint.SOURCE_FILE`, for ``template show --source``)."""
+    from stoker.blueprint import SOURCE_FILE
+
+    files = {**source.files, **compiled.files}
+    files[ENVIRONMENT_FILE] = compiled.environment_text()
+    files[SOURCE_FILE] = source.text
+    return files
+
+
+def looks_like_blueprint(text: str, label: str) -> bool:
+    """The API's and the CLI's test of a template's text (`stoker.blueprint.is_blueprint`),
+    after a cheap look for the word ``components`` so a template is not read twice."""
+    from stoker.blueprint import is_blueprint
+
+    if "components" not in text:
+        return False
+    try:
+        return is_blueprint(load_document(text, label).data)
+    except TemplateError:
+        return False  # the template path reports it
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRequest:
+    """A blueprint compiled into what a Heat request carries."""
+
+    template: str
+    files: dict[str, str]
+    environment_files: list[str]
+
+
+def compile_request(
+    source: Source,
+    facts: CloudFacts | None,
+    *,
+    environment_files: Sequence[str] = (),
+    how_to_choose: str = "",
+) -> CompiledRequest:
+    """Compile an uploaded blueprint (the API's ``POST /stacks`` with YAML or a ZIP):
+    ``environment_files`` name members of ``source.files`` (a package's
+    ``environment.yaml``), whose ``parameter_defaults`` the compiler reads too. Raises
+    `TemplateError` with every finding when it cannot be compiled."""
+    defaults: dict[str, Any] = {}
+    for name in environment_files:
+        text = source.files.get(name)
+        if text is None:
+            continue
+        data = plain(load_document(text, name, yaml_only=True).data)
+        if isinstance(data, Mapping) and isinstance(data.get("parameter_defaults"), Mapping):
+            defaults.update(data["parameter_defaults"])
+    analysis, compiled = compile_source(
+        source, facts, defaults=defaults, how_to_choose=how_to_choose
+    )
+    if compiled is None or not analysis.ok:
+        raise TemplateError([d for d in analysis.diagnostics if d.is_error])
+    return CompiledRequest(
+        compiled.text,
+        stack_files(source, compiled),
+        [ENVIRONMENT_FILE, *environment_files],
+    )

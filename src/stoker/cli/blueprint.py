@@ -194,11 +194,9 @@ def library_command(libraries: tuple[str, ...], fmt: str) -> None:
 
 def looks_like_blueprint(path: str) -> bool:
     """Whether the template file of ``stack create`` is a blueprint (or a package holding
-    one): the one test `stoker.blueprint.is_blueprint`, after a cheap look for the word
-    ``components`` so an ordinary template is not read twice."""
-    from stoker.blueprint import is_blueprint
+    one), by the test the API uses too."""
     from stoker.blueprint.build import file_source
-    from stoker.template.loader import load_document
+    from stoker.blueprint.build import looks_like_blueprint as text_is_blueprint
 
     if not path.lower().endswith(".zip"):
         with open(path, "rb") as handle:
@@ -206,9 +204,9 @@ def looks_like_blueprint(path: str) -> bool:
                 return False
     try:
         source = file_source(path)
-        return is_blueprint(load_document(source.text, source.label).data)
     except (StokerErrorBase, OSError, UnicodeDecodeError):
         return False  # let the template path report it
+    return text_is_blueprint(source.text, source.label)
 
 
 def blueprint_request(
@@ -219,23 +217,21 @@ def blueprint_request(
     libraries: tuple[str, ...] = (),
 ) -> Any:
     """The compiled blueprint as a request's inputs (`stoker.definition.requests`): the
-    template, the library templates and the environment as its files, the user's
-    environments after the compiled one, and the blueprint itself kept among the files
-    (``stack template show --source`` prints it)."""
-    from stoker.blueprint import SOURCE_FILE
+    template, with the library templates, the compiled environment and the blueprint
+    among its files (`stoker.blueprint.build.stack_files`), and the user's environments
+    after the compiled one."""
+    from stoker.blueprint.build import ENVIRONMENT_FILE, stack_files
     from stoker.definition.requests import RequestInputs
 
     source, compiled = compile_file(path, environments, libraries, os_cloud)
-    environment_name = "blueprint.env.yaml"
-    files = {**source.files, **compiled.files, environment_name: compiled.environment_text()}
-    files[SOURCE_FILE] = source.text
+    files = stack_files(source, compiled)
     for env_path in environments:
         with open(env_path, encoding="utf-8") as handle:
             files[env_path] = handle.read()
     return RequestInputs(
         template=compiled.text,
         files=files,
-        environment_files=[environment_name, *environments],
+        environment_files=[ENVIRONMENT_FILE, *environments],
         parameters=parameters,
         label=f"{path} (compiled)",
     )
