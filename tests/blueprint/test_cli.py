@@ -56,3 +56,28 @@ def test_library_lists_the_component_types() -> None:
     assert code == 0
     assert rows["org.openstack.nova.Server"]["components"] == ["server", "OS::Nova::Server"]
     assert "loadbalancer" in rows["org.openstack.octavia.LoadBalancer"]["offers"]
+
+
+SCRIPTS = """name: scripts only
+components:
+  setup:
+    type: com.example.script.ShellScript
+    content: setup.sh
+    sudo: false
+"""
+
+
+def test_stack_create_compiles_a_blueprint_and_keeps_it_as_its_source(tmp_path: Path) -> None:
+    (tmp_path / "setup.sh").write_text("#!/bin/sh\necho ready\n")
+    blueprint = tmp_path / "bp.yaml"
+    blueprint.write_text(SCRIPTS)
+    db = f"sqlite:///{tmp_path / 'stoker.db'}"
+    code, _, err = run("--db", db, "stack", "create", "bp", "-t", str(blueprint))
+    assert code == 0, err
+    code, out, _ = run("--db", db, "stack", "template", "show", "bp", "--source")
+    assert code == 0 and out == SCRIPTS
+    code, out, _ = run("--db", db, "stack", "template", "show", "bp", "-f", "json")
+    script = json.loads(out)["resources"]["setup"]["properties"]["script"]
+    assert script == "#!/bin/sh\necho ready\n"
+    code, _, err = run("--db", db, "stack", "template", "show", "nosuch", "--source")
+    assert code == 1 and "could not be found" in err
