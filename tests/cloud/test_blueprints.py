@@ -173,3 +173,31 @@ def test_camp_three_tier_from_a_package(
     source = stoker("template", "show", "bp4", "--source")
     assert source.stdout == (EXAMPLES / "4-camp-cdi.map.yaml").read_text()
     deleted(stoker, admin, "bp4")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name",
+    [
+        "1-script-server.list.json",
+        "2-war-jetty.map.yaml",
+        "3-elastic-php.list.yaml",
+        "4-camp-cdi.list.yaml",
+    ],
+)
+def test_compiled_output_validates(
+    name: str,
+    cloud_env: dict[str, str],
+    private_subnet: str,
+    rhel_image: str,
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "compiled.yaml"
+    args = ["blueprint", "compile", str(EXAMPLES / name), "-o", str(out), "-e", US]
+    compiled = CliRunner().invoke(cli, args)
+    assert compiled.exit_code == 0, compiled.stderr
+    assert "  # " in out.read_text()  # a comment per component and requirement
+    env = str(tmp_path / "compiled.env.yaml")
+    validated = CliRunner().invoke(cli, ["template", "validate", str(out), "-e", env])
+    assert validated.exit_code == 0, validated.stderr
+    assert "warning" not in validated.stderr
