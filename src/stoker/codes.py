@@ -59,12 +59,3 @@ FILE_NOT_FETCHED = "W1071"
 # Resource properties
 PROPERTY_VALUE = "E1080"  # wrong type, constraint violated, required property missing
 PROPERTY_UNKNOWN = "E1081"  # a property the resource type does not declare
-
-# Blueprints (stoker.blueprint)
-BLUEPRINT_SHAPE = "E1090"  # a blueprint, component or requirement of the wrong shape
-BLUEPRINT_TYPE = "E1091"  # a component type that is unknown, or cannot be inferred
-BLUEPRINT_UNFULFILLED = "E1092"  # no candidate fulfils a requirement
-BLUEPRINT_AMBIGUOUS = "E1093"  # several candidates fulfil a requirement
-BLUEPRINT_CYCLE = "E1094"  # requirements that go round in circles
-BLUEPRINT_LIBRARY = "E1095"  # a library template whose capabilities cannot be used
-BLUEPRINT_CLOUD = "E1096"  # a requirement the cloud cannot meet (flavor, image, zone)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from stoker import codes
+from stoker.blueprint import codes
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.compile import Compiled
 from stoker.definition.loading import LoadOptions

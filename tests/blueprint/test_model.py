@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from stoker import codes
-from stoker.blueprint import is_blueprint
+from stoker.blueprint import codes, is_blueprint
 from stoker.blueprint.model import Blueprint
 from stoker.blueprint.parse import parse_blueprint
 from stoker.template.loader import load_document, read_file

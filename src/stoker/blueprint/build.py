@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stoker import codes
+from stoker.blueprint import codes
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.compile import Compiled, ContentReader, compile_blueprint
 from stoker.blueprint.fulfil import Resolution, resolve

@@ -14,18 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.blueprint.fulfil import Rejection
+from stoker.errors import RequirementUnmet
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b?)?\s*$", re.IGNORECASE)
 _UNIT_MB = {"k": 1 / 1024, "m": 1, "g": 1024, "t": 1024 * 1024}
-
-
-class FactsError(ValueError):
-    """A requirement the cloud cannot meet, or a value that is not a size; the message
-    says which and why."""
-
-    def __init__(self, message: str, rejected: Sequence[Rejection] = ()) -> None:
-        super().__init__(message)
-        self.rejected = list(rejected)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +79,10 @@ class CloudFacts:
 def size_mb(value: Any, default_unit: str, what: str) -> int:
     """``4gb``, ``512 MB``, ``2GiB`` or a bare number (in ``default_unit``) as MB."""
     if isinstance(value, bool):
-        raise FactsError(f"{what} must be a size such as 4gb (got {value!r})")
+        raise RequirementUnmet(f"{what} must be a size such as 4gb (got {value!r})")
     match = _SIZE.match(str(value))
     if match is None:
-        raise FactsError(f"{what} must be a size such as 4gb or 512mb (got {value!r})")
+        raise RequirementUnmet(f"{what} must be a size such as 4gb or 512mb (got {value!r})")
     unit = (match.group(2) or default_unit)[0].lower()
     return int(float(match.group(1)) * _UNIT_MB[unit])
 
@@ -110,7 +102,7 @@ def choose_flavor(facts: CloudFacts, ram: int, vcpus: int, disk: int) -> tuple[F
             fitting.append(flavor)
     wanted = f"RAM >= {ram} MB, vCPU >= {vcpus}, disk >= {disk} GB"
     if not fitting:
-        raise FactsError(f"no flavor of {facts.source} has {wanted}", rejected)
+        raise RequirementUnmet(f"no flavor of {facts.source} has {wanted}", rejected)
     fitting.sort(key=lambda f: (f.ram, f.vcpus, f.disk, f.name))
     chosen = fitting[0]
     why = (
@@ -131,7 +123,7 @@ def choose_image(facts: CloudFacts, distro: str) -> tuple[Image, str]:
         rejected = [
             Rejection(i.name, f"os_distro is {i.os_distro or '(unset)'}") for i in facts.images
         ]
-        raise FactsError(f'no image of {facts.source} has os_distro "{distro}"', rejected)
+        raise RequirementUnmet(f'no image of {facts.source} has os_distro "{distro}"', rejected)
     matching.sort(key=lambda i: (_version_key(i.os_version), i.name), reverse=True)
     chosen = matching[0]
     why = f'{chosen.name}: os_distro "{distro}"'
@@ -146,12 +138,12 @@ def choose_subnet(facts: CloudFacts) -> tuple[str, str]:
         name, ident = facts.subnets[0]
         return ident, f"subnet {name}: the one subnet of {facts.source} not on an external network"
     if not facts.subnets:
-        raise FactsError(
+        raise RequirementUnmet(
             f"{facts.source} has no subnet outside external networks for a load balancer's "
             "address; create a network and a subnet"
         )
     names = ", ".join(name for name, _ in facts.subnets)
-    raise FactsError(
+    raise RequirementUnmet(
         f"{facts.source} has {len(facts.subnets)} subnets ({names}) and a load balancer needs "
         "one; keep only one, or give the load balancer component a subnet attribute"
     )
@@ -164,7 +156,7 @@ def choose_zone(
     requirement and is in this cloud (its region, its zones). None when the one that
     qualifies names a region only."""
     if not locations:
-        raise FactsError(
+        raise RequirementUnmet(
             "the jurisdiction requirement needs to know where the cloud is: declare its "
             "regions and zones in an environment (-e) under parameter_defaults: "
             "blueprint_locations: [{region: RegionOne, zone: nova, iso3166: us}]"
@@ -181,7 +173,7 @@ def choose_zone(
     described = ", ".join(f"{k}: {v}" for k, v in wanted.items())
     if len(chosen) != 1:
         what = "none" if not chosen else f"{len(chosen)}"
-        raise FactsError(
+        raise RequirementUnmet(
             f"{what} of the {len(locations)} declared locations meets jurisdiction {{{described}}}"
             + ("" if not chosen else "; declare fewer, or add an attribute that tells them apart"),
             rejected,

@@ -17,10 +17,9 @@ from typing import Any
 
 import yaml
 
-from stoker import codes
+from stoker.blueprint import codes
 from stoker.blueprint.cloudfacts import (
     CloudFacts,
-    FactsError,
     choose_flavor,
     choose_image,
     choose_subnet,
@@ -40,6 +39,7 @@ from stoker.blueprint.fulfil import (
 from stoker.blueprint.library import LibraryType
 from stoker.blueprint.model import Component, Requirement
 from stoker.diagnostics import Diagnostic, Span
+from stoker.errors import RequirementUnmet
 
 HOT_VERSION = "2018-08-31"
 #: the environment's parameter_defaults entry that says where the cloud's zones are
@@ -302,7 +302,7 @@ class _Compiler:
         for name, param in kind.cloud.items():
             try:
                 value, why = self.answer(component, kind, name)
-            except FactsError as error:
+            except RequirementUnmet as error:
                 choice.rejected[param] = error.rejected
                 subject = self.subject_of(component, name)
                 tried = "; ".join(r.render() for r in error.rejected)
@@ -358,12 +358,12 @@ class _Compiler:
         if name == "image":
             distro = self.value(component, kind, "os")
             if distro is None:
-                raise FactsError("it has no os requirement and its type names no default")
+                raise RequirementUnmet("it has no os requirement and its type names no default")
             image, why = choose_image(facts, str(distro))
             return image.name, why
         if name == "subnet":
             return choose_subnet(facts)
-        raise FactsError(f"the library asks the cloud for {name}, which stoker does not know")
+        raise RequirementUnmet(f"the library asks the cloud for {name}, which stoker does not know")
 
     # ------------------------------------------------------------------ text
     def comments(self, component: Component, kind: LibraryType) -> list[str]:

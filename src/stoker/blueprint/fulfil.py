@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from stoker import codes
+from stoker.blueprint import codes
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
 from stoker.diagnostics import Diagnostic, Span

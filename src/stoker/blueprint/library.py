@@ -38,7 +38,7 @@ from typing import Any
 
 import yaml
 
-from stoker import codes
+from stoker.blueprint import codes
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment.capabilities import template_capabilities
 from stoker.errors import TemplateError

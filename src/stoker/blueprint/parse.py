@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from stoker import codes
+from stoker.blueprint import codes
 from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.template.nodes import key_span, plain, span_of, value_span
