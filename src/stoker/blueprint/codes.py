@@ -1,8 +1,8 @@
 """Stable codes of the findings about blueprints (`stoker.blueprint`).
 
-B codes, kept apart from `stoker.codes`, whose codes are the template core's and each a lint rule:
-a blueprint is not a template the linter reads, so these are not rules. Keep a code's
-meaning fixed once it has shipped.
+B codes, kept apart from `stoker.codes`, whose codes are the template core's and each a
+lint rule: a blueprint is not a template the linter reads, so these are not rules. Keep
+a code's meaning fixed once it has shipped.
 """
 
 from __future__ import annotations
