@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import report
+from stoker.cli.output import output_format, report
 from stoker.errors import Rejected
 from stoker.errors import StokerError as StokerErrorBase
 
@@ -93,9 +93,7 @@ def blueprint() -> None:
 @library_option
 @environments_option
 @os_cloud_option
-@click.option(
-    "-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@output_format(("text", "json"), "text")
 def explain(
     file: str,
     libraries: tuple[str, ...],
@@ -170,9 +168,7 @@ def compile_command(
 
 @blueprint.command("library")
 @library_option
-@click.option(
-    "-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@output_format(("text", "json"), "text")
 def library_command(libraries: tuple[str, ...], fmt: str) -> None:
     """List the component types of the library: each template's implementation name, the
     component types it implements, the requirements it understands and what it offers."""
