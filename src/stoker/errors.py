@@ -30,6 +30,7 @@
     │   ├── ParameterValueError      not a value of the parameter's type (Heat's words)
     │   ├── DefinitionError          a malformed parameter constraint
     │   ├── DateError                a date Heat's parser rejects
+    │   ├── RequirementUnmet         a blueprint requirement the cloud cannot meet
     │   └── MergeRejected            two environment values cannot be merged
     └── ProgrammingError     a bug in stoker or a plugin, raised at startup:
         ├── SchemaError              a resource schema Heat would refuse to load
@@ -272,6 +273,15 @@ class DefinitionError(ValueProblem):
 
 class DateError(ValueProblem):
     """A date Heat's parser rejects; the reason never repeats the (possibly secret) value."""
+
+
+class RequirementUnmet(ValueProblem):
+    """A blueprint requirement the cloud cannot meet (no flavor that big, no image of that
+    os_distro); ``rejected`` holds each candidate looked at and why it did not do."""
+
+    def __init__(self, message: str, rejected: Any = ()) -> None:
+        super().__init__(message)
+        self.rejected = list(rejected)
 
 
 class MergeRejected(ValueProblem):

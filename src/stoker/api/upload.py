@@ -1,17 +1,27 @@
 """``POST /stacks`` with a raw template (``application/x-yaml``, ``text/yaml``) or a
 package (``application/zip``, see `stoker.definition.archive`) as the body; the stack's
 name and parameters come from the query string (``stack_name``, repeated
-``parameter=KEY=VALUE``, ``timeout_mins``, ``disable_rollback``, ``tags``)."""
+``parameter=KEY=VALUE``, ``timeout_mins``, ``disable_rollback``, ``tags``). A blueprint
+(seed 004), as YAML or in a package, is compiled first (`stoker.blueprint`)."""
 
 from __future__ import annotations
+
+import asyncio
 
 from starlette.requests import Request
 
 from stoker.api.context import Api, read_body
 from stoker.api.errors import bad_request
 from stoker.api.inputs import Payload, payload_from
+from stoker.blueprint.build import (
+    CompiledRequest,
+    Source,
+    compile_request,
+    looks_like_blueprint,
+    package_source,
+)
 from stoker.definition.archive import read_package
-from stoker.errors import PackageError
+from stoker.errors import PackageError, TemplateError
 
 YAML_TYPES = ("application/x-yaml", "text/yaml", "application/yaml")
 ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
@@ -42,9 +52,12 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
     }
     if kind in YAML_TYPES:
         try:
-            body["template"] = raw.decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise bad_request("The template is not UTF-8 text") from None
+        body["template"] = text
+        if looks_like_blueprint(text, "upload.yaml"):
+            await _compiled(body, Source(text, "upload.yaml"), [])
     else:
         try:
             package = read_package(raw, "upload.zip")
@@ -53,4 +66,39 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
         body["template"] = package.template
         body["files"] = package.files
         body["environment_files"] = package.environment_files
+        if looks_like_blueprint(package.template, f"upload.zip!{package.entry}"):
+            await _compiled(body, package_source(raw, "upload.zip"), package.environment_files)
     return payload_from(body, api)
+
+
+async def _compiled(body: dict[str, object], source: Source, environments: list[str]) -> None:
+    """A blueprint (`stoker.blueprint.is_blueprint`, the CLI's test too) is compiled, and
+    the stack is made from the result; the cloud that answers its flavors and images is
+    the one the server's environment chooses (OS_CLOUD or OS_*). Its errors, located in
+    the upload, are the 400's message."""
+    try:
+        compiled = await asyncio.to_thread(_compile, source, environments)
+    except TemplateError as error:
+        raise bad_request(str(error)) from None
+    body["template"] = compiled.template
+    body["files"] = compiled.files
+    body["environment_files"] = compiled.environment_files
+
+
+def _compile(source: Source, environments: list[str]) -> CompiledRequest:
+    from stoker.blueprint.cloudfacts import CloudFacts
+    from stoker.cloud import HOW_TO_CHOOSE, Cloud, choose_cloud
+
+    choice = choose_cloud(None)
+    facts = None
+    if choice is not None:
+        cloud = Cloud(choice)
+        try:
+            facts = cloud.run(
+                "read flavors, images and subnets",
+                lambda connection: CloudFacts.from_connection(connection, choice.describe()),
+            )
+        finally:
+            cloud.close()
+    how = "the server (stoker serve) " + HOW_TO_CHOOSE.replace("choose", "chooses", 1)
+    return compile_request(source, facts, environment_files=environments, how_to_choose=how)

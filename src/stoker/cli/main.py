@@ -27,6 +27,11 @@ from stoker.errors import StokerError, exit_status
 
 # name -> (module, attribute, first line of the group's docstring)
 COMMANDS: dict[str, tuple[str, str, str]] = {
+    "blueprint": (
+        "stoker.cli.blueprint",
+        "blueprint",
+        "Explain and compile blueprints (components and requirements) to HOT.",
+    ),
     "db": (
         "stoker.cli.db",
         "db",

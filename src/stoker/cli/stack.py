@@ -62,6 +62,11 @@ class Session:
         self._cloud: Cloud | None = None
 
     @property
+    def os_cloud(self) -> str | None:
+        """The cloud named by ``--os-cloud`` or ``OS_CLOUD`` (None: the OS_* variables)."""
+        return self._os_cloud
+
+    @property
     def cloud(self) -> Cloud | None:
         """The chosen cloud (``--os-cloud``, ``OS_CLOUD``, ``OS_*``), opened on first use."""
         if self._cloud is None:
@@ -254,11 +259,16 @@ def create(
     show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
+    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
     from stoker.cli.progress import Progress
     from stoker.cli.template import load_from_options
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
 
+    blueprint = BlueprintCloud(session.os_cloud) if looks_like_blueprint(template_file) else None
+    if blueprint is not None:
+        # the compiled template's providers are in its files map, not beside it on disk
+        session.settings = replace(session.settings, files_from_request=True)
     result, explicit = load_from_options(
         template_file,
         environments,
@@ -268,6 +278,7 @@ def create(
         require_all=True,
         stack_name=name,
         project_id=session.settings.project,
+        blueprint=blueprint,
     )
     definition = result.definition
     report(result.diagnostics, template_file)

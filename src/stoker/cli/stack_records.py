@@ -19,7 +19,7 @@ from stoker.cli.output import (
 from stoker.cli.stack import Session, find_stack, show_secrets_option, stack
 from stoker.engine import views
 from stoker.engine.state import Status
-from stoker.errors import OperationFailed
+from stoker.errors import NotFound, OperationFailed
 
 
 # ---------------------------------------------------------------------------- outputs
@@ -223,10 +223,23 @@ def template_group() -> None:
 @template_group.command("show")
 @click.argument("name")
 @document_format_option
+@click.option(
+    "--source",
+    is_flag=True,
+    help="Print the blueprint the stack was compiled from, as it was written.",
+)
 @click.pass_obj
-def template_show(session: Session, name: str, fmt: str) -> None:
-    """Print the template of NAME."""
+def template_show(session: Session, name: str, fmt: str, source: bool) -> None:
+    """Print the template of NAME (with --source, the blueprint it was compiled from)."""
     record = find_stack(session, name)
+    if source:
+        from stoker.blueprint import SOURCE_FILE
+
+        text = record.files.get(SOURCE_FILE)
+        if text is None:
+            raise NotFound(f"The Stack ({record.name}) was not created from a blueprint.")
+        click.echo(text, nl=not text.endswith("\n"))
+        return
     data = views.template_document(session.engine(), record)
     text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")

@@ -30,6 +30,8 @@ from stoker.engine.tree_check import TreeCheck
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from stoker.cli.blueprint import BlueprintCloud
 from stoker.engine.validation import validate_tree
 from stoker.engine.views import validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
@@ -131,8 +133,12 @@ def load_from_options(
     require_all: bool,
     stack_name: str | None = None,
     project_id: str | None = None,
+    blueprint: BlueprintCloud | None = None,
 ) -> tuple[LoadResult, dict[str, str]]:
-    """Load a definition from command-line options; also return the explicit parameters."""
+    """Load a definition from command-line options; also return the explicit parameters.
+
+    With ``blueprint`` (the cloud that answers its requirements: a `BlueprintCloud`),
+    the template file is a blueprint, compiled first (`stoker.cli.blueprint`)."""
     values = parameter_values(parameters, parameter_files)
     options = LoadOptions(
         limits=LoadLimits.of(active_limits()),
@@ -141,6 +147,12 @@ def load_from_options(
         stack_name=stack_name,
         project_id=project_id,
     )
+    if blueprint is not None:
+        from stoker.cli.blueprint import blueprint_request
+        from stoker.definition.requests import load_request
+
+        inputs = blueprint_request(template_file, environments, values, blueprint.os_cloud)
+        return load_request(inputs, options), values
     if template_file.lower().endswith(".zip"):
         return _load_package(template_file, environments, values, options), values
     return load_definition(template_file, environments, values, options), values

@@ -20,6 +20,8 @@ from stoker.errors import PackageError
 from stoker.limits import LIMITS, Limits, active_limits
 
 ENTRY = "heat.yaml"
+#: the other name a package's entry may have when it is a blueprint (stoker.blueprint)
+BLUEPRINT_ENTRY = "blueprint.yaml"
 ENVIRONMENT = "environment.yaml"
 RATIO_FROM_BYTES = 1024 * 1024  # a small member may compress well; only large ones count
 
@@ -29,6 +31,9 @@ class StackPackage:
     template: str
     files: dict[str, str] = field(default_factory=dict)
     environment_files: list[str] = field(default_factory=list)
+    #: members that are not UTF-8 text (a blueprint's WARs and tarballs), by path
+    binary: dict[str, bytes] = field(default_factory=dict)
+    entry: str = ENTRY
 
 
 def _limit(name: str, what: str, limits: Limits) -> PackageError:
@@ -81,6 +86,7 @@ def read_package(data: bytes, source: str = "<package>") -> StackPackage:
                 limits,
             )
     files: dict[str, str] = {}
+    binary: dict[str, bytes] = {}
     for info in members:
         key = posixpath.normpath(info.filename)
         try:
@@ -91,11 +97,14 @@ def read_package(data: bytes, source: str = "<package>") -> StackPackage:
                 raise PackageError(f"{source}: the member {info.filename} is larger than declared")
             files[key] = raw.decode("utf-8")
         except UnicodeDecodeError:
-            continue  # a binary member cannot be a template or get_file content
+            binary[key] = raw  # never a template or get_file content; a blueprint's artifact
         except (zipfile.BadZipFile, OSError, RuntimeError) as error:
             raise PackageError(f"{source}: cannot read {info.filename}: {error}") from None
-    template = files.pop(ENTRY, None)
+    entry = ENTRY if ENTRY in files else BLUEPRINT_ENTRY
+    template = files.pop(entry, None)
     if template is None:
-        raise PackageError(f"{source}: the package has no {ENTRY} at its root")
+        raise PackageError(
+            f"{source}: the package has no {ENTRY} (or {BLUEPRINT_ENTRY}) at its root"
+        )
     environments = [ENVIRONMENT] if ENVIRONMENT in files else []
-    return StackPackage(template, files, environments)
+    return StackPackage(template, files, environments, binary, entry)

@@ -1,0 +1,233 @@
+"""``stoker blueprint explain|compile|library``: blueprints (seed 004) read, resolved
+against the library of provider templates, and compiled to HOT."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from stoker.cli.options import environments_option
+from stoker.cli.output import output_format, report
+from stoker.errors import Rejected
+from stoker.errors import StokerError as StokerErrorBase
+
+
+@dataclass(frozen=True, slots=True)
+class BlueprintCloud:
+    """A template file that is a blueprint, and the cloud that answers its requirements."""
+
+    os_cloud: str | None
+
+
+library_option = click.option(
+    "--library",
+    "libraries",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False),
+    metavar="DIR",
+    help="A directory of library templates, searched after the built-in library; repeat "
+    "it, later ones win over earlier ones for the same implementation name.",
+)
+os_cloud_option = click.option(
+    "--os-cloud",
+    envvar="OS_CLOUD",
+    metavar="NAME",
+    help="The cloud that answers minRam/os/...: an entry of clouds.yaml (default: "
+    "$OS_CLOUD; without either, the OS_* variables describe the cloud).",
+)
+
+
+def cloud_facts(os_cloud: str | None) -> Any:
+    """What the chosen cloud offers (flavors, images, subnets, zones), or None when no
+    cloud is chosen."""
+    from stoker.blueprint.cloudfacts import CloudFacts
+    from stoker.cloud import Cloud, choose_cloud
+
+    choice = choose_cloud(os_cloud)
+    if choice is None:
+        return None
+    cloud = Cloud(choice)
+    try:
+        return cloud.run(
+            "read flavors, images and subnets",
+            lambda connection: CloudFacts.from_connection(connection, choice.describe()),
+        )
+    finally:
+        cloud.close()
+
+
+def compile_file(
+    path: str, environments: tuple[str, ...], libraries: tuple[str, ...], os_cloud: str | None
+) -> Any:
+    """Compile the blueprint at ``path``; report findings; raise `Rejected` on errors."""
+    from stoker.blueprint.build import compile_source, file_source, parameter_defaults
+    from stoker.cloud import HOW_TO_CHOOSE
+
+    source = file_source(path)
+    facts = cloud_facts(os_cloud)
+    analysis, compiled = compile_source(
+        source,
+        facts,
+        libraries=libraries,
+        defaults=parameter_defaults(environments),
+        how_to_choose=HOW_TO_CHOOSE,
+    )
+    report(analysis.diagnostics, path)
+    if compiled is None or not analysis.ok or not compiled.ok:
+        errors = sum(1 for d in analysis.diagnostics if d.is_error)
+        raise Rejected(f"{errors} error{'s' if errors != 1 else ''}: the blueprint was rejected")
+    return source, compiled
+
+
+@click.group()
+def blueprint() -> None:
+    """Explain and compile blueprints (components and requirements) to HOT."""
+
+
+@blueprint.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@library_option
+@environments_option
+@os_cloud_option
+@output_format(("text", "json"), "text")
+def explain(
+    file: str,
+    libraries: tuple[str, ...],
+    environments: tuple[str, ...],
+    os_cloud: str | None,
+    fmt: str,
+) -> None:
+    """Show each component of FILE (a blueprint or a ZIP package) with its type and how it
+    was chosen, and each requirement with what fulfils it, why, and the candidates
+    rejected. With a cloud chosen, also the flavors, images and zones it answers."""
+    from stoker.blueprint.build import analyse, compile_source, file_source, parameter_defaults
+    from stoker.blueprint.explain import explain as explained
+    from stoker.blueprint.explain import render
+
+    source = file_source(file)
+    facts = cloud_facts(os_cloud)
+    compiled = None
+    if facts is not None:
+        analysis, compiled = compile_source(
+            source, facts, libraries=libraries, defaults=parameter_defaults(environments)
+        )
+    else:
+        analysis = analyse(source, libraries)
+    report(analysis.diagnostics, file)
+    if analysis.resolution is None:
+        raise Rejected("the blueprint cannot be read")
+    data = explained(analysis.resolution, compiled)
+    click.echo(json.dumps(data, indent=2) if fmt == "json" else render(data), nl=fmt == "json")
+    if not analysis.ok:
+        raise Rejected("some requirements cannot be fulfilled (see above)")
+
+
+@blueprint.command("compile")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@environments_option
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write the template here, and beside it OUTPUT's name with .env.yaml (the "
+    "environment) and the library templates it uses; without it the template is printed.",
+)
+@library_option
+@os_cloud_option
+def compile_command(
+    file: str,
+    environments: tuple[str, ...],
+    output: str | None,
+    libraries: tuple[str, ...],
+    os_cloud: str | None,
+) -> None:
+    """Compile FILE (a blueprint, or a ZIP with heat.yaml or blueprint.yaml) to a HOT
+    template, an environment and the library templates: `stoker template validate OUTPUT
+    -e OUTPUT.env.yaml` accepts them. Choosing flavors and images needs a cloud."""
+    _, compiled = compile_file(file, environments, libraries, os_cloud)
+    if output is None:
+        click.echo(compiled.text, nl=False)
+        return
+    directory = os.path.dirname(os.path.abspath(output))
+    stem = os.path.splitext(output)[0]
+    written = [output, f"{stem}.env.yaml"]
+    with open(output, "w", encoding="utf-8") as handle:
+        handle.write(compiled.text)
+    with open(written[1], "w", encoding="utf-8") as handle:
+        handle.write(compiled.environment_text())
+    for name, text in compiled.files.items():
+        with open(os.path.join(directory, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+        written.append(os.path.join(os.path.dirname(output), name))
+    click.echo("wrote " + ", ".join(written), err=True)
+
+
+@blueprint.command("library")
+@library_option
+@output_format(("text", "json"), "text")
+def library_command(libraries: tuple[str, ...], fmt: str) -> None:
+    """List the component types of the library: each template's implementation name, the
+    component types it implements, the requirements it understands and what it offers."""
+    from stoker.blueprint.library import describe_library, load_library
+
+    library, found = load_library(list(libraries))
+    report(found)
+    rows = describe_library(library)
+    if fmt == "json":
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        click.echo(
+            f"{row['implementation']}: {', '.join(row['components'])} ({row['file']})\n"
+            f"  understands: {', '.join(row['understands']) or '-'}\n"
+            f"  offers: {', '.join(row['offers']) or '-'}"
+        )
+
+
+def looks_like_blueprint(path: str) -> bool:
+    """Whether the template file of ``stack create`` is a blueprint (or a package holding
+    one), by the test the API uses too."""
+    from stoker.blueprint.build import file_source
+    from stoker.blueprint.build import looks_like_blueprint as text_is_blueprint
+
+    if not path.lower().endswith(".zip"):
+        with open(path, "rb") as handle:
+            if b"components" not in handle.read():
+                return False
+    try:
+        source = file_source(path)
+    except (StokerErrorBase, OSError, UnicodeDecodeError):
+        return False  # let the template path report it
+    return text_is_blueprint(source.text, source.label)
+
+
+def blueprint_request(
+    path: str,
+    environments: tuple[str, ...],
+    parameters: dict[str, str],
+    os_cloud: str | None,
+    libraries: tuple[str, ...] = (),
+) -> Any:
+    """The compiled blueprint as a request's inputs (`stoker.definition.requests`): the
+    template, with the library templates, the compiled environment and the blueprint
+    among its files (`stoker.blueprint.build.stack_files`), and the user's environments
+    after the compiled one."""
+    from stoker.blueprint.build import ENVIRONMENT_FILE, stack_files
+    from stoker.definition.requests import RequestInputs
+
+    source, compiled = compile_file(path, environments, libraries, os_cloud)
+    files = stack_files(source, compiled)
+    for env_path in environments:
+        with open(env_path, encoding="utf-8") as handle:
+            files[env_path] = handle.read()
+    return RequestInputs(
+        template=compiled.text,
+        files=files,
+        environment_files=[ENVIRONMENT_FILE, *environments],
+        parameters=parameters,
+        label=f"{path} (compiled)",
+    )

@@ -1,0 +1,64 @@
+"""``POST /stacks`` with a blueprint (seed 004) as YAML or in a ZIP: compiled, then made
+into a stack; one that needs a cloud the server has not chosen is a located 400."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from .helpers import wait_for
+from .test_upload import package
+
+SCRIPTS = """name: scripts only
+components:
+  setup:
+    type: com.example.script.ShellScript
+    content: setup.sh
+  packages: {type: rpm, rpms: [php]}
+"""
+
+
+@pytest.fixture(autouse=True)
+def no_cloud(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OS_CLOUD", "OS_AUTH_URL"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def resource_types(client: TestClient, url: str) -> dict[str, str]:
+    stack = wait_for(client, url)
+    assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
+    listed = client.get(f"{url}/resources").json()["resources"]
+    return {r["resource_name"]: r["resource_type"] for r in listed}
+
+
+def test_zip_blueprint_is_compiled_with_its_content(client: TestClient) -> None:
+    data = package({"blueprint.yaml": SCRIPTS, "setup.sh": "#!/bin/sh\necho ready\n"})
+    response = client.post(
+        "/v1/admin/stacks?stack_name=bp",
+        content=data,
+        headers={"Content-Type": "application/zip"},
+    )
+    assert response.status_code == 201, response.text
+    url = response.headers["location"]
+    assert resource_types(client, url) == {
+        "setup": "Blueprint::Script::Shell",
+        "packages": "Blueprint::Package::Rpm",
+    }
+    template = client.get(f"{url}/template").json()
+    assert template["resources"]["setup"]["properties"]["script"] == "#!/bin/sh\necho ready\n"
+
+
+def test_yaml_blueprint_that_needs_a_cloud_is_refused_with_its_position(
+    client: TestClient,
+) -> None:
+    text = "components:\n  web:\n    type: server\n    requires: {minRam: 1gb}\n"
+    response = client.post(
+        "/v1/admin/stacks?stack_name=bp2",
+        content=text.encode(),
+        headers={"Content-Type": "application/x-yaml"},
+    )
+    assert response.status_code == 400
+    message = response.json()["error"]["message"]
+    assert message.startswith("upload.yaml:2:3: components.web:")
+    assert "needs a cloud to choose its flavor and image" in message
+    assert "OS_CLOUD" in message
