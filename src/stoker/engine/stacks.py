@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
-from stoker.definition.files import FilesMap
+from stoker.definition.files import FilesMap, in_package
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases, planning, signals, testpoints, update
@@ -113,13 +113,25 @@ class StackEngine:
         if checked and names is None and checked[0] is definition and checked[1] == base_dir:
             return checked[2]  # what `check` found for the create it preceded
         return resolve_types(
-            definition, self.registry, base_dir, self.provider_cache(definition), names=names
+            definition,
+            self.registry,
+            base_dir,
+            self.provider_cache(definition, base_dir),
+            names=names,
         )
 
-    def provider_cache(self, definition: StackDefinition) -> ProviderCache:
-        """Where this engine reads provider templates: the disk, or for the API only the
-        stack's files map (`EngineSettings.files_from_request`)."""
-        source = FilesMap(definition.files) if self.settings.files_from_request else None
+    def files_only(self, base_dir: str | None) -> bool:
+        """Whether a stack whose template is in ``base_dir`` reads its providers and
+        get_file content from its files map only: every stack of the API
+        (`EngineSettings.files_from_request`), and a package's (`in_package`)."""
+        return self.settings.files_from_request or in_package(base_dir)
+
+    def provider_cache(
+        self, definition: StackDefinition, base_dir: str | None = None
+    ) -> ProviderCache:
+        """Where this engine reads provider templates: the disk, or the stack's files
+        map (see `files_only`)."""
+        source = FilesMap(definition.files) if self.files_only(base_dir) else None
         return ProviderCache(self.settings.files_root, source)
 
     def resource_types(
@@ -151,7 +163,7 @@ class StackEngine:
         tree = TreeCheck(
             self.registry,
             self.settings.max_nested_depth,
-            cache=self.provider_cache(definition),
+            cache=self.provider_cache(definition, base_dir),
         )
         top = definition.template.file
         chain = (os.path.abspath(top),) if os.path.isfile(top) else ()
