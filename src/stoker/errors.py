@@ -133,6 +133,12 @@ class UsageError(StokerError):
     code = "usage"
 
 
+class PolicyError(UsageError):
+    """A ``--policy-file`` stoker cannot read: not a mapping of rule names to check
+    strings, a check string that does not parse, or a check kind outside the subset
+    `stoker.api.policy` evaluates."""
+
+
 class NotFound(StokerError):
     code = "not_found"
 

@@ -11,6 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from stoker.api.auth import authorize, forbidden_body
 from stoker.api.context import api_of, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import bad_request
 from stoker.engine.stacks import StackEngine
@@ -40,6 +41,10 @@ async def action(request: Request) -> Response:
             f"Invalid action, expected one of: {', '.join(_ACTIONS)}", "HTTPBadRequest"
         )
     name = next(iter(body))
+    # Heat checks the action's own rule (``actions:check`` admits a reader) once the body
+    # is known to name one, so a malformed body is a 400 before any 403
+    if not authorize(request.scope, f"actions:{name}"):
+        return JSONResponse(forbidden_body(), status_code=403)
     api = api_of(request)
     project = project_of(request)
     if name.startswith("cancel"):
