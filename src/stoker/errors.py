@@ -190,6 +190,11 @@ class StackExists(StokerError):  # noqa: N818 - reads as a condition
     code = "stack_exists"
 
 
+class StackLimitReached(StokerError):  # noqa: N818 - reads as a condition
+    """A new top-level stack would pass the stacks-per-project limit (Heat's
+    ``max_stacks_per_tenant``): counted and inserted in one transaction."""
+
+
 class LeaseHeld(StokerError):  # noqa: N818 - reads as a condition
     """Another engine holds the stack; ``lease`` is its live lease."""
 

@@ -46,6 +46,7 @@ from stoker.engine.tree_check import TreeCheck
 from stoker.engine.update import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
+from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import ChildStack
@@ -182,12 +183,18 @@ class StackEngine:
         if problem:
             raise OperationRefused(problem)
         project = self.settings.project
+        limit = self.settings.max_stacks_per_project
+        # a cheap refusal before the create is resolved; the store counts again, in
+        # the inserting transaction, so concurrent creators cannot pass the limit
         count = await asyncio.to_thread(self.store.count_stacks, project)
-        if count >= self.settings.max_stacks_per_project:
-            raise OperationRefused(
-                f"You have reached the maximum stacks per project, "
-                f"{self.settings.max_stacks_per_project}. Please delete some stacks."
-            )
+        if count >= limit:
+            try:
+                raise StackLimitReached(
+                    f"You have reached the maximum stacks per project, {limit}. "
+                    "Please delete some stacks."
+                )
+            except StackLimitReached as error:
+                raise OperationRefused(str(error)) from None
         now = leases.now_utc()
         stack = StackRecord(
             id=str(uuid.uuid4()),
@@ -215,6 +222,8 @@ class StackEngine:
                 created = await self.create_stack(stack, request.definition, parent=None)
         except StackExists:
             raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
+        except StackLimitReached as error:
+            raise OperationRefused(str(error)) from None
         # The definition it was created from is the one its stored template rebuilds (its
         # context now knows the stack's id): showing the stack need not rebuild it.
         self.queries.remember(created.id, request.definition)
@@ -243,7 +252,8 @@ class StackEngine:
             stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", stack.created_at
         )
         claim, fence = leases.claim_new(stack.id, self.engine_id, self.settings.lease_seconds)
-        await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim)
+        limit = self.settings.max_stacks_per_project if parent is None else None
+        await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim, limit)
         operation.records = {r.name: r for r in initial}  # what was just written
         self.notify([event])
         testpoints.reached("after_stack_row")
