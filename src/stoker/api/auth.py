@@ -17,15 +17,16 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from keystoneauth1 import access, session
-from keystoneauth1.exceptions import ClientException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from stoker.api.policy import BY_BODY, Credentials, Policy, rule_for
 from stoker.errors import ApiError, UsageError
+
+if TYPE_CHECKING:  # keystoneauth1 (with requests, ~10 MB) only for --auth keystone
+    from keystoneauth1 import session
 
 #: Keystone's default implied roles (admin implies member implies reader): a real
 #: Keystone lists the implied roles in the token already; expanding them here too makes
@@ -86,6 +87,7 @@ def service_session(auth_url: str | None, credentials: ServiceCredentials) -> tu
         return url, region.get_session()
     if not auth_url:
         raise UsageError("--auth keystone needs Keystone's URL: --auth-url or $OS_AUTH_URL")
+    from keystoneauth1 import session
     from keystoneauth1.identity import v3
 
     plugin = v3.Password(
@@ -121,7 +123,11 @@ class KeystoneValidator:
         self.ttl = ttl
         self.max_entries = max_entries
         self.service = service
-        self.http = service or http or session.Session()
+        if service is None and http is None:
+            from keystoneauth1 import session as sessions
+
+            http = sessions.Session()
+        self.http: session.Session = service or http  # type: ignore[assignment]
         self._cache: OrderedDict[str, Identity] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -147,6 +153,9 @@ class KeystoneValidator:
         return identity
 
     def _validate(self, token: str) -> Identity | None:
+        from keystoneauth1 import access
+        from keystoneauth1.exceptions import ClientException
+
         if self.service is not None:  # the service's own token asks (keystoneauth adds it)
             headers, authenticated = {"X-Subject-Token": token}, True
         else:
