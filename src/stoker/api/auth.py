@@ -1,11 +1,12 @@
 """``stoker serve --auth keystone``: each request's ``X-Auth-Token`` validated against
-Keystone v3, the URL's project checked against the token's, and the roles against Heat's
-default policy, before any handler runs.
+Keystone v3, the URL's project checked against the token's, and the route's rule of
+Heat's policy (`stoker.api.policy`) checked, before any handler runs.
 
 Heat does this with keystonemiddleware's ``auth_token`` and oslo.policy; stoker asks
-Keystone through keystoneauth1 (which openstacksdk already brings) and keeps the policy
-as the small table below. Validated tokens are cached for a short time (never past their
-expiry), so a busy client costs Keystone one validation per TTL rather than one a request.
+Keystone through keystoneauth1 (which openstacksdk already brings; imported only in this
+mode), as the token itself or as the server's own service user. Validated tokens are
+cached for a short time (never past their expiry), so a busy client costs Keystone one
+validation per TTL rather than one a request.
 """
 
 from __future__ import annotations
