@@ -353,8 +353,18 @@ def test_a_reader_checks_but_does_not_suspend(world: World) -> None:
     assert suspended.status_code == 403
     assert suspended.json()["error"]["type"] == "HTTPForbidden"
     # a malformed body is Heat's 400 before any policy is asked
-    bad = client.post(actions, json={"dance": None}, headers=reader.headers)
-    assert bad.status_code == 400
+    for body, message in (
+        ({}, "No action specified"),
+        ({"check": None, "suspend": None}, "Multiple actions specified"),
+        ({"dance": None}, "Invalid action dance specified"),
+    ):
+        bad = client.post(actions, json=body, headers=reader.headers)
+        assert bad.status_code == 400
+        assert bad.json()["error"] == {
+            "message": message,
+            "type": "HTTPBadRequest",
+            "traceback": None,
+        }
 
 
 def test_a_policy_file_overrides_heats_rules(world: World, tmp_path: Path) -> None:
