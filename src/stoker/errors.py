@@ -192,7 +192,13 @@ class StackExists(StokerError):  # noqa: N818 - reads as a condition
 
 class StackLimitReached(StokerError):  # noqa: N818 - reads as a condition
     """A new top-level stack would pass the stacks-per-project limit (Heat's
-    ``max_stacks_per_tenant``): counted and inserted in one transaction."""
+    ``max_stacks_per_tenant``), with Heat's message."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"You have reached the maximum stacks per project, {limit}. Please delete some stacks."
+        )
+        self.limit = limit
 
 
 class LeaseHeld(StokerError):  # noqa: N818 - reads as a condition

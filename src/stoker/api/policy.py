@@ -377,23 +377,48 @@ class Policy:
                 place = (places or {}).get(name)
                 where = f"{source}:{place}: " if place else f"{source}: " if source else ""
                 raise PolicyError(f"{where}rule {name!r} ({text!r}): {error}") from None
-        self._depth = 0
+        loop = _loop(self.texts)
+        if loop:
+            where = f"{source}: " if source else ""
+            raise PolicyError(f"{where}the rules refer to each other in a loop: {loop}")
 
     def check(self, name: str, creds: Credentials, target: Mapping[str, Any]) -> bool:
         """Whether rule ``name`` admits ``creds`` on ``target``; an unknown rule admits
         nobody (as oslo.policy's ``rule:`` of a missing name)."""
         rule = self.rules.get(name)
-        if rule is None or self._depth > 50:  # a rule naming itself: refuse, not loop
-            return False
-        self._depth += 1
-        try:
-            return rule(self, creds, target)
-        finally:
-            self._depth -= 1
+        return rule is not None and rule(self, creds, target)
 
     def is_admin(self, creds: Credentials) -> bool:
         """Heat's ``context_is_admin`` (an admin reaches every project's URL)."""
         return self.check("context_is_admin", creds, {})
+
+
+def _loop(texts: Mapping[str, str]) -> str:
+    """A chain of ``rule:`` references that comes back to its start (``a -> b -> a``),
+    or "" when there is none: such a rule could never be decided."""
+    refers = {
+        name: [t[5:] for t in _tokens(text) if t.startswith("rule:") and t[5:] in texts]
+        for name, text in texts.items()
+    }
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> str:
+        if name in path:
+            return " -> ".join([*path[path.index(name) :], name])
+        if name in done:
+            return ""
+        for other in refers[name]:
+            found = visit(other, [*path, name])
+            if found:
+                return found
+        done.add(name)
+        return ""
+
+    for name in texts:
+        found = visit(name, [])
+        if found:
+            return found
+    return ""
 
 
 def load_policy(path: str) -> Policy:

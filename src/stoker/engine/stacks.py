@@ -184,45 +184,37 @@ class StackEngine:
             raise OperationRefused(problem)
         project = self.settings.project
         limit = self.settings.max_stacks_per_project
-        # a cheap refusal before the create is resolved; the store counts again, in
-        # the inserting transaction, so concurrent creators cannot pass the limit
-        count = await asyncio.to_thread(self.store.count_stacks, project)
-        if count >= limit:
-            try:
-                raise StackLimitReached(
-                    f"You have reached the maximum stacks per project, {limit}. "
-                    "Please delete some stacks."
-                )
-            except StackLimitReached as error:
-                raise OperationRefused(str(error)) from None
-        now = leases.now_utc()
-        stack = StackRecord(
-            id=str(uuid.uuid4()),
-            name=request.name,
-            project=project,
-            action=Action.CREATE,
-            status=Status.IN_PROGRESS,
-            status_reason="Stack CREATE started",
-            template=request.template,
-            environment=request.environment,
-            files=dict(request.definition.files),
-            parameters=request.parameters,
-            created_at=now,
-            tags=request.tags,
-            timeout_mins=request.timeout_mins,
-            disable_rollback=request.disable_rollback,
-            template_file=request.template_file,
-        )
-        context = request.definition.context
-        if context is not None:  # the pseudo-parameters are known from here on
-            context.stack_name, context.stack_id = stack.name, stack.id
-            context.project_id = stack.project
         try:
+            # a cheap refusal before the stack is built; the store counts again, in the
+            # inserting transaction, so concurrent creators cannot pass the limit
+            if await asyncio.to_thread(self.store.count_stacks, project) >= limit:
+                raise StackLimitReached(limit)
+            stack = StackRecord(
+                id=str(uuid.uuid4()),
+                name=request.name,
+                project=project,
+                action=Action.CREATE,
+                status=Status.IN_PROGRESS,
+                status_reason="Stack CREATE started",
+                template=request.template,
+                environment=request.environment,
+                files=dict(request.definition.files),
+                parameters=request.parameters,
+                created_at=leases.now_utc(),
+                tags=request.tags,
+                timeout_mins=request.timeout_mins,
+                disable_rollback=request.disable_rollback,
+                template_file=request.template_file,
+            )
+            context = request.definition.context
+            if context is not None:  # the pseudo-parameters are known from here on
+                context.stack_name, context.stack_id = stack.name, stack.id
+                context.project_id = stack.project
             with frozen_heap():
                 created = await self.create_stack(stack, request.definition, parent=None)
         except StackExists:
             raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
-        except StackLimitReached as error:
+        except StackLimitReached as error:  # its context tells the API Heat's error type
             raise OperationRefused(str(error)) from None
         # The definition it was created from is the one its stored template rebuilds (its
         # context now knows the stack's id): showing the stack need not rebuild it.

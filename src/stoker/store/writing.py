@@ -137,10 +137,7 @@ class StoreWrites(StoreBase):
             Stack.project == project, Stack.deleted_at.is_(None), Stack.parent_id.is_(None)
         )
         if int(connection.execute(query).scalar_one()) >= limit:
-            raise StackLimitReached(
-                f"You have reached the maximum stacks per project, {limit}. "
-                "Please delete some stacks."
-            )
+            raise StackLimitReached(limit)
 
     def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
         """Set ``deleted_at`` once (a second call keeps the first time); fenced as `write`."""
