@@ -26,7 +26,7 @@ from stoker.api.auth import (
 )
 from stoker.api.policy import BY_BODY, DEFAULTS, Credentials, Policy, load_policy, rule_for
 from stoker.engine.settings import EngineSettings
-from stoker.errors import ApiError, PolicyError
+from stoker.errors import ApiError, PolicyError, UsageError
 from stoker.resources.registry import default_registry
 from stoker.sandbox.service import SandboxConfig
 from stoker.sandbox.threaded import ThreadedSandbox
@@ -70,6 +70,7 @@ class World:
     admin: Login
     demo: Login
     reader: Login
+    sandbox: ThreadedSandbox
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +99,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             keystone=validator,
         )
         with TestClient(app, base_url="http://testserver") as client:
-            yield World(identity_url, client, validator, admin, demo, reader)
+            yield World(identity_url, client, validator, admin, demo, reader, sandbox)
 
 
 def test_version_documents_need_no_token(world: World) -> None:
@@ -452,3 +453,19 @@ def test_tokens_validated_with_the_services_own_credentials(world: World) -> Non
     with pytest.raises(ApiError) as unavailable:
         refused.identify(token.token)
     assert unavailable.value.status == 503
+
+
+@pytest.mark.slow  # openstacksdk's clouds.yaml reader (~0.5 s of imports)
+def test_the_service_user_from_a_clouds_yaml_entry(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--service-cloud NAME``: the service user and Keystone's URL from clouds.yaml."""
+    clouds = world.sandbox.write_clouds_yaml(tmp_path / "clouds.yaml", user="admin")
+    monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(clouds))
+    url, service = service_session(None, ServiceCredentials(cloud="sandbox"))
+    assert url.startswith(world.sandbox.url)
+    validator = KeystoneValidator(url, ttl=0.0, service=service)
+    found = validator.identify(world.demo.token)
+    assert found is not None and found.project_id == world.demo.project_id
+    with pytest.raises(UsageError, match="--service-cloud nowhere"):
+        service_session(None, ServiceCredentials(cloud="nowhere"))
