@@ -130,11 +130,20 @@ def serve(
 
     from stoker.store.urls import database_url
 
+    # everything is checked before the environment the workers read is written
+    if auth == "keystone":
+        _keystone(auth_url, service_cloud, service_user, service_password, service_project)
+        if policy_file is not None:
+            from stoker.api.policy import load_policy
+
+            load_policy(policy_file)  # a broken file stops here, with its line
+    elif policy_file is not None or service_cloud is not None or service_user is not None:
+        raise UsageError("--policy-file and --service-* apply to --auth keystone only")
+    _check_cloud(os_cloud)
     for name in list(os.environ):
         if name.startswith("STOKER_SERVE_"):
             os.environ.pop(name)  # nothing left over from an earlier run in this process
     if auth == "keystone":
-        _keystone(auth_url, service_cloud, service_user, service_password, service_project)
         os.environ["STOKER_SERVE_AUTH"] = "keystone"
         os.environ["STOKER_SERVE_AUTH_URL"] = auth_url or ""
         os.environ["STOKER_SERVE_TOKEN_TTL"] = str(token_cache_seconds)
@@ -145,15 +154,9 @@ def serve(
         if service_password is not None:
             os.environ["STOKER_SERVICE_PASSWORD"] = service_password
         if policy_file is not None:
-            from stoker.api.policy import load_policy
-
-            load_policy(policy_file)  # a broken file stops here, with its line
             os.environ["STOKER_SERVE_POLICY_FILE"] = os.path.abspath(policy_file)
-    elif policy_file is not None or service_cloud is not None or service_user is not None:
-        raise UsageError("--policy-file and --service-* apply to --auth keystone only")
     if os_cloud:
         os.environ["STOKER_SERVE_OS_CLOUD"] = os_cloud
-    _check_cloud(os_cloud)
     if auth == "noauth" and host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             f"warning: --auth noauth on {host}: anyone who can reach it acts on every project",
