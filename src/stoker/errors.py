@@ -134,6 +134,12 @@ class UsageError(StokerError):
     code = "usage"
 
 
+class PolicyError(UsageError):
+    """A ``--policy-file`` stoker cannot read: not a mapping of rule names to check
+    strings, a check string that does not parse, or a check kind outside the subset
+    `stoker.api.policy` evaluates."""
+
+
 class NotFound(StokerError):
     code = "not_found"
 
@@ -183,6 +189,17 @@ class OperationCancelled(StokerError):
 
 class StackExists(StokerError):  # noqa: N818 - reads as a condition
     code = "stack_exists"
+
+
+class StackLimitReached(StokerError):  # noqa: N818 - reads as a condition
+    """A new top-level stack would pass the stacks-per-project limit (Heat's
+    ``max_stacks_per_tenant``), with Heat's message."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"You have reached the maximum stacks per project, {limit}. Please delete some stacks."
+        )
+        self.limit = limit
 
 
 class LeaseHeld(StokerError):  # noqa: N818 - reads as a condition

@@ -56,10 +56,19 @@ def test_openstackclient_through_keystone(tmp_path: Path) -> None:
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
         log = (tmp_path / "serve.log").open("ab")
-        env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{tmp_path / 'serve.db'}"}
+        env = {
+            **os.environ,
+            "STOKER_DB_URL": f"sqlite:///{tmp_path / 'serve.db'}",
+            "STOKER_SERVICE_PASSWORD": PASSWORD,
+        }
+        policy = tmp_path / "policy.yaml"
+        policy.write_text('"actions:check": "role:admin"\n')
+        # the service's own credentials validate the tokens (keystonemiddleware's way),
+        # and an operator's policy file overrides one of Heat's rules
         server = subprocess.Popen(
             [str(BIN / "stoker"), "serve", "--port", str(port), "--auth", "keystone"]
-            + ["--auth-url", identity_url],
+            + ["--auth-url", identity_url, "--policy-file", str(policy)]
+            + ["--service-user", "admin", "--service-project", "admin"],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -99,6 +108,9 @@ def test_openstackclient_through_keystone(tmp_path: Path) -> None:
             assert [(s["Stack Name"], s["Stack Status"]) for s in listed] == [
                 ("mine", "CREATE_COMPLETE")
             ]
+            # the policy file lets only an admin check a stack: demo is a member
+            checked = openstack(demo_project, "--debug", "stack", "check", "mine", ok=False)
+            assert checked.returncode != 0 and "RESP: [403]" in checked.stderr
             # the admin project's URL with demo's token: refused as Heat's policy does
             # (Heat's policy 403 carries no message: heatclient prints "Internal Error" for
             # it, against Heat as here; --debug shows the status)

@@ -4,9 +4,16 @@ never from its disk."""
 
 from __future__ import annotations
 
+import json
+import os
+from pathlib import Path
 from typing import Any
 
+import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
+
+from stoker.cli.main import cli
 
 from .helpers import wait_for
 from .test_upload import package
@@ -85,7 +92,10 @@ def test_provider_templates_from_the_files_map(client: TestClient) -> None:
     assert stack["outputs"][0]["output_value"] == "again-world"
 
 
-def test_provider_and_registry_inside_a_package(client: TestClient) -> None:
+def provider_package() -> bytes:
+    """A package whose ``environment.yaml`` maps a type to a provider inside it, the
+    provider with a ``get_file`` beside it and a nested provider, and a type naming a
+    member directly."""
     top = (
         "heat_template_version: 2018-08-31\n"
         "resources:\n  p: {type: My::Provider, properties: {word: zipped}}\n"
@@ -97,7 +107,7 @@ def test_provider_and_registry_inside_a_package(client: TestClient) -> None:
         "file:///tmp/lib/suffix.txt",
         "suffix.txt",  # beside the provider, in lib/
     )
-    data = package(
+    return package(
         {
             "heat.yaml": top,
             "environment.yaml": "resource_registry:\n  My::Provider: lib/provider.yaml\n",
@@ -106,14 +116,54 @@ def test_provider_and_registry_inside_a_package(client: TestClient) -> None:
             "lib/suffix.txt": "inside",
         }
     )
+
+
+def test_provider_and_registry_inside_a_package(client: TestClient) -> None:
     response = client.post(
         "/v1/admin/stacks?stack_name=prov-zip",
-        content=data,
+        content=provider_package(),
         headers={"Content-Type": "application/zip"},
     )
     assert response.status_code == 201, response.text
     outputs = _outputs(client, response.headers["location"])
     assert outputs == {"out": "zipped-inside", "direct": "direct"}
+
+
+def test_the_same_package_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stoker stack create -t package.zip`` reads providers and their get_file from the
+    archive as the API does, with none of those files on disk (the working directory
+    and the package's are empty); a later update (``-t`` again, or ``--existing``)
+    finds them in the stored files."""
+    archive = tmp_path / "pkg" / "package.zip"
+    archive.parent.mkdir()
+    archive.write_bytes(provider_package())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    db = ["--db", f"sqlite:///{tmp_path / 'cli.db'}", "stack"]
+
+    def run(*args: str) -> dict[str, Any]:
+        result = CliRunner().invoke(cli, [*db, *args, "-f", "json"])
+        assert result.exit_code == 0, result.output
+        shown: dict[str, Any] = json.loads(result.stdout)
+        return shown
+
+    def said(shown: dict[str, Any]) -> dict[str, str]:
+        return {o["output_key"]: o["output_value"] for o in shown["outputs"]}
+
+    created = run("create", "pkg", "-t", str(archive))
+    assert created["stack_status"] == "CREATE_COMPLETE"
+    assert said(created) == {"out": "zipped-inside", "direct": "direct"}
+    again = run("update", "pkg", "-t", str(archive), "--existing")
+    assert again["stack_status"] == "UPDATE_COMPLETE"
+    kept = run("update", "pkg", "--existing")
+    assert kept["stack_status"] == "UPDATE_COMPLETE"
+    assert said(kept) == {"out": "zipped-inside", "direct": "direct"}
+    valid = CliRunner().invoke(cli, ["template", "validate", str(archive)])
+    assert valid.exit_code == 0, valid.output
+    assert os.listdir(elsewhere) == [] and os.listdir(archive.parent) == ["package.zip"]
 
 
 def test_a_provider_not_in_the_files_is_heats_400(client: TestClient) -> None:

@@ -48,11 +48,19 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str, log: Path, lease_seconds: float = 30.0) -> None:
+    def __init__(
+        self,
+        db: str,
+        log: Path,
+        lease_seconds: float = 30.0,
+        *,
+        extra: tuple[str, ...] = (),
+        environ: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.log = log.open("ab")
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "STOKER_DB_URL": db}
+        env = {**os.environ, **(environ or {}), "STOKER_DB_URL": db}
         self.process = subprocess.Popen(
             [
                 str(BIN / "stoker"),
@@ -61,6 +69,7 @@ class Server:
                 str(self.port),
                 "--lease-seconds",
                 str(lease_seconds),
+                *extra,
             ],
             env=env,
             stdout=self.log,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from click.testing import CliRunner
 
 from stoker.cli.main import cli
@@ -29,3 +32,26 @@ def test_help_names_the_options() -> None:
     options = ("--host", "--port", "--auth", "--auth-url", "--workers", "--max-stacks-per-project")
     for option in options:
         assert option in result.output
+
+
+def test_keystone_options_are_checked_before_serving(tmp_path: Path) -> None:
+    broken = tmp_path / "policy.yaml"
+    broken.write_text('"stacks:create": "role:member or"\n')
+    keystone = ["serve", "--auth", "keystone", "--auth-url", "http://127.0.0.1:1/v3"]
+    for args, message in (
+        ([*keystone, "--policy-file", str(broken)], f"{broken}:1:18: rule 'stacks:create'"),
+        ([*keystone, "--service-user", "heat"], "--service-user needs --service-password"),
+        (["serve", "--policy-file", str(broken)], "apply to --auth keystone only"),
+    ):
+        result = CliRunner().invoke(cli, args, env={"STOKER_SERVICE_PASSWORD": None})
+        assert result.exit_code == 2, result.output
+        assert message in result.output
+        assert "Traceback" not in result.output
+
+
+@pytest.mark.slow  # loads openstacksdk's clouds.yaml reader (~0.4 s)
+def test_an_unknown_cloud_is_refused_before_serving() -> None:
+    result = CliRunner().invoke(cli, ["serve", "--os-cloud", "no-such-cloud"])
+    assert result.exit_code == 2, result.output
+    assert "--os-cloud no-such-cloud:" in result.output
+    assert "Traceback" not in result.output

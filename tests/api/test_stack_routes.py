@@ -340,3 +340,41 @@ def test_another_project_sees_nothing(client: TestClient, method: str, path: str
         405,
     )
     assert client.get(url).json()["stack"]["stack_status"] == "CREATE_COMPLETE"
+
+
+def test_concurrent_creates_stay_within_the_stacks_per_project_limit(tmp_path: Path) -> None:
+    """Ten creates at once with room for three: three 201s, seven of Heat's 400
+    ``RequestLimitExceeded``, and three stacks (the count and the insert are one
+    transaction, see `Store.create_stack`)."""
+    import asyncio
+
+    import httpx
+
+    from stoker.api.app import build_app
+    from stoker.engine.settings import EngineSettings
+    from stoker.resources.registry import default_registry
+    from stoker.store import open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'limit.db'}")
+    app = build_app(
+        store, default_registry(), EngineSettings(max_stacks_per_project=3), recover=False
+    )
+
+    async def run() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await asyncio.gather(
+                *(
+                    client.post(
+                        "/v1/admin/stacks", json={"stack_name": f"s{i}", "template": TEMPLATE}
+                    )
+                    for i in range(10)
+                )
+            )
+
+    answers = asyncio.run(run())
+    assert sorted(a.status_code for a in answers) == [201] * 3 + [400] * 7
+    for refused in (a for a in answers if a.status_code == 400):
+        assert refused.json()["error"]["type"] == "RequestLimitExceeded"
+        assert "maximum stacks per project, 3" in refused.json()["error"]["message"]
+    assert store.count_stacks("admin") == 3

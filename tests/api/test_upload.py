@@ -91,17 +91,19 @@ def test_zip_upload_resolves_files_inside_the_archive(client: TestClient) -> Non
     assert client.get(url + "/files").json()["scripts/hello.sh"] == "echo hello\n"
 
 
-@pytest.mark.parametrize(
-    ("members", "symlink", "message"),
-    [
-        ({"heat.yaml": HOT, "../evil.sh": "x"}, None, "leaves the package"),
-        ({"heat.yaml": HOT, "/etc/evil.sh": "x"}, None, "absolute path"),
-        ({"heat.yaml": HOT}, "scripts/hello.sh", "symbolic link"),
-        ({"main.yaml": HOT}, None, "no heat.yaml"),
-        ({"heat.yaml": HOT, "big.txt": "0" * 3_000_000}, None, "expands"),
-        ({"heat.yaml": HOT, "big.txt": "x" * 600_000 + "y"}, None, "600,001 bytes"),
-    ],
-)
+#: hostile or broken packages, and what the refusal says (the API's 400 and the CLI's
+#: error alike)
+BAD_PACKAGES = [
+    ({"heat.yaml": HOT, "../evil.sh": "x"}, None, "leaves the package"),
+    ({"heat.yaml": HOT, "/etc/evil.sh": "x"}, None, "absolute path"),
+    ({"heat.yaml": HOT}, "scripts/hello.sh", "symbolic link"),
+    ({"main.yaml": HOT}, None, "no heat.yaml"),
+    ({"heat.yaml": HOT, "big.txt": "0" * 3_000_000}, None, "expands"),
+    ({"heat.yaml": HOT, "big.txt": "x" * 600_000 + "y"}, None, "600,001 bytes"),
+]
+
+
+@pytest.mark.parametrize(("members", "symlink", "message"), BAD_PACKAGES)
 def test_bad_packages_are_a_clear_400(
     client: TestClient, members: dict[str, str | bytes], symlink: str | None, message: str
 ) -> None:
@@ -147,12 +149,24 @@ def test_stack_create_from_a_package_on_the_command_line(tmp_path: Path) -> None
         "o": "e",
         "f": "echo hi\n",
     }
-    slip = tmp_path / "slip.zip"
-    slip.write_bytes(package({"heat.yaml": HOT, "../x": "x"}))
-    refused = CliRunner().invoke(cli, ["--db", db, "stack", "create", "s", "-t", str(slip)])
-    assert refused.exit_code == 1
-    assert "leaves the package" in refused.output
-    assert "Traceback" not in refused.output
+
+
+@pytest.mark.parametrize(("members", "symlink", "message"), BAD_PACKAGES)
+def test_bad_packages_are_a_clear_error_on_the_command_line(
+    tmp_path: Path, members: dict[str, str | bytes], symlink: str | None, message: str
+) -> None:
+    bad = tmp_path / "bad.zip"
+    bad.write_bytes(package(members, symlink=symlink))
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    for args in (["stack", "create", "s", "-t", str(bad)], ["template", "validate", str(bad)]):
+        refused = CliRunner().invoke(cli, ["--db", db, *args])
+        assert refused.exit_code == 1, refused.output
+        assert message in refused.output
+        assert str(bad) in refused.output
+        assert "Traceback" not in refused.output
+        assert isinstance(refused.exception, SystemExit)
+    listed = CliRunner().invoke(cli, ["--db", db, "stack", "list", "-f", "json"])
+    assert json.loads(listed.stdout) == []
 
 
 def test_bodies_are_read_no_further_than_the_limits(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """Blueprint tests: the examples, the library, and the facts of the sandbox's own seed
-catalog (its flavors and images, plus a rhel image), so choosing is tested in process."""
+catalog (its flavors and images), so choosing is tested in process."""
 
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ def sandbox_facts() -> CloudFacts:
         Image(name, f"id-{index}", properties.get("os_distro"), properties.get("os_version"))
         for index, (name, properties, _) in enumerate(SEED_IMAGES)
     ]
-    images.append(Image("rhel-9.4-x86_64", "id-rhel", "rhel", "9.4"))
     return CloudFacts(
         flavors, images, [("private-subnet", "subnet-1")], "RegionOne", ["nova"], "the sandbox"
     )

@@ -74,7 +74,7 @@ def test_php_tier_nodes_load_balancer_and_dns(facts: CloudFacts) -> None:
     tier = resources["my_tier"]["properties"]
     assert tier["initialSize"] == 3
     assert tier["node_type"] == "Blueprint::Nova::Server"
-    assert tier["node_properties"]["image"] == "rhel-9.4-x86_64"
+    assert tier["node_properties"]["image"] == "rhel-9.4-x86_64-kvm"
     lb = resources["my_lb"]["properties"]
     assert lb["members"] == {"get_attr": ["my_tier", "addresses"]}
     assert lb["subnet"] == "subnet-1" and lb["publicPort"] == 80

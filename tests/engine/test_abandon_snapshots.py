@@ -131,6 +131,18 @@ def test_abandon_forgets_the_stack_and_adopt_takes_it_back_unchanged(engine, sto
     assert again["rand"].properties["length"] == 12
 
 
+def test_an_adopted_stack_counts_toward_the_project_limit(store, tmp_path):
+    """Heat counts adopted stacks as created ones: at the limit, adopt is refused."""
+    limited = StackEngine(store, default_registry(), EngineSettings(max_stacks_per_project=1))
+    create(limited, tmp_path, "flat", FLAT)
+    document = json.loads(json.dumps(asyncio.run(abandon.abandon(limited, "flat"))))
+    create(limited, tmp_path, "other", FLAT)  # the one place left
+    adoption = adopt.load("flat", document, "adopt.json")
+    with pytest.raises(OperationRefused, match="maximum stacks per project, 1"):
+        asyncio.run(adopt.adopt(limited, adoption, str(tmp_path), "adopt.json"))
+    assert store.get_stack("flat", "default") is None
+
+
 def test_adopt_fails_a_resource_the_document_gives_no_id(engine, store, tmp_path):
     create(engine, tmp_path, "flat", FLAT)
     data = asyncio.run(abandon.export(engine, "flat"))

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import threading
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
 
 from stoker.engine.state import Action, StackExists, Status
+from stoker.errors import StackLimitReached
 from stoker.store import SqlStore, UnknownStack
 
 from . import factories as f
@@ -210,3 +213,44 @@ def test_stack_state_reads_back_as_enums(store: SqlStore) -> None:
     back = store.get_stack(record.id, "demo")
     assert back is not None
     assert back.action is Action.DELETE and back.status is Status.FAILED
+
+
+def test_the_stacks_per_project_limit_holds_for_concurrent_creators(
+    open_stores: Callable[[], SqlStore],
+) -> None:
+    """Eight creators at once (each its own engine, as eight processes), three places
+    left: exactly three inserts pass, the rest are refused, on SQLite and PostgreSQL.
+    Counted in another transaction than the insert, all eight would see room."""
+    stores = [open_stores() for _ in range(8)]
+    stores[0].create_stack(f.stack("existing"), [], [])
+    stores[0].create_stack(f.stack("elsewhere", project="other"), [], [])
+    start = threading.Barrier(len(stores))
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def create(store: SqlStore, index: int) -> None:
+        start.wait()
+        try:
+            record = f.stack(f"s{index}")
+            store.create_stack(record, [f.resource(record.id, "a")], [], max_stacks=4)
+            outcome = "created"
+        except StackLimitReached as error:
+            assert "maximum stacks per project, 4" in str(error)
+            outcome = "refused"
+        with lock:
+            outcomes.append(outcome)
+
+    threads = [threading.Thread(target=create, args=(s, i)) for i, s in enumerate(stores)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(outcomes) == ["created"] * 3 + ["refused"] * 5
+    assert stores[0].count_stacks("demo") == 4
+    assert len(stores[0].list_stacks("demo")) == 4  # a refused create wrote nothing
+    # nested stacks and other projects do not count
+    parent = stores[0].get_stack("existing", "demo")
+    assert parent is not None
+    child = f.stack("child", parent_id=parent.id)
+    stores[0].create_stack(child, [], [], max_stacks=4)  # nested: not limited
+    stores[0].create_stack(f.stack("more", project="other"), [], [], max_stacks=4)

@@ -11,6 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from stoker.api.auth import authorize, forbidden_body
 from stoker.api.context import api_of, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import bad_request
 from stoker.engine.stacks import StackEngine
@@ -35,11 +36,18 @@ async def action(request: Request) -> Response:
 
     stack = await find_stack(request, deleted=False)
     body = await body_of(request)
-    if len(body) != 1 or next(iter(body)) not in _ACTIONS:
-        raise bad_request(
-            f"Invalid action, expected one of: {', '.join(_ACTIONS)}", "HTTPBadRequest"
-        )
+    # Heat's three refusals, in its order (heat/api/openstack/v1/actions.py)
+    if not body:
+        raise bad_request("No action specified", "HTTPBadRequest")
+    if len(body) > 1:
+        raise bad_request("Multiple actions specified", "HTTPBadRequest")
     name = next(iter(body))
+    if name not in _ACTIONS:
+        raise bad_request(f"Invalid action {name} specified", "HTTPBadRequest")
+    # Heat checks the action's own rule (``actions:check`` admits a reader) once the body
+    # is known to name one, so a malformed body is a 400 before any 403
+    if not authorize(request.scope, f"actions:{name}"):
+        return JSONResponse(forbidden_body(), status_code=403)
     api = api_of(request)
     project = project_of(request)
     if name.startswith("cancel"):

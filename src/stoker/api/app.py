@@ -7,7 +7,7 @@ import contextlib
 import logging
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
@@ -23,10 +23,14 @@ from stoker.api.auth import KeystoneGate, KeystoneValidator
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
+from stoker.api.policy import Policy
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import Store
 from stoker.errors import StokerError
 from stoker.resources.registry import ResourceTypeRegistry
+
+if TYPE_CHECKING:
+    from stoker.cloud import Cloud
 
 log = logging.getLogger("stoker.api")
 ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -203,13 +207,20 @@ def build_app(
     recover: bool = True,
     abandon_on_stop: bool = False,
     keystone: KeystoneValidator | None = None,
+    policy: Policy | None = None,
+    cloud: Cloud | None = None,
 ) -> Starlette:
     """The API over ``store``; with ``recover`` its startup begins the sweeps that take
     over dead servers' operations (see `stoker.api.operations`); ``abandon_on_stop``
     (`stoker serve`) leaves operations still running at shutdown to the next server
     rather than cancel them (`Operations.close`); with ``keystone`` every request under
     ``/v1/{project}/`` needs a valid token (`stoker.api.auth`), without it none does
-    (``--auth noauth``)."""
+    (``--auth noauth``), and ``policy`` (Heat's defaults unless given) decides what the
+    token's roles allow; with ``cloud`` (``--os-cloud``) every request and operation
+    checks cloud constraints and answers ``Fn::GetAZs`` from it (`stoker.api.cloud`; the
+    registry given has its resource types)."""
+    from stoker.api.cloud import CloudScope
+
     operations = Operations(store, registry, settings)
     api = Api(operations, limits or ApiLimits())
 
@@ -233,7 +244,12 @@ def build_app(
         exception_handlers=handlers,
         lifespan=lifespan,
         middleware=[Middleware(_RequestId)]
-        + ([Middleware(KeystoneGate, validator=keystone)] if keystone else []),
+        + ([Middleware(CloudScope, cloud=cloud)] if cloud is not None else [])
+        + (
+            [Middleware(KeystoneGate, validator=keystone, policy=policy or Policy())]
+            if keystone
+            else []
+        ),
     )
     app.state.api = api
     return app

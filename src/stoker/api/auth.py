@@ -1,11 +1,12 @@
 """``stoker serve --auth keystone``: each request's ``X-Auth-Token`` validated against
-Keystone v3, the URL's project checked against the token's, and the roles against Heat's
-default policy, before any handler runs.
+Keystone v3, the URL's project checked against the token's, and the route's rule of
+Heat's policy (`stoker.api.policy`) checked, before any handler runs.
 
 Heat does this with keystonemiddleware's ``auth_token`` and oslo.policy; stoker asks
-Keystone through keystoneauth1 (which openstacksdk already brings) and keeps the policy
-as the small table below. Validated tokens are cached for a short time (never past their
-expiry), so a busy client costs Keystone one validation per TTL rather than one a request.
+Keystone through keystoneauth1 (which openstacksdk already brings; imported only in this
+mode), as the token itself or as the server's own service user. Validated tokens are
+cached for a short time (never past their expiry), so a busy client costs Keystone one
+validation per TTL rather than one a request.
 """
 
 from __future__ import annotations
@@ -15,16 +16,18 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from keystoneauth1 import access, session
-from keystoneauth1.exceptions import ClientException
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from stoker.errors import ApiError
+from stoker.api.policy import BY_BODY, Credentials, Policy, rule_for
+from stoker.errors import ApiError, UsageError
+
+if TYPE_CHECKING:  # keystoneauth1 (with requests, ~10 MB) only for --auth keystone
+    from keystoneauth1 import session
 
 #: Keystone's default implied roles (admin implies member implies reader): a real
 #: Keystone lists the implied roles in the token already; expanding them here too makes
@@ -35,15 +38,6 @@ IMPLIED: dict[str, frozenset[str]] = {
     "reader": frozenset({"reader"}),
 }
 
-#: Heat's default policy (its "secure RBAC" defaults, heat/policies/*.py), per route: the
-#: services list needs ``admin``; reads (GET) need ``reader`` on the project, but for an
-#: export (``member``); writes need ``member``, but for a stack preview and a resource
-#: signal (``reader``); a signal and the metadata reads are also open to
-#: ``heat_stack_user`` (what Heat's wait conditions and deployments sign in as)
-ADMIN_ONLY = ("services",)
-MEMBER_READS = ("export",)
-STACK_USER_ROUTES = ("signal", "metadata")
-
 
 @dataclass(frozen=True, slots=True)
 class Identity:
@@ -52,34 +46,68 @@ class Identity:
     user_id: str
     project_id: str
     roles: frozenset[str]
-    is_admin: bool
+    is_admin_project: bool
     expires: float
+    system_scope: str | None = None
+
+    def credentials(self) -> Credentials:
+        return Credentials(
+            self.user_id, self.project_id, self.roles, self.is_admin_project, self.system_scope
+        )
 
 
-def required_role(method: str, route: list[str]) -> str:
-    """The role a request needs, ``route`` being the path's parts after ``/v1/{project}``."""
-    if route and route[0] in ADMIN_ONLY:
-        return "admin"
-    if method in ("GET", "HEAD"):
-        return "member" if route and route[-1] in MEMBER_READS else "reader"
-    if route == ["stacks", "preview"] or (route and route[-1] == "signal"):
-        return "reader"
-    return "member"
+@dataclass(frozen=True, slots=True)
+class ServiceCredentials:
+    """The server's own Keystone user, as keystonemiddleware's ``[keystone_authtoken]``
+    (``username``, ``password``, ``project_name``, their domains), for a Keystone whose
+    policy does not let a token validate itself; or a clouds.yaml entry (``cloud``)."""
+
+    username: str = ""
+    password: str = ""
+    project_name: str = ""
+    user_domain_name: str = "Default"
+    project_domain_name: str = "Default"
+    cloud: str | None = None
 
 
-def allowed(identity: Identity, method: str, route: list[str]) -> bool:
-    """Heat's default policy as `required_role` states it."""
-    stack_user_route = any(part in STACK_USER_ROUTES for part in route[-2:])
-    if stack_user_route and "heat_stack_user" in identity.roles:
-        return True
-    return required_role(method, route) in identity.roles
+def service_session(auth_url: str | None, credentials: ServiceCredentials) -> tuple[str, Any]:
+    """Keystone's URL and an authenticated keystoneauth1 session for the service user:
+    from the named clouds.yaml entry (its ``auth_url`` unless one is given), or from the
+    explicit credentials."""
+    if credentials.cloud is not None:
+        from openstack import config as os_config
+        from openstack import exceptions as os_exceptions
+
+        try:
+            region = os_config.OpenStackConfig().get_one(cloud=credentials.cloud)
+        except os_exceptions.OpenStackCloudException as error:
+            raise UsageError(f"--service-cloud {credentials.cloud}: {error}") from None
+        url = auth_url or str(region.config.get("auth", {}).get("auth_url") or "")
+        if not url:
+            raise UsageError(f"--service-cloud {credentials.cloud}: the cloud has no auth_url")
+        return url, region.get_session()
+    if not auth_url:
+        raise UsageError("--auth keystone needs Keystone's URL: --auth-url or $OS_AUTH_URL")
+    from keystoneauth1 import session
+    from keystoneauth1.identity import v3
+
+    plugin = v3.Password(
+        auth_url=auth_url,
+        username=credentials.username,
+        password=credentials.password,
+        project_name=credentials.project_name,
+        user_domain_name=credentials.user_domain_name,
+        project_domain_name=credentials.project_domain_name,
+    )
+    return auth_url, session.Session(auth=plugin)
 
 
 class KeystoneValidator:
     """Validates tokens against ``auth_url`` (Keystone v3: ``GET /v3/auth/tokens`` with the
-    token as ``X-Subject-Token``). Without service credentials the token validates itself,
-    which Keystone's default policy allows (``identity:validate_token`` admits the token's
-    own subject)."""
+    token as ``X-Subject-Token``). With ``service`` (a session authenticated as the
+    server's own user, `service_session`) the server's token asks, as keystonemiddleware
+    does; without, the token validates itself, which Keystone's default policy allows
+    (``identity:validate_token`` admits the token's own subject)."""
 
     def __init__(
         self,
@@ -88,13 +116,19 @@ class KeystoneValidator:
         ttl: float = 60.0,
         max_entries: int = 4096,
         http: session.Session | None = None,
+        service: session.Session | None = None,
     ) -> None:
         base = auth_url.rstrip("/")
         self.auth_url = base
         self.tokens_url = (base if base.endswith("/v3") else base + "/v3") + "/auth/tokens"
         self.ttl = ttl
         self.max_entries = max_entries
-        self.http = http or session.Session()
+        self.service = service
+        if service is None and http is None:
+            from keystoneauth1 import session as sessions
+
+            http = sessions.Session()
+        self.http: session.Session = service or http  # type: ignore[assignment]
         self._cache: OrderedDict[str, Identity] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -120,12 +154,21 @@ class KeystoneValidator:
         return identity
 
     def _validate(self, token: str) -> Identity | None:
-        headers = {"X-Auth-Token": token, "X-Subject-Token": token}
+        from keystoneauth1 import access
+        from keystoneauth1.exceptions import ClientException
+
+        if self.service is not None:  # the service's own token asks (keystoneauth adds it)
+            headers, authenticated = {"X-Subject-Token": token}, True
+        else:
+            headers, authenticated = {"X-Auth-Token": token, "X-Subject-Token": token}, False
         try:
             response = self.http.get(
-                self.tokens_url, headers=headers, authenticated=False, raise_exc=False
+                self.tokens_url,
+                headers=headers,
+                authenticated=authenticated,
+                raise_exc=False,
             )
-        except ClientException as error:
+        except ClientException as error:  # Keystone away, or the service's login refused
             raise _unavailable(str(error)) from None
         if response.status_code in (401, 403, 404):
             return None
@@ -137,13 +180,13 @@ class KeystoneValidator:
             return None
         roles: set[str] = set()
         for name in info.role_names or []:
-            roles |= IMPLIED.get(name, frozenset({name}))
+            roles |= IMPLIED.get(name.lower(), frozenset({name.lower()}))
         expires = info.expires
         return Identity(
             user_id=info.user_id or "",
             project_id=project_id,
             roles=frozenset(roles),
-            is_admin="admin" in roles and bool(info.is_admin_project),
+            is_admin_project=bool(info.is_admin_project),
             expires=expires.timestamp() if isinstance(expires, datetime) else _far(),
         )
 
@@ -154,9 +197,7 @@ def _unavailable(detail: str) -> ApiError:
 
 
 def _until(identity: Identity, expires: float) -> Identity:
-    return Identity(
-        identity.user_id, identity.project_id, identity.roles, identity.is_admin, expires
-    )
+    return replace(identity, expires=expires)
 
 
 def _far() -> float:
@@ -199,11 +240,14 @@ def unavailable_body(detail: str) -> dict[str, Any]:
 class KeystoneGate:
     """ASGI middleware in front of the routes: ``/``, ``/v1/`` and ``/v1/{project}`` (the
     version documents) stay open, as in Heat; everything under ``/v1/{project}/`` needs a
-    valid token of that project (or an admin's) with the role the policy asks."""
+    valid token of that project (or of an admin, Heat's ``context_is_admin``) that the
+    route's rule of the policy admits (`stoker.api.policy`). ``POST .../actions`` is
+    decided by its handler once the body says which action (`authorize`)."""
 
-    def __init__(self, app: ASGIApp, validator: KeystoneValidator) -> None:
+    def __init__(self, app: ASGIApp, validator: KeystoneValidator, policy: Policy) -> None:
         self.app = app
         self.validator = validator
+        self.policy = policy
         self.challenge = f'Keystone uri="{validator.auth_url}"'.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -226,13 +270,12 @@ class KeystoneGate:
         if identity is None:
             await self._refuse(scope, receive, send, 401, unauthorized_body())
             return
-        # Heat: a project other than the token's is refused, unless the token is an
-        # admin's (heat/api/openstack/v1/util.py, registered_policy_enforce)
-        project_ok = identity.project_id == parts[1] or identity.is_admin
-        if not project_ok or not allowed(identity, str(scope["method"]), parts[2:]):
+        grant = Grant(identity, self.policy, parts[1])
+        rule = rule_for(str(scope["method"]), parts[2:])
+        if not grant.project_ok or (rule not in (None, BY_BODY) and not grant.allows(rule)):
             await self._refuse(scope, receive, send, 403, forbidden_body())
             return
-        scope.setdefault("state", {})["identity"] = identity
+        scope.setdefault("state", {})["grant"] = grant
         await self.app(scope, receive, send)
 
     async def _refuse(
@@ -240,6 +283,37 @@ class KeystoneGate:
     ) -> None:
         headers = {"WWW-Authenticate": self.challenge.decode()} if status == 401 else None
         await JSONResponse(body, status, headers=headers)(scope, receive, send)
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """A validated caller on one URL project: what Heat's ``registered_policy_enforce``
+    decides. A project other than the token's is refused unless the caller is an admin
+    (``context_is_admin``), whose requests are then checked against the token's own
+    project (heat/api/openstack/v1/util.py)."""
+
+    identity: Identity
+    policy: Policy
+    url_project: str
+
+    @property
+    def admin(self) -> bool:
+        return self.policy.is_admin(self.identity.credentials())
+
+    @property
+    def project_ok(self) -> bool:
+        return self.identity.project_id == self.url_project or self.admin
+
+    def allows(self, rule: str) -> bool:
+        project = self.identity.project_id if self.admin else self.url_project
+        return self.policy.check(rule, self.identity.credentials(), {"project_id": project})
+
+
+def authorize(scope: Scope, rule: str) -> bool:
+    """Whether the request's caller may act under ``rule`` (always, without
+    ``--auth keystone``): for the handlers whose rule depends on the body."""
+    grant = scope.get("state", {}).get("grant")
+    return grant is None or bool(grant.allows(rule))
 
 
 def _header(scope: Scope, name: bytes) -> str:

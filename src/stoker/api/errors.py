@@ -72,6 +72,8 @@ def from_stoker(error: errors.StokerError) -> ApiError:
             return ApiError(409, "StackExists", message)
         if isinstance(cause, errors.LeaseHeld):
             return ApiError(409, "ActionInProgress", message)
+        if isinstance(cause, errors.StackLimitReached):  # Heat's max_stacks_per_tenant
+            return ApiError(400, "RequestLimitExceeded", message)
         return ApiError(400, "StackValidationFailed", message)
     if isinstance(error, errors.LimitExceeded):
         return ApiError(400, "RequestLimitExceeded", message)

@@ -4,11 +4,69 @@ passes its choices through the environment, as uvicorn's ``--workers`` requires)
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 
 from stoker.api.app import build_app
 from stoker.engine.settings import EngineSettings
+
+if TYPE_CHECKING:
+    from stoker.api.auth import KeystoneValidator, ServiceCredentials
+    from stoker.api.policy import Policy
+    from stoker.cloud import Cloud
+
+
+def service_credentials() -> ServiceCredentials | None:
+    """The service user ``stoker serve`` was given (``--service-*``), if any."""
+    from stoker.api.auth import ServiceCredentials
+
+    cloud = os.environ.get("STOKER_SERVE_SERVICE_CLOUD")
+    user = os.environ.get("STOKER_SERVE_SERVICE_USER")
+    if not cloud and not user:
+        return None
+    domain = os.environ.get("STOKER_SERVE_SERVICE_DOMAIN") or "Default"
+    return ServiceCredentials(
+        username=user or "",
+        password=os.environ.get("STOKER_SERVICE_PASSWORD", ""),
+        project_name=os.environ.get("STOKER_SERVE_SERVICE_PROJECT", ""),
+        user_domain_name=domain,
+        project_domain_name=domain,
+        cloud=cloud or None,
+    )
+
+
+def keystone_validator() -> KeystoneValidator | None:
+    """The token validator of ``--auth keystone`` (None: noauth)."""
+    if os.environ.get("STOKER_SERVE_AUTH") != "keystone":
+        return None
+    from stoker.api.auth import KeystoneValidator, service_session
+
+    auth_url = os.environ.get("STOKER_SERVE_AUTH_URL") or None
+    ttl = float(os.environ.get("STOKER_SERVE_TOKEN_TTL", "60"))
+    credentials = service_credentials()
+    if credentials is None:
+        assert auth_url is not None, "stoker serve checked that --auth-url is given"
+        return KeystoneValidator(auth_url, ttl=ttl)
+    url, service = service_session(auth_url, credentials)
+    return KeystoneValidator(url, ttl=ttl, service=service)
+
+
+def chosen_policy() -> Policy | None:
+    path = os.environ.get("STOKER_SERVE_POLICY_FILE")
+    if not path:
+        return None
+    from stoker.api.policy import load_policy
+
+    return load_policy(path)
+
+
+def chosen_cloud() -> Cloud | None:
+    """The cloud of ``--os-cloud`` (or ``OS_CLOUD``/``OS_*``, as the CLI reads them)."""
+    from stoker.cloud import Cloud, choose_cloud
+
+    choice = choose_cloud(os.environ.get("STOKER_SERVE_OS_CLOUD") or None)
+    return Cloud(choice, workers=64) if choice is not None else None
 
 
 def app() -> Starlette:
@@ -25,11 +83,18 @@ def app() -> Starlette:
     # `stoker serve` migrated the database before starting the workers
     migrated = os.environ.get("STOKER_SERVE_MIGRATED") == "1"
     store = open_store(url, migrate=not migrated)
-    auth_url = os.environ.get("STOKER_SERVE_AUTH_URL")
-    keystone = None
-    if auth_url:
-        from stoker.api.auth import KeystoneValidator
+    registry = default_registry()
+    cloud = chosen_cloud()
+    if cloud is not None:
+        from stoker.resources import openstack
 
-        ttl = float(os.environ.get("STOKER_SERVE_TOKEN_TTL", "60"))
-        keystone = KeystoneValidator(auth_url, ttl=ttl)
-    return build_app(store, default_registry(), settings, abandon_on_stop=True, keystone=keystone)
+        openstack.register(registry, cloud)
+    return build_app(
+        store,
+        registry,
+        settings,
+        abandon_on_stop=True,
+        keystone=keystone_validator(),
+        policy=chosen_policy(),
+        cloud=cloud,
+    )

@@ -7,6 +7,7 @@ name and parameters come from the query string (``stack_name``, repeated
 from __future__ import annotations
 
 import asyncio
+import os
 
 from starlette.requests import Request
 
@@ -74,7 +75,8 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
 async def _compiled(body: dict[str, object], source: Source, environments: list[str]) -> None:
     """A blueprint (`stoker.blueprint.is_blueprint`, the CLI's test too) is compiled, and
     the stack is made from the result; the cloud that answers its flavors and images is
-    the one the server's environment chooses (OS_CLOUD or OS_*). Its errors, located in
+    the server's own (``stoker serve --os-cloud``, else OS_CLOUD or OS_*), the one its
+    stacks act in. Its errors, located in
     the upload, are the 400's message."""
     try:
         compiled = await asyncio.to_thread(_compile, source, environments)
@@ -89,7 +91,7 @@ def _compile(source: Source, environments: list[str]) -> CompiledRequest:
     from stoker.blueprint.cloudfacts import CloudFacts
     from stoker.cloud import HOW_TO_CHOOSE, Cloud, choose_cloud
 
-    choice = choose_cloud(None)
+    choice = choose_cloud(os.environ.get("STOKER_SERVE_OS_CLOUD") or None)
     facts = None
     if choice is not None:
         cloud = Cloud(choice)

@@ -31,6 +31,43 @@ from stoker.errors import UsageError
     help="Keystone's URL for --auth keystone (default: $OS_AUTH_URL).",
 )
 @click.option(
+    "--policy-file",
+    type=click.Path(exists=True, dir_okay=False),
+    default=None,
+    help="With --auth keystone: a policy.yaml (oslo.policy format) whose rules override "
+    "Heat's defaults of the same names (stacks:create, actions:check, ...).",
+)
+@click.option(
+    "--service-cloud",
+    metavar="NAME",
+    default=None,
+    help="With --auth keystone: validate tokens as the service user of this clouds.yaml "
+    "entry (keystonemiddleware's [keystone_authtoken]), not by the token itself.",
+)
+@click.option("--service-user", default=None, help="The service user's name (see --service-cloud).")
+@click.option(
+    "--service-password",
+    envvar="STOKER_SERVICE_PASSWORD",
+    default=None,
+    help="The service user's password (default: $STOKER_SERVICE_PASSWORD).",
+)
+@click.option("--service-project", default=None, help="The service user's project.")
+@click.option(
+    "--service-domain",
+    default="Default",
+    show_default=True,
+    help="The domain of the service user and of its project.",
+)
+@click.option(
+    "--os-cloud",
+    envvar="OS_CLOUD",
+    metavar="NAME",
+    default=None,
+    help="The cloud the stacks' OpenStack resources are made in, and Fn::GetAZs asks: an "
+    "entry of clouds.yaml (default: $OS_CLOUD; without either, the OS_* variables "
+    "describe the cloud, as for stoker stack).",
+)
+@click.option(
     "--token-cache-seconds",
     type=click.FloatRange(min=0),
     default=60.0,
@@ -73,6 +110,13 @@ def serve(
     port: int,
     auth: str,
     auth_url: str | None,
+    policy_file: str | None,
+    service_cloud: str | None,
+    service_user: str | None,
+    service_password: str | None,
+    service_project: str | None,
+    service_domain: str,
+    os_cloud: str | None,
     token_cache_seconds: float,
     workers: int,
     lease_seconds: float,
@@ -86,13 +130,33 @@ def serve(
 
     from stoker.store.urls import database_url
 
+    # everything is checked before the environment the workers read is written
     if auth == "keystone":
-        if not auth_url:
-            raise UsageError("--auth keystone needs --auth-url (or OS_AUTH_URL)")
-        os.environ["STOKER_SERVE_AUTH_URL"] = auth_url
+        _keystone(auth_url, service_cloud, service_user, service_password, service_project)
+        if policy_file is not None:
+            from stoker.api.policy import load_policy
+
+            load_policy(policy_file)  # a broken file stops here, with its line
+    elif policy_file is not None or service_cloud is not None or service_user is not None:
+        raise UsageError("--policy-file and --service-* apply to --auth keystone only")
+    _check_cloud(os_cloud)
+    for name in list(os.environ):
+        if name.startswith("STOKER_SERVE_"):
+            os.environ.pop(name)  # nothing left over from an earlier run in this process
+    if auth == "keystone":
+        os.environ["STOKER_SERVE_AUTH"] = "keystone"
+        os.environ["STOKER_SERVE_AUTH_URL"] = auth_url or ""
         os.environ["STOKER_SERVE_TOKEN_TTL"] = str(token_cache_seconds)
-    else:
-        os.environ.pop("STOKER_SERVE_AUTH_URL", None)
+        os.environ["STOKER_SERVE_SERVICE_CLOUD"] = service_cloud or ""
+        os.environ["STOKER_SERVE_SERVICE_USER"] = service_user or ""
+        os.environ["STOKER_SERVE_SERVICE_PROJECT"] = service_project or ""
+        os.environ["STOKER_SERVE_SERVICE_DOMAIN"] = service_domain
+        if service_password is not None:
+            os.environ["STOKER_SERVICE_PASSWORD"] = service_password
+        if policy_file is not None:
+            os.environ["STOKER_SERVE_POLICY_FILE"] = os.path.abspath(policy_file)
+    if os_cloud:
+        os.environ["STOKER_SERVE_OS_CLOUD"] = os_cloud
     if auth == "noauth" and host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             f"warning: --auth noauth on {host}: anyone who can reach it acts on every project",
@@ -114,6 +178,51 @@ def serve(
         workers=workers,
         log_level="warning",
     )
+
+
+def _keystone(
+    auth_url: str | None,
+    cloud: str | None,
+    user: str | None,
+    password: str | None,
+    project: str | None,
+) -> None:
+    """Refuse a Keystone setup that cannot work before serving anything: no URL, half
+    the service credentials, or a service user Keystone does not let in."""
+    if cloud is None and user is None:
+        if not auth_url:
+            raise UsageError("--auth keystone needs --auth-url (or OS_AUTH_URL)")
+        return
+    from keystoneauth1.exceptions import ClientException
+
+    from stoker.api.auth import ServiceCredentials, service_session
+
+    if cloud is None and not (password and project):
+        raise UsageError("--service-user needs --service-password and --service-project")
+    credentials = ServiceCredentials(
+        username=user or "", password=password or "", project_name=project or "", cloud=cloud
+    )
+    url, session = service_session(auth_url, credentials)
+    try:
+        session.get_token()
+    except ClientException as error:
+        raise UsageError(f"cannot log in to {url} as the service user: {error}") from None
+
+
+def _check_cloud(option: str | None) -> None:
+    """A named cloud clouds.yaml lacks is a usage error now, not every stack's failure."""
+    from stoker.cloud import choose_cloud
+
+    choice = choose_cloud(option)
+    if choice is None or choice.name is None:
+        return
+    from openstack import config as os_config
+    from openstack import exceptions as os_exceptions
+
+    try:
+        os_config.OpenStackConfig().get_one(cloud=choice.name)
+    except os_exceptions.OpenStackCloudException as error:
+        raise UsageError(f"--os-cloud {choice.name}: {error}") from None
 
 
 def _migrate(url: str) -> None:

@@ -261,7 +261,8 @@ def create(
     """Create stack NAME from a template, and show its progress and outputs."""
     from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
     from stoker.cli.progress import Progress
-    from stoker.cli.template import load_from_options
+    from stoker.cli.template import load_from_options, template_source
+    from stoker.definition.files import in_package
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
 
@@ -284,7 +285,8 @@ def create(
     report(result.diagnostics, template_file)
     if not result.ok or definition is None:
         raise Rejected("the template, environment or parameters were rejected")
-    base_dir = os.path.dirname(os.path.abspath(template_file))
+    recorded = template_source(template_file)
+    base_dir = os.path.dirname(recorded)
     if restrict_files:
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
@@ -307,12 +309,13 @@ def create(
         name=name,
         definition=definition,
         template=plain(definition.template.document.data) or {},
-        environment=definition.environment.to_data(absolute_paths=True),
+        # a package's registry names its members, never paths to make absolute
+        environment=definition.environment.to_data(absolute_paths=not in_package(base_dir)),
         parameters=explicit,
         timeout_mins=timeout_mins,
         disable_rollback=not enable_rollback,
         tags=tag_list,
-        template_file=os.path.abspath(template_file),
+        template_file=recorded,
     )
     with progress:
         record = asyncio.run(engine.create(request))

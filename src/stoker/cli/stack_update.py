@@ -119,8 +119,10 @@ def update(
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
     from stoker.cli.progress import Progress
     from stoker.cli.stack import find_stack, show_stack
-    from stoker.cli.template import parameter_values
+    from stoker.cli.template import package_inputs, parameter_values, template_source
+    from stoker.definition.files import in_package
     from stoker.definition.loading import CurrentInputs, LoadOptions, load_update_definition
+    from stoker.definition.requests import load_update_request
     from stoker.engine import views
     from stoker.engine.stacks import UpdateRequest
     from stoker.limits import active_limits
@@ -136,33 +138,44 @@ def update(
     current = find_stack(session, name)
     values = parameter_values(parameters, parameter_files)
     given = template_file or current.template_file or f"<stack {current.name}>"
-    result, stored_parameters = load_update_definition(
-        template_file,
-        environments,
-        values,
-        LoadOptions(
-            limits=LoadLimits.of(active_limits()),
-            restrict_files=restrict_files,
-            require_all_parameters=True,
-            stack_name=current.name,
-        ),
-        current=CurrentInputs(
-            current.template,
-            current.environment,
-            current.files,
-            current.parameters,
-            current.template_file,
-        ),
-        existing=existing,
-        clear=clear_parameters,
+    options = LoadOptions(
+        limits=LoadLimits.of(active_limits()),
+        restrict_files=restrict_files,
+        require_all_parameters=True,
+        stack_name=current.name,
     )
+    stored = CurrentInputs(
+        current.template,
+        current.environment,
+        current.files,
+        current.parameters,
+        current.template_file,
+    )
+    if template_file is not None and template_file.lower().endswith(".zip"):
+        # a package: its members are the request's files, as through the API
+        result, stored_parameters = load_update_request(
+            package_inputs(template_file, environments, values),
+            options,
+            current=stored,
+            existing=existing,
+            clear=clear_parameters,
+        )
+    else:
+        result, stored_parameters = load_update_definition(
+            template_file,
+            environments,
+            values,
+            options,
+            current=stored,
+            existing=existing,
+            clear=clear_parameters,
+        )
     definition = result.definition
     report(result.diagnostics, given)
     if not result.ok or definition is None:
         raise Rejected("the template, environment or parameters were rejected")
-    base_dir = os.path.dirname(os.path.abspath(given)) if template_file else None
-    if template_file is None and current.template_file:
-        base_dir = os.path.dirname(current.template_file)
+    recorded = template_source(template_file) if template_file else current.template_file
+    base_dir = os.path.dirname(recorded) if recorded else None
     if restrict_files and base_dir:
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
@@ -178,9 +191,10 @@ def update(
     request = UpdateRequest(
         definition=definition,
         template=plain(definition.template.document.data) or {},
-        environment=definition.environment.to_data(absolute_paths=True),
+        # a package's registry names its members, never paths to make absolute
+        environment=definition.environment.to_data(absolute_paths=not in_package(base_dir)),
         parameters=stored_parameters,
-        template_file=os.path.abspath(template_file) if template_file else current.template_file,
+        template_file=recorded,
         timeout_mins=timeout_mins if timeout_mins is not None else current.timeout_mins,
         disable_rollback=current.disable_rollback if rollback == "keep" else rollback == "disabled",
         tags=new_tags,

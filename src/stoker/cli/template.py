@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -32,9 +32,10 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from stoker.cli.blueprint import BlueprintCloud
+    from stoker.definition.requests import RequestInputs
 from stoker.engine.validation import validate_tree
 from stoker.engine.views import validation_summary
-from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
+from stoker.errors import FunctionError, NotFound, PackageError, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
 from stoker.limits import active_limits
@@ -158,29 +159,55 @@ def load_from_options(
     return load_definition(template_file, environments, values, options), values
 
 
+def template_source(template_file: str) -> str:
+    """What a stack records as its template file: the path, or inside a package
+    ``/abs/pkg.zip!/heat.yaml``, which tells the engine to read the stack's providers
+    and get_file content from the archive's members (`stoker.definition.files.in_package`),
+    for this command and every later one on the stack."""
+    if template_file.lower().endswith(".zip"):
+        from stoker.definition.files import package_template_file
+
+        return package_template_file(template_file)
+    return os.path.abspath(template_file)
+
+
 def _load_package(
     path: str, environments: tuple[str, ...], values: dict[str, str], options: LoadOptions
 ) -> LoadResult:
-    """A stack package (``heat.yaml`` at the root of a ZIP): its get_file and environment
-    files come from the archive (`stoker.definition.archive`); ``-e`` files are added
-    after the package's own environment."""
-    from stoker.definition.archive import read_package
-    from stoker.definition.requests import RequestInputs, load_request
+    from stoker.definition.requests import load_request
 
-    with open(path, "rb") as handle:
-        package = read_package(handle.read(), path)
+    return load_request(package_inputs(path, environments, values), options)
+
+
+def package_inputs(
+    path: str, environments: Sequence[str], values: Mapping[str, str]
+) -> RequestInputs:
+    """A stack package (``heat.yaml`` at the root of a ZIP) as a request's inputs: its
+    get_file, provider and environment files come from the archive
+    (`stoker.definition.archive`), as through the API; ``-e`` files are added after the
+    package's own environment. A hostile or broken package is a `PackageError`."""
+    from stoker.definition.archive import read_package
+    from stoker.definition.requests import RequestInputs
+
+    try:
+        with open(path, "rb") as handle:
+            package = read_package(handle.read(), path)
+    except OSError as error:
+        raise PackageError(f"{path}: cannot read the package: {error.strerror}") from None
     files = dict(package.files)
     for env_path in environments:
-        with open(env_path, encoding="utf-8") as handle:
-            files[env_path] = handle.read()
-    inputs = RequestInputs(
+        try:
+            with open(env_path, encoding="utf-8") as handle:
+                files[env_path] = handle.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise click.BadParameter(f"cannot read {env_path}: {error}", param_hint="-e") from None
+    return RequestInputs(
         template=package.template,
         files=files,
         environment_files=[*package.environment_files, *environments],
-        parameters=values,
+        parameters=dict(values),
         label=f"{path}!heat.yaml",
     )
-    return load_request(inputs, options)
 
 
 def _finish(result: LoadResult, given: str) -> StackDefinition:
@@ -213,19 +240,22 @@ def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) 
     the type) and the children of groups, chains and inline stacks are validated too, as
     far as their inputs are known: the whole tree, not only the top template.
     """
+    from stoker.definition.files import FilesMap, in_package
+
     result = _load(**kwargs, require_all=False)
-    top = os.path.abspath(kwargs["template_file"])
+    top = template_source(kwargs["template_file"])
     files_root = os.path.dirname(top) if kwargs["restrict_files"] else None
+    package = in_package(os.path.dirname(top)) and result.definition is not None
+    # a package's providers are its members (its files map), never files on disk
+    source = FilesMap(result.definition.files) if package and result.definition else None
     tree = TreeCheck(
         default_registry(),
         max_nested_depth,
         require_types=False,
-        cache=ProviderCache(files_root),
+        cache=ProviderCache(files_root, source),
     )
     if result.definition is not None and result.ok:
-        found, tree = validate_tree(
-            result.definition, kwargs["template_file"], max_nested_depth, cache=tree.cache
-        )
+        found, tree = validate_tree(result.definition, top, max_nested_depth, cache=tree.cache)
         result.diagnostics.extend(found)
     definition = _finish(result, kwargs["template_file"])
     summary = validation_summary(definition)

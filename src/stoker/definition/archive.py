@@ -44,16 +44,20 @@ def _limit(name: str, what: str, limits: Limits) -> PackageError:
     )
 
 
-def _check_member(info: zipfile.ZipInfo) -> None:
+def _check_member(info: zipfile.ZipInfo, source: str) -> None:
     name = info.filename
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
-        raise PackageError(f"package member {name!r} is a symbolic link; links are refused")
+        raise PackageError(
+            f"{source}: package member {name!r} is a symbolic link; links are refused"
+        )
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
-        raise PackageError(f"package member {name!r} has an absolute path")
+        raise PackageError(f"{source}: package member {name!r} has an absolute path")
     parts = name.replace("\\", "/").split("/")
     if ".." in parts:
-        raise PackageError(f"package member {name!r} leaves the package (a '..' in its path)")
+        raise PackageError(
+            f"{source}: package member {name!r} leaves the package (a '..' in its path)"
+        )
 
 
 def read_package(data: bytes, source: str = "<package>") -> StackPackage:
@@ -65,7 +69,7 @@ def read_package(data: bytes, source: str = "<package>") -> StackPackage:
         raise PackageError(f"{source}: not a zip archive: {error}") from None
     members = [info for info in archive.infolist() if not info.is_dir()]
     for info in archive.infolist():
-        _check_member(info)
+        _check_member(info, source)
     if len(members) > limits.zip_members:
         raise _limit("zip_members", f"{source}: the archive has {len(members):,} members", limits)
     total = sum(info.file_size for info in members)

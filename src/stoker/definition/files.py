@@ -24,6 +24,23 @@ from stoker.template.loader import Document, LoadLimits, load_document
 
 URL_SCHEMES = ("http", "https", "ftp")
 
+#: A stack created from a package (``stoker stack create NAME -t pkg.zip``) records its
+#: template as ``/abs/pkg.zip!/heat.yaml``, so every operation on it (and on its nested
+#: stacks, whose templates are recorded beside it) sees from its directory,
+#: ``/abs/pkg.zip!``, that its providers and get_file content are the archive's members
+#: in its files map, never files on disk, as the API's stacks always are
+PACKAGE_MARK = ".zip!"
+
+
+def package_template_file(path: str) -> str:
+    """Where a stack read from the package at ``path`` records its template."""
+    return f"{os.path.abspath(path)}!/heat.yaml"
+
+
+def in_package(base_dir: str | None) -> bool:
+    """Whether a template directory is the inside of a package (see `PACKAGE_MARK`)."""
+    return base_dir is not None and base_dir.lower().endswith(PACKAGE_MARK)
+
 
 @dataclass(slots=True)
 class CollectedFiles:

@@ -49,7 +49,7 @@ from stoker.environment import (
     load_environment_file,
     merge_environments,
 )
-from stoker.errors import OperationRefused, PropertyError, ResourceFailure
+from stoker.errors import OperationRefused, PropertyError, ResourceFailure, StackLimitReached
 from stoker.functions.base import OMIT, resolve
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import ChildStack, NestedStackPlugin, ResourceGroup
@@ -188,10 +188,14 @@ async def _adopt_stack(
         stack.id,
         stack.created_at,
     )
+    # an adopted stack counts toward the project's limit, as a created one (Heat)
+    limit = host.settings.max_stacks_per_project if stack.parent_id is None else None
     try:
-        await asyncio.to_thread(host.store.create_stack, stack, initial, [event])
+        await asyncio.to_thread(host.store.create_stack, stack, initial, [event], None, limit)
     except StackExists:
         raise OperationRefused(f"The Stack ({stack.name}) already exists.") from None
+    except StackLimitReached as error:
+        raise OperationRefused(str(error)) from None
     if host.listener is not None:
         host.listener(event)
 

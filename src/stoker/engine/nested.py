@@ -164,7 +164,7 @@ def _child_definition(
     )
     template = parse_template(Document(spec.template, "yaml", spec.location))
     files = dict(spec.files)
-    if engine.settings.files_from_request:
+    if engine.files_only(base_dir):
         # Heat hands a child its parent's files: its own providers are found there, and
         # a provider's get_file (named as written, or beside it in a package)
         given = FilesMap(parent.definition.files)

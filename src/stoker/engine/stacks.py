@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
-from stoker.definition.files import FilesMap
+from stoker.definition.files import FilesMap, in_package
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases, planning, signals, testpoints, update
@@ -46,6 +46,7 @@ from stoker.engine.tree_check import TreeCheck
 from stoker.engine.update import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
+from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import ChildStack
@@ -113,13 +114,25 @@ class StackEngine:
         if checked and names is None and checked[0] is definition and checked[1] == base_dir:
             return checked[2]  # what `check` found for the create it preceded
         return resolve_types(
-            definition, self.registry, base_dir, self.provider_cache(definition), names=names
+            definition,
+            self.registry,
+            base_dir,
+            self.provider_cache(definition, base_dir),
+            names=names,
         )
 
-    def provider_cache(self, definition: StackDefinition) -> ProviderCache:
-        """Where this engine reads provider templates: the disk, or for the API only the
-        stack's files map (`EngineSettings.files_from_request`)."""
-        source = FilesMap(definition.files) if self.settings.files_from_request else None
+    def files_only(self, base_dir: str | None) -> bool:
+        """Whether a stack whose template is in ``base_dir`` reads its providers and
+        get_file content from its files map only: every stack of the API
+        (`EngineSettings.files_from_request`), and a package's (`in_package`)."""
+        return self.settings.files_from_request or in_package(base_dir)
+
+    def provider_cache(
+        self, definition: StackDefinition, base_dir: str | None = None
+    ) -> ProviderCache:
+        """Where this engine reads provider templates: the disk, or the stack's files
+        map (see `files_only`)."""
+        source = FilesMap(definition.files) if self.files_only(base_dir) else None
         return ProviderCache(self.settings.files_root, source)
 
     def resource_types(
@@ -151,7 +164,7 @@ class StackEngine:
         tree = TreeCheck(
             self.registry,
             self.settings.max_nested_depth,
-            cache=self.provider_cache(definition),
+            cache=self.provider_cache(definition, base_dir),
         )
         top = definition.template.file
         chain = (os.path.abspath(top),) if os.path.isfile(top) else ()
@@ -170,39 +183,39 @@ class StackEngine:
         if problem:
             raise OperationRefused(problem)
         project = self.settings.project
-        count = await asyncio.to_thread(self.store.count_stacks, project)
-        if count >= self.settings.max_stacks_per_project:
-            raise OperationRefused(
-                f"You have reached the maximum stacks per project, "
-                f"{self.settings.max_stacks_per_project}. Please delete some stacks."
-            )
-        now = leases.now_utc()
-        stack = StackRecord(
-            id=str(uuid.uuid4()),
-            name=request.name,
-            project=project,
-            action=Action.CREATE,
-            status=Status.IN_PROGRESS,
-            status_reason="Stack CREATE started",
-            template=request.template,
-            environment=request.environment,
-            files=dict(request.definition.files),
-            parameters=request.parameters,
-            created_at=now,
-            tags=request.tags,
-            timeout_mins=request.timeout_mins,
-            disable_rollback=request.disable_rollback,
-            template_file=request.template_file,
-        )
-        context = request.definition.context
-        if context is not None:  # the pseudo-parameters are known from here on
-            context.stack_name, context.stack_id = stack.name, stack.id
-            context.project_id = stack.project
+        limit = self.settings.max_stacks_per_project
         try:
+            # a cheap refusal before the stack is built; the store counts again, in the
+            # inserting transaction, so concurrent creators cannot pass the limit
+            if await asyncio.to_thread(self.store.count_stacks, project) >= limit:
+                raise StackLimitReached(limit)
+            stack = StackRecord(
+                id=str(uuid.uuid4()),
+                name=request.name,
+                project=project,
+                action=Action.CREATE,
+                status=Status.IN_PROGRESS,
+                status_reason="Stack CREATE started",
+                template=request.template,
+                environment=request.environment,
+                files=dict(request.definition.files),
+                parameters=request.parameters,
+                created_at=leases.now_utc(),
+                tags=request.tags,
+                timeout_mins=request.timeout_mins,
+                disable_rollback=request.disable_rollback,
+                template_file=request.template_file,
+            )
+            context = request.definition.context
+            if context is not None:  # the pseudo-parameters are known from here on
+                context.stack_name, context.stack_id = stack.name, stack.id
+                context.project_id = stack.project
             with frozen_heap():
                 created = await self.create_stack(stack, request.definition, parent=None)
         except StackExists:
             raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
+        except StackLimitReached as error:  # its context tells the API Heat's error type
+            raise OperationRefused(str(error)) from None
         # The definition it was created from is the one its stored template rebuilds (its
         # context now knows the stack's id): showing the stack need not rebuild it.
         self.queries.remember(created.id, request.definition)
@@ -231,7 +244,8 @@ class StackEngine:
             stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", stack.created_at
         )
         claim, fence = leases.claim_new(stack.id, self.engine_id, self.settings.lease_seconds)
-        await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim)
+        limit = self.settings.max_stacks_per_project if parent is None else None
+        await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim, limit)
         operation.records = {r.name: r for r in initial}  # what was just written
         self.notify([event])
         testpoints.reached("after_stack_row")

@@ -196,11 +196,15 @@ class Store(Protocol):
         resources: Sequence[ResourceRecord],
         events: Sequence[EventRecord],
         claim: Lease | None = None,
+        max_stacks: int | None = None,
     ) -> None:
         """Insert a stack with its initial resource rows; StackExists if a stack of that
         name exists (and is not deleted) in the project. With ``claim``, the row is
         inserted already claimed (that holder, expiry and generation), so no other
-        process can take the new stack between its insert and the creator's first write."""
+        process can take the new stack between its insert and the creator's first write.
+        With ``max_stacks`` (a top-level stack), StackLimitReached if the project already
+        has that many live top-level stacks, counted in the inserting transaction under
+        a per-project lock: concurrent creators cannot pass the limit together."""
 
     def get_stack(self, name_or_id: str, project: str) -> StackRecord | None:
         """By id (including deleted stacks) or else by name (not deleted)."""

@@ -22,15 +22,18 @@ so a missing or wrong key is reported when the store opens, not as garbage later
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
+import hashlib
+import hmac
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
-from cryptography.fernet import Fernet, InvalidToken
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.engine import Connection
 
@@ -38,6 +41,9 @@ from stoker.errors import DatabaseError, SecretKeyError
 from stoker.store.connection import WRITE
 from stoker.store.models import Event, RawTemplate, Resource, Snapshot, Stack, StoreMeta
 from stoker.store.types import dumps, loads
+
+if TYPE_CHECKING:  # cryptography (~7 MB resident) is imported on the first seal or unseal
+    from cryptography.fernet import Fernet
 
 KEY_ENV = "STOKER_SECRET_KEY"
 KEY_FILE_ENV = "STOKER_SECRET_KEY_FILE"
@@ -80,32 +86,55 @@ def key_source(sqlite_file: str | None) -> KeySource:
 
 
 class Sealer:
-    """Encrypts and decrypts JSON-native values with one key."""
+    """Encrypts and decrypts JSON-native values with one key.
+
+    The ``cryptography`` package is imported on the first value sealed or unsealed, not
+    when the store opens: checking the key against the database (`matches`) is Fernet's
+    HMAC-SHA256 with the key's signing half, which the standard library computes, so an
+    idle ``stoker serve`` (and every command that reads no hidden value) does without
+    it."""
 
     def __init__(self, key: bytes) -> None:
         try:
-            self._fernet = Fernet(key)
-        except (ValueError, TypeError):
+            raw = base64.urlsafe_b64decode(key)
+        except (ValueError, TypeError, binascii.Error):
+            raw = b""
+        if len(raw) != 32:
             raise SecretKeyError(
                 "the secret key is malformed: it must be a Fernet key (32 bytes, url-safe "
                 "base64), as `stoker db rotate-key` makes"
-            ) from None
+            )
+        self._key = key
+        self._signing_key = raw[:16]
+        self._cipher: Fernet | None = None
+
+    @property
+    def _fernet(self) -> Fernet:
+        if self._cipher is None:
+            from cryptography.fernet import Fernet
+
+            self._cipher = Fernet(self._key)
+        return self._cipher
 
     def seal(self, value: Any) -> dict[str, str]:
         token = self._fernet.encrypt(dumps(value).encode("utf-8"))
         return {SEALED: token.decode("ascii")}
 
-    def unseal(self, value: Any) -> Any:
-        """The value a sealed one hides; anything else as it is (stored before sealing)."""
-        if not is_sealed(value):
-            return value
+    def _decrypt(self, token: str) -> bytes:
+        from cryptography.fernet import InvalidToken
+
         try:
-            plain = self._fernet.decrypt(value[SEALED].encode("ascii"))
+            return self._fernet.decrypt(token.encode("ascii"))
         except (InvalidToken, ValueError):
             raise SecretKeyError(
                 "a hidden value in the database cannot be decrypted with this key"
             ) from None
-        return loads(plain.decode("utf-8"))
+
+    def unseal(self, value: Any) -> Any:
+        """The value a sealed one hides; anything else as it is (stored before sealing)."""
+        if not is_sealed(value):
+            return value
+        return loads(self._decrypt(value[SEALED]).decode("utf-8"))
 
     def seal_text(self, text: str) -> str:
         """A status reason (messages may quote a value derived from a hidden one)."""
@@ -114,25 +143,27 @@ class Sealer:
     def unseal_text(self, text: str) -> str:
         if not text.startswith(TEXT_PREFIX):
             return text
-        try:
-            return self._fernet.decrypt(text[len(TEXT_PREFIX) :].encode("ascii")).decode()
-        except (InvalidToken, ValueError):
-            raise SecretKeyError(
-                "a hidden value in the database cannot be decrypted with this key"
-            ) from None
+        return self._decrypt(text[len(TEXT_PREFIX) :]).decode()
 
     def check_value(self) -> str:
         return self._fernet.encrypt(_CHECK_TEXT).decode("ascii")
 
     def matches(self, check: str) -> bool:
+        """Whether ``check`` (a `check_value` stored with the database) was made with this
+        key: its Fernet HMAC verifies under this key's signing half."""
         try:
-            return self._fernet.decrypt(check.encode("ascii")) == _CHECK_TEXT
-        except (InvalidToken, ValueError):
+            token = base64.urlsafe_b64decode(check.encode("ascii"))
+        except (ValueError, binascii.Error):
             return False
+        if len(token) < 1 + 8 + 16 + 32 or token[0] != 0x80:
+            return False
+        mac = hmac.new(self._signing_key, token[:-32], hashlib.sha256).digest()
+        return hmac.compare_digest(mac, token[-32:])
 
 
 def new_key() -> bytes:
-    return Fernet.generate_key()
+    """A Fernet key: 32 random bytes, url-safe base64."""
+    return base64.urlsafe_b64encode(os.urandom(32))
 
 
 def read_key(source: KeySource) -> bytes | None:

@@ -10,6 +10,7 @@ stack at its new template.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection
 
 from stoker.engine.state import (
@@ -30,6 +31,7 @@ from stoker.engine.state import (
     StackRecord,
     WriteBatch,
 )
+from stoker.errors import StackLimitReached
 from stoker.store import secrets
 from stoker.store.base import StoreBase, database_error, plain_errors, stack_exists
 from stoker.store.errors import UnknownStack
@@ -63,13 +65,17 @@ class StoreWrites(StoreBase):
         resources: Sequence[ResourceRecord],
         events: Sequence[EventRecord],
         claim: Lease | None = None,
+        max_stacks: int | None = None,
     ) -> None:
         """Insert the stack, its template, resources and events; StackExists if the name is
         taken by a live stack of the project (checked first; the partial unique index
         catches a concurrent creator on PostgreSQL). With ``claim``, the row is inserted
-        claimed by its creator (see `stoker.engine.state.Store.create_stack`)."""
+        claimed by its creator; with ``max_stacks``, refused at the project's limit (see
+        `stoker.engine.state.Store.create_stack`)."""
         try:
             with self._writing() as connection:
+                if max_stacks is not None and stack.parent_id is None:
+                    self._within_limit(connection, stack.project, max_stacks)
                 live = stack.deleted_at is None
                 if live and _live_stack_id(connection, stack.project, stack.name) is not None:
                     raise _exists(stack)
@@ -113,6 +119,25 @@ class StoreWrites(StoreBase):
             raise database_error(error, self.shown) from None
         except self._driver_errors as error:
             raise database_error(error, self.shown) from None
+
+    def _within_limit(self, connection: Connection, project: str, limit: int) -> None:
+        """Count the project's live top-level stacks where no other creator of that
+        project can insert meanwhile: SQLite's write transactions begin IMMEDIATE (one
+        writer at a time); on PostgreSQL a transaction-scoped advisory lock keyed by the
+        project serializes its creators (released at commit or rollback) without a lock
+        table or a lock on other projects' creates."""
+        if not self._sqlite:
+            key = int.from_bytes(
+                hashlib.blake2b(f"stoker-stacks:{project}".encode(), digest_size=8).digest(),
+                "big",
+                signed=True,
+            )
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+        query = select(func.count()).where(
+            Stack.project == project, Stack.deleted_at.is_(None), Stack.parent_id.is_(None)
+        )
+        if int(connection.execute(query).scalar_one()) >= limit:
+            raise StackLimitReached(limit)
 
     def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
         """Set ``deleted_at`` once (a second call keeps the first time); fenced as `write`."""
