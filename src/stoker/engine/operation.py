@@ -113,7 +113,7 @@ class Operation:
         self.path: str = f"{parent.path}.{stack.parent_resource}" if parent else stack.name
         directory = os.path.dirname(stack.template_file or "")
         self.base_dir = os.path.abspath(directory) if directory else None
-        self.recorder = Recorder(engine.store)
+        self.recorder = Recorder(engine.store, listener=engine.notify)
         self.fence: leases.Fence | None = None
         self.records: dict[str, ResourceRecord] = {}
         self._resolution: Resolution | None = None
@@ -168,10 +168,17 @@ class Operation:
         ]
 
     async def write(self, batch: WriteBatch) -> None:
+        """Commit ``batch`` (the engine's listener hears of its events once committed)."""
         await self.recorder.write(batch)
         for record in batch.resources:
             self.records[record.name] = record
-        self.engine.notify(batch.events)
+
+    def defer(self, batch: WriteBatch) -> None:
+        """Queue the records of an effect-free action (`Recorder.defer`): the operation
+        goes on with them at once, and they are committed with the next batch."""
+        self.recorder.defer(batch)
+        for record in batch.resources:
+            self.records[record.name] = record
 
     async def set_stack(self, action: Action, status: Status, reason: str) -> None:
         now = leases.now_utc()
@@ -228,11 +235,14 @@ class Operation:
         """Traverse ``requires`` with ``job`` within the operation's time left."""
         try:
             async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
-                return await traverse(
+                result = await traverse(
                     requires, job, concurrency=self.engine.settings.concurrency, done=done
                 )
+            await self.recorder.flush()  # what comes next reads the records back
+            return result
         except TimeoutError:
             self.timed_out = True
+            await self.recorder.flush()
             await self.load_records()
             failed: dict[str, BaseException] = {
                 n: TimeoutError()
@@ -310,6 +320,7 @@ class Operation:
 
     async def lookup(self, reference: str) -> ResourceView | None:
         """A resource's current recorded state (fresh from the store: signals arrive there)."""
+        await self.recorder.flush()
         records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
         for record in records:
             if record.name == reference or record.physical_id == reference:
@@ -371,7 +382,9 @@ class Operation:
         start: Mapping[str, Any] | None,
     ) -> None:
         """`act` for an effect on the records alone: one commit holds IN_PROGRESS and the
-        result (the same rows and events, in the same order, as two commits would)."""
+        result (the same rows and events, in the same order, as two commits would), and
+        nothing waits for it: the records are queued (`Recorder.defer`) and the resources
+        that depend on this one start at once. A failure is written and waited for."""
         record, started = self.step(
             self.records[name], action, Status.IN_PROGRESS, "state changed", **dict(start or {})
         )
@@ -385,8 +398,8 @@ class Operation:
             await asyncio.shield(self.write(batch))
             raise
         done, event = self.step(record, action, Status.COMPLETE, "state changed", **changes)
-        await self.write(WriteBatch(resources=[record, done], events=[*before, started, event]))
-        testpoints.reached("after_complete")
+        self.defer(WriteBatch(resources=[record, done], events=[*before, started, event]))
+        testpoints.reached("after_queued")
 
     def failed(self, name: str, action: Action, error: BaseException) -> str:
         """Why a resource's action failed (as its record says), noting the operation's
