@@ -59,10 +59,26 @@ if TYPE_CHECKING:
 REPLACED = "stoker:replaced"
 
 
+#: byte values 0-215 (six times the 36 characters) to a character; 216-255 are dropped,
+#: so each character is uniform over the 36
+_SUFFIX_CHARACTERS = bytes.maketrans(
+    bytes(range(216)), ((string.ascii_lowercase + string.digits) * 6).encode()
+)
+_SUFFIX_UNUSED = bytes(range(216, 256))
+
+
+def _suffix() -> str:
+    """12 random lowercase letters or digits (a quarter of the time of
+    ``random.choices``: one is made for each resource an operation acts on)."""
+    while True:
+        raw = random.randbytes(16).translate(None, _SUFFIX_UNUSED)
+        if len(raw) >= 12:
+            return raw[:12].translate(_SUFFIX_CHARACTERS).decode()
+
+
 def physical_name(stack_name: str, resource_name: str) -> str:
     """Heat's ``<stack>-<resource>-<12 random>``, shortened to 255 characters."""
-    suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
-    name = f"{stack_name}-{resource_name}-{suffix}"
+    name = f"{stack_name}-{resource_name}-{_suffix()}"
     return name if len(name) <= 255 else f"{name[:2]}-{name[-(255 - 3) :]}"
 
 
@@ -92,6 +108,12 @@ def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
         requires=tuple(kept.get("requires") or ()),
         created_at=datetime.fromisoformat(created) if created else record.created_at,
     )
+
+
+#: the fields `Operation.step` copies or changes itself (any other change: `replace`)
+_CARRIED = frozenset(
+    ("type", "physical_id", "properties", "attributes", "data", "requires", "created_at")
+)
 
 
 class Operation:
@@ -271,9 +293,31 @@ class Operation:
     ) -> tuple[ResourceRecord, EventRecord]:
         """A resource's next state and its event, not yet written."""
         now = leases.now_utc()
-        updated = replace(
-            record, action=action, status=status, status_reason=reason, updated_at=now, **changes
-        )
+        if changes.keys() <= _CARRIED:  # as `replace` would, without its introspection
+            updated = ResourceRecord(
+                record.stack_id,
+                record.name,
+                changes.get("type", record.type),
+                action,
+                status,
+                reason,
+                changes.get("physical_id", record.physical_id),
+                changes.get("properties", record.properties),
+                changes.get("attributes", record.attributes),
+                changes.get("data", record.data),
+                changes.get("requires", record.requires),
+                changes.get("created_at", record.created_at),
+                now,
+            )
+        else:
+            updated = replace(
+                record,
+                action=action,
+                status=status,
+                status_reason=reason,
+                updated_at=now,
+                **changes,
+            )
         event = EventRecord(
             self.stack.id,
             record.name,
@@ -382,7 +426,8 @@ class Operation:
         start: Mapping[str, Any] | None,
     ) -> None:
         """`act` for an effect on the records alone: one commit holds IN_PROGRESS and the
-        result (the same rows and events, in the same order, as two commits would), and
+        result (the same events, in the same order, as two commits would, and each row
+        in its last state), and
         nothing waits for it: the records are queued (`Recorder.defer`) and the resources
         that depend on this one start at once. A failure is written and waited for."""
         record, started = self.step(
@@ -394,11 +439,13 @@ class Operation:
         except BaseException as error:
             reason = self.failed(name, action, error)
             failed, event = self.step(record, action, Status.FAILED, reason)
-            batch = WriteBatch(resources=[record, failed], events=[*before, started, event])
+            batch = WriteBatch(resources=[failed], events=[*before, started, event])
             await asyncio.shield(self.write(batch))
             raise
         done, event = self.step(record, action, Status.COMPLETE, "state changed", **changes)
-        self.defer(WriteBatch(resources=[record, done], events=[*before, started, event]))
+        # The IN_PROGRESS row would be overwritten in the same transaction: only its
+        # event is written.
+        self.defer(WriteBatch(resources=[done], events=[*before, started, event]))
         testpoints.reached("after_queued")
 
     def failed(self, name: str, action: Action, error: BaseException) -> str:
@@ -449,9 +496,10 @@ class Operation:
     def resolve_properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
         assert self.definition is not None
         resource = self.definition.template.resources[name]
-        context = self.engine.runtime(self.definition, self.records)
         values: dict[str, Any] = {}
         properties = resource.properties if isinstance(resource.properties, dict) else {}
+        if properties:
+            context = self.engine.runtime(self.definition, self.records)
         for key, tree in properties.items():
             try:
                 value = resolve(tree, context)
