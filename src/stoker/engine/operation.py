@@ -388,8 +388,9 @@ class Operation:
 
         ``internal``: the effect changes nothing outside the records (see
         `ResourcePlugin.external_effect`), so IN_PROGRESS and the result are committed
-        together, after it: a crash before that commit leaves the resource as it was, as
-        it would a crash just before IN_PROGRESS."""
+        together, after it, and not waited for (`Recorder.defer`): a crash before that
+        commit leaves the resource as it was, as it would a crash just before
+        IN_PROGRESS."""
         if internal:
             await self._act_internal(name, action, effect, before, start)
             return
