@@ -254,8 +254,8 @@ def create(
     show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
+    from stoker.cli.loading import load_from_options
     from stoker.cli.progress import Progress
-    from stoker.cli.template import load_from_options
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
 

@@ -117,9 +117,9 @@ def update(
     show_secrets: bool,
 ) -> None:
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
+    from stoker.cli.loading import parameter_values
     from stoker.cli.progress import Progress
     from stoker.cli.stack import find_stack, show_stack
-    from stoker.cli.template import parameter_values
     from stoker.definition.loading import CurrentInputs, LoadOptions, load_update_definition
     from stoker.engine import views
     from stoker.engine.stacks import UpdateRequest
