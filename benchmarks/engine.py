@@ -302,6 +302,8 @@ def draw(rows: list[tuple[int, dict[str, float]]], path: str) -> None:
     figure, (times, memory) = plt.subplots(1, 2, figsize=(10, 4))
     for key, label in (("create_s", "create"), ("delete_s", "delete"), ("total_s", "both")):
         times.plot(counts, [f[key] for _, f in rows], marker="o", label=label)
+    cpu = [f["total_cpu_s"] for _, f in rows]
+    times.plot(counts, cpu, marker="s", linestyle="--", color="black", label="both, CPU time")
     times.set(xlabel="independent OS::Heat::None", ylabel="seconds", title="Time")
     times.legend()
     memory.plot(counts, [f["rss_mb"] for _, f in rows], marker="o", color="tab:red")

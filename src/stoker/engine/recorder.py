@@ -59,6 +59,8 @@ class Recorder:
         self._deferred = False
         #: a commit of deferred records failed: every later write fails with it
         self._failure: BaseException | None = None
+        #: the deferred records' time is up: the next flush commits them
+        self._due = False
 
     async def write(self, batch: WriteBatch) -> None:
         """Return once ``batch`` is committed (raises what the commit raised)."""
@@ -79,7 +81,7 @@ class Recorder:
         if self._size() >= self.max_batch:
             self._start()
         elif self._timer is None and (self._flusher is None or self._flusher.done()):
-            self._timer = asyncio.get_running_loop().call_later(self.delay, self._start)
+            self._timer = asyncio.get_running_loop().call_later(self.delay, self._time_up)
 
     async def flush(self) -> None:
         """Return once every record handed over so far is committed."""
@@ -108,6 +110,11 @@ class Recorder:
         self._start()
         await waiter
 
+    def _time_up(self) -> None:
+        self._timer = None
+        self._due = True
+        self._start()
+
     def _start(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
@@ -116,8 +123,9 @@ class Recorder:
             self._flusher = asyncio.create_task(self._flush())
 
     async def _flush(self) -> None:
-        while self._waiters or self._size() >= self.max_batch:
+        while self._waiters or (self._due and self._pending) or self._size() >= self.max_batch:
             await asyncio.sleep(0)  # let every job that is ready add its records first
+            self._due = False
             batch, self._pending = self._pending, WriteBatch()
             waiters, self._waiters = self._waiters, []
             deferred, self._deferred = self._deferred, False
@@ -146,7 +154,7 @@ class Recorder:
                 if not waiter.done():
                     waiter.set_result(None)
         if self._pending and self._timer is None:  # deferred records queued meanwhile
-            self._timer = asyncio.get_running_loop().call_later(self.delay, self._start)
+            self._timer = asyncio.get_running_loop().call_later(self.delay, self._time_up)
 
 
 def _split(batch: WriteBatch, size: int) -> list[WriteBatch]:
