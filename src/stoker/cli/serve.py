@@ -84,7 +84,10 @@ def serve(
 
     import uvicorn
 
+    from stoker.engine.heap import long_running_process
     from stoker.store.urls import database_url
+
+    long_running_process()  # a server: the collector must see what operations leave
 
     if auth == "keystone":
         if not auth_url:

@@ -26,9 +26,17 @@ _one_command = False
 
 
 def one_command_process() -> None:
-    """Declare this process a single command's (see `keep_loaded`)."""
+    """Declare this process a single command's (see `keep_loaded`): the `stoker` command
+    line's entry point does, for every command."""
     global _one_command
     _one_command = True
+
+
+def long_running_process() -> None:
+    """Undo `one_command_process` for a command that serves (`stoker serve`): operations
+    come and go there, and what they leave must be collected."""
+    global _one_command
+    _one_command = False
 
 
 def keep_loaded() -> None:
