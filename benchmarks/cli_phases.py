@@ -52,14 +52,15 @@ def main() -> int:
     template = Path(directory, "t.yaml")
     template.write_text(SCENARIOS[args.scenario](args.count))
     start = time.process_time()
+    import stoker.cli.loading
     import stoker.cli.main
     import stoker.cli.stack
     import stoker.cli.template
     import stoker.engine.stacks
 
     phases: list[tuple[str, float]] = [("imports", time.process_time() - start)]
-    stoker.cli.template.load_from_options = timed(
-        phases, "load and define the template", stoker.cli.template.load_from_options
+    stoker.cli.loading.load_from_options = timed(
+        phases, "load and define the template", stoker.cli.loading.load_from_options
     )
     engine = stoker.engine.stacks.StackEngine
     engine.check = timed(phases, "pre-flight check", engine.check)  # type: ignore[method-assign]

@@ -216,6 +216,7 @@ def median_of(name: str, count: int, repeat: int) -> dict[str, float]:
         "create_s": statistics.median(r["create_s"] for r in runs),
         "delete_s": statistics.median(r["delete_s"] for r in runs),
         "total_s": statistics.median(r["create_s"] + r["delete_s"] for r in runs),
+        "total_cpu_s": statistics.median(r["create_cpu_s"] + r["delete_cpu_s"] for r in runs),
         "rss_mb": max(r["rss_mb"] for r in runs),
     }
 
@@ -268,8 +269,11 @@ def scaling(repeat: int, plot: str | None) -> None:
     """Create + delete of N independent resources for growing N: time and memory should
     grow linearly (a constant cost per resource)."""
     print(f"(median of {repeat} processes per size; peak RSS is the largest of them)")
-    print("| resources | create s | delete s | together s | µs per resource | peak RSS MB |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| resources | create s | delete s | together s | µs per resource | CPU s "
+        "| CPU µs per resource | peak RSS MB |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows = []
     for count in SCALING_SIZES:
         figures = median_of("independent", count, repeat)
@@ -277,6 +281,7 @@ def scaling(repeat: int, plot: str | None) -> None:
         print(
             f"| {count:,} | {figures['create_s']:.2f} | {figures['delete_s']:.2f} | "
             f"{figures['total_s']:.2f} | {figures['total_s'] / count * 1e6:.0f} | "
+            f"{figures['total_cpu_s']:.2f} | {figures['total_cpu_s'] / count * 1e6:.0f} | "
             f"{figures['rss_mb']:.0f} |",
             flush=True,
         )
@@ -297,6 +302,8 @@ def draw(rows: list[tuple[int, dict[str, float]]], path: str) -> None:
     figure, (times, memory) = plt.subplots(1, 2, figsize=(10, 4))
     for key, label in (("create_s", "create"), ("delete_s", "delete"), ("total_s", "both")):
         times.plot(counts, [f[key] for _, f in rows], marker="o", label=label)
+    cpu = [f["total_cpu_s"] for _, f in rows]
+    times.plot(counts, cpu, marker="s", linestyle="--", color="black", label="both, CPU time")
     times.set(xlabel="independent OS::Heat::None", ylabel="seconds", title="Time")
     times.legend()
     memory.plot(counts, [f["rss_mb"] for _, f in rows], marker="o", color="tab:red")

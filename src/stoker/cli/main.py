@@ -173,6 +173,9 @@ def cli(ctx: click.Context, db: str | None, project: str) -> None:
 
 
 def main() -> None:
+    from stoker.engine.heap import one_command_process
+
+    one_command_process()
     try:
         cli()
     finally:

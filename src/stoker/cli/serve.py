@@ -128,7 +128,10 @@ def serve(
 
     import uvicorn
 
+    from stoker.engine.heap import long_running_process
     from stoker.store.urls import database_url
+
+    long_running_process()  # a server: the collector must see what operations leave
 
     # everything is checked before the environment the workers read is written
     if auth == "keystone":

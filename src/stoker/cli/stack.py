@@ -260,8 +260,8 @@ def create(
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
     from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
+    from stoker.cli.loading import load_from_options, template_source
     from stoker.cli.progress import Progress
-    from stoker.cli.template import load_from_options, template_source
     from stoker.definition.files import in_package
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain

@@ -117,9 +117,9 @@ def update(
     show_secrets: bool,
 ) -> None:
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
+    from stoker.cli.loading import package_inputs, parameter_values, template_source
     from stoker.cli.progress import Progress
     from stoker.cli.stack import find_stack, show_stack
-    from stoker.cli.template import package_inputs, parameter_values, template_source
     from stoker.definition.files import in_package
     from stoker.definition.loading import CurrentInputs, LoadOptions, load_update_definition
     from stoker.definition.requests import load_update_request

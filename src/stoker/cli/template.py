@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli.loading import load_from_options, template_source
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
     FORMATS,
@@ -23,7 +24,7 @@ from stoker.cli.output import (
     to_yaml,
 )
 from stoker.definition.context import partial_resolve
-from stoker.definition.loading import LoadOptions, LoadResult, load_definition
+from stoker.definition.loading import LoadResult
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.tree_check import TreeCheck
@@ -31,11 +32,9 @@ from stoker.engine.tree_check import TreeCheck
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from stoker.cli.blueprint import BlueprintCloud
-    from stoker.definition.requests import RequestInputs
 from stoker.engine.validation import validate_tree
 from stoker.engine.views import validation_summary
-from stoker.errors import FunctionError, NotFound, PackageError, Rejected, TemplateError
+from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
 from stoker.limits import active_limits
@@ -49,25 +48,6 @@ from stoker.template.versions import ALL_VERSIONS, TemplateVersion
 @click.group()
 def template() -> None:
     """Check and inspect templates without running anything."""
-
-
-def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:
-    result: dict[str, str] = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint=option)
-        try:
-            # Python hands undecodable argv bytes over as lone surrogates; they would
-            # fail much later (at the database), so refuse them here, without the value.
-            item.encode("utf-8")
-        except UnicodeEncodeError:
-            raise click.BadParameter(
-                f"the value of {key.encode('utf-8', 'replace').decode()!r} is not valid UTF-8 text",
-                param_hint=option,
-            ) from None
-        result[key] = value
-    return result
 
 
 def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -106,108 +86,6 @@ def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _load(*args: Any, **kwargs: Any) -> LoadResult:
     return load_from_options(*args, **kwargs)[0]
-
-
-def parameter_values(
-    parameters: tuple[str, ...], parameter_files: tuple[str, ...]
-) -> dict[str, str]:
-    """``--parameter K=V`` and ``--parameter-file K=FILE`` as one mapping (files read)."""
-    values = _key_value(parameters, "--parameter")
-    for key, path in _key_value(parameter_files, "--parameter-file").items():
-        try:
-            with open(path, encoding="utf-8") as handle:
-                values[key] = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            raise click.BadParameter(
-                f"cannot read {path}: {error}", param_hint="--parameter-file"
-            ) from None
-    return values
-
-
-def load_from_options(
-    template_file: str,
-    environments: tuple[str, ...],
-    parameters: tuple[str, ...],
-    parameter_files: tuple[str, ...],
-    restrict_files: bool,
-    *,
-    require_all: bool,
-    stack_name: str | None = None,
-    project_id: str | None = None,
-    blueprint: BlueprintCloud | None = None,
-) -> tuple[LoadResult, dict[str, str]]:
-    """Load a definition from command-line options; also return the explicit parameters.
-
-    With ``blueprint`` (the cloud that answers its requirements: a `BlueprintCloud`),
-    the template file is a blueprint, compiled first (`stoker.cli.blueprint`)."""
-    values = parameter_values(parameters, parameter_files)
-    options = LoadOptions(
-        limits=LoadLimits.of(active_limits()),
-        restrict_files=restrict_files,
-        require_all_parameters=require_all,
-        stack_name=stack_name,
-        project_id=project_id,
-    )
-    if blueprint is not None:
-        from stoker.cli.blueprint import blueprint_request
-        from stoker.definition.requests import load_request
-
-        inputs = blueprint_request(template_file, environments, values, blueprint.os_cloud)
-        return load_request(inputs, options), values
-    if template_file.lower().endswith(".zip"):
-        return _load_package(template_file, environments, values, options), values
-    return load_definition(template_file, environments, values, options), values
-
-
-def template_source(template_file: str) -> str:
-    """What a stack records as its template file: the path, or inside a package
-    ``/abs/pkg.zip!/heat.yaml``, which tells the engine to read the stack's providers
-    and get_file content from the archive's members (`stoker.definition.files.in_package`),
-    for this command and every later one on the stack."""
-    if template_file.lower().endswith(".zip"):
-        from stoker.definition.files import package_template_file
-
-        return package_template_file(template_file)
-    return os.path.abspath(template_file)
-
-
-def _load_package(
-    path: str, environments: tuple[str, ...], values: dict[str, str], options: LoadOptions
-) -> LoadResult:
-    from stoker.definition.requests import load_request
-
-    return load_request(package_inputs(path, environments, values), options)
-
-
-def package_inputs(
-    path: str, environments: Sequence[str], values: Mapping[str, str]
-) -> RequestInputs:
-    """A stack package (``heat.yaml`` at the root of a ZIP) as a request's inputs: its
-    get_file, provider and environment files come from the archive
-    (`stoker.definition.archive`), as through the API; ``-e`` files are added after the
-    package's own environment. A hostile or broken package is a `PackageError`."""
-    from stoker.definition.archive import read_package
-    from stoker.definition.requests import RequestInputs
-
-    try:
-        with open(path, "rb") as handle:
-            package = read_package(handle.read(), path)
-    except OSError as error:
-        raise PackageError(f"{path}: cannot read the package: {error.strerror}") from None
-    files = dict(package.files)
-    for env_path in environments:
-        try:
-            with open(env_path, encoding="utf-8") as handle:
-                files[env_path] = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            raise click.BadParameter(f"cannot read {env_path}: {error}", param_hint="-e") from None
-    return RequestInputs(
-        template=package.template,
-        files=files,
-        environment_files=[*package.environment_files, *environments],
-        parameters=dict(values),
-        label=f"{path}!heat.yaml",
-    )
 
 
 def _finish(result: LoadResult, given: str) -> StackDefinition:

@@ -59,10 +59,26 @@ if TYPE_CHECKING:
 REPLACED = "stoker:replaced"
 
 
+#: byte values 0-215 (six times the 36 characters) to a character; 216-255 are dropped,
+#: so each character is uniform over the 36
+_SUFFIX_CHARACTERS = bytes.maketrans(
+    bytes(range(216)), ((string.ascii_lowercase + string.digits) * 6).encode()
+)
+_SUFFIX_UNUSED = bytes(range(216, 256))
+
+
+def _suffix() -> str:
+    """12 random lowercase letters or digits (a quarter of the time of
+    ``random.choices``: one is made for each resource an operation acts on)."""
+    while True:
+        raw = random.randbytes(16).translate(None, _SUFFIX_UNUSED)
+        if len(raw) >= 12:
+            return raw[:12].translate(_SUFFIX_CHARACTERS).decode()
+
+
 def physical_name(stack_name: str, resource_name: str) -> str:
     """Heat's ``<stack>-<resource>-<12 random>``, shortened to 255 characters."""
-    suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
-    name = f"{stack_name}-{resource_name}-{suffix}"
+    name = f"{stack_name}-{resource_name}-{_suffix()}"
     return name if len(name) <= 255 else f"{name[:2]}-{name[-(255 - 3) :]}"
 
 
@@ -94,6 +110,12 @@ def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
     )
 
 
+#: the fields `Operation.step` copies or changes itself (any other change: `replace`)
+_CARRIED = frozenset(
+    ("type", "physical_id", "properties", "attributes", "data", "requires", "created_at")
+)
+
+
 class Operation:
     """One running operation on one stack: its records in memory, its writes, its jobs."""
 
@@ -113,7 +135,7 @@ class Operation:
         self.path: str = f"{parent.path}.{stack.parent_resource}" if parent else stack.name
         directory = os.path.dirname(stack.template_file or "")
         self.base_dir = os.path.abspath(directory) if directory else None
-        self.recorder = Recorder(engine.store)
+        self.recorder = Recorder(engine.store, listener=engine.notify)
         self.fence: leases.Fence | None = None
         self.records: dict[str, ResourceRecord] = {}
         self._resolution: Resolution | None = None
@@ -168,10 +190,17 @@ class Operation:
         ]
 
     async def write(self, batch: WriteBatch) -> None:
+        """Commit ``batch`` (the engine's listener hears of its events once committed)."""
         await self.recorder.write(batch)
         for record in batch.resources:
             self.records[record.name] = record
-        self.engine.notify(batch.events)
+
+    def defer(self, batch: WriteBatch) -> None:
+        """Queue the records of an effect-free action (`Recorder.defer`): the operation
+        goes on with them at once, and they are committed with the next batch."""
+        self.recorder.defer(batch)
+        for record in batch.resources:
+            self.records[record.name] = record
 
     async def set_stack(self, action: Action, status: Status, reason: str) -> None:
         now = leases.now_utc()
@@ -228,11 +257,14 @@ class Operation:
         """Traverse ``requires`` with ``job`` within the operation's time left."""
         try:
             async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
-                return await traverse(
+                result = await traverse(
                     requires, job, concurrency=self.engine.settings.concurrency, done=done
                 )
+            await self.recorder.flush()  # what comes next reads the records back
+            return result
         except TimeoutError:
             self.timed_out = True
+            await self.recorder.flush()
             await self.load_records()
             failed: dict[str, BaseException] = {
                 n: TimeoutError()
@@ -261,9 +293,31 @@ class Operation:
     ) -> tuple[ResourceRecord, EventRecord]:
         """A resource's next state and its event, not yet written."""
         now = leases.now_utc()
-        updated = replace(
-            record, action=action, status=status, status_reason=reason, updated_at=now, **changes
-        )
+        if changes.keys() <= _CARRIED:  # as `replace` would, without its introspection
+            updated = ResourceRecord(
+                record.stack_id,
+                record.name,
+                changes.get("type", record.type),
+                action,
+                status,
+                reason,
+                changes.get("physical_id", record.physical_id),
+                changes.get("properties", record.properties),
+                changes.get("attributes", record.attributes),
+                changes.get("data", record.data),
+                changes.get("requires", record.requires),
+                changes.get("created_at", record.created_at),
+                now,
+            )
+        else:
+            updated = replace(
+                record,
+                action=action,
+                status=status,
+                status_reason=reason,
+                updated_at=now,
+                **changes,
+            )
         event = EventRecord(
             self.stack.id,
             record.name,
@@ -310,6 +364,7 @@ class Operation:
 
     async def lookup(self, reference: str) -> ResourceView | None:
         """A resource's current recorded state (fresh from the store: signals arrive there)."""
+        await self.recorder.flush()
         records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
         for record in records:
             if record.name == reference or record.physical_id == reference:
@@ -333,8 +388,9 @@ class Operation:
 
         ``internal``: the effect changes nothing outside the records (see
         `ResourcePlugin.external_effect`), so IN_PROGRESS and the result are committed
-        together, after it: a crash before that commit leaves the resource as it was, as
-        it would a crash just before IN_PROGRESS."""
+        together, after it, and not waited for (`Recorder.defer`): a crash before that
+        commit leaves the resource as it was, as it would a crash just before
+        IN_PROGRESS."""
         if internal:
             await self._act_internal(name, action, effect, before, start)
             return
@@ -371,7 +427,10 @@ class Operation:
         start: Mapping[str, Any] | None,
     ) -> None:
         """`act` for an effect on the records alone: one commit holds IN_PROGRESS and the
-        result (the same rows and events, in the same order, as two commits would)."""
+        result (the same events, in the same order, as two commits would, and each row
+        in its last state), and
+        nothing waits for it: the records are queued (`Recorder.defer`) and the resources
+        that depend on this one start at once. A failure is written and waited for."""
         record, started = self.step(
             self.records[name], action, Status.IN_PROGRESS, "state changed", **dict(start or {})
         )
@@ -381,12 +440,14 @@ class Operation:
         except BaseException as error:
             reason = self.failed(name, action, error)
             failed, event = self.step(record, action, Status.FAILED, reason)
-            batch = WriteBatch(resources=[record, failed], events=[*before, started, event])
+            batch = WriteBatch(resources=[failed], events=[*before, started, event])
             await asyncio.shield(self.write(batch))
             raise
         done, event = self.step(record, action, Status.COMPLETE, "state changed", **changes)
-        await self.write(WriteBatch(resources=[record, done], events=[*before, started, event]))
-        testpoints.reached("after_complete")
+        # The IN_PROGRESS row would be overwritten in the same transaction: only its
+        # event is written.
+        self.defer(WriteBatch(resources=[done], events=[*before, started, event]))
+        testpoints.reached("after_queued")
 
     def failed(self, name: str, action: Action, error: BaseException) -> str:
         """Why a resource's action failed (as its record says), noting the operation's
@@ -436,9 +497,10 @@ class Operation:
     def resolve_properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
         assert self.definition is not None
         resource = self.definition.template.resources[name]
-        context = self.engine.runtime(self.definition, self.records)
         values: dict[str, Any] = {}
         properties = resource.properties if isinstance(resource.properties, dict) else {}
+        if properties:
+            context = self.engine.runtime(self.definition, self.records)
         for key, tree in properties.items():
             try:
                 value = resolve(tree, context)

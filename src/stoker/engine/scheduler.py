@@ -9,6 +9,7 @@ After the first failure nothing new starts and the jobs in flight finish.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,21 +63,27 @@ async def traverse(
         for need in pending:
             dependents[need].append(name)
     order = {name: index for index, name in enumerate(requires)}
-    ready = sorted((n for n, count in waiting.items() if count == 0), key=order.__getitem__)
-    ready.reverse()  # pop() from the end takes template order
+    ready = deque(sorted((n for n, count in waiting.items() if count == 0), key=order.__getitem__))
     running: dict[asyncio.Task[None], str] = {}
+    loop = asyncio.get_running_loop()
+    over: asyncio.Future[None] = loop.create_future()
+    ended: list[asyncio.Task[None]] = []  # since the last `advance`
     stopping = False
 
-    try:
-        while ready or running:
-            while ready and not stopping and len(running) < concurrency:
-                name = ready.pop()
-                running[asyncio.create_task(job(name), name=name)] = name
-            if not running:
-                break
-            finished_tasks, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+    # Each job's end is seen by a callback, not by asyncio.wait over every running job
+    # (which would cost a pass over up to ``concurrency`` tasks for each end): the jobs
+    # that ended in one turn of the loop are taken together, as asyncio.wait would give
+    # them, and what they made ready starts in template order, after what already waited.
+    def ended_one(task: asyncio.Task[None]) -> None:
+        if not ended:
+            loop.call_soon(advance)
+        ended.append(task)
+
+    def advance() -> None:
+        nonlocal stopping
+        try:
             newly_ready: list[str] = []
-            for task in finished_tasks:
+            for task in ended:
                 name = running.pop(task)
                 error = task.exception() if not task.cancelled() else asyncio.CancelledError()
                 if error is not None:
@@ -88,9 +95,28 @@ async def traverse(
                     waiting[dependent] -= 1
                     if waiting[dependent] == 0:
                         newly_ready.append(dependent)
-            newly_ready.sort(key=order.__getitem__, reverse=True)
-            ready[:0] = newly_ready  # later-found nodes after those already waiting
+            ended.clear()
+            newly_ready.sort(key=order.__getitem__)
+            ready.extend(newly_ready)
+            start()
+        except BaseException as error:  # never leave the traversal waiting forever
+            if not over.done():
+                over.set_exception(error)
+
+    def start() -> None:
+        while ready and not stopping and len(running) < concurrency:
+            name = ready.popleft()
+            task = loop.create_task(job(name), name=name)
+            running[task] = name
+            task.add_done_callback(ended_one)
+        if not running and not over.done():
+            over.set_result(None)
+
+    try:
+        start()
+        await over
     except asyncio.CancelledError:
+        stopping = True
         for task in running:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)

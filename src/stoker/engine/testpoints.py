@@ -25,6 +25,11 @@ POINTS = (
     "before_stack_complete",  # every resource is done; the stack's final state is not written
 )
 
+#: points only an effect-free resource passes (tests/engine/test_kill_batch.py stops there)
+BATCH_POINTS = (
+    "after_queued",  # an effect-free resource is complete in memory; its records are queued
+)
+
 #: points only an update passes (tests/engine/test_kill_update.py stops there)
 UPDATE_POINTS = (
     "rollback_swapped",  # an update's rollback put back what replacements kept; no more

@@ -277,8 +277,10 @@ def check_update_policies(definition: StackDefinition, resolution: Resolution) -
     for name in definition.enabled:
         resource = template.resources[name]
         policy = resource.update_policy
+        if not isinstance(policy, dict) or name not in resolution.types:
+            continue  # the catalog is not read (~10 ms, and garbage collections) for nothing
         schema = catalog_schema(resolution.types.get(name, resource.type))
-        if schema is None or not isinstance(policy, dict) or name not in resolution.types:
+        if schema is None:
             continue
         if isinstance(resolution.plugins.get(name), TemplateResource):
             continue

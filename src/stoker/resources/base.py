@@ -88,7 +88,8 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: for a signal). A type without one (OS::Heat::None, Value, RandomString) is created
     #: and deleted with its IN_PROGRESS and its result in one commit: nothing happens
     #: between the two that a crash could leave behind, so state first still holds
-    #: (`stoker.engine.operation.Operation.act`), and a chain costs one commit per link.
+    #: (`stoker.engine.operation.Operation.act`); that commit is not waited for
+    #: (`stoker.engine.recorder.Recorder.defer`), so a chain shares a few commits.
     external_effect: ClassVar[bool] = True
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:

@@ -1,0 +1,27 @@
+"""`engine/heap.py`: what an operation freezes is unfrozen after it, except in a process
+that runs one command (`stoker`'s entry point), and never in a server."""
+
+from __future__ import annotations
+
+import gc
+
+from stoker.engine import heap
+
+
+def _frozen_after_an_operation() -> int:
+    with heap.frozen_heap():
+        pass
+    return gc.get_freeze_count()
+
+
+def test_one_command_keeps_frozen_what_a_server_unfreezes() -> None:
+    gc.unfreeze()
+    try:
+        assert _frozen_after_an_operation() == 0  # the default: a library, the tests
+        heap.one_command_process()
+        assert _frozen_after_an_operation() > 0  # the stoker command: frozen for good
+        heap.long_running_process()  # stoker serve
+        assert _frozen_after_an_operation() == 0
+    finally:
+        heap.long_running_process()
+        gc.unfreeze()

@@ -1,0 +1,81 @@
+"""The recorder's deferred records (`Recorder.defer`), against a real store.
+
+Effect-free resources queue their records instead of waiting for them; the queue must
+still reach the database on its own within the delay, in order with the awaited writes,
+and a commit of queued records that fails must fail the operation's later writes (nobody
+waited for that commit to hear of it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+
+from stoker.engine import leases
+from stoker.engine.recorder import Recorder
+from stoker.engine.state import WriteBatch
+from stoker.errors import LeaseLost
+from stoker.store import SqlStore
+
+from . import factories as f
+
+
+def _stack(store: SqlStore) -> str:
+    record = f.stack()
+    store.create_stack(record, [], [])
+    return record.id
+
+
+def _reasons(store: SqlStore, stack_id: str) -> list[str]:
+    return [e.reason for e in store.events(stack_id)]
+
+
+def test_queued_records_are_committed_after_the_delay_without_a_write(store: SqlStore) -> None:
+    stack_id = _stack(store)
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        recorder = Recorder(store, delay=0.01)
+        recorder.defer(WriteBatch(events=[f.event(stack_id, "a", reason="queued")]))
+        before = _reasons(store, stack_id)
+        await asyncio.sleep(0.1)  # nothing else writes: only the delay commits it
+        return before, _reasons(store, stack_id)
+
+    before, after = asyncio.run(scenario())
+    assert before == [] and after == ["queued"]
+
+
+def test_an_awaited_write_commits_what_was_queued_before_it_in_order(store: SqlStore) -> None:
+    stack_id = _stack(store)
+
+    async def scenario() -> None:
+        recorder = Recorder(store, delay=60)  # never by the delay here
+        recorder.defer(WriteBatch(events=[f.event(stack_id, "a", reason="first")]))
+        await recorder.write(WriteBatch(events=[f.event(stack_id, "b", reason="second")]))
+
+    asyncio.run(scenario())
+    assert _reasons(store, stack_id) == ["first", "second"]
+
+
+def test_a_failed_commit_of_queued_records_fails_the_later_writes(
+    store: SqlStore, open_stores: Callable[[], SqlStore]
+) -> None:
+    record = f.stack()
+    claim, fence = leases.claim_new(record.id, "engine-a", 0.05)
+    store.create_stack(record, [], [], claim)
+    # another engine takes the stack over once the claim has run out
+    other = open_stores()
+    later = leases.now_utc() + timedelta(seconds=1)
+    assert other.acquire_lease(record.id, "engine-b", later + timedelta(minutes=1), later) is None
+
+    async def scenario() -> None:
+        recorder = Recorder(store, delay=0.01, fence=fence)
+        recorder.defer(WriteBatch(events=[f.event(record.id, "a", reason="lost")]))
+        await asyncio.sleep(0.1)  # the queued commit is refused: nobody is told yet
+        with pytest.raises(LeaseLost):
+            await recorder.write(WriteBatch(events=[f.event(record.id, "b", reason="later")]))
+
+    asyncio.run(scenario())
+    assert _reasons(store, record.id) == []
