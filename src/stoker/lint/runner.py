@@ -85,7 +85,7 @@ def lint(
 ) -> LintReport:
     """Lint files, directories and packages; the report holds every finding."""
     options = options or LintOptions()
-    registry = registry or default_registry()
+    registry = registry or default_registry(options.config.profiles)
     # The cyclic collector is paused for the run and resumed only once everything the run
     # loaded is gone (freed by reference counting: see PackageContext.release). Left on,
     # it walks and promotes the run's hundreds of thousands of nodes again and again.
