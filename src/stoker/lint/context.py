@@ -46,6 +46,9 @@ class FileContext:
     core: list[Diagnostic] = field(default_factory=list)
     #: line -> ids silenced by a ``# stoker-lint: ignore=...`` comment on that line
     directives: dict[int, frozenset[str]] = field(default_factory=dict)
+    #: facts rules work out once and share (a template's servers, ports ...), by a key
+    #: naming the module that computes them; dropped with the file
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
 
     @property
     def name(self) -> str:
@@ -171,6 +174,8 @@ class PackageContext:
     #: files found but not linted (content read by get_file), with the reason
     skipped: list[tuple[SourceFile, str]] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    #: facts rules work out once per package (see `FileContext.memo`)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
 
     @property
     def name(self) -> str:
@@ -199,3 +204,4 @@ class PackageContext:
         self.environments.clear()
         self.unreadable.clear()
         self.__dict__.pop("layout", None)
+        self.memo.clear()
