@@ -14,7 +14,7 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.limits import LIMITS, Limits, active_limits
@@ -37,8 +37,7 @@ class PackageKind(StrEnum):
     FILES = "files"  # the loose files named on the command line
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """One file: its display name (used in every position), its path inside the package
     (posix, for pairing and package rules), and where it is on disk (None inside a zip)."""
 

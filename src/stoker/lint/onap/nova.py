@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry_section import is_template_name
@@ -32,8 +31,7 @@ NAMES = re.compile(r"^(?P<vm>.+)_names$")
 ZONE = re.compile(r"^availability_zone_(?P<index>\d+)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Server:
+class Server(NamedTuple):
     name: str
     definition: dict[Any, Any]
     properties: dict[Any, Any]
