@@ -9,8 +9,8 @@ linter needs all three to say what a type declares.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, type_schema_from_entry
 
@@ -19,8 +19,7 @@ from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, ty
 _DEPLOYMENT_TYPES = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::StructuredDeployment"})
 
 
-@dataclass(frozen=True, slots=True)
-class LintCatalog:
+class LintCatalog(NamedTuple):
     types: Mapping[str, TypeSchema]  # Heat's, each built when first asked for
     stock: Mapping[str, TypeSchema]  # the stock environment's template types Heat lacks
     aliases: dict[str, str]  # the stock environment's; keys ending in * are prefix globs

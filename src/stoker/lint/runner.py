@@ -184,6 +184,8 @@ def _check(rule: Rule, ctx: FileContext | PackageContext, enabled: set[str]) -> 
                 span=_start(ctx),
             )
         ]
+    if not found:  # most rules on most files
+        return found
     return [_complete(finding, rule, ctx) for finding in found]
 
 

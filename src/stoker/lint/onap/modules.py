@@ -19,7 +19,6 @@ Each module pairs with the environment file of the same base name in the same di
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -55,12 +54,14 @@ class ModuleRole(StrEnum):
     NESTED = "nested"
 
 
-@dataclass(slots=True)
 class PackageLayout:
     """Each template's role (by file name) and each module's environment files."""
 
-    roles: dict[str, ModuleRole] = field(default_factory=dict)
-    pairs: dict[str, list[EnvironmentContext]] = field(default_factory=dict)
+    __slots__ = ("pairs", "roles")
+
+    def __init__(self) -> None:
+        self.roles: dict[str, ModuleRole] = {}
+        self.pairs: dict[str, list[EnvironmentContext]] = {}
 
     def role(self, ctx: TemplateContext) -> ModuleRole:
         return self.roles.get(ctx.name, ModuleRole.INCREMENTAL)

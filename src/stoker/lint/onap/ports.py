@@ -86,9 +86,14 @@ def interfaces(ctx: TemplateContext) -> list[Port]:
     return found
 
 
-def ports(ctx: TemplateContext, kind: str = PORT) -> Iterator[Port]:
-    """The template's resources of type ``kind`` (Neutron ports by default)."""
-    return (port for port in interfaces(ctx) if port.kind == kind)
+def ports(ctx: TemplateContext, kind: str = PORT) -> list[Port]:
+    """The template's resources of type ``kind`` (Neutron ports by default), picked once
+    per kind for the forty rules that read them."""
+    key = f"onap.ports.{kind}"
+    found: list[Port] | None = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = [port for port in interfaces(ctx) if port.kind == kind]
+    return found
 
 
 def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
