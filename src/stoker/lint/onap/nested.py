@@ -58,7 +58,12 @@ class Invocation(NamedTuple):
 
 
 def _templates(package: PackageContext) -> dict[str, TemplateContext]:
-    return {template.name: template for template in package.templates}
+    """The package's templates by name, indexed once for every template's invocations."""
+    found: dict[str, TemplateContext] | None = package.memo.get("onap.nested.templates")
+    if found is None:
+        found = {template.name: template for template in package.templates}
+        package.memo["onap.nested.templates"] = found
+    return found
 
 
 def invocations(ctx: TemplateContext) -> list[Invocation]:
