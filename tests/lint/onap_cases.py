@@ -137,6 +137,15 @@ MORE_ONAP_CASES: list[Case] = [
         profiles=("onap",),
         name="parameters-not-a-map",
     ),
+    # ... and a file that cannot be parsed has none: reported where the parser stopped
+    Case(
+        "R-03324",
+        onap(ONAP_OK, **{"base_mod.env": "parameters:\n  a: [1, 2\n  b: 3\n"}),
+        [("base_mod.env", 3, 4)],
+        ok=onap(ONAP_OK, **{"base_mod.env": "parameters:\n  a: [1, 2]\n  b: 3\n"}),
+        profiles=("onap",),
+        name="unparsable",
+    ),
     # R-86285: each module, volume modules too, has its own .env; nested files need none
     Case(
         "R-86285",

@@ -66,7 +66,10 @@ except SystemExit:
 modules = sorted(sys.modules)  # before the catalog is looked at here
 from stoker.resources.catalog import heat_catalog
 built = len(heat_catalog().types._built)  # the schemas made so far
-sys.__stdout__.write("\\n" + json.dumps([modules, built]) + "\\n")
+from stoker.resources.catalog import load_document
+raw = load_document()["types"]
+parsed = len(getattr(raw, "_parsed", raw))  # the catalog entries read from their JSON
+sys.__stdout__.write("\\n" + json.dumps([modules, built, parsed]) + "\\n")
 """
 
 #: never needed to lint a package: tables (Rich), running resources (asyncio, email,
@@ -91,12 +94,12 @@ NOT_AT_START = (
 )
 
 
-def _run(*args: str) -> tuple[set[str], int]:
+def _run(*args: str) -> tuple[set[str], int, int]:
     completed = subprocess.run(
         [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=True
     )
-    modules, built = json.loads(completed.stdout.strip().splitlines()[-1])
-    return set(modules), built
+    modules, built, parsed = json.loads(completed.stdout.strip().splitlines()[-1])
+    return set(modules), built, parsed
 
 
 def _loaded(modules: set[str], *prefixes: str) -> list[str]:
@@ -107,16 +110,24 @@ def test_onap_lint_of_a_package_imports_nothing_it_does_not_use(tmp_path: Path) 
     (tmp_path / "base_lb.yaml").write_text(MODULE)
     (tmp_path / "base_lb.env").write_text("parameters:\n  lb_image_name: i\n  lb_flavor_name: f\n")
     (tmp_path / "lb_nested.yaml").write_text(NESTED)
-    modules, built = _run("lint", "--profile", "onap", str(tmp_path))
+    modules, built, parsed = _run("lint", "--profile", "onap", str(tmp_path))
     assert "stoker.lint.onap.ports" in modules  # the probe really linted
     assert "stoker.engine.validation" in modules  # R-92635 ran
     assert _loaded(modules, *NOT_AT_START) == []
-    # Heat's catalog builds only the schemas of the types the package uses (of 201)
+    # the default profile's rules and its catalog checks are not the onap profile's
+    assert _loaded(modules, "stoker.lint.rules.core", "stoker.lint.rules.default") == []
+    assert _loaded(modules, "stoker.lint.attributes", "stoker.lint.properties") == []
+    # Heat's catalog builds only the schemas of the types the package uses (of 201), and
+    # reads only their entries of its JSON
     assert 0 < built <= 10
+    assert 0 < parsed <= 10
 
 
 def test_json_report_imports_no_xml_or_tables(tmp_path: Path) -> None:
     (tmp_path / "t.yaml").write_text(NESTED)
-    modules, _ = _run("lint", "-f", "json", str(tmp_path))
+    modules, _, _ = _run("lint", "-f", "json", str(tmp_path))
     assert "stoker.lint.formats.json" in modules
     assert _loaded(modules, "rich", "xml", "zipfile", "asyncio") == []
+    # the default profile alone: its rules, not the onap profile's
+    assert "stoker.lint.rules.core.structure" in modules
+    assert _loaded(modules, "stoker.lint.onap.rules", "stoker.lint.onap.nova") == []

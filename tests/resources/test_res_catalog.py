@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
+import stoker.resources.catalog
 from stoker.resources.builtin import BUILTIN_TYPES
-from stoker.resources.catalog import heat_catalog, load_document
+from stoker.resources.catalog import DATA_FILE, _lazy_types, heat_catalog, load_document
 from stoker.resources.schema import PropertySchema, PropertyType, SupportLevel
 
 REFERENCE = Path("/work/shared/reference/resource-types.json")
+PACKAGED = Path(stoker.resources.catalog.__file__).parent / "data" / DATA_FILE
 CATALOG: dict[str, Any] = load_document()
 FLAGS = ("type", "required", "default", "constraints", "update_allowed", "immutable")
 
@@ -71,6 +73,24 @@ def test_builtin_types_are_the_cloud_free_ones_heat_lists():
 @pytest.mark.skipif(not REFERENCE.exists(), reason="the shared reference is not mounted")
 def test_packaged_catalog_is_the_reference_copy():
     assert load_document() == json.loads(REFERENCE.read_text("utf-8"))
+
+
+def test_types_are_parsed_one_by_one_and_read_as_the_whole_document_would():
+    text = PACKAGED.read_text("utf-8")
+    lazy = _lazy_types(text)
+    assert lazy is not None, "the packaged catalog is no longer laid out as the dump writes it"
+    whole = json.loads(text)
+    assert list(lazy) == list(whole)
+    assert list(lazy["types"]) == list(whole["types"])
+    for name, entry in whole["types"].items():
+        assert lazy["types"][name] == entry, name
+    assert lazy == whole
+
+
+def test_a_catalog_laid_out_otherwise_is_parsed_whole():
+    document = {"heat_version": "x", "types": {"A::B": {"properties": {}}}}
+    assert _lazy_types(json.dumps(document)) is None  # one line: not the dump's layout
+    assert _lazy_types(json.dumps(document, indent=1, sort_keys=True)) == document
 
 
 def _without_status(properties: dict[str, Any]) -> dict[str, Any]:

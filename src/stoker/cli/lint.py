@@ -8,7 +8,6 @@ options, an unreadable config file, an unknown rule id for ``--explain``).
 from __future__ import annotations
 
 import os
-import textwrap
 
 import click
 
@@ -161,13 +160,10 @@ def _config(path: str | None) -> LintConfig:
 
 def _documented(rules: list[Rule], report: LintReport) -> list[Rule]:
     """The rules that ran, plus any other rule a finding names (E0101 always reports)."""
-    registry = default_registry()
     ids = {rule.id for rule in rules}
-    extra = [
-        rule
-        for finding in report.findings
-        if finding.code not in ids and (rule := registry.get(finding.code)) is not None
-    ]
+    unknown = [finding.code for finding in report.findings if finding.code not in ids]
+    registry = default_registry() if unknown else None  # every profile's: seldom needed
+    extra = [rule for code in unknown if registry and (rule := registry.get(code)) is not None]
     unique = {rule.id: rule for rule in [*rules, *extra]}
     return list(unique.values())
 
@@ -212,6 +208,8 @@ def rule_list(profiles: tuple[str, ...]) -> str:
 
 def explanation(rule_id: str) -> str:
     """The documentation of one rule (or of an ONAP requirement that is not checked)."""
+    import textwrap  # only --explain wraps text
+
     rule = default_registry().get(rule_id)
     if rule is not None:
         profiles = ", ".join(sorted(p.value for p in rule.profiles))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.functions.base import Function
-from stoker.lint.catalog import lint_catalog
+from stoker.lint.catalog import dynamic_attributes
 from stoker.lint.codes import PROVIDER_OUTPUT, UNKNOWN_TYPE
 from stoker.template.nodes import locate, value_span
 
@@ -42,7 +42,7 @@ def _attribute_span(call: Function) -> Any:
 
 def check_attributes(ctx: TemplateContext) -> list[Diagnostic]:
     """E1037: attributes a catalog type does not declare."""
-    dynamic = lint_catalog().dynamic_attributes
+    dynamic = dynamic_attributes()
     types = ctx.resource_types
     found: list[Diagnostic] = []
     for call, resource, attribute in attribute_reads(ctx):

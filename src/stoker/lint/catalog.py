@@ -9,8 +9,8 @@ linter needs all three to say what a type declares.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, type_schema_from_entry
 
@@ -19,13 +19,11 @@ from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, ty
 _DEPLOYMENT_TYPES = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::StructuredDeployment"})
 
 
-@dataclass(frozen=True, slots=True)
-class LintCatalog:
+class LintCatalog(NamedTuple):
     types: Mapping[str, TypeSchema]  # Heat's, each built when first asked for
     stock: Mapping[str, TypeSchema]  # the stock environment's template types Heat lacks
     aliases: dict[str, str]  # the stock environment's; keys ending in * are prefix globs
     dynamic_properties: frozenset[str]
-    dynamic_attributes: frozenset[str]
 
     def get(self, name: str) -> TypeSchema | None:
         return self.types.get(name) or self.stock.get(name)
@@ -60,12 +58,22 @@ def lint_catalog() -> LintCatalog:
     registry = default_registry()
     plugins = [registry.get(name) for name in registry.names()]
     dynamic_properties = frozenset(p.type_name for p in plugins if p and p.dynamic_properties)
-    dynamic_attributes = frozenset(
+    return LintCatalog(catalog.types, stock, dict(catalog.aliases), dynamic_properties)
+
+
+@cache
+def dynamic_attributes() -> frozenset[str]:
+    """Types whose attributes cannot be checked against a declared list: plugins that
+    answer any name, nested stacks (their outputs), deployments. Worked out when first
+    asked for (the default profile's E1037): it reads every type's entry."""
+    from stoker.resources.registry import default_registry
+
+    registry = default_registry()
+    plugins = [registry.get(name) for name in registry.names()]
+    entries = load_document()["types"]
+    return frozenset(
         {p.type_name for p in plugins if p and p.dynamic_attributes}
         | {name for name, entry in entries.items() if entry.get("nested_stack")}
-        | {name for name, schema in stock.items() if schema.nested_stack}
+        | {name for name, schema in lint_catalog().stock.items() if schema.nested_stack}
         | _DEPLOYMENT_TYPES
-    )
-    return LintCatalog(
-        catalog.types, stock, dict(catalog.aliases), dynamic_properties, dynamic_attributes
     )

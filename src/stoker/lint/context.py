@@ -20,10 +20,8 @@ from stoker.definition.template import Template
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import Environment
 from stoker.functions.base import Function
-from stoker.lint.attributes import check_attributes, check_provider_outputs, check_types
 from stoker.lint.inputs import Package, SourceFile
 from stoker.lint.onap.modules import ModuleRole, PackageLayout
-from stoker.lint.properties import check_resource_properties
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.resolution import ResourceType, resolve_resource_types
 from stoker.lint.usage import used_parameters
@@ -48,6 +46,9 @@ class FileContext:
     core: list[Diagnostic] = field(default_factory=list)
     #: line -> ids silenced by a ``# stoker-lint: ignore=...`` comment on that line
     directives: dict[int, frozenset[str]] = field(default_factory=dict)
+    #: facts rules work out once and share (a template's servers, ports ...), by a key
+    #: naming the module that computes them; dropped with the file
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
 
     @property
     def name(self) -> str:
@@ -130,21 +131,29 @@ class TemplateContext(FileContext):
     @cached_property
     def property_findings(self) -> list[Diagnostic]:
         """Property checks against the catalog (E1080, E1081, I1024)."""
+        from stoker.lint.properties import check_resource_properties  # default profile's
+
         return check_resource_properties(self)
 
     @cached_property
     def attribute_findings(self) -> list[Diagnostic]:
         """get_attr of attributes catalog types do not declare (E1037)."""
+        from stoker.lint.attributes import check_attributes  # the default profile's
+
         return check_attributes(self)
 
     @cached_property
     def provider_findings(self) -> list[Diagnostic]:
         """get_attr of outputs provider templates lack (E3020)."""
+        from stoker.lint.attributes import check_provider_outputs  # the default profile's
+
         return check_provider_outputs(self)
 
     @cached_property
     def type_findings(self) -> list[Diagnostic]:
         """Types that resolve to nothing, provider templates that cannot be used (E3001)."""
+        from stoker.lint.attributes import check_types  # the default profile's
+
         return check_types(self)
 
     @property
@@ -165,6 +174,8 @@ class PackageContext:
     #: files found but not linted (content read by get_file), with the reason
     skipped: list[tuple[SourceFile, str]] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)
+    #: facts rules work out once per package (see `FileContext.memo`)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
 
     @property
     def name(self) -> str:
@@ -193,3 +204,4 @@ class PackageContext:
         self.environments.clear()
         self.unreadable.clear()
         self.__dict__.pop("layout", None)
+        self.memo.clear()

@@ -129,7 +129,13 @@ def render_onap(registry: RuleRegistry | None = None) -> str:
         "R-35414 still wants at least one parameter (ONAP only wants the key); R-23664 holds "
         "volume modules too and R-90152 every resources section (ONAP skips volume and nested"
         " files for both, and fails a base module without resources, which R-23663 allows); "
-        "R-90279 still holds a template with no get_param at all (ONAP skips it).",
+        "R-90279 still holds a template with no get_param at all (ONAP skips it); R-36772 "
+        "and R-44001 hold a parameter declared as something other than a mapping (ONAP "
+        "skips it; the seed's parameter MUST include type and description, and Heat rejects"
+        " it too); R-03324 reads an environment file that cannot be parsed as one without a"
+        " parameters section, at the parse error (ONAP's check fails on it as well), and "
+        "holds the shape of the section and the sections beside it, which ONAP's R-03324 "
+        "check leaves to checks of its own without a requirement id.",
         "",
         "`tests/fixtures/onap_agreement/<requirement>/{pass,fail}/<case>/` holds packages in "
         "the shape of ONAP's self-test fixtures, written for stoker from how ONAP decides "

@@ -14,7 +14,7 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.limits import LIMITS, Limits, active_limits
@@ -37,8 +37,7 @@ class PackageKind(StrEnum):
     FILES = "files"  # the loose files named on the command line
 
 
-@dataclass(frozen=True, slots=True)
-class SourceFile:
+class SourceFile(NamedTuple):
     """One file: its display name (used in every position), its path inside the package
     (posix, for pairing and package rules), and where it is on disk (None inside a zip)."""
 
@@ -68,6 +67,9 @@ class Package:
     root: str | None = None  # the directory on disk (DIRECTORY)
     _archive: zipfile.ZipFile | None = None
     _members: dict[str, zipfile.ZipInfo] = field(default_factory=dict)
+    #: (file, reference) -> what `resolve` found: the rules ask the same question of
+    #: every nested file's every user, and the answer on disk costs a stat and path math
+    _resolved: dict[tuple[str, str], SourceFile | None] = field(default_factory=dict)
 
     def read(self, source: SourceFile, limit: int | None = None) -> bytes:
         """The bytes of ``source``; OSError when it cannot be read. With ``limit``, a file
@@ -96,6 +98,12 @@ class Package:
         Inside a zip the path must stay inside the archive; on disk it is an ordinary
         relative path from the file's directory.
         """
+        key = (source.name, reference)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(source, reference)
+        return self._resolved[key]
+
+    def _resolve(self, source: SourceFile, reference: str) -> SourceFile | None:
         if "://" in reference:
             return None
         if source.disk_path is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from stoker.definition.template import Template, parse_template
 from stoker.errors import TemplateError
@@ -17,8 +17,7 @@ from stoker.lint.inputs import ZIP_SEPARATOR, Package, PackageKind, SourceFile
 from stoker.template.loader import Document, LoadLimits, load_document, read_file
 
 
-@dataclass(frozen=True, slots=True)
-class ProviderTemplate:
+class ProviderTemplate(NamedTuple):
     """A provider template as written (``reference``), and the template when it loaded;
     ``problem`` says why it did not."""
 

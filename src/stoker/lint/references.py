@@ -7,8 +7,7 @@ template can use a nested template, or a URL, without any resource's own ``type`
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from stoker.diagnostics import Path, Span
 from stoker.template.nodes import locate, value_span
@@ -24,8 +23,7 @@ MEMBER_TYPES: dict[str, tuple[str, str | None]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class TypeReference:
+class TypeReference(NamedTuple):
     resource: str
     type: str  # as written
     path: Path

@@ -1,98 +1,51 @@
 """The rule registry, and the one place every rule is listed.
 
-Nothing registers itself: `RULES` names each class, `default_registry` instantiates them,
-and the registry refuses a second rule with an id already taken (a silent replacement
-would hide a rule).
+Nothing registers itself: `rule_classes` names each class (the linter's machinery, then
+each profile's list: `stoker.lint.rules.default`, `stoker.lint.onap.rules`),
+`default_registry` instantiates them, and the registry refuses a second rule with an id
+already taken (a silent replacement would hide a rule). A profile's rules are imported
+only when it is asked for: ``stoker lint --profile onap`` never loads the default
+profile's fifty rule modules, nor the default profile the onap profile's.
 """
 
 from __future__ import annotations
 
-from stoker.errors import DuplicateRuleError as DuplicateRuleError
-from stoker.lint.onap.rules import ONAP_RULES
-from stoker.lint.rule import Rule
-from stoker.lint.rules import internal
-from stoker.lint.rules.conditions import never_exists
-from stoker.lint.rules.core import (
-    capabilities,
-    environment,
-    functions,
-    graph,
-    loading,
-    parameters,
-    properties,
-    structure,
-)
-from stoker.lint.rules.outputs import hidden_parameter
-from stoker.lint.rules.parameters import parameter_description, unused_parameter
-from stoker.lint.rules.resources import (
-    deprecated_property,
-    deprecated_type,
-    implied_depends_on,
-    provider_outputs,
-    unknown_type,
-)
-from stoker.lint.rules.template import deprecated_function, deprecated_version
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-RULES: tuple[type[Rule], ...] = (
-    # the linter's own machinery (every profile)
-    internal.InternalError,
-    internal.PackageUnreadable,
-    # default profile: what validation reports (stoker.codes)
-    loading.YamlSyntax,
-    loading.Encoding,
-    loading.TooLarge,
-    loading.DuplicateKey,
-    loading.TooDeep,
-    loading.NotAMapping,
-    loading.LimitReached,
-    structure.TemplateVersion,
-    structure.UnknownSection,
-    structure.SectionShape,
-    capabilities.CapabilitiesNonPortable,
-    capabilities.CapabilityValue,
-    structure.ResourceDefinition,
-    structure.OutputDefinition,
-    structure.ResourceName,
-    parameters.ParameterSchema,
-    parameters.ParameterValue,
-    parameters.ParameterGroups,
-    parameters.ParameterUnknown,
-    parameters.ConstraintNotChecked,
-    functions.FunctionArguments,
-    functions.UnknownResource,
-    functions.UnknownParameter,
-    functions.FunctionRemoved,
-    functions.FunctionContext,
-    functions.FileMissing,
-    functions.FunctionNotInVersion,
-    functions.UnknownAttribute,
-    functions.FunctionFailed,
-    functions.UnknownFunction,
-    graph.ConditionInvalid,
-    graph.DependencyCycle,
-    graph.DependsOnUnknown,
-    environment.EnvironmentInvalid,
-    environment.EnvironmentNonPortable,
-    capabilities.ProviderChoice,
-    environment.FileOutsideTree,
-    environment.FileNotFetched,
-    properties.PropertyValue,
-    properties.PropertyUnknown,
-    # default profile: the linter's own checks
-    deprecated_function.DeprecatedFunction,
-    deprecated_version.DeprecatedVersion,
-    unused_parameter.UnusedParameter,
-    parameter_description.ParameterDescription,
-    unknown_type.UnknownType,
-    implied_depends_on.ImpliedDependsOn,
-    deprecated_type.DeprecatedType,
-    deprecated_property.DeprecatedProperty,
-    provider_outputs.ProviderOutput,
-    hidden_parameter.HiddenParameterOutput,
-    never_exists.NeverExists,
-    # onap profile: ONAP's requirements a static check can decide, by requirement id
-    *ONAP_RULES,
-)
+from stoker.errors import DuplicateRuleError as DuplicateRuleError
+from stoker.lint.rule import Profile, Rule
+from stoker.lint.rules import internal
+
+#: the linter's own machinery, in every profile
+INTERNAL_RULES: tuple[type[Rule], ...] = (internal.InternalError, internal.PackageUnreadable)
+
+
+def rule_classes(profiles: Iterable[Profile] | None = None) -> tuple[type[Rule], ...]:
+    """The rule classes of ``profiles`` (default: every profile), in listing order."""
+    wanted = set(Profile) if profiles is None else set(profiles)
+    found = list(INTERNAL_RULES)
+    if Profile.DEFAULT in wanted:
+        from stoker.lint.rules.default import DEFAULT_RULES
+
+        found += DEFAULT_RULES
+    if Profile.ONAP in wanted:
+        # ONAP's requirements a static check can decide, by requirement id
+        from stoker.lint.onap.rules import ONAP_RULES
+
+        found += ONAP_RULES
+    return tuple(found)
+
+
+if TYPE_CHECKING:
+    #: every rule class of every profile (`rule_classes()`)
+    RULES: tuple[type[Rule], ...]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RULES":  # built when asked for: it imports every profile's rules
+        return rule_classes()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RuleRegistry:
@@ -123,9 +76,9 @@ class RuleRegistry:
         return len(self._rules)
 
 
-def default_registry() -> RuleRegistry:
-    """A registry holding every rule of `RULES`."""
+def default_registry(profiles: Iterable[Profile] | None = None) -> RuleRegistry:
+    """A registry holding every rule of ``profiles`` (default: of every profile)."""
     registry = RuleRegistry()
-    for rule_class in RULES:
+    for rule_class in rule_classes(profiles):
         registry.register(rule_class)
     return registry

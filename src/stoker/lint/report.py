@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.rule import Rule, at_or_above
 
 
-@dataclass(frozen=True, slots=True)
-class LintedFile:
+class LintedFile(NamedTuple):
     name: str
     kind: str  # template | environment | unreadable | skipped
     note: str = ""

@@ -8,8 +8,7 @@ environment's aliases, then the catalog.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from stoker.diagnostics import Diagnostic
 from stoker.environment import resolve_provider
@@ -23,8 +22,7 @@ if TYPE_CHECKING:
     from stoker.lint.context import TemplateContext
 
 
-@dataclass(frozen=True, slots=True)
-class ResourceType:
+class ResourceType(NamedTuple):
     """One resource's type after resolution.
 
     Exactly one of ``schema`` (a catalog type), ``provider`` (a provider template) holds,

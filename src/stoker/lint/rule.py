@@ -8,9 +8,8 @@ never parses anything: it reads the contexts the runner built once per file and 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 
@@ -46,8 +45,7 @@ class SourceKind(StrEnum):
     STOKER = "stoker"  # stoker's own advice or machinery
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(NamedTuple):
     """Where a rule comes from: a spec section, a Heat code path, an ONAP requirement id."""
 
     kind: SourceKind

@@ -85,12 +85,12 @@ def lint(
 ) -> LintReport:
     """Lint files, directories and packages; the report holds every finding."""
     options = options or LintOptions()
-    registry = registry or default_registry()
-    # The cyclic collector is paused for the run and resumed only once everything the run
-    # loaded is gone (freed by reference counting: see PackageContext.release). Left on,
-    # it walks and promotes the run's hundreds of thousands of nodes again and again.
+    # The cyclic collector is paused for the run (the profile's rule modules imported, the
+    # files loaded) and resumed only once everything the run loaded is gone (freed by
+    # reference counting: see PackageContext.release). Left on, it walks and promotes the
+    # run's hundreds of thousands of nodes again and again.
     with paused_gc():
-        return _lint(paths, options, registry)
+        return _lint(paths, options, registry or default_registry(options.config.profiles))
 
 
 def _lint(paths: Sequence[str], options: LintOptions, registry: RuleRegistry) -> LintReport:
@@ -184,6 +184,8 @@ def _check(rule: Rule, ctx: FileContext | PackageContext, enabled: set[str]) -> 
                 span=_start(ctx),
             )
         ]
+    if not found:  # most rules on most files
+        return found
     return [_complete(finding, rule, ctx) for finding in found]
 
 

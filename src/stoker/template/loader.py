@@ -207,6 +207,9 @@ _COLLECTION_TAGS = {
     yaml.MappingStartEvent: frozenset({None, "!", "tag:yaml.org,2002:map"}),
 }
 _QUOTED_STYLES = frozenset({"'", '"', "|", ">"})
+_new_str = str.__new__
+_ScalarEvent = yaml.ScalarEvent
+_new_tuple = tuple.__new__
 
 
 def _tab_indent(lines: list[str], error_line: int) -> tuple[int, int] | None:
@@ -307,12 +310,14 @@ class _YamlBuilder:
         self.warnings: list[Diagnostic] = []
         self.anchors: dict[str, tuple[Any, int, int]] = {}
         self.open_anchors: set[str] = set()
+        self.max_depth = limits.max_depth
+        self.max_nodes = limits.max_nodes
         self.total = 0  # nodes, aliases expanded
         self.chars = 0  # characters of scalar text, aliases expanded
 
     def span(self, event: Any) -> Span:
         mark = event.start_mark
-        return Span(self.file, mark.line + 1, mark.column + 1)
+        return _new_tuple(Span, (self.file, mark.line + 1, mark.column + 1))
 
     def fail(self, code: str, message: str, event: Any) -> TemplateError:
         return TemplateError([*self.diagnostics, Diagnostic(code, message, span=self.span(event))])
@@ -337,7 +342,7 @@ class _YamlBuilder:
         return value
 
     def value(self, event: Any, depth: int) -> Any:
-        if depth > self.limits.max_depth:
+        if depth > self.max_depth:
             raise self.fail(
                 TOO_DEEP,
                 f"nesting deeper than {self.limits.max_depth} levels; flatten the data or "
@@ -345,9 +350,15 @@ class _YamlBuilder:
                 event,
             )
         kind = type(event)
+        anchor = event.anchor
+        if kind is _ScalarEvent and anchor is None:  # most values: no bookkeeping
+            result = self.scalar(event)
+            self.total += 1
+            if self.total > self.max_nodes:
+                raise self.too_many(event)
+            return result
         if kind is yaml.AliasEvent:
             return self.alias(event)
-        anchor = event.anchor
         before, chars_before = self.total, self.chars
         if anchor is not None:
             self.open_anchors.add(anchor)
@@ -410,7 +421,11 @@ class _YamlBuilder:
                 tag = _resolve(text)
         if tag in _KEEP_AS_STRING:
             mark = event.start_mark
-            return StrNode(text, Span(self.file, mark.line + 1, mark.column + 1))
+            # StrNode(text, span) and Span(...) without their Python-level __new__: the
+            # loader makes one of each for most scalars of a template
+            string = _new_str(StrNode, text)
+            string.span = _new_tuple(Span, (self.file, mark.line + 1, mark.column + 1))
+            return string
         constructor = _SCALAR_CONSTRUCTOR.yaml_constructors.get(tag)
         if constructor is None or tag not in _SCALAR_TAGS:
             raise self.unsupported_tag(tag, event)
@@ -467,18 +482,25 @@ class _YamlBuilder:
             if key_event.value == "<<" and not key_event.style and key_event.tag is None:
                 merged.extend(self.merge_sources(self.next_event(), depth))
                 continue
-            key = self.scalar(key_event)
+            mark = key_event.start_mark
+            key_span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))  # type: ignore[union-attr]
+            text = key_event.value
+            if key_event.tag is None and (
+                key_event.style in _QUOTED_STYLES
+                or not key_event.implicit[0]
+                or _resolve(text) in _KEEP_AS_STRING
+            ):
+                # A string key: the mapping keeps its position (key_spans), so it needs no
+                # node of its own, and the few distinct keys of a template are shared.
+                self.chars += len(text)
+                if self.chars > self.limits.max_expanded:
+                    raise self.too_many(key_event)
+                key = sys.intern(text)
+            else:
+                key = self.scalar(key_event)
+                if type(key) is StrNode:
+                    key = sys.intern(str(key))
             self.total += 1  # a key costs as much as a value
-            # A node's own span and the one its container records for it are equal: share
-            # one object (a large template holds hundreds of thousands of them).
-            key_span = getattr(key, "span", None)
-            if key_span is None:
-                mark = key_event.start_mark
-                key_span = Span(file, mark.line + 1, mark.column + 1)  # type: ignore[union-attr]
-            elif type(key) is StrNode:
-                # The mapping keeps its keys' positions (key_spans): a key needs none of its
-                # own, and the few distinct keys of a template are then shared.
-                key = sys.intern(str(key))
             value_event = next_event()
             value = value_of(value_event, depth + 1)
             value_span = getattr(value, "span", None)

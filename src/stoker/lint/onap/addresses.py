@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
@@ -57,6 +58,7 @@ class AddressParameterType(PortRule):
 # ---------------------------------------------------------------- fixed_ips ip_address
 
 
+@cache  # eight forms, asked for by every rule on every address
 def _address_form(internal: bool, v6: bool, listed: bool) -> re.Pattern[str]:
     role = r"(?P<vm>.+?)_int_(?P<role>.+)" if internal else r"(?!.*_int_)(?P<vm>.+?)_(?P<role>.+)"
     version = "v6_" if v6 else ""

@@ -11,21 +11,14 @@ opinions, not Heat's answer.
 from __future__ import annotations
 
 import os
-import weakref
 from dataclasses import replace
 
 from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.validation import validate_tree
-from stoker.lint.context import FileContext, PackageContext, TemplateContext
+from stoker.lint.context import FileContext, TemplateContext
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
-
-#: one provider cache and type registry per package: a nested file used by many modules
-#: is read once, and the registry is built once rather than per module
-_CACHES: weakref.WeakKeyDictionary[PackageContext, tuple[ProviderCache, ResourceTypeRegistry]] = (
-    weakref.WeakKeyDictionary()
-)
 
 
 def heat_answer(ctx: FileContext) -> list[Diagnostic]:
@@ -40,9 +33,13 @@ def heat_answer(ctx: FileContext) -> list[Diagnostic]:
     disk_path = ctx.source.disk_path
     if errors or ctx.definition is None or disk_path is None:
         return [*duplicates, *errors]  # validate stops at the template's own errors
-    shared = _CACHES.get(ctx.package)
+    # one provider cache and type registry per package: a nested file used by many
+    # modules is read once, and the registry is built once rather than per module
+    shared: tuple[ProviderCache, ResourceTypeRegistry] | None = ctx.package.memo.get(
+        "onap.compliance.caches"
+    )
     if shared is None:
-        shared = _CACHES[ctx.package] = (ProviderCache(), default_registry())
+        shared = ctx.package.memo["onap.compliance.caches"] = (ProviderCache(), default_registry())
     cache, registry = shared
     # An exception here is a stoker bug: the runner reports it as an internal error
     # rather than this rule answering "compliant" for a tree it could not check.

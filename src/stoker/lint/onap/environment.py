@@ -5,11 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic
-from stoker.lint.context import EnvironmentContext, FileContext, PackageContext, TemplateContext
+from stoker.lint.context import (
+    EnvironmentContext,
+    FileContext,
+    FileKind,
+    PackageContext,
+    TemplateContext,
+)
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole, kind_by_name
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.rule import EnvironmentRule, PackageRule, TemplateRule
+from stoker.lint.rule import EnvironmentRule, FileRule, PackageRule, TemplateRule
 from stoker.template.nodes import key_span, value_span
 
 _R86285 = requirement("R-86285")
@@ -94,7 +100,7 @@ def _unreadable(ctx: PackageContext, kind: str) -> list[FileContext]:
     return [unit for unit in ctx.unreadable if kind_by_name(unit.source.relpath) == kind]
 
 
-class EnvironmentParameters(FromRequirement, EnvironmentRule):
+class EnvironmentParameters(FromRequirement, FileRule):
     requirement = _R03324
     summary = "Environment files are a mapping of environment sections, parameters among them"
     checks = (
@@ -103,10 +109,16 @@ class EnvironmentParameters(FromRequirement, EnvironmentRule):
         "other than those the requirements list (parameters, parameter_defaults, "
         "encrypted_parameters, event_sinks, parameter_merge_strategies; resource_registry "
         "is R-67231's). An empty file, or one whose parameters section is not a mapping, "
-        "has no parameters section."
+        "has no parameters section; nor has one that cannot be parsed (reported at the "
+        "parse error, which is R-92635's too)."
     )
 
-    def check(self, ctx: EnvironmentContext) -> Iterable[Diagnostic]:
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        if ctx.kind is FileKind.UNREADABLE:
+            yield from _unparsed_environment(self, ctx)
+            return
+        if not isinstance(ctx, EnvironmentContext):
+            return
         data = ctx.data
         if not isinstance(data, dict):
             yield self.finding(
@@ -134,6 +146,19 @@ class EnvironmentParameters(FromRequirement, EnvironmentRule):
                     key_span(data, key),
                     (str(key),),
                 )
+
+
+def _unparsed_environment(rule: EnvironmentParameters, ctx: FileContext) -> Iterable[Diagnostic]:
+    """An environment file (by name) that did not load: it has no parameters section the
+    requirement could find, and the reason is where the loader stopped."""
+    if kind_by_name(ctx.source.relpath) != FileKind.ENVIRONMENT:
+        return
+    problem = ctx.core[0] if ctx.core else None
+    why = f" ({problem.message})" if problem is not None else ""
+    span = problem.span if problem is not None and problem.span is not None else ctx.start
+    yield rule.finding(
+        f"the environment file cannot be parsed{why}, so it has no parameters section", span
+    )
 
 
 class DefaultInEnvironment(FromRequirement, TemplateRule):

@@ -19,8 +19,6 @@ Each module pairs with the environment file of the same base name in the same di
 from __future__ import annotations
 
 import re
-import weakref
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -56,12 +54,14 @@ class ModuleRole(StrEnum):
     NESTED = "nested"
 
 
-@dataclass(slots=True)
 class PackageLayout:
     """Each template's role (by file name) and each module's environment files."""
 
-    roles: dict[str, ModuleRole] = field(default_factory=dict)
-    pairs: dict[str, list[EnvironmentContext]] = field(default_factory=dict)
+    __slots__ = ("pairs", "roles")
+
+    def __init__(self) -> None:
+        self.roles: dict[str, ModuleRole] = {}
+        self.pairs: dict[str, list[EnvironmentContext]] = {}
 
     def role(self, ctx: TemplateContext) -> ModuleRole:
         return self.roles.get(ctx.name, ModuleRole.INCREMENTAL)
@@ -101,16 +101,11 @@ class PackageLayout:
         return layout
 
 
-#: each template's type references, found once for the layout and R-71699
-_REFERENCES: weakref.WeakKeyDictionary[TemplateContext, list[TypeReference]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def references(ctx: TemplateContext) -> list[TypeReference]:
-    found = _REFERENCES.get(ctx)
+    """The template's type references, found once for the layout and R-71699."""
+    found: list[TypeReference] | None = ctx.memo.get("onap.modules.references")
     if found is None:
-        found = _REFERENCES[ctx] = list(type_references(ctx))
+        found = ctx.memo["onap.modules.references"] = list(type_references(ctx))
     return found
 
 

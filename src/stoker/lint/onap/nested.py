@@ -12,7 +12,6 @@ addresses) keep their names on the way in.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
@@ -59,19 +58,19 @@ class Invocation(NamedTuple):
 
 
 def _templates(package: PackageContext) -> dict[str, TemplateContext]:
-    return {template.name: template for template in package.templates}
-
-
-_INVOCATIONS: weakref.WeakKeyDictionary[TemplateContext, list[Invocation]] = (
-    weakref.WeakKeyDictionary()
-)
+    """The package's templates by name, indexed once for every template's invocations."""
+    found: dict[str, TemplateContext] | None = package.memo.get("onap.nested.templates")
+    if found is None:
+        found = {template.name: template for template in package.templates}
+        package.memo["onap.nested.templates"] = found
+    return found
 
 
 def invocations(ctx: TemplateContext) -> list[Invocation]:
     """The nested files of the package ``ctx`` invokes, found once per template."""
-    found = _INVOCATIONS.get(ctx)
+    found: list[Invocation] | None = ctx.memo.get("onap.nested.invocations")
     if found is None:
-        found = _INVOCATIONS[ctx] = list(_find_invocations(ctx))
+        found = ctx.memo["onap.nested.invocations"] = list(_find_invocations(ctx))
     return found
 
 
@@ -110,17 +109,12 @@ def _find_invocations(ctx: TemplateContext) -> Iterator[Invocation]:
         )
 
 
-_LEVELS: weakref.WeakKeyDictionary[PackageContext, dict[str, set[int]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def levels(package: PackageContext) -> dict[str, set[int]]:
     """Each nested file's levels of nesting below the package's modules (1: a module
     invokes it); a file reached along several paths has several."""
-    found = _LEVELS.get(package)
+    found: dict[str, set[int]] | None = package.memo.get("onap.nested.levels")
     if found is None:
-        found = _LEVELS[package] = {}
+        found = package.memo["onap.nested.levels"] = {}
         for template in package.templates:
             if template.template is not None and template.role is not ModuleRole.NESTED:
                 _walk(template, 1, found, (template.name,))

@@ -11,7 +11,6 @@ wherever it appears, and is not part of a vm-type.
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -40,14 +39,11 @@ class Mention(NamedTuple):
     path: Path
 
 
-_MENTIONS: weakref.WeakKeyDictionary[TemplateContext, list[Mention]] = weakref.WeakKeyDictionary()
-
-
 def mentions(ctx: TemplateContext) -> list[Mention]:
     """Every network role the template writes, where it writes it (found once)."""
-    found = _MENTIONS.get(ctx)
+    found: list[Mention] | None = ctx.memo.get("onap.network_roles.mentions")
     if found is None:
-        found = _MENTIONS[ctx] = list(_find(ctx))
+        found = ctx.memo["onap.network_roles.mentions"] = list(_find(ctx))
     return found
 
 

@@ -10,10 +10,8 @@ template as written (the same parsed nodes), so they apply to a file Heat reject
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry_section import is_template_name
@@ -33,8 +31,7 @@ NAMES = re.compile(r"^(?P<vm>.+)_names$")
 ZONE = re.compile(r"^availability_zone_(?P<index>\d+)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Server:
+class Server(NamedTuple):
     name: str
     definition: dict[Any, Any]
     properties: dict[Any, Any]
@@ -42,14 +39,11 @@ class Server:
     span: Span | None
 
 
-#: each template's servers, found once for the thirty rules that read them
-_SERVERS: weakref.WeakKeyDictionary[TemplateContext, list[Server]] = weakref.WeakKeyDictionary()
-
-
 def servers(ctx: TemplateContext) -> list[Server]:
-    found = _SERVERS.get(ctx)
+    """Each template's servers, found once for the thirty rules that read them."""
+    found: list[Server] | None = ctx.memo.get("onap.nova.servers")
     if found is None:
-        found = _SERVERS[ctx] = list(_find_servers(ctx))
+        found = ctx.memo["onap.nova.servers"] = list(_find_servers(ctx))
     return found
 
 
@@ -89,19 +83,15 @@ def declared(ctx: TemplateContext, name: str) -> dict[Any, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-_ENUMERATED: weakref.WeakKeyDictionary[TemplateContext, dict[str, Span | None] | None] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
     """Parameter names the module's environment files give values, with where; None for a
     module without one. A nested file answers with the environment of the module that
     uses it (through any nested files between them), as ONAP's validation does: the
     values its parameters are passed come from there."""
-    if ctx not in _ENUMERATED:
-        _ENUMERATED[ctx] = _enumerated(ctx, set())
-    return _ENUMERATED[ctx]
+    if "onap.nova.enumerated" not in ctx.memo:
+        ctx.memo["onap.nova.enumerated"] = _enumerated(ctx, set())
+    found: dict[str, Span | None] | None = ctx.memo["onap.nova.enumerated"]
+    return found
 
 
 def _enumerated(ctx: TemplateContext, seen: set[str]) -> dict[str, Span | None] | None:

@@ -14,7 +14,6 @@ against the fixed_ips conventions.
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar, NamedTuple
 
@@ -79,20 +78,22 @@ def who(port: Port) -> str:
     return f'{port.noun} "{port.name}"'
 
 
-_PORTS: weakref.WeakKeyDictionary[TemplateContext, list[Port]] = weakref.WeakKeyDictionary()
-
-
 def interfaces(ctx: TemplateContext) -> list[Port]:
     """The template's ports and Contrail interfaces, found once for the rules."""
-    found = _PORTS.get(ctx)
+    found: list[Port] | None = ctx.memo.get("onap.ports.ports")
     if found is None:
-        found = _PORTS[ctx] = list(_find_ports(ctx))
+        found = ctx.memo["onap.ports.ports"] = list(_find_ports(ctx))
     return found
 
 
-def ports(ctx: TemplateContext, kind: str = PORT) -> Iterator[Port]:
-    """The template's resources of type ``kind`` (Neutron ports by default)."""
-    return (port for port in interfaces(ctx) if port.kind == kind)
+def ports(ctx: TemplateContext, kind: str = PORT) -> list[Port]:
+    """The template's resources of type ``kind`` (Neutron ports by default), picked once
+    per kind for the forty rules that read them."""
+    key = f"onap.ports.{kind}"
+    found: list[Port] | None = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = [port for port in interfaces(ctx) if port.kind == kind]
+    return found
 
 
 def _find_ports(ctx: TemplateContext) -> Iterator[Port]:

@@ -6,7 +6,7 @@ beyond it (`naming`) share the type without importing each other.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from stoker.diagnostics import Severity
 
@@ -22,8 +22,7 @@ KEYWORD_SEVERITY = {
 SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
 
 
-@dataclass(frozen=True, slots=True)
-class Requirement:
+class Requirement(NamedTuple):
     id: str
     keyword: str
     validation_mode: str | None  # "static", "none", or None when the document gives none

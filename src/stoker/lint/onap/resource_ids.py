@@ -12,7 +12,6 @@ a Contrail network, like a Neutron one, is internal (``int_{network-role}_networ
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
@@ -29,13 +28,10 @@ _FQDN = re.compile(r"^(?P<role>.+)_net_fqdn$")
 _NETWORK_ID = re.compile(r"^int_(?P<role>.+)_network$")
 _VMI_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
 
-_VM_TYPES: weakref.WeakKeyDictionary[PackageContext, frozenset[str]] = weakref.WeakKeyDictionary()
-_ROLES: weakref.WeakKeyDictionary[PackageContext, frozenset[str]] = weakref.WeakKeyDictionary()
-
 
 def vm_types(package: PackageContext) -> frozenset[str]:
     """The vm-types the package's servers name (``{vm-type}_server_{index}``)."""
-    found = _VM_TYPES.get(package)
+    found: frozenset[str] | None = package.memo.get("onap.resource_ids.vm_types")
     if found is None:
         names = set()
         for template in package.templates:
@@ -44,14 +40,14 @@ def vm_types(package: PackageContext) -> frozenset[str]:
                     match = SERVER_ID.match(server.name)
                     if match is not None:
                         names.add(match["vm"])
-        found = _VM_TYPES[package] = frozenset(names)
+        found = package.memo["onap.resource_ids.vm_types"] = frozenset(names)
     return found
 
 
 def network_roles(package: PackageContext) -> frozenset[str]:
     """The network roles (without ``int_``) the package's ports, interfaces, network
     parameters and internal networks name."""
-    found = _ROLES.get(package)
+    found: frozenset[str] | None = package.memo.get("onap.resource_ids.roles")
     if found is None:
         roles: set[str] = set()
         for template in package.templates:
@@ -70,7 +66,9 @@ def network_roles(package: PackageContext) -> frozenset[str]:
                 match = _NETWORK_ID.match(str(name))
                 if match is not None:
                     roles.add(match["role"])
-        found = _ROLES[package] = frozenset(r.removeprefix("int_") for r in roles)
+        found = package.memo["onap.resource_ids.roles"] = frozenset(
+            r.removeprefix("int_") for r in roles
+        )
     return found
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import ClassVar
 
 from stoker.diagnostics import Diagnostic
@@ -51,6 +52,7 @@ class SubnetParameterType(PortRule):
                     )
 
 
+@cache  # four forms, asked for by every rule on every subnet
 def _subnet_form(internal: bool, v6: bool) -> re.Pattern[str]:
     role = r"int_(?P<role>.+)" if internal else r"(?!int_)(?P<role>.+)"
     return re.compile(f"^{role}_{'v6_' if v6 else ''}subnet_id$")
