@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -64,11 +65,18 @@ def stats(url: str, reset: bool = False) -> dict[str, Any]:
         return json.loads(response.read() or b"{}") if not reset else {}
 
 
-def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+def profiled(profile: Path | None, name: str) -> list[str]:
+    """The command that runs stoker, under cProfile (to ``profile/name.prof``) if asked."""
+    if profile is None:
+        return STOKER
+    return [sys.executable, "-m", "cProfile", "-o", str(profile / f"{name}.prof"), "-m", "stoker"]
+
+
+def timed(args: list[str], env: dict[str, str], command: list[str] = STOKER) -> tuple[float, float]:
     """Wall and CPU (user+sys) seconds of one stoker process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([*STOKER, *args], env=env, capture_output=True, text=True)
+    done = subprocess.run([*command, *args], env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -93,11 +101,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--servers", type=int, default=100)
     parser.add_argument("--build-delay", type=float, default=1.0)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="run the sandbox and each stoker process under cProfile, writing DIR/*.prof",
+    )
     options = parser.parse_args()
+    if options.profile is not None:
+        options.profile.mkdir(parents=True, exist_ok=True)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     sandbox = subprocess.Popen(
-        [*STOKER, "sandbox", "serve", "--port", str(port), "--db", "sqlite://",
+        [*profiled(options.profile, "sandbox"), "sandbox", "serve", "--port", str(port), "--db", "sqlite://",
          "--build-delay", str(options.build_delay), "--no-access-log"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -128,11 +144,19 @@ def main() -> None:
             path = work / f"s{count}.yaml"
             path.write_text(template(count))
             stats(url, reset=True)
-            create_wall, create_cpu = timed(["stack", "create", f"s{count}", "-t", str(path)], env)
+            create_wall, create_cpu = timed(
+                ["stack", "create", f"s{count}", "-t", str(path)],
+                env,
+                profiled(options.profile, f"create{count}"),
+            )
             created = stats(url)
             operation = operation_seconds(f"s{count}", env)
             stats(url, reset=True)
-            delete_wall, delete_cpu = timed(["stack", "delete", f"s{count}", "--yes"], env)
+            delete_wall, delete_cpu = timed(
+                ["stack", "delete", f"s{count}", "--yes"],
+                env,
+                profiled(options.profile, f"delete{count}"),
+            )
             deleted = stats(url)
             rows.append(
                 (
@@ -162,8 +186,8 @@ def main() -> None:
             )
             print("      create operations:", json.dumps(dict(sorted(operations.items()))))
     finally:
-        sandbox.terminate()
-        sandbox.wait(timeout=10)
+        sandbox.send_signal(signal.SIGINT)  # uvicorn's clean stop: a profile gets written
+        sandbox.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -18,11 +18,14 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stoker.cloud.backoff import RETRIES, RETRY
 from stoker.cloud.choice import HOW_TO_CHOOSE, CloudChoice
 from stoker.errors import CloudError, NoCloud
+
+if TYPE_CHECKING:
+    from stoker.cloud.batch import Coalescer
 
 T = TypeVar("T")
 
@@ -45,6 +48,16 @@ class Cloud:
         self._executor: ThreadPoolExecutor | None = None
         #: HTTP requests made so far (polls included), for figures
         self.requests = 0
+        self._coalescers: dict[str, Coalescer[Any, Any]] = {}
+
+    def coalescer(self, name: str, make: Callable[[], Coalescer[Any, Any]]) -> Coalescer[Any, Any]:
+        """The process's one `Coalescer` called ``name`` (made by ``make`` on first use):
+        every resource that polls the same way shares its calls."""
+        with self._lock:
+            found = self._coalescers.get(name)
+            if found is None:
+                found = self._coalescers[name] = make()
+            return found
 
     def connection(self) -> Any:
         """The openstacksdk ``Connection`` (opened and authenticated on first use)."""
