@@ -97,6 +97,57 @@ def operation_seconds(name: str, env: dict[str, str]) -> float:
     return (max(times) - min(times)).total_seconds()
 
 
+def throughput(url: str, seconds: float = 2.0, clients: int = 8) -> tuple[float, float]:
+    """The sandbox's own rate: ``clients`` threads, each on one kept-alive connection,
+    showing a network for ``seconds``; requests per second and the sandbox's CPU share."""
+    import http.client
+    import threading
+
+    body = json.dumps(
+        {
+            "auth": {
+                "identity": {
+                    "methods": ["password"],
+                    "password": {
+                        "user": {"name": "admin", "domain": {"name": "Default"},
+                                 "password": "sandbox"}
+                    },
+                },
+                "scope": {"project": {"name": "admin", "domain": {"name": "Default"}}},
+            }
+        }
+    )  # fmt: skip
+    host, port = url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port))
+    connection.request(
+        "POST", "/identity/v3/auth/tokens", body, {"Content-Type": "application/json"}
+    )
+    answer = connection.getresponse()
+    token = answer.headers["X-Subject-Token"]
+    answer.read()
+    headers = {"X-Auth-Token": token, "Content-Type": "application/json"}
+    connection.request("POST", "/network/v2.0/networks", json.dumps({"network": {}}), headers)
+    network = json.loads(connection.getresponse().read())["network"]["id"]
+    path = f"/network/v2.0/networks/{network}"
+    counts = [0] * clients
+    stop = time.monotonic() + seconds
+
+    def client(index: int) -> None:
+        mine = http.client.HTTPConnection(host, int(port))
+        while time.monotonic() < stop:
+            mine.request("GET", path, headers=headers)
+            mine.getresponse().read()
+            counts[index] += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts) / (time.perf_counter() - start), seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--servers", type=int, default=100)
@@ -175,7 +226,7 @@ def main() -> None:
         print(f"sandbox BUILD delay {options.build_delay} s; load average {load:.2f}")
         for count, cw, cc, created, dw, dc, deleted, op in rows:
             operations = created.get("operations", {})
-            polls = sum(v for k, v in operations.items() if k.endswith(("show", "get")))
+            polls = sum(v for k, v in operations.items() if k.endswith(("show", "get", ".list")))
             print(
                 f"{count:>4} servers: create {op:6.2f} s from first to last event "
                 f"({op / critical:4.2f}x the 1-server path), process wall {cw:6.2f} s, "
@@ -185,6 +236,9 @@ def main() -> None:
                 f"CPU {dc:5.2f} s, {deleted['requests']} requests"
             )
             print("      create operations:", json.dumps(dict(sorted(operations.items()))))
+        rate, seconds = throughput(url)
+        print(f"sandbox alone: {rate:.0f} requests/s (8 kept-alive clients showing a network "
+              f"for {seconds:.0f} s, in this process's threads)")  # fmt: skip
     finally:
         sandbox.send_signal(signal.SIGINT)  # uvicorn's clean stop: a profile gets written
         sandbox.wait(timeout=30)
