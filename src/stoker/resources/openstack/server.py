@@ -18,6 +18,7 @@ from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, pause, plain
 from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
 from stoker.resources.openstack.nova import NovaResource, flavor_id, image_id
+from stoker.resources.openstack.userdata import user_data
 
 
 class Server(NovaResource):
@@ -40,8 +41,9 @@ class Server(NovaResource):
             body["adminPass"] = p["admin_pass"]
         if p.get("metadata"):
             body["metadata"] = _metadata(p["metadata"])
-        if p.get("user_data"):
-            body["user_data"] = base64.b64encode(str(p["user_data"]).encode()).decode()
+        built = self._user_data.get(id(context))
+        if built:
+            body["user_data"] = base64.b64encode(built.encode()).decode()
         if p.get("security_groups"):
             body["security_groups"] = [{"name": str(g)} for g in p["security_groups"]]
         networks = self.networks(connection, list(p.get("networks") or []))
@@ -101,8 +103,18 @@ class Server(NovaResource):
         found = [s for s in (body or {}).get("servers") or [] if s.get("name") == name]
         return str(found[0]["id"]) if found else None
 
+    def __init__(self, cloud: Any) -> None:
+        super().__init__(cloud)
+        #: the user data each create under way sends (by its context), built before the
+        #: create call (a config resource's text is looked up), not recorded
+        self._user_data: dict[int, str | None] = {}
+
     async def create(self, context: ResourceContext) -> None:
-        await super().create(context)
+        self._user_data[id(context)] = await user_data(context)
+        try:
+            await super().create(context)
+        finally:
+            self._user_data.pop(id(context), None)
         await self.note_ports(context)
 
     async def wait_ready(
