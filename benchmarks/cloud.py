@@ -85,6 +85,12 @@ def timed(args: list[str], env: dict[str, str], command: list[str] = STOKER) -> 
     return wall, cpu
 
 
+def process_cpu(pid: int) -> float:
+    """User + system seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def operation_seconds(name: str, env: dict[str, str]) -> float:
     """The create's own duration: its first event to its last, from the store (process
     start and the SDK's import left out)."""
@@ -195,12 +201,14 @@ def main() -> None:
             path = work / f"s{count}.yaml"
             path.write_text(template(count))
             stats(url, reset=True)
+            sandbox_before = process_cpu(sandbox.pid)
             create_wall, create_cpu = timed(
                 ["stack", "create", f"s{count}", "-t", str(path)],
                 env,
                 profiled(options.profile, f"create{count}"),
             )
             created = stats(url)
+            sandbox_cpu = process_cpu(sandbox.pid) - sandbox_before
             operation = operation_seconds(f"s{count}", env)
             stats(url, reset=True)
             delete_wall, delete_cpu = timed(
@@ -219,18 +227,19 @@ def main() -> None:
                     delete_cpu,
                     deleted,
                     operation,
+                    sandbox_cpu,
                 )
             )
         critical = rows[0][7]
         load = os.getloadavg()[0]
         print(f"sandbox BUILD delay {options.build_delay} s; load average {load:.2f}")
-        for count, cw, cc, created, dw, dc, deleted, op in rows:
+        for count, cw, cc, created, dw, dc, deleted, op, sc in rows:
             operations = created.get("operations", {})
             polls = sum(v for k, v in operations.items() if k.endswith(("show", "get", ".list")))
             print(
                 f"{count:>4} servers: create {op:6.2f} s from first to last event "
                 f"({op / critical:4.2f}x the 1-server path), process wall {cw:6.2f} s, "
-                f"CPU {cc:5.2f} s, {created['requests']} requests "
+                f"CPU {cc:5.2f} s (sandbox {sc:4.2f} s), {created['requests']} requests "
                 f"({created['requests'] / count:5.1f} per server, {polls} reads), "
                 f"{created['requests'] / cw:6.1f} req/s; delete wall {dw:6.2f} s, "
                 f"CPU {dc:5.2f} s, {deleted['requests']} requests"

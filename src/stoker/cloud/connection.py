@@ -98,6 +98,7 @@ class Cloud:
         session = getattr(connection.session, "session", None)
         if session is not None:  # keystoneauth's requests.Session: count what goes out
             session.hooks.setdefault("response", []).append(self._count)
+            _pool_for(session, self._workers)
         return connection
 
     def _count(self, response: Any, *args: Any, **kwargs: Any) -> Any:
@@ -141,6 +142,19 @@ class Cloud:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _pool_for(session: Any, workers: int) -> None:
+    """Keep a kept-alive connection per worker thread. requests keeps 10 per host by
+    default: with more calls in flight than that, each call past the tenth opened a
+    connection and closed it after one request (a TCP handshake per poll on both sides).
+    The adapter keystoneauth mounted is kept (its TLS and keep-alive settings), its pool
+    made again at the new size."""
+    for adapter in set(session.adapters.values()):
+        maxsize = getattr(adapter, "_pool_maxsize", None)
+        if isinstance(maxsize, int) and maxsize < workers:
+            adapter._pool_maxsize = workers
+            adapter.init_poolmanager(adapter._pool_connections, workers, block=adapter._pool_block)
 
 
 def _message(error: BaseException) -> str:
