@@ -137,6 +137,29 @@ class Server(NovaResource):
                     continue
             shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
 
+    async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
+        """Poll until Nova no longer lists the server: one listing of the project's servers
+        (ids only) shared by every server being deleted; a server the listing cannot
+        answer for (a listing cut into pages) is read by itself."""
+        coalescer = self.cloud.coalescer(
+            "compute.list_servers",
+            lambda: Coalescer(
+                self.cloud, "compute.list_servers", _listed, size=10**6, spacing=POLL.first
+            ),
+        )
+        delays = POLL.delays()
+        while True:
+            try:
+                listed = await coalescer.ask(physical_id)
+            except CloudError:
+                listed = None
+            if listed is False:
+                return
+            if listed is None:
+                await super().wait_gone(context, physical_id)
+                return
+            await pause(context, next(delays))
+
     async def building(self, server: str) -> bool:
         """Whether ``server`` is in the project's listing of servers in BUILD (false when
         that listing cannot be had: the server is then read by itself)."""
@@ -400,6 +423,15 @@ def _in_build(connection: Any, servers: list[str]) -> dict[str, bool]:
     )
     listed = {str(s.get("id")) for s in (body or {}).get("servers") or []}
     return {server: True for server in servers if server in listed}
+
+
+def _listed(connection: Any, servers: list[str]) -> dict[str, bool]:
+    """Which of ``servers`` the project's listing holds (False: not listed, and the
+    listing is whole; a listing cut into pages answers only for the servers it shows)."""
+    body = request(connection, "compute", "GET", "/servers", "compute.list_servers") or {}
+    listed = {str(s.get("id")) for s in body.get("servers") or []}
+    whole = not any(link.get("rel") == "next" for link in body.get("servers_links") or [])
+    return {server: server in listed for server in servers if server in listed or whole}
 
 
 def _ports_of_devices(connection: Any, servers: list[str]) -> dict[str, list[dict[str, Any]]]:
