@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -64,17 +65,30 @@ def stats(url: str, reset: bool = False) -> dict[str, Any]:
         return json.loads(response.read() or b"{}") if not reset else {}
 
 
-def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+def profiled(profile: Path | None, name: str) -> list[str]:
+    """The command that runs stoker, under cProfile (to ``profile/name.prof``) if asked."""
+    if profile is None:
+        return STOKER
+    return [sys.executable, "-m", "cProfile", "-o", str(profile / f"{name}.prof"), "-m", "stoker"]
+
+
+def timed(args: list[str], env: dict[str, str], command: list[str] = STOKER) -> tuple[float, float]:
     """Wall and CPU (user+sys) seconds of one stoker process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([*STOKER, *args], env=env, capture_output=True, text=True)
+    done = subprocess.run([*command, *args], env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"stoker {' '.join(args)} failed:\n{done.stderr[-3000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
+
+
+def process_cpu(pid: int) -> float:
+    """User + system seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def operation_seconds(name: str, env: dict[str, str]) -> float:
@@ -89,15 +103,74 @@ def operation_seconds(name: str, env: dict[str, str]) -> float:
     return (max(times) - min(times)).total_seconds()
 
 
+def throughput(url: str, seconds: float = 2.0, clients: int = 8) -> tuple[float, float]:
+    """The sandbox's own rate: ``clients`` threads, each on one kept-alive connection,
+    showing a network for ``seconds``; requests per second and the sandbox's CPU share."""
+    import http.client
+    import threading
+
+    body = json.dumps(
+        {
+            "auth": {
+                "identity": {
+                    "methods": ["password"],
+                    "password": {
+                        "user": {"name": "admin", "domain": {"name": "Default"},
+                                 "password": "sandbox"}
+                    },
+                },
+                "scope": {"project": {"name": "admin", "domain": {"name": "Default"}}},
+            }
+        }
+    )  # fmt: skip
+    host, port = url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port))
+    connection.request(
+        "POST", "/identity/v3/auth/tokens", body, {"Content-Type": "application/json"}
+    )
+    answer = connection.getresponse()
+    token = answer.headers["X-Subject-Token"]
+    answer.read()
+    headers = {"X-Auth-Token": token, "Content-Type": "application/json"}
+    connection.request("POST", "/network/v2.0/networks", json.dumps({"network": {}}), headers)
+    network = json.loads(connection.getresponse().read())["network"]["id"]
+    path = f"/network/v2.0/networks/{network}"
+    counts = [0] * clients
+    stop = time.monotonic() + seconds
+
+    def client(index: int) -> None:
+        mine = http.client.HTTPConnection(host, int(port))
+        while time.monotonic() < stop:
+            mine.request("GET", path, headers=headers)
+            mine.getresponse().read()
+            counts[index] += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts) / (time.perf_counter() - start), seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--servers", type=int, default=100)
     parser.add_argument("--build-delay", type=float, default=1.0)
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="DIR",
+        help="run the sandbox and each stoker process under cProfile, writing DIR/*.prof",
+    )
     options = parser.parse_args()
+    if options.profile is not None:
+        options.profile.mkdir(parents=True, exist_ok=True)
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     sandbox = subprocess.Popen(
-        [*STOKER, "sandbox", "serve", "--port", str(port), "--db", "sqlite://",
+        [*profiled(options.profile, "sandbox"), "sandbox", "serve", "--port", str(port), "--db", "sqlite://",
          "--build-delay", str(options.build_delay), "--no-access-log"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -128,11 +201,21 @@ def main() -> None:
             path = work / f"s{count}.yaml"
             path.write_text(template(count))
             stats(url, reset=True)
-            create_wall, create_cpu = timed(["stack", "create", f"s{count}", "-t", str(path)], env)
+            sandbox_before = process_cpu(sandbox.pid)
+            create_wall, create_cpu = timed(
+                ["stack", "create", f"s{count}", "-t", str(path)],
+                env,
+                profiled(options.profile, f"create{count}"),
+            )
             created = stats(url)
+            sandbox_cpu = process_cpu(sandbox.pid) - sandbox_before
             operation = operation_seconds(f"s{count}", env)
             stats(url, reset=True)
-            delete_wall, delete_cpu = timed(["stack", "delete", f"s{count}", "--yes"], env)
+            delete_wall, delete_cpu = timed(
+                ["stack", "delete", f"s{count}", "--yes"],
+                env,
+                profiled(options.profile, f"delete{count}"),
+            )
             deleted = stats(url)
             rows.append(
                 (
@@ -144,26 +227,30 @@ def main() -> None:
                     delete_cpu,
                     deleted,
                     operation,
+                    sandbox_cpu,
                 )
             )
         critical = rows[0][7]
         load = os.getloadavg()[0]
         print(f"sandbox BUILD delay {options.build_delay} s; load average {load:.2f}")
-        for count, cw, cc, created, dw, dc, deleted, op in rows:
+        for count, cw, cc, created, dw, dc, deleted, op, sc in rows:
             operations = created.get("operations", {})
-            polls = sum(v for k, v in operations.items() if k.endswith(("show", "get")))
+            polls = sum(v for k, v in operations.items() if k.endswith(("show", "get", ".list")))
             print(
                 f"{count:>4} servers: create {op:6.2f} s from first to last event "
                 f"({op / critical:4.2f}x the 1-server path), process wall {cw:6.2f} s, "
-                f"CPU {cc:5.2f} s, {created['requests']} requests "
+                f"CPU {cc:5.2f} s (sandbox {sc:4.2f} s), {created['requests']} requests "
                 f"({created['requests'] / count:5.1f} per server, {polls} reads), "
                 f"{created['requests'] / cw:6.1f} req/s; delete wall {dw:6.2f} s, "
                 f"CPU {dc:5.2f} s, {deleted['requests']} requests"
             )
             print("      create operations:", json.dumps(dict(sorted(operations.items()))))
+        rate, seconds = throughput(url)
+        print(f"sandbox alone: {rate:.0f} requests/s (8 kept-alive clients showing a network "
+              f"for {seconds:.0f} s, in this process's threads)")  # fmt: skip
     finally:
-        sandbox.terminate()
-        sandbox.wait(timeout=10)
+        sandbox.send_signal(signal.SIGINT)  # uvicorn's clean stop: a profile gets written
+        sandbox.wait(timeout=30)
 
 
 if __name__ == "__main__":

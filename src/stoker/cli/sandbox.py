@@ -82,7 +82,9 @@ def serve(
     # bound here, so the port in use is known (``--port 0`` picks a free one) and a port
     # that is taken is one clear error before anything is served
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, so asyncio turns Nagle off on each connection (it does only for
+    # sockets that say they are TCP): else a kept-alive request waits 40 ms for an ACK
+    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))

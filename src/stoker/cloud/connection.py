@@ -18,11 +18,14 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from stoker.cloud.backoff import RETRIES, RETRY
 from stoker.cloud.choice import HOW_TO_CHOOSE, CloudChoice
 from stoker.errors import CloudError, NoCloud
+
+if TYPE_CHECKING:
+    from stoker.cloud.batch import Coalescer
 
 T = TypeVar("T")
 
@@ -45,6 +48,16 @@ class Cloud:
         self._executor: ThreadPoolExecutor | None = None
         #: HTTP requests made so far (polls included), for figures
         self.requests = 0
+        self._coalescers: dict[str, Coalescer[Any, Any]] = {}
+
+    def coalescer(self, name: str, make: Callable[[], Coalescer[Any, Any]]) -> Coalescer[Any, Any]:
+        """The process's one `Coalescer` called ``name`` (made by ``make`` on first use):
+        every resource that polls the same way shares its calls."""
+        with self._lock:
+            found = self._coalescers.get(name)
+            if found is None:
+                found = self._coalescers[name] = make()
+            return found
 
     def connection(self) -> Any:
         """The openstacksdk ``Connection`` (opened and authenticated on first use)."""
@@ -85,6 +98,7 @@ class Cloud:
         session = getattr(connection.session, "session", None)
         if session is not None:  # keystoneauth's requests.Session: count what goes out
             session.hooks.setdefault("response", []).append(self._count)
+            _pool_for(session, self._workers)
         return connection
 
     def _count(self, response: Any, *args: Any, **kwargs: Any) -> Any:
@@ -128,6 +142,19 @@ class Cloud:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _pool_for(session: Any, workers: int) -> None:
+    """Keep a kept-alive connection per worker thread. requests keeps 10 per host by
+    default: with more calls in flight than that, each call past the tenth opened a
+    connection and closed it after one request (a TCP handshake per poll on both sides).
+    The adapter keystoneauth mounted is kept (its TLS and keep-alive settings), its pool
+    made again at the new size."""
+    for adapter in set(session.adapters.values()):
+        maxsize = getattr(adapter, "_pool_maxsize", None)
+        if isinstance(maxsize, int) and maxsize < workers:
+            adapter._pool_maxsize = workers
+            adapter.init_poolmanager(adapter._pool_connections, workers, block=adapter._pool_block)
 
 
 def _message(error: BaseException) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stoker.cloud import Cloud
-from stoker.cloud.rest import request
+from stoker.cloud.rest import remember, request
 from stoker.parameters import CustomCheck, Shown
 
 #: constraint -> (what Heat calls the thing, service, path, key of the list)
@@ -41,6 +41,18 @@ LISTINGS: dict[str, tuple[str, str, str, str]] = {
                                  "/lbaas/availabilityzones", "availability_zones"),
     "designate.zone": ("Designate zone", "dns", "/zones", "zones"),
 }  # fmt: skip
+
+#: constraint -> the kind `stoker.cloud.rest.find_id` resolves (a listing made for a check
+#: answers the lookups of that kind: a hundred servers' flavor is not looked up again)
+LOOKUPS: dict[str, str] = {
+    "nova.flavor": "flavor",
+    "glance.image": "image",
+    "neutron.network": "network",
+    "neutron.subnet": "subnet",
+    "neutron.port": "port",
+    "neutron.router": "router",
+    "neutron.security_group": "security_group",
+}
 
 
 class CloudNames:
@@ -70,7 +82,10 @@ class CloudNames:
             items = body.get(key) if isinstance(body, dict) else None
             if key == "keypairs" and isinstance(items, list):  # [{"keypair": {...}}]
                 items = [item.get("keypair", item) for item in items]
-            return list(items or [])
+            items = list(items or [])
+            if constraint in LOOKUPS:
+                _remember_all(connection, LOOKUPS[constraint], items)
+            return items
 
         items = self.cloud.run(f"{service}.list {path}", listing)
         names = sorted({str(i["name"]) for i in items if i.get("name")})
@@ -119,6 +134,22 @@ class CloudNames:
             return f"{found}; the cloud has none"
 
         return check
+
+
+def _remember_all(connection: Any, kind: str, items: list[dict[str, Any]]) -> None:
+    """Note the ids of a listing for `find_id`: each id as itself, each name that only one
+    item has as that item's id (a name two share stays a question for the cloud, which
+    refuses it as the SDK's lookup would)."""
+    ids = {str(i["id"]) for i in items if i.get("id")}
+    by_name: dict[str, list[str]] = {}
+    for item in items:
+        if item.get("id") and item.get("name"):
+            by_name.setdefault(str(item["name"]), []).append(str(item["id"]))
+    for found in ids:
+        remember(connection, kind, found, found)
+    for name, named in by_name.items():
+        if len(named) == 1 and name not in ids:
+            remember(connection, kind, name, named[0])
 
 
 def cloud_constraints(cloud: Cloud, names: CloudNames | None = None) -> dict[str, CustomCheck]:

@@ -563,4 +563,22 @@ class Operation:
             if record.type in cloud_type_names():  # never forget what lives in a cloud
                 raise ResourceFailure(type_not_runnable(record.type))
         if plugin is not None:
-            await plugin.delete(self.resource_context(record, record.properties))
+            context = self.resource_context(record, record.properties)
+            if plugin.snapshot_delete and self.deletion_policy(record.name) == "snapshot":
+                await plugin.snapshot_and_delete(context)
+            else:
+                await plugin.delete(context)
+
+    def deletion_policy(self, name: str) -> str:
+        """The resource's ``deletion_policy`` in this operation's definition (a delete's:
+        the one the stack stored), lower case ("delete" when it names none, or is not a
+        plain string)."""
+        definition = self.definition
+        if definition is None:
+            try:
+                definition = self.engine.definition_of(self.stack)
+            except StokerError:
+                return "delete"
+        resource = definition.template.resources.get(name)
+        policy = resource.deletion_policy if resource is not None else None
+        return policy.lower() if isinstance(policy, str) else "delete"

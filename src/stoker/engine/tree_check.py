@@ -29,6 +29,7 @@ from stoker.environment import child_environment
 from stoker.errors import FunctionError, LimitExceeded
 from stoker.functions.base import OMIT, Unresolved, is_literal, iter_functions, resolve
 from stoker.limits import active_limits, exceeded
+from stoker.parameters.custom import cloud_refused
 from stoker.resources.base import ResourceFailure, ResourcePlugin
 from stoker.resources.catalog import catalog_schema
 from stoker.resources.nested import InlineStack, NestedStackPlugin, TemplateResource
@@ -462,8 +463,19 @@ class TreeCheck:
         if self.require_types and not isinstance(plugin, InlineStack):
             # Heat checks a group's members before the create only as templates (unknown
             # properties, types); a member's property value fails the group resource when
-            # its nested stack is created (measured on 24.1.2: nested_matrix/group_member)
-            below = [d for d in below if d.code != codes.PROPERTY_VALUE]
+            # its nested stack is created (measured on 24.1.2: nested_matrix/group_member).
+            # A value the chosen cloud refuses is the exception: the create would fail
+            # there after making the rest, so it stops the command before anything is made
+            below = [d for d in below if d.code != codes.PROPERTY_VALUE or cloud_refused(d.message)]
+        if self.require_types:
+            # a child template the group made (or an inline one) has no place in a file:
+            # its findings point at the resource that holds it
+            below = [
+                replace(d, path=(*resource.path, *d.path), span=resource.span)
+                if d.span is None
+                else d
+                for d in below
+            ]
         found += below
         return (
             found if self.require_types else _at_create_only(found, self.cache.source is not None)

@@ -150,17 +150,41 @@ _CLOUD_CHECKS: ContextVar[Mapping[str, CustomCheck] | None] = ContextVar(
 )
 
 
+#: the reasons the cloud's checks gave for the values they refused, in this block
+_CLOUD_FINDINGS: ContextVar[set[str] | None] = ContextVar("stoker_cloud_findings", default=None)
+
+
 @contextmanager
 def cloud_checks(checks: Mapping[str, CustomCheck]) -> Iterator[None]:
     """Within this block, `default_constraints` checks the cloud constraints ``checks``
     names (``nova.flavor``...) instead of reporting them unchecked: a stack command with
     a cloud chosen sets it once, and every validation under it, however deep, asks the
     cloud."""
-    token = _CLOUD_CHECKS.set(dict(checks))
+    findings: set[str] = set()
+
+    def noting(check: CustomCheck) -> CustomCheck:
+        def noted(value: Any, shown: Shown) -> str | None:
+            reason = check(value, shown)
+            if reason:
+                findings.add(reason)
+            return reason
+
+        return noted
+
+    token = _CLOUD_CHECKS.set({name: noting(check) for name, check in checks.items()})
+    noted_token = _CLOUD_FINDINGS.set(findings)
     try:
         yield
     finally:
+        _CLOUD_FINDINGS.reset(noted_token)
         _CLOUD_CHECKS.reset(token)
+
+
+def cloud_refused(message: str) -> bool:
+    """Whether ``message`` reports a value the cloud's checks refused (within
+    `cloud_checks`): such a finding stops a stack command before anything is made, even
+    where Heat would check the value later (a group member's, at its nested create)."""
+    return any(reason in message for reason in _CLOUD_FINDINGS.get() or ())
 
 
 def default_constraints(now: datetimes.Clock | None = None) -> CustomConstraintRegistry:

@@ -74,7 +74,8 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: ``show`` included, with null, as Heat's NoneResource does)
     own_show: ClassVar[bool] = False
     #: whether ``deletion_policy: Snapshot`` is supported (Heat: only types that can snapshot
-    #: what they delete; none of the types stoker runs)
+    #: what they delete: a Cinder volume, backed up first); such a type's delete is then
+    #: `snapshot_and_delete`
     snapshot_delete: ClassVar[bool] = False
 
     #: a FAILED resource of this type is replaced by an update (Heat's
@@ -111,6 +112,11 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
 
     async def delete(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
         """Remove the resource. Must succeed for a resource whose create never finished."""
+
+    async def snapshot_and_delete(self, context: ResourceContext) -> None:
+        """Keep a copy, then remove (``deletion_policy: Snapshot``, for a type with
+        `snapshot_delete`)."""
+        await self.delete(context)
 
     async def suspend(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
         """Pause the resource (stack suspend)."""

@@ -78,6 +78,10 @@ class CloudResource(ResourcePlugin):
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
     #: the property that names the resource in the cloud (None: it has no name)
     name_property: ClassVar[str | None] = "name"
+    #: for a type without a name: the attribute (``description``) that carries stoker's
+    #: physical name instead, so a create cut off before its id was recorded can find it
+    #: (None: such a create cannot be found, and may leave its resource behind)
+    mark_attribute: ClassVar[str | None] = None
     #: Heat's hidden (deprecated) property names and the ones that replaced them
     aliases: ClassVar[Mapping[str, str]] = {}
     #: attributes that other resources change after this one is made (a volume's
@@ -200,11 +204,23 @@ class CloudResource(ResourcePlugin):
         return error.status in TRANSIENT
 
     def findable(self, context: ResourceContext) -> bool:
-        """Whether a resource this create made can be found by the name it was given."""
+        """Whether a resource this create made can be found by the name it was given (or
+        by the mark it carries, for a type without a name)."""
         overridden = type(self).find is not CloudResource.find
-        if not overridden or self.name_property is None:
+        if not overridden:
             return False
+        if self.name_property is None:
+            return self.mark_attribute is not None and self.template_mark(context) is None
         return not context.properties.get(self.name_property)
+
+    def template_mark(self, context: ResourceContext) -> Any:
+        """The value the template itself gives `mark_attribute` (None: stoker's to set)."""
+        if self.mark_attribute is None:
+            return None
+        given_value = context.properties.get(self.mark_attribute)
+        if given_value is None:
+            given_value = dict(context.properties.get("value_specs") or {}).get(self.mark_attribute)
+        return given_value
 
     async def _find(self, context: ResourceContext, name: str) -> str | None:
         if not self.findable(context):

@@ -6,9 +6,11 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from stoker.cloud.backoff import POLL
 from stoker.cloud.rest import request
+from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
+from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, pause
 from stoker.resources.openstack.nova import image_id
 
 
@@ -20,6 +22,49 @@ class Volume(CloudResource):
     live_attributes = frozenset({"attachments", "attachments_list", "status"})
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
+    snapshot_delete = True
+
+    async def snapshot_and_delete(self, context: ResourceContext) -> None:
+        """Heat's ``deletion_policy: Snapshot`` of a volume: a backup of it (forced, so an
+        attached volume is backed up too), waited for until ``available``, then the
+        delete. The backup's id is recorded before the wait, so a process killed there
+        resumes by waiting on it rather than making a second; it is kept in the resource's
+        data (``backup_id``) and the backup outlives the stack, as in Heat."""
+        volume = context.physical_id
+        if volume is not None and not context.data.get("backup_id"):
+            answer = await self.cloud.call(
+                "block_storage.create_backup",
+                lambda c: request(
+                    c,
+                    "block_storage",
+                    "POST",
+                    "/backups",
+                    "block_storage.create_backup",
+                    {"backup": {"volume_id": volume, "force": True}},
+                ),
+                retry=False,
+            )
+            context.data["backup_id"] = str(answer["backup"]["id"])
+            if context.checkpoint is not None:
+                await context.checkpoint()
+        backup = context.data.get("backup_id")
+        if backup:
+            delays = POLL.delays()
+            while True:
+                shown = await self.cloud.call(
+                    "block_storage.get_backup",
+                    lambda c: request(
+                        c, "block_storage", "GET", f"/backups/{backup}", "block_storage.get_backup"
+                    ),
+                )
+                status = str(shown["backup"].get("status") or "")
+                if status == "available":
+                    break
+                if status.startswith("error"):
+                    reason = shown["backup"].get("fail_reason") or status
+                    raise CloudError(f"block_storage.create_backup: backup {backup}: {reason}")
+                await pause(context, next(delays))
+        await self.delete(context)
 
     def calls(self) -> tuple[str, str]:
         return ("block_storage.create_volume", "block_storage.delete_volume")
@@ -108,8 +153,6 @@ class Volume(CloudResource):
             )
         if new.get("size") != old.get("size") and new.get("size"):
             if old.get("size") and int(new["size"]) < int(old["size"]):
-                from stoker.errors import CloudError
-
                 raise CloudError(
                     f"The new size {new['size']} of the volume is smaller than its size "
                     f"{old['size']}"

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.rest import request
+from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
 
@@ -42,6 +43,17 @@ class WebImage(CloudResource):
             {"method": {"name": "web-download", "uri": str(p["location"])}},
         )
         return dict(shown)
+
+    def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
+        """Glance puts an image whose import failed back to ``queued`` and names the
+        stores it failed for: that is a failure, not a wait."""
+        if str(shown.get("status")).lower() == "queued" and shown.get("os_glance_failed_import"):
+            raise CloudError(
+                f"image.import_image: the web-download of {context.properties.get('location')} "
+                f"into image {context.physical_id} failed (os_glance_failed_import: "
+                f"{shown['os_glance_failed_import']})"
+            )
+        return super().is_ready(context, shown)
 
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
         return dict(request(connection, "image", "GET", f"/images/{physical_id}", self.show_call))

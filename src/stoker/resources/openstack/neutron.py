@@ -82,13 +82,23 @@ class NeutronResource(CloudResource):
             )
 
     def find(self, connection: Any, name: str) -> str | None:
+        attribute = "name" if self.name_property is not None else self.mark_attribute
+        assert attribute is not None
         response = connection.network.get(
-            f"/{self.collection}", params={"name": name}, raise_exc=False
+            f"/{self.collection}", params={attribute: name}, raise_exc=False
         )
         if response.status_code >= 400:
             return None
-        found = response.json().get(self.collection) or []
+        listed = response.json().get(self.collection.replace("-", "_")) or []
+        found = [item for item in listed if item.get(attribute) == name]
         return str(found[0]["id"]) if found else None
+
+    def marked(self, context: ResourceContext, body: dict[str, Any], name: str) -> dict[str, Any]:
+        """The create body with stoker's mark (the physical name), unless the template
+        gave the marked attribute a value of its own."""
+        if self.mark_attribute is not None and self.template_mark(context) is None:
+            body[self.mark_attribute] = name
+        return body
 
     def calls(self) -> tuple[str, str]:
         return (f"network.create_{self.kind}", f"network.delete_{self.kind}")
@@ -419,12 +429,15 @@ class FloatingIP(NeutronResource):
     kind, collection = "floatingip", "floatingips"
     show_call = "network.get_floatingip"
     name_property = None
+    mark_attribute = "description"
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
-        body: dict[str, Any] = {
-            "floating_network_id": network_id(connection, str(p["floating_network"]))
-        }
+        body: dict[str, Any] = self.marked(
+            context,
+            {"floating_network_id": network_id(connection, str(p["floating_network"]))},
+            name,
+        )
         body.update(given(p, "port_id", "fixed_ip_address", "floating_ip_address"))
         body.update(given(p, "dns_name", "dns_domain"))
         if p.get("floating_subnet"):

@@ -119,6 +119,7 @@ class SecurityGroupRule(NeutronResource):
     kind, collection = "security_group_rule", "security-group-rules"
     show_call = "network.get_security_group_rule"
     name_property = None
+    mark_attribute = "description"
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = dict(context.properties)
@@ -127,7 +128,7 @@ class SecurityGroupRule(NeutronResource):
         if p.get("remote_group"):
             rule["remote_mode"] = "remote_group_id"
             rule["remote_group_id"] = p["remote_group"]
-        return _rule_body(connection, group, rule)
+        return self.marked(context, _rule_body(connection, group, rule), name)
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         return self.post(connection, self.body(connection, context, name))

@@ -11,11 +11,14 @@ from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.backoff import POLL
+from stoker.cloud.batch import Coalescer
 from stoker.cloud.rest import find_id, request
+from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, pause, plain
 from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
 from stoker.resources.openstack.nova import NovaResource, flavor_id, image_id
+from stoker.resources.openstack.userdata import user_data
 
 
 class Server(NovaResource):
@@ -38,8 +41,9 @@ class Server(NovaResource):
             body["adminPass"] = p["admin_pass"]
         if p.get("metadata"):
             body["metadata"] = _metadata(p["metadata"])
-        if p.get("user_data"):
-            body["user_data"] = base64.b64encode(str(p["user_data"]).encode()).decode()
+        built = self._user_data.get(id(context))
+        if built:
+            body["user_data"] = base64.b64encode(built.encode()).decode()
         if p.get("security_groups"):
             body["security_groups"] = [{"name": str(g)} for g in p["security_groups"]]
         networks = self.networks(connection, list(p.get("networks") or []))
@@ -99,21 +103,88 @@ class Server(NovaResource):
         found = [s for s in (body or {}).get("servers") or [] if s.get("name") == name]
         return str(found[0]["id"]) if found else None
 
+    def __init__(self, cloud: Any) -> None:
+        super().__init__(cloud)
+        #: the user data each create under way sends (by its context), built before the
+        #: create call (a config resource's text is looked up), not recorded
+        self._user_data: dict[int, str | None] = {}
+
     async def create(self, context: ResourceContext) -> None:
-        await super().create(context)
+        self._user_data[id(context)] = await user_data(context)
+        try:
+            await super().create(context)
+        finally:
+            self._user_data.pop(id(context), None)
         await self.note_ports(context)
+
+    async def wait_ready(
+        self, context: ResourceContext, shown: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Poll until ACTIVE. While the server builds, the poll is one listing of the
+        project's servers in BUILD shared by every server waiting (`building`); the server
+        itself is read once it has left that list."""
+        server = context.physical_id
+        assert server is not None
+        delays = POLL.delays()
+        while True:
+            if shown is not None and self.is_ready(context, shown):
+                return shown
+            if shown is not None:
+                await pause(context, next(delays))
+                if str(shown.get("status") or "BUILD").upper() == "BUILD" and await self.building(
+                    server
+                ):
+                    continue
+            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+
+    async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
+        """Poll until Nova no longer lists the server: one listing of the project's servers
+        (ids only) shared by every server being deleted; a server the listing cannot
+        answer for (a listing cut into pages) is read by itself."""
+        coalescer = self.cloud.coalescer(
+            "compute.list_servers",
+            lambda: Coalescer(
+                self.cloud, "compute.list_servers", _listed, size=10**6, spacing=POLL.first
+            ),
+        )
+        delays = POLL.delays()
+        while True:
+            try:
+                listed = await coalescer.ask(physical_id)
+            except CloudError:
+                listed = None
+            if listed is False:
+                return
+            if listed is None:
+                await super().wait_gone(context, physical_id)
+                return
+            await pause(context, next(delays))
+
+    async def building(self, server: str) -> bool:
+        """Whether ``server`` is in the project's listing of servers in BUILD (false when
+        that listing cannot be had: the server is then read by itself)."""
+        coalescer = self.cloud.coalescer(
+            "compute.list_servers status=BUILD",
+            lambda: Coalescer(
+                self.cloud, "compute.list_servers", _in_build, size=10**6, spacing=POLL.first
+            ),
+        )
+        try:
+            return bool(await coalescer.ask(server))
+        except CloudError:
+            return False
 
     async def note_ports(self, context: ResourceContext) -> None:
         """The server's ports as Neutron shows them (its addresses carry only MACs):
-        ``networks`` and ``addresses`` need their ids and networks."""
+        ``networks`` and ``addresses`` need their ids and networks. Asked for many servers
+        at once (``device_id`` repeated) when many are made together."""
         server = context.physical_id
-        answer = await self.cloud.call(
-            "network.list_ports",
-            lambda c: request(
-                c, "network", "GET", "/ports", "network.list_ports", params={"device_id": server}
-            ),
+        assert server is not None
+        coalescer = self.cloud.coalescer(
+            "network.list_ports by device",
+            lambda: Coalescer(self.cloud, "network.list_ports", _ports_of_devices, size=40),
         )
-        ports = answer.get("ports", []) if isinstance(answer, dict) else []
+        ports = list(await coalescer.ask(server) or [])
         context.data["ports"] = plain(
             [
                 {
@@ -337,6 +408,47 @@ class Server(NovaResource):
         if name == "os_collect_config":
             return {}
         return shown.get(name)
+
+
+def _in_build(connection: Any, servers: list[str]) -> dict[str, bool]:
+    """Which of ``servers`` the project's listing of servers in BUILD holds (one call
+    whatever their number; the listing's ids only, not each server's detail)."""
+    body = request(
+        connection,
+        "compute",
+        "GET",
+        "/servers",
+        "compute.list_servers",
+        params={"status": "BUILD"},
+    )
+    listed = {str(s.get("id")) for s in (body or {}).get("servers") or []}
+    return {server: True for server in servers if server in listed}
+
+
+def _listed(connection: Any, servers: list[str]) -> dict[str, bool]:
+    """Which of ``servers`` the project's listing holds (False: not listed, and the
+    listing is whole; a listing cut into pages answers only for the servers it shows)."""
+    body = request(connection, "compute", "GET", "/servers", "compute.list_servers") or {}
+    listed = {str(s.get("id")) for s in body.get("servers") or []}
+    whole = not any(link.get("rel") == "next" for link in body.get("servers_links") or [])
+    return {server: server in listed for server in servers if server in listed or whole}
+
+
+def _ports_of_devices(connection: Any, servers: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Neutron's ports of each of ``servers`` (one listing, the ids as repeated filters)."""
+    body = request(
+        connection,
+        "network",
+        "GET",
+        "/ports",
+        "network.list_ports",
+        params={"device_id": servers},
+    )
+    found: dict[str, list[dict[str, Any]]] = {server: [] for server in servers}
+    for port in (body or {}).get("ports") or []:
+        if port.get("device_id") in found:
+            found[str(port["device_id"])].append(port)
+    return found
 
 
 def _ports_of(connection: Any, entry: Mapping[str, Any], ports: list[Any]) -> list[str]:

@@ -203,6 +203,17 @@ def server(ctx: RequestContext, base: str, backend: ComputeBackend, document: Do
                 "OS-EXT-SRV-ATTR:instance_name": f"instance-{server_id[:8]}",
             }
         )
+    if ctx.is_admin and ctx.at_least(2, 3):
+        shown.update(
+            {
+                "OS-EXT-SRV-ATTR:reservation_id": f"r-{server_id[:8]}",
+                "OS-EXT-SRV-ATTR:launch_index": 0,
+                "OS-EXT-SRV-ATTR:kernel_id": "",
+                "OS-EXT-SRV-ATTR:ramdisk_id": "",
+                "OS-EXT-SRV-ATTR:root_device_name": "/dev/vda",
+                "OS-EXT-SRV-ATTR:user_data": document.get("user_data"),
+            }
+        )
     if document["status"] == "ERROR" and document.get("fault"):
         shown["fault"] = document["fault"]
     if ctx.at_least(2, 9):

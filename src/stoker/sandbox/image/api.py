@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
+import urllib.error
+import urllib.request
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -13,7 +16,7 @@ from starlette.responses import HTMLResponse, Response
 
 from stoker.sandbox.http import base_url, link, no_content, read_json, reply
 from stoker.sandbox.http_errors import ApiError, BadRequest
-from stoker.sandbox.image.backend import READ_ONLY, ImageBackend
+from stoker.sandbox.image.backend import IMPORT_LIMIT, IMPORT_METHODS, READ_ONLY, ImageBackend
 from stoker.sandbox.service import Operation, RequestContext, Service
 
 Document = dict[str, Any]
@@ -197,9 +200,15 @@ class ImageApi:
         )
 
     async def import_info(self, request: Request, ctx: RequestContext) -> Response:
-        return reply(
-            {"import-methods": {"description": "Import methods", "type": "array", "value": []}}
-        )
+        methods = {"description": "Import methods", "type": "array", "value": list(IMPORT_METHODS)}
+        return reply({"import-methods": methods})
+
+    async def import_image(self, request: Request, ctx: RequestContext) -> Response:
+        image_id = request.path_params["image_id"]
+        uri = self.backend.begin_import(ctx, image_id, await read_json(request))
+        data = await asyncio.to_thread(_fetch, uri)
+        self.backend.finish_import(image_id, data)
+        return Response(status_code=202)
 
     async def stores_info(self, request: Request, ctx: RequestContext) -> Response:
         return reply(
@@ -225,6 +234,7 @@ class ImageApi:
             op("GET", image + "/file", "images.download", self.download),
             op("PUT", image + "/tags/{tag}", "tags.add", self.add_tag),
             op("DELETE", image + "/tags/{tag}", "tags.delete", self.remove_tag),
+            op("POST", image + "/import", "images.import", self.import_image),
             op("POST", image + "/actions/deactivate", "images.deactivate", self.deactivate),
             op("POST", image + "/actions/reactivate", "images.reactivate", self.reactivate),
             op("GET", "/schemas/image", "schemas.image", self.image_schema),
@@ -232,6 +242,18 @@ class ImageApi:
             op("GET", "/info/import", "info.import", self.import_info),
             op("GET", "/info/stores", "info.stores", self.stores_info),
         ]
+
+
+def _fetch(uri: str) -> bytes | None:
+    """A web-download's data (None when the URI cannot be read, or holds more than the
+    sandbox keeps). Any port is allowed: the sandbox serves tests, which serve their
+    images from a local server (Glance's defaults allow only 80 and 443)."""
+    try:
+        with urllib.request.urlopen(uri, timeout=30) as response:  # noqa: S310 - http(s) only
+            data = bytes(response.read(IMPORT_LIMIT + 1))
+    except (OSError, ValueError, urllib.error.URLError):
+        return None
+    return data if len(data) <= IMPORT_LIMIT else None
 
 
 def _text(value: Any) -> str:

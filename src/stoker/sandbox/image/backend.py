@@ -19,6 +19,11 @@ Document = dict[str, Any]
 IMAGE = "image.image"
 DATA = "image.data"
 
+#: the import methods the sandbox runs (``GET /info/import``)
+IMPORT_METHODS = ("web-download",)
+#: the most a web-download fetches (the data lives in the sandbox's database)
+IMPORT_LIMIT = 64 * 1024 * 1024
+
 DISK_FORMATS = ("ami", "ari", "aki", "vhd", "vhdx", "vmdk", "raw", "qcow2", "vdi", "iso", "ploop")
 CONTAINER_FORMATS = ("ami", "ari", "aki", "bare", "ovf", "ova", "docker", "compressed")
 VISIBILITIES = ("public", "private", "shared", "community")
@@ -290,10 +295,17 @@ class ImageBackend:
             raise Conflict(
                 f"Image status transition from {image['status']} to saving is not allowed"
             )
+        self._formats_set(image, "saving data")
+        return self._keep_data(image, data)
+
+    @staticmethod
+    def _formats_set(image: Document, what: str) -> None:
         if not image.get("disk_format") or not image.get("container_format"):
             raise BadRequest(
-                "Properties disk_format, container_format must be set prior to saving data."
+                f"Properties disk_format, container_format must be set prior to {what}."
             )
+
+    def _keep_data(self, image: Document, data: bytes) -> Document:
         image.update(
             status="active",
             size=len(data),
@@ -303,12 +315,54 @@ class ImageBackend:
             os_hash_value=hashlib.sha512(data).hexdigest(),
             updated_at=iso_time(self.hub.now()),
         )
+        image.pop("os_glance_import_task", None)
         with self.store.transaction():
             self.store.insert(
-                DATA, image_id, {"data": base64.b64encode(data).decode()}, image["owner"]
+                DATA, image["id"], {"data": base64.b64encode(data).decode()}, image["owner"]
             )
-            self.store.put(IMAGE, image_id, image)
+            self.store.put(IMAGE, image["id"], image)
         return image
+
+    def begin_import(self, ctx: RequestContext, image_id: str, body: Any) -> str:
+        """Check an import request (``POST /images/{id}/import``) and mark the image
+        ``importing``; the URI to fetch. Glance runs the import as a task after its 202;
+        the sandbox fetches before answering, so the image is ``active`` (or back to
+        ``queued`` with ``os_glance_failed_import``) once the call returns."""
+        image = self.image(ctx, image_id)
+        self._owner(ctx, image)
+        method = body.get("method") if isinstance(body, dict) else None
+        name = method.get("name") if isinstance(method, dict) else None
+        if name not in IMPORT_METHODS:
+            raise BadRequest(f"Import method {name} is not valid: it must be one of "
+                             f"{', '.join(IMPORT_METHODS)}")  # fmt: skip
+        uri = method.get("uri") if isinstance(method, dict) else None
+        if not isinstance(uri, str) or not uri.startswith(("http://", "https://")):
+            raise BadRequest("URI for web-download does not pass filtering: " + str(uri))
+        if image["status"] != "queued":
+            raise Conflict(
+                f"Image status transition from {image['status']} to importing is not allowed"
+            )
+        self._formats_set(image, "importing data")
+        image.update(status="importing", updated_at=iso_time(self.hub.now()))
+        image["os_glance_import_task"] = new_id()
+        image["os_glance_importing_to_stores"] = ""
+        image["os_glance_failed_import"] = ""
+        self.store.put(IMAGE, image_id, image)
+        return uri
+
+    def finish_import(self, image_id: str, data: bytes | None) -> None:
+        """The fetched data (None: the fetch failed: the image is ``queued`` again and
+        names the store it failed for, as Glance does)."""
+        image = self.store.get(IMAGE, image_id)
+        if image is None or image["status"] != "importing":
+            return  # deleted meanwhile
+        if data is None:
+            image.update(status="queued", os_glance_failed_import="sandbox")
+            image.pop("os_glance_import_task", None)
+            image["updated_at"] = iso_time(self.hub.now())
+            self.store.put(IMAGE, image_id, image)
+            return
+        self._keep_data(image, data)
 
     def set_tag(self, ctx: RequestContext, image_id: str, tag: str, present: bool) -> None:
         image = self.image(ctx, image_id)

@@ -12,7 +12,7 @@ client sees the same answer (``InvalidAllocationPool``, ``IpAddressGenerationFai
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict
@@ -152,15 +152,23 @@ def pools_of(subnet: Mapping[str, Any]) -> list[Range]:
     ]
 
 
-def free_addresses(subnet: Mapping[str, Any], taken: set[str]) -> Iterator[str]:
-    """The subnet's pool addresses nobody holds, lowest first (the gateway never)."""
+def free_addresses(
+    subnet: Mapping[str, Any], held: Callable[[str], bool], start: int | None = None
+) -> Iterator[str]:
+    """The subnet's pool addresses nobody holds (``held`` says), lowest first from
+    ``start`` (an address as an integer; below it every pool address is known to be held),
+    the gateway never."""
     version = int(subnet["ip_version"])
     gateway = subnet.get("gateway_ip")
     for first, last in pools_of(subnet):
-        for value in range(first, last + 1):
+        for value in range(max(first, start or first), last + 1):
             text = str(_address(value, version))
-            if text not in taken and text != gateway:
+            if text != gateway and not held(text):
                 yield text
+
+
+def address_value(address: str) -> int:
+    return int(ipaddress.ip_address(address))
 
 
 def in_subnet(address: str, subnet: Mapping[str, Any]) -> bool:

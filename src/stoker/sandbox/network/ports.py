@@ -38,6 +38,81 @@ GATEWAY_OWNERS = {
 }
 
 
+#: index kinds: an address held in a subnet (id ``"<subnet> <address>"``) and a MAC used on
+#: a network (``"<network> <mac>"``), each naming the port that holds it
+ADDRESSES = "network.address"
+MACS = "network.mac"
+
+
+class PortRecords(Records):
+    """The ports, with two indexes kept beside them in the same writes: who holds each
+    address of a subnet and each MAC of a network. An allocation then asks about one
+    address (a key) instead of reading every port: creating the n-th port of a network
+    costs the same as the first, not n reads."""
+
+    def __init__(self, hub: Hub) -> None:
+        super().__init__(hub, "port", "Port")
+        #: subnet id -> (its pools, the lowest pool address that may be free, as an
+        #: integer): every pool address below it is held, so a search starts there;
+        #: lowered when one is freed, unused once the pools change
+        self.lowest_free: dict[str, tuple[str, int]] = {}
+        store = hub.store
+        if store.count(self.kind) and not (store.count(ADDRESSES) or store.count(MACS)):
+            with store.transaction():  # a database from before the indexes
+                for port in store.list(self.kind):
+                    self._index(None, port)
+
+    def insert(self, document: Document) -> Document:
+        super().insert(document)
+        self._index(None, document)
+        return document
+
+    def save(self, document: Document) -> Document:
+        before = self.store.get(self.kind, document["id"])
+        super().save(document)
+        self._index(before, document)
+        return document
+
+    def delete(self, id: str) -> None:
+        before = self.store.get(self.kind, id)
+        super().delete(id)
+        if before is not None:
+            self._index(before, None)
+
+    def holder(self, subnet_id: str, address: str) -> str | None:
+        """The id of the port holding ``address`` in the subnet (None: it is free)."""
+        found = self.store.get(ADDRESSES, f"{subnet_id} {address}")
+        return None if found is None else str(found["port_id"])
+
+    def mac_used(self, network_id: str, mac: str) -> bool:
+        return self.store.get(MACS, f"{network_id} {mac}") is not None
+
+    def _index(self, before: Document | None, after: Document | None) -> None:
+        old, new = _keys(before), _keys(after)
+        for kind, key in old - new:
+            self.store.delete(kind, key)
+            if kind == ADDRESSES:
+                subnet, _, address = key.partition(" ")
+                value = ipam.address_value(address)
+                pools, lowest = self.lowest_free.get(subnet, ("", value + 1))
+                if value < lowest:
+                    self.lowest_free[subnet] = (pools, value)
+        for kind, key in new - old:
+            assert after is not None
+            if self.store.get(kind, key) is None:
+                self.store.insert(kind, key, {"port_id": after["id"]}, None)
+            else:
+                self.store.put(kind, key, {"port_id": after["id"]})
+
+
+def _keys(port: Document | None) -> set[tuple[str, str]]:
+    if port is None:
+        return set()
+    keys = {(ADDRESSES, f"{ip['subnet_id']} {ip['ip_address']}") for ip in port["fixed_ips"]}
+    keys.add((MACS, f"{port['network_id']} {port['mac_address']}"))
+    return keys
+
+
 class Ports:
     """``/v2.0/ports``."""
 
@@ -47,22 +122,26 @@ class Ports:
         self.networks = networks
         self.subnets = subnets
         self.security = security
-        self.records = Records(hub, "port", "Port")
+        self.records = PortRecords(hub)
         self._random = random.Random()
 
     def on_network(self, network_id: str) -> list[Document]:
         return self.records.where(lambda p: p["network_id"] == network_id)
 
-    def taken(self, subnet_id: str) -> set[str]:
-        """Addresses held in a subnet, by any port of any project."""
-        return {
-            ip["ip_address"]
-            for port in self.records.where(
-                lambda p: any(ip["subnet_id"] == subnet_id for ip in p["fixed_ips"])
-            )
-            for ip in port["fixed_ips"]
-            if ip["subnet_id"] == subnet_id
-        }
+    def free_address(self, subnet: Document, also: Sequence[Mapping[str, str]] = ()) -> str | None:
+        """The subnet's lowest free pool address (not one of ``also``, the addresses this
+        request already took); None when the pools are used up."""
+        pending = {ip["ip_address"] for ip in also if ip["subnet_id"] == subnet["id"]}
+
+        def held(address: str) -> bool:
+            return address in pending or self.records.holder(subnet["id"], address) is not None
+
+        pools = str(subnet["allocation_pools"])
+        known, start = self.records.lowest_free.get(subnet["id"], (pools, None))
+        address = next(ipam.free_addresses(subnet, held, start if known == pools else None), None)
+        if address is not None and not pending:
+            self.records.lowest_free[subnet["id"]] = (pools, ipam.address_value(address))
+        return address
 
     def create(
         self, project: str | None, body: Mapping[str, Any], *, owner_project: str | None = None
@@ -111,7 +190,6 @@ class Ports:
         return self.records.insert(port)
 
     def _mac(self, network_id: str, given: Any) -> str:
-        used = {p["mac_address"] for p in self.on_network(network_id)}
         if given:
             mac = str(given).lower()
             parts = mac.split(":")
@@ -120,7 +198,7 @@ class Ports:
                     f"Invalid input for mac_address. Reason: '{given}' is not a valid MAC address.",
                     kind="HTTPBadRequest",
                 )
-            if mac in used:
+            if self.records.mac_used(network_id, mac):
                 raise Conflict(
                     f"Unable to complete operation for network {network_id}. "
                     f"The mac address {mac} is in use.",
@@ -130,7 +208,7 @@ class Ports:
         while True:
             tail = ":".join(f"{self._random.randrange(256):02x}" for _ in range(3))
             mac = f"fa:16:3e:{tail}"
-            if mac not in used:
+            if not self.records.mac_used(network_id, mac):
                 return mac
 
     def _allocate(
@@ -149,7 +227,7 @@ class Ports:
                 return []
             ordered = [s for s in subnets if s["ip_version"] == 4] or subnets
             for subnet in ordered:
-                address = next(ipam.free_addresses(subnet, self.taken(subnet["id"])), None)
+                address = self.free_address(subnet)
                 if address is not None:
                     return [{"subnet_id": subnet["id"], "ip_address": address}]
             raise Conflict(
@@ -174,8 +252,7 @@ class Ports:
             subnet = self._subnet_for(network, subnets, entry)
             address = entry.get("ip_address")
             if address is None:
-                taken = self.taken(subnet["id"]) | {ip["ip_address"] for ip in result}
-                address = next(ipam.free_addresses(subnet, taken), None)
+                address = self.free_address(subnet, result)
                 if address is None:
                     raise Conflict(
                         f"No more IP addresses available on network {network['id']}.",
@@ -184,7 +261,7 @@ class Ports:
             else:
                 address = str(ipam.parse_address(address, "fixed_ips"))
                 mine = (subnet["id"], address) in kept
-                clash = address in self.taken(subnet["id"]) or any(
+                clash = self.records.holder(subnet["id"], address) is not None or any(
                     ip["ip_address"] == address for ip in result
                 )
                 if (clash and not mine) or (

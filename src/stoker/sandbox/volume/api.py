@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
 from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, OverQuota
 from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
+from stoker.sandbox.volume import backups
 from stoker.sandbox.volume.backend import HOST, CinderBackend, Document
 
 MICROVERSIONS = Microversions(service_type="volume", minimum=(3, 0), maximum=(3, 70))
@@ -71,6 +72,7 @@ class CinderApi:
     """The handlers; one instance per sandbox."""
 
     def __init__(self, backend: CinderBackend) -> None:
+        self.backups = backups.Backups(backend.hub, backend)
         self.backend = backend
 
     @staticmethod
@@ -351,6 +353,30 @@ class CinderApi:
     async def version(self, request: Request, ctx: RequestContext) -> Response:
         return reply({"versions": [_version(base_url(request))]})
 
+    # backups (what Heat's deletion_policy Snapshot makes of a volume)
+
+    async def list_backups(self, request: Request, ctx: RequestContext) -> Response:
+        found = self.backups.list(self._scope(request, ctx))
+        if request.url.path.endswith("/detail"):
+            return reply({"backups": [backups.view(b) for b in found]})
+        summary = [{"id": b["id"], "name": b["name"]} for b in found]
+        return reply({"backups": summary})
+
+    async def create_backup(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="backup")
+        with self.backend.transaction():
+            backup = self.backups.create(ctx.project_id, body)
+        return reply({"backup": {"id": backup["id"], "name": backup["name"]}}, 202)
+
+    async def show_backup(self, request: Request, ctx: RequestContext) -> Response:
+        backup = self.backups.get(request.path_params["backup_id"], self._scope(request, ctx))
+        return reply({"backup": backups.view(backup)})
+
+    async def delete_backup(self, request: Request, ctx: RequestContext) -> Response:
+        with self.backend.transaction():
+            self.backups.delete(request.path_params["backup_id"], self._scope(request, ctx))
+        return no_content(202)
+
     def operations(self) -> list[Operation]:
         def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
             return Operation(method, "/v3" + path, name, handler, authenticated=auth)
@@ -393,6 +419,11 @@ class CinderApi:
                 "attachments.complete",
                 self.attachment_action,
             ),
+            op("GET", p + "/backups", "backups.list", self.list_backups),
+            op("GET", p + "/backups/detail", "backups.list", self.list_backups),
+            op("POST", p + "/backups", "backups.create", self.create_backup),
+            op("GET", p + "/backups/{backup_id}", "backups.show", self.show_backup),
+            op("DELETE", p + "/backups/{backup_id}", "backups.delete", self.delete_backup),
             op("GET", p + "/os-quota-sets/{target_id}", "quotas.show", self.quota_set),
             op("GET", p + "/os-quota-sets/{target_id}/defaults", "quotas.defaults", self.quota_set),
             op(
