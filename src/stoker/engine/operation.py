@@ -45,7 +45,7 @@ from stoker.errors import (
     ResourceFailure,
     StokerError,
 )
-from stoker.functions.base import OMIT, resolve
+from stoker.functions.base import OMIT, Unresolved, resolve
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.nested import NestedStackPlugin
 from stoker.resources.schema import validate_properties
@@ -544,7 +544,11 @@ class Operation:
         await self.act(name, Action.DELETE, delete, internal=internal)
 
     async def remove(self, record: ResourceRecord) -> None:
-        """The effect of deleting a resource: its nested stack, or its plugin's delete."""
+        """The effect of deleting a resource: its nested stack, or its plugin's delete;
+        none at all under ``deletion_policy: Retain``, as Heat skips the handler (the
+        physical resource, or the child stack, is left where it is)."""
+        if self.deletion_policy(record.name) == "retain":
+            return
         child_id = record.data.get("child_id")
         if child_id:
             child = await asyncio.to_thread(
@@ -572,7 +576,7 @@ class Operation:
     def deletion_policy(self, name: str) -> str:
         """The resource's ``deletion_policy`` in this operation's definition (a delete's:
         the one the stack stored), lower case ("delete" when it names none, or is not a
-        plain string)."""
+        string, resolved if it is a function)."""
         definition = self.definition
         if definition is None:
             try:
@@ -581,4 +585,10 @@ class Operation:
                 return "delete"
         resource = definition.template.resources.get(name)
         policy = resource.deletion_policy if resource is not None else None
+        if policy is not None and not isinstance(policy, str):
+            # a function (get_param): Heat resolves it when the resource is deleted
+            try:
+                policy = resolve(policy, self.engine.runtime(definition, self.records))
+            except (FunctionError, Unresolved):
+                policy = None
         return policy.lower() if isinstance(policy, str) else "delete"

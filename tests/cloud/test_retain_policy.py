@@ -1,0 +1,48 @@
+"""``deletion_policy: Retain``, as Heat does it: the stack's delete skips the resource's
+delete handler, so what it made stays in the cloud (a get_param naming the policy is
+resolved first); a resource without the policy is deleted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from stoker.cli.main import cli
+
+
+def test_retained_resources_stay_in_the_cloud_after_the_stack_is_deleted(
+    db_url: str, cloud_env: dict[str, str], admin: Any, tmp_path: Path
+) -> None:
+    template = tmp_path / "retain.yaml"
+    template.write_text(
+        "heat_template_version: wallaby\n"
+        "parameters:\n"
+        "  policy: {type: string, default: Retain}\n"
+        "resources:\n"
+        "  kept:\n"
+        "    type: OS::Neutron::Net\n"
+        "    deletion_policy: Retain\n"
+        "  kept_by_param:\n"
+        "    type: OS::Neutron::Net\n"
+        "    deletion_policy: {get_param: policy}\n"
+        "  gone:\n"
+        "    type: OS::Neutron::Net\n"
+    )
+
+    def stoker(*args: str) -> Any:
+        return CliRunner().invoke(cli, ["--db", db_url, "stack", *args])
+
+    created = stoker("create", "retainpol", "-t", str(template))
+    assert created.exit_code == 0, created.output
+    listed = json.loads(stoker("resource", "list", "retainpol", "-f", "json").stdout)
+    ids = {r["resource_name"]: r["physical_resource_id"] for r in listed}
+
+    deleted = stoker("delete", "retainpol", "--yes")
+    assert deleted.exit_code == 0, deleted.output
+    assert admin.network.find_network(ids["gone"]) is None
+    for name in ("kept", "kept_by_param"):
+        assert admin.network.find_network(ids[name]) is not None, name
+        admin.network.delete_network(ids[name])
