@@ -19,6 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.blueprint import codes
+from stoker.blueprint.existing import (
+    USABLE,
+    ExistingLookup,
+    ExistingResource,
+    StackReference,
+    parse_reference,
+)
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
 from stoker.diagnostics import Diagnostic, Span
@@ -64,6 +71,9 @@ class Resolution:
     fulfilments: list[Fulfilment] = field(default_factory=list)
     #: a nested component (a tier's nodespec) -> the component it is made inside
     nested_in: dict[str, str] = field(default_factory=dict)
+    #: a fulfillment entry naming a resource of an existing stack -> that resource
+    #: (its type is in ``choices`` under the same key)
+    existing: dict[str, ExistingResource] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def type_of(self, component_id: str) -> LibraryType | None:
@@ -99,9 +109,12 @@ def _listed(rejections: list[Rejection]) -> str:
 
 
 class _Resolver:
-    def __init__(self, blueprint: Blueprint, library: Library) -> None:
+    def __init__(
+        self, blueprint: Blueprint, library: Library, existing: ExistingLookup | None = None
+    ) -> None:
         self.blueprint = blueprint
         self.library = library
+        self.existing = existing
         self.result = Resolution(blueprint, library)
         self.allow: list[str] = []
         self.deny: list[str] = []
@@ -409,6 +422,10 @@ class _Resolver:
                 else requirement.span
             )
             target = self.blueprint.components.get(ident)
+            reference = parse_reference(ident) if target is None else None
+            if reference is not None:
+                self.named_existing(requirement, owner, fulfilment, reference, span)
+                continue
             if target is None:
                 known = ", ".join(self.blueprint.components)
                 self.result.diagnostics.append(
@@ -436,6 +453,97 @@ class _Resolver:
                 continue
             fulfilment.fulfillers.append(ident)
         fulfilment.why = "named by fulfillment"
+        for ident in fulfilment.fulfillers:
+            found = self.result.existing.get(ident)
+            if found is not None:
+                fulfilment.why += (
+                    f"; {ident} is the existing {found.label}, physical id {found.physical_id}"
+                )
+
+    def named_existing(
+        self,
+        requirement: Requirement,
+        owner: LibraryType,
+        fulfilment: Fulfilment,
+        reference: StackReference,
+        span: Span | None,
+    ) -> None:
+        """A fulfillment naming a resource of an existing stack (`stoker.blueprint.existing`):
+        it qualifies as the library template its type is, like any candidate, and must
+        not need to be changed (receive a value, take an attribute)."""
+
+        def fail(reason: str) -> None:
+            self.result.diagnostics.append(
+                Diagnostic(
+                    codes.BLUEPRINT_UNFULFILLED,
+                    f"{requirement.label}: fulfillment names the existing stack resource "
+                    f'"{reference.text}", which cannot fulfil it: {reason}',
+                    requirement.path,
+                    span or requirement.span,
+                )
+            )
+
+        if self.existing is None:
+            fail("there is no store of stacks to look it up in here")
+            return
+        found = self.existing(reference)
+        if isinstance(found, str):
+            fail(found)
+            return
+        if found.status not in USABLE:
+            fail(f"the {found.label} is {found.status}")
+            return
+        candidates = [
+            t
+            for t in self.library.types
+            if found.type == t.resource_type or found.type in t.components
+        ]
+        chosen: list[LibraryType] = []
+        rejected: list[Rejection] = []
+        for candidate in candidates:
+            reason = self.attribute_reason(requirement, owner, candidate)
+            if reason is None:
+                reason = self.unchanged_reason(requirement, owner, candidate)
+            if reason is None:
+                chosen.append(candidate)
+            else:
+                rejected.append(Rejection(f"{reference.text} as {candidate.describe()}", reason))
+        fulfilment.rejected.extend(rejected)
+        if not candidates:
+            fail(
+                f"its type {found.type} is no component type of the library (no template "
+                "has it as resource_type or component)"
+            )
+        elif not chosen:
+            fail("; ".join(r.render() for r in rejected))
+        elif len(chosen) > 1:
+            names = ", ".join(c.describe() for c in chosen)
+            fail(f"its type {found.type} is {len(chosen)} library templates: {names}")
+        else:
+            how = f"the existing {found.label}"
+            self.result.existing[reference.text] = found
+            self.result.choices[reference.text] = TypeChoice(chosen[0], how, rejected)
+            fulfilment.fulfillers.append(reference.text)
+
+    @staticmethod
+    def unchanged_reason(
+        requirement: Requirement, owner: LibraryType, candidate: LibraryType
+    ) -> str | None:
+        """Why an existing resource would have to change to fulfil ``requirement``."""
+        assert requirement.type is not None
+        if requirement.type in candidate.receive:
+            param = candidate.receive[requirement.type][0]
+            return (
+                f"across {requirement.type} it would receive its {param} from "
+                f"{requirement.owner}, and an existing resource is not changed"
+            )
+        for key in requirement.attributes:
+            if key not in candidate.match and key not in owner.parameters:
+                return (
+                    f"its attribute {key} would have to be set, and an existing resource is "
+                    "not changed"
+                )
+        return None
 
     def search(
         self,
@@ -637,9 +745,12 @@ def flow_edges(resolution: Resolution) -> list[tuple[str, str, Requirement]]:
     return edges
 
 
-def resolve(blueprint: Blueprint, library: Library) -> Resolution:
-    """Choose every component's type and every requirement's fulfiller (see the module)."""
-    resolver = _Resolver(blueprint, library)
+def resolve(
+    blueprint: Blueprint, library: Library, existing: ExistingLookup | None = None
+) -> Resolution:
+    """Choose every component's type and every requirement's fulfiller (see the module);
+    ``existing`` finds the stack resources a fulfillment may name."""
+    resolver = _Resolver(blueprint, library, existing)
     resolver.globals_first()
     resolver.infer_all()
     resolver.fulfil_all()

@@ -32,6 +32,7 @@ from stoker.store.urls import database_url
 # The engine, the definition machinery and the resource types are imported by the
 # commands that use them: ``stack list`` reads rows and needs none of them.
 if TYPE_CHECKING:
+    from stoker.cli.blueprint import BlueprintCloud
     from stoker.cli.progress import StackInfo
     from stoker.cloud import Cloud
     from stoker.definition.stack import StackDefinition
@@ -123,6 +124,26 @@ class Session:
         from stoker.engine.stacks import StackEngine
 
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
+
+
+def blueprint_of(session: Session, template_file: str) -> BlueprintCloud | None:
+    """For a template file that is a blueprint (`stack create` and `stack update` compile it
+    first): the cloud that answers its requirements, and the session's store and project
+    for the stack resources its fulfillments name."""
+    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
+
+    if not looks_like_blueprint(template_file):
+        return None
+    from stoker.blueprint.existing import engine_lookup
+
+    made: list[Any] = []  # the engine is made when a fulfillment names a stack resource
+
+    def existing(reference: Any) -> Any:
+        if not made:
+            made.append(engine_lookup(session.engine(), session.settings.project))
+        return made[0](reference)
+
+    return BlueprintCloud(session.os_cloud, existing)
 
 
 def _session(ctx: click.Context) -> Session:
@@ -259,14 +280,13 @@ def create(
     show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
-    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
     from stoker.cli.progress import Progress
     from stoker.cli.template import load_from_options, template_source
     from stoker.definition.files import in_package
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
 
-    blueprint = BlueprintCloud(session.os_cloud) if looks_like_blueprint(template_file) else None
+    blueprint = blueprint_of(session, template_file)
     if blueprint is not None:
         # the compiled template's providers are in its files map, not beside it on disk
         session.settings = replace(session.settings, files_from_request=True)
