@@ -3,6 +3,7 @@ stack is really created in a store (SQLite, in process), then named by a bluepri
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -264,3 +265,31 @@ def test_cli_explain_and_compile_use_the_store(world: dict[str, Any]) -> None:
         client(world["dir"], "stack:dbs/other"),
     )  # fmt: skip
     assert code == 1 and "its type OS::Heat::Value is no component type" in err
+
+
+def test_stack_create_and_update_compile_a_blueprint(world: dict[str, Any]) -> None:
+    """``stack create`` and ``stack update`` compile through one function, with the
+    store's stacks and ``--library``; the stack keeps the blueprint as its source."""
+    (Path(world["library"]) / "client.yaml").write_text(CLIENT)
+    path = client(world["dir"], "stack:dbs/db")
+    db, library = world["db"], world["library"]
+    name = f"app-{world['dir'].name}"  # the store is the module's
+    code, _, err = stoker("--db", db, "stack", "create", name, "-t", path, "--library", library)
+    assert code == 0, err
+    code, out, _ = stoker("--db", db, "stack", "output", "show", name, "app_db", "-f", "json")
+    assert code == 0 and json.loads(out)["output_value"] == "10.9.8.7"
+    second = Path(path).read_text() + "  more:\n    type: client\n    requires:\n"
+    second += "      database: {fulfillment: 'stack:dbs/db'}\n"
+    Path(path).write_text(second)
+    code, _, err = stoker("--db", db, "stack", "update", name, "-t", path, "--library", library)
+    assert code == 0, err
+    code, out, _ = stoker("--db", db, "stack", "resource", "list", name, "-f", "json")
+    assert sorted(r["resource_name"] for r in json.loads(out)) == ["app", "more"]
+    code, out, _ = stoker("--db", db, "stack", "template", "show", name, "--source")
+    assert code == 0 and out == second
+    # a blueprint that cannot be compiled changes nothing, and says where
+    Path(path).write_text(second.replace("stack:dbs/db", "stack:dbs/gone"))
+    code, _, err = stoker("--db", db, "stack", "update", name, "-t", path, "--library", library)
+    assert code == 1 and f"{path}:5:" in err and 'has no resource "gone"' in err
+    code, out, _ = stoker("--db", db, "stack", "template", "show", name, "--source")
+    assert out == second

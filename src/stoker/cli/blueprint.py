@@ -24,6 +24,8 @@ class BlueprintCloud:
 
     os_cloud: str | None
     existing: Any = None
+    #: ``--library`` directories, after the built-in library
+    libraries: tuple[str, ...] = ()
 
 
 def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
@@ -60,8 +62,9 @@ library_option = click.option(
     multiple=True,
     type=click.Path(exists=True, file_okay=False),
     metavar="DIR",
-    help="A directory of library templates, searched after the built-in library; repeat "
-    "it, later ones win over earlier ones for the same implementation name.",
+    help="A directory of blueprint library templates, searched after the built-in "
+    "library; repeat it, later ones win over earlier ones for the same implementation "
+    "name (for a blueprint only).",
 )
 os_cloud_option = click.option(
     "--os-cloud",

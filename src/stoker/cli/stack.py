@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli.blueprint import library_option
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
     column_option,
@@ -126,7 +127,9 @@ class Session:
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
 
 
-def blueprint_of(session: Session, template_file: str) -> BlueprintCloud | None:
+def blueprint_of(
+    session: Session, template_file: str, libraries: tuple[str, ...] = ()
+) -> BlueprintCloud | None:
     """For a template file that is a blueprint (`stack create` and `stack update` compile it
     first): the cloud that answers its requirements, and the session's store and project
     for the stack resources its fulfillments name."""
@@ -143,7 +146,7 @@ def blueprint_of(session: Session, template_file: str) -> BlueprintCloud | None:
             made.append(engine_lookup(session.engine(), session.settings.project))
         return made[0](reference)
 
-    return BlueprintCloud(session.os_cloud, existing)
+    return BlueprintCloud(session.os_cloud, existing, libraries)
 
 
 def _session(ctx: click.Context) -> Session:
@@ -229,6 +232,7 @@ def stack(
     help="The template file.",
 )
 @environments_option
+@library_option
 @click.option(
     "--parameter",
     "parameters",
@@ -268,6 +272,7 @@ def create(
     name: str,
     template_file: str,
     environments: tuple[str, ...],
+    libraries: tuple[str, ...],
     parameters: tuple[str, ...],
     parameter_files: tuple[str, ...],
     timeout_mins: int | None,
@@ -286,7 +291,7 @@ def create(
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
 
-    blueprint = blueprint_of(session, template_file)
+    blueprint = blueprint_of(session, template_file, libraries)
     if blueprint is not None:
         # the compiled template's providers are in its files map, not beside it on disk
         session.settings = replace(session.settings, files_from_request=True)

@@ -153,7 +153,12 @@ def load_from_options(
         from stoker.definition.requests import load_request
 
         inputs = blueprint_request(
-            template_file, environments, values, blueprint.os_cloud, existing=blueprint.existing
+            template_file,
+            environments,
+            values,
+            blueprint.os_cloud,
+            blueprint.libraries,
+            existing=blueprint.existing,
         )
         return load_request(inputs, options), values
     if template_file.lower().endswith(".zip"):
