@@ -293,3 +293,25 @@ def test_stack_create_and_update_compile_a_blueprint(world: dict[str, Any]) -> N
     assert code == 1 and f"{path}:5:" in err and 'has no resource "gone"' in err
     code, out, _ = stoker("--db", db, "stack", "template", "show", name, "--source")
     assert out == second
+
+
+def test_template_validate_compiles_a_blueprint_first(world: dict[str, Any]) -> None:
+    (Path(world["library"]) / "client.yaml").write_text(CLIENT)
+    db, library = world["db"], world["library"]
+    path = client(world["dir"], "stack:dbs/db")
+    code, out, err = stoker(
+        "--db", db, "template", "validate", path, "--library", library, "-f", "json"
+    )
+    assert code == 0, err
+    assert json.loads(out)["Description"] == "compiled from a blueprint"
+    # a server needs the cloud's flavors and images: without one, the reason and the remedy
+    path = blueprint(world["dir"], "stack:dbs/db")
+    code, _, err = stoker("--db", db, "template", "validate", path, "--library", library)
+    assert code == 1
+    assert f"{path}:1:" in err or f"{path}:2:" in err
+    assert 'component "app_host" (server) needs a cloud to choose its flavor' in err
+    assert "--os-cloud" in err
+    # a blueprint's own mistakes are located in it
+    Path(path).write_text("components:\n  app: {type: nosuch}\n")
+    code, _, err = stoker("template", "validate", path)
+    assert code == 1 and f"{path}:2:" in err and 'unknown component type "nosuch"' in err

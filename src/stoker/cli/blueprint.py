@@ -49,7 +49,7 @@ def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
     return lookup
 
 
-def _context_lookup(os_cloud: str | None) -> Any:
+def context_lookup(os_cloud: str | None) -> Any:
     """`store_lookup` with the global ``--db`` and ``--project`` of this command."""
     obj = click.get_current_context().find_root().obj
     obj = obj if isinstance(obj, dict) else {}
@@ -149,7 +149,7 @@ def explain(
 
     source = file_source(file)
     facts = cloud_facts(os_cloud)
-    existing = _context_lookup(os_cloud)
+    existing = context_lookup(os_cloud)
     compiled = None
     if facts is not None:
         analysis, compiled = compile_source(
@@ -192,7 +192,7 @@ def compile_command(
     """Compile FILE (a blueprint, or a ZIP with heat.yaml or blueprint.yaml) to a HOT
     template, an environment and the library templates: `stoker template validate OUTPUT
     -e OUTPUT.env.yaml` accepts them. Choosing flavors and images needs a cloud."""
-    _, compiled = compile_file(file, environments, libraries, os_cloud, _context_lookup(os_cloud))
+    _, compiled = compile_file(file, environments, libraries, os_cloud, context_lookup(os_cloud))
     if output is None:
         click.echo(compiled.text, nl=False)
         return
