@@ -26,15 +26,13 @@ from stoker.blueprint.cloudfacts import (
     choose_zone,
     size_mb,
 )
+from stoker.blueprint.flow import flow_edges, output_source, resource_of
 from stoker.blueprint.fulfil import (
     CLOUD_TYPES,
     JURISDICTION,
     Fulfilment,
     Rejection,
     Resolution,
-    flow_edges,
-    output_source,
-    resource_of,
 )
 from stoker.blueprint.library import LibraryType
 from stoker.blueprint.model import Component, Requirement

@@ -24,6 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from stoker.blueprint.library import Library, LibraryType
+from stoker.blueprint.model import Requirement
+
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
 
@@ -120,3 +123,28 @@ def engine_lookup(engine: StackEngine, project: str) -> ExistingLookup:
         )
 
     return lookup
+
+
+def existing_types(found: ExistingResource, library: Library) -> list[LibraryType]:
+    """The library templates an existing resource counts as: those whose ``resource_type``
+    or ``component`` names its type."""
+    return [t for t in library.types if found.type in (t.resource_type, *t.components)]
+
+
+def unchanged_reason(
+    requirement: Requirement, owner: LibraryType, candidate: LibraryType
+) -> str | None:
+    """Why an existing resource would have to change to fulfil ``requirement``."""
+    assert requirement.type is not None
+    if requirement.type in candidate.receive:
+        param = candidate.receive[requirement.type][0]
+        return (
+            f"across {requirement.type} it would receive its {param} from "
+            f"{requirement.owner}, and an existing resource is not changed"
+        )
+    for key in requirement.attributes:
+        if key not in candidate.match and key not in owner.parameters:
+            return (
+                f"its attribute {key} would have to be set, and an existing resource is not changed"
+            )
+    return None

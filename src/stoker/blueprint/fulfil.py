@@ -24,8 +24,11 @@ from stoker.blueprint.existing import (
     ExistingLookup,
     ExistingResource,
     StackReference,
+    existing_types,
     parse_reference,
+    unchanged_reason,
 )
+from stoker.blueprint.flow import find_cycle
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
 from stoker.diagnostics import Diagnostic, Span
@@ -493,17 +496,13 @@ class _Resolver:
         if found.status not in USABLE:
             fail(f"the {found.label} is {found.status}")
             return
-        candidates = [
-            t
-            for t in self.library.types
-            if found.type == t.resource_type or found.type in t.components
-        ]
+        candidates = existing_types(found, self.library)
         chosen: list[LibraryType] = []
         rejected: list[Rejection] = []
         for candidate in candidates:
             reason = self.attribute_reason(requirement, owner, candidate)
             if reason is None:
-                reason = self.unchanged_reason(requirement, owner, candidate)
+                reason = unchanged_reason(requirement, owner, candidate)
             if reason is None:
                 chosen.append(candidate)
             else:
@@ -524,26 +523,6 @@ class _Resolver:
             self.result.existing[reference.text] = found
             self.result.choices[reference.text] = TypeChoice(chosen[0], how, rejected)
             fulfilment.fulfillers.append(reference.text)
-
-    @staticmethod
-    def unchanged_reason(
-        requirement: Requirement, owner: LibraryType, candidate: LibraryType
-    ) -> str | None:
-        """Why an existing resource would have to change to fulfil ``requirement``."""
-        assert requirement.type is not None
-        if requirement.type in candidate.receive:
-            param = candidate.receive[requirement.type][0]
-            return (
-                f"across {requirement.type} it would receive its {param} from "
-                f"{requirement.owner}, and an existing resource is not changed"
-            )
-        for key in requirement.attributes:
-            if key not in candidate.match and key not in owner.parameters:
-                return (
-                    f"its attribute {key} would have to be set, and an existing resource is "
-                    "not changed"
-                )
-        return None
 
     def search(
         self,
@@ -635,52 +614,6 @@ class _Resolver:
             number += 1
         return candidate
 
-    # ----------------------------------------------------------------- cycles
-    def check_cycles(self) -> None:
-        edges = flow_edges(self.result)
-        graph: dict[str, list[tuple[str, Requirement]]] = {}
-        for before, after, requirement in edges:
-            graph.setdefault(after, []).append((before, requirement))
-        state: dict[str, int] = {}
-        stack: list[tuple[str, Requirement | None]] = []
-
-        def visit(node: str) -> list[tuple[str, Requirement | None]] | None:
-            state[node] = 1
-            stack.append((node, None))
-            for target, requirement in graph.get(node, []):
-                stack[-1] = (node, requirement)
-                if state.get(target) == 1:
-                    start = next(i for i, (n, _) in enumerate(stack) if n == target)
-                    return stack[start:]
-                if target not in state:
-                    found = visit(target)
-                    if found:
-                        return found
-            stack.pop()
-            state[node] = 2
-            return None
-
-        for node in list(graph):
-            if node in state:
-                continue
-            cycle = visit(node)
-            if cycle:
-                names = " -> ".join([n for n, _ in cycle] + [cycle[0][0]])
-                requirements = [r for _, r in cycle if r is not None]
-                first = requirements[0]
-                notes = tuple(f"{r.label} is at {r.span}" for r in requirements if r.span)
-                self.result.diagnostics.append(
-                    Diagnostic(
-                        codes.BLUEPRINT_CYCLE,
-                        f"requirements go round in a cycle: {names}; each needs what the "
-                        "next one makes",
-                        first.path,
-                        first.span,
-                        notes=notes,
-                    )
-                )
-                return
-
 
 def _related(candidate: LibraryType, pointing: list[Requirement], own: list[str]) -> bool:
     return any(r.type in candidate.offers for r in pointing) or any(
@@ -694,57 +627,6 @@ def _globs(value: Any) -> list[str]:
     return [str(v) for v in (value if isinstance(value, list) else [value])]
 
 
-def output_source(resolution: Resolution, component_id: str, output: str) -> str | None:
-    """The component whose template gives ``output`` for ``component_id``: itself, or (a
-    software component has no address of its own) the component hosting it."""
-    seen: set[str] = set()
-    current: str | None = component_id
-    while current is not None and current not in seen:
-        seen.add(current)
-        kind = resolution.type_of(current)
-        if kind is not None and output in kind.outputs:
-            return current
-        current = resolution.host_of(current)
-    return None
-
-
-def resource_of(resolution: Resolution, component_id: str) -> str:
-    """The resource a component ends up in (a nested one is made inside its owner's)."""
-    while component_id in resolution.nested_in:
-        component_id = resolution.nested_in[component_id]
-    return component_id
-
-
-def flow_edges(resolution: Resolution) -> list[tuple[str, str, Requirement]]:
-    """(made first, made after, requirement) for each requirement across which a value
-    flows: the receiving side waits for the giving side."""
-    edges: list[tuple[str, str, Requirement]] = []
-    for fulfilment in resolution.fulfilments:
-        requirement = fulfilment.requirement
-        if fulfilment.kind != "component" or requirement.owner is None:
-            continue
-        owner = requirement.owner
-        owner_type = resolution.type_of(owner)
-        for other in fulfilment.fulfillers:
-            other_type = resolution.type_of(other)
-            if owner_type is None or other_type is None or requirement.type is None:
-                continue
-            pairs: list[tuple[str, str]] = []
-            if requirement.type in owner_type.receive:
-                source = output_source(resolution, other, owner_type.receive[requirement.type][1])
-                pairs.append((source or other, owner))
-            if requirement.type in other_type.receive:
-                source = output_source(resolution, owner, other_type.receive[requirement.type][1])
-                pairs.append((source or owner, other))
-            if not pairs:
-                pairs.append((other, owner))
-            for before, after in pairs:
-                first, then = resource_of(resolution, before), resource_of(resolution, after)
-                if first != then:
-                    edges.append((first, then, requirement))
-    return edges
-
-
 def resolve(
     blueprint: Blueprint, library: Library, existing: ExistingLookup | None = None
 ) -> Resolution:
@@ -755,5 +637,7 @@ def resolve(
     resolver.infer_all()
     resolver.fulfil_all()
     if resolver.result.ok:
-        resolver.check_cycles()
+        cycle = find_cycle(resolver.result)
+        if cycle is not None:
+            resolver.result.diagnostics.append(cycle)
     return resolver.result
