@@ -20,7 +20,7 @@ it being the same stack later.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -105,12 +105,26 @@ def engine_lookup(engine: StackEngine, project: str) -> ExistingLookup:
                 f"(its resources: {names})"
             )
 
-        def attribute(name: str) -> Any:
+        def read(resource: str, name: str) -> Any:
             try:
                 runtime = engine.runtime(engine.definition_of(stack), records)
-                return runtime.attribute(record.name, name, ())
+                return runtime.attribute(resource, name, ())
             except (StokerError, Unresolved) as error:
                 raise LookupError(str(error)) from None
+
+        def attribute(name: str) -> Any:
+            try:
+                return read(record.name, name)
+            except LookupError:
+                # a software component (a database) has no address of its own: in a stack
+                # compiled from a blueprint it is its host's, as within one blueprint
+                for host in _hosts(stack.files, record.name):
+                    if host in records:
+                        try:
+                            return read(host, name)
+                        except LookupError:
+                            continue
+                raise
 
         return ExistingResource(
             reference,
@@ -148,3 +162,26 @@ def unchanged_reason(
                 f"its attribute {key} would have to be set, and an existing resource is not changed"
             )
     return None
+
+
+def _hosts(files: Mapping[str, Any], resource: str) -> list[str]:
+    """The resources hosting ``resource`` (its host, its host's host ...) in a stack
+    compiled from a blueprint, found by resolving the blueprint it keeps among its files
+    (`stoker.blueprint.SOURCE_FILE`) against the built-in library; none for another
+    stack, or one whose blueprint no longer resolves."""
+    from stoker.blueprint import SOURCE_FILE
+    from stoker.blueprint.build import Source, analyse
+    from stoker.blueprint.flow import resource_of
+
+    text = files.get(SOURCE_FILE)
+    if not isinstance(text, str):
+        return []
+    resolution = analyse(Source(text, SOURCE_FILE)).resolution
+    if resolution is None or not resolution.ok:
+        return []
+    found: list[str] = []
+    current = resolution.host_of(resource)
+    while current is not None and current not in found:
+        found.append(current)
+        current = resolution.host_of(current)
+    return [resource_of(resolution, host) for host in found]
