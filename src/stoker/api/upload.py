@@ -52,8 +52,6 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
         "disable_rollback": query.get("disable_rollback"),
         "tags": query.get("tags"),
     }
-    project = project_of(request)
-    existing = engine_lookup(api.operations.engine(project), project)
     if kind in YAML_TYPES:
         try:
             text = raw.decode("utf-8")
@@ -61,7 +59,7 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
             raise bad_request("The template is not UTF-8 text") from None
         body["template"] = text
         if looks_like_blueprint(text, "upload.yaml"):
-            await _compiled(body, Source(text, "upload.yaml"), [], existing)
+            await _compiled(body, Source(text, "upload.yaml"), [], _existing(request, api))
     else:
         try:
             package = read_package(raw, "upload.zip")
@@ -71,10 +69,17 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
         body["files"] = package.files
         body["environment_files"] = package.environment_files
         if looks_like_blueprint(package.template, f"upload.zip!{package.entry}"):
-            await _compiled(
-                body, package_source(raw, "upload.zip"), package.environment_files, existing
-            )
+            source = package_source(raw, "upload.zip")
+            existing = _existing(request, api)
+            await _compiled(body, source, package.environment_files, existing)
     return payload_from(body, api)
+
+
+def _existing(request: Request, api: Api) -> ExistingLookup:
+    """The stack resources a blueprint's fulfillment may name: the server's store, the
+    caller's project only."""
+    project = project_of(request)
+    return engine_lookup(api.operations.engine(project), project)
 
 
 async def _compiled(

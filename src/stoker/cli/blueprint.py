@@ -142,7 +142,8 @@ def explain(
 ) -> None:
     """Show each component of FILE (a blueprint or a ZIP package) with its type and how it
     was chosen, and each requirement with what fulfils it, why, and the candidates
-    rejected. With a cloud chosen, also the flavors, images and zones it answers."""
+    rejected. With a cloud chosen, also the flavors, images and zones it answers. A
+    fulfillment naming a stack resource (stack:NAME/RES) is looked up in --db."""
     from stoker.blueprint.build import analyse, compile_source, file_source, parameter_defaults
     from stoker.blueprint.explain import explain as explained
     from stoker.blueprint.explain import render
@@ -191,7 +192,8 @@ def compile_command(
 ) -> None:
     """Compile FILE (a blueprint, or a ZIP with heat.yaml or blueprint.yaml) to a HOT
     template, an environment and the library templates: `stoker template validate OUTPUT
-    -e OUTPUT.env.yaml` accepts them. Choosing flavors and images needs a cloud."""
+    -e OUTPUT.env.yaml` accepts them. Choosing flavors and images needs a cloud; a
+    fulfillment naming a stack resource (stack:NAME/RES) is looked up in --db."""
     _, compiled = compile_file(file, environments, libraries, os_cloud, context_lookup(os_cloud))
     if output is None:
         click.echo(compiled.text, nl=False)
