@@ -62,3 +62,36 @@ def test_yaml_blueprint_that_needs_a_cloud_is_refused_with_its_position(
     assert message.startswith("upload.yaml:2:3: components.web:")
     assert "needs a cloud to choose its flavor and image" in message
     assert "OS_CLOUD" in message
+
+
+def test_a_fulfillment_names_a_resource_of_a_stack_of_the_callers_project(
+    client: TestClient,
+) -> None:
+    data = package({"blueprint.yaml": SCRIPTS, "setup.sh": "#!/bin/sh\necho ready\n"})
+    response = client.post(
+        "/v1/admin/stacks?stack_name=shared",
+        content=data,
+        headers={"Content-Type": "application/zip"},
+    )
+    assert response.status_code == 201, response.text
+    wait_for(client, response.headers["location"])
+    text = "components:\n  web:\n    type: server\n    requires:\n"
+    text += "      run: {fulfillment: 'stacks/shared/resources/setup'}\n"
+
+    def upload(project: str) -> str:
+        response = client.post(
+            f"/v1/{project}/stacks?stack_name=web",
+            content=text.encode(),
+            headers={"Content-Type": "application/x-yaml"},
+        )
+        assert response.status_code == 400
+        message: str = response.json()["error"]["message"]
+        return message
+
+    # found in the caller's project: what stops it is the cloud, not the fulfillment
+    message = upload("admin")
+    assert "needs a cloud to choose its flavor" in message and "shared" not in message
+    # another project's stacks are not seen
+    message = upload("demo")
+    assert message.startswith("upload.yaml:5:")
+    assert 'there is no stack "shared" in project "demo"' in message

@@ -192,3 +192,31 @@ def test_compiled_output_validates(
     validated = CliRunner().invoke(cli, ["template", "validate", str(out), "-e", env])
     assert validated.exit_code == 0, validated.stderr
     assert "warning" not in validated.stderr
+
+
+@pytest.mark.slow
+def test_a_database_of_an_existing_stack_gives_its_hosts_address(
+    stoker: Stoker, admin: Any, private_subnet: str, tmp_path: Path
+) -> None:
+    """A database made by one blueprint stack fulfils the app server of another: the
+    database has no address of its own, so its host's (in its stack, as its blueprint
+    says) is written into the new stack."""
+    shared = tmp_path / "shared.yaml"
+    shared.write_text("components:\n  backend: {type: database}\n")
+    created(stoker, "bp-shared", "-t", str(shared))
+    (host,) = servers(admin).values()
+    address = next(a["addr"] for net in host.addresses.values() for a in net)
+    app = tmp_path / "app.yaml"
+    app.write_text(
+        "components:\n  frontend:\n    type: jetty\n    requires:\n"
+        "      database: {fulfillment: 'stack:bp-shared/backend'}\n"
+    )
+    made = created(stoker, "bp-app", "-t", str(app))
+    assert set(made) == {"frontend", "frontend_host"}  # nothing made for the database
+    template = stoker("template", "show", "bp-app", "-f", "json")
+    properties = json.loads(template.stdout)["resources"]["frontend"]["properties"]
+    assert properties["database_address"] == address
+    result = stoker("delete", "-y", "bp-app")
+    assert result.exit_code == 0, result.stderr
+    assert len(list(admin.compute.servers())) == 1  # the shared stack's is untouched
+    deleted(stoker, admin, "bp-shared")

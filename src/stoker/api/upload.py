@@ -11,7 +11,7 @@ import os
 
 from starlette.requests import Request
 
-from stoker.api.context import Api, read_body
+from stoker.api.context import Api, project_of, read_body
 from stoker.api.errors import bad_request
 from stoker.api.inputs import Payload, payload_from
 from stoker.blueprint.build import (
@@ -21,6 +21,7 @@ from stoker.blueprint.build import (
     looks_like_blueprint,
     package_source,
 )
+from stoker.blueprint.existing import ExistingLookup, engine_lookup
 from stoker.definition.archive import read_package
 from stoker.errors import PackageError, TemplateError
 
@@ -58,7 +59,7 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
             raise bad_request("The template is not UTF-8 text") from None
         body["template"] = text
         if looks_like_blueprint(text, "upload.yaml"):
-            await _compiled(body, Source(text, "upload.yaml"), [])
+            await _compiled(body, Source(text, "upload.yaml"), [], _existing(request, api))
     else:
         try:
             package = read_package(raw, "upload.zip")
@@ -68,18 +69,29 @@ async def upload_payload(request: Request, api: Api) -> Payload | None:
         body["files"] = package.files
         body["environment_files"] = package.environment_files
         if looks_like_blueprint(package.template, f"upload.zip!{package.entry}"):
-            await _compiled(body, package_source(raw, "upload.zip"), package.environment_files)
+            source = package_source(raw, "upload.zip")
+            existing = _existing(request, api)
+            await _compiled(body, source, package.environment_files, existing)
     return payload_from(body, api)
 
 
-async def _compiled(body: dict[str, object], source: Source, environments: list[str]) -> None:
+def _existing(request: Request, api: Api) -> ExistingLookup:
+    """The stack resources a blueprint's fulfillment may name: the server's store, the
+    caller's project only."""
+    project = project_of(request)
+    return engine_lookup(api.operations.engine(project), project)
+
+
+async def _compiled(
+    body: dict[str, object], source: Source, environments: list[str], existing: ExistingLookup
+) -> None:
     """A blueprint (`stoker.blueprint.is_blueprint`, the CLI's test too) is compiled, and
     the stack is made from the result; the cloud that answers its flavors and images is
     the server's own (``stoker serve --os-cloud``, else OS_CLOUD or OS_*), the one its
-    stacks act in. Its errors, located in
-    the upload, are the 400's message."""
+    stacks act in; a fulfillment may name a resource of a stack of the caller's project
+    in the server's store. Its errors, located in the upload, are the 400's message."""
     try:
-        compiled = await asyncio.to_thread(_compile, source, environments)
+        compiled = await asyncio.to_thread(_compile, source, environments, existing)
     except TemplateError as error:
         raise bad_request(str(error)) from None
     body["template"] = compiled.template
@@ -87,7 +99,7 @@ async def _compiled(body: dict[str, object], source: Source, environments: list[
     body["environment_files"] = compiled.environment_files
 
 
-def _compile(source: Source, environments: list[str]) -> CompiledRequest:
+def _compile(source: Source, environments: list[str], existing: ExistingLookup) -> CompiledRequest:
     from stoker.blueprint.cloudfacts import CloudFacts
     from stoker.cloud import HOW_TO_CHOOSE, Cloud, choose_cloud
 
@@ -103,4 +115,6 @@ def _compile(source: Source, environments: list[str]) -> CompiledRequest:
         finally:
             cloud.close()
     how = "the server (stoker serve) " + HOW_TO_CHOOSE.replace("choose", "chooses", 1)
-    return compile_request(source, facts, environment_files=environments, how_to_choose=how)
+    return compile_request(
+        source, facts, environment_files=environments, how_to_choose=how, existing=existing
+    )

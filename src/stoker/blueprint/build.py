@@ -13,6 +13,7 @@ from typing import Any
 from stoker.blueprint import codes
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.compile import Compiled, ContentReader, compile_blueprint
+from stoker.blueprint.existing import ExistingLookup
 from stoker.blueprint.fulfil import Resolution, resolve
 from stoker.blueprint.library import load_library
 from stoker.blueprint.model import Blueprint
@@ -97,14 +98,17 @@ class Analysis:
         return self.resolution is not None and not any(d.is_error for d in self.diagnostics)
 
 
-def analyse(source: Source, libraries: Sequence[str] = ()) -> Analysis:
-    """Parse and resolve (types and fulfilment); every finding, located."""
+def analyse(
+    source: Source, libraries: Sequence[str] = (), existing: ExistingLookup | None = None
+) -> Analysis:
+    """Parse and resolve (types and fulfilment); every finding, located. ``existing``
+    finds the stack resources a fulfillment names (`stoker.blueprint.existing`)."""
     blueprint, found = parse_source(source)
     library, library_found = load_library(list(libraries))
     found.extend(library_found)
     if blueprint is None or any(d.is_error for d in found):
         return Analysis(blueprint, None, found)
-    resolution = resolve(blueprint, library)
+    resolution = resolve(blueprint, library, existing)
     return Analysis(blueprint, resolution, [*found, *resolution.diagnostics])
 
 
@@ -128,8 +132,9 @@ def compile_source(
     libraries: Sequence[str] = (),
     defaults: Mapping[str, Any] | None = None,
     how_to_choose: str = "",
+    existing: ExistingLookup | None = None,
 ) -> tuple[Analysis, Compiled | None]:
-    analysis = analyse(source, libraries)
+    analysis = analyse(source, libraries, existing)
     if not analysis.ok or analysis.resolution is None:
         return analysis, None
     compiled = compile_blueprint(
@@ -195,6 +200,7 @@ def compile_request(
     *,
     environment_files: Sequence[str] = (),
     how_to_choose: str = "",
+    existing: ExistingLookup | None = None,
 ) -> CompiledRequest:
     """Compile an uploaded blueprint (the API's ``POST /stacks`` with YAML or a ZIP):
     ``environment_files`` name members of ``source.files`` (a package's
@@ -209,7 +215,7 @@ def compile_request(
         if isinstance(data, Mapping) and isinstance(data.get("parameter_defaults"), Mapping):
             defaults.update(data["parameter_defaults"])
     analysis, compiled = compile_source(
-        source, facts, defaults=defaults, how_to_choose=how_to_choose
+        source, facts, defaults=defaults, how_to_choose=how_to_choose, existing=existing
     )
     if compiled is None or not analysis.ok:
         raise TemplateError([d for d in analysis.diagnostics if d.is_error])

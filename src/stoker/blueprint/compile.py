@@ -26,15 +26,13 @@ from stoker.blueprint.cloudfacts import (
     choose_zone,
     size_mb,
 )
+from stoker.blueprint.flow import flow_edges, output_source, resource_of
 from stoker.blueprint.fulfil import (
     CLOUD_TYPES,
     JURISDICTION,
     Fulfilment,
     Rejection,
     Resolution,
-    flow_edges,
-    output_source,
-    resource_of,
 )
 from stoker.blueprint.library import LibraryType
 from stoker.blueprint.model import Component, Requirement
@@ -258,18 +256,25 @@ class _Compiler:
             if requirement_type not in kind.receive:
                 continue
             param, output, is_list = kind.receive[requirement_type]
-            source = output_source(self.resolution, other, output)
-            if source is None:
-                other_type = self.resolution.type_of(other)
-                name = other_type.primary if other_type else "?"
-                self.error(
-                    codes.BLUEPRINT_TYPE,
-                    f'{fulfilment.requirement.label}: {component.id} needs output "{output}" of '
-                    f"{other} ({name}), which neither it nor a component hosting it gives",
-                    fulfilment.requirement,
-                )
-                continue
-            value = {"get_attr": [resource_of(self.resolution, source), output]}
+            existing = self.resolution.existing.get(other)
+            if existing is not None:
+                try:
+                    value: Any = existing.attribute(output)
+                    if value is None:
+                        raise LookupError("it has no value")
+                except LookupError as error:
+                    self.error(
+                        codes.BLUEPRINT_UNFULFILLED,
+                        f"{fulfilment.requirement.label}: {component.id} needs attribute "
+                        f'"{output}" of {other}, the existing {existing.label}, which cannot '
+                        f"be read: {error}",
+                        fulfilment.requirement,
+                    )
+                    continue
+            else:
+                value = self.output_value(fulfilment, component, other, output)
+                if value is None:
+                    continue
             if is_list:
                 lists.setdefault(param, []).append(value)
             elif kind.parameters.get(param) == "comma_delimited_list":
@@ -278,6 +283,23 @@ class _Compiler:
                 props[param] = value
         for param, values in lists.items():
             props[param] = values[0] if len(values) == 1 else {"list_concat": values}
+
+    def output_value(
+        self, fulfilment: Fulfilment, component: Component, other: str, output: str
+    ) -> dict[str, Any] | None:
+        """``get_attr`` of ``output`` of ``other`` (or of the component hosting it)."""
+        source = output_source(self.resolution, other, output)
+        if source is None:
+            other_type = self.resolution.type_of(other)
+            name = other_type.primary if other_type else "?"
+            self.error(
+                codes.BLUEPRINT_TYPE,
+                f'{fulfilment.requirement.label}: {component.id} needs output "{output}" of '
+                f"{other} ({name}), which neither it nor a component hosting it gives",
+                fulfilment.requirement,
+            )
+            return None
+        return {"get_attr": [resource_of(self.resolution, source), output]}
 
     # ------------------------------------------------------------------ the cloud
     def requirement_of(self, component: Component, kind: str) -> Requirement | None:

@@ -11,7 +11,9 @@ from stoker.blueprint.fulfil import Fulfilment, Resolution
 from stoker.blueprint.model import Requirement
 
 
-def _requirement(requirement: Requirement, fulfilment: Fulfilment | None) -> dict[str, Any]:
+def _requirement(
+    requirement: Requirement, fulfilment: Fulfilment | None, resolution: Resolution
+) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "type": requirement.type,
         "type_from": requirement.type_from,
@@ -25,6 +27,24 @@ def _requirement(requirement: Requirement, fulfilment: Fulfilment | None) -> dic
         entry["rejected"] = [
             {"candidate": r.candidate, "reason": r.reason} for r in fulfilment.rejected
         ]
+        existing = [
+            resolution.existing[f] for f in fulfilment.fulfillers if f in resolution.existing
+        ]
+        if existing:
+            entry["existing"] = [
+                {
+                    "reference": found.reference.text,
+                    "stack": found.stack_name,
+                    "stack_id": found.stack_id,
+                    "resource": found.reference.resource,
+                    "resource_type": found.type,
+                    "physical_id": found.physical_id,
+                    "status": found.status,
+                    "implementation": kind.implementation if kind else None,
+                }
+                for found in existing
+                for kind in [resolution.type_of(found.reference.text)]
+            ]
     return entry
 
 
@@ -50,7 +70,7 @@ def explain(resolution: Resolution, compiled: Compiled | None = None) -> dict[st
                 for r in (choice.rejected if choice else [])
             ],
             "requirements": [
-                _requirement(r, by_requirement.get(id(r))) for r in component.requires
+                _requirement(r, by_requirement.get(id(r)), resolution) for r in component.requires
             ],
         }
         if component.id in resolution.nested_in:
@@ -64,7 +84,9 @@ def explain(resolution: Resolution, compiled: Compiled | None = None) -> dict[st
     return {
         "name": blueprint.name,
         "file": blueprint.file,
-        "requires": [_requirement(r, by_requirement.get(id(r))) for r in blueprint.requires],
+        "requires": [
+            _requirement(r, by_requirement.get(id(r)), resolution) for r in blueprint.requires
+        ],
         "components": components,
     }
 

@@ -19,6 +19,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.blueprint import codes
+from stoker.blueprint.existing import (
+    USABLE,
+    ExistingLookup,
+    ExistingResource,
+    StackReference,
+    existing_types,
+    parse_reference,
+    unchanged_reason,
+)
+from stoker.blueprint.flow import find_cycle
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
 from stoker.diagnostics import Diagnostic, Span
@@ -64,6 +74,9 @@ class Resolution:
     fulfilments: list[Fulfilment] = field(default_factory=list)
     #: a nested component (a tier's nodespec) -> the component it is made inside
     nested_in: dict[str, str] = field(default_factory=dict)
+    #: a fulfillment entry naming a resource of an existing stack -> that resource
+    #: (its type is in ``choices`` under the same key)
+    existing: dict[str, ExistingResource] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     def type_of(self, component_id: str) -> LibraryType | None:
@@ -99,9 +112,12 @@ def _listed(rejections: list[Rejection]) -> str:
 
 
 class _Resolver:
-    def __init__(self, blueprint: Blueprint, library: Library) -> None:
+    def __init__(
+        self, blueprint: Blueprint, library: Library, existing: ExistingLookup | None = None
+    ) -> None:
         self.blueprint = blueprint
         self.library = library
+        self.existing = existing
         self.result = Resolution(blueprint, library)
         self.allow: list[str] = []
         self.deny: list[str] = []
@@ -409,6 +425,10 @@ class _Resolver:
                 else requirement.span
             )
             target = self.blueprint.components.get(ident)
+            reference = parse_reference(ident) if target is None else None
+            if reference is not None:
+                self.named_existing(requirement, owner, fulfilment, reference, span)
+                continue
             if target is None:
                 known = ", ".join(self.blueprint.components)
                 self.result.diagnostics.append(
@@ -436,6 +456,73 @@ class _Resolver:
                 continue
             fulfilment.fulfillers.append(ident)
         fulfilment.why = "named by fulfillment"
+        for ident in fulfilment.fulfillers:
+            found = self.result.existing.get(ident)
+            if found is not None:
+                fulfilment.why += (
+                    f"; {ident} is the existing {found.label}, physical id {found.physical_id}"
+                )
+
+    def named_existing(
+        self,
+        requirement: Requirement,
+        owner: LibraryType,
+        fulfilment: Fulfilment,
+        reference: StackReference,
+        span: Span | None,
+    ) -> None:
+        """A fulfillment naming a resource of an existing stack (`stoker.blueprint.existing`):
+        it qualifies as the library template its type is, like any candidate, and must
+        not need to be changed (receive a value, take an attribute)."""
+
+        def fail(reason: str) -> None:
+            self.result.diagnostics.append(
+                Diagnostic(
+                    codes.BLUEPRINT_UNFULFILLED,
+                    f"{requirement.label}: fulfillment names the existing stack resource "
+                    f'"{reference.text}", which cannot fulfil it: {reason}',
+                    requirement.path,
+                    span or requirement.span,
+                )
+            )
+
+        if self.existing is None:
+            fail("there is no store of stacks to look it up in here")
+            return
+        found = self.existing(reference)
+        if isinstance(found, str):
+            fail(found)
+            return
+        if found.status not in USABLE:
+            fail(f"the {found.label} is {found.status}")
+            return
+        candidates = existing_types(found, self.library)
+        chosen: list[LibraryType] = []
+        rejected: list[Rejection] = []
+        for candidate in candidates:
+            reason = self.attribute_reason(requirement, owner, candidate)
+            if reason is None:
+                reason = unchanged_reason(requirement, owner, candidate)
+            if reason is None:
+                chosen.append(candidate)
+            else:
+                rejected.append(Rejection(f"{reference.text} as {candidate.describe()}", reason))
+        fulfilment.rejected.extend(rejected)
+        if not candidates:
+            fail(
+                f"its type {found.type} is no component type of the library (no template "
+                "has it as resource_type or component)"
+            )
+        elif not chosen:
+            fail("; ".join(r.render() for r in rejected))
+        elif len(chosen) > 1:
+            names = ", ".join(c.describe() for c in chosen)
+            fail(f"its type {found.type} is {len(chosen)} library templates: {names}")
+        else:
+            how = f"the existing {found.label}"
+            self.result.existing[reference.text] = found
+            self.result.choices[reference.text] = TypeChoice(chosen[0], how, rejected)
+            fulfilment.fulfillers.append(reference.text)
 
     def search(
         self,
@@ -527,52 +614,6 @@ class _Resolver:
             number += 1
         return candidate
 
-    # ----------------------------------------------------------------- cycles
-    def check_cycles(self) -> None:
-        edges = flow_edges(self.result)
-        graph: dict[str, list[tuple[str, Requirement]]] = {}
-        for before, after, requirement in edges:
-            graph.setdefault(after, []).append((before, requirement))
-        state: dict[str, int] = {}
-        stack: list[tuple[str, Requirement | None]] = []
-
-        def visit(node: str) -> list[tuple[str, Requirement | None]] | None:
-            state[node] = 1
-            stack.append((node, None))
-            for target, requirement in graph.get(node, []):
-                stack[-1] = (node, requirement)
-                if state.get(target) == 1:
-                    start = next(i for i, (n, _) in enumerate(stack) if n == target)
-                    return stack[start:]
-                if target not in state:
-                    found = visit(target)
-                    if found:
-                        return found
-            stack.pop()
-            state[node] = 2
-            return None
-
-        for node in list(graph):
-            if node in state:
-                continue
-            cycle = visit(node)
-            if cycle:
-                names = " -> ".join([n for n, _ in cycle] + [cycle[0][0]])
-                requirements = [r for _, r in cycle if r is not None]
-                first = requirements[0]
-                notes = tuple(f"{r.label} is at {r.span}" for r in requirements if r.span)
-                self.result.diagnostics.append(
-                    Diagnostic(
-                        codes.BLUEPRINT_CYCLE,
-                        f"requirements go round in a cycle: {names}; each needs what the "
-                        "next one makes",
-                        first.path,
-                        first.span,
-                        notes=notes,
-                    )
-                )
-                return
-
 
 def _related(candidate: LibraryType, pointing: list[Requirement], own: list[str]) -> bool:
     return any(r.type in candidate.offers for r in pointing) or any(
@@ -586,63 +627,17 @@ def _globs(value: Any) -> list[str]:
     return [str(v) for v in (value if isinstance(value, list) else [value])]
 
 
-def output_source(resolution: Resolution, component_id: str, output: str) -> str | None:
-    """The component whose template gives ``output`` for ``component_id``: itself, or (a
-    software component has no address of its own) the component hosting it."""
-    seen: set[str] = set()
-    current: str | None = component_id
-    while current is not None and current not in seen:
-        seen.add(current)
-        kind = resolution.type_of(current)
-        if kind is not None and output in kind.outputs:
-            return current
-        current = resolution.host_of(current)
-    return None
-
-
-def resource_of(resolution: Resolution, component_id: str) -> str:
-    """The resource a component ends up in (a nested one is made inside its owner's)."""
-    while component_id in resolution.nested_in:
-        component_id = resolution.nested_in[component_id]
-    return component_id
-
-
-def flow_edges(resolution: Resolution) -> list[tuple[str, str, Requirement]]:
-    """(made first, made after, requirement) for each requirement across which a value
-    flows: the receiving side waits for the giving side."""
-    edges: list[tuple[str, str, Requirement]] = []
-    for fulfilment in resolution.fulfilments:
-        requirement = fulfilment.requirement
-        if fulfilment.kind != "component" or requirement.owner is None:
-            continue
-        owner = requirement.owner
-        owner_type = resolution.type_of(owner)
-        for other in fulfilment.fulfillers:
-            other_type = resolution.type_of(other)
-            if owner_type is None or other_type is None or requirement.type is None:
-                continue
-            pairs: list[tuple[str, str]] = []
-            if requirement.type in owner_type.receive:
-                source = output_source(resolution, other, owner_type.receive[requirement.type][1])
-                pairs.append((source or other, owner))
-            if requirement.type in other_type.receive:
-                source = output_source(resolution, owner, other_type.receive[requirement.type][1])
-                pairs.append((source or owner, other))
-            if not pairs:
-                pairs.append((other, owner))
-            for before, after in pairs:
-                first, then = resource_of(resolution, before), resource_of(resolution, after)
-                if first != then:
-                    edges.append((first, then, requirement))
-    return edges
-
-
-def resolve(blueprint: Blueprint, library: Library) -> Resolution:
-    """Choose every component's type and every requirement's fulfiller (see the module)."""
-    resolver = _Resolver(blueprint, library)
+def resolve(
+    blueprint: Blueprint, library: Library, existing: ExistingLookup | None = None
+) -> Resolution:
+    """Choose every component's type and every requirement's fulfiller (see the module);
+    ``existing`` finds the stack resources a fulfillment may name."""
+    resolver = _Resolver(blueprint, library, existing)
     resolver.globals_first()
     resolver.infer_all()
     resolver.fulfil_all()
     if resolver.result.ok:
-        resolver.check_cycles()
+        cycle = find_cycle(resolver.result)
+        if cycle is not None:
+            resolver.result.diagnostics.append(cycle)
     return resolver.result

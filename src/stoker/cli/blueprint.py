@@ -18,9 +18,42 @@ from stoker.errors import StokerError as StokerErrorBase
 
 @dataclass(frozen=True, slots=True)
 class BlueprintCloud:
-    """A template file that is a blueprint, and the cloud that answers its requirements."""
+    """A template file that is a blueprint, the cloud that answers its requirements, and
+    where the stack resources its fulfillments may name are found (an
+    `stoker.blueprint.existing.ExistingLookup`)."""
 
     os_cloud: str | None
+    existing: Any = None
+    #: ``--library`` directories, after the built-in library
+    libraries: tuple[str, ...] = ()
+
+
+def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
+    """Stack resources a fulfillment names, found in the store of ``--db`` (or
+    ``$STOKER_DB_URL``), in ``project``: opened only when a blueprint names one, so a
+    blueprint that names none never touches the store."""
+    from stoker.blueprint.existing import ExistingResource, StackReference, engine_lookup
+
+    opened: dict[str, Any] = {}
+
+    def lookup(reference: StackReference) -> ExistingResource | str:
+        if "lookup" not in opened:
+            from stoker.cli.stack import Session
+            from stoker.engine.settings import EngineSettings
+
+            session = Session(db, EngineSettings(project=project), os_cloud)
+            opened["lookup"] = engine_lookup(session.engine(), project)
+        found: ExistingResource | str = opened["lookup"](reference)
+        return found
+
+    return lookup
+
+
+def context_lookup(os_cloud: str | None) -> Any:
+    """`store_lookup` with the global ``--db`` and ``--project`` of this command."""
+    obj = click.get_current_context().find_root().obj
+    obj = obj if isinstance(obj, dict) else {}
+    return store_lookup(obj.get("db"), obj.get("project") or "default", os_cloud)
 
 
 library_option = click.option(
@@ -29,8 +62,9 @@ library_option = click.option(
     multiple=True,
     type=click.Path(exists=True, file_okay=False),
     metavar="DIR",
-    help="A directory of library templates, searched after the built-in library; repeat "
-    "it, later ones win over earlier ones for the same implementation name.",
+    help="A directory of blueprint library templates, searched after the built-in "
+    "library; repeat it, later ones win over earlier ones for the same implementation "
+    "name (for a blueprint only).",
 )
 os_cloud_option = click.option(
     "--os-cloud",
@@ -61,7 +95,11 @@ def cloud_facts(os_cloud: str | None) -> Any:
 
 
 def compile_file(
-    path: str, environments: tuple[str, ...], libraries: tuple[str, ...], os_cloud: str | None
+    path: str,
+    environments: tuple[str, ...],
+    libraries: tuple[str, ...],
+    os_cloud: str | None,
+    existing: Any = None,
 ) -> Any:
     """Compile the blueprint at ``path``; report findings; raise `Rejected` on errors."""
     from stoker.blueprint.build import compile_source, file_source, parameter_defaults
@@ -75,6 +113,7 @@ def compile_file(
         libraries=libraries,
         defaults=parameter_defaults(environments),
         how_to_choose=HOW_TO_CHOOSE,
+        existing=existing,
     )
     report(analysis.diagnostics, path)
     if compiled is None or not analysis.ok or not compiled.ok:
@@ -103,20 +142,26 @@ def explain(
 ) -> None:
     """Show each component of FILE (a blueprint or a ZIP package) with its type and how it
     was chosen, and each requirement with what fulfils it, why, and the candidates
-    rejected. With a cloud chosen, also the flavors, images and zones it answers."""
+    rejected. With a cloud chosen, also the flavors, images and zones it answers. A
+    fulfillment naming a stack resource (stack:NAME/RES) is looked up in --db."""
     from stoker.blueprint.build import analyse, compile_source, file_source, parameter_defaults
     from stoker.blueprint.explain import explain as explained
     from stoker.blueprint.explain import render
 
     source = file_source(file)
     facts = cloud_facts(os_cloud)
+    existing = context_lookup(os_cloud)
     compiled = None
     if facts is not None:
         analysis, compiled = compile_source(
-            source, facts, libraries=libraries, defaults=parameter_defaults(environments)
+            source,
+            facts,
+            libraries=libraries,
+            defaults=parameter_defaults(environments),
+            existing=existing,
         )
     else:
-        analysis = analyse(source, libraries)
+        analysis = analyse(source, libraries, existing)
     report(analysis.diagnostics, file)
     if analysis.resolution is None:
         raise Rejected("the blueprint cannot be read")
@@ -147,8 +192,9 @@ def compile_command(
 ) -> None:
     """Compile FILE (a blueprint, or a ZIP with heat.yaml or blueprint.yaml) to a HOT
     template, an environment and the library templates: `stoker template validate OUTPUT
-    -e OUTPUT.env.yaml` accepts them. Choosing flavors and images needs a cloud."""
-    _, compiled = compile_file(file, environments, libraries, os_cloud)
+    -e OUTPUT.env.yaml` accepts them. Choosing flavors and images needs a cloud; a
+    fulfillment naming a stack resource (stack:NAME/RES) is looked up in --db."""
+    _, compiled = compile_file(file, environments, libraries, os_cloud, context_lookup(os_cloud))
     if output is None:
         click.echo(compiled.text, nl=False)
         return
@@ -211,6 +257,7 @@ def blueprint_request(
     parameters: dict[str, str],
     os_cloud: str | None,
     libraries: tuple[str, ...] = (),
+    existing: Any = None,
 ) -> Any:
     """The compiled blueprint as a request's inputs (`stoker.definition.requests`): the
     template, with the library templates, the compiled environment and the blueprint
@@ -219,7 +266,7 @@ def blueprint_request(
     from stoker.blueprint.build import ENVIRONMENT_FILE, stack_files
     from stoker.definition.requests import RequestInputs
 
-    source, compiled = compile_file(path, environments, libraries, os_cloud)
+    source, compiled = compile_file(path, environments, libraries, os_cloud, existing)
     files = stack_files(source, compiled)
     for env_path in environments:
         with open(env_path, encoding="utf-8") as handle:

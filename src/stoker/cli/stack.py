@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli.blueprint import library_option
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
     column_option,
@@ -32,6 +33,7 @@ from stoker.store.urls import database_url
 # The engine, the definition machinery and the resource types are imported by the
 # commands that use them: ``stack list`` reads rows and needs none of them.
 if TYPE_CHECKING:
+    from stoker.cli.blueprint import BlueprintCloud
     from stoker.cli.progress import StackInfo
     from stoker.cloud import Cloud
     from stoker.definition.stack import StackDefinition
@@ -125,6 +127,28 @@ class Session:
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
 
 
+def blueprint_of(
+    session: Session, template_file: str, libraries: tuple[str, ...] = ()
+) -> BlueprintCloud | None:
+    """For a template file that is a blueprint (`stack create` and `stack update` compile it
+    first): the cloud that answers its requirements, and the session's store and project
+    for the stack resources its fulfillments name."""
+    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
+
+    if not looks_like_blueprint(template_file):
+        return None
+    from stoker.blueprint.existing import engine_lookup
+
+    made: list[Any] = []  # the engine is made when a fulfillment names a stack resource
+
+    def existing(reference: Any) -> Any:
+        if not made:
+            made.append(engine_lookup(session.engine(), session.settings.project))
+        return made[0](reference)
+
+    return BlueprintCloud(session.os_cloud, existing, libraries)
+
+
 def _session(ctx: click.Context) -> Session:
     return ctx.find_object(Session) or ctx.ensure_object(Session)
 
@@ -208,6 +232,7 @@ def stack(
     help="The template file.",
 )
 @environments_option
+@library_option
 @click.option(
     "--parameter",
     "parameters",
@@ -247,6 +272,7 @@ def create(
     name: str,
     template_file: str,
     environments: tuple[str, ...],
+    libraries: tuple[str, ...],
     parameters: tuple[str, ...],
     parameter_files: tuple[str, ...],
     timeout_mins: int | None,
@@ -259,14 +285,13 @@ def create(
     show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
-    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
     from stoker.cli.loading import load_from_options, template_source
     from stoker.cli.progress import Progress
     from stoker.definition.files import in_package
     from stoker.engine.stacks import CreateRequest
     from stoker.template.nodes import plain
 
-    blueprint = BlueprintCloud(session.os_cloud) if looks_like_blueprint(template_file) else None
+    blueprint = blueprint_of(session, template_file, libraries)
     if blueprint is not None:
         # the compiled template's providers are in its files map, not beside it on disk
         session.settings = replace(session.settings, files_from_request=True)

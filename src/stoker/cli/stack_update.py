@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from stoker.cli.blueprint import library_option
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
 from stoker.errors import OperationFailed, Rejected
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     help="The new template file (with --existing: the stored one when not given).",
 )
 @environments_option
+@library_option
 @click.option(
     "--parameter",
     "parameters",
@@ -101,6 +103,7 @@ def update(
     name: str,
     template_file: str | None,
     environments: tuple[str, ...],
+    libraries: tuple[str, ...],
     parameters: tuple[str, ...],
     parameter_files: tuple[str, ...],
     existing: bool,
@@ -119,7 +122,7 @@ def update(
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
     from stoker.cli.loading import package_inputs, parameter_values, template_source
     from stoker.cli.progress import Progress
-    from stoker.cli.stack import find_stack, show_stack
+    from stoker.cli.stack import blueprint_of, find_stack, show_stack
     from stoker.definition.files import in_package
     from stoker.definition.loading import CurrentInputs, LoadOptions, load_update_definition
     from stoker.definition.requests import load_update_request
@@ -151,7 +154,28 @@ def update(
         current.parameters,
         current.template_file,
     )
-    if template_file is not None and template_file.lower().endswith(".zip"):
+    blueprint = blueprint_of(session, template_file, libraries) if template_file else None
+    if blueprint is not None:
+        # compiled first, as by `stack create` (the providers are in the files map)
+        from stoker.cli.blueprint import blueprint_request
+
+        assert template_file is not None
+        session.settings = replace(session.settings, files_from_request=True)
+        result, stored_parameters = load_update_request(
+            blueprint_request(
+                template_file,
+                environments,
+                values,
+                blueprint.os_cloud,
+                blueprint.libraries,
+                existing=blueprint.existing,
+            ),
+            options,
+            current=stored,
+            existing=existing,
+            clear=clear_parameters,
+        )
+    elif template_file is not None and template_file.lower().endswith(".zip"):
         # a package: its members are the request's files, as through the API
         result, stored_parameters = load_update_request(
             package_inputs(template_file, environments, values),

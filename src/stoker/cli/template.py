@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli.blueprint import library_option, os_cloud_option
 from stoker.cli.loading import load_from_options, template_source
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
@@ -111,20 +112,36 @@ def _finish(result: LoadResult, given: str) -> StackDefinition:
     show_default=True,
     help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
 )
-def validate(fmt: str, show_nested: bool, max_nested_depth: int, **kwargs: Any) -> None:
+@library_option
+@os_cloud_option
+def validate(
+    fmt: str,
+    show_nested: bool,
+    max_nested_depth: int,
+    libraries: tuple[str, ...],
+    os_cloud: str | None,
+    **kwargs: Any,
+) -> None:
     """Validate TEMPLATE and print its description and parameters, as Heat's validate does.
 
     Provider templates (through the environment's resource_registry or a template path as
     the type) and the children of groups, chains and inline stacks are validated too, as
-    far as their inputs are known: the whole tree, not only the top template.
+    far as their inputs are known: the whole tree, not only the top template. A blueprint
+    (or a package holding one) is compiled first, as `stack create` does, and the result
+    validated; compiling it needs a cloud for its flavors and images (--os-cloud).
     """
+    from stoker.cli.blueprint import BlueprintCloud, context_lookup, looks_like_blueprint
     from stoker.definition.files import FilesMap, in_package
 
-    result = _load(**kwargs, require_all=False)
+    blueprint = None
+    if looks_like_blueprint(kwargs["template_file"]):
+        blueprint = BlueprintCloud(os_cloud, context_lookup(os_cloud), libraries)
+    result = _load(**kwargs, require_all=False, blueprint=blueprint)
     top = template_source(kwargs["template_file"])
     files_root = os.path.dirname(top) if kwargs["restrict_files"] else None
-    package = in_package(os.path.dirname(top)) and result.definition is not None
-    # a package's providers are its members (its files map), never files on disk
+    package = in_package(os.path.dirname(top)) or blueprint is not None
+    # a package's providers are its members (its files map), never files on disk; so are
+    # a compiled blueprint's library templates
     source = FilesMap(result.definition.files) if package and result.definition else None
     tree = TreeCheck(
         default_registry(),
