@@ -46,3 +46,34 @@ def test_retained_resources_stay_in_the_cloud_after_the_stack_is_deleted(
     for name in ("kept", "kept_by_param"):
         assert admin.network.find_network(ids[name]) is not None, name
         admin.network.delete_network(ids[name])
+
+
+def test_a_retained_resource_an_update_removes_stays_in_the_cloud(
+    db_url: str, cloud_env: dict[str, str], admin: Any, tmp_path: Path
+) -> None:
+    before = tmp_path / "before.yaml"
+    before.write_text(
+        "heat_template_version: wallaby\n"
+        "resources:\n"
+        "  kept: {type: OS::Neutron::Net, deletion_policy: Retain}\n"
+        "  gone: {type: OS::Neutron::Net}\n"
+        "  stays: {type: OS::Neutron::Net}\n"
+    )
+    after = tmp_path / "after.yaml"
+    after.write_text(
+        "heat_template_version: wallaby\nresources:\n  stays: {type: OS::Neutron::Net}\n"
+    )
+
+    def stoker(*args: str) -> Any:
+        return CliRunner().invoke(cli, ["--db", db_url, "stack", *args])
+
+    assert stoker("create", "retainupd", "-t", str(before)).exit_code == 0
+    listed = json.loads(stoker("resource", "list", "retainupd", "-f", "json").stdout)
+    ids = {r["resource_name"]: r["physical_resource_id"] for r in listed}
+    updated = stoker("update", "retainupd", "-t", str(after))
+    assert updated.exit_code == 0, updated.output
+    assert admin.network.find_network(ids["gone"]) is None
+    assert admin.network.find_network(ids["kept"]) is not None
+    assert stoker("delete", "retainupd", "--yes").exit_code == 0
+    assert admin.network.find_network(ids["stays"]) is None
+    admin.network.delete_network(ids["kept"])

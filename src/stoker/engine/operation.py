@@ -152,6 +152,9 @@ class Operation:
         self.cancellable = True
         #: an update: the resources whose template ``metadata`` alone may have changed
         self.metadata_changed: frozenset[str] = frozenset()
+        #: the stored previous template's resources (read once, for the deletion policy of
+        #: a resource an update removes: it is in the old definition only)
+        self._previous_resources: dict[str, Any] | None = None
 
     def attach(self, fence: leases.Fence) -> None:
         """From now on every write is checked against this claim (see `leases.Fence`)."""
@@ -547,6 +550,13 @@ class Operation:
         """The effect of deleting a resource: its nested stack, or its plugin's delete;
         none at all under ``deletion_policy: Retain``, as Heat skips the handler (the
         physical resource, or the child stack, is left where it is)."""
+        removed = self.definition is not None and record.name not in self.current_resources()
+        if removed and self._previous_resources is None:
+            stored = await asyncio.to_thread(self.engine.store.previous_definition, self.stack.id)
+            resources = stored.template.get("resources") if stored is not None else None
+            if not isinstance(resources, dict):  # a CFN template's section
+                resources = stored.template.get("Resources") if stored is not None else None
+            self._previous_resources = resources if isinstance(resources, dict) else {}
         if self.deletion_policy(record.name) == "retain":
             return
         child_id = record.data.get("child_id")
@@ -573,6 +583,10 @@ class Operation:
             else:
                 await plugin.delete(context)
 
+    def current_resources(self) -> Mapping[str, Any]:
+        """The resources of the definition this operation runs (none if it has none)."""
+        return self.definition.template.resources if self.definition is not None else {}
+
     def deletion_policy(self, name: str) -> str:
         """The resource's ``deletion_policy`` in this operation's definition (a delete's:
         the one the stack stored), lower case ("delete" when it names none, or is not a
@@ -585,6 +599,13 @@ class Operation:
                 return "delete"
         resource = definition.template.resources.get(name)
         policy = resource.deletion_policy if resource is not None else None
+        if resource is None and self._previous_resources is not None:
+            # removed by an update: the policy its own (old) definition gave it, as Heat
+            # deletes an old resource under its own template; a plain string only
+            old = self._previous_resources.get(name)
+            if isinstance(old, dict):
+                found = old.get("deletion_policy", old.get("DeletionPolicy"))
+                return found.lower() if isinstance(found, str) else "delete"
         if policy is not None and not isinstance(policy, str):
             # a function (get_param): Heat resolves it when the resource is deleted
             try:
