@@ -28,7 +28,7 @@ from itertools import islice
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from stoker.engine.state import EventRecord, Status
+from stoker.engine.state import Action, EventRecord, Status
 
 if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need none of it
     from rich.console import Console
@@ -38,6 +38,11 @@ if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need n
 STACK_TYPE = "OS::Heat::Stack"
 _RUNNING_SHOWN = 3  # paths of running resources listed under the counts
 _REDRAW_S = 1 / 8  # the live view is redrawn at most this often (as rich refreshes it)
+#: ``CREATE_COMPLETE`` per (action, status), made once: an enum's ``.value`` is a
+#: descriptor call, and an event line needed two of them
+_LABELS = {
+    (action, status): f"{action.value}_{status.value}" for action in Action for status in Status
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +64,7 @@ def event_line(event: EventRecord, name: str | None = None, stamp: str | None = 
     as `time_stamp` writes it, when the caller has it already)."""
     if stamp is None:
         stamp = time_stamp(event.time)
-    return (
-        f"{stamp} [{name or event.resource_name}]: {event.action.value}_{event.status.value}  "
-        f"{event.reason}"
-    )
+    return f"{stamp} [{name or event.resource_name}]: {_LABELS[event.action, event.status]}  {event.reason}"
 
 
 def time_stamp(when: datetime) -> str:
