@@ -64,7 +64,8 @@ def event_line(event: EventRecord, name: str | None = None, stamp: str | None = 
     as `time_stamp` writes it, when the caller has it already)."""
     if stamp is None:
         stamp = time_stamp(event.time)
-    return f"{stamp} [{name or event.resource_name}]: {_LABELS[event.action, event.status]}  {event.reason}"
+    label = _LABELS[event.action, event.status]
+    return f"{stamp} [{name or event.resource_name}]: {label}  {event.reason}"
 
 
 def time_stamp(when: datetime) -> str:
