@@ -23,7 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import islice
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need n
 
 STACK_TYPE = "OS::Heat::Stack"
 _RUNNING_SHOWN = 3  # paths of running resources listed under the counts
+_SECOND = timedelta(seconds=1)
 _REDRAW_S = 1 / 8  # the live view is redrawn at most this often (as rich refreshes it)
 #: ``CREATE_COMPLETE`` per (action, status), made once: an enum's ``.value`` is a
 #: descriptor call, and an event line needed two of them
@@ -103,6 +104,7 @@ class Progress:
         self._drawn = 0.0  # when the live view was last redrawn (monotonic)
         self._lines: list[str] = []  # event lines not yet written
         self._second: datetime | None = None  # the second `_stamp` was written for
+        self._next: datetime | None = None  # the second after it
         self._stamp = ""
 
     @property
@@ -153,9 +155,11 @@ class Progress:
 
     def _stamp_of(self, when: datetime) -> str:
         """`time_stamp`, written once per second (thousands of events share one)."""
+        second, after = self._second, self._next
+        if second is not None and after is not None and second <= when < after:
+            return self._stamp  # no new datetime made
         second = when.replace(microsecond=0)
-        if second != self._second:
-            self._second, self._stamp = second, time_stamp(second)
+        self._second, self._next, self._stamp = second, second + _SECOND, time_stamp(second)
         return self._stamp
 
     def _set(self, key: tuple[str, str], status: Status) -> None:
