@@ -49,8 +49,8 @@ def test_what_rich_would_interpret_is_left_to_rich() -> None:
     assert plain_text([], ["a"]) is None  # Rich's empty table
     assert plain_text([{"a[b]": "x"}], ["a[b]"]) is None  # markup in a heading
     assert plain_text([{"a": "é"}], ["a"]) is None  # a wide or combining character
-    assert plain_text([{"a": "x\ny"}], ["a"]) is None  # a cell of two lines
-    assert plain_text([{"a": {"k": 1, "j": 2}}], ["a"]) is None
+    assert plain_text([{"a": "x\n\ny"}], ["a"]) is None  # an empty line in a cell
+    assert plain_text([{"a": "x\n"}], ["a"]) is None
 
 
 _KEYS = st.text(alphabet="abcxyz_09:[]/ é", min_size=1, max_size=8)
@@ -80,7 +80,8 @@ _PLAIN_VALUES = st.one_of(
     st.none(),
     st.integers(),
     st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=12),
-    st.dictionaries(st.just("k"), st.integers(), max_size=1),
+    st.dictionaries(st.sampled_from("kj"), st.integers(), max_size=2),  # lines: k=1, j=2
+    st.lists(st.text(alphabet="ab ", min_size=1, max_size=4), max_size=3).map("\n".join),
 )
 
 

@@ -4,9 +4,10 @@
 unwrapped (see `stoker.cli.output.console`) and without colour. Importing Rich and
 measuring cells costs ~40 ms of a ~300 ms command, so the plain case is drawn here: a
 ``box.HEAVY_HEAD`` table, one space of padding each side, cells left-justified. It is
-taken only where the result is certainly Rich's: single-line cells of printable ASCII
-(one column per character, nothing Rich would interpret) and headings of letters, digits
-and single spaces (a heading is Rich markup, where ``[`` and ``:name:`` mean something).
+taken only where the result is certainly Rich's: cells of printable ASCII lines (one
+column per character, nothing Rich would interpret; a cell of several lines, as a
+``stack show`` of parameters, has no empty line) and headings of letters, digits and
+single spaces (a heading is Rich markup, where ``[`` and ``:name:`` mean something).
 Anything else returns None and Rich draws it; a test compares the two on random tables.
 """
 
@@ -25,9 +26,19 @@ def plain_table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str |
         return None
     if not all(_HEADING.fullmatch(h) for h in headings):
         return None
-    if not all(len(row) == len(headings) and all(map(_CELL.fullmatch, row)) for row in rows):
+    if not all(len(row) == len(headings) for row in rows):
         return None
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headings)]
+    split = [[cell.split("\n") for cell in row] for row in rows]
+    for row in split:
+        for cell in row:
+            if len(cell) > 1 and not all(cell):
+                return None  # an empty line in a cell: left to Rich
+            if not all(map(_CELL.fullmatch, cell)):
+                return None
+    widths = [
+        max(len(h), *(len(text) for row in split for text in row[i]))
+        for i, h in enumerate(headings)
+    ]
     if not all(widths):
         return None
 
@@ -39,6 +50,9 @@ def plain_table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str |
         return left + middle.join(horizontal * (w + 2) for w in widths) + right
 
     lines = [rule("┏", "┳", "┓", "━"), line(headings, "┃"), rule("┡", "╇", "┩", "━")]
-    lines.extend(line(row, "│") for row in rows)
+    for row in split:
+        height = max(map(len, row))
+        for index in range(height):
+            lines.append(line([c[index] if index < len(c) else "" for c in row], "│"))
     lines.append(rule("└", "┴", "┘", "─"))
     return "\n".join(lines) + "\n"

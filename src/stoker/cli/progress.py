@@ -23,12 +23,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import islice
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from stoker.engine.state import EventRecord, Status
+from stoker.engine.state import Action, EventRecord, Status
 
 if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need none of it
     from rich.console import Console
@@ -37,7 +37,13 @@ if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need n
 
 STACK_TYPE = "OS::Heat::Stack"
 _RUNNING_SHOWN = 3  # paths of running resources listed under the counts
+_SECOND = timedelta(seconds=1)
 _REDRAW_S = 1 / 8  # the live view is redrawn at most this often (as rich refreshes it)
+#: ``CREATE_COMPLETE`` per (action, status), made once: an enum's ``.value`` is a
+#: descriptor call, and an event line needed two of them
+_LABELS = {
+    (action, status): f"{action.value}_{status.value}" for action in Action for status in Status
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +65,8 @@ def event_line(event: EventRecord, name: str | None = None, stamp: str | None = 
     as `time_stamp` writes it, when the caller has it already)."""
     if stamp is None:
         stamp = time_stamp(event.time)
-    return (
-        f"{stamp} [{name or event.resource_name}]: {event.action.value}_{event.status.value}  "
-        f"{event.reason}"
-    )
+    label = _LABELS[event.action, event.status]
+    return f"{stamp} [{name or event.resource_name}]: {label}  {event.reason}"
 
 
 def time_stamp(when: datetime) -> str:
@@ -100,6 +104,7 @@ class Progress:
         self._drawn = 0.0  # when the live view was last redrawn (monotonic)
         self._lines: list[str] = []  # event lines not yet written
         self._second: datetime | None = None  # the second `_stamp` was written for
+        self._next: datetime | None = None  # the second after it
         self._stamp = ""
 
     @property
@@ -150,9 +155,11 @@ class Progress:
 
     def _stamp_of(self, when: datetime) -> str:
         """`time_stamp`, written once per second (thousands of events share one)."""
+        second, after = self._second, self._next
+        if second is not None and after is not None and second <= when < after:
+            return self._stamp  # no new datetime made
         second = when.replace(microsecond=0)
-        if second != self._second:
-            self._second, self._stamp = second, time_stamp(second)
+        self._second, self._next, self._stamp = second, second + _SECOND, time_stamp(second)
         return self._stamp
 
     def _set(self, key: tuple[str, str], status: Status) -> None:

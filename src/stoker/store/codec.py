@@ -26,6 +26,9 @@ def _aware_utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
+# A transition's time is written twice (the row's updated_at, the event's time) and the
+# rows of one batch share their created_at: remembering recent ones halves the encoding.
+@lru_cache(maxsize=4096)
 def _sqlite_time_in(value: datetime | None) -> str | None:
     if value is None:
         return None
