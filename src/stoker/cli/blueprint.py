@@ -27,6 +27,13 @@ class BlueprintCloud:
     #: ``--library`` directories, after the built-in library
     libraries: tuple[str, ...] = ()
 
+    def request(self, path: str, environments: tuple[str, ...], values: dict[str, str]) -> Any:
+        """The blueprint at ``path`` compiled as a request's inputs (`blueprint_request`),
+        as `stack create` and `stack update` load it."""
+        return blueprint_request(
+            path, environments, values, self.os_cloud, self.libraries, existing=self.existing
+        )
+
 
 def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
     """Stack resources a fulfillment names, found in the store of ``--db`` (or

@@ -90,17 +90,9 @@ def load_from_options(
     gc.disable()
     try:
         if blueprint is not None:
-            from stoker.cli.blueprint import blueprint_request
             from stoker.definition.requests import load_request
 
-            inputs = blueprint_request(
-                template_file,
-                environments,
-                values,
-                blueprint.os_cloud,
-                blueprint.libraries,
-                existing=blueprint.existing,
-            )
+            inputs = blueprint.request(template_file, environments, values)
             return load_request(inputs, options), values
         if template_file.lower().endswith(".zip"):
             return _load_package(template_file, environments, values, options), values

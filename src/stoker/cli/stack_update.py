@@ -157,19 +157,10 @@ def update(
     blueprint = blueprint_of(session, template_file, libraries) if template_file else None
     if blueprint is not None:
         # compiled first, as by `stack create` (the providers are in the files map)
-        from stoker.cli.blueprint import blueprint_request
-
         assert template_file is not None
         session.settings = replace(session.settings, files_from_request=True)
         result, stored_parameters = load_update_request(
-            blueprint_request(
-                template_file,
-                environments,
-                values,
-                blueprint.os_cloud,
-                blueprint.libraries,
-                existing=blueprint.existing,
-            ),
+            blueprint.request(template_file, environments, values),
             options,
             current=stored,
             existing=existing,
