@@ -3,6 +3,7 @@ into a stack; one that needs a cloud the server has not chosen is a located 400.
 
 from __future__ import annotations
 
+import httpx2
 import pytest
 from starlette.testclient import TestClient
 
@@ -31,13 +32,18 @@ def resource_types(client: TestClient, url: str) -> dict[str, str]:
     return {r["resource_name"]: r["resource_type"] for r in listed}
 
 
-def test_zip_blueprint_is_compiled_with_its_content(client: TestClient) -> None:
+def post_scripts(client: TestClient, stack_name: str) -> httpx2.Response:
+    """The scripts blueprint, zipped with its setup.sh, posted as a new stack."""
     data = package({"blueprint.yaml": SCRIPTS, "setup.sh": "#!/bin/sh\necho ready\n"})
-    response = client.post(
-        "/v1/admin/stacks?stack_name=bp",
+    return client.post(
+        f"/v1/admin/stacks?stack_name={stack_name}",
         content=data,
         headers={"Content-Type": "application/zip"},
     )
+
+
+def test_zip_blueprint_is_compiled_with_its_content(client: TestClient) -> None:
+    response = post_scripts(client, "bp")
     assert response.status_code == 201, response.text
     url = response.headers["location"]
     assert resource_types(client, url) == {
@@ -67,12 +73,7 @@ def test_yaml_blueprint_that_needs_a_cloud_is_refused_with_its_position(
 def test_a_fulfillment_names_a_resource_of_a_stack_of_the_callers_project(
     client: TestClient,
 ) -> None:
-    data = package({"blueprint.yaml": SCRIPTS, "setup.sh": "#!/bin/sh\necho ready\n"})
-    response = client.post(
-        "/v1/admin/stacks?stack_name=shared",
-        content=data,
-        headers={"Content-Type": "application/zip"},
-    )
+    response = post_scripts(client, "shared")
     assert response.status_code == 201, response.text
     wait_for(client, response.headers["location"])
     text = "components:\n  web:\n    type: server\n    requires:\n"

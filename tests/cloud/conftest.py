@@ -3,13 +3,16 @@ thread of the test process, reached through a clouds.yaml entry as any cloud is.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 
 from sandbox.server import RunningSandbox
+from stoker.cli.main import cli
 from stoker.cloud import Cloud, CloudChoice
 
 
@@ -65,3 +68,23 @@ def cloud(clouds_yaml: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cloud]
     opened = Cloud(CloudChoice("sandbox"))
     yield opened
     opened.close()
+
+
+class StackCli:
+    """``stoker stack …`` run in-process on one database, against the sandbox."""
+
+    def __init__(self, db_url: str) -> None:
+        self.db_url = db_url
+
+    def __call__(self, *args: str) -> Result:
+        return CliRunner().invoke(cli, ["--db", self.db_url, "stack", *args])
+
+    def ids(self, stack: str) -> dict[str, str]:
+        """The stack's resources: name -> physical id."""
+        listed = json.loads(self("resource", "list", stack, "-f", "json").stdout)
+        return {r["resource_name"]: r["physical_resource_id"] for r in listed}
+
+
+@pytest.fixture
+def stoker(db_url: str, cloud_env: dict[str, str]) -> StackCli:
+    return StackCli(db_url)

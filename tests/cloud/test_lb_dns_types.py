@@ -34,15 +34,22 @@ def context(properties: dict[str, Any], data: dict[str, Any]) -> ResourceContext
     )
 
 
-@pytest.mark.slow  # ~0.5-1 s against the sandbox
-def test_a_member_made_before_a_crash_is_found_by_address_and_port(cloud: Cloud, admin: Any):
+def balanced_pool(admin: Any, label: str, cidr: str) -> tuple[Any, Any]:
+    """A load balancer on a new subnet with a TCP pool, both ACTIVE: (lb, pool)."""
     lbs = admin.load_balancer
-    net = admin.network.create_network(name=f"crash-{uuid.uuid4().hex[:6]}")
-    subnet = admin.network.create_subnet(network_id=net.id, cidr="10.71.0.0/24", ip_version=4)
+    net = admin.network.create_network(name=f"{label}-{uuid.uuid4().hex[:6]}")
+    subnet = admin.network.create_subnet(network_id=net.id, cidr=cidr, ip_version=4)
     lb = lbs.create_load_balancer(vip_subnet_id=subnet.id)
     lbs.wait_for_load_balancer(lb.id, interval=0.05)
     pool = lbs.create_pool(loadbalancer_id=lb.id, protocol="TCP", lb_algorithm="ROUND_ROBIN")
     lbs.wait_for_load_balancer(lb.id, interval=0.05)
+    return lb, pool
+
+
+@pytest.mark.slow  # ~0.5-1 s against the sandbox
+def test_a_member_made_before_a_crash_is_found_by_address_and_port(cloud: Cloud, admin: Any):
+    lbs = admin.load_balancer
+    lb, pool = balanced_pool(admin, "crash", "10.71.0.0/24")
     made = lbs.create_member(pool, address="10.71.0.30", protocol_port=22)  # then the crash
     lbs.wait_for_load_balancer(lb.id, interval=0.05)
 
@@ -65,12 +72,7 @@ def test_refused_member_creates_are_retried_or_fail_naming_the_call(
 ):
     monkeypatch.setattr(base, "RETRY", Backoff(first=0.01, factor=1.0, cap=0.01))
     lbs = admin.load_balancer
-    net = admin.network.create_network(name=f"refused-{uuid.uuid4().hex[:6]}")
-    subnet = admin.network.create_subnet(network_id=net.id, cidr="10.72.0.0/24", ip_version=4)
-    lb = lbs.create_load_balancer(vip_subnet_id=subnet.id)
-    lbs.wait_for_load_balancer(lb.id, interval=0.05)
-    pool = lbs.create_pool(loadbalancer_id=lb.id, protocol="TCP", lb_algorithm="ROUND_ROBIN")
-    lbs.wait_for_load_balancer(lb.id, interval=0.05)
+    lb, pool = balanced_pool(admin, "refused", "10.72.0.0/24")
     member = PoolMember(cloud)
     rule = {"service": "load-balancer", "operation": "members.create", "status": 503}
     try:

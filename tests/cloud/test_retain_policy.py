@@ -4,17 +4,14 @@ resolved first); a resource without the policy is deleted."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
-
-from stoker.cli.main import cli
+from .conftest import StackCli
 
 
 def test_retained_resources_stay_in_the_cloud_after_the_stack_is_deleted(
-    db_url: str, cloud_env: dict[str, str], admin: Any, tmp_path: Path
+    stoker: StackCli, admin: Any, tmp_path: Path
 ) -> None:
     template = tmp_path / "retain.yaml"
     template.write_text(
@@ -32,13 +29,9 @@ def test_retained_resources_stay_in_the_cloud_after_the_stack_is_deleted(
         "    type: OS::Neutron::Net\n"
     )
 
-    def stoker(*args: str) -> Any:
-        return CliRunner().invoke(cli, ["--db", db_url, "stack", *args])
-
     created = stoker("create", "retainpol", "-t", str(template))
     assert created.exit_code == 0, created.output
-    listed = json.loads(stoker("resource", "list", "retainpol", "-f", "json").stdout)
-    ids = {r["resource_name"]: r["physical_resource_id"] for r in listed}
+    ids = stoker.ids("retainpol")
 
     deleted = stoker("delete", "retainpol", "--yes")
     assert deleted.exit_code == 0, deleted.output
@@ -49,7 +42,7 @@ def test_retained_resources_stay_in_the_cloud_after_the_stack_is_deleted(
 
 
 def test_a_retained_resource_an_update_removes_stays_in_the_cloud(
-    db_url: str, cloud_env: dict[str, str], admin: Any, tmp_path: Path
+    stoker: StackCli, admin: Any, tmp_path: Path
 ) -> None:
     before = tmp_path / "before.yaml"
     before.write_text(
@@ -64,12 +57,8 @@ def test_a_retained_resource_an_update_removes_stays_in_the_cloud(
         "heat_template_version: wallaby\nresources:\n  stays: {type: OS::Neutron::Net}\n"
     )
 
-    def stoker(*args: str) -> Any:
-        return CliRunner().invoke(cli, ["--db", db_url, "stack", *args])
-
     assert stoker("create", "retainupd", "-t", str(before)).exit_code == 0
-    listed = json.loads(stoker("resource", "list", "retainupd", "-f", "json").stdout)
-    ids = {r["resource_name"]: r["physical_resource_id"] for r in listed}
+    ids = stoker.ids("retainupd")
     updated = stoker("update", "retainupd", "-t", str(after))
     assert updated.exit_code == 0, updated.output
     assert admin.network.find_network(ids["gone"]) is None

@@ -4,17 +4,14 @@ volume; the backup stays."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
-
-from stoker.cli.main import cli
+from .conftest import StackCli
 
 
 def test_a_volume_with_the_snapshot_policy_is_backed_up_then_deleted(
-    db_url: str, cloud_env: dict[str, str], admin: Any, tmp_path: Path
+    stoker: StackCli, admin: Any, tmp_path: Path
 ) -> None:
     template = tmp_path / "volume.yaml"
     template.write_text(
@@ -29,13 +26,9 @@ def test_a_volume_with_the_snapshot_policy_is_backed_up_then_deleted(
         "    properties: {size: 1}\n"
     )
 
-    def stoker(*args: str) -> Any:
-        return CliRunner().invoke(cli, ["--db", db_url, "stack", *args])
-
     created = stoker("create", "snappol", "-t", str(template))
     assert created.exit_code == 0, created.output
-    listed = json.loads(stoker("resource", "list", "snappol", "-f", "json").stdout)
-    ids = {r["resource_name"]: r["physical_resource_id"] for r in listed}
+    ids = stoker.ids("snappol")
 
     deleted = stoker("delete", "snappol", "--yes")
     assert deleted.exit_code == 0, deleted.output

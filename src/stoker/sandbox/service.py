@@ -130,6 +130,22 @@ class Hub:
         return self.clock()
 
 
+class HubBackend:
+    """A service's backend over the hub: its store, its transactions, its build delay
+    (the time a new or changed object stays in its pending state)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.store = hub.store
+
+    def transaction(self) -> Any:
+        return self.store.transaction()
+
+    @property
+    def delay(self) -> float:
+        return float(self.hub.config.build_delay)
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
 

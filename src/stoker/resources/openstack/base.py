@@ -265,10 +265,15 @@ class CloudResource(ResourcePlugin):
         _, delete_call = self.calls()
         data = dict(context.data)
         try:
-            await self.cloud.call(delete_call, lambda c: self.drop(c, physical_id, data))
+            await self.ask_change(context, delete_call, lambda c: self.drop(c, physical_id, data))
         except NotFoundError:
             return
         await self.wait_gone(context, physical_id)
+
+    async def ask_change(self, context: ResourceContext, what: str, call: Any) -> Any:
+        """``call`` through the cloud; a type whose cloud refuses changes while busy asks
+        again (Octavia)."""
+        return await self.cloud.call(what, call)
 
     async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
         delays = POLL.delays()

@@ -15,16 +15,17 @@ crash finds its member by address and port in the pool, its monitor as the pool'
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, ClassVar, TypeVar
 
 from stoker.cloud.backoff import Backoff
-from stoker.cloud.connection import NotFoundError
 from stoker.cloud.rest import find_id, remember, request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import PENDING, CloudResource, catalog_schemas, pause
+from stoker.resources.openstack.base import CloudResource, catalog_schemas, pause
 from stoker.resources.openstack.neutron import subnet_id
+
+T = TypeVar("T")
 
 #: waiting for a busy load balancer: soon at first, then every few seconds
 BUSY = Backoff(first=0.2, factor=1.5, cap=3.0)
@@ -56,8 +57,8 @@ class OctaviaResource(CloudResource):
     key: ClassVar[str]
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
-    #: property -> API field, for the properties passed through as they are
-    fields: ClassVar[Mapping[str, str]] = {}
+    #: the properties passed through as they are, each as the API field of its name
+    passed: ClassVar[tuple[str, ...]] = ()
 
     def calls(self) -> tuple[str, str]:
         kind = self.show_call.rpartition("get_")[2]
@@ -77,8 +78,8 @@ class OctaviaResource(CloudResource):
     def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
         """Properties (all, or the changed ones) as the API's fields."""
         body = {
-            field: properties[prop]
-            for prop, field in self.fields.items()
+            prop: properties[prop]
+            for prop in self.passed
             if prop in properties and properties[prop] is not None
         }
         if properties.get("tenant_id"):
@@ -148,14 +149,22 @@ class OctaviaResource(CloudResource):
     ) -> Any:
         """``call`` through the cloud, asked again while the load balancer is busy (and,
         with ``retry``, on the cloud's other "not now" answers, as every call)."""
+        return await self.until_free(context, lambda: self.cloud.call(what, call, retry=retry))
+
+    async def until_free(self, context: ResourceContext, ask: Callable[[], Awaitable[T]]) -> T:
+        """``ask()``, asked again (with backoff) while the load balancer is busy."""
         delays = BUSY.delays()
         while True:
             try:
-                return await self.cloud.call(what, call, retry=retry)
+                return await ask()
             except CloudError as error:
                 if not busy(error):
                     raise
             await pause(context, next(delays))
+
+    async def ask_change(self, context: ResourceContext, what: str, call: Any) -> Any:
+        """A change (the delete) is asked again while the load balancer is busy."""
+        return await self.while_busy(context, what, call)
 
     def create_retryable(self, error: CloudError) -> bool:
         """Only 429 and 503: Octavia's 409s say the load balancer is busy (nothing was
@@ -165,14 +174,8 @@ class OctaviaResource(CloudResource):
     async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
         """The create (see `CloudResource._make`), asked again while the load balancer is
         busy."""
-        delays = BUSY.delays()
-        while True:
-            try:
-                return await super()._make(context, name)
-            except CloudError as error:
-                if not busy(error):
-                    raise
-            await pause(context, next(delays))
+        make = super()._make
+        return await self.until_free(context, lambda: make(context, name))
 
     async def create(self, context: ResourceContext) -> None:
         if PARENT not in context.data:
@@ -185,20 +188,6 @@ class OctaviaResource(CloudResource):
         """The id of the object this one lives under, when its path names it."""
         return None
 
-    async def delete(self, context: ResourceContext) -> None:
-        physical_id = context.physical_id
-        if physical_id is None and context.data.get(PENDING):
-            physical_id = await self._find(context, str(context.data[PENDING]))
-        if physical_id is None:
-            return
-        _, delete_call = self.calls()
-        data = dict(context.data)
-        try:
-            await self.while_busy(context, delete_call, lambda c: self.drop(c, physical_id, data))
-        except NotFoundError:
-            return
-        await self.wait_gone(context, physical_id)
-
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         physical_id = context.physical_id
         assert physical_id is not None
@@ -210,9 +199,9 @@ class OctaviaResource(CloudResource):
 
         def apply(connection: Any) -> None:
             body = self.translate(connection, changed)
-            for prop, field in self.fields.items():
+            for prop in self.passed:
                 if prop in changed and changed[prop] is None:
-                    body[field] = None  # a property removed: back to the API's default
+                    body[prop] = None  # a property removed: back to the API's default
             if self.name_property and self.name_property in changed:
                 body["name"] = self.cloud_name(context)
             if body:
@@ -228,13 +217,7 @@ class LoadBalancer(OctaviaResource):
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_load_balancer"
     collection, key = "loadbalancers", "loadbalancer"
-    fields = {
-        "description": "description",
-        "admin_state_up": "admin_state_up",
-        "vip_address": "vip_address",
-        "provider": "provider",
-        "availability_zone": "availability_zone",
-    }
+    passed = ("description", "admin_state_up", "vip_address", "provider", "availability_zone")
     live_attributes = frozenset({"pools"})
 
     def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
@@ -247,25 +230,22 @@ class LoadBalancer(OctaviaResource):
             )
         return body
 
-    def calls(self) -> tuple[str, str]:
-        return ("load_balancer.create_load_balancer", "load_balancer.delete_load_balancer")
-
 
 class Listener(OctaviaResource):
     type_name = "OS::Octavia::Listener"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_listener"
     collection, key = "listeners", "listener"
-    fields = {
-        "description": "description",
-        "admin_state_up": "admin_state_up",
-        "protocol": "protocol",
-        "protocol_port": "protocol_port",
-        "connection_limit": "connection_limit",
-        "default_tls_container_ref": "default_tls_container_ref",
-        "sni_container_refs": "sni_container_refs",
-        "allowed_cidrs": "allowed_cidrs",
-    }
+    passed = (
+        "description",
+        "admin_state_up",
+        "protocol",
+        "protocol_port",
+        "connection_limit",
+        "default_tls_container_ref",
+        "sni_container_refs",
+        "allowed_cidrs",
+    )
     live_attributes = frozenset({"default_pool_id"})
 
     def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
@@ -283,13 +263,7 @@ class Pool(OctaviaResource):
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_pool"
     collection, key = "pools", "pool"
-    fields = {
-        "description": "description",
-        "admin_state_up": "admin_state_up",
-        "protocol": "protocol",
-        "lb_algorithm": "lb_algorithm",
-        "tls_enabled": "tls_enabled",
-    }
+    passed = ("description", "admin_state_up", "protocol", "lb_algorithm", "tls_enabled")
     live_attributes = frozenset({"healthmonitor_id", "listeners", "members"})
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
@@ -321,15 +295,15 @@ class PoolMember(OctaviaResource):
     show_call = "load_balancer.get_member"
     collection, key = "members", "member"
     name_property = None
-    fields = {
-        "address": "address",
-        "protocol_port": "protocol_port",
-        "weight": "weight",
-        "admin_state_up": "admin_state_up",
-        "monitor_address": "monitor_address",
-        "monitor_port": "monitor_port",
-        "tags": "tags",
-    }
+    passed = (
+        "address",
+        "protocol_port",
+        "weight",
+        "admin_state_up",
+        "monitor_address",
+        "monitor_port",
+        "tags",
+    )
 
     def base_path(self, data: Mapping[str, Any]) -> str:
         return f"/lbaas/pools/{data.get(PARENT)}/members"
@@ -366,16 +340,16 @@ class HealthMonitor(OctaviaResource):
     show_call = "load_balancer.get_health_monitor"
     collection, key = "healthmonitors", "healthmonitor"
     name_property = None
-    fields = {
-        "admin_state_up": "admin_state_up",
-        "delay": "delay",
-        "timeout": "timeout",
-        "max_retries": "max_retries",
-        "type": "type",
-        "http_method": "http_method",
-        "url_path": "url_path",
-        "expected_codes": "expected_codes",
-    }
+    passed = (
+        "admin_state_up",
+        "delay",
+        "timeout",
+        "max_retries",
+        "type",
+        "http_method",
+        "url_path",
+        "expected_codes",
+    )
 
     def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
         body = super().translate(connection, properties)
@@ -399,13 +373,7 @@ class L7Policy(OctaviaResource):
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_l7_policy"
     collection, key = "l7policies", "l7policy"
-    fields = {
-        "description": "description",
-        "admin_state_up": "admin_state_up",
-        "action": "action",
-        "position": "position",
-        "redirect_url": "redirect_url",
-    }
+    passed = ("description", "admin_state_up", "action", "position", "redirect_url")
     live_attributes = frozenset({"rules"})
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
@@ -441,14 +409,7 @@ class L7Rule(OctaviaResource):
     show_call = "load_balancer.get_l7_rule"
     collection, key = "rules", "rule"
     name_property = None
-    fields = {
-        "admin_state_up": "admin_state_up",
-        "type": "type",
-        "compare_type": "compare_type",
-        "key": "key",
-        "value": "value",
-        "invert": "invert",
-    }
+    passed = ("admin_state_up", "type", "compare_type", "key", "value", "invert")
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         problems = super().validate(properties)

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
-from stoker.sandbox.service import Hub, new_id
+from stoker.sandbox.service import HubBackend, new_id
 
 Document = dict[str, Any]
 
@@ -111,19 +111,8 @@ def check_records(kind: str, records: Any) -> list[str]:
     return checked
 
 
-class DesignateBackend:
+class DesignateBackend(HubBackend):
     """Zones and recordsets of one sandbox; see the module docstring."""
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
-
-    def transaction(self) -> Any:
-        return self.store.transaction()
-
-    @property
-    def delay(self) -> float:
-        return float(self.hub.config.build_delay)
 
     def settle(self) -> None:
         now = self.hub.now()

@@ -35,7 +35,7 @@ from stoker.sandbox.loadbalancer.kinds import (
     POOL,
     QUOTA_NAMES,
 )
-from stoker.sandbox.service import Hub, new_id
+from stoker.sandbox.service import HubBackend, new_id
 
 Document = dict[str, Any]
 
@@ -49,19 +49,8 @@ def octavia_time(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
 
 
-class OctaviaBackend:
+class OctaviaBackend(HubBackend):
     """The load-balancing objects of one sandbox; see the module docstring."""
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
-
-    def transaction(self) -> Any:
-        return self.store.transaction()
-
-    @property
-    def delay(self) -> float:
-        return float(self.hub.config.build_delay)
 
     # -- time -------------------------------------------------------------------------
 
@@ -148,6 +137,20 @@ class OctaviaBackend:
         document.update(fields)
         self.store.insert(kind, document["id"], document, project)
         return document
+
+    def _new_under(
+        self, kind: str, parent_field: str, parent: Document, body: Mapping[str, Any], **fields: Any
+    ) -> Document:
+        """A new object under ``parent`` (a pool, a policy), its load balancer locked."""
+        lb = self.get(LOADBALANCER, parent["loadbalancer_id"], None)
+        self._lock(lb)
+        return self._new(
+            kind,
+            parent["project_id"],
+            body,
+            **{parent_field: parent["id"], "loadbalancer_id": lb["id"]},
+            **fields,
+        )
 
     @staticmethod
     def _owner(ctx_project: str, body: Mapping[str, Any], is_admin: bool) -> str:
@@ -298,14 +301,11 @@ class OctaviaBackend:
                     f"Another member on this pool is already using ip address {ip} on "
                     f"protocol_port {port}"
                 )
-        lb = self.get(LOADBALANCER, pool["loadbalancer_id"], None)
-        self._lock(lb)
-        return self._new(
+        return self._new_under(
             MEMBER,
-            pool["project_id"],
+            "pool_id",
+            pool,
             body,
-            pool_id=pool["id"],
-            loadbalancer_id=lb["id"],
             address=ip,
             protocol_port=port,
             weight=checks.integer(body, "weight", 1, minimum=0, maximum=256),
@@ -329,14 +329,11 @@ class OctaviaBackend:
                 "http_method, url_path and expected_codes are only valid for HTTP and HTTPS "
                 "health monitors."
             )
-        lb = self.get(LOADBALANCER, pool["loadbalancer_id"], None)
-        self._lock(lb)
-        return self._new(
+        return self._new_under(
             MONITOR,
-            pool["project_id"],
+            "pool_id",
+            pool,
             body,
-            pool_id=pool["id"],
-            loadbalancer_id=lb["id"],
             type=kind,
             delay=checks.integer(body, "delay", minimum=0),
             timeout=checks.integer(body, "timeout", minimum=0),
@@ -365,14 +362,11 @@ class OctaviaBackend:
         elif action == "REDIRECT_PREFIX":
             checks.required(body, "redirect_prefix")
         position = checks.integer(body, "position", minimum=1)
-        lb = self.get(LOADBALANCER, listener["loadbalancer_id"], None)
-        self._lock(lb)
-        policy = self._new(
+        policy = self._new_under(
             L7POLICY,
-            listener["project_id"],
+            "listener_id",
+            listener,
             body,
-            listener_id=listener["id"],
-            loadbalancer_id=lb["id"],
             action=action,
             position=position,
             redirect_pool_id=pool_id if action == "REDIRECT_TO_POOL" else None,
@@ -416,15 +410,12 @@ class OctaviaBackend:
         value = checks.text(body, "value", None)
         if kind in ("HEADER", "COOKIE", "SSL_DN_FIELD") and not body.get("key"):
             raise checks.validation(f"L7 rules of type {kind} need a key.")
-        lb = self.get(LOADBALANCER, policy["loadbalancer_id"], None)
-        self._lock(lb)
         body = {k: v for k, v in body.items() if k != "name"}  # rules have no name
-        rule = self._new(
+        rule = self._new_under(
             L7RULE,
-            policy["project_id"],
+            "l7policy_id",
+            policy,
             body,
-            l7policy_id=policy["id"],
-            loadbalancer_id=lb["id"],
             type=kind,
             compare_type=compare,
             key=body.get("key"),

@@ -18,7 +18,7 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider
-from stoker.sandbox.service import Hub, new_id
+from stoker.sandbox.service import HubBackend, new_id
 
 Document = dict[str, Any]
 
@@ -48,19 +48,8 @@ def invalid_input(message: str) -> BadRequest:
     return BadRequest(f"Invalid input received: {message}", kind="InvalidInput")
 
 
-class CinderBackend:
+class CinderBackend(HubBackend):
     """Volumes, attachments and types of one sandbox; also Nova's `VolumeProvider`."""
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
-
-    def transaction(self) -> Any:
-        return self.store.transaction()
-
-    @property
-    def delay(self) -> float:
-        return float(self.hub.config.build_delay)
 
     # volume types
 
