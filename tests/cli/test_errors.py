@@ -153,6 +153,7 @@ def test_one_table_maps_errors_to_exit_statuses() -> None:
     assert isinstance(ParameterValueError("x"), ValueError | StokerError)
 
 
+@pytest.mark.slow  # moved out of the default suite: its 90 s budget
 def test_every_error_class_lives_in_the_tree() -> None:
     """No module defines its own public exception outside `stoker.errors`."""
     import ast

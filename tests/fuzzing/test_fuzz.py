@@ -36,24 +36,39 @@ def space() -> Iterator[Workspace]:
         yield found
 
 
-FUZZ = settings(
-    derandomize=True,
-    database=None,
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+def fuzz(examples: int) -> settings:
+    return settings(
+        derandomize=True,
+        database=None,
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_mutated_inputs_end_in_success_or_a_located_error(family: str, space: Workspace) -> None:
-    @FUZZ
+def fuzz_family(family: str, space: Workspace, examples: int) -> None:
+    @fuzz(examples)
     @given(case=cases(family))
     def check(case: Case) -> None:
         failures = run_case(RUNNER, space, case)
         assert not failures, f"{case.describe()}\n" + "\n".join(map(str, failures))
 
     check()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_mutated_inputs_end_in_success_or_a_located_error(family: str, space: Workspace) -> None:
+    """A few inputs of each family in the default suite (its time budget is tight)."""
+    fuzz_family(family, space, 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", FAMILIES)
+def test_more_mutated_inputs_end_in_success_or_a_located_error(
+    family: str, space: Workspace
+) -> None:
+    """More of each family in the slow set, which CI runs as well."""
+    fuzz_family(family, space, 60)
 
 
 def test_the_harness_reports_a_crash_as_a_failure(space: Workspace, monkeypatch) -> None:

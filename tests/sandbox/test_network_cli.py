@@ -39,6 +39,7 @@ def clouds(sandbox: RunningSandbox, tmp_path: Path) -> Path:
     return sandbox.clouds_yaml(tmp_path / "clouds.yaml")
 
 
+@pytest.mark.slow  # moved out of the default suite: its 90 s budget
 def test_cli_creates_an_external_network(sandbox: RunningSandbox, clouds: Path, cloud: Any) -> None:
     name = f"public-{uuid.uuid4().hex[:6]}"
     network = _cli(sandbox, clouds, "network", "create", "--external", name, "-f", "json")

@@ -53,6 +53,7 @@ class Openstack:
         return json.loads(self.run(*args, "-f", "json").stdout)
 
 
+@pytest.mark.slow  # moved out of the default suite: its 90 s budget
 def test_server_create_wait_and_list(sandbox: RunningSandbox, cloud: Any, tmp_path: Path) -> None:
     osc = Openstack(sandbox, tmp_path)
     name = f"osc-{uuid.uuid4().hex[:6]}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -90,6 +91,7 @@ def test_downgrade_to_nothing_and_up_again(fresh_database_url: str) -> None:
     assert _differences(fresh_database_url) == []
 
 
+@pytest.mark.slow  # moved out of the default suite: its 90 s budget
 def test_concurrent_openers_of_a_new_database(fresh_database_url: str) -> None:
     context = multiprocessing.get_context("spawn")
     barrier = context.Barrier(3)
