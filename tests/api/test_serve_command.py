@@ -55,3 +55,19 @@ def test_an_unknown_cloud_is_refused_before_serving() -> None:
     assert result.exit_code == 2, result.output
     assert "--os-cloud no-such-cloud:" in result.output
     assert "Traceback" not in result.output
+
+
+def test_idle_connections_outlive_the_clients_poll_period(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """python-heatclient's `--wait` polls every 5 s on a pooled connection: a server that
+    closes idle connections at 5 s (uvicorn's default) races it, and the client fails with
+    "Remote end closed connection without response" (seen in CI)."""
+    import uvicorn
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: seen.update(kwargs))
+    result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.db"), "serve", "--port", "0"])
+    assert result.exit_code == 0, result.output
+    keep_alive = seen["timeout_keep_alive"]
+    assert isinstance(keep_alive, int) and keep_alive >= 30

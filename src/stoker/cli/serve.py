@@ -6,6 +6,12 @@ import click
 
 from stoker.errors import UsageError
 
+#: seconds an idle keep-alive connection stays open. uvicorn's default (5) is
+#: python-heatclient's poll period for `--wait`: the client reused its pooled connection
+#: just as the server closed it and failed with "Remote end closed connection without
+#: response" (seen in CI). Heat's own API keeps idle client sockets for 900 s.
+KEEP_ALIVE = 75
+
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -180,6 +186,7 @@ def serve(
         port=port,
         workers=workers,
         log_level="warning",
+        timeout_keep_alive=KEEP_ALIVE,
     )
 
 
