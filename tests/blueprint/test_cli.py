@@ -92,3 +92,25 @@ def test_stack_create_compiles_a_blueprint_and_keeps_it_as_its_source(tmp_path: 
     assert script == "#!/bin/sh\necho ready\n"
     code, _, err = run("--db", db, "stack", "template", "show", "nosuch", "--source")
     assert code == 1 and "could not be found" in err
+
+
+def test_compile_output_into_a_new_directory(tmp_path: Path) -> None:
+    source = tmp_path / "scripts.yaml"
+    source.write_text(SCRIPTS)
+    (tmp_path / "setup.sh").write_text("echo hi\n")
+    out = tmp_path / "out" / "stack.yaml"
+    code, _, err = run("blueprint", "compile", str(source), "-o", str(out))
+    assert code == 0, err
+    assert out.exists() and (tmp_path / "out" / "stack.env.yaml").exists()
+
+
+def test_an_unfulfilled_requirement_is_explained_without_an_empty_reason(tmp_path: Path) -> None:
+    path = tmp_path / "amb.yaml"
+    path.write_text(
+        "components:\n  web:\n    content: hello.war\n    requires:\n"
+        "      - type: com.example.java:WarDeploymentRequirement\n"
+    )
+    code, out, err = run("blueprint", "explain", str(path))
+    assert code == 1
+    assert "fulfilled by nothing\n" in out
+    assert f"{path}:5:" in err and "2 library templates fulfil it" in err

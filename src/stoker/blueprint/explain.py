@@ -122,7 +122,8 @@ def render(explained: dict[str, Any]) -> str:
             )
             if requirement.get("kind") == "component":
                 who = ", ".join(requirement["fulfilled_by"]) or "nothing"
-                head += f": fulfilled by {who}: {requirement['why']}"
+                why = requirement["why"]
+                head += f": fulfilled by {who}" + (f": {why}" if why else "")
             elif requirement.get("kind") == "cloud":
                 head += ": answered by the cloud"
             lines.append(head)

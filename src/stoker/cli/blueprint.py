@@ -208,12 +208,15 @@ def compile_command(
     directory = os.path.dirname(os.path.abspath(output))
     stem = os.path.splitext(output)[0]
     written = [output, f"{stem}.env.yaml"]
+    os.makedirs(directory, exist_ok=True)  # -o out/stack.yaml makes out/, as -o means it
     with open(output, "w", encoding="utf-8") as handle:
         handle.write(compiled.text)
     with open(written[1], "w", encoding="utf-8") as handle:
         handle.write(compiled.environment_text())
     for name, text in compiled.files.items():
-        with open(os.path.join(directory, name), "w", encoding="utf-8") as handle:
+        target = os.path.join(directory, name)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as handle:
             handle.write(text)
         written.append(os.path.join(os.path.dirname(output), name))
     click.echo("wrote " + ", ".join(written), err=True)
