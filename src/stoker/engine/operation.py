@@ -24,7 +24,7 @@ from stoker.definition.sensitive import (
     withhold,
 )
 from stoker.definition.stack import StackDefinition
-from stoker.engine import cancel, leases, nested, testpoints
+from stoker.engine import cancel, deletion, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
 from stoker.engine.resolution import Resolution
 from stoker.engine.runtime import view_of
@@ -45,7 +45,7 @@ from stoker.errors import (
     ResourceFailure,
     StokerError,
 )
-from stoker.functions.base import OMIT, Unresolved, resolve
+from stoker.functions.base import OMIT, resolve
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.nested import NestedStackPlugin
 from stoker.resources.schema import validate_properties
@@ -153,8 +153,8 @@ class Operation:
         #: an update: the resources whose template ``metadata`` alone may have changed
         self.metadata_changed: frozenset[str] = frozenset()
         #: the stored previous template's resources (read once, for the deletion policy of
-        #: a resource an update removes: it is in the old definition only)
-        self._previous_resources: dict[str, Any] | None = None
+        #: a resource an update removes: it is in the old definition only; see `deletion`)
+        self.previous_resources: dict[str, Any] | None = None
 
     def attach(self, fence: leases.Fence) -> None:
         """From now on every write is checked against this claim (see `leases.Fence`)."""
@@ -566,14 +566,8 @@ class Operation:
         """The effect of deleting a resource: its nested stack, or its plugin's delete;
         none at all under ``deletion_policy: Retain``, as Heat skips the handler (the
         physical resource, or the child stack, is left where it is)."""
-        removed = self.definition is not None and record.name not in self.current_resources()
-        if removed and self._previous_resources is None:
-            stored = await asyncio.to_thread(self.engine.store.previous_definition, self.stack.id)
-            resources = stored.template.get("resources") if stored is not None else None
-            if not isinstance(resources, dict):  # a CFN template's section
-                resources = stored.template.get("Resources") if stored is not None else None
-            self._previous_resources = resources if isinstance(resources, dict) else {}
-        if self.deletion_policy(record.name) == "retain":
+        policy = await deletion.policy_of(self, record.name)
+        if policy == "retain":
             return
         child_id = record.data.get("child_id")
         if child_id:
@@ -594,38 +588,7 @@ class Operation:
                 raise ResourceFailure(type_not_runnable(record.type))
         if plugin is not None:
             context = self.resource_context(record, record.properties)
-            if plugin.snapshot_delete and self.deletion_policy(record.name) == "snapshot":
+            if plugin.snapshot_delete and policy == "snapshot":
                 await plugin.snapshot_and_delete(context)
             else:
                 await plugin.delete(context)
-
-    def current_resources(self) -> Mapping[str, Any]:
-        """The resources of the definition this operation runs (none if it has none)."""
-        return self.definition.template.resources if self.definition is not None else {}
-
-    def deletion_policy(self, name: str) -> str:
-        """The resource's ``deletion_policy`` in this operation's definition (a delete's:
-        the one the stack stored), lower case ("delete" when it names none, or is not a
-        string, resolved if it is a function)."""
-        definition = self.definition
-        if definition is None:
-            try:
-                definition = self.engine.definition_of(self.stack)
-            except StokerError:
-                return "delete"
-        resource = definition.template.resources.get(name)
-        policy = resource.deletion_policy if resource is not None else None
-        if resource is None and self._previous_resources is not None:
-            # removed by an update: the policy its own (old) definition gave it, as Heat
-            # deletes an old resource under its own template; a plain string only
-            old = self._previous_resources.get(name)
-            if isinstance(old, dict):
-                found = old.get("deletion_policy", old.get("DeletionPolicy"))
-                return found.lower() if isinstance(found, str) else "delete"
-        if policy is not None and not isinstance(policy, str):
-            # a function (get_param): Heat resolves it when the resource is deleted
-            try:
-                policy = resolve(policy, self.engine.runtime(definition, self.records))
-            except (FunctionError, Unresolved):
-                policy = None
-        return policy.lower() if isinstance(policy, str) else "delete"
