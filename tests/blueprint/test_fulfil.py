@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from stoker.blueprint.build import Source, analyse
-from stoker.blueprint.fulfil import Resolution
+from stoker.blueprint.resolution import Resolution
 
 from .conftest import PAIRS, analysed, example
 

@@ -14,10 +14,11 @@ from stoker.blueprint import codes
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.compile import Compiled, ContentReader, compile_blueprint
 from stoker.blueprint.existing import ExistingLookup
-from stoker.blueprint.fulfil import Resolution, resolve
+from stoker.blueprint.fulfil import resolve
 from stoker.blueprint.library import load_library
 from stoker.blueprint.model import Blueprint
 from stoker.blueprint.parse import parse_blueprint
+from stoker.blueprint.resolution import Resolution
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.template.loader import LoadLimits, load_document

@@ -27,15 +27,15 @@ from stoker.blueprint.cloudfacts import (
     size_mb,
 )
 from stoker.blueprint.flow import flow_edges, output_source, resource_of
-from stoker.blueprint.fulfil import (
+from stoker.blueprint.library import LibraryType
+from stoker.blueprint.model import Component, Requirement
+from stoker.blueprint.resolution import (
     CLOUD_TYPES,
     JURISDICTION,
     Fulfilment,
     Rejection,
     Resolution,
 )
-from stoker.blueprint.library import LibraryType
-from stoker.blueprint.model import Component, Requirement
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import RequirementUnmet
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from stoker.blueprint.compile import Compiled
-from stoker.blueprint.fulfil import Fulfilment, Resolution
 from stoker.blueprint.model import Requirement
+from stoker.blueprint.resolution import Fulfilment, Resolution
 
 
 def _requirement(

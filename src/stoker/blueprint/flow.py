@@ -12,7 +12,7 @@ from stoker.blueprint.model import Requirement
 from stoker.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from stoker.blueprint.fulfil import Resolution
+    from stoker.blueprint.resolution import Resolution
 
 
 def output_source(resolution: Resolution, component_id: str, output: str) -> str | None:

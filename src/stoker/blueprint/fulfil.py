@@ -1,5 +1,5 @@
-"""Type inference and fulfilment: which library template each component is, and which
-component fulfils each requirement.
+"""Fulfilment: which component fulfils each requirement of a blueprint, once
+`stoker.blueprint.inference` has chosen every component's type.
 
 The rule is seed 003's, applied to components: a candidate qualifies when it declares the
 capability asked for (a component type in ``component``, a requirement type in ``offers``,
@@ -13,129 +13,45 @@ server, an app server's host), which in turn has its own requirements fulfilled.
 
 from __future__ import annotations
 
-import fnmatch
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.blueprint import codes
 from stoker.blueprint.existing import (
     USABLE,
     ExistingLookup,
-    ExistingResource,
     StackReference,
     existing_types,
     parse_reference,
     unchanged_reason,
 )
 from stoker.blueprint.flow import find_cycle
+from stoker.blueprint.inference import TypeInference
 from stoker.blueprint.library import Library, LibraryType
-from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
+from stoker.blueprint.model import Blueprint, Component, Requirement
+from stoker.blueprint.resolution import (
+    CLOUD_TYPES,
+    GLOBAL_TYPES,
+    PROVIDERS,
+    Fulfilment,
+    Rejection,
+    Resolution,
+    TypeChoice,
+    listed,
+)
 from stoker.diagnostics import Diagnostic, Span
-
-PROVIDERS = "providers"
-JURISDICTION = "jurisdiction"
-GLOBAL_TYPES = (PROVIDERS, JURISDICTION)
-#: requirements the cloud answers (a flavor, an image), not another component
-CLOUD_TYPES = ("minRam", "minCpu", "minDisk", "os")
-HOST = "host"
-
-
-@dataclass(frozen=True, slots=True)
-class Rejection:
-    candidate: str
-    reason: str
-
-    def render(self) -> str:
-        return f"{self.candidate}: {self.reason}"
-
-
-@dataclass(slots=True)
-class TypeChoice:
-    chosen: LibraryType | None
-    how: str  # "explicit", or what it was inferred from
-    rejected: list[Rejection] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Fulfilment:
-    requirement: Requirement
-    kind: str  # "component", "cloud", "global"
-    fulfillers: list[str] = field(default_factory=list)
-    why: str = ""
-    rejected: list[Rejection] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Resolution:
-    blueprint: Blueprint
-    library: Library
-    choices: dict[str, TypeChoice] = field(default_factory=dict)
-    fulfilments: list[Fulfilment] = field(default_factory=list)
-    #: a nested component (a tier's nodespec) -> the component it is made inside
-    nested_in: dict[str, str] = field(default_factory=dict)
-    #: a fulfillment entry naming a resource of an existing stack -> that resource
-    #: (its type is in ``choices`` under the same key)
-    existing: dict[str, ExistingResource] = field(default_factory=dict)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    def type_of(self, component_id: str) -> LibraryType | None:
-        choice = self.choices.get(component_id)
-        return choice.chosen if choice else None
-
-    def for_component(self, component_id: str) -> list[Fulfilment]:
-        return [f for f in self.fulfilments if f.requirement.owner == component_id]
-
-    def global_requirement(self, kind: str) -> Requirement | None:
-        for requirement in self.blueprint.requires:
-            if requirement.type == kind:
-                return requirement
-        return None
-
-    def host_of(self, component_id: str) -> str | None:
-        for f in self.for_component(component_id):
-            if f.requirement.type == HOST and f.fulfillers:
-                return f.fulfillers[0]
-        return None
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.is_error for d in self.diagnostics)
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_]+", "_", re.split(r"[.:]", text)[-1]).strip("_").lower()
 
 
-def _listed(rejections: list[Rejection]) -> str:
-    return "; ".join(r.render() for r in rejections) if rejections else "the library has none"
-
-
-class _Resolver:
+class _Resolver(TypeInference):
     def __init__(
         self, blueprint: Blueprint, library: Library, existing: ExistingLookup | None = None
     ) -> None:
-        self.blueprint = blueprint
-        self.library = library
+        super().__init__(blueprint, library)
         self.existing = existing
-        self.result = Resolution(blueprint, library)
-        self.allow: list[str] = []
-        self.deny: list[str] = []
-
-    # ----------------------------------------------------------------- helpers
-    def error(self, code: str, message: str, subject: Requirement | Component) -> None:
-        span = subject.span or Span(self.blueprint.file, 1, 1)
-        self.result.diagnostics.append(Diagnostic(code, message, subject.path, span))
-
-    def provider_reason(self, candidate: LibraryType) -> str | None:
-        name = candidate.implementation
-        for pattern in self.deny:
-            if fnmatch.fnmatchcase(name, pattern):
-                return f"the global providers requirement denies it ({pattern})"
-        if self.allow and not any(fnmatch.fnmatchcase(name, p) for p in self.allow):
-            allowed = ", ".join(self.allow)
-            return f"the global providers requirement allows only {allowed}"
-        return None
 
     def globals_first(self) -> None:
         for requirement in self.blueprint.requires:
@@ -168,177 +84,6 @@ class _Resolver:
                 self.deny = _globs(requirement.attributes.get("deny"))
                 why = f"allow {self.allow or ['*']}, deny {self.deny or []}"
             self.result.fulfilments.append(Fulfilment(requirement, "global", why=why))
-
-    # ----------------------------------------------------------------- types
-    def pointing(self, component_id: str) -> list[Requirement]:
-        everyone = [r for c in self.blueprint.components.values() for r in c.requires]
-        return [r for r in everyone if component_id in r.fulfillment]
-
-    def choose_type(self, component: Component) -> None:
-        if component.type is not None:
-            self.choose_explicit(component, component.type)
-        else:
-            self.infer_type(component)
-
-    def choose_explicit(self, component: Component, kind: str) -> None:
-        candidates = self.library.implementing(kind)
-        rejected = []
-        for candidate in candidates:
-            reason = self.provider_reason(candidate)
-            if reason:
-                rejected.append(Rejection(candidate.describe(), reason))
-        chosen = [c for c in candidates if self.provider_reason(c) is None]
-        if len(chosen) == 1:
-            self.result.choices[component.id] = TypeChoice(chosen[0], "explicit", rejected)
-            return
-        if not candidates:
-            known = sorted({name for t in self.library.types for name in t.components})
-            self.error(
-                codes.BLUEPRINT_TYPE,
-                f'component "{component.id}": unknown component type "{kind}"; '
-                f"the library has {', '.join(known)}",
-                component,
-            )
-        else:
-            self.type_error(component, f'type "{kind}"', chosen, rejected)
-        self.result.choices[component.id] = TypeChoice(None, "explicit", rejected)
-
-    def infer_type(self, component: Component) -> None:
-        pointing = [r for r in self.pointing(component.id) if r.type]
-        own = [r.type for r in component.requires if r.type and r.type not in GLOBAL_TYPES]
-        reasons: list[str] = []
-        if pointing:
-            reasons.append(
-                "the requirements pointing at it ("
-                + ", ".join(f"{r.type} of {r.owner}" for r in pointing)
-                + ")"
-            )
-        if own:
-            reasons.append("its own requirements (" + ", ".join(own) + ")")
-        if component.content is not None:
-            reasons.append("its content")
-        if not reasons:
-            self.error(
-                codes.BLUEPRINT_TYPE,
-                f'component "{component.id}" has no type, and nothing to infer one from: give '
-                "it a type, requirements, or point a requirement at it with fulfillment",
-                component,
-            )
-            self.result.choices[component.id] = TypeChoice(None, "")
-            return
-        how = "inferred from " + " and ".join(reasons)
-        chosen: list[LibraryType] = []
-        rejected: list[Rejection] = []
-        for candidate in self.library.types:
-            reason = self.inference_reason(candidate, pointing, own, component)
-            if reason is None:
-                reason = self.provider_reason(candidate)
-            if reason is None:
-                chosen.append(candidate)
-            elif _related(candidate, pointing, own):
-                # only near misses are worth showing: a template that offers or
-                # understands something asked for here
-                rejected.append(Rejection(candidate.describe(), reason))
-        if len(chosen) == 1:
-            self.result.choices[component.id] = TypeChoice(chosen[0], how, rejected)
-            component.type = chosen[0].primary
-            component.type_from = how
-            return
-        self.type_error(component, "a type " + how, chosen, rejected)
-        self.result.choices[component.id] = TypeChoice(None, how, rejected)
-
-    @staticmethod
-    def inference_reason(
-        candidate: LibraryType, pointing: list[Requirement], own: list[str], component: Component
-    ) -> str | None:
-        for requirement in pointing:
-            assert requirement.type is not None
-            if requirement.type not in candidate.offers:
-                return f"it does not offer {requirement.type}"
-        for kind in own:
-            if not candidate.understands(kind):
-                return f"it does not understand requirement {kind}"
-        if component.content is not None and candidate.content is None:
-            return "it takes no content"
-        return None
-
-    def type_error(
-        self,
-        component: Component,
-        wanted: str,
-        chosen: list[LibraryType],
-        rejected: list[Rejection],
-    ) -> None:
-        if chosen:
-            names = ", ".join(c.describe() for c in chosen)
-            self.error(
-                codes.BLUEPRINT_AMBIGUOUS,
-                f'component "{component.id}": {len(chosen)} library templates qualify as '
-                f"{wanted}: {names}; give it an explicit type or narrow the global providers "
-                f"requirement (rejected: {_listed(rejected)})",
-                component,
-            )
-        else:
-            self.error(
-                codes.BLUEPRINT_TYPE,
-                f'component "{component.id}": no library template qualifies as {wanted}: '
-                f"{_listed(rejected)}",
-                component,
-            )
-
-    def settle_requirements(self, component: Component) -> None:
-        """Give untyped requirements the type's default requirement type and abbreviated
-        values the requirement type's default attribute."""
-        kind = self.result.type_of(component.id)
-        if kind is None:
-            return
-        for requirement in component.requires:
-            if requirement.type is None:
-                if kind.default_requirement is None:
-                    self.error(
-                        codes.BLUEPRINT_TYPE,
-                        f'{requirement.label}: it has no type, and type "{kind.primary}" '
-                        "declares no default requirement type; write the type",
-                        requirement,
-                    )
-                    continue
-                requirement.type = kind.default_requirement
-                requirement.type_from = f"the default requirement type of {kind.primary}"
-            if requirement.abbreviated and requirement.value is not None:
-                attribute = kind.requirements.get(requirement.type)
-                if attribute is None:
-                    continue  # reported by fulfil(): not understood
-                if attribute == FULFILLMENT:
-                    values = requirement.value
-                    for item in values if isinstance(values, list) else [values]:
-                        requirement.fulfillment.append(str(item).removeprefix("id:"))
-                        requirement.fulfillment_spans.append(requirement.span)
-                else:
-                    requirement.attributes[attribute] = requirement.value
-                requirement.value = None
-
-    def infer_all(self) -> None:
-        pending = list(self.blueprint.components.values())
-        for component in pending:
-            if component.type is not None:
-                self.choose_type(component)
-                self.settle_requirements(component)
-        pending = [c for c in pending if c.id not in self.result.choices]
-        while pending:
-            ready = [c for c in pending if all(r.type for r in self.pointing(c.id))]
-            batch = ready or pending  # what is left points at itself: try anyway
-            for component in batch:
-                self.choose_type(component)
-                self.settle_requirements(component)
-            pending = [c for c in pending if c.id not in self.result.choices]
-        for component in self.blueprint.components.values():
-            kind = self.result.type_of(component.id)
-            if kind is None:
-                continue
-            for attribute in kind.nest:
-                nested = component.attributes.get(attribute)
-                if isinstance(nested, str) and nested in self.blueprint.components:
-                    self.result.nested_in[nested] = component.id
 
     # ----------------------------------------------------------------- fulfilment
     def attribute_reason(
@@ -577,7 +322,7 @@ class _Resolver:
                     codes.BLUEPRINT_AMBIGUOUS,
                     f"{requirement.label}: {len(chosen)} library templates fulfil it: {names}; "
                     "name a component with fulfillment, or narrow the global providers "
-                    f"requirement (rejected: {_listed(fulfilment.rejected)})",
+                    f"requirement (rejected: {listed(fulfilment.rejected)})",
                     requirement,
                 )
             else:
@@ -585,7 +330,7 @@ class _Resolver:
                     codes.BLUEPRINT_UNFULFILLED,
                     f"{requirement.label}: nothing fulfils it: no component of the blueprint "
                     f"offers {kind}, and no library template qualifies: "
-                    f"{_listed(fulfilment.rejected)}",
+                    f"{listed(fulfilment.rejected)}",
                     requirement,
                 )
             return None
@@ -613,12 +358,6 @@ class _Resolver:
             candidate = f"{wanted}_{number}"
             number += 1
         return candidate
-
-
-def _related(candidate: LibraryType, pointing: list[Requirement], own: list[str]) -> bool:
-    return any(r.type in candidate.offers for r in pointing) or any(
-        candidate.understands(kind) for kind in own
-    )
 
 
 def _globs(value: Any) -> list[str]:
