@@ -109,10 +109,9 @@ sys.__stdout__.write("\\n" + " ".join(sorted(during)) + "\\n")
 
 
 def test_stack_create_imports_with_the_collector_paused(tmp_path: Path) -> None:
-    """What `stack create` imports once running (the store, SQLAlchemy, the definition
-    machinery and the engine: ~10^5 objects) made no collection: each walked objects that
-    cannot be garbage (`stoker.engine.heap.collector_paused`); ~20 ms of a chain of
-    1,000's create once SQLAlchemy is loaded."""
+    """What `stack create` imports once running (the definition machinery, the engine,
+    the resource types) made no collection: each walked objects that cannot be garbage
+    (`stoker.engine.heap.collector_paused`)."""
     env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{tmp_path / 'gc.db'}"}
     create = ["stack", "create", "s1", "-t", EXAMPLE, "--parameter", "db_password=pw-12345"]
     completed = subprocess.run(
