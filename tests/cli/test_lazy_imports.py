@@ -87,6 +87,28 @@ def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
     assert _loaded(modules, "platformdirs") == []
 
 
+def test_stack_help_and_a_refused_template_import_no_store(tmp_path: Path) -> None:
+    """SQLAlchemy (~40 % of a short command's instructions) comes with the store, opened
+    only once a command needs it: not for ``stack --help``, nor for a create whose
+    template is refused at load."""
+    modules = modules_loaded("stack", "--help")
+    assert _loaded(modules, "sqlalchemy", "stoker.store.store") == []
+    refused = tmp_path / "refused.yaml"
+    refused.write_text("heat_template_version: 2018-08-31\nresources: {a: {type: 7}}\n")
+    env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{tmp_path / 'none.db'}"}
+    completed = subprocess.run(
+        [sys.executable, "-c", _PROBE, "stack", "create", "s", "-t", str(refused)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    status, loaded = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert status != 0 and "rejected" in completed.stderr  # refused, as meant
+    assert _loaded(set(loaded), "sqlalchemy", "stoker.store.store") == []
+    assert not (tmp_path / "none.db").exists()
+
+
 # After the command line's own start-up: each collection that starts while a module of
 # stoker is being imported (importlib marks a module's spec while it executes).
 _COLLECTIONS_PROBE = """
