@@ -83,6 +83,68 @@ def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
     assert _loaded(modules, "sqlalchemy.orm", "sqlalchemy.dialects.postgresql") == []
     # a table needs no YAML dumper, and to a pipe (as here) it is drawn without Rich
     assert _loaded(modules, "yaml", "rich") == []
+    # the database and its key file are named: no user data directory to look up
+    assert _loaded(modules, "platformdirs") == []
+
+
+def test_stack_help_and_a_refused_template_import_no_store(tmp_path: Path) -> None:
+    """SQLAlchemy (~40 % of a short command's instructions) comes with the store, opened
+    only once a command needs it: not for ``stack --help``, nor for a create whose
+    template is refused at load."""
+    modules = modules_loaded("stack", "--help")
+    assert _loaded(modules, "sqlalchemy", "stoker.store.store") == []
+    refused = tmp_path / "refused.yaml"
+    refused.write_text("heat_template_version: 2018-08-31\nresources: {a: {type: 7}}\n")
+    env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{tmp_path / 'none.db'}"}
+    completed = subprocess.run(
+        [sys.executable, "-c", _PROBE, "stack", "create", "s", "-t", str(refused)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    status, loaded = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert status != 0 and "rejected" in completed.stderr  # refused, as meant
+    assert _loaded(set(loaded), "sqlalchemy", "stoker.store.store") == []
+    assert not (tmp_path / "none.db").exists()
+
+
+# After the command line's own start-up: each collection that starts while a module of
+# stoker is being imported (importlib marks a module's spec while it executes).
+_COLLECTIONS_PROBE = """
+import gc, sys
+from stoker.cli.main import main
+during = set()
+def record(phase, info):
+    if phase == "start":
+        for name, module in list(sys.modules.items()):
+            spec = getattr(module, "__spec__", None)
+            if name.startswith("stoker.") and getattr(spec, "_initializing", False):
+                during.add(name)
+gc.callbacks.append(record)
+try:
+    main()
+except SystemExit:
+    pass
+sys.__stdout__.write("\\n" + " ".join(sorted(during)) + "\\n")
+"""
+
+
+def test_stack_create_imports_with_the_collector_paused(tmp_path: Path) -> None:
+    """What `stack create` imports once running (the definition machinery, the engine,
+    the resource types) made no collection: each walked objects that cannot be garbage
+    (`stoker.engine.heap.collector_paused`)."""
+    env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{tmp_path / 'gc.db'}"}
+    create = ["stack", "create", "s1", "-t", EXAMPLE, "--parameter", "db_password=pw-12345"]
+    completed = subprocess.run(
+        [sys.executable, "-c", _COLLECTIONS_PROBE, *create],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    assert "CREATE_COMPLETE" in completed.stderr  # the probe really created the stack
+    assert completed.stdout.splitlines()[-1] == ""  # no module was importing
 
 
 def test_help_lists_each_group_with_its_own_first_line() -> None:

@@ -25,6 +25,7 @@ from stoker.cli.output import (
     report,
 )
 from stoker.engine import views
+from stoker.engine.heap import collector_paused
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import EventRecord, StackRecord, Status, Store
 from stoker.errors import OperationFailed, Rejected, StackNotFound
@@ -72,7 +73,8 @@ class Session:
     def cloud(self) -> Cloud | None:
         """The chosen cloud (``--os-cloud``, ``OS_CLOUD``, ``OS_*``), opened on first use."""
         if self._cloud is None:
-            from stoker.cloud import Cloud, choose_cloud
+            with collector_paused():
+                from stoker.cloud import Cloud, choose_cloud
 
             choice = choose_cloud(self._os_cloud)
             if choice is not None:
@@ -90,7 +92,8 @@ class Session:
     @property
     def store(self) -> Store:
         if self._store is None:
-            from stoker.store import open_store
+            with collector_paused():
+                from stoker.store import open_store
 
             self._store = open_store(self.url)
         return self._store
@@ -98,7 +101,8 @@ class Session:
     @property
     def registry(self) -> ResourceTypeRegistry:
         if self._registry is None:
-            from stoker.resources.registry import default_registry
+            with collector_paused():
+                from stoker.resources.registry import default_registry
 
             self._registry = default_registry()
             if self.cloud is not None:
@@ -132,7 +136,8 @@ class Session:
         return StackInfo(found.parent_id, found.parent_resource, count)
 
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
-        from stoker.engine.stacks import StackEngine
+        with collector_paused():
+            from stoker.engine.stacks import StackEngine
 
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
 
@@ -298,11 +303,12 @@ def create(
     show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
-    from stoker.cli.loading import load_from_options, template_source
-    from stoker.cli.progress import Progress
-    from stoker.definition.files import in_package
-    from stoker.engine.stacks import CreateRequest
-    from stoker.template.nodes import plain
+    with collector_paused():
+        from stoker.cli.loading import load_from_options, template_source
+        from stoker.cli.progress import Progress
+        from stoker.definition.files import in_package
+        from stoker.engine.stacks import CreateRequest
+        from stoker.template.nodes import plain
 
     blueprint = blueprint_of(session, template_file, libraries)
     if blueprint is not None:

@@ -25,6 +25,23 @@ _depth = 0  # operations running in this process (concurrent ones, in any thread
 _one_command = False
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Run the block with the cyclic collector paused: for imports made while a command
+    runs (its definition machinery, engine and resource types, on first use). Importing makes
+    tens of thousands of long-lived objects and no garbage, and each collection it
+    triggers walks young objects that all survive: ~30 such collections during a
+    ``stack create`` (~0.6 % of its instructions, a little more of its time: they walk
+    memory). Reference counting still frees everything as usual."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def one_command_process() -> None:
     """Declare this process a single command's (see `keep_loaded`): the `stoker` command
     line's entry point does, for every command."""

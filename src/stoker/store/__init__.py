@@ -3,13 +3,31 @@
 ``open_store(url)`` opens a database, migrates it to the newest schema and returns a
 `SqlStore`; ``database_url`` picks the URL (explicit, ``$STOKER_DB_URL``, or a SQLite file
 in the user's data directory).
+
+The names below are imported from their modules on first use: `stoker.cli.stack` needs
+``database_url`` as it starts, and SQLAlchemy (~40 % of a short command's instructions)
+only once the store is opened, so a stack command that stops before (its ``--help``, a
+template refused at load) never imports it.
 """
 
 from __future__ import annotations
 
-from stoker.store.errors import UnknownStack
-from stoker.store.store import SqlStore, open_store
-from stoker.store.urls import database_url, default_database_url, sqlalchemy_url
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from stoker.store.errors import UnknownStack
+    from stoker.store.store import SqlStore, open_store
+    from stoker.store.urls import database_url, default_database_url, sqlalchemy_url
+
+_WHERE = {
+    "SqlStore": "stoker.store.store",
+    "UnknownStack": "stoker.store.errors",
+    "database_url": "stoker.store.urls",
+    "default_database_url": "stoker.store.urls",
+    "open_store": "stoker.store.store",
+    "sqlalchemy_url": "stoker.store.urls",
+}
 
 __all__ = [
     "SqlStore",
@@ -19,3 +37,12 @@ __all__ = [
     "open_store",
     "sqlalchemy_url",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # found directly from now on
+    return value

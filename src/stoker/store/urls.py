@@ -8,9 +8,10 @@ then ``stoker/stoker.db``), so that the embedded mode works with no configuratio
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-import platformdirs
-from sqlalchemy.engine import URL, make_url
+if TYPE_CHECKING:  # SQLAlchemy is imported when a URL is parsed, not to choose one
+    from sqlalchemy.engine import URL
 
 ENV_VAR = "STOKER_DB_URL"
 APP_NAME = "stoker"
@@ -23,6 +24,8 @@ _POSTGRES_NAMES = frozenset({"postgresql", "postgres"})
 
 def default_database_url() -> str:
     """The SQLite file in the user's data directory; the directory is created (0700)."""
+    import platformdirs  # only here: a command given a URL never needs it
+
     directory = platformdirs.user_data_path(APP_NAME, appauthor=False)
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # private: it holds state
     return f"sqlite:///{(directory / DB_FILE).resolve()}"
@@ -44,6 +47,8 @@ def database_url(explicit: str | None = None) -> str:
 
 def sqlalchemy_url(url: str | URL) -> URL:
     """Parse ``url``, mapping ``postgresql://`` (and ``postgres://``) to psycopg 3."""
+    from sqlalchemy.engine import make_url
+
     parsed = make_url(url)
     if parsed.drivername in _POSTGRES_NAMES:
         parsed = parsed.set(drivername="postgresql+psycopg")
@@ -52,4 +57,6 @@ def sqlalchemy_url(url: str | URL) -> URL:
 
 def redacted(url: str | URL) -> str:
     """The URL with any password hidden, for messages."""
+    from sqlalchemy.engine import make_url
+
     return make_url(url).render_as_string(hide_password=True)
