@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from stoker.codes import UNKNOWN_FUNCTION
@@ -30,12 +30,11 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
     if not isinstance(data, dict):
         return []
     names = tuple(sorted({*table.functions, *table.conditions}))
+    known = table.functions.keys() | table.conditions.keys()
     found = []
     for section in _SECTIONS:
         if section in data:
-            for path, mapping, key in _one_key_mappings(data[section], (section,)):
-                if not isinstance(key, str) or key in table.functions or key in table.conditions:
-                    continue
+            for path, mapping, key in _unknown_one_key_mappings(data[section], [section], known):
                 close = _closest(key, names)
                 if close:
                     found.append(
@@ -62,15 +61,29 @@ def _closest(key: str, names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF))
 
 
-def _one_key_mappings(value: Any, path: Path) -> Iterator[tuple[Path, Any, Any]]:
+def _unknown_one_key_mappings(
+    value: Any, path: list[Any], known: Collection[str]
+) -> Iterator[tuple[Path, Any, str]]:
+    """Each one-key mapping under ``value`` whose key is a string but no function name,
+    with its path. ``path`` is one list extended and trimmed along the walk: the path
+    tuple is built only for a mapping found, not for each of the template's nodes (the
+    walk visits every node of every template, and nearly none is such a mapping)."""
     if isinstance(value, dict):
         if len(value) == 1:
-            yield path, value, next(iter(value))
+            key = next(iter(value))
+            if isinstance(key, str) and key not in known:
+                yield tuple(path), value, key
         for key, item in value.items():
-            yield from _one_key_mappings(item, (*path, key))
+            if isinstance(item, (dict, list)):
+                path.append(key)
+                yield from _unknown_one_key_mappings(item, path, known)
+                path.pop()
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _one_key_mappings(item, (*path, index))
+            if isinstance(item, (dict, list)):
+                path.append(index)
+                yield from _unknown_one_key_mappings(item, path, known)
+                path.pop()
 
 
 def with_hints(found: list[Diagnostic], hints: list[Diagnostic]) -> list[Diagnostic]:
