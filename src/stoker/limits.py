@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.codes import LIMIT
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -29,9 +29,10 @@ KIB = 1024
 MIB = 1024 * KIB
 
 
-@dataclass(frozen=True, slots=True)
-class Limit:
-    """How one limit is named to the user: its option, its environment variable, its unit."""
+class Limit(NamedTuple):
+    """How one limit is named to the user: its option, its environment variable, its unit.
+    Entries of one constant table: a named tuple, as a frozen, slotted dataclass costs
+    ~0.5 ms to create at import (Python compiles its generated methods)."""
 
     option: str
     envvar: str

@@ -91,6 +91,8 @@ NOT_AT_START = (
     "yaql",
     "stoker.store",
     "stoker.engine.stacks",
+    "csv",  # -f csv only
+    "difflib",  # only for a one-key mapping close to a function name
 )
 
 

@@ -9,7 +9,7 @@ spelling a section or definition key has.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -36,9 +36,11 @@ from stoker.template.versions import (
 _DELETION_POLICIES = ("Delete", "Retain", "Snapshot")
 
 
-@dataclass(frozen=True, slots=True)
-class Names:
-    """How one format spells the section and definition keys."""
+class Names(NamedTuple):
+    """How one format spells the section and definition keys: two constant tables, so a
+    named tuple (a frozen, slotted dataclass of 15 fields costs ~0.6 ms to create at
+    import, Python compiling its generated methods; every process parsing a template
+    pays it)."""
 
     description: str
     parameters: str

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from stoker.codes import UNKNOWN_FUNCTION
@@ -30,12 +31,11 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
     if not isinstance(data, dict):
         return []
     names = tuple(sorted({*table.functions, *table.conditions}))
+    known = table.functions.keys() | table.conditions.keys()
     found = []
     for section in _SECTIONS:
         if section in data:
-            for path, mapping, key in _one_key_mappings(data[section], (section,)):
-                if not isinstance(key, str) or key in table.functions or key in table.conditions:
-                    continue
+            for path, mapping, key in _unknown_one_key_mappings(data[section], [section], known):
                 close = _closest(key, names)
                 if close:
                     found.append(
@@ -57,20 +57,48 @@ def _closest(key: str, names: tuple[str, ...]) -> tuple[str, ...]:
     """The function name ``key`` is a likely typo of, if any. Most one-key mappings share a
     few keys (``{type: ...}`` in every resource, ``{get_param: ...}``), across the
     templates of a package too: difflib is asked once per distinct key and version."""
-    import difflib  # only when a template has a one-key mapping that is no function
+    if not any(_may_be_close(key, name) for name in names):
+        return ()  # what difflib would answer, without importing it
+    import difflib  # only when some name passes difflib's own quick bounds
 
     return tuple(difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF))
 
 
-def _one_key_mappings(value: Any, path: Path) -> Iterator[tuple[Path, Any, Any]]:
+def _may_be_close(key: str, name: str) -> bool:
+    """difflib's two upper bounds on the ratio (`real_quick_ratio`: the lengths;
+    `quick_ratio`: the characters in common, counted), computed as difflib computes them:
+    `get_close_matches` drops a name that fails either, so when every name fails the
+    answer is empty, and most keys (``type``, ``port``, ``network``) fail them all."""
+    length = len(key) + len(name)
+    if 2.0 * min(len(key), len(name)) / length < _CUTOFF:
+        return False
+    common = (Counter(key) & Counter(name)).total()
+    return 2.0 * common / length >= _CUTOFF
+
+
+def _unknown_one_key_mappings(
+    value: Any, path: list[Any], known: Collection[str]
+) -> Iterator[tuple[Path, Any, str]]:
+    """Each one-key mapping under ``value`` whose key is a string but no function name,
+    with its path. ``path`` is one list extended and trimmed along the walk: the path
+    tuple is built only for a mapping found, not for each of the template's nodes (the
+    walk visits every node of every template, and nearly none is such a mapping)."""
     if isinstance(value, dict):
         if len(value) == 1:
-            yield path, value, next(iter(value))
+            key = next(iter(value))
+            if isinstance(key, str) and key not in known:
+                yield tuple(path), value, key
         for key, item in value.items():
-            yield from _one_key_mappings(item, (*path, key))
+            if isinstance(item, (dict, list)):
+                path.append(key)
+                yield from _unknown_one_key_mappings(item, path, known)
+                path.pop()
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _one_key_mappings(item, (*path, index))
+            if isinstance(item, (dict, list)):
+                path.append(index)
+                yield from _unknown_one_key_mappings(item, path, known)
+                path.pop()
 
 
 def with_hints(found: list[Diagnostic], hints: list[Diagnostic]) -> list[Diagnostic]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -329,8 +329,10 @@ def caching_read(read: Reader = read_file) -> Reader:
     return cached
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
+class _Candidate(NamedTuple):
+    """A provider template that may fulfil a type (a named tuple: cheaper to create at
+    import than a frozen dataclass, see `merge._Chosen`)."""
+
     ref: TemplateRef
     declared: TemplateCapabilities | None  # None: could not be read as a template
     reason: str | None = None  # why it is not chosen, None when it qualifies

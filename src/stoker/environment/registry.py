@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 from stoker.codes import ENVIRONMENT
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -144,8 +145,10 @@ class TemplateRef:
         return template_location(self.path, self.base_dir)
 
 
-@dataclass(frozen=True, slots=True)
-class _Match:
+class _Match(NamedTuple):
+    """A registry entry that applies to a type, where it was found (a named tuple: cheaper
+    to create at import than a frozen dataclass, see `merge._Chosen`)."""
+
     entry: RegistryEntry
     scope: tuple[str, ...]
     user: bool

@@ -1,0 +1,70 @@
+"""The misspelt-function hints: difflib's answer, asked of difflib only when it can differ
+from none, and the path of a mapping found deep in lists and mappings."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+
+import pytest
+
+from stoker.definition.typos import _closest, misspelled_functions
+from stoker.functions.tables import table_for
+from stoker.template.versions import HOT_VERSIONS
+
+TABLE = table_for(HOT_VERSIONS[-1])
+NAMES = tuple(sorted({*TABLE.functions, *TABLE.conditions}))
+KEYS = [
+    "type",
+    "port",
+    "network",
+    "get_parm",
+    "get_prams",
+    "get_atr",
+    "str_replce",
+    "lst_join",
+    "yaql_",
+    "if_",
+    "equal",
+    "repeta",
+    "Fn::Joni",
+    "digets",
+    "",
+    "g",
+    "get_resource_",
+    "mpa_merge",
+    "conditions",
+    "tegs",
+]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_closest_is_difflibs_answer(key: str) -> None:
+    expected = tuple(difflib.get_close_matches(key, NAMES, n=1, cutoff=0.8))
+    assert _closest.__wrapped__(key, NAMES) == expected
+
+
+def test_a_key_far_from_every_name_does_not_import_difflib() -> None:
+    saved = sys.modules.pop("difflib")
+    try:
+        assert _closest.__wrapped__("network", NAMES) == ()
+        assert "difflib" not in sys.modules
+    finally:
+        sys.modules["difflib"] = saved
+
+
+def test_the_path_of_a_misspelt_call_under_lists_and_mappings() -> None:
+    data = {
+        "resources": {
+            "a": {
+                "type": "OS::Heat::Value",
+                "properties": {"value": [{"x": 1, "y": [{"get_parm": "n"}]}, {"get_param": "n"}]},
+            }
+        },
+        "outputs": {"o": {"value": {"str_replce": {"template": "x", "params": {}}}}},
+    }
+    found = misspelled_functions(data, TABLE)
+    assert [(d.path, d.message.split('"')[1]) for d in found] == [
+        (("resources", "a", "properties", "value", 0, "y", 0), "get_parm"),
+        (("outputs", "o", "value"), "str_replce"),
+    ]
