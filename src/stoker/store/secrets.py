@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import platformdirs
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.engine import Connection
 
@@ -81,6 +80,8 @@ def key_source(sqlite_file: str | None) -> KeySource:
     if sqlite_file:
         path = Path(sqlite_file + ".key")
         return KeySource(path, f"the key file {path}")
+    import platformdirs  # here: only the default key file's place needs it
+
     path = platformdirs.user_data_path("stoker", appauthor=False) / "secret.key"
     return KeySource(path, f"the key file {path}")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 
-import platformdirs
 from sqlalchemy.engine import URL, make_url
 
 ENV_VAR = "STOKER_DB_URL"
@@ -23,6 +22,8 @@ _POSTGRES_NAMES = frozenset({"postgresql", "postgres"})
 
 def default_database_url() -> str:
     """The SQLite file in the user's data directory; the directory is created (0700)."""
+    import platformdirs  # here: a command or server given a URL never needs it
+
     directory = platformdirs.user_data_path(APP_NAME, appauthor=False)
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # private: it holds state
     return f"sqlite:///{(directory / DB_FILE).resolve()}"

@@ -1,0 +1,56 @@
+"""What an idle ``stoker serve`` has imported: its resident memory is most of what it
+costs at rest (Heat's API and engine: 154 MB; the aim is 60 MB), and each library a
+server loads for nothing stays in it.
+
+Each case builds the application the way uvicorn does in ``stoker serve`` (the factory
+`stoker.api.server.app`, on a migrated database) in a fresh interpreter, and lists the
+modules loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from stoker.store import open_store
+
+_PROBE = """
+import json, sys
+from stoker.api.server import app
+app()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def _idle_modules(url: str) -> set[str]:
+    env = {**os.environ, "STOKER_SERVE_DB": url, "STOKER_SERVE_MIGRATED": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, text=True, check=False, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "stoker.api.app" in modules  # the probe really built the application
+    return modules
+
+
+def _loaded(modules: set[str], *prefixes: str) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+def test_a_postgresql_server_loads_nothing_of_sqlite(pg_database_url: str) -> None:
+    modules = _idle_modules(pg_database_url)
+    assert "psycopg" in modules
+    # neither the driver (and its shared library) nor SQLAlchemy's dialect for it
+    assert _loaded(modules, "sqlite3", "_sqlite3", "sqlalchemy.dialects.sqlite") == []
+
+
+def test_a_sqlite_server_loads_no_postgresql_nor_default_paths(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'idle.db'}"
+    open_store(url).close()
+    modules = _idle_modules(url)
+    assert _loaded(modules, "psycopg", "sqlalchemy.dialects.postgresql") == []
+    # a database named by URL and a key file beside it: no user data directory to find
+    assert _loaded(modules, "platformdirs") == []
