@@ -20,15 +20,33 @@ from stoker.store import open_store
 _PROBE = """
 import json, sys
 from stoker.api.server import app
-app()
+application = app()
+if sys.argv[1:] == ["create"]:  # as the OpenStack clients do: the template parsed, in JSON
+    import time
+    from starlette.testclient import TestClient
+    resources = {"r": {"type": "OS::Heat::None"}}
+    template = {"heat_template_version": "2018-08-31", "resources": resources}
+    with TestClient(application) as client:
+        created = client.post("/v1/p/stacks", json={"stack_name": "s", "template": template})
+        assert created.status_code == 201, created.text
+        for _ in range(500):
+            status = client.get(created.headers["location"]).json()["stack"]["stack_status"]
+            if status != "CREATE_IN_PROGRESS":
+                break
+            time.sleep(0.01)
+        assert status == "CREATE_COMPLETE", status
 print(json.dumps(sorted(sys.modules)))
 """
 
 
-def _idle_modules(url: str) -> set[str]:
+def _idle_modules(url: str, *args: str) -> set[str]:
     env = {**os.environ, "STOKER_SERVE_DB": url, "STOKER_SERVE_MIGRATED": "1"}
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE], capture_output=True, text=True, check=False, env=env
+        [sys.executable, "-c", _PROBE, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     assert done.returncode == 0, done.stderr
     modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -54,3 +72,27 @@ def test_a_sqlite_server_loads_no_postgresql_nor_default_paths(tmp_path: Path) -
     assert _loaded(modules, "psycopg", "sqlalchemy.dialects.postgresql") == []
     # a database named by URL and a key file beside it: no user data directory to find
     assert _loaded(modules, "platformdirs") == []
+
+
+def test_an_idle_server_loads_no_yaml_nor_keystone_parts(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'idle.db'}"
+    open_store(url).close()
+    modules = _idle_modules(url)
+    assert "stoker.template.loader" in modules  # the engine is loaded
+    # PyYAML comes with the first YAML text to read; --auth noauth needs no gate or policy
+    expected_later = ("yaml", "stoker.template.yaml_reader", "stoker.api.auth", "stoker.api.policy")
+    assert _loaded(modules, *expected_later) == []
+
+
+def test_a_create_from_a_parsed_template_loads_no_yaml(tmp_path: Path) -> None:
+    """python-openstackclient, openstacksdk and Terraform send the template parsed, inside
+    the JSON body: creating from it reads no YAML text."""
+    url = f"sqlite:///{tmp_path / 'create.db'}"
+    open_store(url).close()
+    modules = _idle_modules(url, "create")
+    assert "stoker.engine.operation" in modules
+    assert _loaded(modules, "yaml", "stoker.template.yaml_reader") == []
+    # nor what only uploads need: the blueprint compiler and the package reader
+    assert (
+        _loaded(modules, "stoker.api.upload", "stoker.blueprint", "stoker.definition.archive") == []
+    )
