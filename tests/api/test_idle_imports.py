@@ -63,25 +63,22 @@ def test_a_postgresql_server_loads_nothing_of_sqlite(pg_database_url: str) -> No
     assert "psycopg" in modules
     # neither the driver (and its shared library) nor SQLAlchemy's dialect for it
     assert _loaded(modules, "sqlite3", "_sqlite3", "sqlalchemy.dialects.sqlite") == []
+    assert _loaded(modules, "yaml", "stoker.api.upload", "stoker.api.auth") == []
 
 
-def test_a_sqlite_server_loads_no_postgresql_nor_default_paths(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'idle.db'}"
-    open_store(url).close()
-    modules = _idle_modules(url)
-    assert _loaded(modules, "psycopg", "sqlalchemy.dialects.postgresql") == []
-    # a database named by URL and a key file beside it: no user data directory to find
-    assert _loaded(modules, "platformdirs") == []
-
-
-def test_an_idle_server_loads_no_yaml_nor_keystone_parts(tmp_path: Path) -> None:
+def test_an_idle_sqlite_server_loads_no_postgresql_yaml_nor_keystone_parts(
+    tmp_path: Path,
+) -> None:
     url = f"sqlite:///{tmp_path / 'idle.db'}"
     open_store(url).close()
     modules = _idle_modules(url)
     assert "stoker.template.loader" in modules  # the engine is loaded
+    assert _loaded(modules, "psycopg", "sqlalchemy.dialects.postgresql") == []
     # PyYAML comes with the first YAML text to read; --auth noauth needs no gate or policy
     expected_later = ("yaml", "stoker.template.yaml_reader", "stoker.api.auth", "stoker.api.policy")
     assert _loaded(modules, *expected_later) == []
+    # a database named by URL and the session's key file: no user data directory to find
+    assert _loaded(modules, "platformdirs") == []
 
 
 def test_a_create_from_a_parsed_template_loads_no_yaml(tmp_path: Path) -> None:
