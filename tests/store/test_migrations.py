@@ -20,7 +20,7 @@ from stoker.store.migrate import (
     head_revisions,
     upgrade_to_head,
 )
-from stoker.store.models import metadata
+from stoker.store.models import ddl_metadata
 
 from . import workers
 
@@ -32,7 +32,7 @@ def _differences(url: str) -> list[object]:
     try:
         with engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"compare_type": True})
-            return list(compare_metadata(context, metadata))
+            return list(compare_metadata(context, ddl_metadata()))
     finally:
         engine.dispose()
 

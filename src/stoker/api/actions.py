@@ -11,9 +11,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.api.auth import authorize, forbidden_body
-from stoker.api.context import api_of, body_of, find_stack, project_of, stack_url
-from stoker.api.errors import bad_request
+from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
+from stoker.api.errors import bad_request, forbidden_body
 from stoker.engine.stacks import StackEngine
 
 _ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")

@@ -19,17 +19,17 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stoker.api import actions, catalog, resources, software, stacks
-from stoker.api.auth import KeystoneGate, KeystoneValidator
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
-from stoker.api.policy import Policy
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import Store
 from stoker.errors import StokerError
 from stoker.resources.registry import ResourceTypeRegistry
 
 if TYPE_CHECKING:
+    from stoker.api.auth import KeystoneValidator
+    from stoker.api.policy import Policy
     from stoker.cloud import Cloud
 
 log = logging.getLogger("stoker.api")
@@ -239,17 +239,20 @@ def build_app(
         HTTPException: _http_error,
         Exception: _internal_error,
     }
+    middleware = [Middleware(_RequestId)]
+    if cloud is not None:
+        middleware.append(Middleware(CloudScope, cloud=cloud))
+    if keystone is not None:
+        # imported here: a server without Keystone never loads the gate and its policy
+        from stoker.api.auth import KeystoneGate
+        from stoker.api.policy import Policy
+
+        middleware.append(Middleware(KeystoneGate, validator=keystone, policy=policy or Policy()))
     app = Starlette(
         routes=routes(),
         exception_handlers=handlers,
         lifespan=lifespan,
-        middleware=[Middleware(_RequestId)]
-        + ([Middleware(CloudScope, cloud=cloud)] if cloud is not None else [])
-        + (
-            [Middleware(KeystoneGate, validator=keystone, policy=policy or Policy())]
-            if keystone
-            else []
-        ),
+        middleware=middleware,
     )
     app.state.api = api
     return app

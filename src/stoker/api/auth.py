@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from stoker.api.errors import forbidden_body
 from stoker.api.policy import BY_BODY, Credentials, Policy, rule_for
 from stoker.errors import ApiError, UsageError
 
@@ -216,17 +217,6 @@ def unauthorized_body() -> dict[str, Any]:
     }
 
 
-def forbidden_body() -> dict[str, Any]:
-    """Heat's 403 from its policy check: a bare ``HTTPForbidden`` through Heat's fault
-    middleware, which writes no ``message`` for an exception it does not mark safe."""
-    return {
-        "code": 403,
-        "title": "Forbidden",
-        "explanation": "Access was denied to this resource.",
-        "error": {"type": "HTTPForbidden", "traceback": None},
-    }
-
-
 def unavailable_body(detail: str) -> dict[str, Any]:
     return {
         "error": {
@@ -307,13 +297,6 @@ class Grant:
     def allows(self, rule: str) -> bool:
         project = self.identity.project_id if self.admin else self.url_project
         return self.policy.check(rule, self.identity.credentials(), {"project_id": project})
-
-
-def authorize(scope: Scope, rule: str) -> bool:
-    """Whether the request's caller may act under ``rule`` (always, without
-    ``--auth keystone``): for the handlers whose rule depends on the body."""
-    grant = scope.get("state", {}).get("grant")
-    return grant is None or bool(grant.allows(rule))
 
 
 def _header(scope: Scope, name: bytes) -> str:

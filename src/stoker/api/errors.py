@@ -84,3 +84,14 @@ def from_stoker(error: errors.StokerError) -> ApiError:
     if isinstance(error, errors.OperationFailed):
         return ApiError(400, "StackValidationFailed", message)
     return ApiError(500, type(error).__name__, message)
+
+
+def forbidden_body() -> dict[str, Any]:
+    """Heat's 403 from its policy check: a bare ``HTTPForbidden`` through Heat's fault
+    middleware, which writes no ``message`` for an exception it does not mark safe."""
+    return {
+        "code": 403,
+        "title": "Forbidden",
+        "explanation": "Access was denied to this resource.",
+        "error": {"type": "HTTPForbidden", "traceback": None},
+    }

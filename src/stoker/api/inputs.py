@@ -25,6 +25,15 @@ from stoker.engine.stacks import CreateRequest, UpdateRequest
 from stoker.engine.state import StackRecord
 from stoker.template.nodes import plain
 
+#: the bodies `stoker.api.upload` reads: a raw template, or a package
+YAML_TYPES = ("application/x-yaml", "text/yaml", "application/yaml")
+ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
+
+
+def content_kind(request: Request) -> str:
+    """The request's media type, lower case, without parameters."""
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
 
 @dataclass(slots=True)
 class Payload:
@@ -138,12 +147,14 @@ def payload_from(body: dict[str, Any], api: Api, *, name: str | None = None) -> 
 
 async def create_payload(request: Request) -> Payload:
     from stoker.api.context import api_of
-    from stoker.api.upload import upload_payload
 
     api = api_of(request)
-    uploaded = await upload_payload(request, api)
-    if uploaded is not None:
-        payload = uploaded
+    if content_kind(request) in YAML_TYPES + ZIP_TYPES:
+        # imported here: the uploads' readers (blueprints, packages) are a tenth of the
+        # server's own code, and the OpenStack clients always send JSON
+        from stoker.api.upload import upload_payload
+
+        payload = await upload_payload(request, api)
     else:
         payload = payload_from(await body_of(request), api)
     if not payload.name:

@@ -13,7 +13,7 @@ from starlette.requests import Request
 
 from stoker.api.context import Api, project_of, read_body
 from stoker.api.errors import bad_request
-from stoker.api.inputs import Payload, payload_from
+from stoker.api.inputs import YAML_TYPES, Payload, content_kind, payload_from
 from stoker.blueprint.build import (
     CompiledRequest,
     Source,
@@ -25,15 +25,10 @@ from stoker.blueprint.existing import ExistingLookup, engine_lookup
 from stoker.definition.archive import read_package
 from stoker.errors import PackageError, TemplateError
 
-YAML_TYPES = ("application/x-yaml", "text/yaml", "application/yaml")
-ZIP_TYPES = ("application/zip", "application/x-zip-compressed")
 
-
-async def upload_payload(request: Request, api: Api) -> Payload | None:
-    """The payload of an upload, or None for an ordinary JSON body."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind not in YAML_TYPES + ZIP_TYPES:
-        return None
+async def upload_payload(request: Request, api: Api) -> Payload:
+    """The payload of an upload (the body is one of `YAML_TYPES` or `ZIP_TYPES`)."""
+    kind = content_kind(request)
     if kind in YAML_TYPES:
         raw = await read_body(request, api.limits.max_json_body_size, "template")
     else:

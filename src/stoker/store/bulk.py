@@ -44,7 +44,6 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import NullType, TypeEngine
@@ -126,6 +125,9 @@ class BulkStatements:
         if columnar:
             statement = _insert_from_arrays(table, fields)
         else:
+            # Imported here: a PostgreSQL store has no use for the SQLite dialect.
+            from sqlalchemy.dialects import sqlite
+
             values: dict[str, Any] = {name: bindparam(name) for name in fields}
             statement = sqlite.insert(table).values(values)
         if upsert:

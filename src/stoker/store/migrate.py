@@ -98,14 +98,14 @@ def _create_at_head(engine: Engine) -> bool:
 
     SQLite only: the models state the partial index's condition for SQLite alone (see
     `stoker.store.models`), so a PostgreSQL database is always built by the migrations."""
-    from stoker.store.models import metadata
+    from stoker.store.models import ddl_metadata
 
     with engine.connect() as connection:
         connection.execution_options(**{WRITE: True})
         with connection.begin():
             if inspect(connection).get_table_names():
                 return False  # another process made it first, or it holds something else
-            metadata.create_all(connection)
+            ddl_metadata().create_all(connection)
             connection.exec_driver_sql(
                 f"CREATE TABLE {VERSION_TABLE} (version_num VARCHAR(32) NOT NULL, "
                 f"CONSTRAINT {VERSION_TABLE}_pkc PRIMARY KEY (version_num))"

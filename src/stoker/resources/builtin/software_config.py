@@ -15,8 +15,6 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-import yaml
-
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.constraints import allowed_values
 from stoker.resources.schema import (
@@ -170,6 +168,8 @@ class CloudConfig(ConfigPlugin):
 
 def cloud_config_text(data: Mapping[str, Any]) -> str:
     """``#cloud-config`` then the map in block-style YAML, as cloud-init reads it."""
+    import yaml  # here: only a CloudConfig resource needs PyYAML (see template.loader)
+
     return "#cloud-config\n" + yaml.safe_dump(
         dict(data), default_flow_style=False, allow_unicode=True
     )

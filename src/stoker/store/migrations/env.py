@@ -13,14 +13,14 @@ from alembic import context
 from sqlalchemy.engine import Connection
 
 from stoker.store.connection import create_store_engine
-from stoker.store.models import metadata
+from stoker.store.models import ddl_metadata
 from stoker.store.urls import database_url
 
 
 def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=metadata,
+        target_metadata=ddl_metadata(),
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite's ALTER is limited
         compare_type=True,
     )

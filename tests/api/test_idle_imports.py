@@ -1,0 +1,95 @@
+"""What an idle ``stoker serve`` has imported: its resident memory is most of what it
+costs at rest (Heat's API and engine: 154 MB; the aim is 60 MB), and each library a
+server loads for nothing stays in it.
+
+Each case builds the application the way uvicorn does in ``stoker serve`` (the factory
+`stoker.api.server.app`, on a migrated database) in a fresh interpreter, and lists the
+modules loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from stoker.store import open_store
+
+_PROBE = """
+import json, sys
+from stoker.api.server import app
+application = app()
+if sys.argv[1:] == ["create"]:  # as the OpenStack clients do: the template parsed, in JSON
+    import time
+    from starlette.testclient import TestClient
+    resources = {"r": {"type": "OS::Heat::None"}}
+    template = {"heat_template_version": "2018-08-31", "resources": resources}
+    with TestClient(application) as client:
+        created = client.post("/v1/p/stacks", json={"stack_name": "s", "template": template})
+        assert created.status_code == 201, created.text
+        for _ in range(500):
+            status = client.get(created.headers["location"]).json()["stack"]["stack_status"]
+            if status != "CREATE_IN_PROGRESS":
+                break
+            time.sleep(0.01)
+        assert status == "CREATE_COMPLETE", status
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def _idle_modules(url: str, *args: str) -> set[str]:
+    env = {**os.environ, "STOKER_SERVE_DB": url, "STOKER_SERVE_MIGRATED": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    modules = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "stoker.api.app" in modules  # the probe really built the application
+    return modules
+
+
+def _loaded(modules: set[str], *prefixes: str) -> list[str]:
+    return sorted(m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes))
+
+
+def test_a_postgresql_server_loads_nothing_of_sqlite(pg_database_url: str) -> None:
+    modules = _idle_modules(pg_database_url)
+    assert "psycopg" in modules
+    # neither the driver (and its shared library) nor SQLAlchemy's dialect for it
+    assert _loaded(modules, "sqlite3", "_sqlite3", "sqlalchemy.dialects.sqlite") == []
+    assert _loaded(modules, "yaml", "stoker.api.upload", "stoker.api.auth") == []
+
+
+def test_an_idle_sqlite_server_loads_no_postgresql_yaml_nor_keystone_parts(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'idle.db'}"
+    open_store(url).close()
+    modules = _idle_modules(url)
+    assert "stoker.template.loader" in modules  # the engine is loaded
+    assert _loaded(modules, "psycopg", "sqlalchemy.dialects.postgresql") == []
+    # PyYAML comes with the first YAML text to read; --auth noauth needs no gate or policy
+    expected_later = ("yaml", "stoker.template.yaml_reader", "stoker.api.auth", "stoker.api.policy")
+    assert _loaded(modules, *expected_later) == []
+    # a database named by URL and the session's key file: no user data directory to find
+    assert _loaded(modules, "platformdirs") == []
+
+
+def test_a_create_from_a_parsed_template_loads_no_yaml(tmp_path: Path) -> None:
+    """python-openstackclient, openstacksdk and Terraform send the template parsed, inside
+    the JSON body: creating from it reads no YAML text."""
+    url = f"sqlite:///{tmp_path / 'create.db'}"
+    open_store(url).close()
+    modules = _idle_modules(url, "create")
+    assert "stoker.engine.operation" in modules
+    assert _loaded(modules, "yaml", "stoker.template.yaml_reader") == []
+    # nor what only uploads need: the blueprint compiler and the package reader
+    assert (
+        _loaded(modules, "stoker.api.upload", "stoker.blueprint", "stoker.definition.archive") == []
+    )
