@@ -161,7 +161,7 @@ def _pool_for(session: Any, workers: int) -> None:
 def _environment_read_once(keystone: Any, session: Any) -> None:
     """Read once what requests reads from the environment on every request. With
     ``trust_env`` (its default), each request scans ``os.environ`` for proxies twice and
-    for a CA bundle, and looks for a netrc file: ~0.3 ms of the ~1 ms a request costs
+    for a CA bundle, and looks for a netrc file: 0.1-0.3 ms of the ~1 ms a request costs
     the client. Where no proxy is set (``no_proxy`` alone changes nothing) and there is
     no netrc file, the only thing those reads can find is the CA bundle
     (``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE``), which requests uses where it is
