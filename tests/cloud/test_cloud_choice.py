@@ -32,13 +32,22 @@ def test_backoff_grows_by_its_factor_up_to_its_cap():
     assert Backoff(first=1.0, factor=2.0, cap=5.0).total(4) == 12.0
 
 
+def test_backoff_holds_its_first_delay_steady_times():
+    delays = list(itertools.islice(Backoff(first=1.0, factor=2.0, cap=5.0, steady=3).delays(), 6))
+    assert delays == [1.0, 1.0, 1.0, 2.0, 4.0, 5.0]
+
+
 def test_polling_sees_a_one_second_build_soon_after():
     # A server ready after 1 s is seen by the poll that follows it: the polls' times
-    # (running sums of the delays) step past 1 s by less than 0.3 s, after six polls.
-    times = list(itertools.accumulate(itertools.islice(POLL.delays(), 20)))
-    after = next(t for t in times if t >= 1.0)
-    assert after - 1.0 < 0.3
-    assert sum(1 for t in times if t < 1.0) == 6
+    # (running sums of the delays) are 0.1 s apart up to 1 s and step past 1.05 s by
+    # less than 0.2 s (it was 0.3 s when the delays grew from the first poll).
+    times = list(itertools.accumulate(itertools.islice(POLL.delays(), 200)))
+    assert times[9] == pytest.approx(1.0)
+    after = next(t for t in times if t >= 1.05)
+    assert after - 1.05 < 0.2
+    assert sum(1 for t in times if t < 0.95) == 9
+    # not hammering a cloud: over a minute, 42 polls (33 when the delays grew at once)
+    assert sum(1 for t in times if t <= 60.0) == 42
     assert max(itertools.islice(POLL.delays(), 100)) == 3.0  # a slow volume: every 3 s
 
 

@@ -54,3 +54,39 @@ def test_servers_are_polled_by_shared_listings(
     assert gone["compute servers.delete"] == SERVERS
     assert "compute servers.show" not in gone
     assert gone["compute servers.list"] >= 1
+
+
+def test_what_the_stack_made_is_not_listed_to_check_it(
+    db_url: str, cloud_env: dict[str, str], sandbox: Any, tmp_path: Path
+) -> None:
+    """The subnet's ``network``, the port's ``subnet`` and the server's ``port`` carry
+    ``neutron.*`` constraints; their values are ids this process just made, so checking
+    them lists nothing (before, each meant a listing of every network, subnet or port, on
+    the critical path of the chain)."""
+    template = tmp_path / "chain.yaml"
+    template.write_text(
+        "heat_template_version: wallaby\n"
+        "resources:\n"
+        "  net: {type: OS::Neutron::Net}\n"
+        "  subnet:\n"
+        "    type: OS::Neutron::Subnet\n"
+        "    properties: {network: {get_resource: net}, cidr: 10.31.0.0/24}\n"
+        "  port:\n"
+        "    type: OS::Neutron::Port\n"
+        "    properties: {network: {get_resource: net},\n"
+        "                 fixed_ips: [{subnet: {get_resource: subnet}}]}\n"
+        "  server:\n"
+        "    type: OS::Nova::Server\n"
+        "    properties: {image: cirros-0.6.2-x86_64-disk, flavor: m1.tiny,\n"
+        "                 networks: [{port: {get_resource: port}}]}\n"
+    )
+    runner = CliRunner()
+    _stats(sandbox, reset=True)
+    created = runner.invoke(cli, ["--db", db_url, "stack", "create", "chain", "-t", str(template)])
+    assert created.exit_code == 0, created.output
+    made = _stats(sandbox)
+    assert "network networks.list" not in made
+    assert "network subnets.list" not in made
+    assert made.get("network ports.list") == 1  # the server's ports, for its attributes
+    deleted = runner.invoke(cli, ["--db", db_url, "stack", "delete", "chain", "--yes"])
+    assert deleted.exit_code == 0, deleted.output

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.userdata import user_data
+from stoker.resources.openstack.userdata import _rendered, mime_user_data, user_data
 
 TEMPLATE = """\
 heat_template_version: wallaby
@@ -103,6 +103,25 @@ def test_user_data_by_format_in_process() -> None:
         "cfn-userdata",
         "loguserdata.py",
     ]
+
+
+@pytest.mark.parametrize(
+    ("content", "form"),
+    [("", "HEAT_CFNTOOLS"), ("#!/bin/sh\necho é\n", "HEAT_CFNTOOLS"), ("x", "SOFTWARE_CONFIG")],
+)
+def test_each_server_gets_the_email_packages_message_with_a_boundary_of_its_own(
+    content: str, form: str
+) -> None:
+    """The message is rendered once and given a fresh boundary per server: each is what
+    the email package renders, boundary aside, and no two servers share a boundary."""
+    first, second = mime_user_data(content, form), mime_user_data(content, form)
+    ours = [email.message_from_string(text).get_boundary() for text in (first, second)]
+    assert ours[0] and ours[1] and ours[0] != ours[1]
+    assert first.replace(ours[0], ours[1]) == second
+    rendered, boundary = _rendered.__wrapped__(content, form)  # the email package, uncached
+    assert boundary != ours[0] and len(boundary) == len(ours[0])
+    assert first.replace(ours[0], boundary) == rendered
+    assert _parts(first) == _parts(rendered)
 
 
 @pytest.mark.slow  # three servers through the CLI: ~1.5 s

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from stoker.cloud import Cloud
-from stoker.cloud.rest import remember, request
+from stoker.cloud.rest import remember, request, seen
 from stoker.parameters import CustomCheck, Shown
 
 #: constraint -> (what Heat calls the thing, service, path, key of the list)
@@ -111,10 +111,22 @@ class CloudNames:
                 self._known["zones"] = (set(names), names)
             return list(self._known["zones"][1])
 
+    def made(self, constraint: str, value: str) -> bool:
+        """Whether ``value`` names what this process has made or found since the
+        constraint's listing (a port the stack just created, given to its server by
+        ``get_resource``): the cloud answered for it then, as the listing answers for
+        what it lists, so it is not listed again. Without this, each resource made by
+        the stack and checked by the next meant a listing of the whole kind, on the
+        critical path of every such pair."""
+        kind = LOOKUPS.get(constraint)
+        return kind is not None and seen(self.cloud.connection(), kind, value)
+
     def check(self, constraint: str) -> CustomCheck:
         what = LISTINGS[constraint][0]
 
         def check(value: Any, shown: Shown) -> str | None:
+            if self.made(constraint, str(value)):
+                return None
             accepted, names = self.known(constraint)
             if str(value) in accepted:
                 return None

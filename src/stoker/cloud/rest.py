@@ -83,7 +83,23 @@ def find_id(connection: Any, service: str, kind: str, name_or_id: str) -> str:
         return found
 
 
+def seen(connection: Any, kind: str, name_or_id: str) -> bool:
+    """Whether this process has already seen the cloud answer for ``name_or_id`` (an id
+    it made, or a lookup or listing that found it)."""
+    with _IDS_LOCK:
+        return (kind, name_or_id) in _IDS.get(connection, {})
+
+
 def remember(connection: Any, kind: str, name_or_id: str, found: str) -> None:
     """Note an id stoker already knows (one it just made is its own id)."""
     with _IDS_LOCK:
         _IDS.setdefault(connection, {})[(kind, name_or_id)] = found
+
+
+def forget(connection: Any, kind: str, physical_id: str) -> None:
+    """Drop what was noted for an id stoker deleted (and names that led to it): it is no
+    longer the cloud's answer for them."""
+    with _IDS_LOCK:
+        ids = _IDS.get(connection, {})
+        for key in [k for k, v in ids.items() if k[0] == kind and v == physical_id]:
+            del ids[key]

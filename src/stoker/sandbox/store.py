@@ -50,6 +50,19 @@ objects = sa.Table(
     sa.Index("ix_sandbox_objects_kind_project", "kind", "project_id"),
 )
 
+#: the writes, made once with their parameters bound per call: building a statement per
+#: write (``insert().values(...)``) cost ~0.25-0.35 ms of its ~0.1 ms execution, and a
+#: hundred servers with ports make ~650 writes
+_INSERT = objects.insert()
+_UPDATE = (
+    objects.update()
+    .where(objects.c.kind == sa.bindparam("_kind"), objects.c.id == sa.bindparam("_id"))
+    .values(data=sa.bindparam("_data"))
+)
+_DELETE = objects.delete().where(
+    objects.c.kind == sa.bindparam("_kind"), objects.c.id == sa.bindparam("_id")
+)
+
 
 def default_url() -> str:
     """The sandbox's database when ``--db`` is not given: beside stoker's own store, but a
@@ -155,7 +168,7 @@ class SandboxStore:
         text = json.dumps(data)
         with self._lock, self._conn() as connection:
             connection.execute(
-                objects.insert().values(kind=kind, id=id, project_id=project_id, data=text)
+                _INSERT, {"kind": kind, "id": id, "project_id": project_id, "data": text}
             )
             self._set(kind, id, (project_id, text))
 
@@ -163,9 +176,7 @@ class SandboxStore:
         """Replace an existing document (its project and place in listings stay)."""
         text = json.dumps(data)
         with self._lock, self._conn() as connection:
-            connection.execute(
-                objects.update().where(objects.c.kind == kind, objects.c.id == id).values(data=text)
-            )
+            connection.execute(_UPDATE, {"_kind": kind, "_id": id, "_data": text})
             known = self._kind(kind).get(id)
             if known is not None:
                 self._set(kind, id, (known[0], text))
@@ -208,9 +219,7 @@ class SandboxStore:
 
     def delete(self, kind: str, id: str) -> bool:
         with self._lock, self._conn() as connection:
-            result = connection.execute(
-                objects.delete().where(objects.c.kind == kind, objects.c.id == id)
-            )
+            result = connection.execute(_DELETE, {"_kind": kind, "_id": id})
             if result.rowcount:
                 self._set(kind, id, None)
         return bool(result.rowcount)

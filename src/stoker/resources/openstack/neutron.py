@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.connection import NotFoundError
-from stoker.cloud.rest import find_id, remember
+from stoker.cloud.rest import find_id, forget, remember
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
@@ -72,6 +72,8 @@ class NeutronResource(CloudResource):
 
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
         response = connection.network.delete(f"/{self.collection}/{physical_id}", raise_exc=False)
+        if response.status_code < 400 or response.status_code == 404:
+            forget(connection, self.kind, physical_id)
         if response.status_code == 404:
             raise NotFoundError(f"network.delete_{self.kind}: not found", 404)
         if response.status_code >= 400:

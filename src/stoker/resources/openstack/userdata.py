@@ -18,7 +18,10 @@ roles Heat's have: cloud-init reads them the same way.
 
 from __future__ import annotations
 
+import functools
+import random
 import re
+import sys
 from typing import TYPE_CHECKING, Any
 
 from stoker.resources.base import ResourceContext
@@ -113,7 +116,28 @@ async def user_data(context: ResourceContext) -> str | None:
 
 
 def mime_user_data(content: str, form: str) -> str:
-    """The multi-part message of a SOFTWARE_CONFIG or HEAT_CFNTOOLS server."""
+    """The multi-part message of a SOFTWARE_CONFIG or HEAT_CFNTOOLS server.
+
+    Rendering it through the email package costs ~1.4 ms (five parts, their headers
+    folded), on the event loop, for every server; a stack's servers mostly share their
+    user data. The message is rendered once per content and form, and each server gets
+    it with a boundary of its own, drawn as the email package draws one (the rendered
+    text is otherwise the same: the boundary has a fixed width and appears nowhere but
+    in its delimiter lines and the header)."""
+    rendered, boundary = _rendered(content, form)
+    fresh = boundary
+    while fresh == boundary or fresh in rendered:
+        fresh = _BOUNDARY % random.randrange(sys.maxsize)
+    return rendered.replace(boundary, fresh)
+
+
+#: the email package's boundary (``email.generator.Generator._make_boundary``)
+_BOUNDARY = "=" * 15 + f"%0{len(repr(sys.maxsize - 1))}d" + "=="
+
+
+@functools.lru_cache(maxsize=16)
+def _rendered(content: str, form: str) -> tuple[str, str]:
+    """The message as the email package renders it, and the boundary it drew."""
     import email
     from email.message import Message
     from email.mime.multipart import MIMEMultipart
@@ -136,7 +160,11 @@ def mime_user_data(content: str, form: str) -> str:
                 parts.append(_part(text, inner.get_filename() or "", inner.get_content_subtype()))
         else:
             parts.append(_part(content, "", ""))
-    return MIMEMultipart(_subparts=parts).as_string()
+    message = MIMEMultipart(_subparts=parts)
+    rendered = message.as_string()
+    boundary = message.get_boundary()
+    assert boundary is not None  # the generator drew one
+    return rendered, boundary
 
 
 def _part(content: str, filename: str, subtype: str) -> MIMEText:
