@@ -11,6 +11,7 @@ import pytest
 from test_operations import request
 
 from stoker.engine.deletion import names_policy
+from stoker.engine.operation import Operation
 from stoker.engine.queries import StackQueries
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import StackEngine
@@ -82,3 +83,30 @@ def test_a_delete_rebuilds_the_definition_only_for_a_policy(
     assert len(rebuilt) == rebuilds
     # the policy is Heat's either way: Retain skips the handler, get_param resolved
     assert sorted(deleted) == (["first", "second"] if text is NO_POLICY else ["gone"])
+
+
+def test_a_type_without_a_delete_handler_is_deleted_without_a_context(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OS::Heat::None keeps the base handler, which does nothing: no context (and no
+    random physical name) is made to call it."""
+    made: list[str] = []
+    original = Operation.resource_context
+
+    def resource_context(self: Operation, record: Any, properties: Any) -> Any:
+        made.append(record.name)
+        return original(self, record, properties)
+
+    monkeypatch.setattr(Operation, "resource_context", resource_context)
+    engine = StackEngine(store, default_registry(), EngineSettings())
+    created = asyncio.run(
+        engine.create(
+            request(NO_POLICY + "  value: {type: OS::Heat::Value, properties: {value: 1}}\n")
+        )
+    )
+    assert created.status is Status.COMPLETE, created.status_reason
+    assert sorted(made) == ["first", "second", "value"]
+    made.clear()
+    record = asyncio.run(engine.delete("s"))
+    assert record.status is Status.COMPLETE, record.status_reason
+    assert made == []
