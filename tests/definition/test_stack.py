@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from stoker import codes
+from stoker.definition.stack import _resource_trees
 
-from .helpers import definition_from, errors
+from .helpers import definition_from, errors, template_from
 
 HEADER = "heat_template_version: wallaby\n"
 
@@ -300,3 +301,32 @@ def test_a_reference_the_context_refuses_at_resolve_points_at_its_call():
         "t.yaml:7:7: Outputs.o.Value.Fn::GetAtt: The specified reference \"['nova']\" "
         "(in unknown) is incorrect."
     )
+
+
+def test_only_trees_that_may_hold_a_call_are_walked():
+    """An absent or empty properties, metadata, policy or external id holds no call: the
+    validation walks leave it out (each of 10,000 bare resources had five walks)."""
+    template = template_from(
+        HEADER
+        + """
+resources:
+  bare: {type: X}
+  empty: {type: X, properties: {}, metadata: {}}
+  full:
+    type: X
+    properties: {a: 1}
+    metadata: {m: {get_resource: bare}}
+    deletion_policy: Retain
+    update_policy: {p: 1}
+"""
+    )
+    resources = template.resources
+    assert _resource_trees(resources["bare"]) == []
+    assert _resource_trees(resources["empty"]) == []
+    full = resources["full"]
+    assert _resource_trees(full) == [
+        full.properties,
+        full.metadata,
+        full.deletion_policy,
+        full.update_policy,
+    ]

@@ -6,6 +6,7 @@ import pytest
 
 from stoker.engine.state import Action, Status, WriteBatch
 from stoker.store import SqlStore, UnknownStack
+from stoker.store.types import _ENCODER, dumps
 
 from . import factories as f
 
@@ -184,3 +185,22 @@ def test_many_resources_in_batches(store: SqlStore, stack_id: str) -> None:
     assert {r.status for r in back} == {Status.COMPLETE}
     assert back[1234].properties == {"n": "r1234"}
     assert len(store.events(stack_id)) == 5000
+
+
+@pytest.mark.parametrize("value", [{}, [], (), 0, "", None, False, {"a": []}, [{}]])
+def test_dumps_writes_empty_values_as_the_encoder_does(value: object) -> None:
+    """The shortcuts for an empty map or list (most rows' attributes, data and requires)
+    write what the JSON encoder writes."""
+    assert dumps(value) == _ENCODER.encode(value)
+
+
+def test_requires_round_trip_empty_or_not(store: SqlStore, stack_id: str) -> None:
+    store.write(
+        WriteBatch(
+            resources=[
+                f.resource(stack_id, "a"),
+                f.resource(stack_id, "b", requires=("a",)),
+            ]
+        )
+    )
+    assert {r.name: r.requires for r in store.resources(stack_id)} == {"a": (), "b": ("a",)}

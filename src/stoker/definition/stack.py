@@ -304,12 +304,18 @@ def _condition_of(
         return None
 
 
-def _resource_trees(resource: ResourceDefinition) -> Iterator[Any]:
-    yield resource.properties
-    yield resource.metadata
-    yield resource.deletion_policy
-    yield resource.update_policy
-    yield resource.external_id
+def _resource_trees(resource: ResourceDefinition) -> list[Any]:
+    """The trees of ``resource`` that may hold a call. An absent or empty one holds none
+    and is left out: most resources have no metadata, policies or external id, and each
+    tree costs the walks of `_validate_functions` and `_check_known_values` a visit."""
+    trees = (
+        resource.properties,
+        resource.metadata,
+        resource.deletion_policy,
+        resource.update_policy,
+        resource.external_id,
+    )
+    return [t for t in trees if t is not None and not (isinstance(t, dict) and not t)]
 
 
 def _validate_functions(

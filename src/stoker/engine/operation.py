@@ -587,8 +587,13 @@ class Operation:
             if record.type in cloud_type_names():  # never forget what lives in a cloud
                 raise ResourceFailure(type_not_runnable(record.type))
         if plugin is not None:
+            snapshot = plugin.snapshot_delete and policy == "snapshot"
+            if not snapshot and type(plugin).delete is ResourcePlugin.delete:
+                # the base handler does nothing: no context (nor a random physical name)
+                # is made for it, as for each of 10,000 OS::Heat::None
+                return
             context = self.resource_context(record, record.properties)
-            if plugin.snapshot_delete and policy == "snapshot":
+            if snapshot:
                 await plugin.snapshot_and_delete(context)
             else:
                 await plugin.delete(context)

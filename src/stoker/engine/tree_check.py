@@ -98,7 +98,7 @@ def check_properties(
     resource = definition.template.resources[name]
     known, unknown = known_properties(definition, name)
     path = (*resource.path, definition.template.names.properties)
-    _, found = validate_properties(
+    validated, found = validate_properties(
         plugin.properties_schema,
         known,
         path=path,
@@ -120,13 +120,8 @@ def check_properties(
     if isinstance(plugin, TemplateResource):
         found = [_with_note(d, f"the provider template is {plugin.location}") for d in found]
     if for_create and not unknown and not any(d.is_error for d in found):
-        validated, _ = validate_properties(
-            plugin.properties_schema,
-            known,
-            path=path,
-            type_name=plugin.type_name,
-            dynamic=plugin.dynamic_properties,
-        )
+        # every value known (nothing pending): ``validated`` is what the type's checks
+        # take, from the one validation above
         found.extend(
             Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
             for message in withheld_messages(plugin.validate(validated), sensitive)

@@ -205,7 +205,7 @@ def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
         dumps(resource.properties),
         dumps(resource.attributes),
         dumps(resource.data),
-        dumps(list(resource.requires)),
+        dumps(list(resource.requires)) if resource.requires else "[]",
         codec.time_in(resource.created_at),
         codec.time_in(resource.updated_at),
     )

@@ -48,8 +48,11 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan
 
 def dumps(value: Any) -> str:
     """Encode JSON-native data; anything else (a datetime, a set, NaN) is an error."""
-    if not value and type(value) is dict:  # most attribute and data maps, cheaply
-        return "{}"
+    if not value:  # most attribute and data maps, and requires lists, cheaply
+        if type(value) is dict:
+            return "{}"
+        if type(value) is list:
+            return "[]"
     return _ENCODER.encode(value)
 
 

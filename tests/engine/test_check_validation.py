@@ -1,0 +1,48 @@
+"""`StackEngine.check` validates each resource's properties once: the values it validated
+are what the type's own checks take (a second validation would give the same values)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_operations import definition
+
+from stoker.engine import tree_check
+from stoker.engine.settings import EngineSettings
+from stoker.engine.stacks import StackEngine
+from stoker.resources.registry import default_registry
+
+TEXT = """
+heat_template_version: wallaby
+resources:
+  short:
+    type: OS::Heat::RandomString
+    properties:
+      length: 2
+      character_classes: [{class: digits, min: 3}]
+  number: {type: OS::Heat::Value, properties: {value: 8}}
+  later: {type: OS::Heat::RandomString, properties: {length: {get_attr: [number, value]}}}
+  bare: {type: OS::Heat::None}
+"""
+
+
+def test_each_resource_is_validated_once_and_the_types_checks_still_run(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    validated: list[tuple[str, ...]] = []
+    original = tree_check.validate_properties
+
+    def validate_properties(*args: Any, **kwargs: Any) -> Any:
+        validated.append(kwargs["path"])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(tree_check, "validate_properties", validate_properties)
+    engine = StackEngine(store, default_registry(), EngineSettings())
+    messages = [d.render() for d in engine.check(definition(TEXT)) if d.is_error]
+    assert sorted(validated) == sorted(
+        ("resources", name, "properties") for name in ("short", "number", "later", "bare")
+    )
+    assert len(messages) == 1, messages
+    assert "resources.short.properties" in messages[0]
+    assert "character class and character sequence minimums" in messages[0]
