@@ -5,6 +5,13 @@ the loose files named on the command line form one together. A package lists the
 that may be templates or environments and answers "what does this relative path from that
 file name?" for get_file and provider templates. Zip members are read in memory; their
 positions name ``package.zip!path/in/zip.yaml``.
+
+A ZIP with ``heat.yaml`` (or ``blueprint.yaml``) at its root is a *stack package*, the
+input of ``stack create -t pkg.zip`` and of ``POST /stacks``: unless the ONAP profile
+reads it as a VNF package, it is read by the stack commands' own reader
+(`stoker.definition.archive.read_package`, with its refusals), and only its entry and its
+``environment.yaml`` are linted, the entry with that environment applied
+(`stoker.lint.workspace`), so ``lint`` and ``stack create`` see the same stack.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ from stoker.lint.codes import PACKAGE_UNREADABLE
 if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma: ~10 ms) is imported for a .zip only
     import zipfile
 
+    from stoker.definition.archive import StackPackage
+
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
 ZIP_SEPARATOR = "!"
@@ -34,6 +43,8 @@ RATIO_FROM_BYTES = 64 * 1024
 class PackageKind(StrEnum):
     DIRECTORY = "directory"
     ZIP = "zip"
+    #: a ZIP with heat.yaml (or blueprint.yaml) at its root, read as `stack create` does
+    STACK = "stack package"
     FILES = "files"  # the loose files named on the command line
 
 
@@ -70,6 +81,13 @@ class Package:
     #: (file, reference) -> what `resolve` found: the rules ask the same question of
     #: every nested file's every user, and the answer on disk costs a stat and path math
     _resolved: dict[tuple[str, str], SourceFile | None] = field(default_factory=dict)
+    #: a stack package as the stack commands' reader returned it (STACK): its members
+    stack: StackPackage | None = None
+
+    @property
+    def in_archive(self) -> bool:
+        """Whether the package's files are members of a ZIP (paths inside the archive)."""
+        return self.kind in (PackageKind.ZIP, PackageKind.STACK)
 
     def read(self, source: SourceFile, limit: int | None = None) -> bytes:
         """The bytes of ``source``; OSError when it cannot be read. With ``limit``, a file
@@ -78,6 +96,11 @@ class Package:
         if source.disk_path is not None:
             with open(source.disk_path, "rb") as handle:
                 return handle.read() if limit is None else handle.read(limit + 1)
+        if self.stack is not None:
+            content = self._stack_member(source.relpath)
+            if content is None:
+                raise FileNotFoundError(source.name)
+            return content if limit is None else content[: limit + 1]
         if self._archive is None or source.relpath not in self._members:
             raise FileNotFoundError(source.name)
         info = self._members[source.relpath]
@@ -90,6 +113,8 @@ class Package:
         """The size in bytes of ``source`` (as the archive declares it, in a zip)."""
         if source.disk_path is not None:
             return os.path.getsize(source.disk_path)
+        if self.stack is not None:
+            return len(self._stack_member(source.relpath) or b"")
         return self._members[source.relpath].file_size
 
     def resolve(self, source: SourceFile, reference: str) -> SourceFile | None:
@@ -108,13 +133,28 @@ class Package:
             return None
         if source.disk_path is None:
             joined = posixpath.normpath(posixpath.join(source.directory, reference))
-            if joined.startswith("../") or joined == ".." or joined not in self._members:
+            if joined.startswith("../") or joined == "..":
                 return None
-            return SourceFile(f"{self.name}{ZIP_SEPARATOR}{joined}", joined)
+            if joined not in self._members and self._stack_member(joined) is None:
+                return None
+            return self.member(joined)
         target = os.path.normpath(os.path.join(os.path.dirname(source.disk_path), reference))
         if not os.path.isfile(target):
             return None
         return self.disk_file(target)
+
+    def member(self, relative: str) -> SourceFile:
+        """The `SourceFile` of a zip member, named ``package.zip!path/in/zip``."""
+        return SourceFile(f"{self.name}{ZIP_SEPARATOR}{relative}", relative)
+
+    def _stack_member(self, relative: str) -> bytes | None:
+        stack = self.stack
+        if stack is None:
+            return None
+        if relative == stack.entry:
+            return stack.template.encode("utf-8")
+        text = stack.files.get(relative)
+        return stack.binary.get(relative) if text is None else text.encode("utf-8")
 
     def disk_file(self, absolute: str) -> SourceFile:
         """A `SourceFile` for a file on disk, named inside this package when it is in it."""
@@ -136,15 +176,18 @@ def is_lintable(name: str) -> bool:
     return name.lower().endswith(LINTABLE_SUFFIXES)
 
 
-def discover(paths: list[str]) -> list[Package]:
-    """The packages for the inputs, in the order given (loose files last, as one package)."""
+def discover(paths: list[str], stack_packages: bool = True) -> list[Package]:
+    """The packages for the inputs, in the order given (loose files last, as one package).
+
+    ``stack_packages``: read a ZIP with ``heat.yaml`` or ``blueprint.yaml`` at its root as
+    a stack package (False under the ONAP profile: every ZIP is then a VNF package)."""
     packages: list[Package] = []
     loose = Package("", PackageKind.FILES)
     for path in paths:
         if os.path.isdir(path):
             packages.append(_directory(path))
         elif path.lower().endswith(".zip"):
-            packages.append(_zip(path))
+            packages.append(_zip(path, stack_packages))
         else:
             absolute = os.path.abspath(path)
             loose.files.append(SourceFile(path, path.replace(os.sep, "/"), absolute))
@@ -195,7 +238,7 @@ def _directory(path: str) -> Package:
     return package
 
 
-def _zip(path: str) -> Package:
+def _zip(path: str, stack_packages: bool = True) -> Package:
     import zipfile
 
     package = Package(path, PackageKind.ZIP)
@@ -209,7 +252,8 @@ def _zip(path: str) -> Package:
                     Diagnostic(PACKAGE_UNREADABLE, too_large, span=Span(path, 1, 1))
                 )
                 return package
-            archive = zipfile.ZipFile(io.BytesIO(handle.read()))
+            data = handle.read()
+            archive = zipfile.ZipFile(io.BytesIO(data))
     except (OSError, zipfile.BadZipFile) as error:
         package.problems.append(
             Diagnostic(
@@ -219,6 +263,8 @@ def _zip(path: str) -> Package:
             )
         )
         return package
+    if stack_packages and _is_stack_package(archive):
+        return _stack_package(path, data)
     members = [info for info in archive.infolist() if not info.is_dir()]
     refusal = _zip_refusal(members)
     if refusal is not None:
@@ -233,4 +279,32 @@ def _zip(path: str) -> Package:
         parts = relative.split("/")
         if is_lintable(relative) and not any(part.startswith(".") for part in parts):
             package.files.append(SourceFile(f"{path}{ZIP_SEPARATOR}{relative}", relative))
+    return package
+
+
+def _is_stack_package(archive: zipfile.ZipFile) -> bool:
+    """Whether the archive has an entry at its root, by the names the package reader
+    looks for (after the same normalisation)."""
+    from stoker.definition.archive import BLUEPRINT_ENTRY, ENTRY
+
+    names = {posixpath.normpath(name) for name in archive.namelist()}
+    return ENTRY in names or BLUEPRINT_ENTRY in names
+
+
+def _stack_package(path: str, data: bytes) -> Package:
+    """A stack package, read by `read_package` exactly as the stack commands read it; a
+    package it refuses (a member leaving the archive, a link, a zip bomb, no entry) is
+    one finding at the archive, never a traceback."""
+    from stoker.definition.archive import read_package
+    from stoker.errors import PackageError
+
+    package = Package(path, PackageKind.STACK)
+    try:
+        stack = read_package(data, path)
+    except PackageError as error:
+        message = str(error).removeprefix(f"{path}: ")
+        package.problems.append(Diagnostic(PACKAGE_UNREADABLE, message, span=Span(path, 1, 1)))
+        return package
+    package.stack = stack
+    package.files = [package.member(name) for name in (stack.entry, *stack.environment_files)]
     return package

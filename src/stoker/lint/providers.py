@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from stoker.definition.template import Template, parse_template
 from stoker.errors import TemplateError
-from stoker.lint.inputs import ZIP_SEPARATOR, Package, PackageKind, SourceFile
+from stoker.lint.inputs import ZIP_SEPARATOR, Package, SourceFile
 from stoker.template.loader import Document, LoadLimits, load_document, read_file
 
 
@@ -77,7 +77,7 @@ class ProviderLoader:
         return read
 
     def _read_location(self, package: Package, location: str) -> Document:
-        if package.kind is PackageKind.ZIP:
+        if package.in_archive:
             inner = location
             prefix = package.name + ZIP_SEPARATOR
             if location.startswith(prefix):

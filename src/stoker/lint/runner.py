@@ -99,7 +99,8 @@ def _lint(paths: Sequence[str], options: LintOptions, registry: RuleRegistry) ->
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
     providers = ProviderLoader(options.limits)
     by_name = Profile.ONAP in options.config.profiles
-    packages = [build_package(p, options.limits, providers, by_name) for p in discover(list(paths))]
+    inputs = discover(list(paths), stack_packages=not by_name)
+    packages = [build_package(p, options.limits, providers, by_name) for p in inputs]
     try:
         return run(packages, rules, options.config)
     finally:

@@ -13,6 +13,14 @@ environments.
 The ONAP profile reads a package as ONAP's validation does, by name first: every
 ``.yaml``/``.yml`` file is a template and every ``.env`` file an environment, whatever
 they hold (`stoker.lint.onap.modules.kind_by_name`); other files are classified as above.
+
+A stack package (`stoker.lint.inputs`, outside the ONAP profile) is not classified at all:
+it is what ``stack create -t pkg.zip`` reads, its entry the template and its
+``environment.yaml`` the environment applied to it (whatever the other members' names),
+its other members reached only through the entry (get_file, provider templates). An entry
+that is a blueprint (`stoker.blueprint.is_blueprint`, the CLI's and the API's test) is
+compiled against a cloud, which lint has not: it is listed as skipped, never misread as a
+template.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ from stoker.lint.context import (
     TemplateContext,
 )
 from stoker.lint.files import files_for
-from stoker.lint.inputs import Package, PackageKind, SourceFile
+from stoker.lint.inputs import Package, PackageKind, SourceFile, is_lintable
 from stoker.lint.onap.modules import kind_by_name
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.suppress import Directives, read_directives
@@ -81,6 +89,9 @@ def build_package(
     ``by_name``: classify ``.yaml``/``.yml``/``.env`` files by their suffix (ONAP's reading).
     """
     context = PackageContext(package, providers, problems=list(package.problems))
+    if package.kind is PackageKind.STACK:
+        _build_stack(context, limits)
+        return context
     undecided: list[tuple[SourceFile, Document, Directives]] = []
     explicit = package.kind is PackageKind.FILES
     for source in package.files:
@@ -111,8 +122,47 @@ def build_package(
     context.templates.sort(key=lambda unit: unit.source.relpath)
     index = _EnvironmentIndex(context)
     for template in context.templates:
-        _define(context, template, index)
+        _define(context, template, index.paired(template.source))
     return context
+
+
+#: why a stack package's blueprint entry is not linted
+BLUEPRINT_SKIPPED = (
+    "a blueprint: stack create compiles it against a cloud first; "
+    "check it with stoker blueprint explain"
+)
+
+
+def _build_stack(context: PackageContext, limits: LoadLimits) -> None:
+    """A stack package as the stack commands read it: the entry with the package's
+    environment applied, whatever either holds (their mistakes are reported as theirs)."""
+    from stoker.blueprint import is_blueprint  # a stack package's only (not ONAP's path)
+
+    package = context.package
+    stack = package.stack
+    if stack is None:  # refused: the package's problem says why
+        return
+    entry = package.member(stack.entry)
+    for source in package.files[1:]:  # the package's environment.yaml
+        loaded = _load(context, source, limits)
+        if loaded is not None:
+            _add_environment(context, source, *loaded)
+    linted = {source.relpath for source in package.files}
+    for relative in sorted({*stack.files, *stack.binary}):
+        hidden = any(part.startswith(".") for part in relative.split("/"))
+        if relative not in linted and is_lintable(relative) and not hidden:
+            reason = f"a member of the stack package: read through {stack.entry}, not alone"
+            context.skipped.append((package.member(relative), reason))
+    loaded = _load(context, entry, limits)
+    if loaded is None:
+        return
+    document, directives = loaded
+    if is_blueprint(document.data):
+        context.skipped.append((entry, BLUEPRINT_SKIPPED))
+        return
+    unit = _parse(context, entry, document, directives)
+    context.templates.append(unit)
+    _define(context, unit, list(context.environments))
 
 
 def _load(
@@ -220,11 +270,13 @@ class _EnvironmentIndex:
         return sorted(found, key=lambda environment: posixpath.basename(environment.source.relpath))
 
 
-def _define(context: PackageContext, unit: TemplateContext, index: _EnvironmentIndex) -> None:
+def _define(
+    context: PackageContext, unit: TemplateContext, environments: list[EnvironmentContext]
+) -> None:
     template = unit.template
     if template is None:
         return
-    unit.environments = index.paired(unit.source)
+    unit.environments = environments
     try:
         environment, merged = merge_environments(
             [paired.environment for paired in unit.environments],

@@ -38,10 +38,14 @@ class PackageUnreadable(PackageRule):
     severity = Severity.ERROR
     summary = "A package that cannot be opened"
     explanation = (
-        "A .zip input that is not a zip archive, cannot be read, or would expand to more "
-        "than 256 MiB. Nothing in it is linted."
+        "A .zip input that is not a zip archive, cannot be read, or is over the zip limits "
+        "(members, expanded size, compression ratio: --max-zip-*). A stack package "
+        "(heat.yaml or blueprint.yaml at its root, outside the onap profile) is refused "
+        "as stack create refuses it: also for a member that leaves the archive (..), an "
+        "absolute path, a symbolic link, or a member over --max-template-size. Nothing "
+        "in it is linted."
     )
-    source = Source(SourceKind.STOKER, "VNF packages are read as zip archives")
+    source = Source(SourceKind.STOKER, "packages are read as zip archives")
     profiles = _ALL
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
