@@ -68,3 +68,18 @@ def test_the_path_of_a_misspelt_call_under_lists_and_mappings() -> None:
         (("resources", "a", "properties", "value", 0, "y", 0), "get_parm"),
         (("outputs", "o", "value"), "str_replce"),
     ]
+
+
+def test_names_and_definition_keywords_are_not_calls() -> None:
+    """A section's keys are names and a definition's keys its keywords: one resource named
+    ``rand`` (close to ``and``) or one output named ``nto`` is no typo, while a condition's
+    value is a call and is checked."""
+    data = {
+        "resources": {"rand": {"type": "OS::Heat::RandomString"}},
+        "outputs": {"nto": {"value": 1}},
+        "conditions": {"c": {"equlas": [1, 1]}, "rand": True},
+    }
+    found = misspelled_functions(data, TABLE)
+    assert [(d.path, d.message.split('"')[1]) for d in found] == [
+        (("conditions", "c"), "equlas"),
+    ]

@@ -34,21 +34,20 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
     known = table.functions.keys() | table.conditions.keys()
     found = []
     for section in _SECTIONS:
-        if section in data:
-            for path, mapping, key in _unknown_one_key_mappings(data[section], [section], known):
-                close = _closest(key, names)
-                if close:
-                    found.append(
-                        Diagnostic(
-                            UNKNOWN_FUNCTION,
-                            f'unknown function "{key}" (did you mean `{close[0]}`?); Heat '
-                            "reads this mapping as data",
-                            path,
-                            key_span(mapping, key) or span_of(mapping),
-                            Severity.WARNING,
-                            (f'"{key}" is not a function; did you mean `{close[0]}`?',),
-                        )
+        for path, mapping, key in _unknown_one_key_mappings_in(section, data.get(section), known):
+            close = _closest(key, names)
+            if close:
+                found.append(
+                    Diagnostic(
+                        UNKNOWN_FUNCTION,
+                        f'unknown function "{key}" (did you mean `{close[0]}`?); Heat '
+                        "reads this mapping as data",
+                        path,
+                        key_span(mapping, key) or span_of(mapping),
+                        Severity.WARNING,
+                        (f'"{key}" is not a function; did you mean `{close[0]}`?',),
                     )
+                )
     return found
 
 
@@ -74,6 +73,23 @@ def _may_be_close(key: str, name: str) -> bool:
         return False
     common = (Counter(key) & Counter(name)).total()
     return 2.0 * common / length >= _CUTOFF
+
+
+def _unknown_one_key_mappings_in(
+    section: str, entries: Any, known: Collection[str]
+) -> Iterator[tuple[Path, Any, str]]:
+    """`_unknown_one_key_mappings` where a call may stand in ``section``: the keys of the
+    section are names and those of a resource's or output's definition are its keywords,
+    so a template with one resource named ``rand`` is not a typo of ``and``; a condition's
+    value is a call (or a literal) itself."""
+    if not isinstance(entries, dict):
+        return
+    for name, entry in entries.items():
+        if section in ("conditions", "Conditions"):
+            yield from _unknown_one_key_mappings(entry, [section, name], known)
+        elif isinstance(entry, dict):
+            for keyword, value in entry.items():
+                yield from _unknown_one_key_mappings(value, [section, name, keyword], known)
 
 
 def _unknown_one_key_mappings(
