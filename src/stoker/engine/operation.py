@@ -551,7 +551,7 @@ class Operation:
             if isinstance(kept, dict):
                 # A replacement whose old resource was never cleaned up (the update
                 # failed after it): that one goes too, or it would be left behind.
-                await self.remove(restored(record, kept))
+                await self.remove(restored(record, kept), deletion.kept_policy(kept))
             return {}
 
         record = self.records[name]
@@ -562,11 +562,13 @@ class Operation:
         )
         await self.act(name, Action.DELETE, delete, internal=internal)
 
-    async def remove(self, record: ResourceRecord) -> None:
+    async def remove(self, record: ResourceRecord, policy: str | None = None) -> None:
         """The effect of deleting a resource: its nested stack, or its plugin's delete;
         none at all under ``deletion_policy: Retain``, as Heat skips the handler (the
-        physical resource, or the child stack, is left where it is)."""
-        policy = await deletion.policy_of(self, record.name)
+        physical resource, or the child stack, is left where it is). ``policy``: the one
+        a replacement kept with the old resource it deletes (else read now, `deletion`)."""
+        if policy is None:
+            policy = await deletion.policy_of(self, record.name)
         if policy == "retain":
             return
         child_id = record.data.get("child_id")
