@@ -4,8 +4,10 @@
 Each case creates a stack from ``before``, updates it to ``after`` and records the final
 stack status and reason, the update's events (physical ids reduced to "old"/"new"), the
 final resources, and whether each resource's old physical resource, a child stack, is
-still there (``left``: GET of the child stack by id). Run only when re-recording, against
-the reference Heat (``../shared/tools/reference-heat``, legacy engine):
+still there (``left``: GET of the child stack by id), and whether what the update
+created is still there once it (or its rollback) ends (``made_left``). Run only when
+re-recording, against the reference Heat (``../shared/tools/reference-heat``, legacy
+engine):
 
     .venv/bin/python tests/fidelity/update_retain/record.py [CASE...]
 """
@@ -57,6 +59,18 @@ def left(stack_id: str) -> bool:
     return status == 200 and body["stack"]["stack_status"] != "DELETE_COMPLETE"
 
 
+def made_left(events: list[dict[str, Any]], stack: str, there: Any) -> dict[str, list[bool]]:
+    """Per resource, whether each physical resource the update itself (not its rollback)
+    created is still there: what a rollback did with it, by its own policy."""
+    found: dict[str, list[bool]] = {}
+    for e in events:
+        if e["resource_name"] == stack and e["resource_status"] == "ROLLBACK_IN_PROGRESS":
+            break
+        if e["resource_status"] == "CREATE_COMPLETE" and e["resource_name"] != stack:
+            found.setdefault(e["resource_name"], []).append(there(e["physical_resource_id"]))
+    return found
+
+
 def record(name: str, case: dict[str, Any]) -> dict[str, Any]:
     stack_name = f"fid-retain-{name}-{int(time.time())}"
     body = {"stack_name": stack_name, "template": case["before"], "disable_rollback": True}
@@ -84,6 +98,7 @@ def record(name: str, case: dict[str, Any]) -> dict[str, Any]:
         ]
         for e in events["events"][seen:]
     ]
+    result["made_left"] = made_left(events["events"][seen:], stack_name, left)
     _, resources = call("GET", path + "/resources")
     result["resources"] = {
         r["resource_name"]: [

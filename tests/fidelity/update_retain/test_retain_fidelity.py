@@ -21,7 +21,7 @@ RECORDED: dict[str, dict[str, Any]] = json.loads((HERE / "recordings.json").read
 
 #: Heat's legacy rollback creates a third resource; stoker swaps the old one back (see
 #: tests/fidelity/update/README.md): which physical resource is current differs
-SWAPS_BACK = {"retain_rollback"}
+SWAPS_BACK = {"retain_rollback", "rollback_new_retain", "rollback_new_delete"}
 
 
 class Stoker:
@@ -80,10 +80,23 @@ def run_case(name: str, case: dict[str, Any], stoker: Stoker) -> dict[str, Any]:
             for r in resources
         },
         "left": {n: stoker.left(i) for n, i in sorted(before.items()) if i},
+        "made_left": made_left(events, name, stoker.left),
     }
     assert stoker("delete", name, "--yes").exit_code == 0
     result["left_after_stack_delete"] = {n: stoker.left(i) for n, i in sorted(before.items()) if i}
     return result
+
+
+def made_left(events: list[dict[str, Any]], stack: str, there: Any) -> dict[str, list[bool]]:
+    """As record.py's: per resource, whether each physical resource the update itself
+    (not its rollback) created is still there."""
+    found: dict[str, list[bool]] = {}
+    for e in events:
+        if e["resource_name"] == stack and e["resource_status"] == "ROLLBACK_IN_PROGRESS":
+            break
+        if e["resource_status"] == "CREATE_COMPLETE" and e["resource_name"] != stack:
+            found.setdefault(e["resource_name"], []).append(there(e["physical_resource_id"]))
+    return found
 
 
 def _reason(text: str) -> str:
@@ -116,6 +129,7 @@ def test_replaced_resource_keeps_its_own_deletion_policy(name: str, stoker: Stok
     assert ours["status"] == heat["status"]
     assert ours["reason"] == heat["reason"]
     assert ours["left"] == heat["left"]
+    assert ours["made_left"] == heat["made_left"]
     assert ours["left_after_stack_delete"] == heat["left_after_stack_delete"]
     if name in SWAPS_BACK:  # the swapped-back group is then updated (Heat's third: created)
         assert {n: (r[0].endswith("_COMPLETE"), r[1]) for n, r in ours["resources"].items()} == {
