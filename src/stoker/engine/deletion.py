@@ -88,16 +88,24 @@ async def _previous_definition(operation: Operation) -> StackDefinition | None:
 
 
 async def _previous_resources(operation: Operation) -> dict[str, Any]:
+    """Read once per operation: the replacements (or removals) of an update run at once,
+    and each would otherwise read and decode the whole previous template before the
+    first read is done (1,000 replaced resources: three times the update's time)."""
     if operation.previous_resources is None:
-        stored = await asyncio.to_thread(
-            operation.engine.store.previous_definition, operation.stack.id
-        )
-        template = stored.template if stored is not None else {}
-        resources = template.get("resources")
-        if not isinstance(resources, dict):  # a CFN template's section
-            resources = template.get("Resources")
-        operation.previous_resources = resources if isinstance(resources, dict) else {}
+        if operation.previous_reading is None:
+            operation.previous_reading = asyncio.ensure_future(_read_previous(operation))
+        # shielded: a waiter cancelled (its job) does not cancel the others' read
+        operation.previous_resources = await asyncio.shield(operation.previous_reading)
     return operation.previous_resources
+
+
+async def _read_previous(operation: Operation) -> dict[str, Any]:
+    stored = await asyncio.to_thread(operation.engine.store.previous_definition, operation.stack.id)
+    template = stored.template if stored is not None else {}
+    resources = template.get("resources")
+    if not isinstance(resources, dict):  # a CFN template's section
+        resources = template.get("Resources")
+    return resources if isinstance(resources, dict) else {}
 
 
 def kept_policy(kept: Any) -> str | None:

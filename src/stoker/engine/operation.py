@@ -155,6 +155,8 @@ class Operation:
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
         self.previous_resources: dict[str, Any] | None = None
+        #: the one read of them under way (see `deletion`)
+        self.previous_reading: asyncio.Future[dict[str, Any]] | None = None
 
     def attach(self, fence: leases.Fence) -> None:
         """From now on every write is checked against this claim (see `leases.Fence`)."""
