@@ -155,6 +155,8 @@ class Operation:
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
         self.previous_resources: dict[str, Any] | None = None
+        #: the one read of them under way (see `deletion`)
+        self.previous_reading: asyncio.Future[dict[str, Any]] | None = None
 
     def attach(self, fence: leases.Fence) -> None:
         """From now on every write is checked against this claim (see `leases.Fence`)."""
@@ -551,7 +553,7 @@ class Operation:
             if isinstance(kept, dict):
                 # A replacement whose old resource was never cleaned up (the update
                 # failed after it): that one goes too, or it would be left behind.
-                await self.remove(restored(record, kept))
+                await self.remove(restored(record, kept), deletion.kept_policy(kept))
             return {}
 
         record = self.records[name]
@@ -562,11 +564,13 @@ class Operation:
         )
         await self.act(name, Action.DELETE, delete, internal=internal)
 
-    async def remove(self, record: ResourceRecord) -> None:
+    async def remove(self, record: ResourceRecord, policy: str | None = None) -> None:
         """The effect of deleting a resource: its nested stack, or its plugin's delete;
         none at all under ``deletion_policy: Retain``, as Heat skips the handler (the
-        physical resource, or the child stack, is left where it is)."""
-        policy = await deletion.policy_of(self, record.name)
+        physical resource, or the child stack, is left where it is). ``policy``: the one
+        a replacement kept with the old resource it deletes (else read now, `deletion`)."""
+        if policy is None:
+            policy = await deletion.policy_of(self, record.name)
         if policy == "retain":
             return
         child_id = record.data.get("child_id")

@@ -2,7 +2,8 @@
 
 An update creates the new resource before it deletes the old one. There is one record per
 resource name, so the record of the new resource holds the old one (`REPLACED` in its
-data: type, physical id, properties, data, state, requires) from the moment the
+data: type, physical id, properties, data, state, requires, and the deletion policy of
+its own definition, the old one, as Heat's backup stack keeps it) from the moment the
 replacement starts until clean-up deletes the old resource. A rollback that finds the old
 one still there swaps it back (the new one is deleted) instead of creating a third.
 """
@@ -13,7 +14,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from stoker.engine import leases
+from stoker.engine import deletion, leases
 from stoker.engine.operation import REPLACED, Operation, failure_reason, restored
 from stoker.engine.plan import Decision
 from stoker.engine.state import Action, EventRecord, ResourceRecord, Status, WriteBatch
@@ -80,6 +81,12 @@ async def replace_resource(
 ) -> None:
     """Create the new resource first; the old one stays in the record until clean-up."""
     kept = _backup(record)
+    if deletion.kept_policy(kept) is None:
+        # the old definition is the stored previous one (the update stored the new one)
+        kept = {
+            **kept,
+            "deletion_policy": await deletion.previous_policy_of(operation, record.name),
+        }
     if REPLACED in record.data and record.physical_id:
         # An earlier replacement of this resource failed half-way: its leftovers go first.
         await _discard(operation, record)
@@ -115,7 +122,8 @@ async def delete_replaced(operation: Operation, name: str) -> None:
     """The old resource of a replacement: DELETE events with its physical id; the
     record (the new resource) loses the kept one once it is gone."""
     record = operation.records[name]
-    old = restored(record, record.data[REPLACED])
+    kept = record.data[REPLACED]
+    old = restored(record, kept)
     stack_id = operation.stack.id
 
     def event(status: Status, reason: str) -> EventRecord:
@@ -133,7 +141,7 @@ async def delete_replaced(operation: Operation, name: str) -> None:
     await operation.write(WriteBatch(events=[event(Status.IN_PROGRESS, "state changed")]))
     await operation.claim().confirm(operation.engine.store)
     try:
-        await operation.remove(old)
+        await operation.remove(old, deletion.kept_policy(kept))
     except BaseException as error:
         reason = failure_reason(name, error)
         await asyncio.shield(operation.write(WriteBatch(events=[event(Status.FAILED, reason)])))
@@ -154,7 +162,10 @@ async def swap_back(operation: Operation, name: str) -> None:
     kept = record.data[REPLACED]
     if not (record.action is Action.DELETE and record.status is Status.COMPLETE):
         new = replace(record, data={k: v for k, v in record.data.items() if k != REPLACED})
-        await operation.act(name, Action.DELETE, _removing(operation, new))
+        # the new one's own policy: the failed update's definition, which the rollback
+        # stored as the previous one
+        policy = await deletion.previous_policy_of(operation, name)
+        await operation.act(name, Action.DELETE, _removing(operation, new, policy))
     back = restored(operation.records[name], kept)
     now = leases.now_utc()
     event = EventRecord(
@@ -170,9 +181,9 @@ async def swap_back(operation: Operation, name: str) -> None:
     await operation.write(WriteBatch(resources=[replace(back, updated_at=now)], events=[event]))
 
 
-def _removing(operation: Operation, record: ResourceRecord) -> Any:
+def _removing(operation: Operation, record: ResourceRecord, policy: str) -> Any:
     async def effect(current: ResourceRecord) -> dict[str, Any]:
-        await operation.remove(record)
+        await operation.remove(record, policy)
         return {"physical_id": None}  # gone: a resumed rollback must not delete it again
 
     return effect
