@@ -138,40 +138,47 @@ class Progress:
         self.flush()
 
     def __call__(self, event: EventRecord) -> None:
-        self._learn(event.stack_id)
-        key = (event.stack_id, event.resource_name)
+        # Called for each of the tens of thousands of events of a large stack (two per
+        # resource and action): the usual case, a resource's event of a stack already
+        # seen, written as a line, calls no method but `_print`.
+        stack_id, status = event.stack_id, event.status
+        if stack_id not in self.stacks:
+            self._learn(stack_id)
+        key = (stack_id, event.resource_name)
         is_stack = event.resource_type == STACK_TYPE
-        if is_stack and self.paths.get(event.stack_id) == "":
-            self.stack_line = f"{event.action.value}_{event.status.value}: {event.reason}"
-        elif not is_stack:
-            self._set(key, event.status)
+        if not is_stack:
+            before = self.state.get(key)
+            if before is not None:
+                self.counts[before] -= 1
+            self.state[key] = status
+            self.counts[status] += 1
+            if status is Status.IN_PROGRESS:
+                self.running[key] = None
+            else:
+                self.running.pop(key, None)
+        elif self.paths.get(stack_id) == "":
+            self.stack_line = f"{event.action.value}_{status.value}: {event.reason}"
         if self._live is not None:
             self._redraw()
         else:
-            stamp = self._stamp_of(event.time)
-            self._print(event_line(event, None if is_stack else self.path(key), stamp))
-        if not is_stack and event.status is Status.FAILED and key not in self.failed_reported:
+            when = event.time
+            second, after = self._second, self._next
+            if second is None or after is None or not second <= when < after:
+                self._new_second(when)
+            if is_stack:
+                name = event.resource_name
+            else:
+                prefix = self.paths.get(stack_id, "")
+                name = f"{prefix}.{event.resource_name}" if prefix else event.resource_name
+            self._print(event_line(event, name, self._stamp))
+        if not is_stack and status is Status.FAILED and key not in self.failed_reported:
             self._report_failure(key, event)
 
-    def _stamp_of(self, when: datetime) -> str:
-        """`time_stamp`, written once per second (thousands of events share one)."""
-        second, after = self._second, self._next
-        if second is not None and after is not None and second <= when < after:
-            return self._stamp  # no new datetime made
+    def _new_second(self, when: datetime) -> None:
+        """Make `time_stamp` for the second of ``when``: written once per second (thousands
+        of events share one; those of the same second make no datetime)."""
         second = when.replace(microsecond=0)
         self._second, self._next, self._stamp = second, second + _SECOND, time_stamp(second)
-        return self._stamp
-
-    def _set(self, key: tuple[str, str], status: Status) -> None:
-        before = self.state.get(key)
-        if before is not None:
-            self.counts[before] -= 1
-        self.state[key] = status
-        self.counts[status] += 1
-        if status is Status.IN_PROGRESS:
-            self.running[key] = None
-        else:
-            self.running.pop(key, None)
 
     # ------------------------------------------------------------------ the tree
     def _learn(self, stack_id: str) -> None:

@@ -2,7 +2,8 @@
 
 The engine declares what it needs from durable storage here; `stoker.store` implements
 it with SQLAlchemy. Records are plain frozen values, so the engine never holds a live
-database object.
+database object: frozen to the type checker (see `record`), which is where a write to
+one would be caught.
 """
 
 from __future__ import annotations
@@ -11,9 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, dataclass_transform
 
 from stoker.errors import StackExists as StackExists
+
+_Record = TypeVar("_Record")
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def record(cls: type[_Record]) -> type[_Record]:
+    """A record class: a slotted dataclass, frozen to type checkers (mypy strict rejects
+    any assignment to a field, as for ``frozen=True``), compared and hashed by value as a
+    frozen one is, but with a plain ``__init__``. A frozen dataclass's ``__init__`` sets
+    each field through ``object.__setattr__``: ~2 µs for a `ResourceRecord` against
+    ~0.4 µs, and a 10,000-resource create and delete makes ~90,000 records (two per
+    transition, with their events, and the rows read back)."""
+    return dataclass(slots=True, unsafe_hash=True)(cls)
 
 
 class Action(StrEnum):
@@ -37,7 +51,7 @@ class Status(StrEnum):
     FAILED = "FAILED"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackRecord:
     """One stack. ``template``/``environment``/``files``/``parameters`` are what it was
     created from (JSON-native data), so an interrupted operation can be resumed."""
@@ -66,7 +80,7 @@ class StackRecord:
     template_file: str | None = None  # where the template was read from, for messages
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ResourceRecord:
     stack_id: str
     name: str
@@ -83,7 +97,7 @@ class ResourceRecord:
     updated_at: datetime | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EventRecord:
     stack_id: str
     resource_name: str  # the stack's name for stack-level events
@@ -96,7 +110,7 @@ class EventRecord:
     id: int | None = None  # assigned by the store
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StackStatus:
     """A change of a stack's state."""
 
@@ -107,7 +121,7 @@ class StackStatus:
     time: datetime
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SnapshotRecord:
     """A stack snapshot: Heat's document (template, environment, files, each resource's
     data) in ``data`` once COMPLETE."""
@@ -135,7 +149,7 @@ class WriteBatch:
         return bool(self.stacks or self.resources or self.events or self.removed)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StoredDefinition:
     """What a stack runs from: the template, merged environment and files (as data), the
     parameters as supplied, and where the template was read from."""
@@ -153,7 +167,7 @@ class StoredDefinition:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DefinitionChange:
     """An update's change of a stack's definition. With ``keep_previous`` (an update
     starts) the current definition becomes the previous one, which a rollback returns
@@ -167,7 +181,7 @@ class DefinitionChange:
     keep_previous: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Lease:
     """Who is operating on a stack, and until when the claim holds without a heartbeat."""
 
@@ -177,7 +191,7 @@ class Lease:
     generation: int = field(default=0, compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LeaseToken:
     """What a write of an operation carries: the store applies the write only if the stack
     is still claimed by ``engine_id`` with this ``generation``, in the same transaction."""

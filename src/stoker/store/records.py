@@ -91,6 +91,12 @@ _ACTIONS: dict[str, Action] = {action.value: action for action in Action}
 _STATUSES: dict[str, Status] = {status.value: status for status in Status}
 
 
+# The other way, for the bulk rows: an enum's ``.value`` is a Python descriptor call (three
+# per resource row and event row), a lookup here is not; the driver gets a plain str.
+_ACTION_TEXT: dict[Action, str] = {action: action.value for action in Action}
+_STATUS_TEXT: dict[Status, str] = {status: status.value for status in Status}
+
+
 def _action(value: str) -> Action:
     return _ACTIONS.get(value) or Action(value)
 
@@ -198,8 +204,8 @@ def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
         resource.stack_id,
         resource.name,
         resource.type,
-        resource.action.value,
-        resource.status.value,
+        _ACTION_TEXT[resource.action],
+        _STATUS_TEXT[resource.status],
         resource.status_reason,
         resource.physical_id,
         dumps(resource.properties),
@@ -239,8 +245,8 @@ def event_row(event: EventRecord, codec: Codec) -> tuple[Any, ...]:
         event.stack_id,
         event.resource_name,
         event.resource_type,
-        event.action.value,
-        event.status.value,
+        _ACTION_TEXT[event.action],
+        _STATUS_TEXT[event.status],
         event.reason,
         event.physical_id,
         codec.time_in(event.time),
