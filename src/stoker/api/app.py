@@ -54,6 +54,8 @@ class _Handlers:
         self._module = f"stoker.api.{module}"
 
     def __getattr__(self, name: str) -> Endpoint:
+        if name.startswith("_"):  # not a handler: copy, pickle and the like probing
+            raise AttributeError(name)
         module = self._module
         handler: Endpoint | None = None
 
