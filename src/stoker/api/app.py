@@ -4,9 +4,10 @@ operations started and stopped with the application."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
@@ -18,26 +19,67 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from stoker.api import actions, catalog, resources, software, stacks
+from stoker.api import versions
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
+from stoker.engine.heap import collector_paused
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import Store
 from stoker.errors import StokerError
-from stoker.resources.registry import ResourceTypeRegistry
 
 if TYPE_CHECKING:
     from stoker.api.auth import KeystoneValidator
     from stoker.api.policy import Policy
     from stoker.cloud import Cloud
+    from stoker.resources.registry import ResourceTypeRegistry
 
 log = logging.getLogger("stoker.api")
 ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+#: the stack paths Heat's router sends to its lookup (redirect) action
+SUBPATHS = ("resources", "events", "template", "actions", "environment", "files", "outputs")
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+class _Handlers:
+    """A module of route handlers, imported on the first request to one of its routes.
+
+    The handlers of stacks, resources, actions and the catalog import the engine, the
+    resource types and the template machinery (~3.5 MB resident, most of an idle
+    server's own code); an idle server, and one asked only ``GET /``, holds none of it
+    (`tests/api/test_idle_imports.py`). ``stacks.index`` below is an endpoint that
+    imports ``stoker.api.stacks`` when it is first called, then calls its ``index``."""
+
+    def __init__(self, module: str) -> None:
+        self._module = f"stoker.api.{module}"
+
+    def __getattr__(self, name: str) -> Endpoint:
+        if name.startswith("_"):  # not a handler: copy, pickle and the like probing
+            raise AttributeError(name)
+        module = self._module
+        handler: Endpoint | None = None
+
+        async def endpoint(request: Request) -> Response:
+            nonlocal handler
+            if handler is None:
+                with collector_paused():  # an import: long-lived objects, no garbage
+                    handler = getattr(importlib.import_module(module), name)
+            return await handler(request)
+
+        # where the handler is (tests/api/test_idle_imports.py checks every route's)
+        endpoint.__module__, endpoint.__name__, endpoint.__qualname__ = module, name, name
+        return endpoint
+
+
+actions = _Handlers("actions")
+catalog = _Handlers("catalog")
+resources = _Handlers("resources")
+software = _Handlers("software")
+stacks = _Handlers("stacks")
 
 
 class _Subpath(Convertor[str]):
-    regex = "|".join(stacks.SUBPATHS)
+    regex = "|".join(SUBPATHS)
 
     def convert(self, value: str) -> str:
         return value
@@ -143,10 +185,10 @@ def routes() -> list[BaseRoute]:
         Route("/services", catalog.services, methods=["GET"]),
     ]
     return [
-        Route("/", catalog.versions, methods=["GET"]),
-        Route("/v1/", catalog.version, methods=["GET"]),
-        Route("/v1/{project}", catalog.version, methods=["GET"]),
-        Route("/v1/{project}/", catalog.version, methods=["GET"]),
+        Route("/", versions.versions, methods=["GET"]),
+        Route("/v1/", versions.version, methods=["GET"]),
+        Route("/v1/{project}", versions.version, methods=["GET"]),
+        Route("/v1/{project}/", versions.version, methods=["GET"]),
         Mount("/v1/{project}", routes=project_routes),
     ]
 
@@ -200,7 +242,7 @@ class _RequestId:
 
 def build_app(
     store: Store,
-    registry: ResourceTypeRegistry,
+    registry: ResourceTypeRegistry | None,
     settings: EngineSettings,
     limits: ApiLimits | None = None,
     *,
@@ -218,7 +260,8 @@ def build_app(
     (``--auth noauth``), and ``policy`` (Heat's defaults unless given) decides what the
     token's roles allow; with ``cloud`` (``--os-cloud``) every request and operation
     checks cloud constraints and answers ``Fn::GetAZs`` from it (`stoker.api.cloud`; the
-    registry given has its resource types)."""
+    registry given has its resource types). Without a ``registry``, the default one is
+    built when a request first needs it (`Operations.registry`)."""
     from stoker.api.cloud import CloudScope
 
     operations = Operations(store, registry, settings)

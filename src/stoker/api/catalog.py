@@ -1,5 +1,5 @@
-"""Routes that run nothing: version discovery, ``validate``, resource types, template
-versions and their functions, build info and services."""
+"""Routes that run nothing: ``validate``, resource types, template versions and their
+functions, build info and services (version discovery is `stoker.api.versions`)."""
 
 from __future__ import annotations
 
@@ -17,30 +17,6 @@ from stoker.api.errors import bad_request, not_found
 from stoker.definition.loading import LoadOptions
 from stoker.definition.requests import load_request
 from stoker.engine import views
-
-
-async def versions(request: Request) -> Response:
-    """``GET /``: Heat answers 300 Multiple Choices with its one version."""
-    root = str(request.base_url).rstrip("/")
-    body = {
-        "versions": [
-            {"id": "v1.0", "status": "CURRENT", "links": [{"rel": "self", "href": f"{root}/v1/"}]}
-        ]
-    }
-    return JSONResponse(body, status_code=300)
-
-
-async def version(request: Request) -> Response:
-    """``GET /v1/{project}``: the one version's document. Heat answers 404 here;
-    keystoneauth looks here for a version when a client (openstacksdk) is given this URL as
-    its endpoint, and fails without one, so stoker answers (a deliberate difference)."""
-    root = str(request.base_url).rstrip("/")
-    project = request.path_params.get("project")
-    href = f"{root}/v1/{project}/" if project else f"{root}/v1/"
-    body = {
-        "version": {"id": "v1.0", "status": "CURRENT", "links": [{"rel": "self", "href": href}]}
-    }
-    return JSONResponse(body)
 
 
 async def validate(request: Request) -> Response:

@@ -14,22 +14,36 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
+import threading
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
+from stoker.engine.heap import collector_paused
 from stoker.engine.settings import EngineSettings
-from stoker.engine.stacks import StackEngine
 from stoker.engine.state import EventRecord, StackRecord, Store
 from stoker.errors import StokerError
-from stoker.resources.registry import ResourceTypeRegistry
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
+    from stoker.resources.registry import ResourceTypeRegistry
 
 log = logging.getLogger("stoker.api")
 
-Run = Callable[[StackEngine], Coroutine[Any, Any, Any]]
+Run = Callable[["StackEngine"], Coroutine[Any, Any, Any]]
+
+
+@functools.cache
+def _engine_class() -> type[StackEngine]:
+    """The engine, imported for the first operation (or the first recovery)."""
+    with collector_paused():  # importing makes long-lived objects only: nothing to collect
+        from stoker.engine.stacks import StackEngine
+
+    return StackEngine
 
 
 def _recover(stack_id: str) -> Run:
@@ -40,16 +54,33 @@ def _recover(stack_id: str) -> Run:
 
 
 class Operations:
-    """Engines for requests, and the background tasks that run their operations."""
+    """Engines for requests, and the background tasks that run their operations.
+
+    Without a ``registry``, the default one (stoker's built-in resource types) is built
+    on first use, and the engine is imported with the first engine made: an idle server
+    holds neither (see `stoker.api.app`)."""
 
     def __init__(
-        self, store: Store, registry: ResourceTypeRegistry, settings: EngineSettings
+        self, store: Store, registry: ResourceTypeRegistry | None, settings: EngineSettings
     ) -> None:
         self.store = store
-        self.registry = registry
+        self._registry = registry
+        self._registry_lock = threading.Lock()  # handlers ask for it in worker threads too
         self.settings = settings
         self.tasks: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def registry(self) -> ResourceTypeRegistry:
+        """The resource types this server runs."""
+        if self._registry is None:
+            with self._registry_lock:
+                if self._registry is None:
+                    with collector_paused():  # imports the resource types: no garbage
+                        from stoker.resources.registry import default_registry
+
+                        self._registry = default_registry()
+        return self._registry
 
     def engine(
         self, project: str, listener: Callable[[EventRecord], None] | None = None
@@ -57,7 +88,7 @@ class Operations:
         """An engine for one request in ``project`` (a fresh lease holder id)."""
         # the server reads no file of its own for a client: templates come with requests
         settings = replace(self.settings, project=project, files_from_request=True)
-        return StackEngine(self.store, self.registry, settings, listener=listener)
+        return _engine_class()(self.store, self.registry, settings, listener=listener)
 
     async def start(self, project: str, run: Run) -> EventRecord | None:
         """Begin ``run`` in the background; return once it wrote its first event (its

@@ -70,7 +70,6 @@ def chosen_cloud() -> Cloud | None:
 
 
 def app() -> Starlette:
-    from stoker.resources.registry import default_registry
     from stoker.store import open_store
     from stoker.store.urls import database_url
 
@@ -83,11 +82,14 @@ def app() -> Starlette:
     # `stoker serve` migrated the database before starting the workers
     migrated = os.environ.get("STOKER_SERVE_MIGRATED") == "1"
     store = open_store(url, migrate=not migrated)
-    registry = default_registry()
+    # the default registry (built-in types) is built by the first request that needs it
+    registry = None
     cloud = chosen_cloud()
     if cloud is not None:
         from stoker.resources import openstack
+        from stoker.resources.registry import default_registry
 
+        registry = default_registry()
         openstack.register(registry, cloud)
     return build_app(
         store,

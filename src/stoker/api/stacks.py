@@ -30,8 +30,6 @@ from stoker.engine import views
 from stoker.engine.stacks import UpdateRequest
 from stoker.engine.state import StackRecord
 
-#: the stack paths Heat's router sends to its lookup (redirect) action
-SUBPATHS = ("resources", "events", "template", "actions", "environment", "files", "outputs")
 _SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
     "created_at": lambda s: s.created_at,
     "creation_time": lambda s: s.created_at,
