@@ -15,7 +15,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from stoker.store import open_store
+
+pytestmark = pytest.mark.heavy
 
 _PROBE = """
 import json, sys
