@@ -11,9 +11,11 @@ bash scripts/bootstrap.sh
 # pytest rewrites the test modules' asserts on every run unless it may cache them (~5 s of
 # CPU per worker when PYTHONDONTWRITEBYTECODE is set): let it, so the slow run reuses them.
 unset PYTHONDONTWRITEBYTECODE
-# The default tests on three workers for the two cores, stealing work as they free up:
-# many tests wait on a server or a child process, and a third worker fills that time
-# (each worker has its own PostgreSQL database and temp dirs, see tests/conftest.py); the
-# slow ones, which stop and kill processes at chosen points, one at a time.
+# The default tests, then the heavy ones (whole processes and servers, seconds each), each
+# on three workers for the two cores, stealing work as they free up: many tests wait on a
+# server or a child process, and a third worker fills that time (each worker has its own
+# PostgreSQL database and temp dirs, see tests/conftest.py); then the slow ones, which stop
+# and kill processes at chosen points, one at a time.
 .venv/bin/pytest -n 3 --dist worksteal "$@"
+.venv/bin/pytest -n 3 --dist worksteal -m "heavy and not slow" "$@"
 .venv/bin/pytest -m slow "$@"

@@ -10,6 +10,8 @@ from starlette.testclient import TestClient
 from .helpers import wait_for
 from .test_upload import package
 
+pytestmark = pytest.mark.heavy
+
 SCRIPTS = """name: scripts only
 components:
   setup:

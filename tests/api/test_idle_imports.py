@@ -23,6 +23,8 @@ from starlette.routing import Mount, Route
 from stoker.api.app import routes
 from stoker.store import open_store
 
+pytestmark = pytest.mark.heavy
+
 _PROBE = """
 import json, sys
 from starlette.testclient import TestClient

@@ -18,6 +18,8 @@ from stoker.cli.main import cli
 from .helpers import wait_for
 from .test_upload import package
 
+pytestmark = pytest.mark.heavy
+
 PROVIDER = """heat_template_version: 2018-08-31
 parameters:
   word: {type: string}

@@ -6,9 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from .helpers import TEMPLATE, create, wait_for
+
+pytestmark = pytest.mark.heavy
 
 HEAT = json.loads(
     (Path(__file__).parents[1] / "fixtures" / "heat_api" / "heat-24.1.2.json").read_text()

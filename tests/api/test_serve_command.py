@@ -9,6 +9,8 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
+pytestmark = pytest.mark.heavy
+
 
 def test_keystone_auth_without_a_keystone_is_refused_clearly() -> None:
     result = CliRunner().invoke(cli, ["serve", "--auth", "keystone"], env={"OS_AUTH_URL": None})

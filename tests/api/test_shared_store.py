@@ -4,7 +4,11 @@ test_real_clients.py (it needs a process to kill)."""
 
 from __future__ import annotations
 
+import pytest
+
 from .helpers import TEMPLATE, create, make_client, wait_for
+
+pytestmark = pytest.mark.heavy
 
 
 def test_two_servers_share_one_database(store_url: str) -> None:

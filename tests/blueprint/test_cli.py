@@ -6,11 +6,14 @@ import json
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
 from .conftest import PAIRS, example
+
+pytestmark = pytest.mark.heavy
 
 
 def run(*args: str) -> tuple[int, str, str]:

@@ -17,6 +17,8 @@ from stoker.template.nodes import plain
 
 from .conftest import PAIRS, compiled, example
 
+pytestmark = pytest.mark.heavy
+
 ENV = "blueprint.env.yaml"
 
 

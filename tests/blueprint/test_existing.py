@@ -19,6 +19,8 @@ from stoker.engine.settings import EngineSettings
 
 from .conftest import sandbox_facts
 
+pytestmark = pytest.mark.heavy
+
 #: a user library type for a database server the blueprint does not make: it offers
 #: ``database`` and gives the ``address`` a jetty receives
 LIBRARY_DB = """\

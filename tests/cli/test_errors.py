@@ -23,6 +23,8 @@ from stoker.errors import (
 
 from .entry import STOKER, installed, stoker
 
+pytestmark = pytest.mark.heavy
+
 TEMPLATE = "heat_template_version: 2018-08-31\nresources:\n  a: {type: OS::Heat::None}\n"
 
 

@@ -20,6 +20,8 @@ from stoker.cli.main import COMMANDS, cli
 from stoker.store import open_store
 from stoker.store.secrets import KEY_FILE_ENV
 
+pytestmark = pytest.mark.heavy
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "hello.yaml")
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
 from stoker.cli.output import _UNLIMITED, _cell_text, heading, simple_table
 from stoker.cli.plain_table import plain_table
+
+pytestmark = pytest.mark.heavy
 
 
 def rich_text(rows: list[dict[str, Any]], columns: list[str]) -> str:

@@ -7,7 +7,11 @@ import pty
 import re
 import subprocess
 
+import pytest
+
 from .entry import STOKER, stoker
+
+pytestmark = pytest.mark.heavy
 
 GROUP = """heat_template_version: 2018-08-31
 resources:

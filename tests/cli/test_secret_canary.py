@@ -24,6 +24,8 @@ from click.testing import CliRunner, Result
 
 from stoker.cli.main import cli
 
+pytestmark = pytest.mark.heavy
+
 CANARY = "Canary7Zq"  # mixed case: a lowercased or uppercased leak is caught too
 
 HEAD = """\

@@ -14,6 +14,8 @@ from click.testing import CliRunner
 from stoker.cli.main import cli
 from stoker.store import open_store
 
+pytestmark = pytest.mark.heavy
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "hello.yaml")
 EXAMPLE_ENV = str(ROOT / "examples" / "hello-env.yaml")

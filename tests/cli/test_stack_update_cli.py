@@ -12,6 +12,8 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
+pytestmark = pytest.mark.heavy
+
 TEMPLATE = """
 heat_template_version: "2021-04-16"
 parameters:

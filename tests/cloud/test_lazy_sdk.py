@@ -8,9 +8,13 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from cli.test_lazy_imports import EXAMPLE, _loaded, modules_loaded
 from stoker.store import open_store
 from stoker.store.secrets import KEY_FILE_ENV
+
+pytestmark = pytest.mark.heavy
 
 SDK = ("openstack", "keystoneauth1", "stoker.resources.openstack")
 

@@ -15,6 +15,8 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
+pytestmark = pytest.mark.heavy
+
 TEMPLATES = Path(__file__).parent / "templates"
 
 

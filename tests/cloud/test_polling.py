@@ -10,9 +10,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from stoker.cli.main import cli
+
+pytestmark = pytest.mark.heavy
 
 SERVERS = 3
 

@@ -7,7 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .conftest import StackCli
+
+pytestmark = pytest.mark.heavy
 
 
 def test_retained_resources_stay_in_the_cloud_after_the_stack_is_deleted(

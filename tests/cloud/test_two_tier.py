@@ -14,6 +14,8 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
+pytestmark = pytest.mark.heavy
+
 TEMPLATE = Path(__file__).parent / "templates" / "two_tier.yaml"
 
 

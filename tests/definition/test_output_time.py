@@ -21,6 +21,8 @@ from stoker.template.nodes import plain
 
 from .helpers import definition_from
 
+pytestmark = pytest.mark.heavy
+
 
 @pytest.fixture
 def engine(store) -> StackEngine:

@@ -25,6 +25,8 @@ from stoker.errors import StackNotFound
 from stoker.resources.registry import default_registry
 from stoker.template.nodes import plain
 
+pytestmark = pytest.mark.heavy
+
 TEMPLATE = """
 heat_template_version: 2018-08-31
 resources:

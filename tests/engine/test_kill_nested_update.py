@@ -19,6 +19,8 @@ from stoker.engine.crash_hook import ENV_VAR
 from stoker.engine.state import Action, Status
 from stoker.store import open_store
 
+pytestmark = pytest.mark.heavy
+
 COUNT = 6
 PROVIDER = """heat_template_version: "2021-04-16"
 parameters:

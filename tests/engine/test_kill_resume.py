@@ -25,6 +25,8 @@ from stoker.engine.crash_hook import ENV_VAR
 from stoker.engine.state import Action, Status
 from stoker.store import open_store
 
+pytestmark = pytest.mark.heavy
+
 RESOURCES = 200
 WIDTH = 20  # resources per dependency layer
 RUNS = 20

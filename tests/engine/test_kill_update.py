@@ -24,6 +24,8 @@ from stoker.engine.crash_hook import ENV_VAR
 from stoker.engine.state import Action, Status
 from stoker.store import open_store
 
+pytestmark = pytest.mark.heavy
+
 WIDTH = 10
 
 

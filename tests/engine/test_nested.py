@@ -17,6 +17,8 @@ from stoker.engine.state import Status
 from stoker.resources.registry import default_registry
 from stoker.template.nodes import plain
 
+pytestmark = pytest.mark.heavy
+
 TRIPLEO = Path(__file__).resolve().parents[1] / "fixtures" / "tripleo"
 
 

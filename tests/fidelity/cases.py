@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,11 +125,10 @@ def load_cases() -> list[Case]:
     """Every case of every area, in file order."""
     found: list[Case] = []
     for path in sorted(CASES.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) or {}
         for name, spec in data.items():
             found.extend(_expand(path.stem, str(name), spec))
-    ids = [c.id for c in found]
-    duplicates = {i for i in ids if ids.count(i) > 1}
+    duplicates = {i for i, n in Counter(c.id for c in found).items() if n > 1}
     if duplicates:
         raise ValueError(f"duplicate fidelity case ids: {sorted(duplicates)}")
     return found

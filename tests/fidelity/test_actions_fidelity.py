@@ -20,6 +20,8 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
+pytestmark = pytest.mark.heavy
+
 HERE = Path(__file__).resolve().parent / "actions"
 CASES = yaml.safe_load((HERE / "cases.yaml").read_text())
 RECORDING = json.loads((HERE / "recording.json").read_text())

@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 from stoker.functions import yaql_function, yaql_subset
 from stoker.functions.base import json_keys
 
+pytestmark = pytest.mark.heavy
+
 # a few names, so that paths meet keys often (some are method names); now and then a word
 # yaql reads as a constant or an operator, or any other name
 KEYS = st.one_of(

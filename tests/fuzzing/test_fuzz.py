@@ -18,9 +18,12 @@ from hypothesis import strategies as st
 from .harness import Workspace, run_case, runner, workspace
 from .mutations import CORPUS, FAMILIES, Case, make_case
 
-pytestmark = pytest.mark.skipif(
-    not (CORPUS / "index.json").exists(), reason="the shared corpus is not beside the checkout"
-)
+pytestmark = [
+    pytest.mark.heavy,
+    pytest.mark.skipif(
+        not (CORPUS / "index.json").exists(), reason="the shared corpus is not beside the checkout"
+    ),
+]
 
 RUNNER = runner()
 

@@ -12,6 +12,8 @@ from stoker.lint import lint
 from stoker.lint.docs import CORPUS_COMMAND, render_corpus, render_onap, render_rules
 from stoker.lint.inputs import is_lintable
 
+pytestmark = pytest.mark.heavy
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
 DOCS = ROOT / "docs"

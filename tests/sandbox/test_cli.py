@@ -7,10 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from click.testing import CliRunner
 
 from stoker.cli.main import cli
+
+pytestmark = pytest.mark.heavy
 
 _PROBE = """
 import json, sys

@@ -13,6 +13,8 @@ import pytest
 from .conftest import Clock
 from .server import RunningSandbox
 
+pytestmark = pytest.mark.heavy
+
 
 def _name(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"

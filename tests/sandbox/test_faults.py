@@ -16,6 +16,8 @@ from stoker.sandbox.faults import load_faults
 
 from .server import RunningSandbox
 
+pytestmark = pytest.mark.heavy
+
 
 def _boot(cloud: Any, name: str | None = None) -> Any:
     image = cloud.image.find_image("cirros-0.6.2-x86_64-disk")

@@ -15,6 +15,8 @@ from stoker.cli.main import cli
 
 from .server import PASSWORD, RunningSandbox
 
+pytestmark = pytest.mark.heavy
+
 
 def _password_auth(user: str, password: str, project: str | None = None) -> dict[str, Any]:
     auth: dict[str, Any] = {

@@ -15,6 +15,8 @@ from stoker.sandbox.interfaces import PortProvider
 
 from .server import RunningSandbox
 
+pytestmark = pytest.mark.heavy
+
 
 def _name(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"

@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
+
+pytestmark = pytest.mark.heavy
 
 STOKER = str(Path(sys.executable).with_name("stoker"))
 

@@ -11,6 +11,8 @@ from stoker.sandbox.store import SandboxStore
 
 from .server import RunningSandbox
 
+pytestmark = pytest.mark.heavy
+
 
 def test_a_restarted_sandbox_keeps_its_servers_and_seeds_once(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'sandbox.db'}"

@@ -17,6 +17,8 @@ from stoker.sandbox.volume.backend import CinderBackend
 
 from .server import RunningSandbox
 
+pytestmark = pytest.mark.heavy
+
 
 def _raw(sandbox: RunningSandbox, cloud: Any, method: str, path: str, **kw: Any) -> httpx.Response:
     headers = {"X-Auth-Token": cloud.session.get_token(), **kw.pop("headers", {})}

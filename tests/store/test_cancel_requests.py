@@ -3,10 +3,14 @@ fenced writes, cleared by the next claim; on both databases."""
 
 from __future__ import annotations
 
+import pytest
+
 from stoker.engine.state import Action, LeaseToken, StackStatus, Status, WriteBatch
 from stoker.store import SqlStore
 
 from . import factories as f
+
+pytestmark = pytest.mark.heavy
 
 
 def _claimed(store: SqlStore) -> tuple[str, LeaseToken]:

@@ -22,6 +22,8 @@ from stoker.store import SqlStore
 
 from . import factories as f
 
+pytestmark = pytest.mark.heavy
+
 
 def _stack(store: SqlStore) -> str:
     record = f.stack()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from stoker.engine.state import DefinitionChange, StoredDefinition, WriteBatch
@@ -15,6 +16,8 @@ from stoker.store.secrets import SEALED
 
 from . import factories as f
 from .test_secrets import SECRET, create_hidden_stack, raw_text
+
+pytestmark = pytest.mark.heavy
 
 
 def _raw_templates(store: SqlStore) -> int:

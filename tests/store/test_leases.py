@@ -18,6 +18,8 @@ from stoker.store import SqlStore, UnknownStack
 from . import factories as f
 from . import workers
 
+pytestmark = pytest.mark.heavy
+
 LATER = f.at(60)  # when the first lease runs out
 
 

@@ -24,6 +24,8 @@ from stoker.store.models import ddl_metadata
 
 from . import workers
 
+pytestmark = pytest.mark.heavy
+
 HELLO = str(Path(__file__).parents[2] / "examples" / "hello.yaml")
 
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stoker.cli.output import to_json, to_yaml
 from stoker.template.loader import load_document
 from stoker.template.nodes import plain
+
+pytestmark = pytest.mark.heavy
 
 # Template-shaped data: string keys, JSON scalars, nested maps and lists; text includes
 # multi-line strings, YAML-significant words ("yes", "null", "2013-05-23") and unicode.

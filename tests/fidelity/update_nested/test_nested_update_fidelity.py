@@ -19,6 +19,8 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
+pytestmark = pytest.mark.heavy
+
 HERE = Path(__file__).parent
 CASES: dict[str, dict[str, Any]] = yaml.safe_load((HERE / "cases.yaml").read_text())
 RECORDED: dict[str, dict[str, Any]] = json.loads((HERE / "recordings.json").read_text())
