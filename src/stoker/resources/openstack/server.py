@@ -4,6 +4,7 @@ attributes Heat computes from Nova's and Neutron's views of it."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import re
@@ -108,14 +109,22 @@ class Server(NovaResource):
         #: the user data each create under way sends (by its context), built before the
         #: create call (a config resource's text is looked up), not recorded
         self._user_data: dict[int, str | None] = {}
+        #: the port listing of each create whose server has left BUILD, asked while the
+        #: server itself is read (`wait_ready`), for `note_ports`
+        self._ports: dict[int, asyncio.Future[Any]] = {}
 
     async def create(self, context: ResourceContext) -> None:
         self._user_data[id(context)] = await user_data(context)
         try:
             await super().create(context)
+            await self.note_ports(context)
         finally:
             self._user_data.pop(id(context), None)
-        await self.note_ports(context)
+            early = self._ports.pop(id(context), None)
+            if early is not None and not early.done():
+                early.cancel()  # the create failed before its ports were wanted
+            elif early is not None and not early.cancelled():
+                early.exception()  # seen: a failed listing no one awaits is no warning
 
     async def wait_ready(
         self, context: ResourceContext, shown: dict[str, Any] | None = None
@@ -131,10 +140,12 @@ class Server(NovaResource):
                 return shown
             if shown is not None:
                 await pause(context, next(delays))
-                if str(shown.get("status") or "BUILD").upper() == "BUILD" and await self.building(
-                    server
-                ):
-                    continue
+                if str(shown.get("status") or "BUILD").upper() == "BUILD":
+                    if await self.building(server):
+                        continue
+                    if id(context) in self._user_data and id(context) not in self._ports:
+                        # Out of BUILD: its ports are listed while it is read, not after
+                        self._ports[id(context)] = asyncio.ensure_future(self.ports_of(server))
             shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
 
     async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
@@ -180,11 +191,8 @@ class Server(NovaResource):
         at once (``device_id`` repeated) when many are made together."""
         server = context.physical_id
         assert server is not None
-        coalescer = self.cloud.coalescer(
-            "network.list_ports by device",
-            lambda: Coalescer(self.cloud, "network.list_ports", _ports_of_devices, size=40),
-        )
-        ports = list(await coalescer.ask(server) or [])
+        early = self._ports.pop(id(context), None)
+        ports = await early if early is not None else await self.ports_of(server)
         context.data["ports"] = plain(
             [
                 {
@@ -196,6 +204,14 @@ class Server(NovaResource):
                 for p in ports
             ]
         )
+
+    async def ports_of(self, server: str) -> list[dict[str, Any]]:
+        """The ports Neutron shows for ``server`` (one listing for many servers)."""
+        coalescer = self.cloud.coalescer(
+            "network.list_ports by device",
+            lambda: Coalescer(self.cloud, "network.list_ports", _ports_of_devices, size=40),
+        )
+        return list(await coalescer.ask(server) or [])
 
     def needs_replace(self, previous: ResourceView, properties: Mapping[str, Any]) -> bool:
         """Heat's update policies: REPLACE (or a change Nova cannot make in place)."""
