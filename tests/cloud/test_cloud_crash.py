@@ -147,8 +147,9 @@ def test_twenty_servers_with_ten_percent_of_creates_refused(tmp_path, cloud_env,
         created = stoker(url, cloud_env, "create", "faulty", "-t", str(template))
         assert created.returncode == 0, created.stderr[-2000:]
         calls = sandbox_stats(sandbox)
-        # more create calls than resources: some were refused and retried
-        assert calls["compute servers.create"] > 20 and calls["network ports.create"] > 20, calls
+        # more server creates than servers: some were refused and retried (the ports go
+        # together in bulk calls, whose refusal tests/cloud/test_bulk_ports.py covers)
+        assert calls["compute servers.create"] > 20, calls
         found = in_cloud(admin, "faulty-")
         assert (len(found["servers"]), len(found["ports"])) == (20, 20), found
         kill_recover_delete(tmp_path, cloud_env, admin, "faultykill", 20, [30])

@@ -175,13 +175,12 @@ class CloudResource(ResourcePlugin):
         """The create call. A transient refusal (409, 429, 503) is retried with backoff
         only where the resource can be found by the name stoker gave it: the cloud may
         have made it before refusing, and a retry must adopt it, never make a second."""
-        create_call, _ = self.calls()
         delays = RETRY.delays()
         for attempt in range(RETRIES + 1):
             try:
-                return await self.cloud.call(
-                    create_call, lambda c: self.make(c, context, name), retry=False
-                )
+                if attempt == 0:
+                    return await self.ask_create(context, name)
+                return await self.ask_alone(context, name)  # a retry is this create's own
             except CloudError as error:
                 if (
                     not self.create_retryable(error)
@@ -197,6 +196,19 @@ class CloudResource(ResourcePlugin):
                     functools.partial(self.show_for, physical_id=found, data=context.data),
                 )
         raise AssertionError("unreachable")
+
+    async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        """The create's first call, not retried: what the cloud answers (with the new
+        ``id``), or its refusal as a `CloudError`. A type whose cloud makes many at once
+        asks together with the creates under way (Neutron's ports: `bulk`)."""
+        return await self.ask_alone(context, name)
+
+    async def ask_alone(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        """One create call by itself (`make` on the cloud's threads), not retried."""
+        create_call, _ = self.calls()
+        return await self.cloud.call(
+            create_call, lambda c: self.make(c, context, name), retry=False
+        )
 
     def create_retryable(self, error: CloudError) -> bool:
         """Whether a refused create may be asked again (after looking for what it made):

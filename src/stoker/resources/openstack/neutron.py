@@ -11,6 +11,7 @@ from stoker.cloud.connection import NotFoundError
 from stoker.cloud.rest import find_id, forget, remember
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
+from stoker.resources.openstack import bulk
 from stoker.resources.openstack.base import (
     CloudResource,
     catalog_schemas,
@@ -108,10 +109,14 @@ class NeutronResource(CloudResource):
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         raise NotImplementedError
 
-    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+    def create_body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        """The create's body: the type's, with value_specs merged in as Heat merges them."""
         body = self.body(connection, context, name)
         body.update(value_specs(context.properties))
-        return self.post(connection, body)
+        return body
+
+    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
+        return self.post(connection, self.create_body(connection, context, name))
 
     def update_body(
         self, connection: Any, context: ResourceContext, previous: Mapping[str, Any]
@@ -198,6 +203,10 @@ class Subnet(NeutronResource):
     kind, collection = "subnet", "subnets"
     show_call = "network.get_subnet"
 
+    async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        """Ports asked for together are made in one bulk call (`bulk`)."""
+        return await bulk.create(self, context, name)
+
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
         body: dict[str, Any] = {
@@ -243,6 +252,10 @@ class Port(NeutronResource):
     kind, collection = "port", "ports"
     show_call = "network.get_port"
     ready_statuses: ClassVar[frozenset[str]] = frozenset()
+
+    async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        """Ports asked for together are made in one bulk call (`bulk`)."""
+        return await bulk.create(self, context, name)
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties

@@ -4,6 +4,7 @@ attributes Heat computes from Nova's and Neutron's views of it."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import re
@@ -15,7 +16,14 @@ from stoker.cloud.batch import Coalescer
 from stoker.cloud.rest import find_id, request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, pause, plain
+from stoker.resources.openstack.base import (
+    PENDING,
+    CloudResource,
+    catalog_schemas,
+    given,
+    pause,
+    plain,
+)
 from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
 from stoker.resources.openstack.nova import NovaResource, flavor_id, image_id
 from stoker.resources.openstack.userdata import user_data
@@ -108,21 +116,29 @@ class Server(NovaResource):
         #: the user data each create under way sends (by its context), built before the
         #: create call (a config resource's text is looked up), not recorded
         self._user_data: dict[int, str | None] = {}
+        #: the port listing of each create whose server has left BUILD, asked while the
+        #: server itself is read (`wait_ready`), for `note_ports`
+        self._ports: dict[int, asyncio.Future[Any]] = {}
 
     async def create(self, context: ResourceContext) -> None:
         self._user_data[id(context)] = await user_data(context)
         try:
             await super().create(context)
+            await self.note_ports(context)
         finally:
             self._user_data.pop(id(context), None)
-        await self.note_ports(context)
+            early = self._ports.pop(id(context), None)
+            if early is not None and not early.done():
+                early.cancel()  # the create failed before its ports were wanted
+            elif early is not None and not early.cancelled():
+                early.exception()  # seen: a failed listing no one awaits is no warning
 
     async def wait_ready(
         self, context: ResourceContext, shown: dict[str, Any] | None = None
     ) -> dict[str, Any]:
         """Poll until ACTIVE. While the server builds, the poll is one listing of the
-        project's servers in BUILD shared by every server waiting (`building`); the server
-        itself is read once it has left that list."""
+        project's servers in BUILD shared by every server waiting (`building`); once it
+        has left that list it is read (`read_out_of_build`) while its ports are listed."""
         server = context.physical_id
         assert server is not None
         delays = POLL.delays()
@@ -131,11 +147,35 @@ class Server(NovaResource):
                 return shown
             if shown is not None:
                 await pause(context, next(delays))
-                if str(shown.get("status") or "BUILD").upper() == "BUILD" and await self.building(
-                    server
-                ):
+                if str(shown.get("status") or "BUILD").upper() == "BUILD":
+                    if await self.building(server):
+                        continue
+                    if id(context) in self._user_data and id(context) not in self._ports:
+                        # Out of BUILD: its ports are listed while it is read, not after
+                        self._ports[id(context)] = asyncio.ensure_future(self.ports_of(server))
+                    shown = await self.read_out_of_build(context, server)
                     continue
             shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+
+    async def read_out_of_build(self, context: ResourceContext, server: str) -> dict[str, Any]:
+        """The server as Nova shows it, now that it has left BUILD: read together with the
+        servers that left it at the same time, in one listing of the project's servers in
+        detail filtered by their names (Nova's detail listing shows each server as its
+        show does, at the same microversion); by itself when that listing cannot answer
+        for it (no name noted, a listing cut into pages, a listing refused)."""
+        name = context.data.get(PENDING)
+        if isinstance(name, str) and name:
+            coalescer = self.cloud.coalescer(
+                "compute.list_servers detail by name",
+                lambda: Coalescer(self.cloud, "compute.list_servers", _detail_by_name, size=25),
+            )
+            try:
+                found = await coalescer.ask((server, name))
+            except CloudError:
+                found = None
+            if found is not None:
+                return dict(found)
+        return await self.cloud.call(self.show_call, lambda c: self.show(c, server))
 
     async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
         """Poll until Nova no longer lists the server: one listing of the project's servers
@@ -180,11 +220,8 @@ class Server(NovaResource):
         at once (``device_id`` repeated) when many are made together."""
         server = context.physical_id
         assert server is not None
-        coalescer = self.cloud.coalescer(
-            "network.list_ports by device",
-            lambda: Coalescer(self.cloud, "network.list_ports", _ports_of_devices, size=40),
-        )
-        ports = list(await coalescer.ask(server) or [])
+        early = self._ports.pop(id(context), None)
+        ports = await early if early is not None else await self.ports_of(server)
         context.data["ports"] = plain(
             [
                 {
@@ -196,6 +233,14 @@ class Server(NovaResource):
                 for p in ports
             ]
         )
+
+    async def ports_of(self, server: str) -> list[dict[str, Any]]:
+        """The ports Neutron shows for ``server`` (one listing for many servers)."""
+        coalescer = self.cloud.coalescer(
+            "network.list_ports by device",
+            lambda: Coalescer(self.cloud, "network.list_ports", _ports_of_devices, size=40),
+        )
+        return list(await coalescer.ask(server) or [])
 
     def needs_replace(self, previous: ResourceView, properties: Mapping[str, Any]) -> bool:
         """Heat's update policies: REPLACE (or a change Nova cannot make in place)."""
@@ -423,6 +468,27 @@ def _in_build(connection: Any, servers: list[str]) -> dict[str, bool]:
     )
     listed = {str(s.get("id")) for s in (body or {}).get("servers") or []}
     return {server: True for server in servers if server in listed}
+
+
+def _detail_by_name(
+    connection: Any, servers: list[tuple[str, str]]
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each of ``servers`` (id, name) as the project's detail listing shows it: one call
+    whatever their number, filtered by their names (Nova's ``name`` is a regular
+    expression: anchored, escaped, exact); a server the listing leaves out is not
+    answered (another of the same name may be listed: each is matched by its id)."""
+    names = sorted({name for _, name in servers})
+    pattern = "^(" + "|".join(re.escape(name) for name in names) + ")$"
+    body = request(
+        connection,
+        "compute",
+        "GET",
+        "/servers/detail",
+        "compute.list_servers",
+        params={"name": pattern},
+    )
+    listed = {str(s.get("id")): s for s in (body or {}).get("servers") or []}
+    return {key: dict(listed[key[0]]) for key in servers if key[0] in listed}
 
 
 def _listed(connection: Any, servers: list[str]) -> dict[str, bool]:
