@@ -4,24 +4,22 @@
 Two of them, chosen by `stoker.store.store.open_store`:
 
 - `stoker.store.sqlite_executor.SqliteExecutor` (no SQLAlchemy): an up-to-date SQLite
-  file, on the standard
-  library's ``sqlite3``, with the SQL that SQLAlchemy compiled ahead of time
-  (`stoker.store.compiled_sqlite`). SQLAlchemy's import is ~40 % of a short command's
-  instructions; with this executor ``stack list``, ``show``, ``create`` and ``delete``
-  never import it.
+  file, on the standard library's ``sqlite3``, with the SQL that SQLAlchemy compiled
+  ahead of time (`stoker.store.compiled_sqlite`). SQLAlchemy's import is ~40 % of a
+  short command's instructions; with this executor the stack commands never import it.
 - `stoker.store.sa_executor.SqlAlchemyExecutor`: PostgreSQL, an in-memory SQLite
   database, or a SQLite file whose schema is not the head of the migrations (or when
   ``$STOKER_STORE_EXECUTOR`` is ``sqlalchemy``). It runs the catalog's constructs.
 
 Both take and give the values SQLAlchemy's column types take and give (JSON as Python
-data, aware UTC datetimes, booleans): this one converts them as the SQLite dialect and
+data, aware UTC datetimes, booleans): the stdlib one converts them as the SQLite dialect and
 `stoker.store.types.UTCDateTime` do, driven by the kind of each parameter and result
 column recorded with the compiled SQL, so the store's code is the same over both. The
-SQLite executor raises the driver's own exceptions (``sqlite3.Error``), which
+stdlib executor raises the driver's own exceptions (``sqlite3.Error``), which
 `stoker.store.base.plain_errors` turns into the same one-line errors as SQLAlchemy's.
 
-Transactions are those of `stoker.store.connection`: ``BEGIN`` for reads, ``BEGIN
-IMMEDIATE`` for writes, on connections with `stoker.store.pragmas`' settings.
+Transactions are the same on both: ``BEGIN`` for reads, ``BEGIN IMMEDIATE`` for writes
+on SQLite, on connections with `stoker.store.pragmas`' settings.
 """
 
 from __future__ import annotations
