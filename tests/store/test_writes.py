@@ -6,7 +6,7 @@ import pytest
 
 from stoker.engine.state import Action, Status, WriteBatch
 from stoker.store import SqlStore, UnknownStack
-from stoker.store.types import _ENCODER, dumps
+from stoker.store.jsontext import _ENCODER, dumps
 
 from . import factories as f
 

@@ -1,4 +1,4 @@
-"""What every part of `SqlStore` shares: the engine and its connections, the key that
+"""What every part of `SqlStore` shares: the executor and its transactions, the key that
 seals hidden values, which stacks are sealed, and how database errors reach the user.
 
 Every public method of the store is one transaction. Transactions that write start as
@@ -11,33 +11,31 @@ cancel requests, snapshots), joined in `stoker.store.store.SqlStore`.
 
 from __future__ import annotations
 
-import functools
+import sys
 import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
-
-from sqlalchemy import Engine, select
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
+from typing import TYPE_CHECKING, Any
 
 from stoker.errors import DatabaseError
 from stoker.store import failures, secrets
-from stoker.store.bulk import BulkStatements
 from stoker.store.codec import CODECS
-from stoker.store.connection import WRITE
+from stoker.store.driver import Bulk
 from stoker.store.errors import UnknownStack
+from stoker.store.executor import Executor, Transaction
 from stoker.store.fence import FenceCheck
-from stoker.store.models import Stack
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
 
 
 class StoreBase:
     """The state and helpers the reading, writing and claiming parts share."""
 
-    def __init__(self, engine: Engine, sealer: secrets.Sealer, shown: str | None = None) -> None:
+    def __init__(self, executor: Executor, sealer: secrets.Sealer, shown: str) -> None:
         #: the database as errors name it (the URL as given, password masked)
-        self.shown = shown or engine.url.render_as_string(hide_password=True)
-        self._engine = engine
+        self.shown = shown
+        self._executor = executor
         self._sealer = sealer
         #: stack id -> whether its hidden values are sealed (a stack's never changes)
         self._sealed_stacks: dict[str, bool] = {}
@@ -45,68 +43,71 @@ class StoreBase:
         self.key_source: secrets.KeySource | None = None
         # A store dropped without close() still closes its connections (else each one
         # warns, or holds a PostgreSQL backend until the process ends).
-        self._finalizer = weakref.finalize(self, engine.dispose)
-        self._writer = engine.execution_options(**{WRITE: True})
-        self._codec = CODECS[engine.dialect.name]
-        self._sqlite = engine.dialect.name == "sqlite"
-        dbapi: Any = engine.dialect.dbapi
+        self._finalizer = weakref.finalize(self, executor.dispose)
+        self._codec = CODECS[executor.dialect_name]
+        self._sqlite = executor.dialect_name == "sqlite"
         # what the driver itself raises, on the cursor the writes use
-        self._integrity_errors: tuple[type[Exception], ...] = (IntegrityError, dbapi.IntegrityError)
-        self._driver_errors: tuple[type[Exception], ...] = (dbapi.Error,)
+        self._integrity_errors = executor.integrity_errors
+        self._driver_errors = executor.driver_errors
 
-    # The statements writes run, compiled when first needed: a reading command (``stack
-    # list``) never writes, and compiling them costs ~3 ms of its start-up.
-    @functools.cached_property
-    def _bulk(self) -> BulkStatements:
-        return BulkStatements(self._engine.dialect)
+    # The statements writes run, compiled when first needed by SQLAlchemy's executor (a
+    # reading command never writes, and compiling them costs ~3 ms of its start-up), or
+    # ahead of time for SQLite (`stoker.store.compiled_sqlite`).
+    @property
+    def _bulk(self) -> Bulk:
+        return self._executor.bulk
 
-    @functools.cached_property
+    @property
     def _fence(self) -> FenceCheck:
-        return FenceCheck(self._engine.dialect)
+        return self._executor.fence
+
+    @property
+    def executor(self) -> Executor:
+        return self._executor
 
     @property
     def engine(self) -> Engine:
-        return self._engine
+        """A SQLAlchemy engine on the store's database (made on first use when the store
+        runs on the stdlib SQLite executor): for what the catalog does not hold."""
+        return self._executor.engine
 
     def close(self) -> None:
         self._finalizer()
 
+    def _plain_errors(self) -> Any:
+        executor = self._executor
+        return plain_errors(self.shown, executor.plain_errors, executor.integrity_errors)
+
     @contextmanager
-    def _reading(self) -> Iterator[Connection]:
-        with plain_errors(self.shown), self._engine.connect() as connection, connection.begin():
+    def _reading(self) -> Iterator[Transaction]:
+        with self._plain_errors(), self._executor.reading() as transaction:
+            yield transaction
+
+    @contextmanager
+    def _writing(self) -> Iterator[Transaction]:
+        with self._plain_errors(), self._executor.writing() as transaction:
+            yield transaction
+
+    @contextmanager
+    def _sqlalchemy_writing(self) -> Iterator[Any]:
+        """A SQLAlchemy connection in a write transaction (``BEGIN IMMEDIATE`` on SQLite),
+        for the few writes outside the catalog (key rotation, software configs)."""
+        from stoker.store.pragmas import WRITE
+
+        engine = self.engine.execution_options(**{WRITE: True})
+        with plain_errors(self.shown, ()), engine.begin() as connection:
             yield connection
 
     @contextmanager
-    def _writing(self) -> Iterator[Connection]:
-        with plain_errors(self.shown), self._writer.begin() as connection:
+    def _sqlalchemy_reading(self) -> Iterator[Any]:
+        with plain_errors(self.shown, ()), self.engine.connect() as connection, connection.begin():
             yield connection
 
-    @contextmanager
-    def _driver_transaction(self) -> Iterator[Any]:
-        """A write transaction on a pooled driver connection: ``BEGIN IMMEDIATE`` on
-        SQLite (as `_writing`: the write lock before anything is read), the driver's own
-        ``BEGIN`` on PostgreSQL. Committed if the block ends normally, else rolled back."""
-        connection = self._engine.raw_connection()
-        try:
-            cursor = connection.cursor()
-            try:
-                if self._sqlite:
-                    cursor.execute("BEGIN IMMEDIATE")
-                yield cursor
-                connection.commit()
-            except BaseException:
-                connection.rollback()
-                raise
-            finally:
-                cursor.close()
-        finally:
-            connection.close()  # back to the pool
-
-    def _is_sealed(self, connection: Connection, stack_id: str) -> bool:
+    def _is_sealed(self, transaction: Transaction, stack_id: str) -> bool:
         sealed = self._sealed_stacks.get(stack_id)
         if sealed is None:
-            query = select(Stack.parameters).where(Stack.id == stack_id)
-            sealed = secrets.is_sealed(connection.execute(query).scalar_one_or_none())
+            parameters = transaction.scalar("stack_parameters", {"stack_id": stack_id})
+            sealed = secrets.is_sealed(parameters)
             self._sealed_stacks[stack_id] = sealed
         return sealed
 
@@ -116,32 +117,47 @@ class StoreBase:
         engine reads or creates a stack before writing to it, so this rarely reads."""
         missing = [i for i in stack_ids if i not in self._sealed_stacks]
         if missing:
-            with self._reading() as connection:
+            with self._reading() as transaction:
                 for stack_id in missing:
-                    self._is_sealed(connection, stack_id)
+                    self._is_sealed(transaction, stack_id)
 
     def _raise_unknown(self, stack_ids: Iterable[str | None], error: Exception) -> None:
         """After a failed write: UnknownStack if one of the stacks it named is missing."""
-        with self._reading() as connection:
+        with self._reading() as transaction:
             for stack_id in sorted(i for i in stack_ids if i is not None):
-                if not stack_exists(connection, stack_id):
+                if not stack_exists(transaction, stack_id):
                     raise UnknownStack(stack_id) from error
 
 
 @contextmanager
-def plain_errors(shown: str) -> Iterator[None]:
+def plain_errors(
+    shown: str,
+    driver_errors: tuple[type[Exception], ...] = (),
+    integrity_errors: tuple[type[Exception], ...] = (),
+) -> Iterator[None]:
     """Bad values (a naive time, NaN in JSON) raise the ValueError or TypeError that found
     them, not SQLAlchemy's wrapper of it. Database errors become one-line DatabaseErrors
     without the statement or its parameters (they may hold hidden values), except
-    integrity errors, which the methods that expect them translate (else `_database_error`)."""
+    integrity errors, which the methods that expect them translate (else `_database_error`).
+    Database errors are SQLAlchemy's wrappers, and the driver's own ``driver_errors``
+    (the stdlib SQLite executor's, which has no wrapper)."""
     try:
         yield
-    except StatementError as error:
-        if not isinstance(error, DBAPIError) and isinstance(error.orig, ValueError | TypeError):
-            raise error.orig from error
-        if isinstance(error, IntegrityError):
-            raise
-        raise database_error(error, shown) from None
+    except Exception as error:
+        exc = sys.modules.get("sqlalchemy.exc")  # not imported: no SQLAlchemy error
+        if exc is not None and isinstance(error, exc.StatementError):
+            if not isinstance(error, exc.DBAPIError) and isinstance(
+                error.orig, ValueError | TypeError
+            ):
+                raise error.orig from error
+            if isinstance(error, exc.IntegrityError):
+                raise
+            raise database_error(error, shown) from None
+        if driver_errors and isinstance(error, driver_errors):
+            if isinstance(error, integrity_errors):
+                raise
+            raise database_error(error, shown) from None
+        raise
 
 
 def database_error(error: Exception, shown: str) -> DatabaseError:
@@ -153,5 +169,5 @@ def database_error(error: Exception, shown: str) -> DatabaseError:
     return failures.during_use(shown, type(orig).__name__, failures.driver_reason(orig))
 
 
-def stack_exists(connection: Connection, stack_id: str) -> bool:
-    return connection.execute(select(Stack.id).where(Stack.id == stack_id)).first() is not None
+def stack_exists(transaction: Transaction, stack_id: str) -> bool:
+    return transaction.first("stack_exists", {"stack_id": stack_id}) is not None

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -44,10 +43,11 @@ from sqlalchemy import (
     type_coerce,
     update,
 )
-from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import NullType, TypeEngine
 
+from stoker.store.driver import Bulk, DriverStatement
 from stoker.store.models import Event, Resource, Stack
 from stoker.store.records import EVENT_FIELDS, RESOURCE_FIELDS, RESOURCE_JSON_FIELDS
 from stoker.store.types import UTCDateTime
@@ -59,44 +59,6 @@ _ORDER = "position"  # the ordinality column of a PostgreSQL batch
 _TEXT_PARAMETER = re.compile(r"%\((\w+)\)s")  # psycopg's "pyformat" placeholder
 
 
-@dataclass(frozen=True, slots=True)
-class DriverStatement:
-    """SQL text that takes rows of values in ``fields`` order: by ``executemany`` of
-    tuples, or (``columnar``) in one execution with one list per field. ``named``: the
-    driver wants each row as a mapping (psycopg's ``%(name)s``), not a tuple."""
-
-    sql: str
-    fields: tuple[str, ...]
-    columnar: bool
-    named: bool = False
-
-    def run(self, connection: Connection, rows: Sequence[tuple[Any, ...]]) -> None:
-        """On a SQLAlchemy connection (inside its transaction)."""
-        if not self.columnar:
-            connection.exec_driver_sql(self.sql, self._rows(rows))
-            return
-        connection.exec_driver_sql(self.sql, self._columns(rows))
-
-    def execute(self, cursor: Any, rows: Sequence[tuple[Any, ...]]) -> int:
-        """On a driver cursor (see `stoker.store.writing.StoreWrites._apply`); the row count."""
-        if self.columnar:
-            cursor.execute(self.sql, self._columns(rows))
-        elif len(rows) == 1:
-            cursor.execute(self.sql, self._rows(rows)[0])
-        else:
-            cursor.executemany(self.sql, self._rows(rows))
-        return int(cursor.rowcount)
-
-    def _rows(self, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
-        if self.named:
-            return [dict(zip(self.fields, row, strict=True)) for row in rows]
-        return list(rows)
-
-    def _columns(self, rows: Sequence[tuple[Any, ...]]) -> dict[str, list[Any]]:
-        columns = [list(column) for column in zip(*rows, strict=True)]
-        return dict(zip(self.fields, columns, strict=True))
-
-
 class BulkStatements:
     """The bulk writes for one dialect (``sqlite`` or ``postgresql``)."""
 
@@ -106,6 +68,11 @@ class BulkStatements:
         self.insert_events = self._compile(Event.__table__, EVENT_FIELDS, upsert=False)
         self.set_stack_status = self._set_stack_status()
         self.delete_resource = self._delete_resource()
+
+    def as_bulk(self) -> Bulk:
+        return Bulk(
+            self.upsert_resources, self.insert_events, self.set_stack_status, self.delete_resource
+        )
 
     def _delete_resource(self) -> DriverStatement:
         """``DELETE FROM resources WHERE stack_id AND name``: a row an update removed."""
@@ -208,7 +175,7 @@ def _json_array_text(*columns: ColumnElement[Any]) -> ColumnElement[Any]:
     return text.concat(literal_column("']'", Text))
 
 
-def select_resources(stack_id: str) -> Select[Any]:
+def select_resources(stack_id: Any) -> Select[Any]:
     """Columns in `RESOURCE_FIELDS` order, the JSON ones joined into one array text."""
     table = Resource.__table__
     columns: list[ColumnElement[Any]] = []
@@ -221,7 +188,7 @@ def select_resources(stack_id: str) -> Select[Any]:
     return select(*columns).where(Resource.stack_id == stack_id).order_by(Resource.id)
 
 
-def select_events(stack_id: str, after_id: int | None, limit: int | None) -> Select[Any]:
+def select_events(stack_id: Any, after_id: Any, limit: Any) -> Select[Any]:
     """Columns in `EVENT_FIELDS` order, then the id."""
     table = Event.__table__
     columns = [_raw(table.c[n]) if n in _TIME_FIELDS else table.c[n] for n in EVENT_FIELDS]

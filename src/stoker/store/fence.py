@@ -4,15 +4,17 @@ another writes nothing more (see `stoker.engine.leases`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from sqlalchemy import bindparam, select, update
-from sqlalchemy.engine import Connection
+from typing import TYPE_CHECKING, Any
 
 from stoker.engine.state import Lease, LeaseToken
 from stoker.errors import LeaseLost
 from stoker.store.errors import UnknownStack
-from stoker.store.models import Stack
+
+if TYPE_CHECKING:
+    from stoker.store.executor import Transaction
+
+#: the fence statement's parameters (`stoker.store.statements.compile_fence`)
+FENCE_FIELDS = ("stack_id", "engine_id", "generation")
 
 
 class FenceCheck:
@@ -20,33 +22,25 @@ class FenceCheck:
     write's transaction. A no-op UPDATE rather than a SELECT: on PostgreSQL it locks the
     stack row until commit, so a takeover (an UPDATE of the same row) waits for this write
     and is never interleaved with it; on SQLite the transaction already holds the write
-    lock (``BEGIN IMMEDIATE``). Compiled once and run on the driver: every transaction of
-    an operation pays for it, and SQLAlchemy's per-execution work cost more than the
-    statement itself (half of a small write, measured on a chain of 1000)."""
+    lock (``BEGIN IMMEDIATE``). Compiled once (`stoker.store.statements.compile_fence`, or
+    ahead of time for SQLite) and run on the driver: every transaction of an operation
+    pays for it, and SQLAlchemy's per-execution work cost more than the statement itself
+    (half of a small write, measured on a chain of 1000)."""
 
-    def __init__(self, dialect: Any) -> None:
-        statement = (
-            update(Stack)
-            .where(
-                Stack.id == bindparam("stack_id"),
-                Stack.lease_engine_id == bindparam("engine_id"),
-                Stack.lease_generation == bindparam("generation"),
-            )
-            .values(lease_generation=Stack.lease_generation)
-            .returning(Stack.cancel_request)
-        )
-        compiled = statement.compile(dialect=dialect)
-        self.sql = compiled.string
-        self.order = tuple(compiled.positiontup or ()) if compiled.positional else None
+    def __init__(self, sql: str, order: tuple[str, ...] | None) -> None:
+        self.sql = sql
+        #: the parameters' order for a positional driver; None: by name
+        self.order = order
 
-    def run(self, connection: Connection, fence: LeaseToken) -> str | None:
-        """On a SQLAlchemy connection, in its transaction: LeaseLost unless ``fence`` holds,
-        else the stack's pending cancel request (None when there is none)."""
-        row = connection.exec_driver_sql(self.sql, self._parameters(fence)).first()
-        if row is not None:
-            return None if row[0] is None else str(row[0])
-        lease_lost(connection, fence)
-        return None  # not reached: _lease_lost raises
+    def run(self, transaction: Transaction, fence: LeaseToken) -> str | None:
+        """In ``transaction``: LeaseLost unless ``fence`` holds, else the stack's pending
+        cancel request (None when there is none)."""
+        with transaction.cursor() as cursor:
+            held, request = self.holds(cursor, fence)
+        if held:
+            return request
+        lease_lost(transaction, fence)
+        return None  # not reached: lease_lost raises
 
     def holds(self, cursor: Any, fence: LeaseToken) -> tuple[bool, str | None]:
         """On a driver cursor, in its transaction: whether ``fence`` is still the claim,
@@ -66,8 +60,8 @@ class FenceCheck:
         return values if self.order is None else tuple(values[n] for n in self.order)
 
 
-def lease_lost(connection: Connection, fence: LeaseToken) -> None:
-    holder = lease_of(connection, fence.stack_id)
+def lease_lost(transaction: Transaction, fence: LeaseToken) -> None:
+    holder = lease_of(transaction, fence.stack_id)
     if holder is None:
         by = "another process took the stack over since, and has released it"
     else:
@@ -78,11 +72,8 @@ def lease_lost(connection: Connection, fence: LeaseToken) -> None:
     )
 
 
-def lease_of(connection: Connection, stack_id: str) -> Lease | None:
-    query = select(Stack.lease_engine_id, Stack.lease_expires_at, Stack.lease_generation).where(
-        Stack.id == stack_id
-    )
-    row = connection.execute(query).first()
+def lease_of(transaction: Transaction, stack_id: str) -> Lease | None:
+    row = transaction.first("lease", {"stack_id": stack_id})
     if row is None:
         raise UnknownStack(stack_id)
     engine_id, expires_at, generation = row

@@ -6,8 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import func, select
-
 from stoker.engine.state import (
     EventRecord,
     Lease,
@@ -18,15 +16,11 @@ from stoker.engine.state import (
 )
 from stoker.store import secrets
 from stoker.store.base import StoreBase
-from stoker.store.bulk import select_events, select_resources
 from stoker.store.fence import lease_of
-from stoker.store.models import RawTemplate, Resource, Stack
-from stoker.store.models import Snapshot as SnapshotRow
 from stoker.store.records import (
-    SELECT_STACKS,
-    SELECT_SUMMARIES,
     event_record,
     resource_record,
+    stack_list_name,
     stack_record,
     summary_record,
 )
@@ -37,15 +31,10 @@ class StoreReads(StoreBase):
 
     def get_stack(self, name_or_id: str, project: str) -> StackRecord | None:
         """By id (deleted stacks too), else by name among live ones; only in ``project``."""
-        in_project = Stack.project == project
-        with self._reading() as connection:
-            by_id = SELECT_STACKS.where(Stack.id == name_or_id, in_project)
-            row = connection.execute(by_id).first()
+        with self._reading() as transaction:
+            row = transaction.first("stack_by_id", {"stack_id": name_or_id, "project": project})
             if row is None:
-                by_name = SELECT_STACKS.where(
-                    Stack.name == name_or_id, in_project, Stack.deleted_at.is_(None)
-                )
-                row = connection.execute(by_name).first()
+                row = transaction.first("stack_by_name", {"name": name_or_id, "project": project})
         return None if row is None else self._stack(row)
 
     def _stack(self, row: Any) -> StackRecord:
@@ -69,25 +58,17 @@ class StoreReads(StoreBase):
         self, project: str, *, include_nested: bool = False, include_deleted: bool = False
     ) -> list[StackRecord]:
         """Oldest first."""
-        query = SELECT_STACKS.where(Stack.project == project)
-        if not include_nested:
-            query = query.where(Stack.parent_id.is_(None))
-        if not include_deleted:
-            query = query.where(Stack.deleted_at.is_(None))
-        return self._stacks(query)
+        name = stack_list_name(summaries=False, nested=include_nested, deleted=include_deleted)
+        return self._stacks(name, {"project": project})
 
     def stack_summaries(
         self, project: str, *, include_nested: bool = False, include_deleted: bool = False
     ) -> list[StackRecord]:
         """`list_stacks` without each stack's definition (its template, environment,
         files and parameters are empty): what a listing shows, at a fraction of the cost."""
-        query = SELECT_SUMMARIES.where(Stack.project == project)
-        if not include_nested:
-            query = query.where(Stack.parent_id.is_(None))
-        if not include_deleted:
-            query = query.where(Stack.deleted_at.is_(None))
-        with self._reading() as connection:
-            rows = connection.execute(query.order_by(Stack.created_at, Stack.id)).all()
+        name = stack_list_name(summaries=True, nested=include_nested, deleted=include_deleted)
+        with self._reading() as transaction:
+            rows = transaction.rows(name, {"project": project})
         unseal = self._sealer.unseal_text
         records = [summary_record(row) for row in rows]
         return [
@@ -100,33 +81,26 @@ class StoreReads(StoreBase):
     def stacks_in_progress(self) -> list[StackRecord]:
         """Live top-level stacks of every project whose operation is IN_PROGRESS: what a
         starting server looks at to take over the operations of one that died."""
-        query = SELECT_STACKS.where(
-            Stack.parent_id.is_(None), Stack.deleted_at.is_(None), Stack.status == "IN_PROGRESS"
-        )
-        return self._stacks(query)
+        return self._stacks("stacks_in_progress", None)
 
     def child_stacks(self, stack_id: str) -> list[StackRecord]:
         """The live stacks whose parent is ``stack_id``, oldest first."""
-        query = SELECT_STACKS.where(Stack.parent_id == stack_id, Stack.deleted_at.is_(None))
-        return self._stacks(query)
+        return self._stacks("child_stacks", {"stack_id": stack_id})
 
-    def _stacks(self, query: Any) -> list[StackRecord]:
-        with self._reading() as connection:
-            rows = connection.execute(query.order_by(Stack.created_at, Stack.id)).all()
+    def _stacks(self, name: str, values: dict[str, Any] | None) -> list[StackRecord]:
+        with self._reading() as transaction:
+            rows = transaction.rows(name, values)
         return [self._stack(row) for row in rows]
 
     def count_stacks(self, project: str) -> int:
         """Live top-level stacks of the project: as in Heat, nested stacks do not count
         toward the per-project limit (a TripleO deployment has hundreds)."""
-        query = select(func.count()).where(
-            Stack.project == project, Stack.deleted_at.is_(None), Stack.parent_id.is_(None)
-        )
-        with self._reading() as connection:
-            return int(connection.execute(query).scalar_one())
+        with self._reading() as transaction:
+            return int(transaction.scalar("count_stacks", {"project": project}))
 
     def resources(self, stack_id: str) -> list[ResourceRecord]:
-        with self._reading() as connection:
-            rows = connection.execute(select_resources(stack_id)).all()
+        with self._reading() as transaction:
+            rows = transaction.rows("resources", {"stack_id": stack_id})
         codec = self._codec
         records = [resource_record(row, codec) for row in rows]
         if records and secrets.is_sealed(records[0].properties):
@@ -145,15 +119,20 @@ class StoreReads(StoreBase):
         return records
 
     def count_resources(self, stack_id: str) -> int:
-        query = select(func.count()).where(Resource.stack_id == stack_id)
-        with self._reading() as connection:
-            return int(connection.execute(query).scalar_one())
+        with self._reading() as transaction:
+            return int(transaction.scalar("count_resources", {"stack_id": stack_id}))
 
     def events(
         self, stack_id: str, *, after_id: int | None = None, limit: int | None = None
     ) -> list[EventRecord]:
-        with self._reading() as connection:
-            rows = connection.execute(select_events(stack_id, after_id, limit)).all()
+        name = "events"
+        values: dict[str, Any] = {"stack_id": stack_id}
+        if after_id is not None:
+            name, values["after_id"] = name + "_after", after_id
+        if limit is not None:
+            name, values["limit"] = name + "_limit", limit
+        with self._reading() as transaction:
+            rows = transaction.rows(name, values)
         codec = self._codec
         events = [event_record(row, codec) for row in rows]
         prefix, unseal = secrets.TEXT_PREFIX, self._sealer.unseal_text
@@ -163,19 +142,8 @@ class StoreReads(StoreBase):
         ]
 
     def previous_definition(self, stack_id: str) -> StoredDefinition | None:
-        query = (
-            select(
-                RawTemplate.template,
-                RawTemplate.environment,
-                RawTemplate.files,
-                Stack.prev_parameters,
-                Stack.prev_template_file,
-            )
-            .join(RawTemplate, RawTemplate.id == Stack.prev_raw_template_id)
-            .where(Stack.id == stack_id)
-        )
-        with self._reading() as connection:
-            row = connection.execute(query).first()
+        with self._reading() as transaction:
+            row = transaction.first("previous_definition", {"stack_id": stack_id})
         if row is None:
             return None
         template, environment, files, parameters, template_file = row
@@ -187,30 +155,25 @@ class StoreReads(StoreBase):
 
     def lease(self, stack_id: str) -> Lease | None:
         """The recorded lease, expired or not (the caller knows what time it is)."""
-        with self._reading() as connection:
-            return lease_of(connection, stack_id)
+        with self._reading() as transaction:
+            return lease_of(transaction, stack_id)
 
     def snapshots(self, stack_id: str) -> list[SnapshotRecord]:
         """The stack's snapshots, oldest first."""
-        query = (
-            select(SnapshotRow)
-            .where(SnapshotRow.stack_id == stack_id)
-            .order_by(SnapshotRow.created_at, SnapshotRow.id)
-        )
-        with self._reading() as connection:
-            rows = connection.execute(query).all()
+        with self._reading() as transaction:
+            rows = transaction.rows("snapshots", {"stack_id": stack_id})
         return [self._snapshot(row) for row in rows]
 
     def _snapshot(self, row: Any) -> SnapshotRecord:
-        data = row.data
+        id_, stack_id, name, status, status_reason, data, created_at = row
         if data is not None and secrets.is_sealed(data):
             data = self._sealer.unseal(data)
         return SnapshotRecord(
-            id=row.id,
-            stack_id=row.stack_id,
-            name=row.name,
-            status=row.status,
-            status_reason=row.status_reason,
+            id=id_,
+            stack_id=stack_id,
+            name=name,
+            status=status,
+            status_reason=status_reason,
             data=data,
-            created_at=row.created_at,
+            created_at=created_at,
         )

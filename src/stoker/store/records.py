@@ -1,10 +1,11 @@
 """Rows to records and records to row values.
 
 The engine's records (`stoker.engine.state`) are frozen values; the store reads and writes
-plain values through Core statements, which is many times faster than ORM objects for the
-thousands of rows a large stack writes per batch. Stacks go through the models' column
-types; resources and events, the bulk rows, as driver-ready tuples (`Codec`). Tuples in the
-records are JSON lists in the database and tuples again on the way back.
+plain values through the catalog's statements (`stoker.store.statements`), which is many
+times faster than ORM objects for the thousands of rows a large stack writes per batch.
+Stacks go through the models' column types (as the executor converts them); resources
+and events, the bulk rows, as driver-ready tuples (`Codec`). Tuples in the records are
+JSON lists in the database and tuples again on the way back.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
-
-from sqlalchemy import null, select
 
 from stoker.engine.state import (
     Action,
@@ -24,39 +23,44 @@ from stoker.engine.state import (
     StoredDefinition,
 )
 from stoker.store.codec import Codec
-from stoker.store.models import RawTemplate, Stack
-from stoker.store.types import dumps, loads_text
+from stoker.store.jsontext import dumps, loads_text
 
-STACK_COLUMNS = (
-    Stack.id,
-    Stack.name,
-    Stack.project,
-    Stack.action,
-    Stack.status,
-    Stack.status_reason,
-    RawTemplate.template,
-    RawTemplate.environment,
-    RawTemplate.files,
-    Stack.parameters,
-    Stack.created_at,
-    Stack.updated_at,
-    Stack.deleted_at,
-    Stack.parent_id,
-    Stack.parent_resource,
-    Stack.tags,
-    Stack.timeout_mins,
-    Stack.disable_rollback,
-    Stack.template_file,
+#: what a stack listing leaves out (NULL in place of its definition): decoding those JSON
+#: columns is most of the time of listing many stacks
+SUMMARY_NULLS = frozenset({"template", "environment", "files", "parameters"})
+#: the columns a new stack's row is inserted with, lease included (generation 0: unclaimed)
+STACK_INSERT_FIELDS = (
+    "id",
+    "name",
+    "project",
+    "action",
+    "status",
+    "status_reason",
+    "raw_template_id",
+    "parameters",
+    "created_at",
+    "updated_at",
+    "deleted_at",
+    "parent_id",
+    "parent_resource",
+    "tags",
+    "timeout_mins",
+    "disable_rollback",
+    "template_file",
+    "lease_engine_id",
+    "lease_expires_at",
+    "lease_generation",
 )
+#: how many actions a cancel request can name (`stoker.store.statements`); more than the
+#: engine has
+ACTION_SLOTS = 16
 
-# A stack joined with its template: what every stack read selects.
-SELECT_STACKS = select(*STACK_COLUMNS).join(RawTemplate, RawTemplate.id == Stack.raw_template_id)
-# A stack without its definition (template, environment, files, parameters: NULL), for
-# listings: decoding those JSON columns is most of the time of listing many stacks.
-_DEFINITION = {"template", "environment", "files", "parameters"}
-SELECT_SUMMARIES = select(
-    *(null().label(c.name) if c.name in _DEFINITION else c for c in STACK_COLUMNS)
-)
+
+def stack_list_name(*, summaries: bool, nested: bool, deleted: bool) -> str:
+    """The catalog's name of a stack listing with these filters."""
+    base = "stack_summaries" if summaries else "list_stacks"
+    return base + ("_nested" if nested else "") + ("_deleted" if deleted else "")
+
 
 # Column order of the bulk statements (`stoker.store.bulk`): table order, without ids.
 RESOURCE_FIELDS = (
@@ -133,7 +137,7 @@ def stack_record(row: Sequence[Any]) -> StackRecord:
 
 
 def summary_record(row: Sequence[Any]) -> StackRecord:
-    """A `SELECT_SUMMARIES` row as a record with an empty definition."""
+    """A ``stack_summaries`` row as a record with an empty definition."""
     (id_, name, project, action, status, reason, _, _, _, _, created, updated, deleted,
      parent_id, parent_resource, tags, timeout, no_rollback, template_file) = row  # fmt: skip
     return StackRecord(
@@ -174,6 +178,9 @@ def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:
         "timeout_mins": stack.timeout_mins,
         "disable_rollback": stack.disable_rollback,
         "template_file": stack.template_file,
+        "lease_engine_id": None,
+        "lease_expires_at": None,
+        "lease_generation": 0,
     }
 
 

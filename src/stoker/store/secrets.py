@@ -33,16 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Engine, insert, select, update
-from sqlalchemy.engine import Connection
-
 from stoker.errors import DatabaseError, SecretKeyError
-from stoker.store.connection import WRITE
-from stoker.store.models import Event, RawTemplate, Resource, Snapshot, Stack, StoreMeta
-from stoker.store.types import dumps, loads
+from stoker.store.jsontext import dumps, loads
 
 if TYPE_CHECKING:  # cryptography (~7 MB resident) is imported on the first seal or unseal
     from cryptography.fernet import Fernet
+    from sqlalchemy.engine import Connection
+
+    from stoker.store.executor import Executor
 
 KEY_ENV = "STOKER_SECRET_KEY"
 KEY_FILE_ENV = "STOKER_SECRET_KEY_FILE"
@@ -235,20 +233,20 @@ def prepare_sqlite_file(path: str) -> None:
         ) from None
 
 
-def open_sealer(engine: Engine, sqlite_file: str | None, in_memory: bool) -> Sealer:
+def open_sealer(executor: Executor, sqlite_file: str | None, in_memory: bool) -> Sealer:
     """The sealer for a migrated database: its key checked against the stored check
     value, or (first use) a key made, saved (0600) and its check value stored."""
-    query = select(StoreMeta.value).where(StoreMeta.name == CHECK_NAME)
-    with engine.connect() as connection:
-        check = connection.execute(query).scalar_one_or_none()
+    name = {"name": CHECK_NAME}
+    with executor.reading() as transaction:
+        check = transaction.scalar("secret_check", name)
     source = key_source(sqlite_file)
     if check is not None:
         return _checked(source, check)
     # First use: under the database's write lock, so concurrent openers agree on one key.
-    with engine.execution_options(**{WRITE: True}).begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql("SELECT pg_advisory_xact_lock(1937010545)")
-        check = connection.execute(query).scalar_one_or_none()
+    with executor.writing() as transaction:
+        if executor.dialect_name == "postgresql":
+            transaction.rows("advisory_lock", {"key": 1937010545})
+        check = transaction.scalar("secret_check", name)
         if check is not None:
             return _checked(source, check)
         key = read_key(source)
@@ -257,7 +255,8 @@ def open_sealer(engine: Engine, sqlite_file: str | None, in_memory: bool) -> Sea
             if source.path is not None and not in_memory:
                 key = _create_key_file(source.path, key)
         sealer = Sealer(key)
-        connection.execute(insert(StoreMeta).values(name=CHECK_NAME, value=sealer.check_value()))
+        values = {"new_name": CHECK_NAME, "new_value": sealer.check_value()}
+        transaction.count("insert_secret_check", values)
         return sealer
 
 
@@ -301,7 +300,12 @@ def _create_key_file(path: Path, key: bytes) -> bytes:
 
 def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
     """Re-encrypt every sealed value with ``new`` (in the caller's transaction); returns
-    how many values changed. The check value is replaced too."""
+    how many values changed. The check value is replaced too. (Through SQLAlchemy: the
+    one statement per table and column set is no catalog entry, and rotation is rare.)"""
+    from sqlalchemy import select, update
+
+    from stoker.store.models import Event, RawTemplate, Resource, Snapshot, Stack, StoreMeta
+
     count = 0
     columns = (
         (Stack, ("parameters", "prev_parameters", "status_reason")),

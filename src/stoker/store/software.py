@@ -57,12 +57,12 @@ class SoftwareStore:
             "config": self.store._sealer.seal(config.config),
             "created_at": config.created_at,
         }
-        with self.store._writing() as connection:
+        with self.store._sqlalchemy_writing() as connection:
             connection.execute(insert(ConfigRow).values(**values))
 
     def config(self, project: str, config_id: str) -> ConfigRecord | None:
         query = select(ConfigRow).where(ConfigRow.id == config_id, ConfigRow.project == project)
-        with self.store._reading() as connection:
+        with self.store._sqlalchemy_reading() as connection:
             row = connection.execute(query).first()
         return self._config(row) if row is not None else None
 
@@ -72,11 +72,11 @@ class SoftwareStore:
             .where(ConfigRow.project == project)
             .order_by(ConfigRow.created_at, ConfigRow.id)
         )
-        with self.store._reading() as connection:
+        with self.store._sqlalchemy_reading() as connection:
             return [self._config(row) for row in connection.execute(query).all()]
 
     def delete_config(self, project: str, config_id: str) -> bool:
-        with self.store._writing() as connection:
+        with self.store._sqlalchemy_writing() as connection:
             gone = connection.execute(
                 delete(ConfigRow).where(ConfigRow.id == config_id, ConfigRow.project == project)
             )
@@ -108,7 +108,7 @@ class SoftwareStore:
             "created_at": deployment.created_at,
             "updated_at": deployment.updated_at,
         }
-        with self.store._writing() as connection:
+        with self.store._sqlalchemy_writing() as connection:
             changed = connection.execute(
                 update(DeploymentRow).where(DeploymentRow.id == deployment.id).values(**values)
             )
@@ -119,7 +119,7 @@ class SoftwareStore:
         query = select(DeploymentRow).where(
             DeploymentRow.id == deployment_id, DeploymentRow.project == project
         )
-        with self.store._reading() as connection:
+        with self.store._sqlalchemy_reading() as connection:
             row = connection.execute(query).first()
         return self._deployment(row) if row is not None else None
 
@@ -128,11 +128,11 @@ class SoftwareStore:
         if server_id is not None:
             query = query.where(DeploymentRow.server_id == server_id)
         query = query.order_by(DeploymentRow.created_at, DeploymentRow.id)
-        with self.store._reading() as connection:
+        with self.store._sqlalchemy_reading() as connection:
             return [self._deployment(row) for row in connection.execute(query).all()]
 
     def delete_deployment(self, project: str, deployment_id: str) -> bool:
-        with self.store._writing() as connection:
+        with self.store._sqlalchemy_writing() as connection:
             gone = connection.execute(
                 delete(DeploymentRow).where(
                     DeploymentRow.id == deployment_id, DeploymentRow.project == project

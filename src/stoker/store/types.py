@@ -9,13 +9,15 @@ non-JSON values) so that what goes in is exactly what comes back on either backe
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from typing import Any
 
 from sqlalchemy import DateTime
 from sqlalchemy.engine import Dialect
 from sqlalchemy.types import TypeDecorator
+
+from stoker.store.jsontext import dumps as dumps
+from stoker.store.jsontext import loads as loads
+from stoker.store.jsontext import loads_text as loads_text
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -41,29 +43,3 @@ class UTCDateTime(TypeDecorator[datetime]):
         if value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
-
-
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def dumps(value: Any) -> str:
-    """Encode JSON-native data; anything else (a datetime, a set, NaN) is an error."""
-    if not value:  # most attribute and data maps, and requires lists, cheaply
-        if type(value) is dict:
-            return "{}"
-        if type(value) is list:
-            return "[]"
-    return _ENCODER.encode(value)
-
-
-def loads(text: str | bytes) -> Any:
-    return json.loads(text)
-
-
-_DECODER = json.JSONDecoder()
-
-
-def loads_text(text: str) -> Any:
-    """Decode JSON text the store wrote (no surrounding whitespace: straight to the
-    scanner, which is measurably faster on the bulk read path)."""
-    return _DECODER.raw_decode(text)[0]

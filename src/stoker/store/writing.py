@@ -12,14 +12,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
-
-from sqlalchemy import delete, func, insert, select, text, update
-from sqlalchemy.engine import Connection
 
 from stoker.engine.state import (
     DefinitionChange,
@@ -33,10 +29,10 @@ from stoker.engine.state import (
 )
 from stoker.errors import StackLimitReached
 from stoker.store import secrets
-from stoker.store.base import StoreBase, database_error, plain_errors, stack_exists
+from stoker.store.base import StoreBase, database_error, stack_exists
 from stoker.store.errors import UnknownStack
+from stoker.store.executor import Transaction
 from stoker.store.fence import lease_lost
-from stoker.store.models import RawTemplate, Stack
 from stoker.store.records import (
     event_row,
     resource_row,
@@ -73,14 +69,14 @@ class StoreWrites(StoreBase):
         claimed by its creator; with ``max_stacks``, refused at the project's limit (see
         `stoker.engine.state.Store.create_stack`)."""
         try:
-            with self._writing() as connection:
+            with self._writing() as transaction:
                 if max_stacks is not None and stack.parent_id is None:
-                    self._within_limit(connection, stack.project, max_stacks)
+                    self._within_limit(transaction, stack.project, max_stacks)
                 live = stack.deleted_at is None
-                if live and _live_stack_id(connection, stack.project, stack.name) is not None:
+                if live and _live_stack_id(transaction, stack.project, stack.name) is not None:
                     raise _exists(stack)
                 sealed = secrets.hides_parameters(stack.template) or (
-                    stack.parent_id is not None and self._is_sealed(connection, stack.parent_id)
+                    stack.parent_id is not None and self._is_sealed(transaction, stack.parent_id)
                 )
                 self._sealed_stacks[stack.id] = sealed
                 if sealed:
@@ -95,8 +91,8 @@ class StoreWrites(StoreBase):
                         environment=seal(stack.environment),
                         status_reason=self._sealer.seal_text(stack.status_reason),
                     )
-                added = connection.execute(insert(RawTemplate).values(template_values(stack)))
-                template_id = _first_key(added.inserted_primary_key)
+                added = transaction.first("insert_raw_template", template_values(stack))
+                template_id = _first_key(added)
                 values = stack_values(stack, template_id)
                 if claim is not None:
                     values.update(
@@ -104,14 +100,14 @@ class StoreWrites(StoreBase):
                         lease_expires_at=claim.expires_at,
                         lease_generation=claim.generation,
                     )
-                connection.execute(insert(Stack).values(values))
+                transaction.count("insert_stack", values)
                 batch = WriteBatch(resources=list(resources), events=list(events))
-                self._know_sealed(connection, batch)
-                with _cursor(connection) as cursor:
+                self._know_sealed(transaction, batch)
+                with transaction.cursor() as cursor:
                     self._apply(cursor, self._prepare(batch))
         except self._integrity_errors as error:
-            with self._reading() as connection:
-                if _live_stack_id(connection, stack.project, stack.name) is not None:
+            with self._reading() as transaction:
+                if _live_stack_id(transaction, stack.project, stack.name) is not None:
                     raise _exists(stack) from error
             referenced = {stack.parent_id} | {r.stack_id for r in resources}
             referenced |= {e.stack_id for e in events}
@@ -120,7 +116,7 @@ class StoreWrites(StoreBase):
         except self._driver_errors as error:
             raise database_error(error, self.shown) from None
 
-    def _within_limit(self, connection: Connection, project: str, limit: int) -> None:
+    def _within_limit(self, transaction: Transaction, project: str, limit: int) -> None:
         """Count the project's live top-level stacks where no other creator of that
         project can insert meanwhile: SQLite's write transactions begin IMMEDIATE (one
         writer at a time); on PostgreSQL a transaction-scoped advisory lock keyed by the
@@ -132,24 +128,17 @@ class StoreWrites(StoreBase):
                 "big",
                 signed=True,
             )
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
-        query = select(func.count()).where(
-            Stack.project == project, Stack.deleted_at.is_(None), Stack.parent_id.is_(None)
-        )
-        if int(connection.execute(query).scalar_one()) >= limit:
+            transaction.rows("advisory_lock", {"key": key})
+        if int(transaction.scalar("count_stacks", {"project": project})) >= limit:
             raise StackLimitReached(limit)
 
     def mark_deleted(self, stack_id: str, time: datetime, fence: LeaseToken | None = None) -> None:
         """Set ``deleted_at`` once (a second call keeps the first time); fenced as `write`."""
-        with self._writing() as connection:
+        with self._writing() as transaction:
             if fence is not None:
-                self._fence.run(connection, fence)
-            result = connection.execute(
-                update(Stack)
-                .where(Stack.id == stack_id, Stack.deleted_at.is_(None))
-                .values(deleted_at=time)
-            )
-            if result.rowcount == 0 and not stack_exists(connection, stack_id):
+                self._fence.run(transaction, fence)
+            changed = transaction.count("mark_deleted", {"stack_id": stack_id, "time": time})
+            if changed == 0 and not stack_exists(transaction, stack_id):
                 raise UnknownStack(stack_id)
 
     def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> str | None:
@@ -171,7 +160,7 @@ class StoreWrites(StoreBase):
         self._learn_sealed(_stack_ids(batch))
         rows = self._prepare(batch)
         try:
-            with plain_errors(self.shown), self._driver_transaction() as cursor:
+            with self._plain_errors(), self._executor.driver_transaction() as cursor:
                 if fence is not None:
                     held, request = self._fence.holds(cursor, fence)
                     if not held:
@@ -179,8 +168,8 @@ class StoreWrites(StoreBase):
                 self._apply(cursor, rows)
         except _Fenced:
             assert fence is not None
-            with self._reading() as connection:  # after the rollback: who holds it now
-                lease_lost(connection, fence)
+            with self._reading() as transaction:  # after the rollback: who holds it now
+                lease_lost(transaction, fence)
         except self._integrity_errors as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
             self._raise_unknown(named, error)
@@ -222,10 +211,10 @@ class StoreWrites(StoreBase):
         for removed in rows.removed:
             bulk.delete_resource.execute(cursor, [removed])
 
-    def _know_sealed(self, connection: Connection, batch: WriteBatch) -> None:
-        """Which of the batch's stacks are sealed, read in ``connection``'s transaction."""
+    def _know_sealed(self, transaction: Transaction, batch: WriteBatch) -> None:
+        """Which of the batch's stacks are sealed, read in ``transaction``."""
         for stack_id in _stack_ids(batch):
-            self._is_sealed(connection, stack_id)
+            self._is_sealed(transaction, stack_id)
 
     def change_definition(
         self, change: DefinitionChange, batch: WriteBatch, fence: LeaseToken | None = None
@@ -247,22 +236,15 @@ class StoreWrites(StoreBase):
     def _change_definition(
         self, change: DefinitionChange, batch: WriteBatch, fence: LeaseToken | None
     ) -> None:
-        with self._writing() as connection:
+        with self._writing() as transaction:
             if fence is not None:
-                self._fence.run(connection, fence)
-            current = connection.execute(
-                select(
-                    Stack.raw_template_id,
-                    Stack.prev_raw_template_id,
-                    Stack.parameters,
-                    Stack.template_file,
-                ).where(Stack.id == change.stack_id)
-            ).first()
+                self._fence.run(transaction, fence)
+            current = transaction.first("current_definition", {"stack_id": change.stack_id})
             if current is None:
                 raise UnknownStack(change.stack_id)
             raw_id, prev_id, parameters, template_file = current
             definition = change.definition
-            sealed = self._is_sealed(connection, change.stack_id) or secrets.hides_parameters(
+            sealed = self._is_sealed(transaction, change.stack_id) or secrets.hides_parameters(
                 definition.template
             )
             values = template_values_of(definition)
@@ -273,41 +255,40 @@ class StoreWrites(StoreBase):
                 stored_parameters = seal(definition.parameters)
                 if not secrets.is_sealed(parameters):
                     parameters = seal(parameters)
-            added = connection.execute(insert(RawTemplate).values(values))
-            new_id = _first_key(added.inserted_primary_key)
+            new_id = _first_key(transaction.first("insert_raw_template", values))
             if change.keep_previous:
                 previous: dict[str, Any] = {
-                    "prev_raw_template_id": raw_id,
-                    "prev_parameters": parameters,
-                    "prev_template_file": template_file,
+                    "new_prev_raw_template_id": raw_id,
+                    "new_prev_parameters": parameters,
+                    "new_prev_template_file": template_file,
                 }
                 dropped = [prev_id]
             else:
                 previous = {
-                    "prev_raw_template_id": None,
-                    "prev_parameters": None,
-                    "prev_template_file": None,
+                    "new_prev_raw_template_id": None,
+                    "new_prev_parameters": None,
+                    "new_prev_template_file": None,
                 }
                 dropped = [raw_id, prev_id]
-            connection.execute(
-                update(Stack)
-                .where(Stack.id == change.stack_id)
-                .values(
-                    raw_template_id=new_id,
-                    parameters=stored_parameters,
-                    template_file=definition.template_file,
-                    tags=list(change.tags),
-                    timeout_mins=change.timeout_mins,
-                    disable_rollback=change.disable_rollback,
+            transaction.count(
+                "change_definition",
+                {
+                    "stack_id": change.stack_id,
+                    "new_raw_template_id": new_id,
+                    "new_parameters": stored_parameters,
+                    "new_template_file": definition.template_file,
+                    "new_tags": list(change.tags),
+                    "new_timeout_mins": change.timeout_mins,
+                    "new_disable_rollback": change.disable_rollback,
                     **previous,
-                )
+                },
             )
             self._sealed_stacks[change.stack_id] = sealed
             for old in dropped:
                 if old is not None and old != new_id:
-                    connection.execute(delete(RawTemplate).where(RawTemplate.id == old))
-            self._know_sealed(connection, batch)
-            with _cursor(connection) as cursor:
+                    transaction.count("delete_raw_template", {"raw_template_id": old})
+            self._know_sealed(transaction, batch)
+            with transaction.cursor() as cursor:
                 self._apply(cursor, self._prepare(batch))
 
     def _seal_resource(self, record: ResourceRecord) -> ResourceRecord:
@@ -335,7 +316,7 @@ class StoreWrites(StoreBase):
         if source is not None and source.path is not None:
             pending = source.path.with_name(source.path.name + ".new")
             secrets.write_key_file(pending, key)
-        with self._writing() as connection:
+        with self._sqlalchemy_writing() as connection:
             count = secrets.reseal_all(connection, self._sealer, new)
         self._sealer = new
         if pending is not None and source is not None and source.path is not None:
@@ -375,16 +356,15 @@ class StoreWrites(StoreBase):
 
 
 def _first_key(key: Sequence[Any] | None) -> int:
+    """The id a ``RETURNING id`` gave."""
     if not key or key[0] is None:
         raise RuntimeError("the database assigned no id")  # not on SQLite or PostgreSQL
     return int(key[0])
 
 
-def _live_stack_id(connection: Connection, project: str, name: str) -> str | None:
-    query = select(Stack.id).where(
-        Stack.project == project, Stack.name == name, Stack.deleted_at.is_(None)
-    )
-    return connection.execute(query).scalar_one_or_none()
+def _live_stack_id(transaction: Transaction, project: str, name: str) -> str | None:
+    found: str | None = transaction.scalar("live_stack_id", {"project": project, "name": name})
+    return found
 
 
 class _Fenced(Exception):
@@ -399,13 +379,3 @@ def _exists(stack: StackRecord) -> StackExists:
 def _stack_ids(batch: WriteBatch) -> set[str]:
     ids = {c.stack_id for c in batch.stacks} | {r.stack_id for r in batch.resources}
     return ids | {e.stack_id for e in batch.events}
-
-
-@contextmanager
-def _cursor(connection: Connection) -> Iterator[Any]:
-    """A driver cursor in ``connection``'s transaction."""
-    cursor = connection.connection.cursor()
-    try:
-        yield cursor
-    finally:
-        cursor.close()

@@ -1,0 +1,59 @@
+"""A statement handed straight to the driver, with values already converted: the form of
+the bulk writes (`stoker.store.bulk`), whichever executor compiled them. No SQLAlchemy
+here: the stdlib SQLite executor builds these from `stoker.store.compiled_sqlite`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class DriverStatement:
+    """SQL text that takes rows of values in ``fields`` order: by ``executemany`` of
+    tuples, or (``columnar``) in one execution with one list per field. ``named``: the
+    driver wants each row as a mapping (psycopg's ``%(name)s``), not a tuple."""
+
+    sql: str
+    fields: tuple[str, ...]
+    columnar: bool
+    named: bool = False
+
+    def run(self, connection: Any, rows: Sequence[tuple[Any, ...]]) -> None:
+        """On a SQLAlchemy connection (inside its transaction)."""
+        if not self.columnar:
+            connection.exec_driver_sql(self.sql, self._rows(rows))
+            return
+        connection.exec_driver_sql(self.sql, self._columns(rows))
+
+    def execute(self, cursor: Any, rows: Sequence[tuple[Any, ...]]) -> int:
+        """On a driver cursor (see `stoker.store.writing.StoreWrites._apply`); the row count."""
+        if self.columnar:
+            cursor.execute(self.sql, self._columns(rows))
+        elif len(rows) == 1:
+            cursor.execute(self.sql, self._rows(rows)[0])
+        else:
+            cursor.executemany(self.sql, self._rows(rows))
+        return int(cursor.rowcount)
+
+    def _rows(self, rows: Sequence[tuple[Any, ...]]) -> list[Any]:
+        if self.named:
+            return [dict(zip(self.fields, row, strict=True)) for row in rows]
+        return list(rows)
+
+    def _columns(self, rows: Sequence[tuple[Any, ...]]) -> dict[str, list[Any]]:
+        columns = [list(column) for column in zip(*rows, strict=True)]
+        return dict(zip(self.fields, columns, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class Bulk:
+    """The four bulk statements of one backend (`stoker.store.bulk.BulkStatements` builds
+    them with SQLAlchemy; the SQLite executor reads them from
+    `stoker.store.compiled_sqlite`)."""
+
+    upsert_resources: DriverStatement
+    insert_events: DriverStatement
+    set_stack_status: DriverStatement
+    delete_resource: DriverStatement
