@@ -101,8 +101,11 @@ class ResourceTypeRegistry:
         )
 
 
-def default_registry() -> ResourceTypeRegistry:
-    """A new registry holding the built-in cloud-free types."""
+def default_registry(*, lazily: bool = False) -> ResourceTypeRegistry:
+    """A new registry holding the built-in cloud-free types. ``lazily`` (for a caller that
+    only checks templates, as the ONAP lint's R-92635 does): each type's module is
+    imported when first asked for, not now. The engine's registries are made whole, so
+    that no operation pays an import inside its timeout."""
     registry = ResourceTypeRegistry()
-    builtin.register(registry)
+    builtin.register(registry, lazily=lazily)
     return registry

@@ -1,10 +1,12 @@
 """The built-in cloud-free resource types (heat-semantics §6.6).
 
 Nothing registers itself: `register` adds them all to the registry it is given, which is
-how `stoker.resources.registry.default_registry` builds its registry. Each type's module is
-imported when a registry first gives out its plugin (`ResourceTypeRegistry.register_lazily`):
-linting or validating templates that use none of them imports none (~20 M instructions of
-an ONAP lint). `BUILTIN_TYPES` imports them all.
+how `stoker.resources.registry.default_registry` builds its registry. Importing this
+package imports none of their modules: `register` does, or, for a registry that only
+checks templates (``lazily``, the ONAP lint's), the registry does when it first gives out
+that type's plugin (`ResourceTypeRegistry.register_lazily`), so that a lint of templates
+using none of them imports none (~20 M instructions of an ONAP lint). `BUILTIN_TYPES`
+imports them all.
 """
 
 from __future__ import annotations
@@ -47,10 +49,14 @@ def plugin_class(location: tuple[str, str]) -> type[ResourcePlugin]:
     return found
 
 
-def register(registry: ResourceTypeRegistry) -> None:
-    """Add every built-in type to ``registry``."""
+def register(registry: ResourceTypeRegistry, *, lazily: bool = False) -> None:
+    """Add every built-in type to ``registry``: imported now, or (``lazily``) when the
+    registry first gives its plugin out."""
     for type_name, location in LOCATIONS.items():
-        registry.register_lazily(type_name, location)
+        if lazily:
+            registry.register_lazily(type_name, location)
+        else:
+            registry.register(plugin_class(location))
     for nested in NESTED_TYPES:
         registry.register(nested)
 
