@@ -135,3 +135,22 @@ def test_show_an_unknown_type_fails():
     result = invoke("show", "OS::Nope::Nothing")
     assert result.exit_code == 1
     assert "The Resource Type (OS::Nope::Nothing) could not be found." in result.stderr
+
+
+def test_a_lazy_registry_answers_as_a_whole_one():
+    """`default_registry(lazily=True)` (the ONAP lint's) holds the same types, gives the
+    same plugins and schemas, refuses the same duplicates, and checks a type's class when
+    it first imports it."""
+    whole, lazy = default_registry(), default_registry(lazily=True)
+    assert lazy.names() == whole.names()
+    assert "OS::Heat::Value" in lazy and "OS::Nova::Server" not in lazy
+    for name in whole.names():
+        assert type(lazy.get(name)) is type(whole.get(name))
+        assert lazy.schema(name) == whole.schema(name)
+    with pytest.raises(RegistrationError, match="OS::Heat::None is already registered"):
+        register(default_registry(lazily=True), lazily=True)
+    wrong = ResourceTypeRegistry()
+    wrong.register_lazily("OS::Heat::Delay", ("stoker.resources.builtin.value", "Value"))
+    assert "OS::Heat::Delay" in wrong
+    with pytest.raises(RegistrationError, match="Value is not the type OS::Heat::Delay"):
+        wrong.get("OS::Heat::Delay")

@@ -7,34 +7,15 @@ options, an unreadable config file, an unknown rule id for ``--explain``).
 
 from __future__ import annotations
 
-import os
-
 import click
 
+from stoker.cli.lint_report import lint_paths
 from stoker.cli.options import EVALUATION_LIMITS, ZIP_LIMITS, limit_options
 from stoker.cli.output import RECORD_FORMATS, column_option, emit_rows
 from stoker.diagnostics import Severity
-from stoker.limits import active_limits
-from stoker.lint import (
-    FORMATTERS,
-    ConfigError,
-    LintConfig,
-    LintOptions,
-    LintReport,
-    Profile,
-    Rule,
-    combine,
-    default_registry,
-    find_config,
-    load_config,
-    merge,
-)
-from stoker.lint import (
-    lint as run_lint,
-)
+from stoker.lint import FORMATTERS, Profile, default_registry
 from stoker.lint.onap.requirements import BY_ID as REQUIREMENTS_BY_ID
 from stoker.lint.onap.requirements import not_checked
-from stoker.template.loader import LoadLimits
 
 PROFILES = [profile.value for profile in Profile]
 LEVELS = [severity.value for severity in Severity]
@@ -114,58 +95,14 @@ def lint(
         raise click.UsageError(f"a report's format is one of {', '.join(FORMATTERS)}, not {fmt}")
     if columns:
         raise click.UsageError("-c/--column selects columns of --list-rules only")
-    report, failed = _lint_each_config(
-        paths, config_file, profiles, ignore, fail_level, LoadLimits.of(active_limits())
-    )
-    text = FORMATTERS[fmt](report, _documented(report.rules, report))
+    printed = lint_paths(paths, config_file, profiles, ignore, fail_level, fmt)
     if output:
         with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.write(printed.text)
     else:
-        click.echo(text, nl=False)
-    click.echo(report.summary(), err=True)
-    click.get_current_context().exit(1 if failed else 0)
-
-
-def _lint_each_config(
-    paths: tuple[str, ...],
-    config_file: str | None,
-    profiles: tuple[str, ...],
-    ignore: tuple[str, ...],
-    fail_level: str | None,
-    limits: LoadLimits,
-) -> tuple[LintReport, bool]:
-    """Lint each path under its own settings: ``--config``, else the nearest
-    ``.stoker-lint.yaml`` from the path upwards (as ruff and cfn-lint look it up); paths
-    that share a file are linted together. Returns one report and whether any part failed."""
-    groups: dict[str | None, list[str]] = {}
-    for path in paths:
-        found = config_file or find_config(path if os.path.isdir(path) else os.path.dirname(path))
-        groups.setdefault(found, []).append(path)
-    reports = []
-    for found, members in groups.items():
-        config = merge(_config(found), profiles=profiles, ignore=ignore, fail_level=fail_level)
-        reports.append(run_lint(members, LintOptions(config=config, limits=limits)))
-    return combine(reports), any(report.failed for report in reports)
-
-
-def _config(path: str | None) -> LintConfig:
-    if path is None:
-        return LintConfig()
-    try:
-        return load_config(path)
-    except ConfigError as error:
-        raise ConfigError(f"invalid config file: {error}") from None
-
-
-def _documented(rules: list[Rule], report: LintReport) -> list[Rule]:
-    """The rules that ran, plus any other rule a finding names (E0101 always reports)."""
-    ids = {rule.id for rule in rules}
-    unknown = [finding.code for finding in report.findings if finding.code not in ids]
-    registry = default_registry() if unknown else None  # every profile's: seldom needed
-    extra = [rule for code in unknown if registry and (rule := registry.get(code)) is not None]
-    unique = {rule.id: rule for rule in [*rules, *extra]}
-    return list(unique.values())
+        click.echo(printed.text, nl=False)
+    click.echo(printed.summary, err=True)
+    click.get_current_context().exit(1 if printed.failed else 0)
 
 
 def rule_rows(profiles: tuple[str, ...]) -> list[dict[str, str]]:

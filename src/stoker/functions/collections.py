@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -19,6 +18,7 @@ from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Context, Function, Scope, json_keys, resolve
 from stoker.functions.strings import PureFunction, is_list
 from stoker.limits import active_limits, value_size
+from stoker.patterns import LazyPattern
 
 
 class Repeat(PureFunction):
@@ -461,7 +461,7 @@ class Select(PureFunction):
         raise self.error(f"Arguments to {self.name} not fully resolved")
 
 
-_MEMBER = re.compile(r"\.member\.([0-9]+)\.(.*)")
+_MEMBER = LazyPattern(r"\.member\.([0-9]+)\.(.*)")
 
 
 class MemberListToMap(PureFunction):

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import collections.abc  # noqa: F401 - yaql 3.2 needs it imported before itself
 import re
-import string
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from stoker.diagnostics import Diagnostic
@@ -34,29 +33,32 @@ MEMORY_QUOTA = 10000
 MAX_FORMAT_WIDTH = 10000
 
 
-class _SafeFormatter(string.Formatter):
-    """``str.format`` without attribute or index access into the arguments."""
+@cache
+def _formatter() -> Any:
+    """``str.format`` without attribute or index access into the arguments (made when a
+    yaql expression first formats: `string` compiles a pattern when imported)."""
+    import string
 
-    def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
-        if "." in field_name or "[" in field_name:
-            raise ValueError(
-                f"format field {{{field_name}}} is not allowed: only argument positions and "
-                "names can be used, not attribute or index access"
-            )
-        return super().get_field(field_name, args, kwargs)
+    class SafeFormatter(string.Formatter):
+        def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+            if "." in field_name or "[" in field_name:
+                raise ValueError(
+                    f"format field {{{field_name}}} is not allowed: only argument positions "
+                    "and names can be used, not attribute or index access"
+                )
+            return super().get_field(field_name, args, kwargs)
 
-    def format_field(self, value: Any, format_spec: str) -> Any:
-        if any(int(number) > MAX_FORMAT_WIDTH for number in re.findall(r"\d+", format_spec)):
-            raise ValueError(f"format width or precision above {MAX_FORMAT_WIDTH}")
-        return super().format_field(value, format_spec)
+        def format_field(self, value: Any, format_spec: str) -> Any:
+            if any(int(number) > MAX_FORMAT_WIDTH for number in re.findall(r"\d+", format_spec)):
+                raise ValueError(f"format width or precision above {MAX_FORMAT_WIDTH}")
+            return super().format_field(value, format_spec)
 
-
-_FORMATTER = _SafeFormatter()
+    return SafeFormatter()
 
 
 def _format(format_string: str, *args: Any, **kwargs: Any) -> str:
     """yaql 2's ``string.format(args…, name => value…)`` minus attribute/index access."""
-    return _FORMATTER.vformat(format_string, args, kwargs)
+    return str(_formatter().vformat(format_string, args, kwargs))
 
 
 def _format_function() -> Any:

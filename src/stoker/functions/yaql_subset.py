@@ -25,11 +25,12 @@ compares the two on generated expressions and data (hypothesis).
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
+
+from stoker.patterns import LazyPattern
 
 #: yaql's ``yaql.limitIterators`` and ``yaql.memoryQuota`` under Heat's defaults
 LIMIT_ITERATORS = 200
@@ -42,7 +43,7 @@ _METHODS = frozenset({"sum", "max", "min", "len"})
 # One token each: spaces (only between operands and operators), a path, a number, an
 # operator or a parenthesis. Names are ASCII: yaql's lexer also takes Unicode letters,
 # which this subset leaves to it.
-_TOKEN = re.compile(
+_TOKEN = LazyPattern(
     r"(?P<space> +)"
     r"|(?P<path>\$(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?:\(\))?)"
     r"|(?P<number>[0-9]+(?:\.[0-9]+)?)"

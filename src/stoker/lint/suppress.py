@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import re
 from collections.abc import Iterable
 from typing import Any
 
 from stoker.diagnostics import Diagnostic, Path
 from stoker.lint.inputs import ZIP_SEPARATOR
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import MappingNode, SequenceNode
 
-_DIRECTIVE = re.compile(
+_DIRECTIVE = LazyPattern(
     r"#\s*stoker-lint:\s*ignore\s*=\s*([A-Za-z0-9_\-]+(?:\s*,\s*[A-Za-z0-9_\-]+)*)"
 )
 _MARKER = b"stoker-lint"

@@ -18,6 +18,7 @@ from stoker.parameters.coercion import ParameterValueError, to_bool, to_number
 from stoker.parameters.custom import CheckStatus, CustomConstraintRegistry
 from stoker.parameters.model import MASK, Bounds, Constraint, ConstraintKind, Modulus, Parameter
 from stoker.parameters.types import ParameterType
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import plain
 
 _ANY_SCALAR_OR_LIST = frozenset(
@@ -40,7 +41,7 @@ VALID_TYPES: dict[ConstraintKind, frozenset[ParameterType]] = {
 }
 """Which parameter types each kind applies to; others are "<Class> constraint invalid for <t>"."""
 
-_CUSTOM_NAME = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
+_CUSTOM_NAME = LazyPattern(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
 
 
 def valid_for(kind: ConstraintKind, parameter_type: ParameterType) -> bool:

@@ -12,6 +12,7 @@ import re
 from typing import Any, NamedTuple
 
 from stoker.parameters.checks import Shown
+from stoker.patterns import LazyPattern
 
 _MACROS = frozenset(
     {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
@@ -40,7 +41,7 @@ _FIELDS = (
     _Field(0, 59, {}),  # second (croniter puts it sixth)
     _Field(1970, 2099, {}),  # year
 )
-_ITEM = re.compile(r"^(?P<start>\*|\?|[0-9a-z]+)(?:-(?P<end>[0-9a-z]+))?(?:/(?P<step>[0-9]+))?$")
+_ITEM = LazyPattern(r"^(?P<start>\*|\?|[0-9a-z]+)(?:-(?P<end>[0-9a-z]+))?(?:/(?P<step>[0-9]+))?$")
 
 
 class _OutOfRange(ValueError):

@@ -13,11 +13,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from stoker.parameters.checks import Shown
+from stoker.patterns import LazyPattern
 
 if TYPE_CHECKING:  # ipaddress (~2 ms) is imported when an address is checked
     import ipaddress
 
-_WHITESPACE = re.compile(r"\s")
+_WHITESPACE = LazyPattern(r"\s")
 
 
 def ip_addr(value: Any, shown: Shown) -> str | None:
@@ -106,9 +107,9 @@ def _subnet_problem(data: str, shown: Shown) -> str | None:
     return None
 
 
-def _mac_forms() -> list[re.Pattern[str]]:
-    def joined(separator: str, group: str, count: int) -> re.Pattern[str]:
-        return re.compile("^" + separator.join([group] * count) + "$", re.IGNORECASE)
+def _mac_forms() -> list[LazyPattern]:
+    def joined(separator: str, group: str, count: int) -> LazyPattern:
+        return LazyPattern("^" + separator.join([group] * count) + "$", re.IGNORECASE)
 
     return [
         joined(":", "[0-9A-F]{1,2}", 6),
@@ -118,7 +119,7 @@ def _mac_forms() -> list[re.Pattern[str]]:
         joined(r"\.", "[0-9A-F]{1,4}", 3),
         joined("-", "[0-9A-F]{5,6}", 2),
         joined(":", "[0-9A-F]{5,6}", 2),
-        re.compile(r"^[0-9A-F]{11,12}$", re.IGNORECASE),
+        LazyPattern(r"^[0-9A-F]{11,12}$", re.IGNORECASE),
     ]
 
 
@@ -128,8 +129,8 @@ _MAC_FORMATS = _mac_forms()
 
 FQDN_MAX_LEN = 255
 DNS_LABEL_MAX_LEN = 63
-_DNS_LABEL = re.compile(rf"[a-z0-9-]{{1,{DNS_LABEL_MAX_LEN}}}$")
-_ALL_DIGITS = re.compile(r"^[0-9]+$")
+_DNS_LABEL = LazyPattern(rf"[a-z0-9-]{{1,{DNS_LABEL_MAX_LEN}}}$")
+_ALL_DIGITS = LazyPattern(r"^[0-9]+$")
 
 
 def dns_name(value: Any, shown: Shown) -> str | None:

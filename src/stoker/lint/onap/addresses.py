@@ -8,7 +8,6 @@ addresses are its own (always there). Reserve ports are left out (see `ports`).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import ClassVar
@@ -27,6 +26,7 @@ from stoker.lint.onap.ports import (
     who,
 )
 from stoker.lint.onap.requirements import requirement
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 
 
@@ -59,11 +59,11 @@ class AddressParameterType(PortRule):
 
 
 @cache  # eight forms, asked for by every rule on every address
-def _address_form(internal: bool, v6: bool, listed: bool) -> re.Pattern[str]:
+def _address_form(internal: bool, v6: bool, listed: bool) -> LazyPattern:
     role = r"(?P<vm>.+?)_int_(?P<role>.+)" if internal else r"(?!.*_int_)(?P<vm>.+?)_(?P<role>.+)"
     version = "v6_" if v6 else ""
     tail = "ips" if listed else r"ip_(?P<index>\d+)"
-    return re.compile(f"^{role}_{version}{tail}$")
+    return LazyPattern(f"^{role}_{version}{tail}$")
 
 
 class _AddressName(PortRule):
@@ -161,7 +161,7 @@ class _AddressEnumeration(Enumeration):
     """fixed_ips ip_address parameters of one network kind, and optionally one form."""
 
     internal: ClassVar[bool]
-    pattern: ClassVar[re.Pattern[str] | None] = None
+    pattern: ClassVar[LazyPattern | None] = None
 
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
         for port in ports(ctx, self.kind):

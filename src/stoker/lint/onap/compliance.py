@@ -39,7 +39,8 @@ def heat_answer(ctx: FileContext) -> list[Diagnostic]:
         "onap.compliance.caches"
     )
     if shared is None:
-        shared = ctx.package.memo["onap.compliance.caches"] = (ProviderCache(), default_registry())
+        registry = default_registry(lazily=True)  # a type's module when a template uses it
+        shared = ctx.package.memo["onap.compliance.caches"] = (ProviderCache(), registry)
     cache, registry = shared
     # An exception here is a stoker bug: the runner reports it as an internal error
     # rather than this rule answering "compliant" for a tree it could not check.

@@ -13,7 +13,6 @@ network. Two conventions are Contrail's own: an external network named by its FQ
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
@@ -23,11 +22,12 @@ from stoker.lint.onap import addresses, subnets, vips
 from stoker.lint.onap.nova import declared, enumerated, parameter_read
 from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, Enumeration, PortRule
 from stoker.lint.onap.requirements import requirement
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 
-FQDN = re.compile(r"^(?!int_)(?P<role>.+)_net_fqdn$")
+FQDN = LazyPattern(r"^(?!int_)(?P<role>.+)_net_fqdn$")
 ROUTE_TABLE = "OS::ContrailV2::InterfaceRouteTable"
-ROUTE_PREFIXES = re.compile(r"^.+_.+_route_prefixes$")
+ROUTE_PREFIXES = LazyPattern(r"^.+_.+_route_prefixes$")
 _ROUTES = "interface_route_table_routes"
 _ROUTE = "interface_route_table_routes_route"
 

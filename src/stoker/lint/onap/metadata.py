@@ -7,7 +7,6 @@ the same name, declared a string without constraints, and never in the environme
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
@@ -16,6 +15,7 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.nova import NovaRule, Server, declared, enumerated, parameter_read, servers
 from stoker.lint.onap.requirements import requirement
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, locate, span_of, value_span
 
 
@@ -260,7 +260,7 @@ METADATA_RULES: list[type] = [
 
 # ---------------------------------------------------------------- vm_role, vf_module_index
 
-_ROLE_VALUE = re.compile(r"^[A-Za-z0-9_]+$")
+_ROLE_VALUE = LazyPattern(r"^[A-Za-z0-9_]+$")
 
 
 def _vm_roles(ctx: TemplateContext) -> Iterator[tuple[Server, Any, Span | None, Path]]:

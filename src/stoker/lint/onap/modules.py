@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from stoker.environment.registry_section import is_template_name
 from stoker.lint.references import TypeReference, type_references
+from stoker.patterns import LazyPattern
 
 if TYPE_CHECKING:
     from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
 TEMPLATE_SUFFIXES = (".yaml", ".yml")
 ENVIRONMENT_SUFFIXES = (".env",)
 
-_BASE_NAME = re.compile(r"^(base|base_.+|.+_base|.+_base_.+)$", re.IGNORECASE)
-_VOLUME_NAME = re.compile(r"_volume$", re.IGNORECASE)
+_BASE_NAME = LazyPattern(r"^(base|base_.+|.+_base|.+_base_.+)$", re.IGNORECASE)
+_VOLUME_NAME = LazyPattern(r"_volume$", re.IGNORECASE)
 
 
 def kind_by_name(path: str) -> str | None:

@@ -10,7 +10,6 @@ wherever it appears, and is not part of a vm-type.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
@@ -21,14 +20,15 @@ from stoker.lint.onap.ports import NETWORK_PARAMETER, PORT_ID, SUBNET_PARAMETER,
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import vm_types
 from stoker.lint.rule import PackageRule, TemplateRule
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
 
-_VMI_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
-_NET_ID = re.compile(r"^int_(?P<role>.+)_network$")
-_FQDN = re.compile(r"^(?P<role>.+)_net_fqdn$")
-_CHARACTERS = re.compile(r"^[A-Za-z0-9_]+$")
-_INT = re.compile(r"(^|_)int(_|$)")
-_NUMBERED = re.compile(r"(_\d+_|_\d+$)")
+_VMI_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
+_NET_ID = LazyPattern(r"^int_(?P<role>.+)_network$")
+_FQDN = LazyPattern(r"^(?P<role>.+)_net_fqdn$")
+_CHARACTERS = LazyPattern(r"^[A-Za-z0-9_]+$")
+_INT = LazyPattern(r"(^|_)int(_|$)")
+_NUMBERED = LazyPattern(r"(_\d+_|_\d+$)")
 
 
 class Mention(NamedTuple):

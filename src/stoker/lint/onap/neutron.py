@@ -8,7 +8,6 @@ The two kinds of port ids differ by the ``int_`` before the network role.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -18,14 +17,15 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.nova import parameter_read
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
 
 _R25720 = requirement("R-25720")
 _R20453 = requirement("R-20453")
 _R26351 = requirement("R-26351")
-NETWORK_ID = re.compile(r"^int_.+_network$")
-EXTERNAL_PORT = re.compile(r"^.+_\d+_(?!int_).+_port_\d+$")
-INTERNAL_PORT = re.compile(r"^.+_\d+_int_.+_port_\d+$")
+NETWORK_ID = LazyPattern(r"^int_.+_network$")
+EXTERNAL_PORT = LazyPattern(r"^.+_\d+_(?!int_).+_port_\d+$")
+INTERNAL_PORT = LazyPattern(r"^.+_\d+_int_.+_port_\d+$")
 
 
 def _resources(ctx: TemplateContext, kind: str) -> Iterator[tuple[str, dict[Any, Any], Any]]:
@@ -67,7 +67,7 @@ class NetworkResourceId(FromRequirement, TemplateRule):
 
 class _PortResourceId(FromRequirement, TemplateRule):
     internal: bool
-    pattern: re.Pattern[str]
+    pattern: LazyPattern
     form: str
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:

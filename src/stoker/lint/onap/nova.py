@@ -20,15 +20,16 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole, references
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, value_span
 
 SERVER = "OS::Nova::Server"
-SERVER_ID = re.compile(r"^(?P<vm>.+)_server_(?P<index>\d+)$")
-IMAGE = re.compile(r"^(?P<vm>.+)_image_name$")
-FLAVOR = re.compile(r"^(?P<vm>.+)_flavor_name$")
-NAME = re.compile(r"^(?P<vm>.+)_name_(?P<index>\d+)$")
-NAMES = re.compile(r"^(?P<vm>.+)_names$")
-ZONE = re.compile(r"^availability_zone_(?P<index>\d+)$")
+SERVER_ID = LazyPattern(r"^(?P<vm>.+)_server_(?P<index>\d+)$")
+IMAGE = LazyPattern(r"^(?P<vm>.+)_image_name$")
+FLAVOR = LazyPattern(r"^(?P<vm>.+)_flavor_name$")
+NAME = LazyPattern(r"^(?P<vm>.+)_name_(?P<index>\d+)$")
+NAMES = LazyPattern(r"^(?P<vm>.+)_names$")
+ZONE = LazyPattern(r"^availability_zone_(?P<index>\d+)$")
 
 
 class Server(NamedTuple):
@@ -240,7 +241,7 @@ class ServerVmType(NovaRule):
 
 
 #: a port's id: {vm-type}_{vm-type_index}_{network-role}_port_{index} (as in `ports`)
-_PORT_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
+_PORT_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
 
 
 def _resource_named(value: Any) -> str | None:
@@ -357,7 +358,7 @@ class ZoneParameterType(_ParameterType):
 
 class _ParameterName(NovaRule):
     prop: ClassVar[str]
-    pattern: ClassVar[re.Pattern[str]]
+    pattern: ClassVar[LazyPattern]
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -387,7 +388,7 @@ class FlavorParameterName(_ParameterName):
 
 
 def _indexed_names(
-    ctx: TemplateContext, prop: str, pattern: re.Pattern[str], kinds: tuple[str, ...]
+    ctx: TemplateContext, prop: str, pattern: LazyPattern, kinds: tuple[str, ...]
 ) -> Iterator[tuple[Server, str, re.Match[str] | None]]:
     """Servers whose ``prop`` reads a declared parameter of one of ``kinds``."""
     for server in servers(ctx):

@@ -24,18 +24,19 @@ from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.nova import declared, enumerated, parameter_read
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, value_span
 
 PORT = "OS::Neutron::Port"
 INSTANCE_IP = "OS::ContrailV2::InstanceIp"
 INTERFACE = "OS::ContrailV2::VirtualMachineInterface"
 NOUNS = {PORT: "port", INSTANCE_IP: "instance IP", INTERFACE: "interface"}
-PORT_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
-RESERVE_PORT = re.compile(r"^reserve_port_", re.IGNORECASE)
-NETWORK_PARAMETER = re.compile(r"^(?P<role>.+)_net_(?:id|name)$")
-SUBNET_PARAMETER = re.compile(r"^(?P<role>.+?)_(?:v6_)?subnet_id$")
+PORT_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
+RESERVE_PORT = LazyPattern(r"^reserve_port_", re.IGNORECASE)
+NETWORK_PARAMETER = LazyPattern(r"^(?P<role>.+)_net_(?:id|name)$")
+SUBNET_PARAMETER = LazyPattern(r"^(?P<role>.+?)_(?:v6_)?subnet_id$")
 #: after ``{vm-type}_``: the role, then what the parameter holds
-ADDRESS_ROLE = re.compile(r"^(?P<role>.+?)_(?:v6_)?(?:ips|ip_\d+|floating_(?:v6_)?ips?)$")
+ADDRESS_ROLE = LazyPattern(r"^(?P<role>.+?)_(?:v6_)?(?:ips|ip_\d+|floating_(?:v6_)?ips?)$")
 #: a Contrail interface's VIPs: allowed_address_pairs -> allowed_address_pair[] -> ip -> prefix
 _VMI_PAIRS = "virtual_machine_interface_allowed_address_pairs"
 _VMI_PAIR = _VMI_PAIRS + "_allowed_address_pair"

@@ -11,7 +11,6 @@ a Contrail network, like a Neutron one, is internal (``int_{network-role}_networ
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
@@ -22,11 +21,12 @@ from stoker.lint.onap.nova import SERVER_ID, servers
 from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, NETWORK_PARAMETER, PORT_ID, interfaces
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
 
-_FQDN = re.compile(r"^(?P<role>.+)_net_fqdn$")
-_NETWORK_ID = re.compile(r"^int_(?P<role>.+)_network$")
-_VMI_ID = re.compile(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
+_FQDN = LazyPattern(r"^(?P<role>.+)_net_fqdn$")
+_NETWORK_ID = LazyPattern(r"^int_(?P<role>.+)_network$")
+_VMI_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
 
 
 def vm_types(package: PackageContext) -> frozenset[str]:
@@ -161,7 +161,7 @@ CONTAINS_RULES: list[type] = [
 class _Pattern(ResourceIdRule):
     """Every resource of the type has an id of the form."""
 
-    pattern: ClassVar[re.Pattern[str]]
+    pattern: ClassVar[LazyPattern]
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -189,7 +189,7 @@ class VolumeId(_Pattern):
     summary = "An OS::Cinder::Volume's resource id is {vm-type}_volume_{index}"
     checks = "each OS::Cinder::Volume's resource id matches <vm-type>_volume_<digits>."
     resource_type = "OS::Cinder::Volume"
-    pattern, form = re.compile(r"^.+_volume_\d+$"), "{vm-type}_volume_{index}"
+    pattern, form = LazyPattern(r"^.+_volume_\d+$"), "{vm-type}_volume_{index}"
 
 
 class VolumeAttachmentId(_Pattern):
@@ -200,7 +200,7 @@ class VolumeAttachmentId(_Pattern):
         "<vm-type>_volume_attachment_<digits>."
     )
     resource_type = "OS::Cinder::VolumeAttachment"
-    pattern = re.compile(r"^.+_volume_attachment_\d+$")
+    pattern = LazyPattern(r"^.+_volume_attachment_\d+$")
     form = "{vm-type}_volume_attachment_{index}"
 
 
@@ -209,7 +209,7 @@ class SubnetId(_Pattern):
     summary = "An OS::Neutron::Subnet's resource id is int_{network-role}_subnet_{index}"
     checks = "each OS::Neutron::Subnet's resource id matches int_<role>_subnet_<digits>."
     resource_type = "OS::Neutron::Subnet"
-    pattern, form = re.compile(r"^int_.+_subnet_\d+$"), "int_{network-role}_subnet_{index}"
+    pattern, form = LazyPattern(r"^int_.+_subnet_\d+$"), "int_{network-role}_subnet_{index}"
 
 
 class _ContrailId(ResourceIdRule):
@@ -218,7 +218,7 @@ class _ContrailId(ResourceIdRule):
 
     internal: ClassVar[bool]
     v6: ClassVar[bool | None] = None  # instance IPs only
-    pattern: ClassVar[re.Pattern[str]]
+    pattern: ClassVar[LazyPattern]
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -270,7 +270,7 @@ def _contrail_id(
         "resource_type": resource_type,
         "internal": internal,
         "v6": v6,
-        "pattern": re.compile(f"^{regex}$"),
+        "pattern": LazyPattern(f"^{regex}$"),
         "form": shown,
         "__module__": __name__,
     }

@@ -8,7 +8,6 @@ both at instantiation, so neither is in the environment file.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import ClassVar
@@ -25,6 +24,7 @@ from stoker.lint.onap.ports import (
     who,
 )
 from stoker.lint.onap.requirements import requirement
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 
 # ---------------------------------------------------------------- fixed_ips subnet
@@ -53,9 +53,9 @@ class SubnetParameterType(PortRule):
 
 
 @cache  # four forms, asked for by every rule on every subnet
-def _subnet_form(internal: bool, v6: bool) -> re.Pattern[str]:
+def _subnet_form(internal: bool, v6: bool) -> LazyPattern:
     role = r"int_(?P<role>.+)" if internal else r"(?!int_)(?P<role>.+)"
-    return re.compile(f"^{role}_{'v6_' if v6 else ''}subnet_id$")
+    return LazyPattern(f"^{role}_{'v6_' if v6 else ''}subnet_id$")
 
 
 class _SubnetName(PortRule):

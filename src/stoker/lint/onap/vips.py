@@ -10,7 +10,6 @@ in the environment file); internal ones are the VNF's own (in it). Neutron's flo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar
 
@@ -27,12 +26,13 @@ from stoker.lint.onap.ports import (
     who,
 )
 from stoker.lint.onap.requirements import requirement
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, span_of
 
-EXTERNAL_VIP = re.compile(r"^(?!.*_int_).+_floating_ip$")
-EXTERNAL_V6_VIP = re.compile(r"^(?!.*_int_).+_floating_v6_ip$")
-INTERNAL_VIP = re.compile(r"^.+_int_.+_floating_ips?$")
-INTERNAL_V6_VIP = re.compile(r"^.+_int_.+_floating_v6_ips?$")
+EXTERNAL_VIP = LazyPattern(r"^(?!.*_int_).+_floating_ip$")
+EXTERNAL_V6_VIP = LazyPattern(r"^(?!.*_int_).+_floating_v6_ip$")
+INTERNAL_VIP = LazyPattern(r"^.+_int_.+_floating_ips?$")
+INTERNAL_V6_VIP = LazyPattern(r"^.+_int_.+_floating_v6_ips?$")
 
 
 def _vips(ctx: TemplateContext, internal: bool, kind: str) -> Iterator[Address]:
@@ -56,7 +56,7 @@ class ExternalVipsNotInEnvironment(Enumeration):
 
 class _ExternalVip(PortRule):
     v6: ClassVar[bool]
-    pattern: ClassVar[re.Pattern[str]]
+    pattern: ClassVar[LazyPattern]
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -143,7 +143,7 @@ class VipExemptions(PortRule):
 
 class _InternalVip(PortRule):
     v6: ClassVar[bool]
-    pattern: ClassVar[re.Pattern[str]]
+    pattern: ClassVar[LazyPattern]
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
