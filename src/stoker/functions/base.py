@@ -219,7 +219,10 @@ class Parser:
         self._in_condition = False
 
     def parse(self, data: Any, path: Path) -> Any:
-        if type(data) in SCALAR_TYPES:
+        # A scalar is its own parse: an item that is one is kept without a call (nor the
+        # path it would be given), as most of a template's items are.
+        leaves = SCALAR_TYPES
+        if type(data) in leaves:
             return data
         if isinstance(data, dict):
             if len(data) == 1:
@@ -231,13 +234,14 @@ class Parser:
             result = type(data)() if _is_node(data) else {}
             _copy_positions(data, result)
             for key, value in data.items():
-                result[key] = self.parse(value, (*path, key))
+                result[key] = value if type(value) in leaves else self.parse(value, (*path, key))
             return result
         if isinstance(data, list):
             result_list = type(data)() if _is_node(data) else []
             _copy_positions(data, result_list)
+            append = result_list.append
             for index, value in enumerate(data):
-                result_list.append(self.parse(value, (*path, index)))
+                append(value if type(value) in leaves else self.parse(value, (*path, index)))
             return result_list
         return data
 
