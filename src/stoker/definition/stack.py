@@ -9,7 +9,7 @@ engine creates stacks from a `StackDefinition`; ``stoker template validate`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,6 +28,7 @@ from stoker.diagnostics import Diagnostic, Path
 from stoker.environment import Environment
 from stoker.errors import FunctionError
 from stoker.functions.base import (
+    SCALAR_TYPES,
     Function,
     Scope,
     Unresolved,
@@ -512,6 +513,14 @@ def _check_known_values(
 _LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZs"})
 
 
+def _any_item(items: Iterable[Any]) -> bool:
+    """Whether ``items`` yields anything (``any(True for _ in items)``, without a
+    generator expression)."""
+    for _ in items:
+        return True
+    return False
+
+
 class _KnownValues:
     def __init__(self, context: StaticContext, scope: Scope, hidden: set[str]) -> None:
         self.context = context
@@ -522,22 +531,32 @@ class _KnownValues:
 
     def is_live(self, value: Any) -> bool:
         """Does ``value`` need a running resource (or a nested stack's facade)?"""
+        if type(value) in SCALAR_TYPES:
+            return False
         if isinstance(value, Function):
             key = id(value)
-            if key not in self.live:
-                self.live[key] = (
-                    value.name in _LIVE_FUNCTIONS
-                    or any(True for _ in value.dependencies(self.scope))
-                    or any(self.is_live(child) for child in value.children(self.scope))
-                )
-            return self.live[key]
+            live = self.live.get(key)
+            if live is None:
+                live = value.name in _LIVE_FUNCTIONS or _any_item(value.dependencies(self.scope))
+                if not live:
+                    for child in value.children(self.scope):
+                        if self.is_live(child):
+                            live = True
+                            break
+                self.live[key] = live
+            return live
         if isinstance(value, dict):
-            return any(self.is_live(item) for item in value.values())
-        if isinstance(value, list):
-            return any(self.is_live(item) for item in value)
+            value = value.values()
+        elif not isinstance(value, list):
+            return False
+        for item in value:  # noqa: SIM110 - a loop: no generator per mapping walked
+            if type(item) not in SCALAR_TYPES and self.is_live(item):
+                return True
         return False
 
     def check(self, value: Any) -> None:
+        if type(value) in SCALAR_TYPES:
+            return
         if isinstance(value, Function):
             if self.is_live(value):
                 for child in value.children(self.scope):

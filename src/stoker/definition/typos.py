@@ -98,22 +98,32 @@ def _unknown_one_key_mappings(
     """Each one-key mapping under ``value`` whose key is a string but no function name,
     with its path. ``path`` is one list extended and trimmed along the walk: the path
     tuple is built only for a mapping found, not for each of the template's nodes (the
-    walk visits every node of every template, and nearly none is such a mapping)."""
+    walk visits every node of every template, and nearly none is such a mapping). The
+    walk is a plain recursion into a list, not a chain of generators: a node deep in a
+    tree is then not passed up through a ``yield from`` per level."""
+    found: list[tuple[Path, Any, str]] = []
+    _collect_one_key_mappings(value, path, known, found)
+    return iter(found)
+
+
+def _collect_one_key_mappings(
+    value: Any, path: list[Any], known: Collection[str], found: list[tuple[Path, Any, str]]
+) -> None:
     if isinstance(value, dict):
         if len(value) == 1:
             key = next(iter(value))
             if isinstance(key, str) and key not in known:
-                yield tuple(path), value, key
+                found.append((tuple(path), value, key))
         for key, item in value.items():
             if isinstance(item, (dict, list)):
                 path.append(key)
-                yield from _unknown_one_key_mappings(item, path, known)
+                _collect_one_key_mappings(item, path, known, found)
                 path.pop()
     elif isinstance(value, list):
         for index, item in enumerate(value):
             if isinstance(item, (dict, list)):
                 path.append(index)
-                yield from _unknown_one_key_mappings(item, path, known)
+                _collect_one_key_mappings(item, path, known, found)
                 path.pop()
 
 

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, Protocol
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.errors import FunctionError
-from stoker.template.nodes import key_span
+from stoker.template.nodes import MappingNode, SequenceNode, StrNode, key_span
 from stoker.template.versions import TemplateVersion
 
 
@@ -219,6 +219,11 @@ class Parser:
         self._in_condition = False
 
     def parse(self, data: Any, path: Path) -> Any:
+        # A scalar is its own parse: an item that is one is kept without a call (nor the
+        # path it would be given), as most of a template's items are.
+        leaves = SCALAR_TYPES
+        if type(data) in leaves:
+            return data
         if isinstance(data, dict):
             if len(data) == 1:
                 (name,) = data
@@ -229,13 +234,14 @@ class Parser:
             result = type(data)() if _is_node(data) else {}
             _copy_positions(data, result)
             for key, value in data.items():
-                result[key] = self.parse(value, (*path, key))
+                result[key] = value if type(value) in leaves else self.parse(value, (*path, key))
             return result
         if isinstance(data, list):
             result_list = type(data)() if _is_node(data) else []
             _copy_positions(data, result_list)
+            append = result_list.append
             for index, value in enumerate(data):
-                result_list.append(self.parse(value, (*path, index)))
+                append(value if type(value) in leaves else self.parse(value, (*path, index)))
             return result_list
         return data
 
@@ -285,6 +291,18 @@ def _is_node(value: Any) -> bool:
 
 
 def _copy_positions(source: Any, target: Any) -> None:
+    kind = type(source)
+    if kind is MappingNode:  # what the loader makes: its three attributes, no lookups
+        target.span = source.span
+        target.key_spans = source.key_spans
+        target.value_spans = source.value_spans
+        return
+    if kind is SequenceNode:
+        target.span = source.span
+        target.item_spans = source.item_spans
+        return
+    if kind is dict or kind is list:
+        return
     for attribute in ("span", "key_spans", "value_spans", "item_spans"):
         if hasattr(source, attribute):
             setattr(target, attribute, getattr(source, attribute))
@@ -321,18 +339,28 @@ class InvalidInContext(Function):
 # ----------------------------------------------------------------------------- walkers
 
 
+#: the scalar types a template's data is made of: no walker looks into them
+SCALAR_TYPES = frozenset({str, StrNode, int, float, bool, type(None)})
+#: the scalar types `resolve` returns as they are (a StrNode becomes a plain str)
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+
+
 def iter_functions(value: Any, scope: Scope | None = None) -> Iterator[Function]:
     """Every function call in ``value`` (with a scope, only branches that can be taken)."""
+    leaves = SCALAR_TYPES
     stack = [value]
+    pop, extend = stack.pop, stack.extend
     while stack:  # depth first, in document order
-        item = stack.pop()
+        item = pop()
+        if type(item) in leaves:
+            continue
         if isinstance(item, Function):
             yield item
-            stack.extend(reversed(list(item.children(scope))))
+            extend(reversed(list(item.children(scope))))
         elif isinstance(item, dict):
-            stack.extend(reversed(item.values()))
+            extend(reversed(item.values()))
         elif isinstance(item, list):
-            stack.extend(reversed(item))
+            extend(reversed(item))
 
 
 def validate_tree(value: Any, scope: Scope) -> list[Diagnostic]:
@@ -371,18 +399,30 @@ def resolve(value: Any, context: Context) -> Any:
     `OMIT` (from a two-argument ``if``) drops the enclosing list item or map entry; at the
     top it is returned for the caller to interpret.
     """
+    kind = type(value)
+    if kind in _AS_IS:
+        return value  # str(value) of a plain str is itself
+    if kind is StrNode:
+        return str(value)
     if isinstance(value, Function):
         return resolve_call(value, context)
+    # an item that is a plain scalar is its own value: no call for it (most items are)
     if isinstance(value, dict):
         result: dict[Any, Any] = {}
         for key, item in value.items():
-            resolved = resolve(item, context)
+            resolved = item if type(item) in _AS_IS else resolve(item, context)
             if resolved is not OMIT:
-                result[str(key) if isinstance(key, str) else key] = resolved
+                result[key if type(key) is str else str(key) if isinstance(key, str) else key] = (
+                    resolved
+                )
         return result
     if isinstance(value, list):
-        items = (resolve(item, context) for item in value)
-        return [item for item in items if item is not OMIT]
+        resolved_items = []
+        for item in value:
+            resolved = item if type(item) in _AS_IS else resolve(item, context)
+            if resolved is not OMIT:
+                resolved_items.append(resolved)
+        return resolved_items
     if isinstance(value, str):
         return str(value)
     return value
@@ -403,6 +443,8 @@ def to_data(value: Any) -> Any:
 
 def is_literal(value: Any) -> bool:
     """True if ``value`` contains no function call."""
+    if type(value) in SCALAR_TYPES:
+        return True
     return next(iter_functions(value), None) is None
 
 

@@ -257,7 +257,7 @@ def validate_properties(
     """
     if dynamic:
         return dict(plain(values or {})), []
-    checker = _Checker(type_name, registry or default_constraints(), is_unknown)
+    checker = _Checker(type_name, registry, is_unknown)
     result = checker.properties(schema, values or {}, path, span_of(values), pending)
     return result, checker.found
 
@@ -266,13 +266,22 @@ class _Checker:
     def __init__(
         self,
         type_name: str,
-        registry: CustomConstraintRegistry,
+        registry: CustomConstraintRegistry | None,
         is_unknown: Callable[[Any], bool] | None,
     ) -> None:
         self.type_name = type_name
-        self.registry = registry
+        self._registry = registry
         self.is_unknown = is_unknown
         self.found: list[Diagnostic] = []
+
+    @property
+    def registry(self) -> CustomConstraintRegistry:
+        """The given registry, else the default one, made when a constraint is first
+        checked: most resources' properties have no constraint, and each resource's
+        validation (twice per create) would otherwise build a registry of ~13 checks."""
+        if self._registry is None:
+            self._registry = default_constraints()
+        return self._registry
 
     def report(
         self,
