@@ -248,10 +248,8 @@ def looks_like_blueprint(path: str) -> bool:
     """Whether the template file of ``stack create`` is a blueprint (or a package holding
     one), by the test the API uses too. The blueprint compiler is imported only for a
     file that may be one (~20 ms of every ``stack create`` otherwise)."""
-    if not path.lower().endswith(".zip"):
-        with open(path, "rb") as handle:
-            if b"components" not in handle.read():
-                return False
+    if not path.lower().endswith(".zip") and not _mentions(path, b"components"):
+        return False
     from stoker.blueprint.build import file_source
     from stoker.blueprint.build import looks_like_blueprint as text_is_blueprint
 
@@ -260,6 +258,19 @@ def looks_like_blueprint(path: str) -> bool:
     except (StokerErrorBase, OSError, UnicodeDecodeError):
         return False  # let the template path report it
     return text_is_blueprint(source.text, source.label)
+
+
+def _mentions(path: str, word: bytes) -> bool:
+    """Whether the file holds ``word``, read a chunk at a time: a large template (a
+    100 MB one with the size limit raised, say) is not held whole beside what the loader
+    will make of it."""
+    tail = b""
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            if word in tail + chunk[: len(word) - 1] or word in chunk:
+                return True
+            tail = chunk[-(len(word) - 1) :]
+    return False
 
 
 def blueprint_request(
