@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from stoker import codes
@@ -187,8 +186,7 @@ def capabilities_section_hint(version: TemplateVersion) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class TemplateCapabilities:
+class TemplateCapabilities(NamedTuple):
     """What one template declares, with its findings (an empty mapping when it has none)."""
 
     file: str

@@ -35,8 +35,7 @@ from stoker.errors import RegistryLoopError as RegistryLoopError
 MAX_CHAIN = 64  # a glob that swaps a prefix for a longer one can grow a name forever
 
 
-@dataclass(frozen=True, slots=True)
-class RegistryStep:
+class RegistryStep(NamedTuple):
     """One mapping applied while resolving: ``requested`` became ``target`` via ``key``."""
 
     requested: str
@@ -131,8 +130,7 @@ class ResolvedType:
         return " -> ".join(names)
 
 
-@dataclass(frozen=True, slots=True)
-class TemplateRef:
+class TemplateRef(NamedTuple):
     """A provider template a registry mentions, and where it was mentioned."""
 
     path: str  # as written
