@@ -21,7 +21,6 @@ compare unequal to the string a template author wrote, so they are reported, not
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -554,4 +553,4 @@ def resolve_provider(
     chosen, found = choose_provider(resolved, requires, read=read, resource_name=resource_name)
     if chosen is None:
         return resolved, found
-    return dataclasses.replace(resolved, template=chosen.path, base_dir=chosen.base_dir), found
+    return resolved._replace(template=chosen.path, base_dir=chosen.base_dir), found

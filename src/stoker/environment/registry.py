@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
@@ -67,8 +66,7 @@ def template_location(template: str, base_dir: str | None) -> str:
     return os.path.normpath(os.path.join(base_dir, template))
 
 
-@dataclass(frozen=True, slots=True)
-class ResolvedType:
+class ResolvedType(NamedTuple):
     """What a resource type resolved to.
 
     ``type_name`` is the last type name reached (the one a plugin must implement, or the
