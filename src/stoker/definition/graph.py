@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class DependencyGraph:
+class DependencyGraph(NamedTuple):
     """``requires[name]`` lists what ``name`` needs, in template order."""
 
     requires: Mapping[str, tuple[str, ...]]

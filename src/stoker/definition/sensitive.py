@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from stoker.definition.template import Template
 from stoker.diagnostics import Diagnostic, Path
@@ -64,8 +64,7 @@ def _second(args: Any) -> Any:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class ChildTaint:
+class ChildTaint(NamedTuple):
     """What the child stack of one nested-stack resource gives its parent that derives
     from a hidden parameter (the child's own or one its parent handed down)."""
 

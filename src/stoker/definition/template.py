@@ -95,8 +95,7 @@ CFN_NAMES = Names(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ResourceDefinition:
+class ResourceDefinition(NamedTuple):
     """One entry of the resources section, with its function trees parsed."""
 
     name: str
@@ -114,8 +113,7 @@ class ResourceDefinition:
     depends_on_spans: tuple[Span | None, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class OutputDefinition:
+class OutputDefinition(NamedTuple):
     name: str
     value: Any
     description: str

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from stoker import codes
@@ -358,24 +358,52 @@ def _with_note(diagnostic: Diagnostic, note: str) -> Diagnostic:
     )
 
 
-@dataclass(slots=True)
 class TreeCheck:
-    """A recursive check of a stack and the provider templates below it."""
+    """A recursive check of a stack and the provider templates below it (a plain slotted
+    class: a dataclass compiles its generated methods when the module is imported, which
+    every ONAP lint pays; nothing compares or prints a tree check)."""
+
+    __slots__ = (
+        "registry",
+        "max_depth",
+        "require_types",
+        "cache",
+        "nested",
+        "resources",
+        "refused",
+        "top",
+    )
 
     registry: ResourceTypeRegistry
     max_depth: int
     #: false for template validation: only provider templates and nested types are followed
-    require_types: bool = True
-    cache: ProviderCache = field(default_factory=ProviderCache)
+    require_types: bool
+    cache: ProviderCache
     #: the nested definitions found: (path of facade names, template location, definition)
-    nested: list[tuple[tuple[str, ...], str, StackDefinition]] = field(default_factory=list)
+    nested: list[tuple[tuple[str, ...], str, StackDefinition]]
     #: resources of the whole tree seen so far (``--max-resources`` bounds them)
-    resources: int = 0
+    resources: int
     #: what python-heatclient refuses before any request (a provider template loop):
     #: errors at validate, wherever in the tree they are found
-    refused: list[Diagnostic] = field(default_factory=list)
+    refused: list[Diagnostic]
     #: the types of the top stack's resources, once checked
-    top: Resolution | None = None
+    top: Resolution | None
+
+    def __init__(
+        self,
+        registry: ResourceTypeRegistry,
+        max_depth: int,
+        require_types: bool = True,
+        cache: ProviderCache | None = None,
+    ) -> None:
+        self.registry = registry
+        self.max_depth = max_depth
+        self.require_types = require_types
+        self.cache = ProviderCache() if cache is None else cache
+        self.nested = []
+        self.resources = 0
+        self.refused = []
+        self.top = None
 
     def check(
         self,

@@ -21,9 +21,7 @@ compare unequal to the string a template author wrote, so they are reported, not
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from stoker import codes
@@ -187,8 +185,7 @@ def capabilities_section_hint(version: TemplateVersion) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class TemplateCapabilities:
+class TemplateCapabilities(NamedTuple):
     """What one template declares, with its findings (an empty mapping when it has none)."""
 
     file: str
@@ -556,4 +553,4 @@ def resolve_provider(
     chosen, found = choose_provider(resolved, requires, read=read, resource_name=resource_name)
     if chosen is None:
         return resolved, found
-    return dataclasses.replace(resolved, template=chosen.path, base_dir=chosen.base_dir), found
+    return resolved._replace(template=chosen.path, base_dir=chosen.base_dir), found

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.diagnostics import Span
 from stoker.environment.registry import ResolvedType, ResourceRegistry
@@ -47,8 +47,7 @@ DEFAULT_STRATEGY_KEY = "default"
 ZAQAR_QUEUE = "zaqar-queue"
 
 
-@dataclass(frozen=True, slots=True)
-class EventSink:
+class EventSink(NamedTuple):
     """Where Heat copies the stack's events: a Zaqar queue (the only kind Heat has)."""
 
     type: str

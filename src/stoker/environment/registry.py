@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import NamedTuple
 
@@ -35,8 +34,7 @@ from stoker.errors import RegistryLoopError as RegistryLoopError
 MAX_CHAIN = 64  # a glob that swaps a prefix for a longer one can grow a name forever
 
 
-@dataclass(frozen=True, slots=True)
-class RegistryStep:
+class RegistryStep(NamedTuple):
     """One mapping applied while resolving: ``requested`` became ``target`` via ``key``."""
 
     requested: str
@@ -68,8 +66,7 @@ def template_location(template: str, base_dir: str | None) -> str:
     return os.path.normpath(os.path.join(base_dir, template))
 
 
-@dataclass(frozen=True, slots=True)
-class ResolvedType:
+class ResolvedType(NamedTuple):
     """What a resource type resolved to.
 
     ``type_name`` is the last type name reached (the one a plugin must implement, or the
@@ -131,8 +128,7 @@ class ResolvedType:
         return " -> ".join(names)
 
 
-@dataclass(frozen=True, slots=True)
-class TemplateRef:
+class TemplateRef(NamedTuple):
     """A provider template a registry mentions, and where it was mentioned."""
 
     path: str  # as written

@@ -10,7 +10,6 @@ and shared.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -35,20 +34,42 @@ class FileKind(StrEnum):
     UNREADABLE = "unreadable"  # did not load (syntax, encoding, size ...)
 
 
-@dataclass(eq=False)
 class FileContext:
-    """One file of a package, and the findings loading and validating it produced."""
+    """One file of a package, and the findings loading and validating it produced.
+
+    The contexts are plain classes, not dataclasses: creating a dataclass compiles its
+    generated methods when the module is imported (~1 ms each, paid by every lint), and
+    nothing compares contexts or prints them."""
 
     source: SourceFile
     package: PackageContext
     kind: FileKind
-    document: Document | None = None
-    core: list[Diagnostic] = field(default_factory=list)
+    document: Document | None
+    core: list[Diagnostic]
     #: line -> ids silenced by a ``# stoker-lint: ignore=...`` comment on that line
-    directives: dict[int, frozenset[str]] = field(default_factory=dict)
+    directives: dict[int, frozenset[str]]
     #: facts rules work out once and share (a template's servers, ports ...), by a key
     #: naming the module that computes them; dropped with the file
-    memo: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
+    memo: dict[str, Any]
+
+    def __init__(
+        self,
+        source: SourceFile,
+        package: PackageContext,
+        kind: FileKind,
+        document: Document | None = None,
+        core: list[Diagnostic] | None = None,
+        directives: dict[int, frozenset[str]] | None = None,
+        *,
+        memo: dict[str, Any] | None = None,
+    ) -> None:
+        self.source = source
+        self.package = package
+        self.kind = kind
+        self.document = document
+        self.core = [] if core is None else core
+        self.directives = {} if directives is None else directives
+        self.memo = {} if memo is None else memo
 
     @property
     def name(self) -> str:
@@ -76,19 +97,53 @@ class FileContext:
         return self.document.data if self.document is not None else None
 
 
-@dataclass(eq=False)
 class EnvironmentContext(FileContext):
-    environment: Environment = field(default_factory=Environment)
+    environment: Environment
+
+    def __init__(
+        self,
+        source: SourceFile,
+        package: PackageContext,
+        kind: FileKind,
+        document: Document | None = None,
+        core: list[Diagnostic] | None = None,
+        directives: dict[int, frozenset[str]] | None = None,
+        environment: Environment | None = None,
+        *,
+        memo: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(source, package, kind, document, core, directives, memo=memo)
+        self.environment = Environment() if environment is None else environment
 
 
-@dataclass(eq=False)
 class TemplateContext(FileContext):
-    template: Template | None = None
-    definition: StackDefinition | None = None
-    environments: list[EnvironmentContext] = field(default_factory=list)
+    template: Template | None
+    definition: StackDefinition | None
+    environments: list[EnvironmentContext]
     #: a template by name (ONAP) whose version Heat rejects: those errors, Heat's whole
     #: answer; ``template`` is then its sections read as the latest HOT version
-    version_problems: list[Diagnostic] = field(default_factory=list)
+    version_problems: list[Diagnostic]
+
+    def __init__(
+        self,
+        source: SourceFile,
+        package: PackageContext,
+        kind: FileKind,
+        document: Document | None = None,
+        core: list[Diagnostic] | None = None,
+        directives: dict[int, frozenset[str]] | None = None,
+        template: Template | None = None,
+        definition: StackDefinition | None = None,
+        environments: list[EnvironmentContext] | None = None,
+        version_problems: list[Diagnostic] | None = None,
+        *,
+        memo: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(source, package, kind, document, core, directives, memo=memo)
+        self.template = template
+        self.definition = definition
+        self.environments = [] if environments is None else environments
+        self.version_problems = [] if version_problems is None else version_problems
 
     @property
     def parsed(self) -> Template:
@@ -162,20 +217,41 @@ class TemplateContext(FileContext):
         return self.package.layout.role(self)
 
 
-@dataclass(eq=False)
 class PackageContext:
-    """All files of one input, with what they loaded as."""
+    """All files of one input, with what they loaded as (a plain class: see
+    `FileContext`)."""
 
     package: Package
     providers: ProviderLoader
-    templates: list[TemplateContext] = field(default_factory=list)
-    environments: list[EnvironmentContext] = field(default_factory=list)
-    unreadable: list[FileContext] = field(default_factory=list)
+    templates: list[TemplateContext]
+    environments: list[EnvironmentContext]
+    unreadable: list[FileContext]
     #: files found but not linted (content read by get_file), with the reason
-    skipped: list[tuple[SourceFile, str]] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
+    skipped: list[tuple[SourceFile, str]]
+    problems: list[Diagnostic]
     #: facts rules work out once per package (see `FileContext.memo`)
-    memo: dict[str, Any] = field(default_factory=dict, repr=False, kw_only=True)
+    memo: dict[str, Any]
+
+    def __init__(
+        self,
+        package: Package,
+        providers: ProviderLoader,
+        templates: list[TemplateContext] | None = None,
+        environments: list[EnvironmentContext] | None = None,
+        unreadable: list[FileContext] | None = None,
+        skipped: list[tuple[SourceFile, str]] | None = None,
+        problems: list[Diagnostic] | None = None,
+        *,
+        memo: dict[str, Any] | None = None,
+    ) -> None:
+        self.package = package
+        self.providers = providers
+        self.templates = [] if templates is None else templates
+        self.environments = [] if environments is None else environments
+        self.unreadable = [] if unreadable is None else unreadable
+        self.skipped = [] if skipped is None else skipped
+        self.problems = [] if problems is None else problems
+        self.memo = {} if memo is None else memo
 
     @property
     def name(self) -> str:

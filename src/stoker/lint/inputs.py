@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import os
 import posixpath
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -67,22 +66,37 @@ class SourceFile(NamedTuple):
         return base.rsplit(".", 1)[0] if "." in base else base
 
 
-@dataclass(slots=True)
 class Package:
-    """One input: its lintable files, and a way to read any file it holds."""
+    """One input: its lintable files, and a way to read any file it holds (a plain
+    slotted class: a dataclass compiles its generated methods at import, which every lint
+    pays; nothing compares or prints a package)."""
 
-    name: str
-    kind: PackageKind
-    files: list[SourceFile] = field(default_factory=list)
-    problems: list[Diagnostic] = field(default_factory=list)
-    root: str | None = None  # the directory on disk (DIRECTORY)
-    _archive: zipfile.ZipFile | None = None
-    _members: dict[str, zipfile.ZipInfo] = field(default_factory=dict)
-    #: (file, reference) -> what `resolve` found: the rules ask the same question of
-    #: every nested file's every user, and the answer on disk costs a stat and path math
-    _resolved: dict[tuple[str, str], SourceFile | None] = field(default_factory=dict)
-    #: a stack package as the stack commands' reader returned it (STACK): its members
-    stack: StackPackage | None = None
+    __slots__ = (
+        "name",
+        "kind",
+        "files",
+        "problems",
+        "root",
+        "_archive",
+        "_members",
+        "_resolved",
+        "stack",
+    )
+
+    def __init__(self, name: str, kind: PackageKind, *, root: str | None = None) -> None:
+        self.name = name
+        self.kind = kind
+        self.files: list[SourceFile] = []
+        self.problems: list[Diagnostic] = []
+        self.root = root  # the directory on disk (DIRECTORY)
+        self._archive: zipfile.ZipFile | None = None
+        self._members: dict[str, zipfile.ZipInfo] = {}
+        #: (file, reference) -> what `resolve` found: the rules ask the same question of
+        #: every nested file's every user, and the answer on disk costs a stat and path
+        #: math
+        self._resolved: dict[tuple[str, str], SourceFile | None] = {}
+        #: a stack package as the stack commands' reader returned it (STACK): its members
+        self.stack: StackPackage | None = None
 
     @property
     def in_archive(self) -> bool:

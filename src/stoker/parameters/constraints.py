@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.errors import DefinitionError as DefinitionError
 from stoker.parameters.coercion import ParameterValueError, to_bool, to_number
@@ -167,14 +166,12 @@ def make_custom(raw: Any) -> str:
 # --------------------------------------------------------------------------- checking
 
 
-@dataclass(frozen=True, slots=True)
-class Violation:
+class Violation(NamedTuple):
     constraint: Constraint
     message: str
 
 
-@dataclass(frozen=True, slots=True)
-class Unchecked:
+class Unchecked(NamedTuple):
     """A custom constraint that could not be checked offline, and why."""
 
     constraint: Constraint

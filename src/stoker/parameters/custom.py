@@ -12,9 +12,8 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.parameters import cron, datetimes, network
 from stoker.parameters.checks import CustomCheck, NotCheckable, Shown
@@ -50,8 +49,7 @@ class CheckStatus(StrEnum):
     NOT_CHECKED = "not_checked"
 
 
-@dataclass(frozen=True, slots=True)
-class CustomOutcome:
+class CustomOutcome(NamedTuple):
     """The verdict on one value: ``message`` is the failure text, or why it was not checked."""
 
     status: CheckStatus

@@ -8,8 +8,7 @@ one twice. Messages keep Heat's "Parameter Groups error: parameter_groups.<label
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -20,8 +19,7 @@ from stoker.template.versions import Format, TemplateVersion
 _PREFIX = "Parameter Groups error"
 
 
-@dataclass(frozen=True, slots=True)
-class ParameterGroup:
+class ParameterGroup(NamedTuple):
     label: str | None
     description: str | None
     parameters: tuple[str, ...]

@@ -10,14 +10,13 @@ from __future__ import annotations
 from abc import ABC
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from stoker.errors import ResourceFailure as ResourceFailure
 from stoker.resources.schema import AttributeSchema, PropertySchema
 
 
-@dataclass(frozen=True, slots=True)
-class ResourceView:
+class ResourceView(NamedTuple):
     """What the engine knows about one resource, as plugins see it (read-only)."""
 
     name: str

@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.errors import SchemaError as SchemaError
 from stoker.parameters import (
@@ -136,8 +135,7 @@ def constraint_from_dict(data: Mapping[str, Any]) -> Constraint:
 # --------------------------------------------------------------------------- checking
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(NamedTuple):
     """The verdict of one constraint on one value: ``problem`` is Heat's message (or the
     constraint's description); ``unchecked`` says why a custom one could not be checked."""
 

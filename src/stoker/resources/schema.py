@@ -13,7 +13,7 @@ import numbers
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -74,8 +74,7 @@ class SupportLevel(StrEnum):
     HIDDEN = "HIDDEN"
 
 
-@dataclass(frozen=True, slots=True)
-class SupportStatus:
+class SupportStatus(NamedTuple):
     """Where a type or property stands, the release it dates from, and its history."""
 
     status: SupportLevel = SupportLevel.SUPPORTED
