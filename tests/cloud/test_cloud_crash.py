@@ -115,8 +115,11 @@ def test_one_kill_mid_create_then_recover(tmp_path, cloud_env, admin, sandbox):
     kill_recover_delete(tmp_path, cloud_env, admin, "crash3", 3, [9])
 
 
+# A 20-server create commits 18-25 times (measured: how many records share a commit
+# depends on timing, ports made in bulk especially), so the kills stay below 18: a kill
+# after the last commit would leave a complete stack with nothing to recover.
 @pytest.mark.slow
-@pytest.mark.parametrize("kills", [[2, 6], [13, 7, 3], [25, 10]])
+@pytest.mark.parametrize("kills", [[2, 6], [13, 7, 3], [16, 5]])
 def test_twenty_servers_killed_at_deterministic_points(tmp_path, cloud_env, admin, kills):
     name = "crash" + "x".join(map(str, kills))
     kill_recover_delete(tmp_path, cloud_env, admin, name, 20, kills)
