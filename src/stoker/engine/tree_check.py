@@ -1,5 +1,6 @@
 """The checks a stack tree gets before create (and `template validate` makes): each
-resource's properties and attributes against its type, update policies, and provider
+resource's properties and attributes against its type (the attributes' part is
+`stoker.engine.attribute_checks`), update policies, and provider
 templates and nested stacks followed recursively, so an unknown property, a missing
 parameter, a template that includes itself or a tree deeper than the limit is reported
 before anything is created, with both locations. Types are found by
@@ -24,10 +25,11 @@ from stoker.definition.sensitive import (
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
+from stoker.engine.attribute_checks import check_attributes, member_attributes
 from stoker.engine.resolution import ProviderCache, Resolution, is_default_error, resolve_types
 from stoker.environment import child_environment
 from stoker.errors import FunctionError, LimitExceeded
-from stoker.functions.base import OMIT, Unresolved, is_literal, iter_functions, resolve
+from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
 from stoker.limits import active_limits, exceeded
 from stoker.parameters.custom import cloud_refused
 from stoker.resources.base import ResourceFailure, ResourcePlugin
@@ -150,123 +152,6 @@ def _snapshot_policy(
             resource.span,
         )
     ]
-
-
-_ATTRIBUTE_READERS = frozenset({"get_attr", "Fn::GetAtt"})
-#: types whose attributes are their software config's outputs: any name may be read
-_DEPLOYMENTS = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::StructuredDeployment"})
-
-
-def declared_attributes(resolution: Resolution, name: str) -> frozenset[str] | None:
-    """The attribute names ``name``'s type declares; None when it answers any name
-    (nested stacks, provider templates, ``OS::Heat::None``, software deployments)."""
-    plugin = resolution.plugins.get(name)
-    if plugin is not None:
-        if plugin.dynamic_attributes or isinstance(plugin, TemplateResource | NestedStackPlugin):
-            return None
-        type_name = plugin.type_name
-        names = set(plugin.attributes_schema)
-    else:
-        type_name = resolution.types.get(name, "")
-        schema = catalog_schema(type_name)
-        if schema is None or schema.nested_stack or schema.support_status.hidden:
-            return None  # hidden types are removed ones: Heat does not check their reads
-        names = set(schema.attributes)
-    if type_name in _DEPLOYMENTS:
-        return None
-    return frozenset(names | {"show"})
-
-
-def check_attributes(definition: StackDefinition, resolution: Resolution) -> list[Diagnostic]:
-    """get_attr of an attribute the resource's type does not declare, which Heat refuses
-    when it validates (``The Referenced Attribute (v nosuch) is incorrect.``)."""
-    scope = definition.scope
-    if scope is None:
-        return []
-    template = definition.template
-    trees: list[Any] = []
-    for name in definition.enabled:
-        resource = template.resources[name]
-        trees.extend((resource.properties, resource.metadata))
-    trees.extend(output.value for output in template.outputs.values())
-    found: list[Diagnostic] = []
-    # each target's answer, asked once: a template reads the same resources' attributes
-    # many times (each of 1,000 values reads its parent's three times)
-    declared_of: dict[str, frozenset[str] | None] = {}
-    for tree in trees:
-        for call in iter_functions(tree, scope):
-            args = call.args
-            if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
-                continue
-            if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
-                continue
-            target, attribute = str(args[0]), str(args[1])
-            if target in declared_of:
-                declared = declared_of[target]
-            else:
-                declared = declared_of[target] = declared_attributes(resolution, target)
-            if declared is None or attribute in declared:
-                continue
-            found.append(
-                Diagnostic(
-                    codes.UNKNOWN_ATTRIBUTE,
-                    f"The Referenced Attribute ({target} {attribute}) is incorrect.",
-                    call.path,
-                    call.span,
-                )
-            )
-    return found
-
-
-def _member_attributes(
-    definition: StackDefinition, name: str, plugin: NestedStackPlugin, members: Resolution
-) -> list[Diagnostic]:
-    """get_attr of a group's or chain's member attribute that the member's type lacks.
-
-    Heat's validate accepts it; its create builds the group's nested template with an
-    output per attribute read and refuses that (``The Referenced Attribute (0 nosuch) is
-    incorrect.``, measured on 24.1.2 for ``[g, nosuch]``, ``[g, attributes, nosuch]`` and
-    ``[g, resource.0.nosuch]``).
-    """
-    scope = definition.scope
-    names = list(members.types) or list(members.plugins)
-    if scope is None or not names:
-        return []
-    own = set(plugin.attributes_schema)
-    trees: list[Any] = [definition.template.outputs[o].value for o in definition.template.outputs]
-    for enabled in definition.enabled:
-        resource = definition.template.resources[enabled]
-        trees.extend((resource.properties, resource.metadata))
-    found: list[Diagnostic] = []
-    for tree in trees:
-        for call in iter_functions(tree, scope):
-            args = call.args
-            if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
-                continue
-            if len(args) < 2 or args[0] != name or not isinstance(args[1], str):
-                continue
-            member, attribute = names[0], args[1]
-            if attribute == "attributes" and len(args) > 2 and isinstance(args[2], str):
-                attribute = args[2]
-            elif attribute.startswith("resource."):
-                parts = attribute.split(".", 2)
-                if len(parts) < 3:
-                    continue
-                member, attribute = parts[1], parts[2]
-            elif attribute in own:
-                continue
-            declared = declared_attributes(members, member) if member in names else None
-            if declared is None or attribute in declared:
-                continue
-            found.append(
-                Diagnostic(
-                    codes.UNKNOWN_ATTRIBUTE,
-                    f"The Referenced Attribute ({member} {attribute}) is incorrect.",
-                    call.path,
-                    call.span,
-                )
-            )
-    return found
 
 
 def check_update_policies(definition: StackDefinition, resolution: Resolution) -> list[Diagnostic]:
@@ -487,7 +372,7 @@ class TreeCheck:
         found = list(child.errors) + self._before_create(child)
         if self.require_types and not isinstance(plugin, InlineStack):
             members = resolve_types(child, self.registry, base_dir, self.cache)
-            found += _member_attributes(definition, name, plugin, members)
+            found += member_attributes(definition, name, plugin, members)
         below = self.check(child, base_dir, chain, (*names, name))
         if self.require_types and not isinstance(plugin, InlineStack):
             # Heat checks a group's members before the create only as templates (unknown
