@@ -9,8 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
+from rich.text import Text
 
-from stoker.cli.output import _UNLIMITED, _cell_text, heading, simple_table
+from stoker.cli.output import (
+    _UNLIMITED,
+    Line,
+    TablePart,
+    _cell_text,
+    _plain_part,
+    heading,
+    simple_table,
+)
 from stoker.cli.plain_table import plain_table
 
 pytestmark = pytest.mark.heavy
@@ -98,3 +107,72 @@ def test_plain_cells_are_drawn_plain(columns: list[str], values: list[list[Any]]
     text = plain_text(rows, columns)
     assert text is not None
     assert text == rich_text(rows, columns)
+
+
+def rich_view(parts: list[Line | TablePart]) -> str:
+    """What `print_view` prints through Rich (on a terminal, or where plain declines)."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, soft_wrap=False, width=_UNLIMITED, color_system=None)
+    for part in parts:
+        if isinstance(part, Line):
+            console.print(Text(part.lead, style="bold") + Text(part.text))
+        else:
+            console.print(simple_table(part.rows, part.columns, part.title, part.no_wrap))
+    return buffer.getvalue()
+
+
+def plain_view(parts: list[Line | TablePart]) -> str | None:
+    drawn = [_plain_part(part) for part in parts]
+    return None if None in drawn else "".join(text for text in drawn if text is not None)
+
+
+def test_template_validates_view_is_drawn_plain_as_rich_draws_it() -> None:
+    parts: list[Line | TablePart] = [
+        Line("Description: ", "A folded description.\n"),
+        TablePart(
+            [{"name": "port", "type": "Number", "constraints": {"MinValue": 1}}],
+            ["name", "type", "constraints"],
+            "Parameters",
+            no_wrap=["name", "type"],
+        ),
+        Line("Group Site: ", "port, name"),
+        Line("", "No parameters."),
+    ]
+    text = plain_view(parts)
+    assert text is not None
+    assert text == rich_view(parts)
+    assert text.splitlines()[2].startswith("Parameters ")  # padded to the table's width
+
+
+def test_a_title_rich_would_wrap_or_interpret_is_left_to_rich() -> None:
+    table = TablePart([{"a": "x"}], ["a"], "Parameters")  # wider than the table
+    assert _plain_part(table) is None
+    assert _plain_part(TablePart([{"a": "x" * 20}], ["a"], "[b]x")) is None
+    assert _plain_part(TablePart([{"a": "x" * 20}], ["a"], "Parameters")) is not None
+    assert _plain_part(Line("Description: ", "é")) is None
+    assert _plain_part(Line("Description: ", "tab\there")) is None
+
+
+_LINE_TEXT = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7F), max_size=30)
+_TITLES = st.one_of(st.none(), st.text(alphabet="Pa rm[]:", min_size=1, max_size=14))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.tuples(_LINE_TEXT, _LINE_TEXT), max_size=3),
+    title=_TITLES,
+    columns=st.lists(_PLAIN_KEYS, min_size=1, max_size=3, unique=True),
+    values=st.lists(st.lists(_PLAIN_VALUES, min_size=3, max_size=3), max_size=3),
+)
+def test_plain_view_is_rich_or_declines(
+    lines: list[tuple[str, str]],
+    title: str | None,
+    columns: list[str],
+    values: list[list[Any]],
+) -> None:
+    rows = [dict(zip(columns, row, strict=False)) for row in values]
+    parts: list[Line | TablePart] = [Line(lead, text) for lead, text in lines]
+    parts.insert(len(parts) // 2, TablePart(rows, columns, title, no_wrap=columns[:1]))
+    text = plain_view(parts)
+    if text is not None:
+        assert text == rich_view(parts)

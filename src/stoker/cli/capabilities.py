@@ -12,11 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.text import Text
 
 from stoker.cli.options import environments_option
 from stoker.cli.output import (
@@ -48,6 +46,9 @@ from stoker.environment.registry_section import (
 from stoker.errors import Rejected, TemplateError
 from stoker.template.loader import read_file
 from stoker.template.versions import VERSION_KEYS
+
+if TYPE_CHECKING:  # Rich only for a table: `template validate` imports this module
+    from rich.console import Console
 
 # What a directory walk reads; files named on the command line are read whatever their name.
 DOCUMENT_SUFFIXES = (".yaml", ".yml", ".json", ".template")
@@ -277,6 +278,8 @@ def _summary_table(data: dict[str, Any], console: Console) -> None:
         console.print("No capabilities declared.")
     if data["requires"]:
         requires = ", ".join(f"{k}: {describe_values(v)}" for k, v in data["requires"].items())
+        from rich.text import Text
+
         console.print(Text("Requires: ", style="bold") + Text(requires))
     if data["choices"]:
         rows = []

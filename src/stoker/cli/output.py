@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from stoker.cli.plain_table import plain_table
+from stoker.cli.plain_table import plain_line, plain_table
 from stoker.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -171,6 +171,62 @@ def print_table(
             click.echo(text, nl=False)
             return
     console().print(simple_table(rows, columns, no_wrap=no_wrap))
+
+
+class Line:
+    """A line of a view: a lead-in shown bold on a terminal (a label), then plain text."""
+
+    __slots__ = ("lead", "text")
+
+    def __init__(self, lead: str, text: str = "") -> None:
+        self.lead = lead
+        self.text = text
+
+
+class TablePart:
+    """A table of a view: `simple_table`'s arguments."""
+
+    __slots__ = ("rows", "columns", "title", "no_wrap")
+
+    def __init__(
+        self,
+        rows: Sequence[dict[str, Any]],
+        columns: Sequence[str],
+        title: str | None = None,
+        no_wrap: Sequence[str] = (),
+    ) -> None:
+        self.rows = rows
+        self.columns = columns
+        self.title = title
+        self.no_wrap = no_wrap
+
+
+def print_view(parts: Sequence[Line | TablePart]) -> None:
+    """Lines and tables on stdout, as `print_table` draws one table: to a pipe or file
+    without Rich where every part comes out the same (``template validate`` is felt in
+    CI jobs and editors, and Rich is a third of its start-up)."""
+    if not sys.stdout.isatty():
+        drawn = [_plain_part(part) for part in parts]
+        if all(text is not None for text in drawn):
+            click.echo("".join(text for text in drawn if text is not None), nl=False)
+            return
+    from rich.text import Text
+
+    out = console()
+    for part in parts:
+        if isinstance(part, Line):
+            out.print(Text(part.lead, style="bold") + Text(part.text))
+        else:
+            out.print(simple_table(part.rows, part.columns, part.title, part.no_wrap))
+
+
+def _plain_part(part: Line | TablePart) -> str | None:
+    if isinstance(part, Line):
+        return plain_line(part.lead + part.text)
+    if not part.rows:
+        return None
+    cells = [[_cell_text(row.get(column)) for column in part.columns] for row in part.rows]
+    return plain_table([heading(column) for column in part.columns], cells, part.title)
 
 
 def heading(column: str) -> str:

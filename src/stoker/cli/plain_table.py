@@ -9,6 +9,9 @@ column per character, nothing Rich would interpret; a cell of several lines, as 
 ``stack show`` of parameters, has no empty line) and headings of letters, digits and
 single spaces (a heading is Rich markup, where ``[`` and ``:name:`` mean something).
 Anything else returns None and Rich draws it; a test compares the two on random tables.
+A title (``template validate``'s "Parameters") is taken when it is such a heading that
+fits the table's width: Rich pads it to that width, and wraps a longer one.
+A line of text (`plain_line`) is taken when it is printable ASCII and line breaks.
 """
 
 from __future__ import annotations
@@ -18,9 +21,21 @@ from collections.abc import Sequence
 
 _HEADING = re.compile(r"[A-Za-z0-9]+( [A-Za-z0-9]+)*")
 _CELL = re.compile(r"[\x20-\x7e]*")
+_LINE = re.compile(r"[\x20-\x7e\n]*")
+#: longer lines are wrapped by Rich even on a pipe (`stoker.cli.output.console`'s width)
+_WIDEST = 100_000
 
 
-def plain_table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str | None:
+def plain_line(text: str) -> str | None:
+    """What Rich prints for ``Text(text)`` (with its final newline), or None."""
+    if len(text) > _WIDEST or not _LINE.fullmatch(text):
+        return None
+    return text + "\n"
+
+
+def plain_table(
+    headings: Sequence[str], rows: Sequence[Sequence[str]], title: str | None = None
+) -> str | None:
     """The table Rich would print (with its final newline), or None where Rich must."""
     if not headings or not rows:
         return None
@@ -39,7 +54,10 @@ def plain_table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str |
         max(len(h), *(len(text) for row in split for text in row[i]))
         for i, h in enumerate(headings)
     ]
-    if not all(widths):
+    if not all(widths) or sum(widths) > _WIDEST:
+        return None
+    total = sum(widths) + 3 * len(widths) + 1
+    if title is not None and (not _HEADING.fullmatch(title) or len(title) > total):
         return None
 
     def line(cells: Sequence[str], vertical: str) -> str:
@@ -49,7 +67,8 @@ def plain_table(headings: Sequence[str], rows: Sequence[Sequence[str]]) -> str |
     def rule(left: str, middle: str, right: str, horizontal: str) -> str:
         return left + middle.join(horizontal * (w + 2) for w in widths) + right
 
-    lines = [rule("┏", "┳", "┓", "━"), line(headings, "┃"), rule("┡", "╇", "┩", "━")]
+    lines = [] if title is None else [title.ljust(total)]
+    lines += [rule("┏", "┳", "┓", "━"), line(headings, "┃"), rule("┡", "╇", "┩", "━")]
     for row in split:
         height = max(map(len, row))
         for index in range(height):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -13,14 +13,16 @@ from stoker.cli.loading import load_from_options, template_source
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
     FORMATS,
+    Line,
+    TablePart,
     column_option,
     document_format_option,
     emit,
     emit_rows,
     format_option,
     output_format,
+    print_view,
     report,
-    simple_table,
     to_json,
     to_yaml,
 )
@@ -29,10 +31,6 @@ from stoker.definition.loading import LoadResult
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.tree_check import TreeCheck
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
 from stoker.engine.validation import validate_tree
 from stoker.engine.views import validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
@@ -156,7 +154,10 @@ def validate(
     summary = validation_summary(definition)
     if show_nested:
         summary["NestedParameters"] = nested_parameters(tree)
-    emit(summary, fmt, _validate_table)
+    if fmt == "table":
+        print_view(_validate_view(summary))
+    else:
+        emit(summary, fmt)
 
 
 def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
@@ -183,10 +184,8 @@ def _flatten_nested(nested: dict[str, Any], prefix: str = "") -> list[tuple[str,
     return found
 
 
-def _validate_table(data: dict[str, Any], console: Console) -> None:
-    from rich.text import Text  # Rich only for a table: `stack create` imports this module
-
-    console.print(Text("Description: ", style="bold") + Text(str(data["Description"])))
+def _validate_view(data: dict[str, Any]) -> list[Line | TablePart]:
+    parts: list[Line | TablePart] = [Line("Description: ", str(data["Description"]))]
     rows = []
     for name, summary in data["Parameters"].items():
         constraints = {
@@ -209,17 +208,17 @@ def _validate_table(data: dict[str, Any], console: Console) -> None:
         )
     if rows:
         columns = ["name", "type", "default", "value", "description", "constraints"]
-        console.print(simple_table(rows, columns, "Parameters", no_wrap=["name", "type"]))
+        parts.append(TablePart(rows, columns, "Parameters", no_wrap=["name", "type"]))
     else:
-        console.print("No parameters.")
+        parts.append(Line("", "No parameters."))
     for path, nested in _flatten_nested(data.get("NestedParameters", {})):
         names = ", ".join(nested.get("Parameters", {})) or "no parameters"
-        console.print(Text(f"Nested {path} ({nested.get('Type')}): ", style="bold") + Text(names))
+        parts.append(Line(f"Nested {path} ({nested.get('Type')}): ", names))
     for group in data.get("ParameterGroups", []):
-        console.print(
-            Text(f"Group {group.get('label', '')}: ", style="bold")
-            + Text(", ".join(group.get("parameters", [])))
+        parts.append(
+            Line(f"Group {group.get('label', '')}: ", ", ".join(group.get("parameters", [])))
         )
+    return parts
 
 
 @template.command()
