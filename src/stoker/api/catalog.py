@@ -16,7 +16,6 @@ from stoker.api.context import api_of, body_of, flag
 from stoker.api.errors import bad_request, not_found
 from stoker.definition.loading import LoadOptions
 from stoker.definition.requests import load_request
-from stoker.engine import views
 
 
 async def validate(request: Request) -> Response:
@@ -30,7 +29,7 @@ async def validate(request: Request) -> Response:
     show_nested = flag(request.query_params.get("show_nested")) or bool(body.get("show_nested"))
 
     def run() -> dict[str, Any]:
-        from stoker.engine.validation import validate_tree
+        from stoker.engine.validation import validate_tree, validation_summary
 
         result = load_request(payload.inputs, LoadOptions())
         definition = result.definition
@@ -45,7 +44,7 @@ async def validate(request: Request) -> Response:
             result.diagnostics.extend(found)
         if not result.ok or definition is None:
             raise inputs.refused(result, "the template was rejected")
-        summary = views.validation_summary(definition)
+        summary = validation_summary(definition)
         summary["Environment"] = definition.environment.to_data()
         if show_nested:
             summary["NestedParameters"] = {}

@@ -193,6 +193,8 @@ async def preview(request: Request) -> Response:
         }
         for d in plan.decisions.values()
     ]
+    from stoker.engine.validation import validation_summary
+
     template = definition.template
     return JSONResponse(
         {
@@ -203,7 +205,7 @@ async def preview(request: Request) -> Response:
                 "template_description": template.description,
                 "timeout_mins": payload.timeout_mins,
                 "disable_rollback": payload.disable_rollback,
-                "parameters": views.validation_summary(definition)["Parameters"],
+                "parameters": validation_summary(definition)["Parameters"],
                 "resources": resources,
                 "capabilities": [],
                 "notification_topics": [],

@@ -31,8 +31,7 @@ from stoker.definition.loading import LoadResult
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.tree_check import TreeCheck
-from stoker.engine.validation import validate_tree
-from stoker.engine.views import validation_summary
+from stoker.engine.validation import validate_tree, validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -141,14 +140,15 @@ def validate(
     # a package's providers are its members (its files map), never files on disk; so are
     # a compiled blueprint's library templates
     source = FilesMap(result.definition.files) if package and result.definition else None
+    # a type's module is imported when a template uses it: validating runs no resource
+    registry = default_registry(lazily=True)
     tree = TreeCheck(
-        default_registry(),
-        max_nested_depth,
-        require_types=False,
-        cache=ProviderCache(files_root, source),
+        registry, max_nested_depth, require_types=False, cache=ProviderCache(files_root, source)
     )
     if result.definition is not None and result.ok:
-        found, tree = validate_tree(result.definition, top, max_nested_depth, cache=tree.cache)
+        found, tree = validate_tree(
+            result.definition, top, max_nested_depth, cache=tree.cache, registry=registry
+        )
         result.diagnostics.extend(found)
     definition = _finish(result, kwargs["template_file"])
     summary = validation_summary(definition)

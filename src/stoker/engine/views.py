@@ -15,7 +15,6 @@ from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
-    from stoker.definition.stack import StackDefinition
     from stoker.engine.plan import Plan
     from stoker.engine.stacks import StackEngine
 
@@ -157,34 +156,6 @@ def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, An
                 for name, value in values.items()
             }
     return data
-
-
-def validation_summary(definition: StackDefinition) -> dict[str, Any]:
-    """The shape of Heat's ``POST /validate`` answer (heat-semantics §8)."""
-    from stoker.parameters import display_value
-
-    template = definition.template
-    parameters: dict[str, Any] = {}
-    for name, parameter in template.parameters.items():
-        summary = parameter.summary()
-        if name in definition.parameters:
-            summary["Value"] = display_value(parameter, definition.parameters[name])
-        parameters[name] = summary
-    result: dict[str, Any] = {"Description": template.description, "Parameters": parameters}
-    if template.parameter_groups:
-        result["ParameterGroups"] = [
-            {
-                key: value
-                for key, value in (
-                    ("label", group.label),
-                    ("description", group.description),
-                    ("parameters", list(group.parameters)),
-                )
-                if value is not None
-            }
-            for group in template.parameter_groups
-        ]
-    return result
 
 
 # ---------------------------------------------------------------------------- resources
