@@ -21,6 +21,7 @@ from stoker.definition.context import (
     StaticContext,
 )
 from stoker.definition.graph import DependencyGraph, find_cycle
+from stoker.definition.implied_dependencies import add_implied
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints
@@ -437,7 +438,7 @@ def _check_names(definition: StackDefinition) -> None:
 
 def _build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> None:
     template, found = definition.template, definition.diagnostics
-    requires: dict[str, tuple[str, ...]] = {}
+    waits: dict[str, dict[str, None]] = {}
     for name in definition.enabled:
         resource = template.resources[name]
         needs: dict[str, None] = {}
@@ -461,7 +462,9 @@ def _build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> 
                 needs[dependency] = None
         for dependency in sorted(implicit.get(name, ())):
             needs[dependency] = None
-        requires[name] = tuple(needs)
+        waits[name] = needs
+    add_implied(definition, waits)
+    requires = {name: tuple(needs) for name, needs in waits.items()}
     cycle = find_cycle(requires)
     if cycle is not None:
         first = template.resources[cycle[0]]
