@@ -33,6 +33,7 @@ from stoker.functions.base import (
     Function,
     Scope,
     Unresolved,
+    functions_in,
     iter_functions,
     validate_tree,
 )
@@ -344,7 +345,7 @@ def _validate_functions(
             continue  # Heat does not validate what does not exist
         references: set[str] = set()
         for tree in _resource_trees(resource):
-            for function in iter_functions(tree, scope):
+            for function in functions_in(tree, scope):
                 if for_create:
                     found.extend(_withheld(function, list(function.validate(scope)), scope, hidden))
                 else:

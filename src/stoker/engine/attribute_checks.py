@@ -11,7 +11,7 @@ from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.engine.resolution import Resolution
-from stoker.functions.base import iter_functions
+from stoker.functions.base import functions_in, iter_functions
 from stoker.resources.catalog import catalog_schema
 from stoker.resources.nested import NestedStackPlugin, TemplateResource
 
@@ -57,7 +57,7 @@ def check_attributes(definition: StackDefinition, resolution: Resolution) -> lis
     # many times (each of 1,000 values reads its parent's three times)
     declared_of: dict[str, frozenset[str] | None] = {}
     for tree in trees:
-        for call in iter_functions(tree, scope):
+        for call in functions_in(tree, scope):
             args = call.args
             if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
                 continue

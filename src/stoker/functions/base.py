@@ -106,6 +106,11 @@ class Scope:
     unread_files: frozenset[str] = frozenset()
     provider: bool = True  # may this template be a provider template (resource_facade)?
     context: Context | None = None  # a static context for evaluating inline conditions
+    #: `functions_in`'s answers: id of a tree -> (the tree, its calls in this scope); not
+    #: an argument, so a scope made by ``dataclasses.replace`` starts with none
+    walked: dict[int, tuple[Any, list[Function]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def condition_value(self, argument: Any) -> bool | None:
         """Evaluate a condition argument statically; ``None`` if it cannot be known."""
@@ -217,6 +222,8 @@ class Parser:
         self.diagnostics = diagnostics if diagnostics is not None else []
         self.calls: list[Function] = []  # every call parsed, in document order of parsing
         self._in_condition = False
+        #: each factory's ``parse_arguments``, found once per template, not once per call
+        self._argument_parsers: dict[FunctionFactory, Callable[[Parser, Any, Path], Any]] = {}
 
     def parse(self, data: Any, path: Path) -> Any:
         # A scalar is its own parse: an item that is one is kept without a call (nor the
@@ -224,21 +231,33 @@ class Parser:
         leaves = SCALAR_TYPES
         if type(data) in leaves:
             return data
-        if isinstance(data, dict):
+        kind = type(data)
+        if kind is MappingNode or isinstance(data, dict):
             if len(data) == 1:
                 (name,) = data
                 if isinstance(name, str):
                     call = self._call(data, name, path)
                     if call is not None:
                         return call
-            result = type(data)() if _is_node(data) else {}
-            _copy_positions(data, result)
+            if kind is MappingNode:  # what the loader makes: its positions, shared
+                result = _new_dict(MappingNode)
+                result.span = data.span
+                result.key_spans = data.key_spans
+                result.value_spans = data.value_spans
+            else:
+                result = type(data)() if _is_node(data) else {}
+                _copy_positions(data, result)
             for key, value in data.items():
                 result[key] = value if type(value) in leaves else self.parse(value, (*path, key))
             return result
-        if isinstance(data, list):
-            result_list = type(data)() if _is_node(data) else []
-            _copy_positions(data, result_list)
+        if kind is SequenceNode or isinstance(data, list):
+            if kind is SequenceNode:
+                result_list = _new_list(SequenceNode)
+                result_list.span = data.span
+                result_list.item_spans = data.item_spans
+            else:
+                result_list = type(data)() if _is_node(data) else []
+                _copy_positions(data, result_list)
             append = result_list.append
             for index, value in enumerate(data):
                 append(value if type(value) in leaves else self.parse(value, (*path, index)))
@@ -256,10 +275,26 @@ class Parser:
 
     def _call(self, data: dict[Any, Any], name: str, path: Path) -> Function | None:
         table = self.table
-        span = key_span(data, name)
-        call_path = (*path, name)
         functions = table.conditions if self._in_condition else table.functions
         factory = functions.get(name)
+        if factory is not None:  # most one-key mappings of a template: a known call
+            parse_arguments = self._argument_parsers.get(factory)
+            if parse_arguments is None:
+                parse_arguments = self._argument_parsers[factory] = _argument_parser(factory)
+            call_path = (*path, name)
+            call = factory(
+                name,
+                parse_arguments(self, data[name], call_path),
+                path=call_path,
+                span=data.key_spans.get(name)
+                if type(data) is MappingNode
+                else key_span(data, name),
+                version=table.version,
+            )
+            self.calls.append(call)
+            return call
+        span = key_span(data, name)
+        call_path = (*path, name)
         if factory is None and self._in_condition and name in table.functions:
             factory = InvalidInContext
         if factory is None and name in table.removed:
@@ -278,12 +313,25 @@ class Parser:
                     )
                 )
             return None
-        target = factory.func if hasattr(factory, "func") else factory  # functools.partial
-        parse_arguments = getattr(target, "parse_arguments", Function.parse_arguments)
+        parse_arguments = _argument_parser(factory)
         args = parse_arguments(self, data[name], call_path)
         call = factory(name, args, path=call_path, span=span, version=table.version)
         self.calls.append(call)
         return call
+
+
+def _argument_parser(factory: FunctionFactory) -> Callable[[Parser, Any, Path], Any]:
+    """The ``parse_arguments`` of the class ``factory`` makes (a class or a
+    `functools.partial` of one)."""
+    target = factory.func if hasattr(factory, "func") else factory
+    parser: Callable[[Parser, Any, Path], Any] = getattr(
+        target, "parse_arguments", Function.parse_arguments
+    )
+    return parser
+
+
+_new_dict = dict.__new__
+_new_list = list.__new__
 
 
 def _is_node(value: Any) -> bool:
@@ -361,6 +409,19 @@ def iter_functions(value: Any, scope: Scope | None = None) -> Iterator[Function]
             extend(reversed(item.values()))
         elif isinstance(item, list):
             extend(reversed(item))
+
+
+def functions_in(value: Any, scope: Scope) -> list[Function]:
+    """`iter_functions` of ``value`` in ``scope``, as a list kept with the scope: the
+    checks before a create walk each resource's trees twice (validation, then the
+    attributes read), and the walk depends only on the tree and the scope's facts."""
+    key = id(value)
+    entry = scope.walked.get(key)
+    if entry is not None and entry[0] is value:  # the tree itself, not one at a reused id
+        return entry[1]
+    calls = list(iter_functions(value, scope))
+    scope.walked[key] = (value, calls)
+    return calls
 
 
 def validate_tree(value: Any, scope: Scope) -> list[Diagnostic]:
@@ -454,7 +515,7 @@ def json_keys(value: Any) -> Any:
     YAML reads as a number is a string by the time a function sees it: ``map_replace``'s
     ``values: {1: one}`` never matches the number 1, and yaql sees ``"1"`` (measured on
     24.1.2: tests/fidelity attributes/yaml_keys.*)."""
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):  # a dict without the ABC's check
         return {_json_key(k): json_keys(v) for k, v in value.items()}
     if isinstance(value, list):
         return [json_keys(v) for v in value]

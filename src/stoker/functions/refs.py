@@ -16,7 +16,7 @@ from stoker.functions.base import Context, Function, Scope, resolve
 def navigate(value: Any, path: Sequence[Any], *, index_from_strings: bool) -> Any:
     """Follow map keys and list indexes; raises LookupError/TypeError/ValueError on failure."""
     for key in path:
-        if isinstance(value, Mapping):
+        if type(value) is dict or isinstance(value, Mapping):  # a dict without the ABC's check
             value = value[key]
         elif isinstance(value, Sequence):
             # a string is a sequence for Heat too: get_param and get_attr paths index it

@@ -26,6 +26,12 @@ def is_list(value: Any) -> bool:
     return isinstance(value, list | tuple)
 
 
+def _is_mapping(value: Any) -> bool:
+    """``isinstance(value, Mapping)``, a plain dict (most values) told without the ABC's
+    check."""
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def to_json(value: Any) -> str:
     """Serialise like Heat's ``jsonutils.dumps(value, sort_keys=True)``."""
     return json.dumps(value, sort_keys=True)
@@ -39,11 +45,18 @@ class PureFunction(Function):
     ``str_split: [',', 'a,b', 5]`` is reported before anything is created.
     """
 
+    #: set once `check_arguments` found nothing and `check_lasts` says that answer holds
+    #: for every later evaluation: a call's parsed arguments never change, so validation,
+    #: the static checks and each evaluation at create need not walk them again
+    _checked: bool = False
+
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
-        problems = list(self.check_arguments())
-        if problems:
-            yield from problems
-            return
+        if not self._checked:
+            problems = list(self.check_arguments())
+            if problems:
+                yield from problems
+                return
+            self._checked = self.check_lasts()
         if is_literal(self.args):
             try:
                 self.computed(to_data(self.args))
@@ -54,6 +67,12 @@ class PureFunction(Function):
         """Problems with the argument shape that are visible before resolution."""
         return iter(())
 
+    def check_lasts(self) -> bool:
+        """Whether a clean `check_arguments` stays clean: it reads only the call's own
+        arguments, unless a subclass's check also measures against the value budget
+        (`stoker.limits`), whose remainder shrinks as a command runs."""
+        return True
+
     def structure(self, scope: Scope) -> Iterable[Diagnostic]:
         return self.parse_problems()
 
@@ -63,8 +82,10 @@ class PureFunction(Function):
 
     def resolve(self, context: Context) -> Any:
         # Shape errors Heat reports when parsing come first, with the same message.
-        for problem in self.check_arguments():
-            raise self.error(problem.message)
+        if not self._checked:
+            for problem in self.check_arguments():
+                raise self.error(problem.message)
+            self._checked = self.check_lasts()
         return self.computed(resolve(self.args, context))
 
     def computed(self, args: Any) -> Any:
@@ -117,7 +138,7 @@ class StrReplace(PureFunction):
     # The two argument layouts (HOT map, CFN list) differ only here.
     def _split_args(self, args: Any) -> tuple[Any, Any] | None:
         """``(params, template)``, or None when the arguments have the wrong shape."""
-        if isinstance(args, Mapping) and "params" in args and "template" in args:
+        if _is_mapping(args) and "params" in args and "template" in args:
             return args["params"], args["template"]
         return None
 
@@ -156,6 +177,14 @@ class StrReplace(PureFunction):
                         self._replacement(to_data(value), _key_text(key))
                     except FunctionError as exc:
                         yield self.invalid(exc.message)
+
+    def check_lasts(self) -> bool:
+        # a literal list or map param is measured against the budget (`_replacement`)
+        parts = self._split_args(self.args)
+        params = parts[0] if parts is not None else None
+        if not isinstance(params, Mapping):
+            return True
+        return not any(isinstance(value, Mapping | list | tuple) for value in params.values())
 
     def _replacement(self, value: Any, key: str) -> str:
         """The text substituted for ``key``: Heat's ``_validate_replacement``."""
@@ -199,7 +228,7 @@ class StrReplace(PureFunction):
         params, template = parts
         if not isinstance(template, str):
             raise self.error(f'"{self.name}" template must be a string')
-        if not isinstance(params, Mapping):
+        if not _is_mapping(params):
             raise self.error(f'"{self.name}" params must be a map')
         mapping = {_key_text(key): value for key, value in params.items()}
         keys = sorted(sorted(mapping), key=len, reverse=True)

@@ -108,7 +108,7 @@ class Yaql(PureFunction):
         )
 
     def _shape_problem(self, args: Any) -> str | None:
-        if not isinstance(args, Mapping):
+        if type(args) is not dict and not isinstance(args, Mapping):  # no ABC check for a dict
             return f'Arguments to "{self.name}" must be a map.'
         if "expression" not in args or set(args) - {"expression", "data"}:
             return self._syntax_error()

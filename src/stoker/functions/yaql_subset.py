@@ -148,12 +148,16 @@ def parse(expression: str) -> Tree | None:
     return tree
 
 
+_SMALL = 1 << 62
+
+
 def _charged(value: Any) -> Any:
     """``value`` if yaql's memory check on a call's result passes, as yaql measures it: a
     list is a tuple to yaql (its input conversion), a dictionary a ``FrozenDict`` whose
     own size is small and fixed."""
-    if isinstance(value, dict):
-        return value
+    kind = type(value)
+    if kind is float or (kind is int and -_SMALL < value < _SMALL) or isinstance(value, dict):
+        return value  # a float's or a machine-sized int's size is a few dozen bytes
     measured = tuple(value) if isinstance(value, list) else value
     if sys.getsizeof(measured, 0) > MEMORY_QUOTA:
         raise Unsupported

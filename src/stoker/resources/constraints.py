@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from stoker.errors import SchemaError as SchemaError
@@ -150,10 +150,15 @@ def check_constraint(
     constraint: Constraint,
     type_name: str,
     value: Any,
-    registry: CustomConstraintRegistry,
+    registry: CustomConstraintRegistry | Callable[[], CustomConstraintRegistry],
 ) -> Outcome:
-    """Check an already coerced ``value`` of a property of type ``type_name``."""
+    """Check an already coerced ``value`` of a property of type ``type_name``.
+
+    ``registry`` may be a function that makes it: only a custom constraint reads it, and
+    most constraints (an ``OS::Heat::Value``'s ``type``: allowed values) are not custom."""
     if constraint.kind is ConstraintKind.CUSTOM_CONSTRAINT:
+        if not isinstance(registry, CustomConstraintRegistry):
+            registry = registry()
         verdict = registry.check(str(constraint.definition), value)
         if verdict.status is CheckStatus.NOT_CHECKED:
             return Outcome(unchecked=verdict.message)

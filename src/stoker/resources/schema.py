@@ -273,6 +273,9 @@ class _Checker:
         self.is_unknown = is_unknown
         self.found: list[Diagnostic] = []
 
+    def _get_registry(self) -> CustomConstraintRegistry:
+        return self.registry
+
     @property
     def registry(self) -> CustomConstraintRegistry:
         """The given registry, else the default one, made when a constraint is first
@@ -345,7 +348,7 @@ class _Checker:
             self.report(str(error), path, span)
             return None
         for constraint in prop.constraints:
-            outcome = check_constraint(constraint, prop.type.value, value, self.registry)
+            outcome = check_constraint(constraint, prop.type.value, value, self._get_registry)
             if outcome.problem is not None:
                 self.report(outcome.problem, path, span)
             elif outcome.unchecked is not None:

@@ -99,12 +99,16 @@ def plain(value: Any) -> Any:
     if kind is MappingNode or kind is dict:
         as_is = _PLAIN_AS_IS
         return {
-            (k if type(k) in as_is else plain(k)): (v if type(v) in as_is else plain(v))
+            (k if type(k) in as_is else plain(k)): (
+                v if type(v) in as_is else str(v) if type(v) is StrNode else plain(v)
+            )
             for k, v in value.items()
         }
     if kind is SequenceNode or kind is list:
         as_is = _PLAIN_AS_IS
-        return [v if type(v) in as_is else plain(v) for v in value]
+        return [
+            v if type(v) in as_is else str(v) if type(v) is StrNode else plain(v) for v in value
+        ]
     if kind is StrNode:
         return str(value)
     if isinstance(value, dict):

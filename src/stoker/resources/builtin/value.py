@@ -31,6 +31,12 @@ _PROPERTY_TYPES = {
     "json": PropertyType.MAP,
     "boolean": PropertyType.BOOLEAN,
 }
+#: the schema ``value`` is checked against, by ``type`` (made once: each create checks
+#: its value twice)
+_VALUE_SCHEMAS = {
+    name: {"value": PropertySchema(kind, "The value.", required=True)}
+    for name, kind in _PROPERTY_TYPES.items()
+}
 
 
 class Value(ResourcePlugin):
@@ -57,10 +63,9 @@ class Value(ResourcePlugin):
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         # Heat retypes the ``value`` property by ``type``: a property, not a parameter,
         # so a JSON string is no map and a comma-separated string no list.
-        kind = _PROPERTY_TYPES.get(str(properties.get("type")))
-        if kind is None:
+        schema = _VALUE_SCHEMAS.get(str(properties.get("type")))
+        if schema is None:
             return []
-        schema = {"value": PropertySchema(kind, "The value.", required=True)}
         _, found = validate_properties(
             schema, {"value": properties.get("value")}, path=("value",), type_name=self.type_name
         )
