@@ -282,6 +282,9 @@ class Direct:
         if agent is None:
             return None
         base = (pinned % ksa_session._StringFormatter(keystone, None)).rstrip("/")
+        mounted = type(self.session.get_adapter(base))
+        if mounted not in (requests.adapters.HTTPAdapter, ksa_session.TCPKeepAliveAdapter):
+            return None  # an adapter of someone's own: its send is not HTTPAdapter's
         headers = {str(k): str(v) for k, v in self.session.headers.items() if v is not None}
         headers["User-Agent"] = agent  # keystoneauth's replaces requests' in place
         return _Route(base, headers, _timeout(keystone.timeout))
