@@ -36,6 +36,7 @@ class Coalescer(Generic[K, V]):
         *,
         size: int = 50,
         spacing: float = 0.0,
+        parallel: int = 1,
     ) -> None:
         self.cloud = cloud
         self.what = what
@@ -44,10 +45,15 @@ class Coalescer(Generic[K, V]):
         self.size = size
         #: the least time between the starts of two calls (a poll of many needs no more)
         self.spacing = spacing
+        #: how many calls may be in flight at once (more than one: keys beyond one call's
+        #: ``size`` are asked for at the same time, not one call after another)
+        self.parallel = parallel
         #: how many calls were made (for tests and figures)
         self.calls = 0
         self._pending: dict[K, list[asyncio.Future[V | None]]] = {}
         self._runner: asyncio.Task[None] | None = None
+        #: the calls in flight beside the runner (``parallel`` above one)
+        self._calls: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last = -math.inf
 
@@ -57,6 +63,7 @@ class Coalescer(Generic[K, V]):
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new event loop (one per operation in tests)
             self._loop, self._pending, self._runner, self._last = loop, {}, None, -math.inf
+            self._calls = set()
         future: asyncio.Future[V | None] = loop.create_future()
         self._pending.setdefault(key, []).append(future)
         if self._runner is None or self._runner.done():
@@ -69,6 +76,9 @@ class Coalescer(Generic[K, V]):
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while self._pending:
+            if len(self._calls) >= self.parallel:
+                await asyncio.wait(self._calls, return_when=asyncio.FIRST_COMPLETED)
+                continue
             wait = self._last + self.spacing - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -76,17 +86,31 @@ class Coalescer(Generic[K, V]):
             waiting = {key: self._pending.pop(key) for key in keys}
             self._last = loop.time()
             self.calls += 1
-            try:
-                found = await self.cloud.call(self.what, functools.partial(self._fetch, keys))
-            except BaseException as error:  # noqa: BLE001 - every waiter learns of it
-                for futures in waiting.values():
-                    for future in futures:
-                        if not future.done():
-                            future.set_exception(error)
-                if not isinstance(error, Exception):
-                    raise
-                continue
-            for key, futures in waiting.items():
+            if self.parallel == 1:
+                await self._call(keys, waiting)
+            else:  # in flight on its own: the next keys need not wait for its answer
+                call = loop.create_task(self._call(keys, waiting))
+                self._calls.add(call)
+                call.add_done_callback(self._done)
+
+    def _done(self, call: asyncio.Task[None]) -> None:
+        self._calls.discard(call)
+        if not call.cancelled():
+            call.exception()  # seen: its waiters were told of it
+
+    async def _call(self, keys: list[K], waiting: dict[K, list[asyncio.Future[V | None]]]) -> None:
+        """One call for ``keys``; its answer, or its error, to their waiters."""
+        try:
+            found = await self.cloud.call(self.what, functools.partial(self._fetch, keys))
+        except BaseException as error:  # noqa: BLE001 - every waiter learns of it
+            for futures in waiting.values():
                 for future in futures:
                     if not future.done():
-                        future.set_result(found.get(key))
+                        future.set_exception(error)
+            if not isinstance(error, Exception):
+                raise
+            return
+        for key, futures in waiting.items():
+            for future in futures:
+                if not future.done():
+                    future.set_result(found.get(key))

@@ -100,6 +100,9 @@ class Cloud:
             session.hooks.setdefault("response", []).append(self._count)
             _pool_for(session, self._workers)
             _environment_read_once(connection.session, session)
+            from stoker.cloud import direct
+
+            direct.attach(connection, self._count)
         return connection
 
     def _count(self, response: Any, *args: Any, **kwargs: Any) -> Any:

@@ -5,10 +5,41 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
+from stoker.cloud import direct
 from stoker.cloud.connection import NotFoundError
 from stoker.errors import CloudError
+
+
+def send(
+    connection: Any,
+    service: str,
+    method: str,
+    path: str,
+    body: Any = None,
+    params: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Any:
+    """``method path`` on ``service`` (``body`` sent as JSON): the response, whatever its
+    status (``status_code``, ``json()``, ``content``, ``text``, ``headers``). Sent as
+    keystoneauth sends it, without its per-call work where that changes nothing
+    (`direct`)."""
+    adapter = getattr(connection, service)
+    sender = direct.of(connection) if headers is None else None
+    if sender is not None:
+        answer = sender.send(adapter, method, path, body, params)
+        if answer is not None:
+            return answer
+    kwargs: dict[str, Any] = {}
+    if body is not None:
+        kwargs["json"] = body
+    if params is not None:
+        kwargs["params"] = params
+    if headers is not None:
+        kwargs["headers"] = headers
+    return adapter.request(path, method, raise_exc=False, **kwargs)
 
 
 def request(
@@ -18,13 +49,11 @@ def request(
     path: str,
     what: str,
     body: Any = None,
-    **kwargs: Any,
+    params: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> Any:
     """``method path`` on ``service``; the answer's JSON (None when it has none)."""
-    adapter = getattr(connection, service)
-    if body is not None:
-        kwargs["json"] = body
-    response = adapter.request(path, method, raise_exc=False, **kwargs)
+    response = send(connection, service, method, path, body, params, headers)
     if response.status_code == 404:
         raise NotFoundError(f"{what} failed (HTTP 404): {message(response)}", 404)
     if response.status_code >= 400:

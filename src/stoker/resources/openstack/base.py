@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from stoker.cloud import Cloud
 from stoker.cloud.backoff import POLL, RETRIES, RETRY
 from stoker.cloud.connection import TRANSIENT, NotFoundError
+from stoker.cloud.rest import send
 from stoker.errors import CloudError, StokerError
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
@@ -346,7 +347,7 @@ async def pause(context: ResourceContext, seconds: float) -> None:
 
 def raw_show(connection: Any, service: str, path: str, key: str) -> dict[str, Any]:
     """The resource's body as the service's API returns it (Heat's ``show`` is that)."""
-    response = getattr(connection, service).get(path, raise_exc=False)
+    response = send(connection, service, "GET", path)
     if response.status_code == 404:
         raise NotFoundError(f"{service} GET {path}: not found", 404)
     if response.status_code >= 400:

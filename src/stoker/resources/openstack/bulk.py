@@ -22,7 +22,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from stoker.cloud.batch import Coalescer
-from stoker.cloud.rest import remember
+from stoker.cloud.rest import remember, send
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext
 
@@ -81,9 +81,8 @@ def _post(resource: NeutronResource, connection: Any, asks: list[_Create]) -> di
             answers[ask] = error
     elif bodies:
         plural = resource.collection.replace("-", "_")
-        response = connection.network.post(
-            f"/{resource.collection}", json={plural: list(bodies.values())}, raise_exc=False
-        )
+        path, body = f"/{resource.collection}", {plural: list(bodies.values())}
+        response = send(connection, "network", "POST", path, body)
         if response.status_code < 400:
             made = response.json()[plural]
             for ask, item in zip(bodies, made, strict=True):

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.connection import NotFoundError
-from stoker.cloud.rest import find_id, forget, remember
+from stoker.cloud.rest import find_id, forget, remember, send
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack import bulk
@@ -50,16 +50,14 @@ class NeutronResource(CloudResource):
     def post(self, connection: Any, body: dict[str, Any]) -> dict[str, Any]:
         """Create through the SDK's adapter with Heat's own body (value_specs merged in as
         Heat merges them, so any field the API takes passes through)."""
-        response = connection.network.post(
-            f"/{self.collection}", json={self.kind: body}, raise_exc=False
-        )
+        response = send(connection, "network", "POST", f"/{self.collection}", {self.kind: body})
         made = self._answer(response, f"network.create_{self.kind}")
         remember(connection, self.kind, str(made["id"]), str(made["id"]))
         return made
 
     def put(self, connection: Any, physical_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        response = connection.network.put(
-            f"/{self.collection}/{physical_id}", json={self.kind: body}, raise_exc=False
+        response = send(
+            connection, "network", "PUT", f"/{self.collection}/{physical_id}", {self.kind: body}
         )
         return self._answer(response, f"network.update_{self.kind}")
 
@@ -72,7 +70,7 @@ class NeutronResource(CloudResource):
         return dict(response.json()[self.kind])
 
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
-        response = connection.network.delete(f"/{self.collection}/{physical_id}", raise_exc=False)
+        response = send(connection, "network", "DELETE", f"/{self.collection}/{physical_id}")
         if response.status_code < 400 or response.status_code == 404:
             forget(connection, self.kind, physical_id)
         if response.status_code == 404:
@@ -87,8 +85,8 @@ class NeutronResource(CloudResource):
     def find(self, connection: Any, name: str) -> str | None:
         attribute = "name" if self.name_property is not None else self.mark_attribute
         assert attribute is not None
-        response = connection.network.get(
-            f"/{self.collection}", params={attribute: name}, raise_exc=False
+        response = send(
+            connection, "network", "GET", f"/{self.collection}", params={attribute: name}
         )
         if response.status_code >= 400:
             return None

@@ -138,18 +138,31 @@ class Server(NovaResource):
     ) -> dict[str, Any]:
         """Poll until ACTIVE. While the server builds, the poll is one listing of the
         project's servers in BUILD shared by every server waiting (`building`); once it
-        has left that list it is read (`read_out_of_build`) while its ports are listed."""
+        has left that list it is read (`read_out_of_build`) while its ports are listed.
+
+        A server asks for the listing again a delay after it last asked, not after the
+        answer came: the shared listing starts at most every `POLL.first` seconds, and a
+        server that waited out a whole delay after each answer missed every other one of
+        them when many servers poll (their asks keep it going on its own cadence), so the
+        last of a hundred servers was seen up to a listing later than a lone one is."""
         server = context.physical_id
         assert server is not None
         delays = POLL.delays()
+        clock = asyncio.get_running_loop().time
+        asked: float | None = None
         while True:
             if shown is not None and self.is_ready(context, shown):
                 return shown
             if shown is not None:
-                await pause(context, next(delays))
+                delay = next(delays)
+                if asked is not None:
+                    delay = max(0.0, delay - (clock() - asked))
+                await pause(context, delay)
                 if str(shown.get("status") or "BUILD").upper() == "BUILD":
+                    asked = clock()
                     if await self.building(server):
                         continue
+                    asked = None
                     if id(context) in self._user_data and id(context) not in self._ports:
                         # Out of BUILD: its ports are listed while it is read, not after
                         self._ports[id(context)] = asyncio.ensure_future(self.ports_of(server))
@@ -167,7 +180,9 @@ class Server(NovaResource):
         if isinstance(name, str) and name:
             coalescer = self.cloud.coalescer(
                 "compute.list_servers detail by name",
-                lambda: Coalescer(self.cloud, "compute.list_servers", _detail_by_name, size=25),
+                lambda: Coalescer(
+                    self.cloud, "compute.list_servers", _detail_by_name, size=25, parallel=4
+                ),
             )
             try:
                 found = await coalescer.ask((server, name))
@@ -238,7 +253,9 @@ class Server(NovaResource):
         """The ports Neutron shows for ``server`` (one listing for many servers)."""
         coalescer = self.cloud.coalescer(
             "network.list_ports by device",
-            lambda: Coalescer(self.cloud, "network.list_ports", _ports_of_devices, size=40),
+            lambda: Coalescer(
+                self.cloud, "network.list_ports", _ports_of_devices, size=40, parallel=4
+            ),
         )
         return list(await coalescer.ask(server) or [])
 
