@@ -15,7 +15,9 @@ unset PYTHONDONTWRITEBYTECODE
 # on three workers for the two cores, stealing work as they free up: many tests wait on a
 # server or a child process, and a third worker fills that time (each worker has its own
 # PostgreSQL database and temp dirs, see tests/conftest.py); then the slow ones, which stop
-# and kill processes at chosen points, one at a time.
+# and kill processes at chosen points (counted commits, not timings), on two workers; then
+# the ones that hold a process to a CPU-time budget, alone.
 .venv/bin/pytest -n 3 --dist worksteal "$@"
 .venv/bin/pytest -n 3 --dist worksteal -m "heavy and not slow" "$@"
-.venv/bin/pytest -m slow "$@"
+.venv/bin/pytest -n 2 --dist worksteal -m "slow and not serial" "$@"
+.venv/bin/pytest -m "slow and serial" "$@"

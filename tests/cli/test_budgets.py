@@ -370,6 +370,7 @@ def test_corpus_like_tree_passes_the_default_limits():
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # its CPU budget holds on an otherwise idle machine
 def test_every_bomb_ends_fast_and_small_with_a_located_error():
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
