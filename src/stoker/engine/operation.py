@@ -250,7 +250,10 @@ class Operation:
         else:
             requires = reverse({n: r.requires for n, r in self.records.items()})
             job = self.delete_one
-        return await self.run(action, requires, job, done)
+        # Eager: a create or delete job records IN_PROGRESS (and waits for it) before
+        # anything that needs a task of its own, unless its resource is effect-free, and
+        # then it usually never waits at all (see `scheduler.traverse`).
+        return await self.run(action, requires, job, done, eager=True)
 
     async def run(
         self,
@@ -258,12 +261,18 @@ class Operation:
         requires: Mapping[str, Any],
         job: Callable[[str], Coroutine[Any, Any, None]],
         done: Iterable[str] = (),
+        *,
+        eager: bool = False,
     ) -> Traversal:
         """Traverse ``requires`` with ``job`` within the operation's time left."""
         try:
             async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
                 result = await traverse(
-                    requires, job, concurrency=self.engine.settings.concurrency, done=done
+                    requires,
+                    job,
+                    concurrency=self.engine.settings.concurrency,
+                    done=done,
+                    eager=eager,
                 )
             await self.recorder.flush()  # what comes next reads the records back
             return result
