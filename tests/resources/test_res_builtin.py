@@ -41,6 +41,20 @@ def test_none_accepts_anything_and_answers_null(stack):
     run(stack.delete("n"))
 
 
+def test_none_ids_are_random_version_4_uuids():
+    from stoker.resources.builtin.none_resource import uuid4_text
+
+    made = [uuid4_text() for _ in range(2000)]
+    parsed = [uuid.UUID(text) for text in made]
+    assert all(str(u) == text for u, text in zip(parsed, made, strict=True))
+    assert {u.version for u in parsed} == {4}
+    assert {u.variant for u in parsed} == {uuid.RFC_4122}
+    assert len(set(made)) == len(made)
+    # the random bits around the fixed ones are all used: each variant digit appears
+    assert {text[19] for text in made} == set("89ab")
+    assert {text[14] for text in made} == {"4"}
+
+
 def test_none_gets_a_new_id_each_time(stack):
     first = run(stack.create("a", NONE)).physical_id
     second = run(stack.create("b", NONE)).physical_id

@@ -250,7 +250,10 @@ class Operation:
         else:
             requires = reverse({n: r.requires for n, r in self.records.items()})
             job = self.delete_one
-        return await self.run(action, requires, job, done)
+        # Eager: a create or delete job records IN_PROGRESS (and waits for it) before
+        # anything that needs a task of its own, unless its resource is effect-free, and
+        # then it usually never waits at all (see `scheduler.traverse`).
+        return await self.run(action, requires, job, done, eager=True)
 
     async def run(
         self,
@@ -258,12 +261,18 @@ class Operation:
         requires: Mapping[str, Any],
         job: Callable[[str], Coroutine[Any, Any, None]],
         done: Iterable[str] = (),
+        *,
+        eager: bool = False,
     ) -> Traversal:
         """Traverse ``requires`` with ``job`` within the operation's time left."""
         try:
             async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
                 result = await traverse(
-                    requires, job, concurrency=self.engine.settings.concurrency, done=done
+                    requires,
+                    job,
+                    concurrency=self.engine.settings.concurrency,
+                    done=done,
+                    eager=eager,
                 )
             await self.recorder.flush()  # what comes next reads the records back
             return result
@@ -362,7 +371,11 @@ class Operation:
             physical_name=record.data.get("physical_name")
             or physical_name(self.stack.name, record.name),
             properties=properties,
-            data={k: v for k, v in record.data.items() if k != REPLACED},
+            data=(
+                {k: v for k, v in record.data.items() if k != REPLACED}
+                if REPLACED in record.data
+                else dict(record.data)
+            ),
             physical_id=record.physical_id,
             time_left=self.time_left,
             lookup=self.lookup,
@@ -453,7 +466,7 @@ class Operation:
         nothing waits for it: the records are queued (`Recorder.defer`) and the resources
         that depend on this one start at once. A failure is written and waited for."""
         record, started = self.step(
-            self.records[name], action, Status.IN_PROGRESS, "state changed", **dict(start or {})
+            self.records[name], action, Status.IN_PROGRESS, "state changed", **(start or {})
         )
         await self.claim().confirm(self.engine.store)
         try:
@@ -467,7 +480,10 @@ class Operation:
         done, event = self.step(record, action, Status.COMPLETE, "state changed", **changes)
         # The IN_PROGRESS row would be overwritten in the same transaction: only its
         # event is written.
-        self.defer(WriteBatch(resources=[done], events=[*before, started, event]))
+        self.recorder.defer_resource(
+            done, (*before, started, event) if before else (started, event)
+        )
+        self.records[name] = done
         testpoints.reached("after_queued")
 
     def failed(self, name: str, action: Action, error: BaseException) -> str:
@@ -520,6 +536,14 @@ class Operation:
         resource = self.definition.template.resources[name]
         values: dict[str, Any] = {}
         properties = resource.properties if isinstance(resource.properties, dict) else {}
+        if not properties and plugin.dynamic_properties:
+            # No property, and a type that takes any (OS::Heat::None, as each of 10,000
+            # may be): the schema has nothing to check, no value can be hidden, and
+            # only the type's own checks remain.
+            problems = plugin.validate(values)
+            if problems:
+                raise PropertyError("; ".join(problems))
+            return values
         if properties:
             context = self.engine.runtime(self.definition, self.records)
         for key, tree in properties.items():

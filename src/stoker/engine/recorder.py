@@ -23,11 +23,11 @@ in the database, so a process that lost the stack to another writes nothing more
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from stoker.engine import crash_hook
 from stoker.engine.leases import Fence
-from stoker.engine.state import EventRecord, Store, WriteBatch
+from stoker.engine.state import EventRecord, ResourceRecord, Store, WriteBatch
 
 #: how long a queued (deferred) record may wait for a commit, at most, in seconds: long
 #: enough that a chain of effect-free resources shares a few commits, short enough that
@@ -77,6 +77,17 @@ class Recorder:
             return
         self._refuse()
         self._add(batch)
+        self._queued()
+
+    def defer_resource(self, record: ResourceRecord, events: Sequence[EventRecord]) -> None:
+        """`defer` of one resource's record and its events, as an effect-free action
+        hands them over (one per resource of a create or delete), without a batch."""
+        self._refuse()
+        self._pending.resources.append(record)
+        self._pending.events.extend(events)
+        self._queued()
+
+    def _queued(self) -> None:
         self._deferred = True
         if self._size() >= self.max_batch:
             self._start()

@@ -7,11 +7,22 @@ with null, and never updates or replaces.
 
 from __future__ import annotations
 
-import uuid
+import os
 from typing import Any
 
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.schema import SHOW
+
+#: the variant digit of a random UUID (RFC 4122: its two high bits are 10) by the digit drawn
+_VARIANT = {f"{d:x}": f"{8 | (d & 3):x}" for d in range(16)}
+
+
+def uuid4_text() -> str:
+    """``str(uuid.uuid4())``, made from the same 16 random bytes with the version and
+    variant set as `uuid.UUID` sets them, without its object (1.3 against 3.8 µs: one is
+    made for each OS::Heat::None created, 10,000 for a stack of them)."""
+    h = os.urandom(16).hex()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
 
 
 class NoneResource(ResourcePlugin):
@@ -27,7 +38,7 @@ class NoneResource(ResourcePlugin):
     external_effect = False
 
     async def create(self, context: ResourceContext) -> None:
-        identifier = str(uuid.uuid4())
+        identifier = uuid4_text()
         context.data["uuid"] = identifier
         context.physical_id = identifier
 

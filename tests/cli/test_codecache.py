@@ -1,0 +1,118 @@
+"""`stoker.cli.codecache`: a dataclass or named tuple made through the cache has the
+methods it would have had without it, and the cache survives only as what it was."""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import dataclasses
+import marshal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stoker.cli import codecache
+
+SOURCE = """
+from dataclasses import dataclass, field
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    x: int
+    y: int = 0
+    tags: tuple[str, ...] = field(default_factory=tuple)
+"""
+
+
+def make(monkeypatch: pytest.MonkeyPatch, run: Any) -> type:
+    monkeypatch.setattr(dataclasses, "exec", run, raising=False)
+    namespace: dict[str, Any] = {"__name__": "made"}
+    exec(compile(SOURCE, "<test>", "exec", dont_inherit=True), namespace)
+    point: type = namespace["Point"]
+    return point
+
+
+@pytest.fixture
+def empty_cache(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, str], Any]:
+    codes: dict[tuple[str, str], Any] = {}
+    monkeypatch.setattr(codecache, "_codes", codes)
+    monkeypatch.setattr(codecache, "_new", False)
+    return codes
+
+
+def test_the_methods_are_those_dataclasses_compiles(
+    monkeypatch: pytest.MonkeyPatch, empty_cache: dict[tuple[str, str], Any]
+) -> None:
+    plain = make(monkeypatch, builtins.exec)
+    first = make(monkeypatch, codecache._exec)  # compiled, and kept
+    assert empty_cache and codecache._new
+    kept = dict(empty_cache)
+    second = make(monkeypatch, codecache._exec)  # from the cache
+    assert empty_cache == kept
+    for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__"):
+        expected = getattr(plain, name).__code__
+        for made in (first, second):
+            code = getattr(made, name).__code__
+            assert code.co_code == expected.co_code, name
+            assert code.co_consts == expected.co_consts, name
+            assert code.co_flags == expected.co_flags, name  # no __future__ flags added
+    assert repr(second(1, tags=("a",))) == "Point(x=1, y=0, tags=('a',))"
+    assert second(1) == second(1) and hash(second(1, 2)) == hash(second(1, 2))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        second(1).x = 2  # type: ignore[misc]
+
+
+def test_named_tuples_too(
+    monkeypatch: pytest.MonkeyPatch, empty_cache: dict[tuple[str, str], Any]
+) -> None:
+    monkeypatch.setattr(collections, "eval", codecache._eval, raising=False)
+    pair = collections.namedtuple("pair", "left right")
+    again = collections.namedtuple("pair", "left right")
+    assert ("eval", next(iter(empty_cache))[1]) in empty_cache
+    assert pair(1, 2) == again(1, 2) == (1, 2) and again(1, 2).right == 2
+
+
+def test_written_then_read_and_anything_else_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, empty_cache: dict[tuple[str, str], Any]
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    make(monkeypatch, codecache._exec)
+    kept = dict(empty_cache)
+    path = tmp_path / "__pycache__" / "cache.marshal"
+    codecache._write(str(path))
+    assert path.exists() and not list(path.parent.glob("*.marshal.*"))  # no temporary left
+
+    empty_cache.clear()
+    codecache._read(str(path))
+    assert empty_cache.keys() == kept.keys()
+
+    for content in (b"not marshal", marshal.dumps(("2.7.18", kept)), marshal.dumps([1, 2])):
+        empty_cache.clear()
+        path.write_bytes(content)
+        codecache._read(str(path))
+        assert not empty_cache
+    codecache._read(str(tmp_path / "missing"))
+    assert not empty_cache
+
+
+def test_nothing_written_when_bytecode_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, empty_cache: dict[tuple[str, str], Any]
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    make(monkeypatch, codecache._exec)
+    path = tmp_path / "cache.marshal"
+    codecache._write(str(path))
+    assert not path.exists()
+
+
+def test_the_cache_stops_growing(
+    monkeypatch: pytest.MonkeyPatch, empty_cache: dict[tuple[str, str], Any]
+) -> None:
+    monkeypatch.setattr(codecache, "MAX_ENTRIES", 3)
+    for number in range(10):
+        scope: dict[str, Any] = {}
+        codecache._exec(f"value = {number}", scope)
+        assert scope["value"] == number  # compiled all the same
+    assert len(empty_cache) == 3
