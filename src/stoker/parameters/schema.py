@@ -9,7 +9,6 @@ any constraint whose definition is malformed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, NamedTuple
 
 from stoker import codes
@@ -28,6 +27,7 @@ from stoker.parameters.constraints import (
 )
 from stoker.parameters.model import Constraint, ConstraintDefinition, ConstraintKind, Parameter
 from stoker.parameters.types import ParameterType, type_from_name
+from stoker.records import replace
 from stoker.template.nodes import key_span, plain, span_of, value_span
 from stoker.template.versions import Format, TemplateVersion
 
