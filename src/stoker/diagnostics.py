@@ -7,15 +7,14 @@ at once and every front end (CLI, API, linter) renders them the same way.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import NamedTuple
 
-from stoker.records import FrozenRecord, set_field
+from stoker.records import FrozenRecord, NamedRecord, set_field
 
 PathElement = str | int
 Path = tuple[PathElement, ...]
 
 
-class Span(NamedTuple):
+class Span(NamedRecord):
     """Where a node starts in its source file (1-based line and column).
 
     A named tuple rather than a frozen dataclass: the loader makes one for every key and

@@ -18,18 +18,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, NamedTuple
+from typing import Any
 
 from stoker.codes import LIMIT
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.errors import LimitExceeded
-from stoker.records import FrozenRecord, set_field
+from stoker.records import FrozenRecord, NamedRecord, set_field
 
 KIB = 1024
 MIB = 1024 * KIB
 
 
-class Limit(NamedTuple):
+class Limit(NamedRecord):
     """How one limit is named to the user: its option, its environment variable, its unit.
     Entries of one constant table: a named tuple, as a frozen, slotted dataclass costs
     ~0.5 ms to create at import (Python compiles its generated methods)."""

@@ -26,14 +26,14 @@ hidden values are masked wherever they are shown).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from stoker.definition.template import Template
 from stoker.diagnostics import Diagnostic, Path
 from stoker.errors import FunctionError
 from stoker.functions.base import Function
 from stoker.functions.refs import CfnGetAtt, GetAttr, GetParam, GetResource, Ref
-from stoker.records import FrozenRecord, replace, set_field
+from stoker.records import FrozenRecord, NamedRecord, replace, set_field
 
 SENSITIVE: Final = "<sensitive>"
 
@@ -64,7 +64,7 @@ def _second(args: Any) -> Any:
     return None
 
 
-class ChildTaint(NamedTuple):
+class ChildTaint(NamedRecord):
     """What the child stack of one nested-stack resource gives its parent that derives
     from a hidden parameter (the child's own or one its parent handed down)."""
 

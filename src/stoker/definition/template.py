@@ -8,7 +8,7 @@ spelling a section or definition key has.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -21,7 +21,7 @@ from stoker.functions.base import Function, FunctionTable, Parser
 from stoker.functions.tables import table_for
 from stoker.limits import active_limits, exceeded
 from stoker.parameters import Parameter, ParameterGroup, parse_parameter_groups, parse_parameters
-from stoker.records import Record
+from stoker.records import NamedRecord, Record
 from stoker.template.loader import Document, paused_gc
 from stoker.template.nodes import key_span, plain, span_of, value_span
 from stoker.template.versions import (
@@ -36,7 +36,7 @@ from stoker.template.versions import (
 _DELETION_POLICIES = ("Delete", "Retain", "Snapshot")
 
 
-class Names(NamedTuple):
+class Names(NamedRecord):
     """How one format spells the section and definition keys: two constant tables, so a
     named tuple (a frozen, slotted dataclass of 15 fields costs ~0.6 ms to create at
     import, Python compiling its generated methods; every process parsing a template
@@ -95,7 +95,7 @@ CFN_NAMES = Names(
 )
 
 
-class ResourceDefinition(NamedTuple):
+class ResourceDefinition(NamedRecord):
     """One entry of the resources section, with its function trees parsed."""
 
     name: str
@@ -113,7 +113,7 @@ class ResourceDefinition(NamedTuple):
     depends_on_spans: tuple[Span | None, ...] = ()
 
 
-class OutputDefinition(NamedTuple):
+class OutputDefinition(NamedRecord):
     name: str
     value: Any
     description: str

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from stoker.diagnostics import Span
 from stoker.environment.registry import ResolvedType, ResourceRegistry
-from stoker.records import Record
+from stoker.records import NamedRecord, Record
 from stoker.template.nodes import MappingNode, plain, value_span
 
 
@@ -47,7 +47,7 @@ DEFAULT_STRATEGY_KEY = "default"
 ZAQAR_QUEUE = "zaqar-queue"
 
 
-class EventSink(NamedTuple):
+class EventSink(NamedRecord):
     """Where Heat copies the stack's events: a Zaqar queue (the only kind Heat has)."""
 
     type: str

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
 
 from stoker.errors import ResourceFailure as ResourceFailure
-from stoker.records import Record
+from stoker.records import NamedRecord, Record
 from stoker.resources.schema import AttributeSchema, PropertySchema
 
 
-class ResourceView(NamedTuple):
+class ResourceView(NamedRecord):
     """What the engine knows about one resource, as plugins see it (read-only)."""
 
     name: str

@@ -12,9 +12,9 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
-from stoker.records import FrozenRecord, set_field
+from stoker.records import FrozenRecord, NamedRecord, set_field
 from stoker.resources.schema import AttributeSchema, PropertySchema, SupportStatus
 
 DATA_FILE = "resource-types.json"
@@ -88,7 +88,7 @@ class TypeSchema(FrozenRecord):
         }
 
 
-class Catalog(NamedTuple):
+class Catalog(NamedRecord):
     """The catalog: ``types`` by name, and the Heat release it describes. Made once per
     process: a named tuple, as a frozen, slotted dataclass costs ~0.5 ms to create at
     import (Python compiles its generated methods)."""

@@ -12,12 +12,12 @@ import json
 import numbers
 from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.parameters import Constraint, CustomConstraintRegistry, default_constraints
-from stoker.records import FrozenRecord, set_field
+from stoker.records import FrozenRecord, NamedRecord, set_field
 from stoker.resources.constraints import (
     VALID_TYPES,
     SchemaError,
@@ -74,7 +74,7 @@ class SupportLevel(StrEnum):
     HIDDEN = "HIDDEN"
 
 
-class SupportStatus(NamedTuple):
+class SupportStatus(NamedRecord):
     """Where a type or property stands, the release it dates from, and its history."""
 
     status: SupportLevel = SupportLevel.SUPPORTED
