@@ -80,7 +80,7 @@ set_field = _set
 
 def replace(record: _Record, /, **changes: Any) -> _Record:
     """A copy of ``record`` with ``changes``, made by its ``__init__`` (as
-    `dataclasses.replace` makes one): every field is an argument of it."""
+    `dataclasses.replace` makes one): every field but the `_derived` ones is an argument."""
     derived = record._derived
     values = {name: getattr(record, name) for name in record.__slots__ if name not in derived}
     unknown = changes.keys() - values.keys()

@@ -98,6 +98,7 @@ NOT_AT_START = (
     # dataclasses imports inspect (ast, dis, tokenize), ~45 M instructions
     "dataclasses",
     "inspect",
+    "threading",  # engine.heap's lock is _thread's
 )
 
 
