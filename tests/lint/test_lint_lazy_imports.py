@@ -94,6 +94,11 @@ NOT_AT_START = (
     "csv",  # -f csv only
     "difflib",  # only for a one-key mapping close to a function name
     "click",  # a plain `stoker lint PATH...` is read without it (cli.lint_entry)
+    # the lint's records are `stoker.records` classes, not dataclasses: importing
+    # dataclasses imports inspect (ast, dis, tokenize), ~45 M instructions
+    "dataclasses",
+    "inspect",
+    "threading",  # engine.heap's lock is _thread's
 )
 
 

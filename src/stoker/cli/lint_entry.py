@@ -24,7 +24,9 @@ import contextlib
 import errno
 import os
 import sys
-from typing import NamedTuple, TextIO
+from typing import TextIO
+
+from stoker.records import NamedRecord
 
 #: the options read here, each taking one value; the first name is the canonical one
 _OPTIONS = {
@@ -36,7 +38,7 @@ _OPTIONS = {
 }
 
 
-class Line(NamedTuple):
+class Line(NamedRecord):
     """A ``stoker lint`` command line as the Click command would receive it."""
 
     paths: tuple[str, ...]
@@ -75,10 +77,15 @@ def read(args: list[str]) -> Line | None:
 
 
 def _checked(paths: list[str], values: dict[str, list[str]]) -> Line | None:
-    """The line if Click would accept every value in it (its choices, its path checks)."""
-    from stoker.diagnostics import Severity
-    from stoker.lint.formats import FORMATTERS
-    from stoker.lint.rule import Profile
+    """The line if Click would accept every value in it (its choices, its path checks).
+    Its imports are most of the linter's: made with the collector paused, as `run` makes
+    the rest (importing makes no garbage; ~20 collections walked it)."""
+    from stoker.engine.heap import collector_paused
+
+    with collector_paused():
+        from stoker.diagnostics import Severity
+        from stoker.lint.formats import FORMATTERS
+        from stoker.lint.rule import Profile
 
     profiles = values["--profile"]
     formats = values["--format"]
@@ -140,13 +147,17 @@ def run(line: Line) -> int:
     from stoker.errors import StokerError, exit_status
 
     try:
-        with collector_paused():  # as the command's module is imported (cli.group)
+        # The collector stays paused from the imports to the printed report: the lint
+        # pauses it for its run anyway, and what is made around the run (the imports, the
+        # report) is no garbage; resumed between them, it walked all of it once more.
+        with collector_paused():
             from stoker.cli.lint_report import lint_paths
             from stoker.limits import Limits, applied
-        with applied(Limits()):  # the default of every limit: none is set (`read`)
-            printed = lint_paths(
-                line.paths, None, line.profiles, line.ignore, line.fail_level, line.fmt
-            )
+
+            with applied(Limits()):  # the default of every limit: none is set (`read`)
+                printed = lint_paths(
+                    line.paths, None, line.profiles, line.ignore, line.fail_level, line.fmt
+                )
         echo(printed.text, sys.stdout)
         echo(printed.summary + "\n", sys.stderr)
     except (EOFError, KeyboardInterrupt):

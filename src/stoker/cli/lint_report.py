@@ -8,7 +8,6 @@ spares a one-shot lint Click's import (~50 M instructions of a ~1,450 M ONAP lin
 from __future__ import annotations
 
 import os
-from typing import NamedTuple
 
 from stoker.limits import active_limits
 from stoker.lint import (
@@ -27,10 +26,11 @@ from stoker.lint import (
 from stoker.lint import (
     lint as run_lint,
 )
+from stoker.records import NamedRecord
 from stoker.template.loader import LoadLimits
 
 
-class Printed(NamedTuple):
+class Printed(NamedRecord):
     """A lint run as the command shows it."""
 
     text: str  # the report in its format (stdout, or the --output file)

@@ -14,7 +14,6 @@ use the terminal's width on a terminal and are never wrapped when output is pipe
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import io
 import json
@@ -27,6 +26,7 @@ import click
 
 from stoker.cli.plain_table import plain_line, plain_table
 from stoker.diagnostics import Diagnostic
+from stoker.records import replace
 
 if TYPE_CHECKING:
     import yaml
@@ -284,7 +284,7 @@ def _relative(diagnostic: Diagnostic) -> Diagnostic:
     shown = os.path.relpath(span.file)
     if shown.startswith(os.pardir):
         return diagnostic  # outside the working directory: the absolute path is clearer
-    return dataclasses.replace(diagnostic, span=span._replace(file=shown))
+    return replace(diagnostic, span=span._replace(file=shown))
 
 
 def _key(column: str, keys: Sequence[str]) -> str | None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+
+from stoker.records import NamedRecord
 
 
-class DependencyGraph(NamedTuple):
+class DependencyGraph(NamedRecord):
     """``requires[name]`` lists what ``name`` needs, in template order."""
 
     requires: Mapping[str, tuple[str, ...]]

@@ -9,7 +9,6 @@ reported at or under that mapping.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Collection, Iterator
@@ -18,6 +17,7 @@ from typing import Any
 from stoker.codes import UNKNOWN_FUNCTION
 from stoker.diagnostics import Diagnostic, Path, Severity
 from stoker.functions.base import FunctionTable
+from stoker.records import replace
 from stoker.template.nodes import key_span, span_of
 
 #: sections whose values may hold function calls
@@ -137,8 +137,8 @@ def with_hints(found: list[Diagnostic], hints: list[Diagnostic]) -> list[Diagnos
         for index, diagnostic in enumerate(result):
             if diagnostic.is_error and diagnostic.path[:size] == hint.path:
                 notes = (*diagnostic.notes, *(n for n in hint.notes if n not in diagnostic.notes))
-                result[index] = dataclasses.replace(diagnostic, notes=notes)
+                result[index] = replace(diagnostic, notes=notes)
                 explained = True
         if not explained:
-            result.append(dataclasses.replace(hint, notes=()))
+            result.append(replace(hint, notes=()))
     return result

@@ -18,7 +18,6 @@ the resources it depends on, never of itself or of what depends on it, so the re
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stoker.definition.sensitive import (
@@ -29,6 +28,7 @@ from stoker.definition.sensitive import (
     handed_down,
 )
 from stoker.engine.state import StackRecord
+from stoker.records import replace
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine

@@ -22,13 +22,14 @@ compare unequal to the string a template author wrote, so they are reported, not
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry import ResolvedType, ResourceRegistry, TemplateRef
 from stoker.environment.registry_section import RESOURCES_KEY, describe_kind
 from stoker.errors import TemplateError
+from stoker.records import NamedRecord
 from stoker.template.loader import Document, read_file
 from stoker.template.nodes import MappingNode, key_span, span_of, value_span
 from stoker.template.versions import (
@@ -185,7 +186,7 @@ def capabilities_section_hint(version: TemplateVersion) -> str:
     )
 
 
-class TemplateCapabilities(NamedTuple):
+class TemplateCapabilities(NamedRecord):
     """What one template declares, with its findings (an empty mapping when it has none)."""
 
     file: str
@@ -326,7 +327,7 @@ def caching_read(read: Reader = read_file) -> Reader:
     return cached
 
 
-class _Candidate(NamedTuple):
+class _Candidate(NamedRecord):
     """A provider template that may fulfil a type (a named tuple: cheaper to create at
     import than a frozen dataclass, see `merge._Chosen`)."""
 

@@ -7,9 +7,10 @@ template can use a nested template, or a URL, without any resource's own ``type`
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from stoker.diagnostics import Path, Span
+from stoker.records import NamedRecord
 from stoker.template.nodes import locate, value_span
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ MEMBER_TYPES: dict[str, tuple[str, str | None]] = {
 }
 
 
-class TypeReference(NamedTuple):
+class TypeReference(NamedRecord):
     resource: str
     type: str  # as written
     path: Path

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, NamedTuple
+from typing import Any
 
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.rule import Rule, at_or_above
+from stoker.records import NamedRecord
 
 
-class LintedFile(NamedTuple):
+class LintedFile(NamedRecord):
     name: str
     kind: str  # template | environment | unreadable | skipped
     note: str = ""

@@ -9,10 +9,11 @@ or an ``@daily``-style macro. This reimplements croniter's field grammar and its
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
 from stoker.parameters.checks import Shown
 from stoker.patterns import LazyPattern
+from stoker.records import NamedRecord
 
 _MACROS = frozenset(
     {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
@@ -21,7 +22,7 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
 
 
-class _Field(NamedTuple):
+class _Field(NamedRecord):
     """One field's range and names (a named tuple: a frozen dataclass costs ~0.5 ms to
     create at import, paid by every process that reads parameters)."""
 

@@ -11,31 +11,63 @@ import json
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
+from stoker.records import FrozenRecord, NamedRecord, set_field
 from stoker.resources.schema import AttributeSchema, PropertySchema, SupportStatus
 
 DATA_FILE = "resource-types.json"
 
 
-@dataclass(frozen=True, slots=True)
-class TypeSchema:
-    """Everything declared about one resource type."""
+class TypeSchema(FrozenRecord):
+    """Everything declared about one resource type (a `stoker.records` record: not a
+    dataclass, which every process that reads the catalog would compile at import)."""
 
+    __slots__ = (
+        "name",
+        "properties",
+        "attributes",
+        "support_status",
+        "listed",
+        "service",
+        "nested_stack",
+        "update_policy",
+    )
     name: str
     properties: Mapping[str, PropertySchema]
     attributes: Mapping[str, AttributeSchema]
-    support_status: SupportStatus = field(default_factory=SupportStatus)
+    support_status: SupportStatus
     #: false for HIDDEN types: Heat's API does not list them, but templates may use them
-    listed: bool = True
+    listed: bool
     #: the cloud service the type talks to (``nova``); None when it needs none
-    service: str | None = None
+    service: str | None
     #: the type is a nested stack (ResourceGroup, AutoScalingGroup, ...)
-    nested_stack: bool = False
+    nested_stack: bool
     #: the keys its ``update_policy`` may hold (Heat refuses others at validate)
-    update_policy: Mapping[str, PropertySchema] = field(default_factory=dict)
+    update_policy: Mapping[str, PropertySchema]
+
+    def __init__(
+        self,
+        name: str,
+        properties: Mapping[str, PropertySchema],
+        attributes: Mapping[str, AttributeSchema],
+        support_status: SupportStatus | None = None,
+        listed: bool = True,
+        service: str | None = None,
+        nested_stack: bool = False,
+        update_policy: Mapping[str, PropertySchema] | None = None,
+    ) -> None:
+        set_field(self, "name", name)
+        set_field(self, "properties", properties)
+        set_field(self, "attributes", attributes)
+        set_field(
+            self, "support_status", SupportStatus() if support_status is None else support_status
+        )
+        set_field(self, "listed", listed)
+        set_field(self, "service", service)
+        set_field(self, "nested_stack", nested_stack)
+        set_field(self, "update_policy", {} if update_policy is None else update_policy)
 
     def to_api_dict(self, *, descriptions: bool = True) -> dict[str, Any]:
         """Heat's ``GET /resource_types/{type}`` view: hidden or unimplemented top-level
@@ -56,7 +88,7 @@ class TypeSchema:
         }
 
 
-class Catalog(NamedTuple):
+class Catalog(NamedRecord):
     """The catalog: ``types`` by name, and the Heat release it describes. Made once per
     process: a named tuple, as a frozen, slotted dataclass costs ~0.5 ms to create at
     import (Python compiles its generated methods)."""

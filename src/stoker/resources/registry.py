@@ -8,8 +8,6 @@ nothing is found by import side effects or subclass scanning. Plugins hold no pe
 
 from __future__ import annotations
 
-import inspect
-
 from stoker.errors import RegistrationError as RegistrationError
 from stoker.resources import builtin
 from stoker.resources.base import ResourcePlugin
@@ -28,7 +26,7 @@ class ResourceTypeRegistry:
     def register(self, plugin_class: type[ResourcePlugin]) -> None:
         """Add a plugin class under its ``type_name``; registering a name twice is an
         error (silently replacing a type would hide a bug)."""
-        if not (inspect.isclass(plugin_class) and issubclass(plugin_class, ResourcePlugin)):
+        if not (isinstance(plugin_class, type) and issubclass(plugin_class, ResourcePlugin)):
             raise RegistrationError(f"{plugin_class!r} is not a ResourcePlugin subclass")
         name = getattr(plugin_class, "type_name", None)
         if not isinstance(name, str) or not name:
@@ -70,7 +68,7 @@ class ResourceTypeRegistry:
         """Import a lazily registered plugin class and make its one instance (two threads
         asking at once may both make one: plugins are stateless, the first stays)."""
         plugin_class = builtin.plugin_class(self._lazy[type_name])
-        if not (inspect.isclass(plugin_class) and issubclass(plugin_class, ResourcePlugin)):
+        if not (isinstance(plugin_class, type) and issubclass(plugin_class, ResourcePlugin)):
             raise RegistrationError(f"{plugin_class!r} is not a ResourcePlugin subclass")
         if getattr(plugin_class, "type_name", None) != type_name:
             raise RegistrationError(f"{plugin_class.__name__} is not the type {type_name}")

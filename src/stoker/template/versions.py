@@ -6,8 +6,9 @@ tables per version are in `stoker.functions.tables`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from stoker.records import FrozenRecord, set_field
 
 
 class Format(StrEnum):
@@ -15,10 +16,20 @@ class Format(StrEnum):
     CFN = "cfn"
 
 
-@dataclass(frozen=True, slots=True)
-class TemplateVersion:
-    """One template version: the key/value that selects it and what it allows."""
+class TemplateVersion(FrozenRecord):
+    """One template version: the key/value that selects it and what it allows. Immutable,
+    compared and hashed by value (`stoker.records`: not a dataclass, compiled at import)."""
 
+    __slots__ = (
+        "key",
+        "value",
+        "format",
+        "alias",
+        "sections",
+        "resource_keys",
+        "output_keys",
+        "order",
+    )
     key: str  # heat_template_version | AWSTemplateFormatVersion | HeatTemplateFormatVersion
     value: str  # canonical date
     format: Format
@@ -27,6 +38,26 @@ class TemplateVersion:
     resource_keys: frozenset[str]
     output_keys: frozenset[str]
     order: int  # position in release order; HOT versions compare by it
+
+    def __init__(
+        self,
+        key: str,
+        value: str,
+        format: Format,
+        alias: str | None,
+        sections: frozenset[str],
+        resource_keys: frozenset[str],
+        output_keys: frozenset[str],
+        order: int,
+    ) -> None:
+        set_field(self, "key", key)
+        set_field(self, "value", value)
+        set_field(self, "format", format)
+        set_field(self, "alias", alias)
+        set_field(self, "sections", sections)
+        set_field(self, "resource_keys", resource_keys)
+        set_field(self, "output_keys", output_keys)
+        set_field(self, "order", order)
 
     @property
     def name(self) -> str:

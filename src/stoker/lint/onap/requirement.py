@@ -6,9 +6,8 @@ beyond it (`naming`) share the type without importing each other.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from stoker.diagnostics import Severity
+from stoker.records import NamedRecord
 
 #: keyword -> severity (MUST / MUST NOT: error, SHOULD / SHOULD NOT: warning, MAY: info)
 KEYWORD_SEVERITY = {
@@ -22,7 +21,7 @@ KEYWORD_SEVERITY = {
 SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
 
 
-class Requirement(NamedTuple):
+class Requirement(NamedRecord):
     id: str
     keyword: str
     validation_mode: str | None  # "static", "none", or None when the document gives none

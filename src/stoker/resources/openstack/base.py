@@ -15,7 +15,6 @@ refusals (409, 503), and waits until the cloud no longer shows the resource.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
 import json
 from collections.abc import Mapping
@@ -26,6 +25,7 @@ from stoker.cloud.backoff import POLL, RETRIES, RETRY
 from stoker.cloud.connection import TRANSIENT, NotFoundError
 from stoker.cloud.rest import send
 from stoker.errors import CloudError, StokerError
+from stoker.records import replace
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
 from stoker.resources.schema import AttributeSchema, PropertySchema
@@ -53,7 +53,7 @@ def with_aliases(
     is given; `CloudResource.validate` checks it after the translation."""
     replaced = set(aliases.values())
     return {
-        name: dataclasses.replace(prop, required=False) if name in replaced else prop
+        name: replace(prop, required=False) if name in replaced else prop
         for name, prop in schema.items()
     }
 
