@@ -116,3 +116,24 @@ def test_the_cache_stops_growing(
         codecache._exec(f"value = {number}", scope)
         assert scope["value"] == number  # compiled all the same
     assert len(empty_cache) == 3
+
+
+def test_dataclasses_is_given_the_cache_only_when_imported() -> None:
+    """A plain lint imports neither `dataclasses` nor `inspect`: the cache must not import
+    them either, yet a later import gets the caching ``exec``."""
+    import subprocess
+
+    script = (
+        "import sys, stoker.cli\n"
+        "assert 'dataclasses' not in sys.modules and 'inspect' not in sys.modules\n"
+        "import dataclasses\n"
+        "from stoker.cli import codecache\n"
+        "assert dataclasses.exec is codecache._exec\n"
+        "@dataclasses.dataclass(frozen=True)\n"
+        "class P:\n"
+        "    x: int\n"
+        "assert P(1) == P(1) and repr(P(2)) == 'P(x=2)'\n"
+        "assert any('class P' not in s and '__init__' in s for _, s in codecache._codes)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -26,7 +26,8 @@ import contextlib
 import marshal
 import os
 import sys
-from types import CodeType
+from importlib.machinery import ModuleSpec, PathFinder
+from types import CodeType, ModuleType
 from typing import Any
 
 #: more distinct sources than stoker has classes: the cache is not written beyond this
@@ -95,6 +96,30 @@ def _write(path: str) -> None:
             os.unlink(temporary)
 
 
+class _OnImport:
+    """Gives `dataclasses` the caching ``exec`` as it is imported, if it ever is: a plain
+    ``stoker lint`` defines no dataclass and does not import the module (nor `inspect`,
+    which it imports)."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        if name != "dataclasses":
+            return None
+        sys.meta_path.remove(_OnImport)
+        spec = PathFinder.find_spec(name, path)
+        loader = spec.loader if spec is not None else None
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            run(module)
+            module.exec = _exec  # type: ignore[attr-defined]
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
 def install() -> None:
     """Give `dataclasses` and `collections` the caching ``exec`` and ``eval`` (once)."""
     global _installed
@@ -102,11 +127,14 @@ def install() -> None:
         return
     _installed = True
     import collections
-    import dataclasses
 
     path = cache_path()
     if path is not None:
         _read(path)
         atexit.register(_write, path)
-    dataclasses.exec = _exec  # type: ignore[attr-defined]
     collections.eval = _eval  # type: ignore[attr-defined]
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses is not None:
+        dataclasses.exec = _exec  # type: ignore[attr-defined]
+    else:
+        sys.meta_path.insert(0, _OnImport)
