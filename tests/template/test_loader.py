@@ -143,6 +143,37 @@ def test_alias_expansion_bomb():
     assert diagnostic.code == codes.TOO_DEEP and "expands to more than" in diagnostic.message
 
 
+@pytest.mark.parametrize(
+    ("limits", "where", "words"),
+    [
+        # nodes are keys, values and items (x, 1, y, a, b): the 6th is the "c" item
+        (LoadLimits(max_nodes=5), "t.yaml:2:11", "expands to more than 5 nodes"),
+        # "x" + "1" + "y" + "a" + "b" = 5 characters: the 6th is the "c" item's
+        (LoadLimits(max_expanded=5), "t.yaml:2:11", "expands to more than 5 characters"),
+        # x, 1 and the key y: the 4th node is the first item
+        (LoadLimits(max_nodes=3), "t.yaml:2:5", "expands to more than 3 nodes"),
+    ],
+)
+def test_limits_stop_at_the_plain_scalar_that_passes_them(limits, where, words):
+    with pytest.raises(TemplateError) as caught:
+        load_document("x: 1\ny: [a, b, c, 7]\n", "t.yaml", limits)
+    (diagnostic,) = caught.value.diagnostics
+    assert str(diagnostic.span) == where and words in diagnostic.message
+
+
+def test_repeated_plain_scalars_keep_their_own_places():
+    data = load_document("a: [7, 7, true, x]\nb: 7\nc: {d: true}\n", "t.yaml").data
+    assert plain(data) == {"a": [7, 7, True, "x"], "b": 7, "c": {"d": True}}
+    assert [str(span) for span in data["a"].item_spans] == [
+        "t.yaml:1:5",
+        "t.yaml:1:8",
+        "t.yaml:1:11",
+        "t.yaml:1:17",
+    ]
+    assert str(data.value_spans["b"]) == "t.yaml:2:4"
+    assert str(data["c"].value_spans["d"]) == "t.yaml:3:8"
+
+
 def test_ordinary_aliases_are_fine():
     data = load_document("base: &b {x: 1}\nother: *b\nmerged: {<<: *b, y: 2}\n").data
     assert plain(data) == {"base": {"x": 1}, "other": {"x": 1}, "merged": {"x": 1, "y": 2}}

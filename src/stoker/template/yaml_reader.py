@@ -49,6 +49,11 @@ _COLLECTION_TAGS = {
 _QUOTED_STYLES = frozenset({"'", '"', "|", ">"})
 _new_str = str.__new__
 _ScalarEvent = yaml.ScalarEvent
+_AliasEvent = yaml.AliasEvent
+_SequenceEndEvent = yaml.SequenceEndEvent
+_MappingEndEvent = yaml.MappingEndEvent
+_new_dict = dict.__new__
+_new_list = list.__new__
 _new_tuple = tuple.__new__
 
 
@@ -152,6 +157,7 @@ class _YamlBuilder:
         self.open_anchors: set[str] = set()
         self.max_depth = limits.max_depth
         self.max_nodes = limits.max_nodes
+        self.max_expanded = limits.max_expanded
         self.total = 0  # nodes, aliases expanded
         self.chars = 0  # characters of scalar text, aliases expanded
 
@@ -266,12 +272,14 @@ class _YamlBuilder:
             string = _new_str(StrNode, text)
             string.span = _new_tuple(Span, (self.file, mark.line + 1, mark.column + 1))
             return string
-        constructor = _SCALAR_CONSTRUCTOR.yaml_constructors.get(tag)
-        if constructor is None or tag not in _SCALAR_TAGS:
+        return self.typed(tag, text, event)
+
+    def typed(self, tag: str, text: str, event: Any) -> Any:
+        """A scalar of YAML type ``tag`` other than a string: null, bool, int or float."""
+        if tag not in _SCALAR_TAGS or tag not in _SCALAR_CONSTRUCTOR.yaml_constructors:
             raise self.unsupported_tag(tag, event)
-        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
         try:
-            return constructor(_SCALAR_CONSTRUCTOR, node)
+            return _construct(tag, text)
         except (ValueError, KeyError, IndexError, TypeError) as error:
             # ``!!int abc``, ``!!bool maybe``, ``!!int ""``, or more digits than Python
             # converts (sys.get_int_max_str_digits).
@@ -292,61 +300,131 @@ class _YamlBuilder:
         )
 
     def sequence(self, event: Any, depth: int) -> SequenceNode:
-        result = SequenceNode(self.span(event))
-        spans, file, next_event, value = result.item_spans, self.file, self.next_event, self.value
+        result = _new_list(SequenceNode)  # SequenceNode(span) without its Python __init__
+        result.span = self.span(event)
+        spans: list[Span | None] = []
+        result.item_spans = spans
+        file, next_event, value = self.file, self.next_event, self.value
+        append, append_span = result.append, spans.append
+        max_expanded, max_nodes = self.max_expanded, self.max_nodes
+        span: Any
+        # Items too deep go the slow way (value), which refuses them with its message.
+        fast = depth + 1 <= self.max_depth
         while True:
             item = next_event()
-            if type(item) is yaml.SequenceEndEvent:
-                return result
-            node = value(item, depth + 1)
-            span = getattr(node, "span", None)
-            if span is None or type(item) is yaml.AliasEvent:
+            kind = type(item)
+            if kind is _ScalarEvent and fast and item.anchor is None and item.tag is None:
+                # a plain scalar, as `mapping` builds its values
+                text = item.value
+                self.chars += len(text)
+                if self.chars > max_expanded:
+                    raise self.too_many(item)
                 mark = item.start_mark
-                span = Span(file, mark.line + 1, mark.column + 1)
-            spans.append(span)
-            result.append(node)
+                span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
+                if (
+                    item.style in _QUOTED_STYLES
+                    or not item.implicit[0]
+                    or _resolve(text) in _KEEP_AS_STRING
+                ):
+                    node = _new_str(StrNode, text)
+                    node.span = span
+                else:
+                    node = self.typed(_resolve(text), text, item)
+                self.total += 1
+                if self.total > max_nodes:
+                    raise self.too_many(item)
+            elif kind is _SequenceEndEvent:
+                return result
+            else:
+                node = value(item, depth + 1)
+                span = getattr(node, "span", None)
+                if span is None or kind is _AliasEvent:
+                    mark = item.start_mark
+                    span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
+            append_span(span)
+            append(node)
 
     def mapping(self, event: Any, depth: int) -> MappingNode:
-        result = MappingNode(self.span(event))
-        key_spans, value_spans = result.key_spans, result.value_spans
+        result = _new_dict(MappingNode)  # MappingNode(span) without its Python __init__
+        result.span = self.span(event)
+        key_spans: dict[Any, Span] = {}
+        value_spans: dict[Any, Span] = {}
+        result.key_spans, result.value_spans = key_spans, value_spans
         merged: list[tuple[Any, Any, Span]] = []
         file, next_event, value_of = self.file, self.next_event, self.value
+        intern, resolve = sys.intern, _resolve
+        max_expanded, max_nodes = self.max_expanded, self.max_nodes
+        mark: Any  # libyaml's, never None
+        value_span: Any
+        # Values too deep go the slow way (value), which refuses them with its message.
+        fast = depth + 1 <= self.max_depth
         while True:
             key_event = next_event()
-            if type(key_event) is yaml.MappingEndEvent:
-                break
-            if type(key_event) is not yaml.ScalarEvent:
-                if type(key_event) is yaml.AliasEvent:
+            kind = type(key_event)
+            if kind is not _ScalarEvent:
+                if kind is _MappingEndEvent:
+                    break
+                if kind is _AliasEvent:
                     raise self.fail(SYNTAX, "an alias cannot be a mapping key here", key_event)
                 raise self.fail(SYNTAX, "a mapping key must be a scalar", key_event)
-            if key_event.value == "<<" and not key_event.style and key_event.tag is None:
-                merged.extend(self.merge_sources(self.next_event(), depth))
+            text = key_event.value
+            tag = key_event.tag
+            style = key_event.style
+            if text == "<<" and not style and tag is None:
+                merged.extend(self.merge_sources(next_event(), depth))
                 continue
             mark = key_event.start_mark
-            key_span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))  # type: ignore[union-attr]
-            text = key_event.value
-            if key_event.tag is None and (
-                key_event.style in _QUOTED_STYLES
+            key_span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
+            if tag is None and (
+                style in _QUOTED_STYLES
                 or not key_event.implicit[0]
-                or _resolve(text) in _KEEP_AS_STRING
+                or resolve(text) in _KEEP_AS_STRING
             ):
                 # A string key: the mapping keeps its position (key_spans), so it needs no
                 # node of its own, and the few distinct keys of a template are shared.
                 self.chars += len(text)
-                if self.chars > self.limits.max_expanded:
+                if self.chars > self.max_expanded:
                     raise self.too_many(key_event)
-                key = sys.intern(text)
+                key = intern(text)
             else:
                 key = self.scalar(key_event)
                 if type(key) is StrNode:
-                    key = sys.intern(str(key))
+                    key = intern(str(key))
             self.total += 1  # a key costs as much as a value
             value_event = next_event()
-            value = value_of(value_event, depth + 1)
-            value_span = getattr(value, "span", None)
-            if value_span is None or type(value_event) is yaml.AliasEvent:
+            if (
+                type(value_event) is _ScalarEvent
+                and fast
+                and value_event.anchor is None
+                and value_event.tag is None
+            ):
+                # A plain scalar (no anchor, no tag, not too deep), built here rather than
+                # by `value` and `scalar`: most values of a template are. The limits are
+                # checked as they check them, at the same event.
+                text = value_event.value
+                self.chars += len(text)
+                if self.chars > max_expanded:
+                    raise self.too_many(value_event)
                 mark = value_event.start_mark
-                value_span = Span(file, mark.line + 1, mark.column + 1)
+                value_span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
+                if (
+                    value_event.style in _QUOTED_STYLES
+                    or not value_event.implicit[0]
+                    or resolve(text) in _KEEP_AS_STRING
+                ):
+                    value = _new_str(StrNode, text)
+                    value.span = value_span
+                else:
+                    value = self.typed(resolve(text), text, value_event)
+                self.total += 1
+                if self.total > max_nodes:
+                    raise self.too_many(value_event)
+            else:
+                value = value_of(value_event, depth + 1)
+                value_span = getattr(value, "span", None)
+                if value_span is None or type(value_event) is _AliasEvent:
+                    mark = value_event.start_mark
+                    value_span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
             if key in result:
                 self.warnings.append(duplicate_key(key, key_spans[key], key_span))
             result[key] = value  # the last one wins, as in Heat's loader
@@ -376,6 +454,14 @@ def _short_tag(tag: str) -> str:
     """``tag:yaml.org,2002:int`` as the author wrote it: ``!!int``."""
     prefix = "tag:yaml.org,2002:"
     return "!!" + tag[len(prefix) :] if tag.startswith(prefix) else tag
+
+
+@lru_cache(maxsize=4096)  # templates repeat their numbers and booleans
+def _construct(tag: str, text: str) -> Any:
+    """The value of a scalar of YAML type ``tag`` (null, bool, int, float: all immutable,
+    so one value can stand for every scalar written the same way), by PyYAML's rules."""
+    constructor = _SCALAR_CONSTRUCTOR.yaml_constructors[tag]
+    return constructor(_SCALAR_CONSTRUCTOR, yaml.ScalarNode(tag, text))
 
 
 @lru_cache(maxsize=65536)  # templates repeat their words (keys above all)
