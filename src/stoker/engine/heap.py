@@ -25,6 +25,10 @@ _depth = 0  # operations running in this process (concurrent ones, in any thread
 #: the process runs one command and exits (the `stoker` command line): what is frozen
 #: stays frozen, as it lives until the exit anyway
 _one_command = False
+#: the young generation's threshold while a single command's operation runs (700 by
+#: default): most of what an operation allocates (events, rows, contexts) is freed by
+#: reference counting soon after; a collection every 700 allocations walked it first
+_ONE_COMMAND_YOUNG = 50_000
 
 
 @contextmanager
@@ -76,6 +80,8 @@ def frozen_heap() -> Iterator[None]:
     with _lock:
         if _depth == 0:
             gc.freeze()
+            if _one_command:
+                gc.set_threshold(_ONE_COMMAND_YOUNG, *gc.get_threshold()[1:])
         _depth += 1
     try:
         yield

@@ -437,6 +437,10 @@ SCALAR_TYPES = frozenset({str, StrNode, int, float, bool, type(None)})
 _AS_IS = frozenset({str, int, float, bool, type(None)})
 
 
+#: the trees `functions_in` answers at once when empty (or None)
+_EMPTY_TREES = frozenset({dict, list, type(None)})
+
+
 def iter_functions(value: Any, scope: Scope | None = None) -> Iterator[Function]:
     """Every function call in ``value`` (with a scope, only branches that can be taken)."""
     leaves = SCALAR_TYPES
@@ -459,6 +463,10 @@ def functions_in(value: Any, scope: Scope) -> list[Function]:
     """`iter_functions` of ``value`` in ``scope``, as a list kept with the scope: the
     checks before a create walk each resource's trees twice (validation, then the
     attributes read), and the walk depends only on the tree and the scope's facts."""
+    if not value and type(value) in _EMPTY_TREES:
+        # no resource's properties or metadata at all (10,000 ``OS::Heat::None``): nothing
+        # to walk, and nothing worth remembering
+        return []
     key = id(value)
     entry = scope.walked.get(key)
     if entry is not None and entry[0] is value:  # the tree itself, not one at a reused id
