@@ -299,14 +299,38 @@ class _YamlBuilder:
             event,
         )
 
+    def plain(self, event: Any) -> tuple[Any, Span]:
+        """A plain scalar (no anchor, no tag, not too deep) and its position: what `value`
+        and `scalar` make of it, in one call, with the limits checked as they check them
+        at the same event. `mapping` and `sequence` take most of their items this way."""
+        text = event.value
+        self.chars += len(text)
+        if self.chars > self.max_expanded:
+            raise self.too_many(event)
+        mark = event.start_mark
+        span = _new_tuple(Span, (self.file, mark.line + 1, mark.column + 1))
+        if event.style in _QUOTED_STYLES or not event.implicit[0]:
+            node: Any = _new_str(StrNode, text)
+            node.span = span
+        else:
+            tag = _resolve(text)
+            if tag in _KEEP_AS_STRING:
+                node = _new_str(StrNode, text)
+                node.span = span
+            else:
+                node = self.typed(tag, text, event)
+        self.total += 1
+        if self.total > self.max_nodes:
+            raise self.too_many(event)
+        return node, span
+
     def sequence(self, event: Any, depth: int) -> SequenceNode:
         result = _new_list(SequenceNode)  # SequenceNode(span) without its Python __init__
         result.span = self.span(event)
         spans: list[Span | None] = []
         result.item_spans = spans
-        file, next_event, value = self.file, self.next_event, self.value
+        file, next_event, value, plain = self.file, self.next_event, self.value, self.plain
         append, append_span = result.append, spans.append
-        max_expanded, max_nodes = self.max_expanded, self.max_nodes
         span: Any
         # Items too deep go the slow way (value), which refuses them with its message.
         fast = depth + 1 <= self.max_depth
@@ -314,25 +338,7 @@ class _YamlBuilder:
             item = next_event()
             kind = type(item)
             if kind is _ScalarEvent and fast and item.anchor is None and item.tag is None:
-                # a plain scalar, as `mapping` builds its values
-                text = item.value
-                self.chars += len(text)
-                if self.chars > max_expanded:
-                    raise self.too_many(item)
-                mark = item.start_mark
-                span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
-                if (
-                    item.style in _QUOTED_STYLES
-                    or not item.implicit[0]
-                    or _resolve(text) in _KEEP_AS_STRING
-                ):
-                    node = _new_str(StrNode, text)
-                    node.span = span
-                else:
-                    node = self.typed(_resolve(text), text, item)
-                self.total += 1
-                if self.total > max_nodes:
-                    raise self.too_many(item)
+                node, span = plain(item)
             elif kind is _SequenceEndEvent:
                 return result
             else:
@@ -351,9 +357,8 @@ class _YamlBuilder:
         value_spans: dict[Any, Span] = {}
         result.key_spans, result.value_spans = key_spans, value_spans
         merged: list[tuple[Any, Any, Span]] = []
-        file, next_event, value_of = self.file, self.next_event, self.value
+        file, next_event, value_of, plain = self.file, self.next_event, self.value, self.plain
         intern, resolve = sys.intern, _resolve
-        max_expanded, max_nodes = self.max_expanded, self.max_nodes
         mark: Any  # libyaml's, never None
         value_span: Any
         # Values too deep go the slow way (value), which refuses them with its message.
@@ -398,27 +403,7 @@ class _YamlBuilder:
                 and value_event.anchor is None
                 and value_event.tag is None
             ):
-                # A plain scalar (no anchor, no tag, not too deep), built here rather than
-                # by `value` and `scalar`: most values of a template are. The limits are
-                # checked as they check them, at the same event.
-                text = value_event.value
-                self.chars += len(text)
-                if self.chars > max_expanded:
-                    raise self.too_many(value_event)
-                mark = value_event.start_mark
-                value_span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
-                if (
-                    value_event.style in _QUOTED_STYLES
-                    or not value_event.implicit[0]
-                    or resolve(text) in _KEEP_AS_STRING
-                ):
-                    value = _new_str(StrNode, text)
-                    value.span = value_span
-                else:
-                    value = self.typed(resolve(text), text, value_event)
-                self.total += 1
-                if self.total > max_nodes:
-                    raise self.too_many(value_event)
+                value, value_span = plain(value_event)
             else:
                 value = value_of(value_event, depth + 1)
                 value_span = getattr(value, "span", None)
