@@ -77,36 +77,35 @@ def add_implied(definition: StackDefinition, requires: Mapping[str, dict[str, No
         (i, prop(i, "subnet", "subnet_id"), prop(i, "router", "router_id"))
         for i in by_type.get(_INTERFACE, ())
     ]
-    for port in by_type.get(_PORT, ()):
-        network = prop(port, "network", "network_id")
+    # routers with an external gateway, and deprecated gateways: (name, external network)
+    external: list[tuple[str, Any]] = []
+    for router in by_type.get(_ROUTER, ()):
+        info = values.of(_get(resources[router].properties, "external_gateway_info"))
+        if info and isinstance(info, Mapping):
+            external.append((router, values.of(info.get("network"))))
+    gateways = [(g, prop(g, "network", "network_id")) for g in by_type.get(_GATEWAY, ())]
+
+    def on_subnets_of(name: str, network: Any) -> None:
         for subnet, subnet_network in subnets:
             if subnet_network == network:
-                requires[port][subnet] = None
-    for router in by_type.get(_ROUTER, ()):
-        gateway = values.of(_get(resources[router].properties, "external_gateway_info"))
-        if gateway and isinstance(gateway, Mapping):
-            network = values.of(gateway.get("network"))
-            for subnet, subnet_network in subnets:
-                if subnet_network == network:
-                    requires[router][subnet] = None
-    for gateway in by_type.get(_GATEWAY, ()):
-        router_id, network = prop(gateway, "router_id"), prop(gateway, "network", "network_id")
+                requires[name][subnet] = None
+
+    for port in by_type.get(_PORT, ()):
+        on_subnets_of(port, prop(port, "network", "network_id"))
+    for router, network in external:
+        on_subnets_of(router, network)
+    for gateway, network in gateways:
+        router_id = prop(gateway, "router_id")
         for interface, _, interface_router in interfaces:
             if interface_router == router_id:
                 requires[gateway][interface] = None
-        for subnet, subnet_network in subnets:
-            if subnet_network == network:
-                requires[gateway][subnet] = None
+        on_subnets_of(gateway, network)
     ports = set(by_type.get(_PORT, ()))
     for floating in by_type.get(_FLOATING_IP, ()):
         network = prop(floating, "floating_network", "floating_network_id")
-        for gateway in by_type.get(_GATEWAY, ()):
-            if prop(gateway, "network", "network_id") == network:
-                requires[floating][gateway] = None
-        for router in by_type.get(_ROUTER, ()):
-            info = values.of(_get(resources[router].properties, "external_gateway_info"))
-            if info and isinstance(info, Mapping) and values.of(info.get("network")) == network:
-                requires[floating][router] = None
+        for name, gateway_network in (*gateways, *external):
+            if gateway_network == network:
+                requires[floating][name] = None
         _wait_for_interfaces(floating, requires, ports, interfaces, values, subnets, True)
     for association in by_type.get(_ASSOCIATION, ()):
         _wait_for_interfaces(association, requires, ports, interfaces, values, subnets, False)
