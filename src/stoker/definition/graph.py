@@ -1,4 +1,4 @@
-"""The dependency graph of a stack's resources: explicit depends_on plus implicit references.
+"""The dependency graph of a stack's resources: depends_on, references and Heat's implied edges.
 
 Create walks it forward and delete in reverse; here it is built and checked (unknown
 names, cycles), and ordered for display.
@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from stoker import codes
+from stoker.definition.implied_dependencies import add_implied
+from stoker.diagnostics import Diagnostic
 from stoker.records import NamedRecord
+
+if TYPE_CHECKING:
+    from stoker.definition.stack import StackDefinition
 
 
 class DependencyGraph(NamedRecord):
@@ -82,3 +89,49 @@ def find_cycle(requires: Mapping[str, Sequence[str]]) -> list[str] | None:
                 path.append(step)
                 iterators.append(iter(requires[step]))
     return None
+
+
+def build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> None:
+    """Set ``definition.graph`` from ``depends_on``, the references of its calls
+    (``implicit``) and the edges Heat's types imply; report unknown names and a cycle."""
+    template, found = definition.template, definition.diagnostics
+    waits: dict[str, dict[str, None]] = {}
+    for name in definition.enabled:
+        resource = template.resources[name]
+        needs: dict[str, None] = {}
+        for index, dependency in enumerate(resource.depends_on):
+            if dependency not in template.resources:
+                span = (
+                    resource.depends_on_spans[index]
+                    if index < len(resource.depends_on_spans)
+                    else resource.span
+                )
+                found.append(
+                    Diagnostic(
+                        codes.DEPENDS_ON,
+                        f'Resource "{name}" depends on "{dependency}", which is not a '
+                        "resource of this template",
+                        (*resource.path, template.names.depends_on),
+                        span,
+                    )
+                )
+            elif dependency not in definition.disabled:
+                needs[dependency] = None
+        for dependency in sorted(implicit.get(name, ())):
+            needs[dependency] = None
+        waits[name] = needs
+    add_implied(definition, waits)
+    requires = {name: tuple(needs) for name, needs in waits.items()}
+    cycle = find_cycle(requires)
+    if cycle is not None:
+        first = template.resources[cycle[0]]
+        found.append(
+            Diagnostic(
+                codes.DEPENDENCY_CYCLE,
+                f"Circular Dependency Found: {' -> '.join(cycle)}",
+                first.path,
+                first.span,
+            )
+        )
+        return
+    definition.graph = DependencyGraph(requires)

@@ -19,8 +19,7 @@ from stoker.definition.context import (
     HOT_PSEUDO,
     StaticContext,
 )
-from stoker.definition.graph import DependencyGraph, find_cycle
-from stoker.definition.implied_dependencies import add_implied
+from stoker.definition.graph import DependencyGraph, build_graph
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints
@@ -185,7 +184,7 @@ def define_stack(
     definition.scope = scope
     implicit = _validate_functions(definition, scope, for_create=require_all_parameters)
     _check_names(definition)
-    _build_graph(definition, implicit)
+    build_graph(definition, implicit)
     _check_known_values(definition, context, scope, for_create=require_all_parameters)
     hints = misspelled_functions(template.document.data, template.table)
     definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
@@ -478,50 +477,6 @@ def _check_names(definition: StackDefinition) -> None:
                 resource.span,
             )
         )
-
-
-def _build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> None:
-    template, found = definition.template, definition.diagnostics
-    waits: dict[str, dict[str, None]] = {}
-    for name in definition.enabled:
-        resource = template.resources[name]
-        needs: dict[str, None] = {}
-        for index, dependency in enumerate(resource.depends_on):
-            if dependency not in template.resources:
-                span = (
-                    resource.depends_on_spans[index]
-                    if index < len(resource.depends_on_spans)
-                    else resource.span
-                )
-                found.append(
-                    Diagnostic(
-                        codes.DEPENDS_ON,
-                        f'Resource "{name}" depends on "{dependency}", which is not a '
-                        "resource of this template",
-                        (*resource.path, template.names.depends_on),
-                        span,
-                    )
-                )
-            elif dependency not in definition.disabled:
-                needs[dependency] = None
-        for dependency in sorted(implicit.get(name, ())):
-            needs[dependency] = None
-        waits[name] = needs
-    add_implied(definition, waits)
-    requires = {name: tuple(needs) for name, needs in waits.items()}
-    cycle = find_cycle(requires)
-    if cycle is not None:
-        first = template.resources[cycle[0]]
-        found.append(
-            Diagnostic(
-                codes.DEPENDENCY_CYCLE,
-                f"Circular Dependency Found: {' -> '.join(cycle)}",
-                first.path,
-                first.span,
-            )
-        )
-        return
-    definition.graph = DependencyGraph(requires)
 
 
 def _check_known_values(
