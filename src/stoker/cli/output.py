@@ -164,13 +164,7 @@ def print_table(
 ) -> None:
     """`simple_table` on stdout. To a pipe or file, drawn without Rich where the result
     is the same (`stoker.cli.plain_table`): ``stack list`` should not pay for Rich."""
-    if not sys.stdout.isatty():
-        cells = [[_cell_text(row.get(column)) for column in columns] for row in rows]
-        text = plain_table([heading(column) for column in columns], cells)
-        if text is not None:
-            click.echo(text, nl=False)
-            return
-    console().print(simple_table(rows, columns, no_wrap=no_wrap))
+    print_view([TablePart(rows, columns, no_wrap=no_wrap)])
 
 
 class Line:
