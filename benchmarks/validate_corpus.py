@@ -17,7 +17,7 @@ import yaml
 
 from stoker.definition.loading import LoadOptions, load_definition
 from stoker.definition.stack import define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.environment import merge_environments
 from stoker.template.loader import LoadLimits, load_document
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import textwrap
 
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import Template, parse_template
+from stoker.definition.template import Template
+from stoker.definition.template_parser import parse_template
 from stoker.environment import merge_environments, parse_environment
 from stoker.template.loader import load_document
 

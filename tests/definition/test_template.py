@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stoker import codes
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.template.loader import load_document
 from stoker.template.versions import ALL_VERSIONS, CFN_HEAT, HOT_VERSIONS, Format
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.engine.leases import now_utc
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.engine.plan import Change
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine, UpdateRequest

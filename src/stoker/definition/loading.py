@@ -14,7 +14,8 @@ from typing import Any
 from stoker import codes
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import Template, parse_template
+from stoker.definition.template import Template
+from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.environment import environment_from_data, load_environment_file, merge_environments
 from stoker.environment.environment import Environment

@@ -21,7 +21,8 @@ from stoker.definition.loading import (
     kept_inputs,
 )
 from stoker.definition.stack import define_stack
-from stoker.definition.template import Template, parse_template
+from stoker.definition.template import Template
+from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.environment import environment_from_data, merge_environments
 from stoker.environment.environment import Environment

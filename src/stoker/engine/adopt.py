@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from stoker.definition.files import collect_files
 from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap

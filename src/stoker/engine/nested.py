@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from stoker.definition.files import FilesMap, collect_files
 from stoker.definition.sensitive import handed_down
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.engine import leases, rolling
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.update_request import UpdateRequest

@@ -10,7 +10,7 @@ from typing import Any
 from stoker.definition.context import stack_arn
 from stoker.definition.sensitive import NO_TAINT, handed_down, withheld_failure
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import ResourceRecord, StackRecord, Store

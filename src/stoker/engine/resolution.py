@@ -15,7 +15,8 @@ from typing import Any
 from stoker import codes
 from stoker.definition.files import CollectedFiles, FilesMap, collect_files
 from stoker.definition.stack import StackDefinition
-from stoker.definition.template import Template, parse_template
+from stoker.definition.template import Template
+from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.environment import ResolvedType, caching_read, resolve_provider
 from stoker.errors import TemplateError

@@ -22,7 +22,7 @@ from stoker.definition.sensitive import (
     withhold,
 )
 from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template import parse_template
+from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.engine.attribute_checks import check_attributes, member_attributes
 from stoker.engine.resolution import ProviderCache, Resolution, is_default_error, resolve_types

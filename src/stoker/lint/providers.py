@@ -10,7 +10,8 @@ import os
 import posixpath
 from collections.abc import Callable
 
-from stoker.definition.template import Template, parse_template
+from stoker.definition.template import Template
+from stoker.definition.template_parser import parse_template
 from stoker.errors import TemplateError
 from stoker.lint.inputs import ZIP_SEPARATOR, Package, SourceFile
 from stoker.records import NamedRecord
