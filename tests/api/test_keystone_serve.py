@@ -94,7 +94,8 @@ def test_openstackclient_through_keystone(tmp_path: Path) -> None:
                 project: str, *args: str, ok: bool = True
             ) -> subprocess.CompletedProcess[str]:
                 command = [str(BIN / "openstack"), "--os-auth-type", "admin_token"]
-                command += ["--os-endpoint", f"{url}/v1/{project}", "--os-token", token]
+                # --os-token=TOKEN: a token starting with "-" would read as an option
+                command += ["--os-endpoint", f"{url}/v1/{project}", f"--os-token={token}"]
                 done = subprocess.run(command + list(args), capture_output=True, text=True)
                 if ok:
                     assert done.returncode == 0, f"{args}: {done.stdout}{done.stderr}"
