@@ -8,6 +8,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from stoker.cloud.batch import Coalescer
 
 
@@ -57,26 +59,28 @@ def test_one_call_at_a_time_by_default() -> None:
     assert batches == [["a", "b"], ["c", "d"]]
 
 
-def test_a_building_server_asks_again_a_delay_after_it_asked() -> None:
-    """The shared BUILD listing starts at most every 0.1 s: a server pauses the rest of
-    its delay after an answer that took a while, so it is in time for the next listing
-    (a full delay after each answer missed every other listing of a hundred servers')."""
+def _polled(listings: list[float], answers: list[bool], late: float = 0.0) -> list[float]:
+    """The pauses of a server's `wait_ready` whose BUILD listings take ``listings``
+    seconds and answer ``answers`` (in BUILD or not) in turn; each pause ends ``late``
+    seconds after it was due (an event loop busy with other work)."""
     from stoker.resources.base import ResourceContext
     from stoker.resources.openstack.server import Server
 
     pauses: list[float] = []
-    answers = iter([True, True, False])
+    answered = iter(answers)
+    took = iter(listings)
 
     class Polled(Server):
         async def building(self, server: str) -> bool:
-            await asyncio.sleep(0.05)  # the listing's time
-            return next(answers)
+            await asyncio.sleep(next(took))
+            return next(answered)
 
         async def read_out_of_build(self, context: ResourceContext, server: str) -> Any:
             return {"id": server, "status": "ACTIVE"}
 
     async def pause(seconds: float) -> None:
         pauses.append(seconds)
+        await asyncio.sleep(seconds + late)
 
     context = ResourceContext(
         stack_name="s", stack_id="s1", project_id="p1", resource_name="server",
@@ -84,5 +88,34 @@ def test_a_building_server_asks_again_a_delay_after_it_asked() -> None:
     )  # fmt: skip
     shown = asyncio.run(Polled(_Cloud()).wait_ready(context, {"id": "srv-1", "status": "BUILD"}))
     assert shown["status"] == "ACTIVE"
-    assert pauses[0] == 0.1
+    return pauses
+
+
+def test_a_building_server_asks_on_its_own_cadence() -> None:
+    """A server's asks for the shared BUILD listing are counted from when it was made:
+    it pauses only the rest of a delay after an answer that took a while (a full delay
+    after each answer let a hundred servers' asks drift into clusters the listing
+    missed)."""
+    pauses = _polled([0.05] * 3, [True, True, False])
+    assert pauses[0] == pytest.approx(0.1, abs=0.01)
     assert all(0.0 <= p < 0.08 for p in pauses[1:]), pauses
+
+
+def test_late_wake_ups_do_not_add_up() -> None:
+    """A pause that ends late (the loop was busy) shortens the next one: the asks stay
+    on the cadence counted from when the server was made instead of drifting later by
+    each wake-up's lateness (which let a hundred servers' asks drift into clusters)."""
+    pauses = _polled([0.0] * 3, [True, True, False], late=0.03)
+    assert pauses[0] == pytest.approx(0.1, abs=0.01)
+    assert pauses[1] == pytest.approx(0.07, abs=0.01)
+    assert pauses[2] == pytest.approx(0.07, abs=0.01)
+
+
+def test_a_late_answer_does_not_bring_a_burst_of_asks() -> None:
+    """An answer later than a whole delay moves the cadence on: the next ask is at once
+    and the one after it a delay later, not several at once to catch up."""
+    pauses = _polled([0.35, 0.01, 0.01], [True, True, False])
+    assert pauses[0] == pytest.approx(0.1, abs=0.01)
+    assert pauses[1] == pytest.approx(0.0, abs=0.01)
+    assert pauses[2] == pytest.approx(0.09, abs=0.01)
+    assert len(pauses) == 3

@@ -140,29 +140,28 @@ class Server(NovaResource):
         project's servers in BUILD shared by every server waiting (`building`); once it
         has left that list it is read (`read_out_of_build`) while its ports are listed.
 
-        A server asks for the listing again a delay after it last asked, not after the
-        answer came: the shared listing starts at most every `POLL.first` seconds, and a
-        server that waited out a whole delay after each answer missed every other one of
-        them when many servers poll (their asks keep it going on its own cadence), so the
-        last of a hundred servers was seen up to a listing later than a lone one is."""
+        Each server asks on its own cadence, counted from when it was made (the delays
+        add up from there, whatever each answer took), and the shared listing starts at
+        most every half `POLL.first`. A server made last in a batch of a hundred is then
+        seen about as soon after it is ready as a lone one is. Counted from each answer
+        instead, lateness added up: the servers' asks drifted into a few clusters within
+        ten polls, and a listing every `POLL.first` missed the last one by up to a whole
+        delay (trace of a 100-server create: 44-103 ms from the last server's readiness
+        to its stack's end, against 32-44 ms now, for 37 listings instead of 24)."""
         server = context.physical_id
         assert server is not None
         delays = POLL.delays()
         clock = asyncio.get_running_loop().time
-        asked: float | None = None
+        due = clock()
         while True:
             if shown is not None and self.is_ready(context, shown):
                 return shown
             if shown is not None:
-                delay = next(delays)
-                if asked is not None:
-                    delay = max(0.0, delay - (clock() - asked))
-                await pause(context, delay)
+                due = max(due + next(delays), clock())
+                await pause(context, due - clock())
                 if str(shown.get("status") or "BUILD").upper() == "BUILD":
-                    asked = clock()
                     if await self.building(server):
                         continue
-                    asked = None
                     if id(context) in self._user_data and id(context) not in self._ports:
                         # Out of BUILD: its ports are listed while it is read, not after
                         self._ports[id(context)] = asyncio.ensure_future(self.ports_of(server))
@@ -221,7 +220,7 @@ class Server(NovaResource):
         coalescer = self.cloud.coalescer(
             "compute.list_servers status=BUILD",
             lambda: Coalescer(
-                self.cloud, "compute.list_servers", _in_build, size=10**6, spacing=POLL.first
+                self.cloud, "compute.list_servers", _in_build, size=10**6, spacing=POLL.first / 2
             ),
         )
         try:
