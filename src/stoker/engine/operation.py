@@ -366,7 +366,7 @@ class Operation:
         return updated, event
 
     def resource_context(
-        self, record: ResourceRecord, properties: Mapping[str, Any]
+        self, record: ResourceRecord, properties: Mapping[str, Any], plugin: ResourcePlugin
     ) -> ResourceContext:
         context = ResourceContext(
             stack_name=self.stack.name,
@@ -374,7 +374,7 @@ class Operation:
             project_id=self.stack.project,
             resource_name=record.name,
             physical_name=record.data.get("physical_name")
-            or physical_name(self.stack.name, record.name),
+            or (physical_name(self.stack.name, record.name) if plugin.reads_physical_name else ""),
             properties=properties,
             data=(
                 {k: v for k, v in record.data.items() if k != REPLACED}
@@ -532,7 +532,7 @@ class Operation:
         properties = self.resolve_properties(name, plugin)
         if isinstance(plugin, NestedStackPlugin):
             return await nested.create_child(self.engine, self, record, plugin, properties)
-        context = self.resource_context(record, properties)
+        context = self.resource_context(record, properties, plugin)
         await plugin.create(context)
         return {
             "physical_id": context.physical_id,
@@ -629,7 +629,7 @@ class Operation:
                 # the base handler does nothing: no context (nor a random physical name)
                 # is made for it, as for each of 10,000 OS::Heat::None
                 return
-            context = self.resource_context(record, record.properties)
+            context = self.resource_context(record, record.properties, plugin)
             if snapshot:
                 await plugin.snapshot_and_delete(context)
             else:
