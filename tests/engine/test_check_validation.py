@@ -40,9 +40,21 @@ def test_each_resource_is_validated_once_and_the_types_checks_still_run(
     monkeypatch.setattr(tree_check, "validate_properties", validate_properties)
     engine = StackEngine(store, default_registry(), EngineSettings())
     messages = [d.render() for d in engine.check(definition(TEXT)) if d.is_error]
+    # ``bare`` has no property and a type that takes any: nothing to validate at all
     assert sorted(validated) == sorted(
-        ("resources", name, "properties") for name in ("short", "number", "later", "bare")
+        ("resources", name, "properties") for name in ("short", "number", "later")
     )
     assert len(messages) == 1, messages
     assert "resources.short.properties" in messages[0]
     assert "character class and character sequence minimums" in messages[0]
+
+
+def test_a_type_taking_any_property_given_none_still_runs_its_own_checks(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from stoker.resources.builtin.none_resource import NoneResource
+
+    monkeypatch.setattr(NoneResource, "validate", lambda self, properties: ["refused"])
+    engine = StackEngine(store, default_registry(), EngineSettings())
+    messages = [d.render() for d in engine.check(definition(TEXT)) if d.is_error]
+    assert any("resources.bare.properties" in m and "refused" in m for m in messages), messages

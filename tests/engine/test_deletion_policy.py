@@ -5,6 +5,7 @@ none is deleted without parsing its template again)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import pytest
@@ -93,9 +94,9 @@ def test_a_type_without_a_delete_handler_is_deleted_without_a_context(
     made: list[str] = []
     original = Operation.resource_context
 
-    def resource_context(self: Operation, record: Any, properties: Any) -> Any:
+    def resource_context(self: Operation, record: Any, properties: Any, plugin: Any) -> Any:
         made.append(record.name)
-        return original(self, record, properties)
+        return original(self, record, properties, plugin)
 
     monkeypatch.setattr(Operation, "resource_context", resource_context)
     engine = StackEngine(store, default_registry(), EngineSettings())
@@ -110,3 +111,25 @@ def test_a_type_without_a_delete_handler_is_deleted_without_a_context(
     record = asyncio.run(engine.delete("s"))
     assert record.status is Status.COMPLETE, record.status_reason
     assert made == []
+
+
+def test_only_a_type_that_reads_it_gets_a_physical_name(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ResourcePlugin.reads_physical_name`: OS::Heat::None's contexts carry "" (no random
+    name made for each), a Value's carries Heat's ``<stack>-<resource>-<12 random>``."""
+    names: dict[str, str] = {}
+    original = Operation.resource_context
+
+    def resource_context(self: Operation, record: Any, properties: Any, plugin: Any) -> Any:
+        context = original(self, record, properties, plugin)
+        names[record.name] = context.physical_name
+        return context
+
+    monkeypatch.setattr(Operation, "resource_context", resource_context)
+    engine = StackEngine(store, default_registry(), EngineSettings())
+    text = NO_POLICY + "  value: {type: OS::Heat::Value, properties: {value: 1}}\n"
+    created = asyncio.run(engine.create(request(text)))
+    assert created.status is Status.COMPLETE, created.status_reason
+    assert names["first"] == names["second"] == ""
+    assert re.fullmatch(r"s-value-[a-z0-9]{12}", names["value"])

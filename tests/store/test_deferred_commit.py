@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
 from stoker.engine import leases
 from stoker.engine.recorder import Recorder
-from stoker.engine.state import WriteBatch
+from stoker.engine.state import Status, WriteBatch
 from stoker.errors import LeaseLost
 from stoker.store import SqlStore
 
@@ -59,6 +60,28 @@ def test_an_awaited_write_commits_what_was_queued_before_it_in_order(store: SqlS
 
     asyncio.run(scenario())
     assert _reasons(store, stack_id) == ["first", "second"]
+
+
+def test_a_record_queued_after_a_state_of_its_resource_supersedes_it(store: SqlStore) -> None:
+    """A state (`Recorder.defer_state`) is written after the batch's whole records: one
+    that a whole record of its resource follows must not be written over it."""
+    stack_id = _stack(store)
+    store.write(WriteBatch(resources=[f.resource(stack_id, "a"), f.resource(stack_id, "b")]))
+    stored = {r.name: r for r in store.resources(stack_id)}
+    state = replace(stored["a"], status=Status.COMPLETE, status_reason="state")
+    whole = replace(stored["a"], status=Status.FAILED, data={"k": 1})
+    kept = replace(stored["b"], status=Status.COMPLETE, status_reason="kept")
+
+    async def scenario() -> None:
+        recorder = Recorder(store, delay=60)
+        recorder.defer_state(state, [f.event(stack_id, "a", reason="state")])
+        recorder.defer_state(kept, [f.event(stack_id, "b", reason="kept")])
+        recorder.defer_resource(whole, [f.event(stack_id, "a", reason="whole")])
+        await recorder.flush()
+
+    asyncio.run(scenario())
+    assert store.resources(stack_id) == [whole, kept]
+    assert _reasons(store, stack_id) == ["state", "kept", "whole"]
 
 
 def test_a_failed_commit_of_queued_records_fails_the_later_writes(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from stoker.engine.state import Action, Status, WriteBatch
@@ -79,6 +81,40 @@ def test_the_last_record_of_a_name_in_one_batch_wins(store: SqlStore, stack_id: 
         ("a", Status.COMPLETE),
         ("b", Status.IN_PROGRESS),
     ]
+
+
+def test_a_state_changes_the_row_s_state_alone(store: SqlStore, stack_id: str) -> None:
+    """`WriteBatch.states`: the store writes action, status, reason and updated_at only
+    (a delete's rows), whatever else the record holds."""
+    whole = f.resource(
+        stack_id, "a", physical_id="p", data={"k": "v"}, requires=("b",), created_at=f.at(1)
+    )
+    store.write(WriteBatch(resources=[whole, f.resource(stack_id, "b")]))
+    deleted = replace(
+        whole,
+        action=Action.DELETE,
+        status=Status.COMPLETE,
+        status_reason="gone",
+        updated_at=f.at(9),
+    )
+    other = replace(deleted, data={"not": "written"}, physical_id="other")
+    store.write(WriteBatch(states={(stack_id, "a"): other}))
+    assert store.resources(stack_id)[0] == deleted
+
+
+def test_a_state_of_a_row_not_there_is_written_whole(store: SqlStore, stack_id: str) -> None:
+    record = f.resource(stack_id, "a", status=Status.COMPLETE, data={"k": 1}, updated_at=f.at(3))
+    store.write(WriteBatch(states={(stack_id, "a"): record}))
+    assert store.resources(stack_id) == [record]
+    with pytest.raises(UnknownStack):
+        store.write(WriteBatch(states={("missing", "x"): f.resource("missing", "x")}))
+
+
+def test_a_state_after_a_record_of_it_in_the_batch_wins(store: SqlStore, stack_id: str) -> None:
+    first = f.resource(stack_id, "a", data={"k": 1})
+    later = replace(first, action=Action.DELETE, status=Status.COMPLETE, updated_at=f.at(5))
+    store.write(WriteBatch(resources=[first], states={(stack_id, "a"): later}))
+    assert store.resources(stack_id) == [later]
 
 
 def test_stack_status_changes(store: SqlStore, stack_id: str) -> None:

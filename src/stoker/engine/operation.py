@@ -138,6 +138,10 @@ class Operation:
         self.recorder = Recorder(engine.store, listener=engine.notify)
         self.fence: leases.Fence | None = None
         self.records: dict[str, ResourceRecord] = {}
+        #: the records as `load_records` read them: one still in `records` (the same
+        #: object) is what its stored row holds, so a change of its state alone can be
+        #: written as that (`Recorder.defer_state`)
+        self._loaded: dict[str, ResourceRecord] = {}
         self._resolution: Resolution | None = None
         #: the resources this operation may act on (None: all); an update leaves out
         #: those it knows unchanged, so it never resolves their types or properties
@@ -185,6 +189,7 @@ class Operation:
     async def load_records(self) -> None:
         records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
         self.records = {r.name: r for r in records}
+        self._loaded = dict(self.records)
 
     def already_deleted(self) -> list[str]:
         return [
@@ -361,7 +366,7 @@ class Operation:
         return updated, event
 
     def resource_context(
-        self, record: ResourceRecord, properties: Mapping[str, Any]
+        self, record: ResourceRecord, properties: Mapping[str, Any], plugin: ResourcePlugin
     ) -> ResourceContext:
         context = ResourceContext(
             stack_name=self.stack.name,
@@ -369,7 +374,7 @@ class Operation:
             project_id=self.stack.project,
             resource_name=record.name,
             physical_name=record.data.get("physical_name")
-            or physical_name(self.stack.name, record.name),
+            or (physical_name(self.stack.name, record.name) if plugin.reads_physical_name else ""),
             properties=properties,
             data=(
                 {k: v for k, v in record.data.items() if k != REPLACED}
@@ -465,8 +470,9 @@ class Operation:
         in its last state), and
         nothing waits for it: the records are queued (`Recorder.defer`) and the resources
         that depend on this one start at once. A failure is written and waited for."""
+        loaded = self.records[name]
         record, started = self.step(
-            self.records[name], action, Status.IN_PROGRESS, "state changed", **(start or {})
+            loaded, action, Status.IN_PROGRESS, "state changed", **(start or {})
         )
         await self.claim().confirm(self.engine.store)
         try:
@@ -480,9 +486,12 @@ class Operation:
         done, event = self.step(record, action, Status.COMPLETE, "state changed", **changes)
         # The IN_PROGRESS row would be overwritten in the same transaction: only its
         # event is written.
-        self.recorder.defer_resource(
-            done, (*before, started, event) if before else (started, event)
-        )
+        events = (*before, started, event) if before else (started, event)
+        if not changes and not start and self._loaded.get(name) is loaded:
+            # the stored row differs only in state (each resource of a delete)
+            self.recorder.defer_state(done, events)
+        else:
+            self.recorder.defer_resource(done, events)
         self.records[name] = done
         testpoints.reached("after_queued")
 
@@ -523,7 +532,7 @@ class Operation:
         properties = self.resolve_properties(name, plugin)
         if isinstance(plugin, NestedStackPlugin):
             return await nested.create_child(self.engine, self, record, plugin, properties)
-        context = self.resource_context(record, properties)
+        context = self.resource_context(record, properties, plugin)
         await plugin.create(context)
         return {
             "physical_id": context.physical_id,
@@ -620,7 +629,7 @@ class Operation:
                 # the base handler does nothing: no context (nor a random physical name)
                 # is made for it, as for each of 10,000 OS::Heat::None
                 return
-            context = self.resource_context(record, record.properties)
+            context = self.resource_context(record, record.properties, plugin)
             if snapshot:
                 await plugin.snapshot_and_delete(context)
             else:

@@ -83,7 +83,19 @@ class Recorder:
         """`defer` of one resource's record and its events, as an effect-free action
         hands them over (one per resource of a create or delete), without a batch."""
         self._refuse()
-        self._pending.resources.append(record)
+        pending = self._pending
+        if pending.states:
+            pending.states.pop((record.stack_id, record.name), None)
+        pending.resources.append(record)
+        pending.events.extend(events)
+        self._queued()
+
+    def defer_state(self, record: ResourceRecord, events: Sequence[EventRecord]) -> None:
+        """`defer_resource` of a record whose stored row (once what is queued before it is
+        written) differs from it only in its state (`WriteBatch.states`): the store writes
+        the state alone."""
+        self._refuse()
+        self._pending.states[record.stack_id, record.name] = record
         self._pending.events.extend(events)
         self._queued()
 
@@ -107,13 +119,19 @@ class Recorder:
             self.fence.check()
 
     def _add(self, batch: WriteBatch) -> None:
-        self._pending.stacks.extend(batch.stacks)
-        self._pending.resources.extend(batch.resources)
-        self._pending.events.extend(batch.events)
-        self._pending.removed.extend(batch.removed)
+        pending = self._pending
+        if pending.states:  # a full record written after a state supersedes it
+            for record in batch.resources:
+                pending.states.pop((record.stack_id, record.name), None)
+        pending.stacks.extend(batch.stacks)
+        pending.resources.extend(batch.resources)
+        pending.events.extend(batch.events)
+        pending.removed.extend(batch.removed)
+        pending.states.update(batch.states)
 
     def _size(self) -> int:
-        return len(self._pending.resources) + len(self._pending.events)
+        pending = self._pending
+        return len(pending.resources) + len(pending.events) + len(pending.states)
 
     async def _committed(self) -> None:
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -170,16 +188,24 @@ class Recorder:
 
 def _split(batch: WriteBatch, size: int) -> list[WriteBatch]:
     """Keep transactions bounded; a resource's record and its event stay in order."""
-    total = len(batch.resources) + len(batch.events) + len(batch.stacks)
+    total = len(batch.resources) + len(batch.events) + len(batch.stacks) + len(batch.states)
     if total <= size:
         return [batch]
+    resources = batch.resources
+    states: list[ResourceRecord] = []
+    if batch.states:
+        if resources:  # written whole, after the records (each state is later than them)
+            resources = [*resources, *batch.states.values()]
+        else:
+            states = list(batch.states.values())
     parts: list[WriteBatch] = []
     step = max(1, size // 2)
-    for start in range(0, max(len(batch.resources), len(batch.events)), step):
+    for start in range(0, max(len(resources), len(batch.events), len(states)), step):
         parts.append(
             WriteBatch(
-                resources=batch.resources[start : start + step],
+                resources=resources[start : start + step],
                 events=batch.events[start : start + step],
+                states={(r.stack_id, r.name): r for r in states[start : start + step]},
             )
         )
     parts[-1].stacks.extend(batch.stacks)

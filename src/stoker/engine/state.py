@@ -144,9 +144,15 @@ class WriteBatch:
     events: list[EventRecord] = field(default_factory=list)
     #: resources to forget, by (stack_id, name), after the upserts (removed by an update)
     removed: list[tuple[str, str]] = field(default_factory=list)
+    #: records, by (stack_id, name), whose stored row differs from them only in action,
+    #: status, status_reason and updated_at once ``resources`` are written: the store
+    #: writes those four alone (a delete of 10,000 rewrote every row's JSON columns).
+    #: Each is later than any record of its resource in ``resources`` (the `Recorder`
+    #: drops a state that a full record of its resource follows).
+    states: dict[tuple[str, str], ResourceRecord] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.stacks or self.resources or self.events or self.removed)
+        return bool(self.stacks or self.resources or self.events or self.removed or self.states)
 
 
 @record

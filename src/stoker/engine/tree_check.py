@@ -98,6 +98,18 @@ def check_properties(
     """The properties' schema; for a create also the type's own checks (Heat's validate
     API checks only the schema: ``OS::Heat::Value``'s value against its type waits)."""
     resource = definition.template.resources[name]
+    given = resource.properties
+    if plugin.dynamic_properties and (given is None or (isinstance(given, dict) and not given)):
+        # No property, and a type that takes any (OS::Heat::None, as each of 10,000 may
+        # be): no schema problem, nothing hidden, only the type's own checks (as
+        # `Operation.resolve_properties` does at create)
+        if not for_create:
+            return []
+        path = (*resource.path, definition.template.names.properties)
+        return [
+            Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
+            for message in plugin.validate({})
+        ]
     known, unknown = known_properties(definition, name)
     path = (*resource.path, definition.template.names.properties)
     validated, found = validate_properties(

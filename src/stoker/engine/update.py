@@ -407,7 +407,7 @@ async def _update_in_place(
         if isinstance(plugin, NestedStackPlugin):
             engine = operation.engine
             return await nested.update_child(engine, operation, record, plugin, properties)
-        context = operation.resource_context(current, properties)
+        context = operation.resource_context(current, properties, plugin)
         await plugin.update(context, previous)
         data = dict(context.data)
         if REPLACED in current.data:

@@ -126,6 +126,10 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     #: (`stoker.engine.operation.Operation.act`); that commit is not waited for
     #: (`stoker.engine.recorder.Recorder.defer`), so a chain shares a few commits.
     external_effect: ClassVar[bool] = True
+    #: whether the handlers read `ResourceContext.physical_name`; a type that never does
+    #: (OS::Heat::None) gets "" there instead of a name with 12 random characters made
+    #: for each of its resources
+    reads_physical_name: ClassVar[bool] = True
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         """Problems across validated properties that no single property schema can express

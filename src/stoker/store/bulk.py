@@ -49,7 +49,12 @@ from sqlalchemy.types import NullType, TypeEngine
 
 from stoker.store.driver import Bulk, DriverStatement
 from stoker.store.models import Event, Resource, Stack
-from stoker.store.records import EVENT_FIELDS, RESOURCE_FIELDS, RESOURCE_JSON_FIELDS
+from stoker.store.records import (
+    EVENT_FIELDS,
+    RESOURCE_FIELDS,
+    RESOURCE_JSON_FIELDS,
+    RESOURCE_STATE_FIELDS,
+)
 from stoker.store.types import UTCDateTime
 
 #: the columns `BulkStatements.set_stack_status` writes, in order; the stack's id last
@@ -68,11 +73,51 @@ class BulkStatements:
         self.insert_events = self._compile(Event.__table__, EVENT_FIELDS, upsert=False)
         self.set_stack_status = self._set_stack_status()
         self.delete_resource = self._delete_resource()
+        self.set_resource_state = self._set_resource_state()
 
     def as_bulk(self) -> Bulk:
         return Bulk(
-            self.upsert_resources, self.insert_events, self.set_stack_status, self.delete_resource
+            self.upsert_resources,
+            self.insert_events,
+            self.set_stack_status,
+            self.delete_resource,
+            self.set_resource_state,
         )
+
+    def _set_resource_state(self) -> DriverStatement:
+        """``UPDATE resources SET action, status, status_reason, updated_at WHERE stack_id
+        AND name``: a row whose other columns stay (each resource of a delete). On
+        PostgreSQL one ``UPDATE ... FROM unnest(...)`` per batch, as the upsert."""
+        table = Resource.__table__
+        if self.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import ARRAY
+
+            arrays = [
+                bindparam(name, type_=ARRAY(_array_element(table.c[name])))
+                for name in RESOURCE_STATE_FIELDS
+            ]
+            rows = (
+                func.unnest(*arrays)
+                .table_valued(*RESOURCE_STATE_FIELDS)
+                .render_derived(name="batch")
+            )
+            set_ = {name: rows.c[name] for name in RESOURCE_STATE_FIELDS[:4]}
+            columnar = update(Resource).where(
+                Resource.stack_id == rows.c.stack_id, Resource.name == rows.c.name
+            )
+            compiled = columnar.values(set_).compile(dialect=self.dialect)
+            sql = _TEXT_PARAMETER.sub(r"%(\1)b", compiled.string)
+            return DriverStatement(sql, RESOURCE_STATE_FIELDS, True)
+        names = [f"new_{name}" for name in RESOURCE_STATE_FIELDS[:4]]
+        statement = (
+            update(Resource)
+            .where(
+                Resource.stack_id == bindparam("old_stack_id"),
+                Resource.name == bindparam("old_name"),
+            )
+            .values({name: bindparam(f"new_{name}") for name in RESOURCE_STATE_FIELDS[:4]})
+        )
+        return _positional(statement, self.dialect, [*names, "old_stack_id", "old_name"])
 
     def _delete_resource(self) -> DriverStatement:
         """``DELETE FROM resources WHERE stack_id AND name``: a row an update removed."""

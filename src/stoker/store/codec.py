@@ -26,14 +26,32 @@ def _aware_utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
+#: "YYYY-MM-DD HH:MM:SS." of the seconds seen lately: the thousands of times of a large
+#: operation fall in few seconds, and this prefix and the microseconds cost ~5 k
+#: instructions against ~13 k for ``isoformat`` (its C code formats through
+#: ``PyUnicode_FromFormat``, and the offset of an aware time on top)
+_SECONDS: dict[tuple[int, int, int, int, int, int], str] = {}
+
+
 # A transition's time is written twice (the row's updated_at, the event's time) and the
 # rows of one batch share their created_at: remembering recent ones halves the encoding.
 @lru_cache(maxsize=4096)
 def _sqlite_time_in(value: datetime | None) -> str | None:
+    """SQLAlchemy's SQLite format: ``YYYY-MM-DD HH:MM:SS.ffffff`` (what
+    ``isoformat(" ", "microseconds")`` writes, less the offset), in UTC."""
     if value is None:
         return None
-    # "YYYY-MM-DD HH:MM:SS.ffffff+00:00" less the offset: SQLAlchemy's SQLite format.
-    return _aware_utc(value).isoformat(" ", "microseconds")[:-6]
+    value = _aware_utc(value)
+    second = (value.year, value.month, value.day, value.hour, value.minute, value.second)
+    prefix = _SECONDS.get(second)
+    if prefix is None:
+        if len(_SECONDS) >= 4096:  # a long-running server: bounded
+            _SECONDS.clear()
+        year, month, day, hour, minute, seconds = second
+        prefix = f"{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{seconds:02}."
+        _SECONDS[second] = prefix
+    # printf-style: ~1 k instructions fewer than a format spec, once per time written
+    return prefix + "%06d" % value.microsecond  # noqa: UP031
 
 
 # Rows written in one batch share their times: remembering recent ones halves the cost

@@ -302,6 +302,7 @@ BULK: dict[str, tuple[str, tuple[str, ...]]] = {
     'insert_events': ('INSERT INTO events (stack_id, resource_name, resource_type, action, status, reason, physical_id, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', ('stack_id', 'resource_name', 'resource_type', 'action', 'status', 'reason', 'physical_id', 'time')),
     'set_stack_status': ('UPDATE stacks SET action=?, status=?, status_reason=?, updated_at=? WHERE stacks.id = ?', ('new_action', 'new_status', 'new_status_reason', 'new_updated_at', 'new_id')),
     'delete_resource': ('DELETE FROM resources WHERE resources.stack_id = ? AND resources.name = ?', ('old_stack_id', 'old_name')),
+    'set_resource_state': ('UPDATE resources SET action=?, status=?, status_reason=?, updated_at=? WHERE resources.stack_id = ? AND resources.name = ?', ('new_action', 'new_status', 'new_status_reason', 'new_updated_at', 'old_stack_id', 'old_name')),
 }
 
 #: the fence (`stoker.store.fence`): SQL and parameter names in order

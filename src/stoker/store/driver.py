@@ -49,7 +49,7 @@ class DriverStatement:
 
 @dataclass(frozen=True, slots=True)
 class Bulk:
-    """The four bulk statements of one backend (`stoker.store.bulk.BulkStatements` builds
+    """The bulk statements of one backend (`stoker.store.bulk.BulkStatements` builds
     them with SQLAlchemy; the SQLite executor reads them from
     `stoker.store.compiled_sqlite`)."""
 
@@ -57,3 +57,4 @@ class Bulk:
     insert_events: DriverStatement
     set_stack_status: DriverStatement
     delete_resource: DriverStatement
+    set_resource_state: DriverStatement

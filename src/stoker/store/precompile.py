@@ -114,7 +114,13 @@ def render() -> str:
     lines.append("#: the bulk writes (`stoker.store.bulk`): name -> (SQL, fields in order)")
     lines.append("BULK: dict[str, tuple[str, tuple[str, ...]]] = {")
     bulk = BulkStatements(dialect).as_bulk()
-    for name in ("upsert_resources", "insert_events", "set_stack_status", "delete_resource"):
+    for name in (
+        "upsert_resources",
+        "insert_events",
+        "set_stack_status",
+        "delete_resource",
+        "set_resource_state",
+    ):
         statement = getattr(bulk, name)
         assert not statement.columnar and not statement.named
         lines.append(f"    {name!r}: ({statement.sql!r}, {statement.fields!r}),")

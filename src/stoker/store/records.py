@@ -79,6 +79,9 @@ RESOURCE_FIELDS = (
     "updated_at",
 )
 RESOURCE_JSON_FIELDS = ("properties", "attributes", "data", "requires")
+#: the columns of a state-only update of a resource row (`stoker.store.bulk`), in order:
+#: the four it sets, then the two that find the row
+RESOURCE_STATE_FIELDS = ("action", "status", "status_reason", "updated_at", "stack_id", "name")
 EVENT_FIELDS = (
     "stack_id",
     "resource_name",
@@ -221,6 +224,19 @@ def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
         dumps(list(resource.requires)) if resource.requires else "[]",
         codec.time_in(resource.created_at),
         codec.time_in(resource.updated_at),
+    )
+
+
+def state_row(resource: ResourceRecord, reason: str, codec: Codec) -> tuple[Any, ...]:
+    """Values in `RESOURCE_STATE_FIELDS` order, ready for the driver (``reason``: the
+    status reason as stored, sealed where the stack is)."""
+    return (
+        _ACTION_TEXT[resource.action],
+        _STATUS_TEXT[resource.status],
+        reason,
+        codec.time_in(resource.updated_at),
+        resource.stack_id,
+        resource.name,
     )
 
 

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from stoker.engine.state import (
@@ -37,6 +38,7 @@ from stoker.store.records import (
     event_row,
     resource_row,
     stack_values,
+    state_row,
     template_values,
     template_values_of,
 )
@@ -50,6 +52,10 @@ class _Rows:
     resources: list[tuple[Any, ...]] = field(default_factory=list)
     events: list[tuple[Any, ...]] = field(default_factory=list)
     removed: list[tuple[str, str]] = field(default_factory=list)
+    states: list[tuple[Any, ...]] = field(default_factory=list)
+    #: the records of ``states``, whole (sealed where their stack is): written as
+    #: ``resources`` are if a state-only update finds a row missing
+    whole: Callable[[], list[tuple[Any, ...]]] | None = None
 
 
 class StoreWrites(StoreBase):
@@ -172,7 +178,7 @@ class StoreWrites(StoreBase):
                 lease_lost(transaction, fence)
         except self._integrity_errors as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
-            self._raise_unknown(named, error)
+            self._raise_unknown(named | {stack_id for stack_id, _ in batch.states}, error)
             raise database_error(error, self.shown) from None
         except self._driver_errors as error:
             raise database_error(error, self.shown) from None
@@ -194,8 +200,8 @@ class StoreWrites(StoreBase):
             )
             for c in batch.stacks
         ]
-        resources, events = self._rows(batch.resources, batch.events, sealed.__getitem__)
-        return _Rows(stacks, resources, events, list(batch.removed))
+        resources, events, states, whole = self._rows(batch, sealed.__getitem__)
+        return _Rows(stacks, resources, events, list(batch.removed), states, whole)
 
     def _apply(self, cursor: Any, rows: _Rows) -> None:
         """Write ``rows`` on a driver cursor, in its transaction: the one path by which stack
@@ -206,6 +212,11 @@ class StoreWrites(StoreBase):
                 raise UnknownStack(row[-1])
         if rows.resources:
             bulk.upsert_resources.execute(cursor, rows.resources)
+        if rows.states and bulk.set_resource_state.execute(cursor, rows.states) != len(rows.states):
+            # A row that is not there (not on the engine's path: it reads its records
+            # back first) is written whole, as an upsert would.
+            assert rows.whole is not None
+            bulk.upsert_resources.execute(cursor, rows.whole())
         if rows.events:
             bulk.insert_events.execute(cursor, rows.events)
         for removed in rows.removed:
@@ -325,24 +336,45 @@ class StoreWrites(StoreBase):
         return count, key
 
     def _rows(
-        self,
-        resources: Sequence[ResourceRecord],
-        events: Sequence[EventRecord],
-        sealed: Callable[[str], bool],
-    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        """Driver-ready rows, the hidden values of sealed stacks sealed. One row per
-        (stack_id, name): the last record wins, at the first one's place (PostgreSQL
-        refuses to upsert one row twice in a statement)."""
-        codec = self._codec
+        self, batch: WriteBatch, sealed: Callable[[str], bool]
+    ) -> tuple[
+        list[tuple[Any, ...]],
+        list[tuple[Any, ...]],
+        list[tuple[Any, ...]],
+        Callable[[], list[tuple[Any, ...]]] | None,
+    ]:
+        """Driver-ready rows (resources, events, states, and the states' records whole),
+        the hidden values of sealed stacks sealed. One row per (stack_id, name): the last
+        record wins, at the first one's place (PostgreSQL refuses to upsert one row twice
+        in a statement); a state that follows a full record of its resource in the batch
+        is written whole."""
+        resources, events = batch.resources, batch.events
+        states: list[ResourceRecord] = []
         resource_rows: list[tuple[Any, ...]] = []
-        if resources:
+        if resources or batch.states:
             latest: dict[tuple[str, str], ResourceRecord] = {}
             for resource in resources:
                 latest[resource.stack_id, resource.name] = resource
-            records: Sequence[ResourceRecord] = list(latest.values())
-            if any(sealed(stack_id) for stack_id in {stack_id for stack_id, _ in latest}):
-                records = [self._seal_resource(r) if sealed(r.stack_id) else r for r in records]
-            resource_rows = [resource_row(resource, codec) for resource in records]
+            if not latest:
+                states = list(batch.states.values())
+            else:
+                for key, state in batch.states.items():
+                    if key in latest:
+                        latest[key] = state
+                    else:
+                        states.append(state)
+            resource_rows = self._whole(list(latest.values()), sealed)
+        state_rows: list[tuple[Any, ...]] = []
+        whole = None
+        if states:
+            seal_text, codec = self._sealer.seal_text, self._codec
+            state_rows = [
+                state_row(
+                    r, seal_text(r.status_reason) if sealed(r.stack_id) else r.status_reason, codec
+                )
+                for r in states
+            ]
+            whole = partial(self._whole, states, sealed)
         event_rows: list[tuple[Any, ...]] = []
         if events:
             if any(sealed(stack_id) for stack_id in {e.stack_id for e in events}):
@@ -351,8 +383,18 @@ class StoreWrites(StoreBase):
                     replace(e, reason=seal_text(e.reason)) if sealed(e.stack_id) else e
                     for e in events
                 ]
+            codec = self._codec
             event_rows = [event_row(event, codec) for event in events]
-        return resource_rows, event_rows
+        return resource_rows, event_rows, state_rows, whole
+
+    def _whole(
+        self, records: list[ResourceRecord], sealed: Callable[[str], bool]
+    ) -> list[tuple[Any, ...]]:
+        """Rows of whole records, for the upsert."""
+        if any(sealed(stack_id) for stack_id in {r.stack_id for r in records}):
+            records = [self._seal_resource(r) if sealed(r.stack_id) else r for r in records]
+        codec = self._codec
+        return [resource_row(resource, codec) for resource in records]
 
 
 def _first_key(key: Sequence[Any] | None) -> int:
@@ -378,4 +420,5 @@ def _exists(stack: StackRecord) -> StackExists:
 
 def _stack_ids(batch: WriteBatch) -> set[str]:
     ids = {c.stack_id for c in batch.stacks} | {r.stack_id for r in batch.resources}
+    ids |= {stack_id for stack_id, _ in batch.states}
     return ids | {e.stack_id for e in batch.events}

@@ -36,6 +36,7 @@ class NoneResource(ResourcePlugin):
     never_updates = True
     own_show = True
     external_effect = False
+    reads_physical_name = False
 
     async def create(self, context: ResourceContext) -> None:
         identifier = uuid4_text()
