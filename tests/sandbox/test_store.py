@@ -51,3 +51,22 @@ def test_each_backend_holds_a_sandbox(fresh_database_url: str) -> None:
         )
         assert cloud.compute.get_server(created.id).status == "ACTIVE"
         cloud.compute.delete_server(created)
+
+
+def test_reads_are_copies_of_what_was_written() -> None:
+    """The store keeps its documents decoded; a reader changing what it got (a nested
+    list too) leaves the store as it was, and what comes back is JSON's form of what was
+    written (a tuple reads back as a list), as from the database itself."""
+    store = SandboxStore("sqlite://")
+    store.insert("t.doc", "a", {"tags": ("x",), "inner": {"n": [1]}}, "p1")
+    got = store.get("t.doc", "a")
+    assert got == {"tags": ["x"], "inner": {"n": [1]}}
+    got["inner"]["n"].append(2)
+    got["tags"].append("y")
+    (listed,) = store.list("t.doc", project_id="p1")
+    listed["inner"]["n"].clear()
+    assert store.get("t.doc", "a") == {"tags": ["x"], "inner": {"n": [1]}}
+    assert store.scan("t.doc", project_id="p1") == [{"tags": ["x"], "inner": {"n": [1]}}]
+    assert store.scan("t.doc", project_id="p2") == []
+    assert len(store.list("t.doc", where=lambda d: d["tags"] == ["x"])) == 1
+    assert store.list("t.doc", where=lambda d: d["tags"] == ["y"]) == []

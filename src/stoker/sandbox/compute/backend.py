@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.compute.catalog import ComputeCatalog
@@ -123,7 +124,32 @@ class ComputeBackend:
         found = self.store.list(SERVER, project_id=project_id)
         return [s for s in (self._settle(server) for server in found) if s is not None]
 
-    def addresses(self, server: Document) -> list[PortAddress]:
+    def listed(self, project_id: str | None) -> list[Mapping[str, Any]]:
+        """`servers` for a listing that only reads them: the store's own documents (see
+        `SandboxStore.scan`), a copy settled only for a server whose transition is due.
+        A poll of a hundred servers in BUILD then copies none."""
+        listed: list[Mapping[str, Any]] = []
+        for server in self.store.scan(SERVER, project_id=project_id):
+            if self._due(server):
+                found = self.store.get(SERVER, server["id"])
+                settled = None if found is None else self._settle(found)
+                if settled is not None:
+                    listed.append(settled)
+            else:
+                listed.append(server)
+        return listed
+
+    def _due(self, server: Mapping[str, Any]) -> bool:
+        """Whether `_settle` would change the server now (a deletion or a transition
+        whose time has come)."""
+        now = self.hub.now()
+        deleted_at = server.get("_deleted_at")
+        ready_at = server.get("_ready_at")
+        return (deleted_at is not None and now >= deleted_at) or (
+            ready_at is not None and now >= ready_at
+        )
+
+    def addresses(self, server: Mapping[str, Any]) -> list[PortAddress]:
         ports = self.hub.find(PortProvider)
         if ports is None or not server["ports"]:
             return []
