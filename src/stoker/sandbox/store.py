@@ -58,7 +58,9 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _copy_document(document: Document) -> Document:
+def copy_document(document: Mapping[str, Any]) -> Document:
+    """A deep copy of a document `SandboxStore.scan` gave, for a reader that will change
+    it (or hand it to code that may)."""
     return {k: _copy(v) if type(v) in _CONTAINERS else v for k, v in document.items()}
 
 
@@ -213,7 +215,7 @@ class SandboxStore:
     def get(self, kind: str, id: str) -> Document | None:
         with self._lock:
             known = self._kind(kind).get(id)
-        return None if known is None else _copy_document(known[1])
+        return None if known is None else copy_document(known[1])
 
     def project_of(self, kind: str, id: str) -> str | None:
         with self._lock:
@@ -240,8 +242,8 @@ class SandboxStore:
                 e for e in entries if e[0] == project_id or (include_shared and e[0] is None)
             ]
         if where is None:
-            return [_copy_document(document) for _, document in entries]
-        return [_copy_document(document) for _, document in entries if where(document)]
+            return [copy_document(document) for _, document in entries]
+        return [copy_document(document) for _, document in entries if where(document)]
 
     def scan(self, kind: str, *, project_id: str | None = None) -> builtins.list[Mapping[str, Any]]:
         """The documents `list` would give (without ``where``), but the mirror's own, not
