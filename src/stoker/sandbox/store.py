@@ -39,6 +39,7 @@ from typing import Any
 import platformdirs
 import sqlalchemy as sa
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from stoker.errors import DatabaseError
 
@@ -92,6 +93,34 @@ _DELETE = objects.delete().where(
 )
 
 
+class _Write:
+    """One of the writes as the database's driver runs it: SQLAlchemy compiles it once for
+    the dialect, and each call hands that SQL and its values to a cursor of the connection
+    SQLAlchemy's transaction holds (so it commits or rolls back with the rest). Core's
+    ``execute`` spends ~35 us a statement on its bookkeeping (execution context, cache key,
+    result) where the driver takes ~8, and a bulk POST of 50 ports makes 150 writes. Its
+    columns are text, which neither SQLite's nor psycopg's dialect converts on the way in;
+    a driver's error is raised as the driver's, a 500 either way."""
+
+    def __init__(self, statement: sa.ClauseElement, dialect: sa.Dialect, keys: list[str]) -> None:
+        compiled = statement.compile(dialect=dialect, column_keys=keys)
+        assert isinstance(compiled, SQLCompiler)
+        self.sql = str(compiled)
+        #: the parameters' order for a positional paramstyle (SQLite's ``?``); None: named
+        self.order = tuple(compiled.positiontup or ()) if compiled.positional else None
+
+    def run(self, connection: sa.Connection, values: dict[str, Any]) -> int:
+        """Run it; the rows it matched."""
+        order = self.order
+        parameters = values if order is None else tuple(values[key] for key in order)
+        cursor = connection.connection.cursor()
+        try:
+            cursor.execute(self.sql, parameters)
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+
 def default_url() -> str:
     """The sandbox's database when ``--db`` is not given: beside stoker's own store, but a
     file of its own (the sandbox is a cloud, not a part of stoker's state)."""
@@ -137,6 +166,10 @@ class SandboxStore:
             reason = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
             shown = _redacted(url)
             raise DatabaseError(f"cannot open the sandbox database {shown}: {reason}") from None
+        dialect = self.engine.dialect
+        self._insert = _Write(_INSERT, dialect, ["kind", "id", "project_id", "data"])
+        self._update = _Write(_UPDATE, dialect, ["_kind", "_id", "_data"])
+        self._delete = _Write(_DELETE, dialect, ["_kind", "_id"])
         self._connection: sa.Connection | None = None
         #: kind -> id -> (project_id, the document decoded), in insertion order; never
         #: handed out (reads copy it)
@@ -198,8 +231,8 @@ class SandboxStore:
     def insert(self, kind: str, id: str, data: Mapping[str, Any], project_id: str | None) -> None:
         text = json.dumps(data)
         with self._lock, self._conn() as connection:
-            connection.execute(
-                _INSERT, {"kind": kind, "id": id, "project_id": project_id, "data": text}
+            self._insert.run(
+                connection, {"kind": kind, "id": id, "project_id": project_id, "data": text}
             )
             self._set(kind, id, (project_id, json.loads(text)))
 
@@ -207,7 +240,7 @@ class SandboxStore:
         """Replace an existing document (its project and place in listings stay)."""
         text = json.dumps(data)
         with self._lock, self._conn() as connection:
-            connection.execute(_UPDATE, {"_kind": kind, "_id": id, "_data": text})
+            self._update.run(connection, {"_kind": kind, "_id": id, "_data": text})
             known = self._kind(kind).get(id)
             if known is not None:
                 self._set(kind, id, (known[0], json.loads(text)))
@@ -265,10 +298,10 @@ class SandboxStore:
 
     def delete(self, kind: str, id: str) -> bool:
         with self._lock, self._conn() as connection:
-            result = connection.execute(_DELETE, {"_kind": kind, "_id": id})
-            if result.rowcount:
+            deleted = self._delete.run(connection, {"_kind": kind, "_id": id})
+            if deleted:
                 self._set(kind, id, None)
-        return bool(result.rowcount)
+        return bool(deleted)
 
     def close(self) -> None:
         self.engine.dispose()
