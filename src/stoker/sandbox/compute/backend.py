@@ -22,6 +22,7 @@ from stoker.sandbox.compute.rules import ALLOWED, STATES, check_user_data, tag_o
 from stoker.sandbox.http_errors import ApiError, BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider, PortAddress, PortProvider, VolumeProvider
 from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
+from stoker.sandbox.store import copy_document
 
 Document = dict[str, Any]
 
@@ -29,6 +30,8 @@ SERVER = "compute.server"
 
 #: default quotas (-1: unlimited): a sandbox is a test bed; the fault plan sets limits
 QUOTA_NAMES = ("instances", "cores", "ram", "key_pairs", "server_groups", "metadata_items")
+#: a server's times at which `_settle` changes it
+_DUE_KEYS = ("_deleted_at", "_ready_at")
 
 
 class ComputeBackend:
@@ -125,29 +128,20 @@ class ComputeBackend:
         return [s for s in (self._settle(server) for server in found) if s is not None]
 
     def listed(self, project_id: str | None) -> list[Mapping[str, Any]]:
-        """`servers` for a listing that only reads them: the store's own documents (see
-        `SandboxStore.scan`), a copy settled only for a server whose transition is due.
-        A poll of a hundred servers in BUILD then copies none."""
+        """`servers` for a listing that only reads them: the store's own documents
+        (`SandboxStore.scan`), copied and settled only when a transition is due."""
         listed: list[Mapping[str, Any]] = []
         for server in self.store.scan(SERVER, project_id=project_id):
-            if self._due(server):
-                found = self.store.get(SERVER, server["id"])
-                settled = None if found is None else self._settle(found)
-                if settled is not None:
-                    listed.append(settled)
-            else:
+            if not self._due(server):
                 listed.append(server)
+            elif (settled := self._settle(copy_document(server))) is not None:
+                listed.append(settled)
         return listed
 
     def _due(self, server: Mapping[str, Any]) -> bool:
-        """Whether `_settle` would change the server now (a deletion or a transition
-        whose time has come)."""
+        """Whether `_settle` would change the server now (a deletion or a transition)."""
         now = self.hub.now()
-        deleted_at = server.get("_deleted_at")
-        ready_at = server.get("_ready_at")
-        return (deleted_at is not None and now >= deleted_at) or (
-            ready_at is not None and now >= ready_at
-        )
+        return any(server.get(k) is not None and now >= server[k] for k in _DUE_KEYS)
 
     def addresses(self, server: Mapping[str, Any]) -> list[PortAddress]:
         ports = self.hub.find(PortProvider)
