@@ -30,8 +30,6 @@ SERVER = "compute.server"
 
 #: default quotas (-1: unlimited): a sandbox is a test bed; the fault plan sets limits
 QUOTA_NAMES = ("instances", "cores", "ram", "key_pairs", "server_groups", "metadata_items")
-#: a server's times at which `_settle` changes it
-_DUE_KEYS = ("_deleted_at", "_ready_at")
 
 
 class ComputeBackend:
@@ -141,7 +139,10 @@ class ComputeBackend:
     def _due(self, server: Mapping[str, Any]) -> bool:
         """Whether `_settle` would change the server now (a deletion or a transition)."""
         now = self.hub.now()
-        return any(server.get(k) is not None and now >= server[k] for k in _DUE_KEYS)
+        deleted_at, ready_at = server.get("_deleted_at"), server.get("_ready_at")
+        return (deleted_at is not None and now >= deleted_at) or (
+            ready_at is not None and now >= ready_at
+        )
 
     def addresses(self, server: Mapping[str, Any]) -> list[PortAddress]:
         ports = self.hub.find(PortProvider)
