@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -40,9 +40,12 @@ def no_content(status: int = 204) -> Response:
     return Response(status_code=status)
 
 
+_Item = TypeVar("_Item", bound=Mapping[str, Any])
+
+
 def paginate(
-    request: Request, items: Sequence[Document], key: Callable[[Document], str] | None = None
-) -> list[Document]:
+    request: Request, items: Sequence[_Item], key: Callable[[_Item], str] | None = None
+) -> list[_Item]:
     """``?marker=ID&limit=N`` as the real services page: the items after ``marker``."""
     key = key or (lambda item: str(item.get("id")))
     result = list(items)

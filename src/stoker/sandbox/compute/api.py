@@ -87,11 +87,12 @@ class ComputeApi:
 
     # -- servers ----------------------------------------------------------------------
 
-    def _listed_servers(self, request: Request, ctx: RequestContext) -> list[Document]:
+    def _listed_servers(self, request: Request, ctx: RequestContext) -> list[Mapping[str, Any]]:
+        """The servers a listing shows, as the store holds them: read only."""
         query = request.query_params
         every = ctx.is_admin and boolean(query.get("all_tenants"), "all_tenants")
         project = query.get("project_id") or query.get("tenant_id")
-        servers = self.backend.servers(
+        servers = self.backend.listed(
             None if every or (project and ctx.is_admin) else ctx.project_id
         )
         if project and ctx.is_admin:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.compute.catalog import ComputeCatalog
@@ -21,6 +22,7 @@ from stoker.sandbox.compute.rules import ALLOWED, STATES, check_user_data, tag_o
 from stoker.sandbox.http_errors import ApiError, BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider, PortAddress, PortProvider, VolumeProvider
 from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
+from stoker.sandbox.store import copy_document
 
 Document = dict[str, Any]
 
@@ -123,7 +125,26 @@ class ComputeBackend:
         found = self.store.list(SERVER, project_id=project_id)
         return [s for s in (self._settle(server) for server in found) if s is not None]
 
-    def addresses(self, server: Document) -> list[PortAddress]:
+    def listed(self, project_id: str | None) -> list[Mapping[str, Any]]:
+        """`servers` for a listing that only reads them: the store's own documents
+        (`SandboxStore.scan`), copied and settled only when a transition is due."""
+        listed: list[Mapping[str, Any]] = []
+        for server in self.store.scan(SERVER, project_id=project_id):
+            if not self._due(server):
+                listed.append(server)
+            elif (settled := self._settle(copy_document(server))) is not None:
+                listed.append(settled)
+        return listed
+
+    def _due(self, server: Mapping[str, Any]) -> bool:
+        """Whether `_settle` would change the server now (a deletion or a transition)."""
+        now = self.hub.now()
+        deleted_at, ready_at = server.get("_deleted_at"), server.get("_ready_at")
+        return (deleted_at is not None and now >= deleted_at) or (
+            ready_at is not None and now >= ready_at
+        )
+
+    def addresses(self, server: Mapping[str, Any]) -> list[PortAddress]:
         ports = self.hub.find(PortProvider)
         if ports is None or not server["ports"]:
             return []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.compute.backend import ComputeBackend
@@ -135,7 +136,11 @@ def volume_attachment(ctx: RequestContext, server_id: str, entry: Document) -> D
     return shown
 
 
-def server(ctx: RequestContext, base: str, backend: ComputeBackend, document: Document) -> Document:
+def server(
+    ctx: RequestContext, base: str, backend: ComputeBackend, document: Mapping[str, Any]
+) -> Document:
+    """The server as Nova shows it; ``document`` is only read (a listing passes the
+    store's own)."""
     server_id = document["id"]
     flavor_doc = backend.store.get("compute.flavor", document["flavor_id"])
     if ctx.at_least(2, 47):

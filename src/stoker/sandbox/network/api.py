@@ -20,6 +20,7 @@ from stoker.sandbox.http_errors import ApiError, BadRequest
 from stoker.sandbox.network.backend import NeutronBackend
 from stoker.sandbox.network.records import Document, Records
 from stoker.sandbox.service import Operation, RequestContext, Service
+from stoker.sandbox.store import copy_document
 
 #: query parameters that are not filters
 CONTROL = {"fields", "limit", "marker", "sort_key", "sort_dir", "page_reverse", "verbose"}
@@ -196,14 +197,15 @@ class NeutronApi:
             if collection.before_list is not None:
                 with self.backend.transaction():
                     collection.before_list(ctx.project_id)
-            items = collection.records().all(_visible_to(ctx))
             filters: dict[str, list[str]] = {}
             for key, value in request.query_params.multi_items():
                 if key not in CONTROL:
                     filters.setdefault(key, []).append(value)
+            # filtered on the store's own documents, and only those kept are copied: a
+            # ``?device_id=`` lookup among hundreds of ports copies a few
             items = [
-                item
-                for item in items
+                copy_document(item)
+                for item in collection.records().scan(_visible_to(ctx))
                 if all(_matches(item, key, wanted) for key, wanted in filters.items())
             ]
             shown = [collection.view(item) for item in paginate(request, items)]

@@ -62,6 +62,11 @@ class Records:
         documents = self.store.list(self.kind)
         return [dict(d) for d in documents if self.visible(d, project)]
 
+    def scan(self, project: str | None) -> list[Mapping[str, Any]]:
+        """`all`, but the store's own documents (`SandboxStore.scan`): for a listing that
+        filters many and copies only what it shows. Never change one."""
+        return [d for d in self.store.scan(self.kind) if self.visible(d, project)]
+
     def where(self, test: Callable[[Document], bool]) -> list[Document]:
         """Every project's objects that pass ``test`` (the backend's own integrity checks
         look across projects, as Neutron's database constraints do)."""
