@@ -186,7 +186,8 @@ def _write(path: str) -> None:
         with open(temporary, "wb") as file:
             file.write(marshal.dumps((sys.version, _codes, _patterns)))
         os.replace(temporary, path)
-    except OSError:  # a read-only install: every process compiles, as without a cache
+    except (OSError, ValueError):  # a read-only install (or a value marshal refuses):
+        # every process compiles, as without a cache
         with contextlib.suppress(OSError):
             os.unlink(temporary)
 
