@@ -248,3 +248,13 @@ def test_re_compiles_through_the_cache_once_installed() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_re_keeps_its_own_compiler_if_its_steps_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache repeats `re`'s private steps; another Python's must not be trusted."""
+    assert codecache._same_steps()
+    real = codecache._re_compiler._code
+    monkeypatch.setattr(codecache._re_compiler, "_code", lambda parsed, flags: real(parsed, 0)[1:])
+    assert not codecache._same_steps()
+    monkeypatch.setattr(codecache._re_compiler, "_code", None)
+    assert not codecache._same_steps()

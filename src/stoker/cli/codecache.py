@@ -145,6 +145,18 @@ def _compiled_pattern(pattern: str | bytes, flags: int) -> tuple[Any, ...]:
     )
 
 
+def _same_steps() -> bool:
+    """Whether `re`'s private steps are still those `_compiled_pattern` repeats (checked on
+    one pattern): another Python keeps its own compiler rather than a wrong cache."""
+    try:
+        pattern = "(?P<a>x+)|[^y-z]"
+        final_flags, code, groups, groupindex, indexgroup = _compiled_pattern(pattern, 0)
+        made = _sre.compile(pattern, final_flags, code, groups, groupindex, indexgroup)
+        return bool(made == _re_compile(pattern, 0))
+    except Exception:  # noqa: BLE001 - any change there means: do not use the cache
+        return False
+
+
 def _keepable(pattern: str | bytes, flags: int) -> bool:
     """A pattern compiled while a module is imported (by its own code, or code it runs
     then), that cannot warn."""
@@ -230,7 +242,8 @@ def install() -> None:
         _read(path)
         atexit.register(_write, path)
     collections.eval = _eval  # type: ignore[attr-defined]
-    _re_compiler.compile = _compile_pattern
+    if _same_steps():
+        _re_compiler.compile = _compile_pattern
     dataclasses = sys.modules.get("dataclasses")
     if dataclasses is not None:
         dataclasses.exec = _exec  # type: ignore[attr-defined]
