@@ -6,7 +6,9 @@ from __future__ import annotations
 import builtins
 import collections
 import dataclasses
+import importlib.util
 import marshal
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -137,3 +139,122 @@ def test_dataclasses_is_given_the_cache_only_when_imported() -> None:
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+# ------------------------------------------------------------------ regular expressions
+PATTERNS: list[tuple[str | bytes, int]] = [
+    (r"^(?P<year>[0-9]{4})-(?P<month>[0-9][0-9]?)(?:T(?P<hour>\d+))?$", 0),
+    (r"(a|b)*?c\1", re.IGNORECASE),
+    ("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]", 0),
+    (r"\n  # a comment\n  (?P<word>\w+) \s* = \s* (?P<value>.*)", re.VERBOSE | re.MULTILINE),
+    (rb"^[ \t\f]*(?:[#\r\n]|$)", 0),
+    (r"(?i:straße)|[ǅ-ǆ]", re.UNICODE),
+    (r"(?<=x)y(?!z)|(?s:.)", re.ASCII),
+]
+
+
+@pytest.fixture
+def no_patterns(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[Any, int], Any]:
+    patterns: dict[tuple[Any, int], Any] = {}
+    monkeypatch.setattr(codecache, "_patterns", patterns)
+    monkeypatch.setattr(codecache, "_new", False)
+    return patterns
+
+
+def imported(directory: Path, *patterns: tuple[str | bytes, int]) -> list[re.Pattern[Any]]:
+    """``patterns`` compiled by a module's own code as it is imported (through the cache's
+    compiler: `re.compile` would answer from `re`'s cache of this process)."""
+    source = (
+        "import re\nfrom stoker.cli.codecache import _compile_pattern\n"
+        f"MADE = [_compile_pattern(p, f) for p, f in {patterns!r}]\n"
+    )
+    path = directory / f"made_{len(list(directory.glob('made_*.py')))}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    made: list[re.Pattern[Any]] = module.MADE
+    return made
+
+
+@pytest.mark.parametrize(("pattern", "flags"), PATTERNS)
+def test_patterns_are_those_re_compiles(
+    tmp_path: Path, pattern: str | bytes, flags: int, no_patterns: dict[tuple[Any, int], Any]
+) -> None:
+    """Pattern equality compares the matcher's code, not only the text and flags."""
+    plain = codecache._re_compile(pattern, flags)
+    [first] = imported(tmp_path, (pattern, flags))
+    assert list(no_patterns) == [(pattern, int(flags))] and codecache._new  # compiled, kept
+    kept = dict(no_patterns)
+    second = codecache._compile_pattern(pattern, flags)  # from the cache, at run time
+    assert no_patterns == kept
+    for made in (first, second):
+        assert made == plain
+        assert (made.pattern, made.flags, made.groups, made.groupindex) == (
+            plain.pattern,
+            plain.flags,
+            plain.groups,
+            plain.groupindex,
+        )
+    marshal.dumps(kept)  # what is kept can be written
+
+
+def test_only_patterns_compiled_by_an_import_are_kept(
+    no_patterns: dict[tuple[Any, int], Any],
+) -> None:
+    """A pattern compiled at run time may be a user's (a template's allowed_pattern)."""
+    assert codecache._compile_pattern("[a-z]+@example", 0).fullmatch("me@example")
+    assert not no_patterns and not codecache._new
+
+
+def test_a_pattern_that_may_warn_is_never_kept(
+    tmp_path: Path, no_patterns: dict[tuple[Any, int], Any]
+) -> None:
+    for _ in range(2):
+        with pytest.warns(FutureWarning, match="nested set"):
+            [made] = imported(tmp_path, ("[[a]", 0))
+        assert made.match("[")
+    assert not no_patterns
+
+
+def test_patterns_are_written_and_read_back(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    empty_cache: dict[tuple[str, str], Any],
+    no_patterns: dict[tuple[Any, int], Any],
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    imported(tmp_path, *PATTERNS)
+    kept = dict(no_patterns)
+    assert len(kept) == len(PATTERNS)
+    path = tmp_path / "cache.marshal"
+    codecache._write(str(path))
+    no_patterns.clear()
+    codecache._read(str(path))
+    assert no_patterns == kept
+    for pattern, flags in PATTERNS:
+        assert codecache._compile_pattern(pattern, flags) == codecache._re_compile(pattern, flags)
+
+
+def test_re_compiles_through_the_cache_once_installed() -> None:
+    import subprocess
+
+    script = (
+        "import re, stoker.cli\n"
+        "from stoker.cli import codecache\n"
+        "assert re._compiler.compile is codecache._compile_pattern\n"
+        "assert re.compile('a+b', re.I).fullmatch('AAb')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_re_keeps_its_own_compiler_if_its_steps_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache repeats `re`'s private steps; another Python's must not be trusted."""
+    assert codecache._same_steps()
+    real = codecache._re_compiler._code
+    monkeypatch.setattr(codecache._re_compiler, "_code", lambda parsed, flags: real(parsed, 0)[1:])
+    assert not codecache._same_steps()
+    monkeypatch.setattr(codecache._re_compiler, "_code", None)
+    assert not codecache._same_steps()

@@ -74,10 +74,13 @@ class Session:
         """The chosen cloud (``--os-cloud``, ``OS_CLOUD``, ``OS_*``), opened on first use."""
         if self._cloud is None:
             with collector_paused():
-                from stoker.cloud import Cloud, choose_cloud
+                from stoker.cloud.choice import choose_cloud
 
             choice = choose_cloud(self._os_cloud)
             if choice is not None:
+                with collector_paused():
+                    from stoker.cloud import Cloud
+
                 self._cloud = Cloud(choice, workers=max(8, self.settings.concurrency))
         return self._cloud
 

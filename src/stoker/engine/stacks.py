@@ -16,19 +16,18 @@ import string
 import uuid
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stoker import codes
 from stoker.definition.files import FilesMap, in_package
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases, planning, signals, testpoints, update
+from stoker.engine import leases, testpoints
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.operation import Operation
 from stoker.engine.operation import failure_reason as failure_reason
 from stoker.engine.operation import physical_name as physical_name
-from stoker.engine.plan import Plan
 from stoker.engine.queries import StackQueries
 from stoker.engine.resolution import ProviderCache, Resolution, resolve_types
 from stoker.engine.runtime import RuntimeContext
@@ -43,7 +42,7 @@ from stoker.engine.state import (
     Store,
 )
 from stoker.engine.tree_check import TreeCheck
-from stoker.engine.update import UpdateRequest as UpdateRequest
+from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackLimitReached
@@ -51,6 +50,9 @@ from stoker.errors import StackNotFound as StackNotFound
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import ChildStack
 from stoker.resources.registry import ResourceTypeRegistry
+
+if TYPE_CHECKING:
+    from stoker.engine.plan import Plan
 
 STACK_TYPE = "OS::Heat::Stack"
 _NAME_CHARS = string.ascii_letters + string.digits + "_.-"
@@ -356,6 +358,8 @@ class StackEngine:
             stack.action is Action.ROLLBACK
             and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
         ):
+            from stoker.engine import update
+
             return await update.resume_update(self, stack, fence, parent)
         operation = Operation(self, stack, None, parent)
         operation.attach(fence)
@@ -365,6 +369,8 @@ class StackEngine:
     # ------------------------------------------------------------------ update
     async def update(self, name_or_id: str, request: UpdateRequest) -> StackRecord:
         """Update a stack to a new definition (see `engine.update`)."""
+        from stoker.engine import update
+
         with frozen_heap():  # the new definition is loaded: reading the stack adds more
             stack = await self.find(name_or_id)
             await self._refuse_nested(stack, "update")
@@ -374,10 +380,14 @@ class StackEngine:
         self, stack: StackRecord, request: UpdateRequest, parent: Operation | None
     ) -> StackRecord:
         """Update a stack that an operation above owns (a nested stack's child)."""
+        from stoker.engine import update
+
         return await update.update(self, stack, request, parent=parent)
 
     def plan_create(self, definition: StackDefinition, base_dir: str | None = None) -> Plan:
         """The plan of a create: every enabled resource added (``stack create --dry-run``)."""
+        from stoker.engine import planning
+
         now = leases.now_utc()
         stack = StackRecord(
             id="",
@@ -400,6 +410,8 @@ class StackEngine:
     ) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim); with
         ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`)."""
+        from stoker.engine import planning, update
+
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -494,7 +506,11 @@ class StackEngine:
     # ------------------------------------------------------------------ signals
     async def signal_with_token(self, token: str, details: Any) -> tuple[str, str]:
         """Signal the resource holding ``token``; returns (stack, resource)."""
+        from stoker.engine import signals
+
         return await signals.signal_with_token(self, token, details)
 
     async def signal(self, name_or_id: str, resource_name: str, details: Any) -> None:
+        from stoker.engine import signals
+
         await signals.signal(self, name_or_id, resource_name, details)

@@ -30,13 +30,14 @@ import hmac
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stoker.errors import DatabaseError, SecretKeyError
 from stoker.store.jsontext import dumps, loads
 
 if TYPE_CHECKING:  # cryptography (~7 MB resident) is imported on the first seal or unseal
+    from pathlib import Path
+
     from cryptography.fernet import Fernet
     from sqlalchemy.engine import Connection
 
@@ -62,10 +63,28 @@ def is_sealed(value: Any) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class KeySource:
-    """Where the key comes from: the environment (``path`` None) or a file."""
+    """Where the key comes from: the environment (``file`` None) or a file.
 
-    path: Path | None
-    description: str
+    Kept as the file's name: reading the key needs nothing more, and `pathlib` (with the
+    `urllib.parse` and `ipaddress` it imports, ~17 M instructions) is then imported only
+    by what asks for `path` or the default `description` (a key file made, rotated, or
+    an error said)."""
+
+    file: str | None
+    #: how to name the source in messages; None: "the key file PATH"
+    named: str | None = None
+
+    @property
+    def path(self) -> Path | None:
+        if self.file is None:
+            return None
+        from pathlib import Path
+
+        return Path(self.file)
+
+    @property
+    def description(self) -> str:
+        return self.named if self.named is not None else f"the key file {self.path}"
 
 
 def key_source(sqlite_file: str | None) -> KeySource:
@@ -74,14 +93,13 @@ def key_source(sqlite_file: str | None) -> KeySource:
         return KeySource(None, f"${KEY_ENV}")
     explicit = os.environ.get(KEY_FILE_ENV, "").strip()
     if explicit:
-        return KeySource(Path(explicit), f"the key file {explicit} (${KEY_FILE_ENV})")
+        return KeySource(explicit, f"the key file {explicit} (${KEY_FILE_ENV})")
     if sqlite_file:
-        path = Path(sqlite_file + ".key")
-        return KeySource(path, f"the key file {path}")
+        return KeySource(sqlite_file + ".key")
     import platformdirs  # only here: a SQLite store's key is beside its file
 
     path = platformdirs.user_data_path("stoker", appauthor=False) / "secret.key"
-    return KeySource(path, f"the key file {path}")
+    return KeySource(str(path))
 
 
 class Sealer:
@@ -167,10 +185,11 @@ def new_key() -> bytes:
 
 def read_key(source: KeySource) -> bytes | None:
     """The key at ``source``, or None if its file does not exist."""
-    if source.path is None:
+    if source.file is None:
         return os.environ[KEY_ENV].strip().encode("ascii", "replace")
     try:
-        return source.path.read_bytes().strip()
+        with open(source.file, "rb") as handle:
+            return handle.read().strip()
     except FileNotFoundError:
         return None
     except OSError as error:
