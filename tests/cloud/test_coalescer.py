@@ -71,7 +71,7 @@ def _polled(listings: list[float], answers: list[bool], late: float = 0.0) -> li
     took = iter(listings)
 
     class Polled(Server):
-        async def building(self, server: str) -> bool:
+        async def building(self, server: str, spacing: float) -> bool:
             await asyncio.sleep(next(took))
             return next(answered)
 
@@ -119,3 +119,37 @@ def test_a_late_answer_does_not_bring_a_burst_of_asks() -> None:
     assert pauses[1] == pytest.approx(0.0, abs=0.01)
     assert pauses[2] == pytest.approx(0.09, abs=0.01)
     assert len(pauses) == 3
+
+
+def _call_gaps(spacings: list[float | None], default: float) -> list[float]:
+    """The times between the starts of the calls a coalescer spaced ``default`` makes for
+    asks one after another, each with its own spacing (None: the coalescer's)."""
+    import time
+
+    starts: list[float] = []
+
+    def fetch(connection: Any, asked: list[str]) -> dict[str, str]:
+        starts.append(time.monotonic())
+        return {key: key for key in asked}
+
+    coalescer: Coalescer[str, str] = Coalescer(
+        _Cloud(),  # type: ignore[arg-type]
+        "test.fetch",
+        fetch,
+        spacing=default,
+    )
+
+    async def run() -> None:
+        for index, spacing in enumerate(spacings):
+            await coalescer.ask(f"k{index}", spacing=spacing)
+
+    asyncio.run(run())
+    return [later - earlier for earlier, later in zip(starts, starts[1:], strict=False)]
+
+
+def test_an_ask_may_space_the_calls_closer() -> None:
+    """A poller with short delays has the listing sooner than the coalescer's spacing;
+    one without a spacing of its own waits the coalescer's."""
+    gaps = _call_gaps([0.02, 0.02, None], default=0.3)
+    assert 0.015 <= gaps[0] < 0.2, gaps
+    assert gaps[1] >= 0.29, gaps

@@ -10,8 +10,9 @@ reached 0.25-0.3 s by then, so such a thing was seen up to 0.3 s late (a server 
 1.0 s was seen at 1.29 s; now at 1.0 s or 1.12 s). Holding costs nine polls more over
 any wait longer than a few seconds, whatever its length (42 in the first minute instead
 of 33; every 3 s after either way). A server's polls are one shared listing of the
-project's servers in BUILD (at most twenty a second for the whole process, whatever the
-number of servers), so a real cloud sees that same bounded rate; a slow volume or load
+project's servers in BUILD, whatever the number of servers: at most fifty a second for
+the whole process while servers are in their first second, under two a second once
+their delays reach 3 s. A real cloud sees that same bounded rate; a slow volume or load
 balancer is still polled every 3 s once the wait is long.
 """
 

@@ -43,7 +43,8 @@ class Coalescer(Generic[K, V]):
         self.fetch = fetch
         #: the most keys one call carries (a URL of ids has a length)
         self.size = size
-        #: the least time between the starts of two calls (a poll of many needs no more)
+        #: the least time between the starts of two calls (a poll of many needs no more);
+        #: an ask may give its own, and the least of the waiting asks' holds
         self.spacing = spacing
         #: how many calls may be in flight at once (more than one: keys beyond one call's
         #: ``size`` are asked for at the same time, not one call after another)
@@ -51,21 +52,28 @@ class Coalescer(Generic[K, V]):
         #: how many calls were made (for tests and figures)
         self.calls = 0
         self._pending: dict[K, list[asyncio.Future[V | None]]] = {}
+        #: the spacing each waiting key's asks gave (the least of them)
+        self._spacings: dict[K, float] = {}
         self._runner: asyncio.Task[None] | None = None
         #: the calls in flight beside the runner (``parallel`` above one)
         self._calls: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last = -math.inf
 
-    async def ask(self, key: K) -> V | None:
+    async def ask(self, key: K, *, spacing: float | None = None) -> V | None:
         """The value for ``key`` from a call that starts after this ask; a failed call's
-        error is raised to every waiter of it."""
+        error is raised to every waiter of it. ``spacing``: this ask's own least time
+        between two calls' starts, in place of the coalescer's (a poller that waits
+        longer between its asks needs the listing less often)."""
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new event loop (one per operation in tests)
             self._loop, self._pending, self._runner, self._last = loop, {}, None, -math.inf
-            self._calls = set()
+            self._calls, self._spacings = set(), {}
         future: asyncio.Future[V | None] = loop.create_future()
         self._pending.setdefault(key, []).append(future)
+        if spacing is not None:
+            known = self._spacings.get(key)
+            self._spacings[key] = spacing if known is None else min(known, spacing)
         if self._runner is None or self._runner.done():
             self._runner = loop.create_task(self._run())
         return await future
@@ -79,11 +87,13 @@ class Coalescer(Generic[K, V]):
             if len(self._calls) >= self.parallel:
                 await asyncio.wait(self._calls, return_when=asyncio.FIRST_COMPLETED)
                 continue
-            wait = self._last + self.spacing - loop.time()
+            wait = self._last + self._spacing() - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
             keys = list(self._pending)[: self.size]
             waiting = {key: self._pending.pop(key) for key in keys}
+            for key in keys:
+                self._spacings.pop(key, None)
             self._last = loop.time()
             self.calls += 1
             if self.parallel == 1:
@@ -92,6 +102,16 @@ class Coalescer(Generic[K, V]):
                 call = loop.create_task(self._call(keys, waiting))
                 self._calls.add(call)
                 call.add_done_callback(self._done)
+
+    def _spacing(self) -> float:
+        """The least spacing a waiting ask holds to (the coalescer's for an ask without
+        its own)."""
+        if not self._spacings:
+            return self.spacing
+        least = min(self._spacings.values())
+        if len(self._spacings) < len(self._pending):
+            least = min(least, self.spacing)
+        return least
 
     def _done(self, call: asyncio.Task[None]) -> None:
         self._calls.discard(call)
