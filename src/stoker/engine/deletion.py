@@ -11,7 +11,10 @@ one is deleted.
 A delete has no definition at hand and rebuilding one from the stored template costs as
 much as loading the template did (a tenth of a 10,000-resource delete), so it is rebuilt
 only when the stored template gives the resource a policy at all: without one, the
-answer is "delete" whatever the rebuilt definition would say."""
+answer is "delete" whatever the rebuilt definition would say.
+
+`remove` is a delete's effect under that policy: the handler, the child stack, or
+nothing (Retain)."""
 
 from __future__ import annotations
 
@@ -19,8 +22,11 @@ import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from stoker.engine.nested import NestedFailure
+from stoker.engine.state import ResourceRecord, Status
 from stoker.errors import FunctionError, StokerError
 from stoker.functions.base import Unresolved, resolve
+from stoker.resources.base import ResourceFailure, ResourcePlugin
 
 if TYPE_CHECKING:
     from stoker.definition.stack import StackDefinition
@@ -138,3 +144,42 @@ def kept_policy(kept: Any) -> str | None:
     replacement begun before stoker kept it: the current definition's is read then)."""
     found = kept.get("deletion_policy") if isinstance(kept, dict) else None
     return found if found in POLICIES else None
+
+
+async def remove(operation: Operation, record: ResourceRecord, policy: str | None = None) -> None:
+    """The effect of deleting a resource: its nested stack, or its plugin's delete;
+    none at all under ``deletion_policy: Retain``, as Heat skips the handler (the
+    physical resource, or the child stack, is left where it is). ``policy``: the one
+    a replacement kept with the old resource it deletes (else read now, `deletion`)."""
+    if policy is None:
+        policy = await policy_of(operation, record.name)
+    if policy == "retain":
+        return
+    child_id = record.data.get("child_id")
+    if child_id:
+        child = await asyncio.to_thread(
+            operation.engine.store.get_stack, str(child_id), operation.stack.project
+        )
+        if child is not None and child.deleted_at is None:
+            result = await operation.engine.delete_stack(child, operation)
+            if result.status is not Status.COMPLETE:
+                inner = operation.engine.failed_children.pop(result.id, None)
+                raise NestedFailure(result, inner)
+        return
+    plugin = operation.engine.plugin_of(record)
+    if plugin is None and record.physical_id is not None:
+        from stoker.engine.resolution import cloud_type_names, type_not_runnable
+
+        if record.type in cloud_type_names():  # never forget what lives in a cloud
+            raise ResourceFailure(type_not_runnable(record.type))
+    if plugin is not None:
+        snapshot = plugin.snapshot_delete and policy == "snapshot"
+        if not snapshot and type(plugin).delete is ResourcePlugin.delete:
+            # the base handler does nothing: no context (nor a random physical name)
+            # is made for it, as for each of 10,000 OS::Heat::None
+            return
+        context = operation.resource_context(record, record.properties, plugin)
+        if snapshot:
+            await plugin.snapshot_and_delete(context)
+        else:
+            await plugin.delete(context)

@@ -42,7 +42,6 @@ from stoker.errors import (
     FunctionError,
     OperationCancelled,
     PropertyError,
-    ResourceFailure,
     StokerError,
 )
 from stoker.functions.base import OMIT, resolve
@@ -581,12 +580,12 @@ class Operation:
 
     async def delete_one(self, name: str) -> None:
         async def delete(record: ResourceRecord) -> dict[str, Any]:
-            await self.remove(record)
+            await deletion.remove(self, record)
             kept = record.data.get(REPLACED)
             if isinstance(kept, dict):
                 # A replacement whose old resource was never cleaned up (the update
                 # failed after it): that one goes too, or it would be left behind.
-                await self.remove(restored(record, kept), deletion.kept_policy(kept))
+                await deletion.remove(self, restored(record, kept), deletion.kept_policy(kept))
             return {}
 
         record = self.records[name]
@@ -596,41 +595,3 @@ class Operation:
             and self.internal(self.engine.plugin_of(record))
         )
         await self.act(name, Action.DELETE, delete, internal=internal)
-
-    async def remove(self, record: ResourceRecord, policy: str | None = None) -> None:
-        """The effect of deleting a resource: its nested stack, or its plugin's delete;
-        none at all under ``deletion_policy: Retain``, as Heat skips the handler (the
-        physical resource, or the child stack, is left where it is). ``policy``: the one
-        a replacement kept with the old resource it deletes (else read now, `deletion`)."""
-        if policy is None:
-            policy = await deletion.policy_of(self, record.name)
-        if policy == "retain":
-            return
-        child_id = record.data.get("child_id")
-        if child_id:
-            child = await asyncio.to_thread(
-                self.engine.store.get_stack, str(child_id), self.stack.project
-            )
-            if child is not None and child.deleted_at is None:
-                result = await self.engine.delete_stack(child, self)
-                if result.status is not Status.COMPLETE:
-                    inner = self.engine.failed_children.pop(result.id, None)
-                    raise nested.NestedFailure(result, inner)
-            return
-        plugin = self.engine.plugin_of(record)
-        if plugin is None and record.physical_id is not None:
-            from stoker.engine.resolution import cloud_type_names, type_not_runnable
-
-            if record.type in cloud_type_names():  # never forget what lives in a cloud
-                raise ResourceFailure(type_not_runnable(record.type))
-        if plugin is not None:
-            snapshot = plugin.snapshot_delete and policy == "snapshot"
-            if not snapshot and type(plugin).delete is ResourcePlugin.delete:
-                # the base handler does nothing: no context (nor a random physical name)
-                # is made for it, as for each of 10,000 OS::Heat::None
-                return
-            context = self.resource_context(record, record.properties, plugin)
-            if snapshot:
-                await plugin.snapshot_and_delete(context)
-            else:
-                await plugin.delete(context)

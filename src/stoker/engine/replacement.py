@@ -111,7 +111,7 @@ async def _discard(operation: Operation, record: ResourceRecord) -> None:
     """Delete a resource that is in no record's future: a failed replacement's leftovers."""
     current = replace(record, data={k: v for k, v in record.data.items() if k != REPLACED})
     try:
-        await operation.remove(current)
+        await deletion.remove(operation, current)
     except (ResourceFailure, StokerError) as error:
         raise ResourceFailure(
             f"the failed replacement {record.physical_id} could not be deleted: {error}"
@@ -141,7 +141,7 @@ async def delete_replaced(operation: Operation, name: str) -> None:
     await operation.write(WriteBatch(events=[event(Status.IN_PROGRESS, "state changed")]))
     await operation.claim().confirm(operation.engine.store)
     try:
-        await operation.remove(old, deletion.kept_policy(kept))
+        await deletion.remove(operation, old, deletion.kept_policy(kept))
     except BaseException as error:
         reason = failure_reason(name, error)
         await asyncio.shield(operation.write(WriteBatch(events=[event(Status.FAILED, reason)])))
@@ -183,7 +183,7 @@ async def swap_back(operation: Operation, name: str) -> None:
 
 def _removing(operation: Operation, record: ResourceRecord, policy: str) -> Any:
     async def effect(current: ResourceRecord) -> dict[str, Any]:
-        await operation.remove(record, policy)
+        await deletion.remove(operation, record, policy)
         return {"physical_id": None}  # gone: a resumed rollback must not delete it again
 
     return effect

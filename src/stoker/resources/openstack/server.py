@@ -16,6 +16,7 @@ from stoker.cloud.batch import Coalescer
 from stoker.cloud.rest import find_id, request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
+from stoker.resources.openstack import server_listings as listings
 from stoker.resources.openstack.base import (
     PENDING,
     CloudResource,
@@ -184,7 +185,7 @@ class Server(NovaResource):
             coalescer = self.cloud.coalescer(
                 "compute.list_servers detail by name",
                 lambda: Coalescer(
-                    self.cloud, "compute.list_servers", _detail_by_name, size=25, parallel=4
+                    self.cloud, "compute.list_servers", listings.detail_by_name, size=25, parallel=4
                 ),
             )
             try:
@@ -202,7 +203,7 @@ class Server(NovaResource):
         coalescer = self.cloud.coalescer(
             "compute.list_servers",
             lambda: Coalescer(
-                self.cloud, "compute.list_servers", _listed, size=10**6, spacing=POLL.first
+                self.cloud, "compute.list_servers", listings.listed, size=10**6, spacing=POLL.first
             ),
         )
         delays = POLL.delays()
@@ -226,7 +227,11 @@ class Server(NovaResource):
         coalescer = self.cloud.coalescer(
             "compute.list_servers status=BUILD",
             lambda: Coalescer(
-                self.cloud, "compute.list_servers", _in_build, size=10**6, spacing=POLL.first
+                self.cloud,
+                "compute.list_servers",
+                listings.in_build,
+                size=10**6,
+                spacing=POLL.first,
             ),
         )
         try:
@@ -259,7 +264,7 @@ class Server(NovaResource):
         coalescer = self.cloud.coalescer(
             "network.list_ports by device",
             lambda: Coalescer(
-                self.cloud, "network.list_ports", _ports_of_devices, size=40, parallel=4
+                self.cloud, "network.list_ports", listings.ports_of_devices, size=40, parallel=4
             ),
         )
         return list(await coalescer.ask(server) or [])
@@ -475,68 +480,6 @@ class Server(NovaResource):
         if name == "os_collect_config":
             return {}
         return shown.get(name)
-
-
-def _in_build(connection: Any, servers: list[str]) -> dict[str, bool]:
-    """Which of ``servers`` the project's listing of servers in BUILD holds (one call
-    whatever their number; the listing's ids only, not each server's detail)."""
-    body = request(
-        connection,
-        "compute",
-        "GET",
-        "/servers",
-        "compute.list_servers",
-        params={"status": "BUILD"},
-    )
-    listed = {str(s.get("id")) for s in (body or {}).get("servers") or []}
-    return {server: True for server in servers if server in listed}
-
-
-def _detail_by_name(
-    connection: Any, servers: list[tuple[str, str]]
-) -> dict[tuple[str, str], dict[str, Any]]:
-    """Each of ``servers`` (id, name) as the project's detail listing shows it: one call
-    whatever their number, filtered by their names (Nova's ``name`` is a regular
-    expression: anchored, escaped, exact); a server the listing leaves out is not
-    answered (another of the same name may be listed: each is matched by its id)."""
-    names = sorted({name for _, name in servers})
-    pattern = "^(" + "|".join(re.escape(name) for name in names) + ")$"
-    body = request(
-        connection,
-        "compute",
-        "GET",
-        "/servers/detail",
-        "compute.list_servers",
-        params={"name": pattern},
-    )
-    listed = {str(s.get("id")): s for s in (body or {}).get("servers") or []}
-    return {key: dict(listed[key[0]]) for key in servers if key[0] in listed}
-
-
-def _listed(connection: Any, servers: list[str]) -> dict[str, bool]:
-    """Which of ``servers`` the project's listing holds (False: not listed, and the
-    listing is whole; a listing cut into pages answers only for the servers it shows)."""
-    body = request(connection, "compute", "GET", "/servers", "compute.list_servers") or {}
-    listed = {str(s.get("id")) for s in body.get("servers") or []}
-    whole = not any(link.get("rel") == "next" for link in body.get("servers_links") or [])
-    return {server: server in listed for server in servers if server in listed or whole}
-
-
-def _ports_of_devices(connection: Any, servers: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """Neutron's ports of each of ``servers`` (one listing, the ids as repeated filters)."""
-    body = request(
-        connection,
-        "network",
-        "GET",
-        "/ports",
-        "network.list_ports",
-        params={"device_id": servers},
-    )
-    found: dict[str, list[dict[str, Any]]] = {server: [] for server in servers}
-    for port in (body or {}).get("ports") or []:
-        if port.get("device_id") in found:
-            found[str(port["device_id"])].append(port)
-    return found
 
 
 def _ports_of(connection: Any, entry: Mapping[str, Any], ports: list[Any]) -> list[str]:

@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from stoker.sandbox.compute.actions import ACTIONS
 from stoker.sandbox.compute.catalog import ComputeCatalog
 from stoker.sandbox.compute.rules import ALLOWED, STATES, check_user_data, tag_ok
 from stoker.sandbox.http_errors import ApiError, BadRequest, Conflict, NotFound, OverQuota
@@ -85,7 +86,7 @@ class ComputeBackend:
             return server
         status = server.pop("_next")
         server["_ready_at"] = None
-        self._enter(server, status)
+        self.enter(server, status)
         if status == "ERROR":
             server["fault"] = {
                 "code": 500,
@@ -97,12 +98,12 @@ class ComputeBackend:
         self.store.put(SERVER, server["id"], server)
         return server
 
-    def _enter(self, server: Document, status: str) -> None:
+    def enter(self, server: Document, status: str) -> None:
         vm_state, power_state = STATES[status]
         server.update(status=status, vm_state=vm_state, power_state=power_state, task_state=None)
         server["updated"] = iso_time(self.hub.now())
 
-    def _transition(
+    def transition(
         self, server: Document, status: str, task_state: str, then: str, vm_state: str | None = None
     ) -> None:
         """Enter a transitional ``status`` now and ``then`` after the build delay."""
@@ -161,7 +162,7 @@ class ComputeBackend:
             flavor = self.catalog.flavor(flavor_ref)
         except NotFound:
             raise BadRequest(f"Flavor {flavor_ref} could not be found.") from None
-        image_id = self._image(ctx, body)
+        image_id = self.image_of(ctx, body)
         key_name = body.get("key_name")
         if key_name is not None:
             try:
@@ -225,7 +226,7 @@ class ComputeBackend:
         }
         faults = self.hub.config.faults
         fails = faults is not None and faults.server_fails(name)
-        self._transition(server, "BUILD", "spawning", "ERROR" if fails else "ACTIVE")
+        self.transition(server, "BUILD", "spawning", "ERROR" if fails else "ACTIVE")
         with self.store.transaction():
             if group_id:
                 try:
@@ -237,7 +238,7 @@ class ComputeBackend:
             self.store.insert(SERVER, server_id, server, ctx.project_id)
         return self._settle(server) or server
 
-    def _image(self, ctx: RequestContext, body: Document) -> str:
+    def image_of(self, ctx: RequestContext, body: Document) -> str:
         image_ref = str(body.get("imageRef") or "").rstrip("/").rsplit("/", 1)[-1]
         mappings = body.get("block_device_mapping_v2") or []
         boots_from_volume = any(
@@ -419,95 +420,13 @@ class ComputeBackend:
                     f"Cannot '{action}' instance {server_id} while it is in vm_state "
                     f"{server['vm_state']}"
                 )
-        getattr(self, "_" + action.replace("-", "_").lower())(ctx, server, args)
+        ACTIONS[action.replace("-", "_").lower()](self, ctx, server, args)
         snapshot = server.pop("_snapshot_id", None)  # an answer, not part of the server
         self.store.put(SERVER, server_id, server)
         result = self._settle(server) or server
         if snapshot is not None:
             result["_snapshot_id"] = snapshot
         return result
-
-    def _resize(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        flavor_ref = str((args or {}).get("flavorRef") or "").rstrip("/").rsplit("/", 1)[-1]
-        if not flavor_ref:
-            raise BadRequest("Resize requests require 'flavorRef' attribute.")
-        try:
-            flavor = self.catalog.flavor(flavor_ref)
-        except NotFound:
-            raise BadRequest(f"Flavor {flavor_ref} could not be found.") from None
-        if flavor["id"] == server["flavor_id"]:
-            raise BadRequest("When resizing, instances must change flavor!")
-        old = self.catalog.flavor(server["flavor_id"])
-        for resource, key in (("cores", "vcpus"), ("ram", "ram")):
-            limit = self.quota(resource)
-            grow = flavor[key] - old[key]
-            if limit >= 0 and grow > 0 and self.usage(ctx.project_id)[resource] + grow > limit:
-                raise OverQuota(f"Quota exceeded for {resource}: Requested {grow}")
-        server["_old_flavor_id"] = server["flavor_id"]
-        server["flavor_id"] = flavor["id"]
-        self._transition(server, "RESIZE", "resize_prep", "VERIFY_RESIZE")
-
-    def _confirmresize(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        server.pop("_old_flavor_id", None)
-        self._enter(server, "ACTIVE")
-
-    def _revertresize(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        server["flavor_id"] = server.pop("_old_flavor_id", server["flavor_id"])
-        self._transition(server, "REVERT_RESIZE", "resize_reverting", "ACTIVE")
-
-    def _reboot(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        kind = str((args or {}).get("type", "")).upper()
-        if kind not in ("SOFT", "HARD"):
-            raise BadRequest("Invalid input for field/attribute type.")
-        status = "REBOOT" if kind == "SOFT" else "HARD_REBOOT"
-        self._transition(
-            server, status, "rebooting" if kind == "SOFT" else "rebooting_hard", "ACTIVE"
-        )
-
-    def _rebuild(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        args = args or {}
-        server["image_id"] = self._image(ctx, {"imageRef": args.get("imageRef")})
-        if "name" in args:
-            server["name"] = str(args["name"])
-        if isinstance(args.get("metadata"), dict):
-            server["metadata"] = dict(args["metadata"])
-        self._transition(server, "REBUILD", "rebuilding", "ACTIVE")
-
-    def _createimage(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        args = args or {}
-        name = args.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise BadRequest("Invalid input for field/attribute name.")
-        images = self.hub.find(ImageProvider)
-        if images is None:
-            raise BadRequest("Image service is not available.")
-        server["_snapshot_id"] = images.snapshot(
-            ctx.project_id, name, server["id"], server["image_id"], args.get("metadata")
-        )
-
-    def _os_stop(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        self._enter(server, "SHUTOFF")
-
-    def _os_start(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        self._enter(server, "ACTIVE")
-
-    def _suspend(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        self._enter(server, "SUSPENDED")
-
-    def _resume(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        self._enter(server, "ACTIVE")
-
-    def _pause(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        self._enter(server, "PAUSED")
-
-    def _unpause(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        self._enter(server, "ACTIVE")
-
-    def _lock(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        server["locked"] = True
-
-    def _unlock(self, ctx: RequestContext, server: Document, args: Any) -> None:
-        server["locked"] = False
 
     # -- interfaces and volumes ---------------------------------------------------------
 
