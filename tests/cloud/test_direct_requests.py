@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from keystoneauth1 import adapter as ksa_adapter
 from keystoneauth1 import exceptions as ksa
 from keystoneauth1 import plugin, session
@@ -222,3 +224,32 @@ def test_configuration_that_adds_to_a_request_is_left_to_keystoneauth(endpoint: 
     assert sender.send(plain, "GET", "/thing").status_code == 200
     keystone.session.trust_env = True  # requests would read the environment
     assert sender.send(plain, "GET", "/thing") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(direct._PLAIN_URL, fullmatch=True))
+def test_a_plain_url_is_the_one_requests_prepares(url: str) -> None:
+    """Where `direct` skips requests' `prepare_url` (no query, a URL its pattern calls
+    plain), the URL and the path sent are the ones requests would have made."""
+    import requests
+
+    prepared = requests.PreparedRequest()
+    prepared.prepare_url(url, None)
+    match = direct._PLAIN_URL.fullmatch(url)
+    assert match is not None
+    assert (prepared.url, prepared.path_url) == (url, match["path"])
+
+
+def test_a_pool_the_pool_manager_closed_is_not_used_again(opened: Cloud) -> None:
+    """The pool kept for an origin is got again once it is closed (urllib3 1.x closes
+    the pools its manager stops keeping beyond a few)."""
+    connection = opened.connection()
+    sender = direct.of(connection)
+    assert sender is not None
+    assert sender.send(connection.network, "GET", "/networks").status_code == 200
+    [(adapter, pool)] = [entry for key, entry in sender._pools.items() if "http" in key[0]]
+    adapter.poolmanager.clear()  # as urllib3 1.x evicts one: out of its keeping, closed
+    pool.close()
+    assert sender.send(connection.network, "GET", "/networks").status_code == 200
+    [(_, again)] = [entry for key, entry in sender._pools.items() if "http" in key[0]]
+    assert again is not pool and again.pool is not None

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -41,6 +42,16 @@ _LOGGERS = tuple(
         "keystoneauth.session.request-id",
     )
 )
+#: a URL requests' `prepare_url` gives back as it is (its path as the path to send): an
+#: http(s) URL of a lower-case host name or IPv4 address, a port without a leading zero,
+#: and a path of unreserved characters with no dot segment; without a query
+_PLAIN_URL = re.compile(
+    r"(?P<origin>https?://[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?"
+    r"(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?)"
+    r"(?P<path>(?:/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+/?|/)"
+)
+#: the mounts requests' session has of itself: an adapter for each scheme
+_SCHEME_MOUNTS = frozenset({"http://", "https://"})
 #: the statuses keystoneauth follows (`Session._REDIRECT_STATUSES`)
 _REDIRECTS = frozenset({301, 302, 303, 305, 307, 308})
 
@@ -100,6 +111,10 @@ class Direct:
         #: each adapter's route (None: keystoneauth sends its requests), by its id (the
         #: adapter is kept with it: an id is another object's once the first is gone)
         self._routes: dict[int, tuple[Any, _Route | None]] = {}
+        #: requests' adapter and urllib3's pool for an origin (with the TLS settings they
+        #: were got with), until the pool is closed (urllib3 1.x closes the pools its
+        #: manager stops keeping; 2.x leaves them open, and usable)
+        self._pools: dict[tuple[str, Any, Any], tuple[Any, Any]] = {}
 
     def send(
         self,
@@ -155,21 +170,35 @@ class Direct:
             headers["Content-Length"] = str(len(data))
         elif method not in ("GET", "HEAD"):
             headers["Content-Length"] = "0"
-        prepared = requests.PreparedRequest()
-        prepared.prepare_url(url, params)
         verify = self.keystone.verify if self.keystone.verify is not None else self.session.verify
         cert = self.keystone.cert or self.session.cert
-        adapter = self.session.get_adapter(prepared.url)
-        try:
-            pool = adapter.get_connection_with_tls_context(prepared, verify, proxies={}, cert=cert)
-        except LocationValueError as error:  # requests' InvalidURL, to keystoneauth
-            message = f"Unexpected exception for {url}: {error}"
-            raise ksa.UnknownConnectionError(message, error) from None
-        adapter.cert_verify(pool, prepared.url, verify, cert)
+        plain = None if params else _PLAIN_URL.fullmatch(url)
+        prepared = requests.PreparedRequest()
+        if plain is not None:  # what prepare_url would make of it, without its parsing
+            prepared.url, path_url = url, plain["path"]
+            key = (plain["origin"], verify, cert)
+        else:
+            prepared.prepare_url(url, params)
+            path_url, key = prepared.path_url, None
+        known = self._pools.get(key) if key is not None else None
+        if known is not None and known[1].pool is not None:  # still open
+            adapter, pool = known
+        else:
+            adapter = self.session.get_adapter(prepared.url)
+            try:
+                pool = adapter.get_connection_with_tls_context(
+                    prepared, verify, proxies={}, cert=cert
+                )
+            except LocationValueError as error:  # requests' InvalidURL, to keystoneauth
+                message = f"Unexpected exception for {url}: {error}"
+                raise ksa.UnknownConnectionError(message, error) from None
+            adapter.cert_verify(pool, prepared.url, verify, cert)
+            if key is not None and set(self.session.adapters) <= _SCHEME_MOUNTS:
+                self._pools[key] = (adapter, pool)  # no mount of a path's own to miss
         try:
             response = pool.urlopen(
                 method=method,
-                url=prepared.path_url,
+                url=path_url,
                 body=data,
                 headers=headers,
                 redirect=False,
