@@ -8,8 +8,9 @@ and only a chosen cloud needs the connection (and its thread pool and retries).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from stoker.lazy import names_from
 
 if TYPE_CHECKING:
     from stoker.cloud.backoff import Backoff
@@ -27,10 +28,4 @@ _WHERE = {
 __all__ = ["HOW_TO_CHOOSE", "Backoff", "Cloud", "CloudChoice", "choose_cloud"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # found directly from now on
-    return value
+__getattr__ = names_from(__name__, _WHERE)

@@ -11,10 +11,13 @@ from stoker.sandbox.http_errors import BadRequest, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider
 from stoker.sandbox.service import RequestContext
 
+Document = dict[str, Any]
+
 if TYPE_CHECKING:
     from stoker.sandbox.compute.backend import ComputeBackend
 
-Document = dict[str, Any]
+    #: an action: what it does to the server document `ComputeBackend.act` saves after
+    Action = Callable[[ComputeBackend, RequestContext, Document, Any], None]
 
 
 def _resize(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
@@ -85,52 +88,38 @@ def _createimage(backend: ComputeBackend, ctx: RequestContext, server: Document,
     )
 
 
-def _os_stop(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    backend.enter(server, "SHUTOFF")
+def _entering(status: str) -> Action:
+    """An action that puts the server in ``status`` at once (stop, start, suspend...)."""
+
+    def enter(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
+        backend.enter(server, status)
+
+    return enter
 
 
-def _os_start(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    backend.enter(server, "ACTIVE")
+def _locking(locked: bool) -> Action:
+    """An action that locks or unlocks the server."""
 
+    def lock(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
+        server["locked"] = locked
 
-def _suspend(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    backend.enter(server, "SUSPENDED")
-
-
-def _resume(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    backend.enter(server, "ACTIVE")
-
-
-def _pause(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    backend.enter(server, "PAUSED")
-
-
-def _unpause(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    backend.enter(server, "ACTIVE")
-
-
-def _lock(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    server["locked"] = True
-
-
-def _unlock(backend: ComputeBackend, ctx: RequestContext, server: Document, args: Any) -> None:
-    server["locked"] = False
+    return lock
 
 
 #: by the action's name, lower case with "-" as "_" (Nova's ``os-stop`` is ``os_stop``)
-ACTIONS: dict[str, Callable[[ComputeBackend, RequestContext, Document, Any], None]] = {
+ACTIONS: dict[str, Action] = {
     "resize": _resize,
     "confirmresize": _confirmresize,
     "revertresize": _revertresize,
     "reboot": _reboot,
     "rebuild": _rebuild,
     "createimage": _createimage,
-    "os_stop": _os_stop,
-    "os_start": _os_start,
-    "suspend": _suspend,
-    "resume": _resume,
-    "pause": _pause,
-    "unpause": _unpause,
-    "lock": _lock,
-    "unlock": _unlock,
+    "os_stop": _entering("SHUTOFF"),
+    "os_start": _entering("ACTIVE"),
+    "suspend": _entering("SUSPENDED"),
+    "resume": _entering("ACTIVE"),
+    "pause": _entering("PAUSED"),
+    "unpause": _entering("ACTIVE"),
+    "lock": _locking(True),
+    "unlock": _locking(False),
 }
