@@ -1,9 +1,5 @@
-"""What ``stoker lint PATH...`` prints, without Click: the report and its summary line.
-
-Both ways the command line reaches a lint run here: the Click command (`stoker.cli.lint`)
-and the plain reading of the common command lines (`stoker.cli.lint_entry`), which
-spares a one-shot lint Click's import (~50 M instructions of a ~1,450 M ONAP lint).
-"""
+"""What ``stoker lint PATH...`` prints: the report and its summary line, made apart from
+the Click command (`stoker.cli.lint`) that parses the command line and echoes them."""
 
 from __future__ import annotations
 
