@@ -114,28 +114,6 @@ def test_stack_commands_on_an_up_to_date_sqlite_store_import_no_sqlalchemy(
         assert store.list_stacks("default", include_deleted=True)[0].deleted_at is not None
 
 
-def test_a_stack_without_hidden_values_imports_no_pathlib(tmp_path: Path) -> None:
-    """The store reads its key file by name (`stoker.store.secrets.KeySource`): `pathlib`,
-    with the `urllib.parse` and `ipaddress` it imports, is ~1.5 % of creating a chain of
-    1,000 resources."""
-    url = f"sqlite:///{tmp_path / 'plain.db'}"
-    template = tmp_path / "plain.yaml"
-    template.write_text(
-        "heat_template_version: wallaby\nresources:\n  a: {type: OS::Heat::None}\n"
-        "  b: {type: OS::Heat::None, depends_on: a}\n"
-    )
-    env = {"STOKER_DB_URL": url, "PATH": ""}  # the key file beside the database
-    modules_loaded("stack", "list", env=env)  # the database and its key file made
-    assert (tmp_path / "plain.db.key").exists()
-    for command in (
-        ["stack", "create", "s1", "-t", str(template)],
-        ["stack", "delete", "s1", "--yes"],
-    ):
-        modules = modules_loaded(*command, env=env)
-        assert "stoker.store.secrets" in modules, command  # the key was read
-        assert _loaded(modules, "pathlib", "urllib", "ipaddress") == [], command
-
-
 def test_stack_help_and_a_refused_template_import_no_store(tmp_path: Path) -> None:
     """SQLAlchemy (~40 % of a short command's instructions) comes with the store, opened
     only once a command needs it: not for ``stack --help``, nor for a create whose

@@ -4,6 +4,7 @@ the Click command (`stoker.cli.lint`) that parses the command line and echoes th
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 from stoker.limits import active_limits
 from stoker.lint import (
@@ -22,11 +23,10 @@ from stoker.lint import (
 from stoker.lint import (
     lint as run_lint,
 )
-from stoker.records import NamedRecord
 from stoker.template.loader import LoadLimits
 
 
-class Printed(NamedRecord):
+class Printed(NamedTuple):
     """A lint run as the command shows it."""
 
     text: str  # the report in its format (stdout, or the --output file)

@@ -17,7 +17,6 @@ still matches the group's docstring. The Click group itself is in `stoker.cli.gr
 from __future__ import annotations
 
 import gc
-import sys
 from typing import Any
 
 from stoker.engine.heap import collector_paused, one_command_process

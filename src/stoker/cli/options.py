@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import click
 
 from stoker.limits import LIMITS, Limits, applied
-from stoker.records import replace
 
 environments_option = click.option(
     "-e",

@@ -22,14 +22,13 @@ compare unequal to the string a template author wrote, so they are reported, not
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry import ResolvedType, ResourceRegistry, TemplateRef
 from stoker.environment.registry_section import RESOURCES_KEY, describe_kind
 from stoker.errors import TemplateError
-from stoker.records import NamedRecord
 from stoker.template.loader import Document, read_file
 from stoker.template.nodes import MappingNode, key_span, span_of, value_span
 from stoker.template.versions import (
@@ -186,7 +185,7 @@ def capabilities_section_hint(version: TemplateVersion) -> str:
     )
 
 
-class TemplateCapabilities(NamedRecord):
+class TemplateCapabilities(NamedTuple):
     """What one template declares, with its findings (an empty mapping when it has none)."""
 
     file: str
@@ -327,7 +326,7 @@ def caching_read(read: Reader = read_file) -> Reader:
     return cached
 
 
-class _Candidate(NamedRecord):
+class _Candidate(NamedTuple):
     """A provider template that may fulfil a type (a named tuple: cheaper to create at
     import than a frozen dataclass, see `merge._Chosen`)."""
 

@@ -9,13 +9,13 @@ them at validation; everything written literally is checked at its exact positio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
 from stoker.lint.translation import translate, translation_rules
-from stoker.records import replace
 from stoker.resources.schema import validate_properties
 
 if TYPE_CHECKING:

@@ -18,13 +18,13 @@ import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from stoker.codes import ENCODING, TOO_LARGE
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.limits import Limits
-from stoker.records import FrozenRecord, set_field
 from stoker.template.load_findings import limit_name
 
 _DEFAULTS = Limits()
@@ -34,53 +34,33 @@ DEFAULT_MAX_BYTES = _DEFAULTS.template_size
 STREAM_FROM_BYTES = 4 * 1024 * 1024
 
 
-class LoadLimits(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class LoadLimits:
     """Bounds that protect the loader from hostile or runaway input (the loading part of
-    `stoker.limits.Limits`; each is named in its error with the option that raises it).
-    A `stoker.records` record: not a dataclass, which every lint would compile at import."""
+    `stoker.limits.Limits`; each is named in its error with the option that raises it)."""
 
-    __slots__ = ("max_bytes", "max_depth", "max_nodes", "max_expanded")
-    max_bytes: int
-    max_depth: int
+    max_bytes: int = _DEFAULTS.template_size
+    max_depth: int = _DEFAULTS.depth
     #: nodes (keys, values, items), each alias counted again with all it stands for
-    max_nodes: int
+    max_nodes: int = _DEFAULTS.nodes
     #: characters of scalar text (keys and values), aliases counted where used
-    max_expanded: int
-
-    def __init__(
-        self,
-        max_bytes: int = _DEFAULTS.template_size,
-        max_depth: int = _DEFAULTS.depth,
-        max_nodes: int = _DEFAULTS.nodes,
-        max_expanded: int = _DEFAULTS.expanded_size,
-    ) -> None:
-        set_field(self, "max_bytes", max_bytes)
-        set_field(self, "max_depth", max_depth)
-        set_field(self, "max_nodes", max_nodes)
-        set_field(self, "max_expanded", max_expanded)
+    max_expanded: int = _DEFAULTS.expanded_size
 
     @classmethod
     def of(cls, limits: Limits) -> LoadLimits:
         return cls(limits.template_size, limits.depth, limits.nodes, limits.expanded_size)
 
 
-class Document(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Document:
     """A loaded document: its data (position-keeping nodes), its format and its file name."""
 
-    __slots__ = ("data", "format", "file", "warnings")
     data: Any
-    format: str  # "json" | "yaml"
+    #: "json" | "yaml"
+    format: str
     file: str
     #: what the loader noticed but Heat's loader accepts (a duplicate key: the last wins)
-    warnings: tuple[Diagnostic, ...]
-
-    def __init__(
-        self, data: Any, format: str, file: str, warnings: tuple[Diagnostic, ...] = ()
-    ) -> None:
-        set_field(self, "data", data)
-        set_field(self, "format", format)
-        set_field(self, "file", file)
-        set_field(self, "warnings", warnings)
+    warnings: tuple[Diagnostic, ...] = ()
 
 
 @contextmanager

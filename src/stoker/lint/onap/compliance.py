@@ -11,13 +11,13 @@ opinions, not Heat's answer.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.validation import validate_tree
 from stoker.lint.context import FileContext, TemplateContext
-from stoker.records import replace
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
 
 
