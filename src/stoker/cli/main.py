@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from stoker.engine.heap import collector_paused, one_command_process
+from stoker.engine.heap import one_command_process
 
 # name -> (module, attribute, first line of the group's docstring)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -75,8 +75,7 @@ def __getattr__(name: str) -> Any:
 def main() -> None:
     one_command_process()
     try:
-        with collector_paused():  # importing makes no garbage (see group._import_quietly)
-            from stoker.cli.group import cli
+        from stoker.cli.group import cli
 
         cli()
     finally:

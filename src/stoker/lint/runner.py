@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from stoker.collector import collector_paused
 from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.errors import LimitExceeded
 from stoker.lint.codes import INTERNAL_ERROR
@@ -40,7 +41,7 @@ from stoker.lint.rule import (
 )
 from stoker.lint.suppress import inline_suppressed, matches, path_suppressed
 from stoker.lint.workspace import build_package
-from stoker.template.loader import LoadLimits, paused_gc
+from stoker.template.loader import LoadLimits
 from stoker.template.nodes import locate
 
 _LIMITS = LoadLimits()
@@ -93,7 +94,7 @@ def lint(
     # files loaded) and resumed only once everything the run loaded is gone (freed by
     # reference counting: see PackageContext.release). Left on, it walks and promotes the
     # run's hundreds of thousands of nodes again and again.
-    with paused_gc():
+    with collector_paused():
         return _lint(paths, options, registry or default_registry(options.config.profiles))
 
 

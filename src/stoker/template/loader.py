@@ -14,14 +14,12 @@ parsed, inside a JSON body, so a server they drive need not load it.
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from stoker.codes import ENCODING, TOO_LARGE
+from stoker.collector import collector_paused
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.limits import Limits
@@ -63,23 +61,6 @@ class Document:
     warnings: tuple[Diagnostic, ...] = ()
 
 
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building a large acyclic tree.
-
-    A big template allocates hundreds of thousands of nodes, and every few hundred
-    allocations trigger a collection pass over all of them; none of them can be garbage
-    yet. Reference counting still frees everything as usual.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = False) -> Document:
     """Load a document from disk (bytes, so encoding errors get a position).
 
@@ -103,7 +84,7 @@ def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = 
                 from stoker.template.yaml_reader import load_yaml  # only YAML pays for it
 
                 warnings: list[Diagnostic] = []
-                with paused_gc():
+                with collector_paused():
                     value = load_yaml(handle, path, limits, warnings)
                 return Document(value, "yaml", path, tuple(warnings))
             handle.seek(0)
@@ -154,7 +135,7 @@ def load_document(
     if size > limits.max_bytes:
         raise _too_large(size, file, limits)
     text = _decode(source, file) if isinstance(source, bytes) else source
-    with paused_gc():
+    with collector_paused():
         if not yaml_only and text.lstrip().startswith("{"):
             # The YAML-template design's rule: a leading brace means JSON, strictly, so
             # a JSON typo is reported as one instead of being reread as YAML flow style.
