@@ -129,6 +129,10 @@ def test_failed_create_exits_1_and_rollback_is_opt_in(stoker, tmp_path):
         "stack_status",
     )
     assert rolled.exit_code == 1 and rolled.stdout.strip() == "ROLLBACK_COMPLETE"
+    assert rolled.stderr.strip().splitlines()[-1] == (
+        "error: g: create failed: bad: ResourceFailure: resources.bad: Test Resource "
+        "failed bad; rolled back (ROLLBACK_COMPLETE)"
+    )
 
 
 def test_delete_needs_confirmation_then_frees_the_name(stoker, demo):

@@ -368,9 +368,7 @@ def create(
         record = asyncio.run(engine.create(request))
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
-        raise OperationFailed(
-            f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
-        )
+        raise OperationFailed(views.failure_line(session.store, record))
 
 
 def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:
