@@ -75,6 +75,7 @@ def test_list_show_outputs_resources_events(stoker, demo):
     assert {r["resource_name"]: r["resource_status"] for r in resources} == {
         "admin_password": "CREATE_COMPLETE",
         "config": "CREATE_COMPLETE",
+        "database": "CREATE_COMPLETE",
         "site": "CREATE_COMPLETE",
     }
     password = json.loads(stoker("resource", "show", "demo", "admin_password", "-f", "json").stdout)
