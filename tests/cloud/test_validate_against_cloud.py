@@ -37,7 +37,7 @@ def template(tmp_path: Path, clouds_yaml: Path, monkeypatch: pytest.MonkeyPatch)
     return str(path)
 
 
-def _validate(template: str, *args: str):  # type: ignore[no-untyped-def]
+def _validate(template: str, *args: str):
     return CliRunner().invoke(cli, ["template", "validate", template, *args])
 
 

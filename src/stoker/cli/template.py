@@ -120,6 +120,7 @@ def _finish(result: LoadResult, given: str) -> StackDefinition:
 @click.pass_context
 def validate(
     ctx: click.Context,
+    /,
     fmt: str,
     show_nested: bool,
     max_nested_depth: int,
