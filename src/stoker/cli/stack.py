@@ -644,9 +644,12 @@ def _wait(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
     """``--wait`` (what ``openstack stack`` users type): stoker always waits, a no-op.
     ``--no-wait``: start the operation in a detached process and return once it is under
     way (`stoker.cli.detach`)."""
-    from stoker.cli import detach
+    if value is not False:
+        return
+    with collector_paused():
+        from stoker.cli import detach
 
-    if value is not False or detach.is_detached_child():
+    if detach.is_detached_child():
         return
     status, line = detach.run_detached(sys.argv)
     if line:
