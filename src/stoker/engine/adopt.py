@@ -332,7 +332,7 @@ def _properties(
         values,
         path=path,
         type_name=plugin.type_name,
-        dynamic=plugin.dynamic_properties,
+        dynamic=plugin.traits.dynamic_properties,
     )
     sensitive = sensitive_properties(definition.template, name)
     problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]

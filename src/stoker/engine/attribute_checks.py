@@ -25,7 +25,9 @@ def declared_attributes(resolution: Resolution, name: str) -> frozenset[str] | N
     (nested stacks, provider templates, ``OS::Heat::None``, software deployments)."""
     plugin = resolution.plugins.get(name)
     if plugin is not None:
-        if plugin.dynamic_attributes or isinstance(plugin, TemplateResource | NestedStackPlugin):
+        if plugin.traits.dynamic_attributes or isinstance(
+            plugin, TemplateResource | NestedStackPlugin
+        ):
             return None
         type_name = plugin.type_name
         names = set(plugin.attributes_schema)

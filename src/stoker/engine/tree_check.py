@@ -99,7 +99,9 @@ def check_properties(
     API checks only the schema: ``OS::Heat::Value``'s value against its type waits)."""
     resource = definition.template.resources[name]
     given = resource.properties
-    if plugin.dynamic_properties and (given is None or (isinstance(given, dict) and not given)):
+    if plugin.traits.dynamic_properties and (
+        given is None or (isinstance(given, dict) and not given)
+    ):
         # No property, and a type that takes any (OS::Heat::None, as each of 10,000 may
         # be): no schema problem, nothing hidden, only the type's own checks (as
         # `Operation.resolve_properties` does at create)
@@ -117,7 +119,7 @@ def check_properties(
         known,
         path=path,
         type_name=plugin.type_name,
-        dynamic=plugin.dynamic_properties,
+        dynamic=plugin.traits.dynamic_properties,
         pending=frozenset(unknown),
     )
     if not for_create:
@@ -153,7 +155,7 @@ def _snapshot_policy(
     policy = resource.deletion_policy
     if not isinstance(policy, str) or policy.lower() != "snapshot":
         return []
-    if plugin.snapshot_delete or isinstance(plugin, NestedStackPlugin):
+    if plugin.traits.snapshot_delete or isinstance(plugin, NestedStackPlugin):
         return []
     key = definition.template.names.deletion_policy
     return [
@@ -349,7 +351,7 @@ class TreeCheck:
         if any(key in unknown for key, prop in schema.items() if prop.required):
             return []  # the child depends on values known only at create
         validated, problems = validate_properties(
-            schema, known, path=(), type_name=name, dynamic=plugin.dynamic_properties
+            schema, known, path=(), type_name=name, dynamic=plugin.traits.dynamic_properties
         )
         if any(d.is_error for d in problems):
             return []  # already reported by check_properties
