@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from stoker.errors import ResourceFailure as ResourceFailure
@@ -91,14 +90,15 @@ class ResourceContext(Record):
         self.checkpoint = checkpoint
 
 
-@dataclass(frozen=True, slots=True)
-class Traits:
+class Traits(NamedRecord):
     """What the engine may and must do with a resource of a type, beyond its handlers.
 
     Declared together, as one value a plugin sets (``traits = Traits(...)``), so a type's
     author reads in one place how the engine treats it; every default is what an
     ordinary cloud resource needs. A subclass that changes one trait of its parent's
-    writes ``traits = replace(Parent.traits, ...)``.
+    writes ``traits = Parent.traits._replace(...)``. A named tuple rather than a frozen
+    dataclass: ``stoker lint`` imports the plugins and never imports `dataclasses`
+    (see `stoker.records`).
     """
 
     #: any attribute name is accepted (OS::Heat::None, provider templates, groups)

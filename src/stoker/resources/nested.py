@@ -9,7 +9,6 @@ engine hands it (outputs, member references and attributes, read from recorded s
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 from stoker.limits import active_limits, exceeded
@@ -442,7 +441,7 @@ class InlineStack(NestedStackPlugin):
 
     type_name = "OS::Heat::Stack"
     # ``show`` is the engine's null, not an output of the child
-    traits = replace(NestedStackPlugin.traits, own_show=False)
+    traits = NestedStackPlugin.traits._replace(own_show=False)
     properties_schema = {
         "context": PropertySchema(
             PropertyType.MAP,
