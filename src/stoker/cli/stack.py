@@ -125,7 +125,7 @@ class Session:
         out by its first resource."""
         if self.cloud is None:
             return
-        from stoker.engine.resolution import cloud_type_names
+        from stoker.resolution import cloud_type_names
 
         types = {resource.type for resource in definition.template.resources.values()}
         if types & cloud_type_names():

@@ -168,7 +168,7 @@ async def remove(operation: Operation, record: ResourceRecord, policy: str | Non
         return
     plugin = operation.engine.plugin_of(record)
     if plugin is None and record.physical_id is not None:
-        from stoker.engine.resolution import cloud_type_names, type_not_runnable
+        from stoker.resolution import cloud_type_names, type_not_runnable
 
         if record.type in cloud_type_names():  # never forget what lives in a cloud
             raise ResourceFailure(type_not_runnable(record.type))

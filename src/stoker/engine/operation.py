@@ -26,7 +26,6 @@ from stoker.definition.sensitive import (
 from stoker.definition.stack import StackDefinition
 from stoker.engine import cancel, deletion, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
-from stoker.engine.resolution import Resolution
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.state import (
@@ -45,6 +44,7 @@ from stoker.errors import (
     StokerError,
 )
 from stoker.functions.base import OMIT, resolve
+from stoker.resolution import Resolution
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.nested import NestedStackPlugin
 from stoker.resources.schema import validate_properties

@@ -1,6 +1,6 @@
 """The attributes a stack's `get_attr` calls name, checked against what each target
 declares (its type's attributes, a provider template's outputs, a group's members'), as
-the tree check does before create (`stoker.engine.tree_check`).
+the tree check does before create (`stoker.resolution.tree`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine.resolution import Resolution
 from stoker.functions.base import functions_in, iter_functions
+from stoker.resolution.types import Resolution
 from stoker.resources.catalog import catalog_schema
 from stoker.resources.nested import NestedStackPlugin, TemplateResource
 

@@ -1,10 +1,10 @@
 """The checks a stack tree gets before create (and `template validate` makes): each
 resource's properties and attributes against its type (the attributes' part is
-`stoker.engine.attribute_checks`), update policies, and provider
+`stoker.resolution.attributes`), update policies, and provider
 templates and nested stacks followed recursively, so an unknown property, a missing
 parameter, a template that includes itself or a tree deeper than the limit is reported
 before anything is created, with both locations. Types are found by
-`stoker.engine.resolution`.
+`stoker.resolution.types`.
 """
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ from stoker.definition.sensitive import (
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
-from stoker.engine.attribute_checks import check_attributes, member_attributes
-from stoker.engine.resolution import ProviderCache, Resolution, is_default_error, resolve_types
 from stoker.environment import child_environment
 from stoker.errors import FunctionError, LimitExceeded
 from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
 from stoker.limits import active_limits, exceeded
 from stoker.parameters.custom import cloud_refused
 from stoker.records import replace
+from stoker.resolution.attributes import check_attributes, member_attributes
+from stoker.resolution.providers import ProviderCache, is_default_error
+from stoker.resolution.types import Resolution, resolve_types
 from stoker.resources.base import ResourceFailure, ResourcePlugin
 from stoker.resources.catalog import catalog_schema
 from stoker.resources.nested import InlineStack, NestedStackPlugin, TemplateResource
