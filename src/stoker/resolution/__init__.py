@@ -5,9 +5,12 @@ One package for the engine (which resolves the types it runs), ``template valida
 (which follows provider templates and nested stacks as far as their inputs are known) and
 the linter (ONAP's R-92635 is that same validation; the linter's own view of each
 resource's type, `stoker.lint.resolution`, reads provider templates with the same loader).
-The walk of an environment's resource registry is the environment's
-(`stoker.environment.resolve_provider`); this package decides what the walk ends at.
+The environment holds the resource registry and walks it
+(`stoker.environment.ResourceRegistry.resolve`); this package decides what the walk ends
+at.
 
+- `choice`: the template of a registry list that the environment's ``requires`` selects
+  (`choose_provider`), and the walk followed by that choice (`resolve_provider`);
 - `types`: each resource's plugin (`resolve_types`), and why a type cannot run;
 - `providers`: the one provider-template loader (`ProviderTemplates`: each read and parsed
   once per run) and the engine's runnable form of a provider (`ProviderCache`);
@@ -26,6 +29,7 @@ from typing import TYPE_CHECKING
 from stoker.lazy import names_from
 
 if TYPE_CHECKING:
+    from stoker.resolution.choice import choose_provider, resolve_provider
     from stoker.resolution.providers import ProviderCache, ProviderTemplates, Reader
     from stoker.resolution.tree import TreeCheck
     from stoker.resolution.types import (
@@ -42,7 +46,9 @@ _WHERE = {
     "Reader": "stoker.resolution.providers",
     "Resolution": "stoker.resolution.types",
     "TreeCheck": "stoker.resolution.tree",
+    "choose_provider": "stoker.resolution.choice",
     "cloud_type_names": "stoker.resolution.types",
+    "resolve_provider": "stoker.resolution.choice",
     "resolve_types": "stoker.resolution.types",
     "type_not_runnable": "stoker.resolution.types",
     "validate_tree": "stoker.resolution.validation",
@@ -55,7 +61,9 @@ __all__ = [
     "Reader",
     "Resolution",
     "TreeCheck",
+    "choose_provider",
     "cloud_type_names",
+    "resolve_provider",
     "resolve_types",
     "type_not_runnable",
     "validate_tree",

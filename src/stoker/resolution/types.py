@@ -15,7 +15,8 @@ from collections.abc import Collection
 from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.environment import ResolvedType, resolve_provider
+from stoker.environment import ResolvedType
+from stoker.resolution.choice import resolve_provider
 from stoker.resolution.providers import ProviderCache
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.catalog import heat_knows
