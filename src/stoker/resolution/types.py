@@ -16,15 +16,12 @@ from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.environment import ResolvedType
+from stoker.environment.registry_section import is_template_name
 from stoker.resolution.choice import resolve_provider
 from stoker.resolution.providers import ProviderCache
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.catalog import heat_knows
 from stoker.resources.registry import ResourceTypeRegistry
-
-# Heat treats a type as a template path only with these endings (heat/engine/environment.py);
-# ``nested.json`` is an unknown resource type there
-TEMPLATE_SUFFIXES = (".yaml", ".template")
 
 
 class Resolution:
@@ -128,7 +125,7 @@ def _template_location(
         if resolved.base_dir is not None or os.path.isabs(location):
             return os.path.abspath(location)  # already relative to its environment file
         return os.path.normpath(os.path.join(base_dir or ".", location))
-    if declared.endswith(TEMPLATE_SUFFIXES):
+    if is_template_name(declared):  # Heat's test: ``nested.json`` is an unknown type
         if as_written:
             return declared
         return os.path.normpath(os.path.join(base_dir or ".", declared))
