@@ -24,7 +24,7 @@ Choices:
 - Resources and events have integer ids in write order; resources are read back in the
   order they were first written (an upsert keeps the id), events are paged by id.
 - Core tables, not ORM models: the store never loads ORM objects, and importing
-  ``sqlalchemy.orm`` cost every command that opens the store ~50 ms (a third of
+  ``sqlalchemy.orm`` was a large part of every command that opens the store (such as
   ``stoker stack list``). Each table is declared as a class whose attributes are its
   columns (`Stack.id`), which statements accept as the table itself.
 """
