@@ -3,7 +3,7 @@
 A loaded stack definition is hundreds of thousands of objects (the template's nodes,
 function trees, the graph) that live as long as the operation. Each full collection
 walks all of them: on a 10,000-resource create, three or four full collections cost
-more than the engine's own work (0.4 s of 1.3 s). `frozen_heap` moves everything that
+about as much as the engine's own work. `frozen_heap` moves everything that
 exists when an operation starts to the collector's permanent generation
 (`gc.freeze`), so collections during the operation look only at what it creates, and
 puts it back when the last running operation ends. Nothing is leaked: frozen objects
@@ -46,8 +46,8 @@ def long_running_process() -> None:
 def keep_loaded() -> None:
     """A single command's definition is loaded: freeze it, and everything else alive
     now, for the rest of the process. Letting the collector find it instead costs three
-    passes over a few hundred thousand objects (young, middle, then full: 0.25 s after
-    loading a 1,000-resource template with functions), and unfreezing it after an
+    passes over a few hundred thousand objects (young, middle, then full, after loading
+    a 1,000-resource template with functions), and unfreezing it after an
     operation would make the next full collection walk it again. Elsewhere (a server, the
     tests' many commands in one process) this does nothing."""
     if _one_command:

@@ -24,8 +24,8 @@ def record(cls: type[_Record]) -> type[_Record]:
     """A record class: a slotted dataclass, frozen to type checkers (mypy strict rejects
     any assignment to a field, as for ``frozen=True``), compared and hashed by value as a
     frozen one is, but with a plain ``__init__``. A frozen dataclass's ``__init__`` sets
-    each field through ``object.__setattr__``: ~2 µs for a `ResourceRecord` against
-    ~0.4 µs, and a 10,000-resource create and delete makes ~90,000 records (two per
+    each field through ``object.__setattr__``, several times slower for a
+    `ResourceRecord`, and a 10,000-resource create and delete makes ~90,000 records (two per
     transition, with their events, and the rows read back)."""
     return dataclass(slots=True, unsafe_hash=True)(cls)
 
@@ -78,6 +78,9 @@ class StackRecord:
     timeout_mins: int | None = None
     disable_rollback: bool = True
     template_file: str | None = None  # where the template was read from, for messages
+    #: the clouds.yaml entry the stack was created in (None: no cloud chosen by name), so
+    #: later commands on it need no --os-cloud
+    cloud: str | None = None
 
 
 @record

@@ -15,9 +15,8 @@ from dataclasses import replace
 
 from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
-from stoker.engine.resolution import ProviderCache
-from stoker.engine.validation import validate_tree
 from stoker.lint.context import FileContext, TemplateContext
+from stoker.resolution import ProviderCache, validate_tree
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
 
 
