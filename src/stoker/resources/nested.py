@@ -51,7 +51,9 @@ class ChildSpec:
 
     template: dict[str, Any]
     parameters: dict[str, Any] = field(default_factory=dict)
+    #: for messages: the template file, or a description
     location: str = "<nested>"
+    #: where the child's get_file and relative paths start
     base_dir: str | None = None
     files: dict[str, str] = field(default_factory=dict)
 
