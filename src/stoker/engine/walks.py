@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
-from stoker.engine.operation import Operation
+from stoker.engine.operation import Operation, failure_reason
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import OperationRefused, ResourceFailure
@@ -118,8 +118,7 @@ async def visit(operation: Operation, action: Action, name: str, effect: Effect)
     try:
         done = await effect(operation, before)
     except Exception as error:
-        message = getattr(error, "message", None) or str(error) or type(error).__name__
-        reason = f"{type(error).__name__}: resources.{name}: {message}"
+        reason = failure_reason(name, error)
         shown = getattr(error, "resource_reason", None) or reason
         # on top of the latest record: the effect may have recorded a child's id
         latest = operation.records.get(name, record)
