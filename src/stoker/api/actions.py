@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import bad_request, forbidden_body
+from stoker.engine import views
 from stoker.engine.stacks import StackEngine
 
 _ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
@@ -105,32 +106,26 @@ async def adopt(request: Request, payload: Any) -> Response:
 
 # ---------------------------------------------------------------------------- snapshots
 async def snapshot_create(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     body = await body_of(request)
     name = body.get("name")
     engine = api_of(request).operations.engine(project_of(request))
     made = await engine.snapshot(stack.id, str(name) if name is not None else None)
-    return JSONResponse(snapshots.view(made))
+    return JSONResponse(views.snapshot_document(made))
 
 
 async def snapshot_list(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
     found = await engine.snapshots(stack.id)
-    return JSONResponse({"snapshots": [snapshots.view(s) for s in found]})
+    return JSONResponse({"snapshots": [views.snapshot_document(s) for s in found]})
 
 
 async def snapshot_show(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
     found = await engine.find_snapshot(stack.id, str(request.path_params["snapshot_id"]))
-    return JSONResponse({"snapshot": snapshots.view(found)})
+    return JSONResponse({"snapshot": views.snapshot_document(found)})
 
 
 async def snapshot_delete(request: Request) -> Response:

@@ -20,6 +20,7 @@ from stoker.cli.options import environments_option
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option
 from stoker.cli.stack import Session, stack
 from stoker.cli.stack_records import resource
+from stoker.engine import views
 from stoker.engine.state import StackRecord, Status
 from stoker.errors import OperationFailed
 
@@ -253,7 +254,6 @@ def snapshot_create(
 ) -> None:
     """Snapshot stack NAME."""
     from stoker.cli.progress import Progress
-    from stoker.engine import snapshots
 
     found = session.store.get_stack(name, session.settings.project)
     progress = Progress(
@@ -262,7 +262,7 @@ def snapshot_create(
     engine = session.engine(progress)
     with progress:
         made = asyncio.run(engine.snapshot(name, snapshot_name))
-    shown = snapshots.view(made)
+    shown = views.snapshot_document(made)
     emit_record({k: v for k, v in shown.items() if k != "data"}, fmt, columns)
     if made.status != Status.COMPLETE.value:
         raise OperationFailed(f"snapshot {made.id}: {made.status}: {made.status_reason}")
@@ -275,10 +275,8 @@ def snapshot_create(
 @click.pass_obj
 def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """List the snapshots of NAME."""
-    from stoker.engine import snapshots
-
     found = asyncio.run(session.engine().snapshots(name))
-    emit_rows([snapshots.view(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
+    emit_rows([views.snapshot_document(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
 
 
 @snapshot.command("show")
@@ -291,10 +289,8 @@ def snapshot_show(
     session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Show snapshot SNAPSHOT_ID (or its name) of NAME, with its data."""
-    from stoker.engine import snapshots
-
     found = asyncio.run(session.engine().find_snapshot(name, snapshot_id))
-    emit_record(snapshots.view(found), fmt, columns)
+    emit_record(views.snapshot_document(found), fmt, columns)
 
 
 @snapshot.command("delete")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from stoker.engine import leases
 from stoker.engine.abandon import document
@@ -25,18 +25,6 @@ from stoker.errors import NotFound, OperationRefused
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
-
-
-def view(snapshot: SnapshotRecord) -> dict[str, Any]:
-    """Heat's shape of a snapshot (``GET .../snapshots/{id}``, and each list entry)."""
-    return {
-        "id": snapshot.id,
-        "name": snapshot.name,
-        "status": snapshot.status,
-        "status_reason": snapshot.status_reason,
-        "data": snapshot.data,
-        "creation_time": snapshot.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
 
 
 async def create(engine: StackEngine, name_or_id: str, name: str | None = None) -> SnapshotRecord:
