@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from stoker.definition.loading import LoadOptions, load_definition
-from stoker.engine import check, suspend, unhealthy
+from stoker.engine import unhealthy
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine
 from stoker.engine.state import Action, StackStatus, Status, WriteBatch
@@ -190,9 +190,9 @@ def test_an_interrupted_suspend_is_recovered_without_visiting_done_resources(eng
 
 def test_nested_stacks_act_through_their_parent(engine, store, top):
     child = child_of(store, top)
-    for run in (check.check, suspend.suspend, suspend.resume):
+    for run in (engine.check_stack, engine.suspend, engine.resume):
         with pytest.raises(OperationRefused, match="owned by resource nest of stack top"):
-            asyncio.run(run(engine, child.name))
+            asyncio.run(run(child.name))
 
 
 def test_cancel_refuses_what_heat_refuses(engine, store, top):
