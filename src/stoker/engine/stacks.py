@@ -457,6 +457,7 @@ class StackEngine:
         return await snapshots.create(self, name_or_id, name)
 
     async def snapshots(self, name_or_id: str) -> list[SnapshotRecord]:
+        """The stack's snapshots, oldest first (each with its stored document)."""
         from stoker.engine import snapshots
 
         return await snapshots.listing(self, name_or_id)
@@ -468,6 +469,7 @@ class StackEngine:
         return await snapshots.find(self, name_or_id, snapshot)
 
     async def delete_snapshot(self, name_or_id: str, snapshot: str) -> SnapshotRecord:
+        """Forget a snapshot (the stack is not touched); returns what it was."""
         from stoker.engine import snapshots
 
         return await snapshots.delete(self, name_or_id, snapshot)
