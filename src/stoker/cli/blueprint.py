@@ -170,9 +170,9 @@ def explain(
     else:
         analysis = analyse(source, libraries, existing)
     report(analysis.diagnostics, file)
-    if analysis.resolution is None:
+    if analysis.decisions is None:
         raise Rejected("the blueprint cannot be read")
-    data = explained(analysis.resolution, compiled)
+    data = explained(analysis.decisions, compiled)
     click.echo(json.dumps(data, indent=2) if fmt == "json" else render(data), nl=fmt == "json")
     if not analysis.ok:
         raise Rejected("some requirements cannot be fulfilled (see above)")
@@ -247,7 +247,7 @@ def library_command(libraries: tuple[str, ...], fmt: str) -> None:
 def looks_like_blueprint(path: str) -> bool:
     """Whether the template file of ``stack create`` is a blueprint (or a package holding
     one), by the test the API uses too. The blueprint compiler is imported only for a
-    file that may be one (~20 ms of every ``stack create`` otherwise)."""
+    file that may be one (every ``stack create`` would import it otherwise)."""
     if not path.lower().endswith(".zip") and not _mentions(path, b"components"):
         return False
     from stoker.blueprint.build import file_source

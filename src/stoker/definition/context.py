@@ -46,13 +46,13 @@ def chosen_zones() -> list[str] | None:
 def stack_arn(project: str, stack_name: str, stack_id: str) -> str:
     """A stack's ARN-style identifier, the form Heat gives ``AWS::StackId`` and the
     reference of a provider resource (project and name URL-quoted, as Heat does)."""
-    from urllib.parse import quote  # here: ~5 ms of imports that validation rarely needs
+    from urllib.parse import quote  # here: imports that validation rarely needs
 
     return f"arn:openstack:heat::{quote(project, '')}:stacks/{quote(stack_name, '')}/{stack_id}"
 
 
 class StaticContext:
-    """A `Context` for resolution before any resource exists."""
+    """A `Context` for evaluating functions before any resource exists."""
 
     def __init__(
         self,

@@ -33,7 +33,6 @@ from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
 from stoker.engine.new_stacks import validate_stack_name, write_new
 from stoker.engine.operation import Operation
-from stoker.engine.resolution import resolve_types
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.state import Action, ResourceRecord, StackExists, StackRecord, Status
 from stoker.engine.walks import Done, perform
@@ -45,6 +44,7 @@ from stoker.environment import (
 )
 from stoker.errors import OperationRefused, PropertyError, ResourceFailure, StackLimitReached
 from stoker.functions.base import OMIT, resolve
+from stoker.resolution import resolve_types
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import NestedStackPlugin, ResourceGroup
 from stoker.resources.schema import validate_properties
@@ -295,7 +295,7 @@ def _properties(
         values,
         path=path,
         type_name=plugin.type_name,
-        dynamic=plugin.dynamic_properties,
+        dynamic=plugin.traits.dynamic_properties,
     )
     sensitive = sensitive_properties(definition.template, name)
     problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]

@@ -57,7 +57,7 @@ def template_location(template: str, base_dir: str | None) -> str:
     before it uploads the files; ``file://`` URLs become plain paths.
     """
     if "://" in template:
-        from urllib.parse import urlparse  # here: ~5 ms of imports most runs never need
+        from urllib.parse import urlparse  # here: imports most runs never need
 
         parsed = urlparse(template)
         return parsed.path if parsed.scheme == "file" else template
@@ -76,8 +76,8 @@ class ResolvedType(NamedRecord):
     that uses it).
 
     When the registry maps the type to a list of templates, ``candidates`` holds them and
-    ``template`` stays None until one is chosen (`stoker.environment.capabilities`
-    ``choose_provider``/``resolve_provider``), because which one applies depends on the
+    ``template`` stays None until one is chosen (`stoker.resolution.choose_provider`,
+    `stoker.resolution.resolve_provider`), because which one applies depends on the
     environment's ``requires`` and on what each template declares.
     """
 

@@ -64,7 +64,7 @@ class PureFunction(Function):
                 yield self.invalid(exc.message, codes.FUNCTION_FAILED)
 
     def check_arguments(self) -> Iterator[Diagnostic]:
-        """Problems with the argument shape that are visible before resolution."""
+        """Problems with the argument shape that are visible before evaluation."""
         return iter(())
 
     def check_lasts(self) -> bool:
@@ -439,7 +439,7 @@ class Digest(PureFunction):
     """
 
     def check_arguments(self) -> Iterator[Diagnostic]:
-        import hashlib  # in the three methods, not at module level: ~3 ms few templates need
+        import hashlib  # in the three methods, not at module level: few templates need it
 
         args = self.args
         if isinstance(args, Function):
