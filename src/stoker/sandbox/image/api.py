@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-import json
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
@@ -14,7 +13,15 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from stoker.sandbox.http import base_url, link, no_content, read_json, reply
+from stoker.sandbox.http import (
+    base_url,
+    link,
+    no_content,
+    read_body,
+    read_json,
+    read_json_value,
+    reply,
+)
 from stoker.sandbox.http_errors import ApiError, BadRequest
 from stoker.sandbox.image.backend import IMPORT_LIMIT, IMPORT_METHODS, READ_ONLY, ImageBackend
 from stoker.sandbox.service import Operation, RequestContext, Service
@@ -134,11 +141,7 @@ class ImageApi:
         return reply(_view(self.backend.image(ctx, request.path_params["image_id"])))
 
     async def update_image(self, request: Request, ctx: RequestContext) -> Response:
-        raw = await request.body()
-        try:
-            patch = json.loads(raw) if raw else None
-        except ValueError:
-            raise BadRequest("Malformed JSON in request body.") from None
+        patch = await read_json_value(request)
         image = self.backend.update(ctx, request.path_params["image_id"], patch)
         return reply(_view(image))
 
@@ -147,7 +150,7 @@ class ImageApi:
         return no_content()
 
     async def upload(self, request: Request, ctx: RequestContext) -> Response:
-        data = await request.body()
+        data = await read_body(request, IMPORT_LIMIT, "image data")
         self.backend.upload(ctx, request.path_params["image_id"], data)
         return no_content()
 

@@ -21,7 +21,8 @@ DATA = "image.data"
 
 #: the import methods the sandbox runs (``GET /info/import``)
 IMPORT_METHODS = ("web-download",)
-#: the most a web-download fetches (the data lives in the sandbox's database)
+#: the most image data a web-download fetches or an upload sends (the data lives in the
+#: sandbox's database)
 IMPORT_LIMIT = 64 * 1024 * 1024
 
 DISK_FORMATS = ("ami", "ari", "aki", "vhd", "vhdx", "vmdk", "raw", "qcow2", "vdi", "iso", "ploop")

@@ -1,0 +1,131 @@
+"""What a hostile client sends the sandbox (issue 28), over HTTP to a served sandbox:
+JSON nested past any recursion, on each of the seven services, answered 400 in the
+service's own error body; a body over `stoker serve`'s limit, answered 413 before it is
+read, with or without a token."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from stoker.request_body import MAX_JSON_BODY_SIZE, MAX_JSON_DEPTH
+from stoker.sandbox.app import load_services
+from stoker.sandbox.http_errors import BadRequest
+
+from .server import PASSWORD, RunningSandbox
+
+TOO_DEEP = f"The request body is not valid JSON: it nests more than {MAX_JSON_DEPTH} levels deep."
+
+
+def token_of(sandbox: RunningSandbox, user: str = "admin") -> tuple[str, str]:
+    """A token of ``user`` scoped to the project of the same name, and that project's id."""
+    default = {"name": "Default"}
+    auth = {
+        "auth": {
+            "identity": {
+                "methods": ["password"],
+                "password": {"user": {"name": user, "domain": default, "password": PASSWORD}},
+            },
+            "scope": {"project": {"name": user, "domain": default}},
+        }
+    }
+    answer = httpx.post(f"{sandbox.url}/identity/v3/auth/tokens", json=auth)
+    assert answer.status_code == 201, answer.text
+    return answer.headers["x-subject-token"], answer.json()["token"]["project"]["id"]
+
+
+@pytest.fixture(scope="module")
+def http(sandbox: RunningSandbox) -> Iterator[httpx.Client]:
+    token, _ = token_of(sandbox)
+    with httpx.Client(base_url=sandbox.url, headers={"x-auth-token": token}) as client:
+        yield client
+
+
+def json_posts(project: str) -> dict[str, str]:
+    """One route of each service that reads a JSON body."""
+    return {
+        "identity": "/identity/v3/auth/tokens",  # needs no token
+        "compute": "/compute/v2.1/servers",
+        "image": "/image/v2/images",
+        "network": "/network/v2.0/networks",
+        "block-storage": f"/volume/v3/{project}/volumes",
+        "load-balancer": "/load-balancer/v2/lbaas/loadbalancers",
+        "dns": "/dns/v2/zones",
+    }
+
+
+def expected(service_type: str, error: Any) -> Any:
+    """The body the service renders for ``error`` (each service has its own shape)."""
+    service = next(s for s in load_services() if s.type == service_type)
+    response = service.error_body(error)
+    return bytes(response.body)
+
+
+@pytest.mark.parametrize("levels", [MAX_JSON_DEPTH + 1, 1_000, 100_000])
+def test_deeply_nested_json_is_a_bad_request_in_each_services_own_shape(
+    sandbox: RunningSandbox, http: httpx.Client, levels: int
+) -> None:
+    _, project = token_of(sandbox)
+    body = '{"x": ' + "[" * levels + "]" * levels + "}"
+    posts = json_posts(project)
+    assert len(posts) == len(load_services()) == 7
+    for service_type, path in posts.items():
+        headers = {"content-type": "application/json"}
+        if service_type == "identity":
+            headers["x-auth-token"] = ""
+        answer = http.post(path, content=body, headers=headers)
+        assert answer.status_code == 400, (path, answer.text)
+        assert answer.content == expected(service_type, BadRequest(TOO_DEEP)), path
+
+
+def test_a_json_patch_to_an_image_is_read_by_the_same_parser(http: httpx.Client) -> None:
+    levels = 1_000
+    answer = http.patch(
+        "/image/v2/images/anything",
+        content="[" * levels + "]" * levels,
+        headers={"content-type": "application/openstack-images-v2.1-json-patch"},
+    )
+    assert answer.status_code == 400
+    assert TOO_DEEP in answer.text
+
+
+def test_a_body_over_the_limit_is_refused(http: httpx.Client) -> None:
+    """No token needed to send it: the unauthenticated token route is where it matters.
+    A declared length over the limit is refused at once; a chunked body (no declared
+    length) is read no further than the limit (`test_serve.py` measures the memory)."""
+    too_big = b'{"auth": "' + b"x" * MAX_JSON_BODY_SIZE + b'"}'
+    declared = http.post(
+        "/identity/v3/auth/tokens",
+        content=too_big,
+        headers={"content-type": "application/json", "x-auth-token": ""},
+    )
+    assert declared.status_code == 413
+    error = declared.json()["error"]
+    assert error["code"] == 413
+    assert error["message"].startswith("Request limit exceeded: JSON body size")
+    chunked = http.post(
+        "/identity/v3/auth/tokens",
+        content=(b" " * 1_048_576 for _ in range(20)),  # 20 MB of spaces, chunked
+        headers={"content-type": "application/json", "x-auth-token": ""},
+    )
+    assert chunked.status_code == 413
+
+
+def test_image_data_has_a_limit_of_its_own(http: httpx.Client) -> None:
+    from stoker.sandbox.image.backend import IMPORT_LIMIT
+
+    image = http.post(
+        "/image/v2/images", json={"name": "big", "disk_format": "raw", "container_format": "bare"}
+    ).json()
+    chunks = (b"\0" * 1_048_576 for _ in range(IMPORT_LIMIT // 1_048_576 + 1))
+    answer = http.put(
+        f"/image/v2/images/{image['id']}/file",
+        content=chunks,
+        headers={"content-type": "application/octet-stream"},
+    )
+    assert answer.status_code == 413
+    assert "image data size" in answer.text
+    assert http.get(f"/image/v2/images/{image['id']}").json()["status"] == "queued"
