@@ -1,8 +1,12 @@
-"""What a hostile client sends `stoker serve`, answered as Heat answers a bad request
-(issue 28): JSON nested past any recursion, on every route that reads a JSON body."""
+"""What a hostile client sends `stoker serve` (issue 28), answered as Heat answers a bad
+request: JSON nested past any recursion, on every route that reads a JSON body; a NUL
+character in a path, query or name, on both stores; a signal to a resource that takes
+none; hidden values given to ``POST /validate``. Heat's own answers to the same requests
+are recorded in tests/fixtures/heat_api/issue28-heat-24.1.2.json."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -94,3 +98,83 @@ def test_json_as_deep_as_the_limit_is_read(api: TestClient) -> None:
         headers={"content-type": "application/json"},
     )
     assert answer.status_code == 200, answer.text
+
+
+HEAT = json.loads(
+    (Path(__file__).parents[1] / "fixtures" / "heat_api" / "issue28-heat-24.1.2.json").read_text()
+)
+
+
+def test_signalling_a_resource_that_takes_no_signals_is_heats_400(api: TestClient) -> None:
+    url = create(api, "unsignalled")
+    answer = api.post(url + "/resources/r/signal", json={"a": 1})
+    recorded = HEAT["signal_unsupported"]
+    assert answer.status_code == recorded["status"] == 400
+    assert answer.json() == recorded["body"]
+
+
+def test_validate_masks_the_hidden_values_it_was_given(api: TestClient) -> None:
+    """Heat echoes them in clear (recorded); stoker masks them, by the parameter's name,
+    as `stack environment show` does."""
+    recorded = HEAT["validate_hidden"]
+    request = recorded["request"]["body"]
+    answer = api.post("/v1/admin/validate", json=request)
+    assert answer.status_code == 200, answer.text
+    assert "s3cret" in json.dumps(recorded["body"])
+    assert "s3cret" not in answer.text
+    environment = answer.json()["Environment"]
+    assert environment["parameters"] == {"p": "******", "q": "plain"}
+    assert environment["parameter_defaults"] == {"p": "******"}
+    assert set(recorded["body"]["Environment"]) <= set(environment)
+
+
+NUL_TEMPLATE_YAML = (
+    'heat_template_version: 2018-08-31\nresources:\n  "r\\0x": {type: OS::Heat::None}\n'
+)
+
+
+def test_a_nul_character_is_a_bad_request_on_both_stores(store_url: str) -> None:
+    """PostgreSQL's text cannot hold a NUL: a path, query, body or template naming one
+    answered 500 there (and 404 or 201 on SQLite); now 400 on both, before any store is
+    asked, and nothing is stored."""
+    nul_template = {
+        "heat_template_version": "2018-08-31",
+        "resources": {"r\u0000x": {"type": "OS::Heat::None"}},
+    }
+    with make_client(store_url) as client:
+        url = create(client, "kept").removeprefix("http://testserver")
+        refused = [
+            client.get("/v1/admin/stacks/%00"),
+            client.get("/v1/admin/stacks/kept/%00"),
+            client.get("/v1/admin%00/stacks"),
+            client.get(url + "/resources/r%00"),
+            client.get("/v1/admin/software_configs/%00"),
+            client.get("/v1/admin/software_deployments/metadata/%00"),
+            client.get("/v1/admin/stacks?name=%00"),
+            client.get("/v1/admin/stacks?tags=a%00"),
+            client.post("/v1/admin/stacks", json={"stack_name": "n", "template": nul_template}),
+            client.post(
+                "/v1/admin/stacks", json={"stack_name": "y", "template": NUL_TEMPLATE_YAML}
+            ),
+            client.post(
+                "/v1/admin/stacks?stack_name=u",
+                content=NUL_TEMPLATE_YAML,
+                headers={"content-type": "application/x-yaml"},
+            ),
+            client.post("/v1/admin/software_configs", json={"name": "a\u0000", "config": ""}),
+            client.post(
+                "/v1/admin/software_deployments",
+                json={"config_id": "c", "server_id": "s\u0000"},
+            ),
+        ]
+        for answer in refused:
+            assert answer.status_code == 400, (answer.request.url, answer.text)
+            assert answer.json()["error"]["type"] in ("HTTPBadRequest", "StackValidationFailed")
+        names = [s["stack_name"] for s in client.get("/v1/admin/stacks").json()["stacks"]]
+        assert names == ["kept"]
+        assert client.get("/v1/admin/software_configs").json()["software_configs"] == []
+        resource = client.post(
+            "/v1/admin/stacks", json={"stack_name": "y", "template": NUL_TEMPLATE_YAML}
+        )
+        message = resource.json()["error"]["message"]
+        assert 'Resource name "r\\0x" may not contain a NUL character' in message

@@ -9,6 +9,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote_to_bytes
 
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
@@ -240,6 +241,30 @@ class _RequestId:
         await self.app(scope, receive, stamped)
 
 
+class _NoNul:
+    """A path or query string with a NUL character is a bad request (400), before any
+    handler looks it up: no stack, resource or config can be named with one (PostgreSQL's
+    text cannot hold it, and the request bodies refuse it, `stoker.request_body`), and
+    answering alike on every store beats a database error on one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            where = None
+            if "\0" in scope["path"]:
+                where = "path"
+            elif b"\0" in unquote_to_bytes(scope.get("query_string", b"")):
+                where = "query string"
+            if where is not None:
+                message = f"The request's {where} holds a NUL character (%00)."
+                body = error_body(400, "HTTPBadRequest", message)
+                await JSONResponse(body, 400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def build_app(
     store: Store,
     registry: ResourceTypeRegistry | None,
@@ -282,7 +307,7 @@ def build_app(
         HTTPException: _http_error,
         Exception: _internal_error,
     }
-    middleware = [Middleware(_RequestId)]
+    middleware = [Middleware(_RequestId), Middleware(_NoNul)]
     if cloud is not None:
         middleware.append(Middleware(CloudScope, cloud=cloud))
     if keystone is not None:
