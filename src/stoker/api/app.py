@@ -276,6 +276,7 @@ def build_app(
     keystone: KeystoneValidator | None = None,
     policy: Policy | None = None,
     cloud: Cloud | None = None,
+    public_url: str | None = None,
 ) -> Starlette:
     """The API over ``store``; with ``recover`` its startup begins the sweeps that take
     over dead servers' operations (see `stoker.api.operations`); ``abandon_on_stop``
@@ -286,7 +287,9 @@ def build_app(
     token's roles allow; with ``cloud`` (``--os-cloud``) every request and operation
     checks cloud constraints and answers ``Fn::GetAZs`` from it (`stoker.api.cloud`; the
     registry given has its resource types). Without a ``registry``, the default one is
-    built when a request first needs it (`Operations.registry`)."""
+    built when a request first needs it (`Operations.registry`). Every URL the API
+    writes starts with ``public_url`` (``--public-url``), by default the address the
+    server listens on (`stoker.api.links`)."""
     from stoker.api.cloud import CloudScope
 
     operations = Operations(store, registry, settings)
@@ -323,4 +326,5 @@ def build_app(
         middleware=middleware,
     )
     app.state.api = api
+    app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.types import Scope
 
 from stoker.api.errors import bad_request, not_found
+from stoker.api.links import root_url
 from stoker.api.operations import Operations
 from stoker.engine.state import StackRecord
 from stoker.request_body import MAX_JSON_BODY_SIZE, parse_json, read_body
@@ -48,9 +49,9 @@ def project_of(request: Request) -> str:
 
 
 def base_url(request: Request) -> str:
-    """``http://HOST:PORT/v1/{project}``, as the client addressed this server."""
-    root = str(request.base_url).rstrip("/")
-    return f"{root}/v1/{project_of(request)}"
+    """``{public URL}/v1/{project}`` (`stoker.api.links`: never from the request's
+    ``Host`` header)."""
+    return f"{root_url(request)}/v1/{project_of(request)}"
 
 
 def stack_url(request: Request, stack: StackRecord) -> str:

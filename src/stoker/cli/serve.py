@@ -109,6 +109,13 @@ KEEP_ALIVE = 75
     show_default=True,
     help="Heat's max_stacks_per_project.",
 )
+@click.option(
+    "--public-url",
+    metavar="URL",
+    default=None,
+    help="The URL clients reach this server at (behind a proxy, say), which every link "
+    "and redirect starts with (Heat's public_endpoint; default: the listening address).",
+)
 @click.pass_obj
 def serve(
     obj: dict[str, object],
@@ -128,6 +135,7 @@ def serve(
     lease_seconds: float,
     max_resources_per_stack: int,
     max_stacks_per_project: int,
+    public_url: str | None,
 ) -> None:
     """Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id})."""
     import os
@@ -166,6 +174,10 @@ def serve(
             os.environ["STOKER_SERVE_POLICY_FILE"] = os.path.abspath(policy_file)
     if os_cloud:
         os.environ["STOKER_SERVE_OS_CLOUD"] = os_cloud
+    if public_url is not None:
+        from stoker.api.links import public_url as checked
+
+        os.environ["STOKER_SERVE_PUBLIC_URL"] = checked(public_url)
     if auth == "noauth" and host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             f"warning: --auth noauth on {host}: anyone who can reach it acts on every project",
