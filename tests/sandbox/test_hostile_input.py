@@ -5,8 +5,10 @@ read, with or without a token."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from typing import Any
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
 
 import httpx
 import pytest
@@ -129,3 +131,86 @@ def test_image_data_has_a_limit_of_its_own(http: httpx.Client) -> None:
     assert answer.status_code == 413
     assert "image data size" in answer.text
     assert http.get(f"/image/v2/images/{image['id']}").json()["status"] == "queued"
+
+
+DATA = b"an image\n" * 10
+
+
+class _Web(BaseHTTPRequestHandler):
+    """``/disk.img``: the image; ``/elsewhere``: a redirect to it on ``localhost``."""
+
+    asked: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        self.asked.append(self.path)
+        if self.path == "/elsewhere":
+            self.send_response(302)
+            port = self.server.server_address[1]
+            self.send_header("Location", f"http://localhost:{port}/disk.img")
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(DATA)))
+        self.end_headers()
+        self.wfile.write(DATA)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def web(sandbox: RunningSandbox) -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Web)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    saved = sandbox.config.import_allow
+    _Web.asked.clear()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    sandbox.config.import_allow = saved
+    server.shutdown()
+    server.server_close()
+
+
+def test_web_download_fetches_only_from_allowed_hosts(
+    sandbox: RunningSandbox, http: httpx.Client, web: str
+) -> None:
+    """Glance's web-download fetched any http URL, so a user could read the sandbox's
+    loopback services through it (issue 28). By default no host is allowed; a redirect
+    from an allowed host to another is not followed."""
+
+    def image() -> str:
+        formats = {"disk_format": "raw", "container_format": "bare"}
+        return str(http.post("/image/v2/images", json={"name": "web", **formats}).json()["id"])
+
+    def start(image_id: str, uri: str) -> httpx.Response:
+        method = {"method": {"name": "web-download", "uri": uri}}
+        return http.post(f"/image/v2/images/{image_id}/import", json=method)
+
+    assert sandbox.config.import_allow == ()
+    refused = image()
+    answer = start(refused, f"{web}/disk.img")
+    assert answer.status_code == 400
+    assert "does not pass filtering" in answer.text and "--import-allow HOST" in answer.text
+    assert http.get(f"/image/v2/images/{refused}").json()["status"] == "queued"
+    assert _Web.asked == []
+
+    sandbox.config.import_allow = ("127.0.0.1",)
+    allowed = image()
+    assert start(allowed, f"{web}/disk.img").status_code == 202
+    shown = http.get(f"/image/v2/images/{allowed}").json()
+    assert (shown["status"], shown["size"]) == ("active", len(DATA))
+
+    redirected = image()
+    assert start(redirected, f"{web}/elsewhere").status_code == 202
+    shown = http.get(f"/image/v2/images/{redirected}").json()
+    assert (shown["status"], shown["os_glance_failed_import"]) == ("queued", "sandbox")
+    assert _Web.asked == ["/disk.img", "/elsewhere"]  # never /disk.img through localhost
+
+
+def test_sandbox_serve_takes_import_allow_hosts() -> None:
+    from click.testing import CliRunner
+
+    from stoker.cli.main import cli
+
+    result = CliRunner().invoke(cli, ["sandbox", "serve", "--help"])
+    assert "--import-allow HOST" in result.output
