@@ -6,7 +6,7 @@ read, with or without a token."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
 
@@ -116,12 +116,28 @@ def test_a_body_over_the_limit_is_refused(http: httpx.Client) -> None:
     assert chunked.status_code == 413
 
 
-def test_image_data_has_a_limit_of_its_own(http: httpx.Client) -> None:
+@pytest.fixture
+def new_image(http: httpx.Client) -> Iterator[Callable[[], str]]:
+    """Makes queued images, deleted after the test: the session's sandbox is shared, and
+    other tests boot its newest image."""
+    made: list[str] = []
+
+    def make() -> str:
+        formats = {"disk_format": "raw", "container_format": "bare"}
+        made.append(http.post("/image/v2/images", json={"name": "t", **formats}).json()["id"])
+        return made[-1]
+
+    yield make
+    for image_id in made:
+        assert http.delete(f"/image/v2/images/{image_id}").status_code == 204
+
+
+def test_image_data_has_a_limit_of_its_own(
+    http: httpx.Client, new_image: Callable[[], str]
+) -> None:
     from stoker.sandbox.image.backend import IMPORT_LIMIT
 
-    image = http.post(
-        "/image/v2/images", json={"name": "big", "disk_format": "raw", "container_format": "bare"}
-    ).json()
+    image = {"id": new_image()}
     chunks = (b"\0" * 1_048_576 for _ in range(IMPORT_LIMIT // 1_048_576 + 1))
     answer = http.put(
         f"/image/v2/images/{image['id']}/file",
@@ -172,22 +188,18 @@ def web(sandbox: RunningSandbox) -> Iterator[str]:
 
 
 def test_web_download_fetches_only_from_allowed_hosts(
-    sandbox: RunningSandbox, http: httpx.Client, web: str
+    sandbox: RunningSandbox, http: httpx.Client, web: str, new_image: Callable[[], str]
 ) -> None:
     """Glance's web-download fetched any http URL, so a user could read the sandbox's
     loopback services through it (issue 28). By default no host is allowed; a redirect
     from an allowed host to another is not followed."""
-
-    def image() -> str:
-        formats = {"disk_format": "raw", "container_format": "bare"}
-        return str(http.post("/image/v2/images", json={"name": "web", **formats}).json()["id"])
 
     def start(image_id: str, uri: str) -> httpx.Response:
         method = {"method": {"name": "web-download", "uri": uri}}
         return http.post(f"/image/v2/images/{image_id}/import", json=method)
 
     assert sandbox.config.import_allow == ()
-    refused = image()
+    refused = new_image()
     answer = start(refused, f"{web}/disk.img")
     assert answer.status_code == 400
     assert "does not pass filtering" in answer.text and "--import-allow HOST" in answer.text
@@ -195,12 +207,12 @@ def test_web_download_fetches_only_from_allowed_hosts(
     assert _Web.asked == []
 
     sandbox.config.import_allow = ("127.0.0.1",)
-    allowed = image()
+    allowed = new_image()
     assert start(allowed, f"{web}/disk.img").status_code == 202
     shown = http.get(f"/image/v2/images/{allowed}").json()
     assert (shown["status"], shown["size"]) == ("active", len(DATA))
 
-    redirected = image()
+    redirected = new_image()
     assert start(redirected, f"{web}/elsewhere").status_code == 202
     shown = http.get(f"/image/v2/images/{redirected}").json()
     assert (shown["status"], shown["os_glance_failed_import"]) == ("queued", "sandbox")
