@@ -57,22 +57,22 @@ def too_large(size: int, limit: int, what: str) -> ApiError:
     )
 
 
-def parse_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
+def parse_json(raw: bytes, max_depth: int = MAX_JSON_DEPTH, what: str = "The request body") -> Any:
     """The JSON value of ``raw`` (400 when it is not JSON, nests deeper than
     ``max_depth`` levels, or has a NUL character in a string: no name or value may hold
     one, as PostgreSQL's text cannot, so a body is refused alike on every store)."""
     try:
         data = json.loads(raw)
     except RecursionError:
-        raise _too_deep(max_depth) from None
+        raise _too_deep(max_depth, what) from None
     except (ValueError, UnicodeDecodeError) as error:
-        raise bad_json(f"The request body is not valid JSON: {error}") from None
+        raise bad_json(f"{what} is not valid JSON: {error}") from None
     problem = check_value(data, max_depth)
     if problem == _DEEP:
-        raise _too_deep(max_depth)
+        raise _too_deep(max_depth, what)
     if problem == _NUL:
         raise bad_json(
-            "The request body is not valid here: a name or value holds a NUL character (\\u0000)."
+            f"{what} is not valid here: a name or value holds a NUL character (\\u0000)."
         )
     return data
 
@@ -121,5 +121,5 @@ def bad_json(message: str) -> ApiError:
     return ApiError(400, "HTTPBadRequest", message)
 
 
-def _too_deep(limit: int) -> ApiError:
-    return bad_json(f"The request body is not valid JSON: it nests more than {limit} levels deep.")
+def _too_deep(limit: int, what: str) -> ApiError:
+    return bad_json(f"{what} is not valid JSON: it nests more than {limit} levels deep.")

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from stoker.request_body import MAX_JSON_DEPTH
 
-from .helpers import create, make_client
+from .helpers import TEMPLATE, create, make_client
 
 HEAT_400 = {
     "explanation": "The server could not comply with the request since it is either "
@@ -178,3 +178,15 @@ def test_a_nul_character_is_a_bad_request_on_both_stores(store_url: str) -> None
         )
         message = resource.json()["error"]["message"]
         assert 'Resource name "r\\0x" may not contain a NUL character' in message
+
+
+@pytest.mark.parametrize("text", ["[" * 1_000 + "]" * 1_000, '{"x": "\\u0000"}'])
+def test_adopt_data_sent_as_a_string_is_read_as_a_body_is(api: TestClient, text: str) -> None:
+    """``adopt_stack_data`` may be JSON in a string (python-heatclient sends it so): it is
+    parsed by the same reader, so nesting and NUL characters are 400s there too."""
+    answer = api.post(
+        "/v1/admin/stacks",
+        json={"stack_name": "adopted", "adopt_stack_data": text, "template": TEMPLATE},
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"]["message"].startswith("Invalid adopt data: adopt_stack_data is")
