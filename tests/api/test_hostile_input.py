@@ -190,3 +190,20 @@ def test_adopt_data_sent_as_a_string_is_read_as_a_body_is(api: TestClient, text:
     )
     assert answer.status_code == 400, answer.text
     assert answer.json()["error"]["message"].startswith("Invalid adopt data: adopt_stack_data is")
+
+
+def test_a_json_parameter_nested_past_the_depth_limit_is_a_bad_request(api: TestClient) -> None:
+    """A ``json`` parameter's value is JSON in a string: decoded by the decoder that gave
+    a RecursionError (500) at a thousand levels; now bounded by the document's depth
+    limit, in the parameters and in an environment's parameter_defaults alike."""
+    template = {"heat_template_version": "2018-08-31", "parameters": {"p": {"type": "json"}}}
+    value = "[" * 1_000 + "]" * 1_000
+    for given in (
+        {"parameters": {"p": value}},
+        {"environment": {"parameter_defaults": {"p": value}}},
+    ):
+        answer = api.post(
+            "/v1/admin/stacks", json={"stack_name": "deep", "template": template, **given}
+        )
+        assert answer.status_code == 400, answer.text
+        assert "nested more than 100 levels deep" in answer.json()["error"]["message"]
