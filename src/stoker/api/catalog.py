@@ -31,8 +31,8 @@ async def validate(request: Request) -> Response:
 
     def run() -> dict[str, Any]:
         from stoker.definition.sensitive import hidden_names
-        from stoker.engine.validation import validate_tree, validation_summary
         from stoker.engine.views import mask_environment
+        from stoker.resolution import validate_tree, validation_summary
 
         result = load_request(payload.inputs, LoadOptions())
         definition = result.definition
