@@ -57,6 +57,8 @@ _KEPT_VARIABLES = ("LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR")
 #: how long a block may run before it counts as hung, and a server may take to answer
 BLOCK_TIMEOUT = {False: 300, True: 3600}
 SERVER_DEADLINE = 120.0
+#: readiness probes go straight to the server, whatever proxy the environment names
+_DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def _collect() -> tuple[list[Block], list[str]]:
@@ -103,7 +105,7 @@ def test_the_block_runs_as_written(block: Block, tmp_path: Path) -> None:
     )
     stoker = VENV / "bin" / "stoker"
     assert stoker.exists(), f"stoker is not installed in {VENV}, the environment running pytest"
-    copy = _working_copy(tmp_path / "repo")
+    copy = _working_copy(tmp_path / "repo", block.script)
     cwd = copy / Path(block.page).parent if block.page.startswith("examples/") else copy
     home = tmp_path / "home"
     home.mkdir()
@@ -149,15 +151,19 @@ def _servers(
         for kind in ("sandbox", "serve"):
             if not getattr(block, kind):
                 continue
-            port = _free_port()
-            if line is not None and line[0] == kind:
-                args = _with_port(line[1], port)
+            for _attempt in range(3):  # another process may take the free port first
+                port = _free_port()
+                if line is not None and line[0] == kind:
+                    args = _with_port(line[1], port)
+                else:
+                    args = ["sandbox", "serve"] if kind == "sandbox" else ["serve"]
+                    args += ["--port", str(port)]
+                log = tmp / f"{kind}.log"
+                processes.append(_start([str(VENV / "bin" / "stoker"), *args], env, cwd, log))
+                if _wait_until_answering(processes[-1], port, log):
+                    break
             else:
-                args = [*(["sandbox", "serve"] if kind == "sandbox" else ["serve"])]
-                args += ["--port", str(port)]
-            log = tmp / f"{kind}.log"
-            processes.append(_start([str(VENV / "bin" / "stoker"), *args], env, cwd, log))
-            _wait_until_answering(processes[-1], port, log)
+                pytest.fail(f"no free port for the {kind} in three tries:\n{log.read_text()}")
             ports[kind] = port
             if kind == "sandbox" and "clouds-yaml" not in block.script:
                 clouds = subprocess.run(
@@ -201,17 +207,20 @@ def _start(
         )  # fmt: skip
 
 
-def _wait_until_answering(process: subprocess.Popen[bytes], port: int, log: Path) -> None:
-    """Until the server answers HTTP on its port (any status): readiness, polled."""
+def _wait_until_answering(process: subprocess.Popen[bytes], port: int, log: Path) -> bool:
+    """Until the server answers HTTP on its port (any status): readiness, polled. False
+    if it could not bind the port (taken since it was found free)."""
     deadline = time.monotonic() + SERVER_DEADLINE
     while True:
         if process.poll() is not None:
+            if "address already in use" in log.read_text():
+                return False
             pytest.fail(f"the server exited {process.returncode}:\n{log.read_text()}")
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).close()
-            return
+            _DIRECT.open(f"http://127.0.0.1:{port}/", timeout=5).close()
+            return process.poll() is None
         except urllib.error.HTTPError:
-            return  # it answered
+            return process.poll() is None  # it answered
         except OSError:
             if time.monotonic() > deadline:
                 _stop(process)
@@ -285,11 +294,24 @@ def _sources() -> list[Path]:
     return _SOURCES
 
 
-def _working_copy(target: Path) -> Path:
-    """A copy of the repository with ``.venv`` linked to the tests' environment."""
+def _working_copy(target: Path, script: str) -> Path:
+    """A copy of the repository with ``.venv`` linked to the tests' environment and
+    ``src`` to the checkout's (the code ``.venv``'s editable install runs; no block writes
+    into it). ``tests/`` (half the files: test data) is copied only for a block that names
+    it or runs a benchmark: a thousand files copied for every block would cost more system
+    time than most blocks."""
+    skipped = {"src"} if re.search(r"\b(tests|benchmarks)/", script) else {"src", "tests"}
+    made: set[Path] = set()
     for relative in _sources():
+        if relative.parts[0] in skipped:
+            continue
         destination = target / relative
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / relative, destination)
+        if destination.parent not in made:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            made.add(destination.parent)
+        shutil.copyfile(ROOT / relative, destination)
+        if os.access(ROOT / relative, os.X_OK):
+            destination.chmod(0o755)
     (target / ".venv").symlink_to(VENV, target_is_directory=True)
+    (target / "src").symlink_to(ROOT / "src", target_is_directory=True)
     return target
