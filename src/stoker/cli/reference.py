@@ -31,9 +31,10 @@ def _walk(command: click.Command, ctx: click.Context) -> Iterator[click.Context]
 
 
 def _context(command: click.Command, name: str, parent: click.Context | None) -> click.Context:
-    return click.Context(
-        command, info_name=name, parent=parent, terminal_width=WIDTH, max_content_width=WIDTH
-    )
+    """The context Click itself makes for the command (its ``context_settings`` applied,
+    the parent's inherited: ``-h`` as well as ``--help``), at the page's width."""
+    settings = {**command.context_settings, "terminal_width": WIDTH, "max_content_width": WIDTH}
+    return click.Context(command, info_name=name, parent=parent, **settings)
 
 
 def _anchor(path: str) -> str:
