@@ -8,7 +8,8 @@ of the repository, where ``.venv`` is the environment running these tests, with
 variables, no ``STOKER_*`` or ``OS_*`` ones): the user's data directory, its database and
 its key file start empty, as on a new machine. Blocks of README.md and docs/*.md run from
 the copy's root, an example's README from its own directory (its commands name the files
-beside it). Files a block writes land in the copy, never in the checkout.
+beside it). Files a block writes land in the copy, never in the checkout (``src`` is
+linked, being what ``.venv`` runs; ``tests`` is copied for the blocks that name it).
 
 A block marked ``sandbox`` or ``serve`` gets a real ``stoker sandbox serve`` / ``stoker
 serve`` process on a free port, started before the block and stopped after it. Its own
