@@ -29,7 +29,7 @@ async def validate(request: Request) -> Response:
     show_nested = flag(request.query_params.get("show_nested")) or bool(body.get("show_nested"))
 
     def run() -> dict[str, Any]:
-        from stoker.engine.validation import validate_tree, validation_summary
+        from stoker.resolution import validate_tree, validation_summary
 
         result = load_request(payload.inputs, LoadOptions())
         definition = result.definition

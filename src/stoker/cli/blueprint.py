@@ -170,9 +170,9 @@ def explain(
     else:
         analysis = analyse(source, libraries, existing)
     report(analysis.diagnostics, file)
-    if analysis.resolution is None:
+    if analysis.decisions is None:
         raise Rejected("the blueprint cannot be read")
-    data = explained(analysis.resolution, compiled)
+    data = explained(analysis.decisions, compiled)
     click.echo(json.dumps(data, indent=2) if fmt == "json" else render(data), nl=fmt == "json")
     if not analysis.ok:
         raise Rejected("some requirements cannot be fulfilled (see above)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from stoker.cli.options import engine_options
 from stoker.errors import UsageError
 
 #: seconds an idle keep-alive connection stays open. uvicorn's default (5) is
@@ -87,28 +88,7 @@ KEEP_ALIVE = 75
     show_default=True,
     help="Server processes; they share the work through the database's leases.",
 )
-@click.option(
-    "--lease-seconds",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    help="How long an operation's claim lives without a heartbeat; dead servers' "
-    "operations are taken over after it.",
-)
-@click.option(
-    "--max-resources-per-stack",
-    type=int,
-    default=1000,
-    show_default=True,
-    help="Heat's max_resources_per_stack (-1: no limit).",
-)
-@click.option(
-    "--max-stacks-per-project",
-    type=click.IntRange(min=1),
-    default=512,
-    show_default=True,
-    help="Heat's max_stacks_per_project.",
-)
+@engine_options("lease_seconds", "max_resources_per_stack", "max_stacks_per_project")
 @click.pass_obj
 def serve(
     obj: dict[str, object],

@@ -16,7 +16,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from stoker.cli.blueprint import library_option
-from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
+from stoker.cli.options import (
+    EVALUATION_LIMITS,
+    engine_options,
+    environments_option,
+    limit_options,
+)
 from stoker.cli.output import (
     column_option,
     emit_record,
@@ -120,7 +125,7 @@ class Session:
         out by its first resource."""
         if self.cloud is None:
             return
-        from stoker.engine.resolution import cloud_type_names
+        from stoker.resolution import cloud_type_names
 
         types = {resource.type for resource in definition.template.resources.values()}
         if types & cloud_type_names():
@@ -172,35 +177,7 @@ def _session(ctx: click.Context) -> Session:
 
 
 @click.group()
-@click.option(
-    "--max-resources-per-stack",
-    type=int,
-    default=1000,
-    show_default=True,
-    help="Heat's max_resources_per_stack (-1: no limit).",
-)
-@click.option(
-    "--concurrency",
-    type=click.IntRange(min=1),
-    default=100,
-    show_default=True,
-    help="How many resource actions may run at once.",
-)
-@click.option(
-    "--max-nested-depth",
-    type=click.IntRange(min=0),
-    default=5,
-    show_default=True,
-    help="Heat's max_nested_stack_depth (TripleO-sized compositions need more).",
-)
-@click.option(
-    "--lease-seconds",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    help="How long this process's claim on a stack lives without a heartbeat (renewed "
-    "every third of it); another process may take an operation over after it.",
-)
+@engine_options("max_resources_per_stack", "concurrency", "max_nested_depth", "lease_seconds")
 @click.option(
     "--os-cloud",
     envvar="OS_CLOUD",

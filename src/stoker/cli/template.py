@@ -29,14 +29,12 @@ from stoker.cli.output import (
 from stoker.definition.context import partial_resolve
 from stoker.definition.loading import LoadResult
 from stoker.definition.stack import StackDefinition
-from stoker.engine.resolution import ProviderCache
-from stoker.engine.tree_check import TreeCheck
-from stoker.engine.validation import validate_tree, validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
 from stoker.limits import active_limits
 from stoker.parameters import display_value
+from stoker.resolution import ProviderCache, TreeCheck, validate_tree, validation_summary
 from stoker.resources.registry import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
