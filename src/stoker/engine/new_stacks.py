@@ -36,6 +36,8 @@ class CreateRequest:
     disable_rollback: bool = True
     tags: tuple[str, ...] = ()
     template_file: str | None = None
+    #: the clouds.yaml entry the stack's cloud resources are made in (kept with it)
+    cloud: str | None = None
 
 
 def validate_stack_name(name: str) -> str | None:

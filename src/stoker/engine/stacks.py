@@ -193,6 +193,7 @@ class StackEngine:
                 timeout_mins=request.timeout_mins,
                 disable_rollback=request.disable_rollback,
                 template_file=request.template_file,
+                cloud=request.cloud,
             )
             context = request.definition.context
             if context is not None:  # the pseudo-parameters are known from here on
