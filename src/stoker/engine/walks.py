@@ -50,6 +50,7 @@ class ActionHost(Protocol):
     settings: EngineSettings
     listener: Callable[[EventRecord], None] | None
     engine_id: str
+    sleep: Callable[[float], Awaitable[None]]
 
     def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None: ...
 
@@ -246,7 +247,7 @@ class StackWalk:
             properties=record.properties,
             data=dict(record.data),
             physical_id=record.physical_id,
-            sleep=asyncio.sleep,
+            sleep=self.host.sleep,
         )
 
     async def visit(self, name: str, effect: Effect) -> None:
