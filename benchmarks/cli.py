@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from engine import chain, functions, independent  # noqa: E402
+from update import values  # noqa: E402
 
 STOKER = str(Path(sys.executable).with_name("stoker"))
 EXAMPLE = str(ROOT / "examples" / "hello.yaml")
@@ -63,6 +64,26 @@ def measure(label: str, runs: list[tuple[float, float, float]]) -> None:
     )
 
 
+def update_ten_of_ten_thousand(directory: str, env: dict[str, str], repeat: int) -> None:
+    """``stack update`` of a stack of 10,000 OS::Heat::Value of which 10 change, the
+    whole process: loading and checking the new template, the update (9,990 resources
+    untouched) and showing the stack; alternately to the new values and back."""
+    unlimited = ["stack", "--max-resources-per-stack", "-1"]
+    big = ["--max-template-size", str(16 * 1024 * 1024)]
+    paths = []
+    for changed in (0, 10):
+        path = Path(directory, f"values{changed}.yaml")
+        path.write_text(values(10000, changed))
+        paths.append(str(path))
+    run([*unlimited, "create", "values", "-t", paths[0], *big], env)
+    updates = [
+        run([*unlimited, "update", "values", "-t", paths[(index + 1) % 2], *big], env)
+        for index in range(repeat)
+    ]
+    measure("stoker stack update: 10 of 10,000 OS::Heat::Value changed", updates)
+    run(["stack", "delete", "values", "--yes"], env)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=5)
@@ -80,6 +101,13 @@ def main() -> int:
         ):
             run(command, env)  # warm the file cache
             measure(label, [run(command, env) for _ in range(repeat)])
+
+        # the first command on a new database: its schema made at the head in one step
+        firsts = []
+        for index in range(repeat):
+            fresh = {**env, "STOKER_DB_URL": f"sqlite:///{Path(directory, f'new{index}.db')}"}
+            firsts.append(run(["stack", "list"], fresh))
+        measure("stoker stack list on a new database (first command)", firsts)
 
         for index in range(10):
             secret = ["--parameter", "db_password=pw-12345"]
@@ -109,6 +137,7 @@ def main() -> int:
                 for c, d in zip(creates, deletes, strict=True)
             ]
             measure(f"create + delete: {label}", both)
+        update_ten_of_ten_thousand(directory, env, repeat)
     print(f"load average at the end: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     return 0
 

@@ -31,8 +31,8 @@ MIB = 1024 * KIB
 
 class Limit(NamedRecord):
     """How one limit is named to the user: its option, its environment variable, its unit.
-    Entries of one constant table: a named tuple, as a frozen, slotted dataclass costs
-    ~0.5 ms to create at import (Python compiles its generated methods)."""
+    Entries of one constant table: a named tuple, as a frozen, slotted dataclass is
+    costlier to create at import (Python compiles its generated methods)."""
 
     option: str
     envvar: str

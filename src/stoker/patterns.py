@@ -1,7 +1,7 @@
 """Regular expressions compiled when first used, not when their module is imported.
 
-``re.compile`` at module level runs at import, ~0.4 M instructions a pattern: the ONAP
-lint's rules and the parameter constraints hold ~70, most for forms a given package never
+``re.compile`` at module level runs at import, for every pattern: the ONAP lint's rules
+and the parameter constraints hold dozens, most for forms a given package never
 has (internal networks, IPv6, volumes, Contrail, MAC addresses, cron schedules), and a
 one-shot ``stoker lint`` paid for every one. A `LazyPattern` is written and used as the
 pattern would be (``FORM = LazyPattern(r"...")``, ``FORM.match(text)``); its first use

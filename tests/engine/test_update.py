@@ -430,3 +430,32 @@ def test_an_update_that_runs_out_of_time_fails(store):
         "Timed out",
     )
     assert states(store, result.id) == {"a": "UPDATE_FAILED"}
+
+
+PSEUDO = """
+heat_template_version: "2021-04-16"
+parameters:
+  word: {type: string, default: one}
+resources:
+  NAME: {type: OS::Heat::Value, properties: {value: {get_param: OS::stack_id}}}
+outputs:
+  id: {value: {get_param: OS::stack_id}}
+  word: {value: {get_param: word}}
+"""
+
+
+def test_an_update_knows_the_stack_and_shows_what_it_stored(engine, store):
+    """A resource the update adds resolves the stack's pseudo-parameters, and the stack's
+    outputs after the update are those of the definition it stored, in this engine (which
+    keeps the update's definition) as in a new one (which rebuilds it from the store)."""
+    stack = run(engine.create(create_request(PSEUDO.replace("NAME", "a"))))
+    new = update_request(PSEUDO.replace("NAME", "b"), parameters={"word": "two"})
+    result = run(engine.update("s", new))
+    assert (result.action.value, result.status.value) == ("UPDATE", "COMPLETE")
+    records = {r.name: r for r in store.resources(stack.id)}
+    assert set(records) == {"b"} and records["b"].properties["value"] == stack.id
+    fresh = StackEngine(store, default_registry(), EngineSettings())
+    for reader in (engine, fresh):
+        outputs = {o["output_key"]: o["output_value"] for o in reader.outputs(result)}
+        assert outputs == {"id": stack.id, "word": "two"}
+        assert reader.definition_of(result).parameters["word"] == "two"

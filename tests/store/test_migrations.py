@@ -175,6 +175,9 @@ def _schema(url: str) -> dict[str, object]:
                 "unique": sorted(
                     inspector.get_unique_constraints(table), key=lambda u: str(u["name"])
                 ),
+                "checks": sorted(
+                    inspector.get_check_constraints(table), key=lambda c: str(c["name"])
+                ),
             }
             for table in sorted(inspector.get_table_names())
         }
@@ -182,23 +185,9 @@ def _schema(url: str) -> dict[str, object]:
         engine.dispose()
 
 
-def test_a_new_sqlite_database_is_made_at_head_as_the_migrations_make_it(tmp_path) -> None:
-    """A new SQLite store gets the models' tables at once, stamped at head, without
-    replaying the migrations; the result is the schema the migrations build."""
-    import subprocess
-    import sys
-
-    made = f"sqlite:///{tmp_path / 'made.db'}"
-    # in a fresh interpreter: opening a new store does not import Alembic
-    script = (
-        "import sys; from stoker.store import open_store; "
-        f"open_store({made!r}).close(); print('alembic' in sys.modules)"
-    )
-    opened = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert opened.returncode == 0, opened.stderr
-    assert opened.stdout.strip() == "False"
-    migrated = f"sqlite:///{tmp_path / 'migrated.db'}"
-    engine = create_store_engine(migrated)
+def _migrated_step_by_step(url: str) -> None:
+    """Alembic's upgrade of an empty database through every migration, one by one."""
+    engine = create_store_engine(url)
     try:
         with engine.begin() as connection:
             config = alembic_config()
@@ -206,11 +195,37 @@ def test_a_new_sqlite_database_is_made_at_head_as_the_migrations_make_it(tmp_pat
             command.upgrade(config, "head")
     finally:
         engine.dispose()
-    assert _schema(made) == _schema(migrated)
-    engine = create_store_engine(made)
+
+
+def _alembic_heads(url: str) -> set[str]:
+    engine = create_store_engine(url)
     try:
         with engine.connect() as connection:
-            assert current_revisions(connection) == {HEAD}
+            return set(MigrationContext.configure(connection).get_current_heads())
     finally:
         engine.dispose()
+
+
+def test_a_new_database_is_made_at_head_as_the_migrations_make_it(
+    fresh_database_url: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """A new store gets the models' tables in one step, stamped at head by Alembic,
+    without replaying the migrations; the result is the schema the migrations build step
+    by step (tables, columns and their types, nullability and defaults, keys, indexes and
+    constraints, as SQLAlchemy's inspection reads them), on each backend."""
+    made = fresh_database_url
+    open_store(made).close()
+    server = None
+    if backend.startswith("sqlite"):
+        migrated = f"sqlite:///{tmp_path / 'migrated.db'}"
+    else:
+        server = request.getfixturevalue("pg_server")
+        migrated = server.create_database()
+    try:
+        _migrated_step_by_step(migrated)
+        assert _schema(made) == _schema(migrated)
+        assert _alembic_heads(made) == _alembic_heads(migrated) == head_revisions() == {HEAD}
+    finally:
+        if server is not None:
+            server.drop_database(migrated)
     assert _differences(made) == []

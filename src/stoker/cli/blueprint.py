@@ -247,7 +247,7 @@ def library_command(libraries: tuple[str, ...], fmt: str) -> None:
 def looks_like_blueprint(path: str) -> bool:
     """Whether the template file of ``stack create`` is a blueprint (or a package holding
     one), by the test the API uses too. The blueprint compiler is imported only for a
-    file that may be one (~20 ms of every ``stack create`` otherwise)."""
+    file that may be one (every ``stack create`` would import it otherwise)."""
     if not path.lower().endswith(".zip") and not _mentions(path, b"components"):
         return False
     from stoker.blueprint.build import file_source

@@ -88,5 +88,5 @@ def main() -> None:
     finally:
         # The process ends here: its last garbage collection need not walk everything
         # the command built (a loaded 1,000-resource template is ~10^5 objects; walking
-        # them cost ~0.15 s of a stack create).
+        # them was a visible part of a stack create).
         gc.freeze()

@@ -31,7 +31,7 @@ from stoker.records import replace
 if TYPE_CHECKING:
     import yaml
 
-    # Rich is imported when a table is drawn: ~30 ms that -f json never needs
+    # Rich is imported when a table is drawn: an import -f json never needs
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text

@@ -2,7 +2,7 @@
 
 ``stoker stack list | grep`` and CI jobs read tables from a pipe, where Rich draws them
 unwrapped (see `stoker.cli.output.console`) and without colour. Importing Rich and
-measuring cells costs ~40 ms of a ~300 ms command, so the plain case is drawn here: a
+measuring cells is a large part of a short command, so the plain case is drawn here: a
 ``box.HEAVY_HEAD`` table, one space of padding each side, cells left-justified. It is
 taken only where the result is certainly Rich's: cells of printable ASCII lines (one
 column per character, nothing Rich would interpret; a cell of several lines, as a

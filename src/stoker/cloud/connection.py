@@ -152,7 +152,7 @@ def _pin_endpoint(adapter: Any) -> None:
     """Discover the service's endpoint now and have every later call use it as its
     ``endpoint_override``. Without one, keystoneauth finds each call's endpoint in the
     token's catalog again, normalising a deep copy of the whole catalog every time:
-    about a third of the client's CPU per request (cProfile of a 100-server create). The
+    a large part of the client's CPU per request (in a profile of a 100-server create). The
     endpoint is the one discovery just chose (openstacksdk pins discovered endpoints the
     same way for services it cannot discover twice); one the cloud's configuration
     overrides already is left as it is."""
@@ -178,7 +178,7 @@ def _pool_for(session: Any, workers: int) -> None:
 def _environment_read_once(keystone: Any, session: Any) -> None:
     """Read once what requests reads from the environment on every request. With
     ``trust_env`` (its default), each request scans ``os.environ`` for proxies twice and
-    for a CA bundle, and looks for a netrc file: 0.1-0.3 ms of the ~1 ms a request costs
+    for a CA bundle, and looks for a netrc file: a sizeable part of what a request costs
     the client. Where no proxy is set (``no_proxy`` alone changes nothing) and there is
     no netrc file, the only thing those reads can find is the CA bundle
     (``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE``), which requests uses where it is

@@ -46,7 +46,7 @@ def chosen_zones() -> list[str] | None:
 def stack_arn(project: str, stack_name: str, stack_id: str) -> str:
     """A stack's ARN-style identifier, the form Heat gives ``AWS::StackId`` and the
     reference of a provider resource (project and name URL-quoted, as Heat does)."""
-    from urllib.parse import quote  # here: ~5 ms of imports that validation rarely needs
+    from urllib.parse import quote  # here: imports that validation rarely needs
 
     return f"arn:openstack:heat::{quote(project, '')}:stacks/{quote(stack_name, '')}/{stack_id}"
 

@@ -73,7 +73,7 @@ class CollectedFiles:
 
 def url_not_fetched(call: Function, key: str) -> Diagnostic | None:
     """The warning for a get_file of a URL (never fetched), or None for a path."""
-    from urllib.parse import urlparse  # here and below: ~5 ms of imports, for get_file only
+    from urllib.parse import urlparse  # here and below: imports for get_file only
 
     if urlparse(key).scheme not in URL_SCHEMES:
         return None

@@ -25,9 +25,8 @@ _DELETION_POLICIES = ("Delete", "Retain", "Snapshot")
 
 class Names(NamedRecord):
     """How one format spells the section and definition keys: two constant tables, so a
-    named tuple (a frozen, slotted dataclass of 15 fields costs ~0.6 ms to create at
-    import, Python compiling its generated methods; every process parsing a template
-    pays it)."""
+    named tuple (a frozen, slotted dataclass of 15 fields is costlier to create at import,
+    Python compiling its generated methods; every process parsing a template pays it)."""
 
     description: str
     parameters: str

@@ -3,7 +3,7 @@
 A loaded stack definition is hundreds of thousands of objects (the template's nodes,
 function trees, the graph) that live as long as the operation. Each full collection
 walks all of them: on a 10,000-resource create, three or four full collections cost
-more than the engine's own work (0.4 s of 1.3 s). `frozen_heap` moves everything that
+about as much as the engine's own work. `frozen_heap` moves everything that
 exists when an operation starts to the collector's permanent generation
 (`gc.freeze`), so collections during the operation look only at what it creates, and
 puts it back when the last running operation ends. Nothing is leaked: frozen objects
@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 # threading.Lock itself: every `stoker` command imports this module, and importing
-# threading costs ~3.5 M instructions that a one-shot lint does not otherwise pay
+# threading costs a one-shot lint start-up time it does not otherwise pay
 _lock = _thread.allocate_lock()
 _depth = 0  # operations running in this process (concurrent ones, in any thread)
 #: the process runs one command and exits (the `stoker` command line): what is frozen
@@ -36,8 +36,8 @@ def collector_paused() -> Iterator[None]:
     """Run the block with the cyclic collector paused: for imports made while a command
     runs (its definition machinery, engine and resource types, on first use). Importing makes
     tens of thousands of long-lived objects and no garbage, and each collection it
-    triggers walks young objects that all survive: ~30 such collections during a
-    ``stack create`` (~0.6 % of its instructions, a little more of its time: they walk
+    triggers walks young objects that all survive: dozens of such collections during a
+    ``stack create`` (a little more of its time than of its instructions: they walk
     memory). Reference counting still frees everything as usual."""
     was_enabled = gc.isenabled()
     gc.disable()
@@ -65,8 +65,8 @@ def long_running_process() -> None:
 def keep_loaded() -> None:
     """A single command's definition is loaded: freeze it, and everything else alive
     now, for the rest of the process. Letting the collector find it instead costs three
-    passes over a few hundred thousand objects (young, middle, then full: 0.25 s after
-    loading a 1,000-resource template with functions), and unfreezing it after an
+    passes over a few hundred thousand objects (young, middle, then full, after loading
+    a 1,000-resource template with functions), and unfreezing it after an
     operation would make the next full collection walk it again. Elsewhere (a server, the
     tests' many commands in one process) this does nothing."""
     if _one_command:

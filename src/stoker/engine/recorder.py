@@ -162,7 +162,7 @@ class Recorder:
                 for part in _split(batch, self.max_batch):
                     # On the loop, not in a thread: a commit is a fraction of a millisecond
                     # and every job waiting for it would wait anyway; handing it to a
-                    # thread cost more than the commit itself (0.29 vs 0.12 ms).
+                    # thread cost more than the commit itself.
                     if self.fence is not None:
                         self.fence.write(self.store, part)
                     else:

@@ -24,8 +24,8 @@ def record(cls: type[_Record]) -> type[_Record]:
     """A record class: a slotted dataclass, frozen to type checkers (mypy strict rejects
     any assignment to a field, as for ``frozen=True``), compared and hashed by value as a
     frozen one is, but with a plain ``__init__``. A frozen dataclass's ``__init__`` sets
-    each field through ``object.__setattr__``: ~2 µs for a `ResourceRecord` against
-    ~0.4 µs, and a 10,000-resource create and delete makes ~90,000 records (two per
+    each field through ``object.__setattr__``, several times slower for a
+    `ResourceRecord`, and a 10,000-resource create and delete makes ~90,000 records (two per
     transition, with their events, and the rows read back)."""
     return dataclass(slots=True, unsafe_hash=True)(cls)
 

@@ -177,7 +177,7 @@ def check_update_policies(definition: StackDefinition, resolution: Resolution) -
         resource = template.resources[name]
         policy = resource.update_policy
         if not isinstance(policy, dict) or name not in resolution.types:
-            continue  # the catalog is not read (~10 ms, and garbage collections) for nothing
+            continue  # the catalog is not read (and garbage collected) for nothing
         schema = catalog_schema(resolution.types.get(name, resource.type))
         if schema is None:
             continue

@@ -109,6 +109,10 @@ async def update(
     if declares_immutable(stack.template):
         refuse_immutable(engine.definition_of(stack), request.definition)
     fence = await engine.claim(stack)
+    context = request.definition.context
+    if context is not None:  # the pseudo-parameters (OS::stack_id ...) are the stack's
+        context.stack_name, context.stack_id = stack.name, stack.id
+        context.project_id = stack.project
     new_stack = replace(
         stack,
         template=request.template,
@@ -194,7 +198,14 @@ async def _begin(
     fence = operation.claim()
     fence.check()
     await asyncio.to_thread(engine.store.change_definition, change, batch, fence.token)
-    engine.queries.forget(stack.id)
+    if stack.parent_id is None:
+        # What the stack now stores rebuilds to this definition (the update's, whose
+        # context knows the stack, or the previous one a rollback rebuilt): showing the
+        # stack at the end need not parse and define its whole template again. A nested
+        # stack's is rebuilt when asked, with its parent's facade as it is then.
+        engine.queries.remember(stack.id, operation.definition)
+    else:
+        engine.queries.forget(stack.id)
     engine.notify([event])
     for record in added:
         operation.records[record.name] = record

@@ -30,7 +30,7 @@ from stoker.template.nodes import MappingNode, value_span
 
 class _Chosen(NamedRecord):
     """The strategy a parameter got from the first file that gave it a value (a named
-    tuple: a frozen, slotted dataclass costs ~0.5 ms to create at import, Python compiling
+    tuple: a frozen, slotted dataclass costs more to create at import, Python compiling
     its generated methods, and every process reading an environment pays it)."""
 
     strategy: MergeStrategy

@@ -216,8 +216,8 @@ def _stored_path(path: str, entry: RegistryEntry, absolute: bool) -> str:
 
 class _Reader:
     """Walks one section, building blocks and collecting every finding. A plain class:
-    nothing compares or prints a reader, and a dataclass costs ~0.3 ms to create at
-    import (Python compiles its generated methods), paid by every process."""
+    nothing compares or prints a reader, and a dataclass costs more to create at import
+    (Python compiles its generated methods), paid by every process."""
 
     __slots__ = ("base_dir", "file", "found")
 

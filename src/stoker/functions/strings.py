@@ -439,7 +439,7 @@ class Digest(PureFunction):
     """
 
     def check_arguments(self) -> Iterator[Diagnostic]:
-        import hashlib  # in the three methods, not at module level: ~3 ms few templates need
+        import hashlib  # in the three methods, not at module level: few templates need it
 
         args = self.args
         if isinstance(args, Function):

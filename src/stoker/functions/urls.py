@@ -63,7 +63,7 @@ class MakeUrl(PureFunction):
             yield self.invalid(problem)
 
     def compute(self, args: Any) -> Any:
-        from urllib import parse  # here: ~5 ms of imports only a make_url value needs
+        from urllib import parse  # here: imports only a make_url value needs
 
         for problem in self._shape_problems(args):
             raise self.error(problem)

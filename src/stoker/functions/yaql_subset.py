@@ -1,8 +1,8 @@
 """A native evaluator for a small subset of YAQL, with yaql itself as the fallback.
 
 yaql is slow for what templates mostly ask of it: ``$.data.sizes.sum() + $.data.extra``
-costs ~0.5 ms, nearly all of it yaql's overload resolution (twelve calls, each weighing
-every overload of its name against the argument types), and the first use pays ~0.15 s
+spends nearly all its time in yaql's overload resolution (twelve calls, each weighing
+every overload of its name against the argument types), and the first use pays much
 more to import yaql and build its parser tables. Arithmetic over data paths needs none of
 that, so this module evaluates that subset directly:
 

@@ -38,7 +38,7 @@ class FileContext:
     """One file of a package, and the findings loading and validating it produced.
 
     The contexts are plain classes, not dataclasses: creating a dataclass compiles its
-    generated methods when the module is imported (~1 ms each, paid by every lint), and
+    generated methods when the module is imported (paid by every lint), and
     nothing compares contexts or prints them."""
 
     source: SourceFile

@@ -38,7 +38,7 @@ def _from_archive(
         if not isinstance(key, str) or key in collected.files or key in collected.unread:
             continue
         key = str(key)
-        from urllib.parse import urlparse  # here: ~5 ms of imports, for get_file only
+        from urllib.parse import urlparse  # here: imports for get_file only
 
         scheme = urlparse(key).scheme
         not_fetched = url_not_fetched(call, key)

@@ -27,7 +27,7 @@ from stoker.limits import LIMITS, Limits, active_limits
 from stoker.lint.codes import PACKAGE_UNREADABLE
 from stoker.records import NamedRecord
 
-if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma: ~10 ms) is imported for a .zip only
+if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma) is imported for a .zip only
     import zipfile
 
     from stoker.definition.archive import StackPackage

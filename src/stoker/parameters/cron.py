@@ -23,8 +23,8 @@ _DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
 
 
 class _Field(NamedRecord):
-    """One field's range and names (a named tuple: a frozen dataclass costs ~0.5 ms to
-    create at import, paid by every process that reads parameters)."""
+    """One field's range and names (a named tuple: a frozen dataclass costs more to create
+    at import, paid by every process that reads parameters)."""
 
     low: int
     high: int

@@ -19,8 +19,8 @@ from stoker.parameters.checks import NotCheckable, Shown
 
 Clock = Callable[[], datetime]
 
-#: the iso8601 library's grammar; compiled on first use (~3 ms that a process checking no
-#: date, such as a lint run, need not pay)
+#: the iso8601 library's grammar; compiled on first use (a cost that a process checking
+#: no date, such as a lint run, need not pay)
 _ISO8601_PATTERN = r"""
     (?P<year>[0-9]{4})
     (
@@ -65,7 +65,7 @@ def parse_iso8601(text: str) -> datetime:
         microsecond = 0
         if part["fraction"]:
             from decimal import Decimal  # zoneinfo and decimal are imported when a value
-            # is checked, not with the module (~3 ms every template would pay)
+            # is checked, not with the module (which every template would pay)
 
             microsecond = int(Decimal(f"0.{part['fraction']}") * Decimal(1_000_000))
         return datetime(

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from stoker.parameters.checks import Shown
 from stoker.patterns import LazyPattern
 
-if TYPE_CHECKING:  # ipaddress (~2 ms) is imported when an address is checked
+if TYPE_CHECKING:  # ipaddress is imported when an address is checked
     import ipaddress
 
 _WHITESPACE = LazyPattern(r"\s")

@@ -90,7 +90,7 @@ class TypeSchema(FrozenRecord):
 
 class Catalog(NamedRecord):
     """The catalog: ``types`` by name, and the Heat release it describes. Made once per
-    process: a named tuple, as a frozen, slotted dataclass costs ~0.5 ms to create at
+    process: a named tuple, as a frozen, slotted dataclass is costlier to create at
     import (Python compiles its generated methods)."""
 
     heat_version: str
@@ -135,8 +135,8 @@ def load_document() -> Mapping[str, Any]:
     """The raw catalog document, as shipped with the package: read once per process and
     shared; callers read it, never change it. Its ``types`` are parsed one by one, the
     first time each is read (`_lazy_types`): a process that reads five of the 201 types
-    does not pay for the JSON of all of them (~7 ms)."""
-    # beside this module, read directly: importlib.resources would cost ~8 ms of imports
+    does not pay for the JSON of all of them."""
+    # beside this module, read directly: importlib.resources would cost imports
     path = os.path.join(os.path.dirname(__file__), "data", DATA_FILE)
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
@@ -202,7 +202,7 @@ class _RawTypes(Mapping[str, Any]):
 
 class _Types(Mapping[str, TypeSchema]):
     """The catalog's types by name, each made a `TypeSchema` the first time it is asked
-    for: a run that reads a handful of types does not build all 201 (~20 ms)."""
+    for: a run that reads a handful of types does not build all 201."""
 
     def __init__(self, entries: Mapping[str, Mapping[str, Any]]) -> None:
         self._entries = entries

@@ -118,8 +118,8 @@ def _first_segment(path: str) -> str:
 
 
 class _ServiceRouter(Router):
-    """Starlette's router, which tries the routes in turn: ~320 of them, so a Neutron or
-    Octavia call tried ~100 regular expressions before its own. Every route's path starts
+    """Starlette's router, which tries the routes in turn: hundreds of them, so a Neutron
+    or Octavia call tried a hundred regular expressions before its own. Every route's path starts
     with a literal segment (its service's prefix, ``/compute``, or ``/sandbox``), so only
     the routes of the request's first segment can match it: each segment has a router of
     its own routes, in their order, and a path whose segment none has (or a request with

@@ -118,7 +118,7 @@ class Hub:
     backends: dict[str, Any] = field(default_factory=dict)
     clock: Callable[[], float] = time.time
     #: what `find` found, by protocol, with the backends it looked at: an ``isinstance``
-    #: against a runtime-checkable Protocol walks the Protocol's members (~0.1 ms), and
+    #: against a runtime-checkable Protocol walks the Protocol's members, and
     #: every request's token is checked through `find`
     _found: dict[type[Any], tuple[tuple[Any, ...], Any]] = field(
         default_factory=dict, repr=False, compare=False

@@ -22,8 +22,8 @@ The mirror holds each document decoded, as JSON gives it back (``json.loads`` of
 written, so a tuple a backend stored reads back as a list, as it does from the database),
 and every read hands out a deep copy of its own (`_copy`): a backend may change what it
 read without touching the store. Decoding once per write instead of once per read matters:
-a poll of a hundred servers read each one's text again (~6 us apiece, 18k decodes in one
-benchmark), where the copy takes ~4 us, and a filtered listing copies only what it returns.
+a poll of a hundred servers read each one's text again, where a copy of the decoded value
+is cheaper than decoding, and a filtered listing copies only what it returns.
 """
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ _CONTAINERS = (dict, list)
 
 
 def _copy(value: Any) -> Any:
-    """A deep copy of a decoded JSON value (``copy.deepcopy`` costs ~6 times as much: it
-    keeps a memo and dispatches per type, which JSON's tree-shaped data does not need)."""
+    """A deep copy of a decoded JSON value (``copy.deepcopy`` costs several times as much:
+    it keeps a memo and dispatches per type, which JSON's tree-shaped data does not need)."""
     if type(value) is dict:
         return {k: _copy(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
     if type(value) is list:
@@ -80,8 +80,8 @@ objects = sa.Table(
 )
 
 #: the writes, made once with their parameters bound per call: building a statement per
-#: write (``insert().values(...)``) cost ~0.25-0.35 ms of its ~0.1 ms execution, and a
-#: hundred servers with ports make ~650 writes
+#: write (``insert().values(...)``) cost more than executing it, and a hundred servers
+#: with ports make hundreds of writes
 _INSERT = objects.insert()
 _UPDATE = (
     objects.update()
@@ -97,8 +97,8 @@ class _Write:
     """One of the writes as the database's driver runs it: SQLAlchemy compiles it once for
     the dialect, and each call hands that SQL and its values to a cursor of the connection
     SQLAlchemy's transaction holds (so it commits or rolls back with the rest). Core's
-    ``execute`` spends ~35 us a statement on its bookkeeping (execution context, cache key,
-    result) where the driver takes ~8, and a bulk POST of 50 ports makes 150 writes. Its
+    ``execute`` spends several times the driver's time on its bookkeeping (execution
+    context, cache key, result), and a bulk POST of 50 ports makes 150 writes. Its
     columns are text, which neither SQLite's nor psycopg's dialect converts on the way in;
     a driver's error is raised as the driver's, a 500 either way."""
 

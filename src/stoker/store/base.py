@@ -51,7 +51,7 @@ class StoreBase:
         self._driver_errors = executor.driver_errors
 
     # The statements writes run, compiled when first needed by SQLAlchemy's executor (a
-    # reading command never writes, and compiling them costs ~3 ms of its start-up), or
+    # reading command never writes, and compiling them would lengthen its start-up), or
     # ahead of time for SQLite (`stoker.store.compiled_sqlite`).
     @property
     def _bulk(self) -> Bulk:

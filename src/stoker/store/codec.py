@@ -27,9 +27,9 @@ def _aware_utc(value: datetime) -> datetime:
 
 
 #: "YYYY-MM-DD HH:MM:SS." of the seconds seen lately: the thousands of times of a large
-#: operation fall in few seconds, and this prefix and the microseconds cost ~5 k
-#: instructions against ~13 k for ``isoformat`` (its C code formats through
-#: ``PyUnicode_FromFormat``, and the offset of an aware time on top)
+#: operation fall in few seconds, and this prefix and the microseconds cost a fraction
+#: of ``isoformat`` (its C code formats through ``PyUnicode_FromFormat``, and the offset
+#: of an aware time on top)
 _SECONDS: dict[tuple[int, int, int, int, int, int], str] = {}
 
 
@@ -50,7 +50,7 @@ def _sqlite_time_in(value: datetime | None) -> str | None:
         year, month, day, hour, minute, seconds = second
         prefix = f"{year:04}-{month:02}-{day:02} {hour:02}:{minute:02}:{seconds:02}."
         _SECONDS[second] = prefix
-    # printf-style: ~1 k instructions fewer than a format spec, once per time written
+    # printf-style: cheaper than a format spec, once per time written
     return prefix + "%06d" % value.microsecond  # noqa: UP031
 
 

@@ -5,8 +5,8 @@ Two of them, chosen by `stoker.store.store.open_store`:
 
 - `stoker.store.sqlite_executor.SqliteExecutor` (no SQLAlchemy): an up-to-date SQLite
   file, on the standard library's ``sqlite3``, with the SQL that SQLAlchemy compiled
-  ahead of time (`stoker.store.compiled_sqlite`). SQLAlchemy's import is ~40 % of a
-  short command's instructions; with this executor the stack commands never import it.
+  ahead of time (`stoker.store.compiled_sqlite`). SQLAlchemy's import is a large part of
+  a short command; with this executor the stack commands never import it.
 - `stoker.store.sa_executor.SqlAlchemyExecutor`: PostgreSQL, an in-memory SQLite
   database, or a SQLite file whose schema is not the head of the migrations (or when
   ``$STOKER_STORE_EXECUTOR`` is ``sqlalchemy``). It runs the catalog's constructs.

@@ -2,11 +2,12 @@
 
 `upgrade_to_head` first looks (without locking, and without importing Alembic, which a
 short CLI command would notice) whether the database is already at `HEAD`, the common
-case. Otherwise it takes the database's migration lock and upgrades inside one
-transaction: PostgreSQL takes a transaction-scoped advisory lock, SQLite ``BEGIN
-IMMEDIATE`` (its write lock). Both backends have transactional DDL, so a second opener
-waits, then finds the schema at head and does nothing, and a failed upgrade leaves the
-database as it was.
+case. Otherwise it takes the database's migration lock and, inside one transaction,
+creates a new database's schema at the head in one step (stamped by Alembic) or upgrades
+an older one through the migrations. PostgreSQL's lock is a transaction-scoped advisory
+lock, SQLite's ``BEGIN IMMEDIATE`` (its write lock). Both backends have transactional DDL,
+so a second opener waits, then finds the schema at head and does nothing, and a failed
+upgrade leaves the database as it was.
 """
 
 from __future__ import annotations
@@ -55,13 +56,16 @@ def current_revisions(connection: Connection) -> set[str]:
 
 
 def upgrade_to_head(engine: Engine) -> None:
-    """Migrate the database behind ``engine`` to the newest revision (idempotent)."""
+    """Migrate the database behind ``engine`` to the newest revision (idempotent).
+
+    A new database (no table at all) gets the models' tables in one step and Alembic's
+    stamp of the head revision, instead of Alembic replaying every migration: the models
+    state the head schema, and a test checks on both backends that both ways build the
+    same tables, columns, indexes and keys. Any other database is upgraded by the
+    migrations."""
     with engine.connect() as connection:
-        current = current_revisions(connection)
-        if current == {HEAD}:
+        if current_revisions(connection) == {HEAD}:
             return
-    if not current and engine.dialect.name == "sqlite" and _create_at_head(engine):
-        return
     from alembic import command
 
     with engine.connect() as connection:
@@ -74,10 +78,17 @@ def upgrade_to_head(engine: Engine) -> None:
                 if connection.dialect.name == "postgresql":
                     lock = text("SELECT pg_advisory_xact_lock(:key)")
                     connection.execute(lock, {"key": _PG_LOCK_KEY})
-                if current_revisions(connection) == {HEAD}:
-                    return
+                current = current_revisions(connection)
+                if current == {HEAD}:
+                    return  # another process migrated it while this one waited
                 config = alembic_config()
                 config.attributes["connection"] = connection
+                if not current and not inspect(connection).get_table_names():
+                    from stoker.store.models import ddl_metadata
+
+                    ddl_metadata().create_all(connection)
+                    command.stamp(config, "head")
+                    return
                 command.upgrade(config, "head")
                 if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                     raise DatabaseError(
@@ -87,33 +98,6 @@ def upgrade_to_head(engine: Engine) -> None:
         finally:
             if sqlite:
                 _sqlite_foreign_keys(connection, on=True)
-
-
-def _create_at_head(engine: Engine) -> bool:
-    """A new SQLite database (no table at all) gets the models' tables at once, stamped
-    at `HEAD`, instead of replaying every migration (~0.27 s, with Alembic's import, on
-    the first command of a new store). The models state the head schema (a test checks
-    that both ways give the same tables, columns, indexes and keys). False, and nothing
-    done, if the database is not empty by the time the write lock is held.
-
-    SQLite only: the models state the partial index's condition for SQLite alone (see
-    `stoker.store.models`), so a PostgreSQL database is always built by the migrations."""
-    from stoker.store.models import ddl_metadata
-
-    with engine.connect() as connection:
-        connection.execution_options(**{WRITE: True})
-        with connection.begin():
-            if inspect(connection).get_table_names():
-                return False  # another process made it first, or it holds something else
-            ddl_metadata().create_all(connection)
-            connection.exec_driver_sql(
-                f"CREATE TABLE {VERSION_TABLE} (version_num VARCHAR(32) NOT NULL, "
-                f"CONSTRAINT {VERSION_TABLE}_pkc PRIMARY KEY (version_num))"
-            )
-            connection.execute(
-                text(f"INSERT INTO {VERSION_TABLE} (version_num) VALUES (:head)"), {"head": HEAD}
-            )
-    return True
 
 
 def _sqlite_foreign_keys(connection: Connection, *, on: bool) -> None:

@@ -5,7 +5,7 @@ The engine never sees these: `stoker.store.records` turns rows into the frozen r
 (`stoker.store.reading`, `stoker.store.writing`, `stoker.store.claims`, and
 `stoker.store.bulk` for the many rows), never ORM objects, so the models describe the
 schema; the hand-written migration in ``migrations/versions`` must match them, and a
-test checks it on both backends (a new SQLite database is made from them directly).
+test checks it on both backends (a new database is made from them directly).
 
 Choices:
 
@@ -24,7 +24,7 @@ Choices:
 - Resources and events have integer ids in write order; resources are read back in the
   order they were first written (an upsert keeps the id), events are paged by id.
 - Core tables, not ORM models: the store never loads ORM objects, and importing
-  ``sqlalchemy.orm`` cost every command that opens the store ~50 ms (a third of
+  ``sqlalchemy.orm`` was a large part of every command that opens the store (such as
   ``stoker stack list``). Each table is declared as a class whose attributes are its
   columns (`Stack.id`), which statements accept as the table itself.
 """
@@ -270,15 +270,13 @@ def ddl_metadata() -> MetaData:
     """`metadata` with what only DDL and schema comparison need: the partial unique index
     on live stack names, added on the first call.
 
-    Partial on both backends, as migration 0001 creates it; stated here through SQLite's
-    option only: ``postgresql_where`` would import SQLAlchemy's PostgreSQL dialect in
-    every command on a SQLite store (~25 ms of ``stoker stack list``), and any dialect
-    option imports its dialect when the index is built, so the index is not declared with
-    the table either: a PostgreSQL server would load SQLite's dialect for nothing (~0.5 MB
-    of an idle ``stoker serve``). Statements never need the index; creating the schema
-    (`stoker.store.migrate`) and comparing it with the migrations (Alembic's
-    ``target_metadata``, tests/store/test_migrations.py, which also checks both backends'
-    index is partial) do."""
+    Partial on both backends, as migration 0001 creates it. A dialect option imports its
+    dialect when the index is built, so the index is not declared with the table: every
+    command on a SQLite store would import SQLAlchemy's PostgreSQL dialect, and a
+    PostgreSQL server SQLite's, for nothing. Statements never need the index; creating a
+    new database's schema (`stoker.store.migrate`) and comparing it with the migrations
+    (Alembic's ``target_metadata``, tests/store/test_migrations.py, which also checks both
+    backends' index is partial) do."""
     table = Stack.__table__
     if not any(index.name == LIVE_NAMES_INDEX for index in table.indexes):
         Index(
@@ -287,5 +285,6 @@ def ddl_metadata() -> MetaData:
             table.c.name,
             unique=True,
             sqlite_where=text("deleted_at IS NULL"),
+            postgresql_where=text("deleted_at IS NULL"),
         )
     return metadata

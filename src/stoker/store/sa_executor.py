@@ -120,7 +120,7 @@ class SqlAlchemyExecutor:
             connection.close()  # back to the pool
 
     # Compiled when first needed: a reading command (``stack list``) never writes, and
-    # compiling them costs ~3 ms of its start-up.
+    # compiling them would lengthen its start-up.
     @cached_property
     def bulk(self) -> Bulk:
         from stoker.store.bulk import BulkStatements

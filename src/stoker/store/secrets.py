@@ -66,7 +66,7 @@ class KeySource:
     """Where the key comes from: the environment (``file`` None) or a file.
 
     Kept as the file's name: reading the key needs nothing more, and `pathlib` (with the
-    `urllib.parse` and `ipaddress` it imports, ~17 M instructions) is then imported only
+    `urllib.parse` and `ipaddress` it imports) is then imported only
     by what asks for `path` or the default `description` (a key file made, rotated, or
     an error said)."""
 

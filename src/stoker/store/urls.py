@@ -54,7 +54,7 @@ _PLAIN_PATH = re.compile(r"[A-Za-z0-9/._~+ -]+")
 
 def plain_sqlite_file(url: str) -> str | None:
     """The file a ``sqlite:///PATH`` URL names, read without SQLAlchemy (whose import is
-    ~40 % of a short command); None for anything else: another backend or driver, an
+    a large part of a short command); None for anything else: another backend or driver, an
     in-memory database, or a path with a character outside ``_PLAIN_PATH`` (a query
     string, an escape: `sqlalchemy_url` parses those). For such a URL, `redacted` is the
     URL itself (it holds no password)."""

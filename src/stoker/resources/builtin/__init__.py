@@ -5,7 +5,7 @@ how `stoker.resources.registry.default_registry` builds its registry. Importing 
 package imports none of their modules: `register` does, or, for a registry that only
 checks templates (``lazily``, the ONAP lint's), the registry does when it first gives out
 that type's plugin (`ResourceTypeRegistry.register_lazily`), so that a lint of templates
-using none of them imports none (~20 M instructions of an ONAP lint). `BUILTIN_TYPES`
+using none of them imports none. `BUILTIN_TYPES`
 imports them all.
 """
 

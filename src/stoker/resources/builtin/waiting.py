@@ -14,7 +14,7 @@ async def pause(context: ResourceContext, seconds: float) -> None:
     The engine's ``context.sleep`` ends early (raising CancelledError) when the operation
     is cancelled or times out, so even an endless wait releases its resource.
     """
-    import asyncio  # here, not at module level: validating and linting never wait (~50 ms)
+    import asyncio  # here, not at module level: validating and linting never wait
 
     sleep = context.sleep or asyncio.sleep
     if seconds < 0:

@@ -1,8 +1,8 @@
 """Ports made together, asked for in one call: Neutron's bulk create.
 
 A stack of a hundred servers, each on its own port, makes a hundred ports at once. One
-POST each is a hundred requests at the start of the create, each ~1-2 ms of the client's
-CPU and ~1 ms of the cloud's, and every server waits behind them for its port. Neutron
+POST each is a hundred requests at the start of the create, each costing the client's
+CPU and the cloud's, and every server waits behind them for its port. Neutron
 takes a list instead (``{"ports": [...]}``) and makes all of it or none of it (its API
 guarantees a bulk create atomic). So the port creates asked while one is in flight go
 out together in the next call (`Coalescer`: the first alone, at once, the rest in the

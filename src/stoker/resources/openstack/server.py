@@ -148,10 +148,10 @@ class Server(NovaResource):
         batch of a hundred is then seen about as soon after it is ready as a lone one
         is. Counted from each answer instead, lateness added up: the servers' asks
         drifted into a few clusters within ten polls, and a listing every `POLL.first`
-        missed the last one by up to a whole delay. Traces of a 100-server create, from
-        the last server's readiness to the stack's end: 44-103 ms with a listing at most
-        every 0.1 s, 37-67 ms every 0.05 s, 20-41 ms every 0.02 s (37 to 48 listings
-        instead of 24; a listing of a hundred servers' ids costs the sandbox ~1 ms)."""
+        missed the last one by up to a whole delay. In traces of a 100-server create, the
+        time from the last server's readiness to the stack's end shrank as the shortest
+        listing interval did, for a few more listings, each cheap for the cloud (the
+        figures are in docs/benchmarks.md's history)."""
         server = context.physical_id
         assert server is not None
         delays = POLL.delays()

@@ -118,8 +118,8 @@ async def user_data(context: ResourceContext) -> str | None:
 def mime_user_data(content: str, form: str) -> str:
     """The multi-part message of a SOFTWARE_CONFIG or HEAT_CFNTOOLS server.
 
-    Rendering it through the email package costs ~1.4 ms (five parts, their headers
-    folded), on the event loop, for every server; a stack's servers mostly share their
+    Rendering it through the email package is costly (five parts, their headers folded),
+    on the event loop, for every server; a stack's servers mostly share their
     user data. The message is rendered once per content and form, and each server gets
     it with a boundary of its own, drawn as the email package draws one (the rendered
     text is otherwise the same: the boundary has a fixed width and appears nowhere but
