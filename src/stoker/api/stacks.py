@@ -193,7 +193,7 @@ async def preview(request: Request) -> Response:
         }
         for d in plan.decisions.values()
     ]
-    from stoker.engine.validation import validation_summary
+    from stoker.resolution import validation_summary
 
     template = definition.template
     return JSONResponse(

@@ -1,6 +1,6 @@
 """The tables of the store, as SQLAlchemy Core tables.
 
-The engine never sees these: `stoker.store.records` turns rows into the frozen records of
+The engine never sees these: `stoker.store.rows` turns rows into the frozen records of
 `stoker.engine.state`. The store reads and writes with Core statements on these tables
 (`stoker.store.reading`, `stoker.store.writing`, `stoker.store.claims`, and
 `stoker.store.bulk` for the many rows), never ORM objects, so the models describe the
@@ -165,6 +165,8 @@ class Stack(TableOf):
     timeout_mins = _column(Integer, nullable=True)
     disable_rollback = _column(Boolean, nullable=False)
     template_file = _text(nullable=True)
+    #: the clouds.yaml entry the stack was created in (`StackRecord.cloud`)
+    cloud = _text(nullable=True)
     lease_engine_id = _name(nullable=True)
     lease_expires_at = _time(nullable=True)
     #: the fencing token: counts every claim taken, so a write checks it still holds one

@@ -38,7 +38,7 @@ from sqlalchemy.types import TypeEngine
 from stoker.store.bulk import select_events, select_resources
 from stoker.store.fence import FENCE_FIELDS, FenceCheck
 from stoker.store.models import RawTemplate, Resource, Snapshot, Stack, StoreMeta
-from stoker.store.records import (
+from stoker.store.rows import (
     ACTION_SLOTS,
     STACK_INSERT_FIELDS,
     SUMMARY_NULLS,
@@ -68,6 +68,7 @@ STACK_COLUMNS = (
     Stack.timeout_mins,
     Stack.disable_rollback,
     Stack.template_file,
+    Stack.cloud,
 )
 
 # A stack joined with its template: what every stack read selects.
