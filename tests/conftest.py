@@ -1,5 +1,4 @@
-"""Database fixtures: every store test runs on SQLite and on PostgreSQL (and the tests of
-tests/store on SQLite through each executor, see tests/store/conftest.py).
+"""Database fixtures: every store test runs on SQLite and on PostgreSQL.
 
 Shared by every test folder (the engine tests use them too):
 `store_url` names a clean database of each backend, `store` opens it. The key that seals
@@ -24,15 +23,12 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from stoker.store import SqlStore, open_store
-from stoker.store.executor import EXECUTOR_ENV
 from stoker.store.models import metadata
 from stoker.store.secrets import KEY_FILE_ENV
 
 PG_ENV = "STOKER_TEST_PG_URL"
 PG_DEFAULT = "postgresql://postgres@127.0.0.1:5432/postgres"
 BACKENDS = ("sqlite", "postgresql")
-#: SQLite through SQLAlchemy's executor (`stoker.store.executor`): tests/store's third
-SQLITE_SQLALCHEMY = "sqlite-sqlalchemy"
 
 
 def pg_server_url() -> str:
@@ -146,20 +142,11 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-def _sqlite_executor(backend: str, request: pytest.FixtureRequest) -> None:
-    """``sqlite-sqlalchemy`` (tests/store's third backend): SQLite through SQLAlchemy's
-    executor, for this test and the processes it starts."""
-    if backend == SQLITE_SQLALCHEMY:
-        monkeypatch: pytest.MonkeyPatch = request.getfixturevalue("monkeypatch")
-        monkeypatch.setenv(EXECUTOR_ENV, "sqlalchemy")
-
-
 @pytest.fixture
 def store_url(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> str:
     """A database with no data of each backend: a new SQLite file (not yet created) or the
     session's PostgreSQL database, emptied."""
-    if backend.startswith("sqlite"):
-        _sqlite_executor(backend, request)
+    if backend == "sqlite":
         return f"sqlite:///{tmp_path / 'stoker.db'}"
     url: str = request.getfixturevalue("pg_database_url")
     _empty_pg_tables(url)
@@ -171,8 +158,7 @@ def fresh_database_url(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Iterator[str]:
     """An empty database with no schema at all (for migration tests)."""
-    if backend.startswith("sqlite"):
-        _sqlite_executor(backend, request)
+    if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'fresh.db'}"
         return
     server: PgServer = request.getfixturevalue("pg_server")

@@ -41,17 +41,3 @@ def test_times_of_one_second_differ_in_their_microseconds() -> None:
 def test_a_naive_time_is_refused() -> None:
     with pytest.raises(ValueError, match="naive"):
         _sqlite_time_in(datetime(2026, 11, 28, 14, 5, 9, 1))
-
-
-def test_none_is_still_bound_as_null_with_the_executor_s_adapter() -> None:
-    """`stoker.store.sqlite_executor` registers an adapter for None (a cheaper bind):
-    the value stored is SQL NULL, as without it."""
-    import sqlite3
-
-    import stoker.store.sqlite_executor  # noqa: F401 - registers the adapter
-
-    connection = sqlite3.connect(":memory:")
-    connection.execute("CREATE TABLE t (a TEXT, b INTEGER)")
-    connection.executemany("INSERT INTO t VALUES (?, ?)", [(None, None), ("x", None)])
-    rows = connection.execute("SELECT typeof(a), typeof(b), a IS NULL FROM t").fetchall()
-    assert rows == [("null", "null", 1), ("text", "null", 0)]

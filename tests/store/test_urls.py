@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from stoker.store import database_url, default_database_url, sqlalchemy_url
-from stoker.store.urls import plain_sqlite_file, redacted
 
 
 def test_default_is_a_sqlite_file_in_the_xdg_data_home(
@@ -52,38 +51,3 @@ def test_postgresql_urls_use_psycopg_3(given: str, driver: str) -> None:
     url = sqlalchemy_url(given)
     assert url.drivername == driver
     assert url.database in ("d", "/tmp/x.db")
-
-
-@pytest.mark.parametrize(
-    "url",
-    [
-        "sqlite:///state/y.db",
-        "sqlite:////tmp/x.db",
-        "sqlite:///a b/c-d_e~f+g.db",
-        "sqlite:///x#y.db",
-        "sqlite:///x@y.db",
-        "sqlite:///x%20y.db",
-        "sqlite:///x.db?mode=ro",
-        "sqlite:///é.db",
-        "sqlite:///:memory:",
-        "sqlite://",
-        "postgresql://u:p@h/d",
-        "sqlite+pysqlite:///x.db",
-    ],
-)
-def test_a_plain_sqlite_file_is_read_as_sqlalchemy_reads_it(url: str) -> None:
-    """Without SQLAlchemy only where it gives the same file, shown the same way."""
-    path = plain_sqlite_file(url)
-    if path is None:
-        return  # parsed by SQLAlchemy, as before
-    parsed = sqlalchemy_url(url)
-    assert parsed.get_backend_name() == "sqlite" and parsed.drivername == "sqlite"
-    assert parsed.database == path and not parsed.query
-    assert redacted(url) == url
-
-
-def test_which_urls_are_read_without_sqlalchemy() -> None:
-    assert plain_sqlite_file("sqlite:///state/y.db") == "state/y.db"
-    assert plain_sqlite_file("sqlite:////tmp/x.db") == "/tmp/x.db"
-    for other in ("sqlite:///x.db?mode=ro", "sqlite:///x%20.db", "sqlite://", "pg://h/d"):
-        assert plain_sqlite_file(other) is None

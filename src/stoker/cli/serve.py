@@ -131,7 +131,7 @@ def serve(
 
     from stoker.cli import listening
     from stoker.engine.heap import long_running_process
-    from stoker.store.urls import database_url, plain_sqlite_file, redacted
+    from stoker.store.urls import database_url, redacted
 
     long_running_process()  # a server: the collector must see what operations leave
 
@@ -181,8 +181,7 @@ def serve(
     os.environ["STOKER_SERVE_MIGRATED"] = "1"
     listener, base = listening.listen(host, port)
     plural = "s" if workers != 1 else ""
-    # a plain SQLite URL holds no password, and is shown without importing SQLAlchemy
-    store = url if plain_sqlite_file(url) is not None else redacted(url)
+    store = redacted(url)  # password masked
     click.echo(
         f"stoker serve: {base}/v1/{{project_id}} (auth {auth}, store {store}, "
         f"{workers} worker{plural}; Ctrl-C stops it)",

@@ -6,9 +6,8 @@ in the user's data directory).
 
 The names below are imported from their modules on first use: `stoker.cli.stack` needs
 ``database_url`` as it starts, and the store only once it is opened, so a stack command
-that stops before (its ``--help``, a template refused at load) imports none of it. An
-up-to-date SQLite store is then run without SQLAlchemy (a large part of a short
-command) at all: see `stoker.store.executor`.
+that stops before (its ``--help``, a template refused at load) imports none of it (nor
+SQLAlchemy, a large part of a short command).
 """
 
 from __future__ import annotations

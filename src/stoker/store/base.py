@@ -11,11 +11,13 @@ cancel requests, snapshots), joined in `stoker.store.store.SqlStore`.
 
 from __future__ import annotations
 
-import sys
 import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 
 from stoker.errors import DatabaseError
 from stoker.store import failures, secrets
@@ -24,9 +26,6 @@ from stoker.store.driver import Bulk
 from stoker.store.errors import UnknownStack
 from stoker.store.executor import Executor, Transaction
 from stoker.store.fence import FenceCheck
-
-if TYPE_CHECKING:
-    from sqlalchemy import Engine
 
 
 class StoreBase:
@@ -50,9 +49,8 @@ class StoreBase:
         self._integrity_errors = executor.integrity_errors
         self._driver_errors = executor.driver_errors
 
-    # The statements writes run, compiled when first needed by SQLAlchemy's executor (a
-    # reading command never writes, and compiling them would lengthen its start-up), or
-    # ahead of time for SQLite (`stoker.store.compiled_sqlite`).
+    # The statements writes run, compiled when first needed (a reading command never
+    # writes, and compiling them would lengthen its start-up).
     @property
     def _bulk(self) -> Bulk:
         return self._executor.bulk
@@ -67,16 +65,14 @@ class StoreBase:
 
     @property
     def engine(self) -> Engine:
-        """A SQLAlchemy engine on the store's database (made on first use when the store
-        runs on the stdlib SQLite executor): for what the catalog does not hold."""
+        """The store's SQLAlchemy engine: for what the catalog does not hold."""
         return self._executor.engine
 
     def close(self) -> None:
         self._finalizer()
 
     def _plain_errors(self) -> Any:
-        executor = self._executor
-        return plain_errors(self.shown, executor.plain_errors, executor.integrity_errors)
+        return plain_errors(self.shown)
 
     @contextmanager
     def _reading(self) -> Iterator[Transaction]:
@@ -95,12 +91,12 @@ class StoreBase:
         from stoker.store.pragmas import WRITE
 
         engine = self.engine.execution_options(**{WRITE: True})
-        with plain_errors(self.shown, ()), engine.begin() as connection:
+        with plain_errors(self.shown), engine.begin() as connection:
             yield connection
 
     @contextmanager
     def _sqlalchemy_reading(self) -> Iterator[Any]:
-        with plain_errors(self.shown, ()), self.engine.connect() as connection, connection.begin():
+        with plain_errors(self.shown), self.engine.connect() as connection, connection.begin():
             yield connection
 
     def _is_sealed(self, transaction: Transaction, stack_id: str) -> bool:
@@ -130,34 +126,19 @@ class StoreBase:
 
 
 @contextmanager
-def plain_errors(
-    shown: str,
-    driver_errors: tuple[type[Exception], ...] = (),
-    integrity_errors: tuple[type[Exception], ...] = (),
-) -> Iterator[None]:
+def plain_errors(shown: str) -> Iterator[None]:
     """Bad values (a naive time, NaN in JSON) raise the ValueError or TypeError that found
     them, not SQLAlchemy's wrapper of it. Database errors become one-line DatabaseErrors
     without the statement or its parameters (they may hold hidden values), except
-    integrity errors, which the methods that expect them translate (else `_database_error`).
-    Database errors are SQLAlchemy's wrappers, and the driver's own ``driver_errors``
-    (the stdlib SQLite executor's, which has no wrapper)."""
+    integrity errors, which the methods that expect them translate (else `_database_error`)."""
     try:
         yield
-    except Exception as error:
-        exc = sys.modules.get("sqlalchemy.exc")  # not imported: no SQLAlchemy error
-        if exc is not None and isinstance(error, exc.StatementError):
-            if not isinstance(error, exc.DBAPIError) and isinstance(
-                error.orig, ValueError | TypeError
-            ):
-                raise error.orig from error
-            if isinstance(error, exc.IntegrityError):
-                raise
-            raise database_error(error, shown) from None
-        if driver_errors and isinstance(error, driver_errors):
-            if isinstance(error, integrity_errors):
-                raise
-            raise database_error(error, shown) from None
-        raise
+    except StatementError as error:
+        if not isinstance(error, DBAPIError) and isinstance(error.orig, ValueError | TypeError):
+            raise error.orig from error
+        if isinstance(error, IntegrityError):
+            raise
+        raise database_error(error, shown) from None
 
 
 def database_error(error: Exception, shown: str) -> DatabaseError:

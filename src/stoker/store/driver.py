@@ -1,6 +1,5 @@
 """A statement handed straight to the driver, with values already converted: the form of
-the bulk writes (`stoker.store.bulk`), whichever executor compiled them. No SQLAlchemy
-here: the stdlib SQLite executor builds these from `stoker.store.compiled_sqlite`."""
+the bulk writes (`stoker.store.bulk`), compiled by SQLAlchemy once per store."""
 
 from __future__ import annotations
 
@@ -50,8 +49,7 @@ class DriverStatement:
 @dataclass(frozen=True, slots=True)
 class Bulk:
     """The bulk statements of one backend (`stoker.store.bulk.BulkStatements` builds
-    them with SQLAlchemy; the SQLite executor reads them from
-    `stoker.store.compiled_sqlite`)."""
+    them with SQLAlchemy)."""
 
     upsert_resources: DriverStatement
     insert_events: DriverStatement

@@ -1,97 +1,148 @@
-"""Executors: what `StoreBase` runs the statements of the catalog
-(`stoker.store.statements`) on, by name, inside a transaction.
+"""`Executor`: what `stoker.store.base.StoreBase` runs the statements of the catalog
+(`stoker.store.statements`) on, by name, inside a transaction: SQLAlchemy Core on the
+store's engine, with the models' column types converting values (JSON as Python data,
+aware UTC datetimes, booleans) on SQLite and PostgreSQL alike.
 
-Two of them, chosen by `stoker.store.store.open_store`:
-
-- `stoker.store.sqlite_executor.SqliteExecutor` (no SQLAlchemy): an up-to-date SQLite
-  file, on the standard library's ``sqlite3``, with the SQL that SQLAlchemy compiled
-  ahead of time (`stoker.store.compiled_sqlite`). SQLAlchemy's import is a large part of
-  a short command; with this executor the stack commands never import it.
-- `stoker.store.sa_executor.SqlAlchemyExecutor`: PostgreSQL, an in-memory SQLite
-  database, or a SQLite file whose schema is not the head of the migrations (or when
-  ``$STOKER_STORE_EXECUTOR`` is ``sqlalchemy``). It runs the catalog's constructs.
-
-Both take and give the values SQLAlchemy's column types take and give (JSON as Python
-data, aware UTC datetimes, booleans): the stdlib one converts them as the SQLite dialect and
-`stoker.store.types.UTCDateTime` do, driven by the kind of each parameter and result
-column recorded with the compiled SQL, so the store's code is the same over both. The
-stdlib executor raises the driver's own exceptions (``sqlite3.Error``), which
-`stoker.store.base.plain_errors` turns into the same one-line errors as SQLAlchemy's.
-
-Transactions are the same on both: ``BEGIN`` for reads, ``BEGIN IMMEDIATE`` for writes
-on SQLite, on connections with `stoker.store.pragmas`' settings.
-"""
+Each entry of the catalog is built once per store and then found in SQLAlchemy's own
+compiled cache (the engine's ``query_cache_size``) on every later execution.
+Transactions: ``BEGIN`` for reads, ``BEGIN IMMEDIATE`` for writes on SQLite (see
+`stoker.store.pragmas`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import cached_property
+from typing import Any
+
+from sqlalchemy import ClauseElement, Engine
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 
 from stoker.store.driver import Bulk
 from stoker.store.fence import FenceCheck
-
-if TYPE_CHECKING:
-    from sqlalchemy import Engine
-
-#: ``sqlalchemy`` makes every store use SQLAlchemy's executor (the other is ``auto``)
-EXECUTOR_ENV = "STOKER_STORE_EXECUTOR"
+from stoker.store.pragmas import WRITE
 
 
-class Transaction(Protocol):
-    """Statements of the catalog, by name, in one transaction."""
+class Transaction:
+    """Statements of the catalog, by name, in one transaction (a SQLAlchemy connection)."""
+
+    __slots__ = ("_connection", "_statements")
+
+    def __init__(self, connection: Connection, statements: dict[str, ClauseElement]) -> None:
+        self._connection = connection
+        self._statements = statements
+
+    @property
+    def connection(self) -> Connection:
+        return self._connection
+
+    def _execute(self, name: str, values: Mapping[str, Any] | None) -> Any:
+        statement = self._statements.get(name)
+        if statement is None:
+            statement = self._statements[name] = _build(name)
+        return self._connection.execute(statement, dict(values) if values else {})  # type: ignore[call-overload]
 
     def rows(self, name: str, values: Mapping[str, Any] | None = None) -> list[Sequence[Any]]:
         """The rows a query (or a statement with RETURNING) gives."""
-        ...
+        return list(self._execute(name, values).all())
 
-    def first(self, name: str, values: Mapping[str, Any] | None = None) -> Sequence[Any] | None: ...
+    def first(self, name: str, values: Mapping[str, Any] | None = None) -> Sequence[Any] | None:
+        row: Sequence[Any] | None = self._execute(name, values).first()
+        return row
 
     def scalar(self, name: str, values: Mapping[str, Any] | None = None) -> Any:
         """The first column of the first row, None if there is no row."""
-        ...
+        row = self.first(name, values)
+        return None if row is None else row[0]
 
     def count(self, name: str, values: Mapping[str, Any] | None = None) -> int:
         """Run a statement that changes rows; how many it matched."""
-        ...
+        return int(self._execute(name, values).rowcount)
 
-    def cursor(self) -> AbstractContextManager[Any]:
+    @contextmanager
+    def cursor(self) -> Iterator[Any]:
         """A driver cursor in this transaction (the bulk statements and the fence)."""
-        ...
+        cursor = self._connection.connection.cursor()
+        try:
+            yield cursor
+        finally:
+            cursor.close()
 
 
-class Executor(Protocol):
-    """One per store: its connections, transactions and compiled statements."""
+def _build(name: str) -> ClauseElement:
+    from stoker.store.statements import CATALOG, POSTGRESQL_ONLY
 
-    #: the backend: ``sqlite`` or ``postgresql``
-    dialect_name: str
-    #: what the driver raises for a broken constraint (and SQLAlchemy's wrapper of it)
-    integrity_errors: tuple[type[Exception], ...]
-    #: what the driver raises on the driver-cursor path
-    driver_errors: tuple[type[Exception], ...]
-    #: the driver's errors that `plain_errors` turns into one line (SQLAlchemy's
-    #: executor: none, its wrappers are)
-    plain_errors: tuple[type[Exception], ...]
+    builder = CATALOG.get(name) or POSTGRESQL_ONLY[name]
+    return builder()
 
-    def reading(self) -> AbstractContextManager[Transaction]: ...
 
-    def writing(self) -> AbstractContextManager[Transaction]: ...
+class Executor:
+    """One per store: its engine, transactions and statements."""
 
-    def driver_transaction(self) -> AbstractContextManager[Any]:
-        """A write transaction as a bare driver cursor: committed if the block ends
-        normally, else rolled back."""
-        ...
-
-    @property
-    def bulk(self) -> Bulk: ...
-
-    @property
-    def fence(self) -> FenceCheck: ...
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._writer = engine.execution_options(**{WRITE: True})
+        self._statements: dict[str, ClauseElement] = {}
+        #: the backend: ``sqlite`` or ``postgresql``
+        self.dialect_name: str = engine.dialect.name
+        dbapi: Any = engine.dialect.dbapi
+        #: what the driver raises for a broken constraint, and SQLAlchemy's wrapper of it
+        self.integrity_errors: tuple[type[Exception], ...] = (
+            IntegrityError,
+            dbapi.IntegrityError,
+        )
+        #: what the driver raises on the driver-cursor path (bulk writes, the fence)
+        self.driver_errors: tuple[type[Exception], ...] = (dbapi.Error,)
 
     @property
     def engine(self) -> Engine:
-        """A SQLAlchemy engine on the same database (for what the catalog does not hold:
-        key rotation, software configs, and tests)."""
-        ...
+        return self._engine
 
-    def dispose(self) -> None: ...
+    @contextmanager
+    def reading(self) -> Iterator[Transaction]:
+        with self._engine.connect() as connection, connection.begin():
+            yield Transaction(connection, self._statements)
+
+    @contextmanager
+    def writing(self) -> Iterator[Transaction]:
+        with self._writer.begin() as connection:
+            yield Transaction(connection, self._statements)
+
+    @contextmanager
+    def driver_transaction(self) -> Iterator[Any]:
+        """A write transaction on a pooled driver connection: ``BEGIN IMMEDIATE`` on
+        SQLite (as `writing`: the write lock before anything is read), the driver's own
+        ``BEGIN`` on PostgreSQL. Committed if the block ends normally, else rolled back."""
+        connection = self._engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            try:
+                if self.dialect_name == "sqlite":
+                    cursor.execute("BEGIN IMMEDIATE")
+                yield cursor
+                connection.commit()
+            except BaseException:
+                connection.rollback()
+                raise
+            finally:
+                cursor.close()
+        finally:
+            connection.close()  # back to the pool
+
+    # Compiled when first needed: a reading command (``stack list``) never writes, and
+    # compiling them would lengthen its start-up.
+    @cached_property
+    def bulk(self) -> Bulk:
+        from stoker.store.bulk import BulkStatements
+
+        return BulkStatements(self._engine.dialect).as_bulk()
+
+    @cached_property
+    def fence(self) -> FenceCheck:
+        from stoker.store.statements import compile_fence
+
+        return compile_fence(self._engine.dialect)
+
+    def dispose(self) -> None:
+        self._engine.dispose()

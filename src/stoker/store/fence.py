@@ -22,8 +22,8 @@ class FenceCheck:
     write's transaction. A no-op UPDATE rather than a SELECT: on PostgreSQL it locks the
     stack row until commit, so a takeover (an UPDATE of the same row) waits for this write
     and is never interleaved with it; on SQLite the transaction already holds the write
-    lock (``BEGIN IMMEDIATE``). Compiled once (`stoker.store.statements.compile_fence`, or
-    ahead of time for SQLite) and run on the driver: every transaction of an operation
+    lock (``BEGIN IMMEDIATE``). Compiled once (`stoker.store.statements.compile_fence`)
+    and run on the driver: every transaction of an operation
     pays for it, and SQLAlchemy's per-execution work cost more than the statement itself
     (half of a small write, measured on a chain of 1000)."""
 

@@ -1,7 +1,7 @@
-"""The store's JSON encoding, without SQLAlchemy: `dumps` is the one encoder of the store,
-strict (no NaN, no non-JSON values) so that what goes in is exactly what comes back on
-either backend. `stoker.store.types` gives it to SQLAlchemy's JSON columns; the stdlib
-SQLite executor (`stoker.store.executor`) uses it directly."""
+"""The store's JSON encoding: `dumps` is the one encoder of the store, strict (no NaN, no
+non-JSON values) so that what goes in is exactly what comes back on either backend. The
+engine (`stoker.store.connection`) gives it to SQLAlchemy's JSON columns; the bulk rows
+(`stoker.store.rows`) and the sealed values (`stoker.store.secrets`) use it directly."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""How every SQLite connection of the store is set up, by either executor (SQLAlchemy's
-engine in `stoker.store.connection`, the stdlib one in `stoker.store.executor`).
+"""How every SQLite connection of the store is set up (a ``connect`` listener of the
+SQLAlchemy engine, `stoker.store.connection`).
 
 The file is shared by processes (the CLI, a service, a second CLI), so each connection
 turns on WAL (readers never block the writer), ``synchronous=NORMAL`` (durable at

@@ -1,12 +1,7 @@
-"""The statement catalog: every statement the store runs through an executor, by name,
-built with SQLAlchemy Core on the models, with named bind parameters.
-
-SQLAlchemy and the models stay the authority for the SQL: the SQLAlchemy executor
-(`stoker.store.sa_executor`, PostgreSQL, and SQLite databases not at the head of the
-migrations) runs these constructs with the models' types; for an up-to-date SQLite
-database, `stoker.store.precompile` compiles them ahead of time into
-`stoker.store.compiled_sqlite`, which the stdlib executor (`stoker.store.executor`) runs
-with no SQLAlchemy imported. A query with optional filters is one entry per variant.
+"""The statement catalog: every statement the store runs through its executor
+(`stoker.store.executor`), by name, built with SQLAlchemy Core on the models, with named
+bind parameters; the executor runs these constructs with the models' types on both
+backends. A query with optional filters is one entry per variant.
 
 Parameters that a ``SET`` or ``VALUES`` clause assigns are named ``new_<column>`` where a
 ``WHERE`` of the same statement names the column (SQLAlchemy reserves a column's own
@@ -161,7 +156,7 @@ def _acquire_lease() -> ClauseElement:
 
 def _request_cancel() -> ClauseElement:
     """The actions are ``ACTION_SLOTS`` parameters, the unused ones NULL (which matches
-    nothing): one statement for any number of actions, compiled ahead of time."""
+    nothing): one statement for any number of actions, compiled once."""
     slots: list[Any] = [P(f"action_{i}") for i in range(ACTION_SLOTS)]
     return (
         update(Stack)
@@ -287,7 +282,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
     ),
 }
 
-#: entries only PostgreSQL runs (advisory locks), never precompiled for SQLite
+#: entries only PostgreSQL runs (advisory locks)
 POSTGRESQL_ONLY: dict[str, Callable[[], ClauseElement]] = {
     "advisory_lock": lambda: text("SELECT pg_advisory_xact_lock(:key)"),
 }

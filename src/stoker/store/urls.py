@@ -8,7 +8,6 @@ then ``stoker/stoker.db``), so that the embedded mode works with no configuratio
 from __future__ import annotations
 
 import os
-import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # SQLAlchemy is imported when a URL is parsed, not to choose one
@@ -44,26 +43,6 @@ def database_url(explicit: str | None = None) -> str:
     if "://" not in chosen:
         return f"sqlite:///{chosen}"
     return chosen
-
-
-_SQLITE_FILE = "sqlite:///"
-# Characters SQLAlchemy's URLs neither escape when shown nor read specially (a test
-# compares with `sqlalchemy_url`): a path of others is parsed by SQLAlchemy.
-_PLAIN_PATH = re.compile(r"[A-Za-z0-9/._~+ -]+")
-
-
-def plain_sqlite_file(url: str) -> str | None:
-    """The file a ``sqlite:///PATH`` URL names, read without SQLAlchemy (whose import is
-    a large part of a short command); None for anything else: another backend or driver, an
-    in-memory database, or a path with a character outside ``_PLAIN_PATH`` (a query
-    string, an escape: `sqlalchemy_url` parses those). For such a URL, `redacted` is the
-    URL itself (it holds no password)."""
-    if not url.startswith(_SQLITE_FILE):
-        return None
-    path = url[len(_SQLITE_FILE) :]
-    if path == ":memory:" or not _PLAIN_PATH.fullmatch(path):
-        return None
-    return path
 
 
 def sqlalchemy_url(url: str | URL) -> URL:

@@ -1,7 +1,7 @@
 """Writing the store: a new stack, the engine's group commits, definition changes (update
 and rollback), the deleted mark and key rotation.
 
-Stack state changes, resource rows and events are written by one path: the precompiled
+Stack state changes, resource rows and events are written by one path: the compiled
 statements of `stoker.store.bulk`, on the driver's cursor, with the hidden values of
 sealed stacks sealed in the rows (`StoreWrites._apply`). The group commit (`write`) runs
 it in a transaction of its own; `change_definition` in the transaction that points the
@@ -156,7 +156,7 @@ class StoreWrites(StoreBase):
         This is the engine's group commit, run once or twice per batch of resource
         transitions (4,000 times for a chain of 1,000), so it goes straight to the driver:
         one transaction on a pooled driver connection runs the fence check, then the
-        precompiled statements of `stoker.store.bulk`, with hidden values sealed in the
+        compiled statements of `stoker.store.bulk`, with hidden values sealed in the
         rows it sends. SQLAlchemy's per-statement machinery cost more than the database's
         own work here (twice as much for a one-resource batch on SQLite).
         """
