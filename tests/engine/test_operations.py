@@ -137,12 +137,14 @@ def test_rollback_deletes_what_was_created(engine, store):
     assert states["after_bad"] == "INIT_COMPLETE"
 
 
-def test_timeout_fails_the_stack(store, events):
+def test_timeout_fails_the_stack(store, events, virtual_time):
     engine = StackEngine(
         store,
         default_registry(),
         EngineSettings(default_timeout_seconds=0.3),
         listener=events.append,
+        sleep=virtual_time.wait,
+        clock=virtual_time,
     )
     text = """
     heat_template_version: wallaby
@@ -154,6 +156,28 @@ def test_timeout_fails_the_stack(store, events):
     assert (record.status, record.status_reason) == (Status.FAILED, "Create timed out")
     states = statuses(store, record.id)
     assert states["waits"] == "CREATE_FAILED" and states["quick"] == "CREATE_COMPLETE"
+
+
+def test_a_timeout_never_leaves_a_resource_in_progress(store, no_time):
+    """Time up at once: a job stopped while its IN_PROGRESS is being committed records
+    its failure on top of it, as one stopped in its handler does."""
+    engine = StackEngine(
+        store,
+        default_registry(),
+        EngineSettings(default_timeout_seconds=0.3),
+        clock=no_time,
+    )
+    text = """
+    heat_template_version: wallaby
+    resources:
+      waits: {type: OS::Heat::TestResource, properties: {wait_secs: 5}}
+      quick: {type: OS::Heat::None}
+    """
+    record = run(engine.create(request(text)))
+    assert (record.status, record.status_reason) == (Status.FAILED, "Create timed out")
+    states = statuses(store, record.id)
+    assert states["waits"] == "CREATE_FAILED"
+    assert "IN_PROGRESS" not in "".join(states.values())
 
 
 def test_delete_walks_in_reverse_and_frees_the_name(engine, store, events):

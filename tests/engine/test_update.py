@@ -414,8 +414,11 @@ def test_nested_stacks_survive_updates_around_them_and_update_in_place(engine, s
     assert outputs["back"] == "two"
 
 
-def test_an_update_that_runs_out_of_time_fails(store):
-    engine = StackEngine(store, default_registry(), EngineSettings(default_timeout_seconds=0.5))
+def test_an_update_that_runs_out_of_time_fails(store, virtual_time):
+    settings = EngineSettings(default_timeout_seconds=0.5)
+    engine = StackEngine(
+        store, default_registry(), settings, sleep=virtual_time.wait, clock=virtual_time
+    )
     before = """
     heat_template_version: "2021-04-16"
     resources:

@@ -11,8 +11,8 @@ import asyncio
 import os
 import random
 import string
-import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -37,6 +37,7 @@ from stoker.engine.state import (
     Status,
     WriteBatch,
 )
+from stoker.engine.time_limit import time_limit
 from stoker.errors import (
     FunctionError,
     OperationCancelled,
@@ -147,7 +148,7 @@ class Operation:
         self.scope: frozenset[str] | None = None
         #: where the first failure happened (dotted path) and why
         self.first_failure: tuple[str, str] | None = None
-        self.started = time.monotonic()
+        self.started = engine.clock.now()
         timeout = (stack.timeout_mins * 60) if stack.timeout_mins else None
         self.timeout = timeout or engine.settings.default_timeout_seconds
         self.timed_out = False
@@ -171,11 +172,16 @@ class Operation:
         return self.fence
 
     def time_left(self) -> float | None:
-        return self.timeout - (time.monotonic() - self.started)
+        """Seconds before the operation times out, on the engine's clock."""
+        return self.timeout - (self.engine.clock.now() - self.started)
+
+    def time_limit(self) -> AbstractAsyncContextManager[None]:
+        """TimeoutError out of the block when the operation's time is up (`time_limit`)."""
+        return time_limit(self.time_left(), self.engine.clock)
 
     def restart_clock(self) -> None:
         """A rollback or delete gets its own time, not what a failed create left."""
-        self.started = time.monotonic()
+        self.started = self.engine.clock.now()
         self.timed_out = False
 
     def resolution(self) -> Resolution:
@@ -270,7 +276,7 @@ class Operation:
     ) -> Traversal:
         """Traverse ``requires`` with ``job`` within the operation's time left."""
         try:
-            async with asyncio.timeout(max(self.time_left() or 0.0, 0.0)):
+            async with self.time_limit():
                 result = await traverse(
                     requires,
                     job,
@@ -436,18 +442,18 @@ class Operation:
         if internal:
             await self._act_internal(name, action, effect, before, start)
             return
-        record = await self.transition(
-            self.records[name],
-            action,
-            Status.IN_PROGRESS,
-            "state changed",
-            before=before,
-            **dict(start or {}),
+        previous = self.records[name]
+        record, event = self.step(
+            previous, action, Status.IN_PROGRESS, "state changed", **dict(start or {})
         )
-        testpoints.reached("before_handler")
-        # No handler starts under a claim that may have passed to another process.
-        await self.claim().confirm(self.engine.store)
         try:
+            # Inside the try: an operation stopped (timed out, cancelled) while this
+            # waits still has the IN_PROGRESS committed (the recorder commits it for
+            # every job), and records the failure on top of it.
+            await self.write(WriteBatch(resources=[record], events=[*before, event]))
+            testpoints.reached("before_handler")
+            # No handler starts under a claim that may have passed to another process.
+            await self.claim().confirm(self.engine.store)
             changes = await effect(record)
             testpoints.reached("after_handler")
         except BaseException as error:
@@ -455,6 +461,8 @@ class Operation:
             # On top of the latest record: the effect may have recorded something on the
             # way (a nested stack's id), which the cleanup after a failure needs.
             latest = self.records.get(name, record)
+            if latest is previous:  # stopped before its IN_PROGRESS was committed
+                latest = record
             await asyncio.shield(self.transition(latest, action, Status.FAILED, reason))
             raise
         await self.transition(record, action, Status.COMPLETE, "state changed", **changes)

@@ -47,6 +47,7 @@ from stoker.engine.state import (
     Status,
     Store,
 )
+from stoker.engine.time_limit import REAL_TIME, Clock
 from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
@@ -80,6 +81,7 @@ class StackEngine:
         listener: Callable[[EventRecord], None] | None = None,
         engine_id: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Clock = REAL_TIME,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -88,6 +90,9 @@ class StackEngine:
         #: how the operations wait (a resource's pause, a rolling update's pause between
         #: batches): a test hands the engine one that records the waits instead of timing them
         self.sleep = sleep
+        #: what an operation's time limit is measured on (`stoker.engine.time_limit`): a
+        #: test hands the engine one of its own
+        self.clock = clock
         self.engine_id = engine_id or leases.new_engine_id()
         #: failed child stacks: where inside they failed, for the facade's message
         self.failed_children: dict[str, tuple[str, str]] = {}

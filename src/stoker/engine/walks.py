@@ -158,7 +158,7 @@ async def _visit_all(
     operation.restart_clock()
     settings = operation.engine.settings
     try:
-        async with asyncio.timeout(operation.time_left()):
+        async with operation.time_limit():
             result = await traverse(graph, job, concurrency=settings.concurrency, done=skip)
     except TimeoutError:
         return Traversal(failed={"": TimeoutError(f"{action.value.title()} timed out")})
