@@ -69,6 +69,13 @@ _WALKS = (Action.CHECK, Action.SUSPEND, Action.RESUME, Action.SNAPSHOT, Action.A
 _RESOURCE_VERBS = frozenset(("delete", "update", "recover"))
 
 
+#: how long a claim waits for an operation that has written its last state to release
+#: its own (`StackEngine.claim`), polling: a delete sent once the stack shows
+#: UPDATE_COMPLETE is not refused because the update's release has not committed yet
+_FINISHING_POLL_S = 0.05
+_FINISHING_POLLS = 40
+
+
 class StackEngine:
     """Runs stack operations against a store, with an explicit resource-type registry."""
 
@@ -515,17 +522,32 @@ class StackEngine:
 
     async def claim(self, stack: StackRecord) -> leases.Fence:
         """Take the stack's lease for one operation, or refuse as Heat does while another
-        action runs (every action but a new stack's, which is born claimed)."""
-        try:
-            return await asyncio.to_thread(
-                leases.acquire, self.store, stack.id, self.engine_id, self.settings.lease_seconds
-            )
-        except leases.LeaseHeld as held:
-            raise OperationRefused(
-                f"Stack {stack.name} already has an action ({stack.action.value}) in "
-                f"progress (engine {held.lease.engine_id}, lease until "
-                f"{held.lease.expires_at.isoformat(timespec='seconds')})."
-            ) from None
+        action runs (every action but a new stack's, which is born claimed). A claim held
+        on a stack in no action's progress is waited for a moment (`_finishing`)."""
+        seconds = self.settings.lease_seconds
+        for attempt in range(1, _FINISHING_POLLS + 1):
+            try:
+                return await asyncio.to_thread(
+                    leases.acquire, self.store, stack.id, self.engine_id, seconds
+                )
+            except leases.LeaseHeld as held:
+                if attempt == _FINISHING_POLLS or not await asyncio.to_thread(
+                    self._finishing, stack
+                ):
+                    raise OperationRefused(
+                        f"Stack {stack.name} already has an action ({stack.action.value}) in "
+                        f"progress (engine {held.lease.engine_id}, lease until "
+                        f"{held.lease.expires_at.isoformat(timespec='seconds')})."
+                    ) from None
+            await asyncio.sleep(_FINISHING_POLL_S)
+        raise AssertionError("not reached: the last attempt returns or raises")
+
+    def _finishing(self, stack: StackRecord) -> bool:
+        """Whether the stack's claim may belong to an operation that has written its last
+        state and is about to release it (`leases.held` releases it after that write, in
+        a transaction of its own): the stack is in no action's progress."""
+        current = self.store.get_stack(stack.id, stack.project)
+        return current is not None and current.status is not Status.IN_PROGRESS
 
     def stack_event(
         self, stack: StackRecord, action: Action, status: Status, reason: str, now: Any
