@@ -1,9 +1,13 @@
 """The records the engine keeps about stacks, resources and events, and the store port.
 
 The engine declares what it needs from durable storage here; `stoker.store` implements
-it with SQLAlchemy. Records are plain frozen values, so the engine never holds a live
-database object: frozen to the type checker (see `record`), which is where a write to
-one would be caught.
+it with SQLAlchemy. Records are plain values, so the engine never holds a live database
+object: slotted dataclasses, compared and hashed by value, which the engine never changes
+in place (`dataclasses.replace` makes a changed copy). They are not frozen: a frozen
+dataclass's ``__init__`` sets each field through ``object.__setattr__``, and a
+10,000-resource create and delete builds ~90,000 records (two per transition, with their
+events, and the rows read back); freezing them cost that create and delete ~13 % of its
+CPU time (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -12,22 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol, TypeVar, dataclass_transform
+from typing import Any, Protocol
 
 from stoker.errors import StackExists as StackExists
-
-_Record = TypeVar("_Record")
-
-
-@dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def record(cls: type[_Record]) -> type[_Record]:
-    """A record class: a slotted dataclass, frozen to type checkers (mypy strict rejects
-    any assignment to a field, as for ``frozen=True``), compared and hashed by value as a
-    frozen one is, but with a plain ``__init__``. A frozen dataclass's ``__init__`` sets
-    each field through ``object.__setattr__``, several times slower for a
-    `ResourceRecord`, and a 10,000-resource create and delete makes ~90,000 records (two per
-    transition, with their events, and the rows read back)."""
-    return dataclass(slots=True, unsafe_hash=True)(cls)
 
 
 class Action(StrEnum):
@@ -51,7 +42,7 @@ class Status(StrEnum):
     FAILED = "FAILED"
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class StackRecord:
     """One stack. ``template``/``environment``/``files``/``parameters`` are what it was
     created from (JSON-native data), so an interrupted operation can be resumed."""
@@ -83,7 +74,7 @@ class StackRecord:
     cloud: str | None = None
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class ResourceRecord:
     stack_id: str
     name: str
@@ -100,7 +91,7 @@ class ResourceRecord:
     updated_at: datetime | None = None
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class EventRecord:
     stack_id: str
     resource_name: str  # the stack's name for stack-level events
@@ -113,7 +104,7 @@ class EventRecord:
     id: int | None = None  # assigned by the store
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class StackStatus:
     """A change of a stack's state."""
 
@@ -124,7 +115,7 @@ class StackStatus:
     time: datetime
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class SnapshotRecord:
     """A stack snapshot: Heat's document (template, environment, files, each resource's
     data) in ``data`` once COMPLETE."""
@@ -158,7 +149,7 @@ class WriteBatch:
         return bool(self.stacks or self.resources or self.events or self.removed or self.states)
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class StoredDefinition:
     """What a stack runs from: the template, merged environment and files (as data), the
     parameters as supplied, and where the template was read from."""
@@ -176,7 +167,7 @@ class StoredDefinition:
         )
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class DefinitionChange:
     """An update's change of a stack's definition. With ``keep_previous`` (an update
     starts) the current definition becomes the previous one, which a rollback returns
@@ -190,7 +181,7 @@ class DefinitionChange:
     keep_previous: bool = True
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class Lease:
     """Who is operating on a stack, and until when the claim holds without a heartbeat."""
 
@@ -200,7 +191,7 @@ class Lease:
     generation: int = field(default=0, compare=False)
 
 
-@record
+@dataclass(slots=True, unsafe_hash=True)
 class LeaseToken:
     """What a write of an operation carries: the store applies the write only if the stack
     is still claimed by ``engine_id`` with this ``generation``, in the same transaction."""

@@ -1,6 +1,6 @@
 """Rows to records and records to row values.
 
-The engine's records (`stoker.engine.state`) are frozen values; the store reads and writes
+The engine's records (`stoker.engine.state`) are plain values; the store reads and writes
 plain values through the catalog's statements (`stoker.store.statements`), which is many
 times faster than ORM objects for the thousands of rows a large stack writes per batch.
 Stacks go through the models' column types (as the executor converts them); resources
