@@ -51,6 +51,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "sandbox",
         "Run a local OpenStack (Keystone, Nova, Glance ...) that the real clients accept.",
     ),
+    "schema": (
+        "stoker.cli.schema",
+        "schema",
+        "Print JSON Schemas (draft 2020-12) of templates and environments for editors.",
+    ),
     "serve": (
         "stoker.cli.serve",
         "serve",
