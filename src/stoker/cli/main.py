@@ -41,6 +41,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "lint",
         "Lint templates, environments, directories (recursively) and VNF packages (.zip).",
     ),
+    "lsp": (
+        "stoker.cli.lsp",
+        "lsp",
+        "Run the language server (LSP over stdio) for editors.",
+    ),
     "resource-type": (
         "stoker.cli.resource_types",
         "resource_type",
