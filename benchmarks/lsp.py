@@ -61,6 +61,15 @@ def template(resources: int, edited: int = -1) -> str:
     return "\n".join(lines)
 
 
+def rss_of(pid: int) -> int:
+    """Resident set size of a process in MB (Linux /proc)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    return 0
+
+
 def cpu_of(pid: int) -> float:
     """User + system seconds of a process so far (Linux /proc)."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
@@ -93,7 +102,7 @@ async def measure(changes: int) -> None:
         client.text_document_did_open(types.DidOpenTextDocumentParams(item))
         count = await published.get()
         first_wall, first_cpu = time.perf_counter() - start, cpu_of(server.pid) - before
-        walls, cpus = [], []
+        walls, cpus, rss = [], [], [rss_of(server.pid)]
         for number in range(changes):
             text = template(RESOURCES, edited=(number * 37) % RESOURCES)
             change = types.DidChangeTextDocumentParams(
@@ -105,6 +114,7 @@ async def measure(changes: int) -> None:
             count = await published.get()
             walls.append(time.perf_counter() - start)
             cpus.append(cpu_of(server.pid) - before)
+            rss.append(rss_of(server.pid))
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
@@ -118,6 +128,7 @@ async def measure(changes: int) -> None:
         f" (best {min(walls) * 1000:.0f}); server CPU median "
         f"{statistics.median(cpus) * 1000:.0f} ms (best {min(cpus) * 1000:.0f})"
     )
+    print(f"server RSS: {rss[0]} MB after the first check, {rss[-1]} MB after the last change")
 
 
 def main() -> None:
