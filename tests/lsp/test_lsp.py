@@ -89,8 +89,14 @@ def test_an_environment_beside_the_template_is_paired_with_it(session, work):
     environment = work / "mapped_env.yaml"
     environment.write_text("resource_registry:\n  My::Box: OS::Heat::None\n")
     session.expect(uri)  # the template is checked again with its environment
-    session.open(environment)
+    env_uri = session.open(environment)
     assert not [d for d in session.diagnostics(uri) if "My::Box" in d.message]
+    assert not session.diagnostics(env_uri)
+    session.change(env_uri, "resource_registry:\n  My::Box: OS::Heat::None\nparamters: {}\n")
+    found = session.diagnostics(env_uri)  # the environment's own mistakes
+    assert [d.range.start.line for d in found if d.severity == types.DiagnosticSeverity.Error] == [
+        2
+    ]
 
 
 def test_a_provider_template_and_get_file_are_read_relative_to_the_file(session, work):

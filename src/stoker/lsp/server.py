@@ -100,14 +100,17 @@ class StokerServer(LanguageServer):
             self.buffers[uri] = Buffer(os.path.abspath(to_fs_path(uri) or uri))
         return self.buffers[uri]
 
-    def check(self, uri: str) -> None:
-        """Analyse one buffer and publish its findings; then the other open buffers of
-        its directory (an environment file changes what its template means)."""
-        self._check(uri)
-        directory = os.path.dirname(self.buffer(uri).path)
-        for other, buffer in list(self.buffers.items()):
-            if other != uri and os.path.dirname(buffer.path) == directory:
-                self._check(other)
+    def check(self, uri: str, *, neighbours: bool = False) -> None:
+        """Analyse one buffer and publish its findings; then, when it is an environment
+        file (which changes what its templates mean) or ``neighbours`` is asked for (a
+        save: a provider template may have changed), the other open buffers of its
+        directory."""
+        analysis = self._check(uri)
+        if neighbours or analysis.environment is not None:
+            directory = os.path.dirname(self.buffer(uri).path)
+            for other, buffer in list(self.buffers.items()):
+                if other != uri and os.path.dirname(buffer.path) == directory:
+                    self._check(other)
         self._collect_when_idle()
 
     def _collect_when_idle(self) -> None:
@@ -123,7 +126,7 @@ class StokerServer(LanguageServer):
         if uri in self.buffers and self.workspace.get_text_document(uri).version == version:
             self.check(uri)
 
-    def _check(self, uri: str) -> None:
+    def _check(self, uri: str) -> Analysis:
         document = self.workspace.get_text_document(uri)
         others = {
             buffer.path: self.workspace.get_text_document(other).source
@@ -136,6 +139,7 @@ class StokerServer(LanguageServer):
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
         )
+        return analysis
 
 
 def build_server() -> StokerServer:
@@ -151,6 +155,10 @@ def build_server() -> StokerServer:
         # keystrokes queue up, and only the last of them is worth checking
         document = params.text_document
         asyncio.get_running_loop().call_soon(ls.check_if_current, document.uri, document.version)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: StokerServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.check(params.text_document.uri, neighbours=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: StokerServer, params: types.DidCloseTextDocumentParams) -> None:
