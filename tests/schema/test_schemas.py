@@ -9,8 +9,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from click.testing import CliRunner
 
 from corpus.test_corpus import KNOWN_INVALID
+from stoker.cli.main import cli
 from stoker.lint import lint
 from stoker.schema import committed_schemas, environment_schema, render, template_schema
 from stoker.template.loader import load_document, read_file
@@ -146,3 +148,14 @@ def test_a_cfn_version_is_refused():
     with pytest.raises(ValueError, match="CFN"):
         template_schema(lookup("AWSTemplateFormatVersion", "2010-09-09"))  # type: ignore[arg-type]
     assert hot("wallaby").value == "2021-04-16"
+
+
+def test_the_cli_prints_the_committed_schemas():
+    runner = CliRunner()
+    printed = runner.invoke(cli, ["schema", "template", "--version", "pike"])
+    assert printed.exit_code == 0
+    assert printed.output == (ROOT / "schemas" / "template-2017-09-01.json").read_text()
+    printed = runner.invoke(cli, ["schema", "environment"])
+    assert printed.output == (ROOT / "schemas" / "environment.json").read_text()
+    refused = runner.invoke(cli, ["schema", "template", "--version", "2010-09-09"])
+    assert refused.exit_code == 2 and "2010-09-09" in refused.output
