@@ -185,6 +185,10 @@ def test_hover_explains_types_properties_parameters_and_functions(session, work)
     assert "parameter flavor: string" in hover_text(session, uri, line, column)
     line, column = where(text, "get_attr", offset=2)
     assert "get_attr" in hover_text(session, uri, line, column)
+    line, column = where(
+        text, "server1_floating_ip, floating_ip_address", offset=len("server1_floating_ip, f")
+    )
+    assert "floating_ip_address of server1_floating_ip" in hover_text(session, uri, line, column)
 
 
 # --------------------------------------------------------------------------- navigation

@@ -70,7 +70,11 @@ def attributes_of(unit: TemplateContext | None, resource: str) -> dict[str, str]
     if schema is None:
         return {}
     return {
-        name: attribute.description
+        name: " ".join(
+            part
+            for part in (attribute.type.value if attribute.type else "any", attribute.description)
+            if part
+        )
         for name, attribute in schema.attributes.items()
         if not attribute.support_status.hidden
     }

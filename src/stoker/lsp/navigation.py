@@ -15,6 +15,7 @@ from stoker.functions.tables import table_for
 from stoker.lint.context import TemplateContext
 from stoker.lsp.cursor import cursor_at
 from stoker.lsp.knowledge import (
+    attributes_of,
     parameter_text,
     property_schema,
     provider_file,
@@ -25,6 +26,8 @@ from stoker.lsp.symbols import CONDITION, OUTPUT, PARAMETER, RESOURCE, Index, Ma
 from stoker.schema import describe_property, signature
 
 _TOKEN = re.compile(r"[\w:.\-/]+")
+#: ``get_attr: [resource, `` before an attribute's name
+_GET_ATTR_BEFORE = re.compile(r"get_attr:\s*\[\s*([\w\-]+)\s*,\s*$")
 
 
 def word_at(line: str, column: int) -> tuple[str, int] | None:
@@ -66,6 +69,10 @@ def hover(unit: TemplateContext, index: Index, line: int, column: int) -> str | 
             return f"condition {mark.name}"
         return f"output {mark.name}"
     name = word.rstrip(":")
+    attribute = _GET_ATTR_BEFORE.search(text[:start])
+    if attribute is not None:
+        described = attributes_of(unit, attribute[1]).get(name)
+        return None if described is None else f"attribute {name} of {attribute[1]}: {described}"
     table = table_for(unit.parsed.version)
     after = text[start + len(name) :].lstrip()
     if after.startswith(":") and (name in table.functions or name in table.conditions):
