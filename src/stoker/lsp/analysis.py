@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from stoker.collector import collector_paused
 from stoker.diagnostics import Diagnostic
 from stoker.lint import (
     LintConfig,
@@ -26,7 +27,7 @@ from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFi
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.runner import UnlistedCode, run
 from stoker.lint.workspace import build_package
-from stoker.template.loader import LoadLimits, paused_gc
+from stoker.template.loader import LoadLimits
 
 _LIMITS = LoadLimits()
 
@@ -111,7 +112,7 @@ def analyse(path: str, text: str, others: dict[str, str] | None = None) -> Analy
     rules = enabled_rules(registry, config)
     if Profile.DEFAULT in config.profiles:  # as `stoker lint` runs them
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
-    with paused_gc():
+    with collector_paused():
         context = build_package(package, _LIMITS, ProviderLoader(_LIMITS))
         report = run([context], rules, config)
     findings = [

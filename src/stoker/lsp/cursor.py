@@ -10,14 +10,13 @@ it is being typed): the keys above it by indentation, and what is written before
 from __future__ import annotations
 
 import re
-
-from stoker.records import NamedRecord
+from typing import NamedTuple
 
 _WORD = re.compile(r"[\w:.\-/]*$")
 _KEY = re.compile(r"^(\s*)(?:-\s+)?([^\s:#'\"][^:#]*?|'[^']*'|\"[^\"]*\")\s*:(\s|$)")
 
 
-class Cursor(NamedRecord):
+class Cursor(NamedTuple):
     """``path``: the keys of the block mappings above the cursor's line; ``key``: the key
     the cursor's value belongs to (None at a key position); ``before``: the line's text
     before the cursor; ``word``: the part of a name the cursor is at the end of."""

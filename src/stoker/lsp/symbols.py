@@ -9,12 +9,11 @@ are ``get_resource``, the first item of ``get_attr``, ``depends_on``, ``get_para
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.definition.template import Template
 from stoker.diagnostics import Span
 from stoker.functions.base import Function
-from stoker.records import NamedRecord
 from stoker.template.nodes import MappingNode, SequenceNode, span_of
 
 RESOURCE = "resource"
@@ -31,7 +30,7 @@ SECTIONS = {
 }
 
 
-class Mark(NamedRecord):
+class Mark(NamedTuple):
     """A name written at a place: 0-based line and column of its first character."""
 
     kind: str
