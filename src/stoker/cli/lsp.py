@@ -7,8 +7,11 @@ import click
 
 @click.command()
 def lsp() -> None:
-    """Run the language server (LSP over stdio) for editors: diagnostics, completion,
-    hover, definitions, references, outline and rename in Heat templates."""
+    """Run the language server (LSP over stdio) for editors.
+
+    Diagnostics (what stoker lint reports), completion, hover, definitions, references,
+    outline and rename in Heat templates, environment files and blueprints: see
+    docs/editors.md."""
     from stoker.lsp import serve
 
     serve()
