@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +30,14 @@ class Session:
         self.published: dict[str, list[types.Diagnostic]] = {}
         self.versions: dict[str, int] = {}
         self._arrived: dict[str, threading.Event] = {}
+        self._changed = threading.Condition()
 
         @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def published(ls: Any, params: types.PublishDiagnosticsParams) -> None:
-            self.published[params.uri] = params.diagnostics
-            self._event(params.uri).set()
+            with self._changed:
+                self.published[params.uri] = params.diagnostics
+                self._event(params.uri).set()
+                self._changed.notify_all()
 
         self.call(self.client.start_io(sys.executable, "-m", "stoker", "lsp"))
         self.call(
@@ -77,6 +80,14 @@ class Session:
     def diagnostics(self, uri: str) -> list[types.Diagnostic]:
         assert self._event(uri).wait(TIMEOUT), f"no diagnostics published for {uri}"
         return self.published[uri]
+
+    def wait_for(self, uri: str, wanted: Callable[[list[types.Diagnostic]], bool]) -> None:
+        """Wait until the diagnostics last published for ``uri`` are ``wanted``."""
+        with self._changed:
+            done = self._changed.wait_for(
+                lambda: uri in self.published and wanted(list(self.published[uri])), TIMEOUT
+            )
+        assert done, f"diagnostics of {uri}: {self.published.get(uri)}"
 
     def close(self) -> None:
         try:

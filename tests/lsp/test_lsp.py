@@ -80,6 +80,21 @@ def test_diagnostics_follow_the_buffer_with_rule_ids_severities_and_ranges(sessi
     assert not [d for d in session.diagnostics(uri) if d.code == "E1081"]
 
 
+def test_a_burst_of_changes_ends_with_the_diagnostics_of_the_last(session, work):
+    path = work / NET.name
+    text = path.read_text()
+    uri = session.open(path)
+    session.diagnostics(uri)
+    for number in range(5):  # sent without waiting, as keystrokes are
+        session.change(
+            uri, text.replace("key_name: { get_param", f"key_nam{number}: {{ get_param", 1)
+        )
+    session.wait_for(uri, lambda found: any("key_nam4" in d.message for d in found))
+    assert not any("key_nam3" in d.message for d in session.published[uri])
+    session.change(uri, text)
+    session.wait_for(uri, lambda found: not any(d.code == "E1081" for d in found))
+
+
 def test_an_environment_beside_the_template_is_paired_with_it(session, work):
     template = work / "mapped.yaml"
     text = "heat_template_version: 2021-04-16\nresources:\n  box:\n    type: My::Box\n"
