@@ -29,13 +29,18 @@ async def validate(request: Request) -> Response:
     show_nested = flag(request.query_params.get("show_nested")) or bool(body.get("show_nested"))
 
     def run() -> dict[str, Any]:
-        from stoker.engine.validation import validate_tree, validation_summary
+        from stoker.engine.validation import (
+            echoed_environment,
+            nested_parameters,
+            validate_tree,
+            validation_summary,
+        )
 
         result = load_request(payload.inputs, LoadOptions())
         definition = result.definition
         if result.ok and definition is not None:
             engine = api.operations.engine(str(request.path_params.get("project", "")))
-            found, _ = validate_tree(
+            found, tree = validate_tree(
                 definition,
                 "<template>",
                 cache=engine.provider_cache(definition),
@@ -45,9 +50,11 @@ async def validate(request: Request) -> Response:
         if not result.ok or definition is None:
             raise inputs.refused(result, "the template was rejected")
         summary = validation_summary(definition)
-        summary["Environment"] = definition.environment.to_data()
         if show_nested:
-            summary["NestedParameters"] = {}
+            nested = nested_parameters(definition, tree)
+            if nested:  # Heat adds the key only when some resource has a nested stack
+                summary["NestedParameters"] = nested
+        summary["Environment"] = echoed_environment(definition)
         return summary
 
     return JSONResponse(await asyncio.to_thread(run))

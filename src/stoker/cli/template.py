@@ -31,7 +31,7 @@ from stoker.definition.loading import LoadResult
 from stoker.definition.stack import StackDefinition
 from stoker.engine.resolution import ProviderCache
 from stoker.engine.tree_check import TreeCheck
-from stoker.engine.validation import validate_tree, validation_summary
+from stoker.engine.validation import nested_parameters, validate_tree, validation_summary
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -153,26 +153,11 @@ def validate(
     definition = _finish(result, kwargs["template_file"])
     summary = validation_summary(definition)
     if show_nested:
-        summary["NestedParameters"] = nested_parameters(tree)
+        summary["NestedParameters"] = nested_parameters(definition, tree, locations=True)
     if fmt == "table":
         print_view(_validate_view(summary))
     else:
         emit(summary, fmt)
-
-
-def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
-    """Heat's ``NestedParameters``: per facade, its template, description, parameters (with
-    the values they get, where known) and its own nested parameters."""
-    result: dict[str, Any] = {}
-    for names, location, child in tree.nested:
-        level = result
-        for name in names[:-1]:
-            level = level.setdefault(name, {}).setdefault("NestedParameters", {})
-        entry = level.setdefault(names[-1], {})
-        entry["Type"] = location
-        entry["Description"] = child.template.description
-        entry["Parameters"] = validation_summary(child)["Parameters"]
-    return result
 
 
 def _flatten_nested(nested: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
@@ -213,7 +198,8 @@ def _validate_view(data: dict[str, Any]) -> list[Line | TablePart]:
         parts.append(Line("", "No parameters."))
     for path, nested in _flatten_nested(data.get("NestedParameters", {})):
         names = ", ".join(nested.get("Parameters", {})) or "no parameters"
-        parts.append(Line(f"Nested {path} ({nested.get('Type')}): ", names))
+        kind = nested.get("Template") or nested.get("Type")
+        parts.append(Line(f"Nested {path} ({kind}): ", names))
     for group in data.get("ParameterGroups", []):
         parts.append(
             Line(f"Group {group.get('label', '')}: ", ", ".join(group.get("parameters", [])))

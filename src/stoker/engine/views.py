@@ -158,13 +158,34 @@ def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, An
 
 
 # ---------------------------------------------------------------------------- resources
-def resource_row(record: ResourceRecord, stack_name: str) -> dict[str, Any]:
-    """A resource as ``openstack stack resource list`` shows it."""
+def declared_types(stack: StackRecord) -> dict[str, str]:
+    """Each resource's type as the stack's stored template names it (``My::Server``, a
+    group member's type as its ``resource_def`` gives it), before the environment's
+    ``resource_registry`` maps it: the type Heat shows (``Resource.type()``), also after
+    an update that changed only the environment. Records keep the type it resolved to."""
+    template = stack.template
+    section = template.get("resources", template.get("Resources"))
+    if not isinstance(section, dict):
+        return {}
+    found = {}
+    for name, body in section.items():
+        if isinstance(body, dict):
+            kind = body.get("type", body.get("Type"))
+            if isinstance(kind, str):
+                found[str(name)] = kind
+    return found
+
+
+def resource_row(
+    record: ResourceRecord, stack_name: str, declared: str | None = None
+) -> dict[str, Any]:
+    """A resource as ``openstack stack resource list`` shows it; ``declared`` is its type
+    as the template names it (`declared_types`), shown when known."""
     return {
         "resource_name": record.name,
         "logical_resource_id": record.name,
         "physical_resource_id": record.physical_id or "",
-        "resource_type": record.type,
+        "resource_type": declared or record.type,
         "resource_status": f"{record.action.value}_{record.status.value}",
         "resource_status_reason": record.status_reason,
         "updated_time": time_text(record.updated_at or record.created_at),
@@ -196,8 +217,9 @@ def resource_rows(
         for need in r.requires:
             required_by.setdefault(need, []).append(r.name)
     rows = []
+    declared = declared_types(stack)
     for r in records:
-        row = resource_row(r, stack.name)
+        row = resource_row(r, stack.name, declared.get(r.name))
         row["required_by"] = required_by.get(r.name, [])
         row["parent_resource"] = stack.parent_resource
         rows.append(row)
@@ -213,7 +235,7 @@ def resource_document(
     """One resource as ``openstack stack resource show`` shows it, with its attributes
     and its properties (sensitive ones marked)."""
     found = records[name]
-    row = resource_row(found, stack.name)
+    row = resource_row(found, stack.name, declared_types(stack).get(name))
     row["required_by"] = [n for n, r in records.items() if name in r.requires]
     plugin = engine.registry.get(found.type)
     attributes: dict[str, Any] = {}

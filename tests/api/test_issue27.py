@@ -1,0 +1,92 @@
+"""Issue 27: the answers Heat's own API tests check, compared with real Heat's
+(`tests/fixtures/heat_api/issue27-heat-24.1.2.json`, recorded by
+`tests/heat_api/record_issue27.py`), in process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from .helpers import create, wait_for
+
+pytestmark = pytest.mark.heavy
+
+HEAT = json.loads(
+    (Path(__file__).parents[1] / "fixtures" / "heat_api" / "issue27-heat-24.1.2.json").read_text()
+)
+
+
+def _replay(client: TestClient, case: str) -> Any:
+    request = HEAT[case]["request"]
+    response = client.request(
+        request["method"], "/v1/admin" + request["path"], json=request["body"]
+    )
+    assert response.status_code == HEAT[case]["status"], response.text
+    return response.json()
+
+
+@pytest.mark.parametrize(
+    "case", ["validate_value", "validate_parameter_defaults", "validate_show_nested"]
+)
+def test_validate_answers_as_heat(client: TestClient, case: str) -> None:
+    """Parameters (Label defaulting to the name, Value only as given and set, Default from
+    parameter_defaults), NestedParameters with show_nested, the Environment echo with a
+    provider template's self-registration and without stoker's own sections."""
+    assert _replay(client, case) == HEAT[case]["body"]
+
+
+def _shape(row: dict[str, Any]) -> dict[str, Any]:
+    """A resource row without what differs between two servers (ids, times, URLs)."""
+    kept = {
+        k: v
+        for k, v in row.items()
+        if k in ("resource_name", "resource_type", "resource_status", "required_by")
+    }
+    kept["links"] = sorted(link["rel"] for link in row["links"])
+    return kept
+
+
+def test_resource_types_as_the_template_names_them_and_nested_links(client: TestClient) -> None:
+    """A type the registry maps (``My::Thing``), a provider template and a group's member
+    show the type the template names; those backed by a nested stack link to it."""
+    created = client.post("/v1/admin/stacks", json=HEAT["typed_create"]["request"]["body"])
+    assert created.status_code == 201, created.text
+    url = str(created.headers["location"])
+    wait_for(client, url)
+    rows = client.get(url + "/resources").json()["resources"]
+    expected = HEAT["typed_resources"]["body"]["resources"]
+    assert sorted(map(_shape, rows), key=str) == sorted(map(_shape, expected), key=str)
+    shown = client.get(url + "/resources/nested").json()["resource"]
+    assert _shape(shown) == _shape(HEAT["typed_nested_resource"]["body"]["resource"])
+    nested = next(link["href"] for link in shown["links"] if link["rel"] == "nested")
+    assert nested.rsplit("/", 1)[1] == shown["physical_resource_id"]
+    child = client.get(nested).json()["stack"]
+    assert child["parent"] == url.rsplit("/", 1)[1]
+    deep = client.get(url + "/resources?nested_depth=1").json()["resources"]
+    members = {(r.get("parent_resource"), r["resource_name"]): r["resource_type"] for r in deep}
+    assert members[("group", "0")] == members[("nested", "r")] == "My::Thing"
+    # an update that changes only the environment keeps the template's names
+    updated = client.patch(
+        url, json={"environment": {"resource_registry": {"My::Thing": "OS::Heat::TestResource"}}}
+    )
+    assert updated.status_code == 202, updated.text
+    assert wait_for(client, url)["stack_status"] == "UPDATE_COMPLETE"
+    types = {
+        r["resource_name"]: r["resource_type"]
+        for r in client.get(url + "/resources").json()["resources"]
+    }
+    assert types == {
+        "thing": "My::Thing",
+        "nested": "nested.yaml",
+        "group": "OS::Heat::ResourceGroup",
+    }
+
+
+def test_a_plain_resource_has_no_nested_link(client: TestClient) -> None:
+    url = create(client, "plain27")
+    shown = client.get(url + "/resources/r").json()["resource"]
+    assert [link["rel"] for link in shown["links"]] == ["self", "stack"]
