@@ -90,3 +90,49 @@ def test_a_plain_resource_has_no_nested_link(client: TestClient) -> None:
     url = create(client, "plain27")
     shown = client.get(url + "/resources/r").json()["resource"]
     assert [link["rel"] for link in shown["links"]] == ["self", "stack"]
+
+
+def _previewed(entries: list[Any]) -> list[Any]:
+    """A preview's resources without times: nested lists kept, as Heat nests them."""
+    return [
+        _previewed(e)
+        if isinstance(e, list)
+        else {k: v for k, v in e.items() if k not in ("creation_time",)}
+        for e in sorted(
+            entries, key=lambda e: str(e if isinstance(e, list) else e["resource_name"])
+        )
+    ]
+
+
+def test_create_preview_as_heat(client: TestClient) -> None:
+    """``parent`` null, each resource's identities, properties with the type's defaults,
+    attributes unknown, and a provider template's resources as a nested list naming
+    their ``parent_resource``, in a stack named ``{stack}-{resource}``."""
+    stack = _replay(client, "preview")["stack"]
+    heat = HEAT["preview"]["body"]["stack"]
+    for key in ("id", "parent", "parameters", "outputs", "disable_rollback", "description"):
+        assert stack[key] == heat[key], key
+    assert _previewed(stack["resources"]) == _previewed(heat["resources"])
+
+
+def _changes(answer: dict[str, Any]) -> dict[str, list[tuple[str, Any]]]:
+    return {
+        kind: sorted((e["resource_name"], e.get("parent_resource")) for e in entries)
+        for kind, entries in answer["resource_changes"].items()
+    }
+
+
+def test_update_preview_show_nested_as_heat(client: TestClient) -> None:
+    """With ``show_nested`` a resource backed by a nested stack is updated even when it
+    keeps its definition, its stack's resources join the lists; replacing it lists every
+    resource of its tree as deleted."""
+    created = client.post("/v1/admin/stacks", json=HEAT["tree_create"]["request"]["body"])
+    assert created.status_code == 201, created.text
+    url = str(created.headers["location"])
+    wait_for(client, url)
+    for case in ("tree_preview_same", "tree_preview_replace"):
+        request = HEAT[case]["request"]
+        query = request["path"].rsplit("/preview", 1)[1]
+        answer = client.put(url + "/preview" + query, json=request["body"])
+        assert answer.status_code == 200, answer.text
+        assert _changes(answer.json()) == _changes(HEAT[case]["body"]), case

@@ -48,6 +48,42 @@ VALIDATE_DEFAULTS = {
     },
     "resources": {},
 }
+PREVIEWED = """heat_template_version: 2015-04-30
+parameters:
+  incomming:
+    type: string
+resources:
+  main:
+    type: nested.yaml
+    properties:
+      value: {get_param: incomming}
+  one:
+    type: OS::Heat::TestResource
+    properties:
+      value: fred
+outputs:
+  main_out:
+    value: {get_attr: [main, output]}
+"""
+PREVIEWED_NESTED = """heat_template_version: 2015-04-30
+parameters:
+  value:
+    type: string
+resources:
+  nested:
+    type: OS::Heat::TestResource
+    properties:
+      value: {get_param: value}
+outputs:
+  output:
+    value: {get_attr: [nested, output]}
+"""
+HOT = "heat_template_version: 2016-04-08\nresources:\n"
+TREE = HOT + "  nested1:\n    type: nested1.yaml\n"
+TREE_FILES = {
+    "nested1.yaml": HOT + "  nested2:\n    type: nested2.yaml\n",
+    "nested2.yaml": HOT + "  random:\n    type: OS::Heat::RandomString\n",
+}
 TYPED = {
     "heat_template_version": "2018-08-31",
     "resources": {
@@ -141,6 +177,31 @@ def main(url: str, out: str) -> None:
     heat.wait(path)
     record["typed_resources"] = heat.call("GET", path + "/resources")
     record["typed_nested_resource"] = heat.call("GET", path + "/resources/nested")
+    heat.call("DELETE", path)
+    record["preview"] = heat.call(
+        "POST",
+        "/stacks/preview",
+        {
+            "stack_name": "issue27preview",
+            "template": PREVIEWED,
+            "files": {"nested.yaml": PREVIEWED_NESTED},
+            "disable_rollback": True,
+            "environment": {"parameters": {"incomming": "abc"}},
+        },
+    )
+    record["tree_create"] = heat.call(
+        "POST", "/stacks", {"stack_name": "issue27tree", "template": TREE, "files": TREE_FILES}
+    )
+    path = f"/stacks/issue27tree/{record['tree_create']['body']['stack']['id']}"
+    heat.wait(path)
+    record["tree_preview_same"] = heat.call(
+        "PUT", path + "/preview?show_nested=True", {"template": TREE, "files": TREE_FILES}
+    )
+    record["tree_preview_replace"] = heat.call(
+        "PUT",
+        path + "/preview?show_nested=True",
+        {"template": TREE.replace("nested1.yaml", "OS::Heat::None"), "files": {}},
+    )
     heat.call("DELETE", path)
     with open(out, "w") as handle:
         json.dump(record, handle, indent=1, sort_keys=True)

@@ -54,14 +54,21 @@ def plan_update(
 
 async def preview_nested(operation: Operation, plan: Plan) -> None:
     """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
-    preview with ``show_nested``): each child against where the update takes it."""
-    for name, decision in plan.decisions.items():
+    preview with ``show_nested``): each child against where the update takes it. As in
+    Heat, a resource backed by a nested stack that keeps its definition counts as updated
+    (its stack is always updated: what changes inside is known only there)."""
+    for name, decision in list(plan.decisions.items()):
         record = operation.records.get(name)
-        if decision.change is not Change.UPDATE or decision.refusal or record is None:
+        kept = decision.change in (Change.UPDATE, Change.UNCHANGED)
+        if not kept or decision.refusal or record is None:
             continue
         plugin = operation.resolution().plugins.get(name)
         if not isinstance(plugin, NestedStackPlugin):
             continue
+        if decision.change is Change.UNCHANGED:
+            plan.decisions[name] = replace(
+                decision, change=Change.UPDATE, reason="its nested stack is updated"
+            )
         try:
             properties = operation.resolve_properties(name, plugin)
             target = await nested.child_target(

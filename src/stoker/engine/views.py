@@ -348,15 +348,43 @@ def update_preview(
 def _add_nested(
     store: Store, stack: StackRecord, plan: Plan, result: dict[str, list[dict[str, Any]]]
 ) -> None:
+    from stoker.engine.plan import Change
+
     records = {r.name: r for r in store.resources(stack.id)}
-    for name, inner in plan.nested.items():
+
+    def child_of(name: str) -> StackRecord | None:
         child_id = records[name].data.get("child_id") if name in records else None
-        child = store.get_stack(str(child_id), stack.project) if child_id else None
+        return store.get_stack(str(child_id), stack.project) if child_id else None
+
+    for name, inner in plan.nested.items():
+        child = child_of(name)
         if child is None:
             continue
         for kind, entries in _preview(store, child, inner, name).items():
             result.setdefault(kind, []).extend(entries)
         _add_nested(store, child, inner, result)
+    for decision in plan.decisions.values():
+        if decision.change in (Change.REPLACE, Change.DELETE):
+            child = child_of(decision.name)
+            if child is not None:  # its nested stack goes, every resource in it
+                _deleted_tree(store, child, decision.name, result)
+
+
+def _deleted_tree(
+    store: Store, stack: StackRecord, parent: str, result: dict[str, list[dict[str, Any]]]
+) -> None:
+    """Every resource of ``stack`` and of its nested stacks as deleted, as Heat's update
+    preview with ``show_nested`` lists the tree a replaced or removed resource takes away."""
+    declared = declared_types(stack)
+    for record in store.resources(stack.id):
+        entry = resource_row(record, stack.name, declared.get(record.name))
+        entry["reason"] = f"{parent} goes, and its nested stack with it"
+        entry["parent_resource"] = parent
+        result.setdefault("deleted", []).append(entry)
+        child_id = record.data.get("child_id")
+        child = store.get_stack(str(child_id), stack.project) if child_id else None
+        if child is not None:
+            _deleted_tree(store, child, record.name, result)
 
 
 def _preview(
