@@ -136,3 +136,39 @@ def test_update_preview_show_nested_as_heat(client: TestClient) -> None:
         answer = client.put(url + "/preview" + query, json=request["body"])
         assert answer.status_code == 200, answer.text
         assert _changes(answer.json()) == _changes(HEAT[case]["body"]), case
+
+
+PROVIDED: dict[str, Any] = {
+    "heat_template_version": "2013-05-23",
+    "resources": {"test1": {"type": "My::TestResource"}},
+}
+PROVIDER = {
+    "heat_template_version": "2013-05-23",
+    "resources": {"test1": {"type": "OS::Heat::TestResource", "properties": {"value": "x"}}},
+}
+
+
+def test_a_template_resource_renamed_to_another_template_type_is_updated_in_place(
+    client: TestClient,
+) -> None:
+    """``My::TestResource`` to ``My::TestResource2``, both the same provider template:
+    Heat updates it in place (both are template resources), its nested stack kept."""
+    body = {
+        "files": {"provider.template": json.dumps(PROVIDER)},
+        "environment": {
+            "resource_registry": {
+                "My::TestResource": "provider.template",
+                "My::TestResource2": "provider.template",
+            }
+        },
+    }
+    url = create(client, "retyped27", PROVIDED, **body)
+    before = client.get(url + "/resources/test1").json()["resource"]
+    retyped = json.loads(json.dumps(PROVIDED))
+    retyped["resources"]["test1"]["type"] = "My::TestResource2"
+    updated = client.put(url, json={"template": retyped, **body})
+    assert updated.status_code == 202, updated.text
+    assert wait_for(client, url)["stack_status"] == "UPDATE_COMPLETE"
+    after = client.get(url + "/resources/test1").json()["resource"]
+    assert after["resource_type"] == "My::TestResource2"
+    assert after["physical_resource_id"] == before["physical_resource_id"]

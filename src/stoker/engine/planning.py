@@ -17,7 +17,7 @@ from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import FunctionError, PropertyError, ResourceFailure
 from stoker.functions.base import Unresolved
 from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import NestedStackPlugin
+from stoker.resources.nested import NestedStackPlugin, TemplateResource
 
 
 def plan_update(
@@ -138,7 +138,25 @@ def decision_of(
         rules = registry.restricted_actions(name)
     kind = new_type(operation, name)
     moved = name in operation.metadata_changed
-    return decide(name, record, kind, plugin, properties, rules, metadata_changed=moved)
+    same = record is not None and _both_templates(operation, record, kind, plugin)
+    return decide(
+        name, record, kind, plugin, properties, rules, metadata_changed=moved, same_kind=same
+    )
+
+
+def _both_templates(
+    operation: Operation, record: ResourceRecord, kind: str, plugin: ResourcePlugin | None
+) -> bool:
+    """Whether a resource implemented by a provider template stays one under another
+    type name (``My::A`` to ``My::B``, both templates): Heat updates it in place, its
+    nested stack taking the new template. A recorded template resource is one whose type
+    no plugin of the registry answers for, with a nested stack."""
+    return (
+        record.type != kind
+        and isinstance(plugin, TemplateResource)
+        and bool(record.data.get("child_id"))
+        and operation.engine.registry.get(record.type) is None
+    )
 
 
 def metadata_changes(

@@ -417,7 +417,10 @@ async def _update_in_place(
         properties = operation.resolve_properties(current.name, plugin)
         if isinstance(plugin, NestedStackPlugin):
             engine = operation.engine
-            return await nested.update_child(engine, operation, record, plugin, properties)
+            changes = await nested.update_child(engine, operation, record, plugin, properties)
+            # a provider template's resource renamed to another template type keeps its
+            # stack (`planning._both_templates`) and takes the new name
+            return {**changes, "type": plugin.type_name}
         context = operation.resource_context(current, properties, plugin)
         await plugin.update(context, previous)
         data = dict(context.data)
