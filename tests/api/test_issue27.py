@@ -172,3 +172,50 @@ def test_a_template_resource_renamed_to_another_template_type_is_updated_in_plac
     after = client.get(url + "/resources/test1").json()["resource"]
     assert after["resource_type"] == "My::TestResource2"
     assert after["physical_resource_id"] == before["physical_resource_id"]
+
+
+FACADE_ENV = {
+    "resource_registry": {
+        "OS::Thingy": "facade.yaml",
+        "resources": {"thisone": {"OS::Thingy": "concrete.yaml"}},
+    }
+}
+FACADE = (
+    "heat_template_version: 2015-04-30\n"
+    "parameters: {one: {type: string}, two: {type: string}}\n"
+    "outputs: {here-it-is: {value: noop}}\n"
+)
+FACADE_USER = {
+    "heat_template_version": "2015-10-15",
+    "resources": {"thisone": {"type": "OS::Thingy", "properties": {"one": "pre"}}},
+}
+
+
+@pytest.mark.parametrize(
+    ("concrete", "message"),
+    [
+        (
+            "heat_template_version: 2015-04-30\nparameters: {one: {type: string}}\n"
+            "outputs: {here-it-is: {value: x}}\n",
+            "Required property two for facade OS::Thingy missing in provider",
+        ),
+        (
+            "heat_template_version: 2015-04-30\n"
+            "parameters: {one: {type: string}, two: {type: string, default: x}}\n",
+            "Attribute here-it-is for facade OS::Thingy missing in provider",
+        ),
+    ],
+)
+def test_a_provider_template_is_checked_against_its_facade(
+    client: TestClient, concrete: str, message: str
+) -> None:
+    """A ``resources:`` mapping's template lacking what the type's general mapping (its
+    facade) declares fails the resource with Heat's message (Heat refuses the create with
+    it; its functional test accepts either)."""
+    files = {"facade.yaml": FACADE, "concrete.yaml": concrete}
+    name = "facade27" + str(len(message))
+    url = create(client, name, FACADE_USER, files=files, environment=FACADE_ENV)
+    stack = wait_for(client, url)
+    assert stack["stack_status"] == "CREATE_FAILED"
+    row = client.get(url + "/resources/thisone").json()["resource"]
+    assert message in row["resource_status_reason"]

@@ -21,7 +21,7 @@ from stoker.engine.update_request import UpdateRequest
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
 from stoker.resources.base import ResourceFailure
-from stoker.resources.nested import ChildSpec, NestedStackPlugin, ResourceGroup
+from stoker.resources.nested import ChildSpec, NestedStackPlugin, ResourceGroup, TemplateResource
 from stoker.template.loader import Document
 
 if TYPE_CHECKING:
@@ -53,6 +53,13 @@ async def create_child(
     assert parent.definition is not None
     if parent.depth + 1 > engine.settings.max_nested_depth:
         raise ResourceFailure(f"Recursion depth exceeds {engine.settings.max_nested_depth}.")
+    if isinstance(plugin, TemplateResource) and not record.data.get("child_id"):
+        from stoker.engine.facade_check import facade_problem
+
+        cache = engine.provider_cache(parent.definition)
+        problem = facade_problem(parent.definition, record.name, plugin, engine.registry, cache)
+        if problem is not None:
+            raise ResourceFailure(problem)
     spec = plugin.child_spec(properties, record.name)
     data = dict(record.data)
     if isinstance(plugin, ResourceGroup):
