@@ -66,6 +66,9 @@ def test_resource_types_as_the_template_names_them_and_nested_links(client: Test
     assert nested.rsplit("/", 1)[1] == shown["physical_resource_id"]
     child = client.get(nested).json()["stack"]
     assert child["parent"] == url.rsplit("/", 1)[1]
+    inner = client.get(nested + "/resources/r").json()["resource"]
+    assert inner["parent_resource"] == "nested"  # Heat's show names the facade
+    assert "parent_resource" not in shown
     deep = client.get(url + "/resources?nested_depth=1").json()["resources"]
     members = {(r.get("parent_resource"), r["resource_name"]): r["resource_type"] for r in deep}
     assert members[("group", "0")] == members[("nested", "r")] == "My::Thing"

@@ -130,6 +130,8 @@ async def show(request: Request) -> Response:
     document = await asyncio.to_thread(views.resource_document, engine, stack, records, name)
     nested = await asyncio.to_thread(_nested_of, store, project_of(request), records[name])
     document["links"] = _resource_links(request, stack, name, nested)
+    if stack.parent_resource:  # a nested stack's resource names its facade, as in Heat
+        document["parent_resource"] = stack.parent_resource
     document.setdefault("description", "")
     return JSONResponse({"resource": document})
 
