@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from .helpers import create, wait_for
+from .helpers import TEMPLATE, create, wait_for
 
 pytestmark = pytest.mark.heavy
 
@@ -222,3 +222,14 @@ def test_a_provider_template_is_checked_against_its_facade(
     assert stack["stack_status"] == "CREATE_FAILED"
     row = client.get(url + "/resources/thisone").json()["resource"]
     assert message in row["resource_status_reason"]
+
+
+def test_tags_cleared_by_a_put_without_them_and_kept_by_a_patch(client: TestClient) -> None:
+    """Heat's update_stack keeps the current tags only for a PATCH (``existing``)."""
+    url = create(client, "tags27", tags="foo,bar")
+    patched = client.patch(url, json={"parameters": {"q": "next"}})
+    assert patched.status_code == 202, patched.text
+    assert wait_for(client, url)["tags"] == ["foo", "bar"]
+    put = client.put(url, json={"template": TEMPLATE})
+    assert put.status_code == 202, put.text
+    assert not wait_for(client, url)["tags"]

@@ -210,7 +210,8 @@ def update_request(
     api: Api, project: str, stack: StackRecord, payload: Payload, existing: bool
 ) -> UpdateRequest:
     """The new definition (PATCH keeps what is not given), checked; the stack's own
-    timeout, rollback and tags unless the body gives them."""
+    timeout and rollback unless the body gives them; its tags kept by a PATCH without
+    ``tags``, cleared by a PUT without them (Heat's ``update_stack``)."""
     current = CurrentInputs(
         stack.template, stack.environment, stack.files, stack.parameters, stack.template_file
     )
@@ -242,5 +243,5 @@ def update_request(
         disable_rollback=(
             stack.disable_rollback if payload.disable_rollback is None else payload.disable_rollback
         ),
-        tags=stack.tags if payload.tags is None else payload.tags,
+        tags=(stack.tags if existing else ()) if payload.tags is None else payload.tags,
     )
