@@ -134,8 +134,8 @@ def test_existing_database_gives_its_address_as_a_literal(world: dict[str, Any])
     assert 'the existing resource "db" (Blueprint::Acme::Postgres) of stack "dbs"' in (
         compiled.text
     )
-    assert analysis.resolution is not None
-    data = explain(analysis.resolution, compiled)
+    assert analysis.decisions is not None
+    data = explain(analysis.decisions, compiled)
     app_entry = next(c for c in data["components"] if c["id"] == "app")
     database = next(r for r in app_entry["requirements"] if r["type"] == "database")
     assert database["fulfilled_by"] == ["stack:dbs/db"]

@@ -8,56 +8,56 @@ from pathlib import Path
 import pytest
 
 from stoker.blueprint.build import Source, analyse
-from stoker.blueprint.resolution import Resolution
+from stoker.blueprint.decisions import Decisions
 
 from .conftest import PAIRS, analysed, example
 
 
-def resolution_of(name: str) -> Resolution:
+def decisions_of(name: str) -> Decisions:
     analysis = analysed(example(name))
     assert analysis.ok, [d.render() for d in analysis.diagnostics]
-    assert analysis.resolution is not None
-    return analysis.resolution
+    assert analysis.decisions is not None
+    return analysis.decisions
 
 
-def implementations(resolution: Resolution) -> dict[str, str]:
+def implementations(decisions: Decisions) -> dict[str, str]:
     return {
         ident: choice.chosen.implementation
-        for ident, choice in resolution.choices.items()
+        for ident, choice in decisions.choices.items()
         if choice.chosen is not None
     }
 
 
-def fulfilled(resolution: Resolution) -> dict[tuple[str | None, str | None], list[str]]:
+def fulfilled(decisions: Decisions) -> dict[tuple[str | None, str | None], list[str]]:
     return {
         (f.requirement.owner, f.requirement.type): f.fulfillers
-        for f in resolution.fulfilments
+        for f in decisions.fulfilments
         if f.kind == "component"
     }
 
 
 @pytest.mark.parametrize("syntax", [0, 1])
 def test_script_server(syntax: int) -> None:
-    resolution = resolution_of(PAIRS["script"][syntax])
-    assert implementations(resolution) == {
+    decisions = decisions_of(PAIRS["script"][syntax])
+    assert implementations(decisions) == {
         "my_server": "org.openstack.nova.Server",
         "my_script": "com.example.script.ShellScript",
     }
-    assert fulfilled(resolution) == {("my_server", "run"): ["my_script"]}
-    cloud = [f.requirement.type for f in resolution.fulfilments if f.kind == "cloud"]
+    assert fulfilled(decisions) == {("my_server", "run"): ["my_script"]}
+    cloud = [f.requirement.type for f in decisions.fulfilments if f.kind == "cloud"]
     assert cloud == ["minRam"] or cloud == ["minRam"][::-1]
 
 
 @pytest.mark.parametrize("syntax", [0, 1])
 def test_war_gets_jetty_because_providers_exclude_tomcat(syntax: int) -> None:
-    resolution = resolution_of(PAIRS["war"][syntax])
+    decisions = decisions_of(PAIRS["war"][syntax])
     platform = "hello_war_wardeploymentrequirement"
-    assert implementations(resolution) == {
+    assert implementations(decisions) == {
         "hello_war": "com.example.java.War",
         platform: "org.jetty.Jetty",
         f"{platform}_host": "org.openstack.nova.Server",
     }
-    (war,) = [f for f in resolution.fulfilments if f.requirement.owner == "hello_war"]
+    (war,) = [f for f in decisions.fulfilments if f.requirement.owner == "hello_war"]
     assert war.fulfillers == [platform]
     assert [r.candidate for r in war.rejected] == ["org.apache.tomcat.Tomcat (tomcat.yaml)"]
     assert "providers requirement allows only" in war.rejected[0].reason
@@ -65,23 +65,23 @@ def test_war_gets_jetty_because_providers_exclude_tomcat(syntax: int) -> None:
 
 @pytest.mark.parametrize("syntax", [0, 1])
 def test_elastic_php_tier_with_load_balancer_and_dns(syntax: int) -> None:
-    resolution = resolution_of(PAIRS["php"][syntax])
-    assert implementations(resolution)["my_lb"] == "org.openstack.octavia.LoadBalancer"
-    assert resolution.choices["my_lb"].how.startswith("inferred from the requirements pointing")
-    assert fulfilled(resolution) == {
+    decisions = decisions_of(PAIRS["php"][syntax])
+    assert implementations(decisions)["my_lb"] == "org.openstack.octavia.LoadBalancer"
+    assert decisions.choices["my_lb"].how.startswith("inferred from the requirements pointing")
+    assert fulfilled(decisions) == {
         ("my_tier", "loadbalancer"): ["my_lb"],
         ("my_tier_nodespec", "run"): ["my_tier_nodespec_run"],
         ("my_tier_nodespec", "unpack"): ["my_tier_nodespec_unpack"],
         ("my_lb", "dns"): ["my_lb_dns"],
     }
-    assert implementations(resolution)["my_lb_dns"] == "org.openstack.designate.RecordSet"
-    assert resolution.nested_in == {"my_tier_nodespec": "my_tier"}
+    assert implementations(decisions)["my_lb_dns"] == "org.openstack.designate.RecordSet"
+    assert decisions.nested_in == {"my_tier_nodespec": "my_tier"}
 
 
 @pytest.mark.parametrize("syntax", [0, 1])
 def test_camp_three_tier_with_cdi_database(syntax: int) -> None:
-    resolution = resolution_of(PAIRS["camp"][syntax])
-    assert implementations(resolution) == {
+    decisions = decisions_of(PAIRS["camp"][syntax])
+    assert implementations(decisions) == {
         "hello_war": "com.example.java.War",
         "hello_sql": "com.example.database.Schema",
         "frontend": "org.jetty.Jetty",
@@ -90,12 +90,12 @@ def test_camp_three_tier_with_cdi_database(syntax: int) -> None:
         "frontend_host": "org.openstack.nova.Server",
         "backend_host": "org.openstack.nova.Server",
     }
-    rejected = resolution.choices["frontend"].rejected
+    rejected = decisions.choices["frontend"].rejected
     assert [(r.candidate, r.reason) for r in rejected] == [
         ("org.apache.tomcat.Tomcat (tomcat.yaml)", "it does not understand requirement database")
     ]
-    assert fulfilled(resolution)[("hello_sql", "DB")] == ["backend"]
-    assert fulfilled(resolution)[("frontend", "database")] == ["backend"]
+    assert fulfilled(decisions)[("hello_sql", "DB")] == ["backend"]
+    assert fulfilled(decisions)[("frontend", "database")] == ["backend"]
 
 
 LB_WITH_DNS = (
@@ -171,8 +171,8 @@ def test_a_later_library_replaces_an_implementation(tmp_path: Path) -> None:
     text = LB_WITH_DNS
     path = tmp_path / "bp.yaml"
     analysis = analyse(Source(text, str(path)), (str(extra),))
-    assert analysis.ok and analysis.resolution is not None
-    chosen = analysis.resolution.type_of("lb_dns")
+    assert analysis.ok and analysis.decisions is not None
+    chosen = analysis.decisions.type_of("lb_dns")
     assert chosen is not None and chosen.file == str(extra / "dns.yaml")
 
 

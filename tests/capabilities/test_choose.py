@@ -5,13 +5,8 @@ from __future__ import annotations
 import pytest
 
 from stoker import codes
-from stoker.environment import (
-    ResolvedType,
-    caching_read,
-    choose_provider,
-    parse_environment,
-    resolve_provider,
-)
+from stoker.environment import ResolvedType, parse_environment
+from stoker.resolution import ProviderTemplates, choose_provider, resolve_provider
 from stoker.template.loader import load_document
 
 ENV = "env.yaml"
@@ -289,7 +284,7 @@ def test_requires_may_be_plain_data():
 def test_caching_read_reads_each_candidate_once():
     env = environment(["a.yaml", "b.yaml"], "{deployment: puppet}")
     counting = Reader()
-    read = caching_read(counting)
+    read = ProviderTemplates(counting).read
     for index in range(50):
         resolved, found = resolve_provider(
             env.resource_registry, env.requires, "OS::TripleO::Controller", str(index), read=read

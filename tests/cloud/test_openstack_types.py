@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from stoker.cloud import Cloud, CloudChoice
-from stoker.engine.resolution import type_not_runnable
+from stoker.resolution import type_not_runnable
 from stoker.resources.base import ResourceView
 from stoker.resources.catalog import heat_catalog
 from stoker.resources.openstack import TYPES

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from test_operations import definition
 
-from stoker.engine import tree_check
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import StackEngine
+from stoker.resolution import tree as tree_check
 from stoker.resources.registry import default_registry
 
 TEXT = """

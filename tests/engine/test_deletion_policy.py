@@ -116,7 +116,7 @@ def test_a_type_without_a_delete_handler_is_deleted_without_a_context(
 def test_only_a_type_that_reads_it_gets_a_physical_name(
     store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`ResourcePlugin.reads_physical_name`: OS::Heat::None's contexts carry "" (no random
+    """`Traits.reads_physical_name`: OS::Heat::None's contexts carry "" (no random
     name made for each), a Value's carries Heat's ``<stack>-<resource>-<12 random>``."""
     names: dict[str, str] = {}
     original = Operation.resource_context

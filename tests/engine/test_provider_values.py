@@ -18,7 +18,7 @@ from stoker.definition.loading import LoadOptions, load_definition
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, StackEngine
 from stoker.engine.state import Status
-from stoker.engine.tree_check import TreeCheck
+from stoker.resolution import TreeCheck
 from stoker.resources.registry import default_registry
 from stoker.template.nodes import plain
 

@@ -120,7 +120,7 @@ def test_onap_lint_of_a_package_imports_nothing_it_does_not_use(tmp_path: Path) 
     (tmp_path / "lb_nested.yaml").write_text(NESTED)
     modules, built, parsed = _run("lint", "--profile", "onap", str(tmp_path))
     assert "stoker.lint.onap.ports" in modules  # the probe really linted
-    assert "stoker.engine.validation" in modules  # R-92635 ran
+    assert "stoker.resolution.validation" in modules  # R-92635 ran
     assert _loaded(modules, *NOT_AT_START) == []
     # the default profile's rules and its catalog checks are not the onap profile's
     assert _loaded(modules, "stoker.lint.rules.core", "stoker.lint.rules.default") == []

@@ -65,7 +65,7 @@ class Stack:
             properties,
             path=("resources", name, "properties"),
             type_name=type_name,
-            dynamic=plugin.dynamic_properties,
+            dynamic=plugin.traits.dynamic_properties,
         )
         errors = [d.render() for d in found if d.is_error]
         assert not errors, errors

@@ -37,7 +37,11 @@ def test_none_accepts_anything_and_answers_null(stack):
     assert stack.reference("n") == view.physical_id
     assert stack.attribute("n", "anything") is None
     plugin = stack.plugin(NONE)
-    assert plugin.dynamic_attributes and plugin.dynamic_properties and plugin.never_updates
+    assert (
+        plugin.traits.dynamic_attributes
+        and plugin.traits.dynamic_properties
+        and plugin.traits.never_updates
+    )
     run(stack.delete("n"))
 
 

@@ -386,9 +386,9 @@ def test_builtin_defaults_satisfy_their_own_constraints(plugin):
         MINIMAL.get(plugin.type_name, {}),
         path=PATH,
         type_name=plugin.type_name,
-        dynamic=plugin.dynamic_properties,
+        dynamic=plugin.traits.dynamic_properties,
     )
     assert found == []
     assert plugin().validate(values) == []
-    if not plugin.dynamic_properties:
+    if not plugin.traits.dynamic_properties:
         assert set(values) == set(plugin.properties_schema)

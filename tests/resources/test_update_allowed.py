@@ -16,7 +16,7 @@ def test_update_flags_agree_with_heats_catalog(plugin) -> None:
     assert declared is not None
     ours = {k: (p.update_allowed, p.immutable) for k, p in plugin.properties_schema.items()}
     heats = {k: (p.update_allowed, p.immutable) for k, p in declared.properties.items()}
-    if plugin.dynamic_properties:
+    if plugin.traits.dynamic_properties:
         assert ours == {}
     else:
         assert ours == heats

@@ -20,7 +20,8 @@ from stoker.definition.requests import load_request
 
 async def validate(request: Request) -> Response:
     """``POST /validate``: the template's description and parameters (values given,
-    hidden ones masked), and the merged environment; 400 with the findings otherwise."""
+    hidden ones masked), and the merged environment, the hidden parameters' values
+    masked there too (Heat echoes them); 400 with the findings otherwise."""
     api = api_of(request)
     body = await body_of(request)
     payload = inputs.payload_from(body, api, name="")
@@ -29,7 +30,9 @@ async def validate(request: Request) -> Response:
     show_nested = flag(request.query_params.get("show_nested")) or bool(body.get("show_nested"))
 
     def run() -> dict[str, Any]:
-        from stoker.engine.validation import (
+        from stoker.definition.sensitive import hidden_names
+        from stoker.engine.views import mask_environment
+        from stoker.resolution import (
             echoed_environment,
             nested_parameters,
             validate_tree,
@@ -54,7 +57,8 @@ async def validate(request: Request) -> Response:
             nested = nested_parameters(definition, tree)
             if nested:  # Heat adds the key only when some resource has a nested stack
                 summary["NestedParameters"] = nested
-        summary["Environment"] = echoed_environment(definition)
+        hidden = hidden_names(definition.template, definition.taint)
+        summary["Environment"] = mask_environment(echoed_environment(definition), hidden)
         return summary
 
     return JSONResponse(await asyncio.to_thread(run))

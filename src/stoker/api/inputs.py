@@ -18,11 +18,12 @@ from starlette.requests import Request
 
 from stoker.api.context import Api, body_of
 from stoker.api.errors import ApiError, bad_request
-from stoker.definition.loading import CurrentInputs, LoadOptions, LoadResult
-from stoker.definition.requests import RequestInputs, load_request, load_update_request
+from stoker.definition.loading import LoadOptions, LoadResult
+from stoker.definition.requests import RequestInputs, load_request
 from stoker.diagnostics import Diagnostic
-from stoker.engine.stacks import CreateRequest, UpdateRequest
+from stoker.engine.stacks import CreateRequest
 from stoker.engine.state import StackRecord
+from stoker.engine.update_request import UpdateChanges, UpdateRequest, prepare_update
 from stoker.template.nodes import plain
 
 #: the bodies `stoker.api.upload` reads: a raw template, or a package
@@ -209,39 +210,19 @@ def create_request(api: Api, project: str, payload: Payload) -> CreateRequest:
 def update_request(
     api: Api, project: str, stack: StackRecord, payload: Payload, existing: bool
 ) -> UpdateRequest:
-    """The new definition (PATCH keeps what is not given), checked; the stack's own
-    timeout and rollback unless the body gives them; its tags kept by a PATCH without
-    ``tags``, cleared by a PUT without them (Heat's ``update_stack``)."""
-    current = CurrentInputs(
-        stack.template, stack.environment, stack.files, stack.parameters, stack.template_file
-    )
-    options = LoadOptions(require_all_parameters=True, stack_name=stack.name, project_id=project)
-    result, parameters = load_update_request(
+    """The new definition (PATCH keeps what is not given), checked, with the stack's own
+    timeout, rollback and tags unless the body gives them (`prepare_update`); refused
+    with the findings (400) before anything is written."""
+    prepared = prepare_update(
+        api.operations.engine(project),
+        stack,
         payload.inputs,
-        options,
-        current=current,
+        LoadOptions(project_id=project),
         existing=existing,
         clear=payload.clear_parameters,
-        stack_id=stack.id,
+        changes=UpdateChanges(payload.timeout_mins, payload.disable_rollback, payload.tags),
     )
-    definition = result.definition
-    if not result.ok or definition is None:
-        raise refused(result, "the update was rejected")
-    template = plain(definition.template.document.data) or {}
-    environment = definition.environment.to_data()
-    engine = api.operations.engine(project)
-    problems = [d for d in engine.check(definition, None) if d.is_error]
-    if problems:
-        raise _refusal(problems, "the stack was not updated")
-    return UpdateRequest(
-        definition=definition,
-        template=template,
-        environment=environment,
-        parameters=parameters,
-        template_file=stack.template_file,
-        timeout_mins=payload.timeout_mins if payload.timeout_mins else stack.timeout_mins,
-        disable_rollback=(
-            stack.disable_rollback if payload.disable_rollback is None else payload.disable_rollback
-        ),
-        tags=(stack.tags if existing else ()) if payload.tags is None else payload.tags,
-    )
+    if prepared.request is None:
+        what = "the update was rejected" if prepared.load_failed else "the stack was not updated"
+        raise _refusal(prepared.errors, what)
+    return prepared.request

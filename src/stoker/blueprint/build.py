@@ -13,12 +13,12 @@ from typing import Any
 from stoker.blueprint import codes
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.compile import Compiled, ContentReader, compile_blueprint
+from stoker.blueprint.decisions import Decisions
 from stoker.blueprint.existing import ExistingLookup
-from stoker.blueprint.fulfil import resolve
+from stoker.blueprint.fulfil import decide
 from stoker.blueprint.library import load_library
 from stoker.blueprint.model import Blueprint
 from stoker.blueprint.parse import parse_blueprint
-from stoker.blueprint.resolution import Resolution
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.template.loader import LoadLimits, load_document
@@ -91,12 +91,12 @@ def parse_source(
 @dataclass(slots=True)
 class Analysis:
     blueprint: Blueprint | None
-    resolution: Resolution | None
+    decisions: Decisions | None
     diagnostics: list[Diagnostic]
 
     @property
     def ok(self) -> bool:
-        return self.resolution is not None and not any(d.is_error for d in self.diagnostics)
+        return self.decisions is not None and not any(d.is_error for d in self.diagnostics)
 
 
 def analyse(
@@ -109,8 +109,8 @@ def analyse(
     found.extend(library_found)
     if blueprint is None or any(d.is_error for d in found):
         return Analysis(blueprint, None, found)
-    resolution = resolve(blueprint, library, existing)
-    return Analysis(blueprint, resolution, [*found, *resolution.diagnostics])
+    decisions = decide(blueprint, library, existing)
+    return Analysis(blueprint, decisions, [*found, *decisions.diagnostics])
 
 
 def parameter_defaults(environments: Sequence[str]) -> dict[str, Any]:
@@ -136,10 +136,10 @@ def compile_source(
     existing: ExistingLookup | None = None,
 ) -> tuple[Analysis, Compiled | None]:
     analysis = analyse(source, libraries, existing)
-    if not analysis.ok or analysis.resolution is None:
+    if not analysis.ok or analysis.decisions is None:
         return analysis, None
     compiled = compile_blueprint(
-        analysis.resolution,
+        analysis.decisions,
         facts,
         read=source.read,
         parameter_defaults=dict(defaults or {}),

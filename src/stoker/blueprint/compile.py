@@ -26,16 +26,16 @@ from stoker.blueprint.cloudfacts import (
     choose_zone,
     size_mb,
 )
+from stoker.blueprint.decisions import (
+    CLOUD_TYPES,
+    JURISDICTION,
+    Decisions,
+    Fulfilment,
+    Rejection,
+)
 from stoker.blueprint.flow import flow_edges, output_source, resource_of
 from stoker.blueprint.library import LibraryType
 from stoker.blueprint.model import Component, Requirement
-from stoker.blueprint.resolution import (
-    CLOUD_TYPES,
-    JURISDICTION,
-    Fulfilment,
-    Rejection,
-    Resolution,
-)
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import RequirementUnmet
 
@@ -94,14 +94,14 @@ def _is_url(text: str) -> bool:
 class _Compiler:
     def __init__(
         self,
-        resolution: Resolution,
+        decisions: Decisions,
         facts: CloudFacts | None,
         read: ContentReader | None,
         parameter_defaults: dict[str, Any],
         how_to_choose: str,
     ) -> None:
-        self.resolution = resolution
-        self.blueprint = resolution.blueprint
+        self.decisions = decisions
+        self.blueprint = decisions.blueprint
         self.facts = facts
         self.read = read
         self.locations = parameter_defaults.get(LOCATIONS) or []
@@ -118,10 +118,10 @@ class _Compiler:
         made = [
             c.id
             for c in self.blueprint.components.values()
-            if c.id not in self.resolution.nested_in and self.resolution.type_of(c.id)
+            if c.id not in self.decisions.nested_in and self.decisions.type_of(c.id)
         ]
         after: dict[str, set[str]] = {name: set() for name in made}
-        for before, then, _ in flow_edges(self.resolution):
+        for before, then, _ in flow_edges(self.decisions):
             if then in after and before in after:
                 after[then].add(before)
         ordered: list[str] = []
@@ -141,7 +141,7 @@ class _Compiler:
         for key, value in component.attributes.items():
             if key in kind.nest:
                 type_param, properties_param = kind.nest[key]
-                nested_type = self.resolution.type_of(str(value))
+                nested_type = self.decisions.type_of(str(value))
                 nested = self.blueprint.components.get(str(value))
                 if nested_type is None or nested is None:
                     continue
@@ -224,7 +224,7 @@ class _Compiler:
         """(fulfilment, the other party, this component is the owner) for each component
         requirement this component takes part in."""
         found: list[tuple[Fulfilment, str, bool]] = []
-        for fulfilment in self.resolution.fulfilments:
+        for fulfilment in self.decisions.fulfilments:
             if fulfilment.kind != "component":
                 continue
             owner = fulfilment.requirement.owner
@@ -238,7 +238,7 @@ class _Compiler:
         self, component: Component, kind: LibraryType, props: dict[str, Any]
     ) -> None:
         for fulfilment, other, is_owner in self.involving(component.id):
-            other_type = self.resolution.type_of(other)
+            other_type = self.decisions.type_of(other)
             if other_type is None:
                 continue
             owner_type = kind if is_owner else other_type
@@ -256,7 +256,7 @@ class _Compiler:
             if requirement_type not in kind.receive:
                 continue
             param, output, is_list = kind.receive[requirement_type]
-            existing = self.resolution.existing.get(other)
+            existing = self.decisions.existing.get(other)
             if existing is not None:
                 try:
                     value: Any = existing.attribute(output)
@@ -288,9 +288,9 @@ class _Compiler:
         self, fulfilment: Fulfilment, component: Component, other: str, output: str
     ) -> dict[str, Any] | None:
         """``get_attr`` of ``output`` of ``other`` (or of the component hosting it)."""
-        source = output_source(self.resolution, other, output)
+        source = output_source(self.decisions, other, output)
         if source is None:
-            other_type = self.resolution.type_of(other)
+            other_type = self.decisions.type_of(other)
             name = other_type.primary if other_type else "?"
             self.error(
                 codes.BLUEPRINT_TYPE,
@@ -299,7 +299,7 @@ class _Compiler:
                 fulfilment.requirement,
             )
             return None
-        return {"get_attr": [resource_of(self.resolution, source), output]}
+        return {"get_attr": [resource_of(self.decisions, source), output]}
 
     # ------------------------------------------------------------------ the cloud
     def requirement_of(self, component: Component, kind: str) -> Requirement | None:
@@ -345,7 +345,7 @@ class _Compiler:
             if found is not None:
                 return found
         if name == "zone":
-            found = self.resolution.global_requirement(JURISDICTION)
+            found = self.decisions.global_requirement(JURISDICTION)
             if found is not None:
                 return found
         return component
@@ -361,7 +361,7 @@ class _Compiler:
     def answer(self, component: Component, kind: LibraryType, name: str) -> tuple[Any, str]:
         facts = self.facts
         if name == "zone":
-            jurisdiction = self.resolution.global_requirement(JURISDICTION)
+            jurisdiction = self.decisions.global_requirement(JURISDICTION)
             if jurisdiction is None:
                 return None, ""
             return choose_zone(facts or CloudFacts(), self.locations, jurisdiction.attributes)
@@ -389,12 +389,12 @@ class _Compiler:
 
     # ------------------------------------------------------------------ text
     def comments(self, component: Component, kind: LibraryType) -> list[str]:
-        choice = self.resolution.choices.get(component.id)
+        choice = self.decisions.choices.get(component.id)
         how = choice.how if choice else ""
         lines = [f"{component.id}: {kind.primary}, {kind.implementation} ({how})"]
         if component.origin != "blueprint":
             lines[0] += f" [{component.origin}]"
-        for fulfilment in self.resolution.for_component(component.id):
+        for fulfilment in self.decisions.for_component(component.id):
             requirement = fulfilment.requirement
             if fulfilment.kind == "cloud":
                 continue
@@ -402,8 +402,8 @@ class _Compiler:
             lines.append(f"  {requirement.type}: {who} ({fulfilment.why})")
         for param, (value, why) in self.cloud.get(component.id, CloudChoice()).values.items():
             lines.append(f"  {param} {value}: {why}")
-        for nested, owner in self.resolution.nested_in.items():
-            nested_type = self.resolution.type_of(nested)
+        for nested, owner in self.decisions.nested_in.items():
+            nested_type = self.decisions.type_of(nested)
             if owner == component.id and nested_type is not None:
                 inner = self.comments(self.blueprint.components[nested], nested_type)
                 lines.extend(f"  {line}" for line in inner)
@@ -417,7 +417,7 @@ class _Compiler:
         outputs: dict[str, Any] = {}
         for name in self.order():
             component = self.blueprint.components[name]
-            kind = self.resolution.type_of(name)
+            kind = self.decisions.type_of(name)
             assert kind is not None
             body: dict[str, Any] = {"type": kind.resource_type}
             props = self.properties(component, kind)
@@ -427,8 +427,8 @@ class _Compiler:
             registry[kind.resource_type] = kind.name
             files[kind.name] = kind.text
             files.update(kind.helpers)
-            for nested, owner in self.resolution.nested_in.items():
-                nested_type = self.resolution.type_of(nested)
+            for nested, owner in self.decisions.nested_in.items():
+                nested_type = self.decisions.type_of(nested)
                 if owner == name and nested_type is not None:
                     registry[nested_type.resource_type] = nested_type.name
                     files[nested_type.name] = nested_type.text
@@ -462,7 +462,7 @@ class _Compiler:
 
 
 def compile_blueprint(
-    resolution: Resolution,
+    decisions: Decisions,
     facts: CloudFacts | None,
     *,
     read: ContentReader | None = None,
@@ -471,5 +471,5 @@ def compile_blueprint(
 ) -> Compiled:
     """The HOT template, environment and files of a resolved blueprint (its errors, each
     located at the component or requirement, in ``diagnostics``)."""
-    compiler = _Compiler(resolution, facts, read, parameter_defaults or {}, how_to_choose)
+    compiler = _Compiler(decisions, facts, read, parameter_defaults or {}, how_to_choose)
     return compiler.compile()

@@ -176,12 +176,12 @@ def _hosts(files: Mapping[str, Any], resource: str) -> list[str]:
     text = files.get(SOURCE_FILE)
     if not isinstance(text, str):
         return []
-    resolution = analyse(Source(text, SOURCE_FILE)).resolution
-    if resolution is None or not resolution.ok:
+    decisions = analyse(Source(text, SOURCE_FILE)).decisions
+    if decisions is None or not decisions.ok:
         return []
     found: list[str] = []
-    current = resolution.host_of(resource)
+    current = decisions.host_of(resource)
     while current is not None and current not in found:
         found.append(current)
-        current = resolution.host_of(current)
-    return [resource_of(resolution, host) for host in found]
+        current = decisions.host_of(current)
+    return [resource_of(decisions, host) for host in found]

@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from stoker.blueprint.compile import Compiled
+from stoker.blueprint.decisions import Decisions, Fulfilment
 from stoker.blueprint.model import Requirement
-from stoker.blueprint.resolution import Fulfilment, Resolution
 
 
 def _requirement(
-    requirement: Requirement, fulfilment: Fulfilment | None, resolution: Resolution
+    requirement: Requirement, fulfilment: Fulfilment | None, decisions: Decisions
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "type": requirement.type,
@@ -27,9 +27,7 @@ def _requirement(
         entry["rejected"] = [
             {"candidate": r.candidate, "reason": r.reason} for r in fulfilment.rejected
         ]
-        existing = [
-            resolution.existing[f] for f in fulfilment.fulfillers if f in resolution.existing
-        ]
+        existing = [decisions.existing[f] for f in fulfilment.fulfillers if f in decisions.existing]
         if existing:
             entry["existing"] = [
                 {
@@ -43,18 +41,18 @@ def _requirement(
                     "implementation": kind.implementation if kind else None,
                 }
                 for found in existing
-                for kind in [resolution.type_of(found.reference.text)]
+                for kind in [decisions.type_of(found.reference.text)]
             ]
     return entry
 
 
-def explain(resolution: Resolution, compiled: Compiled | None = None) -> dict[str, Any]:
+def explain(decisions: Decisions, compiled: Compiled | None = None) -> dict[str, Any]:
     """The explanation as data (what ``-f json`` prints)."""
-    by_requirement = {id(f.requirement): f for f in resolution.fulfilments}
-    blueprint = resolution.blueprint
+    by_requirement = {id(f.requirement): f for f in decisions.fulfilments}
+    blueprint = decisions.blueprint
     components = []
     for component in blueprint.components.values():
-        choice = resolution.choices.get(component.id)
+        choice = decisions.choices.get(component.id)
         kind = choice.chosen if choice else None
         entry: dict[str, Any] = {
             "id": component.id,
@@ -70,11 +68,11 @@ def explain(resolution: Resolution, compiled: Compiled | None = None) -> dict[st
                 for r in (choice.rejected if choice else [])
             ],
             "requirements": [
-                _requirement(r, by_requirement.get(id(r)), resolution) for r in component.requires
+                _requirement(r, by_requirement.get(id(r)), decisions) for r in component.requires
             ],
         }
-        if component.id in resolution.nested_in:
-            entry["made_inside"] = resolution.nested_in[component.id]
+        if component.id in decisions.nested_in:
+            entry["made_inside"] = decisions.nested_in[component.id]
         if compiled is not None and component.id in compiled.cloud:
             cloud = compiled.cloud[component.id]
             entry["cloud"] = {
@@ -85,7 +83,7 @@ def explain(resolution: Resolution, compiled: Compiled | None = None) -> dict[st
         "name": blueprint.name,
         "file": blueprint.file,
         "requires": [
-            _requirement(r, by_requirement.get(id(r)), resolution) for r in blueprint.requires
+            _requirement(r, by_requirement.get(id(r)), decisions) for r in blueprint.requires
         ],
         "components": components,
     }

@@ -17,6 +17,16 @@ import re
 from typing import Any
 
 from stoker.blueprint import codes
+from stoker.blueprint.decisions import (
+    CLOUD_TYPES,
+    GLOBAL_TYPES,
+    PROVIDERS,
+    Decisions,
+    Fulfilment,
+    Rejection,
+    TypeChoice,
+    listed,
+)
 from stoker.blueprint.existing import (
     USABLE,
     ExistingLookup,
@@ -29,16 +39,6 @@ from stoker.blueprint.flow import find_cycle
 from stoker.blueprint.inference import TypeInference
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import Blueprint, Component, Requirement
-from stoker.blueprint.resolution import (
-    CLOUD_TYPES,
-    GLOBAL_TYPES,
-    PROVIDERS,
-    Fulfilment,
-    Rejection,
-    Resolution,
-    TypeChoice,
-    listed,
-)
 from stoker.diagnostics import Diagnostic, Span
 
 
@@ -366,9 +366,9 @@ def _globs(value: Any) -> list[str]:
     return [str(v) for v in (value if isinstance(value, list) else [value])]
 
 
-def resolve(
+def decide(
     blueprint: Blueprint, library: Library, existing: ExistingLookup | None = None
-) -> Resolution:
+) -> Decisions:
     """Choose every component's type and every requirement's fulfiller (see the module);
     ``existing`` finds the stack resources a fulfillment may name."""
     resolver = _Resolver(blueprint, library, existing)

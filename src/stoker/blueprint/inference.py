@@ -11,9 +11,9 @@ from __future__ import annotations
 import fnmatch
 
 from stoker.blueprint import codes
+from stoker.blueprint.decisions import GLOBAL_TYPES, Decisions, Rejection, TypeChoice, listed
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
-from stoker.blueprint.resolution import GLOBAL_TYPES, Rejection, Resolution, TypeChoice, listed
 from stoker.diagnostics import Diagnostic, Span
 
 
@@ -24,7 +24,7 @@ class TypeInference:
     def __init__(self, blueprint: Blueprint, library: Library) -> None:
         self.blueprint = blueprint
         self.library = library
-        self.result = Resolution(blueprint, library)
+        self.result = Decisions(blueprint, library)
         #: the global providers requirement's globs (set before types are chosen)
         self.allow: list[str] = []
         self.deny: list[str] = []

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
+from stoker.engine.settings import EngineSettings
 from stoker.limits import LIMITS, Limits, applied
 from stoker.records import replace
 
@@ -64,5 +66,63 @@ def limit_options(*names: str) -> Callable[[Callable[..., Any]], Callable[..., A
                 help=f"{limit.help} Also ${limit.envvar}.",
             )(run)
         return run
+
+    return decorate
+
+
+@dataclass(frozen=True, slots=True)
+class _EngineOption:
+    flag: str
+    type: click.ParamType[Any]
+    help: str
+
+
+#: the engine settings a command line may set, by `EngineSettings` field: `stoker stack`
+#: runs the engine in its own process, `stoker serve` in its workers, and both take the
+#: same option for the same setting
+_ENGINE_OPTIONS = {
+    "max_resources_per_stack": _EngineOption(
+        "--max-resources-per-stack",
+        click.INT,
+        "Heat's max_resources_per_stack (-1: no limit).",
+    ),
+    "max_stacks_per_project": _EngineOption(
+        "--max-stacks-per-project", click.IntRange(min=1), "Heat's max_stacks_per_project."
+    ),
+    "concurrency": _EngineOption(
+        "--concurrency", click.IntRange(min=1), "How many resource actions may run at once."
+    ),
+    "max_nested_depth": _EngineOption(
+        "--max-nested-depth",
+        click.IntRange(min=0),
+        "Heat's max_nested_stack_depth (TripleO-sized compositions need more).",
+    ),
+    "lease_seconds": _EngineOption(
+        "--lease-seconds",
+        click.FloatRange(min=0.1),
+        "How long a process's claim on a stack's operation lives without a heartbeat "
+        "(renewed every third of it); another process or server may take the operation "
+        "over after it.",
+    ),
+}
+
+
+def engine_options(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Options for the engine settings ``names`` (`EngineSettings` fields), with the
+    settings' own defaults; the command receives each as the keyword of its field name."""
+    defaults = EngineSettings()
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for name in reversed(names):
+            option = _ENGINE_OPTIONS[name]
+            command = click.option(
+                option.flag,
+                name,
+                type=option.type,
+                default=getattr(defaults, name),
+                show_default=True,
+                help=option.help,
+            )(command)
+        return command
 
     return decorate

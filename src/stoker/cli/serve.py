@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from stoker.cli.listening import log_level_option
+from stoker.cli.options import engine_options
 from stoker.errors import UsageError
 
 #: seconds an idle keep-alive connection stays open. uvicorn's default (5) is
@@ -87,28 +89,15 @@ KEEP_ALIVE = 75
     show_default=True,
     help="Server processes; they share the work through the database's leases.",
 )
+@engine_options("lease_seconds", "max_resources_per_stack", "max_stacks_per_project")
 @click.option(
-    "--lease-seconds",
-    type=click.FloatRange(min=0.1),
-    default=30.0,
-    show_default=True,
-    help="How long an operation's claim lives without a heartbeat; dead servers' "
-    "operations are taken over after it.",
+    "--public-url",
+    metavar="URL",
+    default=None,
+    help="The URL clients reach this server at (behind a proxy, say), which every link "
+    "and redirect starts with (Heat's public_endpoint; default: the listening address).",
 )
-@click.option(
-    "--max-resources-per-stack",
-    type=int,
-    default=1000,
-    show_default=True,
-    help="Heat's max_resources_per_stack (-1: no limit).",
-)
-@click.option(
-    "--max-stacks-per-project",
-    type=click.IntRange(min=1),
-    default=512,
-    show_default=True,
-    help="Heat's max_stacks_per_project.",
-)
+@log_level_option
 @click.pass_obj
 def serve(
     obj: dict[str, object],
@@ -128,14 +117,21 @@ def serve(
     lease_seconds: float,
     max_resources_per_stack: int,
     max_stacks_per_project: int,
+    public_url: str | None,
+    log_level: str,
 ) -> None:
-    """Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id})."""
+    """Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id}).
+
+    Prints a start line (the URL, the auth mode, the store, the workers) and, at --log-level
+    info, a line per request, as heat-api does.
+    """
     import os
 
     import uvicorn
 
+    from stoker.cli import listening
     from stoker.engine.heap import long_running_process
-    from stoker.store.urls import database_url
+    from stoker.store.urls import database_url, plain_sqlite_file, redacted
 
     long_running_process()  # a server: the collector must see what operations leave
 
@@ -166,6 +162,10 @@ def serve(
             os.environ["STOKER_SERVE_POLICY_FILE"] = os.path.abspath(policy_file)
     if os_cloud:
         os.environ["STOKER_SERVE_OS_CLOUD"] = os_cloud
+    if public_url is not None:
+        from stoker.api.links import public_url as checked
+
+        os.environ["STOKER_SERVE_PUBLIC_URL"] = checked(public_url)
     if auth == "noauth" and host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             f"warning: --auth noauth on {host}: anyone who can reach it acts on every project",
@@ -179,15 +179,24 @@ def serve(
     os.environ["STOKER_SERVE_MAX_STACKS"] = str(max_stacks_per_project)
     _migrate(url)
     os.environ["STOKER_SERVE_MIGRATED"] = "1"
-    uvicorn.run(
+    listener, base = listening.listen(host, port)
+    plural = "s" if workers != 1 else ""
+    # a plain SQLite URL holds no password, and is shown without importing SQLAlchemy
+    store = url if plain_sqlite_file(url) is not None else redacted(url)
+    click.echo(
+        f"stoker serve: {base}/v1/{{project_id}} (auth {auth}, store {store}, "
+        f"{workers} worker{plural}; Ctrl-C stops it)",
+        err=True,
+    )
+    config = uvicorn.Config(
         "stoker.api.server:app",
         factory=True,
-        host=host,
-        port=port,
         workers=workers,
-        log_level="warning",
+        log_level=log_level,
+        access_log=True,
         timeout_keep_alive=KEEP_ALIVE,
     )
+    listening.serve_on(listener, config)
 
 
 def _keystone(

@@ -1,8 +1,9 @@
 """``stoker stack update``: change a stack to a new definition, as ``openstack stack update``.
 
 Parses the options, builds the new definition (``--existing`` keeps what the stack runs
-from, see `stoker.definition.loading.load_update_definition`), and calls the engine; the
-plan (``--dry-run``) and the stack document are the library's views.
+from, see `stoker.engine.update_request.prepare_update`, which the REST API's update
+calls too), and calls the engine; the plan (``--dry-run``) and the stack document are the
+library's views.
 """
 
 from __future__ import annotations
@@ -124,13 +125,12 @@ def update(
     from stoker.cli.progress import Progress
     from stoker.cli.stack import blueprint_of, find_stack, show_stack
     from stoker.definition.files import in_package
-    from stoker.definition.loading import CurrentInputs, LoadOptions, load_update_definition
-    from stoker.definition.requests import load_update_request
+    from stoker.definition.loading import LoadOptions
+    from stoker.definition.requests import RequestInputs
     from stoker.engine import views
-    from stoker.engine.stacks import UpdateRequest
+    from stoker.engine.update_request import UpdateChanges, UpdateFiles, prepare_update
     from stoker.limits import active_limits
     from stoker.template.loader import LoadLimits
-    from stoker.template.nodes import plain
 
     if show_nested and not dry_run:
         raise click.UsageError("--show-nested needs --dry-run")
@@ -141,79 +141,52 @@ def update(
     current = find_stack(session, name)
     values = parameter_values(parameters, parameter_files)
     given = template_file or current.template_file or f"<stack {current.name}>"
-    options = LoadOptions(
-        limits=LoadLimits.of(active_limits()),
-        restrict_files=restrict_files,
-        require_all_parameters=True,
-        stack_name=current.name,
-    )
-    stored = CurrentInputs(
-        current.template,
-        current.environment,
-        current.files,
-        current.parameters,
-        current.template_file,
-    )
     blueprint = blueprint_of(session, template_file, libraries) if template_file else None
+    source: RequestInputs | UpdateFiles
     if blueprint is not None:
         # compiled first, as by `stack create` (the providers are in the files map)
         assert template_file is not None
         session.settings = replace(session.settings, files_from_request=True)
-        result, stored_parameters = load_update_request(
-            blueprint.request(template_file, environments, values),
-            options,
-            current=stored,
-            existing=existing,
-            clear=clear_parameters,
-        )
+        source = blueprint.request(template_file, environments, values)
     elif template_file is not None and template_file.lower().endswith(".zip"):
         # a package: its members are the request's files, as through the API
-        result, stored_parameters = load_update_request(
-            package_inputs(template_file, environments, values),
-            options,
-            current=stored,
-            existing=existing,
-            clear=clear_parameters,
-        )
+        source = package_inputs(template_file, environments, values)
     else:
-        result, stored_parameters = load_update_definition(
-            template_file,
-            environments,
-            values,
-            options,
-            current=stored,
-            existing=existing,
-            clear=clear_parameters,
-        )
-    definition = result.definition
-    report(result.diagnostics, given)
-    if not result.ok or definition is None:
-        raise Rejected("the template, environment or parameters were rejected")
+        source = UpdateFiles(template_file, environments, values)
     recorded = template_source(template_file) if template_file else current.template_file
     base_dir = os.path.dirname(recorded) if recorded else None
     if restrict_files and base_dir:
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
-    problems = engine.check(definition, base_dir)
-    report(problems, given)
-    if any(d.is_error for d in problems):
-        raise Rejected("the stack was not updated")
-    session.open_cloud_for(definition)
     if tags is not None or tag_list:
-        new_tags = tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
+        new_tags: tuple[str, ...] | None = (
+            tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
+        )
     else:
-        new_tags = current.tags
-    request = UpdateRequest(
-        definition=definition,
-        template=plain(definition.template.document.data) or {},
-        # a package's registry names its members, never paths to make absolute
-        environment=definition.environment.to_data(absolute_paths=not in_package(base_dir)),
-        parameters=stored_parameters,
+        new_tags = None
+    prepared = prepare_update(
+        engine,
+        current,
+        source,
+        LoadOptions(limits=LoadLimits.of(active_limits()), restrict_files=restrict_files),
+        existing=existing,
+        clear=clear_parameters,
+        changes=UpdateChanges(
+            timeout_mins, None if rollback == "keep" else rollback == "disabled", new_tags
+        ),
         template_file=recorded,
-        timeout_mins=timeout_mins if timeout_mins is not None else current.timeout_mins,
-        disable_rollback=current.disable_rollback if rollback == "keep" else rollback == "disabled",
-        tags=new_tags,
+        base_dir=base_dir,
+        # a package's registry names its members, never paths to make absolute
+        absolute_paths=not in_package(base_dir),
     )
+    report(prepared.loaded, given)
+    if prepared.load_failed:
+        raise Rejected("the template, environment or parameters were rejected")
+    report(prepared.checked, given)
+    request = prepared.request
+    if request is None:
+        raise Rejected("the stack was not updated")
+    session.open_cloud_for(request.definition)
     if dry_run:
         plan = asyncio.run(engine.preview_update(current.id, request, show_nested))
         preview = views.update_preview(session.store, current, plan, show_nested=show_nested)
@@ -246,6 +219,4 @@ def update(
         record = asyncio.run(engine.update(current.id, request))
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "UPDATE" and record.status.value == "COMPLETE"):
-        raise OperationFailed(
-            f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
-        )
+        raise OperationFailed(views.failure_line(session.store, record))

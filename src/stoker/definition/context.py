@@ -52,7 +52,7 @@ def stack_arn(project: str, stack_name: str, stack_id: str) -> str:
 
 
 class StaticContext:
-    """A `Context` for resolution before any resource exists."""
+    """A `Context` for evaluating functions before any resource exists."""
 
     def __init__(
         self,

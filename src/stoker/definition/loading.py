@@ -33,6 +33,8 @@ class LoadOptions:
     stack_name: str | None = None
     #: the project the stack will belong to (``OS::project_id`` is known before create)
     project_id: str | None = None
+    #: the stack's id when it exists already (an update: ``OS::stack_id`` is known)
+    stack_id: str | None = None
 
 
 @dataclass(slots=True)
@@ -244,6 +246,8 @@ def load_update_definition(
         unread_files=unread,
         require_all_parameters=options.require_all_parameters,
         stack_name=options.stack_name,
+        stack_id=options.stack_id,
+        project_id=options.project_id,
     )
     result = defined(definition, found)
     return result, {**stored_parameters, **parameters}

@@ -100,7 +100,6 @@ def _finish(
     files: Mapping[str, str],
     options: LoadOptions,
     found: list[Diagnostic],
-    stack_id: str | None = None,
 ) -> LoadResult:
     environment, merge_found = merge_environments(
         environments,
@@ -115,7 +114,7 @@ def _finish(
         files,
         require_all_parameters=options.require_all_parameters,
         stack_name=options.stack_name,
-        stack_id=stack_id,
+        stack_id=options.stack_id,
         project_id=options.project_id,
     )
     return defined(definition, found)
@@ -139,7 +138,6 @@ def load_update_request(
     current: CurrentInputs,
     existing: bool,
     clear: Collection[str] = (),
-    stack_id: str | None = None,
 ) -> tuple[LoadResult, dict[str, Any]]:
     """The definition an update request asks for, and the parameters to store with it.
 
@@ -170,7 +168,5 @@ def load_update_request(
     more, env_found = _environments(inputs, options.limits)
     found.extend(env_found)
     environments.extend(more)
-    result = _finish(
-        template, environments, inputs.parameters, files, options, found, stack_id=stack_id
-    )
+    result = _finish(template, environments, inputs.parameters, files, options, found)
     return result, {**stored_parameters, **inputs.parameters}

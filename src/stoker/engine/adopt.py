@@ -32,7 +32,6 @@ from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
-from stoker.engine.resolution import resolve_types
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.state import (
     Action,
@@ -51,6 +50,7 @@ from stoker.environment import (
 )
 from stoker.errors import OperationRefused, PropertyError, ResourceFailure, StackLimitReached
 from stoker.functions.base import OMIT, resolve
+from stoker.resolution import resolve_types
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import ChildStack, NestedStackPlugin, ResourceGroup
 from stoker.resources.schema import validate_properties
@@ -332,7 +332,7 @@ def _properties(
         values,
         path=path,
         type_name=plugin.type_name,
-        dynamic=plugin.dynamic_properties,
+        dynamic=plugin.traits.dynamic_properties,
     )
     sensitive = sensitive_properties(definition.template, name)
     problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]

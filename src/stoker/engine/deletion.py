@@ -168,12 +168,12 @@ async def remove(operation: Operation, record: ResourceRecord, policy: str | Non
         return
     plugin = operation.engine.plugin_of(record)
     if plugin is None and record.physical_id is not None:
-        from stoker.engine.resolution import cloud_type_names, type_not_runnable
+        from stoker.resolution import cloud_type_names, type_not_runnable
 
         if record.type in cloud_type_names():  # never forget what lives in a cloud
             raise ResourceFailure(type_not_runnable(record.type))
     if plugin is not None:
-        snapshot = plugin.snapshot_delete and policy == "snapshot"
+        snapshot = plugin.traits.snapshot_delete and policy == "snapshot"
         if not snapshot and type(plugin).delete is ResourcePlugin.delete:
             # the base handler does nothing: no context (nor a random physical name)
             # is made for it, as for each of 10,000 OS::Heat::None

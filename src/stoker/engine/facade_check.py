@@ -14,7 +14,7 @@ from stoker.resources.nested import TemplateResource
 
 if TYPE_CHECKING:
     from stoker.definition.stack import StackDefinition
-    from stoker.engine.resolution import ProviderCache
+    from stoker.resolution.providers import ProviderCache
     from stoker.resources.base import ResourcePlugin
     from stoker.resources.registry import ResourceTypeRegistry
 

@@ -26,7 +26,6 @@ from stoker.definition.sensitive import (
 from stoker.definition.stack import StackDefinition
 from stoker.engine import cancel, deletion, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
-from stoker.engine.resolution import Resolution
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.state import (
@@ -45,6 +44,7 @@ from stoker.errors import (
     StokerError,
 )
 from stoker.functions.base import OMIT, resolve
+from stoker.resolution import Resolution
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.nested import NestedStackPlugin
 from stoker.resources.schema import validate_properties
@@ -373,7 +373,11 @@ class Operation:
             project_id=self.stack.project,
             resource_name=record.name,
             physical_name=record.data.get("physical_name")
-            or (physical_name(self.stack.name, record.name) if plugin.reads_physical_name else ""),
+            or (
+                physical_name(self.stack.name, record.name)
+                if plugin.traits.reads_physical_name
+                else ""
+            ),
             properties=properties,
             data=(
                 {k: v for k, v in record.data.items() if k != REPLACED}
@@ -425,7 +429,7 @@ class Operation:
         id), ``before`` are events written with it (the replacement announced).
 
         ``internal``: the effect changes nothing outside the records (see
-        `ResourcePlugin.external_effect`), so IN_PROGRESS and the result are committed
+        `stoker.resources.base.Traits.external_effect`), so IN_PROGRESS and the result are committed
         together, after it, and not waited for (`Recorder.defer`): a crash before that
         commit leaves the resource as it was, as it would a crash just before
         IN_PROGRESS."""
@@ -512,7 +516,7 @@ class Operation:
         """Whether a resource of this plugin is acted on in one commit (see `act`)."""
         return (
             plugin is not None
-            and not plugin.external_effect
+            and not plugin.traits.external_effect
             and not isinstance(plugin, NestedStackPlugin)
         )
 
@@ -544,7 +548,7 @@ class Operation:
         resource = self.definition.template.resources[name]
         values: dict[str, Any] = {}
         properties = resource.properties if isinstance(resource.properties, dict) else {}
-        if not properties and plugin.dynamic_properties:
+        if not properties and plugin.traits.dynamic_properties:
             # No property, and a type that takes any (OS::Heat::None, as each of 10,000
             # may be): the schema has nothing to check, no value can be hidden, and
             # only the type's own checks remain.
@@ -568,7 +572,7 @@ class Operation:
             values,
             path=path,
             type_name=plugin.type_name,
-            dynamic=plugin.dynamic_properties,
+            dynamic=plugin.traits.dynamic_properties,
         )
         sensitive = sensitive_properties(self.definition.template, name, self.definition.taint)
         problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]

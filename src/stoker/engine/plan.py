@@ -21,8 +21,8 @@ The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update``
   (``OS::Heat::None``);
 - a nested-stack resource (provider template, group, chain, OS::Heat::Stack) whose child
   exists is always updated, changed or not, and a FAILED one too: its child's own
-  resources decide (Heat's StackResource; its plugin says ``replace_failed = False`` and
-  ``always_updates``);
+  resources decide (Heat's StackResource; its plugin's ``traits`` say
+  ``replace_failed=False`` and ``always_updates=True``);
 - the environment's ``restricted_actions`` turn an update or a replacement of that
   resource into a refusal, naming the resource and the rule.
 
@@ -183,7 +183,7 @@ def _decide_existing(
     state = f"{record.action.value}_{record.status.value}"
     keeps_failed = (
         plugin is not None
-        and not plugin.replace_failed
+        and not plugin.traits.replace_failed
         and _exists(record)
         and record.type == new_type
         and record.action is not Action.CHECK  # marked unhealthy: replaced as a whole
@@ -199,7 +199,7 @@ def _decide_existing(
     if properties is None:
         return Decision(name, Change.UPDATE, new_type, "properties not known until run")
     changed = changed_properties(record.properties, properties)
-    if not changed and plugin.always_updates and _exists(record):
+    if not changed and plugin.traits.always_updates and _exists(record):
         why = f"the resource is {state}" if record.status is Status.FAILED else "no property"
         return Decision(
             name,
@@ -207,11 +207,11 @@ def _decide_existing(
             new_type,
             f"{why}: its nested stack is updated, its own resources decide",
         )
-    if not changed and metadata_changed and not plugin.never_updates:
+    if not changed and metadata_changed and not plugin.traits.never_updates:
         return Decision(name, Change.UPDATE, new_type, "only its metadata changed")
     if not changed:
         return Decision(name, Change.UNCHANGED, new_type, "no property changed")
-    if plugin.never_updates:
+    if plugin.traits.never_updates:
         return Decision(
             name, Change.UNCHANGED, new_type, f"{new_type} never updates", changed=changed
         )
@@ -225,7 +225,7 @@ def _decide_existing(
         return Decision(
             name, Change.UPDATE, new_type, "an immutable property changed", changed, message
         )
-    fixed = [k for k in changed if not plugin.dynamic_properties and not _allowed(schema, k)]
+    fixed = [k for k in changed if not plugin.traits.dynamic_properties and not _allowed(schema, k)]
     if fixed:
         return Decision(
             name,

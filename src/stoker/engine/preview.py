@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.definition.sensitive import SENSITIVE, sensitive_properties
 from stoker.definition.stack import StackDefinition
-from stoker.engine.tree_check import TreeCheck, known_properties
+from stoker.resolution.tree import TreeCheck, known_properties
 from stoker.resources.schema import validate_properties
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
+    from stoker.resources.base import ResourcePlugin
 
 #: what Heat writes for the id of a stack that is only previewed
 NO_ID = "None"
@@ -153,7 +154,9 @@ def _identity(project: str, stack_name: str, path: str) -> dict[str, str]:
     return {"tenant": project, "stack_name": stack_name, "stack_id": NO_ID, "path": path}
 
 
-def _properties(definition: StackDefinition, name: str, plugin: Any) -> dict[str, Any]:
+def _properties(
+    definition: StackDefinition, name: str, plugin: ResourcePlugin | None
+) -> dict[str, Any]:
     """The values known before create, with the type's defaults; those reading a hidden
     value masked. A value that waits for another resource is null, as Heat shows it."""
     known, _ = known_properties(definition, name)
@@ -164,7 +167,7 @@ def _properties(definition: StackDefinition, name: str, plugin: Any) -> dict[str
         known,
         path=(),
         type_name=plugin.type_name,
-        dynamic=plugin.dynamic_properties,
+        dynamic=plugin.traits.dynamic_properties,
     )
     hidden = sensitive_properties(definition.template, name, definition.taint)
     return {k: SENSITIVE if k in hidden else v for k, v in values.items()}

@@ -6,8 +6,8 @@ database the bottleneck; instead every job hands its records to the recorder and
 and the recorder commits whatever has accumulated in one transaction, then wakes all of
 them. Nothing is skipped: a job resumes only when its own records are committed.
 
-A resource whose effect touches nothing outside the records (`ResourcePlugin.
-external_effect` false) need not wait at all: `Recorder.defer` queues its records, and
+A resource whose effect touches nothing outside the records (`Traits.external_effect`
+false) need not wait at all: `Recorder.defer` queues its records, and
 they are committed with the next awaited write, when ``max_batch`` rows are queued, or
 ``delay`` seconds after the first of them was queued, whichever comes first. Transactions
 are committed in the order their records were handed over, so once an awaited write is

@@ -131,7 +131,7 @@ class RuntimeContext(StaticContext):
             child = plugin.unstored_child(record.properties, record.name)
             if child is None:
                 return None
-        if name == "show" and not plugin.own_show:
+        if name == "show" and not plugin.traits.own_show:
             value: Any = self._show(record)
         elif child is not None:
             assert isinstance(plugin, NestedStackPlugin)
@@ -139,7 +139,7 @@ class RuntimeContext(StaticContext):
                 value, path = plugin.nested_attribute(view_of(record), name, path, child)
             except ResourceFailure as error:
                 raise FunctionError(str(error)) from None
-        elif name in plugin.attributes_schema or plugin.dynamic_attributes:
+        elif name in plugin.attributes_schema or plugin.traits.dynamic_attributes:
             value = plugin.attribute(view_of(record), name)
         else:
             raise FunctionError(f"The Referenced Attribute ({resource} {name}) is incorrect.")
@@ -179,6 +179,6 @@ class RuntimeContext(StaticContext):
         """Heat's ``show`` asks the service behind a resource for its record; the types
         with no service behind them (Value, TestResource, RandomString...) answer null
         (measured on 24.1.2: tests/fidelity attributes/show.*). Types that keep a record
-        of their own (software configs, groups, provider templates) set ``own_show``."""
+        of their own (software configs, groups, provider templates) set ``Traits.own_show``."""
         del record
         return None

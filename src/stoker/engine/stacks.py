@@ -29,7 +29,6 @@ from stoker.engine.operation import Operation
 from stoker.engine.operation import failure_reason as failure_reason
 from stoker.engine.operation import physical_name as physical_name
 from stoker.engine.queries import StackQueries
-from stoker.engine.resolution import ProviderCache, Resolution, resolve_types
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import (
@@ -41,12 +40,12 @@ from stoker.engine.state import (
     Status,
     Store,
 )
-from stoker.engine.tree_check import TreeCheck
 from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
+from stoker.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import ChildStack
 from stoker.resources.registry import ResourceTypeRegistry
@@ -71,6 +70,8 @@ class CreateRequest:
     disable_rollback: bool = True
     tags: tuple[str, ...] = ()
     template_file: str | None = None
+    #: the clouds.yaml entry the stack's cloud resources are made in (kept with it)
+    cloud: str | None = None
 
 
 def validate_stack_name(name: str) -> str | None:
@@ -207,6 +208,7 @@ class StackEngine:
                 timeout_mins=request.timeout_mins,
                 disable_rollback=request.disable_rollback,
                 template_file=request.template_file,
+                cloud=request.cloud,
             )
             context = request.definition.context
             if context is not None:  # the pseudo-parameters are known from here on

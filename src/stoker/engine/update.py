@@ -342,7 +342,7 @@ def _done_already(
     return (
         record is not None
         and plugin is not None
-        and plugin.always_updates
+        and plugin.traits.always_updates
         and decision.change is Change.UPDATE
         and not decision.changed
         and record.action is Action.UPDATE

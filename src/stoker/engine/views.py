@@ -9,6 +9,7 @@ them: listing stacks needs none of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord, Status, Store
@@ -139,14 +140,23 @@ def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, An
     ``parameters`` and ``parameter_defaults``) masked, those a parent fed from a hidden
     value (the definition's `Taint`) too; nothing else is touched."""
     from stoker.definition.sensitive import hidden_names
-    from stoker.parameters import MASK
 
     try:
         definition = engine.definition_of(record)
         hidden = hidden_names(definition.template, definition.taint)
     except StokerError:  # no definition to ask: mask every value rather than leak one
         hidden = None
-    data = dict(record.environment)
+    return mask_environment(record.environment, hidden)
+
+
+def mask_environment(environment: Mapping[str, Any], hidden: Set[str] | None) -> dict[str, Any]:
+    """``environment`` (its data, as stored or as a request gave it) with the values of
+    the ``hidden`` parameters masked, by name, in ``parameters`` and
+    ``parameter_defaults`` (every value there when ``hidden`` is None); `POST /validate`
+    shows the environment it was given through this too."""
+    from stoker.parameters import MASK
+
+    data = dict(environment)
     for section in ("parameters", "parameter_defaults"):
         values = data.get(section)
         if isinstance(values, dict):
@@ -319,6 +329,65 @@ def event_row(event: EventRecord) -> dict[str, Any]:
         "resource_status_reason": event.reason,
         "resource_type": event.resource_type,
     }
+
+
+def failure_line(store: Store, record: StackRecord) -> str:
+    """One line for an operation that did not end as asked: the stack's state and reason,
+    and, after a rollback, what failed first, from the events as Heat's chain tells it
+    (the first failed resource, else the stack's own failure): ``s1: update failed: t:
+    ResourceFailure: resources.t: Test Resource failed bad; rolled back
+    (ROLLBACK_COMPLETE)``. Heat itself records only "Stack ROLLBACK completed
+    successfully" as the stack's status reason (checked against Heat 24.1.2)."""
+    state = f"{record.action.value}_{record.status.value}"
+    if record.action is not Action.ROLLBACK:
+        return f"{record.name}: {state}: {record.status_reason}"
+    if record.status is Status.COMPLETE:
+        outcome = f"rolled back ({state})"
+    else:
+        outcome = f"the rollback did not complete ({state}: {record.status_reason})"
+    cause = _failure_before_rollback(store, record)
+    if cause is None:
+        return f"{record.name}: {outcome}"
+    action, reason = cause
+    return f"{record.name}: {action.value.lower()} failed: {reason}; {outcome}"
+
+
+def _failure_before_rollback(store: Store, record: StackRecord) -> tuple[Action, str] | None:
+    """What failed in the operation that rolled back: its first failed resource (named),
+    else the stack's own failed event; looked for between the event that started the
+    operation and the one that started the rollback."""
+
+    def own(event: EventRecord) -> bool:
+        return event.physical_id == record.id and event.resource_name == record.name
+
+    events = store.events(record.id)
+    end = next(
+        (
+            index
+            for index in range(len(events) - 1, -1, -1)
+            if own(events[index])
+            and events[index].action is Action.ROLLBACK
+            and events[index].status is Status.IN_PROGRESS
+        ),
+        len(events),
+    )
+    first: EventRecord | None = None
+    stack_failure: EventRecord | None = None
+    action: Action | None = None  # the operation's (a resource an update adds is created)
+    for event in reversed(events[:end]):
+        if own(event):
+            if event.status is Status.IN_PROGRESS:
+                action = event.action  # the operation's start
+                break
+            if event.status is Status.FAILED and stack_failure is None:
+                stack_failure = event
+        elif event.status is Status.FAILED:
+            first = event
+    if first is not None:
+        return action or first.action, f"{first.resource_name}: {first.reason}"
+    if stack_failure is not None:
+        return stack_failure.action, stack_failure.reason
+    return None
 
 
 def stack_events(store: Store, project: str, stack: StackRecord, depth: int) -> list[EventRecord]:

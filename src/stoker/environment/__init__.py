@@ -3,17 +3,13 @@
 env, found = load_environment_file("env.yaml")
 merged, more = merge_environments([env], explicit_parameters={"key": "v"})
 merged.resource_registry.resolve("OS::Nova::Server", "web")
-resolved, errors = resolve_provider(merged.resource_registry, merged.requires, "OS::My::Role")
 """
 
 from stoker.environment.capabilities import (
     RESOURCE_TYPE,
     TemplateCapabilities,
-    caching_read,
     check_capability_values,
-    choose_provider,
     read_capabilities,
-    resolve_provider,
     template_capabilities,
 )
 from stoker.environment.environment import (
@@ -71,10 +67,8 @@ __all__ = [
     "Section",
     "TemplateCapabilities",
     "TemplateRef",
-    "caching_read",
     "check_capability_values",
     "child_environment",
-    "choose_provider",
     "environment_from_data",
     "load_environment_file",
     "merge_environments",
@@ -82,7 +76,6 @@ __all__ = [
     "parse_environment",
     "read_capabilities",
     "read_registry_section",
-    "resolve_provider",
     "template_capabilities",
     "template_location",
 ]

@@ -1,10 +1,12 @@
-"""Template capabilities: what a provider template declares, and choosing one by it.
+"""Template capabilities: what a provider template declares, and the rule that chooses
+one by it (the choosing itself, which reads the candidates, is
+`stoker.resolution.choice`).
 
 This is stoker's reading of the heat-specs "resource-capabilities" spec, which Heat never
 implemented (heat-semantics §9): a HOT template (from 2015-10-15) may carry a top-level
 ``capabilities:`` mapping (``deployment: puppet``, ``resource_type: OS::TripleO::Controller``),
 an environment may carry ``requires:`` with the same shape, and a ``resource_registry``
-entry may list several templates. `choose_provider` picks the one template of such a list
+entry may list several templates. `stoker.resolution.choice` picks the one template of such a list
 whose capabilities meet ``requires``; zero or several is a validation error that names
 every candidate and what it offers, because "it picked the wrong one" is the failure this
 feature must never have silently.
@@ -21,16 +23,14 @@ compare unequal to the string a template author wrote, so they are reported, not
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Span
-from stoker.environment.registry import ResolvedType, ResourceRegistry, TemplateRef
-from stoker.environment.registry_section import RESOURCES_KEY, describe_kind
-from stoker.errors import TemplateError
+from stoker.environment.registry_section import describe_kind
 from stoker.records import NamedRecord
-from stoker.template.loader import Document, read_file
+from stoker.template.loader import Document
 from stoker.template.nodes import MappingNode, key_span, span_of, value_span
 from stoker.template.versions import (
     CAPABILITIES_FROM,
@@ -45,7 +45,6 @@ CAPABILITIES = "capabilities"
 RESOURCE_TYPE = "resource_type"  # the one key with a meaning: the types a template implements
 
 Capabilities = Mapping[str, Sequence[str]]
-Reader = Callable[[str], Document]
 
 
 # --------------------------------------------------------------------------- value shapes
@@ -258,13 +257,14 @@ def _version_of(data: dict[Any, Any], file: str, found: list[Diagnostic]) -> Tem
 # --------------------------------------------------------------------------- matching
 
 
-def _as_list(values: str | Sequence[str]) -> list[str]:
+def as_list(values: str | Sequence[str]) -> list[str]:
+    """A capability's value as a list (one string is a list of one)."""
     return [values] if isinstance(values, str) else list(values)
 
 
 def describe_values(values: str | Sequence[str]) -> str:
     """``puppet`` or ``[puppet, docker]``: a value as it would be written in flow YAML."""
-    items = _as_list(values)
+    items = as_list(values)
     return items[0] if len(items) == 1 else "[" + ", ".join(items) + "]"
 
 
@@ -279,7 +279,7 @@ def offers(capabilities: Capabilities, key: str, values: str | Sequence[str]) ->
     offered = capabilities.get(key)
     if offered is None:
         return False
-    return bool(set(_as_list(offered)) & set(_as_list(values)))
+    return bool(set(as_list(offered)) & set(as_list(values)))
 
 
 def unmet(
@@ -291,7 +291,7 @@ def unmet(
     ``resource_type`` must name one of them.
     """
     declared = capabilities.get(RESOURCE_TYPE)
-    if declared is not None and types and not set(_as_list(declared)) & set(types):
+    if declared is not None and types and not set(as_list(declared)) & set(types):
         wanted = types[0] if len(types) == 1 else "any of " + describe_values(types)
         return f"its resource_type is {describe_values(declared)}, not {wanted}"
     for key, wanted_values in requires.items():
@@ -299,259 +299,7 @@ def unmet(
         if offered is None:
             return f"it declares no {key}"
         if not offers(capabilities, key, wanted_values):
-            values = _as_list(wanted_values)
+            values = as_list(wanted_values)
             target = values[0] if len(values) == 1 else "any of " + describe_values(values)
             return f"its {key} is {describe_values(offered)}, not {target}"
     return None
-
-
-# --------------------------------------------------------------------------- choosing
-
-
-def caching_read(read: Reader = read_file) -> Reader:
-    """``read`` remembering each document it loaded, for one validation or operation.
-
-    Every resource of a list-mapped type asks for the same candidates (a ResourceGroup of
-    a thousand members would read each file a thousand times); pass one of these as
-    ``read`` to `choose_provider`/`resolve_provider` for the duration of one run. Failures
-    are not remembered, so each caller still sees the error.
-    """
-    memo: dict[str, Document] = {}
-
-    def cached(location: str) -> Document:
-        document = memo.get(location)
-        if document is None:
-            document = memo[location] = read(location)
-        return document
-
-    return cached
-
-
-class _Candidate(NamedRecord):
-    """A provider template that may fulfil a type (a named tuple: cheaper to create at
-    import than a frozen dataclass, see `merge._Chosen`)."""
-
-    ref: TemplateRef
-    declared: TemplateCapabilities | None  # None: could not be read as a template
-    reason: str | None = None  # why it is not chosen, None when it qualifies
-
-
-def choose_provider(
-    resolved: ResolvedType,
-    requires: Capabilities,
-    *,
-    read: Reader = read_file,
-    resource_name: str | None = None,
-) -> tuple[TemplateRef | None, list[Diagnostic]]:
-    """The template of a registry list that ``requires`` selects, with what went wrong.
-
-    For a type that resolved to one template the answer is that template, and for a
-    plugin type None, both without findings. For a list: every candidate is read with
-    ``read`` (a location on disk, as `TemplateRef.location` gives it; pass another reader
-    to serve templates from a request's ``files``), and exactly one must qualify (see the
-    module docstring). An unreadable or invalid candidate is an error even if another
-    qualifies, because it might have qualified too; so is zero or several qualifying. The
-    errors point at the registry entry and name the type, the requirement, and each
-    candidate with its capabilities; notes give the positions of the ``requires`` values
-    and of each listed template.
-    """
-    if not resolved.candidates:
-        if resolved.template is None:
-            return None, []
-        return TemplateRef(resolved.template, resolved.base_dir, None, resolved.user), []
-    found: list[Diagnostic] = []
-    wanted = {key: _as_list(values) for key, values in requires.items()}
-    types = resolved.mapped_types
-    candidates: list[_Candidate] = []
-    for ref in resolved.candidates:
-        declared = _read_candidate(ref, resolved, read, found)
-        reason = None if declared is None else unmet(declared.capabilities, wanted, types)
-        candidates.append(_Candidate(ref, declared, reason))
-    if any(candidate.declared is None for candidate in candidates):
-        return None, found
-    chosen = [candidate for candidate in candidates if candidate.reason is None]
-    if len(chosen) == 1:
-        return chosen[0].ref, found
-    found.append(_choice_error(resolved, requires, wanted, candidates, chosen, resource_name))
-    return None, found
-
-
-def _read_candidate(
-    ref: TemplateRef, resolved: ResolvedType, read: Reader, found: list[Diagnostic]
-) -> TemplateCapabilities | None:
-    location = ref.location
-    listed = f'"{ref.path}", listed for {resolved.type_name}'
-    looked = f" (looked for {location})" if location != ref.path else ""
-    if "://" in location:
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"cannot read {listed}: it is a URL, and stoker reads provider templates from "
-                "files only; give a path",
-                _entry_path(resolved),
-                ref.span,
-            )
-        )
-        return None
-    try:
-        document = read(location)
-    except TemplateError as error:
-        found.extend(error.diagnostics)
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"cannot read the capabilities of {listed}: it is not a valid document{looked}",
-                _entry_path(resolved),
-                ref.span,
-            )
-        )
-        return None
-    except OSError as error:
-        reason = error.strerror or str(error)
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"cannot read {listed}: {reason}{looked}; no template can be chosen without it",
-                _entry_path(resolved),
-                ref.span,
-            )
-        )
-        return None
-    declared = template_capabilities(document)
-    if declared is None:
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"{listed}, is not a template: it has no heat_template_version{looked}",
-                _entry_path(resolved),
-                ref.span,
-            )
-        )
-        return None
-    found.extend(declared.diagnostics)
-    return declared if declared.ok else None
-
-
-def _entry_path(resolved: ResolvedType) -> Path:
-    """Where the list entry is in the environment: ``resource_registry[.resources...].KEY``."""
-    if not resolved.chain:
-        return ("resource_registry",)
-    step = resolved.chain[-1]
-    scope: Path = (RESOURCES_KEY, *step.scope) if step.scope else ()
-    return ("resource_registry", *scope, step.key)
-
-
-def _choice_error(
-    resolved: ResolvedType,
-    requires: Capabilities,
-    wanted: Mapping[str, list[str]],
-    candidates: list[_Candidate],
-    chosen: list[_Candidate],
-    resource_name: str | None,
-) -> Diagnostic:
-    subject = f'"{resolved.requested}"'
-    if resolved.type_name != resolved.requested:
-        subject += f" (mapped to {resolved.type_name})"
-    if resource_name is not None:
-        subject += f' of resource "{resource_name}"'
-    requirement = f"requires {describe_capabilities(wanted)}" if wanted else "no requires"
-
-    def has(candidate: _Candidate) -> str:
-        assert candidate.declared is not None
-        return f"{candidate.ref.path} has {describe_capabilities(candidate.declared.capabilities)}"
-
-    if not chosen:
-        listed = "; ".join(f"{has(c)} ({c.reason})" for c in candidates)
-        message = (
-            f"cannot choose a template for {subject}: none of the {len(candidates)} listed "
-            f"meets {requirement}: {listed}"
-        )
-    else:
-        listed = "; ".join(has(c) for c in chosen)
-        qualify = f"{len(chosen)} of the {len(candidates)} listed"
-        if wanted:
-            qualify += f" meet {requirement}"
-        else:
-            qualify += " qualify and no requires is set to choose between them"
-        message = (
-            f"cannot choose a template for {subject}: {qualify}: {listed}; {_tell_apart(chosen)}"
-        )
-    notes: list[str] = []
-    for key in wanted:
-        span = value_span(requires, key)
-        if span is not None:
-            notes.append(f"requires {key} is set at {span}")
-    if not wanted:
-        notes.append("no environment has a requires: section")
-    for candidate in candidates:
-        ref, declared = candidate.ref, candidate.declared
-        assert declared is not None
-        where = f" at {ref.span}" if ref.span is not None else ""
-        note = f"{ref.path} is listed{where}"
-        if ref.location != ref.path:
-            note += f" (read from {ref.location})"
-        if declared.span is not None:
-            note += f"; its capabilities are at {declared.span}"
-        else:
-            note += "; it has no capabilities section"
-        notes.append(note)
-    step_span = resolved.chain[-1].span if resolved.chain else None
-    return Diagnostic(
-        codes.PROVIDER_CHOICE, message, _entry_path(resolved), step_span, notes=tuple(notes)
-    )
-
-
-def _tell_apart(chosen: list[_Candidate]) -> str:
-    """A hint naming a capability whose values differ between the qualifying templates.
-
-    A capability that gives each of them a value of its own is preferred, since setting it
-    in ``requires`` always leaves exactly one.
-    """
-    declared = [c.declared.capabilities for c in chosen if c.declared is not None]
-    keys: list[str] = []
-    for capabilities in declared:
-        keys.extend(key for key in capabilities if key not in keys and key != RESOURCE_TYPE)
-    differing = []
-    for key in keys:
-        seen = [tuple(capabilities.get(key, ())) for capabilities in declared]
-        if len(set(seen)) > 1:
-            differing.append((len(set(seen)) == len(seen) and all(seen), key))
-    if differing:
-        differing.sort(key=lambda item: not item[0])
-        key = differing[0][1]
-        values: list[str] = []
-        for capabilities in declared:
-            values.extend(v for v in capabilities.get(key, ()) if v not in values)
-        return f"set requires {key} to one of {', '.join(values)} to pick one"
-    return (
-        "they declare nothing that tells them apart; give each a capability of its own "
-        "(e.g. deployment: puppet) and set it in requires"
-    )
-
-
-def resolve_provider(
-    registry: ResourceRegistry,
-    requires: Capabilities,
-    type_name: str,
-    resource_name: str | None = None,
-    nested_path: tuple[str, ...] = (),
-    *,
-    read: Reader = read_file,
-    known: Callable[[str], bool] | None = None,
-) -> tuple[ResolvedType, list[Diagnostic]]:
-    """`ResourceRegistry.resolve`, then the choice a registry list leaves open.
-
-    When the type resolves to a list, the result has ``template`` and ``base_dir`` of the
-    chosen candidate (``candidates`` keeps the list, and ``describe()`` shows the choice);
-    when no single candidate qualifies, the result is returned unchosen (``template``
-    None) with the errors. Any other resolution is returned as is, without findings.
-    Raises `RegistryLoopError` as ``resolve`` does. Use `caching_read` as ``read`` when
-    resolving many resources in one run.
-    """
-    resolved = registry.resolve(type_name, resource_name, nested_path, known=known)
-    if not resolved.candidates:
-        return resolved, []
-    chosen, found = choose_provider(resolved, requires, read=read, resource_name=resource_name)
-    if chosen is None:
-        return resolved, found
-    return resolved._replace(template=chosen.path, base_dir=chosen.base_dir), found

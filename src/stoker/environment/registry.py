@@ -76,8 +76,8 @@ class ResolvedType(NamedRecord):
     that uses it).
 
     When the registry maps the type to a list of templates, ``candidates`` holds them and
-    ``template`` stays None until one is chosen (`stoker.environment.capabilities`
-    ``choose_provider``/``resolve_provider``), because which one applies depends on the
+    ``template`` stays None until one is chosen (`stoker.resolution.choose_provider`,
+    `stoker.resolution.resolve_provider`), because which one applies depends on the
     environment's ``requires`` and on what each template declares.
     """
 

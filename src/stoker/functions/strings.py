@@ -64,7 +64,7 @@ class PureFunction(Function):
                 yield self.invalid(exc.message, codes.FUNCTION_FAILED)
 
     def check_arguments(self) -> Iterator[Diagnostic]:
-        """Problems with the argument shape that are visible before resolution."""
+        """Problems with the argument shape that are visible before evaluation."""
         return iter(())
 
     def check_lasts(self) -> bool:

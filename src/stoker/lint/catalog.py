@@ -57,7 +57,9 @@ def lint_catalog() -> LintCatalog:
     }
     registry = default_registry()
     plugins = [registry.get(name) for name in registry.names()]
-    dynamic_properties = frozenset(p.type_name for p in plugins if p and p.dynamic_properties)
+    dynamic_properties = frozenset(
+        p.type_name for p in plugins if p and p.traits.dynamic_properties
+    )
     return LintCatalog(catalog.types, stock, dict(catalog.aliases), dynamic_properties)
 
 
@@ -72,7 +74,7 @@ def dynamic_attributes() -> frozenset[str]:
     plugins = [registry.get(name) for name in registry.names()]
     entries = load_document()["types"]
     return frozenset(
-        {p.type_name for p in plugins if p and p.dynamic_attributes}
+        {p.type_name for p in plugins if p and p.traits.dynamic_attributes}
         | {name for name, entry in entries.items() if entry.get("nested_stack")}
         | {name for name, schema in lint_catalog().stock.items() if schema.nested_stack}
         | _DEPLOYMENT_TYPES

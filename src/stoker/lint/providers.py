@@ -1,20 +1,21 @@
-"""Provider templates: finding and loading the template a resource type stands for.
+"""Provider templates: finding the template a resource type stands for in a lint input.
 
-A provider is loaded with the same loader and parser as any template, once per run, even
-when many facades use it; a template the package itself holds is not loaded twice.
+A provider is found in the package that names it, then read and parsed by the one loader
+the engine and ``template validate`` use too (`stoker.resolution.providers`), once per
+run, even when many facades use it; a template the package itself holds is not loaded
+twice.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-from collections.abc import Callable
 
 from stoker.definition.template import Template
-from stoker.definition.template_parser import parse_template
 from stoker.errors import TemplateError
 from stoker.lint.inputs import ZIP_SEPARATOR, Package, SourceFile
 from stoker.records import NamedRecord
+from stoker.resolution import ProviderTemplates, Reader
 from stoker.template.loader import Document, LoadLimits, load_document, read_file
 
 
@@ -30,17 +31,25 @@ class ProviderTemplate(NamedRecord):
 
 
 class ProviderLoader:
-    """Loads provider templates by reference, caching by file."""
+    """The linter's provider templates: a reference written in a file of a package is
+    found in that package (a zip's members, or the disk), then read and parsed by the
+    one provider loader (`stoker.resolution.ProviderTemplates`), once per run."""
 
     def __init__(self, limits: LoadLimits) -> None:
         self.limits = limits
-        self._templates: dict[str, Template | None] = {}
-        self._problems: dict[str, str] = {}
-        self._documents: dict[str, dict[str, Document]] = {}
+        #: where each file a reference found is read from, by its name
+        self._sources: dict[str, tuple[Package, SourceFile]] = {}
+        self._templates = ProviderTemplates(self._read_source)
+        #: files of the run that did not parse (their own findings say why)
+        self._unparsed: set[str] = set()
+        self._readers: dict[str, ProviderTemplates] = {}
 
     def add(self, source: SourceFile, template: Template | None) -> None:
         """Make a template the run already parsed available as a provider."""
-        self._templates[source.name] = template
+        if template is None:
+            self._unparsed.add(source.name)
+        else:
+            self._templates.add(source.name, template)
 
     def load(self, package: Package, referrer: SourceFile, reference: str) -> ProviderTemplate:
         """The template ``reference`` (written in ``referrer``) names."""
@@ -50,32 +59,38 @@ class ProviderLoader:
         target = package.resolve(referrer, path)
         if target is None:
             return ProviderTemplate(reference, None, problem="no such file")
-        if target.name not in self._templates and target.name not in self._problems:
-            self._read(package, target)
-        if target.name in self._problems:
-            return ProviderTemplate(reference, target, problem=self._problems[target.name])
-        template = self._templates[target.name]
-        if template is None:
+        if target.name in self._unparsed:
             return ProviderTemplate(reference, target, problem="it could not be parsed")
+        self._sources.setdefault(target.name, (package, target))
+        try:
+            template = self._templates.template(target.name)
+        except TemplateError as error:
+            first = error.diagnostics[0].render() if error.diagnostics else "invalid"
+            return ProviderTemplate(reference, target, problem=f"it does not load ({first})")
+        except OSError as error:
+            problem = f"it cannot be read ({error.strerror or error})"
+            return ProviderTemplate(reference, target, problem=problem)
         return ProviderTemplate(reference, target, template)
+
+    def _read_source(self, name: str) -> Document:
+        package, source = self._sources[name]
+        return self._load(package, source)
 
     def _load(self, package: Package, source: SourceFile) -> Document:
         raw = package.read(source, self.limits.max_bytes)
         size = package.size(source) if len(raw) > self.limits.max_bytes else None
         return load_document(raw, source.name, self.limits, size)
 
-    def reader(self, package: Package) -> Callable[[str], Document]:
+    def reader(self, package: Package) -> Reader:
         """A document reader by location, for choosing among a registry list's templates:
         locations inside a zip package (``pkg.zip!dir/x.yaml``, or relative to the
         archive's root) are read from it, others from disk. Each is read once."""
-        cache = self._documents.setdefault(package.name, {})
-
-        def read(location: str) -> Document:
-            if location not in cache:
-                cache[location] = self._read_location(package, location)
-            return cache[location]
-
-        return read
+        templates = self._readers.get(package.name)
+        if templates is None:
+            templates = self._readers[package.name] = ProviderTemplates(
+                lambda location: self._read_location(package, location)
+            )
+        return templates.read
 
     def _read_location(self, package: Package, location: str) -> Document:
         if package.in_archive:
@@ -89,15 +104,3 @@ class ProviderLoader:
             if not os.path.isabs(location):
                 raise OSError(2, "no such file in the package", location)
         return read_file(location, self.limits)
-
-    def _read(self, package: Package, target: SourceFile) -> None:
-        try:
-            document = self._load(package, target)
-        except TemplateError as error:
-            first = error.diagnostics[0].render() if error.diagnostics else "invalid"
-            self._problems[target.name] = f"it does not load ({first})"
-            return
-        except OSError as error:
-            self._problems[target.name] = f"it cannot be read ({error.strerror or error})"
-            return
-        self._templates[target.name] = parse_template(document)

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stoker.diagnostics import Diagnostic
-from stoker.environment import resolve_provider
 from stoker.environment.registry_section import is_template_name
 from stoker.errors import TemplateError
 from stoker.lint.catalog import LintCatalog, lint_catalog
 from stoker.lint.providers import ProviderTemplate
 from stoker.records import NamedRecord
+from stoker.resolution import resolve_provider
 from stoker.resources.catalog import TypeSchema
 
 if TYPE_CHECKING:

@@ -11,6 +11,7 @@ from abc import ABC
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
+from stoker.errors import ActionNotSupported
 from stoker.errors import ResourceFailure as ResourceFailure
 from stoker.records import NamedRecord, Record
 from stoker.resources.schema import AttributeSchema, PropertySchema
@@ -90,6 +91,50 @@ class ResourceContext(Record):
         self.checkpoint = checkpoint
 
 
+class Traits(NamedRecord):
+    """What the engine may and must do with a resource of a type, beyond its handlers.
+
+    Declared together, as one value a plugin sets (``traits = Traits(...)``), so a type's
+    author reads in one place how the engine treats it; every default is what an
+    ordinary cloud resource needs. A subclass that changes one trait of its parent's
+    writes ``traits = Parent.traits._replace(...)``. A named tuple rather than a frozen
+    dataclass: ``stoker lint`` imports the plugins and never imports `dataclasses`
+    (see `stoker.records`).
+    """
+
+    #: any attribute name is accepted (OS::Heat::None, provider templates, groups)
+    dynamic_attributes: bool = False
+    #: any property is accepted, unchecked (OS::Heat::None stands in for any type)
+    dynamic_properties: bool = False
+    #: the property names whose change can be applied in place (the rest replace)
+    #: are the schema's update_allowed ones; this type never updates or replaces
+    never_updates: bool = False
+    #: ``show`` too comes from ``attribute`` (OS::Heat::None answers every attribute,
+    #: ``show`` included, with null, as Heat's NoneResource does)
+    own_show: bool = False
+    #: whether ``deletion_policy: Snapshot`` is supported (Heat: only types that can
+    #: snapshot what they delete: a Cinder volume, backed up first); such a type's delete
+    #: is then `ResourcePlugin.snapshot_and_delete`
+    snapshot_delete: bool = False
+    #: a FAILED resource of this type is replaced by an update (Heat's
+    #: ``needs_replace_failed``); a type that can mend itself in place says False
+    replace_failed: bool = True
+    #: an update always reaches the resource, changed or not (Heat's StackResource: the
+    #: nested stack's own resources decide whether anything changes)
+    always_updates: bool = False
+    #: whether the handlers act outside stoker's own records (a server, a file, a wait
+    #: for a signal). A type without one (OS::Heat::None, Value, RandomString) is created
+    #: and deleted with its IN_PROGRESS and its result in one commit: nothing happens
+    #: between the two that a crash could leave behind, so state first still holds
+    #: (`stoker.engine.operation.Operation.act`); that commit is not waited for
+    #: (`stoker.engine.recorder.Recorder.defer`), so a chain shares a few commits.
+    external_effect: bool = True
+    #: whether the handlers read `ResourceContext.physical_name`; a type that never does
+    #: (OS::Heat::None) gets "" there instead of a name with 12 random characters made
+    #: for each of its resources
+    reads_physical_name: bool = True
+
+
 class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a default
     """Base of every resource type. Subclasses set the class attributes and override the
     handlers they need; a handler that is not overridden completes at once."""
@@ -97,39 +142,8 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
     type_name: ClassVar[str]
     properties_schema: ClassVar[Mapping[str, PropertySchema]] = {}
     attributes_schema: ClassVar[Mapping[str, AttributeSchema]] = {}
-    #: any attribute name is accepted (OS::Heat::None, provider templates, groups)
-    dynamic_attributes: ClassVar[bool] = False
-    #: any property is accepted, unchecked (OS::Heat::None stands in for any type)
-    dynamic_properties: ClassVar[bool] = False
-    #: the property names whose change can be applied in place (the rest replace)
-    #: are the schema's update_allowed ones; this type never updates or replaces
-    never_updates: ClassVar[bool] = False
-    #: ``show`` too comes from ``attribute`` (OS::Heat::None answers every attribute,
-    #: ``show`` included, with null, as Heat's NoneResource does)
-    own_show: ClassVar[bool] = False
-    #: whether ``deletion_policy: Snapshot`` is supported (Heat: only types that can snapshot
-    #: what they delete: a Cinder volume, backed up first); such a type's delete is then
-    #: `snapshot_and_delete`
-    snapshot_delete: ClassVar[bool] = False
-
-    #: a FAILED resource of this type is replaced by an update (Heat's
-    #: ``needs_replace_failed``); a type that can mend itself in place says False
-    replace_failed: ClassVar[bool] = True
-    #: an update always reaches the resource, changed or not (Heat's StackResource: the
-    #: nested stack's own resources decide whether anything changes)
-    always_updates: ClassVar[bool] = False
-
-    #: whether the handlers act outside stoker's own records (a server, a file, a wait
-    #: for a signal). A type without one (OS::Heat::None, Value, RandomString) is created
-    #: and deleted with its IN_PROGRESS and its result in one commit: nothing happens
-    #: between the two that a crash could leave behind, so state first still holds
-    #: (`stoker.engine.operation.Operation.act`); that commit is not waited for
-    #: (`stoker.engine.recorder.Recorder.defer`), so a chain shares a few commits.
-    external_effect: ClassVar[bool] = True
-    #: whether the handlers read `ResourceContext.physical_name`; a type that never does
-    #: (OS::Heat::None) gets "" there instead of a name with 12 random characters made
-    #: for each of its resources
-    reads_physical_name: ClassVar[bool] = True
+    #: what the engine may and must do with a resource of this type, in one place
+    traits: ClassVar[Traits] = Traits()
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
         """Problems across validated properties that no single property schema can express
@@ -152,8 +166,8 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
         """Remove the resource. Must succeed for a resource whose create never finished."""
 
     async def snapshot_and_delete(self, context: ResourceContext) -> None:
-        """Keep a copy, then remove (``deletion_policy: Snapshot``, for a type with
-        `snapshot_delete`)."""
+        """Keep a copy, then remove (``deletion_policy: Snapshot``, for a type whose
+        `Traits.snapshot_delete` is set)."""
         await self.delete(context)
 
     async def suspend(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
@@ -164,8 +178,8 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
 
     async def signal(self, context: ResourceContext, details: Any) -> None:
         """Receive a signal (``stoker stack signal``); store what later handlers need in
-        ``context.data``. Types that take no signals raise ResourceFailure."""
-        raise ResourceFailure("signal is not supported for resource.")
+        ``context.data``. Types that take no signals refuse it, in Heat's words."""
+        raise ActionNotSupported("signal is not supported for resource.")
 
     def reference_id(self, view: ResourceView) -> str | None:
         """What get_resource / Ref returns: the physical id, else the logical name."""

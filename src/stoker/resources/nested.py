@@ -9,12 +9,12 @@ engine hands it (outputs, member references and attributes, read from recorded s
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from stoker.limits import active_limits, exceeded
 from stoker.parameters import ParameterType
 from stoker.records import FrozenRecord, Record, set_field
-from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView
+from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView, Traits
 from stoker.resources.constraints import allowed_values, length, value_range
 from stoker.resources.schema import (
     SHOW,
@@ -74,17 +74,15 @@ class ChildSpec(FrozenRecord):
 class NestedStackPlugin(ResourcePlugin):
     """A resource implemented by a child stack."""
 
-    nested: ClassVar[bool] = True
-    dynamic_attributes = True
-    #: for a provider template ``show`` is an output name like any other: without such an
-    #: output, Heat's output read fails ("The Referenced Attribute (r show) is
-    #: incorrect"; measured on 24.1.2); groups ask it of every member
-    own_show = True
-
-    #: a failed child stack is updated, not replaced: its failed resources are replaced
-    #: inside it (Heat's StackResource, recorded in tests/fidelity/update_nested)
-    replace_failed = False
-    always_updates = True
+    #: any attribute may be an output of the child. For a provider template ``show`` is
+    #: an output name like any other: without such an output, Heat's output read fails
+    #: ("The Referenced Attribute (r show) is incorrect"; measured on 24.1.2); groups ask
+    #: it of every member. A failed child stack is updated, not replaced: its failed
+    #: resources are replaced inside it (Heat's StackResource, recorded in
+    #: tests/fidelity/update_nested)
+    traits = Traits(
+        dynamic_attributes=True, own_show=True, replace_failed=False, always_updates=True
+    )
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
         raise NotImplementedError
@@ -442,7 +440,8 @@ class InlineStack(NestedStackPlugin):
     """
 
     type_name = "OS::Heat::Stack"
-    own_show = False  # the engine's null, not an output of the child
+    # ``show`` is the engine's null, not an output of the child
+    traits = NestedStackPlugin.traits._replace(own_show=False)
     properties_schema = {
         "context": PropertySchema(
             PropertyType.MAP,

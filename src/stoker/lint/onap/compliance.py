@@ -14,10 +14,9 @@ import os
 
 from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
-from stoker.engine.resolution import ProviderCache
-from stoker.engine.validation import validate_tree
 from stoker.lint.context import FileContext, TemplateContext
 from stoker.records import replace
+from stoker.resolution import ProviderCache, validate_tree
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
+from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView, Traits
 from stoker.resources.schema import SHOW
 
 #: the variant digit of a random UUID (RFC 4122: its two high bits are 10) by the digit drawn
@@ -31,12 +31,14 @@ class NoneResource(ResourcePlugin):
     type_name = "OS::Heat::None"
     properties_schema = {}
     attributes_schema = {"show": SHOW}
-    dynamic_attributes = True
-    dynamic_properties = True
-    never_updates = True
-    own_show = True
-    external_effect = False
-    reads_physical_name = False
+    traits = Traits(
+        dynamic_attributes=True,
+        dynamic_properties=True,
+        never_updates=True,
+        own_show=True,
+        external_effect=False,
+        reads_physical_name=False,
+    )
 
     async def create(self, context: ResourceContext) -> None:
         identifier = uuid4_text()

@@ -12,7 +12,13 @@ import string
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
+from stoker.resources.base import (
+    ResourceContext,
+    ResourceFailure,
+    ResourcePlugin,
+    ResourceView,
+    Traits,
+)
 from stoker.resources.constraints import allowed_values, value_range
 from stoker.resources.schema import (
     SHOW,
@@ -50,7 +56,7 @@ class RandomString(ResourcePlugin):
     """A random string; attribute ``value`` and the reference id are the string."""
 
     type_name = "OS::Heat::RandomString"
-    external_effect = False
+    traits = Traits(external_effect=False)
     properties_schema = {
         "length": PropertySchema(
             PropertyType.INTEGER,

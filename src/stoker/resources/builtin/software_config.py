@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
+from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView, Traits
 from stoker.resources.constraints import allowed_values
 from stoker.resources.schema import (
     SHOW,
@@ -92,7 +92,7 @@ class ConfigPlugin(ResourcePlugin):
 
     attributes_schema = {"config": CONFIG_ATTRIBUTE, "show": SHOW}
     #: ``show`` is the stored config record, as Heat's software-config API shows it
-    own_show = True
+    traits = Traits(own_show=True)
 
     async def render(self, context: ResourceContext) -> Any:
         """The config the record holds."""

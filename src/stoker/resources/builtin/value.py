@@ -14,7 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from stoker.parameters import ParameterType
-from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
+from stoker.resources.base import (
+    ResourceContext,
+    ResourceFailure,
+    ResourcePlugin,
+    ResourceView,
+    Traits,
+)
 from stoker.resources.constraints import allowed_values
 from stoker.resources.schema import (
     SHOW,
@@ -43,7 +49,7 @@ class Value(ResourcePlugin):
     """Exposes its ``value`` property, read as ``type``, as attribute ``value``."""
 
     type_name = "OS::Heat::Value"
-    external_effect = False
+    traits = Traits(external_effect=False)
     properties_schema = {
         "value": PropertySchema(
             PropertyType.ANY, "The value to expose.", required=True, update_allowed=True

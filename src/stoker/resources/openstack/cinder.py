@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from stoker.cloud.backoff import POLL
 from stoker.cloud.rest import request
 from stoker.errors import CloudError
-from stoker.resources.base import ResourceContext, ResourceView
+from stoker.resources.base import ResourceContext, ResourceView, Traits
 from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, pause
 from stoker.resources.openstack.nova import image_id
 
@@ -22,7 +22,7 @@ class Volume(CloudResource):
     live_attributes = frozenset({"attachments", "attachments_list", "status"})
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
-    snapshot_delete = True
+    traits = Traits(snapshot_delete=True)
 
     async def snapshot_and_delete(self, context: ResourceContext) -> None:
         """Heat's ``deletion_policy: Snapshot`` of a volume: a backup of it (forced, so an

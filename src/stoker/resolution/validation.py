@@ -15,8 +15,8 @@ from typing import Any
 
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine.resolution import ProviderCache
-from stoker.engine.tree_check import TreeCheck
+from stoker.resolution.providers import ProviderCache
+from stoker.resolution.tree import TreeCheck
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
 
 DEFAULT_MAX_NESTED_DEPTH = 5

@@ -1,6 +1,6 @@
 """The attributes a stack's `get_attr` calls name, checked against what each target
 declares (its type's attributes, a provider template's outputs, a group's members'), as
-the tree check does before create (`stoker.engine.tree_check`).
+the tree check does before create (`stoker.resolution.tree`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 from stoker import codes
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.engine.resolution import Resolution
 from stoker.functions.base import functions_in, iter_functions
+from stoker.resolution.types import Resolution
 from stoker.resources.catalog import catalog_schema
 from stoker.resources.nested import NestedStackPlugin, TemplateResource
 
@@ -25,7 +25,9 @@ def declared_attributes(resolution: Resolution, name: str) -> frozenset[str] | N
     (nested stacks, provider templates, ``OS::Heat::None``, software deployments)."""
     plugin = resolution.plugins.get(name)
     if plugin is not None:
-        if plugin.dynamic_attributes or isinstance(plugin, TemplateResource | NestedStackPlugin):
+        if plugin.traits.dynamic_attributes or isinstance(
+            plugin, TemplateResource | NestedStackPlugin
+        ):
             return None
         type_name = plugin.type_name
         names = set(plugin.attributes_schema)

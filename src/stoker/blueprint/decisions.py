@@ -1,9 +1,10 @@
-"""What resolving a blueprint decides: each component's library type and each
-requirement's fulfillers, with every rejected candidate kept beside the choice.
+"""What analysing a blueprint decides (`Decisions`): each component's library type and
+each requirement's fulfillers, with every rejected candidate kept beside the choice.
 
-These records are shared by the two halves of resolving (`stoker.blueprint.inference`
+These records are shared by the two halves of deciding (`stoker.blueprint.inference`
 chooses types, `stoker.blueprint.fulfil` chooses fulfillers) and by everything that reads
-the outcome: the compiler, ``blueprint explain`` and the flow checks.
+the outcome: the compiler, ``blueprint explain`` and the flow checks. (Called decisions,
+not a resolution: `stoker.resolution` is the resolution of a resource's type.)
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class Fulfilment:
 
 
 @dataclass(slots=True)
-class Resolution:
+class Decisions:
     blueprint: Blueprint
     library: Library
     choices: dict[str, TypeChoice] = field(default_factory=dict)

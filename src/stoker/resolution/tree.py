@@ -1,10 +1,10 @@
 """The checks a stack tree gets before create (and `template validate` makes): each
 resource's properties and attributes against its type (the attributes' part is
-`stoker.engine.attribute_checks`), update policies, and provider
+`stoker.resolution.attributes`), update policies, and provider
 templates and nested stacks followed recursively, so an unknown property, a missing
 parameter, a template that includes itself or a tree deeper than the limit is reported
 before anything is created, with both locations. Types are found by
-`stoker.engine.resolution`.
+`stoker.resolution.types`.
 """
 
 from __future__ import annotations
@@ -24,14 +24,15 @@ from stoker.definition.sensitive import (
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
-from stoker.engine.attribute_checks import check_attributes, member_attributes
-from stoker.engine.resolution import ProviderCache, Resolution, is_default_error, resolve_types
 from stoker.environment import child_environment
 from stoker.errors import FunctionError, LimitExceeded
 from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
 from stoker.limits import active_limits, exceeded
 from stoker.parameters.custom import cloud_refused
 from stoker.records import replace
+from stoker.resolution.attributes import check_attributes, member_attributes
+from stoker.resolution.providers import ProviderCache, is_default_error
+from stoker.resolution.types import Resolution, resolve_types
 from stoker.resources.base import ResourceFailure, ResourcePlugin
 from stoker.resources.catalog import catalog_schema
 from stoker.resources.nested import InlineStack, NestedStackPlugin, TemplateResource
@@ -99,7 +100,9 @@ def check_properties(
     API checks only the schema: ``OS::Heat::Value``'s value against its type waits)."""
     resource = definition.template.resources[name]
     given = resource.properties
-    if plugin.dynamic_properties and (given is None or (isinstance(given, dict) and not given)):
+    if plugin.traits.dynamic_properties and (
+        given is None or (isinstance(given, dict) and not given)
+    ):
         # No property, and a type that takes any (OS::Heat::None, as each of 10,000 may
         # be): no schema problem, nothing hidden, only the type's own checks (as
         # `Operation.resolve_properties` does at create)
@@ -117,7 +120,7 @@ def check_properties(
         known,
         path=path,
         type_name=plugin.type_name,
-        dynamic=plugin.dynamic_properties,
+        dynamic=plugin.traits.dynamic_properties,
         pending=frozenset(unknown),
     )
     if not for_create:
@@ -153,7 +156,7 @@ def _snapshot_policy(
     policy = resource.deletion_policy
     if not isinstance(policy, str) or policy.lower() != "snapshot":
         return []
-    if plugin.snapshot_delete or isinstance(plugin, NestedStackPlugin):
+    if plugin.traits.snapshot_delete or isinstance(plugin, NestedStackPlugin):
         return []
     key = definition.template.names.deletion_policy
     return [
@@ -355,7 +358,7 @@ class TreeCheck:
         if any(key in unknown for key, prop in schema.items() if prop.required):
             return []  # the child depends on values known only at create
         validated, problems = validate_properties(
-            schema, known, path=(), type_name=name, dynamic=plugin.dynamic_properties
+            schema, known, path=(), type_name=name, dynamic=plugin.traits.dynamic_properties
         )
         if any(d.is_error for d in problems):
             return []  # already reported by check_properties
