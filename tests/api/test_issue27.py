@@ -233,3 +233,68 @@ def test_tags_cleared_by_a_put_without_them_and_kept_by_a_patch(client: TestClie
     put = client.put(url, json={"template": TEMPLATE})
     assert put.status_code == 202, put.text
     assert not wait_for(client, url)["tags"]
+
+
+SECRET = {
+    "heat_template_version": "2013-05-23",
+    "resources": {"secret1": {"type": "OS::Heat::RandomString"}},
+    "outputs": {"secret-out": {"value": {"get_attr": ["secret1", "value"]}}},
+}
+SECRET_NESTED = (
+    "heat_template_version: 2013-05-23\n"
+    "resources:\n  secret2: {type: OS::Heat::RandomString}\n"
+    "outputs:\n  value: {value: {get_attr: [secret2, value]}}\n"
+)
+
+
+def test_a_template_standing_in_for_a_built_in_type_answers_its_attributes(
+    client: TestClient,
+) -> None:
+    """``OS::Heat::RandomString: nested.yaml``: the resource is the template's, its
+    ``value`` the nested output (the built-in plugin answered, with null); a new template
+    path in an update is followed."""
+    env = {"resource_registry": {"OS::Heat::RandomString": "nested.yaml"}}
+    url = create(client, "standin27", SECRET, files={"nested.yaml": SECRET_NESTED}, environment=env)
+    first = wait_for(client, url)["outputs"][0]["output_value"]
+    assert isinstance(first, str) and len(first) == 32
+    fixed = SECRET_NESTED.replace("{get_attr: [secret2, value]}", "freddy")
+    updated = client.put(
+        url,
+        json={
+            "template": SECRET,
+            "files": {"new/nested.yaml": fixed},
+            "environment": {"resource_registry": {"OS::Heat::RandomString": "new/nested.yaml"}},
+        },
+    )
+    assert updated.status_code == 202, updated.text
+    assert wait_for(client, url)["outputs"][0]["output_value"] == "freddy"
+
+
+def test_a_rolling_update_to_a_new_member_template_path(client: TestClient) -> None:
+    """A group's members move from ``/opt/provider.yaml`` to ``/opt1/provider.yaml`` in
+    batches; the request names only the new file, the members not yet replaced keep the
+    old one (their nested stack's files)."""
+    member = "heat_template_version: '2013-05-23'\nresources:\n  oops: {type: OS::Heat::None}\n"
+
+    def group(path: str) -> dict[str, Any]:
+        return {
+            "heat_template_version": "2015-04-30",
+            "resources": {
+                "random_group": {
+                    "type": "OS::Heat::ResourceGroup",
+                    "update_policy": {"rolling_update": {"min_in_service": 1, "max_batch_size": 3}},
+                    "properties": {"count": 5, "resource_def": {"type": path}},
+                }
+            },
+        }
+
+    url = create(
+        client, "rolling27", group("/opt/provider.yaml"), files={"/opt/provider.yaml": member}
+    )
+    updated = client.put(
+        url,
+        json={"template": group("/opt1/provider.yaml"), "files": {"/opt1/provider.yaml": member}},
+    )
+    assert updated.status_code == 202, updated.text
+    stack = wait_for(client, url)
+    assert stack["stack_status"] == "UPDATE_COMPLETE", stack["stack_status_reason"]

@@ -159,8 +159,12 @@ def _child_definition(
     spec: ChildSpec,
     child_id: str,
     child_name: str,
+    kept: dict[str, str] | None = None,
 ) -> _Built:
-    """The child's definition, checked as a create checks it (for a create or an update)."""
+    """The child's definition, checked as a create checks it (for a create or an update).
+    ``kept``: an updated child's own files, under the parent's: a rolling update keeps
+    members on their old provider template until their batch, and a request that names
+    only the new one (Heat reads a template only when its resource changes) still has it."""
     assert parent.definition is not None
     base_dir = spec.base_dir or parent.base_dir
     environment = child_environment(
@@ -176,7 +180,7 @@ def _child_definition(
         # a provider's get_file (named as written, or beside it in a package)
         given = FilesMap(parent.definition.files)
         found = given.collect(template.calls_of("get_file"), spec.location).files
-        files = {**parent.definition.files, **files, **found}
+        files = {**(kept or {}), **parent.definition.files, **files, **found}
     elif base_dir is not None:
         calls = template.calls_of("get_file")
         restrict = engine.settings.files_root
@@ -363,7 +367,7 @@ async def child_target(
         spec = plugin.members_spec(properties, record.name, skip, count)
     else:
         spec = plugin.child_spec(properties, record.name)
-    built = _child_definition(engine, parent, record, spec, child.id, child.name)
+    built = _child_definition(engine, parent, record, spec, child.id, child.name, child.files)
     stack = replace(
         child,
         template=spec.template,
@@ -411,7 +415,7 @@ async def _update_to(
     """One update of the child to ``spec``. Heat updates the child even when nothing in
     it changes (its resources then stay as they are); only a recovered update skips a
     child that already reached ``spec`` before the crash (``record`` still IN_PROGRESS)."""
-    built = _child_definition(engine, parent, record, spec, child.id, child.name)
+    built = _child_definition(engine, parent, record, spec, child.id, child.name, child.files)
     if (
         record.status is Status.IN_PROGRESS
         and child.status is Status.COMPLETE

@@ -247,7 +247,7 @@ def resource_document(
     found = records[name]
     row = resource_row(found, stack.name, declared_types(stack).get(name))
     row["required_by"] = [n for n, r in records.items() if name in r.requires]
-    plugin = engine.registry.get(found.type)
+    plugin = engine.plugin_of(found)
     attributes: dict[str, Any] = {}
     if plugin is not None:
         from stoker.engine.runtime import view_of
