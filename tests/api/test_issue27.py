@@ -298,3 +298,22 @@ def test_a_rolling_update_to_a_new_member_template_path(client: TestClient) -> N
     assert updated.status_code == 202, updated.text
     stack = wait_for(client, url)
     assert stack["stack_status"] == "UPDATE_COMPLETE", stack["stack_status_reason"]
+
+
+def test_a_property_the_provider_template_dropped_replaces_nothing(client: TestClient) -> None:
+    """The facade and its template both lose ``two``: Heat compares only the new schema's
+    properties, so the nested stack is updated in place, not replaced."""
+    both = "heat_template_version: 2013-05-23\nparameters: {one: {type: string}, two: {type: string}}\n"
+    one = "heat_template_version: 2013-05-23\nparameters: {one: {type: string}}\n"
+    main: dict[str, Any] = {
+        "heat_template_version": "2013-05-23",
+        "resources": {"the_nested": {"type": "the.yaml", "properties": {"one": "a", "two": "b"}}},
+    }
+    url = create(client, "dropped27", main, files={"the.yaml": both})
+    before = client.get(url + "/resources/the_nested").json()["resource"]["physical_resource_id"]
+    del main["resources"]["the_nested"]["properties"]["two"]
+    updated = client.put(url, json={"template": main, "files": {"the.yaml": one}})
+    assert updated.status_code == 202, updated.text
+    assert wait_for(client, url)["stack_status"] == "UPDATE_COMPLETE"
+    after = client.get(url + "/resources/the_nested").json()["resource"]["physical_resource_id"]
+    assert after == before

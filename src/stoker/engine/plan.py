@@ -225,7 +225,13 @@ def _decide_existing(
         return Decision(
             name, Change.UPDATE, new_type, "an immutable property changed", changed, message
         )
-    fixed = [k for k in changed if not plugin.traits.dynamic_properties and not _allowed(schema, k)]
+    # a property the new schema no longer has (a provider template that dropped a
+    # parameter) replaces nothing: Heat compares only the new schema's properties
+    fixed = [
+        k
+        for k in changed
+        if k in schema and not plugin.traits.dynamic_properties and not _allowed(schema, k)
+    ]
     if fixed:
         return Decision(
             name,
