@@ -303,8 +303,8 @@ def test_a_rolling_update_to_a_new_member_template_path(client: TestClient) -> N
 def test_a_property_the_provider_template_dropped_replaces_nothing(client: TestClient) -> None:
     """The facade and its template both lose ``two``: Heat compares only the new schema's
     properties, so the nested stack is updated in place, not replaced."""
-    both = "heat_template_version: 2013-05-23\nparameters: {one: {type: string}, two: {type: string}}\n"
     one = "heat_template_version: 2013-05-23\nparameters: {one: {type: string}}\n"
+    both = one.replace("}}", "}, two: {type: string}}")
     main: dict[str, Any] = {
         "heat_template_version": "2013-05-23",
         "resources": {"the_nested": {"type": "the.yaml", "properties": {"one": "a", "two": "b"}}},
