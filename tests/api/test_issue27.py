@@ -317,3 +317,46 @@ def test_a_property_the_provider_template_dropped_replaces_nothing(client: TestC
     assert wait_for(client, url)["stack_status"] == "UPDATE_COMPLETE"
     after = client.get(url + "/resources/the_nested").json()["resource"]["physical_resource_id"]
     assert after == before
+
+
+def test_adopt_reads_provider_templates_from_the_request_files(client: TestClient) -> None:
+    """Heat's adopt takes a provider template from the request's ``files``; the nested
+    stack's resources are adopted from the document, not created."""
+    nested = (
+        "heat_template_version: 2013-05-23\n"
+        "resources:\n  RealRandom: {type: OS::Heat::RandomString}\n"
+        "outputs:\n  value: {value: {get_attr: [RealRandom, value]}}\n"
+    )
+    main = {
+        "heat_template_version": "2013-05-23",
+        "resources": {"the_nested": {"type": "the.yaml"}},
+        "outputs": {"value": {"value": {"get_attr": ["the_nested", "value"]}}},
+    }
+    data = {
+        "resources": {
+            "the_nested": {
+                "type": "the.yaml",
+                "resources": {
+                    "RealRandom": {
+                        "type": "OS::Heat::RandomString",
+                        "resource_data": {"value": "goopie"},
+                        "resource_id": "froggy",
+                    }
+                },
+            }
+        },
+        "environment": {"parameters": {}},
+        "template": main,
+    }
+    adopted = client.post(
+        "/v1/admin/stacks",
+        json={
+            "stack_name": "adopt27",
+            "adopt_stack_data": json.dumps(data),
+            "files": {"the.yaml": nested},
+        },
+    )
+    assert adopted.status_code == 201, adopted.text
+    stack = wait_for(client, str(adopted.headers["location"]))
+    assert stack["stack_status"] == "ADOPT_COMPLETE", stack["stack_status_reason"]
+    assert stack["outputs"][0]["output_value"] == "goopie"

@@ -50,7 +50,7 @@ from stoker.environment import (
 )
 from stoker.errors import OperationRefused, PropertyError, ResourceFailure, StackLimitReached
 from stoker.functions.base import OMIT, resolve
-from stoker.resolution import resolve_types
+from stoker.resolution import ProviderCache, resolve_types
 from stoker.resources.base import ResourcePlugin
 from stoker.resources.nested import ChildStack, NestedStackPlugin, ResourceGroup
 from stoker.resources.schema import validate_properties
@@ -120,6 +120,10 @@ class AdoptHost(ActionHost, Protocol):
         self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str
     ) -> dict[str, Any] | None: ...
 
+    def provider_cache(
+        self, definition: StackDefinition, base_dir: str | None = None
+    ) -> ProviderCache: ...
+
 
 async def adopt(
     host: AdoptHost, adoption: Adoption, base_dir: str | None, source: str
@@ -165,7 +169,9 @@ async def _adopt_stack(
     """Write the stack with its resources (INIT) and adopt each from its ``entries``; a
     nested resource's entry is its child's document, adopted as a nested stack."""
     assert definition.graph is not None
-    resolution = resolve_types(definition, host.registry, base_dir)
+    # provider templates as the create reads them (a request's files map for the API)
+    cache = host.provider_cache(definition, base_dir)
+    resolution = resolve_types(definition, host.registry, base_dir, cache)
     initial = [
         ResourceRecord(
             stack_id=stack.id,
@@ -253,7 +259,8 @@ async def _adopt_child(
         record, Status.IN_PROGRESS, f"adopting nested stack {child_name}", data=data
     )
     child_base = spec.base_dir or base_dir
-    resolution = resolve_types(definition, host.registry, base_dir)
+    cache = host.provider_cache(definition, base_dir)
+    resolution = resolve_types(definition, host.registry, base_dir, cache)
     environment = child_environment(
         definition.environment,
         record.name,
