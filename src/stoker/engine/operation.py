@@ -24,7 +24,7 @@ from stoker.definition.sensitive import (
     withhold,
 )
 from stoker.definition.stack import StackDefinition
-from stoker.engine import cancel, deletion, leases, nested, testpoints
+from stoker.engine import cancel, deletion, hooks, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
@@ -523,6 +523,7 @@ class Operation:
     async def create_one(self, name: str) -> None:
         if self.cancellable:
             cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
+        await hooks.pause(self, name, Action.CREATE)  # a pre-create breakpoint
         plugin = self._resolution.plugins.get(name) if self._resolution is not None else None
         await self.act(name, Action.CREATE, self.create_effect, internal=self.internal(plugin))
 
@@ -583,6 +584,8 @@ class Operation:
         return validated
 
     async def delete_one(self, name: str) -> None:
+        await hooks.pause(self, name, Action.DELETE)  # a pre-delete breakpoint
+
         async def delete(record: ResourceRecord) -> dict[str, Any]:
             await deletion.remove(self, record)
             kept = record.data.get(REPLACED)

@@ -202,11 +202,13 @@ def untouched(
     new_resources = new.template.get(key) or {}
     graph = definition.graph
     assert graph is not None
+    registry = definition.environment.resource_registry
     dirty: set[str] = set()
     for name in definition.resource_order():
         record = records.get(name)
         if (
             record is None
+            or "pre-update" in registry.hooks(name)  # a breakpoint stops even an unchanged one
             or record.status is not Status.COMPLETE
             or not exists(record)
             or REPLACED in record.data

@@ -33,7 +33,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.stack import StackDefinition
-from stoker.engine import cancel, leases, nested, planning, replacement, testpoints
+from stoker.engine import cancel, hooks, leases, nested, planning, replacement, testpoints
 from stoker.engine.operation import REPLACED, Operation, failure_reason
 from stoker.engine.plan import Change, Decision
 from stoker.engine.runtime import view_of
@@ -318,6 +318,9 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
         await _refuse(operation, record, decision)
     if plugin is None and record is not None:
         plugin = operation.engine.plugin_of(replace(record, type=decision.type))
+    if decision.change is not Change.ADD:  # an added one stops at pre-create
+        await hooks.pause(operation, name, Action.UPDATE)  # a pre-update breakpoint
+        record = operation.records.get(name, record)
     if decision.change is Change.ADD:
         await _add(operation, name, requires)
     elif decision.change is Change.UNCHANGED:
