@@ -95,7 +95,7 @@ async def create_child(
         assert isinstance(plugin, ResourceGroup)
         spec = plugin.spec_of({}, record.name)
     if existing is not None and existing.status is Status.IN_PROGRESS:
-        child = await engine.resume_stack(existing, parent)
+        child = await engine.recover_stack(existing, parent)
     elif existing is not None:
         child = existing
     else:
@@ -234,7 +234,7 @@ async def update_child(
         data = {k: v for k, v in record.data.items() if k not in ("child_id", "child_name")}
         return await create_child(engine, parent, replace(record, data=data), plugin, properties)
     if child.status is Status.IN_PROGRESS:
-        child = await engine.resume_stack(child, parent)
+        child = await engine.recover_stack(child, parent)
         _check(engine, child)
     data = dict(record.data)
     if not isinstance(plugin, ResourceGroup):

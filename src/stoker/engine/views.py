@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING, Any
 
-from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord, Status, Store
+from stoker.engine.state import (
+    Action,
+    EventRecord,
+    ResourceRecord,
+    SnapshotRecord,
+    StackRecord,
+    Status,
+    Store,
+)
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
@@ -540,3 +548,15 @@ def resource_metadata(
         return SENSITIVE
     facade = engine.facade(definition, records, name)
     return facade.get("metadata", {}) if facade else {}
+
+
+def snapshot_document(snapshot: SnapshotRecord) -> dict[str, Any]:
+    """Heat's shape of a snapshot (``GET .../snapshots/{id}``, and each list entry)."""
+    return {
+        "id": snapshot.id,
+        "name": snapshot.name,
+        "status": snapshot.status,
+        "status_reason": snapshot.status_reason,
+        "data": snapshot.data,
+        "creation_time": snapshot.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
