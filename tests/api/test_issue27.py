@@ -360,3 +360,35 @@ def test_adopt_reads_provider_templates_from_the_request_files(client: TestClien
     stack = wait_for(client, str(adopted.headers["location"]))
     assert stack["stack_status"] == "ADOPT_COMPLETE", stack["stack_status_reason"]
     assert stack["outputs"][0]["output_value"] == "goopie"
+
+
+def test_external_id_adopts_a_resource_and_refuses_a_changed_reference(
+    client: TestClient,
+) -> None:
+    """``external_id``: nothing is created, the physical id is the reference (what
+    ``get_resource`` gives), an update keeping it changes nothing, one that sets it on a
+    resource made by the stack is refused (Heat's NotSupported), and a delete releases it."""
+    with_ref: dict[str, Any] = {
+        "heat_template_version": "2016-10-14",
+        "resources": {"test1": {"type": "OS::Heat::TestResource", "external_id": "foobar"}},
+        "outputs": {"str": {"value": {"get_resource": "test1"}}},
+    }
+    url = create(client, "external27", with_ref)
+    stack = wait_for(client, url)
+    assert stack["stack_status"] == "CREATE_COMPLETE"
+    assert stack["outputs"][0]["output_value"] == "foobar"
+    row = client.get(url + "/resources/test1").json()["resource"]
+    assert row["physical_resource_id"] == "foobar"
+    assert client.put(url, json={"template": with_ref}).status_code == 202
+    assert wait_for(client, url)["stack_status"] == "UPDATE_COMPLETE"
+    plain = {
+        "heat_template_version": "2016-10-14",
+        "resources": {"test1": {"type": "OS::Heat::TestResource"}},
+    }
+    other = create(client, "internal27", plain)
+    assert client.put(other, json={"template": with_ref}).status_code == 202
+    failed = wait_for(client, other)
+    assert failed["stack_status"] == "UPDATE_FAILED"
+    assert "Update to property external_id of test1" in failed["stack_status_reason"]
+    assert client.delete(url).status_code == 204
+    assert wait_for(client, url)["stack_status"] == "DELETE_COMPLETE"

@@ -24,7 +24,7 @@ from stoker.definition.sensitive import (
     withhold,
 )
 from stoker.definition.stack import StackDefinition
-from stoker.engine import cancel, deletion, hooks, leases, nested, testpoints
+from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
@@ -534,6 +534,9 @@ class Operation:
         if plugin is None:
             raise StokerError(f"The Resource Type ({record.type}) could not be found.")
         properties = self.resolve_properties(name, plugin)
+        reference = external.declared(self, name)
+        if reference is not None:  # someone else's resource, adopted: nothing is made
+            return external.created(reference, dict(properties))
         if isinstance(plugin, NestedStackPlugin):
             return await nested.create_child(self.engine, self, record, plugin, properties)
         context = self.resource_context(record, properties, plugin)

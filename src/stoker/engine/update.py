@@ -33,7 +33,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition.stack import StackDefinition
-from stoker.engine import cancel, hooks, leases, nested, planning, replacement, testpoints
+from stoker.engine import (
+    cancel,
+    external,
+    hooks,
+    leases,
+    nested,
+    planning,
+    replacement,
+    testpoints,
+)
 from stoker.engine.operation import REPLACED, Operation, failure_reason
 from stoker.engine.plan import Change, Decision
 from stoker.engine.runtime import view_of
@@ -313,6 +322,10 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
         return
     if _done_already(operation, record, decision, plugin):
         decision = Decision(name, Change.UNCHANGED, decision.type, "updated already")
+    if record is not None and decision.change is not Change.ADD and planning.exists(record):
+        refusal = external.update_refusal(operation, name, record)  # external_id changed
+        if refusal is not None and decision.refusal is None:
+            decision = replace(decision, refusal=refusal)
     if decision.refusal is not None:
         assert record is not None
         await _refuse(operation, record, decision)
