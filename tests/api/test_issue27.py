@@ -392,3 +392,18 @@ def test_external_id_adopts_a_resource_and_refuses_a_changed_reference(
     assert "Update to property external_id of test1" in failed["stack_status_reason"]
     assert client.delete(url).status_code == 204
     assert wait_for(client, url)["stack_status"] == "DELETE_COMPLETE"
+
+
+def test_a_nested_failure_reads_as_heat(client: TestClient) -> None:
+    """The innermost failure, its class and path from the top: Heat's reason."""
+    nested = (
+        "heat_template_version: 2013-05-23\n"
+        "resources:\n  oops: {type: OS::Heat::TestResource, properties: {fail: true}}\n"
+    )
+    main = {"heat_template_version": "2013-05-23", "resources": {"victim": {"type": "n.yaml"}}}
+    url = create(client, "victim27", main, files={"n.yaml": nested})
+    stack = wait_for(client, url)
+    assert stack["stack_status_reason"] == (
+        "Resource CREATE failed: ValueError: resources.victim.resources.oops: "
+        "Test Resource failed oops"
+    )

@@ -148,8 +148,11 @@ def test_a_failure_inside_names_the_nested_resource_path(engine, store, tmp_path
     )
     record = create(engine, tmp_path / "parent.yaml", name="parent")
     assert record.status is Status.FAILED
-    assert "Nested resource parent.web.1.port failed" in record.status_reason, record.status_reason
-    assert "Test Resource failed port" in record.status_reason
+    # Heat's form: the innermost failure under its path, a group's member as resources[1]
+    assert record.status_reason == (
+        "Resource CREATE failed: ValueError: resources.web.resources[1].resources.port: "
+        "Test Resource failed port"
+    )
 
 
 def test_facade_properties_must_fit_the_provider_template(engine, tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import string
 import uuid
 from dataclasses import dataclass, replace
@@ -36,6 +37,29 @@ class NestedFailure(ResourceFailure):
         self.child = child
         self.inner_path, self.inner_reason = inner or (child.name, child.status_reason)
         super().__init__(f"Nested resource {self.inner_path} failed: {self.inner_reason}")
+
+
+#: a resource's failure reason: ``<Class>: <its path>: <message>``
+_REASON = re.compile(r"^(\w+): (resources(?:\.[^:\s]+|\[\d+\])+): (.*)$", re.S)
+
+
+def heat_reason(path: str, name: str, error: NestedFailure) -> str | None:
+    """The reason Heat gives a resource whose nested stack failed: the innermost
+    resource's own, its path from this stack down (``ValueError:
+    resources.victim.resources.oops: Test Resource failed oops``; a group's member is
+    ``resources[1]``). ``path`` is the operation's (`Operation.path`); None when the
+    inner reason is not in that form."""
+    found = _REASON.match(error.inner_reason)
+    prefix = f"{path}.{name}."
+    if found is None or not error.inner_path.startswith(prefix):
+        return None
+    below = error.inner_path[len(prefix) :].split(".")[:-1]  # the stacks down to it
+    steps = [f"resources.{name}"]
+    steps += [f"resources[{part}]" if part.isdigit() else f"resources.{part}" for part in below]
+    inner = found.group(2)
+    member = re.fullmatch(r"resources\.(\d+)", inner)  # a group's member, as Heat writes it
+    steps.append(f"resources[{member.group(1)}]" if member else inner)
+    return f"{found.group(1)}: {'.'.join(steps)}: {found.group(3)}"
 
 
 async def create_child(

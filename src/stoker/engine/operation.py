@@ -88,7 +88,9 @@ def failure_reason(name: str, error: BaseException) -> str:
     message = getattr(error, "message", None) or str(error) or type(error).__name__
     if getattr(error, "bare", False):  # a message that already names its class and path
         return f"resources.{name}: {message}"
-    return f"{type(error).__name__}: resources.{name}: {message}"
+    # the class Heat's own type raises, where it is not stoker's (TestResource's ValueError)
+    kind = getattr(error, "heat_class", None) or type(error).__name__
+    return f"{kind}: resources.{name}: {message}"
 
 
 def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
@@ -504,6 +506,9 @@ class Operation:
         if isinstance(error, asyncio.CancelledError):
             return f"{action.value.capitalize()} timed out"
         reason = failure_reason(name, error)
+        if isinstance(error, nested.NestedFailure) and not getattr(error, "bare", False):
+            # Heat's: the innermost failure under the path down to it
+            reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:
             self.first_failure = (
                 (error.inner_path, error.inner_reason)

@@ -343,7 +343,7 @@ def failure_line(store: Store, record: StackRecord) -> str:
     """One line for an operation that did not end as asked: the stack's state and reason,
     and, after a rollback, what failed first, from the events as Heat's chain tells it
     (the first failed resource, else the stack's own failure): ``s1: update failed: t:
-    ResourceFailure: resources.t: Test Resource failed bad; rolled back
+    ValueError: resources.t: Test Resource failed bad; rolled back
     (ROLLBACK_COMPLETE)``. Heat itself records only "Stack ROLLBACK completed
     successfully" as the stack's status reason (checked against Heat 24.1.2)."""
     state = f"{record.action.value}_{record.status.value}"
