@@ -215,7 +215,9 @@ def _functional(server: str, tmp_path: Path, modules: tuple[str, ...]) -> None:
     result = json.loads(out.read_text())
     assert not result["load_errors"]
     records = result["tests"]
-    expected = {k: v for k, v in FUNCTIONAL.items() if k.startswith(modules)}
+    expected = {
+        k: v for k, v in FUNCTIONAL.items() if k.startswith(tuple(m + "." for m in modules))
+    }
     found = _outcome(records, lambda r: r["id"].split("[")[0])
     assert set(found) == set(expected), _report(found, expected, records)
 
