@@ -309,7 +309,7 @@ async def _in_batches(
     rolling.check_timeout(len(plan), policy.pause_time, parent.time_left())
     for index, (size, fresh) in enumerate(plan):
         if index and policy.pause_time:
-            await asyncio.sleep(policy.pause_time)
+            await engine.sleep(policy.pause_time)
         bodies = child.template.get("resources") or {}
         old = [(r.name, bodies.get(r.name)) for r in await _members(engine, child)]
         batch = rolling.batch_members(

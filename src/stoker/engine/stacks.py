@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -79,11 +79,15 @@ class StackEngine:
         *,
         listener: Callable[[EventRecord], None] | None = None,
         engine_id: str | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.registry = registry
         self.settings = settings or EngineSettings()
         self.listener = listener
+        #: how the operations wait (a resource's pause, a rolling update's pause between
+        #: batches): a test hands the engine one that records the waits instead of timing them
+        self.sleep = sleep
         self.engine_id = engine_id or leases.new_engine_id()
         #: failed child stacks: where inside they failed, for the facade's message
         self.failed_children: dict[str, tuple[str, str]] = {}

@@ -38,9 +38,10 @@ def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]
     a nested stack's parameter its parent fed from a hidden value (the definition's
     `Taint`) is masked as a hidden one is (Heat shows it in clear: a deliberate
     difference, by the rule that hidden values are masked wherever they are shown)."""
+    from dataclasses import replace
+
     from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
-    from stoker.records import replace
     from stoker.template.versions import Format
 
     definition = engine.definition_of(record)

@@ -102,7 +102,7 @@ def handler_context(operation: Operation, record: ResourceRecord) -> ResourceCon
         properties=record.properties,
         data=dict(record.data),
         physical_id=record.physical_id,
-        sleep=asyncio.sleep,
+        sleep=operation.engine.sleep,
     )
 
 
