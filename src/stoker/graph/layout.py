@@ -143,8 +143,11 @@ def place(level: Level) -> Placed:
         for route in part.routes:
             points = [(x + dx, y + dy) for x, y in route.points]
             result.routes.append(Route(route.edge, points))
+    # in the level's order, whatever order grandalf's sets keep them in
     order = {node.key: index for index, node in enumerate(level.nodes)}
     result.boxes.sort(key=lambda box: order[box.node.key])
+    edges = {(edge.source, edge.target): index for index, edge in enumerate(level.edges)}
+    result.routes.sort(key=lambda route: edges[(route.edge.source, route.edge.target)])
     return result
 
 

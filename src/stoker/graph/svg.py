@@ -63,7 +63,6 @@ def _style() -> str:
         "a:hover > .body > rect, a:focus > .body > rect { stroke-width: 3; }",
         ".edge path { fill: none; stroke-width: 1.3; }",
         ".edge text, .legend text { font-size: 9px; fill: #424242; }",
-        ".edge text { paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }",
     ]
     for status, (fill, stroke) in STATUS_COLOURS.items():
         name = "none" if status is None else _slug(status)
