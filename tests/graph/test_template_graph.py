@@ -208,3 +208,9 @@ def test_a_broken_template_is_refused_with_its_location(tmp_path: Path) -> None:
     assert ran.stdout == "" and "Traceback" not in ran.stderr
     ran = stoker("template", "graph", "-t", str(broken), "-f", "png")
     assert ran.returncode == 2 and "png" in ran.stderr
+
+
+def test_the_docs_show_what_the_command_prints() -> None:
+    page = (EXAMPLES.parents[1] / "docs" / "graph.md").read_text(encoding="utf-8")
+    block = page.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    assert block == render(graph_of(EXAMPLES / "three-tier.yaml"), "mermaid")
