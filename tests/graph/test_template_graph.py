@@ -214,3 +214,30 @@ def test_the_docs_show_what_the_command_prints() -> None:
     page = (EXAMPLES.parents[1] / "docs" / "graph.md").read_text(encoding="utf-8")
     block = page.split("```mermaid\n", 1)[1].split("```", 1)[0]
     assert block == render(graph_of(EXAMPLES / "three-tier.yaml"), "mermaid")
+
+
+def test_the_command_takes_environments_and_parameters(overcloud: tuple[Path, Path]) -> None:
+    template, environment = overcloud
+    ran = stoker(
+        "template",
+        "graph",
+        "-t",
+        str(template),
+        "-e",
+        str(environment),
+        "--parameter",
+        "ComputeCount=2",
+        "-f",
+        "json",
+        "--nested-depth",
+        "9",
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert len(json.loads(ran.stdout)["nodes"]) == total_resources(computes=2)
+
+
+def test_the_options_offer_the_library_s_formats() -> None:
+    from stoker.cli.graph import GRAPH_FORMATS
+    from stoker.graph import FORMATS
+
+    assert GRAPH_FORMATS == FORMATS

@@ -47,7 +47,7 @@ def _attr(value: str) -> str:
 
 
 def _fit(text: str, width: float) -> str:
-    room = max(4, int((width - 2 * MARGIN / 2) // CHAR))
+    room = max(4, int((width - MARGIN) // CHAR))
     return text if len(text) <= room else text[: room - 1] + "\u2026"
 
 
