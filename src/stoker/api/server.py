@@ -99,4 +99,5 @@ def app() -> Starlette:
         keystone=keystone_validator(),
         policy=chosen_policy(),
         cloud=cloud,
+        public_url=os.environ.get("STOKER_SERVE_PUBLIC_URL") or None,
     )

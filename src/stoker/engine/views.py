@@ -9,9 +9,18 @@ them: listing stacks needs none of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING, Any
 
-from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord, Status, Store
+from stoker.engine.state import (
+    Action,
+    EventRecord,
+    ResourceRecord,
+    SnapshotRecord,
+    StackRecord,
+    Status,
+    Store,
+)
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
@@ -29,9 +38,10 @@ def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]
     a nested stack's parameter its parent fed from a hidden value (the definition's
     `Taint`) is masked as a hidden one is (Heat shows it in clear: a deliberate
     difference, by the rule that hidden values are masked wherever they are shown)."""
+    from dataclasses import replace
+
     from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
-    from stoker.records import replace
     from stoker.template.versions import Format
 
     definition = engine.definition_of(record)
@@ -139,14 +149,23 @@ def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, An
     ``parameters`` and ``parameter_defaults``) masked, those a parent fed from a hidden
     value (the definition's `Taint`) too; nothing else is touched."""
     from stoker.definition.sensitive import hidden_names
-    from stoker.parameters import MASK
 
     try:
         definition = engine.definition_of(record)
         hidden = hidden_names(definition.template, definition.taint)
     except StokerError:  # no definition to ask: mask every value rather than leak one
         hidden = None
-    data = dict(record.environment)
+    return mask_environment(record.environment, hidden)
+
+
+def mask_environment(environment: Mapping[str, Any], hidden: Set[str] | None) -> dict[str, Any]:
+    """``environment`` (its data, as stored or as a request gave it) with the values of
+    the ``hidden`` parameters masked, by name, in ``parameters`` and
+    ``parameter_defaults`` (every value there when ``hidden`` is None); `POST /validate`
+    shows the environment it was given through this too."""
+    from stoker.parameters import MASK
+
+    data = dict(environment)
     for section in ("parameters", "parameter_defaults"):
         values = data.get(section)
         if isinstance(values, dict):
@@ -480,3 +499,15 @@ def resource_metadata(
         return SENSITIVE
     facade = engine.facade(definition, records, name)
     return facade.get("metadata", {}) if facade else {}
+
+
+def snapshot_document(snapshot: SnapshotRecord) -> dict[str, Any]:
+    """Heat's shape of a snapshot (``GET .../snapshots/{id}``, and each list entry)."""
+    return {
+        "id": snapshot.id,
+        "name": snapshot.name,
+        "status": snapshot.status,
+        "status_reason": snapshot.status_reason,
+        "data": snapshot.data,
+        "creation_time": snapshot.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }

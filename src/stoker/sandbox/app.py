@@ -11,9 +11,9 @@ prefix, each wrapped by `_endpoint` with what every OpenStack API does alike:
 - the faults the plan asks for (latency, injected errors);
 - an `ApiError` rendered as the service's own error body.
 
-It also answers ``/sandbox/faults`` (the fault plan: GET, PUT a new one, DELETE) and
-``/sandbox/stats`` (requests per operation, for benchmarks), without a token: the sandbox
-is a local test bed.
+It also answers ``/sandbox/faults`` (the fault plan: GET, PUT a new one, DELETE; the
+last two with an admin's token only) and ``/sandbox/stats`` (requests per operation, for
+benchmarks, without a token).
 """
 
 from __future__ import annotations
@@ -248,15 +248,32 @@ def _control_routes(hub: Hub, stats: Counter[str]) -> list[Route]:
         faults = hub.config.faults or Faults()
         return reply(faults.to_document())
 
+    def refused(request: Request) -> Response | None:
+        """Changing the fault plan changes every project's cloud: an admin's token only
+        (401 without a valid token, 403 with another's)."""
+        try:
+            context = _authenticate(hub, request)
+        except ApiError as error:
+            return reply({"error": error.message}, error.status)
+        if not context.is_admin:
+            return reply({"error": "Changing the fault plan needs the admin role."}, 403)
+        return None
+
     async def set_faults(request: Request) -> Response:
+        if (answer := refused(request)) is not None:
+            return answer
         try:
             document = await read_json(request)
             hub.config.faults = parse_faults(document, "faults")
-        except (ApiError, UsageError) as error:
+        except ApiError as error:
+            return reply({"error": error.message}, error.status)
+        except UsageError as error:
             return reply({"error": str(error)}, 400)
         return reply(hub.config.faults.to_document())
 
     async def clear_faults(request: Request) -> Response:
+        if (answer := refused(request)) is not None:
+            return answer
         hub.config.faults = None
         return Response(status_code=204)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from stoker.engine.heap import collector_paused
+from stoker.private_files import prepare_sqlite_file
 from stoker.store import failures, secrets
 from stoker.store.base import plain_errors
 from stoker.store.claims import StoreClaims
@@ -50,7 +50,7 @@ def open_store(url: str | None = None, *, migrate: bool = True) -> SqlStore:
     executor: Executor | None = None
     if path is not None:
         sqlite_file = os.path.abspath(path)
-        secrets.prepare_sqlite_file(sqlite_file)
+        prepare_sqlite_file(sqlite_file)
         executor = _at_head(sqlite_file, url, url)
         if executor is not None:
             return _with_sealer(executor, url, sqlite_file, in_memory=False)
@@ -74,16 +74,13 @@ def _open_with_sqlalchemy(url: str, *, migrate: bool, stdlib: bool) -> SqlStore:
     """A new database, one not at the head of the migrations, PostgreSQL, or a URL only
     SQLAlchemy reads: opened, and migrated, through SQLAlchemy. A SQLite file at the head
     once migrated is then used through the stdlib executor all the same."""
-    # SQLAlchemy and the models build ~10^5 long-lived objects and no garbage: no
-    # collection need walk them while they load (see `stoker.engine.heap`).
-    with collector_paused():
-        from sqlalchemy.exc import ArgumentError, DBAPIError
+    from sqlalchemy.exc import ArgumentError, DBAPIError
 
-        from stoker.store import models  # noqa: F401  (a new SQLite file is made from them)
-        from stoker.store.connection import create_store_engine, in_memory_sqlite
-        from stoker.store.migrate import upgrade_to_head
-        from stoker.store.sa_executor import SqlAlchemyExecutor
-        from stoker.store.urls import redacted, sqlalchemy_url
+    from stoker.store import models  # noqa: F401  (a new SQLite file is made from them)
+    from stoker.store.connection import create_store_engine, in_memory_sqlite
+    from stoker.store.migrate import upgrade_to_head
+    from stoker.store.sa_executor import SqlAlchemyExecutor
+    from stoker.store.urls import redacted, sqlalchemy_url
 
     try:
         parsed = sqlalchemy_url(url)
@@ -98,7 +95,7 @@ def _open_with_sqlalchemy(url: str, *, migrate: bool, stdlib: bool) -> SqlStore:
         in_memory = in_memory_sqlite(parsed)
         if not in_memory and parsed.database:
             sqlite_file = os.path.abspath(parsed.database)
-            secrets.prepare_sqlite_file(sqlite_file)
+            prepare_sqlite_file(sqlite_file)
     try:
         engine: Engine = create_store_engine(parsed)
     except ModuleNotFoundError:
