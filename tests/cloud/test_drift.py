@@ -68,3 +68,78 @@ def test_a_fresh_stack_is_in_sync(stoker: StackCli, tiers: dict[str, str]) -> No
         "web_volume": "IN_SYNC", "db_volume": "IN_SYNC", "web_attachment": "IN_SYNC",
         "db_attachment": "IN_SYNC", "web_floating_ip": "IN_SYNC",
     }  # fmt: skip
+
+
+def test_out_of_band_changes_reported_exactly_then_repaired(
+    stoker: StackCli, tiers: dict[str, str], cloud_env: dict[str, str]
+) -> None:
+    ids = tiers
+    openstack(cloud_env, "server", "resize", "--flavor", "m1.small", "--wait", ids["web"])
+    shown = json.loads(openstack(cloud_env, "server", "show", ids["web"], "-f", "json"))
+    if shown["status"] == "VERIFY_RESIZE":
+        openstack(cloud_env, "server", "resize", "confirm", ids["web"])
+    openstack(cloud_env, "server", "set", "--property", "tier=changed", ids["web"])
+    openstack(
+        cloud_env, "security", "group", "rule", "create", "--protocol", "tcp",
+        "--dst-port", "443", "--remote-ip", "0.0.0.0/0", ids["web_sg"],
+    )  # fmt: skip
+    openstack(cloud_env, "floating", "ip", "set", "--port", ids["db_port"], ids["web_floating_ip"])
+
+    found = drift(stoker, "tiers")
+    drifted = {n: s for n, s in statuses(found).items() if s != "IN_SYNC"}
+    assert drifted == {"web": "MODIFIED", "web_sg": "MODIFIED", "web_floating_ip": "MODIFIED"}
+    assert differences(found["web"]) == {
+        "flavor": ("m1.tiny", "m1.small"),
+        "metadata": ({"tier": "web"}, {"tier": "changed"}),
+    }
+    [rules] = differences(found["web_sg"]).values()
+    added = {
+        "direction": "ingress", "ethertype": "IPv4", "protocol": "tcp",
+        "port_range_min": 443, "port_range_max": 443, "remote_ip_prefix": "0.0.0.0/0",
+    }  # fmt: skip
+    assert rules[1] == [*rules[0], added]
+    assert differences(found["web_floating_ip"]) == {"port_id": (ids["web_port"], ids["db_port"])}
+
+    preview = stoker("update", "tiers", "--existing", "--repair", "--dry-run", "-f", "json")
+    assert preview.exit_code == 0, preview.output
+    plan = json.loads(preview.stdout)
+    updated = sorted(entry["resource_name"] for entry in plan["updated"])
+    assert updated == ["web", "web_floating_ip", "web_sg"]
+    assert plan["replaced"] == []
+    assert statuses(drift(stoker, "tiers"))["web"] == "MODIFIED"  # a preview changes nothing
+
+    repaired = stoker("update", "tiers", "--existing", "--repair")
+    assert repaired.exit_code == 0, repaired.output
+    assert set(statuses(drift(stoker, "tiers")).values()) == {"IN_SYNC"}
+    assert stoker.ids("tiers")["web"] == ids["web"]  # resized back in place, not replaced
+
+
+def test_a_lost_port_is_deleted_and_made_again(
+    stoker: StackCli, tiers: dict[str, str], cloud_env: dict[str, str]
+) -> None:
+    openstack(cloud_env, "port", "delete", tiers["db_port"])
+    found = drift(stoker, "tiers")
+    assert found["db_port"]["drift_status"] == "DELETED"
+    assert found["db_port"]["differences"] == []
+
+    repaired = stoker("update", "tiers", "--existing", "--repair")
+    assert repaired.exit_code == 0, repaired.output
+    after = drift(stoker, "tiers")
+    assert set(statuses(after).values()) == {"IN_SYNC"}, after
+    assert stoker.ids("tiers")["db_port"] != tiers["db_port"]
+
+
+def test_an_extended_volume_is_accepted(
+    stoker: StackCli, tiers: dict[str, str], cloud_env: dict[str, str]
+) -> None:
+    """Cinder cannot shrink a volume: the operator takes the new size into the stack."""
+    openstack(cloud_env, "volume", "set", "--size", "3", tiers["web_volume"])
+    found = drift(stoker, "tiers")
+    assert found["web_volume"]["drift_status"] == "MODIFIED"
+    assert differences(found["web_volume"]) == {"size": (1, 3)}
+
+    accepted = stoker("drift", "tiers", "--accept", "web_volume", "-f", "json")
+    assert accepted.exit_code == 0, accepted.output
+    assert statuses(drift(stoker, "tiers"))["web_volume"] == "IN_SYNC"
+    refused = stoker("drift", "tiers", "--accept", "nothing")
+    assert refused.exit_code != 0 and "nothing" in refused.output

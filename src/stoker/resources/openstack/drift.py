@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from stoker.cloud.rest import find_id
+from stoker.cloud.rest import find_id, request
 from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
 from stoker.resources.openstack.nova import flavor_id, image_id
 from stoker.resources.openstack.security import _rule_body, _same_rule
@@ -46,17 +46,23 @@ def server(
     pairs: Pairs = {}
     flavor = shown.get("flavor") or {}
     if p.get("flavor") is not None:
+        expected = str(p["flavor"])
+        wanted = flavor_id(connection, expected)
         actual = flavor.get("original_name") or flavor.get("id")
         equal = actual is not None and (
-            str(actual) == str(p["flavor"])
-            or flavor_id(connection, str(actual)) == flavor_id(connection, str(p["flavor"]))
+            str(actual) == expected or flavor_id(connection, str(actual)) == wanted
         )
+        if not equal and flavor.get("id") and expected != wanted:  # a name in the template
+            actual = _name_of(connection, "compute", f"/flavors/{flavor['id']}", "flavor")
         pairs["flavor"] = _same(p["flavor"], actual, equal)
     image = shown.get("image")
     if p.get("image") is not None and isinstance(image, dict):
         actual_id = str(image.get("id"))
-        equal = actual_id == image_id(connection, str(p["image"]))
-        pairs["image"] = _same(p["image"], actual_id, equal)
+        wanted = image_id(connection, str(p["image"]))
+        named = actual_id
+        if actual_id != wanted and wanted != str(p["image"]):
+            named = _name_of(connection, "image", f"/images/{actual_id}", "")
+        pairs["image"] = _same(p["image"], named, actual_id == wanted)
     expected_metadata = {k: str(v) for k, v in (p.get("metadata") or {}).items()}
     pairs["metadata"] = (expected_metadata, dict(shown.get("metadata") or {}))
     ports: list[Mapping[str, Any]] = list(extra.get("ports") or [])
@@ -72,6 +78,13 @@ def server(
         named = dict(zip(expected_ids, groups, strict=True))
         pairs["security_groups"] = _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
     return pairs
+
+
+def _name_of(connection: Any, service: str, path: str, key: str) -> str:
+    """The name of a flavor or image the cloud shows by id (the template named it)."""
+    body = request(connection, service, "GET", path, f"{service}.get") or {}
+    shown = body.get(key) if key else body
+    return str((shown or {}).get("name") or path.rsplit("/", 1)[-1])
 
 
 def _port_given(connection: Any, entries: list[Any], port: Mapping[str, Any]) -> bool:
