@@ -82,9 +82,9 @@ def server(
 
 def _name_of(connection: Any, service: str, path: str, key: str) -> str:
     """The name of a flavor or image the cloud shows by id (the template named it)."""
-    body = request(connection, service, "GET", path, f"{service}.get") or {}
-    shown = body.get(key) if key else body
-    return str((shown or {}).get("name") or path.rsplit("/", 1)[-1])
+    body: dict[str, Any] = request(connection, service, "GET", path, f"{service}.get") or {}
+    found = body.get(key) if key else body
+    return str((found or {}).get("name") or path.rsplit("/", 1)[-1])
 
 
 def _port_given(connection: Any, entries: list[Any], port: Mapping[str, Any]) -> bool:
