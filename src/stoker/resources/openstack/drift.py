@@ -59,10 +59,10 @@ def server(
     if p.get("image") is not None and isinstance(image, dict):
         actual_id = str(image.get("id"))
         wanted = image_id(connection, str(p["image"]))
-        named = actual_id
+        shown_as = actual_id
         if actual_id != wanted and wanted != str(p["image"]):
-            named = _name_of(connection, "image", f"/images/{actual_id}", "")
-        pairs["image"] = _same(p["image"], named, actual_id == wanted)
+            shown_as = _name_of(connection, "image", f"/images/{actual_id}", "")
+        pairs["image"] = _same(p["image"], shown_as, actual_id == wanted)
     expected_metadata = {k: str(v) for k, v in (p.get("metadata") or {}).items()}
     pairs["metadata"] = (expected_metadata, dict(shown.get("metadata") or {}))
     ports: list[Mapping[str, Any]] = list(extra.get("ports") or [])
