@@ -9,6 +9,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from stoker.api.app import build_app
+from stoker.api.policy import DEFAULTS, PROJECT_READER, rule_for
 from stoker.cloud import Cloud
 from stoker.engine.settings import EngineSettings
 from stoker.resources import openstack
@@ -61,3 +62,9 @@ def test_drift_through_the_api(cloud: Cloud, admin: Any, tmp_path: Path) -> None
         assert client.get("/v1/admin/stacks/d/no-such-id/drift").status_code == 404
         assert client.delete(url).status_code == 204
         _wait(client, url, "DELETE_COMPLETE")
+
+
+def test_drift_is_a_read_under_its_own_rule() -> None:
+    assert rule_for("GET", ["stacks", "s", "i", "drift"]) == "stacks:drift"
+    assert DEFAULTS["stacks:drift"] == PROJECT_READER
+    assert rule_for("POST", ["stacks", "s", "i", "drift"]) is None
