@@ -92,9 +92,17 @@ def _port_given(connection: Any, entries: list[Any], port: Mapping[str, Any]) ->
     return any(
         isinstance(e, dict)
         and e.get("port")
-        and find_id(connection, "network", "port", str(e["port"])) == port.get("id")
+        and _port_id(connection, e["port"], [port]) == port.get("id")
         for e in entries
     )
+
+
+def _port_id(connection: Any, reference: Any, known: list[Mapping[str, Any]]) -> str:
+    """The id of the port ``reference`` names: itself when it is the id of one of
+    ``known`` (a template's ``get_resource``), else looked up by name."""
+    if any(port.get("id") == reference for port in known):
+        return str(reference)
+    return find_id(connection, "network", "port", str(reference))
 
 
 def _server_networks(connection: Any, entries: list[Any], ports: list[Mapping[str, Any]]) -> Pair:
@@ -108,7 +116,7 @@ def _server_networks(connection: Any, entries: list[Any], ports: list[Mapping[st
             continue
         match = None
         if entry.get("port"):
-            wanted = find_id(connection, "network", "port", str(entry["port"]))
+            wanted = _port_id(connection, entry["port"], free)
             match = next((port for port in free if port.get("id") == wanted), None)
         elif entry.get("network"):
             net = network_id(connection, str(entry["network"]))
@@ -259,7 +267,7 @@ def floating_ip(
     """The port an ``OS::Neutron::FloatingIP`` is on (when the template puts it on one)."""
     pairs: Pairs = {}
     if p.get("port_id") is not None:
-        wanted = find_id(connection, "network", "port", str(p["port_id"]))
+        wanted = _port_id(connection, p["port_id"], [{"id": shown.get("port_id")}])
         pairs["port_id"] = _same(p["port_id"], shown.get("port_id"), wanted == shown.get("port_id"))
     if p.get("fixed_ip_address") is not None:
         pairs["fixed_ip_address"] = (p["fixed_ip_address"], shown.get("fixed_ip_address"))
@@ -269,7 +277,7 @@ def floating_ip(
 def floating_ip_association(
     connection: Any, shown: Mapping[str, Any], p: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Pairs:
-    wanted = find_id(connection, "network", "port", str(p["port_id"]))
+    wanted = _port_id(connection, p["port_id"], [{"id": shown.get("port_id")}])
     return {"port_id": _same(p["port_id"], shown.get("port_id"), wanted == shown.get("port_id"))}
 
 

@@ -1,10 +1,12 @@
 """Reading a stack's resources back from the cloud for a drift, as few calls as it takes.
 
-A hundred servers read one at a time is two hundred GETs (the server, its ports). As
-the create does (`server_listings`), the servers are read together: the project's
-servers in detail in one listing, and the ports of all of them in another; a server the
-listing leaves out (a listing cut into pages, or one gone) is then shown by itself. Every
-other resource is shown by its type's own ``show`` on the cloud's threads, all at once.
+A hundred servers read one at a time is two hundred GETs (the server, its ports), and
+their hundred ports a hundred more. As the create does (`server_listings`, `bulk`), they
+are read together: the project's servers in detail in one listing and the ports of all
+of them in another; the resources of each Neutron type in one listing filtered by their
+ids. A resource a listing leaves out (a listing cut into pages, or one gone) is then
+shown by itself, as is every other resource (its type's own ``show`` on the cloud's
+threads, all at once).
 Each resource's comparison (`drift.COMPARERS`) runs on the cloud's threads too: it may
 look up an id by name, which openstacksdk does synchronously (and remembers).
 """
@@ -12,7 +14,6 @@ look up an id by name, which openstacksdk does synchronously (and remembers).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,9 +23,12 @@ from stoker.errors import CloudError
 from stoker.resources.base import ResourceView
 from stoker.resources.openstack.base import CloudResource
 from stoker.resources.openstack.drift import COMPARERS, Pairs
+from stoker.resources.openstack.neutron import NeutronResource
 from stoker.resources.openstack.server_listings import ports_of_devices
 
 SERVER = "OS::Nova::Server"
+#: the most ids one listing is filtered by (the length of its URL)
+CHUNK = 100
 #: statuses of a server Nova is done with (shown a while before it is gone)
 _GONE_STATUSES = frozenset({"DELETED", "SOFT_DELETED"})
 
@@ -41,16 +45,51 @@ Outcome = Pairs | None | Gone | CloudError
 
 async def read(items: list[tuple[CloudResource, ResourceView]]) -> list[Outcome]:
     """The outcome of each ``(plugin, record)``, in order."""
-    servers: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
-    by_cloud: dict[int, tuple[CloudResource, list[str]]] = {}
+    listed: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    groups: dict[tuple[int, str], tuple[CloudResource, list[str]]] = {}
     for plugin, record in items:
-        if plugin.type_name == SERVER and record.physical_id:
-            by_cloud.setdefault(id(plugin.cloud), (plugin, []))[1].append(record.physical_id)
-    for plugin, ids in by_cloud.values():
-        # a listing refused: each server is then shown by itself, and fails alone
-        with contextlib.suppress(CloudError):
-            servers.update(await _servers(plugin, ids))
-    return list(await asyncio.gather(*(_one(p, r, servers) for p, r in items)))
+        if record.physical_id and (plugin.type_name == SERVER or _listable(plugin)):
+            key = (id(plugin.cloud), plugin.type_name)
+            groups.setdefault(key, (plugin, []))[1].append(record.physical_id)
+    batches = [
+        _servers(plugin, ids) if plugin.type_name == SERVER else _neutron(plugin, ids)
+        for plugin, ids in groups.values()
+    ]
+    for answer in await asyncio.gather(*batches, return_exceptions=True):
+        # a listing refused: each of its resources is then shown by itself, failing alone
+        if isinstance(answer, dict):
+            listed.update(answer)
+        elif not isinstance(answer, CloudError):
+            raise answer
+    return list(await asyncio.gather(*(_one(p, r, listed) for p, r in items)))
+
+
+def _listable(plugin: CloudResource) -> bool:
+    """A Neutron type shown by the common ``show`` (so its listing shows it the same)."""
+    return isinstance(plugin, NeutronResource) and type(plugin).show is NeutronResource.show
+
+
+async def _neutron(
+    plugin: CloudResource, ids: list[str]
+) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """The resources of ``ids`` (one Neutron type) in listings filtered by id: one call
+    for up to `CHUNK` of them (Neutron takes the ``id`` filter repeated)."""
+    assert isinstance(plugin, NeutronResource)
+    collection, plural = plugin.collection, plugin.collection.replace("-", "_")
+
+    def listing(connection: Any) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+        found: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start : start + CHUNK]
+            what = f"network.list_{plural}"
+            body = request(
+                connection, "network", "GET", f"/{collection}", what, params={"id": chunk}
+            )
+            for item in (body or {}).get(plural) or []:
+                found[str(item["id"])] = (dict(item), {})
+        return found
+
+    return await plugin.cloud.call(f"network.list_{plural}", listing)
 
 
 async def _servers(
@@ -73,13 +112,13 @@ async def _servers(
 async def _one(
     plugin: CloudResource,
     record: ResourceView,
-    servers: Mapping[str, tuple[dict[str, Any], dict[str, Any]]],
+    listed: Mapping[str, tuple[dict[str, Any], dict[str, Any]]],
 ) -> Outcome:
     physical_id = str(record.physical_id)
     comparer = COMPARERS.get(plugin.type_name)
     try:
-        if physical_id in servers:
-            shown, extra = servers[physical_id]
+        if physical_id in listed:
+            shown, extra = listed[physical_id]
         else:
             shown = await plugin.cloud.call(
                 plugin.show_call, lambda c: plugin.show_for(c, physical_id, record.data)
