@@ -143,3 +143,43 @@ def test_an_extended_volume_is_accepted(
     assert statuses(drift(stoker, "tiers"))["web_volume"] == "IN_SYNC"
     refused = stoker("drift", "tiers", "--accept", "nothing")
     assert refused.exit_code != 0 and "nothing" in refused.output
+
+
+NESTED = """heat_template_version: wallaby
+resources:
+  inner:
+    type: inner.yaml
+  value:
+    type: OS::Heat::Value
+    properties: {value: 1}
+"""
+INNER = """heat_template_version: wallaby
+resources:
+  net:
+    type: OS::Neutron::Net
+    properties: {admin_state_up: true}
+"""
+
+
+def test_nested_stacks_to_the_depth_asked(
+    stoker: StackCli, tmp_path: Path, cloud_env: dict[str, str]
+) -> None:
+    (tmp_path / "inner.yaml").write_text(INNER)
+    (tmp_path / "outer.yaml").write_text(NESTED)
+    created = stoker("create", "outer", "-t", str(tmp_path / "outer.yaml"))
+    assert created.exit_code == 0, created.output
+    try:
+        top = drift(stoker, "outer")
+        assert statuses(top) == {"inner": "NOT_CHECKED", "value": "NOT_CHECKED"}
+        assert top["inner"]["reason"] == "a nested stack (see its resources)"
+        rows = json.loads(stoker("drift", "outer", "--nested-depth", "1", "-f", "json").stdout)
+        [net] = [row for row in rows if row["resource_name"] == "net"]
+        assert (net["parent_resource"], net["drift_status"]) == ("inner", "IN_SYNC")
+        openstack(cloud_env, "network", "set", "--disable", net["physical_resource_id"])
+        rows = json.loads(stoker("drift", "outer", "--nested-depth", "1", "-f", "json").stdout)
+        [net] = [row for row in rows if row["resource_name"] == "net"]
+        assert differences(net) == {"admin_state_up": (True, False)}
+        table = stoker("drift", "outer", "--nested-depth", "1")
+        assert "inner/net" in table.stdout and "admin_state_up: true -> false" in table.stdout
+    finally:
+        stoker("delete", "outer", "--yes")
