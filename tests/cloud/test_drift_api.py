@@ -68,3 +68,17 @@ def test_drift_is_a_read_under_its_own_rule() -> None:
     assert rule_for("GET", ["stacks", "s", "i", "drift"]) == "stacks:drift"
     assert DEFAULTS["stacks:drift"] == PROJECT_READER
     assert rule_for("POST", ["stacks", "s", "i", "drift"]) is None
+
+
+def test_the_commands_refuse_clearly(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from stoker.cli.main import cli
+
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    missing = CliRunner().invoke(cli, ["--db", db, "stack", "drift", "nosuch"])
+    assert missing.exit_code != 0
+    assert "The Stack (nosuch) could not be found." in missing.output
+    assert "Traceback" not in missing.output
+    alone = CliRunner().invoke(cli, ["--db", db, "stack", "update", "nosuch", "--repair"])
+    assert alone.exit_code == 2 and "--repair needs --existing" in alone.output
