@@ -349,6 +349,32 @@ def router(
     return pairs
 
 
+def settings(defaults: Mapping[str, Any], *given_only: str) -> Comparer:
+    """A comparer of fields the cloud shows under the properties' own names: those of
+    ``defaults`` always (the template's value, else the default the cloud fills in),
+    those of ``given_only`` when the template gives them. A list is compared as a set
+    (Designate's records come back in its own order)."""
+
+    def compare(
+        connection: Any, shown: Mapping[str, Any], p: Mapping[str, Any], extra: Mapping[str, Any]
+    ) -> Pairs:
+        pairs: Pairs = {}
+        names = [*defaults, *(n for n in given_only if p.get(n) is not None)]
+        for name in names:
+            expected = p.get(name)
+            if expected is None:
+                expected = defaults[name]
+            actual = shown.get(name)
+            if isinstance(expected, list) and isinstance(actual, list):
+                same = sorted(map(str, expected)) == sorted(map(str, actual))
+                pairs[name] = _same(expected, actual, same)
+            else:
+                pairs[name] = (expected, actual)
+        return pairs
+
+    return compare
+
+
 def exists_only(
     connection: Any, shown: Mapping[str, Any], p: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Pairs:
@@ -371,4 +397,26 @@ COMPARERS: Mapping[str, Comparer] = {
     "OS::Neutron::Subnet": subnet,
     "OS::Neutron::Router": router,
     "OS::Neutron::RouterInterface": exists_only,
+    "OS::Octavia::LoadBalancer": settings({"admin_state_up": True}, "description"),
+    "OS::Octavia::Listener": settings(
+        {"admin_state_up": True}, "protocol", "protocol_port", "connection_limit"
+    ),
+    "OS::Octavia::Pool": settings({"admin_state_up": True}, "lb_algorithm", "protocol"),
+    "OS::Octavia::PoolMember": settings(
+        {"admin_state_up": True, "weight": 1}, "address", "protocol_port"
+    ),
+    "OS::Octavia::HealthMonitor": settings(
+        {"admin_state_up": True},
+        "type",
+        "delay",
+        "timeout",
+        "max_retries",
+        "url_path",
+        "http_method",
+        "expected_codes",
+    ),  # fmt: skip
+    "OS::Octavia::L7Policy": settings({"admin_state_up": True}, "action", "position"),
+    "OS::Octavia::L7Rule": settings({}, "type", "compare_type", "value", "key", "invert"),
+    "OS::Designate::Zone": settings({}, "email", "ttl", "description"),
+    "OS::Designate::RecordSet": settings({}, "type", "ttl", "records", "description"),
 }
