@@ -27,7 +27,7 @@ from stoker.api.context import (
 )
 from stoker.api.errors import ApiError, bad_request, not_found
 from stoker.engine import views
-from stoker.engine.stacks import UpdateRequest
+from stoker.engine.stacks import CreateRequest, UpdateRequest
 from stoker.engine.state import StackRecord
 
 _SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
@@ -168,9 +168,18 @@ async def preview(request: Request) -> Response:
     project = project_of(request)
     payload = await inputs.create_payload(request)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
+    document = await asyncio.to_thread(preview_document, api, project, payload, create_request)
+    return JSONResponse({"stack": document})
+
+
+def preview_document(
+    api: Api, project: str, payload: inputs.Payload, create_request: CreateRequest
+) -> dict[str, Any]:
+    """The stack a create would make, as Heat's preview shows it (each resource INIT,
+    with what requires it): for the API and the dashboard's dry run alike."""
     definition = create_request.definition
     engine = api.operations.engine(project)
-    plan = await asyncio.to_thread(engine.plan_create, definition, None)
+    plan = engine.plan_create(definition, None)
     assert definition.graph is not None
     graph = definition.graph
     required_by: dict[str, list[str]] = {name: [] for name in definition.enabled}
@@ -196,23 +205,19 @@ async def preview(request: Request) -> Response:
     from stoker.resolution import validation_summary
 
     template = definition.template
-    return JSONResponse(
-        {
-            "stack": {
-                "stack_name": payload.name,
-                "id": "None",
-                "description": template.description,
-                "template_description": template.description,
-                "timeout_mins": payload.timeout_mins,
-                "disable_rollback": payload.disable_rollback,
-                "parameters": validation_summary(definition)["Parameters"],
-                "resources": resources,
-                "capabilities": [],
-                "notification_topics": [],
-                "links": [],
-            }
-        }
-    )
+    return {
+        "stack_name": payload.name,
+        "id": "None",
+        "description": template.description,
+        "template_description": template.description,
+        "timeout_mins": payload.timeout_mins,
+        "disable_rollback": payload.disable_rollback,
+        "parameters": validation_summary(definition)["Parameters"],
+        "resources": resources,
+        "capabilities": [],
+        "notification_topics": [],
+        "links": [],
+    }
 
 
 # ---------------------------------------------------------------------------- lookup
