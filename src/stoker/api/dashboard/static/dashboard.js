@@ -32,6 +32,37 @@
     });
   });
 
+  // ------------------------------------------------------------ the launch's preview
+  // Sent in the background, so the form keeps what was typed (a hidden parameter's
+  // value is never written back into a page); without this script the server's own
+  // page answers the same.
+  var launch = document.getElementById("launch-form");
+  if (launch) {
+    launch.addEventListener("submit", function (event) {
+      var button = event.submitter;
+      if (!button || button.value !== "preview" || !window.fetch || !window.DOMParser) return;
+      event.preventDefault();
+      var data = new FormData(launch);
+      data.set("step", "preview");
+      fetch(launch.action, { method: "POST", body: data, credentials: "same-origin" })
+        .then(function (response) { return response.text(); })
+        .then(function (html) {
+          var page = new DOMParser().parseFromString(html, "text/html");
+          launch.querySelectorAll(".field-error").forEach(function (holder) {
+            var answer = page.getElementById(holder.id);
+            var field = document.getElementById(holder.id.replace(/-error$/, ""));
+            if (field) showError(field, answer ? answer.textContent : "");
+          });
+          var result = page.getElementById("launch-result");
+          if (result) document.getElementById("launch-result").innerHTML = result.innerHTML;
+          else launch.submit();  // not the form's page: let the server's page answer
+          var invalid = launch.querySelector("[aria-invalid=true]");
+          if (invalid) invalid.focus();
+        })
+        .catch(function () { launch.submit(); });
+    });
+  }
+
   // ------------------------------------------------------------ reveal an output
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("a[data-reveal]") : null;
