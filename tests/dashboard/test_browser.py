@@ -219,5 +219,7 @@ def test_launch_follow_reveal_update_delete(
         lambda d: _text(d, "#stack-status") == "DELETE_COMPLETE",
         "the stack deleted",
     )
+    _wait(driver, lambda d: d.find_elements(By.ID, "stack-deleted"), "the stack marked deleted")
+    assert not driver.find_elements(By.ID, "delete-link")
     find(By.LINK_TEXT, "Stacks").click()
     _wait(driver, lambda d: d.find_elements(By.ID, "no-stacks"), "an empty stack list")

@@ -85,6 +85,14 @@ def dashboard_page(rule: str | None = None) -> Callable[[Handler], Callable[...,
         @functools.wraps(handler)
         async def endpoint(request: Request) -> Response:
             try:
+                return await answer(request)
+            finally:  # an uploaded file's spooled copy
+                form: FormData | None = request.scope.get("stoker_form")
+                if form is not None:
+                    await form.close()
+
+        async def answer(request: Request) -> Response:
+            try:
                 viewer = await session.viewer_of(request)
                 if rule is not None:
                     viewer.require(rule)

@@ -64,6 +64,8 @@ def listing(text: str, label: str, diagnostics: Iterable[Diagnostic]) -> Listing
     elsewhere: list[Finding] = []
     for diagnostic in diagnostics:
         span = diagnostic.span
+        if span is not None and span.file == label and span.line == len(lines) + 1:
+            lines.append(Line(span.line, ""))  # at the end of the text (YAML left open)
         if span is not None and span.file == label and 1 <= span.line <= len(lines):
             lines[span.line - 1].findings.append(_finding(diagnostic))
         else:
@@ -103,9 +105,41 @@ def environment_findings(text: str, label: str = ENVIRONMENT_LABEL) -> list[Diag
     return [*document.warnings, *found]
 
 
-def stored_template(data: Any) -> Listing:
+def without_hidden_defaults(data: Any, hidden: set[str]) -> Any:
+    """The template's data with the default of each hidden parameter (by name, in HOT's
+    ``parameters`` or CFN's ``Parameters``) masked: the dashboard never shows a hidden
+    value, the template author's own default included."""
+    from stoker.parameters import MASK
+
+    if not isinstance(data, dict) or not hidden:
+        return data
+    shown = dict(data)
+    for section in ("parameters", "Parameters"):
+        declared = shown.get(section)
+        if not isinstance(declared, dict):
+            continue
+        masked = {}
+        for name, declaration in declared.items():
+            if name in hidden and isinstance(declaration, dict):
+                declaration = {
+                    key: MASK if key in ("default", "Default") else value
+                    for key, value in declaration.items()
+                }
+            masked[name] = declaration
+        shown[section] = masked
+    return shown
+
+
+def stored_template(data: Any, hidden: set[str]) -> Listing:
+    """The stored template, hidden defaults masked (`without_hidden_defaults`), with what
+    validating the real one finds: at their lines when masking kept every line where it
+    was, else listed above it."""
     text = as_yaml(data)
-    return listing(text, TEMPLATE_LABEL, template_findings(text))
+    shown = as_yaml(without_hidden_defaults(data, hidden))
+    found = template_findings(text)
+    if shown.count("\n") != text.count("\n"):
+        found = [Diagnostic(d.code, d.message, d.path, None, d.severity) for d in found]
+    return listing(shown, TEMPLATE_LABEL, found)
 
 
 def stored_environment(data: Any) -> Listing:

@@ -217,10 +217,15 @@ async def template_page(request: Request, viewer: Viewer) -> Response:
     engine = api_of(request).operations.engine(viewer.project)
 
     def texts() -> dict[str, Any]:
+        hidden = {
+            name
+            for name, parameter in engine.definition_of(stack).template.parameters.items()
+            if parameter.hidden
+        }
         template = views.template_document(engine, stack)
         environment = views.masked_environment(engine, stack)
         return {
-            "template": sources.stored_template(template),
+            "template": sources.stored_template(template, hidden),
             "environment": sources.stored_environment(environment),
         }
 

@@ -116,10 +116,12 @@
           if (!node) redraw = true;
           else if (node.getAttribute("data-state") !== live.nodes[id]) setState(node, live.nodes[id]);
         });
+        var deleted = live.deleted ? "yes" : "no";
         var changed = String(live.last_event) !== stack.dataset.lastEvent ||
-          live.status !== stack.dataset.status;
+          live.status !== stack.dataset.status || deleted !== stack.dataset.deleted;
         stack.dataset.lastEvent = String(live.last_event);
         stack.dataset.status = live.status;
+        stack.dataset.deleted = deleted;
         var parts = changed ? ["summary", "resources", "events", "outputs"] : [];
         if (redraw) parts.push("topology");
         return Promise.all(parts.map(swap));
