@@ -227,8 +227,7 @@ def test_a_zip_package_is_launched(board: Board) -> None:
     with zipfile.ZipFile(data, "w") as package:
         package.writestr(
             "heat.yaml",
-            "heat_template_version: 2018-08-31\n"
-            "resources:\n  child:\n    type: child.yaml\n",
+            "heat_template_version: 2018-08-31\nresources:\n  child:\n    type: child.yaml\n",
         )
         package.writestr(
             "child.yaml",
