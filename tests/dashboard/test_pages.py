@@ -7,6 +7,9 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from pathlib import Path
+
+import pytest
 
 from .conftest import Board, field_error, source_of
 
@@ -247,3 +250,65 @@ def test_a_zip_package_is_launched(board: Board) -> None:
     )
     stack_id = created.url.path.rsplit("/", 1)[-1]
     assert board.wait(stack_id) == "CREATE_COMPLETE"
+
+
+def test_a_blueprint_package_is_compiled_and_launched(
+    board: Board, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("OS_CLOUD", "OS_AUTH_URL"):  # scripts only: no cloud is asked
+        monkeypatch.delenv(name, raising=False)
+    board.login()
+    data = io.BytesIO()
+    with zipfile.ZipFile(data, "w") as package:
+        package.writestr(
+            "blueprint.yaml",
+            "name: scripts only\ncomponents:\n  setup:\n"
+            "    type: com.example.script.ShellScript\n    content: setup.sh\n",
+        )
+        package.writestr("setup.sh", "#!/bin/sh\necho ready\n")
+    form = board.client.post(
+        "/dashboard/launch",
+        data={"csrf_token": board.csrf, "step": "read", "stack_name": "bp"},
+        files={"upload": ("blueprint.zip", data.getvalue(), "application/zip")},
+    )
+    assert form.status_code == 200, form.text
+    created = board.post(
+        "/dashboard/launch", {"step": "create", "stack_name": "bp", "source": source_of(form.text)}
+    )
+    stack_id = created.url.path.rsplit("/", 1)[-1]
+    assert board.wait(stack_id) == "CREATE_COMPLETE"
+    assert "Blueprint::Script::Shell" in board.get(f"/dashboard/stacks/{stack_id}").text
+
+
+WAITING = (Path(__file__).parent / "data" / "waiting-site.yaml").read_text()
+
+
+def test_cancel_stops_a_running_create(board: Board) -> None:
+    board.login()
+    form = board.post(
+        "/dashboard/launch", {"step": "read", "stack_name": "held", "template_text": WAITING}
+    )
+    created = board.post(
+        "/dashboard/launch",
+        {
+            "step": "create",
+            "stack_name": "held",
+            "source": source_of(form.text),
+            "param.password": "long-enough",
+        },
+    )
+    stack_id = created.url.path.rsplit("/", 1)[-1]
+    page = board.get(f"/dashboard/stacks/{stack_id}").text
+    assert "CREATE_IN_PROGRESS" in page and 'value="cancel_without_rollback"' in page
+    assert 'value="cancel_update"' not in page  # Heat cancels a create only without rollback
+    cancel = board.post(
+        f"/dashboard/stacks/{stack_id}/action", {"action": "cancel_without_rollback"}
+    )
+    assert cancel.status_code == 200
+    # the wait condition in flight finishes (signalled); nothing after it starts
+    signal = board.client.post(
+        f"/v1/demo/stacks/held/{stack_id}/resources/handle/signal", json={"status": "SUCCESS"}
+    )
+    assert signal.status_code == 200, signal.text
+    assert board.wait(stack_id) == "CREATE_FAILED"
+    assert "Operation cancelled" in board.get(f"/dashboard/stacks/{stack_id}").text
