@@ -37,6 +37,8 @@ _environment = Environment(
 def state_class(state: str | None) -> str:
     """The CSS class of a status (``CREATE_IN_PROGRESS`` -> ``in-progress``)."""
     text = state or ""
+    if text.startswith("INIT") or text == "DELETE_COMPLETE":  # not there (yet, any more)
+        return "init"
     for status in ("IN_PROGRESS", "COMPLETE", "FAILED"):
         if text.endswith(status):
             return status.lower().replace("_", "-")
