@@ -14,7 +14,7 @@ import asyncio
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from stoker.api.context import api_of
 from stoker.api.dashboard import sources, topology
@@ -81,13 +81,11 @@ def _parts(request: Request, viewer: Viewer, stack: StackRecord) -> dict[str, An
     engine = api.operations.engine(viewer.project)
     deleted = stack.deleted_at is not None
     document = views.stack_document(engine, stack, resolve_outputs=False)
-    records = store.resources(stack.id)
-    children = {str(r.data.get("child_id")) for r in records if r.data.get("child_id")}
+    records = {r.name: r for r in store.resources(stack.id)}
     rows = views.resource_rows(store, viewer.project, stack, 0)
     for row in rows:
-        record = next(r for r in records if r.name == row["resource_name"])
-        child = record.data.get("child_id")
-        row["child_id"] = str(child) if child and str(child) in children else None
+        child = records[row["resource_name"]].data.get("child_id")
+        row["child_id"] = str(child) if child else None
     events = views.stack_events(store, viewer.project, stack, 0)
     events.sort(key=lambda e: (e.time, e.id or 0), reverse=True)
     outputs: list[dict[str, Any]] = []
@@ -134,8 +132,7 @@ async def fragment(request: Request, viewer: Viewer) -> Response:
     else:
         context = await asyncio.to_thread(_parts, request, viewer, stack)
     context["viewer"] = viewer
-    response = page(request, f"part_{name}.html", context)
-    return HTMLResponse(response.body, headers=dict(response.headers))
+    return page(request, f"part_{name}.html", context)
 
 
 @dashboard_page("stacks:show")
