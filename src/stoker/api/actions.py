@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import Api, api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
+from stoker.engine import views
 from stoker.engine.stacks import StackEngine
 from stoker.request_body import parse_json
 
@@ -19,12 +20,10 @@ ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollba
 
 
 def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any, Any, Any]]:
-    from stoker.engine import check, suspend
-
     runs: dict[str, Callable[[StackEngine], Coroutine[Any, Any, Any]]] = {
-        "suspend": lambda engine: suspend.suspend(engine, stack_id),
-        "resume": lambda engine: suspend.resume(engine, stack_id),
-        "check": lambda engine: check.check(engine, stack_id),
+        "suspend": lambda engine: engine.suspend(stack_id),
+        "resume": lambda engine: engine.resume(stack_id),
+        "check": lambda engine: engine.check_stack(stack_id),
     }
     return runs[action]
 
@@ -33,11 +32,9 @@ async def perform(api: Api, project: str, stack_id: str, name: str) -> None:
     """Begin one of `ACTIONS` on the stack (a cancel is done when this returns; the
     others run in the background, as the API's 200 says). For the API and the
     dashboard alike."""
-    from stoker.engine.cancel import cancel
-
     if name.startswith("cancel"):
         engine = api.operations.engine(project)
-        await cancel(engine, stack_id, rollback=name == "cancel_update")
+        await engine.cancel(stack_id, rollback=name == "cancel_update")
     else:
         await api.operations.start(project, _runner(name, stack_id))
 
@@ -63,19 +60,15 @@ async def action(request: Request) -> Response:
 
 
 async def abandon(request: Request) -> Response:
-    from stoker.engine.abandon import abandon as abandon_stack
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await abandon_stack(engine, stack.id))
+    return JSONResponse(await engine.abandon(stack.id))
 
 
 async def export(request: Request) -> Response:
-    from stoker.engine.abandon import export as export_stack
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await export_stack(engine, stack.id))
+    return JSONResponse(await engine.export(stack.id))
 
 
 async def adopt(request: Request, payload: Any) -> Response:
@@ -106,7 +99,7 @@ async def adopt(request: Request, payload: Any) -> Response:
         errors = [d.render() for d in adoption.diagnostics if d.is_error]
         raise bad_request("\n".join(errors) or "Invalid adopt data", "StackValidationFailed")
     began = await api.operations.start(
-        project, lambda engine: adopting.adopt(engine, adoption, None, "<adopt_stack_data>")
+        project, lambda engine: engine.adopt(adoption, None, "<adopt_stack_data>")
     )
     stack_id = began.stack_id if began is not None else adoption.stack_id
     stack = await asyncio.to_thread(api.operations.store.get_stack, stack_id, project)
@@ -118,49 +111,39 @@ async def adopt(request: Request, payload: Any) -> Response:
 
 # ---------------------------------------------------------------------------- snapshots
 async def snapshot_create(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     body = await body_of(request)
     name = body.get("name")
     engine = api_of(request).operations.engine(project_of(request))
-    made = await snapshots.create(engine, stack.id, str(name) if name is not None else None)
-    return JSONResponse(snapshots.view(made))
+    made = await engine.snapshot(stack.id, str(name) if name is not None else None)
+    return JSONResponse(views.snapshot_document(made))
 
 
 async def snapshot_list(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    found = await snapshots.listing(engine, stack.id)
-    return JSONResponse({"snapshots": [snapshots.view(s) for s in found]})
+    found = await engine.snapshots(stack.id)
+    return JSONResponse({"snapshots": [views.snapshot_document(s) for s in found]})
 
 
 async def snapshot_show(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    found = await snapshots.find(engine, stack.id, str(request.path_params["snapshot_id"]))
-    return JSONResponse({"snapshot": snapshots.view(found)})
+    found = await engine.find_snapshot(stack.id, str(request.path_params["snapshot_id"]))
+    return JSONResponse({"snapshot": views.snapshot_document(found)})
 
 
 async def snapshot_delete(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    await snapshots.delete(engine, stack.id, str(request.path_params["snapshot_id"]))
+    await engine.delete_snapshot(stack.id, str(request.path_params["snapshot_id"]))
     return Response(status_code=204)
 
 
 async def snapshot_restore(request: Request) -> Response:
-    from stoker.engine import restore
-
     stack = await find_stack(request, deleted=False)
     snapshot_id = str(request.path_params["snapshot_id"])
     await api_of(request).operations.start(
-        project_of(request), lambda engine: restore.restore(engine, stack.id, snapshot_id)
+        project_of(request), lambda engine: engine.restore(stack.id, snapshot_id)
     )
     return Response(status_code=202)
