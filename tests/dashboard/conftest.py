@@ -46,12 +46,15 @@ class Board:
 
     def wait(self, stack_id: str, timeout: float = 30.0) -> str:
         """The stack's status once its operation ended (what the page's poll reads; a
-        delete ends once the stack is marked deleted)."""
+        delete ends once the stack is marked deleted) and the server runs nothing."""
         deadline = time.monotonic() + timeout
         while True:
             live = self.client.get(f"/dashboard/stacks/{stack_id}/live").json()
             done = live["deleted"] if live["status"] == "DELETE_COMPLETE" else True
-            if not live["in_progress"] and done:
+            # and the operation let go of the stack (its claim is released just after
+            # its last status is written): the next action may claim it at once
+            idle = not self.client.app.state.api.operations.tasks
+            if not live["in_progress"] and done and idle:
                 return str(live["status"])
             assert time.monotonic() < deadline, f"still {live['status']}"
             time.sleep(0.02)
