@@ -50,15 +50,46 @@ class Shots:
 
 
 def _wait(driver: Any, condition: Any, what: str) -> Any:
+    """Until ``condition`` holds; an element the page swapped out meanwhile (the stack's
+    page replaces its parts as the stack changes) is looked up again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, PATIENCE, poll_frequency=0.1).until(condition, what)
+    waiting = WebDriverWait(
+        driver, PATIENCE, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]
+    )
+    return waiting.until(condition, what)
+
+
+def _click(driver: Any, by: str, value: str) -> None:
+    """Click the element, looked up again if the page swapped it out first."""
+    _wait(driver, lambda d: d.find_element(by, value).click() or True, f"to click {value}")
 
 
 def _text(driver: Any, css: str) -> str:
-    from selenium.webdriver.common.by import By
+    """The element's text now, read in one step ("" while it is not there)."""
+    found: str = driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : ''", css
+    )
+    return found.strip()
 
-    return str(driver.find_element(By.CSS_SELECTOR, css).text)
+
+def _classes(driver: Any, element_id: str) -> str:
+    """The classes of the topology's node ``element_id`` ("" while it is not drawn)."""
+    found: str = driver.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.getAttribute('class') : ''",
+        element_id,
+    )
+    return found
+
+
+def _fill(driver: Any, element_id: str) -> str:
+    """The colour a node's box is painted with now (the stylesheet's, by its classes)."""
+    found: str = driver.execute_script(
+        "return getComputedStyle(document.querySelector('#' + arguments[0] + ' rect')).fill",
+        element_id,
+    )
+    return found
 
 
 def _unlabelled(driver: Any) -> list[str]:
@@ -141,6 +172,12 @@ def test_launch_follow_reveal_update_delete(
         lambda d: "CREATE_IN_PROGRESS" in _text(d, "tr[data-resource=wait]"),
         "the wait condition in progress",
     )
+    _wait(
+        driver,
+        lambda d: "status-in-progress" in _classes(d, "node-wait"),
+        "the wait condition's node in progress",
+    )
+    assert _fill(driver, "node-wait") != _fill(driver, "node-handle")  # coloured by state
     shot("stack-in-progress")
     response = httpx.post(
         f"{serve.url}/v1/demo/stacks/site/{stack_id}/resources/handle/signal",
@@ -152,6 +189,13 @@ def test_launch_follow_reveal_update_delete(
         lambda d: _text(d, "#stack-status") == "CREATE_COMPLETE",
         "the stack complete, shown without a reload",
     )
+    _wait(
+        driver,
+        lambda d: "status-complete" in _classes(d, "node-value"),
+        "the topology's nodes complete",
+    )
+    assert "status-complete" in _classes(driver, "node-wait")
+    assert _fill(driver, "node-wait") == _fill(driver, "node-handle")
     assert driver.execute_script("return window.stokerNoReload") is True
     assert "CREATE_COMPLETE" in _text(driver, "tr[data-resource=value]")
     assert "wait" in _text(driver, "#event-list")
@@ -162,19 +206,19 @@ def test_launch_follow_reveal_update_delete(
     assert SECRET not in driver.page_source
     assert "<sensitive>" in _text(driver, "#output-list")
     assert "website" in _text(driver, "#output-list")
-    find(By.CSS_SELECTOR, "#output-list a[data-reveal]").click()
+    _click(driver, By.CSS_SELECTOR, "#output-list a[data-reveal]")
     _wait(driver, lambda d: SECRET in _text(d, "#output-list"), "the output revealed")
     shot("output-revealed")
 
-    # a resource's page, from the stack's page
-    find(By.LINK_TEXT, "value").click()
+    # a resource's page, from its node in the topology
+    _click(driver, By.CSS_SELECTOR, "#node-value a")
     _wait(driver, lambda d: _text(d, "#resource-name") == "value", "the resource's page")
     assert _text(driver, "#resource-status") == "CREATE_COMPLETE"
     shot("resource")
     driver.back()
 
     # the template, with its lines numbered
-    find(By.LINK_TEXT, "Template and environment").click()
+    _click(driver, By.LINK_TEXT, "Template and environment")
     _wait(driver, lambda d: d.find_elements(By.ID, "template-L1"), "the template")
     assert "heat_template_version" in _text(driver, "#template-L1")
     shot("template")
@@ -182,7 +226,7 @@ def test_launch_follow_reveal_update_delete(
 
     # update: a new value for the site
     _wait(driver, lambda d: d.find_elements(By.ID, "update-link"), "the stack's page")
-    find(By.ID, "update-link").click()
+    _click(driver, By.ID, "update-link")
     site = _wait(driver, lambda d: d.find_element(By.ID, "param-site"), "the update form")
     assert site.get_attribute("value") == "website"
     assert find(By.ID, "param-password").get_attribute("value") == ""
@@ -197,6 +241,20 @@ def test_launch_follow_reveal_update_delete(
     )
     _wait(driver, lambda d: "renamed" in _text(d, "#output-list"), "the new output")
 
+    # the stack list, filtered by status
+    find(By.LINK_TEXT, "Stacks").click()
+    _wait(driver, lambda d: d.find_elements(By.ID, "stacks"), "the stack list")
+    assert "UPDATE_COMPLETE" in _text(driver, "#stacks")
+    shot("stacks")
+    find(By.ID, "status").send_keys("FAILED")
+    find(By.ID, "q").send_keys(Keys.ENTER)
+    _wait(driver, lambda d: d.find_elements(By.ID, "no-stacks"), "no failed stack")
+    find(By.ID, "status").send_keys("COMPLETE")
+    find(By.ID, "q").send_keys(Keys.ENTER)
+    _wait(driver, lambda d: d.find_elements(By.LINK_TEXT, "site"), "the complete stack")
+    find(By.LINK_TEXT, "site").click()
+    _wait(driver, lambda d: d.find_elements(By.ID, "stack-status"), "the stack's page")
+
     # the phone-sized screen
     driver.set_window_size(390, 844)
     driver.refresh()
@@ -209,7 +267,7 @@ def test_launch_follow_reveal_update_delete(
     driver.set_window_size(1280, 1000)
 
     # delete, after the confirmation
-    find(By.ID, "delete-link").click()
+    _click(driver, By.ID, "delete-link")
     _wait(driver, lambda d: d.find_elements(By.ID, "confirm_name"), "the confirmation")
     shot("delete-confirm")
     find(By.ID, "confirm_name").send_keys("site")

@@ -168,6 +168,14 @@ def test_preview_then_create_and_the_stack_page(board: Board) -> None:
     assert "website" in page and "&lt;sensitive&gt;" in page
     assert SECRET not in page
     assert f'href="/dashboard/stacks/{stack_id}/outputs/secret"' in page
+    # the topology: a node per resource, by its stable id, opening the resource's page
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="stoker-graph"' in page
+    node = re.search(r'<g id="node-value" class="([^"]*)"', page)
+    assert node is not None and "status-complete" in node.group(1).split()
+    assert f'<a href="/dashboard/stacks/{stack_id}/resources/value">' in page
+    live = board.client.get(f"/dashboard/stacks/{stack_id}/live").json()
+    assert live["nodes"]["node-value"] == "CREATE_COMPLETE"
+    assert live["status"] == "CREATE_COMPLETE" and not live["in_progress"]
     revealed = board.get(f"/dashboard/stacks/{stack_id}/outputs/secret?part=1").text
     assert SECRET in revealed
     listing = board.get("/dashboard/stacks?q=sit&status=COMPLETE").text
