@@ -89,6 +89,12 @@ async def adopt(request: Request, payload: Any) -> Response:
     template = payload.inputs.template
     if template is not None:
         data = {**data, "template": template}
+    if payload.inputs.files:  # the request's files map (provider templates), as Heat reads
+        stored = data.get("files")
+        data = {
+            **data,
+            "files": {**(stored if isinstance(stored, dict) else {}), **payload.inputs.files},
+        }
     parameters = {k: str(v) for k, v in payload.inputs.parameters.items()}
 
     def load() -> Any:

@@ -25,9 +25,9 @@ from stoker.api.dashboard import fields, sources
 from stoker.api.dashboard.changes import split_findings
 from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, text_field
 from stoker.api.dashboard.session import Viewer
-from stoker.api.stacks import preview_document
 from stoker.definition.requests import RequestInputs, read_template
 from stoker.diagnostics import Diagnostic
+from stoker.engine.stacks import CreateRequest
 from stoker.errors import ApiError, StokerError
 
 ZIP_MAGIC = b"PK\x03\x04"
@@ -130,7 +130,7 @@ async def launch(request: Request, viewer: Viewer) -> Response:
     if create is None:
         return _form(request, context, source, sent, errors, None, status=400)
     if step == "preview":
-        preview = await asyncio.to_thread(preview_document, api, viewer.project, payload, create)
+        preview = await asyncio.to_thread(_preview, api, viewer.project, create)
         return _form(request, context, source, sent, [], preview)
     try:
         await api.operations.start(viewer.project, lambda engine: engine.create(create))
@@ -139,6 +139,31 @@ async def launch(request: Request, viewer: Viewer) -> Response:
     stack = await asyncio.to_thread(api.operations.store.get_stack, payload.name, viewer.project)
     target = f"{ROOT}/stacks/{stack.id}" if stack is not None else f"{ROOT}/stacks"
     return RedirectResponse(target, status_code=303)
+
+
+def _preview(api: Any, project: str, create: CreateRequest) -> dict[str, Any]:
+    """The API's dry run (`stoker.engine.preview`), its resources flattened: a nested
+    stack's resources come after the resource that holds them."""
+    from stoker.engine.preview import preview_document
+
+    document = preview_document(
+        api.operations.engine(project),
+        create.definition,
+        name=create.name,
+        project=project,
+        disable_rollback=create.disable_rollback,
+        timeout_mins=create.timeout_mins,
+        tags=create.tags,
+    )
+
+    def flat(items: list[Any]) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        for item in items:
+            found.extend(flat(item) if isinstance(item, list) else [item])
+        return found
+
+    document["resources"] = flat(document["resources"])
+    return document
 
 
 def _form(
