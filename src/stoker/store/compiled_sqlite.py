@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 #: the migration the schema these statements were compiled for is at
-HEAD = '0006'
+HEAD = '0007'
 #: the models' schema (SQLite DDL) and HEAD, hashed
-DIGEST = 'b9de9549ef3bebb01f56634fdddc02f441d1d1e5702365b71f2dabc3c4019df2'
+DIGEST = '5f2ed1cfe0b5976a5aa209169db00fa67005fb42895660312ac0f63e8f504129'
 
 #: name -> (SQL, parameter names, their kinds, result column kinds, constants)
 STATEMENTS: dict[str, tuple[str, tuple[str, ...], tuple[str | None, ...], tuple[str | None, ...], dict[str, Any]]] = {

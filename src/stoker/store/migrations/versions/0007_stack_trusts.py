@@ -1,0 +1,37 @@
+"""The Keystone trust each stack's cloud work acts with (``stoker serve``).
+
+Revision ID: 0007
+Revises: 0006
+Create Date: 2026-11-29
+
+With each stack's owner acting in the cloud (Heat's ``deferred_auth_method = trusts``),
+the server keeps, per stack, the trust its owner gave the server's service user: the
+trust's id sealed like a hidden value, its trustor and the project.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0007"
+down_revision = "0006"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "stack_trusts",
+        sa.Column("id", sa.String(64), nullable=False),
+        sa.Column("project", sa.String(255), nullable=False),
+        sa.Column("trustor_user_id", sa.String(255), nullable=False),
+        sa.Column("trust_id", sa.Text(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["id"], ["stacks.id"], name="fk_stack_trusts_id_stacks"),
+        sa.PrimaryKeyConstraint("id", name="pk_stack_trusts"),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("stack_trusts")
