@@ -53,7 +53,7 @@ async def action(request: Request) -> Response:
         engine = api.operations.engine(project)
         await cancel(engine, stack.id, rollback=name == "cancel_update")
     else:
-        await api.operations.start(project, _runner(name, stack.id))
+        await api.operations.start(project, _runner(name, stack.id), stack=stack)
     return JSONResponse(None)
 
 
@@ -61,8 +61,14 @@ async def abandon(request: Request) -> Response:
     from stoker.engine.abandon import abandon as abandon_stack
 
     stack = await find_stack(request, deleted=False)
-    engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await abandon_stack(engine, stack.id))
+    operations = api_of(request).operations
+    engine = operations.engine(project_of(request))
+    abandoned = await abandon_stack(engine, stack.id)
+    if operations.credentials is not None:  # the stack is gone: so is its trust
+        gone = await asyncio.to_thread(operations.store.get_stack, stack.id, stack.project)
+        if gone is not None:
+            await asyncio.to_thread(operations.credentials.forget, gone)
+    return JSONResponse(abandoned)
 
 
 async def export(request: Request) -> Response:
@@ -100,8 +106,14 @@ async def adopt(request: Request, payload: Any) -> Response:
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
         errors = [d.render() for d in adoption.diagnostics if d.is_error]
         raise bad_request("\n".join(errors) or "Invalid adopt data", "StackValidationFailed")
-    began = await api.operations.start(
-        project, lambda engine: adopting.adopt(engine, adoption, None, "<adopt_stack_data>")
+    from stoker.api.trusts import start_new_stack
+
+    began = await start_new_stack(
+        request.scope,
+        api.operations,
+        project,
+        payload.name,
+        lambda engine: adopting.adopt(engine, adoption, None, "<adopt_stack_data>"),
     )
     stack_id = began.stack_id if began is not None else adoption.stack_id
     stack = await asyncio.to_thread(api.operations.store.get_stack, stack_id, project)
@@ -156,6 +168,8 @@ async def snapshot_restore(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     snapshot_id = str(request.path_params["snapshot_id"])
     await api_of(request).operations.start(
-        project_of(request), lambda engine: restore.restore(engine, stack.id, snapshot_id)
+        project_of(request),
+        lambda engine: restore.restore(engine, stack.id, snapshot_id),
+        stack=stack,
     )
     return Response(status_code=202)

@@ -26,6 +26,7 @@ from stoker.api.context import (
     stack_url,
 )
 from stoker.api.errors import ApiError, bad_request, not_found
+from stoker.api.trusts import start_new_stack
 from stoker.engine import views
 from stoker.engine.stacks import UpdateRequest
 from stoker.engine.state import StackRecord
@@ -152,7 +153,13 @@ async def create(request: Request) -> Response:
 
         return await actions.adopt(request, payload)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
-    began = await api.operations.start(project, lambda engine: engine.create(create_request))
+    began = await start_new_stack(
+        request.scope,
+        api.operations,
+        project,
+        name,
+        lambda engine: engine.create(create_request),
+    )
     if began is None:  # pragma: no cover - a create always writes its first event
         raise ApiError(500, "InternalError", f"The create of {name} did not start")
     stack = await asyncio.to_thread(api.operations.store.get_stack, began.stack_id, project)
@@ -284,7 +291,9 @@ async def update(request: Request) -> Response:
     """PUT (a whole new definition) or PATCH (Heat's ``existing``: keep what is not
     given); 202 once the update began."""
     api, project, stack, update_request = await _asked_update(request)
-    await api.operations.start(project, lambda engine: engine.update(stack.id, update_request))
+    await api.operations.start(
+        project, lambda engine: engine.update(stack.id, update_request), stack=stack
+    )
     return Response(status_code=202)
 
 
@@ -301,7 +310,9 @@ async def update_preview(request: Request) -> Response:
 async def delete(request: Request) -> Response:
     api = api_of(request)
     stack = await find_stack(request, deleted=False)
-    await api.operations.start(project_of(request), lambda engine: engine.delete(stack.id))
+    await api.operations.start(
+        project_of(request), lambda engine: engine.delete(stack.id), stack=stack
+    )
     return Response(status_code=204)
 
 
