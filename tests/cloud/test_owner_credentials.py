@@ -220,3 +220,28 @@ def test_a_cloud_not_shared_refuses_to_act_as_itself(
     cloud = Cloud(CloudChoice("sandbox"), shared=False)
     with pytest.raises(CloudError, match="no owner's credentials"):
         cloud.connection()
+
+
+@pytest.mark.parametrize(
+    ("options", "refusal"),
+    [
+        # Keystone with a cloud: the owners' trusts need a service user to delegate to
+        (("--auth", "keystone"), "needs the service user"),
+        # the server's own identity for every project: only when the operator says so
+        (("--auth", "keystone", "--cloud-credentials", "server"), "--allow-shared-credentials"),
+        # no tokens to act with
+        (("--cloud-credentials", "caller"), "needs --auth keystone"),
+    ],
+)
+def test_serve_refuses_credentials_that_would_be_shared_or_missing(
+    options: tuple[str, ...], refusal: str, clouds_yaml: Path, tmp_path: Path
+) -> None:
+    from click.testing import CliRunner
+
+    from stoker.cli.main import cli
+
+    args = ["--db", str(tmp_path / "s.db"), "serve", *options, "--os-cloud", "sandbox"]
+    env = {"OS_CLIENT_CONFIG_FILE": str(clouds_yaml), "OS_AUTH_URL": "http://127.0.0.1:9/v3"}
+    result = CliRunner().invoke(cli, args, env=env)
+    assert result.exit_code == 2, result.output
+    assert refusal in result.output
