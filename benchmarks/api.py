@@ -117,6 +117,8 @@ def measure(db: str, stacks: int, concurrent: int) -> dict[str, str]:
             str(port),
             "--max-stacks-per-project",
             str(stacks + concurrent),
+            "--log-level",  # no access log: the figures stay those of serving alone
+            "warning",
         ],
         env={**os.environ, "STOKER_DB_URL": db},
     )

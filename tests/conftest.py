@@ -81,6 +81,23 @@ class PgServer:
 
 
 @pytest.fixture(scope="session", autouse=True)
+def user_data_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's data directory (platformdirs: ``$XDG_DATA_HOME``) in a temporary one for
+    the session, so no test (nor a process it starts) writes a database or a key file in
+    the real one, even one that unsets the key file's variable."""
+    path = tmp_path_factory.mktemp("xdg-data")
+    saved = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(path)
+    try:
+        yield path
+    finally:
+        if saved is None:
+            os.environ.pop("XDG_DATA_HOME", None)
+        else:
+            os.environ["XDG_DATA_HOME"] = saved
+
+
+@pytest.fixture(scope="session", autouse=True)
 def secret_key_file(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One key file for the session's databases, so no test (nor a `stoker` process it
     starts, which inherits the environment) makes one in the user's data directory.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -65,10 +66,15 @@ def test_idle_connections_outlive_the_clients_poll_period(
     """python-heatclient's `--wait` polls every 5 s on a pooled connection: a server that
     closes idle connections at 5 s (uvicorn's default) races it, and the client fails with
     "Remote end closed connection without response" (seen in CI)."""
-    import uvicorn
+    from stoker.cli import listening
 
     seen: dict[str, object] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: seen.update(kwargs))
+
+    def record(listener: socket.socket, config: object) -> None:
+        listener.close()
+        seen["timeout_keep_alive"] = getattr(config, "timeout_keep_alive", None)
+
+    monkeypatch.setattr(listening, "serve_on", record)
     result = CliRunner().invoke(cli, ["--db", str(tmp_path / "s.db"), "serve", "--port", "0"])
     assert result.exit_code == 0, result.output
     keep_alive = seen["timeout_keep_alive"]

@@ -110,17 +110,32 @@ def test_resolve_example():
     assert data["parameters"]["backends"] == "10.0.0.11,10.0.0.12"
     assert SECRET not in result.output
     names = [r["name"] for r in data["resources"]]
-    assert names == ["admin_password", "config", "site"]
+    assert names == ["admin_password", "config", "database", "site"]
     assert data["disabled_resources"] == ["banner"]
     site = next(r for r in data["resources"] if r["name"] == "site")
     assert site["properties"]["value"]["url"] == "http://shop.example.com:8443/"
     assert site["properties"]["value"]["banner"] is None
-    assert site["properties"]["value"]["database_dsn"] == "<sensitive>"
+    database = next(r for r in data["resources"] if r["name"] == "database")
+    assert database["properties"]["value"] == "<sensitive>"
     config = next(r for r in data["resources"] if r["name"] == "config")
     assert config["properties"]["config"]["str_replace"]["params"]["$ADMIN"] == {
         "get_attr": ["admin_password", "value"]
     }
     assert data["outputs"]["url"] == {"get_attr": ["site", "value", "url"]}
+
+
+def test_the_demo_shows_the_sites_url(tmp_path: Path) -> None:
+    """What scripts/demo.sh shows last: the site's URL in clear (it is not built from the
+    hidden password, which stays masked in its own resource)."""
+    db = str(tmp_path / "demo.db")
+    created = run("--db", db, "stack", "create", "demo", "-t", EXAMPLE, "-e", EXAMPLE_ENV)
+    assert created.exit_code == 0, created.output
+    shown = run("--db", db, "stack", "output", "show", "demo", "--all")
+    assert shown.exit_code == 0, shown.output
+    assert "http://shop.example.com:8443/" in shown.stdout
+    assert "<sensitive>" not in shown.stdout and SECRET not in shown.output
+    database = run("--db", db, "stack", "resource", "show", "demo", "database", "-f", "json")
+    assert SECRET not in database.stdout
 
 
 def test_resolve_requires_every_parameter():

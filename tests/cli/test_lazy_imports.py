@@ -124,9 +124,10 @@ def test_a_stack_without_hidden_values_imports_no_pathlib(tmp_path: Path) -> Non
         "heat_template_version: wallaby\nresources:\n  a: {type: OS::Heat::None}\n"
         "  b: {type: OS::Heat::None, depends_on: a}\n"
     )
-    env = {"STOKER_DB_URL": url, "PATH": ""}  # the key file beside the database
+    key = tmp_path / "secret.key"
+    env = {"STOKER_DB_URL": url, "PATH": "", KEY_FILE_ENV: str(key)}
     modules_loaded("stack", "list", env=env)  # the database and its key file made
-    assert (tmp_path / "plain.db.key").exists()
+    assert key.exists()
     for command in (
         ["stack", "create", "s1", "-t", str(template)],
         ["stack", "delete", "s1", "--yes"],

@@ -75,6 +75,7 @@ def test_list_show_outputs_resources_events(stoker, demo):
     assert {r["resource_name"]: r["resource_status"] for r in resources} == {
         "admin_password": "CREATE_COMPLETE",
         "config": "CREATE_COMPLETE",
+        "database": "CREATE_COMPLETE",
         "site": "CREATE_COMPLETE",
     }
     password = json.loads(stoker("resource", "show", "demo", "admin_password", "-f", "json").stdout)
@@ -129,6 +130,10 @@ def test_failed_create_exits_1_and_rollback_is_opt_in(stoker, tmp_path):
         "stack_status",
     )
     assert rolled.exit_code == 1 and rolled.stdout.strip() == "ROLLBACK_COMPLETE"
+    assert rolled.stderr.strip().splitlines()[-1] == (
+        "error: g: create failed: bad: ResourceFailure: resources.bad: Test Resource "
+        "failed bad; rolled back (ROLLBACK_COMPLETE)"
+    )
 
 
 def test_delete_needs_confirmation_then_frees_the_name(stoker, demo):

@@ -200,6 +200,12 @@ def test_failure_exits_1_and_rollback_restores(stoker, demo, files):
     assert failed.exit_code == 1
     data = json.loads(failed.stdout)
     assert data["stack_status"] == "ROLLBACK_COMPLETE"
+    # Heat's status reason; the error line names the cause, as Heat's events tell it
+    assert data["stack_status_reason"] == "Stack ROLLBACK completed successfully"
+    assert failed.stderr.strip().splitlines()[-1] == (
+        "error: demo: update failed: t: ResourceFailure: resources.t: Test Resource failed "
+        "t; rolled back (ROLLBACK_COMPLETE)"
+    )
     assert output(stoker) == before
     names = sorted(
         r["resource_name"]

@@ -230,7 +230,7 @@ def test_rotating_the_key_keeps_snapshots_readable(tmp_path, monkeypatch):
     from stoker.store import open_store
     from stoker.store.secrets import KEY_ENV, KEY_FILE_ENV
 
-    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
+    monkeypatch.setenv(KEY_FILE_ENV, str(tmp_path / "own.key"))  # rotated: not the session's
     monkeypatch.delenv(KEY_ENV, raising=False)
     url = f"sqlite:///{tmp_path / 'stoker.db'}"
     template = """

@@ -25,6 +25,8 @@ SEED = Path(__file__).resolve().parents[2].parent / "shared" / "seeds" / "001_70
 #: rules whose failing and passing cases are tests of their own
 TESTED_ELSEWHERE = {
     "E0100": "test_lint_runner.py::test_a_crashing_rule_becomes_one_internal_error",
+    "I0102": "test_lint_stack_package.py::"
+    "test_blueprints_in_a_directory_are_recognised_by_their_content",
 }
 
 

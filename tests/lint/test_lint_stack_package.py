@@ -132,8 +132,26 @@ def test_a_blueprint_package_is_not_misread_as_a_template(tmp_path: Path) -> Non
     blueprint = "name: shop\ncomponents:\n  web:\n    type: tomcat\n"
     archive = make_zip_file(tmp_path / "pkg.zip", {"blueprint.yaml": blueprint})
     report = lint([str(archive)])
-    assert report.findings == []
+    assert [(f.code, f.severity.value) for f in report.findings] == [("I0102", "info")]
     assert _kinds(report) == {"blueprint.yaml": "skipped"}
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_blueprints_in_a_directory_are_recognised_by_their_content(tmp_path: Path) -> None:
+    """`stoker lint examples/` lints the project's own blueprints as blueprints (an info
+    line each), never as templates without a version (E1001)."""
+    (tmp_path / "shop.yaml").write_text("name: shop\ncomponents:\n  web:\n    type: tomcat\n")
+    (tmp_path / "list.json").write_text('{"components": [{"type": "tomcat"}]}')
+    (tmp_path / "t.yaml").write_text("resources: {}\n")  # still a template lacking a version
+    report = lint([str(tmp_path)])
+    found = sorted((Path(f.span.file).name, f.code) for f in report.findings if f.span)
+    assert found == [("list.json", "I0102"), ("shop.yaml", "I0102"), ("t.yaml", "E1001")]
+    result = CliRunner().invoke(cli, ["lint", str(EXAMPLES)])
+    assert result.exit_code == 0, result.output
+    assert "E1001" not in result.output
+    assert "examples/blueprints/2-war-jetty.map.yaml:1:1: I0102 info: a blueprint" in result.output
 
 
 def test_the_onap_profile_still_reads_a_vnf_package(tmp_path: Path) -> None:

@@ -140,7 +140,7 @@ def test_a_sqlite_database_with_stacks_upgrades_from_an_older_schema(tmp_path) -
         plain.dispose()
     with open_store(url) as store:  # upgrades to head
         (stack,) = store.list_stacks("default")
-        assert len(store.resources(stack.id)) == 3
+        assert len(store.resources(stack.id)) == 4
     assert _differences(url) == []
 
 

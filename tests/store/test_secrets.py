@@ -151,32 +151,114 @@ def test_the_group_commit_seals_what_it_writes(store: SqlStore) -> None:
     assert [e.reason for e in store.events(hidden.id)] == [SECRET]
 
 
-def test_a_new_sqlite_database_and_its_key_are_private(tmp_path, monkeypatch) -> None:
+@pytest.fixture
+def default_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No key chosen (neither variable set), the user's data directory in ``tmp_path``:
+    the default key file's path, not made yet."""
     monkeypatch.delenv(KEY_FILE_ENV, raising=False)
     monkeypatch.delenv(KEY_ENV, raising=False)
     monkeypatch.delenv("STOKER_DB_URL", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "new" / "deeper"))
+    return tmp_path / "new" / "deeper" / "stoker" / "secret.key"
+
+
+def test_a_new_sqlite_database_and_its_key_are_private(tmp_path, default_key) -> None:
     path = tmp_path / "new" / "deeper" / "stoker" / "stoker.db"
     with open_store() as store:  # the default data directory, made on first use
         store.create_stack(f.stack(), [], [])
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
-    key = Path(f"{path}.key")
-    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    assert stat.S_IMODE(default_key.stat().st_mode) == 0o600
+    assert not Path(f"{path}.key").exists()
     for extra in path.parent.glob("stoker.db-*"):  # WAL and shared memory, if still there
         assert stat.S_IMODE(extra.stat().st_mode) & 0o077 == 0
 
 
-def test_a_missing_or_wrong_key_is_a_clear_error(tmp_path, monkeypatch) -> None:
-    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_no_key_file_is_made_beside_a_database_given_by_path(tmp_path, default_key) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    url = f"sqlite:///{work / 'stacks.db'}"
+    with open_store(url) as store:
+        create_hidden_stack(store, tmp_path)
+    assert sorted(p.name for p in work.iterdir() if not p.name.startswith("stacks.db-")) == [
+        "stacks.db"
+    ]
+    assert stat.S_IMODE(default_key.stat().st_mode) == 0o600
+    assert stat.S_IMODE(default_key.parent.stat().st_mode) == 0o700
+    # one key for every database: a second one opens with the same file
+    with open_store(f"sqlite:///{work / 'other.db'}") as store:
+        create_hidden_stack(store, tmp_path)
+    assert sorted(p.name for p in work.iterdir() if p.name.endswith(".key")) == []
+
+
+def test_key_file_option_and_variable_choose_the_key(tmp_path, default_key, monkeypatch) -> None:
+    url = f"sqlite:///{tmp_path / 'stacks.db'}"
+    chosen = tmp_path / "keys" / "mine.key"
+    result = CliRunner().invoke(cli, ["--db", url, "--key-file", str(chosen), "stack", "list"])
+    assert result.exit_code == 0, result.output
+    monkeypatch.setenv(KEY_FILE_ENV, str(chosen))  # what --key-file handed on
+    assert stat.S_IMODE(chosen.stat().st_mode) == 0o600 and not default_key.exists()
+    with open_store(url) as store:
+        create_hidden_stack(store, tmp_path)
+    monkeypatch.delenv(KEY_FILE_ENV)
+    with pytest.raises(SecretKeyError, match=r"does not exist"):
+        open_store(url)  # the default key (missing) is not this database's
+    monkeypatch.setenv(KEY_FILE_ENV, str(chosen))
+    with open_store(url) as store:
+        assert store.get_stack("h", "default").parameters == {"pw": SECRET}
+
+
+def test_cli_key_file_variable_name_is_the_stores() -> None:
+    from stoker.cli import group
+
+    assert group.KEY_FILE_ENV == KEY_FILE_ENV
+
+
+def test_a_key_beside_a_database_from_earlier_versions_is_named(
+    tmp_path, default_key, monkeypatch
+) -> None:
+    """A database keyed by ``<database>.key`` (what earlier versions made) is refused with
+    the two ways to go on, each of which then works."""
+    url = f"sqlite:///{tmp_path / 'stacks.db'}"
+    legacy = tmp_path / "stacks.db.key"
+    monkeypatch.setenv(KEY_FILE_ENV, str(legacy))
+    with open_store(url) as store:
+        create_hidden_stack(store, tmp_path)
+    monkeypatch.delenv(KEY_FILE_ENV)
+    with pytest.raises(SecretKeyError) as caught:
+        open_store(url)
+    message = str(caught.value)
+    assert f"--key-file {legacy}" in message
+    assert f"mv {legacy} {default_key}" in message
+    assert not default_key.exists()  # nothing was made while refusing
+    result = CliRunner().invoke(cli, ["--db", url, "--key-file", str(legacy), "stack", "list"])
+    assert result.exit_code == 0, result.output
+    monkeypatch.delenv(KEY_FILE_ENV)  # set by the option above, in this process
+    default_key.parent.mkdir(parents=True)
+    legacy.rename(default_key)
+    with open_store(url) as store:
+        assert store.get_stack("h", "default").parameters == {"pw": SECRET}
+    # another database's default key exists now: only --key-file is offered
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    other_key = tmp_path / "other.db.key"
+    monkeypatch.setenv(KEY_FILE_ENV, str(other_key))
+    with open_store(other) as store:
+        create_hidden_stack(store, tmp_path)
+    monkeypatch.delenv(KEY_FILE_ENV)
+    with pytest.raises(SecretKeyError, match="--key-file") as caught:
+        open_store(other)
+    assert "mv " not in str(caught.value)
+
+
+def test_a_missing_or_wrong_key_is_a_clear_error(tmp_path, default_key, monkeypatch) -> None:
     url = f"sqlite:///{tmp_path / 'stoker.db'}"
     with open_store(url) as store:
         create_hidden_stack(store, tmp_path)
-    key = tmp_path / "stoker.db.key"
+    key = default_key
     saved = key.read_bytes()
     key.unlink()
-    with pytest.raises(SecretKeyError, match="stoker.db.key does not exist"):
+    with pytest.raises(SecretKeyError, match="secret.key does not exist"):
         open_store(url)
     assert not key.exists()  # no new key was made for a database that has one
     monkeypatch.setenv(KEY_ENV, "not a key")
@@ -190,14 +272,12 @@ def test_a_missing_or_wrong_key_is_a_clear_error(tmp_path, monkeypatch) -> None:
         assert store.get_stack("h", "default").parameters == {"pw": SECRET}
 
 
-def test_rotate_key_reencrypts_and_retires_the_old_key(tmp_path, monkeypatch) -> None:
-    monkeypatch.delenv(KEY_FILE_ENV, raising=False)
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_rotate_key_reencrypts_and_retires_the_old_key(tmp_path, default_key, monkeypatch) -> None:
     url = f"sqlite:///{tmp_path / 'stoker.db'}"
     with open_store(url) as store:
         stack_id = create_hidden_stack(store, tmp_path)
         before = raw_text(store)
-    key = tmp_path / "stoker.db.key"
+    key = default_key
     old = key.read_bytes().strip()
     result = CliRunner().invoke(cli, ["--db", url, "db", "rotate-key"])
     assert result.exit_code == 0, result.output

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from stoker.cli import clouds
 from stoker.cli.options import environments_option
 from stoker.cli.output import output_format, report
 from stoker.errors import Rejected
@@ -73,12 +74,9 @@ library_option = click.option(
     "library; repeat it, later ones win over earlier ones for the same implementation "
     "name (for a blueprint only).",
 )
-os_cloud_option = click.option(
-    "--os-cloud",
-    envvar="OS_CLOUD",
-    metavar="NAME",
-    help="The cloud that answers minRam/os/...: an entry of clouds.yaml (default: "
-    "$OS_CLOUD; without either, the OS_* variables describe the cloud).",
+os_cloud_option = clouds.os_cloud_option(
+    "The cloud that answers minRam/os/...: an entry of clouds.yaml (default: "
+    "$OS_CLOUD; without either, the OS_* variables describe the cloud)."
 )
 
 

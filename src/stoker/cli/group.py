@@ -5,6 +5,7 @@ one path every error takes (see `stoker.cli.main`, whose entry point runs it).
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -13,6 +14,10 @@ import click
 from stoker import __version__
 from stoker.cli.main import COMMANDS
 from stoker.errors import StokerError, exit_status
+
+#: `stoker.store.secrets.KEY_FILE_ENV` (a test checks they agree): the variable the store
+#: reads the key file's name from; not imported, as ``stoker --help`` opens no store
+KEY_FILE_ENV = "STOKER_SECRET_KEY_FILE"
 
 
 def _short(text: str, limit: int) -> str:
@@ -112,7 +117,19 @@ def _usage_error(error: click.ClickException) -> None:
     help="The project stacks belong to: OS::project_id, stack ARNs and stack-name "
     "uniqueness use it. Also $STOKER_PROJECT.",
 )
+@click.option(
+    "--key-file",
+    envvar=KEY_FILE_ENV,
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="The key file that encrypts hidden values at rest (default: secret.key in the "
+    "user's data directory, made 0600 on first use). Also $STOKER_SECRET_KEY_FILE.",
+)
 @click.pass_context
-def cli(ctx: click.Context, db: str | None, project: str) -> None:
+def cli(ctx: click.Context, db: str | None, project: str, key_file: str | None) -> None:
     """stoker: run and check OpenStack Heat templates anywhere."""
+    if key_file:
+        # handed on as the variable the store reads, so the processes a command starts
+        # (`stoker serve`'s workers) use the same key
+        os.environ[KEY_FILE_ENV] = os.path.abspath(key_file)
     ctx.obj = {"db": db, "project": project}

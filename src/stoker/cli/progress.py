@@ -28,6 +28,7 @@ from itertools import islice
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from stoker.cli.detach import started_callback
 from stoker.engine.state import Action, EventRecord, Status
 
 if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need none of it
@@ -106,6 +107,8 @@ class Progress:
         self._second: datetime | None = None  # the second `_stamp` was written for
         self._next: datetime | None = None  # the second after it
         self._stamp = ""
+        # a --no-wait child's word to its parent, on the top stack's start (`detach`)
+        self.on_start = started_callback()
 
     @property
     def console(self) -> Console:
@@ -158,6 +161,10 @@ class Progress:
                 self.running.pop(key, None)
         elif self.paths.get(stack_id) == "":
             self.stack_line = f"{event.action.value}_{status.value}: {event.reason}"
+            if status is Status.IN_PROGRESS and self.on_start is not None:
+                said = self.on_start
+                self.on_start = None
+                said(event)
         if self._live is not None:
             self._redraw()
         else:

@@ -5,13 +5,11 @@ Starlette and uvicorn are imported only when ``serve`` runs (``stoker --help`` s
 
 from __future__ import annotations
 
-import contextlib
-import socket
 from pathlib import Path
 
 import click
 
-from stoker.errors import UsageError
+from stoker.cli.listening import listen, serve_on
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8788
@@ -79,21 +77,8 @@ def serve(
     faults = load_faults(faults_file) if faults_file is not None else None
     config = SandboxConfig(build_delay=build_delay, password=password, faults=faults)
     app = create_app(db_url or default_url(), config)
-    # bound here, so the port in use is known (``--port 0`` picks a free one) and a port
-    # that is taken is one clear error before anything is served
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP named, so asyncio turns Nagle off on each connection (it does only for
-    # sockets that say they are TCP): else a kept-alive request waits 40 ms for an ACK
-    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-    except OSError as error:
-        listener.close()
-        raise UsageError(f"cannot listen on {host}:{port}: {error.strerror}") from None
-    bound = listener.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
-    click.echo(f"stoker sandbox: http://{shown}:{bound}/identity/v3 (Ctrl-C stops it)", err=True)
+    listener, base = listen(host, port)
+    click.echo(f"stoker sandbox: {base}/identity/v3 (Ctrl-C stops it)", err=True)
     server_config = uvicorn.Config(
         app,
         access_log=access_log,
@@ -101,8 +86,7 @@ def serve(
         lifespan="off",
         timeout_keep_alive=KEEP_ALIVE,
     )
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn stopped, then passed Ctrl-C on
-        uvicorn.Server(server_config).run(sockets=[listener])
+    serve_on(listener, server_config)
 
 
 @sandbox.command("clouds-yaml")

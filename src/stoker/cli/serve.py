@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from stoker.cli.listening import log_level_option
 from stoker.cli.options import engine_options
 from stoker.errors import UsageError
 
@@ -113,6 +114,7 @@ KEEP_ALIVE = 75
     help="Server processes; they share the work through the database's leases.",
 )
 @engine_options("lease_seconds", "max_resources_per_stack", "max_stacks_per_project")
+@log_level_option
 @click.pass_obj
 def serve(
     obj: dict[str, object],
@@ -135,14 +137,20 @@ def serve(
     lease_seconds: float,
     max_resources_per_stack: int,
     max_stacks_per_project: int,
+    log_level: str,
 ) -> None:
-    """Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id})."""
+    """Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id}).
+
+    Prints a start line (the URL, the auth mode, the store, the workers) and, at --log-level
+    info, a line per request, as heat-api does.
+    """
     import os
 
     import uvicorn
 
+    from stoker.cli import listening
     from stoker.engine.heap import long_running_process
-    from stoker.store.urls import database_url
+    from stoker.store.urls import database_url, plain_sqlite_file, redacted
 
     long_running_process()  # a server: the collector must see what operations leave
 
@@ -196,15 +204,24 @@ def serve(
     os.environ["STOKER_SERVE_MAX_STACKS"] = str(max_stacks_per_project)
     _migrate(url)
     os.environ["STOKER_SERVE_MIGRATED"] = "1"
-    uvicorn.run(
+    listener, base = listening.listen(host, port)
+    plural = "s" if workers != 1 else ""
+    # a plain SQLite URL holds no password, and is shown without importing SQLAlchemy
+    store = url if plain_sqlite_file(url) is not None else redacted(url)
+    click.echo(
+        f"stoker serve: {base}/v1/{{project_id}} (auth {auth}, store {store}, "
+        f"{workers} worker{plural}; Ctrl-C stops it)",
+        err=True,
+    )
+    config = uvicorn.Config(
         "stoker.api.server:app",
         factory=True,
-        host=host,
-        port=port,
         workers=workers,
-        log_level="warning",
+        log_level=log_level,
+        access_log=True,
         timeout_keep_alive=KEEP_ALIVE,
     )
+    listening.serve_on(listener, config)
 
 
 def _keystone(

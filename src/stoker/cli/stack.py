@@ -57,37 +57,99 @@ show_secrets_option = click.option(
 
 
 class Session:
-    """What every stack command needs: the store, the engine settings, the registry."""
+    """What every stack command needs: the store, the engine settings, the registry, and
+    the cloud.
+
+    The cloud, in order: ``--os-cloud`` (before or after the subcommand) or ``OS_CLOUD``;
+    the cloud the stack was created in (`StackRecord.cloud`, once a command has found the
+    stack it works on, `get_stack`); the ``OS_*`` variables. Once opened, the cloud also
+    checks custom constraints and answers ``Fn::GetAZs`` (`stoker.cli.clouds`) for the
+    rest of the command (``context``)."""
 
     def __init__(
-        self, db: str | None, settings: EngineSettings, os_cloud: str | None = None
+        self,
+        db: str | None,
+        settings: EngineSettings,
+        os_cloud: str | None = None,
+        context: click.Context | None = None,
     ) -> None:
         self.url = database_url(db)
         self.settings = settings
         self._store: Store | None = None
         self._registry: ResourceTypeRegistry | None = None
         self._os_cloud = os_cloud
+        self._stored_cloud: str | None = None
         self._cloud: Cloud | None = None
+        self._context = context
 
     @property
     def os_cloud(self) -> str | None:
-        """The cloud named by ``--os-cloud`` or ``OS_CLOUD`` (None: the OS_* variables)."""
-        return self._os_cloud
+        """The cloud named by ``--os-cloud`` or ``OS_CLOUD``, else the one the stack was
+        created in (None: the OS_* variables, if any)."""
+        return self._os_cloud or self._stored_cloud
+
+    def choose(self, name: str) -> None:
+        """``--os-cloud NAME`` given after the subcommand: it wins over the group's."""
+        if self._cloud is None:
+            self._os_cloud = name
+
+    @property
+    def cloud_name(self) -> str | None:
+        """The clouds.yaml entry in use, to keep with a new stack (None: no cloud, or the
+        OS_* variables, which have no name)."""
+        cloud = self.cloud
+        return cloud.choice.name if cloud is not None else None
 
     @property
     def cloud(self) -> Cloud | None:
-        """The chosen cloud (``--os-cloud``, ``OS_CLOUD``, ``OS_*``), opened on first use."""
+        """The chosen cloud, opened on first use."""
         if self._cloud is None:
             with collector_paused():
                 from stoker.cloud.choice import choose_cloud
 
-            choice = choose_cloud(self._os_cloud)
+            choice = choose_cloud(self.os_cloud)
             if choice is not None:
                 with collector_paused():
                     from stoker.cloud import Cloud
 
                 self._cloud = Cloud(choice, workers=max(8, self.settings.concurrency))
+                if self._context is not None:
+                    from stoker.cli.clouds import check_against
+
+                    check_against(self._context, self._cloud)
         return self._cloud
+
+    def get_stack(self, name: str) -> StackRecord | None:
+        """The stack ``name`` (or id) of the session's project; the cloud it was created
+        in becomes the session's unless one is chosen."""
+        record = self.store.get_stack(name, self.settings.project)
+        if record is not None and record.cloud and self._cloud is None:
+            self._stored_cloud = record.cloud
+        return record
+
+    def refuse_without_cloud(self, record: StackRecord, doing: str) -> None:
+        """Refuse ``doing`` (before anything is done) when the stack, or a stack nested in
+        it, has resources of the OpenStack types and no cloud is chosen: as create refuses
+        them, saying how to choose one."""
+        if self.cloud is not None:
+            return
+        from stoker.cloud.choice import HOW_TO_CHOOSE
+        from stoker.resolution import cloud_type_names
+
+        kinds = cloud_type_names()
+        found: list[str] = []
+        stacks = [record]
+        while stacks:
+            current = stacks.pop()
+            resources = self.store.resources(current.id)
+            found.extend(f"{r.name} ({r.type})" for r in resources if r.type in kinds)
+            stacks.extend(views.child_stacks(self.store, self.settings.project, resources))
+        if found:
+            shown = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
+            raise Rejected(
+                f"{record.name}: not {doing}: its resources {shown} are in an OpenStack "
+                f"cloud and none is chosen: {HOW_TO_CHOOSE}"
+            )
 
     def close(self) -> None:
         """Close the store if it was opened (its connections, a SQLite file's WAL)."""
@@ -204,18 +266,10 @@ def stack(
         max_nested_depth=max_nested_depth,
         lease_seconds=lease_seconds,
     )
-    session = ctx.obj = Session(db, settings, os_cloud)
+    session = ctx.obj = Session(db, settings, os_cloud, ctx)
     # closed with the command, not whenever the garbage collector frees the session: a
     # SQLite file is left without its -wal and -shm files as soon as the command ends
     ctx.call_on_close(session.close)
-    if session.cloud is not None:  # the cloud's custom constraints are checked against it
-        from stoker.cloud.constraints import CloudNames, cloud_constraints
-        from stoker.definition.context import zones_from
-        from stoker.parameters import cloud_checks
-
-        names = CloudNames(session.cloud)
-        ctx.with_resource(cloud_checks(cloud_constraints(session.cloud, names)))
-        ctx.with_resource(zones_from(names.zones))  # Fn::GetAZs asks Nova
 
 
 # ---------------------------------------------------------------------------- create
@@ -340,14 +394,13 @@ def create(
         disable_rollback=not enable_rollback,
         tags=tag_list,
         template_file=recorded,
+        cloud=session.cloud_name,
     )
     with progress:
         record = asyncio.run(engine.create(request))
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
-        raise OperationFailed(
-            f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
-        )
+        raise OperationFailed(views.failure_line(session.store, record))
 
 
 def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:
@@ -386,7 +439,7 @@ def show_stack(
 
 
 def find_stack(session: Session, name: str) -> StackRecord:
-    record = session.store.get_stack(name, session.settings.project)
+    record = session.get_stack(name)
     if record is None:
         raise StackNotFound(f"The Stack ({name}) could not be found.")
     return record
@@ -445,6 +498,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
     from stoker.cli.progress import Progress
 
     record = find_stack(session, name)
+    session.refuse_without_cloud(record, "deleted")
     if not yes:
         if not sys.stdin.isatty():
             raise click.UsageError("refusing to delete without confirmation; pass --yes")
@@ -543,3 +597,78 @@ _register_update()
 # snapshots, resource mark-unhealthy), register themselves on the group above.
 from stoker.cli import stack_actions as _stack_actions  # noqa: E402, F401
 from stoker.cli import stack_records as _stack_records  # noqa: E402, F401
+
+# ---------------------------------------------------------------------------- shared options
+#: the commands that run an operation (``openstack stack ... --wait`` has them)
+OPERATIONS = frozenset(
+    {"create", "update", "delete", "recover", "check", "suspend", "resume", "cancel", "adopt"}
+)
+
+
+def _cloud_after_subcommand(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+    """``--os-cloud`` given after the subcommand: the session's cloud (it wins over the
+    group's; ``$OS_CLOUD`` alone is the group's default already). Then the cloud is opened,
+    so custom constraints are checked against it while the template loads."""
+    session = ctx.find_object(Session)
+    if session is None:
+        return
+    if value and ctx.get_parameter_source("os_cloud") is click.core.ParameterSource.COMMANDLINE:
+        session.choose(value)
+    _ = session.cloud
+
+
+def _wait(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
+    """``--wait`` (what ``openstack stack`` users type): stoker always waits, a no-op.
+    ``--no-wait``: start the operation in a detached process and return once it is under
+    way (`stoker.cli.detach`)."""
+    if value is not False:
+        return
+    with collector_paused():
+        from stoker.cli import detach
+
+    if detach.is_detached_child():
+        return
+    status, line = detach.run_detached(sys.argv)
+    if line:
+        click.echo(
+            f"{line}; it continues in the background: stoker stack show, or "
+            "stack event list --follow",
+            err=True,
+        )
+    ctx.exit(status)
+
+
+def _shared_options(group: click.Group) -> None:
+    """Every stack command takes ``--os-cloud`` after its name, and every operation
+    ``--wait/--no-wait``: declared here once, added to each command of the group."""
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            _shared_options(command)
+            continue
+        command.params.append(
+            click.Option(
+                ["--os-cloud"],
+                envvar="OS_CLOUD",
+                metavar="NAME",
+                expose_value=False,
+                callback=_cloud_after_subcommand,
+                help="The cloud the OpenStack resource types use (as before the "
+                "subcommand): an entry of clouds.yaml; default $OS_CLOUD, else the cloud "
+                "the stack was created in, else the OS_* variables.",
+            )
+        )
+        if command.name in OPERATIONS and group is stack:
+            command.params.append(
+                click.Option(
+                    ["--wait/--no-wait"],
+                    default=None,
+                    expose_value=False,
+                    callback=_wait,
+                    help="--wait: wait for the operation to end (stoker always does; "
+                    "accepted as openstack stack takes it). --no-wait: return once it has "
+                    "started, and let it run on in a detached process.",
+                )
+            )
+
+
+_shared_options(stack)

@@ -52,7 +52,7 @@ def _act(
     1) unless it ended COMPLETE."""
     from stoker.cli.progress import Progress
 
-    found = session.store.get_stack(name, session.settings.project)
+    found = session.get_stack(name)
     count = session.store.count_resources(found.id) if found is not None else 0
     progress = Progress(count, lookup=session.stack_info)
     engine = session.engine(progress)
@@ -269,7 +269,7 @@ def snapshot_create(
     from stoker.cli.progress import Progress
     from stoker.engine import snapshots
 
-    found = session.store.get_stack(name, session.settings.project)
+    found = session.get_stack(name)
     progress = Progress(
         session.store.count_resources(found.id) if found else 0, lookup=session.stack_info
     )

@@ -219,6 +219,4 @@ def update(
         record = asyncio.run(engine.update(current.id, request))
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "UPDATE" and record.status.value == "COMPLETE"):
-        raise OperationFailed(
-            f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"
-        )
+        raise OperationFailed(views.failure_line(session.store, record))

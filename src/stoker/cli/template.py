@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from stoker.cli.blueprint import library_option, os_cloud_option
+from stoker.cli.blueprint import library_option
+from stoker.cli.clouds import check_against, open_chosen, os_cloud_option
 from stoker.cli.loading import load_from_options, template_source
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
@@ -108,8 +109,16 @@ def _finish(result: LoadResult, given: str) -> StackDefinition:
     help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
 )
 @library_option
-@os_cloud_option
+@os_cloud_option(
+    "The cloud that checks custom constraints (nova.flavor, glance.image, ...) and, for a "
+    "blueprint, answers minRam/os/...: an entry of clouds.yaml (default: $OS_CLOUD; "
+    "without either, the OS_* variables describe the cloud; with none, custom "
+    "constraints are reported as not checked)."
+)
+@click.pass_context
 def validate(
+    ctx: click.Context,
+    /,
     fmt: str,
     show_nested: bool,
     max_nested_depth: int,
@@ -123,11 +132,16 @@ def validate(
     the type) and the children of groups, chains and inline stacks are validated too, as
     far as their inputs are known: the whole tree, not only the top template. A blueprint
     (or a package holding one) is compiled first, as `stack create` does, and the result
-    validated; compiling it needs a cloud for its flavors and images (--os-cloud).
+    validated; compiling it needs a cloud for its flavors and images (--os-cloud). With a
+    cloud chosen, the values of custom constraints are checked against it, as stack create
+    checks them.
     """
     from stoker.cli.blueprint import BlueprintCloud, context_lookup, looks_like_blueprint
     from stoker.definition.files import FilesMap, in_package
 
+    cloud = open_chosen(ctx, os_cloud)
+    if cloud is not None:
+        check_against(ctx, cloud)
     blueprint = None
     if looks_like_blueprint(kwargs["template_file"]):
         blueprint = BlueprintCloud(os_cloud, context_lookup(os_cloud), libraries)

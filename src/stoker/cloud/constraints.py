@@ -7,13 +7,13 @@ flavor is caught before anything is created.
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from stoker.cloud import Cloud
 from stoker.cloud.rest import remember, request, seen
+from stoker.nearest import nearest
 from stoker.parameters import CustomCheck, Shown
 
 #: constraint -> (what Heat calls the thing, service, path, key of the list)
@@ -138,11 +138,11 @@ class CloudNames:
                 return None
             text = str(value).lower()
             containing = [n for n in names if text and text in n.lower()]
-            similar = difflib.get_close_matches(str(value), names, n=3, cutoff=0.5)
-            nearest = list(dict.fromkeys([*similar, *containing]))[:3]
+            similar = nearest(str(value), names, n=3, cutoff=0.5)
+            closest = list(dict.fromkeys([*similar, *containing]))[:3]
             found = f"The {what} ({shown(value)}) could not be found"
-            if nearest:
-                return f"{found}; the nearest names: {', '.join(nearest)}"
+            if closest:
+                return f"{found}; the nearest names: {', '.join(closest)}"
             if names:
                 listed = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
                 return f"{found}; there are: {listed}"

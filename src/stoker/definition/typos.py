@@ -10,13 +10,13 @@ reported at or under that mapping.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Collection, Iterator
 from typing import Any
 
 from stoker.codes import UNKNOWN_FUNCTION
 from stoker.diagnostics import Diagnostic, Path, Severity
 from stoker.functions.base import FunctionTable
+from stoker.nearest import nearest
 from stoker.records import replace
 from stoker.template.nodes import key_span, span_of
 
@@ -55,24 +55,8 @@ def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
 def _closest(key: str, names: tuple[str, ...]) -> tuple[str, ...]:
     """The function name ``key`` is a likely typo of, if any. Most one-key mappings share a
     few keys (``{type: ...}`` in every resource, ``{get_param: ...}``), across the
-    templates of a package too: difflib is asked once per distinct key and version."""
-    if not any(_may_be_close(key, name) for name in names):
-        return ()  # what difflib would answer, without importing it
-    import difflib  # only when some name passes difflib's own quick bounds
-
-    return tuple(difflib.get_close_matches(key, names, n=1, cutoff=_CUTOFF))
-
-
-def _may_be_close(key: str, name: str) -> bool:
-    """difflib's two upper bounds on the ratio (`real_quick_ratio`: the lengths;
-    `quick_ratio`: the characters in common, counted), computed as difflib computes them:
-    `get_close_matches` drops a name that fails either, so when every name fails the
-    answer is empty, and most keys (``type``, ``port``, ``network``) fail them all."""
-    length = len(key) + len(name)
-    if 2.0 * min(len(key), len(name)) / length < _CUTOFF:
-        return False
-    common = (Counter(key) & Counter(name)).total()
-    return 2.0 * common / length >= _CUTOFF
+    templates of a package too: the answer is cached per distinct key and version."""
+    return tuple(nearest(key, names, 1, _CUTOFF))
 
 
 def _unknown_one_key_mappings_in(

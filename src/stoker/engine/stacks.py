@@ -70,6 +70,8 @@ class CreateRequest:
     disable_rollback: bool = True
     tags: tuple[str, ...] = ()
     template_file: str | None = None
+    #: the clouds.yaml entry the stack's cloud resources are made in (kept with it)
+    cloud: str | None = None
 
 
 def validate_stack_name(name: str) -> str | None:
@@ -206,6 +208,7 @@ class StackEngine:
                 timeout_mins=request.timeout_mins,
                 disable_rollback=request.disable_rollback,
                 template_file=request.template_file,
+                cloud=request.cloud,
             )
             context = request.definition.context
             if context is not None:  # the pseudo-parameters are known from here on

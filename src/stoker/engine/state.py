@@ -78,6 +78,9 @@ class StackRecord:
     timeout_mins: int | None = None
     disable_rollback: bool = True
     template_file: str | None = None  # where the template was read from, for messages
+    #: the clouds.yaml entry the stack was created in (None: no cloud chosen by name), so
+    #: later commands on it need no --os-cloud
+    cloud: str | None = None
 
 
 @record

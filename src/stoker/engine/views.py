@@ -299,6 +299,65 @@ def event_row(event: EventRecord) -> dict[str, Any]:
     }
 
 
+def failure_line(store: Store, record: StackRecord) -> str:
+    """One line for an operation that did not end as asked: the stack's state and reason,
+    and, after a rollback, what failed first, from the events as Heat's chain tells it
+    (the first failed resource, else the stack's own failure): ``s1: update failed: t:
+    ResourceFailure: resources.t: Test Resource failed bad; rolled back
+    (ROLLBACK_COMPLETE)``. Heat itself records only "Stack ROLLBACK completed
+    successfully" as the stack's status reason (checked against Heat 24.1.2)."""
+    state = f"{record.action.value}_{record.status.value}"
+    if record.action is not Action.ROLLBACK:
+        return f"{record.name}: {state}: {record.status_reason}"
+    if record.status is Status.COMPLETE:
+        outcome = f"rolled back ({state})"
+    else:
+        outcome = f"the rollback did not complete ({state}: {record.status_reason})"
+    cause = _failure_before_rollback(store, record)
+    if cause is None:
+        return f"{record.name}: {outcome}"
+    action, reason = cause
+    return f"{record.name}: {action.value.lower()} failed: {reason}; {outcome}"
+
+
+def _failure_before_rollback(store: Store, record: StackRecord) -> tuple[Action, str] | None:
+    """What failed in the operation that rolled back: its first failed resource (named),
+    else the stack's own failed event; looked for between the event that started the
+    operation and the one that started the rollback."""
+
+    def own(event: EventRecord) -> bool:
+        return event.physical_id == record.id and event.resource_name == record.name
+
+    events = store.events(record.id)
+    end = next(
+        (
+            index
+            for index in range(len(events) - 1, -1, -1)
+            if own(events[index])
+            and events[index].action is Action.ROLLBACK
+            and events[index].status is Status.IN_PROGRESS
+        ),
+        len(events),
+    )
+    first: EventRecord | None = None
+    stack_failure: EventRecord | None = None
+    action: Action | None = None  # the operation's (a resource an update adds is created)
+    for event in reversed(events[:end]):
+        if own(event):
+            if event.status is Status.IN_PROGRESS:
+                action = event.action  # the operation's start
+                break
+            if event.status is Status.FAILED and stack_failure is None:
+                stack_failure = event
+        elif event.status is Status.FAILED:
+            first = event
+    if first is not None:
+        return action or first.action, f"{first.resource_name}: {first.reason}"
+    if stack_failure is not None:
+        return stack_failure.action, stack_failure.reason
+    return None
+
+
 def stack_events(store: Store, project: str, stack: StackRecord, depth: int) -> list[EventRecord]:
     """The events of ``stack`` (oldest first), with its nested stacks' down to ``depth``."""
     events = list(store.events(stack.id))

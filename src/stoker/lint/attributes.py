@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.functions.base import Function
-from stoker.lint.catalog import dynamic_attributes
+from stoker.lint.catalog import dynamic_attributes, lint_catalog
 from stoker.lint.codes import PROVIDER_OUTPUT, UNKNOWN_TYPE
+from stoker.nearest import did_you_mean
 from stoker.template.nodes import locate, value_span
 
 if TYPE_CHECKING:
@@ -93,6 +94,15 @@ def check_provider_outputs(ctx: TemplateContext) -> list[Diagnostic]:
     return found
 
 
+def _type_names() -> list[str]:
+    """The types a misspelt one may mean: Heat's (not hidden, i.e. not removed), the stock
+    environment's template types and aliases."""
+    catalog = lint_catalog()
+    shown = [name for name, entry in catalog.types.items() if not entry.support_status.hidden]
+    aliases = [name for name in catalog.aliases if not name.endswith("*")]
+    return [*shown, *catalog.stock, *aliases]
+
+
 def check_types(ctx: TemplateContext) -> list[Diagnostic]:
     """E3001: types neither the catalog, the registry nor a provider template explains."""
     template = ctx.parsed
@@ -121,7 +131,8 @@ def check_types(ctx: TemplateContext) -> list[Diagnostic]:
             Diagnostic(
                 UNKNOWN_TYPE,
                 f"The Resource Type ({resolved.final}) could not be found{via}: it is not a "
-                "Heat resource type, and no environment maps it to one",
+                "Heat resource type, and no environment maps it to one"
+                + did_you_mean(resolved.final, _type_names()),
                 type_path,
                 span,
                 Severity.ERROR,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 INTERNAL_ERROR = "E0100"  # a rule (or building a file's context) raised an exception
 PACKAGE_UNREADABLE = "E0101"  # an input package that cannot be opened
+BLUEPRINT_NOT_LINTED = "I0102"  # a blueprint found among the inputs, compiled not linted
 
 # The default profile's own checks (beyond the codes of `stoker.codes`, which validation
 # reports and the linter exposes under the same ids). House style: a severity letter, a

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from stoker.codes import PROPERTY_UNKNOWN
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
 from stoker.lint.translation import translate, translation_rules
+from stoker.nearest import did_you_mean
 from stoker.records import replace
 from stoker.resources.schema import validate_properties
 
@@ -49,10 +51,15 @@ def check_resource_properties(ctx: TemplateContext) -> list[Diagnostic]:
             type_name=resolved.final,
             is_unknown=_is_function,
         )
-        # a required property missing from a resource without a properties map: point at
-        # the resource's name
-        found.extend(
-            problem if problem.span is not None else replace(problem, span=resource.span)
-            for problem in problems
-        )
+        schema = resolved.schema.properties
+        declared = [key for key, prop in schema.items() if not prop.support_status.hidden]
+        for problem in problems:
+            # a required property missing from a resource without a properties map: point
+            # at the resource's name
+            if problem.span is None:
+                problem = replace(problem, span=resource.span)
+            if problem.code == PROPERTY_UNKNOWN and problem.path:
+                hint = did_you_mean(str(problem.path[-1]), declared)
+                problem = replace(problem, message=problem.message + hint) if hint else problem
+            found.append(problem)
     return found

@@ -18,7 +18,11 @@ from stoker.lint.rule import Profile, Rule
 from stoker.lint.rules import internal
 
 #: the linter's own machinery, in every profile
-INTERNAL_RULES: tuple[type[Rule], ...] = (internal.InternalError, internal.PackageUnreadable)
+INTERNAL_RULES: tuple[type[Rule], ...] = (
+    internal.InternalError,
+    internal.PackageUnreadable,
+    internal.BlueprintNotLinted,
+)
 
 
 def rule_classes(profiles: Iterable[Profile] | None = None) -> tuple[type[Rule], ...]:

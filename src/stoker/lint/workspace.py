@@ -4,8 +4,11 @@ A file is a template when its top level has a version key, an environment when i
 none and its top-level keys are all environment sections (or include one only an
 environment has, such as resource_registry); anything else found in a directory or zip is a
 template too (so a missing version key is reported), unless a template of the package
-reads it with get_file (then it is content) or its top level is not a mapping (data of some
-other kind, such as a JSON list). Files named on the command line are always linted.
+reads it with get_file (then it is content), its top level is not a mapping (data of some
+other kind, such as a JSON list), or it is a blueprint (`stoker.blueprint.is_blueprint`:
+``components`` and no version key), which is compiled against a cloud, not linted: it is
+listed as skipped with an info finding (I0102), never misread as a template. Other files
+named on the command line are always linted.
 Each template is paired with the environment files beside it named ``<stem>.<ext>`` or
 ``<stem>_env.<ext>`` and validated as ``stoker template validate`` would with those
 environments.
@@ -106,6 +109,8 @@ def build_package(
             context.templates.append(_parse(context, source, document, directives, True))
         elif looks_like_environment(document.data):
             _add_environment(context, source, document, directives)
+        elif _is_blueprint(document.data):
+            context.skipped.append((source, BLUEPRINT_SKIPPED))
         elif looks_like_template(document.data) or explicit:
             context.templates.append(_parse(context, source, document, directives))
         elif not isinstance(document.data, dict):
@@ -131,6 +136,16 @@ BLUEPRINT_SKIPPED = (
     "a blueprint: stack create compiles it against a cloud first; "
     "check it with stoker blueprint explain"
 )
+
+
+def _is_blueprint(data: Any) -> bool:
+    """`stoker.blueprint.is_blueprint`, its package imported only for a mapping that has
+    ``components`` at all."""
+    if not isinstance(data, dict) or "components" not in data:
+        return False
+    from stoker.blueprint import is_blueprint
+
+    return is_blueprint(data)
 
 
 def _build_stack(context: PackageContext, limits: LoadLimits) -> None:

@@ -8,94 +8,94 @@ from __future__ import annotations
 from typing import Any
 
 #: the migration the schema these statements were compiled for is at
-HEAD = '0007'
+HEAD = '0008'
 #: the models' schema (SQLite DDL) and HEAD, hashed
-DIGEST = '5f2ed1cfe0b5976a5aa209169db00fa67005fb42895660312ac0f63e8f504129'
+DIGEST = 'adf3d4547e6a93df94886a7f96e5ea99511c67a4207755a2a749029a5903a861'
 
 #: name -> (SQL, parameter names, their kinds, result column kinds, constants)
 STATEMENTS: dict[str, tuple[str, tuple[str, ...], tuple[str | None, ...], tuple[str | None, ...], dict[str, Any]]] = {
     'stack_by_id': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.id = ? AND stacks.project = ?',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.id = ? AND stacks.project = ?',
         ('stack_id', 'project'),
         (None, None),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'stack_by_name': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.name = ? AND stacks.project = ? AND stacks.deleted_at IS NULL',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.name = ? AND stacks.project = ? AND stacks.deleted_at IS NULL',
         ('name', 'project'),
         (None, None),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'list_stacks': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? AND stacks.parent_id IS NULL AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? AND stacks.parent_id IS NULL AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'list_stacks_deleted': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? AND stacks.parent_id IS NULL ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? AND stacks.parent_id IS NULL ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'list_stacks_nested': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'list_stacks_nested_deleted': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.project = ? ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'stack_summaries': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks \nWHERE stacks.project = ? AND stacks.parent_id IS NULL AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks \nWHERE stacks.project = ? AND stacks.parent_id IS NULL AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'stack_summaries_deleted': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks \nWHERE stacks.project = ? AND stacks.parent_id IS NULL ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks \nWHERE stacks.project = ? AND stacks.parent_id IS NULL ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'stack_summaries_nested': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks \nWHERE stacks.project = ? AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks \nWHERE stacks.project = ? AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'stack_summaries_nested_deleted': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks \nWHERE stacks.project = ? ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, NULL AS template, NULL AS environment, NULL AS files, NULL AS parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks \nWHERE stacks.project = ? ORDER BY stacks.created_at, stacks.id',
         ('project',),
         (None,),
-        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, None, None, None, None, 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'stacks_in_progress': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.parent_id IS NULL AND stacks.deleted_at IS NULL AND stacks.status = ? ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.parent_id IS NULL AND stacks.deleted_at IS NULL AND stacks.status = ? ORDER BY stacks.created_at, stacks.id',
         ('status_1',),
         (None,),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {'status_1': 'IN_PROGRESS'},
     ),
     'child_stacks': (
-        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.parent_id = ? AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
+        'SELECT stacks.id, stacks.name, stacks.project, stacks.action, stacks.status, stacks.status_reason, raw_templates.template, raw_templates.environment, raw_templates.files, stacks.parameters, stacks.created_at, stacks.updated_at, stacks.deleted_at, stacks.parent_id, stacks.parent_resource, stacks.tags, stacks.timeout_mins, stacks.disable_rollback, stacks.template_file, stacks.cloud \nFROM stacks JOIN raw_templates ON raw_templates.id = stacks.raw_template_id \nWHERE stacks.parent_id = ? AND stacks.deleted_at IS NULL ORDER BY stacks.created_at, stacks.id',
         ('stack_id',),
         (None,),
-        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None),
+        (None, None, None, None, None, None, 'json', 'json', 'json', 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None),
         {},
     ),
     'count_stacks': (
@@ -134,9 +134,9 @@ STATEMENTS: dict[str, tuple[str, tuple[str, ...], tuple[str | None, ...], tuple[
         {},
     ),
     'insert_stack': (
-        'INSERT INTO stacks (id, name, project, action, status, status_reason, raw_template_id, parameters, created_at, updated_at, deleted_at, parent_id, parent_resource, tags, timeout_mins, disable_rollback, template_file, lease_engine_id, lease_expires_at, lease_generation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        ('id', 'name', 'project', 'action', 'status', 'status_reason', 'raw_template_id', 'parameters', 'created_at', 'updated_at', 'deleted_at', 'parent_id', 'parent_resource', 'tags', 'timeout_mins', 'disable_rollback', 'template_file', 'lease_engine_id', 'lease_expires_at', 'lease_generation'),
-        (None, None, None, None, None, None, None, 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None, 'time', None),
+        'INSERT INTO stacks (id, name, project, action, status, status_reason, raw_template_id, parameters, created_at, updated_at, deleted_at, parent_id, parent_resource, tags, timeout_mins, disable_rollback, template_file, cloud, lease_engine_id, lease_expires_at, lease_generation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        ('id', 'name', 'project', 'action', 'status', 'status_reason', 'raw_template_id', 'parameters', 'created_at', 'updated_at', 'deleted_at', 'parent_id', 'parent_resource', 'tags', 'timeout_mins', 'disable_rollback', 'template_file', 'cloud', 'lease_engine_id', 'lease_expires_at', 'lease_generation'),
+        (None, None, None, None, None, None, None, 'json', 'time', 'time', 'time', None, None, 'json', None, 'bool', None, None, None, 'time', None),
         (),
         {},
     ),

@@ -165,6 +165,8 @@ class Stack(TableOf):
     timeout_mins = _column(Integer, nullable=True)
     disable_rollback = _column(Boolean, nullable=False)
     template_file = _text(nullable=True)
+    #: the clouds.yaml entry the stack was created in (`StackRecord.cloud`)
+    cloud = _text(nullable=True)
     lease_engine_id = _name(nullable=True)
     lease_expires_at = _time(nullable=True)
     #: the fencing token: counts every claim taken, so a write checks it still holds one

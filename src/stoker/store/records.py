@@ -47,6 +47,7 @@ STACK_INSERT_FIELDS = (
     "timeout_mins",
     "disable_rollback",
     "template_file",
+    "cloud",
     "lease_engine_id",
     "lease_expires_at",
     "lease_generation",
@@ -115,7 +116,7 @@ def _status(value: str) -> Status:
 def stack_record(row: Sequence[Any]) -> StackRecord:
     (id_, name, project, action, status, reason, template, environment, files, parameters,
      created, updated, deleted, parent_id, parent_resource, tags, timeout, no_rollback,
-     template_file) = row  # fmt: skip
+     template_file, cloud) = row  # fmt: skip
     return StackRecord(
         id=id_,
         name=name,
@@ -136,17 +137,19 @@ def stack_record(row: Sequence[Any]) -> StackRecord:
         timeout_mins=timeout,
         disable_rollback=no_rollback,
         template_file=template_file,
+        cloud=cloud,
     )
 
 
 def summary_record(row: Sequence[Any]) -> StackRecord:
     """A ``stack_summaries`` row as a record with an empty definition."""
     (id_, name, project, action, status, reason, _, _, _, _, created, updated, deleted,
-     parent_id, parent_resource, tags, timeout, no_rollback, template_file) = row  # fmt: skip
+     parent_id, parent_resource, tags, timeout, no_rollback, template_file,
+     cloud) = row  # fmt: skip
     return StackRecord(
         id_, name, project, Action(action), Status(status), reason, {}, {}, {}, {},
         created, updated, deleted, parent_id, parent_resource, tuple(tags), timeout,
-        no_rollback, template_file,
+        no_rollback, template_file, cloud,
     )  # fmt: skip
 
 
@@ -181,6 +184,7 @@ def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:
         "timeout_mins": stack.timeout_mins,
         "disable_rollback": stack.disable_rollback,
         "template_file": stack.template_file,
+        "cloud": stack.cloud,
         "lease_engine_id": None,
         "lease_expires_at": None,
         "lease_generation": 0,

@@ -14,10 +14,16 @@ Heat), and so do stacks without hidden parameters (nothing in them is secret by
 declaration, and the bulk rows of a large stack are then written without any cost).
 
 The key, in order: ``$STOKER_SECRET_KEY`` (a Fernet key, as ``stoker db rotate-key``
-prints); ``$STOKER_SECRET_KEY_FILE``; for a SQLite file, ``<database>.key`` beside it;
-otherwise ``secret.key`` in the user's data directory. The key file is created (0600) on
-first use. The database keeps a check value (a token of a known text) in ``store_meta``,
-so a missing or wrong key is reported when the store opens, not as garbage later.
+prints); ``$STOKER_SECRET_KEY_FILE`` (``stoker --key-file`` sets it); otherwise one key
+file, ``secret.key`` in the user's data directory, for every database. The key file is
+created (0600, its directory 0700) on first use. A key file is never made beside a
+database: a key in a working directory ends up in a commit or a copied folder, next to
+what it protects. Earlier versions made ``<database>.key`` beside a SQLite file; such a
+key is not read silently (which file unlocks a database must stay one rule), but a
+database whose default key is missing or wrong while one sits beside it is refused with
+the two ways to go on (`legacy_key_hint`). The database keeps a check value (a token of
+a known text) in ``store_meta``, so a missing or wrong key is reported when the store
+opens, not as garbage later.
 """
 
 from __future__ import annotations
@@ -73,6 +79,8 @@ class KeySource:
     file: str | None
     #: how to name the source in messages; None: "the key file PATH"
     named: str | None = None
+    #: the default key file (neither variable set)
+    default: bool = False
 
     @property
     def path(self) -> Path | None:
@@ -87,19 +95,39 @@ class KeySource:
         return self.named if self.named is not None else f"the key file {self.path}"
 
 
-def key_source(sqlite_file: str | None) -> KeySource:
-    """Where the key for a database is (see the module's docstring for the order)."""
+def default_key_file() -> str:
+    """``secret.key`` in the user's data directory (platformdirs)."""
+    import platformdirs  # only here: a key given by the environment never needs it
+
+    return str(platformdirs.user_data_path("stoker", appauthor=False) / "secret.key")
+
+
+def key_source() -> KeySource:
+    """Where the key is (see the module's docstring for the order)."""
     if os.environ.get(KEY_ENV, "").strip():
         return KeySource(None, f"${KEY_ENV}")
     explicit = os.environ.get(KEY_FILE_ENV, "").strip()
     if explicit:
         return KeySource(explicit, f"the key file {explicit} (${KEY_FILE_ENV})")
-    if sqlite_file:
-        return KeySource(sqlite_file + ".key")
-    import platformdirs  # only here: a SQLite store's key is beside its file
+    return KeySource(default_key_file(), default=True)
 
-    path = platformdirs.user_data_path("stoker", appauthor=False) / "secret.key"
-    return KeySource(str(path))
+
+def legacy_key_hint(source: KeySource, sqlite_file: str | None) -> str | None:
+    """For a SQLite database whose key would be the default one: if the ``<database>.key``
+    earlier versions made beside it exists, how to use it (pass it, or move it to the
+    default place when nothing is there yet); else None."""
+    if not source.default or not sqlite_file or source.file is None:
+        return None
+    legacy = sqlite_file + ".key"
+    if not os.path.isfile(legacy):
+        return None
+    ways = f"pass --key-file {legacy} (or set ${KEY_FILE_ENV} to it)"
+    if not os.path.exists(source.file):
+        ways += f", or move it to the default place: mv {legacy} {source.file}"
+    return (
+        f"this database's key is likely the key file {legacy} beside it, which stoker no "
+        f"longer reads by default (key files are kept out of working directories): {ways}"
+    )
 
 
 class Sealer:
@@ -258,16 +286,16 @@ def open_sealer(executor: Executor, sqlite_file: str | None, in_memory: bool) ->
     name = {"name": CHECK_NAME}
     with executor.reading() as transaction:
         check = transaction.scalar("secret_check", name)
-    source = key_source(sqlite_file)
+    source = key_source()
     if check is not None:
-        return _checked(source, check)
+        return _checked(source, check, sqlite_file)
     # First use: under the database's write lock, so concurrent openers agree on one key.
     with executor.writing() as transaction:
         if executor.dialect_name == "postgresql":
             transaction.rows("advisory_lock", {"key": 1937010545})
         check = transaction.scalar("secret_check", name)
         if check is not None:
-            return _checked(source, check)
+            return _checked(source, check, sqlite_file)
         key = read_key(source)
         if key is None:
             key = new_key()
@@ -279,8 +307,12 @@ def open_sealer(executor: Executor, sqlite_file: str | None, in_memory: bool) ->
         return sealer
 
 
-def _checked(source: KeySource, check: str) -> Sealer:
+def _checked(source: KeySource, check: str, sqlite_file: str | None) -> Sealer:
     key = read_key(source)
+    if key is None or not Sealer(key).matches(check):
+        hint = legacy_key_hint(source, sqlite_file)
+        if hint is not None:
+            raise SecretKeyError(hint)
     if key is None:
         raise SecretKeyError(
             f"this database's hidden values are encrypted, and {source.description} does "

@@ -68,6 +68,7 @@ STACK_COLUMNS = (
     Stack.timeout_mins,
     Stack.disable_rollback,
     Stack.template_file,
+    Stack.cloud,
 )
 
 # A stack joined with its template: what every stack read selects.

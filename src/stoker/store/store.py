@@ -132,7 +132,7 @@ def _with_sealer(
         executor.dispose()
         raise
     store = SqlStore(executor, sealer, shown)
-    store.key_source = secrets.key_source(sqlite_file)
+    store.key_source = secrets.key_source()
     return store
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from stoker.diagnostics import Diagnostic, Severity
-from stoker.lint.codes import INTERNAL_ERROR, PACKAGE_UNREADABLE
+from stoker.diagnostics import Diagnostic, Severity, Span
+from stoker.lint.codes import BLUEPRINT_NOT_LINTED, INTERNAL_ERROR, PACKAGE_UNREADABLE
 from stoker.lint.context import FileContext, PackageContext
 from stoker.lint.rule import FileRule, PackageRule, Profile, Source, SourceKind
 
@@ -50,3 +50,30 @@ class PackageUnreadable(PackageRule):
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         return [problem for problem in ctx.problems if problem.code == self.id]
+
+
+class BlueprintNotLinted(PackageRule):
+    id = BLUEPRINT_NOT_LINTED
+    severity = Severity.INFO
+    summary = "A blueprint, which is compiled rather than linted"
+    explanation = (
+        "The file is a blueprint (it has components and no template version key, the "
+        "test stack create and the API use too), not a HOT template: stack create "
+        "compiles it to HOT against a cloud's flavors and images, which lint has not. It "
+        "is listed and left alone rather than reported as a template without a version; "
+        "check it with stoker blueprint explain (and template validate --os-cloud NAME "
+        "compiles and validates it)."
+    )
+    source = Source(SourceKind.STOKER, "blueprints are recognised by their content")
+    profiles = _ALL
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        from stoker.lint.workspace import BLUEPRINT_SKIPPED
+
+        return [
+            Diagnostic(
+                self.id, BLUEPRINT_SKIPPED, severity=self.severity, span=Span(source.name, 1, 1)
+            )
+            for source, reason in ctx.skipped
+            if reason == BLUEPRINT_SKIPPED
+        ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic, Severity
-from stoker.lint.context import TemplateContext
+from stoker.lint.context import FileContext, TemplateContext
 from stoker.lint.rule import Source, SourceKind
 from stoker.lint.rules.core.base import CodeRule, LintedCodeRule
 
@@ -43,9 +43,26 @@ class UnknownParameter(CodeRule):
     explanation = (
         "get_param names a parameter the template does not declare (pseudo parameters such "
         "as OS::stack_name excepted). Heat: 'The Parameter (<name>) was not defined in "
-        "template.'"
+        "template.' The finding names the declared parameter nearest to it, if any."
     )
     source = _FUNCTIONS
+
+    def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
+        found = ctx.core_findings(self.id)
+        if not found or not isinstance(ctx, TemplateContext) or ctx.template is None:
+            return found
+        from stoker.lint.usage import READERS, parameter_name
+        from stoker.nearest import did_you_mean
+        from stoker.records import replace
+
+        read = {call.path: parameter_name(call) for call in ctx.calls(*READERS)}
+        declared = list(ctx.parsed.parameters)
+        hinted = []
+        for finding in found:
+            name = read.get(finding.path)
+            hint = did_you_mean(name, declared) if isinstance(name, str) else ""
+            hinted.append(replace(finding, message=finding.message + hint) if hint else finding)
+        return hinted
 
 
 class FunctionRemoved(CodeRule):

@@ -1,7 +1,7 @@
 """The Keystone trust each stack's cloud work acts with (``stoker serve``).
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-11-29
 
 With each stack's owner acting in the cloud (Heat's ``deferred_auth_method = trusts``),
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
