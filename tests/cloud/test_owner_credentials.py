@@ -245,3 +245,28 @@ def test_serve_refuses_credentials_that_would_be_shared_or_missing(
     result = CliRunner().invoke(cli, args, env=env)
     assert result.exit_code == 2, result.output
     assert refusal in result.output
+
+
+def test_a_projects_names_are_not_checked_against_anothers(serve: Serve) -> None:
+    """The create's constraint checks list the cloud as the caller: bob's template naming
+    alice's network is refused as the cloud shows it to bob (no such network)."""
+    owners = serve.owners
+    made = httpx.post(
+        f"{owners.sandbox.url}/network/v2.0/networks",
+        json={"network": {"name": "alice-only-net"}},
+        headers={"X-Auth-Token": owners.token("alice")},
+    )
+    assert made.status_code == 201, made.text
+    template = SERVER.replace("networks: [{allocate_network: none}]", "networks: [{network: N}]")
+    for user, status in (("alice", 201), ("bob", 400)):
+        body = {
+            "stack_name": f"net-{user}",
+            "template": template.replace("NAME", f"net-{user}").replace("N}", "alice-only-net}"),
+        }
+        response = serve.client.post(
+            f"/v1/{owners.users[user].project}/stacks",
+            json=body,
+            headers={"X-Auth-Token": owners.token(user)},
+        )
+        assert response.status_code == status, response.text
+    assert "alice-only-net" in response.text and "could not be found" in response.text

@@ -93,11 +93,13 @@ class Cloud:
                 self._others.popitem(last=False)
             return found
 
-    def identity_key(self) -> str:
-        """The current identity's key ("" for the cloud's own): what a cache of what the
-        cloud shows is kept per."""
+    def view_key(self) -> str:
+        """What the cloud shows depends on: the current identity's project ("" for the
+        cloud's own identity). A cache of listings is kept per key: one project never
+        reads another's names, and a project's callers share one (bounded by projects,
+        not tokens)."""
         acting = ACTING.get()
-        return "" if acting is None else acting.key
+        return "" if acting is None else f"project:{acting.project_id}"
 
     def coalescer(self, name: str, make: Callable[[], Coalescer[Any, Any]]) -> Coalescer[Any, Any]:
         """The current identity's one `Coalescer` called ``name`` (made by ``make`` on

@@ -61,13 +61,13 @@ class CloudNames:
     def __init__(self, cloud: Cloud) -> None:
         self.cloud = cloud
         self._lock = threading.Lock()
-        #: by the identity that listed (each project sees its own) and the constraint
+        #: by what the listing identity sees (`Cloud.view_key`: its project) and the constraint
         self._known: dict[tuple[str, str], tuple[set[str], list[str]]] = {}
 
     def known(self, constraint: str, *, fresh: bool = False) -> tuple[set[str], list[str]]:
         """The ids and names (ids and names accepted; names for suggestions); ``fresh``
         lists again (a stack's own network, made since the last listing)."""
-        key = (self.cloud.identity_key(), constraint)
+        key = (self.cloud.view_key(), constraint)
         with self._lock:
             if fresh or key not in self._known:
                 self._known[key] = self._list(constraint)
@@ -96,7 +96,7 @@ class CloudNames:
 
     def zones(self) -> list[str]:
         """Nova's available zones (Fn::GetAZs), listed once."""
-        key = (self.cloud.identity_key(), "zones")
+        key = (self.cloud.view_key(), "zones")
         with self._lock:
             if key not in self._known:
 
