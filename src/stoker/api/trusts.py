@@ -179,11 +179,16 @@ class StackCredentials:
 
         session = sessions.Session(auth=self.login.plugin(trust_id))
         try:
-            session.delete(f"{self.trusts_url}/{trust_id}", raise_exc=False)
+            response = session.delete(f"{self.trusts_url}/{trust_id}", raise_exc=False)
         except Unauthorized:  # the trust is gone: no token can be had under it
             return
         except ClientException as error:
             raise StokerError(f"the stack's trust could not be deleted: {error}") from None
+        if response.status_code not in (204, 404):
+            raise StokerError(
+                f"the stack's trust could not be deleted (Keystone answered "
+                f"{response.status_code}: {_message(response)})"
+            )
 
     def forget(self, stack: StackRecord) -> None:
         """After an operation: a stack now deleted has its trust deleted, and its record."""
