@@ -25,6 +25,7 @@
     │                        parameters: they may hold hidden values)
     ├── ConfigError          a lint configuration file that cannot be used
     ├── ResourceFailure      a resource handler failed its resource, saying why
+    │   └── ActionNotSupported       its type does not take the action (a signal)
     ├── PropertyError        resolved properties do not fit their type's schema
     ├── ValueProblem         a value that does not fit (also a ValueError):
     │   ├── ParameterValueError      not a value of the parameter's type (Heat's words)
@@ -244,6 +245,14 @@ class ResourceFailure(StokerError):  # noqa: N818 - the resource failed; the mes
     """A handler's way to fail its resource with a reason a user can act on."""
 
     code = "resource_failed"
+
+
+class ActionNotSupported(ResourceFailure):  # noqa: N818 - reads as a condition
+    """The resource's type does not take the action asked of it (a signal to a type that
+    takes none): Heat's ``ResourceActionNotSupported``, a request to refuse (400), not a
+    resource that failed."""
+
+    code = "action_not_supported"
 
 
 class CloudError(ResourceFailure):

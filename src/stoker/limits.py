@@ -15,6 +15,7 @@ and the engine's tasks inherit the variable from the command that started them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -266,6 +267,22 @@ def value_size(value: Any, limit: int, depth_limit: int) -> int:
         if total > limit:
             return total
     return total
+
+
+def json_value(text: str | bytes) -> Any:
+    """``json.loads`` of text a user gave inside a document (a ``json`` parameter's
+    value, a string a function reads as JSON), bounded as the document is: nesting past
+    the active depth limit is a `ValueError`, as malformed JSON is, where the decoder
+    (and every walk after it) would raise `RecursionError` on a thousand levels."""
+    limit = active_limits().depth
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        value = None
+    else:
+        if value_size(value, 2**62, limit) >= 0:
+            return value
+    raise ValueError(f"nested more than {limit:,} levels deep")
 
 
 def charge(value: Any, what: str, *, span: Span | None = None, path: Path = ()) -> None:

@@ -342,7 +342,7 @@ def test_a_zip_member_over_the_template_size_is_not_inflated(tmp_path):
 
 
 def test_defaults_are_the_documented_ones():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
     defaults = Limits()
     for name in Limits.__slots__:  # its fields
         limit = LIMITS[name]

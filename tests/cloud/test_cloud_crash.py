@@ -83,7 +83,7 @@ def set_faults(sandbox: Any, document: dict[str, Any] | None) -> None:
         f"{sandbox.url}/sandbox/faults",
         data=body,
         method=method,
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", "X-Auth-Token": sandbox.token()},
     )
     with urllib.request.urlopen(request, timeout=10):
         pass

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from sandbox.server import RunningSandbox
 from stoker.cli.main import cli
 
 DATA = b"a disk image, as far as the sandbox can tell\n" * 100
@@ -34,11 +35,16 @@ class _Images(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def web() -> Iterator[str]:
+def web(sandbox: RunningSandbox) -> Iterator[str]:
+    """The image server, on a host the sandbox is told it may fetch from (none is, by
+    default: ``stoker sandbox serve --import-allow``)."""
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Images)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    saved = sandbox.config.import_allow
+    sandbox.config.import_allow = ("127.0.0.1",)
     yield f"http://127.0.0.1:{server.server_address[1]}"
+    sandbox.config.import_allow = saved
     server.shutdown()
     server.server_close()
 

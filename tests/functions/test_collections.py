@@ -415,6 +415,12 @@ SELECT = [
     case("json-string", {"Fn::Select": [1, '["a", "b"]']}, value="b"),
     case("bad-json", {"Fn::Select": [1, "[a"]}, codes=(FAILED,), error='"Fn::Select": '),
     case(
+        "json-nested-past-the-depth-limit",  # was a RecursionError (issue 28)
+        {"Fn::Select": [0, "[" * 1_000 + "]" * 1_000]},
+        codes=(FAILED,),
+        error='"Fn::Select": nested more than 100 levels deep',
+    ),
+    case(
         "map-needs-string-index",
         {"Fn::Select": [1, {"1": "a"}]},
         codes=(FAILED,),

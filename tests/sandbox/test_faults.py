@@ -27,7 +27,8 @@ def _boot(cloud: Any, name: str | None = None) -> Any:
 
 
 def _set(sandbox: RunningSandbox, plan: dict[str, Any]) -> httpx.Response:
-    return httpx.put(f"{sandbox.url}/sandbox/faults", json=plan)
+    headers = {"x-auth-token": sandbox.token()}
+    return httpx.put(f"{sandbox.url}/sandbox/faults", json=plan, headers=headers)
 
 
 def test_error_rate_on_one_operation(sandbox: RunningSandbox, cloud: Any, faults: None) -> None:
@@ -130,3 +131,24 @@ def test_injected_create_errors_leave_nothing_behind(
     for server_id in made:
         demo.compute.delete_server(server_id)
     assert list(demo.compute.servers(name=f"^{prefix}-")) == []
+
+
+def test_only_an_admin_changes_the_fault_plan(sandbox: RunningSandbox, faults: None) -> None:
+    """The plan is every project's cloud: without a token 401, a member's 403 (issue 28:
+    any caller could set it); reading it needs no token."""
+    url = f"{sandbox.url}/sandbox/faults"
+    plan = {"rules": [{"service": "compute", "error_rate": 1}]}
+    for headers, status in (
+        ({}, 401),
+        ({"x-auth-token": "forged"}, 401),
+        ({"x-auth-token": sandbox.token("demo")}, 403),
+    ):
+        assert httpx.put(url, json=plan, headers=headers).status_code == status
+        assert httpx.delete(url, headers=headers).status_code == status
+        assert httpx.get(url).json()["rules"] == []
+    admin = {"x-auth-token": sandbox.token()}
+    assert httpx.put(url, json=plan, headers=admin).status_code == 200
+    assert httpx.get(url).json()["rules"][0]["service"] == "compute"
+    assert httpx.delete(url, headers={"x-auth-token": sandbox.token("demo")}).status_code == 403
+    assert httpx.delete(url, headers=admin).status_code == 204
+    assert httpx.get(url).json()["rules"] == []

@@ -4,7 +4,6 @@ abandon, export, adopt (a create with ``adopt_stack_data``) and snapshots."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -12,8 +11,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
-from stoker.api.errors import bad_request, forbidden_body
+from stoker.api.errors import ApiError, bad_request, forbidden_body
 from stoker.engine.stacks import StackEngine
+from stoker.request_body import parse_json
 
 _ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
 
@@ -87,11 +87,11 @@ async def adopt(request: Request, payload: Any) -> Response:
     api = api_of(request)
     project = project_of(request)
     data = payload.adopt_data
-    if isinstance(data, str):
+    if isinstance(data, str):  # JSON in a string: read as the body is, depth and all
         try:
-            data = json.loads(data)
-        except ValueError as error:
-            raise bad_request(f"Invalid adopt data: {error}") from None
+            data = parse_json(data.encode(), what="Invalid adopt data: adopt_stack_data")
+        except ApiError as error:
+            raise bad_request(error.message) from None
     if not isinstance(data, dict):
         raise bad_request("Invalid adopt data: it must be a mapping")
     template = payload.inputs.template

@@ -9,6 +9,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote_to_bytes
 
 from starlette.applications import Starlette
 from starlette.convertors import Convertor, register_url_convertor
@@ -241,6 +242,30 @@ class _RequestId:
         await self.app(scope, receive, stamped)
 
 
+class _NoNul:
+    """A path or query string with a NUL character is a bad request (400), before any
+    handler looks it up: no stack, resource or config can be named with one (PostgreSQL's
+    text cannot hold it, and the request bodies refuse it, `stoker.request_body`), and
+    answering alike on every store beats a database error on one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            where = None
+            if "\0" in scope["path"]:
+                where = "path"
+            elif b"\0" in unquote_to_bytes(scope.get("query_string", b"")):
+                where = "query string"
+            if where is not None:
+                message = f"The request's {where} holds a NUL character (%00)."
+                body = error_body(400, "HTTPBadRequest", message)
+                await JSONResponse(body, 400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def build_app(
     store: Store,
     registry: ResourceTypeRegistry | None,
@@ -253,6 +278,7 @@ def build_app(
     policy: Policy | None = None,
     cloud: Cloud | None = None,
     credentials: StackCredentials | None = None,
+    public_url: str | None = None,
 ) -> Starlette:
     """The API over ``store``; with ``recover`` its startup begins the sweeps that take
     over dead servers' operations (see `stoker.api.operations`); ``abandon_on_stop``
@@ -265,7 +291,9 @@ def build_app(
     registry given has its resource types). Without a ``registry``, the default one is
     built when a request first needs it (`Operations.registry`). With ``credentials``
     (``--cloud-credentials caller``), each request's cloud calls act with its caller's
-    token and each stack's operations with its owner's trust (`stoker.api.trusts`)."""
+    token and each stack's operations with its owner's trust (`stoker.api.trusts`).
+    Every URL the API writes starts with ``public_url`` (``--public-url``), by default
+    the address the server listens on (`stoker.api.links`)."""
     from stoker.api.cloud import CloudScope
 
     operations = Operations(store, registry, settings, credentials)
@@ -286,7 +314,7 @@ def build_app(
         HTTPException: _http_error,
         Exception: _internal_error,
     }
-    middleware = [Middleware(_RequestId)]
+    middleware = [Middleware(_RequestId), Middleware(_NoNul)]
     if cloud is not None:
         middleware.append(Middleware(CloudScope, cloud=cloud))
     if keystone is not None:
@@ -311,4 +339,5 @@ def build_app(
         middleware=middleware,
     )
     app.state.api = api
+    app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

@@ -20,7 +20,8 @@ from stoker.definition.requests import load_request
 
 async def validate(request: Request) -> Response:
     """``POST /validate``: the template's description and parameters (values given,
-    hidden ones masked), and the merged environment; 400 with the findings otherwise."""
+    hidden ones masked), and the merged environment, the hidden parameters' values
+    masked there too (Heat echoes them); 400 with the findings otherwise."""
     api = api_of(request)
     body = await body_of(request)
     payload = inputs.payload_from(body, api, name="")
@@ -29,6 +30,8 @@ async def validate(request: Request) -> Response:
     show_nested = flag(request.query_params.get("show_nested")) or bool(body.get("show_nested"))
 
     def run() -> dict[str, Any]:
+        from stoker.definition.sensitive import hidden_names
+        from stoker.engine.views import mask_environment
         from stoker.resolution import validate_tree, validation_summary
 
         result = load_request(payload.inputs, LoadOptions())
@@ -45,7 +48,8 @@ async def validate(request: Request) -> Response:
         if not result.ok or definition is None:
             raise inputs.refused(result, "the template was rejected")
         summary = validation_summary(definition)
-        summary["Environment"] = definition.environment.to_data()
+        hidden = hidden_names(definition.template, definition.taint)
+        summary["Environment"] = mask_environment(definition.environment.to_data(), hidden)
         if show_nested:
             summary["NestedParameters"] = {}
         return summary

@@ -4,7 +4,6 @@ request's project, its body, the stack it names, and the links Heat writes."""
 from __future__ import annotations
 
 import asyncio
-import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,9 +12,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.types import Scope
 
-from stoker.api.errors import ApiError, bad_request, not_found
+from stoker.api.errors import bad_request, not_found
+from stoker.api.links import root_url
 from stoker.api.operations import Operations
 from stoker.engine.state import StackRecord
+from stoker.request_body import MAX_JSON_BODY_SIZE, parse_json, read_body
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +24,7 @@ class ApiLimits:
     """Heat's API limits (its configuration options of the same names and defaults)."""
 
     max_template_size: int = 524_288
-    max_json_body_size: int = 1_048_576
+    max_json_body_size: int = MAX_JSON_BODY_SIZE
     #: a ZIP package's bytes as uploaded (stoker's own: Heat takes no packages)
     max_package_size: int = 64 * 1_048_576
 
@@ -48,9 +49,9 @@ def project_of(request: Request) -> str:
 
 
 def base_url(request: Request) -> str:
-    """``http://HOST:PORT/v1/{project}``, as the client addressed this server."""
-    root = str(request.base_url).rstrip("/")
-    return f"{root}/v1/{project_of(request)}"
+    """``{public URL}/v1/{project}`` (`stoker.api.links`: never from the request's
+    ``Host`` header)."""
+    return f"{root_url(request)}/v1/{project_of(request)}"
 
 
 def stack_url(request: Request, stack: StackRecord) -> str:
@@ -61,40 +62,13 @@ def stack_links(request: Request, stack: StackRecord) -> list[dict[str, str]]:
     return [{"href": stack_url(request, stack), "rel": "self"}]
 
 
-async def read_body(request: Request, limit: int, what: str = "JSON body") -> bytes:
-    """The body, read no further than ``limit`` bytes (413 beyond, as Heat answers a JSON
-    body over ``max_json_body_size``): a client cannot make the server hold more."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise _too_large(int(declared), limit, what)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _too_large(size, limit, what)
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _too_large(size: int, limit: int, what: str) -> ApiError:
-    return ApiError(
-        413,
-        "RequestLimitExceeded",
-        f"Request limit exceeded: {what} size ({size} bytes) exceeds maximum allowed size "
-        f"({limit} bytes).",
-    )
-
-
 async def body_of(request: Request) -> dict[str, Any]:
-    """The JSON body as a mapping, within Heat's ``max_json_body_size``."""
+    """The JSON body as a mapping, within Heat's ``max_json_body_size`` and no deeper
+    than `stoker.request_body.MAX_JSON_DEPTH` (the one parser the sandbox uses too)."""
     raw = await read_body(request, api_of(request).limits.max_json_body_size)
     if not raw.strip():
         return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise bad_request(f"The request body is not valid JSON: {error}") from None
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise bad_request("The request body must be a JSON object.")
     return data

@@ -75,6 +75,8 @@ def from_stoker(error: errors.StokerError) -> ApiError:
         if isinstance(cause, errors.StackLimitReached):  # Heat's max_stacks_per_tenant
             return ApiError(400, "RequestLimitExceeded", message)
         return ApiError(400, "StackValidationFailed", message)
+    if isinstance(error, errors.ActionNotSupported):
+        return ApiError(400, "ResourceActionNotSupported", message)
     if isinstance(error, errors.LimitExceeded):
         return ApiError(400, "RequestLimitExceeded", message)
     if isinstance(error, errors.TemplateError | errors.Rejected | errors.ValueProblem):

@@ -143,4 +143,5 @@ def app() -> Starlette:
         policy=chosen_policy(),
         cloud=cloud,
         credentials=credentials,
+        public_url=os.environ.get("STOKER_SERVE_PUBLIC_URL") or None,
     )

@@ -11,7 +11,7 @@ import os
 
 from starlette.requests import Request
 
-from stoker.api.context import Api, project_of, read_body
+from stoker.api.context import Api, project_of
 from stoker.api.errors import bad_request
 from stoker.api.inputs import YAML_TYPES, Payload, content_kind, payload_from
 from stoker.blueprint.build import (
@@ -24,6 +24,7 @@ from stoker.blueprint.build import (
 from stoker.blueprint.existing import ExistingLookup, engine_lookup
 from stoker.definition.archive import read_package
 from stoker.errors import PackageError, TemplateError
+from stoker.request_body import read_body
 
 
 async def upload_payload(request: Request, api: Api) -> Payload:

@@ -7,10 +7,12 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from stoker.api.links import root_url
+
 
 async def versions(request: Request) -> Response:
     """``GET /``: Heat answers 300 Multiple Choices with its one version."""
-    root = str(request.base_url).rstrip("/")
+    root = root_url(request)
     body = {
         "versions": [
             {"id": "v1.0", "status": "CURRENT", "links": [{"rel": "self", "href": f"{root}/v1/"}]}
@@ -23,7 +25,7 @@ async def version(request: Request) -> Response:
     """``GET /v1/{project}``: the one version's document. Heat answers 404 here;
     keystoneauth looks here for a version when a client (openstacksdk) is given this URL as
     its endpoint, and fails without one, so stoker answers (a deliberate difference)."""
-    root = str(request.base_url).rstrip("/")
+    root = root_url(request)
     project = request.path_params.get("project")
     href = f"{root}/v1/{project}/" if project else f"{root}/v1/"
     body = {

@@ -55,6 +55,14 @@ def sandbox() -> None:
     help="A fault plan (YAML or JSON: latency, error rates, quotas, servers that fail); "
     "see docs/sandbox.md.",
 )
+@click.option(
+    "--import-allow",
+    "import_allow",
+    metavar="HOST",
+    multiple=True,
+    help="A host Glance's web-download import may fetch images from (repeat it for "
+    "more; none by default).",
+)
 @click.option("--access-log/--no-access-log", default=True, show_default=True)
 def serve(
     host: str,
@@ -63,6 +71,7 @@ def serve(
     build_delay: float,
     password: str,
     faults_file: Path | None,
+    import_allow: tuple[str, ...],
     access_log: bool,
 ) -> None:
     """Serve the sandbox until interrupted."""
@@ -75,7 +84,12 @@ def serve(
     from stoker.sandbox.threaded import KEEP_ALIVE
 
     faults = load_faults(faults_file) if faults_file is not None else None
-    config = SandboxConfig(build_delay=build_delay, password=password, faults=faults)
+    config = SandboxConfig(
+        build_delay=build_delay,
+        password=password,
+        faults=faults,
+        import_allow=tuple(host.strip().lower() for host in import_allow),
+    )
     app = create_app(db_url or default_url(), config)
     listener, base = listen(host, port)
     click.echo(f"stoker sandbox: {base}/identity/v3 (Ctrl-C stops it)", err=True)

@@ -114,6 +114,13 @@ KEEP_ALIVE = 75
     help="Server processes; they share the work through the database's leases.",
 )
 @engine_options("lease_seconds", "max_resources_per_stack", "max_stacks_per_project")
+@click.option(
+    "--public-url",
+    metavar="URL",
+    default=None,
+    help="The URL clients reach this server at (behind a proxy, say), which every link "
+    "and redirect starts with (Heat's public_endpoint; default: the listening address).",
+)
 @log_level_option
 @click.pass_obj
 def serve(
@@ -137,6 +144,7 @@ def serve(
     lease_seconds: float,
     max_resources_per_stack: int,
     max_stacks_per_project: int,
+    public_url: str | None,
     log_level: str,
 ) -> None:
     """Serve Heat's REST API v1 (http://HOST:PORT/v1/{project_id}).
@@ -191,6 +199,10 @@ def serve(
     os.environ["STOKER_SERVE_CLOUD_CREDENTIALS"] = mode
     if trusts_delegated_roles:
         os.environ["STOKER_SERVE_DELEGATED_ROLES"] = trusts_delegated_roles
+    if public_url is not None:
+        from stoker.api.links import public_url as checked
+
+        os.environ["STOKER_SERVE_PUBLIC_URL"] = checked(public_url)
     if auth == "noauth" and host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             f"warning: --auth noauth on {host}: anyone who can reach it acts on every project",

@@ -267,6 +267,10 @@ class _TemplateParser:
             self.report(
                 codes.RESOURCE_NAME, f'Resource name "{name}" may not contain "/"', path, span
             )
+        if "\0" in name:  # no store can keep it (PostgreSQL's text cannot hold a NUL)
+            shown = name.replace("\0", "\\0")
+            message = f'Resource name "{shown}" may not contain a NUL character'
+            self.report(codes.RESOURCE_NAME, message, path, span)
         if not isinstance(body, dict):
             self.report(
                 codes.RESOURCE_DEFINITION,

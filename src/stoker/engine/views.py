@@ -9,6 +9,7 @@ them: listing stacks needs none of them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord, Status, Store
@@ -139,14 +140,23 @@ def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, An
     ``parameters`` and ``parameter_defaults``) masked, those a parent fed from a hidden
     value (the definition's `Taint`) too; nothing else is touched."""
     from stoker.definition.sensitive import hidden_names
-    from stoker.parameters import MASK
 
     try:
         definition = engine.definition_of(record)
         hidden = hidden_names(definition.template, definition.taint)
     except StokerError:  # no definition to ask: mask every value rather than leak one
         hidden = None
-    data = dict(record.environment)
+    return mask_environment(record.environment, hidden)
+
+
+def mask_environment(environment: Mapping[str, Any], hidden: Set[str] | None) -> dict[str, Any]:
+    """``environment`` (its data, as stored or as a request gave it) with the values of
+    the ``hidden`` parameters masked, by name, in ``parameters`` and
+    ``parameter_defaults`` (every value there when ``hidden`` is None); `POST /validate`
+    shows the environment it was given through this too."""
+    from stoker.parameters import MASK
+
+    data = dict(environment)
     for section in ("parameters", "parameter_defaults"):
         values = data.get(section)
         if isinstance(values, dict):

@@ -10,11 +10,11 @@ as lists, and the docstrings below say which.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from stoker.environment.environment import MergeStrategy
 from stoker.errors import MergeRejected as MergeRejected
+from stoker.limits import json_value
 
 STRING = "string"
 NUMBER = "number"
@@ -166,7 +166,7 @@ def _json(name: str, value: Any) -> Any:
     if value == "":
         return ""
     try:
-        return json.loads(value)
+        return json_value(value)
     except ValueError as error:
         raise MergeRejected(
             f"Invalid parameter in environment: '{name}' is json, and its value is not "

@@ -17,7 +17,7 @@ from stoker import codes
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Context, Function, Scope, json_keys, resolve
 from stoker.functions.strings import PureFunction, is_list
-from stoker.limits import active_limits, value_size
+from stoker.limits import active_limits, json_value, value_size
 from stoker.patterns import LazyPattern
 
 
@@ -440,7 +440,7 @@ class Select(PureFunction):
             return ""
         if isinstance(collection, str):
             try:
-                collection = json.loads(collection)
+                collection = json_value(collection)
             except ValueError as exc:
                 raise self.error(f'"{self.name}": {exc}') from exc
         if isinstance(collection, Mapping):

@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from stoker.errors import ParameterValueError as ParameterValueError
+from stoker.limits import json_value
 from stoker.parameters.model import MASK
 from stoker.parameters.types import ParameterType
 from stoker.template.nodes import plain
@@ -97,7 +98,7 @@ def to_json(value: Any) -> Any:
         except (TypeError, ValueError) as error:
             raise ParameterValueError(f"Value must be valid JSON: {error}") from None
     try:
-        return json.loads(text)
+        return json_value(text)
     except ValueError as error:
         raise ParameterValueError(f"Value must be valid JSON: {error}") from None
 

@@ -8,13 +8,13 @@ than pretend the value passed. The cloud-free ones Heat ships are implemented fo
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import StrEnum
 from typing import Any
 
+from stoker.limits import json_value
 from stoker.parameters import cron, datetimes, network
 from stoker.parameters.checks import CustomCheck, NotCheckable, Shown
 from stoker.parameters.model import MASK
@@ -130,7 +130,7 @@ def json_string(value: Any, shown: Shown) -> str | None:
     if not isinstance(value, str):
         return "Value must be a string holding JSON"
     try:
-        json.loads(value)
+        json_value(value)
     except ValueError as error:
         return f"Value must be valid JSON: {error}"
     return None

@@ -11,6 +11,7 @@ from abc import ABC
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
+from stoker.errors import ActionNotSupported
 from stoker.errors import ResourceFailure as ResourceFailure
 from stoker.records import NamedRecord, Record
 from stoker.resources.schema import AttributeSchema, PropertySchema
@@ -183,8 +184,8 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
 
     async def signal(self, context: ResourceContext, details: Any) -> None:
         """Receive a signal (``stoker stack signal``); store what later handlers need in
-        ``context.data``. Types that take no signals raise ResourceFailure."""
-        raise ResourceFailure("signal is not supported for resource.")
+        ``context.data``. Types that take no signals refuse it, in Heat's words."""
+        raise ActionNotSupported("signal is not supported for resource.")
 
     def reference_id(self, view: ResourceView) -> str | None:
         """What get_resource / Ref returns: the physical id, else the logical name."""

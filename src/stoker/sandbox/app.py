@@ -11,9 +11,9 @@ prefix, each wrapped by `_endpoint` with what every OpenStack API does alike:
 - the faults the plan asks for (latency, injected errors);
 - an `ApiError` rendered as the service's own error body.
 
-It also answers ``/sandbox/faults`` (the fault plan: GET, PUT a new one, DELETE) and
-``/sandbox/stats`` (requests per operation, for benchmarks), without a token: the sandbox
-is a local test bed.
+It also answers ``/sandbox/faults`` (the fault plan: GET, PUT a new one, DELETE; the
+last two with an admin's token only) and ``/sandbox/stats`` (requests per operation, for
+benchmarks, without a token).
 """
 
 from __future__ import annotations
@@ -266,15 +266,35 @@ def _control_routes(hub: Hub, stats: Counter[str]) -> list[Route]:
         faults = hub.config.faults or Faults()
         return reply(faults.to_document())
 
+    def refused(
+        request: Request, why: str = "Changing the fault plan needs the admin role."
+    ) -> Response | None:
+        """Changing the fault plan changes every project's cloud, and the calls name
+        every project's users: an admin's token only (401 without a valid token, 403
+        with another's)."""
+        try:
+            context = _authenticate(hub, request)
+        except ApiError as error:
+            return reply({"error": error.message}, error.status)
+        if not context.is_admin:
+            return reply({"error": why}, 403)
+        return None
+
     async def set_faults(request: Request) -> Response:
+        if (answer := refused(request)) is not None:
+            return answer
         try:
             document = await read_json(request)
             hub.config.faults = parse_faults(document, "faults")
-        except (ApiError, UsageError) as error:
+        except ApiError as error:
+            return reply({"error": error.message}, error.status)
+        except UsageError as error:
             return reply({"error": str(error)}, 400)
         return reply(hub.config.faults.to_document())
 
     async def clear_faults(request: Request) -> Response:
+        if (answer := refused(request)) is not None:
+            return answer
         hub.config.faults = None
         return Response(status_code=204)
 
@@ -287,13 +307,9 @@ def _control_routes(hub: Hub, stats: Counter[str]) -> list[Route]:
         return Response(status_code=204)
 
     async def show_calls(request: Request) -> Response:
-        """Who made each call: an admin's token only (it names every project's users)."""
-        try:
-            context = _authenticate(hub, request)
-        except ApiError as error:
-            return reply({"error": error.message}, error.status)
-        if not context.is_admin:
-            return reply({"error": "The calls are shown to an admin only."}, 403)
+        """Who made each authenticated call (`Hub.record_call`)."""
+        if (answer := refused(request, "The calls are shown to an admin only.")) is not None:
+            return answer
         return reply({"calls": list(hub.calls)})
 
     return [

@@ -2,34 +2,66 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http_errors import BadRequest
+from stoker import request_body
+from stoker.errors import ApiError as StokerApiError
+from stoker.request_body import MAX_JSON_BODY_SIZE
+from stoker.sandbox.http_errors import ApiError, BadRequest
 
 Document = dict[str, Any]
+
+
+async def read_body(
+    request: Request, limit: int = MAX_JSON_BODY_SIZE, what: str = "JSON body"
+) -> bytes:
+    """The body, no larger than ``limit`` (413 beyond: `stoker serve`'s reader and limit,
+    `stoker.request_body`), so that no request, authenticated or not, makes the sandbox
+    hold more."""
+    try:
+        return await request_body.read_body(request, limit, what)
+    except StokerApiError as error:
+        raise _sandbox_error(error) from None
+
+
+async def read_json_value(request: Request) -> Any:
+    """The request's JSON value (None for an empty body), read by `read_body` and parsed
+    by `stoker serve`'s parser: 400 in the service's own error body for a body that is
+    not JSON or nests too deeply."""
+    raw = await read_body(request)
+    if not raw:
+        return None
+    try:
+        return request_body.parse_json(raw)
+    except StokerApiError as error:
+        raise _sandbox_error(error) from None
+
+
+def _sandbox_error(error: StokerApiError) -> ApiError:
+    if error.status == 400:
+        return BadRequest(error.message)
+    return ApiError(error.message, status=error.status, kind="RequestEntityTooLarge")
 
 
 async def read_json(request: Request, *, required: str | None = None) -> Document:
     """The request's JSON object (and its ``required`` top-level key's mapping, when
     given), or 400 as the real services answer a body they cannot read."""
-    raw = await request.body()
-    try:
-        body = json.loads(raw) if raw else None
-    except ValueError:
-        raise BadRequest("Malformed request body") from None
+    body = await read_json_value(request)
     if not isinstance(body, dict):
         raise BadRequest("The request body must be a JSON object")
-    if required is not None:
-        inner = body.get(required)
-        if not isinstance(inner, dict):
-            raise BadRequest(f"Invalid input for field/attribute {required}: a mapping is required")
-        return inner
-    return body
+    return body if required is None else member(body, required)
+
+
+def member(body: Document, key: str) -> Document:
+    """``body[key]``, which must be a mapping (400 otherwise, as the services answer)."""
+    inner = body.get(key)
+    if not isinstance(inner, dict):
+        raise BadRequest(f"Invalid input for field/attribute {key}: a mapping is required")
+    return inner
 
 
 def reply(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

@@ -91,6 +91,10 @@ class SandboxConfig:
     region: str = "RegionOne"
     #: the faults to inject (``--faults FILE`` and the control API change them)
     faults: Faults | None = None
+    #: the hosts Glance's ``web-download`` import may fetch from (``--import-allow``),
+    #: lower case; none by default, as a fetch from the sandbox's host could read its
+    #: loopback services (Glance's ``http_import`` allow-list does the same job)
+    import_allow: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from stoker.errors import DatabaseError
+from stoker.private_files import prepare_sqlite_file
 
 Document = dict[str, Any]
 
@@ -125,7 +126,7 @@ def default_url() -> str:
     """The sandbox's database when ``--db`` is not given: beside stoker's own store, but a
     file of its own (the sandbox is a cloud, not a part of stoker's state)."""
     directory = platformdirs.user_data_path("stoker", appauthor=False)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)  # private: it holds tokens
     return f"sqlite:///{directory / 'sandbox.db'}"
 
 
@@ -138,6 +139,8 @@ def _engine_for(url: str) -> sa.Engine:
             "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
         )
     if url.startswith("sqlite"):
+        # a new file is made 0600 first: SQLite would make it with the umask's mode
+        prepare_sqlite_file(sa.engine.make_url(url).database or "")
         return sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
     parsed = sa.engine.make_url(url)
     if parsed.drivername in ("postgresql", "postgres"):

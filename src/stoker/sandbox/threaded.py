@@ -7,9 +7,11 @@ over TCP exactly as they reach ``stoker sandbox serve``.
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import uvicorn
@@ -78,6 +80,27 @@ class ThreadedSandbox:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+    def token(self, user: str = "admin") -> str:
+        """A token of ``user`` (a seeded one: the password is the sandbox's) scoped to the
+        project of the same name, as Keystone issues it over HTTP: for the control API
+        (``PUT /sandbox/faults`` wants an admin's)."""
+        default = {"name": "Default"}
+        password = {"user": {"name": user, "domain": default, "password": self.config.password}}
+        auth = {
+            "auth": {
+                "identity": {"methods": ["password"], "password": password},
+                "scope": {"project": {"name": user, "domain": default}},
+            }
+        }
+        request = urllib.request.Request(
+            f"{self.url}/identity/v3/auth/tokens?nocatalog",
+            data=json.dumps(auth).encode(),
+            headers={"content-type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - http
+            return str(answer.headers["x-subject-token"])
 
     def write_clouds_yaml(self, path: Path, user: str = "admin") -> Path:
         """A clouds.yaml with the cloud ``sandbox`` for this sandbox; set

@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from stoker.errors import DatabaseError, SecretKeyError
+from stoker.errors import SecretKeyError
 from stoker.store.jsontext import dumps, loads
 
 if TYPE_CHECKING:  # cryptography (~7 MB resident) is imported on the first seal or unseal
@@ -259,25 +259,6 @@ def hides_parameters(template: Mapping[str, Any]) -> bool:
 
 
 # -- the database side: the check value, first use, rotation ------------------------------
-
-
-def prepare_sqlite_file(path: str) -> None:
-    """Create a new SQLite database file as 0600 in a directory made 0700, before SQLite
-    creates it with the process's umask (usually world-readable). An existing file or
-    directory is left as the user set it up; a missing directory is not made (like
-    sqlite3, the open then fails with one line saying so), except the default data
-    directory, which `stoker.store.urls` makes 0700."""
-    if path in ("", ":memory:") or os.path.exists(path):
-        return
-    if not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-        return
-    try:
-        with contextlib.suppress(FileExistsError):
-            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-    except OSError as error:
-        raise DatabaseError(
-            f"cannot create the database file {path}: {error.strerror or error}"
-        ) from None
 
 
 def open_sealer(executor: Executor, sqlite_file: str | None, in_memory: bool) -> Sealer:

@@ -17,6 +17,7 @@ import os
 from typing import TYPE_CHECKING
 
 from stoker.engine.heap import collector_paused
+from stoker.private_files import prepare_sqlite_file
 from stoker.store import failures, secrets
 from stoker.store.base import plain_errors
 from stoker.store.claims import StoreClaims
@@ -50,7 +51,7 @@ def open_store(url: str | None = None, *, migrate: bool = True) -> SqlStore:
     executor: Executor | None = None
     if path is not None:
         sqlite_file = os.path.abspath(path)
-        secrets.prepare_sqlite_file(sqlite_file)
+        prepare_sqlite_file(sqlite_file)
         executor = _at_head(sqlite_file, url, url)
         if executor is not None:
             return _with_sealer(executor, url, sqlite_file, in_memory=False)
@@ -98,7 +99,7 @@ def _open_with_sqlalchemy(url: str, *, migrate: bool, stdlib: bool) -> SqlStore:
         in_memory = in_memory_sqlite(parsed)
         if not in_memory and parsed.database:
             sqlite_file = os.path.abspath(parsed.database)
-            secrets.prepare_sqlite_file(sqlite_file)
+            prepare_sqlite_file(sqlite_file)
     try:
         engine: Engine = create_store_engine(parsed)
     except ModuleNotFoundError:

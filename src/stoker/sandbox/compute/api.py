@@ -12,7 +12,16 @@ from stoker.sandbox.compute import views
 from stoker.sandbox.compute.backend import QUOTA_NAMES, ComputeBackend
 from stoker.sandbox.compute.catalog_api import CatalogApi
 from stoker.sandbox.compute.rules import name_filter
-from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http import (
+    base_url,
+    boolean,
+    link,
+    member,
+    no_content,
+    paginate,
+    read_json,
+    reply,
+)
 from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound
 from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
 
@@ -126,9 +135,9 @@ class ComputeApi:
         return reply({"servers": [views.server(ctx, base, self.backend, s) for s in servers]})
 
     async def create_server(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request, required="server")
+        outer = await read_json(request)
+        body = member(outer, "server")
         for key in ("os:scheduler_hints", "OS-SCH-HNT:scheduler_hints"):
-            outer = await read_json(request)
             if key in outer:
                 body[key] = outer[key]
         server = self.backend.create_server(ctx, body)

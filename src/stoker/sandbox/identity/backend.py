@@ -33,6 +33,13 @@ def _hash(password: str, salt: str) -> str:
     return hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 1000).hex()
 
 
+def token_key(token_id: str) -> str:
+    """What a token is stored under: the SHA-256 of its value, never the value, so that
+    the sandbox's database holds no token anyone could present (a lookup hashes the
+    token it is given)."""
+    return hashlib.sha256(token_id.encode()).hexdigest()
+
+
 def keystone_time(seconds: float) -> str:
     import time
 
@@ -52,6 +59,7 @@ class IdentityBackend:
         self.trusts = Trusts(self)
         if self.store.get(DOMAIN, DEFAULT_DOMAIN) is None:
             self._seed()
+        self._forget_clear_tokens()
 
     # -- seed -------------------------------------------------------------------------
 
@@ -239,6 +247,16 @@ class IdentityBackend:
 
     # -- tokens -----------------------------------------------------------------------
 
+    def _forget_clear_tokens(self) -> None:
+        """Drop the tokens a database made before tokens were kept hashed: each was
+        stored under its own value (and with it, as ``id``); they can no longer be
+        presented, as a lookup hashes what it is given."""
+        stale = [t["id"] for t in self.store.list(TOKEN) if "id" in t]
+        if stale:
+            with self.store.transaction():
+                for token_id in stale:
+                    self.store.delete(TOKEN, token_id)
+
     def _password_user(self, password: Any) -> Document:
         if not isinstance(password, dict) or not isinstance(password.get("user"), dict):
             raise BadRequest("Expecting to find user in password")
@@ -296,8 +314,8 @@ class IdentityBackend:
         elif scope is None and previous is not None:
             project_id = previous.get("project_id")
         now = self.hub.now()
+        token_id = secrets.token_urlsafe(32)
         token: Document = {
-            "id": secrets.token_urlsafe(32),
             "user_id": user["id"],
             "project_id": project_id,
             "domain_id": domain_id,
@@ -307,17 +325,18 @@ class IdentityBackend:
             "audit_id": secrets.token_urlsafe(16)[:22],
             "trust_id": trust_id,
         }
-        self.store.insert(TOKEN, token["id"], token, None)
-        return token
+        self.store.insert(TOKEN, token_key(token_id), token, None)
+        return {**token, "id": token_id}
 
     def token(self, token_id: str) -> Document | None:
-        """A token that is valid now (None when unknown, revoked or expired)."""
-        found = self.store.get(TOKEN, token_id) if token_id else None
+        """A token that is valid now (None when unknown, revoked or expired), with the
+        ``id`` it was presented by."""
+        found = self.store.get(TOKEN, token_key(token_id)) if token_id else None
         if found is None or found["expires"] <= self.hub.now():
             return None
         if found.get("trust_id") and self.trusts.trust(found["trust_id"]) is None:
             return None  # its trust was deleted: Keystone revokes the trust's tokens
-        return found
+        return {**found, "id": token_id}
 
     def token_roles(self, token: Document) -> list[Document]:
         """The roles a token carries: a trust-scoped token's are the trust's delegated
@@ -330,7 +349,7 @@ class IdentityBackend:
         return self.roles_on(token["user_id"], token["project_id"])
 
     def revoke(self, token_id: str) -> None:
-        if not self.store.delete(TOKEN, token_id):
+        if not self.store.delete(TOKEN, token_key(token_id)):
             raise NotFound(f"Could not find token: {token_id}.")
 
     def context_for(self, token: str) -> RequestContext | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import html
-import json
+import logging
 import urllib.error
 import urllib.request
 from collections.abc import Mapping
@@ -14,12 +14,27 @@ from urllib.parse import urlencode
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from stoker.sandbox.http import base_url, link, no_content, read_json, reply
+from stoker.sandbox.http import (
+    base_url,
+    link,
+    no_content,
+    read_body,
+    read_json,
+    read_json_value,
+    reply,
+)
 from stoker.sandbox.http_errors import ApiError, BadRequest
-from stoker.sandbox.image.backend import IMPORT_LIMIT, IMPORT_METHODS, READ_ONLY, ImageBackend
+from stoker.sandbox.image.backend import (
+    IMPORT_LIMIT,
+    IMPORT_METHODS,
+    READ_ONLY,
+    ImageBackend,
+    import_allowed,
+)
 from stoker.sandbox.service import Operation, RequestContext, Service
 
 Document = dict[str, Any]
+logger = logging.getLogger("stoker.sandbox")
 
 CURRENT = "2.16"
 #: Glance's own list of the versions a v2 server speaks (newest first)
@@ -134,11 +149,7 @@ class ImageApi:
         return reply(_view(self.backend.image(ctx, request.path_params["image_id"])))
 
     async def update_image(self, request: Request, ctx: RequestContext) -> Response:
-        raw = await request.body()
-        try:
-            patch = json.loads(raw) if raw else None
-        except ValueError:
-            raise BadRequest("Malformed JSON in request body.") from None
+        patch = await read_json_value(request)
         image = self.backend.update(ctx, request.path_params["image_id"], patch)
         return reply(_view(image))
 
@@ -147,7 +158,7 @@ class ImageApi:
         return no_content()
 
     async def upload(self, request: Request, ctx: RequestContext) -> Response:
-        data = await request.body()
+        data = await read_body(request, IMPORT_LIMIT, "image data")
         self.backend.upload(ctx, request.path_params["image_id"], data)
         return no_content()
 
@@ -206,7 +217,7 @@ class ImageApi:
     async def import_image(self, request: Request, ctx: RequestContext) -> Response:
         image_id = request.path_params["image_id"]
         uri = self.backend.begin_import(ctx, image_id, await read_json(request))
-        data = await asyncio.to_thread(_fetch, uri)
+        data = await asyncio.to_thread(_fetch, uri, self.backend.hub.config.import_allow)
         self.backend.finish_import(image_id, data)
         return Response(status_code=202)
 
@@ -244,16 +255,40 @@ class ImageApi:
         ]
 
 
-def _fetch(uri: str) -> bytes | None:
-    """A web-download's data (None when the URI cannot be read, or holds more than the
-    sandbox keeps). Any port is allowed: the sandbox serves tests, which serve their
-    images from a local server (Glance's defaults allow only 80 and 443)."""
+def _fetch(uri: str, allowed: tuple[str, ...]) -> bytes | None:
+    """A web-download's data (None when the URI cannot be read, redirects to a host not
+    on ``allowed``, or holds more than the sandbox keeps). Any port is allowed: the
+    sandbox serves tests, which serve their images from a local server (Glance's defaults
+    allow only 80 and 443)."""
+    opener = urllib.request.build_opener(_AllowedRedirects(allowed))
     try:
-        with urllib.request.urlopen(uri, timeout=30) as response:  # noqa: S310 - http(s) only
+        with opener.open(uri, timeout=30) as response:
             data = bytes(response.read(IMPORT_LIMIT + 1))
-    except (OSError, ValueError, urllib.error.URLError):
+    except (OSError, ValueError, urllib.error.URLError) as error:
+        logger.warning("web-download of %s failed: %s", uri, error)
         return None
     return data if len(data) <= IMPORT_LIMIT else None
+
+
+class _AllowedRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a redirect only to a host on the allow-list: an allowed host must not
+    lead the fetch to one that is not (the sandbox's loopback services, say)."""
+
+    def __init__(self, allowed: tuple[str, ...]) -> None:
+        self.allowed = allowed
+
+    def redirect_request(
+        self,
+        req: urllib.request.Request,
+        fp: Any,
+        code: int,
+        msg: str,
+        headers: Any,
+        newurl: str,
+    ) -> urllib.request.Request | None:
+        if not import_allowed(newurl, self.allowed):
+            raise urllib.error.URLError(f"redirected to {newurl}, not on --import-allow")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
 def _text(value: Any) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from typing import Any
+from urllib.parse import urlsplit
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound
 from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
@@ -21,7 +22,8 @@ DATA = "image.data"
 
 #: the import methods the sandbox runs (``GET /info/import``)
 IMPORT_METHODS = ("web-download",)
-#: the most a web-download fetches (the data lives in the sandbox's database)
+#: the most image data a web-download fetches or an upload sends (the data lives in the
+#: sandbox's database)
 IMPORT_LIMIT = 64 * 1024 * 1024
 
 DISK_FORMATS = ("ami", "ari", "aki", "vhd", "vhdx", "vmdk", "raw", "qcow2", "vdi", "iso", "ploop")
@@ -338,6 +340,11 @@ class ImageBackend:
         uri = method.get("uri") if isinstance(method, dict) else None
         if not isinstance(uri, str) or not uri.startswith(("http://", "https://")):
             raise BadRequest("URI for web-download does not pass filtering: " + str(uri))
+        if not import_allowed(uri, self.hub.config.import_allow):
+            raise BadRequest(
+                f"URI for web-download does not pass filtering: {uri} (its host is not on "
+                "the sandbox's allow-list: stoker sandbox serve --import-allow HOST)"
+            )
         if image["status"] != "queued":
             raise Conflict(
                 f"Image status transition from {image['status']} to importing is not allowed"
@@ -391,3 +398,13 @@ class ImageBackend:
         with self.store.transaction():
             self.store.delete(DATA, image_id)
             self.store.delete(IMAGE, image_id)
+
+
+def import_allowed(uri: str, allowed: tuple[str, ...]) -> bool:
+    """Whether a web-download may fetch ``uri``: its host is on ``allowed`` (checked for
+    the URI asked for, and again for every redirect the fetch follows)."""
+    try:
+        host = urlsplit(uri).hostname
+    except ValueError:
+        return False
+    return host is not None and host.lower() in allowed
