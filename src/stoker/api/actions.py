@@ -112,6 +112,7 @@ async def adopt(request: Request, payload: Any) -> Response:
         request.scope,
         api.operations,
         project,
+        adoption.stack_id,
         payload.name,
         lambda engine: adopting.adopt(engine, adoption, None, "<adopt_stack_data>"),
     )

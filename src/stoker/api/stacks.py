@@ -5,6 +5,7 @@ delete, and the stored template, environment, files and outputs."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -153,10 +154,12 @@ async def create(request: Request) -> Response:
 
         return await actions.adopt(request, payload)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
+    create_request.stack_id = str(uuid.uuid4())
     began = await start_new_stack(
         request.scope,
         api.operations,
         project,
+        create_request.stack_id,
         name,
         lambda engine: engine.create(create_request),
     )

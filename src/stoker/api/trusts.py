@@ -227,11 +227,12 @@ def _message(response: Any) -> str:
 
 
 async def start_new_stack(
-    scope: Scope, operations: Operations, project: str, name: str, run: Run
+    scope: Scope, operations: Operations, project: str, stack_id: str, name: str, run: Run
 ) -> EventRecord | None:
-    """`Operations.start` for an operation that makes a stack (a create, an adopt): with
-    each stack's owner acting, the caller's trust is made first, the operation acts with
-    it, and it is kept with the stack once the stack exists (deleted if it never does)."""
+    """`Operations.start` for an operation that makes the stack ``stack_id`` (a create,
+    an adopt): with each stack's owner acting, the caller's trust is made and kept under
+    the stack's id first (a server taking over the operation after a crash finds it), the
+    operation acts with it, and it is deleted if the stack is never made."""
     import asyncio
     import contextlib
 
@@ -244,12 +245,11 @@ async def start_new_stack(
     acting = credentials.acting_for_trust(trust_id, project, f"stack {name}")
     began: EventRecord | None = None
     try:
+        await asyncio.to_thread(credentials.keep, stack_id, project, identity.user_id, trust_id)
         began = await operations.start(project, run, acting=acting)
     finally:
         if began is None:  # refused, or (never for a create) ended without an event
             with contextlib.suppress(StokerError):
+                await asyncio.to_thread(credentials.trusts.remove, stack_id)
                 await asyncio.to_thread(credentials.delete, trust_id)
-    if began is None:
-        return None
-    await asyncio.to_thread(credentials.keep, began.stack_id, project, identity.user_id, trust_id)
     return began

@@ -72,6 +72,9 @@ class CreateRequest:
     template_file: str | None = None
     #: the clouds.yaml entry the stack's cloud resources are made in (kept with it)
     cloud: str | None = None
+    #: the new stack's id, when the caller keeps something under it before the stack
+    #: exists (`stoker serve`'s trust: a takeover of the create must find it); else new
+    stack_id: str | None = None
 
 
 def validate_stack_name(name: str) -> str | None:
@@ -193,7 +196,7 @@ class StackEngine:
             if await asyncio.to_thread(self.store.count_stacks, project) >= limit:
                 raise StackLimitReached(limit)
             stack = StackRecord(
-                id=str(uuid.uuid4()),
+                id=request.stack_id or str(uuid.uuid4()),
                 name=request.name,
                 project=project,
                 action=Action.CREATE,

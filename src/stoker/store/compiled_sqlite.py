@@ -10,7 +10,7 @@ from typing import Any
 #: the migration the schema these statements were compiled for is at
 HEAD = '0008'
 #: the models' schema (SQLite DDL) and HEAD, hashed
-DIGEST = 'adf3d4547e6a93df94886a7f96e5ea99511c67a4207755a2a749029a5903a861'
+DIGEST = 'ff4d3ca95d89be3b213073bb58869c368e9873bba141a91052e5a5d1c72cf6e5'
 
 #: name -> (SQL, parameter names, their kinds, result column kinds, constants)
 STATEMENTS: dict[str, tuple[str, tuple[str, ...], tuple[str | None, ...], tuple[str | None, ...], dict[str, Any]]] = {

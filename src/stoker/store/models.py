@@ -273,11 +273,12 @@ class StackTrust(TableOf):
     stack's owner acting, Heat's ``user_creds``): made from the owner to the server's
     service user when the stack was created, deleted with the stack. ``trust_id`` is
     sealed (`stoker.store.secrets`): with the service user's password it acts as the
-    owner."""
+    owner. Written before the stack's own row (a takeover of the create must find it),
+    so ``id`` (the stack's) has no foreign key."""
 
     __tablename__ = "stack_trusts"
 
-    id = _column(String(64), ForeignKey("stacks.id"), primary_key=True)  # the stack's
+    id = _column(String(64), primary_key=True)  # the stack's
     project = _name()
     trustor_user_id = _name()
     trust_id = _text()

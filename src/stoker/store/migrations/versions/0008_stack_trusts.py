@@ -6,7 +6,9 @@ Create Date: 2026-11-29
 
 With each stack's owner acting in the cloud (Heat's ``deferred_auth_method = trusts``),
 the server keeps, per stack, the trust its owner gave the server's service user: the
-trust's id sealed like a hidden value, its trustor and the project.
+trust's id sealed like a hidden value, its trustor and the project. The row is written
+before the stack's (a server that dies right after creating the stack leaves the trust
+to the one taking over), so it has no foreign key to ``stacks``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ def upgrade() -> None:
         sa.Column("trustor_user_id", sa.String(255), nullable=False),
         sa.Column("trust_id", sa.Text(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.ForeignKeyConstraint(["id"], ["stacks.id"], name="fk_stack_trusts_id_stacks"),
         sa.PrimaryKeyConstraint("id", name="pk_stack_trusts"),
     )
 
