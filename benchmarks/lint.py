@@ -1,4 +1,4 @@
-"""Linter speed: the whole shared corpus, and a generated 50-template VNF package (ONAP).
+"""Linter speed: the whole test corpus, and a generated 50-template VNF package (ONAP).
 
 Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/lint.py
 The first run in a process also loads Heat's resource catalog (shared afterwards);
@@ -24,7 +24,7 @@ from stoker.lint import LintConfig, LintOptions, LintReport, Profile, lint
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from vnf_package import write_package  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "data"
 RUNS = 7
 
 
@@ -96,10 +96,10 @@ def main() -> None:
         first, warm, report = timed(lambda: lint([str(package)], both))
         show("default + ONAP profiles, same package (dir)", first, warm, report)
     if not (CORPUS / "index.json").exists():
-        print("shared corpus not found; skipping", file=sys.stderr)
+        print("the test corpus not found; skipping", file=sys.stderr)
         return
     first, warm, report = timed(lambda: lint([str(CORPUS)]))
-    show("default profile, the whole shared corpus", first, warm, report)
+    show("default profile, the whole test corpus (tests/corpus/data)", first, warm, report)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Validation speed: templates per second over the shared corpus, and one big template.
+"""Validation speed: templates per second over the test corpus, and one big template.
 
 Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/validate_corpus.py
 """
@@ -21,7 +21,7 @@ from stoker.definition.template_parser import parse_template
 from stoker.environment import merge_environments
 from stoker.template.loader import LoadLimits, load_document
 
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "data"
 
 
 def corpus_templates() -> list[tuple[str, list[str]]]:

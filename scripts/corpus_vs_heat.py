@@ -5,7 +5,7 @@ builds them (``get_file`` and ``type:`` references followed recursively), so run
 the reference Heat venv's Python, which has heatclient:
 
     /root/.cache/stoker-reference-heat/venv/bin/python scripts/corpus_vs_heat.py \\
-        [--heat URL] [--stoker .venv/bin/stoker] [--corpus ../shared/corpus]
+        [--heat URL] [--stoker .venv/bin/stoker] [--corpus tests/corpus/data]
 
 Prints each disagreement and the agreement count; exits 1 when any template disagrees.
 """
@@ -67,7 +67,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--heat", default="http://127.0.0.1:8004/v1/admin")
     parser.add_argument("--stoker", default=".venv/bin/stoker")
-    parser.add_argument("--corpus", default="../shared/corpus")
+    parser.add_argument("--corpus", default="tests/corpus/data")
     args = parser.parse_args()
     corpus = Path(args.corpus)
     records = json.loads((corpus / "index.json").read_text())

@@ -6,15 +6,15 @@ at once and every front end (CLI, API, linter) renders them the same way.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-
-from stoker.records import FrozenRecord, NamedRecord, set_field
+from typing import NamedTuple
 
 PathElement = str | int
 Path = tuple[PathElement, ...]
 
 
-class Span(NamedRecord):
+class Span(NamedTuple):
     """Where a node starts in its source file (1-based line and column).
 
     A named tuple rather than a frozen dataclass: the loader makes one for every key and
@@ -40,34 +40,17 @@ def render_path(path: Path) -> str:
     return ".".join(str(part) for part in path)
 
 
-class Diagnostic(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Diagnostic:
     """One finding: a stable code, a severity, a message, and where it points. Immutable,
-    compared and hashed by value (`stoker.records`: not a dataclass, which every process
-    would compile at import)."""
+    compared and hashed by value."""
 
-    __slots__ = ("code", "message", "path", "span", "severity", "notes")
     code: str
     message: str
-    path: Path
-    span: Span | None
-    severity: Severity
-    notes: tuple[str, ...]
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        path: Path = (),
-        span: Span | None = None,
-        severity: Severity = Severity.ERROR,
-        notes: tuple[str, ...] = (),
-    ) -> None:
-        set_field(self, "code", code)
-        set_field(self, "message", message)
-        set_field(self, "path", path)
-        set_field(self, "span", span)
-        set_field(self, "severity", severity)
-        set_field(self, "notes", notes)
+    path: Path = ()
+    span: Span | None = None
+    severity: Severity = Severity.ERROR
+    notes: tuple[str, ...] = ()
 
     def render(self) -> str:
         """``file:line:column: path: message`` (parts that are unknown are left out)."""

@@ -19,18 +19,18 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from stoker.codes import LIMIT
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.errors import LimitExceeded
-from stoker.records import FrozenRecord, NamedRecord, set_field
 
 KIB = 1024
 MIB = 1024 * KIB
 
 
-class Limit(NamedRecord):
+class Limit(NamedTuple):
     """How one limit is named to the user: its option, its environment variable, its unit.
     Entries of one constant table: a named tuple, as a frozen, slotted dataclass is
     costlier to create at import (Python compiles its generated methods)."""
@@ -44,67 +44,31 @@ class Limit(NamedRecord):
         return f"{self.option} or ${self.envvar}"
 
 
-class Limits(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Limits:
     """Bounds of one evaluation (every field is settable by a CLI option and a variable).
-    Immutable, compared and hashed by value (`stoker.records`: not a dataclass, which
-    every command would compile at import)."""
+    Immutable, compared and hashed by value."""
 
-    __slots__ = (
-        "template_size",
-        "nodes",
-        "expanded_size",
-        "depth",
-        "value_size",
-        "total_value_size",
-        "resources",
-        "zip_members",
-        "zip_size",
-        "zip_ratio",
-    )
-    template_size: int
-    nodes: int
-    expanded_size: int
-    depth: int
-    value_size: int
-    total_value_size: int
-    resources: int
-    zip_members: int
-    zip_size: int
-    zip_ratio: int
-
-    def __init__(
-        self,
-        # bytes of one template or environment file (Heat's max_template_size)
-        template_size: int = 512 * KIB,
-        # nodes of one document (keys, values and items), YAML aliases counted where used
-        nodes: int = 250_000,
-        # characters of the text of one document, YAML aliases counted where used
-        expanded_size: int = 16 * MIB,
-        # levels of nesting, in a document and in any value a function builds
-        depth: int = 100,
-        # approximate bytes of one value a function builds (repeat, str_replace, yaql ...)
-        value_size: int = 8 * MIB,
-        # approximate bytes of all values the functions of one command build together
-        total_value_size: int = 256 * MIB,
-        # resources in a whole tree (nested stacks and group members included)
-        resources: int = 20_000,
-        # members of one zip package (lint)
-        zip_members: int = 10_000,
-        # bytes a zip package expands to (lint)
-        zip_size: int = 256 * MIB,
-        # how many times larger a zip member may be than its compressed form (lint)
-        zip_ratio: int = 100,
-    ) -> None:
-        set_field(self, "template_size", template_size)
-        set_field(self, "nodes", nodes)
-        set_field(self, "expanded_size", expanded_size)
-        set_field(self, "depth", depth)
-        set_field(self, "value_size", value_size)
-        set_field(self, "total_value_size", total_value_size)
-        set_field(self, "resources", resources)
-        set_field(self, "zip_members", zip_members)
-        set_field(self, "zip_size", zip_size)
-        set_field(self, "zip_ratio", zip_ratio)
+    #: bytes of one template or environment file (Heat's max_template_size)
+    template_size: int = 512 * KIB
+    #: nodes of one document (keys, values and items), YAML aliases counted where used
+    nodes: int = 250_000
+    #: characters of the text of one document, YAML aliases counted where used
+    expanded_size: int = 16 * MIB
+    #: levels of nesting, in a document and in any value a function builds
+    depth: int = 100
+    #: approximate bytes of one value a function builds (repeat, str_replace, yaql ...)
+    value_size: int = 8 * MIB
+    #: approximate bytes of all values the functions of one command build together
+    total_value_size: int = 256 * MIB
+    #: resources in a whole tree (nested stacks and group members included)
+    resources: int = 20_000
+    #: members of one zip package (lint)
+    zip_members: int = 10_000
+    #: bytes a zip package expands to (lint)
+    zip_size: int = 256 * MIB
+    #: how many times larger a zip member may be than its compressed form (lint)
+    zip_ratio: int = 100
 
 
 #: field name -> how it is set; the CLI builds its options from this table

@@ -114,29 +114,6 @@ def test_stack_commands_on_an_up_to_date_sqlite_store_import_no_sqlalchemy(
         assert store.list_stacks("default", include_deleted=True)[0].deleted_at is not None
 
 
-def test_a_stack_without_hidden_values_imports_no_pathlib(tmp_path: Path) -> None:
-    """The store reads its key file by name (`stoker.store.secrets.KeySource`): `pathlib`,
-    with the `urllib.parse` and `ipaddress` it imports, is ~1.5 % of creating a chain of
-    1,000 resources."""
-    url = f"sqlite:///{tmp_path / 'plain.db'}"
-    template = tmp_path / "plain.yaml"
-    template.write_text(
-        "heat_template_version: wallaby\nresources:\n  a: {type: OS::Heat::None}\n"
-        "  b: {type: OS::Heat::None, depends_on: a}\n"
-    )
-    key = tmp_path / "secret.key"
-    env = {"STOKER_DB_URL": url, "PATH": "", KEY_FILE_ENV: str(key)}
-    modules_loaded("stack", "list", env=env)  # the database and its key file made
-    assert key.exists()
-    for command in (
-        ["stack", "create", "s1", "-t", str(template)],
-        ["stack", "delete", "s1", "--yes"],
-    ):
-        modules = modules_loaded(*command, env=env)
-        assert "stoker.store.secrets" in modules, command  # the key was read
-        assert _loaded(modules, "pathlib", "urllib", "ipaddress") == [], command
-
-
 def test_stack_help_and_a_refused_template_import_no_store(tmp_path: Path) -> None:
     """SQLAlchemy (~40 % of a short command's instructions) comes with the store, opened
     only once a command needs it: not for ``stack --help``, nor for a create whose
@@ -161,40 +138,6 @@ def test_stack_help_and_a_refused_template_import_no_store(tmp_path: Path) -> No
 
 # After the command line's own start-up: each collection that starts while a module of
 # stoker is being imported (importlib marks a module's spec while it executes).
-_COLLECTIONS_PROBE = """
-import gc, sys
-from stoker.cli.main import main
-during = set()
-def record(phase, info):
-    if phase == "start":
-        for name, module in list(sys.modules.items()):
-            spec = getattr(module, "__spec__", None)
-            if name.startswith("stoker.") and getattr(spec, "_initializing", False):
-                during.add(name)
-gc.callbacks.append(record)
-try:
-    main()
-except SystemExit:
-    pass
-sys.__stdout__.write("\\n" + " ".join(sorted(during)) + "\\n")
-"""
-
-
-def test_stack_create_imports_with_the_collector_paused(tmp_path: Path) -> None:
-    """What `stack create` imports once running (the definition machinery, the engine,
-    the resource types) made no collection: each walked objects that cannot be garbage
-    (`stoker.engine.heap.collector_paused`)."""
-    env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{tmp_path / 'gc.db'}"}
-    create = ["stack", "create", "s1", "-t", EXAMPLE, "--parameter", "db_password=pw-12345"]
-    completed = subprocess.run(
-        [sys.executable, "-c", _COLLECTIONS_PROBE, *create],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    )
-    assert "CREATE_COMPLETE" in completed.stderr  # the probe really created the stack
-    assert completed.stdout.splitlines()[-1] == ""  # no module was importing
 
 
 def test_help_lists_each_group_with_its_own_first_line() -> None:

@@ -1,4 +1,4 @@
-"""Real templates from the shared corpus that use the OpenStack types, created and
+"""Real templates from the corpus (``tests/corpus/data``) that use the OpenStack types, created and
 deleted against the sandbox. Each is listed with the parameters it needs; what the
 templates take for granted in the cloud (the images and key pairs they name, a private
 network with a router to the public one, a server to attach to) is the operator's
@@ -14,9 +14,7 @@ from click.testing import CliRunner
 
 from stoker.cli.main import cli
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-if not CORPUS.is_dir():  # a checkout beside shared/ (CI) or a worktree under /work/wt
-    CORPUS = Path("/work/shared/corpus")
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "data"
 HEAT = "openstack__heat/_extracted/rst/doc/source"
 HOT = "openstack__heat-templates/hot"
 

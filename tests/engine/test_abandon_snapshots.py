@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import text
 
 from stoker.definition.loading import LoadOptions, load_definition
-from stoker.engine import abandon, adopt, snapshots
+from stoker.engine import adopt, views
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine
 from stoker.engine.state import Action, StackStatus, Status, WriteBatch
@@ -78,7 +78,7 @@ def outputs(engine, record):
 
 def test_export_is_heats_document_and_changes_nothing(engine, store, tmp_path):
     record = create(engine, tmp_path, "flat", FLAT, {"len": "12"})
-    data = asyncio.run(abandon.export(engine, "flat"))
+    data = asyncio.run(engine.export("flat"))
     assert set(data) == {
         "name", "id", "action", "status", "template", "environment", "files",
         "resources", "project_id", "stack_user_project_id", "tags",
@@ -111,7 +111,7 @@ def test_abandon_forgets_the_stack_and_adopt_takes_it_back_unchanged(engine, sto
     record = create(engine, tmp_path, "flat", FLAT, {"len": "12"})
     value = outputs(engine, record)["r"]
     physical = {r.name: r.physical_id for r in store.resources(record.id)}
-    data = asyncio.run(abandon.abandon(engine, "flat"))
+    data = asyncio.run(engine.abandon("flat"))
     assert store.get_stack("flat", "default") is None  # forgotten, the name is free
     gone = store.get_stack(record.id, "default")
     assert gone.deleted_at is not None and gone.action is Action.DELETE
@@ -120,7 +120,7 @@ def test_abandon_forgets_the_stack_and_adopt_takes_it_back_unchanged(engine, sto
     document = json.loads(json.dumps(data))
     adoption = adopt.load("flat", document, "adopt.json")
     assert [d for d in adoption.diagnostics if d.is_error] == []
-    adopted = asyncio.run(adopt.adopt(engine, adoption, str(tmp_path), "adopt.json"))
+    adopted = asyncio.run(engine.adopt(adoption, str(tmp_path), "adopt.json"))
     assert (adopted.action, adopted.status) == (Action.ADOPT, Status.COMPLETE)
     assert adopted.status_reason == "Stack ADOPT completed successfully"
     assert adopted.id != record.id
@@ -135,25 +135,25 @@ def test_an_adopted_stack_counts_toward_the_project_limit(store, tmp_path):
     """Heat counts adopted stacks as created ones: at the limit, adopt is refused."""
     limited = StackEngine(store, default_registry(), EngineSettings(max_stacks_per_project=1))
     create(limited, tmp_path, "flat", FLAT)
-    document = json.loads(json.dumps(asyncio.run(abandon.abandon(limited, "flat"))))
+    document = json.loads(json.dumps(asyncio.run(limited.abandon("flat"))))
     create(limited, tmp_path, "other", FLAT)  # the one place left
     adoption = adopt.load("flat", document, "adopt.json")
     with pytest.raises(OperationRefused, match="maximum stacks per project, 1"):
-        asyncio.run(adopt.adopt(limited, adoption, str(tmp_path), "adopt.json"))
+        asyncio.run(limited.adopt(adoption, str(tmp_path), "adopt.json"))
     assert store.get_stack("flat", "default") is None
 
 
 def test_adopt_fails_a_resource_the_document_gives_no_id(engine, store, tmp_path):
     create(engine, tmp_path, "flat", FLAT)
-    data = asyncio.run(abandon.export(engine, "flat"))
+    data = asyncio.run(engine.export("flat"))
     del data["resources"]["none"]
     adoption = adopt.load("other", data, "adopt.json")
-    result = asyncio.run(adopt.adopt(engine, adoption, str(tmp_path), "adopt.json"))
+    result = asyncio.run(engine.adopt(adoption, str(tmp_path), "adopt.json"))
     assert (result.action, result.status) == (Action.ADOPT, Status.FAILED)
     assert "Resource ID was not provided." in result.status_reason
     with pytest.raises(OperationRefused, match=r"The Stack \(flat\) already exists"):
         adoption = adopt.load("flat", data, "adopt.json")
-        asyncio.run(adopt.adopt(engine, adoption, str(tmp_path), "adopt.json"))
+        asyncio.run(engine.adopt(adoption, str(tmp_path), "adopt.json"))
 
 
 def test_a_nested_stack_is_inside_the_document_and_abandoned_with_its_parent(
@@ -161,19 +161,19 @@ def test_a_nested_stack_is_inside_the_document_and_abandoned_with_its_parent(
 ):
     record = create(engine, tmp_path, "nested", NESTED)
     (child,) = store.child_stacks(record.id)
-    data = asyncio.run(abandon.export(engine, "nested"))
+    data = asyncio.run(engine.export("nested"))
     assert data["resources"]["nest"]["id"] == child.id  # the child's own document
     assert "inner" in data["resources"]["nest"]["resources"]
     with pytest.raises(OperationRefused, match="owned by resource nest"):
-        asyncio.run(abandon.abandon(engine, child.name))
-    asyncio.run(abandon.abandon(engine, "nested"))
+        asyncio.run(engine.abandon(child.name))
+    asyncio.run(engine.abandon("nested"))
     assert store.get_stack(child.id, "default").deleted_at is not None
 
 
 def test_snapshots_store_each_resources_data_in_heats_shapes(engine, store, tmp_path):
     record = create(engine, tmp_path, "nested", NESTED)
     value = {r.name: r.data["value"] for r in store.resources(record.id) if "value" in r.data}
-    made = asyncio.run(snapshots.create(engine, "nested", "first"))
+    made = asyncio.run(engine.snapshot("nested", "first"))
     assert (made.status, made.status_reason) == (
         "COMPLETE",
         "Stack SNAPSHOT completed successfully",
@@ -182,19 +182,19 @@ def test_snapshots_store_each_resources_data_in_heats_shapes(engine, store, tmp_
     assert (stack.action, stack.status) == (Action.SNAPSHOT, Status.COMPLETE)
     (child,) = store.child_stacks(record.id)
     assert store.get_stack(child.id, "default").action is Action.SNAPSHOT
-    shown = snapshots.view(made)
+    shown = views.snapshot_document(made)
     assert set(shown) == {"id", "name", "status", "status_reason", "data", "creation_time"}
     data = shown["data"]
     assert (data["action"], data["status"]) == ("SNAPSHOT", "COMPLETE")
     assert data["resources"]["top_rand"]["resource_data"]["value"] == value["top_rand"]
     assert data["resources"]["top_rand"]["action"] == "SNAPSHOT"
     assert "inner" in data["resources"]["nest"]["resources"]
-    second = asyncio.run(snapshots.create(engine, "nested"))
-    assert [s.id for s in asyncio.run(snapshots.listing(engine, "nested"))] == [made.id, second.id]
-    assert asyncio.run(snapshots.find(engine, "nested", "first")).id == made.id
-    asyncio.run(snapshots.delete(engine, "nested", made.id))
+    second = asyncio.run(engine.snapshot("nested"))
+    assert [s.id for s in asyncio.run(engine.snapshots("nested"))] == [made.id, second.id]
+    assert asyncio.run(engine.find_snapshot("nested", "first")).id == made.id
+    asyncio.run(engine.delete_snapshot("nested", made.id))
     with pytest.raises(NotFound, match=f"Snapshot with id {made.id} not found"):
-        asyncio.run(snapshots.find(engine, "nested", made.id))
+        asyncio.run(engine.find_snapshot("nested", made.id))
     # a stack with an operation in progress cannot be snapshotted (Heat's words)
     store.write(
         WriteBatch(
@@ -202,7 +202,7 @@ def test_snapshots_store_each_resources_data_in_heats_shapes(engine, store, tmp_
         )
     )
     with pytest.raises(OperationRefused, match=r"already has an action \(CREATE\) in progress"):
-        asyncio.run(snapshots.create(engine, "nested"))
+        asyncio.run(engine.snapshot("nested"))
 
 
 def test_a_snapshot_of_a_stack_with_a_hidden_parameter_is_sealed_at_rest(engine, store, tmp_path):
@@ -214,12 +214,12 @@ def test_a_snapshot_of_a_stack_with_a_hidden_parameter_is_sealed_at_rest(engine,
       v: {type: OS::Heat::Value, properties: {value: {get_param: pw}}}
     """
     create(engine, tmp_path, "hidden", template, {"pw": "sekrit-value-42"})
-    made = asyncio.run(snapshots.create(engine, "hidden"))
+    made = asyncio.run(engine.snapshot("hidden"))
     assert made.data["environment"]["parameters"]["pw"] == "sekrit-value-42"
     with store.engine.connect() as connection:
         raw = connection.execute(text("SELECT data FROM snapshots")).scalar_one()
     assert "sekrit-value-42" not in str(raw)
-    again = asyncio.run(snapshots.find(engine, "hidden", made.id))
+    again = asyncio.run(engine.find_snapshot("hidden", made.id))
     assert again.data["environment"]["parameters"]["pw"] == "sekrit-value-42"
 
 
@@ -243,12 +243,12 @@ def test_rotating_the_key_keeps_snapshots_readable(tmp_path, monkeypatch):
     with open_store(url) as store:
         engine = StackEngine(store, default_registry(), EngineSettings())
         create(engine, tmp_path, "hidden", template, {"pw": "sekrit-value-42"})
-        made = asyncio.run(snapshots.create(engine, "hidden"))
+        made = asyncio.run(engine.snapshot("hidden"))
     result = CliRunner().invoke(cli, ["--db", url, "db", "rotate-key"])
     assert result.exit_code == 0, result.output
     with open_store(url) as store:
         engine = StackEngine(store, default_registry(), EngineSettings())
-        again = asyncio.run(snapshots.find(engine, "hidden", made.id))
+        again = asyncio.run(engine.find_snapshot("hidden", made.id))
         assert again.data["environment"]["parameters"]["pw"] == "sekrit-value-42"
 
 
@@ -278,10 +278,10 @@ outputs:
 def test_nested_stacks_are_adopted_from_their_own_documents(engine, store, tmp_path):
     record = create(engine, tmp_path, "grouped", GROUPED)
     before = outputs(engine, record)
-    data = json.loads(json.dumps(asyncio.run(abandon.abandon(engine, "grouped"))))
+    data = json.loads(json.dumps(asyncio.run(engine.abandon("grouped"))))
     assert set(data["resources"]["group"]["resources"]) == {"0", "1"}
     adoption = adopt.load("grouped", data, "a.json")
-    result = asyncio.run(adopt.adopt(engine, adoption, str(tmp_path), "a.json"))
+    result = asyncio.run(engine.adopt(adoption, str(tmp_path), "a.json"))
     assert (result.action, result.status) == (Action.ADOPT, Status.COMPLETE), result.status_reason
     assert outputs(engine, result) == before  # every RandomString kept its value
     children = store.child_stacks(result.id)
@@ -293,9 +293,7 @@ def test_nested_stacks_are_adopted_from_their_own_documents(engine, store, tmp_p
         }
     # a nested entry missing from the document fails the resource, as a flat one does
     del data["resources"]["nest"]
-    result = asyncio.run(
-        adopt.adopt(engine, adopt.load("again", data, "a.json"), str(tmp_path), "a.json")
-    )
+    result = asyncio.run(engine.adopt(adopt.load("again", data, "a.json"), str(tmp_path), "a.json"))
     assert result.status is Status.FAILED and "Resource ID was not provided." in (
         result.status_reason
     )
@@ -303,7 +301,7 @@ def test_nested_stacks_are_adopted_from_their_own_documents(engine, store, tmp_p
 
 def test_a_snapshot_walks_into_os_heat_stack_only(engine, store, tmp_path):
     record = create(engine, tmp_path, "grouped", GROUPED)
-    made = asyncio.run(snapshots.create(engine, "grouped"))
+    made = asyncio.run(engine.snapshot("grouped"))
     assert made.status == "COMPLETE"
     children = {c.parent_resource: c for c in store.child_stacks(record.id)}
     assert children["nest"].action is Action.SNAPSHOT  # Heat's RemoteStack snapshots it

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from stoker.definition.loading import LoadOptions, load_definition
-from stoker.engine import cancel, check, suspend, unhealthy
+from stoker.engine import unhealthy
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine
 from stoker.engine.state import Action, StackStatus, Status, WriteBatch
@@ -83,7 +83,7 @@ def child_of(store, top):
 
 
 def test_check_marks_every_resource_and_says_what_it_could_not_check(engine, store, top):
-    result = asyncio.run(check.check(engine, "top"))
+    result = asyncio.run(engine.check_stack("top"))
     assert (result.action, result.status) == (Action.CHECK, Status.COMPLETE)
     # Heat 24.1.2's words (tests/fidelity/recordings/actions.json)
     assert result.status_reason == (
@@ -97,7 +97,7 @@ def test_check_marks_every_resource_and_says_what_it_could_not_check(engine, sto
 
 
 def test_suspend_goes_dependents_first_and_resume_forward_into_nested_stacks(engine, store, top):
-    result = asyncio.run(suspend.suspend(engine, "top"))
+    result = asyncio.run(engine.suspend("top"))
     assert (result.action, result.status) == (Action.SUSPEND, Status.COMPLETE)
     assert result.status_reason == "Stack SUSPEND completed successfully"
     assert {s[:2] for s in states(store, top.id).values()} == {("SUSPEND", "COMPLETE")}
@@ -114,9 +114,9 @@ def test_suspend_goes_dependents_first_and_resume_forward_into_nested_stacks(eng
     assert events.index("rand") > events.index("none") and events.index("rand") > events.index(
         "val"
     )
-    again = asyncio.run(suspend.suspend(engine, "top"))  # already suspended: nothing to do
+    again = asyncio.run(engine.suspend("top"))  # already suspended: nothing to do
     assert again.updated_at == result.updated_at
-    resumed = asyncio.run(suspend.resume(engine, "top"))
+    resumed = asyncio.run(engine.resume("top"))
     assert (resumed.action, resumed.status) == (Action.RESUME, Status.COMPLETE)
     assert {s[:2] for s in states(store, child.id).values()} == {("RESUME", "COMPLETE")}
     order = [
@@ -128,7 +128,7 @@ def test_suspend_goes_dependents_first_and_resume_forward_into_nested_stacks(eng
 
 
 def test_resume_of_a_stack_never_suspended_fails_as_in_heat(engine, store, top):
-    result = asyncio.run(suspend.resume(engine, "top"))
+    result = asyncio.run(engine.resume("top"))
     assert (result.action, result.status) == (Action.RESUME, Status.FAILED)
     assert result.status_reason.startswith("Resource RESUME failed: Error: resources.")
     assert result.status_reason.endswith("State ('CREATE', 'COMPLETE') invalid for resume")
@@ -137,7 +137,7 @@ def test_resume_of_a_stack_never_suspended_fails_as_in_heat(engine, store, top):
 
 
 def test_mark_unhealthy_and_reset(engine, store, top):
-    marked = asyncio.run(unhealthy.mark_unhealthy(engine, "top", "val", True, "broken"))
+    marked = asyncio.run(engine.mark_unhealthy("top", "val", True, "broken"))
     assert (marked.action, marked.status, marked.status_reason) == (
         Action.CHECK,
         Status.FAILED,
@@ -146,16 +146,16 @@ def test_mark_unhealthy_and_reset(engine, store, top):
     assert states(store, top.id)["val"] == ("CHECK", "FAILED", "broken")
     # by physical id too; reset with Heat's default reason
     rand = {r.name: r for r in store.resources(top.id)}["rand"]
-    asyncio.run(unhealthy.mark_unhealthy(engine, "top", rand.physical_id, True))
+    asyncio.run(engine.mark_unhealthy("top", rand.physical_id, True))
     assert states(store, top.id)["rand"][2] == unhealthy.DEFAULT_REASON
-    asyncio.run(unhealthy.mark_unhealthy(engine, "top", "val", False))
+    asyncio.run(engine.mark_unhealthy("top", "val", False))
     assert states(store, top.id)["val"] == ("CHECK", "COMPLETE", unhealthy.DEFAULT_REASON)
     # reset of a healthy resource changes nothing
     before = states(store, top.id)["none"]
-    asyncio.run(unhealthy.mark_unhealthy(engine, "top", "none", False))
+    asyncio.run(engine.mark_unhealthy("top", "none", False))
     assert states(store, top.id)["none"] == before
     with pytest.raises(StackNotFound, match=r"The Resource \(nope\) could not be found"):
-        asyncio.run(unhealthy.mark_unhealthy(engine, "top", "nope", True))
+        asyncio.run(engine.mark_unhealthy("top", "nope", True))
 
 
 def test_an_interrupted_suspend_is_recovered_without_visiting_done_resources(engine, store, top):
@@ -177,7 +177,7 @@ def test_an_interrupted_suspend_is_recovered_without_visiting_done_resources(eng
         )
     )
     with pytest.raises(OperationRefused, match="stack recover top"):
-        asyncio.run(suspend.resume(engine, "top"))
+        asyncio.run(engine.resume("top"))
     result = asyncio.run(engine.recover("top"))
     assert (result.action, result.status) == (Action.SUSPEND, Status.COMPLETE), result.status_reason
     visited = [
@@ -190,14 +190,14 @@ def test_an_interrupted_suspend_is_recovered_without_visiting_done_resources(eng
 
 def test_nested_stacks_act_through_their_parent(engine, store, top):
     child = child_of(store, top)
-    for run in (check.check, suspend.suspend, suspend.resume):
+    for run in (engine.check_stack, engine.suspend, engine.resume):
         with pytest.raises(OperationRefused, match="owned by resource nest of stack top"):
-            asyncio.run(run(engine, child.name))
+            asyncio.run(run(child.name))
 
 
 def test_cancel_refuses_what_heat_refuses(engine, store, top):
     with pytest.raises(OperationRefused) as refused:
-        asyncio.run(cancel.cancel(engine, "top", rollback=True))
+        asyncio.run(engine.cancel("top", rollback=True))
     assert str(refused.value) == "Cancelling update when stack is CREATE_COMPLETE is not supported."
     # a create whose process died has nothing running to cancel
     store.write(
@@ -208,9 +208,9 @@ def test_cancel_refuses_what_heat_refuses(engine, store, top):
     with pytest.raises(
         OperationRefused, match="Cancelling update when stack is CREATE_IN_PROGRESS"
     ):
-        asyncio.run(cancel.cancel(engine, "top", rollback=True))
+        asyncio.run(engine.cancel("top", rollback=True))
     with pytest.raises(OperationRefused, match="stack recover top"):
-        asyncio.run(cancel.cancel(engine, "top", rollback=False))
+        asyncio.run(engine.cancel("top", rollback=False))
 
 
 #: what Heat 24.1.2 did when a create was cancelled (tests/fidelity/actions/record.py)
@@ -249,9 +249,9 @@ def test_cancel_stops_a_create_running_in_another_process(tmp_path, store, store
         assert os.WIFSTOPPED(status), "the create ended before it reached b"
         engine = StackEngine(store, default_registry(), EngineSettings())
         with pytest.raises(OperationRefused) as refused:
-            asyncio.run(cancel.cancel(engine, "c1", rollback=True))
+            asyncio.run(engine.cancel("c1", rollback=True))
         assert str(refused.value) == HEAT_CANCEL["cancel_update"]["message"]
-        asyncio.run(cancel.cancel(engine, "c1", rollback=False))
+        asyncio.run(engine.cancel("c1", rollback=False))
         os.kill(child.pid, signal.SIGCONT)
         _, stderr = child.communicate(timeout=60)
     finally:
@@ -308,7 +308,7 @@ def test_a_killed_suspend_is_recovered_without_suspending_anything_twice(
     stack = store.get_stack("k", "default")
     assert (stack.action, stack.status) == (Action.SUSPEND, Status.IN_PROGRESS)
     with pytest.raises(OperationRefused, match="stack recover k"):
-        asyncio.run(suspend.resume(engine, "k"))
+        asyncio.run(engine.resume("k"))
     stack = asyncio.run(engine.recover("k"))
     assert (stack.action, stack.status) == (Action.SUSPEND, Status.COMPLETE)
     done = [
@@ -322,7 +322,6 @@ def test_a_killed_suspend_is_recovered_without_suspending_anything_twice(
 def test_a_killed_snapshot_is_finished_by_recover(tmp_path, engine, store, store_url):
     """`stoker stack snapshot create` dies (SIGKILL) after its 3rd commit, mid-walk; recover
     finishes the walk and stores the snapshot it was taking."""
-    from stoker.engine import snapshots
     from stoker.engine.crash_hook import ENV_VAR
 
     path = tmp_path / "t.yaml"
@@ -339,14 +338,13 @@ def test_a_killed_snapshot_is_finished_by_recover(tmp_path, engine, store, store
     assert taken.status == "IN_PROGRESS" and taken.data is None
     result = asyncio.run(engine.recover("snap"))
     assert (result.action, result.status) == (Action.SNAPSHOT, Status.COMPLETE)
-    (taken,) = asyncio.run(snapshots.listing(engine, "snap"))
+    (taken,) = asyncio.run(engine.snapshots("snap"))
     assert taken.status == "COMPLETE" and taken.data is not None
     rand = {r.name: r for r in store.resources(record.id)}["rand"]
     assert taken.data["resources"]["rand"]["resource_data"]["value"] == rand.data["value"]
 
 
 def test_an_interrupted_adopt_is_not_recovered_but_can_be_abandoned(engine, store, top):
-    from stoker.engine import abandon
 
     store.write(
         WriteBatch(
@@ -355,7 +353,7 @@ def test_an_interrupted_adopt_is_not_recovered_but_can_be_abandoned(engine, stor
     )
     with pytest.raises(OperationRefused, match="cannot be continued: `stack abandon top`"):
         asyncio.run(engine.recover("top"))
-    asyncio.run(abandon.abandon(engine, "top"))
+    asyncio.run(engine.abandon("top"))
     assert store.get_stack("top", "default") is None
 
 
@@ -378,7 +376,7 @@ def test_check_leaves_resources_never_created_as_heat_does(engine, store, tmp_pa
     )
     record = create(engine, path, "failed")
     assert record.status is Status.FAILED
-    result = asyncio.run(check.check(engine, "failed"))
+    result = asyncio.run(engine.check_stack("failed"))
     assert (result.action, result.status) == (Action.CHECK, Status.FAILED)
     assert result.status_reason.startswith("Resource CHECK failed: ")
     assert "Resource nest not created yet." in result.status_reason

@@ -25,21 +25,3 @@ def test_one_command_keeps_frozen_what_a_server_unfreezes() -> None:
     finally:
         heap.long_running_process()
         gc.unfreeze()
-
-
-def test_collector_paused_restores_the_collector_as_it_was() -> None:
-    assert gc.isenabled()
-    try:
-        with heap.collector_paused():
-            assert not gc.isenabled()
-            raise KeyError("an import that fails")
-    except KeyError:
-        pass
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with heap.collector_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()  # paused by someone else: left paused
-    finally:
-        gc.enable()

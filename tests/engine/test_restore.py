@@ -10,7 +10,6 @@ import textwrap
 import pytest
 
 from stoker.definition.loading import LoadOptions, load_definition
-from stoker.engine import restore, snapshots
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, StackEngine, UpdateRequest
 from stoker.engine.state import Action, StackStatus, Status, WriteBatch
@@ -88,7 +87,7 @@ def _changed_then_restored(engine, store, tmp_path):
     )
     assert created.status is Status.COMPLETE, created.status_reason
     before = _values(store, created.id)
-    made = asyncio.run(snapshots.create(engine, "st", "first"))
+    made = asyncio.run(engine.snapshot("st", "first"))
     definition, (template, environment), path = _load(tmp_path, "v2", AFTER, {"word": "two"})
     request = UpdateRequest(
         definition=definition,
@@ -106,7 +105,7 @@ def _changed_then_restored(engine, store, tmp_path):
 
 def test_restore_brings_back_the_snapshots_definition(engine, store, tmp_path):
     made, before, middle = _changed_then_restored(engine, store, tmp_path)
-    restored = asyncio.run(restore.restore(engine, "st", made.id))
+    restored = asyncio.run(engine.restore("st", made.id))
     assert (restored.action, restored.status, restored.status_reason) == (
         Action.RESTORE,
         Status.COMPLETE,
@@ -149,25 +148,25 @@ def test_restore_brings_back_the_snapshots_definition(engine, store, tmp_path):
 def test_restoring_an_unknown_snapshot_changes_nothing(engine, store, tmp_path):
     made, _, middle = _changed_then_restored(engine, store, tmp_path)
     with pytest.raises(NotFound, match="^Snapshot with id nosuch not found$"):
-        asyncio.run(restore.restore(engine, "st", "nosuch"))
+        asyncio.run(engine.restore("st", "nosuch"))
     stack = store.get_stack("st", "default")
     assert (stack.action, stack.status) == (Action.UPDATE, Status.COMPLETE)
     assert _values(store, stack.id) == middle
     busy = StackStatus(stack.id, Action.UPDATE, Status.IN_PROGRESS, "x", made.created_at)
     store.write(WriteBatch(stacks=[busy]))
     with pytest.raises(OperationRefused, match=r"^Stack st already has an action \(UPDATE\) in"):
-        asyncio.run(restore.restore(engine, "st", made.id))
+        asyncio.run(engine.restore("st", made.id))
     assert _values(store, stack.id) == middle
     done = StackStatus(stack.id, Action.UPDATE, Status.COMPLETE, "x", made.created_at)
     store.write(WriteBatch(stacks=[done]))
     # the snapshot can be named, and restoring twice is the same definition again
-    assert asyncio.run(restore.restore(engine, "st", "first")).status is Status.COMPLETE
-    assert asyncio.run(restore.restore(engine, "st", made.id)).status is Status.COMPLETE
+    assert asyncio.run(engine.restore("st", "first")).status is Status.COMPLETE
+    assert asyncio.run(engine.restore("st", made.id)).status is Status.COMPLETE
 
 
 def test_an_interrupted_restore_is_recovered_as_a_restore(engine, store, tmp_path):
     made, before, _ = _changed_then_restored(engine, store, tmp_path)
-    restored = asyncio.run(restore.restore(engine, "st", made.id))
+    restored = asyncio.run(engine.restore("st", made.id))
     # the state a process dying just before the stack's last write leaves (its claim ended)
     reason = "Stack RESTORE started"
     status = StackStatus(restored.id, Action.RESTORE, Status.IN_PROGRESS, reason, made.created_at)

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from stoker.engine import cancel
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import StackEngine
 from stoker.engine.state import Action, Status
@@ -62,7 +61,7 @@ def test_cancel_of_an_update_as_heat(tmp_path, store, store_url, mode):
         _, status = os.waitpid(child.pid, os.WUNTRACED)
         assert os.WIFSTOPPED(status), "the update ended before it reached a"
         engine = StackEngine(store, default_registry(), EngineSettings())
-        asyncio.run(cancel.cancel(engine, "c", rollback=mode == "cancel_update"))
+        asyncio.run(engine.cancel("c", rollback=mode == "cancel_update"))
         os.kill(child.pid, signal.SIGCONT)
         _, stderr = child.communicate(timeout=60)
     finally:

@@ -1,5 +1,6 @@
-"""The shared corpus as seeds for the fuzzing: its files parsed to plain data, the words
-and calls it uses, and pools of odd values to put in their place (see `mutations`)."""
+"""The corpus (``tests/corpus/data``) as seeds for the fuzzing: its files parsed to plain
+data, the words and calls it uses, and pools of odd values to put in their place (see
+`mutations`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from stoker.template.loader import load_document
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "data"
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def _load(path: Path) -> Any:
 
 @cache
 def corpus() -> tuple[list[Seed], list[Seed], list[Seed]]:
-    """Templates, environments and doc fragments of the shared corpus, parsed once."""
+    """Templates, environments and doc fragments of the corpus, parsed once."""
     records = json.loads((CORPUS / "index.json").read_text())
     templates, environments, fragments = [], [], []
     for record in records:

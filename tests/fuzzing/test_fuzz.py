@@ -16,14 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from .harness import Workspace, run_case, runner, workspace
-from .mutations import CORPUS, FAMILIES, Case, make_case
+from .mutations import FAMILIES, Case, make_case
 
-pytestmark = [
-    pytest.mark.heavy,
-    pytest.mark.skipif(
-        not (CORPUS / "index.json").exists(), reason="the shared corpus is not beside the checkout"
-    ),
-]
+pytestmark = pytest.mark.heavy
 
 RUNNER = runner()
 

@@ -1,5 +1,6 @@
-"""The whole shared corpus: every file processed, no internal error, and the counts by
-rule id that docs/lint-corpus.md records (the generated docs pages stay true too)."""
+"""The whole corpus (``tests/corpus/data``): every file processed, no internal error, and
+the counts by rule id that docs/lint-corpus.md records (the generated docs pages stay true
+too)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,9 @@ from stoker.lint.inputs import is_lintable
 pytestmark = pytest.mark.heavy
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS = ROOT / "tests" / "corpus" / "data"
 DOCS = ROOT / "docs"
-REGENERATE = "regenerate with: .venv/bin/python -m stoker.lint.docs --corpus ../shared/corpus"
-
-needs_corpus = pytest.mark.skipif(
-    not (CORPUS / "index.json").exists(), reason="the shared corpus is not beside the checkout"
-)
+REGENERATE = "regenerate with: .venv/bin/python -m stoker.lint.docs --corpus tests/corpus/data"
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +26,6 @@ def report():
     return lint([str(CORPUS)])
 
 
-@needs_corpus
 def test_every_file_is_processed_without_internal_errors(report):
     expected = {
         str(path)
@@ -44,7 +40,6 @@ def test_every_file_is_processed_without_internal_errors(report):
     assert templates <= linted
 
 
-@needs_corpus
 def test_the_corpus_counts_match_the_doc(report):
     assert (DOCS / "lint-corpus.md").read_text() == render_corpus(report, CORPUS_COMMAND), (
         REGENERATE

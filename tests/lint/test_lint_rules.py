@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from stoker.diagnostics import Diagnostic, Severity, Span
@@ -10,7 +12,6 @@ from stoker.lint.inputs import Package, PackageKind, SourceFile
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.registry import default_registry
 from stoker.lint.rules.core.base import CodeRule
-from stoker.records import replace
 from stoker.template.loader import LoadLimits
 
 from .cases import DEFAULT_CASES, ONAP_CASES, Case

@@ -43,8 +43,15 @@ def test_queued_records_are_committed_after_the_delay_without_a_write(store: Sql
         recorder = Recorder(store, delay=0.01)
         recorder.defer(WriteBatch(events=[f.event(stack_id, "a", reason="queued")]))
         before = _reasons(store, stack_id)
-        await asyncio.sleep(0.1)  # nothing else writes: only the delay commits it
-        return before, _reasons(store, stack_id)
+        # Nothing else writes: only the delay commits it. Waited for, not timed (a commit
+        # on a busy machine may take longer than any fixed pause): up to ten seconds.
+        after: list[str] = []
+        for _ in range(1000):
+            await asyncio.sleep(0.01)
+            after = _reasons(store, stack_id)
+            if after:
+                break
+        return before, after
 
     before, after = asyncio.run(scenario())
     assert before == [] and after == ["queued"]

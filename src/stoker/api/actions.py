@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
+from stoker.engine import views
 from stoker.engine.stacks import StackEngine
 from stoker.request_body import parse_json
 
@@ -19,20 +20,16 @@ _ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollb
 
 
 def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any, Any, Any]]:
-    from stoker.engine import check, suspend
-
     runs: dict[str, Callable[[StackEngine], Coroutine[Any, Any, Any]]] = {
-        "suspend": lambda engine: suspend.suspend(engine, stack_id),
-        "resume": lambda engine: suspend.resume(engine, stack_id),
-        "check": lambda engine: check.check(engine, stack_id),
+        "suspend": lambda engine: engine.suspend(stack_id),
+        "resume": lambda engine: engine.resume(stack_id),
+        "check": lambda engine: engine.check_stack(stack_id),
     }
     return runs[action]
 
 
 async def action(request: Request) -> Response:
     """``POST .../actions`` with exactly one of Heat's actions as the body's key."""
-    from stoker.engine.cancel import cancel
-
     stack = await find_stack(request, deleted=False)
     body = await body_of(request)
     # Heat's three refusals, in its order (heat/api/openstack/v1/actions.py)
@@ -51,19 +48,17 @@ async def action(request: Request) -> Response:
     project = project_of(request)
     if name.startswith("cancel"):
         engine = api.operations.engine(project)
-        await cancel(engine, stack.id, rollback=name == "cancel_update")
+        await engine.cancel(stack.id, rollback=name == "cancel_update")
     else:
         await api.operations.start(project, _runner(name, stack.id), stack=stack)
     return JSONResponse(None)
 
 
 async def abandon(request: Request) -> Response:
-    from stoker.engine.abandon import abandon as abandon_stack
-
     stack = await find_stack(request, deleted=False)
     operations = api_of(request).operations
     engine = operations.engine(project_of(request))
-    abandoned = await abandon_stack(engine, stack.id)
+    abandoned = await engine.abandon(stack.id)
     if operations.credentials is not None:  # the stack is gone: so is its trust
         gone = await asyncio.to_thread(operations.store.get_stack, stack.id, stack.project)
         if gone is not None:
@@ -72,11 +67,9 @@ async def abandon(request: Request) -> Response:
 
 
 async def export(request: Request) -> Response:
-    from stoker.engine.abandon import export as export_stack
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await export_stack(engine, stack.id))
+    return JSONResponse(await engine.export(stack.id))
 
 
 async def adopt(request: Request, payload: Any) -> Response:
@@ -114,7 +107,7 @@ async def adopt(request: Request, payload: Any) -> Response:
         project,
         adoption.stack_id,
         payload.name,
-        lambda engine: adopting.adopt(engine, adoption, None, "<adopt_stack_data>"),
+        lambda engine: engine.adopt(adoption, None, "<adopt_stack_data>"),
     )
     stack_id = began.stack_id if began is not None else adoption.stack_id
     stack = await asyncio.to_thread(api.operations.store.get_stack, stack_id, project)
@@ -126,51 +119,41 @@ async def adopt(request: Request, payload: Any) -> Response:
 
 # ---------------------------------------------------------------------------- snapshots
 async def snapshot_create(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     body = await body_of(request)
     name = body.get("name")
     engine = api_of(request).operations.engine(project_of(request))
-    made = await snapshots.create(engine, stack.id, str(name) if name is not None else None)
-    return JSONResponse(snapshots.view(made))
+    made = await engine.snapshot(stack.id, str(name) if name is not None else None)
+    return JSONResponse(views.snapshot_document(made))
 
 
 async def snapshot_list(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    found = await snapshots.listing(engine, stack.id)
-    return JSONResponse({"snapshots": [snapshots.view(s) for s in found]})
+    found = await engine.snapshots(stack.id)
+    return JSONResponse({"snapshots": [views.snapshot_document(s) for s in found]})
 
 
 async def snapshot_show(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    found = await snapshots.find(engine, stack.id, str(request.path_params["snapshot_id"]))
-    return JSONResponse({"snapshot": snapshots.view(found)})
+    found = await engine.find_snapshot(stack.id, str(request.path_params["snapshot_id"]))
+    return JSONResponse({"snapshot": views.snapshot_document(found)})
 
 
 async def snapshot_delete(request: Request) -> Response:
-    from stoker.engine import snapshots
-
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
-    await snapshots.delete(engine, stack.id, str(request.path_params["snapshot_id"]))
+    await engine.delete_snapshot(stack.id, str(request.path_params["snapshot_id"]))
     return Response(status_code=204)
 
 
 async def snapshot_restore(request: Request) -> Response:
-    from stoker.engine import restore
-
     stack = await find_stack(request, deleted=False)
     snapshot_id = str(request.path_params["snapshot_id"])
     await api_of(request).operations.start(
         project_of(request),
-        lambda engine: restore.restore(engine, stack.id, snapshot_id),
+        lambda engine: engine.restore(stack.id, snapshot_id),
         stack=stack,
     )
     return Response(status_code=202)

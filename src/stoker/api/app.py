@@ -24,7 +24,6 @@ from stoker.api import versions
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
-from stoker.engine.heap import collector_paused
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import Store
 from stoker.errors import StokerError
@@ -64,8 +63,7 @@ class _Handlers:
         async def endpoint(request: Request) -> Response:
             nonlocal handler
             if handler is None:
-                with collector_paused():  # an import: long-lived objects, no garbage
-                    handler = getattr(importlib.import_module(module), name)
+                handler = getattr(importlib.import_module(module), name)
             return await handler(request)
 
         # where the handler is (tests/api/test_idle_imports.py checks every route's)

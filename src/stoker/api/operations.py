@@ -24,7 +24,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
-from stoker.engine.heap import collector_paused
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import EventRecord, StackRecord, Store
 from stoker.errors import StokerError
@@ -43,8 +42,7 @@ Run = Callable[["StackEngine"], Coroutine[Any, Any, Any]]
 @functools.cache
 def _engine_class() -> type[StackEngine]:
     """The engine, imported for the first operation (or the first recovery)."""
-    with collector_paused():  # importing makes long-lived objects only: nothing to collect
-        from stoker.engine.stacks import StackEngine
+    from stoker.engine.stacks import StackEngine
 
     return StackEngine
 
@@ -102,10 +100,9 @@ class Operations:
         if self._registry is None:
             with self._registry_lock:
                 if self._registry is None:
-                    with collector_paused():  # imports the resource types: no garbage
-                        from stoker.resources.registry import default_registry
+                    from stoker.resources.registry import default_registry
 
-                        self._registry = default_registry()
+                    self._registry = default_registry()
         return self._registry
 
     def engine(

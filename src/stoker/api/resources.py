@@ -140,15 +140,13 @@ async def signal(request: Request) -> Response:
 
 async def mark_unhealthy(request: Request) -> Response:
     """``PATCH .../resources/{name}`` with ``mark_unhealthy`` (and a reason)."""
-    from stoker.engine.unhealthy import mark_unhealthy as mark
-
     stack, _, name = await _resource(request)
     body = await body_of(request)
     if "mark_unhealthy" not in body or not isinstance(body["mark_unhealthy"], bool):
         raise bad_request('"mark_unhealthy" (true or false) is required')
     reason = str(body.get("resource_status_reason") or "")
     engine = api_of(request).operations.engine(project_of(request))
-    await mark(engine, stack.id, name, body["mark_unhealthy"], reason)
+    await engine.mark_unhealthy(stack.id, name, body["mark_unhealthy"], reason)
     return JSONResponse(None)
 
 

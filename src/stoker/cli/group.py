@@ -26,16 +26,6 @@ def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(limit - 3, 0)].rstrip() + "..."
 
 
-def _import_quietly(module: str) -> Any:
-    """Import a command's module with the cyclic collector paused: importing creates tens
-    of thousands of objects and no garbage, and a command such as ``stoker lint --profile
-    onap`` otherwise spends a tenth of its import time in collections that find nothing."""
-    from stoker.engine.heap import collector_paused
-
-    with collector_paused():
-        return importlib.import_module(module)
-
-
 class LazyGroup(click.Group):
     """A group whose subcommands are imported when invoked, not when the CLI starts."""
 
@@ -45,7 +35,7 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in COMMANDS and cmd_name not in self.commands:
             module, attribute, _ = COMMANDS[cmd_name]
-            self.add_command(getattr(_import_quietly(module), attribute), cmd_name)
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

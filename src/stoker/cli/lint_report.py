@@ -1,13 +1,10 @@
-"""What ``stoker lint PATH...`` prints, without Click: the report and its summary line.
-
-Both ways the command line reaches a lint run here: the Click command (`stoker.cli.lint`)
-and the plain reading of the common command lines (`stoker.cli.lint_entry`), which
-spares a one-shot lint Click's import (~50 M instructions of a ~1,450 M ONAP lint).
-"""
+"""What ``stoker lint PATH...`` prints: the report and its summary line, made apart from
+the Click command (`stoker.cli.lint`) that parses the command line and echoes them."""
 
 from __future__ import annotations
 
 import os
+from typing import NamedTuple
 
 from stoker.limits import active_limits
 from stoker.lint import (
@@ -26,11 +23,10 @@ from stoker.lint import (
 from stoker.lint import (
     lint as run_lint,
 )
-from stoker.records import NamedRecord
 from stoker.template.loader import LoadLimits
 
 
-class Printed(NamedRecord):
+class Printed(NamedTuple):
     """A lint run as the command shows it."""
 
     text: str  # the report in its format (stdout, or the --output file)

@@ -5,13 +5,13 @@ that `stack create` does not import the rest of the template commands (Rich amon
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import click
 
+from stoker.collector import collector_paused
 from stoker.definition.loading import LoadOptions, LoadResult, load_definition
 from stoker.engine.heap import keep_loaded
 from stoker.errors import PackageError
@@ -86,21 +86,18 @@ def load_from_options(
     # almost no cyclic garbage, so the collector is paused while it runs: otherwise each
     # full collection walks the growing definition again (a third of the load of a
     # 1,000-resource template with functions). The command is one thread, one load.
-    collecting = gc.isenabled()
-    gc.disable()
     try:
-        if blueprint is not None:
-            from stoker.definition.requests import load_request
+        with collector_paused():
+            if blueprint is not None:
+                from stoker.definition.requests import load_request
 
-            inputs = blueprint.request(template_file, environments, values)
-            return load_request(inputs, options), values
-        if template_file.lower().endswith(".zip"):
-            return _load_package(template_file, environments, values, options), values
-        return load_definition(template_file, environments, values, options), values
+                inputs = blueprint.request(template_file, environments, values)
+                return load_request(inputs, options), values
+            if template_file.lower().endswith(".zip"):
+                return _load_package(template_file, environments, values, options), values
+            return load_definition(template_file, environments, values, options), values
     finally:
         keep_loaded()  # a single command's definition is never collected (see there)
-        if collecting:
-            gc.enable()
 
 
 def template_source(template_file: str) -> str:

@@ -11,18 +11,15 @@ Each command group lives in its own module and is imported only when it runs: ``
 --version`` or ``--help`` must not pay for SQLAlchemy, yaql or the linter (a test checks
 this). The one-line help of each group is therefore written here too; a test checks it
 still matches the group's docstring. The Click group itself is in `stoker.cli.group`
-(``cli`` here is an alias), and a plain ``stoker lint PATH...`` skips Click altogether
-(`stoker.cli.lint_entry`).
+(``cli`` here is an alias).
 """
 
 from __future__ import annotations
 
 import gc
-import sys
 from typing import Any
 
-from stoker.cli import lint_entry
-from stoker.engine.heap import collector_paused, one_command_process
+from stoker.engine.heap import one_command_process
 
 # name -> (module, attribute, first line of the group's docstring)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -78,11 +75,7 @@ def __getattr__(name: str) -> Any:
 def main() -> None:
     one_command_process()
     try:
-        line = lint_entry.read(sys.argv[1:])
-        if line is not None:  # a plain `stoker lint PATH...`: no Click to import
-            sys.exit(lint_entry.run(line))
-        with collector_paused():  # importing makes no garbage (see group._import_quietly)
-            from stoker.cli.group import cli
+        from stoker.cli.group import cli
 
         cli()
     finally:

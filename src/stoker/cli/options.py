@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import click
 
 from stoker.engine.settings import EngineSettings
 from stoker.limits import LIMITS, Limits, applied
-from stoker.records import replace
 
 environments_option = click.option(
     "-e",

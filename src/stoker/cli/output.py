@@ -20,13 +20,13 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from stoker.cli.plain_table import plain_line, plain_table
 from stoker.diagnostics import Diagnostic
-from stoker.records import replace
 
 if TYPE_CHECKING:
     import yaml

@@ -30,7 +30,6 @@ from stoker.cli.output import (
     report,
 )
 from stoker.engine import views
-from stoker.engine.heap import collector_paused
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import EventRecord, StackRecord, Status, Store
 from stoker.errors import OperationFailed, Rejected, StackNotFound
@@ -104,13 +103,11 @@ class Session:
     def cloud(self) -> Cloud | None:
         """The chosen cloud, opened on first use."""
         if self._cloud is None:
-            with collector_paused():
-                from stoker.cloud.choice import choose_cloud
+            from stoker.cloud.choice import choose_cloud
 
             choice = choose_cloud(self.os_cloud)
             if choice is not None:
-                with collector_paused():
-                    from stoker.cloud import Cloud
+                from stoker.cloud import Cloud
 
                 self._cloud = Cloud(choice, workers=max(8, self.settings.concurrency))
                 if self._context is not None:
@@ -162,8 +159,7 @@ class Session:
     @property
     def store(self) -> Store:
         if self._store is None:
-            with collector_paused():
-                from stoker.store import open_store
+            from stoker.store import open_store
 
             self._store = open_store(self.url)
         return self._store
@@ -171,8 +167,7 @@ class Session:
     @property
     def registry(self) -> ResourceTypeRegistry:
         if self._registry is None:
-            with collector_paused():
-                from stoker.resources.registry import default_registry
+            from stoker.resources.registry import default_registry
 
             self._registry = default_registry()
             if self.cloud is not None:
@@ -206,8 +201,7 @@ class Session:
         return StackInfo(found.parent_id, found.parent_resource, count)
 
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
-        with collector_paused():
-            from stoker.engine.stacks import StackEngine
+        from stoker.engine.stacks import StackEngine
 
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
 
@@ -337,12 +331,11 @@ def create(
     show_secrets: bool,
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
-    with collector_paused():
-        from stoker.cli.loading import load_from_options, template_source
-        from stoker.cli.progress import Progress
-        from stoker.definition.files import in_package
-        from stoker.engine.stacks import CreateRequest
-        from stoker.template.nodes import plain
+    from stoker.cli.loading import load_from_options, template_source
+    from stoker.cli.progress import Progress
+    from stoker.definition.files import in_package
+    from stoker.engine.stacks import CreateRequest
+    from stoker.template.nodes import plain
 
     blueprint = blueprint_of(session, template_file, libraries)
     if blueprint is not None:
@@ -623,8 +616,7 @@ def _wait(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
     way (`stoker.cli.detach`)."""
     if value is not False:
         return
-    with collector_paused():
-        from stoker.cli import detach
+    from stoker.cli import detach
 
     if detach.is_detached_child():
         return

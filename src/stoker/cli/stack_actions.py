@@ -1,8 +1,9 @@
 """``stoker stack check|suspend|resume|cancel|abandon|adopt|export|snapshot ...`` and
 ``stack resource mark-unhealthy``: the other actions of ``openstack stack``, same meaning.
 
-Thin: each command parses, calls the library (`stoker.engine.check`, `.suspend`,
-`.cancel`, `.abandon`, `.snapshots`, `.restore`, `.unhealthy`) and prints. An action that
+Thin: each command parses, calls the engine's facade (`StackEngine.check_stack`,
+`.suspend`, `.resume`, `.cancel`, `.abandon`, `.snapshot`, `.restore`, `.mark_unhealthy`,
+...) and prints. An action that
 ends FAILED exits 1 with one line naming the stack's status and reason.
 """
 
@@ -19,6 +20,7 @@ from stoker.cli.options import environments_option
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option
 from stoker.cli.stack import Session, stack
 from stoker.cli.stack_records import resource
+from stoker.engine import views
 from stoker.engine.state import StackRecord, Status
 from stoker.errors import OperationFailed
 
@@ -72,9 +74,7 @@ def _act(
 @click.pass_obj
 def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Check every resource of NAME (CHECK_COMPLETE, or CHECK_FAILED and exit 1)."""
-    from stoker.engine import check as checking
-
-    _act(session, name, lambda engine: checking.check(engine, name), fmt, columns)
+    _act(session, name, lambda engine: engine.check_stack(name), fmt, columns)
 
 
 @stack.command()
@@ -84,9 +84,7 @@ def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> No
 @click.pass_obj
 def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Suspend NAME: every resource, dependents first (SUSPEND_COMPLETE)."""
-    from stoker.engine import suspend as suspending
-
-    _act(session, name, lambda engine: suspending.suspend(engine, name), fmt, columns)
+    _act(session, name, lambda engine: engine.suspend(name), fmt, columns)
 
 
 @stack.command()
@@ -97,9 +95,7 @@ def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> 
 def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Resume the suspended stack NAME (RESUME_COMPLETE). To continue an operation whose
     process died, use ``stack recover``."""
-    from stoker.engine import suspend as suspending
-
-    _act(session, name, lambda engine: suspending.resume(engine, name), fmt, columns)
+    _act(session, name, lambda engine: engine.resume(name), fmt, columns)
 
 
 @stack.command()
@@ -117,9 +113,7 @@ def cancel(
 ) -> None:
     """Cancel the create or update of NAME that another process is running: it starts
     nothing more and ends FAILED (rolled back, for an update, unless --no-rollback)."""
-    from stoker.engine.cancel import cancel as request_cancel
-
-    record = asyncio.run(request_cancel(session.engine(), name, rollback=not no_rollback))
+    record = asyncio.run(session.engine().cancel(name, rollback=not no_rollback))
     emit_rows([_row(record)], fmt, columns, ACTION_COLUMNS)
     click.echo(f"{record.name}: cancel requested", err=True)
 
@@ -134,9 +128,8 @@ def mark_unhealthy(
     session: Session, name: str, resource_name: str, reason: str | None, reset: bool
 ) -> None:
     """Mark RESOURCE_NAME of NAME unhealthy (CHECK_FAILED: the next update replaces it)."""
-    from stoker.engine.unhealthy import mark_unhealthy as mark
-
-    record = asyncio.run(mark(session.engine(), name, resource_name, not reset, reason))
+    engine = session.engine()
+    record = asyncio.run(engine.mark_unhealthy(name, resource_name, not reset, reason))
     click.echo(
         f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}",
         err=True,
@@ -166,9 +159,7 @@ _output_file_option = click.option(
 @click.pass_obj
 def export(session: Session, name: str, output_file: str | None) -> None:
     """Print Heat's export document of NAME (what abandon would print); change nothing."""
-    from stoker.engine.abandon import export as export_stack
-
-    _write_document(asyncio.run(export_stack(session.engine(), name)), output_file)
+    _write_document(asyncio.run(session.engine().export(name)), output_file)
 
 
 @stack.command()
@@ -178,9 +169,7 @@ def export(session: Session, name: str, output_file: str | None) -> None:
 def abandon(session: Session, name: str, output_file: str | None) -> None:
     """Forget NAME but leave its resources: print Heat's abandon document (for ``stack
     adopt``), then mark the stack deleted without deleting anything in it."""
-    from stoker.engine.abandon import abandon as abandon_stack
-
-    _write_document(asyncio.run(abandon_stack(session.engine(), name)), output_file)
+    _write_document(asyncio.run(session.engine().abandon(name)), output_file)
 
 
 @stack.command()
@@ -237,9 +226,7 @@ def adopt(
     engine = session.engine(progress)
     base_dir = os.path.dirname(os.path.abspath(adopt_file))
     with progress:
-        result = asyncio.run(
-            adopting.adopt(engine, adoption, base_dir, os.path.abspath(adopt_file))
-        )
+        result = asyncio.run(engine.adopt(adoption, base_dir, os.path.abspath(adopt_file)))
     emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
     if result.status is not Status.COMPLETE:
         raise OperationFailed(
@@ -267,7 +254,6 @@ def snapshot_create(
 ) -> None:
     """Snapshot stack NAME."""
     from stoker.cli.progress import Progress
-    from stoker.engine import snapshots
 
     found = session.get_stack(name)
     progress = Progress(
@@ -275,8 +261,8 @@ def snapshot_create(
     )
     engine = session.engine(progress)
     with progress:
-        made = asyncio.run(snapshots.create(engine, name, snapshot_name))
-    shown = snapshots.view(made)
+        made = asyncio.run(engine.snapshot(name, snapshot_name))
+    shown = views.snapshot_document(made)
     emit_record({k: v for k, v in shown.items() if k != "data"}, fmt, columns)
     if made.status != Status.COMPLETE.value:
         raise OperationFailed(f"snapshot {made.id}: {made.status}: {made.status_reason}")
@@ -289,10 +275,8 @@ def snapshot_create(
 @click.pass_obj
 def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """List the snapshots of NAME."""
-    from stoker.engine import snapshots
-
-    found = asyncio.run(snapshots.listing(session.engine(), name))
-    emit_rows([snapshots.view(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
+    found = asyncio.run(session.engine().snapshots(name))
+    emit_rows([views.snapshot_document(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
 
 
 @snapshot.command("show")
@@ -305,10 +289,8 @@ def snapshot_show(
     session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Show snapshot SNAPSHOT_ID (or its name) of NAME, with its data."""
-    from stoker.engine import snapshots
-
-    found = asyncio.run(snapshots.find(session.engine(), name, snapshot_id))
-    emit_record(snapshots.view(found), fmt, columns)
+    found = asyncio.run(session.engine().find_snapshot(name, snapshot_id))
+    emit_record(views.snapshot_document(found), fmt, columns)
 
 
 @snapshot.command("delete")
@@ -317,9 +299,7 @@ def snapshot_show(
 @click.pass_obj
 def snapshot_delete(session: Session, name: str, snapshot_id: str) -> None:
     """Delete snapshot SNAPSHOT_ID (or its name) of NAME."""
-    from stoker.engine import snapshots
-
-    gone = asyncio.run(snapshots.delete(session.engine(), name, snapshot_id))
+    gone = asyncio.run(session.engine().delete_snapshot(name, snapshot_id))
     click.echo(f"deleted snapshot {gone.id}", err=True)
 
 
@@ -333,6 +313,4 @@ def snapshot_restore(
     session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Restore NAME to snapshot SNAPSHOT_ID (or its name): an update to its definition."""
-    from stoker.engine import restore
-
-    _act(session, name, lambda engine: restore.restore(engine, name, snapshot_id), fmt, columns)
+    _act(session, name, lambda engine: engine.restore(name, snapshot_id), fmt, columns)

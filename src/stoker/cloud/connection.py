@@ -176,9 +176,6 @@ class Cloud:
             session.hooks.setdefault("response", []).append(self._count)
             _pool_for(session, self._workers)
             _environment_read_once(connection.session, session)
-            from stoker.cloud import direct
-
-            direct.attach(connection, self._count)
         return connection
 
     def _count(self, response: Any, *args: Any, **kwargs: Any) -> Any:
@@ -253,13 +250,23 @@ def _pool_for(session: Any, workers: int) -> None:
     """Keep a kept-alive connection per worker thread. requests keeps 10 per host by
     default: with more calls in flight than that, each call past the tenth opened a
     connection and closed it after one request (a TCP handshake per poll on both sides).
-    The adapter keystoneauth mounted is kept (its TLS and keep-alive settings), its pool
-    made again at the new size."""
-    for adapter in set(session.adapters.values()):
-        maxsize = getattr(adapter, "_pool_maxsize", None)
-        if isinstance(maxsize, int) and maxsize < workers:
-            adapter._pool_maxsize = workers
-            adapter.init_poolmanager(adapter._pool_connections, workers, block=adapter._pool_block)
+    keystoneauth's adapter is mounted again with a pool of that size and the same TLS
+    settings; an adapter of another kind (a session the caller made) is left alone."""
+    from keystoneauth1.session import TCPKeepAliveAdapter
+    from requests.adapters import DEFAULT_POOLSIZE
+
+    if workers <= DEFAULT_POOLSIZE:
+        return
+    for scheme, adapter in list(session.adapters.items()):
+        if type(adapter) is TCPKeepAliveAdapter:
+            session.mount(
+                scheme,
+                TCPKeepAliveAdapter(
+                    tls_ciphers=adapter.tls_ciphers,
+                    tls_min_version=adapter.tls_min_version,
+                    pool_maxsize=workers,
+                ),
+            )
 
 
 def _environment_read_once(keystone: Any, session: Any) -> None:

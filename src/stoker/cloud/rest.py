@@ -8,7 +8,6 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.cloud import direct
 from stoker.cloud.connection import NotFoundError
 from stoker.errors import CloudError
 
@@ -23,15 +22,8 @@ def send(
     headers: Mapping[str, str] | None = None,
 ) -> Any:
     """``method path`` on ``service`` (``body`` sent as JSON): the response, whatever its
-    status (``status_code``, ``json()``, ``content``, ``text``, ``headers``). Sent as
-    keystoneauth sends it, without its per-call work where that changes nothing
-    (`direct`)."""
+    status (``status_code``, ``json()``, ``content``, ``text``, ``headers``)."""
     adapter = getattr(connection, service)
-    sender = direct.of(connection) if headers is None else None
-    if sender is not None:
-        answer = sender.send(adapter, method, path, body, params)
-        if answer is not None:
-            return answer
     kwargs: dict[str, Any] = {}
     if body is not None:
         kwargs["json"] = body

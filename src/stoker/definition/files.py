@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.errors import TemplateError
 from stoker.functions.base import Function
 from stoker.limits import active_limits, exceeded
-from stoker.records import FrozenRecord, set_field
 from stoker.template.loader import Document, LoadLimits, load_document
 
 URL_SCHEMES = ("http", "https", "ftp")
@@ -159,7 +159,8 @@ def collect_files(
     return collected
 
 
-class FilesMap(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class FilesMap:
     """Where provider templates and their ``get_file`` content come from when a request
     carries them (Heat's REST API): the request's ``files`` map, never the disk.
 
@@ -168,15 +169,10 @@ class FilesMap(FrozenRecord):
     type, a registry path or a ``get_file`` name up in the map as written. A package
     (`stoker.definition.archive`) keys its members by their path in the archive, and a
     provider's ``get_file`` may be relative to the provider's own directory there, so a
-    name the map lacks as written is tried next to the file that names it. A
-    `stoker.records` record (not a dataclass, which a lint would compile at import).
+    name the map lacks as written is tried next to the file that names it.
     """
 
-    __slots__ = ("files",)
     files: Mapping[str, str]
-
-    def __init__(self, files: Mapping[str, str]) -> None:
-        set_field(self, "files", files)
 
     def key(self, name: str, beside: str | None = None) -> str | None:
         """The map's key for ``name`` (named by the file ``beside``), or None."""

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from stoker import codes
 from stoker.definition.implied_dependencies import add_implied
 from stoker.diagnostics import Diagnostic
-from stoker.records import NamedRecord
 
 if TYPE_CHECKING:
     from stoker.definition.stack import StackDefinition
 
 
-class DependencyGraph(NamedRecord):
+class DependencyGraph(NamedTuple):
     """``requires[name]`` lists what ``name`` needs, in template order."""
 
     requires: Mapping[str, tuple[str, ...]]

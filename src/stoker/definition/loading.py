@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from stoker import codes
@@ -20,7 +20,6 @@ from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.environment import environment_from_data, load_environment_file, merge_environments
 from stoker.environment.environment import Environment
 from stoker.errors import TemplateError
-from stoker.records import replace
 from stoker.template.loader import Document, LoadLimits, read_file
 
 

@@ -26,14 +26,14 @@ hidden values are masked wherever they are shown).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, NamedTuple
 
 from stoker.definition.template import Template
 from stoker.diagnostics import Diagnostic, Path
 from stoker.errors import FunctionError
 from stoker.functions.base import Function
 from stoker.functions.refs import CfnGetAtt, GetAttr, GetParam, GetResource, Ref
-from stoker.records import FrozenRecord, NamedRecord, replace, set_field
 
 SENSITIVE: Final = "<sensitive>"
 
@@ -64,7 +64,7 @@ def _second(args: Any) -> Any:
     return None
 
 
-class ChildTaint(NamedRecord):
+class ChildTaint(NamedTuple):
     """What the child stack of one nested-stack resource gives its parent that derives
     from a hidden parameter (the child's own or one its parent handed down)."""
 
@@ -85,24 +85,15 @@ class ChildTaint(NamedRecord):
         return self.any
 
 
-class Taint(FrozenRecord):
-    """What reaches a template from outside and derives from a hidden parameter. A
-    `stoker.records` record (not a dataclass, which every process would compile)."""
+@dataclass(slots=True, frozen=True)
+class Taint:
+    """What reaches a template from outside and derives from a hidden parameter."""
 
-    __slots__ = ("parameters", "resources", "children")
-    parameters: frozenset[str]  # fed by a value derived from the parent's
-    resources: frozenset[str]  # every property carries one (group members)
-    children: Mapping[str, ChildTaint]  # by resource name
-
-    def __init__(
-        self,
-        parameters: frozenset[str] = frozenset(),
-        resources: frozenset[str] = frozenset(),
-        children: Mapping[str, ChildTaint] | None = None,
-    ) -> None:
-        set_field(self, "parameters", parameters)
-        set_field(self, "resources", resources)
-        set_field(self, "children", {} if children is None else children)
+    parameters: frozenset[str] = frozenset()
+    #: every property carries one (group members)
+    resources: frozenset[str] = frozenset()
+    #: by resource name
+    children: Mapping[str, ChildTaint] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:

@@ -10,6 +10,7 @@ engine creates stacks from a `StackDefinition`; ``stoker template validate`` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
@@ -36,83 +37,41 @@ from stoker.functions.base import (
     validate_tree,
 )
 from stoker.parameters import CustomConstraintRegistry, default_constraints, resolve_values
-from stoker.records import Record, replace
 from stoker.template.nodes import locate
 from stoker.template.versions import Format
 
 
-class StackDefinition(Record):
-    """A template with everything it needs to be validated, resolved or created. A
-    `stoker.records` record (compared by value; not a dataclass, which every process that
-    reads a template would compile at import)."""
+@dataclass(slots=True)
+class StackDefinition:
+    """A template with everything it needs to be validated, resolved or created;
+    compared by value."""
 
-    __slots__ = (
-        "template",
-        "environment",
-        "files",
-        "parameters",
-        "conditions",
-        "enabled",
-        "disabled",
-        "graph",
-        "diagnostics",
-        "output_findings",
-        "create_findings",
-        "parameter_findings",
-        "context",
-        "scope",
-        "taint",
-        "_order",
-    )
-    _uncompared = _unshown = frozenset({"_order"})
-
-    def __init__(
-        self,
-        template: Template,
-        environment: Environment,
-        files: Mapping[str, str],
-        parameters: dict[str, Any] | None = None,  # typed values that are known
-        conditions: dict[str, bool] | None = None,  # conditions that are known
-        enabled: list[str] | None = None,  # resources that exist (or may)
-        disabled: list[str] | None = None,  # resources whose condition is false
-        graph: DependencyGraph | None = None,
-        diagnostics: list[Diagnostic] | None = None,
-        output_findings: list[Diagnostic] | None = None,
-        create_findings: list[Diagnostic] | None = None,
-        parameter_findings: list[Diagnostic] | None = None,
-        context: StaticContext | None = None,
-        scope: Scope | None = None,
-        taint: Taint = NO_TAINT,
-        _order: list[str] | None = None,
-    ) -> None:
-        self.template = template
-        self.environment = environment
-        self.files = files
-        self.parameters: dict[str, Any] = {} if parameters is None else parameters
-        self.conditions: dict[str, bool] = {} if conditions is None else conditions
-        self.enabled: list[str] = [] if enabled is None else enabled
-        self.disabled: list[str] = [] if disabled is None else disabled
-        self.graph = graph
-        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
-        #: failures Heat reports only when an output is read (its ``output_error``): not
-        #: errors of the template, but the linter reports them
-        self.output_findings: list[Diagnostic] = [] if output_findings is None else output_findings
-        #: failures of resource values that Heat's validate does not compute and its create
-        #: refuses (only filled when not all parameters are required, i.e. for validate)
-        self.create_findings: list[Diagnostic] = [] if create_findings is None else create_findings
-        #: those of `create_findings` about parameter values that a nested stack's facade
-        #: does not check (a value of the wrong type, a bad template default): Heat finds
-        #: them only when it creates that stack (its resource fails), not before the
-        #: parent's create
-        self.parameter_findings: list[Diagnostic] = (
-            [] if parameter_findings is None else parameter_findings
-        )
-        self.context = context
-        self.scope = scope
-        #: what a parent handed down that derives from its hidden parameters (a nested stack)
-        self.taint = taint
-        #: `resource_order`, computed once (the graph does not change after define_stack)
-        self._order = _order
+    template: Template
+    environment: Environment
+    files: Mapping[str, str]
+    parameters: dict[str, Any] = field(default_factory=dict)  # typed values that are known
+    conditions: dict[str, bool] = field(default_factory=dict)  # conditions that are known
+    enabled: list[str] = field(default_factory=list)  # resources that exist (or may)
+    disabled: list[str] = field(default_factory=list)  # resources whose condition is false
+    graph: DependencyGraph | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: failures Heat reports only when an output is read (its ``output_error``): not
+    #: errors of the template, but the linter reports them
+    output_findings: list[Diagnostic] = field(default_factory=list)
+    #: failures of resource values that Heat's validate does not compute and its create
+    #: refuses (only filled when not all parameters are required, i.e. for validate)
+    create_findings: list[Diagnostic] = field(default_factory=list)
+    #: those of `create_findings` about parameter values that a nested stack's facade
+    #: does not check (a value of the wrong type, a bad template default): Heat finds
+    #: them only when it creates that stack (its resource fails), not before the
+    #: parent's create
+    parameter_findings: list[Diagnostic] = field(default_factory=list)
+    context: StaticContext | None = None
+    scope: Scope | None = None
+    #: what a parent handed down that derives from its hidden parameters (a nested stack)
+    taint: Taint = NO_TAINT
+    #: `resource_order`, computed once (the graph does not change after define_stack)
+    _order: list[str] | None = field(default=None, compare=False, repr=False)
 
     @property
     def errors(self) -> list[Diagnostic]:

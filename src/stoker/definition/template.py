@@ -9,12 +9,12 @@ spelling a section or definition key has.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.functions.base import Function, FunctionTable
 from stoker.parameters import Parameter, ParameterGroup
-from stoker.records import NamedRecord, Record
 from stoker.template.loader import Document
 from stoker.template.versions import (
     TemplateVersion,
@@ -23,7 +23,7 @@ from stoker.template.versions import (
 _DELETION_POLICIES = ("Delete", "Retain", "Snapshot")
 
 
-class Names(NamedRecord):
+class Names(NamedTuple):
     """How one format spells the section and definition keys: two constant tables, so a
     named tuple (a frozen, slotted dataclass of 15 fields is costlier to create at import,
     Python compiling its generated methods; every process parsing a template pays it)."""
@@ -81,7 +81,7 @@ CFN_NAMES = Names(
 )
 
 
-class ResourceDefinition(NamedRecord):
+class ResourceDefinition(NamedTuple):
     """One entry of the resources section, with its function trees parsed."""
 
     name: str
@@ -99,7 +99,7 @@ class ResourceDefinition(NamedRecord):
     depends_on_spans: tuple[Span | None, ...] = ()
 
 
-class OutputDefinition(NamedRecord):
+class OutputDefinition(NamedTuple):
     name: str
     value: Any
     description: str
@@ -108,67 +108,27 @@ class OutputDefinition(NamedRecord):
     span: Span | None
 
 
-class Template(Record):
-    """Everything a template says, parsed once and shared by validation, resolve and lint.
-    A `stoker.records` record (compared by value; not a dataclass, which every process
-    that reads a template would compile at import)."""
+@dataclass(slots=True)
+class Template:
+    """Everything a template says, parsed once and shared by validation, resolve and lint;
+    compared by value."""
 
-    __slots__ = (
-        "document",
-        "version",
-        "table",
-        "names",
-        "description",
-        "parameters",
-        "parameter_groups",
-        "conditions",
-        "condition_spans",
-        "resources",
-        "outputs",
-        "mappings",
-        "capabilities",
-        "diagnostics",
-        "calls",
-    )
-
-    def __init__(
-        self,
-        document: Document,
-        version: TemplateVersion,
-        table: FunctionTable,
-        names: Names,
-        description: Any = "No description",  # usually a string; Heat accepts any value
-        parameters: dict[str, Parameter] | None = None,
-        parameter_groups: list[ParameterGroup] | None = None,
-        conditions: dict[str, Any] | None = None,
-        condition_spans: dict[str, Span | None] | None = None,
-        resources: dict[str, ResourceDefinition] | None = None,
-        outputs: dict[str, OutputDefinition] | None = None,
-        mappings: dict[str, Any] | None = None,
-        # name -> values; ``resource_type`` lists the types the template can stand in for
-        capabilities: dict[str, list[str]] | None = None,
-        diagnostics: list[Diagnostic] | None = None,
-        calls: list[Function] | None = None,  # every function call parsed
-    ) -> None:
-        self.document = document
-        self.version = version
-        self.table = table
-        self.names = names
-        self.description = description
-        self.parameters: dict[str, Parameter] = {} if parameters is None else parameters
-        self.parameter_groups: list[ParameterGroup] = (
-            [] if parameter_groups is None else parameter_groups
-        )
-        self.conditions: dict[str, Any] = {} if conditions is None else conditions
-        self.condition_spans: dict[str, Span | None] = (
-            {} if condition_spans is None else condition_spans
-        )
-        self.resources: dict[str, ResourceDefinition] = {} if resources is None else resources
-        self.outputs: dict[str, OutputDefinition] = {} if outputs is None else outputs
-        self.mappings: dict[str, Any] = {} if mappings is None else mappings
-        self.capabilities: dict[str, list[str]] = {} if capabilities is None else capabilities
-        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
-        self.calls: list[Function] = [] if calls is None else calls
+    document: Document
+    version: TemplateVersion
+    table: FunctionTable
+    names: Names
+    description: Any = "No description"  # usually a string; Heat accepts any value
+    parameters: dict[str, Parameter] = field(default_factory=dict)
+    parameter_groups: list[ParameterGroup] = field(default_factory=list)
+    conditions: dict[str, Any] = field(default_factory=dict)
+    condition_spans: dict[str, Span | None] = field(default_factory=dict)
+    resources: dict[str, ResourceDefinition] = field(default_factory=dict)
+    outputs: dict[str, OutputDefinition] = field(default_factory=dict)
+    mappings: dict[str, Any] = field(default_factory=dict)
+    #: name -> values; ``resource_type`` lists the types the template can stand in for
+    capabilities: dict[str, list[str]] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    calls: list[Function] = field(default_factory=list)  # every function call parsed
 
     def calls_of(self, name: str) -> list[Function]:
         """Every call of the function ``name`` anywhere in the template (all branches)."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from stoker import codes
+from stoker.collector import collector_paused
 from stoker.definition.template import (
     _DELETION_POLICIES,
     CFN_NAMES,
@@ -26,7 +27,7 @@ from stoker.functions.base import Function, Parser
 from stoker.functions.tables import table_for
 from stoker.limits import active_limits, exceeded
 from stoker.parameters import parse_parameter_groups, parse_parameters
-from stoker.template.loader import Document, paused_gc
+from stoker.template.loader import Document
 from stoker.template.nodes import key_span, plain, span_of, value_span
 from stoker.template.versions import (
     CFN_HEAT,
@@ -111,7 +112,7 @@ def parse_template(document: Document) -> Template:
     template.diagnostics.extend(document.warnings)  # the loader's (duplicate keys)
     if not isinstance(data, dict):
         return template
-    with paused_gc():
+    with collector_paused():
         _TemplateParser(template, data).run()
     return template
 
@@ -477,6 +478,6 @@ def parse_sections_as(document: Document, version: TemplateVersion) -> Template:
     names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
     template = Template(document, version, table_for(version), names)
     if isinstance(document.data, dict):
-        with paused_gc():
+        with collector_paused():
             _TemplateParser(template, document.data).run()
     return template

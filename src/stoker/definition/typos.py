@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Iterator
+from dataclasses import replace
 from typing import Any
 
 from stoker.codes import UNKNOWN_FUNCTION
 from stoker.diagnostics import Diagnostic, Path, Severity
 from stoker.functions.base import FunctionTable
 from stoker.nearest import nearest
-from stoker.records import replace
 from stoker.template.nodes import key_span, span_of
 
 #: sections whose values may hold function calls

@@ -17,20 +17,16 @@ deleted, so its name is free again.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
+from stoker.engine.operation import Operation
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, Store
-from stoker.engine.walks import (
-    ActionHost,
-    Done,
-    StackWalk,
-    find_stack,
-    perform,
-    refuse_in_progress,
-    refuse_nested,
-)
+from stoker.engine.walks import Done, perform, refuse_in_progress
 from stoker.errors import OperationFailed
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 
 def document(store: Store, stack: StackRecord, action: Action | None = None) -> dict[str, Any]:
@@ -82,20 +78,20 @@ def _metadata(stack: StackRecord, name: str) -> Any:
     return resource.get("metadata", resource.get("Metadata")) or {}
 
 
-async def export(host: ActionHost, name_or_id: str) -> dict[str, Any]:
-    stack = await find_stack(host, name_or_id)
-    await refuse_in_progress(host, stack, "export")
-    return await asyncio.to_thread(document, host.store, stack)
+async def export(engine: StackEngine, name_or_id: str) -> dict[str, Any]:
+    stack = await engine.find(name_or_id)
+    await refuse_in_progress(engine, stack, "export")
+    return await asyncio.to_thread(document, engine.store, stack)
 
 
-async def abandon(host: ActionHost, name_or_id: str) -> dict[str, Any]:
+async def abandon(engine: StackEngine, name_or_id: str) -> dict[str, Any]:
     """The stack's document; the stack is forgotten (its resources are left as they are)."""
-    stack = await find_stack(host, name_or_id)
-    await refuse_nested(host, stack, "abandon")
+    stack = await engine.find(name_or_id)
+    await engine.refuse_nested(stack, "abandon")
     # an interrupted adopt cannot be continued: abandoning it is the way out
-    await refuse_in_progress(host, stack, "abandon", allow=(Action.ADOPT,))
-    data = await asyncio.to_thread(document, host.store, stack)
-    result = await forget(host, stack)
+    await refuse_in_progress(engine, stack, "abandon", allow=(Action.ADOPT,))
+    data = await asyncio.to_thread(document, engine.store, stack)
+    result = await forget(engine, stack)
     if result.status is not Status.COMPLETE:
         raise OperationFailed(
             f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
@@ -104,20 +100,21 @@ async def abandon(host: ActionHost, name_or_id: str) -> dict[str, Any]:
 
 
 async def forget(
-    host: ActionHost, stack: StackRecord, parent: StackWalk | None = None
+    engine: StackEngine, stack: StackRecord, parent: Operation | None = None
 ) -> StackRecord:
-    async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
-        child = await asyncio.to_thread(_child, host.store, walk.stack, record)
+    async def effect(operation: Operation, record: ResourceRecord) -> Done:
+        child = await asyncio.to_thread(_child, engine.store, operation.stack, record)
         if child is not None:
-            result = await forget(host, child, walk)
+            result = await forget(engine, child, operation)
             if result.status is not Status.COMPLETE:
                 raise OperationFailed(f"{result.name}: {result.status_reason}")
         return Done()
 
-    async def gone(walk: StackWalk) -> None:
+    async def gone(operation: Operation) -> None:
         now = leases.now_utc()
-        await asyncio.to_thread(host.store.mark_deleted, walk.stack.id, now, walk.fence.token)
+        token = operation.claim().token
+        await asyncio.to_thread(engine.store.mark_deleted, operation.stack.id, now, token)
 
     return await perform(
-        host, stack, Action.DELETE, effect, backwards=True, parent=parent, completed=gone
+        engine, stack, Action.DELETE, effect, backwards=True, parent=parent, completed=gone
     )

@@ -16,14 +16,13 @@ document (its entry in ``resources``).
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import string
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from stoker.definition.files import collect_files
 from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
@@ -32,16 +31,11 @@ from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
+from stoker.engine.new_stacks import validate_stack_name, write_new
+from stoker.engine.operation import Operation
 from stoker.engine.runtime import RuntimeContext
-from stoker.engine.state import (
-    Action,
-    EventRecord,
-    ResourceRecord,
-    StackExists,
-    StackRecord,
-    Status,
-)
-from stoker.engine.walks import STACK_TYPE, ActionHost, Done, StackWalk, perform
+from stoker.engine.state import Action, ResourceRecord, StackExists, StackRecord, Status
+from stoker.engine.walks import Done, perform
 from stoker.environment import (
     child_environment,
     environment_from_data,
@@ -52,10 +46,13 @@ from stoker.errors import OperationRefused, PropertyError, ResourceFailure, Stac
 from stoker.functions.base import OMIT, resolve
 from stoker.resolution import resolve_types
 from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import ChildStack, NestedStackPlugin, ResourceGroup
+from stoker.resources.nested import NestedStackPlugin, ResourceGroup
 from stoker.resources.schema import validate_properties
 from stoker.template.loader import Document
 from stoker.template.nodes import plain
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 
 @dataclass(slots=True)
@@ -111,22 +108,10 @@ def load(
     return Adoption(name, stack_id, definition, found + definition.diagnostics, data, dict(given))
 
 
-class AdoptHost(ActionHost, Protocol):
-    """An `ActionHost` that also reads nested stacks (`StackEngine` is one)."""
-
-    def child_view(self, child_id: str) -> ChildStack: ...
-
-    def facade(
-        self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str
-    ) -> dict[str, Any] | None: ...
-
-
 async def adopt(
-    host: AdoptHost, adoption: Adoption, base_dir: str | None, source: str
+    engine: StackEngine, adoption: Adoption, base_dir: str | None, source: str
 ) -> StackRecord:
     """Create the stack's records from the document; run no resource's create."""
-    from stoker.engine.stacks import validate_stack_name  # the one rule for names
-
     definition = adoption.definition
     assert definition is not None
     problem = validate_stack_name(adoption.name)
@@ -135,7 +120,7 @@ async def adopt(
     stack = StackRecord(
         id=adoption.stack_id,
         name=adoption.name,
-        project=host.settings.project,
+        project=engine.settings.project,
         action=Action.ADOPT,
         status=Status.IN_PROGRESS,
         status_reason="Stack ADOPT started",
@@ -150,66 +135,40 @@ async def adopt(
     entries = adoption.data.get("resources")
     with frozen_heap():
         return await _adopt_stack(
-            host, stack, definition, base_dir, entries if isinstance(entries, dict) else {}
+            engine, stack, definition, base_dir, entries if isinstance(entries, dict) else {}
         )
 
 
 async def _adopt_stack(
-    host: AdoptHost,
+    engine: StackEngine,
     stack: StackRecord,
     definition: StackDefinition,
     base_dir: str | None,
     entries: Mapping[str, Any],
-    parent: StackWalk | None = None,
+    parent: Operation | None = None,
 ) -> StackRecord:
-    """Write the stack with its resources (INIT) and adopt each from its ``entries``; a
-    nested resource's entry is its child's document, adopted as a nested stack."""
-    assert definition.graph is not None
-    resolution = resolve_types(definition, host.registry, base_dir)
-    initial = [
-        ResourceRecord(
-            stack_id=stack.id,
-            name=name,
-            type=resolution.types.get(name, definition.template.resources[name].type),
-            action=Action.INIT,
-            status=Status.COMPLETE,
-            requires=tuple(definition.graph.requires[name]),
-            created_at=stack.created_at,
-        )
-        for name in definition.resource_order()
-    ]
-    event = EventRecord(
-        stack.id,
-        stack.name,
-        STACK_TYPE,
-        Action.ADOPT,
-        Status.IN_PROGRESS,
-        "Stack ADOPT started",
-        stack.id,
-        stack.created_at,
-    )
-    # an adopted stack counts toward the project's limit, as a created one (Heat)
-    limit = host.settings.max_stacks_per_project if stack.parent_id is None else None
+    """Write the stack with its resources (INIT), claimed, and adopt each from its
+    ``entries``; a nested resource's entry is its child's document, adopted as a nested
+    stack. An adopted stack counts toward the project's limit, as a created one (Heat)."""
+    resolution = resolve_types(definition, engine.registry, base_dir)
     try:
-        await asyncio.to_thread(host.store.create_stack, stack, initial, [event], None, limit)
+        _, fence = await write_new(engine, stack, definition, resolution.types)
     except StackExists:
         raise OperationRefused(f"The Stack ({stack.name}) already exists.") from None
     except StackLimitReached as error:
         raise OperationRefused(str(error)) from None
-    if host.listener is not None:
-        host.listener(event)
 
-    async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
+    async def effect(operation: Operation, record: ResourceRecord) -> Done:
         entry = entries.get(record.name)
-        plugin = resolution.plugins.get(record.name) or host.plugin_of(record)
+        plugin = resolution.plugins.get(record.name) or engine.plugin_of(record)
         if plugin is None:
             raise ResourceFailure(f"The Resource Type ({record.type}) could not be found.")
-        properties = _properties(host, plugin, definition, walk, record.name)
+        properties = _properties(engine, plugin, definition, operation, record.name)
         if isinstance(plugin, NestedStackPlugin):
             if not isinstance(entry, dict) or not isinstance(entry.get("resources"), dict):
                 raise ResourceFailure("Resource ID was not provided.")
             return await _adopt_child(
-                host, walk, record, plugin, properties, entry, base_dir, definition
+                engine, operation, record, plugin, properties, entry, base_dir, definition
             )
         resource_id = entry.get("resource_id") if isinstance(entry, dict) else None
         if not resource_id:
@@ -225,12 +184,12 @@ async def _adopt_stack(
             }
         )
 
-    return await perform(host, stack, Action.ADOPT, effect, parent=parent)
+    return await perform(engine, stack, Action.ADOPT, effect, parent=parent, fence=fence)
 
 
 async def _adopt_child(
-    host: AdoptHost,
-    walk: StackWalk,
+    engine: StackEngine,
+    operation: Operation,
     record: ResourceRecord,
     plugin: NestedStackPlugin,
     properties: dict[str, Any],
@@ -241,20 +200,20 @@ async def _adopt_child(
     """Heat's ``StackResource.handle_adopt``: the child template comes from the resource's
     properties, as at create; the child's resources from its document. The child's id is
     recorded on the resource before the child exists, as create records it."""
-    if walk.depth + 1 > host.settings.max_nested_depth:
-        raise ResourceFailure(f"Recursion depth exceeds {host.settings.max_nested_depth}.")
+    if operation.depth + 1 > engine.settings.max_nested_depth:
+        raise ResourceFailure(f"Recursion depth exceeds {engine.settings.max_nested_depth}.")
     spec = plugin.child_spec(properties, record.name)
     child_id = str(uuid.uuid4())
     suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
-    child_name = f"{walk.stack.name}-{record.name}-{suffix}"[-255:]
+    child_name = f"{operation.stack.name}-{record.name}-{suffix}"[-255:]
     data: dict[str, Any] = {"child_id": child_id, "child_name": child_name}
     if isinstance(plugin, ResourceGroup):
         data["removed"] = plugin.removed(properties)
-    await walk.transition(
-        record, Status.IN_PROGRESS, f"adopting nested stack {child_name}", data=data
+    await operation.transition(
+        record, Action.ADOPT, Status.IN_PROGRESS, f"adopting nested stack {child_name}", data=data
     )
     child_base = spec.base_dir or base_dir
-    resolution = resolve_types(definition, host.registry, base_dir)
+    resolution = resolve_types(definition, engine.registry, base_dir)
     environment = child_environment(
         definition.environment,
         record.name,
@@ -265,7 +224,7 @@ async def _adopt_child(
     files = dict(spec.files)
     if child_base is not None:
         calls = template.calls_of("get_file")
-        files.update(collect_files(calls, child_base, restrict_to=host.settings.files_root).files)
+        files.update(collect_files(calls, child_base, restrict_to=engine.settings.files_root).files)
     child_definition = define_stack(
         template,
         environment,
@@ -273,8 +232,8 @@ async def _adopt_child(
         require_all_parameters=True,
         stack_name=child_name,
         stack_id=child_id,
-        project_id=walk.stack.project,
-        facade=host.facade(definition, walk.records, record.name),
+        project_id=operation.stack.project,
+        facade=engine.facade(definition, operation.records, record.name),
     )
     if child_definition.errors:
         raise ResourceFailure(
@@ -284,7 +243,7 @@ async def _adopt_child(
     child = StackRecord(
         id=child_id,
         name=child_name,
-        project=walk.stack.project,
+        project=operation.stack.project,
         action=Action.ADOPT,
         status=Status.IN_PROGRESS,
         status_reason="Stack ADOPT started",
@@ -293,14 +252,16 @@ async def _adopt_child(
         files=files,
         parameters=dict(spec.parameters),
         created_at=leases.now_utc(),
-        parent_id=walk.stack.id,
+        parent_id=operation.stack.id,
         parent_resource=record.name,
-        timeout_mins=walk.stack.timeout_mins,
+        timeout_mins=operation.stack.timeout_mins,
         template_file=os.path.join(child_base, os.path.basename(spec.location))
         if child_base
         else spec.location,
     )
-    result = await _adopt_stack(host, child, child_definition, child_base, entry["resources"], walk)
+    result = await _adopt_stack(
+        engine, child, child_definition, child_base, entry["resources"], operation
+    )
     if result.status is not Status.COMPLETE:
         raise ResourceFailure(
             f"Nested stack {child_name} {result.action.value}_{result.status.value}: "
@@ -310,17 +271,19 @@ async def _adopt_child(
 
 
 def _properties(
-    host: AdoptHost,
+    engine: StackEngine,
     plugin: ResourcePlugin,
     definition: StackDefinition,
-    walk: StackWalk,
+    operation: Operation,
     name: str,
 ) -> dict[str, Any]:
     """The resource's properties resolved over what is adopted so far and checked against
     its type's schema, as a create would (Heat's adopt stores them too)."""
     resource = definition.template.resources[name]
     assert definition.context is not None
-    context = RuntimeContext(definition.context, walk.records, host.plugin_of, host.child_view)
+    context = RuntimeContext(
+        definition.context, operation.records, engine.plugin_of, engine.child_view
+    )
     values: dict[str, Any] = {}
     raw = resource.properties if isinstance(resource.properties, dict) else {}
     for key, tree in raw.items():

@@ -18,11 +18,14 @@ operation has no live process (it died) has nothing to cancel: recover or delete
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from stoker.engine import leases
 from stoker.engine.state import Action, StackRecord, Status
-from stoker.engine.walks import ActionHost, find_stack, live_lease, refuse_nested
 from stoker.errors import OperationCancelled, OperationRefused
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 CANCEL = "cancel"
 ROLLBACK = "rollback"
@@ -34,24 +37,24 @@ def observe(fence: leases.Fence | None) -> None:
         raise OperationCancelled(with_rollback=fence.cancel_request == ROLLBACK)
 
 
-async def cancel(host: ActionHost, name_or_id: str, rollback: bool = True) -> StackRecord:
+async def cancel(engine: StackEngine, name_or_id: str, rollback: bool = True) -> StackRecord:
     """Ask the process running the stack's create or update to stop; returns the stack."""
-    stack = await find_stack(host, name_or_id)
-    await refuse_nested(host, stack, "cancel")
+    stack = await engine.find(name_or_id)
+    await engine.refuse_nested(stack, "cancel")
     allowed = (Action.UPDATE,) if rollback else (Action.UPDATE, Action.CREATE)
     if not (stack.status is Status.IN_PROGRESS and stack.action in allowed):
         raise OperationRefused(
             f"Cancelling update when stack is {stack.action.value}_{stack.status.value} "
             "is not supported."
         )
-    if await live_lease(host, stack) is None:
+    if await asyncio.to_thread(leases.live_lease, engine.store, stack.id) is None:
         raise OperationRefused(
             f"No process is running the {stack.action.value} of stack {stack.name} (it "
             f"was interrupted): continue it with `stack recover {stack.name}` or delete it"
         )
     request = ROLLBACK if rollback else CANCEL
     actions = [a.value for a in allowed]
-    if not await asyncio.to_thread(host.store.request_cancel, stack.id, request, actions):
+    if not await asyncio.to_thread(engine.store.request_cancel, stack.id, request, actions):
         raise OperationRefused(
             f"Stack {stack.name} is no longer {stack.action.value}_IN_PROGRESS: nothing to cancel"
         )

@@ -13,61 +13,72 @@ not created yet.`` (Heat's ``Resource.check``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from stoker.engine.heap import frozen_heap
+from stoker.engine.operation import Operation
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.walks import (
     ActionFailure,
-    ActionHost,
     Done,
-    StackWalk,
     child_action,
-    find_stack,
     is_nested,
     perform,
     refuse_in_progress,
-    refuse_nested,
 )
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 UNSUPPORTED = ". 'CHECK' not fully supported (see resources)"
 
 
-async def check(host: ActionHost, name_or_id: str) -> StackRecord:
-    stack = await find_stack(host, name_or_id)
-    await refuse_nested(host, stack, "check")
-    await refuse_in_progress(host, stack, "check")
+async def check(engine: StackEngine, name_or_id: str) -> StackRecord:
+    """`StackEngine.check_stack`: refused for a nested stack or one in progress."""
+    stack = await engine.find(name_or_id)
+    await engine.refuse_nested(stack, "check")
+    await refuse_in_progress(engine, stack, "check")
     with frozen_heap():
-        return await run(host, stack)
+        return await run(engine, stack)
 
 
-async def run(host: ActionHost, stack: StackRecord, parent: StackWalk | None = None) -> StackRecord:
-    async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
-        if is_nested(host, record) and record.action is Action.INIT:
+async def run(
+    engine: StackEngine, stack: StackRecord, parent: Operation | None = None
+) -> StackRecord:
+    #: some resource (here or below) cannot really check itself (Heat's "not fully
+    #: supported")
+    unsupported = False
+
+    async def effect(operation: Operation, record: ResourceRecord) -> Done:
+        nonlocal unsupported
+        if is_nested(engine, record) and record.action is Action.INIT:
             raise ActionFailure(
                 f"Resource {record.name} not created yet.",
                 resource_reason=f"Can not check {record.name}, resource not created yet.",
             )
-        if is_nested(host, record):
+        if is_nested(engine, record):
 
-            async def child(parent: StackWalk | None, stack: StackRecord) -> StackRecord:
-                result = await run(host, stack, parent)
+            async def child(parent: Operation, stack: StackRecord) -> StackRecord:
+                nonlocal unsupported
+                result = await run(engine, stack, parent)
                 if result.status_reason.endswith(UNSUPPORTED):
-                    walk.unsupported = True
+                    unsupported = True
                 return result
 
-            return await child_action(walk, record, "check", child)
-        walk.unsupported = True
+            return await child_action(operation, record, "check", child)
+        unsupported = True
         return Done(f"CHECK not supported for {record.type}")
 
-    def finish(walk: StackWalk, status: Status, reason: str) -> str:
-        return reason + UNSUPPORTED if walk.unsupported else reason
+    def finish(status: Status, reason: str) -> str:
+        return reason + UNSUPPORTED if unsupported else reason
 
     def untouched(record: ResourceRecord) -> bool:
         # Heat: "better to leave the resource in INIT_COMPLETE than imply that we've
         # checked and it exists" (a type that cannot check, never created)
-        return record.action is Action.INIT and not is_nested(host, record)
+        return record.action is Action.INIT and not is_nested(engine, record)
 
     return await perform(
-        host,
+        engine,
         stack,
         Action.CHECK,
         effect,

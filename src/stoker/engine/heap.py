@@ -13,14 +13,12 @@ collection after the operation.
 
 from __future__ import annotations
 
-import _thread
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-# threading.Lock itself: every `stoker` command imports this module, and importing
-# threading costs a one-shot lint start-up time it does not otherwise pay
-_lock = _thread.allocate_lock()
+_lock = threading.Lock()
 _depth = 0  # operations running in this process (concurrent ones, in any thread)
 #: the process runs one command and exits (the `stoker` command line): what is frozen
 #: stays frozen, as it lives until the exit anyway
@@ -29,23 +27,6 @@ _one_command = False
 #: default): most of what an operation allocates (events, rows, contexts) is freed by
 #: reference counting soon after; a collection every 700 allocations walked it first
 _ONE_COMMAND_YOUNG = 50_000
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Run the block with the cyclic collector paused: for imports made while a command
-    runs (its definition machinery, engine and resource types, on first use). Importing makes
-    tens of thousands of long-lived objects and no garbage, and each collection it
-    triggers walks young objects that all survive: dozens of such collections during a
-    ``stack create`` (a little more of its time than of its instructions: they walk
-    memory). Reference counting still frees everything as usual."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def one_command_process() -> None:

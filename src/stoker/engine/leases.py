@@ -58,6 +58,15 @@ def holder_is_dead(engine_id: str) -> bool:
     return _is_zombie(pid)
 
 
+def live_lease(store: Store, stack_id: str) -> Lease | None:
+    """The claim on the stack if a live process holds it (not expired, holder alive):
+    what tells a running operation (refuse, or cancel it) from an interrupted one."""
+    lease = store.lease(stack_id)
+    if lease is None or lease.expires_at <= now_utc():
+        return None
+    return None if holder_is_dead(lease.engine_id) else lease
+
+
 def _is_zombie(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as handle:

@@ -88,7 +88,7 @@ async def create_child(
         assert isinstance(plugin, ResourceGroup)
         spec = plugin.spec_of({}, record.name)
     if existing is not None and existing.status is Status.IN_PROGRESS:
-        child = await engine.resume_stack(existing, parent)
+        child = await engine.recover_stack(existing, parent)
     elif existing is not None:
         child = existing
     else:
@@ -223,7 +223,7 @@ async def update_child(
         data = {k: v for k, v in record.data.items() if k not in ("child_id", "child_name")}
         return await create_child(engine, parent, replace(record, data=data), plugin, properties)
     if child.status is Status.IN_PROGRESS:
-        child = await engine.resume_stack(child, parent)
+        child = await engine.recover_stack(child, parent)
         _check(engine, child)
     data = dict(record.data)
     if not isinstance(plugin, ResourceGroup):
@@ -274,7 +274,7 @@ async def _in_batches(
     rolling.check_timeout(len(plan), policy.pause_time, parent.time_left())
     for index, (size, fresh) in enumerate(plan):
         if index and policy.pause_time:
-            await asyncio.sleep(policy.pause_time)
+            await engine.sleep(policy.pause_time)
         bodies = child.template.get("resources") or {}
         old = [(r.name, bodies.get(r.name)) for r in await _members(engine, child)]
         batch = rolling.batch_members(

@@ -387,7 +387,7 @@ class Operation:
             physical_id=record.physical_id,
             time_left=self.time_left,
             lookup=self.lookup,
-            sleep=asyncio.sleep,
+            sleep=self.engine.sleep,
         )
         context.checkpoint = lambda: self.checkpoint(record.name, context)
         return context

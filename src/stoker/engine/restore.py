@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from stoker.engine import snapshots, update
 from stoker.engine.heap import frozen_heap
 from stoker.engine.state import Action, StackRecord, Status
-from stoker.engine.walks import find_stack, refuse_nested
 from stoker.errors import OperationRefused
 
 if TYPE_CHECKING:
@@ -38,8 +37,8 @@ async def restore(engine: StackEngine, name_or_id: str, snapshot: str) -> StackR
         raise OperationRefused(
             f"Snapshot {found.id} is {found.status}, not COMPLETE: there is nothing to restore"
         )
-    stack = await find_stack(engine, name_or_id)
-    await refuse_nested(engine, stack, "restore")
+    stack = await engine.find(name_or_id)
+    await engine.refuse_nested(stack, "restore")
     if stack.status is Status.IN_PROGRESS:  # Heat's words: the stack's lock is taken
         raise OperationRefused(
             f"Stack {stack.name} already has an action ({stack.action.value}) in progress."

@@ -18,6 +18,7 @@ the resources it depends on, never of itself or of what depends on it, so the re
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stoker.definition.sensitive import (
@@ -28,7 +29,6 @@ from stoker.definition.sensitive import (
     handed_down,
 )
 from stoker.engine.state import StackRecord
-from stoker.records import replace
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine

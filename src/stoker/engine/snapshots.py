@@ -14,38 +14,23 @@ from __future__ import annotations
 import asyncio
 import uuid
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from stoker.engine import leases
 from stoker.engine.abandon import document
+from stoker.engine.operation import Operation
 from stoker.engine.state import Action, ResourceRecord, SnapshotRecord, StackRecord, Status
-from stoker.engine.walks import (
-    ActionHost,
-    Done,
-    StackWalk,
-    child_action,
-    find_stack,
-    perform,
-    refuse_nested,
-)
+from stoker.engine.walks import Done, child_action, perform
 from stoker.errors import NotFound, OperationRefused
 
-
-def view(snapshot: SnapshotRecord) -> dict[str, Any]:
-    """Heat's shape of a snapshot (``GET .../snapshots/{id}``, and each list entry)."""
-    return {
-        "id": snapshot.id,
-        "name": snapshot.name,
-        "status": snapshot.status,
-        "status_reason": snapshot.status_reason,
-        "data": snapshot.data,
-        "creation_time": snapshot.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 
-async def create(host: ActionHost, name_or_id: str, name: str | None = None) -> SnapshotRecord:
-    stack = await find_stack(host, name_or_id)
-    await refuse_nested(host, stack, "snapshot")
+async def create(engine: StackEngine, name_or_id: str, name: str | None = None) -> SnapshotRecord:
+    """`StackEngine.snapshot`: the walk, then the stack's document stored with it."""
+    stack = await engine.find(name_or_id)
+    await engine.refuse_nested(stack, "snapshot")
     if stack.status is Status.IN_PROGRESS:
         raise OperationRefused(
             f"Stack {stack.name} already has an action ({stack.action.value}) in progress."
@@ -59,67 +44,69 @@ async def create(host: ActionHost, name_or_id: str, name: str | None = None) -> 
         data=None,
         created_at=leases.now_utc(),
     )
-    await asyncio.to_thread(host.store.add_snapshot, snapshot)
-    result = await run(host, stack)
-    return await _finish(host, snapshot, result)
+    await asyncio.to_thread(engine.store.add_snapshot, snapshot)
+    result = await run(engine, stack)
+    return await _finish(engine, snapshot, result)
 
 
-async def recover(host: ActionHost, stack: StackRecord) -> StackRecord:
+async def recover(engine: StackEngine, stack: StackRecord) -> StackRecord:
     """Finish a snapshot whose process died: the walk, then the snapshot it was taking."""
-    result = await run(host, stack)
-    for snapshot in await asyncio.to_thread(host.store.snapshots, stack.id):
+    result = await run(engine, stack)
+    for snapshot in await asyncio.to_thread(engine.store.snapshots, stack.id):
         if snapshot.status == Status.IN_PROGRESS.value:
-            await _finish(host, snapshot, result)
+            await _finish(engine, snapshot, result)
     return result
 
 
 async def _finish(
-    host: ActionHost, snapshot: SnapshotRecord, result: StackRecord
+    engine: StackEngine, snapshot: SnapshotRecord, result: StackRecord
 ) -> SnapshotRecord:
     """Store the stack's document with the snapshot once the walk ended (Heat saves it
     just before the stack's SNAPSHOT_COMPLETE)."""
     data = None
     if result.status is Status.COMPLETE:
-        data = await asyncio.to_thread(document, host.store, result, Action.SNAPSHOT)
+        data = await asyncio.to_thread(document, engine.store, result, Action.SNAPSHOT)
     done = replace(
         snapshot, status=result.status.value, status_reason=result.status_reason, data=data
     )
-    await asyncio.to_thread(host.store.add_snapshot, done)
+    await asyncio.to_thread(engine.store.add_snapshot, done)
     return done
 
 
-async def run(host: ActionHost, stack: StackRecord, parent: StackWalk | None = None) -> StackRecord:
-    async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
+async def run(
+    engine: StackEngine, stack: StackRecord, parent: Operation | None = None
+) -> StackRecord:
+    async def effect(operation: Operation, record: ResourceRecord) -> Done:
         # Heat: only OS::Heat::Stack snapshots its child (RemoteStack.handle_snapshot);
         # a provider template's or a group's child is left as it is
         if record.data.get("child_id") and record.type == "OS::Heat::Stack":
 
-            async def child(parent: StackWalk | None, stack: StackRecord) -> StackRecord:
-                return await run(host, stack, parent)
+            async def child(parent: Operation, stack: StackRecord) -> StackRecord:
+                return await run(engine, stack, parent)
 
-            return await child_action(walk, record, "snapshot", child)
+            return await child_action(operation, record, "snapshot", child)
         return Done()
 
-    return await perform(host, stack, Action.SNAPSHOT, effect, parent=parent)
+    return await perform(engine, stack, Action.SNAPSHOT, effect, parent=parent)
 
 
-async def listing(host: ActionHost, name_or_id: str) -> list[SnapshotRecord]:
-    stack = await find_stack(host, name_or_id)
-    return await asyncio.to_thread(host.store.snapshots, stack.id)
+async def listing(engine: StackEngine, name_or_id: str) -> list[SnapshotRecord]:
+    stack = await engine.find(name_or_id)
+    return await asyncio.to_thread(engine.store.snapshots, stack.id)
 
 
-async def find(host: ActionHost, name_or_id: str, snapshot: str) -> SnapshotRecord:
+async def find(engine: StackEngine, name_or_id: str, snapshot: str) -> SnapshotRecord:
     """A snapshot of the stack by id (or by name, when one snapshot has it)."""
-    for found in await listing(host, name_or_id):
+    for found in await listing(engine, name_or_id):
         if found.id == snapshot:
             return found
-    named = [s for s in await listing(host, name_or_id) if s.name == snapshot]
+    named = [s for s in await listing(engine, name_or_id) if s.name == snapshot]
     if len(named) == 1:
         return named[0]
     raise NotFound(f"Snapshot with id {snapshot} not found")
 
 
-async def delete(host: ActionHost, name_or_id: str, snapshot: str) -> SnapshotRecord:
-    found = await find(host, name_or_id, snapshot)
-    await asyncio.to_thread(host.store.delete_snapshot, found.id)
+async def delete(engine: StackEngine, name_or_id: str, snapshot: str) -> SnapshotRecord:
+    found = await find(engine, name_or_id, snapshot)
+    await asyncio.to_thread(engine.store.delete_snapshot, found.id)
     return found

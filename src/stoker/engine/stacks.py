@@ -1,21 +1,25 @@
-"""The stack engine: the facade over stack operations (create, delete, rollback, resume,
-signals, outputs), with an explicit resource-type registry.
+"""The stack engine: the facade over every stack action, with an explicit resource-type
+registry.
 
-The work lives in modules named for their concept: `operation` (one running operation:
-its records, writes and jobs), `nested` (child stacks of nested-stack resources),
-`queries` (definitions, outputs and runtime contexts read back from the store) and
-`signals`. A resumed operation starts from the recorded state, so a resource whose
-create completed is never created again.
+Every action is a method here: create, update, delete, recover (which continues an
+interrupted operation from the recorded state, so a resource whose create completed is
+never created again), cancel, Heat's check, suspend and resume, snapshots and restore,
+export, abandon and adopt, mark-unhealthy and signals. Each runs as an `Operation` (its
+records, its fenced writes, its jobs), claimed through `claim`, found through `find` and
+refused for a nested stack through `refuse_nested`. The work lives in modules named for
+their concept: `operation`, `new_stacks` (a new stack's first records), `walks` (the
+stack-wide resource actions), `update`, `nested` (child stacks of nested-stack
+resources), `queries` (definitions, outputs and runtime contexts read back from the
+store) and `signals`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import string
 import uuid
-from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker import codes
@@ -25,6 +29,8 @@ from stoker.diagnostics import Diagnostic
 from stoker.engine import leases, testpoints
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
+from stoker.engine.new_stacks import CreateRequest as CreateRequest
+from stoker.engine.new_stacks import validate_stack_name, write_new
 from stoker.engine.operation import Operation
 from stoker.engine.operation import failure_reason as failure_reason
 from stoker.engine.operation import physical_name as physical_name
@@ -35,6 +41,7 @@ from stoker.engine.state import (
     Action,
     EventRecord,
     ResourceRecord,
+    SnapshotRecord,
     StackExists,
     StackRecord,
     Status,
@@ -51,39 +58,14 @@ from stoker.resources.nested import ChildStack
 from stoker.resources.registry import ResourceTypeRegistry
 
 if TYPE_CHECKING:
+    from stoker.engine.adopt import Adoption
     from stoker.engine.plan import Plan
 
 STACK_TYPE = "OS::Heat::Stack"
-_NAME_CHARS = string.ascii_letters + string.digits + "_.-"
 #: stack-wide walks `recover` continues through `stoker.engine.walks`
 _WALKS = (Action.CHECK, Action.SUSPEND, Action.RESUME, Action.SNAPSHOT, Action.ADOPT)
-
-
-@dataclass(slots=True)
-class CreateRequest:
-    name: str
-    definition: StackDefinition  # validated with every parameter required
-    template: dict[str, Any]  # the template as data (what is stored)
-    environment: dict[str, Any]  # the merged environment as data
-    parameters: dict[str, Any] = field(default_factory=dict)  # as given on the command line
-    timeout_mins: int | None = None
-    disable_rollback: bool = True
-    tags: tuple[str, ...] = ()
-    template_file: str | None = None
-    #: the clouds.yaml entry the stack's cloud resources are made in (kept with it)
-    cloud: str | None = None
-    #: the new stack's id, when the caller keeps something under it before the stack
-    #: exists (`stoker serve`'s trust: a takeover of the create must find it); else new
-    stack_id: str | None = None
-
-
-def validate_stack_name(name: str) -> str | None:
-    """Heat's rule: a letter, then up to 254 letters, digits, '_', '.' or '-'."""
-    if not name or not name[0].isascii() or not name[0].isalpha():
-        return f'Invalid stack name "{name}": it must start with a letter'
-    if len(name) > 255 or any(c not in _NAME_CHARS for c in name):
-        return f'Invalid stack name "{name}": use at most 255 letters, digits, "_", "." and "-"'
-    return None
+#: what may be done to a nested stack's resource in its parent instead of to the stack
+_RESOURCE_VERBS = frozenset(("delete", "update", "recover"))
 
 
 class StackEngine:
@@ -97,11 +79,15 @@ class StackEngine:
         *,
         listener: Callable[[EventRecord], None] | None = None,
         engine_id: str | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.store = store
         self.registry = registry
         self.settings = settings or EngineSettings()
         self.listener = listener
+        #: how the operations wait (a resource's pause, a rolling update's pause between
+        #: batches): a test hands the engine one that records the waits instead of timing them
+        self.sleep = sleep
         self.engine_id = engine_id or leases.new_engine_id()
         #: failed child stacks: where inside they failed, for the facade's message
         self.failed_children: dict[str, tuple[str, str]] = {}
@@ -231,30 +217,11 @@ class StackEngine:
     async def create_stack(
         self, stack: StackRecord, definition: StackDefinition, parent: Operation | None
     ) -> StackRecord:
-        """Write the stack with its resources (INIT), claim it, and create it."""
+        """Write the stack with its resources (INIT), claimed, and create it."""
         operation = Operation(self, stack, definition, parent)
-        resolution = operation.resolution()
-        assert definition.graph is not None
-        initial = [
-            ResourceRecord(
-                stack_id=stack.id,
-                name=name,
-                type=resolution.types.get(name, definition.template.resources[name].type),
-                action=Action.INIT,
-                status=Status.COMPLETE,
-                requires=tuple(definition.graph.requires[name]),
-                created_at=stack.created_at,
-            )
-            for name in definition.resource_order()
-        ]
-        event = self.stack_event(
-            stack, Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started", stack.created_at
-        )
-        claim, fence = leases.claim_new(stack.id, self.engine_id, self.settings.lease_seconds)
-        limit = self.settings.max_stacks_per_project if parent is None else None
-        await asyncio.to_thread(self.store.create_stack, stack, initial, [event], claim, limit)
+        types = operation.resolution().types
+        initial, fence = await write_new(self, stack, definition, types)
         operation.records = {r.name: r for r in initial}  # what was just written
-        self.notify([event])
         testpoints.reached("after_stack_row")
         operation.attach(fence)
         return await self._run_create(operation, done=())
@@ -290,7 +257,7 @@ class StackEngine:
     # ------------------------------------------------------------------ delete
     async def delete(self, name_or_id: str) -> StackRecord:
         stack = await self.find(name_or_id)
-        await self._refuse_nested(stack, "delete")
+        await self.refuse_nested(stack, "delete")
         with frozen_heap():
             return await self.delete_stack(stack, parent=None)
 
@@ -322,27 +289,21 @@ class StackEngine:
 
     # ------------------------------------------------------------------ recover
     async def recover(self, name_or_id: str) -> StackRecord:
-        """`stack recover`: continue whatever operation was interrupted on the stack (a
-        create, delete, update, restore or rollback here; a check, suspend, resume or snapshot in
-        `stoker.engine.walks`)."""
+        """`stack recover`: continue whatever operation was interrupted on the stack from
+        its recorded state (a create, delete, update, restore or rollback here; a check,
+        suspend, resume or snapshot in `stoker.engine.walks`)."""
         stack = await self.find(name_or_id)
-        if stack.status is Status.IN_PROGRESS and stack.action in _WALKS:
-            from stoker.engine import walks
-
-            await self._refuse_nested(stack, "recover")
-            with frozen_heap():
-                return await walks.recover(self, stack)
-        return await self.resume(name_or_id)
-
-    async def resume(self, name_or_id: str) -> StackRecord:
-        """Continue an interrupted create, delete, update (or restore) or rollback from the
-        recorded state."""
-        stack = await self.find(name_or_id)
-        await self._refuse_nested(stack, "recover")
+        await self.refuse_nested(stack, "recover")
         with frozen_heap():
-            return await self.resume_stack(stack, parent=None)
+            if stack.status is Status.IN_PROGRESS and stack.action in _WALKS:
+                from stoker.engine import walks
 
-    async def resume_stack(self, stack: StackRecord, parent: Operation | None) -> StackRecord:
+                return await walks.recover(self, stack)
+            return await self.recover_stack(stack, parent=None)
+
+    async def recover_stack(self, stack: StackRecord, parent: Operation | None) -> StackRecord:
+        """Continue the interrupted create, delete, update (or restore) or rollback of
+        ``stack`` (also a nested one, from its parent's recovered operation)."""
         if stack.status is not Status.IN_PROGRESS:
             raise OperationRefused(
                 f"Stack {stack.name} is {stack.action.value}_{stack.status.value}: there is "
@@ -378,7 +339,7 @@ class StackEngine:
 
         with frozen_heap():  # the new definition is loaded: reading the stack adds more
             stack = await self.find(name_or_id)
-            await self._refuse_nested(stack, "update")
+            await self.refuse_nested(stack, "update")
             return await update.update(self, stack, request)
 
     async def update_stack(
@@ -440,6 +401,89 @@ class StackEngine:
                 await planning.preview_nested(operation, plan)
             return plan
 
+    # ------------------------------------------------------------------ stack-wide actions
+    async def check_stack(self, name_or_id: str) -> StackRecord:
+        """Heat's ``stack check`` of every resource (`engine.check`); not `check`, which
+        looks at a definition before a create."""
+        from stoker.engine import check
+
+        return await check.check(self, name_or_id)
+
+    async def suspend(self, name_or_id: str) -> StackRecord:
+        """Heat's suspend, dependents first (`engine.suspend`)."""
+        from stoker.engine import suspend
+
+        return await suspend.pause(self, name_or_id, Action.SUSPEND)
+
+    async def resume(self, name_or_id: str) -> StackRecord:
+        """Heat's resume of a suspended stack (`engine.suspend`); `recover` is what
+        continues an interrupted operation."""
+        from stoker.engine import suspend
+
+        return await suspend.pause(self, name_or_id, Action.RESUME)
+
+    async def cancel(self, name_or_id: str, rollback: bool = True) -> StackRecord:
+        """Ask the process running the stack's create or update to stop (`engine.cancel`)."""
+        from stoker.engine import cancel
+
+        return await cancel.cancel(self, name_or_id, rollback)
+
+    async def mark_unhealthy(
+        self, name_or_id: str, resource: str, unhealthy: bool = True, reason: str | None = None
+    ) -> ResourceRecord:
+        """Mark a resource CHECK_FAILED, or reset that (`engine.unhealthy`)."""
+        from stoker.engine import unhealthy as marking
+
+        return await marking.mark_unhealthy(self, name_or_id, resource, unhealthy, reason)
+
+    async def export(self, name_or_id: str) -> dict[str, Any]:
+        """Heat's abandon document of the stack, which stays (`engine.abandon`)."""
+        from stoker.engine import abandon
+
+        return await abandon.export(self, name_or_id)
+
+    async def abandon(self, name_or_id: str) -> dict[str, Any]:
+        """The stack's document; the stack is forgotten, its resources left (`engine.abandon`)."""
+        from stoker.engine import abandon
+
+        return await abandon.abandon(self, name_or_id)
+
+    async def adopt(self, adoption: Adoption, base_dir: str | None, source: str) -> StackRecord:
+        """A new stack from an abandon document, creating nothing (`engine.adopt`)."""
+        from stoker.engine import adopt
+
+        return await adopt.adopt(self, adoption, base_dir, source)
+
+    async def snapshot(self, name_or_id: str, name: str | None = None) -> SnapshotRecord:
+        """Take a snapshot of the stack (`engine.snapshots`)."""
+        from stoker.engine import snapshots
+
+        return await snapshots.create(self, name_or_id, name)
+
+    async def snapshots(self, name_or_id: str) -> list[SnapshotRecord]:
+        """The stack's snapshots, oldest first (each with its stored document)."""
+        from stoker.engine import snapshots
+
+        return await snapshots.listing(self, name_or_id)
+
+    async def find_snapshot(self, name_or_id: str, snapshot: str) -> SnapshotRecord:
+        """A snapshot of the stack by id (or by name, when one snapshot has it)."""
+        from stoker.engine import snapshots
+
+        return await snapshots.find(self, name_or_id, snapshot)
+
+    async def delete_snapshot(self, name_or_id: str, snapshot: str) -> SnapshotRecord:
+        """Forget a snapshot (the stack is not touched); returns what it was."""
+        from stoker.engine import snapshots
+
+        return await snapshots.delete(self, name_or_id, snapshot)
+
+    async def restore(self, name_or_id: str, snapshot: str) -> StackRecord:
+        """Bring the stack back to one of its snapshots (`engine.restore`)."""
+        from stoker.engine import restore
+
+        return await restore.restore(self, name_or_id, snapshot)
+
     # ------------------------------------------------------------------ helpers
     async def find(self, name_or_id: str) -> StackRecord:
         stack = await asyncio.to_thread(self.store.get_stack, name_or_id, self.settings.project)
@@ -447,22 +491,26 @@ class StackEngine:
             raise StackNotFound(f"The Stack ({name_or_id}) could not be found.")
         return stack
 
-    async def _refuse_nested(self, stack: StackRecord, operation: str) -> None:
-        """A nested stack belongs to the resource that made it: deleting it from outside
-        would leave its parent COMPLETE with outputs that silently vanish, and resuming it
-        alone would race its parent's own resume. Only an orphan (parent gone) is free."""
+    async def refuse_nested(self, stack: StackRecord, verb: str) -> None:
+        """A nested stack belongs to the resource that made it, and its actions come from
+        its parent: deleting it from outside would leave its parent COMPLETE with outputs
+        that silently vanish, and recovering it alone would race its parent's own
+        recover. Only an orphan (parent gone) is free."""
         if stack.parent_id is None:
             return
         parent = await asyncio.to_thread(self.store.get_stack, stack.parent_id, stack.project)
         if parent is None or parent.deleted_at is not None:
             return
+        alternative = " (or update that resource)" if verb in _RESOURCE_VERBS else ""
         raise OperationRefused(
             f"Stack {stack.name} is a nested stack, owned by resource "
-            f"{stack.parent_resource} of stack {parent.name}: {operation} {parent.name} "
-            "(or update that resource) instead"
+            f"{stack.parent_resource} of stack {parent.name}: {verb} {parent.name}"
+            f"{alternative} instead"
         )
 
     async def claim(self, stack: StackRecord) -> leases.Fence:
+        """Take the stack's lease for one operation, or refuse as Heat does while another
+        action runs (every action but a new stack's, which is born claimed)."""
         try:
             return await asyncio.to_thread(
                 leases.acquire, self.store, stack.id, self.engine_id, self.settings.lease_seconds

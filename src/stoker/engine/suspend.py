@@ -10,55 +10,51 @@ resuming a stack that was never suspended ends RESUME_FAILED, as in Heat 24.1.2.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from stoker.engine.heap import frozen_heap
+from stoker.engine.operation import Operation
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.walks import (
-    ActionHost,
     Done,
-    StackWalk,
     child_action,
-    find_stack,
+    handler_context,
     is_nested,
     perform,
     refuse_in_progress,
-    refuse_nested,
 )
 
-
-async def suspend(host: ActionHost, name_or_id: str) -> StackRecord:
-    return await _top(host, name_or_id, Action.SUSPEND)
-
-
-async def resume(host: ActionHost, name_or_id: str) -> StackRecord:
-    return await _top(host, name_or_id, Action.RESUME)
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 
-async def _top(host: ActionHost, name_or_id: str, action: Action) -> StackRecord:
-    stack = await find_stack(host, name_or_id)
-    await refuse_nested(host, stack, action.value.lower())
-    await refuse_in_progress(host, stack, action.value.lower())
+async def pause(engine: StackEngine, name_or_id: str, action: Action) -> StackRecord:
+    """`StackEngine.suspend` and `StackEngine.resume` (``action`` says which)."""
+    stack = await engine.find(name_or_id)
+    await engine.refuse_nested(stack, action.value.lower())
+    await refuse_in_progress(engine, stack, action.value.lower())
     if stack.action is action and stack.status is Status.COMPLETE:
         return stack  # Heat: "already suspended" / "already resumed", nothing to do
     with frozen_heap():
-        return await run(host, stack, action)
+        return await run(engine, stack, action)
 
 
 async def run(
-    host: ActionHost, stack: StackRecord, action: Action, parent: StackWalk | None = None
+    engine: StackEngine, stack: StackRecord, action: Action, parent: Operation | None = None
 ) -> StackRecord:
     """Suspend or resume ``stack`` (also a nested one, from its parent's walk, or the
     continuation of an interrupted one)."""
 
-    async def effect(walk: StackWalk, record: ResourceRecord) -> Done:
-        if is_nested(host, record):
+    async def effect(operation: Operation, record: ResourceRecord) -> Done:
+        if is_nested(engine, record):
 
-            async def child(parent: StackWalk | None, stack: StackRecord) -> StackRecord:
-                return await run(host, stack, action, parent)
+            async def child(parent: Operation, stack: StackRecord) -> StackRecord:
+                return await run(engine, stack, action, parent)
 
-            return await child_action(walk, record, action.value.lower(), child)
-        plugin = host.plugin_of(record)
+            return await child_action(operation, record, action.value.lower(), child)
+        plugin = engine.plugin_of(record)
         if plugin is not None:
-            context = walk.context(record)
+            context = handler_context(operation, record)
             if action is Action.SUSPEND:
                 await plugin.suspend(context)
             else:
@@ -66,5 +62,5 @@ async def run(
         return Done()
 
     return await perform(
-        host, stack, action, effect, backwards=action is Action.SUSPEND, parent=parent
+        engine, stack, action, effect, backwards=action is Action.SUSPEND, parent=parent
     )

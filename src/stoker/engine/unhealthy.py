@@ -10,25 +10,29 @@ marked. Both take the stack's claim for their one write, as Heat takes the stack
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from stoker.engine import leases
+from stoker.engine.operation import Operation
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
-from stoker.engine.walks import ActionHost, StackWalk, claim, find_stack
 from stoker.errors import StackNotFound
+
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 DEFAULT_REASON = "state changed by resource_mark_unhealthy api"
 
 
 async def mark_unhealthy(
-    host: ActionHost,
+    engine: StackEngine,
     name_or_id: str,
     resource: str,
     unhealthy: bool = True,
     reason: str | None = None,
 ) -> ResourceRecord:
     """Mark ``resource`` (a name or physical id) of the stack; returns it as recorded."""
-    stack = await find_stack(host, name_or_id)
-    records = await asyncio.to_thread(host.store.resources, stack.id)
+    stack = await engine.find(name_or_id)
+    records = await asyncio.to_thread(engine.store.resources, stack.id)
     found = next((r for r in records if r.name == resource), None) or next(
         (r for r in records if r.physical_id is not None and r.physical_id == resource), None
     )
@@ -39,7 +43,7 @@ async def mark_unhealthy(
     if not unhealthy and not (found.action is Action.CHECK and found.status is Status.FAILED):
         return found
     return await _write(
-        host,
+        engine,
         stack,
         found,
         Status.FAILED if unhealthy else Status.COMPLETE,
@@ -48,10 +52,11 @@ async def mark_unhealthy(
 
 
 async def _write(
-    host: ActionHost, stack: StackRecord, record: ResourceRecord, status: Status, reason: str
+    engine: StackEngine, stack: StackRecord, record: ResourceRecord, status: Status, reason: str
 ) -> ResourceRecord:
-    fence = await claim(host, stack)
-    walk = StackWalk(host, stack, fence, Action.CHECK)
-    async with leases.held(host.store, fence):
-        walk.records = {record.name: record}
-        return await walk.transition(record, status, reason)
+    fence = await engine.claim(stack)
+    operation = Operation(engine, stack, None)
+    operation.attach(fence)
+    async with leases.held(engine.store, fence):
+        operation.records = {record.name: record}
+        return await operation.transition(record, Action.CHECK, status, reason)

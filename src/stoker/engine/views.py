@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING, Any
 
-from stoker.engine.state import Action, EventRecord, ResourceRecord, StackRecord, Status, Store
+from stoker.engine.state import (
+    Action,
+    EventRecord,
+    ResourceRecord,
+    SnapshotRecord,
+    StackRecord,
+    Status,
+    Store,
+)
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
@@ -30,9 +38,10 @@ def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]
     a nested stack's parameter its parent fed from a hidden value (the definition's
     `Taint`) is masked as a hidden one is (Heat shows it in clear: a deliberate
     difference, by the rule that hidden values are masked wherever they are shown)."""
+    from dataclasses import replace
+
     from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
-    from stoker.records import replace
     from stoker.template.versions import Format
 
     definition = engine.definition_of(record)
@@ -490,3 +499,15 @@ def resource_metadata(
         return SENSITIVE
     facade = engine.facade(definition, records, name)
     return facade.get("metadata", {}) if facade else {}
+
+
+def snapshot_document(snapshot: SnapshotRecord) -> dict[str, Any]:
+    """Heat's shape of a snapshot (``GET .../snapshots/{id}``, and each list entry)."""
+    return {
+        "id": snapshot.id,
+        "name": snapshot.name,
+        "status": snapshot.status,
+        "status_reason": snapshot.status_reason,
+        "data": snapshot.data,
+        "creation_time": snapshot.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }

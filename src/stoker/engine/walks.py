@@ -4,94 +4,42 @@ recorded walk of the graph.
 Heat runs these the same way (``Stack.stack_task``): the stack goes ``<ACTION>_IN_PROGRESS``,
 every resource is visited in dependency order (suspend in reverse), a resource backed by a
 nested stack runs the same action on its child, and the stack ends ``<ACTION>_COMPLETE`` or
-``<ACTION>_FAILED`` with ``Resource <ACTION> failed: <why>``. Like create, a walk claims the
-stack (a fenced lease) and records each transition before its effect, so a walk whose
-process died is finished by ``stack recover``: resources already done are skipped.
-
-The module takes what it needs from the engine through `ActionHost` (no private calls into
-the create/delete machinery), so the operations can live and change apart.
+``<ACTION>_FAILED`` with ``Resource <ACTION> failed: <why>``. A walk is an `Operation` like
+a create or a delete: it claims the stack through the engine (`StackEngine.claim`), writes
+through the operation's fenced recorder, and records each transition before its effect,
+so a walk whose process died is finished by ``stack recover``: resources already done are
+skipped. What differs from a create is only the job each resource gets (an `Effect`) and
+Heat's rules for failing (`visit`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
-from stoker.engine.recorder import Recorder
+from stoker.engine.operation import Operation, failure_reason
 from stoker.engine.scheduler import Traversal, reverse, traverse
-from stoker.engine.settings import EngineSettings
-from stoker.engine.state import (
-    Action,
-    EventRecord,
-    Lease,
-    ResourceRecord,
-    StackRecord,
-    StackStatus,
-    Status,
-    Store,
-    WriteBatch,
-)
-from stoker.errors import OperationRefused, ResourceFailure, StackNotFound
-from stoker.resources.base import ResourceContext, ResourcePlugin
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.errors import OperationRefused, ResourceFailure
+from stoker.resources.base import ResourceContext
 from stoker.resources.nested import NestedStackPlugin
-from stoker.resources.registry import ResourceTypeRegistry
 
-STACK_TYPE = "OS::Heat::Stack"
-
-
-class ActionHost(Protocol):
-    """What a walk needs from the engine that runs it (`StackEngine` is one)."""
-
-    store: Store
-    registry: ResourceTypeRegistry
-    settings: EngineSettings
-    listener: Callable[[EventRecord], None] | None
-    engine_id: str
-
-    def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None: ...
-
-
-async def find_stack(host: ActionHost, name_or_id: str) -> StackRecord:
-    """The live stack named (or with id) ``name_or_id``; StackNotFound otherwise."""
-    stack = await asyncio.to_thread(host.store.get_stack, name_or_id, host.settings.project)
-    if stack is None or stack.deleted_at is not None:
-        raise StackNotFound(f"The Stack ({name_or_id}) could not be found.")
-    return stack
-
-
-async def refuse_nested(host: ActionHost, stack: StackRecord, verb: str) -> None:
-    """A nested stack's actions come from its parent (as for delete and recover)."""
-    if stack.parent_id is None:
-        return
-    parent = await asyncio.to_thread(host.store.get_stack, stack.parent_id, stack.project)
-    if parent is None or parent.deleted_at is not None:
-        return
-    raise OperationRefused(
-        f"Stack {stack.name} is a nested stack, owned by resource {stack.parent_resource} "
-        f"of stack {parent.name}: {verb} {parent.name} instead"
-    )
-
-
-async def live_lease(host: ActionHost, stack: StackRecord) -> Lease | None:
-    """The claim on the stack if a live process holds it (not expired, holder alive)."""
-    lease = await asyncio.to_thread(host.store.lease, stack.id)
-    if lease is None or lease.expires_at <= leases.now_utc():
-        return None
-    return None if leases.holder_is_dead(lease.engine_id) else lease
+if TYPE_CHECKING:
+    from stoker.engine.stacks import StackEngine
 
 
 async def refuse_in_progress(
-    host: ActionHost, stack: StackRecord, verb: str, allow: tuple[Action, ...] = ()
+    engine: StackEngine, stack: StackRecord, verb: str, allow: tuple[Action, ...] = ()
 ) -> None:
     """An operation runs (refused, as Heat refuses while the stack is locked) or was
     interrupted (its state is what `stack recover` continues from: not to be overwritten;
     except for the interrupted actions in ``allow``)."""
     if stack.status is not Status.IN_PROGRESS:
         return
-    holder = await live_lease(host, stack)
+    holder = await asyncio.to_thread(leases.live_lease, engine.store, stack.id)
     if holder is not None:
         raise OperationRefused(
             f"Stack {stack.name} already has an action ({stack.action.value}) in progress "
@@ -106,25 +54,11 @@ async def refuse_in_progress(
     )
 
 
-async def claim(host: ActionHost, stack: StackRecord) -> leases.Fence:
-    """Take the stack's lease, or refuse as Heat does while another action runs."""
-    try:
-        return await asyncio.to_thread(
-            leases.acquire, host.store, stack.id, host.engine_id, host.settings.lease_seconds
-        )
-    except leases.LeaseHeld as held:
-        raise OperationRefused(
-            f"Stack {stack.name} already has an action ({stack.action.value}) in progress "
-            f"(engine {held.lease.engine_id}, lease until "
-            f"{held.lease.expires_at.isoformat(timespec='seconds')})."
-        ) from None
-
-
-def is_nested(host: ActionHost, record: ResourceRecord) -> bool:
+def is_nested(engine: StackEngine, record: ResourceRecord) -> bool:
     """Backed by a child stack: it has one, or its type makes one (a group, a provider)."""
     if record.data.get("child_id"):
         return True
-    plugin = host.registry.get(record.type)
+    plugin = engine.registry.get(record.type)
     return plugin is None or isinstance(plugin, NestedStackPlugin)
 
 
@@ -152,161 +86,84 @@ class Done:
 
 
 #: what a walk does to one resource: Done, or raise (ResourceFailure / Refused)
-Effect = Callable[["StackWalk", ResourceRecord], Awaitable[Done]]
+Effect = Callable[[Operation, ResourceRecord], Awaitable[Done]]
 
 
-class StackWalk:
-    """One action over one stack's resources, under the stack's claim."""
+def handler_context(operation: Operation, record: ResourceRecord) -> ResourceContext:
+    """What a type's suspend or resume handler sees: the resource as recorded (a walk
+    resolves no property: the resource keeps those it was created with)."""
+    stack = operation.stack
+    return ResourceContext(
+        stack_name=stack.name,
+        stack_id=stack.id,
+        project_id=stack.project,
+        resource_name=record.name,
+        physical_name=str(record.data.get("physical_name") or record.physical_id or ""),
+        properties=record.properties,
+        data=dict(record.data),
+        physical_id=record.physical_id,
+        sleep=operation.engine.sleep,
+    )
 
-    def __init__(
-        self,
-        host: ActionHost,
-        stack: StackRecord,
-        fence: leases.Fence,
-        action: Action,
-        parent: StackWalk | None = None,
-    ) -> None:
-        self.host = host
-        self.stack = stack
-        self.fence = fence
-        self.action = action
-        self.parent = parent
-        self.recorder = Recorder(host.store, fence=fence)
-        self.records: dict[str, ResourceRecord] = {}
-        #: some resource (here or below) cannot really do the action (Heat's check)
-        self.unsupported = False
 
-    @property
-    def depth(self) -> int:
-        return self.parent.depth + 1 if self.parent else 0
+async def visit(operation: Operation, action: Action, name: str, effect: Effect) -> None:
+    """State first: IN_PROGRESS committed, then the effect, then COMPLETE or FAILED.
+    The effect sees the resource as it was before (its action and status then)."""
+    before = operation.records[name]
+    refusal = precheck(action, before)
+    if refusal is not None:
+        raise Refused(f"Error: resources.{name}: {refusal}")
+    record = await operation.transition(before, action, Status.IN_PROGRESS, "state changed")
+    await operation.claim().confirm(operation.engine.store)
+    try:
+        done = await effect(operation, before)
+    except Exception as error:
+        reason = failure_reason(name, error)
+        shown = getattr(error, "resource_reason", None) or reason
+        # on top of the latest record: the effect may have recorded a child's id
+        latest = operation.records.get(name, record)
+        await asyncio.shield(operation.transition(latest, action, Status.FAILED, shown))
+        raise ResourceFailure(reason) from error
+    await operation.transition(record, action, Status.COMPLETE, done.reason, **done.changes)
 
-    async def load(self) -> None:
-        records = await asyncio.to_thread(self.host.store.resources, self.stack.id)
-        self.records = {r.name: r for r in records}
 
-    async def write(self, batch: WriteBatch) -> None:
-        await self.recorder.write(batch)
-        for record in batch.resources:
-            self.records[record.name] = record
-        if self.host.listener is not None:
-            for event in batch.events:
-                self.host.listener(event)
+async def _visit_all(
+    operation: Operation,
+    action: Action,
+    effect: Effect,
+    *,
+    backwards: bool,
+    aggregate: bool,
+    skip: Iterable[str],
+    untouched: Callable[[ResourceRecord], bool] | None,
+) -> Traversal:
+    """Visit every resource (dependencies first, or dependents first ``backwards``).
+    Without ``aggregate`` the first failure stops new visits (suspend, resume);
+    with it every resource is visited and every failure kept (check)."""
+    requires = {n: r.requires for n, r in operation.records.items()}
+    graph = reverse(requires) if backwards else requires
+    failures: dict[str, BaseException] = {}
 
-    async def set_stack(self, status: Status, reason: str) -> StackRecord:
-        now = leases.now_utc()
-        event = EventRecord(
-            self.stack.id,
-            self.stack.name,
-            STACK_TYPE,
-            self.action,
-            status,
-            reason,
-            self.stack.id,
-            now,
-        )
-        change = StackStatus(self.stack.id, self.action, status, reason, now)
-        await self.write(WriteBatch(stacks=[change], events=[event]))
-        self.stack = replace(
-            self.stack, action=self.action, status=status, status_reason=reason, updated_at=now
-        )
-        return self.stack
-
-    async def transition(
-        self, record: ResourceRecord, status: Status, reason: str, **changes: Any
-    ) -> ResourceRecord:
-        now = leases.now_utc()
-        updated = replace(
-            record,
-            action=self.action,
-            status=status,
-            status_reason=reason,
-            updated_at=now,
-            **changes,
-        )
-        event = EventRecord(
-            self.stack.id,
-            record.name,
-            record.type,
-            self.action,
-            status,
-            reason,
-            updated.physical_id,
-            now,
-        )
-        await self.write(WriteBatch(resources=[updated], events=[event]))
-        return updated
-
-    def context(self, record: ResourceRecord) -> ResourceContext:
-        return ResourceContext(
-            stack_name=self.stack.name,
-            stack_id=self.stack.id,
-            project_id=self.stack.project,
-            resource_name=record.name,
-            physical_name=str(record.data.get("physical_name") or record.physical_id or ""),
-            properties=record.properties,
-            data=dict(record.data),
-            physical_id=record.physical_id,
-            sleep=asyncio.sleep,
-        )
-
-    async def visit(self, name: str, effect: Effect) -> None:
-        """State first: IN_PROGRESS committed, then the effect, then COMPLETE or FAILED.
-        The effect sees the resource as it was before (its action and status then)."""
-        before = self.records[name]
-        refusal = precheck(self.action, before)
-        if refusal is not None:
-            raise Refused(f"Error: resources.{name}: {refusal}")
-        record = await self.transition(before, Status.IN_PROGRESS, "state changed")
-        await self.fence.confirm(self.host.store)
+    async def job(name: str) -> None:
+        if untouched is not None and untouched(operation.records[name]):
+            return  # left as it is, no transition (Heat's check of an INIT resource)
+        if not aggregate:
+            await visit(operation, action, name, effect)
+            return
         try:
-            done = await effect(self, before)
+            await visit(operation, action, name, effect)
         except Exception as error:
-            message = getattr(error, "message", None) or str(error) or type(error).__name__
-            reason = f"{type(error).__name__}: resources.{name}: {message}"
-            shown = getattr(error, "resource_reason", None) or reason
-            # on top of the latest record: the effect may have recorded a child's id
-            latest = self.records.get(name, record)
-            await asyncio.shield(self.transition(latest, Status.FAILED, shown))
-            raise ResourceFailure(reason) from error
-        await self.transition(record, Status.COMPLETE, done.reason, **done.changes)
+            failures[name] = error
 
-    async def run(
-        self,
-        effect: Effect,
-        *,
-        backwards: bool,
-        aggregate: bool,
-        skip: Iterable[str] = (),
-        untouched: Callable[[ResourceRecord], bool] | None = None,
-    ) -> Traversal:
-        """Visit every resource (dependencies first, or dependents first ``backwards``).
-        Without ``aggregate`` the first failure stops new visits (suspend, resume);
-        with it every resource is visited and every failure kept (check)."""
-        requires = {n: r.requires for n, r in self.records.items()}
-        graph = reverse(requires) if backwards else requires
-        failures: dict[str, BaseException] = {}
-
-        async def job(name: str) -> None:
-            if untouched is not None and untouched(self.records[name]):
-                return  # left as it is, no transition (Heat's check of an INIT resource)
-            if not aggregate:
-                await self.visit(name, effect)
-                return
-            try:
-                await self.visit(name, effect)
-            except Exception as error:
-                failures[name] = error
-
-        timeout = (self.stack.timeout_mins or 0) * 60 or self.host.settings.default_timeout_seconds
-        try:
-            async with asyncio.timeout(timeout):
-                result = await traverse(
-                    graph, job, concurrency=self.host.settings.concurrency, done=skip
-                )
-        except TimeoutError:
-            return Traversal(failed={"": TimeoutError(f"{self.action.value.title()} timed out")})
-        result.failed.update(failures)
-        return result
+    operation.restart_clock()
+    settings = operation.engine.settings
+    try:
+        async with asyncio.timeout(operation.time_left()):
+            result = await traverse(graph, job, concurrency=settings.concurrency, done=skip)
+    except TimeoutError:
+        return Traversal(failed={"": TimeoutError(f"{action.value.title()} timed out")})
+    result.failed.update(failures)
+    return result
 
 
 def precheck(action: Action, record: ResourceRecord) -> str | None:
@@ -329,8 +186,9 @@ def precheck(action: Action, record: ResourceRecord) -> str | None:
     return None
 
 
-def failure_reason(action: Action, result: Traversal) -> str:
-    """Heat's stack reason: ``Resource <ACTION> failed: <the first resource's reason>``."""
+def failure_summary(action: Action, result: Traversal) -> str:
+    """Heat's stack reason: ``Resource <ACTION> failed: <the first resource's reason>``
+    (a walk's; a create's or a delete's is `Operation.failure_summary`)."""
     error = next(iter(result.failed.values()))
     if isinstance(error, TimeoutError) and "" in result.failed:
         return f"{action.value.title()} timed out"
@@ -338,22 +196,21 @@ def failure_reason(action: Action, result: Traversal) -> str:
 
 
 async def child_action(
-    walk: StackWalk,
+    operation: Operation,
     record: ResourceRecord,
     verb: str,
-    run_child: Callable[[StackWalk | None, StackRecord], Awaitable[StackRecord]],
+    run_child: Callable[[Operation, StackRecord], Awaitable[StackRecord]],
 ) -> Done:
     """Run the walk's action on the child stack of a nested resource (Heat's
     ``StackResource.handle_<action>``), failing the resource if the child fails."""
     child_id = record.data.get("child_id")
     child = None
     if child_id:
-        child = await asyncio.to_thread(
-            walk.host.store.get_stack, str(child_id), walk.stack.project
-        )
+        store = operation.engine.store
+        child = await asyncio.to_thread(store.get_stack, str(child_id), operation.stack.project)
     if child is None or child.deleted_at is not None:
         raise ResourceFailure(f"Cannot {verb} {record.name}, stack not created")
-    result = await run_child(walk, child)
+    result = await run_child(operation, child)
     if result.status is not Status.COMPLETE:
         raise ResourceFailure(
             f"{result.action.value}_{result.status.value}: {result.status_reason}"
@@ -362,51 +219,63 @@ async def child_action(
 
 
 async def perform(
-    host: ActionHost,
+    engine: StackEngine,
     stack: StackRecord,
     action: Action,
     effect: Effect,
     *,
     backwards: bool = False,
     aggregate: bool = False,
-    parent: StackWalk | None = None,
-    finish: Callable[[StackWalk, Status, str], str] | None = None,
-    completed: Callable[[StackWalk], Awaitable[None]] | None = None,
+    parent: Operation | None = None,
+    fence: leases.Fence | None = None,
+    finish: Callable[[Status, str], str] | None = None,
+    completed: Callable[[Operation], Awaitable[None]] | None = None,
     untouched: Callable[[ResourceRecord], bool] | None = None,
 ) -> StackRecord:
-    """Claim ``stack`` and run ``action`` over its resources, start to end.
+    """Claim ``stack`` (unless ``fence`` is the claim it was written with) and run
+    ``action`` over its resources, start to end.
 
-    A stack already ``<ACTION>_IN_PROGRESS`` (its process died) is continued: resources
-    whose action already ended are not visited again. ``finish`` may amend the final
-    reason (check's "not fully supported"); ``completed`` runs under the claim after a
-    COMPLETE end (abandon forgets the stack there)."""
-    fence = await claim(host, stack)
-    walk = StackWalk(host, stack, fence, action, parent)
-    async with leases.held(host.store, fence):
+    A stack already ``<ACTION>_IN_PROGRESS`` (its process died, or it was just written
+    so) is continued: resources whose action already ended are not visited again.
+    ``finish`` may amend the final reason (check's "not fully supported"); ``completed``
+    runs under the claim after a COMPLETE end (abandon forgets the stack there)."""
+    if fence is None:
+        fence = await engine.claim(stack)
+    operation = Operation(engine, stack, None, parent)
+    operation.attach(fence)
+    async with leases.held(engine.store, fence):
         recovering = stack.action is action and stack.status is Status.IN_PROGRESS
-        await walk.load()
+        await operation.load_records()
         skip: list[str] = []
         if recovering:
             ended = (Status.COMPLETE, Status.FAILED) if aggregate else (Status.COMPLETE,)
-            skip = [n for n, r in walk.records.items() if r.action is action and r.status in ended]
+            skip = [
+                n for n, r in operation.records.items() if r.action is action and r.status in ended
+            ]
         else:
-            await walk.set_stack(Status.IN_PROGRESS, f"Stack {action.value} started")
-        result = await walk.run(
-            effect, backwards=backwards, aggregate=aggregate, skip=skip, untouched=untouched
+            await operation.set_stack(action, Status.IN_PROGRESS, f"Stack {action.value} started")
+        result = await _visit_all(
+            operation,
+            action,
+            effect,
+            backwards=backwards,
+            aggregate=aggregate,
+            skip=skip,
+            untouched=untouched,
         )
         if result.failed:
-            status, reason = Status.FAILED, failure_reason(action, result)
+            status, reason = Status.FAILED, failure_summary(action, result)
         else:
             status, reason = Status.COMPLETE, f"Stack {action.value} completed successfully"
         if finish is not None:
-            reason = finish(walk, status, reason)
-        record = await walk.set_stack(status, reason)
+            reason = finish(status, reason)
+        await operation.set_stack(action, status, reason)
         if completed is not None and status is Status.COMPLETE:
-            await completed(walk)  # still under the claim (abandon's forgetting)
-        return walk.stack if completed is not None else record
+            await completed(operation)  # still under the claim (abandon's forgetting)
+        return operation.stack
 
 
-async def recover(host: ActionHost, stack: StackRecord) -> StackRecord:
+async def recover(engine: StackEngine, stack: StackRecord) -> StackRecord:
     """Continue an interrupted check, suspend, resume or snapshot of ``stack``. An adopt
     cannot be continued (its document is not stored): it is refused, saying what to do."""
     from stoker.engine import check, snapshots, suspend
@@ -417,7 +286,7 @@ async def recover(host: ActionHost, stack: StackRecord) -> StackRecord:
             f"`stack abandon {stack.name}`, then adopt it again from its document"
         )
     if stack.action is Action.CHECK:
-        return await check.run(host, stack)
+        return await check.run(engine, stack)
     if stack.action is Action.SNAPSHOT:
-        return await snapshots.recover(host, stack)
-    return await suspend.run(host, stack, stack.action)
+        return await snapshots.recover(engine, stack)
+    return await suspend.run(engine, stack, stack.action)

@@ -24,12 +24,11 @@ compare unequal to the string a template author wrote, so they are reported, not
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry_section import describe_kind
-from stoker.records import NamedRecord
 from stoker.template.loader import Document
 from stoker.template.nodes import MappingNode, key_span, span_of, value_span
 from stoker.template.versions import (
@@ -185,7 +184,7 @@ def capabilities_section_hint(version: TemplateVersion) -> str:
     )
 
 
-class TemplateCapabilities(NamedRecord):
+class TemplateCapabilities(NamedTuple):
     """What one template declares, with its findings (an empty mapping when it has none)."""
 
     file: str

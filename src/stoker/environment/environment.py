@@ -7,12 +7,12 @@ parameter error found much later can then say "value from env.yaml:3:5".
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.diagnostics import Span
 from stoker.environment.registry import ResolvedType, ResourceRegistry
-from stoker.records import NamedRecord, Record
 from stoker.template.nodes import MappingNode, plain, value_span
 
 
@@ -47,7 +47,7 @@ DEFAULT_STRATEGY_KEY = "default"
 ZAQAR_QUEUE = "zaqar-queue"
 
 
-class EventSink(NamedRecord):
+class EventSink(NamedTuple):
     """Where Heat copies the stack's events: a Zaqar queue (the only kind Heat has)."""
 
     type: str
@@ -62,7 +62,8 @@ class EventSink(NamedRecord):
         return data
 
 
-class Environment(Record):
+@dataclass(slots=True)
+class Environment:
     """Parameters, defaults, registry and the rest of one (possibly merged) environment.
 
     ``parameters`` apply to the top template only; ``parameter_defaults`` to every template
@@ -73,48 +74,18 @@ class Environment(Record):
 
     ``requires`` maps a capability name to the values acceptable for it (a list: any one
     matches); it chooses among the templates a ``resource_registry`` list offers, in this
-    stack and in every nested one. It keeps the position of each value. A `stoker.records`
-    record (compared by value; not a dataclass, which every process would compile).
+    stack and in every nested one. It keeps the position of each value. Compared by
+    value.
     """
 
-    __slots__ = (
-        "parameters",
-        "parameter_defaults",
-        "resource_registry",
-        "event_sinks",
-        "parameter_merge_strategies",
-        "encrypted_param_names",
-        "files",
-        "requires",
-    )
-
-    def __init__(
-        self,
-        parameters: MappingNode | None = None,
-        parameter_defaults: MappingNode | None = None,
-        resource_registry: ResourceRegistry | None = None,
-        event_sinks: list[EventSink] | None = None,
-        parameter_merge_strategies: MappingNode | None = None,
-        encrypted_param_names: list[str] | None = None,
-        files: list[str] | None = None,
-        requires: MappingNode | None = None,
-    ) -> None:
-        self.parameters = MappingNode() if parameters is None else parameters
-        self.parameter_defaults = (
-            MappingNode() if parameter_defaults is None else parameter_defaults
-        )
-        self.resource_registry = (
-            ResourceRegistry() if resource_registry is None else resource_registry
-        )
-        self.event_sinks: list[EventSink] = [] if event_sinks is None else event_sinks
-        self.parameter_merge_strategies = (
-            MappingNode() if parameter_merge_strategies is None else parameter_merge_strategies
-        )
-        self.encrypted_param_names: list[str] = (
-            [] if encrypted_param_names is None else encrypted_param_names
-        )
-        self.files: list[str] = [] if files is None else files
-        self.requires = MappingNode() if requires is None else requires
+    parameters: MappingNode = field(default_factory=MappingNode)
+    parameter_defaults: MappingNode = field(default_factory=MappingNode)
+    resource_registry: ResourceRegistry = field(default_factory=ResourceRegistry)
+    event_sinks: list[EventSink] = field(default_factory=list)
+    parameter_merge_strategies: MappingNode = field(default_factory=MappingNode)
+    encrypted_param_names: list[str] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    requires: MappingNode = field(default_factory=MappingNode)
 
     def parameter_span(self, name: str) -> Span | None:
         """Where the value ``parameters`` gives ``name`` was written, if known."""

@@ -10,7 +10,7 @@ value, this module does the evident thing and reports what it did.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.codes import ENVIRONMENT
 from stoker.diagnostics import Diagnostic, Severity, Span
@@ -24,11 +24,10 @@ from stoker.environment.environment import (
 from stoker.environment.registry import ResourceRegistry
 from stoker.environment.registry_section import RESOURCES_KEY, RegistryBlock
 from stoker.environment.strategies import MISSING, MergeRejected, merge_parameter
-from stoker.records import NamedRecord
 from stoker.template.nodes import MappingNode, value_span
 
 
-class _Chosen(NamedRecord):
+class _Chosen(NamedTuple):
     """The strategy a parameter got from the first file that gave it a value (a named
     tuple: a frozen, slotted dataclass costs more to create at import, Python compiling
     its generated methods, and every process reading an environment pays it)."""

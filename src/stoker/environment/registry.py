@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from fnmatch import fnmatchcase
+from typing import NamedTuple
 
 from stoker.codes import ENVIRONMENT
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -29,12 +30,11 @@ from stoker.environment.registry_section import (
     is_template_name,
 )
 from stoker.errors import RegistryLoopError as RegistryLoopError
-from stoker.records import NamedRecord
 
 MAX_CHAIN = 64  # a glob that swaps a prefix for a longer one can grow a name forever
 
 
-class RegistryStep(NamedRecord):
+class RegistryStep(NamedTuple):
     """One mapping applied while resolving: ``requested`` became ``target`` via ``key``."""
 
     requested: str
@@ -66,7 +66,7 @@ def template_location(template: str, base_dir: str | None) -> str:
     return os.path.normpath(os.path.join(base_dir, template))
 
 
-class ResolvedType(NamedRecord):
+class ResolvedType(NamedTuple):
     """What a resource type resolved to.
 
     ``type_name`` is the last type name reached (the one a plugin must implement, or the
@@ -128,7 +128,7 @@ class ResolvedType(NamedRecord):
         return " -> ".join(names)
 
 
-class TemplateRef(NamedRecord):
+class TemplateRef(NamedTuple):
     """A provider template a registry mentions, and where it was mentioned."""
 
     path: str  # as written
@@ -141,7 +141,7 @@ class TemplateRef(NamedRecord):
         return template_location(self.path, self.base_dir)
 
 
-class _Match(NamedRecord):
+class _Match(NamedTuple):
     """A registry entry that applies to a type, where it was found (a named tuple: cheaper
     to create at import than a frozen dataclass, see `merge._Chosen`)."""
 

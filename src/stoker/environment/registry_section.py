@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
-from stoker.records import FrozenRecord, set_field
 from stoker.template.nodes import key_span, plain, span_of, value_span
 
 HOOK_TYPES = (
@@ -44,7 +44,8 @@ def is_glob(name: str) -> bool:
     return name.endswith("*")
 
 
-class RegistryEntry(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class RegistryEntry:
     """``key: value`` mapping a type (or glob) to a type or template; ``value`` None deletes.
 
     ``base_dir`` is the directory of the environment file the entry was read from (None when
@@ -53,32 +54,15 @@ class RegistryEntry(FrozenRecord):
     A tuple ``value`` is a list of provider templates to choose from by the environment's
     ``requires`` and each template's ``capabilities`` (stoker's reading of the capabilities
     spec; Heat has no such entry); ``item_spans`` are the positions of its items. Immutable,
-    compared and hashed by value (`stoker.records`: not a dataclass, compiled at import).
+    compared and hashed by value.
     """
 
-    __slots__ = ("key", "value", "span", "base_dir", "file", "item_spans")
     key: str
     value: str | tuple[str, ...] | None
-    span: Span | None
-    base_dir: str | None
-    file: str | None
-    item_spans: tuple[Span | None, ...]
-
-    def __init__(
-        self,
-        key: str,
-        value: str | tuple[str, ...] | None,
-        span: Span | None = None,
-        base_dir: str | None = None,
-        file: str | None = None,
-        item_spans: tuple[Span | None, ...] = (),
-    ) -> None:
-        set_field(self, "key", key)
-        set_field(self, "value", value)
-        set_field(self, "span", span)
-        set_field(self, "base_dir", base_dir)
-        set_field(self, "file", file)
-        set_field(self, "item_spans", item_spans)
+    span: Span | None = None
+    base_dir: str | None = None
+    file: str | None = None
+    item_spans: tuple[Span | None, ...] = ()
 
     @property
     def is_deletion(self) -> bool:
@@ -123,19 +107,13 @@ class RegistryEntry(FrozenRecord):
         return "null" if self.value is None else self.value
 
 
-class RuleSetting(FrozenRecord):
-    """``hooks`` or ``restricted_actions`` in a per-resource block; ``values`` None deletes.
-    A `stoker.records` record."""
+@dataclass(slots=True, frozen=True)
+class RuleSetting:
+    """``hooks`` or ``restricted_actions`` in a per-resource block; ``values`` None deletes."""
 
-    __slots__ = ("key", "values", "span")
     key: str
     values: frozenset[str] | None
-    span: Span | None
-
-    def __init__(self, key: str, values: frozenset[str] | None, span: Span | None = None) -> None:
-        set_field(self, "key", key)
-        set_field(self, "values", values)
-        set_field(self, "span", span)
+    span: Span | None = None
 
 
 class RegistryBlock:

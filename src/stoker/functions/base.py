@@ -9,12 +9,12 @@ functions the same way; see heat-semantics §1.6 for the parse rules kept here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.errors import FunctionError
-from stoker.records import FrozenRecord, Record, set_field
 from stoker.template.nodes import MappingNode, SequenceNode, StrNode, key_span
 from stoker.template.versions import TemplateVersion
 
@@ -86,61 +86,31 @@ class Context(Protocol):
         """A CFN ``Mappings`` entry for Fn::FindInMap; FunctionError if missing."""
 
 
-class Scope(Record):
+@dataclass(slots=True)
+class Scope:
     """Static facts a function's `validate` and `dependencies` may consult.
 
     ``condition_values`` and ``disabled_resources`` hold what is known once parameter
-    values are known; an empty map means "unknown", so checks stay lenient. A
-    `stoker.records` record (not a dataclass, which every process would compile at import).
+    values are known; an empty map means "unknown", so checks stay lenient.
     """
 
-    __slots__ = (
-        "version",
-        "resources",
-        "parameters",
-        "conditions",
-        "condition_values",
-        "disabled_resources",
-        "mappings",
-        "files",
-        "unread_files",
-        "provider",
-        "context",
-        "walked",
+    version: TemplateVersion
+    resources: Mapping[str, str] = field(default_factory=dict)  # name -> type
+    parameters: frozenset[str] = frozenset()  # declared names and pseudo parameters
+    conditions: frozenset[str] = frozenset()  # declared condition names
+    condition_values: Mapping[str, bool] = field(default_factory=dict)
+    disabled_resources: frozenset[str] = frozenset()
+    mappings: Mapping[str, Any] = field(default_factory=dict)
+    files: Mapping[str, str] | None = None  # None: the files map is not known
+    #: get_file keys whose content was deliberately not read (URLs, refused paths)
+    unread_files: frozenset[str] = frozenset()
+    provider: bool = True  # may this template be a provider template (resource_facade)?
+    context: Context | None = None  # a static context for evaluating inline conditions
+    #: `functions_in`'s answers: id of a tree -> (the tree, its calls in this scope); not
+    #: an argument (a replaced scope starts without one)
+    walked: dict[int, tuple[Any, list[Function]]] = field(
+        init=False, default_factory=dict, compare=False, repr=False
     )
-    # `functions_in`'s cache is not an argument (a replaced scope starts without one)
-    _uncompared = _unshown = _derived = frozenset({"walked"})
-
-    def __init__(
-        self,
-        version: TemplateVersion,
-        resources: Mapping[str, str] | None = None,  # name -> type
-        parameters: frozenset[str] = frozenset(),  # declared names and pseudo parameters
-        conditions: frozenset[str] = frozenset(),  # declared condition names
-        condition_values: Mapping[str, bool] | None = None,
-        disabled_resources: frozenset[str] = frozenset(),
-        mappings: Mapping[str, Any] | None = None,
-        files: Mapping[str, str] | None = None,  # None: the files map is not known
-        # get_file keys whose content was deliberately not read (URLs, refused paths)
-        unread_files: frozenset[str] = frozenset(),
-        provider: bool = True,  # may this template be a provider template (resource_facade)?
-        context: Context | None = None,  # a static context for evaluating inline conditions
-    ) -> None:
-        self.version = version
-        self.resources: Mapping[str, str] = {} if resources is None else resources
-        self.parameters = parameters
-        self.conditions = conditions
-        self.condition_values: Mapping[str, bool] = (
-            {} if condition_values is None else condition_values
-        )
-        self.disabled_resources = disabled_resources
-        self.mappings: Mapping[str, Any] = {} if mappings is None else mappings
-        self.files = files
-        self.unread_files = unread_files
-        self.provider = provider
-        self.context = context
-        #: `functions_in`'s answers: id of a tree -> (the tree, its calls in this scope)
-        self.walked: dict[int, tuple[Any, list[Function]]] = {}
 
     def condition_value(self, argument: Any) -> bool | None:
         """Evaluate a condition argument statically; ``None`` if it cannot be known."""
@@ -227,35 +197,21 @@ class Function:
 FunctionFactory = Callable[..., Function]
 
 
-class FunctionTable(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class FunctionTable:
     """The functions one template version knows, by wire name.
 
     ``removed`` names parse but fail validation (Heat keeps CFN names in HOT this way);
     ``known`` is every function name of any version, so a name this version lacks can be
-    reported as literal data. Immutable (a `stoker.records` record).
+    reported as literal data. Immutable.
     """
 
-    __slots__ = ("version", "functions", "removed", "conditions", "first_version")
     version: TemplateVersion
     functions: Mapping[str, FunctionFactory]
-    removed: frozenset[str]
-    conditions: Mapping[str, FunctionFactory]
+    removed: frozenset[str] = frozenset()
+    conditions: Mapping[str, FunctionFactory] = field(default_factory=dict)
     #: name -> where the function exists, for the literal-data warning
-    first_version: Mapping[str, str]
-
-    def __init__(
-        self,
-        version: TemplateVersion,
-        functions: Mapping[str, FunctionFactory],
-        removed: frozenset[str] = frozenset(),
-        conditions: Mapping[str, FunctionFactory] | None = None,
-        first_version: Mapping[str, str] | None = None,
-    ) -> None:
-        set_field(self, "version", version)
-        set_field(self, "functions", functions)
-        set_field(self, "removed", removed)
-        set_field(self, "conditions", {} if conditions is None else conditions)
-        set_field(self, "first_version", {} if first_version is None else first_version)
+    first_version: Mapping[str, str] = field(default_factory=dict)
 
 
 class Parser:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from typing import NamedTuple
 
-from stoker.records import NamedRecord
 from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, type_schema_from_entry
 
 #: Heat classes that answer any attribute name by overriding ``get_attribute`` (the outputs
@@ -19,7 +19,7 @@ from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, ty
 _DEPLOYMENT_TYPES = frozenset({"OS::Heat::SoftwareDeployment", "OS::Heat::StructuredDeployment"})
 
 
-class LintCatalog(NamedRecord):
+class LintCatalog(NamedTuple):
     types: Mapping[str, TypeSchema]  # Heat's, each built when first asked for
     stock: Mapping[str, TypeSchema]  # the stock environment's template types Heat lacks
     aliases: dict[str, str]  # the stock environment's; keys ending in * are prefix globs

@@ -15,13 +15,13 @@ The command line wins for scalars (``--fail-level``, ``--profile``) and adds to 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.diagnostics import Severity
 from stoker.errors import ConfigError as ConfigError
 from stoker.errors import TemplateError
 from stoker.lint.rule import Profile
-from stoker.records import FrozenRecord, set_field
 from stoker.template.loader import load_document
 from stoker.template.nodes import key_span, span_of, value_span
 
@@ -29,34 +29,17 @@ CONFIG_NAME = ".stoker-lint.yaml"
 _KEYS = ("profiles", "ignore", "per_path", "fail_level")
 
 
-class LintConfig(FrozenRecord):
-    """The settings of one lint run; immutable, compared by value (a `stoker.records`
-    record: not a dataclass, which every lint would compile at import)."""
+@dataclass(slots=True, frozen=True)
+class LintConfig:
+    """The settings of one lint run; immutable, compared by value."""
 
-    __slots__ = ("profiles", "ignore", "per_path", "fail_level", "base_dir", "file")
-    profiles: tuple[Profile, ...]
-    ignore: tuple[str, ...]
-    per_path: tuple[tuple[str, tuple[str, ...]], ...]
-    fail_level: Severity
+    profiles: tuple[Profile, ...] = (Profile.DEFAULT,)
+    ignore: tuple[str, ...] = ()
+    per_path: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fail_level: Severity = Severity.ERROR
     #: the directory per-path globs are relative to (the config file's; else the cwd)
-    base_dir: str
-    file: str | None
-
-    def __init__(
-        self,
-        profiles: tuple[Profile, ...] = (Profile.DEFAULT,),
-        ignore: tuple[str, ...] = (),
-        per_path: tuple[tuple[str, tuple[str, ...]], ...] = (),
-        fail_level: Severity = Severity.ERROR,
-        base_dir: str | None = None,  # None: the working directory when made
-        file: str | None = None,
-    ) -> None:
-        set_field(self, "profiles", profiles)
-        set_field(self, "ignore", ignore)
-        set_field(self, "per_path", per_path)
-        set_field(self, "fail_level", fail_level)
-        set_field(self, "base_dir", os.getcwd() if base_dir is None else base_dir)
-        set_field(self, "file", file)
+    base_dir: str = field(default_factory=os.getcwd)  # None: the working directory when made
+    file: str | None = None
 
 
 def find_config(start: str | None = None) -> str | None:

@@ -1,8 +1,8 @@
 """The linter's documentation pages, generated from the rules and requirements themselves.
 
 ``docs/rules.md`` (every rule), ``docs/onap.md`` (ONAP's requirements and what stoker does
-with each) and ``docs/lint-corpus.md`` (what the linter finds in the shared corpus) are
-written by ``python -m stoker.lint.docs --corpus ../shared/corpus``; the tests fail when a
+with each) and ``docs/lint-corpus.md`` (what the linter finds in the test corpus) are
+written by ``python -m stoker.lint.docs --corpus tests/corpus/data``; the tests fail when a
 page no longer matches what this module renders, so the pages stay true.
 """
 
@@ -196,12 +196,12 @@ def _requirement_rows(requirements: Iterable[Requirement], registry: RuleRegistr
 
 
 def render_corpus(report: LintReport, command: str) -> str:
-    """Counts by rule id over the shared corpus (no paths, no timings: stable text)."""
+    """Counts by rule id over the test corpus (no paths, no timings: stable text)."""
     registry = default_registry()
     kinds = Counter(f.kind for f in report.files)
     by_rule = report.counts()
     lines = [
-        "# The linter over the shared corpus",
+        "# The linter over the test corpus",
         "",
         GENERATED,
         "",
@@ -226,13 +226,13 @@ def render_corpus(report: LintReport, command: str) -> str:
     return "\n".join(lines)
 
 
-CORPUS_COMMAND = "stoker lint ../shared/corpus"
+CORPUS_COMMAND = "stoker lint tests/corpus/data"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--docs", default="docs", help="the docs directory to write into")
-    parser.add_argument("--corpus", help="the shared corpus (writes lint-corpus.md too)")
+    parser.add_argument("--corpus", help="tests/corpus/data (writes lint-corpus.md too)")
     arguments = parser.parse_args()
     pages = {"rules.md": render_rules(), "onap.md": render_onap()}
     if arguments.corpus:

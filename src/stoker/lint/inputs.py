@@ -20,12 +20,11 @@ import io
 import os
 import posixpath
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.limits import LIMITS, Limits, active_limits
 from stoker.lint.codes import PACKAGE_UNREADABLE
-from stoker.records import NamedRecord
 
 if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma) is imported for a .zip only
     import zipfile
@@ -48,7 +47,7 @@ class PackageKind(StrEnum):
     FILES = "files"  # the loose files named on the command line
 
 
-class SourceFile(NamedRecord):
+class SourceFile(NamedTuple):
     """One file: its display name (used in every position), its path inside the package
     (posix, for pairing and package rules), and where it is on disk (None inside a zip)."""
 

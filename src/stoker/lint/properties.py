@@ -9,6 +9,7 @@ them at validation; everything written literally is checked at its exact positio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.codes import PROPERTY_UNKNOWN
@@ -17,7 +18,6 @@ from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
 from stoker.lint.translation import translate, translation_rules
 from stoker.nearest import did_you_mean
-from stoker.records import replace
 from stoker.resources.schema import validate_properties
 
 if TYPE_CHECKING:

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import os
 import posixpath
+from typing import NamedTuple
 
 from stoker.definition.template import Template
 from stoker.errors import TemplateError
 from stoker.lint.inputs import ZIP_SEPARATOR, Package, SourceFile
-from stoker.records import NamedRecord
 from stoker.resolution import ProviderTemplates, Reader
 from stoker.template.loader import Document, LoadLimits, load_document, read_file
 
 
-class ProviderTemplate(NamedRecord):
+class ProviderTemplate(NamedTuple):
     """A provider template as written (``reference``), and the template when it loaded;
     ``problem`` says why it did not."""
 

@@ -7,10 +7,9 @@ template can use a nested template, or a URL, without any resource's own ``type`
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from stoker.diagnostics import Path, Span
-from stoker.records import NamedRecord
 from stoker.template.nodes import locate, value_span
 
 if TYPE_CHECKING:
@@ -24,7 +23,7 @@ MEMBER_TYPES: dict[str, tuple[str, str | None]] = {
 }
 
 
-class TypeReference(NamedRecord):
+class TypeReference(NamedTuple):
     resource: str
     type: str  # as written
     path: Path

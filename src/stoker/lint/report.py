@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.rule import Rule, at_or_above
-from stoker.records import NamedRecord
 
 
-class LintedFile(NamedRecord):
+class LintedFile(NamedTuple):
     name: str
     kind: str  # template | environment | unreadable | skipped
     note: str = ""

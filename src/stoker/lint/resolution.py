@@ -8,14 +8,13 @@ environment's aliases, then the catalog.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from stoker.diagnostics import Diagnostic
 from stoker.environment.registry_section import is_template_name
 from stoker.errors import TemplateError
 from stoker.lint.catalog import LintCatalog, lint_catalog
 from stoker.lint.providers import ProviderTemplate
-from stoker.records import NamedRecord
 from stoker.resolution import resolve_provider
 from stoker.resources.catalog import TypeSchema
 
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
     from stoker.lint.context import TemplateContext
 
 
-class ResourceType(NamedRecord):
+class ResourceType(NamedTuple):
     """One resource's type after resolution.
 
     Exactly one of ``schema`` (a catalog type), ``provider`` (a provider template) holds,

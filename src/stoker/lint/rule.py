@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
-from stoker.records import NamedRecord
 
 if TYPE_CHECKING:
     from stoker.lint.context import (
@@ -46,7 +45,7 @@ class SourceKind(StrEnum):
     STOKER = "stoker"  # stoker's own advice or machinery
 
 
-class Source(NamedRecord):
+class Source(NamedTuple):
     """Where a rule comes from: a spec section, a Heat code path, an ONAP requirement id."""
 
     kind: SourceKind

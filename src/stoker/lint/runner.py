@@ -11,7 +11,9 @@ is built (`Parameter.shown`, `definition.sensitive`), never searched for in the 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 
+from stoker.collector import collector_paused
 from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.errors import LimitExceeded
 from stoker.lint.codes import INTERNAL_ERROR
@@ -39,24 +41,18 @@ from stoker.lint.rule import (
 )
 from stoker.lint.suppress import inline_suppressed, matches, path_suppressed
 from stoker.lint.workspace import build_package
-from stoker.records import FrozenRecord, replace, set_field
-from stoker.template.loader import LoadLimits, paused_gc
+from stoker.template.loader import LoadLimits
 from stoker.template.nodes import locate
 
 _LIMITS = LoadLimits()
 
 
-class LintOptions(FrozenRecord):
-    """A run's settings and limits (a `stoker.records` record: not a dataclass, which
-    every lint would compile at import)."""
+@dataclass(slots=True, frozen=True)
+class LintOptions:
+    """A run's settings and limits."""
 
-    __slots__ = ("config", "limits")
-    config: LintConfig
-    limits: LoadLimits
-
-    def __init__(self, config: LintConfig | None = None, limits: LoadLimits = _LIMITS) -> None:
-        set_field(self, "config", LintConfig() if config is None else config)
-        set_field(self, "limits", limits)
+    config: LintConfig = field(default_factory=LintConfig)
+    limits: LoadLimits = _LIMITS
 
 
 class UnlistedCode(FileRule):
@@ -98,7 +94,7 @@ def lint(
     # files loaded) and resumed only once everything the run loaded is gone (freed by
     # reference counting: see PackageContext.release). Left on, it walks and promotes the
     # run's hundreds of thousands of nodes again and again.
-    with paused_gc():
+    with collector_paused():
         return _lint(paths, options, registry or default_registry(options.config.profiles))
 
 

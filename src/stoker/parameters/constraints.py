@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.errors import DefinitionError as DefinitionError
 from stoker.parameters.coercion import ParameterValueError, to_bool, to_number
@@ -18,7 +18,6 @@ from stoker.parameters.custom import CheckStatus, CustomConstraintRegistry
 from stoker.parameters.model import MASK, Bounds, Constraint, ConstraintKind, Modulus, Parameter
 from stoker.parameters.types import ParameterType
 from stoker.patterns import LazyPattern
-from stoker.records import NamedRecord
 from stoker.template.nodes import plain
 
 _ANY_SCALAR_OR_LIST = frozenset(
@@ -167,12 +166,12 @@ def make_custom(raw: Any) -> str:
 # --------------------------------------------------------------------------- checking
 
 
-class Violation(NamedRecord):
+class Violation(NamedTuple):
     constraint: Constraint
     message: str
 
 
-class Unchecked(NamedRecord):
+class Unchecked(NamedTuple):
     """A custom constraint that could not be checked offline, and why."""
 
     constraint: Constraint

@@ -9,11 +9,10 @@ or an ``@daily``-style macro. This reimplements croniter's field grammar and its
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.parameters.checks import Shown
 from stoker.patterns import LazyPattern
-from stoker.records import NamedRecord
 
 _MACROS = frozenset(
     {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}
@@ -22,7 +21,7 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _DAYS = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")
 
 
-class _Field(NamedRecord):
+class _Field(NamedTuple):
     """One field's range and names (a named tuple: a frozen dataclass costs more to create
     at import, paid by every process that reads parameters)."""
 

@@ -12,13 +12,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.limits import json_value
 from stoker.parameters import cron, datetimes, network
 from stoker.parameters.checks import CustomCheck, NotCheckable, Shown
 from stoker.parameters.model import MASK
-from stoker.records import NamedRecord
 
 # fmt: off
 CLOUD_CONSTRAINTS: frozenset[str] = frozenset({
@@ -50,7 +49,7 @@ class CheckStatus(StrEnum):
     NOT_CHECKED = "not_checked"
 
 
-class CustomOutcome(NamedRecord):
+class CustomOutcome(NamedTuple):
     """The verdict on one value: ``message`` is the failure text, or why it was not checked."""
 
     status: CheckStatus

@@ -8,19 +8,18 @@ one twice. Messages keep Heat's "Parameter Groups error: parameter_groups.<label
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.parameters.model import Parameter
-from stoker.records import NamedRecord
 from stoker.template.nodes import plain, span_of, value_span
 from stoker.template.versions import Format, TemplateVersion
 
 _PREFIX = "Parameter Groups error"
 
 
-class ParameterGroup(NamedRecord):
+class ParameterGroup(NamedTuple):
     label: str | None
     description: str | None
     parameters: tuple[str, ...]

@@ -7,12 +7,12 @@ them without going back to the raw mapping.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
 from stoker.diagnostics import Path, Span
 from stoker.parameters.types import ParameterType
-from stoker.records import FrozenRecord, set_field
 from stoker.template.versions import Format
 
 MASK: Final = "******"
@@ -45,59 +45,35 @@ _CLASS_NAMES = {
 }
 
 
-class Bounds(FrozenRecord):
-    """The definition of a range or length constraint; either end may be open (None).
-    Values of this module are `stoker.records` records: not dataclasses, which every
-    process that reads a template would compile at import."""
+@dataclass(slots=True, frozen=True)
+class Bounds:
+    """The definition of a range or length constraint; either end may be open (None)."""
 
-    __slots__ = ("min", "max")
     min: int | float | None
     max: int | float | None
 
-    def __init__(self, min: int | float | None, max: int | float | None) -> None:
-        set_field(self, "min", min)
-        set_field(self, "max", max)
 
-
-class Modulus(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Modulus:
     """The definition of a modulo constraint: ``value % step == offset``."""
 
-    __slots__ = ("step", "offset")
     step: int
     offset: int
-
-    def __init__(self, step: int, offset: int) -> None:
-        set_field(self, "step", step)
-        set_field(self, "offset", offset)
 
 
 ConstraintDefinition = Bounds | Modulus | tuple[Any, ...] | str
 """Bounds (range, length), Modulus (modulo), the allowed values, a pattern or a plugin name."""
 
 
-class Constraint(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Constraint:
     """One well-formed constraint. ``description``, when set, replaces the failure message."""
 
-    __slots__ = ("kind", "definition", "description", "span", "path")
     kind: ConstraintKind
     definition: ConstraintDefinition
-    description: str | None
-    span: Span | None
-    path: Path
-
-    def __init__(
-        self,
-        kind: ConstraintKind,
-        definition: ConstraintDefinition,
-        description: str | None = None,
-        span: Span | None = None,
-        path: Path = (),
-    ) -> None:
-        set_field(self, "kind", kind)
-        set_field(self, "definition", definition)
-        set_field(self, "description", description)
-        set_field(self, "span", span)
-        set_field(self, "path", path)
+    description: str | None = None
+    span: Span | None = None
+    path: Path = ()
 
 
 class _NotGiven:
@@ -109,7 +85,8 @@ NOT_GIVEN: Final = _NotGiven()
 """Marks "no value" where None is itself a possible value."""
 
 
-class Parameter(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Parameter:
     """One declared parameter.
 
     ``span`` is where its name is written (diagnostics about its value point there);
@@ -117,73 +94,21 @@ class Parameter(FrozenRecord):
     values does not report the same problem a second time (not compared).
     """
 
-    __slots__ = (
-        "name",
-        "type",
-        "default",
-        "has_default",
-        "hidden",
-        "label",
-        "description",
-        "immutable",
-        "tags",
-        "constraints",
-        "span",
-        "path",
-        "format",
-        "default_span",
-        "default_error",
-    )
-    _uncompared = frozenset({"default_error"})
     name: str
     type: ParameterType
-    default: Any
-    has_default: bool
-    hidden: bool
-    label: str | None
-    description: str | None
-    immutable: bool
-    tags: tuple[Any, ...] | None
-    constraints: tuple[Constraint, ...]
-    span: Span | None
-    path: Path
-    format: Format
-    default_span: Span | None
-    default_error: str | None
-
-    def __init__(
-        self,
-        name: str,
-        type: ParameterType,
-        default: Any = None,
-        has_default: bool = False,
-        hidden: bool = False,
-        label: str | None = None,
-        description: str | None = None,
-        immutable: bool = False,
-        tags: tuple[Any, ...] | None = None,
-        constraints: tuple[Constraint, ...] = (),
-        span: Span | None = None,
-        path: Path = (),
-        format: Format = Format.HOT,
-        default_span: Span | None = None,
-        default_error: str | None = None,
-    ) -> None:
-        set_field(self, "name", name)
-        set_field(self, "type", type)
-        set_field(self, "default", default)
-        set_field(self, "has_default", has_default)
-        set_field(self, "hidden", hidden)
-        set_field(self, "label", label)
-        set_field(self, "description", description)
-        set_field(self, "immutable", immutable)
-        set_field(self, "tags", tags)
-        set_field(self, "constraints", constraints)
-        set_field(self, "span", span)
-        set_field(self, "path", path)
-        set_field(self, "format", format)
-        set_field(self, "default_span", default_span)
-        set_field(self, "default_error", default_error)
+    default: Any = None
+    has_default: bool = False
+    hidden: bool = False
+    label: str | None = None
+    description: str | None = None
+    immutable: bool = False
+    tags: tuple[Any, ...] | None = None
+    constraints: tuple[Constraint, ...] = ()
+    span: Span | None = None
+    path: Path = ()
+    format: Format = Format.HOT
+    default_span: Span | None = None
+    default_error: str | None = field(default=None, compare=False)
 
     @property
     def type_name(self) -> str:

@@ -9,7 +9,8 @@ any constraint whose definition is malformed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -27,7 +28,6 @@ from stoker.parameters.constraints import (
 )
 from stoker.parameters.model import Constraint, ConstraintDefinition, ConstraintKind, Parameter
 from stoker.parameters.types import ParameterType, type_from_name
-from stoker.records import NamedRecord, replace
 from stoker.template.nodes import key_span, plain, span_of, value_span
 from stoker.template.versions import Format, TemplateVersion
 
@@ -470,7 +470,7 @@ class _Parser:
         return replace(parameter, default_error=reasons[0])
 
 
-class _Keys(NamedRecord):
+class _Keys(NamedTuple):
     """The spelling of the plain (non-constraint) declaration keys in one format (a named
     tuple: cheaper to create at import than a frozen dataclass)."""
 

@@ -11,6 +11,7 @@ own walk (`ResourceRegistry.resolve`) followed by this choice.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path
@@ -26,13 +27,12 @@ from stoker.environment.capabilities import (
 from stoker.environment.registry import ResolvedType, ResourceRegistry, TemplateRef
 from stoker.environment.registry_section import RESOURCES_KEY
 from stoker.errors import TemplateError
-from stoker.records import NamedRecord
 from stoker.resolution.providers import Reader
 from stoker.template.loader import read_file
 from stoker.template.nodes import value_span
 
 
-class _Candidate(NamedRecord):
+class _Candidate(NamedTuple):
     """A provider template that may fulfil a type (a named tuple: cheaper to create at
     import than a frozen dataclass, see `stoker.environment.merge._Chosen`)."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from stoker import codes
@@ -29,7 +30,6 @@ from stoker.errors import FunctionError, LimitExceeded
 from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
 from stoker.limits import active_limits, exceeded
 from stoker.parameters.custom import cloud_refused
-from stoker.records import replace
 from stoker.resolution.attributes import check_attributes, member_attributes
 from stoker.resolution.providers import ProviderCache, is_default_error
 from stoker.resolution.types import Resolution, resolve_types

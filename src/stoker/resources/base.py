@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
 
 from stoker.errors import ActionNotSupported
 from stoker.errors import ResourceFailure as ResourceFailure
-from stoker.records import NamedRecord, Record
 from stoker.resources.schema import AttributeSchema, PropertySchema
 
 
-class ResourceView(NamedRecord):
+class ResourceView(NamedTuple):
     """What the engine knows about one resource, as plugins see it (read-only)."""
 
     name: str
@@ -33,73 +33,42 @@ def _no_time_limit() -> float | None:
     return None
 
 
-class ResourceContext(Record):
+@dataclass(slots=True)
+class ResourceContext:
     """Everything a handler may use. ``data`` is the plugin's own persisted state:
     whatever a handler puts there is recorded with the resource (JSON-native values only)
-    and comes back in later handlers and attribute lookups. A `stoker.records` record:
-    not a dataclass, which every process that imports the resource types would compile."""
+    and comes back in later handlers and attribute lookups."""
 
-    __slots__ = (
-        "stack_name",
-        "stack_id",
-        "project_id",
-        "resource_name",
-        "physical_name",
-        "properties",
-        "data",
-        "physical_id",
-        "time_left",
-        "lookup",
-        "sleep",
-        "checkpoint",
-    )
-
-    def __init__(
-        self,
-        stack_name: str,
-        stack_id: str,
-        project_id: str,
-        resource_name: str,
-        physical_name: str,  # "<stack>-<resource>-<12 random>", for types that name things
-        properties: Mapping[str, Any],  # validated, defaults applied
-        data: dict[str, Any] | None = None,
-        physical_id: str | None = None,
-        time_left: Callable[[], float | None] = _no_time_limit,
-        lookup: Callable[[str], Awaitable[ResourceView | None]] | None = None,
-        sleep: Callable[[float], Awaitable[None]] | None = None,
-        checkpoint: Callable[[], Awaitable[None]] | None = None,
-    ) -> None:
-        self.stack_name = stack_name
-        self.stack_id = stack_id
-        self.project_id = project_id
-        self.resource_name = resource_name
-        self.physical_name = physical_name
-        self.properties = properties
-        self.data: dict[str, Any] = {} if data is None else data
-        self.physical_id = physical_id
-        #: seconds left before the stack operation times out (None: no limit)
-        self.time_left = time_left
-        #: the current state of another resource of this stack, by its reference id
-        #: (physical id) or name; used by WaitCondition to read its handle's signals
-        self.lookup = lookup
-        #: sleep that returns early (raising asyncio.CancelledError) when the operation
-        #: stops
-        self.sleep = sleep
-        #: record ``physical_id`` and ``data`` durably now, mid-handler (the resource stays
-        #: IN_PROGRESS): a cloud type calls it the moment the cloud names what it made, so
-        #: a process killed while polling resumes with that id instead of making a second
-        self.checkpoint = checkpoint
+    stack_name: str
+    stack_id: str
+    project_id: str
+    resource_name: str
+    #: "<stack>-<resource>-<12 random>", for types that name things
+    physical_name: str
+    properties: Mapping[str, Any]  # validated, defaults applied
+    data: dict[str, Any] = field(default_factory=dict)
+    physical_id: str | None = None
+    #: seconds left before the stack operation times out (None: no limit)
+    time_left: Callable[[], float | None] = _no_time_limit
+    #: the current state of another resource of this stack, by its reference id
+    #: (physical id) or name; used by WaitCondition to read its handle's signals
+    lookup: Callable[[str], Awaitable[ResourceView | None]] | None = None
+    #: sleep that returns early (raising asyncio.CancelledError) when the operation
+    #: stops
+    sleep: Callable[[float], Awaitable[None]] | None = None
+    #: record ``physical_id`` and ``data`` durably now, mid-handler (the resource stays
+    #: IN_PROGRESS): a cloud type calls it the moment the cloud names what it made, so
+    #: a process killed while polling resumes with that id instead of making a second
+    checkpoint: Callable[[], Awaitable[None]] | None = None
 
 
-class Traits(NamedRecord):
+class Traits(NamedTuple):
     """What the engine may and must do with a resource of a type, beyond its handlers.
 
     Declared together, as one value a plugin sets (``traits = Traits(...)``), so a type's
     author reads in one place how the engine treats it; every default is what an
     ordinary cloud resource needs. A subclass that changes one trait of its parent's
-    writes ``traits = Parent.traits._replace(...)``. A named tuple rather than a frozen
-    dataclass: ``stoker lint`` imports the plugins and never imports `dataclasses`
-    (see `stoker.records`).
+    writes ``traits = Parent.traits._replace(...)``.
     """
 
     #: any attribute name is accepted (OS::Heat::None, provider templates, groups)

@@ -11,63 +11,31 @@ import json
 import os
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from stoker.records import FrozenRecord, NamedRecord, set_field
 from stoker.resources.schema import AttributeSchema, PropertySchema, SupportStatus
 
 DATA_FILE = "resource-types.json"
 
 
-class TypeSchema(FrozenRecord):
-    """Everything declared about one resource type (a `stoker.records` record: not a
-    dataclass, which every process that reads the catalog would compile at import)."""
+@dataclass(slots=True, frozen=True)
+class TypeSchema:
+    """Everything declared about one resource type."""
 
-    __slots__ = (
-        "name",
-        "properties",
-        "attributes",
-        "support_status",
-        "listed",
-        "service",
-        "nested_stack",
-        "update_policy",
-    )
     name: str
     properties: Mapping[str, PropertySchema]
     attributes: Mapping[str, AttributeSchema]
-    support_status: SupportStatus
+    support_status: SupportStatus = field(default_factory=SupportStatus)
     #: false for HIDDEN types: Heat's API does not list them, but templates may use them
-    listed: bool
+    listed: bool = True
     #: the cloud service the type talks to (``nova``); None when it needs none
-    service: str | None
+    service: str | None = None
     #: the type is a nested stack (ResourceGroup, AutoScalingGroup, ...)
-    nested_stack: bool
+    nested_stack: bool = False
     #: the keys its ``update_policy`` may hold (Heat refuses others at validate)
-    update_policy: Mapping[str, PropertySchema]
-
-    def __init__(
-        self,
-        name: str,
-        properties: Mapping[str, PropertySchema],
-        attributes: Mapping[str, AttributeSchema],
-        support_status: SupportStatus | None = None,
-        listed: bool = True,
-        service: str | None = None,
-        nested_stack: bool = False,
-        update_policy: Mapping[str, PropertySchema] | None = None,
-    ) -> None:
-        set_field(self, "name", name)
-        set_field(self, "properties", properties)
-        set_field(self, "attributes", attributes)
-        set_field(
-            self, "support_status", SupportStatus() if support_status is None else support_status
-        )
-        set_field(self, "listed", listed)
-        set_field(self, "service", service)
-        set_field(self, "nested_stack", nested_stack)
-        set_field(self, "update_policy", {} if update_policy is None else update_policy)
+    update_policy: Mapping[str, PropertySchema] = field(default_factory=dict)
 
     def to_api_dict(self, *, descriptions: bool = True) -> dict[str, Any]:
         """Heat's ``GET /resource_types/{type}`` view: hidden or unimplemented top-level
@@ -88,7 +56,7 @@ class TypeSchema(FrozenRecord):
         }
 
 
-class Catalog(NamedRecord):
+class Catalog(NamedTuple):
     """The catalog: ``types`` by name, and the Heat release it describes. Made once per
     process: a named tuple, as a frozen, slotted dataclass is costlier to create at
     import (Python compiles its generated methods)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.errors import SchemaError as SchemaError
 from stoker.parameters import (
@@ -25,7 +25,6 @@ from stoker.parameters import (
     coerce_to,
     value_problem,
 )
-from stoker.records import NamedRecord
 
 # Which property types (by name) each kind applies to: Heat's ``valid_types``.
 _NUMERIC = frozenset({"integer", "number"})
@@ -136,7 +135,7 @@ def constraint_from_dict(data: Mapping[str, Any]) -> Constraint:
 # --------------------------------------------------------------------------- checking
 
 
-class Outcome(NamedRecord):
+class Outcome(NamedTuple):
     """The verdict of one constraint on one value: ``problem`` is Heat's message (or the
     constraint's description); ``unchecked`` says why a custom one could not be checked."""
 

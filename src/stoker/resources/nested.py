@@ -9,11 +9,11 @@ engine hands it (outputs, member references and attributes, read from recorded s
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from stoker.limits import active_limits, exceeded
 from stoker.parameters import ParameterType
-from stoker.records import FrozenRecord, Record, set_field
 from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView, Traits
 from stoker.resources.constraints import allowed_values, length, value_range
 from stoker.resources.schema import (
@@ -45,30 +45,17 @@ class ChildStack(Protocol):
     def attribute(self, member: str, attribute: str, path: Sequence[Any]) -> Any: ...
 
 
-class ChildSpec(FrozenRecord):
-    """The child stack a nested type wants: a template (as data) and its inputs. A
-    `stoker.records` record (not a dataclass, which a lint would compile at import)."""
+@dataclass(slots=True, frozen=True)
+class ChildSpec:
+    """The child stack a nested type wants: a template (as data) and its inputs."""
 
-    __slots__ = ("template", "parameters", "location", "base_dir", "files")
     template: dict[str, Any]
-    parameters: dict[str, Any]
-    location: str  # for messages: the template file, or a description
-    base_dir: str | None  # where the child's get_file and relative paths start
-    files: dict[str, str]
-
-    def __init__(
-        self,
-        template: dict[str, Any],
-        parameters: dict[str, Any] | None = None,
-        location: str = "<nested>",
-        base_dir: str | None = None,
-        files: dict[str, str] | None = None,
-    ) -> None:
-        set_field(self, "template", template)
-        set_field(self, "parameters", {} if parameters is None else parameters)
-        set_field(self, "location", location)
-        set_field(self, "base_dir", base_dir)
-        set_field(self, "files", {} if files is None else files)
+    parameters: dict[str, Any] = field(default_factory=dict)
+    #: for messages: the template file, or a description
+    location: str = "<nested>"
+    #: where the child's get_file and relative paths start
+    base_dir: str | None = None
+    files: dict[str, str] = field(default_factory=dict)
 
 
 class NestedStackPlugin(ResourcePlugin):
@@ -220,21 +207,17 @@ def substitute_index(value: Any, index_var: str, index: str) -> Any:
     return value
 
 
-class UnstoredMembers(Record):  # not frozen: ChildStack's attributes are plain ones
+@dataclass(slots=True)
+class UnstoredMembers:  # not frozen: ChildStack's attributes are plain ones
     """The child of a group whose nested stack failed its own validation at create, so
     stoker never stored it. Heat 24.1.2 stores that stack with its members never created,
     and get_attr of the group answers a null per member (tests/fidelity nested_matrix
     group_member.member_property_error): this view answers the same, nothing stored."""
 
-    __slots__ = ("names", "stack_id", "stack_name", "arn")
-
-    def __init__(
-        self, names: tuple[str, ...], stack_id: str = "", stack_name: str = "", arn: str = ""
-    ) -> None:
-        self.names = names
-        self.stack_id = stack_id
-        self.stack_name = stack_name
-        self.arn = arn
+    names: tuple[str, ...]
+    stack_id: str = ""
+    stack_name: str = ""
+    arn: str = ""
 
     def output(self, name: str) -> Any:
         raise LookupError(name)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import numbers
 from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.parameters import Constraint, CustomConstraintRegistry, default_constraints
-from stoker.records import FrozenRecord, NamedRecord, set_field
 from stoker.resources.constraints import (
     VALID_TYPES,
     SchemaError,
@@ -74,7 +74,7 @@ class SupportLevel(StrEnum):
     HIDDEN = "HIDDEN"
 
 
-class SupportStatus(NamedRecord):
+class SupportStatus(NamedTuple):
     """Where a type or property stands, the release it dates from, and its history."""
 
     status: SupportLevel = SupportLevel.SUPPORTED
@@ -111,66 +111,29 @@ LIST_ITEMS = "*"
 """The key of a list property's item schema (Heat's ``AnyIndexDict``)."""
 
 
-class PropertySchema(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class PropertySchema:
     """One declared property. ``schema`` describes a map's keys, or a list's items under
     ``"*"``. ``default`` is None when there is none (Heat cannot tell the two apart).
-    Immutable, compared and hashed by value (a `stoker.records` record: not a dataclass,
-    which every process that checks properties would compile at import)."""
+    Immutable, compared and hashed by value."""
 
-    __slots__ = (
-        "type",
-        "description",
-        "required",
-        "default",
-        "constraints",
-        "update_allowed",
-        "immutable",
-        "schema",
-        "support_status",
-        "implemented",
-        "allow_conversion",
-    )
     type: PropertyType
-    description: str
-    required: bool
-    default: Any
-    constraints: tuple[Constraint, ...]
-    update_allowed: bool
-    immutable: bool
-    schema: Mapping[str, PropertySchema] | None
-    support_status: SupportStatus
+    description: str = ""
+    required: bool = False
+    default: Any = None
+    constraints: tuple[Constraint, ...] = ()
+    update_allowed: bool = False
+    immutable: bool = False
+    schema: Mapping[str, PropertySchema] | None = None
+    support_status: SupportStatus = SUPPORTED
     #: declared but not implemented: setting it is an error (20 AWS properties)
-    implemented: bool
+    implemented: bool = True
     #: a provider template's list or json parameter seen as a property: as in Heat, a
     #: list also takes a comma-delimited string, a map also a string or a list (passed
     #: on for the json parameter to parse)
-    allow_conversion: bool
+    allow_conversion: bool = False
 
-    def __init__(
-        self,
-        type: PropertyType,
-        description: str = "",
-        required: bool = False,
-        default: Any = None,
-        constraints: tuple[Constraint, ...] = (),
-        update_allowed: bool = False,
-        immutable: bool = False,
-        schema: Mapping[str, PropertySchema] | None = None,
-        support_status: SupportStatus = SUPPORTED,
-        implemented: bool = True,
-        allow_conversion: bool = False,
-    ) -> None:
-        set_field(self, "type", type)
-        set_field(self, "description", description)
-        set_field(self, "required", required)
-        set_field(self, "default", default)
-        set_field(self, "constraints", constraints)
-        set_field(self, "update_allowed", update_allowed)
-        set_field(self, "immutable", immutable)
-        set_field(self, "schema", schema)
-        set_field(self, "support_status", support_status)
-        set_field(self, "implemented", implemented)
-        set_field(self, "allow_conversion", allow_conversion)
+    def __post_init__(self) -> None:
         self._check()
 
     def _check(self) -> None:
@@ -227,28 +190,16 @@ class PropertySchema(FrozenRecord):
         )
 
 
-class AttributeSchema(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class AttributeSchema:
     """One declared attribute. Heat only logs a value of the wrong type, so ``type`` is
     documentation; None when the type declares none (TestResource's ``output``)."""
 
-    __slots__ = ("type", "description", "support_status", "cache_none")
-    type: AttributeType | None
-    description: str
-    support_status: SupportStatus
+    type: AttributeType | None = None
+    description: str = ""
+    support_status: SupportStatus = SUPPORTED
     #: Heat re-reads the value on every use instead of caching it
-    cache_none: bool
-
-    def __init__(
-        self,
-        type: AttributeType | None = None,
-        description: str = "",
-        support_status: SupportStatus = SUPPORTED,
-        cache_none: bool = False,
-    ) -> None:
-        set_field(self, "type", type)
-        set_field(self, "description", description)
-        set_field(self, "support_status", support_status)
-        set_field(self, "cache_none", cache_none)
+    cache_none: bool = False
 
     def to_dict(self, *, descriptions: bool = False) -> dict[str, Any]:
         result: dict[str, Any] = {}

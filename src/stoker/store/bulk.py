@@ -4,7 +4,7 @@ A 10,000-resource stack writes its rows twice and an event per change, in batche
 about a thousand; reading the rows back happens on every resume and show. These
 statements are built with SQLAlchemy (so the SQL stays the dialect's own, including the
 ``INSERT ... ON CONFLICT (stack_id, name) DO UPDATE`` upsert) and compiled once; rows are
-handed to the driver as tuples already converted by `stoker.store.records` and
+handed to the driver as tuples already converted by `stoker.store.rows` and
 `stoker.store.codec`. That skips SQLAlchemy's per-value processing, which otherwise costs
 several times what the database itself spends.
 
@@ -49,7 +49,7 @@ from sqlalchemy.types import NullType, TypeEngine
 
 from stoker.store.driver import Bulk, DriverStatement
 from stoker.store.models import Event, Resource, Stack
-from stoker.store.records import (
+from stoker.store.rows import (
     EVENT_FIELDS,
     RESOURCE_FIELDS,
     RESOURCE_JSON_FIELDS,

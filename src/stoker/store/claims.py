@@ -9,7 +9,7 @@ from datetime import datetime
 from stoker.engine.state import Lease, SnapshotRecord
 from stoker.store.base import StoreBase
 from stoker.store.fence import lease_of
-from stoker.store.records import ACTION_SLOTS
+from stoker.store.rows import ACTION_SLOTS
 
 # Under READ COMMITTED a lease can change between a failed swap and the look at who holds
 # it; the swap is retried this many times before the holder seen is reported.

@@ -1,6 +1,6 @@
 """The tables of the store, as SQLAlchemy Core tables.
 
-The engine never sees these: `stoker.store.records` turns rows into the frozen records of
+The engine never sees these: `stoker.store.rows` turns rows into the frozen records of
 `stoker.engine.state`. The store reads and writes with Core statements on these tables
 (`stoker.store.reading`, `stoker.store.writing`, `stoker.store.claims`, and
 `stoker.store.bulk` for the many rows), never ORM objects, so the models describe the

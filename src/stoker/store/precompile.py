@@ -62,7 +62,8 @@ def compile_entry(statement: Any, dialect: Any) -> Entry:
         for name in names
         if compiled.binds[name].unique and compiled.binds[name].value is not None
     }
-    results = tuple(kind(entry[3]) for entry in getattr(compiled, "_result_columns", ()))
+    # a row's columns in order: a select's, or what an insert, update or delete returns
+    results = tuple(kind(column.type) for column in statement.exported_columns)
     return compiled.string, names, binds, results, constants
 
 

@@ -17,7 +17,7 @@ from stoker.engine.state import (
 from stoker.store import secrets
 from stoker.store.base import StoreBase
 from stoker.store.fence import lease_of
-from stoker.store.records import (
+from stoker.store.rows import (
     event_record,
     resource_record,
     stack_list_name,

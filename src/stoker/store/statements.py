@@ -38,7 +38,7 @@ from sqlalchemy.types import TypeEngine
 from stoker.store.bulk import select_events, select_resources
 from stoker.store.fence import FENCE_FIELDS, FenceCheck
 from stoker.store.models import RawTemplate, Resource, Snapshot, Stack, StoreMeta
-from stoker.store.records import (
+from stoker.store.rows import (
     ACTION_SLOTS,
     STACK_INSERT_FIELDS,
     SUMMARY_NULLS,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from stoker.engine.heap import collector_paused
 from stoker.private_files import prepare_sqlite_file
 from stoker.store import failures, secrets
 from stoker.store.base import plain_errors
@@ -75,16 +74,13 @@ def _open_with_sqlalchemy(url: str, *, migrate: bool, stdlib: bool) -> SqlStore:
     """A new database, one not at the head of the migrations, PostgreSQL, or a URL only
     SQLAlchemy reads: opened, and migrated, through SQLAlchemy. A SQLite file at the head
     once migrated is then used through the stdlib executor all the same."""
-    # SQLAlchemy and the models build ~10^5 long-lived objects and no garbage: no
-    # collection need walk them while they load (see `stoker.engine.heap`).
-    with collector_paused():
-        from sqlalchemy.exc import ArgumentError, DBAPIError
+    from sqlalchemy.exc import ArgumentError, DBAPIError
 
-        from stoker.store import models  # noqa: F401  (a new SQLite file is made from them)
-        from stoker.store.connection import create_store_engine, in_memory_sqlite
-        from stoker.store.migrate import upgrade_to_head
-        from stoker.store.sa_executor import SqlAlchemyExecutor
-        from stoker.store.urls import redacted, sqlalchemy_url
+    from stoker.store import models  # noqa: F401  (a new SQLite file is made from them)
+    from stoker.store.connection import create_store_engine, in_memory_sqlite
+    from stoker.store.migrate import upgrade_to_head
+    from stoker.store.sa_executor import SqlAlchemyExecutor
+    from stoker.store.urls import redacted, sqlalchemy_url
 
     try:
         parsed = sqlalchemy_url(url)

@@ -34,7 +34,7 @@ from stoker.store.base import StoreBase, database_error, stack_exists
 from stoker.store.errors import UnknownStack
 from stoker.store.executor import Transaction
 from stoker.store.fence import lease_lost
-from stoker.store.records import (
+from stoker.store.rows import (
     event_row,
     resource_row,
     stack_values,

@@ -14,17 +14,15 @@ parsed, inside a JSON body, so a server they drive need not load it.
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from stoker.codes import ENCODING, TOO_LARGE
+from stoker.collector import collector_paused
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.limits import Limits
-from stoker.records import FrozenRecord, set_field
 from stoker.template.load_findings import limit_name
 
 _DEFAULTS = Limits()
@@ -34,70 +32,33 @@ DEFAULT_MAX_BYTES = _DEFAULTS.template_size
 STREAM_FROM_BYTES = 4 * 1024 * 1024
 
 
-class LoadLimits(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class LoadLimits:
     """Bounds that protect the loader from hostile or runaway input (the loading part of
-    `stoker.limits.Limits`; each is named in its error with the option that raises it).
-    A `stoker.records` record: not a dataclass, which every lint would compile at import."""
+    `stoker.limits.Limits`; each is named in its error with the option that raises it)."""
 
-    __slots__ = ("max_bytes", "max_depth", "max_nodes", "max_expanded")
-    max_bytes: int
-    max_depth: int
+    max_bytes: int = _DEFAULTS.template_size
+    max_depth: int = _DEFAULTS.depth
     #: nodes (keys, values, items), each alias counted again with all it stands for
-    max_nodes: int
+    max_nodes: int = _DEFAULTS.nodes
     #: characters of scalar text (keys and values), aliases counted where used
-    max_expanded: int
-
-    def __init__(
-        self,
-        max_bytes: int = _DEFAULTS.template_size,
-        max_depth: int = _DEFAULTS.depth,
-        max_nodes: int = _DEFAULTS.nodes,
-        max_expanded: int = _DEFAULTS.expanded_size,
-    ) -> None:
-        set_field(self, "max_bytes", max_bytes)
-        set_field(self, "max_depth", max_depth)
-        set_field(self, "max_nodes", max_nodes)
-        set_field(self, "max_expanded", max_expanded)
+    max_expanded: int = _DEFAULTS.expanded_size
 
     @classmethod
     def of(cls, limits: Limits) -> LoadLimits:
         return cls(limits.template_size, limits.depth, limits.nodes, limits.expanded_size)
 
 
-class Document(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class Document:
     """A loaded document: its data (position-keeping nodes), its format and its file name."""
 
-    __slots__ = ("data", "format", "file", "warnings")
     data: Any
-    format: str  # "json" | "yaml"
+    #: "json" | "yaml"
+    format: str
     file: str
     #: what the loader noticed but Heat's loader accepts (a duplicate key: the last wins)
-    warnings: tuple[Diagnostic, ...]
-
-    def __init__(
-        self, data: Any, format: str, file: str, warnings: tuple[Diagnostic, ...] = ()
-    ) -> None:
-        set_field(self, "data", data)
-        set_field(self, "format", format)
-        set_field(self, "file", file)
-        set_field(self, "warnings", warnings)
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while building a large acyclic tree.
-
-    A big template allocates hundreds of thousands of nodes, and every few hundred
-    allocations trigger a collection pass over all of them; none of them can be garbage
-    yet. Reference counting still frees everything as usual.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+    warnings: tuple[Diagnostic, ...] = ()
 
 
 def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = False) -> Document:
@@ -123,7 +84,7 @@ def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = 
                 from stoker.template.yaml_reader import load_yaml  # only YAML pays for it
 
                 warnings: list[Diagnostic] = []
-                with paused_gc():
+                with collector_paused():
                     value = load_yaml(handle, path, limits, warnings)
                 return Document(value, "yaml", path, tuple(warnings))
             handle.seek(0)
@@ -174,7 +135,7 @@ def load_document(
     if size > limits.max_bytes:
         raise _too_large(size, file, limits)
     text = _decode(source, file) if isinstance(source, bytes) else source
-    with paused_gc():
+    with collector_paused():
         if not yaml_only and text.lstrip().startswith("{"):
             # The YAML-template design's rule: a leading brace means JSON, strictly, so
             # a JSON typo is reported as one instead of being reread as YAML flow style.

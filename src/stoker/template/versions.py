@@ -6,9 +6,8 @@ tables per version are in `stoker.functions.tables`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-
-from stoker.records import FrozenRecord, set_field
 
 
 class Format(StrEnum):
@@ -16,48 +15,22 @@ class Format(StrEnum):
     CFN = "cfn"
 
 
-class TemplateVersion(FrozenRecord):
+@dataclass(slots=True, frozen=True)
+class TemplateVersion:
     """One template version: the key/value that selects it and what it allows. Immutable,
-    compared and hashed by value (`stoker.records`: not a dataclass, compiled at import)."""
+    compared and hashed by value."""
 
-    __slots__ = (
-        "key",
-        "value",
-        "format",
-        "alias",
-        "sections",
-        "resource_keys",
-        "output_keys",
-        "order",
-    )
-    key: str  # heat_template_version | AWSTemplateFormatVersion | HeatTemplateFormatVersion
-    value: str  # canonical date
+    #: heat_template_version | AWSTemplateFormatVersion | HeatTemplateFormatVersion
+    key: str
+    #: canonical date
+    value: str
     format: Format
     alias: str | None
     sections: frozenset[str]
     resource_keys: frozenset[str]
     output_keys: frozenset[str]
-    order: int  # position in release order; HOT versions compare by it
-
-    def __init__(
-        self,
-        key: str,
-        value: str,
-        format: Format,
-        alias: str | None,
-        sections: frozenset[str],
-        resource_keys: frozenset[str],
-        output_keys: frozenset[str],
-        order: int,
-    ) -> None:
-        set_field(self, "key", key)
-        set_field(self, "value", value)
-        set_field(self, "format", format)
-        set_field(self, "alias", alias)
-        set_field(self, "sections", sections)
-        set_field(self, "resource_keys", resource_keys)
-        set_field(self, "output_keys", output_keys)
-        set_field(self, "order", order)
+    #: position in release order; HOT versions compare by it
+    order: int
 
     @property
     def name(self) -> str:

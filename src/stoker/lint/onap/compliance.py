@@ -11,11 +11,11 @@ opinions, not Heat's answer.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import FileContext, TemplateContext
-from stoker.records import replace
 from stoker.resolution import ProviderCache, validate_tree
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
 

@@ -13,7 +13,7 @@ addresses) keep their names on the way in.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry_section import is_template_name
@@ -23,7 +23,6 @@ from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.nova import enumerated, parameter_read
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
-from stoker.records import NamedRecord
 from stoker.template.nodes import key_span, value_span
 
 #: group type -> the property holding its member's definition (type and properties)
@@ -47,7 +46,7 @@ _PORT_ADDRESSES = (
 )
 
 
-class Invocation(NamedRecord):
+class Invocation(NamedTuple):
     """One use of a nested file of the package by a template."""
 
     resource: str

@@ -11,6 +11,7 @@ wherever it appears, and is not part of a vm-type.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import PackageContext, TemplateContext
@@ -20,7 +21,6 @@ from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import vm_types
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.records import NamedRecord
 from stoker.template.nodes import key_span
 
 _VMI_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
@@ -31,7 +31,7 @@ _INT = LazyPattern(r"(^|_)int(_|$)")
 _NUMBERED = LazyPattern(r"(_\d+_|_\d+$)")
 
 
-class Mention(NamedRecord):
+class Mention(NamedTuple):
     role: str  # as written, without the int_ of an internal network
     in_id: bool  # in a resource id (else in a parameter name)
     where: str  # what names it, for messages

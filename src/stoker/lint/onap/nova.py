@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry_section import is_template_name
@@ -21,7 +21,6 @@ from stoker.lint.onap.modules import ModuleRole, references
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.records import NamedRecord
 from stoker.template.nodes import key_span, value_span
 
 SERVER = "OS::Nova::Server"
@@ -33,7 +32,7 @@ NAMES = LazyPattern(r"^(?P<vm>.+)_names$")
 ZONE = LazyPattern(r"^availability_zone_(?P<index>\d+)$")
 
 
-class Server(NamedRecord):
+class Server(NamedTuple):
     name: str
     definition: dict[Any, Any]
     properties: dict[Any, Any]

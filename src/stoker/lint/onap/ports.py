@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
@@ -25,7 +25,6 @@ from stoker.lint.onap.nova import declared, enumerated, parameter_read
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.records import NamedRecord
 from stoker.template.nodes import key_span, value_span
 
 PORT = "OS::Neutron::Port"
@@ -45,7 +44,7 @@ _VMI_IP = _VMI_PAIR + "_ip"
 _VMI_PREFIX = _VMI_IP + "_ip_prefix"
 
 
-class Address(NamedRecord):
+class Address(NamedTuple):
     """One parameter an address property of a port (or Contrail resource) reads."""
 
     port: Port
@@ -54,7 +53,7 @@ class Address(NamedRecord):
     span: Span | None
 
 
-class Port(NamedRecord):
+class Port(NamedTuple):
     """A resource that attaches to a network: a Neutron port, or Contrail's instance IP
     or virtual machine interface; its addresses are found once, for every rule."""
 

@@ -6,8 +6,9 @@ beyond it (`naming`) share the type without importing each other.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from stoker.diagnostics import Severity
-from stoker.records import NamedRecord
 
 #: keyword -> severity (MUST / MUST NOT: error, SHOULD / SHOULD NOT: warning, MAY: info)
 KEYWORD_SEVERITY = {
@@ -21,7 +22,7 @@ KEYWORD_SEVERITY = {
 SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
 
 
-class Requirement(NamedRecord):
+class Requirement(NamedTuple):
     id: str
     keyword: str
     validation_mode: str | None  # "static", "none", or None when the document gives none

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import ClassVar
 
 from stoker.diagnostics import Diagnostic
@@ -12,7 +13,6 @@ from stoker.lint.onap.compliance import heat_answer
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import FileRule, TemplateRule
-from stoker.records import replace
 from stoker.template.nodes import key_span
 
 _R92635 = requirement("R-92635")

@@ -15,7 +15,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from stoker.resources.nested import NESTED_TYPES
-from stoker.template.loader import paused_gc
 
 if TYPE_CHECKING:
     from stoker.resources.base import ResourcePlugin
@@ -44,8 +43,7 @@ def plugin_class(location: tuple[str, str]) -> type[ResourcePlugin]:
     (with the cyclic collector paused, as a command's imports are: importing makes no
     garbage)."""
     module, name = location
-    with paused_gc():
-        found: type[ResourcePlugin] = getattr(importlib.import_module(module), name)
+    found: type[ResourcePlugin] = getattr(importlib.import_module(module), name)
     return found
 
 

@@ -18,6 +18,7 @@ import asyncio
 import functools
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from stoker.cloud import Cloud
@@ -25,7 +26,6 @@ from stoker.cloud.backoff import POLL, RETRIES, RETRY
 from stoker.cloud.connection import TRANSIENT, NotFoundError
 from stoker.cloud.rest import send
 from stoker.errors import CloudError, StokerError
-from stoker.records import replace
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
 from stoker.resources.schema import AttributeSchema, PropertySchema

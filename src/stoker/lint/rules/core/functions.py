@@ -51,9 +51,10 @@ class UnknownParameter(CodeRule):
         found = ctx.core_findings(self.id)
         if not found or not isinstance(ctx, TemplateContext) or ctx.template is None:
             return found
+        from dataclasses import replace
+
         from stoker.lint.usage import READERS, parameter_name
         from stoker.nearest import did_you_mean
-        from stoker.records import replace
 
         read = {call.path: parameter_name(call) for call in ctx.calls(*READERS)}
         declared = list(ctx.parsed.parameters)

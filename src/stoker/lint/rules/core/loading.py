@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.context import FileContext
 from stoker.lint.rule import Profile, Source, SourceKind
 from stoker.lint.rules.core.base import CodeRule
-from stoker.records import replace
 
 _LOADER = Source(SourceKind.HEAT, "heat/common/template_format.py (parse)")
 
