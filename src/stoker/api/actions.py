@@ -1,5 +1,6 @@
 """Stack actions (suspend, resume, check, cancel_update, cancel_without_rollback),
-abandon, export, adopt (a create with ``adopt_stack_data``) and snapshots."""
+abandon, export, drift (stoker's extension), adopt (a create with
+``adopt_stack_data``) and snapshots."""
 
 from __future__ import annotations
 
@@ -10,13 +11,14 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
+from stoker.api.context import Api, api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
 from stoker.engine import views
 from stoker.engine.stacks import StackEngine
+from stoker.engine.state import StackRecord
 from stoker.request_body import parse_json
 
-_ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
+ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
 
 
 def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any, Any, Any]]:
@@ -26,6 +28,19 @@ def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any
         "check": lambda engine: engine.check_stack(stack_id),
     }
     return runs[action]
+
+
+async def perform(
+    api: Api, project: str, stack_id: str, name: str, *, stack: StackRecord | None = None
+) -> None:
+    """Begin one of `ACTIONS` on the stack (a cancel is done when this returns; the
+    others run in the background, as the API's 200 says, acting as the owner of
+    ``stack``: `Operations.start`). For the API and the dashboard alike."""
+    if name.startswith("cancel"):
+        engine = api.operations.engine(project)
+        await engine.cancel(stack_id, rollback=name == "cancel_update")
+    else:
+        await api.operations.start(project, _runner(name, stack_id), stack=stack)
 
 
 async def action(request: Request) -> Response:
@@ -38,19 +53,13 @@ async def action(request: Request) -> Response:
     if len(body) > 1:
         raise bad_request("Multiple actions specified", "HTTPBadRequest")
     name = next(iter(body))
-    if name not in _ACTIONS:
+    if name not in ACTIONS:
         raise bad_request(f"Invalid action {name} specified", "HTTPBadRequest")
     # Heat checks the action's own rule (``actions:check`` admits a reader) once the body
     # is known to name one, so a malformed body is a 400 before any 403
     if not authorize(request.scope, f"actions:{name}"):
         return JSONResponse(forbidden_body(), status_code=403)
-    api = api_of(request)
-    project = project_of(request)
-    if name.startswith("cancel"):
-        engine = api.operations.engine(project)
-        await engine.cancel(stack.id, rollback=name == "cancel_update")
-    else:
-        await api.operations.start(project, _runner(name, stack.id), stack=stack)
+    await perform(api_of(request), project_of(request), stack.id, name, stack=stack)
     return JSONResponse(None)
 
 
@@ -72,6 +81,20 @@ async def export(request: Request) -> Response:
     return JSONResponse(await engine.export(stack.id))
 
 
+async def drift(request: Request) -> Response:
+    """A stoker extension (no Heat API has it): the stack's drift, ``?nested_depth=N``
+    for nested stacks' resources too (`stoker.engine.drift`)."""
+    from stoker.engine import drift as drifts
+
+    stack = await find_stack(request, deleted=False)
+    raw = request.query_params.get("nested_depth", "0")
+    if not raw.isdigit():
+        raise bad_request(f"nested_depth must be a whole number, not {raw!r}")
+    engine = api_of(request).operations.engine(project_of(request))
+    found = await drifts.drift(engine, stack.id, int(raw))
+    return JSONResponse({"drift": [entry.as_dict() for entry in found]})
+
+
 async def adopt(request: Request, payload: Any) -> Response:
     """A create whose body carries ``adopt_stack_data`` (an abandoned stack's document):
     the stack's records are written from it; no resource is created."""
@@ -90,6 +113,12 @@ async def adopt(request: Request, payload: Any) -> Response:
     template = payload.inputs.template
     if template is not None:
         data = {**data, "template": template}
+    if payload.inputs.files:  # the request's files map (provider templates), as Heat reads
+        stored = data.get("files")
+        data = {
+            **data,
+            "files": {**(stored if isinstance(stored, dict) else {}), **payload.inputs.files},
+        }
     parameters = {k: str(v) for k, v in payload.inputs.parameters.items()}
 
     def load() -> Any:
@@ -102,7 +131,7 @@ async def adopt(request: Request, payload: Any) -> Response:
     from stoker.api.trusts import start_new_stack
 
     began = await start_new_stack(
-        request.scope,
+        request.scope.get("state", {}).get("grant"),
         api.operations,
         project,
         adoption.stack_id,

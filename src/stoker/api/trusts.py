@@ -27,9 +27,7 @@ from stoker.cloud.acting import Acting
 from stoker.errors import ApiError, StokerError
 
 if TYPE_CHECKING:
-    from starlette.types import Scope
-
-    from stoker.api.auth import Identity
+    from stoker.api.auth import Grant, Identity
     from stoker.api.operations import Operations, Run
     from stoker.engine.state import EventRecord, StackRecord, Store
     from stoker.store.trusts import TrustStore
@@ -227,7 +225,7 @@ def _message(response: Any) -> str:
 
 
 async def start_new_stack(
-    scope: Scope, operations: Operations, project: str, stack_id: str, name: str, run: Run
+    grant: Grant | None, operations: Operations, project: str, stack_id: str, name: str, run: Run
 ) -> EventRecord | None:
     """`Operations.start` for an operation that makes the stack ``stack_id`` (a create,
     an adopt): with each stack's owner acting, the caller's trust is made and kept under
@@ -237,7 +235,6 @@ async def start_new_stack(
     import contextlib
 
     credentials = operations.credentials
-    grant = scope.get("state", {}).get("grant")
     if credentials is None or grant is None:
         return await operations.start(project, run)
     identity: Identity = grant.identity

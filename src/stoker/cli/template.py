@@ -36,7 +36,13 @@ from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
 from stoker.limits import active_limits
 from stoker.parameters import display_value
-from stoker.resolution import ProviderCache, TreeCheck, validate_tree, validation_summary
+from stoker.resolution import (
+    ProviderCache,
+    TreeCheck,
+    nested_parameters,
+    validate_tree,
+    validation_summary,
+)
 from stoker.resources.registry import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
@@ -170,7 +176,7 @@ def validate(
     definition, tree = _checked_tree(kwargs, max_nested_depth, blueprint)
     summary = validation_summary(definition)
     if show_nested:
-        summary["NestedParameters"] = nested_parameters(tree)
+        summary["NestedParameters"] = nested_parameters(definition, tree, locations=True)
     if fmt == "table":
         print_view(_validate_view(summary))
     else:
@@ -232,21 +238,6 @@ def graph(
     write_graph(render(drawn, fmt), output)
 
 
-def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
-    """Heat's ``NestedParameters``: per facade, its template, description, parameters (with
-    the values they get, where known) and its own nested parameters."""
-    result: dict[str, Any] = {}
-    for names, location, child in tree.nested:
-        level = result
-        for name in names[:-1]:
-            level = level.setdefault(name, {}).setdefault("NestedParameters", {})
-        entry = level.setdefault(names[-1], {})
-        entry["Type"] = location
-        entry["Description"] = child.template.description
-        entry["Parameters"] = validation_summary(child)["Parameters"]
-    return result
-
-
 def _flatten_nested(nested: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
     found = []
     for name, entry in nested.items():
@@ -285,7 +276,8 @@ def _validate_view(data: dict[str, Any]) -> list[Line | TablePart]:
         parts.append(Line("", "No parameters."))
     for path, nested in _flatten_nested(data.get("NestedParameters", {})):
         names = ", ".join(nested.get("Parameters", {})) or "no parameters"
-        parts.append(Line(f"Nested {path} ({nested.get('Type')}): ", names))
+        kind = nested.get("Template") or nested.get("Type")
+        parts.append(Line(f"Nested {path} ({kind}): ", names))
     for group in data.get("ParameterGroups", []):
         parts.append(
             Line(f"Group {group.get('label', '')}: ", ", ".join(group.get("parameters", [])))

@@ -256,8 +256,9 @@ class StackEngine:
 
     # ------------------------------------------------------------------ delete
     async def delete(self, name_or_id: str) -> StackRecord:
+        """Delete a stack, a nested one too, as Heat lets a user do: its parent keeps
+        the resource, whose own delete later finds the child gone (`deletion.remove`)."""
         stack = await self.find(name_or_id)
-        await self.refuse_nested(stack, "delete")
         with frozen_heap():
             return await self.delete_stack(stack, parent=None)
 
@@ -372,10 +373,15 @@ class StackEngine:
         return planning.plan_update(Operation(self, stack, definition))
 
     async def preview_update(
-        self, name_or_id: str, request: UpdateRequest, show_nested: bool = False
+        self,
+        name_or_id: str,
+        request: UpdateRequest,
+        show_nested: bool = False,
+        records: Mapping[str, ResourceRecord] | None = None,
     ) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim); with
-        ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`)."""
+        ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`);
+        ``records`` stand in for the stored ones of those names (a repair's preview)."""
         from stoker.engine import planning, update
 
         with frozen_heap():
@@ -395,7 +401,14 @@ class StackEngine:
                 stack.template, new_stack.template, request.definition
             )
             await operation.load_records()
-            same = planning.untouched(stack, new_stack, request.definition, operation.records)
+            operation.records.update(records or {})
+            same = [
+                name
+                for name in planning.untouched(
+                    stack, new_stack, request.definition, operation.records
+                )
+                if name not in request.revisit
+            ]
             plan = planning.plan_update(operation, untouched=same)
             if show_nested:
                 await planning.preview_nested(operation, plan)
@@ -493,9 +506,9 @@ class StackEngine:
 
     async def refuse_nested(self, stack: StackRecord, verb: str) -> None:
         """A nested stack belongs to the resource that made it, and its actions come from
-        its parent: deleting it from outside would leave its parent COMPLETE with outputs
-        that silently vanish, and recovering it alone would race its parent's own
-        recover. Only an orphan (parent gone) is free."""
+        its parent: recovering it alone would race its parent's own recover, suspending
+        it would leave its parent's state untrue. Only an orphan (parent gone) is free.
+        A delete is not refused: Heat lets a user delete a nested stack (`delete`)."""
         if stack.parent_id is None:
             return
         parent = await asyncio.to_thread(self.store.get_stack, stack.parent_id, stack.project)

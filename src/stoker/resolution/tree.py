@@ -272,6 +272,7 @@ class TreeCheck:
         "resources",
         "refused",
         "top",
+        "resolutions",
     )
 
     registry: ResourceTypeRegistry
@@ -288,6 +289,9 @@ class TreeCheck:
     refused: list[Diagnostic]
     #: the types of the top stack's resources, once checked
     top: Resolution | None
+    #: the types of each checked stack's resources, by its path of facade names (``()``
+    #: the top one): what a preview shows of the tree
+    resolutions: dict[tuple[str, ...], Resolution]
 
     def __init__(
         self,
@@ -304,6 +308,7 @@ class TreeCheck:
         self.resources = 0
         self.refused = []
         self.top = None
+        self.resolutions = {}
 
     def check(
         self,
@@ -321,6 +326,7 @@ class TreeCheck:
         )
         if not names:
             self.top = resolution
+        self.resolutions[names] = resolution
         found.extend(resolution.diagnostics)
         found.extend(check_attributes(definition, resolution))
         found.extend(check_catalog_properties(definition, resolution))
