@@ -15,6 +15,7 @@ from stoker.api.context import Api, api_of, authorize, body_of, find_stack, proj
 from stoker.api.errors import ApiError, bad_request, forbidden_body
 from stoker.engine import views
 from stoker.engine.stacks import StackEngine
+from stoker.engine.state import StackRecord
 from stoker.request_body import parse_json
 
 ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
@@ -29,15 +30,17 @@ def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any
     return runs[action]
 
 
-async def perform(api: Api, project: str, stack_id: str, name: str) -> None:
+async def perform(
+    api: Api, project: str, stack_id: str, name: str, *, stack: StackRecord | None = None
+) -> None:
     """Begin one of `ACTIONS` on the stack (a cancel is done when this returns; the
-    others run in the background, as the API's 200 says). For the API and the
-    dashboard alike."""
+    others run in the background, as the API's 200 says, acting as the owner of
+    ``stack``: `Operations.start`). For the API and the dashboard alike."""
     if name.startswith("cancel"):
         engine = api.operations.engine(project)
         await engine.cancel(stack_id, rollback=name == "cancel_update")
     else:
-        await api.operations.start(project, _runner(name, stack_id))
+        await api.operations.start(project, _runner(name, stack_id), stack=stack)
 
 
 async def action(request: Request) -> Response:
@@ -56,14 +59,20 @@ async def action(request: Request) -> Response:
     # is known to name one, so a malformed body is a 400 before any 403
     if not authorize(request.scope, f"actions:{name}"):
         return JSONResponse(forbidden_body(), status_code=403)
-    await perform(api_of(request), project_of(request), stack.id, name)
+    await perform(api_of(request), project_of(request), stack.id, name, stack=stack)
     return JSONResponse(None)
 
 
 async def abandon(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
-    engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await engine.abandon(stack.id))
+    operations = api_of(request).operations
+    engine = operations.engine(project_of(request))
+    abandoned = await engine.abandon(stack.id)
+    if operations.credentials is not None:  # the stack is gone: so is its trust
+        gone = await asyncio.to_thread(operations.store.get_stack, stack.id, stack.project)
+        if gone is not None:
+            await asyncio.to_thread(operations.credentials.forget, gone)
+    return JSONResponse(abandoned)
 
 
 async def export(request: Request) -> Response:
@@ -119,8 +128,15 @@ async def adopt(request: Request, payload: Any) -> Response:
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
         errors = [d.render() for d in adoption.diagnostics if d.is_error]
         raise bad_request("\n".join(errors) or "Invalid adopt data", "StackValidationFailed")
-    began = await api.operations.start(
-        project, lambda engine: engine.adopt(adoption, None, "<adopt_stack_data>")
+    from stoker.api.trusts import start_new_stack
+
+    began = await start_new_stack(
+        request.scope.get("state", {}).get("grant"),
+        api.operations,
+        project,
+        adoption.stack_id,
+        payload.name,
+        lambda engine: engine.adopt(adoption, None, "<adopt_stack_data>"),
     )
     stack_id = began.stack_id if began is not None else adoption.stack_id
     stack = await asyncio.to_thread(api.operations.store.get_stack, stack_id, project)
@@ -165,6 +181,8 @@ async def snapshot_restore(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     snapshot_id = str(request.path_params["snapshot_id"])
     await api_of(request).operations.start(
-        project_of(request), lambda engine: engine.restore(stack.id, snapshot_id)
+        project_of(request),
+        lambda engine: engine.restore(stack.id, snapshot_id),
+        stack=stack,
     )
     return Response(status_code=202)
