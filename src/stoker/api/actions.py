@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
+from stoker.engine import adopt as adopting
 from stoker.engine import views
 from stoker.engine.stacks import StackEngine
 from stoker.request_body import parse_json
@@ -69,8 +70,6 @@ async def export(request: Request) -> Response:
 async def adopt(request: Request, payload: Any) -> Response:
     """A create whose body carries ``adopt_stack_data`` (an abandoned stack's document):
     the stack's records are written from it; no resource is created."""
-    from stoker.engine import adopt as adopting
-
     api = api_of(request)
     project = project_of(request)
     data = payload.adopt_data

@@ -13,7 +13,7 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from stoker.api import inputs
+from stoker.api import actions, inputs
 from stoker.api.context import (
     Api,
     api_of,
@@ -29,6 +29,7 @@ from stoker.api.errors import ApiError, bad_request, not_found
 from stoker.engine import views
 from stoker.engine.stacks import UpdateRequest
 from stoker.engine.state import StackRecord
+from stoker.resolution import validation_summary
 
 _SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
     "created_at": lambda s: s.created_at,
@@ -148,8 +149,6 @@ async def create(request: Request) -> Response:
     payload = await inputs.create_payload(request)
     name = payload.name
     if payload.adopt_data is not None:
-        from stoker.api import actions
-
         return await actions.adopt(request, payload)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
     began = await api.operations.start(project, lambda engine: engine.create(create_request))
@@ -193,7 +192,6 @@ async def preview(request: Request) -> Response:
         }
         for d in plan.decisions.values()
     ]
-    from stoker.resolution import validation_summary
 
     template = definition.template
     return JSONResponse(

@@ -13,6 +13,7 @@ import click
 from stoker.cli import clouds
 from stoker.cli.options import environments_option
 from stoker.cli.output import output_format, report
+from stoker.engine.settings import EngineSettings
 from stoker.errors import Rejected
 from stoker.errors import StokerError as StokerErrorBase
 
@@ -47,7 +48,6 @@ def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
     def lookup(reference: StackReference) -> ExistingResource | str:
         if "lookup" not in opened:
             from stoker.cli.stack import Session
-            from stoker.engine.settings import EngineSettings
 
             session = Session(db, EngineSettings(project=project), os_cloud)
             opened["lookup"] = engine_lookup(session.engine(), project)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli import detach
 from stoker.cli.blueprint import library_option
 from stoker.cli.options import (
     EVALUATION_LIMITS,
@@ -29,11 +30,13 @@ from stoker.cli.output import (
     format_option,
     report,
 )
+from stoker.cli.progress import Progress, StackInfo
 from stoker.engine import views
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import EventRecord, StackRecord, Status, Store
 from stoker.errors import OperationFailed, Rejected, StackNotFound
 from stoker.store.urls import database_url
+from stoker.template.nodes import plain
 
 # The engine, the definition machinery and the resource types are imported by the
 # commands that use them: ``stack list`` reads rows and needs none of them.
@@ -190,8 +193,6 @@ class Session:
 
     def stack_info(self, stack_id: str) -> StackInfo | None:
         """A stack's parent and size, for progress (which meets nested stacks by id)."""
-        from stoker.cli.progress import StackInfo
-
         found = self.store.get_stack(stack_id, self.settings.project)
         if found is None:
             return None
@@ -332,10 +333,8 @@ def create(
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
     from stoker.cli.loading import load_from_options, template_source
-    from stoker.cli.progress import Progress
     from stoker.definition.files import in_package
     from stoker.engine.stacks import CreateRequest
-    from stoker.template.nodes import plain
 
     blueprint = blueprint_of(session, template_file, libraries)
     if blueprint is not None:
@@ -488,8 +487,6 @@ def list_stacks(
 @click.pass_obj
 def delete(session: Session, name: str, yes: bool) -> None:
     """Delete stack NAME and everything in it."""
-    from stoker.cli.progress import Progress
-
     record = find_stack(session, name)
     session.refuse_without_cloud(record, "deleted")
     if not yes:
@@ -514,8 +511,6 @@ def delete(session: Session, name: str, yes: bool) -> None:
 @click.pass_obj
 def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Continue an operation on NAME that was interrupted (its engine died)."""
-    from stoker.cli.progress import Progress
-
     record = find_stack(session, name)
     progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
     engine = session.engine(progress)
@@ -616,7 +611,6 @@ def _wait(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
     way (`stoker.cli.detach`)."""
     if value is not False:
         return
-    from stoker.cli import detach
 
     if detach.is_detached_child():
         return

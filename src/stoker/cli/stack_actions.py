@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import click
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import column_option, emit_record, emit_rows, format_option
+from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.cli.progress import Progress
 from stoker.cli.stack import Session, stack
 from stoker.cli.stack_records import resource
 from stoker.engine import views
 from stoker.engine.state import StackRecord, Status
-from stoker.errors import OperationFailed
+from stoker.errors import OperationFailed, Rejected
 
 #: the columns ``openstack stack suspend|resume|check|cancel`` print
 ACTION_COLUMNS = ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
@@ -52,8 +54,6 @@ def _act(
 ) -> None:
     """Run a stack-wide action with live progress, print the stack's row, and fail (exit
     1) unless it ended COMPLETE."""
-    from stoker.cli.progress import Progress
-
     found = session.get_stack(name)
     count = session.store.count_resources(found.id) if found is not None else 0
     progress = Progress(count, lookup=session.stack_info)
@@ -196,12 +196,7 @@ def adopt(
 ) -> None:
     """Create stack NAME from an abandon document, taking its resources back as they are
     (ADOPT_COMPLETE): nothing is created."""
-    import os
-
-    from stoker.cli.output import report
-    from stoker.cli.progress import Progress
     from stoker.engine import adopt as adopting
-    from stoker.errors import Rejected
 
     try:
         with open(adopt_file, encoding="utf-8") as handle:
@@ -253,8 +248,6 @@ def snapshot_create(
     session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Snapshot stack NAME."""
-    from stoker.cli.progress import Progress
-
     found = session.get_stack(name)
     progress = Progress(
         session.store.count_resources(found.id) if found else 0, lookup=session.stack_info

@@ -8,6 +8,7 @@ import time
 
 import click
 
+from stoker.blueprint import SOURCE_FILE
 from stoker.cli.output import (
     column_option,
     document_format_option,
@@ -16,6 +17,7 @@ from stoker.cli.output import (
     format_option,
     to_yaml,
 )
+from stoker.cli.progress import event_line
 from stoker.cli.stack import Session, find_stack, show_secrets_option, stack
 from stoker.engine import views
 from stoker.engine.state import Status
@@ -181,8 +183,6 @@ def event_list(
     session: Session, name: str, follow: bool, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """List the events of NAME, oldest first (with nested stacks' to --nested-depth)."""
-    from stoker.cli.progress import event_line
-
     record = find_stack(session, name)
     events = views.stack_events(session.store, session.settings.project, record, nested_depth)
     if not follow:
@@ -233,8 +233,6 @@ def template_show(session: Session, name: str, fmt: str, source: bool) -> None:
     """Print the template of NAME (with --source, the blueprint it was compiled from)."""
     record = find_stack(session, name)
     if source:
-        from stoker.blueprint import SOURCE_FILE
-
         text = record.files.get(SOURCE_FILE)
         if text is None:
             raise NotFound(f"The Stack ({record.name}) was not created from a blueprint.")

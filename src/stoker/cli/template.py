@@ -8,7 +8,12 @@ from typing import Any
 
 import click
 
-from stoker.cli.blueprint import library_option
+from stoker.cli.blueprint import (
+    BlueprintCloud,
+    context_lookup,
+    library_option,
+    looks_like_blueprint,
+)
 from stoker.cli.clouds import check_against, open_chosen, os_cloud_option
 from stoker.cli.loading import load_from_options, template_source
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
@@ -28,6 +33,7 @@ from stoker.cli.output import (
     to_yaml,
 )
 from stoker.definition.context import partial_resolve
+from stoker.definition.files import FilesMap, in_package
 from stoker.definition.loading import LoadResult
 from stoker.definition.stack import StackDefinition
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
@@ -136,9 +142,6 @@ def validate(
     cloud chosen, the values of custom constraints are checked against it, as stack create
     checks them.
     """
-    from stoker.cli.blueprint import BlueprintCloud, context_lookup, looks_like_blueprint
-    from stoker.definition.files import FilesMap, in_package
-
     cloud = open_chosen(ctx, os_cloud)
     if cloud is not None:
         check_against(ctx, cloud)

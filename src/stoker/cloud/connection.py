@@ -15,7 +15,9 @@ import asyncio
 import contextlib
 import functools
 import logging
+import os
 import threading
+import urllib.request
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -191,9 +193,6 @@ def _environment_read_once(keystone: Any, session: Any) -> None:
     (``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE``), which requests uses where it is
     asked to verify with its defaults: keystoneauth's session is given it once, as its
     ``verify``, and the reads stop. Anywhere else they are kept."""
-    import os
-    import urllib.request
-
     proxies = {key for key in urllib.request.getproxies() if key != "no"}
     netrc = os.environ.get("NETRC")
     places = [netrc] if netrc is not None else ["~/.netrc", "~/_netrc"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from stoker.cloud.choice import HOW_TO_CHOOSE
 from stoker.definition.context import StaticContext, chosen_zones
 from stoker.engine.state import Action, ResourceRecord, Status
 from stoker.errors import FunctionError
@@ -74,8 +75,6 @@ class RuntimeContext(StaticContext):
         resource's create)."""
         zones = chosen_zones()
         if zones is None:
-            from stoker.cloud.choice import HOW_TO_CHOOSE
-
             raise FunctionError(
                 "Fn::GetAZs asks Nova for the availability zones and no cloud is chosen: "
                 + HOW_TO_CHOOSE

@@ -10,6 +10,7 @@ them: listing stacks needs none of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.state import (
@@ -22,6 +23,7 @@ from stoker.engine.state import (
     Store,
 )
 from stoker.errors import StokerError
+from stoker.template.versions import Format
 
 if TYPE_CHECKING:
     from stoker.engine.plan import Plan
@@ -38,11 +40,8 @@ def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]
     a nested stack's parameter its parent fed from a hidden value (the definition's
     `Taint`) is masked as a hidden one is (Heat shows it in clear: a deliberate
     difference, by the rule that hidden values are masked wherever they are shown)."""
-    from dataclasses import replace
-
     from stoker.definition.context import stack_arn
     from stoker.parameters import display_value
-    from stoker.template.versions import Format
 
     definition = engine.definition_of(record)
     fed = definition.taint.parameters

@@ -15,6 +15,7 @@ from typing import Any
 
 from stoker.definition.stack import StackDefinition
 from stoker.diagnostics import Diagnostic
+from stoker.parameters import display_value
 from stoker.resolution.providers import ProviderCache
 from stoker.resolution.tree import TreeCheck
 from stoker.resources.registry import ResourceTypeRegistry, default_registry
@@ -45,8 +46,6 @@ def validate_tree(
 
 def validation_summary(definition: StackDefinition) -> dict[str, Any]:
     """The shape of Heat's ``POST /validate`` answer (heat-semantics §8)."""
-    from stoker.parameters import display_value
-
     template = definition.template
     parameters: dict[str, Any] = {}
     for name, parameter in template.parameters.items():
