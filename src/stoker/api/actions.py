@@ -12,9 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
-from stoker.engine import adopt as adopting
-from stoker.engine import views
-from stoker.engine.stacks import StackEngine
+from stoker.engine import StackEngine, load_adoption, snapshot_document
 from stoker.request_body import parse_json
 
 _ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
@@ -86,7 +84,7 @@ async def adopt(request: Request, payload: Any) -> Response:
     parameters = {k: str(v) for k, v in payload.inputs.parameters.items()}
 
     def load() -> Any:
-        return adopting.load(payload.name, data, "<adopt_stack_data>", (), parameters)
+        return load_adoption(payload.name, data, "<adopt_stack_data>", (), parameters)
 
     adoption = await asyncio.to_thread(load)
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
@@ -110,21 +108,21 @@ async def snapshot_create(request: Request) -> Response:
     name = body.get("name")
     engine = api_of(request).operations.engine(project_of(request))
     made = await engine.snapshot(stack.id, str(name) if name is not None else None)
-    return JSONResponse(views.snapshot_document(made))
+    return JSONResponse(snapshot_document(made))
 
 
 async def snapshot_list(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
     found = await engine.snapshots(stack.id)
-    return JSONResponse({"snapshots": [views.snapshot_document(s) for s in found]})
+    return JSONResponse({"snapshots": [snapshot_document(s) for s in found]})
 
 
 async def snapshot_show(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
     found = await engine.find_snapshot(stack.id, str(request.path_params["snapshot_id"]))
-    return JSONResponse({"snapshot": views.snapshot_document(found)})
+    return JSONResponse({"snapshot": snapshot_document(found)})
 
 
 async def snapshot_delete(request: Request) -> Response:

@@ -24,15 +24,14 @@ from stoker.api import versions
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
-from stoker.engine.settings import EngineSettings
-from stoker.engine.state import Store
+from stoker.engine import EngineSettings, Store
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
     from stoker.api.auth import KeystoneValidator
     from stoker.api.policy import Policy
     from stoker.cloud import Cloud
-    from stoker.resources.registry import ResourceTypeRegistry
+    from stoker.resources import ResourceTypeRegistry
 
 log = logging.getLogger("stoker.api")
 ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"]

@@ -14,13 +14,11 @@ from stoker import __version__
 from stoker.api import inputs
 from stoker.api.context import api_of, body_of, flag
 from stoker.api.errors import bad_request, not_found
-from stoker.definition.loading import LoadOptions
-from stoker.definition.requests import load_request
-from stoker.definition.sensitive import hidden_names
-from stoker.engine.views import mask_environment
+from stoker.definition import LoadOptions, hidden_names, load_request
+from stoker.engine import mask_environment
 from stoker.functions.tables import describe, table_for
 from stoker.resolution import validate_tree, validation_summary
-from stoker.resources.catalog import heat_catalog
+from stoker.resources import heat_catalog
 from stoker.template.versions import ALL_VERSIONS
 
 

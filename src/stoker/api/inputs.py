@@ -18,12 +18,9 @@ from starlette.requests import Request
 
 from stoker.api.context import Api, api_of, body_of
 from stoker.api.errors import ApiError, bad_request
-from stoker.definition.loading import LoadOptions, LoadResult
-from stoker.definition.requests import RequestInputs, load_request
+from stoker.definition import LoadOptions, LoadResult, RequestInputs, load_request
 from stoker.diagnostics import Diagnostic
-from stoker.engine.stacks import CreateRequest
-from stoker.engine.state import StackRecord
-from stoker.engine.update_request import UpdateChanges, UpdateRequest, prepare_update
+from stoker.engine import CreateRequest, StackRecord, UpdateChanges, UpdateRequest, prepare_update
 from stoker.template.loader import load_document
 from stoker.template.nodes import plain
 

@@ -20,8 +20,16 @@ from stoker.api.context import (
     stack_url,
 )
 from stoker.api.errors import bad_request, not_found
-from stoker.engine import views
-from stoker.engine.state import StackRecord, Store
+from stoker.engine import (
+    StackRecord,
+    Store,
+    api_event_row,
+    child_stacks,
+    resource_document,
+    resource_metadata,
+    resource_rows,
+    stack_events,
+)
 
 _RESOURCE_FILTERS = {
     "name": "resource_name",
@@ -37,7 +45,7 @@ def _tree(store: Store, project: str, stack: StackRecord, depth: int) -> list[St
     """The stack and its nested stacks down to ``depth``."""
     found = [stack]
     if depth > 0:
-        for child in views.child_stacks(store, project, store.resources(stack.id)):
+        for child in child_stacks(store, project, store.resources(stack.id)):
             found.extend(_tree(store, project, child, depth - 1))
     return found
 
@@ -80,11 +88,11 @@ async def index(request: Request) -> Response:
         engine = api.operations.engine(project) if detail else None
         for member in _tree(store, project, stack, depth):
             records = {r.name: r for r in store.resources(member.id)} if detail else {}
-            for row in views.resource_rows(store, project, member, 0):
+            for row in resource_rows(store, project, member, 0):
                 if not _keep(request, row):
                     continue
                 if engine is not None:
-                    row = views.resource_document(engine, member, records, row["resource_name"])
+                    row = resource_document(engine, member, records, row["resource_name"])
                 row["links"] = _resource_links(request, member, row["resource_name"])
                 if member.id != stack.id:
                     row["parent_resource"] = member.parent_resource
@@ -107,7 +115,7 @@ async def _resource(request: Request) -> tuple[StackRecord, dict[str, Any], str]
 async def show(request: Request) -> Response:
     stack, records, name = await _resource(request)
     engine = api_of(request).operations.engine(project_of(request))
-    document = await asyncio.to_thread(views.resource_document, engine, stack, records, name)
+    document = await asyncio.to_thread(resource_document, engine, stack, records, name)
     document["links"] = _resource_links(request, stack, name)
     document.setdefault("description", "")
     return JSONResponse({"resource": document})
@@ -116,7 +124,7 @@ async def show(request: Request) -> Response:
 async def metadata(request: Request) -> Response:
     stack, records, name = await _resource(request)
     engine = api_of(request).operations.engine(project_of(request))
-    value = await asyncio.to_thread(views.resource_metadata, engine, stack, records, name)
+    value = await asyncio.to_thread(resource_metadata, engine, stack, records, name)
     return JSONResponse({"metadata": value})
 
 
@@ -169,12 +177,12 @@ async def events(request: Request) -> Response:
 
     def rows() -> list[dict[str, Any]]:
         stacks = {s.id: s for s in _tree(store, project, stack, depth)}
-        found = views.stack_events(store, project, stack, depth)
+        found = stack_events(store, project, stack, depth)
         found.sort(key=lambda e: (e.time, e.id or 0), reverse=direction == "desc")
         shown = []
         for event in found:
             owner = stacks.get(event.stack_id, stack)
-            row = views.api_event_row(event, owner.name)
+            row = api_event_row(event, owner.name)
             if resource is not None and row["resource_name"] != resource:
                 continue
             if not _event_matches(query.getlist("resource_name"), row["resource_name"]):
@@ -213,7 +221,7 @@ async def event_show(request: Request) -> Response:
     found = await asyncio.to_thread(store.events, stack.id)
     for event in found:
         if str(event.id) == event_id and event.resource_name == resource:
-            row = views.api_event_row(event, stack.name)
+            row = api_event_row(event, stack.name)
             row["links"] = _event_links(request, stack, row)
             row["resource_properties"] = {}
             return JSONResponse({"event": row})

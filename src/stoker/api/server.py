@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 
 from stoker.api.app import build_app
-from stoker.engine.settings import EngineSettings
+from stoker.engine import EngineSettings
 
 if TYPE_CHECKING:
     from stoker.api.auth import KeystoneValidator, ServiceCredentials
@@ -70,8 +70,7 @@ def chosen_cloud() -> Cloud | None:
 
 
 def app() -> Starlette:
-    from stoker.store import open_store
-    from stoker.store.urls import database_url
+    from stoker.store import database_url, open_store
 
     url = os.environ.get("STOKER_SERVE_DB") or database_url(None)
     settings = EngineSettings(
@@ -86,11 +85,10 @@ def app() -> Starlette:
     registry = None
     cloud = chosen_cloud()
     if cloud is not None:
-        from stoker.resources import openstack
-        from stoker.resources.registry import default_registry
+        from stoker.resources import default_registry, register_openstack
 
         registry = default_registry()
-        openstack.register(registry, cloud)
+        register_openstack(registry, cloud)
     return build_app(
         store,
         registry,

@@ -26,9 +26,16 @@ from stoker.api.context import (
     stack_url,
 )
 from stoker.api.errors import ApiError, bad_request, not_found
-from stoker.engine import views
-from stoker.engine.stacks import UpdateRequest
-from stoker.engine.state import StackRecord
+from stoker.engine import (
+    StackRecord,
+    UpdateRequest,
+    api_stack_row,
+    masked_environment,
+    output_list,
+    stack_document,
+    template_document,
+)
+from stoker.engine import update_preview as preview_update
 from stoker.resolution import validation_summary
 
 _SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
@@ -119,7 +126,7 @@ async def index(request: Request) -> Response:
     records, extra = await asyncio.to_thread(_listing, request)
     rows = []
     for record in records:
-        row = views.api_stack_row(record)
+        row = api_stack_row(record)
         row["links"] = stack_links(request, record)
         rows.append(row)
     return JSONResponse({"stacks": rows, **extra})
@@ -133,7 +140,7 @@ async def detail(request: Request) -> Response:
     def documents() -> list[dict[str, Any]]:
         shown = []
         for record in records:
-            document = views.stack_document(engine, record, resolve_outputs=False)
+            document = stack_document(engine, record, resolve_outputs=False)
             document["links"] = stack_links(request, record)
             document["project"] = record.project
             shown.append(document)
@@ -257,7 +264,7 @@ async def show(request: Request) -> Response:
     engine = api_of(request).operations.engine(project_of(request))
     resolve = request.query_params.get("resolve_outputs")
     resolve_outputs = resolve is None or flag(resolve)
-    document = await asyncio.to_thread(views.stack_document, engine, stack, resolve_outputs)
+    document = await asyncio.to_thread(stack_document, engine, stack, resolve_outputs)
     document["links"] = stack_links(request, stack)
     document["project"] = stack.project
     document["tags"] = document["tags"] or []
@@ -290,7 +297,7 @@ async def update_preview(request: Request) -> Response:
     api, project, stack, update_request = await _asked_update(request)
     engine = api.operations.engine(project)
     plan = await engine.preview_update(stack.id, update_request)
-    changes = await asyncio.to_thread(views.update_preview, api.operations.store, stack, plan)
+    changes = await asyncio.to_thread(preview_update, api.operations.store, stack, plan)
     for kind in ("unchanged", "updated", "replaced", "added", "deleted"):
         changes.setdefault(kind, [])
     return JSONResponse({"resource_changes": changes})
@@ -306,13 +313,13 @@ async def delete(request: Request) -> Response:
 async def template(request: Request) -> Response:
     stack = await find_stack(request)
     engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await asyncio.to_thread(views.template_document, engine, stack))
+    return JSONResponse(await asyncio.to_thread(template_document, engine, stack))
 
 
 async def environment(request: Request) -> Response:
     stack = await find_stack(request)
     engine = api_of(request).operations.engine(project_of(request))
-    data = await asyncio.to_thread(views.masked_environment, engine, stack)
+    data = await asyncio.to_thread(masked_environment, engine, stack)
     shown = {
         "resource_registry": {"resources": {}},
         "parameters": {},
@@ -333,7 +340,7 @@ async def outputs(request: Request) -> Response:
     stack = await find_stack(request)
     engine = api_of(request).operations.engine(project_of(request))
     found = await asyncio.to_thread(engine.outputs, stack)
-    return JSONResponse({"outputs": views.output_list(found)})
+    return JSONResponse({"outputs": output_list(found)})
 
 
 async def output_show(request: Request) -> Response:

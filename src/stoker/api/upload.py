@@ -24,7 +24,7 @@ from stoker.blueprint.build import (
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.existing import ExistingLookup, engine_lookup
 from stoker.cloud import HOW_TO_CHOOSE, Cloud, choose_cloud
-from stoker.definition.archive import read_package
+from stoker.definition import read_package
 from stoker.errors import PackageError, TemplateError
 from stoker.request_body import read_body
 

@@ -19,7 +19,7 @@ from stoker.blueprint.fulfil import decide
 from stoker.blueprint.library import load_library
 from stoker.blueprint.model import Blueprint
 from stoker.blueprint.parse import parse_blueprint
-from stoker.definition.archive import read_package
+from stoker.definition import read_package
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.template.loader import LoadLimits, load_document

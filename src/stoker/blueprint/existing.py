@@ -31,7 +31,7 @@ from stoker.errors import StokerError
 from stoker.functions.base import Unresolved
 
 if TYPE_CHECKING:
-    from stoker.engine.stacks import StackEngine
+    from stoker.engine import StackEngine
 
 _LINK = re.compile(
     r"^(?:https?://[^/]+(?:/[^/]+)*?/)?stacks/(?P<stack>[^/]+)(?:/(?P<id>[^/]+))?"

@@ -13,7 +13,7 @@ import click
 from stoker.cli import clouds
 from stoker.cli.options import environments_option
 from stoker.cli.output import output_format, report
-from stoker.engine.settings import EngineSettings
+from stoker.engine import EngineSettings
 from stoker.errors import Rejected
 from stoker.errors import StokerError as StokerErrorBase
 
@@ -284,7 +284,7 @@ def blueprint_request(
     among its files (`stoker.blueprint.build.stack_files`), and the user's environments
     after the compiled one."""
     from stoker.blueprint.build import ENVIRONMENT_FILE, stack_files
-    from stoker.definition.requests import RequestInputs
+    from stoker.definition import RequestInputs
 
     source, compiled = compile_file(path, environments, libraries, os_cloud, existing)
     files = stack_files(source, compiled)

@@ -12,18 +12,23 @@ from typing import TYPE_CHECKING
 import click
 
 from stoker.collector import collector_paused
-from stoker.definition.archive import read_package
-from stoker.definition.files import package_template_file
-from stoker.definition.loading import LoadOptions, LoadResult, load_definition
-from stoker.definition.requests import RequestInputs, load_request
-from stoker.engine.heap import keep_loaded
+from stoker.definition import (
+    LoadOptions,
+    LoadResult,
+    RequestInputs,
+    load_definition,
+    load_request,
+    package_template_file,
+    read_package,
+)
+from stoker.engine import keep_loaded
 from stoker.errors import PackageError
 from stoker.limits import active_limits
 from stoker.template.loader import LoadLimits
 
 if TYPE_CHECKING:
     from stoker.cli.blueprint import BlueprintCloud
-    from stoker.definition.requests import RequestInputs
+    from stoker.definition import RequestInputs
 
 
 def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:

@@ -10,7 +10,7 @@ import click
 
 from stoker.cli.listening import log_level_option
 from stoker.cli.options import engine_options
-from stoker.engine.heap import long_running_process
+from stoker.engine import long_running_process
 from stoker.errors import UsageError
 
 #: seconds an idle keep-alive connection stays open. uvicorn's default (5) is
@@ -133,7 +133,7 @@ def serve(
     import uvicorn
 
     from stoker.cli import listening
-    from stoker.store.urls import database_url, plain_sqlite_file, redacted
+    from stoker.store import database_url, plain_sqlite_file, redacted
 
     long_running_process()  # a server: the collector must see what operations leave
 

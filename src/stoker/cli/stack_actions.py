@@ -22,8 +22,7 @@ from stoker.cli.output import column_option, emit_record, emit_rows, format_opti
 from stoker.cli.progress import Progress
 from stoker.cli.stack import Session, stack
 from stoker.cli.stack_records import resource
-from stoker.engine import views
-from stoker.engine.state import StackRecord, Status
+from stoker.engine import StackRecord, Status, snapshot_document
 from stoker.errors import OperationFailed, Rejected
 
 #: the columns ``openstack stack suspend|resume|check|cancel`` print
@@ -196,7 +195,7 @@ def adopt(
 ) -> None:
     """Create stack NAME from an abandon document, taking its resources back as they are
     (ADOPT_COMPLETE): nothing is created."""
-    from stoker.engine import adopt as adopting
+    from stoker.engine import load_adoption
 
     try:
         with open(adopt_file, encoding="utf-8") as handle:
@@ -213,7 +212,7 @@ def adopt(
         if not sep or not key:
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--parameter")
         values[key] = value
-    adoption = adopting.load(name, data, os.path.abspath(adopt_file), environments, values)
+    adoption = load_adoption(name, data, os.path.abspath(adopt_file), environments, values)
     report(adoption.diagnostics, adopt_file)
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
         raise Rejected("the adopt document, environment or parameters were rejected")
@@ -255,7 +254,7 @@ def snapshot_create(
     engine = session.engine(progress)
     with progress:
         made = asyncio.run(engine.snapshot(name, snapshot_name))
-    shown = views.snapshot_document(made)
+    shown = snapshot_document(made)
     emit_record({k: v for k, v in shown.items() if k != "data"}, fmt, columns)
     if made.status != Status.COMPLETE.value:
         raise OperationFailed(f"snapshot {made.id}: {made.status}: {made.status_reason}")
@@ -269,7 +268,7 @@ def snapshot_create(
 def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """List the snapshots of NAME."""
     found = asyncio.run(session.engine().snapshots(name))
-    emit_rows([views.snapshot_document(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
+    emit_rows([snapshot_document(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
 
 
 @snapshot.command("show")
@@ -283,7 +282,7 @@ def snapshot_show(
 ) -> None:
     """Show snapshot SNAPSHOT_ID (or its name) of NAME, with its data."""
     found = asyncio.run(session.engine().find_snapshot(name, snapshot_id))
-    emit_record(views.snapshot_document(found), fmt, columns)
+    emit_record(snapshot_document(found), fmt, columns)
 
 
 @snapshot.command("delete")

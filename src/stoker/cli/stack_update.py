@@ -124,11 +124,14 @@ def update(
     from stoker.cli.loading import package_inputs, parameter_values, template_source
     from stoker.cli.progress import Progress
     from stoker.cli.stack import blueprint_of, find_stack, show_stack
-    from stoker.definition.files import in_package
-    from stoker.definition.loading import LoadOptions
-    from stoker.definition.requests import RequestInputs
-    from stoker.engine import views
-    from stoker.engine.update_request import UpdateChanges, UpdateFiles, prepare_update
+    from stoker.definition import LoadOptions, RequestInputs, in_package
+    from stoker.engine import (
+        UpdateChanges,
+        UpdateFiles,
+        failure_line,
+        prepare_update,
+        update_preview,
+    )
     from stoker.limits import active_limits
     from stoker.template.loader import LoadLimits
 
@@ -189,7 +192,7 @@ def update(
     session.open_cloud_for(request.definition)
     if dry_run:
         plan = asyncio.run(engine.preview_update(current.id, request, show_nested))
-        preview = views.update_preview(session.store, current, plan, show_nested=show_nested)
+        preview = update_preview(session.store, current, plan, show_nested=show_nested)
         if fmt == "table":
             rows = [
                 {
@@ -219,4 +222,4 @@ def update(
         record = asyncio.run(engine.update(current.id, request))
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "UPDATE" and record.status.value == "COMPLETE"):
-        raise OperationFailed(views.failure_line(session.store, record))
+        raise OperationFailed(failure_line(session.store, record))

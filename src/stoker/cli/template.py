@@ -32,17 +32,14 @@ from stoker.cli.output import (
     to_json,
     to_yaml,
 )
-from stoker.definition.context import partial_resolve
-from stoker.definition.files import FilesMap, in_package
-from stoker.definition.loading import LoadResult
-from stoker.definition.stack import StackDefinition
+from stoker.definition import FilesMap, LoadResult, StackDefinition, in_package, partial_resolve
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
 from stoker.limits import active_limits
 from stoker.parameters import display_value
 from stoker.resolution import ProviderCache, TreeCheck, validate_tree, validation_summary
-from stoker.resources.registry import default_registry
+from stoker.resources import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS, TemplateVersion
@@ -264,7 +261,7 @@ def _present(value: Any) -> Any:
 
 
 def resolved(definition: StackDefinition) -> dict[str, Any]:
-    from stoker.definition.sensitive import hidden_parameters, without_hidden
+    from stoker.definition import hidden_parameters, without_hidden
 
     template, context = definition.template, definition.context
     assert context is not None and definition.graph is not None

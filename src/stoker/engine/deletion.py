@@ -27,10 +27,10 @@ from stoker.engine.state import ResourceRecord, Status
 from stoker.errors import FunctionError, StokerError
 from stoker.functions.base import Unresolved, resolve
 from stoker.resolution import cloud_type_names, type_not_runnable
-from stoker.resources.base import ResourceFailure, ResourcePlugin
+from stoker.resources import ResourceFailure, ResourcePlugin
 
 if TYPE_CHECKING:
-    from stoker.definition.stack import StackDefinition
+    from stoker.definition import StackDefinition
     from stoker.engine.operation import Operation
 
 #: the policies, lower case, as `policy_of` answers and a replacement keeps them

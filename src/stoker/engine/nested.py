@@ -11,17 +11,20 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.files import FilesMap, collect_files
-from stoker.definition.sensitive import handed_down
-from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template_parser import parse_template
+from stoker.definition import (
+    FilesMap,
+    StackDefinition,
+    collect_files,
+    define_stack,
+    handed_down,
+    parse_template,
+)
 from stoker.engine import leases, rolling
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.update_request import UpdateRequest
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
-from stoker.resources.base import ResourceFailure
-from stoker.resources.nested import ChildSpec, NestedStackPlugin, ResourceGroup
+from stoker.resources import ChildSpec, NestedStackPlugin, ResourceFailure, ResourceGroup
 from stoker.template.loader import Document
 
 if TYPE_CHECKING:

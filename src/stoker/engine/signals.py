@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from stoker.engine import leases
 from stoker.engine.state import Action, EventRecord, Status, WriteBatch
 from stoker.errors import OperationRefused, StackNotFound
-from stoker.resources.base import ResourceContext
+from stoker.resources import ResourceContext
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine

@@ -23,8 +23,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker import codes
-from stoker.definition.files import FilesMap, in_package
-from stoker.definition.stack import StackDefinition
+from stoker.definition import FilesMap, StackDefinition, in_package
 from stoker.diagnostics import Diagnostic
 from stoker.engine import (
     abandon,
@@ -68,9 +67,7 @@ from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
 from stoker.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
-from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import ChildStack
-from stoker.resources.registry import ResourceTypeRegistry
+from stoker.resources import ChildStack, ResourcePlugin, ResourceTypeRegistry
 
 if TYPE_CHECKING:
     from stoker.engine.adopt import Adoption

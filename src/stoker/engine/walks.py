@@ -24,8 +24,7 @@ from stoker.engine.operation import Operation, failure_reason
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import OperationRefused, ResourceFailure
-from stoker.resources.base import ResourceContext
-from stoker.resources.nested import NestedStackPlugin
+from stoker.resources import NestedStackPlugin, ResourceContext
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine

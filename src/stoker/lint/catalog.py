@@ -12,8 +12,13 @@ from collections.abc import Mapping
 from functools import cache
 from typing import NamedTuple
 
-from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, type_schema_from_entry
-from stoker.resources.registry import default_registry
+from stoker.resources import (
+    TypeSchema,
+    default_registry,
+    heat_catalog,
+    load_document,
+    type_schema_from_entry,
+)
 
 #: Heat classes that answer any attribute name by overriding ``get_attribute`` (the outputs
 #: of their software config), so get_attr cannot be checked against a declared list.

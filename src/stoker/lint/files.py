@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from urllib.parse import urlparse
 
 from stoker import codes
-from stoker.definition.files import CollectedFiles, collect_files, url_not_fetched
+from stoker.definition import CollectedFiles, collect_files, url_not_fetched
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.limits import active_limits, exceeded

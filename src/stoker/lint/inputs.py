@@ -23,7 +23,7 @@ import zipfile
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
-from stoker.definition.archive import BLUEPRINT_ENTRY, ENTRY, read_package
+from stoker.definition import BLUEPRINT_ENTRY, ENTRY, read_package
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import PackageError
 from stoker.limits import LIMITS, Limits, active_limits
@@ -32,7 +32,7 @@ from stoker.lint.codes import PACKAGE_UNREADABLE
 if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma) is imported for a .zip only
     import zipfile
 
-    from stoker.definition.archive import StackPackage
+    from stoker.definition import StackPackage
 
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")

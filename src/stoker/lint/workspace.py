@@ -33,8 +33,7 @@ from typing import Any
 
 from stoker import codes
 from stoker.blueprint import is_blueprint
-from stoker.definition.stack import define_stack
-from stoker.definition.template_parser import parse_sections_as, parse_template
+from stoker.definition import define_stack, parse_sections_as, parse_template
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import SECTION_NAMES, merge_environments, parse_environment
 from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS

@@ -14,15 +14,13 @@ from collections.abc import Collection
 
 from stoker import codes
 from stoker.cloud.choice import HOW_TO_CHOOSE
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.environment import ResolvedType
 from stoker.environment.registry_section import is_template_name
 from stoker.resolution.choice import resolve_provider
 from stoker.resolution.providers import ProviderCache
-from stoker.resources.base import ResourcePlugin
-from stoker.resources.catalog import heat_catalog, heat_knows
-from stoker.resources.registry import ResourceTypeRegistry
+from stoker.resources import ResourcePlugin, ResourceTypeRegistry, heat_catalog, heat_knows
 
 
 class Resolution:
@@ -153,6 +151,6 @@ def type_not_runnable(type_name: str) -> str:
 
 def cloud_type_names() -> frozenset[str]:
     """The types stoker runs once a cloud is chosen (`stoker.resources.openstack`)."""
-    from stoker.resources.openstack import TYPES
+    from stoker.resources import TYPES
 
     return frozenset(plugin.type_name for plugin in TYPES)

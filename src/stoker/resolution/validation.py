@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.parameters import display_value
 from stoker.resolution.providers import ProviderCache
 from stoker.resolution.tree import TreeCheck
-from stoker.resources.registry import ResourceTypeRegistry, default_registry
+from stoker.resources import ResourceTypeRegistry, default_registry
 
 DEFAULT_MAX_NESTED_DEPTH = 5
 

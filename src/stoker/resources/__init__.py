@@ -3,4 +3,98 @@ types, the registry of the types stoker can run, and the built-in cloud-free typ
 
 Importing this package registers nothing: build a registry with
 `stoker.resources.registry.default_registry`.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stoker.lazy import names_from
+
+if TYPE_CHECKING:
+    from stoker.resources.base import ResourceContext, ResourceFailure, ResourcePlugin, ResourceView
+    from stoker.resources.catalog import (
+        TypeSchema,
+        catalog_schema,
+        heat_catalog,
+        heat_knows,
+        load_document,
+        type_schema_from_entry,
+    )
+    from stoker.resources.nested import (
+        ChildSpec,
+        ChildStack,
+        InlineStack,
+        MemberAttributes,
+        NestedStackPlugin,
+        ResourceGroup,
+        TemplateResource,
+    )
+    from stoker.resources.openstack import TYPES
+    from stoker.resources.openstack import register as register_openstack
+    from stoker.resources.registry import ResourceTypeRegistry, default_registry
+    from stoker.resources.schema import SupportLevel, SupportStatus, validate_properties
+
+_WHERE = {
+    "ChildSpec": "stoker.resources.nested",
+    "ChildStack": "stoker.resources.nested",
+    "InlineStack": "stoker.resources.nested",
+    "MemberAttributes": "stoker.resources.nested",
+    "NestedStackPlugin": "stoker.resources.nested",
+    "ResourceContext": "stoker.resources.base",
+    "ResourceFailure": "stoker.resources.base",
+    "ResourceGroup": "stoker.resources.nested",
+    "ResourcePlugin": "stoker.resources.base",
+    "ResourceTypeRegistry": "stoker.resources.registry",
+    "ResourceView": "stoker.resources.base",
+    "SupportLevel": "stoker.resources.schema",
+    "SupportStatus": "stoker.resources.schema",
+    "TYPES": "stoker.resources.openstack",
+    "TemplateResource": "stoker.resources.nested",
+    "TypeSchema": "stoker.resources.catalog",
+    "catalog_schema": "stoker.resources.catalog",
+    "default_registry": "stoker.resources.registry",
+    "heat_catalog": "stoker.resources.catalog",
+    "heat_knows": "stoker.resources.catalog",
+    "load_document": "stoker.resources.catalog",
+    "register_openstack": "stoker.resources.openstack:register",
+    "type_schema_from_entry": "stoker.resources.catalog",
+    "validate_properties": "stoker.resources.schema",
+}
+
+__all__ = [
+    "ChildSpec",
+    "ChildStack",
+    "InlineStack",
+    "MemberAttributes",
+    "NestedStackPlugin",
+    "ResourceContext",
+    "ResourceFailure",
+    "ResourceGroup",
+    "ResourcePlugin",
+    "ResourceTypeRegistry",
+    "ResourceView",
+    "SupportLevel",
+    "SupportStatus",
+    "TYPES",
+    "TemplateResource",
+    "TypeSchema",
+    "catalog_schema",
+    "default_registry",
+    "heat_catalog",
+    "heat_knows",
+    "load_document",
+    "register_openstack",
+    "type_schema_from_entry",
+    "validate_properties",
+]
+
+__getattr__ = names_from(__name__, _WHERE)

@@ -19,26 +19,45 @@ from stoker.lazy import names_from
 
 if TYPE_CHECKING:
     from stoker.store.errors import UnknownStack
+    from stoker.store.secrets import KEY_ENV
+    from stoker.store.software import ConfigRecord, DeploymentRecord, SoftwareStore
     from stoker.store.store import SqlStore, open_store
-    from stoker.store.urls import database_url, default_database_url, sqlalchemy_url
+    from stoker.store.urls import (
+        database_url,
+        default_database_url,
+        plain_sqlite_file,
+        redacted,
+        sqlalchemy_url,
+    )
 
 _WHERE = {
+    "ConfigRecord": "stoker.store.software",
+    "DeploymentRecord": "stoker.store.software",
+    "KEY_ENV": "stoker.store.secrets",
+    "SoftwareStore": "stoker.store.software",
     "SqlStore": "stoker.store.store",
     "UnknownStack": "stoker.store.errors",
     "database_url": "stoker.store.urls",
     "default_database_url": "stoker.store.urls",
     "open_store": "stoker.store.store",
+    "plain_sqlite_file": "stoker.store.urls",
+    "redacted": "stoker.store.urls",
     "sqlalchemy_url": "stoker.store.urls",
 }
 
 __all__ = [
+    "ConfigRecord",
+    "DeploymentRecord",
+    "KEY_ENV",
+    "SoftwareStore",
     "SqlStore",
     "UnknownStack",
     "database_url",
     "default_database_url",
     "open_store",
+    "plain_sqlite_file",
+    "redacted",
     "sqlalchemy_url",
 ]
-
 
 __getattr__ = names_from(__name__, _WHERE)
