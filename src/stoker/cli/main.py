@@ -38,6 +38,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "lint",
         "Lint templates, environments, directories (recursively) and VNF packages (.zip).",
     ),
+    "lsp": (
+        "stoker.cli.lsp",
+        "lsp",
+        "Run the language server (LSP over stdio) for editors.",
+    ),
     "resource-type": (
         "stoker.cli.resource_types",
         "resource_type",
@@ -47,6 +52,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "stoker.cli.sandbox",
         "sandbox",
         "Run a local OpenStack (Keystone, Nova, Glance ...) that the real clients accept.",
+    ),
+    "schema": (
+        "stoker.cli.schema",
+        "schema",
+        "Print JSON Schemas (draft 2020-12) of templates and environments for editors.",
     ),
     "serve": (
         "stoker.cli.serve",

@@ -9,6 +9,7 @@ import time
 import click
 
 from stoker.blueprint import SOURCE_FILE
+from stoker.cli.graph import graph_options, write_graph
 from stoker.cli.output import (
     column_option,
     document_format_option,
@@ -106,6 +107,24 @@ def output_show(
     emit_record(found[0], fmt, columns)
     if "output_error" in found[0]:
         raise OperationFailed(f"output {key}: {found[0]['output_error']}")
+
+
+# ---------------------------------------------------------------------------- graph
+@stack.command("graph")
+@click.argument("name")
+@graph_options
+@click.pass_obj
+def graph(session: Session, name: str, fmt: str, nested_depth: int, output: str | None) -> None:
+    """Draw the dependency graph of NAME's resources, coloured by their state.
+
+    Each edge says what makes it (depends_on, get_resource, get_attr, or implied by a
+    Neutron type); nested stacks (provider templates, groups, OS::Heat::Stack) are
+    clusters down to --nested-depth, collapsed below it.
+    """
+    from stoker.graph import render, stack_graph
+
+    record = find_stack(session, name)
+    write_graph(render(stack_graph(session.engine(), record, nested_depth), fmt), output)
 
 
 # ---------------------------------------------------------------------------- resources

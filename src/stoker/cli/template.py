@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -15,6 +15,7 @@ from stoker.cli.blueprint import (
     looks_like_blueprint,
 )
 from stoker.cli.clouds import check_against, open_chosen, os_cloud_option
+from stoker.cli.graph import graph_options, write_graph
 from stoker.cli.loading import load_from_options, template_source
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import (
@@ -32,7 +33,7 @@ from stoker.cli.output import (
     to_json,
     to_yaml,
 )
-from stoker.definition import FilesMap, LoadResult, StackDefinition, in_package, partial_resolve
+from stoker.definition import LoadResult, StackDefinition, partial_resolve
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -44,18 +45,40 @@ from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS, TemplateVersion
 
+if TYPE_CHECKING:
+    from stoker.cli.blueprint import BlueprintCloud
+
 
 @click.group()
 def template() -> None:
     """Check and inspect templates without running anything."""
 
 
+_TEMPLATE_ARGUMENT = click.argument(
+    "template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False)
+)
+#: ``-t TEMPLATE``, as `stack create` takes it (``template graph``)
+_TEMPLATE_OPTION = click.option(
+    "-t",
+    "--template",
+    "template_file",
+    required=True,
+    metavar="TEMPLATE",
+    type=click.Path(exists=True, dir_okay=False),
+    help="The template (a file, or a ZIP package holding one).",
+)
+
+
 def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Options shared by commands that read a template with environments and parameters."""
+    return _with_definition_options(command, _TEMPLATE_ARGUMENT)
+
+
+def _with_definition_options(
+    command: Callable[..., Any], template_file: Callable[[Callable[..., Any]], Callable[..., Any]]
+) -> Callable[..., Any]:
     decorators: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
-        click.argument(
-            "template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False)
-        ),
+        template_file,
         environments_option,
         click.option(
             "--parameter",
@@ -145,9 +168,26 @@ def validate(
     blueprint = None
     if looks_like_blueprint(kwargs["template_file"]):
         blueprint = BlueprintCloud(os_cloud, context_lookup(os_cloud), libraries)
-    result = _load(**kwargs, require_all=False, blueprint=blueprint)
-    top = template_source(kwargs["template_file"])
-    files_root = os.path.dirname(top) if kwargs["restrict_files"] else None
+    definition, tree = _checked_tree(kwargs, max_nested_depth, blueprint)
+    summary = validation_summary(definition)
+    if show_nested:
+        summary["NestedParameters"] = nested_parameters(tree)
+    if fmt == "table":
+        print_view(_validate_view(summary))
+    else:
+        emit(summary, fmt)
+
+
+def _checked_tree(
+    options: dict[str, Any], max_nested_depth: int, blueprint: BlueprintCloud | None = None
+) -> tuple[StackDefinition, TreeCheck]:
+    """The template of ``options`` loaded and checked with the tree below it, as
+    ``template validate`` checks it (its findings reported; an error refuses it)."""
+    from stoker.definition import FilesMap, in_package
+
+    result = _load(**options, require_all=False, blueprint=blueprint)
+    top = template_source(options["template_file"])
+    files_root = os.path.dirname(top) if options["restrict_files"] else None
     package = in_package(os.path.dirname(top)) or blueprint is not None
     # a package's providers are its members (its files map), never files on disk; so are
     # a compiled blueprint's library templates
@@ -162,14 +202,35 @@ def validate(
             result.definition, top, max_nested_depth, cache=tree.cache, registry=registry
         )
         result.diagnostics.extend(found)
-    definition = _finish(result, kwargs["template_file"])
-    summary = validation_summary(definition)
-    if show_nested:
-        summary["NestedParameters"] = nested_parameters(tree)
-    if fmt == "table":
-        print_view(_validate_view(summary))
-    else:
-        emit(summary, fmt)
+    return _finish(result, options["template_file"]), tree
+
+
+@template.command("graph")
+@lambda command: _with_definition_options(command, _TEMPLATE_OPTION)
+@graph_options
+@click.option(
+    "--max-nested-depth",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
+)
+def graph(
+    fmt: str, nested_depth: int, output: str | None, max_nested_depth: int, **kwargs: Any
+) -> None:
+    """Draw the dependency graph of TEMPLATE's resources before the stack exists.
+
+    Each edge says what makes it (depends_on, get_resource, get_attr, or implied by a
+    Neutron type, as Heat orders them); provider templates, groups and OS::Heat::Stack are
+    clusters holding their nested stack (as far as its inputs are known now), down to
+    --nested-depth. The template is checked as `template validate` checks it first.
+    """
+    from stoker.graph import render, template_graph
+
+    definition, tree = _checked_tree(kwargs, max_nested_depth)
+    title = os.path.basename(kwargs["template_file"])
+    drawn = template_graph(definition, tree.nested, nested_depth, title)
+    write_graph(render(drawn, fmt), output)
 
 
 def nested_parameters(tree: TreeCheck) -> dict[str, Any]:

@@ -12,6 +12,10 @@ Other packages import these names from here, never from the modules (import-lint
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ if TYPE_CHECKING:
         stack_arn,
         zones_from,
     )
+    from stoker.definition.edges import EdgeReason
     from stoker.definition.files import (
         CollectedFiles,
         FilesMap,
@@ -78,6 +83,7 @@ _WHERE = {
     "ConditionEvaluator": "stoker.definition.conditions",
     "CurrentInputs": "stoker.definition.loading",
     "ENTRY": "stoker.definition.archive",
+    "EdgeReason": "stoker.definition.edges",
     "FilesMap": "stoker.definition.files",
     "HOT_PSEUDO": "stoker.definition.context",
     "LoadOptions": "stoker.definition.loading",
@@ -128,6 +134,7 @@ __all__ = [
     "ConditionEvaluator",
     "CurrentInputs",
     "ENTRY",
+    "EdgeReason",
     "FilesMap",
     "HOT_PSEUDO",
     "LoadOptions",

@@ -1,7 +1,9 @@
 """The dependency graph of a stack's resources: depends_on, references and Heat's implied edges.
 
 Create walks it forward and delete in reverse; here it is built and checked (unknown
-names, cycles), and ordered for display.
+names, cycles), and ordered for display. Each edge keeps what made it (`EdgeReason`), for
+``stoker stack graph`` to label it: the reasons are the bits the walk that finds the edges
+sets, not a second computation.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from stoker import codes
+from stoker.definition.edges import DEPENDS_ON, EdgeReason
 from stoker.definition.implied_dependencies import add_implied
 from stoker.diagnostics import Diagnostic
 
@@ -19,9 +22,15 @@ if TYPE_CHECKING:
 
 
 class DependencyGraph(NamedTuple):
-    """``requires[name]`` lists what ``name`` needs, in template order."""
+    """``requires[name]`` lists what ``name`` needs, in template order; ``reasons[name]``
+    maps each of them to the `EdgeReason` bits that made the edge."""
 
     requires: Mapping[str, tuple[str, ...]]
+    reasons: Mapping[str, Mapping[str, int]]
+
+    def reason(self, name: str, needed: str) -> EdgeReason:
+        """Why ``name`` waits for ``needed``."""
+        return EdgeReason(self.reasons[name][needed])
 
     def required_by(self) -> dict[str, list[str]]:
         result: dict[str, list[str]] = {name: [] for name in self.requires}
@@ -90,14 +99,15 @@ def find_cycle(requires: Mapping[str, Sequence[str]]) -> list[str] | None:
     return None
 
 
-def build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> None:
+def build_graph(definition: StackDefinition, implicit: Mapping[str, Mapping[str, int]]) -> None:
     """Set ``definition.graph`` from ``depends_on``, the references of its calls
-    (``implicit``) and the edges Heat's types imply; report unknown names and a cycle."""
+    (``implicit``: each with its `EdgeReason` bits) and the edges Heat's types imply;
+    report unknown names and a cycle."""
     template, found = definition.template, definition.diagnostics
-    waits: dict[str, dict[str, None]] = {}
+    waits: dict[str, dict[str, int]] = {}
     for name in definition.enabled:
         resource = template.resources[name]
-        needs: dict[str, None] = {}
+        needs: dict[str, int] = {}
         for index, dependency in enumerate(resource.depends_on):
             if dependency not in template.resources:
                 span = (
@@ -115,9 +125,10 @@ def build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> N
                     )
                 )
             elif dependency not in definition.disabled:
-                needs[dependency] = None
-        for dependency in sorted(implicit.get(name, ())):
-            needs[dependency] = None
+                needs[dependency] = DEPENDS_ON
+        references = implicit.get(name, {})
+        for dependency in sorted(references):
+            needs[dependency] = needs.get(dependency, 0) | references[dependency]
         waits[name] = needs
     add_implied(definition, waits)
     requires = {name: tuple(needs) for name, needs in waits.items()}
@@ -133,4 +144,4 @@ def build_graph(definition: StackDefinition, implicit: dict[str, set[str]]) -> N
             )
         )
         return
-    definition.graph = DependencyGraph(requires)
+    definition.graph = DependencyGraph(requires, waits)

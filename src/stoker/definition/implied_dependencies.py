@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from stoker.definition.edges import IMPLIED
 from stoker.functions.base import Function
 from stoker.functions.refs import GetAttr, GetParam, GetResource, Ref
 
@@ -58,8 +59,9 @@ class _Unknown:
         return id(self)
 
 
-def add_implied(definition: StackDefinition, requires: Mapping[str, dict[str, None]]) -> None:
-    """Add Heat's type-implied edges to ``requires`` (resource -> what it waits for)."""
+def add_implied(definition: StackDefinition, requires: Mapping[str, dict[str, int]]) -> None:
+    """Add Heat's type-implied edges to ``requires`` (resource -> what it waits for -> the
+    `EdgeReason` bits of the edge)."""
     resources = definition.template.resources
     by_type: dict[str, list[str]] = {}
     for name in definition.enabled:
@@ -88,7 +90,7 @@ def add_implied(definition: StackDefinition, requires: Mapping[str, dict[str, No
     def on_subnets_of(name: str, network: Any) -> None:
         for subnet, subnet_network in subnets:
             if subnet_network == network:
-                requires[name][subnet] = None
+                _add(requires[name], subnet)
 
     for port in by_type.get(_PORT, ()):
         on_subnets_of(port, prop(port, "network", "network_id"))
@@ -98,14 +100,14 @@ def add_implied(definition: StackDefinition, requires: Mapping[str, dict[str, No
         router_id = prop(gateway, "router_id")
         for interface, _, interface_router in interfaces:
             if interface_router == router_id:
-                requires[gateway][interface] = None
+                _add(requires[gateway], interface)
         on_subnets_of(gateway, network)
     ports = set(by_type.get(_PORT, ()))
     for floating in by_type.get(_FLOATING_IP, ()):
         network = prop(floating, "floating_network", "floating_network_id")
         for name, gateway_network in (*gateways, *external):
             if gateway_network == network:
-                requires[floating][name] = None
+                _add(requires[floating], name)
         _wait_for_interfaces(floating, requires, ports, interfaces, values, subnets, True)
     for association in by_type.get(_ASSOCIATION, ()):
         _wait_for_interfaces(association, requires, ports, interfaces, values, subnets, False)
@@ -113,7 +115,7 @@ def add_implied(definition: StackDefinition, requires: Mapping[str, dict[str, No
 
 def _wait_for_interfaces(
     name: str,
-    requires: Mapping[str, dict[str, None]],
+    requires: Mapping[str, dict[str, int]],
     ports: set[str],
     interfaces: list[tuple[str, Any, Any]],
     values: _Values,
@@ -143,8 +145,12 @@ def _wait_for_interfaces(
             else:
                 on_subnet = False
             if on_subnet:
-                requires[name][interface] = None
+                _add(requires[name], interface)
                 break
+
+
+def _add(needs: dict[str, int], needed: str) -> None:
+    needs[needed] = needs.get(needed, 0) | IMPLIED
 
 
 def _get(tree: Any, key: str) -> Any:

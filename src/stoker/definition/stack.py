@@ -20,6 +20,7 @@ from stoker.definition.context import (
     HOT_PSEUDO,
     StaticContext,
 )
+from stoker.definition.edges import GET_ATTR, GET_RESOURCE
 from stoker.definition.graph import DependencyGraph, build_graph
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
@@ -36,6 +37,7 @@ from stoker.functions.base import (
     iter_functions,
     validate_tree,
 )
+from stoker.functions.refs import CfnGetAtt, GetAttr
 from stoker.parameters import CustomConstraintRegistry, default_constraints, resolve_values
 from stoker.template.nodes import locate
 from stoker.template.versions import Format
@@ -324,8 +326,9 @@ def _resource_trees(resource: ResourceDefinition) -> list[Any]:
 
 def _validate_functions(
     definition: StackDefinition, scope: Scope, *, for_create: bool
-) -> dict[str, set[str]]:
-    """Validate every reachable call; return each enabled resource's implicit dependencies.
+) -> dict[str, dict[str, int]]:
+    """Validate every reachable call; return each enabled resource's implicit dependencies,
+    each with the `stoker.definition.edges` bits of the calls that make it.
 
     One walk per tree does both, since both visit the same calls.
     """
@@ -338,13 +341,13 @@ def _validate_functions(
         else:  # only its structure: Heat never evaluates it
             for function in iter_functions(expression, scope):
                 found.extend(function.structure(scope))
-    needs: dict[str, set[str]] = {}
+    needs: dict[str, dict[str, int]] = {}
     for name, resource in template.resources.items():
         if resource.condition is not None:
             found.extend(_validate_tree(resource.condition, scope, hidden))
         if name in definition.disabled:
             continue  # Heat does not validate what does not exist
-        references: set[str] = set()
+        references: dict[str, int] = {}
         for tree in _resource_trees(resource):
             for function in functions_in(tree, scope):
                 if for_create:
@@ -360,7 +363,9 @@ def _validate_functions(
                         create_time(d) for d in checks if d not in structural
                     )
                 if tree is resource.properties or tree is resource.metadata:
-                    references.update(function.dependencies(scope))
+                    reason = GET_ATTR if isinstance(function, _ATTRIBUTE_CALLS) else GET_RESOURCE
+                    for dependency in function.dependencies(scope):
+                        references[dependency] = references.get(dependency, 0) | reason
         needs[name] = references
     for output in template.outputs.values():
         if output.condition is not None:
@@ -375,6 +380,10 @@ def _validate_functions(
                 output_time(d) for d in _withheld(function, later, scope, hidden)
             )
     return needs
+
+
+#: the calls whose reference is an attribute's (the others name the resource itself)
+_ATTRIBUTE_CALLS = (GetAttr, CfnGetAtt)
 
 
 def _validate_tree(value: Any, scope: Scope, hidden: set[str]) -> list[Diagnostic]:

@@ -280,3 +280,4 @@ class PackageContext:
         self.unreadable.clear()
         self.__dict__.pop("layout", None)
         self.memo.clear()
+        self.providers.release()

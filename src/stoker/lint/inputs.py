@@ -84,6 +84,7 @@ class Package:
         "_members",
         "_resolved",
         "stack",
+        "overlay",
     )
 
     def __init__(self, name: str, kind: PackageKind, *, root: str | None = None) -> None:
@@ -100,6 +101,9 @@ class Package:
         self._resolved: dict[tuple[str, str], SourceFile | None] = {}
         #: a stack package as the stack commands' reader returned it (STACK): its members
         self.stack: StackPackage | None = None
+        #: content that stands for a file on disk, by its absolute path: an editor's
+        #: unsaved buffer (`stoker.lsp`), read instead of the file
+        self.overlay: dict[str, bytes] = {}
 
     @property
     def in_archive(self) -> bool:
@@ -110,6 +114,9 @@ class Package:
         """The bytes of ``source``; OSError when it cannot be read. With ``limit``, a file
         larger than that many bytes is not read: ``limit + 1`` bytes of it come back, and
         `size` says how large it is (so a zip member is never inflated in full)."""
+        if source.disk_path is not None and source.disk_path in self.overlay:
+            buffer = self.overlay[source.disk_path]
+            return buffer if limit is None else buffer[: limit + 1]
         if source.disk_path is not None:
             with open(source.disk_path, "rb") as handle:
                 return handle.read() if limit is None else handle.read(limit + 1)
@@ -128,6 +135,8 @@ class Package:
 
     def size(self, source: SourceFile) -> int:
         """The size in bytes of ``source`` (as the archive declares it, in a zip)."""
+        if source.disk_path is not None and source.disk_path in self.overlay:
+            return len(self.overlay[source.disk_path])
         if source.disk_path is not None:
             return os.path.getsize(source.disk_path)
         if self.stack is not None:

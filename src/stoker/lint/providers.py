@@ -44,6 +44,15 @@ class ProviderLoader:
         self._unparsed: set[str] = set()
         self._readers: dict[str, ProviderTemplates] = {}
 
+    def release(self) -> None:
+        """Forget what the run read. The loader and its readers refer to each other (they
+        read through its methods), so the templates they hold would otherwise wait for a
+        full collection of the cyclic collector (`PackageContext.release`)."""
+        self._sources.clear()
+        self._unparsed.clear()
+        self._readers.clear()
+        self._templates = ProviderTemplates(self._read_source)
+
     def add(self, source: SourceFile, template: Template | None) -> None:
         """Make a template the run already parsed available as a provider."""
         if template is None:

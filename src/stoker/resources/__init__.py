@@ -11,6 +11,10 @@ Other packages import these names from here, never from the modules (import-lint
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations
@@ -35,20 +39,32 @@ if TYPE_CHECKING:
         InlineStack,
         MemberAttributes,
         NestedStackPlugin,
+        ResourceChain,
         ResourceGroup,
         TemplateResource,
     )
     from stoker.resources.openstack import TYPES
     from stoker.resources.openstack import register as register_openstack
     from stoker.resources.registry import ResourceTypeRegistry, default_registry
-    from stoker.resources.schema import SupportLevel, SupportStatus, validate_properties
+    from stoker.resources.schema import (
+        LIST_ITEMS,
+        PropertySchema,
+        PropertyType,
+        SupportLevel,
+        SupportStatus,
+        validate_properties,
+    )
 
 _WHERE = {
     "ChildSpec": "stoker.resources.nested",
     "ChildStack": "stoker.resources.nested",
     "InlineStack": "stoker.resources.nested",
+    "LIST_ITEMS": "stoker.resources.schema",
     "MemberAttributes": "stoker.resources.nested",
     "NestedStackPlugin": "stoker.resources.nested",
+    "PropertySchema": "stoker.resources.schema",
+    "PropertyType": "stoker.resources.schema",
+    "ResourceChain": "stoker.resources.nested",
     "ResourceContext": "stoker.resources.base",
     "ResourceFailure": "stoker.resources.base",
     "ResourceGroup": "stoker.resources.nested",
@@ -74,8 +90,12 @@ __all__ = [
     "ChildSpec",
     "ChildStack",
     "InlineStack",
+    "LIST_ITEMS",
     "MemberAttributes",
     "NestedStackPlugin",
+    "PropertySchema",
+    "PropertyType",
+    "ResourceChain",
     "ResourceContext",
     "ResourceFailure",
     "ResourceGroup",

@@ -1,0 +1,76 @@
+"""The graph as a Mermaid flowchart (``stoker stack graph -f mermaid``), which GitHub and
+GitLab render in Markdown.
+
+Mermaid's ids are plain words, so nodes are numbered (``n0``, ``n1`` ...) in the order of
+`Graph.nodes`; the resource's name is the label. A nested stack within the chosen depth
+is a ``subgraph`` under the facade's id (the parent's edges end at it); a collapsed one
+is a subroutine-shaped node. States are classes (``classDef``), reasons link styles.
+"""
+
+from __future__ import annotations
+
+from stoker.graph.model import Graph, Level, Node
+from stoker.graph.style import EDGE_STYLES, STATUS_COLOURS, colours
+
+_ESCAPES = {'"': "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;"}
+
+
+def label(text: str) -> str:
+    """Text inside a Mermaid ``"..."`` label (its entity codes for what would end it)."""
+    return "".join(_ESCAPES.get(char, char) for char in text)
+
+
+def _status_class(node: Node) -> str:
+    fill, _ = colours(node.state)
+    for status, (colour, _) in STATUS_COLOURS.items():
+        if colour == fill:
+            return "neutral" if status is None else status.lower()
+    return "neutral"
+
+
+def _node_text(node: Node) -> str:
+    parts = [label(node.name), label(node.type)]
+    if node.collapsed:
+        parts.append("? resources" if node.hidden is None else f"{node.hidden} resources")
+    if node.state is not None:
+        parts.append(label(node.state))
+    return "<br/>".join(parts)
+
+
+def to_mermaid(graph: Graph) -> str:
+    ids = {node.key: f"n{index}" for index, node in enumerate(graph.nodes())}
+    lines = ["flowchart BT"]
+    classes: dict[str, list[str]] = {}
+    links: dict[str, list[int]] = {}
+    edges: list[str] = []
+
+    def level(current: Level, indent: str) -> None:
+        for node in current.nodes:
+            name = ids[node.key]
+            classes.setdefault(_status_class(node), []).append(name)
+            if node.child is not None:
+                title = label(f"{node.name} ({node.kind}: {node.type})")
+                lines.append(f'{indent}subgraph {name} ["{title}"]')
+                lines.append(f"{indent}  direction BT")
+                level(node.child, indent + "  ")
+                lines.append(f"{indent}end")
+            elif node.collapsed:
+                lines.append(f'{indent}{name}[["{_node_text(node)}"]]')
+            else:
+                lines.append(f'{indent}{name}["{_node_text(node)}"]')
+        for edge in current.edges:
+            links.setdefault(edge.reasons[0], []).append(len(edges))
+            edges.append(f"  {ids[edge.source]} -->|{edge.label}| {ids[edge.target]}")
+
+    level(graph.top, "  ")
+    lines.extend(edges)
+    for status, (fill, stroke) in STATUS_COLOURS.items():
+        name = "neutral" if status is None else status.lower()
+        lines.append(f"  classDef {name} fill:{fill},stroke:{stroke}")
+    for name, members in classes.items():
+        lines.append(f"  class {','.join(members)} {name}")
+    for reason, indexes in links.items():
+        stroke, dash, _ = EDGE_STYLES[reason]
+        style = f"stroke:{stroke}" + (f",stroke-dasharray:{dash}" if dash else "")
+        lines.append(f"  linkStyle {','.join(map(str, indexes))} {style}")
+    return "\n".join(lines) + "\n"
