@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from stoker.blueprint import SOURCE_FILE
+from stoker.blueprint.flow import resource_of
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import Requirement
 from stoker.errors import StokerError
@@ -170,8 +171,8 @@ def _hosts(files: Mapping[str, Any], resource: str) -> list[str]:
     compiled from a blueprint, found by resolving the blueprint it keeps among its files
     (`stoker.blueprint.SOURCE_FILE`) against the built-in library; none for another
     stack, or one whose blueprint no longer resolves."""
+    # here, not at the top: stoker.blueprint.build imports this module's lookups
     from stoker.blueprint.build import Source, analyse
-    from stoker.blueprint.flow import resource_of
 
     text = files.get(SOURCE_FILE)
     if not isinstance(text, str):

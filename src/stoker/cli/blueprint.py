@@ -47,6 +47,7 @@ def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
 
     def lookup(reference: StackReference) -> ExistingResource | str:
         if "lookup" not in opened:
+            # here, not at the top: stoker.cli.stack imports this module's options
             from stoker.cli.stack import Session
 
             session = Session(db, EngineSettings(project=project), os_cloud)

@@ -277,6 +277,7 @@ async def perform(
 async def recover(engine: StackEngine, stack: StackRecord) -> StackRecord:
     """Continue an interrupted check, suspend, resume or snapshot of ``stack``. An adopt
     cannot be continued (its document is not stored): it is refused, saying what to do."""
+    # here, not at the top: check, snapshots and suspend are walks built on this module
     from stoker.engine import check, snapshots, suspend
 
     if stack.action is Action.ADOPT:
