@@ -276,7 +276,11 @@ def test_create_preview(client: TestClient) -> None:
     )
     assert response.status_code == 200
     stack = response.json()["stack"]
-    assert {r["resource_name"] for r in stack["resources"]} == {"r", "v", "g"}
+    plain = {r["resource_name"] for r in stack["resources"] if isinstance(r, dict)}
+    assert plain == {"r", "v"}
+    # the group's members as the nested list Heat gives a nested stack's resources
+    [members] = [r for r in stack["resources"] if isinstance(r, list)]
+    assert {(m["resource_name"], m["parent_resource"]) for m in members} == {("0", "g"), ("1", "g")}
     assert client.get("/v1/admin/stacks/pv").status_code == 404  # nothing created
 
 

@@ -30,7 +30,9 @@ def test_validate_example_json_has_heat_validate_shape():
     site = data["Parameters"]["site_name"]
     assert site["Type"] == "String" and site["Default"] == "demo" and site["Value"] == "shop"
     assert site["Label"] == "Site name" and site["MinLength"] == 3
-    assert data["Parameters"]["port"]["Value"] == "8443"  # from parameter_defaults
+    # parameter_defaults replace the default and give no Value (Heat 24.1.2)
+    port = data["Parameters"]["port"]
+    assert port["Default"] == 8443 and "Value" not in port
     assert data["Parameters"]["db_password"]["NoEcho"] == "true"
     assert [g["label"] for g in data["ParameterGroups"]] == ["Site", "Secrets"]
     assert SECRET not in result.output
@@ -253,11 +255,13 @@ def test_validate_checks_the_whole_tree_and_shows_nested_parameters():
     assert result.exit_code == 0, result.output
     nested = json.loads(result.stdout)["NestedParameters"]
     controller = nested["Controller"]["NestedParameters"]["0"]
-    assert controller["Type"].endswith("roles/controller.yaml")
+    # Type as the template names it (Heat's), Template the file it resolved to
+    assert controller["Type"] == "OS::TripleO::Controller"
+    assert controller["Template"].endswith("roles/controller.yaml")
     assert controller["Parameters"]["Index"]["Value"] == "0"
     ntp = controller["NestedParameters"]["Ntp"]
-    assert ntp["Type"].endswith("services/puppet/ntp.yaml")  # chosen through requires
-    assert ntp["Parameters"]["NtpServer"]["Value"] == "pool.ntp.org"  # parameter_defaults
+    assert ntp["Template"].endswith("services/puppet/ntp.yaml")  # chosen through requires
+    assert ntp["Parameters"]["NtpServer"]["Default"] == "pool.ntp.org"  # parameter_defaults
     assert set(nested["Compute"]["NestedParameters"]) == {"0", "1"}
     # the same warning from a template used three times is printed once
     warnings = [line for line in result.stderr.splitlines() if "capabilities section" in line]

@@ -131,7 +131,7 @@ def test_failed_create_exits_1_and_rollback_is_opt_in(stoker, tmp_path):
     )
     assert rolled.exit_code == 1 and rolled.stdout.strip() == "ROLLBACK_COMPLETE"
     assert rolled.stderr.strip().splitlines()[-1] == (
-        "error: g: create failed: bad: ResourceFailure: resources.bad: Test Resource "
+        "error: g: create failed: bad: ValueError: resources.bad: Test Resource "
         "failed bad; rolled back (ROLLBACK_COMPLETE)"
     )
 

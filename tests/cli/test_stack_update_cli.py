@@ -203,7 +203,7 @@ def test_failure_exits_1_and_rollback_restores(stoker, demo, files):
     # Heat's status reason; the error line names the cause, as Heat's events tell it
     assert data["stack_status_reason"] == "Stack ROLLBACK completed successfully"
     assert failed.stderr.strip().splitlines()[-1] == (
-        "error: demo: update failed: t: ResourceFailure: resources.t: Test Resource failed "
+        "error: demo: update failed: t: ValueError: resources.t: Test Resource failed "
         "t; rolled back (ROLLBACK_COMPLETE)"
     )
     assert output(stoker) == before

@@ -148,8 +148,11 @@ def test_a_failure_inside_names_the_nested_resource_path(engine, store, tmp_path
     )
     record = create(engine, tmp_path / "parent.yaml", name="parent")
     assert record.status is Status.FAILED
-    assert "Nested resource parent.web.1.port failed" in record.status_reason, record.status_reason
-    assert "Test Resource failed port" in record.status_reason
+    # Heat's form: the innermost failure under its path, a group's member as resources[1]
+    assert record.status_reason == (
+        "Resource CREATE failed: ValueError: resources.web.resources[1].resources.port: "
+        "Test Resource failed port"
+    )
 
 
 def test_facade_properties_must_fit_the_provider_template(engine, tmp_path):
@@ -420,7 +423,7 @@ def test_a_nested_stack_is_not_deleted_or_resumed_from_outside_its_parent(engine
     record = create(engine, tmp_path / "t.yaml", name="top")
     assert record.status is Status.COMPLETE, record.status_reason
     (child,) = store.child_stacks(record.id)
-    for operation in (engine.delete, engine.resume, engine.recover):
+    for operation in (engine.resume, engine.recover):
         for name_or_id in (child.name, child.id):
             with pytest.raises(OperationRefused) as refused:
                 asyncio.run(operation(name_or_id))
@@ -433,3 +436,28 @@ def test_a_nested_stack_is_not_deleted_or_resumed_from_outside_its_parent(engine
     # Deleting the parent deletes the child with it.
     assert asyncio.run(engine.delete("top")).status is Status.COMPLETE
     assert store.get_stack(child.id, "default").deleted_at is not None
+
+
+def test_a_nested_stack_deleted_alone_then_its_parent(engine, store, tmp_path):
+    """Heat lets a user delete a nested stack; its parent's delete then finds it gone
+    (heat_integrationtests' test_nested_stack_delete_then_delete_parent_stack)."""
+    write(
+        tmp_path,
+        {
+            "t.yaml": """
+            heat_template_version: rocky
+            resources:
+              inner: {type: n.yaml}
+        """,
+            "n.yaml": """
+            heat_template_version: rocky
+            resources:
+              v: {type: OS::Heat::Value, properties: {value: hello}}
+        """,
+        },
+    )
+    record = create(engine, tmp_path / "t.yaml", name="top")
+    assert record.status is Status.COMPLETE, record.status_reason
+    (child,) = store.child_stacks(record.id)
+    assert asyncio.run(engine.delete(child.id)).status is Status.COMPLETE
+    assert asyncio.run(engine.delete("top")).status is Status.COMPLETE

@@ -305,7 +305,7 @@ def test_failure_without_rollback_is_update_failed(engine, store):
     stack = run(engine.create(create_request(ROLLBACK_BEFORE)))
     result = run(engine.update("s", update_request(ROLLBACK_AFTER)))
     assert (result.action.value, result.status.value) == ("UPDATE", "FAILED")
-    assert result.status_reason == "ResourceFailure: resources.b: Test Resource failed b"
+    assert result.status_reason == "ValueError: resources.b: Test Resource failed b"
     assert states(store, stack.id)["b"] == "UPDATE_FAILED"
     # the stack runs from the new definition; the previous one is kept
     assert store.get_stack(stack.id, stack.project).template["resources"]["c"]
@@ -329,7 +329,7 @@ def test_failure_rolls_back_and_swaps_the_old_resource_back(engine, store, event
     stack_events = [e.reason for e in events if e.resource_type == "OS::Heat::Stack"]
     assert stack_events[-4:] == [
         "Stack UPDATE started",
-        "ResourceFailure: resources.b: Test Resource failed b",
+        "ValueError: resources.b: Test Resource failed b",
         "Stack ROLLBACK started",
         "Stack ROLLBACK completed successfully",
     ]

@@ -10,12 +10,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.api.context import api_of, authorize, body_of, find_stack, project_of, stack_url
+from stoker.api.context import Api, api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
 from stoker.engine import StackEngine, load_adoption, snapshot_document
 from stoker.request_body import parse_json
 
-_ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
+ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
 
 
 def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any, Any, Any]]:
@@ -25,6 +25,17 @@ def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any
         "check": lambda engine: engine.check_stack(stack_id),
     }
     return runs[action]
+
+
+async def perform(api: Api, project: str, stack_id: str, name: str) -> None:
+    """Begin one of `ACTIONS` on the stack (a cancel is done when this returns; the
+    others run in the background, as the API's 200 says). For the API and the
+    dashboard alike."""
+    if name.startswith("cancel"):
+        engine = api.operations.engine(project)
+        await engine.cancel(stack_id, rollback=name == "cancel_update")
+    else:
+        await api.operations.start(project, _runner(name, stack_id))
 
 
 async def action(request: Request) -> Response:
@@ -37,19 +48,13 @@ async def action(request: Request) -> Response:
     if len(body) > 1:
         raise bad_request("Multiple actions specified", "HTTPBadRequest")
     name = next(iter(body))
-    if name not in _ACTIONS:
+    if name not in ACTIONS:
         raise bad_request(f"Invalid action {name} specified", "HTTPBadRequest")
     # Heat checks the action's own rule (``actions:check`` admits a reader) once the body
     # is known to name one, so a malformed body is a 400 before any 403
     if not authorize(request.scope, f"actions:{name}"):
         return JSONResponse(forbidden_body(), status_code=403)
-    api = api_of(request)
-    project = project_of(request)
-    if name.startswith("cancel"):
-        engine = api.operations.engine(project)
-        await engine.cancel(stack.id, rollback=name == "cancel_update")
-    else:
-        await api.operations.start(project, _runner(name, stack.id))
+    await perform(api_of(request), project_of(request), stack.id, name)
     return JSONResponse(None)
 
 
@@ -81,6 +86,12 @@ async def adopt(request: Request, payload: Any) -> Response:
     template = payload.inputs.template
     if template is not None:
         data = {**data, "template": template}
+    if payload.inputs.files:  # the request's files map (provider templates), as Heat reads
+        stored = data.get("files")
+        data = {
+            **data,
+            "files": {**(stored if isinstance(stored, dict) else {}), **payload.inputs.files},
+        }
     parameters = {k: str(v) for k, v in payload.inputs.parameters.items()}
 
     def load() -> Any:

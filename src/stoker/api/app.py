@@ -74,6 +74,10 @@ catalog = _Handlers("catalog")
 resources = _Handlers("resources")
 software = _Handlers("software")
 stacks = _Handlers("stacks")
+board = _Handlers("dashboard.stacks")
+board_changes = _Handlers("dashboard.changes")
+board_launch = _Handlers("dashboard.launch")
+board_login = _Handlers("dashboard.login")
 
 
 class _Subpath(Convertor[str]):
@@ -101,6 +105,29 @@ register_url_convertor("stoker_arn", _Arn())
 
 STACK = "/stacks/{stack_name}/{stack_id}"
 RESOURCE = STACK + "/resources/{resource_name}"
+BOARD = "/dashboard/stacks/{stack_id}"
+
+
+def dashboard_routes() -> list[BaseRoute]:
+    """The dashboard's pages (`stoker.api.dashboard`)."""
+    get, both = ["GET"], ["GET", "POST"]
+    return [
+        Route("/dashboard", board.home, methods=get),
+        Route("/dashboard/login", board_login.login, methods=both),
+        Route("/dashboard/logout", board_login.logout, methods=["POST"]),
+        Route("/dashboard/static/{name}", board_login.static, methods=get),
+        Route("/dashboard/stacks", board.stack_list, methods=get),
+        Route("/dashboard/launch", board_launch.launch, methods=both),
+        Route(BOARD, board.stack_page, methods=get),
+        Route(BOARD + "/live", board.live, methods=get),
+        Route(BOARD + "/part/{part}", board.fragment, methods=get),
+        Route(BOARD + "/template", board.template_page, methods=get),
+        Route(BOARD + "/resources/{resource_name}", board.resource_page, methods=get),
+        Route(BOARD + "/outputs/{output_key}", board.output_page, methods=get),
+        Route(BOARD + "/action", board_changes.action, methods=["POST"]),
+        Route(BOARD + "/delete", board_changes.delete, methods=both),
+        Route(BOARD + "/update", board_changes.update, methods=both),
+    ]
 
 
 def routes() -> list[BaseRoute]:
@@ -188,6 +215,7 @@ def routes() -> list[BaseRoute]:
         Route("/v1/{project}", versions.version, methods=["GET"]),
         Route("/v1/{project}/", versions.version, methods=["GET"]),
         Mount("/v1/{project}", routes=project_routes),
+        *dashboard_routes(),
     ]
 
 
@@ -323,5 +351,8 @@ def build_app(
         middleware=middleware,
     )
     app.state.api = api
+    # the dashboard checks its own logins with the API's validator and policy
+    app.state.keystone = keystone
+    app.state.policy = policy
     app.state.public_url = public_url.rstrip("/") if public_url else None
     return app

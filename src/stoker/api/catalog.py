@@ -17,7 +17,12 @@ from stoker.api.errors import bad_request, not_found
 from stoker.definition import LoadOptions, hidden_names, load_request
 from stoker.engine import mask_environment
 from stoker.functions.tables import describe, table_for
-from stoker.resolution import validate_tree, validation_summary
+from stoker.resolution import (
+    echoed_environment,
+    nested_parameters,
+    validate_tree,
+    validation_summary,
+)
 from stoker.resources import heat_catalog
 from stoker.template.versions import ALL_VERSIONS
 
@@ -38,7 +43,7 @@ async def validate(request: Request) -> Response:
         definition = result.definition
         if result.ok and definition is not None:
             engine = api.operations.engine(str(request.path_params.get("project", "")))
-            found, _ = validate_tree(
+            found, tree = validate_tree(
                 definition,
                 "<template>",
                 cache=engine.provider_cache(definition),
@@ -48,10 +53,12 @@ async def validate(request: Request) -> Response:
         if not result.ok or definition is None:
             raise inputs.refused(result, "the template was rejected")
         summary = validation_summary(definition)
-        hidden = hidden_names(definition.template, definition.taint)
-        summary["Environment"] = mask_environment(definition.environment.to_data(), hidden)
         if show_nested:
-            summary["NestedParameters"] = {}
+            nested = nested_parameters(definition, tree)
+            if nested:  # Heat adds the key only when some resource has a nested stack
+                summary["NestedParameters"] = nested
+        hidden = hidden_names(definition.template, definition.taint)
+        summary["Environment"] = mask_environment(echoed_environment(definition), hidden)
         return summary
 
     return JSONResponse(await asyncio.to_thread(run))

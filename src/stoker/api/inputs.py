@@ -176,18 +176,35 @@ def _refusal(errors: list[Diagnostic], what: str) -> ApiError:
 def create_request(api: Api, project: str, payload: Payload) -> CreateRequest:
     """Load and check the definition (every parameter required); refuse with the
     findings (400) before anything is written."""
+    request, errors, loaded = create_findings(api, project, payload)
+    if request is None:
+        what = (
+            "the stack was not created"
+            if loaded
+            else "the template, environment or parameters were rejected"
+        )
+        raise _refusal(errors, what)
+    return request
+
+
+def create_findings(
+    api: Api, project: str, payload: Payload
+) -> tuple[CreateRequest | None, list[Diagnostic], bool]:
+    """The create request, or the errors that refuse it, and whether the definition
+    loaded (the errors are then the engine's checks): for a caller that shows each
+    finding where it belongs (the dashboard's form) rather than one message."""
     options = LoadOptions(require_all_parameters=True, stack_name=payload.name, project_id=project)
     result = load_request(payload.inputs, options)
     definition = result.definition
     if not result.ok or definition is None:
-        raise refused(result, "the template, environment or parameters were rejected")
+        return None, [d for d in result.diagnostics if d.is_error], False
     template = plain(definition.template.document.data) or {}
     environment = definition.environment.to_data()
     engine = api.operations.engine(project)
     problems = [d for d in engine.check(definition, None) if d.is_error]
     if problems:
-        raise _refusal(problems, "the stack was not created")
-    return CreateRequest(
+        return None, problems, True
+    request = CreateRequest(
         name=payload.name,
         definition=definition,
         template=template,
@@ -197,6 +214,7 @@ def create_request(api: Api, project: str, payload: Payload) -> CreateRequest:
         disable_rollback=True if payload.disable_rollback is None else payload.disable_rollback,
         tags=payload.tags or (),
     )
+    return request, [], True
 
 
 def update_request(
@@ -205,6 +223,18 @@ def update_request(
     """The new definition (PATCH keeps what is not given), checked, with the stack's own
     timeout, rollback and tags unless the body gives them (`prepare_update`); refused
     with the findings (400) before anything is written."""
+    request, errors, load_failed = update_findings(api, project, stack, payload, existing)
+    if request is None:
+        what = "the update was rejected" if load_failed else "the stack was not updated"
+        raise _refusal(errors, what)
+    return request
+
+
+def update_findings(
+    api: Api, project: str, stack: StackRecord, payload: Payload, existing: bool
+) -> tuple[UpdateRequest | None, list[Diagnostic], bool]:
+    """The update request, or the errors that refuse it and whether the new definition
+    failed to load (`create_findings`' twin)."""
     prepared = prepare_update(
         api.operations.engine(project),
         stack,
@@ -214,7 +244,4 @@ def update_request(
         clear=payload.clear_parameters,
         changes=UpdateChanges(payload.timeout_mins, payload.disable_rollback, payload.tags),
     )
-    if prepared.request is None:
-        what = "the update was rejected" if prepared.load_failed else "the stack was not updated"
-        raise _refusal(prepared.errors, what)
-    return prepared.request
+    return prepared.request, list(prepared.errors), prepared.load_failed

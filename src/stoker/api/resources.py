@@ -21,6 +21,7 @@ from stoker.api.context import (
 )
 from stoker.api.errors import bad_request, not_found
 from stoker.engine import (
+    ResourceRecord,
     StackRecord,
     Store,
     api_event_row,
@@ -50,12 +51,29 @@ def _tree(store: Store, project: str, stack: StackRecord, depth: int) -> list[St
     return found
 
 
-def _resource_links(request: Request, stack: StackRecord, name: str) -> list[dict[str, str]]:
+def _resource_links(
+    request: Request, stack: StackRecord, name: str, nested: StackRecord | None = None
+) -> list[dict[str, str]]:
+    """Heat's links of a resource: itself, its stack and, for one backed by a nested
+    stack (a provider template, a group, a chain, ``OS::Heat::Stack``), that stack
+    (``rel: nested``), which clients follow to walk the tree."""
     url = stack_url(request, stack)
-    return [
+    links = [
         {"href": f"{url}/resources/{name}", "rel": "self"},
         {"href": url, "rel": "stack"},
     ]
+    if nested is not None:
+        links.append({"href": stack_url(request, nested), "rel": "nested"})
+    return links
+
+
+def _nested_of(store: Store, project: str, record: ResourceRecord | None) -> StackRecord | None:
+    """The nested stack ``record`` created, while it exists."""
+    child_id = record.data.get("child_id") if record is not None else None
+    if not child_id:
+        return None
+    child = store.get_stack(str(child_id), project)
+    return child if child is not None and child.deleted_at is None else None
 
 
 def _keep(request: Request, row: dict[str, Any]) -> bool:
@@ -87,13 +105,15 @@ async def index(request: Request) -> Response:
         shown = []
         engine = api.operations.engine(project) if detail else None
         for member in _tree(store, project, stack, depth):
-            records = {r.name: r for r in store.resources(member.id)} if detail else {}
+            records = {r.name: r for r in store.resources(member.id)}
             for row in resource_rows(store, project, member, 0):
                 if not _keep(request, row):
                     continue
+                name = row["resource_name"]
                 if engine is not None:
-                    row = resource_document(engine, member, records, row["resource_name"])
-                row["links"] = _resource_links(request, member, row["resource_name"])
+                    row = resource_document(engine, member, records, name)
+                nested = _nested_of(store, project, records.get(name))
+                row["links"] = _resource_links(request, member, name, nested)
                 if member.id != stack.id:
                     row["parent_resource"] = member.parent_resource
                 shown.append(row)
@@ -115,8 +135,12 @@ async def _resource(request: Request) -> tuple[StackRecord, dict[str, Any], str]
 async def show(request: Request) -> Response:
     stack, records, name = await _resource(request)
     engine = api_of(request).operations.engine(project_of(request))
+    store = api_of(request).operations.store
     document = await asyncio.to_thread(resource_document, engine, stack, records, name)
-    document["links"] = _resource_links(request, stack, name)
+    nested = await asyncio.to_thread(_nested_of, store, project_of(request), records[name])
+    document["links"] = _resource_links(request, stack, name, nested)
+    if stack.parent_resource:  # a nested stack's resource names its facade, as in Heat
+        document["parent_resource"] = stack.parent_resource
     document.setdefault("description", "")
     return JSONResponse({"resource": document})
 

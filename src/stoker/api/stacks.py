@@ -32,11 +32,11 @@ from stoker.engine import (
     api_stack_row,
     masked_environment,
     output_list,
+    preview_document,
     stack_document,
     template_document,
 )
 from stoker.engine import update_preview as preview_update
-from stoker.resolution import validation_summary
 
 _SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
     "created_at": lambda s: s.created_at,
@@ -169,55 +169,24 @@ async def create(request: Request) -> Response:
 
 
 async def preview(request: Request) -> Response:
-    """``POST /stacks/preview``: the stack as it would be created, resources INIT."""
+    """``POST /stacks/preview``: the stack as it would be created, resources INIT, nested
+    stacks' resources nested (`stoker.engine.preview`)."""
     api = api_of(request)
     project = project_of(request)
     payload = await inputs.create_payload(request)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
-    definition = create_request.definition
     engine = api.operations.engine(project)
-    plan = await asyncio.to_thread(engine.plan_create, definition, None)
-    assert definition.graph is not None
-    graph = definition.graph
-    required_by: dict[str, list[str]] = {name: [] for name in definition.enabled}
-    for name in definition.enabled:
-        for need in graph.requires[name]:
-            required_by.setdefault(need, []).append(name)
-    resources = [
-        {
-            "resource_name": d.name,
-            "resource_type": d.type,
-            "resource_action": "INIT",
-            "resource_status": "COMPLETE",
-            "resource_status_reason": "",
-            "physical_resource_id": "",
-            "required_by": required_by.get(d.name, []),
-            "stack_name": payload.name,
-            "description": "",
-            "metadata": {},
-            "properties": {},
-        }
-        for d in plan.decisions.values()
-    ]
-
-    template = definition.template
-    return JSONResponse(
-        {
-            "stack": {
-                "stack_name": payload.name,
-                "id": "None",
-                "description": template.description,
-                "template_description": template.description,
-                "timeout_mins": payload.timeout_mins,
-                "disable_rollback": payload.disable_rollback,
-                "parameters": validation_summary(definition)["Parameters"],
-                "resources": resources,
-                "capabilities": [],
-                "notification_topics": [],
-                "links": [],
-            }
-        }
+    document = await asyncio.to_thread(
+        preview_document,
+        engine,
+        create_request.definition,
+        name=payload.name,
+        project=project,
+        disable_rollback=create_request.disable_rollback,
+        timeout_mins=payload.timeout_mins,
+        tags=create_request.tags,
     )
+    return JSONResponse({"stack": document})
 
 
 # ---------------------------------------------------------------------------- lookup
@@ -295,9 +264,12 @@ async def update(request: Request) -> Response:
 
 async def update_preview(request: Request) -> Response:
     api, project, stack, update_request = await _asked_update(request)
+    show_nested = flag(request.query_params.get("show_nested"))
     engine = api.operations.engine(project)
-    plan = await engine.preview_update(stack.id, update_request)
-    changes = await asyncio.to_thread(preview_update, api.operations.store, stack, plan)
+    plan = await engine.preview_update(stack.id, update_request, show_nested)
+    changes = await asyncio.to_thread(
+        preview_update, api.operations.store, stack, plan, show_nested=show_nested
+    )
     for kind in ("unchanged", "updated", "replaced", "added", "deleted"):
         changes.setdefault(kind, [])
     return JSONResponse({"resource_changes": changes})

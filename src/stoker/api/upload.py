@@ -50,14 +50,23 @@ async def upload_payload(request: Request, api: Api) -> Payload:
         "disable_rollback": query.get("disable_rollback"),
         "tags": query.get("tags"),
     }
-    if kind in YAML_TYPES:
+    body.update(await source_body(raw, kind in YAML_TYPES, project_of(request), api))
+    return payload_from(body, api)
+
+
+async def source_body(raw: bytes, is_yaml: bool, project: str, api: Api) -> dict[str, object]:
+    """The ``template``, ``files`` and ``environment_files`` of an upload: a template
+    (``is_yaml``) or a ZIP package, a blueprint in either compiled to HOT. For the API's
+    uploads and the dashboard's launch form alike."""
+    body: dict[str, object] = {}
+    if is_yaml:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise bad_request("The template is not UTF-8 text") from None
         body["template"] = text
         if looks_like_blueprint(text, "upload.yaml"):
-            await _compiled(body, Source(text, "upload.yaml"), [], _existing(request, api))
+            await _compiled(body, Source(text, "upload.yaml"), [], _existing(project, api))
     else:
         try:
             package = read_package(raw, "upload.zip")
@@ -68,15 +77,14 @@ async def upload_payload(request: Request, api: Api) -> Payload:
         body["environment_files"] = package.environment_files
         if looks_like_blueprint(package.template, f"upload.zip!{package.entry}"):
             source = package_source(raw, "upload.zip")
-            existing = _existing(request, api)
+            existing = _existing(project, api)
             await _compiled(body, source, package.environment_files, existing)
-    return payload_from(body, api)
+    return body
 
 
-def _existing(request: Request, api: Api) -> ExistingLookup:
+def _existing(project: str, api: Api) -> ExistingLookup:
     """The stack resources a blueprint's fulfillment may name: the server's store, the
     caller's project only."""
-    project = project_of(request)
     return engine_lookup(api.operations.engine(project), project)
 
 

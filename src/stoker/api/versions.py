@@ -5,13 +5,17 @@ health check and every client's first request hit, so they import nothing of the
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from stoker.api.links import root_url
 
 
 async def versions(request: Request) -> Response:
-    """``GET /``: Heat answers 300 Multiple Choices with its one version."""
+    """``GET /``: Heat answers 300 Multiple Choices with its one version; a browser
+    (asking for HTML, not JSON) is sent to the dashboard."""
+    accept = request.headers.get("accept", "")
+    if "text/html" in accept and "json" not in accept:
+        return RedirectResponse("/dashboard", status_code=303)
     root = root_url(request)
     body = {
         "versions": [

@@ -33,13 +33,20 @@ from stoker.cli.output import (
     to_json,
     to_yaml,
 )
-from stoker.definition import LoadResult, StackDefinition, partial_resolve
+from stoker.definition import FilesMap, LoadResult, StackDefinition, in_package, partial_resolve
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
+from stoker.graph import render, template_graph
 from stoker.limits import active_limits
 from stoker.parameters import display_value
-from stoker.resolution import ProviderCache, TreeCheck, validate_tree, validation_summary
+from stoker.resolution import (
+    ProviderCache,
+    TreeCheck,
+    nested_parameters,
+    validate_tree,
+    validation_summary,
+)
 from stoker.resources import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
@@ -171,7 +178,7 @@ def validate(
     definition, tree = _checked_tree(kwargs, max_nested_depth, blueprint)
     summary = validation_summary(definition)
     if show_nested:
-        summary["NestedParameters"] = nested_parameters(tree)
+        summary["NestedParameters"] = nested_parameters(definition, tree, locations=True)
     if fmt == "table":
         print_view(_validate_view(summary))
     else:
@@ -183,8 +190,6 @@ def _checked_tree(
 ) -> tuple[StackDefinition, TreeCheck]:
     """The template of ``options`` loaded and checked with the tree below it, as
     ``template validate`` checks it (its findings reported; an error refuses it)."""
-    from stoker.definition import FilesMap, in_package
-
     result = _load(**options, require_all=False, blueprint=blueprint)
     top = template_source(options["template_file"])
     files_root = os.path.dirname(top) if options["restrict_files"] else None
@@ -225,27 +230,10 @@ def graph(
     clusters holding their nested stack (as far as its inputs are known now), down to
     --nested-depth. The template is checked as `template validate` checks it first.
     """
-    from stoker.graph import render, template_graph
-
     definition, tree = _checked_tree(kwargs, max_nested_depth)
     title = os.path.basename(kwargs["template_file"])
     drawn = template_graph(definition, tree.nested, nested_depth, title)
     write_graph(render(drawn, fmt), output)
-
-
-def nested_parameters(tree: TreeCheck) -> dict[str, Any]:
-    """Heat's ``NestedParameters``: per facade, its template, description, parameters (with
-    the values they get, where known) and its own nested parameters."""
-    result: dict[str, Any] = {}
-    for names, location, child in tree.nested:
-        level = result
-        for name in names[:-1]:
-            level = level.setdefault(name, {}).setdefault("NestedParameters", {})
-        entry = level.setdefault(names[-1], {})
-        entry["Type"] = location
-        entry["Description"] = child.template.description
-        entry["Parameters"] = validation_summary(child)["Parameters"]
-    return result
 
 
 def _flatten_nested(nested: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
@@ -286,7 +274,8 @@ def _validate_view(data: dict[str, Any]) -> list[Line | TablePart]:
         parts.append(Line("", "No parameters."))
     for path, nested in _flatten_nested(data.get("NestedParameters", {})):
         names = ", ".join(nested.get("Parameters", {})) or "no parameters"
-        parts.append(Line(f"Nested {path} ({nested.get('Type')}): ", names))
+        kind = nested.get("Template") or nested.get("Type")
+        parts.append(Line(f"Nested {path} ({kind}): ", names))
     for group in data.get("ParameterGroups", []):
         parts.append(
             Line(f"Group {group.get('label', '')}: ", ", ".join(group.get("parameters", [])))

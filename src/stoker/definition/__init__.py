@@ -16,6 +16,10 @@ Other packages import these names from here, never from the modules (import-lint
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations
@@ -52,7 +56,12 @@ if TYPE_CHECKING:
         load_definition,
         load_update_definition,
     )
-    from stoker.definition.requests import RequestInputs, load_request, load_update_request
+    from stoker.definition.requests import (
+        RequestInputs,
+        load_request,
+        load_update_request,
+        read_template,
+    )
     from stoker.definition.sensitive import (
         NO_TAINT,
         SENSITIVE,
@@ -113,6 +122,7 @@ _WHERE = {
     "parse_template": "stoker.definition.template_parser",
     "partial_resolve": "stoker.definition.context",
     "read_package": "stoker.definition.archive",
+    "read_template": "stoker.definition.requests",
     "sensitive_outputs": "stoker.definition.sensitive",
     "sensitive_properties": "stoker.definition.sensitive",
     "sensitive_resources": "stoker.definition.sensitive",
@@ -164,6 +174,7 @@ __all__ = [
     "parse_template",
     "partial_resolve",
     "read_package",
+    "read_template",
     "sensitive_outputs",
     "sensitive_properties",
     "sensitive_resources",

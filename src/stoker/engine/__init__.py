@@ -11,6 +11,14 @@ Other packages import these names from here, never from the modules (import-lint
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations
@@ -22,7 +30,9 @@ from stoker.lazy import names_from
 if TYPE_CHECKING:
     from stoker.engine.adopt import load as load_adoption
     from stoker.engine.heap import keep_loaded, long_running_process, one_command_process
+    from stoker.engine.hooks import paused as paused_hooks
     from stoker.engine.leases import holder_is_dead, now_utc
+    from stoker.engine.preview import preview_document
     from stoker.engine.settings import EngineSettings
     from stoker.engine.stacks import CreateRequest, StackEngine, StackNotFound
     from stoker.engine.state import (
@@ -61,6 +71,7 @@ if TYPE_CHECKING:
         snapshot_document,
         stack_document,
         stack_events,
+        stack_parameters,
         stack_row,
         table_outputs,
         template_document,
@@ -103,13 +114,16 @@ _WHERE = {
     "now_utc": "stoker.engine.leases",
     "one_command_process": "stoker.engine.heap",
     "output_list": "stoker.engine.views",
+    "paused_hooks": "stoker.engine.hooks:paused",
     "prepare_update": "stoker.engine.update_request",
+    "preview_document": "stoker.engine.preview",
     "resource_document": "stoker.engine.views",
     "resource_metadata": "stoker.engine.views",
     "resource_rows": "stoker.engine.views",
     "snapshot_document": "stoker.engine.views",
     "stack_document": "stoker.engine.views",
     "stack_events": "stoker.engine.views",
+    "stack_parameters": "stoker.engine.views",
     "stack_row": "stoker.engine.views",
     "table_outputs": "stoker.engine.views",
     "template_document": "stoker.engine.views",
@@ -152,13 +166,16 @@ __all__ = [
     "now_utc",
     "one_command_process",
     "output_list",
+    "paused_hooks",
     "prepare_update",
+    "preview_document",
     "resource_document",
     "resource_metadata",
     "resource_rows",
     "snapshot_document",
     "stack_document",
     "stack_events",
+    "stack_parameters",
     "stack_row",
     "table_outputs",
     "template_document",

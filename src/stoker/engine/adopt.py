@@ -153,7 +153,9 @@ async def _adopt_stack(
     """Write the stack with its resources (INIT), claimed, and adopt each from its
     ``entries``; a nested resource's entry is its child's document, adopted as a nested
     stack. An adopted stack counts toward the project's limit, as a created one (Heat)."""
-    resolution = resolve_types(definition, engine.registry, base_dir)
+    # provider templates as the create reads them (a request's files map for the API)
+    cache = engine.provider_cache(definition, base_dir)
+    resolution = resolve_types(definition, engine.registry, base_dir, cache)
     try:
         _, fence = await write_new(engine, stack, definition, resolution.types)
     except StackExists:
@@ -215,7 +217,9 @@ async def _adopt_child(
         record, Action.ADOPT, Status.IN_PROGRESS, f"adopting nested stack {child_name}", data=data
     )
     child_base = spec.base_dir or base_dir
-    resolution = resolve_types(definition, engine.registry, base_dir)
+    # provider templates as the create reads them (a request's files map for the API)
+    cache = engine.provider_cache(definition, base_dir)
+    resolution = resolve_types(definition, engine.registry, base_dir, cache)
     environment = child_environment(
         definition.environment,
         record.name,

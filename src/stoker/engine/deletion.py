@@ -154,8 +154,8 @@ async def remove(operation: Operation, record: ResourceRecord, policy: str | Non
     a replacement kept with the old resource it deletes (else read now, `deletion`)."""
     if policy is None:
         policy = await policy_of(operation, record.name)
-    if policy == "retain":
-        return
+    if policy == "retain" or record.data.get("external_id"):
+        return  # retained, or someone else's resource (external_id): released, not deleted
     child_id = record.data.get("child_id")
     if child_id:
         child = await asyncio.to_thread(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import string
 import uuid
 from dataclasses import dataclass, replace
@@ -20,11 +21,18 @@ from stoker.definition import (
     parse_template,
 )
 from stoker.engine import leases, rolling
+from stoker.engine.facade_check import facade_problem
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.update_request import UpdateRequest
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
-from stoker.resources import ChildSpec, NestedStackPlugin, ResourceFailure, ResourceGroup
+from stoker.resources import (
+    ChildSpec,
+    NestedStackPlugin,
+    ResourceFailure,
+    ResourceGroup,
+    TemplateResource,
+)
 from stoker.template.loader import Document
 
 if TYPE_CHECKING:
@@ -39,6 +47,29 @@ class NestedFailure(ResourceFailure):
         self.child = child
         self.inner_path, self.inner_reason = inner or (child.name, child.status_reason)
         super().__init__(f"Nested resource {self.inner_path} failed: {self.inner_reason}")
+
+
+#: a resource's failure reason: ``<Class>: <its path>: <message>``
+_REASON = re.compile(r"^(\w+): (resources(?:\.[^:\s]+|\[\d+\])+): (.*)$", re.S)
+
+
+def heat_reason(path: str, name: str, error: NestedFailure) -> str | None:
+    """The reason Heat gives a resource whose nested stack failed: the innermost
+    resource's own, its path from this stack down (``ValueError:
+    resources.victim.resources.oops: Test Resource failed oops``; a group's member is
+    ``resources[1]``). ``path`` is the operation's (`Operation.path`); None when the
+    inner reason is not in that form."""
+    found = _REASON.match(error.inner_reason)
+    prefix = f"{path}.{name}."
+    if found is None or not error.inner_path.startswith(prefix):
+        return None
+    below = error.inner_path[len(prefix) :].split(".")[:-1]  # the stacks down to it
+    steps = [f"resources.{name}"]
+    steps += [f"resources[{part}]" if part.isdigit() else f"resources.{part}" for part in below]
+    inner = found.group(2)
+    member = re.fullmatch(r"resources\.(\d+)", inner)  # a group's member, as Heat writes it
+    steps.append(f"resources[{member.group(1)}]" if member else inner)
+    return f"{found.group(1)}: {'.'.join(steps)}: {found.group(3)}"
 
 
 async def create_child(
@@ -56,6 +87,11 @@ async def create_child(
     assert parent.definition is not None
     if parent.depth + 1 > engine.settings.max_nested_depth:
         raise ResourceFailure(f"Recursion depth exceeds {engine.settings.max_nested_depth}.")
+    if isinstance(plugin, TemplateResource) and not record.data.get("child_id"):
+        cache = engine.provider_cache(parent.definition)
+        problem = facade_problem(parent.definition, record.name, plugin, engine.registry, cache)
+        if problem is not None:
+            raise ResourceFailure(problem)
     spec = plugin.child_spec(properties, record.name)
     data = dict(record.data)
     if isinstance(plugin, ResourceGroup):
@@ -155,8 +191,12 @@ def _child_definition(
     spec: ChildSpec,
     child_id: str,
     child_name: str,
+    kept: dict[str, str] | None = None,
 ) -> _Built:
-    """The child's definition, checked as a create checks it (for a create or an update)."""
+    """The child's definition, checked as a create checks it (for a create or an update).
+    ``kept``: an updated child's own files, under the parent's: a rolling update keeps
+    members on their old provider template until their batch, and a request that names
+    only the new one (Heat reads a template only when its resource changes) still has it."""
     assert parent.definition is not None
     base_dir = spec.base_dir or parent.base_dir
     environment = child_environment(
@@ -172,7 +212,7 @@ def _child_definition(
         # a provider's get_file (named as written, or beside it in a package)
         given = FilesMap(parent.definition.files)
         found = given.collect(template.calls_of("get_file"), spec.location).files
-        files = {**parent.definition.files, **files, **found}
+        files = {**(kept or {}), **parent.definition.files, **files, **found}
     elif base_dir is not None:
         calls = template.calls_of("get_file")
         restrict = engine.settings.files_root
@@ -359,7 +399,7 @@ async def child_target(
         spec = plugin.members_spec(properties, record.name, skip, count)
     else:
         spec = plugin.child_spec(properties, record.name)
-    built = _child_definition(engine, parent, record, spec, child.id, child.name)
+    built = _child_definition(engine, parent, record, spec, child.id, child.name, child.files)
     stack = replace(
         child,
         template=spec.template,
@@ -407,7 +447,7 @@ async def _update_to(
     """One update of the child to ``spec``. Heat updates the child even when nothing in
     it changes (its resources then stay as they are); only a recovered update skips a
     child that already reached ``spec`` before the crash (``record`` still IN_PROGRESS)."""
-    built = _child_definition(engine, parent, record, spec, child.id, child.name)
+    built = _child_definition(engine, parent, record, spec, child.id, child.name, child.files)
     if (
         record.status is Status.IN_PROGRESS
         and child.status is Status.COMPLETE

@@ -24,7 +24,7 @@ from stoker.definition import (
     withheld_messages,
     withhold,
 )
-from stoker.engine import cancel, deletion, leases, nested, testpoints
+from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
@@ -92,7 +92,9 @@ def failure_reason(name: str, error: BaseException) -> str:
     message = getattr(error, "message", None) or str(error) or type(error).__name__
     if getattr(error, "bare", False):  # a message that already names its class and path
         return f"resources.{name}: {message}"
-    return f"{type(error).__name__}: resources.{name}: {message}"
+    # the class Heat's own type raises, where it is not stoker's (TestResource's ValueError)
+    kind = getattr(error, "heat_class", None) or type(error).__name__
+    return f"{kind}: resources.{name}: {message}"
 
 
 def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
@@ -508,6 +510,9 @@ class Operation:
         if isinstance(error, asyncio.CancelledError):
             return f"{action.value.capitalize()} timed out"
         reason = failure_reason(name, error)
+        if isinstance(error, nested.NestedFailure) and not getattr(error, "bare", False):
+            # Heat's: the innermost failure under the path down to it
+            reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:
             self.first_failure = (
                 (error.inner_path, error.inner_reason)
@@ -527,6 +532,7 @@ class Operation:
     async def create_one(self, name: str) -> None:
         if self.cancellable:
             cancel.observe(self.fence)  # `stack cancel` from another process: start nothing
+        await hooks.pause(self, name, Action.CREATE)  # a pre-create breakpoint
         plugin = self._resolution.plugins.get(name) if self._resolution is not None else None
         await self.act(name, Action.CREATE, self.create_effect, internal=self.internal(plugin))
 
@@ -537,6 +543,9 @@ class Operation:
         if plugin is None:
             raise StokerError(f"The Resource Type ({record.type}) could not be found.")
         properties = self.resolve_properties(name, plugin)
+        reference = external.declared(self, name)
+        if reference is not None:  # someone else's resource, adopted: nothing is made
+            return external.created(reference, dict(properties))
         if isinstance(plugin, NestedStackPlugin):
             return await nested.create_child(self.engine, self, record, plugin, properties)
         context = self.resource_context(record, properties, plugin)
@@ -587,6 +596,8 @@ class Operation:
         return validated
 
     async def delete_one(self, name: str) -> None:
+        await hooks.pause(self, name, Action.DELETE)  # a pre-delete breakpoint
+
         async def delete(record: ResourceRecord) -> dict[str, Any]:
             await deletion.remove(self, record)
             kept = record.data.get(REPLACED)

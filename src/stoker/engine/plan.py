@@ -34,7 +34,7 @@ replaced one sees the new value), using the same `decide`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -141,17 +141,24 @@ def decide(
     properties: Mapping[str, Any] | None,
     restricted: Iterable[str] = (),
     metadata_changed: bool = False,
+    same_kind: bool = False,
 ) -> Decision:
     """The fate of resource ``name``: its recorded state, the type and the plugin the new
     definition gives it, its new properties (validated, defaults applied; None when they
     cannot be known yet, which counts as a change), its ``restricted_actions``, and
-    whether its template's ``metadata`` changed (Heat updates such a resource in place)."""
+    whether its template's ``metadata`` changed (Heat updates such a resource in place).
+    ``same_kind``: a new type name that Heat's update treats as the same kind of
+    resource (a provider template before and after: Heat compares the classes, and every
+    template resource is a TemplateResource), so the name's change replaces nothing."""
     rules = frozenset(restricted)
     if record is None or record.action is Action.INIT:
         return Decision(name, Change.ADD, new_type, "not in the stack yet")
     if record.action is Action.DELETE and record.status is Status.COMPLETE:
         return Decision(name, Change.ADD, new_type, "deleted earlier: created again")
-    decision = _decide_existing(name, record, new_type, plugin, properties, metadata_changed)
+    compared = record.type if same_kind else new_type
+    decision = _decide_existing(name, record, compared, plugin, properties, metadata_changed)
+    if same_kind and decision.type != new_type:
+        decision = replace(decision, type=new_type)
     if decision.change is Change.UPDATE and "update" in rules:
         return _refused(decision, restricted_refusal(name, "update"))
     if decision.change is Change.REPLACE and "replace" in rules:
@@ -218,7 +225,13 @@ def _decide_existing(
         return Decision(
             name, Change.UPDATE, new_type, "an immutable property changed", changed, message
         )
-    fixed = [k for k in changed if not plugin.traits.dynamic_properties and not _allowed(schema, k)]
+    # a property the new schema no longer has (a provider template that dropped a
+    # parameter) replaces nothing: Heat compares only the new schema's properties
+    fixed = [
+        k
+        for k in changed
+        if k in schema and not plugin.traits.dynamic_properties and not _allowed(schema, k)
+    ]
     if fixed:
         return Decision(
             name,

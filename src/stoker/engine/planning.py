@@ -16,7 +16,7 @@ from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import FunctionError, PropertyError, ResourceFailure
 from stoker.functions.base import Unresolved
-from stoker.resources import NestedStackPlugin, ResourcePlugin
+from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 
 
 def plan_update(
@@ -53,14 +53,21 @@ def plan_update(
 
 async def preview_nested(operation: Operation, plan: Plan) -> None:
     """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
-    preview with ``show_nested``): each child against where the update takes it."""
-    for name, decision in plan.decisions.items():
+    preview with ``show_nested``): each child against where the update takes it. As in
+    Heat, a resource backed by a nested stack that keeps its definition counts as updated
+    (its stack is always updated: what changes inside is known only there)."""
+    for name, decision in list(plan.decisions.items()):
         record = operation.records.get(name)
-        if decision.change is not Change.UPDATE or decision.refusal or record is None:
+        kept = decision.change in (Change.UPDATE, Change.UNCHANGED)
+        if not kept or decision.refusal or record is None:
             continue
         plugin = operation.resolution().plugins.get(name)
         if not isinstance(plugin, NestedStackPlugin):
             continue
+        if decision.change is Change.UNCHANGED:
+            plan.decisions[name] = replace(
+                decision, change=Change.UPDATE, reason="its nested stack is updated"
+            )
         try:
             properties = operation.resolve_properties(name, plugin)
             target = await nested.child_target(
@@ -130,7 +137,25 @@ def decision_of(
         rules = registry.restricted_actions(name)
     kind = new_type(operation, name)
     moved = name in operation.metadata_changed
-    return decide(name, record, kind, plugin, properties, rules, metadata_changed=moved)
+    same = record is not None and _both_templates(operation, record, kind, plugin)
+    return decide(
+        name, record, kind, plugin, properties, rules, metadata_changed=moved, same_kind=same
+    )
+
+
+def _both_templates(
+    operation: Operation, record: ResourceRecord, kind: str, plugin: ResourcePlugin | None
+) -> bool:
+    """Whether a resource implemented by a provider template stays one under another
+    type name (``My::A`` to ``My::B``, both templates): Heat updates it in place, its
+    nested stack taking the new template. A recorded template resource is one whose type
+    no plugin of the registry answers for, with a nested stack."""
+    return (
+        record.type != kind
+        and isinstance(plugin, TemplateResource)
+        and bool(record.data.get("child_id"))
+        and operation.engine.registry.get(record.type) is None
+    )
 
 
 def metadata_changes(
@@ -176,11 +201,13 @@ def untouched(
     new_resources = new.template.get(key) or {}
     graph = definition.graph
     assert graph is not None
+    registry = definition.environment.resource_registry
     dirty: set[str] = set()
     for name in definition.resource_order():
         record = records.get(name)
         if (
             record is None
+            or "pre-update" in registry.hooks(name)  # a breakpoint stops even an unchanged one
             or record.status is not Status.COMPLETE
             or not exists(record)
             or REPLACED in record.data

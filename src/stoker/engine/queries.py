@@ -44,7 +44,10 @@ class StackQueries:
     def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None:
         """The plugin that answers for a recorded resource (provider facades included)."""
         plugin = self.registry.get(record.type)
-        if plugin is None and record.data.get("child_id"):
+        if record.data.get("child_id") and not isinstance(plugin, NestedStackPlugin):
+            # a provider template, recorded under the type it stands in for: that may be
+            # a built-in type's name (``OS::Heat::RandomString: nested.yaml``), whose
+            # plugin does not answer for a resource with a nested stack
             return _PROVIDER
         return plugin
 

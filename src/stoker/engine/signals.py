@@ -40,6 +40,11 @@ async def signal(engine: StackEngine, name_or_id: str, resource_name: str, detai
         raise StackNotFound(
             f"The Resource ({resource_name}) could not be found in Stack {stack.name}."
         )
+    if isinstance(details, dict) and "unset_hook" in details:  # a breakpoint cleared
+        from stoker.engine import hooks
+
+        await hooks.clear(engine, stack, record, str(details["unset_hook"]))
+        return
     if record.action in (Action.DELETE, Action.SUSPEND) or record.action is Action.INIT:
         raise OperationRefused(f"Signal resource during {record.action.value} is not supported.")
     plugin = engine.plugin_of(record)

@@ -268,8 +268,9 @@ class StackEngine:
 
     # ------------------------------------------------------------------ delete
     async def delete(self, name_or_id: str) -> StackRecord:
+        """Delete a stack, a nested one too, as Heat lets a user do: its parent keeps
+        the resource, whose own delete later finds the child gone (`deletion.remove`)."""
         stack = await self.find(name_or_id)
-        await self.refuse_nested(stack, "delete")
         with frozen_heap():
             return await self.delete_stack(stack, parent=None)
 
@@ -467,9 +468,9 @@ class StackEngine:
 
     async def refuse_nested(self, stack: StackRecord, verb: str) -> None:
         """A nested stack belongs to the resource that made it, and its actions come from
-        its parent: deleting it from outside would leave its parent COMPLETE with outputs
-        that silently vanish, and recovering it alone would race its parent's own
-        recover. Only an orphan (parent gone) is free."""
+        its parent: recovering it alone would race its parent's own recover, suspending
+        it would leave its parent's state untrue. Only an orphan (parent gone) is free.
+        A delete is not refused: Heat lets a user delete a nested stack (`delete`)."""
         if stack.parent_id is None:
             return
         parent = await asyncio.to_thread(self.store.get_stack, stack.parent_id, stack.project)

@@ -33,7 +33,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import StackDefinition
-from stoker.engine import cancel, leases, nested, planning, replacement, testpoints
+from stoker.engine import (
+    cancel,
+    external,
+    hooks,
+    leases,
+    nested,
+    planning,
+    replacement,
+    testpoints,
+)
 from stoker.engine.operation import REPLACED, Operation, failure_reason
 from stoker.engine.plan import Change, Decision
 from stoker.engine.runtime import view_of
@@ -312,11 +321,18 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
         return
     if _done_already(operation, record, decision, plugin):
         decision = Decision(name, Change.UNCHANGED, decision.type, "updated already")
+    if record is not None and decision.change is not Change.ADD and planning.exists(record):
+        refusal = external.update_refusal(operation, name, record)  # external_id changed
+        if refusal is not None and decision.refusal is None:
+            decision = replace(decision, refusal=refusal)
     if decision.refusal is not None:
         assert record is not None
         await _refuse(operation, record, decision)
     if plugin is None and record is not None:
         plugin = operation.engine.plugin_of(replace(record, type=decision.type))
+    if decision.change is not Change.ADD:  # an added one stops at pre-create
+        await hooks.pause(operation, name, Action.UPDATE)  # a pre-update breakpoint
+        record = operation.records.get(name, record)
     if decision.change is Change.ADD:
         await _add(operation, name, requires)
     elif decision.change is Change.UNCHANGED:
@@ -416,7 +432,10 @@ async def _update_in_place(
         properties = operation.resolve_properties(current.name, plugin)
         if isinstance(plugin, NestedStackPlugin):
             engine = operation.engine
-            return await nested.update_child(engine, operation, record, plugin, properties)
+            changes = await nested.update_child(engine, operation, record, plugin, properties)
+            # a provider template's resource renamed to another template type keeps its
+            # stack (`planning._both_templates`) and takes the new name
+            return {**changes, "type": plugin.type_name}
         context = operation.resource_context(current, properties, plugin)
         await plugin.update(context, previous)
         data = dict(context.data)

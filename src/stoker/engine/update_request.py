@@ -107,6 +107,8 @@ def prepare_update(
     ``source`` is a request's data (the API, or a package or blueprint the CLI read) or
     paths on disk. ``options`` gives the reading limits; every parameter is required and
     the stack's name, id and project are known, as they are when the update runs.
+    A change ``changes`` leaves out keeps the stack's own value, but tags: a PUT
+    (``existing`` false) without tags clears them, as Heat's ``update_stack``.
     ``template_file`` is what the stack records as its template file from now on (None:
     the one it has); ``base_dir`` is where a provider or ``get_file`` path is read from
     (None: only the files map). ``absolute_paths`` stores provider template paths so they
@@ -156,6 +158,8 @@ def prepare_update(
         disable_rollback=(
             stack.disable_rollback if changes.disable_rollback is None else changes.disable_rollback
         ),
-        tags=stack.tags if changes.tags is None else changes.tags,
+        # a PATCH (``existing``) keeps the tags a request leaves out, a PUT clears them
+        # (Heat's update_stack)
+        tags=(stack.tags if existing else ()) if changes.tags is None else changes.tags,
     )
     return PreparedUpdate(request, result.diagnostics, checked)

@@ -176,13 +176,34 @@ def mask_environment(environment: Mapping[str, Any], hidden: Set[str] | None) ->
 
 
 # ---------------------------------------------------------------------------- resources
-def resource_row(record: ResourceRecord, stack_name: str) -> dict[str, Any]:
-    """A resource as ``openstack stack resource list`` shows it."""
+def declared_types(stack: StackRecord) -> dict[str, str]:
+    """Each resource's type as the stack's stored template names it (``My::Server``, a
+    group member's type as its ``resource_def`` gives it), before the environment's
+    ``resource_registry`` maps it: the type Heat shows (``Resource.type()``), also after
+    an update that changed only the environment. Records keep the type it resolved to."""
+    template = stack.template
+    section = template.get("resources", template.get("Resources"))
+    if not isinstance(section, dict):
+        return {}
+    found = {}
+    for name, body in section.items():
+        if isinstance(body, dict):
+            kind = body.get("type", body.get("Type"))
+            if isinstance(kind, str):
+                found[str(name)] = kind
+    return found
+
+
+def resource_row(
+    record: ResourceRecord, stack_name: str, declared: str | None = None
+) -> dict[str, Any]:
+    """A resource as ``openstack stack resource list`` shows it; ``declared`` is its type
+    as the template names it (`declared_types`), shown when known."""
     return {
         "resource_name": record.name,
         "logical_resource_id": record.name,
         "physical_resource_id": record.physical_id or "",
-        "resource_type": record.type,
+        "resource_type": declared or record.type,
         "resource_status": f"{record.action.value}_{record.status.value}",
         "resource_status_reason": record.status_reason,
         "updated_time": time_text(record.updated_at or record.created_at),
@@ -214,8 +235,9 @@ def resource_rows(
         for need in r.requires:
             required_by.setdefault(need, []).append(r.name)
     rows = []
+    declared = declared_types(stack)
     for r in records:
-        row = resource_row(r, stack.name)
+        row = resource_row(r, stack.name, declared.get(r.name))
         row["required_by"] = required_by.get(r.name, [])
         row["parent_resource"] = stack.parent_resource
         rows.append(row)
@@ -231,9 +253,9 @@ def resource_document(
     """One resource as ``openstack stack resource show`` shows it, with its attributes
     and its properties (sensitive ones marked)."""
     found = records[name]
-    row = resource_row(found, stack.name)
+    row = resource_row(found, stack.name, declared_types(stack).get(name))
     row["required_by"] = [n for n, r in records.items() if name in r.requires]
-    plugin = engine.registry.get(found.type)
+    plugin = engine.plugin_of(found)
     attributes: dict[str, Any] = {}
     if plugin is not None:
         from stoker.engine.runtime import view_of
@@ -321,7 +343,7 @@ def failure_line(store: Store, record: StackRecord) -> str:
     """One line for an operation that did not end as asked: the stack's state and reason,
     and, after a rollback, what failed first, from the events as Heat's chain tells it
     (the first failed resource, else the stack's own failure): ``s1: update failed: t:
-    ResourceFailure: resources.t: Test Resource failed bad; rolled back
+    ValueError: resources.t: Test Resource failed bad; rolled back
     (ROLLBACK_COMPLETE)``. Heat itself records only "Stack ROLLBACK completed
     successfully" as the stack's status reason (checked against Heat 24.1.2)."""
     state = f"{record.action.value}_{record.status.value}"
@@ -403,15 +425,43 @@ def update_preview(
 def _add_nested(
     store: Store, stack: StackRecord, plan: Plan, result: dict[str, list[dict[str, Any]]]
 ) -> None:
+    from stoker.engine.plan import Change
+
     records = {r.name: r for r in store.resources(stack.id)}
-    for name, inner in plan.nested.items():
+
+    def child_of(name: str) -> StackRecord | None:
         child_id = records[name].data.get("child_id") if name in records else None
-        child = store.get_stack(str(child_id), stack.project) if child_id else None
+        return store.get_stack(str(child_id), stack.project) if child_id else None
+
+    for name, inner in plan.nested.items():
+        child = child_of(name)
         if child is None:
             continue
         for kind, entries in _preview(store, child, inner, name).items():
             result.setdefault(kind, []).extend(entries)
         _add_nested(store, child, inner, result)
+    for decision in plan.decisions.values():
+        if decision.change in (Change.REPLACE, Change.DELETE):
+            child = child_of(decision.name)
+            if child is not None:  # its nested stack goes, every resource in it
+                _deleted_tree(store, child, decision.name, result)
+
+
+def _deleted_tree(
+    store: Store, stack: StackRecord, parent: str, result: dict[str, list[dict[str, Any]]]
+) -> None:
+    """Every resource of ``stack`` and of its nested stacks as deleted, as Heat's update
+    preview with ``show_nested`` lists the tree a replaced or removed resource takes away."""
+    declared = declared_types(stack)
+    for record in store.resources(stack.id):
+        entry = resource_row(record, stack.name, declared.get(record.name))
+        entry["reason"] = f"{parent} goes, and its nested stack with it"
+        entry["parent_resource"] = parent
+        result.setdefault("deleted", []).append(entry)
+        child_id = record.data.get("child_id")
+        child = store.get_stack(str(child_id), stack.project) if child_id else None
+        if child is not None:
+            _deleted_tree(store, child, record.name, result)
 
 
 def _preview(

@@ -16,7 +16,8 @@ at.
   once per run) and the engine's runnable form of a provider (`ProviderCache`);
 - `tree`: `TreeCheck`, the recursive check of a stack and the templates below it, with
   `attributes` (the ``get_attr`` names against each target's declared attributes);
-- `validation`: what ``stoker template validate`` answers (`validate_tree`).
+- `validation`: what ``stoker template validate`` and ``POST /validate`` answer
+  (`validate_tree`, `validation_summary`, `nested_parameters`, `echoed_environment`).
 
 The names below are imported from their modules on first use: the linter needs the
 loader for every run and the tree check only for ONAP's R-92635.
@@ -38,7 +39,12 @@ if TYPE_CHECKING:
         resolve_types,
         type_not_runnable,
     )
-    from stoker.resolution.validation import validate_tree, validation_summary
+    from stoker.resolution.validation import (
+        echoed_environment,
+        nested_parameters,
+        validate_tree,
+        validation_summary,
+    )
 
 _WHERE = {
     "ProviderCache": "stoker.resolution.providers",
@@ -51,6 +57,8 @@ _WHERE = {
     "resolve_provider": "stoker.resolution.choice",
     "resolve_types": "stoker.resolution.types",
     "type_not_runnable": "stoker.resolution.types",
+    "echoed_environment": "stoker.resolution.validation",
+    "nested_parameters": "stoker.resolution.validation",
     "validate_tree": "stoker.resolution.validation",
     "validation_summary": "stoker.resolution.validation",
 }
@@ -63,6 +71,8 @@ __all__ = [
     "TreeCheck",
     "choose_provider",
     "cloud_type_names",
+    "echoed_environment",
+    "nested_parameters",
     "resolve_provider",
     "resolve_types",
     "type_not_runnable",

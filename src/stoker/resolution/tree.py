@@ -278,6 +278,7 @@ class TreeCheck:
         "resources",
         "refused",
         "top",
+        "resolutions",
     )
 
     registry: ResourceTypeRegistry
@@ -294,6 +295,9 @@ class TreeCheck:
     refused: list[Diagnostic]
     #: the types of the top stack's resources, once checked
     top: Resolution | None
+    #: the types of each checked stack's resources, by its path of facade names (``()``
+    #: the top one): what a preview shows of the tree
+    resolutions: dict[tuple[str, ...], Resolution]
 
     def __init__(
         self,
@@ -310,6 +314,7 @@ class TreeCheck:
         self.resources = 0
         self.refused = []
         self.top = None
+        self.resolutions = {}
 
     def check(
         self,
@@ -327,6 +332,7 @@ class TreeCheck:
         )
         if not names:
             self.top = resolution
+        self.resolutions[names] = resolution
         found.extend(resolution.diagnostics)
         found.extend(check_attributes(definition, resolution))
         found.extend(check_catalog_properties(definition, resolution))

@@ -16,6 +16,15 @@ from stoker.resources.builtin.waiting import pause
 from stoker.resources.constraints import custom_constraint
 from stoker.resources.schema import SHOW, AttributeSchema, PropertySchema, PropertyType
 
+
+class TestResourceFailed(ResourceFailure):
+    """``fail: true``: Heat's TestResource raises a ValueError, and its reasons name
+    that class (``ValueError: resources.t: Test Resource failed t``)."""
+
+    __test__ = False  # not a test class for pytest
+    heat_class = "ValueError"
+
+
 _NUMBER, _STRING, _BOOLEAN = PropertyType.NUMBER, PropertyType.STRING, PropertyType.BOOLEAN
 
 
@@ -136,4 +145,4 @@ class TestResource(ResourcePlugin):
     async def _wait_then_maybe_fail(context: ResourceContext, seconds: float) -> None:
         await pause(context, seconds)
         if context.properties.get("fail"):
-            raise ResourceFailure(f"Test Resource failed {context.resource_name}")
+            raise TestResourceFailed(f"Test Resource failed {context.resource_name}")

@@ -1,0 +1,1 @@
+"""OpenStack's own Heat API tests against `stoker serve` (README.md)."""
