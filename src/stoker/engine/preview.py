@@ -12,8 +12,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import SENSITIVE, StackDefinition, sensitive_properties
+from stoker.parameters import display_value
 from stoker.resolution.tree import TreeCheck, known_properties
 from stoker.resources import validate_properties
+from stoker.template.versions import Format
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
@@ -76,9 +78,6 @@ def preview_document(
 def _parameters(definition: StackDefinition, name: str, project: str) -> dict[str, str]:
     """The parameters as a stack shows them (strings, hidden ones masked), with the
     pseudo parameters of a stack that has no id yet."""
-    from stoker.parameters import display_value
-    from stoker.template.versions import Format
-
     template = definition.template
     shown = {
         key: display_value(parameter, definition.parameters[key])
