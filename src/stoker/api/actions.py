@@ -1,5 +1,6 @@
 """Stack actions (suspend, resume, check, cancel_update, cancel_without_rollback),
-abandon, export, adopt (a create with ``adopt_stack_data``) and snapshots."""
+abandon, export, drift (stoker's extension), adopt (a create with
+``adopt_stack_data``) and snapshots."""
 
 from __future__ import annotations
 
@@ -68,6 +69,20 @@ async def export(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
     return JSONResponse(await engine.export(stack.id))
+
+
+async def drift(request: Request) -> Response:
+    """A stoker extension (no Heat API has it): the stack's drift, ``?nested_depth=N``
+    for nested stacks' resources too (`stoker.engine.drift`)."""
+    from stoker.engine import detect_drift
+
+    stack = await find_stack(request, deleted=False)
+    raw = request.query_params.get("nested_depth", "0")
+    if not raw.isdigit():
+        raise bad_request(f"nested_depth must be a whole number, not {raw!r}")
+    engine = api_of(request).operations.engine(project_of(request))
+    found = await detect_drift(engine, stack.id, int(raw))
+    return JSONResponse({"drift": [entry.as_dict() for entry in found]})
 
 
 async def adopt(request: Request, payload: Any) -> Response:

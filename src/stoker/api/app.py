@@ -149,6 +149,7 @@ def routes() -> list[BaseRoute]:
         Route(STACK + "/preview", stacks.update_preview, methods=["PUT", "PATCH"]),
         Route(STACK + "/abandon", actions.abandon, methods=["DELETE"]),
         Route(STACK + "/export", actions.export, methods=["GET"]),
+        Route(STACK + "/drift", actions.drift, methods=["GET"]),
         Route(STACK + "/template", stacks.template, methods=["GET"]),
         Route(STACK + "/environment", stacks.environment, methods=["GET"]),
         Route(STACK + "/files", stacks.files, methods=["GET"]),

@@ -91,6 +91,8 @@ DEFAULTS: dict[str, str] = {
     "stacks:restore_snapshot": PROJECT_MEMBER,
     "stacks:list_outputs": PROJECT_READER,
     "stacks:show_output": PROJECT_READER,
+    # stoker's extension (Heat has no such route): a read of the stack and its cloud
+    "stacks:drift": PROJECT_READER,
 }
 
 #: the stack paths Heat's router sends to its lookup (redirect) action
@@ -99,6 +101,7 @@ LOOKUP_SUBPATHS = ("resources", "events", "template", "actions", "environment", 
 _STACK_SUBPATHS: dict[tuple[str, str], str] = {
     ("DELETE", "abandon"): "stacks:abandon",
     ("GET", "export"): "stacks:export",
+    ("GET", "drift"): "stacks:drift",
     ("GET", "template"): "stacks:template",
     ("GET", "environment"): "stacks:environment",
     ("GET", "files"): "stacks:files",

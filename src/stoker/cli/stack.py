@@ -590,9 +590,10 @@ _register_update()
 
 
 # What a stack recorded (outputs, resources, events, its template and environment), and
-# the other stack actions (check, suspend/resume, cancel, abandon/adopt, export,
+# the other stack actions (check, drift, suspend/resume, cancel, abandon/adopt, export,
 # snapshots, resource mark-unhealthy) and the hooks, register themselves on the group above.
 from stoker.cli import stack_actions as _stack_actions  # noqa: E402, F401
+from stoker.cli import stack_drift as _stack_drift  # noqa: E402, F401
 from stoker.cli import stack_hooks as _stack_hooks  # noqa: E402, F401
 from stoker.cli import stack_records as _stack_records  # noqa: E402, F401
 

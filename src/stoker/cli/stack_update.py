@@ -22,6 +22,7 @@ from stoker.errors import OperationFailed, Rejected
 
 if TYPE_CHECKING:
     from stoker.cli.stack import Session
+    from stoker.engine import ResourceRecord
 
 
 @click.command()
@@ -81,6 +82,13 @@ if TYPE_CHECKING:
 @click.option("--tags", default=None, help="Comma-separated tags (replace the stack's tags).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
 @click.option(
+    "--repair",
+    is_flag=True,
+    help="With --existing: bring the resources that drifted in the cloud back to the "
+    "template (see stack drift): in place where the type allows, replaced otherwise, a "
+    "deleted one made again.",
+)
+@click.option(
     "--show-nested",
     is_flag=True,
     help="With --dry-run: also what changes inside the nested stacks the update updates.",
@@ -114,6 +122,7 @@ def update(
     tag_list: tuple[str, ...],
     tags: str | None,
     dry_run: bool,
+    repair: bool,
     show_nested: bool,
     restrict_files: bool,
     fmt: str,
@@ -130,13 +139,17 @@ def update(
         UpdateFiles,
         failure_line,
         prepare_update,
+        repair_records,
         update_preview,
+        write_repair,
     )
     from stoker.limits import active_limits
     from stoker.template.loader import LoadLimits
 
     if show_nested and not dry_run:
         raise click.UsageError("--show-nested needs --dry-run")
+    if repair and not existing:
+        raise click.UsageError("--repair needs --existing")
     if clear_parameters and not existing:
         raise click.UsageError("--clear-parameter needs --existing")
     if template_file is None and not existing:
@@ -190,8 +203,13 @@ def update(
     if request is None:
         raise Rejected("the stack was not updated")
     session.open_cloud_for(request.definition)
+    drifted: dict[str, ResourceRecord] = {}
+    if repair:
+        session.refuse_without_cloud(current, "repaired")
+        drifted = asyncio.run(repair_records(engine, current.id))
+        request = replace(request, revisit=frozenset(drifted))
     if dry_run:
-        plan = asyncio.run(engine.preview_update(current.id, request, show_nested))
+        plan = asyncio.run(engine.preview_update(current.id, request, show_nested, drifted))
         preview = update_preview(session.store, current, plan, show_nested=show_nested)
         if fmt == "table":
             rows = [
@@ -216,6 +234,8 @@ def update(
         return
     # Counted as they are touched: an update leaves most resources alone, and a total of
     # the whole stack would show "10/10000 done" at the end of a complete update.
+    if drifted:
+        asyncio.run(write_repair(engine, current.id, drifted))
     progress = Progress(0, lookup=session.stack_info)
     engine.listener = progress
     with progress:

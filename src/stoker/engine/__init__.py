@@ -19,6 +19,14 @@ Other packages import these names from here, never from the modules (import-lint
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations
@@ -29,6 +37,9 @@ from stoker.lazy import names_from
 
 if TYPE_CHECKING:
     from stoker.engine.adopt import load as load_adoption
+    from stoker.engine.drift import accept as accept_drift
+    from stoker.engine.drift import drift as detect_drift
+    from stoker.engine.drift import repair_records, write_repair
     from stoker.engine.heap import keep_loaded, long_running_process, one_command_process
     from stoker.engine.hooks import paused as paused_hooks
     from stoker.engine.leases import holder_is_dead, now_utc
@@ -100,9 +111,11 @@ _WHERE = {
     "UpdateFiles": "stoker.engine.update_request",
     "UpdateRequest": "stoker.engine.update_request",
     "WriteBatch": "stoker.engine.state",
+    "accept_drift": "stoker.engine.drift:accept",
     "api_event_row": "stoker.engine.views",
     "api_stack_row": "stoker.engine.views",
     "child_stacks": "stoker.engine.views",
+    "detect_drift": "stoker.engine.drift:drift",
     "event_row": "stoker.engine.views",
     "failure_line": "stoker.engine.views",
     "holder_is_dead": "stoker.engine.leases",
@@ -117,6 +130,7 @@ _WHERE = {
     "paused_hooks": "stoker.engine.hooks:paused",
     "prepare_update": "stoker.engine.update_request",
     "preview_document": "stoker.engine.preview",
+    "repair_records": "stoker.engine.drift",
     "resource_document": "stoker.engine.views",
     "resource_metadata": "stoker.engine.views",
     "resource_rows": "stoker.engine.views",
@@ -129,6 +143,7 @@ _WHERE = {
     "template_document": "stoker.engine.views",
     "time_text": "stoker.engine.views",
     "update_preview": "stoker.engine.views",
+    "write_repair": "stoker.engine.drift",
 }
 
 __all__ = [
@@ -152,9 +167,11 @@ __all__ = [
     "UpdateFiles",
     "UpdateRequest",
     "WriteBatch",
+    "accept_drift",
     "api_event_row",
     "api_stack_row",
     "child_stacks",
+    "detect_drift",
     "event_row",
     "failure_line",
     "holder_is_dead",
@@ -169,6 +186,7 @@ __all__ = [
     "paused_hooks",
     "prepare_update",
     "preview_document",
+    "repair_records",
     "resource_document",
     "resource_metadata",
     "resource_rows",
@@ -181,6 +199,7 @@ __all__ = [
     "template_document",
     "time_text",
     "update_preview",
+    "write_repair",
 ]
 
 __getattr__ = names_from(__name__, _WHERE)

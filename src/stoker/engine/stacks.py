@@ -375,10 +375,15 @@ class StackEngine:
         return planning.plan_update(Operation(self, stack, definition))
 
     async def preview_update(
-        self, name_or_id: str, request: UpdateRequest, show_nested: bool = False
+        self,
+        name_or_id: str,
+        request: UpdateRequest,
+        show_nested: bool = False,
+        records: Mapping[str, ResourceRecord] | None = None,
     ) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim); with
-        ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`)."""
+        ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`);
+        ``records`` stand in for the stored ones of those names (a repair's preview)."""
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -396,7 +401,14 @@ class StackEngine:
                 stack.template, new_stack.template, request.definition
             )
             await operation.load_records()
-            same = planning.untouched(stack, new_stack, request.definition, operation.records)
+            operation.records.update(records or {})
+            same = [
+                name
+                for name in planning.untouched(
+                    stack, new_stack, request.definition, operation.records
+                )
+                if name not in request.revisit
+            ]
             plan = planning.plan_update(operation, untouched=same)
             if show_nested:
                 await planning.preview_nested(operation, plan)

@@ -139,7 +139,11 @@ async def update(
     )
     async with leases.held(engine.store, fence):
         await operation.load_records()
-        unchanged = planning.untouched(stack, new_stack, request.definition, operation.records)
+        unchanged = [
+            name
+            for name in planning.untouched(stack, new_stack, request.definition, operation.records)
+            if name not in request.revisit
+        ]
         if unchanged:
             same = set(unchanged)
             operation.scope = frozenset(n for n in request.definition.enabled if n not in same)

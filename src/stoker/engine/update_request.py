@@ -43,6 +43,9 @@ class UpdateRequest:
     timeout_mins: int | None = None
     disable_rollback: bool = True
     tags: tuple[str, ...] = ()
+    #: resources to compare with their records even where the template left them as
+    #: they were (a drift repair's: their records hold what the cloud has now)
+    revisit: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,14 @@ Other packages import these names from here, never from the modules (import-lint
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations
@@ -45,6 +53,10 @@ if TYPE_CHECKING:
     )
     from stoker.resources.openstack import TYPES
     from stoker.resources.openstack import register as register_openstack
+    from stoker.resources.openstack.base import CloudResource
+    from stoker.resources.openstack.readback import Gone as ResourceGone
+    from stoker.resources.openstack.readback import Outcome as ReadbackOutcome
+    from stoker.resources.openstack.readback import read as read_back
     from stoker.resources.registry import ResourceTypeRegistry, default_registry
     from stoker.resources.schema import (
         LIST_ITEMS,
@@ -58,15 +70,18 @@ if TYPE_CHECKING:
 _WHERE = {
     "ChildSpec": "stoker.resources.nested",
     "ChildStack": "stoker.resources.nested",
+    "CloudResource": "stoker.resources.openstack.base",
     "InlineStack": "stoker.resources.nested",
     "LIST_ITEMS": "stoker.resources.schema",
     "MemberAttributes": "stoker.resources.nested",
     "NestedStackPlugin": "stoker.resources.nested",
     "PropertySchema": "stoker.resources.schema",
     "PropertyType": "stoker.resources.schema",
+    "ReadbackOutcome": "stoker.resources.openstack.readback:Outcome",
     "ResourceChain": "stoker.resources.nested",
     "ResourceContext": "stoker.resources.base",
     "ResourceFailure": "stoker.resources.base",
+    "ResourceGone": "stoker.resources.openstack.readback:Gone",
     "ResourceGroup": "stoker.resources.nested",
     "ResourcePlugin": "stoker.resources.base",
     "ResourceTypeRegistry": "stoker.resources.registry",
@@ -81,6 +96,7 @@ _WHERE = {
     "heat_catalog": "stoker.resources.catalog",
     "heat_knows": "stoker.resources.catalog",
     "load_document": "stoker.resources.catalog",
+    "read_back": "stoker.resources.openstack.readback:read",
     "register_openstack": "stoker.resources.openstack:register",
     "type_schema_from_entry": "stoker.resources.catalog",
     "validate_properties": "stoker.resources.schema",
@@ -89,15 +105,18 @@ _WHERE = {
 __all__ = [
     "ChildSpec",
     "ChildStack",
+    "CloudResource",
     "InlineStack",
     "LIST_ITEMS",
     "MemberAttributes",
     "NestedStackPlugin",
     "PropertySchema",
     "PropertyType",
+    "ReadbackOutcome",
     "ResourceChain",
     "ResourceContext",
     "ResourceFailure",
+    "ResourceGone",
     "ResourceGroup",
     "ResourcePlugin",
     "ResourceTypeRegistry",
@@ -112,6 +131,7 @@ __all__ = [
     "heat_catalog",
     "heat_knows",
     "load_document",
+    "read_back",
     "register_openstack",
     "type_schema_from_entry",
     "validate_properties",
