@@ -37,7 +37,6 @@ from stoker.definition import FilesMap, LoadResult, StackDefinition, in_package,
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
-from stoker.graph import render, template_graph
 from stoker.limits import active_limits
 from stoker.parameters import display_value
 from stoker.resolution import (
@@ -230,6 +229,8 @@ def graph(
     clusters holding their nested stack (as far as its inputs are known now), down to
     --nested-depth. The template is checked as `template validate` checks it first.
     """
+    from stoker.graph import render, template_graph  # here: graph's names load its modules
+
     definition, tree = _checked_tree(kwargs, max_nested_depth)
     title = os.path.basename(kwargs["template_file"])
     drawn = template_graph(definition, tree.nested, nested_depth, title)

@@ -8,7 +8,6 @@ from stoker.graph.data import to_data
 from stoker.graph.dot import to_dot
 from stoker.graph.mermaid import to_mermaid
 from stoker.graph.model import Graph, Link
-from stoker.graph.svg import to_svg
 
 FORMATS = ("dot", "mermaid", "json", "svg")
 
@@ -22,5 +21,8 @@ def render(graph: Graph, fmt: str, link: Link | None = None) -> str:
     if fmt == "json":
         return json.dumps(to_data(graph), indent=2) + "\n"
     if fmt == "svg":
+        # here: the SVG's layout (grandalf) is imported only when an SVG is drawn
+        from stoker.graph.svg import to_svg
+
         return to_svg(graph, link)
     raise ValueError(f"unknown graph format {fmt!r} (one of {', '.join(FORMATS)})")
