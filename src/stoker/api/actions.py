@@ -13,7 +13,8 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import Api, api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
-from stoker.engine import StackEngine, load_adoption, snapshot_document
+from stoker.api.trusts import start_new_stack
+from stoker.engine import StackEngine, StackRecord, detect_drift, load_adoption, snapshot_document
 from stoker.request_body import parse_json
 
 ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
@@ -28,15 +29,17 @@ def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any
     return runs[action]
 
 
-async def perform(api: Api, project: str, stack_id: str, name: str) -> None:
+async def perform(
+    api: Api, project: str, stack_id: str, name: str, *, stack: StackRecord | None = None
+) -> None:
     """Begin one of `ACTIONS` on the stack (a cancel is done when this returns; the
-    others run in the background, as the API's 200 says). For the API and the
-    dashboard alike."""
+    others run in the background, as the API's 200 says, acting as the owner of
+    ``stack``: `Operations.start`). For the API and the dashboard alike."""
     if name.startswith("cancel"):
         engine = api.operations.engine(project)
         await engine.cancel(stack_id, rollback=name == "cancel_update")
     else:
-        await api.operations.start(project, _runner(name, stack_id))
+        await api.operations.start(project, _runner(name, stack_id), stack=stack)
 
 
 async def action(request: Request) -> Response:
@@ -55,14 +58,20 @@ async def action(request: Request) -> Response:
     # is known to name one, so a malformed body is a 400 before any 403
     if not authorize(request.scope, f"actions:{name}"):
         return JSONResponse(forbidden_body(), status_code=403)
-    await perform(api_of(request), project_of(request), stack.id, name)
+    await perform(api_of(request), project_of(request), stack.id, name, stack=stack)
     return JSONResponse(None)
 
 
 async def abandon(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
-    engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await engine.abandon(stack.id))
+    operations = api_of(request).operations
+    engine = operations.engine(project_of(request))
+    abandoned = await engine.abandon(stack.id)
+    if operations.credentials is not None:  # the stack is gone: so is its trust
+        gone = await asyncio.to_thread(operations.store.get_stack, stack.id, stack.project)
+        if gone is not None:
+            await asyncio.to_thread(operations.credentials.forget, gone)
+    return JSONResponse(abandoned)
 
 
 async def export(request: Request) -> Response:
@@ -74,8 +83,6 @@ async def export(request: Request) -> Response:
 async def drift(request: Request) -> Response:
     """A stoker extension (no Heat API has it): the stack's drift, ``?nested_depth=N``
     for nested stacks' resources too (`stoker.engine.drift`)."""
-    from stoker.engine import detect_drift
-
     stack = await find_stack(request, deleted=False)
     raw = request.query_params.get("nested_depth", "0")
     if not raw.isdigit():
@@ -116,8 +123,14 @@ async def adopt(request: Request, payload: Any) -> Response:
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
         errors = [d.render() for d in adoption.diagnostics if d.is_error]
         raise bad_request("\n".join(errors) or "Invalid adopt data", "StackValidationFailed")
-    began = await api.operations.start(
-        project, lambda engine: engine.adopt(adoption, None, "<adopt_stack_data>")
+
+    began = await start_new_stack(
+        request.scope.get("state", {}).get("grant"),
+        api.operations,
+        project,
+        adoption.stack_id,
+        payload.name,
+        lambda engine: engine.adopt(adoption, None, "<adopt_stack_data>"),
     )
     stack_id = began.stack_id if began is not None else adoption.stack_id
     stack = await asyncio.to_thread(api.operations.store.get_stack, stack_id, project)
@@ -162,6 +175,8 @@ async def snapshot_restore(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     snapshot_id = str(request.path_params["snapshot_id"])
     await api_of(request).operations.start(
-        project_of(request), lambda engine: engine.restore(stack.id, snapshot_id)
+        project_of(request),
+        lambda engine: engine.restore(stack.id, snapshot_id),
+        stack=stack,
     )
     return Response(status_code=202)

@@ -30,6 +30,7 @@ from stoker.errors import StokerError
 if TYPE_CHECKING:
     from stoker.api.auth import KeystoneValidator
     from stoker.api.policy import Policy
+    from stoker.api.trusts import StackCredentials
     from stoker.cloud import Cloud
     from stoker.resources import ResourceTypeRegistry
 
@@ -302,6 +303,7 @@ def build_app(
     keystone: KeystoneValidator | None = None,
     policy: Policy | None = None,
     cloud: Cloud | None = None,
+    credentials: StackCredentials | None = None,
     public_url: str | None = None,
 ) -> Starlette:
     """The API over ``store``; with ``recover`` its startup begins the sweeps that take
@@ -313,12 +315,14 @@ def build_app(
     token's roles allow; with ``cloud`` (``--os-cloud``) every request and operation
     checks cloud constraints and answers ``Fn::GetAZs`` from it (`stoker.api.cloud`; the
     registry given has its resource types). Without a ``registry``, the default one is
-    built when a request first needs it (`Operations.registry`). Every URL the API
-    writes starts with ``public_url`` (``--public-url``), by default the address the
-    server listens on (`stoker.api.links`)."""
+    built when a request first needs it (`Operations.registry`). With ``credentials``
+    (``--cloud-credentials caller``), each request's cloud calls act with its caller's
+    token and each stack's operations with its owner's trust (`stoker.api.trusts`).
+    Every URL the API writes starts with ``public_url`` (``--public-url``), by default
+    the address the server listens on (`stoker.api.links`)."""
     from stoker.api.cloud import CloudScope
 
-    operations = Operations(store, registry, settings)
+    operations = Operations(store, registry, settings, credentials)
     api = Api(operations, limits or ApiLimits())
 
     @contextlib.asynccontextmanager
@@ -344,7 +348,16 @@ def build_app(
         from stoker.api.auth import KeystoneGate
         from stoker.api.policy import Policy
 
-        middleware.append(Middleware(KeystoneGate, validator=keystone, policy=policy or Policy()))
+        acting = None
+        if credentials is not None:
+            from functools import partial
+
+            from stoker.api.trusts import caller
+
+            acting = partial(caller, auth_url=keystone.auth_url)
+        middleware.append(
+            Middleware(KeystoneGate, validator=keystone, policy=policy or Policy(), acting=acting)
+        )
     app = Starlette(
         routes=routes(),
         exception_handlers=handlers,

@@ -16,7 +16,8 @@ import hashlib
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,8 @@ from stoker.errors import ApiError, UsageError
 
 if TYPE_CHECKING:  # keystoneauth1 (with requests, ~10 MB) only for --auth keystone
     from keystoneauth1 import session
+
+    from stoker.cloud.acting import Acting
 
 #: Keystone's default implied roles (admin implies member implies reader): a real
 #: Keystone lists the implied roles in the token already; expanding them here too makes
@@ -50,6 +53,10 @@ class Identity:
     is_admin_project: bool
     expires: float
     system_scope: str | None = None
+    #: the role names as Keystone gave them (what a trust delegates)
+    role_names: tuple[str, ...] = ()
+    #: keystoneauth1's ``AccessInfo`` of the token (a request acts with it, `stoker.api.trusts`)
+    access: Any = field(default=None, compare=False, repr=False)
 
     def credentials(self) -> Credentials:
         return Credentials(
@@ -189,6 +196,8 @@ class KeystoneValidator:
             roles=frozenset(roles),
             is_admin_project=bool(info.is_admin_project),
             expires=expires.timestamp() if isinstance(expires, datetime) else _far(),
+            role_names=tuple(info.role_names or ()),
+            access=info,
         )
 
 
@@ -234,10 +243,18 @@ class KeystoneGate:
     route's rule of the policy admits (`stoker.api.policy`). ``POST .../actions`` is
     decided by its handler once the body says which action (`authorize`)."""
 
-    def __init__(self, app: ASGIApp, validator: KeystoneValidator, policy: Policy) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        validator: KeystoneValidator,
+        policy: Policy,
+        acting: Callable[[Identity], Acting] | None = None,
+    ) -> None:
         self.app = app
         self.validator = validator
         self.policy = policy
+        #: with each stack's owner acting: the identity a request's cloud calls use
+        self.acting = acting
         self.challenge = f'Keystone uri="{validator.auth_url}"'.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -266,7 +283,13 @@ class KeystoneGate:
             await self._refuse(scope, receive, send, 403, forbidden_body())
             return
         scope.setdefault("state", {})["grant"] = grant
-        await self.app(scope, receive, send)
+        if self.acting is None:
+            await self.app(scope, receive, send)
+            return
+        from stoker.cloud.acting import acting_as
+
+        with acting_as(self.acting(identity)):
+            await self.app(scope, receive, send)
 
     async def _refuse(
         self, scope: Scope, receive: Receive, send: Send, status: int, body: dict[str, Any]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import logging
 import os
@@ -26,6 +27,8 @@ from stoker.engine import EngineSettings, EventRecord, StackRecord, Store, holde
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
+    from stoker.api.trusts import StackCredentials
+    from stoker.cloud.acting import Acting
     from stoker.engine import StackEngine
     from stoker.resources import ResourceTypeRegistry
 
@@ -49,6 +52,23 @@ def _recover(stack_id: str) -> Run:
     return run
 
 
+def _forgetting(run: Run, credentials: StackCredentials, stack: StackRecord) -> Run:
+    """``run``, then the trust of ``stack`` deleted if the operation deleted it."""
+
+    async def running(engine: StackEngine) -> Any:
+        try:
+            return await run(engine)
+        finally:
+            found = await asyncio.to_thread(engine.store.get_stack, stack.id, stack.project)
+            if found is not None:
+                try:
+                    await asyncio.to_thread(credentials.forget, found)
+                except StokerError as error:
+                    log.warning("stack %s: %s", stack.id, error)
+
+    return running
+
+
 class Operations:
     """Engines for requests, and the background tasks that run their operations.
 
@@ -57,9 +77,15 @@ class Operations:
     holds neither (see `stoker.api.app`)."""
 
     def __init__(
-        self, store: Store, registry: ResourceTypeRegistry | None, settings: EngineSettings
+        self,
+        store: Store,
+        registry: ResourceTypeRegistry | None,
+        settings: EngineSettings,
+        credentials: StackCredentials | None = None,
     ) -> None:
         self.store = store
+        #: with each stack's owner acting in the cloud: the stacks' trusts (`stoker.api.trusts`)
+        self.credentials = credentials
         self._registry = registry
         self._registry_lock = threading.Lock()  # handlers ask for it in worker threads too
         self.settings = settings
@@ -85,10 +111,21 @@ class Operations:
         settings = replace(self.settings, project=project, files_from_request=True)
         return _engine_class()(self.store, self.registry, settings, listener=listener)
 
-    async def start(self, project: str, run: Run) -> EventRecord | None:
+    async def start(
+        self,
+        project: str,
+        run: Run,
+        *,
+        stack: StackRecord | None = None,
+        acting: Acting | None = None,
+    ) -> EventRecord | None:
         """Begin ``run`` in the background; return once it wrote its first event (its
         claim holds), or raise what stopped it before that (a refusal, a lost race for
-        the claim). An operation that ends without any event returns None."""
+        the claim). An operation that ends without any event returns None.
+
+        Its cloud calls act as ``acting``, else as the owner of ``stack`` (its trust),
+        else as whoever the request acts as; an operation that leaves ``stack`` deleted
+        deletes its trust (`stoker.api.trusts`)."""
         loop = asyncio.get_running_loop()
         began: asyncio.Future[EventRecord] = loop.create_future()
 
@@ -96,7 +133,19 @@ class Operations:
             if not began.done():
                 began.set_result(event)
 
-        task: asyncio.Task[Any] = asyncio.create_task(run(self.engine(project, first)))
+        credentials = self.credentials
+        if credentials is not None and stack is not None:
+            if acting is None:
+                acting = await asyncio.to_thread(credentials.for_stack, stack)
+            run = _forgetting(run, credentials, stack)
+        context = contextvars.copy_context()
+        if acting is not None:
+            from stoker.cloud.acting import ACTING
+
+            context.run(ACTING.set, acting)
+        task: asyncio.Task[Any] = asyncio.create_task(
+            run(self.engine(project, first)), context=context
+        )
         self.tasks.add(task)
         task.add_done_callback(self._finished)
         await asyncio.wait({task, began}, return_when=asyncio.FIRST_COMPLETED)
@@ -131,7 +180,7 @@ class Operations:
         started = 0
         for stack in await asyncio.to_thread(self.orphaned):
             try:
-                await self.start(stack.project, _recover(stack.id))
+                await self.start(stack.project, _recover(stack.id), stack=stack)
             except StokerError as error:  # another server took it first, or it cannot go on
                 log.info("not recovering %s: %s", stack.id, error)
                 continue

@@ -155,8 +155,18 @@ async def metadata(request: Request) -> Response:
 async def signal(request: Request) -> Response:
     stack, _, name = await _resource(request)
     details = await body_of(request)
-    engine = api_of(request).operations.engine(project_of(request))
-    await engine.signal(stack.id, name, details or None)
+    operations = api_of(request).operations
+    engine = operations.engine(project_of(request))
+    credentials = operations.credentials
+    # a signal's work acts as the stack's owner (its trust), as Heat's stored context
+    acting = await asyncio.to_thread(credentials.for_stack, stack) if credentials else None
+    if acting is None:
+        await engine.signal(stack.id, name, details or None)
+    else:
+        from stoker.cloud.acting import acting_as
+
+        with acting_as(acting):
+            await engine.signal(stack.id, name, details or None)
     return JSONResponse(None)
 
 

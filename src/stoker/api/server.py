@@ -9,12 +9,15 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 
 from stoker.api.app import build_app
+from stoker.api.trusts import StackCredentials, TrusteeLogin, login_from_cloud
 from stoker.engine import EngineSettings
 
 if TYPE_CHECKING:
     from stoker.api.auth import KeystoneValidator, ServiceCredentials
     from stoker.api.policy import Policy
+    from stoker.api.trusts import StackCredentials
     from stoker.cloud import Cloud
+    from stoker.engine import Store
 
 
 def service_credentials() -> ServiceCredentials | None:
@@ -52,6 +55,38 @@ def keystone_validator() -> KeystoneValidator | None:
     return KeystoneValidator(url, ttl=ttl, service=service)
 
 
+def owners_act() -> bool:
+    """Whether each stack's owner acts in the cloud (``--cloud-credentials caller``)."""
+    return os.environ.get("STOKER_SERVE_CLOUD_CREDENTIALS") == "caller"
+
+
+def stack_credentials(validator: KeystoneValidator, store: Store) -> StackCredentials:
+    """The trusts of ``--cloud-credentials caller``: to the service user the validator
+    asks Keystone as."""
+    service = service_credentials()
+    session = validator.service
+    assert service is not None and session is not None, "stoker serve checked --service-*"
+    if service.cloud is not None:
+        from openstack import config as os_config
+
+        auth = os_config.OpenStackConfig().get_one(cloud=service.cloud).config.get("auth", {})
+        login = login_from_cloud(validator.auth_url, dict(auth))
+    else:
+        login = TrusteeLogin(
+            auth_url=validator.auth_url,
+            username=service.username,
+            password=service.password,
+            user_domain_name=service.user_domain_name,
+        )
+    roles = os.environ.get("STOKER_SERVE_DELEGATED_ROLES", "")
+    return StackCredentials(
+        login,
+        lambda: str(session.get_user_id()),
+        store,
+        tuple(role for role in roles.split(",") if role),
+    )
+
+
 def chosen_policy() -> Policy | None:
     path = os.environ.get("STOKER_SERVE_POLICY_FILE")
     if not path:
@@ -66,7 +101,10 @@ def chosen_cloud() -> Cloud | None:
     from stoker.cloud import Cloud, choose_cloud
 
     choice = choose_cloud(os.environ.get("STOKER_SERVE_OS_CLOUD") or None)
-    return Cloud(choice, workers=64) if choice is not None else None
+    if choice is None:
+        return None
+    # with each stack's owner acting, the cloud's own credentials never act
+    return Cloud(choice, workers=64, shared=not owners_act())
 
 
 def app() -> Starlette:
@@ -89,13 +127,18 @@ def app() -> Starlette:
 
         registry = default_registry()
         register_openstack(registry, cloud)
+    keystone = keystone_validator()
+    credentials = None
+    if cloud is not None and keystone is not None and owners_act():
+        credentials = stack_credentials(keystone, store)
     return build_app(
         store,
         registry,
         settings,
         abandon_on_stop=True,
-        keystone=keystone_validator(),
+        keystone=keystone,
         policy=chosen_policy(),
         cloud=cloud,
+        credentials=credentials,
         public_url=os.environ.get("STOKER_SERVE_PUBLIC_URL") or None,
     )

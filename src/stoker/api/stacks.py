@@ -5,6 +5,7 @@ delete, and the stored template, environment, files and outputs."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -26,6 +27,7 @@ from stoker.api.context import (
     stack_url,
 )
 from stoker.api.errors import ApiError, bad_request, not_found
+from stoker.api.trusts import start_new_stack
 from stoker.engine import (
     StackRecord,
     UpdateRequest,
@@ -158,7 +160,15 @@ async def create(request: Request) -> Response:
     if payload.adopt_data is not None:
         return await actions.adopt(request, payload)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
-    began = await api.operations.start(project, lambda engine: engine.create(create_request))
+    create_request.stack_id = str(uuid.uuid4())
+    began = await start_new_stack(
+        request.scope.get("state", {}).get("grant"),
+        api.operations,
+        project,
+        create_request.stack_id,
+        name,
+        lambda engine: engine.create(create_request),
+    )
     if began is None:  # pragma: no cover - a create always writes its first event
         raise ApiError(500, "InternalError", f"The create of {name} did not start")
     stack = await asyncio.to_thread(api.operations.store.get_stack, began.stack_id, project)
@@ -258,7 +268,9 @@ async def update(request: Request) -> Response:
     """PUT (a whole new definition) or PATCH (Heat's ``existing``: keep what is not
     given); 202 once the update began."""
     api, project, stack, update_request = await _asked_update(request)
-    await api.operations.start(project, lambda engine: engine.update(stack.id, update_request))
+    await api.operations.start(
+        project, lambda engine: engine.update(stack.id, update_request), stack=stack
+    )
     return Response(status_code=202)
 
 
@@ -278,7 +290,9 @@ async def update_preview(request: Request) -> Response:
 async def delete(request: Request) -> Response:
     api = api_of(request)
     stack = await find_stack(request, deleted=False)
-    await api.operations.start(project_of(request), lambda engine: engine.delete(stack.id))
+    await api.operations.start(
+        project_of(request), lambda engine: engine.delete(stack.id), stack=stack
+    )
     return Response(status_code=204)
 
 

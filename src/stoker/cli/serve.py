@@ -81,6 +81,30 @@ KEEP_ALIVE = 75
     "describe the cloud, as for stoker stack).",
 )
 @click.option(
+    "--cloud-credentials",
+    type=click.Choice(["caller", "server"]),
+    default=None,
+    help="Whose identity the stacks' cloud work uses. caller (the default with --auth "
+    "keystone): each request's caller's token, and for work outliving the request a "
+    "Keystone trust from the stack's owner to the service user (--service-cloud). "
+    "server (the default with --auth noauth): the --os-cloud credentials, for one "
+    "project only.",
+)
+@click.option(
+    "--allow-shared-credentials",
+    is_flag=True,
+    default=False,
+    help="Let --auth keystone run with --cloud-credentials server: every project's "
+    "stacks then act in the cloud as the server's one identity.",
+)
+@click.option(
+    "--trusts-delegated-roles",
+    metavar="ROLE[,ROLE...]",
+    default=None,
+    help="The roles a stack's owner delegates in its trust (Heat's "
+    "trusts_delegated_roles; default: all the owner's roles on the project).",
+)
+@click.option(
     "--token-cache-seconds",
     type=click.FloatRange(min=0),
     default=60.0,
@@ -117,6 +141,9 @@ def serve(
     service_project: str | None,
     service_domain: str,
     os_cloud: str | None,
+    cloud_credentials: str | None,
+    allow_shared_credentials: bool,
+    trusts_delegated_roles: str | None,
     token_cache_seconds: float,
     workers: int,
     lease_seconds: float,
@@ -147,6 +174,13 @@ def serve(
     elif policy_file is not None or service_cloud is not None or service_user is not None:
         raise UsageError("--policy-file and --service-* apply to --auth keystone only")
     _check_cloud(os_cloud)
+    mode = _credentials_mode(
+        auth,
+        cloud_credentials,
+        allow_shared_credentials,
+        has_service=service_cloud is not None or service_user is not None,
+        os_cloud=os_cloud,
+    )
     for name in list(os.environ):
         if name.startswith("STOKER_SERVE_"):
             os.environ.pop(name)  # nothing left over from an earlier run in this process
@@ -164,6 +198,9 @@ def serve(
             os.environ["STOKER_SERVE_POLICY_FILE"] = os.path.abspath(policy_file)
     if os_cloud:
         os.environ["STOKER_SERVE_OS_CLOUD"] = os_cloud
+    os.environ["STOKER_SERVE_CLOUD_CREDENTIALS"] = mode
+    if trusts_delegated_roles:
+        os.environ["STOKER_SERVE_DELEGATED_ROLES"] = trusts_delegated_roles
     if public_url is not None:
         from stoker.api.links import public_url as checked
 
@@ -228,6 +265,37 @@ def _keystone(
         session.get_token()
     except ClientException as error:
         raise UsageError(f"cannot log in to {url} as the service user: {error}") from None
+
+
+def _credentials_mode(
+    auth: str, asked: str | None, allow_shared: bool, *, has_service: bool, os_cloud: str | None
+) -> str:
+    """Whose identity acts in the cloud (docs/api.md, "Credentials"): the caller's with
+    Keystone, the server's own otherwise; the server's own with Keystone only when the
+    operator says every project may share it."""
+    mode = asked or ("caller" if auth == "keystone" else "server")
+    if mode == "caller" and auth != "keystone":
+        raise UsageError(
+            "--cloud-credentials caller needs --auth keystone: the callers' tokens are "
+            "what acts in the cloud"
+        )
+    if mode == "server" and auth == "keystone" and not allow_shared:
+        raise UsageError(
+            "--cloud-credentials server with --auth keystone makes every project's cloud "
+            "work act as the server's own identity (a user of one project could reach "
+            "another's resources); give --allow-shared-credentials if this server serves "
+            "a single project"
+        )
+    if mode == "caller" and not has_service:
+        from stoker.cloud import choose_cloud
+
+        if choose_cloud(os_cloud) is not None:  # no cloud: nothing acts in one
+            raise UsageError(
+                "--cloud-credentials caller needs the service user the stacks' owners "
+                "delegate to (their Keystone trusts): --service-cloud NAME or "
+                "--service-user with --service-password and --service-project"
+            )
+    return mode
 
 
 def _check_cloud(option: str | None) -> None:

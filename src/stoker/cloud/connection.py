@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import logging
 import os
 import threading
 import urllib.request
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from stoker.cloud.acting import ACTING, Acting
 from stoker.cloud.backoff import RETRIES, RETRY
 from stoker.cloud.choice import HOW_TO_CHOOSE, CloudChoice
 from stoker.errors import CloudError, NoCloud
@@ -33,50 +36,94 @@ T = TypeVar("T")
 
 #: statuses that mean "try again later"
 TRANSIENT = frozenset({409, 429, 503})
+#: the connections of identities other than the cloud's own kept open (least recently
+#: used dropped beyond; a dropped one is opened again when next needed)
+KEPT_IDENTITIES = 256
 
 
 class NotFoundError(CloudError):
     """The cloud answered 404: the thing is not there (deletes treat this as done)."""
 
 
-class Cloud:
-    """The chosen cloud, opened on first use; shared by every resource of a process."""
+class _Opened:
+    """One identity's connection and the calls its resources coalesce."""
 
-    def __init__(self, choice: CloudChoice, *, workers: int = 64) -> None:
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection
+        self.coalescers: dict[str, Coalescer[Any, Any]] = {}
+
+
+class Cloud:
+    """The chosen cloud, opened on first use; shared by every resource of a process.
+
+    Each identity the calls act as (`stoker.cloud.acting`) has a connection of its own;
+    with no identity set, the cloud's own credentials act, unless the cloud is not
+    ``shared`` (``stoker serve`` with each stack's owner acting): such a call is
+    refused, never made as the server."""
+
+    def __init__(self, choice: CloudChoice, *, workers: int = 64, shared: bool = True) -> None:
         self.choice = choice
+        self.shared = shared
         self._workers = workers
         self._lock = threading.Lock()
-        self._connection: Any = None
+        self._own: _Opened | None = None
+        self._others: OrderedDict[str, _Opened] = OrderedDict()
         self._executor: ThreadPoolExecutor | None = None
         #: HTTP requests made so far (polls included), for figures
         self.requests = 0
-        self._coalescers: dict[str, Coalescer[Any, Any]] = {}
+
+    def _opened(self) -> _Opened:
+        acting = ACTING.get()
+        with self._lock:
+            if acting is None:
+                if not self.shared:
+                    raise CloudError(
+                        "no owner's credentials to act with: this server makes each "
+                        "stack's cloud calls as the stack's owner"
+                    )
+                if self._own is None:
+                    self._own = _Opened(self._open())
+                return self._own
+            found = self._others.get(acting.key)
+            if found is not None:
+                self._others.move_to_end(acting.key)
+                return found
+        opened = _Opened(self._open_as(acting))  # outside the lock: it logs in
+        with self._lock:
+            found = self._others.setdefault(acting.key, opened)
+            while len(self._others) > KEPT_IDENTITIES:
+                self._others.popitem(last=False)
+            return found
+
+    def view_key(self) -> str:
+        """What the cloud shows depends on: the current identity's project ("" for the
+        cloud's own identity). A cache of listings is kept per key: one project never
+        reads another's names, and a project's callers share one (bounded by projects,
+        not tokens)."""
+        acting = ACTING.get()
+        return "" if acting is None else f"project:{acting.project_id}"
 
     def coalescer(self, name: str, make: Callable[[], Coalescer[Any, Any]]) -> Coalescer[Any, Any]:
-        """The process's one `Coalescer` called ``name`` (made by ``make`` on first use):
-        every resource that polls the same way shares its calls."""
+        """The current identity's one `Coalescer` called ``name`` (made by ``make`` on
+        first use): every resource that polls the same way as the same identity shares
+        its calls."""
+        opened = self._opened()
         with self._lock:
-            found = self._coalescers.get(name)
+            found = opened.coalescers.get(name)
             if found is None:
-                found = self._coalescers[name] = make()
+                found = opened.coalescers[name] = make()
             return found
 
     def connection(self) -> Any:
-        """The openstacksdk ``Connection`` (opened and authenticated on first use)."""
-        with self._lock:
-            if self._connection is None:
-                self._connection = self._open()
-            return self._connection
+        """The current identity's openstacksdk ``Connection`` (opened and authenticated
+        on first use)."""
+        return self._opened().connection
 
     def _open(self) -> Any:
         import openstack
         from keystoneauth1 import exceptions as ksa
 
-        for name in ("keystoneauth", "openstack"):
-            # Their warnings would reach stderr through logging's last resort; what goes
-            # wrong reaches the user once, as the error below or a resource's failure.
-            logging.getLogger(name).addHandler(logging.NullHandler())
-
+        _quiet()
         try:
             if self.choice.name:
                 connection = openstack.connect(cloud=self.choice.name)
@@ -92,6 +139,35 @@ class Cloud:
             raise NoCloud(
                 f"{self.choice.describe()} cannot be reached: {_message(error)}"
             ) from None
+        return self._prepared(connection)
+
+    def _open_as(self, acting: Acting) -> Any:
+        """A connection to the chosen cloud (its region, interface and TLS settings)
+        logged in as ``acting``, not with the cloud's own credentials."""
+        import openstack
+        from keystoneauth1 import exceptions as ksa
+        from keystoneauth1 import session as sessions
+        from openstack import config as os_config
+
+        _quiet()
+        try:
+            region = os_config.OpenStackConfig().get_one(cloud=self.choice.name)
+            verify, cert = region.get_requests_verify_args()
+            session = sessions.Session(auth=acting.plugin(), verify=verify, cert=cert)
+            connection = openstack.connection.Connection(
+                session=session,
+                region_name=region.region_name,
+                interface=region.config.get("interface"),
+            )
+            connection.authorize()
+        except (openstack.exceptions.SDKException, ksa.ClientException) as error:
+            raise CloudError(
+                f"{acting.describe} cannot act in {self.choice.describe()}: {_message(error)}",
+                getattr(error, "http_status", None),
+            ) from None
+        return self._prepared(connection)
+
+    def _prepared(self, connection: Any) -> Any:
         for service in ("compute", "network", "block_storage", "image", "load_balancer", "dns"):
             # Discover each service's endpoint and versions once, now: a hundred threads'
             # first calls would otherwise each discover it at the same time.
@@ -139,12 +215,23 @@ class Cloud:
     async def _in_thread(self, job: Callable[[], T]) -> T:
         if self._executor is None:
             self._executor = ThreadPoolExecutor(self._workers, thread_name_prefix="stoker-cloud")
-        return await asyncio.get_running_loop().run_in_executor(self._executor, job)
+        # in the caller's context: the identity it acts as (`stoker.cloud.acting`)
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(
+            self._executor, functools.partial(context.run, job)
+        )
 
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _quiet() -> None:
+    for name in ("keystoneauth", "openstack"):
+        # Their warnings would reach stderr through logging's last resort; what goes
+        # wrong reaches the user once, as the error below or a resource's failure.
+        logging.getLogger(name).addHandler(logging.NullHandler())
 
 
 def _pin_endpoint(adapter: Any) -> None:

@@ -61,15 +61,17 @@ class CloudNames:
     def __init__(self, cloud: Cloud) -> None:
         self.cloud = cloud
         self._lock = threading.Lock()
-        self._known: dict[str, tuple[set[str], list[str]]] = {}
+        #: by what the listing identity sees (`Cloud.view_key`: its project) and the constraint
+        self._known: dict[tuple[str, str], tuple[set[str], list[str]]] = {}
 
     def known(self, constraint: str, *, fresh: bool = False) -> tuple[set[str], list[str]]:
         """The ids and names (ids and names accepted; names for suggestions); ``fresh``
         lists again (a stack's own network, made since the last listing)."""
+        key = (self.cloud.view_key(), constraint)
         with self._lock:
-            if fresh or constraint not in self._known:
-                self._known[constraint] = self._list(constraint)
-            return self._known[constraint]
+            if fresh or key not in self._known:
+                self._known[key] = self._list(constraint)
+            return self._known[key]
 
     def _list(self, constraint: str) -> tuple[set[str], list[str]]:
         _, service, path, key = LISTINGS[constraint]
@@ -94,8 +96,9 @@ class CloudNames:
 
     def zones(self) -> list[str]:
         """Nova's available zones (Fn::GetAZs), listed once."""
+        key = (self.cloud.view_key(), "zones")
         with self._lock:
-            if "zones" not in self._known:
+            if key not in self._known:
 
                 def listing(connection: Any) -> list[dict[str, Any]]:
                     path = "/os-availability-zone"
@@ -108,8 +111,8 @@ class CloudNames:
                     for z in found
                     if (z.get("zoneState") or {}).get("available", True)
                 ]
-                self._known["zones"] = (set(names), names)
-            return list(self._known["zones"][1])
+                self._known[key] = (set(names), names)
+            return list(self._known[key][1])
 
     def made(self, constraint: str, value: str) -> bool:
         """Whether ``value`` names what this process has made or found since the

@@ -180,6 +180,7 @@ async def _adopt_stack(
             raise ResourceFailure("Resource ID was not provided.")
         assert isinstance(entry, dict)
         data = entry.get("resource_data")
+        await plugin.adopt(str(resource_id), data if isinstance(data, dict) else {})
         return Done(
             changes={
                 "physical_id": str(resource_id),

@@ -38,6 +38,9 @@ class CreateRequest:
     template_file: str | None = None
     #: the clouds.yaml entry the stack's cloud resources are made in (kept with it)
     cloud: str | None = None
+    #: the new stack's id, when the caller keeps something under it before the stack
+    #: exists (`stoker serve`'s trust: a takeover of the create must find it); else new
+    stack_id: str | None = None
 
 
 def validate_stack_name(name: str) -> str | None:

@@ -194,7 +194,7 @@ class StackEngine:
             if await asyncio.to_thread(self.store.count_stacks, project) >= limit:
                 raise StackLimitReached(limit)
             stack = StackRecord(
-                id=str(uuid.uuid4()),
+                id=request.stack_id or str(uuid.uuid4()),
                 name=request.name,
                 project=project,
                 action=Action.CREATE,

@@ -139,6 +139,12 @@ class ResourcePlugin(ABC):  # noqa: B024 - handlers are optional, each has a def
         `Traits.snapshot_delete` is set)."""
         await self.delete(context)
 
+    async def adopt(self, physical_id: str, data: Mapping[str, Any]) -> None:  # noqa: B027 - optional hook
+        """Check that ``physical_id`` (an adopted stack's resource, with its recorded
+        ``data``) can be taken over; raise ResourceFailure if not. Types backed by a
+        cloud ask it, as the adopting stack's owner: another project's resource is the
+        cloud's own 404."""
+
     async def suspend(self, context: ResourceContext) -> None:  # noqa: B027 - optional hook
         """Pause the resource (stack suspend)."""
 

@@ -19,6 +19,7 @@ benchmarks, without a token).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import logging
 import re
@@ -39,6 +40,7 @@ from stoker.sandbox.http import base_url, read_json, reply
 from stoker.sandbox.http_errors import (
     ApiError,
     BadRequest,
+    Forbidden,
     NotAcceptable,
     ServerFault,
     Unauthorized,
@@ -191,6 +193,21 @@ def _authenticate(hub: Hub, request: Request) -> RequestContext:
     return context
 
 
+#: the roles that may change what a project holds (Keystone's defaults: ``reader``
+#: reads, ``member`` and ``admin`` also write)
+WRITERS = frozenset({"member", "admin"})
+
+
+def _check_role(service: Service, operation: Operation, context: RequestContext) -> None:
+    """Every service's default policy: a call that changes something needs a writer's
+    role on the token's project (a ``reader`` can only look). Keystone decides its own
+    calls (a user manages their own trusts, an admin the rest)."""
+    if service.type == "identity" or operation.method in ("GET", "HEAD"):
+        return
+    if not WRITERS.intersection(context.roles):
+        raise Forbidden(f"Policy doesn't allow {service.type}:{operation.name} to be performed.")
+
+
 def _endpoint(
     hub: Hub, service: Service, operation: Operation, stats: Counter[str]
 ) -> Callable[[Request], Awaitable[Response]]:
@@ -209,11 +226,12 @@ def _endpoint(
                 if operation.authenticated
                 else RequestContext(user_id="", project_id="", roles=())
             )
+            if operation.authenticated:
+                hub.record_call(service.type, operation.name, context)
+                _check_role(service, operation, context)
             if ranges is not None:
                 version = _negotiate(ranges, request)
-                context = RequestContext(
-                    context.user_id, context.project_id, context.roles, version, context.token
-                )
+                context = dataclasses.replace(context, microversion=version)
                 shown = ranges.render(version)
                 headers["openstack-api-version"] = f"{ranges.service_type} {shown}"
                 vary = ["OpenStack-API-Version"]
@@ -248,15 +266,18 @@ def _control_routes(hub: Hub, stats: Counter[str]) -> list[Route]:
         faults = hub.config.faults or Faults()
         return reply(faults.to_document())
 
-    def refused(request: Request) -> Response | None:
-        """Changing the fault plan changes every project's cloud: an admin's token only
-        (401 without a valid token, 403 with another's)."""
+    def refused(
+        request: Request, why: str = "Changing the fault plan needs the admin role."
+    ) -> Response | None:
+        """Changing the fault plan changes every project's cloud, and the calls name
+        every project's users: an admin's token only (401 without a valid token, 403
+        with another's)."""
         try:
             context = _authenticate(hub, request)
         except ApiError as error:
             return reply({"error": error.message}, error.status)
         if not context.is_admin:
-            return reply({"error": "Changing the fault plan needs the admin role."}, 403)
+            return reply({"error": why}, 403)
         return None
 
     async def set_faults(request: Request) -> Response:
@@ -285,10 +306,17 @@ def _control_routes(hub: Hub, stats: Counter[str]) -> list[Route]:
         stats.clear()
         return Response(status_code=204)
 
+    async def show_calls(request: Request) -> Response:
+        """Who made each authenticated call (`Hub.record_call`)."""
+        if (answer := refused(request, "The calls are shown to an admin only.")) is not None:
+            return answer
+        return reply({"calls": list(hub.calls)})
+
     return [
         Route("/sandbox/faults", show_faults, methods=["GET"]),
         Route("/sandbox/faults", set_faults, methods=["PUT"]),
         Route("/sandbox/faults", clear_faults, methods=["DELETE"]),
         Route("/sandbox/stats", show_stats, methods=["GET"]),
         Route("/sandbox/stats", reset_stats, methods=["DELETE"]),
+        Route("/sandbox/calls", show_calls, methods=["GET"]),
     ]

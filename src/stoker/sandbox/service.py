@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: the calls `Hub.record_call` keeps (the oldest are dropped beyond)
+CALLS_KEPT = 10_000
+
 
 @dataclass(frozen=True)
 class RequestContext:
@@ -36,6 +40,8 @@ class RequestContext:
     roles: tuple[str, ...]
     microversion: tuple[int, int] | None = None
     token: str = ""
+    #: the trust a trust-scoped token acts under ("" for any other token)
+    trust_id: str = ""
 
     @property
     def is_admin(self) -> bool:
@@ -144,8 +150,23 @@ class Hub:
         self._found[protocol] = (looked_at, found)
         return found
 
+    #: who made each authenticated call, latest last (``GET /sandbox/calls``)
+    calls: deque[dict[str, str]] = field(default_factory=lambda: deque(maxlen=CALLS_KEPT))
+
     def now(self) -> float:
         return self.clock()
+
+    def record_call(self, service: str, operation: str, ctx: RequestContext) -> None:
+        """Note who made a call: the user, the project, and the trust it acted under."""
+        self.calls.append(
+            {
+                "service": service,
+                "operation": operation,
+                "user_id": ctx.user_id,
+                "project_id": ctx.project_id,
+                "trust_id": ctx.trust_id,
+            }
+        )
 
 
 class HubBackend:

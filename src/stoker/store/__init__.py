@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from stoker.store.secrets import KEY_ENV
     from stoker.store.software import ConfigRecord, DeploymentRecord, SoftwareStore
     from stoker.store.store import SqlStore, open_store
+    from stoker.store.trusts import TrustRecord, TrustStore
     from stoker.store.urls import (
         database_url,
         default_database_url,
@@ -36,6 +37,8 @@ _WHERE = {
     "KEY_ENV": "stoker.store.secrets",
     "SoftwareStore": "stoker.store.software",
     "SqlStore": "stoker.store.store",
+    "TrustRecord": "stoker.store.trusts",
+    "TrustStore": "stoker.store.trusts",
     "UnknownStack": "stoker.store.errors",
     "database_url": "stoker.store.urls",
     "default_database_url": "stoker.store.urls",
@@ -51,6 +54,8 @@ __all__ = [
     "KEY_ENV",
     "SoftwareStore",
     "SqlStore",
+    "TrustRecord",
+    "TrustStore",
     "UnknownStack",
     "database_url",
     "default_database_url",

@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 #: the migration the schema these statements were compiled for is at
-HEAD = '0007'
+HEAD = '0008'
 #: the models' schema (SQLite DDL) and HEAD, hashed
-DIGEST = 'a42f97785c3b3926ed589be55cb6f536f2d34aca87bc84d7ade13a35f18b746e'
+DIGEST = 'ff4d3ca95d89be3b213073bb58869c368e9873bba141a91052e5a5d1c72cf6e5'
 
 #: name -> (SQL, parameter names, their kinds, result column kinds, constants)
 STATEMENTS: dict[str, tuple[str, tuple[str, ...], tuple[str | None, ...], tuple[str | None, ...], dict[str, Any]]] = {

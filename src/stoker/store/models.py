@@ -268,6 +268,23 @@ class SoftwareDeployment(TableOf):
     updated_at = _time(nullable=True)
 
 
+class StackTrust(TableOf):
+    """The Keystone trust a stack's cloud work acts with (``stoker serve`` with each
+    stack's owner acting, Heat's ``user_creds``): made from the owner to the server's
+    service user when the stack was created, deleted with the stack. ``trust_id`` is
+    sealed (`stoker.store.secrets`): with the service user's password it acts as the
+    owner. Written before the stack's own row (a takeover of the create must find it),
+    so ``id`` (the stack's) has no foreign key."""
+
+    __tablename__ = "stack_trusts"
+
+    id = _column(String(64), primary_key=True)  # the stack's
+    project = _name()
+    trustor_user_id = _name()
+    trust_id = _text()
+    created_at = _time()
+
+
 def ddl_metadata() -> MetaData:
     """`metadata` with what only DDL and schema comparison need: the partial unique index
     on live stack names, added on the first call.

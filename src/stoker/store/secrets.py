@@ -336,7 +336,15 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
     one statement per table and column set is no catalog entry, and rotation is rare.)"""
     from sqlalchemy import select, update
 
-    from stoker.store.models import Event, RawTemplate, Resource, Snapshot, Stack, StoreMeta
+    from stoker.store.models import (
+        Event,
+        RawTemplate,
+        Resource,
+        Snapshot,
+        Stack,
+        StackTrust,
+        StoreMeta,
+    )
 
     count = 0
     columns = (
@@ -345,6 +353,7 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
         (Resource, ("properties", "attributes", "data", "status_reason")),
         (Event, ("reason",)),
         (Snapshot, ("data",)),
+        (StackTrust, ("trust_id",)),
     )
     for model, names in columns:
         table = model.__table__

@@ -45,7 +45,7 @@ async def action(request: Request, viewer: Viewer) -> Response:
         raise bad_request(f"Invalid action {name} specified")
     viewer.require(f"actions:{name}")
     stack = await asyncio.to_thread(_live_stack, request, viewer)
-    await perform(api_of(request), viewer.project, stack.id, name)
+    await perform(api_of(request), viewer.project, stack.id, name, stack=stack)
     return _back(stack.id)
 
 
@@ -62,7 +62,7 @@ async def delete(request: Request, viewer: Viewer) -> Response:
         context["error"] = f"Type the stack's name, {stack.name}, to confirm."
         return page(request, "delete.html", {**context, "title": f"Delete {stack.name}"}, 400)
     api = api_of(request)
-    await api.operations.start(viewer.project, lambda engine: engine.delete(stack.id))
+    await api.operations.start(viewer.project, lambda engine: engine.delete(stack.id), stack=stack)
     return _back(stack.id)
 
 
@@ -124,6 +124,6 @@ async def update(request: Request, viewer: Viewer) -> Response:
         return page(request, "update.html", context, 400)
     update_request = request_made
     await api.operations.start(
-        viewer.project, lambda engine: engine.update(stack.id, update_request)
+        viewer.project, lambda engine: engine.update(stack.id, update_request), stack=stack
     )
     return _back(stack.id)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import uuid
 from typing import Any
 
 from starlette.datastructures import FormData, UploadFile
@@ -25,6 +26,7 @@ from stoker.api.dashboard import fields, sources
 from stoker.api.dashboard.changes import split_findings
 from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, text_field
 from stoker.api.dashboard.session import Viewer
+from stoker.api.trusts import start_new_stack
 from stoker.definition import RequestInputs, read_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import CreateRequest
@@ -133,7 +135,15 @@ async def launch(request: Request, viewer: Viewer) -> Response:
         preview = await asyncio.to_thread(_preview, api, viewer.project, create)
         return _form(request, context, source, sent, [], preview)
     try:
-        await api.operations.start(viewer.project, lambda engine: engine.create(create))
+        create.stack_id = str(uuid.uuid4())
+        await start_new_stack(
+            viewer.grant,
+            api.operations,
+            viewer.project,
+            create.stack_id,
+            create.name,
+            lambda engine: engine.create(create),
+        )
     except StokerError as error:  # the name taken, the project's limit reached...
         return _form(request, context, source, sent, [], None, problems=[str(error)], status=400)
     stack = await asyncio.to_thread(api.operations.store.get_stack, payload.name, viewer.project)

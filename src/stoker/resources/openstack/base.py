@@ -311,6 +311,11 @@ class CloudResource(ResourcePlugin):
         shown = await self.wait_ready(context)
         context.data[SHOWN] = plain(shown)
 
+    async def adopt(self, physical_id: str, data: Mapping[str, Any]) -> None:
+        """The cloud shows the resource to the adopting stack's owner, or the adopt
+        fails with the cloud's answer (404 for another project's resource)."""
+        await self.cloud.call(self.show_call, lambda c: self.show_for(c, physical_id, data))
+
     # -- attributes --------------------------------------------------------------------
     def attribute(self, view: ResourceView, name: str) -> Any:
         shown = view.data.get(SHOWN)

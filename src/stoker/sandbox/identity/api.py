@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.sandbox.http import base_url, link, no_content, read_json, reply
 from stoker.sandbox.http_errors import ApiError, Forbidden, NotFound, Unauthorized
+from stoker.sandbox.identity import trusts
 from stoker.sandbox.identity.backend import (
     IdentityBackend,
     keystone_time,
@@ -109,8 +110,11 @@ class IdentityApi:
                 "domain": {"id": pdomain["id"], "name": pdomain["name"]},
             }
             body["is_domain"] = False
-            roles = self.backend.roles_on(user["id"], project["id"])
+            roles = self.backend.token_roles(token)
             body["roles"] = [{"id": r["id"], "name": r["name"]} for r in roles]
+            trust = self.backend.trusts.trust(token.get("trust_id") or "")
+            if trust is not None:
+                body[trusts.SCOPE] = self.backend.trusts.token_part(trust)
             if with_catalog:
                 body["catalog"] = catalog(self.hub, base, project["id"])
         elif token["domain_id"]:
@@ -274,6 +278,31 @@ class IdentityApi:
                 endpoints.append({**endpoint, "service_id": entry["id"], "enabled": True})
         return reply({"endpoints": endpoints})
 
+    async def create_trust(self, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required="trust")
+        with self.hub.store.transaction():
+            trust = self.backend.trusts.create(ctx, body)
+        return reply({"trust": trusts.public(trust, base_url(request))}, 201)
+
+    async def show_trust(self, request: Request, ctx: RequestContext) -> Response:
+        trust = self.backend.trusts.show(ctx, request.path_params["trust_id"])
+        return reply({"trust": trusts.public(trust, base_url(request))})
+
+    async def list_trusts(self, request: Request, ctx: RequestContext) -> Response:
+        base = base_url(request)
+        found = self.backend.trusts.listing(ctx, request.query_params)
+        return reply(
+            {
+                "trusts": [trusts.public(t, base) for t in found],
+                "links": {"self": f"{base}/identity/v3/OS-TRUST/trusts", "next": None},
+            }
+        )
+
+    async def delete_trust(self, request: Request, ctx: RequestContext) -> Response:
+        with self.hub.store.transaction():
+            self.backend.trusts.delete(ctx, request.path_params["trust_id"])
+        return no_content()
+
     def operations(self) -> list[Operation]:
         def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
             return Operation(method, "/v3" + path, name, handler, authenticated=auth)
@@ -308,6 +337,10 @@ class IdentityApi:
             op("GET", "/domains/{domain_id}", "domains.show", self.show_domain),
             op("GET", "/roles", "roles.list", self.list_roles),
             op("GET", "/services", "services.list", self.list_services),
+            op("POST", "/OS-TRUST/trusts", "trusts.create", self.create_trust),
+            op("GET", "/OS-TRUST/trusts", "trusts.list", self.list_trusts),
+            op("GET", "/OS-TRUST/trusts/{trust_id}", "trusts.show", self.show_trust),
+            op("DELETE", "/OS-TRUST/trusts/{trust_id}", "trusts.delete", self.delete_trust),
             op("GET", "/endpoints", "endpoints.list", self.list_endpoints),
         ]
 

@@ -9,7 +9,8 @@ import time
 import uuid
 from typing import Any
 
-from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, Unauthorized
+from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
+from stoker.sandbox.identity.trusts import SCOPE, Trusts
 from stoker.sandbox.service import Hub, RequestContext, Service
 
 Document = dict[str, Any]
@@ -54,6 +55,7 @@ class IdentityBackend:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.store = hub.store
+        self.trusts = Trusts(self)
         if self.store.get(DOMAIN, DEFAULT_DOMAIN) is None:
             self._seed()
         self._forget_clear_tokens()
@@ -294,7 +296,15 @@ class IdentityBackend:
         scope = auth.get("scope")
         project_id: str | None = None
         domain_id: str | None = None
-        if isinstance(scope, dict) and "project" in scope:
+        trust_id: str | None = previous.get("trust_id") if previous else None
+        if isinstance(scope, dict) and SCOPE in scope:
+            trust = self.trusts.scope(user, scope[SCOPE])
+            project_id, trust_id = trust["project_id"], trust["id"]
+            if trust["impersonation"]:  # the token acts as the trustor
+                user = self.user(trust["trustor_user_id"])
+        elif isinstance(scope, dict) and "project" in scope:
+            if trust_id:
+                raise Forbidden("A trust-scoped token cannot be rescoped.")
             project_id = self._project_ref(scope["project"])
             if not self.roles_on(user["id"], project_id):
                 raise Unauthorized(f"User {user['id']} has no access to project {project_id}")
@@ -312,6 +322,7 @@ class IdentityBackend:
             "issued": now,
             "expires": previous["expires"] if previous else now + TOKEN_LIFETIME,
             "audit_id": secrets.token_urlsafe(16)[:22],
+            "trust_id": trust_id,
         }
         self.store.insert(TOKEN, token_key(token_id), token, None)
         return {**token, "id": token_id}
@@ -322,7 +333,19 @@ class IdentityBackend:
         found = self.store.get(TOKEN, token_key(token_id)) if token_id else None
         if found is None or found["expires"] <= self.hub.now():
             return None
+        if found.get("trust_id") and self.trusts.trust(found["trust_id"]) is None:
+            return None  # its trust was deleted: Keystone revokes the trust's tokens
         return {**found, "id": token_id}
+
+    def token_roles(self, token: Document) -> list[Document]:
+        """The roles a token carries: a trust-scoped token's are the trust's delegated
+        roles (those the trustor still has), any other's its user's on its project."""
+        if not token["project_id"]:
+            return []
+        if token.get("trust_id"):
+            trust = self.trusts.trust(token["trust_id"])
+            return self.trusts.roles(trust) if trust is not None else []
+        return self.roles_on(token["user_id"], token["project_id"])
 
     def revoke(self, token_id: str) -> None:
         if not self.store.delete(TOKEN, token_key(token_id)):
@@ -332,12 +355,11 @@ class IdentityBackend:
         found = self.token(token)
         if found is None:
             return None
-        roles: tuple[str, ...] = ()
-        if found["project_id"]:
-            roles = tuple(r["name"] for r in self.roles_on(found["user_id"], found["project_id"]))
+        roles = tuple(r["name"] for r in self.token_roles(found))
         return RequestContext(
             user_id=found["user_id"],
             project_id=found["project_id"] or "",
             roles=roles,
             token=token,
+            trust_id=found.get("trust_id") or "",
         )
