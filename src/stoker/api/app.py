@@ -8,6 +8,7 @@ import importlib
 import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote_to_bytes
 
@@ -350,8 +351,6 @@ def build_app(
 
         acting = None
         if credentials is not None:
-            from functools import partial
-
             from stoker.api.trusts import caller
 
             acting = partial(caller, auth_url=keystone.auth_url)

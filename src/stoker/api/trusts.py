@@ -17,6 +17,8 @@ The Keystone calls go through keystoneauth1, imported only in this mode.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -230,9 +232,6 @@ async def start_new_stack(
     an adopt): with each stack's owner acting, the caller's trust is made and kept under
     the stack's id first (a server taking over the operation after a crash finds it), the
     operation acts with it, and it is deleted if the stack is never made."""
-    import asyncio
-    import contextlib
-
     credentials = operations.credentials
     if credentials is None or grant is None:
         return await operations.start(project, run)
