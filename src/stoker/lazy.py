@@ -15,14 +15,16 @@ from typing import Any
 
 def names_from(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
     """The ``__getattr__`` of ``package`` for the names of ``where`` (name -> the module
-    that defines it): a name is imported when first asked for, then kept in the package's
-    namespace, where later lookups find it directly."""
+    that defines it, or ``module:name`` for a name the package offers under another one):
+    a name is imported when first asked for, then kept in the package's namespace, where
+    later lookups find it directly."""
 
     def __getattr__(name: str) -> Any:
-        module = where.get(name)
-        if module is None:
+        found = where.get(name)
+        if found is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        module, _, original = found.partition(":")  # "module:name": exported renamed
+        value = getattr(importlib.import_module(module), original or name)
         setattr(sys.modules[package], name, value)
         return value
 

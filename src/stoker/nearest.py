@@ -10,6 +10,7 @@ typo anywhere) costs no import and no ratio.
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Iterable
 
@@ -23,7 +24,6 @@ def nearest(word: str, names: Iterable[str], n: int = 1, cutoff: float = CUTOFF)
     candidates = [name for name in names if name != word and _may_be_close(word, name, cutoff)]
     if not candidates:
         return []  # what difflib would answer, without importing it
-    import difflib
 
     return difflib.get_close_matches(word, candidates, n=n, cutoff=cutoff)
 

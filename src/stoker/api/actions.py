@@ -13,9 +13,8 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import Api, api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
-from stoker.engine import views
-from stoker.engine.stacks import StackEngine
-from stoker.engine.state import StackRecord
+from stoker.api.trusts import start_new_stack
+from stoker.engine import StackEngine, StackRecord, detect_drift, load_adoption, snapshot_document
 from stoker.request_body import parse_json
 
 ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
@@ -84,22 +83,18 @@ async def export(request: Request) -> Response:
 async def drift(request: Request) -> Response:
     """A stoker extension (no Heat API has it): the stack's drift, ``?nested_depth=N``
     for nested stacks' resources too (`stoker.engine.drift`)."""
-    from stoker.engine import drift as drifts
-
     stack = await find_stack(request, deleted=False)
     raw = request.query_params.get("nested_depth", "0")
     if not raw.isdigit():
         raise bad_request(f"nested_depth must be a whole number, not {raw!r}")
     engine = api_of(request).operations.engine(project_of(request))
-    found = await drifts.drift(engine, stack.id, int(raw))
+    found = await detect_drift(engine, stack.id, int(raw))
     return JSONResponse({"drift": [entry.as_dict() for entry in found]})
 
 
 async def adopt(request: Request, payload: Any) -> Response:
     """A create whose body carries ``adopt_stack_data`` (an abandoned stack's document):
     the stack's records are written from it; no resource is created."""
-    from stoker.engine import adopt as adopting
-
     api = api_of(request)
     project = project_of(request)
     data = payload.adopt_data
@@ -122,13 +117,12 @@ async def adopt(request: Request, payload: Any) -> Response:
     parameters = {k: str(v) for k, v in payload.inputs.parameters.items()}
 
     def load() -> Any:
-        return adopting.load(payload.name, data, "<adopt_stack_data>", (), parameters)
+        return load_adoption(payload.name, data, "<adopt_stack_data>", (), parameters)
 
     adoption = await asyncio.to_thread(load)
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
         errors = [d.render() for d in adoption.diagnostics if d.is_error]
         raise bad_request("\n".join(errors) or "Invalid adopt data", "StackValidationFailed")
-    from stoker.api.trusts import start_new_stack
 
     began = await start_new_stack(
         request.scope.get("state", {}).get("grant"),
@@ -153,21 +147,21 @@ async def snapshot_create(request: Request) -> Response:
     name = body.get("name")
     engine = api_of(request).operations.engine(project_of(request))
     made = await engine.snapshot(stack.id, str(name) if name is not None else None)
-    return JSONResponse(views.snapshot_document(made))
+    return JSONResponse(snapshot_document(made))
 
 
 async def snapshot_list(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
     found = await engine.snapshots(stack.id)
-    return JSONResponse({"snapshots": [views.snapshot_document(s) for s in found]})
+    return JSONResponse({"snapshots": [snapshot_document(s) for s in found]})
 
 
 async def snapshot_show(request: Request) -> Response:
     stack = await find_stack(request, deleted=False)
     engine = api_of(request).operations.engine(project_of(request))
     found = await engine.find_snapshot(stack.id, str(request.path_params["snapshot_id"]))
-    return JSONResponse({"snapshot": views.snapshot_document(found)})
+    return JSONResponse({"snapshot": snapshot_document(found)})
 
 
 async def snapshot_delete(request: Request) -> Response:

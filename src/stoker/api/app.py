@@ -8,6 +8,7 @@ import importlib
 import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote_to_bytes
 
@@ -24,8 +25,7 @@ from stoker.api import versions
 from stoker.api.context import Api, ApiLimits
 from stoker.api.errors import ApiError, error_body, from_stoker
 from stoker.api.operations import Operations
-from stoker.engine.settings import EngineSettings
-from stoker.engine.state import Store
+from stoker.engine import EngineSettings, Store
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from stoker.api.policy import Policy
     from stoker.api.trusts import StackCredentials
     from stoker.cloud import Cloud
-    from stoker.resources.registry import ResourceTypeRegistry
+    from stoker.resources import ResourceTypeRegistry
 
 log = logging.getLogger("stoker.api")
 ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"]
@@ -351,8 +351,6 @@ def build_app(
 
         acting = None
         if credentials is not None:
-            from functools import partial
-
             from stoker.api.trusts import caller
 
             acting = partial(caller, auth_url=keystone.auth_url)

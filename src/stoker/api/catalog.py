@@ -14,8 +14,17 @@ from stoker import __version__
 from stoker.api import inputs
 from stoker.api.context import api_of, body_of, flag
 from stoker.api.errors import bad_request, not_found
-from stoker.definition.loading import LoadOptions
-from stoker.definition.requests import load_request
+from stoker.definition import LoadOptions, hidden_names, load_request
+from stoker.engine import mask_environment
+from stoker.functions.tables import describe, table_for
+from stoker.resolution import (
+    echoed_environment,
+    nested_parameters,
+    validate_tree,
+    validation_summary,
+)
+from stoker.resources import heat_catalog
+from stoker.template.versions import ALL_VERSIONS
 
 
 async def validate(request: Request) -> Response:
@@ -30,15 +39,6 @@ async def validate(request: Request) -> Response:
     show_nested = flag(request.query_params.get("show_nested")) or bool(body.get("show_nested"))
 
     def run() -> dict[str, Any]:
-        from stoker.definition.sensitive import hidden_names
-        from stoker.engine.views import mask_environment
-        from stoker.resolution import (
-            echoed_environment,
-            nested_parameters,
-            validate_tree,
-            validation_summary,
-        )
-
         result = load_request(payload.inputs, LoadOptions())
         definition = result.definition
         if result.ok and definition is not None:
@@ -90,8 +90,6 @@ async def resource_types(request: Request) -> Response:
 
 
 def _schema(request: Request) -> Any:
-    from stoker.resources.catalog import heat_catalog
-
     name = str(request.path_params["type_name"])
     schema = api_of(request).operations.registry.schema(name) or heat_catalog().get(name)
     if schema is None:
@@ -149,8 +147,6 @@ def _parameter_type(kind: Any) -> str:
 
 
 async def template_versions(request: Request) -> Response:
-    from stoker.template.versions import ALL_VERSIONS
-
     rows = [
         {
             "version": v.name,
@@ -163,9 +159,6 @@ async def template_versions(request: Request) -> Response:
 
 
 async def template_functions(request: Request) -> Response:
-    from stoker.functions.tables import describe, table_for
-    from stoker.template.versions import ALL_VERSIONS
-
     wanted = str(request.path_params["template_version"])
     found = next(
         (v for v in ALL_VERSIONS if wanted in (v.name, f"{v.key}.{v.alias}" if v.alias else "")),

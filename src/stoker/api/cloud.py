@@ -29,7 +29,7 @@ class CloudScope:
         self.zones = names.zones
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from stoker.definition.context import zones_from
+        from stoker.definition import zones_from
         from stoker.parameters import cloud_checks
 
         with cloud_checks(self.checks), zones_from(self.zones):

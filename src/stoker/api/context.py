@@ -15,7 +15,7 @@ from starlette.types import Scope
 from stoker.api.errors import bad_request, not_found
 from stoker.api.links import root_url
 from stoker.api.operations import Operations
-from stoker.engine.state import StackRecord
+from stoker.engine import StackRecord
 from stoker.request_body import MAX_JSON_BODY_SIZE, parse_json, read_body
 
 

@@ -16,14 +16,12 @@ from typing import Any
 
 from starlette.requests import Request
 
-from stoker.api.context import Api, body_of
+from stoker.api.context import Api, api_of, body_of
 from stoker.api.errors import ApiError, bad_request
-from stoker.definition.loading import LoadOptions, LoadResult
-from stoker.definition.requests import RequestInputs, load_request
+from stoker.definition import LoadOptions, LoadResult, RequestInputs, load_request
 from stoker.diagnostics import Diagnostic
-from stoker.engine.stacks import CreateRequest
-from stoker.engine.state import StackRecord
-from stoker.engine.update_request import UpdateChanges, UpdateRequest, prepare_update
+from stoker.engine import CreateRequest, StackRecord, UpdateChanges, UpdateRequest, prepare_update
+from stoker.template.loader import load_document
 from stoker.template.nodes import plain
 
 #: the bodies `stoker.api.upload` reads: a raw template, or a package
@@ -117,8 +115,6 @@ def payload_from(body: dict[str, Any], api: Api, *, name: str | None = None) -> 
         raise bad_request('"environment_files" must be a list')
     environment = body.get("environment")
     if isinstance(environment, str):  # Heat accepts the environment's text too
-        from stoker.template.loader import load_document
-
         try:
             environment = plain(load_document(environment, "<environment>").data) or {}
         except Exception as error:
@@ -147,8 +143,6 @@ def payload_from(body: dict[str, Any], api: Api, *, name: str | None = None) -> 
 
 
 async def create_payload(request: Request) -> Payload:
-    from stoker.api.context import api_of
-
     api = api_of(request)
     if content_kind(request) in YAML_TYPES + ZIP_TYPES:
         # imported here: the uploads' readers (blueprints, packages) are a tenth of the
@@ -166,8 +160,6 @@ async def create_payload(request: Request) -> Payload:
 
 
 async def update_payload(request: Request) -> Payload:
-    from stoker.api.context import api_of
-
     return payload_from(await body_of(request), api_of(request))
 
 

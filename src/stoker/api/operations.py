@@ -23,16 +23,14 @@ from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from stoker.engine import leases
-from stoker.engine.settings import EngineSettings
-from stoker.engine.state import EventRecord, StackRecord, Store
+from stoker.engine import EngineSettings, EventRecord, StackRecord, Store, holder_is_dead, now_utc
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
     from stoker.api.trusts import StackCredentials
     from stoker.cloud.acting import Acting
-    from stoker.engine.stacks import StackEngine
-    from stoker.resources.registry import ResourceTypeRegistry
+    from stoker.engine import StackEngine
+    from stoker.resources import ResourceTypeRegistry
 
 log = logging.getLogger("stoker.api")
 
@@ -42,7 +40,7 @@ Run = Callable[["StackEngine"], Coroutine[Any, Any, Any]]
 @functools.cache
 def _engine_class() -> type[StackEngine]:
     """The engine, imported for the first operation (or the first recovery)."""
-    from stoker.engine.stacks import StackEngine
+    from stoker.engine import StackEngine
 
     return StackEngine
 
@@ -100,7 +98,7 @@ class Operations:
         if self._registry is None:
             with self._registry_lock:
                 if self._registry is None:
-                    from stoker.resources.registry import default_registry
+                    from stoker.resources import default_registry
 
                     self._registry = default_registry()
         return self._registry
@@ -169,11 +167,11 @@ class Operations:
     def orphaned(self) -> list[StackRecord]:
         """IN_PROGRESS stacks whose holder is gone: no lease, an expired one, or one held by
         a process of this machine that exited."""
-        now = leases.now_utc()
+        now = now_utc()
         found = []
         for stack in self.store.stacks_in_progress():
             lease = self.store.lease(stack.id)
-            if lease is None or lease.expires_at <= now or leases.holder_is_dead(lease.engine_id):
+            if lease is None or lease.expires_at <= now or holder_is_dead(lease.engine_id):
                 found.append(stack)
         return found
 

@@ -20,8 +20,17 @@ from stoker.api.context import (
     stack_url,
 )
 from stoker.api.errors import bad_request, not_found
-from stoker.engine import views
-from stoker.engine.state import ResourceRecord, StackRecord, Store
+from stoker.engine import (
+    ResourceRecord,
+    StackRecord,
+    Store,
+    api_event_row,
+    child_stacks,
+    resource_document,
+    resource_metadata,
+    resource_rows,
+    stack_events,
+)
 
 _RESOURCE_FILTERS = {
     "name": "resource_name",
@@ -37,7 +46,7 @@ def _tree(store: Store, project: str, stack: StackRecord, depth: int) -> list[St
     """The stack and its nested stacks down to ``depth``."""
     found = [stack]
     if depth > 0:
-        for child in views.child_stacks(store, project, store.resources(stack.id)):
+        for child in child_stacks(store, project, store.resources(stack.id)):
             found.extend(_tree(store, project, child, depth - 1))
     return found
 
@@ -97,12 +106,12 @@ async def index(request: Request) -> Response:
         engine = api.operations.engine(project) if detail else None
         for member in _tree(store, project, stack, depth):
             records = {r.name: r for r in store.resources(member.id)}
-            for row in views.resource_rows(store, project, member, 0):
+            for row in resource_rows(store, project, member, 0):
                 if not _keep(request, row):
                     continue
                 name = row["resource_name"]
                 if engine is not None:
-                    row = views.resource_document(engine, member, records, name)
+                    row = resource_document(engine, member, records, name)
                 nested = _nested_of(store, project, records.get(name))
                 row["links"] = _resource_links(request, member, name, nested)
                 if member.id != stack.id:
@@ -127,7 +136,7 @@ async def show(request: Request) -> Response:
     stack, records, name = await _resource(request)
     engine = api_of(request).operations.engine(project_of(request))
     store = api_of(request).operations.store
-    document = await asyncio.to_thread(views.resource_document, engine, stack, records, name)
+    document = await asyncio.to_thread(resource_document, engine, stack, records, name)
     nested = await asyncio.to_thread(_nested_of, store, project_of(request), records[name])
     document["links"] = _resource_links(request, stack, name, nested)
     if stack.parent_resource:  # a nested stack's resource names its facade, as in Heat
@@ -139,7 +148,7 @@ async def show(request: Request) -> Response:
 async def metadata(request: Request) -> Response:
     stack, records, name = await _resource(request)
     engine = api_of(request).operations.engine(project_of(request))
-    value = await asyncio.to_thread(views.resource_metadata, engine, stack, records, name)
+    value = await asyncio.to_thread(resource_metadata, engine, stack, records, name)
     return JSONResponse({"metadata": value})
 
 
@@ -202,12 +211,12 @@ async def events(request: Request) -> Response:
 
     def rows() -> list[dict[str, Any]]:
         stacks = {s.id: s for s in _tree(store, project, stack, depth)}
-        found = views.stack_events(store, project, stack, depth)
+        found = stack_events(store, project, stack, depth)
         found.sort(key=lambda e: (e.time, e.id or 0), reverse=direction == "desc")
         shown = []
         for event in found:
             owner = stacks.get(event.stack_id, stack)
-            row = views.api_event_row(event, owner.name)
+            row = api_event_row(event, owner.name)
             if resource is not None and row["resource_name"] != resource:
                 continue
             if not _event_matches(query.getlist("resource_name"), row["resource_name"]):
@@ -246,7 +255,7 @@ async def event_show(request: Request) -> Response:
     found = await asyncio.to_thread(store.events, stack.id)
     for event in found:
         if str(event.id) == event_id and event.resource_name == resource:
-            row = views.api_event_row(event, stack.name)
+            row = api_event_row(event, stack.name)
             row["links"] = _event_links(request, stack, row)
             row["resource_properties"] = {}
             return JSONResponse({"event": row})

@@ -9,14 +9,15 @@ from typing import TYPE_CHECKING
 from starlette.applications import Starlette
 
 from stoker.api.app import build_app
-from stoker.engine.settings import EngineSettings
+from stoker.api.trusts import StackCredentials, TrusteeLogin, login_from_cloud
+from stoker.engine import EngineSettings
 
 if TYPE_CHECKING:
     from stoker.api.auth import KeystoneValidator, ServiceCredentials
     from stoker.api.policy import Policy
     from stoker.api.trusts import StackCredentials
     from stoker.cloud import Cloud
-    from stoker.engine.state import Store
+    from stoker.engine import Store
 
 
 def service_credentials() -> ServiceCredentials | None:
@@ -62,8 +63,6 @@ def owners_act() -> bool:
 def stack_credentials(validator: KeystoneValidator, store: Store) -> StackCredentials:
     """The trusts of ``--cloud-credentials caller``: to the service user the validator
     asks Keystone as."""
-    from stoker.api.trusts import StackCredentials, TrusteeLogin, login_from_cloud
-
     service = service_credentials()
     session = validator.service
     assert service is not None and session is not None, "stoker serve checked --service-*"
@@ -109,8 +108,7 @@ def chosen_cloud() -> Cloud | None:
 
 
 def app() -> Starlette:
-    from stoker.store import open_store
-    from stoker.store.urls import database_url
+    from stoker.store import database_url, open_store
 
     url = os.environ.get("STOKER_SERVE_DB") or database_url(None)
     settings = EngineSettings(
@@ -125,11 +123,10 @@ def app() -> Starlette:
     registry = None
     cloud = chosen_cloud()
     if cloud is not None:
-        from stoker.resources import openstack
-        from stoker.resources.registry import default_registry
+        from stoker.resources import default_registry, register_openstack
 
         registry = default_registry()
-        openstack.register(registry, cloud)
+        register_openstack(registry, cloud)
     keystone = keystone_validator()
     credentials = None
     if cloud is not None and keystone is not None and owners_act():

@@ -13,9 +13,8 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import api_of, body_of, integer, project_of
 from stoker.api.errors import bad_request, not_found
-from stoker.engine.views import time_text
-from stoker.store.software import ConfigRecord, DeploymentRecord, SoftwareStore
-from stoker.store.store import SqlStore
+from stoker.engine import time_text
+from stoker.store import ConfigRecord, DeploymentRecord, SoftwareStore, SqlStore
 
 
 def _software(request: Request) -> SoftwareStore:

@@ -14,7 +14,7 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from stoker.api import inputs
+from stoker.api import actions, inputs
 from stoker.api.context import (
     Api,
     api_of,
@@ -28,9 +28,17 @@ from stoker.api.context import (
 )
 from stoker.api.errors import ApiError, bad_request, not_found
 from stoker.api.trusts import start_new_stack
-from stoker.engine import views
-from stoker.engine.stacks import UpdateRequest
-from stoker.engine.state import StackRecord
+from stoker.engine import (
+    StackRecord,
+    UpdateRequest,
+    api_stack_row,
+    masked_environment,
+    output_list,
+    preview_document,
+    stack_document,
+    template_document,
+)
+from stoker.engine import update_preview as preview_update
 
 _SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
     "created_at": lambda s: s.created_at,
@@ -120,7 +128,7 @@ async def index(request: Request) -> Response:
     records, extra = await asyncio.to_thread(_listing, request)
     rows = []
     for record in records:
-        row = views.api_stack_row(record)
+        row = api_stack_row(record)
         row["links"] = stack_links(request, record)
         rows.append(row)
     return JSONResponse({"stacks": rows, **extra})
@@ -134,7 +142,7 @@ async def detail(request: Request) -> Response:
     def documents() -> list[dict[str, Any]]:
         shown = []
         for record in records:
-            document = views.stack_document(engine, record, resolve_outputs=False)
+            document = stack_document(engine, record, resolve_outputs=False)
             document["links"] = stack_links(request, record)
             document["project"] = record.project
             shown.append(document)
@@ -150,8 +158,6 @@ async def create(request: Request) -> Response:
     payload = await inputs.create_payload(request)
     name = payload.name
     if payload.adopt_data is not None:
-        from stoker.api import actions
-
         return await actions.adopt(request, payload)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
     create_request.stack_id = str(uuid.uuid4())
@@ -175,8 +181,6 @@ async def create(request: Request) -> Response:
 async def preview(request: Request) -> Response:
     """``POST /stacks/preview``: the stack as it would be created, resources INIT, nested
     stacks' resources nested (`stoker.engine.preview`)."""
-    from stoker.engine.preview import preview_document
-
     api = api_of(request)
     project = project_of(request)
     payload = await inputs.create_payload(request)
@@ -239,7 +243,7 @@ async def show(request: Request) -> Response:
     engine = api_of(request).operations.engine(project_of(request))
     resolve = request.query_params.get("resolve_outputs")
     resolve_outputs = resolve is None or flag(resolve)
-    document = await asyncio.to_thread(views.stack_document, engine, stack, resolve_outputs)
+    document = await asyncio.to_thread(stack_document, engine, stack, resolve_outputs)
     document["links"] = stack_links(request, stack)
     document["project"] = stack.project
     document["tags"] = document["tags"] or []
@@ -276,7 +280,7 @@ async def update_preview(request: Request) -> Response:
     engine = api.operations.engine(project)
     plan = await engine.preview_update(stack.id, update_request, show_nested)
     changes = await asyncio.to_thread(
-        views.update_preview, api.operations.store, stack, plan, show_nested=show_nested
+        preview_update, api.operations.store, stack, plan, show_nested=show_nested
     )
     for kind in ("unchanged", "updated", "replaced", "added", "deleted"):
         changes.setdefault(kind, [])
@@ -295,13 +299,13 @@ async def delete(request: Request) -> Response:
 async def template(request: Request) -> Response:
     stack = await find_stack(request)
     engine = api_of(request).operations.engine(project_of(request))
-    return JSONResponse(await asyncio.to_thread(views.template_document, engine, stack))
+    return JSONResponse(await asyncio.to_thread(template_document, engine, stack))
 
 
 async def environment(request: Request) -> Response:
     stack = await find_stack(request)
     engine = api_of(request).operations.engine(project_of(request))
-    data = await asyncio.to_thread(views.masked_environment, engine, stack)
+    data = await asyncio.to_thread(masked_environment, engine, stack)
     shown = {
         "resource_registry": {"resources": {}},
         "parameters": {},
@@ -322,7 +326,7 @@ async def outputs(request: Request) -> Response:
     stack = await find_stack(request)
     engine = api_of(request).operations.engine(project_of(request))
     found = await asyncio.to_thread(engine.outputs, stack)
-    return JSONResponse({"outputs": views.output_list(found)})
+    return JSONResponse({"outputs": output_list(found)})
 
 
 async def output_show(request: Request) -> Response:

@@ -17,6 +17,8 @@ The Keystone calls go through keystoneauth1, imported only in this mode.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,8 +31,8 @@ from stoker.errors import ApiError, StokerError
 if TYPE_CHECKING:
     from stoker.api.auth import Grant, Identity
     from stoker.api.operations import Operations, Run
-    from stoker.engine.state import EventRecord, StackRecord, Store
-    from stoker.store.trusts import TrustStore
+    from stoker.engine import EventRecord, StackRecord, Store
+    from stoker.store import TrustStore
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +93,7 @@ class StackCredentials:
         self._trustee_user_id = trustee_user_id
         self._trustee: str | None = None
         self.delegated_roles = delegated_roles
-        from stoker.store.store import SqlStore
-        from stoker.store.trusts import TrustStore
+        from stoker.store import SqlStore, TrustStore
 
         assert isinstance(store, SqlStore), "trusts are kept in a SQL store"
         self.trusts: TrustStore = TrustStore(store)
@@ -164,7 +165,7 @@ class StackCredentials:
         return str(response.json()["trust"]["id"])
 
     def keep(self, stack_id: str, project: str, trustor: str, trust_id: str) -> None:
-        from stoker.store.trusts import TrustRecord
+        from stoker.store import TrustRecord
 
         now = datetime.now(UTC)
         self.trusts.add(TrustRecord(stack_id, project, trustor, trust_id, now))
@@ -231,9 +232,6 @@ async def start_new_stack(
     an adopt): with each stack's owner acting, the caller's trust is made and kept under
     the stack's id first (a server taking over the operation after a crash finds it), the
     operation acts with it, and it is deleted if the stack is never made."""
-    import asyncio
-    import contextlib
-
     credentials = operations.credentials
     if credentials is None or grant is None:
         return await operations.start(project, run)

@@ -21,8 +21,10 @@ from stoker.blueprint.build import (
     looks_like_blueprint,
     package_source,
 )
+from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.existing import ExistingLookup, engine_lookup
-from stoker.definition.archive import read_package
+from stoker.cloud import HOW_TO_CHOOSE, Cloud, choose_cloud
+from stoker.definition import read_package
 from stoker.errors import PackageError, TemplateError
 from stoker.request_body import read_body
 
@@ -104,9 +106,6 @@ async def _compiled(
 
 
 def _compile(source: Source, environments: list[str], existing: ExistingLookup) -> CompiledRequest:
-    from stoker.blueprint.cloudfacts import CloudFacts
-    from stoker.cloud import HOW_TO_CHOOSE, Cloud, choose_cloud
-
     choice = choose_cloud(os.environ.get("STOKER_SERVE_OS_CLOUD") or None)
     facts = None
     if choice is not None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stoker.blueprint import codes
+from stoker.blueprint import SOURCE_FILE, codes, is_blueprint
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.compile import Compiled, ContentReader, compile_blueprint
 from stoker.blueprint.decisions import Decisions
@@ -19,6 +19,7 @@ from stoker.blueprint.fulfil import decide
 from stoker.blueprint.library import load_library
 from stoker.blueprint.model import Blueprint
 from stoker.blueprint.parse import parse_blueprint
+from stoker.definition import read_package
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.template.loader import LoadLimits, load_document
@@ -62,8 +63,6 @@ def file_source(path: str) -> Source:
 def package_source(data: bytes, label: str) -> Source:
     """A ZIP package; content resolves to its members (`stoker.definition.archive`'s
     limits and refusals apply)."""
-    from stoker.definition.archive import read_package
-
     package = read_package(data, label)
 
     def read(reference: str) -> bytes:
@@ -165,8 +164,6 @@ def stack_files(source: Source, compiled: Compiled) -> dict[str, str]:
     """What a stack made from a blueprint carries as its files: the package's members,
     the library templates, the compiled environment (`ENVIRONMENT_FILE`) and the
     blueprint itself (`stoker.blueprint.SOURCE_FILE`, for ``template show --source``)."""
-    from stoker.blueprint import SOURCE_FILE
-
     files = {**source.files, **compiled.files}
     files[ENVIRONMENT_FILE] = compiled.environment_text()
     files[SOURCE_FILE] = source.text
@@ -176,8 +173,6 @@ def stack_files(source: Source, compiled: Compiled) -> dict[str, str]:
 def looks_like_blueprint(text: str, label: str) -> bool:
     """The API's and the CLI's test of a template's text (`stoker.blueprint.is_blueprint`),
     after a cheap look for the word ``components`` so a template is not read twice."""
-    from stoker.blueprint import is_blueprint
-
     if "components" not in text:
         return False
     try:

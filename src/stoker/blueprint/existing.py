@@ -24,11 +24,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from stoker.blueprint import SOURCE_FILE
+from stoker.blueprint.flow import resource_of
 from stoker.blueprint.library import Library, LibraryType
 from stoker.blueprint.model import Requirement
+from stoker.errors import StokerError
+from stoker.functions.base import Unresolved
 
 if TYPE_CHECKING:
-    from stoker.engine.stacks import StackEngine
+    from stoker.engine import StackEngine
 
 _LINK = re.compile(
     r"^(?:https?://[^/]+(?:/[^/]+)*?/)?stacks/(?P<stack>[^/]+)(?:/(?P<id>[^/]+))?"
@@ -87,8 +91,6 @@ USABLE = frozenset(
 
 def engine_lookup(engine: StackEngine, project: str) -> ExistingLookup:
     """References resolved in ``engine``'s store, in ``project`` only."""
-    from stoker.errors import StokerError
-    from stoker.functions.base import Unresolved
 
     def lookup(reference: StackReference) -> ExistingResource | str:
         stack = engine.store.get_stack(reference.stack, project)
@@ -169,9 +171,8 @@ def _hosts(files: Mapping[str, Any], resource: str) -> list[str]:
     compiled from a blueprint, found by resolving the blueprint it keeps among its files
     (`stoker.blueprint.SOURCE_FILE`) against the built-in library; none for another
     stack, or one whose blueprint no longer resolves."""
-    from stoker.blueprint import SOURCE_FILE
+    # here, not at the top: stoker.blueprint.build imports this module's lookups
     from stoker.blueprint.build import Source, analyse
-    from stoker.blueprint.flow import resource_of
 
     text = files.get(SOURCE_FILE)
     if not isinstance(text, str):

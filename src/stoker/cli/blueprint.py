@@ -13,6 +13,7 @@ import click
 from stoker.cli import clouds
 from stoker.cli.options import environments_option
 from stoker.cli.output import output_format, report
+from stoker.engine import EngineSettings
 from stoker.errors import Rejected
 from stoker.errors import StokerError as StokerErrorBase
 
@@ -46,8 +47,8 @@ def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
 
     def lookup(reference: StackReference) -> ExistingResource | str:
         if "lookup" not in opened:
+            # here, not at the top: stoker.cli.stack imports this module's options
             from stoker.cli.stack import Session
-            from stoker.engine.settings import EngineSettings
 
             session = Session(db, EngineSettings(project=project), os_cloud)
             opened["lookup"] = engine_lookup(session.engine(), project)
@@ -284,7 +285,7 @@ def blueprint_request(
     among its files (`stoker.blueprint.build.stack_files`), and the user's environments
     after the compiled one."""
     from stoker.blueprint.build import ENVIRONMENT_FILE, stack_files
-    from stoker.definition.requests import RequestInputs
+    from stoker.definition import RequestInputs
 
     source, compiled = compile_file(path, environments, libraries, os_cloud, existing)
     files = stack_files(source, compiled)

@@ -47,7 +47,7 @@ def check_against(ctx: click.Context, cloud: Cloud) -> None:
     against ``cloud`` (with the nearest names when a value is not found), and
     ``Fn::GetAZs`` answered by its Nova."""
     from stoker.cloud.constraints import CloudNames, cloud_constraints
-    from stoker.definition.context import zones_from
+    from stoker.definition import zones_from
     from stoker.parameters import cloud_checks
 
     names = CloudNames(cloud)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from stoker.store import database_url, open_store
-from stoker.store.secrets import KEY_ENV
+from stoker.store import KEY_ENV, database_url, open_store
 
 
 @click.group()

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from stoker.engine.state import EventRecord
+    from stoker.engine import EventRecord
 
 #: set in the child: the file descriptor it reports the operation's start on
 STARTED_FD_ENV = "STOKER_STARTED_FD"

@@ -7,6 +7,8 @@ options, an unreadable config file, an unknown rule id for ``--explain``).
 
 from __future__ import annotations
 
+import textwrap
+
 import click
 
 from stoker.cli.lint_report import lint_paths
@@ -145,8 +147,6 @@ def rule_list(profiles: tuple[str, ...]) -> str:
 
 def explanation(rule_id: str) -> str:
     """The documentation of one rule (or of an ONAP requirement that is not checked)."""
-    import textwrap  # only --explain wraps text
-
     rule = default_registry().get(rule_id)
     if rule is not None:
         profiles = ", ".join(sorted(p.value for p in rule.profiles))

@@ -12,15 +12,23 @@ from typing import TYPE_CHECKING
 import click
 
 from stoker.collector import collector_paused
-from stoker.definition.loading import LoadOptions, LoadResult, load_definition
-from stoker.engine.heap import keep_loaded
+from stoker.definition import (
+    LoadOptions,
+    LoadResult,
+    RequestInputs,
+    load_definition,
+    load_request,
+    package_template_file,
+    read_package,
+)
+from stoker.engine import keep_loaded
 from stoker.errors import PackageError
 from stoker.limits import active_limits
 from stoker.template.loader import LoadLimits
 
 if TYPE_CHECKING:
     from stoker.cli.blueprint import BlueprintCloud
-    from stoker.definition.requests import RequestInputs
+    from stoker.definition import RequestInputs
 
 
 def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:
@@ -89,8 +97,6 @@ def load_from_options(
     try:
         with collector_paused():
             if blueprint is not None:
-                from stoker.definition.requests import load_request
-
                 inputs = blueprint.request(template_file, environments, values)
                 return load_request(inputs, options), values
             if template_file.lower().endswith(".zip"):
@@ -106,8 +112,6 @@ def template_source(template_file: str) -> str:
     and get_file content from the archive's members (`stoker.definition.files.in_package`),
     for this command and every later one on the stack."""
     if template_file.lower().endswith(".zip"):
-        from stoker.definition.files import package_template_file
-
         return package_template_file(template_file)
     return os.path.abspath(template_file)
 
@@ -115,8 +119,6 @@ def template_source(template_file: str) -> str:
 def _load_package(
     path: str, environments: tuple[str, ...], values: dict[str, str], options: LoadOptions
 ) -> LoadResult:
-    from stoker.definition.requests import load_request
-
     return load_request(package_inputs(path, environments, values), options)
 
 
@@ -127,9 +129,6 @@ def package_inputs(
     get_file, provider and environment files come from the archive
     (`stoker.definition.archive`), as through the API; ``-e`` files are added after the
     package's own environment. A hostile or broken package is a `PackageError`."""
-    from stoker.definition.archive import read_package
-    from stoker.definition.requests import RequestInputs
-
     try:
         with open(path, "rb") as handle:
             package = read_package(handle.read(), path)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from stoker.engine.heap import one_command_process
+from stoker.engine import one_command_process
 
 # name -> (module, attribute, first line of the group's docstring)
 COMMANDS: dict[str, tuple[str, str, str]] = {

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from stoker.engine.settings import EngineSettings
+from stoker.engine import EngineSettings
 from stoker.limits import LIMITS, Limits, applied
 
 environments_option = click.option(

@@ -14,6 +14,7 @@ use the terminal's width on a terminal and are never wrapped when output is pipe
 
 from __future__ import annotations
 
+import csv
 import functools
 import io
 import json
@@ -323,8 +324,6 @@ def value_text(value: Any) -> str:
 
 
 def _csv(rows: list[dict[str, Any]], keys: Sequence[str]) -> str:
-    import csv  # only for -f csv: every command imports this module at start-up
-
     buffer = io.StringIO()
     writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
     writer.writerow([heading(k) for k in keys])

@@ -29,7 +29,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from stoker.cli.detach import started_callback
-from stoker.engine.state import Action, EventRecord, Status
+from stoker.engine import Action, EventRecord, Status
 
 if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need none of it
     from rich.console import Console

@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 import click
 
+from stoker.cli.group import cli
+
 #: the command that regenerates the page, as the test's failure message and the page say
 REGENERATE = ".venv/bin/python -m stoker.cli.reference > docs/cli.md"
 #: columns of the help text (Click wraps to this, whatever the terminal)
@@ -44,8 +46,6 @@ def _anchor(path: str) -> str:
 
 def render() -> str:
     """The whole page: an index, then every command's help under its own heading."""
-    from stoker.cli.group import cli
-
     contexts = list(_walk(cli, _context(cli, "stoker", None)))
     lines = [
         "# Command reference",

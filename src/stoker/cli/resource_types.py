@@ -11,8 +11,7 @@ from rich.text import Text
 
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option, simple_table
 from stoker.errors import ResourceTypeNotFound
-from stoker.resources.catalog import heat_catalog
-from stoker.resources.registry import default_registry
+from stoker.resources import default_registry, heat_catalog
 
 
 @click.group("resource-type")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from stoker.schema import environment_schema, render, template_schema
 from stoker.template.versions import HOT_VERSIONS, LATEST_HOT, lookup
 
 
@@ -26,8 +27,6 @@ _VERSIONS = [value for version in HOT_VERSIONS for value in (version.value, vers
 )
 def template_command(version_name: str) -> None:
     """Print the schema of a HOT template of one version."""
-    from stoker.schema import render, template_schema
-
     version = lookup("heat_template_version", version_name)
     assert version is not None  # the choice allows only known versions
     click.echo(render(template_schema(version)), nl=False)
@@ -36,6 +35,4 @@ def template_command(version_name: str) -> None:
 @schema.command("environment")
 def environment_command() -> None:
     """Print the schema of an environment file (stack create -e)."""
-    from stoker.schema import environment_schema, render
-
     click.echo(render(environment_schema()), nl=False)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import click
 
 from stoker.cli.listening import log_level_option
 from stoker.cli.options import engine_options
+from stoker.engine import long_running_process
 from stoker.errors import UsageError
 
 #: seconds an idle keep-alive connection stays open. uvicorn's default (5) is
@@ -152,13 +157,10 @@ def serve(
     Prints a start line (the URL, the auth mode, the store, the workers) and, at --log-level
     info, a line per request, as heat-api does.
     """
-    import os
-
     import uvicorn
 
     from stoker.cli import listening
-    from stoker.engine.heap import long_running_process
-    from stoker.store.urls import database_url, redacted
+    from stoker.store import database_url, redacted
 
     long_running_process()  # a server: the collector must see what operations leave
 
@@ -314,9 +316,6 @@ def _check_cloud(option: str | None) -> None:
 def _migrate(url: str) -> None:
     """Create or upgrade the schema once, before any worker starts, in a short-lived
     process: the server then opens the store without loading Alembic."""
-    import subprocess
-    import sys
-
     probe = "import sys\nfrom stoker.store import open_store\nopen_store(sys.argv[1])"
     done = subprocess.run(
         [sys.executable, "-c", probe, url], capture_output=True, text=True, check=False

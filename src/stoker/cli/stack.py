@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli import detach
 from stoker.cli.blueprint import library_option
 from stoker.cli.options import (
     EVALUATION_LIMITS,
@@ -29,11 +30,22 @@ from stoker.cli.output import (
     format_option,
     report,
 )
-from stoker.engine import views
-from stoker.engine.settings import EngineSettings
-from stoker.engine.state import EventRecord, StackRecord, Status, Store
+from stoker.cli.progress import Progress, StackInfo
+from stoker.engine import (
+    EngineSettings,
+    EventRecord,
+    StackRecord,
+    Status,
+    Store,
+    child_stacks,
+    failure_line,
+    stack_document,
+    stack_row,
+    table_outputs,
+)
 from stoker.errors import OperationFailed, Rejected, StackNotFound
-from stoker.store.urls import database_url
+from stoker.store import database_url
+from stoker.template.nodes import plain
 
 # The engine, the definition machinery and the resource types are imported by the
 # commands that use them: ``stack list`` reads rows and needs none of them.
@@ -41,9 +53,9 @@ if TYPE_CHECKING:
     from stoker.cli.blueprint import BlueprintCloud
     from stoker.cli.progress import StackInfo
     from stoker.cloud import Cloud
-    from stoker.definition.stack import StackDefinition
-    from stoker.engine.stacks import StackEngine
-    from stoker.resources.registry import ResourceTypeRegistry
+    from stoker.definition import StackDefinition
+    from stoker.engine import StackEngine
+    from stoker.resources import ResourceTypeRegistry
 
 _format_option = format_option
 _column_option = column_option
@@ -140,7 +152,7 @@ class Session:
             current = stacks.pop()
             resources = self.store.resources(current.id)
             found.extend(f"{r.name} ({r.type})" for r in resources if r.type in kinds)
-            stacks.extend(views.child_stacks(self.store, self.settings.project, resources))
+            stacks.extend(child_stacks(self.store, self.settings.project, resources))
         if found:
             shown = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
             raise Rejected(
@@ -167,13 +179,13 @@ class Session:
     @property
     def registry(self) -> ResourceTypeRegistry:
         if self._registry is None:
-            from stoker.resources.registry import default_registry
+            from stoker.resources import default_registry
 
             self._registry = default_registry()
             if self.cloud is not None:
-                from stoker.resources import openstack
+                from stoker.resources import register_openstack
 
-                openstack.register(self._registry, self.cloud)
+                register_openstack(self._registry, self.cloud)
         return self._registry
 
     def open_cloud_for(self, definition: StackDefinition) -> None:
@@ -190,8 +202,6 @@ class Session:
 
     def stack_info(self, stack_id: str) -> StackInfo | None:
         """A stack's parent and size, for progress (which meets nested stacks by id)."""
-        from stoker.cli.progress import StackInfo
-
         found = self.store.get_stack(stack_id, self.settings.project)
         if found is None:
             return None
@@ -201,7 +211,7 @@ class Session:
         return StackInfo(found.parent_id, found.parent_resource, count)
 
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
-        from stoker.engine.stacks import StackEngine
+        from stoker.engine import StackEngine
 
         return StackEngine(self.store, self.registry, self.settings, listener=listener)
 
@@ -332,10 +342,8 @@ def create(
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
     from stoker.cli.loading import load_from_options, template_source
-    from stoker.cli.progress import Progress
-    from stoker.definition.files import in_package
-    from stoker.engine.stacks import CreateRequest
-    from stoker.template.nodes import plain
+    from stoker.definition import in_package
+    from stoker.engine import CreateRequest
 
     blueprint = blueprint_of(session, template_file, libraries)
     if blueprint is not None:
@@ -393,7 +401,7 @@ def create(
         record = asyncio.run(engine.create(request))
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
-        raise OperationFailed(views.failure_line(session.store, record))
+        raise OperationFailed(failure_line(session.store, record))
 
 
 def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:
@@ -425,9 +433,9 @@ def show_stack(
     columns: tuple[str, ...],
     show_secrets: bool = False,
 ) -> None:
-    document = views.stack_document(engine, record)
+    document = stack_document(engine, record)
     if fmt == "table" and not show_secrets and "outputs" in document:
-        document["outputs"] = views.table_outputs(engine, record, document["outputs"])
+        document["outputs"] = table_outputs(engine, record, document["outputs"])
     emit_record(document, fmt, columns)
 
 
@@ -456,9 +464,9 @@ def show(
     """Show stack NAME (or id)."""
     record = find_stack(session, name)
     engine = session.engine()
-    document = views.stack_document(engine, record, not no_resolve_outputs)
+    document = stack_document(engine, record, not no_resolve_outputs)
     if fmt == "table" and not show_secrets and "outputs" in document:
-        document["outputs"] = views.table_outputs(engine, record, document["outputs"])
+        document["outputs"] = table_outputs(engine, record, document["outputs"])
     emit_record(document, fmt, columns)
 
 
@@ -475,7 +483,7 @@ def list_stacks(
     records = session.store.list_stacks(
         session.settings.project, include_nested=nested, include_deleted=deleted
     )
-    rows = [views.stack_row(r) for r in records]
+    rows = [stack_row(r) for r in records]
     emit_rows(
         rows, fmt, columns, ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
     )
@@ -488,8 +496,6 @@ def list_stacks(
 @click.pass_obj
 def delete(session: Session, name: str, yes: bool) -> None:
     """Delete stack NAME and everything in it."""
-    from stoker.cli.progress import Progress
-
     record = find_stack(session, name)
     session.refuse_without_cloud(record, "deleted")
     if not yes:
@@ -514,8 +520,6 @@ def delete(session: Session, name: str, yes: bool) -> None:
 @click.pass_obj
 def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Continue an operation on NAME that was interrupted (its engine died)."""
-    from stoker.cli.progress import Progress
-
     record = find_stack(session, name)
     progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
     engine = session.engine(progress)
@@ -618,7 +622,6 @@ def _wait(ctx: click.Context, _param: click.Parameter, value: Any) -> None:
     way (`stoker.cli.detach`)."""
     if value is not False:
         return
-    from stoker.cli import detach
 
     if detach.is_detached_child():
         return

@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import click
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import column_option, emit_record, emit_rows, format_option
+from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.cli.progress import Progress
 from stoker.cli.stack import Session, stack
 from stoker.cli.stack_records import resource
-from stoker.engine import views
-from stoker.engine.state import StackRecord, Status
-from stoker.errors import OperationFailed
+from stoker.engine import StackRecord, Status, snapshot_document
+from stoker.errors import OperationFailed, Rejected
 
 #: the columns ``openstack stack suspend|resume|check|cancel`` print
 ACTION_COLUMNS = ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
@@ -52,8 +53,6 @@ def _act(
 ) -> None:
     """Run a stack-wide action with live progress, print the stack's row, and fail (exit
     1) unless it ended COMPLETE."""
-    from stoker.cli.progress import Progress
-
     found = session.get_stack(name)
     count = session.store.count_resources(found.id) if found is not None else 0
     progress = Progress(count, lookup=session.stack_info)
@@ -196,12 +195,7 @@ def adopt(
 ) -> None:
     """Create stack NAME from an abandon document, taking its resources back as they are
     (ADOPT_COMPLETE): nothing is created."""
-    import os
-
-    from stoker.cli.output import report
-    from stoker.cli.progress import Progress
-    from stoker.engine import adopt as adopting
-    from stoker.errors import Rejected
+    from stoker.engine import load_adoption
 
     try:
         with open(adopt_file, encoding="utf-8") as handle:
@@ -218,7 +212,7 @@ def adopt(
         if not sep or not key:
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--parameter")
         values[key] = value
-    adoption = adopting.load(name, data, os.path.abspath(adopt_file), environments, values)
+    adoption = load_adoption(name, data, os.path.abspath(adopt_file), environments, values)
     report(adoption.diagnostics, adopt_file)
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
         raise Rejected("the adopt document, environment or parameters were rejected")
@@ -253,8 +247,6 @@ def snapshot_create(
     session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Snapshot stack NAME."""
-    from stoker.cli.progress import Progress
-
     found = session.get_stack(name)
     progress = Progress(
         session.store.count_resources(found.id) if found else 0, lookup=session.stack_info
@@ -262,7 +254,7 @@ def snapshot_create(
     engine = session.engine(progress)
     with progress:
         made = asyncio.run(engine.snapshot(name, snapshot_name))
-    shown = views.snapshot_document(made)
+    shown = snapshot_document(made)
     emit_record({k: v for k, v in shown.items() if k != "data"}, fmt, columns)
     if made.status != Status.COMPLETE.value:
         raise OperationFailed(f"snapshot {made.id}: {made.status}: {made.status_reason}")
@@ -276,7 +268,7 @@ def snapshot_create(
 def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """List the snapshots of NAME."""
     found = asyncio.run(session.engine().snapshots(name))
-    emit_rows([views.snapshot_document(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
+    emit_rows([snapshot_document(s) for s in found], fmt, columns, SNAPSHOT_COLUMNS)
 
 
 @snapshot.command("show")
@@ -290,7 +282,7 @@ def snapshot_show(
 ) -> None:
     """Show snapshot SNAPSHOT_ID (or its name) of NAME, with its data."""
     found = asyncio.run(session.engine().find_snapshot(name, snapshot_id))
-    emit_record(views.snapshot_document(found), fmt, columns)
+    emit_record(snapshot_document(found), fmt, columns)
 
 
 @snapshot.command("delete")

@@ -70,14 +70,14 @@ def drift(
 ) -> None:
     """Compare every resource of NAME with the cloud: IN_SYNC, MODIFIED (each property's
     expected and actual value), DELETED, or NOT_CHECKED (with the reason)."""
-    from stoker.engine import drift as drifts
+    from stoker.engine import accept_drift, detect_drift
 
     record = find_stack(session, name)
     session.refuse_without_cloud(record, "read back")
     engine = session.engine()
     if accepted:
-        found = [asyncio.run(drifts.accept(engine, record.id, r)) for r in accepted]
+        found = [asyncio.run(accept_drift(engine, record.id, r)) for r in accepted]
     else:
-        found = asyncio.run(drifts.drift(engine, record.id, nested_depth))
+        found = asyncio.run(detect_drift(engine, record.id, nested_depth))
     rows = [_row(entry.as_dict(), fmt in ("table", "value", "csv")) for entry in found]
     emit_rows(rows, fmt, columns, COLUMNS)

@@ -9,7 +9,7 @@ import click
 
 from stoker.cli.output import column_option, emit_rows, format_option
 from stoker.cli.stack import Session, find_stack, stack
-from stoker.engine import hooks
+from stoker.engine import paused_hooks
 from stoker.errors import OperationRefused
 
 
@@ -35,7 +35,7 @@ def hook_poll(
 ) -> None:
     """List the resources of NAME an operation is paused at, with the hook."""
     record = find_stack(session, name)
-    rows = hooks.paused(session.store, session.settings.project, record, nested_depth)
+    rows = paused_hooks(session.store, session.settings.project, record, nested_depth)
     emit_rows(rows, fmt, columns, ["resource_name", "pause_type", "stack_name"])
 
 
@@ -68,7 +68,7 @@ def hook_clear(
     record = find_stack(session, name)
     waiting = {
         r["resource_name"]: r["pause_type"]
-        for r in hooks.paused(session.store, session.settings.project, record, 0)
+        for r in paused_hooks(session.store, session.settings.project, record, 0)
     }
     engine = session.engine()
     for resource in resources:

@@ -8,6 +8,7 @@ import time
 
 import click
 
+from stoker.blueprint import SOURCE_FILE
 from stoker.cli.graph import graph_options, write_graph
 from stoker.cli.output import (
     column_option,
@@ -17,9 +18,18 @@ from stoker.cli.output import (
     format_option,
     to_yaml,
 )
+from stoker.cli.progress import event_line
 from stoker.cli.stack import Session, find_stack, show_secrets_option, stack
-from stoker.engine import views
-from stoker.engine.state import Status
+from stoker.engine import (
+    Status,
+    event_row,
+    masked_environment,
+    resource_document,
+    resource_rows,
+    stack_events,
+    table_outputs,
+    template_document,
+)
 from stoker.errors import NotFound, OperationFailed
 
 
@@ -49,7 +59,7 @@ def output_list(
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
-        outputs = views.table_outputs(engine, record, outputs)
+        outputs = table_outputs(engine, record, outputs)
     default = (
         ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
     )
@@ -79,7 +89,7 @@ def output_show(
     show_secrets: bool,
 ) -> None:
     """Show output KEY of NAME (or --all)."""
-    from stoker.engine.stacks import StackNotFound
+    from stoker.engine import StackNotFound
 
     if not key and not show_all:
         raise click.UsageError("give an output KEY or --all")
@@ -87,7 +97,7 @@ def output_show(
     engine = session.engine()
     outputs = engine.outputs(record)
     if fmt == "table" and not show_secrets:
-        outputs = views.table_outputs(engine, record, outputs)
+        outputs = table_outputs(engine, record, outputs)
     if show_all:
         emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"])
         return
@@ -140,7 +150,7 @@ def resource_list(
 ) -> None:
     """List the resources of NAME (and of its nested stacks, to --nested-depth)."""
     record = find_stack(session, name)
-    rows = views.resource_rows(session.store, session.settings.project, record, nested_depth)
+    rows = resource_rows(session.store, session.settings.project, record, nested_depth)
     default = [
         "resource_name",
         "physical_resource_id",
@@ -163,7 +173,7 @@ def resource_show(
     session: Session, name: str, resource_name: str, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Show resource RESOURCE_NAME of NAME, with its attributes."""
-    from stoker.engine.stacks import StackNotFound
+    from stoker.engine import StackNotFound
 
     record = find_stack(session, name)
     records = {r.name: r for r in session.store.resources(record.id)}
@@ -172,7 +182,7 @@ def resource_show(
         raise StackNotFound(
             f"The Resource ({resource_name}) could not be found in Stack {record.name}."
         )
-    row = views.resource_document(session.engine(), record, records, resource_name)
+    row = resource_document(session.engine(), record, records, resource_name)
     emit_record(row, fmt, columns)
 
 
@@ -200,10 +210,8 @@ def event_list(
     session: Session, name: str, follow: bool, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """List the events of NAME, oldest first (with nested stacks' to --nested-depth)."""
-    from stoker.cli.progress import event_line
-
     record = find_stack(session, name)
-    events = views.stack_events(session.store, session.settings.project, record, nested_depth)
+    events = stack_events(session.store, session.settings.project, record, nested_depth)
     if not follow:
         names = {record.id: record.name}
         if nested_depth:
@@ -215,9 +223,7 @@ def event_list(
                     )
                 }
             )
-        rows = [
-            {**views.event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events
-        ]
+        rows = [{**event_row(e), "stack_name": names.get(e.stack_id, e.stack_id)} for e in events]
         default = ["event_time", "resource_name", "resource_status", "resource_status_reason"]
         emit_rows(rows, fmt, columns, [*default, "stack_name"] if nested_depth else default)
         return
@@ -252,14 +258,12 @@ def template_show(session: Session, name: str, fmt: str, source: bool) -> None:
     """Print the template of NAME (with --source, the blueprint it was compiled from)."""
     record = find_stack(session, name)
     if source:
-        from stoker.blueprint import SOURCE_FILE
-
         text = record.files.get(SOURCE_FILE)
         if text is None:
             raise NotFound(f"The Stack ({record.name}) was not created from a blueprint.")
         click.echo(text, nl=not text.endswith("\n"))
         return
-    data = views.template_document(session.engine(), record)
+    data = template_document(session.engine(), record)
     text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")
 
@@ -276,6 +280,6 @@ def environment_group() -> None:
 def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""
     record = find_stack(session, name)
-    data = views.masked_environment(session.engine(), record)
+    data = masked_environment(session.engine(), record)
     text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
     click.echo(text, nl=fmt == "json")

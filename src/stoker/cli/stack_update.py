@@ -22,7 +22,7 @@ from stoker.errors import OperationFailed, Rejected
 
 if TYPE_CHECKING:
     from stoker.cli.stack import Session
-    from stoker.engine.state import ResourceRecord
+    from stoker.engine import ResourceRecord
 
 
 @click.command()
@@ -133,11 +133,16 @@ def update(
     from stoker.cli.loading import package_inputs, parameter_values, template_source
     from stoker.cli.progress import Progress
     from stoker.cli.stack import blueprint_of, find_stack, show_stack
-    from stoker.definition.files import in_package
-    from stoker.definition.loading import LoadOptions
-    from stoker.definition.requests import RequestInputs
-    from stoker.engine import drift, views
-    from stoker.engine.update_request import UpdateChanges, UpdateFiles, prepare_update
+    from stoker.definition import LoadOptions, RequestInputs, in_package
+    from stoker.engine import (
+        UpdateChanges,
+        UpdateFiles,
+        failure_line,
+        prepare_update,
+        repair_records,
+        update_preview,
+        write_repair,
+    )
     from stoker.limits import active_limits
     from stoker.template.loader import LoadLimits
 
@@ -201,11 +206,11 @@ def update(
     drifted: dict[str, ResourceRecord] = {}
     if repair:
         session.refuse_without_cloud(current, "repaired")
-        drifted = asyncio.run(drift.repair_records(engine, current.id))
+        drifted = asyncio.run(repair_records(engine, current.id))
         request = replace(request, revisit=frozenset(drifted))
     if dry_run:
         plan = asyncio.run(engine.preview_update(current.id, request, show_nested, drifted))
-        preview = views.update_preview(session.store, current, plan, show_nested=show_nested)
+        preview = update_preview(session.store, current, plan, show_nested=show_nested)
         if fmt == "table":
             rows = [
                 {
@@ -230,11 +235,11 @@ def update(
     # Counted as they are touched: an update leaves most resources alone, and a total of
     # the whole stack would show "10/10000 done" at the end of a complete update.
     if drifted:
-        asyncio.run(drift.write_repair(engine, current.id, drifted))
+        asyncio.run(write_repair(engine, current.id, drifted))
     progress = Progress(0, lookup=session.stack_info)
     engine.listener = progress
     with progress:
         record = asyncio.run(engine.update(current.id, request))
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "UPDATE" and record.status.value == "COMPLETE"):
-        raise OperationFailed(views.failure_line(session.store, record))
+        raise OperationFailed(failure_line(session.store, record))

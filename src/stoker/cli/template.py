@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from stoker.cli.blueprint import library_option
+from stoker.cli.blueprint import (
+    BlueprintCloud,
+    context_lookup,
+    library_option,
+    looks_like_blueprint,
+)
 from stoker.cli.clouds import check_against, open_chosen, os_cloud_option
 from stoker.cli.graph import graph_options, write_graph
 from stoker.cli.loading import load_from_options, template_source
@@ -28,9 +33,7 @@ from stoker.cli.output import (
     to_json,
     to_yaml,
 )
-from stoker.definition.context import partial_resolve
-from stoker.definition.loading import LoadResult
-from stoker.definition.stack import StackDefinition
+from stoker.definition import FilesMap, LoadResult, StackDefinition, in_package, partial_resolve
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -43,7 +46,7 @@ from stoker.resolution import (
     validate_tree,
     validation_summary,
 )
-from stoker.resources.registry import default_registry
+from stoker.resources import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS, TemplateVersion
@@ -165,8 +168,6 @@ def validate(
     cloud chosen, the values of custom constraints are checked against it, as stack create
     checks them.
     """
-    from stoker.cli.blueprint import BlueprintCloud, context_lookup, looks_like_blueprint
-
     cloud = open_chosen(ctx, os_cloud)
     if cloud is not None:
         check_against(ctx, cloud)
@@ -188,8 +189,6 @@ def _checked_tree(
 ) -> tuple[StackDefinition, TreeCheck]:
     """The template of ``options`` loaded and checked with the tree below it, as
     ``template validate`` checks it (its findings reported; an error refuses it)."""
-    from stoker.definition.files import FilesMap, in_package
-
     result = _load(**options, require_all=False, blueprint=blueprint)
     top = template_source(options["template_file"])
     files_root = os.path.dirname(top) if options["restrict_files"] else None
@@ -230,7 +229,7 @@ def graph(
     clusters holding their nested stack (as far as its inputs are known now), down to
     --nested-depth. The template is checked as `template validate` checks it first.
     """
-    from stoker.graph import render, template_graph
+    from stoker.graph import render, template_graph  # here: graph's names load its modules
 
     definition, tree = _checked_tree(kwargs, max_nested_depth)
     title = os.path.basename(kwargs["template_file"])
@@ -313,7 +312,7 @@ def _present(value: Any) -> Any:
 
 
 def resolved(definition: StackDefinition) -> dict[str, Any]:
-    from stoker.definition.sensitive import hidden_parameters, without_hidden
+    from stoker.definition import hidden_parameters, without_hidden
 
     template, context = definition.template, definition.context
     assert context is not None and definition.graph is not None

@@ -16,7 +16,9 @@ import contextlib
 import contextvars
 import functools
 import logging
+import os
 import threading
+import urllib.request
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -278,9 +280,6 @@ def _environment_read_once(keystone: Any, session: Any) -> None:
     (``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE``), which requests uses where it is
     asked to verify with its defaults: keystoneauth's session is given it once, as its
     ``verify``, and the reads stop. Anywhere else they are kept."""
-    import os
-    import urllib.request
-
     proxies = {key for key in urllib.request.getproxies() if key != "no"}
     netrc = os.environ.get("NETRC")
     places = [netrc] if netrc is not None else ["~/.netrc", "~/_netrc"]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import quote
 
 from stoker.definition.conditions import ConditionEvaluator
 from stoker.errors import FunctionError
@@ -46,8 +47,6 @@ def chosen_zones() -> list[str] | None:
 def stack_arn(project: str, stack_name: str, stack_id: str) -> str:
     """A stack's ARN-style identifier, the form Heat gives ``AWS::StackId`` and the
     reference of a provider resource (project and name URL-quoted, as Heat does)."""
-    from urllib.parse import quote  # here: imports that validation rarely needs
-
     return f"arn:openstack:heat::{quote(project, '')}:stacks/{quote(stack_name, '')}/{stack_id}"
 
 

@@ -14,6 +14,7 @@ import os
 import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from urllib.parse import urlparse
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Severity
@@ -73,8 +74,6 @@ class CollectedFiles:
 
 def url_not_fetched(call: Function, key: str) -> Diagnostic | None:
     """The warning for a get_file of a URL (never fetched), or None for a path."""
-    from urllib.parse import urlparse  # here and below: imports for get_file only
-
     if urlparse(key).scheme not in URL_SCHEMES:
         return None
     return Diagnostic(
@@ -99,7 +98,6 @@ def collect_files(
         if not isinstance(key, str) or key in files or key in collected.unread:
             continue
         key = str(key)
-        from urllib.parse import urlparse
 
         parsed = urlparse(key)
         not_fetched = url_not_fetched(call, key)
@@ -190,8 +188,6 @@ class FilesMap:
         serve fetches none)."""
         key = self.key(location)
         if key is None:
-            from urllib.parse import urlparse
-
             scheme = urlparse(location).scheme
             raise TemplateError(
                 [

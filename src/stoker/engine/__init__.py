@@ -1,1 +1,205 @@
-"""The stack engine: operations as traversals of the dependency graph, durable state first."""
+"""The stack engine: operations as traversals of the dependency graph, durable state first.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+
+Other packages import these names from here, never from the modules (import-linter's
+"protected" contract in pyproject.toml). Each is imported from its module on first use
+(`stoker.lazy.names_from`): importing the package loads none of them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from stoker.lazy import names_from
+
+if TYPE_CHECKING:
+    from stoker.engine.adopt import load as load_adoption
+    from stoker.engine.drift import accept as accept_drift
+    from stoker.engine.drift import drift as detect_drift
+    from stoker.engine.drift import repair_records, write_repair
+    from stoker.engine.heap import keep_loaded, long_running_process, one_command_process
+    from stoker.engine.hooks import paused as paused_hooks
+    from stoker.engine.leases import holder_is_dead, now_utc
+    from stoker.engine.preview import preview_document
+    from stoker.engine.settings import EngineSettings
+    from stoker.engine.stacks import CreateRequest, StackEngine, StackNotFound
+    from stoker.engine.state import (
+        Action,
+        DefinitionChange,
+        EventRecord,
+        Lease,
+        LeaseToken,
+        ResourceRecord,
+        SnapshotRecord,
+        StackExists,
+        StackRecord,
+        Status,
+        Store,
+        StoredDefinition,
+        WriteBatch,
+    )
+    from stoker.engine.update_request import (
+        UpdateChanges,
+        UpdateFiles,
+        UpdateRequest,
+        prepare_update,
+    )
+    from stoker.engine.views import (
+        api_event_row,
+        api_stack_row,
+        child_stacks,
+        event_row,
+        failure_line,
+        mask_environment,
+        masked_environment,
+        output_list,
+        resource_document,
+        resource_metadata,
+        resource_rows,
+        snapshot_document,
+        stack_document,
+        stack_events,
+        stack_parameters,
+        stack_row,
+        table_outputs,
+        template_document,
+        time_text,
+        update_preview,
+    )
+
+_WHERE = {
+    "Action": "stoker.engine.state",
+    "CreateRequest": "stoker.engine.stacks",
+    "DefinitionChange": "stoker.engine.state",
+    "EngineSettings": "stoker.engine.settings",
+    "EventRecord": "stoker.engine.state",
+    "Lease": "stoker.engine.state",
+    "LeaseToken": "stoker.engine.state",
+    "ResourceRecord": "stoker.engine.state",
+    "SnapshotRecord": "stoker.engine.state",
+    "StackEngine": "stoker.engine.stacks",
+    "StackExists": "stoker.engine.state",
+    "StackNotFound": "stoker.engine.stacks",
+    "StackRecord": "stoker.engine.state",
+    "Status": "stoker.engine.state",
+    "Store": "stoker.engine.state",
+    "StoredDefinition": "stoker.engine.state",
+    "UpdateChanges": "stoker.engine.update_request",
+    "UpdateFiles": "stoker.engine.update_request",
+    "UpdateRequest": "stoker.engine.update_request",
+    "WriteBatch": "stoker.engine.state",
+    "accept_drift": "stoker.engine.drift:accept",
+    "api_event_row": "stoker.engine.views",
+    "api_stack_row": "stoker.engine.views",
+    "child_stacks": "stoker.engine.views",
+    "detect_drift": "stoker.engine.drift:drift",
+    "event_row": "stoker.engine.views",
+    "failure_line": "stoker.engine.views",
+    "holder_is_dead": "stoker.engine.leases",
+    "keep_loaded": "stoker.engine.heap",
+    "load_adoption": "stoker.engine.adopt:load",
+    "long_running_process": "stoker.engine.heap",
+    "mask_environment": "stoker.engine.views",
+    "masked_environment": "stoker.engine.views",
+    "now_utc": "stoker.engine.leases",
+    "one_command_process": "stoker.engine.heap",
+    "output_list": "stoker.engine.views",
+    "paused_hooks": "stoker.engine.hooks:paused",
+    "prepare_update": "stoker.engine.update_request",
+    "preview_document": "stoker.engine.preview",
+    "repair_records": "stoker.engine.drift",
+    "resource_document": "stoker.engine.views",
+    "resource_metadata": "stoker.engine.views",
+    "resource_rows": "stoker.engine.views",
+    "snapshot_document": "stoker.engine.views",
+    "stack_document": "stoker.engine.views",
+    "stack_events": "stoker.engine.views",
+    "stack_parameters": "stoker.engine.views",
+    "stack_row": "stoker.engine.views",
+    "table_outputs": "stoker.engine.views",
+    "template_document": "stoker.engine.views",
+    "time_text": "stoker.engine.views",
+    "update_preview": "stoker.engine.views",
+    "write_repair": "stoker.engine.drift",
+}
+
+__all__ = [
+    "Action",
+    "CreateRequest",
+    "DefinitionChange",
+    "EngineSettings",
+    "EventRecord",
+    "Lease",
+    "LeaseToken",
+    "ResourceRecord",
+    "SnapshotRecord",
+    "StackEngine",
+    "StackExists",
+    "StackNotFound",
+    "StackRecord",
+    "Status",
+    "Store",
+    "StoredDefinition",
+    "UpdateChanges",
+    "UpdateFiles",
+    "UpdateRequest",
+    "WriteBatch",
+    "accept_drift",
+    "api_event_row",
+    "api_stack_row",
+    "child_stacks",
+    "detect_drift",
+    "event_row",
+    "failure_line",
+    "holder_is_dead",
+    "keep_loaded",
+    "load_adoption",
+    "long_running_process",
+    "mask_environment",
+    "masked_environment",
+    "now_utc",
+    "one_command_process",
+    "output_list",
+    "paused_hooks",
+    "prepare_update",
+    "preview_document",
+    "repair_records",
+    "resource_document",
+    "resource_metadata",
+    "resource_rows",
+    "snapshot_document",
+    "stack_document",
+    "stack_events",
+    "stack_parameters",
+    "stack_row",
+    "table_outputs",
+    "template_document",
+    "time_text",
+    "update_preview",
+    "write_repair",
+]
+
+__getattr__ = names_from(__name__, _WHERE)

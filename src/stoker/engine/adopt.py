@@ -24,10 +24,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.files import collect_files
-from stoker.definition.sensitive import sensitive_properties, withheld_messages, withhold
-from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template_parser import parse_template
+from stoker.definition import (
+    StackDefinition,
+    collect_files,
+    define_stack,
+    parse_template,
+    sensitive_properties,
+    withheld_messages,
+    withhold,
+)
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
@@ -45,9 +50,7 @@ from stoker.environment import (
 from stoker.errors import OperationRefused, PropertyError, ResourceFailure, StackLimitReached
 from stoker.functions.base import OMIT, resolve
 from stoker.resolution import resolve_types
-from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import NestedStackPlugin, ResourceGroup
-from stoker.resources.schema import validate_properties
+from stoker.resources import NestedStackPlugin, ResourceGroup, ResourcePlugin, validate_properties
 from stoker.template.loader import Document
 from stoker.template.nodes import plain
 

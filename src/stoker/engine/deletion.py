@@ -26,10 +26,11 @@ from stoker.engine.nested import NestedFailure
 from stoker.engine.state import ResourceRecord, Status
 from stoker.errors import FunctionError, StokerError
 from stoker.functions.base import Unresolved, resolve
-from stoker.resources.base import ResourceFailure, ResourcePlugin
+from stoker.resolution import cloud_type_names, type_not_runnable
+from stoker.resources import ResourceFailure, ResourcePlugin
 
 if TYPE_CHECKING:
-    from stoker.definition.stack import StackDefinition
+    from stoker.definition import StackDefinition
     from stoker.engine.operation import Operation
 
 #: the policies, lower case, as `policy_of` answers and a replacement keeps them
@@ -167,11 +168,9 @@ async def remove(operation: Operation, record: ResourceRecord, policy: str | Non
                 raise NestedFailure(result, inner)
         return
     plugin = operation.engine.plugin_of(record)
-    if plugin is None and record.physical_id is not None:
-        from stoker.resolution import cloud_type_names, type_not_runnable
-
-        if record.type in cloud_type_names():  # never forget what lives in a cloud
-            raise ResourceFailure(type_not_runnable(record.type))
+    # never forget what lives in a cloud
+    if plugin is None and record.physical_id is not None and record.type in cloud_type_names():
+        raise ResourceFailure(type_not_runnable(record.type))
     if plugin is not None:
         snapshot = plugin.traits.snapshot_delete and policy == "snapshot"
         if not snapshot and type(plugin).delete is ResourcePlugin.delete:

@@ -33,9 +33,7 @@ from stoker.engine.operation import Operation
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.walks import is_nested
 from stoker.errors import CloudError, StackNotFound
-from stoker.resources.base import ResourceView
-from stoker.resources.openstack import readback
-from stoker.resources.openstack.base import CloudResource
+from stoker.resources import CloudResource, ReadbackOutcome, ResourceGone, ResourceView, read_back
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
@@ -125,7 +123,7 @@ async def _stack_drift(
         else:
             results[record.name] = replace(base, reason=f"{record.type} has no cloud resource")
     views = [(plugin, _view(record)) for plugin, record in readable]
-    outcomes = await readback.read(views)
+    outcomes = await read_back(views)
     for (_, record), outcome in zip(readable, outcomes, strict=True):
         results[record.name] = _judge(stack, path, record, outcome)
     ordered = [results[r.name] for r in records]
@@ -150,13 +148,13 @@ def _view(record: ResourceRecord) -> ResourceView:
 
 
 def _judge(
-    stack: StackRecord, path: tuple[str, ...], record: ResourceRecord, outcome: readback.Outcome
+    stack: StackRecord, path: tuple[str, ...], record: ResourceRecord, outcome: ReadbackOutcome
 ) -> ResourceDrift:
     base = ResourceDrift(
         record.name, record.type, record.physical_id, DriftStatus.NOT_CHECKED,
         stack=stack.name, path=path,
     )  # fmt: skip
-    if isinstance(outcome, readback.Gone):
+    if isinstance(outcome, ResourceGone):
         return replace(base, status=DriftStatus.DELETED)
     if isinstance(outcome, CloudError):
         return replace(base, reason=f"cannot be read: {outcome}")

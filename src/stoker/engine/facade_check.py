@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stoker.resources.nested import TemplateResource
+from stoker.resources import TemplateResource
 
 if TYPE_CHECKING:
-    from stoker.definition.stack import StackDefinition
+    from stoker.definition import StackDefinition
     from stoker.resolution.providers import ProviderCache
-    from stoker.resources.base import ResourcePlugin
-    from stoker.resources.registry import ResourceTypeRegistry
+    from stoker.resources import ResourcePlugin, ResourceTypeRegistry
 
 
 def facade_problem(

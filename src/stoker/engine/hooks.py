@@ -27,6 +27,7 @@ from stoker.engine.state import (
     Store,
     WriteBatch,
 )
+from stoker.engine.views import child_stacks
 from stoker.errors import OperationRefused
 
 if TYPE_CHECKING:
@@ -117,8 +118,6 @@ def pending(record: ResourceRecord) -> str | None:
 def paused(store: Store, project: str, stack: StackRecord, depth: int) -> list[dict[str, str]]:
     """The resources an operation waits on (``stack hook poll``), in ``stack`` and its
     nested stacks down to ``depth``: each one's name, its stack and the hook."""
-    from stoker.engine.views import child_stacks
-
     found = []
     records = store.resources(stack.id)
     for record in records:

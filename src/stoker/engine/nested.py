@@ -12,17 +12,27 @@ import uuid
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.files import FilesMap, collect_files
-from stoker.definition.sensitive import handed_down
-from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template_parser import parse_template
+from stoker.definition import (
+    FilesMap,
+    StackDefinition,
+    collect_files,
+    define_stack,
+    handed_down,
+    parse_template,
+)
 from stoker.engine import leases, rolling
+from stoker.engine.facade_check import facade_problem
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.update_request import UpdateRequest
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
-from stoker.resources.base import ResourceFailure
-from stoker.resources.nested import ChildSpec, NestedStackPlugin, ResourceGroup, TemplateResource
+from stoker.resources import (
+    ChildSpec,
+    NestedStackPlugin,
+    ResourceFailure,
+    ResourceGroup,
+    TemplateResource,
+)
 from stoker.template.loader import Document
 
 if TYPE_CHECKING:
@@ -78,8 +88,6 @@ async def create_child(
     if parent.depth + 1 > engine.settings.max_nested_depth:
         raise ResourceFailure(f"Recursion depth exceeds {engine.settings.max_nested_depth}.")
     if isinstance(plugin, TemplateResource) and not record.data.get("child_id"):
-        from stoker.engine.facade_check import facade_problem
-
         cache = engine.provider_cache(parent.definition)
         problem = facade_problem(parent.definition, record.name, plugin, engine.registry, cache)
         if problem is not None:

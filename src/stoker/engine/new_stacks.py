@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.engine import leases
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 

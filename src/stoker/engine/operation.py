@@ -17,13 +17,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.sensitive import (
+from stoker.definition import (
+    StackDefinition,
     sensitive_properties,
     withheld_failure,
     withheld_messages,
     withhold,
 )
-from stoker.definition.stack import StackDefinition
 from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
 from stoker.engine.recorder import Recorder
 from stoker.engine.runtime import view_of
@@ -46,9 +46,13 @@ from stoker.errors import (
 )
 from stoker.functions.base import OMIT, resolve
 from stoker.resolution import Resolution
-from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
-from stoker.resources.nested import NestedStackPlugin
-from stoker.resources.schema import validate_properties
+from stoker.resources import (
+    NestedStackPlugin,
+    ResourceContext,
+    ResourcePlugin,
+    ResourceView,
+    validate_properties,
+)
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine

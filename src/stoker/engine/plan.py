@@ -40,7 +40,7 @@ from typing import Any
 
 from stoker.engine.runtime import view_of
 from stoker.engine.state import Action, ResourceRecord, Status
-from stoker.resources.base import ResourcePlugin
+from stoker.resources import ResourcePlugin
 
 
 class Change(StrEnum):

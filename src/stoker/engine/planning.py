@@ -9,15 +9,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.engine import nested
 from stoker.engine.operation import REPLACED, Operation
 from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import FunctionError, PropertyError, ResourceFailure
 from stoker.functions.base import Unresolved
-from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import NestedStackPlugin, TemplateResource
+from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 
 
 def plan_update(

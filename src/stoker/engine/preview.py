@@ -11,14 +11,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.sensitive import SENSITIVE, sensitive_properties
-from stoker.definition.stack import StackDefinition
+from stoker.definition import SENSITIVE, StackDefinition, sensitive_properties
+from stoker.parameters import display_value
 from stoker.resolution.tree import TreeCheck, known_properties
-from stoker.resources.schema import validate_properties
+from stoker.resources import validate_properties
+from stoker.template.versions import Format
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
-    from stoker.resources.base import ResourcePlugin
+    from stoker.resources import ResourcePlugin
 
 #: what Heat writes for the id of a stack that is only previewed
 NO_ID = "None"
@@ -77,9 +78,6 @@ def preview_document(
 def _parameters(definition: StackDefinition, name: str, project: str) -> dict[str, str]:
     """The parameters as a stack shows them (strings, hidden ones masked), with the
     pseudo parameters of a stack that has no id yet."""
-    from stoker.parameters import display_value
-    from stoker.template.versions import Format
-
     template = definition.template
     shown = {
         key: display_value(parameter, definition.parameters[key])

@@ -7,10 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.definition.context import stack_arn
-from stoker.definition.sensitive import NO_TAINT, handed_down, withheld_failure
-from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template_parser import parse_template
+from stoker.definition import (
+    NO_TAINT,
+    StackDefinition,
+    define_stack,
+    handed_down,
+    parse_template,
+    stack_arn,
+    withheld_failure,
+)
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.settings import EngineSettings
 from stoker.engine.state import ResourceRecord, StackRecord, Store
@@ -18,9 +23,7 @@ from stoker.environment import environment_from_data
 from stoker.errors import FunctionError
 from stoker.functions.base import OMIT, Unresolved, resolve
 from stoker.limits import UNBOUNDED, applied
-from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import ChildStack, NestedStackPlugin
-from stoker.resources.registry import ResourceTypeRegistry
+from stoker.resources import ChildStack, NestedStackPlugin, ResourcePlugin, ResourceTypeRegistry
 from stoker.template.loader import Document
 
 #: answers get_attr/get_resource for a provider template's facade (outputs, resource.<n>)

@@ -19,7 +19,7 @@ from stoker.engine.operation import REPLACED, Operation, failure_reason, restore
 from stoker.engine.plan import Decision
 from stoker.engine.state import Action, EventRecord, ResourceRecord, Status, WriteBatch
 from stoker.errors import StokerError
-from stoker.resources.base import ResourceFailure
+from stoker.resources import ResourceFailure
 
 
 def _backup(record: ResourceRecord) -> dict[str, Any]:

@@ -9,12 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from stoker.definition.context import StaticContext, chosen_zones
+from stoker.cloud.choice import HOW_TO_CHOOSE
+from stoker.definition import StaticContext, chosen_zones
 from stoker.engine.state import Action, ResourceRecord, Status
 from stoker.errors import FunctionError
 from stoker.functions.refs import navigate
-from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView
-from stoker.resources.nested import ChildStack, MemberAttributes, NestedStackPlugin
+from stoker.resources import (
+    ChildStack,
+    MemberAttributes,
+    NestedStackPlugin,
+    ResourceFailure,
+    ResourcePlugin,
+    ResourceView,
+)
 
 # Actions after which a resource's attributes can be read (heat-semantics §2, get_attr).
 _READABLE = {
@@ -74,8 +81,6 @@ class RuntimeContext(StaticContext):
         resource's create)."""
         zones = chosen_zones()
         if zones is None:
-            from stoker.cloud.choice import HOW_TO_CHOOSE
-
             raise FunctionError(
                 "Fn::GetAZs asks Nova for the availability zones and no cloud is chosen: "
                 + HOW_TO_CHOOSE

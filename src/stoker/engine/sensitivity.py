@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from stoker.definition.sensitive import (
+from stoker.definition import (
     NO_TAINT,
     ChildTaint,
     Taint,

@@ -9,10 +9,10 @@ import secrets
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from stoker.engine import leases
+from stoker.engine import hooks, leases
 from stoker.engine.state import Action, EventRecord, Status, WriteBatch
 from stoker.errors import OperationRefused, StackNotFound
-from stoker.resources.base import ResourceContext
+from stoker.resources import ResourceContext
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
@@ -41,8 +41,6 @@ async def signal(engine: StackEngine, name_or_id: str, resource_name: str, detai
             f"The Resource ({resource_name}) could not be found in Stack {stack.name}."
         )
     if isinstance(details, dict) and "unset_hook" in details:  # a breakpoint cleared
-        from stoker.engine import hooks
-
         await hooks.clear(engine, stack, record, str(details["unset_hook"]))
         return
     if record.action in (Action.DELETE, Action.SUSPEND) or record.action is Action.INIT:

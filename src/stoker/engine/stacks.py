@@ -23,10 +23,24 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker import codes
-from stoker.definition.files import FilesMap, in_package
-from stoker.definition.stack import StackDefinition
+from stoker.definition import FilesMap, StackDefinition, in_package
 from stoker.diagnostics import Diagnostic
-from stoker.engine import leases, testpoints
+from stoker.engine import (
+    abandon,
+    adopt,
+    cancel,
+    check,
+    leases,
+    planning,
+    restore,
+    signals,
+    snapshots,
+    suspend,
+    testpoints,
+    update,
+    walks,
+)
+from stoker.engine import unhealthy as marking
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.new_stacks import CreateRequest as CreateRequest
@@ -54,9 +68,7 @@ from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
 from stoker.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
-from stoker.resources.base import ResourcePlugin
-from stoker.resources.nested import ChildStack
-from stoker.resources.registry import ResourceTypeRegistry
+from stoker.resources import ChildStack, ResourcePlugin, ResourceTypeRegistry
 
 if TYPE_CHECKING:
     from stoker.engine.adopt import Adoption
@@ -309,8 +321,6 @@ class StackEngine:
         await self.refuse_nested(stack, "recover")
         with frozen_heap():
             if stack.status is Status.IN_PROGRESS and stack.action in _WALKS:
-                from stoker.engine import walks
-
                 return await walks.recover(self, stack)
             return await self.recover_stack(stack, parent=None)
 
@@ -337,8 +347,6 @@ class StackEngine:
             stack.action is Action.ROLLBACK
             and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
         ):
-            from stoker.engine import update
-
             return await update.resume_update(self, stack, fence, parent)
         operation = Operation(self, stack, None, parent)
         operation.attach(fence)
@@ -348,8 +356,6 @@ class StackEngine:
     # ------------------------------------------------------------------ update
     async def update(self, name_or_id: str, request: UpdateRequest) -> StackRecord:
         """Update a stack to a new definition (see `engine.update`)."""
-        from stoker.engine import update
-
         with frozen_heap():  # the new definition is loaded: reading the stack adds more
             stack = await self.find(name_or_id)
             await self.refuse_nested(stack, "update")
@@ -359,14 +365,10 @@ class StackEngine:
         self, stack: StackRecord, request: UpdateRequest, parent: Operation | None
     ) -> StackRecord:
         """Update a stack that an operation above owns (a nested stack's child)."""
-        from stoker.engine import update
-
         return await update.update(self, stack, request, parent=parent)
 
     def plan_create(self, definition: StackDefinition, base_dir: str | None = None) -> Plan:
         """The plan of a create: every enabled resource added (``stack create --dry-run``)."""
-        from stoker.engine import planning
-
         now = leases.now_utc()
         stack = StackRecord(
             id="",
@@ -394,8 +396,6 @@ class StackEngine:
         """What `update` would do, per resource, without doing anything (no claim); with
         ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`);
         ``records`` stand in for the stored ones of those names (a repair's preview)."""
-        from stoker.engine import planning, update
-
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -430,83 +430,57 @@ class StackEngine:
     async def check_stack(self, name_or_id: str) -> StackRecord:
         """Heat's ``stack check`` of every resource (`engine.check`); not `check`, which
         looks at a definition before a create."""
-        from stoker.engine import check
-
         return await check.check(self, name_or_id)
 
     async def suspend(self, name_or_id: str) -> StackRecord:
         """Heat's suspend, dependents first (`engine.suspend`)."""
-        from stoker.engine import suspend
-
         return await suspend.pause(self, name_or_id, Action.SUSPEND)
 
     async def resume(self, name_or_id: str) -> StackRecord:
         """Heat's resume of a suspended stack (`engine.suspend`); `recover` is what
         continues an interrupted operation."""
-        from stoker.engine import suspend
-
         return await suspend.pause(self, name_or_id, Action.RESUME)
 
     async def cancel(self, name_or_id: str, rollback: bool = True) -> StackRecord:
         """Ask the process running the stack's create or update to stop (`engine.cancel`)."""
-        from stoker.engine import cancel
-
         return await cancel.cancel(self, name_or_id, rollback)
 
     async def mark_unhealthy(
         self, name_or_id: str, resource: str, unhealthy: bool = True, reason: str | None = None
     ) -> ResourceRecord:
         """Mark a resource CHECK_FAILED, or reset that (`engine.unhealthy`)."""
-        from stoker.engine import unhealthy as marking
-
         return await marking.mark_unhealthy(self, name_or_id, resource, unhealthy, reason)
 
     async def export(self, name_or_id: str) -> dict[str, Any]:
         """Heat's abandon document of the stack, which stays (`engine.abandon`)."""
-        from stoker.engine import abandon
-
         return await abandon.export(self, name_or_id)
 
     async def abandon(self, name_or_id: str) -> dict[str, Any]:
         """The stack's document; the stack is forgotten, its resources left (`engine.abandon`)."""
-        from stoker.engine import abandon
-
         return await abandon.abandon(self, name_or_id)
 
     async def adopt(self, adoption: Adoption, base_dir: str | None, source: str) -> StackRecord:
         """A new stack from an abandon document, creating nothing (`engine.adopt`)."""
-        from stoker.engine import adopt
-
         return await adopt.adopt(self, adoption, base_dir, source)
 
     async def snapshot(self, name_or_id: str, name: str | None = None) -> SnapshotRecord:
         """Take a snapshot of the stack (`engine.snapshots`)."""
-        from stoker.engine import snapshots
-
         return await snapshots.create(self, name_or_id, name)
 
     async def snapshots(self, name_or_id: str) -> list[SnapshotRecord]:
         """The stack's snapshots, oldest first (each with its stored document)."""
-        from stoker.engine import snapshots
-
         return await snapshots.listing(self, name_or_id)
 
     async def find_snapshot(self, name_or_id: str, snapshot: str) -> SnapshotRecord:
         """A snapshot of the stack by id (or by name, when one snapshot has it)."""
-        from stoker.engine import snapshots
-
         return await snapshots.find(self, name_or_id, snapshot)
 
     async def delete_snapshot(self, name_or_id: str, snapshot: str) -> SnapshotRecord:
         """Forget a snapshot (the stack is not touched); returns what it was."""
-        from stoker.engine import snapshots
-
         return await snapshots.delete(self, name_or_id, snapshot)
 
     async def restore(self, name_or_id: str, snapshot: str) -> StackRecord:
         """Bring the stack back to one of its snapshots (`engine.restore`)."""
-        from stoker.engine import restore
-
         return await restore.restore(self, name_or_id, snapshot)
 
     # ------------------------------------------------------------------ helpers
@@ -599,11 +573,7 @@ class StackEngine:
     # ------------------------------------------------------------------ signals
     async def signal_with_token(self, token: str, details: Any) -> tuple[str, str]:
         """Signal the resource holding ``token``; returns (stack, resource)."""
-        from stoker.engine import signals
-
         return await signals.signal_with_token(self, token, details)
 
     async def signal(self, name_or_id: str, resource_name: str, details: Any) -> None:
-        from stoker.engine import signals
-
         await signals.signal(self, name_or_id, resource_name, details)

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.engine import (
     cancel,
     external,
@@ -61,8 +61,7 @@ from stoker.engine.state import (
 from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import OperationCancelled, OperationRefused
 from stoker.parameters import check_immutable
-from stoker.resources.base import ResourceFailure, ResourcePlugin
-from stoker.resources.nested import NestedStackPlugin
+from stoker.resources import NestedStackPlugin, ResourceFailure, ResourcePlugin
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine

@@ -15,9 +15,14 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition.loading import CurrentInputs, LoadOptions, load_update_definition
-from stoker.definition.requests import RequestInputs, load_update_request
-from stoker.definition.stack import StackDefinition
+from stoker.definition import (
+    CurrentInputs,
+    LoadOptions,
+    RequestInputs,
+    StackDefinition,
+    load_update_definition,
+    load_update_request,
+)
 from stoker.diagnostics import Diagnostic
 from stoker.template.nodes import plain
 

@@ -10,6 +10,7 @@ them: listing stacks needs none of them.
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.state import (
@@ -22,6 +23,7 @@ from stoker.engine.state import (
     Store,
 )
 from stoker.errors import StokerError
+from stoker.template.versions import Format
 
 if TYPE_CHECKING:
     from stoker.engine.plan import Plan
@@ -38,11 +40,8 @@ def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]
     a nested stack's parameter its parent fed from a hidden value (the definition's
     `Taint`) is masked as a hidden one is (Heat shows it in clear: a deliberate
     difference, by the rule that hidden values are masked wherever they are shown)."""
-    from dataclasses import replace
-
-    from stoker.definition.context import stack_arn
+    from stoker.definition import stack_arn
     from stoker.parameters import display_value
-    from stoker.template.versions import Format
 
     definition = engine.definition_of(record)
     fed = definition.taint.parameters
@@ -116,7 +115,7 @@ def table_outputs(
     """``outputs`` with the value of each one derived from a hidden parameter replaced by
     ``<sensitive>``: only for the human table view, as Terraform does; machine formats
     carry the value, as Heat's API does."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_outputs
+    from stoker.definition import SENSITIVE, sensitive_outputs
     from stoker.engine.sensitivity import StackTaints
 
     taint = StackTaints(engine).of(record)  # across parent and children
@@ -148,7 +147,7 @@ def masked_environment(engine: StackEngine, record: StackRecord) -> dict[str, An
     """The stored environment with the values of hidden parameters (by name, in
     ``parameters`` and ``parameter_defaults``) masked, those a parent fed from a hidden
     value (the definition's `Taint`) too; nothing else is touched."""
-    from stoker.definition.sensitive import hidden_names
+    from stoker.definition import hidden_names
 
     try:
         definition = engine.definition_of(record)
@@ -281,7 +280,7 @@ def shown_attributes(
     it from a parent or a child): its attributes are computed from them (an
     ``OS::Heat::Value`` hands the value back, an attribute's error may quote it). An
     output that reads such an attribute still shows it: the author asked for that one."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_resources
+    from stoker.definition import SENSITIVE, sensitive_resources
     from stoker.engine.sensitivity import StackTaints
 
     try:
@@ -298,7 +297,7 @@ def template_document(engine: StackEngine, record: StackRecord) -> Any:
     """The stored template as ``stack template show`` prints it: a generated template
     whose members the parent fed a hidden value (a group's, a chain's) shows their
     properties and metadata masked (`stoker.definition.sensitive.shown_template`)."""
-    from stoker.definition.sensitive import shown_template
+    from stoker.definition import shown_template
 
     try:
         definition = engine.definition_of(record)
@@ -313,7 +312,7 @@ def shown_properties(
     """The resource's resolved properties, each one whose template expression reads a
     hidden parameter (directly or through another resource) shown as ``<sensitive>``:
     Heat does not show properties at all, and they would carry the secret verbatim."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_properties
+    from stoker.definition import SENSITIVE, sensitive_properties
     from stoker.engine.sensitivity import StackTaints
 
     try:
@@ -537,7 +536,7 @@ def resource_metadata(
     """``GET .../resources/{name}/metadata``: the resource's metadata resolved now (as
     the resource sees it through ``resource_facade``); ``<sensitive>`` for a resource
     whose properties or metadata read a hidden value, as its attributes are."""
-    from stoker.definition.sensitive import SENSITIVE, sensitive_resources
+    from stoker.definition import SENSITIVE, sensitive_resources
     from stoker.engine.sensitivity import StackTaints
 
     try:

@@ -24,8 +24,7 @@ from stoker.engine.operation import Operation, failure_reason
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import OperationRefused, ResourceFailure
-from stoker.resources.base import ResourceContext
-from stoker.resources.nested import NestedStackPlugin
+from stoker.resources import NestedStackPlugin, ResourceContext
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
@@ -278,6 +277,7 @@ async def perform(
 async def recover(engine: StackEngine, stack: StackRecord) -> StackRecord:
     """Continue an interrupted check, suspend, resume or snapshot of ``stack``. An adopt
     cannot be continued (its document is not stored): it is refused, saying what to do."""
+    # here, not at the top: check, snapshots and suspend are walks built on this module
     from stoker.engine import check, snapshots, suspend
 
     if stack.action is Action.ADOPT:

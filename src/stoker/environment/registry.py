@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from fnmatch import fnmatchcase
 from typing import NamedTuple
+from urllib.parse import urlparse
 
 from stoker.codes import ENVIRONMENT
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -57,8 +58,6 @@ def template_location(template: str, base_dir: str | None) -> str:
     before it uploads the files; ``file://`` URLs become plain paths.
     """
     if "://" in template:
-        from urllib.parse import urlparse  # here: imports most runs never need
-
         parsed = urlparse(template)
         return parsed.path if parsed.scheme == "file" else template
     if os.path.isabs(template) or base_dir is None:

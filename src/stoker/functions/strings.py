@@ -10,6 +10,7 @@ Semantics and messages follow heat-semantics §2 and notes 4-7 of §1.4.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -439,8 +440,6 @@ class Digest(PureFunction):
     """
 
     def check_arguments(self) -> Iterator[Diagnostic]:
-        import hashlib  # in the three methods, not at module level: few templates need it
-
         args = self.args
         if isinstance(args, Function):
             return
@@ -453,14 +452,10 @@ class Digest(PureFunction):
 
     @staticmethod
     def _algorithms_message() -> str:
-        import hashlib
-
         names = ", ".join(repr(name) for name in sorted(hashlib.algorithms_available))
         return f"Algorithm must be one of {{{names}}}"
 
     def compute(self, args: Any) -> Any:
-        import hashlib
-
         if not is_list(args) or any(not isinstance(a, str) for a in args):
             raise self.error(f'Argument to function "{self.name}" must be a list of strings')
         if len(args) != 2:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib import parse
 
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
@@ -63,8 +64,6 @@ class MakeUrl(PureFunction):
             yield self.invalid(problem)
 
     def compute(self, args: Any) -> Any:
-        from urllib import parse  # here: imports only a make_url value needs
-
         for problem in self._shape_problems(args):
             raise self.error(problem)
         scheme = args.get("scheme", "")

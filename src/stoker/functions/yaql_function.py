@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections.abc  # noqa: F401 - yaql 3.2 needs it imported before itself
 import re
+import string
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from typing import Any
@@ -37,7 +38,6 @@ MAX_FORMAT_WIDTH = 10000
 def _formatter() -> Any:
     """``str.format`` without attribute or index access into the arguments (made when a
     yaql expression first formats: `string` compiles a pattern when imported)."""
-    import string
 
     class SafeFormatter(string.Formatter):
         def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:

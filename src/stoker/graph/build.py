@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.graph.model import RECORDED, Edge, Graph, Level, Node, node_key, reason_names
-from stoker.resources.nested import InlineStack, ResourceChain, ResourceGroup
+from stoker.resources import InlineStack, ResourceChain, ResourceGroup
 
 if TYPE_CHECKING:
-    from stoker.engine.stacks import StackEngine
-    from stoker.engine.state import ResourceRecord, StackRecord
+    from stoker.engine import ResourceRecord, StackEngine, StackRecord
 
 _GROUPS = frozenset({ResourceGroup.type_name, ResourceChain.type_name})
 _STACKS = frozenset({InlineStack.type_name})

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from urllib.parse import quote
 
-from stoker.definition.edges import EdgeReason
+from stoker.definition import EdgeReason
 
 #: the names of the reasons, as every output writes them
 REASON_NAMES: dict[EdgeReason, str] = {

@@ -12,7 +12,13 @@ from collections.abc import Mapping
 from functools import cache
 from typing import NamedTuple
 
-from stoker.resources.catalog import TypeSchema, heat_catalog, load_document, type_schema_from_entry
+from stoker.resources import (
+    TypeSchema,
+    default_registry,
+    heat_catalog,
+    load_document,
+    type_schema_from_entry,
+)
 
 #: Heat classes that answer any attribute name by overriding ``get_attribute`` (the outputs
 #: of their software config), so get_attr cannot be checked against a declared list.
@@ -45,8 +51,6 @@ class LintCatalog(NamedTuple):
 def lint_catalog() -> LintCatalog:
     """Built on first use and shared (the catalog is immutable data). Heat's types stay
     lazy: which are nested stacks is read from the raw entries, not from built schemas."""
-    from stoker.resources.registry import default_registry  # the plugins' flags, no more
-
     catalog = heat_catalog()
     entries = load_document()["types"]
     stock_entries = load_document().get("default_environment", {}).get("template_types", {})
@@ -68,8 +72,6 @@ def dynamic_attributes() -> frozenset[str]:
     """Types whose attributes cannot be checked against a declared list: plugins that
     answer any name, nested stacks (their outputs), deployments. Worked out when first
     asked for (the default profile's E1037): it reads every type's entry."""
-    from stoker.resources.registry import default_registry
-
     registry = default_registry()
     plugins = [registry.get(name) for name in registry.names()]
     entries = load_document()["types"]

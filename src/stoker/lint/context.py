@@ -14,8 +14,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-from stoker.definition.stack import StackDefinition
-from stoker.definition.template import Template
+from stoker.definition import StackDefinition, Template
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import Environment
 from stoker.functions.base import Function

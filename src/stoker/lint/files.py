@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterable
+from urllib.parse import urlparse
 
 from stoker import codes
-from stoker.definition.files import CollectedFiles, collect_files, url_not_fetched
+from stoker.definition import CollectedFiles, collect_files, url_not_fetched
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.limits import active_limits, exceeded
@@ -38,7 +39,6 @@ def _from_archive(
         if not isinstance(key, str) or key in collected.files or key in collected.unread:
             continue
         key = str(key)
-        from urllib.parse import urlparse  # here: imports for get_file only
 
         scheme = urlparse(key).scheme
         not_fetched = url_not_fetched(call, key)

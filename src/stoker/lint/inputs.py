@@ -19,17 +19,20 @@ from __future__ import annotations
 import io
 import os
 import posixpath
+import zipfile
 from enum import StrEnum
 from typing import TYPE_CHECKING, NamedTuple
 
+from stoker.definition import BLUEPRINT_ENTRY, ENTRY, read_package
 from stoker.diagnostics import Diagnostic, Span
+from stoker.errors import PackageError
 from stoker.limits import LIMITS, Limits, active_limits
 from stoker.lint.codes import PACKAGE_UNREADABLE
 
 if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma) is imported for a .zip only
     import zipfile
 
-    from stoker.definition.archive import StackPackage
+    from stoker.definition import StackPackage
 
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
@@ -262,8 +265,6 @@ def _directory(path: str) -> Package:
 
 
 def _zip(path: str, stack_packages: bool = True) -> Package:
-    import zipfile
-
     package = Package(path, PackageKind.ZIP)
     try:
         with open(path, "rb") as handle:
@@ -308,8 +309,6 @@ def _zip(path: str, stack_packages: bool = True) -> Package:
 def _is_stack_package(archive: zipfile.ZipFile) -> bool:
     """Whether the archive has an entry at its root, by the names the package reader
     looks for (after the same normalisation)."""
-    from stoker.definition.archive import BLUEPRINT_ENTRY, ENTRY
-
     names = {posixpath.normpath(name) for name in archive.namelist()}
     return ENTRY in names or BLUEPRINT_ENTRY in names
 
@@ -318,9 +317,6 @@ def _stack_package(path: str, data: bytes) -> Package:
     """A stack package, read by `read_package` exactly as the stack commands read it; a
     package it refuses (a member leaving the archive, a link, a zip bomb, no entry) is
     one finding at the archive, never a traceback."""
-    from stoker.definition.archive import read_package
-    from stoker.errors import PackageError
-
     package = Package(path, PackageKind.STACK)
     try:
         stack = read_package(data, path)

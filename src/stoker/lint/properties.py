@@ -18,7 +18,7 @@ from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
 from stoker.lint.translation import translate, translation_rules
 from stoker.nearest import did_you_mean
-from stoker.resources.schema import validate_properties
+from stoker.resources import validate_properties
 
 if TYPE_CHECKING:
     from stoker.lint.context import TemplateContext

@@ -12,7 +12,7 @@ import os
 import posixpath
 from typing import NamedTuple
 
-from stoker.definition.template import Template
+from stoker.definition import Template
 from stoker.errors import TemplateError
 from stoker.lint.inputs import ZIP_SEPARATOR, Package, SourceFile
 from stoker.resolution import ProviderTemplates, Reader

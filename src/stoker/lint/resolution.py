@@ -16,7 +16,7 @@ from stoker.errors import TemplateError
 from stoker.lint.catalog import LintCatalog, lint_catalog
 from stoker.lint.providers import ProviderTemplate
 from stoker.resolution import resolve_provider
-from stoker.resources.catalog import TypeSchema
+from stoker.resources import TypeSchema
 
 if TYPE_CHECKING:
     from stoker.lint.context import TemplateContext

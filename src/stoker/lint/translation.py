@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from stoker.resources.catalog import load_document
+from stoker.resources import load_document
 from stoker.template.nodes import MappingNode, SequenceNode
 
 Rule = Mapping[str, Any]

@@ -32,8 +32,8 @@ import posixpath
 from typing import Any
 
 from stoker import codes
-from stoker.definition.stack import define_stack
-from stoker.definition.template_parser import parse_sections_as, parse_template
+from stoker.blueprint import is_blueprint
+from stoker.definition import define_stack, parse_sections_as, parse_template
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import SECTION_NAMES, merge_environments, parse_environment
 from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS
@@ -143,7 +143,6 @@ def _is_blueprint(data: Any) -> bool:
     ``components`` at all."""
     if not isinstance(data, dict) or "components" not in data:
         return False
-    from stoker.blueprint import is_blueprint
 
     return is_blueprint(data)
 
@@ -151,8 +150,6 @@ def _is_blueprint(data: Any) -> bool:
 def _build_stack(context: PackageContext, limits: LoadLimits) -> None:
     """A stack package as the stack commands read it: the entry with the package's
     environment applied, whatever either holds (their mistakes are reported as theirs)."""
-    from stoker.blueprint import is_blueprint  # a stack package's only (not ONAP's path)
-
     package = context.package
     stack = package.stack
     if stack is None:  # refused: the package's problem says why

@@ -12,8 +12,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from stoker.blueprint import is_blueprint
+from stoker.blueprint.parse import parse_blueprint
 from stoker.collector import collector_paused
 from stoker.diagnostics import Diagnostic
+from stoker.errors import TemplateError
 from stoker.lint import (
     LintConfig,
     Profile,
@@ -27,7 +30,7 @@ from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFi
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.runner import UnlistedCode, run
 from stoker.lint.workspace import build_package
-from stoker.template.loader import LoadLimits
+from stoker.template.loader import LoadLimits, load_document
 
 _LIMITS = LoadLimits()
 
@@ -127,11 +130,6 @@ def analyse(path: str, text: str, others: dict[str, str] | None = None) -> Analy
 def _blueprint_findings(path: str, text: str) -> list[Diagnostic]:
     """A blueprint's own mistakes (what ``blueprint explain`` reports before it asks a
     cloud anything); lint only says it skipped the file."""
-    from stoker.blueprint import is_blueprint
-    from stoker.blueprint.parse import parse_blueprint
-    from stoker.errors import TemplateError
-    from stoker.template.loader import load_document
-
     try:
         document = load_document(text, path)
     except TemplateError as error:

@@ -8,8 +8,7 @@ import os
 from collections.abc import Mapping
 
 from stoker.lint.context import TemplateContext
-from stoker.resources.catalog import catalog_schema, heat_catalog
-from stoker.resources.schema import PropertySchema
+from stoker.resources import PropertySchema, catalog_schema, heat_catalog
 from stoker.schema import describe_property, describe_type
 
 

@@ -10,6 +10,7 @@ import os
 import re
 
 from lsprotocol import types
+from pygls.uris import from_fs_path
 
 from stoker.functions.tables import table_for
 from stoker.lint.context import TemplateContext
@@ -189,6 +190,4 @@ def symbols(unit: TemplateContext, index: Index) -> list[types.DocumentSymbol]:
 
 
 def _uri(path: str) -> str:
-    from pygls.uris import from_fs_path
-
     return from_fs_path(path) or f"file://{path}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from stoker.definition.template import Template
+from stoker.definition import Template
 from stoker.diagnostics import Span
 from stoker.functions.base import Function
 from stoker.template.nodes import MappingNode, SequenceNode, span_of

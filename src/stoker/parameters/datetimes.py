@@ -9,8 +9,10 @@ passes in, so it is testable and deterministic.
 from __future__ import annotations
 
 import re
+import zoneinfo
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -64,7 +66,6 @@ def parse_iso8601(text: str) -> datetime:
         zone = _zone(part)
         microsecond = 0
         if part["fraction"]:
-            from decimal import Decimal  # zoneinfo and decimal are imported when a value
             # is checked, not with the module (which every template would pay)
 
             microsecond = int(Decimal(f"0.{part['fraction']}") * Decimal(1_000_000))
@@ -134,8 +135,6 @@ def timezone_name(value: Any, shown: Shown) -> str | None:
 
 
 def _zone_exists(name: str) -> bool:
-    import zoneinfo
-
     try:
         zoneinfo.ZoneInfo(name)
         return True
@@ -150,6 +149,4 @@ def _zone_exists(name: str) -> bool:
 
 @cache
 def _zone_names() -> frozenset[str]:
-    import zoneinfo
-
     return frozenset(name.lower() for name in zoneinfo.available_timezones())

@@ -9,6 +9,7 @@ valid or the reason it is not.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +59,6 @@ def _ip_address_problem(data: str, shown: Shown) -> str | None:
         return invalid
     if ":" not in data and data.count(".") != 3:
         return invalid
-    import ipaddress
 
     try:
         ipaddress.ip_address(data)
@@ -84,8 +84,6 @@ def _zero_filled_ipv4(data: str) -> str | None:
 
 
 def _interface(data: str) -> ipaddress.IPv4Interface | ipaddress.IPv6Interface | None:
-    import ipaddress
-
     if _WHITESPACE.search(data) or "%" in data:
         return None
     try:

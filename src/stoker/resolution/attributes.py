@@ -8,12 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from stoker import codes
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import functions_in, iter_functions
 from stoker.resolution.types import Resolution
-from stoker.resources.catalog import catalog_schema
-from stoker.resources.nested import NestedStackPlugin, TemplateResource
+from stoker.resources import NestedStackPlugin, TemplateResource, catalog_schema
 
 _ATTRIBUTE_READERS = frozenset({"get_attr", "Fn::GetAtt"})
 #: types whose attributes are their software config's outputs: any name may be read

@@ -19,12 +19,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from stoker import codes
-from stoker.definition.files import CollectedFiles, FilesMap, collect_files
-from stoker.definition.template import Template
-from stoker.definition.template_parser import parse_template
+from stoker.definition import CollectedFiles, FilesMap, Template, collect_files, parse_template
 from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
-from stoker.resources.nested import TemplateResource
+from stoker.resources import TemplateResource
 from stoker.template.loader import Document, read_file
 from stoker.template.nodes import plain
 

@@ -16,14 +16,15 @@ from dataclasses import replace
 from typing import Any
 
 from stoker import codes
-from stoker.definition.sensitive import (
+from stoker.definition import (
+    StackDefinition,
+    define_stack,
     handed_down,
+    parse_template,
     sensitive_properties,
     withheld_messages,
     withhold,
 )
-from stoker.definition.stack import StackDefinition, define_stack
-from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.environment import child_environment
 from stoker.errors import FunctionError, LimitExceeded
@@ -33,11 +34,16 @@ from stoker.parameters.custom import cloud_refused
 from stoker.resolution.attributes import check_attributes, member_attributes
 from stoker.resolution.providers import ProviderCache, is_default_error
 from stoker.resolution.types import Resolution, resolve_types
-from stoker.resources.base import ResourceFailure, ResourcePlugin
-from stoker.resources.catalog import catalog_schema
-from stoker.resources.nested import InlineStack, NestedStackPlugin, TemplateResource
-from stoker.resources.registry import ResourceTypeRegistry
-from stoker.resources.schema import validate_properties
+from stoker.resources import (
+    InlineStack,
+    NestedStackPlugin,
+    ResourceFailure,
+    ResourcePlugin,
+    ResourceTypeRegistry,
+    TemplateResource,
+    catalog_schema,
+    validate_properties,
+)
 from stoker.template.loader import Document
 from stoker.template.nodes import key_span, locate, value_span
 

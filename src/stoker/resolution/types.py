@@ -13,15 +13,14 @@ import os
 from collections.abc import Collection
 
 from stoker import codes
-from stoker.definition.stack import StackDefinition
+from stoker.cloud.choice import HOW_TO_CHOOSE
+from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
 from stoker.environment import ResolvedType
 from stoker.environment.registry_section import is_template_name
 from stoker.resolution.choice import resolve_provider
 from stoker.resolution.providers import ProviderCache
-from stoker.resources.base import ResourcePlugin
-from stoker.resources.catalog import heat_knows
-from stoker.resources.registry import ResourceTypeRegistry
+from stoker.resources import ResourcePlugin, ResourceTypeRegistry, heat_catalog, heat_knows
 
 
 class Resolution:
@@ -135,11 +134,8 @@ def _template_location(
 def type_not_runnable(type_name: str) -> str:
     """Why a type has no plugin: Heat's words for a type nobody knows; for one of Heat's
     cloud types, that stoker cannot run it yet and what it can do with it instead."""
-    from stoker.resources.catalog import heat_catalog
-
     if type_name not in heat_catalog():
         return f"The Resource Type ({type_name}) could not be found."
-    from stoker.cloud.choice import HOW_TO_CHOOSE
 
     if type_name in cloud_type_names():
         return (
@@ -155,6 +151,6 @@ def type_not_runnable(type_name: str) -> str:
 
 def cloud_type_names() -> frozenset[str]:
     """The types stoker runs once a cloud is chosen (`stoker.resources.openstack`)."""
-    from stoker.resources.openstack import TYPES
+    from stoker.resources import TYPES
 
     return frozenset(plugin.type_name for plugin in TYPES)

@@ -13,11 +13,13 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from stoker.definition.stack import StackDefinition
+from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
+from stoker.parameters import MASK
 from stoker.resolution.providers import ProviderCache
 from stoker.resolution.tree import TreeCheck
-from stoker.resources.registry import ResourceTypeRegistry, default_registry
+from stoker.resources import ResourceTypeRegistry, default_registry
+from stoker.template.nodes import plain
 
 DEFAULT_MAX_NESTED_DEPTH = 5
 
@@ -49,9 +51,6 @@ def validation_summary(definition: StackDefinition) -> dict[str, Any]:
     parameter's name; ``Default`` is the ``parameter_defaults`` value when the environment
     gives one; ``Value`` is the value the request (or the parent's facade) gave, as given,
     and only when it is set (Heat tests ``if param.user_value``). Hidden ones masked."""
-    from stoker.parameters import MASK
-    from stoker.template.nodes import plain
-
     template = definition.template
     environment = definition.environment
     given = plain(environment.parameters) if environment is not None else {}

@@ -23,6 +23,8 @@ from stoker.resources.schema import (
     PropertySchema,
     PropertyType,
 )
+from stoker.template.loader import load_document
+from stoker.template.nodes import plain
 
 
 class ChildStack(Protocol):
@@ -457,9 +459,6 @@ class InlineStack(NestedStackPlugin):
     }
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
-        from stoker.template.loader import load_document  # a lower layer; only needed here
-        from stoker.template.nodes import plain
-
         document = load_document(str(properties["template"]), f"<template of {name}>")
         if not isinstance(document.data, dict):
             raise ResourceFailure(f"The template of {name} is not a mapping")

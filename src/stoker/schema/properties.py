@@ -15,8 +15,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from stoker.parameters import Bounds, ConstraintKind
-from stoker.resources.catalog import TypeSchema, load_document
-from stoker.resources.schema import LIST_ITEMS, PropertySchema, PropertyType, SupportLevel
+from stoker.resources import (
+    LIST_ITEMS,
+    PropertySchema,
+    PropertyType,
+    SupportLevel,
+    TypeSchema,
+    load_document,
+)
 from stoker.schema.functions import CALL_REF
 
 _CALL: dict[str, Any] = {"$ref": CALL_REF}

@@ -17,7 +17,7 @@ from typing import Any
 from stoker.environment import SECTION_NAMES
 from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS, REQUIRES, MergeStrategy
 from stoker.parameters import ConstraintKind, ParameterType
-from stoker.resources.catalog import heat_catalog
+from stoker.resources import heat_catalog
 from stoker.schema.functions import CALL_REF, CONDITION_REF, calls_schema, conditions_schema
 from stoker.schema.properties import describe_type, resource_properties, value_defs
 from stoker.template.versions import HOT_VERSIONS, Format, TemplateVersion

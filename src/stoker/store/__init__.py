@@ -18,26 +18,47 @@ from stoker.lazy import names_from
 
 if TYPE_CHECKING:
     from stoker.store.errors import UnknownStack
+    from stoker.store.secrets import KEY_ENV
+    from stoker.store.software import ConfigRecord, DeploymentRecord, SoftwareStore
     from stoker.store.store import SqlStore, open_store
-    from stoker.store.urls import database_url, default_database_url, sqlalchemy_url
+    from stoker.store.trusts import TrustRecord, TrustStore
+    from stoker.store.urls import (
+        database_url,
+        default_database_url,
+        redacted,
+        sqlalchemy_url,
+    )
 
 _WHERE = {
+    "ConfigRecord": "stoker.store.software",
+    "DeploymentRecord": "stoker.store.software",
+    "KEY_ENV": "stoker.store.secrets",
+    "SoftwareStore": "stoker.store.software",
     "SqlStore": "stoker.store.store",
+    "TrustRecord": "stoker.store.trusts",
+    "TrustStore": "stoker.store.trusts",
     "UnknownStack": "stoker.store.errors",
     "database_url": "stoker.store.urls",
     "default_database_url": "stoker.store.urls",
     "open_store": "stoker.store.store",
+    "redacted": "stoker.store.urls",
     "sqlalchemy_url": "stoker.store.urls",
 }
 
 __all__ = [
+    "ConfigRecord",
+    "DeploymentRecord",
+    "KEY_ENV",
+    "SoftwareStore",
     "SqlStore",
+    "TrustRecord",
+    "TrustStore",
     "UnknownStack",
     "database_url",
     "default_database_url",
     "open_store",
+    "redacted",
     "sqlalchemy_url",
 ]
-
 
 __getattr__ = names_from(__name__, _WHERE)

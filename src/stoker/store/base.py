@@ -26,6 +26,7 @@ from stoker.store.driver import Bulk
 from stoker.store.errors import UnknownStack
 from stoker.store.executor import Executor, Transaction
 from stoker.store.fence import FenceCheck
+from stoker.store.pragmas import WRITE
 
 
 class StoreBase:
@@ -88,8 +89,6 @@ class StoreBase:
     def _sqlalchemy_writing(self) -> Iterator[Any]:
         """A SQLAlchemy connection in a write transaction (``BEGIN IMMEDIATE`` on SQLite),
         for the few writes outside the catalog (key rotation, software configs)."""
-        from stoker.store.pragmas import WRITE
-
         engine = self.engine.execution_options(**{WRITE: True})
         with plain_errors(self.shown), engine.begin() as connection:
             yield connection

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from stoker.engine.state import Lease, SnapshotRecord
+from stoker.engine import Lease, SnapshotRecord
 from stoker.store.base import StoreBase
 from stoker.store.fence import lease_of
 from stoker.store.rows import ACTION_SLOTS

@@ -19,9 +19,11 @@ from sqlalchemy import ClauseElement, Engine
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from stoker.store.bulk import BulkStatements
 from stoker.store.driver import Bulk
 from stoker.store.fence import FenceCheck
 from stoker.store.pragmas import WRITE
+from stoker.store.statements import CATALOG, POSTGRESQL_ONLY, compile_fence
 
 
 class Transaction:
@@ -71,8 +73,6 @@ class Transaction:
 
 
 def _build(name: str) -> ClauseElement:
-    from stoker.store.statements import CATALOG, POSTGRESQL_ONLY
-
     builder = CATALOG.get(name) or POSTGRESQL_ONLY[name]
     return builder()
 
@@ -134,14 +134,10 @@ class Executor:
     # compiling them would lengthen its start-up.
     @cached_property
     def bulk(self) -> Bulk:
-        from stoker.store.bulk import BulkStatements
-
         return BulkStatements(self._engine.dialect).as_bulk()
 
     @cached_property
     def fence(self) -> FenceCheck:
-        from stoker.store.statements import compile_fence
-
         return compile_fence(self._engine.dialect)
 
     def dispose(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from stoker.engine.state import Lease, LeaseToken
+from stoker.engine import Lease, LeaseToken
 from stoker.errors import LeaseLost
 from stoker.store.errors import UnknownStack
 

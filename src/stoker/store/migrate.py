@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 
 from stoker.errors import DatabaseError
 from stoker.store.connection import WRITE
+from stoker.store.models import ddl_metadata
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -84,8 +85,6 @@ def upgrade_to_head(engine: Engine) -> None:
                 config = alembic_config()
                 config.attributes["connection"] = connection
                 if not current and not inspect(connection).get_table_names():
-                    from stoker.store.models import ddl_metadata
-
                     ddl_metadata().create_all(connection)
                     command.stamp(config, "head")
                     return

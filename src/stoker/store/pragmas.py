@@ -14,6 +14,7 @@ would both hold read snapshots and one of them would fail at its first write wit
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from typing import Any
 
@@ -41,8 +42,6 @@ def _use_wal(cursor: Any) -> None:
     switch needs, and SQLite answers "database is locked" there without calling the busy
     handler. So: read the mode first, and retry the switch until the busy timeout.
     """
-    import sqlite3  # here: a PostgreSQL server need not load SQLite's library
-
     deadline = time.monotonic() + BUSY_TIMEOUT_S
     while True:
         try:

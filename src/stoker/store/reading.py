@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from stoker.engine.state import (
+from stoker.engine import (
     EventRecord,
     Lease,
     ResourceRecord,

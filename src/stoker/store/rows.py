@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from stoker.engine.state import (
+from stoker.engine import (
     Action,
     EventRecord,
     ResourceRecord,

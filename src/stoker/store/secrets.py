@@ -36,6 +36,7 @@ import hmac
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from stoker.errors import SecretKeyError
@@ -86,7 +87,6 @@ class KeySource:
     def path(self) -> Path | None:
         if self.file is None:
             return None
-        from pathlib import Path
 
         return Path(self.file)
 

@@ -18,7 +18,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from stoker.engine.state import (
+from stoker.engine import (
     DefinitionChange,
     EventRecord,
     Lease,

@@ -23,6 +23,7 @@ from stoker.collector import collector_paused
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.limits import Limits
+from stoker.template.json_reader import JsonReader, probe_json
 from stoker.template.load_findings import limit_name
 
 _DEFAULTS = Limits()
@@ -88,7 +89,6 @@ def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = 
                     value = load_yaml(handle, path, limits, warnings)
                 return Document(value, "yaml", path, tuple(warnings))
             handle.seek(0)
-            from stoker.template.json_reader import probe_json  # only JSON pays for it
 
             probe_json(handle, path, limits)
             handle.seek(0)
@@ -139,7 +139,6 @@ def load_document(
         if not yaml_only and text.lstrip().startswith("{"):
             # The YAML-template design's rule: a leading brace means JSON, strictly, so
             # a JSON typo is reported as one instead of being reread as YAML flow style.
-            from stoker.template.json_reader import JsonReader  # only JSON pays for it
 
             reader = JsonReader(text, file, limits)
             return Document(reader.read(), "json", file, tuple(reader.warnings))

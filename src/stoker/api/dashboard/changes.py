@@ -19,10 +19,9 @@ from stoker.api.dashboard import fields, sources
 from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, text_field
 from stoker.api.dashboard.session import Viewer
 from stoker.api.errors import bad_request, not_found
-from stoker.definition.requests import RequestInputs, read_template
+from stoker.definition import RequestInputs, read_template
 from stoker.diagnostics import Diagnostic
-from stoker.engine import views
-from stoker.engine.state import StackRecord
+from stoker.engine import StackRecord, stack_parameters
 
 
 def _live_stack(request: Request, viewer: Viewer) -> StackRecord:
@@ -92,7 +91,7 @@ async def update(request: Request, viewer: Viewer) -> Response:
     api = api_of(request)
     stack = await asyncio.to_thread(_live_stack, request, viewer)
     engine = api.operations.engine(viewer.project)
-    current = await asyncio.to_thread(views.stack_parameters, engine, stack)
+    current = await asyncio.to_thread(stack_parameters, engine, stack)
     template, _ = read_template(stack.template, "<stored template>")
     assert template is not None, "a stored stack's template reads"
     context: dict[str, Any] = {"stack": {"id": stack.id, "stack_name": stack.name}}

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from stoker.definition.template import Template
+from stoker.definition import Template
 from stoker.parameters import Bounds, ConstraintKind, Modulus, Parameter, ParameterType
 
 

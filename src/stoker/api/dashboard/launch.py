@@ -27,9 +27,9 @@ from stoker.api.dashboard.changes import split_findings
 from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, text_field
 from stoker.api.dashboard.session import Viewer
 from stoker.api.trusts import start_new_stack
-from stoker.definition.requests import RequestInputs, read_template
+from stoker.definition import RequestInputs, read_template
 from stoker.diagnostics import Diagnostic
-from stoker.engine.stacks import CreateRequest
+from stoker.engine import CreateRequest
 from stoker.errors import ApiError, StokerError
 
 ZIP_MAGIC = b"PK\x03\x04"
@@ -154,7 +154,7 @@ async def launch(request: Request, viewer: Viewer) -> Response:
 def _preview(api: Any, project: str, create: CreateRequest) -> dict[str, Any]:
     """The API's dry run (`stoker.engine.preview`), its resources flattened: a nested
     stack's resources come after the resource that holds them."""
-    from stoker.engine.preview import preview_document
+    from stoker.engine import preview_document
 
     document = preview_document(
         api.operations.engine(project),

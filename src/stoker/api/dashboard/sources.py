@@ -83,8 +83,7 @@ def as_yaml(data: Any) -> str:
 def template_findings(text: str, label: str = TEMPLATE_LABEL) -> list[Diagnostic]:
     """What loading the template finds (errors and warnings), parameters not required:
     the stack's own values are not part of the template."""
-    from stoker.definition.loading import LoadOptions
-    from stoker.definition.requests import RequestInputs, load_request
+    from stoker.definition import LoadOptions, RequestInputs, load_request
 
     result = load_request(RequestInputs(template=text, label=label), LoadOptions())
     return list(result.diagnostics)

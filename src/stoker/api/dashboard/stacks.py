@@ -21,8 +21,19 @@ from stoker.api.dashboard import sources, topology
 from stoker.api.dashboard.render import ROOT, dashboard_page, page
 from stoker.api.dashboard.session import Viewer
 from stoker.api.errors import not_found
-from stoker.engine import views
-from stoker.engine.state import StackRecord
+from stoker.engine import (
+    StackRecord,
+    event_row,
+    masked_environment,
+    resource_document,
+    resource_metadata,
+    resource_rows,
+    stack_document,
+    stack_events,
+    stack_row,
+    table_outputs,
+    template_document,
+)
 
 #: the events a stack's page lists (newest first)
 EVENTS_SHOWN = 100
@@ -59,7 +70,7 @@ async def stack_list(request: Request, viewer: Viewer) -> Response:
         found.sort(key=lambda s: (s.created_at, s.id), reverse=True)
         shown = []
         for record in found:
-            row = views.stack_row(record)
+            row = stack_row(record)
             if text and text.lower() not in record.name.lower():
                 continue
             if status in STATUSES and record.status.value != status:
@@ -80,23 +91,23 @@ def _parts(request: Request, viewer: Viewer, stack: StackRecord) -> dict[str, An
     store = api.operations.store
     engine = api.operations.engine(viewer.project)
     deleted = stack.deleted_at is not None
-    document = views.stack_document(engine, stack, resolve_outputs=False)
+    document = stack_document(engine, stack, resolve_outputs=False)
     records = {r.name: r for r in store.resources(stack.id)}
-    rows = views.resource_rows(store, viewer.project, stack, 0)
+    rows = resource_rows(store, viewer.project, stack, 0)
     for row in rows:
         child = records[row["resource_name"]].data.get("child_id")
         row["child_id"] = str(child) if child else None
-    events = views.stack_events(store, viewer.project, stack, 0)
+    events = stack_events(store, viewer.project, stack, 0)
     events.sort(key=lambda e: (e.time, e.id or 0), reverse=True)
     outputs: list[dict[str, Any]] = []
     if not deleted and stack.status.value != "IN_PROGRESS":
-        outputs = views.table_outputs(engine, stack, engine.outputs(stack))
+        outputs = table_outputs(engine, stack, engine.outputs(stack))
     return {
         "stack": document,
         "record": stack,
         "deleted": deleted,
         "resources": rows,
-        "events": [views.event_row(e) for e in events[:EVENTS_SHOWN]],
+        "events": [event_row(e) for e in events[:EVENTS_SHOWN]],
         "outputs": outputs,
         "in_progress": stack.status.value == "IN_PROGRESS",
         "last_event": events[0].id if events else 0,
@@ -145,7 +156,7 @@ async def live(request: Request, viewer: Viewer) -> Response:
     engine = api.operations.engine(viewer.project)
 
     def state() -> dict[str, Any]:
-        events = views.stack_events(api.operations.store, viewer.project, stack, 0)
+        events = stack_events(api.operations.store, viewer.project, stack, 0)
         newest = max((e.id or 0 for e in events), default=0)
         return {
             "status": f"{stack.action.value}_{stack.status.value}",
@@ -174,11 +185,11 @@ async def resource_page(request: Request, viewer: Viewer) -> Response:
         records = {r.name: r for r in api.operations.store.resources(stack.id)}
         if name not in records:
             raise not_found(f"The Resource ({name}) could not be found.")
-        shown = views.resource_document(engine, stack, records, name)
+        shown = resource_document(engine, stack, records, name)
         child = records[name].data.get("child_id")
         shown["child_id"] = str(child) if child else None
         shown["requires"] = sorted(records[name].requires)
-        shown["metadata"] = views.resource_metadata(engine, stack, records, name)
+        shown["metadata"] = resource_metadata(engine, stack, records, name)
         return shown
 
     resource = await asyncio.to_thread(document)
@@ -219,8 +230,8 @@ async def template_page(request: Request, viewer: Viewer) -> Response:
             for name, parameter in engine.definition_of(stack).template.parameters.items()
             if parameter.hidden
         }
-        template = views.template_document(engine, stack)
-        environment = views.masked_environment(engine, stack)
+        template = template_document(engine, stack)
+        environment = masked_environment(engine, stack)
         return {
             "template": sources.stored_template(template, hidden),
             "environment": sources.stored_environment(environment),

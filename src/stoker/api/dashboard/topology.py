@@ -10,8 +10,7 @@ import logging
 from urllib.parse import quote
 
 from stoker.api.dashboard.render import ROOT
-from stoker.engine.stacks import StackEngine
-from stoker.engine.state import StackRecord
+from stoker.engine import StackEngine, StackRecord
 from stoker.errors import StokerError
 from stoker.graph import Node, node_id, stack_graph, to_svg
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from xml.etree import ElementTree
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.formats.text import finding_line
@@ -13,8 +14,6 @@ from stoker.lint.rule import Rule, at_or_above
 
 
 def render_junit(report: LintReport, rules: Sequence[Rule]) -> str:
-    from xml.etree import ElementTree  # here: the XML parser is not loaded for other formats
-
     by_rule: dict[str, list[Diagnostic]] = defaultdict(list)
     for finding in report.findings:
         by_rule[finding.code].append(finding)

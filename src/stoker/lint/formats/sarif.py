@@ -11,6 +11,7 @@ import json
 import os
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
 
 from stoker import __version__
 from stoker.diagnostics import Diagnostic, Severity, render_path
@@ -23,8 +24,6 @@ LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 
 def artifact_uri(file: str) -> str:
     """A relative path stays relative (posix, percent-encoded); an absolute one is file://."""
-    from urllib.parse import quote  # here: urllib.parse (with ipaddress) only for SARIF
-
     posix = file.replace(os.sep, "/")
     if os.path.isabs(file):
         return "file://" + quote(posix, safe="/!:@")

@@ -17,7 +17,7 @@ from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import FileContext, TemplateContext
 from stoker.resolution import ProviderCache, validate_tree
-from stoker.resources.registry import ResourceTypeRegistry, default_registry
+from stoker.resources import ResourceTypeRegistry, default_registry
 
 
 def heat_answer(ctx: FileContext) -> list[Diagnostic]:

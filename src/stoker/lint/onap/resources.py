@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
+from urllib.parse import urlparse
 
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
@@ -29,7 +30,6 @@ REMOTE_SCHEMES = ("http", "https", "ftp", "ftps", "file")
 def is_remote(reference: str) -> bool:
     if "://" not in reference:  # most references; urllib.parse is imported for the rest
         return False
-    from urllib.parse import urlparse
 
     return urlparse(reference).scheme.lower() in REMOTE_SCHEMES and "://" in reference
 

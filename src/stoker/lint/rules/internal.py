@@ -11,6 +11,7 @@ from stoker.diagnostics import Diagnostic, Severity, Span
 from stoker.lint.codes import BLUEPRINT_NOT_LINTED, INTERNAL_ERROR, PACKAGE_UNREADABLE
 from stoker.lint.context import FileContext, PackageContext
 from stoker.lint.rule import FileRule, PackageRule, Profile, Source, SourceKind
+from stoker.lint.workspace import BLUEPRINT_SKIPPED
 
 _ALL = frozenset(Profile)
 
@@ -68,8 +69,6 @@ class BlueprintNotLinted(PackageRule):
     profiles = _ALL
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
-        from stoker.lint.workspace import BLUEPRINT_SKIPPED
-
         return [
             Diagnostic(
                 self.id, BLUEPRINT_SKIPPED, severity=self.severity, span=Span(source.name, 1, 1)

@@ -8,9 +8,13 @@ UUID of another config resource of the stack (whose stored config is used). A pa
 
 from __future__ import annotations
 
+import email
 import json
 import os
 import re
+from email.message import Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from typing import TYPE_CHECKING, Any
 
 from stoker.resources.base import ResourceContext
@@ -64,8 +68,6 @@ class MultipartMime(ConfigPlugin):
     }
 
     async def render(self, context: ResourceContext) -> str:
-        from email.mime.multipart import MIMEMultipart
-
         parts: list[Message] = []
         for item in context.properties.get("parts") or []:
             content = await _content(context, item.get("config") or "")
@@ -93,9 +95,6 @@ async def _content(context: ResourceContext, config: str) -> str:
 
 def _taken_over(message_text: str) -> list[Message]:
     """The parts of a MIME message, rebuilt; text that is not multi-part adds nothing."""
-    import email
-    from email.message import Message
-
     message = email.message_from_string(message_text)
     if not message.is_multipart():
         return []
@@ -111,8 +110,6 @@ def _taken_over(message_text: str) -> list[Message]:
 def text_part(content: str, subtype: str, filename: str) -> MIMEText:
     """One text part: ASCII when the content allows, else UTF-8; the subtype defaults to
     the file name without its extension (``setup.sh`` gives ``text/setup``, as in Heat)."""
-    from email.mime.text import MIMEText
-
     if not subtype and filename:
         subtype = os.path.splitext(filename)[0]
     charset = "us-ascii" if content.isascii() else "utf-8"

@@ -8,6 +8,7 @@ in place, so any property change (``salt`` is there for that) makes a new string
 
 from __future__ import annotations
 
+import secrets
 import string
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -175,8 +176,6 @@ def _pools(properties: Mapping[str, Any]) -> list[tuple[str, int]]:
 def generate(pools: Sequence[tuple[str, int]], length: int) -> str:
     """``length`` characters: each pool's minimum from that pool, the rest from the union of
     all pools (each distinct character once, so overlapping pools do not skew the draw)."""
-    import secrets  # here: validating and linting never draw (and secrets pulls in random)
-
     chosen = [secrets.choice(characters) for characters, minimum in pools for _ in range(minimum)]
     everything = "".join(dict.fromkeys("".join(characters for characters, _ in pools)))
     chosen.extend(secrets.choice(everything) for _ in range(length - len(chosen)))

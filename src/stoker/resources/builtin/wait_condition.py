@@ -10,6 +10,7 @@ first failure, and fails when ``timeout`` passes first. In stoker a signal arriv
 from __future__ import annotations
 
 import json
+import secrets
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -73,8 +74,6 @@ class WaitConditionHandle(ResourcePlugin):
     }
 
     async def create(self, context: ResourceContext) -> None:
-        import secrets  # here: validating and linting make no tokens
-
         context.data.update(
             token=secrets.token_urlsafe(32),
             stack_id=context.stack_id,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from stoker.resources.base import ResourceContext
 
 #: how long one step of an endless wait sleeps before sleeping again
@@ -14,8 +16,6 @@ async def pause(context: ResourceContext, seconds: float) -> None:
     The engine's ``context.sleep`` ends early (raising CancelledError) when the operation
     is cancelled or times out, so even an endless wait releases its resource.
     """
-    import asyncio  # here, not at module level: validating and linting never wait
-
     sleep = context.sleep or asyncio.sleep
     if seconds < 0:
         while True:

@@ -18,10 +18,14 @@ roles Heat's have: cloud-init reads them the same way.
 
 from __future__ import annotations
 
+import email
 import functools
 import random
 import re
 import sys
+from email.message import Message
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from typing import TYPE_CHECKING, Any
 
 from stoker.resources.base import ResourceContext
@@ -138,10 +142,6 @@ _BOUNDARY = "=" * 15 + f"%0{len(repr(sys.maxsize - 1))}d" + "=="
 @functools.lru_cache(maxsize=16)
 def _rendered(content: str, form: str) -> tuple[str, str]:
     """The message as the email package renders it, and the boundary it drew."""
-    import email
-    from email.message import Message
-    from email.mime.multipart import MIMEMultipart
-
     parts = [
         _part(CLOUD_CONFIG, "cloud-config", "cloud-config"),
         _part(BOOT_HOOK, "boothook.sh", "cloud-boothook"),
@@ -169,8 +169,6 @@ def _rendered(content: str, form: str) -> tuple[str, str]:
 
 def _part(content: str, filename: str, subtype: str) -> MIMEText:
     """One attachment: ``text/<subtype>`` (plain when none), ASCII when it can be."""
-    from email.mime.text import MIMEText
-
     charset = "us-ascii" if content.isascii() else "utf-8"
     part = MIMEText(content, subtype or "plain", charset)
     part.add_header("Content-Disposition", "attachment", filename=filename)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 import uuid
 from typing import Any
 
@@ -41,8 +42,6 @@ def token_key(token_id: str) -> str:
 
 
 def keystone_time(seconds: float) -> str:
-    import time
-
     whole = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
     return f"{whole}.{int((seconds % 1) * 1_000_000):06d}Z"
 

@@ -18,6 +18,7 @@ the views compute the other (a load balancer's ``listeners``, a pool's ``members
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,8 +45,6 @@ PROVIDER = "amphora"
 
 def octavia_time(seconds: float) -> str:
     """Octavia's timestamps: no zone, no fraction (``2026-11-25T02:18:08``)."""
-    import time
-
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
 
 

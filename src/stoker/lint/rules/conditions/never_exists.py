@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from stoker.definition.conditions import ConditionEvaluator
-from stoker.definition.context import CFN_PSEUDO, HOT_PSEUDO, StaticContext
+from stoker.definition import CFN_PSEUDO, HOT_PSEUDO, ConditionEvaluator, StaticContext
 from stoker.diagnostics import Diagnostic, Path, Severity
 from stoker.errors import FunctionError
 from stoker.functions.base import Unresolved

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.context import FileContext, TemplateContext
 from stoker.lint.rule import Source, SourceKind
 from stoker.lint.rules.core.base import CodeRule, LintedCodeRule
+from stoker.lint.usage import READERS, parameter_name
+from stoker.nearest import did_you_mean
 
 _FUNCTIONS = Source(SourceKind.HOT_SPEC, "doc/source/template_guide/hot_spec.rst (functions)")
 
@@ -51,10 +54,6 @@ class UnknownParameter(CodeRule):
         found = ctx.core_findings(self.id)
         if not found or not isinstance(ctx, TemplateContext) or ctx.template is None:
             return found
-        from dataclasses import replace
-
-        from stoker.lint.usage import READERS, parameter_name
-        from stoker.nearest import did_you_mean
 
         read = {call.path: parameter_name(call) for call in ctx.calls(*READERS)}
         declared = list(ctx.parsed.parameters)

@@ -8,7 +8,7 @@ from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.codes import DEPRECATED_TYPE
 from stoker.lint.context import TemplateContext
 from stoker.lint.rule import Source, SourceKind, TemplateRule
-from stoker.resources.schema import SupportLevel, SupportStatus
+from stoker.resources import SupportLevel, SupportStatus
 
 _MEANING = {
     SupportLevel.DEPRECATED: "deprecated",
