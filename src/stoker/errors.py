@@ -39,7 +39,9 @@
         └── DuplicateRuleError       two lint rules with one id
 
 Private control-flow signals (``Unresolved``, ``NotCheckable``, ``_Invalid`` ...) stay in
-their modules: they never leave the function that catches them.
+their modules: they never leave the function that catches them. So do the answers of the
+two web edges, rendered where they are caught: the sandbox's ``ApiError`` family, and the
+dashboard's ``LoginNeeded`` (the login page) and ``Refused`` (a 403 page).
 
 Each class has a stable ``code``; `exit_status` is the one table from error to the CLI's
 exit status (later the API maps the same codes to HTTP statuses).
