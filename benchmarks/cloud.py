@@ -53,6 +53,37 @@ def template(servers: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def wait_for_sandbox(url: str) -> None:
+    """Until the sandbox at ``url`` answers (30 s at most)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/identity/v3", timeout=2).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise SystemExit("the sandbox did not start") from None
+            time.sleep(0.1)
+
+
+def sandbox_workdir(port: int, prefix: str) -> tuple[Path, dict[str, str]]:
+    """A new temporary directory with the sandbox's clouds.yaml and a stoker database in
+    it, and the environment that points ``stoker`` at both."""
+    work = Path(tempfile.mkdtemp(prefix=prefix))
+    clouds = subprocess.run(
+        [*STOKER, "sandbox", "clouds-yaml", "--port", str(port)],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    (work / "clouds.yaml").write_text(clouds)
+    env = {
+        **os.environ,
+        "OS_CLIENT_CONFIG_FILE": str(work / "clouds.yaml"),
+        "OS_CLOUD": "sandbox",
+        "STOKER_DB_URL": f"sqlite:///{work / 'stoker.db'}",
+    }
+    return work, env
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -175,27 +206,8 @@ def main() -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/identity/v3", timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the sandbox did not start") from None
-                time.sleep(0.1)
-        work = Path(tempfile.mkdtemp(prefix="stoker-cloud-bench-"))
-        clouds = subprocess.run(
-            [*STOKER, "sandbox", "clouds-yaml", "--port", str(port)],
-            capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
-        (work / "clouds.yaml").write_text(clouds)
-        env = {
-            **os.environ,
-            "OS_CLIENT_CONFIG_FILE": str(work / "clouds.yaml"),
-            "OS_CLOUD": "sandbox",
-            "STOKER_DB_URL": f"sqlite:///{work / 'stoker.db'}",
-        }
+        wait_for_sandbox(url)
+        work, env = sandbox_workdir(port, "stoker-cloud-bench-")
         rows = []
         for count in (1, options.servers):
             path = work / f"s{count}.yaml"

@@ -18,14 +18,20 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cloud import STOKER, free_port, stats, template, timed  # noqa: E402
+from cloud import (  # noqa: E402
+    STOKER,
+    free_port,
+    sandbox_workdir,
+    stats,
+    template,
+    timed,
+    wait_for_sandbox,
+)
 
 
 def main() -> None:
@@ -41,27 +47,8 @@ def main() -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/identity/v3", timeout=2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("the sandbox did not start") from None
-                time.sleep(0.1)
-        work = Path(tempfile.mkdtemp(prefix="stoker-drift-bench-"))
-        clouds = subprocess.run(
-            [*STOKER, "sandbox", "clouds-yaml", "--port", str(port)],
-            capture_output=True, text=True, check=True,
-        ).stdout  # fmt: skip
-        (work / "clouds.yaml").write_text(clouds)
-        env = {
-            **os.environ,
-            "OS_CLIENT_CONFIG_FILE": str(work / "clouds.yaml"),
-            "OS_CLOUD": "sandbox",
-            "STOKER_DB_URL": f"sqlite:///{work / 'stoker.db'}",
-        }
+        wait_for_sandbox(url)
+        work, env = sandbox_workdir(port, "stoker-drift-bench-")
         path = work / "stack.yaml"
         path.write_text(template(options.servers))
         timed(["stack", "create", "drift", "-t", str(path)], env)
