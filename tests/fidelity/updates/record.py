@@ -1,0 +1,170 @@
+"""Record what real Heat 24.1.2 does on stack update, per engine (cases → recordings).
+
+Run only when (re-)recording, against a running reference Heat of each engine
+(``../shared/tools/reference-heat/heat.sh``; ``ENGINE=convergence`` for Heat's default):
+
+    PORT=8004 heat.sh start; ENGINE=convergence PORT=8005 heat.sh start
+    .venv/bin/python -m tests.fidelity.updates.record --engine legacy --port 8004 --stale
+    .venv/bin/python -m tests.fidelity.updates.record --engine convergence --port 8005 --stale
+
+``--only PREFIX`` (repeatable) limits the run to case ids starting with it
+(``rollback/``, ``rollback/replace_fails``); ``--stale`` to cases not recorded for that
+engine or edited since. Each case: create from ``before`` and wait; preview; update and
+wait; read the stack, its events, resources and outputs; delete and wait.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from . import suite
+
+
+class Heat:
+    def __init__(self, port: int) -> None:
+        self.url = f"http://127.0.0.1:{port}/v1/admin"
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"X-Auth-Token": "x", "Content-Type": "application/json"}
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=300) as response:
+                text, status = response.read(), response.status
+        except urllib.error.HTTPError as error:
+            text, status = error.read(), error.code
+        try:
+            return status, json.loads(text) if text else None
+        except ValueError:
+            return status, {"error": {"message": text.decode(errors="replace")}}
+
+    def wait(self, path: str) -> dict[str, Any]:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            status, body = self.call("GET", path)
+            if status == 404:
+                return {"stack_status": "GONE", "stack_status_reason": ""}
+            stack = body["stack"]
+            if not stack["stack_status"].endswith("IN_PROGRESS"):
+                return stack
+            time.sleep(0.3)
+        raise TimeoutError(path)
+
+    def events(self, path: str) -> list[dict[str, Any]]:
+        _, body = self.call("GET", path + "/events?sort_dir=asc&limit=10000")
+        return list(body["events"])
+
+    def resources(self, path: str) -> list[dict[str, Any]]:
+        _, body = self.call("GET", path + "/resources")
+        return list(body["resources"])
+
+
+def _message(answer: Any) -> str:
+    error = (answer or {}).get("error") or {}
+    return str(error.get("message") or answer)
+
+
+def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
+    name = f"{case.stack_name}-{int(time.time() * 1000) % 10**8}"
+    create = case.request("create")
+    body: dict[str, Any] = {
+        "stack_name": name,
+        "template": case.template("before"),
+        "files": case.files("before"),
+        "disable_rollback": create.pop("disable_rollback", True),
+        **create,
+    }
+    status, created = heat.call("POST", "/stacks", body)
+    if status >= 400:
+        return {"create_status": "REFUSED", "create_error": _message(created)}
+    path = f"/stacks/{name}/{created['stack']['id']}"
+    first = heat.wait(path)
+    seen = len(heat.events(path))
+    before_ids = {r["resource_name"]: r["physical_resource_id"] for r in heat.resources(path)}
+    before_outputs = {o["output_key"]: o.get("output_value") for o in first.get("outputs") or []}
+    result: dict[str, Any] = {
+        "create_status": first["stack_status"],
+        "create_reason": suite.reason(first["stack_status_reason"], name),
+    }
+    update = case.request("update")
+    if "after" in case.spec or not case.existing:
+        update["template"] = case.template("after" if "after" in case.spec else "before")
+    update["files"] = case.files("after")
+    method = "PATCH" if case.existing else "PUT"
+    if case.spec.get("preview", True):
+        status, preview = heat.call(method, path + "/preview", update)
+        if status == 200:
+            changes = preview["resource_changes"]
+            result["preview"] = {
+                k: sorted(r["resource_name"] for r in v) for k, v in changes.items()
+            }
+        else:
+            result["preview"] = {"status": status}
+    status, answer = heat.call(method, path, update)
+    result["update_http"] = status
+    result["update_refused"] = status >= 400
+    if status >= 400:
+        result["update_error"] = suite.reason(_message(answer), name)
+        fragment = case.spec.get("fragment")
+        if fragment and suite.squash(fragment) not in suite.squash(result["update_error"]):
+            print(f"{case.id}: fragment not in Heat's message", file=sys.stderr)
+    stack = heat.wait(path)
+    result["status"] = stack["stack_status"]
+    result["reason"] = suite.reason(stack["stack_status_reason"], name)
+    result["parameters"] = {
+        k: suite.normalize(v, name) for k, v in stack["parameters"].items() if "::" not in k
+    }
+    opaque = list(case.spec.get("opaque") or ())
+    result["outputs"] = suite.outputs(stack.get("outputs") or [], name, opaque, before_outputs)
+    result["events"] = suite.events(heat.events(path)[seen:], name, before_ids)
+    result["resources"] = suite.resources(heat.resources(path), before_ids)
+    heat.call("DELETE", path)
+    heat.wait(path)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--engine", choices=suite.ENGINES, required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--only", action="append", default=[])
+    parser.add_argument("--stale", action="store_true")
+    parser.add_argument("--jobs", type=int, default=4, help="cases recorded at once")
+    args = parser.parse_args()
+    heat = Heat(args.port)
+    recorded = suite.load_recordings()
+    chosen = [
+        c
+        for c in suite.load_cases()
+        if (not args.only or any(c.id.startswith(p) for p in args.only))
+        and (
+            not args.stale
+            or recorded.get(c.id, {}).get("digest") != c.digest()
+            or args.engine not in recorded.get(c.id, {})
+        )
+    ]
+
+    def one(case: suite.Case) -> dict[str, Any] | None:
+        try:
+            return record(heat, case)
+        except Exception as error:  # one broken case must not lose the others' recordings
+            print(f"{case.id}: not recorded: {error!r}", file=sys.stderr)
+            return None
+
+    with ThreadPoolExecutor(args.jobs) as pool:
+        for case, result in zip(chosen, pool.map(one, chosen), strict=False):
+            if result is None:
+                continue
+            suite.save_recording(case, args.engine, result)
+            print(case.id, result["status"], result.get("reason", "")[:100], file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
