@@ -14,7 +14,7 @@ from stoker.blueprint.build import compile_source, file_source
 from stoker.blueprint.existing import engine_lookup, parse_reference
 from stoker.blueprint.explain import explain
 from stoker.cli.main import cli
-from stoker.cli.stack import Session
+from stoker.cli.stack_session import Session
 from stoker.engine.settings import EngineSettings
 
 from .conftest import sandbox_facts

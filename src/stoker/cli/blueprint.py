@@ -47,8 +47,9 @@ def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
 
     def lookup(reference: StackReference) -> ExistingResource | str:
         if "lookup" not in opened:
-            # here, not at the top: stoker.cli.stack imports this module's options
-            from stoker.cli.stack import Session
+            # here, not at the top: the session's store and engine settings are loaded
+            # only when a blueprint names a stack resource
+            from stoker.cli.stack_session import Session
 
             session = Session(db, EngineSettings(project=project), os_cloud)
             opened["lookup"] = engine_lookup(session.engine(), project)

@@ -20,8 +20,9 @@ import click
 from stoker.cli.options import environments_option
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
 from stoker.cli.progress import Progress
-from stoker.cli.stack import Session, stack
+from stoker.cli.stack import stack
 from stoker.cli.stack_records import resource
+from stoker.cli.stack_session import Session
 from stoker.engine import StackRecord, Status, snapshot_document
 from stoker.errors import OperationFailed, Rejected
 

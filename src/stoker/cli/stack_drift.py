@@ -15,7 +15,8 @@ from typing import Any
 import click
 
 from stoker.cli.output import column_option, emit_rows, format_option
-from stoker.cli.stack import Session, find_stack, stack
+from stoker.cli.stack import stack
+from stoker.cli.stack_session import Session, find_stack
 
 #: the table's columns (json and yaml show every field, the differences as a list)
 COLUMNS = ["resource_name", "resource_type", "drift_status", "differences", "reason"]

@@ -8,7 +8,8 @@ import asyncio
 import click
 
 from stoker.cli.output import column_option, emit_rows, format_option
-from stoker.cli.stack import Session, find_stack, stack
+from stoker.cli.stack import stack
+from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import paused_hooks
 from stoker.errors import OperationRefused
 

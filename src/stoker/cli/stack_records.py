@@ -19,7 +19,9 @@ from stoker.cli.output import (
     to_yaml,
 )
 from stoker.cli.progress import event_line
-from stoker.cli.stack import Session, find_stack, show_secrets_option, stack
+from stoker.cli.stack import stack
+from stoker.cli.stack_document import show_secrets_option
+from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import (
     Status,
     event_row,

@@ -21,7 +21,7 @@ from stoker.cli.output import column_option, emit_record, emit_rows, format_opti
 from stoker.errors import OperationFailed, Rejected
 
 if TYPE_CHECKING:
-    from stoker.cli.stack import Session
+    from stoker.cli.stack_session import Session
     from stoker.engine import ResourceRecord
 
 
@@ -132,7 +132,8 @@ def update(
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
     from stoker.cli.loading import package_inputs, parameter_values, template_source
     from stoker.cli.progress import Progress
-    from stoker.cli.stack import blueprint_of, find_stack, show_stack
+    from stoker.cli.stack_document import show_stack
+    from stoker.cli.stack_session import blueprint_of, find_stack
     from stoker.definition import LoadOptions, RequestInputs, in_package
     from stoker.engine import (
         UpdateChanges,
@@ -240,6 +241,6 @@ def update(
     engine.listener = progress
     with progress:
         record = asyncio.run(engine.update(current.id, request))
-    show_stack(session, engine, record, fmt, columns, show_secrets)
+    show_stack(engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "UPDATE" and record.status.value == "COMPLETE"):
         raise OperationFailed(failure_line(session.store, record))

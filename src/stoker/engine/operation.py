@@ -9,23 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
-import string
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from stoker.definition import (
-    StackDefinition,
-    sensitive_properties,
-    withheld_failure,
-    withheld_messages,
-    withhold,
-)
+from stoker.definition import StackDefinition
 from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
+from stoker.engine.failures import failure_reason
+from stoker.engine.physical_names import physical_name
+from stoker.engine.properties import resolve_properties
 from stoker.engine.recorder import Recorder
+from stoker.engine.replacement import REPLACED, restored
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.state import (
@@ -38,83 +33,17 @@ from stoker.engine.state import (
     WriteBatch,
 )
 from stoker.engine.time_limit import time_limit
-from stoker.errors import (
-    FunctionError,
-    OperationCancelled,
-    PropertyError,
-    StokerError,
-)
-from stoker.functions.base import OMIT, resolve
+from stoker.errors import OperationCancelled, StokerError
 from stoker.resolution import Resolution
 from stoker.resources import (
     NestedStackPlugin,
     ResourceContext,
     ResourcePlugin,
     ResourceView,
-    validate_properties,
 )
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
-
-#: the key, in a resource's data, of the resource it replaces until that one is deleted
-#: (an update creates the new resource before it deletes the old one): the old record's
-#: type, physical id, properties, data, state and requires
-REPLACED = "stoker:replaced"
-
-
-#: byte values 0-215 (six times the 36 characters) to a character; 216-255 are dropped,
-#: so each character is uniform over the 36
-_SUFFIX_CHARACTERS = bytes.maketrans(
-    bytes(range(216)), ((string.ascii_lowercase + string.digits) * 6).encode()
-)
-_SUFFIX_UNUSED = bytes(range(216, 256))
-
-
-def _suffix() -> str:
-    """12 random lowercase letters or digits (a quarter of the time of
-    ``random.choices``: one is made for each resource an operation acts on)."""
-    while True:
-        raw = random.randbytes(16).translate(None, _SUFFIX_UNUSED)
-        if len(raw) >= 12:
-            return raw[:12].translate(_SUFFIX_CHARACTERS).decode()
-
-
-def physical_name(stack_name: str, resource_name: str) -> str:
-    """Heat's ``<stack>-<resource>-<12 random>``, shortened to 255 characters."""
-    name = f"{stack_name}-{resource_name}-{_suffix()}"
-    return name if len(name) <= 255 else f"{name[:2]}-{name[-(255 - 3) :]}"
-
-
-def failure_reason(name: str, error: BaseException) -> str:
-    """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
-    if isinstance(error, asyncio.CancelledError):
-        return f"resources.{name}: cancelled"
-    message = getattr(error, "message", None) or str(error) or type(error).__name__
-    if getattr(error, "bare", False):  # a message that already names its class and path
-        return f"resources.{name}: {message}"
-    # the class Heat's own type raises, where it is not stoker's (TestResource's ValueError)
-    kind = getattr(error, "heat_class", None) or type(error).__name__
-    return f"{kind}: resources.{name}: {message}"
-
-
-def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
-    """The record of the resource a replacement kept (see `engine.replacement`)."""
-    created = kept.get("created_at")
-    return replace(
-        record,
-        type=str(kept["type"]),
-        physical_id=kept.get("physical_id"),
-        properties=dict(kept.get("properties") or {}),
-        attributes=dict(kept.get("attributes") or {}),
-        data=dict(kept.get("data") or {}),
-        action=Action(kept["action"]),
-        status=Status(kept["status"]),
-        status_reason=str(kept.get("status_reason") or ""),
-        requires=tuple(kept.get("requires") or ()),
-        created_at=datetime.fromisoformat(created) if created else record.created_at,
-    )
-
 
 #: the fields `Operation.step` copies or changes itself (any other change: `replace`)
 _CARRIED = frozenset(
@@ -550,7 +479,7 @@ class Operation:
         plugin = self.resolution().plugins.get(name) or self.engine.plugin_of(record)
         if plugin is None:
             raise StokerError(f"The Resource Type ({record.type}) could not be found.")
-        properties = self.resolve_properties(name, plugin)
+        properties = resolve_properties(self, name, plugin)
         reference = external.declared(self, name)
         if reference is not None:  # someone else's resource, adopted: nothing is made
             return external.created(reference, dict(properties))
@@ -563,45 +492,6 @@ class Operation:
             "data": context.data,
             "properties": dict(properties),
         }
-
-    def resolve_properties(self, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
-        assert self.definition is not None
-        resource = self.definition.template.resources[name]
-        values: dict[str, Any] = {}
-        properties = resource.properties if isinstance(resource.properties, dict) else {}
-        if not properties and plugin.traits.dynamic_properties:
-            # No property, and a type that takes any (OS::Heat::None, as each of 10,000
-            # may be): the schema has nothing to check, no value can be hidden, and
-            # only the type's own checks remain.
-            problems = plugin.validate(values)
-            if problems:
-                raise PropertyError("; ".join(problems))
-            return values
-        if properties:
-            context = self.engine.runtime(self.definition, self.records)
-        for key, tree in properties.items():
-            try:
-                value = resolve(tree, context)
-            except FunctionError as error:  # rebuilt without a hidden value it read
-                template, taint = self.definition.template, self.definition.taint
-                raise withheld_failure(error, tree, template, taint) from None
-            if value is not OMIT:
-                values[str(key)] = value
-        path = (*resource.path, self.definition.template.names.properties)
-        validated, found = validate_properties(
-            plugin.properties_schema,
-            values,
-            path=path,
-            type_name=plugin.type_name,
-            dynamic=plugin.traits.dynamic_properties,
-        )
-        sensitive = sensitive_properties(self.definition.template, name, self.definition.taint)
-        problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]
-        if not problems:
-            problems = withheld_messages(plugin.validate(validated), sensitive)
-        if problems:
-            raise PropertyError("; ".join(problems))
-        return validated
 
     async def delete_one(self, name: str) -> None:
         await hooks.pause(self, name, Action.DELETE)  # a pre-delete breakpoint

@@ -11,8 +11,10 @@ from typing import Any
 
 from stoker.definition import StackDefinition
 from stoker.engine import nested
-from stoker.engine.operation import REPLACED, Operation
+from stoker.engine.operation import Operation
 from stoker.engine.plan import Change, Decision, Plan, decide, deletion
+from stoker.engine.properties import resolve_properties
+from stoker.engine.replacement import REPLACED
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import FunctionError, PropertyError, ResourceFailure
 from stoker.functions.base import Unresolved
@@ -69,7 +71,7 @@ async def preview_nested(operation: Operation, plan: Plan) -> None:
                 decision, change=Change.UPDATE, reason="its nested stack is updated"
             )
         try:
-            properties = operation.resolve_properties(name, plugin)
+            properties = resolve_properties(operation, name, plugin)
             target = await nested.child_target(
                 operation.engine, operation, record, plugin, properties
             )
@@ -127,7 +129,7 @@ def decision_of(
     properties: dict[str, Any] | None = None
     if record is not None and plugin is not None and exists(record):
         try:
-            properties = operation.resolve_properties(name, plugin)
+            properties = resolve_properties(operation, name, plugin)
         except (PropertyError, FunctionError, Unresolved):
             properties = None
     rules: frozenset[str] = frozenset()

@@ -11,15 +11,43 @@ one still there swaps it back (the new one is deleted) instead of creating a thi
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from stoker.engine import deletion, leases
-from stoker.engine.operation import REPLACED, Operation, failure_reason, restored
+from stoker.engine.failures import failure_reason
 from stoker.engine.plan import Decision
 from stoker.engine.state import Action, EventRecord, ResourceRecord, Status, WriteBatch
 from stoker.errors import StokerError
 from stoker.resources import ResourceFailure
+
+if TYPE_CHECKING:
+    from stoker.engine.operation import Operation
+
+#: the key, in a resource's data, of the resource it replaces until that one is deleted
+#: (an update creates the new resource before it deletes the old one): the old record's
+#: type, physical id, properties, data, state and requires
+REPLACED = "stoker:replaced"
+
+
+def restored(record: ResourceRecord, kept: Mapping[str, Any]) -> ResourceRecord:
+    """The record of the resource a replacement kept (see `_backup`)."""
+    created = kept.get("created_at")
+    return replace(
+        record,
+        type=str(kept["type"]),
+        physical_id=kept.get("physical_id"),
+        properties=dict(kept.get("properties") or {}),
+        attributes=dict(kept.get("attributes") or {}),
+        data=dict(kept.get("data") or {}),
+        action=Action(kept["action"]),
+        status=Status(kept["status"]),
+        status_reason=str(kept.get("status_reason") or ""),
+        requires=tuple(kept.get("requires") or ()),
+        created_at=datetime.fromisoformat(created) if created else record.created_at,
+    )
 
 
 def _backup(record: ResourceRecord) -> dict[str, Any]:

@@ -46,8 +46,6 @@ from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.new_stacks import CreateRequest as CreateRequest
 from stoker.engine.new_stacks import validate_stack_name, write_new
 from stoker.engine.operation import Operation
-from stoker.engine.operation import failure_reason as failure_reason
-from stoker.engine.operation import physical_name as physical_name
 from stoker.engine.queries import StackQueries
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.settings import EngineSettings

@@ -10,7 +10,7 @@ moment, see `plan.decide`):
 - an in-place update calls the plugin's ``update`` (UPDATE_IN_PROGRESS/COMPLETE);
 - a replacement creates the new resource first (CREATE_IN_PROGRESS/COMPLETE, after Heat's
   "requires replacement" UPDATE events when a property caused it), keeping the old one in
-  the record (`operation.REPLACED`) until the new one is COMPLETE;
+  the record (`replacement.REPLACED`) until the new one is COMPLETE;
 - a refusal (restricted_actions, an immutable property) fails the update on that resource.
 
 When everything is in place, the old resources of replacements and the resources the new
@@ -43,8 +43,11 @@ from stoker.engine import (
     replacement,
     testpoints,
 )
-from stoker.engine.operation import REPLACED, Operation, failure_reason
+from stoker.engine.failures import failure_reason
+from stoker.engine.operation import Operation
 from stoker.engine.plan import Change, Decision
+from stoker.engine.properties import resolve_properties
+from stoker.engine.replacement import REPLACED
 from stoker.engine.runtime import view_of
 from stoker.engine.scheduler import Traversal, reverse
 from stoker.engine.state import (
@@ -419,7 +422,7 @@ async def _keep(
     if record.requires != requires:
         changes["requires"] = requires
     if decision.changed and plugin is not None:
-        changes["properties"] = operation.resolve_properties(record.name, plugin)
+        changes["properties"] = resolve_properties(operation, record.name, plugin)
     if changes:
         await operation.write(WriteBatch(resources=[replace(record, **changes)]))
 
@@ -433,7 +436,7 @@ async def _update_in_place(
     previous = view_of(record)
 
     async def effect(current: ResourceRecord) -> dict[str, Any]:
-        properties = operation.resolve_properties(current.name, plugin)
+        properties = resolve_properties(operation, current.name, plugin)
         if isinstance(plugin, NestedStackPlugin):
             engine = operation.engine
             changes = await nested.update_child(engine, operation, record, plugin, properties)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
-from stoker.engine.operation import Operation, failure_reason
+from stoker.engine.failures import failure_reason
+from stoker.engine.operation import Operation
 from stoker.engine.scheduler import Traversal, reverse, traverse
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.errors import OperationRefused, ResourceFailure

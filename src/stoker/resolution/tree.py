@@ -111,7 +111,7 @@ def check_properties(
     ):
         # No property, and a type that takes any (OS::Heat::None, as each of 10,000 may
         # be): no schema problem, nothing hidden, only the type's own checks (as
-        # `Operation.resolve_properties` does at create)
+        # `engine.properties.resolve_properties` does at create)
         if not for_create:
             return []
         path = (*resource.path, definition.template.names.properties)
