@@ -26,6 +26,10 @@ A case (one key of ``cases/<area>.yaml``):
     output names whose values differ per run (generated): compared as ``same`` or
     ``changed`` against the outputs after the create.
 
+``known``
+    a deliberate difference or a Heat bug stoker does not copy: ``skip`` (the fields not
+    compared) and ``why`` (the reason; each deliberate difference is also listed in
+    docs/heat-differences.md).
 ``fragment``
     the part of Heat's message that names the fault when Heat refuses the update request
     (the recorder checks it is in Heat's message, the comparator that it is in stoker's);
@@ -95,6 +99,13 @@ class Case:
             k: v if isinstance(v, str) else yaml.safe_dump(v, sort_keys=False)
             for k, v in found.items()
         }
+
+    @property
+    def skip(self) -> frozenset[str]:
+        known = self.spec.get("known") or {}
+        if known and not known.get("why"):
+            raise ValueError(f"{self.id}: a known difference needs its reason (why)")
+        return frozenset(known.get("skip") or ())
 
     @property
     def existing(self) -> bool:

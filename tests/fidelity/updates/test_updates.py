@@ -7,7 +7,6 @@ import json
 import pytest
 
 from . import suite
-from .known import KNOWN
 from .stoker_side import Stoker, run_case
 
 pytestmark = pytest.mark.heavy
@@ -33,7 +32,7 @@ def test_the_suite_holds_enough_cases() -> None:
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_update_matches_heat(case: suite.Case, stoker: Stoker) -> None:
     heat = RECORDED[case.id][suite.FOLLOWED]
-    skip, _why = KNOWN.get(case.id, (frozenset(), ""))
+    skip = case.skip
     ours = run_case(case, stoker)
     found = list(suite.differences(heat, ours, skip, case.spec.get("fragment")))
     assert not found, json.dumps(
