@@ -140,9 +140,7 @@ def update(
         UpdateFiles,
         failure_line,
         prepare_update,
-        repair_records,
         update_preview,
-        write_repair,
     )
     from stoker.limits import active_limits
     from stoker.template.loader import LoadLimits
@@ -206,6 +204,9 @@ def update(
     session.open_cloud_for(request.definition)
     drifted: dict[str, ResourceRecord] = {}
     if repair:
+        # drift and the cloud types it reads back are loaded by --repair alone
+        from stoker.engine import repair_records
+
         session.refuse_without_cloud(current, "repaired")
         drifted = asyncio.run(repair_records(engine, current.id))
         request = replace(request, revisit=frozenset(drifted))
@@ -236,6 +237,8 @@ def update(
     # Counted as they are touched: an update leaves most resources alone, and a total of
     # the whole stack would show "10/10000 done" at the end of a complete update.
     if drifted:
+        from stoker.engine import write_repair
+
         asyncio.run(write_repair(engine, current.id, drifted))
     progress = Progress(0, lookup=session.stack_info)
     engine.listener = progress
