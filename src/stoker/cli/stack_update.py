@@ -18,6 +18,7 @@ import click
 from stoker.cli.blueprint import library_option
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.collector import collector_paused
 from stoker.errors import OperationFailed, Rejected
 
 if TYPE_CHECKING:
@@ -139,6 +140,7 @@ def update(
         UpdateChanges,
         UpdateFiles,
         failure_line,
+        keep_loaded,
         prepare_update,
         update_preview,
     )
@@ -179,21 +181,30 @@ def update(
         )
     else:
         new_tags = None
-    prepared = prepare_update(
-        engine,
-        current,
-        source,
-        LoadOptions(limits=LoadLimits.of(active_limits()), restrict_files=restrict_files),
-        existing=existing,
-        clear=clear_parameters,
-        changes=UpdateChanges(
-            timeout_mins, None if rollback == "keep" else rollback == "disabled", new_tags
-        ),
-        template_file=recorded,
-        base_dir=base_dir,
-        # a package's registry names its members, never paths to make absolute
-        absolute_paths=not in_package(base_dir),
-    )
+    # As `stack create`'s load (`stoker.cli.loading.load_from_options`): the collector is
+    # paused while the new definition is loaded and checked, and what is loaded is kept
+    # for the rest of the command (before the collector runs again); otherwise
+    # collections walk the growing definition again and again (young, middle and full
+    # passes over a 10,000-resource template)
+    with collector_paused():
+        try:
+            prepared = prepare_update(
+                engine,
+                current,
+                source,
+                LoadOptions(limits=LoadLimits.of(active_limits()), restrict_files=restrict_files),
+                existing=existing,
+                clear=clear_parameters,
+                changes=UpdateChanges(
+                    timeout_mins, None if rollback == "keep" else rollback == "disabled", new_tags
+                ),
+                template_file=recorded,
+                base_dir=base_dir,
+                # a package's registry names its members, never paths to make absolute
+                absolute_paths=not in_package(base_dir),
+            )
+        finally:
+            keep_loaded()
     report(prepared.loaded, given)
     if prepared.load_failed:
         raise Rejected("the template, environment or parameters were rejected")
