@@ -43,6 +43,7 @@ from stoker.engine import (
     stack_row,
     table_outputs,
 )
+from stoker.diagnostics import Diagnostic, Severity
 from stoker.errors import OperationFailed, Rejected, StackNotFound
 from stoker.store import database_url
 from stoker.template.nodes import plain
@@ -318,6 +319,13 @@ def stack(
     is_flag=True,
     help="Let get_file read only files below the template's directory.",
 )
+@click.option(
+    "--verbose",
+    is_flag=True,
+    help="Also print informational findings: parameter_defaults no template declares "
+    "(Heat drops them silently; `stoker lint` reports them too), custom constraints not "
+    "checked offline.",
+)
 @limit_options(*EVALUATION_LIMITS)
 @_format_option
 @_column_option
@@ -336,6 +344,7 @@ def create(
     tags: str,
     dry_run: bool,
     restrict_files: bool,
+    verbose: bool,
     fmt: str,
     columns: tuple[str, ...],
     show_secrets: bool,
@@ -361,7 +370,7 @@ def create(
         blueprint=blueprint,
     )
     definition = result.definition
-    report(result.diagnostics, template_file)
+    report(_shown(result.diagnostics, verbose), template_file)
     if not result.ok or definition is None:
         raise Rejected("the template, environment or parameters were rejected")
     recorded = template_source(template_file)
@@ -370,7 +379,7 @@ def create(
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
     problems = engine.check(definition, base_dir)
-    report(problems, template_file)
+    report(_shown(problems, verbose), template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")
     session.open_cloud_for(definition)
@@ -402,6 +411,13 @@ def create(
     show_stack(session, engine, record, fmt, columns, show_secrets)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
         raise OperationFailed(failure_line(session.store, record))
+
+
+def _shown(found: list[Diagnostic], verbose: bool) -> list[Diagnostic]:
+    """What a create prints: informational findings only when asked (Heat prints nothing
+    for them; a TripleO create would list some two hundred parameter_defaults that no
+    template declares)."""
+    return found if verbose else [d for d in found if d.severity is not Severity.INFO]
 
 
 def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> dict[str, Any]:

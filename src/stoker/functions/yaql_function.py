@@ -1,7 +1,9 @@
 """``yaql``: evaluate a YAQL expression over template data (heat-semantics §2, §0).
 
-Heat runs whatever yaql is installed with ``limit_iterators`` 200 and ``memory_quota``
-10000. yaql 3 dropped the string ``format`` method as a security fix, yet real templates
+Heat runs whatever yaql is installed with its ``[yaql]`` configuration: ``limit_iterators``
+200 and ``memory_quota`` 10000 by default (TripleO's undercloud sets 1000 and 100000); the
+active `stoker.limits.Limits` carry them (``--yaql-limit-iterators``,
+``--yaql-memory-quota``). yaql 3 dropped the string ``format`` method as a security fix, yet real templates
 (TripleO) call ``"{0}".format($.data)``; a safe replacement that only substitutes
 positional and keyword arguments is registered here.
 
@@ -26,9 +28,8 @@ from stoker.errors import FunctionError
 from stoker.functions import yaql_subset
 from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
+from stoker.limits import active_limits
 
-LIMIT_ITERATORS = 200
-MEMORY_QUOTA = 10000
 #: the largest width or precision ``format`` accepts, so ``{0:>999999999}`` cannot be used
 #: to exhaust memory
 MAX_FORMAT_WIDTH = 10000
@@ -70,29 +71,42 @@ def _format_function() -> Any:
 
 
 class _Engine:
-    """The yaql parser and root context, built on first use and then shared."""
+    """The yaql parser and root context for one pair of limits, built on first use and
+    then shared."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit_iterators: int, memory_quota: int) -> None:
         import yaql
 
         options = {
-            "yaql.limitIterators": LIMIT_ITERATORS,
-            "yaql.memoryQuota": MEMORY_QUOTA,
+            "yaql.limitIterators": limit_iterators,
+            "yaql.memoryQuota": memory_quota,
         }
         self.parse = yaql.YaqlFactory().create(options)
         self.context = yaql.create_context()
         self.context.register_function(_format_function())
 
 
-@lru_cache(maxsize=1)
-def engine() -> _Engine:
-    return _Engine()
+@lru_cache(maxsize=4)
+def engine(limit_iterators: int, memory_quota: int) -> _Engine:
+    return _Engine(limit_iterators, memory_quota)
+
+
+def active_engine() -> _Engine:
+    """The engine of the limits in force (`stoker.limits.active_limits`)."""
+    limits = active_limits()
+    return engine(limits.yaql_iterators, limits.yaql_memory)
 
 
 @lru_cache(maxsize=512)
+def _parsed(expression: str, limit_iterators: int, memory_quota: int) -> Any:
+    return engine(limit_iterators, memory_quota).parse(expression)
+
+
 def parse_expression(expression: str) -> Any:
-    """The parsed expression; yaql's ``YaqlException`` if it does not parse."""
-    return engine().parse(expression)
+    """The parsed expression (bound to the engine of the limits in force); yaql's
+    ``YaqlException`` if it does not parse."""
+    limits = active_limits()
+    return _parsed(expression, limits.yaql_iterators, limits.yaql_memory)
 
 
 class Yaql(PureFunction):
@@ -154,7 +168,7 @@ class Yaql(PureFunction):
             except yaql_subset.Unsupported:
                 pass  # yaql gives the answer, or the error
         statement = self._parse(expression)
-        shared = engine()
+        shared = active_engine()
         try:
             result = statement.evaluate({"data": data}, shared.context.create_child_context())
         except Exception as exc:  # noqa: BLE001 - any failure of the expression is the user's
