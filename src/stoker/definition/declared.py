@@ -92,10 +92,12 @@ class ClientFiles:
     """The templates python-heatclient would put in ``files`` for a template and its
     environment files read from disk, each read once (by absolute path)."""
 
-    __slots__ = ("limits", "documents", "_order")
+    __slots__ = ("limits", "restrict_to", "documents", "_order")
 
-    def __init__(self, limits: LoadLimits | None = None) -> None:
+    def __init__(self, limits: LoadLimits | None = None, restrict_to: str | None = None) -> None:
         self.limits = limits
+        #: read nothing outside this directory (``--restrict-files``)
+        self.restrict_to = None if restrict_to is None else os.path.realpath(restrict_to)
         #: absolute path → its document, for every file read that is a template
         self.documents: dict[str, Document] = {}
         self._order: dict[str, bool] = {}  # every path met, in heatclient's order
@@ -133,6 +135,12 @@ class ClientFiles:
         self._order[path] = True
 
     def _read(self, path: str) -> Document | None:
+        if "\0" in path:
+            return None  # reported where the file is used
+        if self.restrict_to is not None:
+            real = os.path.realpath(path)
+            if os.path.commonpath([self.restrict_to, real]) != self.restrict_to:
+                return None  # --restrict-files: reported where the file is used
         try:
             with open(path, "rb") as handle:
                 head = handle.read()

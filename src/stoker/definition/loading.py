@@ -106,7 +106,7 @@ def load_definition(
     if template is None:
         return LoadResult(None, found)
     base_dir = os.path.dirname(os.path.abspath(template_path))
-    client = ClientFiles(options.limits)
+    client = ClientFiles(options.limits, base_dir if options.restrict_files else None)
     client.follow_template(template.document.data, base_dir)
     for each in environments:
         client.follow_environment(each)

@@ -63,7 +63,8 @@ def _format(format_string: str, *args: Any, **kwargs: Any) -> str:
 
 
 def _format_function() -> Any:
-    """`_format` declared as yaql's ``format`` extension method."""
+    """`_format` declared as yaql's ``format`` extension method (declared once: yaql's
+    decorators add to the function's own declaration)."""
     from yaql.language import specs, yaqltypes
 
     declared = specs.name("format")(specs.extension_method(_format))
@@ -71,24 +72,30 @@ def _format_function() -> Any:
 
 
 class _Engine:
-    """The yaql parser and root context for one pair of limits, built on first use and
-    then shared."""
+    """The yaql parser for one pair of limits, and the root context."""
 
-    def __init__(self, limit_iterators: int, memory_quota: int) -> None:
-        import yaql
+    def __init__(self, parse: Any, context: Any) -> None:
+        self.parse = parse
+        self.context = context
 
-        options = {
-            "yaql.limitIterators": limit_iterators,
-            "yaql.memoryQuota": memory_quota,
-        }
-        self.parse = yaql.YaqlFactory().create(options)
-        self.context = yaql.create_context()
-        self.context.register_function(_format_function())
+
+@cache
+def _base() -> _Engine:
+    """yaql's parser (building its tables is the costly part) and the root context with
+    ``format``, made on first use."""
+    import yaql
+
+    context = yaql.create_context()
+    context.register_function(_format_function())
+    return _Engine(yaql.YaqlFactory().create(), context)
 
 
 @lru_cache(maxsize=4)
 def engine(limit_iterators: int, memory_quota: int) -> _Engine:
-    return _Engine(limit_iterators, memory_quota)
+    """The parser under these limits (Heat's ``[yaql]``), sharing the one built."""
+    base = _base()
+    options = {"yaql.limitIterators": limit_iterators, "yaql.memoryQuota": memory_quota}
+    return _Engine(base.parse.copy(options), base.context)
 
 
 def active_engine() -> _Engine:
