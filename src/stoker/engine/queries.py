@@ -97,7 +97,9 @@ class StackQueries:
     def _rebuild(self, stack: StackRecord) -> StackDefinition:
         document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
         template = parse_template(document)
-        environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
+        environment, _ = environment_from_data(
+            stack.environment, f"<stack {stack.name}>", stored=True
+        )
         facade = None
         taint = NO_TAINT
         if stack.parent_id and stack.parent_resource:
