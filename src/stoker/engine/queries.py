@@ -63,9 +63,10 @@ class StackQueries:
         return cached
 
     def remember(self, stack_id: str, definition: StackDefinition) -> None:
-        """``definition`` is what the stack stored (it was created from it)."""
+        """``definition`` is what the stack stored (it was created from it): a top stack's
+        or a nested stack's when its parent creates it (no view of either is kept: a top
+        stack is nobody's child, a new one's ancestors are being created)."""
         self._definitions[stack_id] = definition
-        self._unsettle(stack_id)
 
     def forget(self, stack_id: str) -> None:
         """The stack's stored definition or records changed (an update, a signal):

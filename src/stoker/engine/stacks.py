@@ -246,6 +246,9 @@ class StackEngine:
         types = operation.resolution().types
         initial, fence = await write_new(self, stack, definition, types)
         operation.records = {r.name: r for r in initial}  # what was just written
+        # what the stack stored rebuilds to this definition: its outputs, read by its
+        # facade, need not parse and define its template again
+        self.queries.remember(stack.id, definition)
         testpoints.reached("after_stack_row")
         operation.attach(fence)
         return await self._run_create(operation, done=())
