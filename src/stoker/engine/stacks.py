@@ -67,7 +67,13 @@ from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
-from stoker.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
+from stoker.resolution import (
+    ProviderCache,
+    ProviderTemplates,
+    Resolution,
+    TreeCheck,
+    resolve_types,
+)
 from stoker.resources import ChildStack, ResourcePlugin, ResourceTypeRegistry
 
 if TYPE_CHECKING:
@@ -116,6 +122,8 @@ class StackEngine:
         #: failed child stacks: where inside they failed, for the facade's message
         self.failed_children: dict[str, tuple[str, str]] = {}
         self.queries = StackQueries(store, registry, self.settings)
+        #: provider templates read from the disk, each read and parsed once per engine
+        self._disk_templates = ProviderTemplates()
         #: the last definition `check` resolved, its base directory and its types
         self._checked: tuple[StackDefinition, str | None, Resolution] | None = None
 
@@ -148,8 +156,9 @@ class StackEngine:
     ) -> ProviderCache:
         """Where this engine reads provider templates: the disk, or the stack's files
         map (see `files_only`)."""
-        source = FilesMap(definition.files) if self.files_only(base_dir) else None
-        return ProviderCache(self.settings.files_root, source)
+        if self.files_only(base_dir):
+            return ProviderCache(self.settings.files_root, FilesMap(definition.files))
+        return ProviderCache(self.settings.files_root, templates=self._disk_templates)
 
     def resource_types(
         self, definition: StackDefinition, base_dir: str | None = None
