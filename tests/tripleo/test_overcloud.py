@@ -80,12 +80,15 @@ def normalised(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return result
 
 
-def rows(db: str) -> dict[str, int]:
-    """How many stacks (nested ones included) and resources the database holds."""
+def rows(db: str, *, live: bool = False) -> dict[str, int]:
+    """How many stacks (nested ones included) and resources the database holds; with
+    ``live``, those not DELETE_COMPLETE (stoker keeps a deleted stack's rows, as Heat
+    keeps its deleted stacks until they are purged)."""
+    where = " WHERE NOT (action = 'DELETE' AND status = 'COMPLETE')" if live else ""
     connection = sqlite3.connect(db)
     try:
         return {
-            table: connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]  # noqa: S608
+            table: connection.execute(f"SELECT count(*) FROM {table}{where}").fetchone()[0]  # noqa: S608
             for table in ("stacks", "resources")
         }
     finally:
@@ -125,4 +128,9 @@ def test_overcloud_create_matches_heat_and_delete_leaves_nothing(tmp_path: Path)
         tmp_path,
     )
     assert deleted.returncode == 0, deleted.stderr[-3000:]
-    assert rows(db) == {"stacks": 0, "resources": 0}
+    assert rows(db, live=True) == {"stacks": 0, "resources": 0}
+    listed = run(
+        [sys.executable, "-m", "stoker", "--db", db, "stack", "list", "--nested", "-f", "json"],
+        tmp_path,
+    )
+    assert json.loads(listed.stdout) == []

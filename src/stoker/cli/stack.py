@@ -31,6 +31,7 @@ from stoker.cli.output import (
     report,
 )
 from stoker.cli.progress import Progress, StackInfo
+from stoker.diagnostics import Diagnostic, Severity
 from stoker.engine import (
     EngineSettings,
     EventRecord,
@@ -43,7 +44,6 @@ from stoker.engine import (
     stack_row,
     table_outputs,
 )
-from stoker.diagnostics import Diagnostic, Severity
 from stoker.errors import OperationFailed, Rejected, StackNotFound
 from stoker.store import database_url
 from stoker.template.nodes import plain

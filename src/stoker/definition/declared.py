@@ -109,7 +109,7 @@ class ClientFiles:
     def follow_template(self, data: Any, base_dir: str) -> None:
         """The files a template reads (``get_file``) or names as a provider (``type:``
         ending in ``.yaml``/``.template``), followed into those that are templates."""
-        for key, value in _references(data):
+        for value in _references(data):
             if "://" in value and not value.startswith("file://"):
                 continue  # never fetched
             path = value[len("file://") :] if value.startswith("file://") else value
@@ -155,8 +155,9 @@ class ClientFiles:
         return document if is_template_data(document.data) else None
 
 
-def _references(data: Any) -> Iterator[tuple[str, str]]:
-    """heatclient's walk: into every mapping and list, children first."""
+def _references(data: Any) -> Iterator[str]:
+    """The paths heatclient follows, in its walk: into every mapping and list, children
+    first."""
     if isinstance(data, Mapping):
         for value in data.values():
             yield from _references(value)
@@ -164,7 +165,7 @@ def _references(data: Any) -> Iterator[tuple[str, str]]:
             if not isinstance(value, str):
                 continue
             if key == "get_file" or (key == "type" and value.endswith(_TEMPLATE_SUFFIXES)):
-                yield key, value
+                yield value
     elif isinstance(data, list):
         for value in data:
             yield from _references(value)

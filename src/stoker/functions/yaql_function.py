@@ -1,11 +1,12 @@
 """``yaql``: evaluate a YAQL expression over template data (heat-semantics §2, §0).
 
 Heat runs whatever yaql is installed with its ``[yaql]`` configuration: ``limit_iterators``
-200 and ``memory_quota`` 10000 by default (TripleO's undercloud sets 1000 and 100000); the
-active `stoker.limits.Limits` carry them (``--yaql-limit-iterators``,
-``--yaql-memory-quota``). yaql 3 dropped the string ``format`` method as a security fix, yet real templates
-(TripleO) call ``"{0}".format($.data)``; a safe replacement that only substitutes
-positional and keyword arguments is registered here.
+200 and ``memory_quota`` 10000 by default (TripleO's undercloud sets 1000 and 100000, its
+client's own Heat 9000 and 900000); the active `stoker.limits.Limits` carry them
+(``--yaql-limit-iterators``, ``--yaql-memory-quota``). yaql 3 dropped the string
+``format`` method as a security fix, yet real templates (TripleO) call
+``"{0}".format($.data)``; a safe replacement that only substitutes positional and keyword
+arguments is registered here.
 
 yaql itself is imported on first use: importing it costs more than a whole ``template
 validate`` of a template that does not use it. Expressions in the subset of

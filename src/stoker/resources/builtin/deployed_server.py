@@ -15,10 +15,9 @@ from typing import Any
 
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView, Traits
 from stoker.resources.builtin.none_resource import uuid4_text
-from stoker.resources.catalog import catalog_schema
+from stoker.resources.catalog import heat_catalog
 
-_SCHEMA = catalog_schema("OS::Heat::DeployedServer")
-assert _SCHEMA is not None  # noqa: S101 - Heat's catalog has it
+_SCHEMA = heat_catalog().types["OS::Heat::DeployedServer"]
 
 
 class DeployedServer(ResourcePlugin):
