@@ -62,7 +62,13 @@ class Document:
     warnings: tuple[Diagnostic, ...] = ()
 
 
-def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = False) -> Document:
+def read_file(
+    path: str,
+    limits: LoadLimits | None = None,
+    *,
+    yaml_only: bool = False,
+    as_written: bool = False,
+) -> Document:
     """Load a document from disk (bytes, so encoding errors get a position).
 
     ``yaml_only`` reads a document that starts with ``{`` as YAML too (environments: Heat
@@ -101,12 +107,12 @@ def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = 
         text = _decode(raw, path)
         del raw
         return load_document(text, path, limits, size)
-    if yaml_only:
-        return load_document(raw, path, limits, yaml_only=True)
+    if yaml_only or as_written:
+        return load_document(raw, path, limits, yaml_only=yaml_only)
     # python-heatclient strips a template's text before it parses it (its template_format),
     # so a block scalar that ends the file loses its final line break: what Heat receives
     # (TripleO's service templates end with ``step_config: |``). An environment it parses
-    # as written.
+    # as written, and ``as_written`` reads a file as it is (``template convert``).
     return load_document(raw.rstrip(), path, limits, len(raw))
 
 
