@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from stoker import codes
+from stoker.definition.declared import ClientFiles, declared_parameters
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template
@@ -104,15 +105,20 @@ def load_definition(
         environments.append(environment)
     if template is None:
         return LoadResult(None, found)
+    base_dir = os.path.dirname(os.path.abspath(template_path))
+    client = ClientFiles(options.limits, base_dir if options.restrict_files else None)
+    client.follow_template(template.document.data, base_dir)
+    for each in environments:
+        client.follow_environment(each)
+    declared = declared_parameters(template, client.templates())
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters or {}),
-        template_parameter_names=set(template.parameters),
-        parameter_types={name: p.type.value for name, p in template.parameters.items()},
+        template_parameter_names=declared,
+        parameter_types={name: kind for name, kind in declared.items() if kind is not None},
     )
     found.extend(merge_found)
     calls = template.calls_of("get_file")
-    base_dir = os.path.dirname(os.path.abspath(template_path))
     collected = collect_files(
         calls, base_dir, restrict_to=base_dir if options.restrict_files else None
     )

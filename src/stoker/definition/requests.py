@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker import codes
+from stoker.definition.declared import declared_parameters, request_templates
 from stoker.definition.loading import (
     CurrentInputs,
     LoadOptions,
@@ -101,11 +102,13 @@ def _finish(
     options: LoadOptions,
     found: list[Diagnostic],
 ) -> LoadResult:
+    # Heat's all_param_schemata(files): every template of the request declares names
+    declared = declared_parameters(template, request_templates(files, options.limits))
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),
-        template_parameter_names=set(template.parameters),
-        parameter_types={name: p.type.value for name, p in template.parameters.items()},
+        template_parameter_names=declared,
+        parameter_types={name: kind for name, kind in declared.items() if kind is not None},
     )
     found.extend(merge_found)
     definition = define_stack(

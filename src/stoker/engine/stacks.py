@@ -65,7 +65,13 @@ from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
-from stoker.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
+from stoker.resolution import (
+    ProviderCache,
+    ProviderTemplates,
+    Resolution,
+    TreeCheck,
+    resolve_types,
+)
 from stoker.resources import ChildStack, ResourcePlugin, ResourceTypeRegistry
 
 if TYPE_CHECKING:
@@ -114,6 +120,8 @@ class StackEngine:
         #: failed child stacks: where inside they failed, for the facade's message
         self.failed_children: dict[str, tuple[str, str]] = {}
         self.queries = StackQueries(store, registry, self.settings)
+        #: provider templates read from the disk, each read and parsed once per engine
+        self._disk_templates = ProviderTemplates()
         #: the last definition `check` resolved, its base directory and its types
         self._checked: tuple[StackDefinition, str | None, Resolution] | None = None
 
@@ -146,8 +154,9 @@ class StackEngine:
     ) -> ProviderCache:
         """Where this engine reads provider templates: the disk, or the stack's files
         map (see `files_only`)."""
-        source = FilesMap(definition.files) if self.files_only(base_dir) else None
-        return ProviderCache(self.settings.files_root, source)
+        if self.files_only(base_dir):
+            return ProviderCache(self.settings.files_root, FilesMap(definition.files))
+        return ProviderCache(self.settings.files_root, templates=self._disk_templates)
 
     def resource_types(
         self, definition: StackDefinition, base_dir: str | None = None
@@ -244,6 +253,9 @@ class StackEngine:
         types = operation.resolution().types
         initial, fence = await write_new(self, stack, definition, types)
         operation.records = {r.name: r for r in initial}  # what was just written
+        # what the stack stored rebuilds to this definition: its outputs, read by its
+        # facade, need not parse and define its template again
+        self.queries.remember(stack.id, definition)
         testpoints.reached("after_stack_row")
         operation.attach(fence)
         return await self._run_create(operation, done=())
