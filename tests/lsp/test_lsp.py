@@ -270,3 +270,32 @@ def test_references_symbols_and_rename(session, work):
     rename = types.RenameParams(new_name="keypair", **at(uri, line, column))
     edits = session.call(session.client.text_document_rename_async(rename)).changes[uri]
     assert len(edits) == text.count("get_param: key_name") + 1
+
+
+def many(default: str, broken: int | None = None) -> str:
+    """Forty resources and one that picks from a parameter's default."""
+    lines = ["heat_template_version: 2021-04-16", "parameters:"]
+    lines += [f"  csv: {{type: string, default: '{default}', description: items}}", "resources:"]
+    for index in range(40):
+        key = "typ" if index == broken else "type"
+        lines += [f"  value{index}:", "    type: OS::Heat::Value", "    properties:"]
+        lines += [f"      value: v{index}", f"      {key}: string"]
+    lines += ["  pick:", "    type: OS::Heat::Value", "    properties:"]
+    lines += ["      value: {str_split: [',', {get_param: csv}, 5]}", ""]
+    return "\n".join(lines)
+
+
+def test_a_change_rechecks_what_it_touches_and_what_depends_on_it(session, work):
+    """Unchanged resources' findings are reused between changes; a change elsewhere in
+    the template (a parameter's default) that changes what they mean checks them again."""
+    path = work / "many.yaml"
+    uri = session.open(path, many("a,b"))
+    assert [d.code for d in session.diagnostics(uri)] == ["E1038"]  # index 5 of two items
+    session.change(uri, many("a,b", broken=7))
+    found = session.diagnostics(uri)
+    assert sorted(d.code for d in found) == ["E1038", "E1081"]
+    assert [d.range.start.line for d in found if d.code == "E1081"] == [4 + 7 * 5 + 4]
+    session.change(uri, many("a,b,c,d,e,f", broken=7))  # the pick is right now
+    assert [d.code for d in session.diagnostics(uri)] == ["E1081"]
+    session.change(uri, many("a,b,c,d,e,f"))
+    assert not session.diagnostics(uri)

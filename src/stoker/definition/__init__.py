@@ -4,26 +4,6 @@ checked, resolved stack the engine runs and `template validate` reports on.
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations
@@ -66,6 +46,7 @@ if TYPE_CHECKING:
         load_update_request,
         read_template,
     )
+    from stoker.definition.reuse import Reuse
     from stoker.definition.sensitive import (
         NO_TAINT,
         SENSITIVE,
@@ -103,6 +84,7 @@ _WHERE = {
     "LoadResult": "stoker.definition.loading",
     "NO_TAINT": "stoker.definition.sensitive",
     "RequestInputs": "stoker.definition.requests",
+    "Reuse": "stoker.definition.reuse",
     "SENSITIVE": "stoker.definition.sensitive",
     "StackDefinition": "stoker.definition.stack",
     "StackPackage": "stoker.definition.archive",
@@ -155,6 +137,7 @@ __all__ = [
     "LoadResult",
     "NO_TAINT",
     "RequestInputs",
+    "Reuse",
     "SENSITIVE",
     "StackDefinition",
     "StackPackage",

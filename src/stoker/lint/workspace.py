@@ -185,6 +185,9 @@ def _load(
         raw = context.package.read(source, limits.max_bytes)
         size = context.package.size(source) if len(raw) > limits.max_bytes else None
         directives = read_directives(raw)
+        loaded = context.package.loaded.get(source.name)
+        if loaded is not None:
+            return loaded, directives
         return load_document(raw, source.name, limits, size), directives
     except TemplateError as error:
         problems = error.diagnostics
@@ -231,7 +234,7 @@ def _parse(
     for it (`TemplateContext.version_problems`) stays the version error alone."""
     unit = TemplateContext(source, context, FileKind.TEMPLATE, document, [], directives)
     try:
-        unit.template = parse_template(document)
+        unit.template = parse_template(document, context.package.reuse.get(source.name))
         version_problems = [d for d in unit.template.diagnostics if d.code == codes.VERSION]
         if by_name and version_problems and isinstance(document.data, dict):
             unit.version_problems = version_problems
@@ -302,6 +305,7 @@ def _define(
             environment,
             collected.files,
             unread_files=frozenset(collected.unread),
+            reuse=context.package.reuse.get(unit.source.name),
         )
     except LimitExceeded as error:
         unit.template, unit.core = None, error.diagnostics

@@ -10,11 +10,13 @@ completion, hover and navigation until the next change replaces them.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, NamedTuple
 
 from stoker.blueprint import is_blueprint
 from stoker.blueprint.parse import parse_blueprint
 from stoker.collector import collector_paused
+from stoker.definition import Reuse
 from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
 from stoker.lint import (
@@ -30,7 +32,9 @@ from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFi
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.runner import UnlistedCode, run
 from stoker.lint.workspace import build_package
+from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks
 from stoker.template.loader import LoadLimits, load_document
+from stoker.template.nodes import MappingNode
 
 _LIMITS = LoadLimits()
 
@@ -45,8 +49,11 @@ class Analysis:
         findings: list[Diagnostic],
         unit: FileContext | None,
         package: PackageContext,
+        carried: Carried | None = None,
     ) -> None:
         self.path = path
+        #: what the next check of the buffer may reuse
+        self.carried = carried
         self.findings = findings
         self.unit = unit
         self.package = package
@@ -101,30 +108,108 @@ def _config_for(path: str) -> LintConfig:
         return LintConfig()
 
 
-def analyse(path: str, text: str, others: dict[str, str] | None = None) -> Analysis:
+class Carried(NamedTuple):
+    """What one check of a buffer hands to the next: its per-resource results, and its
+    resources' blocks as loaded."""
+
+    reuse: Reuse
+    loaded: dict[str, LoadedBlock]
+
+
+def analyse(
+    path: str, text: str, others: dict[str, str] | None = None, previous: Carried | None = None
+) -> Analysis:
     """Check the buffer ``text`` of the file at ``path`` (absolute); ``others`` are other
-    open buffers (environment files among them are read from there, unsaved)."""
+    open buffers (environment files among them are read from there, unsaved).
+    ``previous``: what this buffer's last check carried, reused for the resources this
+    change left as they were (`reuse_for`, `stoker.lsp.blocks.load_blocks`)."""
+    others = others or {}
     package = Package("", PackageKind.FILES)
-    package.overlay = {name: content.encode("utf-8") for name, content in (others or {}).items()}
+    package.overlay = {name: content.encode("utf-8") for name, content in others.items()}
     package.overlay[path] = text.encode("utf-8")
     package.files.append(SourceFile(path, path, path))
-    for paired in paired_environment_files(path):
-        package.files.append(SourceFile(paired, paired, paired))
+    paired = paired_environment_files(path)
+    for environment in paired:
+        package.files.append(SourceFile(environment, environment, environment))
     config = _config_for(path)
+    blocks = resource_blocks(text)
+    surroundings = (config, _contents(paired, package))
+    reuse = reuse_for(blocks, surroundings, previous.reuse if previous else None)
+    package.reuse[path] = reuse
+    loaded: dict[str, LoadedBlock] = {}
+    if blocks is not None and len(package.overlay[path]) <= _LIMITS.max_bytes:
+        before = previous.loaded if previous is not None else {}
+        with collector_paused():
+            found = load_blocks(text, path, blocks, before, _LIMITS)
+        if found is not None:
+            package.loaded[path], loaded = found
     registry = default_registry(config.profiles)
     rules = enabled_rules(registry, config)
     if Profile.DEFAULT in config.profiles:  # as `stoker lint` runs them
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
     with collector_paused():
         context = build_package(package, _LIMITS, ProviderLoader(_LIMITS))
+        unit = next((unit for unit in context.files if unit.source.name == path), None)
+        agree = _blocks_agree(blocks, unit)
+        if (reuse.unchanged or package.loaded) and not agree:
+            # the blocks misread the text (a quoted scalar running over lines at a
+            # resource's indentation, say): check it again from scratch
+            context.release()
+            package.reuse[path] = reuse = Reuse()
+            package.loaded.clear()
+            loaded = {}
+            context = build_package(package, _LIMITS, ProviderLoader(_LIMITS))
+            unit = next((unit for unit in context.files if unit.source.name == path), None)
         report = run([context], rules, config)
     findings = [
         finding for finding in report.findings if finding.span is None or finding.span.file == path
     ]
-    unit = next((unit for unit in context.files if unit.source.name == path), None)
     if any(source.name == path for source, _ in context.skipped):
         findings.extend(_blueprint_findings(path, text))
-    return Analysis(path, findings, unit, context)
+    # a check that ran no stage (the text did not parse) passes the last one's on
+    carried = Carried(reuse, loaded) if reuse.contexts and agree else previous
+    return Analysis(path, findings, unit, context, carried)
+
+
+def reuse_for(blocks: Blocks | None, surroundings: Hashable, previous: Reuse | None) -> Reuse:
+    """What this check may take from ``previous``: the results of each resource whose
+    block has the same text at the same line, when the rest of the template and
+    ``surroundings`` (what else the check reads) are the same. A block that reads a file
+    (get_file) is never reused: the file may have changed on disk."""
+    if blocks is None:
+        return Reuse()
+    sources = {
+        name: None if "get_file" in block else (line, block)
+        for name, (line, block) in blocks.resources.items()
+    }
+    return Reuse(sources, (blocks.outside, surroundings), previous)
+
+
+def _contents(paths: list[str], package: Package) -> tuple[tuple[str, bytes | None], ...]:
+    """The files a template's check reads besides itself (its environments), as they are
+    now: their buffers, else their bytes on disk."""
+    found: list[tuple[str, bytes | None]] = []
+    for path in paths:
+        try:
+            found.append((path, package.read(SourceFile(path, path, path))))
+        except OSError:
+            found.append((path, None))
+    return tuple(found)
+
+
+def _blocks_agree(blocks: Blocks | None, unit: FileContext | None) -> bool:
+    """Whether the template parsed into exactly the resources the blocks name, each at its
+    block's first line."""
+    if blocks is None or not isinstance(unit, TemplateContext) or unit.template is None:
+        return False
+    section = unit.data.get("resources") if isinstance(unit.data, dict) else None
+    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
+        return False
+    for name, (line, _) in blocks.resources.items():
+        span = section.key_spans.get(name)
+        if span is None or span.line != line + 1:
+            return False
+    return True
 
 
 def _blueprint_findings(path: str, text: str) -> list[Diagnostic]:

@@ -58,8 +58,8 @@ class Buffer:
 
     def update(self, text: str, others: dict[str, str]) -> Analysis:
         self.lines = text.split("\n")
-        analysis = analyse(self.path, text, others)
         previous = self.analysis
+        analysis = analyse(self.path, text, others, previous.carried if previous else None)
         self.analysis = analysis
         unit = analysis.template
         if unit is not None:
