@@ -177,6 +177,60 @@ def test_completion_of_conditions_functions_and_allowed_values(session, work):
     assert {"RESIZE", "REPLACE"} <= set(complete(session, uri, line, column))
 
 
+BLOCK_STYLE = """heat_template_version: 2021-04-16
+parameters:
+  flavor: {type: string, default: m1.small}
+resources:
+  net:
+    type: OS::Neutron::Net
+  server:
+    type: OS::Nova::Server
+    depends_on:
+      - net
+    properties:
+      flavor:
+        get_param:
+          - flavor
+      image: cirros
+      networks:
+        - network:
+            get_resource:
+              net
+outputs:
+  ip:
+    value:
+      get_attr:
+        - server
+        - first_address
+  flat:
+    value:
+      get_attr:
+      - net
+      - status
+"""
+
+
+def test_completion_of_arguments_written_in_block_style(session, work):
+    text = BLOCK_STYLE
+    uri = session.open(work / "block_style.yaml", text)
+    session.diagnostics(uri)
+
+    def at_item(needle: str, nth: int = 0) -> list[str]:
+        line, column = where(text, needle, nth)
+        return complete(session, uri, line, column + len(needle) - len(needle.lstrip("- ")))
+
+    resources = {"net", "server"}
+    assert resources <= set(at_item("- server"))  # get_attr's first item
+    server = at_item("- first_address")  # its second: the attributes of server's type
+    assert {"networks", "addresses", "console_urls"} <= set(server)
+    assert "status" not in server
+    assert "status" in at_item("- status")  # dashes at the key's indentation: net's
+    assert resources <= set(at_item("- net"))  # depends_on
+    assert "flavor" in at_item("- flavor")  # get_param's first item
+    line, column = where(text, "              net")
+    assert resources <= set(complete(session, uri, line, column + len("              ")))
+
+
 # --------------------------------------------------------------------------- hover
 
 
