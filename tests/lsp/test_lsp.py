@@ -112,6 +112,48 @@ def test_an_environment_beside_the_template_is_paired_with_it(session, work):
     assert [d.range.start.line for d in found if d.severity == types.DiagnosticSeverity.Error] == [
         2
     ]
+    session.change(env_uri, "resource_registry:\n  My::Box: OS::Heat::None\nparameters: {a: 1}\n")
+    found = session.diagnostics(env_uri)  # checked with the template it is named after
+    assert [(d.code, d.range.start.line) for d in found] == [("E1023", 2)]
+
+
+CONFIGURED = """heat_template_version: 2021-04-16
+parameters:
+  flavor: {type: string, description: the flavor}
+resources:
+  box:
+    type: My::Box
+outputs:
+  flavor: {value: {get_param: flavor}}
+"""
+
+
+def test_the_lint_config_pairs_environments_its_way(session, tmp_path):
+    """``environments`` in .stoker-lint.yaml pairs a template with files not named after
+    it: the template is checked with them, each of them with the template, and a change
+    of one checks the template again."""
+    (tmp_path / "env").mkdir()
+    common = tmp_path / "env" / "common.yaml"
+    common.write_text("resource_registry:\n  My::Box: OS::Heat::None\n")
+    prod = tmp_path / "env" / "prod.yaml"
+    prod.write_text("parameters:\n  flavour: m1.large\n")
+    (tmp_path / ".stoker-lint.yaml").write_text(
+        "environments:\n  app.yaml: [env/common.yaml, env/prod.yaml]\n"
+    )
+    (tmp_path / "app.yaml").write_text(CONFIGURED)
+    (tmp_path / "other.yaml").write_text(CONFIGURED)
+    app = session.open(tmp_path / "app.yaml")
+    assert not session.diagnostics(app)  # My::Box mapped by env/common.yaml
+    other = session.open(tmp_path / "other.yaml")  # paired by name: with nothing
+    assert [d.code for d in session.diagnostics(other)] == ["E3001"]
+    prod_uri = session.open(prod)
+    found = session.diagnostics(prod_uri)  # checked with app.yaml: flavour is not its
+    assert [(d.code, d.range.start.line) for d in found] == [("E1023", 1)]
+    common_uri = session.open(common)
+    assert not session.diagnostics(common_uri)
+    session.expect(app)
+    session.change(common_uri, "resource_registry: {}\n")
+    session.wait_for(app, lambda found: [d.code for d in found] == ["E3001"])
 
 
 def test_a_provider_template_and_get_file_are_read_relative_to_the_file(session, work):

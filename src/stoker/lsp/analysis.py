@@ -10,6 +10,7 @@ completion, hover and navigation until the next change replaces them.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Hashable
 from typing import Any, NamedTuple
 
@@ -50,8 +51,12 @@ class Analysis:
         unit: FileContext | None,
         package: PackageContext,
         carried: Carried | None = None,
+        related: list[str] | None = None,
     ) -> None:
         self.path = path
+        #: the other files the check read: a template's environments, an environment's
+        #: templates
+        self.related = related or []
         #: what the next check of the buffer may reuse
         self.carried = carried
         self.findings = findings
@@ -80,20 +85,54 @@ class Analysis:
 def paired_environment_files(path: str) -> list[str]:
     """Environment files beside ``path`` named ``<stem>.*`` or ``<stem>_env.*`` (the
     linter's pairing, which is how ``stack create -e`` is usually given them)."""
+    stem = os.path.basename(path).rsplit(".", 1)[0]
+    return _beside(path, {stem, f"{stem}_env"})
+
+
+def paired_template_files(path: str) -> list[str]:
+    """Templates beside the environment file ``path`` that pair with it by name
+    (``<stem>.*`` for ``<stem>.env`` or ``<stem>_env.*``)."""
+    stem = os.path.basename(path).rsplit(".", 1)[0]
+    return _beside(path, {stem, stem.removesuffix("_env")})
+
+
+def _beside(path: str, stems: set[str]) -> list[str]:
     directory, base = os.path.split(path)
-    stem = base.rsplit(".", 1)[0]
     try:
         names = sorted(os.listdir(directory or "."))
     except OSError:
         return []
-    found = []
-    for name in names:
-        if name == base or not name.lower().endswith(LINTABLE_SUFFIXES):
-            continue
-        other = name.rsplit(".", 1)[0]
-        if other in (stem, f"{stem}_env"):
-            found.append(os.path.join(directory, name))
-    return found
+    return [
+        os.path.join(directory, name)
+        for name in names
+        if name != base
+        and name.lower().endswith(LINTABLE_SUFFIXES)
+        and name.rsplit(".", 1)[0] in stems
+    ]
+
+
+#: a template's version key, at the start of a line (an environment file has none)
+_VERSION_KEY = re.compile(
+    r"^[\"']?(heat_template_version|HeatTemplateFormatVersion|AWSTemplateFormatVersion)\b",
+    re.MULTILINE,
+)
+
+
+def related_files(path: str, text: str, config: LintConfig) -> tuple[list[str], list[str]]:
+    """What a check of the buffer reads besides it: for a template, its environment files
+    (those the lint config's ``environments`` names for it, else those named after it);
+    for an environment file (no version key), the templates it is paired with (those the
+    config pairs it with, and those it is named after that the config says nothing of)."""
+    if _VERSION_KEY.search(text):
+        configured = config.environments_of(path)
+        return list(configured) if configured is not None else paired_environment_files(path), []
+    templates = config.templates_of(path)
+    templates += [
+        template
+        for template in paired_template_files(path)
+        if template not in templates and config.environments_of(template) is None
+    ]
+    return [], templates
 
 
 def _config_for(path: str) -> LintConfig:
@@ -128,12 +167,13 @@ def analyse(
     package.overlay = {name: content.encode("utf-8") for name, content in others.items()}
     package.overlay[path] = text.encode("utf-8")
     package.files.append(SourceFile(path, path, path))
-    paired = paired_environment_files(path)
-    for environment in paired:
-        package.files.append(SourceFile(environment, environment, environment))
     config = _config_for(path)
+    environments, templates = related_files(path, text, config)
+    related = [*environments, *templates]
+    for other in related:
+        package.files.append(SourceFile(other, other, other))
     blocks = resource_blocks(text)
-    surroundings = (config, _contents(paired, package))
+    surroundings = (config, _contents(related, package))
     reuse = reuse_for(blocks, surroundings, previous.reuse if previous else None)
     package.reuse[path] = reuse
     loaded: dict[str, LoadedBlock] = {}
@@ -148,7 +188,8 @@ def analyse(
     if Profile.DEFAULT in config.profiles:  # as `stoker lint` runs them
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
     with collector_paused():
-        context = build_package(package, _LIMITS, ProviderLoader(_LIMITS))
+        pairing = dict(config.environments)
+        context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
         unit = next((unit for unit in context.files if unit.source.name == path), None)
         agree = _blocks_agree(blocks, unit)
         if (reuse.unchanged or package.loaded) and not agree:
@@ -158,7 +199,7 @@ def analyse(
             package.reuse[path] = reuse = Reuse()
             package.loaded.clear()
             loaded = {}
-            context = build_package(package, _LIMITS, ProviderLoader(_LIMITS))
+            context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
             unit = next((unit for unit in context.files if unit.source.name == path), None)
         report = run([context], rules, config)
     findings = [
@@ -168,7 +209,7 @@ def analyse(
         findings.extend(_blueprint_findings(path, text))
     # a check that ran no stage (the text did not parse) passes the last one's on
     carried = Carried(reuse, loaded) if reuse.contexts and agree else previous
-    return Analysis(path, findings, unit, context, carried)
+    return Analysis(path, findings, unit, context, carried, related)
 
 
 def reuse_for(blocks: Blocks | None, surroundings: Hashable, previous: Reuse | None) -> Reuse:

@@ -104,12 +104,16 @@ class StokerServer(LanguageServer):
         """Analyse one buffer and publish its findings; then, when it is an environment
         file (which changes what its templates mean) or ``neighbours`` is asked for (a
         save: a provider template may have changed), the other open buffers of its
-        directory."""
+        directory and those paired with it (`stoker.lsp.analysis.related_files`)."""
         analysis = self._check(uri)
         if neighbours or analysis.environment is not None:
-            directory = os.path.dirname(self.buffer(uri).path)
+            path = self.buffer(uri).path
+            directory = os.path.dirname(path)
             for other, buffer in list(self.buffers.items()):
-                if other != uri and os.path.dirname(buffer.path) == directory:
+                if other == uri:
+                    continue
+                read = buffer.analysis is not None and path in buffer.analysis.related
+                if read or path in analysis.related or os.path.dirname(buffer.path) == directory:
                     self._check(other)
         self._collect_when_idle()
 
