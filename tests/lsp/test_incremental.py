@@ -141,6 +141,22 @@ def test_only_the_changed_resources_are_checked_again(tmp_path):
     assert errors(third) == ["E1081"]
 
 
+def test_resources_below_an_inserted_line_keep_their_findings_at_their_new_lines(tmp_path):
+    path = str(tmp_path / "big.yaml")
+    first = analyse(path, big(20, broken=12))
+    [unknown] = [d for d in first.findings if d.code == "E1081"]
+    moved = big(20, broken=12).replace("  value3:\n", "  value3:\n    # a note\n", 1)
+    second = analyse(path, moved, None, first.carried)
+    assert second.carried is not None
+    reuse = second.carried.reuse
+    assert reuse.unchanged == {f"value{i}" for i in range(20)} - {"value3"}
+    assert set(reuse.moved) == {f"value{i}" for i in range(4, 20)}
+    [again] = [d for d in second.findings if d.code == "E1081"]
+    assert again.span is not None and unknown.span is not None
+    assert again.span.line == unknown.span.line + 1
+    assert findings(second) == findings(analyse(path, moved))
+
+
 def test_text_the_blocks_misread_is_checked_from_scratch(tmp_path):
     """A quoted scalar running over lines at a resource's indentation looks like the
     start of another resource; the parsed template says otherwise."""

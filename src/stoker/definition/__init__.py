@@ -46,7 +46,7 @@ if TYPE_CHECKING:
         load_update_request,
         read_template,
     )
-    from stoker.definition.reuse import Reuse
+    from stoker.definition.reuse import Move, Placed, Reuse, relocated
     from stoker.definition.sensitive import (
         NO_TAINT,
         SENSITIVE,
@@ -85,6 +85,9 @@ _WHERE = {
     "NO_TAINT": "stoker.definition.sensitive",
     "RequestInputs": "stoker.definition.requests",
     "Reuse": "stoker.definition.reuse",
+    "Move": "stoker.definition.reuse",
+    "Placed": "stoker.definition.reuse",
+    "relocated": "stoker.definition.reuse",
     "SENSITIVE": "stoker.definition.sensitive",
     "StackDefinition": "stoker.definition.stack",
     "StackPackage": "stoker.definition.archive",
@@ -138,6 +141,9 @@ __all__ = [
     "NO_TAINT",
     "RequestInputs",
     "Reuse",
+    "Move",
+    "Placed",
+    "relocated",
     "SENSITIVE",
     "StackDefinition",
     "StackPackage",

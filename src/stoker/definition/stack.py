@@ -22,7 +22,7 @@ from stoker.definition.context import (
 )
 from stoker.definition.edges import GET_ATTR, GET_RESOURCE
 from stoker.definition.graph import DependencyGraph, build_graph
-from stoker.definition.reuse import Reuse
+from stoker.definition.reuse import Move, Reuse, relocated
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints
@@ -350,7 +350,7 @@ def _validate_functions(
     needs: dict[str, dict[str, int]] = {}
     reusing = reuse.start(_VALIDATED, _reuse_context(definition, hidden, for_create))
     for name, resource in template.resources.items():
-        kept = reuse.reused(_VALIDATED, name) if reusing else None
+        kept = reuse.reused(_VALIDATED, name, _relocate_validated) if reusing else None
         if kept is None:
             kept = _validate_resource(definition, name, resource, scope, hidden, for_create)
             reuse.keep(_VALIDATED, name, kept)
@@ -379,6 +379,14 @@ _VALIDATED = "validated"
 _KNOWN = "known values"
 
 
+_Validated = tuple[list[Diagnostic], list[Diagnostic], dict[str, int] | None]
+
+
+def _relocate_validated(kept: _Validated, move: Move) -> _Validated | None:
+    own, later = relocated(kept[0], move), relocated(kept[1], move)
+    return None if own is None or later is None else (own, later, kept[2])
+
+
 def _reuse_context(definition: StackDefinition, hidden: set[str], for_create: bool) -> Hashable:
     """What a resource's checks read of the rest of the template that its own text does
     not say: the other resources' names and types, which are disabled, the conditions'
@@ -400,7 +408,7 @@ def _validate_resource(
     scope: Scope,
     hidden: set[str],
     for_create: bool,
-) -> tuple[list[Diagnostic], list[Diagnostic], dict[str, int] | None]:
+) -> _Validated:
     """One resource's calls validated: the findings of validate, those Heat reports only
     at create, and its implicit dependencies (None for a disabled resource)."""
     own: list[Diagnostic] = []
@@ -516,7 +524,7 @@ def _check_known_values(
     found: list[Diagnostic] = []
     reusing = reuse.start(_KNOWN, _reuse_context(definition, hidden, for_create))
     for name in definition.enabled:
-        kept = reuse.reused(_KNOWN, name) if reusing else None
+        kept = reuse.reused(_KNOWN, name, relocated) if reusing else None
         if kept is None:
             checker.found = []
             for tree in _resource_trees(template.resources[name]):

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.codes import PROPERTY_UNKNOWN
+from stoker.definition import Move, relocated
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
@@ -53,7 +54,7 @@ def check_resource_properties(ctx: TemplateContext) -> list[Diagnostic]:
         if isinstance(properties, Function):
             continue  # the whole map comes from a function (e.g. get_param of a json)
         # a catalog type (providers have no schema): the same type name, the same schema
-        kept = reuse.reused(_CHECKED, name) if reuse is not None and reusing else None
+        kept = reuse.reused(_CHECKED, name, _relocate) if reuse is not None and reusing else None
         if kept is not None and kept[0] == resolved.final:
             found.extend(kept[1])
             continue
@@ -62,6 +63,13 @@ def check_resource_properties(ctx: TemplateContext) -> list[Diagnostic]:
             reuse.keep(_CHECKED, name, (resolved.final, problems))
         found.extend(problems)
     return found
+
+
+def _relocate(
+    kept: tuple[str, list[Diagnostic]], move: Move
+) -> tuple[str, list[Diagnostic]] | None:
+    found = relocated(kept[1], move)
+    return None if found is None else (kept[0], found)
 
 
 def _check_resource(

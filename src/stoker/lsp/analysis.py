@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from stoker.blueprint import is_blueprint
 from stoker.blueprint.parse import parse_blueprint
 from stoker.collector import collector_paused
-from stoker.definition import Reuse
+from stoker.definition import Placed, Reuse
 from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
 from stoker.lint import (
@@ -174,7 +174,7 @@ def analyse(
         package.files.append(SourceFile(other, other, other))
     blocks = resource_blocks(text)
     surroundings = (config, _contents(related, package))
-    reuse = reuse_for(blocks, surroundings, previous.reuse if previous else None)
+    reuse = reuse_for(path, blocks, surroundings, previous.reuse if previous else None)
     package.reuse[path] = reuse
     loaded: dict[str, LoadedBlock] = {}
     if blocks is not None and len(package.overlay[path]) <= _LIMITS.max_bytes:
@@ -212,18 +212,22 @@ def analyse(
     return Analysis(path, findings, unit, context, carried, related)
 
 
-def reuse_for(blocks: Blocks | None, surroundings: Hashable, previous: Reuse | None) -> Reuse:
+def reuse_for(
+    path: str, blocks: Blocks | None, surroundings: Hashable, previous: Reuse | None
+) -> Reuse:
     """What this check may take from ``previous``: the results of each resource whose
-    block has the same text at the same line, when the rest of the template and
-    ``surroundings`` (what else the check reads) are the same. A block that reads a file
-    (get_file) is never reused: the file may have changed on disk."""
+    block has the same text (at the same line, or moved), when the rest of the template
+    and ``surroundings`` (what else the check reads) are the same. A block that reads a
+    file (get_file) is never reused: the file may have changed on disk."""
     if blocks is None:
         return Reuse()
     sources = {
-        name: None if "get_file" in block else (line, block)
+        name: None
+        if "get_file" in block
+        else Placed(line + 1, line + block.count("\n") + (not block.endswith("\n")), block)
         for name, (line, block) in blocks.resources.items()
     }
-    return Reuse(sources, (blocks.outside, surroundings), previous)
+    return Reuse(sources, (blocks.outside, surroundings), previous, path)
 
 
 def _contents(paths: list[str], package: Package) -> tuple[tuple[str, bytes | None], ...]:
