@@ -60,6 +60,7 @@ def edited(text: str, rng: random.Random) -> str:
     indent = " " * (len(first) - len(first.lstrip()) + 2)
     choices = [
         block.replace("properties:\n", f"properties:\n{indent}  bogus_property: 1\n", 1),
+        block.replace("properties:\n", f"properties:\n{indent}  typo: {{get_parm: x}}\n", 1),
         block.replace("type: ", "type: OS::Heat::None\n" + indent + "old_type: ", 1),
         f"{first}\n{indent}# a comment\n{rest}",
         block.replace(": ", ": x", 2),

@@ -152,7 +152,7 @@ def define_stack(
     _check_names(definition)
     build_graph(definition, implicit)
     _check_known_values(definition, context, scope, reuse, for_create=require_all_parameters)
-    hints = misspelled_functions(template.document.data, template.table)
+    hints = misspelled_functions(template.document.data, template.table, reuse)
     definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
     return definition
 
