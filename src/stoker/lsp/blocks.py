@@ -97,12 +97,24 @@ def load_blocks(
     block whose text or line differs from ``previous`` (alone, below as many blank lines
     as precede it). The unchanged blocks' nodes are ``previous``'s, positions included.
 
-    None when this cannot give what loading the whole text gives: a syntax error
+    When most blocks changed, the whole text is loaded at once (faster), and cut into
+    blocks for the next change. None when this cannot give what loading the whole text
+    gives: a syntax error
     anywhere (the whole text's error is the one to report), a text that could hold more
     nodes than the limit allows (a block's nodes are not counted with the others'; a
     node takes at least a character), JSON, a byte-order mark."""
     if len(text) >= limits.max_nodes or text.startswith("\ufeff") or text.lstrip()[:1] == "{":
         return None
+    changed = sum(
+        1 for name, source in blocks.resources.items() if _source_of(previous.get(name)) != source
+    )
+    if changed > max(_FEW, len(blocks.resources) // 10):
+        # loading many blocks one by one costs more than the whole text at once
+        try:
+            document = load_document(text, path, limits)
+        except TemplateError:
+            return None
+        return document, _blocks_of(document, blocks)
     lines = text.split("\n")
     for first, text_of in blocks.resources.values():
         count = text_of.count("\n") + (not text_of.endswith("\n"))
@@ -135,6 +147,37 @@ def load_blocks(
     data["resources"] = resources
     data.value_spans["resources"] = resources.span
     return Document(data, "yaml", path, tuple(warnings)), loaded
+
+
+#: blocks loaded one by one at most, whatever the template's size
+_FEW = 10
+
+
+def _blocks_of(document: Document, blocks: Blocks) -> dict[str, LoadedBlock]:
+    """The blocks of a document loaded whole, for the next change (none when its
+    resources are not the blocks')."""
+    data = document.data
+    section = data.get("resources") if isinstance(data, MappingNode) else None
+    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
+        return {}
+    loaded = {}
+    for name, (first, block) in blocks.resources.items():
+        key = section.key_spans.get(name)
+        if key is None or key.line != first + 1:
+            return {}
+        last = first + block.count("\n") + (not block.endswith("\n"))
+        warnings = tuple(
+            warning
+            for warning in document.warnings
+            if warning.span is not None and first < warning.span.line <= last
+        )
+        value = section[name]
+        loaded[name] = LoadedBlock((first, block), key, section.value_spans[name], value, warnings)
+    return loaded
+
+
+def _source_of(block: LoadedBlock | None) -> tuple[int, str] | None:
+    return block.source if block is not None else None
 
 
 def _load_block(
