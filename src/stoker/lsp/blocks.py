@@ -22,7 +22,6 @@ from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, load_document
 from stoker.template.nodes import MappingNode
 
-_SECTION = re.compile(r"resources:[ \t]*(#.*)?$")
 _NAME = re.compile(r"([A-Za-z0-9_][^\s:#'\"{}\[\],]*):(?:[ \t]|$)")
 #: an anchor or an alias, or what looks like one (a false alarm only costs the reuse)
 _ANCHOR_OR_ALIAS = re.compile(r"(?:^|[\s\[{,])[&*][^\s,\]}]")
@@ -38,45 +37,51 @@ class Blocks(NamedTuple):
 
 
 def resource_blocks(text: str) -> Blocks | None:
-    if _ANCHOR_OR_ALIAS.search(text):
+    if ("&" in text or "*" in text) and _ANCHOR_OR_ALIAS.search(text):
         return None
-    lines = text.split("\n")
-    start = next((n for n, line in enumerate(lines) if _SECTION.match(line)), None)
-    if start is None:
+    found = _SECTION_LINE.search(text)
+    if found is None:
         return None
-    end = start + 1
-    while end < len(lines) and (not lines[end][:1].strip() or lines[end].startswith("#")):
-        end += 1  # to the next top-level key (or the end)
-    indent: int | None = None
-    names: list[tuple[str, int]] = []
-    for number in range(start + 1, end):
-        line = lines[number]
-        content = line.lstrip(" ")
-        if not content or content.startswith("#"):
-            continue
-        depth = len(line) - len(content)
-        if indent is None:
-            indent = depth
-        if depth < indent or content.startswith("\t"):
+    body = found.end() + 1  # the line after ``resources:``
+    after = _TOP_LEVEL.search(text, body)  # the next top-level key, or the end
+    stop = after.start() if after is not None else len(text)
+    first = _CONTENT.search(text, body, stop)
+    if first is None:
+        return None
+    indent = len(first[1])
+    # a line indented less than the resources' names, or by a tab: not read here
+    if indent == 0 or _TAB.search(text, body, stop):
+        return None
+    if indent > 1 and re.compile(rf"^ {{0,{indent - 1}}}[^ \n#]", re.M).search(text, body, stop):
+        return None
+    names: list[tuple[str, int]] = []  # (name, where its line starts)
+    for line in re.compile(rf"^ {{{indent}}}([^ \n#][^\n]*)", re.M).finditer(text, body, stop):
+        match = _NAME.match(line[1])
+        if match is None:
             return None
-        if depth == indent:
-            match = _NAME.match(content)
-            if match is None:
-                return None
-            names.append((match[1], number))
-    if not names:
-        return None
+        names.append((match[1], line.start()))
+    section = text.count("\n", 0, found.start())
     resources: dict[str, tuple[int, str]] = {}
-    for index, (name, first) in enumerate(names):
-        last = names[index + 1][1] if index + 1 < len(names) else end
+    number, counted = section, found.start()
+    for index, (name, where) in enumerate(names):
         if name in resources:
             return None  # a duplicate key: the last one wins, which a block cannot say
-        # with the line break that ends its last line, when there is one (a literal
-        # scalar at the end of the text has none)
-        ending = "\n" if last < len(lines) else ""
-        resources[name] = (first, "\n".join(lines[first:last]) + ending)
-    outside = "\n".join([*lines[: names[0][1]], *lines[end:]])
-    return Blocks(resources, outside, start)
+        number += text.count("\n", counted, where)
+        counted = where
+        # to the next name, with the line break that ends its last line when there is
+        # one (a literal scalar at the end of the text has none)
+        until = names[index + 1][1] if index + 1 < len(names) else stop
+        resources[name] = (number, text[where:until])
+    outside = text[: names[0][1]] + text[stop:]
+    return Blocks(resources, outside, section)
+
+
+_SECTION_LINE = re.compile(r"^resources:[ \t]*(#[^\n]*)?$", re.M)
+#: a line that starts with neither whitespace nor a comment
+_TOP_LEVEL = re.compile(r"^[^\s#]", re.M)
+#: a line with content (not blank, not a comment), and its indentation
+_CONTENT = re.compile(r"^( *)[^ \n#]", re.M)
+_TAB = re.compile(r"^ *\t", re.M)
 
 
 class LoadedBlock(NamedTuple):

@@ -53,8 +53,17 @@ class Buffer:
         self.lines: list[str] = []
         self.analysis: Analysis | None = None
         self.unit: TemplateContext | None = None
-        self.index: Index | None = None
+        self._index: Index | None = None
+        self._indexed: list[str] = []  # the lines of the text `unit` was parsed from
         self._kept: Analysis | None = None
+
+    @property
+    def index(self) -> Index | None:
+        """The names of the last template that parsed, found when first asked for (by
+        hover, navigation, symbols, rename), not at every change."""
+        if self._index is None and self.unit is not None:
+            self._index = Index(self.unit.parsed, self._indexed)
+        return self._index
 
     def update(self, text: str, others: dict[str, str]) -> Analysis:
         self.lines = text.split("\n")
@@ -66,7 +75,7 @@ class Buffer:
             if self._kept is not None and self._kept is not previous:
                 self._kept.release()
             self._kept, self.unit = analysis, unit
-            self.index = Index(unit.parsed, self.lines)
+            self._index, self._indexed = None, self.lines
         if previous is not None and previous is not self._kept:
             previous.release()
         return analysis
