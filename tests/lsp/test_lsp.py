@@ -156,6 +156,18 @@ def test_the_lint_config_pairs_environments_its_way(session, tmp_path):
     session.wait_for(app, lambda found: [d.code for d in found] == ["E3001"])
 
 
+def test_a_lint_config_that_cannot_be_used_is_shown_once(session, tmp_path):
+    (tmp_path / ".stoker-lint.yaml").write_text("environments:\n  app.yaml: [gone.yaml]\n")
+    (tmp_path / "app.yaml").write_text(CONFIGURED)
+    uri = session.open(tmp_path / "app.yaml")
+    assert [d.code for d in session.diagnostics(uri)] == ["E3001"]  # checked with defaults
+    shown = session.wait_for_message(lambda message: "gone.yaml" in message)
+    assert "defaults apply" in shown and "not found" in shown
+    session.change(uri, CONFIGURED + "# a change\n")
+    session.diagnostics(uri)
+    assert len([message for message in session.messages if "gone.yaml" in message]) == 1
+
+
 def test_a_provider_template_and_get_file_are_read_relative_to_the_file(session, work):
     path = work / "container_generic.yaml"
     uri = session.open(path)

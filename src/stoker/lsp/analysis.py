@@ -28,6 +28,7 @@ from stoker.lint import (
     find_config,
     load_config,
 )
+from stoker.lint.config import ConfigError
 from stoker.lint.context import EnvironmentContext, FileContext, PackageContext, TemplateContext
 from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFile
 from stoker.lint.providers import ProviderLoader
@@ -57,6 +58,8 @@ class Analysis:
         #: the other files the check read: a template's environments, an environment's
         #: templates
         self.related = related or []
+        #: why the lint config could not be used (the defaults were), if it could not
+        self.config_error: str | None = None
         #: what the next check of the buffer may reuse
         self.carried = carried
         self.findings = findings
@@ -135,16 +138,18 @@ def related_files(path: str, text: str, config: LintConfig) -> tuple[list[str], 
     return [], templates
 
 
-def _config_for(path: str) -> LintConfig:
+def _config_for(path: str) -> tuple[LintConfig, str | None]:
     """The ``.stoker-lint.yaml`` of the file's directory or above, as ``stoker lint``
-    reads it; the defaults when there is none or it cannot be read."""
+    reads it; the defaults when there is none or it cannot be read (with why)."""
     found = find_config(os.path.dirname(path) or ".")
     if found is None:
-        return LintConfig()
+        return LintConfig(), None
     try:
-        return load_config(found)
-    except Exception:  # an unreadable config: `stoker lint` reports it; check with defaults
-        return LintConfig()
+        return load_config(found), None
+    except ConfigError as error:  # `stoker lint` refuses it; the buffer is checked anyway
+        return LintConfig(), str(error)
+    except OSError as error:
+        return LintConfig(), f"{found}: {error}"
 
 
 class Carried(NamedTuple):
@@ -167,7 +172,7 @@ def analyse(
     package.overlay = {name: content.encode("utf-8") for name, content in others.items()}
     package.overlay[path] = text.encode("utf-8")
     package.files.append(SourceFile(path, path, path))
-    config = _config_for(path)
+    config, config_error = _config_for(path)
     environments, templates = related_files(path, text, config)
     related = [*environments, *templates]
     for other in related:
@@ -209,7 +214,9 @@ def analyse(
         findings.extend(_blueprint_findings(path, text))
     # a check that ran no stage (the text did not parse) passes the last one's on
     carried = Carried(reuse, loaded) if reuse.contexts and agree else previous
-    return Analysis(path, findings, unit, context, carried, related)
+    analysis = Analysis(path, findings, unit, context, carried, related)
+    analysis.config_error = config_error
+    return analysis
 
 
 def reuse_for(

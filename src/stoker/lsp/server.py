@@ -102,6 +102,8 @@ class StokerServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("stoker", __version__)
         self.buffers: dict[str, Buffer] = {}
+        #: config errors already shown to the user
+        self._told: set[str] = set()
         self._collection: asyncio.TimerHandle | None = None
 
     def buffer(self, uri: str) -> Buffer:
@@ -148,6 +150,12 @@ class StokerServer(LanguageServer):
         }
         buffer = self.buffer(uri)
         analysis = buffer.update(document.source, others)
+        if analysis.config_error is not None and analysis.config_error not in self._told:
+            self._told.add(analysis.config_error)  # once, not at every change
+            message = (
+                f"stoker: the lint config is not used (defaults apply): {analysis.config_error}"
+            )
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Warning, message))
         diagnostics = [to_lsp(finding, buffer.lines) for finding in analysis.findings]
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
