@@ -9,7 +9,7 @@ engine creates stacks from a `StackDefinition`; ``stoker template validate`` and
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,6 +22,7 @@ from stoker.definition.context import (
 )
 from stoker.definition.edges import GET_ATTR, GET_RESOURCE
 from stoker.definition.graph import DependencyGraph, build_graph
+from stoker.definition.known_values import KnownValues
 from stoker.definition.reuse import Move, Reuse, relocated
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
@@ -30,7 +31,6 @@ from stoker.diagnostics import Diagnostic, Path
 from stoker.environment import Environment
 from stoker.errors import FunctionError
 from stoker.functions.base import (
-    SCALAR_TYPES,
     Function,
     Scope,
     Unresolved,
@@ -520,7 +520,7 @@ def _check_known_values(
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
     hidden = hidden_names(template, definition.taint)
-    checker = _KnownValues(context, scope, hidden)
+    checker = KnownValues(context, scope, hidden)
     found: list[Diagnostic] = []
     reusing = reuse.start(_KNOWN, _reuse_context(definition, hidden, for_create))
     for name in definition.enabled:
@@ -545,77 +545,3 @@ def _check_known_values(
     for diagnostic in map(output_time, checker.found):
         if diagnostic.path not in seen:
             definition.output_findings.append(diagnostic)
-
-
-_LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZs"})
-
-
-def _any_item(items: Iterable[Any]) -> bool:
-    """Whether ``items`` yields anything (``any(True for _ in items)``, without a
-    generator expression)."""
-    for _ in items:
-        return True
-    return False
-
-
-class _KnownValues:
-    def __init__(self, context: StaticContext, scope: Scope, hidden: set[str]) -> None:
-        self.context = context
-        self.scope = scope
-        self.hidden = hidden
-        self.live: dict[int, bool] = {}
-        self.found: list[Diagnostic] = []
-
-    def is_live(self, value: Any) -> bool:
-        """Does ``value`` need a running resource (or a nested stack's facade)?"""
-        if type(value) in SCALAR_TYPES:
-            return False
-        if isinstance(value, Function):
-            key = id(value)
-            live = self.live.get(key)
-            if live is None:
-                live = value.name in _LIVE_FUNCTIONS or _any_item(value.dependencies(self.scope))
-                if not live:
-                    for child in value.children(self.scope):
-                        if self.is_live(child):
-                            live = True
-                            break
-                self.live[key] = live
-            return live
-        if isinstance(value, dict):
-            value = value.values()
-        elif not isinstance(value, list):
-            return False
-        for item in value:  # noqa: SIM110 - a loop: no generator per mapping walked
-            if type(item) not in SCALAR_TYPES and self.is_live(item):
-                return True
-        return False
-
-    def check(self, value: Any) -> None:
-        if type(value) in SCALAR_TYPES:
-            return
-        if isinstance(value, Function):
-            if self.is_live(value):
-                for child in value.children(self.scope):
-                    self.check(child)
-                return
-            try:
-                value.resolve(self.context)
-            except Unresolved:
-                pass
-            except FunctionError as error:
-                diagnostic = Diagnostic(
-                    codes.FUNCTION_FAILED,
-                    error.message,
-                    error.path or value.path,
-                    error.span or value.span,
-                )
-                if reads_hidden(value, self.hidden):
-                    diagnostic = withhold_call(diagnostic, value)
-                self.found.append(diagnostic)
-        elif isinstance(value, dict):
-            for item in value.values():
-                self.check(item)
-        elif isinstance(value, list):
-            for item in value:
-                self.check(item)
