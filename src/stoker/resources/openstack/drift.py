@@ -108,13 +108,16 @@ def _port_id(connection: Any, reference: Any, known: list[Mapping[str, Any]]) ->
 def _server_networks(connection: Any, entries: list[Any], ports: list[Mapping[str, Any]]) -> Pair:
     """The server's networks entries each matched to a port it has; a port none asked
     for (attached by hand) is reported as ``{"port": id}``, an entry no port answers is
-    missing from the actual list."""
+    missing from the actual list (``allocate_network: none`` asks for none)."""
     free = list(ports)
     actual: list[Any] = []
     for entry in entries:
         if not isinstance(entry, dict):
             continue
         match = None
+        if entry.get("allocate_network") == "none":  # no network asked for: no port
+            actual.append(entry)
+            continue
         if entry.get("port"):
             wanted = _port_id(connection, entry["port"], free)
             match = next((port for port in free if port.get("id") == wanted), None)
