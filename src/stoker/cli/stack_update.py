@@ -86,8 +86,9 @@ if TYPE_CHECKING:
     "--repair",
     is_flag=True,
     help="With --existing: bring the resources that drifted in the cloud back to the "
-    "template (see stack drift): in place where the type allows, replaced otherwise, a "
-    "deleted one made again.",
+    "template (see stack drift), nested stacks' too: in place where the type allows, "
+    "replaced otherwise, a deleted one made again; a volume extended by hand is left as "
+    "it is (Cinder cannot shrink it), with a warning.",
 )
 @click.option(
     "--show-nested",
