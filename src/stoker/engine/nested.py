@@ -23,7 +23,7 @@ from stoker.definition import (
 from stoker.engine import leases, rolling
 from stoker.engine.facade_check import facade_problem
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
-from stoker.engine.update_request import UpdateRequest
+from stoker.engine.update_request import UpdateRequest, below
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
 from stoker.resources import (
@@ -466,6 +466,7 @@ async def _update_to(
         timeout_mins=parent.stack.timeout_mins,
         disable_rollback=True,
         tags=child.tags,
+        revisit=below(parent.revisit, record.name),  # a drift repair's, inside the child
     )
     result = await engine.update_stack(child, request, parent)
     _check(engine, result)

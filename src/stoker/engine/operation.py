@@ -81,6 +81,11 @@ class Operation:
         #: the resources this operation may act on (None: all); an update leaves out
         #: those it knows unchanged, so it never resolves their types or properties
         self.scope: frozenset[str] | None = None
+        #: a drift repair's resources (paths, ``child/name`` inside a nested stack) to
+        #: compare with their records even where the template left them as they were;
+        #: in a repair's preview, the records that stand in for the stored ones
+        self.revisit: frozenset[str] = frozenset()
+        self.stand_ins: Mapping[str, ResourceRecord] = {}
         #: where the first failure happened (dotted path) and why
         self.first_failure: tuple[str, str] | None = None
         self.started = engine.clock.now()

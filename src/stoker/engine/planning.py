@@ -16,6 +16,7 @@ from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.properties import resolve_properties
 from stoker.engine.replacement import REPLACED
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.engine.update_request import below
 from stoker.errors import FunctionError, PropertyError, ResourceFailure
 from stoker.functions.base import Unresolved
 from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
@@ -81,10 +82,24 @@ async def preview_nested(operation: Operation, plan: Plan) -> None:
             continue
         child = Operation(operation.engine, target.stack, target.definition, operation)
         await child.load_records()
+        _repairing(operation, child, name)
         same = untouched(target.child, target.stack, target.definition, child.records)
+        same = [n for n in same if n not in child.revisit]
         inner = plan_update(child, untouched=same)
         await preview_nested(child, inner)
         plan.nested[name] = inner
+
+
+def _repairing(operation: Operation, child: Operation, name: str) -> None:
+    """A drift repair's resources inside the nested stack of ``name`` (`below`): revisited,
+    their stand-in records (what the cloud has) in place of the stored ones."""
+    child.revisit = below(operation.revisit, name)
+    child.stand_ins = {
+        path: operation.stand_ins[f"{name}/{path}"]
+        for path in child.revisit
+        if f"{name}/{path}" in operation.stand_ins
+    }
+    child.records.update({n: r for n, r in child.stand_ins.items() if "/" not in n})
 
 
 def _reading_new(

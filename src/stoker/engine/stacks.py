@@ -405,7 +405,8 @@ class StackEngine:
     ) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim); with
         ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`);
-        ``records`` stand in for the stored ones of those names (a repair's preview)."""
+        ``records`` stand in for the stored ones of those names (a repair's preview; a
+        path ``child/name`` for a resource of a nested stack)."""
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -423,7 +424,10 @@ class StackEngine:
                 stack.template, new_stack.template, request.definition
             )
             await operation.load_records()
-            operation.records.update(records or {})
+            # a repair's: this stack's own, and those of nested stacks (paths) for theirs
+            operation.revisit = request.revisit
+            operation.stand_ins = records or {}
+            operation.records.update({n: r for n, r in (records or {}).items() if "/" not in n})
             same = [
                 name
                 for name in planning.untouched(

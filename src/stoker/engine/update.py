@@ -137,6 +137,7 @@ async def update(
     )
     operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
+    operation.revisit = request.revisit
     operation.metadata_changed = planning.metadata_changes(
         stack.template, new_stack.template, request.definition
     )
