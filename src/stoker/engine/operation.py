@@ -89,7 +89,7 @@ class Operation:
         self.timed_out = False
         #: a `stack cancel` request stops this operation (not a rollback it asked for)
         self.cancellable = True
-        #: an update: the resources whose template ``metadata`` alone may have changed
+        #: an update: the resources whose template ``metadata`` or ``depends_on`` changed
         self.metadata_changed: frozenset[str] = frozenset()
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
