@@ -46,14 +46,18 @@ class Heat:
             return status, {"error": {"message": text.decode(errors="replace")}}
 
     def wait(self, path: str) -> dict[str, Any]:
+        """The stack once its operation ends. Polled without its outputs: resolving them
+        while a nested stack changes can answer 404 (a member being replaced) and, on the
+        convergence engine, stall the update; the outputs are read once at the end."""
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline:
-            status, body = self.call("GET", path)
+            status, body = self.call("GET", path + "?resolve_outputs=False")
             if status == 404:
                 return {"stack_status": "GONE", "stack_status_reason": ""}
             stack = body["stack"]
             if not stack["stack_status"].endswith("IN_PROGRESS"):
-                return stack
+                status, body = self.call("GET", path)
+                return dict(body["stack"]) if status == 200 else stack
             time.sleep(0.3)
         raise TimeoutError(path)
 
