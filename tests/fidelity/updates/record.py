@@ -61,13 +61,22 @@ class Heat:
             time.sleep(0.3)
         raise TimeoutError(path)
 
+    def listing(self, path: str, key: str) -> list[dict[str, Any]]:
+        """A list read again on a 404: the convergence engine purges a finished update's
+        old resource rows just after the stack completes, and a listing racing that
+        answers 404 once."""
+        for _ in range(5):
+            status, body = self.call("GET", path)
+            if status == 200:
+                return list(body[key])
+            time.sleep(1)
+        raise RuntimeError(f"{path}: {status} {body}")
+
     def events(self, path: str) -> list[dict[str, Any]]:
-        _, body = self.call("GET", path + "/events?sort_dir=asc&limit=10000")
-        return list(body["events"])
+        return self.listing(path + "/events?sort_dir=asc&limit=10000", "events")
 
     def resources(self, path: str) -> list[dict[str, Any]]:
-        _, body = self.call("GET", path + "/resources")
-        return list(body["resources"])
+        return self.listing(path + "/resources", "resources")
 
 
 def _message(answer: Any) -> str:
@@ -167,7 +176,8 @@ def main() -> None:
             if result is None:
                 continue
             suite.save_recording(case, args.engine, result)
-            print(case.id, result["status"], result.get("reason", "")[:100], file=sys.stderr)
+            status = result.get("status", result["create_status"])
+            print(case.id, status, result.get("reason", "")[:100], file=sys.stderr)
 
 
 if __name__ == "__main__":
