@@ -425,8 +425,11 @@ def _update_policy(parent: Operation, name: str) -> Any:
 
 
 class NestedUpdateFailure(NestedFailure):
-    """A child stack's update failed: Heat's reason is the child's own, under the facade's
-    path (``resources.g: <the child's reason>``), without an exception class."""
+    """A child stack's update failed. Heat's convergence engine gives the innermost
+    resource's failure under the path down to it, as a create does (``ValueError:
+    resources.p.resources.inner: Test Resource failed inner``, `heat_reason`); a reason
+    not in that form (a refusal the child met before any resource) stays the child's own
+    under the facade's path (``resources.g: <the child's reason>``), without a class."""
 
     bare = True
 

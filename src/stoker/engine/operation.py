@@ -447,8 +447,9 @@ class Operation:
         if isinstance(error, asyncio.CancelledError):
             return timed_out(action)
         reason = failure_reason(name, error)
-        if isinstance(error, nested.NestedFailure) and not getattr(error, "bare", False):
-            # Heat's: the innermost failure under the path down to it
+        if isinstance(error, nested.NestedFailure):
+            # Heat's: the innermost failure under the path down to it, on create and on
+            # update alike (convergence; tests/fidelity/updates nested/provider_inner_fails)
             reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:
             self.first_failure = (
