@@ -22,7 +22,7 @@ from stoker.definition import (
 )
 from stoker.engine import leases, rolling
 from stoker.engine.facade_check import facade_problem
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, WriteBatch
 from stoker.engine.update_request import UpdateRequest, below
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
@@ -108,17 +108,20 @@ async def create_child(
         data.update(
             child_id=child_id, child_name=f"{parent.stack.name}-{record.name}-{suffix}"[-255:]
         )
-        await parent.transition(
+        # the record alone, no event: Heat's events of a nested-stack resource's create
+        # are its CREATE_IN_PROGRESS and CREATE_COMPLETE "state changed" (recorded)
+        updated, _ = parent.step(
             record,
             Action.CREATE,
             Status.IN_PROGRESS,
-            f"creating nested stack {data['child_name']}",
+            "state changed",
             data=data,
             physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
             # as Heat's properties_data, stored as the create starts: a group whose child
             # is refused below still knows its members (`MemberAttributes.unstored_child`)
             properties=dict(properties),
         )
+        await parent.write(WriteBatch(resources=[updated]))
     batched = None
     if isinstance(plugin, ResourceGroup) and int(properties.get("count", 1)):
         batched = rolling.policy_of(_update_policy(parent, record.name), "batch_create")
@@ -422,8 +425,11 @@ def _update_policy(parent: Operation, name: str) -> Any:
 
 
 class NestedUpdateFailure(NestedFailure):
-    """A child stack's update failed: Heat's reason is the child's own, under the facade's
-    path (``resources.g: <the child's reason>``), without an exception class."""
+    """A child stack's update failed. Heat's convergence engine gives the innermost
+    resource's failure under the path down to it, as a create does (``ValueError:
+    resources.p.resources.inner: Test Resource failed inner``, `heat_reason`); a reason
+    not in that form (a refusal the child met before any resource) stays the child's own
+    under the facade's path (``resources.g: <the child's reason>``), without a class."""
 
     bare = True
 

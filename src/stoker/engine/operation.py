@@ -94,7 +94,7 @@ class Operation:
         self.timed_out = False
         #: a `stack cancel` request stops this operation (not a rollback it asked for)
         self.cancellable = True
-        #: an update: the resources whose template ``metadata`` alone may have changed
+        #: an update: the resources whose template ``metadata`` or ``depends_on`` changed
         self.metadata_changed: frozenset[str] = frozenset()
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
@@ -452,8 +452,9 @@ class Operation:
         if isinstance(error, asyncio.CancelledError):
             return timed_out(action)
         reason = failure_reason(name, error)
-        if isinstance(error, nested.NestedFailure) and not getattr(error, "bare", False):
-            # Heat's: the innermost failure under the path down to it
+        if isinstance(error, nested.NestedFailure):
+            # Heat's: the innermost failure under the path down to it, on create and on
+            # update alike (convergence; tests/fidelity/updates nested/provider_inner_fails)
             reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:
             self.first_failure = (

@@ -178,20 +178,30 @@ def _both_templates(
 def metadata_changes(
     old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
 ) -> frozenset[str]:
-    """The resources whose ``metadata`` differs between two templates (as data)."""
+    """The resources whose definition changed outside their properties: their
+    ``metadata``, or their ``depends_on`` (Heat compares a resource's whole definition, so
+    either alone updates it in place, with no property changed; the ``depends_on`` as the
+    template writes it, a name or a list, whether or not its target is enabled)."""
     names = definition.template.names
     old_resources = old.get(names.resources) or {}
     new_resources = new.get(names.resources) or {}
     found = set()
     for name, body in new_resources.items():
         before = old_resources.get(name)
-        if (
-            isinstance(body, dict)
-            and isinstance(before, dict)
-            and body.get(names.metadata) != before.get(names.metadata)
-        ):
+        if not isinstance(body, dict) or not isinstance(before, dict):
+            continue
+        if body.get(names.metadata) != before.get(names.metadata) or _depends_on(
+            body.get(names.depends_on)
+        ) != _depends_on(before.get(names.depends_on)):
             found.add(str(name))
     return frozenset(found)
+
+
+def _depends_on(value: Any) -> Any:
+    """A ``depends_on`` as a list (Heat renders a single name as a list of one)."""
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else value
 
 
 def untouched(

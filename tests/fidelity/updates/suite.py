@@ -83,8 +83,11 @@ class Case:
         return f"upd-{self.area}-{cleaned}"[:120]
 
     def digest(self) -> str:
-        """What was sent, hashed: a recording is stale when its digest differs."""
-        text = json.dumps(self.spec, sort_keys=True, default=str)
+        """What was sent, hashed: a recording is stale when its digest differs. ``known``
+        is stoker's side of the comparison, not sent: marking a difference keeps the
+        recording."""
+        sent = {k: v for k, v in self.spec.items() if k != "known"}
+        text = json.dumps(sent, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def template(self, key: str) -> str:
