@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from stoker.definition import StackDefinition
+from stoker.definition import EdgeReason, StackDefinition
 from stoker.engine import nested
 from stoker.engine.operation import Operation
 from stoker.engine.plan import Change, Decision, Plan, decide, deletion
@@ -24,33 +24,66 @@ from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 def plan_update(
     operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
 ) -> Plan:
-    """The plan of ``operation`` (its new definition against its records), with each
-    resource's properties resolved against the records as they are now; ``untouched``
-    ones (see `untouched`) are unchanged without being resolved."""
+    """The plan of ``operation`` (its new definition against its records) as Heat's
+    preview shows it. Heat previews against a new stack where no resource exists yet, so
+    a resource whose properties read another (get_attr, get_resource) sees null and the
+    logical name where the update will see values: it counts as updated (or replaced, when
+    the property it reads cannot change in place), its reader too, whether or not what it
+    reads changes (recorded in tests/fidelity/updates/recordings/preview.json). The update
+    itself decides again with the values (`decision_of`). ``untouched`` ones (see
+    `untouched`) that read no resource are unchanged without being resolved."""
     definition = operation.definition
-    assert definition is not None
-    same = set(untouched)
+    assert definition is not None and definition.graph is not None
+    graph = definition.graph
+    same = {name for name in untouched if not _reads_resources(graph.reasons[name])}
     if same and operation.scope is None:
         operation.scope = frozenset(n for n in definition.enabled if n not in same)
     resolution = operation.resolution()
-    assert definition.graph is not None
+    unread = not_created(operation.records)
     plan = Plan()
-    fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
     for name in definition.resource_order():
         if name in same:
             kept = operation.records[name]
             plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
             continue
-        decision = decision_of(operation, name, resolution.plugins.get(name), restricted)
-        if decision.change in (Change.UNCHANGED, Change.UPDATE) and decision.refusal is None:
-            decision = _reading_new(decision, definition, fresh) or decision
-        if decision.change in (Change.REPLACE, Change.ADD):
-            fresh[name] = decision.change
+        plugin = resolution.plugins.get(name)
+        decision = decision_of(operation, name, plugin, restricted)
+        read = [n for n, bits in graph.reasons[name].items() if bits & _READS]
+        if read and decision.change is Change.UNCHANGED and decision.refusal is None:
+            seen = decision_of(operation, name, plugin, restricted, reading=unread)
+            if seen.change is not Change.UNCHANGED:
+                why = (
+                    f"reads {', '.join(read)}, whose values Heat's preview does not know "
+                    "yet: listed as it lists it; the update leaves it alone if they hold"
+                )
+                decision = replace(seen, reason=why)
+        elif read and decision.change is Change.UPDATE and decision.refusal is None:
+            # a change the preview sees through what it reads may need a replacement
+            seen = decision_of(operation, name, plugin, restricted, reading=unread)
+            if seen.change is Change.REPLACE:
+                decision = seen
         plan.decisions[name] = decision
     for name, record in operation.records.items():
         if name not in plan.decisions and exists(record):
             plan.decisions[name] = deletion(record)
     return plan
+
+
+#: the reasons of an edge that mean a resource's definition reads the other one
+_READS = EdgeReason.GET_RESOURCE | EdgeReason.GET_ATTR
+
+
+def _reads_resources(reasons: Mapping[str, int]) -> bool:
+    return any(bits & _READS for bits in reasons.values())
+
+
+def not_created(records: Mapping[str, ResourceRecord]) -> dict[str, ResourceRecord]:
+    """The records as the functions of Heat's update preview read them: resources of a
+    new stack, none created yet (a reference is the logical name, an attribute null)."""
+    return {
+        name: replace(record, action=Action.INIT, status=Status.COMPLETE, physical_id=None, data={})
+        for name, record in records.items()
+    }
 
 
 async def preview_nested(operation: Operation, plan: Plan) -> None:
@@ -87,26 +120,6 @@ async def preview_nested(operation: Operation, plan: Plan) -> None:
         plan.nested[name] = inner
 
 
-def _reading_new(
-    decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
-) -> Decision | None:
-    """As Heat's preview: a resource whose properties read a resource that will be new
-    (replaced or added) counts as updated, since what it reads is known only then. Only
-    references count, not a bare ``depends_on``."""
-    assert definition.graph is not None
-    explicit = set(definition.template.resources[decision.name].depends_on)
-    for need in definition.graph.requires[decision.name]:
-        if need in fresh and need not in explicit:
-            return Decision(
-                decision.name,
-                Change.UPDATE,
-                decision.type,
-                f"reads {need}, which is {fresh[need].value}: its new values are known only then",
-                decision.changed,
-            )
-    return None
-
-
 def exists(record: ResourceRecord) -> bool:
     return not (
         record.action is Action.INIT
@@ -121,15 +134,21 @@ def new_type(operation: Operation, name: str) -> str:
 
 
 def decision_of(
-    operation: Operation, name: str, plugin: ResourcePlugin | None, restricted: bool
+    operation: Operation,
+    name: str,
+    plugin: ResourcePlugin | None,
+    restricted: bool,
+    reading: Mapping[str, ResourceRecord] | None = None,
 ) -> Decision:
+    """Resource ``name``'s fate, its new properties resolved over the records (or over
+    ``reading``, what a preview's functions read instead)."""
     record = operation.records.get(name)
     if plugin is None and record is not None:
         plugin = operation.engine.plugin_of(replace(record, type=new_type(operation, name)))
     properties: dict[str, Any] | None = None
     if record is not None and plugin is not None and exists(record):
         try:
-            properties = resolve_properties(operation, name, plugin)
+            properties = resolve_properties(operation, name, plugin, reading)
         except (PropertyError, FunctionError, Unresolved):
             properties = None
     rules: frozenset[str] = frozenset()
@@ -163,8 +182,24 @@ def _both_templates(
 def metadata_changes(
     old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
 ) -> frozenset[str]:
-    """The resources whose ``metadata`` differs between two templates (as data)."""
+    """The resources whose definition differs between two templates (as data) outside its
+    properties: its ``metadata``, ``depends_on`` (a name or a list of names),
+    ``deletion_policy`` or ``update_policy``. Heat compares a resource's whole definition,
+    so such a resource is updated in place (its handler runs with no property changed;
+    types that never update stay as they are); its ``description`` does not count
+    (recorded in tests/fidelity/updates/recordings: basics/metadata_only, preview/depends_on_*,
+    preview/deletion_policy_change, preview/description_change)."""
     names = definition.template.names
+
+    def outside_properties(body: Mapping[str, Any]) -> tuple[Any, ...]:
+        needs = body.get(names.depends_on)
+        return (
+            body.get(names.metadata),
+            [needs] if isinstance(needs, str) else needs or [],
+            body.get(names.deletion_policy),
+            body.get(names.update_policy),
+        )
+
     old_resources = old.get(names.resources) or {}
     new_resources = new.get(names.resources) or {}
     found = set()
@@ -173,7 +208,7 @@ def metadata_changes(
         if (
             isinstance(body, dict)
             and isinstance(before, dict)
-            and body.get(names.metadata) != before.get(names.metadata)
+            and outside_properties(body) != outside_properties(before)
         ):
             found.add(str(name))
     return frozenset(found)
