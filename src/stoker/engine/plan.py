@@ -17,8 +17,8 @@ The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update``
 - a change of a property that is not ``update_allowed``, or one the plugin says needs a
   new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces;
 - any other property change updates in place, and so does a change of the resource's
-  ``metadata``, ``depends_on``, ``deletion_policy`` or ``update_policy`` alone; no change leaves it alone, and so do types that never update
-  (``OS::Heat::None``);
+  ``metadata``, ``depends_on``, ``deletion_policy`` or ``update_policy`` alone; no change
+  leaves it alone, and so do types that never update (``OS::Heat::None``);
 - a nested-stack resource (provider template, group, chain, OS::Heat::Stack) whose child
   exists is always updated, changed or not, and a FAILED one too: its child's own
   resources decide (Heat's StackResource; its plugin's ``traits`` say

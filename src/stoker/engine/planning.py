@@ -41,6 +41,7 @@ def plan_update(
     resolution = operation.resolution()
     unread = not_created(operation.records)
     plan = Plan()
+    fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
     for name in definition.resource_order():
         if name in same:
             kept = operation.records[name]
@@ -49,19 +50,14 @@ def plan_update(
         plugin = resolution.plugins.get(name)
         decision = decision_of(operation, name, plugin, restricted)
         read = [n for n, bits in graph.reasons[name].items() if bits & _READS]
-        if read and decision.change is Change.UNCHANGED and decision.refusal is None:
+        if read and decision.change in (Change.UNCHANGED, Change.UPDATE) and not decision.refusal:
             seen = decision_of(operation, name, plugin, restricted, reading=unread)
-            if seen.change is not Change.UNCHANGED:
-                why = (
-                    f"reads {', '.join(read)}, whose values Heat's preview does not know "
-                    "yet: listed as it lists it; the update leaves it alone if they hold"
-                )
-                decision = replace(seen, reason=why)
-        elif read and decision.change is Change.UPDATE and decision.refusal is None:
-            # a change the preview sees through what it reads may need a replacement
-            seen = decision_of(operation, name, plugin, restricted, reading=unread)
-            if seen.change is Change.REPLACE:
+            if decision.change is Change.UNCHANGED and seen.change is not Change.UNCHANGED:
+                decision = replace(seen, reason=_unknown_reads(read, fresh))
+            elif seen.change is Change.REPLACE:  # what it reads changes a fixed property
                 decision = seen
+        if decision.change in (Change.REPLACE, Change.ADD):
+            fresh[name] = decision.change
         plan.decisions[name] = decision
     for name, record in operation.records.items():
         if name not in plan.decisions and exists(record):
@@ -71,6 +67,16 @@ def plan_update(
 
 #: the reasons of an edge that mean a resource's definition reads the other one
 _READS = EdgeReason.GET_RESOURCE | EdgeReason.GET_ATTR
+
+
+def _unknown_reads(read: list[str], fresh: Mapping[str, Change]) -> str:
+    new = [name for name in read if name in fresh]
+    if new:
+        return f"reads {new[0]}, which is {fresh[new[0]].value}: its new values are known only then"
+    return (
+        f"reads {', '.join(read)}, whose values Heat's preview does not know yet: listed as "
+        "Heat lists it; the update leaves it alone if they hold"
+    )
 
 
 def _reads_resources(reasons: Mapping[str, int]) -> bool:
