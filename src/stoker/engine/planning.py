@@ -109,6 +109,8 @@ async def preview_nested(operation: Operation, plan: Plan) -> None:
             plan.decisions[name] = replace(
                 decision, change=Change.UPDATE, reason="its nested stack is updated"
             )
+        if not plugin.previewed_inside:
+            continue
         try:
             properties = resolve_properties(operation, name, plugin)
             target = await nested.child_target(
