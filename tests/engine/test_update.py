@@ -214,6 +214,67 @@ def test_dependents_follow_a_replacement(engine, store):
     assert states(store, stack.id)["v"] == "UPDATE_COMPLETE"
 
 
+def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
+    """Heat's preview lists every resource that reads another as updated (or replaced),
+    since it previews against a stack where nothing exists yet; the update decides with
+    the values (recorded: tests/fidelity/updates, area preview)."""
+    template = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::Value, properties: {value: {x: 1, y: %s}}}
+      b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, value, x]}}}
+      r: {type: OS::Heat::RandomString, properties: {salt: {get_attr: [b, value]}}}
+      d: {type: OS::Heat::TestResource, properties: {value: d}, depends_on: a}
+      t: {type: OS::Heat::TestResource, properties: {value: {get_resource: d}}}
+    """
+    env = {"resource_registry": {"resources": {"t": {"restricted_actions": ["update"]}}}}
+    stack = run(engine.create(create_request(template % 1)))
+    before = physical(store, stack.id)
+    plan = run(engine.preview_update("s", update_request(template % 2, env=env)))
+    assert plan.changes() == {
+        "unchanged": ["d"],
+        "updated": ["a", "b", "t"],
+        "replaced": ["r"],
+        "added": [],
+        "deleted": [],
+    }
+    assert plan.decisions["b"].reason.startswith("reads a, whose values Heat's preview")
+    assert plan.decisions["t"].refusal is None  # nothing it reads changes
+    result = run(engine.update("s", update_request(template % 2, env=env)))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert physical(store, stack.id) == before
+    assert states(store, stack.id) == {
+        "a": "UPDATE_COMPLETE",
+        "b": "CREATE_COMPLETE",
+        "r": "CREATE_COMPLETE",
+        "d": "CREATE_COMPLETE",
+        "t": "CREATE_COMPLETE",
+    }
+
+
+def test_a_change_of_depends_on_or_deletion_policy_alone_updates_in_place(engine, store):
+    template = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::Value, properties: {value: A}}
+      c: {type: OS::Heat::Value, properties: {value: C}}
+      b: {type: OS::Heat::TestResource, properties: {value: b}, depends_on: %s}
+      n: {type: OS::Heat::None, depends_on: %s}
+      p: {type: OS::Heat::TestResource, properties: {value: p}, deletion_policy: %s}
+    """
+    stack = run(engine.create(create_request(template % ("a", "a", "Delete"))))
+    after = template % ("[c]", "c", "Retain")
+    plan = run(engine.preview_update("s", update_request(after)))
+    assert plan.changes()["updated"] == ["b", "p"]
+    assert plan.changes()["unchanged"] == ["a", "c", "n"]  # None never updates
+    result = run(engine.update("s", update_request(after)))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert states(store, stack.id)["b"] == states(store, stack.id)["p"] == "UPDATE_COMPLETE"
+    assert states(store, stack.id)["n"] == "CREATE_COMPLETE"
+    same = run(engine.preview_update("s", update_request(template % ("c", "[c]", "Retain"))))
+    assert same.changes()["updated"] == []  # a name and a list of that name are the same
+
+
 def test_type_change_and_failed_resources_are_replaced(engine, store):
     before = """
     heat_template_version: "2021-04-16"

@@ -52,10 +52,12 @@ def plan_update(
         read = [n for n, bits in graph.reasons[name].items() if bits & _READS]
         if read and decision.change in (Change.UNCHANGED, Change.UPDATE) and not decision.refusal:
             seen = decision_of(operation, name, plugin, restricted, reading=unread)
-            if decision.change is Change.UNCHANGED and seen.change is not Change.UNCHANGED:
-                decision = replace(seen, reason=_unknown_reads(read, fresh))
-            elif seen.change is Change.REPLACE:  # what it reads changes a fixed property
-                decision = seen
+            if seen.change not in (decision.change, Change.UNCHANGED):
+                # a rule against changing it (restricted_actions) refuses only what does
+                # change: what a replaced resource gives it will, the rest may not
+                sure = any(needed in fresh for needed in read)
+                refusal = seen.refusal if sure else None
+                decision = replace(seen, reason=_unknown_reads(read, fresh), refusal=refusal)
         if decision.change in (Change.REPLACE, Change.ADD):
             fresh[name] = decision.change
         plan.decisions[name] = decision
@@ -75,7 +77,7 @@ def _unknown_reads(read: list[str], fresh: Mapping[str, Change]) -> str:
         return f"reads {new[0]}, which is {fresh[new[0]].value}: its new values are known only then"
     return (
         f"reads {', '.join(read)}, whose values Heat's preview does not know yet: listed as "
-        "Heat lists it; the update leaves it alone if they hold"
+        "Heat lists it; the update decides with their values (alone if they hold)"
     )
 
 
