@@ -206,6 +206,9 @@ def test_dependents_follow_a_replacement(engine, store):
     plan = run(engine.preview_update("s", update_request(text, {"n": "12"})))
     assert plan.decisions["v"].change is Change.UPDATE
     assert plan.decisions["v"].reason.startswith("reads r, which is replaced")
+    exact = run(engine.preview_update("s", update_request(text, {"n": "12"}), heat_view=False))
+    assert exact.decisions["v"].change is Change.UPDATE
+    assert exact.decisions["v"].reason.startswith("reads r, which is replaced")
     result = run(engine.update("s", update_request(text, {"n": "12"})))
     assert result.status.value == "COMPLETE"
     records = {r.name: r for r in store.resources(stack.id)}
@@ -240,6 +243,10 @@ def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
     }
     assert plan.decisions["b"].reason.startswith("reads a, whose values Heat's preview")
     assert plan.decisions["t"].refusal is None  # nothing it reads changes
+    # what the update will do (a repair's preview, which Heat has none of): only a changes
+    # (b reads the part of a that holds)
+    exact = run(engine.preview_update("s", update_request(template % 2), heat_view=False))
+    assert exact.changes()["updated"] == ["a"] and exact.changes()["replaced"] == []
     result = run(engine.update("s", update_request(template % 2, env=env)))
     assert result.status.value == "COMPLETE", result.status_reason
     assert physical(store, stack.id) == before

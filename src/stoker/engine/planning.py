@@ -22,24 +22,31 @@ from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 
 
 def plan_update(
-    operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
+    operation: Operation,
+    restricted: bool = True,
+    untouched: Iterable[str] = (),
+    heat_view: bool = True,
 ) -> Plan:
-    """The plan of ``operation`` (its new definition against its records) as Heat's
-    preview shows it. Heat previews against a new stack where no resource exists yet, so
-    a resource whose properties read another (get_attr, get_resource) sees null and the
-    logical name where the update will see values: it counts as updated (or replaced, when
-    the property it reads cannot change in place), its reader too, whether or not what it
-    reads changes (recorded in tests/fidelity/updates/recordings/preview.json). The update
-    itself decides again with the values (`decision_of`). ``untouched`` ones (see
-    `untouched`) that read no resource are unchanged without being resolved."""
+    """The plan of ``operation`` (its new definition against its records).
+
+    With ``heat_view``, as Heat's preview lists it: Heat previews against a new stack
+    where no resource exists yet, so a resource whose properties read another (get_attr,
+    get_resource) sees null and the logical name where the update will see values: it
+    counts as updated (or replaced, when the property it reads cannot change in place),
+    whether or not what it reads changes (recorded in
+    tests/fidelity/updates/recordings/preview.json); the update decides again with the
+    values. Without, what the update will do as far as it can be known now (a repair's
+    preview, which Heat has no counterpart of): only what a replaced or added resource
+    gives its readers is unknown. ``untouched`` ones (see `untouched`) are unchanged
+    without being resolved (in Heat's view, only those that read no resource)."""
     definition = operation.definition
     assert definition is not None and definition.graph is not None
     graph = definition.graph
-    same = {name for name in untouched if not _reads_resources(graph.reasons[name])}
+    same = {n for n in untouched if not (heat_view and _reads_resources(graph.reasons[n]))}
     if same and operation.scope is None:
         operation.scope = frozenset(n for n in definition.enabled if n not in same)
     resolution = operation.resolution()
-    unread = not_created(operation.records)
+    unknown = not_created(operation)
     plan = Plan()
     fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
     for name in definition.resource_order():
@@ -50,13 +57,16 @@ def plan_update(
         plugin = resolution.plugins.get(name)
         decision = decision_of(operation, name, plugin, restricted)
         read = [n for n, bits in graph.reasons[name].items() if bits & _READS]
-        if read and decision.change in (Change.UNCHANGED, Change.UPDATE) and not decision.refusal:
-            seen = decision_of(operation, name, plugin, restricted, reading=unread)
-            if seen.change not in (decision.change, Change.UNCHANGED):
+        new = [n for n in read if n in fresh]
+        if (heat_view or new) and decision.change in (Change.UNCHANGED, Change.UPDATE):
+            reading = unknown
+            if not heat_view:
+                reading = {**operation.records, **{n: unknown[n] for n in new}}
+            seen = decision_of(operation, name, plugin, restricted, reading=reading)
+            if seen.change not in (decision.change, Change.UNCHANGED) and not decision.refusal:
                 # a rule against changing it (restricted_actions) refuses only what does
                 # change: what a replaced resource gives it will, the rest may not
-                sure = any(needed in fresh for needed in read)
-                refusal = seen.refusal if sure else None
+                refusal = seen.refusal if new else None
                 decision = replace(seen, reason=_unknown_reads(read, fresh), refusal=refusal)
         if decision.change in (Change.REPLACE, Change.ADD):
             fresh[name] = decision.change
@@ -85,16 +95,22 @@ def _reads_resources(reasons: Mapping[str, int]) -> bool:
     return any(bits & _READS for bits in reasons.values())
 
 
-def not_created(records: Mapping[str, ResourceRecord]) -> dict[str, ResourceRecord]:
-    """The records as the functions of Heat's update preview read them: resources of a
-    new stack, none created yet (a reference is the logical name, an attribute null)."""
+def not_created(operation: Operation) -> dict[str, ResourceRecord]:
+    """Every resource of the new definition as the functions of Heat's update preview read
+    them: resources of a new stack, none created yet (a reference is the logical name, an
+    attribute null)."""
+    definition = operation.definition
+    assert definition is not None
+    resources = definition.template.resources
     return {
-        name: replace(record, action=Action.INIT, status=Status.COMPLETE, physical_id=None, data={})
-        for name, record in records.items()
+        name: ResourceRecord(
+            operation.stack.id, name, resources[name].type, Action.INIT, Status.COMPLETE
+        )
+        for name in definition.resource_order()
     }
 
 
-async def preview_nested(operation: Operation, plan: Plan) -> None:
+async def preview_nested(operation: Operation, plan: Plan, heat_view: bool = True) -> None:
     """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
     preview with ``show_nested``): each child against where the update takes it. As in
     Heat, a resource backed by a nested stack that keeps its definition counts as updated
@@ -125,8 +141,8 @@ async def preview_nested(operation: Operation, plan: Plan) -> None:
         child = Operation(operation.engine, target.stack, target.definition, operation)
         await child.load_records()
         same = untouched(target.child, target.stack, target.definition, child.records)
-        inner = plan_update(child, untouched=same)
-        await preview_nested(child, inner)
+        inner = plan_update(child, untouched=same, heat_view=heat_view)
+        await preview_nested(child, inner, heat_view)
         plan.nested[name] = inner
 
 

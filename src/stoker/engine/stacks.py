@@ -390,10 +390,13 @@ class StackEngine:
         request: UpdateRequest,
         show_nested: bool = False,
         records: Mapping[str, ResourceRecord] | None = None,
+        heat_view: bool = True,
     ) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim); with
         ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`);
-        ``records`` stand in for the stored ones of those names (a repair's preview)."""
+        ``records`` stand in for the stored ones of those names (a repair's preview).
+        ``heat_view``: listed as Heat's preview lists it (`planning.plan_update`); a
+        repair's preview, which Heat has no counterpart of, says what the update will do."""
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -419,9 +422,9 @@ class StackEngine:
                 )
                 if name not in request.revisit
             ]
-            plan = planning.plan_update(operation, untouched=same)
+            plan = planning.plan_update(operation, untouched=same, heat_view=heat_view)
             if show_nested:
-                await planning.preview_nested(operation, plan)
+                await planning.preview_nested(operation, plan, heat_view)
             return plan
 
     # ------------------------------------------------------------------ stack-wide actions
