@@ -259,6 +259,34 @@ def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
     }
 
 
+def test_resources_a_failed_create_never_reached_are_previewed_by_their_definition(
+    engine, store
+):
+    """Heat's preview lists a resource a failed create never reached (INIT) as unchanged
+    when its definition is the same, else updated; the update creates it either way."""
+    template = """
+    heat_template_version: "2021-04-16"
+    parameters:
+      p: {type: string, default: a}
+    resources:
+      bad: {type: OS::Heat::TestResource, properties: {value: x, fail: %s}}
+      same: {type: OS::Heat::Value, properties: {value: {get_attr: [bad, output]}}}
+      changed: {type: OS::Heat::Value, properties: {value: %s}, depends_on: bad}
+      by_param: {type: OS::Heat::Value, properties: {value: {get_param: p}}, depends_on: bad}
+    """
+    stack = run(engine.create(create_request(template % ("true", "one"))))
+    assert stack.status.value == "FAILED"
+    after = update_request(template % ("false", "two"), {"p": "b"})
+    plan = run(engine.preview_update("s", after))
+    assert plan.changes()["unchanged"] == ["same"]
+    assert sorted(plan.changes()["updated"]) == ["by_param", "changed"]
+    assert plan.changes()["replaced"] == ["bad"] and plan.changes()["added"] == []
+    assert plan.decisions["same"].reason.startswith("never created")
+    result = run(engine.update("s", after))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert set(states(store, stack.id).values()) == {"CREATE_COMPLETE"}
+
+
 def test_a_change_of_depends_on_or_deletion_policy_alone_updates_in_place(engine, store):
     template = """
     heat_template_version: "2021-04-16"

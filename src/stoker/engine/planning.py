@@ -26,6 +26,7 @@ def plan_update(
     restricted: bool = True,
     untouched: Iterable[str] = (),
     heat_view: bool = True,
+    previous: Operation | None = None,
 ) -> Plan:
     """The plan of ``operation`` (its new definition against its records).
 
@@ -38,7 +39,9 @@ def plan_update(
     values. Without, what the update will do as far as it can be known now (a repair's
     preview, which Heat has no counterpart of): only what a replaced or added resource
     gives its readers is unknown. ``untouched`` ones (see `untouched`) are unchanged
-    without being resolved (in Heat's view, only those that read no resource)."""
+    without being resolved (in Heat's view, only those that read no resource).
+    ``previous``: the stack's current definition over the same records, for the
+    resources a failed create never reached (see `_never_created`)."""
     definition = operation.definition
     assert definition is not None and definition.graph is not None
     graph = definition.graph
@@ -70,6 +73,8 @@ def plan_update(
                 decision = replace(seen, reason=_unknown_reads(read, fresh), refusal=refusal)
         if decision.change in (Change.REPLACE, Change.ADD):
             fresh[name] = decision.change
+        if heat_view and previous is not None and decision.change is Change.ADD:
+            decision = _never_created(previous, operation, name, decision) or decision
         plan.decisions[name] = decision
     for name, record in operation.records.items():
         if name not in plan.decisions and exists(record):
@@ -79,6 +84,35 @@ def plan_update(
 
 #: the reasons of an edge that mean a resource's definition reads the other one
 _READS = EdgeReason.GET_RESOURCE | EdgeReason.GET_ATTR
+
+
+def _never_created(
+    previous: Operation, operation: Operation, name: str, decision: Decision
+) -> Decision | None:
+    """Heat's preview of a resource that a failed create never reached (INIT, in both
+    definitions): it is a resource of the stack, so it is unchanged when its definition
+    is (both read as in a new stack, each with its own parameters), else updated; the
+    update creates it either way (recorded: preview/failed_create_*)."""
+    record = operation.records.get(name)
+    before = previous.definition
+    if record is None or record.action is not Action.INIT or before is None:
+        return None
+    if name not in before.enabled:
+        return None
+    old_plugin = previous.resolution().plugins.get(name)
+    new_plugin = operation.resolution().plugins.get(name)
+    if old_plugin is None or new_plugin is None or type(old_plugin) is not type(new_plugin):
+        return replace(decision, change=Change.REPLACE, reason="never created; type changed")
+    try:
+        old = resolve_properties(previous, name, old_plugin, not_created(previous))
+        new = resolve_properties(operation, name, new_plugin, not_created(operation))
+    except (PropertyError, FunctionError, Unresolved):
+        old, new = {}, None
+    if old == new and name not in operation.metadata_changed:
+        why = "never created, its definition the same: the update creates it"
+        return replace(decision, change=Change.UNCHANGED, reason=why)
+    why = "never created, its definition changed: the update creates it"
+    return replace(decision, change=Change.UPDATE, reason=why)
 
 
 def _unknown_reads(read: list[str], fresh: Mapping[str, Change]) -> str:

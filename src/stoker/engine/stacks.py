@@ -422,7 +422,15 @@ class StackEngine:
                 )
                 if name not in request.revisit
             ]
-            plan = planning.plan_update(operation, untouched=same, heat_view=heat_view)
+            previous = None
+            if any(r.action is Action.INIT for r in operation.records.values()):
+                # resources a failed create never reached: Heat's preview compares their
+                # definitions (`planning._never_created`)
+                previous = Operation(self, stack, self.definition_of(stack))
+                previous.records = operation.records
+            plan = planning.plan_update(
+                operation, untouched=same, heat_view=heat_view, previous=previous
+            )
             if show_nested:
                 await planning.preview_nested(operation, plan, heat_view)
             return plan
