@@ -259,9 +259,7 @@ def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
     }
 
 
-def test_resources_a_failed_create_never_reached_are_previewed_by_their_definition(
-    engine, store
-):
+def test_resources_a_failed_create_never_reached_are_previewed_by_their_definition(engine, store):
     """Heat's preview lists a resource a failed create never reached (INIT) as unchanged
     when its definition is the same, else updated; the update creates it either way."""
     template = """
