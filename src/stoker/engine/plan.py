@@ -10,7 +10,8 @@ yet (everything added).
 The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update`` and
 ``update_template_diff_properties``, recorded in tests/fidelity/update):
 
-- a resource that is not in the stack yet (or was never created) is added;
+- a resource that is not in the stack yet (or was never created) is added (Heat's preview
+  lists a never-created one by its definition instead: `planning.plan_update`);
 - a FAILED resource is replaced (Heat's ``needs_replace_failed``), as is one whose type
   changed;
 - a change of an ``immutable`` property refuses the update (Heat's ``NotSupported``);
