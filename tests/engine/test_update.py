@@ -227,6 +227,7 @@ def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
       a: {type: OS::Heat::Value, properties: {value: {x: 1, y: %s}}}
       b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, value, x]}}}
       r: {type: OS::Heat::RandomString, properties: {salt: {get_attr: [b, value]}}}
+      u: {type: OS::Heat::Value, properties: {value: {get_attr: [r, value]}}}
       d: {type: OS::Heat::TestResource, properties: {value: d}, depends_on: a}
       t: {type: OS::Heat::TestResource, properties: {value: {get_resource: d}}}
     """
@@ -236,12 +237,14 @@ def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
     plan = run(engine.preview_update("s", update_request(template % 2, env=env)))
     assert plan.changes() == {
         "unchanged": ["d"],
-        "updated": ["a", "b", "t"],
+        "updated": ["a", "b", "u", "t"],
         "replaced": ["r"],
         "added": [],
         "deleted": [],
     }
     assert plan.decisions["b"].reason.startswith("reads a, whose values Heat's preview")
+    # r is listed replaced as Heat lists it, not replaced: what u reads may hold
+    assert plan.decisions["u"].reason.startswith("reads r, whose values Heat's preview")
     assert plan.decisions["t"].refusal is None  # nothing it reads changes
     # what the update will do (a repair's preview, which Heat has none of): only a changes
     # (b reads the part of a that holds)
@@ -254,6 +257,7 @@ def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
         "a": "UPDATE_COMPLETE",
         "b": "CREATE_COMPLETE",
         "r": "CREATE_COMPLETE",
+        "u": "CREATE_COMPLETE",
         "d": "CREATE_COMPLETE",
         "t": "CREATE_COMPLETE",
     }

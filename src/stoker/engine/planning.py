@@ -61,6 +61,7 @@ def plan_update(
         decision = decision_of(operation, name, plugin, restricted)
         read = [n for n, bits in graph.reasons[name].items() if bits & _READS]
         new = [n for n in read if n in fresh]
+        actual = decision  # what the update does, as far as it is known now
         if (heat_view or new) and decision.change in (Change.UNCHANGED, Change.UPDATE):
             reading = unknown
             if not heat_view:
@@ -71,8 +72,10 @@ def plan_update(
                 # change: what a replaced resource gives it will, the rest may not
                 refusal = seen.refusal if new else None
                 decision = replace(seen, reason=_unknown_reads(read, fresh), refusal=refusal)
-        if decision.change in (Change.REPLACE, Change.ADD):
-            fresh[name] = decision.change
+                if new:  # what a replaced resource gives it does change
+                    actual = decision
+        if actual.change in (Change.REPLACE, Change.ADD):
+            fresh[name] = actual.change
         if heat_view and previous is not None and decision.change is Change.ADD:
             decision = _never_created(previous, operation, name, decision) or decision
         plan.decisions[name] = decision
