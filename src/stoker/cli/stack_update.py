@@ -234,7 +234,11 @@ def update(
         # a nested stack's drift shows only in the nested plans
         show_nested = show_nested or any("/" in path for path in drifted)
     if dry_run:
-        plan = asyncio.run(engine.preview_update(current.id, request, show_nested, drifted))
+        # a repair has no counterpart in Heat: its preview says what the update will do
+        preview_of = engine.preview_update(
+            current.id, request, show_nested, drifted, heat_view=not repair
+        )
+        plan = asyncio.run(preview_of)
         preview = update_preview(session.store, current, plan, show_nested=show_nested)
         if fmt == "table":
             rows = [

@@ -402,11 +402,14 @@ class StackEngine:
         request: UpdateRequest,
         show_nested: bool = False,
         records: Mapping[str, ResourceRecord] | None = None,
+        heat_view: bool = True,
     ) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim); with
         ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`);
         ``records`` stand in for the stored ones of those names (a repair's preview; a
-        path ``child/name`` for a resource of a nested stack)."""
+        path ``child/name`` for a resource of a nested stack).
+        ``heat_view``: listed as Heat's preview lists it (`planning.plan_update`); a
+        repair's preview, which Heat has no counterpart of, says what the update will do."""
         with frozen_heap():
             stack = await self.find(name_or_id)
             if update.declares_immutable(stack.template):
@@ -435,9 +438,17 @@ class StackEngine:
                 )
                 if name not in request.revisit
             ]
-            plan = planning.plan_update(operation, untouched=same)
+            previous = None
+            if any(r.action is Action.INIT for r in operation.records.values()):
+                # resources a failed create never reached: Heat's preview compares their
+                # definitions (`planning._never_created`)
+                previous = Operation(self, stack, self.definition_of(stack))
+                previous.records = operation.records
+            plan = planning.plan_update(
+                operation, untouched=same, heat_view=heat_view, previous=previous
+            )
             if show_nested:
-                await planning.preview_nested(operation, plan)
+                await planning.preview_nested(operation, plan, heat_view)
             return plan
 
     # ------------------------------------------------------------------ stack-wide actions

@@ -112,7 +112,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     update["files"] = case.files("after")
     method = "PATCH" if case.existing else "PUT"
     if case.spec.get("preview", True):
-        status, preview = heat.call(method, path + "/preview", update)
+        nested = "?show_nested=True" if case.spec.get("show_nested") else ""
+        status, preview = heat.call(method, path + "/preview" + nested, update)
         if status == 200:
             changes = preview["resource_changes"]
             result["preview"] = {
@@ -179,7 +180,7 @@ def main() -> None:
             if result is None:
                 continue
             suite.save_recording(case, args.engine, result)
-            status = result.get("status", result["create_status"])
+            status = result.get("status", result["create_status"])  # a refused create has none
             print(case.id, status, result.get("reason", "")[:100], file=sys.stderr)
 
 

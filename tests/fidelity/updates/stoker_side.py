@@ -86,7 +86,8 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
         update.append("--existing")
     update += _options(root / "after", case.request("update"), "after")
     if case.spec.get("preview", True):
-        preview = stoker(*update, "--dry-run", "-f", "json")
+        nested = ["--show-nested"] if case.spec.get("show_nested") else []
+        preview = stoker(*update, "--dry-run", *nested, "-f", "json")
         if preview.exit_code == 0:
             changes = json.loads(preview.stdout)
             result["preview"] = {

@@ -22,6 +22,9 @@ A case (one key of ``cases/<area>.yaml``):
     PATCH (``--existing``) instead of PUT.
 ``preview: false``
     no preview (``--dry-run``) before the update.
+``show_nested: true``
+    the preview with Heat's ``show_nested`` (stoker's ``--show-nested``): the nested
+    stacks' resources join the same lists.
 ``opaque``
     output names whose values differ per run (generated): compared as ``same`` or
     ``changed`` against the outputs after the create.
