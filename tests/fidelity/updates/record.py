@@ -125,6 +125,9 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     result["outputs"] = suite.outputs(stack.get("outputs") or [], name, opaque, before_outputs)
     result["events"] = suite.events(heat.events(path)[seen:], name, before_ids)
     result["resources"] = suite.resources(heat.resources(path), before_ids)
+    if case.spec.get("show_environment"):
+        _, environment = heat.call("GET", path + "/environment")
+        result["environment"] = suite.normalize(environment, name)
     heat.call("DELETE", path)
     heat.wait(path)
     return result
@@ -163,7 +166,8 @@ def main() -> None:
             if result is None:
                 continue
             suite.save_recording(case, args.engine, result)
-            print(case.id, result["status"], result.get("reason", "")[:100], file=sys.stderr)
+            status = result.get("status", result["create_status"])
+            print(case.id, status, result.get("reason", "")[:100], file=sys.stderr)
 
 
 if __name__ == "__main__":

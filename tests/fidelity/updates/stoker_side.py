@@ -109,4 +109,6 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
     result["outputs"] = suite.outputs(stack.get("outputs") or [], name, opaque, before_outputs)
     result["events"] = suite.events(stoker.json("event", "list", name)[seen:], name, before_ids)
     result["resources"] = suite.resources(stoker.json("resource", "list", name), before_ids)
+    if case.spec.get("show_environment"):
+        result["environment"] = suite.normalize(stoker.json("environment", "show", name), name)
     return result
