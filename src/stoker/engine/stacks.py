@@ -396,8 +396,7 @@ class StackEngine:
         ``records`` stand in for the stored ones of those names (a repair's preview)."""
         with frozen_heap():
             stack = await self.find(name_or_id)
-            if update.declares_immutable(stack.template):
-                update.refuse_immutable(self.definition_of(stack), request.definition)
+            update.refuse_immutable(self, stack, request.definition)
             new_stack = replace(
                 stack,
                 template=request.template,

@@ -41,6 +41,7 @@ def _write(folder: Path, case: suite.Case, key: str, stage: str) -> str:
 def _options(folder: Path, request: dict[str, Any], stage: str) -> list[str]:
     found: list[str] = []
     if "environment" in request:
+        folder.mkdir(parents=True, exist_ok=True)  # a PATCH without a template has none yet
         env = folder / "env.yaml"
         env.write_text(yaml.safe_dump(request["environment"]), encoding="utf-8")
         found += ["-e", str(env)]
