@@ -17,7 +17,12 @@ from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template
 from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic, Severity, Span
-from stoker.environment import environment_from_data, load_environment_file, merge_environments
+from stoker.environment import (
+    environment_from_data,
+    load_environment_file,
+    merge_environments,
+    overlay_environment,
+)
 from stoker.environment.environment import Environment
 from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, read_file
@@ -156,12 +161,12 @@ def kept_inputs(
     current: CurrentInputs,
     declared: Collection[str],
     clear: Collection[str],
-    parameters: Mapping[str, Any],
     found: list[Diagnostic],
 ) -> tuple[Environment, dict[str, Any]]:
     """What a PATCH keeps of the stored stack: its environment, whose parameters are the
-    stored ones the template declares (minus ``clear``) overlaid with the new ones, and
-    the stored parameter values to keep. The environment's errors go to ``found``."""
+    stored ones the template declares (minus ``clear``), and the stored parameter values
+    to keep. The request's environment is loaded over it (`overlay_environment`). The
+    environment's errors go to ``found``."""
     cleared = set(clear)
     data = dict(current.environment)
     kept = data.get("parameters")
@@ -169,9 +174,7 @@ def kept_inputs(
         kept = {k: v for k, v in kept.items() if k in declared and k not in cleared}
     else:
         kept = {}
-    # New values overlay the stored ones here: Heat lets environment files override
-    # explicit parameters, and the stored environment is the first of the files.
-    data["parameters"] = {**kept, **parameters}
+    data["parameters"] = kept
     stored, env_found = environment_from_data(data, "<stored environment>")
     found.extend(d for d in env_found if d.is_error)
     stored_parameters = {
@@ -193,8 +196,9 @@ def load_update_definition(
     """The definition a stack update asks for, and the parameters to store with it.
 
     Without ``existing`` (Heat's PUT) it is loaded like a create's. With it (PATCH) the
-    stored template, environment and files are kept unless new ones are given: the stored
-    environment comes first and the new files merge over it, and the parameters are the
+    stored template, environment and files are kept unless new ones are given: the new
+    files merge with each other and load over the stored environment (`overlay_environment`),
+    and the parameters are the
     stored ones minus ``clear``, overlaid with the new ones, dropping any the template
     (new or kept) does not declare."""
     if template_path is None and not existing:
@@ -211,10 +215,10 @@ def load_update_definition(
         return LoadResult(None, found), {}
     declared = set(template.parameters)
     environments = []
+    stored: Environment | None = None
     stored_parameters: dict[str, Any] = {}
     if existing:
-        stored, stored_parameters = kept_inputs(current, declared, clear, parameters, found)
-        environments.append(stored)
+        stored, stored_parameters = kept_inputs(current, declared, clear, found)
     for env_path in environment_paths:
         environment, env_found = load_environment_file(env_path, options.limits)
         found.extend(env_found)
@@ -228,6 +232,8 @@ def load_update_definition(
         parameter_types={name: p.type.value for name, p in template.parameters.items()},
     )
     found.extend(merge_found)
+    if stored is not None:
+        environment = overlay_environment(stored, environment, environments)
     if template_path is not None and base_dir is not None:
         collected = collect_files(
             template.calls_of("get_file"),
