@@ -70,9 +70,22 @@ def load_template(
     return template, []
 
 
-def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
+def encrypted_names_finding(span: Span | None, for_create: bool) -> Diagnostic:
     """Heat writes ``encrypted_param_names`` itself when it encrypts hidden parameters;
-    its validate accepts a user's environment carrying it, and its create fails on it."""
+    its validate accepts a user's environment carrying it, and its create fails on it
+    (an internal error): an error for a create or update, a warning for validate."""
+    return Diagnostic(
+        codes.ENVIRONMENT if for_create else codes.ENVIRONMENT_NONPORTABLE,
+        "encrypted_param_names is written by Heat itself when it encrypts hidden parameters; "
+        "an environment a user supplies may not carry it (Heat's create fails on it)",
+        ("encrypted_param_names",),
+        span,
+        Severity.ERROR if for_create else Severity.WARNING,
+    )
+
+
+def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
+    """`encrypted_names_finding` at the section's line of an environment file."""
     line = 1
     try:
         with open(path, encoding="utf-8") as handle:
@@ -82,14 +95,7 @@ def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
                     break
     except OSError:
         pass
-    return Diagnostic(
-        codes.ENVIRONMENT if for_create else codes.ENVIRONMENT_NONPORTABLE,
-        "encrypted_param_names is written by Heat itself when it encrypts hidden parameters; "
-        "an environment a user supplies may not carry it (Heat's create fails on it)",
-        ("encrypted_param_names",),
-        Span(path, line, 1),
-        Severity.ERROR if for_create else Severity.WARNING,
-    )
+    return encrypted_names_finding(Span(path, line, 1), for_create)
 
 
 def load_definition(

@@ -18,6 +18,7 @@ from stoker.definition.loading import (
     LoadOptions,
     LoadResult,
     defined,
+    encrypted_names_finding,
     kept_inputs,
 )
 from stoker.definition.stack import define_stack
@@ -103,6 +104,11 @@ def _finish(
     stored: Environment | None = None,
 ) -> LoadResult:
     """The definition; ``stored`` (a PATCH's) is the environment the request's loads over."""
+    found.extend(
+        encrypted_names_finding(None, options.require_all_parameters)
+        for environment in environments
+        if environment.encrypted_param_names
+    )
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),
