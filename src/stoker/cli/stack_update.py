@@ -63,7 +63,8 @@ if TYPE_CHECKING:
     "clear_parameters",
     multiple=True,
     metavar="KEY",
-    help="With --existing: forget the stored value of KEY (its default applies); repeatable.",
+    help="With --existing: forget the stored value of KEY (its default applies); "
+    "repeatable. Without --existing nothing is stored to forget: ignored, as by Heat.",
 )
 @click.option(
     "--rollback",
@@ -152,8 +153,6 @@ def update(
         raise click.UsageError("--show-nested needs --dry-run")
     if repair and not existing:
         raise click.UsageError("--repair needs --existing")
-    if clear_parameters and not existing:
-        raise click.UsageError("--clear-parameter needs --existing")
     if template_file is None and not existing:
         raise click.UsageError("give the new template (-t TEMPLATE), or --existing to keep it")
     current = find_stack(session, name)

@@ -412,8 +412,7 @@ class StackEngine:
         repair's preview, which Heat has no counterpart of, says what the update will do."""
         with frozen_heap():
             stack = await self.find(name_or_id)
-            if update.declares_immutable(stack.template):
-                update.refuse_immutable(self.definition_of(stack), request.definition)
+            update.refuse_immutable(self, stack, request.definition)
             new_stack = replace(
                 stack,
                 template=request.template,

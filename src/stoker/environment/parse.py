@@ -37,10 +37,10 @@ def parse_environment(document: Document) -> tuple[Environment, list[Diagnostic]
     """Check an environment document and build its `Environment`.
 
     An empty document is an empty environment. Sections are the six Heat accepts; the
-    ``encrypted_parameters`` spelling from Heat's documentation is read as
-    ``encrypted_param_names`` with a warning, because Heat itself rejects it. ``requires``
-    (the capabilities spec's section, which chooses among the templates of a registry
-    list) is read too, with the same kind of warning.
+    ``encrypted_parameters`` spelling from Heat's documentation is refused as Heat refuses
+    it (a wrong section), with a note on where the spelling comes from. ``requires`` (the
+    capabilities spec's section, which chooses among the templates of a registry list) is
+    read, with a warning that Heat rejects it.
     """
     return _parse(document, check_registry=True)
 
@@ -106,10 +106,17 @@ class _SectionReader:
         for key, value in data.items():
             k_span = key_span(data, key) or span_of(key)
             name = str(key)
-            if key not in SECTION_NAMES and key not in (ENCRYPTED_PARAMETERS_ALIAS, REQUIRES):
+            if key not in SECTION_NAMES and key != REQUIRES:
+                hint = ""
+                if name == ENCRYPTED_PARAMETERS_ALIAS:
+                    hint = (
+                        f" ({name} is how Heat's documentation spells "
+                        f"{Section.ENCRYPTED_PARAM_NAMES.value}, which Heat writes itself "
+                        "when it encrypts hidden parameters)"
+                    )
                 self.error(
                     f'environment has wrong section "{name}"; the sections are '
-                    f"{', '.join(SECTION_NAMES)} (and stoker's {REQUIRES})",
+                    f"{', '.join(SECTION_NAMES)} (and stoker's {REQUIRES}){hint}",
                     (name,),
                     k_span,
                 )
@@ -122,18 +129,6 @@ class _SectionReader:
                     k_span,
                 )
                 continue
-            if name == ENCRYPTED_PARAMETERS_ALIAS:
-                self.found.append(
-                    Diagnostic(
-                        ENVIRONMENT_NONPORTABLE,
-                        f'Heat rejects the section "{name}" (environment has wrong section); '
-                        f"stoker reads it as {Section.ENCRYPTED_PARAM_NAMES.value}, a list of "
-                        "parameter names to encrypt",
-                        (name,),
-                        k_span,
-                        Severity.WARNING,
-                    )
-                )
             if name == REQUIRES:
                 self.found.append(
                     Diagnostic(
@@ -154,7 +149,7 @@ class _SectionReader:
             environment.parameters = self._parameters(name, value, span)
         elif name == Section.PARAMETER_DEFAULTS:
             environment.parameter_defaults = self._parameters(name, value, span)
-        elif name in (Section.ENCRYPTED_PARAM_NAMES, ENCRYPTED_PARAMETERS_ALIAS):
+        elif name == Section.ENCRYPTED_PARAM_NAMES:
             environment.encrypted_param_names.extend(self._names(name, value, span))
         elif name == Section.EVENT_SINKS:
             environment.event_sinks = self._event_sinks(value, span)

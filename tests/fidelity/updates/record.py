@@ -139,6 +139,9 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     result["outputs"] = suite.outputs(stack.get("outputs") or [], name, opaque, before_outputs)
     result["events"] = suite.events(heat.events(path)[seen:], name, before_ids)
     result["resources"] = suite.resources(heat.resources(path), before_ids)
+    if case.spec.get("show_environment"):
+        _, environment = heat.call("GET", path + "/environment")
+        result["environment"] = suite.normalize(environment, name)
     heat.call("DELETE", path)
     try:
         heat.wait(path, 120)
