@@ -163,7 +163,8 @@ def main() -> None:
             if result is None:
                 continue
             suite.save_recording(case, args.engine, result)
-            print(case.id, result["status"], result.get("reason", "")[:100], file=sys.stderr)
+            status = result.get("status", result["create_status"])  # a refused create has none
+            print(case.id, status, result.get("reason", "")[:100], file=sys.stderr)
 
 
 if __name__ == "__main__":
