@@ -49,8 +49,13 @@ class Heat:
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline:
             status, body = self.call("GET", path)
-            if status == 404:
+            # Heat's show can fail for a moment while an update purges old property rows
+            # ("ResourcePropertiesData with id {} not found"): only a missing stack is gone
+            if status == 404 and "Stack" in _message(body):
                 return {"stack_status": "GONE", "stack_status_reason": ""}
+            if status == 404:
+                time.sleep(0.3)
+                continue
             stack = body["stack"]
             if not stack["stack_status"].endswith("IN_PROGRESS"):
                 return stack
