@@ -22,7 +22,7 @@ from stoker.definition import (
 )
 from stoker.engine import leases, rolling
 from stoker.engine.facade_check import facade_problem
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, WriteBatch
 from stoker.engine.update_request import UpdateRequest
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
@@ -108,17 +108,16 @@ async def create_child(
         data.update(
             child_id=child_id, child_name=f"{parent.stack.name}-{record.name}-{suffix}"[-255:]
         )
-        await parent.transition(
-            record,
-            Action.CREATE,
-            Status.IN_PROGRESS,
-            f"creating nested stack {data['child_name']}",
+        # recorded before the child exists, with no event of its own (Heat writes none)
+        started = replace(
+            parent.records.get(record.name, record),  # its state as the action left it
             data=data,
             physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
             # as Heat's properties_data, stored as the create starts: a group whose child
             # is refused below still knows its members (`MemberAttributes.unstored_child`)
             properties=dict(properties),
         )
+        await parent.write(WriteBatch(resources=[started]))
     batched = None
     if isinstance(plugin, ResourceGroup) and int(properties.get("count", 1)):
         batched = rolling.policy_of(_update_policy(parent, record.name), "batch_create")

@@ -138,10 +138,10 @@ def decision_of(
         registry = operation.definition.environment.resource_registry
         rules = registry.restricted_actions(name)
     kind = new_type(operation, name)
-    moved = name in operation.metadata_changed
+    moved = name in operation.definition_changed
     same = record is not None and _both_templates(operation, record, kind, plugin)
     return decide(
-        name, record, kind, plugin, properties, rules, metadata_changed=moved, same_kind=same
+        name, record, kind, plugin, properties, rules, definition_changed=moved, same_kind=same
     )
 
 
@@ -160,23 +160,42 @@ def _both_templates(
     )
 
 
-def metadata_changes(
+def definition_changes(
     old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
 ) -> frozenset[str]:
-    """The resources whose ``metadata`` differs between two templates (as data)."""
+    """The resources whose definition differs between two templates (as data) other than
+    by their properties' values: as Heat compares a resource's stored definition with the
+    new one (``before != after``) and updates it in place, however equal its resolved
+    properties, when its ``type`` name, ``metadata``, ``depends_on``, ``deletion_policy``
+    or ``update_policy`` changed, or a property is given that was not (or no longer is),
+    even with its default's value (recorded: tests/fidelity/updates/cases/properties.yaml)."""
     names = definition.template.names
     old_resources = old.get(names.resources) or {}
     new_resources = new.get(names.resources) or {}
     found = set()
     for name, body in new_resources.items():
         before = old_resources.get(name)
-        if (
-            isinstance(body, dict)
-            and isinstance(before, dict)
-            and body.get(names.metadata) != before.get(names.metadata)
-        ):
+        if isinstance(body, dict) and isinstance(before, dict) and _differs(before, body, names):
             found.add(str(name))
     return frozenset(found)
+
+
+def _differs(before: Mapping[str, Any], after: Mapping[str, Any], names: Any) -> bool:
+    for key in (names.type, names.metadata, names.deletion_policy, names.update_policy):
+        if before.get(key) != after.get(key):
+            return True
+    if _depends(before.get(names.depends_on)) != _depends(after.get(names.depends_on)):
+        return True
+    return _keys(before.get(names.properties)) != _keys(after.get(names.properties))
+
+
+def _depends(value: Any) -> Any:
+    """``depends_on`` as Heat keeps it: one name is a list of one."""
+    return [value] if isinstance(value, str) else value
+
+
+def _keys(properties: Any) -> frozenset[str]:
+    return frozenset(map(str, properties)) if isinstance(properties, dict) else frozenset()
 
 
 def untouched(

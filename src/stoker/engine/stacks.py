@@ -407,7 +407,7 @@ class StackEngine:
                 template_file=request.template_file,
             )
             operation = Operation(self, new_stack, request.definition)
-            operation.metadata_changed = planning.metadata_changes(
+            operation.definition_changed = planning.definition_changes(
                 stack.template, new_stack.template, request.definition
             )
             await operation.load_records()

@@ -137,7 +137,7 @@ async def update(
     )
     operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
-    operation.metadata_changed = planning.metadata_changes(
+    operation.definition_changed = planning.definition_changes(
         stack.template, new_stack.template, request.definition
     )
     async with leases.held(engine.store, fence):
@@ -166,7 +166,7 @@ async def resume_update(
         await operation.load_records()
         previous = await asyncio.to_thread(engine.store.previous_definition, stack.id)
         if previous is not None and operation.definition is not None:
-            operation.metadata_changed = planning.metadata_changes(
+            operation.definition_changed = planning.definition_changes(
                 previous.template, stack.template, operation.definition
             )
         if stack.action is Action.ROLLBACK:
@@ -257,16 +257,19 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
 
 
 async def _refuse_early(operation: Operation, unchanged: Any) -> Traversal:
-    """Heat checks ``restricted_actions`` before it touches anything: a resource whose
-    update or replacement is forbidden, and known to need one, fails the update at once
-    (its UPDATE_FAILED event, no other resource touched). Only resources that have such
-    rules are looked at; what cannot be known before the walk is refused by the walk."""
+    """A resource the walk would start first (it requires nothing) whose update or
+    replacement is forbidden, and known to need one, fails the update before any other
+    is touched, as Heat refuses it when it starts it (its UPDATE_FAILED event; recorded:
+    update_nested group_restricted_member). One that requires others is refused when the
+    walk reaches it, after what it requires was updated (Heat's order; recorded:
+    restricted/update_rollback_enabled_after_other). Only resources that have such rules
+    are looked at; what cannot be known before the walk is refused by the walk."""
     definition = operation.definition
-    assert definition is not None
+    assert definition is not None and definition.graph is not None
     registry = definition.environment.resource_registry
     same = set(unchanged or ())
     for name in definition.resource_order():
-        if name in same or not registry.restricted_actions(name):
+        if name in same or definition.graph.requires[name] or not registry.restricted_actions(name):
             continue
         plugin = operation.resolution().plugins.get(name)
         decision = planning.decision_of(operation, name, plugin, True)
@@ -345,7 +348,7 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
     elif decision.change is Change.UNCHANGED:
         assert record is not None
         await _keep(operation, record, decision, requires, plugin)
-    elif decision.change is Change.UPDATE:
+    elif decision.change is Change.UPDATE and not decision.late_replace:
         assert record is not None and plugin is not None
         await _update_in_place(operation, record, plugin, requires)
     else:
@@ -518,11 +521,28 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.records = dict(operation.records)
     back.first_failure = None
     back.cancellable = False  # the cancel that led here asked for this rollback
-    back.metadata_changed = planning.metadata_changes(
-        operation.stack.template, stack.template, definition
+    # only a resource the failed update reached holds its new definition: one it refused
+    # or never reached is still at the previous one (Heat keeps each resource's own)
+    started = operation.stack.updated_at
+    back.definition_changed = frozenset(
+        name
+        for name in planning.definition_changes(
+            operation.stack.template, stack.template, definition
+        )
+        if _reached(operation.records.get(name), started)
     )
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
+
+
+def _reached(record: ResourceRecord | None, started: Any) -> bool:
+    """Whether the update that started at ``started`` wrote ``record``."""
+    return (
+        record is not None
+        and started is not None
+        and record.updated_at is not None
+        and record.updated_at >= started
+    )
 
 
 async def _run_rollback(operation: Operation) -> StackRecord:
