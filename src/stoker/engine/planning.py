@@ -5,7 +5,7 @@ all at once. What cannot change is found without resolving anything (`untouched`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -16,8 +16,8 @@ from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.properties import resolve_properties
 from stoker.engine.replacement import REPLACED
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
-from stoker.errors import FunctionError, PropertyError, ResourceFailure
-from stoker.functions.base import Unresolved
+from stoker.errors import FunctionError, PropertyError, ResourceFailure, StokerError
+from stoker.functions.base import Function, Unresolved, resolve
 from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 
 
@@ -161,23 +161,75 @@ def _both_templates(
 
 
 def definition_changes(
-    old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    definition: StackDefinition,
+    previous: Callable[[], StackDefinition] | None = None,
 ) -> frozenset[str]:
     """The resources whose definition differs between two templates (as data) other than
     by their properties' values: as Heat compares a resource's stored definition with the
     new one (``before != after``) and updates it in place, however equal its resolved
     properties, when its ``type`` name, ``metadata``, ``depends_on``, ``deletion_policy``
     or ``update_policy`` changed, or a property is given that was not (or no longer is),
-    even with its default's value (recorded: tests/fidelity/updates/cases/properties.yaml)."""
+    even with its default's value (recorded: tests/fidelity/updates/cases/properties.yaml).
+    ``previous`` (given when the parameters or the environment changed) rebuilds the
+    current definition: a policy or metadata written the same but reading a parameter is
+    compared by value, as Heat compares them resolved."""
     names = definition.template.names
     old_resources = old.get(names.resources) or {}
     new_resources = new.get(names.resources) or {}
     found = set()
+    alike = []
     for name, body in new_resources.items():
         before = old_resources.get(name)
-        if isinstance(body, dict) and isinstance(before, dict) and _differs(before, body, names):
+        if not (isinstance(body, dict) and isinstance(before, dict)):
+            continue
+        if _differs(before, body, names):
             found.add(str(name))
+        elif previous is not None and _calls(definition, str(name)):
+            alike.append(str(name))
+    if alike:
+        assert previous is not None
+        try:
+            current = previous()
+        except StokerError:
+            return frozenset(found)
+        found.update(n for n in alike if _resolve_apart(current, definition, n))
     return frozenset(found)
+
+
+def _policies(definition: StackDefinition, name: str) -> tuple[Any, ...]:
+    found = definition.template.resources.get(name)
+    if found is None:
+        return ()
+    return (found.metadata, found.update_policy, found.deletion_policy)
+
+
+def _calls(definition: StackDefinition, name: str) -> bool:
+    """Whether a resource's metadata or policies call a function."""
+    pending = list(_policies(definition, name))
+    while pending:
+        value = pending.pop()
+        if isinstance(value, Function):
+            return True
+        if isinstance(value, Mapping):
+            pending.extend(value.values())
+        elif isinstance(value, list | tuple):
+            pending.extend(value)
+    return False
+
+
+def _resolve_apart(old: StackDefinition, new: StackDefinition, name: str) -> bool:
+    """Whether a resource's metadata or policies resolve to other values (what cannot be
+    resolved before the update runs, an attribute, counts as the same)."""
+    if old.context is None or new.context is None:
+        return False
+    try:
+        before = [resolve(v, old.context) for v in _policies(old, name)]
+        after = [resolve(v, new.context) for v in _policies(new, name)]
+    except (FunctionError, Unresolved, StokerError):
+        return False
+    return bool(before) and before != after
 
 
 def _differs(before: Mapping[str, Any], after: Mapping[str, Any], names: Any) -> bool:

@@ -408,7 +408,10 @@ class StackEngine:
             )
             operation = Operation(self, new_stack, request.definition)
             operation.definition_changed = planning.definition_changes(
-                stack.template, new_stack.template, request.definition
+                stack.template,
+                new_stack.template,
+                request.definition,
+                update.current_definition(self, stack, new_stack),
             )
             await operation.load_records()
             operation.records.update(records or {})

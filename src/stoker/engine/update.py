@@ -28,7 +28,7 @@ a ResourceGroup may do it in batches (`stoker.engine.rolling`). See `nested.upda
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -101,6 +101,16 @@ def declares_immutable(template: Mapping[str, Any]) -> bool:
     return any(isinstance(p, dict) and p.get("immutable") is True for p in section.values())
 
 
+def current_definition(
+    engine: StackEngine, stack: StackRecord, new: StackRecord
+) -> Callable[[], StackDefinition] | None:
+    """What rebuilds ``stack``'s current definition, when an update to ``new`` changes its
+    parameters or environment (a resource's metadata may then read other values)."""
+    if stack.parameters == new.parameters and stack.environment == new.environment:
+        return None
+    return lambda: engine.definition_of(stack)
+
+
 # ---------------------------------------------------------------------------- running
 async def update(
     engine: StackEngine,
@@ -138,7 +148,10 @@ async def update(
     operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
     operation.definition_changed = planning.definition_changes(
-        stack.template, new_stack.template, request.definition
+        stack.template,
+        new_stack.template,
+        request.definition,
+        current_definition(engine, stack, new_stack),
     )
     async with leases.held(engine.store, fence):
         await operation.load_records()
