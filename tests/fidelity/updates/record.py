@@ -131,7 +131,10 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     result["events"] = suite.events(heat.events(path)[seen:], name, before_ids)
     result["resources"] = suite.resources(heat.resources(path), before_ids)
     heat.call("DELETE", path)
-    heat.wait(path)
+    try:
+        heat.wait(path)
+    except TimeoutError:  # Heat's delete stuck: what the case recorded still stands
+        print(f"{case.id}: Heat's delete did not finish", file=sys.stderr)
     return result
 
 
