@@ -57,7 +57,7 @@ class RuntimeContext(StaticContext):
         records: Mapping[str, ResourceRecord],
         plugin_for: Callable[[ResourceRecord], ResourcePlugin | None],
         child_of: Callable[[str], ChildStack] | None = None,
-        declared: Callable[[str], ResourcePlugin | None] | None = None,
+        declared_plugin: Callable[[str], ResourcePlugin | None] | None = None,
     ) -> None:
         super().__init__(
             parameters=static.parameters,
@@ -77,7 +77,7 @@ class RuntimeContext(StaticContext):
         self.child_of = child_of
         #: the plugin of the type the template names for a resource, when a plugin answers
         #: for that name itself (None otherwise)
-        self.declared = declared
+        self.declared_plugin = declared_plugin
 
     def availability_zones(self) -> list[str]:
         """Fn::GetAZs: the chosen cloud's Nova zones. With no cloud chosen the call fails,
@@ -165,7 +165,8 @@ class RuntimeContext(StaticContext):
     def _declares(self, resource: str, plugin: ResourcePlugin, name: str) -> bool:
         """Whether the type the template names for ``resource`` is another than the one its
         record has, and has attribute ``name``."""
-        other = self.declared(resource) if self.declared is not None else None
+        find = self.declared_plugin
+        other = find(resource) if find is not None else None
         return other is not None and other is not plugin and name in other.attributes_schema
 
     def all_attributes(self, resource: str) -> Any:

@@ -223,6 +223,22 @@ def _mapped(environment: Mapping[str, Any], name: str, kind: str) -> bool:
     )
 
 
+def _shown_type(record: ResourceRecord, declared: str | None) -> str:
+    """The type a resource shows: the one its template names, except for a provider
+    template's resource recorded under another name (its record keeps the name it was
+    made or last updated under): an update refused or never reached it, and Heat shows
+    the type of its own, older definition (recorded: restricted/
+    rename_same_provider_update_restricted)."""
+    if declared is None or declared == record.type:
+        return record.type
+    if record.data.get("child_id"):
+        from stoker.resources import heat_knows
+
+        if not heat_knows(record.type):
+            return record.type
+    return declared
+
+
 def resource_row(
     record: ResourceRecord, stack_name: str, declared: str | None = None
 ) -> dict[str, Any]:
@@ -232,7 +248,7 @@ def resource_row(
         "resource_name": record.name,
         "logical_resource_id": record.name,
         "physical_resource_id": record.physical_id or "",
-        "resource_type": declared or record.type,
+        "resource_type": _shown_type(record, declared),
         "resource_status": f"{record.action.value}_{record.status.value}",
         "resource_status_reason": record.status_reason,
         "updated_time": time_text(record.updated_at or record.created_at),
