@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+from stoker.engine.state import Action
+
 
 def failure_reason(name: str, error: BaseException) -> str:
     """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
@@ -19,3 +21,9 @@ def failure_reason(name: str, error: BaseException) -> str:
     # the class Heat's own type raises, where it is not stoker's (TestResource's ValueError)
     kind = getattr(error, "heat_class", None) or type(error).__name__
     return f"{kind}: resources.{name}: {message}"
+
+
+def timed_out(action: Action) -> str:
+    """Heat's reason for a resource whose action was stopped when the operation's time
+    was up (``Create timed out``)."""
+    return f"{action.value.capitalize()} timed out"

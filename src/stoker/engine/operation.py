@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.definition import StackDefinition
 from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
-from stoker.engine.failures import failure_reason
+from stoker.engine.failures import failure_reason, timed_out
 from stoker.engine.physical_names import physical_name
 from stoker.engine.properties import resolve_properties
 from stoker.engine.recorder import Recorder
@@ -446,7 +446,7 @@ class Operation:
         """Why a resource's action failed (as its record says), noting the operation's
         first failure."""
         if isinstance(error, asyncio.CancelledError):
-            return f"{action.value.capitalize()} timed out"
+            return timed_out(action)
         reason = failure_reason(name, error)
         if isinstance(error, nested.NestedFailure) and not getattr(error, "bare", False):
             # Heat's: the innermost failure under the path down to it
