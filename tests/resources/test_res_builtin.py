@@ -18,6 +18,7 @@ NONE, TEST, RANDOM = "OS::Heat::None", "OS::Heat::TestResource", "OS::Heat::Rand
 VALUE, DELAY = "OS::Heat::Value", "OS::Heat::Delay"
 SOFTWARE, STRUCTURED = "OS::Heat::SoftwareConfig", "OS::Heat::StructuredConfig"
 CLOUD, MIME = "OS::Heat::CloudConfig", "OS::Heat::MultipartMime"
+COMPONENT = "OS::Heat::SoftwareComponent"
 
 
 def run(coroutine):
@@ -358,6 +359,27 @@ def test_structured_config_keeps_its_map(stack):
     run(stack.create("c", STRUCTURED, {"config": {"packages": ["nginx"]}}))
     assert stack.attribute("c", "config") == {"packages": ["nginx"]}
     assert stack.views["c"].data["config"]["group"] == "Heat::Ungrouped"
+
+
+def test_software_component_stores_its_configs_under_the_component_group(stack):
+    configs = [{"actions": ["CREATE"], "config": "one", "tool": "script"}]
+    view = run(stack.create("c", COMPONENT, {"configs": configs}))
+    record = view.data["config"]
+    assert is_uuid(view.physical_id) and record["group"] == "component"
+    assert record["config"] == {"configs": configs}
+    assert stack.attribute("c", "config") is None  # as Heat's: it answers no such attribute
+    assert stack.attribute("c", "show")["config"] == {"configs": configs}
+
+
+def test_software_component_refuses_two_configs_for_one_action(stack):
+    plugin = stack.plugin(COMPONENT)
+    one = {"actions": ["CREATE", "UPDATE"], "tool": "script"}
+    two = {"actions": ["UPDATE"], "tool": "script"}
+    assert plugin.validate({"configs": [one]}) == []
+    assert plugin.validate({"configs": [one, two]}) == [
+        "Defining more than one configuration for the same action in a "
+        "SoftwareComponent is not allowed."
+    ]
 
 
 def test_cloud_config_is_a_cloud_config_document(stack):

@@ -376,6 +376,7 @@ MINIMAL = {
     "OS::Heat::ResourceChain": {"resources": ["OS::Heat::None"]},
     "OS::Heat::Stack": {"template": "heat_template_version: rocky"},
     "OS::Heat::WaitCondition": {"handle": "h", "timeout": 5},
+    "OS::Heat::SoftwareComponent": {"configs": [{"tool": "script", "config": "x"}]},
 }
 
 

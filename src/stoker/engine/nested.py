@@ -108,20 +108,16 @@ async def create_child(
         data.update(
             child_id=child_id, child_name=f"{parent.stack.name}-{record.name}-{suffix}"[-255:]
         )
-        # the record alone, no event: Heat's events of a nested-stack resource's create
-        # are its CREATE_IN_PROGRESS and CREATE_COMPLETE "state changed" (recorded)
-        updated, _ = parent.step(
-            record,
-            Action.CREATE,
-            Status.IN_PROGRESS,
-            "state changed",
+        # recorded before the child exists, with no event of its own (Heat writes none)
+        started = replace(
+            parent.records.get(record.name, record),  # its state as the action left it
             data=data,
             physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
             # as Heat's properties_data, stored as the create starts: a group whose child
             # is refused below still knows its members (`MemberAttributes.unstored_child`)
             properties=dict(properties),
         )
-        await parent.write(WriteBatch(resources=[updated]))
+        await parent.write(WriteBatch(resources=[started]))
     batched = None
     if isinstance(plugin, ResourceGroup) and int(properties.get("count", 1)):
         batched = rolling.policy_of(_update_policy(parent, record.name), "batch_create")

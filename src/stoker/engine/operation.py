@@ -94,8 +94,9 @@ class Operation:
         self.timed_out = False
         #: a `stack cancel` request stops this operation (not a rollback it asked for)
         self.cancellable = True
-        #: an update: the resources whose template ``metadata`` or ``depends_on`` changed
-        self.metadata_changed: frozenset[str] = frozenset()
+        #: an update: the resources whose definition changed other than by its properties'
+        #: values (`planning.definition_changes`): Heat updates them in place
+        self.definition_changed: frozenset[str] = frozenset()
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
         self.previous_resources: dict[str, Any] | None = None

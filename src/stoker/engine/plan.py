@@ -16,10 +16,14 @@ The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update``
   changed;
 - a change of an ``immutable`` property refuses the update (Heat's ``NotSupported``);
 - a change of a property that is not ``update_allowed``, or one the plugin says needs a
-  new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces;
+  new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces, as
+  does any property change of a type with no update in place (Heat's default
+  ``handle_update``: OS::Heat::Delay);
 - any other property change updates in place, and so does a change of the resource's
-  ``metadata``, ``depends_on``, ``deletion_policy`` or ``update_policy`` alone; no change
-  leaves it alone, and so do types that never update (``OS::Heat::None``);
+  definition alone (its type's name, ``metadata``, ``depends_on``, ``deletion_policy``,
+  ``update_policy``, the properties given: Heat compares the stored definition with the
+  new one); no change leaves it alone, and so do types that never update
+  (``OS::Heat::None``);
 - a nested-stack resource (provider template, group, chain, OS::Heat::Stack) whose child
   exists is always updated, changed or not, and a FAILED one too: its child's own
   resources decide (Heat's StackResource; its plugin's ``traits`` say
@@ -68,6 +72,10 @@ class Decision:
     refusal: str | None = None
     #: the plugin asked for the replacement (``needs_replace``), not the schema
     by_plugin: bool = False
+    #: an update in place that replaces the resource once it runs (a type with no update
+    #: in place, as Heat's default ``handle_update``): previews and restricted_actions
+    #: see an update
+    late_replace: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         entry: dict[str, Any] = {
@@ -141,14 +149,14 @@ def decide(
     plugin: ResourcePlugin | None,
     properties: Mapping[str, Any] | None,
     restricted: Iterable[str] = (),
-    metadata_changed: bool = False,
+    definition_changed: bool = False,
     same_kind: bool = False,
 ) -> Decision:
     """The fate of resource ``name``: its recorded state, the type and the plugin the new
     definition gives it, its new properties (validated, defaults applied; None when they
     cannot be known yet, which counts as a change), its ``restricted_actions``, and
-    whether its definition changed outside its properties (``metadata``, ``depends_on``,
-    the policies: Heat updates such a resource in place; `planning.metadata_changes`).
+    whether its definition changed other than by its properties' values (Heat updates
+    such a resource in place: `planning.definition_changes`).
     ``same_kind``: a new type name that Heat's update treats as the same kind of
     resource (a provider template before and after: Heat compares the classes, and every
     template resource is a TemplateResource), so the name's change replaces nothing."""
@@ -158,7 +166,7 @@ def decide(
     if record.action is Action.DELETE and record.status is Status.COMPLETE:
         return Decision(name, Change.ADD, new_type, "deleted earlier: created again")
     compared = record.type if same_kind else new_type
-    decision = _decide_existing(name, record, compared, plugin, properties, metadata_changed)
+    decision = _decide_existing(name, record, compared, plugin, properties, definition_changed)
     if same_kind and decision.type != new_type:
         decision = replace(decision, type=new_type)
     if decision.change is Change.UPDATE and "update" in rules:
@@ -169,9 +177,7 @@ def decide(
 
 
 def _refused(decision: Decision, message: str) -> Decision:
-    return Decision(
-        decision.name, decision.change, decision.type, decision.reason, decision.changed, message
-    )
+    return replace(decision, refusal=message)
 
 
 def _decide_existing(
@@ -180,7 +186,7 @@ def _decide_existing(
     new_type: str,
     plugin: ResourcePlugin | None,
     properties: Mapping[str, Any] | None,
-    metadata_changed: bool = False,
+    definition_changed: bool = False,
 ) -> Decision:
     state = f"{record.action.value}_{record.status.value}"
     keeps_failed = (
@@ -209,9 +215,8 @@ def _decide_existing(
             new_type,
             f"{why}: its nested stack is updated, its own resources decide",
         )
-    if not changed and metadata_changed and not plugin.traits.never_updates:
-        why = "only its definition outside properties changed (metadata, depends_on, policies)"
-        return Decision(name, Change.UPDATE, new_type, why)
+    if not changed and definition_changed and not plugin.traits.never_updates:
+        return Decision(name, Change.UPDATE, new_type, "only its definition changed")
     if not changed:
         return Decision(name, Change.UNCHANGED, new_type, "no property changed")
     if plugin.traits.never_updates:
@@ -246,6 +251,11 @@ def _decide_existing(
     if plugin.needs_replace(view_of(record), properties):
         reason = f"{new_type} needs a new resource"
         return Decision(name, Change.REPLACE, new_type, reason, changed, by_plugin=True)
+    if type(plugin).update is ResourcePlugin.update and not plugin.traits.always_updates:
+        # Heat's default handle_update replaces on any property change (OS::Heat::Delay):
+        # an update that becomes a replacement only once it runs
+        reason = f"{new_type} has no update in place: a changed property replaces it"
+        return Decision(name, Change.UPDATE, new_type, reason, changed, late_replace=True)
     return Decision(
         name, Change.UPDATE, new_type, f"changed in place: {', '.join(changed)}", changed
     )

@@ -5,7 +5,7 @@ all at once. What cannot change is found without resolving anything (`untouched`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -17,8 +17,8 @@ from stoker.engine.properties import resolve_properties
 from stoker.engine.replacement import REPLACED
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.update_request import below
-from stoker.errors import FunctionError, PropertyError, ResourceFailure
-from stoker.functions.base import Unresolved
+from stoker.errors import FunctionError, PropertyError, ResourceFailure, StokerError
+from stoker.functions.base import Function, Unresolved, resolve
 from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 
 
@@ -112,7 +112,7 @@ def _never_created(
         new = resolve_properties(operation, name, new_plugin, not_created(operation))
     except (PropertyError, FunctionError, Unresolved):
         old, new = {}, None
-    if old == new and name not in operation.metadata_changed:
+    if old == new and name not in operation.definition_changed:
         why = "never created, its definition the same: the update creates it"
         return replace(decision, change=Change.UNCHANGED, reason=why)
     why = "never created, its definition changed: the update creates it"
@@ -235,10 +235,10 @@ def decision_of(
         registry = operation.definition.environment.resource_registry
         rules = registry.restricted_actions(name)
     kind = new_type(operation, name)
-    moved = name in operation.metadata_changed
+    moved = name in operation.definition_changed
     same = record is not None and _both_templates(operation, record, kind, plugin)
     return decide(
-        name, record, kind, plugin, properties, rules, metadata_changed=moved, same_kind=same
+        name, record, kind, plugin, properties, rules, definition_changed=moved, same_kind=same
     )
 
 
@@ -257,16 +257,21 @@ def _both_templates(
     )
 
 
-def metadata_changes(
-    old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
+def definition_changes(
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    definition: StackDefinition,
+    previous: Callable[[], StackDefinition] | None = None,
 ) -> frozenset[str]:
-    """The resources whose definition differs between two templates (as data) outside its
-    properties: its ``metadata``, ``depends_on`` (a name or a list of names),
-    ``deletion_policy`` or ``update_policy``. Heat compares a resource's whole definition,
-    so such a resource is updated in place (its handler runs with no property changed;
-    types that never update stay as they are); its ``description`` does not count
-    (recorded in tests/fidelity/updates/recordings: basics/metadata_only, preview/depends_on_*,
-    preview/deletion_policy_change, preview/description_change)."""
+    """The resources whose definition differs between two templates (as data) other than
+    by their properties' values: as Heat compares a resource's stored definition with the
+    new one (``before != after``) and updates it in place, however equal its resolved
+    properties, when its ``type`` name, ``metadata``, ``depends_on``, ``deletion_policy``
+    or ``update_policy`` changed, or a property is given that was not (or no longer is),
+    even with its default's value (recorded: tests/fidelity/updates/cases/properties.yaml).
+    ``previous`` (given when the parameters or the environment changed) rebuilds the
+    current definition: a policy or metadata written the same but reading a parameter is
+    compared by value, as Heat compares them resolved."""
     names = definition.template.names
 
     def outside_properties(body: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -281,15 +286,75 @@ def metadata_changes(
     old_resources = old.get(names.resources) or {}
     new_resources = new.get(names.resources) or {}
     found = set()
+    alike = []
     for name, body in new_resources.items():
         before = old_resources.get(name)
-        if (
-            isinstance(body, dict)
-            and isinstance(before, dict)
-            and outside_properties(body) != outside_properties(before)
-        ):
+        if not (isinstance(body, dict) and isinstance(before, dict)):
+            continue
+        if _differs(before, body, names):
             found.add(str(name))
+        elif previous is not None and _calls(definition, str(name)):
+            alike.append(str(name))
+    if alike:
+        assert previous is not None
+        try:
+            current = previous()
+        except StokerError:
+            return frozenset(found)
+        found.update(n for n in alike if _resolve_apart(current, definition, n))
     return frozenset(found)
+
+
+def _policies(definition: StackDefinition, name: str) -> tuple[Any, ...]:
+    found = definition.template.resources.get(name)
+    if found is None:
+        return ()
+    return (found.metadata, found.update_policy, found.deletion_policy)
+
+
+def _calls(definition: StackDefinition, name: str) -> bool:
+    """Whether a resource's metadata or policies call a function."""
+    pending = list(_policies(definition, name))
+    while pending:
+        value = pending.pop()
+        if isinstance(value, Function):
+            return True
+        if isinstance(value, Mapping):
+            pending.extend(value.values())
+        elif isinstance(value, list | tuple):
+            pending.extend(value)
+    return False
+
+
+def _resolve_apart(old: StackDefinition, new: StackDefinition, name: str) -> bool:
+    """Whether a resource's metadata or policies resolve to other values (what cannot be
+    resolved before the update runs, an attribute, counts as the same)."""
+    if old.context is None or new.context is None:
+        return False
+    try:
+        before = [resolve(v, old.context) for v in _policies(old, name)]
+        after = [resolve(v, new.context) for v in _policies(new, name)]
+    except (FunctionError, Unresolved, StokerError):
+        return False
+    return bool(before) and before != after
+
+
+def _differs(before: Mapping[str, Any], after: Mapping[str, Any], names: Any) -> bool:
+    for key in (names.type, names.metadata, names.deletion_policy, names.update_policy):
+        if before.get(key) != after.get(key):
+            return True
+    if _depends(before.get(names.depends_on)) != _depends(after.get(names.depends_on)):
+        return True
+    return _keys(before.get(names.properties)) != _keys(after.get(names.properties))
+
+
+def _depends(value: Any) -> Any:
+    """``depends_on`` as Heat keeps it: one name is a list of one."""
+    return [value] if isinstance(value, str) else value
+
+
+def _keys(properties: Any) -> frozenset[str]:
+    return frozenset(map(str, properties)) if isinstance(properties, dict) else frozenset()
 
 
 def untouched(

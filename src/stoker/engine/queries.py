@@ -183,7 +183,15 @@ class StackQueries:
         self, definition: StackDefinition, records: Mapping[str, ResourceRecord]
     ) -> RuntimeContext:
         assert definition.context is not None
-        return RuntimeContext(definition.context, records, self.plugin_of, self.child_view)
+        resources = definition.template.resources
+
+        def declared(name: str) -> ResourcePlugin | None:
+            found = resources.get(name)
+            return self.registry.get(found.type) if found is not None else None
+
+        return RuntimeContext(
+            definition.context, records, self.plugin_of, self.child_view, declared
+        )
 
     def child_view(self, child_id: str) -> ChildStack:
         """A nested stack as its facade sees it. A settled one (its last action complete)

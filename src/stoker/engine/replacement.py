@@ -73,8 +73,14 @@ def _announcement(
     operation: Operation, record: ResourceRecord, decision: Decision
 ) -> list[EventRecord]:
     """Heat's UPDATE_IN_PROGRESS / UPDATE_COMPLETE "requires replacement" events, which it
-    writes only when a property change (not a type change or a FAILED state) replaces."""
+    writes only when a property change (not a type change or a FAILED state) replaces,
+    and only for a resource with no ``restricted_actions``: for one with some, Heat finds
+    the replacement while checking them, before its update starts (recorded:
+    restricted/update_restricted_replace_change)."""
     if not decision.changed or record.status is Status.FAILED or record.type != decision.type:
+        return []
+    assert operation.definition is not None
+    if operation.definition.environment.resource_registry.restricted_actions(record.name):
         return []
     now = leases.now_utc()
     plugin = operation.engine.plugin_of(record)

@@ -57,6 +57,7 @@ class RuntimeContext(StaticContext):
         records: Mapping[str, ResourceRecord],
         plugin_for: Callable[[ResourceRecord], ResourcePlugin | None],
         child_of: Callable[[str], ChildStack] | None = None,
+        declared_plugin: Callable[[str], ResourcePlugin | None] | None = None,
     ) -> None:
         super().__init__(
             parameters=static.parameters,
@@ -74,6 +75,9 @@ class RuntimeContext(StaticContext):
         self.records = records
         self.plugin_for = plugin_for
         self.child_of = child_of
+        #: the plugin of the type the template names for a resource, when a plugin answers
+        #: for that name itself (None otherwise)
+        self.declared_plugin = declared_plugin
 
     def availability_zones(self) -> list[str]:
         """Fn::GetAZs: the chosen cloud's Nova zones. With no cloud chosen the call fails,
@@ -146,12 +150,24 @@ class RuntimeContext(StaticContext):
                 raise FunctionError(str(error)) from None
         elif name in plugin.attributes_schema or plugin.traits.dynamic_attributes:
             value = plugin.attribute(view_of(record), name)
+        elif self._declares(resource, plugin, name):
+            # an attribute of the template's type, of a resource still of its old type (an
+            # update refused its replacement): Heat's resource has no value for it
+            # (recorded: restricted/restricted_type_change_value)
+            return None
         else:
             raise FunctionError(f"The Referenced Attribute ({resource} {name}) is incorrect.")
         try:
             return navigate(value, path, index_from_strings=False)
         except (LookupError, TypeError, ValueError):
             return None
+
+    def _declares(self, resource: str, plugin: ResourcePlugin, name: str) -> bool:
+        """Whether the type the template names for ``resource`` is another than the one its
+        record has, and has attribute ``name``."""
+        find = self.declared_plugin
+        other = find(resource) if find is not None else None
+        return other is not None and other is not plugin and name in other.attributes_schema
 
     def all_attributes(self, resource: str) -> Any:
         record = self._record(resource)

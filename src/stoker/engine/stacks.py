@@ -422,8 +422,11 @@ class StackEngine:
                 template_file=request.template_file,
             )
             operation = Operation(self, new_stack, request.definition)
-            operation.metadata_changed = planning.metadata_changes(
-                stack.template, new_stack.template, request.definition
+            operation.definition_changed = planning.definition_changes(
+                stack.template,
+                new_stack.template,
+                request.definition,
+                update.current_definition(self, stack, new_stack),
             )
             await operation.load_records()
             # a repair's: this stack's own, and those of nested stacks (paths) for theirs

@@ -28,6 +28,7 @@ a ResourceGroup may do it in batches (`stoker.engine.rolling`). See `nested.upda
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +98,25 @@ def refuse_immutable(engine: StackEngine, stack: StackRecord, new: StackDefiniti
         raise OperationRefused(found[0].message)
 
 
+def declares_immutable(template: Mapping[str, Any]) -> bool:
+    """Whether a template (as data) has an immutable parameter: only then does the
+    immutable check need the current definition rebuilt."""
+    section = template.get("parameters", template.get("Parameters"))
+    if not isinstance(section, dict):
+        return False
+    return any(isinstance(p, dict) and p.get("immutable") is True for p in section.values())
+
+
+def current_definition(
+    engine: StackEngine, stack: StackRecord, new: StackRecord
+) -> Callable[[], StackDefinition] | None:
+    """What rebuilds ``stack``'s current definition, when an update to ``new`` changes its
+    parameters or environment (a resource's metadata may then read other values)."""
+    if stack.parameters == new.parameters and stack.environment == new.environment:
+        return None
+    return lambda: engine.definition_of(stack)
+
+
 # ---------------------------------------------------------------------------- running
 async def update(
     engine: StackEngine,
@@ -133,8 +153,11 @@ async def update(
     operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
     operation.revisit = request.revisit
-    operation.metadata_changed = planning.metadata_changes(
-        stack.template, new_stack.template, request.definition
+    operation.definition_changed = planning.definition_changes(
+        stack.template,
+        new_stack.template,
+        request.definition,
+        current_definition(engine, stack, new_stack),
     )
     async with leases.held(engine.store, fence):
         await operation.load_records()
@@ -162,7 +185,7 @@ async def resume_update(
         await operation.load_records()
         previous = await asyncio.to_thread(engine.store.previous_definition, stack.id)
         if previous is not None and operation.definition is not None:
-            operation.metadata_changed = planning.metadata_changes(
+            operation.definition_changed = planning.definition_changes(
                 previous.template, stack.template, operation.definition
             )
         if stack.action is Action.ROLLBACK:
@@ -253,16 +276,19 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
 
 
 async def _refuse_early(operation: Operation, unchanged: Any) -> Traversal:
-    """Heat checks ``restricted_actions`` before it touches anything: a resource whose
-    update or replacement is forbidden, and known to need one, fails the update at once
-    (its UPDATE_FAILED event, no other resource touched). Only resources that have such
-    rules are looked at; what cannot be known before the walk is refused by the walk."""
+    """A resource the walk would start first (it requires nothing) whose update or
+    replacement is forbidden, and known to need one, fails the update before any other
+    is touched, as Heat refuses it when it starts it (its UPDATE_FAILED event; recorded:
+    update_nested group_restricted_member). One that requires others is refused when the
+    walk reaches it, after what it requires was updated (Heat's order; recorded:
+    restricted/update_rollback_enabled_after_other). Only resources that have such rules
+    are looked at; what cannot be known before the walk is refused by the walk."""
     definition = operation.definition
-    assert definition is not None
+    assert definition is not None and definition.graph is not None
     registry = definition.environment.resource_registry
     same = set(unchanged or ())
     for name in definition.resource_order():
-        if name in same or not registry.restricted_actions(name):
+        if name in same or definition.graph.requires[name] or not registry.restricted_actions(name):
             continue
         plugin = operation.resolution().plugins.get(name)
         decision = planning.decision_of(operation, name, plugin, True)
@@ -341,7 +367,7 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
     elif decision.change is Change.UNCHANGED:
         assert record is not None
         await _keep(operation, record, decision, requires, plugin)
-    elif decision.change is Change.UPDATE:
+    elif decision.change is Change.UPDATE and not decision.late_replace:
         assert record is not None and plugin is not None
         await _update_in_place(operation, record, plugin, requires)
     else:
@@ -514,11 +540,28 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.records = dict(operation.records)
     back.first_failure = None
     back.cancellable = False  # the cancel that led here asked for this rollback
-    back.metadata_changed = planning.metadata_changes(
-        operation.stack.template, stack.template, definition
+    # only a resource the failed update reached holds its new definition: one it refused
+    # or never reached is still at the previous one (Heat keeps each resource's own)
+    started = operation.stack.updated_at
+    back.definition_changed = frozenset(
+        name
+        for name in planning.definition_changes(
+            operation.stack.template, stack.template, definition
+        )
+        if _reached(operation.records.get(name), started)
     )
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
+
+
+def _reached(record: ResourceRecord | None, started: Any) -> bool:
+    """Whether the update that started at ``started`` wrote ``record``."""
+    return (
+        record is not None
+        and started is not None
+        and record.updated_at is not None
+        and record.updated_at >= started
+    )
 
 
 async def _run_rollback(operation: Operation) -> StackRecord:

@@ -189,9 +189,54 @@ def declared_types(stack: StackRecord) -> dict[str, str]:
     for name, body in section.items():
         if isinstance(body, dict):
             kind = body.get("type", body.get("Type"))
-            if isinstance(kind, str):
+            if isinstance(kind, str) and _shown_as_declared(stack, str(name), kind):
                 found[str(name)] = kind
     return found
+
+
+def _shown_as_declared(stack: StackRecord, name: str, kind: str) -> bool:
+    """Whether the type a template names is shown rather than the record's: a type Heat
+    itself implements, not mapped by the environment, is the record's own type whenever
+    the resource is at this template; when it is not (an update refused to replace it
+    by one of this type), Heat shows the type of the resource's own, older definition
+    (recorded: restricted/restricted_type_change), which is the record's."""
+    from stoker.resources import heat_knows
+
+    return not heat_knows(kind) or _mapped(stack.environment, name, kind)
+
+
+def _mapped(environment: Mapping[str, Any], name: str, kind: str) -> bool:
+    """Whether an environment's resource_registry maps type ``kind`` (for resource
+    ``name``, or globally; ``*`` globs too)."""
+    registry = environment.get("resource_registry")
+    if not isinstance(registry, Mapping):
+        return False
+    blocks = [registry]
+    own = registry.get("resources")
+    if isinstance(own, Mapping) and isinstance(own.get(name), Mapping):
+        blocks.append(own[name])
+    return any(
+        key == kind or (key.endswith("*") and kind.startswith(key[:-1]))
+        for block in blocks
+        for key in block
+        if isinstance(key, str)
+    )
+
+
+def _shown_type(record: ResourceRecord, declared: str | None) -> str:
+    """The type a resource shows: the one its template names, except for a provider
+    template's resource recorded under another name (its record keeps the name it was
+    made or last updated under): an update refused or never reached it, and Heat shows
+    the type of its own, older definition (recorded: restricted/
+    rename_same_provider_update_restricted)."""
+    if declared is None or declared == record.type:
+        return record.type
+    if record.data.get("child_id"):
+        from stoker.resources import heat_knows
+
+        if not heat_knows(record.type):
+            return record.type
+    return declared
 
 
 def resource_row(
@@ -203,7 +248,7 @@ def resource_row(
         "resource_name": record.name,
         "logical_resource_id": record.name,
         "physical_resource_id": record.physical_id or "",
-        "resource_type": declared or record.type,
+        "resource_type": _shown_type(record, declared),
         "resource_status": f"{record.action.value}_{record.status.value}",
         "resource_status_reason": record.status_reason,
         "updated_time": time_text(record.updated_at or record.created_at),

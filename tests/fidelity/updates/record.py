@@ -51,9 +51,14 @@ class Heat:
         convergence engine, stall the update; the outputs are read once at the end."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            status, body = self.call("GET", path + "?resolve_outputs=False")
-            if status == 404:
+            status, body = self.call("GET", path)
+            # Heat's show can fail for a moment while an update purges old property rows
+            # ("ResourcePropertiesData with id {} not found"): only a missing stack is gone
+            if status == 404 and "Stack" in _message(body):
                 return {"stack_status": "GONE", "stack_status_reason": ""}
+            if status == 404:
+                time.sleep(0.3)
+                continue
             stack = body["stack"]
             if not stack["stack_status"].endswith("IN_PROGRESS"):
                 status, body = self.call("GET", path)

@@ -32,6 +32,7 @@ LOCATIONS: dict[str, tuple[str, str]] = {
     "OS::Heat::SoftwareConfig": (f"{_PACKAGE}.software_config", "SoftwareConfig"),
     "OS::Heat::StructuredConfig": (f"{_PACKAGE}.software_config", "StructuredConfig"),
     "OS::Heat::CloudConfig": (f"{_PACKAGE}.software_config", "CloudConfig"),
+    "OS::Heat::SoftwareComponent": (f"{_PACKAGE}.software_config", "SoftwareComponent"),
     "OS::Heat::MultipartMime": (f"{_PACKAGE}.multipart_mime", "MultipartMime"),
     "OS::Heat::WaitConditionHandle": (f"{_PACKAGE}.wait_condition", "WaitConditionHandle"),
     "OS::Heat::WaitCondition": (f"{_PACKAGE}.wait_condition", "WaitCondition"),

@@ -1,5 +1,6 @@
-"""Software configuration types: ``OS::Heat::SoftwareConfig``, ``StructuredConfig`` and
-``CloudConfig`` (``MultipartMime`` builds on them in `multipart_mime`).
+"""Software configuration types: ``OS::Heat::SoftwareConfig``, ``StructuredConfig``,
+``CloudConfig`` and ``SoftwareComponent`` (``MultipartMime`` builds on them in
+`multipart_mime`).
 
 In Heat these store an immutable config record (group, config, options, inputs, outputs)
 through the software-config API and return its UUID; servers and deployments then refer
@@ -16,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView, Traits
-from stoker.resources.constraints import allowed_values
+from stoker.resources.constraints import allowed_values, length
 from stoker.resources.schema import (
     SHOW,
     AttributeSchema,
@@ -131,13 +132,16 @@ def stored_config(view: ResourceView) -> Any:
     return record.get("config") if isinstance(record, Mapping) else None
 
 
+CONFIG_PROPERTY = PropertySchema(_STRING, "The script or manifest that does the configuration.")
+#: the properties a software component has instead of ``config`` and ``group``
+_OWN = frozenset({"config", "group"})
+
+
 class SoftwareConfig(ConfigPlugin):
     """A config script or manifest, as text, for the tool named by ``group``."""
 
     type_name = "OS::Heat::SoftwareConfig"
-    properties_schema = config_properties(
-        PropertySchema(_STRING, "The script or manifest that does the configuration.")
-    )
+    properties_schema = config_properties(CONFIG_PROPERTY)
 
 
 class StructuredConfig(ConfigPlugin):
@@ -164,6 +168,69 @@ class CloudConfig(ConfigPlugin):
 
     def group(self, properties: Mapping[str, Any]) -> str:
         return UNGROUPED
+
+
+class SoftwareComponent(ConfigPlugin):
+    """A software component: one config per lifecycle action (``configs``), stored as a
+    config record whose ``group`` is ``component`` and whose ``config`` is
+    ``{"configs": [...]}``, as Heat's handle_create stores it. Its ``config`` attribute is
+    null, as in Heat (whose SoftwareComponent answers only an attribute it never
+    declares)."""
+
+    type_name = "OS::Heat::SoftwareComponent"
+    properties_schema = {
+        "configs": PropertySchema(
+            PropertyType.LIST,
+            "The configurations of the component's lifecycle actions.",
+            required=True,
+            constraints=(length(min=1),),
+            schema={
+                "*": PropertySchema(
+                    PropertyType.MAP,
+                    "One configuration and the actions it applies to.",
+                    schema={
+                        "actions": PropertySchema(
+                            PropertyType.LIST,
+                            "The lifecycle actions this configuration applies to.",
+                            default=["CREATE", "UPDATE"],
+                            constraints=(length(min=1),),
+                            schema={"*": PropertySchema(_STRING, "A lifecycle action.")},
+                        ),
+                        "config": PropertySchema(
+                            _STRING, "The script or manifest for these actions."
+                        ),
+                        "tool": PropertySchema(
+                            _STRING, "The tool that applies the configuration.", required=True
+                        ),
+                    },
+                )
+            },
+        ),
+        **{k: v for k, v in config_properties(CONFIG_PROPERTY).items() if k not in _OWN},
+    }
+
+    def validate(self, properties: Mapping[str, Any]) -> list[str]:
+        seen: set[Any] = set()
+        for config in properties.get("configs") or ():
+            actions = list((config or {}).get("actions") or ())
+            if any(action in seen for action in actions):
+                return [
+                    "Defining more than one configuration for the same action in a "
+                    "SoftwareComponent is not allowed."
+                ]
+            seen.update(actions)
+        return []
+
+    async def render(self, context: ResourceContext) -> Any:
+        return {"configs": context.properties.get("configs")}
+
+    def group(self, properties: Mapping[str, Any]) -> str:
+        return "component"
+
+    def attribute(self, view: ResourceView, name: str) -> Any:
+        if name == "config":
+            return None
+        return super().attribute(view, name)
 
 
 def cloud_config_text(data: Mapping[str, Any]) -> str:
