@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker import codes
-from stoker.definition.declared import declared_parameters, request_templates
+from stoker.definition.declared import declared_parameters, declared_types, request_templates
 from stoker.definition.loading import (
     CurrentInputs,
     LoadOptions,
@@ -101,14 +101,17 @@ def _finish(
     files: Mapping[str, str],
     options: LoadOptions,
     found: list[Diagnostic],
+    sent: Mapping[str, str] | None = None,
 ) -> LoadResult:
-    # Heat's all_param_schemata(files): every template of the request declares names
-    declared = declared_parameters(template, request_templates(files, options.limits))
+    """The definition; the environments merged against every template of ``sent`` (the
+    files the request itself sent; None: ``files``), Heat's all_param_schemata(files)."""
+    sent = files if sent is None else sent
+    declared = declared_parameters(template, request_templates(sent, options.limits))
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),
         template_parameter_names=declared,
-        parameter_types={name: kind for name, kind in declared.items() if kind is not None},
+        parameter_types=declared_types(declared),
     )
     found.extend(merge_found)
     definition = define_stack(
@@ -162,14 +165,17 @@ def load_update_request(
         found, files = [], {**current.files, **inputs.files}
     if template is None:
         return LoadResult(None, found), {}
-    declared = set(template.parameters)
     environments: list[Environment] = []
     stored_parameters: dict[str, Any] = {}
     if existing:
-        stored, stored_parameters = kept_inputs(current, declared, clear, inputs.parameters, found)
+        # Heat keeps the stored parameters the (new or kept) top template declares
+        top = set(template.parameters)
+        stored, stored_parameters = kept_inputs(current, top, clear, inputs.parameters, found)
         environments.append(stored)
     more, env_found = _environments(inputs, options.limits)
     found.extend(env_found)
     environments.extend(more)
-    result = _finish(template, environments, inputs.parameters, files, options, found)
+    # a PATCH runs with the stored files too, but Heat merges the environment files
+    # against the templates of the request's own files (all_param_schemata(files))
+    result = _finish(template, environments, inputs.parameters, files, options, found, inputs.files)
     return result, {**stored_parameters, **inputs.parameters}
