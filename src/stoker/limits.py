@@ -251,18 +251,34 @@ def value_size(value: Any, limit: int, depth_limit: int) -> int:
     return total
 
 
+#: how many texts `json_value` remembers as within the depth limit
+SHALLOW_KEPT = 128
+#: (text, depth limit) of the last texts found within it, oldest first
+_shallow: dict[tuple[str | bytes, int], None] = {}
+
+
 def json_value(text: str | bytes) -> Any:
     """``json.loads`` of text a user gave inside a document (a ``json`` parameter's
     value, a string a function reads as JSON), bounded as the document is: nesting past
     the active depth limit is a `ValueError`, as malformed JSON is, where the decoder
-    (and every walk after it) would raise `RecursionError` on a thousand levels."""
+    (and every walk after it) would raise `RecursionError` on a thousand levels.
+
+    The depth walk of a text already found within the limit is not made again: a
+    ``json`` parameter inherited by every stack of a tree (TripleO's role data, in 238
+    stacks) is coerced once per stack, and the walk costs more than the decoding."""
     limit = active_limits().depth
     try:
         value = json.loads(text)
     except RecursionError:
         value = None
     else:
+        key = (text, limit)
+        if key in _shallow:
+            return value
         if value_size(value, 2**62, limit) >= 0:
+            if len(_shallow) >= SHALLOW_KEPT:
+                del _shallow[next(iter(_shallow))]
+            _shallow[key] = None
             return value
     raise ValueError(f"nested more than {limit:,} levels deep")
 

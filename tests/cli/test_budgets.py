@@ -10,15 +10,17 @@ end runs them and holds them to issue 11's aim.
 from __future__ import annotations
 
 import io
+import json
 import re
 import sys
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from stoker.errors import LimitExceeded
-from stoker.limits import LIMITS, Limits, applied, charge, value_size
+from stoker.limits import LIMITS, Limits, applied, charge, json_value, value_size
 from stoker.template import loader
 from stoker.template.loader import LoadLimits, load_document, read_file
 
@@ -389,3 +391,14 @@ def test_every_bomb_ends_fast_and_small_with_a_located_error():
             assert ending.startswith("exit 1, located:"), (bomb.name, ending)
             assert outcome.rss_mb <= 256, (bomb.name, outcome.rss_mb)
             assert outcome.cpu_seconds <= 2, (bomb.name, outcome.cpu_seconds)
+
+
+def test_a_json_text_within_one_depth_limit_is_checked_again_under_another() -> None:
+    """`json_value` remembers a text it found within the depth limit, for that limit
+    only: the same text under a lower limit is refused."""
+    text = json.dumps({"a": {"b": {"c": [1]}}})
+    with applied(replace(Limits(), depth=10)):
+        assert json_value(text) == {"a": {"b": {"c": [1]}}}
+        assert json_value(text) == {"a": {"b": {"c": [1]}}}
+    with applied(replace(Limits(), depth=2)), pytest.raises(ValueError, match="levels deep"):
+        json_value(text)

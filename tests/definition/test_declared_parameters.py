@@ -20,7 +20,17 @@ import pytest
 from click.testing import CliRunner
 
 from stoker.cli.main import cli
-from stoker.definition import RequestInputs, load_definition, load_request
+from stoker.definition import (
+    CurrentInputs,
+    LoadOptions,
+    RequestInputs,
+    load_definition,
+    load_request,
+    load_update_definition,
+    load_update_request,
+)
+from stoker.lint import LintOptions, lint
+from stoker.lint.config import find_config, load_config
 
 NESTED = """\
 heat_template_version: wallaby
@@ -112,28 +122,112 @@ def test_a_request_merges_against_every_template_of_its_files(tree: Path) -> Non
     assert "NobodyDeclaresThis" not in defaults
 
 
+def stack_command(tree: Path, store_url: str, action: str) -> list[str]:
+    """``stack create`` or ``stack update`` of the tree with both environment files."""
+    return [
+        "--db",
+        store_url,
+        "stack",
+        action,
+        "s",
+        "-t",
+        str(tree / "top.yaml"),
+        "-e",
+        str(tree / "registry.yaml"),
+        "-e",
+        str(tree / "client.yaml"),
+        "-f",
+        "json",
+    ]
+
+
 def test_the_nested_yaql_reads_the_mapping_at_create(tree: Path, store_url: str) -> None:
     created = CliRunner().invoke(
-        cli,
-        [
-            "--db",
-            store_url,
-            "stack",
-            "create",
-            "s",
-            "-t",
-            str(tree / "top.yaml"),
-            "-e",
-            str(tree / "registry.yaml"),
-            "-e",
-            str(tree / "client.yaml"),
-            "-f",
-            "json",
-        ],
-        catch_exceptions=False,
+        cli, stack_command(tree, store_url, "create"), catch_exceptions=False
     )
     assert created.exit_code == 0, created.output
     stack = json.loads(created.stdout)
     assert stack["outputs"][0]["output_value"] == 4
     # Heat says nothing about the dropped name; --verbose would
     assert "NobodyDeclaresThis" not in created.stderr
+
+
+def test_an_update_with_the_same_files_keeps_what_only_a_provider_declares(
+    tree: Path, store_url: str
+) -> None:
+    """The update merges its environment files as the create did: against every template
+    the client sends (merged against the top template's alone, the nested default ``{}``
+    came back and the update failed in the yaql)."""
+    runner = CliRunner()
+    created = runner.invoke(cli, stack_command(tree, store_url, "create"), catch_exceptions=False)
+    assert created.exit_code == 0, created.output
+    updated = runner.invoke(cli, stack_command(tree, store_url, "update"), catch_exceptions=False)
+    assert updated.exit_code == 0, updated.output
+    stack = json.loads(updated.stdout)
+    assert stack["stack_status"] == "UPDATE_COMPLETE"
+    assert stack["outputs"][0]["output_value"] == 4
+    assert "NobodyDeclaresThis" not in updated.stderr
+
+
+CURRENT = CurrentInputs(template={}, environment={}, files={}, parameters={})
+
+
+def test_an_update_definition_merges_against_the_tree_it_reads(tree: Path) -> None:
+    result, _ = load_update_definition(
+        str(tree / "top.yaml"),
+        [str(tree / "registry.yaml"), str(tree / "client.yaml")],
+        {},
+        LoadOptions(),
+        current=CURRENT,
+        existing=False,
+    )
+    assert result.definition is not None
+    defaults = result.definition.environment.parameter_defaults
+    assert defaults["NetworkAttributes"] == {"subnets": {"ctlplane-subnet": {"ip_version": 4}}}
+    assert "NobodyDeclaresThis" not in defaults
+
+
+def test_a_patch_request_merges_against_the_templates_it_sends() -> None:
+    """A PATCH runs with the stored files and the request's, but Heat merges the request's
+    environment files against the templates of the request's own ``files`` (its update
+    calls ``all_param_schemata(files)`` with the request's map): a provider only the stored
+    files hold declares nothing for this merge."""
+    import yaml
+
+    current = CurrentInputs(
+        template=yaml.safe_load(TOP),
+        environment={},
+        files={"nested.yaml": NESTED},
+        parameters={},
+    )
+    sent = RequestInputs(
+        template=None,
+        files={"registry.yaml": REGISTRY, "client.yaml": CLIENT},
+        environment_files=("registry.yaml", "client.yaml"),
+    )
+    result, _ = load_update_request(sent, LoadOptions(), current=current, existing=True)
+    assert result.definition is not None
+    assert "NetworkAttributes" not in result.definition.environment.parameter_defaults
+    resent = RequestInputs(
+        template=None,
+        files={"nested.yaml": NESTED, **sent.files},
+        environment_files=sent.environment_files,
+    )
+    result, _ = load_update_request(resent, LoadOptions(), current=current, existing=True)
+    assert result.definition is not None
+    assert "NetworkAttributes" in result.definition.environment.parameter_defaults
+
+
+def test_lint_reports_only_the_names_no_template_of_the_tree_declares(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tree / ".stoker-lint.yaml").write_text(
+        "environments:\n  top.yaml: [registry.yaml, client.yaml]\n"
+    )
+    monkeypatch.chdir(tree)
+    found = find_config(str(tree))
+    assert found is not None
+    report = lint(["top.yaml"], LintOptions(config=load_config(found)))
+    dropped = [d.message for d in report.findings if "is dropped" in d.message]
+    assert len(dropped) == 1
+    assert '"NobodyDeclaresThis"' in dropped[0]

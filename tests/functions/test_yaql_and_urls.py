@@ -249,3 +249,19 @@ MAKE_URL = [
 @pytest.mark.parametrize(CASE, MAKE_URL)
 def test_make_url(version: Any, data: Any, ctx: Any, expected: Any) -> None:
     _check(version, data, ctx, expected)
+
+
+def test_a_kept_yaql_result_is_a_new_value_each_time() -> None:
+    """yaql's results are kept (the same expression over the same data is evaluated once,
+    as TripleO's tree asks for it again per instance and per check); each caller still
+    gets its own containers, and other data gets its own result."""
+    version = having("yaql")[-1]
+    # ``keys()`` lies outside the native subset: yaql evaluates it, and its result is kept
+    expression = "$.data.m.keys()"
+    first = evaluate(version, yq(expression, {"m": {"a": 1, "b": 2}}))
+    assert sorted(first.value) == ["a", "b"]  # a set, as a list: in any order
+    first.value.append("changed")
+    again = evaluate(version, yq(expression, {"m": {"a": 1, "b": 2}}))
+    assert sorted(again.value) == ["a", "b"]
+    other = evaluate(version, yq(expression, {"m": {"c": 3}}))
+    assert other.value == ["c"]

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from stoker.cli.plain_table import plain_line, plain_table
-from stoker.diagnostics import Diagnostic
+from stoker.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
     import yaml
@@ -248,6 +248,23 @@ def _plain_value(value: Any) -> str:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
+
+
+#: ``stack create``'s and ``stack update``'s --verbose (`shown`)
+verbose_option = click.option(
+    "--verbose",
+    is_flag=True,
+    help="Also print informational findings: parameter_defaults no template declares "
+    "(Heat drops them silently; `stoker lint` reports them too), custom constraints not "
+    "checked offline.",
+)
+
+
+def shown(found: Iterable[Diagnostic], verbose: bool) -> list[Diagnostic]:
+    """What a create or an update prints: informational findings only when asked (Heat
+    prints nothing for them; a TripleO create would list some two hundred
+    parameter_defaults that no template declares)."""
+    return [d for d in found if verbose or d.severity is not Severity.INFO]
 
 
 def report(diagnostics: Iterable[Diagnostic], given: str | None = None) -> None:

@@ -17,7 +17,15 @@ import click
 
 from stoker.cli.blueprint import library_option
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
-from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.cli.output import (
+    column_option,
+    emit_record,
+    emit_rows,
+    format_option,
+    report,
+    shown,
+    verbose_option,
+)
 from stoker.collector import collector_paused
 from stoker.errors import OperationFailed, Rejected
 
@@ -101,6 +109,7 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Let get_file read only files below the template's directory.",
 )
+@verbose_option
 @limit_options(*EVALUATION_LIMITS)
 @format_option
 @column_option
@@ -128,6 +137,7 @@ def update(
     repair: bool,
     show_nested: bool,
     restrict_files: bool,
+    verbose: bool,
     fmt: str,
     columns: tuple[str, ...],
     show_secrets: bool,
@@ -205,10 +215,10 @@ def update(
             )
         finally:
             keep_loaded()
-    report(prepared.loaded, given)
+    report(shown(prepared.loaded, verbose), given)
     if prepared.load_failed:
         raise Rejected("the template, environment or parameters were rejected")
-    report(prepared.checked, given)
+    report(shown(prepared.checked, verbose), given)
     request = prepared.request
     if request is None:
         raise Rejected("the stack was not updated")

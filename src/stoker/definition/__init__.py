@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         stack_arn,
         zones_from,
     )
+    from stoker.definition.declared import client_declared, declared_types
     from stoker.definition.edges import EdgeReason
     from stoker.definition.files import (
         CollectedFiles,
@@ -95,6 +96,8 @@ _WHERE = {
     "Taint": "stoker.definition.sensitive",
     "Template": "stoker.definition.template",
     "child_taint": "stoker.definition.sensitive",
+    "client_declared": "stoker.definition.declared",
+    "declared_types": "stoker.definition.declared",
     "chosen_zones": "stoker.definition.context",
     "collect_files": "stoker.definition.files",
     "define_stack": "stoker.definition.stack",
@@ -151,6 +154,8 @@ __all__ = [
     "Taint",
     "Template",
     "child_taint",
+    "client_declared",
+    "declared_types",
     "chosen_zones",
     "collect_files",
     "define_stack",

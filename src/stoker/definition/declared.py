@@ -50,6 +50,30 @@ def declared_parameters(template: Template, templates: Iterable[Any]) -> dict[st
     return declared
 
 
+def client_declared(
+    template: Template,
+    environments: Iterable[Environment],
+    base_dir: str | None,
+    limits: LoadLimits | None = None,
+    restrict_to: str | None = None,
+) -> dict[str, str | None]:
+    """`declared_parameters` of what python-heatclient would send for ``template`` (read
+    from ``base_dir``; None: the client sends no template, a PATCH keeping the stored one)
+    and ``environments`` (the files given with the request, not a stored environment):
+    what create, update and lint merge environment files against, the one way."""
+    client = ClientFiles(limits, restrict_to)
+    if base_dir is not None:
+        client.follow_template(template.document.data, base_dir)
+    for environment in environments:
+        client.follow_environment(environment)
+    return declared_parameters(template, client.templates())
+
+
+def declared_types(declared: Mapping[str, str | None]) -> dict[str, str]:
+    """The declared types a merge strategy follows (names declared without one omitted)."""
+    return {name: kind for name, kind in declared.items() if kind is not None}
+
+
 def _declared_in(data: Any) -> Iterator[tuple[str, str | None]]:
     if not isinstance(data, Mapping):
         return

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from stoker import codes
-from stoker.definition.declared import ClientFiles, declared_parameters
+from stoker.definition.declared import client_declared, declared_types
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template
@@ -117,16 +117,14 @@ def load_definition(
     if template is None:
         return LoadResult(None, found)
     base_dir = os.path.dirname(os.path.abspath(template_path))
-    client = ClientFiles(options.limits, base_dir if options.restrict_files else None)
-    client.follow_template(template.document.data, base_dir)
-    for each in environments:
-        client.follow_environment(each)
-    declared = declared_parameters(template, client.templates())
+    restrict_to = base_dir if options.restrict_files else None
+    # Heat's all_param_schemata(files): every template the client sends declares names
+    declared = client_declared(template, environments, base_dir, options.limits, restrict_to)
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters or {}),
         template_parameter_names=declared,
-        parameter_types={name: kind for name, kind in declared.items() if kind is not None},
+        parameter_types=declared_types(declared),
     )
     found.extend(merge_found)
     calls = template.calls_of("get_file")
@@ -225,23 +223,30 @@ def load_update_definition(
         base_dir = os.path.dirname(current.template_file) if current.template_file else None
     if template is None:
         return LoadResult(None, found), {}
-    declared = set(template.parameters)
     environments = []
     stored: Environment | None = None
     stored_parameters: dict[str, Any] = {}
     if existing:
-        stored, stored_parameters = kept_inputs(current, declared, clear, found)
+        # Heat keeps the stored parameters the (new or kept) top template declares
+        stored, stored_parameters = kept_inputs(current, set(template.parameters), clear, found)
+    given = []
     for env_path in environment_paths:
         environment, env_found = load_environment_file(env_path, options.limits)
         found.extend(env_found)
         if environment.encrypted_param_names:
             found.append(_encrypted_names(env_path, options.require_all_parameters))
-        environments.append(environment)
+        given.append(environment)
+    environments.extend(given)
+    # As a create's: the templates the client sends (none of the stored ones, nor the
+    # stored template's tree when -t is not given: heatclient sends only what it reads)
+    sent_from = base_dir if template_path is not None else None
+    restrict_to = base_dir if options.restrict_files else None
+    declared = client_declared(template, given, sent_from, options.limits, restrict_to)
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),
         template_parameter_names=declared,
-        parameter_types={name: p.type.value for name, p in template.parameters.items()},
+        parameter_types=declared_types(declared),
     )
     found.extend(merge_found)
     if stored is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker import codes
-from stoker.definition.declared import declared_parameters, request_templates
+from stoker.definition.declared import declared_parameters, declared_types, request_templates
 from stoker.definition.loading import (
     CurrentInputs,
     LoadOptions,
@@ -103,20 +103,23 @@ def _finish(
     options: LoadOptions,
     found: list[Diagnostic],
     stored: Environment | None = None,
+    sent: Mapping[str, str] | None = None,
 ) -> LoadResult:
-    """The definition; ``stored`` (a PATCH's) is the environment the request's loads over."""
+    """The definition; ``stored`` (a PATCH's) is the environment the request's loads over;
+    the environments are merged against every template of ``sent`` (the files the request
+    itself sent; None: ``files``), Heat's all_param_schemata(files)."""
     found.extend(
         encrypted_names_finding(None, options.require_all_parameters)
         for environment in environments
         if environment.encrypted_param_names
     )
-    # Heat's all_param_schemata(files): every template of the request declares names
-    declared = declared_parameters(template, request_templates(files, options.limits))
+    sent = files if sent is None else sent
+    declared = declared_parameters(template, request_templates(sent, options.limits))
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),
         template_parameter_names=declared,
-        parameter_types={name: kind for name, kind in declared.items() if kind is not None},
+        parameter_types=declared_types(declared),
     )
     found.extend(merge_found)
     if stored is not None:
@@ -172,12 +175,16 @@ def load_update_request(
         found, files = [], {**current.files, **inputs.files}
     if template is None:
         return LoadResult(None, found), {}
-    declared = set(template.parameters)
     stored: Environment | None = None
     stored_parameters: dict[str, Any] = {}
     if existing:
-        stored, stored_parameters = kept_inputs(current, declared, clear, found)
+        # Heat keeps the stored parameters the (new or kept) top template declares
+        stored, stored_parameters = kept_inputs(current, set(template.parameters), clear, found)
     environments, env_found = _environments(inputs, options.limits)
     found.extend(env_found)
-    result = _finish(template, environments, inputs.parameters, files, options, found, stored)
+    # a PATCH runs with the stored files too, but Heat merges the environment files
+    # against the templates of the request's own files (all_param_schemata(files))
+    result = _finish(
+        template, environments, inputs.parameters, files, options, found, stored, inputs.files
+    )
     return result, {**stored_parameters, **inputs.parameters}

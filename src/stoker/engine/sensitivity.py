@@ -42,6 +42,10 @@ class StackTaints:
         self._up: dict[str, Taint] = {}
         self._child: dict[str, ChildTaint] = {}
         self._kids: dict[str, dict[str, StackRecord]] = {}
+        #: the stacks of the tree already read, by id: a child's parent is read once, not
+        #: once per child (a parent of many nested stacks, such as TripleO's, has them all
+        #: read with its children)
+        self._stacks: dict[str, StackRecord] = {}
 
     def _children_of(self, record: StackRecord) -> dict[str, StackRecord]:
         """``record``'s live children by the resource that owns them (read once)."""
@@ -52,6 +56,8 @@ class StackTaints:
                 for child in self.engine.store.child_stacks(record.id)
                 if child.parent_resource and child.deleted_at is None
             }
+            self._stacks[record.id] = record
+            self._stacks.update((child.id, child) for child in kids.values())
         return kids
 
     def of(self, record: StackRecord, only: frozenset[str] | None = None) -> Taint:
@@ -76,11 +82,11 @@ class StackTaints:
             return cached
         taint = NO_TAINT
         name = record.parent_resource
-        parent = (
-            self.engine.store.get_stack(record.parent_id, record.project)
-            if record.parent_id and name
-            else None
-        )
+        parent = None
+        if record.parent_id and name:
+            parent = self._stacks.get(record.parent_id) or self.engine.store.get_stack(
+                record.parent_id, record.project
+            )
         if parent is not None and name:
             definition = self.engine.definition_of(parent)
             needs = _dependencies(definition.graph.requires if definition.graph else {}, name)

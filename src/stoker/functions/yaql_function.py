@@ -18,6 +18,7 @@ identical; a template whose expressions all lie in it never imports yaql.
 from __future__ import annotations
 
 import collections.abc  # noqa: F401 - yaql 3.2 needs it imported before itself
+import json
 import re
 import string
 from collections.abc import Iterator, Mapping
@@ -117,6 +118,42 @@ def parse_expression(expression: str) -> Any:
     return _parsed(expression, limits.yaql_iterators, limits.yaql_memory)
 
 
+#: how many evaluations `_Results` keeps
+RESULTS_KEPT = 512
+
+
+class _Results:
+    """yaql's results by expression, data (as JSON text) and limits: an expression is a
+    pure function of its data, and a tree such as TripleO's evaluates the same one over
+    the same data many times (a template used by several resources, checked before the
+    create and again as its stack is created). Only results are kept, never errors (their
+    message names the template they come from); the oldest goes first."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[str, str, int, int], Any] = {}
+
+    def get(self, key: tuple[str, str, int, int]) -> Any:
+        return self.kept.get(key, _NOT_KEPT)
+
+    def put(self, key: tuple[str, str, int, int], value: Any) -> None:
+        if len(self.kept) >= RESULTS_KEPT:
+            del self.kept[next(iter(self.kept))]
+        self.kept[key] = value
+
+
+_NOT_KEPT = object()
+_RESULTS = _Results()
+
+
+def _data_key(data: Any) -> str | None:
+    """The data as JSON text (keys in their order: yaql sees it), None when it is not
+    JSON (then the expression is evaluated each time)."""
+    try:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
 class Yaql(PureFunction):
     """Evaluate a YAQL expression: ``yaql: {expression: $.data.ports.max(), data: {ports: [1]}}``.
 
@@ -176,6 +213,13 @@ class Yaql(PureFunction):
             except yaql_subset.Unsupported:
                 pass  # yaql gives the answer, or the error
         statement = self._parse(expression)
+        limits = active_limits()
+        text = _data_key(data)
+        key = (expression, text, limits.yaql_iterators, limits.yaql_memory) if text else None
+        if key is not None:
+            kept = _RESULTS.get(key)
+            if kept is not _NOT_KEPT:
+                return _primitive(kept)  # new containers: a caller may change its value
         shared = active_engine()
         try:
             result = statement.evaluate({"data": data}, shared.context.create_child_context())
@@ -185,7 +229,11 @@ class Yaql(PureFunction):
                 f"Error evaluating {self.name} expression {expression!r}: "
                 f"{type(exc).__name__}: {detail}"
             ) from exc
-        return _primitive(result)
+        value = _primitive(result)
+        if key is not None:
+            _RESULTS.put(key, value)
+            return _primitive(value)
+        return value
 
 
 def _primitive(value: Any) -> Any:

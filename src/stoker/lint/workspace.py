@@ -35,7 +35,13 @@ from typing import Any
 
 from stoker import codes
 from stoker.blueprint import is_blueprint
-from stoker.definition import define_stack, parse_sections_as, parse_template
+from stoker.definition import (
+    client_declared,
+    declared_types,
+    define_stack,
+    parse_sections_as,
+    parse_template,
+)
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import SECTION_NAMES, merge_environments, parse_environment
 from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS
@@ -332,11 +338,17 @@ def _define(
         return
     unit.environments = environments
     try:
+        given = [paired.environment for paired in unit.environments]
+        # merged as a create of these files merges them: against every template the client
+        # would send (a template inside an archive: those its environments name)
+        disk_path = unit.source.disk_path
+        base_dir = os.path.dirname(os.path.abspath(disk_path)) if disk_path else None
+        declared = client_declared(template, given, base_dir, context.providers.limits)
         environment, merged = merge_environments(
-            [paired.environment for paired in unit.environments],
+            given,
             explicit_parameters={},
-            template_parameter_names=set(template.parameters),
-            parameter_types={name: p.type.value for name, p in template.parameters.items()},
+            template_parameter_names=declared,
+            parameter_types=declared_types(declared),
         )
         collected = files_for(template.calls_of("get_file"), context.package, unit.source)
         unit.definition = define_stack(

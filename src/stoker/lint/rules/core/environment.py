@@ -18,7 +18,9 @@ class EnvironmentInvalid(CodeRule):
         "encrypted_param_names, event_sinks, parameter_merge_strategies, resource_registry), "
         "each of the right shape; registry mappings must not loop. Heat answers many of "
         "these with a bare ValueError. Some findings are information, e.g. a value in "
-        "parameters that no template declares and Heat drops."
+        "parameter_defaults that no template declares and Heat drops (the templates "
+        "stack create would send: the template, those it reads or names as providers, "
+        "and those its environment files' registries name)."
     )
     source = _ENVIRONMENT
 
