@@ -26,6 +26,9 @@ from typing import Any
 
 from . import suite
 
+#: how long a FAILED stack whose rollback is enabled is watched for the rollback to start
+ROLLBACK_GRACE_S = 8.0
+
 
 class Heat:
     def __init__(self, port: int) -> None:
@@ -47,13 +50,22 @@ class Heat:
 
     def wait(self, path: str) -> dict[str, Any]:
         deadline = time.monotonic() + 600
+        failed_at: float | None = None
         while time.monotonic() < deadline:
             status, body = self.call("GET", path)
             if status == 404:
                 return {"stack_status": "GONE", "stack_status_reason": ""}
             stack = body["stack"]
             if not stack["stack_status"].endswith("IN_PROGRESS"):
-                return stack
+                # The convergence engine shows CREATE_FAILED / UPDATE_FAILED for a moment
+                # before the rollback it then starts: a stack that rolls back is waited
+                # for a little longer (ROLLBACK_IN_PROGRESS), or its rollback is missed.
+                rolls_back = stack["stack_status"] in ("CREATE_FAILED", "UPDATE_FAILED") and (
+                    stack.get("disable_rollback") is False
+                )
+                failed_at = failed_at or time.monotonic()
+                if not rolls_back or time.monotonic() - failed_at > ROLLBACK_GRACE_S:
+                    return stack
             time.sleep(0.3)
         raise TimeoutError(path)
 

@@ -46,6 +46,8 @@ def _options(folder: Path, request: dict[str, Any], stage: str) -> list[str]:
         found += ["-e", str(env)]
     for key, value in (request.get("parameters") or {}).items():
         found += ["--parameter", f"{key}={value}"]
+    if "timeout_mins" in request:
+        found += ["--timeout", str(request["timeout_mins"])]
     for key in request.get("clear_parameters") or ():
         found += ["--clear-parameter", key]
     rollback = request.get("disable_rollback")

@@ -17,7 +17,8 @@ A case (one key of ``cases/<area>.yaml``):
     the request's other fields: ``parameters`` (strings, as the CLI sends them),
     ``environment`` (data; Heat gets it as ``environment``, stoker as ``-e``),
     ``disable_rollback`` (``false``: rollback enabled; the create defaults to ``true``),
-    and for the update ``clear_parameters``.
+    ``timeout_mins`` (Heat's field; stoker's ``--timeout``), and for the update
+    ``clear_parameters``.
 ``existing: true``
     PATCH (``--existing``) instead of PUT.
 ``preview: false``
