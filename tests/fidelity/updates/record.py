@@ -28,6 +28,8 @@ from . import suite
 
 #: how long a FAILED stack whose rollback is enabled is watched for the rollback to start
 ROLLBACK_GRACE_S = 8.0
+#: how long resources still IN_PROGRESS after the stack's end are waited for
+SETTLE_S = 30.0
 
 
 class Heat:
@@ -48,13 +50,16 @@ class Heat:
         except ValueError:
             return status, {"error": {"message": text.decode(errors="replace")}}
 
-    def wait(self, path: str) -> dict[str, Any]:
+    def wait(self, path: str, *, deleting: bool = False) -> dict[str, Any]:
         deadline = time.monotonic() + 600
         failed_at: float | None = None
         while time.monotonic() < deadline:
             status, body = self.call("GET", path)
-            if status == 404:
+            if status == 404 and deleting:
                 return {"stack_status": "GONE", "stack_status_reason": ""}
+            if status >= 400:  # seen once mid-rollback (convergence): asked again
+                time.sleep(0.3)
+                continue
             stack = body["stack"]
             if not stack["stack_status"].endswith("IN_PROGRESS"):
                 # The convergence engine shows CREATE_FAILED / UPDATE_FAILED for a moment
@@ -68,6 +73,17 @@ class Heat:
                     return stack
             time.sleep(0.3)
         raise TimeoutError(path)
+
+    def settle(self, path: str) -> None:
+        """Wait (a little) until no resource is IN_PROGRESS: the convergence engine marks
+        the stack FAILED at the first failure while other resources are still being
+        worked on, and what the user is left with is where those end."""
+        deadline = time.monotonic() + SETTLE_S
+        while time.monotonic() < deadline:
+            found = self.resources(path)
+            if not any(r["resource_status"].endswith("IN_PROGRESS") for r in found):
+                return
+            time.sleep(0.5)
 
     def events(self, path: str) -> list[dict[str, Any]]:
         _, body = self.call("GET", path + "/events?sort_dir=asc&limit=10000")
@@ -97,6 +113,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     if status >= 400:
         return {"create_status": "REFUSED", "create_error": _message(created)}
     path = f"/stacks/{name}/{created['stack']['id']}"
+    heat.wait(path)
+    heat.settle(path)
     first = heat.wait(path)
     seen = len(heat.events(path))
     before_ids = {r["resource_name"]: r["physical_resource_id"] for r in heat.resources(path)}
@@ -120,6 +138,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
         else:
             result["preview"] = {"status": status}
     status, answer = heat.call(method, path, update)
+    if status < 400 and "cancel" in case.spec:
+        cancel(heat, path, seen, case.spec["cancel"])
     result["update_http"] = status
     result["update_refused"] = status >= 400
     if status >= 400:
@@ -127,6 +147,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
         fragment = case.spec.get("fragment")
         if fragment and suite.squash(fragment) not in suite.squash(result["update_error"]):
             print(f"{case.id}: fragment not in Heat's message", file=sys.stderr)
+    heat.wait(path)
+    heat.settle(path)
     stack = heat.wait(path)
     result["status"] = stack["stack_status"]
     result["reason"] = suite.reason(stack["stack_status_reason"], name)
@@ -138,8 +160,24 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     result["events"] = suite.events(heat.events(path)[seen:], name, before_ids)
     result["resources"] = suite.resources(heat.resources(path), before_ids)
     heat.call("DELETE", path)
-    heat.wait(path)
+    heat.wait(path, deleting=True)
     return result
+
+
+def cancel(heat: Heat, path: str, seen: int, spec: dict[str, Any]) -> None:
+    """``stack cancel`` (with or without rollback) once the resource ``at`` is
+    IN_PROGRESS in the update (a case gives it time: TestResource's action_wait_secs)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = heat.events(path)[seen:]
+        if any(
+            e["resource_name"] == spec["at"] and e["resource_status"].endswith("IN_PROGRESS")
+            for e in found
+        ):
+            break
+        time.sleep(0.2)
+    action = "cancel_update" if spec.get("rollback", True) else "cancel_without_rollback"
+    heat.call("POST", path + "/actions", {action: None})
 
 
 def main() -> None:

@@ -4,6 +4,11 @@ shapes Heat's answers (``suite``)."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +16,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 from stoker.cli.main import cli
+from stoker.engine.testpoints import ENV
 
 from . import suite
 
@@ -58,6 +64,38 @@ def _options(folder: Path, request: dict[str, Any], stage: str) -> list[str]:
     return found
 
 
+@dataclass
+class _Ran:
+    """What `_cancelled`'s process left, shaped as the click Result the rest reads."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def _cancelled(stoker: Stoker, name: str, update: list[str], spec: dict[str, Any]) -> _Ran:
+    """The update in a process of its own, stopped (`testpoints`) when the first resource
+    handler is about to start (the case's ``at``, IN_PROGRESS and committed, as the
+    recorder waits for it in Heat), ``stack cancel`` asked meanwhile, then continued."""
+    command = [sys.executable, "-m", "stoker", "--db", stoker.url, "stack", *update, "-f", "json"]
+    env = {**os.environ, ENV: "before_handler:1"}
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        _, status = os.waitpid(child.pid, os.WUNTRACED)
+        if os.WIFSTOPPED(status):
+            rollback = [] if spec.get("rollback", True) else ["--no-rollback"]
+            stoker("cancel", name, *rollback)
+            os.kill(child.pid, signal.SIGCONT)
+        out, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return _Ran(child.returncode, out, err)
+
+
 def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
     name = case.stack_name
     root = stoker.directory / name
@@ -96,7 +134,10 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
             }
         else:
             result["preview"] = {"status": 400}
-    ran = stoker(*update, "-f", "json")
+    if "cancel" in case.spec:
+        ran = _cancelled(stoker, name, update, case.spec["cancel"])
+    else:
+        ran = stoker(*update, "-f", "json")
     refused = ran.exit_code != 0 and not ran.stdout.strip()
     result["update_refused"] = refused
     if refused:

@@ -27,6 +27,12 @@ A case (one key of ``cases/<area>.yaml``):
     output names whose values differ per run (generated): compared as ``same`` or
     ``changed`` against the outputs after the create.
 
+``cancel``
+    ``stack cancel`` during the update: ``at`` (the resource IN_PROGRESS when Heat is
+    asked; stoker is stopped before the first resource handler starts, so ``at`` is the
+    update's first resource with one) and ``rollback`` (``false``:
+    ``cancel_without_rollback``, ``--no-rollback``).
+
 ``known``
     a deliberate difference or a Heat bug stoker does not copy: ``skip`` (the fields not
     compared) and ``why`` (the reason; each deliberate difference is also listed in
