@@ -267,7 +267,7 @@ async def update_child(
         return await create_child(engine, parent, replace(record, data=data), plugin, properties)
     if child.status is Status.IN_PROGRESS:
         child = await engine.recover_stack(child, parent)
-        _check(engine, child)
+        _check(engine, child, record)
     data = dict(record.data)
     if not isinstance(plugin, ResourceGroup):
         child = await _update_to(
@@ -422,19 +422,39 @@ def _update_policy(parent: Operation, name: str) -> Any:
 
 
 class NestedUpdateFailure(NestedFailure):
-    """A child stack's update failed: Heat's reason is the child's own, under the facade's
-    path (``resources.g: <the child's reason>``), without an exception class."""
+    """A child stack's update failed. Heat's reason (its convergence engine, recorded in
+    tests/fidelity/updates/cases/failures.yaml) takes one of three forms:
 
-    bare = True
+    - a resource of the child failed its UPDATE: that failure, under the path down to it
+      (``ValueError: resources.g.resources[0]: ...``), as a nested create's
+      (`heat_reason`);
+    - anything else (a resource the child update creates failed): the child's own reason
+      under the facade's path, without an exception class (``resources.g: Resource
+      CREATE failed: ...``);
+    - an ``OS::Heat::Stack``, which watches its child as a remote stack: ``ResourceInError:
+      resources.n: Went to status UPDATE_FAILED due to "<the child's reason>"``.
+    """
 
-    def __init__(self, child: StackRecord, inner: tuple[str, str] | None) -> None:
+    def __init__(self, child: StackRecord, inner: tuple[str, str] | None, remote: bool) -> None:
         super().__init__(child, inner)
-        self.args = (child.status_reason,)
+        #: whether the reason names the innermost resource (`heat_reason`)
+        self.path_form = False
+        self.bare = False
+        if remote:
+            self.heat_class = "ResourceInError"
+            state = f"{child.action.value}_{child.status.value}"
+            self.args = (f'Went to status {state} due to "{child.status_reason}"',)
+        elif child.status_reason.startswith(f"Resource {Action.UPDATE.value} failed: "):
+            self.path_form = True
+        else:
+            self.bare = True
+            self.args = (child.status_reason,)
 
 
-def _check(engine: StackEngine, child: StackRecord) -> None:
+def _check(engine: StackEngine, child: StackRecord, record: ResourceRecord) -> None:
     if child.status is not Status.COMPLETE:
-        raise NestedUpdateFailure(child, engine.failed_children.pop(child.id, None))
+        inner = engine.failed_children.pop(child.id, None)
+        raise NestedUpdateFailure(child, inner, record.type == "OS::Heat::Stack")
 
 
 async def _update_to(
@@ -468,5 +488,5 @@ async def _update_to(
         tags=child.tags,
     )
     result = await engine.update_stack(child, request, parent)
-    _check(engine, result)
+    _check(engine, result, record)
     return result

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.definition import StackDefinition
 from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
-from stoker.engine.failures import failure_reason
+from stoker.engine.failures import failure_reason, timed_out
 from stoker.engine.physical_names import physical_name
 from stoker.engine.properties import resolve_properties
 from stoker.engine.recorder import Recorder
@@ -386,7 +386,7 @@ class Operation:
             # waits still has the IN_PROGRESS committed (the recorder commits it for
             # every job), and records the failure on top of it.
             await self.write(WriteBatch(resources=[record], events=[*before, event]))
-            testpoints.reached("before_handler")
+            testpoints.reached("before_handler", name)
             # No handler starts under a claim that may have passed to another process.
             await self.claim().confirm(self.engine.store)
             changes = await effect(record)
@@ -445,9 +445,21 @@ class Operation:
         """Why a resource's action failed (as its record says), noting the operation's
         first failure."""
         if isinstance(error, asyncio.CancelledError):
-            return f"{action.value.capitalize()} timed out"
+            record = self.records.get(name)
+            plugin = self.engine.plugin_of(record) if record is not None else None
+            return timed_out(
+                action.value,
+                type(plugin).__name__ if plugin is not None else "Resource",
+                name,
+                record.physical_id if record is not None else None,
+                (self.stack.name, self.stack.id),
+            )
         reason = failure_reason(name, error)
-        if isinstance(error, nested.NestedFailure) and not getattr(error, "bare", False):
+        if (
+            isinstance(error, nested.NestedFailure)
+            and not getattr(error, "bare", False)
+            and getattr(error, "path_form", True)
+        ):
             # Heat's: the innermost failure under the path down to it
             reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:

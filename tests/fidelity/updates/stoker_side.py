@@ -74,11 +74,11 @@ class _Ran:
 
 
 def _cancelled(stoker: Stoker, name: str, update: list[str], spec: dict[str, Any]) -> _Ran:
-    """The update in a process of its own, stopped (`testpoints`) when the first resource
-    handler is about to start (the case's ``at``, IN_PROGRESS and committed, as the
-    recorder waits for it in Heat), ``stack cancel`` asked meanwhile, then continued."""
+    """The update in a process of its own, stopped (`testpoints`) when the handler of the
+    case's ``at`` is about to start (IN_PROGRESS committed, as the recorder waits for it
+    in Heat), ``stack cancel`` asked meanwhile, then continued."""
     command = [sys.executable, "-m", "stoker", "--db", stoker.url, "stack", *update, "-f", "json"]
-    env = {**os.environ, ENV: "before_handler:1"}
+    env = {**os.environ, ENV: f"before_handler@{spec['at']}"}
     child = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
@@ -134,6 +134,7 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
             }
         else:
             result["preview"] = {"status": 400}
+    ran: Result | _Ran
     if "cancel" in case.spec:
         ran = _cancelled(stoker, name, update, case.spec["cancel"])
     else:

@@ -29,8 +29,7 @@ A case (one key of ``cases/<area>.yaml``):
 
 ``cancel``
     ``stack cancel`` during the update: ``at`` (the resource IN_PROGRESS when Heat is
-    asked; stoker is stopped before the first resource handler starts, so ``at`` is the
-    update's first resource with one) and ``rollback`` (``false``:
+    asked; stoker is stopped before its handler starts) and ``rollback`` (``false``:
     ``cancel_without_rollback``, ``--no-rollback``).
 
 ``known``
