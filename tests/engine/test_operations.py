@@ -180,6 +180,33 @@ def test_a_timeout_never_leaves_a_resource_in_progress(store, no_time):
     assert "IN_PROGRESS" not in "".join(states.values())
 
 
+def test_a_walk_that_times_out_leaves_no_resource_in_progress(store, virtual_time):
+    """A walk (here suspend) whose time is up while a resource's handler runs: the
+    handler is cancelled, and the resource records its failure on top of its
+    IN_PROGRESS, as a create's does (`test_timeout_fails_the_stack`)."""
+    engine = StackEngine(
+        store,
+        default_registry(),
+        EngineSettings(default_timeout_seconds=0.3),
+        sleep=virtual_time.wait,
+        clock=virtual_time,
+    )
+    text = """
+    heat_template_version: wallaby
+    resources:
+      slow: {type: OS::Heat::Delay, properties: {min_wait: 5, actions: [SUSPEND]}}
+      quick: {type: OS::Heat::None}
+    """
+    created = run(engine.create(request(text)))
+    assert created.status is Status.COMPLETE
+    record = run(engine.suspend("s"))
+    assert (record.action, record.status) == (Action.SUSPEND, Status.FAILED)
+    assert record.status_reason == "Suspend timed out"
+    states = statuses(store, record.id)
+    assert states["slow"] == "SUSPEND_FAILED"
+    assert "IN_PROGRESS" not in "".join(states.values())
+
+
 def test_delete_walks_in_reverse_and_frees_the_name(engine, store, events):
     created = run(engine.create(request(CHAIN)))
     events.clear()

@@ -94,16 +94,19 @@ def load_from_options(
     # almost no cyclic garbage, so the collector is paused while it runs: otherwise each
     # full collection walks the growing definition again (a third of the load of a
     # 1,000-resource template with functions). The command is one thread, one load.
-    try:
-        with collector_paused():
+    with collector_paused():
+        try:
             if blueprint is not None:
                 inputs = blueprint.request(template_file, environments, values)
                 return load_request(inputs, options), values
             if template_file.lower().endswith(".zip"):
                 return _load_package(template_file, environments, values, options), values
             return load_definition(template_file, environments, values, options), values
-    finally:
-        keep_loaded()  # a single command's definition is never collected (see there)
+        finally:
+            # a single command's definition is never collected (see there); kept while
+            # the collector is still paused, or its first young collection after the
+            # pause would walk everything the load made
+            keep_loaded()
 
 
 def template_source(template_file: str) -> str:

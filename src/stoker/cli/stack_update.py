@@ -18,6 +18,7 @@ import click
 from stoker.cli.blueprint import library_option
 from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
 from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.collector import collector_paused
 from stoker.errors import OperationFailed, Rejected
 
 if TYPE_CHECKING:
@@ -139,10 +140,9 @@ def update(
         UpdateChanges,
         UpdateFiles,
         failure_line,
+        keep_loaded,
         prepare_update,
-        repair_records,
         update_preview,
-        write_repair,
     )
     from stoker.limits import active_limits
     from stoker.template.loader import LoadLimits
@@ -181,21 +181,30 @@ def update(
         )
     else:
         new_tags = None
-    prepared = prepare_update(
-        engine,
-        current,
-        source,
-        LoadOptions(limits=LoadLimits.of(active_limits()), restrict_files=restrict_files),
-        existing=existing,
-        clear=clear_parameters,
-        changes=UpdateChanges(
-            timeout_mins, None if rollback == "keep" else rollback == "disabled", new_tags
-        ),
-        template_file=recorded,
-        base_dir=base_dir,
-        # a package's registry names its members, never paths to make absolute
-        absolute_paths=not in_package(base_dir),
-    )
+    # As `stack create`'s load (`stoker.cli.loading.load_from_options`): the collector is
+    # paused while the new definition is loaded and checked, and what is loaded is kept
+    # for the rest of the command (before the collector runs again); otherwise
+    # collections walk the growing definition again and again (young, middle and full
+    # passes over a 10,000-resource template)
+    with collector_paused():
+        try:
+            prepared = prepare_update(
+                engine,
+                current,
+                source,
+                LoadOptions(limits=LoadLimits.of(active_limits()), restrict_files=restrict_files),
+                existing=existing,
+                clear=clear_parameters,
+                changes=UpdateChanges(
+                    timeout_mins, None if rollback == "keep" else rollback == "disabled", new_tags
+                ),
+                template_file=recorded,
+                base_dir=base_dir,
+                # a package's registry names its members, never paths to make absolute
+                absolute_paths=not in_package(base_dir),
+            )
+        finally:
+            keep_loaded()
     report(prepared.loaded, given)
     if prepared.load_failed:
         raise Rejected("the template, environment or parameters were rejected")
@@ -206,6 +215,9 @@ def update(
     session.open_cloud_for(request.definition)
     drifted: dict[str, ResourceRecord] = {}
     if repair:
+        # drift and the cloud types it reads back are loaded by --repair alone
+        from stoker.engine import repair_records
+
         session.refuse_without_cloud(current, "repaired")
         drifted = asyncio.run(repair_records(engine, current.id))
         request = replace(request, revisit=frozenset(drifted))
@@ -236,6 +248,8 @@ def update(
     # Counted as they are touched: an update leaves most resources alone, and a total of
     # the whole stack would show "10/10000 done" at the end of a complete update.
     if drifted:
+        from stoker.engine import write_repair
+
         asyncio.run(write_repair(engine, current.id, drifted))
     progress = Progress(0, lookup=session.stack_info)
     engine.listener = progress

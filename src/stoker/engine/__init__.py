@@ -3,30 +3,6 @@
 Other packages import these names from here, never from the modules (import-linter's
 "protected" contract in pyproject.toml). Each is imported from its module on first use
 (`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
-
-Other packages import these names from here, never from the modules (import-linter's
-"protected" contract in pyproject.toml). Each is imported from its module on first use
-(`stoker.lazy.names_from`): importing the package loads none of them.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
+from stoker.engine.state import Action
+
 
 def failure_reason(name: str, error: BaseException) -> str:
     """Heat's ``<ExceptionClass>: resources.<name>: <message>``."""
@@ -28,7 +30,7 @@ def resource_path(name: str) -> str:
     return f"resources[{name}]" if name.isdigit() else f"resources.{name}"
 
 
-def timed_out(
+def aborted(
     action: str, class_name: str, name: str, physical_id: str | None, stack: tuple[str, str]
 ) -> str:
     """Heat's reason (its convergence engine) for a resource whose action the operation's
@@ -38,3 +40,10 @@ def timed_out(
     stack_name, stack_id = stack
     task = f'Task {action.lower()} from {resource} Stack "{stack_name}" [{stack_id}]'
     return f"{action} aborted ({task} Timed out)"
+
+
+def timed_out(action: Action) -> str:
+    """The reason of a resource whose action a stack-wide walk (suspend, check...) was
+    running when the operation's time was up (``Suspend timed out``); a create, update or
+    delete says Heat's `aborted`."""
+    return f"{action.value.capitalize()} timed out"

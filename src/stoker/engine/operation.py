@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.definition import StackDefinition
 from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
-from stoker.engine.failures import failure_reason, timed_out
+from stoker.engine.failures import aborted, failure_reason
 from stoker.engine.physical_names import physical_name
 from stoker.engine.properties import resolve_properties
 from stoker.engine.recorder import Recorder
@@ -447,7 +447,7 @@ class Operation:
         if isinstance(error, asyncio.CancelledError):
             record = self.records.get(name)
             plugin = self.engine.plugin_of(record) if record is not None else None
-            return timed_out(
+            return aborted(
                 action.value,
                 type(plugin).__name__ if plugin is not None else "Resource",
                 name,

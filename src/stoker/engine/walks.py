@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
-from stoker.engine.failures import failure_reason
+from stoker.engine.failures import failure_reason, timed_out
 from stoker.engine.operation import Operation
 from stoker.engine.scheduler import Traversal, reverse, traverse
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, WriteBatch
 from stoker.errors import OperationRefused, ResourceFailure
 from stoker.resources import NestedStackPlugin, ResourceContext
 
@@ -113,17 +113,29 @@ async def visit(operation: Operation, action: Action, name: str, effect: Effect)
     refusal = precheck(action, before)
     if refusal is not None:
         raise Refused(f"Error: resources.{name}: {refusal}")
-    record = await operation.transition(before, action, Status.IN_PROGRESS, "state changed")
-    await operation.claim().confirm(operation.engine.store)
+    record, event = operation.step(before, action, Status.IN_PROGRESS, "state changed")
     try:
-        done = await effect(operation, before)
-    except Exception as error:
-        reason = failure_reason(name, error)
-        shown = getattr(error, "resource_reason", None) or reason
-        # on top of the latest record: the effect may have recorded a child's id
+        # Inside the outer try: a walk stopped (its time up) while this waits still has
+        # the IN_PROGRESS committed (the recorder commits it for every job), and records
+        # the failure on top of it, as `Operation.act` does.
+        await operation.write(WriteBatch(resources=[record], events=[event]))
+        await operation.claim().confirm(operation.engine.store)
+        try:
+            done = await effect(operation, before)
+        except Exception as error:
+            reason = failure_reason(name, error)
+            shown = getattr(error, "resource_reason", None) or reason
+            # on top of the latest record: the effect may have recorded a child's id
+            latest = operation.records.get(name, record)
+            await asyncio.shield(operation.transition(latest, action, Status.FAILED, shown))
+            raise ResourceFailure(reason) from error
+    except asyncio.CancelledError:
         latest = operation.records.get(name, record)
-        await asyncio.shield(operation.transition(latest, action, Status.FAILED, shown))
-        raise ResourceFailure(reason) from error
+        if latest is before:  # stopped before its IN_PROGRESS was in the records
+            latest = record
+        stopped = timed_out(action)
+        await asyncio.shield(operation.transition(latest, action, Status.FAILED, stopped))
+        raise
     await operation.transition(record, action, Status.COMPLETE, done.reason, **done.changes)
 
 

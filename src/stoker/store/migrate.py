@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import Connection
 
+from stoker.collector import collector_paused
+from stoker.engine import keep_loaded
 from stoker.errors import DatabaseError
 from stoker.store.connection import WRITE
 from stoker.store.models import ddl_metadata
@@ -67,6 +69,20 @@ def upgrade_to_head(engine: Engine) -> None:
     with engine.connect() as connection:
         if current_revisions(connection) == {HEAD}:
             return
+    # Importing Alembic (with Mako and Pygments, which it imports) makes a great many
+    # long-lived objects and almost no cyclic garbage: the collector is paused meanwhile
+    # and, in a single command's process, what is loaded is kept for the command
+    # (`keep_loaded`) before it runs again; otherwise its passes, a full one among them,
+    # walk those modules while they load (the first command on a new database).
+    with collector_paused():
+        try:
+            _migrate(engine)
+        finally:
+            keep_loaded()
+
+
+def _migrate(engine: Engine) -> None:
+    """The migration under the database's lock (see the module's docstring)."""
     from alembic import command
 
     with engine.connect() as connection:
