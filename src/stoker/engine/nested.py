@@ -43,6 +43,10 @@ if TYPE_CHECKING:
 class NestedFailure(ResourceFailure):
     """A nested stack failed; carries the dotted path of the resource that failed inside."""
 
+    #: the reason names the innermost resource under the path down to it (`heat_reason`),
+    #: when that resource's own reason is known in Heat's form
+    path_form = True
+
     def __init__(self, child: StackRecord, inner: tuple[str, str] | None) -> None:
         self.child = child
         self.inner_path, self.inner_reason = inner or (child.name, child.status_reason)
@@ -437,18 +441,16 @@ class NestedUpdateFailure(NestedFailure):
 
     def __init__(self, child: StackRecord, inner: tuple[str, str] | None, remote: bool) -> None:
         super().__init__(child, inner)
-        #: whether the reason names the innermost resource (`heat_reason`)
-        self.path_form = False
-        self.bare = False
+        # else (and when the innermost reason is not known): the child's own reason
+        self.path_form = not remote and child.status_reason.startswith(
+            f"Resource {Action.UPDATE.value} failed: "
+        )
+        self.bare = not remote
+        self.args = (child.status_reason,)
         if remote:
             self.heat_class = "ResourceInError"
             state = f"{child.action.value}_{child.status.value}"
             self.args = (f'Went to status {state} due to "{child.status_reason}"',)
-        elif child.status_reason.startswith(f"Resource {Action.UPDATE.value} failed: "):
-            self.path_form = True
-        else:
-            self.bare = True
-            self.args = (child.status_reason,)
 
 
 def _check(engine: StackEngine, child: StackRecord, record: ResourceRecord) -> None:

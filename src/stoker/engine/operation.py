@@ -455,11 +455,7 @@ class Operation:
                 (self.stack.name, self.stack.id),
             )
         reason = failure_reason(name, error)
-        if (
-            isinstance(error, nested.NestedFailure)
-            and not getattr(error, "bare", False)
-            and getattr(error, "path_form", True)
-        ):
+        if isinstance(error, nested.NestedFailure) and error.path_form:
             # Heat's: the innermost failure under the path down to it
             reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:
