@@ -1,13 +1,16 @@
 """The language server's diagnostics after a change, on a 1,000-resource template.
 
-Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/lsp.py [--changes N]
+Prints figures; asserts nothing. Run:
+.venv/bin/python benchmarks/lsp.py [--changes N] [--moves]
 
 ``stoker lsp`` is started as a subprocess and driven over stdio by pygls's client, as an
 editor drives it. Each change edits one property of one resource (a different one each
-time) and sends the whole buffer; the figure is the time from sending the change to
-receiving its published diagnostics (wall), and the CPU time the server process spent on
-it (user + system from /proc, so a busy machine's waiting does not count). The first
-check (the catalog read, the rules imported) is reported apart.
+time) and sends the whole buffer; with ``--moves`` it also inserts a line at the top of
+the resources section, or takes it out again (so every resource below moves: Enter
+pressed, a line deleted). The figure is the time from sending the change to receiving
+its published diagnostics (wall), and the CPU time the server process spent on it (user
++ system from /proc, so a busy machine's waiting does not count). The first check (the
+catalog read, the rules imported) is reported apart.
 """
 
 from __future__ import annotations
@@ -28,9 +31,10 @@ from pygls.uris import from_fs_path
 RESOURCES = 1000
 
 
-def template(resources: int, edited: int = -1) -> str:
+def template(resources: int, edited: int = -1, moved: bool = False) -> str:
     """Half networks, half servers on them, each server reading parameters and a network;
-    resource ``edited`` gets another name (the change)."""
+    resource ``edited`` gets another name (the change); ``moved``: a comment line first in
+    the first resource, which moves every other one a line down."""
     lines = [
         "heat_template_version: 2021-04-16",
         "parameters:",
@@ -43,6 +47,7 @@ def template(resources: int, edited: int = -1) -> str:
         if index % 2 == 0:
             lines += [
                 f"  net{index}:",
+                *(["    # moved"] if moved and index == 0 else []),
                 "    type: OS::Neutron::Net",
                 "    properties:",
                 f"      name: {{list_join: ['-', [{name}, '{index}']]}}",
@@ -78,7 +83,7 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-async def measure(changes: int) -> None:
+async def measure(changes: int, moves: bool) -> None:
     client = LanguageClient("benchmark", "1")
     published: asyncio.Queue[int] = asyncio.Queue()
 
@@ -104,7 +109,8 @@ async def measure(changes: int) -> None:
         first_wall, first_cpu = time.perf_counter() - start, cpu_of(server.pid) - before
         walls, cpus, rss = [], [], [rss_of(server.pid)]
         for number in range(changes):
-            text = template(RESOURCES, edited=(number * 37) % RESOURCES)
+            edited = (number * 37) % RESOURCES
+            text = template(RESOURCES, edited, moved=moves and number % 2 == 0)
             change = types.DidChangeTextDocumentParams(
                 types.VersionedTextDocumentIdentifier(number + 2, uri),
                 [types.TextDocumentContentChangeWholeDocument(text)],
@@ -118,7 +124,9 @@ async def measure(changes: int) -> None:
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
+    what = "a property edited and lines moved" if moves else "a property edited in place"
     print(f"{RESOURCES} resources, {count} findings per check, load {os.getloadavg()[0]:.1f}")
+    print(f"each change: {what}")
     print(
         f"first check (catalog and rules loaded): wall {first_wall * 1000:.0f} ms, "
         f"CPU {first_cpu * 1000:.0f} ms"
@@ -134,7 +142,9 @@ async def measure(changes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=20)
-    asyncio.run(measure(parser.parse_args().changes))
+    parser.add_argument("--moves", action="store_true", help="changes also move lines")
+    arguments = parser.parse_args()
+    asyncio.run(measure(arguments.changes, arguments.moves))
 
 
 if __name__ == "__main__":

@@ -69,6 +69,10 @@ class Limits:
     zip_size: int = 256 * MIB
     #: how many times larger a zip member may be than its compressed form (lint)
     zip_ratio: int = 100
+    #: Heat's ``[yaql] limit_iterators``: the most items a yaql expression may take or make
+    yaql_iterators: int = 200
+    #: Heat's ``[yaql] memory_quota``: the most bytes one value of a yaql expression may use
+    yaql_memory: int = 10000
 
 
 #: field name -> how it is set; the CLI builds its options from this table
@@ -130,6 +134,20 @@ LIMITS: dict[str, Limit] = {
         "STOKER_MAX_ZIP_RATIO",
         "times",
         "How many times a zip member may expand (a zip bomb guard).",
+    ),
+    "yaql_iterators": Limit(
+        "--yaql-limit-iterators",
+        "STOKER_YAQL_LIMIT_ITERATORS",
+        "items",
+        "Heat's [yaql] limit_iterators: the most items one yaql expression may iterate "
+        "(TripleO's undercloud sets 1000).",
+    ),
+    "yaql_memory": Limit(
+        "--yaql-memory-quota",
+        "STOKER_YAQL_MEMORY_QUOTA",
+        "bytes",
+        "Heat's [yaql] memory_quota: the most bytes one value of a yaql expression may "
+        "use (TripleO's undercloud sets 100000).",
     ),
 }
 

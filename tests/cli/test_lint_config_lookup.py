@@ -67,5 +67,8 @@ def test_the_docs_describe_every_key(tmp_path) -> None:
 
     path = tmp_path / ".stoker-lint.yaml"
     path.write_text(example)
+    (tmp_path / "env").mkdir()  # the environment files it pairs must exist
+    for name in ("common.yaml", "prod.yaml"):
+        (tmp_path / "env" / name).write_text("parameter_defaults: {}\n")
     config = load_config(str(path))  # the example is a valid file
     assert config.fail_level.value == "warning"

@@ -67,7 +67,7 @@ def test_drift_through_the_api(cloud: Cloud, admin: Any, tmp_path: Path) -> None
 def test_drift_is_a_read_under_its_own_rule() -> None:
     assert rule_for("GET", ["stacks", "s", "i", "drift"]) == "stacks:drift"
     assert DEFAULTS["stacks:drift"] == PROJECT_READER
-    assert rule_for("POST", ["stacks", "s", "i", "drift"]) is None
+    assert rule_for("PUT", ["stacks", "s", "i", "drift"]) is None
 
 
 def test_the_commands_refuse_clearly(tmp_path: Path) -> None:

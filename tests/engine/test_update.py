@@ -201,12 +201,110 @@ def test_dependents_follow_a_replacement(engine, store):
     plan = run(engine.preview_update("s", update_request(text, {"n": "12"})))
     assert plan.decisions["v"].change is Change.UPDATE
     assert plan.decisions["v"].reason.startswith("reads r, which is replaced")
+    exact = run(engine.preview_update("s", update_request(text, {"n": "12"}), heat_view=False))
+    assert exact.decisions["v"].change is Change.UPDATE
+    assert exact.decisions["v"].reason.startswith("reads r, which is replaced")
     result = run(engine.update("s", update_request(text, {"n": "12"})))
     assert result.status.value == "COMPLETE"
     records = {r.name: r for r in store.resources(stack.id)}
     assert len(records["v"].properties["value"]) == 12
     assert records["v"].properties["value"] == records["r"].data["value"]
     assert states(store, stack.id)["v"] == "UPDATE_COMPLETE"
+
+
+def test_readers_are_previewed_as_heat_lists_them_and_left_alone(engine, store):
+    """Heat's preview lists every resource that reads another as updated (or replaced),
+    since it previews against a stack where nothing exists yet; the update decides with
+    the values (recorded: tests/fidelity/updates, area preview)."""
+    template = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::Value, properties: {value: {x: 1, y: %s}}}
+      b: {type: OS::Heat::Value, properties: {value: {get_attr: [a, value, x]}}}
+      r: {type: OS::Heat::RandomString, properties: {salt: {get_attr: [b, value]}}}
+      u: {type: OS::Heat::Value, properties: {value: {get_attr: [r, value]}}}
+      d: {type: OS::Heat::TestResource, properties: {value: d}, depends_on: a}
+      t: {type: OS::Heat::TestResource, properties: {value: {get_resource: d}}}
+    """
+    env = {"resource_registry": {"resources": {"t": {"restricted_actions": ["update"]}}}}
+    stack = run(engine.create(create_request(template % 1)))
+    before = physical(store, stack.id)
+    plan = run(engine.preview_update("s", update_request(template % 2, env=env)))
+    assert plan.changes() == {
+        "unchanged": ["d"],
+        "updated": ["a", "b", "u", "t"],
+        "replaced": ["r"],
+        "added": [],
+        "deleted": [],
+    }
+    assert plan.decisions["b"].reason.startswith("reads a, whose values Heat's preview")
+    # r is listed replaced as Heat lists it, not replaced: what u reads may hold
+    assert plan.decisions["u"].reason.startswith("reads r, whose values Heat's preview")
+    assert plan.decisions["t"].refusal is None  # nothing it reads changes
+    # what the update will do (a repair's preview, which Heat has none of): only a changes
+    # (b reads the part of a that holds)
+    exact = run(engine.preview_update("s", update_request(template % 2), heat_view=False))
+    assert exact.changes()["updated"] == ["a"] and exact.changes()["replaced"] == []
+    result = run(engine.update("s", update_request(template % 2, env=env)))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert physical(store, stack.id) == before
+    assert states(store, stack.id) == {
+        "a": "UPDATE_COMPLETE",
+        "b": "CREATE_COMPLETE",
+        "r": "CREATE_COMPLETE",
+        "u": "CREATE_COMPLETE",
+        "d": "CREATE_COMPLETE",
+        "t": "CREATE_COMPLETE",
+    }
+
+
+def test_resources_a_failed_create_never_reached_are_previewed_by_their_definition(engine, store):
+    """Heat's preview lists a resource a failed create never reached (INIT) as unchanged
+    when its definition is the same, else updated; the update creates it either way."""
+    template = """
+    heat_template_version: "2021-04-16"
+    parameters:
+      p: {type: string, default: a}
+    resources:
+      bad: {type: OS::Heat::TestResource, properties: {value: x, fail: %s}}
+      same: {type: OS::Heat::Value, properties: {value: {get_attr: [bad, output]}}}
+      changed: {type: OS::Heat::Value, properties: {value: %s}, depends_on: bad}
+      by_param: {type: OS::Heat::Value, properties: {value: {get_param: p}}, depends_on: bad}
+    """
+    stack = run(engine.create(create_request(template % ("true", "one"))))
+    assert stack.status.value == "FAILED"
+    after = update_request(template % ("false", "two"), {"p": "b"})
+    plan = run(engine.preview_update("s", after))
+    assert plan.changes()["unchanged"] == ["same"]
+    assert sorted(plan.changes()["updated"]) == ["by_param", "changed"]
+    assert plan.changes()["replaced"] == ["bad"] and plan.changes()["added"] == []
+    assert plan.decisions["same"].reason.startswith("never created")
+    result = run(engine.update("s", after))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert set(states(store, stack.id).values()) == {"CREATE_COMPLETE"}
+
+
+def test_a_change_of_depends_on_or_deletion_policy_alone_updates_in_place(engine, store):
+    template = """
+    heat_template_version: "2021-04-16"
+    resources:
+      a: {type: OS::Heat::Value, properties: {value: A}}
+      c: {type: OS::Heat::Value, properties: {value: C}}
+      b: {type: OS::Heat::TestResource, properties: {value: b}, depends_on: %s}
+      n: {type: OS::Heat::None, depends_on: %s}
+      p: {type: OS::Heat::TestResource, properties: {value: p}, deletion_policy: %s}
+    """
+    stack = run(engine.create(create_request(template % ("a", "a", "Delete"))))
+    after = template % ("[c]", "c", "Retain")
+    plan = run(engine.preview_update("s", update_request(after)))
+    assert plan.changes()["updated"] == ["b", "p"]
+    assert plan.changes()["unchanged"] == ["a", "c", "n"]  # None never updates
+    result = run(engine.update("s", update_request(after)))
+    assert result.status.value == "COMPLETE", result.status_reason
+    assert states(store, stack.id)["b"] == states(store, stack.id)["p"] == "UPDATE_COMPLETE"
+    assert states(store, stack.id)["n"] == "CREATE_COMPLETE"
+    same = run(engine.preview_update("s", update_request(template % ("c", "[c]", "Retain"))))
+    assert same.changes()["updated"] == []  # a name and a list of that name are the same
 
 
 def test_type_change_and_failed_resources_are_replaced(engine, store):

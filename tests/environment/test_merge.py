@@ -15,6 +15,7 @@ from stoker.environment import (
     environment_from_data,
     merge_environments,
     merge_parameter,
+    overlay_environment,
     parse_environment,
 )
 from stoker.template.loader import load_document
@@ -543,3 +544,42 @@ def test_to_data_shape():
         "event_sinks": [],
         "encrypted_param_names": [],
     }
+
+
+# --------------------------------------------------------------------------- a PATCH's overlay
+
+
+def patched(stored_text: str, *texts: str) -> Environment:
+    """The stored environment with the request's files loaded over it, as a PATCH does."""
+    stored = data_env(load_document(stored_text, "stored").data, "<stored environment>")
+    given = [env(text, f"new{n}.yaml") for n, text in enumerate(texts)]
+    merged, found = merge_environments(given)
+    assert [d for d in found if d.is_error] == []
+    return overlay_environment(stored, merged, given)
+
+
+def test_overlay_keeps_the_sections_the_request_leaves_out():
+    result = patched(
+        "resource_registry: {'My::Thing': OS::Heat::None}\nparameters: {p: x}\n",
+        "parameter_defaults: {q: y}\n",
+    )
+    assert result.resource_registry.to_data()["My::Thing"] == "OS::Heat::None"
+    assert (dict(result.parameters), dict(result.parameter_defaults)) == ({"p": "x"}, {"q": "y"})
+
+
+def test_overlay_null_entry_removes_a_stored_mapping():
+    result = patched(
+        "resource_registry: {'My::Thing': OS::Heat::None, 'My::Other': OS::Heat::None}\n",
+        "resource_registry: {'My::Thing': null}\n",
+    )
+    assert result.resource_registry.to_data() == {"My::Other": "OS::Heat::None", "resources": {}}
+
+
+def test_overlay_replaces_stored_values_whatever_the_strategy():
+    """Strategies merge the request's own files; a stored value is replaced (Heat loads
+    the request's environment over the stored one, and stores no strategies)."""
+    result = patched(
+        "parameters: {j: {a: 1}}\n",
+        "parameters: {j: {b: 2}}\nparameter_merge_strategies: {j: merge}\n",
+    )
+    assert dict(result.parameters) == {"j": {"b": 2}}

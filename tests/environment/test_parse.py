@@ -307,7 +307,6 @@ def test_rejected(text, expected):
         "event_sinks",
         "parameter_merge_strategies",
         "resource_registry",
-        "encrypted_parameters",
     ],
 )
 def test_every_section_rejects_being_empty(section):
@@ -412,23 +411,14 @@ def test_nested_hooks_are_checked():
 # --------------------------------------------------------------------------- warnings
 
 
-def test_encrypted_parameters_is_read_with_a_warning():
+def test_encrypted_parameters_is_a_wrong_section_as_in_heat():
+    """Heat's documentation spells the section so; Heat itself refuses the document."""
     environment, found = parse("parameters: {}\nencrypted_parameters:\n  - password\n")
-    assert environment.encrypted_param_names == ["password"]
-    assert len(found) == 1
-    warning = found[0]
-    assert warning.code == codes.ENVIRONMENT_NONPORTABLE
-    assert warning.severity is Severity.WARNING
-    assert where(warning) == (2, 1)
-    assert 'Heat rejects the section "encrypted_parameters"' in warning.message
-
-
-def test_encrypted_parameters_of_wrong_shape_is_also_an_error():
-    _, found = parse("encrypted_parameters: {password: x}\n")
-    assert [(d.severity, where(d)) for d in found] == [
-        (Severity.WARNING, (1, 1)),
-        (Severity.ERROR, (1, 23)),
-    ]
+    assert environment.encrypted_param_names == []
+    (error,) = found
+    assert (error.code, error.severity, where(error)) == (codes.ENVIRONMENT, Severity.ERROR, (2, 1))
+    assert error.message.startswith('environment has wrong section "encrypted_parameters"')
+    assert "encrypted_param_names" in error.message
 
 
 @pytest.mark.parametrize(

@@ -117,7 +117,7 @@ def by_yaql(expression: str, data: Any) -> tuple[str, Any]:
         statement = yaql_function.parse_expression(expression)
     except YaqlException:
         return ("bad expression", None)
-    context = yaql_function.engine().context.create_child_context()
+    context = yaql_function.active_engine().context.create_child_context()
     try:
         result = statement.evaluate({"data": data}, context)
     except Exception as exc:  # noqa: BLE001 - any error is an answer to compare

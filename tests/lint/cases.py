@@ -324,7 +324,7 @@ DEFAULT_CASES: list[Case] = [
     ),
     Case(
         "W1061",
-        {"t.yaml": OK, "t.env": OK_ENV + "encrypted_parameters: [name]\n"},
+        {"t.yaml": OK, "t.env": OK_ENV + "requires: {deployment: [docker]}\nevent_sinks: []\n"},
         [("t.env", 3, 1)],
         ok={"t.yaml": OK, "t.env": OK_ENV + "encrypted_param_names: [name]\n"},
     ),

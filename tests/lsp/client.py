@@ -39,6 +39,14 @@ class Session:
                 self._event(params.uri).set()
                 self._changed.notify_all()
 
+        self.messages: list[str] = []
+
+        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
+        def shown(ls: Any, params: types.ShowMessageParams) -> None:
+            with self._changed:
+                self.messages.append(params.message)
+                self._changed.notify_all()
+
         self.call(self.client.start_io(sys.executable, "-m", "stoker", "lsp"))
         self.call(
             self.client.initialize_async(
@@ -88,6 +96,14 @@ class Session:
                 lambda: uri in self.published and wanted(list(self.published[uri])), TIMEOUT
             )
         assert done, f"diagnostics of {uri}: {self.published.get(uri)}"
+
+    def wait_for_message(self, wanted: Callable[[str], bool]) -> str:
+        """Wait until the server has shown a message that is ``wanted``."""
+        with self._changed:
+            self._changed.wait_for(lambda: any(map(wanted, self.messages)), TIMEOUT)
+        found = [message for message in self.messages if wanted(message)]
+        assert found, f"messages shown: {self.messages}"
+        return found[0]
 
     def close(self) -> None:
         try:

@@ -112,6 +112,60 @@ def test_an_environment_beside_the_template_is_paired_with_it(session, work):
     assert [d.range.start.line for d in found if d.severity == types.DiagnosticSeverity.Error] == [
         2
     ]
+    session.change(env_uri, "resource_registry:\n  My::Box: OS::Heat::None\nparameters: {a: 1}\n")
+    found = session.diagnostics(env_uri)  # checked with the template it is named after
+    assert [(d.code, d.range.start.line) for d in found] == [("E1023", 2)]
+
+
+CONFIGURED = """heat_template_version: 2021-04-16
+parameters:
+  flavor: {type: string, description: the flavor}
+resources:
+  box:
+    type: My::Box
+outputs:
+  flavor: {value: {get_param: flavor}}
+"""
+
+
+def test_the_lint_config_pairs_environments_its_way(session, tmp_path):
+    """``environments`` in .stoker-lint.yaml pairs a template with files not named after
+    it: the template is checked with them, each of them with the template, and a change
+    of one checks the template again."""
+    (tmp_path / "env").mkdir()
+    common = tmp_path / "env" / "common.yaml"
+    common.write_text("resource_registry:\n  My::Box: OS::Heat::None\n")
+    prod = tmp_path / "env" / "prod.yaml"
+    prod.write_text("parameters:\n  flavour: m1.large\n")
+    (tmp_path / ".stoker-lint.yaml").write_text(
+        "environments:\n  app.yaml: [env/common.yaml, env/prod.yaml]\n"
+    )
+    (tmp_path / "app.yaml").write_text(CONFIGURED)
+    (tmp_path / "other.yaml").write_text(CONFIGURED)
+    app = session.open(tmp_path / "app.yaml")
+    assert not session.diagnostics(app)  # My::Box mapped by env/common.yaml
+    other = session.open(tmp_path / "other.yaml")  # paired by name: with nothing
+    assert [d.code for d in session.diagnostics(other)] == ["E3001"]
+    prod_uri = session.open(prod)
+    found = session.diagnostics(prod_uri)  # checked with app.yaml: flavour is not its
+    assert [(d.code, d.range.start.line) for d in found] == [("E1023", 1)]
+    common_uri = session.open(common)
+    assert not session.diagnostics(common_uri)
+    session.expect(app)
+    session.change(common_uri, "resource_registry: {}\n")
+    session.wait_for(app, lambda found: [d.code for d in found] == ["E3001"])
+
+
+def test_a_lint_config_that_cannot_be_used_is_shown_once(session, tmp_path):
+    (tmp_path / ".stoker-lint.yaml").write_text("environments:\n  app.yaml: [gone.yaml]\n")
+    (tmp_path / "app.yaml").write_text(CONFIGURED)
+    uri = session.open(tmp_path / "app.yaml")
+    assert [d.code for d in session.diagnostics(uri)] == ["E3001"]  # checked with defaults
+    shown = session.wait_for_message(lambda message: "gone.yaml" in message)
+    assert "defaults apply" in shown and "not found" in shown
+    session.change(uri, CONFIGURED + "# a change\n")
+    session.diagnostics(uri)
+    assert len([message for message in session.messages if "gone.yaml" in message]) == 1
 
 
 def test_a_provider_template_and_get_file_are_read_relative_to_the_file(session, work):
@@ -175,6 +229,60 @@ def test_completion_of_conditions_functions_and_allowed_values(session, work):
     session.diagnostics(uri)
     line, column = where(server, "flavor_update_policy: ", offset=len("flavor_update_policy: "))
     assert {"RESIZE", "REPLACE"} <= set(complete(session, uri, line, column))
+
+
+BLOCK_STYLE = """heat_template_version: 2021-04-16
+parameters:
+  flavor: {type: string, default: m1.small}
+resources:
+  net:
+    type: OS::Neutron::Net
+  server:
+    type: OS::Nova::Server
+    depends_on:
+      - net
+    properties:
+      flavor:
+        get_param:
+          - flavor
+      image: cirros
+      networks:
+        - network:
+            get_resource:
+              net
+outputs:
+  ip:
+    value:
+      get_attr:
+        - server
+        - first_address
+  flat:
+    value:
+      get_attr:
+      - net
+      - status
+"""
+
+
+def test_completion_of_arguments_written_in_block_style(session, work):
+    text = BLOCK_STYLE
+    uri = session.open(work / "block_style.yaml", text)
+    session.diagnostics(uri)
+
+    def at_item(needle: str, nth: int = 0) -> list[str]:
+        line, column = where(text, needle, nth)
+        return complete(session, uri, line, column + len(needle) - len(needle.lstrip("- ")))
+
+    resources = {"net", "server"}
+    assert resources <= set(at_item("- server"))  # get_attr's first item
+    server = at_item("- first_address")  # its second: the attributes of server's type
+    assert {"networks", "addresses", "console_urls"} <= set(server)
+    assert "status" not in server
+    assert "status" in at_item("- status")  # dashes at the key's indentation: net's
+    assert resources <= set(at_item("- net"))  # depends_on
+    assert "flavor" in at_item("- flavor")  # get_param's first item
+    line, column = where(text, "              net")
+    assert resources <= set(complete(session, uri, line, column + len("              ")))
 
 
 # --------------------------------------------------------------------------- hover
@@ -270,3 +378,32 @@ def test_references_symbols_and_rename(session, work):
     rename = types.RenameParams(new_name="keypair", **at(uri, line, column))
     edits = session.call(session.client.text_document_rename_async(rename)).changes[uri]
     assert len(edits) == text.count("get_param: key_name") + 1
+
+
+def many(default: str, broken: int | None = None) -> str:
+    """Forty resources and one that picks from a parameter's default."""
+    lines = ["heat_template_version: 2021-04-16", "parameters:"]
+    lines += [f"  csv: {{type: string, default: '{default}', description: items}}", "resources:"]
+    for index in range(40):
+        key = "typ" if index == broken else "type"
+        lines += [f"  value{index}:", "    type: OS::Heat::Value", "    properties:"]
+        lines += [f"      value: v{index}", f"      {key}: string"]
+    lines += ["  pick:", "    type: OS::Heat::Value", "    properties:"]
+    lines += ["      value: {str_split: [',', {get_param: csv}, 5]}", ""]
+    return "\n".join(lines)
+
+
+def test_a_change_rechecks_what_it_touches_and_what_depends_on_it(session, work):
+    """Unchanged resources' findings are reused between changes; a change elsewhere in
+    the template (a parameter's default) that changes what they mean checks them again."""
+    path = work / "many.yaml"
+    uri = session.open(path, many("a,b"))
+    assert [d.code for d in session.diagnostics(uri)] == ["E1038"]  # index 5 of two items
+    session.change(uri, many("a,b", broken=7))
+    found = session.diagnostics(uri)
+    assert sorted(d.code for d in found) == ["E1038", "E1081"]
+    assert [d.range.start.line for d in found if d.code == "E1081"] == [4 + 7 * 5 + 4]
+    session.change(uri, many("a,b,c,d,e,f", broken=7))  # the pick is right now
+    assert [d.code for d in session.diagnostics(uri)] == ["E1081"]
+    session.change(uri, many("a,b,c,d,e,f"))
+    assert not session.diagnostics(uri)

@@ -176,7 +176,7 @@ def test_immutable_parameters(old_values: dict, new_raw: dict, names: str | None
         "l": immutable("l", ParameterType.COMMA_DELIMITED_LIST),
         "m": Parameter(name="m", type=ParameterType.STRING),
     }
-    diagnostics = check_immutable(old, old_values, new_raw)
+    diagnostics = check_immutable(old_values, old, new_raw, old_values)
     if names is None:
         assert diagnostics == []
     else:
@@ -186,9 +186,23 @@ def test_immutable_parameters(old_values: dict, new_raw: dict, names: str | None
 
 
 def test_immutable_only_for_parameters_in_both_templates() -> None:
-    old = {"a": immutable("a")}
-    assert check_immutable(old, {"a": "x"}, {"a": "y"}, new_parameters={}) == []
-    assert len(check_immutable(old, {"a": "x"}, {"a": "y"}, new_parameters=old)) == 1
+    new = {"a": immutable("a")}
+    assert check_immutable({"a": "x"}, {}, {"a": "y"}, {}) == []
+    assert check_immutable({}, new, {"a": "y"}, {"a": "y"}) == []
+    assert len(check_immutable({"a": "x"}, new, {"a": "y"}, {"a": "y"})) == 1
+
+
+def test_immutable_is_the_new_templates_word() -> None:
+    mutable = {"a": Parameter(name="a", type=ParameterType.STRING)}
+    assert check_immutable({"a": "x"}, mutable, {"a": "y"}, {"a": "y"}) == []
+
+
+def test_immutable_value_not_given_is_the_new_definitions() -> None:
+    """Omitted at a PUT (the default applies), or a changed default: a change."""
+    new = {"a": immutable("a")}
+    (diagnostic,) = check_immutable({"a": "given"}, new, {}, {"a": "default"})
+    assert diagnostic.message.endswith(": a")
+    assert check_immutable({"a": "same"}, new, {}, {"a": "same"}) == []
 
 
 def test_immutable_points_at_declaration_and_new_value() -> None:
@@ -200,7 +214,7 @@ def test_immutable_points_at_declaration_and_new_value() -> None:
         load_document(text, "t.yaml").data["parameters"], hot("2021-04-16")
     )
     new = load_document("parameters:\n  a: changed\n", "env.yaml").data["parameters"]
-    (diagnostic,) = check_immutable(parameters, {"a": "old"}, new)
+    (diagnostic,) = check_immutable({"a": "old"}, parameters, new, {})
     assert str(diagnostic.span) == "t.yaml:3:3"
     assert diagnostic.notes == (
         "a is declared immutable at t.yaml:3:3",

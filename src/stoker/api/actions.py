@@ -1,5 +1,5 @@
 """Stack actions (suspend, resume, check, cancel_update, cancel_without_rollback),
-abandon, export, drift (stoker's extension), adopt (a create with
+abandon, export, drift and its accept (stoker's extension), adopt (a create with
 ``adopt_stack_data``) and snapshots."""
 
 from __future__ import annotations
@@ -14,7 +14,14 @@ from starlette.responses import JSONResponse, Response
 from stoker.api.context import Api, api_of, authorize, body_of, find_stack, project_of, stack_url
 from stoker.api.errors import ApiError, bad_request, forbidden_body
 from stoker.api.trusts import start_new_stack
-from stoker.engine import StackEngine, StackRecord, detect_drift, load_adoption, snapshot_document
+from stoker.engine import (
+    StackEngine,
+    StackRecord,
+    accept_drift,
+    detect_drift,
+    load_adoption,
+    snapshot_document,
+)
 from stoker.request_body import parse_json
 
 ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
@@ -89,6 +96,23 @@ async def drift(request: Request) -> Response:
         raise bad_request(f"nested_depth must be a whole number, not {raw!r}")
     engine = api_of(request).operations.engine(project_of(request))
     found = await detect_drift(engine, stack.id, int(raw))
+    return JSONResponse({"drift": [entry.as_dict() for entry in found]})
+
+
+async def accept(request: Request) -> Response:
+    """``POST .../drift`` with ``{"accept": [RESOURCE, ...]}`` (stoker's extension, as
+    ``stoker stack drift --accept``): each resource's values as the cloud has them stored
+    as the stack's; a nested stack's resource by its path (``group/0/server``). Answers
+    the accepted resources' drift as it was."""
+    stack = await find_stack(request, deleted=False)
+    body = await body_of(request)
+    names = body.get("accept")
+    if isinstance(names, str):
+        names = [names]
+    if not names or not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise bad_request('"accept" must name the resources to accept (a list of paths)')
+    engine = api_of(request).operations.engine(project_of(request))
+    found = [await accept_drift(engine, stack.id, name) for name in names]
     return JSONResponse({"drift": [entry.as_dict() for entry in found]})
 
 

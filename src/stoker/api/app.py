@@ -80,6 +80,7 @@ board = _Handlers("dashboard.stacks")
 board_changes = _Handlers("dashboard.changes")
 board_launch = _Handlers("dashboard.launch")
 board_login = _Handlers("dashboard.login")
+board_drift = _Handlers("dashboard.drift")
 
 
 class _Subpath(Convertor[str]):
@@ -129,6 +130,7 @@ def dashboard_routes() -> list[BaseRoute]:
         Route(BOARD + "/action", board_changes.action, methods=["POST"]),
         Route(BOARD + "/delete", board_changes.delete, methods=both),
         Route(BOARD + "/update", board_changes.update, methods=both),
+        Route(BOARD + "/drift", board_drift.drift_page, methods=both),
     ]
 
 
@@ -152,6 +154,7 @@ def routes() -> list[BaseRoute]:
         Route(STACK + "/abandon", actions.abandon, methods=["DELETE"]),
         Route(STACK + "/export", actions.export, methods=["GET"]),
         Route(STACK + "/drift", actions.drift, methods=["GET"]),
+        Route(STACK + "/drift", actions.accept, methods=["POST"]),
         Route(STACK + "/template", stacks.template, methods=["GET"]),
         Route(STACK + "/environment", stacks.environment, methods=["GET"]),
         Route(STACK + "/files", stacks.files, methods=["GET"]),

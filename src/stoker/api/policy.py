@@ -93,6 +93,8 @@ DEFAULTS: dict[str, str] = {
     "stacks:show_output": PROJECT_READER,
     # stoker's extension (Heat has no such route): a read of the stack and its cloud
     "stacks:drift": PROJECT_READER,
+    # and taking the cloud's values into the stack (a change of the stack)
+    "stacks:drift_accept": PROJECT_MEMBER,
 }
 
 #: the stack paths Heat's router sends to its lookup (redirect) action
@@ -102,6 +104,7 @@ _STACK_SUBPATHS: dict[tuple[str, str], str] = {
     ("DELETE", "abandon"): "stacks:abandon",
     ("GET", "export"): "stacks:export",
     ("GET", "drift"): "stacks:drift",
+    ("POST", "drift"): "stacks:drift_accept",
     ("GET", "template"): "stacks:template",
     ("GET", "environment"): "stacks:environment",
     ("GET", "files"): "stacks:files",

@@ -32,6 +32,8 @@ EVALUATION_LIMITS = (
     "value_size",
     "total_value_size",
     "resources",
+    "yaql_iterators",
+    "yaql_memory",
 )
 ZIP_LIMITS = ("zip_members", "zip_size", "zip_ratio")
 

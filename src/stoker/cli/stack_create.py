@@ -17,6 +17,7 @@ from stoker.cli.output import column_option, emit_record, format_option, report
 from stoker.cli.progress import Progress
 from stoker.cli.stack_document import show_secrets_option, show_stack
 from stoker.cli.stack_session import Session, blueprint_of
+from stoker.diagnostics import Diagnostic, Severity
 from stoker.engine import Status, failure_line
 from stoker.errors import OperationFailed, Rejected
 from stoker.template.nodes import plain
@@ -67,6 +68,13 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Let get_file read only files below the template's directory.",
 )
+@click.option(
+    "--verbose",
+    is_flag=True,
+    help="Also print informational findings: parameter_defaults no template declares "
+    "(Heat drops them silently; `stoker lint` reports them too), custom constraints not "
+    "checked offline.",
+)
 @limit_options(*EVALUATION_LIMITS)
 @format_option
 @column_option
@@ -85,6 +93,7 @@ def create(
     tags: str,
     dry_run: bool,
     restrict_files: bool,
+    verbose: bool,
     fmt: str,
     columns: tuple[str, ...],
     show_secrets: bool,
@@ -110,7 +119,7 @@ def create(
         blueprint=blueprint,
     )
     definition = result.definition
-    report(result.diagnostics, template_file)
+    report(_shown(result.diagnostics, verbose), template_file)
     if not result.ok or definition is None:
         raise Rejected("the template, environment or parameters were rejected")
     recorded = template_source(template_file)
@@ -119,7 +128,7 @@ def create(
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
     problems = engine.check(definition, base_dir)
-    report(problems, template_file)
+    report(_shown(problems, verbose), template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")
     session.open_cloud_for(definition)
@@ -171,3 +180,10 @@ def _plan(definition: StackDefinition, engine: StackEngine, base_dir: str) -> di
         "creation_order": definition.graph.levels(),
         "disabled_resources": list(definition.disabled),
     }
+
+
+def _shown(found: list[Diagnostic], verbose: bool) -> list[Diagnostic]:
+    """What a create prints: informational findings only when asked (Heat prints nothing
+    for them; a TripleO create would list some two hundred parameter_defaults that no
+    template declares)."""
+    return found if verbose else [d for d in found if d.severity is not Severity.INFO]

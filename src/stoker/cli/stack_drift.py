@@ -56,7 +56,8 @@ def _row(entry: dict[str, Any], table: bool) -> dict[str, Any]:
     multiple=True,
     metavar="RESOURCE",
     help="Store RESOURCE's values as the cloud has them as the stack's (the next drift "
-    "shows it in sync); repeatable.",
+    "shows it in sync); a nested stack's resource by its path (group/0/server); "
+    "repeatable.",
 )
 @format_option
 @column_option

@@ -23,7 +23,7 @@ from stoker.errors import OperationFailed, Rejected
 
 if TYPE_CHECKING:
     from stoker.cli.stack_session import Session
-    from stoker.engine import ResourceRecord
+    from stoker.engine import DriftRepair, ResourceRecord
 
 
 @click.command()
@@ -63,7 +63,8 @@ if TYPE_CHECKING:
     "clear_parameters",
     multiple=True,
     metavar="KEY",
-    help="With --existing: forget the stored value of KEY (its default applies); repeatable.",
+    help="With --existing: forget the stored value of KEY (its default applies); "
+    "repeatable. Without --existing nothing is stored to forget: ignored, as by Heat.",
 )
 @click.option(
     "--rollback",
@@ -86,8 +87,9 @@ if TYPE_CHECKING:
     "--repair",
     is_flag=True,
     help="With --existing: bring the resources that drifted in the cloud back to the "
-    "template (see stack drift): in place where the type allows, replaced otherwise, a "
-    "deleted one made again.",
+    "template (see stack drift), nested stacks' too: in place where the type allows, "
+    "replaced otherwise, a deleted one made again; a volume extended by hand is left as "
+    "it is (Cinder cannot shrink it), with a warning.",
 )
 @click.option(
     "--show-nested",
@@ -151,8 +153,6 @@ def update(
         raise click.UsageError("--show-nested needs --dry-run")
     if repair and not existing:
         raise click.UsageError("--repair needs --existing")
-    if clear_parameters and not existing:
-        raise click.UsageError("--clear-parameter needs --existing")
     if template_file is None and not existing:
         raise click.UsageError("give the new template (-t TEMPLATE), or --existing to keep it")
     current = find_stack(session, name)
@@ -213,16 +213,31 @@ def update(
     if request is None:
         raise Rejected("the stack was not updated")
     session.open_cloud_for(request.definition)
+    repaired: DriftRepair | None = None
     drifted: dict[str, ResourceRecord] = {}
     if repair:
         # drift and the cloud types it reads back are loaded by --repair alone
         from stoker.engine import repair_records
 
         session.refuse_without_cloud(current, "repaired")
-        drifted = asyncio.run(repair_records(engine, current.id))
+        repaired = asyncio.run(repair_records(engine, current.id))
+        drifted = repaired.records
         request = replace(request, revisit=frozenset(drifted))
+        for left in repaired.left:
+            click.echo(
+                f"warning: {left.resource}: {left.reason}: its {left.difference.property} is "
+                f"left as it is (replacing it would lose its data); `stoker stack drift "
+                f"{current.name} --accept {left.resource}` takes it into the stack",
+                err=True,
+            )
+        # a nested stack's drift shows only in the nested plans
+        show_nested = show_nested or any("/" in path for path in drifted)
     if dry_run:
-        plan = asyncio.run(engine.preview_update(current.id, request, show_nested, drifted))
+        # a repair has no counterpart in Heat: its preview says what the update will do
+        preview_of = engine.preview_update(
+            current.id, request, show_nested, drifted, heat_view=not repair
+        )
+        plan = asyncio.run(preview_of)
         preview = update_preview(session.store, current, plan, show_nested=show_nested)
         if fmt == "table":
             rows = [
@@ -247,10 +262,10 @@ def update(
         return
     # Counted as they are touched: an update leaves most resources alone, and a total of
     # the whole stack would show "10/10000 done" at the end of a complete update.
-    if drifted:
+    if repaired is not None and repaired.records:
         from stoker.engine import write_repair
 
-        asyncio.run(write_repair(engine, current.id, drifted))
+        asyncio.run(write_repair(engine, current.id, repaired))
     progress = Progress(0, lookup=session.stack_info)
     engine.listener = progress
     with progress:

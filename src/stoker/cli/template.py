@@ -371,7 +371,8 @@ def name_disabled(definition: StackDefinition, condition: Any) -> bool:
 def convert(template_file: str, target: str, output: str | None) -> None:
     """Convert TEMPLATE between its JSON and YAML forms (same data either way)."""
     try:
-        document = read_file(template_file, LoadLimits.of(active_limits()))
+        # converted as written: the text heatclient would send is not what is asked for
+        document = read_file(template_file, LoadLimits.of(active_limits()), as_written=True)
     except TemplateError as error:
         report(error.diagnostics)
         raise Rejected(f"{template_file} was not converted") from None

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         load_update_request,
         read_template,
     )
+    from stoker.definition.reuse import Move, Placed, Reuse, relocated
     from stoker.definition.sensitive import (
         NO_TAINT,
         SENSITIVE,
@@ -83,6 +84,10 @@ _WHERE = {
     "LoadResult": "stoker.definition.loading",
     "NO_TAINT": "stoker.definition.sensitive",
     "RequestInputs": "stoker.definition.requests",
+    "Reuse": "stoker.definition.reuse",
+    "Move": "stoker.definition.reuse",
+    "Placed": "stoker.definition.reuse",
+    "relocated": "stoker.definition.reuse",
     "SENSITIVE": "stoker.definition.sensitive",
     "StackDefinition": "stoker.definition.stack",
     "StackPackage": "stoker.definition.archive",
@@ -135,6 +140,10 @@ __all__ = [
     "LoadResult",
     "NO_TAINT",
     "RequestInputs",
+    "Reuse",
+    "Move",
+    "Placed",
+    "relocated",
     "SENSITIVE",
     "StackDefinition",
     "StackPackage",

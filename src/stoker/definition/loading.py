@@ -12,12 +12,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from stoker import codes
+from stoker.definition.declared import ClientFiles, declared_parameters
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template
 from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic, Severity, Span
-from stoker.environment import environment_from_data, load_environment_file, merge_environments
+from stoker.environment import (
+    environment_from_data,
+    load_environment_file,
+    merge_environments,
+    overlay_environment,
+)
 from stoker.environment.environment import Environment
 from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, read_file
@@ -65,9 +71,22 @@ def load_template(
     return template, []
 
 
-def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
+def encrypted_names_finding(span: Span | None, for_create: bool) -> Diagnostic:
     """Heat writes ``encrypted_param_names`` itself when it encrypts hidden parameters;
-    its validate accepts a user's environment carrying it, and its create fails on it."""
+    its validate accepts a user's environment carrying it, and its create fails on it
+    (an internal error): an error for a create or update, a warning for validate."""
+    return Diagnostic(
+        codes.ENVIRONMENT if for_create else codes.ENVIRONMENT_NONPORTABLE,
+        "encrypted_param_names is written by Heat itself when it encrypts hidden parameters; "
+        "an environment a user supplies may not carry it (Heat's create fails on it)",
+        ("encrypted_param_names",),
+        span,
+        Severity.ERROR if for_create else Severity.WARNING,
+    )
+
+
+def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
+    """`encrypted_names_finding` at the section's line of an environment file."""
     line = 1
     try:
         with open(path, encoding="utf-8") as handle:
@@ -77,14 +96,7 @@ def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
                     break
     except OSError:
         pass
-    return Diagnostic(
-        codes.ENVIRONMENT if for_create else codes.ENVIRONMENT_NONPORTABLE,
-        "encrypted_param_names is written by Heat itself when it encrypts hidden parameters; "
-        "an environment a user supplies may not carry it (Heat's create fails on it)",
-        ("encrypted_param_names",),
-        Span(path, line, 1),
-        Severity.ERROR if for_create else Severity.WARNING,
-    )
+    return encrypted_names_finding(Span(path, line, 1), for_create)
 
 
 def load_definition(
@@ -104,15 +116,20 @@ def load_definition(
         environments.append(environment)
     if template is None:
         return LoadResult(None, found)
+    base_dir = os.path.dirname(os.path.abspath(template_path))
+    client = ClientFiles(options.limits, base_dir if options.restrict_files else None)
+    client.follow_template(template.document.data, base_dir)
+    for each in environments:
+        client.follow_environment(each)
+    declared = declared_parameters(template, client.templates())
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters or {}),
-        template_parameter_names=set(template.parameters),
-        parameter_types={name: p.type.value for name, p in template.parameters.items()},
+        template_parameter_names=declared,
+        parameter_types={name: kind for name, kind in declared.items() if kind is not None},
     )
     found.extend(merge_found)
     calls = template.calls_of("get_file")
-    base_dir = os.path.dirname(os.path.abspath(template_path))
     collected = collect_files(
         calls, base_dir, restrict_to=base_dir if options.restrict_files else None
     )
@@ -156,12 +173,12 @@ def kept_inputs(
     current: CurrentInputs,
     declared: Collection[str],
     clear: Collection[str],
-    parameters: Mapping[str, Any],
     found: list[Diagnostic],
 ) -> tuple[Environment, dict[str, Any]]:
     """What a PATCH keeps of the stored stack: its environment, whose parameters are the
-    stored ones the template declares (minus ``clear``) overlaid with the new ones, and
-    the stored parameter values to keep. The environment's errors go to ``found``."""
+    stored ones the template declares (minus ``clear``), and the stored parameter values
+    to keep. The request's environment is loaded over it (`overlay_environment`). The
+    environment's errors go to ``found``."""
     cleared = set(clear)
     data = dict(current.environment)
     kept = data.get("parameters")
@@ -169,9 +186,7 @@ def kept_inputs(
         kept = {k: v for k, v in kept.items() if k in declared and k not in cleared}
     else:
         kept = {}
-    # New values overlay the stored ones here: Heat lets environment files override
-    # explicit parameters, and the stored environment is the first of the files.
-    data["parameters"] = {**kept, **parameters}
+    data["parameters"] = kept
     stored, env_found = environment_from_data(data, "<stored environment>")
     found.extend(d for d in env_found if d.is_error)
     stored_parameters = {
@@ -193,8 +208,9 @@ def load_update_definition(
     """The definition a stack update asks for, and the parameters to store with it.
 
     Without ``existing`` (Heat's PUT) it is loaded like a create's. With it (PATCH) the
-    stored template, environment and files are kept unless new ones are given: the stored
-    environment comes first and the new files merge over it, and the parameters are the
+    stored template, environment and files are kept unless new ones are given: the new
+    files merge with each other and load over the stored environment (`overlay_environment`),
+    and the parameters are the
     stored ones minus ``clear``, overlaid with the new ones, dropping any the template
     (new or kept) does not declare."""
     if template_path is None and not existing:
@@ -211,10 +227,10 @@ def load_update_definition(
         return LoadResult(None, found), {}
     declared = set(template.parameters)
     environments = []
+    stored: Environment | None = None
     stored_parameters: dict[str, Any] = {}
     if existing:
-        stored, stored_parameters = kept_inputs(current, declared, clear, parameters, found)
-        environments.append(stored)
+        stored, stored_parameters = kept_inputs(current, declared, clear, found)
     for env_path in environment_paths:
         environment, env_found = load_environment_file(env_path, options.limits)
         found.extend(env_found)
@@ -228,6 +244,8 @@ def load_update_definition(
         parameter_types={name: p.type.value for name, p in template.parameters.items()},
     )
     found.extend(merge_found)
+    if stored is not None:
+        environment = overlay_environment(stored, environment, environments)
     if template_path is not None and base_dir is not None:
         collected = collect_files(
             template.calls_of("get_file"),

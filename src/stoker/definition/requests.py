@@ -13,18 +13,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker import codes
+from stoker.definition.declared import declared_parameters, request_templates
 from stoker.definition.loading import (
     CurrentInputs,
     LoadOptions,
     LoadResult,
     defined,
+    encrypted_names_finding,
     kept_inputs,
 )
 from stoker.definition.stack import define_stack
 from stoker.definition.template import Template
 from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic
-from stoker.environment import environment_from_data, merge_environments
+from stoker.environment import environment_from_data, merge_environments, overlay_environment
 from stoker.environment.environment import Environment
 from stoker.environment.parse import parse_environment
 from stoker.errors import TemplateError
@@ -100,14 +102,25 @@ def _finish(
     files: Mapping[str, str],
     options: LoadOptions,
     found: list[Diagnostic],
+    stored: Environment | None = None,
 ) -> LoadResult:
+    """The definition; ``stored`` (a PATCH's) is the environment the request's loads over."""
+    found.extend(
+        encrypted_names_finding(None, options.require_all_parameters)
+        for environment in environments
+        if environment.encrypted_param_names
+    )
+    # Heat's all_param_schemata(files): every template of the request declares names
+    declared = declared_parameters(template, request_templates(files, options.limits))
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),
-        template_parameter_names=set(template.parameters),
-        parameter_types={name: p.type.value for name, p in template.parameters.items()},
+        template_parameter_names=declared,
+        parameter_types={name: kind for name, kind in declared.items() if kind is not None},
     )
     found.extend(merge_found)
+    if stored is not None:
+        environment = overlay_environment(stored, environment, environments)
     definition = define_stack(
         template,
         environment,
@@ -143,8 +156,8 @@ def load_update_request(
 
     PUT (not ``existing``) is a create's load. PATCH (``existing``, Heat's
     ``existing=True``) keeps the stored template, environment and files unless the request
-    gives new ones: the stored environment comes first with the stored parameters (minus
-    ``clear``) overlaid by the new ones, then the request's environments."""
+    gives new ones: the request's environments (and parameters) load over the stored
+    environment, whose parameters are the stored ones minus ``clear``."""
     if inputs.template is None and not existing:
         problem = Diagnostic(codes.SYNTAX, "a template is required unless the update is a PATCH")
         return LoadResult(None, [problem]), {}
@@ -160,13 +173,11 @@ def load_update_request(
     if template is None:
         return LoadResult(None, found), {}
     declared = set(template.parameters)
-    environments: list[Environment] = []
+    stored: Environment | None = None
     stored_parameters: dict[str, Any] = {}
     if existing:
-        stored, stored_parameters = kept_inputs(current, declared, clear, inputs.parameters, found)
-        environments.append(stored)
-    more, env_found = _environments(inputs, options.limits)
+        stored, stored_parameters = kept_inputs(current, declared, clear, found)
+    environments, env_found = _environments(inputs, options.limits)
     found.extend(env_found)
-    environments.extend(more)
-    result = _finish(template, environments, inputs.parameters, files, options, found)
+    result = _finish(template, environments, inputs.parameters, files, options, found, stored)
     return result, {**stored_parameters, **inputs.parameters}

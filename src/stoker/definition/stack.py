@@ -9,7 +9,7 @@ engine creates stacks from a `StackDefinition`; ``stoker template validate`` and
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,6 +22,8 @@ from stoker.definition.context import (
 )
 from stoker.definition.edges import GET_ATTR, GET_RESOURCE
 from stoker.definition.graph import DependencyGraph, build_graph
+from stoker.definition.known_values import KnownValues
+from stoker.definition.reuse import Move, Reuse, relocated
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints
@@ -29,7 +31,6 @@ from stoker.diagnostics import Diagnostic, Path
 from stoker.environment import Environment
 from stoker.errors import FunctionError
 from stoker.functions.base import (
-    SCALAR_TYPES,
     Function,
     Scope,
     Unresolved,
@@ -99,13 +100,16 @@ def define_stack(
     project_id: str | None = None,
     facade: Mapping[str, Any] | None = None,
     taint: Taint = NO_TAINT,
+    reuse: Reuse | None = None,
 ) -> StackDefinition:
     """Check everything that can be checked before anything runs; collect all findings.
 
     With ``require_all_parameters`` false (template validate) a parameter without any
     value is not an error, as in Heat's validate API; create and resolve need them all.
     ``taint`` says which parameters a parent fed from its hidden ones (their values stay
-    out of messages as a hidden parameter's do).
+    out of messages as a hidden parameter's do). ``reuse`` carries the per-resource
+    results of the previous check of this template (`stoker.definition.reuse`): an
+    editor's, where most resources are unchanged between two checks.
     """
     definition = StackDefinition(template, environment, dict(files or {}), taint=taint)
     found = definition.diagnostics
@@ -143,11 +147,12 @@ def define_stack(
         context=context,
     )
     definition.scope = scope
-    implicit = _validate_functions(definition, scope, for_create=require_all_parameters)
+    reuse = reuse or Reuse()
+    implicit = _validate_functions(definition, scope, reuse, for_create=require_all_parameters)
     _check_names(definition)
     build_graph(definition, implicit)
-    _check_known_values(definition, context, scope, for_create=require_all_parameters)
-    hints = misspelled_functions(template.document.data, template.table)
+    _check_known_values(definition, context, scope, reuse, for_create=require_all_parameters)
+    hints = misspelled_functions(template.document.data, template.table, reuse)
     definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
     return definition
 
@@ -325,12 +330,13 @@ def _resource_trees(resource: ResourceDefinition) -> list[Any]:
 
 
 def _validate_functions(
-    definition: StackDefinition, scope: Scope, *, for_create: bool
+    definition: StackDefinition, scope: Scope, reuse: Reuse, *, for_create: bool
 ) -> dict[str, dict[str, int]]:
     """Validate every reachable call; return each enabled resource's implicit dependencies,
     each with the `stoker.definition.edges` bits of the calls that make it.
 
-    One walk per tree does both, since both visit the same calls.
+    One walk per tree does both, since both visit the same calls. A resource ``reuse``
+    says is unchanged, in the same context, has its results of the last check.
     """
     template, found = definition.template, definition.diagnostics
     hidden = hidden_names(template, definition.taint)
@@ -342,31 +348,17 @@ def _validate_functions(
             for function in iter_functions(expression, scope):
                 found.extend(function.structure(scope))
     needs: dict[str, dict[str, int]] = {}
+    reusing = reuse.start(_VALIDATED, _reuse_context(definition, hidden, for_create))
     for name, resource in template.resources.items():
-        if resource.condition is not None:
-            found.extend(_validate_tree(resource.condition, scope, hidden))
-        if name in definition.disabled:
-            continue  # Heat does not validate what does not exist
-        references: dict[str, int] = {}
-        for tree in _resource_trees(resource):
-            for function in functions_in(tree, scope):
-                if for_create:
-                    found.extend(_withheld(function, list(function.validate(scope)), scope, hidden))
-                else:
-                    # Heat's validate checks the structure and the references it needs
-                    # for the dependency graph; values wait for create
-                    checks = _withheld(function, list(function.validate(scope)), scope, hidden)
-                    structural = list(function.structure(scope))
-                    structural += [d for d in checks if d.code in _REFERENCE_CODES]
-                    found.extend(d for d in checks if d in structural)
-                    definition.create_findings.extend(
-                        create_time(d) for d in checks if d not in structural
-                    )
-                if tree is resource.properties or tree is resource.metadata:
-                    reason = GET_ATTR if isinstance(function, _ATTRIBUTE_CALLS) else GET_RESOURCE
-                    for dependency in function.dependencies(scope):
-                        references[dependency] = references.get(dependency, 0) | reason
-        needs[name] = references
+        kept = reuse.reused(_VALIDATED, name, _relocate_validated) if reusing else None
+        if kept is None:
+            kept = _validate_resource(definition, name, resource, scope, hidden, for_create)
+            reuse.keep(_VALIDATED, name, kept)
+        own, later, references = kept
+        found.extend(own)
+        definition.create_findings.extend(later)
+        if references is not None:
+            needs[name] = references
     for output in template.outputs.values():
         if output.condition is not None:
             found.extend(_validate_tree(output.condition, scope, hidden))
@@ -380,6 +372,69 @@ def _validate_functions(
                 output_time(d) for d in _withheld(function, later, scope, hidden)
             )
     return needs
+
+
+#: `Reuse` stages: a resource's calls validated, its known values computed
+_VALIDATED = "validated"
+_KNOWN = "known values"
+
+
+_Validated = tuple[list[Diagnostic], list[Diagnostic], dict[str, int] | None]
+
+
+def _relocate_validated(kept: _Validated, move: Move) -> _Validated | None:
+    own, later = relocated(kept[0], move), relocated(kept[1], move)
+    return None if own is None or later is None else (own, later, kept[2])
+
+
+def _reuse_context(definition: StackDefinition, hidden: set[str], for_create: bool) -> Hashable:
+    """What a resource's checks read of the rest of the template that its own text does
+    not say: the other resources' names and types, which are disabled, the conditions'
+    values, the hidden parameters. (The other sections' text and the environment are the
+    caller's to compare: see `stoker.definition.reuse`.)"""
+    return (
+        tuple((name, resource.type) for name, resource in definition.template.resources.items()),
+        frozenset(definition.disabled),
+        tuple(sorted(definition.conditions.items())),
+        frozenset(hidden),
+        for_create,
+    )
+
+
+def _validate_resource(
+    definition: StackDefinition,
+    name: str,
+    resource: ResourceDefinition,
+    scope: Scope,
+    hidden: set[str],
+    for_create: bool,
+) -> _Validated:
+    """One resource's calls validated: the findings of validate, those Heat reports only
+    at create, and its implicit dependencies (None for a disabled resource)."""
+    own: list[Diagnostic] = []
+    later: list[Diagnostic] = []
+    if resource.condition is not None:
+        own.extend(_validate_tree(resource.condition, scope, hidden))
+    if name in definition.disabled:
+        return own, later, None  # Heat does not validate what does not exist
+    references: dict[str, int] = {}
+    for tree in _resource_trees(resource):
+        for function in functions_in(tree, scope):
+            if for_create:
+                own.extend(_withheld(function, list(function.validate(scope)), scope, hidden))
+            else:
+                # Heat's validate checks the structure and the references it needs
+                # for the dependency graph; values wait for create
+                checks = _withheld(function, list(function.validate(scope)), scope, hidden)
+                structural = list(function.structure(scope))
+                structural += [d for d in checks if d.code in _REFERENCE_CODES]
+                own.extend(d for d in checks if d in structural)
+                later.extend(create_time(d) for d in checks if d not in structural)
+            if tree is resource.properties or tree is resource.metadata:
+                reason = GET_ATTR if isinstance(function, _ATTRIBUTE_CALLS) else GET_RESOURCE
+                for dependency in function.dependencies(scope):
+                    references[dependency] = references.get(dependency, 0) | reason
+    return own, later, references
 
 
 #: the calls whose reference is an attribute's (the others name the resource itself)
@@ -448,7 +503,12 @@ def _check_names(definition: StackDefinition) -> None:
 
 
 def _check_known_values(
-    definition: StackDefinition, context: StaticContext, scope: Scope, *, for_create: bool
+    definition: StackDefinition,
+    context: StaticContext,
+    scope: Scope,
+    reuse: Reuse,
+    *,
+    for_create: bool,
 ) -> None:
     """Resolve what needs no running resource, so errors like a bad index show now.
 
@@ -459,17 +519,24 @@ def _check_known_values(
     if definition.errors:
         return  # values computed from an invalid template would only repeat the errors
     template = definition.template
-    checker = _KnownValues(context, scope, hidden_names(template, definition.taint))
+    hidden = hidden_names(template, definition.taint)
+    checker = KnownValues(context, scope, hidden)
+    found: list[Diagnostic] = []
+    reusing = reuse.start(_KNOWN, _reuse_context(definition, hidden, for_create))
     for name in definition.enabled:
-        for tree in _resource_trees(template.resources[name]):
-            checker.check(tree)
+        kept = reuse.reused(_KNOWN, name, relocated) if reusing else None
+        if kept is None:
+            checker.found = []
+            for tree in _resource_trees(template.resources[name]):
+                checker.check(tree)
+            kept = checker.found
+            reuse.keep(_KNOWN, name, kept)
+        found.extend(kept)
     if for_create:
-        definition.diagnostics.extend(checker.found)
+        definition.diagnostics.extend(found)
     else:
         seen = {d.path for d in definition.create_findings}
-        definition.create_findings.extend(
-            create_time(d) for d in checker.found if d.path not in seen
-        )
+        definition.create_findings.extend(create_time(d) for d in found if d.path not in seen)
     checker.found = []
     for output in template.outputs.values():
         if output.condition is None or not _known_false(definition, output.condition):
@@ -478,77 +545,3 @@ def _check_known_values(
     for diagnostic in map(output_time, checker.found):
         if diagnostic.path not in seen:
             definition.output_findings.append(diagnostic)
-
-
-_LIVE_FUNCTIONS = frozenset({"resource_facade", "Fn::ResourceFacade", "Fn::GetAZs"})
-
-
-def _any_item(items: Iterable[Any]) -> bool:
-    """Whether ``items`` yields anything (``any(True for _ in items)``, without a
-    generator expression)."""
-    for _ in items:
-        return True
-    return False
-
-
-class _KnownValues:
-    def __init__(self, context: StaticContext, scope: Scope, hidden: set[str]) -> None:
-        self.context = context
-        self.scope = scope
-        self.hidden = hidden
-        self.live: dict[int, bool] = {}
-        self.found: list[Diagnostic] = []
-
-    def is_live(self, value: Any) -> bool:
-        """Does ``value`` need a running resource (or a nested stack's facade)?"""
-        if type(value) in SCALAR_TYPES:
-            return False
-        if isinstance(value, Function):
-            key = id(value)
-            live = self.live.get(key)
-            if live is None:
-                live = value.name in _LIVE_FUNCTIONS or _any_item(value.dependencies(self.scope))
-                if not live:
-                    for child in value.children(self.scope):
-                        if self.is_live(child):
-                            live = True
-                            break
-                self.live[key] = live
-            return live
-        if isinstance(value, dict):
-            value = value.values()
-        elif not isinstance(value, list):
-            return False
-        for item in value:  # noqa: SIM110 - a loop: no generator per mapping walked
-            if type(item) not in SCALAR_TYPES and self.is_live(item):
-                return True
-        return False
-
-    def check(self, value: Any) -> None:
-        if type(value) in SCALAR_TYPES:
-            return
-        if isinstance(value, Function):
-            if self.is_live(value):
-                for child in value.children(self.scope):
-                    self.check(child)
-                return
-            try:
-                value.resolve(self.context)
-            except Unresolved:
-                pass
-            except FunctionError as error:
-                diagnostic = Diagnostic(
-                    codes.FUNCTION_FAILED,
-                    error.message,
-                    error.path or value.path,
-                    error.span or value.span,
-                )
-                if reads_hidden(value, self.hidden):
-                    diagnostic = withhold_call(diagnostic, value)
-                self.found.append(diagnostic)
-        elif isinstance(value, dict):
-            for item in value.values():
-                self.check(item)
-        elif isinstance(value, list):
-            for item in value:
-                self.check(item)

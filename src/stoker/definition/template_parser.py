@@ -9,6 +9,7 @@ from typing import Any
 
 from stoker import codes
 from stoker.collector import collector_paused
+from stoker.definition.reuse import Reuse
 from stoker.definition.template import (
     _DELETION_POLICIES,
     CFN_NAMES,
@@ -98,8 +99,15 @@ def detect_version(data: Any, file: str) -> TemplateVersion:
     return version
 
 
-def parse_template(document: Document) -> Template:
-    """Parse a loaded document into a `Template`; problems go to ``diagnostics``."""
+#: the `Reuse` stage of a resource's entry parsed
+_PARSED = "parsed"
+
+
+def parse_template(document: Document, reuse: Reuse | None = None) -> Template:
+    """Parse a loaded document into a `Template`; problems go to ``diagnostics``.
+
+    ``reuse``: the previous check's resources, taken as they were parsed for those it
+    says are unchanged (`stoker.definition.reuse`)."""
     data = document.data
     try:
         version = detect_version(data, document.file)
@@ -113,13 +121,14 @@ def parse_template(document: Document) -> Template:
     if not isinstance(data, dict):
         return template
     with collector_paused():
-        _TemplateParser(template, data).run()
+        _TemplateParser(template, data, reuse or Reuse()).run()
     return template
 
 
 class _TemplateParser:
-    def __init__(self, template: Template, data: dict[Any, Any]) -> None:
+    def __init__(self, template: Template, data: dict[Any, Any], reuse: Reuse) -> None:
         self.template = template
+        self.reuse = reuse
         self.data = data
         self.names = template.names
         self.version = template.version
@@ -212,8 +221,16 @@ class _TemplateParser:
                 path=(names.resources,),
                 span=key_span(self.data, names.resources),
             )
+        # a resource is parsed from its own entry alone, in this version's terms
+        reusing = self.reuse.start(_PARSED, str(self.version))
         for name, body in resources.items():
-            resource = self.resource(str(name), body, self.data[names.resources])
+            kept = self.reuse.reused(_PARSED, name) if reusing and isinstance(name, str) else None
+            if kept is None:
+                kept = self.parse_resource(str(name), body, self.data[names.resources])
+                self.reuse.keep(_PARSED, str(name), kept)
+            resource, found, calls = kept
+            self.diagnostics.extend(found)
+            self.parser.calls.extend(calls)
             if resource is not None:
                 template.resources[resource.name] = resource
 
@@ -259,6 +276,16 @@ class _TemplateParser:
             span,
             Severity.WARNING,
         )
+
+    def parse_resource(
+        self, name: str, body: Any, section: Any
+    ) -> tuple[ResourceDefinition | None, list[Diagnostic], list[Function]]:
+        """`resource`, and what parsing it added to the template's findings and calls."""
+        found, calls = len(self.diagnostics), len(self.parser.calls)
+        resource = self.resource(name, body, section)
+        parsed = (resource, self.diagnostics[found:], self.parser.calls[calls:])
+        del self.diagnostics[found:], self.parser.calls[calls:]
+        return parsed
 
     def resource(self, name: str, body: Any, section: Any) -> ResourceDefinition | None:
         names = self.names
@@ -479,5 +506,5 @@ def parse_sections_as(document: Document, version: TemplateVersion) -> Template:
     template = Template(document, version, table_for(version), names)
     if isinstance(document.data, dict):
         with collector_paused():
-            _TemplateParser(template, document.data).run()
+            _TemplateParser(template, document.data, Reuse()).run()
     return template

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from stoker.codes import UNKNOWN_FUNCTION
+from stoker.definition.reuse import Reuse, relocated
 from stoker.diagnostics import Diagnostic, Path, Severity
 from stoker.functions.base import FunctionTable
 from stoker.nearest import nearest
@@ -26,28 +27,55 @@ _SECTIONS = ("resources", "outputs", "conditions", "Resources", "Outputs", "Cond
 _CUTOFF = 0.8
 
 
-def misspelled_functions(data: Any, table: FunctionTable) -> list[Diagnostic]:
-    """A warning for each one-key mapping whose key looks like a misspelled function."""
+def misspelled_functions(
+    data: Any, table: FunctionTable, reuse: Reuse | None = None
+) -> list[Diagnostic]:
+    """A warning for each one-key mapping whose key looks like a misspelled function.
+    ``reuse``: the last check's warnings of each resource it says is unchanged."""
     if not isinstance(data, dict):
         return []
     names = tuple(sorted({*table.functions, *table.conditions}))
     known = table.functions.keys() | table.conditions.keys()
-    found = []
+    reuse = reuse or Reuse()
+    reusing = reuse.start(_CHECKED, str(table.version))
+    found: list[Diagnostic] = []
     for section in _SECTIONS:
-        for path, mapping, key in _unknown_one_key_mappings_in(section, data.get(section), known):
-            close = _closest(key, names)
-            if close:
-                found.append(
-                    Diagnostic(
-                        UNKNOWN_FUNCTION,
-                        f'unknown function "{key}" (did you mean `{close[0]}`?); Heat '
-                        "reads this mapping as data",
-                        path,
-                        key_span(mapping, key) or span_of(mapping),
-                        Severity.WARNING,
-                        (f'"{key}" is not a function; did you mean `{close[0]}`?',),
-                    )
+        entries = data.get(section)
+        if section not in _RESOURCES or not isinstance(entries, dict):
+            found += _warnings(_unknown_one_key_mappings_in(section, entries, known), names)
+            continue
+        for name, entry in entries.items():  # resource by resource: each may be reused
+            kept = reuse.reused(_CHECKED, name, relocated) if reusing else None
+            if kept is None:
+                kept = _warnings(_unknown_one_key_mappings_in(section, {name: entry}, known), names)
+                reuse.keep(_CHECKED, str(name), kept)
+            found += kept
+    return found
+
+
+#: the `Reuse` stage of a resource's misspelled functions
+_CHECKED = "misspelled functions"
+_RESOURCES = ("resources", "Resources")
+
+
+def _warnings(
+    mappings: Iterator[tuple[Path, Any, str]], names: tuple[str, ...]
+) -> list[Diagnostic]:
+    found = []
+    for path, mapping, key in mappings:
+        close = _closest(key, names)
+        if close:
+            found.append(
+                Diagnostic(
+                    UNKNOWN_FUNCTION,
+                    f'unknown function "{key}" (did you mean `{close[0]}`?); Heat '
+                    "reads this mapping as data",
+                    path,
+                    key_span(mapping, key) or span_of(mapping),
+                    Severity.WARNING,
+                    (f'"{key}" is not a function; did you mean `{close[0]}`?',),
                 )
+            )
     return found
 
 

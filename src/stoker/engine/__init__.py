@@ -13,6 +13,7 @@ from stoker.lazy import names_from
 
 if TYPE_CHECKING:
     from stoker.engine.adopt import load as load_adoption
+    from stoker.engine.drift import Repair as DriftRepair
     from stoker.engine.drift import accept as accept_drift
     from stoker.engine.drift import drift as detect_drift
     from stoker.engine.drift import repair_records, write_repair
@@ -70,6 +71,7 @@ _WHERE = {
     "Action": "stoker.engine.state",
     "CreateRequest": "stoker.engine.stacks",
     "DefinitionChange": "stoker.engine.state",
+    "DriftRepair": "stoker.engine.drift:Repair",
     "EngineSettings": "stoker.engine.settings",
     "EventRecord": "stoker.engine.state",
     "Lease": "stoker.engine.state",
@@ -126,6 +128,7 @@ __all__ = [
     "Action",
     "CreateRequest",
     "DefinitionChange",
+    "DriftRepair",
     "EngineSettings",
     "EventRecord",
     "Lease",

@@ -17,7 +17,12 @@ next drift shows the resource in sync); `repair_records` gives the records an up
 must start from to bring the cloud back to the template: the actual values as the
 previous properties, and a resource the cloud lost marked failed (an update replaces a
 failed resource). The update itself is the ordinary one: the engine decides in place or
-replace exactly as for any update.
+replace exactly as for any update, and a nested stack's drifted resources are repaired
+by its own update inside the parent's (`UpdateRequest.revisit` names them by path).
+
+Some drift no update can undo: Cinder cannot shrink a volume, so the update would fail
+(as Heat's does); replacing the volume instead would lose its data. A repair leaves such
+a difference as it is and says so (`Repair.left`); `accept` takes it into the stack.
 """
 
 from __future__ import annotations
@@ -33,7 +38,14 @@ from stoker.engine.operation import Operation
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.walks import is_nested
 from stoker.errors import CloudError, StackNotFound
-from stoker.resources import CloudResource, ReadbackOutcome, ResourceGone, ResourceView, read_back
+from stoker.resources import (
+    CloudResource,
+    ReadbackOutcome,
+    ResourceGone,
+    ResourceView,
+    irreversible_drift,
+    read_back,
+)
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
@@ -167,18 +179,50 @@ def _judge(
     )
     actual = {name: pair[1] for name, pair in outcome.items()}
     status = DriftStatus.MODIFIED if differences else DriftStatus.IN_SYNC
-    return replace(base, status=status, differences=differences, actual=actual)
+    undoable = (
+        (d.property, irreversible_drift(record.type, d.property, d.expected, d.actual))
+        for d in differences
+    )
+    reason = "; ".join(
+        f"{name}: {why}: a repair leaves it (accept it)" for name, why in undoable if why
+    )
+    return replace(base, status=status, differences=differences, actual=actual, reason=reason)
+
+
+#: how far down a repair and an accept look into nested stacks (every level there is)
+ALL_LEVELS = 1_000
+
+
+def _path(found: ResourceDrift) -> str:
+    """The resource's path from the stack asked about: ``group/0/server``."""
+    return "/".join((*found.path, found.resource))
+
+
+async def _holder(engine: StackEngine, stack: StackRecord, path: tuple[str, ...]) -> StackRecord:
+    """The nested stack ``path`` (resource names from ``stack`` down) leads to."""
+    for depth, name in enumerate(path):
+        records = await asyncio.to_thread(engine.store.resources, stack.id)
+        record = next((r for r in records if r.name == name), None)
+        if record is None or record.physical_id is None or not is_nested(engine, record):
+            where = "/".join(path[: depth + 1])
+            raise StackNotFound(f"The nested stack of {where} could not be found in {stack.name}.")
+        stack = await engine.find(str(record.physical_id))
+    return stack
 
 
 async def accept(engine: StackEngine, name_or_id: str, resource: str) -> ResourceDrift:
-    """Store the cloud's values of ``resource`` (of the stack itself) as the stack's:
-    the properties that differ take their actual value, so the next drift shows it in
-    sync. Refused for a resource the cloud lost (only a repair brings it back) or one
-    whose properties are not compared."""
-    stack = await engine.find(name_or_id)
-    found = next((d for d in await drift(engine, stack.id) if d.resource == resource), None)
+    """Store the cloud's values of ``resource`` as the stack's: the properties that
+    differ take their actual value, so the next drift shows it in sync. ``resource`` is
+    a path for a resource of a nested stack (``group/0/server``, as the drift's table
+    shows it; Heat's hooks name nested resources so). Refused for a resource the cloud
+    lost (only a repair brings it back) or one whose properties are not compared."""
+    top = await engine.find(name_or_id)
+    *path, name = resource.split("/")
+    stack = await _holder(engine, top, tuple(path))
+    found = next((d for d in await drift(engine, stack.id) if d.resource == name), None)
     if found is None:
-        raise StackNotFound(f"The Resource ({resource}) could not be found in Stack {stack.name}.")
+        raise StackNotFound(f"The Resource ({resource}) could not be found in Stack {top.name}.")
+    found = replace(found, path=tuple(path))
     if found.status in (DriftStatus.DELETED, DriftStatus.NOT_CHECKED):
         raise CloudError(
             f"{resource} is {found.status.value}: only a modified resource's values can be "
@@ -186,8 +230,8 @@ async def accept(engine: StackEngine, name_or_id: str, resource: str) -> Resourc
         )
     if found.status is DriftStatus.MODIFIED:
         records = await asyncio.to_thread(engine.store.resources, stack.id)
-        record = next(r for r in records if r.name == resource)
-        await _write(engine, stack, {resource: _accepted(record, found)}, "drift accepted")
+        record = next(r for r in records if r.name == name)
+        await _write(engine, stack, {name: _accepted(record, found)}, "drift accepted")
     return found
 
 
@@ -198,31 +242,73 @@ def _accepted(record: ResourceRecord, found: ResourceDrift) -> ResourceRecord:
     return replace(record, properties=properties)
 
 
-async def repair_records(engine: StackEngine, name_or_id: str) -> dict[str, ResourceRecord]:
-    """The stack's drifted resources as an update to the template must see them to
-    undo the drift: a modified one with the cloud's values as its properties, a lost one
-    failed (CHECK_FAILED). Nothing is written (see `write_repair`)."""
-    stack = await engine.find(name_or_id)
-    records = {r.name: r for r in await asyncio.to_thread(engine.store.resources, stack.id)}
+@dataclass(frozen=True, slots=True)
+class Unrepairable:
+    """A difference an update cannot undo (`stoker.resources.irreversible_drift`): the
+    repair leaves it as it is (replacing the resource would lose its data)."""
+
+    resource: str  # its path, as `accept` takes it
+    difference: Difference
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """What a repair's update starts from: the drifted resources' records by path
+    (``web``; ``group/0/server`` inside nested stacks), and what it leaves as it is."""
+
+    records: dict[str, ResourceRecord]
+    left: tuple[Unrepairable, ...] = ()
+
+
+async def repair_records(engine: StackEngine, name_or_id: str) -> Repair:
+    """The drifted resources of the stack and of its nested stacks, as an update to the
+    template must see them to undo the drift: a modified one with the cloud's values as
+    its properties, a lost one failed (CHECK_FAILED); a difference no update can undo
+    (a volume extended by hand: Cinder cannot shrink it) keeps the template's value, and
+    is listed in `Repair.left`. Nothing is written (see `write_repair`)."""
+    top = await engine.find(name_or_id)
+    stacks: dict[tuple[str, ...], dict[str, ResourceRecord]] = {}
     changed: dict[str, ResourceRecord] = {}
-    for found in await drift(engine, stack.id):
-        record = records[found.resource]
-        if found.status is DriftStatus.MODIFIED:
-            changed[found.resource] = _accepted(record, found)
-        elif found.status is DriftStatus.DELETED:
-            changed[found.resource] = replace(
+    left: list[Unrepairable] = []
+    for found in await drift(engine, top.id, ALL_LEVELS):
+        if found.status not in (DriftStatus.MODIFIED, DriftStatus.DELETED):
+            continue
+        if found.path not in stacks:
+            holder = await _holder(engine, top, found.path)
+            held = await asyncio.to_thread(engine.store.resources, holder.id)
+            stacks[found.path] = {r.name: r for r in held}
+        record = stacks[found.path][found.resource]
+        if found.status is DriftStatus.DELETED:
+            changed[_path(found)] = replace(
                 record, action=Action.CHECK, status=Status.FAILED, status_reason=LOST
             )
-    return changed
+            continue
+        kept = []
+        for difference in found.differences:
+            reason = irreversible_drift(
+                found.type, difference.property, difference.expected, difference.actual
+            )
+            if reason is None:
+                kept.append(difference)
+            else:
+                left.append(Unrepairable(_path(found), difference, reason))
+        if kept:
+            changed[_path(found)] = _accepted(record, replace(found, differences=tuple(kept)))
+    return Repair(changed, tuple(left))
 
 
-async def write_repair(
-    engine: StackEngine, name_or_id: str, changed: Mapping[str, ResourceRecord]
-) -> None:
-    """Write `repair_records`'s records (under the stack's claim, one event each), so
+async def write_repair(engine: StackEngine, name_or_id: str, repair: Repair) -> None:
+    """Write `repair_records`'s records (under each stack's claim, one event each), so
     the update that follows starts from what the cloud really has."""
-    stack = await engine.find(name_or_id)
-    await _write(engine, stack, changed, "drift: the cloud's state taken before a repair")
+    top = await engine.find(name_or_id)
+    by_stack: dict[tuple[str, ...], dict[str, ResourceRecord]] = {}
+    for path, record in repair.records.items():
+        *above, _ = path.split("/")
+        by_stack.setdefault(tuple(above), {})[record.name] = record
+    for path_to, changed in by_stack.items():
+        stack = await _holder(engine, top, path_to)
+        await _write(engine, stack, changed, "drift: the cloud's state taken before a repair")
 
 
 async def _write(

@@ -22,8 +22,8 @@ from stoker.definition import (
 )
 from stoker.engine import leases, rolling
 from stoker.engine.facade_check import facade_problem
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
-from stoker.engine.update_request import UpdateRequest
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, WriteBatch
+from stoker.engine.update_request import UpdateRequest, below
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
 from stoker.resources import (
@@ -112,17 +112,20 @@ async def create_child(
         data.update(
             child_id=child_id, child_name=f"{parent.stack.name}-{record.name}-{suffix}"[-255:]
         )
-        await parent.transition(
+        # the record alone, no event: Heat's events of a nested-stack resource's create
+        # are its CREATE_IN_PROGRESS and CREATE_COMPLETE "state changed" (recorded)
+        updated, _ = parent.step(
             record,
             Action.CREATE,
             Status.IN_PROGRESS,
-            f"creating nested stack {data['child_name']}",
+            "state changed",
             data=data,
             physical_id=child_id,  # as Heat's resource_id: known from here, failed or not
             # as Heat's properties_data, stored as the create starts: a group whose child
             # is refused below still knows its members (`MemberAttributes.unstored_child`)
             properties=dict(properties),
         )
+        await parent.write(WriteBatch(resources=[updated]))
     batched = None
     if isinstance(plugin, ResourceGroup) and int(properties.get("count", 1)):
         batched = rolling.policy_of(_update_policy(parent, record.name), "batch_create")
@@ -427,7 +430,7 @@ def _update_policy(parent: Operation, name: str) -> Any:
 
 class NestedUpdateFailure(NestedFailure):
     """A child stack's update failed. Heat's reason (its convergence engine, recorded in
-    tests/fidelity/updates/cases/failures.yaml) takes one of three forms:
+    tests/fidelity/updates: failures, nested) takes one of three forms:
 
     - a resource of the child failed its UPDATE: that failure, under the path down to it
       (``ValueError: resources.g.resources[0]: ...``), as a nested create's
@@ -488,6 +491,7 @@ async def _update_to(
         timeout_mins=parent.stack.timeout_mins,
         disable_rollback=True,
         tags=child.tags,
+        revisit=below(parent.revisit, record.name),  # a drift repair's, inside the child
     )
     result = await engine.update_stack(child, request, parent)
     _check(engine, result, record)

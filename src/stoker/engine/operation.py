@@ -81,6 +81,11 @@ class Operation:
         #: the resources this operation may act on (None: all); an update leaves out
         #: those it knows unchanged, so it never resolves their types or properties
         self.scope: frozenset[str] | None = None
+        #: a drift repair's resources (paths, ``child/name`` inside a nested stack) to
+        #: compare with their records even where the template left them as they were;
+        #: in a repair's preview, the records that stand in for the stored ones
+        self.revisit: frozenset[str] = frozenset()
+        self.stand_ins: Mapping[str, ResourceRecord] = {}
         #: where the first failure happened (dotted path) and why
         self.first_failure: tuple[str, str] | None = None
         self.started = engine.clock.now()
@@ -89,7 +94,7 @@ class Operation:
         self.timed_out = False
         #: a `stack cancel` request stops this operation (not a rollback it asked for)
         self.cancellable = True
-        #: an update: the resources whose template ``metadata`` alone may have changed
+        #: an update: the resources whose template ``metadata`` or ``depends_on`` changed
         self.metadata_changed: frozenset[str] = frozenset()
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
@@ -456,7 +461,8 @@ class Operation:
             )
         reason = failure_reason(name, error)
         if isinstance(error, nested.NestedFailure) and error.path_form:
-            # Heat's: the innermost failure under the path down to it
+            # Heat's: the innermost failure under the path down to it, on create and on
+            # an update whose inner resource failed its update (`NestedUpdateFailure`)
             reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:
             self.first_failure = (

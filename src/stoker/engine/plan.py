@@ -10,15 +10,16 @@ yet (everything added).
 The decision for one resource follows Heat 24.1.2 (resource.py ``_needs_update`` and
 ``update_template_diff_properties``, recorded in tests/fidelity/update):
 
-- a resource that is not in the stack yet (or was never created) is added;
+- a resource that is not in the stack yet (or was never created) is added (Heat's preview
+  lists a never-created one by its definition instead: `planning.plan_update`);
 - a FAILED resource is replaced (Heat's ``needs_replace_failed``), as is one whose type
   changed;
 - a change of an ``immutable`` property refuses the update (Heat's ``NotSupported``);
 - a change of a property that is not ``update_allowed``, or one the plugin says needs a
   new resource (``needs_replace``, e.g. TestResource's ``update_replace``), replaces;
 - any other property change updates in place, and so does a change of the resource's
-  ``metadata`` alone; no change leaves it alone, and so do types that never update
-  (``OS::Heat::None``);
+  ``metadata``, ``depends_on``, ``deletion_policy`` or ``update_policy`` alone; no change
+  leaves it alone, and so do types that never update (``OS::Heat::None``);
 - a nested-stack resource (provider template, group, chain, OS::Heat::Stack) whose child
   exists is always updated, changed or not, and a FAILED one too: its child's own
   resources decide (Heat's StackResource; its plugin's ``traits`` say
@@ -146,7 +147,8 @@ def decide(
     """The fate of resource ``name``: its recorded state, the type and the plugin the new
     definition gives it, its new properties (validated, defaults applied; None when they
     cannot be known yet, which counts as a change), its ``restricted_actions``, and
-    whether its template's ``metadata`` changed (Heat updates such a resource in place).
+    whether its definition changed outside its properties (``metadata``, ``depends_on``,
+    the policies: Heat updates such a resource in place; `planning.metadata_changes`).
     ``same_kind``: a new type name that Heat's update treats as the same kind of
     resource (a provider template before and after: Heat compares the classes, and every
     template resource is a TemplateResource), so the name's change replaces nothing."""
@@ -208,7 +210,8 @@ def _decide_existing(
             f"{why}: its nested stack is updated, its own resources decide",
         )
     if not changed and metadata_changed and not plugin.traits.never_updates:
-        return Decision(name, Change.UPDATE, new_type, "only its metadata changed")
+        why = "only its definition outside properties changed (metadata, depends_on, policies)"
+        return Decision(name, Change.UPDATE, new_type, why)
     if not changed:
         return Decision(name, Change.UNCHANGED, new_type, "no property changed")
     if plugin.traits.never_updates:

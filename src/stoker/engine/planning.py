@@ -9,31 +9,48 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from stoker.definition import StackDefinition
+from stoker.definition import EdgeReason, StackDefinition
 from stoker.engine import nested
 from stoker.engine.operation import Operation
 from stoker.engine.plan import Change, Decision, Plan, decide, deletion
 from stoker.engine.properties import resolve_properties
 from stoker.engine.replacement import REPLACED
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.engine.update_request import below
 from stoker.errors import FunctionError, PropertyError, ResourceFailure
 from stoker.functions.base import Unresolved
 from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 
 
 def plan_update(
-    operation: Operation, restricted: bool = True, untouched: Iterable[str] = ()
+    operation: Operation,
+    restricted: bool = True,
+    untouched: Iterable[str] = (),
+    heat_view: bool = True,
+    previous: Operation | None = None,
 ) -> Plan:
-    """The plan of ``operation`` (its new definition against its records), with each
-    resource's properties resolved against the records as they are now; ``untouched``
-    ones (see `untouched`) are unchanged without being resolved."""
+    """The plan of ``operation`` (its new definition against its records).
+
+    With ``heat_view``, as Heat's preview lists it: Heat previews against a new stack
+    where no resource exists yet, so a resource whose properties read another (get_attr,
+    get_resource) sees null and the logical name where the update will see values: it
+    counts as updated (or replaced, when the property it reads cannot change in place),
+    whether or not what it reads changes (recorded in
+    tests/fidelity/updates/recordings/preview.json); the update decides again with the
+    values. Without, what the update will do as far as it can be known now (a repair's
+    preview, which Heat has no counterpart of): only what a replaced or added resource
+    gives its readers is unknown. ``untouched`` ones (see `untouched`) are unchanged
+    without being resolved (in Heat's view, only those that read no resource).
+    ``previous``: the stack's current definition over the same records, for the
+    resources a failed create never reached (see `_never_created`)."""
     definition = operation.definition
-    assert definition is not None
-    same = set(untouched)
+    assert definition is not None and definition.graph is not None
+    graph = definition.graph
+    same = {n for n in untouched if not (heat_view and _reads_resources(graph.reasons[n]))}
     if same and operation.scope is None:
         operation.scope = frozenset(n for n in definition.enabled if n not in same)
     resolution = operation.resolution()
-    assert definition.graph is not None
+    unknown = not_created(operation)
     plan = Plan()
     fresh: dict[str, Change] = {}  # resources that will be new: their values are unknown
     for name in definition.resource_order():
@@ -41,11 +58,27 @@ def plan_update(
             kept = operation.records[name]
             plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
             continue
-        decision = decision_of(operation, name, resolution.plugins.get(name), restricted)
-        if decision.change in (Change.UNCHANGED, Change.UPDATE) and decision.refusal is None:
-            decision = _reading_new(decision, definition, fresh) or decision
-        if decision.change in (Change.REPLACE, Change.ADD):
-            fresh[name] = decision.change
+        plugin = resolution.plugins.get(name)
+        decision = decision_of(operation, name, plugin, restricted)
+        read = [n for n, bits in graph.reasons[name].items() if bits & _READS]
+        new = [n for n in read if n in fresh]
+        actual = decision  # what the update does, as far as it is known now
+        if (heat_view or new) and decision.change in (Change.UNCHANGED, Change.UPDATE):
+            reading = unknown
+            if not heat_view:
+                reading = {**operation.records, **{n: unknown[n] for n in new}}
+            seen = decision_of(operation, name, plugin, restricted, reading=reading)
+            if seen.change not in (decision.change, Change.UNCHANGED) and not decision.refusal:
+                # a rule against changing it (restricted_actions) refuses only what does
+                # change: what a replaced resource gives it will, the rest may not
+                refusal = seen.refusal if new else None
+                decision = replace(seen, reason=_unknown_reads(read, fresh), refusal=refusal)
+                if new:  # what a replaced resource gives it does change
+                    actual = decision
+        if actual.change in (Change.REPLACE, Change.ADD):
+            fresh[name] = actual.change
+        if heat_view and previous is not None and decision.change is Change.ADD:
+            decision = _never_created(previous, operation, name, decision) or decision
         plan.decisions[name] = decision
     for name, record in operation.records.items():
         if name not in plan.decisions and exists(record):
@@ -53,7 +86,69 @@ def plan_update(
     return plan
 
 
-async def preview_nested(operation: Operation, plan: Plan) -> None:
+#: the reasons of an edge that mean a resource's definition reads the other one
+_READS = EdgeReason.GET_RESOURCE | EdgeReason.GET_ATTR
+
+
+def _never_created(
+    previous: Operation, operation: Operation, name: str, decision: Decision
+) -> Decision | None:
+    """Heat's preview of a resource that a failed create never reached (INIT, in both
+    definitions): it is a resource of the stack, so it is unchanged when its definition
+    is (both read as in a new stack, each with its own parameters), else updated; the
+    update creates it either way (recorded: preview/failed_create_*)."""
+    record = operation.records.get(name)
+    before = previous.definition
+    if record is None or record.action is not Action.INIT or before is None:
+        return None
+    if name not in before.enabled:
+        return None
+    old_plugin = previous.resolution().plugins.get(name)
+    new_plugin = operation.resolution().plugins.get(name)
+    if old_plugin is None or new_plugin is None or type(old_plugin) is not type(new_plugin):
+        return replace(decision, change=Change.REPLACE, reason="never created; type changed")
+    try:
+        old = resolve_properties(previous, name, old_plugin, not_created(previous))
+        new = resolve_properties(operation, name, new_plugin, not_created(operation))
+    except (PropertyError, FunctionError, Unresolved):
+        old, new = {}, None
+    if old == new and name not in operation.metadata_changed:
+        why = "never created, its definition the same: the update creates it"
+        return replace(decision, change=Change.UNCHANGED, reason=why)
+    why = "never created, its definition changed: the update creates it"
+    return replace(decision, change=Change.UPDATE, reason=why)
+
+
+def _unknown_reads(read: list[str], fresh: Mapping[str, Change]) -> str:
+    new = [name for name in read if name in fresh]
+    if new:
+        return f"reads {new[0]}, which is {fresh[new[0]].value}: its new values are known only then"
+    return (
+        f"reads {', '.join(read)}, whose values Heat's preview does not know yet: listed as "
+        "Heat lists it; the update decides with their values (alone if they hold)"
+    )
+
+
+def _reads_resources(reasons: Mapping[str, int]) -> bool:
+    return any(bits & _READS for bits in reasons.values())
+
+
+def not_created(operation: Operation) -> dict[str, ResourceRecord]:
+    """Every resource of the new definition as the functions of Heat's update preview read
+    them: resources of a new stack, none created yet (a reference is the logical name, an
+    attribute null)."""
+    definition = operation.definition
+    assert definition is not None
+    resources = definition.template.resources
+    return {
+        name: ResourceRecord(
+            operation.stack.id, name, resources[name].type, Action.INIT, Status.COMPLETE
+        )
+        for name in definition.resource_order()
+    }
+
+
+async def preview_nested(operation: Operation, plan: Plan, heat_view: bool = True) -> None:
     """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
     preview with ``show_nested``): each child against where the update takes it. As in
     Heat, a resource backed by a nested stack that keeps its definition counts as updated
@@ -70,6 +165,8 @@ async def preview_nested(operation: Operation, plan: Plan) -> None:
             plan.decisions[name] = replace(
                 decision, change=Change.UPDATE, reason="its nested stack is updated"
             )
+        if not plugin.previewed_inside:
+            continue
         try:
             properties = resolve_properties(operation, name, plugin)
             target = await nested.child_target(
@@ -81,30 +178,24 @@ async def preview_nested(operation: Operation, plan: Plan) -> None:
             continue
         child = Operation(operation.engine, target.stack, target.definition, operation)
         await child.load_records()
+        _repairing(operation, child, name)
         same = untouched(target.child, target.stack, target.definition, child.records)
-        inner = plan_update(child, untouched=same)
-        await preview_nested(child, inner)
+        same = [n for n in same if n not in child.revisit]
+        inner = plan_update(child, untouched=same, heat_view=heat_view)
+        await preview_nested(child, inner, heat_view)
         plan.nested[name] = inner
 
 
-def _reading_new(
-    decision: Decision, definition: StackDefinition, fresh: Mapping[str, Change]
-) -> Decision | None:
-    """As Heat's preview: a resource whose properties read a resource that will be new
-    (replaced or added) counts as updated, since what it reads is known only then. Only
-    references count, not a bare ``depends_on``."""
-    assert definition.graph is not None
-    explicit = set(definition.template.resources[decision.name].depends_on)
-    for need in definition.graph.requires[decision.name]:
-        if need in fresh and need not in explicit:
-            return Decision(
-                decision.name,
-                Change.UPDATE,
-                decision.type,
-                f"reads {need}, which is {fresh[need].value}: its new values are known only then",
-                decision.changed,
-            )
-    return None
+def _repairing(operation: Operation, child: Operation, name: str) -> None:
+    """A drift repair's resources inside the nested stack of ``name`` (`below`): revisited,
+    their stand-in records (what the cloud has) in place of the stored ones."""
+    child.revisit = below(operation.revisit, name)
+    child.stand_ins = {
+        path: operation.stand_ins[f"{name}/{path}"]
+        for path in child.revisit
+        if f"{name}/{path}" in operation.stand_ins
+    }
+    child.records.update({n: r for n, r in child.stand_ins.items() if "/" not in n})
 
 
 def exists(record: ResourceRecord) -> bool:
@@ -121,15 +212,21 @@ def new_type(operation: Operation, name: str) -> str:
 
 
 def decision_of(
-    operation: Operation, name: str, plugin: ResourcePlugin | None, restricted: bool
+    operation: Operation,
+    name: str,
+    plugin: ResourcePlugin | None,
+    restricted: bool,
+    reading: Mapping[str, ResourceRecord] | None = None,
 ) -> Decision:
+    """Resource ``name``'s fate, its new properties resolved over the records (or over
+    ``reading``, what a preview's functions read instead)."""
     record = operation.records.get(name)
     if plugin is None and record is not None:
         plugin = operation.engine.plugin_of(replace(record, type=new_type(operation, name)))
     properties: dict[str, Any] | None = None
     if record is not None and plugin is not None and exists(record):
         try:
-            properties = resolve_properties(operation, name, plugin)
+            properties = resolve_properties(operation, name, plugin, reading)
         except (PropertyError, FunctionError, Unresolved):
             properties = None
     rules: frozenset[str] = frozenset()
@@ -163,8 +260,24 @@ def _both_templates(
 def metadata_changes(
     old: Mapping[str, Any], new: Mapping[str, Any], definition: StackDefinition
 ) -> frozenset[str]:
-    """The resources whose ``metadata`` differs between two templates (as data)."""
+    """The resources whose definition differs between two templates (as data) outside its
+    properties: its ``metadata``, ``depends_on`` (a name or a list of names),
+    ``deletion_policy`` or ``update_policy``. Heat compares a resource's whole definition,
+    so such a resource is updated in place (its handler runs with no property changed;
+    types that never update stay as they are); its ``description`` does not count
+    (recorded in tests/fidelity/updates/recordings: basics/metadata_only, preview/depends_on_*,
+    preview/deletion_policy_change, preview/description_change)."""
     names = definition.template.names
+
+    def outside_properties(body: Mapping[str, Any]) -> tuple[Any, ...]:
+        needs = body.get(names.depends_on)
+        return (
+            body.get(names.metadata),
+            [needs] if isinstance(needs, str) else needs or [],
+            body.get(names.deletion_policy),
+            body.get(names.update_policy),
+        )
+
     old_resources = old.get(names.resources) or {}
     new_resources = new.get(names.resources) or {}
     found = set()
@@ -173,7 +286,7 @@ def metadata_changes(
         if (
             isinstance(body, dict)
             and isinstance(before, dict)
-            and body.get(names.metadata) != before.get(names.metadata)
+            and outside_properties(body) != outside_properties(before)
         ):
             found.add(str(name))
     return frozenset(found)

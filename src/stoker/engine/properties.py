@@ -7,6 +7,7 @@ Used by create, by update (the new properties of a resource it changes) and by p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import (
@@ -21,11 +22,18 @@ from stoker.resources import ResourcePlugin, validate_properties
 
 if TYPE_CHECKING:
     from stoker.engine.operation import Operation
+    from stoker.engine.state import ResourceRecord
 
 
-def resolve_properties(operation: Operation, name: str, plugin: ResourcePlugin) -> dict[str, Any]:
+def resolve_properties(
+    operation: Operation,
+    name: str,
+    plugin: ResourcePlugin,
+    records: Mapping[str, ResourceRecord] | None = None,
+) -> dict[str, Any]:
     """The properties of resource ``name``, resolved and validated (`PropertyError` with
-    every problem otherwise)."""
+    every problem otherwise). Functions read the operation's records, or ``records`` when
+    given (an update's preview reads every resource as not created yet, as Heat's does)."""
     definition = operation.definition
     assert definition is not None
     resource = definition.template.resources[name]
@@ -40,7 +48,8 @@ def resolve_properties(operation: Operation, name: str, plugin: ResourcePlugin) 
             raise PropertyError("; ".join(problems))
         return values
     if properties:
-        context = operation.engine.runtime(definition, operation.records)
+        read = operation.records if records is None else records
+        context = operation.engine.runtime(definition, read)
     for key, tree in properties.items():
         try:
             value = resolve(tree, context)

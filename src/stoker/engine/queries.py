@@ -18,7 +18,7 @@ from stoker.definition import (
 )
 from stoker.engine.runtime import RuntimeContext
 from stoker.engine.settings import EngineSettings
-from stoker.engine.state import ResourceRecord, StackRecord, Store
+from stoker.engine.state import ResourceRecord, StackRecord, Status, Store
 from stoker.environment import environment_from_data
 from stoker.errors import FunctionError
 from stoker.functions.base import OMIT, Unresolved, resolve
@@ -40,6 +40,8 @@ class StackQueries:
         self.registry = registry
         self.settings = settings
         self._definitions: dict[str, StackDefinition] = {}
+        #: settled nested stacks as their facades see them, by id (see `child_view`)
+        self._views: dict[str, ChildView] = {}
 
     def plugin_of(self, record: ResourceRecord) -> ResourcePlugin | None:
         """The plugin that answers for a recorded resource (provider facades included)."""
@@ -61,12 +63,30 @@ class StackQueries:
         return cached
 
     def remember(self, stack_id: str, definition: StackDefinition) -> None:
-        """``definition`` is what the stack stored (it was created from it)."""
+        """``definition`` is what the stack stored (it was created from it): a top stack's
+        or a nested stack's when its parent creates it (no view of either is kept: a top
+        stack is nobody's child, a new one's ancestors are being created)."""
         self._definitions[stack_id] = definition
 
     def forget(self, stack_id: str) -> None:
-        """The stack's stored definition changed (an update): rebuild it when next asked."""
+        """The stack's stored definition or records changed (an update, a signal):
+        rebuild it, and read it and its ancestors' outputs again, when next asked."""
         self._definitions.pop(stack_id, None)
+        self._unsettle(stack_id)
+
+    def _unsettle(self, stack_id: str) -> None:
+        """Drop the views of a stack and of every stack above it, whose outputs may read
+        its own."""
+        if not self._views:
+            return
+        current: str | None = stack_id
+        while current is not None:
+            view = self._views.pop(current, None)
+            if view is not None:
+                current = view.stack.parent_id
+                continue
+            stack = self.store.get_stack(current, self.settings.project)
+            current = stack.parent_id if stack is not None else None
 
     def rebuild(self, stack: StackRecord) -> StackDefinition:
         """The definition of what a stack (or a snapshot of one) stored. What was stored
@@ -78,7 +98,9 @@ class StackQueries:
     def _rebuild(self, stack: StackRecord) -> StackDefinition:
         document = Document(stack.template, "yaml", stack.template_file or f"<stack {stack.name}>")
         template = parse_template(document)
-        environment, _ = environment_from_data(stack.environment, f"<stack {stack.name}>")
+        environment, _ = environment_from_data(
+            stack.environment, f"<stack {stack.name}>", stored=True
+        )
         facade = None
         taint = NO_TAINT
         if stack.parent_id and stack.parent_resource:
@@ -164,10 +186,21 @@ class StackQueries:
         return RuntimeContext(definition.context, records, self.plugin_of, self.child_view)
 
     def child_view(self, child_id: str) -> ChildStack:
+        """A nested stack as its facade sees it. A settled one (its last action complete)
+        is read once per engine, its outputs computed once: a stack is settled until an
+        operation of this engine changes it (`forget`), and TripleO's service chains read
+        a group of a hundred members' outputs in some thirty places, each output built
+        from the members' own nested outputs."""
+        view = self._views.get(child_id)
+        if view is not None:
+            return view
         stack = self.store.get_stack(child_id, self.settings.project)
         if stack is None:
             raise FunctionError(f"The nested stack {child_id} could not be found.")
-        return ChildView(self, stack)
+        view = ChildView(self, stack)
+        if stack.status is Status.COMPLETE:
+            self._views[child_id] = view
+        return view
 
 
 class ChildView:
@@ -181,6 +214,9 @@ class ChildView:
         self.arn = stack_arn(stack.project, stack.name, stack.id)
         self._definition: StackDefinition | None = None
         self._records: dict[str, ResourceRecord] | None = None
+        self._runtime: RuntimeContext | None = None
+        #: each output's value once computed (the view is of one state of the stack)
+        self._outputs: dict[str, Any] = {}
 
     def _state(self) -> tuple[StackDefinition, dict[str, ResourceRecord]]:
         if self._definition is None or self._records is None:
@@ -189,13 +225,22 @@ class ChildView:
         return self._definition, self._records
 
     def _context(self) -> RuntimeContext:
-        definition, records = self._state()
-        return self.queries.runtime(definition, records)
+        if self._runtime is None:
+            definition, records = self._state()
+            self._runtime = self.queries.runtime(definition, records)
+        return self._runtime
 
     def output_names(self) -> list[str]:
         return list(self._state()[0].template.outputs)
 
     def output(self, name: str) -> Any:
+        if name in self._outputs:
+            return self._outputs[name]
+        value = self._output(name)
+        self._outputs[name] = value
+        return value
+
+    def _output(self, name: str) -> Any:
         definition, _ = self._state()
         output = definition.template.outputs.get(name)
         if output is None:

@@ -75,4 +75,5 @@ async def signal(engine: StackEngine, name_or_id: str, resource_name: str, detai
         now,
     )
     await asyncio.to_thread(engine.store.write, WriteBatch(resources=[updated], events=[event]))
+    engine.queries.forget(stack.id)  # its attributes, and outputs above it, may have changed
     engine.notify([event])

@@ -65,7 +65,13 @@ from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
-from stoker.resolution import ProviderCache, Resolution, TreeCheck, resolve_types
+from stoker.resolution import (
+    ProviderCache,
+    ProviderTemplates,
+    Resolution,
+    TreeCheck,
+    resolve_types,
+)
 from stoker.resources import ChildStack, ResourcePlugin, ResourceTypeRegistry
 
 if TYPE_CHECKING:
@@ -114,6 +120,8 @@ class StackEngine:
         #: failed child stacks: where inside they failed, for the facade's message
         self.failed_children: dict[str, tuple[str, str]] = {}
         self.queries = StackQueries(store, registry, self.settings)
+        #: provider templates read from the disk, each read and parsed once per engine
+        self._disk_templates = ProviderTemplates()
         #: the last definition `check` resolved, its base directory and its types
         self._checked: tuple[StackDefinition, str | None, Resolution] | None = None
 
@@ -146,8 +154,9 @@ class StackEngine:
     ) -> ProviderCache:
         """Where this engine reads provider templates: the disk, or the stack's files
         map (see `files_only`)."""
-        source = FilesMap(definition.files) if self.files_only(base_dir) else None
-        return ProviderCache(self.settings.files_root, source)
+        if self.files_only(base_dir):
+            return ProviderCache(self.settings.files_root, FilesMap(definition.files))
+        return ProviderCache(self.settings.files_root, templates=self._disk_templates)
 
     def resource_types(
         self, definition: StackDefinition, base_dir: str | None = None
@@ -244,6 +253,9 @@ class StackEngine:
         types = operation.resolution().types
         initial, fence = await write_new(self, stack, definition, types)
         operation.records = {r.name: r for r in initial}  # what was just written
+        # what the stack stored rebuilds to this definition: its outputs, read by its
+        # facade, need not parse and define its template again
+        self.queries.remember(stack.id, definition)
         testpoints.reached("after_stack_row")
         operation.attach(fence)
         return await self._run_create(operation, done=())
@@ -390,14 +402,17 @@ class StackEngine:
         request: UpdateRequest,
         show_nested: bool = False,
         records: Mapping[str, ResourceRecord] | None = None,
+        heat_view: bool = True,
     ) -> Plan:
         """What `update` would do, per resource, without doing anything (no claim); with
         ``show_nested`` the plans of the nested stacks it updates too (`Plan.nested`);
-        ``records`` stand in for the stored ones of those names (a repair's preview)."""
+        ``records`` stand in for the stored ones of those names (a repair's preview; a
+        path ``child/name`` for a resource of a nested stack).
+        ``heat_view``: listed as Heat's preview lists it (`planning.plan_update`); a
+        repair's preview, which Heat has no counterpart of, says what the update will do."""
         with frozen_heap():
             stack = await self.find(name_or_id)
-            if update.declares_immutable(stack.template):
-                update.refuse_immutable(self.definition_of(stack), request.definition)
+            update.refuse_immutable(self, stack, request.definition)
             new_stack = replace(
                 stack,
                 template=request.template,
@@ -411,7 +426,10 @@ class StackEngine:
                 stack.template, new_stack.template, request.definition
             )
             await operation.load_records()
-            operation.records.update(records or {})
+            # a repair's: this stack's own, and those of nested stacks (paths) for theirs
+            operation.revisit = request.revisit
+            operation.stand_ins = records or {}
+            operation.records.update({n: r for n, r in (records or {}).items() if "/" not in n})
             same = [
                 name
                 for name in planning.untouched(
@@ -419,9 +437,17 @@ class StackEngine:
                 )
                 if name not in request.revisit
             ]
-            plan = planning.plan_update(operation, untouched=same)
+            previous = None
+            if any(r.action is Action.INIT for r in operation.records.values()):
+                # resources a failed create never reached: Heat's preview compares their
+                # definitions (`planning._never_created`)
+                previous = Operation(self, stack, self.definition_of(stack))
+                previous.records = operation.records
+            plan = planning.plan_update(
+                operation, untouched=same, heat_view=heat_view, previous=previous
+            )
             if show_nested:
-                await planning.preview_nested(operation, plan)
+                await planning.preview_nested(operation, plan, heat_view)
             return plan
 
     # ------------------------------------------------------------------ stack-wide actions

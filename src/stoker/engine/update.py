@@ -30,7 +30,6 @@ a ResourceGroup may do it in batches (`stoker.engine.rolling`). See `nested.upda
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -83,25 +82,22 @@ class Refusal(ResourceFailure):
         super().__init__(message.split(": ", 2)[-1])
 
 
-def refuse_immutable(old: StackDefinition, new: StackDefinition) -> None:
-    """Heat refuses an update that changes an ``immutable`` parameter before any work."""
+def refuse_immutable(engine: StackEngine, stack: StackRecord, new: StackDefinition) -> None:
+    """Heat refuses an update that changes an ``immutable`` parameter before any work
+    (``ImmutableParameterModified``), its preview too. The stack's definition is rebuilt
+    only when the new template declares an immutable parameter (the new template says
+    which are)."""
+    if not any(p.immutable for p in new.template.parameters.values()):
+        return
+    old = engine.definition_of(stack)
     found = check_immutable(
-        old.template.parameters,
-        old.parameters,
+        {k: v for k, v in old.parameters.items() if k in old.template.parameters},
+        new.template.parameters,
         new.environment.parameters,
-        new_parameters=new.template.parameters,
+        new.parameters,
     )
     if found:
         raise OperationRefused(found[0].message)
-
-
-def declares_immutable(template: Mapping[str, Any]) -> bool:
-    """Whether a template (as data) has an immutable parameter: only then does the
-    immutable check need the current definition rebuilt."""
-    section = template.get("parameters", template.get("Parameters"))
-    if not isinstance(section, dict):
-        return False
-    return any(isinstance(p, dict) and p.get("immutable") is True for p in section.values())
 
 
 # ---------------------------------------------------------------------------- running
@@ -120,8 +116,7 @@ async def update(
             f"Updating a stack when it is ({stack.action.value}, {stack.status.value}) "
             "is not supported."
         )
-    if declares_immutable(stack.template):
-        refuse_immutable(engine.definition_of(stack), request.definition)
+    refuse_immutable(engine, stack, request.definition)
     fence = await engine.claim(stack)
     context = request.definition.context
     if context is not None:  # the pseudo-parameters (OS::stack_id ...) are the stack's
@@ -140,6 +135,7 @@ async def update(
     )
     operation = Operation(engine, new_stack, request.definition, parent)
     operation.attach(fence)
+    operation.revisit = request.revisit
     operation.metadata_changed = planning.metadata_changes(
         stack.template, new_stack.template, request.definition
     )

@@ -44,8 +44,16 @@ class UpdateRequest:
     disable_rollback: bool = True
     tags: tuple[str, ...] = ()
     #: resources to compare with their records even where the template left them as
-    #: they were (a drift repair's: their records hold what the cloud has now)
+    #: they were (a drift repair's: their records hold what the cloud has now); a path
+    #: ``child/name`` is a resource of the nested stack of ``child`` (`below`)
     revisit: frozenset[str] = frozenset()
+
+
+def below(paths: Collection[str], name: str) -> frozenset[str]:
+    """The paths of ``paths`` inside the nested stack of resource ``name``, as that
+    stack names them (``name/a/b`` -> ``a/b``)."""
+    prefix = f"{name}/"
+    return frozenset(path[len(prefix) :] for path in paths if path.startswith(prefix))
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from stoker.environment.environment import (
     Section,
     child_environment,
 )
-from stoker.environment.merge import merge_environments
+from stoker.environment.merge import merge_environments, overlay_environment
 from stoker.environment.parse import (
     SECTION_NAMES,
     environment_from_data,
@@ -73,6 +73,7 @@ __all__ = [
     "load_environment_file",
     "merge_environments",
     "merge_parameter",
+    "overlay_environment",
     "parse_environment",
     "read_capabilities",
     "read_registry_section",

@@ -221,6 +221,44 @@ class _Merger:
         return ResourceRegistry([merged], global_sections=global_sections)
 
 
+def overlay_environment(
+    stored: Environment, merged: Environment, given: Sequence[Environment]
+) -> Environment:
+    """A PATCH's environment: the stored one with the request's loaded over it.
+
+    Heat loads the request's environment (``merged``: its files merged with each other and
+    over the explicit parameters, by `merge_environments`) into the stack's stored one the
+    way it loads any environment: ``parameters`` and ``parameter_defaults`` replaced name by
+    name, no merge strategy reaching the stored values (and none is stored); the registry
+    applied section by section, so a request with only ``parameter_defaults`` keeps the
+    stored ``resource_registry`` and a ``null`` entry (of ``given``, the request's own
+    environments, as written) deletes a stored mapping; ``event_sinks`` added to the
+    stored ones.
+    """
+    parameters = node_from(stored.parameters)
+    for name, value in merged.parameters.items():
+        _put(parameters, name, value, value_span(merged.parameters, name))
+    defaults = node_from(stored.parameter_defaults)
+    for name, value in merged.parameter_defaults.items():
+        _put(defaults, name, value, value_span(merged.parameter_defaults, name))
+    requires = node_from(stored.requires)
+    for name, value in merged.requires.items():
+        _put(requires, name, value, value_span(merged.requires, name))
+    sections = [*stored.resource_registry.sections]
+    sections += [block for env in given for block in env.resource_registry.sections]
+    globals_ = merged.resource_registry.global_sections or stored.resource_registry.global_sections
+    return Environment(
+        parameters=parameters,
+        parameter_defaults=defaults,
+        resource_registry=ResourceRegistry(sections, global_sections=globals_),
+        event_sinks=[*stored.event_sinks, *merged.event_sinks],
+        parameter_merge_strategies=merged.parameter_merge_strategies,
+        encrypted_param_names=list(merged.encrypted_param_names),
+        files=[*stored.files, *merged.files],
+        requires=requires,
+    )
+
+
 def _put(target: MappingNode, name: str, value: Any, span: Span | None) -> None:
     target[name] = value
     if span is not None:

@@ -37,21 +37,29 @@ def parse_environment(document: Document) -> tuple[Environment, list[Diagnostic]
     """Check an environment document and build its `Environment`.
 
     An empty document is an empty environment. Sections are the six Heat accepts; the
-    ``encrypted_parameters`` spelling from Heat's documentation is read as
-    ``encrypted_param_names`` with a warning, because Heat itself rejects it. ``requires``
-    (the capabilities spec's section, which chooses among the templates of a registry
-    list) is read too, with the same kind of warning.
+    ``encrypted_parameters`` spelling from Heat's documentation is refused as Heat refuses
+    it (a wrong section), with a note on where the spelling comes from. ``requires`` (the
+    capabilities spec's section, which chooses among the templates of a registry list) is
+    read, with a warning that Heat rejects it.
     """
-    reader = _SectionReader(document.file)
+    return _parse(document, check_registry=True)
+
+
+def _parse(document: Document, *, check_registry: bool) -> tuple[Environment, list[Diagnostic]]:
+    reader = _SectionReader(document.file, check_registry)
     environment = reader.read(document.data)
     return environment, [*document.warnings, *reader.found]
 
 
 def environment_from_data(
-    data: Any, file: str = "<environment>"
+    data: Any, file: str = "<environment>", *, stored: bool = False
 ) -> tuple[Environment, list[Diagnostic]]:
-    """`parse_environment` for data already in memory (an API body's ``environment``)."""
-    return parse_environment(Document(data, "json", file))
+    """`parse_environment` for data already in memory (an API body's ``environment``).
+
+    ``stored``: the environment a stack stored, accepted when it was stored; its
+    registry's mapping loops are not looked for again (resolving every entry of a
+    registry of TripleO's size, once for each of its 238 stacks, was half the create)."""
+    return _parse(Document(data, "json", file), check_registry=not stored)
 
 
 def load_environment_file(
@@ -75,8 +83,9 @@ def load_environment_file(
 class _SectionReader:
     """Checks each section of one document, collecting findings in ``found``."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, check_registry: bool = True) -> None:
         self.file = file
+        self.check_registry = check_registry
         self.found: list[Diagnostic] = []
 
     def error(self, message: str, path: Path, span: Span | None) -> None:
@@ -97,10 +106,17 @@ class _SectionReader:
         for key, value in data.items():
             k_span = key_span(data, key) or span_of(key)
             name = str(key)
-            if key not in SECTION_NAMES and key not in (ENCRYPTED_PARAMETERS_ALIAS, REQUIRES):
+            if key not in SECTION_NAMES and key != REQUIRES:
+                hint = ""
+                if name == ENCRYPTED_PARAMETERS_ALIAS:
+                    hint = (
+                        f" ({name} is how Heat's documentation spells "
+                        f"{Section.ENCRYPTED_PARAM_NAMES.value}, which Heat writes itself "
+                        "when it encrypts hidden parameters)"
+                    )
                 self.error(
                     f'environment has wrong section "{name}"; the sections are '
-                    f"{', '.join(SECTION_NAMES)} (and stoker's {REQUIRES})",
+                    f"{', '.join(SECTION_NAMES)} (and stoker's {REQUIRES}){hint}",
                     (name,),
                     k_span,
                 )
@@ -113,18 +129,6 @@ class _SectionReader:
                     k_span,
                 )
                 continue
-            if name == ENCRYPTED_PARAMETERS_ALIAS:
-                self.found.append(
-                    Diagnostic(
-                        ENVIRONMENT_NONPORTABLE,
-                        f'Heat rejects the section "{name}" (environment has wrong section); '
-                        f"stoker reads it as {Section.ENCRYPTED_PARAM_NAMES.value}, a list of "
-                        "parameter names to encrypt",
-                        (name,),
-                        k_span,
-                        Severity.WARNING,
-                    )
-                )
             if name == REQUIRES:
                 self.found.append(
                     Diagnostic(
@@ -145,7 +149,7 @@ class _SectionReader:
             environment.parameters = self._parameters(name, value, span)
         elif name == Section.PARAMETER_DEFAULTS:
             environment.parameter_defaults = self._parameters(name, value, span)
-        elif name in (Section.ENCRYPTED_PARAM_NAMES, ENCRYPTED_PARAMETERS_ALIAS):
+        elif name == Section.ENCRYPTED_PARAM_NAMES:
             environment.encrypted_param_names.extend(self._names(name, value, span))
         elif name == Section.EVENT_SINKS:
             environment.event_sinks = self._event_sinks(value, span)
@@ -160,7 +164,8 @@ class _SectionReader:
             block, found = read_registry_section(value, file=self.file, span=span)
             self.found.extend(found)
             registry = ResourceRegistry([block])
-            self.found.extend(registry.check())
+            if self.check_registry:
+                self.found.extend(registry.check())
             environment.resource_registry = registry
 
     def _mapping(self, section: str, value: Any, span: Span | None) -> MappingNode | None:

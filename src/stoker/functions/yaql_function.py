@@ -1,9 +1,12 @@
 """``yaql``: evaluate a YAQL expression over template data (heat-semantics §2, §0).
 
-Heat runs whatever yaql is installed with ``limit_iterators`` 200 and ``memory_quota``
-10000. yaql 3 dropped the string ``format`` method as a security fix, yet real templates
-(TripleO) call ``"{0}".format($.data)``; a safe replacement that only substitutes
-positional and keyword arguments is registered here.
+Heat runs whatever yaql is installed with its ``[yaql]`` configuration: ``limit_iterators``
+200 and ``memory_quota`` 10000 by default (TripleO's undercloud sets 1000 and 100000, its
+client's own Heat 9000 and 900000); the active `stoker.limits.Limits` carry them
+(``--yaql-limit-iterators``, ``--yaql-memory-quota``). yaql 3 dropped the string
+``format`` method as a security fix, yet real templates (TripleO) call
+``"{0}".format($.data)``; a safe replacement that only substitutes positional and keyword
+arguments is registered here.
 
 yaql itself is imported on first use: importing it costs more than a whole ``template
 validate`` of a template that does not use it. Expressions in the subset of
@@ -26,9 +29,8 @@ from stoker.errors import FunctionError
 from stoker.functions import yaql_subset
 from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
+from stoker.limits import active_limits
 
-LIMIT_ITERATORS = 200
-MEMORY_QUOTA = 10000
 #: the largest width or precision ``format`` accepts, so ``{0:>999999999}`` cannot be used
 #: to exhaust memory
 MAX_FORMAT_WIDTH = 10000
@@ -62,7 +64,8 @@ def _format(format_string: str, *args: Any, **kwargs: Any) -> str:
 
 
 def _format_function() -> Any:
-    """`_format` declared as yaql's ``format`` extension method."""
+    """`_format` declared as yaql's ``format`` extension method (declared once: yaql's
+    decorators add to the function's own declaration)."""
     from yaql.language import specs, yaqltypes
 
     declared = specs.name("format")(specs.extension_method(_format))
@@ -70,29 +73,48 @@ def _format_function() -> Any:
 
 
 class _Engine:
-    """The yaql parser and root context, built on first use and then shared."""
+    """The yaql parser for one pair of limits, and the root context."""
 
-    def __init__(self) -> None:
-        import yaql
-
-        options = {
-            "yaql.limitIterators": LIMIT_ITERATORS,
-            "yaql.memoryQuota": MEMORY_QUOTA,
-        }
-        self.parse = yaql.YaqlFactory().create(options)
-        self.context = yaql.create_context()
-        self.context.register_function(_format_function())
+    def __init__(self, parse: Any, context: Any) -> None:
+        self.parse = parse
+        self.context = context
 
 
-@lru_cache(maxsize=1)
-def engine() -> _Engine:
-    return _Engine()
+@cache
+def _base() -> _Engine:
+    """yaql's parser (building its tables is the costly part) and the root context with
+    ``format``, made on first use."""
+    import yaql
+
+    context = yaql.create_context()
+    context.register_function(_format_function())
+    return _Engine(yaql.YaqlFactory().create(), context)
+
+
+@lru_cache(maxsize=4)
+def engine(limit_iterators: int, memory_quota: int) -> _Engine:
+    """The parser under these limits (Heat's ``[yaql]``), sharing the one built."""
+    base = _base()
+    options = {"yaql.limitIterators": limit_iterators, "yaql.memoryQuota": memory_quota}
+    return _Engine(base.parse.copy(options), base.context)
+
+
+def active_engine() -> _Engine:
+    """The engine of the limits in force (`stoker.limits.active_limits`)."""
+    limits = active_limits()
+    return engine(limits.yaql_iterators, limits.yaql_memory)
 
 
 @lru_cache(maxsize=512)
+def _parsed(expression: str, limit_iterators: int, memory_quota: int) -> Any:
+    return engine(limit_iterators, memory_quota).parse(expression)
+
+
 def parse_expression(expression: str) -> Any:
-    """The parsed expression; yaql's ``YaqlException`` if it does not parse."""
-    return engine().parse(expression)
+    """The parsed expression (bound to the engine of the limits in force); yaql's
+    ``YaqlException`` if it does not parse."""
+    limits = active_limits()
+    return _parsed(expression, limits.yaql_iterators, limits.yaql_memory)
 
 
 class Yaql(PureFunction):
@@ -154,7 +176,7 @@ class Yaql(PureFunction):
             except yaql_subset.Unsupported:
                 pass  # yaql gives the answer, or the error
         statement = self._parse(expression)
-        shared = engine()
+        shared = active_engine()
         try:
             result = statement.evaluate({"data": data}, shared.context.create_child_context())
         except Exception as exc:  # noqa: BLE001 - any failure of the expression is the user's

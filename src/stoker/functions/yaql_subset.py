@@ -30,11 +30,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from stoker.limits import active_limits
 from stoker.patterns import LazyPattern
-
-#: yaql's ``yaql.limitIterators`` and ``yaql.memoryQuota`` under Heat's defaults
-LIMIT_ITERATORS = 200
-MEMORY_QUOTA = 10000
 
 #: words yaql's lexer reads as constants or operators, never as a key name
 _RESERVED = frozenset({"true", "false", "null", "and", "or", "not", "in", "mod"})
@@ -159,7 +156,7 @@ def _charged(value: Any) -> Any:
     if kind is float or (kind is int and -_SMALL < value < _SMALL) or isinstance(value, dict):
         return value  # a float's or a machine-sized int's size is a few dozen bytes
     measured = tuple(value) if isinstance(value, list) else value
-    if sys.getsizeof(measured, 0) > MEMORY_QUOTA:
+    if sys.getsizeof(measured, 0) > active_limits().yaql_memory:
         raise Unsupported
     return value
 
@@ -186,8 +183,11 @@ _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
 
 def _numbers(collection: Any) -> list[int | float]:
     """A collection for yaql's ``Iterable`` parameter: a list (a tuple to yaql) of at most
-    ``LIMIT_ITERATORS`` numbers, not empty (yaql's reduce would fail)."""
-    if not isinstance(collection, list) or not 0 < len(collection) <= LIMIT_ITERATORS:
+    yaql's ``limitIterators`` numbers (the active limits'), not empty (yaql's reduce
+    would fail)."""
+    if not isinstance(collection, list) or not 0 < len(collection) <= (
+        active_limits().yaql_iterators
+    ):
         raise Unsupported
     return [_number(item) for item in collection]
 

@@ -7,6 +7,8 @@
     per_path:                      # glob (relative to this file) -> ids ignored there
       legacy/*.yaml: [W1091]
     fail_level: warning            # exit 1 at or above this severity (default: error)
+    environments:                  # template -> its environment files, as `-e` gives them
+      app.yaml: [env/common.yaml, env/prod.yaml]
 
 The command line wins for scalars (``--fail-level``, ``--profile``) and adds to the lists
 (``--ignore``). `merge` is the one place that precedence is written down.
@@ -26,7 +28,7 @@ from stoker.template.loader import load_document
 from stoker.template.nodes import key_span, span_of, value_span
 
 CONFIG_NAME = ".stoker-lint.yaml"
-_KEYS = ("profiles", "ignore", "per_path", "fail_level")
+_KEYS = ("profiles", "ignore", "per_path", "fail_level", "environments")
 
 
 @dataclass(slots=True, frozen=True)
@@ -40,6 +42,20 @@ class LintConfig:
     #: the directory per-path globs are relative to (the config file's; else the cwd)
     base_dir: str = field(default_factory=os.getcwd)  # None: the working directory when made
     file: str | None = None
+    #: template -> its environment files in ``stack create -e`` order, absolute paths;
+    #: a template named here is paired with these instead of by file name
+    environments: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def environments_of(self, template: str) -> tuple[str, ...] | None:
+        """The environment files the config pairs with the template at ``template`` (a
+        path), or None when it names none for it (then pairing is by file name)."""
+        wanted = os.path.abspath(template)
+        return next((found for path, found in self.environments if path == wanted), None)
+
+    def templates_of(self, environment: str) -> list[str]:
+        """The templates the config pairs with the environment file at ``environment``."""
+        wanted = os.path.abspath(environment)
+        return [path for path, found in self.environments if wanted in found]
 
 
 def find_config(start: str | None = None) -> str | None:
@@ -85,14 +101,39 @@ def load_config(path: str) -> LintConfig:
         (str(pattern), tuple(_strings(per_path_data, pattern))) for pattern in per_path_data
     )
     level = data.get("fail_level")
+    base_dir = os.path.dirname(os.path.abspath(path))
     return LintConfig(
         profiles=profiles or (Profile.DEFAULT,),
         ignore=tuple(_strings(data, "ignore")),
         per_path=per_path,
         fail_level=_choice(Severity, level, data, "fail_level") if level else Severity.ERROR,
-        base_dir=os.path.dirname(os.path.abspath(path)),
+        base_dir=base_dir,
         file=path,
+        environments=_environments(data, base_dir, path),
     )
+
+
+def _environments(
+    data: dict[Any, Any], base_dir: str, path: str
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``environments``: each template (a path relative to the config file) with its
+    environment files (the same), every one of which must exist."""
+    section = data.get("environments") or {}
+    if not isinstance(section, dict):
+        where = value_span(data, "environments") or path
+        raise ConfigError(f"{where}: environments must be a mapping of a template to its files")
+    pairs = []
+    for template in section:
+        files = []
+        for name in _strings(section, template):
+            found = os.path.normpath(os.path.join(base_dir, name))
+            if not os.path.isfile(found):
+                where = value_span(section, template) or path
+                raise ConfigError(f"{where}: environment file {name!r} not found ({found})")
+            files.append(found)
+        target = os.path.normpath(os.path.join(base_dir, str(template)))
+        pairs.append((target, tuple(files)))
+    return tuple(pairs)
 
 
 def _strings(data: dict[Any, Any], key: Any) -> list[str]:
@@ -131,4 +172,5 @@ def merge(
         fail_level=Severity(fail_level) if fail_level else config.fail_level,
         base_dir=config.base_dir,
         file=config.file,
+        environments=config.environments,
     )

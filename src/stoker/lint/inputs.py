@@ -32,7 +32,8 @@ from stoker.lint.codes import PACKAGE_UNREADABLE
 if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma) is imported for a .zip only
     import zipfile
 
-    from stoker.definition import StackPackage
+    from stoker.definition import Reuse, StackPackage
+    from stoker.template.loader import Document
 
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
@@ -85,6 +86,8 @@ class Package:
         "_resolved",
         "stack",
         "overlay",
+        "reuse",
+        "loaded",
     )
 
     def __init__(self, name: str, kind: PackageKind, *, root: str | None = None) -> None:
@@ -104,6 +107,12 @@ class Package:
         #: content that stands for a file on disk, by its absolute path: an editor's
         #: unsaved buffer (`stoker.lsp`), read instead of the file
         self.overlay: dict[str, bytes] = {}
+        #: per-resource results of the last check of a file, by its display name: the
+        #: language server's, which checks the same buffer at every change
+        self.reuse: dict[str, Reuse] = {}
+        #: documents already loaded from a file's content, by its display name (the
+        #: language server's, which reloads only what a change touched)
+        self.loaded: dict[str, Document] = {}
 
     @property
     def in_archive(self) -> bool:

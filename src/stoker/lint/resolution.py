@@ -48,10 +48,40 @@ class ResourceType(NamedTuple):
 def resolve_resource_types(ctx: TemplateContext) -> dict[str, ResourceType]:
     catalog = lint_catalog()
     found: dict[str, ResourceType] = {}
+    reuse = ctx.package.package.reuse.get(ctx.name)
+    # the environment is the caller's to compare (stoker.definition.reuse)
+    reusing = reuse is not None and reuse.start(_RESOLVED, None)
     for name, resource in ctx.parsed.resources.items():
-        if resource.type:
-            found[name] = _resolve(ctx, catalog, name, resource.type)
+        if not resource.type:
+            continue
+        kept = reuse.reused(_RESOLVED, name, _unmoved) if reuse is not None and reusing else None
+        if isinstance(kept, ResourceType) and kept.written == resource.type:
+            found[name] = kept
+            continue
+        resolved = found[name] = _resolve(ctx, catalog, name, resource.type)
+        if reuse is not None and _reusable(resolved):
+            reuse.keep(_RESOLVED, name, resolved)
     return found
+
+
+#: the `Reuse` stage of a resource's type resolved
+_RESOLVED = "type resolved"
+
+
+def _unmoved(kept: ResourceType, move: object) -> ResourceType:
+    return kept  # no position in it
+
+
+def _reusable(resolved: ResourceType) -> bool:
+    """A resolution that reads no file (a provider template may change on disk) and
+    holds no finding (which has a position)."""
+    return (
+        resolved.provider is None
+        and not resolved.choice
+        and not resolved.problems
+        and not is_template_name(resolved.written)
+        and not is_template_name(resolved.final)
+    )
 
 
 def _resolve(ctx: TemplateContext, catalog: LintCatalog, name: str, written: str) -> ResourceType:

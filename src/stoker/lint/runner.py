@@ -105,7 +105,8 @@ def _lint(paths: Sequence[str], options: LintOptions, registry: RuleRegistry) ->
     providers = ProviderLoader(options.limits)
     by_name = Profile.ONAP in options.config.profiles
     inputs = discover(list(paths), stack_packages=not by_name)
-    packages = [build_package(p, options.limits, providers, by_name) for p in inputs]
+    pairing = dict(options.config.environments)
+    packages = [build_package(p, options.limits, providers, by_name, pairing) for p in inputs]
     try:
         return run(packages, rules, options.config)
     finally:

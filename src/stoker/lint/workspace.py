@@ -28,7 +28,9 @@ template.
 
 from __future__ import annotations
 
+import os
 import posixpath
+from collections.abc import Mapping
 from typing import Any
 
 from stoker import codes
@@ -85,11 +87,18 @@ def looks_like_template(data: Any) -> bool:
 
 
 def build_package(
-    package: Package, limits: LoadLimits, providers: ProviderLoader, by_name: bool = False
+    package: Package,
+    limits: LoadLimits,
+    providers: ProviderLoader,
+    by_name: bool = False,
+    pairing: Mapping[str, tuple[str, ...]] | None = None,
 ) -> PackageContext:
     """Every file of ``package`` as a context, environments paired with their templates.
 
     ``by_name``: classify ``.yaml``/``.yml``/``.env`` files by their suffix (ONAP's reading).
+    ``pairing``: a template's absolute path -> its environment files' (the lint config's
+    ``environments``); such a template is paired with those, in that order, read from
+    disk when the package does not hold them, instead of by file name.
     """
     context = PackageContext(package, providers, problems=list(package.problems))
     if package.kind is PackageKind.STACK:
@@ -127,8 +136,38 @@ def build_package(
     context.templates.sort(key=lambda unit: unit.source.relpath)
     index = _EnvironmentIndex(context)
     for template in context.templates:
-        _define(context, template, index.paired(template.source))
+        disk_path = template.source.disk_path
+        configured = (pairing or {}).get(os.path.abspath(disk_path)) if disk_path else None
+        if configured is None:
+            _define(context, template, index.paired(template.source))
+        else:
+            _define(context, template, _configured(context, configured, limits))
     return context
+
+
+def _configured(
+    context: PackageContext, paths: tuple[str, ...], limits: LoadLimits
+) -> list[EnvironmentContext]:
+    """The environment files at ``paths`` (absolute), as contexts: the package's own, else
+    loaded from disk now (and linted with the package, as the files it reads)."""
+    found: list[EnvironmentContext] = []
+    for path in paths:
+        known = [
+            unit
+            for unit in context.environments
+            if unit.source.disk_path and os.path.abspath(unit.source.disk_path) == path
+        ]
+        if not known:
+            relative = os.path.relpath(path)
+            name = path if relative.startswith("..") else relative
+            source = SourceFile(name, name, path)
+            loaded = _load(context, source, limits)
+            before = len(context.environments)
+            if loaded is not None:
+                _add_environment(context, source, *loaded)
+            known = context.environments[before:]  # none when it could not be read
+        found.extend(known[:1])
+    return found
 
 
 #: why a stack package's blueprint entry is not linted
@@ -185,6 +224,9 @@ def _load(
         raw = context.package.read(source, limits.max_bytes)
         size = context.package.size(source) if len(raw) > limits.max_bytes else None
         directives = read_directives(raw)
+        loaded = context.package.loaded.get(source.name)
+        if loaded is not None:
+            return loaded, directives
         return load_document(raw, source.name, limits, size), directives
     except TemplateError as error:
         problems = error.diagnostics
@@ -231,7 +273,7 @@ def _parse(
     for it (`TemplateContext.version_problems`) stays the version error alone."""
     unit = TemplateContext(source, context, FileKind.TEMPLATE, document, [], directives)
     try:
-        unit.template = parse_template(document)
+        unit.template = parse_template(document, context.package.reuse.get(source.name))
         version_problems = [d for d in unit.template.diagnostics if d.code == codes.VERSION]
         if by_name and version_problems and isinstance(document.data, dict):
             unit.version_problems = version_problems
@@ -302,6 +344,7 @@ def _define(
             environment,
             collected.files,
             unread_files=frozenset(collected.unread),
+            reuse=context.package.reuse.get(unit.source.name),
         )
     except LimitExceeded as error:
         unit.template, unit.core = None, error.diagnostics

@@ -10,11 +10,14 @@ completion, hover and navigation until the next change replaces them.
 from __future__ import annotations
 
 import os
-from typing import Any
+import re
+from collections.abc import Hashable
+from typing import Any, NamedTuple
 
 from stoker.blueprint import is_blueprint
 from stoker.blueprint.parse import parse_blueprint
 from stoker.collector import collector_paused
+from stoker.definition import Placed, Reuse
 from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
 from stoker.lint import (
@@ -25,12 +28,15 @@ from stoker.lint import (
     find_config,
     load_config,
 )
+from stoker.lint.config import ConfigError
 from stoker.lint.context import EnvironmentContext, FileContext, PackageContext, TemplateContext
 from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFile
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.runner import UnlistedCode, run
 from stoker.lint.workspace import build_package
+from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks
 from stoker.template.loader import LoadLimits, load_document
+from stoker.template.nodes import MappingNode
 
 _LIMITS = LoadLimits()
 
@@ -45,8 +51,17 @@ class Analysis:
         findings: list[Diagnostic],
         unit: FileContext | None,
         package: PackageContext,
+        carried: Carried | None = None,
+        related: list[str] | None = None,
     ) -> None:
         self.path = path
+        #: the other files the check read: a template's environments, an environment's
+        #: templates
+        self.related = related or []
+        #: why the lint config could not be used (the defaults were), if it could not
+        self.config_error: str | None = None
+        #: what the next check of the buffer may reuse
+        self.carried = carried
         self.findings = findings
         self.unit = unit
         self.package = package
@@ -73,58 +88,180 @@ class Analysis:
 def paired_environment_files(path: str) -> list[str]:
     """Environment files beside ``path`` named ``<stem>.*`` or ``<stem>_env.*`` (the
     linter's pairing, which is how ``stack create -e`` is usually given them)."""
+    stem = os.path.basename(path).rsplit(".", 1)[0]
+    return _beside(path, {stem, f"{stem}_env"})
+
+
+def paired_template_files(path: str) -> list[str]:
+    """Templates beside the environment file ``path`` that pair with it by name
+    (``<stem>.*`` for ``<stem>.env`` or ``<stem>_env.*``)."""
+    stem = os.path.basename(path).rsplit(".", 1)[0]
+    return _beside(path, {stem, stem.removesuffix("_env")})
+
+
+def _beside(path: str, stems: set[str]) -> list[str]:
     directory, base = os.path.split(path)
-    stem = base.rsplit(".", 1)[0]
     try:
         names = sorted(os.listdir(directory or "."))
     except OSError:
         return []
-    found = []
-    for name in names:
-        if name == base or not name.lower().endswith(LINTABLE_SUFFIXES):
-            continue
-        other = name.rsplit(".", 1)[0]
-        if other in (stem, f"{stem}_env"):
-            found.append(os.path.join(directory, name))
-    return found
+    return [
+        os.path.join(directory, name)
+        for name in names
+        if name != base
+        and name.lower().endswith(LINTABLE_SUFFIXES)
+        and name.rsplit(".", 1)[0] in stems
+    ]
 
 
-def _config_for(path: str) -> LintConfig:
+#: a template's version key, at the start of a line (an environment file has none)
+_VERSION_KEY = re.compile(
+    r"^[\"']?(heat_template_version|HeatTemplateFormatVersion|AWSTemplateFormatVersion)\b",
+    re.MULTILINE,
+)
+
+
+def related_files(path: str, text: str, config: LintConfig) -> tuple[list[str], list[str]]:
+    """What a check of the buffer reads besides it: for a template, its environment files
+    (those the lint config's ``environments`` names for it, else those named after it);
+    for an environment file (no version key), the templates it is paired with (those the
+    config pairs it with, and those it is named after that the config says nothing of)."""
+    if _VERSION_KEY.search(text):
+        configured = config.environments_of(path)
+        return list(configured) if configured is not None else paired_environment_files(path), []
+    templates = config.templates_of(path)
+    templates += [
+        template
+        for template in paired_template_files(path)
+        if template not in templates and config.environments_of(template) is None
+    ]
+    return [], templates
+
+
+def _config_for(path: str) -> tuple[LintConfig, str | None]:
     """The ``.stoker-lint.yaml`` of the file's directory or above, as ``stoker lint``
-    reads it; the defaults when there is none or it cannot be read."""
+    reads it; the defaults when there is none or it cannot be read (with why)."""
     found = find_config(os.path.dirname(path) or ".")
     if found is None:
-        return LintConfig()
+        return LintConfig(), None
     try:
-        return load_config(found)
-    except Exception:  # an unreadable config: `stoker lint` reports it; check with defaults
-        return LintConfig()
+        return load_config(found), None
+    except ConfigError as error:  # `stoker lint` refuses it; the buffer is checked anyway
+        return LintConfig(), str(error)
+    except OSError as error:
+        return LintConfig(), f"{found}: {error}"
 
 
-def analyse(path: str, text: str, others: dict[str, str] | None = None) -> Analysis:
+class Carried(NamedTuple):
+    """What one check of a buffer hands to the next: its per-resource results, and its
+    resources' blocks as loaded."""
+
+    reuse: Reuse
+    loaded: dict[str, LoadedBlock]
+
+
+def analyse(
+    path: str, text: str, others: dict[str, str] | None = None, previous: Carried | None = None
+) -> Analysis:
     """Check the buffer ``text`` of the file at ``path`` (absolute); ``others`` are other
-    open buffers (environment files among them are read from there, unsaved)."""
+    open buffers (environment files among them are read from there, unsaved).
+    ``previous``: what this buffer's last check carried, reused for the resources this
+    change left as they were (`reuse_for`, `stoker.lsp.blocks.load_blocks`)."""
+    others = others or {}
     package = Package("", PackageKind.FILES)
-    package.overlay = {name: content.encode("utf-8") for name, content in (others or {}).items()}
+    package.overlay = {name: content.encode("utf-8") for name, content in others.items()}
     package.overlay[path] = text.encode("utf-8")
     package.files.append(SourceFile(path, path, path))
-    for paired in paired_environment_files(path):
-        package.files.append(SourceFile(paired, paired, paired))
-    config = _config_for(path)
+    config, config_error = _config_for(path)
+    environments, templates = related_files(path, text, config)
+    related = [*environments, *templates]
+    for other in related:
+        package.files.append(SourceFile(other, other, other))
+    blocks = resource_blocks(text)
+    surroundings = (config, _contents(related, package))
+    reuse = reuse_for(path, blocks, surroundings, previous.reuse if previous else None)
+    package.reuse[path] = reuse
+    loaded: dict[str, LoadedBlock] = {}
+    if blocks is not None and len(package.overlay[path]) <= _LIMITS.max_bytes:
+        before = previous.loaded if previous is not None else {}
+        with collector_paused():
+            found = load_blocks(text, path, blocks, before, _LIMITS)
+        if found is not None:
+            package.loaded[path], loaded = found
     registry = default_registry(config.profiles)
     rules = enabled_rules(registry, config)
     if Profile.DEFAULT in config.profiles:  # as `stoker lint` runs them
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
     with collector_paused():
-        context = build_package(package, _LIMITS, ProviderLoader(_LIMITS))
+        pairing = dict(config.environments)
+        context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
+        unit = next((unit for unit in context.files if unit.source.name == path), None)
+        agree = _blocks_agree(blocks, unit)
+        if (reuse.unchanged or package.loaded) and not agree:
+            # the blocks misread the text (a quoted scalar running over lines at a
+            # resource's indentation, say): check it again from scratch
+            context.release()
+            package.reuse[path] = reuse = Reuse()
+            package.loaded.clear()
+            loaded = {}
+            context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
+            unit = next((unit for unit in context.files if unit.source.name == path), None)
         report = run([context], rules, config)
     findings = [
         finding for finding in report.findings if finding.span is None or finding.span.file == path
     ]
-    unit = next((unit for unit in context.files if unit.source.name == path), None)
     if any(source.name == path for source, _ in context.skipped):
         findings.extend(_blueprint_findings(path, text))
-    return Analysis(path, findings, unit, context)
+    # a check that ran no stage (the text did not parse) passes the last one's on
+    carried = Carried(reuse, loaded) if reuse.contexts and agree else previous
+    analysis = Analysis(path, findings, unit, context, carried, related)
+    analysis.config_error = config_error
+    return analysis
+
+
+def reuse_for(
+    path: str, blocks: Blocks | None, surroundings: Hashable, previous: Reuse | None
+) -> Reuse:
+    """What this check may take from ``previous``: the results of each resource whose
+    block has the same text (at the same line, or moved), when the rest of the template
+    and ``surroundings`` (what else the check reads) are the same. A block that reads a
+    file (get_file) is never reused: the file may have changed on disk."""
+    if blocks is None:
+        return Reuse()
+    sources = {
+        name: None
+        if "get_file" in block
+        else Placed(line + 1, line + block.count("\n") + (not block.endswith("\n")), block)
+        for name, (line, block) in blocks.resources.items()
+    }
+    return Reuse(sources, (blocks.outside, surroundings), previous, path)
+
+
+def _contents(paths: list[str], package: Package) -> tuple[tuple[str, bytes | None], ...]:
+    """The files a template's check reads besides itself (its environments), as they are
+    now: their buffers, else their bytes on disk."""
+    found: list[tuple[str, bytes | None]] = []
+    for path in paths:
+        try:
+            found.append((path, package.read(SourceFile(path, path, path))))
+        except OSError:
+            found.append((path, None))
+    return tuple(found)
+
+
+def _blocks_agree(blocks: Blocks | None, unit: FileContext | None) -> bool:
+    """Whether the template parsed into exactly the resources the blocks name, each at its
+    block's first line."""
+    if blocks is None or not isinstance(unit, TemplateContext) or unit.template is None:
+        return False
+    section = unit.data.get("resources") if isinstance(unit.data, dict) else None
+    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
+        return False
+    for name, (line, _) in blocks.resources.items():
+        span = section.key_spans.get(name)
+        if span is None or span.line != line + 1:
+            return False
+    return True
 
 
 def _blueprint_findings(path: str, text: str) -> list[Diagnostic]:

@@ -54,6 +54,9 @@ def complete(unit: TemplateContext | None, cursor: Cursor, path: str) -> Items:
     reference = types.CompletionItemKind.Reference
     if match := _GET_ATTR_SECOND.search(before):
         return _items(attributes_of(unit, match[1]), types.CompletionItemKind.Field)
+    block = _in_block(unit, cursor)
+    if block is not None:
+        return block
     if _GET_ATTR_FIRST.search(before) or _GET_RESOURCE.search(before):
         return _items(resources, reference)
     if _DEPENDS_ON.search(before) or (cursor.path[-1:] == ("depends_on",) and "- " in before):
@@ -63,6 +66,37 @@ def complete(unit: TemplateContext | None, cursor: Cursor, path: str) -> Items:
     if _CONDITION.search(before):
         return _items(sorted(parsed.conditions) if parsed is not None else [], reference)
     return _by_place(unit, cursor, path, version)
+
+
+#: functions whose arguments name a resource: the first item of a list, or the value
+_NAMES_A_RESOURCE = frozenset({"get_attr", "get_resource", "depends_on", "Fn::GetAtt", "Ref"})
+
+
+def _in_block(unit: TemplateContext | None, cursor: Cursor) -> Items | None:
+    """Completions of an argument written in block style, on a line of its own:
+
+    get_attr:          get_param:        depends_on:      get_resource:
+      - server           - flavor          - network        server
+      - |                                  - |
+    """
+    if cursor.key is not None or not cursor.path:
+        return None
+    parent = cursor.path[-1]
+    parsed = unit.parsed if unit is not None else None
+    reference = types.CompletionItemKind.Reference
+    items = cursor.items
+    if items is None and cursor.before.lstrip(" ") != cursor.word:
+        return None  # more than a word on the line: not an argument being typed
+    position = len(items) if items is not None else 0
+    if parent in ("get_attr", "Fn::GetAtt") and items is not None and position == 1:
+        return _items(attributes_of(unit, items[0]), types.CompletionItemKind.Field)
+    if parent in _NAMES_A_RESOURCE and (position == 0 or parent == "depends_on"):
+        return _items(sorted(parsed.resources) if parsed is not None else [], reference)
+    if parent == "get_param" and position == 0:
+        return _items(sorted(parsed.parameters) if parsed is not None else [], reference)
+    if parent == "condition" and items is None:
+        return _items(sorted(parsed.conditions) if parsed is not None else [], reference)
+    return None
 
 
 def _by_place(

@@ -26,6 +26,9 @@ class Cursor(NamedTuple):
     before: str
     word: str
     indent: int
+    #: when the cursor's line is an item of a block sequence (``- ...``): the earlier
+    #: items of that sequence, as written (``get_attr:`` then ``- server``, ``- |``)
+    items: tuple[str, ...] | None = None
 
 
 def _key_of(line: str) -> tuple[int, str] | None:
@@ -45,7 +48,9 @@ def cursor_at(lines: list[str], line: int, column: int) -> Cursor:
     word = word_match[0] if word_match else ""
     stripped = before.lstrip()
     indent = len(before) - len(stripped)
+    items: tuple[str, ...] | None = None
     if stripped.startswith("- "):
+        items = _earlier_items(lines, line, indent)
         indent += 2
         stripped = stripped[2:]
     own = _key_of(text)
@@ -64,4 +69,21 @@ def cursor_at(lines: list[str], line: int, column: int) -> Cursor:
             limit = depth
             if depth == 0:
                 break
-    return Cursor(tuple(reversed(path)), key, before, word, indent)
+    return Cursor(tuple(reversed(path)), key, before, word, indent, items)
+
+
+def _earlier_items(lines: list[str], line: int, dash: int) -> tuple[str, ...]:
+    """The items above ``line`` of the block sequence whose dashes are at column ``dash``:
+    back to the first line indented less (the key the sequence belongs to)."""
+    found: list[str] = []
+    for number in range(line - 1, -1, -1):
+        text = lines[number]
+        content = text.lstrip(" ")
+        if not content or content.startswith("#"):
+            continue
+        depth = len(text) - len(content)
+        if depth < dash or (depth == dash and not content.startswith("-")):
+            break
+        if depth == dash:
+            found.append(content[1:].split("#", 1)[0].strip())
+    return tuple(reversed(found))

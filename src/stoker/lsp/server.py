@@ -53,20 +53,29 @@ class Buffer:
         self.lines: list[str] = []
         self.analysis: Analysis | None = None
         self.unit: TemplateContext | None = None
-        self.index: Index | None = None
+        self._index: Index | None = None
+        self._indexed: list[str] = []  # the lines of the text `unit` was parsed from
         self._kept: Analysis | None = None
+
+    @property
+    def index(self) -> Index | None:
+        """The names of the last template that parsed, found when first asked for (by
+        hover, navigation, symbols, rename), not at every change."""
+        if self._index is None and self.unit is not None:
+            self._index = Index(self.unit.parsed, self._indexed)
+        return self._index
 
     def update(self, text: str, others: dict[str, str]) -> Analysis:
         self.lines = text.split("\n")
-        analysis = analyse(self.path, text, others)
         previous = self.analysis
+        analysis = analyse(self.path, text, others, previous.carried if previous else None)
         self.analysis = analysis
         unit = analysis.template
         if unit is not None:
             if self._kept is not None and self._kept is not previous:
                 self._kept.release()
             self._kept, self.unit = analysis, unit
-            self.index = Index(unit.parsed, self.lines)
+            self._index, self._indexed = None, self.lines
         if previous is not None and previous is not self._kept:
             previous.release()
         return analysis
@@ -93,6 +102,8 @@ class StokerServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("stoker", __version__)
         self.buffers: dict[str, Buffer] = {}
+        #: config errors already shown to the user
+        self._told: set[str] = set()
         self._collection: asyncio.TimerHandle | None = None
 
     def buffer(self, uri: str) -> Buffer:
@@ -104,12 +115,16 @@ class StokerServer(LanguageServer):
         """Analyse one buffer and publish its findings; then, when it is an environment
         file (which changes what its templates mean) or ``neighbours`` is asked for (a
         save: a provider template may have changed), the other open buffers of its
-        directory."""
+        directory and those paired with it (`stoker.lsp.analysis.related_files`)."""
         analysis = self._check(uri)
         if neighbours or analysis.environment is not None:
-            directory = os.path.dirname(self.buffer(uri).path)
+            path = self.buffer(uri).path
+            directory = os.path.dirname(path)
             for other, buffer in list(self.buffers.items()):
-                if other != uri and os.path.dirname(buffer.path) == directory:
+                if other == uri:
+                    continue
+                read = buffer.analysis is not None and path in buffer.analysis.related
+                if read or path in analysis.related or os.path.dirname(buffer.path) == directory:
                     self._check(other)
         self._collect_when_idle()
 
@@ -135,6 +150,12 @@ class StokerServer(LanguageServer):
         }
         buffer = self.buffer(uri)
         analysis = buffer.update(document.source, others)
+        if analysis.config_error is not None and analysis.config_error not in self._told:
+            self._told.add(analysis.config_error)  # once, not at every change
+            message = (
+                f"stoker: the lint config is not used (defaults apply): {analysis.config_error}"
+            )
+            self.window_show_message(types.ShowMessageParams(types.MessageType.Warning, message))
         diagnostics = [to_lsp(finding, buffer.lines) for finding in analysis.findings]
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)

@@ -1,8 +1,9 @@
 """The update-time check of ``immutable: true`` parameters (heat-semantics §3).
 
 Heat compares the stack's current *parsed* value with the *raw* value the update supplies, so
-a number 5 against "5", or a list against "a,b", counts as a change; stoker keeps that
-behaviour so an update it accepts is one Heat accepts.
+a number 5 against "5", or a list against "a,b", counts as a change (a PATCH that keeps a
+number given as text is refused too); stoker keeps that behaviour so an update it accepts is
+one Heat accepts (tests/fidelity/updates/cases/parameters.yaml, immutable_*).
 """
 
 from __future__ import annotations
@@ -17,26 +18,28 @@ from stoker.template.nodes import plain, value_span
 
 
 def check_immutable(
-    old_parameters: Mapping[str, Parameter],
     old_values: Mapping[str, Any],
+    new_parameters: Mapping[str, Parameter],
     new_raw_values: Mapping[Any, Any],
-    *,
-    new_parameters: Mapping[str, Parameter] | None = None,
+    new_values: Mapping[str, Any],
 ) -> list[Diagnostic]:
     """One error naming every immutable parameter the update would change, or nothing.
 
-    Only parameters marked immutable in the current template, with a current value, and
-    given a (non-null) new value count; with ``new_parameters``, only those the new template
-    still declares.
+    As Heat's ``immutable_params_modified``: only parameters both templates declare count
+    (``old_values``, the stack's current values, holds the old template's), and whether one
+    is immutable is the *new* template's word. The new value is the one the request gives
+    (``new_raw_values``, the environment's ``parameters``, raw) or else the one the new
+    definition resolves (``new_values``: a ``parameter_defaults`` entry or the new default),
+    so omitting a value given at create, clearing it, or changing the default is a change
+    (a null value counts as not given).
     """
     changed: list[Parameter] = []
-    for name, parameter in old_parameters.items():
+    for name, parameter in new_parameters.items():
         if not parameter.immutable or name not in old_values:
             continue
-        if new_parameters is not None and name not in new_parameters:
-            continue
-        new = new_raw_values.get(name)
-        if new is not None and plain(new) != old_values[name]:
+        given = new_raw_values.get(name)
+        new = plain(given) if given is not None else new_values.get(name)
+        if new != old_values[name]:
             changed.append(parameter)
     if not changed:
         return []

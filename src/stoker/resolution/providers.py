@@ -77,12 +77,23 @@ class ProviderCache:
     or, given ``source``, only from a request's files map (the API: names as written,
     Heat's way); the rest of the resolution is the same."""
 
-    def __init__(self, files_root: str | None = None, source: FilesMap | None = None) -> None:
+    def __init__(
+        self,
+        files_root: str | None = None,
+        source: FilesMap | None = None,
+        templates: ProviderTemplates | None = None,
+    ) -> None:
+        """``templates``: the disk's templates as another cache of the same run read them
+        (an engine checks and creates each nested stack of a tree with a cache of its
+        own; the files are read and parsed once)."""
         self._loaded: dict[tuple[str, str], TemplateResource | list[Diagnostic]] = {}
         #: get_file reads only below this directory when set (``--restrict-files``)
         self.files_root = files_root
         self.source = source
-        self.templates = ProviderTemplates(read_file if source is None else source.read)
+        if source is not None:
+            self.templates = ProviderTemplates(source.read)
+        else:
+            self.templates = templates if templates is not None else ProviderTemplates()
         #: reads candidate templates of registry lists once (capabilities resolution)
         self.read: Reader = self.templates.read
 

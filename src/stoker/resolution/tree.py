@@ -464,10 +464,7 @@ class TreeCheck:
             ]
         model = plugin.template_model  # type: ignore[attr-defined]
         self._count(len(model.resources), f"{name}'s provider template", where, span)
-        known, _ = known_properties(definition, name)
-        validated, problems = validate_properties(
-            plugin.properties_schema, known, path=(), type_name=name
-        )
+        known, validated, problems = _known_for_child(definition, name, plugin)
         if not any(d.is_error for d in problems):
             # what the facade hands down: an explicit null is the type's empty value
             # (Heat gives a required string parameter ''; measured on 24.1.2); a value it
@@ -519,10 +516,7 @@ class TreeCheck:
     ) -> list[Diagnostic]:
         """Known property values Heat cannot hand to the nested parameters (a list of
         numbers for a comma_delimited_list, say): Heat's create refuses the stack."""
-        known, _ = known_properties(definition, name)
-        validated, problems = validate_properties(
-            plugin.properties_schema, known, path=(), type_name=name
-        )
+        _, validated, problems = _known_for_child(definition, name, plugin)
         if any(d.is_error for d in problems):
             return []  # reported by check_properties
         try:
@@ -538,3 +532,19 @@ class TreeCheck:
                 )
             ]
         return []
+
+
+def _known_for_child(
+    definition: StackDefinition, name: str, plugin: TemplateResource
+) -> tuple[dict[str, Any], dict[str, Any], list[Diagnostic]]:
+    """A provider resource's properties known before create, as given and as validated
+    against its schema. A property known only at create is not missing here: the known
+    ones are handed down as the create will hand them (a null list as ``''``: TripleO's
+    ``EnabledNetworks:`` beside properties that read other resources' attributes)."""
+    known, unknown = known_properties(definition, name)
+    schema = {
+        key: replace(prop, required=False) if key in unknown else prop
+        for key, prop in plugin.properties_schema.items()
+    }
+    validated, problems = validate_properties(schema, known, path=(), type_name=name)
+    return known, validated, problems

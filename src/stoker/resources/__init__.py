@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from stoker.resources.openstack import TYPES
     from stoker.resources.openstack import register as register_openstack
     from stoker.resources.openstack.base import CloudResource
+    from stoker.resources.openstack.drift import irreversible as irreversible_drift
     from stoker.resources.openstack.readback import Gone as ResourceGone
     from stoker.resources.openstack.readback import Outcome as ReadbackOutcome
     from stoker.resources.openstack.readback import read as read_back
@@ -79,6 +80,7 @@ _WHERE = {
     "default_registry": "stoker.resources.registry",
     "heat_catalog": "stoker.resources.catalog",
     "heat_knows": "stoker.resources.catalog",
+    "irreversible_drift": "stoker.resources.openstack.drift:irreversible",
     "load_document": "stoker.resources.catalog",
     "read_back": "stoker.resources.openstack.readback:read",
     "register_openstack": "stoker.resources.openstack:register",
@@ -114,6 +116,7 @@ __all__ = [
     "default_registry",
     "heat_catalog",
     "heat_knows",
+    "irreversible_drift",
     "load_document",
     "read_back",
     "register_openstack",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from stoker.limits import active_limits, exceeded
 from stoker.parameters import ParameterType
@@ -72,6 +72,10 @@ class NestedStackPlugin(ResourcePlugin):
     traits = Traits(
         dynamic_attributes=True, own_show=True, replace_failed=False, always_updates=True
     )
+    #: an update's preview with ``show_nested`` lists the child's resources too (Heat's
+    #: StackResource); OS::Heat::Stack's child is a remote stack in Heat, which its
+    #: preview does not open
+    previewed_inside: ClassVar[bool] = True
 
     def child_spec(self, properties: Mapping[str, Any], name: str) -> ChildSpec:
         raise NotImplementedError
@@ -427,6 +431,7 @@ class InlineStack(NestedStackPlugin):
     type_name = "OS::Heat::Stack"
     # ``show`` is the engine's null, not an output of the child
     traits = NestedStackPlugin.traits._replace(own_show=False)
+    previewed_inside = False  # recorded: tests/fidelity/updates preview/stack_resource_show_nested
     properties_schema = {
         "context": PropertySchema(
             PropertyType.MAP,

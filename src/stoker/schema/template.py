@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from stoker.environment import SECTION_NAMES
-from stoker.environment.environment import ENCRYPTED_PARAMETERS_ALIAS, REQUIRES, MergeStrategy
+from stoker.environment.environment import REQUIRES, MergeStrategy
 from stoker.parameters import ConstraintKind, ParameterType
 from stoker.resources import heat_catalog
 from stoker.schema.functions import CALL_REF, CONDITION_REF, calls_schema, conditions_schema
@@ -199,7 +199,7 @@ def _resource(version: TemplateVersion) -> dict[str, Any]:
 
 def environment_schema() -> dict[str, Any]:
     """The schema of an environment file (``stack create -e``): its six sections, and
-    the two other spellings stoker reads with a warning."""
+    stoker's ``requires``, read with a warning."""
     strategies = [strategy.value for strategy in MergeStrategy]
     registry_entry: dict[str, Any] = {"anyOf": [{"type": "string"}, {"type": "object"}]}
     sections: dict[str, Any] = {
@@ -226,11 +226,6 @@ def environment_schema() -> dict[str, Any]:
             "description": "Type names mapped to other types or template files; "
             "'resources' holds per-resource mappings and hooks",
             "additionalProperties": registry_entry,
-        },
-        ENCRYPTED_PARAMETERS_ALIAS: {
-            "deprecated": True,
-            "description": "read as encrypted_param_names (Heat refuses this spelling)",
-            "type": ["array", "null"],
         },
         REQUIRES: {"description": "stoker's capability requirements"},
     }

@@ -62,7 +62,13 @@ class Document:
     warnings: tuple[Diagnostic, ...] = ()
 
 
-def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = False) -> Document:
+def read_file(
+    path: str,
+    limits: LoadLimits | None = None,
+    *,
+    yaml_only: bool = False,
+    as_written: bool = False,
+) -> Document:
     """Load a document from disk (bytes, so encoding errors get a position).
 
     ``yaml_only`` reads a document that starts with ``{`` as YAML too (environments: Heat
@@ -72,7 +78,8 @@ def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = 
     A file over the size limit is refused without being read. A large YAML file (the
     size limit raised) is handed to libyaml as a stream, so the loader's limits stop it
     after reading only as much as they allow, instead of after holding it three times
-    over (bytes, text, and libyaml's copy)."""
+    over (bytes, text, and libyaml's copy); that one is not stripped as python-heatclient
+    strips a template's text (see below), only its final line breaks could differ."""
     limits = limits or LoadLimits()
     with open(path, "rb") as handle:
         size = os.fstat(handle.fileno()).st_size
@@ -100,7 +107,13 @@ def read_file(path: str, limits: LoadLimits | None = None, *, yaml_only: bool = 
         text = _decode(raw, path)
         del raw
         return load_document(text, path, limits, size)
-    return load_document(raw, path, limits, yaml_only=yaml_only)
+    if yaml_only or as_written:
+        return load_document(raw, path, limits, yaml_only=yaml_only)
+    # python-heatclient strips a template's text before it parses it (its template_format),
+    # so a block scalar that ends the file loses its final line break: what Heat receives
+    # (TripleO's service templates end with ``step_config: |``). An environment it parses
+    # as written, and ``as_written`` reads a file as it is (``template convert``).
+    return load_document(raw.rstrip(), path, limits, len(raw))
 
 
 def _too_large(size: int, file: str, limits: LoadLimits) -> TemplateError:

@@ -50,11 +50,14 @@ class Heat:
         except ValueError:
             return status, {"error": {"message": text.decode(errors="replace")}}
 
-    def wait(self, path: str, *, deleting: bool = False) -> dict[str, Any]:
-        deadline = time.monotonic() + 600
+    def wait(self, path: str, seconds: float = 600, *, deleting: bool = False) -> dict[str, Any]:
+        """The stack once its operation ends. Polled without its outputs: resolving them
+        while a nested stack changes can answer 404 (a member being replaced) and, on the
+        convergence engine, stall the update; the outputs are read once at the end."""
+        deadline = time.monotonic() + seconds
         failed_at: float | None = None
         while time.monotonic() < deadline:
-            status, body = self.call("GET", path)
+            status, body = self.call("GET", path + "?resolve_outputs=False")
             if status == 404 and deleting:
                 return {"stack_status": "GONE", "stack_status_reason": ""}
             if status >= 400:  # seen once mid-rollback (convergence): asked again
@@ -70,7 +73,8 @@ class Heat:
                 )
                 failed_at = failed_at or time.monotonic()
                 if not rolls_back or time.monotonic() - failed_at > ROLLBACK_GRACE_S:
-                    return stack
+                    status, body = self.call("GET", path)
+                    return dict(body["stack"]) if status == 200 else stack
             time.sleep(0.3)
         raise TimeoutError(path)
 
@@ -85,13 +89,22 @@ class Heat:
                 return
             time.sleep(0.5)
 
+    def listing(self, path: str, key: str) -> list[dict[str, Any]]:
+        """A list read again on a 404: the convergence engine purges a finished update's
+        old resource rows just after the stack completes, and a listing racing that
+        answers 404 once."""
+        for _ in range(5):
+            status, body = self.call("GET", path)
+            if status == 200:
+                return list(body[key])
+            time.sleep(1)
+        raise RuntimeError(f"{path}: {status} {body}")
+
     def events(self, path: str) -> list[dict[str, Any]]:
-        _, body = self.call("GET", path + "/events?sort_dir=asc&limit=10000")
-        return list(body["events"])
+        return self.listing(path + "/events?sort_dir=asc&limit=10000", "events")
 
     def resources(self, path: str) -> list[dict[str, Any]]:
-        _, body = self.call("GET", path + "/resources")
-        return list(body["resources"])
+        return self.listing(path + "/resources", "resources")
 
 
 def _message(answer: Any) -> str:
@@ -129,7 +142,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     update["files"] = case.files("after")
     method = "PATCH" if case.existing else "PUT"
     if case.spec.get("preview", True):
-        status, preview = heat.call(method, path + "/preview", update)
+        nested = "?show_nested=True" if case.spec.get("show_nested") else ""
+        status, preview = heat.call(method, path + "/preview" + nested, update)
         if status == 200:
             changes = preview["resource_changes"]
             result["preview"] = {
@@ -159,8 +173,14 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     result["outputs"] = suite.outputs(stack.get("outputs") or [], name, opaque, before_outputs)
     result["events"] = suite.events(heat.events(path)[seen:], name, before_ids)
     result["resources"] = suite.resources(heat.resources(path), before_ids)
+    if case.spec.get("show_environment"):
+        _, environment = heat.call("GET", path + "/environment")
+        result["environment"] = suite.normalize(environment, name)
     heat.call("DELETE", path)
-    heat.wait(path, deleting=True)
+    try:
+        heat.wait(path, 120, deleting=True)
+    except TimeoutError:  # the result is whole; Heat's convergence delete sometimes hangs
+        print(f"{case.id}: the stack's delete did not finish", file=sys.stderr)
     return result
 
 
@@ -213,7 +233,8 @@ def main() -> None:
             if result is None:
                 continue
             suite.save_recording(case, args.engine, result)
-            print(case.id, result["status"], result.get("reason", "")[:100], file=sys.stderr)
+            status = result.get("status", result["create_status"])  # a refused create has none
+            print(case.id, status, result.get("reason", "")[:100], file=sys.stderr)
 
 
 if __name__ == "__main__":

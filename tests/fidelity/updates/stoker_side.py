@@ -47,6 +47,7 @@ def _write(folder: Path, case: suite.Case, key: str, stage: str) -> str:
 def _options(folder: Path, request: dict[str, Any], stage: str) -> list[str]:
     found: list[str] = []
     if "environment" in request:
+        folder.mkdir(parents=True, exist_ok=True)  # a PATCH without a template has none yet
         env = folder / "env.yaml"
         env.write_text(yaml.safe_dump(request["environment"]), encoding="utf-8")
         found += ["-e", str(env)]
@@ -126,7 +127,8 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
         update.append("--existing")
     update += _options(root / "after", case.request("update"), "after")
     if case.spec.get("preview", True):
-        preview = stoker(*update, "--dry-run", "-f", "json")
+        nested = ["--show-nested"] if case.spec.get("show_nested") else []
+        preview = stoker(*update, "--dry-run", *nested, "-f", "json")
         if preview.exit_code == 0:
             changes = json.loads(preview.stdout)
             result["preview"] = {
@@ -153,4 +155,6 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
     result["outputs"] = suite.outputs(stack.get("outputs") or [], name, opaque, before_outputs)
     result["events"] = suite.events(stoker.json("event", "list", name)[seen:], name, before_ids)
     result["resources"] = suite.resources(stoker.json("resource", "list", name), before_ids)
+    if case.spec.get("show_environment"):
+        result["environment"] = suite.normalize(stoker.json("environment", "show", name), name)
     return result

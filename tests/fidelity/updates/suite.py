@@ -23,6 +23,12 @@ A case (one key of ``cases/<area>.yaml``):
     PATCH (``--existing``) instead of PUT.
 ``preview: false``
     no preview (``--dry-run``) before the update.
+``show_nested: true``
+    the preview with Heat's ``show_nested`` (stoker's ``--show-nested``): the nested
+    stacks' resources join the same lists.
+``show_environment: true``
+    also record the stored environment after the update (``GET .../environment``,
+    ``stack environment show``), hidden values masked as Heat masks them.
 ``opaque``
     output names whose values differ per run (generated): compared as ``same`` or
     ``changed`` against the outputs after the create.
@@ -46,8 +52,9 @@ A result (what both sides record): ``create_status``, ``preview`` (names per kin
 refused before anything ran: Heat's HTTP 4xx, stoker's error line), ``status``,
 ``reason``, ``parameters`` (without pseudo-parameters),
 ``outputs`` (value, or ``{"error": ...}``), ``events`` (the update's: resource, status,
-reason, and whether the physical id is the one before the update) and ``resources``
-(status, type as the stack shows it, ``old``/``new`` physical id).
+reason, and whether the physical id is the one before the update), ``resources``
+(status, type as the stack shows it, ``old``/``new`` physical id) and, with
+``show_environment``, ``environment`` (the stored environment after the update).
 """
 
 from __future__ import annotations
@@ -89,8 +96,11 @@ class Case:
         return f"upd-{self.area}-{cleaned}"[:120]
 
     def digest(self) -> str:
-        """What was sent, hashed: a recording is stale when its digest differs."""
-        text = json.dumps(self.spec, sort_keys=True, default=str)
+        """What was sent, hashed: a recording is stale when its digest differs. ``known``
+        is stoker's side of the comparison, not sent: marking a difference keeps the
+        recording."""
+        sent = {k: v for k, v in self.spec.items() if k != "known"}
+        text = json.dumps(sent, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def template(self, key: str) -> str:
@@ -247,7 +257,7 @@ def per_resource(found: list[list[str]]) -> dict[str, list[list[str]]]:
 
 #: the fields compared, in the order a difference is reported
 FIELDS = ("create_status", "update_refused", "preview", "status", "reason")
-FIELDS += ("parameters", "outputs", "resources", "events")
+FIELDS += ("parameters", "outputs", "resources", "events", "environment")
 
 
 def differences(

@@ -35,6 +35,7 @@ LOCATIONS: dict[str, tuple[str, str]] = {
     "OS::Heat::MultipartMime": (f"{_PACKAGE}.multipart_mime", "MultipartMime"),
     "OS::Heat::WaitConditionHandle": (f"{_PACKAGE}.wait_condition", "WaitConditionHandle"),
     "OS::Heat::WaitCondition": (f"{_PACKAGE}.wait_condition", "WaitCondition"),
+    "OS::Heat::DeployedServer": (f"{_PACKAGE}.deployed_server", "DeployedServer"),
 }
 
 

@@ -108,13 +108,16 @@ def _port_id(connection: Any, reference: Any, known: list[Mapping[str, Any]]) ->
 def _server_networks(connection: Any, entries: list[Any], ports: list[Mapping[str, Any]]) -> Pair:
     """The server's networks entries each matched to a port it has; a port none asked
     for (attached by hand) is reported as ``{"port": id}``, an entry no port answers is
-    missing from the actual list."""
+    missing from the actual list (``allocate_network: none`` asks for none)."""
     free = list(ports)
     actual: list[Any] = []
     for entry in entries:
         if not isinstance(entry, dict):
             continue
         match = None
+        if entry.get("allocate_network") == "none":  # no network asked for: no port
+            actual.append(entry)
+            continue
         if entry.get("port"):
             wanted = _port_id(connection, entry["port"], free)
             match = next((port for port in free if port.get("id") == wanted), None)
@@ -249,6 +252,28 @@ def volume(
     if p.get("volume_type") is not None:
         pairs["volume_type"] = (p["volume_type"], shown.get("volume_type"))
     return pairs
+
+
+def _volume_irreversible(name: str, expected: Any, actual: Any) -> str | None:
+    growing = isinstance(expected, int) and isinstance(actual, int) and actual > expected
+    if name == "size" and growing:
+        return f"Cinder cannot shrink a volume (from {actual} GB back to {expected} GB)"
+    return None
+
+
+#: drift an update cannot undo, by type: (property, expected, actual) -> why, else None
+IRREVERSIBLE: Mapping[str, Callable[[str, Any, Any], str | None]] = {
+    "OS::Cinder::Volume": _volume_irreversible,
+}
+
+
+def irreversible(type_name: str, name: str, expected: Any, actual: Any) -> str | None:
+    """Why an update cannot bring property ``name`` of a ``type_name`` back from
+    ``actual`` to ``expected`` (it would fail as Heat's does: Cinder cannot shrink a
+    volume), or None. A repair leaves such a difference as it is: replacing the resource
+    instead would lose its data."""
+    rule = IRREVERSIBLE.get(type_name)
+    return rule(name, expected, actual) if rule is not None else None
 
 
 def volume_attachment(

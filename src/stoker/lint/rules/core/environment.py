@@ -28,10 +28,10 @@ class EnvironmentNonPortable(CodeRule):
     severity = Severity.WARNING
     summary = "An environment uses something stoker reads but Heat rejects"
     explanation = (
-        "For instance the encrypted_parameters section spelled as Heat's documentation "
-        "spells it: Heat rejects it ('environment has wrong section'), stoker reads it as "
-        "encrypted_param_names. Use Heat's spelling for environments that must also work "
-        "with Heat."
+        "For instance the requires section (stoker's, from the capabilities spec): Heat "
+        "rejects it ('environment has wrong section'), stoker uses it to choose among the "
+        "templates a resource_registry list offers. Leave it out of environments that "
+        "must also work with Heat."
     )
     source = _ENVIRONMENT
 
