@@ -12,6 +12,7 @@ import os
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import StackDefinition
@@ -96,6 +97,8 @@ class Operation:
         self.cancellable = True
         #: an update: the resources whose template ``metadata`` or ``depends_on`` changed
         self.metadata_changed: frozenset[str] = frozenset()
+        #: an update: when it began (a record changed since then was reached by it)
+        self.began: datetime | None = None
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
         self.previous_resources: dict[str, Any] | None = None

@@ -226,6 +226,7 @@ async def _begin(
     operation.stack = replace(
         stack, action=action, status=Status.IN_PROGRESS, status_reason=reason, updated_at=now
     )
+    operation.began = now
 
 
 async def _run(operation: Operation, unchanged: Any) -> StackRecord:
@@ -527,8 +528,17 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.records = dict(operation.records)
     back.first_failure = None
     back.cancellable = False  # the cancel that led here asked for this rollback
-    back.metadata_changed = planning.metadata_changes(
-        operation.stack.template, stack.template, definition
+    # Only what the failed update reached carries its definition: a resource it never
+    # touched still has the one the rollback goes back to (Heat compares each resource's
+    # own stored definition), so its depends_on or metadata did not change for it.
+    began = operation.began
+    reached = {
+        n
+        for n, r in operation.records.items()
+        if began is None or (r.updated_at is not None and r.updated_at >= began)
+    }
+    back.metadata_changed = frozenset(
+        planning.metadata_changes(operation.stack.template, stack.template, definition) & reached
     )
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
