@@ -124,11 +124,14 @@ def test_a_rollback_killed_midway_resumes_to_the_old_definition(tmp_path, store_
     resources are the original ones."""
     layers = 3
     before, after = tmp_path / "a.yaml", tmp_path / "b.yaml"
-    before.write_text(template(layers, after=False))
-    failing = template(layers, after=True) + (
-        f"  bad:\n    type: OS::Heat::TestResource\n    depends_on: [t{layers * WIDTH - 1}]\n"
-        "    properties: {fail: true}\n"
-    )
+    # bad stood on every s before the update: their old resources wait for bad's update
+    # (Heat's convergence clean-up, engine/cleanup.py), which fails, so they are still
+    # there to be put back
+    needs = ", ".join(f"s{i}" for i in range(WIDTH))
+    bad = "  bad:\n    type: OS::Heat::TestResource\n"
+    bad += f"    depends_on: [t{layers * WIDTH - 1}, {needs}]\n"
+    before.write_text(template(layers, after=False) + bad + "    properties: {value: x}\n")
+    failing = template(layers, after=True) + bad + "    properties: {value: y, fail: true}\n"
     after.write_text(failing)
     assert stoker(store_url, "create", "rb", "-t", str(before)).returncode == 0
     store = open_store(store_url)

@@ -177,14 +177,9 @@ def test_update_applies_each_kind(engine, store, events):
     ]
     deletes = [e for e in events[mark:] if e.resource_name == "r" and e.action.value == "DELETE"]
     assert {e.physical_id for e in deletes} == {before["r"]}
-    # removals come last, after every create and update
-    last_create = max(
-        i
-        for i, (n, s) in enumerate(seen)
-        if s.endswith("COMPLETE") and s.startswith(("CREATE", "UPDATE"))
-    )
-    first_gone = min(i for i, (n, s) in enumerate(seen) if n == "gone")
-    assert first_gone > last_create
+    # gone, which nothing stood on, is deleted without waiting for the rest (Heat's
+    # convergence engine, engine/cleanup.py)
+    assert [s for n, s in seen if n == "gone"] == ["DELETE_IN_PROGRESS", "DELETE_COMPLETE"]
     reasons = [e.reason for e in events[mark:] if e.resource_name == "r"]
     assert "The Resource r requires replacement." in reasons
     t_reason = next(
@@ -377,7 +372,9 @@ def test_restricted_actions_fail_the_update(engine, store, events, rule, after_p
     mark = len(events)
     result = run(engine.update("s", update_request(after, env=env)))
     assert (result.action.value, result.status.value) == ("UPDATE", "FAILED")
-    assert result.status_reason == f"ResourceActionRestricted: resources.a: {message}"
+    assert result.status_reason == (
+        f"Resource UPDATE failed: ResourceActionRestricted: resources.a: {message}"
+    )
     assert resource_events(events, mark) == [("a", "UPDATE_FAILED")]
     assert events[-2].reason == message
     assert states(store, stack.id) == {"a": "CREATE_COMPLETE"}
@@ -388,7 +385,7 @@ ROLLBACK_BEFORE = """
 heat_template_version: "2021-04-16"
 resources:
   a: {type: OS::Heat::RandomString, properties: {length: 8}}
-  b: {type: OS::Heat::TestResource, properties: {value: x}}
+  b: {type: OS::Heat::TestResource, properties: {value: x}, depends_on: a}
 """
 ROLLBACK_AFTER = """
 heat_template_version: "2021-04-16"
@@ -403,7 +400,9 @@ def test_failure_without_rollback_is_update_failed(engine, store):
     stack = run(engine.create(create_request(ROLLBACK_BEFORE)))
     result = run(engine.update("s", update_request(ROLLBACK_AFTER)))
     assert (result.action.value, result.status.value) == ("UPDATE", "FAILED")
-    assert result.status_reason == "ValueError: resources.b: Test Resource failed b"
+    assert result.status_reason == (
+        "Resource UPDATE failed: ValueError: resources.b: Test Resource failed b"
+    )
     assert states(store, stack.id)["b"] == "UPDATE_FAILED"
     # the stack runs from the new definition; the previous one is kept
     assert store.get_stack(stack.id, stack.project).template["resources"]["c"]
@@ -427,10 +426,25 @@ def test_failure_rolls_back_and_swaps_the_old_resource_back(engine, store, event
     stack_events = [e.reason for e in events if e.resource_type == "OS::Heat::Stack"]
     assert stack_events[-4:] == [
         "Stack UPDATE started",
-        "ValueError: resources.b: Test Resource failed b",
+        "Resource UPDATE failed: ValueError: resources.b: Test Resource failed b",
         "Stack ROLLBACK started",
         "Stack ROLLBACK completed successfully",
     ]
+
+
+def test_a_replaced_resource_nothing_needed_is_gone_before_the_failure(engine, store):
+    """As Heat's convergence engine (tests/fidelity/updates, basics/fail_rollback): the
+    old RandomString, which nothing required before the update, is deleted as soon as its
+    replacement exists; the rollback then makes a third one (a new value)."""
+    before_text = ROLLBACK_BEFORE.replace(", depends_on: a}", "}")
+    stack = run(engine.create(create_request(before_text)))
+    before = {r.name: r for r in store.resources(stack.id)}
+    result = run(engine.update("s", update_request(ROLLBACK_AFTER, disable_rollback=False)))
+    assert (result.action.value, result.status.value) == ("ROLLBACK", "COMPLETE")
+    after = {r.name: r for r in store.resources(stack.id)}
+    assert after["a"].physical_id != before["a"].physical_id
+    assert len(after["a"].data["value"]) == 8
+    assert "stoker:replaced" not in after["a"].data
 
 
 def test_update_of_an_update_failed_stack(engine, store):
@@ -560,3 +574,38 @@ def test_an_update_knows_the_stack_and_shows_what_it_stored(engine, store):
         outputs = {o["output_key"]: o["output_value"] for o in reader.outputs(result)}
         assert outputs == {"id": stack.id, "word": "two"}
         assert reader.definition_of(result).parameters["word"] == "two"
+
+
+REMOVING_BEFORE = """
+heat_template_version: "2021-04-16"
+resources:
+  gone: {type: OS::Heat::TestResource, properties: {value: g}}
+  kept: {type: OS::Heat::TestResource, properties: {value: k}}
+  k: {type: OS::Heat::TestResource, properties: {value: x}, depends_on: kept}
+"""
+REMOVING_AFTER = """
+heat_template_version: "2021-04-16"
+resources:
+  k: {type: OS::Heat::TestResource, properties: {value: y, fail: true}}
+"""
+
+
+def test_a_failed_update_leaves_deleted_what_nothing_needed(engine, store):
+    """As Heat's convergence engine (tests/fidelity/updates, failures/remove_and_add_*,
+    removed_required_by_failing_*): a removed resource nothing stood on is deleted at once,
+    one the failing resource stood on before the update is kept."""
+    stack = run(engine.create(create_request(REMOVING_BEFORE)))
+    result = run(engine.update("s", update_request(REMOVING_AFTER)))
+    assert (result.action.value, result.status.value) == ("UPDATE", "FAILED")
+    assert states(store, stack.id) == {"kept": "CREATE_COMPLETE", "k": "UPDATE_FAILED"}
+
+
+def test_the_rollback_makes_again_what_the_failed_update_deleted(engine, store):
+    stack = run(engine.create(create_request(REMOVING_BEFORE)))
+    before = physical(store, stack.id)
+    result = run(engine.update("s", update_request(REMOVING_AFTER, disable_rollback=False)))
+    assert (result.action.value, result.status.value) == ("ROLLBACK", "COMPLETE")
+    after = physical(store, stack.id)
+    assert set(after) == {"gone", "kept", "k"}
+    assert after["kept"] == before["kept"]  # never deleted
+    assert after["gone"] != before["gone"]  # deleted by the update, made again

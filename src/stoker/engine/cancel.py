@@ -5,7 +5,8 @@ request on the stack row (``cancel`` or ``rollback``), because the operation may
 process on any machine that shares the database. The running operation reads the request
 with the fencing check every one of its writes makes (no extra statement) and observes it
 at its next step (`observe`, before it starts a resource): it starts nothing more, lets
-the resources in flight finish, and ends FAILED with ``Operation cancelled``. What it does
+the resources in flight finish, and ends FAILED (an update: ``Stack UPDATE cancelled``, as
+Heat's convergence engine says; a create: ``Operation cancelled``). What it does
 then is Heat's: a create with rollback enabled rolls back; ``rollback`` on an update is
 for the update to roll back (it raises `OperationCancelled` with ``with_rollback``).
 

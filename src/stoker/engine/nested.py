@@ -43,6 +43,10 @@ if TYPE_CHECKING:
 class NestedFailure(ResourceFailure):
     """A nested stack failed; carries the dotted path of the resource that failed inside."""
 
+    #: the reason names the innermost resource under the path down to it (`heat_reason`),
+    #: when that resource's own reason is known in Heat's form
+    path_form = True
+
     def __init__(self, child: StackRecord, inner: tuple[str, str] | None) -> None:
         self.child = child
         self.inner_path, self.inner_reason = inner or (child.name, child.status_reason)
@@ -266,7 +270,7 @@ async def update_child(
         return await create_child(engine, parent, replace(record, data=data), plugin, properties)
     if child.status is Status.IN_PROGRESS:
         child = await engine.recover_stack(child, parent)
-        _check(engine, child)
+        _check(engine, child, record)
     data = dict(record.data)
     if not isinstance(plugin, ResourceGroup):
         child = await _update_to(
@@ -421,22 +425,37 @@ def _update_policy(parent: Operation, name: str) -> Any:
 
 
 class NestedUpdateFailure(NestedFailure):
-    """A child stack's update failed. Heat's convergence engine gives the innermost
-    resource's failure under the path down to it, as a create does (``ValueError:
-    resources.p.resources.inner: Test Resource failed inner``, `heat_reason`); a reason
-    not in that form (a refusal the child met before any resource) stays the child's own
-    under the facade's path (``resources.g: <the child's reason>``), without a class."""
+    """A child stack's update failed. Heat's reason (its convergence engine, recorded in
+    tests/fidelity/updates: failures, nested) takes one of three forms:
 
-    bare = True
+    - a resource of the child failed its UPDATE: that failure, under the path down to it
+      (``ValueError: resources.g.resources[0]: ...``), as a nested create's
+      (`heat_reason`);
+    - anything else (a resource the child update creates failed): the child's own reason
+      under the facade's path, without an exception class (``resources.g: Resource
+      CREATE failed: ...``);
+    - an ``OS::Heat::Stack``, which watches its child as a remote stack: ``ResourceInError:
+      resources.n: Went to status UPDATE_FAILED due to "<the child's reason>"``.
+    """
 
-    def __init__(self, child: StackRecord, inner: tuple[str, str] | None) -> None:
+    def __init__(self, child: StackRecord, inner: tuple[str, str] | None, remote: bool) -> None:
         super().__init__(child, inner)
+        # else (and when the innermost reason is not known): the child's own reason
+        self.path_form = not remote and child.status_reason.startswith(
+            f"Resource {Action.UPDATE.value} failed: "
+        )
+        self.bare = not remote
         self.args = (child.status_reason,)
+        if remote:
+            self.heat_class = "ResourceInError"
+            state = f"{child.action.value}_{child.status.value}"
+            self.args = (f'Went to status {state} due to "{child.status_reason}"',)
 
 
-def _check(engine: StackEngine, child: StackRecord) -> None:
+def _check(engine: StackEngine, child: StackRecord, record: ResourceRecord) -> None:
     if child.status is not Status.COMPLETE:
-        raise NestedUpdateFailure(child, engine.failed_children.pop(child.id, None))
+        inner = engine.failed_children.pop(child.id, None)
+        raise NestedUpdateFailure(child, inner, record.type == "OS::Heat::Stack")
 
 
 async def _update_to(
@@ -471,5 +490,5 @@ async def _update_to(
         revisit=below(parent.revisit, record.name),  # a drift repair's, inside the child
     )
     result = await engine.update_stack(child, request, parent)
-    _check(engine, result)
+    _check(engine, result, record)
     return result

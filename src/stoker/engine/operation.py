@@ -12,11 +12,12 @@ import os
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import StackDefinition
 from stoker.engine import cancel, deletion, external, hooks, leases, nested, testpoints
-from stoker.engine.failures import failure_reason, timed_out
+from stoker.engine.failures import aborted, failure_reason
 from stoker.engine.physical_names import physical_name
 from stoker.engine.properties import resolve_properties
 from stoker.engine.recorder import Recorder
@@ -97,6 +98,8 @@ class Operation:
         #: an update: the resources whose definition changed other than by its properties'
         #: values (`planning.definition_changes`): Heat updates them in place
         self.definition_changed: frozenset[str] = frozenset()
+        #: an update: when it began (a record changed since then was reached by it)
+        self.began: datetime | None = None
         #: the stored previous template's resources (read once, for the deletion policy of
         #: a resource an update removes: it is in the old definition only; see `deletion`)
         self.previous_resources: dict[str, Any] | None = None
@@ -392,7 +395,7 @@ class Operation:
             # waits still has the IN_PROGRESS committed (the recorder commits it for
             # every job), and records the failure on top of it.
             await self.write(WriteBatch(resources=[record], events=[*before, event]))
-            testpoints.reached("before_handler")
+            testpoints.reached("before_handler", name)
             # No handler starts under a claim that may have passed to another process.
             await self.claim().confirm(self.engine.store)
             changes = await effect(record)
@@ -451,11 +454,19 @@ class Operation:
         """Why a resource's action failed (as its record says), noting the operation's
         first failure."""
         if isinstance(error, asyncio.CancelledError):
-            return timed_out(action)
+            record = self.records.get(name)
+            plugin = self.engine.plugin_of(record) if record is not None else None
+            return aborted(
+                action.value,
+                type(plugin).__name__ if plugin is not None else "Resource",
+                name,
+                record.physical_id if record is not None else None,
+                (self.stack.name, self.stack.id),
+            )
         reason = failure_reason(name, error)
-        if isinstance(error, nested.NestedFailure):
+        if isinstance(error, nested.NestedFailure) and error.path_form:
             # Heat's: the innermost failure under the path down to it, on create and on
-            # update alike (convergence; tests/fidelity/updates nested/provider_inner_fails)
+            # an update whose inner resource failed its update (`NestedUpdateFailure`)
             reason = nested.heat_reason(self.path, name, error) or reason
         if self.first_failure is None:
             self.first_failure = (

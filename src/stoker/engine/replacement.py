@@ -115,6 +115,11 @@ async def replace_resource(
 ) -> None:
     """Create the new resource first; the old one stays in the record until clean-up."""
     kept = _backup(record)
+    announced = _announcement(operation, record, decision)
+    if announced and REPLACED not in record.data:
+        # Heat's old resource is left UPDATE_COMPLETE by its "requires replacement"
+        # events: the state it has again if a rollback puts it back
+        kept = {**kept, "action": Action.UPDATE.value, "status": Status.COMPLETE.value}
     if deletion.kept_policy(kept) is None:
         # the old definition is the stored previous one (the update stored the new one)
         kept = {
@@ -136,7 +141,7 @@ async def replace_resource(
         record.name,
         Action.CREATE,
         create,
-        before=_announcement(operation, record, decision),
+        before=announced,
         start={"physical_id": None, "properties": {}, "attributes": {}, "data": {REPLACED: kept}},
     )
 
@@ -189,7 +194,9 @@ async def delete_replaced(operation: Operation, name: str) -> None:
 
 async def swap_back(operation: Operation, name: str) -> None:
     """A replacement that still holds its old resource: delete the new one, put the old
-    one back (not re-created, so it keeps its identity and values)."""
+    one back (not re-created, so it keeps its identity and values). As Heat's
+    convergence rollback: the new one's DELETE events, and the old one current again in
+    the state it had, with no event of its own."""
     record = operation.records.get(name)
     if record is None or not isinstance(record.data.get(REPLACED), dict):
         return
@@ -201,18 +208,7 @@ async def swap_back(operation: Operation, name: str) -> None:
         policy = await deletion.previous_policy_of(operation, name)
         await operation.act(name, Action.DELETE, _removing(operation, new, policy))
     back = restored(operation.records[name], kept)
-    now = leases.now_utc()
-    event = EventRecord(
-        operation.stack.id,
-        name,
-        back.type,
-        back.action,
-        back.status,
-        "the replaced resource is back in place",
-        back.physical_id,
-        now,
-    )
-    await operation.write(WriteBatch(resources=[replace(back, updated_at=now)], events=[event]))
+    await operation.write(WriteBatch(resources=[replace(back, updated_at=leases.now_utc())]))
 
 
 def _removing(operation: Operation, record: ResourceRecord, policy: str) -> Any:

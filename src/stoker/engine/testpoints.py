@@ -2,8 +2,9 @@
 
 Crash and split-brain tests need a real ``stoker`` process stopped at an exact place (say,
 after a resource's IN_PROGRESS record is committed and before its handler starts), not
-wherever a timer happens to catch it. ``STOKER_TEST_STOP_AT=POINT[:N]`` makes the process
-send itself ``SIGSTOP`` the N-th time (default 1) it reaches POINT; the test waits for the
+wherever a timer happens to catch it. ``STOKER_TEST_STOP_AT=POINT[:N][@NAME]`` makes the process
+send itself ``SIGSTOP`` the N-th time (default 1) it reaches POINT (for the resource NAME,
+where the point is a resource's); the test waits for the
 stop (``waitpid(WUNTRACED)``), does what it needs, and continues it with ``SIGCONT``.
 Unset (always, outside tests), `reached` is one dictionary lookup.
 """
@@ -36,20 +37,22 @@ UPDATE_POINTS = (
 )
 
 
-def _parse(value: str) -> tuple[str, int] | None:
-    point, _, count = value.strip().partition(":")
+def _parse(value: str) -> tuple[str, int, str | None] | None:
+    rest, _, subject = value.strip().partition("@")
+    point, _, count = rest.partition(":")
     if not point:
         return None
-    return point, int(count) if count.isdigit() else 1
+    return point, int(count) if count.isdigit() else 1, subject or None
 
 
 _target = _parse(os.environ.get(ENV, ""))
 _seen: dict[str, int] = {}
 
 
-def reached(point: str) -> None:
-    """Stop this process here if the test asked for it (see the module's docstring)."""
-    if _target is None or _target[0] != point:
+def reached(point: str, subject: str | None = None) -> None:
+    """Stop this process here if the test asked for it (see the module's docstring);
+    ``subject`` (a resource's name) is what ``POINT@SUBJECT`` picks among the times."""
+    if _target is None or _target[0] != point or _target[2] not in (None, subject):
         return
     _seen[point] = _seen.get(point, 0) + 1
     if _seen[point] == _target[1]:

@@ -13,12 +13,14 @@ moment, see `plan.decide`):
   the record (`replacement.REPLACED`) until the new one is COMPLETE;
 - a refusal (restricted_actions, an immutable property) fails the update on that resource.
 
-When everything is in place, the old resources of replacements and the resources the new
-template no longer has are deleted, in reverse order of the graph they were created in.
-A failure makes the stack UPDATE_FAILED with the resource's reason; with rollback enabled
-the stack then goes back to the previous definition: every replacement still holding its
-old resource swaps it back (the new one is deleted), and the rest is an update to the
-previous definition (ending ROLLBACK_COMPLETE or ROLLBACK_FAILED).
+In the same walk, the old resources of replacements and the resources the new template
+no longer has are deleted as soon as nothing of the old graph needs them, as Heat's
+convergence engine does (`stoker.engine.cleanup`). A failure makes the stack UPDATE_FAILED
+("Resource <ACTION> failed: <the resource's reason>"); with rollback enabled the stack then
+goes back to the previous definition: every replacement still holding its old resource
+swaps it back (the new one is deleted, the old one is current again, values and all), and
+the rest is an update to the previous definition (ending ROLLBACK_COMPLETE or
+ROLLBACK_FAILED): what was already deleted is made again.
 
 Nested stacks: a nested-stack resource is updated by updating its child stack (with this
 same machinery, the child's operation under the parent's), as Heat's StackResource does;
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from stoker.definition import StackDefinition
 from stoker.engine import (
     cancel,
+    cleanup,
     external,
     hooks,
     leases,
@@ -49,7 +52,7 @@ from stoker.engine.plan import Change, Decision
 from stoker.engine.properties import resolve_properties
 from stoker.engine.replacement import REPLACED
 from stoker.engine.runtime import view_of
-from stoker.engine.scheduler import Traversal, reverse
+from stoker.engine.scheduler import Traversal
 from stoker.engine.state import (
     Action,
     DefinitionChange,
@@ -246,6 +249,7 @@ async def _begin(
     operation.stack = replace(
         stack, action=action, status=Status.IN_PROGRESS, status_reason=reason, updated_at=now
     )
+    operation.began = now
 
 
 async def _run(operation: Operation, unchanged: Any) -> StackRecord:
@@ -255,24 +259,56 @@ async def _run(operation: Operation, unchanged: Any) -> StackRecord:
     result = await _refuse_early(operation, unchanged)
     if result.ok:
         result = await _walk(operation, unchanged, restricted=True)
-    if result.ok:
-        result = await _clean_up(operation)
+    if result.ok and operation.cancellable:
+        # a cancel asked after the last resource started is still the user's answer: Heat
+        # ends the update on it whenever it comes while the update runs
+        try:
+            cancel.observe(operation.fence)
+        except OperationCancelled as error:
+            result = Traversal(failed={"": error})
     if result.ok:
         testpoints.reached("before_stack_complete")
         return await operation.finish(
             action, Status.COMPLETE, f"Stack {action.value} completed successfully"
         )
     cancelled = next((e for e in result.failed.values() if isinstance(e, OperationCancelled)), None)
-    # Heat 24.1.2 (tests/fidelity/update/cancel.json): `stack cancel` rolls an update back
-    # whatever the stack says, straight from UPDATE_IN_PROGRESS; `--no-rollback` ends it
-    # UPDATE_FAILED "Operation cancelled" unless the stack itself rolls back.
+    # Heat 24.1.2 (tests/fidelity/updates/cases/cancel.yaml): `stack cancel` rolls an
+    # update back whatever the stack says, straight from UPDATE_IN_PROGRESS; `--no-rollback`
+    # ends it UPDATE_FAILED "Stack UPDATE cancelled", even when the stack would roll back a
+    # failure (the convergence engine; the legacy one says "Operation cancelled" and rolls
+    # back such a stack).
     if cancelled is not None and action is Action.UPDATE and cancelled.with_rollback:
         return await _rollback(operation)
-    reason = "Operation cancelled" if cancelled is not None else _failure(operation, result)
+    reason = (
+        f"Stack {action.value} cancelled" if cancelled is not None else _failure(operation, result)
+    )
     failed = await operation.finish(action, Status.FAILED, reason)
-    if operation.stack.disable_rollback or action is not Action.UPDATE:
-        return failed
+    if cancelled is None:
+        await _later_failures(operation, result)
+    if cancelled is not None or operation.stack.disable_rollback or action is not Action.UPDATE:
+        return failed  # cancel_without_rollback never rolls back (the convergence engine)
     return await _rollback(operation)
+
+
+async def _later_failures(operation: Operation, result: Traversal) -> None:
+    """Heat's convergence engine marks the stack failed again for each resource that fails
+    after the first (one that was already running): a stack event each, with that
+    resource's reason; the stack keeps the first one's."""
+    if operation.timed_out:
+        return  # the stack's "Timed out" says it for all
+    later = list(result.failed)[1:]
+    events = []
+    for name in later:
+        record = operation.records.get(name)
+        if record is None or record.status is not Status.FAILED or not record.status_reason:
+            continue
+        why = f"Resource {record.action.value} failed: {record.status_reason}"
+        stack = operation.stack
+        events.append(
+            operation.engine.stack_event(stack, stack.action, Status.FAILED, why, leases.now_utc())
+        )
+    if events:
+        await operation.write(WriteBatch(events=events))
 
 
 async def _refuse_early(operation: Operation, unchanged: Any) -> Traversal:
@@ -303,27 +339,42 @@ async def _refuse_early(operation: Operation, unchanged: Any) -> Traversal:
 
 
 def _failure(operation: Operation, result: Traversal) -> str:
-    """Heat's reason for a failed update: the failing resource's own reason."""
+    """Heat's reason for a failed update (its convergence engine, the default): the
+    failing resource's own reason after the action it failed in, "Resource CREATE
+    failed: ..." for a resource the update adds or a replacement it creates, "Resource
+    UPDATE failed: ..." for one updated in place or refused (the legacy engine gives the
+    resource's reason alone)."""
     if operation.timed_out:
         return "Timed out"
     name, error = next(iter(result.failed.items()), (None, None))
     if name is None or error is None:
         return "Resource UPDATE failed: operation stopped"
     if isinstance(error, Refusal) and error.decision.refusal:
-        return error.decision.refusal
+        return f"Resource UPDATE failed: {error.decision.refusal}"
     record = operation.records.get(name)
     if record is not None and record.status is Status.FAILED and record.status_reason:
-        return record.status_reason
-    return failure_reason(name, error)
+        return f"Resource {record.action.value} failed: {record.status_reason}"
+    return f"Resource UPDATE failed: {failure_reason(name, error)}"
 
 
 async def _walk(operation: Operation, done: Any, *, restricted: bool) -> Traversal:
+    """Each resource of the new definition updated, and what the update leaves behind
+    deleted as soon as nothing needs it (`cleanup`), in one walk."""
     assert operation.definition is not None and operation.definition.graph is not None
+    untouched = list(done or ())
+    walk = cleanup.graph(operation, operation.definition.graph.requires, untouched)
 
-    async def job(name: str) -> None:
-        await _update_one(operation, name, restricted)
+    async def job(node: str) -> None:
+        if cleanup.is_clean_up(node):
+            if operation.cancellable:
+                cancel.observe(operation.fence)  # after `stack cancel`, nothing more goes
+            await cleanup.clean_up(operation, node)
+        else:
+            await _update_one(operation, node, restricted)
 
-    return await operation.run(Action.UPDATE, operation.definition.graph.requires, job, done)
+    result = await operation.run(Action.UPDATE, walk, job, untouched)
+    result.failed = {cleanup.resource_of(n): e for n, e in result.failed.items()}
+    return result
 
 
 async def _update_one(operation: Operation, name: str, restricted: bool) -> None:
@@ -480,43 +531,6 @@ async def _update_in_place(
     await operation.act(record.name, Action.UPDATE, effect)
 
 
-# ---------------------------------------------------------------------------- clean-up
-async def _clean_up(operation: Operation) -> Traversal:
-    """Delete the old resources of replacements and the resources the new definition no
-    longer has, in reverse order of the graph they were created in (old requires)."""
-    assert operation.definition is not None
-    enabled = set(operation.definition.enabled)
-    removed = {n: r for n, r in operation.records.items() if n not in enabled}
-    replaced = {
-        n: r
-        for n, r in operation.records.items()
-        if n in enabled and isinstance(r.data.get(REPLACED), dict)
-    }
-    if not removed and not replaced:
-        return Traversal()
-    old_requires: dict[str, tuple[str, ...]] = {n: r.requires for n, r in removed.items()}
-    for name, record in replaced.items():
-        old_requires[name] = tuple(record.data[REPLACED].get("requires") or ())
-    requires = reverse(old_requires)
-
-    async def job(name: str) -> None:
-        if name in removed:
-            await _delete_removed(operation, name)
-        else:
-            await replacement.delete_replaced(operation, name)
-
-    operation.restart_clock()
-    return await operation.run(Action.DELETE, requires, job)
-
-
-async def _delete_removed(operation: Operation, name: str) -> None:
-    record = operation.records[name]
-    if planning.exists(record):
-        await operation.delete_one(name)
-    await operation.write(WriteBatch(removed=[(operation.stack.id, name)]))
-    operation.records.pop(name, None)
-
-
 # ---------------------------------------------------------------------------- rollback
 async def _rollback(operation: Operation) -> StackRecord:
     """Back to the previous definition (kept by the store since the update began)."""
@@ -540,28 +554,20 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.records = dict(operation.records)
     back.first_failure = None
     back.cancellable = False  # the cancel that led here asked for this rollback
-    # only a resource the failed update reached holds its new definition: one it refused
-    # or never reached is still at the previous one (Heat keeps each resource's own)
-    started = operation.stack.updated_at
+    # Only what the failed update reached carries its definition: a resource it never
+    # touched still has the one the rollback goes back to (Heat compares each resource's
+    # own stored definition), so its depends_on or metadata did not change for it.
+    began = operation.began
+    reached = {
+        n
+        for n, r in operation.records.items()
+        if began is None or (r.updated_at is not None and r.updated_at >= began)
+    }
     back.definition_changed = frozenset(
-        name
-        for name in planning.definition_changes(
-            operation.stack.template, stack.template, definition
-        )
-        if _reached(operation.records.get(name), started)
+        planning.definition_changes(operation.stack.template, stack.template, definition) & reached
     )
     await _begin(back, Action.ROLLBACK, "Stack ROLLBACK started", previous)
     return await _run_rollback(back)
-
-
-def _reached(record: ResourceRecord | None, started: Any) -> bool:
-    """Whether the update that started at ``started`` wrote ``record``."""
-    return (
-        record is not None
-        and started is not None
-        and record.updated_at is not None
-        and record.updated_at >= started
-    )
 
 
 async def _run_rollback(operation: Operation) -> StackRecord:
@@ -575,8 +581,6 @@ async def _run_rollback(operation: Operation) -> StackRecord:
     if result.ok:
         testpoints.reached("rollback_swapped")
         result = await _walk(operation, (), restricted=False)
-    if result.ok:
-        result = await _clean_up(operation)
     if result.ok:
         return await operation.finish(
             Action.ROLLBACK, Status.COMPLETE, "Stack ROLLBACK completed successfully"

@@ -24,7 +24,10 @@ SWAPS_BACK = {"fail_rollback"}
 
 
 def _reason(text: str) -> str:
-    """Without the exception class (Heat's ValueError is stoker's ResourceFailure)."""
+    """Without the exception class (Heat's ValueError is stoker's ResourceFailure), and
+    in the legacy engine's form (these recordings): stoker follows the convergence engine,
+    Heat's default, whose failed update says "Resource UPDATE failed: " first."""
+    text = re.sub(r"Resource [A-Z]+ failed: ", "", text)
     return re.sub(r"^\w+: (resources\.)", r"\1", text)
 
 

@@ -10,6 +10,7 @@ successive updates). Outputs are compared when they hold no generated names.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -151,13 +152,21 @@ def _child_name(events: list[list[str]]) -> str:
     return next(n for n, s in events if s == "UPDATE_IN_PROGRESS" and not n.isdigit() and "-" in n)
 
 
+def _legacy_form(reason: str) -> str:
+    """A failed update's reason as the legacy engine (these recordings) words it: stoker
+    follows the convergence engine (Heat's default), which puts "Resource UPDATE failed: "
+    before the resource's reason (tests/fidelity/updates)."""
+    return re.sub(r"Resource [A-Z]+ failed: ", "", reason)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_nested_update_matches_heat(name: str, stoker: Stoker) -> None:
     heat = RECORDED[name]
     ours = run_case(name, CASES[name], stoker)
     assert ours["preview"] == heat["preview"]
-    assert (ours["status"], ours["reason"]) == (heat["status"], heat["reason"])
-    assert ours["events"] == heat["events"] or sorted(ours["events"]) == sorted(heat["events"])
+    assert (ours["status"], _legacy_form(ours["reason"])) == (heat["status"], heat["reason"])
+    events = [[*rest, _legacy_form(reason)] for *rest, reason in ours["events"]]
+    assert events == heat["events"] or sorted(events) == sorted(heat["events"])
     assert ours["members"] == heat["members"]
     heat_batches = _batches(heat["child_events"], _child_name(heat["child_events"]))
     # Heat deletes a replaced member's old resource in a backup stack, out of the

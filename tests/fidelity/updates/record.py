@@ -26,6 +26,11 @@ from typing import Any
 
 from . import suite
 
+#: how long a FAILED stack whose rollback is enabled is watched for the rollback to start
+ROLLBACK_GRACE_S = 8.0
+#: how long resources still IN_PROGRESS after the stack's end are waited for
+SETTLE_S = 30.0
+
 
 class Heat:
     def __init__(self, port: int) -> None:
@@ -45,26 +50,44 @@ class Heat:
         except ValueError:
             return status, {"error": {"message": text.decode(errors="replace")}}
 
-    def wait(self, path: str, seconds: float = 600) -> dict[str, Any]:
+    def wait(self, path: str, seconds: float = 600, *, deleting: bool = False) -> dict[str, Any]:
         """The stack once its operation ends. Polled without its outputs: resolving them
         while a nested stack changes can answer 404 (a member being replaced) and, on the
         convergence engine, stall the update; the outputs are read once at the end."""
         deadline = time.monotonic() + seconds
+        failed_at: float | None = None
         while time.monotonic() < deadline:
-            status, body = self.call("GET", path)
-            # Heat's show can fail for a moment while an update purges old property rows
-            # ("ResourcePropertiesData with id {} not found"): only a missing stack is gone
-            if status == 404 and "Stack" in _message(body):
+            status, body = self.call("GET", path + "?resolve_outputs=False")
+            if status == 404 and deleting:
                 return {"stack_status": "GONE", "stack_status_reason": ""}
-            if status == 404:
+            if status >= 400:  # seen once mid-rollback (convergence): asked again
                 time.sleep(0.3)
                 continue
             stack = body["stack"]
             if not stack["stack_status"].endswith("IN_PROGRESS"):
-                status, body = self.call("GET", path)
-                return dict(body["stack"]) if status == 200 else stack
+                # The convergence engine shows CREATE_FAILED / UPDATE_FAILED for a moment
+                # before the rollback it then starts: a stack that rolls back is waited
+                # for a little longer (ROLLBACK_IN_PROGRESS), or its rollback is missed.
+                rolls_back = stack["stack_status"] in ("CREATE_FAILED", "UPDATE_FAILED") and (
+                    stack.get("disable_rollback") is False
+                )
+                failed_at = failed_at or time.monotonic()
+                if not rolls_back or time.monotonic() - failed_at > ROLLBACK_GRACE_S:
+                    status, body = self.call("GET", path)
+                    return dict(body["stack"]) if status == 200 else stack
             time.sleep(0.3)
         raise TimeoutError(path)
+
+    def settle(self, path: str) -> None:
+        """Wait (a little) until no resource is IN_PROGRESS: the convergence engine marks
+        the stack FAILED at the first failure while other resources are still being
+        worked on, and what the user is left with is where those end."""
+        deadline = time.monotonic() + SETTLE_S
+        while time.monotonic() < deadline:
+            found = self.resources(path)
+            if not any(r["resource_status"].endswith("IN_PROGRESS") for r in found):
+                return
+            time.sleep(0.5)
 
     def listing(self, path: str, key: str) -> list[dict[str, Any]]:
         """A list read again on a 404: the convergence engine purges a finished update's
@@ -103,6 +126,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     if status >= 400:
         return {"create_status": "REFUSED", "create_error": _message(created)}
     path = f"/stacks/{name}/{created['stack']['id']}"
+    heat.wait(path)
+    heat.settle(path)
     first = heat.wait(path)
     seen = len(heat.events(path))
     before_ids = {r["resource_name"]: r["physical_resource_id"] for r in heat.resources(path)}
@@ -127,6 +152,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
         else:
             result["preview"] = {"status": status}
     status, answer = heat.call(method, path, update)
+    if status < 400 and "cancel" in case.spec:
+        cancel(heat, path, seen, case.spec["cancel"])
     result["update_http"] = status
     result["update_refused"] = status >= 400
     if status >= 400:
@@ -134,6 +161,8 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
         fragment = case.spec.get("fragment")
         if fragment and suite.squash(fragment) not in suite.squash(result["update_error"]):
             print(f"{case.id}: fragment not in Heat's message", file=sys.stderr)
+    heat.wait(path)
+    heat.settle(path)
     stack = heat.wait(path)
     result["status"] = stack["stack_status"]
     result["reason"] = suite.reason(stack["stack_status_reason"], name)
@@ -149,10 +178,26 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
         result["environment"] = suite.normalize(environment, name)
     heat.call("DELETE", path)
     try:
-        heat.wait(path, 120)
+        heat.wait(path, 120, deleting=True)
     except TimeoutError:  # the result is whole; Heat's convergence delete sometimes hangs
         print(f"{case.id}: the stack's delete did not finish", file=sys.stderr)
     return result
+
+
+def cancel(heat: Heat, path: str, seen: int, spec: dict[str, Any]) -> None:
+    """``stack cancel`` (with or without rollback) once the resource ``at`` is
+    IN_PROGRESS in the update (a case gives it time: TestResource's action_wait_secs)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        found = heat.events(path)[seen:]
+        if any(
+            e["resource_name"] == spec["at"] and e["resource_status"].endswith("IN_PROGRESS")
+            for e in found
+        ):
+            break
+        time.sleep(0.2)
+    action = "cancel_update" if spec.get("rollback", True) else "cancel_without_rollback"
+    heat.call("POST", path + "/actions", {action: None})
 
 
 def main() -> None:

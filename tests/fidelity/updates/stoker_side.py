@@ -4,6 +4,11 @@ shapes Heat's answers (``suite``)."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +16,7 @@ import yaml
 from click.testing import CliRunner, Result
 
 from stoker.cli.main import cli
+from stoker.engine.testpoints import ENV
 
 from . import suite
 
@@ -47,6 +53,8 @@ def _options(folder: Path, request: dict[str, Any], stage: str) -> list[str]:
         found += ["-e", str(env)]
     for key, value in (request.get("parameters") or {}).items():
         found += ["--parameter", f"{key}={value}"]
+    if "timeout_mins" in request:
+        found += ["--timeout", str(request["timeout_mins"])]
     for key in request.get("clear_parameters") or ():
         found += ["--clear-parameter", key]
     rollback = request.get("disable_rollback")
@@ -55,6 +63,38 @@ def _options(folder: Path, request: dict[str, Any], stage: str) -> list[str]:
     elif stage == "after" and rollback is not None:
         found += ["--rollback", "disabled" if rollback else "enabled"]
     return found
+
+
+@dataclass
+class _Ran:
+    """What `_cancelled`'s process left, shaped as the click Result the rest reads."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+def _cancelled(stoker: Stoker, name: str, update: list[str], spec: dict[str, Any]) -> _Ran:
+    """The update in a process of its own, stopped (`testpoints`) when the handler of the
+    case's ``at`` is about to start (IN_PROGRESS committed, as the recorder waits for it
+    in Heat), ``stack cancel`` asked meanwhile, then continued."""
+    command = [sys.executable, "-m", "stoker", "--db", stoker.url, "stack", *update, "-f", "json"]
+    env = {**os.environ, ENV: f"before_handler@{spec['at']}"}
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        _, status = os.waitpid(child.pid, os.WUNTRACED)
+        if os.WIFSTOPPED(status):
+            rollback = [] if spec.get("rollback", True) else ["--no-rollback"]
+            stoker("cancel", name, *rollback)
+            os.kill(child.pid, signal.SIGCONT)
+        out, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return _Ran(child.returncode, out, err)
 
 
 def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
@@ -96,7 +136,11 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
             }
         else:
             result["preview"] = {"status": 400}
-    ran = stoker(*update, "-f", "json")
+    ran: Result | _Ran
+    if "cancel" in case.spec:
+        ran = _cancelled(stoker, name, update, case.spec["cancel"])
+    else:
+        ran = stoker(*update, "-f", "json")
     refused = ran.exit_code != 0 and not ran.stdout.strip()
     result["update_refused"] = refused
     if refused:

@@ -17,7 +17,8 @@ A case (one key of ``cases/<area>.yaml``):
     the request's other fields: ``parameters`` (strings, as the CLI sends them),
     ``environment`` (data; Heat gets it as ``environment``, stoker as ``-e``),
     ``disable_rollback`` (``false``: rollback enabled; the create defaults to ``true``),
-    and for the update ``clear_parameters``.
+    ``timeout_mins`` (Heat's field; stoker's ``--timeout``), and for the update
+    ``clear_parameters``.
 ``existing: true``
     PATCH (``--existing``) instead of PUT.
 ``preview: false``
@@ -31,6 +32,11 @@ A case (one key of ``cases/<area>.yaml``):
 ``opaque``
     output names whose values differ per run (generated): compared as ``same`` or
     ``changed`` against the outputs after the create.
+
+``cancel``
+    ``stack cancel`` during the update: ``at`` (the resource IN_PROGRESS when Heat is
+    asked; stoker is stopped before its handler starts) and ``rollback`` (``false``:
+    ``cancel_without_rollback``, ``--no-rollback``).
 
 ``known``
     a deliberate difference or a Heat bug stoker does not copy: ``skip`` (the fields not
