@@ -556,12 +556,14 @@ async def _rollback(operation: Operation) -> StackRecord:
     back.cancellable = False  # the cancel that led here asked for this rollback
     # Only what the failed update reached carries its definition: a resource it never
     # touched still has the one the rollback goes back to (Heat compares each resource's
-    # own stored definition), so its depends_on or metadata did not change for it.
+    # own stored definition), so its depends_on or metadata did not change for it; nor did
+    # a replaced one's: its old resource, which the rollback puts back, kept its own.
     began = operation.began
     reached = {
         n
         for n, r in operation.records.items()
-        if began is None or (r.updated_at is not None and r.updated_at >= began)
+        if (began is None or (r.updated_at is not None and r.updated_at >= began))
+        and not isinstance(r.data.get(replacement.REPLACED), dict)
     }
     back.definition_changed = frozenset(
         planning.definition_changes(operation.stack.template, stack.template, definition) & reached
