@@ -1,5 +1,5 @@
 """``stoker stack output|resource|event|template|environment ...``: what a stack recorded,
-shown as ``openstack stack ...`` shows it (the views are `stoker.engine.views`)."""
+shown as ``openstack stack ...`` shows it (the views are `stoker.engine`'s `*_views`)."""
 
 from __future__ import annotations
 
