@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -17,7 +16,15 @@ from stoker.cli.blueprint import (
 from stoker.cli.clouds import check_against, open_chosen, os_cloud_option
 from stoker.cli.graph import graph_options, write_graph
 from stoker.cli.loading import load_from_options, template_source
-from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
+from stoker.cli.options import (
+    EVALUATION_LIMITS,
+    Decorator,
+    environments_option,
+    limit_options,
+    parameter_options,
+    restrict_files_option,
+    stacked,
+)
 from stoker.cli.output import (
     FORMATS,
     Line,
@@ -75,42 +82,15 @@ _TEMPLATE_OPTION = click.option(
 )
 
 
-def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def _definition_options(template_file: Decorator = _TEMPLATE_ARGUMENT) -> Decorator:
     """Options shared by commands that read a template with environments and parameters."""
-    return _with_definition_options(command, _TEMPLATE_ARGUMENT)
-
-
-def _with_definition_options(
-    command: Callable[..., Any], template_file: Callable[[Callable[..., Any]], Callable[..., Any]]
-) -> Callable[..., Any]:
-    decorators: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
+    return stacked(
         template_file,
         environments_option,
-        click.option(
-            "--parameter",
-            "parameters",
-            multiple=True,
-            metavar="KEY=VALUE",
-            help="A parameter value; repeatable.",
-        ),
-        click.option(
-            "--parameter-file",
-            "parameter_files",
-            multiple=True,
-            metavar="KEY=FILE",
-            help="A parameter whose value is the content of FILE; repeatable.",
-        ),
-        click.option(
-            "--restrict-files",
-            is_flag=True,
-            help="Let get_file read only files below the template's directory (by default "
-            "it reads what python-heatclient reads, ../ included).",
-        ),
+        *parameter_options,
+        restrict_files_option,
         limit_options(*EVALUATION_LIMITS),
-    ]
-    for decorator in reversed(decorators):
-        command = decorator(command)
-    return command
+    )
 
 
 def _load(*args: Any, **kwargs: Any) -> LoadResult:
@@ -126,7 +106,7 @@ def _finish(result: LoadResult, given: str) -> StackDefinition:
 
 
 @template.command()
-@_definition_options
+@_definition_options()
 @output_format(FORMATS, "table")
 @click.option(
     "--show-nested",
@@ -210,7 +190,7 @@ def _checked_tree(
 
 
 @template.command("graph")
-@lambda command: _with_definition_options(command, _TEMPLATE_OPTION)
+@_definition_options(_TEMPLATE_OPTION)
 @graph_options
 @click.option(
     "--max-nested-depth",
@@ -285,7 +265,7 @@ def _validate_view(data: dict[str, Any]) -> list[Line | TablePart]:
 
 
 @template.command()
-@_definition_options
+@_definition_options()
 @click.option("--stack-name", help="Stack name to use for OS::stack_name / AWS::StackName.")
 @document_format_option
 def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:

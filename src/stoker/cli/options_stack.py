@@ -1,0 +1,38 @@
+"""The options of the commands that build a stack's definition and run it (``stack
+create``, ``stack update``): one declaration of what they share, so that both read a
+template, its environments and parameters, and show the stack, the same way.
+"""
+
+from __future__ import annotations
+
+from stoker.cli.blueprint import library_option
+from stoker.cli.options import (
+    EVALUATION_LIMITS,
+    Decorator,
+    environments_option,
+    limit_options,
+    parameter_options,
+    restrict_files_option,
+    stacked,
+)
+from stoker.cli.output import column_option, format_option, verbose_option
+from stoker.cli.stack_document import show_secrets_option
+
+
+def definition_options(*own: Decorator) -> Decorator:
+    """The shared options, with the command's ``own`` between its inputs (``-e``,
+    ``--library``, ``--parameter``, ``--parameter-file``) and the rest
+    (``--restrict-files``, ``-v``, the evaluation limits, the output format and
+    ``--show-secrets``). The command takes each as the keyword its option names."""
+    return stacked(
+        environments_option,
+        library_option,
+        *parameter_options,
+        *own,
+        restrict_files_option,
+        verbose_option,
+        limit_options(*EVALUATION_LIMITS),
+        format_option,
+        column_option,
+        show_secrets_option,
+    )
