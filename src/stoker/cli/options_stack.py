@@ -1,9 +1,12 @@
-"""The options of the commands that build a stack's definition and run it (``stack
-create``, ``stack update``): one declaration of what they share, so that both read a
-template, its environments and parameters, and show the stack, the same way.
+"""Options that several ``stoker stack`` commands share, declared once: those of the
+commands that build a stack's definition and run it (``stack create``, ``stack update``),
+and those of a listing of a stack's rows down its nested stacks (``stack resource list``,
+``stack hook poll``).
 """
 
 from __future__ import annotations
+
+import click
 
 from stoker.cli.blueprint import library_option
 from stoker.cli.options import (
@@ -35,4 +38,23 @@ def definition_options(*own: Decorator) -> Decorator:
         format_option,
         column_option,
         show_secrets_option,
+    )
+
+
+def nested_listing(depth_help: str) -> Decorator:
+    """Stack NAME, ``-n/--nested-depth`` (``depth_help``: what a deeper level adds), the
+    output format and columns, and the session: the command takes ``(session, name,
+    nested_depth, fmt, columns)``."""
+    return stacked(
+        click.argument("name"),
+        click.option(
+            "-n",
+            "--nested-depth",
+            type=click.IntRange(min=0),
+            default=0,
+            help=depth_help,
+        ),
+        format_option,
+        column_option,
+        click.pass_obj,
     )
