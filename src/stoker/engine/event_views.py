@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from stoker.engine.resource_views import child_stacks
+from stoker.engine.stack_views import time_text
 from stoker.engine.state import Action, EventRecord, StackRecord, Status, Store
 
 
@@ -15,7 +16,7 @@ def event_row(event: EventRecord) -> dict[str, Any]:
     """An event as ``openstack stack event list`` shows it."""
     return {
         "id": event.id,
-        "event_time": event.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "event_time": time_text(event.time),
         "resource_name": event.resource_name,
         "logical_resource_id": event.resource_name,
         "physical_resource_id": event.physical_id or "",

@@ -217,5 +217,5 @@ def snapshot_document(snapshot: SnapshotRecord) -> dict[str, Any]:
         "status": snapshot.status,
         "status_reason": snapshot.status_reason,
         "data": snapshot.data,
-        "creation_time": snapshot.created_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "creation_time": time_text(snapshot.created_at),
     }

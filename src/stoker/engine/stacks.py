@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker import codes
@@ -287,33 +286,12 @@ class StackEngine:
         with frozen_heap():
             stack = await self.find(name_or_id)
             update.refuse_immutable(self, stack, request.definition)
-            new_stack = replace(
-                stack,
-                template=request.template,
-                environment=request.environment,
-                files=dict(request.definition.files),
-                parameters=request.parameters,
-                template_file=request.template_file,
-            )
-            operation = Operation(self, new_stack, request.definition)
-            operation.definition_changed = planning.definition_changes(
-                stack.template,
-                new_stack.template,
-                request.definition,
-                update.current_definition(self, stack, new_stack),
-            )
+            operation = update.planned(self, stack, request)
             await operation.load_records()
             # a repair's: this stack's own, and those of nested stacks (paths) for theirs
-            operation.revisit = request.revisit
             operation.stand_ins = records or {}
             operation.records.update({n: r for n, r in (records or {}).items() if "/" not in n})
-            same = [
-                name
-                for name in planning.untouched(
-                    stack, new_stack, request.definition, operation.records
-                )
-                if name not in request.revisit
-            ]
+            same = update.untouched(stack, operation)
             previous = None
             if any(r.action is Action.INIT for r in operation.records.values()):
                 # resources a failed create never reached: Heat's preview compares their
