@@ -81,6 +81,15 @@ _TEMPLATE_OPTION = click.option(
     help="The template (a file, or a ZIP package holding one).",
 )
 
+#: how deep provider templates may nest, as Heat's max_nested_stack_depth
+_MAX_NESTED_DEPTH = click.option(
+    "--max-nested-depth",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
+)
+
 
 def _definition_options(template_file: Decorator = _TEMPLATE_ARGUMENT) -> Decorator:
     """Options shared by commands that read a template with environments and parameters."""
@@ -113,13 +122,7 @@ def _finish(result: LoadResult, given: str) -> StackDefinition:
     is_flag=True,
     help="Also list the parameters of every nested template (NestedParameters).",
 )
-@click.option(
-    "--max-nested-depth",
-    type=click.IntRange(min=0),
-    default=5,
-    show_default=True,
-    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
-)
+@_MAX_NESTED_DEPTH
 @library_option
 @os_cloud_option(
     "The cloud that checks custom constraints (nova.flavor, glance.image, ...) and, for a "
@@ -192,13 +195,7 @@ def _checked_tree(
 @template.command("graph")
 @_definition_options(_TEMPLATE_OPTION)
 @graph_options
-@click.option(
-    "--max-nested-depth",
-    type=click.IntRange(min=0),
-    default=5,
-    show_default=True,
-    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
-)
+@_MAX_NESTED_DEPTH
 def graph(
     fmt: str, nested_depth: int, output: str | None, max_nested_depth: int, **kwargs: Any
 ) -> None:
