@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
+import httpx
 from starlette.testclient import TestClient
 
 from stoker.api.app import build_app
@@ -39,15 +41,31 @@ def make_client(url: str, **limits: int) -> TestClient:
     return TestClient(app, base_url="http://testserver")
 
 
-def wait_for(client: TestClient, url: str, *, timeout: float = 20.0) -> dict[str, Any]:
-    """The stack document once its operation ended."""
-    deadline = time.monotonic() + timeout
+#: how long a test waits, at the most, for what another thread or process does (an
+#: operation a server's worker runs, a page a browser loads) before it fails saying that
+#: it never ended: far beyond what any takes on a loaded machine, so that only an
+#: operation that never ends fails the wait
+PATIENCE = 60.0
+
+
+def wait_for(
+    client: httpx.Client, url: str, *, headers: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The stack document once its operation ended, as the API shows it: its status no
+    longer ``..._IN_PROGRESS`` (a request that starts an operation answers once the stack
+    is in progress, `stoker.api.operations`), or ``DELETE_COMPLETE`` once the API no
+    longer finds the stack. ``client`` is the in-process application's or a real
+    server's; ``headers`` go with each request (a Keystone token)."""
+    deadline = time.monotonic() + PATIENCE
     while True:
-        stack: dict[str, Any] = client.get(url).json()["stack"]
+        response = client.get(url, headers=headers)
+        if response.status_code == 404:
+            return {"stack_status": "DELETE_COMPLETE"}
+        stack: dict[str, Any] = response.json()["stack"]
         if not stack["stack_status"].endswith("IN_PROGRESS"):
             return stack
         if time.monotonic() > deadline:
-            raise AssertionError(f"still {stack['stack_status']} after {timeout} s")
+            raise AssertionError(f"still {stack['stack_status']} after {PATIENCE} s")
         time.sleep(0.02)
 
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+from api.helpers import wait_for
 from stoker.api.app import build_app
 from stoker.cloud import Cloud
 from stoker.engine.settings import EngineSettings
@@ -38,19 +38,6 @@ CFN = {
 }
 
 
-def _wait(client: TestClient, url: str, done: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 30
-    while True:
-        response = client.get(url)
-        if response.status_code == 404 and done == "DELETE_COMPLETE":
-            return {"stack_status": done}
-        stack: dict[str, Any] = response.json()["stack"]
-        if not stack["stack_status"].endswith("IN_PROGRESS"):
-            return stack
-        assert time.monotonic() < deadline, stack
-        time.sleep(0.05)
-
-
 def test_a_stack_through_the_api_is_made_in_the_chosen_cloud(
     cloud: Cloud, admin: Any, tmp_path: Path
 ) -> None:
@@ -65,17 +52,17 @@ def test_a_stack_through_the_api_is_made_in_the_chosen_cloud(
         )
         assert created.status_code == 201, created.text
         url = created.headers["location"]
-        stack = _wait(client, url, "CREATE_COMPLETE")
+        stack = wait_for(client, url)
         assert stack["stack_status"] == "CREATE_COMPLETE", stack["stack_status_reason"]
         outputs = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
         assert outputs["zones"] == ["nova"]  # the sandbox's Nova
         network = admin.network.get_network(outputs["network"])
         assert network.name == "apinet-net"
         assert client.delete(url).status_code == 204
-        assert _wait(client, url, "DELETE_COMPLETE")["stack_status"] == "DELETE_COMPLETE"
+        assert wait_for(client, url)["stack_status"] == "DELETE_COMPLETE"
         cfn = client.post("/v1/admin/stacks", json={"stack_name": "cfn", "template": CFN})
         assert cfn.status_code == 201, cfn.text
-        stack = _wait(client, cfn.headers["location"], "CREATE_COMPLETE")
+        stack = wait_for(client, cfn.headers["location"])
         assert stack["outputs"][0]["output_value"] == ["nova"]
     assert admin.network.find_network("apinet-net") is None
 

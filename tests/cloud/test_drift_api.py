@@ -8,6 +8,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
+from api.helpers import wait_for
 from stoker.api.app import build_app
 from stoker.api.policy import DEFAULTS, PROJECT_READER, rule_for
 from stoker.cloud import Cloud
@@ -15,8 +16,6 @@ from stoker.engine.settings import EngineSettings
 from stoker.resources import openstack
 from stoker.resources.registry import default_registry
 from stoker.store import open_store
-
-from .test_api_cloud import _wait
 
 TEMPLATE = """heat_template_version: wallaby
 resources:
@@ -37,7 +36,7 @@ def test_drift_through_the_api(cloud: Cloud, admin: Any, tmp_path: Path) -> None
         created = client.post("/v1/admin/stacks", json={"stack_name": "d", "template": TEMPLATE})
         assert created.status_code == 201, created.text
         url = created.headers["location"]
-        assert _wait(client, url, "CREATE_COMPLETE")["stack_status"] == "CREATE_COMPLETE"
+        assert wait_for(client, url)["stack_status"] == "CREATE_COMPLETE"
         in_sync = client.get(url + "/drift")
         assert in_sync.status_code == 200, in_sync.text
         rows = {row["resource_name"]: row for row in in_sync.json()["drift"]}
@@ -61,7 +60,7 @@ def test_drift_through_the_api(cloud: Cloud, admin: Any, tmp_path: Path) -> None
         assert "nested_depth" in refused.json()["error"]["message"]
         assert client.get("/v1/admin/stacks/d/no-such-id/drift").status_code == 404
         assert client.delete(url).status_code == 204
-        _wait(client, url, "DELETE_COMPLETE")
+        wait_for(client, url)
 
 
 def test_drift_is_a_read_under_its_own_rule() -> None:

@@ -7,7 +7,6 @@ tmp/artifacts/dashboard/drift/."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,14 +14,13 @@ from typing import Any
 import httpx
 import pytest
 
+from api.helpers import PATIENCE, wait_for
 from dashboard.browser import ARTIFACTS, Serve, browser  # noqa: F401 (a fixture)
 
 from .test_drift import openstack
 from .test_drift_dashboard import INNER, TEMPLATE
 
 pytestmark = pytest.mark.heavy
-
-PATIENCE = 60
 
 
 @pytest.fixture
@@ -36,15 +34,12 @@ def serve(tmp_path: Path, cloud_env: dict[str, str]) -> Iterator[Serve]:
 def _stack(serve: Serve) -> tuple[str, list[dict[str, Any]]]:
     """The stack made through the API, complete; its id and its drift (one level down)."""
     body = {"stack_name": "b", "template": TEMPLATE, "files": {"inner.yaml": INNER}}
-    created = httpx.post(f"{serve.url}/v1/admin/stacks", json=body)
-    assert created.status_code == 201, created.text
-    url = created.headers["location"]
-    deadline = time.monotonic() + PATIENCE
-    while (status := httpx.get(url).json()["stack"]["stack_status"]).endswith("IN_PROGRESS"):
-        assert time.monotonic() < deadline, status
-        time.sleep(0.1)
-    assert status == "CREATE_COMPLETE"
-    drift = httpx.get(url + "/drift?nested_depth=1").json()["drift"]
+    with httpx.Client() as client:
+        created = client.post(f"{serve.url}/v1/admin/stacks", json=body)
+        assert created.status_code == 201, created.text
+        url = created.headers["location"]
+        assert wait_for(client, url)["stack_status"] == "CREATE_COMPLETE"
+        drift = client.get(url + "/drift?nested_depth=1").json()["drift"]
     return url.rsplit("/", 1)[-1], drift
 
 

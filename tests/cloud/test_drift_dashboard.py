@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from api.helpers import wait_for
 from dashboard.conftest import Board
 from sandbox.server import PASSWORD
 from stoker.api.app import build_app
@@ -26,7 +27,6 @@ from stoker.resources import openstack as openstack_types
 from stoker.resources.registry import default_registry
 from stoker.store import open_store
 
-from .test_api_cloud import _wait
 from .test_drift import openstack
 from .test_owner_credentials import Serve, owners, serve  # noqa: F401 (fixtures)
 
@@ -79,12 +79,12 @@ def board(cloud: Cloud, tmp_path: Path) -> Iterator[tuple[Board, str]]:
         created = client.post("/v1/admin/stacks", json=body)
         assert created.status_code == 201, created.text
         url = created.headers["location"]
-        assert _wait(client, url, "CREATE_COMPLETE")["stack_status"] == "CREATE_COMPLETE"
+        assert wait_for(client, url)["stack_status"] == "CREATE_COMPLETE"
         board = Board(client)
         board.login("admin")
         yield board, url.rsplit("/", 1)[-1]
         assert client.delete(url).status_code == 204
-        _wait(client, url, "DELETE_COMPLETE")
+        wait_for(client, url)
 
 
 def test_the_drift_page_shows_and_accepts_what_the_cli_shows(

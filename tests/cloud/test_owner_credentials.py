@@ -6,7 +6,6 @@ application; the takeover by a second server is in test_owner_takeover.py (slow)
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from keystoneauth1 import session
 from keystoneauth1.identity import v3
 from starlette.testclient import TestClient
 
+from api.helpers import wait_for
 from cloud.owners import SERVER, Owners, make_owners
 from sandbox.server import PASSWORD, RunningSandbox
 from stoker.api.app import build_app
@@ -56,17 +56,7 @@ class Serve:
         return str(response.headers["location"])
 
     def wait(self, user: str, url: str) -> dict[str, Any]:
-        token = self.owners.token(user)
-        deadline = time.monotonic() + 30
-        while True:
-            response = self.client.get(url, headers={"X-Auth-Token": token})
-            if response.status_code == 404:
-                return {"stack_status": "DELETE_COMPLETE"}
-            stack: dict[str, Any] = response.json()["stack"]
-            if not stack["stack_status"].endswith("IN_PROGRESS"):
-                return stack
-            assert time.monotonic() < deadline, stack
-            time.sleep(0.05)
+        return wait_for(self.client, url, headers={"X-Auth-Token": self.owners.token(user)})
 
     def server_of(self, user: str, url: str) -> str:
         response = self.client.get(

@@ -15,14 +15,14 @@ from typing import Any
 import httpx
 import pytest
 
+from api.helpers import PATIENCE
+
 from .browser import ARTIFACTS, Serve, browser  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.heavy
 
 TEMPLATE = (Path(__file__).parent / "data" / "waiting-site.yaml").read_text()
 SECRET = "correct-horse"
-#: every wait for the page to change (the page polls every second while a stack moves)
-PATIENCE = 60
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import text
 
 from stoker.definition.loading import LoadOptions, load_definition
-from stoker.engine import adopt, views
+from stoker.engine import adopt, snapshot_document
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, OperationRefused, StackEngine
 from stoker.engine.state import Action, StackStatus, Status, WriteBatch
@@ -182,7 +182,7 @@ def test_snapshots_store_each_resources_data_in_heats_shapes(engine, store, tmp_
     assert (stack.action, stack.status) == (Action.SNAPSHOT, Status.COMPLETE)
     (child,) = store.child_stacks(record.id)
     assert store.get_stack(child.id, "default").action is Action.SNAPSHOT
-    shown = views.snapshot_document(made)
+    shown = snapshot_document(made)
     assert set(shown) == {"id", "name", "status", "status_reason", "data", "creation_time"}
     data = shown["data"]
     assert (data["action"], data["status"]) == ("SNAPSHOT", "COMPLETE")

@@ -444,14 +444,14 @@ outputs:
 def test_the_stack_shown_after_create_is_the_one_its_stored_template_rebuilds(engine, store):
     """`stack create` shows the stack with the definition it created it from (not rebuilt
     from the store): what it shows must be what any later reader (`stack show`) sees."""
-    from stoker.engine import views
+    from stoker.engine import stack_document
 
     record = run(engine.create(request(SHOWN, "shown")))
     assert (record.action, record.status) == (Action.CREATE, Status.COMPLETE)
-    after_create = views.stack_document(engine, record)
+    after_create = stack_document(engine, record)
     reader = StackEngine(store, default_registry(), EngineSettings())
     assert reader.definition_of(record) is not engine.definition_of(record)
-    assert after_create == views.stack_document(reader, record)
+    assert after_create == stack_document(reader, record)
     outputs = {o["output_key"]: o for o in after_create["outputs"]}
     assert outputs["id"]["output_value"] == record.id
     assert outputs["name"]["output_value"] == "shown"

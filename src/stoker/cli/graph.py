@@ -4,11 +4,9 @@ of nested stacks drawn, and where the drawing goes (the library draws it: `stoke
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import click
 
+from stoker.cli.options import stacked
 from stoker.cli.output import output_format
 
 #: `stoker.graph.FORMATS`, written out so that the options need not import the package
@@ -17,30 +15,26 @@ GRAPH_FORMATS = ("dot", "mermaid", "json", "svg")
 DEFAULT_NESTED_DEPTH = 1
 
 
-def graph_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``-f``, ``--nested-depth`` and ``-o``."""
-    decorators = [
-        output_format(GRAPH_FORMATS, "dot"),
-        click.option(
-            "-n",
-            "--nested-depth",
-            type=click.IntRange(min=0),
-            default=DEFAULT_NESTED_DEPTH,
-            show_default=True,
-            help="How many levels of nested stacks (provider templates, groups, "
-            "OS::Heat::Stack) to draw inside their resource; deeper ones are collapsed to "
-            "one node that says how many resources it holds.",
-        ),
-        click.option(
-            "-o",
-            "--output",
-            type=click.Path(dir_okay=False, writable=True),
-            help="Write the drawing to this file (default: standard output).",
-        ),
-    ]
-    for decorator in reversed(decorators):
-        command = decorator(command)
-    return command
+#: ``-f``, ``--nested-depth`` and ``-o``
+graph_options = stacked(
+    output_format(GRAPH_FORMATS, "dot"),
+    click.option(
+        "-n",
+        "--nested-depth",
+        type=click.IntRange(min=0),
+        default=DEFAULT_NESTED_DEPTH,
+        show_default=True,
+        help="How many levels of nested stacks (provider templates, groups, "
+        "OS::Heat::Stack) to draw inside their resource; deeper ones are collapsed to "
+        "one node that says how many resources it holds.",
+    ),
+    click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, writable=True),
+        help="Write the drawing to this file (default: standard output).",
+    ),
+)
 
 
 def write_graph(text: str, output: str | None) -> None:

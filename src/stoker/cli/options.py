@@ -22,6 +22,43 @@ environments_option = click.option(
     help="An environment file; repeat to merge several, later ones win.",
 )
 
+parameter_options = (
+    click.option(
+        "--parameter",
+        "parameters",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="A parameter value; repeatable.",
+    ),
+    click.option(
+        "--parameter-file",
+        "parameter_files",
+        multiple=True,
+        metavar="KEY=FILE",
+        help="A parameter whose value is the content of FILE; repeatable.",
+    ),
+)
+restrict_files_option = click.option(
+    "--restrict-files",
+    is_flag=True,
+    help="Let get_file read only files below the template's directory (by default "
+    "it reads what python-heatclient reads, ../ included).",
+)
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def stacked(*decorators: Decorator) -> Decorator:
+    """One decorator for ``decorators``, applied as if written one above the other in
+    this order (Click lists the options so)."""
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+
+    return decorate
+
 
 #: the limits every command that evaluates templates takes; lint adds the zip ones
 EVALUATION_LIMITS = (
@@ -54,21 +91,23 @@ def limit_options(*names: str) -> Callable[[Callable[..., Any]], Callable[..., A
             with applied(replace(defaults, **given)):
                 return command(*args, **kwargs)
 
-        for name in reversed(names):
-            limit = LIMITS[name]
-            run = click.option(
-                limit.option,
-                name,
-                type=click.IntRange(min=1),
-                default=getattr(defaults, name),
-                show_default=True,
-                envvar=limit.envvar,
-                metavar=limit.unit.upper(),
-                help=f"{limit.help} Also ${limit.envvar}.",
-            )(run)
-        return run
+        return stacked(*(_limit_option(name, getattr(defaults, name)) for name in names))(run)
 
     return decorate
+
+
+def _limit_option(name: str, default: int) -> Decorator:
+    limit = LIMITS[name]
+    return click.option(
+        limit.option,
+        name,
+        type=click.IntRange(min=1),
+        default=default,
+        show_default=True,
+        envvar=limit.envvar,
+        metavar=limit.unit.upper(),
+        help=f"{limit.help} Also ${limit.envvar}.",
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,18 +151,16 @@ def engine_options(*names: str) -> Callable[[Callable[..., Any]], Callable[..., 
     """Options for the engine settings ``names`` (`EngineSettings` fields), with the
     settings' own defaults; the command receives each as the keyword of its field name."""
     defaults = EngineSettings()
-
-    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
-        for name in reversed(names):
-            option = _ENGINE_OPTIONS[name]
-            command = click.option(
-                option.flag,
+    return stacked(
+        *(
+            click.option(
+                _ENGINE_OPTIONS[name].flag,
                 name,
-                type=option.type,
+                type=_ENGINE_OPTIONS[name].type,
                 default=getattr(defaults, name),
                 show_default=True,
-                help=option.help,
-            )(command)
-        return command
-
-    return decorate
+                help=_ENGINE_OPTIONS[name].help,
+            )
+            for name in names
+        )
+    )

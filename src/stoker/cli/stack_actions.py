@@ -23,26 +23,18 @@ from stoker.cli.progress import Progress
 from stoker.cli.stack import stack
 from stoker.cli.stack_records import resource
 from stoker.cli.stack_session import Session
-from stoker.engine import StackRecord, Status, snapshot_document
+from stoker.engine import StackRecord, Status, snapshot_document, stack_row
 from stoker.errors import OperationFailed, Rejected
 
 #: the columns ``openstack stack suspend|resume|check|cancel`` print
 ACTION_COLUMNS = ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
-
-
-def _time(value: Any) -> str | None:
-    return value.strftime("%Y-%m-%dT%H:%M:%SZ") if value is not None else None
+_ROW = ("id", "stack_name", "stack_status", "stack_status_reason", "creation_time", "updated_time")
 
 
 def _row(record: StackRecord) -> dict[str, Any]:
-    return {
-        "id": record.id,
-        "stack_name": record.name,
-        "stack_status": f"{record.action.value}_{record.status.value}",
-        "stack_status_reason": record.status_reason,
-        "creation_time": _time(record.created_at),
-        "updated_time": _time(record.updated_at),
-    }
+    """What an action answers: `stack_row`'s fields but the deletion time, parent and tags."""
+    row = stack_row(record)
+    return {key: row[key] for key in _ROW}
 
 
 def _act(

@@ -11,18 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from stoker.cli.blueprint import library_option
-from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
-from stoker.cli.output import (
-    column_option,
-    emit_record,
-    format_option,
-    report,
-    shown,
-    verbose_option,
-)
+from stoker.cli.options_stack import definition_options
+from stoker.cli.output import emit_record, report, shown
 from stoker.cli.progress import Progress
-from stoker.cli.stack_document import show_secrets_option, show_stack
+from stoker.cli.stack_document import show_stack
 from stoker.cli.stack_session import Session, blueprint_of
 from stoker.engine import Status, failure_line
 from stoker.errors import OperationFailed, Rejected
@@ -43,42 +35,18 @@ if TYPE_CHECKING:
     type=click.Path(exists=True, dir_okay=False),
     help="The template file.",
 )
-@environments_option
-@library_option
-@click.option(
-    "--parameter",
-    "parameters",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A parameter value; repeatable.",
+@definition_options(
+    click.option(
+        "--timeout",
+        "timeout_mins",
+        type=click.IntRange(min=1),
+        metavar="MIN",
+        help="Fail the stack if creating it takes longer.",
+    ),
+    click.option("--enable-rollback", is_flag=True, help="Delete what was created on failure."),
+    click.option("--tags", default="", help="Comma-separated tags."),
+    click.option("--dry-run", is_flag=True, help="Validate and show the plan; create nothing."),
 )
-@click.option(
-    "--parameter-file",
-    "parameter_files",
-    multiple=True,
-    metavar="KEY=FILE",
-    help="A parameter whose value is the content of FILE; repeatable.",
-)
-@click.option(
-    "--timeout",
-    "timeout_mins",
-    type=click.IntRange(min=1),
-    metavar="MIN",
-    help="Fail the stack if creating it takes longer.",
-)
-@click.option("--enable-rollback", is_flag=True, help="Delete what was created on failure.")
-@click.option("--tags", default="", help="Comma-separated tags.")
-@click.option("--dry-run", is_flag=True, help="Validate and show the plan; create nothing.")
-@click.option(
-    "--restrict-files",
-    is_flag=True,
-    help="Let get_file read only files below the template's directory.",
-)
-@verbose_option
-@limit_options(*EVALUATION_LIMITS)
-@format_option
-@column_option
-@show_secrets_option
 @click.pass_obj
 def create(
     session: Session,

@@ -7,7 +7,8 @@ import asyncio
 
 import click
 
-from stoker.cli.output import column_option, emit_rows, format_option
+from stoker.cli.options_stack import nested_listing
+from stoker.cli.output import emit_rows
 from stoker.cli.stack import stack
 from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import paused_hooks
@@ -20,17 +21,7 @@ def hook() -> None:
 
 
 @hook.command("poll")
-@click.argument("name")
-@click.option(
-    "-n",
-    "--nested-depth",
-    type=click.IntRange(min=0),
-    default=0,
-    help="Depth of nested stacks to look into.",
-)
-@format_option
-@column_option
-@click.pass_obj
+@nested_listing("Depth of nested stacks to look into.")
 def hook_poll(
     session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:

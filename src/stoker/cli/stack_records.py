@@ -1,22 +1,23 @@
 """``stoker stack output|resource|event|template|environment ...``: what a stack recorded,
-shown as ``openstack stack ...`` shows it (the views are `stoker.engine.views`)."""
+shown as ``openstack stack ...`` shows it (the views are `stoker.engine`'s `*_views`)."""
 
 from __future__ import annotations
 
-import json
 import time
+from typing import Any
 
 import click
 
 from stoker.blueprint import SOURCE_FILE
 from stoker.cli.graph import graph_options, write_graph
+from stoker.cli.options_stack import nested_listing
 from stoker.cli.output import (
     column_option,
     document_format_option,
+    emit,
     emit_record,
     emit_rows,
     format_option,
-    to_yaml,
 )
 from stoker.cli.progress import event_line
 from stoker.cli.stack import stack
@@ -57,11 +58,7 @@ def output_list(
     show_secrets: bool,
 ) -> None:
     """List the outputs of NAME."""
-    record = find_stack(session, name)
-    engine = session.engine()
-    outputs = engine.outputs(record)
-    if fmt == "table" and not show_secrets:
-        outputs = table_outputs(engine, record, outputs)
+    outputs = _outputs(session, name, fmt, show_secrets)
     default = (
         ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
     )
@@ -95,11 +92,7 @@ def output_show(
 
     if not key and not show_all:
         raise click.UsageError("give an output KEY or --all")
-    record = find_stack(session, name)
-    engine = session.engine()
-    outputs = engine.outputs(record)
-    if fmt == "table" and not show_secrets:
-        outputs = table_outputs(engine, record, outputs)
+    outputs = _outputs(session, name, fmt, show_secrets)
     if show_all:
         emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"])
         return
@@ -109,6 +102,17 @@ def output_show(
     emit_record(found[0], fmt, columns)
     if "output_error" in found[0]:
         raise OperationFailed(f"output {key}: {found[0]['output_error']}")
+
+
+def _outputs(session: Session, name: str, fmt: str, show_secrets: bool) -> list[dict[str, Any]]:
+    """The outputs of stack NAME, resolved; in a table, those derived from a hidden
+    parameter shown as ``<sensitive>`` unless ``--show-secrets``."""
+    record = find_stack(session, name)
+    engine = session.engine()
+    outputs = engine.outputs(record)
+    if fmt == "table" and not show_secrets:
+        outputs = table_outputs(engine, record, outputs)
+    return outputs
 
 
 # ---------------------------------------------------------------------------- graph
@@ -136,17 +140,7 @@ def resource() -> None:
 
 
 @resource.command("list")
-@click.argument("name")
-@click.option(
-    "-n",
-    "--nested-depth",
-    type=click.IntRange(min=0),
-    default=0,
-    help="Depth of nested stacks to list (nested stacks come with provider templates).",
-)
-@format_option
-@column_option
-@click.pass_obj
+@nested_listing("Depth of nested stacks to list (nested stacks come with provider templates).")
 def resource_list(
     session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
 ) -> None:
@@ -266,8 +260,7 @@ def template_show(session: Session, name: str, fmt: str, source: bool) -> None:
         click.echo(text, nl=not text.endswith("\n"))
         return
     data = template_document(session.engine(), record)
-    text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
-    click.echo(text, nl=fmt == "json")
+    emit(data, fmt)
 
 
 @stack.group("environment")
@@ -283,5 +276,4 @@ def environment_show(session: Session, name: str, fmt: str) -> None:
     """Print the merged environment of NAME (hidden parameter values masked)."""
     record = find_stack(session, name)
     data = masked_environment(session.engine(), record)
-    text = json.dumps(data, indent=2) if fmt == "json" else to_yaml(data)
-    click.echo(text, nl=fmt == "json")
+    emit(data, fmt)

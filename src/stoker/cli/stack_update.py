@@ -15,17 +15,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from stoker.cli.blueprint import library_option
-from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
-from stoker.cli.output import (
-    column_option,
-    emit_record,
-    emit_rows,
-    format_option,
-    report,
-    shown,
-    verbose_option,
-)
+from stoker.cli.options_stack import definition_options
+from stoker.cli.output import emit_record, emit_rows, report, shown
 from stoker.collector import collector_paused
 from stoker.errors import OperationFailed, Rejected
 
@@ -43,80 +34,52 @@ if TYPE_CHECKING:
     type=click.Path(exists=True, dir_okay=False),
     help="The new template file (with --existing: the stored one when not given).",
 )
-@environments_option
-@library_option
-@click.option(
-    "--parameter",
-    "parameters",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="A parameter value; repeatable.",
-)
-@click.option(
-    "--parameter-file",
-    "parameter_files",
-    multiple=True,
-    metavar="KEY=FILE",
-    help="A parameter whose value is the content of FILE; repeatable.",
-)
-@click.option(
-    "--existing",
-    is_flag=True,
-    help="Keep the stored template, environment, files and parameters unless given "
-    "(Heat's PATCH): new environments merge over the stored one, new parameters over "
-    "the stored ones.",
-)
-@click.option(
-    "--clear-parameter",
-    "clear_parameters",
-    multiple=True,
-    metavar="KEY",
-    help="With --existing: forget the stored value of KEY (its default applies); "
-    "repeatable. Without --existing nothing is stored to forget: ignored, as by Heat.",
-)
-@click.option(
-    "--rollback",
-    type=click.Choice(["enabled", "disabled", "keep"]),
-    default="keep",
-    show_default=True,
-    help="Roll back to the previous definition on failure (keep: as the stack says).",
-)
-@click.option(
-    "--timeout",
-    "timeout_mins",
-    type=click.IntRange(min=1),
-    metavar="MIN",
-    help="Fail the update if it takes longer (default: the stack's timeout).",
-)
-@click.option("--tag", "tag_list", multiple=True, help="A tag (replaces the stack's tags).")
-@click.option("--tags", default=None, help="Comma-separated tags (replace the stack's tags).")
-@click.option("--dry-run", is_flag=True, help="Show what would change; change nothing.")
-@click.option(
-    "--repair",
-    is_flag=True,
-    help="With --existing: bring the resources that drifted in the cloud back to the "
-    "template (see stack drift), nested stacks' too: in place where the type allows, "
-    "replaced otherwise, a deleted one made again; a volume extended by hand is left as "
-    "it is (Cinder cannot shrink it), with a warning.",
-)
-@click.option(
-    "--show-nested",
-    is_flag=True,
-    help="With --dry-run: also what changes inside the nested stacks the update updates.",
-)
-@click.option(
-    "--restrict-files",
-    is_flag=True,
-    help="Let get_file read only files below the template's directory.",
-)
-@verbose_option
-@limit_options(*EVALUATION_LIMITS)
-@format_option
-@column_option
-@click.option(
-    "--show-secrets",
-    is_flag=True,
-    help="In the table view, show outputs derived from hidden parameters.",
+@definition_options(
+    click.option(
+        "--existing",
+        is_flag=True,
+        help="Keep the stored template, environment, files and parameters unless given "
+        "(Heat's PATCH): new environments merge over the stored one, new parameters over "
+        "the stored ones.",
+    ),
+    click.option(
+        "--clear-parameter",
+        "clear_parameters",
+        multiple=True,
+        metavar="KEY",
+        help="With --existing: forget the stored value of KEY (its default applies); "
+        "repeatable. Without --existing nothing is stored to forget: ignored, as by Heat.",
+    ),
+    click.option(
+        "--rollback",
+        type=click.Choice(["enabled", "disabled", "keep"]),
+        default="keep",
+        show_default=True,
+        help="Roll back to the previous definition on failure (keep: as the stack says).",
+    ),
+    click.option(
+        "--timeout",
+        "timeout_mins",
+        type=click.IntRange(min=1),
+        metavar="MIN",
+        help="Fail the update if it takes longer (default: the stack's timeout).",
+    ),
+    click.option("--tag", "tag_list", multiple=True, help="A tag (replaces the stack's tags)."),
+    click.option("--tags", default=None, help="Comma-separated tags (replace the stack's tags)."),
+    click.option("--dry-run", is_flag=True, help="Show what would change; change nothing."),
+    click.option(
+        "--repair",
+        is_flag=True,
+        help="With --existing: bring the resources that drifted in the cloud back to the "
+        "template (see stack drift), nested stacks' too: in place where the type allows, "
+        "replaced otherwise, a deleted one made again; a volume extended by hand is left as "
+        "it is (Cinder cannot shrink it), with a warning.",
+    ),
+    click.option(
+        "--show-nested",
+        is_flag=True,
+        help="With --dry-run: also what changes inside the nested stacks the update updates.",
+    ),
 )
 @click.pass_obj
 def update(

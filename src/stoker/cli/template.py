@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -17,7 +16,15 @@ from stoker.cli.blueprint import (
 from stoker.cli.clouds import check_against, open_chosen, os_cloud_option
 from stoker.cli.graph import graph_options, write_graph
 from stoker.cli.loading import load_from_options, template_source
-from stoker.cli.options import EVALUATION_LIMITS, environments_option, limit_options
+from stoker.cli.options import (
+    EVALUATION_LIMITS,
+    Decorator,
+    environments_option,
+    limit_options,
+    parameter_options,
+    restrict_files_option,
+    stacked,
+)
 from stoker.cli.output import (
     FORMATS,
     Line,
@@ -74,43 +81,25 @@ _TEMPLATE_OPTION = click.option(
     help="The template (a file, or a ZIP package holding one).",
 )
 
+#: how deep provider templates may nest, as Heat's max_nested_stack_depth
+_MAX_NESTED_DEPTH = click.option(
+    "--max-nested-depth",
+    type=click.IntRange(min=0),
+    default=5,
+    show_default=True,
+    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
+)
 
-def _definition_options(command: Callable[..., Any]) -> Callable[..., Any]:
+
+def _definition_options(template_file: Decorator = _TEMPLATE_ARGUMENT) -> Decorator:
     """Options shared by commands that read a template with environments and parameters."""
-    return _with_definition_options(command, _TEMPLATE_ARGUMENT)
-
-
-def _with_definition_options(
-    command: Callable[..., Any], template_file: Callable[[Callable[..., Any]], Callable[..., Any]]
-) -> Callable[..., Any]:
-    decorators: list[Callable[[Callable[..., Any]], Callable[..., Any]]] = [
+    return stacked(
         template_file,
         environments_option,
-        click.option(
-            "--parameter",
-            "parameters",
-            multiple=True,
-            metavar="KEY=VALUE",
-            help="A parameter value; repeatable.",
-        ),
-        click.option(
-            "--parameter-file",
-            "parameter_files",
-            multiple=True,
-            metavar="KEY=FILE",
-            help="A parameter whose value is the content of FILE; repeatable.",
-        ),
-        click.option(
-            "--restrict-files",
-            is_flag=True,
-            help="Let get_file read only files below the template's directory (by default "
-            "it reads what python-heatclient reads, ../ included).",
-        ),
+        *parameter_options,
+        restrict_files_option,
         limit_options(*EVALUATION_LIMITS),
-    ]
-    for decorator in reversed(decorators):
-        command = decorator(command)
-    return command
+    )
 
 
 def _load(*args: Any, **kwargs: Any) -> LoadResult:
@@ -126,20 +115,14 @@ def _finish(result: LoadResult, given: str) -> StackDefinition:
 
 
 @template.command()
-@_definition_options
+@_definition_options()
 @output_format(FORMATS, "table")
 @click.option(
     "--show-nested",
     is_flag=True,
     help="Also list the parameters of every nested template (NestedParameters).",
 )
-@click.option(
-    "--max-nested-depth",
-    type=click.IntRange(min=0),
-    default=5,
-    show_default=True,
-    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
-)
+@_MAX_NESTED_DEPTH
 @library_option
 @os_cloud_option(
     "The cloud that checks custom constraints (nova.flavor, glance.image, ...) and, for a "
@@ -210,15 +193,9 @@ def _checked_tree(
 
 
 @template.command("graph")
-@lambda command: _with_definition_options(command, _TEMPLATE_OPTION)
+@_definition_options(_TEMPLATE_OPTION)
 @graph_options
-@click.option(
-    "--max-nested-depth",
-    type=click.IntRange(min=0),
-    default=5,
-    show_default=True,
-    help="Heat's max_nested_stack_depth: how deep provider templates may nest.",
-)
+@_MAX_NESTED_DEPTH
 def graph(
     fmt: str, nested_depth: int, output: str | None, max_nested_depth: int, **kwargs: Any
 ) -> None:
@@ -285,7 +262,7 @@ def _validate_view(data: dict[str, Any]) -> list[Line | TablePart]:
 
 
 @template.command()
-@_definition_options
+@_definition_options()
 @click.option("--stack-name", help="Stack name to use for OS::stack_name / AWS::StackName.")
 @document_format_option
 def resolve(fmt: str, stack_name: str | None, **kwargs: Any) -> None:

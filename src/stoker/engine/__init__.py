@@ -17,11 +17,32 @@ if TYPE_CHECKING:
     from stoker.engine.drift import accept as accept_drift
     from stoker.engine.drift import drift as detect_drift
     from stoker.engine.drift import repair_records, write_repair
+    from stoker.engine.event_views import api_event_row, event_row, failure_line, stack_events
     from stoker.engine.heap import keep_loaded, long_running_process, one_command_process
     from stoker.engine.hooks import paused as paused_hooks
     from stoker.engine.leases import holder_is_dead, now_utc
+    from stoker.engine.plan_views import update_preview
     from stoker.engine.preview import preview_document
+    from stoker.engine.resource_views import (
+        child_stacks,
+        resource_document,
+        resource_metadata,
+        resource_rows,
+    )
     from stoker.engine.settings import EngineSettings
+    from stoker.engine.stack_views import (
+        api_stack_row,
+        mask_environment,
+        masked_environment,
+        output_list,
+        snapshot_document,
+        stack_document,
+        stack_parameters,
+        stack_row,
+        table_outputs,
+        template_document,
+        time_text,
+    )
     from stoker.engine.stacks import CreateRequest, StackEngine, StackNotFound
     from stoker.engine.state import (
         Action,
@@ -43,28 +64,6 @@ if TYPE_CHECKING:
         UpdateFiles,
         UpdateRequest,
         prepare_update,
-    )
-    from stoker.engine.views import (
-        api_event_row,
-        api_stack_row,
-        child_stacks,
-        event_row,
-        failure_line,
-        mask_environment,
-        masked_environment,
-        output_list,
-        resource_document,
-        resource_metadata,
-        resource_rows,
-        snapshot_document,
-        stack_document,
-        stack_events,
-        stack_parameters,
-        stack_row,
-        table_outputs,
-        template_document,
-        time_text,
-        update_preview,
     )
 
 _WHERE = {
@@ -90,37 +89,37 @@ _WHERE = {
     "UpdateRequest": "stoker.engine.update_request",
     "WriteBatch": "stoker.engine.state",
     "accept_drift": "stoker.engine.drift:accept",
-    "api_event_row": "stoker.engine.views",
-    "api_stack_row": "stoker.engine.views",
-    "child_stacks": "stoker.engine.views",
+    "api_event_row": "stoker.engine.event_views",
+    "api_stack_row": "stoker.engine.stack_views",
+    "child_stacks": "stoker.engine.resource_views",
     "detect_drift": "stoker.engine.drift:drift",
-    "event_row": "stoker.engine.views",
-    "failure_line": "stoker.engine.views",
+    "event_row": "stoker.engine.event_views",
+    "failure_line": "stoker.engine.event_views",
     "holder_is_dead": "stoker.engine.leases",
     "keep_loaded": "stoker.engine.heap",
     "load_adoption": "stoker.engine.adopt:load",
     "long_running_process": "stoker.engine.heap",
-    "mask_environment": "stoker.engine.views",
-    "masked_environment": "stoker.engine.views",
+    "mask_environment": "stoker.engine.stack_views",
+    "masked_environment": "stoker.engine.stack_views",
     "now_utc": "stoker.engine.leases",
     "one_command_process": "stoker.engine.heap",
-    "output_list": "stoker.engine.views",
+    "output_list": "stoker.engine.stack_views",
     "paused_hooks": "stoker.engine.hooks:paused",
     "prepare_update": "stoker.engine.update_request",
     "preview_document": "stoker.engine.preview",
     "repair_records": "stoker.engine.drift",
-    "resource_document": "stoker.engine.views",
-    "resource_metadata": "stoker.engine.views",
-    "resource_rows": "stoker.engine.views",
-    "snapshot_document": "stoker.engine.views",
-    "stack_document": "stoker.engine.views",
-    "stack_events": "stoker.engine.views",
-    "stack_parameters": "stoker.engine.views",
-    "stack_row": "stoker.engine.views",
-    "table_outputs": "stoker.engine.views",
-    "template_document": "stoker.engine.views",
-    "time_text": "stoker.engine.views",
-    "update_preview": "stoker.engine.views",
+    "resource_document": "stoker.engine.resource_views",
+    "resource_metadata": "stoker.engine.resource_views",
+    "resource_rows": "stoker.engine.resource_views",
+    "snapshot_document": "stoker.engine.stack_views",
+    "stack_document": "stoker.engine.stack_views",
+    "stack_events": "stoker.engine.event_views",
+    "stack_parameters": "stoker.engine.stack_views",
+    "stack_row": "stoker.engine.stack_views",
+    "table_outputs": "stoker.engine.stack_views",
+    "template_document": "stoker.engine.stack_views",
+    "time_text": "stoker.engine.stack_views",
+    "update_preview": "stoker.engine.plan_views",
     "write_repair": "stoker.engine.drift",
 }
 

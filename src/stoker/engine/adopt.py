@@ -29,16 +29,13 @@ from stoker.definition import (
     collect_files,
     define_stack,
     parse_template,
-    sensitive_properties,
-    withheld_messages,
-    withhold,
 )
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
 from stoker.engine.new_stacks import validate_stack_name, write_new
 from stoker.engine.operation import Operation
-from stoker.engine.runtime import RuntimeContext
+from stoker.engine.properties import resolve_properties
 from stoker.engine.state import Action, ResourceRecord, StackExists, StackRecord, Status
 from stoker.engine.walks import Done, perform
 from stoker.environment import (
@@ -47,10 +44,9 @@ from stoker.environment import (
     load_environment_file,
     merge_environments,
 )
-from stoker.errors import OperationRefused, PropertyError, ResourceFailure, StackLimitReached
-from stoker.functions.base import OMIT, resolve
+from stoker.errors import OperationRefused, ResourceFailure, StackLimitReached
 from stoker.resolution import resolve_types
-from stoker.resources import NestedStackPlugin, ResourceGroup, ResourcePlugin, validate_properties
+from stoker.resources import NestedStackPlugin, ResourceGroup
 from stoker.template.loader import Document
 from stoker.template.nodes import plain
 
@@ -168,7 +164,7 @@ async def _adopt_stack(
         plugin = resolution.plugins.get(record.name) or engine.plugin_of(record)
         if plugin is None:
             raise ResourceFailure(f"The Resource Type ({record.type}) could not be found.")
-        properties = _properties(engine, plugin, definition, operation, record.name)
+        properties = resolve_properties(operation, record.name, plugin, definition=definition)
         if isinstance(plugin, NestedStackPlugin):
             if not isinstance(entry, dict) or not isinstance(entry.get("resources"), dict):
                 raise ResourceFailure("Resource ID was not provided.")
@@ -275,40 +271,3 @@ async def _adopt_child(
             f"{result.status_reason}"
         )
     return Done(changes={"physical_id": child_id, "data": data, "properties": properties})
-
-
-def _properties(
-    engine: StackEngine,
-    plugin: ResourcePlugin,
-    definition: StackDefinition,
-    operation: Operation,
-    name: str,
-) -> dict[str, Any]:
-    """The resource's properties resolved over what is adopted so far and checked against
-    its type's schema, as a create would (Heat's adopt stores them too)."""
-    resource = definition.template.resources[name]
-    assert definition.context is not None
-    context = RuntimeContext(
-        definition.context, operation.records, engine.plugin_of, engine.child_view
-    )
-    values: dict[str, Any] = {}
-    raw = resource.properties if isinstance(resource.properties, dict) else {}
-    for key, tree in raw.items():
-        value = resolve(tree, context)
-        if value is not OMIT:
-            values[str(key)] = value
-    path = (*resource.path, definition.template.names.properties)
-    validated, found = validate_properties(
-        plugin.properties_schema,
-        values,
-        path=path,
-        type_name=plugin.type_name,
-        dynamic=plugin.traits.dynamic_properties,
-    )
-    sensitive = sensitive_properties(definition.template, name)
-    problems = [d.render() for d in withhold(found, path, sensitive) if d.is_error]
-    if not problems:
-        problems = withheld_messages(plugin.validate(validated), sensitive)
-    if problems:
-        raise PropertyError("; ".join(problems))
-    return validated

@@ -19,7 +19,6 @@ nothing (Retain)."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.nested import NestedFailure
@@ -108,14 +107,7 @@ async def _previous_definition(operation: Operation) -> StackDefinition | None:
     stored = await asyncio.to_thread(operation.engine.store.previous_definition, operation.stack.id)
     if stored is None:
         return None
-    stack = replace(
-        operation.stack,
-        template=stored.template,
-        environment=stored.environment,
-        files=stored.files,
-        parameters=stored.parameters,
-        template_file=stored.template_file,
-    )
+    stack = stored.on(operation.stack)
     return await asyncio.to_thread(operation.engine.queries.rebuild, stack)
 
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from stoker.engine import leases
+from stoker.engine.resource_views import child_stacks
 from stoker.engine.state import (
     Action,
     EventRecord,
@@ -27,7 +28,6 @@ from stoker.engine.state import (
     Store,
     WriteBatch,
 )
-from stoker.engine.views import child_stacks
 from stoker.errors import OperationRefused
 
 if TYPE_CHECKING:

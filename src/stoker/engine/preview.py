@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import SENSITIVE, StackDefinition, sensitive_properties
+from stoker.engine.stack_views import time_text
 from stoker.parameters import display_value
 from stoker.resolution.tree import TreeCheck, known_properties
 from stoker.resources import validate_properties
@@ -49,7 +50,7 @@ def preview_document(
         "stack_name": name,
         "id": NO_ID,
         "links": [],
-        "creation_time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "creation_time": time_text(datetime.now(UTC)),
         "updated_time": None,
         "deletion_time": None,
         "notification_topics": [],

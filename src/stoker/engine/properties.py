@@ -1,8 +1,8 @@
 """A resource's properties as its handler gets them: resolved over the recorded state,
 checked against its type's schema and its type's own checks, hidden values withheld.
 
-Used by create, by update (the new properties of a resource it changes) and by planning
-(what an update would change).
+Used by create, by adopt (which stores them as a create would), by update (the new
+properties of a resource it changes) and by planning (what an update would change).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from stoker.functions.base import OMIT, resolve
 from stoker.resources import ResourcePlugin, validate_properties
 
 if TYPE_CHECKING:
+    from stoker.definition import StackDefinition
     from stoker.engine.operation import Operation
     from stoker.engine.state import ResourceRecord
 
@@ -30,11 +31,14 @@ def resolve_properties(
     name: str,
     plugin: ResourcePlugin,
     records: Mapping[str, ResourceRecord] | None = None,
+    definition: StackDefinition | None = None,
 ) -> dict[str, Any]:
     """The properties of resource ``name``, resolved and validated (`PropertyError` with
     every problem otherwise). Functions read the operation's records, or ``records`` when
-    given (an update's preview reads every resource as not created yet, as Heat's does)."""
-    definition = operation.definition
+    given (an update's preview reads every resource as not created yet, as Heat's does).
+    The resource is the operation's definition's, or ``definition``'s when given (an
+    adopt walks a new stack's records with no definition of its own)."""
+    definition = definition or operation.definition
     assert definition is not None
     resource = definition.template.resources[name]
     values: dict[str, Any] = {}

@@ -8,7 +8,7 @@ the children, which of their outputs carry such a value. Heat shows all of these
 clear (measured on 24.1.2); stoker uses the answer where it withholds derived values:
 the table view of outputs and properties, `resource show`'s attributes, and a generated
 member template in `stack template show` (a child's parameters fed so are masked from
-the definition's own taint, see `stoker.engine.views.stack_parameters`).
+the definition's own taint, see `stoker.engine.stack_views.stack_parameters`).
 
 The walk follows dependencies only: a facade's properties can read the attributes of
 the resources it depends on, never of itself or of what depends on it, so the recursion

@@ -7,19 +7,17 @@ never created again), cancel, Heat's check, suspend and resume, snapshots and re
 export, abandon and adopt, mark-unhealthy and signals. Each runs as an `Operation` (its
 records, its fenced writes, its jobs), claimed through `claim`, found through `find` and
 refused for a nested stack through `refuse_nested`. The work lives in modules named for
-their concept: `operation`, `new_stacks` (a new stack's first records), `walks` (the
-stack-wide resource actions), `update`, `nested` (child stacks of nested-stack
-resources), `queries` (definitions, outputs and runtime contexts read back from the
-store) and `signals`.
+their concept: `operation`, `lifecycle` (create, delete and their recover),
+`new_stacks` (a new stack's first records), `walks` (the stack-wide resource actions),
+`update`, `nested` (child stacks of nested-stack resources), `queries` (definitions,
+outputs and runtime contexts read back from the store) and `signals`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import uuid
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker import codes
@@ -31,12 +29,12 @@ from stoker.engine import (
     cancel,
     check,
     leases,
+    lifecycle,
     planning,
     restore,
     signals,
     snapshots,
     suspend,
-    testpoints,
     update,
     walks,
 )
@@ -44,7 +42,6 @@ from stoker.engine import unhealthy as marking
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.new_stacks import CreateRequest as CreateRequest
-from stoker.engine.new_stacks import validate_stack_name, write_new
 from stoker.engine.operation import Operation
 from stoker.engine.queries import StackQueries
 from stoker.engine.runtime import RuntimeContext
@@ -54,7 +51,6 @@ from stoker.engine.state import (
     EventRecord,
     ResourceRecord,
     SnapshotRecord,
-    StackExists,
     StackRecord,
     Status,
     Store,
@@ -63,7 +59,6 @@ from stoker.engine.time_limit import REAL_TIME, Clock
 from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
-from stoker.errors import StackLimitReached
 from stoker.errors import StackNotFound as StackNotFound
 from stoker.resolution import (
     ProviderCache,
@@ -202,91 +197,15 @@ class StackEngine:
 
     # ------------------------------------------------------------------ create
     async def create(self, request: CreateRequest) -> StackRecord:
-        problem = validate_stack_name(request.name)
-        if problem:
-            raise OperationRefused(problem)
-        project = self.settings.project
-        limit = self.settings.max_stacks_per_project
-        try:
-            # a cheap refusal before the stack is built; the store counts again, in the
-            # inserting transaction, so concurrent creators cannot pass the limit
-            if await asyncio.to_thread(self.store.count_stacks, project) >= limit:
-                raise StackLimitReached(limit)
-            stack = StackRecord(
-                id=request.stack_id or str(uuid.uuid4()),
-                name=request.name,
-                project=project,
-                action=Action.CREATE,
-                status=Status.IN_PROGRESS,
-                status_reason="Stack CREATE started",
-                template=request.template,
-                environment=request.environment,
-                files=dict(request.definition.files),
-                parameters=request.parameters,
-                created_at=leases.now_utc(),
-                tags=request.tags,
-                timeout_mins=request.timeout_mins,
-                disable_rollback=request.disable_rollback,
-                template_file=request.template_file,
-                cloud=request.cloud,
-            )
-            context = request.definition.context
-            if context is not None:  # the pseudo-parameters are known from here on
-                context.stack_name, context.stack_id = stack.name, stack.id
-                context.project_id = stack.project
-            with frozen_heap():
-                created = await self.create_stack(stack, request.definition, parent=None)
-        except StackExists:
-            raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
-        except StackLimitReached as error:  # its context tells the API Heat's error type
-            raise OperationRefused(str(error)) from None
-        # The definition it was created from is the one its stored template rebuilds (its
-        # context now knows the stack's id): showing the stack need not rebuild it.
-        self.queries.remember(created.id, request.definition)
-        return created
+        """Create a new stack (`engine.lifecycle`)."""
+        return await lifecycle.create(self, request)
 
     async def create_stack(
         self, stack: StackRecord, definition: StackDefinition, parent: Operation | None
     ) -> StackRecord:
-        """Write the stack with its resources (INIT), claimed, and create it."""
-        operation = Operation(self, stack, definition, parent)
-        types = operation.resolution().types
-        initial, fence = await write_new(self, stack, definition, types)
-        operation.records = {r.name: r for r in initial}  # what was just written
-        # what the stack stored rebuilds to this definition: its outputs, read by its
-        # facade, need not parse and define its template again
-        self.queries.remember(stack.id, definition)
-        testpoints.reached("after_stack_row")
-        operation.attach(fence)
-        return await self._run_create(operation, done=())
-
-    async def _run_create(self, operation: Operation, done: Iterable[str]) -> StackRecord:
-        stack = operation.stack
-        async with leases.held(self.store, operation.claim()):
-            try:
-                result = await operation.walk(Action.CREATE, done)
-            except asyncio.CancelledError:
-                # A nested stack whose parent's operation stopped (timed out): say so
-                # rather than leave it CREATE_IN_PROGRESS.
-                await asyncio.shield(
-                    operation.finish(
-                        Action.CREATE,
-                        Status.FAILED,
-                        "Create cancelled: the operation of the stack above it stopped",
-                    )
-                )
-                raise
-            if result.ok:
-                testpoints.reached("before_stack_complete")
-                return await operation.finish(
-                    Action.CREATE, Status.COMPLETE, "Stack CREATE completed successfully"
-                )
-            reason = operation.failure_summary(Action.CREATE, result)
-            failed = await operation.finish(Action.CREATE, Status.FAILED, reason)
-            if stack.disable_rollback:
-                return failed
-            await operation.set_stack(Action.ROLLBACK, Status.IN_PROGRESS, "Stack ROLLBACK started")
-            return await self._run_delete(operation, Action.ROLLBACK)
+        """Write the stack with its resources (INIT), claimed, and create it (a nested
+        stack's, from its parent's operation)."""
+        return await lifecycle.create_stack(self, stack, definition, parent)
 
     # ------------------------------------------------------------------ delete
     async def delete(self, name_or_id: str) -> StackRecord:
@@ -298,29 +217,7 @@ class StackEngine:
 
     async def delete_stack(self, stack: StackRecord, parent: Operation | None) -> StackRecord:
         """Claim the stack and delete it (its nested stacks with it)."""
-        fence = await self.claim(stack)
-        operation = Operation(self, stack, None, parent)
-        operation.attach(fence)
-        async with leases.held(self.store, fence):
-            await operation.set_stack(Action.DELETE, Status.IN_PROGRESS, "Stack DELETE started")
-            return await self._run_delete(operation, Action.DELETE)
-
-    async def _run_delete(self, operation: Operation, action: Action) -> StackRecord:
-        await operation.load_records()
-        operation.restart_clock()
-        result = await operation.walk(Action.DELETE, operation.already_deleted())
-        if not result.ok:
-            reason = operation.failure_summary(Action.DELETE, result)
-            return await operation.finish(action, Status.FAILED, reason)
-        record = await operation.finish(
-            action, Status.COMPLETE, f"Stack {action.value} completed successfully"
-        )
-        if action is Action.DELETE:
-            now = leases.now_utc()
-            fence = operation.claim()
-            await asyncio.to_thread(self.store.mark_deleted, record.id, now, fence.token)
-            record = replace(record, deleted_at=now)
-        return record
+        return await lifecycle.delete_stack(self, stack, parent)
 
     # ------------------------------------------------------------------ recover
     async def recover(self, name_or_id: str) -> StackRecord:
@@ -337,31 +234,7 @@ class StackEngine:
     async def recover_stack(self, stack: StackRecord, parent: Operation | None) -> StackRecord:
         """Continue the interrupted create, delete, update (or restore) or rollback of
         ``stack`` (also a nested one, from its parent's recovered operation)."""
-        if stack.status is not Status.IN_PROGRESS:
-            raise OperationRefused(
-                f"Stack {stack.name} is {stack.action.value}_{stack.status.value}: there is "
-                "no interrupted operation to recover"
-            )
-        fence = await self.claim(stack)
-        if stack.action is Action.CREATE:
-            operation = Operation(self, stack, self.definition_of(stack), parent)
-            operation.attach(fence)
-            await operation.load_records()
-            done = [
-                name
-                for name, r in operation.records.items()
-                if r.action is Action.CREATE and r.status is Status.COMPLETE
-            ]
-            return await self._run_create(operation, done)
-        if stack.action in (Action.UPDATE, Action.RESTORE) or (
-            stack.action is Action.ROLLBACK
-            and await asyncio.to_thread(self.store.previous_definition, stack.id) is not None
-        ):
-            return await update.resume_update(self, stack, fence, parent)
-        operation = Operation(self, stack, None, parent)
-        operation.attach(fence)
-        async with leases.held(self.store, fence):
-            return await self._run_delete(operation, stack.action)
+        return await lifecycle.recover_stack(self, stack, parent)
 
     # ------------------------------------------------------------------ update
     async def update(self, name_or_id: str, request: UpdateRequest) -> StackRecord:
@@ -413,33 +286,12 @@ class StackEngine:
         with frozen_heap():
             stack = await self.find(name_or_id)
             update.refuse_immutable(self, stack, request.definition)
-            new_stack = replace(
-                stack,
-                template=request.template,
-                environment=request.environment,
-                files=dict(request.definition.files),
-                parameters=request.parameters,
-                template_file=request.template_file,
-            )
-            operation = Operation(self, new_stack, request.definition)
-            operation.definition_changed = planning.definition_changes(
-                stack.template,
-                new_stack.template,
-                request.definition,
-                update.current_definition(self, stack, new_stack),
-            )
+            operation = update.planned(self, stack, request)
             await operation.load_records()
             # a repair's: this stack's own, and those of nested stacks (paths) for theirs
-            operation.revisit = request.revisit
             operation.stand_ins = records or {}
             operation.records.update({n: r for n, r in (records or {}).items() if "/" not in n})
-            same = [
-                name
-                for name in planning.untouched(
-                    stack, new_stack, request.definition, operation.records
-                )
-                if name not in request.revisit
-            ]
+            same = update.untouched(stack, operation)
             previous = None
             if any(r.action is Action.INIT for r in operation.records.values()):
                 # resources a failed create never reached: Heat's preview compares their

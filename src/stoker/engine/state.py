@@ -13,7 +13,7 @@ CPU time (docs/benchmarks.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -164,6 +164,18 @@ class StoredDefinition:
     def of(cls, stack: StackRecord) -> StoredDefinition:
         return cls(
             stack.template, stack.environment, stack.files, stack.parameters, stack.template_file
+        )
+
+    def on(self, stack: StackRecord) -> StackRecord:
+        """``stack`` running from this definition (a rollback's target, the definition
+        a removed resource's deletion policy is read from)."""
+        return replace(
+            stack,
+            template=self.template,
+            environment=self.environment,
+            files=self.files,
+            parameters=self.parameters,
+            template_file=self.template_file,
         )
 
 

@@ -120,6 +120,43 @@ def current_definition(
     return lambda: engine.definition_of(stack)
 
 
+def planned(
+    engine: StackEngine, stack: StackRecord, request: UpdateRequest, parent: Operation | None = None
+) -> Operation:
+    """The operation that takes ``stack`` to ``request`` (not claimed): its stack as the
+    request makes it, the resources it revisits (a repair's), and those whose definition
+    changed other than by their properties' values (`planning.definition_changes`). An
+    update runs it; a preview only plans it (`StackEngine.preview_update`)."""
+    new_stack = replace(
+        stack,
+        template=request.template,
+        environment=request.environment,
+        files=dict(request.definition.files),
+        parameters=request.parameters,
+        template_file=request.template_file,
+        tags=request.tags,
+        timeout_mins=request.timeout_mins,
+        disable_rollback=request.disable_rollback,
+    )
+    operation = Operation(engine, new_stack, request.definition, parent)
+    operation.revisit = request.revisit
+    operation.definition_changed = planning.definition_changes(
+        stack.template,
+        new_stack.template,
+        request.definition,
+        current_definition(engine, stack, new_stack),
+    )
+    return operation
+
+
+def untouched(stack: StackRecord, operation: Operation) -> list[str]:
+    """The resources an update of ``stack`` by ``operation`` (`planned`, its records
+    loaded) leaves alone (`planning.untouched`), but those it revisits."""
+    assert operation.definition is not None
+    found = planning.untouched(stack, operation.stack, operation.definition, operation.records)
+    return [name for name in found if name not in operation.revisit]
+
+
 # ---------------------------------------------------------------------------- running
 async def update(
     engine: StackEngine,
@@ -142,33 +179,12 @@ async def update(
     if context is not None:  # the pseudo-parameters (OS::stack_id ...) are the stack's
         context.stack_name, context.stack_id = stack.name, stack.id
         context.project_id = stack.project
-    new_stack = replace(
-        stack,
-        template=request.template,
-        environment=request.environment,
-        files=dict(request.definition.files),
-        parameters=request.parameters,
-        template_file=request.template_file,
-        tags=request.tags,
-        timeout_mins=request.timeout_mins,
-        disable_rollback=request.disable_rollback,
-    )
-    operation = Operation(engine, new_stack, request.definition, parent)
+    operation = planned(engine, stack, request, parent)
     operation.attach(fence)
-    operation.revisit = request.revisit
-    operation.definition_changed = planning.definition_changes(
-        stack.template,
-        new_stack.template,
-        request.definition,
-        current_definition(engine, stack, new_stack),
-    )
+    new_stack = operation.stack
     async with leases.held(engine.store, fence):
         await operation.load_records()
-        unchanged = [
-            name
-            for name in planning.untouched(stack, new_stack, request.definition, operation.records)
-            if name not in request.revisit
-        ]
+        unchanged = untouched(stack, operation)
         if unchanged:
             same = set(unchanged)
             operation.scope = frozenset(n for n in request.definition.enabled if n not in same)
@@ -540,14 +556,7 @@ async def _rollback(operation: Operation) -> StackRecord:
         return await operation.finish(
             Action.ROLLBACK, Status.FAILED, "Rollback failed: no previous definition is kept"
         )
-    stack = replace(
-        operation.stack,
-        template=previous.template,
-        environment=previous.environment,
-        files=previous.files,
-        parameters=previous.parameters,
-        template_file=previous.template_file,
-    )
+    stack = previous.on(operation.stack)
     definition = engine.queries.rebuild(stack)
     back = Operation(engine, stack, definition, operation.parent)
     back.attach(operation.claim())

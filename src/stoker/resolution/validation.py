@@ -5,7 +5,7 @@ One function so that the CLI and ONAP's R-92635 ("Heat would reject it") give th
 answer for the same template and environments: provider templates and the children of
 groups, chains and inline stacks are validated as far as their inputs are known.
 `validation_summary` is here rather than with the stored stacks' views
-(`stoker.engine.views`) so that validating imports nothing of the store.
+(`stoker.engine.stack_views`) so that validating imports nothing of the store.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ resources, events and outputs, each also served alone as a fragment the page swa
 while an operation runs), the state the page polls, one resource, one output revealed,
 and the stored template and environment with their validation findings at their lines.
 
-Everything shown comes from the library's Heat-shaped views (`stoker.engine.views`), the
+Everything shown comes from the library's Heat-shaped views (`stoker.engine`'s `*_views`), the
 ones the API answers with: hidden parameters masked by name, outputs derived from hidden
 values marked ``<sensitive>`` until asked for, as ``stoker stack output`` does.
 """
