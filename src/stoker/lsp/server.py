@@ -71,6 +71,12 @@ class Buffer:
         analysis = analyse(self.path, text, others, previous.carried if previous else None)
         self.analysis = analysis
         unit = analysis.template
+        if unit is None and analysis.consumed:
+            # the check moved resources of an earlier one to this text's lines and parsed
+            # no template: the one kept is no longer the text it was parsed from
+            if self._kept is not None and self._kept is not previous:
+                self._kept.release()
+            self._kept, self.unit, self._index = None, None, None
         if unit is not None:
             if self._kept is not None and self._kept is not previous:
                 self._kept.release()
