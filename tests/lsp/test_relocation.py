@@ -48,7 +48,8 @@ def with_findings(text: str) -> str:
     return "\n".join(lines)
 
 
-#: lines an edit inserts: blank, a comment, a resource's property, a resource, nonsense
+#: lines an edit inserts: blank, a comment, a resource's property, a resource, nonsense,
+#: and (None) the line there again (a key given twice, whose warning names a line)
 INSERTED = [
     "",
     "    # a note",
@@ -56,6 +57,7 @@ INSERTED = [
     "      extra: {get_param: missing}",
     "  added:\n    type: OS::Heat::None",
     "  : :",
+    None,
 ]
 
 #: an edit: insert (True) or delete (False), where (a fraction of the text's lines), and
@@ -70,24 +72,23 @@ EDITS = st.lists(
     max_size=6,
 )
 
+Edit = Callable[[str], str]
 
-def edited(text: str, insert: bool, at: int, line: str = "") -> str:
-    """``text`` with ``line`` inserted before line ``at`` (0-based), or line ``at``
-    deleted."""
+
+def edited(text: str, insert: bool, at: int, line: str | None = "") -> str:
+    """``text`` with ``line`` inserted before line ``at`` (0-based; None: that line
+    again), or line ``at`` deleted."""
     lines = text.split("\n")
     if insert:
-        lines.insert(at, line)
+        lines.insert(at, lines[min(at, len(lines) - 1)] if line is None else line)
     elif len(lines) > 1:
         del lines[at]
     return "\n".join(lines)
 
 
-def drawn(edit: tuple[bool, float, str]) -> Edit:
+def drawn(edit: tuple[bool, float, str | None]) -> Edit:
     insert, where, line = edit
     return lambda text: edited(text, insert, int(where * (text.count("\n") + 1)), line)
-
-
-Edit = Callable[[str], str]
 
 
 def seen(analysis: Analysis, text: str) -> dict[str, Any]:
@@ -155,7 +156,7 @@ def test_checks_after_lines_moved_find_what_fresh_checks_find(template, tmp_path
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
     )
     @given(edits=EDITS)
-    def check(edits: list[tuple[bool, float, str]]) -> None:
+    def check(edits: list[tuple[bool, float, str | None]]) -> None:
         check_moves(template, tmp_path, [drawn(edit) for edit in edits])
 
     check()

@@ -68,6 +68,8 @@ class Buffer:
     def update(self, text: str, others: dict[str, str]) -> Analysis:
         self.lines = text.split("\n")
         previous = self.analysis
+        # handed over to this check (`analyse`): should it fail, the next starts afresh
+        self.analysis = None
         analysis = analyse(self.path, text, others, previous.carried if previous else None)
         self.analysis = analysis
         unit = analysis.template
