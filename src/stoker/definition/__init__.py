@@ -41,13 +41,14 @@ if TYPE_CHECKING:
         load_definition,
         load_update_definition,
     )
+    from stoker.definition.relocation import Move
     from stoker.definition.requests import (
         RequestInputs,
         load_request,
         load_update_request,
         read_template,
     )
-    from stoker.definition.reuse import Move, Placed, Reuse, relocated
+    from stoker.definition.reuse import Placed, Reuse, relocated
     from stoker.definition.sensitive import (
         NO_TAINT,
         SENSITIVE,
@@ -86,7 +87,7 @@ _WHERE = {
     "NO_TAINT": "stoker.definition.sensitive",
     "RequestInputs": "stoker.definition.requests",
     "Reuse": "stoker.definition.reuse",
-    "Move": "stoker.definition.reuse",
+    "Move": "stoker.definition.relocation",
     "Placed": "stoker.definition.reuse",
     "relocated": "stoker.definition.reuse",
     "SENSITIVE": "stoker.definition.sensitive",

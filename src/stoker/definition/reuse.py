@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from stoker.definition.relocation import Move
 from stoker.diagnostics import Diagnostic
 
 
@@ -31,15 +32,6 @@ class Placed(NamedTuple):
     first: int
     last: int
     text: Hashable
-
-
-class Move(NamedTuple):
-    """An unchanged resource that moved: its lines before, and by how many lines."""
-
-    file: str | None
-    first: int
-    last: int
-    by: int
 
 
 class Reuse:
@@ -64,6 +56,7 @@ class Reuse:
         "_contexts_before",
         "kept",
         "contexts",
+        "relocated",
     )
 
     def __init__(
@@ -97,6 +90,9 @@ class Reuse:
         self.kept: dict[tuple[str, str], Any] = {}
         #: stage -> the context it was run in, in this check
         self.contexts: dict[str, Hashable] = {}
+        #: results moved to their resource's new lines (some may have been moved in
+        #: place: `Move.entry`), in this check
+        self.relocated = 0
 
     def start(self, stage: str, context: Hashable) -> bool:
         """Record the context ``stage`` runs in; whether its previous results may be used."""
@@ -115,6 +111,7 @@ class Reuse:
         move = self.moved.get(resource)
         if found is not None and move is not None:
             found = relocate(found, move) if relocate is not None else None
+            self.relocated += found is not None
         if found is not None:
             self.kept[(stage, resource)] = found
         return found

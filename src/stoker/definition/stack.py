@@ -23,7 +23,8 @@ from stoker.definition.context import (
 from stoker.definition.edges import GET_ATTR, GET_RESOURCE
 from stoker.definition.graph import DependencyGraph, build_graph
 from stoker.definition.known_values import KnownValues
-from stoker.definition.reuse import Move, Reuse, relocated
+from stoker.definition.relocation import Move
+from stoker.definition.reuse import Reuse, relocated
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import misspelled_functions, with_hints

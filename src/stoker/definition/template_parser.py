@@ -9,6 +9,7 @@ from typing import Any
 
 from stoker import codes
 from stoker.collector import collector_paused
+from stoker.definition.relocation import Move
 from stoker.definition.reuse import Reuse
 from stoker.definition.template import (
     _DELETION_POLICIES,
@@ -101,6 +102,11 @@ def detect_version(data: Any, file: str) -> TemplateVersion:
 
 #: the `Reuse` stage of a resource's entry parsed
 _PARSED = "parsed"
+
+
+def _relocate_parsed(kept: Any, move: Move) -> Any:
+    """A moved resource's entry, its findings and calls, at its new lines."""
+    return move.entry(kept)
 
 
 def parse_template(document: Document, reuse: Reuse | None = None) -> Template:
@@ -224,7 +230,11 @@ class _TemplateParser:
         # a resource is parsed from its own entry alone, in this version's terms
         reusing = self.reuse.start(_PARSED, str(self.version))
         for name, body in resources.items():
-            kept = self.reuse.reused(_PARSED, name) if reusing and isinstance(name, str) else None
+            kept = (
+                self.reuse.reused(_PARSED, name, _relocate_parsed)
+                if reusing and isinstance(name, str)
+                else None
+            )
             if kept is None:
                 kept = self.parse_resource(str(name), body, self.data[names.resources])
                 self.reuse.keep(_PARSED, str(name), kept)

@@ -62,6 +62,9 @@ class Analysis:
         self.config_error: str | None = None
         #: what the next check of the buffer may reuse
         self.carried = carried
+        #: whether the check took over what the last one carried (moved its resources'
+        #: nodes and entries to new lines): the last analysis's positions are not its own
+        self.consumed = False
         self.findings = findings
         self.unit = unit
         self.package = package
@@ -166,7 +169,10 @@ def analyse(
     """Check the buffer ``text`` of the file at ``path`` (absolute); ``others`` are other
     open buffers (environment files among them are read from there, unsaved).
     ``previous``: what this buffer's last check carried, reused for the resources this
-    change left as they were (`reuse_for`, `stoker.lsp.blocks.load_blocks`)."""
+    change left as they were (`reuse_for`, `stoker.lsp.blocks.load_blocks`). It is
+    handed over: what it holds of the resources the change moved to other lines is
+    moved in place, and once that happened (`Analysis.consumed`) the last check's
+    positions are not to be read (`stoker.lsp.server.Buffer.update`)."""
     others = others or {}
     package = Package("", PackageKind.FILES)
     package.overlay = {name: content.encode("utf-8") for name, content in others.items()}
@@ -182,12 +188,16 @@ def analyse(
     reuse = reuse_for(path, blocks, surroundings, previous.reuse if previous else None)
     package.reuse[path] = reuse
     loaded: dict[str, LoadedBlock] = {}
+    # ``previous`` is handed over: what it holds of a resource that moved is moved in
+    # place (`stoker.definition.Move`), after which it is not to be carried on
+    consumed = False
     if blocks is not None and len(package.overlay[path]) <= _LIMITS.max_bytes:
         before = previous.loaded if previous is not None else {}
         with collector_paused():
-            found = load_blocks(text, path, blocks, before, _LIMITS)
+            found = load_blocks(text, path, blocks, before, _LIMITS, reuse.moved)
         if found is not None:
-            package.loaded[path], loaded = found
+            package.loaded[path], loaded = found.document, found.blocks
+            consumed = consumed or found.moved
     registry = default_registry(config.profiles)
     rules = enabled_rules(registry, config)
     if Profile.DEFAULT in config.profiles:  # as `stoker lint` runs them
@@ -197,6 +207,7 @@ def analyse(
         context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
         unit = next((unit for unit in context.files if unit.source.name == path), None)
         agree = _blocks_agree(blocks, unit)
+        consumed = consumed or reuse.relocated > 0
         if (reuse.unchanged or package.loaded) and not agree:
             # the blocks misread the text (a quoted scalar running over lines at a
             # resource's indentation, say): check it again from scratch
@@ -212,9 +223,14 @@ def analyse(
     ]
     if any(source.name == path for source, _ in context.skipped):
         findings.extend(_blueprint_findings(path, text))
-    # a check that ran no stage (the text did not parse) passes the last one's on
-    carried = Carried(reuse, loaded) if reuse.contexts and agree else previous
+    # a check that ran no stage (the text did not parse) passes the last one's on,
+    # unless it took things of it over
+    if reuse.contexts and agree:
+        carried: Carried | None = Carried(reuse, loaded)
+    else:
+        carried = None if consumed else previous
     analysis = Analysis(path, findings, unit, context, carried, related)
+    analysis.consumed = consumed
     analysis.config_error = config_error
     return analysis
 

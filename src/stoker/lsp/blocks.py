@@ -15,8 +15,10 @@ complex key, YAML anchors or aliases (one block could read another's value).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from stoker.definition import Move
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, load_document
@@ -94,32 +96,61 @@ class LoadedBlock(NamedTuple):
     warnings: tuple[Diagnostic, ...]
 
 
+class Loaded(NamedTuple):
+    """A document loaded by blocks: the document, its blocks for the next change, and
+    whether blocks of the last change were moved to new lines (they belong to this
+    document now: see `stoker.definition.Move`)."""
+
+    document: Document
+    blocks: dict[str, LoadedBlock]
+    moved: bool
+
+
 def load_blocks(
-    text: str, path: str, blocks: Blocks, previous: dict[str, LoadedBlock], limits: LoadLimits
-) -> tuple[Document, dict[str, LoadedBlock]] | None:
+    text: str,
+    path: str,
+    blocks: Blocks,
+    previous: dict[str, LoadedBlock],
+    limits: LoadLimits,
+    moves: Mapping[str, Move] | None = None,
+) -> Loaded | None:
     """The document of ``text``, loaded again only where it changed: the text outside the
     resources' blocks (each block blanked, so every line keeps its number), and each
-    block whose text or line differs from ``previous`` (alone, below as many blank lines
-    as precede it). The unchanged blocks' nodes are ``previous``'s, positions included.
+    block whose text differs from ``previous`` (alone, below as many blank lines as
+    precede it). The unchanged blocks' nodes are ``previous``'s, positions included; a
+    block whose text is unchanged but whose lines moved (a line inserted or deleted above
+    it) has ``previous``'s nodes moved to its new lines, in place, once everything else
+    loaded (`stoker.definition.Move`: the one ``moves`` has for it, which moves what was
+    parsed from the nodes too), unless its loading warned (a duplicate key's message
+    names a line).
 
     When most blocks changed, the whole text is loaded at once (faster), and cut into
     blocks for the next change. None when this cannot give what loading the whole text
-    gives: a syntax error
-    anywhere (the whole text's error is the one to report), a text that could hold more
-    nodes than the limit allows (a block's nodes are not counted with the others'; a
-    node takes at least a character), JSON, a byte-order mark."""
+    gives: a syntax error anywhere (the whole text's error is the one to report), a text
+    that could hold more nodes than the limit allows (a block's nodes are not counted
+    with the others'; a node takes at least a character), JSON, a byte-order mark."""
     if len(text) >= limits.max_nodes or text.startswith("\ufeff") or text.lstrip()[:1] == "{":
         return None
-    changed = sum(
-        1 for name, source in blocks.resources.items() if _source_of(previous.get(name)) != source
-    )
+    kept: dict[str, LoadedBlock] = {}  # the last change's blocks this one has
+    moving: dict[str, Move] = {}  # those of them that moved
+    for name, source in blocks.resources.items():
+        last = previous.get(name)
+        if last is None or last.source[1] != source[1]:
+            continue
+        if last.source[0] != source[0]:
+            move = _move_of(name, last, source, path, moves or {})
+            if move is None:
+                continue
+            moving[name] = move
+        kept[name] = last
+    changed = len(blocks.resources) - len(kept)
     if changed > max(_FEW, len(blocks.resources) // 10):
         # loading many blocks one by one costs more than the whole text at once
         try:
             document = load_document(text, path, limits)
         except TemplateError:
             return None
-        return document, _blocks_of(document, blocks)
+        return Loaded(document, _blocks_of(document, blocks), False)
     lines = text.split("\n")
     for first, text_of in blocks.resources.values():
         count = text_of.count("\n") + (not text_of.endswith("\n"))
@@ -136,11 +167,16 @@ def load_blocks(
         loaded: dict[str, LoadedBlock] = {}
         warnings = list(outside.warnings)
         for name, source in blocks.resources.items():
-            block: LoadedBlock | None = previous.get(name)
-            if block is None or block.source != source:
+            block: LoadedBlock | None = kept.get(name)
+            if block is None:
                 block = _load_block(name, source, path, limits)
                 if block is None:
                     return None
+            elif name in moving:
+                move = moving[name]
+                block = LoadedBlock(
+                    source, move.at(block.key_span), move.at(block.value_span), block.value, ()
+                )
             loaded[name] = block
             resources[name] = block.value
             resources.key_spans[name] = block.key_span
@@ -148,10 +184,30 @@ def load_blocks(
             warnings.extend(block.warnings)
     except TemplateError:
         return None
+    for name, move in moving.items():  # everything loaded: the moved blocks are this one's
+        move.nodes(loaded[name].value)
     resources.span = next(iter(loaded.values())).key_span
     data["resources"] = resources
     data.value_spans["resources"] = resources.span
-    return Document(data, "yaml", path, tuple(warnings)), loaded
+    return Loaded(Document(data, "yaml", path, tuple(warnings)), loaded, bool(moving))
+
+
+def _move_of(
+    name: str, block: LoadedBlock, source: tuple[int, str], path: str, moves: Mapping[str, Move]
+) -> Move | None:
+    """How ``block`` (its text unchanged) moved to the line of ``source``: the move
+    ``moves`` has for it, which its parsed entry is moved by too; None when its loading
+    warned, or when that move is not this one (the nodes and the entry share objects,
+    which can move only once)."""
+    if block.warnings:
+        return None
+    first, text = block.source
+    by = source[0] - first
+    move = moves.get(name)
+    if move is None:
+        last = first + text.count("\n") + (not text.endswith("\n"))
+        return Move(path, first + 1, last, by)
+    return move if (move.file, move.first, move.by) == (path, first + 1, by) else None
 
 
 #: blocks loaded one by one at most, whatever the template's size
@@ -179,10 +235,6 @@ def _blocks_of(document: Document, blocks: Blocks) -> dict[str, LoadedBlock]:
         value = section[name]
         loaded[name] = LoadedBlock((first, block), key, section.value_spans[name], value, warnings)
     return loaded
-
-
-def _source_of(block: LoadedBlock | None) -> tuple[int, str] | None:
-    return block.source if block is not None else None
 
 
 def _load_block(

@@ -68,9 +68,17 @@ class Buffer:
     def update(self, text: str, others: dict[str, str]) -> Analysis:
         self.lines = text.split("\n")
         previous = self.analysis
+        # handed over to this check (`analyse`): should it fail, the next starts afresh
+        self.analysis = None
         analysis = analyse(self.path, text, others, previous.carried if previous else None)
         self.analysis = analysis
         unit = analysis.template
+        if unit is None and analysis.consumed:
+            # the check moved resources of an earlier one to this text's lines and parsed
+            # no template: the one kept is no longer the text it was parsed from
+            if self._kept is not None and self._kept is not previous:
+                self._kept.release()
+            self._kept, self.unit, self._index = None, None, None
         if unit is not None:
             if self._kept is not None and self._kept is not previous:
                 self._kept.release()
