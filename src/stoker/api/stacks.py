@@ -338,7 +338,3 @@ async def output_show(request: Request) -> Response:
         if output.get("output_key") == key:
             return JSONResponse({"output": output})
     raise not_found(f"Specified output key {key} not found.", "NotFound")
-
-
-def url_of(request: Request, stack: StackRecord, *parts: str) -> str:
-    return "/".join((stack_url(request, stack), *parts))

@@ -65,10 +65,6 @@ class RegistryEntry:
     item_spans: tuple[Span | None, ...] = ()
 
     @property
-    def is_deletion(self) -> bool:
-        return self.value is None
-
-    @property
     def options(self) -> tuple[str, ...]:
         """The templates a list entry offers (empty for every other entry)."""
         return self.value if isinstance(self.value, tuple) else ()
