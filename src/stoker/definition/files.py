@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 from stoker import codes
@@ -43,33 +43,14 @@ def in_package(base_dir: str | None) -> bool:
     return base_dir is not None and base_dir.lower().endswith(PACKAGE_MARK)
 
 
+@dataclass(slots=True)
 class CollectedFiles:
     """The files map, the keys deliberately left unread (so they are not also "missing"),
-    and what went wrong. A plain slotted class with the dataclass's methods written out:
-    creating a dataclass compiles its generated methods at import, which every lint pays."""
+    and what went wrong."""
 
-    __slots__ = ("files", "unread", "diagnostics")
-    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
-
-    def __init__(self) -> None:
-        self.files: dict[str, str] = {}
-        self.unread: set[str] = set()
-        self.diagnostics: list[Diagnostic] = []
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CollectedFiles) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.files, self.unread, self.diagnostics) == (
-            other.files,
-            other.unread,
-            other.diagnostics,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"CollectedFiles(files={self.files!r}, unread={self.unread!r}, "
-            f"diagnostics={self.diagnostics!r})"
-        )
+    files: dict[str, str] = field(default_factory=dict)
+    unread: set[str] = field(default_factory=set)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def url_not_fetched(call: Function, key: str) -> Diagnostic | None:
