@@ -77,7 +77,3 @@ class Diagnostic:
             "line": self.span.line if self.span else None,
             "column": self.span.column if self.span else None,
         }
-
-
-def errors_in(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    return [d for d in diagnostics if d.is_error]

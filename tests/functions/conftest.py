@@ -39,9 +39,6 @@ class DictContext:
             raise FunctionError(f"The Parameter ({name}) was not provided.")
         return self.parameters[name]
 
-    def has_parameter(self, name: str) -> bool:
-        return name in self.parameters
-
     def has_resource(self, name: str) -> bool:
         return name in self.resources
 

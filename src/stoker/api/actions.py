@@ -157,6 +157,11 @@ async def adopt(request: Request, payload: Any) -> Response:
         lambda engine: engine.adopt(adoption, None, "<adopt_stack_data>"),
     )
     stack_id = began.stack_id if began is not None else adoption.stack_id
+    return await created(request, api, project, stack_id)
+
+
+async def created(request: Request, api: Api, project: str, stack_id: str) -> Response:
+    """Heat's 201 for a stack a create or an adopt began: its id and link, and Location."""
     stack = await asyncio.to_thread(api.operations.store.get_stack, stack_id, project)
     assert stack is not None
     url = stack_url(request, stack)

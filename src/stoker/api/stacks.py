@@ -171,11 +171,7 @@ async def create(request: Request) -> Response:
     )
     if began is None:  # pragma: no cover - a create always writes its first event
         raise ApiError(500, "InternalError", f"The create of {name} did not start")
-    stack = await asyncio.to_thread(api.operations.store.get_stack, began.stack_id, project)
-    assert stack is not None
-    url = stack_url(request, stack)
-    body = {"stack": {"id": stack.id, "links": [{"href": url, "rel": "self"}]}}
-    return JSONResponse(body, status_code=201, headers={"Location": url})
+    return await actions.created(request, api, project, began.stack_id)
 
 
 async def preview(request: Request) -> Response:
@@ -338,7 +334,3 @@ async def output_show(request: Request) -> Response:
         if output.get("output_key") == key:
             return JSONResponse({"output": output})
     raise not_found(f"Specified output key {key} not found.", "NotFound")
-
-
-def url_of(request: Request, stack: StackRecord, *parts: str) -> str:
-    return "/".join((stack_url(request, stack), *parts))

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from stoker.blueprint import SOURCE_FILE, codes, is_blueprint
+from stoker.blueprint import SOURCE_FILE, is_blueprint
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.compile import Compiled, ContentReader, compile_blueprint
 from stoker.blueprint.decisions import Decisions
@@ -20,7 +20,7 @@ from stoker.blueprint.library import load_library
 from stoker.blueprint.model import Blueprint
 from stoker.blueprint.parse import parse_blueprint
 from stoker.definition import read_package
-from stoker.diagnostics import Diagnostic, Span
+from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
 from stoker.template.loader import LoadLimits, load_document
 from stoker.template.nodes import plain
@@ -146,14 +146,6 @@ def compile_source(
     )
     analysis.diagnostics.extend(compiled.diagnostics)
     return analysis, compiled
-
-
-def no_blueprint(label: str) -> Diagnostic:
-    return Diagnostic(
-        codes.BLUEPRINT_SHAPE,
-        "not a blueprint: a blueprint has components and no heat_template_version",
-        span=Span(label, 1, 1),
-    )
 
 
 #: the compiled environment's name among a stack's files

@@ -45,8 +45,6 @@ from stoker.errors import TemplateError
 from stoker.template.loader import read_file
 from stoker.template.nodes import plain
 
-BUILTIN = "builtin"
-
 
 @dataclass(slots=True)
 class LibraryType:
@@ -94,9 +92,6 @@ class Library:
 
     def implementing(self, component_type: str) -> list[LibraryType]:
         return [t for t in self.types if component_type in t.components]
-
-    def offering(self, requirement_type: str) -> list[LibraryType]:
-        return [t for t in self.types if requirement_type in t.offers]
 
 
 def builtin_dir() -> str:

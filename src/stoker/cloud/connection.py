@@ -69,8 +69,6 @@ class Cloud:
         self._own: _Opened | None = None
         self._others: OrderedDict[str, _Opened] = OrderedDict()
         self._executor: ThreadPoolExecutor | None = None
-        #: HTTP requests made so far (polls included), for figures
-        self.requests = 0
 
     def _opened(self) -> _Opened:
         acting = ACTING.get()
@@ -174,15 +172,10 @@ class Cloud:
             with contextlib.suppress(Exception):  # a service the cloud lacks fails when used
                 _pin_endpoint(getattr(connection, service))
         session = getattr(connection.session, "session", None)
-        if session is not None:  # keystoneauth's requests.Session: count what goes out
-            session.hooks.setdefault("response", []).append(self._count)
+        if session is not None:  # keystoneauth's requests.Session
             _pool_for(session, self._workers)
             _environment_read_once(connection.session, session)
         return connection
-
-    def _count(self, response: Any, *args: Any, **kwargs: Any) -> Any:
-        self.requests += 1  # under the GIL; a figure, not an invariant
-        return response
 
     def run(self, what: str, call: Callable[[Any], T]) -> T:
         """Make ``call(connection)`` now, in this thread; failures become `CloudError`."""

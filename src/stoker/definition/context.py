@@ -109,9 +109,6 @@ class StaticContext:
             raise Unresolved(f"parameter {name} (no value given)")
         raise FunctionError(f"The Parameter ({name}) was not provided.")
 
-    def has_parameter(self, name: str) -> bool:
-        return name in self.declared
-
     def has_resource(self, name: str) -> bool:
         return name in self.resources
 

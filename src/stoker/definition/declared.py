@@ -31,7 +31,7 @@ from stoker.definition.template import Template
 from stoker.environment.environment import Environment
 from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, load_document, read_file
-from stoker.template.versions import VERSION_KEYS
+from stoker.template.versions import VERSION_KEYS, is_template_data
 
 _TEMPLATE_SUFFIXES = (".yaml", ".template")
 _VERSION_MARKS = tuple(key.encode() for key in VERSION_KEYS)
@@ -89,12 +89,6 @@ def _declared_in(data: Any) -> Iterator[tuple[str, str | None]]:
                     if isinstance(value, str):
                         kind = value
             yield str(name), kind
-
-
-def is_template_data(data: Any) -> bool:
-    """What Heat's ``template_format.parse`` takes for a template: a mapping with a
-    version key."""
-    return isinstance(data, Mapping) and any(key in data for key in VERSION_KEYS)
 
 
 def request_templates(files: Mapping[str, str], limits: LoadLimits | None = None) -> list[Any]:

@@ -10,10 +10,12 @@ templates read from the request's files (`FilesMap`). URLs are never fetched.
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
 from urllib.parse import urlparse
 
 from stoker import codes
@@ -43,33 +45,14 @@ def in_package(base_dir: str | None) -> bool:
     return base_dir is not None and base_dir.lower().endswith(PACKAGE_MARK)
 
 
+@dataclass(slots=True)
 class CollectedFiles:
     """The files map, the keys deliberately left unread (so they are not also "missing"),
-    and what went wrong. A plain slotted class with the dataclass's methods written out:
-    creating a dataclass compiles its generated methods at import, which every lint pays."""
+    and what went wrong."""
 
-    __slots__ = ("files", "unread", "diagnostics")
-    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
-
-    def __init__(self) -> None:
-        self.files: dict[str, str] = {}
-        self.unread: set[str] = set()
-        self.diagnostics: list[Diagnostic] = []
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CollectedFiles) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.files, self.unread, self.diagnostics) == (
-            other.files,
-            other.unread,
-            other.diagnostics,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"CollectedFiles(files={self.files!r}, unread={self.unread!r}, "
-            f"diagnostics={self.diagnostics!r})"
-        )
+    files: dict[str, str] = field(default_factory=dict)
+    unread: set[str] = field(default_factory=set)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
 def url_not_fetched(call: Function, key: str) -> Diagnostic | None:
@@ -85,76 +68,97 @@ def url_not_fetched(call: Function, key: str) -> Diagnostic | None:
     )
 
 
-def collect_files(
-    calls: Iterable[Function], base_dir: str, *, restrict_to: str | None = None
-) -> CollectedFiles:
-    """Read the content of every literal get_file path, relative to ``base_dir``; report
-    what cannot be read. With ``restrict_to`` only files below that directory are read."""
+class Located(NamedTuple):
+    """Where a get_file path's content is: its name in messages, its size, how to read it."""
+
+    label: str
+    size: int
+    read: Callable[[], str]
+
+
+#: where a get_file path leads: its content (`Located`), why it may not be read (a
+#: finding), or None: nothing there (get_file's own validation reports it, with its place)
+Locator = Callable[[Function, str], "Located | Diagnostic | None"]
+
+
+def collect_with(calls: Iterable[Function], locate: Locator) -> CollectedFiles:
+    """The content of every literal get_file path in ``calls`` where ``locate`` finds it
+    (the disk's `collect_files`, a lint package's members), and what went wrong: URLs are
+    never fetched, and content larger than a value may be is not read."""
     collected = CollectedFiles()
-    files, found = collected.files, collected.diagnostics
-    root = os.path.realpath(restrict_to) if restrict_to is not None else None
     for call in calls:
         key = call.args
-        if not isinstance(key, str) or key in files or key in collected.unread:
+        if not isinstance(key, str) or key in collected.files or key in collected.unread:
             continue
         key = str(key)
-
-        parsed = urlparse(key)
-        not_fetched = url_not_fetched(call, key)
-        if not_fetched is not None:
-            found.append(not_fetched)
+        found: Located | Diagnostic | None = url_not_fetched(call, key)
+        if found is None:
+            found = locate(call, key)
+        if found is None:
+            continue
+        if isinstance(found, Diagnostic):
+            collected.diagnostics.append(found)
             collected.unread.add(key)
             continue
-        if "\0" in key:
-            found.append(
-                Diagnostic(
-                    codes.FILE_MISSING,
-                    f"get_file {key!r}: a path cannot contain a NUL byte",
-                    call.path,
-                    call.span,
-                )
-            )
-            collected.unread.add(key)
-            continue
-        # A relative ``file:`` URL is relative to the template, as Heat's client joins it
-        # with the template's URL; an absolute one stays as it is (join keeps it).
-        path = os.path.join(base_dir, parsed.path if parsed.scheme == "file" else key)
-        real = os.path.realpath(path)
-        if root is not None and os.path.commonpath([root, real]) != root:
-            found.append(
-                Diagnostic(
-                    codes.FILE_OUTSIDE_TREE,
-                    f"get_file {key}: the path leaves the template's directory ({real} is "
-                    f"outside {root}); --restrict-files refuses to read it",
-                    call.path,
-                    call.span,
-                )
-            )
-            collected.unread.add(key)
-            continue
-        if not os.path.isfile(real):
-            continue  # get_file's own validation reports the missing content with its place
-        size, limit = os.path.getsize(real), active_limits().value_size
-        if size > limit:  # its content is a value like any other: never read in full
-            what = f"get_file {key}: {real} has {size:,} bytes"
+        if found.size > active_limits().value_size:  # a value like any other: never read
+            what = f"get_file {key}: {found.label} has {found.size:,} bytes"
             refused = exceeded("value_size", what, span=call.span, path=call.path)
-            found.extend(refused.diagnostics)
+            collected.diagnostics.extend(refused.diagnostics)
             collected.unread.add(key)
             continue
         try:
-            with open(real, encoding="utf-8") as handle:
-                files[key] = handle.read()
+            collected.files[key] = found.read()
         except (OSError, UnicodeDecodeError) as error:
-            found.append(
+            collected.diagnostics.append(
                 Diagnostic(
                     codes.FILE_MISSING,
-                    f"get_file {key}: cannot read {real}: {error}",
+                    f"get_file {key}: cannot read {found.label}: {error}",
                     call.path,
                     call.span,
                 )
             )
             collected.unread.add(key)
     return collected
+
+
+def collect_files(
+    calls: Iterable[Function], base_dir: str, *, restrict_to: str | None = None
+) -> CollectedFiles:
+    """Read the content of every literal get_file path, relative to ``base_dir``; report
+    what cannot be read. With ``restrict_to`` only files below that directory are read."""
+    root = os.path.realpath(restrict_to) if restrict_to is not None else None
+
+    def locate(call: Function, key: str) -> Located | Diagnostic | None:
+        if "\0" in key:
+            return Diagnostic(
+                codes.FILE_MISSING,
+                f"get_file {key!r}: a path cannot contain a NUL byte",
+                call.path,
+                call.span,
+            )
+        # A relative ``file:`` URL is relative to the template, as Heat's client joins it
+        # with the template's URL; an absolute one stays as it is (join keeps it).
+        parsed = urlparse(key)
+        path = os.path.join(base_dir, parsed.path if parsed.scheme == "file" else key)
+        real = os.path.realpath(path)
+        if root is not None and os.path.commonpath([root, real]) != root:
+            return Diagnostic(
+                codes.FILE_OUTSIDE_TREE,
+                f"get_file {key}: the path leaves the template's directory ({real} is "
+                f"outside {root}); --restrict-files refuses to read it",
+                call.path,
+                call.span,
+            )
+        if not os.path.isfile(real):
+            return None
+        return Located(real, os.path.getsize(real), functools.partial(_read_text, real))
+
+    return collect_with(calls, locate)
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
 
 
 @dataclass(slots=True, frozen=True)

@@ -99,6 +99,66 @@ def _encrypted_names(path: str, for_create: bool) -> Diagnostic:
     return encrypted_names_finding(Span(path, line, 1), for_create)
 
 
+def _environment_files(
+    paths: Sequence[str], options: LoadOptions, found: list[Diagnostic]
+) -> list[Environment]:
+    """The environment files, read in order; their findings go to ``found``."""
+    environments = []
+    for env_path in paths:
+        environment, env_found = load_environment_file(env_path, options.limits)
+        found.extend(env_found)
+        if environment.encrypted_param_names:
+            found.append(_encrypted_names(env_path, options.require_all_parameters))
+        environments.append(environment)
+    return environments
+
+
+def _define(
+    template: Template,
+    environments: list[Environment],
+    parameters: Mapping[str, str],
+    options: LoadOptions,
+    found: list[Diagnostic],
+    base_dir: str | None,
+    *,
+    stored: Environment | None = None,
+    kept_files: Mapping[str, str] | None = None,
+) -> LoadResult:
+    """The definition from a template read from ``base_dir``: the environments merged (over
+    ``stored``, a PATCH's), its get_file files read there; ``kept_files``: a PATCH without
+    a template runs with the stored files (the client sends none, nor any template)."""
+    restrict_to = base_dir if options.restrict_files else None
+    # Heat's all_param_schemata(files): every template the client sends declares names
+    sent_from = base_dir if kept_files is None else None
+    declared = client_declared(template, environments, sent_from, options.limits, restrict_to)
+    environment, merge_found = merge_environments(
+        environments,
+        explicit_parameters=dict(parameters),
+        template_parameter_names=declared,
+        parameter_types=declared_types(declared),
+    )
+    found.extend(merge_found)
+    if stored is not None:
+        environment = overlay_environment(stored, environment, environments)
+    if kept_files is None and base_dir is not None:
+        collected = collect_files(template.calls_of("get_file"), base_dir, restrict_to=restrict_to)
+        found.extend(collected.diagnostics)
+        files, unread = collected.files, frozenset(collected.unread)
+    else:
+        files, unread = dict(kept_files or {}), frozenset()
+    definition = define_stack(
+        template,
+        environment,
+        files,
+        unread_files=unread,
+        require_all_parameters=options.require_all_parameters,
+        stack_name=options.stack_name,
+        stack_id=options.stack_id,
+        project_id=options.project_id,
+    )
+    return defined(definition, found)
+
+
 def load_definition(
     template_path: str,
     environment_paths: Sequence[str] = (),
@@ -107,41 +167,11 @@ def load_definition(
 ) -> LoadResult:
     options = options or LoadOptions()
     template, found = load_template(template_path, options.limits)
-    environments = []
-    for env_path in environment_paths:
-        environment, env_found = load_environment_file(env_path, options.limits)
-        found.extend(env_found)
-        if environment.encrypted_param_names:
-            found.append(_encrypted_names(env_path, options.require_all_parameters))
-        environments.append(environment)
+    environments = _environment_files(environment_paths, options, found)
     if template is None:
         return LoadResult(None, found)
     base_dir = os.path.dirname(os.path.abspath(template_path))
-    restrict_to = base_dir if options.restrict_files else None
-    # Heat's all_param_schemata(files): every template the client sends declares names
-    declared = client_declared(template, environments, base_dir, options.limits, restrict_to)
-    environment, merge_found = merge_environments(
-        environments,
-        explicit_parameters=dict(parameters or {}),
-        template_parameter_names=declared,
-        parameter_types=declared_types(declared),
-    )
-    found.extend(merge_found)
-    calls = template.calls_of("get_file")
-    collected = collect_files(
-        calls, base_dir, restrict_to=base_dir if options.restrict_files else None
-    )
-    found.extend(collected.diagnostics)
-    definition = define_stack(
-        template,
-        environment,
-        collected.files,
-        unread_files=frozenset(collected.unread),
-        require_all_parameters=options.require_all_parameters,
-        stack_name=options.stack_name,
-        project_id=options.project_id,
-    )
-    return defined(definition, found)
+    return _define(template, environments, parameters or {}, options, found, base_dir)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,53 +253,23 @@ def load_update_definition(
         base_dir = os.path.dirname(current.template_file) if current.template_file else None
     if template is None:
         return LoadResult(None, found), {}
-    environments = []
     stored: Environment | None = None
     stored_parameters: dict[str, Any] = {}
     if existing:
         # Heat keeps the stored parameters the (new or kept) top template declares
         stored, stored_parameters = kept_inputs(current, set(template.parameters), clear, found)
-    given = []
-    for env_path in environment_paths:
-        environment, env_found = load_environment_file(env_path, options.limits)
-        found.extend(env_found)
-        if environment.encrypted_param_names:
-            found.append(_encrypted_names(env_path, options.require_all_parameters))
-        given.append(environment)
-    environments.extend(given)
+    environments = _environment_files(environment_paths, options, found)
     # As a create's: the templates the client sends (none of the stored ones, nor the
     # stored template's tree when -t is not given: heatclient sends only what it reads)
-    sent_from = base_dir if template_path is not None else None
-    restrict_to = base_dir if options.restrict_files else None
-    declared = client_declared(template, given, sent_from, options.limits, restrict_to)
-    environment, merge_found = merge_environments(
-        environments,
-        explicit_parameters=dict(parameters),
-        template_parameter_names=declared,
-        parameter_types=declared_types(declared),
-    )
-    found.extend(merge_found)
-    if stored is not None:
-        environment = overlay_environment(stored, environment, environments)
-    if template_path is not None and base_dir is not None:
-        collected = collect_files(
-            template.calls_of("get_file"),
-            base_dir,
-            restrict_to=base_dir if options.restrict_files else None,
-        )
-        found.extend(collected.diagnostics)
-        files, unread = collected.files, frozenset(collected.unread)
-    else:
-        files, unread = dict(current.files), frozenset()
-    definition = define_stack(
+    kept_files = current.files if template_path is None else None
+    result = _define(
         template,
-        environment,
-        files,
-        unread_files=unread,
-        require_all_parameters=options.require_all_parameters,
-        stack_name=options.stack_name,
-        stack_id=options.stack_id,
-        project_id=options.project_id,
+        environments,
+        parameters,
+        options,
+        found,
+        base_dir,
+        stored=stored,
+        kept_files=kept_files,
     )
-    result = defined(definition, found)
     return result, {**stored_parameters, **parameters}

@@ -37,6 +37,7 @@ from stoker.template.versions import (
     Format,
     TemplateVersion,
     accepted_values,
+    is_template_data,
     lookup,
 )
 
@@ -196,14 +197,6 @@ class TemplateCapabilities(NamedTuple):
     @property
     def ok(self) -> bool:
         return not any(d.is_error for d in self.diagnostics)
-
-
-def is_template_data(data: Any) -> bool:
-    """A mapping with a version key: what a search through a tree treats as a template.
-
-    Environments, role data and other YAML files in the same tree have none.
-    """
-    return isinstance(data, dict) and any(key in data for key in VERSION_KEYS)
 
 
 def template_capabilities(document: Document) -> TemplateCapabilities | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
@@ -65,10 +65,6 @@ class RegistryEntry:
     item_spans: tuple[Span | None, ...] = ()
 
     @property
-    def is_deletion(self) -> bool:
-        return self.value is None
-
-    @property
     def options(self) -> tuple[str, ...]:
         """The templates a list entry offers (empty for every other entry)."""
         return self.value if isinstance(self.value, tuple) else ()
@@ -116,35 +112,16 @@ class RuleSetting:
     span: Span | None = None
 
 
+@dataclass(slots=True)
 class RegistryBlock:
     """One mapping level: the section itself, its ``resources:`` or one resource's block.
 
     Items keep the order they were written in, because Heat applies a registry in order
-    (a ``"X*": null`` deletes only what came before it). A plain slotted class with the
-    dataclass's methods written out: creating a dataclass compiles its generated methods
-    at import, which every lint pays.
+    (a ``"X*": null`` deletes only what came before it).
     """
 
-    __slots__ = ("items", "span")
-    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
-
-    def __init__(
-        self,
-        items: dict[str, RegistryEntry | RuleSetting | RegistryBlock] | None = None,
-        span: Span | None = None,
-    ) -> None:
-        self.items: dict[str, RegistryEntry | RuleSetting | RegistryBlock] = (
-            {} if items is None else items
-        )
-        self.span = span
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RegistryBlock) or other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.items, self.span) == (other.items, other.span)
-
-    def __repr__(self) -> str:
-        return f"RegistryBlock(items={self.items!r}, span={self.span!r})"
+    items: dict[str, RegistryEntry | RuleSetting | RegistryBlock] = field(default_factory=dict)
+    span: Span | None = None
 
     def entries(self) -> Iterator[RegistryEntry]:
         for item in self.items.values():

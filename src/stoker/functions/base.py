@@ -57,8 +57,6 @@ class Context(Protocol):
     def parameter(self, name: str) -> Any:
         """The typed value of a parameter or pseudo parameter; FunctionError if unknown."""
 
-    def has_parameter(self, name: str) -> bool: ...
-
     def has_resource(self, name: str) -> bool:
         """Is ``name`` a resource that exists (declared and enabled)?"""
 

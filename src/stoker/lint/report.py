@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.rule import Rule, at_or_above
@@ -15,43 +16,16 @@ class LintedFile(NamedTuple):
     note: str = ""
 
 
+@dataclass(slots=True)
 class LintReport:
-    """What a run found. A plain slotted class with the dataclass's methods written out:
-    creating a dataclass compiles its generated methods at import, which every lint pays."""
+    """What a run found."""
 
-    __slots__ = ("findings", "files", "rules", "suppressed", "fail_level")
-    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
-
-    def __init__(
-        self,
-        findings: list[Diagnostic] | None = None,
-        files: list[LintedFile] | None = None,
-        rules: list[Rule] | None = None,
-        suppressed: int = 0,
-        fail_level: Severity = Severity.ERROR,
-    ) -> None:
-        self.findings: list[Diagnostic] = [] if findings is None else findings
-        self.files: list[LintedFile] = [] if files is None else files
-        self.rules: list[Rule] = [] if rules is None else rules  # the rules that ran
-        #: findings silenced by per-path ignores or inline comments
-        self.suppressed = suppressed
-        self.fail_level = fail_level  # findings at or above it fail the run
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.findings, self.files, self.rules, self.suppressed, self.fail_level)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, LintReport)
-        return self._fields() == other._fields()
-
-    def __repr__(self) -> str:
-        return (
-            f"LintReport(findings={self.findings!r}, files={self.files!r}, "
-            f"rules={self.rules!r}, suppressed={self.suppressed!r}, "
-            f"fail_level={self.fail_level!r})"
-        )
+    findings: list[Diagnostic] = field(default_factory=list)
+    files: list[LintedFile] = field(default_factory=list)
+    rules: list[Rule] = field(default_factory=list)  # the rules that ran
+    #: findings silenced by per-path ignores or inline comments
+    suppressed: int = 0
+    fail_level: Severity = Severity.ERROR  # findings at or above it fail the run
 
     def counts(self) -> Counter[str]:
         """Findings per rule id."""

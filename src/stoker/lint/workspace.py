@@ -306,11 +306,6 @@ def _get_file_targets(context: PackageContext) -> set[str]:
     return names
 
 
-def paired_environments(context: PackageContext, source: SourceFile) -> list[EnvironmentContext]:
-    """Environment files beside ``source`` named ``<stem>.*`` or ``<stem>_env.*``."""
-    return _EnvironmentIndex(context).paired(source)
-
-
 class _EnvironmentIndex:
     """A package's environment files by (directory, stem): pairing every template is
     then one lookup, not a scan of every environment file."""

@@ -45,10 +45,6 @@ class NotFound(ApiError):
     status = 404
 
 
-class MethodNotAllowed(ApiError):
-    status = 405
-
-
 class NotAcceptable(ApiError):
     """A microversion outside the range the service supports."""
 
@@ -67,7 +63,3 @@ class OverQuota(ApiError):
 
 class ServerFault(ApiError):
     status = 500
-
-
-class Unavailable(ApiError):
-    status = 503

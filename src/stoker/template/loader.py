@@ -27,7 +27,6 @@ from stoker.template.json_reader import JsonReader, probe_json
 from stoker.template.load_findings import limit_name
 
 _DEFAULTS = Limits()
-DEFAULT_MAX_BYTES = _DEFAULTS.template_size
 #: a YAML file larger than this is read by libyaml in pieces, not held whole in memory
 #: (only reachable with --max-template-size raised)
 STREAM_FROM_BYTES = 4 * 1024 * 1024

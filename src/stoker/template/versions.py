@@ -6,6 +6,7 @@ tables per version are in `stoker.functions.tables`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -148,6 +149,13 @@ CFN_AWS = TemplateVersion(
 )
 ALL_VERSIONS: tuple[TemplateVersion, ...] = (CFN_AWS, CFN_HEAT, *HOT_VERSIONS)
 VERSION_KEYS = ("heat_template_version", "AWSTemplateFormatVersion", "HeatTemplateFormatVersion")
+
+
+def is_template_data(data: object) -> bool:
+    """What Heat's ``template_format.parse`` takes for a template: a mapping with a version
+    key (environments, role data and other YAML files in a tree have none)."""
+    return isinstance(data, Mapping) and any(key in data for key in VERSION_KEYS)
+
 
 _BY_KEY_VALUE: dict[tuple[str, str], TemplateVersion] = {}
 for _version in ALL_VERSIONS:

@@ -18,18 +18,11 @@ from stoker.api.context import api_of
 from stoker.api.dashboard import fields, sources
 from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, text_field
 from stoker.api.dashboard.session import Viewer
-from stoker.api.errors import bad_request, not_found
+from stoker.api.dashboard.stacks import stack_of
+from stoker.api.errors import bad_request
 from stoker.definition import RequestInputs, read_template
 from stoker.diagnostics import Diagnostic
-from stoker.engine import StackRecord, stack_parameters
-
-
-def _live_stack(request: Request, viewer: Viewer) -> StackRecord:
-    stack_id = str(request.path_params["stack_id"])
-    found = api_of(request).operations.store.get_stack(stack_id, viewer.project)
-    if found is None or found.id != stack_id or found.deleted_at is not None:
-        raise not_found(f"The Stack ({stack_id}) could not be found.")
-    return found
+from stoker.engine import stack_parameters
 
 
 def _back(stack_id: str) -> Response:
@@ -44,7 +37,7 @@ async def action(request: Request, viewer: Viewer) -> Response:
     if name not in ACTIONS:
         raise bad_request(f"Invalid action {name} specified")
     viewer.require(f"actions:{name}")
-    stack = await asyncio.to_thread(_live_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer, deleted=False)
     await perform(api_of(request), viewer.project, stack.id, name, stack=stack)
     return _back(stack.id)
 
@@ -52,7 +45,7 @@ async def action(request: Request, viewer: Viewer) -> Response:
 @dashboard_page("stacks:delete")
 async def delete(request: Request, viewer: Viewer) -> Response:
     """GET: the confirmation page; POST (its form): delete the stack."""
-    stack = await asyncio.to_thread(_live_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer, deleted=False)
     if request.method == "GET":
         context = {"stack": {"id": stack.id, "stack_name": stack.name}, "viewer": viewer}
         return page(request, "delete.html", {**context, "title": f"Delete {stack.name}"})
@@ -89,7 +82,7 @@ async def update(request: Request, viewer: Viewer) -> Response:
     ones empty: left empty, they keep their value); POST: the update (Heat's PATCH:
     what the form leaves out is kept)."""
     api = api_of(request)
-    stack = await asyncio.to_thread(_live_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer, deleted=False)
     engine = api.operations.engine(viewer.project)
     current = await asyncio.to_thread(stack_parameters, engine, stack)
     template, _ = read_template(stack.template, "<stored template>")

@@ -22,9 +22,10 @@ from stoker.api.context import api_of
 from stoker.api.dashboard import session
 from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, text_field
 from stoker.api.dashboard.session import Viewer
-from stoker.api.errors import bad_request, not_found
+from stoker.api.dashboard.stacks import stack_of
+from stoker.api.errors import bad_request
 from stoker.cloud.acting import Acting, acting_as
-from stoker.engine import StackRecord, accept_drift, detect_drift
+from stoker.engine import accept_drift, detect_drift
 
 #: the statuses' CSS classes (the stylesheet colours them as a stack's states)
 STATUS_CLASS = {
@@ -33,14 +34,6 @@ STATUS_CLASS = {
     "DELETED": "failed",
     "NOT_CHECKED": "init",
 }
-
-
-def _live_stack(request: Request, viewer: Viewer) -> StackRecord:
-    stack_id = str(request.path_params["stack_id"])
-    found = api_of(request).operations.store.get_stack(stack_id, viewer.project)
-    if found is None or found.id != stack_id or found.deleted_at is not None:
-        raise not_found(f"The Stack ({stack_id}) could not be found.")
-    return found
 
 
 def _acting(request: Request, viewer: Viewer) -> Acting | None:
@@ -71,7 +64,7 @@ async def drift_page(request: Request, viewer: Viewer) -> Response:
     """GET: every resource's drift (``?nested_depth=N``); POST (a row's Accept): the
     cloud's values of the form's ``resource`` (a path) stored as the stack's, then
     back to the page, which says what was accepted."""
-    stack = await asyncio.to_thread(_live_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer, deleted=False)
     engine = api_of(request).operations.engine(viewer.project)
     acting = _acting(request, viewer)
     if request.method == "POST":

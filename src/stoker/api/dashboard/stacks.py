@@ -45,13 +45,12 @@ async def home(request: Request) -> Response:
     return RedirectResponse(f"{ROOT}/stacks", status_code=303)
 
 
-def _stack(request: Request, viewer: Viewer) -> StackRecord:
-    """The stack the path names, in the viewer's project only (a deleted one too: its
-    page says so)."""
+def stack_of(request: Request, viewer: Viewer, *, deleted: bool = True) -> StackRecord:
+    """The stack the path names, in the viewer's project only; a deleted one too unless
+    not ``deleted`` (its page says so; nothing can be done to it)."""
     stack_id = str(request.path_params["stack_id"])
-    store = api_of(request).operations.store
-    found = store.get_stack(stack_id, viewer.project)
-    if found is None or found.id != stack_id:
+    found = api_of(request).operations.store.get_stack(stack_id, viewer.project)
+    if found is None or found.id != stack_id or (found.deleted_at is not None and not deleted):
         raise not_found(f"The Stack ({stack_id}) could not be found.")
     return found
 
@@ -117,7 +116,7 @@ def _parts(request: Request, viewer: Viewer, stack: StackRecord) -> dict[str, An
 
 @dashboard_page("stacks:show")
 async def stack_page(request: Request, viewer: Viewer) -> Response:
-    stack = await asyncio.to_thread(_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer)
     context = await asyncio.to_thread(_parts, request, viewer, stack)
     engine = api_of(request).operations.engine(viewer.project)
     context["topology"] = await asyncio.to_thread(topology.svg, engine, stack)
@@ -135,7 +134,7 @@ async def fragment(request: Request, viewer: Viewer) -> Response:
     name = str(request.path_params["part"])
     if name not in FRAGMENTS:
         raise not_found(f"No part {name} of a stack's page.")
-    stack = await asyncio.to_thread(_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer)
     if name == "topology":
         engine = api_of(request).operations.engine(viewer.project)
         svg = await asyncio.to_thread(topology.svg, engine, stack)
@@ -151,7 +150,7 @@ async def live(request: Request, viewer: Viewer) -> Response:
     """The stack's state now, for its page's poll: its status, its newest event's id
     (the page fetches the fragments when it changed) and each drawn node's state by
     the SVG's node id (the page recolours the topology from them)."""
-    stack = await asyncio.to_thread(_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer)
     api = api_of(request)
     engine = api.operations.engine(viewer.project)
 
@@ -176,7 +175,7 @@ async def live(request: Request, viewer: Viewer) -> Response:
 async def resource_page(request: Request, viewer: Viewer) -> Response:
     """One resource: its state, properties and attributes (sensitive ones marked), the
     resources it needs and that need it, its nested stack."""
-    stack = await asyncio.to_thread(_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer)
     name = str(request.path_params["resource_name"])
     api = api_of(request)
     engine = api.operations.engine(viewer.project)
@@ -203,7 +202,7 @@ async def resource_page(request: Request, viewer: Viewer) -> Response:
 async def output_page(request: Request, viewer: Viewer) -> Response:
     """One output with its value, a sensitive one too: the viewer asked to reveal it
     (``stoker stack output show`` shows it so; the stack's page does not)."""
-    stack = await asyncio.to_thread(_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer)
     key = str(request.path_params["output_key"])
     engine = api_of(request).operations.engine(viewer.project)
     found = await asyncio.to_thread(engine.outputs, stack)
@@ -221,7 +220,7 @@ async def output_page(request: Request, viewer: Viewer) -> Response:
 async def template_page(request: Request, viewer: Viewer) -> Response:
     """The stored template and environment as YAML, each line numbered, with what
     validating them finds marked at its line."""
-    stack = await asyncio.to_thread(_stack, request, viewer)
+    stack = await asyncio.to_thread(stack_of, request, viewer)
     engine = api_of(request).operations.engine(viewer.project)
 
     def texts() -> dict[str, Any]:

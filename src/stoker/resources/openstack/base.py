@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from stoker.cloud import Cloud
 from stoker.cloud.backoff import POLL, RETRIES, RETRY
 from stoker.cloud.connection import TRANSIENT, NotFoundError
-from stoker.cloud.rest import send
+from stoker.cloud.rest import request, send
 from stoker.errors import CloudError, StokerError
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
@@ -287,6 +287,26 @@ class CloudResource(ResourcePlugin):
         """``call`` through the cloud; a type whose cloud refuses changes while busy asks
         again (Octavia)."""
         return await self.cloud.call(what, call)
+
+    async def ask_api(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        what: str,
+        body: Any = None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        retry: bool = True,
+    ) -> Any:
+        """``method path`` on ``service`` through the cloud (`stoker.cloud.rest.request` on
+        its threads; retried unless not ``retry``): the answer's JSON, failures named by
+        ``what``."""
+        return await self.cloud.call(
+            what,
+            lambda c: request(c, service, method, path, what, body, headers=headers),
+            retry=retry,
+        )
 
     async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
         delays = POLL.delays()

@@ -32,16 +32,13 @@ class Volume(CloudResource):
         data (``backup_id``) and the backup outlives the stack, as in Heat."""
         volume = context.physical_id
         if volume is not None and not context.data.get("backup_id"):
-            answer = await self.cloud.call(
+            backup_of = {"backup": {"volume_id": volume, "force": True}}
+            answer = await self.ask_api(
+                "block_storage",
+                "POST",
+                "/backups",
                 "block_storage.create_backup",
-                lambda c: request(
-                    c,
-                    "block_storage",
-                    "POST",
-                    "/backups",
-                    "block_storage.create_backup",
-                    {"backup": {"volume_id": volume, "force": True}},
-                ),
+                backup_of,
                 retry=False,
             )
             context.data["backup_id"] = str(answer["backup"]["id"])
@@ -51,11 +48,8 @@ class Volume(CloudResource):
         if backup:
             delays = POLL.delays()
             while True:
-                shown = await self.cloud.call(
-                    "block_storage.get_backup",
-                    lambda c: request(
-                        c, "block_storage", "GET", f"/backups/{backup}", "block_storage.get_backup"
-                    ),
+                shown = await self.ask_api(
+                    "block_storage", "GET", f"/backups/{backup}", "block_storage.get_backup"
                 )
                 status = str(shown["backup"].get("status") or "")
                 if status == "available":
@@ -121,35 +115,21 @@ class Volume(CloudResource):
         assert volume is not None
         context.properties = self.normalize(context.properties)
         new, old = context.properties, self.normalize(previous.properties)
+        path = f"/volumes/{volume}"
         changes: dict[str, Any] = {}
         if new.get("name") != old.get("name"):
             changes["name"] = self.cloud_name(context)
         if new.get("description") != old.get("description"):
             changes["description"] = new.get("description") or ""
         if changes:
-            await self.cloud.call(
-                "block_storage.update_volume",
-                lambda c: request(
-                    c,
-                    "block_storage",
-                    "PUT",
-                    f"/volumes/{volume}",
-                    "block_storage.update_volume",
-                    {"volume": changes},
-                ),
+            await self.ask_api(
+                "block_storage", "PUT", path, "block_storage.update_volume", {"volume": changes}
             )
         if new.get("metadata") != old.get("metadata"):
             metadata = {k: str(v) for k, v in (new.get("metadata") or {}).items()}
-            await self.cloud.call(
-                "block_storage.set_volume_metadata",
-                lambda c: request(
-                    c,
-                    "block_storage",
-                    "PUT",
-                    f"/volumes/{volume}/metadata",
-                    "block_storage.set_volume_metadata",
-                    {"metadata": metadata},
-                ),
+            what = "block_storage.set_volume_metadata"
+            await self.ask_api(
+                "block_storage", "PUT", f"{path}/metadata", what, {"metadata": metadata}
             )
         if new.get("size") != old.get("size") and new.get("size"):
             if old.get("size") and int(new["size"]) < int(old["size"]):
@@ -157,31 +137,13 @@ class Volume(CloudResource):
                     f"The new size {new['size']} of the volume is smaller than its size "
                     f"{old['size']}"
                 )
-            size = int(new["size"])
-            await self.cloud.call(
-                "block_storage.extend_volume",
-                lambda c: request(
-                    c,
-                    "block_storage",
-                    "POST",
-                    f"/volumes/{volume}/action",
-                    "block_storage.extend_volume",
-                    {"os-extend": {"new_size": size}},
-                ),
-            )
+            extend = {"os-extend": {"new_size": int(new["size"])}}
+            what = "block_storage.extend_volume"
+            await self.ask_api("block_storage", "POST", f"{path}/action", what, extend)
         if new.get("read_only") != old.get("read_only") and new.get("read_only") is not None:
-            flag = bool(new["read_only"])
-            await self.cloud.call(
-                "block_storage.update_readonly_flag",
-                lambda c: request(
-                    c,
-                    "block_storage",
-                    "POST",
-                    f"/volumes/{volume}/action",
-                    "block_storage.update_readonly_flag",
-                    {"os-update_readonly_flag": {"readonly": flag}},
-                ),
-            )
+            flag = {"os-update_readonly_flag": {"readonly": bool(new["read_only"])}}
+            what = "block_storage.update_readonly_flag"
+            await self.ask_api("block_storage", "POST", f"{path}/action", what, flag)
         await self.refresh(context)
 
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:

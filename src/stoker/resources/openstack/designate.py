@@ -96,12 +96,7 @@ class Zone(DesignateResource):
         if new.get("primaries") != old.get("primaries"):
             body["masters"] = list(new.get("primaries") or [])
         if body:
-            await self.cloud.call(
-                "dns.update_zone",
-                lambda c: request(
-                    c, "dns", "PATCH", f"/zones/{physical_id}", "dns.update_zone", body
-                ),
-            )
+            await self.ask_api("dns", "PATCH", f"/zones/{physical_id}", "dns.update_zone", body)
         await self.refresh(context)
 
 
@@ -171,10 +166,7 @@ class RecordSet(DesignateResource):
             body["description"] = new.get("description")
         path = f"{self.path(context.data)}/{physical_id}"
         if body:
-            await self.cloud.call(
-                "dns.update_recordset",
-                lambda c: request(c, "dns", "PUT", path, "dns.update_recordset", body),
-            )
+            await self.ask_api("dns", "PUT", path, "dns.update_recordset", body)
         await self.refresh(context)
 
 

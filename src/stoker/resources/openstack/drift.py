@@ -39,6 +39,12 @@ def _same(expected: Any, actual: Any, equal: bool) -> Pair:
     return (expected, expected if equal else actual)
 
 
+def _flag(p: Mapping[str, Any], shown: Mapping[str, Any], name: str, default: bool = True) -> Pair:
+    """A boolean property: the template's value (``default``, the cloud's, when it gives
+    none) and the cloud's."""
+    return (default if p.get(name) is None else bool(p[name]), bool(shown.get(name)))
+
+
 def server(
     connection: Any, shown: Mapping[str, Any], p: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Pairs:
@@ -148,8 +154,7 @@ def port(
         named = dict(zip(expected_ids, groups, strict=True))
         equal = sorted(set(expected_ids)) == actual_ids
         pairs["security_groups"] = _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
-    expected_state = True if p.get("admin_state_up") is None else bool(p["admin_state_up"])
-    pairs["admin_state_up"] = (expected_state, bool(shown.get("admin_state_up")))
+    pairs["admin_state_up"] = _flag(p, shown, "admin_state_up")
     return pairs
 
 
@@ -311,17 +316,11 @@ def net(
 ) -> Pairs:
     """Admin state, sharing and port security of an ``OS::Neutron::Net``."""
     pairs: Pairs = {
-        "admin_state_up": (
-            True if p.get("admin_state_up") is None else bool(p["admin_state_up"]),
-            bool(shown.get("admin_state_up")),
-        ),
-        "shared": (bool(p.get("shared")), bool(shown.get("shared"))),
+        "admin_state_up": _flag(p, shown, "admin_state_up"),
+        "shared": _flag(p, shown, "shared", default=False),
     }
     if p.get("port_security_enabled") is not None:
-        pairs["port_security_enabled"] = (
-            bool(p["port_security_enabled"]),
-            bool(shown.get("port_security_enabled")),
-        )
+        pairs["port_security_enabled"] = _flag(p, shown, "port_security_enabled")
     return pairs
 
 
@@ -335,10 +334,7 @@ def subnet(
         pairs["cidr"] = (p["cidr"], shown.get("cidr"))
     if p.get("gateway_ip") is not None:
         pairs["gateway_ip"] = (p["gateway_ip"], shown.get("gateway_ip"))
-    pairs["enable_dhcp"] = (
-        True if p.get("enable_dhcp") is None else bool(p["enable_dhcp"]),
-        bool(shown.get("enable_dhcp")),
-    )
+    pairs["enable_dhcp"] = _flag(p, shown, "enable_dhcp")
     pairs["dns_nameservers"] = (
         list(p.get("dns_nameservers") or []),
         list(shown.get("dns_nameservers") or []),
@@ -357,12 +353,7 @@ def router(
     connection: Any, shown: Mapping[str, Any], p: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Pairs:
     """The external gateway's network and admin state of an ``OS::Neutron::Router``."""
-    pairs: Pairs = {
-        "admin_state_up": (
-            True if p.get("admin_state_up") is None else bool(p["admin_state_up"]),
-            bool(shown.get("admin_state_up")),
-        )
-    }
+    pairs: Pairs = {"admin_state_up": _flag(p, shown, "admin_state_up")}
     gateway = p.get("external_gateway_info")
     if isinstance(gateway, dict) and gateway.get("network"):
         info = shown.get("external_gateway_info") or {}

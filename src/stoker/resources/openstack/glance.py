@@ -71,18 +71,9 @@ class WebImage(CloudResource):
             and context.properties.get(key) is not None
         ]
         if changes:
-            await self.cloud.call(
-                "image.update_image",
-                lambda c: request(
-                    c,
-                    "image",
-                    "PATCH",
-                    f"/images/{image}",
-                    "image.update_image",
-                    changes,
-                    headers={"Content-Type": "application/openstack-images-v2.1-json-patch"},
-                ),
-            )
+            patch = {"Content-Type": "application/openstack-images-v2.1-json-patch"}
+            what = "image.update_image"
+            await self.ask_api("image", "PATCH", f"/images/{image}", what, changes, headers=patch)
         await self.refresh(context)
 
 

@@ -193,17 +193,21 @@ class Net(NeutronResource):
         return shown.get(name)
 
 
-class Subnet(NeutronResource):
+class _MadeInBulk(NeutronResource):
+    """A type Neutron makes many of in one call: subnets and ports asked for together
+    are made in one bulk call (`bulk`)."""
+
+    async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
+        return await bulk.create(self, context, name)
+
+
+class Subnet(_MadeInBulk):
     type_name = "OS::Neutron::Subnet"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
     properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "subnet", "subnets"
     show_call = "network.get_subnet"
-
-    async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
-        """Ports asked for together are made in one bulk call (`bulk`)."""
-        return await bulk.create(self, context, name)
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -242,7 +246,7 @@ class Subnet(NeutronResource):
         return body
 
 
-class Port(NeutronResource):
+class Port(_MadeInBulk):
     type_name = "OS::Neutron::Port"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
@@ -250,10 +254,6 @@ class Port(NeutronResource):
     kind, collection = "port", "ports"
     show_call = "network.get_port"
     ready_statuses: ClassVar[frozenset[str]] = frozenset()
-
-    async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
-        """Ports asked for together are made in one bulk call (`bulk`)."""
-        return await bulk.create(self, context, name)
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties

@@ -63,8 +63,3 @@ def name_filter(pattern: str) -> re.Pattern[str]:
         return re.compile(pattern)
     except re.error:
         return re.compile(re.escape(pattern))
-
-
-def policy_message(rule: str) -> str:
-    """Nova's words when its policy refuses ``os_compute_api:<rule>``."""
-    return f"Policy doesn't allow os_compute_api:{rule} to be performed."

@@ -4,7 +4,6 @@ gone first), and the `PortProvider` face Nova's backend uses to plug servers in.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import Conflict, NotFound
@@ -103,9 +102,6 @@ class NeutronBackend:
     def delete_security_group(self, id: str, project: str | None) -> None:
         in_use = bool(self.ports.records.where(lambda p: id in p["security_groups"]))
         self.security.delete_group(id, project, in_use)
-
-    def network_view(self, network: Mapping[str, Any]) -> Document:
-        return dict(network)
 
     # PortProvider: what Nova's backend asks of Neutron
 

@@ -382,7 +382,7 @@ class FloatingIps:
                 "Floating IP.",
                 kind="ExternalGatewayForFloatingIPNotFound",
             )
-        for other in self.records.where(
+        if self.records.where(
             lambda f: (
                 f["port_id"] == port_id
                 and f["fixed_ip_address"] == chosen["ip_address"]
@@ -396,7 +396,6 @@ class FloatingIps:
                 f"already has a floating IP on external network {network_id}.",
                 kind="FloatingIPPortAlreadyAssociated",
             )
-            del other
         fip["port_id"] = port_id
         fip["fixed_ip_address"] = chosen["ip_address"]
         fip["router_id"] = router["id"]
