@@ -108,10 +108,6 @@ class Plan:
     def of(self, change: Change) -> list[Decision]:
         return [d for d in self.decisions.values() if d.change is change]
 
-    @property
-    def refusals(self) -> list[Decision]:
-        return [d for d in self.decisions.values() if d.refusal is not None]
-
     def changes(self) -> dict[str, list[str]]:
         """The names per kind, in Heat's preview order of keys."""
         return {kind.value: [d.name for d in self.of(kind)] for kind in _PREVIEW_ORDER}

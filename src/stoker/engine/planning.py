@@ -274,15 +274,6 @@ def definition_changes(
     compared by value, as Heat compares them resolved."""
     names = definition.template.names
 
-    def outside_properties(body: Mapping[str, Any]) -> tuple[Any, ...]:
-        needs = body.get(names.depends_on)
-        return (
-            body.get(names.metadata),
-            [needs] if isinstance(needs, str) else needs or [],
-            body.get(names.deletion_policy),
-            body.get(names.update_policy),
-        )
-
     old_resources = old.get(names.resources) or {}
     new_resources = new.get(names.resources) or {}
     found = set()

@@ -30,7 +30,7 @@ a ResourceGroup may do it in batches (`stoker.engine.rolling`). See `nested.upda
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -99,15 +99,6 @@ def refuse_immutable(engine: StackEngine, stack: StackRecord, new: StackDefiniti
     )
     if found:
         raise OperationRefused(found[0].message)
-
-
-def declares_immutable(template: Mapping[str, Any]) -> bool:
-    """Whether a template (as data) has an immutable parameter: only then does the
-    immutable check need the current definition rebuilt."""
-    section = template.get("parameters", template.get("Parameters"))
-    if not isinstance(section, dict):
-        return False
-    return any(isinstance(p, dict) and p.get("immutable") is True for p in section.values())
 
 
 def current_definition(
