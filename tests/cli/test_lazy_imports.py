@@ -71,7 +71,7 @@ def test_template_validate_imports_no_store_linter_or_yaql() -> None:
 
 def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'list.db'}"
-    open_store(url)  # a new database is migrated (with Alembic) once, by its first opener
+    open_store(url).close()  # a new database is made at head once, by its first opener
     # the key the test session's stores use (tests/conftest.py), so the database opens
     env = {"STOKER_DB_URL": url, "PATH": "", KEY_FILE_ENV: os.environ[KEY_FILE_ENV]}
     create = ["stack", "create", "s1", "-t", EXAMPLE, "--parameter", "db_password=pw-12345"]
@@ -111,6 +111,17 @@ def test_stack_commands_on_an_up_to_date_sqlite_store_import_no_alembic(
         assert _loaded(modules, "alembic") == [], command
     with open_store(url) as store:  # and the commands did their work
         assert store.list_stacks("default", include_deleted=True)[0].deleted_at is not None
+
+
+def test_the_first_command_on_a_new_sqlite_store_imports_no_alembic(tmp_path: Path) -> None:
+    """A new database's schema is made at the head without Alembic (whose package
+    imports Mako, Pygments and every SQLAlchemy dialect), nor the PostgreSQL dialect."""
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    env = {"STOKER_DB_URL": url, "PATH": "", KEY_FILE_ENV: os.environ[KEY_FILE_ENV]}
+    modules = modules_loaded("stack", "list", env=env)
+    assert "stoker.store.store" in modules  # the store was opened (and the database made)
+    assert _loaded(modules, "alembic", "mako", "pygments", "sqlalchemy.dialects.postgresql") == []
+    assert (tmp_path / "new.db").exists()
 
 
 def test_stack_help_and_a_refused_template_import_no_store(tmp_path: Path) -> None:

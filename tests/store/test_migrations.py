@@ -1,26 +1,39 @@
-"""The shipped migrations: they build the models' schema, idempotently and concurrently."""
+"""The shipped migrations: they build the models' schema, idempotently and concurrently.
+
+A new database is made without Alembic (`stoker.store.migrate.create_at_head`: the
+models' tables and Alembic's version table written through SQLAlchemy): the tests below
+check with Alembic itself that this is the database its migrations build, at its head.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from alembic.script import ScriptDirectory
+from sqlalchemy import event, inspect
+from sqlalchemy.schema import CreateTable
 
 from stoker.store import open_store
 from stoker.store.connection import create_store_engine
 from stoker.store.migrate import (
     HEAD,
+    VERSION,
+    VERSION_TABLE,
     alembic_config,
     current_revisions,
     head_revisions,
     upgrade_to_head,
 )
 from stoker.store.models import ddl_metadata
+from stoker.store.urls import sqlalchemy_url
 
 from . import workers
 
@@ -34,13 +47,30 @@ def _differences(url: str) -> list[object]:
     try:
         with engine.connect() as connection:
             context = MigrationContext.configure(connection, opts={"compare_type": True})
-            return list(compare_metadata(context, ddl_metadata()))
+            return list(compare_metadata(context, ddl_metadata(connection.dialect.name)))
     finally:
         engine.dispose()
 
 
 def test_the_head_constant_is_the_newest_migration() -> None:
+    """A new migration without `HEAD` moved to it fails here (a new database would be
+    stamped at the older revision, and Alembic would then replay the new migration over
+    tables that already have its change)."""
     assert head_revisions() == {HEAD}
+    assert ScriptDirectory.from_config(alembic_config()).get_current_head() == HEAD
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgresql"])
+def test_the_version_table_is_the_one_alembic_makes(dialect: str) -> None:
+    """`VERSION` is Alembic's own version table, as its ``version_table_impl`` (the hook
+    Alembic makes its table with) declares it, in the DDL of each backend."""
+    context = MigrationContext.configure(dialect_name=dialect)
+    alembic = context.impl.version_table_impl(
+        version_table=VERSION_TABLE, version_table_schema=None, version_table_pk=True
+    )
+    ddl = CreateTable(VERSION).compile(dialect=context.dialect)
+    assert str(ddl) == str(CreateTable(alembic).compile(dialect=context.dialect))
+    assert "version_num VARCHAR(32) NOT NULL" in str(ddl)
 
 
 def test_migrated_schema_matches_the_models(fresh_database_url: str) -> None:
@@ -214,7 +244,7 @@ def test_a_new_database_is_made_at_head_as_the_migrations_make_it(
     by step (tables, columns and their types, nullability and defaults, keys, indexes and
     constraints, as SQLAlchemy's inspection reads them), on each backend."""
     made = fresh_database_url
-    open_store(made).close()
+    open_store(made).close()  # a new database: made at head without Alembic
     server = None
     if backend.startswith("sqlite"):
         migrated = f"sqlite:///{tmp_path / 'migrated.db'}"
@@ -223,9 +253,67 @@ def test_a_new_database_is_made_at_head_as_the_migrations_make_it(
         migrated = server.create_database()
     try:
         _migrated_step_by_step(migrated)
-        assert _schema(made) == _schema(migrated)
+        assert _schema(made) == _schema(migrated)  # the version table's included
         assert _alembic_heads(made) == _alembic_heads(migrated) == head_revisions() == {HEAD}
+        # the models are what the migrations build, as Alembic's autogenerate compares
+        assert _differences(migrated) == []
     finally:
         if server is not None:
             server.drop_database(migrated)
     assert _differences(made) == []
+
+
+def test_alembic_sees_a_new_database_at_its_head_and_upgrades_nothing(
+    fresh_database_url: str,
+) -> None:
+    """After a new database is made without Alembic, Alembic reads it as at the head of
+    its scripts, and its ``upgrade head`` runs no migration: no statement that would
+    create, alter or write anything, and the schema is as it was."""
+    open_store(fresh_database_url).close()
+    before = _schema(fresh_database_url)
+    engine = create_store_engine(fresh_database_url)
+    statements: list[str] = []
+    event.listen(engine, "before_cursor_execute", lambda _c, _cur, sql, *_: statements.append(sql))
+    try:
+        with engine.begin() as connection:
+            context = MigrationContext.configure(connection)
+            script = ScriptDirectory.from_config(alembic_config())
+            assert context.get_current_revision() == script.get_current_head() == HEAD
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    finally:
+        engine.dispose()
+    assert statements  # the listener saw Alembic's statements
+    writes = re.compile(r"\s*(CREATE|ALTER|DROP|INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+    assert [sql for sql in statements if writes.match(sql)] == []
+    assert _schema(fresh_database_url) == before
+    assert _alembic_heads(fresh_database_url) == {HEAD}
+
+
+_OPEN_AND_LIST_MODULES = """
+import sys
+from stoker.store import open_store
+with open_store(sys.argv[1]) as store:
+    assert store.count_stacks("demo") == 0
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def test_a_new_database_is_made_without_importing_alembic(fresh_database_url: str) -> None:
+    """Alembic's package imports its whole runtime (with Mako and every SQLAlchemy
+    dialect) whichever part of it is used: the first opener of a new database does
+    without it, and imports no other backend's dialect either."""
+    made = subprocess.run(
+        [sys.executable, "-c", _OPEN_AND_LIST_MODULES, fresh_database_url],
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr
+    modules = made.stdout.split()
+    backend = sqlalchemy_url(fresh_database_url).get_backend_name()
+    other = {"sqlite": "postgresql", "postgresql": "sqlite"}[backend]
+    assert f"sqlalchemy.dialects.{backend}" in modules  # the probe lists what it should
+    prefixes = ("alembic", "mako", f"sqlalchemy.dialects.{other}")
+    assert [m for m in modules if m.startswith(prefixes)] == []
+    assert _alembic_heads(fresh_database_url) == {HEAD}

@@ -49,8 +49,7 @@ def keep_loaded() -> None:
     passes over a few hundred thousand objects (young, middle, then full, after loading
     a 1,000-resource template with functions), and unfreezing it after an
     operation would make the next full collection walk it again. Elsewhere (a server, the
-    tests' many commands in one process) this does nothing. The store's migration of a
-    new database keeps what importing Alembic loaded the same way."""
+    tests' many commands in one process) this does nothing."""
     if _one_command:
         gc.freeze()
 

@@ -1,13 +1,24 @@
 """Bringing a database to the newest schema, safely when several processes open it at once.
 
-`upgrade_to_head` first looks (without locking, and without importing Alembic, which a
-short CLI command would notice) whether the database is already at `HEAD`, the common
-case. Otherwise it takes the database's migration lock and, inside one transaction,
-creates a new database's schema at the head in one step (stamped by Alembic) or upgrades
-an older one through the migrations. PostgreSQL's lock is a transaction-scoped advisory
+`upgrade_to_head` first looks (without locking) whether the database is already at
+`HEAD`, the common case. Otherwise it takes the database's migration lock and, inside one
+transaction, creates a new database's schema at the head in one step or upgrades an older
+one through Alembic's migrations. PostgreSQL's lock is a transaction-scoped advisory
 lock, SQLite's ``BEGIN IMMEDIATE`` (its write lock). Both backends have transactional DDL,
 so a second opener waits, then finds the schema at head and does nothing, and a failed
 upgrade leaves the database as it was.
+
+A new database is made without Alembic: the models' ``create_all`` (as Alembic's cookbook
+builds an up-to-date database from scratch) and the head revision written into Alembic's
+version table. Alembic is imported only to upgrade an older database. Every entry point
+of Alembic, its ``command.stamp`` and ``MigrationContext`` included, first runs the
+package's ``__init__``, which imports its whole runtime with Mako, Pygments and all of
+SQLAlchemy's dialects: more than the rest of a first command's start-up, for one row.
+So the version table is written here through SQLAlchemy Core, in the layout Alembic
+documents and makes itself (`VERSION`); tests/store/test_migrations.py keeps it honest on
+both backends: a database made here and one migrated step by step by Alembic have the
+same schema (the version table's included), Alembic reads the new one as at its head
+and its upgrade then does nothing, and `HEAD` is the head of Alembic's script directory.
 """
 
 from __future__ import annotations
@@ -15,11 +26,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import Engine, inspect, text
+from sqlalchemy import (
+    Column,
+    Engine,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    insert,
+    inspect,
+    text,
+)
 from sqlalchemy.engine import Connection
 
-from stoker.collector import collector_paused
-from stoker.engine import keep_loaded
 from stoker.errors import DatabaseError
 from stoker.store.connection import WRITE
 from stoker.store.models import ddl_metadata
@@ -31,6 +50,14 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 # The newest revision in migrations/versions; a test checks it against Alembic's view.
 HEAD = "0008"
 VERSION_TABLE = "alembic_version"
+#: Alembic's version table, as its default ``version_table_impl`` declares it: one
+#: ``version_num VARCHAR(32) NOT NULL`` column, the primary key ``alembic_version_pkc``.
+VERSION = Table(
+    VERSION_TABLE,
+    MetaData(),
+    Column("version_num", String(32), nullable=False),
+    PrimaryKeyConstraint("version_num", name=f"{VERSION_TABLE}_pkc"),
+)
 # An arbitrary constant: the advisory lock all stoker processes take to migrate.
 _PG_LOCK_KEY = 0x5707_4E12
 
@@ -59,32 +86,15 @@ def current_revisions(connection: Connection) -> set[str]:
 
 
 def upgrade_to_head(engine: Engine) -> None:
-    """Migrate the database behind ``engine`` to the newest revision (idempotent).
-
-    A new database (no table at all) gets the models' tables in one step and Alembic's
-    stamp of the head revision, instead of Alembic replaying every migration: the models
-    state the head schema, and a test checks on both backends that both ways build the
-    same tables, columns, indexes and keys. Any other database is upgraded by the
-    migrations."""
+    """Migrate the database behind ``engine`` to the newest revision (idempotent)."""
     with engine.connect() as connection:
         if current_revisions(connection) == {HEAD}:
             return
-    # Importing Alembic (with Mako and Pygments, which it imports) makes a great many
-    # long-lived objects and almost no cyclic garbage: the collector is paused meanwhile
-    # and, in a single command's process, what is loaded is kept for the command
-    # (`keep_loaded`) before it runs again; otherwise its passes, a full one among them,
-    # walk those modules while they load (the first command on a new database).
-    with collector_paused():
-        try:
-            _migrate(engine)
-        finally:
-            keep_loaded()
+    _migrate(engine)
 
 
 def _migrate(engine: Engine) -> None:
     """The migration under the database's lock (see the module's docstring)."""
-    from alembic import command
-
     with engine.connect() as connection:
         connection.execution_options(**{WRITE: True})
         sqlite = connection.dialect.name == "sqlite"
@@ -98,13 +108,10 @@ def _migrate(engine: Engine) -> None:
                 current = current_revisions(connection)
                 if current == {HEAD}:
                     return  # another process migrated it while this one waited
-                config = alembic_config()
-                config.attributes["connection"] = connection
                 if not current and not inspect(connection).get_table_names():
-                    ddl_metadata().create_all(connection)
-                    command.stamp(config, "head")
+                    create_at_head(connection)
                     return
-                command.upgrade(config, "head")
+                _upgrade(connection)
                 if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                     raise DatabaseError(
                         "upgrading the database's schema would break a reference between "
@@ -113,6 +120,24 @@ def _migrate(engine: Engine) -> None:
         finally:
             if sqlite:
                 _sqlite_foreign_keys(connection, on=True)
+
+
+def create_at_head(connection: Connection) -> None:
+    """Make an empty database's schema at `HEAD` in one step: the models' tables, and
+    Alembic's version table holding `HEAD` (what ``alembic stamp head`` writes), in the
+    caller's transaction."""
+    ddl_metadata(connection.dialect.name).create_all(connection)
+    VERSION.create(connection)
+    connection.execute(insert(VERSION).values(version_num=HEAD))
+
+
+def _upgrade(connection: Connection) -> None:
+    """Alembic's upgrade to the head, on ``connection`` (in its transaction)."""
+    from alembic import command
+
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
 
 
 def _sqlite_foreign_keys(connection: Connection, *, on: bool) -> None:

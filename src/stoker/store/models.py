@@ -3,9 +3,11 @@
 The engine never sees these: `stoker.store.rows` turns rows into the records of
 `stoker.engine.state`. The store reads and writes with Core statements on these tables
 (`stoker.store.reading`, `stoker.store.writing`, `stoker.store.claims`, and
-`stoker.store.bulk` for the many rows), never ORM objects, so the models describe the
-schema; the hand-written migration in ``migrations/versions`` must match them, and a
-test checks it on both backends (a new database is made from them directly).
+`stoker.store.bulk` for the many rows), never ORM objects. These tables are also the
+DDL of a new database, made from them in one step (`stoker.store.migrate`), while an
+older one is upgraded by the hand-written migrations in ``migrations/versions``: both
+ways must build the same schema, and tests/store/test_migrations.py checks that they do
+on both backends.
 
 Choices:
 
@@ -19,8 +21,8 @@ Choices:
   stack is one conditional UPDATE of one row; the generation is the fencing token every
   write of the holder is checked against.
 - Stack names are unique per project among stacks that are not deleted: a partial unique
-  index (both SQLite and PostgreSQL have them) backs the check `create_stack` makes. The
-  migrations are the DDL the database gets; these tables describe it for SQLAlchemy.
+  index (both SQLite and PostgreSQL have them) backs the check `create_stack` makes
+  (`ddl_metadata` adds it).
 - Resources and events have integer ids in write order; resources are read back in the
   order they were first written (an upsert keeps the id), events are paged by id.
 - Core tables, not ORM models: the store never loads ORM objects, and importing
@@ -141,7 +143,7 @@ class RawTemplate(TableOf):
 
 class Stack(TableOf):
     __tablename__ = "stacks"
-    # the unique index on live names is DDL only: `ddl_metadata` adds it
+    # the unique index on live names is DDL only: `ddl_metadata` adds it, per dialect
     __table_args__ = (Index("ix_stacks_parent_id", "parent_id"),)
 
     id = _column(String(64), primary_key=True)
@@ -285,25 +287,26 @@ class StackTrust(TableOf):
     created_at = _time()
 
 
-def ddl_metadata() -> MetaData:
+def ddl_metadata(dialect: str) -> MetaData:
     """`metadata` with what only DDL and schema comparison need: the partial unique index
-    on live stack names, added on the first call.
+    on live stack names, its condition stated for ``dialect`` (``sqlite`` or
+    ``postgresql``; the same condition on both, as migration 0001 creates it). The index
+    is added on the first call, and each dialect's condition on the first call for it,
+    through the index's documented, writable ``dialect_kwargs``.
 
-    Partial on both backends, as migration 0001 creates it. A dialect option imports its
-    dialect when the index is built, so the index is not declared with the table: every
-    command on a SQLite store would import SQLAlchemy's PostgreSQL dialect, and a
-    PostgreSQL server SQLite's, for nothing. Statements never need the index; creating a
-    new database's schema (`stoker.store.migrate`) and comparing it with the migrations
-    (Alembic's ``target_metadata``, tests/store/test_migrations.py, which also checks both
-    backends' index is partial) do."""
+    A dialect option imports its dialect when it is set, so the index is not declared
+    with the table, nor for both dialects at once: every command on a SQLite store would
+    import SQLAlchemy's PostgreSQL dialect, a PostgreSQL server SQLite's, and the first
+    command on a new SQLite database the PostgreSQL dialect, for nothing. Statements
+    never need the index; creating a new database's schema (`stoker.store.migrate`) and
+    comparing it with the migrations (Alembic's ``target_metadata``,
+    tests/store/test_migrations.py, which also checks both backends' index is partial)
+    do."""
     table = Stack.__table__
-    if not any(index.name == LIVE_NAMES_INDEX for index in table.indexes):
-        Index(
-            LIVE_NAMES_INDEX,
-            table.c.project,
-            table.c.name,
-            unique=True,
-            sqlite_where=text("deleted_at IS NULL"),
-            postgresql_where=text("deleted_at IS NULL"),
-        )
+    live = next((index for index in table.indexes if index.name == LIVE_NAMES_INDEX), None)
+    if live is None:
+        live = Index(LIVE_NAMES_INDEX, table.c.project, table.c.name, unique=True)
+    where = f"{dialect}_where"
+    if live.dialect_kwargs.get(where) is None:  # (the dialect's default is None)
+        live.dialect_kwargs[where] = text("deleted_at IS NULL")
     return metadata

@@ -20,7 +20,7 @@ from stoker.store.urls import database_url
 def _run(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=ddl_metadata(),
+        target_metadata=ddl_metadata(connection.dialect.name),
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite's ALTER is limited
         compare_type=True,
     )
