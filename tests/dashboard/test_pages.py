@@ -319,4 +319,4 @@ def test_cancel_stops_a_running_create(board: Board) -> None:
     )
     assert signal.status_code == 200, signal.text
     assert board.wait(stack_id) == "CREATE_FAILED"
-    assert "Operation cancelled" in board.get(f"/dashboard/stacks/{stack_id}").text
+    assert "Stack CREATE cancelled" in board.get(f"/dashboard/stacks/{stack_id}").text

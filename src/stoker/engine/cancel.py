@@ -5,10 +5,11 @@ request on the stack row (``cancel`` or ``rollback``), because the operation may
 process on any machine that shares the database. The running operation reads the request
 with the fencing check every one of its writes makes (no extra statement) and observes it
 at its next step (`observe`, before it starts a resource): it starts nothing more, lets
-the resources in flight finish, and ends FAILED (an update: ``Stack UPDATE cancelled``, as
-Heat's convergence engine says; a create: ``Operation cancelled``). What it does
-then is Heat's: a create with rollback enabled rolls back; ``rollback`` on an update is
-for the update to roll back (it raises `OperationCancelled` with ``with_rollback``).
+the resources in flight finish, and ends FAILED (``Stack UPDATE cancelled``, ``Stack
+CREATE cancelled``, as Heat's convergence engine says). What it does then is that
+engine's: a cancelled create is not rolled back, even with rollback enabled; ``rollback``
+on an update is for the update to roll back (it raises `OperationCancelled` with
+``with_rollback``).
 
 Allowed, as in Heat 24.1.2: cancel with rollback only while an update runs (a create in
 progress is refused: ``Cancelling update when stack is CREATE_IN_PROGRESS is not

@@ -115,8 +115,8 @@ async def run_create(operation: Operation, done: Iterable[str]) -> StackRecord:
             )
         reason = operation.failure_summary(Action.CREATE, result)
         failed = await operation.finish(Action.CREATE, Status.FAILED, reason)
-        if stack.disable_rollback:
-            return failed
+        if stack.disable_rollback or operation.cancelled(result):
+            return failed  # a cancelled create is not rolled back (convergence engine)
         await operation.set_stack(Action.ROLLBACK, Status.IN_PROGRESS, "Stack ROLLBACK started")
         return await run_delete(operation, Action.ROLLBACK)
 

@@ -245,6 +245,40 @@ def _child_definition(
     return _Built(definition, environment.to_data(absolute_paths=True), files, template_file)
 
 
+def unborn_child(
+    engine: StackEngine,
+    parent: Operation,
+    name: str,
+    type_name: str,
+    plugin: NestedStackPlugin,
+    properties: dict[str, Any],
+) -> tuple[StackRecord, StackDefinition]:
+    """The child stack an added or replacing resource ``name`` will create, built as its
+    create builds it (`ResourceFailure` when it is invalid) and not stored: what an
+    update's preview with ``show_nested`` lists as added."""
+    record = ResourceRecord(parent.stack.id, name, type_name, Action.INIT, Status.COMPLETE)
+    spec = plugin.child_spec(properties, name)
+    child_name = f"{parent.stack.name}-{name}"
+    built = _child_definition(engine, parent, record, spec, "", child_name)
+    stack = StackRecord(
+        id="",
+        name=child_name,
+        project=parent.stack.project,
+        action=Action.INIT,
+        status=Status.COMPLETE,
+        status_reason="",
+        template=spec.template,
+        environment=built.environment,
+        files=built.files,
+        parameters=dict(spec.parameters),
+        created_at=leases.now_utc(),
+        parent_id=parent.stack.id,
+        parent_resource=name,
+        template_file=built.template_file,
+    )
+    return stack, built.definition
+
+
 # ---------------------------------------------------------------------------- update
 async def update_child(
     engine: StackEngine,

@@ -179,11 +179,19 @@ class Operation:
             self.engine.failed_children[self.stack.id] = self.first_failure
         return self.stack
 
+    @staticmethod
+    def cancelled(result: Traversal) -> bool:
+        """Whether `stack cancel` stopped the walk."""
+        return any(isinstance(e, OperationCancelled) for e in result.failed.values())
+
     def failure_summary(self, action: Action, result: Traversal) -> str:
         if self.timed_out:
             return "Create timed out" if action is Action.CREATE else "Timed out"
-        if any(isinstance(e, OperationCancelled) for e in result.failed.values()):
-            return f"Resource {action.value} failed: Operation cancelled"
+        if self.cancelled(result):
+            # Heat's convergence engine, its traversal stopped (recorded: updates
+            # cancel/create_cancelled_*); the legacy one says "Resource CREATE failed:
+            # Operation cancelled"
+            return f"Stack {action.value} cancelled"
         name, error = next(iter(result.failed.items()), (None, None))
         if name is None or error is None:
             return f"Resource {action.value} failed: operation stopped"

@@ -99,6 +99,13 @@ class Plan:
     decisions: dict[str, Decision] = field(default_factory=dict)
     #: with ``--show-nested``: the plan of each updated nested stack, by its resource
     nested: dict[str, Plan] = field(default_factory=dict)
+    #: with ``--show-nested``: the resources replaced or deleted whose nested stack goes
+    #: with them, every resource in it listed as deleted (Heat opens a nested stack's,
+    #: not an ``OS::Heat::Stack``'s: its child is a remote stack to Heat)
+    gone: list[str] = field(default_factory=list)
+    #: with ``--show-nested``: the nested stack an added or replacing resource creates,
+    #: as a plan where every resource is added, by its resource
+    born: dict[str, Plan] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         # Short: Python 3.11's asyncio.run formats the repr of its main task's result.

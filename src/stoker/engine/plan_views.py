@@ -32,8 +32,6 @@ def update_preview(
 def _add_nested(
     store: Store, stack: StackRecord, plan: Plan, result: dict[str, list[dict[str, Any]]]
 ) -> None:
-    from stoker.engine.plan import Change
-
     records = {r.name: r for r in store.resources(stack.id)}
 
     def child_of(name: str) -> StackRecord | None:
@@ -47,11 +45,27 @@ def _add_nested(
         for kind, entries in _preview(store, child, inner, name).items():
             result.setdefault(kind, []).extend(entries)
         _add_nested(store, child, inner, result)
-    for decision in plan.decisions.values():
-        if decision.change in (Change.REPLACE, Change.DELETE):
-            child = child_of(decision.name)
-            if child is not None:  # its nested stack goes, every resource in it
-                _deleted_tree(store, child, decision.name, result)
+    for name in plan.gone:
+        child = child_of(name)
+        if child is not None:  # its nested stack goes, every resource in it
+            _deleted_tree(store, child, name, result)
+    _added_trees(stack, plan, result)
+
+
+def _added_trees(stack: StackRecord, plan: Plan, result: dict[str, list[dict[str, Any]]]) -> None:
+    """Every resource of the nested stacks the added or replacing resources create
+    (`Plan.born`), as added: the stack they will be in does not exist yet, ``stack``
+    (whose update creates them) stands for it."""
+    for parent, inner in plan.born.items():
+        for decision in inner.decisions.values():
+            record = ResourceRecord(
+                stack.id, decision.name, decision.type, Action.INIT, Status.COMPLETE
+            )
+            entry = resource_row(record, stack.name)
+            entry["reason"] = decision.reason
+            entry["parent_resource"] = parent
+            result.setdefault("added", []).append(entry)
+        _added_trees(stack, inner, result)
 
 
 def _deleted_tree(

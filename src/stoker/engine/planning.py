@@ -152,7 +152,10 @@ async def preview_nested(operation: Operation, plan: Plan, heat_view: bool = Tru
     """Add to ``plan`` the plan of every nested stack it updates, recursively (Heat's
     preview with ``show_nested``): each child against where the update takes it. As in
     Heat, a resource backed by a nested stack that keeps its definition counts as updated
-    (its stack is always updated: what changes inside is known only there)."""
+    (its stack is always updated: what changes inside is known only there). The nested
+    stacks that go (`Plan.gone`) and those that come (`Plan.born`) are listed too."""
+    _gone(operation, plan)
+    _born(operation, plan)
     for name, decision in list(plan.decisions.items()):
         record = operation.records.get(name)
         kept = decision.change in (Change.UPDATE, Change.UNCHANGED)
@@ -184,6 +187,52 @@ async def preview_nested(operation: Operation, plan: Plan, heat_view: bool = Tru
         inner = plan_update(child, untouched=same, heat_view=heat_view)
         await preview_nested(child, inner, heat_view)
         plan.nested[name] = inner
+
+
+def _opened(plugin: ResourcePlugin | None) -> bool:
+    """Whether Heat's preview lists what is inside this type's nested stack (a nested
+    stack's, not an ``OS::Heat::Stack``'s remote one)."""
+    return isinstance(plugin, NestedStackPlugin) and plugin.previewed_inside
+
+
+def _gone(operation: Operation, plan: Plan) -> None:
+    """The replaced or deleted resources whose nested stack Heat lists as deleted."""
+    for name, decision in plan.decisions.items():
+        record = operation.records.get(name)
+        if decision.change not in (Change.REPLACE, Change.DELETE) or record is None:
+            continue
+        if record.data.get("child_id") and _opened(operation.engine.plugin_of(record)):
+            plan.gone.append(name)
+
+
+def _born(operation: Operation, plan: Plan) -> None:
+    """The nested stack each added or replacing resource creates, every resource in it
+    added, and theirs below (recorded: preview/stack_resource_to_provider_show_nested).
+    Its properties are read as the preview reads them (`not_created`); a child that
+    cannot be known before the update runs is not listed."""
+    unknown: dict[str, ResourceRecord] | None = None
+    for name, decision in plan.decisions.items():
+        plugin = operation.resolution().plugins.get(name)
+        if decision.change not in (Change.ADD, Change.REPLACE) or decision.refusal:
+            continue
+        if not _opened(plugin):
+            continue
+        assert isinstance(plugin, NestedStackPlugin)
+        unknown = unknown if unknown is not None else not_created(operation)
+        try:
+            properties = resolve_properties(operation, name, plugin, unknown)
+            stack, definition = nested.unborn_child(
+                operation.engine, operation, name, decision.type, plugin, properties
+            )
+        except (PropertyError, FunctionError, Unresolved, ResourceFailure):
+            continue
+        inner = Plan()
+        resources = definition.template.resources
+        for member in definition.resource_order():
+            why = f"created with the nested stack of {name}"
+            inner.decisions[member] = Decision(member, Change.ADD, resources[member].type, why)
+        _born(Operation(operation.engine, stack, definition, operation), inner)
+        plan.born[name] = inner
 
 
 def _repairing(operation: Operation, child: Operation, name: str) -> None:

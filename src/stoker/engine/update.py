@@ -456,7 +456,10 @@ def _done_already(
 
 
 async def _refuse(operation: Operation, record: ResourceRecord, decision: Decision) -> None:
-    """The resource stays as it is; an UPDATE_FAILED event says why (as Heat records)."""
+    """The resource stays as it is; an UPDATE_FAILED event says why (as Heat records).
+    The refusal is the operation's first failure: a facade whose child stack refused
+    names it under the path down to it (``ResourceActionRestricted:
+    resources.a.resources.inner: ...``, Heat's convergence engine)."""
     error = Refusal(decision)
     now = leases.now_utc()
     event = EventRecord(
@@ -470,6 +473,9 @@ async def _refuse(operation: Operation, record: ResourceRecord, decision: Decisi
         now,
     )
     await operation.write(WriteBatch(events=[event]))
+    if operation.first_failure is None:
+        # the innermost failure a facade's reason names, as a failed action's (`failed`)
+        operation.first_failure = (f"{operation.path}.{record.name}", decision.refusal or "")
     raise error
 
 

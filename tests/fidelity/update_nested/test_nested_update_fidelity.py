@@ -155,8 +155,16 @@ def _child_name(events: list[list[str]]) -> str:
 def _legacy_form(reason: str) -> str:
     """A failed update's reason as the legacy engine (these recordings) words it: stoker
     follows the convergence engine (Heat's default), which puts "Resource UPDATE failed: "
-    before the resource's reason (tests/fidelity/updates)."""
-    return re.sub(r"Resource [A-Z]+ failed: ", "", reason)
+    before the resource's reason, and names a member's refusal under the path down to it
+    (``ResourceActionRestricted: resources.g.resources[1]: ...`` where the legacy engine
+    says ``resources.g: ResourceActionRestricted: resources[1]: ...``; both recorded in
+    tests/fidelity/updates, groups/restricted_member_update)."""
+    reason = re.sub(r"Resource [A-Z]+ failed: ", "", reason)
+    return re.sub(
+        r"^(ResourceActionRestricted): (resources\.[^.:\s\[]+)\.(resources[.\[][^:]*): ",
+        r"\2: \1: \3: ",
+        reason,
+    )
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

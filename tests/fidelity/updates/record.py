@@ -112,13 +112,28 @@ def _message(answer: Any) -> str:
     return str(error.get("message") or answer)
 
 
+def _with_environment_files(
+    case: suite.Case, stage: str, request: dict[str, Any]
+) -> dict[str, Any]:
+    """The request with its files map, and its environment files as heatclient sends
+    several ``-e`` files: their names in ``environment_files``, their texts in the map
+    (Heat merges them in order; heatclient also sends its own merge of them as
+    ``environment``, which the merge then repeats: left out, so that a merge strategy
+    is not applied twice)."""
+    request.pop("environment_files", None)
+    found = case.environment_files(stage)
+    request["files"] = {**case.files(stage), **found}
+    if found:
+        request["environment_files"] = list(found)
+    return request
+
+
 def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     name = f"{case.stack_name}-{int(time.time() * 1000) % 10**8}"
-    create = case.request("create")
+    create = _with_environment_files(case, "before", case.request("create"))
     body: dict[str, Any] = {
         "stack_name": name,
         "template": case.template("before"),
-        "files": case.files("before"),
         "disable_rollback": create.pop("disable_rollback", True),
         **create,
     }
@@ -126,6 +141,9 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
     if status >= 400:
         return {"create_status": "REFUSED", "create_error": _message(created)}
     path = f"/stacks/{name}/{created['stack']['id']}"
+    stop = case.cancels("create")
+    if stop is not None:
+        cancel(heat, path, 0, stop)
     heat.wait(path)
     heat.settle(path)
     first = heat.wait(path)
@@ -136,10 +154,9 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
         "create_status": first["stack_status"],
         "create_reason": suite.reason(first["stack_status_reason"], name),
     }
-    update = case.request("update")
+    update = _with_environment_files(case, "after", case.request("update"))
     if "after" in case.spec or not case.existing:
         update["template"] = case.template("after" if "after" in case.spec else "before")
-    update["files"] = case.files("after")
     method = "PATCH" if case.existing else "PUT"
     if case.spec.get("preview", True):
         nested = "?show_nested=True" if case.spec.get("show_nested") else ""
@@ -152,8 +169,9 @@ def record(heat: Heat, case: suite.Case) -> dict[str, Any]:
         else:
             result["preview"] = {"status": status}
     status, answer = heat.call(method, path, update)
-    if status < 400 and "cancel" in case.spec:
-        cancel(heat, path, seen, case.spec["cancel"])
+    stop = case.cancels("update")
+    if status < 400 and stop is not None:
+        cancel(heat, path, seen, stop)
     result["update_http"] = status
     result["update_refused"] = status >= 400
     if status >= 400:

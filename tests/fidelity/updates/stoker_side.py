@@ -44,13 +44,17 @@ def _write(folder: Path, case: suite.Case, key: str, stage: str) -> str:
     return str(path)
 
 
-def _options(folder: Path, request: dict[str, Any], stage: str) -> list[str]:
+def _options(folder: Path, case: suite.Case, stage: str) -> list[str]:
+    request = case.request("create" if stage == "before" else "update")
     found: list[str] = []
+    folder.mkdir(parents=True, exist_ok=True)  # a PATCH without a template has none yet
     if "environment" in request:
-        folder.mkdir(parents=True, exist_ok=True)  # a PATCH without a template has none yet
         env = folder / "env.yaml"
         env.write_text(yaml.safe_dump(request["environment"]), encoding="utf-8")
         found += ["-e", str(env)]
+    for name, text in case.environment_files(stage).items():
+        (folder / name).write_text(text, encoding="utf-8")
+        found += ["-e", str(folder / name)]
     for key, value in (request.get("parameters") or {}).items():
         found += ["--parameter", f"{key}={value}"]
     if "timeout_mins" in request:
@@ -73,12 +77,18 @@ class _Ran:
     stdout: str
     stderr: str
 
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
 
-def _cancelled(stoker: Stoker, name: str, update: list[str], spec: dict[str, Any]) -> _Ran:
-    """The update in a process of its own, stopped (`testpoints`) when the handler of the
-    case's ``at`` is about to start (IN_PROGRESS committed, as the recorder waits for it
-    in Heat), ``stack cancel`` asked meanwhile, then continued."""
-    command = [sys.executable, "-m", "stoker", "--db", stoker.url, "stack", *update, "-f", "json"]
+
+def _cancelled(stoker: Stoker, name: str, operation: list[str], spec: dict[str, Any]) -> _Ran:
+    """The operation (the update, or the create) in a process of its own, stopped
+    (`testpoints`) when the handler of the case's ``at`` is about to start (IN_PROGRESS
+    committed, as the recorder waits for it in Heat), ``stack cancel`` asked meanwhile,
+    then continued."""
+    command = [sys.executable, "-m", "stoker", "--db", stoker.url, "stack", *operation]
+    command += ["-f", "json"]
     env = {**os.environ, ENV: f"before_handler@{spec['at']}"}
     child = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
@@ -100,14 +110,10 @@ def _cancelled(stoker: Stoker, name: str, update: list[str], spec: dict[str, Any
 def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
     name = case.stack_name
     root = stoker.directory / name
-    create = case.request("create")
-    created = stoker(
-        "create",
-        name,
-        "-t",
-        _write(root / "before", case, "before", "before"),
-        *_options(root / "before", create, "before"),
-    )
+    template = _write(root / "before", case, "before", "before")
+    create = ["create", name, "-t", template, *_options(root / "before", case, "before")]
+    stop = case.cancels("create")
+    created: Result | _Ran = _cancelled(stoker, name, create, stop) if stop else stoker(*create)
     if created.exit_code not in (0, 1) or stoker("show", name).exit_code != 0:
         return {"create_status": "REFUSED", "create_error": created.output}
     first = stoker.json("show", name)
@@ -125,7 +131,7 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
         update += ["-t", _write(root / "after", case, key, "after")]
     if case.existing:
         update.append("--existing")
-    update += _options(root / "after", case.request("update"), "after")
+    update += _options(root / "after", case, "after")
     if case.spec.get("preview", True):
         nested = ["--show-nested"] if case.spec.get("show_nested") else []
         preview = stoker(*update, "--dry-run", *nested, "-f", "json")
@@ -137,8 +143,9 @@ def run_case(case: suite.Case, stoker: Stoker) -> dict[str, Any]:
         else:
             result["preview"] = {"status": 400}
     ran: Result | _Ran
-    if "cancel" in case.spec:
-        ran = _cancelled(stoker, name, update, case.spec["cancel"])
+    stop = case.cancels("update")
+    if stop is not None:
+        ran = _cancelled(stoker, name, update, stop)
     else:
         ran = stoker(*update, "-f", "json")
     refused = ran.exit_code != 0 and not ran.stdout.strip()

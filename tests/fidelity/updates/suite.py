@@ -16,6 +16,10 @@ A case (one key of ``cases/<area>.yaml``):
 ``create`` / ``update``
     the request's other fields: ``parameters`` (strings, as the CLI sends them),
     ``environment`` (data; Heat gets it as ``environment``, stoker as ``-e``),
+    ``environment_files`` (a list of environments, data or text: Heat gets them as
+    heatclient sends several ``-e`` files, named in ``environment_files`` with their texts
+    in the files map, and merges them in order over ``environment``; stoker gets one
+    ``-e`` each, after ``environment``'s),
     ``disable_rollback`` (``false``: rollback enabled; the create defaults to ``true``),
     ``timeout_mins`` (Heat's field; stoker's ``--timeout``), and for the update
     ``clear_parameters``.
@@ -36,7 +40,9 @@ A case (one key of ``cases/<area>.yaml``):
 ``cancel``
     ``stack cancel`` during the update: ``at`` (the resource IN_PROGRESS when Heat is
     asked; stoker is stopped before its handler starts) and ``rollback`` (``false``:
-    ``cancel_without_rollback``, ``--no-rollback``).
+    ``cancel_without_rollback``, ``--no-rollback``); ``during: create`` cancels the
+    create instead (Heat cancels a create only without rollback), and the update then
+    starts from what the cancelled create left.
 
 ``known``
     a deliberate difference or a Heat bug stoker does not copy: ``skip`` (the fields not
@@ -129,6 +135,21 @@ class Case:
 
     def request(self, stage: str) -> dict[str, Any]:
         return dict(self.spec.get(stage) or {})
+
+    def environment_files(self, stage: str) -> dict[str, str]:
+        """The stage's ``environment_files`` by the names they are sent under, in order."""
+        found = self.request("update" if stage == "after" else "create")
+        return {
+            f"{'update' if stage == 'after' else 'create'}-env{index}.yaml": (
+                value if isinstance(value, str) else yaml.safe_dump(value, sort_keys=False)
+            )
+            for index, value in enumerate(found.get("environment_files") or ())
+        }
+
+    def cancels(self, action: str) -> dict[str, Any] | None:
+        """The case's ``cancel`` when it stops ``action`` (``create`` or ``update``)."""
+        spec = self.spec.get("cancel")
+        return spec if spec and spec.get("during", "update") == action else None
 
 
 def load_cases() -> list[Case]:
@@ -256,7 +277,7 @@ def per_resource(found: list[list[str]]) -> dict[str, list[list[str]]]:
 
 
 #: the fields compared, in the order a difference is reported
-FIELDS = ("create_status", "update_refused", "preview", "status", "reason")
+FIELDS = ("create_status", "create_reason", "update_refused", "preview", "status", "reason")
 FIELDS += ("parameters", "outputs", "resources", "events", "environment")
 
 

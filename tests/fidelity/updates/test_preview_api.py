@@ -78,7 +78,9 @@ def test_api_preview_matches_heat(case: suite.Case, client: TestClient) -> None:
         query = "?show_nested=True" if case.spec.get("show_nested") else ""
         method = "PATCH" if case.existing else "PUT"
         answer = client.request(method, f"{url}/preview{query}", json=update)
-        if "status" in heat["preview"]:
+        if "preview" in case.skip:  # a Heat bug stoker does not copy (the case says why)
+            assert answer.status_code == 200, answer.text
+        elif "status" in heat["preview"]:
             assert answer.status_code == heat["preview"]["status"], answer.text
         else:
             assert answer.status_code == 200, answer.text
