@@ -10,7 +10,7 @@ from test_operations import definition
 
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import StackEngine
-from stoker.resolution import tree as tree_check
+from stoker.resolution import resource_checks
 from stoker.resources.registry import default_registry
 
 TEXT = """
@@ -31,13 +31,13 @@ def test_each_resource_is_validated_once_and_the_types_checks_still_run(
     store: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     validated: list[tuple[str, ...]] = []
-    original = tree_check.validate_properties
+    original = resource_checks.validate_properties
 
     def validate_properties(*args: Any, **kwargs: Any) -> Any:
         validated.append(kwargs["path"])
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(tree_check, "validate_properties", validate_properties)
+    monkeypatch.setattr(resource_checks, "validate_properties", validate_properties)
     engine = StackEngine(store, default_registry(), EngineSettings())
     messages = [d.render() for d in engine.check(definition(TEXT)) if d.is_error]
     # ``bare`` has no property and a type that takes any: nothing to validate at all

@@ -161,7 +161,7 @@ class Session:
 
     def stack_info(self, stack_id: str) -> StackInfo | None:
         """A stack's parent and size, for progress (which meets nested stacks by id)."""
-        found = self.store.get_stack(stack_id, self.settings.project)
+        found = self.store.stack_summary(stack_id, self.settings.project)
         if found is None:
             return None
         # a count, not the rows: the top stack of a 10,000-resource create is looked up

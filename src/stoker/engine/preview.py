@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from stoker.definition import SENSITIVE, StackDefinition, sensitive_properties
 from stoker.engine.stack_views import time_text
 from stoker.parameters import display_value
-from stoker.resolution.tree import TreeCheck, known_properties
+from stoker.resolution.resource_checks import known_properties
+from stoker.resolution.tree import TreeCheck
 from stoker.resources import validate_properties
 from stoker.template.versions import Format
 

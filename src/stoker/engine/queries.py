@@ -62,6 +62,18 @@ class StackQueries:
             cached = self._definitions[stack.id] = self.rebuild(stack)
         return cached
 
+    def summary_definition(self, summary: StackRecord) -> StackDefinition:
+        """`definition_of` a stack read as a summary (`Store.stack_summary`, its
+        definition left empty): the stack's full row is read (and its sealed values
+        decrypted) only when its definition is not known already."""
+        cached = self._definitions.get(summary.id)
+        if cached is not None:
+            return cached
+        stack = self.store.get_stack(summary.id, summary.project)
+        if stack is None:
+            raise FunctionError(f"The stack {summary.id} could not be found.")
+        return self.definition_of(stack)
+
     def remember(self, stack_id: str, definition: StackDefinition) -> None:
         """``definition`` is what the stack stored (it was created from it): a top stack's
         or a nested stack's when its parent creates it (no view of either is kept: a top
@@ -202,7 +214,9 @@ class StackQueries:
         view = self._views.get(child_id)
         if view is not None:
             return view
-        stack = self.store.get_stack(child_id, self.settings.project)
+        # a summary: the definition is most often known (remembered when the child was
+        # created), and then its stored one need not be decrypted (see `_state`)
+        stack = self.store.stack_summary(child_id, self.settings.project)
         if stack is None:
             raise FunctionError(f"The nested stack {child_id} could not be found.")
         view = ChildView(self, stack)
@@ -228,7 +242,7 @@ class ChildView:
 
     def _state(self) -> tuple[StackDefinition, dict[str, ResourceRecord]]:
         if self._definition is None or self._records is None:
-            self._definition = self.queries.definition_of(self.stack)
+            self._definition = self.queries.summary_definition(self.stack)
             self._records = {r.name: r for r in self.queries.store.resources(self.stack.id)}
         return self._definition, self._records
 

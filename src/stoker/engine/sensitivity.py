@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from stoker.definition import (
     NO_TAINT,
     ChildTaint,
+    StackDefinition,
     Taint,
     child_taint,
     handed_down,
@@ -53,7 +54,7 @@ class StackTaints:
         if kids is None:
             kids = self._kids[record.id] = {
                 child.parent_resource: child
-                for child in self.engine.store.child_stacks(record.id)
+                for child in self.engine.store.child_stack_summaries(record.id)
                 if child.parent_resource and child.deleted_at is None
             }
             self._stacks[record.id] = record
@@ -72,7 +73,7 @@ class StackTaints:
     def _of_child(self, record: StackRecord) -> ChildTaint:
         cached = self._child.get(record.id)
         if cached is None:
-            template = self.engine.definition_of(record).template
+            template = self._definition(record).template
             cached = self._child[record.id] = child_taint(template, self.of(record))
         return cached
 
@@ -84,20 +85,26 @@ class StackTaints:
         name = record.parent_resource
         parent = None
         if record.parent_id and name:
-            parent = self._stacks.get(record.parent_id) or self.engine.store.get_stack(
+            parent = self._stacks.get(record.parent_id) or self.engine.store.stack_summary(
                 record.parent_id, record.project
             )
         if parent is not None and name:
-            definition = self.engine.definition_of(parent)
+            definition = self._definition(parent)
             needs = _dependencies(definition.graph.requires if definition.graph else {}, name)
             taint = handed_down(
                 definition.template,
                 name,
                 self.of(parent, only=needs),
-                self.engine.definition_of(record).template,
+                self._definition(record).template,
             )
         self._up[record.id] = taint
         return taint
+
+    def _definition(self, record: StackRecord) -> StackDefinition:
+        """The stack's definition. The stacks of the tree are read as summaries: most
+        definitions are known to the engine already, and a stored one is then not
+        decrypted and decoded for nothing (TripleO's environments are large)."""
+        return self.engine.queries.summary_definition(record)
 
 
 def _dependencies(requires: Mapping[str, tuple[str, ...]], name: str) -> frozenset[str]:

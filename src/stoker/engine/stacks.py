@@ -64,6 +64,7 @@ from stoker.resolution import (
     ProviderCache,
     ProviderTemplates,
     Resolution,
+    SubtreeMemo,
     TreeCheck,
     resolve_types,
 )
@@ -119,6 +120,9 @@ class StackEngine:
         self._disk_templates = ProviderTemplates()
         #: the last definition `check` resolved, its base directory and its types
         self._checked: tuple[StackDefinition, str | None, Resolution] | None = None
+        #: provider subtrees' checks by their inputs: the per-create checks of nested
+        #: stacks meet the same subtrees the checks above them made
+        self._subtrees = SubtreeMemo()
 
     # ------------------------------------------------------------------ checks before
     def resolve_types(
@@ -183,6 +187,7 @@ class StackEngine:
             self.registry,
             self.settings.max_nested_depth,
             cache=self.provider_cache(definition, base_dir),
+            memo=self._subtrees,
         )
         top = definition.template.file
         chain = (os.path.abspath(top),) if os.path.isfile(top) else ()

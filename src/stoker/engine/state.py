@@ -245,7 +245,13 @@ class Store(Protocol):
         """`list_stacks` with each definition (template, environment, files, parameters)
         left empty."""
 
+    def stack_summary(self, stack_id: str, project: str) -> StackRecord | None:
+        """`get_stack` by id with the definition left empty (as `stack_summaries`)."""
+
     def child_stacks(self, stack_id: str) -> list[StackRecord]: ...
+
+    def child_stack_summaries(self, stack_id: str) -> list[StackRecord]:
+        """`child_stacks` with each definition left empty (as `stack_summaries`)."""
 
     def stacks_in_progress(self) -> list[StackRecord]:
         """Live top-level stacks of every project with an operation IN_PROGRESS."""

@@ -171,6 +171,10 @@ class ResourceRegistry:
         # stack of 10,000 resources of a few types resolves a few times, not 10,000.
         per_resource = any(_has_resource_blocks(b) for b in (self._user, self._global))
         self._by_type: dict[str, ResolvedType] | None = None if per_resource else {}
+        #: the glob entries of each block searched, by the block's id (the blocks are not
+        #: changed once built, and are kept by this registry): a type is matched against
+        #: them and its own key, not against each of the hundreds of entries TripleO has
+        self._globs: dict[int, list[RegistryEntry]] = {}
 
     # ------------------------------------------------------------------ construction
 
@@ -327,6 +331,23 @@ class ResourceRegistry:
 
     # ------------------------------------------------------------------ internals
 
+    def _matches_in(self, block: RegistryBlock, type_name: str) -> list[RegistryEntry]:
+        """The entries of one block that apply to ``type_name``, in the order Heat tries
+        them: its own key's, and the globs that match it."""
+        globs = self._globs.get(id(block))
+        if globs is None:
+            globs = self._globs[id(block)] = [e for e in block.entries() if is_glob(e.key)]
+        found = [
+            entry
+            for entry in globs
+            if entry.value is not None and entry.key != type_name and _applies(entry, type_name)
+        ]
+        own = block.items.get(type_name)
+        if isinstance(own, RegistryEntry) and own.value is not None:
+            found.append(own)
+        found.sort(key=lambda entry: entry.key)
+        return found
+
     def _candidates(
         self, type_name: str, names: tuple[str, ...] | None, allow_user: bool
     ) -> Iterator[_Match]:
@@ -336,9 +357,9 @@ class ResourceRegistry:
         for user, block in layers:
             if names:
                 for scope, rule in _matching_blocks(block, names, exact_last=True):
-                    for entry in _matches_in(rule, type_name):
+                    for entry in self._matches_in(rule, type_name):
                         yield _Match(entry, scope, user)
-            for entry in _matches_in(block, type_name):
+            for entry in self._matches_in(block, type_name):
                 yield _Match(entry, (), user)
 
     def _settings(self, key: str, names: tuple[str, ...]) -> frozenset[str]:
@@ -479,20 +500,10 @@ def _target_of(entry: RegistryEntry, type_name: str) -> str:
     return value
 
 
-def _matches_in(block: RegistryBlock, type_name: str) -> list[RegistryEntry]:
-    """The entries of one block that apply to ``type_name``, in the order Heat tries them."""
-    found = [
-        entry for entry in block.entries() if entry.value is not None and _applies(entry, type_name)
-    ]
-    found.sort(key=lambda entry: entry.key)
-    return found
-
-
 def _applies(entry: RegistryEntry, type_name: str) -> bool:
-    if entry.key == type_name:
-        return True
+    """Whether a glob entry (not ``type_name``'s own) maps ``type_name``."""
     # A many-to-one glob must not match its own target, or it would map it forever.
-    return is_glob(entry.key) and type_name.startswith(entry.key[:-1]) and type_name != entry.value
+    return type_name.startswith(entry.key[:-1]) and type_name != entry.value
 
 
 def _has_resource_blocks(block: RegistryBlock) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
@@ -166,7 +167,17 @@ class RegistryBlock:
 def _stored_path(path: str, entry: RegistryEntry, absolute: bool) -> str:
     if not absolute or entry.base_dir is None or "://" in path or os.path.isabs(path):
         return path
-    return os.path.abspath(os.path.join(entry.base_dir, path))
+    if os.path.isabs(entry.base_dir):
+        return _under(entry.base_dir, path)
+    return os.path.abspath(os.path.join(entry.base_dir, path))  # from the working directory
+
+
+@lru_cache(maxsize=4096)
+def _under(base_dir: str, path: str) -> str:
+    """``path`` below the absolute ``base_dir``, normalised (what `os.path.abspath` gives
+    it): a stack stores its registry, and each of a tree's nested stacks stores the same
+    hundreds of entries again (TripleO's)."""
+    return os.path.normpath(os.path.join(base_dir, path))
 
 
 class _Reader:

@@ -15,7 +15,10 @@ at.
 - `providers`: the one provider-template loader (`ProviderTemplates`: each read and parsed
   once per run) and the engine's runnable form of a provider (`ProviderCache`);
 - `tree`: `TreeCheck`, the recursive check of a stack and the templates below it, with
-  `attributes` (the ``get_attr`` names against each target's declared attributes);
+  `attributes` (the ``get_attr`` names against each target's declared attributes),
+  `resource_checks` (each resource's properties and policies against its type) and
+  `subtrees` (an engine's provider subtree checks kept by their exact inputs,
+  `SubtreeMemo`);
 - `validation`: what ``stoker template validate`` and ``POST /validate`` answer
   (`validate_tree`, `validation_summary`, `nested_parameters`, `echoed_environment`).
 
@@ -32,6 +35,7 @@ from stoker.lazy import names_from
 if TYPE_CHECKING:
     from stoker.resolution.choice import choose_provider, resolve_provider
     from stoker.resolution.providers import ProviderCache, ProviderTemplates, Reader
+    from stoker.resolution.subtrees import SubtreeMemo
     from stoker.resolution.tree import TreeCheck
     from stoker.resolution.types import (
         Resolution,
@@ -51,6 +55,7 @@ _WHERE = {
     "ProviderTemplates": "stoker.resolution.providers",
     "Reader": "stoker.resolution.providers",
     "Resolution": "stoker.resolution.types",
+    "SubtreeMemo": "stoker.resolution.subtrees",
     "TreeCheck": "stoker.resolution.tree",
     "choose_provider": "stoker.resolution.choice",
     "cloud_type_names": "stoker.resolution.types",
@@ -68,6 +73,7 @@ __all__ = [
     "ProviderTemplates",
     "Reader",
     "Resolution",
+    "SubtreeMemo",
     "TreeCheck",
     "choose_provider",
     "cloud_type_names",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.definition import CollectedFiles, FilesMap, Template, collect_files, parse_template
@@ -33,13 +33,17 @@ Reader = Callable[[str], Document]
 class ProviderTemplates:
     """Provider templates by location, each read and parsed at most once per run."""
 
-    __slots__ = ("_read", "_documents", "_templates", "_failures")
+    __slots__ = ("_read", "_documents", "_templates", "_failures", "runnable")
 
     def __init__(self, read: Reader = read_file) -> None:
         self._read = read
         self._documents: dict[str, Document] = {}
         self._templates: dict[str, Template] = {}
         self._failures: dict[str, TemplateError | OSError] = {}
+        #: what `ProviderCache` makes of a template whatever the stack (its data as the
+        #: child's template, the files its ``get_file`` calls read), by location and
+        #: ``files_root``: an engine checks a tree with a provider cache per stack
+        self.runnable: dict[tuple[str, str | None], _Runnable] = {}
 
     def read(self, location: str) -> Document:
         """The document at ``location`` (also what a registry list's candidates are
@@ -128,12 +132,20 @@ class ProviderCache:
             name: (parameter.type, not parameter.has_default and name not in defaults)
             for name, parameter in template.parameters.items()
         }
+        key = (location, self.files_root)
+        runnable = self.templates.runnable.get(key)
+        if runnable is None:
+            runnable = self.templates.runnable[key] = self._runnable(location, template)
+        if runnable.unreadable:
+            return list(runnable.unreadable)
+        plugin = TemplateResource(type_name, location, runnable.data, parameters, runnable.base_dir)
+        return _with_files(plugin, template, runnable.collected)
+
+    def _runnable(self, location: str, template: Template) -> _Runnable:
         data = plain(template.document.data) or {}
         calls = list(template.calls_of("get_file"))
         if self.source is not None:
-            collected = self.source.collect(calls, location)
-            plugin = TemplateResource(type_name, location, data, parameters, None)
-            return _with_files(plugin, template, collected)
+            return _Runnable(data, None, self.source.collect(calls, location), [])
         base_dir = os.path.dirname(os.path.abspath(location))
         # get_file in a provider template is relative to that template, as heatclient
         # reads it
@@ -153,10 +165,17 @@ class ProviderCache:
             and call.args not in collected.files
             and call.args not in collected.unread
         ]
-        if unreadable:
-            return unreadable
-        plugin = TemplateResource(type_name, location, data, parameters, base_dir)
-        return _with_files(plugin, template, collected)
+        return _Runnable(data, base_dir, collected, unreadable)
+
+
+class _Runnable(NamedTuple):
+    """A provider template made runnable, whatever the stack that uses it."""
+
+    data: dict[str, Any]  # the child's template, as plain data
+    base_dir: str | None  # where its get_file paths start (None: a request's files map)
+    collected: CollectedFiles
+    #: the get_file paths python-heatclient could not read (the provider is refused)
+    unreadable: list[Diagnostic]
 
 
 def _with_files(

@@ -1,17 +1,17 @@
 """The checks a stack tree gets before create (and `template validate` makes): each
 resource's properties and attributes against its type (the attributes' part is
-`stoker.resolution.attributes`), update policies, and provider
-templates and nested stacks followed recursively, so an unknown property, a missing
-parameter, a template that includes itself or a tree deeper than the limit is reported
-before anything is created, with both locations. Types are found by
-`stoker.resolution.types`.
+`stoker.resolution.attributes`, the rest `stoker.resolution.resource_checks`), update
+policies, and provider templates and nested stacks followed recursively, so an unknown
+property, a missing parameter, a template that includes itself or a tree deeper than the
+limit is reported before anything is created, with both locations. Types are found by
+`stoker.resolution.types`. An engine keeps provider subtrees' checks by their inputs
+(`stoker.resolution.subtrees`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -21,31 +21,32 @@ from stoker.definition import (
     define_stack,
     handed_down,
     parse_template,
-    sensitive_properties,
-    withheld_messages,
-    withhold,
 )
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 from stoker.environment import child_environment
-from stoker.errors import FunctionError, LimitExceeded
-from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
-from stoker.limits import active_limits, exceeded
+from stoker.errors import LimitExceeded
+from stoker.limits import Budget, active_limits, current, exceeded
 from stoker.parameters.custom import cloud_refused
 from stoker.resolution.attributes import check_attributes, member_attributes
 from stoker.resolution.providers import ProviderCache, is_default_error
+from stoker.resolution.resource_checks import (
+    check_catalog_properties,
+    check_properties,
+    check_update_policies,
+    known_properties,
+    snapshot_policy,
+)
+from stoker.resolution.subtrees import Inputs, Recording, Subtree, SubtreeMemo
 from stoker.resolution.types import Resolution, resolve_types
 from stoker.resources import (
     InlineStack,
     NestedStackPlugin,
     ResourceFailure,
-    ResourcePlugin,
     ResourceTypeRegistry,
     TemplateResource,
-    catalog_schema,
     validate_properties,
 )
 from stoker.template.loader import Document
-from stoker.template.nodes import key_span, locate, value_span
 
 #: what Heat's validate checks of a nested template: that it parses, and its parameters'
 #: declarations (they are the facade's properties schema)
@@ -77,193 +78,6 @@ def _at_create_only(found: list[Diagnostic], from_request: bool = False) -> list
     return result
 
 
-def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, Any], set[str]]:
-    """The properties of ``name`` whose values are known before create, and the others."""
-    resource = definition.template.resources[name]
-    properties = resource.properties if isinstance(resource.properties, dict) else {}
-    context = definition.context
-    assert context is not None
-    known: dict[str, Any] = {}
-    unknown: set[str] = set()
-    for key, tree in properties.items():
-        if is_literal(tree):
-            known[str(key)] = resolve(tree, context)
-            continue
-        try:
-            value = resolve(tree, context)
-        except (Unresolved, FunctionError):
-            unknown.add(str(key))
-            continue
-        if value is not OMIT:
-            known[str(key)] = value
-    return known, unknown
-
-
-def check_properties(
-    definition: StackDefinition, name: str, plugin: ResourcePlugin, *, for_create: bool = True
-) -> list[Diagnostic]:
-    """The properties' schema; for a create also the type's own checks (Heat's validate
-    API checks only the schema: ``OS::Heat::Value``'s value against its type waits)."""
-    resource = definition.template.resources[name]
-    given = resource.properties
-    if plugin.traits.dynamic_properties and (
-        given is None or (isinstance(given, dict) and not given)
-    ):
-        # No property, and a type that takes any (OS::Heat::None, as each of 10,000 may
-        # be): no schema problem, nothing hidden, only the type's own checks (as
-        # `engine.properties.resolve_properties` does at create)
-        if not for_create:
-            return []
-        path = (*resource.path, definition.template.names.properties)
-        return [
-            Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
-            for message in plugin.validate({})
-        ]
-    known, unknown = known_properties(definition, name)
-    path = (*resource.path, definition.template.names.properties)
-    validated, found = validate_properties(
-        plugin.properties_schema,
-        known,
-        path=path,
-        type_name=plugin.type_name,
-        dynamic=plugin.traits.dynamic_properties,
-        pending=frozenset(unknown),
-    )
-    if not for_create:
-        # Heat's validate checks only that each property is known; a key inside a
-        # property's own map schema (a group's resource_def) is checked with the value,
-        # at create (measured on 24.1.2: nested_matrix/group_member.resource_def_unknown_key)
-        found = [
-            d for d in found if d.code == codes.PROPERTY_UNKNOWN and len(d.path) == len(path) + 1
-        ]
-    sensitive = sensitive_properties(definition.template, name, definition.taint)
-    found = withhold(found, path, sensitive)
-    data = definition.template.document.data
-    found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
-    if isinstance(plugin, TemplateResource):
-        found = [_with_note(d, f"the provider template is {plugin.location}") for d in found]
-    if for_create and not unknown and not any(d.is_error for d in found):
-        # every value known (nothing pending): ``validated`` is what the type's checks
-        # take, from the one validation above
-        found.extend(
-            Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
-            for message in withheld_messages(plugin.validate(validated), sensitive)
-        )
-    return found
-
-
-def _snapshot_policy(
-    definition: StackDefinition, name: str, plugin: ResourcePlugin
-) -> list[Diagnostic]:
-    """``deletion_policy: Snapshot`` on a type that cannot snapshot what it deletes: Heat's
-    validate refuses it (measured on 24.1.2 for Value, RandomString and None; nested
-    stacks are not measured and not checked)."""
-    resource = definition.template.resources[name]
-    policy = resource.deletion_policy
-    if not isinstance(policy, str) or policy.lower() != "snapshot":
-        return []
-    if plugin.traits.snapshot_delete or isinstance(plugin, NestedStackPlugin):
-        return []
-    key = definition.template.names.deletion_policy
-    return [
-        Diagnostic(
-            codes.RESOURCE_DEFINITION,
-            f'"{policy}" deletion policy not supported',
-            (*resource.path, key),
-            resource.span,
-        )
-    ]
-
-
-def check_update_policies(definition: StackDefinition, resolution: Resolution) -> list[Diagnostic]:
-    """Keys of a literal ``update_policy`` that the type's update policy schema lacks:
-    Heat's validate refuses them (``Property error: resources.a.update_policy: Unknown
-    Property x``, measured on 24.1.2; a type without an update policy takes no keys)."""
-    template = definition.template
-    key = template.names.update_policy
-    found: list[Diagnostic] = []
-    for name in definition.enabled:
-        resource = template.resources[name]
-        policy = resource.update_policy
-        if not isinstance(policy, dict) or name not in resolution.types:
-            continue  # the catalog is not read (and garbage collected) for nothing
-        schema = catalog_schema(resolution.types.get(name, resource.type))
-        if schema is None:
-            continue
-        if isinstance(resolution.plugins.get(name), TemplateResource):
-            continue
-        found.extend(_unknown_keys(policy, schema.update_policy, (*resource.path, key)))
-    return found
-
-
-def _unknown_keys(value: dict[Any, Any], schema: Mapping[str, Any], path: Path) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
-    for name, item in value.items():
-        declared = schema.get(str(name))
-        if declared is None:
-            found.append(
-                Diagnostic(
-                    codes.PROPERTY_UNKNOWN,
-                    f"Unknown Property {name}",
-                    (*path, str(name)),
-                    key_span(value, name) or value_span(value, name),
-                )
-            )
-        elif declared.schema is not None and isinstance(item, dict) and "*" not in declared.schema:
-            found.extend(_unknown_keys(item, declared.schema, (*path, str(name))))
-    return found
-
-
-def check_catalog_properties(
-    definition: StackDefinition, resolution: Resolution
-) -> list[Diagnostic]:
-    """Properties a cloud type (known from the catalog, not runnable here) does not
-    declare: all that Heat's validate checks of a resource's properties."""
-    template = definition.template
-    found: list[Diagnostic] = []
-    for name, type_name in resolution.types.items():
-        if name in resolution.plugins or name not in template.resources:
-            continue
-        schema = catalog_schema(type_name)
-        resource = template.resources[name]
-        properties = resource.properties
-        if schema is None or schema.support_status.hidden or not isinstance(properties, dict):
-            continue  # a hidden type is a removed one; the catalog keeps no properties
-        for key in properties:
-            if key not in schema.properties:
-                found.append(
-                    Diagnostic(
-                        codes.PROPERTY_UNKNOWN,
-                        f"Unknown Property {key}",
-                        (*resource.path, template.names.properties, str(key)),
-                        key_span(properties, key) or resource.span,
-                    )
-                )
-    return found
-
-
-def _at(diagnostic: Diagnostic, span: Span | None) -> Diagnostic:
-    return Diagnostic(
-        diagnostic.code,
-        diagnostic.message,
-        diagnostic.path,
-        span,
-        diagnostic.severity,
-        diagnostic.notes,
-    )
-
-
-def _with_note(diagnostic: Diagnostic, note: str) -> Diagnostic:
-    return Diagnostic(
-        diagnostic.code,
-        diagnostic.message,
-        diagnostic.path,
-        diagnostic.span,
-        diagnostic.severity,
-        (*diagnostic.notes, note),
-    )
-
-
 class TreeCheck:
     """A recursive check of a stack and the provider templates below it (a plain slotted
     class: a dataclass compiles its generated methods when the module is imported, which
@@ -279,6 +93,8 @@ class TreeCheck:
         "refused",
         "top",
         "resolutions",
+        "memo",
+        "_recordings",
     )
 
     registry: ResourceTypeRegistry
@@ -298,6 +114,11 @@ class TreeCheck:
     #: the types of each checked stack's resources, by its path of facade names (``()``
     #: the top one): what a preview shows of the tree
     resolutions: dict[tuple[str, ...], Resolution]
+    #: provider templates' subtree checks kept by their inputs (an engine's, across its
+    #: checks), or None
+    memo: SubtreeMemo | None
+    #: the subtree checks running, to be kept: each notes what this check does
+    _recordings: list[Recording]
 
     def __init__(
         self,
@@ -305,6 +126,7 @@ class TreeCheck:
         max_depth: int,
         require_types: bool = True,
         cache: ProviderCache | None = None,
+        memo: SubtreeMemo | None = None,
     ) -> None:
         self.registry = registry
         self.max_depth = max_depth
@@ -315,6 +137,8 @@ class TreeCheck:
         self.refused = []
         self.top = None
         self.resolutions = {}
+        self.memo = memo
+        self._recordings = []
 
     def check(
         self,
@@ -332,14 +156,14 @@ class TreeCheck:
         )
         if not names:
             self.top = resolution
-        self.resolutions[names] = resolution
+        self._resolved(names, resolution)
         found.extend(resolution.diagnostics)
         found.extend(check_attributes(definition, resolution))
         found.extend(check_catalog_properties(definition, resolution))
         found.extend(check_update_policies(definition, resolution))
         for name, plugin in resolution.plugins.items():
             found.extend(check_properties(definition, name, plugin, for_create=self.require_types))
-            found.extend(_snapshot_policy(definition, name, plugin))
+            found.extend(snapshot_policy(definition, name, plugin))
             if isinstance(plugin, TemplateResource):
                 found.extend(self._nested(definition, name, plugin, resolution, chain, names))
             elif isinstance(plugin, NestedStackPlugin):
@@ -378,6 +202,7 @@ class TreeCheck:
             return []
         members = spec.template.get("resources") if isinstance(spec.template, dict) else None
         self._count(len(members or ()), f"{name}'s nested stack", resource.path, resource.span)
+        self._depth_compared(len(names) + 1)
         if len(names) + 1 > self.max_depth:
             return [
                 Diagnostic(
@@ -395,7 +220,7 @@ class TreeCheck:
         child = define_stack(
             child_template, environment, spec.files, require_all_parameters=False, taint=taint
         )
-        self.nested.append(((*names, name), spec.location, child))
+        self._found_nested((*names, name), spec.location, child)
         found = list(child.errors) + self._before_create(child)
         if self.require_types and not isinstance(plugin, InlineStack):
             members = resolve_types(child, self.registry, base_dir, self.cache)
@@ -436,6 +261,8 @@ class TreeCheck:
         span: Span | None = resource.span
         location = os.path.abspath(plugin.location)
         trail = (*chain, location)
+        for recording in self._recordings:
+            recording.locations.add(location)
         if location in chain:
             loop = " -> ".join(os.path.basename(p) for p in (*trail[trail.index(location) :],))
             looped = Diagnostic(
@@ -449,8 +276,9 @@ class TreeCheck:
             # python-heatclient follows provider paths recursively to build the files
             # map and never ends on a loop: the user's command fails before Heat sees
             # anything, so validate refuses it wherever in the tree it is
-            self.refused.append(looped)
+            self._refuse(looped)
             return []
+        self._depth_compared(len(names) + 1)
         if len(names) + 1 > self.max_depth:
             return [
                 Diagnostic(
@@ -474,27 +302,133 @@ class TreeCheck:
         environment = child_environment(
             definition.environment, name, known, expanded=resolution.resolved.get(name)
         )
-        child = define_stack(
-            model,
+        inputs = Inputs(
             environment,
             plugin.files,  # type: ignore[attr-defined]
-            require_all_parameters=False,
-            taint=handed_down(definition.template, name, definition.taint, model),
+            handed_down(definition.template, name, definition.taint, model),
         )
-        self.nested.append(((*names, name), plugin.location, child))
         found = self._handover(definition, name, plugin)
-        found += [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
-        # the child's values: a create refuses them, except its parameters' values, which
-        # Heat checks only when it creates the child (the facade fails; measured on 24.1.2)
-        found += self._before_create(child)
-        found += self.check(child, plugin.base_dir, trail, (*names, name))
+        found += self._subtree(model, plugin, inputs, chain, (*names, name))
         return (
             found if self.require_types else _at_create_only(found, self.cache.source is not None)
         )
 
+    def _subtree(
+        self,
+        model: Any,
+        plugin: TemplateResource,
+        inputs: Inputs,
+        chain: tuple[str, ...],
+        names: tuple[str, ...],
+    ) -> list[Diagnostic]:
+        """The child definition of a provider template and its check, subtree included;
+        kept in (and taken from) the memo by its inputs (`stoker.resolution.subtrees`)."""
+        location = os.path.abspath(plugin.location)
+        trail = (*chain, location)
+        memo = self.memo
+        if memo is None:
+            return self._check_subtree(model, plugin, inputs, trail, names)[1]
+        budget = current()
+        key_objects = (model, self.registry, self.cache.templates)
+        key = (
+            *map(id, key_objects),
+            plugin.location,
+            location,
+            plugin.base_dir,
+            self.require_types,
+            self.max_depth,
+            self.cache.files_root,
+            budget.limits,
+            inputs.fingerprint(),
+        )
+        kept = memo.find(key, inputs, chain, len(names), self.max_depth, budget)
+        if kept is not None:
+            self._replay(kept, names, budget)
+            return list(kept.found)
+        recording = Recording(names)
+        spent = budget.spent
+        self._recordings.append(recording)
+        try:
+            child, found = self._check_subtree(model, plugin, inputs, trail, names)
+        finally:
+            self._recordings.pop()
+        if len(names) + recording.height <= self.max_depth and recording.locations.isdisjoint(
+            chain
+        ):  # nothing it found depends on the templates above it or its depth
+            spent = budget.spent - spent
+            memo.keep(key, Subtree(key_objects, inputs, child, found, recording, spent))
+        return found
+
+    def _check_subtree(
+        self,
+        model: Any,
+        plugin: TemplateResource,
+        inputs: Inputs,
+        trail: tuple[str, ...],
+        names: tuple[str, ...],
+    ) -> tuple[StackDefinition, list[Diagnostic]]:
+        child = define_stack(
+            model,
+            inputs.environment,
+            inputs.files,
+            require_all_parameters=False,
+            taint=inputs.taint,
+        )
+        self._found_nested(names, plugin.location, child)
+        found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
+        # the child's values: a create refuses them, except its parameters' values, which
+        # Heat checks only when it creates the child (the facade fails; measured on 24.1.2)
+        found += self._before_create(child)
+        found += self.check(child, plugin.base_dir, trail, names)
+        return child, found
+
+    # ------------------------------------------------ what a check does to the TreeCheck
+    def _replay(self, kept: Subtree, names: tuple[str, ...], budget: Budget) -> None:
+        """Do to this check what the kept subtree check did (at ``names`` now)."""
+        recording = kept.recording
+        for recorded in self._recordings:
+            recorded.locations |= recording.locations
+            level = len(names) - len(recorded.base) + recording.height
+            recorded.height = max(recorded.height, level)
+        budget.spent += kept.spent
+        for event in recording.events:
+            kind = event[0]
+            if kind == "count":
+                self._count(*event[1:])
+            elif kind == "nested":
+                self._found_nested((*names, *event[1]), event[2], event[3])
+            elif kind == "resolution":
+                self._resolved((*names, *event[1]), event[2])
+            else:
+                self._refuse(event[1])
+
+    def _found_nested(
+        self, names: tuple[str, ...], location: str, definition: StackDefinition
+    ) -> None:
+        self.nested.append((names, location, definition))
+        for recording in self._recordings:
+            recording.events.append(("nested", names[len(recording.base) :], location, definition))
+
+    def _resolved(self, names: tuple[str, ...], resolution: Resolution) -> None:
+        self.resolutions[names] = resolution
+        for recording in self._recordings:
+            recording.events.append(("resolution", names[len(recording.base) :], resolution))
+
+    def _refuse(self, diagnostic: Diagnostic) -> None:
+        self.refused.append(diagnostic)
+        for recording in self._recordings:
+            recording.events.append(("refused", diagnostic))
+
+    def _depth_compared(self, level: int) -> None:
+        """A stack at ``level`` (facade names from the top) was compared with the limit."""
+        for recording in self._recordings:
+            recording.height = max(recording.height, level - len(recording.base))
+
     def _count(self, added: int, what: str, path: Path, span: Span | None) -> None:
         """Count the resources of one more stack of the tree against ``--max-resources``
         (Heat's max_resources_per_stack counts the whole tree too)."""
+        for recording in self._recordings:
+            recording.events.append(("count", added, what, path, span))
         self.resources += added
         if self.resources > active_limits().resources:
             raise exceeded(

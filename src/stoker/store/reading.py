@@ -67,8 +67,22 @@ class StoreReads(StoreBase):
         """`list_stacks` without each stack's definition (its template, environment,
         files and parameters are empty): what a listing shows, at a fraction of the cost."""
         name = stack_list_name(summaries=True, nested=include_nested, deleted=include_deleted)
+        return self._summaries(name, {"project": project})
+
+    def stack_summary(self, stack_id: str, project: str) -> StackRecord | None:
+        """`get_stack` by id without the definition (as `stack_summaries`): a stack's
+        status, parent and name, without decrypting and decoding its template,
+        environment, files and parameters."""
+        found = self._summaries("stack_summary_by_id", {"stack_id": stack_id, "project": project})
+        return found[0] if found else None
+
+    def child_stack_summaries(self, stack_id: str) -> list[StackRecord]:
+        """`child_stacks` without their definitions (as `stack_summaries`)."""
+        return self._summaries("child_stack_summaries", {"stack_id": stack_id})
+
+    def _summaries(self, name: str, values: dict[str, Any]) -> list[StackRecord]:
         with self._reading() as transaction:
-            rows = transaction.rows(name, {"project": project})
+            rows = transaction.rows(name, values)
         unseal = self._sealer.unseal_text
         records = [summary_record(row) for row in rows]
         return [

@@ -202,6 +202,12 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
     "child_stacks": lambda: SELECT_STACKS.where(
         Stack.parent_id == P("stack_id"), Stack.deleted_at.is_(None)
     ).order_by(*_ORDER),
+    "stack_summary_by_id": lambda: SELECT_SUMMARIES.where(
+        Stack.id == P("stack_id"), Stack.project == P("project")
+    ),
+    "child_stack_summaries": lambda: SELECT_SUMMARIES.where(
+        Stack.parent_id == P("stack_id"), Stack.deleted_at.is_(None)
+    ).order_by(*_ORDER),
     "count_stacks": _count_live_top_level,
     "stack_parameters": lambda: select(Stack.parameters).where(Stack.id == P("stack_id")),
     "stack_exists": lambda: select(Stack.id).where(Stack.id == P("stack_id")),

@@ -1,0 +1,122 @@
+"""The engine's memo of provider subtrees' checks (`stoker.resolution.subtrees`): a check
+that takes kept subtrees finds what a check without the memo finds, leaves its
+`TreeCheck` as that one does, and makes a subtree's check again where the result would
+differ (the depth limit, a loop through the templates above it, another environment)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from stoker.definition.loading import LoadOptions, load_definition
+from stoker.resolution import ProviderCache, ProviderTemplates, SubtreeMemo, TreeCheck
+from stoker.resources.registry import default_registry
+
+HEADER = "heat_template_version: 2018-08-31\n"
+
+FILES = {
+    # a leaf whose parameter has a constraint: a bad value handed down is found in it
+    "leaf.yaml": """
+        parameters:
+          size: {type: number, default: 1, constraints: [{range: {max: 5}}]}
+        resources:
+          v: {type: OS::Heat::Value, properties: {value: {get_param: size}}}
+    """,
+    "b.yaml": """
+        parameters:
+          size: {type: number, default: 1}
+        resources:
+          leaf: {type: leaf.yaml, properties: {size: {get_param: size}}}
+    """,
+    "a.yaml": """
+        parameters:
+          size: {type: number, default: 1}
+        resources:
+          b: {type: b.yaml, properties: {size: {get_param: size}}}
+    """,
+    # a reaches a.yaml one level deeper than the top stack's resources do
+    "c.yaml": """
+        resources:
+          a: {type: a.yaml, properties: {size: 2}}
+    """,
+    # p.yaml and q.yaml include each other: which loop is reported depends on the chain
+    "p.yaml": """
+        resources:
+          q: {type: q.yaml}
+    """,
+    "q.yaml": """
+        resources:
+          p: {type: p.yaml}
+    """,
+}
+
+TOP = """
+    resources:
+      first: {type: a.yaml, properties: {size: 2}}
+      second: {type: a.yaml, properties: {size: 2}}
+      bad: {type: a.yaml, properties: {size: 9}}
+      deeper: {type: c.yaml}
+      p: {type: p.yaml}
+      q: {type: q.yaml}
+"""
+
+
+def write(tmp_path: Path, top: str) -> Path:
+    for name, text in {**FILES, "top.yaml": top}.items():
+        (tmp_path / name).write_text(HEADER + textwrap.dedent(text))
+    return tmp_path / "top.yaml"
+
+
+def check(path: Path, max_depth: int, memo: SubtreeMemo | None, templates: ProviderTemplates):
+    """What a check finds and leaves in its `TreeCheck`."""
+    result = load_definition(str(path), [], {}, LoadOptions(require_all_parameters=True))
+    assert result.definition is not None
+    cache = ProviderCache(templates=templates)
+    tree = TreeCheck(default_registry(), max_depth, cache=cache, memo=memo)
+    found = tree.check(result.definition, str(path.parent), (str(path),))
+    return summary(tree, found)
+
+
+def summary(tree: TreeCheck, found: list[Any]) -> dict[str, Any]:
+    return {
+        "found": [d.render() for d in found],
+        "nested": [(names, location, child.parameters) for names, location, child in tree.nested],
+        "resolutions": {names: dict(r.types) for names, r in tree.resolutions.items()},
+        "resources": tree.resources,
+    }
+
+
+def test_kept_subtrees_give_what_a_new_check_gives(tmp_path: Path) -> None:
+    path = write(tmp_path, TOP)
+    for max_depth in (2, 3, 4, 6):
+        expected = check(path, max_depth, None, ProviderTemplates())
+        memo, templates = SubtreeMemo(), ProviderTemplates()
+        first = check(path, max_depth, memo, templates)
+        again = check(path, max_depth, memo, templates)  # every subtree kept
+        assert first == expected
+        assert again == expected
+
+
+def test_what_depends_on_the_place_is_found_again(tmp_path: Path) -> None:
+    path = write(tmp_path, TOP)
+    found = check(path, 3, SubtreeMemo(), ProviderTemplates())["found"]
+    # a.yaml's subtree is kept from `first` (three levels) and is one too deep under `deeper`
+    assert any("Recursion depth exceeds 3" in f and "c.yaml" in f for f in found), found
+    assert not any("Recursion depth" in f and "c.yaml" not in f for f in found), found
+    # each of p.yaml's and q.yaml's loops is named from where it was entered
+    assert any("p.yaml -> q.yaml -> p.yaml" in f for f in found), found
+    assert any("q.yaml -> p.yaml -> q.yaml" in f for f in found), found
+    # the value handed down to leaf.yaml: refused under `bad` only
+    assert sum("size" in f and "9" in f for f in found) >= 1, found
+
+
+def test_another_environment_is_not_taken_for_a_kept_one(tmp_path: Path) -> None:
+    """The same template handed another value is checked with that value."""
+    memo, templates = SubtreeMemo(), ProviderTemplates()
+    good = write(tmp_path, "resources:\n  one: {type: a.yaml, properties: {size: 2}}\n")
+    assert not [f for f in check(good, 6, memo, templates)["found"] if "size" in f]
+    bad = write(tmp_path, "resources:\n  one: {type: a.yaml, properties: {size: 9}}\n")
+    expected = check(bad, 6, None, ProviderTemplates())
+    assert check(bad, 6, memo, templates) == expected
+    assert [f for f in expected["found"] if "9" in f]
