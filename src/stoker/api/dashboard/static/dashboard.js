@@ -95,12 +95,19 @@
     node.setAttribute("data-state", state || "");
   }
 
-  function swap(part) {
+  function load(part) {
     return fetch(stack.dataset.parts + part, { credentials: "same-origin", cache: "no-store" })
-      .then(function (response) { return response.ok ? response.text() : null; })
-      .then(function (html) {
-        if (html !== null) document.getElementById("part-" + part).innerHTML = html;
+      .then(function (response) { return response.ok ? response.text() : null; });
+  }
+
+  // The parts are fetched together and put in place together, so the page never shows
+  // the stack's new status beside its resources' old states.
+  function swap(parts) {
+    return Promise.all(parts.map(load)).then(function (pages) {
+      pages.forEach(function (html, i) {
+        if (html !== null) document.getElementById("part-" + parts[i]).innerHTML = html;
       });
+    });
   }
 
   function poll() {
@@ -124,7 +131,7 @@
         stack.dataset.deleted = deleted;
         var parts = changed ? ["summary", "resources", "events", "outputs"] : [];
         if (redraw) parts.push("topology");
-        return Promise.all(parts.map(swap));
+        return swap(parts);
       })
       .catch(function () { /* the server is away for a moment: the next poll tries again */ })
       .then(function () {
