@@ -43,7 +43,10 @@ class Reuse:
     text, the environment). A resource is unchanged when the surroundings and its
     source's text are equal to ``previous``'s; when its lines moved (a line inserted
     above it), a stage reuses its results only if it can move them (`relocated`).
-    ``file``: the name positions in this file carry.
+    ``file``: the name positions in this file carry. ``shared``: parts of the rest that
+    only some resources read (a parameter's text, say; name -> value), and ``reads``:
+    whether a resource reads one of the given parts. A resource reading a part that is
+    not as in ``previous`` is not unchanged.
     """
 
     __slots__ = (
@@ -57,6 +60,7 @@ class Reuse:
         "kept",
         "contexts",
         "relocated",
+        "shared",
     )
 
     def __init__(
@@ -65,8 +69,11 @@ class Reuse:
         surroundings: Hashable = None,
         previous: Reuse | None = None,
         file: str | None = None,
+        shared: Mapping[str, Hashable] | None = None,
+        reads: Callable[[str, frozenset[str]], bool] | None = None,
     ) -> None:
         self.sources = dict(sources or {})
+        self.shared = dict(shared or {})
         self.surroundings = surroundings
         self.file = file
         #: resources whose source's text and surroundings are as in ``previous``
@@ -74,10 +81,17 @@ class Reuse:
         #: those of them whose lines moved, and how
         self.moved: dict[str, Move] = {}
         if previous is not None and sources is not None and previous.surroundings == surroundings:
+            changed = frozenset(
+                part
+                for part in self.shared.keys() | previous.shared.keys()
+                if self.shared.get(part) != previous.shared.get(part)
+            )
             unchanged = []
             for name, source in self.sources.items():
                 before = previous.sources.get(name)
                 if source is None or before is None or before.text != source.text:
+                    continue
+                if changed and (reads is None or reads(name, changed)):
                     continue
                 unchanged.append(name)
                 if before.first != source.first:
