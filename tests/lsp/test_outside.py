@@ -177,6 +177,8 @@ def test_a_parameter_changed_rechecks_the_resources_naming_it(tmp_path):
     assert blocks is not None
     reading = {name for name, (_, block) in blocks.resources.items() if "image" in block}
     assert reading and _unchanged(again) == set(blocks.resources) - reading
+    assert again.carried is not None  # their entries are not parsed again
+    assert again.carried.reuse.written == set(blocks.resources)
     fresh = analyse(str(tmp_path / NET.name), text)
     assert sorted(map(repr, again.findings)) == sorted(map(repr, fresh.findings))
     first.release()

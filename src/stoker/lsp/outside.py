@@ -182,31 +182,40 @@ class Readers:
     def __call__(self, resource: str, changed: Collection[str]) -> bool:
         """Whether ``resource`` (its text unchanged) reads one of the ``changed`` parts."""
         text = self.blocks.resources[resource][1]
-        names = [name[len(PARAMETER) :] for name in changed if name.startswith(PARAMETER)]
-        if CONDITIONS in changed and _CONDITIONAL.search(text):
+        names = {name[len(PARAMETER) :] for name in changed if name.startswith(PARAMETER)}
+        conditions = CONDITIONS in changed
+        if not names and not conditions:
+            return False  # only parts no resource reads
+        if conditions and _CONDITIONAL.search(text):
             return True
-        if not names:
-            return False
         if any(name in text for name in names):
             return True
-        if "get_param" not in text:
+        # a key or a name written with escapes or doubled quotes, or a name with spaces
+        # (which a scalar folded over lines has) is not in the text as it reads: the
+        # nodes say; a get_param whose name is computed reads every parameter
+        written = "\\" not in text and "''" not in text
+        plain = written and all(len(name.split()) == 1 for name in names)
+        if plain and (not names or "get_param" not in text):
             return False
         block = self.loaded.get(resource)
         if block is None or block.source[1] != text:
             return True  # its nodes are not at hand: read as reading everything
-        return _computed_name(block.value)
+        return _reads(block.value, names, conditions)
 
 
-def _computed_name(value: Any) -> bool:
-    """Whether a ``get_param`` in ``value`` has a name not written out."""
+def _reads(value: Any, names: Collection[str], conditions: bool) -> bool:
+    """Whether ``value`` has a ``get_param`` of one of ``names`` or whose name is not
+    written out, or (``conditions``) a ``condition`` or an ``if``."""
     stack = [value]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
+            if conditions and ("condition" in item or "if" in item):
+                return True
             if "get_param" in item:
                 args = item["get_param"]
                 name = args[0] if isinstance(args, list) and args else args
-                if not isinstance(name, str):
+                if not isinstance(name, str) or name in names:
                     return True
             stack.extend(item.values())
         elif isinstance(item, list):
