@@ -100,13 +100,14 @@ def outside_parts(text: str, blocks: Blocks) -> Outside:
                 cut = _parameters(section, start + at) if bare else None
                 if cut is None:
                     return whole
-                header, named = cut
-                rest.append((header, where))
-                for name, (line, lines_of) in named.items():
+                # the lines above the first parameter are blank or comments
+                rest.append((section[0], where))
+                for name, (line, lines_of) in cut.items():
                     shared[PARAMETER + name] = (lines_of, line if start else None)
                     parameters.append((name, line + 1))
             elif key == "resources" and start == 0 and at + len(section) == len(region):
-                rest.append(("\n".join(section), None))
+                # the lines below it, above the first resource, are blank or comments
+                rest.append((section[0], None))
             else:
                 rest.append(("\n".join(section), where))
     if not hot:
@@ -125,14 +126,13 @@ def _count(block: str) -> int:
     return block.count("\n") + (not block.endswith("\n"))
 
 
-def _parameters(section: list[str], at: int) -> tuple[str, dict[str, tuple[int, str]]] | None:
-    """The ``parameters:`` line and what precedes the first parameter, and each
-    parameter's lines (from its name to the next name) and its first line (0-based);
-    None when the section is not block style at one indentation."""
+def _parameters(section: list[str], at: int) -> dict[str, tuple[int, str]] | None:
+    """Each parameter's first line (0-based) and lines (from its name to the next
+    name); None when the section is not block style at one indentation."""
     body = "\n".join(section[1:])
     first = _CONTENT.search(body)
     if first is None:
-        return "\n".join(section), {}
+        return {}
     indent = len(first[1])
     if indent == 0 or _TAB.search(body):
         return None
@@ -149,7 +149,7 @@ def _parameters(section: list[str], at: int) -> tuple[str, dict[str, tuple[int, 
     for index, (name, number) in enumerate(starts):
         until = starts[index + 1][1] if index + 1 < len(starts) else len(section)
         named[name] = (at + number, "\n".join(section[number:until]))
-    return "\n".join(section[: starts[0][1]] if starts else section), named
+    return named
 
 
 def agrees(outside: Outside, data: Any) -> bool:
