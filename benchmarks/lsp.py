@@ -82,7 +82,8 @@ def template(
                 "      image: {get_param: image}",
                 f"      networks: [{{network: {{get_resource: net{index - 1}}}}}]",
             ]
-    shown = 1 if where != "outputs" or edit is None else edit | 1
+    # another server each change (never the first one, the template's own)
+    shown = 1 if where != "outputs" or edit is None else 3 + 2 * (edit % (resources // 2 - 1))
     lines += [
         "outputs:",
         *mark("outputs", "  "),
