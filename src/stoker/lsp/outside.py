@@ -46,7 +46,6 @@ PARAMETER = "parameters/"
 #: a top-level key, and what follows it on its line
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?:[ \t]|$)(.*)")
 _NAME = re.compile(r"([A-Za-z0-9_][^\s:#'\"{}\[\],]*):(?:[ \t]|$)")
-_TOP_LEVEL = re.compile(r"^[^\s#][^\n]*", re.M)
 _CONTENT = re.compile(r"^( *)[^ \n#]", re.M)
 _TAB = re.compile(r"^ *\t", re.M)
 _CONDITIONAL = re.compile(r"\b(?:condition|if)\b")
