@@ -75,7 +75,22 @@ def drawn(edit: tuple[int, float, str | None, str]) -> Edit:
     return apply
 
 
-@pytest.mark.parametrize("template", TEMPLATES, ids=lambda path: path.name)
+def parameters_below(text: str) -> str:
+    """``text`` with its parameters section moved below the others (an edit below the
+    resources moves the parameters' lines, and no resource's)."""
+    lines = text.split("\n")
+    start = lines.index("parameters:")
+    end = next(at for at in range(start + 1, len(lines)) if lines[at][:1] not in ("", " ", "#"))
+    return "\n".join([*lines[:start], *lines[end:], *lines[start:end]]) + "\n"
+
+
+#: the templates the edits are drawn on: (name, text)
+SOURCES = [(path.name, path.read_text()) for path in TEMPLATES] + [
+    ("lb_server_parameters_below.yaml", parameters_below(TEMPLATES[2].read_text()))
+]
+
+
+@pytest.mark.parametrize("template", SOURCES, ids=lambda source: source[0])
 def test_checks_after_edits_anywhere_find_what_fresh_checks_find(template, tmp_path):
     reused: list[int] = []
 
@@ -94,12 +109,13 @@ def test_checks_after_edits_anywhere_find_what_fresh_checks_find(template, tmp_p
     assert sum(reused) > 0  # the edits outside the resources did not all re-check everything
 
 
-def check_edits(template: Path, directory: Path, edits: list[Edit]) -> int:
-    """Apply ``edits`` one by one, each checked reusing the last check and from scratch
-    (as `check_moves`); how many of these checks changed the text outside the resources
-    and still reused some resource's results."""
-    path = directory / template.name
-    text = with_findings(template.read_text())
+def check_edits(template: tuple[str, str], directory: Path, edits: list[Edit]) -> int:
+    """Apply ``edits`` one by one to the text of ``template`` (its name and text), each
+    checked reusing the last check and from scratch (as `check_moves`); how many of
+    these checks changed the text outside the resources and still reused some
+    resource's results."""
+    path = directory / template[0]
+    text = with_findings(template[1])
     path.write_text(text)
     last = analyse(str(path), text)
     reused = 0
