@@ -277,3 +277,42 @@ def test_what_cannot_be_cut_is_compared_whole(text):
     assert blocks is not None
     outside = outside_parts(text, blocks)
     assert not outside.shared and outside.rest == blocks.outside
+
+
+#: a parameter whose quoted default runs over lines at the parameters' indentation (its
+#: lines read as two parameters, which the parsed text says they are not), and a resource
+#: whose findings depend on that default: a third item it has, or not
+MISREAD = """heat_template_version: 2018-08-31
+parameters:
+  items:
+    type: string
+    default: "a,
+  picture: b,c"
+resources:
+  probe:
+    type: OS::Heat::Value
+    properties:
+      value: {str_split: [",", {get_param: items}, 2]}
+  other:
+    type: OS::Heat::None
+"""
+
+
+def test_a_cut_the_parsed_text_disagrees_with_is_checked_from_scratch(tmp_path):
+    """A default that the cut misreads as a parameter of its own, changed (the resource
+    reading it finds an index out of range), then changed back."""
+    edits: list[Edit] = [
+        lambda text: text.replace("picture: b,c", "picture: b"),
+        lambda text: text.replace("picture: b", "picture: b,c"),
+    ]
+    blocks = resource_blocks(MISREAD)
+    assert blocks is not None
+    assert PARAMETER + "picture" in outside_parts(MISREAD, blocks).shared  # the misreading
+    path = tmp_path / "misread.yaml"
+    path.write_text(MISREAD)
+    first = analyse(str(path), MISREAD)
+    second = analyse(str(path), edits[0](MISREAD), None, first.carried)
+    assert [d.code for d in second.findings] != [d.code for d in first.findings]
+    first.release()
+    second.release()
+    check_edits(("misread.yaml", MISREAD), tmp_path, edits)

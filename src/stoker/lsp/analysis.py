@@ -210,7 +210,7 @@ def analyse(
         unit = next((unit for unit in context.files if unit.source.name == path), None)
         agree = _blocks_agree(blocks, outside, unit)
         consumed = consumed or reuse.relocated > 0
-        if (reuse.unchanged or package.loaded) and not agree:
+        if (reuse.written or package.loaded) and not agree:
             # the blocks misread the text (a quoted scalar running over lines at a
             # resource's indentation, say): check it again from scratch
             context.release()
