@@ -68,10 +68,12 @@ def outside_parts(text: str, blocks: Blocks) -> Outside:
     whole = Outside({}, blocks.outside, (), ())
     if not blocks.resources:
         return whole
-    first = min(line for line, _ in blocks.resources.values())
-    lines = text.split("\n")
-    last = max(line + _count(block) for line, block in blocks.resources.values())
-    above, below = lines[:first], lines[last:]
+    # the blocks are in the text's order, and the text outside them is the lines above
+    # the first and those below the last
+    first = next(iter(blocks.resources.values()))[0]
+    lines = blocks.outside.split("\n")
+    last = first + text.count("\n") - blocks.outside.count("\n")
+    above, below = lines[:first], lines[first:]
     shared: dict[str, Hashable] = {}
     rest: list[Hashable] = []
     sections: list[tuple[str, int]] = []
@@ -119,10 +121,6 @@ def _bare(after: str) -> bool:
     below, in block style)."""
     after = after.strip()
     return not after or after.startswith("#")
-
-
-def _count(block: str) -> int:
-    return block.count("\n") + (not block.endswith("\n"))
 
 
 def _parameters(section: list[str], at: int) -> dict[str, tuple[int, str]] | None:
