@@ -1,12 +1,14 @@
 """The language server's diagnostics after a change, on a 1,000-resource template.
 
 Prints figures; asserts nothing. Run:
-.venv/bin/python benchmarks/lsp.py [--changes N] [--moves]
+.venv/bin/python benchmarks/lsp.py [--changes N] [--moves] [--where WHERE]
 
 ``stoker lsp`` is started as a subprocess and driven over stdio by pygls's client, as an
 editor drives it. Each change edits one property of one resource (a different one each
-time) and sends the whole buffer; with ``--moves`` it also inserts a line at the top of
-the resources section, or takes it out again (so every resource below moves: Enter
+time; with ``--where parameters``, ``description`` or ``outputs``: a parameter's default
+that half the resources read, the template's description, an output's value) and sends
+the whole buffer; with ``--moves`` it also inserts a comment line at the top of that
+section, or takes it out again (above the resources, every resource moves: Enter
 pressed, a line deleted). The figure is the time from sending the change to receiving
 its published diagnostics (wall), and the CPU time the server process spent on it (user
 + system from /proc, so a busy machine's waiting does not count). The first check (the
@@ -31,23 +33,41 @@ from pygls.uris import from_fs_path
 RESOURCES = 1000
 
 
-def template(resources: int, edited: int = -1, moved: bool = False) -> str:
-    """Half networks, half servers on them, each server reading parameters and a network;
-    resource ``edited`` gets another name (the change); ``moved``: a comment line first in
-    the first resource, which moves every other one a line down."""
+#: where a change edits: a resource's property, a parameter's default, the template's
+#: description, an output's value
+WHERE = ("resources", "parameters", "description", "outputs")
+
+
+def template(
+    resources: int, edited: int = -1, moved: bool = False, where: str = "resources"
+) -> str:
+    """Half networks, half servers on them, each server reading parameters and a network.
+    The change: ``edited`` (a number) written where ``where`` says (`WHERE`); ``moved``: a
+    comment line inserted in that section (above the resources, every one of them moves a
+    line down)."""
+    edit = edited if edited >= 0 else None
+
+    def mark(section: str, indent: str) -> list[str]:
+        return [f"{indent}# moved"] if moved and where == section else []
+
+    described = "a benchmark" if where != "description" or edit is None else f"edit {edit}"
+    image = "cirros" if where != "parameters" or edit is None else f"cirros-{edit}"
     lines = [
         "heat_template_version: 2021-04-16",
+        f"description: {described}",
+        *mark("description", ""),
         "parameters:",
-        "  image: {type: string, default: cirros, description: the image}",
+        *mark("parameters", "  "),
+        f"  image: {{type: string, default: {image}, description: the image}}",
         "  flavor: {type: string, default: m1.small, description: the flavor}",
         "resources:",
     ]
     for index in range(resources):
-        name = f"edited-{index}" if index == edited else f"net-{index}"
+        name = f"edited-{index}" if index == edited and where == "resources" else f"net-{index}"
         if index % 2 == 0:
             lines += [
                 f"  net{index}:",
-                *(["    # moved"] if moved and index == 0 else []),
+                *(mark("resources", "    ") if index == 0 else []),
                 "    type: OS::Neutron::Net",
                 "    properties:",
                 f"      name: {{list_join: ['-', [{name}, '{index}']]}}",
@@ -62,7 +82,15 @@ def template(resources: int, edited: int = -1, moved: bool = False) -> str:
                 "      image: {get_param: image}",
                 f"      networks: [{{network: {{get_resource: net{index - 1}}}}}]",
             ]
-    lines += ["outputs:", "  first:", "    value: {get_attr: [server1, networks]}", ""]
+    # another server each change (never the first one, the template's own)
+    shown = 1 if where != "outputs" or edit is None else 3 + 2 * (edit % (resources // 2 - 1))
+    lines += [
+        "outputs:",
+        *mark("outputs", "  "),
+        "  first:",
+        f"    value: {{get_attr: [server{shown}, networks]}}",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -83,7 +111,7 @@ def cpu_of(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-async def measure(changes: int, moves: bool) -> None:
+async def measure(changes: int, moves: bool, where: str) -> None:
     client = LanguageClient("benchmark", "1")
     published: asyncio.Queue[int] = asyncio.Queue()
 
@@ -110,7 +138,7 @@ async def measure(changes: int, moves: bool) -> None:
         walls, cpus, rss = [], [], [rss_of(server.pid)]
         for number in range(changes):
             edited = (number * 37) % RESOURCES
-            text = template(RESOURCES, edited, moved=moves and number % 2 == 0)
+            text = template(RESOURCES, edited, moves and number % 2 == 0, where)
             change = types.DidChangeTextDocumentParams(
                 types.VersionedTextDocumentIdentifier(number + 2, uri),
                 [types.TextDocumentContentChangeWholeDocument(text)],
@@ -124,7 +152,7 @@ async def measure(changes: int, moves: bool) -> None:
         await client.shutdown_async(None)
         client.exit(None)
         await client.stop()
-    what = "a property edited and lines moved" if moves else "a property edited in place"
+    what = f"{where} edited" + (", lines moved every other change" if moves else " in place")
     print(f"{RESOURCES} resources, {count} findings per check, load {os.getloadavg()[0]:.1f}")
     print(f"each change: {what}")
     print(
@@ -143,8 +171,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=20)
     parser.add_argument("--moves", action="store_true", help="changes also move lines")
+    parser.add_argument("--where", choices=WHERE, default="resources", help="what a change edits")
     arguments = parser.parse_args()
-    asyncio.run(measure(arguments.changes, arguments.moves))
+    asyncio.run(measure(arguments.changes, arguments.moves, arguments.where))
 
 
 if __name__ == "__main__":

@@ -1,12 +1,13 @@
 """The language server's check of a changed buffer, in-process: for instruction counts.
 
 Prints figures; asserts nothing. Run:
-.venv/bin/python benchmarks/lsp_checks.py [--changes N] [--moves]
+.venv/bin/python benchmarks/lsp_checks.py [--changes N] [--moves] [--where WHERE]
 
 The same template and changes as `benchmarks/lsp.py` (1,000 resources; one property of
-one resource edited per change, and with ``--moves`` a line inserted or taken out above
-them), each checked as ``stoker lsp`` checks a buffer (`stoker.lsp.analysis.analyse`,
-handed what the last check carried), without the protocol around it. It prints the CPU
+one resource edited per change, or with ``--where`` a parameter, the description or an
+output; with ``--moves`` a line inserted or taken out at the top of that section), each
+checked as ``stoker lsp`` checks a buffer (`stoker.lsp.analysis.analyse`, handed what
+the last check carried), without the protocol around it. It prints the CPU
 time per change; a shared machine makes that vary, so the figure to compare is the
 instructions callgrind counts (they do not depend on the load): run it under
 ``valgrind --tool=callgrind`` with ``--changes 0`` and with ``--changes N``, and divide
@@ -26,7 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lsp import RESOURCES, template  # noqa: E402 - the benchmark's template
+from lsp import RESOURCES, WHERE, template  # noqa: E402 - the benchmark's template
 from stoker.lsp.analysis import analyse  # noqa: E402
 
 
@@ -39,6 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=10)
     parser.add_argument("--moves", action="store_true", help="changes also move lines")
+    parser.add_argument("--where", choices=WHERE, default="resources", help="what a change edits")
     arguments = parser.parse_args()
     gc.disable()  # as `stoker lsp` runs (see stoker.lsp.server.serve)
     with tempfile.TemporaryDirectory() as directory:
@@ -48,7 +50,9 @@ def main() -> None:
         start = time.process_time()
         for number in range(arguments.changes):
             moved = arguments.moves and number % 2 == 0
-            analysis = check(path, template(RESOURCES, (number * 37) % RESOURCES, moved), last)
+            edited = (number * 37) % RESOURCES
+            text = template(RESOURCES, edited, moved, arguments.where)
+            analysis = check(path, text, last)
             last.release()
             last = analysis
         spent = time.process_time() - start

@@ -138,8 +138,14 @@ def test_only_the_changed_resources_are_checked_again(tmp_path):
     third = analyse(
         path, big(50, broken=7).replace("default: 3", "default: 4"), None, second.carried
     )
-    assert third.carried is not None and not third.carried.reuse.unchanged  # the rest changed
+    # a parameter no resource reads: every resource is as it was
+    assert third.carried is not None
+    assert third.carried.reuse.unchanged == {f"value{i}" for i in range(50)}
     assert errors(third) == ["E1081"]
+    version = big(50, broken=7).replace("2021-04-16", "2018-08-31")
+    fourth = analyse(path, version, None, third.carried)
+    assert fourth.carried is not None and not fourth.carried.reuse.unchanged  # the version
+    assert errors(fourth) == ["E1081"]
 
 
 def test_resources_below_an_inserted_line_keep_their_findings_at_their_new_lines(tmp_path):

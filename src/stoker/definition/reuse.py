@@ -43,7 +43,10 @@ class Reuse:
     text, the environment). A resource is unchanged when the surroundings and its
     source's text are equal to ``previous``'s; when its lines moved (a line inserted
     above it), a stage reuses its results only if it can move them (`relocated`).
-    ``file``: the name positions in this file carry.
+    ``file``: the name positions in this file carry. ``shared``: parts of the rest that
+    only some resources read (a parameter's text, say; name -> value), and ``reads``:
+    whether a resource reads one of the given parts. A resource reading a part that is
+    not as in ``previous`` is not unchanged.
     """
 
     __slots__ = (
@@ -57,6 +60,9 @@ class Reuse:
         "kept",
         "contexts",
         "relocated",
+        "shared",
+        "written",
+        "_own",
     )
 
     def __init__(
@@ -65,25 +71,39 @@ class Reuse:
         surroundings: Hashable = None,
         previous: Reuse | None = None,
         file: str | None = None,
+        shared: Mapping[str, Hashable] | None = None,
+        reads: Callable[[str, frozenset[str]], bool] | None = None,
     ) -> None:
         self.sources = dict(sources or {})
+        self.shared = dict(shared or {})
         self.surroundings = surroundings
         self.file = file
-        #: resources whose source's text and surroundings are as in ``previous``
+        #: resources whose source's text and surroundings are as in ``previous``, and
+        #: that read no shared part that changed
         self.unchanged: frozenset[str] = frozenset()
-        #: those of them whose lines moved, and how
+        #: resources whose source's text and surroundings are as in ``previous``,
+        #: whatever shared parts changed (for the stages that read only that text)
+        self.written: frozenset[str] = frozenset()
+        #: those whose lines moved, and how
         self.moved: dict[str, Move] = {}
         if previous is not None and sources is not None and previous.surroundings == surroundings:
-            unchanged = []
+            changed = frozenset(
+                part
+                for part in self.shared.keys() | previous.shared.keys()
+                if self.shared.get(part) != previous.shared.get(part)
+            )
+            unchanged, written = [], []
             for name, source in self.sources.items():
                 before = previous.sources.get(name)
                 if source is None or before is None or before.text != source.text:
                     continue
-                unchanged.append(name)
+                written.append(name)
                 if before.first != source.first:
                     by = source.first - before.first
                     self.moved[name] = Move(file, before.first, before.last, by)
-            self.unchanged = frozenset(unchanged)
+                if not changed or (reads is not None and not reads(name, changed)):
+                    unchanged.append(name)
+            self.unchanged, self.written = frozenset(unchanged), frozenset(written)
         self._before: dict[tuple[str, str], Any] = previous.kept if previous else {}
         self._contexts_before: dict[str, Hashable] = previous.contexts if previous else {}
         #: (stage, resource) -> what the stage found for the resource in this check
@@ -93,11 +113,19 @@ class Reuse:
         #: results moved to their resource's new lines (some may have been moved in
         #: place: `Move.entry`), in this check
         self.relocated = 0
+        #: the stages whose results depend only on the resource's own text
+        self._own: set[str] = set()
 
-    def start(self, stage: str, context: Hashable) -> bool:
-        """Record the context ``stage`` runs in; whether its previous results may be used."""
+    def start(self, stage: str, context: Hashable, *, own_text: bool = False) -> bool:
+        """Record the context ``stage`` runs in; whether its previous results may be used.
+        ``own_text``: the stage reads nothing of the rest of the template but what its
+        context says (parsing a resource's entry, say), so a resource whose text is
+        unchanged keeps its results whatever shared part changed (`written`)."""
         self.contexts[stage] = context
-        return bool(self.unchanged) and self._contexts_before.get(stage) == context
+        if own_text:
+            self._own.add(stage)
+        reusable = self.written if own_text else self.unchanged
+        return bool(reusable) and self._contexts_before.get(stage) == context
 
     def reused(
         self, stage: str, resource: str, relocate: Callable[[Any, Move], Any | None] | None = None
@@ -105,7 +133,7 @@ class Reuse:
         """What ``stage`` found for ``resource`` last time, when the resource is unchanged
         (None otherwise: the stage checks it), moved by ``relocate`` when its lines moved
         (without one, or when it cannot, the stage checks it). Kept for the next check."""
-        if resource not in self.unchanged:
+        if resource not in (self.written if stage in self._own else self.unchanged):
             return None
         found = self._before.get((stage, resource))
         move = self.moved.get(resource)

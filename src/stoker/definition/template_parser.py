@@ -228,7 +228,7 @@ class _TemplateParser:
                 span=key_span(self.data, names.resources),
             )
         # a resource is parsed from its own entry alone, in this version's terms
-        reusing = self.reuse.start(_PARSED, str(self.version))
+        reusing = self.reuse.start(_PARSED, str(self.version), own_text=True)
         for name, body in resources.items():
             kept = (
                 self.reuse.reused(_PARSED, name, _relocate_parsed)

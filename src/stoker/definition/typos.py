@@ -37,7 +37,7 @@ def misspelled_functions(
     names = tuple(sorted({*table.functions, *table.conditions}))
     known = table.functions.keys() | table.conditions.keys()
     reuse = reuse or Reuse()
-    reusing = reuse.start(_CHECKED, str(table.version))
+    reusing = reuse.start(_CHECKED, str(table.version), own_text=True)
     found: list[Diagnostic] = []
     for section in _SECTIONS:
         entries = data.get(section)

@@ -41,7 +41,7 @@ def check_resource_properties(ctx: TemplateContext) -> list[Diagnostic]:
     disabled = set(definition.disabled)
     reuse = ctx.package.package.reuse.get(ctx.name)
     # a resource's check reads its own text and its resolved type only
-    reusing = reuse is not None and reuse.start(_CHECKED, frozenset(disabled))
+    reusing = reuse is not None and reuse.start(_CHECKED, frozenset(disabled), own_text=True)
     for name, resolved in ctx.resource_types.items():
         if name in disabled or resolved.schema is None:
             continue

@@ -50,7 +50,7 @@ def resolve_resource_types(ctx: TemplateContext) -> dict[str, ResourceType]:
     found: dict[str, ResourceType] = {}
     reuse = ctx.package.package.reuse.get(ctx.name)
     # the environment is the caller's to compare (stoker.definition.reuse)
-    reusing = reuse is not None and reuse.start(_RESOLVED, None)
+    reusing = reuse is not None and reuse.start(_RESOLVED, None, own_text=True)
     for name, resource in ctx.parsed.resources.items():
         if not resource.type:
             continue

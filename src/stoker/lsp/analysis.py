@@ -35,6 +35,7 @@ from stoker.lint.providers import ProviderLoader
 from stoker.lint.runner import UnlistedCode, run
 from stoker.lint.workspace import build_package
 from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks
+from stoker.lsp.outside import Outside, Readers, agrees, outside_parts
 from stoker.template.loader import LoadLimits, load_document
 from stoker.template.nodes import MappingNode
 
@@ -184,8 +185,9 @@ def analyse(
     for other in related:
         package.files.append(SourceFile(other, other, other))
     blocks = resource_blocks(text)
+    outside = outside_parts(text, blocks) if blocks is not None else None
     surroundings = (config, _contents(related, package))
-    reuse = reuse_for(path, blocks, surroundings, previous.reuse if previous else None)
+    reuse = reuse_for(path, blocks, outside, surroundings, previous)
     package.reuse[path] = reuse
     loaded: dict[str, LoadedBlock] = {}
     # ``previous`` is handed over: what it holds of a resource that moved is moved in
@@ -206,9 +208,9 @@ def analyse(
         pairing = dict(config.environments)
         context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
         unit = next((unit for unit in context.files if unit.source.name == path), None)
-        agree = _blocks_agree(blocks, unit)
+        agree = _blocks_agree(blocks, outside, unit)
         consumed = consumed or reuse.relocated > 0
-        if (reuse.unchanged or package.loaded) and not agree:
+        if (reuse.written or package.loaded) and not agree:
             # the blocks misread the text (a quoted scalar running over lines at a
             # resource's indentation, say): check it again from scratch
             context.release()
@@ -236,13 +238,18 @@ def analyse(
 
 
 def reuse_for(
-    path: str, blocks: Blocks | None, surroundings: Hashable, previous: Reuse | None
+    path: str,
+    blocks: Blocks | None,
+    outside: Outside | None,
+    surroundings: Hashable,
+    previous: Carried | None,
 ) -> Reuse:
     """What this check may take from ``previous``: the results of each resource whose
-    block has the same text (at the same line, or moved), when the rest of the template
-    and ``surroundings`` (what else the check reads) are the same. A block that reads a
-    file (get_file) is never reused: the file may have changed on disk."""
-    if blocks is None:
+    block has the same text (at the same line, or moved), when ``surroundings`` (what
+    else the check reads) and the rest of the template are the same but for parts the
+    resource does not read (`stoker.lsp.outside`). A block that reads a file (get_file)
+    is never reused: the file may have changed on disk."""
+    if blocks is None or outside is None:
         return Reuse()
     sources = {
         name: None
@@ -250,7 +257,9 @@ def reuse_for(
         else Placed(line + 1, line + block.count("\n") + (not block.endswith("\n")), block)
         for name, (line, block) in blocks.resources.items()
     }
-    return Reuse(sources, (blocks.outside, surroundings), previous, path)
+    last = previous.reuse if previous is not None else None
+    readers = Readers(blocks, previous.loaded if previous is not None else {})
+    return Reuse(sources, (outside.rest, surroundings), last, path, outside.shared, readers)
 
 
 def _contents(paths: list[str], package: Package) -> tuple[tuple[str, bytes | None], ...]:
@@ -265,10 +274,13 @@ def _contents(paths: list[str], package: Package) -> tuple[tuple[str, bytes | No
     return tuple(found)
 
 
-def _blocks_agree(blocks: Blocks | None, unit: FileContext | None) -> bool:
+def _blocks_agree(blocks: Blocks | None, outside: Outside | None, unit: FileContext | None) -> bool:
     """Whether the template parsed into exactly the resources the blocks name, each at its
-    block's first line."""
+    block's first line, and the top-level keys and parameters the text outside them was
+    cut into (`stoker.lsp.outside.agrees`)."""
     if blocks is None or not isinstance(unit, TemplateContext) or unit.template is None:
+        return False
+    if outside is None or not agrees(outside, unit.data):
         return False
     section = unit.data.get("resources") if isinstance(unit.data, dict) else None
     if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
