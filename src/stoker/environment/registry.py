@@ -27,6 +27,7 @@ from stoker.environment.registry_section import (
     RegistryBlock,
     RegistryEntry,
     RuleSetting,
+    applied,
     is_glob,
     is_template_name,
 )
@@ -165,8 +166,8 @@ class ResourceRegistry:
     ) -> None:
         self._sections = tuple(sections)
         self._global_sections = tuple(global_sections)
-        self._user = _apply_all(self._sections)
-        self._global = _apply_all(self._global_sections)
+        self._user = applied(self._sections)
+        self._global = applied(self._global_sections)
         # Without per-resource blocks a type resolves the same for every resource: a
         # stack of 10,000 resources of a few types resolves a few times, not 10,000.
         per_resource = any(_has_resource_blocks(b) for b in (self._user, self._global))
@@ -452,42 +453,6 @@ def _item_spans(entry: RegistryEntry) -> tuple[Span | None, ...]:
     if len(entry.item_spans) == len(entry.options):
         return entry.item_spans
     return tuple(entry.span for _ in entry.options)
-
-
-def _apply_all(sections: Iterable[RegistryBlock]) -> RegistryBlock:
-    tree = RegistryBlock()
-    for section in sections:
-        _apply(tree, section)
-    return tree
-
-
-def _apply(target: RegistryBlock, source: RegistryBlock) -> None:
-    for key, item in source.items.items():
-        deleting = (isinstance(item, RegistryEntry) and item.value is None) or (
-            isinstance(item, RuleSetting) and item.values is None
-        )
-        if deleting:
-            if is_glob(key) and isinstance(item, RegistryEntry):
-                prefix = key[:-1]
-                for existing in list(target.items):
-                    if isinstance(target.items[existing], RegistryEntry) and existing.startswith(
-                        prefix
-                    ):
-                        del target.items[existing]
-            else:
-                target.items.pop(key, None)
-        elif isinstance(item, RegistryBlock):
-            existing_block = target.items.get(key)
-            if not isinstance(existing_block, RegistryBlock):
-                existing_block = RegistryBlock(span=item.span)
-                target.items.pop(key, None)
-                target.items[key] = existing_block
-            _apply(existing_block, item)
-        else:
-            # Re-inserting moves the key last: "the later glob wins a tie" means later in
-            # the order the entries were applied.
-            target.items.pop(key, None)
-            target.items[key] = item
 
 
 def _target_of(entry: RegistryEntry, type_name: str) -> str:

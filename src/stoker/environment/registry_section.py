@@ -4,13 +4,14 @@ The registry is a small language of its own (aliases, provider templates, globs,
 blocks with hooks and restricted actions, nested blocks for nested stacks). Heat accepts
 almost any shape here and fails later, often with a bare exception; reading the section into
 `RegistryBlock` values first lets every mistake be reported once, with its position, before
-any type is resolved.
+any type is resolved. `applied` layers the sections of an environment's registries in
+Heat's order.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -507,3 +508,43 @@ def read_registry_section(
     reader = _Reader(file, base_dir_of(file))
     block = reader.section(data, path, span_of(data) or span)
     return block, reader.found
+
+
+def applied(sections: Iterable[RegistryBlock]) -> RegistryBlock:
+    """The sections applied in order, each over the ones before, as Heat layers a
+    registry: a ``null`` deletes what came before it (a ``"X*": null`` every entry its
+    prefix matches), a block merges into the block of that name, and anything else
+    replaces its key and moves it last."""
+    tree = RegistryBlock()
+    for section in sections:
+        _apply(tree, section)
+    return tree
+
+
+def _apply(target: RegistryBlock, source: RegistryBlock) -> None:
+    for key, item in source.items.items():
+        deleting = (isinstance(item, RegistryEntry) and item.value is None) or (
+            isinstance(item, RuleSetting) and item.values is None
+        )
+        if deleting:
+            if is_glob(key) and isinstance(item, RegistryEntry):
+                prefix = key[:-1]
+                for existing in list(target.items):
+                    if isinstance(target.items[existing], RegistryEntry) and existing.startswith(
+                        prefix
+                    ):
+                        del target.items[existing]
+            else:
+                target.items.pop(key, None)
+        elif isinstance(item, RegistryBlock):
+            existing_block = target.items.get(key)
+            if not isinstance(existing_block, RegistryBlock):
+                existing_block = RegistryBlock(span=item.span)
+                target.items.pop(key, None)
+                target.items[key] = existing_block
+            _apply(existing_block, item)
+        else:
+            # Re-inserting moves the key last: "the later glob wins a tie" means later in
+            # the order the entries were applied.
+            target.items.pop(key, None)
+            target.items[key] = item
