@@ -37,6 +37,8 @@ _TEMPLATE_SUFFIXES = (".yaml", ".template")
 _VERSION_MARKS = tuple(key.encode() for key in VERSION_KEYS)
 _PARAMETER_SECTIONS = ("parameters", "Parameters")
 _TYPE_KEYS = ("type", "Type")
+_SCALARS = (str, int, float, type(None))  # bool is an int
+_NOT_MAPPINGS = (list, *_SCALARS)
 
 
 def declared_parameters(template: Template, templates: Iterable[Any]) -> dict[str, str | None]:
@@ -207,20 +209,29 @@ class ClientFiles:
         return document if is_template_data(document.data) else None
 
 
-def _references(data: Any) -> Iterator[str]:
+def _references(data: Any) -> list[str]:
     """The paths heatclient follows, in its walk: into every mapping and list, children
-    first (strings, most of the nodes, skipped before the abstract class's test, and a
-    loaded mapping, a dict, known as one without it)."""
-    if isinstance(data, (dict, Mapping)):
+    first."""
+    found: list[str] = []
+    _collect_references(data, found)
+    return found
+
+
+def _collect_references(data: Any, found: list[str]) -> None:
+    # appended to one list, not yielded up through every level; the scalars (most of the
+    # nodes) are skipped before the abstract Mapping's test, and a dict is known without it
+    if isinstance(data, dict) or (
+        not isinstance(data, _NOT_MAPPINGS) and isinstance(data, Mapping)
+    ):
         for value in data.values():
-            if not isinstance(value, str):
-                yield from _references(value)
+            if not isinstance(value, _SCALARS):
+                _collect_references(value, found)
         for key, value in data.items():
             if not isinstance(value, str):
                 continue
             if key == "get_file" or (key == "type" and value.endswith(_TEMPLATE_SUFFIXES)):
-                yield value
+                found.append(value)
     elif isinstance(data, list):
         for value in data:
-            if not isinstance(value, str):
-                yield from _references(value)
+            if not isinstance(value, _SCALARS):
+                _collect_references(value, found)
