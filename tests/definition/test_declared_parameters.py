@@ -24,13 +24,18 @@ from stoker.definition import (
     CurrentInputs,
     LoadOptions,
     RequestInputs,
+    TemplateReads,
+    client_declared,
     load_definition,
     load_request,
     load_update_definition,
     load_update_request,
+    parse_template,
 )
+from stoker.environment import parse_environment
 from stoker.lint import LintOptions, lint
 from stoker.lint.config import find_config, load_config
+from stoker.template.loader import load_document, read_file
 
 NESTED = """\
 heat_template_version: wallaby
@@ -230,4 +235,43 @@ def test_lint_reports_only_the_names_no_template_of_the_tree_declares(
     report = lint(["top.yaml"], LintOptions(config=load_config(found)))
     dropped = [d.message for d in report.findings if "is dropped" in d.message]
     assert len(dropped) == 1
+    assert '"NobodyDeclaresThis"' in dropped[0]
+
+
+def test_templates_of_one_run_read_a_provider_they_share_once(tree: Path) -> None:
+    """A lint of a package shares the files read: the second template naming the provider
+    finds its parameters without reading it again, and declares the same names."""
+    (tree / "other.yaml").write_text(TOP.replace("Count:", "Size:"))
+    reads = TemplateReads()
+    environments = [parse_environment(load_document(REGISTRY, str(tree / "registry.yaml")))[0]]
+    declared = []
+    for name in ("top.yaml", "other.yaml"):
+        template = parse_template(read_file(str(tree / name)))
+        declared.append(client_declared(template, environments, str(tree), reads=reads))
+    assert list(reads.documents) == [str(tree / "nested.yaml")]
+    assert declared[0] == {"NetworkAttributes": "json", "Count": "number"}
+    assert declared[1] == {"NetworkAttributes": "json", "Size": "number"}
+    # what one template alone declares, without the shared reads
+    alone = client_declared(
+        parse_template(read_file(str(tree / "other.yaml"))), environments, str(tree)
+    )
+    assert alone == declared[1]
+
+
+def test_lint_of_two_templates_naming_one_provider_keeps_its_parameters(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tree / "other.yaml").write_text(TOP.replace("Count:", "Size:"))
+    (tree / ".stoker-lint.yaml").write_text(
+        "environments:\n"
+        "  top.yaml: [registry.yaml, client.yaml]\n"
+        "  other.yaml: [registry.yaml, client.yaml]\n"
+    )
+    monkeypatch.chdir(tree)
+    found = find_config(str(tree))
+    assert found is not None
+    report = lint(["top.yaml", "other.yaml"], LintOptions(config=load_config(found)))
+    dropped = [d.message for d in report.findings if "is dropped" in d.message]
+    # only the name no template declares (one finding on the file), never the provider's
+    assert len(dropped) == 1, dropped
     assert '"NobodyDeclaresThis"' in dropped[0]

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
         stack_arn,
         zones_from,
     )
-    from stoker.definition.declared import client_declared, declared_types
+    from stoker.definition.declared import TemplateReads, client_declared, declared_types
     from stoker.definition.edges import EdgeReason
     from stoker.definition.files import (
         CollectedFiles,
@@ -101,6 +101,7 @@ _WHERE = {
     "child_taint": "stoker.definition.sensitive",
     "client_declared": "stoker.definition.declared",
     "declared_types": "stoker.definition.declared",
+    "TemplateReads": "stoker.definition.declared",
     "chosen_zones": "stoker.definition.context",
     "collect_files": "stoker.definition.files",
     "collect_with": "stoker.definition.files",
@@ -161,6 +162,7 @@ __all__ = [
     "child_taint",
     "client_declared",
     "declared_types",
+    "TemplateReads",
     "chosen_zones",
     "collect_files",
     "collect_with",

@@ -37,6 +37,8 @@ _TEMPLATE_SUFFIXES = (".yaml", ".template")
 _VERSION_MARKS = tuple(key.encode() for key in VERSION_KEYS)
 _PARAMETER_SECTIONS = ("parameters", "Parameters")
 _TYPE_KEYS = ("type", "Type")
+_SCALARS = (str, int, float, type(None))  # bool is an int
+_NOT_MAPPINGS = (list, *_SCALARS)
 
 
 def declared_parameters(template: Template, templates: Iterable[Any]) -> dict[str, str | None]:
@@ -56,12 +58,14 @@ def client_declared(
     base_dir: str | None,
     limits: LoadLimits | None = None,
     restrict_to: str | None = None,
+    reads: TemplateReads | None = None,
 ) -> dict[str, str | None]:
     """`declared_parameters` of what python-heatclient would send for ``template`` (read
     from ``base_dir``; None: the client sends no template, a PATCH keeping the stored one)
     and ``environments`` (the files given with the request, not a stored environment):
-    what create, update and lint merge environment files against, the one way."""
-    client = ClientFiles(limits, restrict_to)
+    what create, update and lint merge environment files against, the one way.
+    ``reads``: the files already read for other templates of the same run."""
+    client = ClientFiles(limits, restrict_to, reads)
     if base_dir is not None:
         client.follow_template(template.document.data, base_dir)
     for environment in environments:
@@ -106,16 +110,36 @@ def request_templates(files: Mapping[str, str], limits: LoadLimits | None = None
     return found
 
 
+class TemplateReads:
+    """The files `ClientFiles` read from disk (absolute path → the template, None when it
+    is not one) and the paths each template names: a lint of a package, whose templates
+    name the same nested templates, reads and walks each of those once, not once per
+    template naming it. One run's: the files are not read again, so not seen to change."""
+
+    __slots__ = ("documents", "references")
+
+    def __init__(self) -> None:
+        self.documents: dict[str, Document | None] = {}
+        self.references: dict[str, tuple[str, ...]] = {}
+
+
 class ClientFiles:
     """The templates python-heatclient would put in ``files`` for a template and its
     environment files read from disk, each read once (by absolute path)."""
 
-    __slots__ = ("limits", "restrict_to", "documents", "_order")
+    __slots__ = ("limits", "restrict_to", "reads", "documents", "_order")
 
-    def __init__(self, limits: LoadLimits | None = None, restrict_to: str | None = None) -> None:
+    def __init__(
+        self,
+        limits: LoadLimits | None = None,
+        restrict_to: str | None = None,
+        reads: TemplateReads | None = None,
+    ) -> None:
         self.limits = limits
         #: read nothing outside this directory (``--restrict-files``)
         self.restrict_to = None if restrict_to is None else os.path.realpath(restrict_to)
+        #: the files read, shared with the other templates of a run
+        self.reads = TemplateReads() if reads is None else reads
         #: absolute path → its document, for every file read that is a template
         self.documents: dict[str, Document] = {}
         self._order: dict[str, bool] = {}  # every path met, in heatclient's order
@@ -127,7 +151,10 @@ class ClientFiles:
     def follow_template(self, data: Any, base_dir: str) -> None:
         """The files a template reads (``get_file``) or names as a provider (``type:``
         ending in ``.yaml``/``.template``), followed into those that are templates."""
-        for value in _references(data):
+        self._follow(_references(data), base_dir)
+
+    def _follow(self, references: Iterable[str], base_dir: str) -> None:
+        for value in references:
             if "://" in value and not value.startswith("file://"):
                 continue  # never fetched
             path = value[len("file://") :] if value.startswith("file://") else value
@@ -146,7 +173,10 @@ class ClientFiles:
         self._order[path] = False  # marked before its children: a loop ends here
         document = self._read(path)
         if document is not None:
-            self.follow_template(document.data, os.path.dirname(path))
+            references = self.reads.references.get(path)
+            if references is None:
+                references = self.reads.references[path] = tuple(_references(document.data))
+            self._follow(references, os.path.dirname(path))
             self.documents[path] = document
         # heatclient adds a file after its children
         del self._order[path]
@@ -159,6 +189,12 @@ class ClientFiles:
             real = os.path.realpath(path)
             if os.path.commonpath([self.restrict_to, real]) != self.restrict_to:
                 return None  # --restrict-files: reported where the file is used
+        if path in self.reads.documents:
+            return self.reads.documents[path]
+        document = self.reads.documents[path] = self._read_template(path)
+        return document
+
+    def _read_template(self, path: str) -> Document | None:
         try:
             with open(path, "rb") as handle:
                 head = handle.read()
@@ -173,17 +209,29 @@ class ClientFiles:
         return document if is_template_data(document.data) else None
 
 
-def _references(data: Any) -> Iterator[str]:
+def _references(data: Any) -> list[str]:
     """The paths heatclient follows, in its walk: into every mapping and list, children
     first."""
-    if isinstance(data, Mapping):
+    found: list[str] = []
+    _collect_references(data, found)
+    return found
+
+
+def _collect_references(data: Any, found: list[str]) -> None:
+    # appended to one list, not yielded up through every level; the scalars (most of the
+    # nodes) are skipped before the abstract Mapping's test, and a dict is known without it
+    if isinstance(data, dict) or (
+        not isinstance(data, _NOT_MAPPINGS) and isinstance(data, Mapping)
+    ):
         for value in data.values():
-            yield from _references(value)
+            if not isinstance(value, _SCALARS):
+                _collect_references(value, found)
         for key, value in data.items():
             if not isinstance(value, str):
                 continue
             if key == "get_file" or (key == "type" and value.endswith(_TEMPLATE_SUFFIXES)):
-                yield value
+                found.append(value)
     elif isinstance(data, list):
         for value in data:
-            yield from _references(value)
+            if not isinstance(value, _SCALARS):
+                _collect_references(value, found)

@@ -14,7 +14,7 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
-from stoker.definition import StackDefinition, Template
+from stoker.definition import StackDefinition, Template, TemplateReads
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment import Environment
 from stoker.functions.base import Function
@@ -230,6 +230,8 @@ class PackageContext:
     problems: list[Diagnostic]
     #: facts rules work out once per package (see `FileContext.memo`)
     memo: dict[str, Any]
+    #: the templates read from disk for what the client would send, once per package
+    reads: TemplateReads
 
     def __init__(
         self,
@@ -251,6 +253,7 @@ class PackageContext:
         self.skipped = [] if skipped is None else skipped
         self.problems = [] if problems is None else problems
         self.memo = {} if memo is None else memo
+        self.reads = TemplateReads()
 
     @property
     def name(self) -> str:
@@ -280,4 +283,5 @@ class PackageContext:
         self.unreadable.clear()
         self.__dict__.pop("layout", None)
         self.memo.clear()
+        self.reads = TemplateReads()
         self.providers.release()

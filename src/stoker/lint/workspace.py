@@ -338,7 +338,9 @@ def _define(
         # would send (a template inside an archive: those its environments name)
         disk_path = unit.source.disk_path
         base_dir = os.path.dirname(os.path.abspath(disk_path)) if disk_path else None
-        declared = client_declared(template, given, base_dir, context.providers.limits)
+        declared = client_declared(
+            template, given, base_dir, context.providers.limits, reads=context.reads
+        )
         environment, merged = merge_environments(
             given,
             explicit_parameters={},
