@@ -11,7 +11,7 @@ a busy machine slows both alike, ``--repeat`` times each:
 
 Prints the median wall time and the median CPU time (user + system, from ``wait4``) of
 each, their ratios, and the load average before and after (the machine is shared). The
-aim is a ratio within 3. This process imports no part of stoker, and stoker's bytecode is
+aim (issue 26) is a ratio within 4. This process imports no part of stoker, and stoker's bytecode is
 compiled first, as installing a package does. Asserts nothing.
 """
 
@@ -88,7 +88,7 @@ def main() -> int:
     print(f"package: {templates} templates, {files} files; medians of {args.repeat} runs each")
     print(f"bare CSafeLoader load process: wall {bare_wall:.3f} s, CPU {bare_cpu:.3f} s")
     print(f"stoker lint --profile onap:    wall {lint_wall:.3f} s, CPU {lint_cpu:.3f} s")
-    print(f"ratio: wall {lint_wall / bare_wall:.1f}x, CPU {lint_cpu / bare_cpu:.1f}x (aim: <= 3x)")
+    print(f"ratio: wall {lint_wall / bare_wall:.1f}x, CPU {lint_cpu / bare_cpu:.1f}x (aim: <= 4x)")
     print(f"load average: {before} before, {after} after")
     return 0
 
