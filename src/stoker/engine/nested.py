@@ -157,26 +157,50 @@ async def _new_child(
     child_name: str,
 ) -> StackRecord:
     built = _child_definition(engine, parent, record, spec, child_id, child_name)
-    now = leases.now_utc()
-    stack = StackRecord(
+    stack = _child_stack(
+        parent,
+        record.name,
+        spec,
+        built,
+        child_id,
+        child_name,
+        (Action.CREATE, Status.IN_PROGRESS, "Stack CREATE started"),
+        timeout_mins=parent.stack.timeout_mins,
+        disable_rollback=True,  # nested stacks never roll back by themselves
+    )
+    return await engine.create_stack(stack, built.definition, parent)
+
+
+def _child_stack(
+    parent: Operation,
+    resource: str,
+    spec: ChildSpec,
+    built: _Built,
+    child_id: str,
+    child_name: str,
+    state: tuple[Action, Status, str],
+    **settings: Any,
+) -> StackRecord:
+    """The record of ``resource``'s child stack as ``built``, in ``state`` (action, status,
+    reason): one for the create that stores it and the preview that does not."""
+    action, status, reason = state
+    return StackRecord(
         id=child_id,
         name=child_name,
         project=parent.stack.project,
-        action=Action.CREATE,
-        status=Status.IN_PROGRESS,
-        status_reason="Stack CREATE started",
+        action=action,
+        status=status,
+        status_reason=reason,
         template=spec.template,
         environment=built.environment,
         files=built.files,
         parameters=dict(spec.parameters),
-        created_at=now,
+        created_at=leases.now_utc(),
         parent_id=parent.stack.id,
-        parent_resource=record.name,
-        timeout_mins=parent.stack.timeout_mins,
-        disable_rollback=True,  # nested stacks never roll back by themselves
+        parent_resource=resource,
         template_file=built.template_file,
+        **settings,
     )
-    return await engine.create_stack(stack, built.definition, parent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,23 +284,8 @@ def unborn_child(
     spec = plugin.child_spec(properties, name)
     child_name = f"{parent.stack.name}-{name}"
     built = _child_definition(engine, parent, record, spec, "", child_name)
-    stack = StackRecord(
-        id="",
-        name=child_name,
-        project=parent.stack.project,
-        action=Action.INIT,
-        status=Status.COMPLETE,
-        status_reason="",
-        template=spec.template,
-        environment=built.environment,
-        files=built.files,
-        parameters=dict(spec.parameters),
-        created_at=leases.now_utc(),
-        parent_id=parent.stack.id,
-        parent_resource=name,
-        template_file=built.template_file,
-    )
-    return stack, built.definition
+    state = (Action.INIT, Status.COMPLETE, "")
+    return _child_stack(parent, name, spec, built, "", child_name, state), built.definition
 
 
 # ---------------------------------------------------------------------------- update
