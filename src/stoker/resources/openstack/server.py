@@ -21,9 +21,11 @@ from stoker.resources.openstack.base import (
     PENDING,
     CloudResource,
     catalog_schemas,
+    first_id,
     given,
     pause,
     plain,
+    scheduler_hints,
 )
 from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
 from stoker.resources.openstack.nova import NovaResource, flavor_id, image_id
@@ -33,12 +35,9 @@ from stoker.resources.openstack.userdata import user_data
 class Server(NovaResource):
     type_name = "OS::Nova::Server"
     properties_schema, attributes_schema = catalog_schemas(type_name)
-    kind, collection = "server", "servers"
+    key, collection = "server", "servers"
     show_call = "compute.get_server"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
-
-    def calls(self) -> tuple[str, str]:
-        return ("compute.create_server", "compute.delete_server")
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -65,18 +64,7 @@ class Server(NovaResource):
             body["block_device_mapping"] = [
                 {k: v for k, v in m.items() if v is not None} for m in p["block_device_mapping"]
             ]
-        extra: dict[str, Any] = {}
-        if p.get("scheduler_hints"):
-            extra["os:scheduler_hints"] = dict(p["scheduler_hints"])
-        answer = request(
-            connection,
-            "compute",
-            "POST",
-            "/servers",
-            "compute.create_server",
-            {"server": body, **extra},
-        )
-        return dict(answer["server"])
+        return self.post(connection, body, beside=scheduler_hints(p, "os:scheduler_hints"))
 
     @staticmethod
     def networks(connection: Any, entries: list[Mapping[str, Any]]) -> Any:
@@ -106,11 +94,8 @@ class Server(NovaResource):
     def find(self, connection: Any, name: str) -> str | None:
         # Nova filters names by regular expression: anchored, escaped, exact
         params = {"name": f"^{re.escape(name)}$"}
-        body = request(
-            connection, "compute", "GET", "/servers", "compute.list_servers", params=params
-        )
-        found = [s for s in (body or {}).get("servers") or [] if s.get("name") == name]
-        return str(found[0]["id"]) if found else None
+        listed = self.listing(connection, {}, params, "compute.list_servers")
+        return first_id([s for s in listed if s.get("name") == name])
 
     def __init__(self, cloud: Any) -> None:
         super().__init__(cloud)
