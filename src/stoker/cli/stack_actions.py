@@ -44,14 +44,23 @@ def _act(
     fmt: str,
     columns: tuple[str, ...],
 ) -> None:
-    """Run a stack-wide action with live progress, print the stack's row, and fail (exit
-    1) unless it ended COMPLETE."""
-    found = session.get_stack(name)
-    count = session.store.count_resources(found.id) if found is not None else 0
-    progress = Progress(count, lookup=session.stack_info)
+    """Run a stack-wide action with live progress, then `_answer`."""
+    progress = _progress(session, name)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(run(engine))
+    _answer(result, fmt, columns)
+
+
+def _progress(session: Session, name: str) -> Progress:
+    """Live progress of an action on every resource of stack ``name``."""
+    found = session.get_stack(name)
+    count = session.store.count_resources(found.id) if found is not None else 0
+    return Progress(count, lookup=session.stack_info)
+
+
+def _answer(result: StackRecord, fmt: str, columns: tuple[str, ...]) -> None:
+    """Print the stack's row, and fail (exit 1) unless the action ended COMPLETE."""
     emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
     if result.status is not Status.COMPLETE:
         raise OperationFailed(
@@ -214,11 +223,7 @@ def adopt(
     base_dir = os.path.dirname(os.path.abspath(adopt_file))
     with progress:
         result = asyncio.run(engine.adopt(adoption, base_dir, os.path.abspath(adopt_file)))
-    emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
-    if result.status is not Status.COMPLETE:
-        raise OperationFailed(
-            f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
-        )
+    _answer(result, fmt, columns)
 
 
 # ---------------------------------------------------------------------------- snapshots
@@ -240,10 +245,7 @@ def snapshot_create(
     session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Snapshot stack NAME."""
-    found = session.get_stack(name)
-    progress = Progress(
-        session.store.count_resources(found.id) if found else 0, lookup=session.stack_info
-    )
+    progress = _progress(session, name)
     engine = session.engine(progress)
     with progress:
         made = asyncio.run(engine.snapshot(name, snapshot_name))
