@@ -18,7 +18,12 @@ from typing import Any
 import click
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.cli.output import (
+    emit_record,
+    emit_rows,
+    record_options,
+    report,
+)
 from stoker.cli.progress import Progress
 from stoker.cli.stack import stack
 from stoker.cli.stack_records import resource
@@ -70,8 +75,7 @@ def _answer(result: StackRecord, fmt: str, columns: tuple[str, ...]) -> None:
 
 @stack.command()
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Check every resource of NAME (CHECK_COMPLETE, or CHECK_FAILED and exit 1)."""
@@ -80,8 +84,7 @@ def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> No
 
 @stack.command()
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Suspend NAME: every resource, dependents first (SUSPEND_COMPLETE)."""
@@ -90,8 +93,7 @@ def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> 
 
 @stack.command()
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Resume the suspended stack NAME (RESUME_COMPLETE). To continue an operation whose
@@ -106,8 +108,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     is_flag=True,
     help="Stop the create or update without rolling back (Heat's cancel_without_rollback).",
 )
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def cancel(
     session: Session, name: str, no_rollback: bool, fmt: str, columns: tuple[str, ...]
@@ -183,8 +184,7 @@ def abandon(session: Session, name: str, output_file: str | None) -> None:
 )
 @environments_option
 @click.option("--parameter", "parameters", multiple=True, metavar="KEY=VALUE", help="Repeatable.")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def adopt(
     session: Session,
@@ -238,8 +238,7 @@ SNAPSHOT_COLUMNS = ["id", "name", "status", "status_reason", "creation_time"]
 @snapshot.command("create")
 @click.argument("name")
 @click.option("--name", "snapshot_name", help="A name for the snapshot.")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_create(
     session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
@@ -257,8 +256,7 @@ def snapshot_create(
 
 @snapshot.command("list")
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """List the snapshots of NAME."""
@@ -269,8 +267,7 @@ def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...
 @snapshot.command("show")
 @click.argument("name")
 @click.argument("snapshot_id")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_show(
     session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
@@ -293,8 +290,7 @@ def snapshot_delete(session: Session, name: str, snapshot_id: str) -> None:
 @snapshot.command("restore")
 @click.argument("name")
 @click.argument("snapshot_id")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_restore(
     session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
