@@ -167,11 +167,8 @@ class Server(NovaResource):
         for it (no name noted, a listing cut into pages, a listing refused)."""
         name = context.data.get(PENDING)
         if isinstance(name, str) and name:
-            coalescer = self.cloud.coalescer(
-                "compute.list_servers detail by name",
-                lambda: Coalescer(
-                    self.cloud, "compute.list_servers", listings.detail_by_name, size=25, parallel=4
-                ),
+            coalescer = self.shared(
+                "compute.list_servers detail by name", listings.detail_by_name, size=25, parallel=4
             )
             try:
                 found = await coalescer.ask((server, name))
@@ -185,11 +182,8 @@ class Server(NovaResource):
         """Poll until Nova no longer lists the server: one listing of the project's servers
         (ids only) shared by every server being deleted; a server the listing cannot
         answer for (a listing cut into pages) is read by itself."""
-        coalescer = self.cloud.coalescer(
-            "compute.list_servers",
-            lambda: Coalescer(
-                self.cloud, "compute.list_servers", listings.listed, size=10**6, spacing=POLL.first
-            ),
+        coalescer = self.shared(
+            "compute.list_servers", listings.listed, size=10**6, spacing=POLL.first
         )
         delays = POLL.delays()
         while True:
@@ -209,15 +203,8 @@ class Server(NovaResource):
         that listing cannot be had: the server is then read by itself). The listing
         starts no sooner than ``spacing`` after the last one (the least any waiting
         server asks for: a fifth of its delay between polls)."""
-        coalescer = self.cloud.coalescer(
-            "compute.list_servers status=BUILD",
-            lambda: Coalescer(
-                self.cloud,
-                "compute.list_servers",
-                listings.in_build,
-                size=10**6,
-                spacing=POLL.first,
-            ),
+        coalescer = self.shared(
+            "compute.list_servers status=BUILD", listings.in_build, size=10**6, spacing=POLL.first
         )
         try:
             return bool(await coalescer.ask(server, spacing=spacing))
@@ -246,13 +233,18 @@ class Server(NovaResource):
 
     async def ports_of(self, server: str) -> list[dict[str, Any]]:
         """The ports Neutron shows for ``server`` (one listing for many servers)."""
-        coalescer = self.cloud.coalescer(
-            "network.list_ports by device",
-            lambda: Coalescer(
-                self.cloud, "network.list_ports", listings.ports_of_devices, size=40, parallel=4
-            ),
+        coalescer = self.shared(
+            "network.list_ports by device", listings.ports_of_devices, size=40, parallel=4
         )
         return list(await coalescer.ask(server) or [])
+
+    def shared(
+        self, name: str, read: Callable[[Any, list[Any]], Mapping[Any, Any]], **batching: Any
+    ) -> Coalescer[Any, Any]:
+        """The cloud's one listing ``name`` (`Coalescer` of ``read``) that every server
+        waiting asks together; its call is the name's first word."""
+        what = name.split(" ")[0]
+        return self.cloud.coalescer(name, lambda: Coalescer(self.cloud, what, read, **batching))
 
     def needs_replace(self, previous: ResourceView, properties: Mapping[str, Any]) -> bool:
         """Heat's update policies: REPLACE (or a change Nova cannot make in place)."""
