@@ -131,10 +131,6 @@ class Volume(ApiResource):
             return json.dumps(shown.get("metadata") or {})
         if name == "metadata_values":
             return shown.get("metadata") or {}
-        if name == "snapshot_id":
-            return shown.get("snapshot_id")
-        if name == "source_volid":
-            return shown.get("source_volid")
         return shown.get(name)
 
 

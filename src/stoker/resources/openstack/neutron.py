@@ -296,10 +296,8 @@ class Port(_MadeInBulk):
         return body
 
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
-        if name == "network":
-            return None  # Heat shows the network only through show
-        if name == "subnets":
-            return None
+        if name in ("network", "subnets"):
+            return None  # Heat shows them only through show
         return shown.get(name)
 
 

@@ -433,9 +433,7 @@ class Server(NovaResource):
             return ""
         if name == "instance_name":
             return shown.get("OS-EXT-SRV-ATTR:instance_name")
-        if name == "console_urls":
-            return {}
-        if name == "os_collect_config":
+        if name in ("console_urls", "os_collect_config"):
             return {}
         return shown.get(name)
 
