@@ -83,24 +83,22 @@ board_login = _Handlers("dashboard.login")
 board_drift = _Handlers("dashboard.drift")
 
 
-class _Subpath(Convertor[str]):
+class _Verbatim(Convertor[str]):
+    """A path segment matching ``regex``, passed on as it is."""
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+class _Subpath(_Verbatim):
     regex = "|".join(SUBPATHS)
 
-    def convert(self, value: str) -> str:
-        return value
 
-    def to_string(self, value: str) -> str:
-        return value
-
-
-class _Arn(Convertor[str]):
+class _Arn(_Verbatim):
     regex = "arn:[^/]*"
-
-    def convert(self, value: str) -> str:
-        return value
-
-    def to_string(self, value: str) -> str:
-        return value
 
 
 register_url_convertor("stoker_subpath", _Subpath())
@@ -138,82 +136,67 @@ def routes() -> list[BaseRoute]:
     """Heat's v1 router (heat/api/openstack/v1/__init__.py), in its order where order
     matters: the lookups (302) come before the canonical stack paths, and
     ``software_deployments/metadata/{server}`` before ``software_deployments/{id}``."""
+    get, post, delete, put_patch = ["GET"], ["POST"], ["DELETE"], ["PUT", "PATCH"]
     project_routes = [
-        Route("/stacks", stacks.index, methods=["GET"]),
-        Route("/stacks", stacks.create, methods=["POST"]),
-        Route("/stacks/detail", stacks.detail, methods=["GET"]),
-        Route("/stacks/preview", stacks.preview, methods=["POST"]),
+        Route("/stacks", stacks.index, methods=get),
+        Route("/stacks", stacks.create, methods=post),
+        Route("/stacks/detail", stacks.detail, methods=get),
+        Route("/stacks/preview", stacks.preview, methods=post),
         Route("/stacks/{arn:stoker_arn}/{rest:path}", stacks.arn_lookup, methods=ALL),
         Route("/stacks/{stack_name}", stacks.lookup, methods=ALL),
         Route("/stacks/{stack_name}/{sub:stoker_subpath}", stacks.lookup, methods=ALL),
         Route("/stacks/{stack_name}/{sub:stoker_subpath}/{rest:path}", stacks.lookup, methods=ALL),
-        Route(STACK, stacks.show, methods=["GET"]),
-        Route(STACK, stacks.update, methods=["PUT", "PATCH"]),
-        Route(STACK, stacks.delete, methods=["DELETE"]),
-        Route(STACK + "/preview", stacks.update_preview, methods=["PUT", "PATCH"]),
-        Route(STACK + "/abandon", actions.abandon, methods=["DELETE"]),
-        Route(STACK + "/export", actions.export, methods=["GET"]),
-        Route(STACK + "/drift", actions.drift, methods=["GET"]),
-        Route(STACK + "/drift", actions.accept, methods=["POST"]),
-        Route(STACK + "/template", stacks.template, methods=["GET"]),
-        Route(STACK + "/environment", stacks.environment, methods=["GET"]),
-        Route(STACK + "/files", stacks.files, methods=["GET"]),
-        Route(STACK + "/outputs", stacks.outputs, methods=["GET"]),
-        Route(STACK + "/outputs/{output_key}", stacks.output_show, methods=["GET"]),
-        Route(STACK + "/actions", actions.action, methods=["POST"]),
-        Route(STACK + "/resources", resources.index, methods=["GET"]),
-        Route(RESOURCE, resources.show, methods=["GET"]),
+        Route(STACK, stacks.show, methods=get),
+        Route(STACK, stacks.update, methods=put_patch),
+        Route(STACK, stacks.delete, methods=delete),
+        Route(STACK + "/preview", stacks.update_preview, methods=put_patch),
+        Route(STACK + "/abandon", actions.abandon, methods=delete),
+        Route(STACK + "/export", actions.export, methods=get),
+        Route(STACK + "/drift", actions.drift, methods=get),
+        Route(STACK + "/drift", actions.accept, methods=post),
+        Route(STACK + "/template", stacks.template, methods=get),
+        Route(STACK + "/environment", stacks.environment, methods=get),
+        Route(STACK + "/files", stacks.files, methods=get),
+        Route(STACK + "/outputs", stacks.outputs, methods=get),
+        Route(STACK + "/outputs/{output_key}", stacks.output_show, methods=get),
+        Route(STACK + "/actions", actions.action, methods=post),
+        Route(STACK + "/resources", resources.index, methods=get),
+        Route(RESOURCE, resources.show, methods=get),
         Route(RESOURCE, resources.mark_unhealthy, methods=["PATCH"]),
-        Route(RESOURCE + "/metadata", resources.metadata, methods=["GET"]),
-        Route(RESOURCE + "/signal", resources.signal, methods=["POST"]),
-        Route(STACK + "/events", resources.events, methods=["GET"]),
-        Route(RESOURCE + "/events", resources.events, methods=["GET"]),
-        Route(RESOURCE + "/events/{event_id}", resources.event_show, methods=["GET"]),
-        Route(STACK + "/snapshots", actions.snapshot_create, methods=["POST"]),
-        Route(STACK + "/snapshots", actions.snapshot_list, methods=["GET"]),
-        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_show, methods=["GET"]),
-        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_delete, methods=["DELETE"]),
-        Route(
-            STACK + "/snapshots/{snapshot_id}/restore", actions.snapshot_restore, methods=["POST"]
-        ),
-        Route("/validate", catalog.validate, methods=["POST"]),
-        Route("/resource_types", catalog.resource_types, methods=["GET"]),
-        Route("/resource_types/{type_name}", catalog.resource_type_show, methods=["GET"]),
-        Route(
-            "/resource_types/{type_name}/template",
-            catalog.resource_type_template,
-            methods=["GET"],
-        ),
-        Route("/template_versions", catalog.template_versions, methods=["GET"]),
+        Route(RESOURCE + "/metadata", resources.metadata, methods=get),
+        Route(RESOURCE + "/signal", resources.signal, methods=post),
+        Route(STACK + "/events", resources.events, methods=get),
+        Route(RESOURCE + "/events", resources.events, methods=get),
+        Route(RESOURCE + "/events/{event_id}", resources.event_show, methods=get),
+        Route(STACK + "/snapshots", actions.snapshot_create, methods=post),
+        Route(STACK + "/snapshots", actions.snapshot_list, methods=get),
+        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_show, methods=get),
+        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_delete, methods=delete),
+        Route(STACK + "/snapshots/{snapshot_id}/restore", actions.snapshot_restore, methods=post),
+        Route("/validate", catalog.validate, methods=post),
+        Route("/resource_types", catalog.resource_types, methods=get),
+        Route("/resource_types/{type_name}", catalog.resource_type_show, methods=get),
+        Route("/resource_types/{type_name}/template", catalog.resource_type_template, methods=get),
+        Route("/template_versions", catalog.template_versions, methods=get),
         Route(
             "/template_versions/{template_version}/functions",
             catalog.template_functions,
-            methods=["GET"],
+            methods=get,
         ),
-        Route("/software_configs", software.config_index, methods=["GET"]),
-        Route("/software_configs", software.config_create, methods=["POST"]),
-        Route("/software_configs/{config_id}", software.config_show, methods=["GET"]),
-        Route("/software_configs/{config_id}", software.config_delete, methods=["DELETE"]),
-        Route("/software_deployments", software.deployment_index, methods=["GET"]),
-        Route("/software_deployments", software.deployment_create, methods=["POST"]),
+        Route("/software_configs", software.config_index, methods=get),
+        Route("/software_configs", software.config_create, methods=post),
+        Route("/software_configs/{config_id}", software.config_show, methods=get),
+        Route("/software_configs/{config_id}", software.config_delete, methods=delete),
+        Route("/software_deployments", software.deployment_index, methods=get),
+        Route("/software_deployments", software.deployment_create, methods=post),
         Route(
-            "/software_deployments/metadata/{server_id}",
-            software.deployment_metadata,
-            methods=["GET"],
+            "/software_deployments/metadata/{server_id}", software.deployment_metadata, methods=get
         ),
-        Route("/software_deployments/{deployment_id}", software.deployment_show, methods=["GET"]),
-        Route(
-            "/software_deployments/{deployment_id}",
-            software.deployment_update,
-            methods=["PUT"],
-        ),
-        Route(
-            "/software_deployments/{deployment_id}",
-            software.deployment_delete,
-            methods=["DELETE"],
-        ),
-        Route("/build_info", catalog.build_info, methods=["GET"]),
-        Route("/services", catalog.services, methods=["GET"]),
+        Route("/software_deployments/{deployment_id}", software.deployment_show, methods=get),
+        Route("/software_deployments/{deployment_id}", software.deployment_update, methods=["PUT"]),
+        Route("/software_deployments/{deployment_id}", software.deployment_delete, methods=delete),
+        Route("/build_info", catalog.build_info, methods=get),
+        Route("/services", catalog.services, methods=get),
     ]
     return [
         Route("/", versions.versions, methods=["GET"]),

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.requests import Request
 from starlette.types import Scope
@@ -17,6 +18,8 @@ from stoker.api.links import root_url
 from stoker.api.operations import Operations
 from stoker.engine import StackRecord
 from stoker.request_body import MAX_JSON_BODY_SIZE, parse_json, read_body
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,27 @@ def integer(request: Request, name: str, default: int | None = None) -> int | No
     if number < 0:
         raise bad_request(f'Invalid value "{value}" for {name}: it must not be negative')
     return number
+
+
+def sort_direction(request: Request) -> str:
+    """``sort_dir``: ``desc`` (the default) or ``asc``."""
+    direction = request.query_params.get("sort_dir", "desc")
+    if direction not in ("asc", "desc"):
+        raise bad_request(f"Sort direction '{direction}' is not supported (asc or desc).")
+    return direction
+
+
+def after_marker(
+    items: list[T], marker: str | None, ident: Callable[[T], Any], missing: str
+) -> list[T]:
+    """The items after the one whose id (``ident``) is ``marker``, Heat's paging (all of
+    them without one); 404 with ``missing`` when no item has that id."""
+    if not marker:
+        return items
+    at = next((i for i, item in enumerate(items) if ident(item) == marker), None)
+    if at is None:
+        raise not_found(missing)
+    return items[at + 1 :]
 
 
 def authorize(scope: Scope, rule: str) -> bool:

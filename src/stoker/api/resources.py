@@ -11,12 +11,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stoker.api.context import (
+    after_marker,
     api_of,
     body_of,
     find_stack,
     flag,
     integer,
     project_of,
+    sort_direction,
     stack_url,
 )
 from stoker.api.errors import bad_request, not_found
@@ -199,9 +201,7 @@ async def events(request: Request) -> Response:
     stack = await find_stack(request)
     resource = request.path_params.get("resource_name")
     depth = integer(request, "nested_depth", 0) or 0
-    direction = request.query_params.get("sort_dir", "desc")
-    if direction not in ("asc", "desc"):
-        raise bad_request(f"Sort direction '{direction}' is not supported (asc or desc).")
+    direction = sort_direction(request)
     marker = request.query_params.get("marker")
     limit = integer(request, "limit")
     api = api_of(request)
@@ -233,11 +233,8 @@ async def events(request: Request) -> Response:
                 continue
             row["links"] = _event_links(request, owner, row)
             shown.append(row)
-        if marker:
-            at = next((i for i, r in enumerate(shown) if r["id"] == marker), None)
-            if at is None:
-                raise not_found(f"The Event ({marker}) could not be found.")
-            shown = shown[at + 1 :]
+        missing = f"The Event ({marker}) could not be found."
+        shown = after_marker(shown, marker, lambda r: r["id"], missing)
         return shown[:limit] if limit is not None else shown
 
     return JSONResponse({"events": await asyncio.to_thread(rows)})

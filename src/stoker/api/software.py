@@ -11,7 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.api.context import api_of, body_of, integer, project_of
+from stoker.api.context import after_marker, api_of, body_of, integer, project_of
 from stoker.api.errors import bad_request, not_found
 from stoker.engine import time_text
 from stoker.store import ConfigRecord, DeploymentRecord, SoftwareStore, SqlStore
@@ -76,11 +76,8 @@ async def config_index(request: Request) -> Response:
     software = _software(request)
     found = await asyncio.to_thread(software.configs, project_of(request))
     marker = request.query_params.get("marker")
-    if marker:
-        at = next((i for i, c in enumerate(found) if c.id == marker), None)
-        if at is None:
-            raise not_found(f"Software config with id {marker} not found")
-        found = found[at + 1 :]
+    missing = f"Software config with id {marker} not found"
+    found = after_marker(found, marker, lambda c: c.id, missing)
     limit = integer(request, "limit")
     if limit is not None:
         found = found[:limit]

@@ -17,12 +17,14 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from stoker.api import actions, inputs
 from stoker.api.context import (
     Api,
+    after_marker,
     api_of,
     base_url,
     find_stack,
     flag,
     integer,
     project_of,
+    sort_direction,
     stack_links,
     stack_url,
 )
@@ -98,9 +100,7 @@ def _listing(request: Request, *, detail: bool = False) -> tuple[list[StackRecor
     for key in keys:
         if key not in _SORT_KEYS:
             raise bad_request(f"Sort key '{key}' is not supported.", "HTTPBadRequest")
-    direction = query.get("sort_dir", "desc")
-    if direction not in ("asc", "desc"):
-        raise bad_request(f"Sort direction '{direction}' is not supported (asc or desc).")
+    direction = sort_direction(request)
     records.sort(
         key=lambda r: (*(_SORT_KEYS[k](r) for k in keys), r.id), reverse=direction == "desc"
     )
@@ -108,11 +108,9 @@ def _listing(request: Request, *, detail: bool = False) -> tuple[list[StackRecor
     if flag(query.get("with_count")):
         extra["count"] = len(records)
     marker = query.get("marker")
-    if marker:
-        at = next((i for i, r in enumerate(records) if r.id == marker), None)
-        if at is None:
-            raise not_found(f"The Stack ({marker}) could not be found.")
-        records = records[at + 1 :]
+    records = after_marker(
+        records, marker, lambda r: r.id, f"The Stack ({marker}) could not be found."
+    )
     limit = integer(request, "limit")
     if limit is not None and len(records) > limit:
         records = records[:limit]

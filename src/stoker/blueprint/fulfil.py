@@ -38,7 +38,7 @@ from stoker.blueprint.existing import (
 from stoker.blueprint.flow import find_cycle
 from stoker.blueprint.inference import TypeInference
 from stoker.blueprint.library import Library, LibraryType
-from stoker.blueprint.model import Blueprint, Component, Requirement
+from stoker.blueprint.model import Blueprint, Component, Requirement, fresh_id
 from stoker.diagnostics import Diagnostic, Span
 
 
@@ -335,7 +335,7 @@ class _Resolver(TypeInference):
                 )
             return None
         added = Component(
-            id=self.fresh_id(f"{component.id}_{_slug(kind)}"),
+            id=fresh_id(f"{component.id}_{_slug(kind)}", self.blueprint.components),
             type=chosen[0].primary,
             type_from=f"added to fulfil {kind} of {component.id}",
             id_given=False,
@@ -351,13 +351,6 @@ class _Resolver(TypeInference):
             f"one qualifying template {chosen[0].describe()}"
         )
         return added
-
-    def fresh_id(self, wanted: str) -> str:
-        candidate, number = wanted, 2
-        while candidate in self.blueprint.components:
-            candidate = f"{wanted}_{number}"
-            number += 1
-        return candidate
 
 
 def _globs(value: Any) -> list[str]:

@@ -4,12 +4,22 @@ shape and every error can point at the line the author wrote."""
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
 from stoker.diagnostics import Path, Span
 
 FULFILLMENT = "fulfillment"
+
+
+def fresh_id(wanted: str, taken: Container[str]) -> str:
+    """``wanted``, or the first of ``wanted_2``, ``wanted_3``, ... not ``taken``."""
+    candidate, number = wanted, 2
+    while candidate in taken:
+        candidate = f"{wanted}_{number}"
+        number += 1
+    return candidate
 
 
 @dataclass(slots=True)

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from stoker.blueprint import codes
-from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement
+from stoker.blueprint.model import FULFILLMENT, Blueprint, Component, Requirement, fresh_id
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.template.nodes import key_span, plain, span_of, value_span
 
@@ -56,10 +56,7 @@ class _Reader:
         )
 
     def fresh_id(self, wanted: str) -> str:
-        candidate, number = wanted, 2
-        while candidate in self.taken:
-            candidate = f"{wanted}_{number}"
-            number += 1
+        candidate = fresh_id(wanted, self.taken)
         self.taken.add(candidate)
         return candidate
 

@@ -19,11 +19,10 @@ import click
 from stoker.cli.options import environments_option
 from stoker.cli.output import (
     FORMATS,
-    column_option,
     emit,
     emit_rows,
-    format_option,
     output_format,
+    record_options,
     report,
     simple_table,
 )
@@ -344,8 +343,7 @@ matches found are still printed and the command exits 1.
     metavar="KEY=VALUE",
     help="A capability to match; repeatable (all must match).",
 )
-@format_option
-@column_option
+@record_options
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True), metavar="PATH...")
 def capabilities_find(
     recursive: bool,

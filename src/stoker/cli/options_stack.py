@@ -18,7 +18,7 @@ from stoker.cli.options import (
     restrict_files_option,
     stacked,
 )
-from stoker.cli.output import column_option, format_option, verbose_option
+from stoker.cli.output import record_options, verbose_option
 from stoker.cli.stack_document import show_secrets_option
 
 
@@ -35,8 +35,7 @@ def definition_options(*own: Decorator) -> Decorator:
         restrict_files_option,
         verbose_option,
         limit_options(*EVALUATION_LIMITS),
-        format_option,
-        column_option,
+        record_options,
         show_secrets_option,
     )
 
@@ -54,7 +53,6 @@ def nested_listing(depth_help: str) -> Decorator:
             default=0,
             help=depth_help,
         ),
-        format_option,
-        column_option,
+        record_options,
         click.pass_obj,
     )

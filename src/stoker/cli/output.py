@@ -82,6 +82,11 @@ column_option = click.option(
 )
 
 
+def record_options(command: _F) -> _F:
+    """``-f`` and ``-c``: how a command prints its record or rows."""
+    return format_option(column_option(command))
+
+
 _UNICODE_BREAKS = ("\x85", "\u2028", "\u2029")
 
 

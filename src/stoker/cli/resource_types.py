@@ -9,7 +9,12 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from stoker.cli.output import column_option, emit_record, emit_rows, format_option, simple_table
+from stoker.cli.output import (
+    emit_record,
+    emit_rows,
+    record_options,
+    simple_table,
+)
 from stoker.errors import ResourceTypeNotFound
 from stoker.resources import default_registry, heat_catalog
 
@@ -20,8 +25,7 @@ def resource_type() -> None:
 
 
 @resource_type.command("list")
-@format_option
-@column_option
+@record_options
 def list_types(fmt: str, columns: tuple[str, ...]) -> None:
     """List the resource types stoker can run (Heat lists the types its cloud offers)."""
     registry = default_registry()
@@ -41,8 +45,7 @@ def list_types(fmt: str, columns: tuple[str, ...]) -> None:
 
 @resource_type.command("show")
 @click.argument("type_name", metavar="TYPE")
-@format_option
-@column_option
+@record_options
 def show(type_name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Show the properties and attributes TYPE declares, as Heat's resource type show does.
 

@@ -17,7 +17,7 @@ import click
 
 from stoker.cli import detach
 from stoker.cli.options import engine_options, limit_options
-from stoker.cli.output import column_option, emit_rows, format_option
+from stoker.cli.output import emit_rows, record_options
 from stoker.cli.progress import Progress
 from stoker.cli.stack_document import show_secrets_option, show_stack
 from stoker.cli.stack_session import Session, find_stack
@@ -62,8 +62,7 @@ def stack(
 @stack.command()
 @click.argument("name")
 @click.option("--no-resolve-outputs", is_flag=True, help="Do not compute the outputs.")
-@format_option
-@column_option
+@record_options
 @show_secrets_option
 @click.pass_obj
 def show(
@@ -83,8 +82,7 @@ def show(
 @stack.command("list")
 @click.option("--nested", is_flag=True, help="Include nested stacks.")
 @click.option("--deleted", is_flag=True, help="Include deleted stacks.")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def list_stacks(
     session: Session, nested: bool, deleted: bool, fmt: str, columns: tuple[str, ...]
@@ -124,8 +122,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
 
 @stack.command()
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @limit_options("depth", "value_size", "total_value_size", "resources")
 @click.pass_obj
 def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:

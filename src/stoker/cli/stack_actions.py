@@ -18,7 +18,12 @@ from typing import Any
 import click
 
 from stoker.cli.options import environments_option
-from stoker.cli.output import column_option, emit_record, emit_rows, format_option, report
+from stoker.cli.output import (
+    emit_record,
+    emit_rows,
+    record_options,
+    report,
+)
 from stoker.cli.progress import Progress
 from stoker.cli.stack import stack
 from stoker.cli.stack_records import resource
@@ -44,14 +49,23 @@ def _act(
     fmt: str,
     columns: tuple[str, ...],
 ) -> None:
-    """Run a stack-wide action with live progress, print the stack's row, and fail (exit
-    1) unless it ended COMPLETE."""
-    found = session.get_stack(name)
-    count = session.store.count_resources(found.id) if found is not None else 0
-    progress = Progress(count, lookup=session.stack_info)
+    """Run a stack-wide action with live progress, then `_answer`."""
+    progress = _progress(session, name)
     engine = session.engine(progress)
     with progress:
         result = asyncio.run(run(engine))
+    _answer(result, fmt, columns)
+
+
+def _progress(session: Session, name: str) -> Progress:
+    """Live progress of an action on every resource of stack ``name``."""
+    found = session.get_stack(name)
+    count = session.store.count_resources(found.id) if found is not None else 0
+    return Progress(count, lookup=session.stack_info)
+
+
+def _answer(result: StackRecord, fmt: str, columns: tuple[str, ...]) -> None:
+    """Print the stack's row, and fail (exit 1) unless the action ended COMPLETE."""
     emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
     if result.status is not Status.COMPLETE:
         raise OperationFailed(
@@ -61,8 +75,7 @@ def _act(
 
 @stack.command()
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Check every resource of NAME (CHECK_COMPLETE, or CHECK_FAILED and exit 1)."""
@@ -71,8 +84,7 @@ def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> No
 
 @stack.command()
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Suspend NAME: every resource, dependents first (SUSPEND_COMPLETE)."""
@@ -81,8 +93,7 @@ def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> 
 
 @stack.command()
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Resume the suspended stack NAME (RESUME_COMPLETE). To continue an operation whose
@@ -97,8 +108,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     is_flag=True,
     help="Stop the create or update without rolling back (Heat's cancel_without_rollback).",
 )
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def cancel(
     session: Session, name: str, no_rollback: bool, fmt: str, columns: tuple[str, ...]
@@ -174,8 +184,7 @@ def abandon(session: Session, name: str, output_file: str | None) -> None:
 )
 @environments_option
 @click.option("--parameter", "parameters", multiple=True, metavar="KEY=VALUE", help="Repeatable.")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def adopt(
     session: Session,
@@ -214,11 +223,7 @@ def adopt(
     base_dir = os.path.dirname(os.path.abspath(adopt_file))
     with progress:
         result = asyncio.run(engine.adopt(adoption, base_dir, os.path.abspath(adopt_file)))
-    emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
-    if result.status is not Status.COMPLETE:
-        raise OperationFailed(
-            f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
-        )
+    _answer(result, fmt, columns)
 
 
 # ---------------------------------------------------------------------------- snapshots
@@ -233,17 +238,13 @@ SNAPSHOT_COLUMNS = ["id", "name", "status", "status_reason", "creation_time"]
 @snapshot.command("create")
 @click.argument("name")
 @click.option("--name", "snapshot_name", help="A name for the snapshot.")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_create(
     session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Snapshot stack NAME."""
-    found = session.get_stack(name)
-    progress = Progress(
-        session.store.count_resources(found.id) if found else 0, lookup=session.stack_info
-    )
+    progress = _progress(session, name)
     engine = session.engine(progress)
     with progress:
         made = asyncio.run(engine.snapshot(name, snapshot_name))
@@ -255,8 +256,7 @@ def snapshot_create(
 
 @snapshot.command("list")
 @click.argument("name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """List the snapshots of NAME."""
@@ -267,8 +267,7 @@ def snapshot_list(session: Session, name: str, fmt: str, columns: tuple[str, ...
 @snapshot.command("show")
 @click.argument("name")
 @click.argument("snapshot_id")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_show(
     session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]
@@ -291,8 +290,7 @@ def snapshot_delete(session: Session, name: str, snapshot_id: str) -> None:
 @snapshot.command("restore")
 @click.argument("name")
 @click.argument("snapshot_id")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def snapshot_restore(
     session: Session, name: str, snapshot_id: str, fmt: str, columns: tuple[str, ...]

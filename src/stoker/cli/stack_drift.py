@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from stoker.cli.output import column_option, emit_rows, format_option
+from stoker.cli.output import emit_rows, record_options
 from stoker.cli.stack import stack
 from stoker.cli.stack_session import Session, find_stack
 
@@ -59,8 +59,7 @@ def _row(entry: dict[str, Any], table: bool) -> dict[str, Any]:
     "shows it in sync); a nested stack's resource by its path (group/0/server); "
     "repeatable.",
 )
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def drift(
     session: Session,

@@ -12,12 +12,11 @@ from stoker.blueprint import SOURCE_FILE
 from stoker.cli.graph import graph_options, write_graph
 from stoker.cli.options_stack import nested_listing
 from stoker.cli.output import (
-    column_option,
     document_format_option,
     emit,
     emit_record,
     emit_rows,
-    format_option,
+    record_options,
 )
 from stoker.cli.progress import event_line
 from stoker.cli.stack import stack
@@ -45,8 +44,7 @@ def output() -> None:
 @output.command("list")
 @click.argument("name")
 @click.option("--all", "show_all", is_flag=True, help="Show values too.")
-@format_option
-@column_option
+@record_options
 @show_secrets_option
 @click.pass_obj
 def output_list(
@@ -74,8 +72,7 @@ def output_list(
 @click.argument("name")
 @click.argument("key", required=False)
 @click.option("--all", "show_all", is_flag=True, help="Show every output.")
-@format_option
-@column_option
+@record_options
 @show_secrets_option
 @click.pass_obj
 def output_show(
@@ -162,8 +159,7 @@ def resource_list(
 @resource.command("show")
 @click.argument("name")
 @click.argument("resource_name")
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def resource_show(
     session: Session, name: str, resource_name: str, fmt: str, columns: tuple[str, ...]
@@ -199,8 +195,7 @@ def event() -> None:
     default=0,
     help="Depth of nested stacks whose events to list too.",
 )
-@format_option
-@column_option
+@record_options
 @click.pass_obj
 def event_list(
     session: Session, name: str, follow: bool, nested_depth: int, fmt: str, columns: tuple[str, ...]

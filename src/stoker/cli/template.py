@@ -29,13 +29,12 @@ from stoker.cli.output import (
     FORMATS,
     Line,
     TablePart,
-    column_option,
     document_format_option,
     emit,
     emit_rows,
-    format_option,
     output_format,
     print_view,
+    record_options,
     report,
     to_json,
     to_yaml,
@@ -368,8 +367,7 @@ def version() -> None:
 
 
 @version.command("list")
-@format_option
-@column_option
+@record_options
 def version_list(fmt: str, columns: tuple[str, ...]) -> None:
     """List the template versions stoker understands (as Heat's template_versions API)."""
     rows = [
@@ -399,8 +397,7 @@ def function() -> None:
 @function.command("list")
 @click.argument("version_name", metavar="VERSION")
 @click.option("--with-condition-func", is_flag=True, help="Also list condition functions.")
-@format_option
-@column_option
+@record_options
 def function_list(
     version_name: str, with_condition_func: bool, fmt: str, columns: tuple[str, ...]
 ) -> None:

@@ -19,19 +19,10 @@ def quoted(text: str) -> str:
     return f'"{escaped}"'
 
 
-def _label(node: Node) -> str:
-    lines = [node.name, node.type]
-    if node.collapsed:
-        lines.append("? resources" if node.hidden is None else f"{node.hidden} resources")
-    if node.state is not None:
-        lines.append(node.state)
-    return "\n".join(lines)
-
-
 def _node(node: Node, indent: str, shape: str) -> str:
     fill, stroke = colours(node.state)
     attributes = {
-        "label": quoted(_label(node)),
+        "label": quoted("\n".join(node.label())),
         "shape": shape,
         "fillcolor": quoted(fill),
         "color": quoted(stroke),
@@ -50,8 +41,7 @@ def _level(level: Level, indent: str, lines: list[str]) -> None:
         fill, stroke = colours(node.state)
         lines.append(f"{indent}subgraph {quoted('cluster_' + node.key)} {{")
         inner = indent + "  "
-        title = f"{node.name} ({node.kind}: {node.type})"
-        lines.append(f"{inner}label={quoted(title)};")
+        lines.append(f"{inner}label={quoted(node.title)};")
         lines.append(f'{inner}style="rounded"; color={quoted(stroke)};')
         lines.append(_node(node, inner, "folder"))
         _level(node.child, inner, lines)

@@ -127,7 +127,7 @@ def place(level: Level) -> Placed:
         if below is None:
             sizes[node.key] = _leaf_size(node)
         else:
-            header = text_width(f"{node.name} ({node.kind}: {node.type})") + 2 * MARGIN
+            header = text_width(node.title) + 2 * MARGIN
             sizes[node.key] = (
                 max(below.width + 2 * MARGIN, header, MIN_WIDTH),
                 below.height + HEADER + MARGIN,

@@ -29,12 +29,7 @@ def _status_class(node: Node) -> str:
 
 
 def _node_text(node: Node) -> str:
-    parts = [label(node.name), label(node.type)]
-    if node.collapsed:
-        parts.append("? resources" if node.hidden is None else f"{node.hidden} resources")
-    if node.state is not None:
-        parts.append(label(node.state))
-    return "<br/>".join(parts)
+    return "<br/>".join(label(line) for line in node.label())
 
 
 def to_mermaid(graph: Graph) -> str:
@@ -49,8 +44,7 @@ def to_mermaid(graph: Graph) -> str:
             name = ids[node.key]
             classes.setdefault(_status_class(node), []).append(name)
             if node.child is not None:
-                title = label(f"{node.name} ({node.kind}: {node.type})")
-                lines.append(f'{indent}subgraph {name} ["{title}"]')
+                lines.append(f'{indent}subgraph {name} ["{label(node.title)}"]')
                 lines.append(f"{indent}  direction BT")
                 level(node.child, indent + "  ")
                 lines.append(f"{indent}end")

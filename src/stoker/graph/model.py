@@ -98,6 +98,26 @@ class Node:
     def collapsed(self) -> bool:
         return self.kind is not None and self.child is None
 
+    @property
+    def title(self) -> str:
+        """The heading of a nested stack drawn around its resources."""
+        return f"{self.name} ({self.kind}: {self.type})"
+
+    @property
+    def count(self) -> str:
+        """How many resources a collapsed nested stack holds ("?" when unknown)."""
+        return "? resources" if self.hidden is None else f"{self.hidden} resources"
+
+    def label(self) -> list[str]:
+        """The lines a box shows: name, type, the count of a collapsed nested stack, its
+        state."""
+        lines = [self.name, self.type]
+        if self.collapsed:
+            lines.append(self.count)
+        if self.state is not None:
+            lines.append(self.state)
+        return lines
+
 
 @dataclass(frozen=True, slots=True)
 class Level:

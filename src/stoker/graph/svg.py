@@ -135,17 +135,15 @@ def _body(box: Box, x: float, y: float) -> list[str]:
         f'rx="6" fill="{fill}" stroke="{stroke}"/>',
     ]
     if box.inner is not None:
-        header = f"{node.name} ({node.kind}: {node.type})"
         out.append(
             f'<text class="name" x="{x + MARGIN:.1f}" y="{y + HEADER * 0.62:.1f}">'
-            f"{_text(_fit(header, box.width))}</text>"
+            f"{_text(_fit(node.title, box.width))}</text>"
         )
     else:
         middle = x + box.width / 2
         lines = [("name", node.name, 17.0), ("type", node.type, 31.0)]
         if node.collapsed:
-            count = "? resources" if node.hidden is None else f"{node.hidden} resources"
-            lines.append(("count", count, 45.0))
+            lines.append(("count", node.count, 45.0))
         for kind, text, dy in lines:
             out.append(
                 f'<text class="{kind}" x="{middle:.1f}" y="{y + dy:.1f}" '

@@ -5,10 +5,9 @@ template), else from the catalog by the name written."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 
 from stoker.lint.context import TemplateContext
-from stoker.resources import PropertySchema, catalog_schema, heat_catalog
+from stoker.resources import PropertySchema, TypeSchema, catalog_schema, heat_catalog
 from stoker.schema import describe_property, describe_type
 
 
@@ -16,6 +15,14 @@ def resource_type(unit: TemplateContext | None, resource: str) -> str | None:
     if unit is None or resource not in unit.parsed.resources:
         return None
     return unit.parsed.resources[resource].type or None
+
+
+def _schema(unit: TemplateContext, resource: str) -> TypeSchema | None:
+    """The schema of the resource's type: the linter's resolution's, else the catalog's
+    by the name written."""
+    resolved = unit.resource_types.get(resource)
+    schema = resolved.schema if resolved is not None else None
+    return schema or catalog_schema(unit.parsed.resources[resource].type)
 
 
 def properties_of(unit: TemplateContext | None, resource: str) -> dict[str, str]:
@@ -32,9 +39,7 @@ def properties_of(unit: TemplateContext | None, resource: str) -> dict[str, str]
             + (f": {parameter.description}" if parameter.description else "")
             for name, parameter in provider.parameters.items()
         }
-    schema = resolved.schema if resolved is not None else None
-    if schema is None:
-        schema = catalog_schema(unit.parsed.resources[resource].type)
+    schema = _schema(unit, resource)
     if schema is None:
         return {}
     return {
@@ -49,9 +54,7 @@ def property_schema(
 ) -> PropertySchema | None:
     if unit is None or resource not in unit.parsed.resources:
         return None
-    resolved = unit.resource_types.get(resource)
-    schema = resolved.schema if resolved is not None else None
-    schema = schema or catalog_schema(unit.parsed.resources[resource].type)
+    schema = _schema(unit, resource)
     return schema.properties.get(name) if schema is not None else None
 
 
@@ -64,8 +67,7 @@ def attributes_of(unit: TemplateContext | None, resource: str) -> dict[str, str]
         provider = resolved.provider.template
         outputs = provider.outputs if provider is not None else {}
         return {name: str(output.description or "output") for name, output in outputs.items()}
-    schema = resolved.schema if resolved is not None else None
-    schema = schema or catalog_schema(unit.parsed.resources[resource].type)
+    schema = _schema(unit, resource)
     if schema is None:
         return {}
     return {
@@ -148,7 +150,3 @@ def parameter_text(unit: TemplateContext | None, name: str) -> str | None:
     if parameter.description:
         parts.append(str(parameter.description))
     return "\n\n".join(parts)
-
-
-def mapping_names(mapping: Mapping[str, object]) -> list[str]:
-    return sorted(str(name) for name in mapping)

@@ -41,9 +41,7 @@ LOCATIONS: dict[str, tuple[str, str]] = {
 
 
 def plugin_class(location: tuple[str, str]) -> type[ResourcePlugin]:
-    """The class at ``location`` (module, class name), its module imported if need be
-    (with the cyclic collector paused, as a command's imports are: importing makes no
-    garbage)."""
+    """The class at ``location`` (module, class name), its module imported if need be."""
     module, name = location
     found: type[ResourcePlugin] = getattr(importlib.import_module(module), name)
     return found

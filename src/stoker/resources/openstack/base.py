@@ -123,8 +123,10 @@ class CloudResource(ResourcePlugin):
         return self.find(connection, name)
 
     def calls(self) -> tuple[str, str]:
-        """The names of the create and delete calls, for messages."""
-        return (f"{self.show_call.split('.')[0]}.create", f"{self.show_call.split('.')[0]}.delete")
+        """The names of the create and delete calls, for messages: the SDK's, named after
+        the show call (``compute.get_server``: ``compute.create_server``, ...)."""
+        service, _, kind = self.show_call.partition(".get_")
+        return (f"{service}.create_{kind}", f"{service}.delete_{kind}")
 
     # -- the handlers ------------------------------------------------------------------
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
@@ -358,6 +360,78 @@ class CloudResource(ResourcePlugin):
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
         """An attribute from what the cloud showed: by default its field of that name."""
         return shown.get(name)
+
+
+class ApiResource(CloudResource):
+    """A resource at ``<collection>/<id>`` of one service's REST API, made, shown and
+    deleted there by plain requests (`stoker.cloud.rest.request`)."""
+
+    #: the service's name in the SDK ("compute", "block_storage")
+    service: ClassVar[str]
+    #: the collection's path segment and the key its listing answers under ("servers")
+    collection: ClassVar[str]
+    #: the key the API wraps one resource's body in (None: it does not wrap it)
+    key: ClassVar[str | None] = None
+
+    def base_path(self, data: Mapping[str, Any]) -> str:
+        """The collection's path; ``data`` is the record, for a resource that lives under
+        a parent its id alone does not name."""
+        return f"/{self.collection}"
+
+    def unwrap(self, answer: Any) -> dict[str, Any]:
+        return dict(answer[self.key] if self.key else answer)
+
+    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
+        return self.show_for(connection, physical_id, {})
+
+    def show_for(
+        self, connection: Any, physical_id: str, data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        path = f"{self.base_path(data)}/{physical_id}"
+        return self.unwrap(request(connection, self.service, "GET", path, self.show_call))
+
+    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
+        path = f"{self.base_path(data)}/{physical_id}"
+        request(connection, self.service, "DELETE", path, self.calls()[1])
+
+    def post(
+        self,
+        connection: Any,
+        body: dict[str, Any],
+        data: Mapping[str, Any] | None = None,
+        beside: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The create call: ``body`` (wrapped in `key`) with ``beside`` next to it at the
+        request's top (Nova's and Cinder's scheduler hints); what the API answers."""
+        sent = {self.key: body, **(beside or {})} if self.key else body
+        path = self.base_path(data or {})
+        return self.unwrap(request(connection, self.service, "POST", path, self.calls()[0], sent))
+
+    def listing(
+        self,
+        connection: Any,
+        data: Mapping[str, Any],
+        params: Mapping[str, Any],
+        what: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The collection listed with the filters ``params`` (``what`` names the call,
+        by default ``<service>.<collection>``)."""
+        what = what or f"{self.service}.{self.collection}"
+        path = self.base_path(data)
+        answer = request(connection, self.service, "GET", path, what, params=dict(params))
+        return list((answer or {}).get(self.collection) or [])
+
+
+def scheduler_hints(properties: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """The template's scheduler hints under the key its service reads them from, beside
+    the create's body (none when it gives none)."""
+    hints = properties.get("scheduler_hints")
+    return {key: dict(hints)} if hints else {}
+
+
+def first_id(found: list[dict[str, Any]]) -> str | None:
+    """The id of the first resource a lookup found (None: it found none)."""
+    return str(found[0]["id"]) if found else None
 
 
 async def _checkpoint(context: ResourceContext) -> None:

@@ -7,17 +7,25 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.backoff import POLL
-from stoker.cloud.rest import request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView, Traits
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given, pause
+from stoker.resources.openstack.base import (
+    ApiResource,
+    CloudResource,
+    catalog_schemas,
+    first_id,
+    given,
+    pause,
+    scheduler_hints,
+)
 from stoker.resources.openstack.nova import image_id
 
 
-class Volume(CloudResource):
+class Volume(ApiResource):
     type_name = "OS::Cinder::Volume"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "block_storage.get_volume"
+    service, collection, key = "block_storage", "volumes", "volume"
     aliases = {"imageRef": "image"}
     live_attributes = frozenset({"attachments", "attachments_list", "status"})
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
@@ -60,9 +68,6 @@ class Volume(CloudResource):
                 await pause(context, next(delays))
         await self.delete(context)
 
-    def calls(self) -> tuple[str, str]:
-        return ("block_storage.create_volume", "block_storage.delete_volume")
-
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
         body: dict[str, Any] = {"name": name}
@@ -70,45 +75,12 @@ class Volume(CloudResource):
         body.update(given(p, "snapshot_id", "source_volid", "backup_id", "metadata"))
         if p.get("image"):
             body["imageRef"] = image_id(connection, str(p["image"]))
-        extra: dict[str, Any] = {}
-        if p.get("scheduler_hints"):
-            extra["OS-SCH-HNT:scheduler_hints"] = dict(p["scheduler_hints"])
-        answer = request(
-            connection,
-            "block_storage",
-            "POST",
-            "/volumes",
-            "block_storage.create_volume",
-            {"volume": body, **extra},
-        )
-        return dict(answer["volume"])
-
-    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
-        body = request(
-            connection, "block_storage", "GET", f"/volumes/{physical_id}", self.show_call
-        )
-        return dict(body["volume"])
-
-    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
-        request(
-            connection,
-            "block_storage",
-            "DELETE",
-            f"/volumes/{physical_id}",
-            "block_storage.delete_volume",
-        )
+        hints = scheduler_hints(p, "OS-SCH-HNT:scheduler_hints")
+        return self.post(connection, body, beside=hints)
 
     def find(self, connection: Any, name: str) -> str | None:
-        body = request(
-            connection,
-            "block_storage",
-            "GET",
-            "/volumes",
-            "block_storage.list_volumes",
-            params={"name": name},
-        )
-        found = (body or {}).get("volumes") or []
-        return str(found[0]["id"]) if found else None
+        params = {"name": name}
+        return first_id(self.listing(connection, {}, params, "block_storage.list_volumes"))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         volume = context.physical_id
@@ -159,10 +131,6 @@ class Volume(CloudResource):
             return json.dumps(shown.get("metadata") or {})
         if name == "metadata_values":
             return shown.get("metadata") or {}
-        if name == "snapshot_id":
-            return shown.get("snapshot_id")
-        if name == "source_volid":
-            return shown.get("source_volid")
         return shown.get(name)
 
 

@@ -15,7 +15,13 @@ from typing import Any, ClassVar
 from stoker.cloud.rest import find_id, remember, request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
+from stoker.resources.openstack.base import (
+    ApiResource,
+    CloudResource,
+    catalog_schemas,
+    first_id,
+    given,
+)
 
 #: the key in a recordset's record of the zone it lives in
 ZONE_ID = "zone_id"
@@ -26,26 +32,10 @@ def zone_id(connection: Any, name_or_id: str) -> str:
     return find_id(connection, "dns", "zone", name_or_id)
 
 
-class DesignateResource(CloudResource):
+class DesignateResource(ApiResource):
+    service = "dns"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
-
-    def path(self, data: Mapping[str, Any]) -> str:
-        raise NotImplementedError
-
-    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
-        return self.show_for(connection, physical_id, {})
-
-    def show_for(
-        self, connection: Any, physical_id: str, data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return dict(
-            request(connection, "dns", "GET", f"{self.path(data)}/{physical_id}", self.show_call)
-        )
-
-    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
-        _, delete_call = self.calls()
-        request(connection, "dns", "DELETE", f"{self.path(data)}/{physical_id}", delete_call)
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # see the module docstring
@@ -60,14 +50,9 @@ class Zone(DesignateResource):
     type_name = "OS::Designate::Zone"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "dns.get_zone"
+    collection = "zones"
     aliases = {"masters": "primaries"}
     live_attributes = frozenset({"serial"})
-
-    def calls(self) -> tuple[str, str]:
-        return ("dns.create_zone", "dns.delete_zone")
-
-    def path(self, data: Mapping[str, Any]) -> str:
-        return "/zones"
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -75,14 +60,12 @@ class Zone(DesignateResource):
         body.update(given(p, "email", "ttl", "description", "attributes"))
         if p.get("primaries"):
             body["masters"] = list(p["primaries"])
-        made = dict(request(connection, "dns", "POST", "/zones", "dns.create_zone", body))
+        made = self.post(connection, body)
         remember(connection, "zone", str(made["id"]), str(made["id"]))
         return made
 
     def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
-        answer = request(connection, "dns", "GET", "/zones", "dns.zones", params={"name": name})
-        found = (answer or {}).get("zones") or []
-        return str(found[0]["id"]) if found else None
+        return first_id(self.listing(connection, {}, {"name": name}))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         physical_id = context.physical_id
@@ -104,11 +87,9 @@ class RecordSet(DesignateResource):
     type_name = "OS::Designate::RecordSet"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "dns.get_recordset"
+    collection = "recordsets"
 
-    def calls(self) -> tuple[str, str]:
-        return ("dns.create_recordset", "dns.delete_recordset")
-
-    def path(self, data: Mapping[str, Any]) -> str:
+    def base_path(self, data: Mapping[str, Any]) -> str:
         return f"/zones/{data.get(ZONE_ID)}/recordsets"
 
     async def create(self, context: ResourceContext) -> None:
@@ -136,22 +117,13 @@ class RecordSet(DesignateResource):
         p = context.properties
         body: dict[str, Any] = {"name": name, "type": p["type"], "records": list(p["records"])}
         body.update(given(p, "ttl", "description"))
-        path = self.path(context.data)
-        return dict(request(connection, "dns", "POST", path, "dns.create_recordset", body))
+        return self.post(connection, body, context.data)
 
     def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
         if ZONE_ID not in context.data:
             return None
-        answer = request(
-            connection,
-            "dns",
-            "GET",
-            self.path(context.data),
-            "dns.recordsets",
-            params={"name": name, "type": context.properties["type"]},
-        )
-        found = (answer or {}).get("recordsets") or []
-        return str(found[0]["id"]) if found else None
+        params = {"name": name, "type": context.properties["type"]}
+        return first_id(self.listing(connection, context.data, params))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         physical_id = context.physical_id
@@ -164,7 +136,7 @@ class RecordSet(DesignateResource):
             body["ttl"] = new.get("ttl")
         if new.get("description") != old.get("description"):
             body["description"] = new.get("description")
-        path = f"{self.path(context.data)}/{physical_id}"
+        path = f"{self.base_path(context.data)}/{physical_id}"
         if body:
             await self.ask_api("dns", "PUT", path, "dns.update_recordset", body)
         await self.refresh(context)

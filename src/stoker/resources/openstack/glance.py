@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from stoker.cloud.rest import request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
+from stoker.resources.openstack.base import ApiResource, CloudResource, catalog_schemas, given
 
 _FIELDS = (
     "container_format", "disk_format", "min_disk", "min_ram", "protected", "visibility",
@@ -16,15 +16,13 @@ _FIELDS = (
 )  # fmt: skip
 
 
-class WebImage(CloudResource):
+class WebImage(ApiResource):
     type_name = "OS::Glance::WebImage"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "image.get_image"
+    service, collection = "image", "images"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"KILLED", "DELETED"})
-
-    def calls(self) -> tuple[str, str]:
-        return ("image.create_image", "image.delete_image")
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -33,7 +31,7 @@ class WebImage(CloudResource):
             body["id"] = p["id"]
         for key, value in (p.get("extra_properties") or {}).items():
             body[key] = value
-        shown = request(connection, "image", "POST", "/images", "image.create_image", body)
+        shown = self.post(connection, body)
         request(
             connection,
             "image",
@@ -42,7 +40,7 @@ class WebImage(CloudResource):
             "image.import_image",
             {"method": {"name": "web-download", "uri": str(p["location"])}},
         )
-        return dict(shown)
+        return shown
 
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
         """Glance puts an image whose import failed back to ``queued`` and names the
@@ -54,12 +52,6 @@ class WebImage(CloudResource):
                 f"{shown['os_glance_failed_import']})"
             )
         return super().is_ready(context, shown)
-
-    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
-        return dict(request(connection, "image", "GET", f"/images/{physical_id}", self.show_call))
-
-    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
-        request(connection, "image", "DELETE", f"/images/{physical_id}", "image.delete_image")
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         image = context.physical_id

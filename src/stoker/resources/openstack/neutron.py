@@ -63,10 +63,7 @@ class NeutronResource(CloudResource):
 
     def _answer(self, response: Any, what: str) -> dict[str, Any]:
         if response.status_code >= 400:
-            raise CloudError(
-                f"{what} failed (HTTP {response.status_code}): {_neutron_message(response)}",
-                response.status_code,
-            )
+            raise refused(what, response)
         return dict(response.json()[self.kind])
 
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
@@ -76,11 +73,7 @@ class NeutronResource(CloudResource):
         if response.status_code == 404:
             raise NotFoundError(f"network.delete_{self.kind}: not found", 404)
         if response.status_code >= 400:
-            raise CloudError(
-                f"network.delete_{self.kind} failed (HTTP {response.status_code}): "
-                f"{_neutron_message(response)}",
-                response.status_code,
-            )
+            raise refused(f"network.delete_{self.kind}", response)
 
     def find(self, connection: Any, name: str) -> str | None:
         attribute = "name" if self.name_property is not None else self.mark_attribute
@@ -128,8 +121,12 @@ class NeutronResource(CloudResource):
     def translate(
         self, connection: Any, context: ResourceContext, changed: dict[str, Any]
     ) -> dict[str, Any]:
+        """The changed properties as the API's fields: value_specs merged in; a name
+        removed is stoker's physical name again."""
         body = {k: v for k, v in changed.items() if k != "value_specs"}
         body.update(value_specs(changed))
+        if "name" in body and body["name"] is None:
+            body["name"] = context.physical_name
         return body
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
@@ -146,6 +143,14 @@ class NeutronResource(CloudResource):
 
         await self.cloud.call(f"network.update_{self.kind}", apply)
         await self.refresh(context)
+
+
+def refused(what: str, response: Any) -> CloudError:
+    """Neutron's refusal of ``what`` (an answer of 400 or more), with its message."""
+    return CloudError(
+        f"{what} failed (HTTP {response.status_code}): {_neutron_message(response)}",
+        response.status_code,
+    )
 
 
 def _neutron_message(response: Any) -> str:
@@ -183,8 +188,6 @@ class Net(NeutronResource):
         body.pop("dhcp_agent_ids", None)
         if "qos_policy" in body:
             body["qos_policy_id"] = body.pop("qos_policy")
-        if "name" in body and body["name"] is None:
-            body["name"] = context.physical_name
         return body
 
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
@@ -241,8 +244,6 @@ class Subnet(_MadeInBulk):
             body["gateway_ip"] = None
         if "segment" in body:
             body["segment_id"] = body.pop("segment")
-        if "name" in body and body["name"] is None:
-            body["name"] = context.physical_name
         return body
 
 
@@ -295,10 +296,8 @@ class Port(_MadeInBulk):
         return body
 
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
-        if name == "network":
-            return None  # Heat shows the network only through show
-        if name == "subnets":
-            return None
+        if name in ("network", "subnets"):
+            return None  # Heat shows them only through show
         return shown.get(name)
 
 
@@ -348,8 +347,6 @@ class Router(NeutronResource):
             body["external_gateway_info"] = (
                 self.gateway(connection, body["external_gateway_info"]) or {}
             )
-        if "name" in body and body["name"] is None:
-            body["name"] = context.physical_name
         return body
 
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
@@ -485,11 +482,7 @@ class FloatingIPAssociation(CloudResource):
             f"/floatingips/{fip}", json={"floatingip": body}, raise_exc=False
         )
         if response.status_code >= 400:
-            raise CloudError(
-                f"network.update_floatingip failed (HTTP {response.status_code}): "
-                f"{_neutron_message(response)}",
-                response.status_code,
-            )
+            raise refused("network.update_floatingip", response)
         return {"id": f"{fip}:{port}", **response.json()["floatingip"]}
 
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:

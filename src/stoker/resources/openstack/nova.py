@@ -13,6 +13,7 @@ from stoker.cloud.rest import find_id, request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
+    ApiResource,
     CloudResource,
     catalog_schemas,
     given,
@@ -28,37 +29,10 @@ def image_id(connection: Any, name_or_id: str) -> str:
     return find_id(connection, "image", "image", name_or_id)
 
 
-class NovaResource(CloudResource):
-    """A Nova resource at ``/<collection>/<id>`` under key ``<kind>``."""
+class NovaResource(ApiResource):
+    """A Nova resource at ``/<collection>/<id>`` under key ``<key>``."""
 
-    kind: ClassVar[str]
-    collection: ClassVar[str]
-
-    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
-        body = request(
-            connection, "compute", "GET", f"/{self.collection}/{physical_id}", self.show_call
-        )
-        return dict(body[self.kind])
-
-    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
-        request(
-            connection,
-            "compute",
-            "DELETE",
-            f"/{self.collection}/{physical_id}",
-            self.calls()[1],
-        )
-
-    def post(self, connection: Any, body: dict[str, Any]) -> dict[str, Any]:
-        answer = request(
-            connection,
-            "compute",
-            "POST",
-            f"/{self.collection}",
-            self.calls()[0],
-            {self.kind: body},
-        )
-        return dict(answer[self.kind])
+    service = "compute"
 
 
 class KeyPair(NovaResource):
@@ -66,11 +40,8 @@ class KeyPair(NovaResource):
 
     type_name = "OS::Nova::KeyPair"
     properties_schema, attributes_schema = catalog_schemas(type_name)
-    kind, collection = "keypair", "os-keypairs"
+    key, collection = "keypair", "os-keypairs"
     show_call = "compute.get_keypair"
-
-    def calls(self) -> tuple[str, str]:
-        return ("compute.create_keypair", "compute.delete_keypair")
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -97,11 +68,8 @@ class KeyPair(NovaResource):
 class ServerGroup(NovaResource):
     type_name = "OS::Nova::ServerGroup"
     properties_schema, attributes_schema = catalog_schemas(type_name)
-    kind, collection = "server_group", "os-server-groups"
+    key, collection = "server_group", "os-server-groups"
     show_call = "compute.get_server_group"
-
-    def calls(self) -> tuple[str, str]:
-        return ("compute.create_server_group", "compute.delete_server_group")
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -114,11 +82,8 @@ class ServerGroup(NovaResource):
 class Flavor(NovaResource):
     type_name = "OS::Nova::Flavor"
     properties_schema, attributes_schema = catalog_schemas(type_name)
-    kind, collection = "flavor", "flavors"
+    key, collection = "flavor", "flavors"
     show_call = "compute.get_flavor"
-
-    def calls(self) -> tuple[str, str]:
-        return ("compute.create_flavor", "compute.delete_flavor")
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -192,13 +157,14 @@ class Flavor(NovaResource):
         return super().attribute(view, name)
 
 
-class VolumeAttachment(CloudResource):
+class VolumeAttachment(ApiResource):
     """A volume attached to a server through Nova; ready when Cinder shows it in use.
     Its physical id is Nova's attachment id (the volume's id)."""
 
     type_name = "OS::Cinder::VolumeAttachment"
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "block_storage.get_volume"
+    service, collection, key = "block_storage", "volumes", "volume"
     name_property = None
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"IN-USE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR", "ERROR_ATTACHING"})
@@ -225,12 +191,6 @@ class VolumeAttachment(CloudResource):
             {"volumeAttachment": body},
         )
         return {"id": str(answer["volumeAttachment"].get("id") or volume), "status": ""}
-
-    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
-        body = request(
-            connection, "block_storage", "GET", f"/volumes/{physical_id}", self.show_call
-        )
-        return dict(body["volume"])
 
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
         server = data.get("server")

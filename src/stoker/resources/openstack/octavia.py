@@ -16,13 +16,19 @@ crash finds its member by address and port in the pool, its monitor as the pool'
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from stoker.cloud.backoff import Backoff
 from stoker.cloud.rest import find_id, remember, request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, pause
+from stoker.resources.openstack.base import (
+    ApiResource,
+    CloudResource,
+    catalog_schemas,
+    first_id,
+    pause,
+)
 from stoker.resources.openstack.neutron import subnet_id
 
 T = TypeVar("T")
@@ -50,31 +56,49 @@ def pool_id(connection: Any, name_or_id: str) -> str:
     return find_id(connection, "load_balancer", "pool", name_or_id)
 
 
-class OctaviaResource(CloudResource):
+def flavor_id(connection: Any, name_or_id: str) -> str:
+    return find_id(connection, "load_balancer", "flavor", name_or_id)
+
+
+class Reference(NamedTuple):
+    """A property that names another object, sent as that object's id."""
+
+    prop: str
+    field: str
+    lookup: Callable[[Any, str], str]
+    #: whether an update may remove it (sent as null then); else it is sent only when given
+    clearable: bool = False
+
+
+class Parent(NamedTuple):
+    """The object another lives under (a member under its pool): the property naming it,
+    its kind in the SDK's calls and its collection in the path."""
+
+    prop: str
+    kind: str
+    collection: str
+
+
+class OctaviaResource(ApiResource):
     """An Octavia object at ``/lbaas/<collection>/<id>`` under key ``<key>``."""
 
-    collection: ClassVar[str]
+    service = "load_balancer"
     key: ClassVar[str]
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
     failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
     #: the properties passed through as they are, each as the API field of its name
     passed: ClassVar[tuple[str, ...]] = ()
-
-    def calls(self) -> tuple[str, str]:
-        kind = self.show_call.rpartition("get_")[2]
-        return (f"load_balancer.create_{kind}", f"load_balancer.delete_{kind}")
+    #: the properties naming other objects
+    references: ClassVar[tuple[Reference, ...]] = ()
+    #: the object this one lives under (its path names it; it belongs to its project)
+    parent: ClassVar[Parent | None] = None
 
     def base_path(self, data: Mapping[str, Any]) -> str:
-        return f"/lbaas/{self.collection}"
+        if self.parent is None:
+            return f"/lbaas/{self.collection}"
+        return f"/lbaas/{self.parent.collection}/{data.get(PARENT)}/{self.collection}"
 
     # -- the cloud's side -------------------------------------------------------------
-    def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
-        """The create body: the passed-through fields, then the resolved references."""
-        body = self.translate(connection, dict(context.properties))
-        if self.name_property:
-            body["name"] = name
-        return body
-
     def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
         """Properties (all, or the changed ones) as the API's fields."""
         body = {
@@ -82,60 +106,30 @@ class OctaviaResource(CloudResource):
             for prop in self.passed
             if prop in properties and properties[prop] is not None
         }
-        if properties.get("tenant_id"):
+        if properties.get("tenant_id") and self.parent is None:
             body["project_id"] = properties["tenant_id"]
+        for ref in self.references:
+            value = properties.get(ref.prop)
+            if value:
+                body[ref.field] = ref.lookup(connection, str(value))
+            elif ref.clearable and ref.prop in properties:
+                body[ref.field] = None
         return body
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
-        body = self.body(connection, context, name)
-        create_call, _ = self.calls()
-        answer = request(
-            connection,
-            "load_balancer",
-            "POST",
-            self.base_path(context.data),
-            create_call,
-            {self.key: body},
-        )
-        made = dict(answer[self.key])
+        body = self.translate(connection, dict(context.properties))
+        if self.name_property:
+            body["name"] = name
+        made = self.post(connection, body, context.data)
         remember(connection, self.key, str(made["id"]), str(made["id"]))
         return made
-
-    def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
-        return self.show_for(connection, physical_id, {})
-
-    def show_for(
-        self, connection: Any, physical_id: str, data: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        path = f"{self.base_path(data)}/{physical_id}"
-        answer = request(connection, "load_balancer", "GET", path, self.show_call)
-        return dict(answer[self.key])
-
-    def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
-        _, delete_call = self.calls()
-        path = f"{self.base_path(data)}/{physical_id}"
-        request(connection, "load_balancer", "DELETE", path, delete_call)
 
     def find(self, connection: Any, name: str) -> str | None:
         return self.find_for(connection, name, None)
 
     def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
         data = context.data if context is not None else {}
-        found = self.listing(connection, data, {"name": name})
-        return str(found[0]["id"]) if found else None
-
-    def listing(
-        self, connection: Any, data: Mapping[str, Any], params: Mapping[str, Any]
-    ) -> list[dict[str, Any]]:
-        answer = request(
-            connection,
-            "load_balancer",
-            "GET",
-            self.base_path(data),
-            f"load_balancer.{self.collection}",
-            params=dict(params),
-        )
-        return list((answer or {}).get(self.collection) or [])
+        return first_id(self.listing(connection, data, {"name": name}))
 
     # -- the handlers -----------------------------------------------------------------
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
@@ -178,15 +172,14 @@ class OctaviaResource(CloudResource):
         return await self.until_free(context, lambda: make(context, name))
 
     async def create(self, context: ResourceContext) -> None:
-        if PARENT not in context.data:
-            parent = await self.parent(context)
-            if parent is not None:
-                context.data[PARENT] = parent
+        parent = self.parent
+        if parent is not None and PARENT not in context.data:
+            named = str(context.properties[parent.prop])
+            context.data[PARENT] = await self.cloud.call(
+                f"load_balancer.find_{parent.kind}",
+                lambda c: find_id(c, "load_balancer", parent.kind, named),
+            )
         await super().create(context)
-
-    async def parent(self, context: ResourceContext) -> str | None:
-        """The id of the object this one lives under, when its path names it."""
-        return None
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         physical_id = context.physical_id
@@ -218,17 +211,11 @@ class LoadBalancer(OctaviaResource):
     show_call = "load_balancer.get_load_balancer"
     collection, key = "loadbalancers", "loadbalancer"
     passed = ("description", "admin_state_up", "vip_address", "provider", "availability_zone")
+    references = (
+        Reference("vip_subnet", "vip_subnet_id", subnet_id),
+        Reference("flavor", "flavor_id", flavor_id),
+    )
     live_attributes = frozenset({"pools"})
-
-    def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
-        body = super().translate(connection, properties)
-        if properties.get("vip_subnet"):
-            body["vip_subnet_id"] = subnet_id(connection, str(properties["vip_subnet"]))
-        if properties.get("flavor"):
-            body["flavor_id"] = find_id(
-                connection, "load_balancer", "flavor", str(properties["flavor"])
-            )
-        return body
 
 
 class Listener(OctaviaResource):
@@ -246,16 +233,11 @@ class Listener(OctaviaResource):
         "sni_container_refs",
         "allowed_cidrs",
     )
+    references = (
+        Reference("loadbalancer", "loadbalancer_id", loadbalancer_id),
+        Reference("default_pool", "default_pool_id", pool_id, clearable=True),
+    )
     live_attributes = frozenset({"default_pool_id"})
-
-    def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
-        body = super().translate(connection, properties)
-        if properties.get("loadbalancer"):
-            body["loadbalancer_id"] = loadbalancer_id(connection, str(properties["loadbalancer"]))
-        if "default_pool" in properties:
-            pool = properties["default_pool"]
-            body["default_pool_id"] = pool_id(connection, str(pool)) if pool else None
-        return body
 
 
 class Pool(OctaviaResource):
@@ -264,6 +246,10 @@ class Pool(OctaviaResource):
     show_call = "load_balancer.get_pool"
     collection, key = "pools", "pool"
     passed = ("description", "admin_state_up", "protocol", "lb_algorithm", "tls_enabled")
+    references = (
+        Reference("listener", "listener_id", listener_id),
+        Reference("loadbalancer", "loadbalancer_id", loadbalancer_id),
+    )
     live_attributes = frozenset({"healthmonitor_id", "listeners", "members"})
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
@@ -277,10 +263,6 @@ class Pool(OctaviaResource):
 
     def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
         body = super().translate(connection, properties)
-        if properties.get("listener"):
-            body["listener_id"] = listener_id(connection, str(properties["listener"]))
-        if properties.get("loadbalancer"):
-            body["loadbalancer_id"] = loadbalancer_id(connection, str(properties["loadbalancer"]))
         if "session_persistence" in properties:
             persistence = properties["session_persistence"]
             body["session_persistence"] = (
@@ -294,6 +276,7 @@ class PoolMember(OctaviaResource):
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_member"
     collection, key = "members", "member"
+    parent = Parent("pool", "pool", "pools")
     name_property = None
     passed = (
         "address",
@@ -304,20 +287,7 @@ class PoolMember(OctaviaResource):
         "monitor_port",
         "tags",
     )
-
-    def base_path(self, data: Mapping[str, Any]) -> str:
-        return f"/lbaas/pools/{data.get(PARENT)}/members"
-
-    async def parent(self, context: ResourceContext) -> str | None:
-        pool = str(context.properties["pool"])
-        return await self.cloud.call("load_balancer.find_pool", lambda c: pool_id(c, pool))
-
-    def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
-        body = super().translate(connection, properties)
-        if properties.get("subnet"):
-            body["subnet_id"] = subnet_id(connection, str(properties["subnet"]))
-        body.pop("project_id", None)
-        return body
+    references = (Reference("subnet", "subnet_id", subnet_id),)
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # Octavia allows one member per address and port in a pool
@@ -326,12 +296,8 @@ class PoolMember(OctaviaResource):
         if context is None or PARENT not in context.data:
             return None
         p = context.properties
-        found = self.listing(
-            connection,
-            context.data,
-            {"address": p["address"], "protocol_port": p["protocol_port"]},
-        )
-        return str(found[0]["id"]) if found else None
+        params = {"address": p["address"], "protocol_port": p["protocol_port"]}
+        return first_id(self.listing(connection, context.data, params))
 
 
 class HealthMonitor(OctaviaResource):
@@ -350,12 +316,7 @@ class HealthMonitor(OctaviaResource):
         "url_path",
         "expected_codes",
     )
-
-    def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
-        body = super().translate(connection, properties)
-        if properties.get("pool"):
-            body["pool_id"] = pool_id(connection, str(properties["pool"]))
-        return body
+    references = (Reference("pool", "pool_id", pool_id),)
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # a pool has at most one health monitor
@@ -364,8 +325,7 @@ class HealthMonitor(OctaviaResource):
         if context is None:
             return None
         pool = pool_id(connection, str(context.properties["pool"]))
-        found = self.listing(connection, {}, {"pool_id": pool})
-        return str(found[0]["id"]) if found else None
+        return first_id(self.listing(connection, {}, {"pool_id": pool}))
 
 
 class L7Policy(OctaviaResource):
@@ -374,6 +334,10 @@ class L7Policy(OctaviaResource):
     show_call = "load_balancer.get_l7_policy"
     collection, key = "l7policies", "l7policy"
     passed = ("description", "admin_state_up", "action", "position", "redirect_url")
+    references = (
+        Reference("listener", "listener_id", listener_id),
+        Reference("redirect_pool", "redirect_pool_id", pool_id, clearable=True),
+    )
     live_attributes = frozenset({"rules"})
 
     def validate(self, properties: Mapping[str, Any]) -> list[str]:
@@ -393,11 +357,6 @@ class L7Policy(OctaviaResource):
 
     def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
         body = super().translate(connection, properties)
-        if properties.get("listener"):
-            body["listener_id"] = listener_id(connection, str(properties["listener"]))
-        if "redirect_pool" in properties:
-            pool = properties["redirect_pool"]
-            body["redirect_pool_id"] = pool_id(connection, str(pool)) if pool else None
         if isinstance(body.get("position"), float):
             body["position"] = int(body["position"])
         return body
@@ -408,6 +367,7 @@ class L7Rule(OctaviaResource):
     properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_l7_rule"
     collection, key = "rules", "rule"
+    parent = Parent("l7policy", "l7_policy", "l7policies")
     name_property = None
     passed = ("admin_state_up", "type", "compare_type", "key", "value", "invert")
 
@@ -419,21 +379,6 @@ class L7Rule(OctaviaResource):
                 "HEADER and COOKIE types."
             )
         return problems
-
-    def base_path(self, data: Mapping[str, Any]) -> str:
-        return f"/lbaas/l7policies/{data.get(PARENT)}/rules"
-
-    async def parent(self, context: ResourceContext) -> str | None:
-        policy = str(context.properties["l7policy"])
-        return await self.cloud.call(
-            "load_balancer.find_l7_policy",
-            lambda c: find_id(c, "load_balancer", "l7_policy", policy),
-        )
-
-    def translate(self, connection: Any, properties: Mapping[str, Any]) -> dict[str, Any]:
-        body = super().translate(connection, properties)
-        body.pop("project_id", None)
-        return body
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # by what it matches, in its policy

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
-from stoker.resources.openstack.neutron import NeutronResource, _neutron_message, security_group_ids
+from stoker.resources.openstack.neutron import NeutronResource, refused, security_group_ids
 
 
 class SecurityGroup(NeutronResource):
@@ -59,11 +58,7 @@ class SecurityGroup(NeutronResource):
                 "/security-group-rules", json={"security_group_rule": rule}, raise_exc=False
             )
             if response.status_code >= 400:
-                raise CloudError(
-                    f"network.create_security_group_rule failed (HTTP {response.status_code}): "
-                    f"{_neutron_message(response)}",
-                    response.status_code,
-                )
+                raise refused("network.create_security_group_rule", response)
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         physical_id = context.physical_id

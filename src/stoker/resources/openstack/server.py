@@ -21,9 +21,11 @@ from stoker.resources.openstack.base import (
     PENDING,
     CloudResource,
     catalog_schemas,
+    first_id,
     given,
     pause,
     plain,
+    scheduler_hints,
 )
 from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
 from stoker.resources.openstack.nova import NovaResource, flavor_id, image_id
@@ -33,12 +35,9 @@ from stoker.resources.openstack.userdata import user_data
 class Server(NovaResource):
     type_name = "OS::Nova::Server"
     properties_schema, attributes_schema = catalog_schemas(type_name)
-    kind, collection = "server", "servers"
+    key, collection = "server", "servers"
     show_call = "compute.get_server"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
-
-    def calls(self) -> tuple[str, str]:
-        return ("compute.create_server", "compute.delete_server")
 
     def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -65,18 +64,7 @@ class Server(NovaResource):
             body["block_device_mapping"] = [
                 {k: v for k, v in m.items() if v is not None} for m in p["block_device_mapping"]
             ]
-        extra: dict[str, Any] = {}
-        if p.get("scheduler_hints"):
-            extra["os:scheduler_hints"] = dict(p["scheduler_hints"])
-        answer = request(
-            connection,
-            "compute",
-            "POST",
-            "/servers",
-            "compute.create_server",
-            {"server": body, **extra},
-        )
-        return dict(answer["server"])
+        return self.post(connection, body, beside=scheduler_hints(p, "os:scheduler_hints"))
 
     @staticmethod
     def networks(connection: Any, entries: list[Mapping[str, Any]]) -> Any:
@@ -106,11 +94,8 @@ class Server(NovaResource):
     def find(self, connection: Any, name: str) -> str | None:
         # Nova filters names by regular expression: anchored, escaped, exact
         params = {"name": f"^{re.escape(name)}$"}
-        body = request(
-            connection, "compute", "GET", "/servers", "compute.list_servers", params=params
-        )
-        found = [s for s in (body or {}).get("servers") or [] if s.get("name") == name]
-        return str(found[0]["id"]) if found else None
+        listed = self.listing(connection, {}, params, "compute.list_servers")
+        return first_id([s for s in listed if s.get("name") == name])
 
     def __init__(self, cloud: Any) -> None:
         super().__init__(cloud)
@@ -182,11 +167,8 @@ class Server(NovaResource):
         for it (no name noted, a listing cut into pages, a listing refused)."""
         name = context.data.get(PENDING)
         if isinstance(name, str) and name:
-            coalescer = self.cloud.coalescer(
-                "compute.list_servers detail by name",
-                lambda: Coalescer(
-                    self.cloud, "compute.list_servers", listings.detail_by_name, size=25, parallel=4
-                ),
+            coalescer = self.shared(
+                "compute.list_servers detail by name", listings.detail_by_name, size=25, parallel=4
             )
             try:
                 found = await coalescer.ask((server, name))
@@ -200,11 +182,8 @@ class Server(NovaResource):
         """Poll until Nova no longer lists the server: one listing of the project's servers
         (ids only) shared by every server being deleted; a server the listing cannot
         answer for (a listing cut into pages) is read by itself."""
-        coalescer = self.cloud.coalescer(
-            "compute.list_servers",
-            lambda: Coalescer(
-                self.cloud, "compute.list_servers", listings.listed, size=10**6, spacing=POLL.first
-            ),
+        coalescer = self.shared(
+            "compute.list_servers", listings.listed, size=10**6, spacing=POLL.first
         )
         delays = POLL.delays()
         while True:
@@ -224,15 +203,8 @@ class Server(NovaResource):
         that listing cannot be had: the server is then read by itself). The listing
         starts no sooner than ``spacing`` after the last one (the least any waiting
         server asks for: a fifth of its delay between polls)."""
-        coalescer = self.cloud.coalescer(
-            "compute.list_servers status=BUILD",
-            lambda: Coalescer(
-                self.cloud,
-                "compute.list_servers",
-                listings.in_build,
-                size=10**6,
-                spacing=POLL.first,
-            ),
+        coalescer = self.shared(
+            "compute.list_servers status=BUILD", listings.in_build, size=10**6, spacing=POLL.first
         )
         try:
             return bool(await coalescer.ask(server, spacing=spacing))
@@ -261,13 +233,18 @@ class Server(NovaResource):
 
     async def ports_of(self, server: str) -> list[dict[str, Any]]:
         """The ports Neutron shows for ``server`` (one listing for many servers)."""
-        coalescer = self.cloud.coalescer(
-            "network.list_ports by device",
-            lambda: Coalescer(
-                self.cloud, "network.list_ports", listings.ports_of_devices, size=40, parallel=4
-            ),
+        coalescer = self.shared(
+            "network.list_ports by device", listings.ports_of_devices, size=40, parallel=4
         )
         return list(await coalescer.ask(server) or [])
+
+    def shared(
+        self, name: str, read: Callable[[Any, list[Any]], Mapping[Any, Any]], **batching: Any
+    ) -> Coalescer[Any, Any]:
+        """The cloud's one listing ``name`` (`Coalescer` of ``read``) that every server
+        waiting asks together; its call is the name's first word."""
+        what = name.split(" ")[0]
+        return self.cloud.coalescer(name, lambda: Coalescer(self.cloud, what, read, **batching))
 
     def needs_replace(self, previous: ResourceView, properties: Mapping[str, Any]) -> bool:
         """Heat's update policies: REPLACE (or a change Nova cannot make in place)."""
@@ -456,9 +433,7 @@ class Server(NovaResource):
             return ""
         if name == "instance_name":
             return shown.get("OS-EXT-SRV-ATTR:instance_name")
-        if name == "console_urls":
-            return {}
-        if name == "os_collect_config":
+        if name in ("console_urls", "os_collect_config"):
             return {}
         return shown.get(name)
 
