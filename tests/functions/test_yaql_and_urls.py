@@ -265,3 +265,23 @@ def test_a_kept_yaql_result_is_a_new_value_each_time() -> None:
     assert sorted(again.value) == ["a", "b"]
     other = evaluate(version, yq(expression, {"m": {"c": 3}}))
     assert other.value == ["c"]
+
+
+@pytest.mark.parametrize(
+    "data,expected",
+    [
+        pytest.param(
+            {1: "a", None: "b", 1.5: "c", False: "d", "e": [{2: "f"}]},
+            {"1": "a", "null": "b", "1.5": "c", "false": "d", "e": [{"2": "f"}]},
+            id="json-data",
+        ),
+        # JSON refuses these: the data is converted key by key instead
+        pytest.param({float("nan"): 1, "l": (1, 2)}, {"nan": 1, "l": [1, 2]}, id="non-finite-key"),
+        pytest.param({"s": {1, 2}}, {"s": [1, 2]}, id="value-json-cannot-write"),
+    ],
+)
+def test_yaql_sees_every_key_as_json_writes_it(data: Any, expected: Any) -> None:
+    """Heat's engine gets the template as JSON: yaql's data has the keys JSON writes,
+    whether or not the data as a whole can be written as JSON."""
+    version = having("yaql")[-1]
+    assert evaluate(version, yq("$.data", data)).value == expected

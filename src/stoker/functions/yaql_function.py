@@ -159,7 +159,7 @@ def _input(text: str, data: Any) -> Any:
     if converted is None:
         from yaql.language.utils import convert_input_data
 
-        converted = convert_input_data({"data": data})
+        converted = convert_input_data({"data": _decoded(text, data)})
         if len(_inputs) >= INPUTS_KEPT:
             del _inputs[next(iter(_inputs))]
     _inputs[text] = converted
@@ -173,6 +173,33 @@ def _data_key(data: Any) -> str | None:
         return json.dumps(data, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
         return None
+
+
+def _json_data(data: Any) -> tuple[str | None, Any]:
+    """The data's JSON text (None when it is not JSON) and the data as Heat's engine hands
+    it to yaql (`json_keys`), or `_UNDECODED` when the text stands for it.
+
+    JSON's encoder writes every map key as `json_keys` makes it (``1`` -> ``"1"``,
+    ``true`` -> ``"true"``, null -> ``"null"``, a float as its ``repr``) and refuses any
+    other key, so when the data as given encodes, decoding its text gives `json_keys` of
+    it. That copy is then made only when the expression is evaluated, not on every call:
+    most calls find their result kept, and TripleO hands its largest data (585 KB) to a
+    dozen expressions. Data the encoder refuses (a key of another type, a non-finite
+    float, a map that is not a dict, nesting too deep for it) is converted as before."""
+    try:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False), _UNDECODED
+    except (TypeError, ValueError, RecursionError):
+        converted = json_keys(data)
+        return _data_key(converted), converted
+
+
+#: `_json_data`'s data when its JSON text stands for it
+_UNDECODED = object()
+
+
+def _decoded(text: str | None, data: Any) -> Any:
+    """The data `_json_data` gave, decoded from its text when it was left undecoded."""
+    return json.loads(text) if data is _UNDECODED and text is not None else data
 
 
 class Yaql(PureFunction):
@@ -226,16 +253,16 @@ class Yaql(PureFunction):
         if problem:
             raise self.error(problem)
         expression = args["expression"]
-        data = json_keys(args.get("data", {}))  # as Heat's engine gets it (JSON keys)
+        text, data = _json_data(args.get("data", {}))  # as Heat's engine gets it (JSON keys)
         tree = yaql_subset.parse(expression) if isinstance(expression, str) else None
         if tree is not None:
+            data = _decoded(text, data)
             try:
                 return yaql_subset.evaluate(tree, data)
             except yaql_subset.Unsupported:
                 pass  # yaql gives the answer, or the error
         statement = self._parse(expression)
         limits = active_limits()
-        text = _data_key(data)
         key = (expression, text, limits.yaql_iterators, limits.yaql_memory) if text else None
         if key is not None:
             kept = _RESULTS.get(key)
