@@ -13,12 +13,14 @@ from __future__ import annotations
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
+
+from stoker.sandbox.http import base_url, reply
 
 if TYPE_CHECKING:
     from stoker.sandbox.faults import Faults
@@ -47,6 +49,12 @@ class RequestContext:
     def is_admin(self) -> bool:
         return "admin" in self.roles
 
+    @property
+    def scope(self) -> str | None:
+        """The project whose objects the request reaches: the token's; None (every
+        project's) for an admin."""
+        return None if self.is_admin else self.project_id
+
     def at_least(self, major: int, minor: int) -> bool:
         """Whether the request's microversion is ``major.minor`` or later."""
         return self.microversion is not None and self.microversion >= (major, minor)
@@ -65,6 +73,26 @@ class Operation:
     name: str
     handler: Handler
     authenticated: bool = True
+
+
+def routes(root: str, table: Iterable[tuple[str, str, str, Handler]]) -> list[Operation]:
+    """A service's route table below its version root (``/v2.1``): one row per route,
+    ``(method, path, operation name, handler)``, every one behind a token."""
+    return [Operation(method, root + path, name, handler) for method, path, name, handler in table]
+
+
+def version_routes(root: str, document: Callable[[str], Mapping[str, Any]]) -> list[Operation]:
+    """The version document at a service's version root (with and without the final
+    slash), built for the base URL the client used; read without a token, as clients
+    read it before they authenticate."""
+
+    async def version(request: Request, ctx: RequestContext) -> Response:
+        return reply(document(base_url(request)))
+
+    return [
+        Operation("GET", root, "version", version, authenticated=False),
+        Operation("GET", root + "/", "version", version, authenticated=False),
+    ]
 
 
 @dataclass(frozen=True)
@@ -155,6 +183,13 @@ class Hub:
 
     def now(self) -> float:
         return self.clock()
+
+    def quota(self, service: str, resource: str) -> int:
+        """The fault plan's quota of ``service``'s ``resource``; -1 (unlimited) when it
+        sets none."""
+        faults = self.config.faults
+        limit = faults.quota(service, resource) if faults is not None else None
+        return -1 if limit is None else limit
 
     def record_call(self, service: str, operation: str, ctx: RequestContext) -> None:
         """Note who made a call: the user, the project, and the trust it acted under."""

@@ -23,7 +23,14 @@ from stoker.sandbox.http import (
     reply,
 )
 from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound
-from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
+from stoker.sandbox.service import (
+    Microversions,
+    Operation,
+    RequestContext,
+    Service,
+    routes,
+    version_routes,
+)
 
 Document = dict[str, Any]
 
@@ -88,11 +95,6 @@ class ComputeApi:
     def __init__(self, backend: ComputeBackend) -> None:
         self.backend = backend
         self.catalog = backend.catalog
-
-    # -- version ----------------------------------------------------------------------
-
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"version": _version(base_url(request))})
 
     # -- servers ----------------------------------------------------------------------
 
@@ -325,7 +327,7 @@ class ComputeApi:
         zone: Document = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
         return reply({"availabilityZoneInfo": [zone]})
 
-    async def availability_zones_detail(self, request: Request, ctx: RequestContext) -> Response:
+    async def zones_detail(self, request: Request, ctx: RequestContext) -> Response:
         services = {"nova-compute": {"available": True, "active": True, "updated_at": None}}
         zone = {
             "zoneName": "nova",
@@ -384,81 +386,55 @@ class ComputeApi:
     # -- routes -----------------------------------------------------------------------
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
-            return Operation(method, "/v2.1" + path, name, handler, authenticated=auth)
-
         server = "/servers/{server_id}"
-        return [
-            op("GET", "", "version", self.version, auth=False),
-            op("GET", "/", "version", self.version, auth=False),
-            op("GET", "/servers", "servers.list", self.list_servers),
-            op("GET", "/servers/detail", "servers.list_detail", self.list_servers_detail),
-            op("POST", "/servers", "servers.create", self.create_server),
-            op("GET", server, "servers.show", self.show_server),
-            op("PUT", server, "servers.update", self.update_server),
-            op("DELETE", server, "servers.delete", self.delete_server),
-            op("POST", server + "/action", "servers.action", self.action),
-            op("GET", server + "/ips", "servers.ips", self.ips),
-            op("GET", server + "/metadata", "metadata.list", self.show_metadata),
-            op("POST", server + "/metadata", "metadata.update", self.merge_metadata),
-            op("PUT", server + "/metadata", "metadata.replace", self.replace_metadata),
-            op("GET", server + "/metadata/{key}", "metadata.show", self.show_metadata_item),
-            op("PUT", server + "/metadata/{key}", "metadata.set", self.set_metadata_item),
-            op("DELETE", server + "/metadata/{key}", "metadata.delete", self.delete_metadata_item),
-            op("GET", server + "/tags", "tags.list", self.list_tags),
-            op("PUT", server + "/tags", "tags.replace", self.replace_tags),
-            op("DELETE", server + "/tags", "tags.clear", self.clear_tags),
-            op("GET", server + "/tags/{tag}", "tags.check", self.check_tag),
-            op("PUT", server + "/tags/{tag}", "tags.add", self.add_tag),
-            op("DELETE", server + "/tags/{tag}", "tags.delete", self.remove_tag),
-            op("GET", server + "/os-interface", "interfaces.list", self.list_interfaces),
-            op("POST", server + "/os-interface", "interfaces.create", self.attach_interface),
-            op("GET", server + "/os-interface/{port_id}", "interfaces.show", self.show_interface),
-            op(
-                "DELETE",
-                server + "/os-interface/{port_id}",
-                "interfaces.delete",
-                self.detach_interface,
-            ),
-            op(
-                "GET",
-                server + "/os-volume_attachments",
-                "volume_attachments.list",
-                self.list_volume_attachments,
-            ),
-            op(
-                "POST",
-                server + "/os-volume_attachments",
-                "volume_attachments.create",
-                self.attach_volume,
-            ),
-            op(
-                "GET",
-                server + "/os-volume_attachments/{volume_id}",
-                "volume_attachments.show",
-                self.show_volume_attachment,
-            ),
-            op(
-                "DELETE",
-                server + "/os-volume_attachments/{volume_id}",
-                "volume_attachments.delete",
-                self.detach_volume,
-            ),
-            op("GET", "/os-availability-zone", "availability_zones.list", self.availability_zones),
-            op(
-                "GET",
-                "/os-availability-zone/detail",
-                "availability_zones.detail",
-                self.availability_zones_detail,
-            ),
-            op("GET", "/limits", "limits.show", self.limits),
-            op("GET", "/os-quota-sets/{project_id}", "quotas.show", self.show_quota_set),
-            op("GET", "/os-quota-sets/{project_id}/detail", "quotas.detail", self.show_quota_set),
+        meta, tags = server + "/metadata", server + "/tags"
+        ports, volumes = server + "/os-interface", server + "/os-volume_attachments"
+        volume, zones = volumes + "/{volume_id}", "/os-availability-zone"
+        quotas = "/os-quota-sets/{project_id}"
+        table = [
+            ("GET", "/servers", "servers.list", self.list_servers),
+            ("GET", "/servers/detail", "servers.list_detail", self.list_servers_detail),
+            ("POST", "/servers", "servers.create", self.create_server),
+            ("GET", server, "servers.show", self.show_server),
+            ("PUT", server, "servers.update", self.update_server),
+            ("DELETE", server, "servers.delete", self.delete_server),
+            ("POST", server + "/action", "servers.action", self.action),
+            ("GET", server + "/ips", "servers.ips", self.ips),
+            ("GET", meta, "metadata.list", self.show_metadata),
+            ("POST", meta, "metadata.update", self.merge_metadata),
+            ("PUT", meta, "metadata.replace", self.replace_metadata),
+            ("GET", meta + "/{key}", "metadata.show", self.show_metadata_item),
+            ("PUT", meta + "/{key}", "metadata.set", self.set_metadata_item),
+            ("DELETE", meta + "/{key}", "metadata.delete", self.delete_metadata_item),
+            ("GET", tags, "tags.list", self.list_tags),
+            ("PUT", tags, "tags.replace", self.replace_tags),
+            ("DELETE", tags, "tags.clear", self.clear_tags),
+            ("GET", tags + "/{tag}", "tags.check", self.check_tag),
+            ("PUT", tags + "/{tag}", "tags.add", self.add_tag),
+            ("DELETE", tags + "/{tag}", "tags.delete", self.remove_tag),
+            ("GET", ports, "interfaces.list", self.list_interfaces),
+            ("POST", ports, "interfaces.create", self.attach_interface),
+            ("GET", ports + "/{port_id}", "interfaces.show", self.show_interface),
+            ("DELETE", ports + "/{port_id}", "interfaces.delete", self.detach_interface),
+            ("GET", volumes, "volume_attachments.list", self.list_volume_attachments),
+            ("POST", volumes, "volume_attachments.create", self.attach_volume),
+            ("GET", volume, "volume_attachments.show", self.show_volume_attachment),
+            ("DELETE", volume, "volume_attachments.delete", self.detach_volume),
+            ("GET", zones, "availability_zones.list", self.availability_zones),
+            ("GET", zones + "/detail", "availability_zones.detail", self.zones_detail),
+            ("GET", "/limits", "limits.show", self.limits),
+            ("GET", quotas, "quotas.show", self.show_quota_set),
+            ("GET", quotas + "/detail", "quotas.detail", self.show_quota_set),
         ]
+        return routes("/v2.1", table)
 
 
 def _operations(backend: ComputeBackend) -> list[Operation]:
-    return ComputeApi(backend).operations() + CatalogApi(backend.catalog).operations()
+    return (
+        version_routes("/v2.1", lambda base: {"version": _version(base)})
+        + ComputeApi(backend).operations()
+        + CatalogApi(backend.catalog).operations()
+    )
 
 
 SERVICE = Service(

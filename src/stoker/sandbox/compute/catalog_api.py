@@ -12,7 +12,7 @@ from stoker.sandbox.compute import views
 from stoker.sandbox.compute.catalog import ComputeCatalog
 from stoker.sandbox.http import base_url, boolean, no_content, paginate, read_json, reply
 from stoker.sandbox.http_errors import BadRequest, Forbidden, NotFound
-from stoker.sandbox.service import Operation, RequestContext
+from stoker.sandbox.service import Operation, RequestContext, routes
 
 Document = dict[str, Any]
 
@@ -147,36 +147,25 @@ class CatalogApi:
         return no_content()
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any) -> Operation:
-            return Operation(method, "/v2.1" + path, name, handler)
-
         flavor = "/flavors/{flavor_id}"
-        return [
-            op("GET", "/flavors", "flavors.list", self.list_flavors),
-            op("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors_detail),
-            op("POST", "/flavors", "flavors.create", self.create_flavor),
-            op("GET", flavor, "flavors.show", self.show_flavor),
-            op("DELETE", flavor, "flavors.delete", self.delete_flavor),
-            op("GET", flavor + "/os-extra_specs", "extra_specs.list", self.list_extra_specs),
-            op("POST", flavor + "/os-extra_specs", "extra_specs.create", self.set_extra_specs),
-            op("GET", flavor + "/os-extra_specs/{key}", "extra_specs.show", self.show_extra_spec),
-            op(
-                "DELETE",
-                flavor + "/os-extra_specs/{key}",
-                "extra_specs.delete",
-                self.delete_extra_spec,
-            ),
-            op("GET", "/os-keypairs", "keypairs.list", self.list_keypairs),
-            op("POST", "/os-keypairs", "keypairs.create", self.create_keypair),
-            op("GET", "/os-keypairs/{name}", "keypairs.show", self.show_keypair),
-            op("DELETE", "/os-keypairs/{name}", "keypairs.delete", self.delete_keypair),
-            op("GET", "/os-server-groups", "server_groups.list", self.list_server_groups),
-            op("POST", "/os-server-groups", "server_groups.create", self.create_server_group),
-            op("GET", "/os-server-groups/{group_id}", "server_groups.show", self.show_server_group),
-            op(
-                "DELETE",
-                "/os-server-groups/{group_id}",
-                "server_groups.delete",
-                self.delete_server_group,
-            ),
+        specs, groups = flavor + "/os-extra_specs", "/os-server-groups"
+        table = [
+            ("GET", "/flavors", "flavors.list", self.list_flavors),
+            ("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors_detail),
+            ("POST", "/flavors", "flavors.create", self.create_flavor),
+            ("GET", flavor, "flavors.show", self.show_flavor),
+            ("DELETE", flavor, "flavors.delete", self.delete_flavor),
+            ("GET", specs, "extra_specs.list", self.list_extra_specs),
+            ("POST", specs, "extra_specs.create", self.set_extra_specs),
+            ("GET", specs + "/{key}", "extra_specs.show", self.show_extra_spec),
+            ("DELETE", specs + "/{key}", "extra_specs.delete", self.delete_extra_spec),
+            ("GET", "/os-keypairs", "keypairs.list", self.list_keypairs),
+            ("POST", "/os-keypairs", "keypairs.create", self.create_keypair),
+            ("GET", "/os-keypairs/{name}", "keypairs.show", self.show_keypair),
+            ("DELETE", "/os-keypairs/{name}", "keypairs.delete", self.delete_keypair),
+            ("GET", groups, "server_groups.list", self.list_server_groups),
+            ("POST", groups, "server_groups.create", self.create_server_group),
+            ("GET", groups + "/{group_id}", "server_groups.show", self.show_server_group),
+            ("DELETE", groups + "/{group_id}", "server_groups.delete", self.delete_server_group),
         ]
+        return routes("/v2.1", table)

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 from stoker.sandbox.dns.backend import DesignateBackend, Document, InvalidObject
 from stoker.sandbox.http import base_url, link, paginate, read_json, reply
 from stoker.sandbox.http_errors import ApiError
-from stoker.sandbox.service import Operation, RequestContext, Service
+from stoker.sandbox.service import Operation, RequestContext, Service, routes, version_routes
 
 CONTROL = {"limit", "marker", "sort_key", "sort_dir"}
 #: Designate's error types by status, for errors raised without one
@@ -167,33 +167,27 @@ class DesignateApi:
 
         return handler
 
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        _, body = versions(base_url(request))
-        return reply(body)
-
     def operations(self) -> list[Operation]:
-        zone = "/v2/zones/{zone_id}"
-        recordset = zone + "/recordsets/{recordset_id}"
+        zone = "/zones/{zone_id}"
+        recordsets = zone + "/recordsets"
+        recordset = recordsets + "/{recordset_id}"
         update = self._changer(self.backend.update_recordset, True)
         delete = self._changer(self.backend.delete_recordset, False)
-        return [
-            Operation("GET", "/v2", "version", self.version, authenticated=False),
-            Operation("GET", "/v2/", "version", self.version, authenticated=False),
-            Operation("GET", "/v2/zones", "zones.list", self.list_zones),
-            Operation("POST", "/v2/zones", "zones.create", self.create_zone),
-            Operation("GET", zone, "zones.show", self.show_zone),
-            Operation("PATCH", zone, "zones.update", self.update_zone),
-            Operation("DELETE", zone, "zones.delete", self.delete_zone),
-            Operation("GET", zone + "/recordsets", "recordsets.list", self.list_recordsets),
-            Operation("POST", zone + "/recordsets", "recordsets.create", self.create_recordset),
-            Operation("GET", recordset, "recordsets.show", self.show_recordset),
-            Operation("PUT", recordset, "recordsets.update", update),
-            Operation("DELETE", recordset, "recordsets.delete", delete),
-            Operation("GET", "/v2/recordsets", "recordsets.list", self.list_recordsets),
-            Operation(
-                "GET", "/v2/recordsets/{recordset_id}", "recordsets.show", self.show_recordset
-            ),
+        table = [
+            ("GET", "/zones", "zones.list", self.list_zones),
+            ("POST", "/zones", "zones.create", self.create_zone),
+            ("GET", zone, "zones.show", self.show_zone),
+            ("PATCH", zone, "zones.update", self.update_zone),
+            ("DELETE", zone, "zones.delete", self.delete_zone),
+            ("GET", recordsets, "recordsets.list", self.list_recordsets),
+            ("POST", recordsets, "recordsets.create", self.create_recordset),
+            ("GET", recordset, "recordsets.show", self.show_recordset),
+            ("PUT", recordset, "recordsets.update", update),
+            ("DELETE", recordset, "recordsets.delete", delete),
+            ("GET", "/recordsets", "recordsets.list", self.list_recordsets),
+            ("GET", "/recordsets/{recordset_id}", "recordsets.show", self.show_recordset),
         ]
+        return version_routes("/v2", lambda base: versions(base)[1]) + routes("/v2", table)
 
 
 def operations(backend: DesignateBackend) -> list[Operation]:

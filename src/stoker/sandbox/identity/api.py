@@ -16,7 +16,14 @@ from stoker.sandbox.identity.backend import (
     keystone_time,
     service_id,
 )
-from stoker.sandbox.service import Hub, Operation, RequestContext, Service
+from stoker.sandbox.service import (
+    Hub,
+    Operation,
+    RequestContext,
+    Service,
+    routes,
+    version_routes,
+)
 
 Document = dict[str, Any]
 
@@ -124,9 +131,6 @@ class IdentityApi:
             if with_catalog:
                 body["catalog"] = catalog(self.hub, base, None)
         return body
-
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"version": _version(base_url(request))})
 
     async def issue(self, request: Request, ctx: RequestContext) -> Response:
         auth = await read_json(request, required="auth")
@@ -304,49 +308,43 @@ class IdentityApi:
         return no_content()
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
-            return Operation(method, "/v3" + path, name, handler, authenticated=auth)
-
-        return [
-            op("GET", "", "version", self.version, auth=False),
-            op("GET", "/", "version", self.version, auth=False),
-            op("POST", "/auth/tokens", "tokens.create", self.issue, auth=False),
-            op("GET", "/auth/tokens", "tokens.validate", self.validate),
-            op("HEAD", "/auth/tokens", "tokens.check", self.check),
-            op("DELETE", "/auth/tokens", "tokens.revoke", self.revoke),
-            op("GET", "/auth/catalog", "catalog.show", self.auth_catalog),
-            op("GET", "/auth/projects", "auth.projects", self.auth_projects),
-            op("GET", "/auth/domains", "auth.domains", self.auth_domains),
-            op("GET", "/projects", "projects.list", self.list_projects),
-            op("POST", "/projects", "projects.create", self.create_project),
-            op("GET", "/projects/{project_id}", "projects.show", self.show_project),
-            op("PATCH", "/projects/{project_id}", "projects.update", self.update_project),
-            op("DELETE", "/projects/{project_id}", "projects.delete", self.delete_project),
-            op(
-                "PUT",
-                "/projects/{project_id}/users/{user_id}/roles/{role_id}",
-                "roles.grant",
-                self.grant,
-            ),
-            op("GET", "/users", "users.list", self.list_users),
-            op("POST", "/users", "users.create", self.create_user),
-            op("GET", "/users/{user_id}", "users.show", self.show_user),
-            op("DELETE", "/users/{user_id}", "users.delete", self.delete_user),
-            op("GET", "/users/{user_id}/projects", "users.projects", self.user_projects),
-            op("GET", "/domains", "domains.list", self.list_domains),
-            op("GET", "/domains/{domain_id}", "domains.show", self.show_domain),
-            op("GET", "/roles", "roles.list", self.list_roles),
-            op("GET", "/services", "services.list", self.list_services),
-            op("POST", "/OS-TRUST/trusts", "trusts.create", self.create_trust),
-            op("GET", "/OS-TRUST/trusts", "trusts.list", self.list_trusts),
-            op("GET", "/OS-TRUST/trusts/{trust_id}", "trusts.show", self.show_trust),
-            op("DELETE", "/OS-TRUST/trusts/{trust_id}", "trusts.delete", self.delete_trust),
-            op("GET", "/endpoints", "endpoints.list", self.list_endpoints),
+        project, user, trusts = "/projects/{project_id}", "/users/{user_id}", "/OS-TRUST/trusts"
+        table = [
+            ("GET", "/auth/tokens", "tokens.validate", self.validate),
+            ("HEAD", "/auth/tokens", "tokens.check", self.check),
+            ("DELETE", "/auth/tokens", "tokens.revoke", self.revoke),
+            ("GET", "/auth/catalog", "catalog.show", self.auth_catalog),
+            ("GET", "/auth/projects", "auth.projects", self.auth_projects),
+            ("GET", "/auth/domains", "auth.domains", self.auth_domains),
+            ("GET", "/projects", "projects.list", self.list_projects),
+            ("POST", "/projects", "projects.create", self.create_project),
+            ("GET", project, "projects.show", self.show_project),
+            ("PATCH", project, "projects.update", self.update_project),
+            ("DELETE", project, "projects.delete", self.delete_project),
+            ("PUT", project + user + "/roles/{role_id}", "roles.grant", self.grant),
+            ("GET", "/users", "users.list", self.list_users),
+            ("POST", "/users", "users.create", self.create_user),
+            ("GET", user, "users.show", self.show_user),
+            ("DELETE", user, "users.delete", self.delete_user),
+            ("GET", user + "/projects", "users.projects", self.user_projects),
+            ("GET", "/domains", "domains.list", self.list_domains),
+            ("GET", "/domains/{domain_id}", "domains.show", self.show_domain),
+            ("GET", "/roles", "roles.list", self.list_roles),
+            ("GET", "/services", "services.list", self.list_services),
+            ("POST", trusts, "trusts.create", self.create_trust),
+            ("GET", trusts, "trusts.list", self.list_trusts),
+            ("GET", trusts + "/{trust_id}", "trusts.show", self.show_trust),
+            ("DELETE", trusts + "/{trust_id}", "trusts.delete", self.delete_trust),
+            ("GET", "/endpoints", "endpoints.list", self.list_endpoints),
         ]
+        # the one call made without a token: the call that gets one
+        issue = Operation("POST", "/v3/auth/tokens", "tokens.create", self.issue, False)
+        return [issue, *routes("/v3", table)]
 
 
 def _operations(backend: IdentityBackend) -> list[Operation]:
-    return IdentityApi(backend).operations()
+    versions = version_routes("/v3", lambda base: {"version": _version(base)})
+    return versions + IdentityApi(backend).operations()
 
 
 SERVICE = Service(

@@ -31,7 +31,7 @@ from stoker.sandbox.image.backend import (
     ImageBackend,
     import_allowed,
 )
-from stoker.sandbox.service import Operation, RequestContext, Service
+from stoker.sandbox.service import Operation, RequestContext, Service, routes
 
 Document = dict[str, Any]
 logger = logging.getLogger("stoker.sandbox")
@@ -231,28 +231,26 @@ class ImageApi:
         )
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any) -> Operation:
-            return Operation(method, "/v2" + path, name, handler)
-
-        image = "/images/{image_id}"
-        return [
-            op("GET", "/images", "images.list", self.list_images),
-            op("POST", "/images", "images.create", self.create_image),
-            op("GET", image, "images.show", self.show_image),
-            op("PATCH", image, "images.update", self.update_image),
-            op("DELETE", image, "images.delete", self.delete_image),
-            op("PUT", image + "/file", "images.upload", self.upload),
-            op("GET", image + "/file", "images.download", self.download),
-            op("PUT", image + "/tags/{tag}", "tags.add", self.add_tag),
-            op("DELETE", image + "/tags/{tag}", "tags.delete", self.remove_tag),
-            op("POST", image + "/import", "images.import", self.import_image),
-            op("POST", image + "/actions/deactivate", "images.deactivate", self.deactivate),
-            op("POST", image + "/actions/reactivate", "images.reactivate", self.reactivate),
-            op("GET", "/schemas/image", "schemas.image", self.image_schema),
-            op("GET", "/schemas/images", "schemas.images", self.images_schema),
-            op("GET", "/info/import", "info.import", self.import_info),
-            op("GET", "/info/stores", "info.stores", self.stores_info),
+        image, actions = "/images/{image_id}", "/images/{image_id}/actions"
+        table = [
+            ("GET", "/images", "images.list", self.list_images),
+            ("POST", "/images", "images.create", self.create_image),
+            ("GET", image, "images.show", self.show_image),
+            ("PATCH", image, "images.update", self.update_image),
+            ("DELETE", image, "images.delete", self.delete_image),
+            ("PUT", image + "/file", "images.upload", self.upload),
+            ("GET", image + "/file", "images.download", self.download),
+            ("PUT", image + "/tags/{tag}", "tags.add", self.add_tag),
+            ("DELETE", image + "/tags/{tag}", "tags.delete", self.remove_tag),
+            ("POST", image + "/import", "images.import", self.import_image),
+            ("POST", actions + "/deactivate", "images.deactivate", self.deactivate),
+            ("POST", actions + "/reactivate", "images.reactivate", self.reactivate),
+            ("GET", "/schemas/image", "schemas.image", self.image_schema),
+            ("GET", "/schemas/images", "schemas.images", self.images_schema),
+            ("GET", "/info/import", "info.import", self.import_info),
+            ("GET", "/info/stores", "info.stores", self.stores_info),
         ]
+        return routes("/v2", table)
 
 
 def _fetch(uri: str, allowed: tuple[str, ...]) -> bytes | None:

@@ -28,7 +28,7 @@ from stoker.sandbox.loadbalancer.kinds import (
     MONITOR,
     POOL,
 )
-from stoker.sandbox.service import Operation, RequestContext, Service
+from stoker.sandbox.service import Operation, RequestContext, Service, routes, version_routes
 
 #: the newest API version the sandbox says it speaks (its behaviour is 2.x's)
 CURRENT = "v2.27"
@@ -296,53 +296,41 @@ class OctaviaApi:
         key = "availability_zones" if plural == "availabilityzones" else plural
         return reply({key: [], f"{key}_links": []})
 
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        _, body = versions(base_url(request))
-        return reply(body)
-
     def operations(self) -> list[Operation]:
         """Every route, under ``/v2`` and ``/v2.0`` as Octavia serves them (the SDK asks
         for the latter)."""
-        ops: list[Operation] = []
-        for root in ("/v2", "/v2.0"):
-            ops += [
-                Operation("GET", root, "version", self.version, authenticated=False),
-                Operation("GET", root + "/", "version", self.version, authenticated=False),
+        table = []
+        for kind, collection in (
+            (LOADBALANCER, "/lbaas/loadbalancers"),
+            (LISTENER, "/lbaas/listeners"),
+            (POOL, "/lbaas/pools"),
+            (MEMBER, "/lbaas/pools/{pool_id}/members"),
+            (MONITOR, "/lbaas/healthmonitors"),
+            (L7POLICY, "/lbaas/l7policies"),
+            (L7RULE, "/lbaas/l7policies/{l7policy_id}/rules"),
+        ):
+            plural, key = KEYS[kind]
+            item = f"{collection}/{{{key}_id}}"
+            table += [
+                ("GET", collection, f"{plural}.list", self.lister(kind)),
+                ("POST", collection, f"{plural}.create", self.creator(kind)),
+                ("GET", item, f"{plural}.show", self.shower(kind)),
+                ("PUT", item, f"{plural}.update", self.updater(kind)),
+                ("DELETE", item, f"{plural}.delete", self.deleter(kind)),
             ]
-            for kind, path in (
-                (LOADBALANCER, "/lbaas/loadbalancers"),
-                (LISTENER, "/lbaas/listeners"),
-                (POOL, "/lbaas/pools"),
-                (MEMBER, "/lbaas/pools/{pool_id}/members"),
-                (MONITOR, "/lbaas/healthmonitors"),
-                (L7POLICY, "/lbaas/l7policies"),
-                (L7RULE, "/lbaas/l7policies/{l7policy_id}/rules"),
-            ):
-                plural, key = KEYS[kind]
-                collection = root + path
-                item = f"{collection}/{{{key}_id}}"
-                ops += [
-                    Operation("GET", collection, f"{plural}.list", self.lister(kind)),
-                    Operation("POST", collection, f"{plural}.create", self.creator(kind)),
-                    Operation("GET", item, f"{plural}.show", self.shower(kind)),
-                    Operation("PUT", item, f"{plural}.update", self.updater(kind)),
-                    Operation("DELETE", item, f"{plural}.delete", self.deleter(kind)),
-                ]
-            lbaas = root + "/lbaas"
-            ops += [
-                Operation(
-                    "GET",
-                    lbaas + "/loadbalancers/{loadbalancer_id}/status",
-                    "loadbalancers.status",
-                    self.status_tree,
-                ),
-                Operation("GET", lbaas + "/providers", "providers.list", self.providers),
-                Operation("GET", lbaas + "/flavors", "flavors.list", self.empty),
-                Operation(
-                    "GET", lbaas + "/availabilityzones", "availabilityzones.list", self.empty
-                ),
-            ]
-        return ops
+        status = "/lbaas/loadbalancers/{loadbalancer_id}/status"
+        table += [
+            ("GET", status, "loadbalancers.status", self.status_tree),
+            ("GET", "/lbaas/providers", "providers.list", self.providers),
+            ("GET", "/lbaas/flavors", "flavors.list", self.empty),
+            ("GET", "/lbaas/availabilityzones", "availabilityzones.list", self.empty),
+        ]
+        return [
+            operation
+            for root in ("/v2", "/v2.0")
+            for operation in version_routes(root, lambda base: versions(base)[1])
+            + routes(root, table)
+        ]
 
 
 def _matches(value: Any, wanted: str) -> bool:

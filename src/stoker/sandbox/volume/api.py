@@ -15,7 +15,14 @@ from starlette.responses import JSONResponse, Response
 
 from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
 from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, OverQuota
-from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
+from stoker.sandbox.service import (
+    Microversions,
+    Operation,
+    RequestContext,
+    Service,
+    routes,
+    version_routes,
+)
 from stoker.sandbox.volume import backups
 from stoker.sandbox.volume.backend import HOST, CinderBackend, Document
 
@@ -346,12 +353,9 @@ class CinderApi:
                 quota[resource] = limit
         return reply({"quota_set": quota})
 
-    async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
+    async def zones(self, request: Request, ctx: RequestContext) -> Response:
         zone = {"zoneName": "nova", "zoneState": {"available": True}}
         return reply({"availabilityZoneInfo": [zone]})
-
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"versions": [_version(base_url(request))]})
 
     # backups (what Heat's deletion_policy Snapshot makes of a volume)
 
@@ -378,65 +382,45 @@ class CinderApi:
         return no_content(202)
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
-            return Operation(method, "/v3" + path, name, handler, authenticated=auth)
-
         p = "/{project_id}"
-        return [
-            op("GET", "", "version", self.version, auth=False),
-            op("GET", "/", "version", self.version, auth=False),
-            op("GET", p + "/volumes", "volumes.list", self.list_volumes),
-            op("GET", p + "/volumes/detail", "volumes.list", self.list_volumes_detail),
-            op("POST", p + "/volumes", "volumes.create", self.create_volume),
-            op("GET", p + "/volumes/{volume_id}", "volumes.show", self.show_volume),
-            op("PUT", p + "/volumes/{volume_id}", "volumes.update", self.update_volume),
-            op("DELETE", p + "/volumes/{volume_id}", "volumes.delete", self.delete_volume),
-            op("POST", p + "/volumes/{volume_id}/action", "volumes.action", self.volume_action),
-            op("GET", p + "/types", "types.list", self.list_types),
-            op("GET", p + "/types/default", "types.default", self.default_type),
-            op("GET", p + "/types/{type_id}", "types.show", self.show_type),
-            op("POST", p + "/types", "types.create", self.create_type),
-            op("DELETE", p + "/types/{type_id}", "types.delete", self.delete_type),
-            op("GET", p + "/attachments", "attachments.list", self.list_attachments),
-            op("GET", p + "/attachments/detail", "attachments.list", self.list_attachments),
-            op("POST", p + "/attachments", "attachments.create", self.create_attachment),
-            op("GET", p + "/attachments/{attachment_id}", "attachments.show", self.show_attachment),
-            op(
-                "PUT",
-                p + "/attachments/{attachment_id}",
-                "attachments.update",
-                self.update_attachment,
-            ),
-            op(
-                "DELETE",
-                p + "/attachments/{attachment_id}",
-                "attachments.delete",
-                self.delete_attachment,
-            ),
-            op(
-                "POST",
-                p + "/attachments/{attachment_id}/action",
-                "attachments.complete",
-                self.attachment_action,
-            ),
-            op("GET", p + "/backups", "backups.list", self.list_backups),
-            op("GET", p + "/backups/detail", "backups.list", self.list_backups),
-            op("POST", p + "/backups", "backups.create", self.create_backup),
-            op("GET", p + "/backups/{backup_id}", "backups.show", self.show_backup),
-            op("DELETE", p + "/backups/{backup_id}", "backups.delete", self.delete_backup),
-            op("GET", p + "/os-quota-sets/{target_id}", "quotas.show", self.quota_set),
-            op("GET", p + "/os-quota-sets/{target_id}/defaults", "quotas.defaults", self.quota_set),
-            op(
-                "GET",
-                p + "/os-availability-zone",
-                "availability_zones.list",
-                self.availability_zones,
-            ),
+        volume, types = p + "/volumes/{volume_id}", p + "/types"
+        attachments, backups, quotas = p + "/attachments", p + "/backups", p + "/os-quota-sets"
+        attachment = attachments + "/{attachment_id}"
+        table = [
+            ("GET", p + "/volumes", "volumes.list", self.list_volumes),
+            ("GET", p + "/volumes/detail", "volumes.list", self.list_volumes_detail),
+            ("POST", p + "/volumes", "volumes.create", self.create_volume),
+            ("GET", volume, "volumes.show", self.show_volume),
+            ("PUT", volume, "volumes.update", self.update_volume),
+            ("DELETE", volume, "volumes.delete", self.delete_volume),
+            ("POST", volume + "/action", "volumes.action", self.volume_action),
+            ("GET", types, "types.list", self.list_types),
+            ("GET", types + "/default", "types.default", self.default_type),
+            ("GET", types + "/{type_id}", "types.show", self.show_type),
+            ("POST", types, "types.create", self.create_type),
+            ("DELETE", types + "/{type_id}", "types.delete", self.delete_type),
+            ("GET", attachments, "attachments.list", self.list_attachments),
+            ("GET", attachments + "/detail", "attachments.list", self.list_attachments),
+            ("POST", attachments, "attachments.create", self.create_attachment),
+            ("GET", attachment, "attachments.show", self.show_attachment),
+            ("PUT", attachment, "attachments.update", self.update_attachment),
+            ("DELETE", attachment, "attachments.delete", self.delete_attachment),
+            ("POST", attachment + "/action", "attachments.complete", self.attachment_action),
+            ("GET", backups, "backups.list", self.list_backups),
+            ("GET", backups + "/detail", "backups.list", self.list_backups),
+            ("POST", backups, "backups.create", self.create_backup),
+            ("GET", backups + "/{backup_id}", "backups.show", self.show_backup),
+            ("DELETE", backups + "/{backup_id}", "backups.delete", self.delete_backup),
+            ("GET", quotas + "/{target_id}", "quotas.show", self.quota_set),
+            ("GET", quotas + "/{target_id}/defaults", "quotas.defaults", self.quota_set),
+            ("GET", p + "/os-availability-zone", "availability_zones.list", self.zones),
         ]
+        return routes("/v3", table)
 
 
 def operations(backend: CinderBackend) -> list[Operation]:
-    return CinderApi(backend).operations()
+    versions = version_routes("/v3", lambda base: {"versions": [_version(base)]})
+    return versions + CinderApi(backend).operations()
 
 
 SERVICE = Service(
