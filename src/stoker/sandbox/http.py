@@ -12,8 +12,7 @@ from stoker import request_body
 from stoker.errors import ApiError as StokerApiError
 from stoker.request_body import MAX_JSON_BODY_SIZE
 from stoker.sandbox.http_errors import ApiError, BadRequest
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 
 async def read_body(
@@ -62,6 +61,12 @@ def member(body: Document, key: str) -> Document:
     if not isinstance(inner, dict):
         raise BadRequest(f"Invalid input for field/attribute {key}: a mapping is required")
     return inner
+
+
+def public(document: Mapping[str, Any]) -> Document:
+    """A document as the API shows it: without the fields a backend keeps for itself,
+    whose names start with ``_`` (``_ready_at``, ``_password``...)."""
+    return {k: v for k, v in document.items() if not k.startswith("_")}
 
 
 def reply(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

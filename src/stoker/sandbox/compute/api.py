@@ -31,8 +31,7 @@ from stoker.sandbox.service import (
     routes,
     version_routes,
 )
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 MICROVERSIONS = Microversions(
     service_type="compute",

@@ -3,8 +3,6 @@ and routes (the servers' are in `stoker.sandbox.compute.api`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -13,8 +11,7 @@ from stoker.sandbox.compute.catalog import ComputeCatalog
 from stoker.sandbox.http import base_url, boolean, no_content, paginate, read_json, reply
 from stoker.sandbox.http_errors import BadRequest, Forbidden, NotFound
 from stoker.sandbox.service import Operation, RequestContext, routes
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 
 class CatalogApi:

@@ -15,10 +15,11 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.dns.backend import DesignateBackend, Document, InvalidObject
-from stoker.sandbox.http import base_url, link, paginate, read_json, reply
+from stoker.sandbox.dns.backend import DesignateBackend, InvalidObject
+from stoker.sandbox.http import base_url, link, paginate, public, read_json, reply
 from stoker.sandbox.http_errors import ApiError
 from stoker.sandbox.service import Operation, RequestContext, Service, routes, version_routes
+from stoker.sandbox.store import Document
 
 CONTROL = {"limit", "marker", "sort_key", "sort_dir"}
 #: Designate's error types by status, for errors raised without one
@@ -53,7 +54,7 @@ def error_body(error: ApiError) -> Response:
 
 
 def _view(document: Document, base: str) -> Document:
-    shown = {k: v for k, v in document.items() if not k.startswith("_")}
+    shown = public(document)
     if "zone_id" in document:
         path = f"/dns/v2/zones/{document['zone_id']}/recordsets/{document['id']}"
     else:
@@ -190,17 +191,13 @@ class DesignateApi:
         return version_routes("/v2", lambda base: versions(base)[1]) + routes("/v2", table)
 
 
-def operations(backend: DesignateBackend) -> list[Operation]:
-    return DesignateApi(backend).operations()
-
-
 SERVICE = Service(
     name="designate",
     type="dns",
     prefix="/dns",
     endpoint_path="/dns",
     make_backend=DesignateBackend,
-    operations=operations,
+    operations=lambda backend: DesignateApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

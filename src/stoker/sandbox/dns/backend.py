@@ -18,8 +18,7 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.service import HubBackend, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 ZONE = "dns.zone"
 RECORDSET = "dns.recordset"
@@ -178,9 +177,8 @@ class DesignateBackend(HubBackend):
             raise InvalidObject(["email"], f"{email!r} is not a 'email'", "format", "email")
         if self.store.list(ZONE, where=lambda z: z["name"] == name):
             raise Conflict("Duplicate Zone", kind="duplicate_zone")
-        faults = self.hub.config.faults
-        limit = faults.quota("dns", "zones") if faults else None
-        if limit is not None and limit >= 0 and self.store.count(ZONE, project_id=project) >= limit:
+        limit = self.hub.quota("dns", "zones")
+        if limit >= 0 and self.store.count(ZONE, project_id=project) >= limit:
             raise OverQuota("Quota exceeded for zones.", kind="over_quota", status=413)
         now = self.hub.now()
         zone: Document = {

@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, link, no_content, read_json, reply
+from stoker.sandbox.http import base_url, link, no_content, public, read_json, reply
 from stoker.sandbox.http_errors import ApiError, Forbidden, NotFound, Unauthorized
 from stoker.sandbox.identity import trusts
 from stoker.sandbox.identity.backend import (
@@ -24,8 +24,7 @@ from stoker.sandbox.service import (
     routes,
     version_routes,
 )
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 VERSION = "v3.14"
 MEDIA_TYPES = [{"base": "application/json", "type": "application/vnd.openstack.identity-v3+json"}]
@@ -53,7 +52,7 @@ def error_body(error: ApiError) -> Response:
 
 def _public(document: Document, base: str, collection: str) -> Document:
     """A model as the API shows it: no private fields, with its ``links``."""
-    shown = {k: v for k, v in document.items() if not k.startswith("_")}
+    shown = public(document)
     shown["links"] = {"self": f"{base}/identity/v3/{collection}/{document['id']}"}
     return shown
 
@@ -134,7 +133,7 @@ class IdentityApi:
 
     async def issue(self, request: Request, ctx: RequestContext) -> Response:
         auth = await read_json(request, required="auth")
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             token = self.backend.issue(auth)
         with_catalog = "nocatalog" not in request.query_params
         body = {"token": self._token_body(token, base_url(request), with_catalog)}
@@ -230,7 +229,7 @@ class IdentityApi:
     async def create_user(self, request: Request, ctx: RequestContext) -> Response:
         self._admin(ctx)
         body = await read_json(request, required="user")
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             user = self.backend.create_user(body)
         return reply({"user": _public(user, base_url(request), "users")}, 201)
 
@@ -284,7 +283,7 @@ class IdentityApi:
 
     async def create_trust(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="trust")
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             trust = self.backend.trusts.create(ctx, body)
         return reply({"trust": trusts.public(trust, base_url(request))}, 201)
 
@@ -303,7 +302,7 @@ class IdentityApi:
         )
 
     async def delete_trust(self, request: Request, ctx: RequestContext) -> Response:
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             self.backend.trusts.delete(ctx, request.path_params["trust_id"])
         return no_content()
 
@@ -339,12 +338,8 @@ class IdentityApi:
         ]
         # the one call made without a token: the call that gets one
         issue = Operation("POST", "/v3/auth/tokens", "tokens.create", self.issue, False)
-        return [issue, *routes("/v3", table)]
-
-
-def _operations(backend: IdentityBackend) -> list[Operation]:
-    versions = version_routes("/v3", lambda base: {"version": _version(base)})
-    return versions + IdentityApi(backend).operations()
+        versions = version_routes("/v3", lambda base: {"version": _version(base)})
+        return [*versions, issue, *routes("/v3", table)]
 
 
 SERVICE = Service(
@@ -353,7 +348,7 @@ SERVICE = Service(
     prefix="/identity",
     endpoint_path="/identity",
     make_backend=IdentityBackend,
-    operations=_operations,
+    operations=lambda backend: IdentityApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

@@ -11,9 +11,8 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from stoker.sandbox.identity.trusts import SCOPE, Trusts
-from stoker.sandbox.service import Hub, RequestContext, Service
-
-Document = dict[str, Any]
+from stoker.sandbox.service import Hub, HubBackend, RequestContext, Service
+from stoker.sandbox.store import Document
 
 DOMAIN = "identity.domain"
 PROJECT = "identity.project"
@@ -51,10 +50,9 @@ def service_id(service: Service) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"stoker-sandbox:{service.type}").hex
 
 
-class IdentityBackend:
+class IdentityBackend(HubBackend):
     def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
+        super().__init__(hub)
         self.trusts = Trusts(self)
         if self.store.get(DOMAIN, DEFAULT_DOMAIN) is None:
             self._seed()

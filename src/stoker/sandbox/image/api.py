@@ -18,6 +18,7 @@ from stoker.sandbox.http import (
     base_url,
     link,
     no_content,
+    public,
     read_body,
     read_json,
     read_json_value,
@@ -32,8 +33,8 @@ from stoker.sandbox.image.backend import (
     import_allowed,
 )
 from stoker.sandbox.service import Operation, RequestContext, Service, routes
+from stoker.sandbox.store import Document
 
-Document = dict[str, Any]
 logger = logging.getLogger("stoker.sandbox")
 
 CURRENT = "2.16"
@@ -58,10 +59,6 @@ def error_body(error: ApiError) -> Response:
         " </body>\n</html>"
     )
     return HTMLResponse(page, status_code=error.status)
-
-
-def _view(image: Document) -> Document:
-    return {k: v for k, v in image.items() if not k.startswith("_")}
 
 
 _PAGE_SIZE = 25
@@ -119,7 +116,7 @@ class ImageApi:
             raise BadRequest("limit param must be positive")
         page = images[:limit]
         body: Document = {
-            "images": [_view(i) for i in page],
+            "images": [public(i) for i in page],
             "first": "/v2/images",
             "schema": "/v2/schemas/images",
         }
@@ -143,15 +140,15 @@ class ImageApi:
         body = await read_json(request)
         image = self.backend.create(ctx, body)
         headers = {"location": f"{base_url(request)}/image/v2/images/{image['id']}"}
-        return reply(_view(image), 201, headers)
+        return reply(public(image), 201, headers)
 
     async def show_image(self, request: Request, ctx: RequestContext) -> Response:
-        return reply(_view(self.backend.image(ctx, request.path_params["image_id"])))
+        return reply(public(self.backend.image(ctx, request.path_params["image_id"])))
 
     async def update_image(self, request: Request, ctx: RequestContext) -> Response:
         patch = await read_json_value(request)
         image = self.backend.update(ctx, request.path_params["image_id"], patch)
-        return reply(_view(image))
+        return reply(public(image))
 
     async def delete_image(self, request: Request, ctx: RequestContext) -> Response:
         self.backend.delete(ctx, request.path_params["image_id"])
@@ -323,17 +320,13 @@ def _schema() -> Document:
     }
 
 
-def _operations(backend: ImageBackend) -> list[Operation]:
-    return ImageApi(backend).operations()
-
-
 SERVICE = Service(
     name="glance",
     type="image",
     prefix="/image",
     endpoint_path="/image",
     make_backend=ImageBackend,
-    operations=_operations,
+    operations=lambda backend: ImageApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

@@ -13,9 +13,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound
-from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.service import Hub, HubBackend, RequestContext, iso_time, new_id
+from stoker.sandbox.store import Document
 
 IMAGE = "image.image"
 DATA = "image.data"
@@ -79,10 +78,9 @@ SEED_IMAGES = (
 )
 
 
-class ImageBackend:
+class ImageBackend(HubBackend):
     def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
+        super().__init__(hub)
         if not self.store.count(IMAGE):
             self._seed()
 

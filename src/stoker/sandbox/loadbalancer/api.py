@@ -14,9 +14,18 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http import (
+    base_url,
+    boolean,
+    link,
+    no_content,
+    paginate,
+    public,
+    read_json,
+    reply,
+)
 from stoker.sandbox.http_errors import ApiError, OverQuota
-from stoker.sandbox.loadbalancer.backend import Document, OctaviaBackend
+from stoker.sandbox.loadbalancer.backend import OctaviaBackend
 from stoker.sandbox.loadbalancer.checks import not_found
 from stoker.sandbox.loadbalancer.kinds import (
     L7POLICY,
@@ -29,6 +38,7 @@ from stoker.sandbox.loadbalancer.kinds import (
     POOL,
 )
 from stoker.sandbox.service import Operation, RequestContext, Service, routes, version_routes
+from stoker.sandbox.store import Document
 
 #: the newest API version the sandbox says it speaks (its behaviour is 2.x's)
 CURRENT = "v2.27"
@@ -92,7 +102,7 @@ class OctaviaApi:
         return "ONLINE"
 
     def view(self, kind: str, document: Document) -> Document:
-        shown = {k: v for k, v in document.items() if not k.startswith("_")}
+        shown = public(document)
         shown["operating_status"] = self._operating(kind, document)
         shown["tenant_id"] = document["project_id"]
         children = self.backend.children
@@ -134,10 +144,6 @@ class OctaviaApi:
             shown.pop("loadbalancer_id")
         return shown
 
-    @staticmethod
-    def _scope(ctx: RequestContext) -> str | None:
-        return None if ctx.is_admin else ctx.project_id
-
     # -- handlers ---------------------------------------------------------------------
 
     def lister(self, kind: str) -> Callable[[Request, RequestContext], Any]:
@@ -145,10 +151,10 @@ class OctaviaApi:
 
         async def handler(request: Request, ctx: RequestContext) -> Response:
             self.backend.settle()
-            documents = self.backend.listing(kind, self._scope(ctx))
+            documents = self.backend.listing(kind, ctx.scope)
             if kind in NESTED:
                 field, parent_kind = NESTED[kind]
-                parent = self.backend.get(parent_kind, request.path_params[field], self._scope(ctx))
+                parent = self.backend.get(parent_kind, request.path_params[field], ctx.scope)
                 documents = [d for d in documents if d[field] == parent["id"]]
             pairs = [(d, self.view(kind, d)) for d in documents]
             for name, value in request.query_params.items():
@@ -182,19 +188,19 @@ class OctaviaApi:
                 if kind == LOADBALANCER:
                     made = backend.create_loadbalancer(ctx.project_id, body, is_admin=ctx.is_admin)
                 elif kind == LISTENER:
-                    made = backend.create_listener(self._scope(ctx), body)
+                    made = backend.create_listener(ctx.scope, body)
                 elif kind == POOL:
-                    made = backend.create_pool(self._scope(ctx), body)
+                    made = backend.create_pool(ctx.scope, body)
                 elif kind == MEMBER:
                     pool_id = request.path_params["pool_id"]
-                    made = backend.create_member(self._scope(ctx), pool_id, body)
+                    made = backend.create_member(ctx.scope, pool_id, body)
                 elif kind == L7POLICY:
-                    made = backend.create_l7policy(self._scope(ctx), body)
+                    made = backend.create_l7policy(ctx.scope, body)
                 elif kind == L7RULE:
                     policy_id = request.path_params["l7policy_id"]
-                    made = backend.create_l7rule(self._scope(ctx), policy_id, body)
+                    made = backend.create_l7rule(ctx.scope, policy_id, body)
                 else:
-                    made = backend.create_monitor(self._scope(ctx), body)
+                    made = backend.create_monitor(ctx.scope, body)
             return reply({key: self.view(kind, made)}, 201)
 
         return handler
@@ -211,7 +217,7 @@ class OctaviaApi:
 
     def _target(self, kind: str, request: Request, ctx: RequestContext) -> Document:
         id = request.path_params[f"{KEYS[kind][1]}_id"]
-        document = self.backend.get(kind, id, self._scope(ctx))
+        document = self.backend.get(kind, id, ctx.scope)
         field = NESTED[kind][0] if kind in NESTED else None
         if field is not None and document[field] != request.path_params[field]:
             raise not_found(LABELS[kind], id)
@@ -225,7 +231,7 @@ class OctaviaApi:
             self.backend.settle()
             with self.backend.transaction():
                 document = self._target(kind, request, ctx)
-                updated = self.backend.update(kind, document["id"], self._scope(ctx), body)
+                updated = self.backend.update(kind, document["id"], ctx.scope, body)
             return reply({key: self.view(kind, updated)}, 200)
 
         return handler
@@ -236,7 +242,7 @@ class OctaviaApi:
             cascade = boolean(request.query_params.get("cascade"), "cascade") or False
             with self.backend.transaction():
                 document = self._target(kind, request, ctx)
-                self.backend.delete(kind, document["id"], self._scope(ctx), cascade=cascade)
+                self.backend.delete(kind, document["id"], ctx.scope, cascade=cascade)
             return no_content()
 
         return handler
@@ -341,17 +347,13 @@ def _matches(value: Any, wanted: str) -> bool:
     return str(value) == wanted
 
 
-def operations(backend: OctaviaBackend) -> list[Operation]:
-    return OctaviaApi(backend).operations()
-
-
 SERVICE = Service(
     name="octavia",
     type="load-balancer",
     prefix="/load-balancer",
     endpoint_path="/load-balancer",
     make_backend=OctaviaBackend,
-    operations=operations,
+    operations=lambda backend: OctaviaApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

@@ -15,12 +15,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http import base_url, link, no_content, paginate, public, read_json, reply
 from stoker.sandbox.http_errors import ApiError, BadRequest
 from stoker.sandbox.network.backend import NeutronBackend
-from stoker.sandbox.network.records import Document, Records
+from stoker.sandbox.network.records import Records
 from stoker.sandbox.service import Operation, RequestContext, Service, routes
-from stoker.sandbox.store import copy_document
+from stoker.sandbox.store import Document, copy_document
 
 #: query parameters that are not filters
 CONTROL = {"fields", "limit", "marker", "sort_key", "sort_dir", "page_reverse", "verbose"}
@@ -79,10 +79,6 @@ def error_body(error: ApiError) -> Response:
     return JSONResponse(body, status_code=error.status)
 
 
-def _public(document: Mapping[str, Any]) -> Document:
-    return {k: v for k, v in document.items() if not k.startswith("_")}
-
-
 def _matches(document: Mapping[str, Any], key: str, wanted: list[str]) -> bool:
     """Neutron's filter: the attribute equals one of the values asked for."""
     if key == "fixed_ips":
@@ -117,7 +113,7 @@ class Collection:
     create: Callable[[str, Mapping[str, Any]], Document]
     update: Callable[[str, str | None, Mapping[str, Any]], Document]
     delete: Callable[[str, str | None], None]
-    view: Callable[[Document], Document] = _public
+    view: Callable[[Document], Document] = public
     before_list: Callable[[str], Any] | None = None
 
 
@@ -406,17 +402,13 @@ def _owner(ctx: RequestContext, body: Mapping[str, Any]) -> tuple[str, dict[str,
     return ctx.project_id, item
 
 
-def operations(backend: NeutronBackend) -> list[Operation]:
-    return NeutronApi(backend).operations()
-
-
 SERVICE = Service(
     name="neutron",
     type="network",
     prefix="/network",
     endpoint_path="/network",
     make_backend=NeutronBackend,
-    operations=operations,
+    operations=lambda backend: NeutronApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

@@ -16,7 +16,6 @@ from stoker.sandbox.http_errors import BadRequest, Conflict
 from stoker.sandbox.network import ipam
 from stoker.sandbox.network.networks import Networks, Subnets
 from stoker.sandbox.network.records import (
-    Document,
     Records,
     as_list,
     as_mapping,
@@ -26,6 +25,7 @@ from stoker.sandbox.network.records import (
 )
 from stoker.sandbox.network.security import SecurityGroups
 from stoker.sandbox.service import Hub
+from stoker.sandbox.store import Document
 
 ROUTER_INTERFACE = "network:router_interface"
 ROUTER_GATEWAY = "network:router_gateway"

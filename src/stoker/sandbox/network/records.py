@@ -8,8 +8,7 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, NotFound, OverQuota
 from stoker.sandbox.service import Hub, iso_time, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 #: attributes a client may not set on any object (Neutron answers 400 for them)
 READ_ONLY = frozenset({"id", "created_at", "updated_at", "revision_number", "status"})

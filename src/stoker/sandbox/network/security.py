@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from stoker.sandbox.http import public
 from stoker.sandbox.http_errors import BadRequest, Conflict
 from stoker.sandbox.network import ipam
-from stoker.sandbox.network.records import Document, Records, boolean, reject_read_only, require
+from stoker.sandbox.network.records import Records, boolean, reject_read_only, require
 from stoker.sandbox.service import Hub
+from stoker.sandbox.store import Document
 
 #: protocol names Neutron accepts, with their IANA numbers
 PROTOCOLS = {
@@ -98,10 +100,9 @@ class SecurityGroups:
 
     def show_group(self, group: Document) -> Document:
         """The group as the API shows it: its rules inline."""
-        shown = {k: v for k, v in group.items() if not k.startswith("_")}
+        shown = public(group)
         shown["security_group_rules"] = [
-            self.show_rule(rule)
-            for rule in self.rules.where(lambda r: r["security_group_id"] == group["id"])
+            dict(rule) for rule in self.rules.where(lambda r: r["security_group_id"] == group["id"])
         ]
         return shown
 
@@ -135,9 +136,6 @@ class SecurityGroups:
         self.groups.delete(id)
 
     # rules
-
-    def show_rule(self, rule: Document) -> Document:
-        return dict(rule)
 
     def _insert_rule(
         self,

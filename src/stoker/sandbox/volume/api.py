@@ -13,7 +13,16 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http import (
+    base_url,
+    boolean,
+    link,
+    no_content,
+    paginate,
+    public,
+    read_json,
+    reply,
+)
 from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, OverQuota
 from stoker.sandbox.service import (
     Microversions,
@@ -23,8 +32,9 @@ from stoker.sandbox.service import (
     routes,
     version_routes,
 )
+from stoker.sandbox.store import Document
 from stoker.sandbox.volume import backups
-from stoker.sandbox.volume.backend import HOST, CinderBackend, Document
+from stoker.sandbox.volume.backend import HOST, CinderBackend
 
 MICROVERSIONS = Microversions(service_type="volume", minimum=(3, 0), maximum=(3, 70))
 #: what Cinder counts against a project's quota
@@ -79,7 +89,7 @@ class CinderApi:
     """The handlers; one instance per sandbox."""
 
     def __init__(self, backend: CinderBackend) -> None:
-        self.backups = backups.Backups(backend.hub, backend)
+        self.backups = backups.Backups(backend)
         self.backend = backend
 
     @staticmethod
@@ -276,10 +286,6 @@ class CinderApi:
         if not ctx.at_least(3, minor):
             raise ApiError("The resource could not be found.", status=404)
 
-    @staticmethod
-    def _attachment_view(attachment: Document) -> Document:
-        return {k: v for k, v in attachment.items() if not k.startswith("_")}
-
     async def list_attachments(self, request: Request, ctx: RequestContext) -> Response:
         self._need(ctx, 27)
         found = self.backend.attachments(self._scope(request, ctx))
@@ -287,7 +293,7 @@ class CinderApi:
         if wanted:
             found = [a for a in found if a["volume_id"] == wanted]
         if request.url.path.endswith("/detail"):
-            shown = [self._attachment_view(a) for a in found]
+            shown = [public(a) for a in found]
         else:
             shown = [{k: a[k] for k in ("id", "volume_id", "instance", "status")} for a in found]
         return reply({"attachments": shown})
@@ -297,14 +303,14 @@ class CinderApi:
         body = await read_json(request, required="attachment")
         with self.backend.transaction():
             attachment = self.backend.create_attachment(ctx.project_id, body)
-        return reply({"attachment": self._attachment_view(attachment)})
+        return reply({"attachment": public(attachment)})
 
     async def show_attachment(self, request: Request, ctx: RequestContext) -> Response:
         self._need(ctx, 27)
         attachment = self.backend.get_attachment(
             request.path_params["attachment_id"], self._scope(request, ctx)
         )
-        return reply({"attachment": self._attachment_view(attachment)})
+        return reply({"attachment": public(attachment)})
 
     async def update_attachment(self, request: Request, ctx: RequestContext) -> Response:
         self._need(ctx, 27)
@@ -313,7 +319,7 @@ class CinderApi:
             attachment = self.backend.update_attachment(
                 request.path_params["attachment_id"], ctx.project_id, body.get("connector")
             )
-        return reply({"attachment": self._attachment_view(attachment)})
+        return reply({"attachment": public(attachment)})
 
     async def delete_attachment(self, request: Request, ctx: RequestContext) -> Response:
         self._need(ctx, 27)
@@ -321,7 +327,7 @@ class CinderApi:
             remaining = self.backend.delete_attachment(
                 request.path_params["attachment_id"], ctx.project_id
             )
-        return reply({"attachments": [self._attachment_view(a) for a in remaining]})
+        return reply({"attachments": [public(a) for a in remaining]})
 
     async def attachment_action(self, request: Request, ctx: RequestContext) -> Response:
         self._need(ctx, 44)
@@ -415,12 +421,8 @@ class CinderApi:
             ("GET", quotas + "/{target_id}/defaults", "quotas.defaults", self.quota_set),
             ("GET", p + "/os-availability-zone", "availability_zones.list", self.zones),
         ]
-        return routes("/v3", table)
-
-
-def operations(backend: CinderBackend) -> list[Operation]:
-    versions = version_routes("/v3", lambda base: {"versions": [_version(base)]})
-    return versions + CinderApi(backend).operations()
+        versions = version_routes("/v3", lambda base: {"versions": [_version(base)]})
+        return versions + routes("/v3", table)
 
 
 SERVICE = Service(
@@ -429,7 +431,7 @@ SERVICE = Service(
     prefix="/volume",
     endpoint_path="/volume/v3",
     make_backend=CinderBackend,
-    operations=operations,
+    operations=lambda backend: CinderApi(backend).operations(),
     versions=versions,
     error_body=error_body,
     microversions=MICROVERSIONS,

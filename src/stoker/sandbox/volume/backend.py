@@ -19,8 +19,7 @@ from typing import Any
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider
 from stoker.sandbox.service import HubBackend, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 VOLUME = "volume.volume"
 ATTACHMENT = "volume.attachment"
@@ -103,22 +102,23 @@ class CinderBackend(HubBackend):
 
     # volumes
 
-    def _settle(self, volume: Document) -> Document:
-        """Move a volume on to where its clock says it is by now."""
-        if volume["status"] == "creating" and self.hub.now() >= volume["_ready_at"]:
-            volume["status"] = "available"
-            volume["updated_at"] = cinder_time(self.hub.now())
-            self.store.put(VOLUME, volume["id"], volume)
-        return volume
+    def settle(self, kind: str, document: Document) -> Document:
+        """Move a volume or a backup on to where its clock says it is by now: from
+        ``creating`` to ``available`` once the build delay is over."""
+        if document["status"] == "creating" and self.hub.now() >= document["_ready_at"]:
+            document["status"] = "available"
+            document["updated_at"] = cinder_time(self.hub.now())
+            self.store.put(kind, document["id"], document)
+        return document
 
     def get(self, id: str, project: str | None) -> Document:
         volume = self.store.get(VOLUME, id)
         if volume is None or (project is not None and volume["project_id"] != project):
             raise NotFound(f"Volume {id} could not be found.", kind="VolumeNotFound")
-        return self._settle(dict(volume))
+        return self.settle(VOLUME, dict(volume))
 
     def volumes(self, project: str | None) -> list[Document]:
-        return [self._settle(dict(v)) for v in self.store.list(VOLUME, project_id=project)]
+        return [self.settle(VOLUME, dict(v)) for v in self.store.list(VOLUME, project_id=project)]
 
     def create(self, project: str, user: str, body: Mapping[str, Any]) -> Document:
         if body.get("snapshot_id"):
@@ -178,7 +178,7 @@ class CinderBackend(HubBackend):
             "_image": image,
         }
         self.store.insert(VOLUME, volume["id"], volume, project)
-        return self._settle(volume)
+        return self.settle(VOLUME, volume)
 
     def _image(self, project: str, image_id: Any) -> Document | None:
         """``imageRef``: Glance's image, which the volume's ``volume_image_metadata`` then
@@ -202,10 +202,7 @@ class CinderBackend(HubBackend):
         return {"image_id": str(image["id"]), "image_name": metadata.pop("name", ""), **metadata}
 
     def quota(self, resource: str) -> int:
-        """The fault plan's quota for ``resource``, -1 (unlimited) when it sets none."""
-        faults = self.hub.config.faults
-        limit = faults.quota("block-storage", resource) if faults is not None else None
-        return -1 if limit is None else limit
+        return self.hub.quota("block-storage", resource)
 
     def usage(self, project: str) -> dict[str, int]:
         volumes = self.store.list(VOLUME, project_id=project)
