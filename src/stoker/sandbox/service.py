@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from starlette.requests import Request
 from starlette.responses import Response
 
-from stoker.sandbox.http import base_url, reply
+from stoker.sandbox.http import base_url, link, reply
 
 if TYPE_CHECKING:
     from stoker.sandbox.faults import Faults
@@ -73,12 +73,22 @@ class Operation:
     name: str
     handler: Handler
     authenticated: bool = True
+    #: the microversion the route is there from (before it, 404 as Nova and Cinder answer)
+    since: tuple[int, int] | None = None
 
 
-def routes(root: str, table: Iterable[tuple[str, str, str, Handler]]) -> list[Operation]:
+def routes(
+    root: str,
+    table: Iterable[tuple[str, str, str, Handler]],
+    since: tuple[int, int] | None = None,
+) -> list[Operation]:
     """A service's route table below its version root (``/v2.1``): one row per route,
-    ``(method, path, operation name, handler)``, every one behind a token."""
-    return [Operation(method, root + path, name, handler) for method, path, name, handler in table]
+    ``(method, path, operation name, handler)``, every one behind a token, and there
+    from microversion ``since`` when given."""
+    return [
+        Operation(method, root + path, name, handler, since=since)
+        for method, path, name, handler in table
+    ]
 
 
 def version_routes(root: str, document: Callable[[str], Mapping[str, Any]]) -> list[Operation]:
@@ -106,6 +116,18 @@ class Microversions:
 
     def render(self, version: tuple[int, int]) -> str:
         return f"{version[0]}.{version[1]}"
+
+    def document(self, id: str, updated: str, href: str, media_type: str) -> dict[str, Any]:
+        """The version entry Nova and Cinder publish: this range, its link, its media type."""
+        return {
+            "id": id,
+            "status": "CURRENT",
+            "version": self.render(self.maximum),
+            "min_version": self.render(self.minimum),
+            "updated": updated,
+            "links": [link(href)],
+            "media-types": [{"base": "application/json", "type": media_type}],
+        }
 
 
 @dataclass
@@ -225,5 +247,13 @@ def new_id() -> str:
 
 
 def iso_time(seconds: float) -> str:
-    """A timestamp as Nova and Keystone write them (``2026-11-24T23:18:08Z``)."""
+    """A timestamp as Nova and Glance write them (``2026-11-24T23:18:08Z``)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def micro_time(seconds: float) -> str:
+    """A timestamp with microseconds and no zone, as Cinder and Designate write them
+    (``2026-11-24T23:18:08.000000``; Keystone's adds ``Z``)."""
+    whole = int(seconds)
+    micro = int((seconds - whole) * 1_000_000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{micro:06d}"

@@ -15,14 +15,13 @@ from stoker.sandbox.compute.rules import name_filter
 from stoker.sandbox.http import (
     base_url,
     boolean,
-    link,
     member,
     no_content,
     paginate,
     read_json,
     reply,
 )
-from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound
+from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound, fault
 from stoker.sandbox.service import (
     Microversions,
     Operation,
@@ -40,37 +39,11 @@ MICROVERSIONS = Microversions(
     legacy_header="X-OpenStack-Nova-API-Version",
 )
 
-#: Nova's fault names by status (its WSGI layer's table)
-_FAULTS = {
-    400: "badRequest",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "itemNotFound",
-    405: "badMethod",
-    409: "conflictingRequest",
-    413: "overLimit",
-    415: "badMediaType",
-    429: "overLimit",
-    501: "notImplemented",
-    503: "serviceUnavailable",
-}
-
 
 def _version(base: str) -> Document:
-    return {
-        "id": "v2.1",
-        "status": "CURRENT",
-        "version": MICROVERSIONS.render(MICROVERSIONS.maximum),
-        "min_version": MICROVERSIONS.render(MICROVERSIONS.minimum),
-        "updated": "2013-07-23T11:33:21Z",
-        "links": [link(f"{base}/compute/v2.1/")],
-        "media-types": [
-            {
-                "base": "application/json",
-                "type": "application/vnd.openstack.compute+json;version=2.1",
-            }
-        ],
-    }
+    media_type = "application/vnd.openstack.compute+json;version=2.1"
+    href = f"{base}/compute/v2.1/"
+    return MICROVERSIONS.document("v2.1", "2013-07-23T11:33:21Z", href, media_type)
 
 
 def versions(base: str) -> tuple[int, Mapping[str, Any]]:
@@ -81,8 +54,7 @@ def error_body(error: ApiError) -> Response:
     if error.status == 401:
         body = {"error": {"code": 401, "title": error.title, "message": error.message}}
     else:
-        name = _FAULTS.get(error.status, "computeFault")
-        body = {name: {"code": error.status, "message": error.message}}
+        body = fault(error.status, error.message)
     return JSONResponse(body, status_code=error.status)
 
 
@@ -122,18 +94,16 @@ class ComputeApi:
         return paginate(request, list(reversed(servers)))
 
     async def list_servers(self, request: Request, ctx: RequestContext) -> Response:
+        """``/servers`` (names and links) and ``/servers/detail``."""
         base = base_url(request)
         servers = self._listed_servers(request, ctx)
+        if request.url.path.endswith("/detail"):
+            return reply({"servers": [views.server(ctx, base, self.backend, s) for s in servers]})
         shown = [
             {"id": s["id"], "name": s["name"], "links": views.links(base, "servers", s["id"])}
             for s in servers
         ]
         return reply({"servers": shown})
-
-    async def list_servers_detail(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
-        servers = self._listed_servers(request, ctx)
-        return reply({"servers": [views.server(ctx, base, self.backend, s) for s in servers]})
 
     async def create_server(self, request: Request, ctx: RequestContext) -> Response:
         outer = await read_json(request)
@@ -154,7 +124,7 @@ class ComputeApi:
         return reply({"server": shown}, 202, {"location": location})
 
     async def show_server(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         return reply({"server": views.server(ctx, base_url(request), self.backend, server)})
 
     async def update_server(self, request: Request, ctx: RequestContext) -> Response:
@@ -184,13 +154,13 @@ class ComputeApi:
         return no_content(204 if name == "confirmResize" else 202)
 
     async def ips(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         return reply({"addresses": views.addresses(self.backend.addresses(server))})
 
     # -- metadata ---------------------------------------------------------------------
 
     async def show_metadata(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         return reply({"metadata": dict(server["metadata"])})
 
     async def _set_metadata(self, request: Request, ctx: RequestContext, replace: bool) -> Response:
@@ -207,7 +177,7 @@ class ComputeApi:
         return await self._set_metadata(request, ctx, replace=True)
 
     async def show_metadata_item(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         key = request.path_params["key"]
         if key not in server["metadata"]:
             raise NotFound("Metadata item was not found")
@@ -227,34 +197,32 @@ class ComputeApi:
         self.backend.delete_metadata_key(ctx, params["server_id"], params["key"])
         return no_content()
 
-    # -- tags (2.26) ------------------------------------------------------------------
+    # -- tags ------------------------------------------------------------------------
 
-    def _tagged(self, request: Request, ctx: RequestContext) -> Document:
-        if not ctx.at_least(2, 26):
-            raise NotFound("The resource could not be found.")
+    def _server(self, request: Request, ctx: RequestContext) -> Document:
         return self.backend.server(ctx, request.path_params["server_id"])
 
     async def list_tags(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"tags": list(self._tagged(request, ctx)["tags"])})
+        return reply({"tags": list(self._server(request, ctx)["tags"])})
 
     async def replace_tags(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         body = await read_json(request)
         return reply({"tags": self.backend.set_tags(ctx, server["id"], body.get("tags"))})
 
     async def clear_tags(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         self.backend.set_tags(ctx, server["id"], [])
         return no_content()
 
     async def check_tag(self, request: Request, ctx: RequestContext) -> Response:
         tag = request.path_params["tag"]
-        if tag not in self._tagged(request, ctx)["tags"]:
+        if tag not in self._server(request, ctx)["tags"]:
             raise NotFound(f"Tag {tag} could not be found.")
         return no_content()
 
     async def add_tag(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         tag = request.path_params["tag"]
         if tag in server["tags"]:
             return no_content()
@@ -263,7 +231,7 @@ class ComputeApi:
         return Response(status_code=201, headers={"location": location})
 
     async def remove_tag(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         tag = request.path_params["tag"]
         if tag not in server["tags"]:
             raise NotFound(f"Tag {tag} could not be found.")
@@ -273,7 +241,7 @@ class ComputeApi:
     # -- interfaces and volume attachments -----------------------------------------------
 
     async def list_interfaces(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         ports = self.backend.addresses(server)
         return reply({"interfaceAttachments": [views.interface(p) for p in ports]})
 
@@ -283,7 +251,7 @@ class ComputeApi:
         return reply({"interfaceAttachment": views.interface(port)})
 
     async def show_interface(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         port_id = request.path_params["port_id"]
         for port in self.backend.addresses(server):
             if port.port_id == port_id:
@@ -296,7 +264,7 @@ class ComputeApi:
         return no_content(202)
 
     async def list_volume_attachments(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         shown = [views.volume_attachment(ctx, server["id"], v) for v in server["volumes"]]
         return reply({"volumeAttachments": shown})
 
@@ -307,7 +275,7 @@ class ComputeApi:
         return reply({"volumeAttachment": views.volume_attachment(ctx, server_id, entry)})
 
     async def show_volume_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         volume_id = request.path_params["volume_id"]
         for entry in server["volumes"]:
             if entry["volumeId"] == volume_id:
@@ -392,7 +360,7 @@ class ComputeApi:
         quotas = "/os-quota-sets/{project_id}"
         table = [
             ("GET", "/servers", "servers.list", self.list_servers),
-            ("GET", "/servers/detail", "servers.list_detail", self.list_servers_detail),
+            ("GET", "/servers/detail", "servers.list_detail", self.list_servers),
             ("POST", "/servers", "servers.create", self.create_server),
             ("GET", server, "servers.show", self.show_server),
             ("PUT", server, "servers.update", self.update_server),
@@ -405,12 +373,6 @@ class ComputeApi:
             ("GET", meta + "/{key}", "metadata.show", self.show_metadata_item),
             ("PUT", meta + "/{key}", "metadata.set", self.set_metadata_item),
             ("DELETE", meta + "/{key}", "metadata.delete", self.delete_metadata_item),
-            ("GET", tags, "tags.list", self.list_tags),
-            ("PUT", tags, "tags.replace", self.replace_tags),
-            ("DELETE", tags, "tags.clear", self.clear_tags),
-            ("GET", tags + "/{tag}", "tags.check", self.check_tag),
-            ("PUT", tags + "/{tag}", "tags.add", self.add_tag),
-            ("DELETE", tags + "/{tag}", "tags.delete", self.remove_tag),
             ("GET", ports, "interfaces.list", self.list_interfaces),
             ("POST", ports, "interfaces.create", self.attach_interface),
             ("GET", ports + "/{port_id}", "interfaces.show", self.show_interface),
@@ -425,7 +387,15 @@ class ComputeApi:
             ("GET", quotas, "quotas.show", self.show_quota_set),
             ("GET", quotas + "/detail", "quotas.detail", self.show_quota_set),
         ]
-        return routes("/v2.1", table)
+        tagging = [  # from 2.26
+            ("GET", tags, "tags.list", self.list_tags),
+            ("PUT", tags, "tags.replace", self.replace_tags),
+            ("DELETE", tags, "tags.clear", self.clear_tags),
+            ("GET", tags + "/{tag}", "tags.check", self.check_tag),
+            ("PUT", tags + "/{tag}", "tags.add", self.add_tag),
+            ("DELETE", tags + "/{tag}", "tags.delete", self.remove_tag),
+        ]
+        return routes("/v2.1", table) + routes("/v2.1", tagging, since=(2, 26))
 
 
 def _operations(backend: ComputeBackend) -> list[Operation]:

@@ -37,14 +37,10 @@ class CatalogApi:
         return paginate(request, flavors)
 
     async def list_flavors(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
+        """``/flavors`` and ``/flavors/detail``."""
+        base, detail = base_url(request), request.url.path.endswith("/detail")
         flavors = self._listed_flavors(request, ctx)
-        return reply({"flavors": [views.flavor(ctx, base, f, detail=False) for f in flavors]})
-
-    async def list_flavors_detail(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
-        flavors = self._listed_flavors(request, ctx)
-        return reply({"flavors": [views.flavor(ctx, base, f, detail=True) for f in flavors]})
+        return reply({"flavors": [views.flavor(ctx, base, f, detail=detail) for f in flavors]})
 
     async def create_flavor(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="flavor")
@@ -148,7 +144,7 @@ class CatalogApi:
         specs, groups = flavor + "/os-extra_specs", "/os-server-groups"
         table = [
             ("GET", "/flavors", "flavors.list", self.list_flavors),
-            ("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors_detail),
+            ("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors),
             ("POST", "/flavors", "flavors.create", self.create_flavor),
             ("GET", flavor, "flavors.show", self.show_flavor),
             ("DELETE", flavor, "flavors.delete", self.delete_flavor),

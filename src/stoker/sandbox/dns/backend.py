@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
-from stoker.sandbox.service import HubBackend, new_id
+from stoker.sandbox.service import HubBackend, micro_time, new_id
 from stoker.sandbox.store import Document
 
 ZONE = "dns.zone"
@@ -29,12 +28,6 @@ RECORD_TYPES = (
     "CERT", "NAPTR",
 )  # fmt: skip
 _LABEL = re.compile(r"^(?!-)[A-Za-z0-9_*-]{1,63}(?<!-)$")
-
-
-def designate_time(seconds: float) -> str:
-    whole = int(seconds)
-    micro = int((seconds - whole) * 1_000_000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{micro:06d}"
 
 
 class InvalidObject(BadRequest):
@@ -132,7 +125,7 @@ class DesignateBackend(HubBackend):
         document["action"] = action
         document["_until"] = self.hub.now() + self.delay
         if action != "CREATE":
-            document["updated_at"] = designate_time(self.hub.now())
+            document["updated_at"] = micro_time(self.hub.now())
             document["version"] = int(document["version"]) + 1
         self.store.put(kind, document["id"], document)
 
@@ -196,7 +189,7 @@ class DesignateBackend(HubBackend):
             "type": kind,
             "transferred_at": None,
             "version": 1,
-            "created_at": designate_time(now),
+            "created_at": micro_time(now),
             "updated_at": None,
             "attributes": dict(body.get("attributes") or {}),
             "shared": False,
@@ -327,7 +320,7 @@ class DesignateBackend(HubBackend):
             "action": "CREATE",
             "description": description,
             "version": 1,
-            "created_at": designate_time(now),
+            "created_at": micro_time(now),
             "updated_at": None,
             "_managed": managed,
             "_until": now + self.delay,

@@ -13,7 +13,6 @@ from stoker.sandbox.http_errors import ApiError, Forbidden, NotFound, Unauthoriz
 from stoker.sandbox.identity import trusts
 from stoker.sandbox.identity.backend import (
     IdentityBackend,
-    keystone_time,
     service_id,
 )
 from stoker.sandbox.service import (
@@ -21,6 +20,7 @@ from stoker.sandbox.service import (
     Operation,
     RequestContext,
     Service,
+    micro_time,
     routes,
     version_routes,
 )
@@ -104,8 +104,8 @@ class IdentityApi:
                 "password_expires_at": None,
             },
             "audit_ids": [token["audit_id"]],
-            "issued_at": keystone_time(token["issued"]),
-            "expires_at": keystone_time(token["expires"]),
+            "issued_at": micro_time(token["issued"]) + "Z",
+            "expires_at": micro_time(token["expires"]) + "Z",
         }
         if token["project_id"]:
             project = self.backend.project(token["project_id"])
@@ -171,8 +171,10 @@ class IdentityApi:
         base = base_url(request)
         return reply({"domains": [_public(d, base, "domains") for d in self.backend.domains()]})
 
-    def _admin(self, ctx: RequestContext) -> None:
-        if not ctx.is_admin:
+    @staticmethod
+    def _admin(ctx: RequestContext, or_own: bool = False) -> None:
+        """Keystone's policy: an admin may, and a user may reach their own (``or_own``)."""
+        if not (ctx.is_admin or or_own):
             raise Forbidden("You are not authorized to perform the requested action.")
 
     def _listing(self, request: Request, items: list[Document], collection: str) -> Response:
@@ -207,8 +209,7 @@ class IdentityApi:
 
     async def show_project(self, request: Request, ctx: RequestContext) -> Response:
         project = self.backend.project(request.path_params["project_id"])
-        if not ctx.is_admin and project["id"] != ctx.project_id:
-            raise Forbidden("You are not authorized to perform the requested action.")
+        self._admin(ctx, or_own=project["id"] == ctx.project_id)
         return reply({"project": _public(project, base_url(request), "projects")})
 
     async def update_project(self, request: Request, ctx: RequestContext) -> Response:
@@ -235,8 +236,7 @@ class IdentityApi:
 
     async def show_user(self, request: Request, ctx: RequestContext) -> Response:
         user = self.backend.user(request.path_params["user_id"])
-        if not ctx.is_admin and user["id"] != ctx.user_id:
-            raise Forbidden("You are not authorized to perform the requested action.")
+        self._admin(ctx, or_own=user["id"] == ctx.user_id)
         return reply({"user": _public(user, base_url(request), "users")})
 
     async def delete_user(self, request: Request, ctx: RequestContext) -> Response:
@@ -246,8 +246,7 @@ class IdentityApi:
 
     async def user_projects(self, request: Request, ctx: RequestContext) -> Response:
         user_id = request.path_params["user_id"]
-        if not ctx.is_admin and user_id != ctx.user_id:
-            raise Forbidden("You are not authorized to perform the requested action.")
+        self._admin(ctx, or_own=user_id == ctx.user_id)
         self.backend.user(user_id)
         return self._listing(request, self.backend.user_projects(user_id), "projects")
 

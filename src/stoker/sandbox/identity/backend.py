@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 import uuid
 from typing import Any
 
@@ -38,11 +37,6 @@ def token_key(token_id: str) -> str:
     the sandbox's database holds no token anyone could present (a lookup hashes the
     token it is given)."""
     return hashlib.sha256(token_id.encode()).hexdigest()
-
-
-def keystone_time(seconds: float) -> str:
-    whole = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
-    return f"{whole}.{int((seconds % 1) * 1_000_000):06d}Z"
 
 
 def service_id(service: Service) -> str:

@@ -23,7 +23,14 @@ from stoker.sandbox.http import (
     read_json,
     reply,
 )
-from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, OverQuota
+from stoker.sandbox.http_errors import (
+    FAULT_NAMES,
+    ApiError,
+    BadRequest,
+    Forbidden,
+    OverQuota,
+    fault,
+)
 from stoker.sandbox.service import (
     Microversions,
     Operation,
@@ -47,32 +54,13 @@ QUOTA_RESOURCES = (
     "groups",
     "per_volume_gigabytes",
 )
-FAULT_NAMES = {
-    400: "badRequest",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "itemNotFound",
-    405: "badMethod",
-    409: "conflictingRequest",
-    413: "overLimit",
-    415: "badMediaType",
-    501: "notImplemented",
-    503: "serviceUnavailable",
-}
+#: Cinder's fault names: Nova's, without 429
+CINDER_FAULTS = {status: name for status, name in FAULT_NAMES.items() if status != 429}
 
 
 def _version(base: str) -> Document:
-    return {
-        "id": "v3.0",
-        "status": "CURRENT",
-        "version": MICROVERSIONS.render(MICROVERSIONS.maximum),
-        "min_version": MICROVERSIONS.render(MICROVERSIONS.minimum),
-        "updated": "2023-08-31T00:00:00Z",
-        "links": [link(f"{base}/volume/v3/")],
-        "media-types": [
-            {"base": "application/json", "type": "application/vnd.openstack.volume+json;version=3"}
-        ],
-    }
+    media_type = "application/vnd.openstack.volume+json;version=3"
+    return MICROVERSIONS.document("v3.0", "2023-08-31T00:00:00Z", f"{base}/volume/v3/", media_type)
 
 
 def versions(base: str) -> tuple[int, Mapping[str, Any]]:
@@ -81,8 +69,7 @@ def versions(base: str) -> tuple[int, Mapping[str, Any]]:
 
 def error_body(error: ApiError) -> Response:
     status = 413 if isinstance(error, OverQuota) else error.status
-    name = FAULT_NAMES.get(status, "computeFault")
-    return JSONResponse({name: {"code": status, "message": error.message}}, status_code=status)
+    return JSONResponse(fault(status, error.message, CINDER_FAULTS), status_code=status)
 
 
 class CinderApi:
@@ -166,12 +153,11 @@ class CinderApi:
         return paginate(request, volumes)
 
     async def list_volumes(self, request: Request, ctx: RequestContext) -> Response:
+        """``/volumes`` (names and links) and ``/volumes/detail``."""
         volumes = self._listed(request, ctx)
+        if request.url.path.endswith("/detail"):
+            return reply({"volumes": [self._view(request, ctx, v) for v in volumes]})
         return reply({"volumes": [self._summary(request, v) for v in volumes]})
-
-    async def list_volumes_detail(self, request: Request, ctx: RequestContext) -> Response:
-        volumes = self._listed(request, ctx)
-        return reply({"volumes": [self._view(request, ctx, v) for v in volumes]})
 
     async def create_volume(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="volume")
@@ -282,12 +268,7 @@ class CinderApi:
 
     # attachments (3.27 and later)
 
-    def _need(self, ctx: RequestContext, minor: int) -> None:
-        if not ctx.at_least(3, minor):
-            raise ApiError("The resource could not be found.", status=404)
-
     async def list_attachments(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         found = self.backend.attachments(self._scope(request, ctx))
         wanted = request.query_params.get("volume_id")
         if wanted:
@@ -299,21 +280,18 @@ class CinderApi:
         return reply({"attachments": shown})
 
     async def create_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         body = await read_json(request, required="attachment")
         with self.backend.transaction():
             attachment = self.backend.create_attachment(ctx.project_id, body)
         return reply({"attachment": public(attachment)})
 
     async def show_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         attachment = self.backend.get_attachment(
             request.path_params["attachment_id"], self._scope(request, ctx)
         )
         return reply({"attachment": public(attachment)})
 
     async def update_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         body = await read_json(request, required="attachment")
         with self.backend.transaction():
             attachment = self.backend.update_attachment(
@@ -322,15 +300,13 @@ class CinderApi:
         return reply({"attachment": public(attachment)})
 
     async def delete_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         with self.backend.transaction():
             remaining = self.backend.delete_attachment(
                 request.path_params["attachment_id"], ctx.project_id
             )
         return reply({"attachments": [public(a) for a in remaining]})
 
-    async def attachment_action(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 44)
+    async def complete(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request)
         if "os-complete" not in body:
             raise BadRequest(f"There is no such action: {', '.join(body)}")
@@ -394,7 +370,7 @@ class CinderApi:
         attachment = attachments + "/{attachment_id}"
         table = [
             ("GET", p + "/volumes", "volumes.list", self.list_volumes),
-            ("GET", p + "/volumes/detail", "volumes.list", self.list_volumes_detail),
+            ("GET", p + "/volumes/detail", "volumes.list", self.list_volumes),
             ("POST", p + "/volumes", "volumes.create", self.create_volume),
             ("GET", volume, "volumes.show", self.show_volume),
             ("PUT", volume, "volumes.update", self.update_volume),
@@ -405,13 +381,6 @@ class CinderApi:
             ("GET", types + "/{type_id}", "types.show", self.show_type),
             ("POST", types, "types.create", self.create_type),
             ("DELETE", types + "/{type_id}", "types.delete", self.delete_type),
-            ("GET", attachments, "attachments.list", self.list_attachments),
-            ("GET", attachments + "/detail", "attachments.list", self.list_attachments),
-            ("POST", attachments, "attachments.create", self.create_attachment),
-            ("GET", attachment, "attachments.show", self.show_attachment),
-            ("PUT", attachment, "attachments.update", self.update_attachment),
-            ("DELETE", attachment, "attachments.delete", self.delete_attachment),
-            ("POST", attachment + "/action", "attachments.complete", self.attachment_action),
             ("GET", backups, "backups.list", self.list_backups),
             ("GET", backups + "/detail", "backups.list", self.list_backups),
             ("POST", backups, "backups.create", self.create_backup),
@@ -421,8 +390,21 @@ class CinderApi:
             ("GET", quotas + "/{target_id}/defaults", "quotas.defaults", self.quota_set),
             ("GET", p + "/os-availability-zone", "availability_zones.list", self.zones),
         ]
-        versions = version_routes("/v3", lambda base: {"versions": [_version(base)]})
-        return versions + routes("/v3", table)
+        attaching = [  # the attachments API, from 3.27
+            ("GET", attachments, "attachments.list", self.list_attachments),
+            ("GET", attachments + "/detail", "attachments.list", self.list_attachments),
+            ("POST", attachments, "attachments.create", self.create_attachment),
+            ("GET", attachment, "attachments.show", self.show_attachment),
+            ("PUT", attachment, "attachments.update", self.update_attachment),
+            ("DELETE", attachment, "attachments.delete", self.delete_attachment),
+        ]
+        complete = [("POST", attachment + "/action", "attachments.complete", self.complete)]
+        return [
+            *version_routes("/v3", lambda base: {"versions": [_version(base)]}),
+            *routes("/v3", table),
+            *routes("/v3", attaching, since=(3, 27)),
+            *routes("/v3", complete, since=(3, 44)),
+        ]
 
 
 SERVICE = Service(

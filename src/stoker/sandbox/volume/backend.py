@@ -12,13 +12,12 @@ once (Cinder's short ``deleting`` is not modelled), so the next read is a 404.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider
-from stoker.sandbox.service import HubBackend, new_id
+from stoker.sandbox.service import HubBackend, micro_time, new_id
 from stoker.sandbox.store import Document
 
 VOLUME = "volume.volume"
@@ -29,14 +28,6 @@ DEFAULT_TYPE = "__DEFAULT__"
 #: statuses a volume may be deleted in
 DELETABLE = ("available", "error", "error_restoring", "error_extending", "error_managing")
 HOST = "sandbox@lvmdriver-1#lvmdriver-1"
-
-
-def cinder_time(seconds: float) -> str:
-    """Cinder's timestamps: microseconds, no zone (``2026-11-24T23:18:08.000000``)."""
-    whole = int(seconds)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + (
-        f".{int((seconds - whole) * 1_000_000):06d}"
-    )
 
 
 def invalid_volume(message: str) -> BadRequest:
@@ -107,7 +98,7 @@ class CinderBackend(HubBackend):
         ``creating`` to ``available`` once the build delay is over."""
         if document["status"] == "creating" and self.hub.now() >= document["_ready_at"]:
             document["status"] = "available"
-            document["updated_at"] = cinder_time(self.hub.now())
+            document["updated_at"] = micro_time(self.hub.now())
             self.store.put(kind, document["id"], document)
         return document
 
@@ -159,7 +150,7 @@ class CinderBackend(HubBackend):
             "status": "creating",
             "size": size,
             "availability_zone": str(body.get("availability_zone") or "nova"),
-            "created_at": cinder_time(now),
+            "created_at": micro_time(now),
             "updated_at": None,
             "volume_type": volume_type["name"],
             "volume_type_id": volume_type["id"],
@@ -241,7 +232,7 @@ class CinderBackend(HubBackend):
             if not isinstance(metadata, Mapping):
                 raise invalid_input("Metadata must be a mapping")
             volume["metadata"] = {str(k): str(v) for k, v in metadata.items()}
-        volume["updated_at"] = cinder_time(self.hub.now())
+        volume["updated_at"] = micro_time(self.hub.now())
         self.store.put(VOLUME, id, volume)
         return volume
 
@@ -261,7 +252,7 @@ class CinderBackend(HubBackend):
 
     def _set_status(self, volume: Document, status: str) -> None:
         volume["status"] = status
-        volume["updated_at"] = cinder_time(self.hub.now())
+        volume["updated_at"] = micro_time(self.hub.now())
         self.store.put(VOLUME, volume["id"], volume)
 
     def _expect(self, volume: Document, statuses: tuple[str, ...], action: str) -> None:
@@ -414,7 +405,7 @@ class CinderBackend(HubBackend):
         attachment = self.get_attachment(id, project)
         volume = self.get(attachment["volume_id"], project)
         attachment["status"] = "attached"
-        attachment["attached_at"] = cinder_time(self.hub.now())
+        attachment["attached_at"] = micro_time(self.hub.now())
         self.store.put(ATTACHMENT, id, attachment)
         self._set_status(volume, "in-use")
 

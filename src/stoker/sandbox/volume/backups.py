@@ -14,9 +14,9 @@ from typing import Any
 
 from stoker.sandbox.http import public
 from stoker.sandbox.http_errors import BadRequest, NotFound
-from stoker.sandbox.service import new_id
+from stoker.sandbox.service import micro_time, new_id
 from stoker.sandbox.store import Document
-from stoker.sandbox.volume.backend import VOLUME, CinderBackend, cinder_time
+from stoker.sandbox.volume.backend import VOLUME, CinderBackend
 
 BACKUP = "volume.backup"
 
@@ -63,9 +63,9 @@ class Backups:
             "is_incremental": bool(body.get("incremental", False)),
             "has_dependent_backups": False,
             "fail_reason": None,
-            "created_at": cinder_time(now),
-            "updated_at": cinder_time(now),
-            "data_timestamp": cinder_time(now),
+            "created_at": micro_time(now),
+            "updated_at": micro_time(now),
+            "data_timestamp": micro_time(now),
             "project_id": project,
             "_ready_at": now + self.volumes.delay,
         }
