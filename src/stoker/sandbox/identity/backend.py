@@ -80,13 +80,17 @@ class IdentityBackend(HubBackend):
                     self.assign(user["id"], project["id"], roles["reader"])
             self.create_project({"name": "service", "description": "service project"})
 
+    def _get(self, kind: str, id: str) -> Document:
+        """A domain, project, user or role by id; 404 as Keystone words it."""
+        found = self.store.get(kind, id)
+        if found is None:
+            raise NotFound(f"Could not find {kind.partition('.')[2]}: {id}.")
+        return found
+
     # -- domains ----------------------------------------------------------------------
 
     def domain(self, domain_id: str) -> Document:
-        found = self.store.get(DOMAIN, domain_id)
-        if found is None:
-            raise NotFound(f"Could not find domain: {domain_id}.")
-        return found
+        return self._get(DOMAIN, domain_id)
 
     def domains(self) -> list[Document]:
         return self.store.list(DOMAIN)
@@ -129,10 +133,7 @@ class IdentityBackend(HubBackend):
         return project
 
     def project(self, project_id: str) -> Document:
-        found = self.store.get(PROJECT, project_id)
-        if found is None:
-            raise NotFound(f"Could not find project: {project_id}.")
-        return found
+        return self._get(PROJECT, project_id)
 
     def projects(self) -> list[Document]:
         return self.store.list(PROJECT)
@@ -189,10 +190,7 @@ class IdentityBackend(HubBackend):
         return user
 
     def user(self, user_id: str) -> Document:
-        found = self.store.get(USER, user_id)
-        if found is None:
-            raise NotFound(f"Could not find user: {user_id}.")
-        return found
+        return self._get(USER, user_id)
 
     def users(self) -> list[Document]:
         return self.store.list(USER)
@@ -209,10 +207,7 @@ class IdentityBackend(HubBackend):
         return role
 
     def role(self, role_id: str) -> Document:
-        found = self.store.get(ROLE, role_id)
-        if found is None:
-            raise NotFound(f"Could not find role: {role_id}.")
-        return found
+        return self._get(ROLE, role_id)
 
     def roles(self) -> list[Document]:
         return self.store.list(ROLE)

@@ -404,6 +404,3 @@ class Ports:
         self._apply_security(port, body, project, creating=False)
         self._bind(port)
         return self.records.save(port)
-
-    def addresses(self, port: Mapping[str, Any]) -> list[str]:
-        return [ip["ip_address"] for ip in port["fixed_ips"]]

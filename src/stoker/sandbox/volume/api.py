@@ -41,7 +41,7 @@ from stoker.sandbox.service import (
 )
 from stoker.sandbox.store import Document
 from stoker.sandbox.volume import backups
-from stoker.sandbox.volume.backend import HOST, CinderBackend
+from stoker.sandbox.volume.backend import DEFAULT_TYPE, HOST, CinderBackend
 
 MICROVERSIONS = Microversions(service_type="volume", minimum=(3, 0), maximum=(3, 70))
 #: what Cinder counts against a project's quota
@@ -88,8 +88,12 @@ class CinderApi:
             raise Forbidden("Policy doesn't allow this operation to be performed.")
         return None if ctx.is_admin and "volume_id" in request.path_params else project
 
+    @staticmethod
+    def _links(request: Request, volume: Document) -> list[Document]:
+        href = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
+        return [link(href), link(href, "bookmark")]
+
     def _view(self, request: Request, ctx: RequestContext, volume: Document) -> Document:
-        base = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
         shown: Document = {
             "id": volume["id"],
             "name": volume["name"],
@@ -107,7 +111,7 @@ class CinderApi:
             "multiattach": volume["multiattach"],
             "metadata": volume["metadata"],
             "attachments": self.backend.volume_attachments(volume),
-            "links": [link(base), link(base, "bookmark")],
+            "links": self._links(request, volume),
             "user_id": volume["user_id"],
             "os-vol-tenant-attr:tenant_id": volume["project_id"],
             "replication_status": volume["replication_status"],
@@ -134,14 +138,6 @@ class CinderApi:
             shown["volume_image_metadata"] = dict(volume["_image"])
         return shown
 
-    def _summary(self, request: Request, volume: Document) -> Document:
-        base = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
-        return {
-            "id": volume["id"],
-            "name": volume["name"],
-            "links": [link(base), link(base, "bookmark")],
-        }
-
     def _listed(self, request: Request, ctx: RequestContext) -> list[Document]:
         everyone = boolean(request.query_params.get("all_tenants"), "all_tenants")
         project = None if everyone and ctx.is_admin else self._scope(request, ctx)
@@ -157,7 +153,10 @@ class CinderApi:
         volumes = self._listed(request, ctx)
         if request.url.path.endswith("/detail"):
             return reply({"volumes": [self._view(request, ctx, v) for v in volumes]})
-        return reply({"volumes": [self._summary(request, v) for v in volumes]})
+        summaries = [
+            {"id": v["id"], "name": v["name"], "links": self._links(request, v)} for v in volumes
+        ]
+        return reply({"volumes": summaries})
 
     async def create_volume(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="volume")
@@ -238,30 +237,28 @@ class CinderApi:
 
     # volume types
 
-    def _type_view(self, volume_type: Document) -> Document:
-        return dict(volume_type)
-
     async def list_types(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"volume_types": [self._type_view(t) for t in self.backend.types()]})
+        return reply({"volume_types": self.backend.types()})
 
     async def show_type(self, request: Request, ctx: RequestContext) -> Response:
-        volume_type = self.backend.get_type(request.path_params["type_id"])
-        return reply({"volume_type": self._type_view(volume_type)})
+        """``/types/{id}`` (by id or name) and ``/types/default``."""
+        name_or_id = request.path_params.get("type_id", DEFAULT_TYPE)
+        return reply({"volume_type": self.backend.get_type(name_or_id)})
 
-    async def default_type(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"volume_type": self._type_view(self.backend.get_type("__DEFAULT__"))})
-
-    async def create_type(self, request: Request, ctx: RequestContext) -> Response:
+    @staticmethod
+    def _manage_types(ctx: RequestContext) -> None:
         if not ctx.is_admin:
             raise Forbidden("Policy doesn't allow volume_extension:types_manage to be performed.")
+
+    async def create_type(self, request: Request, ctx: RequestContext) -> Response:
+        self._manage_types(ctx)
         body = await read_json(request, required="volume_type")
         with self.backend.transaction():
             volume_type = self.backend.create_type(body)
-        return reply({"volume_type": self._type_view(volume_type)})
+        return reply({"volume_type": volume_type})
 
     async def delete_type(self, request: Request, ctx: RequestContext) -> Response:
-        if not ctx.is_admin:
-            raise Forbidden("Policy doesn't allow volume_extension:types_manage to be performed.")
+        self._manage_types(ctx)
         with self.backend.transaction():
             self.backend.delete_type(request.path_params["type_id"])
         return no_content(202)
@@ -377,7 +374,7 @@ class CinderApi:
             ("DELETE", volume, "volumes.delete", self.delete_volume),
             ("POST", volume + "/action", "volumes.action", self.volume_action),
             ("GET", types, "types.list", self.list_types),
-            ("GET", types + "/default", "types.default", self.default_type),
+            ("GET", types + "/default", "types.default", self.show_type),
             ("GET", types + "/{type_id}", "types.show", self.show_type),
             ("POST", types, "types.create", self.create_type),
             ("DELETE", types + "/{type_id}", "types.delete", self.delete_type),
