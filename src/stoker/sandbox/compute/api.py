@@ -163,18 +163,16 @@ class ComputeApi:
         server = self._server(request, ctx)
         return reply({"metadata": dict(server["metadata"])})
 
-    async def _set_metadata(self, request: Request, ctx: RequestContext, replace: bool) -> Response:
+    async def set_metadata(self, request: Request, ctx: RequestContext) -> Response:
+        """POST merges the metadata given, PUT replaces it."""
         body = await read_json(request)
         metadata = self.backend.set_metadata(
-            ctx, request.path_params["server_id"], body.get("metadata"), replace=replace
+            ctx,
+            request.path_params["server_id"],
+            body.get("metadata"),
+            replace=request.method == "PUT",
         )
         return reply({"metadata": metadata})
-
-    async def merge_metadata(self, request: Request, ctx: RequestContext) -> Response:
-        return await self._set_metadata(request, ctx, replace=False)
-
-    async def replace_metadata(self, request: Request, ctx: RequestContext) -> Response:
-        return await self._set_metadata(request, ctx, replace=True)
 
     async def show_metadata_item(self, request: Request, ctx: RequestContext) -> Response:
         server = self._server(request, ctx)
@@ -291,16 +289,12 @@ class ComputeApi:
     # -- zones, limits, quotas -----------------------------------------------------------
 
     async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
-        zone: Document = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
-        return reply({"availabilityZoneInfo": [zone]})
-
-    async def zones_detail(self, request: Request, ctx: RequestContext) -> Response:
-        services = {"nova-compute": {"available": True, "active": True, "updated_at": None}}
-        zone = {
-            "zoneName": "nova",
-            "zoneState": {"available": True},
-            "hosts": {"sandbox": services},
-        }
+        """The one zone, ``nova``; its ``/detail`` names the one host too."""
+        hosts = None
+        if request.url.path.endswith("/detail"):
+            service = {"available": True, "active": True, "updated_at": None}
+            hosts = {"sandbox": {"nova-compute": service}}
+        zone = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": hosts}
         return reply({"availabilityZoneInfo": [zone]})
 
     def _quota_set(self, project_id: str) -> Document:
@@ -368,8 +362,8 @@ class ComputeApi:
             ("POST", server + "/action", "servers.action", self.action),
             ("GET", server + "/ips", "servers.ips", self.ips),
             ("GET", meta, "metadata.list", self.show_metadata),
-            ("POST", meta, "metadata.update", self.merge_metadata),
-            ("PUT", meta, "metadata.replace", self.replace_metadata),
+            ("POST", meta, "metadata.update", self.set_metadata),
+            ("PUT", meta, "metadata.replace", self.set_metadata),
             ("GET", meta + "/{key}", "metadata.show", self.show_metadata_item),
             ("PUT", meta + "/{key}", "metadata.set", self.set_metadata_item),
             ("DELETE", meta + "/{key}", "metadata.delete", self.delete_metadata_item),
@@ -382,7 +376,7 @@ class ComputeApi:
             ("GET", volume, "volume_attachments.show", self.show_volume_attachment),
             ("DELETE", volume, "volume_attachments.delete", self.detach_volume),
             ("GET", zones, "availability_zones.list", self.availability_zones),
-            ("GET", zones + "/detail", "availability_zones.detail", self.zones_detail),
+            ("GET", zones + "/detail", "availability_zones.detail", self.availability_zones),
             ("GET", "/limits", "limits.show", self.limits),
             ("GET", quotas, "quotas.show", self.show_quota_set),
             ("GET", quotas + "/detail", "quotas.detail", self.show_quota_set),

@@ -69,6 +69,14 @@ def _ttl(value: Any, path: list[str]) -> int | None:
     return value
 
 
+def _only(body: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    """The schema of an update: a property it does not name is refused."""
+    for name in body:
+        if name not in allowed:
+            message = f"Additional properties are not allowed ('{name}' was unexpected)"
+            raise InvalidObject([], message, "additionalProperties", False)
+
+
 def check_records(kind: str, records: Any) -> list[str]:
     """The records, checked against their type as Designate's schema checks them."""
     if not isinstance(records, list) or not records:
@@ -205,14 +213,7 @@ class DesignateBackend(HubBackend):
 
     def update_zone(self, id: str, project: str | None, body: Mapping[str, Any]) -> Document:
         zone = self.zone(id, project)
-        for name in body:
-            if name not in ("email", "ttl", "description", "masters", "attributes"):
-                raise InvalidObject(
-                    [],
-                    f"Additional properties are not allowed ('{name}' was unexpected)",
-                    "additionalProperties",
-                    False,
-                )
+        _only(body, ("email", "ttl", "description", "masters", "attributes"))
         if zone["action"] == "DELETE":
             raise BadRequest("Can not update a deleting zone", kind="bad_request")
         if "ttl" in body:
@@ -334,14 +335,7 @@ class DesignateBackend(HubBackend):
         recordset = self.recordset(zone_id, id, project)
         if recordset["_managed"] and recordset["type"] == "SOA":
             raise BadRequest("Updating SOA recordsets is not allowed", kind="bad_request")
-        for name in body:
-            if name not in ("records", "ttl", "description"):
-                raise InvalidObject(
-                    [],
-                    f"Additional properties are not allowed ('{name}' was unexpected)",
-                    "additionalProperties",
-                    False,
-                )
+        _only(body, ("records", "ttl", "description"))
         if "records" in body:
             recordset["records"] = check_records(recordset["type"], body["records"])
         if "ttl" in body:

@@ -168,22 +168,16 @@ class ImageApi:
         headers = {"content-md5": image["checksum"] or ""}
         return Response(data, media_type="application/octet-stream", headers=headers)
 
-    async def add_tag(self, request: Request, ctx: RequestContext) -> Response:
-        params = request.path_params
-        self.backend.set_tag(ctx, params["image_id"], params["tag"], True)
+    async def tag(self, request: Request, ctx: RequestContext) -> Response:
+        """PUT adds the tag, DELETE removes it."""
+        params, present = request.path_params, request.method == "PUT"
+        self.backend.set_tag(ctx, params["image_id"], params["tag"], present)
         return no_content()
 
-    async def remove_tag(self, request: Request, ctx: RequestContext) -> Response:
-        params = request.path_params
-        self.backend.set_tag(ctx, params["image_id"], params["tag"], False)
-        return no_content()
-
-    async def deactivate(self, request: Request, ctx: RequestContext) -> Response:
-        self.backend.set_active(ctx, request.path_params["image_id"], False)
-        return no_content()
-
-    async def reactivate(self, request: Request, ctx: RequestContext) -> Response:
-        self.backend.set_active(ctx, request.path_params["image_id"], True)
+    async def set_active(self, request: Request, ctx: RequestContext) -> Response:
+        """``actions/deactivate`` and ``actions/reactivate``."""
+        active = request.url.path.endswith("/reactivate")
+        self.backend.set_active(ctx, request.path_params["image_id"], active)
         return no_content()
 
     async def image_schema(self, request: Request, ctx: RequestContext) -> Response:
@@ -237,11 +231,11 @@ class ImageApi:
             ("DELETE", image, "images.delete", self.delete_image),
             ("PUT", image + "/file", "images.upload", self.upload),
             ("GET", image + "/file", "images.download", self.download),
-            ("PUT", image + "/tags/{tag}", "tags.add", self.add_tag),
-            ("DELETE", image + "/tags/{tag}", "tags.delete", self.remove_tag),
+            ("PUT", image + "/tags/{tag}", "tags.add", self.tag),
+            ("DELETE", image + "/tags/{tag}", "tags.delete", self.tag),
             ("POST", image + "/import", "images.import", self.import_image),
-            ("POST", actions + "/deactivate", "images.deactivate", self.deactivate),
-            ("POST", actions + "/reactivate", "images.reactivate", self.reactivate),
+            ("POST", actions + "/deactivate", "images.deactivate", self.set_active),
+            ("POST", actions + "/reactivate", "images.reactivate", self.set_active),
             ("GET", "/schemas/image", "schemas.image", self.image_schema),
             ("GET", "/schemas/images", "schemas.images", self.images_schema),
             ("GET", "/info/import", "info.import", self.import_info),

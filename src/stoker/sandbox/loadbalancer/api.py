@@ -79,6 +79,10 @@ def error_body(error: ApiError) -> Response:
     return JSONResponse(body, status_code=status)
 
 
+#: the TLS options a listener and a pool show (the sandbox sets none)
+_TLS_OPTIONS = ("tls_ciphers", "tls_versions", "alpn_protocols")
+
+
 def _refs(documents: list[Document]) -> list[Document]:
     return [{"id": d["id"]} for d in documents]
 
@@ -105,6 +109,8 @@ class OctaviaApi:
         shown = public(document)
         shown["operating_status"] = self._operating(kind, document)
         shown["tenant_id"] = document["project_id"]
+        if kind != LOADBALANCER:  # kept to find what to lock; Octavia shows the relations
+            del shown["loadbalancer_id"]
         children = self.backend.children
         if kind == LOADBALANCER:
             shown["listeners"] = _refs(children(LISTENER, "loadbalancer_id", document["id"]))
@@ -113,35 +119,27 @@ class OctaviaApi:
         elif kind == LISTENER:
             shown["loadbalancers"] = [{"id": document["loadbalancer_id"]}]
             shown["l7policies"] = _refs(children(L7POLICY, "listener_id", document["id"]))
-            for name in ("tls_ciphers", "tls_versions", "alpn_protocols"):
-                shown[name] = None
+            shown.update(dict.fromkeys(_TLS_OPTIONS))
             shown["client_ca_tls_container_ref"] = None
             shown["client_authentication"] = "NONE"
             shown["client_crl_container_ref"] = None
-            shown.pop("loadbalancer_id")
         elif kind == POOL:
             shown["loadbalancers"] = [{"id": document["loadbalancer_id"]}]
             shown["listeners"] = _refs(children(LISTENER, "default_pool_id", document["id"]))
             shown["members"] = _refs(children(MEMBER, "pool_id", document["id"]))
             monitors = children(MONITOR, "pool_id", document["id"])
             shown["healthmonitor_id"] = monitors[0]["id"] if monitors else None
-            for name in ("tls_ciphers", "tls_versions", "alpn_protocols"):
-                shown[name] = None
-            shown.pop("loadbalancer_id")
+            shown.update(dict.fromkeys(_TLS_OPTIONS))
         elif kind == MEMBER:
-            shown.pop("loadbalancer_id")
-            shown.pop("pool_id")
+            del shown["pool_id"]
             shown["vnic_type"] = "normal"
         elif kind == L7POLICY:
             shown["rules"] = _refs(children(L7RULE, "l7policy_id", document["id"]))
-            shown.pop("loadbalancer_id")
         elif kind == L7RULE:
-            shown.pop("loadbalancer_id")
-            shown.pop("l7policy_id")
+            del shown["l7policy_id"]
         elif kind == MONITOR:
             shown["pools"] = [{"id": document["pool_id"]}]
-            shown.pop("pool_id")
-            shown.pop("loadbalancer_id")
+            del shown["pool_id"]
         return shown
 
     # -- handlers ---------------------------------------------------------------------

@@ -122,11 +122,7 @@ class Networks:
             network["mtu"] = integer(body["mtu"], "mtu")
         for name in ("provider:network_type", "provider:physical_network"):
             if name in body and body[name] != network[name]:
-                raise BadRequest(
-                    "Invalid input for operation: Plugin does not support updating provider "
-                    "attributes.",
-                    kind="InvalidInput",
-                )
+                raise ipam.invalid_input("Plugin does not support updating provider attributes")
         return self.records.save(network)
 
 
