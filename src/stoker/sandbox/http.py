@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -12,7 +12,9 @@ from stoker import request_body
 from stoker.errors import ApiError as StokerApiError
 from stoker.request_body import MAX_JSON_BODY_SIZE
 from stoker.sandbox.http_errors import ApiError, BadRequest
-from stoker.sandbox.store import Document
+
+if TYPE_CHECKING:
+    from stoker.sandbox.store import Document
 
 
 async def read_body(

@@ -93,6 +93,9 @@ class ComputeApi:
         # Nova lists the newest first
         return paginate(request, list(reversed(servers)))
 
+    def _server(self, request: Request, ctx: RequestContext) -> Document:
+        return self.backend.server(ctx, request.path_params["server_id"])
+
     async def list_servers(self, request: Request, ctx: RequestContext) -> Response:
         """``/servers`` (names and links) and ``/servers/detail``."""
         base = base_url(request)
@@ -165,13 +168,9 @@ class ComputeApi:
 
     async def set_metadata(self, request: Request, ctx: RequestContext) -> Response:
         """POST merges the metadata given, PUT replaces it."""
-        body = await read_json(request)
-        metadata = self.backend.set_metadata(
-            ctx,
-            request.path_params["server_id"],
-            body.get("metadata"),
-            replace=request.method == "PUT",
-        )
+        body, server_id = await read_json(request), request.path_params["server_id"]
+        replace = request.method == "PUT"
+        metadata = self.backend.set_metadata(ctx, server_id, body.get("metadata"), replace=replace)
         return reply({"metadata": metadata})
 
     async def show_metadata_item(self, request: Request, ctx: RequestContext) -> Response:
@@ -196,9 +195,6 @@ class ComputeApi:
         return no_content()
 
     # -- tags ------------------------------------------------------------------------
-
-    def _server(self, request: Request, ctx: RequestContext) -> Document:
-        return self.backend.server(ctx, request.path_params["server_id"])
 
     async def list_tags(self, request: Request, ctx: RequestContext) -> Response:
         return reply({"tags": list(self._server(request, ctx)["tags"])})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -89,7 +90,7 @@ class ImageBackend(HubBackend):
 
     # -- reading ----------------------------------------------------------------------
 
-    def _visible(self, ctx: RequestContext, image: Document) -> bool:
+    def _visible(self, ctx: RequestContext, image: Mapping[str, Any]) -> bool:
         return (
             ctx.is_admin
             or image["owner"] == ctx.project_id
