@@ -42,6 +42,7 @@ from stoker.sandbox.http_errors import (
     BadRequest,
     Forbidden,
     NotAcceptable,
+    NotFound,
     ServerFault,
     Unauthorized,
 )
@@ -249,6 +250,8 @@ def _endpoint(
                     raise ApiError(
                         f"Injected fault on {service.type} {operation.name}", status=status
                     )
+            if operation.since is not None and not context.at_least(*operation.since):
+                raise NotFound("The resource could not be found.")
             response = await operation.handler(request, context)
         except ApiError as error:
             response = service.error_body(error)

@@ -20,7 +20,6 @@ A plan that does not fit this shape is refused with the key that is wrong.
 from __future__ import annotations
 
 import fnmatch
-import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -155,7 +154,3 @@ def load_faults(path: Path) -> Faults:
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         raise UsageError(f"{where}: not YAML or JSON: {getattr(error, 'problem', error)}") from None
     return parse_faults(document, str(path))
-
-
-def dump(faults: Faults) -> str:
-    return json.dumps(faults.to_document())

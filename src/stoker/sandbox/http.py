@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -13,7 +13,8 @@ from stoker.errors import ApiError as StokerApiError
 from stoker.request_body import MAX_JSON_BODY_SIZE
 from stoker.sandbox.http_errors import ApiError, BadRequest
 
-Document = dict[str, Any]
+if TYPE_CHECKING:
+    from stoker.sandbox.store import Document
 
 
 async def read_body(
@@ -62,6 +63,12 @@ def member(body: Document, key: str) -> Document:
     if not isinstance(inner, dict):
         raise BadRequest(f"Invalid input for field/attribute {key}: a mapping is required")
     return inner
+
+
+def public(document: Mapping[str, Any]) -> Document:
+    """A document as the API shows it: without the fields a backend keeps for itself,
+    whose names start with ``_`` (``_ready_at``, ``_password``...)."""
+    return {k: v for k, v in document.items() if not k.startswith("_")}
 
 
 def reply(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

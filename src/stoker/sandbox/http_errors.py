@@ -9,6 +9,7 @@ Neutron's ``{"NeutronError": {...}}``, Glance's plain text). They never leave th
 from __future__ import annotations
 
 from http import HTTPStatus
+from typing import Any
 
 
 class ApiError(Exception):
@@ -27,6 +28,29 @@ class ApiError(Exception):
     @property
     def title(self) -> str:
         return HTTPStatus(self.status).phrase
+
+
+#: the fault names Nova's WSGI layer gives an error body by status (``{"itemNotFound":
+#: {"code": 404, "message": ...}}``), which Cinder's copy of it gives too, but for 429;
+#: ``computeFault`` for any other status
+FAULT_NAMES = {
+    400: "badRequest",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "itemNotFound",
+    405: "badMethod",
+    409: "conflictingRequest",
+    413: "overLimit",
+    415: "badMediaType",
+    429: "overLimit",
+    501: "notImplemented",
+    503: "serviceUnavailable",
+}
+
+
+def fault(status: int, message: str, names: dict[int, str] = FAULT_NAMES) -> dict[str, Any]:
+    """An error body in Nova's (and Cinder's) shape."""
+    return {names.get(status, "computeFault"): {"code": status, "message": message}}
 
 
 class BadRequest(ApiError):

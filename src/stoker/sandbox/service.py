@@ -13,12 +13,14 @@ from __future__ import annotations
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import Response
+
+from stoker.sandbox.http import base_url, link, reply
 
 if TYPE_CHECKING:
     from stoker.sandbox.faults import Faults
@@ -47,6 +49,12 @@ class RequestContext:
     def is_admin(self) -> bool:
         return "admin" in self.roles
 
+    @property
+    def scope(self) -> str | None:
+        """The project whose objects the request reaches: the token's; None (every
+        project's) for an admin."""
+        return None if self.is_admin else self.project_id
+
     def at_least(self, major: int, minor: int) -> bool:
         """Whether the request's microversion is ``major.minor`` or later."""
         return self.microversion is not None and self.microversion >= (major, minor)
@@ -65,6 +73,36 @@ class Operation:
     name: str
     handler: Handler
     authenticated: bool = True
+    #: the microversion the route is there from (before it, 404 as Nova and Cinder answer)
+    since: tuple[int, int] | None = None
+
+
+def routes(
+    root: str,
+    table: Iterable[tuple[str, str, str, Handler]],
+    since: tuple[int, int] | None = None,
+) -> list[Operation]:
+    """A service's route table below its version root (``/v2.1``): one row per route,
+    ``(method, path, operation name, handler)``, every one behind a token, and there
+    from microversion ``since`` when given."""
+    return [
+        Operation(method, root + path, name, handler, since=since)
+        for method, path, name, handler in table
+    ]
+
+
+def version_routes(root: str, document: Callable[[str], Mapping[str, Any]]) -> list[Operation]:
+    """The version document at a service's version root (with and without the final
+    slash), built for the base URL the client used; read without a token, as clients
+    read it before they authenticate."""
+
+    async def version(request: Request, ctx: RequestContext) -> Response:
+        return reply(document(base_url(request)))
+
+    return [
+        Operation("GET", root, "version", version, authenticated=False),
+        Operation("GET", root + "/", "version", version, authenticated=False),
+    ]
 
 
 @dataclass(frozen=True)
@@ -78,6 +116,18 @@ class Microversions:
 
     def render(self, version: tuple[int, int]) -> str:
         return f"{version[0]}.{version[1]}"
+
+    def document(self, id: str, updated: str, href: str, media_type: str) -> dict[str, Any]:
+        """The version entry Nova and Cinder publish: this range, its link, its media type."""
+        return {
+            "id": id,
+            "status": "CURRENT",
+            "version": self.render(self.maximum),
+            "min_version": self.render(self.minimum),
+            "updated": updated,
+            "links": [link(href)],
+            "media-types": [{"base": "application/json", "type": media_type}],
+        }
 
 
 @dataclass
@@ -156,6 +206,13 @@ class Hub:
     def now(self) -> float:
         return self.clock()
 
+    def quota(self, service: str, resource: str) -> int:
+        """The fault plan's quota of ``service``'s ``resource``; -1 (unlimited) when it
+        sets none."""
+        faults = self.config.faults
+        limit = faults.quota(service, resource) if faults is not None else None
+        return -1 if limit is None else limit
+
     def record_call(self, service: str, operation: str, ctx: RequestContext) -> None:
         """Note who made a call: the user, the project, and the trust it acted under."""
         self.calls.append(
@@ -190,5 +247,13 @@ def new_id() -> str:
 
 
 def iso_time(seconds: float) -> str:
-    """A timestamp as Nova and Keystone write them (``2026-11-24T23:18:08Z``)."""
+    """A timestamp as Nova and Glance write them (``2026-11-24T23:18:08Z``)."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+def micro_time(seconds: float) -> str:
+    """A timestamp with microseconds and no zone, as Cinder and Designate write them
+    (``2026-11-24T23:18:08.000000``; Keystone's adds ``Z``)."""
+    whole = int(seconds)
+    micro = int((seconds - whole) * 1_000_000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{micro:06d}"

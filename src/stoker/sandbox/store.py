@@ -263,23 +263,14 @@ class SandboxStore:
         kind: str,
         *,
         project_id: str | None = None,
-        include_shared: bool = False,
-        where: Callable[[Document], bool] | None = None,
+        where: Callable[[Mapping[str, Any]], bool] | None = None,
     ) -> list[Document]:
-        """Documents of ``kind`` in insertion order: of ``project_id`` (and the shared ones
-        with ``include_shared``), or of every project when ``project_id`` is None; with
-        ``where``, those it passes. ``where`` sees the mirror's own document, so it must
-        only read it (only what it passes is copied: a filter over many documents that
-        keeps few costs little)."""
-        with self._lock:
-            entries = list(self._kind(kind).values())
-        if project_id is not None:
-            entries = [
-                e for e in entries if e[0] == project_id or (include_shared and e[0] is None)
-            ]
-        if where is None:
-            return [copy_document(document) for _, document in entries]
-        return [copy_document(document) for _, document in entries if where(document)]
+        """Documents of ``kind`` in insertion order: of ``project_id``, or of every project
+        when it is None; with ``where``, those it passes. ``where`` sees the mirror's own
+        document, so it must only read it (only what it passes is copied: a filter over
+        many documents that keeps few costs little)."""
+        entries = self.scan(kind, project_id=project_id)
+        return [copy_document(document) for document in entries if where is None or where(document)]
 
     def scan(self, kind: str, *, project_id: str | None = None) -> builtins.list[Mapping[str, Any]]:
         """The documents `list` would give (without ``where``), but the mirror's own, not

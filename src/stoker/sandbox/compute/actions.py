@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 from stoker.sandbox.http_errors import BadRequest, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider
 from stoker.sandbox.service import RequestContext
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 if TYPE_CHECKING:
     from stoker.sandbox.compute.backend import ComputeBackend

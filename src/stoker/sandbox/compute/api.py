@@ -15,17 +15,22 @@ from stoker.sandbox.compute.rules import name_filter
 from stoker.sandbox.http import (
     base_url,
     boolean,
-    link,
     member,
     no_content,
     paginate,
     read_json,
     reply,
 )
-from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound
-from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
-
-Document = dict[str, Any]
+from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound, fault
+from stoker.sandbox.service import (
+    Microversions,
+    Operation,
+    RequestContext,
+    Service,
+    routes,
+    version_routes,
+)
+from stoker.sandbox.store import Document
 
 MICROVERSIONS = Microversions(
     service_type="compute",
@@ -34,37 +39,11 @@ MICROVERSIONS = Microversions(
     legacy_header="X-OpenStack-Nova-API-Version",
 )
 
-#: Nova's fault names by status (its WSGI layer's table)
-_FAULTS = {
-    400: "badRequest",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "itemNotFound",
-    405: "badMethod",
-    409: "conflictingRequest",
-    413: "overLimit",
-    415: "badMediaType",
-    429: "overLimit",
-    501: "notImplemented",
-    503: "serviceUnavailable",
-}
-
 
 def _version(base: str) -> Document:
-    return {
-        "id": "v2.1",
-        "status": "CURRENT",
-        "version": MICROVERSIONS.render(MICROVERSIONS.maximum),
-        "min_version": MICROVERSIONS.render(MICROVERSIONS.minimum),
-        "updated": "2013-07-23T11:33:21Z",
-        "links": [link(f"{base}/compute/v2.1/")],
-        "media-types": [
-            {
-                "base": "application/json",
-                "type": "application/vnd.openstack.compute+json;version=2.1",
-            }
-        ],
-    }
+    media_type = "application/vnd.openstack.compute+json;version=2.1"
+    href = f"{base}/compute/v2.1/"
+    return MICROVERSIONS.document("v2.1", "2013-07-23T11:33:21Z", href, media_type)
 
 
 def versions(base: str) -> tuple[int, Mapping[str, Any]]:
@@ -75,8 +54,7 @@ def error_body(error: ApiError) -> Response:
     if error.status == 401:
         body = {"error": {"code": 401, "title": error.title, "message": error.message}}
     else:
-        name = _FAULTS.get(error.status, "computeFault")
-        body = {name: {"code": error.status, "message": error.message}}
+        body = fault(error.status, error.message)
     return JSONResponse(body, status_code=error.status)
 
 
@@ -88,11 +66,6 @@ class ComputeApi:
     def __init__(self, backend: ComputeBackend) -> None:
         self.backend = backend
         self.catalog = backend.catalog
-
-    # -- version ----------------------------------------------------------------------
-
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"version": _version(base_url(request))})
 
     # -- servers ----------------------------------------------------------------------
 
@@ -120,19 +93,20 @@ class ComputeApi:
         # Nova lists the newest first
         return paginate(request, list(reversed(servers)))
 
+    def _server(self, request: Request, ctx: RequestContext) -> Document:
+        return self.backend.server(ctx, request.path_params["server_id"])
+
     async def list_servers(self, request: Request, ctx: RequestContext) -> Response:
+        """``/servers`` (names and links) and ``/servers/detail``."""
         base = base_url(request)
         servers = self._listed_servers(request, ctx)
+        if request.url.path.endswith("/detail"):
+            return reply({"servers": [views.server(ctx, base, self.backend, s) for s in servers]})
         shown = [
             {"id": s["id"], "name": s["name"], "links": views.links(base, "servers", s["id"])}
             for s in servers
         ]
         return reply({"servers": shown})
-
-    async def list_servers_detail(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
-        servers = self._listed_servers(request, ctx)
-        return reply({"servers": [views.server(ctx, base, self.backend, s) for s in servers]})
 
     async def create_server(self, request: Request, ctx: RequestContext) -> Response:
         outer = await read_json(request)
@@ -153,7 +127,7 @@ class ComputeApi:
         return reply({"server": shown}, 202, {"location": location})
 
     async def show_server(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         return reply({"server": views.server(ctx, base_url(request), self.backend, server)})
 
     async def update_server(self, request: Request, ctx: RequestContext) -> Response:
@@ -183,30 +157,24 @@ class ComputeApi:
         return no_content(204 if name == "confirmResize" else 202)
 
     async def ips(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         return reply({"addresses": views.addresses(self.backend.addresses(server))})
 
     # -- metadata ---------------------------------------------------------------------
 
     async def show_metadata(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         return reply({"metadata": dict(server["metadata"])})
 
-    async def _set_metadata(self, request: Request, ctx: RequestContext, replace: bool) -> Response:
-        body = await read_json(request)
-        metadata = self.backend.set_metadata(
-            ctx, request.path_params["server_id"], body.get("metadata"), replace=replace
-        )
+    async def set_metadata(self, request: Request, ctx: RequestContext) -> Response:
+        """POST merges the metadata given, PUT replaces it."""
+        body, server_id = await read_json(request), request.path_params["server_id"]
+        replace = request.method == "PUT"
+        metadata = self.backend.set_metadata(ctx, server_id, body.get("metadata"), replace=replace)
         return reply({"metadata": metadata})
 
-    async def merge_metadata(self, request: Request, ctx: RequestContext) -> Response:
-        return await self._set_metadata(request, ctx, replace=False)
-
-    async def replace_metadata(self, request: Request, ctx: RequestContext) -> Response:
-        return await self._set_metadata(request, ctx, replace=True)
-
     async def show_metadata_item(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         key = request.path_params["key"]
         if key not in server["metadata"]:
             raise NotFound("Metadata item was not found")
@@ -226,34 +194,29 @@ class ComputeApi:
         self.backend.delete_metadata_key(ctx, params["server_id"], params["key"])
         return no_content()
 
-    # -- tags (2.26) ------------------------------------------------------------------
-
-    def _tagged(self, request: Request, ctx: RequestContext) -> Document:
-        if not ctx.at_least(2, 26):
-            raise NotFound("The resource could not be found.")
-        return self.backend.server(ctx, request.path_params["server_id"])
+    # -- tags ------------------------------------------------------------------------
 
     async def list_tags(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"tags": list(self._tagged(request, ctx)["tags"])})
+        return reply({"tags": list(self._server(request, ctx)["tags"])})
 
     async def replace_tags(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         body = await read_json(request)
         return reply({"tags": self.backend.set_tags(ctx, server["id"], body.get("tags"))})
 
     async def clear_tags(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         self.backend.set_tags(ctx, server["id"], [])
         return no_content()
 
     async def check_tag(self, request: Request, ctx: RequestContext) -> Response:
         tag = request.path_params["tag"]
-        if tag not in self._tagged(request, ctx)["tags"]:
+        if tag not in self._server(request, ctx)["tags"]:
             raise NotFound(f"Tag {tag} could not be found.")
         return no_content()
 
     async def add_tag(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         tag = request.path_params["tag"]
         if tag in server["tags"]:
             return no_content()
@@ -262,7 +225,7 @@ class ComputeApi:
         return Response(status_code=201, headers={"location": location})
 
     async def remove_tag(self, request: Request, ctx: RequestContext) -> Response:
-        server = self._tagged(request, ctx)
+        server = self._server(request, ctx)
         tag = request.path_params["tag"]
         if tag not in server["tags"]:
             raise NotFound(f"Tag {tag} could not be found.")
@@ -272,7 +235,7 @@ class ComputeApi:
     # -- interfaces and volume attachments -----------------------------------------------
 
     async def list_interfaces(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         ports = self.backend.addresses(server)
         return reply({"interfaceAttachments": [views.interface(p) for p in ports]})
 
@@ -282,7 +245,7 @@ class ComputeApi:
         return reply({"interfaceAttachment": views.interface(port)})
 
     async def show_interface(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         port_id = request.path_params["port_id"]
         for port in self.backend.addresses(server):
             if port.port_id == port_id:
@@ -295,7 +258,7 @@ class ComputeApi:
         return no_content(202)
 
     async def list_volume_attachments(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         shown = [views.volume_attachment(ctx, server["id"], v) for v in server["volumes"]]
         return reply({"volumeAttachments": shown})
 
@@ -306,7 +269,7 @@ class ComputeApi:
         return reply({"volumeAttachment": views.volume_attachment(ctx, server_id, entry)})
 
     async def show_volume_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        server = self.backend.server(ctx, request.path_params["server_id"])
+        server = self._server(request, ctx)
         volume_id = request.path_params["volume_id"]
         for entry in server["volumes"]:
             if entry["volumeId"] == volume_id:
@@ -322,16 +285,12 @@ class ComputeApi:
     # -- zones, limits, quotas -----------------------------------------------------------
 
     async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
-        zone: Document = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": None}
-        return reply({"availabilityZoneInfo": [zone]})
-
-    async def availability_zones_detail(self, request: Request, ctx: RequestContext) -> Response:
-        services = {"nova-compute": {"available": True, "active": True, "updated_at": None}}
-        zone = {
-            "zoneName": "nova",
-            "zoneState": {"available": True},
-            "hosts": {"sandbox": services},
-        }
+        """The one zone, ``nova``; its ``/detail`` names the one host too."""
+        hosts = None
+        if request.url.path.endswith("/detail"):
+            service = {"available": True, "active": True, "updated_at": None}
+            hosts = {"sandbox": {"nova-compute": service}}
+        zone = {"zoneName": "nova", "zoneState": {"available": True}, "hosts": hosts}
         return reply({"availabilityZoneInfo": [zone]})
 
     def _quota_set(self, project_id: str) -> Document:
@@ -384,81 +343,57 @@ class ComputeApi:
     # -- routes -----------------------------------------------------------------------
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
-            return Operation(method, "/v2.1" + path, name, handler, authenticated=auth)
-
         server = "/servers/{server_id}"
-        return [
-            op("GET", "", "version", self.version, auth=False),
-            op("GET", "/", "version", self.version, auth=False),
-            op("GET", "/servers", "servers.list", self.list_servers),
-            op("GET", "/servers/detail", "servers.list_detail", self.list_servers_detail),
-            op("POST", "/servers", "servers.create", self.create_server),
-            op("GET", server, "servers.show", self.show_server),
-            op("PUT", server, "servers.update", self.update_server),
-            op("DELETE", server, "servers.delete", self.delete_server),
-            op("POST", server + "/action", "servers.action", self.action),
-            op("GET", server + "/ips", "servers.ips", self.ips),
-            op("GET", server + "/metadata", "metadata.list", self.show_metadata),
-            op("POST", server + "/metadata", "metadata.update", self.merge_metadata),
-            op("PUT", server + "/metadata", "metadata.replace", self.replace_metadata),
-            op("GET", server + "/metadata/{key}", "metadata.show", self.show_metadata_item),
-            op("PUT", server + "/metadata/{key}", "metadata.set", self.set_metadata_item),
-            op("DELETE", server + "/metadata/{key}", "metadata.delete", self.delete_metadata_item),
-            op("GET", server + "/tags", "tags.list", self.list_tags),
-            op("PUT", server + "/tags", "tags.replace", self.replace_tags),
-            op("DELETE", server + "/tags", "tags.clear", self.clear_tags),
-            op("GET", server + "/tags/{tag}", "tags.check", self.check_tag),
-            op("PUT", server + "/tags/{tag}", "tags.add", self.add_tag),
-            op("DELETE", server + "/tags/{tag}", "tags.delete", self.remove_tag),
-            op("GET", server + "/os-interface", "interfaces.list", self.list_interfaces),
-            op("POST", server + "/os-interface", "interfaces.create", self.attach_interface),
-            op("GET", server + "/os-interface/{port_id}", "interfaces.show", self.show_interface),
-            op(
-                "DELETE",
-                server + "/os-interface/{port_id}",
-                "interfaces.delete",
-                self.detach_interface,
-            ),
-            op(
-                "GET",
-                server + "/os-volume_attachments",
-                "volume_attachments.list",
-                self.list_volume_attachments,
-            ),
-            op(
-                "POST",
-                server + "/os-volume_attachments",
-                "volume_attachments.create",
-                self.attach_volume,
-            ),
-            op(
-                "GET",
-                server + "/os-volume_attachments/{volume_id}",
-                "volume_attachments.show",
-                self.show_volume_attachment,
-            ),
-            op(
-                "DELETE",
-                server + "/os-volume_attachments/{volume_id}",
-                "volume_attachments.delete",
-                self.detach_volume,
-            ),
-            op("GET", "/os-availability-zone", "availability_zones.list", self.availability_zones),
-            op(
-                "GET",
-                "/os-availability-zone/detail",
-                "availability_zones.detail",
-                self.availability_zones_detail,
-            ),
-            op("GET", "/limits", "limits.show", self.limits),
-            op("GET", "/os-quota-sets/{project_id}", "quotas.show", self.show_quota_set),
-            op("GET", "/os-quota-sets/{project_id}/detail", "quotas.detail", self.show_quota_set),
+        meta, tags = server + "/metadata", server + "/tags"
+        ports, volumes = server + "/os-interface", server + "/os-volume_attachments"
+        volume, zones = volumes + "/{volume_id}", "/os-availability-zone"
+        quotas = "/os-quota-sets/{project_id}"
+        table = [
+            ("GET", "/servers", "servers.list", self.list_servers),
+            ("GET", "/servers/detail", "servers.list_detail", self.list_servers),
+            ("POST", "/servers", "servers.create", self.create_server),
+            ("GET", server, "servers.show", self.show_server),
+            ("PUT", server, "servers.update", self.update_server),
+            ("DELETE", server, "servers.delete", self.delete_server),
+            ("POST", server + "/action", "servers.action", self.action),
+            ("GET", server + "/ips", "servers.ips", self.ips),
+            ("GET", meta, "metadata.list", self.show_metadata),
+            ("POST", meta, "metadata.update", self.set_metadata),
+            ("PUT", meta, "metadata.replace", self.set_metadata),
+            ("GET", meta + "/{key}", "metadata.show", self.show_metadata_item),
+            ("PUT", meta + "/{key}", "metadata.set", self.set_metadata_item),
+            ("DELETE", meta + "/{key}", "metadata.delete", self.delete_metadata_item),
+            ("GET", ports, "interfaces.list", self.list_interfaces),
+            ("POST", ports, "interfaces.create", self.attach_interface),
+            ("GET", ports + "/{port_id}", "interfaces.show", self.show_interface),
+            ("DELETE", ports + "/{port_id}", "interfaces.delete", self.detach_interface),
+            ("GET", volumes, "volume_attachments.list", self.list_volume_attachments),
+            ("POST", volumes, "volume_attachments.create", self.attach_volume),
+            ("GET", volume, "volume_attachments.show", self.show_volume_attachment),
+            ("DELETE", volume, "volume_attachments.delete", self.detach_volume),
+            ("GET", zones, "availability_zones.list", self.availability_zones),
+            ("GET", zones + "/detail", "availability_zones.detail", self.availability_zones),
+            ("GET", "/limits", "limits.show", self.limits),
+            ("GET", quotas, "quotas.show", self.show_quota_set),
+            ("GET", quotas + "/detail", "quotas.detail", self.show_quota_set),
         ]
+        tagging = [  # from 2.26
+            ("GET", tags, "tags.list", self.list_tags),
+            ("PUT", tags, "tags.replace", self.replace_tags),
+            ("DELETE", tags, "tags.clear", self.clear_tags),
+            ("GET", tags + "/{tag}", "tags.check", self.check_tag),
+            ("PUT", tags + "/{tag}", "tags.add", self.add_tag),
+            ("DELETE", tags + "/{tag}", "tags.delete", self.remove_tag),
+        ]
+        return routes("/v2.1", table) + routes("/v2.1", tagging, since=(2, 26))
 
 
 def _operations(backend: ComputeBackend) -> list[Operation]:
-    return ComputeApi(backend).operations() + CatalogApi(backend.catalog).operations()
+    return (
+        version_routes("/v2.1", lambda base: {"version": _version(base)})
+        + ComputeApi(backend).operations()
+        + CatalogApi(backend.catalog).operations()
+    )
 
 
 SERVICE = Service(

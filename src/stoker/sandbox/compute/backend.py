@@ -22,10 +22,8 @@ from stoker.sandbox.compute.catalog import ComputeCatalog
 from stoker.sandbox.compute.rules import ALLOWED, STATES, check_user_data, tag_ok
 from stoker.sandbox.http_errors import ApiError, BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider, PortAddress, PortProvider, VolumeProvider
-from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
-from stoker.sandbox.store import copy_document
-
-Document = dict[str, Any]
+from stoker.sandbox.service import Hub, HubBackend, RequestContext, iso_time, new_id
+from stoker.sandbox.store import Document, copy_document
 
 SERVER = "compute.server"
 
@@ -33,19 +31,16 @@ SERVER = "compute.server"
 QUOTA_NAMES = ("instances", "cores", "ram", "key_pairs", "server_groups", "metadata_items")
 
 
-class ComputeBackend:
+class ComputeBackend(HubBackend):
     def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
+        super().__init__(hub)
         self.catalog = ComputeCatalog(hub)
         self.catalog.seed()
 
     # -- quotas -----------------------------------------------------------------------
 
     def quota(self, resource: str) -> int:
-        faults = self.hub.config.faults
-        limit = faults.quota("compute", resource) if faults is not None else None
-        return -1 if limit is None else limit
+        return self.hub.quota("compute", resource)
 
     def usage(self, project_id: str) -> dict[str, int]:
         servers = self.servers(project_id)
@@ -110,7 +105,7 @@ class ComputeBackend:
         server.update(status=status, task_state=task_state, _next=then)
         if vm_state is not None:
             server["vm_state"] = vm_state
-        server["_ready_at"] = self.hub.now() + self.hub.config.build_delay
+        server["_ready_at"] = self.hub.now() + self.delay
         server["updated"] = iso_time(self.hub.now())
 
     def server(self, ctx: RequestContext, server_id: str) -> Document:
@@ -523,6 +518,6 @@ class ComputeBackend:
             server["ports"], server["volumes"] = [], []
             server["task_state"] = "deleting"
             server["_ready_at"] = None
-            server["_deleted_at"] = self.hub.now() + self.hub.config.build_delay
+            server["_deleted_at"] = self.hub.now() + self.delay
             self.store.put(SERVER, server_id, server)
         self._settle(server)

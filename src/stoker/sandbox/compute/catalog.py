@@ -8,9 +8,8 @@ from typing import Any
 
 from stoker.sandbox.compute import keys
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound
-from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.service import HubBackend, RequestContext, iso_time, new_id
+from stoker.sandbox.store import Document
 
 FLAVOR = "compute.flavor"
 KEYPAIR = "compute.keypair"
@@ -49,12 +48,8 @@ def _integer(body: Document, key: str, *, low: int, default: int | None = None) 
     return value
 
 
-class ComputeCatalog:
+class ComputeCatalog(HubBackend):
     """Flavors (shared), keypairs (per user) and server groups (per project)."""
-
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
 
     def seed(self) -> None:
         if self.store.count(FLAVOR):
@@ -138,13 +133,9 @@ class ComputeCatalog:
         key = f"{user_id}:{name}"
         if self.store.get(KEYPAIR, key) is not None:
             raise Conflict(f"Key pair '{name}' already exists.")
-        quota = (
-            self.hub.config.faults.quota("compute", "key_pairs") if self.hub.config.faults else None
-        )
-        if quota is not None and quota >= 0:
-            owned = len(self.keypairs(user_id))
-            if owned >= quota:
-                raise Forbidden("Quota exceeded, too many key pairs.")
+        quota = self.hub.quota("compute", "key_pairs")
+        if quota >= 0 and len(self.keypairs(user_id)) >= quota:
+            raise Forbidden("Quota exceeded, too many key pairs.")
         public_key = body.get("public_key")
         private_key = None
         if public_key is None:

@@ -3,8 +3,6 @@ and routes (the servers' are in `stoker.sandbox.compute.api`)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -12,9 +10,8 @@ from stoker.sandbox.compute import views
 from stoker.sandbox.compute.catalog import ComputeCatalog
 from stoker.sandbox.http import base_url, boolean, no_content, paginate, read_json, reply
 from stoker.sandbox.http_errors import BadRequest, Forbidden, NotFound
-from stoker.sandbox.service import Operation, RequestContext
-
-Document = dict[str, Any]
+from stoker.sandbox.service import Operation, RequestContext, routes
+from stoker.sandbox.store import Document
 
 
 class CatalogApi:
@@ -40,14 +37,10 @@ class CatalogApi:
         return paginate(request, flavors)
 
     async def list_flavors(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
+        """``/flavors`` and ``/flavors/detail``."""
+        base, detail = base_url(request), request.url.path.endswith("/detail")
         flavors = self._listed_flavors(request, ctx)
-        return reply({"flavors": [views.flavor(ctx, base, f, detail=False) for f in flavors]})
-
-    async def list_flavors_detail(self, request: Request, ctx: RequestContext) -> Response:
-        base = base_url(request)
-        flavors = self._listed_flavors(request, ctx)
-        return reply({"flavors": [views.flavor(ctx, base, f, detail=True) for f in flavors]})
+        return reply({"flavors": [views.flavor(ctx, base, f, detail=detail) for f in flavors]})
 
     async def create_flavor(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="flavor")
@@ -147,36 +140,25 @@ class CatalogApi:
         return no_content()
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any) -> Operation:
-            return Operation(method, "/v2.1" + path, name, handler)
-
         flavor = "/flavors/{flavor_id}"
-        return [
-            op("GET", "/flavors", "flavors.list", self.list_flavors),
-            op("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors_detail),
-            op("POST", "/flavors", "flavors.create", self.create_flavor),
-            op("GET", flavor, "flavors.show", self.show_flavor),
-            op("DELETE", flavor, "flavors.delete", self.delete_flavor),
-            op("GET", flavor + "/os-extra_specs", "extra_specs.list", self.list_extra_specs),
-            op("POST", flavor + "/os-extra_specs", "extra_specs.create", self.set_extra_specs),
-            op("GET", flavor + "/os-extra_specs/{key}", "extra_specs.show", self.show_extra_spec),
-            op(
-                "DELETE",
-                flavor + "/os-extra_specs/{key}",
-                "extra_specs.delete",
-                self.delete_extra_spec,
-            ),
-            op("GET", "/os-keypairs", "keypairs.list", self.list_keypairs),
-            op("POST", "/os-keypairs", "keypairs.create", self.create_keypair),
-            op("GET", "/os-keypairs/{name}", "keypairs.show", self.show_keypair),
-            op("DELETE", "/os-keypairs/{name}", "keypairs.delete", self.delete_keypair),
-            op("GET", "/os-server-groups", "server_groups.list", self.list_server_groups),
-            op("POST", "/os-server-groups", "server_groups.create", self.create_server_group),
-            op("GET", "/os-server-groups/{group_id}", "server_groups.show", self.show_server_group),
-            op(
-                "DELETE",
-                "/os-server-groups/{group_id}",
-                "server_groups.delete",
-                self.delete_server_group,
-            ),
+        specs, groups = flavor + "/os-extra_specs", "/os-server-groups"
+        table = [
+            ("GET", "/flavors", "flavors.list", self.list_flavors),
+            ("GET", "/flavors/detail", "flavors.list_detail", self.list_flavors),
+            ("POST", "/flavors", "flavors.create", self.create_flavor),
+            ("GET", flavor, "flavors.show", self.show_flavor),
+            ("DELETE", flavor, "flavors.delete", self.delete_flavor),
+            ("GET", specs, "extra_specs.list", self.list_extra_specs),
+            ("POST", specs, "extra_specs.create", self.set_extra_specs),
+            ("GET", specs + "/{key}", "extra_specs.show", self.show_extra_spec),
+            ("DELETE", specs + "/{key}", "extra_specs.delete", self.delete_extra_spec),
+            ("GET", "/os-keypairs", "keypairs.list", self.list_keypairs),
+            ("POST", "/os-keypairs", "keypairs.create", self.create_keypair),
+            ("GET", "/os-keypairs/{name}", "keypairs.show", self.show_keypair),
+            ("DELETE", "/os-keypairs/{name}", "keypairs.delete", self.delete_keypair),
+            ("GET", groups, "server_groups.list", self.list_server_groups),
+            ("POST", groups, "server_groups.create", self.create_server_group),
+            ("GET", groups + "/{group_id}", "server_groups.show", self.show_server_group),
+            ("DELETE", groups + "/{group_id}", "server_groups.delete", self.delete_server_group),
         ]
+        return routes("/v2.1", table)

@@ -9,8 +9,7 @@ from stoker.sandbox.compute.backend import ComputeBackend
 from stoker.sandbox.http import link
 from stoker.sandbox.interfaces import PortAddress
 from stoker.sandbox.service import RequestContext
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 
 def links(base: str, collection: str, item_id: str) -> list[Document]:

@@ -15,10 +15,18 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.dns.backend import DesignateBackend, Document, InvalidObject
-from stoker.sandbox.http import base_url, link, paginate, read_json, reply
+from stoker.sandbox.dns.backend import DesignateBackend, InvalidObject
+from stoker.sandbox.http import base_url, link, paginate, public, read_json, reply
 from stoker.sandbox.http_errors import ApiError
-from stoker.sandbox.service import Operation, RequestContext, Service
+from stoker.sandbox.service import (
+    Handler,
+    Operation,
+    RequestContext,
+    Service,
+    routes,
+    version_routes,
+)
+from stoker.sandbox.store import Document
 
 CONTROL = {"limit", "marker", "sort_key", "sort_dir"}
 #: Designate's error types by status, for errors raised without one
@@ -53,13 +61,22 @@ def error_body(error: ApiError) -> Response:
 
 
 def _view(document: Document, base: str) -> Document:
-    shown = {k: v for k, v in document.items() if not k.startswith("_")}
+    shown = public(document)
     if "zone_id" in document:
         path = f"/dns/v2/zones/{document['zone_id']}/recordsets/{document['id']}"
     else:
         path = f"/dns/v2/zones/{document['id']}"
     shown["links"] = {"self": base + path}
     return shown
+
+
+def _zone(request: Request) -> str:
+    return str(request.path_params["zone_id"])
+
+
+def _recordset(request: Request) -> tuple[str, str]:
+    """The ids of the zone and the recordset the path names."""
+    return _zone(request), str(request.path_params["recordset_id"])
 
 
 def _matches(value: Any, wanted: str) -> bool:
@@ -97,49 +114,16 @@ class DesignateApi:
         self.backend.settle()
         return self._listing(request, "zones", self.backend.zones(self._scope(request, ctx)))
 
-    async def create_zone(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request)
-        self.backend.settle()
-        with self.backend.transaction():
-            zone = self.backend.create_zone(ctx.project_id, body)
-        return reply(_view(zone, base_url(request)), 202)
-
     async def show_zone(self, request: Request, ctx: RequestContext) -> Response:
         self.backend.settle()
-        zone = self.backend.zone(request.path_params["zone_id"], self._scope(request, ctx))
+        zone = self.backend.zone(_zone(request), self._scope(request, ctx))
         return reply(_view(zone, base_url(request)))
-
-    async def update_zone(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request)
-        self.backend.settle()
-        with self.backend.transaction():
-            zone = self.backend.update_zone(
-                request.path_params["zone_id"], self._scope(request, ctx), body
-            )
-        return reply(_view(zone, base_url(request)), 202)
-
-    async def delete_zone(self, request: Request, ctx: RequestContext) -> Response:
-        self.backend.settle()
-        with self.backend.transaction():
-            zone = self.backend.delete_zone(
-                request.path_params["zone_id"], self._scope(request, ctx)
-            )
-        return reply(_view(zone, base_url(request)), 202)
 
     async def list_recordsets(self, request: Request, ctx: RequestContext) -> Response:
         self.backend.settle()
         zone_id = request.path_params.get("zone_id")
         documents = self.backend.recordsets(zone_id, self._scope(request, ctx))
         return self._listing(request, "recordsets", documents)
-
-    async def create_recordset(self, request: Request, ctx: RequestContext) -> Response:
-        body = await read_json(request)
-        self.backend.settle()
-        with self.backend.transaction():
-            made = self.backend.create_recordset(
-                request.path_params["zone_id"], self._scope(request, ctx), body
-            )
-        return reply(_view(made, base_url(request)), 202)
 
     async def show_recordset(self, request: Request, ctx: RequestContext) -> Response:
         self.backend.settle()
@@ -150,54 +134,48 @@ class DesignateApi:
         )
         return reply(_view(found, base_url(request)))
 
-    def _changer(self, change: Callable[..., Document], with_body: bool) -> Any:
+    def _changer(self, change: Callable[[Request, RequestContext, Any], Document]) -> Handler:
+        """The handler of a change: its body read (a delete takes none), what the clock
+        says is done settled, then the change, in one transaction; 202 with the zone or
+        recordset as it is now."""
+
         async def handler(request: Request, ctx: RequestContext) -> Response:
-            body = await read_json(request) if with_body else None
+            body = None if request.method == "DELETE" else await read_json(request)
             self.backend.settle()
-            args: list[Any] = [
-                request.path_params["zone_id"],
-                request.path_params["recordset_id"],
-                self._scope(request, ctx),
-            ]
-            if body is not None:
-                args.append(body)
             with self.backend.transaction():
-                changed = change(*args)
+                changed = change(request, ctx, body)
             return reply(_view(changed, base_url(request)), 202)
 
         return handler
 
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        _, body = versions(base_url(request))
-        return reply(body)
-
     def operations(self) -> list[Operation]:
-        zone = "/v2/zones/{zone_id}"
-        recordset = zone + "/recordsets/{recordset_id}"
-        update = self._changer(self.backend.update_recordset, True)
-        delete = self._changer(self.backend.delete_recordset, False)
-        return [
-            Operation("GET", "/v2", "version", self.version, authenticated=False),
-            Operation("GET", "/v2/", "version", self.version, authenticated=False),
-            Operation("GET", "/v2/zones", "zones.list", self.list_zones),
-            Operation("POST", "/v2/zones", "zones.create", self.create_zone),
-            Operation("GET", zone, "zones.show", self.show_zone),
-            Operation("PATCH", zone, "zones.update", self.update_zone),
-            Operation("DELETE", zone, "zones.delete", self.delete_zone),
-            Operation("GET", zone + "/recordsets", "recordsets.list", self.list_recordsets),
-            Operation("POST", zone + "/recordsets", "recordsets.create", self.create_recordset),
-            Operation("GET", recordset, "recordsets.show", self.show_recordset),
-            Operation("PUT", recordset, "recordsets.update", update),
-            Operation("DELETE", recordset, "recordsets.delete", delete),
-            Operation("GET", "/v2/recordsets", "recordsets.list", self.list_recordsets),
-            Operation(
-                "GET", "/v2/recordsets/{recordset_id}", "recordsets.show", self.show_recordset
-            ),
+        zone = "/zones/{zone_id}"
+        recordsets = zone + "/recordsets"
+        recordset = recordsets + "/{recordset_id}"
+        b, scope, change = self.backend, self._scope, self._changer
+        create_zone = change(lambda r, ctx, body: b.create_zone(ctx.project_id, body))
+        update_zone = change(lambda r, ctx, body: b.update_zone(_zone(r), scope(r, ctx), body))
+        delete_zone = change(lambda r, ctx, _: b.delete_zone(_zone(r), scope(r, ctx)))
+        create = change(lambda r, ctx, body: b.create_recordset(_zone(r), scope(r, ctx), body))
+        update = change(
+            lambda r, ctx, body: b.update_recordset(*_recordset(r), scope(r, ctx), body)
+        )
+        delete = change(lambda r, ctx, _: b.delete_recordset(*_recordset(r), scope(r, ctx)))
+        table = [
+            ("GET", "/zones", "zones.list", self.list_zones),
+            ("POST", "/zones", "zones.create", create_zone),
+            ("GET", zone, "zones.show", self.show_zone),
+            ("PATCH", zone, "zones.update", update_zone),
+            ("DELETE", zone, "zones.delete", delete_zone),
+            ("GET", recordsets, "recordsets.list", self.list_recordsets),
+            ("POST", recordsets, "recordsets.create", create),
+            ("GET", recordset, "recordsets.show", self.show_recordset),
+            ("PUT", recordset, "recordsets.update", update),
+            ("DELETE", recordset, "recordsets.delete", delete),
+            ("GET", "/recordsets", "recordsets.list", self.list_recordsets),
+            ("GET", "/recordsets/{recordset_id}", "recordsets.show", self.show_recordset),
         ]
-
-
-def operations(backend: DesignateBackend) -> list[Operation]:
-    return DesignateApi(backend).operations()
+        return version_routes("/v2", lambda base: versions(base)[1]) + routes("/v2", table)
 
 
 SERVICE = Service(
@@ -206,7 +184,7 @@ SERVICE = Service(
     prefix="/dns",
     endpoint_path="/dns",
     make_backend=DesignateBackend,
-    operations=operations,
+    operations=lambda backend: DesignateApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

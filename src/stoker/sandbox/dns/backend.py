@@ -12,14 +12,12 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
-from stoker.sandbox.service import HubBackend, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.service import HubBackend, micro_time, new_id
+from stoker.sandbox.store import Document
 
 ZONE = "dns.zone"
 RECORDSET = "dns.recordset"
@@ -30,12 +28,6 @@ RECORD_TYPES = (
     "CERT", "NAPTR",
 )  # fmt: skip
 _LABEL = re.compile(r"^(?!-)[A-Za-z0-9_*-]{1,63}(?<!-)$")
-
-
-def designate_time(seconds: float) -> str:
-    whole = int(seconds)
-    micro = int((seconds - whole) * 1_000_000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{micro:06d}"
 
 
 class InvalidObject(BadRequest):
@@ -75,6 +67,14 @@ def _ttl(value: Any, path: list[str]) -> int | None:
     if not 1 <= value <= 2147483647:
         raise InvalidObject(path, f"{value} is less than the minimum of 1", "minimum", 1)
     return value
+
+
+def _only(body: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    """The schema of an update: a property it does not name is refused."""
+    for name in body:
+        if name not in allowed:
+            message = f"Additional properties are not allowed ('{name}' was unexpected)"
+            raise InvalidObject([], message, "additionalProperties", False)
 
 
 def check_records(kind: str, records: Any) -> list[str]:
@@ -133,7 +133,7 @@ class DesignateBackend(HubBackend):
         document["action"] = action
         document["_until"] = self.hub.now() + self.delay
         if action != "CREATE":
-            document["updated_at"] = designate_time(self.hub.now())
+            document["updated_at"] = micro_time(self.hub.now())
             document["version"] = int(document["version"]) + 1
         self.store.put(kind, document["id"], document)
 
@@ -178,9 +178,8 @@ class DesignateBackend(HubBackend):
             raise InvalidObject(["email"], f"{email!r} is not a 'email'", "format", "email")
         if self.store.list(ZONE, where=lambda z: z["name"] == name):
             raise Conflict("Duplicate Zone", kind="duplicate_zone")
-        faults = self.hub.config.faults
-        limit = faults.quota("dns", "zones") if faults else None
-        if limit is not None and limit >= 0 and self.store.count(ZONE, project_id=project) >= limit:
+        limit = self.hub.quota("dns", "zones")
+        if limit >= 0 and self.store.count(ZONE, project_id=project) >= limit:
             raise OverQuota("Quota exceeded for zones.", kind="over_quota", status=413)
         now = self.hub.now()
         zone: Document = {
@@ -198,7 +197,7 @@ class DesignateBackend(HubBackend):
             "type": kind,
             "transferred_at": None,
             "version": 1,
-            "created_at": designate_time(now),
+            "created_at": micro_time(now),
             "updated_at": None,
             "attributes": dict(body.get("attributes") or {}),
             "shared": False,
@@ -214,14 +213,7 @@ class DesignateBackend(HubBackend):
 
     def update_zone(self, id: str, project: str | None, body: Mapping[str, Any]) -> Document:
         zone = self.zone(id, project)
-        for name in body:
-            if name not in ("email", "ttl", "description", "masters", "attributes"):
-                raise InvalidObject(
-                    [],
-                    f"Additional properties are not allowed ('{name}' was unexpected)",
-                    "additionalProperties",
-                    False,
-                )
+        _only(body, ("email", "ttl", "description", "masters", "attributes"))
         if zone["action"] == "DELETE":
             raise BadRequest("Can not update a deleting zone", kind="bad_request")
         if "ttl" in body:
@@ -329,7 +321,7 @@ class DesignateBackend(HubBackend):
             "action": "CREATE",
             "description": description,
             "version": 1,
-            "created_at": designate_time(now),
+            "created_at": micro_time(now),
             "updated_at": None,
             "_managed": managed,
             "_until": now + self.delay,
@@ -343,14 +335,7 @@ class DesignateBackend(HubBackend):
         recordset = self.recordset(zone_id, id, project)
         if recordset["_managed"] and recordset["type"] == "SOA":
             raise BadRequest("Updating SOA recordsets is not allowed", kind="bad_request")
-        for name in body:
-            if name not in ("records", "ttl", "description"):
-                raise InvalidObject(
-                    [],
-                    f"Additional properties are not allowed ('{name}' was unexpected)",
-                    "additionalProperties",
-                    False,
-                )
+        _only(body, ("records", "ttl", "description"))
         if "records" in body:
             recordset["records"] = check_records(recordset["type"], body["records"])
         if "ttl" in body:

@@ -8,17 +8,23 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, link, no_content, read_json, reply
+from stoker.sandbox.http import base_url, link, no_content, public, read_json, reply
 from stoker.sandbox.http_errors import ApiError, Forbidden, NotFound, Unauthorized
 from stoker.sandbox.identity import trusts
 from stoker.sandbox.identity.backend import (
     IdentityBackend,
-    keystone_time,
     service_id,
 )
-from stoker.sandbox.service import Hub, Operation, RequestContext, Service
-
-Document = dict[str, Any]
+from stoker.sandbox.service import (
+    Hub,
+    Operation,
+    RequestContext,
+    Service,
+    micro_time,
+    routes,
+    version_routes,
+)
+from stoker.sandbox.store import Document
 
 VERSION = "v3.14"
 MEDIA_TYPES = [{"base": "application/json", "type": "application/vnd.openstack.identity-v3+json"}]
@@ -46,7 +52,7 @@ def error_body(error: ApiError) -> Response:
 
 def _public(document: Document, base: str, collection: str) -> Document:
     """A model as the API shows it: no private fields, with its ``links``."""
-    shown = {k: v for k, v in document.items() if not k.startswith("_")}
+    shown = public(document)
     shown["links"] = {"self": f"{base}/identity/v3/{collection}/{document['id']}"}
     return shown
 
@@ -98,8 +104,8 @@ class IdentityApi:
                 "password_expires_at": None,
             },
             "audit_ids": [token["audit_id"]],
-            "issued_at": keystone_time(token["issued"]),
-            "expires_at": keystone_time(token["expires"]),
+            "issued_at": micro_time(token["issued"]) + "Z",
+            "expires_at": micro_time(token["expires"]) + "Z",
         }
         if token["project_id"]:
             project = self.backend.project(token["project_id"])
@@ -125,12 +131,9 @@ class IdentityApi:
                 body["catalog"] = catalog(self.hub, base, None)
         return body
 
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"version": _version(base_url(request))})
-
     async def issue(self, request: Request, ctx: RequestContext) -> Response:
         auth = await read_json(request, required="auth")
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             token = self.backend.issue(auth)
         with_catalog = "nocatalog" not in request.query_params
         body = {"token": self._token_body(token, base_url(request), with_catalog)}
@@ -168,8 +171,10 @@ class IdentityApi:
         base = base_url(request)
         return reply({"domains": [_public(d, base, "domains") for d in self.backend.domains()]})
 
-    def _admin(self, ctx: RequestContext) -> None:
-        if not ctx.is_admin:
+    @staticmethod
+    def _admin(ctx: RequestContext, or_own: bool = False) -> None:
+        """Keystone's policy: an admin may, and a user may reach their own (``or_own``)."""
+        if not (ctx.is_admin or or_own):
             raise Forbidden("You are not authorized to perform the requested action.")
 
     def _listing(self, request: Request, items: list[Document], collection: str) -> Response:
@@ -204,8 +209,7 @@ class IdentityApi:
 
     async def show_project(self, request: Request, ctx: RequestContext) -> Response:
         project = self.backend.project(request.path_params["project_id"])
-        if not ctx.is_admin and project["id"] != ctx.project_id:
-            raise Forbidden("You are not authorized to perform the requested action.")
+        self._admin(ctx, or_own=project["id"] == ctx.project_id)
         return reply({"project": _public(project, base_url(request), "projects")})
 
     async def update_project(self, request: Request, ctx: RequestContext) -> Response:
@@ -226,14 +230,13 @@ class IdentityApi:
     async def create_user(self, request: Request, ctx: RequestContext) -> Response:
         self._admin(ctx)
         body = await read_json(request, required="user")
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             user = self.backend.create_user(body)
         return reply({"user": _public(user, base_url(request), "users")}, 201)
 
     async def show_user(self, request: Request, ctx: RequestContext) -> Response:
         user = self.backend.user(request.path_params["user_id"])
-        if not ctx.is_admin and user["id"] != ctx.user_id:
-            raise Forbidden("You are not authorized to perform the requested action.")
+        self._admin(ctx, or_own=user["id"] == ctx.user_id)
         return reply({"user": _public(user, base_url(request), "users")})
 
     async def delete_user(self, request: Request, ctx: RequestContext) -> Response:
@@ -243,8 +246,7 @@ class IdentityApi:
 
     async def user_projects(self, request: Request, ctx: RequestContext) -> Response:
         user_id = request.path_params["user_id"]
-        if not ctx.is_admin and user_id != ctx.user_id:
-            raise Forbidden("You are not authorized to perform the requested action.")
+        self._admin(ctx, or_own=user_id == ctx.user_id)
         self.backend.user(user_id)
         return self._listing(request, self.backend.user_projects(user_id), "projects")
 
@@ -280,7 +282,7 @@ class IdentityApi:
 
     async def create_trust(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="trust")
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             trust = self.backend.trusts.create(ctx, body)
         return reply({"trust": trusts.public(trust, base_url(request))}, 201)
 
@@ -299,54 +301,44 @@ class IdentityApi:
         )
 
     async def delete_trust(self, request: Request, ctx: RequestContext) -> Response:
-        with self.hub.store.transaction():
+        with self.backend.transaction():
             self.backend.trusts.delete(ctx, request.path_params["trust_id"])
         return no_content()
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
-            return Operation(method, "/v3" + path, name, handler, authenticated=auth)
-
-        return [
-            op("GET", "", "version", self.version, auth=False),
-            op("GET", "/", "version", self.version, auth=False),
-            op("POST", "/auth/tokens", "tokens.create", self.issue, auth=False),
-            op("GET", "/auth/tokens", "tokens.validate", self.validate),
-            op("HEAD", "/auth/tokens", "tokens.check", self.check),
-            op("DELETE", "/auth/tokens", "tokens.revoke", self.revoke),
-            op("GET", "/auth/catalog", "catalog.show", self.auth_catalog),
-            op("GET", "/auth/projects", "auth.projects", self.auth_projects),
-            op("GET", "/auth/domains", "auth.domains", self.auth_domains),
-            op("GET", "/projects", "projects.list", self.list_projects),
-            op("POST", "/projects", "projects.create", self.create_project),
-            op("GET", "/projects/{project_id}", "projects.show", self.show_project),
-            op("PATCH", "/projects/{project_id}", "projects.update", self.update_project),
-            op("DELETE", "/projects/{project_id}", "projects.delete", self.delete_project),
-            op(
-                "PUT",
-                "/projects/{project_id}/users/{user_id}/roles/{role_id}",
-                "roles.grant",
-                self.grant,
-            ),
-            op("GET", "/users", "users.list", self.list_users),
-            op("POST", "/users", "users.create", self.create_user),
-            op("GET", "/users/{user_id}", "users.show", self.show_user),
-            op("DELETE", "/users/{user_id}", "users.delete", self.delete_user),
-            op("GET", "/users/{user_id}/projects", "users.projects", self.user_projects),
-            op("GET", "/domains", "domains.list", self.list_domains),
-            op("GET", "/domains/{domain_id}", "domains.show", self.show_domain),
-            op("GET", "/roles", "roles.list", self.list_roles),
-            op("GET", "/services", "services.list", self.list_services),
-            op("POST", "/OS-TRUST/trusts", "trusts.create", self.create_trust),
-            op("GET", "/OS-TRUST/trusts", "trusts.list", self.list_trusts),
-            op("GET", "/OS-TRUST/trusts/{trust_id}", "trusts.show", self.show_trust),
-            op("DELETE", "/OS-TRUST/trusts/{trust_id}", "trusts.delete", self.delete_trust),
-            op("GET", "/endpoints", "endpoints.list", self.list_endpoints),
+        project, user, trusts = "/projects/{project_id}", "/users/{user_id}", "/OS-TRUST/trusts"
+        table = [
+            ("GET", "/auth/tokens", "tokens.validate", self.validate),
+            ("HEAD", "/auth/tokens", "tokens.check", self.check),
+            ("DELETE", "/auth/tokens", "tokens.revoke", self.revoke),
+            ("GET", "/auth/catalog", "catalog.show", self.auth_catalog),
+            ("GET", "/auth/projects", "auth.projects", self.auth_projects),
+            ("GET", "/auth/domains", "auth.domains", self.auth_domains),
+            ("GET", "/projects", "projects.list", self.list_projects),
+            ("POST", "/projects", "projects.create", self.create_project),
+            ("GET", project, "projects.show", self.show_project),
+            ("PATCH", project, "projects.update", self.update_project),
+            ("DELETE", project, "projects.delete", self.delete_project),
+            ("PUT", project + user + "/roles/{role_id}", "roles.grant", self.grant),
+            ("GET", "/users", "users.list", self.list_users),
+            ("POST", "/users", "users.create", self.create_user),
+            ("GET", user, "users.show", self.show_user),
+            ("DELETE", user, "users.delete", self.delete_user),
+            ("GET", user + "/projects", "users.projects", self.user_projects),
+            ("GET", "/domains", "domains.list", self.list_domains),
+            ("GET", "/domains/{domain_id}", "domains.show", self.show_domain),
+            ("GET", "/roles", "roles.list", self.list_roles),
+            ("GET", "/services", "services.list", self.list_services),
+            ("POST", trusts, "trusts.create", self.create_trust),
+            ("GET", trusts, "trusts.list", self.list_trusts),
+            ("GET", trusts + "/{trust_id}", "trusts.show", self.show_trust),
+            ("DELETE", trusts + "/{trust_id}", "trusts.delete", self.delete_trust),
+            ("GET", "/endpoints", "endpoints.list", self.list_endpoints),
         ]
-
-
-def _operations(backend: IdentityBackend) -> list[Operation]:
-    return IdentityApi(backend).operations()
+        # the one call made without a token: the call that gets one
+        issue = Operation("POST", "/v3/auth/tokens", "tokens.create", self.issue, False)
+        versions = version_routes("/v3", lambda base: {"version": _version(base)})
+        return [*versions, issue, *routes("/v3", table)]
 
 
 SERVICE = Service(
@@ -355,7 +347,7 @@ SERVICE = Service(
     prefix="/identity",
     endpoint_path="/identity",
     make_backend=IdentityBackend,
-    operations=_operations,
+    operations=lambda backend: IdentityApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

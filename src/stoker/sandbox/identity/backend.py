@@ -5,15 +5,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import time
 import uuid
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound, Unauthorized
 from stoker.sandbox.identity.trusts import SCOPE, Trusts
-from stoker.sandbox.service import Hub, RequestContext, Service
-
-Document = dict[str, Any]
+from stoker.sandbox.service import Hub, HubBackend, RequestContext, Service
+from stoker.sandbox.store import Document
 
 DOMAIN = "identity.domain"
 PROJECT = "identity.project"
@@ -41,20 +39,14 @@ def token_key(token_id: str) -> str:
     return hashlib.sha256(token_id.encode()).hexdigest()
 
 
-def keystone_time(seconds: float) -> str:
-    whole = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
-    return f"{whole}.{int((seconds % 1) * 1_000_000):06d}Z"
-
-
 def service_id(service: Service) -> str:
     """A stable id per service type, so the catalog reads the same on every request."""
     return uuid.uuid5(uuid.NAMESPACE_URL, f"stoker-sandbox:{service.type}").hex
 
 
-class IdentityBackend:
+class IdentityBackend(HubBackend):
     def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
+        super().__init__(hub)
         self.trusts = Trusts(self)
         if self.store.get(DOMAIN, DEFAULT_DOMAIN) is None:
             self._seed()
@@ -88,13 +80,17 @@ class IdentityBackend:
                     self.assign(user["id"], project["id"], roles["reader"])
             self.create_project({"name": "service", "description": "service project"})
 
+    def _get(self, kind: str, id: str) -> Document:
+        """A domain, project, user or role by id; 404 as Keystone words it."""
+        found = self.store.get(kind, id)
+        if found is None:
+            raise NotFound(f"Could not find {kind.partition('.')[2]}: {id}.")
+        return found
+
     # -- domains ----------------------------------------------------------------------
 
     def domain(self, domain_id: str) -> Document:
-        found = self.store.get(DOMAIN, domain_id)
-        if found is None:
-            raise NotFound(f"Could not find domain: {domain_id}.")
-        return found
+        return self._get(DOMAIN, domain_id)
 
     def domains(self) -> list[Document]:
         return self.store.list(DOMAIN)
@@ -137,10 +133,7 @@ class IdentityBackend:
         return project
 
     def project(self, project_id: str) -> Document:
-        found = self.store.get(PROJECT, project_id)
-        if found is None:
-            raise NotFound(f"Could not find project: {project_id}.")
-        return found
+        return self._get(PROJECT, project_id)
 
     def projects(self) -> list[Document]:
         return self.store.list(PROJECT)
@@ -197,10 +190,7 @@ class IdentityBackend:
         return user
 
     def user(self, user_id: str) -> Document:
-        found = self.store.get(USER, user_id)
-        if found is None:
-            raise NotFound(f"Could not find user: {user_id}.")
-        return found
+        return self._get(USER, user_id)
 
     def users(self) -> list[Document]:
         return self.store.list(USER)
@@ -217,10 +207,7 @@ class IdentityBackend:
         return role
 
     def role(self, role_id: str) -> Document:
-        found = self.store.get(ROLE, role_id)
-        if found is None:
-            raise NotFound(f"Could not find role: {role_id}.")
-        return found
+        return self._get(ROLE, role_id)
 
     def roles(self) -> list[Document]:
         return self.store.list(ROLE)

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.sandbox.http_errors import BadRequest, Forbidden, NotFound, Unauthorized
 from stoker.sandbox.service import RequestContext
+from stoker.sandbox.store import Document
 
 if TYPE_CHECKING:
     from stoker.sandbox.identity.backend import IdentityBackend
 
-Document = dict[str, Any]
 
 TRUST = "identity.trust"
 #: the scope key of a trust-scoped authentication, and of the token's body

@@ -18,6 +18,7 @@ from stoker.sandbox.http import (
     base_url,
     link,
     no_content,
+    public,
     read_body,
     read_json,
     read_json_value,
@@ -31,9 +32,9 @@ from stoker.sandbox.image.backend import (
     ImageBackend,
     import_allowed,
 )
-from stoker.sandbox.service import Operation, RequestContext, Service
+from stoker.sandbox.service import Operation, RequestContext, Service, routes
+from stoker.sandbox.store import Document
 
-Document = dict[str, Any]
 logger = logging.getLogger("stoker.sandbox")
 
 CURRENT = "2.16"
@@ -58,10 +59,6 @@ def error_body(error: ApiError) -> Response:
         " </body>\n</html>"
     )
     return HTMLResponse(page, status_code=error.status)
-
-
-def _view(image: Document) -> Document:
-    return {k: v for k, v in image.items() if not k.startswith("_")}
 
 
 _PAGE_SIZE = 25
@@ -119,7 +116,7 @@ class ImageApi:
             raise BadRequest("limit param must be positive")
         page = images[:limit]
         body: Document = {
-            "images": [_view(i) for i in page],
+            "images": [public(i) for i in page],
             "first": "/v2/images",
             "schema": "/v2/schemas/images",
         }
@@ -143,15 +140,15 @@ class ImageApi:
         body = await read_json(request)
         image = self.backend.create(ctx, body)
         headers = {"location": f"{base_url(request)}/image/v2/images/{image['id']}"}
-        return reply(_view(image), 201, headers)
+        return reply(public(image), 201, headers)
 
     async def show_image(self, request: Request, ctx: RequestContext) -> Response:
-        return reply(_view(self.backend.image(ctx, request.path_params["image_id"])))
+        return reply(public(self.backend.image(ctx, request.path_params["image_id"])))
 
     async def update_image(self, request: Request, ctx: RequestContext) -> Response:
         patch = await read_json_value(request)
         image = self.backend.update(ctx, request.path_params["image_id"], patch)
-        return reply(_view(image))
+        return reply(public(image))
 
     async def delete_image(self, request: Request, ctx: RequestContext) -> Response:
         self.backend.delete(ctx, request.path_params["image_id"])
@@ -171,22 +168,16 @@ class ImageApi:
         headers = {"content-md5": image["checksum"] or ""}
         return Response(data, media_type="application/octet-stream", headers=headers)
 
-    async def add_tag(self, request: Request, ctx: RequestContext) -> Response:
-        params = request.path_params
-        self.backend.set_tag(ctx, params["image_id"], params["tag"], True)
+    async def tag(self, request: Request, ctx: RequestContext) -> Response:
+        """PUT adds the tag, DELETE removes it."""
+        params, present = request.path_params, request.method == "PUT"
+        self.backend.set_tag(ctx, params["image_id"], params["tag"], present)
         return no_content()
 
-    async def remove_tag(self, request: Request, ctx: RequestContext) -> Response:
-        params = request.path_params
-        self.backend.set_tag(ctx, params["image_id"], params["tag"], False)
-        return no_content()
-
-    async def deactivate(self, request: Request, ctx: RequestContext) -> Response:
-        self.backend.set_active(ctx, request.path_params["image_id"], False)
-        return no_content()
-
-    async def reactivate(self, request: Request, ctx: RequestContext) -> Response:
-        self.backend.set_active(ctx, request.path_params["image_id"], True)
+    async def set_active(self, request: Request, ctx: RequestContext) -> Response:
+        """``actions/deactivate`` and ``actions/reactivate``."""
+        active = request.url.path.endswith("/reactivate")
+        self.backend.set_active(ctx, request.path_params["image_id"], active)
         return no_content()
 
     async def image_schema(self, request: Request, ctx: RequestContext) -> Response:
@@ -231,28 +222,26 @@ class ImageApi:
         )
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any) -> Operation:
-            return Operation(method, "/v2" + path, name, handler)
-
-        image = "/images/{image_id}"
-        return [
-            op("GET", "/images", "images.list", self.list_images),
-            op("POST", "/images", "images.create", self.create_image),
-            op("GET", image, "images.show", self.show_image),
-            op("PATCH", image, "images.update", self.update_image),
-            op("DELETE", image, "images.delete", self.delete_image),
-            op("PUT", image + "/file", "images.upload", self.upload),
-            op("GET", image + "/file", "images.download", self.download),
-            op("PUT", image + "/tags/{tag}", "tags.add", self.add_tag),
-            op("DELETE", image + "/tags/{tag}", "tags.delete", self.remove_tag),
-            op("POST", image + "/import", "images.import", self.import_image),
-            op("POST", image + "/actions/deactivate", "images.deactivate", self.deactivate),
-            op("POST", image + "/actions/reactivate", "images.reactivate", self.reactivate),
-            op("GET", "/schemas/image", "schemas.image", self.image_schema),
-            op("GET", "/schemas/images", "schemas.images", self.images_schema),
-            op("GET", "/info/import", "info.import", self.import_info),
-            op("GET", "/info/stores", "info.stores", self.stores_info),
+        image, actions = "/images/{image_id}", "/images/{image_id}/actions"
+        table = [
+            ("GET", "/images", "images.list", self.list_images),
+            ("POST", "/images", "images.create", self.create_image),
+            ("GET", image, "images.show", self.show_image),
+            ("PATCH", image, "images.update", self.update_image),
+            ("DELETE", image, "images.delete", self.delete_image),
+            ("PUT", image + "/file", "images.upload", self.upload),
+            ("GET", image + "/file", "images.download", self.download),
+            ("PUT", image + "/tags/{tag}", "tags.add", self.tag),
+            ("DELETE", image + "/tags/{tag}", "tags.delete", self.tag),
+            ("POST", image + "/import", "images.import", self.import_image),
+            ("POST", actions + "/deactivate", "images.deactivate", self.set_active),
+            ("POST", actions + "/reactivate", "images.reactivate", self.set_active),
+            ("GET", "/schemas/image", "schemas.image", self.image_schema),
+            ("GET", "/schemas/images", "schemas.images", self.images_schema),
+            ("GET", "/info/import", "info.import", self.import_info),
+            ("GET", "/info/stores", "info.stores", self.stores_info),
         ]
+        return routes("/v2", table)
 
 
 def _fetch(uri: str, allowed: tuple[str, ...]) -> bytes | None:
@@ -325,17 +314,13 @@ def _schema() -> Document:
     }
 
 
-def _operations(backend: ImageBackend) -> list[Operation]:
-    return ImageApi(backend).operations()
-
-
 SERVICE = Service(
     name="glance",
     type="image",
     prefix="/image",
     endpoint_path="/image",
     make_backend=ImageBackend,
-    operations=_operations,
+    operations=lambda backend: ImageApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden, NotFound
-from stoker.sandbox.service import Hub, RequestContext, iso_time, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.service import Hub, HubBackend, RequestContext, iso_time, new_id
+from stoker.sandbox.store import Document
 
 IMAGE = "image.image"
 DATA = "image.data"
@@ -50,39 +50,25 @@ READ_ONLY = frozenset(
 )
 
 #: (name, properties, data): what a devstack cloud starts with, small stand-ins for data
-SEED_IMAGES = (
+SEED_IMAGES = tuple(
     (
-        "cirros-0.6.2-x86_64-disk",
-        {"os_distro": "cirros", "os_version": "0.6.2", "hw_architecture": "x86_64"},
-        b"stoker sandbox stand-in for the cirros 0.6.2 disk image\n",
-    ),
-    (
-        "ubuntu-22.04-server-cloudimg-amd64",
-        {"os_distro": "ubuntu", "os_version": "22.04", "hw_architecture": "x86_64"},
-        b"stoker sandbox stand-in for the ubuntu 22.04 cloud image\n",
-    ),
-    (
-        "fedora-40-x86_64",
-        {"os_distro": "fedora", "os_version": "40", "hw_architecture": "x86_64"},
-        b"stoker sandbox stand-in for the fedora 40 cloud image\n",
-    ),
-    (
-        "centos-stream-9-x86_64",
-        {"os_distro": "centos", "os_version": "9", "hw_architecture": "x86_64"},
-        b"stoker sandbox stand-in for the CentOS Stream 9 cloud image\n",
-    ),
-    (
-        "rhel-9.4-x86_64-kvm",
-        {"os_distro": "rhel", "os_version": "9.4", "hw_architecture": "x86_64"},
-        b"stoker sandbox stand-in for the RHEL 9.4 KVM guest image\n",
-    ),
+        name,
+        {"os_distro": distro, "os_version": version, "hw_architecture": "x86_64"},
+        f"stoker sandbox stand-in for the {what}\n".encode(),
+    )
+    for name, distro, version, what in (
+        ("cirros-0.6.2-x86_64-disk", "cirros", "0.6.2", "cirros 0.6.2 disk image"),
+        ("ubuntu-22.04-server-cloudimg-amd64", "ubuntu", "22.04", "ubuntu 22.04 cloud image"),
+        ("fedora-40-x86_64", "fedora", "40", "fedora 40 cloud image"),
+        ("centos-stream-9-x86_64", "centos", "9", "CentOS Stream 9 cloud image"),
+        ("rhel-9.4-x86_64-kvm", "rhel", "9.4", "RHEL 9.4 KVM guest image"),
+    )
 )
 
 
-class ImageBackend:
+class ImageBackend(HubBackend):
     def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.store = hub.store
+        super().__init__(hub)
         if not self.store.count(IMAGE):
             self._seed()
 
@@ -104,7 +90,7 @@ class ImageBackend:
 
     # -- reading ----------------------------------------------------------------------
 
-    def _visible(self, ctx: RequestContext, image: Document) -> bool:
+    def _visible(self, ctx: RequestContext, image: Mapping[str, Any]) -> bool:
         return (
             ctx.is_admin
             or image["owner"] == ctx.project_id

@@ -14,9 +14,18 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http import (
+    base_url,
+    boolean,
+    link,
+    no_content,
+    paginate,
+    public,
+    read_json,
+    reply,
+)
 from stoker.sandbox.http_errors import ApiError, OverQuota
-from stoker.sandbox.loadbalancer.backend import Document, OctaviaBackend
+from stoker.sandbox.loadbalancer.backend import OctaviaBackend
 from stoker.sandbox.loadbalancer.checks import not_found
 from stoker.sandbox.loadbalancer.kinds import (
     L7POLICY,
@@ -28,7 +37,8 @@ from stoker.sandbox.loadbalancer.kinds import (
     MONITOR,
     POOL,
 )
-from stoker.sandbox.service import Operation, RequestContext, Service
+from stoker.sandbox.service import Operation, RequestContext, Service, routes, version_routes
+from stoker.sandbox.store import Document
 
 #: the newest API version the sandbox says it speaks (its behaviour is 2.x's)
 CURRENT = "v2.27"
@@ -69,6 +79,10 @@ def error_body(error: ApiError) -> Response:
     return JSONResponse(body, status_code=status)
 
 
+#: the TLS options a listener and a pool show (the sandbox sets none)
+_TLS_OPTIONS = ("tls_ciphers", "tls_versions", "alpn_protocols")
+
+
 def _refs(documents: list[Document]) -> list[Document]:
     return [{"id": d["id"]} for d in documents]
 
@@ -92,9 +106,11 @@ class OctaviaApi:
         return "ONLINE"
 
     def view(self, kind: str, document: Document) -> Document:
-        shown = {k: v for k, v in document.items() if not k.startswith("_")}
+        shown = public(document)
         shown["operating_status"] = self._operating(kind, document)
         shown["tenant_id"] = document["project_id"]
+        if kind != LOADBALANCER:  # kept to find what to lock; Octavia shows the relations
+            del shown["loadbalancer_id"]
         children = self.backend.children
         if kind == LOADBALANCER:
             shown["listeners"] = _refs(children(LISTENER, "loadbalancer_id", document["id"]))
@@ -103,40 +119,28 @@ class OctaviaApi:
         elif kind == LISTENER:
             shown["loadbalancers"] = [{"id": document["loadbalancer_id"]}]
             shown["l7policies"] = _refs(children(L7POLICY, "listener_id", document["id"]))
-            for name in ("tls_ciphers", "tls_versions", "alpn_protocols"):
-                shown[name] = None
+            shown.update(dict.fromkeys(_TLS_OPTIONS))
             shown["client_ca_tls_container_ref"] = None
             shown["client_authentication"] = "NONE"
             shown["client_crl_container_ref"] = None
-            shown.pop("loadbalancer_id")
         elif kind == POOL:
             shown["loadbalancers"] = [{"id": document["loadbalancer_id"]}]
             shown["listeners"] = _refs(children(LISTENER, "default_pool_id", document["id"]))
             shown["members"] = _refs(children(MEMBER, "pool_id", document["id"]))
             monitors = children(MONITOR, "pool_id", document["id"])
             shown["healthmonitor_id"] = monitors[0]["id"] if monitors else None
-            for name in ("tls_ciphers", "tls_versions", "alpn_protocols"):
-                shown[name] = None
-            shown.pop("loadbalancer_id")
+            shown.update(dict.fromkeys(_TLS_OPTIONS))
         elif kind == MEMBER:
-            shown.pop("loadbalancer_id")
-            shown.pop("pool_id")
+            del shown["pool_id"]
             shown["vnic_type"] = "normal"
         elif kind == L7POLICY:
             shown["rules"] = _refs(children(L7RULE, "l7policy_id", document["id"]))
-            shown.pop("loadbalancer_id")
         elif kind == L7RULE:
-            shown.pop("loadbalancer_id")
-            shown.pop("l7policy_id")
+            del shown["l7policy_id"]
         elif kind == MONITOR:
             shown["pools"] = [{"id": document["pool_id"]}]
-            shown.pop("pool_id")
-            shown.pop("loadbalancer_id")
+            del shown["pool_id"]
         return shown
-
-    @staticmethod
-    def _scope(ctx: RequestContext) -> str | None:
-        return None if ctx.is_admin else ctx.project_id
 
     # -- handlers ---------------------------------------------------------------------
 
@@ -145,10 +149,10 @@ class OctaviaApi:
 
         async def handler(request: Request, ctx: RequestContext) -> Response:
             self.backend.settle()
-            documents = self.backend.listing(kind, self._scope(ctx))
+            documents = self.backend.listing(kind, ctx.scope)
             if kind in NESTED:
                 field, parent_kind = NESTED[kind]
-                parent = self.backend.get(parent_kind, request.path_params[field], self._scope(ctx))
+                parent = self.backend.get(parent_kind, request.path_params[field], ctx.scope)
                 documents = [d for d in documents if d[field] == parent["id"]]
             pairs = [(d, self.view(kind, d)) for d in documents]
             for name, value in request.query_params.items():
@@ -182,19 +186,19 @@ class OctaviaApi:
                 if kind == LOADBALANCER:
                     made = backend.create_loadbalancer(ctx.project_id, body, is_admin=ctx.is_admin)
                 elif kind == LISTENER:
-                    made = backend.create_listener(self._scope(ctx), body)
+                    made = backend.create_listener(ctx.scope, body)
                 elif kind == POOL:
-                    made = backend.create_pool(self._scope(ctx), body)
+                    made = backend.create_pool(ctx.scope, body)
                 elif kind == MEMBER:
                     pool_id = request.path_params["pool_id"]
-                    made = backend.create_member(self._scope(ctx), pool_id, body)
+                    made = backend.create_member(ctx.scope, pool_id, body)
                 elif kind == L7POLICY:
-                    made = backend.create_l7policy(self._scope(ctx), body)
+                    made = backend.create_l7policy(ctx.scope, body)
                 elif kind == L7RULE:
                     policy_id = request.path_params["l7policy_id"]
-                    made = backend.create_l7rule(self._scope(ctx), policy_id, body)
+                    made = backend.create_l7rule(ctx.scope, policy_id, body)
                 else:
-                    made = backend.create_monitor(self._scope(ctx), body)
+                    made = backend.create_monitor(ctx.scope, body)
             return reply({key: self.view(kind, made)}, 201)
 
         return handler
@@ -211,7 +215,7 @@ class OctaviaApi:
 
     def _target(self, kind: str, request: Request, ctx: RequestContext) -> Document:
         id = request.path_params[f"{KEYS[kind][1]}_id"]
-        document = self.backend.get(kind, id, self._scope(ctx))
+        document = self.backend.get(kind, id, ctx.scope)
         field = NESTED[kind][0] if kind in NESTED else None
         if field is not None and document[field] != request.path_params[field]:
             raise not_found(LABELS[kind], id)
@@ -225,7 +229,7 @@ class OctaviaApi:
             self.backend.settle()
             with self.backend.transaction():
                 document = self._target(kind, request, ctx)
-                updated = self.backend.update(kind, document["id"], self._scope(ctx), body)
+                updated = self.backend.update(kind, document["id"], ctx.scope, body)
             return reply({key: self.view(kind, updated)}, 200)
 
         return handler
@@ -236,7 +240,7 @@ class OctaviaApi:
             cascade = boolean(request.query_params.get("cascade"), "cascade") or False
             with self.backend.transaction():
                 document = self._target(kind, request, ctx)
-                self.backend.delete(kind, document["id"], self._scope(ctx), cascade=cascade)
+                self.backend.delete(kind, document["id"], ctx.scope, cascade=cascade)
             return no_content()
 
         return handler
@@ -296,53 +300,41 @@ class OctaviaApi:
         key = "availability_zones" if plural == "availabilityzones" else plural
         return reply({key: [], f"{key}_links": []})
 
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        _, body = versions(base_url(request))
-        return reply(body)
-
     def operations(self) -> list[Operation]:
         """Every route, under ``/v2`` and ``/v2.0`` as Octavia serves them (the SDK asks
         for the latter)."""
-        ops: list[Operation] = []
-        for root in ("/v2", "/v2.0"):
-            ops += [
-                Operation("GET", root, "version", self.version, authenticated=False),
-                Operation("GET", root + "/", "version", self.version, authenticated=False),
+        table = []
+        for kind, collection in (
+            (LOADBALANCER, "/lbaas/loadbalancers"),
+            (LISTENER, "/lbaas/listeners"),
+            (POOL, "/lbaas/pools"),
+            (MEMBER, "/lbaas/pools/{pool_id}/members"),
+            (MONITOR, "/lbaas/healthmonitors"),
+            (L7POLICY, "/lbaas/l7policies"),
+            (L7RULE, "/lbaas/l7policies/{l7policy_id}/rules"),
+        ):
+            plural, key = KEYS[kind]
+            item = f"{collection}/{{{key}_id}}"
+            table += [
+                ("GET", collection, f"{plural}.list", self.lister(kind)),
+                ("POST", collection, f"{plural}.create", self.creator(kind)),
+                ("GET", item, f"{plural}.show", self.shower(kind)),
+                ("PUT", item, f"{plural}.update", self.updater(kind)),
+                ("DELETE", item, f"{plural}.delete", self.deleter(kind)),
             ]
-            for kind, path in (
-                (LOADBALANCER, "/lbaas/loadbalancers"),
-                (LISTENER, "/lbaas/listeners"),
-                (POOL, "/lbaas/pools"),
-                (MEMBER, "/lbaas/pools/{pool_id}/members"),
-                (MONITOR, "/lbaas/healthmonitors"),
-                (L7POLICY, "/lbaas/l7policies"),
-                (L7RULE, "/lbaas/l7policies/{l7policy_id}/rules"),
-            ):
-                plural, key = KEYS[kind]
-                collection = root + path
-                item = f"{collection}/{{{key}_id}}"
-                ops += [
-                    Operation("GET", collection, f"{plural}.list", self.lister(kind)),
-                    Operation("POST", collection, f"{plural}.create", self.creator(kind)),
-                    Operation("GET", item, f"{plural}.show", self.shower(kind)),
-                    Operation("PUT", item, f"{plural}.update", self.updater(kind)),
-                    Operation("DELETE", item, f"{plural}.delete", self.deleter(kind)),
-                ]
-            lbaas = root + "/lbaas"
-            ops += [
-                Operation(
-                    "GET",
-                    lbaas + "/loadbalancers/{loadbalancer_id}/status",
-                    "loadbalancers.status",
-                    self.status_tree,
-                ),
-                Operation("GET", lbaas + "/providers", "providers.list", self.providers),
-                Operation("GET", lbaas + "/flavors", "flavors.list", self.empty),
-                Operation(
-                    "GET", lbaas + "/availabilityzones", "availabilityzones.list", self.empty
-                ),
-            ]
-        return ops
+        status = "/lbaas/loadbalancers/{loadbalancer_id}/status"
+        table += [
+            ("GET", status, "loadbalancers.status", self.status_tree),
+            ("GET", "/lbaas/providers", "providers.list", self.providers),
+            ("GET", "/lbaas/flavors", "flavors.list", self.empty),
+            ("GET", "/lbaas/availabilityzones", "availabilityzones.list", self.empty),
+        ]
+        return [
+            operation
+            for root in ("/v2", "/v2.0")
+            for operation in version_routes(root, lambda base: versions(base)[1])
+            + routes(root, table)
+        ]
 
 
 def _matches(value: Any, wanted: str) -> bool:
@@ -353,17 +345,13 @@ def _matches(value: Any, wanted: str) -> bool:
     return str(value) == wanted
 
 
-def operations(backend: OctaviaBackend) -> list[Operation]:
-    return OctaviaApi(backend).operations()
-
-
 SERVICE = Service(
     name="octavia",
     type="load-balancer",
     prefix="/load-balancer",
     endpoint_path="/load-balancer",
     make_backend=OctaviaBackend,
-    operations=operations,
+    operations=lambda backend: OctaviaApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

@@ -34,11 +34,9 @@ from stoker.sandbox.loadbalancer.kinds import (
     MEMBER,
     MONITOR,
     POOL,
-    QUOTA_NAMES,
 )
 from stoker.sandbox.service import HubBackend, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 PROVIDER = "amphora"
 
@@ -117,9 +115,10 @@ class OctaviaBackend(HubBackend):
         object_id: str | None = None,
         **fields: Any,
     ) -> Document:
-        faults = self.hub.config.faults
-        limit = faults.quota("load-balancer", QUOTA_NAMES[kind]) if faults else None
-        if limit is not None and limit >= 0 and self.store.count(kind, project_id=project) >= limit:
+        # the fault plan names a quota by the kind's own name (``quotas: {load-balancer:
+        # {loadbalancer: 2, healthmonitor: 1}}``)
+        limit = self.hub.quota("load-balancer", kind.partition(".")[2])
+        if limit >= 0 and self.store.count(kind, project_id=project) >= limit:
             raise OverQuota(f"Quota has been met for resources: {LABELS[kind]}")
         document: Document = {
             "id": object_id or new_id(),

@@ -21,13 +21,3 @@ LABELS = {
     L7POLICY: "L7 Policy",
     L7RULE: "L7 Rule",
 }
-#: the fault plan's quota names (``quotas: {load-balancer: {loadbalancer: 2}}``)
-QUOTA_NAMES = {
-    LOADBALANCER: "loadbalancer",
-    LISTENER: "listener",
-    POOL: "pool",
-    MEMBER: "member",
-    MONITOR: "healthmonitor",
-    L7POLICY: "l7policy",
-    L7RULE: "l7rule",
-}

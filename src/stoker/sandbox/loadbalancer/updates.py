@@ -16,13 +16,13 @@ from stoker.sandbox.loadbalancer.kinds import (
     POOL,
 )
 
-#: what PUT may change, by kind (others are refused as Octavia's types refuse them)
-UPDATABLE: dict[str, tuple[str, ...]] = {
-    LOADBALANCER: ("name", "description", "admin_state_up", "vip_qos_policy_id", "tags"),
+#: what PUT may change, by kind, besides its tags (others are refused as Octavia's types
+#: refuse them)
+_COMMON = ("name", "description", "admin_state_up")
+_CHANGEABLE: dict[str, tuple[str, ...]] = {
+    LOADBALANCER: (*_COMMON, "vip_qos_policy_id"),
     LISTENER: (
-        "name",
-        "description",
-        "admin_state_up",
+        *_COMMON,
         "connection_limit",
         "default_pool_id",
         "default_tls_container_ref",
@@ -33,29 +33,17 @@ UPDATABLE: dict[str, tuple[str, ...]] = {
         "timeout_member_connect",
         "timeout_member_data",
         "timeout_tcp_inspect",
-        "tags",
     ),
     POOL: (
-        "name",
-        "description",
-        "admin_state_up",
+        *_COMMON,
         "lb_algorithm",
         "session_persistence",
         "tls_enabled",
         "tls_container_ref",
         "ca_tls_container_ref",
         "crl_container_ref",
-        "tags",
     ),
-    MEMBER: (
-        "name",
-        "admin_state_up",
-        "weight",
-        "backup",
-        "monitor_address",
-        "monitor_port",
-        "tags",
-    ),
+    MEMBER: ("name", "admin_state_up", "weight", "backup", "monitor_address", "monitor_port"),
     MONITOR: (
         "name",
         "admin_state_up",
@@ -68,22 +56,19 @@ UPDATABLE: dict[str, tuple[str, ...]] = {
         "expected_codes",
         "http_version",
         "domain_name",
-        "tags",
     ),
     L7POLICY: (
-        "name",
-        "description",
-        "admin_state_up",
+        *_COMMON,
         "action",
         "position",
         "redirect_pool_id",
         "redirect_url",
         "redirect_prefix",
         "redirect_http_code",
-        "tags",
     ),
-    L7RULE: ("admin_state_up", "type", "compare_type", "key", "value", "invert", "tags"),
+    L7RULE: ("admin_state_up", "type", "compare_type", "key", "value", "invert"),
 }
+UPDATABLE = {kind: (*names, "tags") for kind, names in _CHANGEABLE.items()}
 
 
 def checked(kind: str, body: Mapping[str, Any]) -> dict[str, Any]:

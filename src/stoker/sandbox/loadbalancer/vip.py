@@ -17,8 +17,7 @@ from stoker.sandbox.http_errors import BadRequest
 from stoker.sandbox.loadbalancer import checks
 from stoker.sandbox.network.backend import NeutronBackend
 from stoker.sandbox.service import Hub
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 #: the device owner of the ports Octavia makes
 VIP_OWNER = "Octavia"

@@ -15,12 +15,12 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, link, no_content, paginate, read_json, reply
+from stoker.sandbox.http import base_url, link, no_content, paginate, public, read_json, reply
 from stoker.sandbox.http_errors import ApiError, BadRequest
 from stoker.sandbox.network.backend import NeutronBackend
-from stoker.sandbox.network.records import Document, Records
-from stoker.sandbox.service import Operation, RequestContext, Service
-from stoker.sandbox.store import copy_document
+from stoker.sandbox.network.records import Records
+from stoker.sandbox.service import Operation, RequestContext, Service, routes
+from stoker.sandbox.store import Document, copy_document
 
 #: query parameters that are not filters
 CONTROL = {"fields", "limit", "marker", "sort_key", "sort_dir", "page_reverse", "verbose"}
@@ -79,10 +79,6 @@ def error_body(error: ApiError) -> Response:
     return JSONResponse(body, status_code=error.status)
 
 
-def _public(document: Mapping[str, Any]) -> Document:
-    return {k: v for k, v in document.items() if not k.startswith("_")}
-
-
 def _matches(document: Mapping[str, Any], key: str, wanted: list[str]) -> bool:
     """Neutron's filter: the attribute equals one of the values asked for."""
     if key == "fixed_ips":
@@ -113,11 +109,11 @@ class Collection:
 
     path: str  # ``networks``
     key: str  # ``network``
-    records: Callable[[], Records]
+    records: Records
     create: Callable[[str, Mapping[str, Any]], Document]
     update: Callable[[str, str | None, Mapping[str, Any]], Document]
     delete: Callable[[str, str | None], None]
-    view: Callable[[Document], Document] = _public
+    view: Callable[[Document], Document] = public
     before_list: Callable[[str], Any] | None = None
 
 
@@ -126,69 +122,41 @@ class NeutronApi:
 
     def __init__(self, backend: NeutronBackend) -> None:
         self.backend = backend
-        b = backend
-        security = b.security
+        b, security = backend, backend.security
         self.collections = [
             Collection(
-                "networks",
-                "network",
-                lambda: b.networks.records,
-                b.networks.create,
-                lambda id, project, body: b.networks.update(id, project, body),
-                lambda id, project: b.delete_network(id, project),
+                "networks", "network", b.networks.records, b.networks.create,
+                b.networks.update, b.delete_network,
             ),
             Collection(
-                "subnets",
-                "subnet",
-                lambda: b.subnets.records,
-                b.subnets.create,
-                lambda id, project, body: b.subnets.update(id, project, body),
-                lambda id, project: b.delete_subnet(id, project),
+                "subnets", "subnet", b.subnets.records, b.subnets.create,
+                b.subnets.update, b.delete_subnet,
             ),
             Collection(
-                "ports",
-                "port",
-                lambda: b.ports.records,
-                b.ports.create,
-                lambda id, project, body: b.ports.update(id, project, body),
-                lambda id, project: b.delete_port(id, project),
+                "ports", "port", b.ports.records, b.ports.create, b.ports.update, b.delete_port
             ),
             Collection(
-                "routers",
-                "router",
-                lambda: b.routers.records,
-                b.routers.create,
+                "routers", "router", b.routers.records, b.routers.create,
                 lambda id, project, body: b.routers.update(id, project, body, b.floating_ips),
-                lambda id, project: b.routers.delete(id, project),
+                b.routers.delete,
             ),
             Collection(
-                "floatingips",
-                "floatingip",
-                lambda: b.floating_ips.records,
-                b.floating_ips.create,
-                lambda id, project, body: b.floating_ips.update(id, project, body),
-                lambda id, project: b.floating_ips.delete(id, project),
+                "floatingips", "floatingip", b.floating_ips.records, b.floating_ips.create,
+                b.floating_ips.update, b.floating_ips.delete,
             ),
             Collection(
-                "security-groups",
-                "security_group",
-                lambda: security.groups,
-                security.create_group,
-                lambda id, project, body: security.update_group(id, project, body),
-                lambda id, project: b.delete_security_group(id, project),
-                view=security.show_group,
-                before_list=security.default_group,
+                "security-groups", "security_group", security.groups, security.create_group,
+                security.update_group, b.delete_security_group,
+                view=security.show_group, before_list=security.default_group,
             ),
             Collection(
-                "security-group-rules",
-                "security_group_rule",
-                lambda: security.rules,
+                "security-group-rules", "security_group_rule", security.rules,
                 security.create_rule,
-                lambda id, project, body: security.rules.get(id, project),
-                lambda id, project: security.delete_rule(id, project),
+                lambda id, project, body: security.rules.get(id, project),  # rules do not change
+                security.delete_rule,
                 before_list=security.default_group,
             ),
-        ]
+        ]  # fmt: skip
 
     # the handlers of every collection
 
@@ -205,7 +173,7 @@ class NeutronApi:
             # ``?device_id=`` lookup among hundreds of ports copies a few
             items = [
                 copy_document(item)
-                for item in collection.records().scan(_visible_to(ctx))
+                for item in collection.records.scan(ctx.scope)
                 if all(_matches(item, key, wanted) for key, wanted in filters.items())
             ]
             shown = [collection.view(item) for item in paginate(request, items)]
@@ -244,7 +212,7 @@ class NeutronApi:
 
     def _show(self, collection: Collection, param: str) -> Any:
         async def handler(request: Request, ctx: RequestContext) -> Response:
-            item = collection.records().get(request.path_params[param], _visible_to(ctx))
+            item = collection.records.get(request.path_params[param], ctx.scope)
             shown = collection.view(item)
             fields = request.query_params.getlist("fields")
             if fields:
@@ -257,7 +225,7 @@ class NeutronApi:
         async def handler(request: Request, ctx: RequestContext) -> Response:
             body = await read_json(request, required=collection.key)
             with self.backend.transaction():
-                item = collection.update(request.path_params[param], _visible_to(ctx), body)
+                item = collection.update(request.path_params[param], ctx.scope, body)
             return reply({collection.key: collection.view(item)})
 
         return handler
@@ -265,7 +233,7 @@ class NeutronApi:
     def _delete(self, collection: Collection, param: str) -> Any:
         async def handler(request: Request, ctx: RequestContext) -> Response:
             with self.backend.transaction():
-                collection.delete(request.path_params[param], _visible_to(ctx))
+                collection.delete(request.path_params[param], ctx.scope)
             return no_content()
 
         return handler
@@ -302,7 +270,7 @@ class NeutronApi:
         body = await read_json(request)
         with self.backend.transaction():
             info = self.backend.routers.add_interface(
-                request.path_params["router_id"], _visible_to(ctx), body
+                request.path_params["router_id"], ctx.scope, body
             )
         return reply(info)
 
@@ -311,7 +279,7 @@ class NeutronApi:
         with self.backend.transaction():
             info = self.backend.routers.remove_interface(
                 request.path_params["router_id"],
-                _visible_to(ctx),
+                ctx.scope,
                 body,
                 self.backend.floating_ips,
             )
@@ -322,8 +290,8 @@ class NeutronApi:
         show, add one, check one, remove one, remove all."""
 
         async def handler(request: Request, ctx: RequestContext) -> Response:
-            records = collection.records()
-            item = records.get(request.path_params[param], _visible_to(ctx))
+            records = collection.records
+            item = records.get(request.path_params[param], ctx.scope)
             tag = request.path_params.get("tag")
             if action == "show":
                 return reply({"tags": item["tags"]})
@@ -372,51 +340,40 @@ class NeutronApi:
         return reply({"quota": quota})
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
-            return Operation(method, "/v2.0" + path, name, handler, authenticated=auth)
-
-        result = [
-            op("GET", "", "root", self.root),
-            op("GET", "/", "root", self.root),
-            op("GET", "/extensions", "extensions.list", self.extensions),
-            op("GET", "/extensions/{alias}", "extensions.show", self.extension),
-            op("GET", "/quotas/{project_id}", "quotas.show", self.quota),
-            op("GET", "/quotas/{project_id}/details", "quotas.details", self.quota),
-            op("GET", "/quotas/{project_id}/default", "quotas.default", self.quota),
-            op(
-                "PUT",
-                "/routers/{router_id}/add_router_interface",
-                "routers.add_interface",
-                self.add_interface,
-            ),
-            op(
-                "PUT",
-                "/routers/{router_id}/remove_router_interface",
-                "routers.remove_interface",
-                self.remove_interface,
-            ),
+        quotas, router = "/quotas/{project_id}", "/routers/{router_id}"
+        add, remove = router + "/add_router_interface", router + "/remove_router_interface"
+        table = [
+            ("GET", "", "root", self.root),
+            ("GET", "/", "root", self.root),
+            ("GET", "/extensions", "extensions.list", self.extensions),
+            ("GET", "/extensions/{alias}", "extensions.show", self.extension),
+            ("GET", quotas, "quotas.show", self.quota),
+            ("GET", quotas + "/details", "quotas.details", self.quota),
+            ("GET", quotas + "/default", "quotas.default", self.quota),
+            ("PUT", add, "routers.add_interface", self.add_interface),
+            ("PUT", remove, "routers.remove_interface", self.remove_interface),
         ]
         for c in self.collections:
             param = f"{c.key}_id"
             item = f"/{c.path}/{{{param}}}"
-            result += [
-                op("GET", f"/{c.path}", f"{c.path}.list", self._list(c)),
-                op("POST", f"/{c.path}", f"{c.path}.create", self._create(c)),
-                op("GET", item, f"{c.path}.show", self._show(c, param)),
-                op("PUT", item, f"{c.path}.update", self._update(c, param)),
-                op("DELETE", item, f"{c.path}.delete", self._delete(c, param)),
+            table += [
+                ("GET", f"/{c.path}", f"{c.path}.list", self._list(c)),
+                ("POST", f"/{c.path}", f"{c.path}.create", self._create(c)),
+                ("GET", item, f"{c.path}.show", self._show(c, param)),
+                ("PUT", item, f"{c.path}.update", self._update(c, param)),
+                ("DELETE", item, f"{c.path}.delete", self._delete(c, param)),
             ]
             if c.path != "security-group-rules":
                 tags, tag = f"{item}/tags", f"{item}/tags/{{tag}}"
-                result += [
-                    op("GET", tags, f"{c.path}.tags", self._tags(c, param, "show")),
-                    op("PUT", tags, f"{c.path}.tags", self._tags(c, param, "replace")),
-                    op("DELETE", tags, f"{c.path}.tags", self._tags(c, param, "clear")),
-                    op("GET", tag, f"{c.path}.tags", self._tags(c, param, "check")),
-                    op("PUT", tag, f"{c.path}.tags", self._tags(c, param, "add")),
-                    op("DELETE", tag, f"{c.path}.tags", self._tags(c, param, "remove")),
+                table += [
+                    ("GET", tags, f"{c.path}.tags", self._tags(c, param, "show")),
+                    ("PUT", tags, f"{c.path}.tags", self._tags(c, param, "replace")),
+                    ("DELETE", tags, f"{c.path}.tags", self._tags(c, param, "clear")),
+                    ("GET", tag, f"{c.path}.tags", self._tags(c, param, "check")),
+                    ("PUT", tag, f"{c.path}.tags", self._tags(c, param, "add")),
+                    ("DELETE", tag, f"{c.path}.tags", self._tags(c, param, "remove")),
                 ]
-        return result
+        return routes("/v2.0", table)
 
 
 def _extension(alias: str, name: str) -> Document:
@@ -427,11 +384,6 @@ def _extension(alias: str, name: str) -> Document:
         "updated": "2013-01-01T00:00:00-00:00",
         "links": [],
     }
-
-
-def _visible_to(ctx: RequestContext) -> str | None:
-    """The project whose objects a request sees; None (all of them) for an admin."""
-    return None if ctx.is_admin else ctx.project_id
 
 
 def _owner(ctx: RequestContext, body: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -450,17 +402,13 @@ def _owner(ctx: RequestContext, body: Mapping[str, Any]) -> tuple[str, dict[str,
     return ctx.project_id, item
 
 
-def operations(backend: NeutronBackend) -> list[Operation]:
-    return NeutronApi(backend).operations()
-
-
 SERVICE = Service(
     name="neutron",
     type="network",
     prefix="/network",
     endpoint_path="/network",
     make_backend=NeutronBackend,
-    operations=operations,
+    operations=lambda backend: NeutronApi(backend).operations(),
     versions=versions,
     error_body=error_body,
 )

@@ -10,10 +10,10 @@ from stoker.sandbox.http_errors import Conflict, NotFound
 from stoker.sandbox.interfaces import FixedIp, PortAddress
 from stoker.sandbox.network.networks import Networks, Subnets
 from stoker.sandbox.network.ports import FLOATING_IP, ROUTER_GATEWAY, ROUTER_INTERFACE, Ports
-from stoker.sandbox.network.records import Document
 from stoker.sandbox.network.routers import FloatingIps, Routers
 from stoker.sandbox.network.security import SecurityGroups
-from stoker.sandbox.service import Hub
+from stoker.sandbox.service import Hub, HubBackend
+from stoker.sandbox.store import Document
 
 #: device owners of the ports Neutron deletes with their network (none in the sandbox yet:
 #: it runs no DHCP agent, so no DHCP ports are made)
@@ -22,11 +22,11 @@ NETWORK_OWNED = ("network:dhcp", "network:distributed")
 COMPUTE_OWNER = "compute:nova"
 
 
-class NeutronBackend:
+class NeutronBackend(HubBackend):
     """Every Neutron collection of one sandbox; see the package docstring."""
 
     def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+        super().__init__(hub)
         self.networks = Networks(hub)
         self.subnets = Subnets(hub, self.networks)
         self.security = SecurityGroups(hub)
@@ -34,14 +34,8 @@ class NeutronBackend:
         self.routers = Routers(hub, self.ports)
         self.floating_ips = FloatingIps(hub, self.routers)
 
-    def transaction(self) -> Any:
-        return self.hub.store.transaction()
-
     def quota(self, resource: str) -> int:
-        """The fault plan's quota for ``resource``, -1 (unlimited) when it sets none."""
-        faults = self.hub.config.faults
-        limit = faults.quota("network", resource) if faults is not None else None
-        return -1 if limit is None else limit
+        return self.hub.quota("network", resource)
 
     def usage(self, project: str, resource: str) -> int:
         return int(self.hub.store.count(f"network.{resource}", project_id=project))

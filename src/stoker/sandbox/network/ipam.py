@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict
+from stoker.sandbox.network.records import invalid
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -33,10 +34,7 @@ def parse_cidr(value: Any, ip_version: int | None) -> Network:
     try:
         network = ipaddress.ip_network(str(value), strict=False)
     except ValueError:
-        raise BadRequest(
-            f"Invalid input for cidr. Reason: '{value}' is not a valid IP subnet.",
-            kind="HTTPBadRequest",
-        ) from None
+        raise invalid("cidr", f"'{value}' is not a valid IP subnet") from None
     if str(network) != str(value) and str(value) != network.with_prefixlen:
         raise invalid_input(
             f"'{value}' isn't a recognized IP subnet cidr, '{network}' is recommended"
@@ -53,10 +51,7 @@ def parse_address(value: Any, field: str) -> Address:
     try:
         return ipaddress.ip_address(str(value))
     except ValueError:
-        raise BadRequest(
-            f"Invalid input for {field}. Reason: '{value}' is not a valid IP address.",
-            kind="HTTPBadRequest",
-        ) from None
+        raise invalid(field, f"'{value}' is not a valid IP address") from None
 
 
 def usable_range(network: Network) -> Range:

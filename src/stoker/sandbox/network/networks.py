@@ -10,7 +10,6 @@ from typing import Any
 from stoker.sandbox.http_errors import BadRequest, Conflict, Forbidden
 from stoker.sandbox.network import ipam
 from stoker.sandbox.network.records import (
-    Document,
     Records,
     as_list,
     boolean,
@@ -19,6 +18,7 @@ from stoker.sandbox.network.records import (
     require,
 )
 from stoker.sandbox.service import Hub
+from stoker.sandbox.store import Document
 
 NETWORK_TYPES = ("vxlan", "geneve", "vlan", "flat", "local", "gre")
 #: the MTU Neutron gives a network of each type on a 1500-byte underlay
@@ -122,11 +122,7 @@ class Networks:
             network["mtu"] = integer(body["mtu"], "mtu")
         for name in ("provider:network_type", "provider:physical_network"):
             if name in body and body[name] != network[name]:
-                raise BadRequest(
-                    "Invalid input for operation: Plugin does not support updating provider "
-                    "attributes.",
-                    kind="InvalidInput",
-                )
+                raise ipam.invalid_input("Plugin does not support updating provider attributes")
         return self.records.save(network)
 
 

@@ -16,16 +16,17 @@ from stoker.sandbox.http_errors import BadRequest, Conflict
 from stoker.sandbox.network import ipam
 from stoker.sandbox.network.networks import Networks, Subnets
 from stoker.sandbox.network.records import (
-    Document,
     Records,
     as_list,
     as_mapping,
     boolean,
+    invalid,
     reject_read_only,
     require,
 )
 from stoker.sandbox.network.security import SecurityGroups
 from stoker.sandbox.service import Hub
+from stoker.sandbox.store import Document
 
 ROUTER_INTERFACE = "network:router_interface"
 ROUTER_GATEWAY = "network:router_gateway"
@@ -194,10 +195,7 @@ class Ports:
             mac = str(given).lower()
             parts = mac.split(":")
             if len(parts) != 6 or not all(len(p) == 2 for p in parts):
-                raise BadRequest(
-                    f"Invalid input for mac_address. Reason: '{given}' is not a valid MAC address.",
-                    kind="HTTPBadRequest",
-                )
+                raise invalid("mac_address", f"'{given}' is not a valid MAC address")
             if self.records.mac_used(network_id, mac):
                 raise Conflict(
                     f"Unable to complete operation for network {network_id}. "
@@ -235,20 +233,12 @@ class Ports:
                 kind="IpAddressGenerationFailure",
             )
         if not isinstance(requested, list):
-            raise BadRequest(
-                f"Invalid input for fixed_ips. Reason: Invalid data format for fixed IP: "
-                f"'{requested}'.",
-                kind="HTTPBadRequest",
-            )
+            raise invalid("fixed_ips", f"Invalid data format for fixed IP: '{requested}'")
         kept = {(ip["subnet_id"], ip["ip_address"]) for ip in keep}
         result: list[dict[str, str]] = []
         for entry in requested:
             if not isinstance(entry, Mapping) or not ({"subnet_id", "ip_address"} & set(entry)):
-                raise BadRequest(
-                    f"Invalid input for fixed_ips. Reason: Invalid data format for fixed IP: "
-                    f"'{entry}'.",
-                    kind="HTTPBadRequest",
-                )
+                raise invalid("fixed_ips", f"Invalid data format for fixed IP: '{entry}'")
             subnet = self._subnet_for(network, subnets, entry)
             address = entry.get("ip_address")
             if address is None:
@@ -283,11 +273,9 @@ class Ports:
         if "subnet_id" in entry:
             subnet = next((s for s in subnets if s["id"] == entry["subnet_id"]), None)
             if subnet is None:
-                raise BadRequest(
-                    f"Invalid input for operation: Failed to create port on network "
-                    f"{network['id']}, because fixed_ips included invalid subnet "
-                    f"{entry['subnet_id']}.",
-                    kind="InvalidInput",
+                raise ipam.invalid_input(
+                    f"Failed to create port on network {network['id']}, because fixed_ips "
+                    f"included invalid subnet {entry['subnet_id']}"
                 )
             if "ip_address" in entry and not ipam.in_subnet(str(entry["ip_address"]), subnet):
                 raise BadRequest(
@@ -404,6 +392,3 @@ class Ports:
         self._apply_security(port, body, project, creating=False)
         self._bind(port)
         return self.records.save(port)
-
-    def addresses(self, port: Mapping[str, Any]) -> list[str]:
-        return [ip["ip_address"] for ip in port["fixed_ips"]]

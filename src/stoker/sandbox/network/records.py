@@ -8,8 +8,7 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, NotFound, OverQuota
 from stoker.sandbox.service import Hub, iso_time, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.store import Document
 
 #: attributes a client may not set on any object (Neutron answers 400 for them)
 READ_ONLY = frozenset({"id", "created_at", "updated_at", "revision_number", "status"})
@@ -142,10 +141,7 @@ def boolean(body: Mapping[str, Any], name: str, default: bool) -> bool:
         return True
     if text in ("false", "0", "no", "off"):
         return False
-    raise BadRequest(
-        f"Invalid input for {name}. Reason: '{value}' cannot be converted to boolean.",
-        kind="HTTPBadRequest",
-    )
+    raise invalid(name, f"'{value}' cannot be converted to boolean")
 
 
 def _tags(value: Any) -> list[str]:
@@ -153,26 +149,23 @@ def _tags(value: Any) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise BadRequest(
-            f"Invalid input for tags. Reason: '{value}' is not a list.", kind="HTTPBadRequest"
-        )
+        raise invalid("tags", f"'{value}' is not a list")
     return list(dict.fromkeys(value))
 
 
-def _invalid(name: str, value: Any, what: str) -> BadRequest:
-    return BadRequest(
-        f"Invalid input for {name}. Reason: '{value}' is not {what}.", kind="HTTPBadRequest"
-    )
+def invalid(name: str, reason: str) -> BadRequest:
+    """Neutron's refusal of an attribute its validators reject."""
+    return BadRequest(f"Invalid input for {name}. Reason: {reason}.", kind="HTTPBadRequest")
 
 
 def integer(value: Any, name: str) -> int:
     """An integer attribute (``mtu``, ``ip_version``...), as Neutron's validators take one."""
     if isinstance(value, bool):
-        raise _invalid(name, value, "a valid integer")
+        raise invalid(name, f"'{value}' is not a valid integer")
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise _invalid(name, value, "a valid integer") from None
+        raise invalid(name, f"'{value}' is not a valid integer") from None
 
 
 def as_list(value: Any, name: str) -> list[Any]:
@@ -180,7 +173,7 @@ def as_list(value: Any, name: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _invalid(name, value, "a list")
+        raise invalid(name, f"'{value}' is not a list")
     return value
 
 
@@ -189,5 +182,5 @@ def as_mapping(value: Any, name: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _invalid(name, value, "a dictionary")
+        raise invalid(name, f"'{value}' is not a dictionary")
     return dict(value)

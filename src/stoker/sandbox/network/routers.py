@@ -17,7 +17,6 @@ from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound
 from stoker.sandbox.network import ipam
 from stoker.sandbox.network.ports import FLOATING_IP, ROUTER_GATEWAY, ROUTER_INTERFACE, Ports
 from stoker.sandbox.network.records import (
-    Document,
     Records,
     as_list,
     boolean,
@@ -25,6 +24,7 @@ from stoker.sandbox.network.records import (
     require,
 )
 from stoker.sandbox.service import Hub
+from stoker.sandbox.store import Document
 
 
 def bad_router(message: str) -> BadRequest:

@@ -11,10 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from stoker.sandbox.http import public
 from stoker.sandbox.http_errors import BadRequest, Conflict
 from stoker.sandbox.network import ipam
-from stoker.sandbox.network.records import Document, Records, boolean, reject_read_only, require
+from stoker.sandbox.network.records import (
+    Records,
+    boolean,
+    invalid,
+    reject_read_only,
+    require,
+)
 from stoker.sandbox.service import Hub
+from stoker.sandbox.store import Document
 
 #: protocol names Neutron accepts, with their IANA numbers
 PROTOCOLS = {
@@ -98,10 +106,9 @@ class SecurityGroups:
 
     def show_group(self, group: Document) -> Document:
         """The group as the API shows it: its rules inline."""
-        shown = {k: v for k, v in group.items() if not k.startswith("_")}
+        shown = public(group)
         shown["security_group_rules"] = [
-            self.show_rule(rule)
-            for rule in self.rules.where(lambda r: r["security_group_id"] == group["id"])
+            dict(rule) for rule in self.rules.where(lambda r: r["security_group_id"] == group["id"])
         ]
         return shown
 
@@ -136,9 +143,6 @@ class SecurityGroups:
 
     # rules
 
-    def show_rule(self, rule: Document) -> Document:
-        return dict(rule)
-
     def _insert_rule(
         self,
         project: str,
@@ -172,16 +176,10 @@ class SecurityGroups:
         group = self.groups.get(body["security_group_id"], project)
         direction = body.get("direction")
         if direction not in ("ingress", "egress"):
-            raise BadRequest(
-                f"Invalid input for direction. Reason: {direction} is not in valid_values.",
-                kind="HTTPBadRequest",
-            )
+            raise invalid("direction", f"{direction} is not in valid_values")
         ethertype = body.get("ethertype") or "IPv4"
         if ethertype not in ("IPv4", "IPv6"):
-            raise BadRequest(
-                f"Invalid input for ethertype. Reason: {ethertype} is not in valid_values.",
-                kind="HTTPBadRequest",
-            )
+            raise invalid("ethertype", f"{ethertype} is not in valid_values")
         protocol = self._protocol(body.get("protocol"))
         low, high = self._ports(protocol, body.get("port_range_min"), body.get("port_range_max"))
         prefix = body.get("remote_ip_prefix")
@@ -196,11 +194,7 @@ class SecurityGroups:
             try:
                 normalized = ipam.normalized_cidr(str(prefix))
             except ValueError:
-                raise BadRequest(
-                    f"Invalid input for remote_ip_prefix. Reason: '{prefix}' is not a valid IP "
-                    "subnet.",
-                    kind="HTTPBadRequest",
-                ) from None
+                raise invalid("remote_ip_prefix", f"'{prefix}' is not a valid IP subnet") from None
             if ipam.version_of(normalized) != int(ethertype[-1]):
                 raise BadRequest(
                     f"Conflicting value ethertype {ethertype} for CIDR {prefix}",
@@ -255,10 +249,7 @@ class SecurityGroups:
             try:
                 return int(value)
             except (TypeError, ValueError):
-                raise BadRequest(
-                    f"Invalid input for port_range. Reason: '{value}' is not an integer.",
-                    kind="HTTPBadRequest",
-                ) from None
+                raise invalid("port_range", f"'{value}' is not an integer") from None
 
         first, last = number(low), number(high)
         if first is None and last is None:

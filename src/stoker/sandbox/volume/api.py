@@ -13,11 +13,35 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from stoker.sandbox.http import base_url, boolean, link, no_content, paginate, read_json, reply
-from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, OverQuota
-from stoker.sandbox.service import Microversions, Operation, RequestContext, Service
+from stoker.sandbox.http import (
+    base_url,
+    boolean,
+    link,
+    no_content,
+    paginate,
+    public,
+    read_json,
+    reply,
+)
+from stoker.sandbox.http_errors import (
+    FAULT_NAMES,
+    ApiError,
+    BadRequest,
+    Forbidden,
+    OverQuota,
+    fault,
+)
+from stoker.sandbox.service import (
+    Microversions,
+    Operation,
+    RequestContext,
+    Service,
+    routes,
+    version_routes,
+)
+from stoker.sandbox.store import Document
 from stoker.sandbox.volume import backups
-from stoker.sandbox.volume.backend import HOST, CinderBackend, Document
+from stoker.sandbox.volume.backend import DEFAULT_TYPE, HOST, CinderBackend
 
 MICROVERSIONS = Microversions(service_type="volume", minimum=(3, 0), maximum=(3, 70))
 #: what Cinder counts against a project's quota
@@ -30,32 +54,13 @@ QUOTA_RESOURCES = (
     "groups",
     "per_volume_gigabytes",
 )
-FAULT_NAMES = {
-    400: "badRequest",
-    401: "unauthorized",
-    403: "forbidden",
-    404: "itemNotFound",
-    405: "badMethod",
-    409: "conflictingRequest",
-    413: "overLimit",
-    415: "badMediaType",
-    501: "notImplemented",
-    503: "serviceUnavailable",
-}
+#: Cinder's fault names: Nova's, without 429
+CINDER_FAULTS = {status: name for status, name in FAULT_NAMES.items() if status != 429}
 
 
 def _version(base: str) -> Document:
-    return {
-        "id": "v3.0",
-        "status": "CURRENT",
-        "version": MICROVERSIONS.render(MICROVERSIONS.maximum),
-        "min_version": MICROVERSIONS.render(MICROVERSIONS.minimum),
-        "updated": "2023-08-31T00:00:00Z",
-        "links": [link(f"{base}/volume/v3/")],
-        "media-types": [
-            {"base": "application/json", "type": "application/vnd.openstack.volume+json;version=3"}
-        ],
-    }
+    media_type = "application/vnd.openstack.volume+json;version=3"
+    return MICROVERSIONS.document("v3.0", "2023-08-31T00:00:00Z", f"{base}/volume/v3/", media_type)
 
 
 def versions(base: str) -> tuple[int, Mapping[str, Any]]:
@@ -64,15 +69,14 @@ def versions(base: str) -> tuple[int, Mapping[str, Any]]:
 
 def error_body(error: ApiError) -> Response:
     status = 413 if isinstance(error, OverQuota) else error.status
-    name = FAULT_NAMES.get(status, "computeFault")
-    return JSONResponse({name: {"code": status, "message": error.message}}, status_code=status)
+    return JSONResponse(fault(status, error.message, CINDER_FAULTS), status_code=status)
 
 
 class CinderApi:
     """The handlers; one instance per sandbox."""
 
     def __init__(self, backend: CinderBackend) -> None:
-        self.backups = backups.Backups(backend.hub, backend)
+        self.backups = backups.Backups(backend)
         self.backend = backend
 
     @staticmethod
@@ -84,8 +88,12 @@ class CinderApi:
             raise Forbidden("Policy doesn't allow this operation to be performed.")
         return None if ctx.is_admin and "volume_id" in request.path_params else project
 
+    @staticmethod
+    def _links(request: Request, volume: Document) -> list[Document]:
+        href = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
+        return [link(href), link(href, "bookmark")]
+
     def _view(self, request: Request, ctx: RequestContext, volume: Document) -> Document:
-        base = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
         shown: Document = {
             "id": volume["id"],
             "name": volume["name"],
@@ -103,7 +111,7 @@ class CinderApi:
             "multiattach": volume["multiattach"],
             "metadata": volume["metadata"],
             "attachments": self.backend.volume_attachments(volume),
-            "links": [link(base), link(base, "bookmark")],
+            "links": self._links(request, volume),
             "user_id": volume["user_id"],
             "os-vol-tenant-attr:tenant_id": volume["project_id"],
             "replication_status": volume["replication_status"],
@@ -130,14 +138,6 @@ class CinderApi:
             shown["volume_image_metadata"] = dict(volume["_image"])
         return shown
 
-    def _summary(self, request: Request, volume: Document) -> Document:
-        base = f"{base_url(request)}/volume/v3/{volume['project_id']}/volumes/{volume['id']}"
-        return {
-            "id": volume["id"],
-            "name": volume["name"],
-            "links": [link(base), link(base, "bookmark")],
-        }
-
     def _listed(self, request: Request, ctx: RequestContext) -> list[Document]:
         everyone = boolean(request.query_params.get("all_tenants"), "all_tenants")
         project = None if everyone and ctx.is_admin else self._scope(request, ctx)
@@ -149,12 +149,14 @@ class CinderApi:
         return paginate(request, volumes)
 
     async def list_volumes(self, request: Request, ctx: RequestContext) -> Response:
+        """``/volumes`` (names and links) and ``/volumes/detail``."""
         volumes = self._listed(request, ctx)
-        return reply({"volumes": [self._summary(request, v) for v in volumes]})
-
-    async def list_volumes_detail(self, request: Request, ctx: RequestContext) -> Response:
-        volumes = self._listed(request, ctx)
-        return reply({"volumes": [self._view(request, ctx, v) for v in volumes]})
+        if request.url.path.endswith("/detail"):
+            return reply({"volumes": [self._view(request, ctx, v) for v in volumes]})
+        summaries = [
+            {"id": v["id"], "name": v["name"], "links": self._links(request, v)} for v in volumes
+        ]
+        return reply({"volumes": summaries})
 
     async def create_volume(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="volume")
@@ -235,89 +237,73 @@ class CinderApi:
 
     # volume types
 
-    def _type_view(self, volume_type: Document) -> Document:
-        return dict(volume_type)
-
     async def list_types(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"volume_types": [self._type_view(t) for t in self.backend.types()]})
+        return reply({"volume_types": self.backend.types()})
 
     async def show_type(self, request: Request, ctx: RequestContext) -> Response:
-        volume_type = self.backend.get_type(request.path_params["type_id"])
-        return reply({"volume_type": self._type_view(volume_type)})
+        """``/types/{id}`` (by id or name) and ``/types/default``."""
+        name_or_id = request.path_params.get("type_id", DEFAULT_TYPE)
+        return reply({"volume_type": self.backend.get_type(name_or_id)})
 
-    async def default_type(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"volume_type": self._type_view(self.backend.get_type("__DEFAULT__"))})
-
-    async def create_type(self, request: Request, ctx: RequestContext) -> Response:
+    @staticmethod
+    def _manage_types(ctx: RequestContext) -> None:
         if not ctx.is_admin:
             raise Forbidden("Policy doesn't allow volume_extension:types_manage to be performed.")
+
+    async def create_type(self, request: Request, ctx: RequestContext) -> Response:
+        self._manage_types(ctx)
         body = await read_json(request, required="volume_type")
         with self.backend.transaction():
             volume_type = self.backend.create_type(body)
-        return reply({"volume_type": self._type_view(volume_type)})
+        return reply({"volume_type": volume_type})
 
     async def delete_type(self, request: Request, ctx: RequestContext) -> Response:
-        if not ctx.is_admin:
-            raise Forbidden("Policy doesn't allow volume_extension:types_manage to be performed.")
+        self._manage_types(ctx)
         with self.backend.transaction():
             self.backend.delete_type(request.path_params["type_id"])
         return no_content(202)
 
     # attachments (3.27 and later)
 
-    def _need(self, ctx: RequestContext, minor: int) -> None:
-        if not ctx.at_least(3, minor):
-            raise ApiError("The resource could not be found.", status=404)
-
-    @staticmethod
-    def _attachment_view(attachment: Document) -> Document:
-        return {k: v for k, v in attachment.items() if not k.startswith("_")}
-
     async def list_attachments(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         found = self.backend.attachments(self._scope(request, ctx))
         wanted = request.query_params.get("volume_id")
         if wanted:
             found = [a for a in found if a["volume_id"] == wanted]
         if request.url.path.endswith("/detail"):
-            shown = [self._attachment_view(a) for a in found]
+            shown = [public(a) for a in found]
         else:
             shown = [{k: a[k] for k in ("id", "volume_id", "instance", "status")} for a in found]
         return reply({"attachments": shown})
 
     async def create_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         body = await read_json(request, required="attachment")
         with self.backend.transaction():
             attachment = self.backend.create_attachment(ctx.project_id, body)
-        return reply({"attachment": self._attachment_view(attachment)})
+        return reply({"attachment": public(attachment)})
 
     async def show_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         attachment = self.backend.get_attachment(
             request.path_params["attachment_id"], self._scope(request, ctx)
         )
-        return reply({"attachment": self._attachment_view(attachment)})
+        return reply({"attachment": public(attachment)})
 
     async def update_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         body = await read_json(request, required="attachment")
         with self.backend.transaction():
             attachment = self.backend.update_attachment(
                 request.path_params["attachment_id"], ctx.project_id, body.get("connector")
             )
-        return reply({"attachment": self._attachment_view(attachment)})
+        return reply({"attachment": public(attachment)})
 
     async def delete_attachment(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 27)
         with self.backend.transaction():
             remaining = self.backend.delete_attachment(
                 request.path_params["attachment_id"], ctx.project_id
             )
-        return reply({"attachments": [self._attachment_view(a) for a in remaining]})
+        return reply({"attachments": [public(a) for a in remaining]})
 
-    async def attachment_action(self, request: Request, ctx: RequestContext) -> Response:
-        self._need(ctx, 44)
+    async def complete(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request)
         if "os-complete" not in body:
             raise BadRequest(f"There is no such action: {', '.join(body)}")
@@ -346,12 +332,9 @@ class CinderApi:
                 quota[resource] = limit
         return reply({"quota_set": quota})
 
-    async def availability_zones(self, request: Request, ctx: RequestContext) -> Response:
+    async def zones(self, request: Request, ctx: RequestContext) -> Response:
         zone = {"zoneName": "nova", "zoneState": {"available": True}}
         return reply({"availabilityZoneInfo": [zone]})
-
-    async def version(self, request: Request, ctx: RequestContext) -> Response:
-        return reply({"versions": [_version(base_url(request))]})
 
     # backups (what Heat's deletion_policy Snapshot makes of a volume)
 
@@ -378,65 +361,47 @@ class CinderApi:
         return no_content(202)
 
     def operations(self) -> list[Operation]:
-        def op(method: str, path: str, name: str, handler: Any, auth: bool = True) -> Operation:
-            return Operation(method, "/v3" + path, name, handler, authenticated=auth)
-
         p = "/{project_id}"
-        return [
-            op("GET", "", "version", self.version, auth=False),
-            op("GET", "/", "version", self.version, auth=False),
-            op("GET", p + "/volumes", "volumes.list", self.list_volumes),
-            op("GET", p + "/volumes/detail", "volumes.list", self.list_volumes_detail),
-            op("POST", p + "/volumes", "volumes.create", self.create_volume),
-            op("GET", p + "/volumes/{volume_id}", "volumes.show", self.show_volume),
-            op("PUT", p + "/volumes/{volume_id}", "volumes.update", self.update_volume),
-            op("DELETE", p + "/volumes/{volume_id}", "volumes.delete", self.delete_volume),
-            op("POST", p + "/volumes/{volume_id}/action", "volumes.action", self.volume_action),
-            op("GET", p + "/types", "types.list", self.list_types),
-            op("GET", p + "/types/default", "types.default", self.default_type),
-            op("GET", p + "/types/{type_id}", "types.show", self.show_type),
-            op("POST", p + "/types", "types.create", self.create_type),
-            op("DELETE", p + "/types/{type_id}", "types.delete", self.delete_type),
-            op("GET", p + "/attachments", "attachments.list", self.list_attachments),
-            op("GET", p + "/attachments/detail", "attachments.list", self.list_attachments),
-            op("POST", p + "/attachments", "attachments.create", self.create_attachment),
-            op("GET", p + "/attachments/{attachment_id}", "attachments.show", self.show_attachment),
-            op(
-                "PUT",
-                p + "/attachments/{attachment_id}",
-                "attachments.update",
-                self.update_attachment,
-            ),
-            op(
-                "DELETE",
-                p + "/attachments/{attachment_id}",
-                "attachments.delete",
-                self.delete_attachment,
-            ),
-            op(
-                "POST",
-                p + "/attachments/{attachment_id}/action",
-                "attachments.complete",
-                self.attachment_action,
-            ),
-            op("GET", p + "/backups", "backups.list", self.list_backups),
-            op("GET", p + "/backups/detail", "backups.list", self.list_backups),
-            op("POST", p + "/backups", "backups.create", self.create_backup),
-            op("GET", p + "/backups/{backup_id}", "backups.show", self.show_backup),
-            op("DELETE", p + "/backups/{backup_id}", "backups.delete", self.delete_backup),
-            op("GET", p + "/os-quota-sets/{target_id}", "quotas.show", self.quota_set),
-            op("GET", p + "/os-quota-sets/{target_id}/defaults", "quotas.defaults", self.quota_set),
-            op(
-                "GET",
-                p + "/os-availability-zone",
-                "availability_zones.list",
-                self.availability_zones,
-            ),
+        volume, types = p + "/volumes/{volume_id}", p + "/types"
+        attachments, backups, quotas = p + "/attachments", p + "/backups", p + "/os-quota-sets"
+        attachment = attachments + "/{attachment_id}"
+        table = [
+            ("GET", p + "/volumes", "volumes.list", self.list_volumes),
+            ("GET", p + "/volumes/detail", "volumes.list", self.list_volumes),
+            ("POST", p + "/volumes", "volumes.create", self.create_volume),
+            ("GET", volume, "volumes.show", self.show_volume),
+            ("PUT", volume, "volumes.update", self.update_volume),
+            ("DELETE", volume, "volumes.delete", self.delete_volume),
+            ("POST", volume + "/action", "volumes.action", self.volume_action),
+            ("GET", types, "types.list", self.list_types),
+            ("GET", types + "/default", "types.default", self.show_type),
+            ("GET", types + "/{type_id}", "types.show", self.show_type),
+            ("POST", types, "types.create", self.create_type),
+            ("DELETE", types + "/{type_id}", "types.delete", self.delete_type),
+            ("GET", backups, "backups.list", self.list_backups),
+            ("GET", backups + "/detail", "backups.list", self.list_backups),
+            ("POST", backups, "backups.create", self.create_backup),
+            ("GET", backups + "/{backup_id}", "backups.show", self.show_backup),
+            ("DELETE", backups + "/{backup_id}", "backups.delete", self.delete_backup),
+            ("GET", quotas + "/{target_id}", "quotas.show", self.quota_set),
+            ("GET", quotas + "/{target_id}/defaults", "quotas.defaults", self.quota_set),
+            ("GET", p + "/os-availability-zone", "availability_zones.list", self.zones),
         ]
-
-
-def operations(backend: CinderBackend) -> list[Operation]:
-    return CinderApi(backend).operations()
+        attaching = [  # the attachments API, from 3.27
+            ("GET", attachments, "attachments.list", self.list_attachments),
+            ("GET", attachments + "/detail", "attachments.list", self.list_attachments),
+            ("POST", attachments, "attachments.create", self.create_attachment),
+            ("GET", attachment, "attachments.show", self.show_attachment),
+            ("PUT", attachment, "attachments.update", self.update_attachment),
+            ("DELETE", attachment, "attachments.delete", self.delete_attachment),
+        ]
+        complete = [("POST", attachment + "/action", "attachments.complete", self.complete)]
+        return [
+            *version_routes("/v3", lambda base: {"versions": [_version(base)]}),
+            *routes("/v3", table),
+            *routes("/v3", attaching, since=(3, 27)),
+            *routes("/v3", complete, since=(3, 44)),
+        ]
 
 
 SERVICE = Service(
@@ -445,7 +410,7 @@ SERVICE = Service(
     prefix="/volume",
     endpoint_path="/volume/v3",
     make_backend=CinderBackend,
-    operations=operations,
+    operations=lambda backend: CinderApi(backend).operations(),
     versions=versions,
     error_body=error_body,
     microversions=MICROVERSIONS,

@@ -12,15 +12,13 @@ once (Cinder's short ``deleting`` is not modelled), so the next read is a 404.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.interfaces import ImageProvider
-from stoker.sandbox.service import HubBackend, new_id
-
-Document = dict[str, Any]
+from stoker.sandbox.service import HubBackend, micro_time, new_id
+from stoker.sandbox.store import Document
 
 VOLUME = "volume.volume"
 ATTACHMENT = "volume.attachment"
@@ -30,14 +28,6 @@ DEFAULT_TYPE = "__DEFAULT__"
 #: statuses a volume may be deleted in
 DELETABLE = ("available", "error", "error_restoring", "error_extending", "error_managing")
 HOST = "sandbox@lvmdriver-1#lvmdriver-1"
-
-
-def cinder_time(seconds: float) -> str:
-    """Cinder's timestamps: microseconds, no zone (``2026-11-24T23:18:08.000000``)."""
-    whole = int(seconds)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + (
-        f".{int((seconds - whole) * 1_000_000):06d}"
-    )
 
 
 def invalid_volume(message: str) -> BadRequest:
@@ -103,22 +93,23 @@ class CinderBackend(HubBackend):
 
     # volumes
 
-    def _settle(self, volume: Document) -> Document:
-        """Move a volume on to where its clock says it is by now."""
-        if volume["status"] == "creating" and self.hub.now() >= volume["_ready_at"]:
-            volume["status"] = "available"
-            volume["updated_at"] = cinder_time(self.hub.now())
-            self.store.put(VOLUME, volume["id"], volume)
-        return volume
+    def settle(self, kind: str, document: Document) -> Document:
+        """Move a volume or a backup on to where its clock says it is by now: from
+        ``creating`` to ``available`` once the build delay is over."""
+        if document["status"] == "creating" and self.hub.now() >= document["_ready_at"]:
+            document["status"] = "available"
+            document["updated_at"] = micro_time(self.hub.now())
+            self.store.put(kind, document["id"], document)
+        return document
 
     def get(self, id: str, project: str | None) -> Document:
         volume = self.store.get(VOLUME, id)
         if volume is None or (project is not None and volume["project_id"] != project):
             raise NotFound(f"Volume {id} could not be found.", kind="VolumeNotFound")
-        return self._settle(dict(volume))
+        return self.settle(VOLUME, dict(volume))
 
     def volumes(self, project: str | None) -> list[Document]:
-        return [self._settle(dict(v)) for v in self.store.list(VOLUME, project_id=project)]
+        return [self.settle(VOLUME, dict(v)) for v in self.store.list(VOLUME, project_id=project)]
 
     def create(self, project: str, user: str, body: Mapping[str, Any]) -> Document:
         if body.get("snapshot_id"):
@@ -159,7 +150,7 @@ class CinderBackend(HubBackend):
             "status": "creating",
             "size": size,
             "availability_zone": str(body.get("availability_zone") or "nova"),
-            "created_at": cinder_time(now),
+            "created_at": micro_time(now),
             "updated_at": None,
             "volume_type": volume_type["name"],
             "volume_type_id": volume_type["id"],
@@ -178,7 +169,7 @@ class CinderBackend(HubBackend):
             "_image": image,
         }
         self.store.insert(VOLUME, volume["id"], volume, project)
-        return self._settle(volume)
+        return self.settle(VOLUME, volume)
 
     def _image(self, project: str, image_id: Any) -> Document | None:
         """``imageRef``: Glance's image, which the volume's ``volume_image_metadata`` then
@@ -202,10 +193,7 @@ class CinderBackend(HubBackend):
         return {"image_id": str(image["id"]), "image_name": metadata.pop("name", ""), **metadata}
 
     def quota(self, resource: str) -> int:
-        """The fault plan's quota for ``resource``, -1 (unlimited) when it sets none."""
-        faults = self.hub.config.faults
-        limit = faults.quota("block-storage", resource) if faults is not None else None
-        return -1 if limit is None else limit
+        return self.hub.quota("block-storage", resource)
 
     def usage(self, project: str) -> dict[str, int]:
         volumes = self.store.list(VOLUME, project_id=project)
@@ -244,7 +232,7 @@ class CinderBackend(HubBackend):
             if not isinstance(metadata, Mapping):
                 raise invalid_input("Metadata must be a mapping")
             volume["metadata"] = {str(k): str(v) for k, v in metadata.items()}
-        volume["updated_at"] = cinder_time(self.hub.now())
+        volume["updated_at"] = micro_time(self.hub.now())
         self.store.put(VOLUME, id, volume)
         return volume
 
@@ -264,7 +252,7 @@ class CinderBackend(HubBackend):
 
     def _set_status(self, volume: Document, status: str) -> None:
         volume["status"] = status
-        volume["updated_at"] = cinder_time(self.hub.now())
+        volume["updated_at"] = micro_time(self.hub.now())
         self.store.put(VOLUME, volume["id"], volume)
 
     def _expect(self, volume: Document, statuses: tuple[str, ...], action: str) -> None:
@@ -417,7 +405,7 @@ class CinderBackend(HubBackend):
         attachment = self.get_attachment(id, project)
         volume = self.get(attachment["volume_id"], project)
         attachment["status"] = "attached"
-        attachment["attached_at"] = cinder_time(self.hub.now())
+        attachment["attached_at"] = micro_time(self.hub.now())
         self.store.put(ATTACHMENT, id, attachment)
         self._set_status(volume, "in-use")
 

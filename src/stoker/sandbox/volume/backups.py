@@ -12,35 +12,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from stoker.sandbox.http import public
 from stoker.sandbox.http_errors import BadRequest, NotFound
-from stoker.sandbox.service import Hub, new_id
-from stoker.sandbox.volume.backend import VOLUME, CinderBackend, cinder_time
-
-Document = dict[str, Any]
+from stoker.sandbox.service import micro_time, new_id
+from stoker.sandbox.store import Document
+from stoker.sandbox.volume.backend import VOLUME, CinderBackend
 
 BACKUP = "volume.backup"
 
 
 class Backups:
-    def __init__(self, hub: Hub, volumes: CinderBackend) -> None:
-        self.hub = hub
-        self.store = hub.store
+    def __init__(self, volumes: CinderBackend) -> None:
+        self.hub = volumes.hub
+        self.store = volumes.store
         self.volumes = volumes
-
-    def _settle(self, backup: Document) -> Document:
-        if backup["status"] == "creating" and self.hub.now() >= backup["_ready_at"]:
-            backup.update(status="available", updated_at=cinder_time(self.hub.now()))
-            self.store.put(BACKUP, backup["id"], backup)
-        return backup
 
     def get(self, id: str, project: str | None) -> Document:
         backup = self.store.get(BACKUP, id)
         if backup is None or (project is not None and backup["project_id"] != project):
             raise NotFound(f"Backup {id} could not be found.", kind="BackupNotFound")
-        return self._settle(backup)
+        return self.volumes.settle(BACKUP, backup)
 
     def list(self, project: str | None) -> list[Document]:
-        return [self._settle(b) for b in self.store.list(BACKUP, project_id=project)]
+        return [self.volumes.settle(BACKUP, b) for b in self.store.list(BACKUP, project_id=project)]
 
     def create(self, project: str, body: Mapping[str, Any]) -> Document:
         volume_id = body.get("volume_id")
@@ -69,11 +63,11 @@ class Backups:
             "is_incremental": bool(body.get("incremental", False)),
             "has_dependent_backups": False,
             "fail_reason": None,
-            "created_at": cinder_time(now),
-            "updated_at": cinder_time(now),
-            "data_timestamp": cinder_time(now),
+            "created_at": micro_time(now),
+            "updated_at": micro_time(now),
+            "data_timestamp": micro_time(now),
             "project_id": project,
-            "_ready_at": now + float(self.hub.config.build_delay),
+            "_ready_at": now + self.volumes.delay,
         }
         self.store.insert(BACKUP, backup["id"], backup, project)
         return backup
@@ -89,7 +83,9 @@ class Backups:
 
 
 def view(backup: Document) -> Document:
-    return {k: v for k, v in backup.items() if not k.startswith("_") and k != "project_id"}
+    shown = public(backup)
+    del shown["project_id"]
+    return shown
 
 
 __all__ = ["BACKUP", "VOLUME", "Backups", "view"]
