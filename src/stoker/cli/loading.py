@@ -16,6 +16,7 @@ from stoker.definition import (
     LoadOptions,
     LoadResult,
     RequestInputs,
+    TemplateReads,
     load_definition,
     load_request,
     package_template_file,
@@ -77,11 +78,13 @@ def load_from_options(
     stack_name: str | None = None,
     project_id: str | None = None,
     blueprint: BlueprintCloud | None = None,
+    reads: TemplateReads | None = None,
 ) -> tuple[LoadResult, dict[str, str]]:
     """Load a definition from command-line options; also return the explicit parameters.
 
     With ``blueprint`` (the cloud that answers its requirements: a `BlueprintCloud`),
-    the template file is a blueprint, compiled first (`stoker.cli.blueprint`)."""
+    the template file is a blueprint, compiled first (`stoker.cli.blueprint`). ``reads``
+    keeps the templates read from disk (`LoadOptions.reads`)."""
     values = parameter_values(parameters, parameter_files)
     options = LoadOptions(
         limits=LoadLimits.of(active_limits()),
@@ -89,6 +92,7 @@ def load_from_options(
         require_all_parameters=require_all,
         stack_name=stack_name,
         project_id=project_id,
+        reads=reads,
     )
     # A load makes a few hundred thousand objects that live as long as the command and
     # almost no cyclic garbage, so the collector is paused while it runs: otherwise each

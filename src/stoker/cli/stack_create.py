@@ -18,6 +18,8 @@ from stoker.cli.stack_document import show_stack
 from stoker.cli.stack_session import Session, blueprint_of
 from stoker.engine import Status, failure_line
 from stoker.errors import OperationFailed, Rejected
+from stoker.limits import active_limits
+from stoker.template.loader import LoadLimits
 from stoker.template.nodes import plain
 
 if TYPE_CHECKING:
@@ -68,13 +70,14 @@ def create(
 ) -> None:
     """Create stack NAME from a template, and show its progress and outputs."""
     from stoker.cli.loading import load_from_options, template_source
-    from stoker.definition import in_package
+    from stoker.definition import TemplateReads, in_package
     from stoker.engine import CreateRequest
 
     blueprint = blueprint_of(session, template_file, libraries)
     if blueprint is not None:
         # the compiled template's providers are in its files map, not beside it on disk
         session.settings = replace(session.settings, files_from_request=True)
+    reads = TemplateReads()  # the engine's provider templates are among them
     result, explicit = load_from_options(
         template_file,
         environments,
@@ -85,6 +88,7 @@ def create(
         stack_name=name,
         project_id=session.settings.project,
         blueprint=blueprint,
+        reads=reads,
     )
     definition = result.definition
     report(shown(result.diagnostics, verbose), template_file)
@@ -95,6 +99,7 @@ def create(
     if restrict_files:
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
+    engine.share_reads(reads, LoadLimits.of(active_limits()))
     problems = engine.check(definition, base_dir)
     report(shown(problems, verbose), template_file)
     if any(d.is_error for d in problems):

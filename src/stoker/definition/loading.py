@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker import codes
-from stoker.definition.declared import client_declared, declared_types
+from stoker.definition.declared import TemplateReads, client_declared, declared_types
 from stoker.definition.files import collect_files
 from stoker.definition.stack import StackDefinition, define_stack
 from stoker.definition.template import Template
@@ -40,6 +40,10 @@ class LoadOptions:
     project_id: str | None = None
     #: the stack's id when it exists already (an update: ``OS::stack_id`` is known)
     stack_id: str | None = None
+    #: where the templates python-heatclient would send are kept as they are read from
+    #: disk: a caller that reads the same files again later (the engine's provider
+    #: templates, `StackEngine.share_reads`) takes them from there instead
+    reads: TemplateReads | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)
@@ -130,7 +134,9 @@ def _define(
     restrict_to = base_dir if options.restrict_files else None
     # Heat's all_param_schemata(files): every template the client sends declares names
     sent_from = base_dir if kept_files is None else None
-    declared = client_declared(template, environments, sent_from, options.limits, restrict_to)
+    declared = client_declared(
+        template, environments, sent_from, options.limits, restrict_to, options.reads
+    )
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),

@@ -25,7 +25,7 @@ hidden values are masked wherever they are shown).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, NamedTuple
 
@@ -103,28 +103,56 @@ class Taint:
 NO_TAINT: Final = Taint()
 
 
+#: the calls that read a parameter, a resource or an attribute: all a value's own
+#: exposure depends on
+_REFERENCES = (GetParam, Ref, GetResource, GetAttr, CfnGetAtt)
+
+
+def _references(value: Any) -> tuple[Function, ...]:
+    """The reference calls in ``value``, nested ones included, in `_calls`' order."""
+    return tuple(call for call in _calls(value) if isinstance(call, _REFERENCES))
+
+
+def _template_references(template: Template, value: Any) -> tuple[Function, ...]:
+    """`_references` of a value that belongs to ``template`` (a resource's properties or
+    metadata, an output's value), found once per template and value."""
+    found = template.references.get(id(value))
+    if found is None:
+        found = template.references[id(value)] = _references(value)
+    return found
+
+
 def _reaches(
     value: Any, hidden: Collection[str], tainted: Collection[str], taint: Taint = NO_TAINT
 ) -> bool:
     """Whether ``value`` reads a hidden parameter, a tainted resource, or an attribute of a
     nested stack that carries a hidden value."""
-    for call in _calls(value):
-        if isinstance(call, GetParam | Ref | GetResource | GetAttr | CfnGetAtt):
-            name = _first(call.args)
-            if not isinstance(name, str):
-                if hidden or not taint.empty:  # a computed name: it may be a hidden one
-                    return True
-                continue
-            if isinstance(call, GetParam | Ref) and name in hidden:
+    return _any_reaches(_references(value), hidden, tainted, taint)
+
+
+def _any_reaches(
+    calls: Iterable[Function],
+    hidden: Collection[str],
+    tainted: Collection[str],
+    taint: Taint = NO_TAINT,
+) -> bool:
+    """`_reaches` of the reference calls of a value."""
+    for call in calls:
+        name = _first(call.args)
+        if not isinstance(name, str):
+            if hidden or not taint.empty:  # a computed name: it may be a hidden one
                 return True
-            child = taint.children.get(name)
-            if child is not None and isinstance(call, GetAttr | CfnGetAtt):
-                # the child stack knows which of its attributes carry a hidden value
-                if child.reads(_second(call.args)):
-                    return True
-                continue
-            if not isinstance(call, GetParam) and name in tainted:
+            continue
+        if isinstance(call, GetParam | Ref) and name in hidden:
+            return True
+        child = taint.children.get(name)
+        if child is not None and isinstance(call, GetAttr | CfnGetAtt):
+            # the child stack knows which of its attributes carry a hidden value
+            if child.reads(_second(call.args)):
                 return True
+            continue
+        if not isinstance(call, GetParam) and name in tainted:
+            return True
     return False
 
 
@@ -169,7 +197,7 @@ def sensitive_outputs(template: Template, taint: Taint = NO_TAINT) -> set[str]:
     return {
         n
         for n, output in template.outputs.items()
-        if _reaches(output.value, hidden, tainted, taint)
+        if _any_reaches(_template_references(template, output.value), hidden, tainted, taint)
     }
 
 
@@ -187,7 +215,7 @@ def sensitive_properties(template: Template, resource: str, taint: Taint = NO_TA
     return {
         str(name)
         for name, value in definition.properties.items()
-        if _reaches(value, hidden, tainted, taint)
+        if _any_reaches(_template_references(template, value), hidden, tainted, taint)
     }
 
 
@@ -232,9 +260,11 @@ def _tainted(template: Template, hidden: Collection[str], taint: Taint = NO_TAIN
         for name, resource in template.resources.items():
             if name in tainted:
                 continue
-            if _reaches(resource.properties, hidden, tainted, taint) or _reaches(
-                resource.metadata, hidden, tainted, taint
-            ):
+            calls = (
+                *_template_references(template, resource.properties),
+                *_template_references(template, resource.metadata),
+            )
+            if _any_reaches(calls, hidden, tainted, taint):
                 tainted.add(name)
                 changed = True
     return tainted

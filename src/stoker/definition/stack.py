@@ -148,14 +148,24 @@ def define_stack(
         context=context,
     )
     definition.scope = scope
+    hints = _misspelled(template, reuse)
     reuse = reuse or Reuse()
     implicit = _validate_functions(definition, scope, reuse, for_create=require_all_parameters)
     _check_names(definition)
     build_graph(definition, implicit)
     _check_known_values(definition, context, scope, reuse, for_create=require_all_parameters)
-    hints = misspelled_functions(template.document.data, template.table, reuse)
     definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
     return definition
+
+
+def _misspelled(template: Template, reuse: Reuse | None) -> list[Diagnostic]:
+    """The template's misspelled functions: kept on the template unless a previous check's
+    are to be reused (which then also keeps this check's for the next)."""
+    if reuse is not None:
+        return misspelled_functions(template.document.data, template.table, reuse)
+    if template.misspelled is None:
+        template.misspelled = tuple(misspelled_functions(template.document.data, template.table))
+    return list(template.misspelled)
 
 
 def _check_parameters(

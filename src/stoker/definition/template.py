@@ -129,6 +129,19 @@ class Template:
     capabilities: dict[str, list[str]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     calls: list[Function] = field(default_factory=list)  # every function call parsed
+    #: the reference calls (`stoker.definition.sensitive`) under each of the template's
+    #: values, by the value's id: the walk for hidden values asks about the same
+    #: properties again for every stack of a tree that uses the template, and parsed
+    #: values do not change (a copy made with `dataclasses.replace` starts empty)
+    references: dict[int, tuple[Function, ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+    #: `stoker.definition.typos.misspelled_functions` of the template, found on the first
+    #: check that reuses no earlier one: every stack made from a template (a provider's,
+    #: checked and created once per resource that uses it) has the same ones
+    misspelled: tuple[Diagnostic, ...] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
 
     def calls_of(self, name: str) -> list[Function]:
         """Every call of the function ``name`` anywhere in the template (all branches)."""

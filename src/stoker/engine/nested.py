@@ -18,7 +18,6 @@ from stoker.definition import (
     collect_files,
     define_stack,
     handed_down,
-    parse_template,
 )
 from stoker.engine import leases, rolling
 from stoker.engine.facade_check import facade_problem
@@ -33,7 +32,6 @@ from stoker.resources import (
     ResourceGroup,
     TemplateResource,
 )
-from stoker.template.loader import Document
 
 if TYPE_CHECKING:
     from stoker.engine.operation import Operation
@@ -232,7 +230,7 @@ def _child_definition(
         spec.parameters,
         expanded=parent.resolution().resolved.get(record.name),
     )
-    template = parse_template(Document(spec.template, "yaml", spec.location))
+    template = engine.child_templates.parse(spec)
     files = dict(spec.files)
     if engine.files_only(base_dir):
         # Heat hands a child its parent's files: its own providers are found there, and

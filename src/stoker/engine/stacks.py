@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from stoker import codes
-from stoker.definition import FilesMap, StackDefinition, in_package
+from stoker.definition import FilesMap, StackDefinition, TemplateReads, in_package
 from stoker.diagnostics import Diagnostic
 from stoker.engine import (
     abandon,
@@ -39,6 +39,7 @@ from stoker.engine import (
     walks,
 )
 from stoker.engine import unhealthy as marking
+from stoker.engine.child_templates import ChildTemplates
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import NestedFailure as NestedFailure
 from stoker.engine.new_stacks import CreateRequest as CreateRequest
@@ -69,6 +70,7 @@ from stoker.resolution import (
     resolve_types,
 )
 from stoker.resources import ChildStack, ResourcePlugin, ResourceTypeRegistry
+from stoker.template.loader import Document, LoadLimits, read_file
 
 if TYPE_CHECKING:
     from stoker.engine.adopt import Adoption
@@ -117,7 +119,11 @@ class StackEngine:
         self.failed_children: dict[str, tuple[str, str]] = {}
         self.queries = StackQueries(store, registry, self.settings)
         #: provider templates read from the disk, each read and parsed once per engine
-        self._disk_templates = ProviderTemplates()
+        self._disk_templates = ProviderTemplates(self._read_disk)
+        #: child stacks' templates, each provider's parsed once for all its stacks
+        self.child_templates = ChildTemplates()
+        #: the documents the command's load read from the disk already (`share_reads`)
+        self._read_already: Mapping[str, Document | None] = {}
         #: the last definition `check` resolved, its base directory and its types
         self._checked: tuple[StackDefinition, str | None, Resolution] | None = None
         #: provider subtrees' checks by their inputs: the per-create checks of nested
@@ -141,6 +147,19 @@ class StackEngine:
             self.provider_cache(definition, base_dir),
             names=names,
         )
+
+    def share_reads(self, reads: TemplateReads, limits: LoadLimits) -> None:
+        """Take the provider templates from the documents a load of the same command read
+        from disk under ``limits`` (`LoadOptions.reads`: python-heatclient's files are
+        the stack's provider templates), instead of reading and parsing each again. Only
+        documents read under the limits this engine reads with (`read_file`'s defaults)
+        are the same document."""
+        if limits == LoadLimits():
+            self._read_already = reads.documents
+
+    def _read_disk(self, location: str) -> Document:
+        document = self._read_already.get(location)
+        return document if document is not None else read_file(location)
 
     def files_only(self, base_dir: str | None) -> bool:
         """Whether a stack whose template is in ``base_dir`` reads its providers and

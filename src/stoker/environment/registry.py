@@ -164,10 +164,21 @@ class ResourceRegistry:
         *,
         global_sections: Iterable[RegistryBlock] = (),
     ) -> None:
-        self._sections = tuple(sections)
-        self._global_sections = tuple(global_sections)
-        self._user = applied(self._sections)
-        self._global = applied(self._global_sections)
+        users, globals_ = tuple(sections), tuple(global_sections)
+        self._build(users, globals_, applied(users), applied(globals_))
+
+    def _build(
+        self,
+        sections: tuple[RegistryBlock, ...],
+        global_sections: tuple[RegistryBlock, ...],
+        user: RegistryBlock,
+        global_: RegistryBlock,
+    ) -> None:
+        """Set up a registry of these sections, given them applied (`applied`)."""
+        self._sections = sections
+        self._global_sections = global_sections
+        self._user = user
+        self._global = global_
         # Without per-resource blocks a type resolves the same for every resource: a
         # stack of 10,000 resources of a few types resolves a few times, not 10,000.
         per_resource = any(_has_resource_blocks(b) for b in (self._user, self._global))
@@ -328,7 +339,13 @@ class ResourceRegistry:
                     narrowed.items.pop(child_name, None)
                     narrowed.items[child_name] = child.copy()
         user.items[RESOURCES_KEY] = narrowed
-        return ResourceRegistry([user], global_sections=self._global_sections)
+        # ``user`` is this registry's applied tree less what the child does not see, each
+        # block in it a copy of an applied one: applying it again would copy it unchanged,
+        # and the global layer is this one's (a nested stack's registry is made for each
+        # of a tree's nested stacks, and TripleO's has hundreds of entries)
+        registry = ResourceRegistry.__new__(ResourceRegistry)
+        registry._build((user,), self._global_sections, user, self._global)
+        return registry
 
     # ------------------------------------------------------------------ internals
 

@@ -152,32 +152,39 @@ class RegistryBlock:
         """
         data: dict[str, Any] = {}
         for key, item in self.items.items():
-            if isinstance(item, RegistryBlock):
+            if isinstance(item, RegistryEntry):
+                value: Any = item.value
+                if isinstance(value, str):
+                    if absolute_paths and value.endswith(TEMPLATE_SUFFIXES):
+                        value = _stored_path(value, item.base_dir)
+                elif isinstance(value, tuple):
+                    value = [_stored_path(v, item.base_dir) if absolute_paths else v for v in value]
+                data[key] = value
+            elif isinstance(item, RegistryBlock):
                 data[key] = item.to_data(absolute_paths=absolute_paths)
-            elif isinstance(item, RuleSetting):
-                data[key] = None if item.values is None else sorted(item.values)
-            elif isinstance(item.value, tuple):
-                data[key] = [_stored_path(v, item, absolute_paths) for v in item.value]
-            elif isinstance(item.value, str) and is_template_name(item.value):
-                data[key] = _stored_path(item.value, item, absolute_paths)
             else:
-                data[key] = item.value
+                data[key] = None if item.values is None else sorted(item.values)
         return data
 
 
-def _stored_path(path: str, entry: RegistryEntry, absolute: bool) -> str:
-    if not absolute or entry.base_dir is None or "://" in path or os.path.isabs(path):
+def _stored_path(path: str, base_dir: str | None) -> str:
+    """``path``, written in a registry read from ``base_dir``, as a stack stores it."""
+    if base_dir is None:
         return path
-    if os.path.isabs(entry.base_dir):
-        return _under(entry.base_dir, path)
-    return os.path.abspath(os.path.join(entry.base_dir, path))  # from the working directory
+    if os.path.isabs(base_dir):
+        return _under(base_dir, path)
+    if "://" in path or os.path.isabs(path):
+        return path
+    return os.path.abspath(os.path.join(base_dir, path))  # from the working directory
 
 
 @lru_cache(maxsize=4096)
 def _under(base_dir: str, path: str) -> str:
     """``path`` below the absolute ``base_dir``, normalised (what `os.path.abspath` gives
-    it): a stack stores its registry, and each of a tree's nested stacks stores the same
-    hundreds of entries again (TripleO's)."""
+    it), or as it is when it is a URL or absolute: a stack stores its registry, and each
+    of a tree's nested stacks stores the same hundreds of entries again (TripleO's)."""
+    if "://" in path or os.path.isabs(path):
+        return path
     return os.path.normpath(os.path.join(base_dir, path))
 
 
