@@ -234,6 +234,8 @@ class TreeCheck:
         found = list(child.errors) + self._before_create(child)
         if self.require_types and not isinstance(plugin, InlineStack):
             members = resolve_types(child, self.registry, base_dir, self.cache)
+            for recording in self._recordings:
+                recording.looked(members.looked_up)
             found += member_attributes(definition, name, plugin, members)
         below = self.check(child, base_dir, chain, (*names, name))
         if self.require_types and not isinstance(plugin, InlineStack):
@@ -411,6 +413,7 @@ class TreeCheck:
         recording = kept.recording
         for recorded in self._recordings:
             recorded.locations |= recording.locations
+            recorded.looked(recording.looked_up)
             level = len(names) - len(recorded.base) + recording.height
             recorded.height = max(recorded.height, level)
         budget.spent += kept.spent
@@ -436,6 +439,7 @@ class TreeCheck:
         self.resolutions[names] = resolution
         for recording in self._recordings:
             recording.events.append(("resolution", names[len(recording.base) :], resolution))
+            recording.looked(resolution.looked_up)
 
     def _refuse(self, diagnostic: Diagnostic) -> None:
         self.refused.append(diagnostic)
