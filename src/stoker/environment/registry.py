@@ -273,10 +273,14 @@ class ResourceRegistry:
         mine, theirs = self._user, other._user
         if mine.items.get(RESOURCES_KEY) != theirs.items.get(RESOURCES_KEY):
             return False
-        if self._glob_entries(mine) != other._glob_entries(theirs):
-            return False
         own, others = mine.items, theirs.items
-        return all(own.get(name) == others.get(name) for name in type_names)
+        # the globs by their keys (a new child registry has not listed its globs)
+        globs = [key for key in own if is_glob(key)]
+        if globs != [key for key in others if is_glob(key)]:
+            return False
+        return all(own[key] == others[key] for key in globs) and all(
+            own.get(name) == others.get(name) for name in type_names
+        )
 
     def hooks(self, resource_name: str, nested_path: tuple[str, ...] = ()) -> frozenset[str]:
         """Every hook set for this resource by any block whose patterns match its path."""
@@ -360,7 +364,9 @@ class ResourceRegistry:
     def _matches_in(self, block: RegistryBlock, type_name: str) -> list[RegistryEntry]:
         """The entries of one block that apply to ``type_name``, in the order Heat tries
         them: its own key's, and the globs that match it."""
-        globs = self._glob_entries(block)
+        globs = self._globs.get(id(block))
+        if globs is None:
+            globs = self._globs[id(block)] = [e for e in block.entries() if is_glob(e.key)]
         found = [
             entry
             for entry in globs
@@ -371,13 +377,6 @@ class ResourceRegistry:
             found.append(own)
         found.sort(key=lambda entry: entry.key)
         return found
-
-    def _glob_entries(self, block: RegistryBlock) -> list[RegistryEntry]:
-        """The glob entries of one of this registry's blocks, found once."""
-        globs = self._globs.get(id(block))
-        if globs is None:
-            globs = self._globs[id(block)] = [e for e in block.entries() if is_glob(e.key)]
-        return globs
 
     def _candidates(
         self, type_name: str, names: tuple[str, ...] | None, allow_user: bool
