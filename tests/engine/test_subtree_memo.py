@@ -5,6 +5,7 @@ differ (the depth limit, a loop through the templates above it, another environm
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -120,3 +121,65 @@ def test_another_environment_is_not_taken_for_a_kept_one(tmp_path: Path) -> None
     expected = check(bad, 6, None, ProviderTemplates())
     assert check(bad, 6, memo, templates) == expected
     assert [f for f in expected["found"] if "9" in f]
+
+
+#: two services mapped to one template: each one's child sees the registry less the
+#: mapping that made it (as in Heat); ``w.yaml`` never looks either up, ``v.yaml`` looks
+#: up ``My::X`` (known under ``y``, dropped under ``x``)
+REGISTRY = """
+resource_registry:
+  My::X: {template}
+  My::Y: {template}
+"""
+
+SHARED = {
+    "w.yaml": """
+        resources:
+          leaf: {type: leaf.yaml, properties: {size: 2}}
+    """,
+    "v.yaml": """
+        resources:
+          again: {type: My::X}
+          leaf: {type: leaf.yaml, properties: {size: 2}}
+    """,
+}
+
+
+def check_with_registry(
+    tmp_path: Path, template: str, memo: SubtreeMemo | None, max_depth: int = 4
+) -> dict[str, Any]:
+    path = write(tmp_path, "resources:\n  x: {type: My::X}\n  y: {type: My::Y}\n")
+    for name, text in SHARED.items():
+        (tmp_path / name).write_text(HEADER + textwrap.dedent(text))
+    environment = tmp_path / "registry.yaml"
+    environment.write_text(REGISTRY.format(template=template))
+    options = LoadOptions(require_all_parameters=True)
+    result = load_definition(str(path), [str(environment)], {}, options)
+    assert result.definition is not None
+    cache = ProviderCache(templates=ProviderTemplates())
+    tree = TreeCheck(default_registry(), max_depth, cache=cache, memo=memo)
+    found = tree.check(result.definition, str(path.parent), (str(path),))
+    return summary(tree, found)
+
+
+def test_a_registry_differing_where_the_subtree_never_looks_is_the_same_check(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A kept check is reused under a registry that differs only in entries its lookups
+    did not read; one that differs in an entry it read is checked again."""
+    checked: list[str] = []
+    made = TreeCheck._check_subtree
+
+    def counting(self: TreeCheck, model: Any, plugin: Any, *args: Any) -> Any:
+        checked.append(os.path.basename(plugin.location))
+        return made(self, model, plugin, *args)
+
+    expected = {name: check_with_registry(tmp_path, name, None) for name in SHARED}
+    monkeypatch.setattr(TreeCheck, "_check_subtree", counting)
+    assert check_with_registry(tmp_path, "w.yaml", SubtreeMemo()) == expected["w.yaml"]
+    assert checked.count("w.yaml") == 1  # y's child takes x's check
+    checked.clear()
+    assert check_with_registry(tmp_path, "v.yaml", SubtreeMemo()) == expected["v.yaml"]
+    assert checked.count("v.yaml") >= 2  # My::X resolves otherwise under y
+    found = expected["v.yaml"]["found"]
+    assert any("My::X" in f for f in found), found

@@ -264,6 +264,35 @@ class ResourceRegistry:
             by_type[type_name] = found
         return found
 
+    def agrees_on(self, other: ResourceRegistry, type_names: Iterable[str]) -> bool:
+        """Whether ``other`` resolves each of ``type_names`` as this registry does, for any
+        resource, and so does every registry `for_child` makes of each for those names.
+
+        A resolution without ``known`` follows the first candidate of each name it passes
+        through (`ResolvedType.mapped_types`); the candidates of a name are the entries under
+        that key, the globs and the ``resources:`` blocks, in the user's layer and the
+        global one. Those are compared, with their positions (messages quote them); entries
+        under other keys are not. `for_child` drops an entry a resolution reached (the same
+        in both, when they agree on its name) and narrows ``resources:`` (the same blocks),
+        so the registries below agree on those names too. TripleO's registry differs from
+        one service's children to another's by the mapping that made each service, which
+        the templates below seldom look up."""
+        if self is other:
+            return True
+        if self._global_sections != other._global_sections:
+            return False
+        mine, theirs = self._user, other._user
+        if mine.items.get(RESOURCES_KEY) != theirs.items.get(RESOURCES_KEY):
+            return False
+        own, others = mine.items, theirs.items
+        # the globs by their keys (a new child registry has not listed its globs)
+        globs = [key for key in own if is_glob(key)]
+        if globs != [key for key in others if is_glob(key)]:
+            return False
+        return all(own[key] == others[key] for key in globs) and all(
+            own.get(name) == others.get(name) for name in type_names
+        )
+
     def hooks(self, resource_name: str, nested_path: tuple[str, ...] = ()) -> frozenset[str]:
         """Every hook set for this resource by any block whose patterns match its path."""
         return self._settings(HOOKS_KEY, (*nested_path, resource_name))

@@ -52,10 +52,16 @@ def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, 
 
 
 def check_properties(
-    definition: StackDefinition, name: str, plugin: ResourcePlugin, *, for_create: bool = True
+    definition: StackDefinition,
+    name: str,
+    plugin: ResourcePlugin,
+    *,
+    for_create: bool = True,
+    known: tuple[dict[str, Any], set[str]] | None = None,
 ) -> list[Diagnostic]:
     """The properties' schema; for a create also the type's own checks (Heat's validate
-    API checks only the schema: ``OS::Heat::Value``'s value against its type waits)."""
+    API checks only the schema: ``OS::Heat::Value``'s value against its type waits).
+    ``known``: what `known_properties` gives, when the caller has it already."""
     resource = definition.template.resources[name]
     given = resource.properties
     if plugin.traits.dynamic_properties and (
@@ -71,11 +77,11 @@ def check_properties(
             Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
             for message in plugin.validate({})
         ]
-    known, unknown = known_properties(definition, name)
+    known_values, unknown = known_properties(definition, name) if known is None else known
     path = (*resource.path, definition.template.names.properties)
     validated, found = validate_properties(
         plugin.properties_schema,
-        known,
+        known_values,
         path=path,
         type_name=plugin.type_name,
         dynamic=plugin.traits.dynamic_properties,

@@ -12,6 +12,10 @@ quote them), its files, its taint, where its ``get_file`` paths start, the regis
 types, the limits and where providers are read from. What it depends on otherwise is
 kept with the result and checked before it is reused:
 
+- of the resource registry, only the entries the subtree's lookups read, at any level
+  (`stoker.environment.ResourceRegistry.agrees_on`): TripleO's service templates hand
+  their children registries that differ by the mapping that made each service, which
+  the templates below seldom look up;
 - the chain of templates above it, through the provider locations the subtree compared
   with that chain (a loop found through a template above it is not reused);
 - its depth, through the deepest level the subtree compared with ``--max-nested-depth``;
@@ -21,7 +25,9 @@ kept with the result and checked before it is reused:
 
 What the check did to its `TreeCheck` (resources counted, nested definitions and
 resolutions found, refusals) is recorded and replayed, so a reused check leaves the
-`TreeCheck` as a new one would."""
+`TreeCheck` as a new one would, except that a replayed nested definition's registry is the
+kept check's (the same in every entry the check read; the engine, the memo's one user,
+keeps only the findings and the top stack's resolution)."""
 
 from __future__ import annotations
 
@@ -46,7 +52,7 @@ class Recording:
     """What a subtree's check did and compared, while it runs (`TreeCheck` notes into every
     recording open around it)."""
 
-    __slots__ = ("base", "events", "locations", "height")
+    __slots__ = ("base", "events", "locations", "height", "looked_up")
 
     def __init__(self, base: tuple[str, ...]) -> None:
         #: the names of the subtree's root (its facade names from the top)
@@ -56,6 +62,16 @@ class Recording:
         self.locations: set[str] = set()
         #: the deepest level compared with the depth limit, relative to the root
         self.height = 0
+        #: the type names looked up in the registry at any level of the subtree (None:
+        #: not known, the whole registry counts)
+        self.looked_up: set[str] | None = set()
+
+    def looked(self, names: set[str] | None) -> None:
+        """Note the type names a resolution in the subtree looked up."""
+        if names is None:
+            self.looked_up = None
+        elif self.looked_up is not None:
+            self.looked_up |= names
 
 
 class Inputs:
@@ -70,26 +86,36 @@ class Inputs:
 
     def fingerprint(self) -> Hashable:
         """A part of the inputs that is quick to hash, for the memo's key: the names of
-        the parameters handed down and of the registry's entries at each level (the
-        registries of two templates' children most often differ by the mapping that
-        made each template, which Heat drops)."""
+        the parameters handed down and of the global registry's entries (not the user's:
+        the registries of two templates' children most often differ by the mapping that
+        made each template, which Heat drops, and a subtree that never looks it up is
+        the same check under both)."""
         registry = self.environment.resource_registry
         return (
             tuple(self.environment.parameters),
-            tuple(tuple(block.items) for block in registry.sections),
             tuple(tuple(block.items) for block in registry.global_sections),
         )
 
-    def same(self, other: Inputs) -> bool:
+    def same(self, other: Inputs, looked_up: set[str] | None) -> bool:
+        """Whether a check of ``other`` is this one's: the registries compared on the
+        type names the check looked up (``looked_up``; None: on all of them), the rest
+        in full."""
         mine, theirs = self.environment, other.environment
+        registry = mine.resource_registry
         return (
             # what most often differs first: the values handed down, the registry (less
             # the mapping that made each template)
             same_value(mine.parameters, theirs.parameters)
-            and same_value(mine.resource_registry, theirs.resource_registry)
+            and (
+                same_value(registry, theirs.resource_registry)
+                if looked_up is None
+                else registry.agrees_on(theirs.resource_registry, looked_up)
+            )
             and same_value(self.taint, other.taint)
             and same_value(self.files, other.files)
-            and same_value(mine, theirs)
+            and all(
+                same_value(getattr(mine, name), getattr(theirs, name)) for name in _OTHER_FIELDS
+            )
         )
 
 
@@ -142,13 +168,19 @@ class SubtreeMemo:
                 depth + recording.height <= max_depth
                 and recording.locations.isdisjoint(chain)
                 and budget.spent + kept.spent <= budget.limits.total_value_size
-                and kept.inputs.same(inputs)
+                and kept.inputs.same(inputs, recording.looked_up)
             ):
                 return kept
         return None
 
     def keep(self, key: Hashable, subtree: Subtree) -> None:
         self._kept.setdefault(key, []).append(subtree)
+
+
+#: the environment's fields `Inputs.same` compares in full
+_OTHER_FIELDS = tuple(
+    f.name for f in fields(Environment) if f.name not in ("parameters", "resource_registry")
+)
 
 
 def same_value(a: Any, b: Any) -> bool:

@@ -10,7 +10,6 @@ limit is reported before anything is created, with both locations. Types are fou
 
 from __future__ import annotations
 
-import contextlib
 import os
 from dataclasses import replace
 from typing import Any
@@ -162,11 +161,22 @@ class TreeCheck:
         found.extend(check_catalog_properties(definition, resolution))
         found.extend(check_update_policies(definition, resolution))
         for name, plugin in resolution.plugins.items():
+            if isinstance(plugin, TemplateResource):
+                # a provider's known properties are checked, then handed down: found once
+                known = known_properties(definition, name)
+                found.extend(
+                    check_properties(
+                        definition, name, plugin, for_create=self.require_types, known=known
+                    )
+                )
+                found.extend(snapshot_policy(definition, name, plugin))
+                found.extend(
+                    self._nested(definition, name, plugin, resolution, known, chain, names)
+                )
+                continue
             found.extend(check_properties(definition, name, plugin, for_create=self.require_types))
             found.extend(snapshot_policy(definition, name, plugin))
-            if isinstance(plugin, TemplateResource):
-                found.extend(self._nested(definition, name, plugin, resolution, chain, names))
-            elif isinstance(plugin, NestedStackPlugin):
+            if isinstance(plugin, NestedStackPlugin):
                 found.extend(
                     self._members(definition, name, plugin, resolution, base_dir, chain, names)
                 )
@@ -224,6 +234,8 @@ class TreeCheck:
         found = list(child.errors) + self._before_create(child)
         if self.require_types and not isinstance(plugin, InlineStack):
             members = resolve_types(child, self.registry, base_dir, self.cache)
+            for recording in self._recordings:
+                recording.looked(members.looked_up)
             found += member_attributes(definition, name, plugin, members)
         below = self.check(child, base_dir, chain, (*names, name))
         if self.require_types and not isinstance(plugin, InlineStack):
@@ -253,9 +265,12 @@ class TreeCheck:
         name: str,
         plugin: TemplateResource,
         resolution: Resolution,
+        properties: tuple[dict[str, Any], set[str]],
         chain: tuple[str, ...],
         names: tuple[str, ...],
     ) -> list[Diagnostic]:
+        """A provider resource's handover and its template's subtree; ``properties``: its
+        properties known before create, and the others (`known_properties`)."""
         resource = definition.template.resources[name]
         where: Path = (*resource.path, definition.template.names.type)
         span: Span | None = resource.span
@@ -292,13 +307,24 @@ class TreeCheck:
             ]
         model = plugin.template_model  # type: ignore[attr-defined]
         self._count(len(model.resources), f"{name}'s provider template", where, span)
-        known, validated, problems = _known_for_child(definition, name, plugin)
-        if not any(d.is_error for d in problems):
+        known, validated, problems = _known_for_child(plugin, name, properties)
+        found: list[Diagnostic] = []
+        if not any(d.is_error for d in problems):  # else reported by check_properties
             # what the facade hands down: an explicit null is the type's empty value
-            # (Heat gives a required string parameter ''; measured on 24.1.2); a value it
-            # cannot hand down is reported by _handover
-            with contextlib.suppress(Exception):  # _handover reports it
+            # (Heat gives a required string parameter ''; measured on 24.1.2); a known
+            # value it cannot hand down (a list of numbers for a comma_delimited_list,
+            # say) makes Heat's create refuse the stack
+            try:
                 known = dict(plugin.child_spec(validated, name).parameters)
+            except ResourceFailure as error:
+                found.append(
+                    Diagnostic(
+                        codes.PROPERTY_VALUE,
+                        str(error),
+                        (*resource.path, definition.template.names.properties),
+                        resource.span,
+                    )
+                )
         environment = child_environment(
             definition.environment, name, known, expanded=resolution.resolved.get(name)
         )
@@ -307,7 +333,6 @@ class TreeCheck:
             plugin.files,  # type: ignore[attr-defined]
             handed_down(definition.template, name, definition.taint, model),
         )
-        found = self._handover(definition, name, plugin)
         found += self._subtree(model, plugin, inputs, chain, (*names, name))
         return (
             found if self.require_types else _at_create_only(found, self.cache.source is not None)
@@ -388,6 +413,7 @@ class TreeCheck:
         recording = kept.recording
         for recorded in self._recordings:
             recorded.locations |= recording.locations
+            recorded.looked(recording.looked_up)
             level = len(names) - len(recorded.base) + recording.height
             recorded.height = max(recorded.height, level)
         budget.spent += kept.spent
@@ -413,6 +439,7 @@ class TreeCheck:
         self.resolutions[names] = resolution
         for recording in self._recordings:
             recording.events.append(("resolution", names[len(recording.base) :], resolution))
+            recording.looked(resolution.looked_up)
 
     def _refuse(self, diagnostic: Diagnostic) -> None:
         self.refused.append(diagnostic)
@@ -444,38 +471,16 @@ class TreeCheck:
             return list(child.create_findings)  # validate shows them all (as warnings)
         return [d for d in child.create_findings if d not in child.parameter_findings]
 
-    @staticmethod
-    def _handover(
-        definition: StackDefinition, name: str, plugin: TemplateResource
-    ) -> list[Diagnostic]:
-        """Known property values Heat cannot hand to the nested parameters (a list of
-        numbers for a comma_delimited_list, say): Heat's create refuses the stack."""
-        _, validated, problems = _known_for_child(definition, name, plugin)
-        if any(d.is_error for d in problems):
-            return []  # reported by check_properties
-        try:
-            plugin.child_spec(validated, name)
-        except ResourceFailure as error:
-            resource = definition.template.resources[name]
-            return [
-                Diagnostic(
-                    codes.PROPERTY_VALUE,
-                    str(error),
-                    (*resource.path, definition.template.names.properties),
-                    resource.span,
-                )
-            ]
-        return []
-
 
 def _known_for_child(
-    definition: StackDefinition, name: str, plugin: TemplateResource
+    plugin: TemplateResource, name: str, properties: tuple[dict[str, Any], set[str]]
 ) -> tuple[dict[str, Any], dict[str, Any], list[Diagnostic]]:
-    """A provider resource's properties known before create, as given and as validated
-    against its schema. A property known only at create is not missing here: the known
-    ones are handed down as the create will hand them (a null list as ``''``: TripleO's
-    ``EnabledNetworks:`` beside properties that read other resources' attributes)."""
-    known, unknown = known_properties(definition, name)
+    """A provider resource's properties known before create (``properties``: those and the
+    unknown ones' names), as given and as validated against its schema. A property known
+    only at create is not missing here: the known ones are handed down as the create will
+    hand them (a null list as ``''``: TripleO's ``EnabledNetworks:`` beside properties
+    that read other resources' attributes)."""
+    known, unknown = properties
     schema = {
         key: replace(prop, required=False) if key in unknown else prop
         for key, prop in plugin.properties_schema.items()

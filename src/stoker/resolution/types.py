@@ -27,13 +27,17 @@ class Resolution:
     """For each enabled resource: its plugin, the type name recorded, how it resolved (a
     plain slotted class, cheaper to create at import than a dataclass: see `TreeCheck`)."""
 
-    __slots__ = ("plugins", "types", "resolved", "diagnostics")
+    __slots__ = ("plugins", "types", "resolved", "diagnostics", "looked_up")
 
     def __init__(self) -> None:
         self.plugins: dict[str, ResourcePlugin] = {}
         self.types: dict[str, str] = {}
         self.resolved: dict[str, ResolvedType] = {}
         self.diagnostics: list[Diagnostic] = []
+        #: the type names whose registry entries the resolutions read
+        #: (`stoker.environment.ResourceRegistry.agrees_on`); None when a lookup failed
+        #: (a loop in the registry) and what it read is not known
+        self.looked_up: set[str] | None = set()
 
 
 def resolve_types(
@@ -66,10 +70,13 @@ def resolve_types(
                 read=cache.read,
             )
         except Exception as error:  # a loop in the registry
+            result.looked_up = None
             result.diagnostics.append(
                 Diagnostic(codes.RESOURCE_DEFINITION, str(error), type_path, resource.span)
             )
             continue
+        if result.looked_up is not None:
+            result.looked_up.update(resolved.mapped_types)
         if choice:
             result.diagnostics.extend(choice)
             if resolved.template is None:
