@@ -14,18 +14,18 @@ from typing import ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.nova import declared, gaps
+from stoker.lint.onap.nova import gaps
 from stoker.lint.onap.ports import (
     PORT,
     RESERVE_PORT,
     Address,
     Enumeration,
     PortRule,
-    parameter_type,
     ports,
     who,
 )
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared, declared_type
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 
@@ -80,7 +80,7 @@ class _AddressName(PortRule):
         return (
             address.port.internal is self.internal
             and ("_v6_" in address.parameter) is self.v6
-            and parameter_type(ctx, address.parameter) == kind
+            and declared_type(ctx, address.parameter) == kind
         )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:

@@ -19,9 +19,10 @@ from typing import Any, ClassVar
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap import addresses, subnets, vips
-from stoker.lint.onap.nova import declared, enumerated, parameter_read
+from stoker.lint.onap.enumerated import enumerated
 from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, Enumeration, PortRule
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared_type, parameter_read, resources_of, section
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 
@@ -183,9 +184,7 @@ INTERFACE_RULES: list[type] = [
 def _fqdn_reads(ctx: TemplateContext) -> Iterator[tuple[Any, str, str]]:
     """(resource, parameter) for each Contrail resource's network reference by parameter
     to an external network (not int_...)."""
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name, definition in section.items() if isinstance(section, dict) else ():
+    for name, definition in section(ctx.data, "resources").items():
         kind = definition.get("type") if isinstance(definition, dict) else None
         if not isinstance(kind, str) or not kind.startswith("OS::ContrailV2::"):
             continue
@@ -208,8 +207,7 @@ class ExternalNetworkFqdn(PortRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for (refs, index), name, parameter in _fqdn_reads(ctx):
-            declaration = declared(ctx, parameter)
-            kind = declaration.get("type") if declaration else None
+            kind = declared_type(ctx, parameter)
             if not FQDN.match(parameter):
                 problem = "must be named {network-role}_net_fqdn"
             elif kind is not None and kind != "string":
@@ -247,16 +245,12 @@ class FqdnNotInEnvironment(PortRule):
 
 
 def _route_prefixes(ctx: TemplateContext) -> Iterator[tuple[str, str, Any]]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name, definition in section.items() if isinstance(section, dict) else ():
-        if not isinstance(definition, dict) or definition.get("type") != ROUTE_TABLE:
-            continue
+    for name, definition, _ in resources_of(ctx, ROUTE_TABLE):
         properties = definition.get("properties")
         routes = properties.get(_ROUTES) if isinstance(properties, dict) else None
         parameter = parameter_read(routes.get(_ROUTE)) if isinstance(routes, dict) else None
         if parameter is not None:
-            yield str(name), parameter, value_span(routes, _ROUTE)
+            yield name, parameter, value_span(routes, _ROUTE)
 
 
 class _RoutePrefixes(PortRule):
@@ -297,8 +291,7 @@ class RoutePrefixesJson(_RoutePrefixes):
     problem = "which must be declared type json"
 
     def wrong(self, ctx: TemplateContext, parameter: str) -> bool:
-        declaration = declared(ctx, parameter)
-        kind = declaration.get("type") if declaration else None
+        kind = declared_type(ctx, parameter)
         return kind is not None and kind != "json"
 
 

@@ -15,6 +15,7 @@ from stoker.lint.context import (
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole, kind_by_name
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import section
 from stoker.lint.rule import EnvironmentRule, FileRule, PackageRule, TemplateRule
 from stoker.template.nodes import key_span, value_span
 
@@ -175,25 +176,21 @@ class DefaultInEnvironment(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role is ModuleRole.NESTED:
             return
-        data = ctx.data
-        section = data.get("parameters") if isinstance(data, dict) else None
-        if not isinstance(section, dict):
+        parameters = section(ctx.data, "parameters")
+        if not parameters:
             return
         environments = ctx.package.layout.environments_of(ctx)
         enumerated: set[str] = set()
         for environment in environments:
-            if isinstance(environment.data, dict):
-                for key in ("parameters", "parameter_defaults"):
-                    values = environment.data.get(key)
-                    if isinstance(values, dict):
-                        enumerated.update(str(name) for name in values)
+            for key in ("parameters", "parameter_defaults"):
+                enumerated.update(str(name) for name in section(environment.data, key))
         where = environments[0].source.relpath if environments else f"{ctx.source.stem}.env"
-        for name, definition in section.items():
+        for name, definition in parameters.items():
             defaulted = isinstance(definition, dict) and "default" in definition
             if defaulted and str(name) not in enumerated:
                 yield self.finding(
                     f'parameter "{name}" has a default but {where} does not enumerate it',
-                    key_span(section, name),
+                    key_span(parameters, name),
                     ("parameters", str(name)),
                 )
 

@@ -12,9 +12,11 @@ from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
+from stoker.lint.onap.enumerated import enumerated, environment_parameters
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.nova import NovaRule, Server, declared, enumerated, parameter_read, servers
+from stoker.lint.onap.nova import NovaRule, Server, servers
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared, parameter_read, section
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, locate, span_of, value_span
 
@@ -320,13 +322,14 @@ class VmRoleCharacters(NovaRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = _environment_values(ctx)
+        given = environment_parameters(ctx.package.layout.environments_of(ctx))
         for server, value, span, path in _vm_roles(ctx):
             parameter = parameter_read(value)
             if parameter is not None:
-                if parameter not in values:
+                if parameter not in given:
                     continue
-                value, span, path = values[parameter]
+                holder, key = given[parameter]
+                value, span, path = holder[key], value_span(holder, key), ()
             if isinstance(value, str) and not _ROLE_VALUE.match(value):
                 yield self.finding(
                     f'server "{server.name}": vm_role {value!r} may hold only letters, digits '
@@ -334,18 +337,6 @@ class VmRoleCharacters(NovaRule):
                     span,
                     path,
                 )
-
-
-def _environment_values(ctx: TemplateContext) -> dict[str, tuple[Any, Span | None, Path]]:
-    """Each parameter the module's environment files give a value: (value, where, path)."""
-    found: dict[str, tuple[Any, Span | None, Path]] = {}
-    for environment in ctx.package.layout.environments_of(ctx):
-        data = environment.data
-        values = data.get("parameters") if isinstance(data, dict) else None
-        if isinstance(values, dict):
-            for name, value in values.items():
-                found.setdefault(str(name), (value, value_span(values, name), ()))
-    return found
 
 
 class ModuleIndexNotForVolumes(NovaRule):
@@ -378,8 +369,7 @@ class ModuleIndexNotForVolumes(NovaRule):
 
 
 def _type_of(ctx: TemplateContext, resource: Any) -> Any:
-    section = ctx.data.get("resources") if isinstance(ctx.data, dict) else None
-    definition = section.get(resource) if isinstance(section, dict) else None
+    definition = section(ctx.data, "resources").get(resource)
     return definition.get("type") if isinstance(definition, dict) else None
 
 

@@ -19,6 +19,7 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.ports import NETWORK_PARAMETER, PORT_ID, SUBNET_PARAMETER, interfaces
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import vm_types
+from stoker.lint.onap.written import section
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
@@ -68,12 +69,11 @@ def _find(ctx: TemplateContext) -> Iterator[Mention]:
         if named is not None:
             path = (*port.path, "properties")
             yield Mention(_role(named["role"]), False, f'parameter "{network}"', port.span, path)
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name in section if isinstance(section, dict) else ():
+    resources = section(ctx.data, "resources")
+    for name in resources:
         match = _NET_ID.match(str(name))
         if match is not None:
-            span = key_span(section, name)
+            span = key_span(resources, name)
             yield Mention(match["role"], True, f'resource "{name}"', span, ("resources", str(name)))
 
 

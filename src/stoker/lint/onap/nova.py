@@ -14,11 +14,12 @@ from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
-from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.modules import ModuleRole, references
+from stoker.lint.onap.enumerated import EnumerationRule
+from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared, parameter_read, resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, value_span
@@ -49,87 +50,10 @@ def servers(ctx: TemplateContext) -> list[Server]:
 
 
 def _find_servers(ctx: TemplateContext) -> Iterator[Server]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
-    for name, definition in section.items():
-        if isinstance(definition, dict) and definition.get("type") == SERVER:
-            properties = definition.get("properties")
-            yield Server(
-                str(name),
-                definition,
-                properties if isinstance(properties, dict) else {},
-                ("resources", str(name)),
-                key_span(section, name),
-            )
-
-
-def parameter_read(value: Any) -> str | None:
-    """The parameter a ``{get_param: NAME}`` or ``{get_param: [NAME, ...]}`` reads."""
-    if isinstance(value, dict) and len(value) == 1 and "get_param" in value:
-        argument = value["get_param"]
-        if isinstance(argument, str):
-            return argument
-        if isinstance(argument, list) and argument and isinstance(argument[0], str):
-            return str(argument[0])
-    return None
-
-
-def declared(ctx: TemplateContext, name: str) -> dict[Any, Any] | None:
-    """The declaration of parameter ``name`` as written, when it is a mapping."""
-    data = ctx.data
-    section = data.get("parameters") if isinstance(data, dict) else None
-    found = section.get(name) if isinstance(section, dict) else None
-    return found if isinstance(found, dict) else None
-
-
-def enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
-    """Parameter names the module's environment files give values, with where; None for a
-    module without one. A nested file answers with the environment of the module that
-    uses it (through any nested files between them), as ONAP's validation does: the
-    values its parameters are passed come from there."""
-    if "onap.nova.enumerated" not in ctx.memo:
-        ctx.memo["onap.nova.enumerated"] = _enumerated(ctx, set())
-    found: dict[str, Span | None] | None = ctx.memo["onap.nova.enumerated"]
-    return found
-
-
-def _enumerated(ctx: TemplateContext, seen: set[str]) -> dict[str, Span | None] | None:
-    if ctx.role is ModuleRole.NESTED:
-        seen.add(ctx.name)
-        for parent in _users(ctx):
-            if parent.name not in seen:
-                inherited = _enumerated(parent, seen)
-                if inherited is not None:
-                    return inherited
-        return None
-    environments = ctx.package.layout.environments_of(ctx)
-    if not environments:
-        return None
-    found: dict[str, Span | None] = {}
-    for environment in environments:
-        data = environment.data
-        values = data.get("parameters") if isinstance(data, dict) else None
-        if isinstance(values, dict):
-            for name in values:
-                found.setdefault(str(name), key_span(values, name))
-    return found
-
-
-def _users(ctx: TemplateContext) -> list[TemplateContext]:
-    """The templates of the package that use ``ctx`` as a type, in path order."""
-    users = []
-    for template in ctx.package.templates:
-        if template.template is None or template is ctx:
-            continue
-        for reference in references(template):
-            if is_template_name(reference.type):
-                target = ctx.package.package.resolve(template.source, reference.type)
-                if target is not None and target.name == ctx.name:
-                    users.append(template)
-                    break
-    return users
+    for name, definition, span in resources_of(ctx, SERVER):
+        properties = definition.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        yield Server(name, definition, properties, ("resources", name), span)
 
 
 class NovaRule(FromRequirement, TemplateRule):
@@ -468,46 +392,25 @@ class ZoneParameterName(NovaRule):
                     where,
                     (*server.path, "properties", "availability_zone"),
                 )
-        data = ctx.data
-        section = data.get("parameters") if isinstance(data, dict) else None
-        if isinstance(section, dict):
-            for name in section:
-                match = ZONE.match(str(name))
-                if match is not None:
-                    found.append((int(match["index"]), key_span(section, name)))
+        parameters = section(ctx.data, "parameters")
+        for name in parameters:
+            match = ZONE.match(str(name))
+            if match is not None:
+                found.append((int(match["index"]), key_span(parameters, name)))
         yield from gaps(self, "availability_zone_", found)
 
 
 # ---------------------------------------------------------------- environment file
 
 
-class _InEnvironment(NovaRule):
+class _InEnvironment(NovaRule, EnumerationRule):
     prop: ClassVar[str]
-    wanted: ClassVar[bool]  # True: must be enumerated; False: must not be
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        if values is None:
-            return
-        seen: set[str] = set()
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
         for server in servers(ctx):
             parameter = parameter_read(server.properties.get(self.prop))
-            if parameter is None or parameter in seen or declared(ctx, parameter) is None:
-                continue
-            seen.add(parameter)
-            if self.wanted and parameter not in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") '
-                    "has no value in the module's environment file",
-                    key_span(ctx.data["parameters"], parameter),
-                    ("parameters", parameter),
-                )
-            elif not self.wanted and parameter in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") '
-                    "is supplied by ONAP; remove it from the environment file",
-                    values[parameter],
-                )
+            if parameter is not None:
+                yield parameter, f'the {self.prop} of server "{server.name}"'
 
 
 class ImageInEnvironment(_InEnvironment):

@@ -16,6 +16,7 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import section
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import key_span, value_span
 
@@ -35,11 +36,7 @@ ONAP_TYPES = ("string", "number", "json", "comma_delimited_list", "boolean")
 
 def declarations(ctx: TemplateContext) -> Iterator[tuple[str, Any, Path]]:
     """Every entry of the parameters section as written: name, definition, path."""
-    data = ctx.data
-    section = data.get("parameters") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
-    for name, definition in section.items():
+    for name, definition in section(ctx.data, "parameters").items():
         yield str(name), definition, ("parameters", str(name))
 
 

@@ -20,12 +20,13 @@ from typing import Any, ClassVar, NamedTuple
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.nova import declared, enumerated, parameter_read
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared, parameter_read, resources_of
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span, value_span
+from stoker.template.nodes import value_span
 
 PORT = "OS::Neutron::Port"
 INSTANCE_IP = "OS::ContrailV2::InstanceIp"
@@ -98,15 +99,8 @@ def ports(ctx: TemplateContext, kind: str = PORT) -> list[Port]:
 
 
 def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
-    for name, definition in section.items():
-        kind = definition.get("type") if isinstance(definition, dict) else None
-        if not isinstance(kind, str) or kind not in NOUNS:
-            continue
-        assert isinstance(definition, dict)
+    for name, definition, span in resources_of(ctx, *NOUNS):
+        kind = definition["type"]
         properties = definition.get("properties")
         properties = properties if isinstance(properties, dict) else {}
         if kind == PORT:
@@ -114,14 +108,13 @@ def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
         else:
             refs = properties.get("virtual_network_refs")
             network = refs[0] if isinstance(refs, list) and refs else None
-        path: Path = ("resources", str(name))
         port = Port(
-            str(name),
-            str(kind),
+            name,
+            kind,
             definition,
             properties,
-            path,
-            key_span(section, name),
+            ("resources", name),
+            span,
             _internal(network),
             parameter_read(network),
         )
@@ -180,11 +173,6 @@ def _vips(port: Port) -> Iterator[Address]:
             assert isinstance(ip, dict)
             path = (*port.path, "properties", _VMI_PAIRS, _VMI_PAIR, index, _VMI_IP, _VMI_PREFIX)
             yield Address(port, parameter, path, value_span(ip, _VMI_PREFIX))
-
-
-def parameter_type(ctx: TemplateContext, parameter: str) -> Any:
-    declaration = declared(ctx, parameter)
-    return declaration.get("type") if declaration is not None else None
 
 
 def exempt(port: Port) -> set[str]:
@@ -282,37 +270,17 @@ class InternalNetworkParameter(PortRule):
                 )
 
 
-class Enumeration(PortRule):
-    """Parameters that must (``wanted``) or must not be in the module's environment."""
+class Enumeration(PortRule, EnumerationRule):
+    """Parameters of ports that must (``wanted``) or must not be in the environment."""
 
-    wanted: ClassVar[bool]
+    why = "; the VNF's own addresses must"
 
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
         raise NotImplementedError
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        if values is None:
-            return
-        seen: set[str] = set()
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
         for address in self.parameters(ctx):
-            parameter = address.parameter
-            if parameter in seen or declared(ctx, parameter) is None:
-                continue
-            seen.add(parameter)
-            if self.wanted and parameter not in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (read by {who(address.port)}) has no '
-                    "value in the module's environment file; the VNF's own addresses must",
-                    key_span(ctx.data["parameters"], parameter),
-                    ("parameters", parameter),
-                )
-            elif not self.wanted and parameter in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (read by {who(address.port)}) is '
-                    "supplied by ONAP; remove it from the environment file",
-                    values[parameter],
-                )
+            yield address.parameter, f"read by {who(address.port)}"
 
 
 class NetworkNotInEnvironment(Enumeration):

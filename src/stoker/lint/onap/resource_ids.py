@@ -11,18 +11,18 @@ a Contrail network, like a Neutron one, is internal (``int_{network-role}_networ
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from stoker.diagnostics import Diagnostic, Span
+from stoker.diagnostics import Diagnostic
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.nova import SERVER_ID, servers
 from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, NETWORK_PARAMETER, PORT_ID, interfaces
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span
 
 _FQDN = LazyPattern(r"^(?P<role>.+)_net_fqdn$")
 _NETWORK_ID = LazyPattern(r"^int_(?P<role>.+)_network$")
@@ -61,8 +61,7 @@ def network_roles(package: PackageContext) -> frozenset[str]:
                 named = NETWORK_PARAMETER.match(network) or _FQDN.match(network)
                 if named is not None:
                     roles.add(named["role"])
-            section = template.data.get("resources") if isinstance(template.data, dict) else None
-            for name in section if isinstance(section, dict) else ():
+            for name in section(template.data, "resources"):
                 match = _NETWORK_ID.match(str(name))
                 if match is not None:
                     roles.add(match["role"])
@@ -77,16 +76,6 @@ def contains(resource_id: str, token: str) -> bool:
     return f"_{token}_" in f"_{resource_id}_"
 
 
-def _resources(
-    ctx: TemplateContext, kind: str
-) -> Iterator[tuple[str, dict[Any, Any], Span | None]]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name, definition in section.items() if isinstance(section, dict) else ():
-        if isinstance(definition, dict) and definition.get("type") == kind:
-            yield str(name), definition, key_span(section, name)
-
-
 class ResourceIdRule(FromRequirement, TemplateRule):
     """A rule on the ids of the resources of one type, declared by its requirement."""
 
@@ -98,7 +87,7 @@ class _ContainsVmType(ResourceIdRule):
         known = vm_types(ctx.package)
         if not known:
             return
-        for name, _, span in _resources(ctx, self.resource_type):
+        for name, _, span in resources_of(ctx, self.resource_type):
             if not any(contains(name, vm_type) for vm_type in known):
                 yield self.finding(
                     f'{self.resource_type} "{name}": its resource id must contain its vm-type '
@@ -113,7 +102,7 @@ class _ContainsNetworkRole(ResourceIdRule):
         known = network_roles(ctx.package)
         if not known:
             return
-        for name, _, span in _resources(ctx, self.resource_type):
+        for name, _, span in resources_of(ctx, self.resource_type):
             if not any(contains(name, role) for role in known):
                 yield self.finding(
                     f'{self.resource_type} "{name}": its resource id must contain its network '
@@ -165,7 +154,7 @@ class _Pattern(ResourceIdRule):
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for name, _, span in _resources(ctx, self.resource_type):
+        for name, _, span in resources_of(ctx, self.resource_type):
             if not self.pattern.match(name):
                 yield self.finding(
                     f'{self.resource_type} "{name}": its resource id should read {self.form}'

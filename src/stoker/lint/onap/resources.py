@@ -13,6 +13,7 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import references
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import section
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
 
@@ -146,11 +147,8 @@ class MetadataIsMap(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         template = ctx.parsed
-        data, key = ctx.data, template.names.metadata
-        section = data.get(template.names.resources) if isinstance(data, dict) else None
-        if not isinstance(section, dict):
-            return
-        for name, body in section.items():
+        key = template.names.metadata
+        for name, body in section(ctx.data, template.names.resources).items():
             if not isinstance(body, dict) or body.get(key) is None:
                 continue
             if not isinstance(body[key], dict):

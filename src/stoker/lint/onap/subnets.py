@@ -15,7 +15,6 @@ from typing import ClassVar
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.nova import declared
 from stoker.lint.onap.ports import (
     Address,
     Enumeration,
@@ -24,6 +23,7 @@ from stoker.lint.onap.ports import (
     who,
 )
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 

@@ -15,17 +15,17 @@ from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.nova import enumerated
+from stoker.lint.onap.enumerated import enumerated
 from stoker.lint.onap.ports import (
     Address,
     Enumeration,
     PortRule,
     exempt,
-    parameter_type,
     ports,
     who,
 )
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared_type, resources_of
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, span_of
 
@@ -64,7 +64,7 @@ class _ExternalVip(PortRule):
             parameter = address.parameter
             if parameter in exempt(address.port) or ("v6" in parameter) is not self.v6:
                 continue
-            kind = parameter_type(ctx, parameter)
+            kind = declared_type(ctx, parameter)
             if not self.pattern.match(parameter):
                 problem = f"the parameter must be named {self.form} (or be listed in aap_exempt)"
             elif kind is not None and kind != "string":
@@ -152,7 +152,7 @@ class _InternalVip(PortRule):
             parameter = address.parameter
             if ("v6" in parameter) is not self.v6:
                 continue
-            kind = parameter_type(ctx, parameter)
+            kind = declared_type(ctx, parameter)
             wanted = "comma_delimited_list" if parameter.endswith("s") else "string"
             if not self.pattern.match(parameter):
                 problem = f"the parameter must be named {self.form}"
@@ -197,18 +197,13 @@ class _NoResourceType(PortRule):
     forbidden: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        data = ctx.data
-        section = data.get("resources") if isinstance(data, dict) else None
-        if not isinstance(section, dict):
-            return
-        for name, definition in section.items():
-            if isinstance(definition, dict) and definition.get("type") == self.forbidden:
-                yield self.finding(
-                    f'resource "{name}" is an {self.forbidden}; ONAP does not support '
-                    "Neutron floating IPs (use allowed_address_pairs for a VIP)",
-                    key_span(section, name),
-                    ("resources", str(name)),
-                )
+        for name, _, span in resources_of(ctx, self.forbidden):
+            yield self.finding(
+                f'resource "{name}" is an {self.forbidden}; ONAP does not support '
+                "Neutron floating IPs (use allowed_address_pairs for a VIP)",
+                span,
+                ("resources", name),
+            )
 
 
 class NoFloatingIp(_NoResourceType):

@@ -17,9 +17,10 @@ from typing import Any
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.nova import FLAVOR, IMAGE, NAME, NAMES, SERVER_ID, parameter_read, servers
+from stoker.lint.onap.nova import FLAVOR, IMAGE, NAME, NAMES, SERVER_ID, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import network_roles
+from stoker.lint.onap.written import parameter_read
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.template.nodes import value_span
 
