@@ -21,6 +21,7 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap import addresses, subnets, vips
 from stoker.lint.onap.enumerated import enumerated
 from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, Enumeration, PortRule
+from stoker.lint.onap.requirement import ADDRESS_FORMS, INSTANCE_IP_ADDRESS_IDS
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import declared_type, parameter_read, resources_of, section
 from stoker.patterns import LazyPattern
@@ -47,16 +48,7 @@ def _contrail(base: type, rid: str, kind: str, summary: str, checks: str) -> typ
     return type(f"Contrail{base.__name__}", (base,), attributes)
 
 
-#: the instance IP's requirements for the eight address forms, in addresses.ADDRESS_FORMS'
-#: order: names, then (not) in the environment file
-_IIP_FORMS = (
-    *("R-100010", "R-100030", "R-100050", "R-100070"),
-    *("R-100090", "R-100110", "R-100130", "R-100150"),
-)
-_IIP_ENUMERATIONS = (
-    *("R-100020", "R-100040", "R-100060", "R-100080"),
-    *("R-100100", "R-100120", "R-100140", "R-100160"),
-)
+_IIP_FORMS = tuple(zip(INSTANCE_IP_ADDRESS_IDS, ADDRESS_FORMS, strict=True))
 
 INSTANCE_IP_RULES: list[type] = [
     _contrail(
@@ -66,13 +58,10 @@ INSTANCE_IP_RULES: list[type] = [
         "A Contrail instance IP's instance_ip_address parameter is a string or a list",
         "the parameter its instance_ip_address reads is a string or a comma_delimited_list.",
     ),
+    *(addresses.address_rule(rid, *form, resource=INSTANCE_IP) for (rid, _), form in _IIP_FORMS),
     *(
-        addresses.address_rule(rid, *form[1:], resource=INSTANCE_IP)
-        for rid, form in zip(_IIP_FORMS, addresses.ADDRESS_FORMS, strict=True)
-    ),
-    *(
-        addresses.enumeration_rule(rid, *form[1:], resource=INSTANCE_IP)
-        for rid, form in zip(_IIP_ENUMERATIONS, addresses.ADDRESS_FORMS, strict=True)
+        addresses.enumeration_rule(rid, *form, resource=INSTANCE_IP)
+        for (_, rid), form in _IIP_FORMS
     ),
     _contrail(
         addresses.ExternalAddressesNotInEnvironment,

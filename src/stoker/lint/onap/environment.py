@@ -19,11 +19,6 @@ from stoker.lint.onap.written import section
 from stoker.lint.rule import EnvironmentRule, FileRule, PackageRule, TemplateRule
 from stoker.template.nodes import key_span, value_span
 
-_R86285 = requirement("R-86285")
-_R03324 = requirement("R-03324")
-_R67231 = requirement("R-67231")
-_R26124 = requirement("R-26124")
-
 #: the sections the seed lets an environment file have: parameters (R-03324, R-68198),
 #: parameter_defaults (R-59930), encrypted_parameters (R-46096; Heat spells it
 #: encrypted_param_names), event_sinks (R-24893), parameter_merge_strategies (R-42685);
@@ -40,7 +35,7 @@ ENVIRONMENT_SECTIONS = (
 
 
 class ModuleHasEnvironment(FromRequirement, PackageRule):
-    requirement = _R86285
+    requirement = requirement("R-86285")
     summary = (
         "Each module has an environment file of the same base name, and each such file a module"
     )
@@ -102,7 +97,7 @@ def _unreadable(ctx: PackageContext, kind: str) -> list[FileContext]:
 
 
 class EnvironmentParameters(FromRequirement, FileRule):
-    requirement = _R03324
+    requirement = requirement("R-03324")
     summary = "Environment files are a mapping of environment sections, parameters among them"
     checks = (
         "each environment file (every .env file of the package) is a mapping of sections "
@@ -163,7 +158,7 @@ def _unparsed_environment(rule: EnvironmentParameters, ctx: FileContext) -> Iter
 
 
 class DefaultInEnvironment(FromRequirement, TemplateRule):
-    requirement = _R26124
+    requirement = requirement("R-26124")
     summary = "A parameter with a default is enumerated in the module's environment file"
     checks = (
         "each parameter of a base, incremental or volume module that declares a default "
@@ -196,7 +191,7 @@ class DefaultInEnvironment(FromRequirement, TemplateRule):
 
 
 class NoResourceRegistry(FromRequirement, EnvironmentRule):
-    requirement = _R67231
+    requirement = requirement("R-67231")
     summary = "Environment files have no resource_registry section"
     checks = "no environment file has a resource_registry key; ONAP does not support it."
 

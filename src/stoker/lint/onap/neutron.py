@@ -14,15 +14,12 @@ from typing import Any
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.ports import NETWORK_ID
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import parameter_read, resources_of
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 
-_R25720 = requirement("R-25720")
-_R20453 = requirement("R-20453")
-_R26351 = requirement("R-26351")
-NETWORK_ID = LazyPattern(r"^int_.+_network$")
 EXTERNAL_PORT = LazyPattern(r"^.+_\d+_(?!int_).+_port_\d+$")
 INTERNAL_PORT = LazyPattern(r"^.+_\d+_int_.+_port_\d+$")
 
@@ -40,7 +37,7 @@ def is_internal(port: dict[Any, Any]) -> bool | None:
 
 
 class NetworkResourceId(FromRequirement, TemplateRule):
-    requirement = _R25720
+    requirement = requirement("R-25720")
     summary = "An OS::Neutron::Net's resource id is int_{network-role}_network"
     checks = "each OS::Neutron::Net's resource id matches int_<role>_network."
 
@@ -71,7 +68,7 @@ class _PortResourceId(FromRequirement, TemplateRule):
 
 
 class ExternalPortResourceId(_PortResourceId):
-    requirement = _R20453
+    requirement = requirement("R-20453")
     summary = "An external network's port id is {vm-type}_{index}_{network-role}_port_{index}"
     checks = (
         "each OS::Neutron::Port whose network is a get_param of a parameter not named "
@@ -84,7 +81,7 @@ class ExternalPortResourceId(_PortResourceId):
 
 
 class InternalPortResourceId(_PortResourceId):
-    requirement = _R26351
+    requirement = requirement("R-26351")
     summary = "An internal network's port id is {vm-type}_{index}_int_{network-role}_port_{index}"
     checks = (
         "each OS::Neutron::Port whose network is a get_resource (a network of the VNF) or "

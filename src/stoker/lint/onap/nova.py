@@ -18,6 +18,7 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.ports import PORT_ID
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import declared, parameter_read, resources_of, section
 from stoker.lint.rule import TemplateRule
@@ -152,7 +153,7 @@ class ServerVmType(NovaRule):
         for position, network in enumerate(networks if isinstance(networks, list) else ()):
             port = network.get("port") if isinstance(network, dict) else None
             target = _resource_named(port)
-            named = _PORT_ID.match(target) if target is not None else None
+            named = PORT_ID.match(target) if target is not None else None
             if named is None or (named["vm"], named["vm_index"]) == (vm_type, index):
                 continue
             assert isinstance(network, dict)
@@ -162,10 +163,6 @@ class ServerVmType(NovaRule):
                 value_span(network, "port"),
                 (*server.path, "properties", "networks", position, "port"),
             )
-
-
-#: a port's id: {vm-type}_{vm-type_index}_{network-role}_port_{index} (as in `ports`)
-_PORT_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
 
 
 def _resource_named(value: Any) -> str | None:

@@ -35,6 +35,10 @@ NOUNS = {PORT: "port", INSTANCE_IP: "instance IP", INTERFACE: "interface"}
 PORT_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
 RESERVE_PORT = LazyPattern(r"^reserve_port_", re.IGNORECASE)
 NETWORK_PARAMETER = LazyPattern(r"^(?P<role>.+)_net_(?:id|name)$")
+NETWORK_FQDN = LazyPattern(r"^(?P<role>.+)_net_fqdn$")
+#: a Contrail interface's id, and a network's (the VNF's own, so internal)
+INTERFACE_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
+NETWORK_ID = LazyPattern(r"^int_(?P<role>.+)_network$")
 SUBNET_PARAMETER = LazyPattern(r"^(?P<role>.+?)_(?:v6_)?subnet_id$")
 #: after ``{vm-type}_``: the role, then what the parameter holds
 ADDRESS_ROLE = LazyPattern(r"^(?P<role>.+?)_(?:v6_)?(?:ips|ip_\d+|floating_(?:v6_)?ips?)$")
@@ -96,6 +100,19 @@ def ports(ctx: TemplateContext, kind: str = PORT) -> list[Port]:
     if found is None:
         found = ctx.memo[key] = [port for port in interfaces(ctx) if port.kind == kind]
     return found
+
+
+def id_role(port: Port) -> str | None:
+    """The network role a port's (or interface's) resource id states, int_ included."""
+    match = PORT_ID.match(port.name) or INTERFACE_ID.match(port.name)
+    return match["role"] if match is not None else None
+
+
+def network_role(port: Port) -> str | None:
+    """The network role the parameter of its network states (id, name or FQDN)."""
+    network = port.network
+    named = (NETWORK_PARAMETER.match(network) or NETWORK_FQDN.match(network)) if network else None
+    return named["role"] if named is not None else None
 
 
 def _find_ports(ctx: TemplateContext) -> Iterator[Port]:

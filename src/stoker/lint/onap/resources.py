@@ -17,12 +17,6 @@ from stoker.lint.onap.written import section
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
 
-_R75141 = requirement("R-75141")
-_R53952 = requirement("R-53952")
-_R71699 = requirement("R-71699")
-_R10834 = requirement("R-10834")
-_R67386 = requirement("R-67386")
-
 _NAME = re.compile(r"^[A-Za-z0-9_]+$")
 #: schemes by which a definition would be fetched from elsewhere (ONAP's validator's list)
 REMOTE_SCHEMES = ("http", "https", "ftp", "ftps", "file")
@@ -36,7 +30,7 @@ def is_remote(reference: str) -> bool:
 
 
 class ResourceIdCharacters(FromRequirement, TemplateRule):
-    requirement = _R75141
+    requirement = requirement("R-75141")
     summary = "Resource names contain only letters, digits and underscores"
     checks = "each resource name matches [A-Za-z0-9_]+."
 
@@ -51,7 +45,7 @@ class ResourceIdCharacters(FromRequirement, TemplateRule):
 
 
 class NoRemoteDefinitions(FromRequirement, TemplateRule):
-    requirement = _R53952
+    requirement = requirement("R-53952")
     summary = "No resource's type is a URL (a definition fetched over HTTP)"
     checks = (
         "no resource's own type is a URL (http, https, ftp, ftps, file): its definition "
@@ -72,7 +66,7 @@ class NoRemoteDefinitions(FromRequirement, TemplateRule):
 
 
 class NoRemoteNestedTemplates(FromRequirement, TemplateRule):
-    requirement = _R71699
+    requirement = requirement("R-71699")
     summary = "No resource type (or group member type) is a URL"
     checks = (
         "no resource type, and no member type of a ResourceGroup, AutoScalingGroup or "
@@ -108,7 +102,7 @@ def _get_params_in(value: Any) -> Iterator[Function]:
 
 
 class GetParamNesting(FromRequirement, TemplateRule):
-    requirement = _R10834
+    requirement = requirement("R-10834")
     summary = "At most two levels of get_param, the inner one taking a plain name"
     checks = (
         "in resource properties, a get_param nested in another get_param takes a parameter "
@@ -137,7 +131,7 @@ class GetParamNesting(FromRequirement, TemplateRule):
 
 
 class MetadataIsMap(FromRequirement, TemplateRule):
-    requirement = _R67386
+    requirement = requirement("R-67386")
     summary = "A resource's metadata, where declared, is a map of values"
     checks = (
         "a permission, so only its form is checked: metadata, where a resource declares "

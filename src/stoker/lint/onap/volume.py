@@ -22,10 +22,6 @@ from stoker.lint.onap.written import resources_of, section
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.template.nodes import key_span
 
-_R89913 = requirement("R-89913")
-_R07443 = requirement("R-07443")
-_R20547 = requirement("R-20547")
-_R82732 = requirement("R-82732")
 _VOLUME_SUFFIX = re.compile(r"_volume$", re.IGNORECASE)
 VOLUME = "OS::Cinder::Volume"
 
@@ -57,7 +53,7 @@ def volume_pairs(
 
 
 class VolumeOutputsCarryUuids(FromRequirement, TemplateRule):
-    requirement = _R89913
+    requirement = requirement("R-89913")
     summary = "A volume module outputs the UUID of each Cinder volume it creates"
     checks = (
         "in a volume module, each OS::Cinder::Volume resource is read by a get_resource "
@@ -79,7 +75,7 @@ class VolumeOutputsCarryUuids(FromRequirement, TemplateRule):
 
 
 class VolumeModuleHasModule(FromRequirement, PackageRule):
-    requirement = _R82732
+    requirement = requirement("R-82732")
     summary = "A volume module is named after its module: <module>_volume beside <module>"
     checks = (
         "for each volume module <module>_volume.yaml, the package holds the module "
@@ -97,7 +93,7 @@ class VolumeModuleHasModule(FromRequirement, PackageRule):
 
 
 class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
-    requirement = _R07443
+    requirement = requirement("R-07443")
     summary = "Each output of a volume module is a parameter of its module, of a fitting type"
     checks = (
         "for each volume module <module>_volume.yaml, the module <module>.yaml beside it "
@@ -136,7 +132,7 @@ class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
 
 
 class VolumeParametersUnconstrained(FromRequirement, PackageRule):
-    requirement = _R20547
+    requirement = requirement("R-20547")
     summary = "A module's parameter fed by its volume module declares no constraints"
     checks = (
         "a parameter of a module named after an output of the module's volume module "
