@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.onap.requirements import SOURCE_DOCUMENT, Requirement
-from stoker.lint.rule import Profile, Source, SourceKind
+from stoker.lint.rule import PackageRule, Profile, Source, SourceKind
+
+if TYPE_CHECKING:
+    from stoker.lint.context import PackageContext
 
 ONAP = frozenset({Profile.ONAP})
 
@@ -49,3 +54,26 @@ class FromRequirement:
             }
             for name, value in declared.items():
                 setattr(cls, name, value)
+
+
+class OneSpelling(FromRequirement, PackageRule):
+    """A vm-type or network role is written in one letter case across the package: each
+    spelling that differs from the first is reported."""
+
+    noun: ClassVar[str]
+
+    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        """(the name as written, what writes it, where, path), in package order."""
+        raise NotImplementedError
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        first: dict[str, tuple[str, str]] = {}
+        for name, holder, span, path in self.spellings(ctx):
+            seen = first.setdefault(name.lower(), (name, holder))
+            if seen[0] != name:
+                yield self.finding(
+                    f'{holder} writes the {self.noun} "{name}", {seen[1]} writes "{seen[0]}"; '
+                    f"a {self.noun} is written in one letter case",
+                    span,
+                    path,
+                )

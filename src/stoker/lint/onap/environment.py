@@ -13,7 +13,7 @@ from stoker.lint.context import (
     TemplateContext,
 )
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.modules import ModuleRole, kind_by_name
+from stoker.lint.onap.modules import ModuleRole, Pairing, kind_by_name
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import section
 from stoker.lint.rule import EnvironmentRule, FileRule, PackageRule, TemplateRule
@@ -57,19 +57,11 @@ class ModuleHasEnvironment(FromRequirement, PackageRule):
             *(t for t in ctx.templates if layout.role(t) is not ModuleRole.NESTED),
             *_unreadable(ctx, "template"),  # no one can tell it is nested: a module
         ]
-        by_place: dict[tuple[str, str], list[FileContext]] = {}
-        by_stem: dict[str, list[FileContext]] = {}
-        for environment in environments:
-            source = environment.source
-            by_place.setdefault((source.directory, source.stem), []).append(environment)
-            by_stem.setdefault(source.stem, []).append(environment)
+        pairing = Pairing(environments)
         paired: set[str] = set()
         for module in modules:
             source = module.source
-            found = by_place.get((source.directory, source.stem))
-            if found is None:  # not beside it: the one of that name elsewhere, if unique
-                found = by_stem.get(source.stem, [])
-                found = found if len(found) == 1 else []
+            found = pairing.of(source)
             paired.update(environment.name for environment in found)
             if not found:
                 what = (

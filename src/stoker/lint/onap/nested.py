@@ -21,6 +21,8 @@ from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.enumerated import enumerated, environment_parameters
 from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.nova import servers
+from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, interfaces
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import parameter_read, resources_of, section
 from stoker.lint.rule import TemplateRule
@@ -37,13 +39,6 @@ SERVER_METADATA = (
     "vf_module_index",
     "workload_context",
     "environment_context",
-)
-
-
-#: a port's address properties and the keys of their entries ONAP inventories
-_PORT_ADDRESSES = (
-    ("fixed_ips", ("ip_address", "subnet")),
-    ("allowed_address_pairs", ("ip_address",)),
 )
 
 
@@ -201,52 +196,28 @@ class NestedServers(NestedRule):
 
 def inventoried_parameters(ctx: TemplateContext) -> set[str]:
     """The parameters a template reads for the properties ONAP inventories (R-708564)."""
+    values: list[Any] = []
+    for server in servers(ctx):
+        values += [server.properties.get(key) for key in ("flavor", "image", "name")]
+        metadata = server.properties.get("metadata")
+        if isinstance(metadata, dict):
+            values += [metadata.get(key) for key in SERVER_METADATA]
     found: set[str] = set()
-    for definition in section(ctx.data, "resources").values():
-        if not isinstance(definition, dict) or not isinstance(definition.get("properties"), dict):
-            continue
-        properties = definition["properties"]
-        kind = definition.get("type")
-        values: list[Any] = []
-        if kind == "OS::Nova::Server":
-            values += [properties.get(key) for key in ("flavor", "image", "name")]
-            metadata = properties.get("metadata")
-            if isinstance(metadata, dict):
-                values += [metadata.get(key) for key in SERVER_METADATA]
-        elif kind == "OS::Neutron::Port":
-            values.append(properties.get("network"))
-            for prop, keys in _PORT_ADDRESSES:
-                entries = properties.get(prop)
-                for entry in entries if isinstance(entries, list) else ():
-                    if isinstance(entry, dict):
-                        values += [entry.get(key) for key in keys]
-        elif kind == "OS::ContrailV2::VirtualMachineInterface":
-            refs = properties.get("virtual_network_refs")
+    for port in interfaces(ctx):
+        if port.kind == INSTANCE_IP:
+            continue  # read below, under the type's other spelling
+        if port.kind == INTERFACE:
+            refs = port.properties.get("virtual_network_refs")
             values += refs if isinstance(refs, list) else [refs]
-            values += list(_contrail_pair_prefixes(properties))
-        elif kind == "OS::ContrailV2::InstanceIP":
+        found.update(address.parameter for address in (*port.fixed, *port.subnets, *port.vips))
+        found.update([port.network] if port.network is not None else [])
+    # the rule has always matched instance IPs as InstanceIP, not Contrail's InstanceIp
+    for _, definition, _ in resources_of(ctx, "OS::ContrailV2::InstanceIP"):
+        properties = definition.get("properties")
+        if isinstance(properties, dict):
             values += [properties.get("instance_ip_address"), properties.get("subnet_uuid")]
-        found.update(p for p in map(parameter_read, values) if p is not None)
+    found.update(p for p in map(parameter_read, values) if p is not None)
     return found
-
-
-def _contrail_pair_prefixes(properties: dict[Any, Any]) -> Iterator[Any]:
-    pairs = properties.get("virtual_machine_interface_allowed_address_pairs")
-    inner = (
-        pairs.get("virtual_machine_interface_allowed_address_pairs_allowed_address_pair")
-        if isinstance(pairs, dict)
-        else None
-    )
-    for pair in inner if isinstance(inner, list) else ():
-        ip = (
-            pair.get("virtual_machine_interface_allowed_address_pairs_allowed_address_pair_ip")
-            if isinstance(pair, dict)
-            else None
-        )
-        if isinstance(ip, dict):
-            yield ip.get(
-                "virtual_machine_interface_allowed_address_pairs_allowed_address_pair_ip_ip_prefix"
-            )
 
 
 class NestedNamesKept(NestedRule):

@@ -11,11 +11,11 @@ wherever it appears, and is not part of a vm-type.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import PackageContext, TemplateContext
-from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.base import FromRequirement, OneSpelling
 from stoker.lint.onap.ports import (
     NETWORK_ID,
     SUBNET_PARAMETER,
@@ -26,7 +26,7 @@ from stoker.lint.onap.ports import (
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import vm_types
 from stoker.lint.onap.written import section
-from stoker.lint.rule import PackageRule, TemplateRule
+from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
 
@@ -130,26 +130,16 @@ class NetworkRoleNotInVmType(_RoleRule):
         return f"is part of the vm-type {', '.join(inside)}" if inside else None
 
 
-class _SameCase(FromRequirement, PackageRule):
-    in_id: bool
+class _SameCase(OneSpelling):
+    noun = "network role"
+    in_id: ClassVar[bool]
 
-    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
-        first: dict[str, Mention] = {}
-        for template in ctx.templates:
-            if template.template is None:
-                continue
-            for mention in mentions(template):
-                if mention.in_id is not self.in_id:
-                    continue
-                seen = first.setdefault(mention.role.lower(), mention)
-                if seen.role != mention.role:
-                    yield self.finding(
-                        f'{mention.where} writes the network role "{mention.role}", '
-                        f'{seen.where} writes "{seen.role}"; a network role is written in one '
-                        "letter case",
-                        mention.span,
-                        mention.path,
-                    )
+    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        for template in package.templates:
+            if template.template is not None:
+                for mention in mentions(template):
+                    if mention.in_id is self.in_id:
+                        yield mention.role, mention.where, mention.span, mention.path
 
 
 class NetworkRoleCaseInParameters(_SameCase):

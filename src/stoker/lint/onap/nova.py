@@ -32,6 +32,8 @@ FLAVOR = LazyPattern(r"^(?P<vm>.+)_flavor_name$")
 NAME = LazyPattern(r"^(?P<vm>.+)_name_(?P<index>\d+)$")
 NAMES = LazyPattern(r"^(?P<vm>.+)_names$")
 ZONE = LazyPattern(r"^availability_zone_(?P<index>\d+)$")
+#: the properties whose parameters state a vm-type, with the conventions of their names
+VM_TYPE_PROPERTIES = (("image", (IMAGE,)), ("flavor", (FLAVOR,)), ("name", (NAME, NAMES)))
 
 
 class Server(NamedTuple):
@@ -55,6 +57,20 @@ def _find_servers(ctx: TemplateContext) -> Iterator[Server]:
         properties = definition.get("properties")
         properties = properties if isinstance(properties, dict) else {}
         yield Server(name, definition, properties, ("resources", name), span)
+
+
+def parameter_vm_types(server: Server) -> Iterator[tuple[str, str, str]]:
+    """(property, parameter, the vm-type its name states) for each image, flavor and name
+    parameter the server reads whose name follows its convention."""
+    for prop, patterns in VM_TYPE_PROPERTIES:
+        parameter = parameter_read(server.properties.get(prop))
+        if parameter is None:
+            continue
+        for pattern in patterns:
+            match = pattern.match(parameter)
+            if match is not None:
+                yield prop, parameter, match["vm"]
+                break
 
 
 class NovaRule(FromRequirement, TemplateRule):
@@ -128,24 +144,14 @@ class ServerVmType(NovaRule):
             if match is None:
                 continue
             vm_type = match["vm"]
-            for prop, patterns in (
-                ("image", (IMAGE,)),
-                ("flavor", (FLAVOR,)),
-                ("name", (NAME, NAMES)),
-            ):
-                parameter = parameter_read(server.properties.get(prop))
-                if parameter is None:
-                    continue
-                for pattern in patterns:
-                    named = pattern.match(parameter)
-                    if named is not None and named["vm"] != vm_type:
-                        yield self.finding(
-                            f'server "{server.name}" (vm-type {vm_type}) reads {prop} from '
-                            f'"{parameter}" (vm-type {named["vm"]})',
-                            value_span(server.properties, prop),
-                            (*server.path, "properties", prop),
-                        )
-                        break
+            for prop, parameter, named in parameter_vm_types(server):
+                if named != vm_type:
+                    yield self.finding(
+                        f'server "{server.name}" (vm-type {vm_type}) reads {prop} from '
+                        f'"{parameter}" (vm-type {named})',
+                        value_span(server.properties, prop),
+                        (*server.path, "properties", prop),
+                    )
             yield from self._ports(server, vm_type, match["index"])
 
     def _ports(self, server: Server, vm_type: str, index: str) -> Iterator[Diagnostic]:
