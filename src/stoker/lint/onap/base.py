@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.onap.requirements import SOURCE_DOCUMENT, Requirement
-from stoker.lint.rule import PackageRule, Profile, Source, SourceKind
+from stoker.lint.onap.written import declared
+from stoker.lint.rule import PackageRule, Profile, Source, SourceKind, TemplateRule
+from stoker.template.nodes import value_span
 
 if TYPE_CHECKING:
-    from stoker.lint.context import PackageContext
+    from stoker.lint.context import PackageContext, TemplateContext
 
 ONAP = frozenset({Profile.ONAP})
 
@@ -76,4 +78,30 @@ class OneSpelling(FromRequirement, PackageRule):
                     f"a {self.noun} is written in one letter case",
                     span,
                     path,
+                )
+
+
+class DeclaredType(FromRequirement, TemplateRule):
+    """The parameters something reads are declared with one of ``types``; each is
+    reported once, as its first reader reads it (one not declared is another rule's)."""
+
+    types: ClassVar[tuple[str, ...]] = ("string",)
+
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
+        """(parameter, what reads it: ``the image of server "x"``) in template order."""
+        raise NotImplementedError
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        seen: set[str] = set()
+        for parameter, reader in self.readers(ctx):
+            declaration = declared(ctx, parameter)
+            if declaration is None or parameter in seen:
+                continue
+            seen.add(parameter)
+            if "type" in declaration and declaration["type"] not in self.types:
+                yield self.finding(
+                    f'parameter "{parameter}" ({reader}) has type {declaration["type"]!r}; '
+                    f"it must be {' or '.join(self.types)}",
+                    value_span(declaration, "type"),
+                    ("parameters", parameter, "type"),
                 )

@@ -18,12 +18,12 @@ from stoker.lint.onap.nova import NovaRule, Server, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import declared, parameter_read, section
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span, locate, span_of, value_span
+from stoker.template.nodes import key_span, locate, value_span
 
 
-def _metadata(server: Server) -> tuple[dict[Any, Any] | None, Span | None]:
+def _metadata(server: Server) -> dict[Any, Any] | None:
     metadata = server.properties.get("metadata")
-    return (metadata if isinstance(metadata, dict) else None), span_of(metadata)
+    return metadata if isinstance(metadata, dict) else None
 
 
 class _MetadataPresent(NovaRule):
@@ -37,7 +37,7 @@ class _MetadataPresent(NovaRule):
         for server in servers(ctx):
             if "metadata" not in server.properties:
                 continue
-            metadata, _ = _metadata(server)
+            metadata = _metadata(server)
             if metadata is None or self.key not in metadata:
                 yield self.finding(
                     f'server "{server.name}": metadata must have {self.key} '
@@ -59,7 +59,7 @@ class _MetadataParameter(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for server in servers(ctx):
-            metadata, _ = _metadata(server)
+            metadata = _metadata(server)
             if metadata is None or self.key not in metadata:
                 continue
             parameter = parameter_read(metadata[self.key])
@@ -118,7 +118,7 @@ class _MetadataNotInEnvironment(NovaRule):
 
 
 def _reads(server: Server, key: str) -> bool:
-    metadata, _ = _metadata(server)
+    metadata = _metadata(server)
     return metadata is not None and parameter_read(metadata.get(key)) == key
 
 
@@ -129,7 +129,7 @@ class _MetadataFromParameter(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for server in servers(ctx):
-            metadata, _ = _metadata(server)
+            metadata = _metadata(server)
             if metadata is None or self.key not in metadata:
                 continue
             if parameter_read(metadata[self.key]) is None:
@@ -147,7 +147,7 @@ class _MetadataRecommended(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for server in servers(ctx):
-            metadata, _ = _metadata(server)
+            metadata = _metadata(server)
             if metadata is None or self.key not in metadata:
                 yield self.finding(
                     f'server "{server.name}": its metadata should have {self.key} '
@@ -267,7 +267,7 @@ _ROLE_VALUE = LazyPattern(r"^[A-Za-z0-9_]+$")
 
 def _vm_roles(ctx: TemplateContext) -> Iterator[tuple[Server, Any, Span | None, Path]]:
     for server in servers(ctx):
-        metadata, _ = _metadata(server)
+        metadata = _metadata(server)
         if metadata is not None and "vm_role" in metadata:
             path = (*server.path, "properties", "metadata", "vm_role")
             yield server, metadata["vm_role"], value_span(metadata, "vm_role"), path

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.base import DeclaredType, FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.ports import PORT_ID
@@ -224,29 +224,17 @@ class NameFromParameter(_FromParameter):
 # ---------------------------------------------------------------- parameter types
 
 
-class _ParameterType(NovaRule):
+class _ParameterType(NovaRule, DeclaredType):
     prop: ClassVar[str]
-    types: ClassVar[tuple[str, ...]]
     modules_only: ClassVar[bool] = False
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
         if self.modules_only and ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
             return
-        seen: set[str] = set()
         for server in servers(ctx):
             parameter = parameter_read(server.properties.get(self.prop))
-            definition = declared(ctx, parameter) if parameter else None
-            if parameter is None or definition is None or parameter in seen:
-                continue
-            seen.add(parameter)
-            kind = definition.get("type")
-            if "type" in definition and kind not in self.types:
-                yield self.finding(
-                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") has '
-                    f"type {kind!r}; it must be {' or '.join(self.types)}",
-                    value_span(definition, "type"),
-                    ("parameters", parameter, "type"),
-                )
+            if parameter:
+                yield parameter, f'the {self.prop} of server "{server.name}"'
 
 
 class ImageParameterType(_ParameterType):

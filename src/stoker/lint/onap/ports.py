@@ -19,11 +19,11 @@ from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.base import DeclaredType, FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import declared, parameter_read, resources_of
+from stoker.lint.onap.written import parameter_read, resources_of
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
@@ -209,26 +209,15 @@ class PortRule(FromRequirement, TemplateRule):
 # ---------------------------------------------------------------- network
 
 
-class NetworkParameterType(PortRule):
+class NetworkParameterType(PortRule, DeclaredType):
     requirement = requirement("R-18008")
     summary = "The parameter of a port's network is a string"
     checks = "the parameter each OS::Neutron::Port's network reads is declared type string."
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        seen: set[str] = set()
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
         for port in ports(ctx, self.kind):
-            parameter = port.network
-            declaration = declared(ctx, parameter) if parameter else None
-            if parameter is None or declaration is None or parameter in seen:
-                continue
-            seen.add(parameter)
-            if "type" in declaration and declaration["type"] != "string":
-                yield self.finding(
-                    f'parameter "{parameter}" (the network of {who(port)}) has type '
-                    f"{declaration['type']!r}; it must be string",
-                    value_span(declaration, "type"),
-                    ("parameters", parameter, "type"),
-                )
+            if port.network:
+                yield port.network, f"the network of {who(port)}"
 
 
 class ExternalNetworkParameter(PortRule):
