@@ -17,6 +17,7 @@ from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.nova import NovaRule, Server, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import declared, parameter_read, section
+from stoker.lint.usage import parameter_name
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, locate, value_span
 
@@ -26,31 +27,13 @@ def _metadata(server: Server) -> dict[Any, Any] | None:
     return metadata if isinstance(metadata, dict) else None
 
 
-class _MetadataPresent(NovaRule):
-    """A key every server's metadata carries. A server that declares no metadata property
-    at all is not held to it: ONAP's validation checks the keys of the metadata a server
-    has, and passes a server without one."""
-
-    key: ClassVar[str]
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            if "metadata" not in server.properties:
-                continue
-            metadata = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                yield self.finding(
-                    f'server "{server.name}": metadata must have {self.key} '
-                    f"({{get_param: {self.key}}})",
-                    server.span,
-                    server.path,
-                )
-            elif parameter_read(metadata[self.key]) is None:
-                yield self.finding(
-                    f'server "{server.name}": metadata {self.key} must be a get_param',
-                    value_span(metadata, self.key),
-                    (*server.path, "properties", "metadata", self.key),
-                )
+def _keyed(ctx: TemplateContext, key: str) -> Iterator[tuple[Server, Any, Span | None, Path]]:
+    """(server, value, where, path) of each server whose metadata has ``key``."""
+    for server in servers(ctx):
+        metadata = _metadata(server)
+        if metadata is not None and key in metadata:
+            path = (*server.path, "properties", "metadata", key)
+            yield server, metadata[key], value_span(metadata, key), path
 
 
 class _MetadataParameter(NovaRule):
@@ -58,21 +41,17 @@ class _MetadataParameter(NovaRule):
     kind: ClassVar[str] = "string"
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            metadata = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                continue
-            parameter = parameter_read(metadata[self.key])
+        for server, value, where, path in _keyed(ctx, self.key):
+            parameter = parameter_read(value)
             if parameter is None:
                 continue
-            where = value_span(metadata, self.key)
             definition = declared(ctx, parameter)
             if parameter != self.key:
                 yield self.finding(
                     f'server "{server.name}": metadata {self.key} reads "{parameter}"; the '
                     f"parameter must be named {self.key}",
                     where,
-                    (*server.path, "properties", "metadata", self.key),
+                    path,
                 )
             elif definition is not None and definition.get("type", "string") != self.kind:
                 yield self.finding(
@@ -128,16 +107,29 @@ class _MetadataFromParameter(NovaRule):
     key: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for server, value, span, path in _keyed(ctx, self.key):
+            if parameter_read(value) is None:
+                yield self.finding(
+                    f'server "{server.name}": metadata {self.key} must be a get_param', span, path
+                )
+
+
+class _MetadataPresent(_MetadataFromParameter):
+    """A key every server's metadata carries, its value a get_param. A server that
+    declares no metadata property at all is not held to it: ONAP's validation checks the
+    keys of the metadata a server has, and passes a server without one."""
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for server in servers(ctx):
             metadata = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                continue
-            if parameter_read(metadata[self.key]) is None:
+            if "metadata" in server.properties and (metadata is None or self.key not in metadata):
                 yield self.finding(
-                    f'server "{server.name}": metadata {self.key} must be a get_param',
-                    value_span(metadata, self.key),
-                    (*server.path, "properties", "metadata", self.key),
+                    f'server "{server.name}": metadata must have {self.key} '
+                    f"({{get_param: {self.key}}})",
+                    server.span,
+                    server.path,
                 )
+        yield from super().check(ctx)
 
 
 class _MetadataRecommended(NovaRule):
@@ -265,14 +257,6 @@ METADATA_RULES: list[type] = [
 _ROLE_VALUE = LazyPattern(r"^[A-Za-z0-9_]+$")
 
 
-def _vm_roles(ctx: TemplateContext) -> Iterator[tuple[Server, Any, Span | None, Path]]:
-    for server in servers(ctx):
-        metadata = _metadata(server)
-        if metadata is not None and "vm_role" in metadata:
-            path = (*server.path, "properties", "metadata", "vm_role")
-            yield server, metadata["vm_role"], value_span(metadata, "vm_role"), path
-
-
 class VmRoleValue(NovaRule):
     requirement = requirement("R-85328")
     summary = "Where a server's metadata has vm_role, it is a get_param or written in"
@@ -282,7 +266,7 @@ class VmRoleValue(NovaRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server, value, span, path in _vm_roles(ctx):
+        for server, value, span, path in _keyed(ctx, "vm_role"):
             if parameter_read(value) is None and not isinstance(value, str | int | float):
                 yield self.finding(
                     f'server "{server.name}": metadata vm_role must be a get_param or a '
@@ -299,7 +283,7 @@ class VmRoleNoConstraints(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         seen: set[str] = set()
-        for _, value, _, _ in _vm_roles(ctx):
+        for _, value, _, _ in _keyed(ctx, "vm_role"):
             parameter = parameter_read(value)
             definition = declared(ctx, parameter) if parameter else None
             if parameter is None or definition is None or parameter in seen:
@@ -323,7 +307,7 @@ class VmRoleCharacters(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         given = environment_parameters(ctx.package.layout.environments_of(ctx))
-        for server, value, span, path in _vm_roles(ctx):
+        for server, value, span, path in _keyed(ctx, "vm_role"):
             parameter = parameter_read(value)
             if parameter is not None:
                 if parameter not in given:
@@ -350,9 +334,7 @@ class ModuleIndexNotForVolumes(NovaRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         volume_module = ctx.role is ModuleRole.VOLUME
         for call in ctx.calls("get_param"):
-            args: Any = call.args
-            name = args[0] if isinstance(args, list) and args else args
-            if name != "vf_module_index":
+            if parameter_name(call) != "vf_module_index":
                 continue
             in_volume = (
                 len(call.path) > 1
