@@ -25,13 +25,11 @@ from stoker.lint.onap.ports import (
 )
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import vm_types
-from stoker.lint.onap.written import section
+from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
 
-_CHARACTERS = LazyPattern(r"^[A-Za-z0-9_]+$")
-_INT = LazyPattern(r"(^|_)int(_|$)")
 _NUMBERED = LazyPattern(r"(_\d+_|_\d+$)")
 
 
@@ -109,9 +107,9 @@ class NetworkRoleCharacters(_RoleRule):
     )
 
     def problem(self, ctx: TemplateContext, role: str) -> str | None:
-        if not _CHARACTERS.match(role):
+        if not NAME_CHARACTERS.match(role):
             return "may hold only letters, digits and underscores"
-        if _INT.search(role):
+        if INT_WORD.search(role):
             return "must not contain int_, _int or _int_"
         if role.endswith("_v6"):
             return "must not end in _v6"

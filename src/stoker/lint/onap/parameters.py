@@ -7,7 +7,6 @@ R-36772 must still say so at its name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -16,11 +15,10 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import section
+from stoker.lint.onap.written import NAME_CHARACTERS, section
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import key_span, value_span
 
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
 #: any parameter whose name contains it may go unused (R-90279 as ONAP's validation reads it)
 AVAILABILITY_ZONE_WORD = "availability_zone"
 ONAP_TYPES = ("string", "number", "json", "comma_delimited_list", "boolean")
@@ -68,7 +66,7 @@ class ParameterName(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, _, path in declarations(ctx):
-            if not _NAME.match(name):
+            if not NAME_CHARACTERS.match(name):
                 yield self.finding(
                     f'parameter name "{name}" may contain only letters, digits and "_"',
                     _name_span(ctx, name),

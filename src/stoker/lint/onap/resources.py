@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import urlparse
@@ -13,11 +12,10 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import references
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import section
+from stoker.lint.onap.written import NAME_CHARACTERS, section
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
 
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
 #: schemes by which a definition would be fetched from elsewhere (ONAP's validator's list)
 REMOTE_SCHEMES = ("http", "https", "ftp", "ftps", "file")
 
@@ -36,7 +34,7 @@ class ResourceIdCharacters(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, resource in ctx.parsed.resources.items():
-            if not _NAME.match(name):
+            if not NAME_CHARACTERS.match(name):
                 yield self.finding(
                     f'resource name "{name}" may contain only letters, digits and "_"',
                     resource.span,

@@ -10,7 +10,6 @@ not part of a network role.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -20,12 +19,9 @@ from stoker.lint.onap.base import FromRequirement, OneSpelling
 from stoker.lint.onap.nova import SERVER_ID, parameter_vm_types, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import network_roles
-from stoker.lint.onap.written import parameter_read
+from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, parameter_read
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
-
-_CHARACTERS = re.compile(r"^[A-Za-z0-9_]+$")
-_INT = re.compile(r"(^|_)int(_|$)")
 
 
 def _server_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
@@ -91,7 +87,7 @@ class VmTypeCharacters(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for vm_type, server in _server_vm_types(ctx):
-            if not _CHARACTERS.match(vm_type) or _INT.search(vm_type):
+            if not NAME_CHARACTERS.match(vm_type) or INT_WORD.search(vm_type):
                 yield self.finding(
                     f'server "{server.name}": its vm-type "{vm_type}" may hold only letters, '
                     "digits and underscores, and not int_ or _int",

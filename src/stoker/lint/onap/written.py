@@ -13,7 +13,13 @@ from typing import Any
 
 from stoker.diagnostics import Span
 from stoker.lint.context import FileContext
+from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
+
+#: what ONAP's names (parameters, resource ids, vm-types, network roles) may hold
+NAME_CHARACTERS = LazyPattern(r"^[A-Za-z0-9_]+$")
+#: ``int`` as a word of a name, which vm-types and network roles may not have
+INT_WORD = LazyPattern(r"(^|_)int(_|$)")
 
 
 def section(data: Any, name: str) -> dict[Any, Any]:
