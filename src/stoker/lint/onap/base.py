@@ -87,20 +87,26 @@ class DeclaredType(FromRequirement, TemplateRule):
 
     types: ClassVar[tuple[str, ...]] = ("string",)
 
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
-        """(parameter, what reads it: ``the image of server "x"``) in template order."""
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
+        """(parameter, what reads it) in template order."""
+        raise NotImplementedError
+
+    def reader(self, holder: Any) -> str:
+        """How a finding names what reads the parameter: ``the image of server "x"``
+        (built only for a finding)."""
         raise NotImplementedError
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         seen: set[str] = set()
-        for parameter, reader in self.readers(ctx):
+        for parameter, holder in self.readers(ctx):
             declaration = declared(ctx, parameter)
             if declaration is None or parameter in seen:
                 continue
             seen.add(parameter)
             if "type" in declaration and declaration["type"] not in self.types:
+                reader, kind = self.reader(holder), declaration["type"]
                 yield self.finding(
-                    f'parameter "{parameter}" ({reader}) has type {declaration["type"]!r}; '
+                    f'parameter "{parameter}" ({reader}) has type {kind!r}; '
                     f"it must be {' or '.join(self.types)}",
                     value_span(declaration, "type"),
                     ("parameters", parameter, "type"),

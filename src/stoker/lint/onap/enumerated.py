@@ -85,8 +85,13 @@ class EnumerationRule(FromRequirement, TemplateRule):
     #: why a wanted parameter must be there, after "has no value in ... file"
     why: ClassVar[str] = ""
 
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
-        """(parameter, what reads it: ``the image of server "x"``) in template order."""
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
+        """(parameter, what reads it) in template order."""
+        raise NotImplementedError
+
+    def reader(self, holder: Any) -> str:
+        """How a finding names what reads the parameter: ``the image of server "x"``
+        (built only for a finding)."""
         raise NotImplementedError
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -94,20 +99,20 @@ class EnumerationRule(FromRequirement, TemplateRule):
         if values is None:
             return
         seen: set[str] = set()
-        for parameter, reader in self.readers(ctx):
+        for parameter, holder in self.readers(ctx):
             if parameter in seen or declared(ctx, parameter) is None:
                 continue
             seen.add(parameter)
             if self.wanted and parameter not in values:
                 yield self.finding(
-                    f'parameter "{parameter}" ({reader}) has no value in the module\'s '
-                    f"environment file{self.why}",
+                    f'parameter "{parameter}" ({self.reader(holder)}) has no value in the '
+                    f"module's environment file{self.why}",
                     key_span(ctx.data["parameters"], parameter),
                     ("parameters", parameter),
                 )
             elif not self.wanted and parameter in values:
                 yield self.finding(
-                    f'parameter "{parameter}" ({reader}) is supplied by ONAP; remove it from '
-                    "the environment file",
+                    f'parameter "{parameter}" ({self.reader(holder)}) is supplied by ONAP; '
+                    "remove it from the environment file",
                     values[parameter],
                 )

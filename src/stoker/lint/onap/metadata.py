@@ -17,7 +17,6 @@ from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.nova import NovaRule, Server, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import declared, parameter_read, section
-from stoker.lint.usage import parameter_name
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, locate, value_span
 
@@ -334,7 +333,9 @@ class ModuleIndexNotForVolumes(NovaRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         volume_module = ctx.role is ModuleRole.VOLUME
         for call in ctx.calls("get_param"):
-            if parameter_name(call) != "vf_module_index":
+            args: Any = call.args
+            name = args[0] if isinstance(args, list) and args else args
+            if name != "vf_module_index":
                 continue
             in_volume = (
                 len(call.path) > 1

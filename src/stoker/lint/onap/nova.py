@@ -228,13 +228,16 @@ class _ParameterType(NovaRule, DeclaredType):
     prop: ClassVar[str]
     modules_only: ClassVar[bool] = False
 
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         if self.modules_only and ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
             return
         for server in servers(ctx):
             parameter = parameter_read(server.properties.get(self.prop))
             if parameter:
-                yield parameter, f'the {self.prop} of server "{server.name}"'
+                yield parameter, server
+
+    def reader(self, holder: Any) -> str:
+        return f'the {self.prop} of server "{holder.name}"'
 
 
 class ImageParameterType(_ParameterType):
@@ -397,11 +400,14 @@ class ZoneParameterName(NovaRule):
 class _InEnvironment(NovaRule, EnumerationRule):
     prop: ClassVar[str]
 
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for server in servers(ctx):
             parameter = parameter_read(server.properties.get(self.prop))
             if parameter is not None:
-                yield parameter, f'the {self.prop} of server "{server.name}"'
+                yield parameter, server
+
+    def reader(self, holder: Any) -> str:
+        return f'the {self.prop} of server "{holder.name}"'
 
 
 class ImageInEnvironment(_InEnvironment):

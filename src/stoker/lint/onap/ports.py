@@ -214,10 +214,13 @@ class NetworkParameterType(PortRule, DeclaredType):
     summary = "The parameter of a port's network is a string"
     checks = "the parameter each OS::Neutron::Port's network reads is declared type string."
 
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for port in ports(ctx, self.kind):
             if port.network:
-                yield port.network, f"the network of {who(port)}"
+                yield port.network, port
+
+    def reader(self, holder: Any) -> str:
+        return f"the network of {who(holder)}"
 
 
 class ExternalNetworkParameter(PortRule):
@@ -284,9 +287,12 @@ class Enumeration(PortRule, EnumerationRule):
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
         raise NotImplementedError
 
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for address in self.parameters(ctx):
-            yield address.parameter, f"read by {who(address.port)}"
+            yield address.parameter, address.port
+
+    def reader(self, holder: Any) -> str:
+        return f"read by {who(holder)}"
 
 
 class NetworkNotInEnvironment(Enumeration):

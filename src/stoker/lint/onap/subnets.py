@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
@@ -34,10 +34,13 @@ class SubnetParameterType(PortRule, DeclaredType):
     summary = "The parameter of a port's fixed_ips subnet is a string"
     checks = "the parameter each fixed_ips subnet of an OS::Neutron::Port reads is a string."
 
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, str]]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for port in ports(ctx, self.kind):
             for address in port.subnets:
-                yield address.parameter, f"a subnet of {who(port)}"
+                yield address.parameter, port
+
+    def reader(self, holder: Any) -> str:
+        return f"a subnet of {who(holder)}"
 
 
 @cache  # four forms, asked for by every rule on every subnet

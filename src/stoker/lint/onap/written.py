@@ -33,8 +33,9 @@ def resources_of(
 ) -> Iterator[tuple[str, dict[Any, Any], Span | None]]:
     """(name, definition, where its name is) of each resource whose type is one of
     ``kinds``, in the order written."""
-    resources = section(ctx.data, "resources")
-    for name, definition in resources.items():
+    data = ctx.data  # inline, not section(): asked by every rule of every template
+    resources = data.get("resources") if isinstance(data, dict) else None
+    for name, definition in resources.items() if isinstance(resources, dict) else ():
         if isinstance(definition, dict) and definition.get("type") in kinds:
             yield str(name), definition, key_span(resources, name)
 
@@ -52,7 +53,9 @@ def parameter_read(value: Any) -> str | None:
 
 def declared(ctx: FileContext, name: str) -> dict[Any, Any] | None:
     """The declaration of parameter ``name`` as written, when it is a mapping."""
-    found = section(ctx.data, "parameters").get(name)
+    data = ctx.data  # inline, not section(): every rule on every parameter asks
+    parameters = data.get("parameters") if isinstance(data, dict) else None
+    found = parameters.get(name) if isinstance(parameters, dict) else None
     return found if isinstance(found, dict) else None
 
 
