@@ -10,6 +10,7 @@ and shared.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -59,8 +60,6 @@ class FileContext:
         document: Document | None = None,
         core: list[Diagnostic] | None = None,
         directives: dict[int, frozenset[str]] | None = None,
-        *,
-        memo: dict[str, Any] | None = None,
     ) -> None:
         self.source = source
         self.package = package
@@ -68,7 +67,7 @@ class FileContext:
         self.document = document
         self.core = [] if core is None else core
         self.directives = {} if directives is None else directives
-        self.memo = {} if memo is None else memo
+        self.memo = {}
 
     @property
     def name(self) -> str:
@@ -108,41 +107,20 @@ class EnvironmentContext(FileContext):
         core: list[Diagnostic] | None = None,
         directives: dict[int, frozenset[str]] | None = None,
         environment: Environment | None = None,
-        *,
-        memo: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(source, package, kind, document, core, directives, memo=memo)
+        super().__init__(source, package, kind, document, core, directives)
         self.environment = Environment() if environment is None else environment
 
 
 class TemplateContext(FileContext):
-    template: Template | None
-    definition: StackDefinition | None
-    environments: list[EnvironmentContext]
+    """A template; the workspace sets what parsing and defining it make of it."""
+
+    template: Template | None = None
+    definition: StackDefinition | None = None
+    environments: Sequence[EnvironmentContext] = ()
     #: a template by name (ONAP) whose version Heat rejects: those errors, Heat's whole
     #: answer; ``template`` is then its sections read as the latest HOT version
-    version_problems: list[Diagnostic]
-
-    def __init__(
-        self,
-        source: SourceFile,
-        package: PackageContext,
-        kind: FileKind,
-        document: Document | None = None,
-        core: list[Diagnostic] | None = None,
-        directives: dict[int, frozenset[str]] | None = None,
-        template: Template | None = None,
-        definition: StackDefinition | None = None,
-        environments: list[EnvironmentContext] | None = None,
-        version_problems: list[Diagnostic] | None = None,
-        *,
-        memo: dict[str, Any] | None = None,
-    ) -> None:
-        super().__init__(source, package, kind, document, core, directives, memo=memo)
-        self.template = template
-        self.definition = definition
-        self.environments = [] if environments is None else environments
-        self.version_problems = [] if version_problems is None else version_problems
+    version_problems: Sequence[Diagnostic] = ()
 
     @property
     def parsed(self) -> Template:
@@ -237,22 +215,16 @@ class PackageContext:
         self,
         package: Package,
         providers: ProviderLoader,
-        templates: list[TemplateContext] | None = None,
-        environments: list[EnvironmentContext] | None = None,
-        unreadable: list[FileContext] | None = None,
-        skipped: list[tuple[SourceFile, str]] | None = None,
         problems: list[Diagnostic] | None = None,
-        *,
-        memo: dict[str, Any] | None = None,
     ) -> None:
         self.package = package
         self.providers = providers
-        self.templates = [] if templates is None else templates
-        self.environments = [] if environments is None else environments
-        self.unreadable = [] if unreadable is None else unreadable
-        self.skipped = [] if skipped is None else skipped
+        self.templates = []
+        self.environments = []
+        self.unreadable = []
+        self.skipped = []
         self.problems = [] if problems is None else problems
-        self.memo = {} if memo is None else memo
+        self.memo = {}
         self.reads = TemplateReads()
 
     @property

@@ -14,18 +14,19 @@ from typing import ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.nova import declared, gaps
+from stoker.lint.onap.nova import gaps
 from stoker.lint.onap.ports import (
     PORT,
     RESERVE_PORT,
     Address,
     Enumeration,
     PortRule,
-    parameter_type,
     ports,
     who,
 )
+from stoker.lint.onap.requirement import ADDRESS_FORMS, PORT_ADDRESS_IDS
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared, declared_type
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 
@@ -80,7 +81,7 @@ class _AddressName(PortRule):
         return (
             address.port.internal is self.internal
             and ("_v6_" in address.parameter) is self.v6
-            and parameter_type(ctx, address.parameter) == kind
+            and declared_type(ctx, address.parameter) == kind
         )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
@@ -143,18 +144,9 @@ def address_rule(
     return type(("Contrail" if resource != PORT else "") + name, (_AddressName,), attributes)
 
 
-#: (requirement, internal, v6, comma_delimited_list, form)
-ADDRESS_FORMS = (
-    ("R-40971", False, False, False, "{vm-type}_{network-role}_ip_{index}"),
-    ("R-04697", False, False, True, "{vm-type}_{network-role}_ips"),
-    ("R-71577", False, True, False, "{vm-type}_{network-role}_v6_ip_{index}"),
-    ("R-23503", False, True, True, "{vm-type}_{network-role}_v6_ips"),
-    ("R-78380", True, False, False, "{vm-type}_int_{network-role}_ip_{index}"),
-    ("R-85235", True, False, True, "{vm-type}_int_{network-role}_ips"),
-    ("R-27818", True, True, False, "{vm-type}_int_{network-role}_v6_ip_{index}"),
-    ("R-29765", True, True, True, "{vm-type}_int_{network-role}_v6_ips"),
-)
-ADDRESS_NAME_RULES: list[type] = [address_rule(*form) for form in ADDRESS_FORMS]
+ADDRESS_NAME_RULES: list[type] = [
+    address_rule(rid, *form) for (rid, _), form in zip(PORT_ADDRESS_IDS, ADDRESS_FORMS, strict=True)
+]
 
 
 class _AddressEnumeration(Enumeration):
@@ -220,12 +212,9 @@ def enumeration_rule(
     return type(("Contrail" if resource != PORT else "") + name, (_AddressEnumeration,), attributes)
 
 
-#: the same forms, in the same order: whether each is (not) in the environment file
-_ENUMERATION_IDS: tuple[str, ...] = ("R-39841", "R-98905", "R-87123", "R-93030")
-_ENUMERATION_IDS += ("R-28795", "R-90206", "R-97201", "R-98569")
 ADDRESS_ENUMERATION_RULES: list[type] = [
-    enumeration_rule(rid, *form[1:])
-    for rid, form in zip(_ENUMERATION_IDS, ADDRESS_FORMS, strict=True)
+    enumeration_rule(rid, *form)
+    for (_, rid), form in zip(PORT_ADDRESS_IDS, ADDRESS_FORMS, strict=True)
 ]
 
 ADDRESS_RULES: list[type] = [

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.onap.requirements import SOURCE_DOCUMENT, Requirement
-from stoker.lint.rule import Profile, Source, SourceKind
+from stoker.lint.onap.written import declared
+from stoker.lint.rule import PackageRule, Profile, Source, SourceKind, TemplateRule
+from stoker.template.nodes import value_span
+
+if TYPE_CHECKING:
+    from stoker.lint.context import PackageContext, TemplateContext
 
 ONAP = frozenset({Profile.ONAP})
 
@@ -49,3 +56,58 @@ class FromRequirement:
             }
             for name, value in declared.items():
                 setattr(cls, name, value)
+
+
+class OneSpelling(FromRequirement, PackageRule):
+    """A vm-type or network role is written in one letter case across the package: each
+    spelling that differs from the first is reported."""
+
+    noun: ClassVar[str]
+
+    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        """(the name as written, what writes it, where, path), in package order."""
+        raise NotImplementedError
+
+    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
+        first: dict[str, tuple[str, str]] = {}
+        for name, holder, span, path in self.spellings(ctx):
+            seen = first.setdefault(name.lower(), (name, holder))
+            if seen[0] != name:
+                yield self.finding(
+                    f'{holder} writes the {self.noun} "{name}", {seen[1]} writes "{seen[0]}"; '
+                    f"a {self.noun} is written in one letter case",
+                    span,
+                    path,
+                )
+
+
+class DeclaredType(FromRequirement, TemplateRule):
+    """The parameters something reads are declared with one of ``types``; each is
+    reported once, as its first reader reads it (one not declared is another rule's)."""
+
+    types: ClassVar[tuple[str, ...]] = ("string",)
+
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
+        """(parameter, what reads it) in template order."""
+        raise NotImplementedError
+
+    def reader(self, holder: Any) -> str:
+        """How a finding names what reads the parameter: ``the image of server "x"``
+        (built only for a finding)."""
+        raise NotImplementedError
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        seen: set[str] = set()
+        for parameter, holder in self.readers(ctx):
+            declaration = declared(ctx, parameter)
+            if declaration is None or parameter in seen:
+                continue
+            seen.add(parameter)
+            if "type" in declaration and declaration["type"] not in self.types:
+                reader, kind = self.reader(holder), declaration["type"]
+                yield self.finding(
+                    f'parameter "{parameter}" ({reader}) has type {kind!r}; '
+                    f"it must be {' or '.join(self.types)}",
+                    value_span(declaration, "type"),
+                    ("parameters", parameter, "type"),
+                )

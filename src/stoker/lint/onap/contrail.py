@@ -19,9 +19,11 @@ from typing import Any, ClassVar
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap import addresses, subnets, vips
-from stoker.lint.onap.nova import declared, enumerated, parameter_read
+from stoker.lint.onap.enumerated import enumerated
 from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, Enumeration, PortRule
+from stoker.lint.onap.requirement import ADDRESS_FORMS, INSTANCE_IP_ADDRESS_IDS
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared_type, parameter_read, resources_of, section
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
 
@@ -46,16 +48,7 @@ def _contrail(base: type, rid: str, kind: str, summary: str, checks: str) -> typ
     return type(f"Contrail{base.__name__}", (base,), attributes)
 
 
-#: the instance IP's requirements for the eight address forms, in addresses.ADDRESS_FORMS'
-#: order: names, then (not) in the environment file
-_IIP_FORMS = (
-    *("R-100010", "R-100030", "R-100050", "R-100070"),
-    *("R-100090", "R-100110", "R-100130", "R-100150"),
-)
-_IIP_ENUMERATIONS = (
-    *("R-100020", "R-100040", "R-100060", "R-100080"),
-    *("R-100100", "R-100120", "R-100140", "R-100160"),
-)
+_IIP_FORMS = tuple(zip(INSTANCE_IP_ADDRESS_IDS, ADDRESS_FORMS, strict=True))
 
 INSTANCE_IP_RULES: list[type] = [
     _contrail(
@@ -65,13 +58,10 @@ INSTANCE_IP_RULES: list[type] = [
         "A Contrail instance IP's instance_ip_address parameter is a string or a list",
         "the parameter its instance_ip_address reads is a string or a comma_delimited_list.",
     ),
+    *(addresses.address_rule(rid, *form, resource=INSTANCE_IP) for (rid, _), form in _IIP_FORMS),
     *(
-        addresses.address_rule(rid, *form[1:], resource=INSTANCE_IP)
-        for rid, form in zip(_IIP_FORMS, addresses.ADDRESS_FORMS, strict=True)
-    ),
-    *(
-        addresses.enumeration_rule(rid, *form[1:], resource=INSTANCE_IP)
-        for rid, form in zip(_IIP_ENUMERATIONS, addresses.ADDRESS_FORMS, strict=True)
+        addresses.enumeration_rule(rid, *form, resource=INSTANCE_IP)
+        for (_, rid), form in _IIP_FORMS
     ),
     _contrail(
         addresses.ExternalAddressesNotInEnvironment,
@@ -183,9 +173,7 @@ INTERFACE_RULES: list[type] = [
 def _fqdn_reads(ctx: TemplateContext) -> Iterator[tuple[Any, str, str]]:
     """(resource, parameter) for each Contrail resource's network reference by parameter
     to an external network (not int_...)."""
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name, definition in section.items() if isinstance(section, dict) else ():
+    for name, definition in section(ctx.data, "resources").items():
         kind = definition.get("type") if isinstance(definition, dict) else None
         if not isinstance(kind, str) or not kind.startswith("OS::ContrailV2::"):
             continue
@@ -208,8 +196,7 @@ class ExternalNetworkFqdn(PortRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for (refs, index), name, parameter in _fqdn_reads(ctx):
-            declaration = declared(ctx, parameter)
-            kind = declaration.get("type") if declaration else None
+            kind = declared_type(ctx, parameter)
             if not FQDN.match(parameter):
                 problem = "must be named {network-role}_net_fqdn"
             elif kind is not None and kind != "string":
@@ -247,16 +234,12 @@ class FqdnNotInEnvironment(PortRule):
 
 
 def _route_prefixes(ctx: TemplateContext) -> Iterator[tuple[str, str, Any]]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name, definition in section.items() if isinstance(section, dict) else ():
-        if not isinstance(definition, dict) or definition.get("type") != ROUTE_TABLE:
-            continue
+    for name, definition, _ in resources_of(ctx, ROUTE_TABLE):
         properties = definition.get("properties")
         routes = properties.get(_ROUTES) if isinstance(properties, dict) else None
         parameter = parameter_read(routes.get(_ROUTE)) if isinstance(routes, dict) else None
         if parameter is not None:
-            yield str(name), parameter, value_span(routes, _ROUTE)
+            yield name, parameter, value_span(routes, _ROUTE)
 
 
 class _RoutePrefixes(PortRule):
@@ -297,8 +280,7 @@ class RoutePrefixesJson(_RoutePrefixes):
     problem = "which must be declared type json"
 
     def wrong(self, ctx: TemplateContext, parameter: str) -> bool:
-        declaration = declared(ctx, parameter)
-        kind = declaration.get("type") if declaration else None
+        kind = declared_type(ctx, parameter)
         return kind is not None and kind != "json"
 
 

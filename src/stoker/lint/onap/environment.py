@@ -13,15 +13,11 @@ from stoker.lint.context import (
     TemplateContext,
 )
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.modules import ModuleRole, kind_by_name
+from stoker.lint.onap.modules import ModuleRole, Pairing, kind_by_name
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import section
 from stoker.lint.rule import EnvironmentRule, FileRule, PackageRule, TemplateRule
 from stoker.template.nodes import key_span, value_span
-
-_R86285 = requirement("R-86285")
-_R03324 = requirement("R-03324")
-_R67231 = requirement("R-67231")
-_R26124 = requirement("R-26124")
 
 #: the sections the seed lets an environment file have: parameters (R-03324, R-68198),
 #: parameter_defaults (R-59930), encrypted_parameters (R-46096; Heat spells it
@@ -39,7 +35,7 @@ ENVIRONMENT_SECTIONS = (
 
 
 class ModuleHasEnvironment(FromRequirement, PackageRule):
-    requirement = _R86285
+    requirement = requirement("R-86285")
     summary = (
         "Each module has an environment file of the same base name, and each such file a module"
     )
@@ -61,19 +57,11 @@ class ModuleHasEnvironment(FromRequirement, PackageRule):
             *(t for t in ctx.templates if layout.role(t) is not ModuleRole.NESTED),
             *_unreadable(ctx, "template"),  # no one can tell it is nested: a module
         ]
-        by_place: dict[tuple[str, str], list[FileContext]] = {}
-        by_stem: dict[str, list[FileContext]] = {}
-        for environment in environments:
-            source = environment.source
-            by_place.setdefault((source.directory, source.stem), []).append(environment)
-            by_stem.setdefault(source.stem, []).append(environment)
+        pairing = Pairing(environments)
         paired: set[str] = set()
         for module in modules:
             source = module.source
-            found = by_place.get((source.directory, source.stem))
-            if found is None:  # not beside it: the one of that name elsewhere, if unique
-                found = by_stem.get(source.stem, [])
-                found = found if len(found) == 1 else []
+            found = pairing.of(source)
             paired.update(environment.name for environment in found)
             if not found:
                 what = (
@@ -101,7 +89,7 @@ def _unreadable(ctx: PackageContext, kind: str) -> list[FileContext]:
 
 
 class EnvironmentParameters(FromRequirement, FileRule):
-    requirement = _R03324
+    requirement = requirement("R-03324")
     summary = "Environment files are a mapping of environment sections, parameters among them"
     checks = (
         "each environment file (every .env file of the package) is a mapping of sections "
@@ -162,7 +150,7 @@ def _unparsed_environment(rule: EnvironmentParameters, ctx: FileContext) -> Iter
 
 
 class DefaultInEnvironment(FromRequirement, TemplateRule):
-    requirement = _R26124
+    requirement = requirement("R-26124")
     summary = "A parameter with a default is enumerated in the module's environment file"
     checks = (
         "each parameter of a base, incremental or volume module that declares a default "
@@ -175,31 +163,27 @@ class DefaultInEnvironment(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role is ModuleRole.NESTED:
             return
-        data = ctx.data
-        section = data.get("parameters") if isinstance(data, dict) else None
-        if not isinstance(section, dict):
+        parameters = section(ctx.data, "parameters")
+        if not parameters:
             return
         environments = ctx.package.layout.environments_of(ctx)
         enumerated: set[str] = set()
         for environment in environments:
-            if isinstance(environment.data, dict):
-                for key in ("parameters", "parameter_defaults"):
-                    values = environment.data.get(key)
-                    if isinstance(values, dict):
-                        enumerated.update(str(name) for name in values)
+            for key in ("parameters", "parameter_defaults"):
+                enumerated.update(str(name) for name in section(environment.data, key))
         where = environments[0].source.relpath if environments else f"{ctx.source.stem}.env"
-        for name, definition in section.items():
+        for name, definition in parameters.items():
             defaulted = isinstance(definition, dict) and "default" in definition
             if defaulted and str(name) not in enumerated:
                 yield self.finding(
                     f'parameter "{name}" has a default but {where} does not enumerate it',
-                    key_span(section, name),
+                    key_span(parameters, name),
                     ("parameters", str(name)),
                 )
 
 
 class NoResourceRegistry(FromRequirement, EnvironmentRule):
-    requirement = _R67231
+    requirement = requirement("R-67231")
     summary = "Environment files have no resource_registry section"
     checks = "no environment file has a resource_registry key; ONAP does not support it."
 

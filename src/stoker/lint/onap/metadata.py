@@ -12,43 +12,27 @@ from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
+from stoker.lint.onap.enumerated import enumerated, environment_parameters
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.nova import NovaRule, Server, declared, enumerated, parameter_read, servers
+from stoker.lint.onap.nova import NovaRule, Server, servers
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared, parameter_read, section
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span, locate, span_of, value_span
+from stoker.template.nodes import key_span, locate, value_span
 
 
-def _metadata(server: Server) -> tuple[dict[Any, Any] | None, Span | None]:
+def _metadata(server: Server) -> dict[Any, Any] | None:
     metadata = server.properties.get("metadata")
-    return (metadata if isinstance(metadata, dict) else None), span_of(metadata)
+    return metadata if isinstance(metadata, dict) else None
 
 
-class _MetadataPresent(NovaRule):
-    """A key every server's metadata carries. A server that declares no metadata property
-    at all is not held to it: ONAP's validation checks the keys of the metadata a server
-    has, and passes a server without one."""
-
-    key: ClassVar[str]
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            if "metadata" not in server.properties:
-                continue
-            metadata, _ = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                yield self.finding(
-                    f'server "{server.name}": metadata must have {self.key} '
-                    f"({{get_param: {self.key}}})",
-                    server.span,
-                    server.path,
-                )
-            elif parameter_read(metadata[self.key]) is None:
-                yield self.finding(
-                    f'server "{server.name}": metadata {self.key} must be a get_param',
-                    value_span(metadata, self.key),
-                    (*server.path, "properties", "metadata", self.key),
-                )
+def _keyed(ctx: TemplateContext, key: str) -> Iterator[tuple[Server, Any, Span | None, Path]]:
+    """(server, value, where, path) of each server whose metadata has ``key``."""
+    for server in servers(ctx):
+        metadata = _metadata(server)
+        if metadata is not None and key in metadata:
+            path = (*server.path, "properties", "metadata", key)
+            yield server, metadata[key], value_span(metadata, key), path
 
 
 class _MetadataParameter(NovaRule):
@@ -56,21 +40,17 @@ class _MetadataParameter(NovaRule):
     kind: ClassVar[str] = "string"
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            metadata, _ = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                continue
-            parameter = parameter_read(metadata[self.key])
+        for server, value, where, path in _keyed(ctx, self.key):
+            parameter = parameter_read(value)
             if parameter is None:
                 continue
-            where = value_span(metadata, self.key)
             definition = declared(ctx, parameter)
             if parameter != self.key:
                 yield self.finding(
                     f'server "{server.name}": metadata {self.key} reads "{parameter}"; the '
                     f"parameter must be named {self.key}",
                     where,
-                    (*server.path, "properties", "metadata", self.key),
+                    path,
                 )
             elif definition is not None and definition.get("type", "string") != self.kind:
                 yield self.finding(
@@ -116,7 +96,7 @@ class _MetadataNotInEnvironment(NovaRule):
 
 
 def _reads(server: Server, key: str) -> bool:
-    metadata, _ = _metadata(server)
+    metadata = _metadata(server)
     return metadata is not None and parameter_read(metadata.get(key)) == key
 
 
@@ -126,16 +106,29 @@ class _MetadataFromParameter(NovaRule):
     key: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            metadata, _ = _metadata(server)
-            if metadata is None or self.key not in metadata:
-                continue
-            if parameter_read(metadata[self.key]) is None:
+        for server, value, span, path in _keyed(ctx, self.key):
+            if parameter_read(value) is None:
                 yield self.finding(
-                    f'server "{server.name}": metadata {self.key} must be a get_param',
-                    value_span(metadata, self.key),
-                    (*server.path, "properties", "metadata", self.key),
+                    f'server "{server.name}": metadata {self.key} must be a get_param', span, path
                 )
+
+
+class _MetadataPresent(_MetadataFromParameter):
+    """A key every server's metadata carries, its value a get_param. A server that
+    declares no metadata property at all is not held to it: ONAP's validation checks the
+    keys of the metadata a server has, and passes a server without one."""
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        for server in servers(ctx):
+            metadata = _metadata(server)
+            if "metadata" in server.properties and (metadata is None or self.key not in metadata):
+                yield self.finding(
+                    f'server "{server.name}": metadata must have {self.key} '
+                    f"({{get_param: {self.key}}})",
+                    server.span,
+                    server.path,
+                )
+        yield from super().check(ctx)
 
 
 class _MetadataRecommended(NovaRule):
@@ -145,7 +138,7 @@ class _MetadataRecommended(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for server in servers(ctx):
-            metadata, _ = _metadata(server)
+            metadata = _metadata(server)
             if metadata is None or self.key not in metadata:
                 yield self.finding(
                     f'server "{server.name}": its metadata should have {self.key} '
@@ -263,14 +256,6 @@ METADATA_RULES: list[type] = [
 _ROLE_VALUE = LazyPattern(r"^[A-Za-z0-9_]+$")
 
 
-def _vm_roles(ctx: TemplateContext) -> Iterator[tuple[Server, Any, Span | None, Path]]:
-    for server in servers(ctx):
-        metadata, _ = _metadata(server)
-        if metadata is not None and "vm_role" in metadata:
-            path = (*server.path, "properties", "metadata", "vm_role")
-            yield server, metadata["vm_role"], value_span(metadata, "vm_role"), path
-
-
 class VmRoleValue(NovaRule):
     requirement = requirement("R-85328")
     summary = "Where a server's metadata has vm_role, it is a get_param or written in"
@@ -280,7 +265,7 @@ class VmRoleValue(NovaRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server, value, span, path in _vm_roles(ctx):
+        for server, value, span, path in _keyed(ctx, "vm_role"):
             if parameter_read(value) is None and not isinstance(value, str | int | float):
                 yield self.finding(
                     f'server "{server.name}": metadata vm_role must be a get_param or a '
@@ -297,7 +282,7 @@ class VmRoleNoConstraints(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         seen: set[str] = set()
-        for _, value, _, _ in _vm_roles(ctx):
+        for _, value, _, _ in _keyed(ctx, "vm_role"):
             parameter = parameter_read(value)
             definition = declared(ctx, parameter) if parameter else None
             if parameter is None or definition is None or parameter in seen:
@@ -320,13 +305,14 @@ class VmRoleCharacters(NovaRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = _environment_values(ctx)
-        for server, value, span, path in _vm_roles(ctx):
+        given = environment_parameters(ctx.package.layout.environments_of(ctx))
+        for server, value, span, path in _keyed(ctx, "vm_role"):
             parameter = parameter_read(value)
             if parameter is not None:
-                if parameter not in values:
+                if parameter not in given:
                     continue
-                value, span, path = values[parameter]
+                holder, key = given[parameter]
+                value, span, path = holder[key], value_span(holder, key), ()
             if isinstance(value, str) and not _ROLE_VALUE.match(value):
                 yield self.finding(
                     f'server "{server.name}": vm_role {value!r} may hold only letters, digits '
@@ -334,18 +320,6 @@ class VmRoleCharacters(NovaRule):
                     span,
                     path,
                 )
-
-
-def _environment_values(ctx: TemplateContext) -> dict[str, tuple[Any, Span | None, Path]]:
-    """Each parameter the module's environment files give a value: (value, where, path)."""
-    found: dict[str, tuple[Any, Span | None, Path]] = {}
-    for environment in ctx.package.layout.environments_of(ctx):
-        data = environment.data
-        values = data.get("parameters") if isinstance(data, dict) else None
-        if isinstance(values, dict):
-            for name, value in values.items():
-                found.setdefault(str(name), (value, value_span(values, name), ()))
-    return found
 
 
 class ModuleIndexNotForVolumes(NovaRule):
@@ -378,8 +352,7 @@ class ModuleIndexNotForVolumes(NovaRule):
 
 
 def _type_of(ctx: TemplateContext, resource: Any) -> Any:
-    section = ctx.data.get("resources") if isinstance(ctx.data, dict) else None
-    definition = section.get(resource) if isinstance(section, dict) else None
+    definition = section(ctx.data, "resources").get(resource)
     return definition.get("type") if isinstance(definition, dict) else None
 
 

@@ -15,25 +15,15 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.nested import invocations
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import resources_of
 from stoker.lint.rule import TemplateRule
-from stoker.template.nodes import key_span
 
 SERVER, VOLUME = "OS::Nova::Server", "OS::Cinder::Volume"
 
 
-def _of_type(ctx: TemplateContext, *kinds: str) -> list[str]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    return [
-        str(name)
-        for name, definition in (section.items() if isinstance(section, dict) else ())
-        if isinstance(definition, dict) and definition.get("type") in kinds
-    ]
-
-
 def _declares(ctx: TemplateContext, *kinds: str, seen: frozenset[str] = frozenset()) -> bool:
     """Whether the template, or a nested file it invokes (at any depth), has one."""
-    if _of_type(ctx, *kinds):
+    if next(resources_of(ctx, *kinds), None) is not None:
         return True
     return any(
         _declares(invocation.target, *kinds, seen=seen | {ctx.name})
@@ -74,13 +64,11 @@ class BaseModuleWithoutServers(FromRequirement, TemplateRule):
         layout = ctx.package.layout
         if not any(layout.role(t) is ModuleRole.INCREMENTAL for t in ctx.package.templates):
             return
-        section = ctx.data.get("resources") if isinstance(ctx.data, dict) else None
-        for name in _of_type(ctx, SERVER):
-            assert isinstance(section, dict)
+        for name, _, span in resources_of(ctx, SERVER):
             yield self.finding(
                 f'server "{name}" is in the base module of a VNF with incremental modules; '
                 "ONAP cannot replace it",
-                key_span(section, name),
+                span,
                 ("resources", name),
             )
 

@@ -19,15 +19,24 @@ Each module pairs with the environment file of the same base name in the same di
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from stoker.environment.registry_section import is_template_name
 from stoker.lint.references import TypeReference, type_references
 from stoker.patterns import LazyPattern
 
 if TYPE_CHECKING:
-    from stoker.lint.context import EnvironmentContext, PackageContext, TemplateContext
+    from stoker.lint.context import (
+        EnvironmentContext,
+        FileContext,
+        PackageContext,
+        TemplateContext,
+    )
+    from stoker.lint.inputs import SourceFile
+
+Unit = TypeVar("Unit", bound="FileContext")
 
 #: suffixes that make a file a template or an environment in ONAP's reading (lower case)
 TEMPLATE_SUFFIXES = (".yaml", ".yml")
@@ -55,6 +64,27 @@ class ModuleRole(StrEnum):
     NESTED = "nested"
 
 
+class Pairing(Generic[Unit]):
+    """ONAP's pairing of modules with environment files, by name: the environment files
+    of the module's name beside it, else the one of that name elsewhere in the package
+    when it is the only one."""
+
+    def __init__(self, environments: Iterable[Unit]) -> None:
+        self.beside: dict[tuple[str, str], list[Unit]] = {}
+        self.by_stem: dict[str, list[Unit]] = {}
+        for environment in environments:
+            source = environment.source
+            self.beside.setdefault((source.directory, source.stem), []).append(environment)
+            self.by_stem.setdefault(source.stem, []).append(environment)
+
+    def of(self, source: SourceFile) -> list[Unit]:
+        found = self.beside.get((source.directory, source.stem))
+        if found is None:
+            found = self.by_stem.get(source.stem, [])
+            found = found if len(found) == 1 else []
+        return found
+
+
 class PackageLayout:
     """Each template's role (by file name) and each module's environment files."""
 
@@ -74,10 +104,7 @@ class PackageLayout:
     def of(cls, package: PackageContext) -> PackageLayout:
         nested = _nested_names(package)
         layout = cls()
-        by_place: dict[tuple[str, str], list[EnvironmentContext]] = {}
-        for environment in package.environments:
-            key = (environment.source.directory, environment.source.stem)
-            by_place.setdefault(key, []).append(environment)
+        pairing = Pairing(package.environments)
         for template in package.templates:
             source = template.source
             if template.name in nested:
@@ -89,16 +116,7 @@ class PackageLayout:
             else:
                 role = ModuleRole.INCREMENTAL
             layout.roles[template.name] = role
-            paired = by_place.get((source.directory, source.stem))
-            if paired is None:  # not beside it: the one of that name elsewhere, if unique
-                elsewhere = [
-                    env
-                    for (_, stem), envs in by_place.items()
-                    if stem == source.stem
-                    for env in envs
-                ]
-                paired = elsewhere if len(elsewhere) == 1 else []
-            layout.pairs[template.name] = paired
+            layout.pairs[template.name] = pairing.of(source)
         return layout
 
 

@@ -8,8 +8,10 @@ checks on every package. Their text is summarised in stoker's words, not quoted.
 from __future__ import annotations
 
 from stoker.lint.onap.requirement import (
+    ADDRESS_FORMS,
     IN_ENVIRONMENT,
     NOT_IN_ENVIRONMENT,
+    PORT_ADDRESS_IDS,
     Requirement,
     beyond,
 )
@@ -23,6 +25,22 @@ _NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
 _NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
 _META = _NOVA + " metadata"
 _IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
+
+
+def _metadata_key(
+    key: str, present: str, named: str, bare: str, absent: str
+) -> tuple[Requirement, ...]:
+    """The four requirements on a metadata key every server has (vnf_id ...)."""
+    return (
+        beyond(
+            present, "MUST", _META, f"A server's metadata has {key}, its value from a get_param."
+        ),
+        beyond(named, "MUST", _META, f"The parameter of metadata {key} is {key}, a string."),
+        beyond(bare, "MUST NOT", _META, f"The parameter {key} has no constraints."),
+        beyond(
+            absent, "MUST NOT", _META, f"The parameter {key} is not enumerated in the environment."
+        ),
+    )
 
 
 #: Requirements from ONAP's naming-convention sections, beyond the seed's 5.2.2, that the
@@ -108,39 +126,9 @@ BEYOND_SEED: tuple[Requirement, ...] = (
         "The parameter of a server's availability_zone is not enumerated in the environment "
         "file (ONAP supplies it).",
     ),
-    beyond("R-37437", "MUST", _META, "A server's metadata has vnf_id, its value from a get_param."),
-    beyond("R-07507", "MUST", _META, "The parameter of metadata vnf_id is vnf_id, a string."),
-    beyond("R-55218", "MUST NOT", _META, "The parameter vnf_id has no constraints."),
-    beyond(
-        "R-20856", "MUST NOT", _META, "The parameter vnf_id is not enumerated in the environment."
-    ),
-    beyond(
-        "R-71493",
-        "MUST",
-        _META,
-        "A server's metadata has vf_module_id, its value from a get_param.",
-    ),
-    beyond(
-        "R-82134",
-        "MUST",
-        _META,
-        "The parameter of metadata vf_module_id is vf_module_id, a string.",
-    ),
-    beyond("R-98374", "MUST NOT", _META, "The parameter vf_module_id has no constraints."),
-    beyond(
-        "R-72871",
-        "MUST NOT",
-        _META,
-        "The parameter vf_module_id is not enumerated in the environment.",
-    ),
-    beyond(
-        "R-72483", "MUST", _META, "A server's metadata has vnf_name, its value from a get_param."
-    ),
-    beyond("R-62428", "MUST", _META, "The parameter of metadata vnf_name is vnf_name, a string."),
-    beyond("R-44318", "MUST NOT", _META, "The parameter vnf_name has no constraints."),
-    beyond(
-        "R-36542", "MUST NOT", _META, "The parameter vnf_name is not enumerated in the environment."
-    ),
+    *_metadata_key("vnf_id", "R-37437", "R-07507", "R-55218", "R-20856"),
+    *_metadata_key("vf_module_id", "R-71493", "R-82134", "R-98374", "R-72871"),
+    *_metadata_key("vnf_name", "R-72483", "R-62428", "R-44318", "R-36542"),
 )
 
 _VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
@@ -209,6 +197,29 @@ _AAP = (
     "allowed_address_pairs"
 )
 
+_PORT_FORMS = tuple(zip(PORT_ADDRESS_IDS, ADDRESS_FORMS, strict=True))
+
+
+def _port_address(rid: str, internal: bool, v6: bool, listed: bool, form: str) -> Requirement:
+    network = "an internal" if internal else "an external"
+    version = "IPv6" if v6 else "IPv4"
+    if listed:
+        text = f"a comma_delimited_list parameter of fixed_ips {version} addresses is {form}."
+    else:
+        text = (
+            f"a string parameter of a fixed_ips {version} ip_address is {form}, the indexes "
+            "starting at 0 and going up by one."
+        )
+    return beyond(rid, "MUST", _FIXED, f"On {network} network, {text}")
+
+
+def _port_enumerated(rid: str, form: tuple[bool, bool, bool, str]) -> Requirement:
+    internal, _, _, name = form
+    if internal:
+        return beyond(rid, "MUST", _FIXED, f"A {name} parameter " + _YES)
+    return beyond(rid, "MUST NOT", _FIXED, f"A {name} parameter " + _NO)
+
+
 #: OS::Neutron::Port's parameters, per network kind: an ONAP external network (ONAP gives
 #: its id and addresses) or an ONAP internal one (the VNF's own, from its base module).
 BEYOND_SEED += (
@@ -236,106 +247,8 @@ BEYOND_SEED += (
         "int_{network-role}_net_name.",
     ),
     beyond("R-29872", "MUST NOT", _NET, "The parameter of a port's network " + _NO),
-    beyond(
-        "R-40971",
-        "MUST",
-        _FIXED,
-        "On an external network, a string parameter of a fixed_ips IPv4 ip_address is "
-        "{vm-type}_{network-role}_ip_{index}, the indexes starting at 0 and going up by one.",
-    ),
-    beyond(
-        "R-04697",
-        "MUST",
-        _FIXED,
-        "On an external network, a comma_delimited_list parameter of fixed_ips IPv4 "
-        "addresses is {vm-type}_{network-role}_ips.",
-    ),
-    beyond(
-        "R-71577",
-        "MUST",
-        _FIXED,
-        "On an external network, a string parameter of a fixed_ips IPv6 ip_address is "
-        "{vm-type}_{network-role}_v6_ip_{index}, the indexes starting at 0 and going up by one.",
-    ),
-    beyond(
-        "R-23503",
-        "MUST",
-        _FIXED,
-        "On an external network, a comma_delimited_list parameter of fixed_ips IPv6 "
-        "addresses is {vm-type}_{network-role}_v6_ips.",
-    ),
-    beyond(
-        "R-78380",
-        "MUST",
-        _FIXED,
-        "On an internal network, a string parameter of a fixed_ips IPv4 ip_address is "
-        "{vm-type}_int_{network-role}_ip_{index}, the indexes starting at 0 and going up by one.",
-    ),
-    beyond(
-        "R-85235",
-        "MUST",
-        _FIXED,
-        "On an internal network, a comma_delimited_list parameter of fixed_ips IPv4 "
-        "addresses is {vm-type}_int_{network-role}_ips.",
-    ),
-    beyond(
-        "R-27818",
-        "MUST",
-        _FIXED,
-        "On an internal network, a string parameter of a fixed_ips IPv6 ip_address is "
-        "{vm-type}_int_{network-role}_v6_ip_{index}, the indexes starting at 0 and going up "
-        "by one.",
-    ),
-    beyond(
-        "R-29765",
-        "MUST",
-        _FIXED,
-        "On an internal network, a comma_delimited_list parameter of fixed_ips IPv6 "
-        "addresses is {vm-type}_int_{network-role}_v6_ips.",
-    ),
-    beyond(
-        "R-39841",
-        "MUST NOT",
-        _FIXED,
-        "A {vm-type}_{network-role}_ip_{index} parameter " + _NO,
-    ),
-    beyond(
-        "R-98905",
-        "MUST NOT",
-        _FIXED,
-        "A {vm-type}_{network-role}_ips parameter " + _NO,
-    ),
-    beyond(
-        "R-87123",
-        "MUST NOT",
-        _FIXED,
-        "A {vm-type}_{network-role}_v6_ip_{index} parameter " + _NO,
-    ),
-    beyond(
-        "R-93030",
-        "MUST NOT",
-        _FIXED,
-        "A {vm-type}_{network-role}_v6_ips parameter " + _NO,
-    ),
-    beyond(
-        "R-28795",
-        "MUST",
-        _FIXED,
-        "A {vm-type}_int_{network-role}_ip_{index} parameter " + _YES,
-    ),
-    beyond("R-90206", "MUST", _FIXED, "A {vm-type}_int_{network-role}_ips parameter " + _YES),
-    beyond(
-        "R-97201",
-        "MUST",
-        _FIXED,
-        "A {vm-type}_int_{network-role}_v6_ip_{index} parameter " + _YES,
-    ),
-    beyond(
-        "R-98569",
-        "MUST",
-        _FIXED,
-        "A {vm-type}_int_{network-role}_v6_ips parameter " + _YES,
-    ),
+    *(_port_address(name, *form) for (name, _), form in _PORT_FORMS),
+    *(_port_enumerated(enumeration, form) for (_, enumeration), form in _PORT_FORMS),
     beyond(
         "R-62590",
         "MUST NOT",

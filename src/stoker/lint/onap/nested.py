@@ -19,11 +19,14 @@ from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.enumerated import enumerated, environment_parameters
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.nova import enumerated, parameter_read
+from stoker.lint.onap.nova import servers
+from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, interfaces
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import parameter_read, resources_of, section
 from stoker.lint.rule import TemplateRule
-from stoker.template.nodes import key_span, value_span
+from stoker.template.nodes import value_span
 
 #: group type -> the property holding its member's definition (type and properties)
 GROUPS = {"OS::Heat::ResourceGroup": "resource_def", "OS::Heat::AutoScalingGroup": "resource"}
@@ -36,13 +39,6 @@ SERVER_METADATA = (
     "vf_module_index",
     "workload_context",
     "environment_context",
-)
-
-
-#: a port's address properties and the keys of their entries ONAP inventories
-_PORT_ADDRESSES = (
-    ("fixed_ips", ("ip_address", "subnet")),
-    ("allowed_address_pairs", ("ip_address",)),
 )
 
 
@@ -75,12 +71,8 @@ def invocations(ctx: TemplateContext) -> list[Invocation]:
 
 
 def _find_invocations(ctx: TemplateContext) -> Iterator[Invocation]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
     by_name = _templates(ctx.package)
-    for name, definition in section.items():
+    for name, definition in section(ctx.data, "resources").items():
         if not isinstance(definition, dict):
             continue
         base: Path = ("resources", str(name))
@@ -190,77 +182,42 @@ class NestedServers(NestedRule):
         if not found:
             return
         allowed = 0 if max(found) >= 2 else 1
-        section = ctx.data.get("resources") if isinstance(ctx.data, dict) else None
-        if not isinstance(section, dict):
-            return
-        servers = [
-            name
-            for name, definition in section.items()
-            if isinstance(definition, dict) and definition.get("type") == "OS::Nova::Server"
-        ]
-        for name in servers[allowed:]:
+        servers = list(resources_of(ctx, "OS::Nova::Server"))
+        for name, _, span in servers[allowed:]:
             level = "second" if allowed == 0 else "first"
             yield self.finding(
                 f'server "{name}": a {level}-level nested file may hold '
                 f"{'no' if allowed == 0 else 'one'} OS::Nova::Server"
                 + ("" if allowed == 0 else f" (it holds {len(servers)})"),
-                key_span(section, name),
-                ("resources", str(name)),
+                span,
+                ("resources", name),
             )
 
 
 def inventoried_parameters(ctx: TemplateContext) -> set[str]:
     """The parameters a template reads for the properties ONAP inventories (R-708564)."""
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
+    values: list[Any] = []
+    for server in servers(ctx):
+        values += [server.properties.get(key) for key in ("flavor", "image", "name")]
+        metadata = server.properties.get("metadata")
+        if isinstance(metadata, dict):
+            values += [metadata.get(key) for key in SERVER_METADATA]
     found: set[str] = set()
-    if not isinstance(section, dict):
-        return found
-    for definition in section.values():
-        if not isinstance(definition, dict) or not isinstance(definition.get("properties"), dict):
-            continue
-        properties = definition["properties"]
-        kind = definition.get("type")
-        values: list[Any] = []
-        if kind == "OS::Nova::Server":
-            values += [properties.get(key) for key in ("flavor", "image", "name")]
-            metadata = properties.get("metadata")
-            if isinstance(metadata, dict):
-                values += [metadata.get(key) for key in SERVER_METADATA]
-        elif kind == "OS::Neutron::Port":
-            values.append(properties.get("network"))
-            for prop, keys in _PORT_ADDRESSES:
-                entries = properties.get(prop)
-                for entry in entries if isinstance(entries, list) else ():
-                    if isinstance(entry, dict):
-                        values += [entry.get(key) for key in keys]
-        elif kind == "OS::ContrailV2::VirtualMachineInterface":
-            refs = properties.get("virtual_network_refs")
+    for port in interfaces(ctx):
+        if port.kind == INSTANCE_IP:
+            continue  # read below, under the type's other spelling
+        if port.kind == INTERFACE:
+            refs = port.properties.get("virtual_network_refs")
             values += refs if isinstance(refs, list) else [refs]
-            values += list(_contrail_pair_prefixes(properties))
-        elif kind == "OS::ContrailV2::InstanceIP":
+        found.update(address.parameter for address in (*port.fixed, *port.subnets, *port.vips))
+        found.update([port.network] if port.network is not None else [])
+    # the rule has always matched instance IPs as InstanceIP, not Contrail's InstanceIp
+    for _, definition, _ in resources_of(ctx, "OS::ContrailV2::InstanceIP"):
+        properties = definition.get("properties")
+        if isinstance(properties, dict):
             values += [properties.get("instance_ip_address"), properties.get("subnet_uuid")]
-        found.update(p for p in map(parameter_read, values) if p is not None)
+    found.update(p for p in map(parameter_read, values) if p is not None)
     return found
-
-
-def _contrail_pair_prefixes(properties: dict[Any, Any]) -> Iterator[Any]:
-    pairs = properties.get("virtual_machine_interface_allowed_address_pairs")
-    inner = (
-        pairs.get("virtual_machine_interface_allowed_address_pairs_allowed_address_pair")
-        if isinstance(pairs, dict)
-        else None
-    )
-    for pair in inner if isinstance(inner, list) else ():
-        ip = (
-            pair.get("virtual_machine_interface_allowed_address_pairs_allowed_address_pair_ip")
-            if isinstance(pair, dict)
-            else None
-        )
-        if isinstance(ip, dict):
-            yield ip.get(
-                "virtual_machine_interface_allowed_address_pairs_allowed_address_pair_ip_ip_prefix"
-            )
 
 
 class NestedNamesKept(NestedRule):
@@ -323,23 +280,18 @@ class GroupCountInEnvironment(NestedRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        if values is None:
+        if enumerated(ctx) is None:
             return
-        environment_values = _environment_values(ctx)
-        data = ctx.data
-        section = data.get("resources") if isinstance(data, dict) else None
-        for name, definition in section.items() if isinstance(section, dict) else ():
-            if not isinstance(definition, dict):
-                continue
-            if definition.get("type") != "OS::Heat::ResourceGroup":
-                continue
+        given = environment_parameters(ctx.package.layout.environments_of(ctx))
+        for name, definition, span in resources_of(ctx, "OS::Heat::ResourceGroup"):
             properties = definition.get("properties")
             if not isinstance(properties, dict):
                 continue
             parameter = parameter_read(properties.get("count"))
-            if parameter is not None and environment_values.get(parameter) is not None:
-                continue
+            if parameter in given:
+                holder, key = given[parameter]
+                if holder[key] is not None:
+                    continue
             problem = (
                 "is not a get_param"
                 if parameter is None
@@ -348,19 +300,9 @@ class GroupCountInEnvironment(NestedRule):
             yield self.finding(
                 f'resource group "{name}": its count {problem}; ONAP needs the count '
                 "enumerated in the environment file",
-                value_span(properties, "count") or key_span(section, name),
-                ("resources", str(name), "properties", "count"),
+                value_span(properties, "count") or span,
+                ("resources", name, "properties", "count"),
             )
-
-
-def _environment_values(ctx: TemplateContext) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for environment in ctx.package.layout.environments_of(ctx):
-        values = environment.data.get("parameters") if isinstance(environment.data, dict) else None
-        if isinstance(values, dict):
-            for name, value in values.items():
-                found.setdefault(str(name), value)
-    return found
 
 
 NESTED_RULES: list[type] = [

@@ -11,23 +11,25 @@ wherever it appears, and is not part of a vm-type.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import PackageContext, TemplateContext
-from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.ports import NETWORK_PARAMETER, PORT_ID, SUBNET_PARAMETER, interfaces
+from stoker.lint.onap.base import FromRequirement, OneSpelling
+from stoker.lint.onap.ports import (
+    NETWORK_ID,
+    SUBNET_PARAMETER,
+    id_role,
+    interfaces,
+    network_role,
+)
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import vm_types
-from stoker.lint.rule import PackageRule, TemplateRule
+from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, section
+from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span
 
-_VMI_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
-_NET_ID = LazyPattern(r"^int_(?P<role>.+)_network$")
-_FQDN = LazyPattern(r"^(?P<role>.+)_net_fqdn$")
-_CHARACTERS = LazyPattern(r"^[A-Za-z0-9_]+$")
-_INT = LazyPattern(r"(^|_)int(_|$)")
 _NUMBERED = LazyPattern(r"(_\d+_|_\d+$)")
 
 
@@ -53,27 +55,24 @@ def _role(written: str) -> str:
 
 def _find(ctx: TemplateContext) -> Iterator[Mention]:
     for port in interfaces(ctx):
-        match = PORT_ID.match(port.name) or _VMI_ID.match(port.name)
-        if match is not None:
-            yield Mention(
-                _role(match["role"]), True, f'resource "{port.name}"', port.span, port.path
-            )
+        role = id_role(port)
+        if role is not None:
+            yield Mention(_role(role), True, f'resource "{port.name}"', port.span, port.path)
         for address in (*port.subnets,):
             named = SUBNET_PARAMETER.match(address.parameter)
             if named is not None:
                 where = f'parameter "{address.parameter}"'
                 yield Mention(_role(named["role"]), False, where, address.span, address.path)
-        network = port.network
-        named = (NETWORK_PARAMETER.match(network) or _FQDN.match(network)) if network else None
-        if named is not None:
+        role = network_role(port)
+        if role is not None:
             path = (*port.path, "properties")
-            yield Mention(_role(named["role"]), False, f'parameter "{network}"', port.span, path)
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name in section if isinstance(section, dict) else ():
-        match = _NET_ID.match(str(name))
+            where = f'parameter "{port.network}"'
+            yield Mention(_role(role), False, where, port.span, path)
+    resources = section(ctx.data, "resources")
+    for name in resources:
+        match = NETWORK_ID.match(str(name))
         if match is not None:
-            span = key_span(section, name)
+            span = key_span(resources, name)
             yield Mention(match["role"], True, f'resource "{name}"', span, ("resources", str(name)))
 
 
@@ -108,9 +107,9 @@ class NetworkRoleCharacters(_RoleRule):
     )
 
     def problem(self, ctx: TemplateContext, role: str) -> str | None:
-        if not _CHARACTERS.match(role):
+        if not NAME_CHARACTERS.match(role):
             return "may hold only letters, digits and underscores"
-        if _INT.search(role):
+        if INT_WORD.search(role):
             return "must not contain int_, _int or _int_"
         if role.endswith("_v6"):
             return "must not end in _v6"
@@ -129,26 +128,16 @@ class NetworkRoleNotInVmType(_RoleRule):
         return f"is part of the vm-type {', '.join(inside)}" if inside else None
 
 
-class _SameCase(FromRequirement, PackageRule):
-    in_id: bool
+class _SameCase(OneSpelling):
+    noun = "network role"
+    in_id: ClassVar[bool]
 
-    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
-        first: dict[str, Mention] = {}
-        for template in ctx.templates:
-            if template.template is None:
-                continue
-            for mention in mentions(template):
-                if mention.in_id is not self.in_id:
-                    continue
-                seen = first.setdefault(mention.role.lower(), mention)
-                if seen.role != mention.role:
-                    yield self.finding(
-                        f'{mention.where} writes the network role "{mention.role}", '
-                        f'{seen.where} writes "{seen.role}"; a network role is written in one '
-                        "letter case",
-                        mention.span,
-                        mention.path,
-                    )
+    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        for template in package.templates:
+            if template.template is not None:
+                for mention in mentions(template):
+                    if mention.in_id is self.in_id:
+                        yield mention.role, mention.where, mention.span, mention.path
 
 
 class NetworkRoleCaseInParameters(_SameCase):
@@ -181,16 +170,14 @@ class NetworkRoleCaseMatches(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for port in interfaces(ctx):
-            match = PORT_ID.match(port.name) or _VMI_ID.match(port.name)
-            network = port.network
-            named = (NETWORK_PARAMETER.match(network) or _FQDN.match(network)) if network else None
-            if match is None or named is None:
+            mine, theirs = id_role(port), network_role(port)
+            if mine is None or theirs is None:
                 continue
-            mine, theirs = _role(match["role"]), _role(named["role"])
+            mine, theirs = _role(mine), _role(theirs)
             if mine != theirs and mine.lower() == theirs.lower():
                 yield self.finding(
                     f'resource "{port.name}" writes the network role "{mine}", its network '
-                    f'parameter "{network}" writes "{theirs}"',
+                    f'parameter "{port.network}" writes "{theirs}"',
                     port.span,
                     port.path,
                 )

@@ -8,34 +8,20 @@ The two kinds of port ids differ by the ``int_`` before the network role.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.nova import parameter_read
+from stoker.lint.onap.ports import NETWORK_ID
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import parameter_read, resources_of
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span
 
-_R25720 = requirement("R-25720")
-_R20453 = requirement("R-20453")
-_R26351 = requirement("R-26351")
-NETWORK_ID = LazyPattern(r"^int_.+_network$")
 EXTERNAL_PORT = LazyPattern(r"^.+_\d+_(?!int_).+_port_\d+$")
 INTERNAL_PORT = LazyPattern(r"^.+_\d+_int_.+_port_\d+$")
-
-
-def _resources(ctx: TemplateContext, kind: str) -> Iterator[tuple[str, dict[Any, Any], Any]]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
-    for name, definition in section.items():
-        if isinstance(definition, dict) and definition.get("type") == kind:
-            yield str(name), definition, key_span(section, name)
 
 
 def is_internal(port: dict[Any, Any]) -> bool | None:
@@ -51,12 +37,12 @@ def is_internal(port: dict[Any, Any]) -> bool | None:
 
 
 class NetworkResourceId(FromRequirement, TemplateRule):
-    requirement = _R25720
+    requirement = requirement("R-25720")
     summary = "An OS::Neutron::Net's resource id is int_{network-role}_network"
     checks = "each OS::Neutron::Net's resource id matches int_<role>_network."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for name, _, span in _resources(ctx, "OS::Neutron::Net"):
+        for name, _, span in resources_of(ctx, "OS::Neutron::Net"):
             if not NETWORK_ID.match(name):
                 yield self.finding(
                     f'network "{name}": its resource id must read int_{{network-role}}_network',
@@ -71,7 +57,7 @@ class _PortResourceId(FromRequirement, TemplateRule):
     form: str
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for name, definition, span in _resources(ctx, "OS::Neutron::Port"):
+        for name, definition, span in resources_of(ctx, "OS::Neutron::Port"):
             if is_internal(definition) is self.internal and not self.pattern.match(name):
                 where = "an internal" if self.internal else "an external"
                 yield self.finding(
@@ -82,7 +68,7 @@ class _PortResourceId(FromRequirement, TemplateRule):
 
 
 class ExternalPortResourceId(_PortResourceId):
-    requirement = _R20453
+    requirement = requirement("R-20453")
     summary = "An external network's port id is {vm-type}_{index}_{network-role}_port_{index}"
     checks = (
         "each OS::Neutron::Port whose network is a get_param of a parameter not named "
@@ -95,7 +81,7 @@ class ExternalPortResourceId(_PortResourceId):
 
 
 class InternalPortResourceId(_PortResourceId):
-    requirement = _R26351
+    requirement = requirement("R-26351")
     summary = "An internal network's port id is {vm-type}_{index}_int_{network-role}_port_{index}"
     checks = (
         "each OS::Neutron::Port whose network is a get_resource (a network of the VNF) or "

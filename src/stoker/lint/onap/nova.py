@@ -14,11 +14,13 @@ from collections.abc import Iterable, Iterator
 from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
-from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.modules import ModuleRole, references
+from stoker.lint.onap.base import DeclaredType, FromRequirement
+from stoker.lint.onap.enumerated import EnumerationRule
+from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.ports import PORT_ID
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared, parameter_read, resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, value_span
@@ -30,6 +32,8 @@ FLAVOR = LazyPattern(r"^(?P<vm>.+)_flavor_name$")
 NAME = LazyPattern(r"^(?P<vm>.+)_name_(?P<index>\d+)$")
 NAMES = LazyPattern(r"^(?P<vm>.+)_names$")
 ZONE = LazyPattern(r"^availability_zone_(?P<index>\d+)$")
+#: the properties whose parameters state a vm-type, with the conventions of their names
+VM_TYPE_PROPERTIES = (("image", (IMAGE,)), ("flavor", (FLAVOR,)), ("name", (NAME, NAMES)))
 
 
 class Server(NamedTuple):
@@ -49,87 +53,24 @@ def servers(ctx: TemplateContext) -> list[Server]:
 
 
 def _find_servers(ctx: TemplateContext) -> Iterator[Server]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
-    for name, definition in section.items():
-        if isinstance(definition, dict) and definition.get("type") == SERVER:
-            properties = definition.get("properties")
-            yield Server(
-                str(name),
-                definition,
-                properties if isinstance(properties, dict) else {},
-                ("resources", str(name)),
-                key_span(section, name),
-            )
+    for name, definition, span in resources_of(ctx, SERVER):
+        properties = definition.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        yield Server(name, definition, properties, ("resources", name), span)
 
 
-def parameter_read(value: Any) -> str | None:
-    """The parameter a ``{get_param: NAME}`` or ``{get_param: [NAME, ...]}`` reads."""
-    if isinstance(value, dict) and len(value) == 1 and "get_param" in value:
-        argument = value["get_param"]
-        if isinstance(argument, str):
-            return argument
-        if isinstance(argument, list) and argument and isinstance(argument[0], str):
-            return str(argument[0])
-    return None
-
-
-def declared(ctx: TemplateContext, name: str) -> dict[Any, Any] | None:
-    """The declaration of parameter ``name`` as written, when it is a mapping."""
-    data = ctx.data
-    section = data.get("parameters") if isinstance(data, dict) else None
-    found = section.get(name) if isinstance(section, dict) else None
-    return found if isinstance(found, dict) else None
-
-
-def enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
-    """Parameter names the module's environment files give values, with where; None for a
-    module without one. A nested file answers with the environment of the module that
-    uses it (through any nested files between them), as ONAP's validation does: the
-    values its parameters are passed come from there."""
-    if "onap.nova.enumerated" not in ctx.memo:
-        ctx.memo["onap.nova.enumerated"] = _enumerated(ctx, set())
-    found: dict[str, Span | None] | None = ctx.memo["onap.nova.enumerated"]
-    return found
-
-
-def _enumerated(ctx: TemplateContext, seen: set[str]) -> dict[str, Span | None] | None:
-    if ctx.role is ModuleRole.NESTED:
-        seen.add(ctx.name)
-        for parent in _users(ctx):
-            if parent.name not in seen:
-                inherited = _enumerated(parent, seen)
-                if inherited is not None:
-                    return inherited
-        return None
-    environments = ctx.package.layout.environments_of(ctx)
-    if not environments:
-        return None
-    found: dict[str, Span | None] = {}
-    for environment in environments:
-        data = environment.data
-        values = data.get("parameters") if isinstance(data, dict) else None
-        if isinstance(values, dict):
-            for name in values:
-                found.setdefault(str(name), key_span(values, name))
-    return found
-
-
-def _users(ctx: TemplateContext) -> list[TemplateContext]:
-    """The templates of the package that use ``ctx`` as a type, in path order."""
-    users = []
-    for template in ctx.package.templates:
-        if template.template is None or template is ctx:
+def parameter_vm_types(server: Server) -> Iterator[tuple[str, str, str]]:
+    """(property, parameter, the vm-type its name states) for each image, flavor and name
+    parameter the server reads whose name follows its convention."""
+    for prop, patterns in VM_TYPE_PROPERTIES:
+        parameter = parameter_read(server.properties.get(prop))
+        if parameter is None:
             continue
-        for reference in references(template):
-            if is_template_name(reference.type):
-                target = ctx.package.package.resolve(template.source, reference.type)
-                if target is not None and target.name == ctx.name:
-                    users.append(template)
-                    break
-    return users
+        for pattern in patterns:
+            match = pattern.match(parameter)
+            if match is not None:
+                yield prop, parameter, match["vm"]
+                break
 
 
 class NovaRule(FromRequirement, TemplateRule):
@@ -203,24 +144,14 @@ class ServerVmType(NovaRule):
             if match is None:
                 continue
             vm_type = match["vm"]
-            for prop, patterns in (
-                ("image", (IMAGE,)),
-                ("flavor", (FLAVOR,)),
-                ("name", (NAME, NAMES)),
-            ):
-                parameter = parameter_read(server.properties.get(prop))
-                if parameter is None:
-                    continue
-                for pattern in patterns:
-                    named = pattern.match(parameter)
-                    if named is not None and named["vm"] != vm_type:
-                        yield self.finding(
-                            f'server "{server.name}" (vm-type {vm_type}) reads {prop} from '
-                            f'"{parameter}" (vm-type {named["vm"]})',
-                            value_span(server.properties, prop),
-                            (*server.path, "properties", prop),
-                        )
-                        break
+            for prop, parameter, named in parameter_vm_types(server):
+                if named != vm_type:
+                    yield self.finding(
+                        f'server "{server.name}" (vm-type {vm_type}) reads {prop} from '
+                        f'"{parameter}" (vm-type {named})',
+                        value_span(server.properties, prop),
+                        (*server.path, "properties", prop),
+                    )
             yield from self._ports(server, vm_type, match["index"])
 
     def _ports(self, server: Server, vm_type: str, index: str) -> Iterator[Diagnostic]:
@@ -228,7 +159,7 @@ class ServerVmType(NovaRule):
         for position, network in enumerate(networks if isinstance(networks, list) else ()):
             port = network.get("port") if isinstance(network, dict) else None
             target = _resource_named(port)
-            named = _PORT_ID.match(target) if target is not None else None
+            named = PORT_ID.match(target) if target is not None else None
             if named is None or (named["vm"], named["vm_index"]) == (vm_type, index):
                 continue
             assert isinstance(network, dict)
@@ -238,10 +169,6 @@ class ServerVmType(NovaRule):
                 value_span(network, "port"),
                 (*server.path, "properties", "networks", position, "port"),
             )
-
-
-#: a port's id: {vm-type}_{vm-type_index}_{network-role}_port_{index} (as in `ports`)
-_PORT_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
 
 
 def _resource_named(value: Any) -> str | None:
@@ -297,29 +224,20 @@ class NameFromParameter(_FromParameter):
 # ---------------------------------------------------------------- parameter types
 
 
-class _ParameterType(NovaRule):
+class _ParameterType(NovaRule, DeclaredType):
     prop: ClassVar[str]
-    types: ClassVar[tuple[str, ...]]
     modules_only: ClassVar[bool] = False
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         if self.modules_only and ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
             return
-        seen: set[str] = set()
         for server in servers(ctx):
             parameter = parameter_read(server.properties.get(self.prop))
-            definition = declared(ctx, parameter) if parameter else None
-            if parameter is None or definition is None or parameter in seen:
-                continue
-            seen.add(parameter)
-            kind = definition.get("type")
-            if "type" in definition and kind not in self.types:
-                yield self.finding(
-                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") has '
-                    f"type {kind!r}; it must be {' or '.join(self.types)}",
-                    value_span(definition, "type"),
-                    ("parameters", parameter, "type"),
-                )
+            if parameter:
+                yield parameter, server
+
+    def reader(self, holder: Any) -> str:
+        return f'the {self.prop} of server "{holder.name}"'
 
 
 class ImageParameterType(_ParameterType):
@@ -468,46 +386,28 @@ class ZoneParameterName(NovaRule):
                     where,
                     (*server.path, "properties", "availability_zone"),
                 )
-        data = ctx.data
-        section = data.get("parameters") if isinstance(data, dict) else None
-        if isinstance(section, dict):
-            for name in section:
-                match = ZONE.match(str(name))
-                if match is not None:
-                    found.append((int(match["index"]), key_span(section, name)))
+        parameters = section(ctx.data, "parameters")
+        for name in parameters:
+            match = ZONE.match(str(name))
+            if match is not None:
+                found.append((int(match["index"]), key_span(parameters, name)))
         yield from gaps(self, "availability_zone_", found)
 
 
 # ---------------------------------------------------------------- environment file
 
 
-class _InEnvironment(NovaRule):
+class _InEnvironment(NovaRule, EnumerationRule):
     prop: ClassVar[str]
-    wanted: ClassVar[bool]  # True: must be enumerated; False: must not be
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        if values is None:
-            return
-        seen: set[str] = set()
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for server in servers(ctx):
             parameter = parameter_read(server.properties.get(self.prop))
-            if parameter is None or parameter in seen or declared(ctx, parameter) is None:
-                continue
-            seen.add(parameter)
-            if self.wanted and parameter not in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") '
-                    "has no value in the module's environment file",
-                    key_span(ctx.data["parameters"], parameter),
-                    ("parameters", parameter),
-                )
-            elif not self.wanted and parameter in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (the {self.prop} of server "{server.name}") '
-                    "is supplied by ONAP; remove it from the environment file",
-                    values[parameter],
-                )
+            if parameter is not None:
+                yield parameter, server
+
+    def reader(self, holder: Any) -> str:
+        return f'the {self.prop} of server "{holder.name}"'
 
 
 class ImageInEnvironment(_InEnvironment):

@@ -18,17 +18,12 @@ from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.ports import ports
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import section
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.template.nodes import key_span, locate, value_span
 
 OAM_OUTPUTS = ("oam_management_v4_address", "oam_management_v6_address")
 URL_SCHEMES = ("http://", "https://", "ftp://", "ftps://", "file://")
-
-
-def _outputs(ctx: TemplateContext) -> dict[Any, Any]:
-    data = ctx.data
-    section = data.get("outputs") if isinstance(data, dict) else None
-    return section if isinstance(section, dict) else {}
 
 
 class _OnePerPackage(FromRequirement, PackageRule):
@@ -37,10 +32,10 @@ class _OnePerPackage(FromRequirement, PackageRule):
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         first: tuple[str, Span | None] | None = None
         for template in ctx.templates:
-            section = _outputs(template)
-            if self.output not in section:
+            outputs = section(template.data, "outputs")
+            if self.output not in outputs:
                 continue
-            span = key_span(section, self.output)
+            span = key_span(outputs, self.output)
             if first is None:
                 first = (template.name, span)
                 continue
@@ -69,9 +64,9 @@ class OamV6AddressOnce(_OnePerPackage):
 
 
 def _oam_values(ctx: TemplateContext) -> Iterator[tuple[str, Any, Span | None]]:
-    section = _outputs(ctx)
+    outputs = section(ctx.data, "outputs")
     for name in OAM_OUTPUTS:
-        output = section.get(name)
+        output = outputs.get(name)
         if isinstance(output, dict) and "value" in output:
             yield name, output["value"], value_span(output, "value")
 

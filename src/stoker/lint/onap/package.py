@@ -10,11 +10,9 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import PackageRule
 
-_R16447 = requirement("R-16447")
-
 
 class UniqueResourceIds(FromRequirement, PackageRule):
-    requirement = _R16447
+    requirement = requirement("R-16447")
     summary = "Resource names are unique across all templates of the package"
     checks = (
         "a resource name used in one template (module or nested file) of the package is "

@@ -7,7 +7,6 @@ R-36772 must still say so at its name.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -16,18 +15,10 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import NAME_CHARACTERS, section
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import key_span, value_span
 
-_R90279 = requirement("R-90279")
-_R25877 = requirement("R-25877")
-_R36772 = requirement("R-36772")
-_R11441 = requirement("R-11441")
-_R44001 = requirement("R-44001")
-_R90526 = requirement("R-90526")
-_R00011 = requirement("R-00011")
-
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
 #: any parameter whose name contains it may go unused (R-90279 as ONAP's validation reads it)
 AVAILABILITY_ZONE_WORD = "availability_zone"
 ONAP_TYPES = ("string", "number", "json", "comma_delimited_list", "boolean")
@@ -35,11 +26,7 @@ ONAP_TYPES = ("string", "number", "json", "comma_delimited_list", "boolean")
 
 def declarations(ctx: TemplateContext) -> Iterator[tuple[str, Any, Path]]:
     """Every entry of the parameters section as written: name, definition, path."""
-    data = ctx.data
-    section = data.get("parameters") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
-    for name, definition in section.items():
+    for name, definition in section(ctx.data, "parameters").items():
         yield str(name), definition, ("parameters", str(name))
 
 
@@ -48,7 +35,7 @@ def _name_span(ctx: TemplateContext, name: str) -> Any:
 
 
 class ParameterUsed(FromRequirement, TemplateRule):
-    requirement = _R90279
+    requirement = requirement("R-90279")
     summary = "Every parameter is used (availability_zone parameters excepted)"
     checks = (
         "every declared parameter is read by a get_param somewhere (resources, outputs, "
@@ -73,13 +60,13 @@ class ParameterUsed(FromRequirement, TemplateRule):
 
 
 class ParameterName(FromRequirement, TemplateRule):
-    requirement = _R25877
+    requirement = requirement("R-25877")
     summary = "Parameter names contain only letters, digits and underscores"
     checks = "each parameter name matches [A-Za-z0-9_]+."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, _, path in declarations(ctx):
-            if not _NAME.match(name):
+            if not NAME_CHARACTERS.match(name):
                 yield self.finding(
                     f'parameter name "{name}" may contain only letters, digits and "_"',
                     _name_span(ctx, name),
@@ -88,7 +75,7 @@ class ParameterName(FromRequirement, TemplateRule):
 
 
 class ParameterHasType(FromRequirement, TemplateRule):
-    requirement = _R36772
+    requirement = requirement("R-36772")
     summary = "Each parameter declares a type"
     checks = "each parameter definition has a type key."
 
@@ -99,7 +86,7 @@ class ParameterHasType(FromRequirement, TemplateRule):
 
 
 class ParameterTypeValue(FromRequirement, TemplateRule):
-    requirement = _R11441
+    requirement = requirement("R-11441")
     summary = "Parameter types are string, number, json, comma_delimited_list or boolean"
     checks = "each declared type is one of the five HOT types, spelled as HOT spells them."
 
@@ -116,7 +103,7 @@ class ParameterTypeValue(FromRequirement, TemplateRule):
 
 
 class ParameterHasDescription(FromRequirement, TemplateRule):
-    requirement = _R44001
+    requirement = requirement("R-44001")
     summary = "Each parameter has a description"
     checks = "each parameter definition has a description key."
 
@@ -129,7 +116,7 @@ class ParameterHasDescription(FromRequirement, TemplateRule):
 
 
 class ParameterNoDefault(FromRequirement, TemplateRule):
-    requirement = _R90526
+    requirement = requirement("R-90526")
     summary = "No parameter declares a default"
     checks = (
         "no parameter definition has a default key (values belong in the environment "
@@ -148,7 +135,7 @@ class ParameterNoDefault(FromRequirement, TemplateRule):
 
 
 class NestedParameterConstraints(FromRequirement, TemplateRule):
-    requirement = _R00011
+    requirement = requirement("R-00011")
     summary = "Parameters of nested templates have no constraints"
     checks = (
         "in templates another template of the package uses as a type (nested), no "

@@ -19,13 +19,14 @@ from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.base import DeclaredType, FromRequirement
+from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.nova import declared, enumerated, parameter_read
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import parameter_read, resources_of
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span, value_span
+from stoker.template.nodes import value_span
 
 PORT = "OS::Neutron::Port"
 INSTANCE_IP = "OS::ContrailV2::InstanceIp"
@@ -34,6 +35,10 @@ NOUNS = {PORT: "port", INSTANCE_IP: "instance IP", INTERFACE: "interface"}
 PORT_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_port_(?P<index>\d+)$")
 RESERVE_PORT = LazyPattern(r"^reserve_port_", re.IGNORECASE)
 NETWORK_PARAMETER = LazyPattern(r"^(?P<role>.+)_net_(?:id|name)$")
+NETWORK_FQDN = LazyPattern(r"^(?P<role>.+)_net_fqdn$")
+#: a Contrail interface's id, and a network's (the VNF's own, so internal)
+INTERFACE_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
+NETWORK_ID = LazyPattern(r"^int_(?P<role>.+)_network$")
 SUBNET_PARAMETER = LazyPattern(r"^(?P<role>.+?)_(?:v6_)?subnet_id$")
 #: after ``{vm-type}_``: the role, then what the parameter holds
 ADDRESS_ROLE = LazyPattern(r"^(?P<role>.+?)_(?:v6_)?(?:ips|ip_\d+|floating_(?:v6_)?ips?)$")
@@ -97,16 +102,22 @@ def ports(ctx: TemplateContext, kind: str = PORT) -> list[Port]:
     return found
 
 
+def id_role(port: Port) -> str | None:
+    """The network role a port's (or interface's) resource id states, int_ included."""
+    match = PORT_ID.match(port.name) or INTERFACE_ID.match(port.name)
+    return match["role"] if match is not None else None
+
+
+def network_role(port: Port) -> str | None:
+    """The network role the parameter of its network states (id, name or FQDN)."""
+    network = port.network
+    named = (NETWORK_PARAMETER.match(network) or NETWORK_FQDN.match(network)) if network else None
+    return named["role"] if named is not None else None
+
+
 def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    if not isinstance(section, dict):
-        return
-    for name, definition in section.items():
-        kind = definition.get("type") if isinstance(definition, dict) else None
-        if not isinstance(kind, str) or kind not in NOUNS:
-            continue
-        assert isinstance(definition, dict)
+    for name, definition, span in resources_of(ctx, *NOUNS):
+        kind = definition["type"]
         properties = definition.get("properties")
         properties = properties if isinstance(properties, dict) else {}
         if kind == PORT:
@@ -114,14 +125,13 @@ def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
         else:
             refs = properties.get("virtual_network_refs")
             network = refs[0] if isinstance(refs, list) and refs else None
-        path: Path = ("resources", str(name))
         port = Port(
-            str(name),
-            str(kind),
+            name,
+            kind,
             definition,
             properties,
-            path,
-            key_span(section, name),
+            ("resources", name),
+            span,
             _internal(network),
             parameter_read(network),
         )
@@ -182,11 +192,6 @@ def _vips(port: Port) -> Iterator[Address]:
             yield Address(port, parameter, path, value_span(ip, _VMI_PREFIX))
 
 
-def parameter_type(ctx: TemplateContext, parameter: str) -> Any:
-    declaration = declared(ctx, parameter)
-    return declaration.get("type") if declaration is not None else None
-
-
 def exempt(port: Port) -> set[str]:
     """The parameters the port's resource-level metadata lists under aap_exempt."""
     metadata = port.definition.get("metadata")
@@ -204,26 +209,18 @@ class PortRule(FromRequirement, TemplateRule):
 # ---------------------------------------------------------------- network
 
 
-class NetworkParameterType(PortRule):
+class NetworkParameterType(PortRule, DeclaredType):
     requirement = requirement("R-18008")
     summary = "The parameter of a port's network is a string"
     checks = "the parameter each OS::Neutron::Port's network reads is declared type string."
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        seen: set[str] = set()
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for port in ports(ctx, self.kind):
-            parameter = port.network
-            declaration = declared(ctx, parameter) if parameter else None
-            if parameter is None or declaration is None or parameter in seen:
-                continue
-            seen.add(parameter)
-            if "type" in declaration and declaration["type"] != "string":
-                yield self.finding(
-                    f'parameter "{parameter}" (the network of {who(port)}) has type '
-                    f"{declaration['type']!r}; it must be string",
-                    value_span(declaration, "type"),
-                    ("parameters", parameter, "type"),
-                )
+            if port.network:
+                yield port.network, port
+
+    def reader(self, holder: Any) -> str:
+        return f"the network of {who(holder)}"
 
 
 class ExternalNetworkParameter(PortRule):
@@ -282,37 +279,20 @@ class InternalNetworkParameter(PortRule):
                 )
 
 
-class Enumeration(PortRule):
-    """Parameters that must (``wanted``) or must not be in the module's environment."""
+class Enumeration(PortRule, EnumerationRule):
+    """Parameters of ports that must (``wanted``) or must not be in the environment."""
 
-    wanted: ClassVar[bool]
+    why = "; the VNF's own addresses must"
 
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
         raise NotImplementedError
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        if values is None:
-            return
-        seen: set[str] = set()
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for address in self.parameters(ctx):
-            parameter = address.parameter
-            if parameter in seen or declared(ctx, parameter) is None:
-                continue
-            seen.add(parameter)
-            if self.wanted and parameter not in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (read by {who(address.port)}) has no '
-                    "value in the module's environment file; the VNF's own addresses must",
-                    key_span(ctx.data["parameters"], parameter),
-                    ("parameters", parameter),
-                )
-            elif not self.wanted and parameter in values:
-                yield self.finding(
-                    f'parameter "{parameter}" (read by {who(address.port)}) is '
-                    "supplied by ONAP; remove it from the environment file",
-                    values[parameter],
-                )
+            yield address.parameter, address.port
+
+    def reader(self, holder: Any) -> str:
+        return f"read by {who(holder)}"
 
 
 class NetworkNotInEnvironment(Enumeration):

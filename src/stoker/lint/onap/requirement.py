@@ -65,3 +65,29 @@ def unchecked(
     """A requirement no static check can decide, with the reason (``mode``: ONAP's
     validation_mode, None where the document gives none)."""
     return Requirement(rid, keyword, mode, section, text, not_checked=reason, quoted=False)
+
+
+#: ONAP's eight forms of an address parameter's name, on a Neutron port's fixed_ips
+#: ip_address and a Contrail instance IP's instance_ip_address alike: (internal network,
+#: IPv6, comma_delimited_list rather than string, form)
+ADDRESS_FORMS = (
+    (False, False, False, "{vm-type}_{network-role}_ip_{index}"),
+    (False, False, True, "{vm-type}_{network-role}_ips"),
+    (False, True, False, "{vm-type}_{network-role}_v6_ip_{index}"),
+    (False, True, True, "{vm-type}_{network-role}_v6_ips"),
+    (True, False, False, "{vm-type}_int_{network-role}_ip_{index}"),
+    (True, False, True, "{vm-type}_int_{network-role}_ips"),
+    (True, True, False, "{vm-type}_int_{network-role}_v6_ip_{index}"),
+    (True, True, True, "{vm-type}_int_{network-role}_v6_ips"),
+)
+#: each form's requirements, in that order: (its name, whether it is in the environment file)
+PORT_ADDRESS_IDS = (
+    *(("R-40971", "R-39841"), ("R-04697", "R-98905"), ("R-71577", "R-87123")),
+    *(("R-23503", "R-93030"), ("R-78380", "R-28795"), ("R-85235", "R-90206")),
+    *(("R-27818", "R-97201"), ("R-29765", "R-98569")),
+)
+INSTANCE_IP_ADDRESS_IDS = (
+    *(("R-100010", "R-100020"), ("R-100030", "R-100040"), ("R-100050", "R-100060")),
+    *(("R-100070", "R-100080"), ("R-100090", "R-100100"), ("R-100110", "R-100120")),
+    *(("R-100130", "R-100140"), ("R-100150", "R-100160")),
+)

@@ -6,7 +6,14 @@ own: instance IPs for fixed_ips, virtual machine interfaces for allowed_address_
 
 from __future__ import annotations
 
-from stoker.lint.onap.requirement import IN_ENVIRONMENT, NOT_IN_ENVIRONMENT, Requirement, beyond
+from stoker.lint.onap.requirement import (
+    ADDRESS_FORMS,
+    IN_ENVIRONMENT,
+    INSTANCE_IP_ADDRESS_IDS,
+    NOT_IN_ENVIRONMENT,
+    Requirement,
+    beyond,
+)
 
 _NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
 
@@ -73,22 +80,16 @@ CONTRAIL: tuple[Requirement, ...] = (
         _CONTRAIL,
         f"The parameter of an {_IIP}'s instance_ip_address is a string or a comma_delimited_list.",
     ),
-    _contrail_address("R-100010", False, False, False, "{vm-type}_{network-role}_ip_{index}"),
-    _contrail_enumerated("R-100020", False, "{vm-type}_{network-role}_ip_{index}"),
-    _contrail_address("R-100030", False, False, True, "{vm-type}_{network-role}_ips"),
-    _contrail_enumerated("R-100040", False, "{vm-type}_{network-role}_ips"),
-    _contrail_address("R-100050", False, True, False, "{vm-type}_{network-role}_v6_ip_{index}"),
-    _contrail_enumerated("R-100060", False, "{vm-type}_{network-role}_v6_ip_{index}"),
-    _contrail_address("R-100070", False, True, True, "{vm-type}_{network-role}_v6_ips"),
-    _contrail_enumerated("R-100080", False, "{vm-type}_{network-role}_v6_ips"),
-    _contrail_address("R-100090", True, False, False, "{vm-type}_int_{network-role}_ip_{index}"),
-    _contrail_enumerated("R-100100", True, "{vm-type}_int_{network-role}_ip_{index}"),
-    _contrail_address("R-100110", True, False, True, "{vm-type}_int_{network-role}_ips"),
-    _contrail_enumerated("R-100120", True, "{vm-type}_int_{network-role}_ips"),
-    _contrail_address("R-100130", True, True, False, "{vm-type}_int_{network-role}_v6_ip_{index}"),
-    _contrail_enumerated("R-100140", True, "{vm-type}_int_{network-role}_v6_ip_{index}"),
-    _contrail_address("R-100150", True, True, True, "{vm-type}_int_{network-role}_v6_ips"),
-    _contrail_enumerated("R-100160", True, "{vm-type}_int_{network-role}_v6_ips"),
+    *(
+        requirement
+        for (name, enumeration), (internal, v6, listed, form) in zip(
+            INSTANCE_IP_ADDRESS_IDS, ADDRESS_FORMS, strict=True
+        )
+        for requirement in (
+            _contrail_address(name, internal, v6, listed, form),
+            _contrail_enumerated(enumeration, internal, form),
+        )
+    ),
     beyond(
         "R-100170",
         "MUST NOT",

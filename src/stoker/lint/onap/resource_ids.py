@@ -11,22 +11,25 @@ a Contrail network, like a Neutron one, is internal (``int_{network-role}_networ
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from stoker.diagnostics import Diagnostic, Span
+from stoker.diagnostics import Diagnostic
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.nova import SERVER_ID, servers
-from stoker.lint.onap.ports import INSTANCE_IP, INTERFACE, NETWORK_PARAMETER, PORT_ID, interfaces
+from stoker.lint.onap.ports import (
+    INSTANCE_IP,
+    INTERFACE,
+    NETWORK_ID,
+    id_role,
+    interfaces,
+    network_role,
+)
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span
-
-_FQDN = LazyPattern(r"^(?P<role>.+)_net_fqdn$")
-_NETWORK_ID = LazyPattern(r"^int_(?P<role>.+)_network$")
-_VMI_ID = LazyPattern(r"^(?P<vm>.+?)_(?P<vm_index>\d+)_(?P<role>.+)_vmi_(?P<index>\d+)$")
 
 
 def vm_types(package: PackageContext) -> frozenset[str]:
@@ -54,16 +57,10 @@ def network_roles(package: PackageContext) -> frozenset[str]:
             if template.template is None:
                 continue
             for port in interfaces(template):
-                match = PORT_ID.match(port.name) or _VMI_ID.match(port.name)
-                if match is not None:
-                    roles.add(match["role"])
-                network = port.network or ""
-                named = NETWORK_PARAMETER.match(network) or _FQDN.match(network)
-                if named is not None:
-                    roles.add(named["role"])
-            section = template.data.get("resources") if isinstance(template.data, dict) else None
-            for name in section if isinstance(section, dict) else ():
-                match = _NETWORK_ID.match(str(name))
+                stated = (id_role(port), network_role(port))
+                roles.update(role for role in stated if role is not None)
+            for name in section(template.data, "resources"):
+                match = NETWORK_ID.match(str(name))
                 if match is not None:
                     roles.add(match["role"])
         found = package.memo["onap.resource_ids.roles"] = frozenset(
@@ -77,47 +74,30 @@ def contains(resource_id: str, token: str) -> bool:
     return f"_{token}_" in f"_{resource_id}_"
 
 
-def _resources(
-    ctx: TemplateContext, kind: str
-) -> Iterator[tuple[str, dict[Any, Any], Span | None]]:
-    data = ctx.data
-    section = data.get("resources") if isinstance(data, dict) else None
-    for name, definition in section.items() if isinstance(section, dict) else ():
-        if isinstance(definition, dict) and definition.get("type") == kind:
-            yield str(name), definition, key_span(section, name)
-
-
 class ResourceIdRule(FromRequirement, TemplateRule):
     """A rule on the ids of the resources of one type, declared by its requirement."""
 
     resource_type: ClassVar[str]
 
 
-class _ContainsVmType(ResourceIdRule):
+class _Contains(ResourceIdRule):
+    """Each resource id of the type contains one of the package's vm-types (or roles)."""
+
+    what: ClassVar[str]  # "vm-type" or "network role"
+
+    def known(self, package: PackageContext) -> frozenset[str]:
+        """The package's vm-types (or network roles)."""
+        raise NotImplementedError
+
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        known = vm_types(ctx.package)
+        known = self.known(ctx.package)
         if not known:
             return
-        for name, _, span in _resources(ctx, self.resource_type):
-            if not any(contains(name, vm_type) for vm_type in known):
+        for name, _, span in resources_of(ctx, self.resource_type):
+            if not any(contains(name, token) for token in known):
                 yield self.finding(
-                    f'{self.resource_type} "{name}": its resource id must contain its vm-type '
-                    f"(the package's: {', '.join(sorted(known))})",
-                    span,
-                    ("resources", name),
-                )
-
-
-class _ContainsNetworkRole(ResourceIdRule):
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        known = network_roles(ctx.package)
-        if not known:
-            return
-        for name, _, span in _resources(ctx, self.resource_type):
-            if not any(contains(name, role) for role in known):
-                yield self.finding(
-                    f'{self.resource_type} "{name}": its resource id must contain its network '
-                    f"role (the package's: {', '.join(sorted(known))})",
+                    f'{self.resource_type} "{name}": its resource id must contain its '
+                    f"{self.what} (the package's: {', '.join(sorted(known))})",
                     span,
                     ("resources", name),
                 )
@@ -125,7 +105,6 @@ class _ContainsNetworkRole(ResourceIdRule):
 
 def _contains_rule(rid: str, kind: str, resource_type: str) -> type:
     what = "vm-type" if kind == "vm" else "network role"
-    base = _ContainsVmType if kind == "vm" else _ContainsNetworkRole
     attributes = {
         "requirement": requirement(rid),
         "summary": f"An {resource_type}'s resource id contains its {what}",
@@ -140,10 +119,12 @@ def _contains_rule(rid: str, kind: str, resource_type: str) -> type:
             + "); nothing is checked in a package that names none."
         ),
         "resource_type": resource_type,
+        "what": what,
+        "known": staticmethod(vm_types if kind == "vm" else network_roles),
         "__module__": __name__,
     }
     name = resource_type.rsplit("::", 1)[-1] + ("VmType" if kind == "vm" else "NetworkRole")
-    return type(name, (base,), attributes)
+    return type(name, (_Contains,), attributes)
 
 
 CONTAINS_RULES: list[type] = [
@@ -165,7 +146,7 @@ class _Pattern(ResourceIdRule):
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for name, _, span in _resources(ctx, self.resource_type):
+        for name, _, span in resources_of(ctx, self.resource_type):
             if not self.pattern.match(name):
                 yield self.finding(
                     f'{self.resource_type} "{name}": its resource id should read {self.form}'
@@ -181,7 +162,7 @@ class ContrailNetworkId(_Pattern):
     summary = "An OS::ContrailV2::VirtualNetwork's resource id is int_{network-role}_network"
     checks = "each OS::ContrailV2::VirtualNetwork's resource id matches int_<role>_network."
     resource_type = "OS::ContrailV2::VirtualNetwork"
-    pattern, form = _NETWORK_ID, "int_{network-role}_network"
+    pattern, form = NETWORK_ID, "int_{network-role}_network"
 
 
 class VolumeId(_Pattern):

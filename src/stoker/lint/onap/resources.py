@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import urlparse
@@ -13,16 +12,10 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import references
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import NAME_CHARACTERS, section
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
 
-_R75141 = requirement("R-75141")
-_R53952 = requirement("R-53952")
-_R71699 = requirement("R-71699")
-_R10834 = requirement("R-10834")
-_R67386 = requirement("R-67386")
-
-_NAME = re.compile(r"^[A-Za-z0-9_]+$")
 #: schemes by which a definition would be fetched from elsewhere (ONAP's validator's list)
 REMOTE_SCHEMES = ("http", "https", "ftp", "ftps", "file")
 
@@ -35,13 +28,13 @@ def is_remote(reference: str) -> bool:
 
 
 class ResourceIdCharacters(FromRequirement, TemplateRule):
-    requirement = _R75141
+    requirement = requirement("R-75141")
     summary = "Resource names contain only letters, digits and underscores"
     checks = "each resource name matches [A-Za-z0-9_]+."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, resource in ctx.parsed.resources.items():
-            if not _NAME.match(name):
+            if not NAME_CHARACTERS.match(name):
                 yield self.finding(
                     f'resource name "{name}" may contain only letters, digits and "_"',
                     resource.span,
@@ -50,7 +43,7 @@ class ResourceIdCharacters(FromRequirement, TemplateRule):
 
 
 class NoRemoteDefinitions(FromRequirement, TemplateRule):
-    requirement = _R53952
+    requirement = requirement("R-53952")
     summary = "No resource's type is a URL (a definition fetched over HTTP)"
     checks = (
         "no resource's own type is a URL (http, https, ftp, ftps, file): its definition "
@@ -71,7 +64,7 @@ class NoRemoteDefinitions(FromRequirement, TemplateRule):
 
 
 class NoRemoteNestedTemplates(FromRequirement, TemplateRule):
-    requirement = _R71699
+    requirement = requirement("R-71699")
     summary = "No resource type (or group member type) is a URL"
     checks = (
         "no resource type, and no member type of a ResourceGroup, AutoScalingGroup or "
@@ -107,7 +100,7 @@ def _get_params_in(value: Any) -> Iterator[Function]:
 
 
 class GetParamNesting(FromRequirement, TemplateRule):
-    requirement = _R10834
+    requirement = requirement("R-10834")
     summary = "At most two levels of get_param, the inner one taking a plain name"
     checks = (
         "in resource properties, a get_param nested in another get_param takes a parameter "
@@ -136,7 +129,7 @@ class GetParamNesting(FromRequirement, TemplateRule):
 
 
 class MetadataIsMap(FromRequirement, TemplateRule):
-    requirement = _R67386
+    requirement = requirement("R-67386")
     summary = "A resource's metadata, where declared, is a map of values"
     checks = (
         "a permission, so only its form is checked: metadata, where a resource declares "
@@ -146,11 +139,8 @@ class MetadataIsMap(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         template = ctx.parsed
-        data, key = ctx.data, template.names.metadata
-        section = data.get(template.names.resources) if isinstance(data, dict) else None
-        if not isinstance(section, dict):
-            return
-        for name, body in section.items():
+        key = template.names.metadata
+        for name, body in section(ctx.data, template.names.resources).items():
             if not isinstance(body, dict) or body.get(key) is None:
                 continue
             if not isinstance(body[key], dict):

@@ -13,8 +13,9 @@ from typing import ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.nova import SERVER_ID, NovaRule, parameter_read, servers
+from stoker.lint.onap.nova import SERVER_ID, NovaRule, servers
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import parameter_read
 from stoker.template.nodes import value_span
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
+from stoker.lint.onap.base import DeclaredType
 from stoker.lint.onap.modules import ModuleRole
-from stoker.lint.onap.nova import declared
 from stoker.lint.onap.ports import (
     Address,
     Enumeration,
@@ -25,31 +25,22 @@ from stoker.lint.onap.ports import (
 )
 from stoker.lint.onap.requirements import requirement
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import value_span
 
 # ---------------------------------------------------------------- fixed_ips subnet
 
 
-class SubnetParameterType(PortRule):
+class SubnetParameterType(PortRule, DeclaredType):
     requirement = requirement("R-38236")
     summary = "The parameter of a port's fixed_ips subnet is a string"
     checks = "the parameter each fixed_ips subnet of an OS::Neutron::Port reads is a string."
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        seen: set[str] = set()
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for port in ports(ctx, self.kind):
             for address in port.subnets:
-                declaration = declared(ctx, address.parameter)
-                if declaration is None or address.parameter in seen:
-                    continue
-                seen.add(address.parameter)
-                if "type" in declaration and declaration["type"] != "string":
-                    yield self.finding(
-                        f'parameter "{address.parameter}" (a subnet of {who(port)}) '
-                        f"has type {declaration['type']!r}; it must be string",
-                        value_span(declaration, "type"),
-                        ("parameters", address.parameter, "type"),
-                    )
+                yield address.parameter, port
+
+    def reader(self, holder: Any) -> str:
+        return f"a subnet of {who(holder)}"
 
 
 @cache  # four forms, asked for by every rule on every subnet

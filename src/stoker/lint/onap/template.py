@@ -15,16 +15,9 @@ from stoker.lint.onap.requirements import requirement
 from stoker.lint.rule import FileRule, TemplateRule
 from stoker.template.nodes import key_span
 
-_R92635 = requirement("R-92635")
-_R27078 = requirement("R-27078")
-_R39402 = requirement("R-39402")
-_R35414 = requirement("R-35414")
-_R23664 = requirement("R-23664")
-_R90152 = requirement("R-90152")
-
 
 class TemplateGuideCompliance(FromRequirement, FileRule):
-    requirement = _R92635
+    requirement = requirement("R-92635")
     summary = "Every error `stoker template validate` reports for the file with its environments"
     checks = (
         "each error `stoker template validate` reports for the file (a module with the "
@@ -61,21 +54,21 @@ class _SectionRule(FromRequirement, TemplateRule):
 
 
 class VersionSection(_SectionRule):
-    requirement = _R27078
+    requirement = requirement("R-27078")
     summary = "The template has a heat_template_version section"
     checks = "the top-level key heat_template_version is present."
     section = "heat_template_version"
 
 
 class DescriptionSection(_SectionRule):
-    requirement = _R39402
+    requirement = requirement("R-39402")
     summary = "The template has a description section"
     checks = "the top-level key description is present."
     section = "description"
 
 
 class ParametersSection(FromRequirement, TemplateRule):
-    requirement = _R35414
+    requirement = requirement("R-35414")
     summary = "Incremental modules have a parameters section declaring at least one parameter"
     checks = (
         "each template classified as an incremental module has a parameters key that "
@@ -100,7 +93,7 @@ class ParametersSection(FromRequirement, TemplateRule):
 
 
 class ModuleResourcesSection(FromRequirement, TemplateRule):
-    requirement = _R23664
+    requirement = requirement("R-23664")
     summary = "Incremental and volume modules have a resources section"
     checks = (
         "templates classified as incremental or volume modules (see docs/onap.md: by file "
@@ -120,7 +113,7 @@ class ModuleResourcesSection(FromRequirement, TemplateRule):
 
 
 class ResourcesNotEmpty(FromRequirement, TemplateRule):
-    requirement = _R90152
+    requirement = requirement("R-90152")
     summary = "A resources section declares at least one resource"
     checks = "a resources key that is present holds at least one resource."
 

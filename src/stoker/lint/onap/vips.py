@@ -15,17 +15,17 @@ from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.nova import enumerated
+from stoker.lint.onap.enumerated import enumerated
 from stoker.lint.onap.ports import (
     Address,
     Enumeration,
     PortRule,
     exempt,
-    parameter_type,
     ports,
     who,
 )
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import declared_type, resources_of
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, span_of
 
@@ -54,31 +54,45 @@ class ExternalVipsNotInEnvironment(Enumeration):
         return _vips(ctx, False, self.kind)
 
 
-class _ExternalVip(PortRule):
+class _Vip(PortRule):
+    """The VIP parameters of ports on one network kind, of one IP version by their names:
+    named by ``form``; a string, or on an internal network a comma_delimited_list named
+    ..._ips; on an internal network, in the environment file. An external VIP listed in
+    the port's aap_exempt is exempt."""
+
+    internal: ClassVar[bool]
     v6: ClassVar[bool]
     pattern: ClassVar[LazyPattern]
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for address in _vips(ctx, False, self.kind):
+        values = enumerated(ctx) if self.internal else None
+        for address in _vips(ctx, self.internal, self.kind):
             parameter = address.parameter
-            if parameter in exempt(address.port) or ("v6" in parameter) is not self.v6:
+            if ("v6" in parameter) is not self.v6:
                 continue
-            kind = parameter_type(ctx, parameter)
+            if not self.internal and parameter in exempt(address.port):
+                continue
+            kind = declared_type(ctx, parameter)
+            listed = self.internal and parameter.endswith("s")
+            wanted = "comma_delimited_list" if listed else "string"
             if not self.pattern.match(parameter):
-                problem = f"the parameter must be named {self.form} (or be listed in aap_exempt)"
-            elif kind is not None and kind != "string":
-                problem = f"the parameter is a {kind}; it must be a string"
+                problem = f"the parameter must be named {self.form}"
+            elif kind is not None and kind != wanted:
+                problem = f"the parameter is a {kind}; it must be a {wanted}"
+            elif values is not None and parameter not in values:
+                problem = "the parameter must have a value in the module's environment file"
             else:
                 continue
+            vip = "an internal VIP" if self.internal else "a VIP"
             yield self.finding(
-                f'{who(address.port)} reads a VIP from "{parameter}"; {problem}',
+                f'{who(address.port)} reads {vip} from "{parameter}"; {problem}',
                 address.span,
                 address.path,
             )
 
 
-class ExternalVip(_ExternalVip):
+class ExternalVip(_Vip):
     requirement = requirement("R-41492")
     summary = "An external IPv4 VIP is a string {vm-type}_{network-role}_floating_ip"
     checks = (
@@ -86,10 +100,11 @@ class ExternalVip(_ExternalVip):
         "network, IPv4 by its name (no v6) and not listed in the port's aap_exempt, is a "
         "string named <vm-type>_<role>_floating_ip."
     )
-    v6, pattern, form = False, EXTERNAL_VIP, "{vm-type}_{network-role}_floating_ip"
+    internal, v6, pattern = False, False, EXTERNAL_VIP
+    form = "{vm-type}_{network-role}_floating_ip (or be listed in aap_exempt)"
 
 
-class ExternalV6Vip(_ExternalVip):
+class ExternalV6Vip(_Vip):
     requirement = requirement("R-35735")
     summary = "An external IPv6 VIP is a string {vm-type}_{network-role}_floating_v6_ip"
     checks = (
@@ -97,7 +112,8 @@ class ExternalV6Vip(_ExternalVip):
         "network, IPv6 by its name (v6 in it) and not listed in the port's aap_exempt, is a "
         "string named <vm-type>_<role>_floating_v6_ip."
     )
-    v6, pattern, form = True, EXTERNAL_V6_VIP, "{vm-type}_{network-role}_floating_v6_ip"
+    internal, v6, pattern = False, True, EXTERNAL_V6_VIP
+    form = "{vm-type}_{network-role}_floating_v6_ip (or be listed in aap_exempt)"
 
 
 class VipExemptions(PortRule):
@@ -141,35 +157,7 @@ class VipExemptions(PortRule):
                     )
 
 
-class _InternalVip(PortRule):
-    v6: ClassVar[bool]
-    pattern: ClassVar[LazyPattern]
-    form: ClassVar[str]
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        values = enumerated(ctx)
-        for address in _vips(ctx, True, self.kind):
-            parameter = address.parameter
-            if ("v6" in parameter) is not self.v6:
-                continue
-            kind = parameter_type(ctx, parameter)
-            wanted = "comma_delimited_list" if parameter.endswith("s") else "string"
-            if not self.pattern.match(parameter):
-                problem = f"the parameter must be named {self.form}"
-            elif kind is not None and kind != wanted:
-                problem = f"the parameter is a {kind}; it must be a {wanted}"
-            elif values is not None and parameter not in values:
-                problem = "the parameter must have a value in the module's environment file"
-            else:
-                continue
-            yield self.finding(
-                f'{who(address.port)} reads an internal VIP from "{parameter}"; {problem}',
-                address.span,
-                address.path,
-            )
-
-
-class InternalVip(_InternalVip):
+class InternalVip(_Vip):
     requirement = requirement("R-717227")
     summary = "An internal IPv4 VIP is {vm-type}_int_{network-role}_floating_ip(s), enumerated"
     checks = (
@@ -177,11 +165,11 @@ class InternalVip(_InternalVip):
         "network, IPv4 by its name, is a string <vm-type>_int_<role>_floating_ip or a "
         "comma_delimited_list ..._floating_ips, with a value in the environment file."
     )
-    v6, pattern = False, INTERNAL_VIP
+    internal, v6, pattern = True, False, INTERNAL_VIP
     form = "{vm-type}_int_{network-role}_floating_ip or ..._floating_ips"
 
 
-class InternalV6Vip(_InternalVip):
+class InternalV6Vip(_Vip):
     requirement = requirement("R-805572")
     summary = "An internal IPv6 VIP is {vm-type}_int_{network-role}_floating_v6_ip(s), enumerated"
     checks = (
@@ -189,7 +177,7 @@ class InternalV6Vip(_InternalVip):
         "network, IPv6 by its name, is a string <vm-type>_int_<role>_floating_v6_ip or a "
         "comma_delimited_list ..._floating_v6_ips, with a value in the environment file."
     )
-    v6, pattern = True, INTERNAL_V6_VIP
+    internal, v6, pattern = True, True, INTERNAL_V6_VIP
     form = "{vm-type}_int_{network-role}_floating_v6_ip or ..._floating_v6_ips"
 
 
@@ -197,18 +185,13 @@ class _NoResourceType(PortRule):
     forbidden: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        data = ctx.data
-        section = data.get("resources") if isinstance(data, dict) else None
-        if not isinstance(section, dict):
-            return
-        for name, definition in section.items():
-            if isinstance(definition, dict) and definition.get("type") == self.forbidden:
-                yield self.finding(
-                    f'resource "{name}" is an {self.forbidden}; ONAP does not support '
-                    "Neutron floating IPs (use allowed_address_pairs for a VIP)",
-                    key_span(section, name),
-                    ("resources", str(name)),
-                )
+        for name, _, span in resources_of(ctx, self.forbidden):
+            yield self.finding(
+                f'resource "{name}" is an {self.forbidden}; ONAP does not support '
+                "Neutron floating IPs (use allowed_address_pairs for a VIP)",
+                span,
+                ("resources", name),
+            )
 
 
 class NoFloatingIp(_NoResourceType):

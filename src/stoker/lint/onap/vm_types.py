@@ -10,22 +10,18 @@ not part of a network role.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import PackageContext, TemplateContext
-from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.nova import FLAVOR, IMAGE, NAME, NAMES, SERVER_ID, parameter_read, servers
+from stoker.lint.onap.base import FromRequirement, OneSpelling
+from stoker.lint.onap.nova import SERVER_ID, parameter_vm_types, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import network_roles
-from stoker.lint.rule import PackageRule, TemplateRule
+from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, parameter_read
+from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
-
-_CHARACTERS = re.compile(r"^[A-Za-z0-9_]+$")
-_INT = re.compile(r"(^|_)int(_|$)")
-_PARAMETER_FORMS = (("image", (IMAGE,)), ("flavor", (FLAVOR,)), ("name", (NAME, NAMES)))
 
 
 def _server_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
@@ -40,14 +36,9 @@ def _parameter_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, str, Span |
     """(vm-type, parameter, where, path) for each image, flavor or name parameter a server
     reads whose name follows its convention."""
     for server in servers(ctx):
-        for prop, patterns in _PARAMETER_FORMS:
-            parameter = parameter_read(server.properties.get(prop))
-            for pattern in patterns:
-                match = pattern.match(parameter) if parameter else None
-                if match is not None and parameter is not None:
-                    where = value_span(server.properties, prop)
-                    yield match["vm"], parameter, where, (*server.path, "properties", prop)
-                    break
+        for prop, parameter, vm_type in parameter_vm_types(server):
+            where = value_span(server.properties, prop)
+            yield vm_type, parameter, where, (*server.path, "properties", prop)
 
 
 class VmTypeClass(FromRequirement, TemplateRule):
@@ -96,7 +87,7 @@ class VmTypeCharacters(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for vm_type, server in _server_vm_types(ctx):
-            if not _CHARACTERS.match(vm_type) or _INT.search(vm_type):
+            if not NAME_CHARACTERS.match(vm_type) or INT_WORD.search(vm_type):
                 yield self.finding(
                     f'server "{server.name}": its vm-type "{vm_type}" may hold only letters, '
                     "digits and underscores, and not int_ or _int",
@@ -126,23 +117,8 @@ class VmTypeNotInNetworkRole(FromRequirement, TemplateRule):
                 )
 
 
-class _SameCase(FromRequirement, PackageRule):
-    """One vm-type, one spelling: report each spelling that differs from the first."""
-
-    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
-        raise NotImplementedError
-
-    def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
-        first: dict[str, tuple[str, str]] = {}
-        for vm_type, holder, span, path in self.spellings(ctx):
-            seen = first.setdefault(vm_type.lower(), (vm_type, holder))
-            if seen[0] != vm_type:
-                yield self.finding(
-                    f'{holder} writes the vm-type "{vm_type}", {seen[1]} writes "{seen[0]}"; '
-                    "a vm-type is written in one letter case",
-                    span,
-                    path,
-                )
+class _SameCase(OneSpelling):
+    noun = "vm-type"
 
 
 class VmTypeCaseInParameters(_SameCase):
@@ -182,19 +158,14 @@ class VmTypeCaseMatches(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for vm_type, server in _server_vm_types(ctx):
-            for prop, patterns in _PARAMETER_FORMS:
-                parameter = parameter_read(server.properties.get(prop))
-                for pattern in patterns:
-                    match = pattern.match(parameter) if parameter else None
-                    named = match["vm"] if match is not None else None
-                    if named and named != vm_type and named.lower() == vm_type.lower():
-                        yield self.finding(
-                            f'server "{server.name}" reads {prop} from "{parameter}", whose '
-                            f'vm-type "{named}" differs in case from "{vm_type}"',
-                            value_span(server.properties, prop),
-                            (*server.path, "properties", prop),
-                        )
-                        break
+            for prop, parameter, named in parameter_vm_types(server):
+                if named != vm_type and named.lower() == vm_type.lower():
+                    yield self.finding(
+                        f'server "{server.name}" reads {prop} from "{parameter}", whose '
+                        f'vm-type "{named}" differs in case from "{vm_type}"',
+                        value_span(server.properties, prop),
+                        (*server.path, "properties", prop),
+                    )
 
 
 VM_TYPE_RULES: list[type] = [

@@ -18,20 +18,12 @@ from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.nested import invocations
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import resources_of, section
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.template.nodes import key_span
 
-_R89913 = requirement("R-89913")
-_R07443 = requirement("R-07443")
-_R20547 = requirement("R-20547")
-_R82732 = requirement("R-82732")
 _VOLUME_SUFFIX = re.compile(r"_volume$", re.IGNORECASE)
-
-
-def _section(ctx: TemplateContext, name: str) -> dict[Any, Any]:
-    data = ctx.data
-    value = data.get(name) if isinstance(data, dict) else None
-    return value if isinstance(value, dict) else {}
+VOLUME = "OS::Cinder::Volume"
 
 
 def _resources_read(value: Any) -> Iterator[str]:
@@ -61,7 +53,7 @@ def volume_pairs(
 
 
 class VolumeOutputsCarryUuids(FromRequirement, TemplateRule):
-    requirement = _R89913
+    requirement = requirement("R-89913")
     summary = "A volume module outputs the UUID of each Cinder volume it creates"
     checks = (
         "in a volume module, each OS::Cinder::Volume resource is read by a get_resource "
@@ -71,21 +63,19 @@ class VolumeOutputsCarryUuids(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role is not ModuleRole.VOLUME:
             return
-        outputs = _section(ctx, "outputs")
+        outputs = section(ctx.data, "outputs")
         read = {name for output in outputs.values() for name in _resources_read(output)}
-        resources = _section(ctx, "resources")
-        for name, definition in resources.items():
-            kind = definition.get("type") if isinstance(definition, dict) else None
-            if kind == "OS::Cinder::Volume" and name not in read:
+        for name, _, span in resources_of(ctx, VOLUME):
+            if name not in read:
                 yield self.finding(
                     f'volume "{name}": no output gives its UUID ({{get_resource: {name}}})',
-                    key_span(resources, name),
-                    ("resources", str(name)),
+                    span,
+                    ("resources", name),
                 )
 
 
 class VolumeModuleHasModule(FromRequirement, PackageRule):
-    requirement = _R82732
+    requirement = requirement("R-82732")
     summary = "A volume module is named after its module: <module>_volume beside <module>"
     checks = (
         "for each volume module <module>_volume.yaml, the package holds the module "
@@ -103,7 +93,7 @@ class VolumeModuleHasModule(FromRequirement, PackageRule):
 
 
 class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
-    requirement = _R07443
+    requirement = requirement("R-07443")
     summary = "Each output of a volume module is a parameter of its module, of a fitting type"
     checks = (
         "for each volume module <module>_volume.yaml, the module <module>.yaml beside it "
@@ -117,8 +107,8 @@ class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
         for volume, module in volume_pairs(ctx):
             if module is None:
                 continue
-            outputs = _section(volume, "outputs")
-            parameters = _section(module, "parameters")
+            outputs = section(volume.data, "outputs")
+            parameters = section(module.data, "parameters")
             for name, output in outputs.items():
                 where = key_span(outputs, name)
                 declared = parameters.get(name)
@@ -142,7 +132,7 @@ class VolumeOutputsAreModuleParameters(FromRequirement, PackageRule):
 
 
 class VolumeParametersUnconstrained(FromRequirement, PackageRule):
-    requirement = _R20547
+    requirement = requirement("R-20547")
     summary = "A module's parameter fed by its volume module declares no constraints"
     checks = (
         "a parameter of a module named after an output of the module's volume module "
@@ -153,8 +143,8 @@ class VolumeParametersUnconstrained(FromRequirement, PackageRule):
         for volume, module in volume_pairs(ctx):
             if module is None:
                 continue
-            parameters = _section(module, "parameters")
-            for name in _section(volume, "outputs"):
+            parameters = section(module.data, "parameters")
+            for name in section(volume.data, "outputs"):
                 declared = parameters.get(name)
                 if isinstance(declared, dict) and "constraints" in declared:
                     yield self.finding(
@@ -166,10 +156,7 @@ class VolumeParametersUnconstrained(FromRequirement, PackageRule):
 
 
 def _has_volume(ctx: TemplateContext) -> bool:
-    return any(
-        isinstance(definition, dict) and definition.get("type") == "OS::Cinder::Volume"
-        for definition in _section(ctx, "resources").values()
-    )
+    return next(resources_of(ctx, VOLUME), None) is not None
 
 
 class VolumeModuleHasVolume(FromRequirement, TemplateRule):
@@ -198,15 +185,12 @@ class VolumeWithoutZone(FromRequirement, TemplateRule):
     checks = "no OS::Cinder::Volume sets the availability_zone property."
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        section = _section(ctx, "resources")
-        for name, definition in section.items():
-            if not isinstance(definition, dict) or definition.get("type") != "OS::Cinder::Volume":
-                continue
+        for name, definition, _ in resources_of(ctx, VOLUME):
             properties = definition.get("properties")
             if isinstance(properties, dict) and "availability_zone" in properties:
                 yield self.finding(
                     f'volume "{name}" sets availability_zone; ONAP volumes should use the '
                     "default zone",
                     key_span(properties, "availability_zone"),
-                    ("resources", str(name), "properties", "availability_zone"),
+                    ("resources", name, "properties", "availability_zone"),
                 )
