@@ -10,7 +10,7 @@ from typing import Any
 from cryptography.fernet import Fernet
 from sqlalchemy import select, update
 
-from stoker.engine.state import Status, WriteBatch
+from stoker.engine.state import DefinitionChange, Status, StoredDefinition, WriteBatch
 from stoker.store import SqlStore
 from stoker.store.models import Resource, Stack
 from stoker.store.secrets import SEALED, TEXT_PREFIX, is_sealed, key_source, read_key
@@ -167,3 +167,25 @@ def test_a_plain_stack_reason_that_looks_sealed_reads_as_written(store: SqlStore
     forged = TEXT_PREFIX + "not-a-token"
     store.write(WriteBatch(events=[f.event(record.id, "r", reason=forged)]))
     assert [e.reason for e in store.events(record.id)] == [forged]
+
+
+def test_a_stack_sealed_by_another_process_reads_back_opened(
+    store: SqlStore, open_stores: Callable[[], SqlStore]
+) -> None:
+    """A store that has read a plain stack looks at it again when it reads: another
+    process's update that adds a hidden parameter seals it from then on."""
+    record = f.stack(name="plain", parameters={"pw": "old"})
+    store.create_stack(record, [f.resource(record.id, "r", properties={"pw": "old"})], [])
+    assert [r.properties for r in store.resources(record.id)] == [{"pw": "old"}]
+    other = open_stores()
+    definition = StoredDefinition(HIDDEN, {}, {}, {"pw": SECRET}, None)
+    other.change_definition(
+        DefinitionChange(record.id, definition),
+        WriteBatch(
+            resources=[f.resource(record.id, "r", properties={"pw": SECRET})],
+            events=[f.event(record.id, "r", reason=SECRET)],
+        ),
+    )
+    assert SECRET not in str(_row(store, record.id, "r"))
+    assert [r.properties for r in store.resources(record.id)] == [{"pw": SECRET}]
+    assert [e.reason for e in store.events(record.id)] == [SECRET]

@@ -117,7 +117,7 @@ class StoreReads(StoreBase):
     def resources(self, stack_id: str) -> list[ResourceRecord]:
         with self._reading() as transaction:
             rows = transaction.rows("resources", {"stack_id": stack_id})
-            sealed = bool(rows) and self._is_sealed(transaction, stack_id)
+            sealed = bool(rows) and self._read_sealed(transaction, stack_id)
         codec = self._codec
         records = [resource_record(row, codec) for row in rows]
         if sealed:  # by the stack's mark: a value in clear there is an empty one
@@ -150,7 +150,7 @@ class StoreReads(StoreBase):
             name, values["limit"] = name + "_limit", limit
         with self._reading() as transaction:
             rows = transaction.rows(name, values)
-            sealed = bool(rows) and self._is_sealed(transaction, stack_id)
+            sealed = bool(rows) and self._read_sealed(transaction, stack_id)
         codec = self._codec
         events = [event_record(row, codec) for row in rows]
         if not sealed:  # by the stack's mark, not by what a reason's text starts with
