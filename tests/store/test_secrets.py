@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sqlalchemy import MetaData, select
+from cryptography.fernet import Fernet, InvalidToken
+from sqlalchemy import MetaData, select, update
 
 from stoker.cli.main import cli
 from stoker.definition.loading import LoadOptions, load_definition
@@ -18,8 +19,9 @@ from stoker.engine.stacks import CreateRequest, StackEngine
 from stoker.engine.state import Status, WriteBatch
 from stoker.errors import DatabaseError, SecretKeyError
 from stoker.resources.registry import default_registry
-from stoker.store import SqlStore, open_store
-from stoker.store.secrets import KEY_ENV, KEY_FILE_ENV, SEALED
+from stoker.store import ConfigRecord, DeploymentRecord, SoftwareStore, SqlStore, open_store
+from stoker.store.models import Resource, SoftwareConfig, Stack
+from stoker.store.secrets import KEY_ENV, KEY_FILE_ENV, SEALED, is_sealed
 from stoker.template.nodes import plain
 
 from . import factories as f
@@ -300,6 +302,47 @@ def test_rotate_key_reencrypts_and_retires_the_old_key(tmp_path, default_key, mo
     monkeypatch.setenv(KEY_ENV, printed)
     with open_store(url) as store:
         assert store.get_stack(stack_id, "default").parameters == {"pw": SECRET}
+
+
+def test_rotation_reseals_every_sealed_value(tmp_path, default_key) -> None:
+    """Software configs and deployments too, and a token of an empty value (as earlier
+    versions stored one) becomes the empty value in clear; the stack's parameters stay
+    a token, its mark."""
+    url = f"sqlite:///{tmp_path / 'stoker.db'}"
+    config = ConfigRecord("c1", "default", "c", "script", {"config": SECRET}, f.T0)
+    deployment = DeploymentRecord(
+        "d1", "default", "c1", "srv", "CREATE", "COMPLETE", "", f.T0, {"in": SECRET}, {}
+    )
+    with open_store(url) as store:
+        stack_id = create_hidden_stack(store, tmp_path)
+        software = SoftwareStore(store)
+        software.add_config(config)
+        software.put_deployment(deployment)
+        old = Fernet(default_key.read_bytes().strip())
+        table = Resource.__table__
+        with store.engine.begin() as connection:
+            connection.execute(
+                update(table)
+                .where(table.c.name == "v")
+                .values(data={SEALED: old.encrypt(b"{}").decode("ascii")})
+            )
+        store.rotate_key()
+    with open_store(url) as store:
+        with store.engine.connect() as connection:
+            stored = connection.execute(select(SoftwareConfig.config)).scalar_one()
+        assert is_sealed(stored)
+        with pytest.raises(InvalidToken):  # re-sealed with the new key
+            old.decrypt(stored[SEALED])
+        software = SoftwareStore(store)
+        assert software.config("default", "c1") == config
+        assert software.deployment("default", "d1") == deployment
+        assert store.get_stack(stack_id, "default").parameters == {"pw": SECRET}
+        assert {r.name: r.data for r in store.resources(stack_id)}["v"] == {}
+        with store.engine.connect() as connection:
+            data = connection.execute(select(table.c.data).where(table.c.name == "v"))
+            assert data.scalar_one() == {}
+            parameters = connection.execute(select(Stack.parameters)).scalars().all()
+        assert parameters and all(is_sealed(p) for p in parameters)
 
 
 def test_database_errors_are_one_line_without_the_values(store: SqlStore) -> None:

@@ -106,6 +106,15 @@ class StoreBase:
             self._sealed_stacks[stack_id] = sealed
         return sealed
 
+    def _read_sealed(self, transaction: Transaction, stack_id: str) -> bool:
+        """`_is_sealed` for a read, which goes by it to open what it reads: a stack known
+        sealed stays so, but one known plain is looked at again (another process's update
+        that adds a hidden parameter seals it from then on)."""
+        if self._sealed_stacks.get(stack_id):
+            return True
+        self._sealed_stacks.pop(stack_id, None)
+        return self._is_sealed(transaction, stack_id)
+
     def _learn_sealed(self, stack_ids: Iterable[str]) -> None:
         """Fill the cache of which stacks are sealed, in a read of its own (whether a stack
         is sealed never changes, so this need not share the write's transaction). The

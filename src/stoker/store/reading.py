@@ -51,7 +51,9 @@ class StoreReads(StoreBase):
             files=unseal(record.files),
             parameters=unseal(record.parameters),
             environment=unseal(record.environment),
-            status_reason=self._sealer.unseal_text(record.status_reason),
+            status_reason=self._sealer.unseal_text_at(
+                (record.id, "", "status_reason"), record.status_reason
+            ),
         )
 
     def list_stacks(
@@ -83,11 +85,11 @@ class StoreReads(StoreBase):
     def _summaries(self, name: str, values: dict[str, Any]) -> list[StackRecord]:
         with self._reading() as transaction:
             rows = transaction.rows(name, values)
-        unseal = self._sealer.unseal_text
+        unseal = self._sealer.unseal_text_at
         records = [summary_record(row) for row in rows]
         return [
             r
-            if r.status_reason == (text := unseal(r.status_reason))
+            if r.status_reason == (text := unseal((r.id, "", "status_reason"), r.status_reason))
             else replace(r, status_reason=text)
             for r in records
         ]
@@ -115,18 +117,19 @@ class StoreReads(StoreBase):
     def resources(self, stack_id: str) -> list[ResourceRecord]:
         with self._reading() as transaction:
             rows = transaction.rows("resources", {"stack_id": stack_id})
+            sealed = bool(rows) and self._read_sealed(transaction, stack_id)
         codec = self._codec
         records = [resource_record(row, codec) for row in rows]
-        if records and secrets.is_sealed(records[0].properties):
-            unseal = self._sealer.unseal
-            unseal_text = self._sealer.unseal_text
+        if sealed:  # by the stack's mark: a value in clear there is an empty one
+            unseal = self._sealer.unseal_at
+            unseal_text = self._sealer.unseal_text_at
             records = [
                 replace(
                     r,
-                    properties=unseal(r.properties),
-                    attributes=unseal(r.attributes),
-                    data=unseal(r.data),
-                    status_reason=unseal_text(r.status_reason),
+                    properties=unseal((stack_id, r.name, "properties"), r.properties),
+                    attributes=unseal((stack_id, r.name, "attributes"), r.attributes),
+                    data=unseal((stack_id, r.name, "data"), r.data),
+                    status_reason=unseal_text((stack_id, r.name, "status_reason"), r.status_reason),
                 )
                 for r in records
             ]
@@ -147,8 +150,11 @@ class StoreReads(StoreBase):
             name, values["limit"] = name + "_limit", limit
         with self._reading() as transaction:
             rows = transaction.rows(name, values)
+            sealed = bool(rows) and self._read_sealed(transaction, stack_id)
         codec = self._codec
         events = [event_record(row, codec) for row in rows]
+        if not sealed:  # by the stack's mark, not by what a reason's text starts with
+            return events
         prefix, unseal = secrets.TEXT_PREFIX, self._sealer.unseal_text
         return [
             replace(e, reason=unseal(e.reason)) if e.reason.startswith(prefix) else e

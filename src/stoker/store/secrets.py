@@ -3,15 +3,20 @@
 Heat encrypts parameters and resource properties only when an operator turns on
 ``encrypt_parameters_and_properties``; stoker does it always. A stack whose template
 declares a hidden parameter (HOT ``hidden``, CloudFormation ``NoEcho``), and every stack
-nested below such a stack, is *sealed*: its supplied parameter values, its merged
-environment (where ``--parameter`` values and ``parameter_defaults`` live), its
-resources' properties, attributes and plugin data, and the status reasons of the stack,
-its resources and its events (a failure message may quote a value derived from a hidden
-one) are stored as Fernet tokens
-(AES-128-CBC with HMAC-SHA256, from the ``cryptography`` package), not in clear. A stolen
-database file without the key reveals none of them. Templates stay in clear (as in
-Heat), and so do stacks without hidden parameters (nothing in them is secret by
-declaration, and the bulk rows of a large stack are then written without any cost).
+nested below such a stack, is *sealed*: its template and files (a hidden parameter's
+default, or a file ``get_file`` reads, may hold the secret itself), its supplied
+parameter values, its merged environment (where ``--parameter`` values and
+``parameter_defaults`` live), its resources' properties, attributes and plugin data, and
+the status reasons of the stack, its resources and its events (a failure message may
+quote a value derived from a hidden one) are stored as Fernet tokens (AES-128-CBC with
+HMAC-SHA256, from the ``cryptography`` package), not in clear. A stolen database file
+without the key reveals none of them. A value that carries nothing (null, "", {} or
+[]) is stored as it is: there is nothing in it to hide, and its token would cost as much
+as any other (most of a large sealed stack's attributes and plugin data are empty). The
+stack's parameters are a token even when empty: they are the mark readers go by to know
+that the stack's values are sealed, never the look of one value. Stacks without hidden
+parameters are stored in clear (nothing in them is secret by declaration, and the bulk
+rows of a large stack are then written without any cost).
 
 The key, in order: ``$STOKER_SECRET_KEY`` (a Fernet key, as ``stoker db rotate-key``
 prints); ``$STOKER_SECRET_KEY_FILE`` (``stoker --key-file`` sets it); otherwise one key
@@ -58,6 +63,15 @@ _CHECK_TEXT = b"stoker secret key check"
 #: how a sealed value is stored in a JSON column
 SEALED = "$stoker_sealed"
 _TRUE = frozenset({"true", "yes", "y", "on", "1", "t"})
+_EMPTY_TYPES = frozenset({dict, list, str})
+#: how much plaintext and token `Sealer.seal_at` keeps (each entry counted with
+#: `_PLACED_ENTRY` more for its place and tuple), before it forgets all of it
+_PLACED_BUDGET = 32 * 1024 * 1024
+_PLACED_ENTRY = 256
+
+#: where a value is stored: the stack's id, the resource's name ("" for the stack's own
+#: row), and the column
+Place = tuple[str, str, str]
 
 
 #: how a sealed text (a status reason) is stored in a text column
@@ -66,6 +80,14 @@ TEXT_PREFIX = SEALED + ":"
 
 def is_sealed(value: Any) -> bool:
     return type(value) is dict and len(value) == 1 and SEALED in value
+
+
+def carries_nothing(value: Any) -> bool:
+    """Whether a JSON value is empty (null, "", {} or []): stored in clear even where a
+    stack's values are sealed, since it holds nothing to hide and its token (most of the
+    values a large sealed stack writes: attributes and plugin data are mostly empty)
+    costs as much as any other. ``0`` and ``false`` carry a value: they are sealed."""
+    return value is None or (not value and type(value) in _EMPTY_TYPES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +174,9 @@ class Sealer:
         self._key = key
         self._signing_key = raw[:16]
         self._cipher: Fernet | None = None
+        #: place -> the plaintext last sealed or opened there, and its token
+        self._placed: dict[Place, tuple[bytes, str]] = {}
+        self._placed_size = 0
 
     @property
     def _fernet(self) -> Fernet:
@@ -161,9 +186,76 @@ class Sealer:
             self._cipher = Fernet(self._key)
         return self._cipher
 
-    def seal(self, value: Any) -> dict[str, str]:
+    def seal(self, value: Any) -> Any:
+        """A token of ``value``; a value that carries nothing (`carries_nothing`) as it
+        is. Reading tells the two apart by structure: a token is a mapping with one key,
+        and every value that carries something is stored as one, so no stored value in
+        clear can pass for a token (nor a token for an empty value)."""
+        if carries_nothing(value):
+            return value
+        return self.token(value)
+
+    def token(self, value: Any) -> dict[str, str]:
+        """A token of ``value``, even of one that carries nothing: a stack's parameters
+        are always one, as the mark that says its values are sealed."""
         token = self._fernet.encrypt(dumps(value).encode("utf-8"))
         return {SEALED: token.decode("ascii")}
+
+    # -- values at known places: tokens reused, and read back without decrypting --------
+    # A resource's row is written whole at each of its transitions, mostly with the same
+    # properties, and read back by the operations that follow. This sealer remembers, per
+    # place, the plaintext and token it last sealed or opened there: an unchanged value
+    # keeps its token, and a token it made or opened reads back without Fernet. Only the
+    # same place reuses a token: equal values elsewhere get tokens of their own, so the
+    # database does not show which of its values are equal.
+
+    def seal_at(self, place: Place, value: Any) -> Any:
+        """`seal`, reusing the token last sealed or opened at ``place`` if the value there
+        has not changed since."""
+        if carries_nothing(value):
+            return value
+        return {SEALED: self._placed_token(place, dumps(value).encode("utf-8"))}
+
+    def seal_text_at(self, place: Place, text: str) -> str:
+        """`seal_text`, reusing a token as `seal_at` does."""
+        if not text:
+            return text
+        return TEXT_PREFIX + self._placed_token(place, text.encode("utf-8"))
+
+    def unseal_at(self, place: Place, value: Any) -> Any:
+        """`unseal` of the value stored at ``place``."""
+        if not is_sealed(value):
+            return value
+        return loads(self._placed_plain(place, value[SEALED]))
+
+    def unseal_text_at(self, place: Place, text: str) -> str:
+        """`unseal_text` of the text stored at ``place``."""
+        if not text.startswith(TEXT_PREFIX):
+            return text
+        return self._placed_plain(place, text[len(TEXT_PREFIX) :]).decode("utf-8")
+
+    def _placed_token(self, place: Place, plain: bytes) -> str:
+        last = self._placed.get(place)
+        if last is not None and last[0] == plain:
+            return last[1]
+        token = self._fernet.encrypt(plain).decode("ascii")
+        self._place(place, plain, token)
+        return token
+
+    def _placed_plain(self, place: Place, token: str) -> bytes:
+        last = self._placed.get(place)
+        if last is not None and last[1] == token:  # a token is unique: made with a random IV
+            return last[0]
+        plain = self._decrypt(token)
+        self._place(place, plain, token)
+        return plain
+
+    def _place(self, place: Place, plain: bytes, token: str) -> None:
+        if self._placed_size > _PLACED_BUDGET:  # a long-running server: bounded
+            self._placed.clear()
+            self._placed_size = 0
+        self._placed[place] = (plain, token)
+        self._placed_size += len(plain) + len(token) + _PLACED_ENTRY
 
     def _decrypt(self, token: str) -> bytes:
         from cryptography.fernet import InvalidToken
@@ -182,7 +274,10 @@ class Sealer:
         return loads(self._decrypt(value[SEALED]).decode("utf-8"))
 
     def seal_text(self, text: str) -> str:
-        """A status reason (messages may quote a value derived from a hidden one)."""
+        """A status reason (messages may quote a value derived from a hidden one); an
+        empty one as it is (a sealed text is never empty: it has the prefix)."""
+        if not text:
+            return text
         return TEXT_PREFIX + self._fernet.encrypt(text.encode("utf-8")).decode("ascii")
 
     def unseal_text(self, text: str) -> str:
@@ -341,6 +436,8 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
         RawTemplate,
         Resource,
         Snapshot,
+        SoftwareConfig,
+        SoftwareDeployment,
         Stack,
         StackTrust,
         StoreMeta,
@@ -354,7 +451,10 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
         (Event, ("reason",)),
         (Snapshot, ("data",)),
         (StackTrust, ("trust_id",)),
+        (SoftwareConfig, ("config",)),
+        (SoftwareDeployment, ("input_values", "output_values")),
     )
+    marks = frozenset({"parameters", "prev_parameters"})  # a stack's mark: always tokens
     for model, names in columns:
         table = model.__table__
         key = table.c.id
@@ -363,7 +463,8 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
             changes: dict[str, Any] = {}
             for name, value in zip(names, row[1:], strict=True):
                 if is_sealed(value):
-                    changes[name] = new.seal(old.unseal(value))
+                    seal = new.token if name in marks else new.seal
+                    changes[name] = seal(old.unseal(value))
                 elif isinstance(value, str) and value.startswith(TEXT_PREFIX):
                     changes[name] = new.seal_text(old.unseal_text(value))
             if changes:

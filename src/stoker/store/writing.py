@@ -93,9 +93,11 @@ class StoreWrites(StoreBase):
                         stack,
                         template=seal(stack.template),
                         files=seal(stack.files),
-                        parameters=seal(stack.parameters),
+                        parameters=self._sealer.token(stack.parameters),  # the mark
                         environment=seal(stack.environment),
-                        status_reason=self._sealer.seal_text(stack.status_reason),
+                        status_reason=self._sealer.seal_text_at(
+                            (stack.id, "", "status_reason"), stack.status_reason
+                        ),
                     )
                 added = transaction.first("insert_raw_template", template_values(stack))
                 template_id = _first_key(added)
@@ -188,13 +190,15 @@ class StoreWrites(StoreBase):
         """``batch`` as driver-ready rows (which of its stacks are sealed must be known:
         `_learn_sealed`, `_know_sealed`)."""
         sealed = self._sealed_stacks
-        seal_text = self._sealer.seal_text
+        seal_at = self._sealer.seal_text_at
         time_in = self._codec.time_in
         stacks = [
             (
                 c.action.value,
                 c.status.value,
-                seal_text(c.reason) if sealed[c.stack_id] else c.reason,
+                seal_at((c.stack_id, "", "status_reason"), c.reason)
+                if sealed[c.stack_id]
+                else c.reason,
                 time_in(c.time),
                 c.stack_id,
             )
@@ -263,9 +267,9 @@ class StoreWrites(StoreBase):
             if sealed:
                 seal = self._sealer.seal
                 values = {key: seal(value) for key, value in values.items()}
-                stored_parameters = seal(definition.parameters)
+                stored_parameters = self._sealer.token(definition.parameters)
                 if not secrets.is_sealed(parameters):
-                    parameters = seal(parameters)
+                    parameters = self._sealer.token(parameters)
             new_id = _first_key(transaction.first("insert_raw_template", values))
             if change.keep_previous:
                 previous: dict[str, Any] = {
@@ -303,13 +307,17 @@ class StoreWrites(StoreBase):
                 self._apply(cursor, self._prepare(batch))
 
     def _seal_resource(self, record: ResourceRecord) -> ResourceRecord:
-        seal = self._sealer.seal
+        """``record`` as stored in a sealed stack (its row's tokens reused for values that
+        did not change since this store last wrote them: `Sealer.seal_at`)."""
+        sealer, stack_id, name = self._sealer, record.stack_id, record.name
         return replace(
             record,
-            properties=seal(record.properties),
-            attributes=seal(record.attributes),
-            data=seal(record.data),
-            status_reason=self._sealer.seal_text(record.status_reason),
+            properties=sealer.seal_at((stack_id, name, "properties"), record.properties),
+            attributes=sealer.seal_at((stack_id, name, "attributes"), record.attributes),
+            data=sealer.seal_at((stack_id, name, "data"), record.data),
+            status_reason=sealer.seal_text_at(
+                (stack_id, name, "status_reason"), record.status_reason
+            ),
         )
 
     def rotate_key(self) -> tuple[int, bytes | None]:
@@ -367,10 +375,14 @@ class StoreWrites(StoreBase):
         state_rows: list[tuple[Any, ...]] = []
         whole = None
         if states:
-            seal_text, codec = self._sealer.seal_text, self._codec
+            seal_at, codec = self._sealer.seal_text_at, self._codec
             state_rows = [
                 state_row(
-                    r, seal_text(r.status_reason) if sealed(r.stack_id) else r.status_reason, codec
+                    r,
+                    seal_at((r.stack_id, r.name, "status_reason"), r.status_reason)
+                    if sealed(r.stack_id)
+                    else r.status_reason,
+                    codec,
                 )
                 for r in states
             ]
