@@ -18,8 +18,6 @@ from stoker.cli.stack_document import show_stack
 from stoker.cli.stack_session import Session, blueprint_of
 from stoker.engine import Status, failure_line
 from stoker.errors import OperationFailed, Rejected
-from stoker.limits import active_limits
-from stoker.template.loader import LoadLimits
 from stoker.template.nodes import plain
 
 if TYPE_CHECKING:
@@ -99,7 +97,7 @@ def create(
     if restrict_files:
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
-    engine.share_reads(reads, LoadLimits.of(active_limits()))
+    engine.share_reads(reads)
     problems = engine.check(definition, base_dir)
     report(shown(problems, verbose), template_file)
     if any(d.is_error for d in problems):

@@ -61,6 +61,7 @@ from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
 from stoker.errors import PropertyError as PropertyError
 from stoker.errors import StackNotFound as StackNotFound
+from stoker.limits import active_limits
 from stoker.resolution import (
     ProviderCache,
     ProviderTemplates,
@@ -148,13 +149,15 @@ class StackEngine:
             names=names,
         )
 
-    def share_reads(self, reads: TemplateReads, limits: LoadLimits) -> None:
+    def share_reads(self, reads: TemplateReads, limits: LoadLimits | None = None) -> None:
         """Take the provider templates from the documents a load of the same command read
         from disk under ``limits`` (`LoadOptions.reads`: python-heatclient's files are
         the stack's provider templates), instead of reading and parsing each again. Only
         documents read under the limits this engine reads with (`read_file`'s defaults)
-        are the same document."""
-        if limits == LoadLimits():
+        are the same document. ``limits`` defaults to the command's active ones, which a
+        load reads under, so a caller such as the CLI need not load the template reader's
+        module only to name them."""
+        if (limits if limits is not None else LoadLimits.of(active_limits())) == LoadLimits():
             self._read_already = reads.documents
 
     def _read_disk(self, location: str) -> Document:
