@@ -28,14 +28,7 @@ from stoker.environment.parse import (
     load_environment_file,
     parse_environment,
 )
-from stoker.environment.registry import (
-    RegistryLoopError,
-    RegistryStep,
-    ResolvedType,
-    ResourceRegistry,
-    TemplateRef,
-    template_location,
-)
+from stoker.environment.registry import RegistryLoopError, ResourceRegistry
 from stoker.environment.registry_section import (
     HOOK_TYPES,
     RESTRICTED_ACTIONS,
@@ -43,6 +36,12 @@ from stoker.environment.registry_section import (
     RegistryEntry,
     RuleSetting,
     read_registry_section,
+)
+from stoker.environment.resolved import (
+    RegistryStep,
+    ResolvedType,
+    TemplateRef,
+    template_location,
 )
 from stoker.environment.strategies import MergeRejected, merge_parameter
 

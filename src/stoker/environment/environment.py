@@ -12,7 +12,8 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from stoker.diagnostics import Span
-from stoker.environment.registry import ResolvedType, ResourceRegistry
+from stoker.environment.registry import ResourceRegistry
+from stoker.environment.resolved import ResolvedType
 from stoker.template.nodes import MappingNode, plain, value_span
 
 

@@ -12,11 +12,9 @@ Two layers exist, as in Heat: the user's environment and a global one (Heat's
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Iterator
 from fnmatch import fnmatchcase
 from typing import NamedTuple
-from urllib.parse import urlparse
 
 from stoker.codes import ENVIRONMENT
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -31,114 +29,10 @@ from stoker.environment.registry_section import (
     is_glob,
     is_template_name,
 )
+from stoker.environment.resolved import RegistryStep, ResolvedType, TemplateRef
 from stoker.errors import RegistryLoopError as RegistryLoopError
 
 MAX_CHAIN = 64  # a glob that swaps a prefix for a longer one can grow a name forever
-
-
-class RegistryStep(NamedTuple):
-    """One mapping applied while resolving: ``requested`` became ``target`` via ``key``."""
-
-    requested: str
-    key: str  # the registry key that matched (the type itself, or a glob)
-    target: str  # a type name, or a template path as written
-    scope: tuple[str, ...]  # resource-name patterns of the block it came from; () = general
-    user: bool  # from the user's environment (False: the global one)
-    span: Span | None = None
-    file: str | None = None
-
-    def __str__(self) -> str:
-        where = f" (resources.{'.'.join(self.scope)})" if self.scope else ""
-        return f"{self.requested} -> {self.target}{where}"
-
-
-def template_location(template: str, base_dir: str | None) -> str:
-    """Where a provider template named in an environment is: a URL, or a path on disk.
-
-    Relative paths are taken from the environment file's directory, as heatclient does
-    before it uploads the files; ``file://`` URLs become plain paths.
-    """
-    if "://" in template:
-        parsed = urlparse(template)
-        return parsed.path if parsed.scheme == "file" else template
-    if os.path.isabs(template) or base_dir is None:
-        return template
-    return os.path.normpath(os.path.join(base_dir, template))
-
-
-class ResolvedType(NamedTuple):
-    """What a resource type resolved to.
-
-    ``type_name`` is the last type name reached (the one a plugin must implement, or the
-    type a provider template stands in for); ``template`` the provider template path exactly
-    as written, with ``base_dir`` the directory of the environment file that named it (None
-    when the template named itself, e.g. ``type: x.yaml``, which is relative to the template
-    that uses it).
-
-    When the registry maps the type to a list of templates, ``candidates`` holds them and
-    ``template`` stays None until one is chosen (`stoker.resolution.choose_provider`,
-    `stoker.resolution.resolve_provider`), because which one applies depends on the
-    environment's ``requires`` and on what each template declares.
-    """
-
-    requested: str
-    type_name: str
-    template: str | None = None
-    base_dir: str | None = None
-    chain: tuple[RegistryStep, ...] = ()
-    user: bool = True
-    candidates: tuple[TemplateRef, ...] = ()
-
-    @property
-    def is_choice(self) -> bool:
-        """True when the registry offers several templates (chosen or not yet)."""
-        return bool(self.candidates)
-
-    @property
-    def mapped_types(self) -> tuple[str, ...]:
-        """Every type name the resolution passed through, the requested one first.
-
-        A template declaring ``resource_type`` may stand in for any of them.
-        """
-        names = [self.requested]
-        for step in self.chain:
-            if step.requested not in names:
-                names.append(step.requested)
-        if self.type_name not in names:
-            names.append(self.type_name)
-        return tuple(names)
-
-    @property
-    def is_template(self) -> bool:
-        return self.template is not None
-
-    @property
-    def template_location(self) -> str | None:
-        if self.template is None:
-            return None
-        return template_location(self.template, self.base_dir)
-
-    def describe(self) -> str:
-        """``A -> B -> x.yaml``: the chain for messages."""
-        if not self.chain:
-            return self.requested
-        names = [self.chain[0].requested, *(step.target for step in self.chain)]
-        if self.candidates and self.template is not None:
-            names.append(self.template)
-        return " -> ".join(names)
-
-
-class TemplateRef(NamedTuple):
-    """A provider template a registry mentions, and where it was mentioned."""
-
-    path: str  # as written
-    base_dir: str | None
-    span: Span | None = None
-    user: bool = True
-
-    @property
-    def location(self) -> str:
-        return template_location(self.path, self.base_dir)
 
 
 class _Match(NamedTuple):

@@ -24,8 +24,9 @@ from stoker.environment.capabilities import (
     template_capabilities,
     unmet,
 )
-from stoker.environment.registry import ResolvedType, ResourceRegistry, TemplateRef
+from stoker.environment.registry import ResourceRegistry
 from stoker.environment.registry_section import RESOURCES_KEY
+from stoker.environment.resolved import ResolvedType, TemplateRef
 from stoker.errors import TemplateError
 from stoker.resolution.providers import Reader
 from stoker.template.loader import read_file
