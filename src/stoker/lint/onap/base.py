@@ -81,11 +81,9 @@ class OneSpelling(FromRequirement, PackageRule):
                 )
 
 
-class DeclaredType(FromRequirement, TemplateRule):
-    """The parameters something reads are declared with one of ``types``; each is
-    reported once, as its first reader reads it (one not declared is another rule's)."""
-
-    types: ClassVar[tuple[str, ...]] = ("string",)
+class ParameterReaders(FromRequirement, TemplateRule):
+    """A rule about the parameters a template's resources read, each reported once, as
+    its first reader reads it: what reads which parameter, and how a finding names it."""
 
     def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         """(parameter, what reads it) in template order."""
@@ -95,6 +93,13 @@ class DeclaredType(FromRequirement, TemplateRule):
         """How a finding names what reads the parameter: ``the image of server "x"``
         (built only for a finding)."""
         raise NotImplementedError
+
+
+class DeclaredType(ParameterReaders):
+    """The parameters something reads are declared with one of ``types``; each is
+    reported once, as its first reader reads it (one not declared is another rule's)."""
+
+    types: ClassVar[tuple[str, ...]] = ("string",)
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         seen: set[str] = set()

@@ -8,16 +8,15 @@ its own: its values are passed in by the module that uses it, from that module's
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import EnvironmentContext, TemplateContext
-from stoker.lint.onap.base import FromRequirement
+from stoker.lint.onap.base import ParameterReaders
 from stoker.lint.onap.modules import ModuleRole, references
 from stoker.lint.onap.written import declared, section
-from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import key_span
 
 
@@ -77,22 +76,13 @@ def _users(ctx: TemplateContext) -> list[TemplateContext]:
     return users
 
 
-class EnumerationRule(FromRequirement, TemplateRule):
+class EnumerationRule(ParameterReaders):
     """Declared parameters that must (``wanted``) or must not be in the module's
     environment file; each is reported once, as its first reader reads it."""
 
     wanted: ClassVar[bool]
     #: why a wanted parameter must be there, after "has no value in ... file"
     why: ClassVar[str] = ""
-
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
-        """(parameter, what reads it) in template order."""
-        raise NotImplementedError
-
-    def reader(self, holder: Any) -> str:
-        """How a finding names what reads the parameter: ``the image of server "x"``
-        (built only for a finding)."""
-        raise NotImplementedError
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         values = enumerated(ctx)
