@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.onap.base import DeclaredType, FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
@@ -44,19 +45,15 @@ class Server(NamedTuple):
     span: Span | None
 
 
+@memoized
 def servers(ctx: TemplateContext) -> list[Server]:
     """Each template's servers, found once for the thirty rules that read them."""
-    found: list[Server] | None = ctx.memo.get("onap.nova.servers")
-    if found is None:
-        found = ctx.memo["onap.nova.servers"] = list(_find_servers(ctx))
-    return found
-
-
-def _find_servers(ctx: TemplateContext) -> Iterator[Server]:
+    found = []
     for name, definition, span in resources_of(ctx, SERVER):
         properties = definition.get("properties")
         properties = properties if isinstance(properties, dict) else {}
-        yield Server(name, definition, properties, ("resources", name), span)
+        found.append(Server(name, definition, properties, ("resources", name), span))
+    return found
 
 
 def parameter_vm_types(server: Server) -> Iterator[tuple[str, str, str]]:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.onap.base import DeclaredType, FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
@@ -84,22 +85,24 @@ def who(port: Port) -> str:
     return f'{port.noun} "{port.name}"'
 
 
+@memoized
 def interfaces(ctx: TemplateContext) -> list[Port]:
     """The template's ports and Contrail interfaces, found once for the rules."""
-    found: list[Port] | None = ctx.memo.get("onap.ports.ports")
-    if found is None:
-        found = ctx.memo["onap.ports.ports"] = list(_find_ports(ctx))
-    return found
+    return list(_find_ports(ctx))
+
+
+@memoized
+def _by_kind(ctx: TemplateContext) -> dict[str, list[Port]]:
+    grouped: dict[str, list[Port]] = {kind: [] for kind in NOUNS}
+    for port in interfaces(ctx):
+        grouped[port.kind].append(port)
+    return grouped
 
 
 def ports(ctx: TemplateContext, kind: str = PORT) -> list[Port]:
     """The template's resources of type ``kind`` (Neutron ports by default), picked once
     per kind for the forty rules that read them."""
-    key = f"onap.ports.{kind}"
-    found: list[Port] | None = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = [port for port in interfaces(ctx) if port.kind == kind]
-    return found
+    return _by_kind(ctx)[kind]
 
 
 def id_role(port: Port) -> str | None:
