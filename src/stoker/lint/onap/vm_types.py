@@ -37,8 +37,7 @@ def _parameter_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, str, Span |
     reads whose name follows its convention."""
     for server in servers(ctx):
         for prop, parameter, vm_type in parameter_vm_types(server):
-            where = value_span(server.properties, prop)
-            yield vm_type, parameter, where, (*server.path, "properties", prop)
+            yield vm_type, parameter, *server.at(prop)
 
 
 class VmTypeClass(FromRequirement, TemplateRule):
@@ -163,8 +162,7 @@ class VmTypeCaseMatches(FromRequirement, TemplateRule):
                     yield self.finding(
                         f'server "{server.name}" reads {prop} from "{parameter}", whose '
                         f'vm-type "{named}" differs in case from "{vm_type}"',
-                        value_span(server.properties, prop),
-                        (*server.path, "properties", prop),
+                        *server.at(prop),
                     )
 
 
