@@ -21,7 +21,7 @@ from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.ports import PORT_ID
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import declared, parameter_read, resources_of, section
+from stoker.lint.onap.written import declared, parameter_read, property_at, resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, value_span
@@ -43,10 +43,6 @@ class Server(NamedTuple):
     properties: dict[Any, Any]
     path: Path
     span: Span | None
-
-    def at(self, prop: str) -> tuple[Span | None, Path]:
-        """Where a finding about the server's ``prop`` points: its value, by its path."""
-        return value_span(self.properties, prop), (*self.path, "properties", prop)
 
 
 @memoized
@@ -158,7 +154,7 @@ class ServerVmType(NovaRule):
                     yield self.finding(
                         f'server "{server.name}" (vm-type {vm_type}) reads {prop} from '
                         f'"{parameter}" (vm-type {named})',
-                        *server.at(prop),
+                        *property_at(server, prop),
                     )
             yield from self._ports(server, vm_type, match["index"])
 
@@ -203,7 +199,7 @@ class _FromParameter(NovaRule):
                 if parameter_read(value) is None:
                     yield self.finding(
                         f'server "{server.name}": {self.prop} must be a get_param of a parameter',
-                        *server.at(self.prop),
+                        *property_at(server, self.prop),
                     )
 
 
@@ -298,7 +294,7 @@ class _ParameterName(NovaRule):
                 yield self.finding(
                     f'server "{server.name}" reads {self.prop} from "{parameter}"; the '
                     f"parameter must be named {self.form}",
-                    *server.at(self.prop),
+                    *property_at(server, self.prop),
                 )
 
 
@@ -337,7 +333,7 @@ class NameStringParameter(NovaRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         indexes: dict[str, list[tuple[int, Span | None]]] = {}
         for server, parameter, match in _indexed_names(ctx, "name", NAME, ("string",)):
-            where, path = server.at("name")
+            where, path = property_at(server, "name")
             if match is None:
                 yield self.finding(
                     f'server "{server.name}" reads name from "{parameter}", a string; the '
@@ -363,7 +359,7 @@ class NameListParameter(NovaRule):
                 yield self.finding(
                     f'server "{server.name}" reads name from "{parameter}", a '
                     "comma_delimited_list; the parameter must be named {vm-type}_names",
-                    *server.at("name"),
+                    *property_at(server, "name"),
                 )
 
 
@@ -386,7 +382,7 @@ class ZoneParameterName(NovaRule):
                 yield self.finding(
                     f'server "{server.name}" reads availability_zone from "{parameter}"; the '
                     "parameter must be named availability_zone_{index}",
-                    *server.at("availability_zone"),
+                    *property_at(server, "availability_zone"),
                 )
         parameters = section(ctx.data, "parameters")
         for name in parameters:

@@ -24,7 +24,7 @@ from stoker.lint.onap.base import DeclaredType, FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import parameter_read, resources_of
+from stoker.lint.onap.written import parameter_read, property_at, resources_of
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
@@ -164,8 +164,8 @@ def _entries(port: Port, prop: str, key: str) -> Iterator[Address]:
 def _single(port: Port, prop: str) -> Iterator[Address]:
     parameter = parameter_read(port.properties.get(prop))
     if parameter is not None:
-        path = (*port.path, "properties", prop)
-        yield Address(port, parameter, path, value_span(port.properties, prop))
+        span, path = property_at(port, prop)
+        yield Address(port, parameter, path, span)
 
 
 def _fixed(port: Port) -> Iterator[Address]:
@@ -238,8 +238,7 @@ class ExternalNetworkParameter(PortRule):
         for port in ports(ctx, self.kind):
             if port.internal or "network" not in port.properties:
                 continue
-            where = value_span(port.properties, "network")
-            path = (*port.path, "properties", "network")
+            where, path = property_at(port, "network")
             if port.network is None:
                 yield self.finding(
                     f"{who(port)}: the network of an ONAP external network must be a "
@@ -277,8 +276,7 @@ class InternalNetworkParameter(PortRule):
                     f'{who(port)} reads its internal network from "{network}"; the '
                     "parameter must be named int_{network-role}_net_id or "
                     "int_{network-role}_net_name",
-                    value_span(port.properties, "network"),
-                    (*port.path, "properties", "network"),
+                    *property_at(port, "network"),
                 )
 
 
@@ -307,8 +305,8 @@ class NetworkNotInEnvironment(Enumeration):
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
         for port in ports(ctx, self.kind):
             if port.network is not None:
-                span = value_span(port.properties, "network")
-                yield Address(port, port.network, (*port.path, "properties", "network"), span)
+                span, path = property_at(port, "network")
+                yield Address(port, port.network, path, span)
 
 
 # ---------------------------------------------------------------- one network role
@@ -320,8 +318,8 @@ def _roles(port: Port, vm_type: str) -> Iterator[tuple[str, str, Path, Span | No
     if port.network is not None:
         match = NETWORK_PARAMETER.match(port.network)
         if match is not None:
-            span = value_span(port.properties, "network")
-            yield port.network, match["role"], (*port.path, "properties", "network"), span
+            span, path = property_at(port, "network")
+            yield port.network, match["role"], path, span
     for address in port.subnets:
         match = SUBNET_PARAMETER.match(address.parameter)
         if match is not None:

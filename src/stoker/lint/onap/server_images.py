@@ -15,6 +15,7 @@ from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
 from stoker.lint.onap.nova import SERVER_ID, NovaRule, reading
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.written import property_at
 
 
 class _OnePerVmType(NovaRule):
@@ -33,7 +34,7 @@ class _OnePerVmType(NovaRule):
                     f'server "{server.name}" (vm-type {vm_type}) reads {self.prop} from '
                     f'"{parameter}", which server "{seen[1]}" (vm-type {seen[0]}) reads too; '
                     f"each vm-type has its own {self.prop} parameter",
-                    *server.at(self.prop),
+                    *property_at(server, self.prop),
                 )
 
 

@@ -19,7 +19,7 @@ from stoker.lint.onap.base import FromRequirement, OneSpelling
 from stoker.lint.onap.nova import SERVER_ID, parameter_vm_types, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import network_roles
-from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, parameter_read
+from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, parameter_read, property_at
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
 
@@ -37,7 +37,7 @@ def _parameter_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, str, Span |
     reads whose name follows its convention."""
     for server in servers(ctx):
         for prop, parameter, vm_type in parameter_vm_types(server):
-            yield vm_type, parameter, *server.at(prop)
+            yield vm_type, parameter, *property_at(server, prop)
 
 
 class VmTypeClass(FromRequirement, TemplateRule):
@@ -162,7 +162,7 @@ class VmTypeCaseMatches(FromRequirement, TemplateRule):
                     yield self.finding(
                         f'server "{server.name}" reads {prop} from "{parameter}", whose '
                         f'vm-type "{named}" differs in case from "{vm_type}"',
-                        *server.at(prop),
+                        *property_at(server, prop),
                     )
 
 
