@@ -138,11 +138,10 @@ class NestingDepth(NestedRule):
         for invocation in invocations(ctx):
             chain = _too_deep(invocation.target, (ctx.name, invocation.target.name))
             if chain is not None:
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{invocation.resource}" starts a chain of nested templates '
                     f"three levels deep ({' -> '.join(chain)}); ONAP allows two",
-                    invocation.span,
-                    invocation.path,
+                    invocation,
                 )
 
 
@@ -257,12 +256,11 @@ class NestedParametersPassed(NestedRule):
                 continue
             missing = [str(name) for name in declared if name not in invocation.properties]
             if missing:
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{invocation.resource}" invokes {invocation.target.name} '
                     f"without passing {', '.join(missing)}; every parameter of a nested file "
                     "must be passed in",
-                    invocation.span,
-                    invocation.path,
+                    invocation,
                 )
 
 

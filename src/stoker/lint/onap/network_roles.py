@@ -89,10 +89,9 @@ class _RoleRule(FromRequirement, TemplateRule):
             seen.add(mention.role)
             problem = self.problem(ctx, mention.role)
             if problem is not None:
-                yield self.finding(
+                yield self.finding_at(
                     f'{mention.where} names the network role "{mention.role}", which {problem}',
-                    mention.span,
-                    mention.path,
+                    mention,
                 )
 
 
@@ -174,11 +173,10 @@ class NetworkRoleCaseMatches(FromRequirement, TemplateRule):
                 continue
             mine, theirs = _role(mine), _role(theirs)
             if mine != theirs and mine.lower() == theirs.lower():
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{port.name}" writes the network role "{mine}", its network '
                     f'parameter "{port.network}" writes "{theirs}"',
-                    port.span,
-                    port.path,
+                    port,
                 )
 
 

@@ -98,11 +98,10 @@ class ServerResourceId(NovaRule):
         for server in servers(ctx):
             match = SERVER_ID.match(server.name)
             if match is None:
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": its resource id must read '
                     "{vm-type}_server_{index}",
-                    server.span,
-                    server.path,
+                    server,
                 )
             else:
                 indexes.setdefault(match["vm"], []).append((int(match["index"]), server))

@@ -204,10 +204,9 @@ class _ContrailId(ResourceIdRule):
             if self.v6 is not None and _is_v6(port.properties, port.fixed) is not self.v6:
                 continue
             if not self.pattern.match(port.name):
-                yield self.finding(
+                yield self.finding_at(
                     f'{self.resource_type} "{port.name}": its resource id must read {self.form}',
-                    port.span,
-                    port.path,
+                    port,
                 )
 
 

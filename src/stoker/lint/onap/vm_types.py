@@ -87,11 +87,10 @@ class VmTypeCharacters(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for vm_type, server in _server_vm_types(ctx):
             if not NAME_CHARACTERS.match(vm_type) or INT_WORD.search(vm_type):
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": its vm-type "{vm_type}" may hold only letters, '
                     "digits and underscores, and not int_ or _int",
-                    server.span,
-                    server.path,
+                    server,
                 )
 
 
@@ -108,11 +107,10 @@ class VmTypeNotInNetworkRole(FromRequirement, TemplateRule):
         for vm_type, server in _server_vm_types(ctx):
             inside = sorted(role for role in roles if vm_type in role)
             if inside:
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": its vm-type "{vm_type}" is part of the network '
                     f"role{'s' if len(inside) > 1 else ''} {', '.join(inside)}",
-                    server.span,
-                    server.path,
+                    server,
                 )
 
 
