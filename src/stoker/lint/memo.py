@@ -9,16 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
+if TYPE_CHECKING:
+    from stoker.lint.context import FileContext, PackageContext
 
-class Memoizing(Protocol):
-    """A file or package context: something with a memo."""
-
-    memo: dict[str, Any]
-
-
-Ctx = TypeVar("Ctx", bound=Memoizing)
+Ctx = TypeVar("Ctx", bound="FileContext | PackageContext")
 T = TypeVar("T")
 
 
