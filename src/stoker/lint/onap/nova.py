@@ -50,8 +50,7 @@ def servers(ctx: TemplateContext) -> list[Server]:
     """Each template's servers, found once for the thirty rules that read them."""
     found = []
     for name, definition, span in resources_of(ctx, SERVER):
-        properties = definition.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
+        properties = section(definition, "properties")
         found.append(Server(name, definition, properties, ("resources", name), span))
     return found
 

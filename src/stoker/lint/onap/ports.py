@@ -24,7 +24,7 @@ from stoker.lint.onap.base import DeclaredType, FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import parameter_read, property_at, resources_of
+from stoker.lint.onap.written import parameter_read, property_at, resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
@@ -121,8 +121,7 @@ def network_role(port: Port) -> str | None:
 def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
     for name, definition, span in resources_of(ctx, *NOUNS):
         kind = definition["type"]
-        properties = definition.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
+        properties = section(definition, "properties")
         if kind == PORT:
             network = properties.get("network")
         else:
