@@ -17,6 +17,7 @@ compares on generated expressions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -182,34 +183,28 @@ class _Parser:
 @lru_cache(maxsize=512)
 def parse(expression: str) -> Tree | None:
     """yaql's tree for ``expression`` if it lies in the grammar, else ``None``."""
-    tokens = _tokens(expression)
-    if not tokens:
-        return None
-    parser = _Parser(tokens)
+    parser = _Parser(_tokens(expression) or [])
     tree = parser.expression()
-    if tree is None or parser.index != len(tokens):
-        return None
-    return tree
+    return tree if parser.index == len(parser.tokens) else None  # all of it, or yaql's
+
+
+_SHOWN: dict[str, Callable[[Tree], str]] = {
+    "const": lambda tree: f"Constant({tree[1]!r})",
+    "key": lambda tree: f"KeywordConstant({tree[1]!r})",
+    "get": lambda tree: f"Get({tree[1]!r})",
+    "wrap": lambda tree: f"Wrap({render(tree[1])})",
+    "binop": lambda tree: f"BinaryOperator:{tree[1]}({render(tree[2])}, {render(tree[3])})",
+    "call": lambda tree: f"Function:{tree[1]}({_listed(tree[2])})",
+    "index": lambda tree: f"IndexExpression:#indexer({_listed((tree[1], *tree[2]))})",
+    "list": lambda tree: f"ListExpression:#list({_listed(tree[1])})",
+    "map": lambda tree: "MapExpression:#map()",
+}
+
+
+def _listed(trees: tuple[Tree, ...]) -> str:
+    return ", ".join(render(tree) for tree in trees)
 
 
 def render(tree: Tree) -> str:
     """The tree in the notation the tests print yaql's expression objects in."""
-    kind = tree[0]
-    if kind == "const":
-        return f"Constant({tree[1]!r})"
-    if kind == "key":
-        return f"KeywordConstant({tree[1]!r})"
-    if kind == "get":
-        return f"Get({tree[1]!r})"
-    if kind == "wrap":
-        return f"Wrap({render(tree[1])})"
-    if kind == "binop":
-        return f"BinaryOperator:{tree[1]}({render(tree[2])}, {render(tree[3])})"
-    if kind == "call":
-        return f"Function:{tree[1]}({', '.join(render(a) for a in tree[2])})"
-    if kind == "index":
-        inner = ", ".join(render(a) for a in (tree[1], *tree[2]))
-        return f"IndexExpression:#indexer({inner})"
-    if kind == "list":
-        return f"ListExpression:#list({', '.join(render(a) for a in tree[1])})"
-    return "MapExpression:#map()"
+    return _SHOWN[tree[0]](tree)
