@@ -27,7 +27,7 @@ from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
-from stoker.functions import yaql_subset
+from stoker.functions import yaql_queries, yaql_subset, yaql_syntax
 from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
 from stoker.limits import active_limits
@@ -166,6 +166,29 @@ def _input(text: str, data: Any) -> Any:
     return converted
 
 
+#: the data as the native evaluator reads it (decoded JSON, never changed), by its JSON text
+_native_inputs: dict[str, Any] = {}
+
+
+def _native_input(text: str) -> Any:
+    """The data for `yaql_queries`, decoded from its JSON text (so keys are Heat's
+    `json_keys`, as yaql gets them) once per data, as `_input` converts it once for yaql:
+    the evaluator only reads it and its results are new containers."""
+    decoded = _native_inputs.pop(text, _UNDECODED)
+    if decoded is _UNDECODED:
+        decoded = json.loads(text)
+        if len(_native_inputs) >= INPUTS_KEPT:
+            del _native_inputs[next(iter(_native_inputs))]
+    _native_inputs[text] = decoded
+    return decoded
+
+
+def _native_syntax(expression: str) -> bool:
+    """Whether a native parser reads ``expression`` (then yaql parses it too, to the same
+    tree: the validation needs no yaql)."""
+    return yaql_subset.parse(expression) is not None or yaql_syntax.parse(expression) is not None
+
+
 def _data_key(data: Any) -> str | None:
     """The data as JSON text (keys in their order: yaql sees it), None when it is not
     JSON (then the expression is evaluated each time)."""
@@ -243,8 +266,8 @@ class Yaql(PureFunction):
         expression = self.args["expression"]
         if not isinstance(expression, Function):
             try:
-                if not isinstance(expression, str) or yaql_subset.parse(expression) is None:
-                    self._parse(expression)  # yaql parses all the subset does
+                if not isinstance(expression, str) or not _native_syntax(expression):
+                    self._parse(expression)  # yaql parses all the native parsers do
             except FunctionError as exc:
                 yield self.invalid(exc.message)
 
@@ -261,13 +284,22 @@ class Yaql(PureFunction):
                 return yaql_subset.evaluate(tree, data)
             except yaql_subset.Unsupported:
                 pass  # yaql gives the answer, or the error
-        statement = self._parse(expression)
         limits = active_limits()
         key = (expression, text, limits.yaql_iterators, limits.yaql_memory) if text else None
         if key is not None:
             kept = _RESULTS.get(key)
             if kept is not _NOT_KEPT:
                 return _primitive(kept)  # new containers: a caller may change its value
+            query = yaql_syntax.parse(expression) if isinstance(expression, str) else None
+            if query is not None and text is not None:
+                try:
+                    value = yaql_queries.evaluate(query, _native_input(text))
+                except yaql_subset.Unsupported:
+                    pass  # yaql gives the answer, or the error
+                else:
+                    _RESULTS.put(key, value)
+                    return _primitive(value)
+        statement = self._parse(expression)
         shared = active_engine()
         context = shared.context.create_child_context()
         try:
