@@ -385,7 +385,7 @@ def _frozen(value: Any, depth: int) -> Any:
     if kind is dict:
         return frozenset((key, _frozen(item, depth + 1)) for key, item in value.items())
     if kind is _Merged or kind is _Stream:
-        raise yaql_subset.Unsupported  # a plain dict is unhashable to yaql; an iterator hashes by id
+        raise yaql_subset.Unsupported  # a plain dict is unhashable; an iterator hashes by id
     return value
 
 
