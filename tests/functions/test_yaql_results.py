@@ -12,6 +12,7 @@ from stoker.functions import yaql_function
 from stoker.template.versions import HOT_VERSIONS
 
 from .conftest import evaluate
+from .test_yaql_queries import typed
 
 VERSION = HOT_VERSIONS[-1]
 
@@ -20,14 +21,6 @@ def value_of(expression: str, data: Any) -> Any:
     outcome = evaluate(VERSION, {"yaql": {"expression": expression, "data": data}})
     assert outcome.error is None, outcome.error
     return outcome.value
-
-
-def typed(value: Any) -> Any:
-    if isinstance(value, dict):
-        return ("dict", [(key, typed(item)) for key, item in value.items()])
-    if isinstance(value, list):
-        return ("list", [typed(item) for item in value])
-    return (type(value).__name__, value)
 
 
 # each group: data that differ only where a key less exact than the content could miss it
