@@ -6,7 +6,8 @@ TripleO's create evaluates dozens of chains like
 of that time resolving overloads for every call on every item. The functions these chains
 use are simple, so this module runs them directly over the JSON data:
 ``coalesce``, ``list``, ``where``, ``select``, ``get``, ``flatten``, ``distinct``,
-``reduce``, ``mergeWith``, ``zip``, ``.name``, indexers, ``!=``/``=``, ``[...]`` and ``{}``.
+``reduce``, ``mergeWith``, ``zip``, ``.name``, indexers, ``!=``/``=``, ``[...]`` and ``{}``,
+and arithmetic: ``+ - * /`` over numbers, ``sum()``, ``max()``, ``min()`` and ``len()``.
 
 **It never decides anything yaql would decide differently.** Values mirror yaql's own:
 a JSON list stands for yaql's tuple (its input conversion and its ``#list``/``toList``
@@ -19,8 +20,8 @@ on every collection of the output, the memory quota on every call's result (a tu
 size from its length, a string's and a plain dict's exactly, small objects bounded). Any
 function, type, argument or edge it does not model exactly (an unknown name, a receiver
 of another type, a missing key, an index out of range, an unhashable item, a lambda
-yielding an iterator, a quota below `_MIN_QUOTA` ...) raises :class:`Unsupported`, and
-the caller evaluates the expression with yaql, whose result or error is the answer.
+yielding an iterator, a quota below `_MIN_QUOTA` ...) raises `yaql_subset.Unsupported`,
+and the caller evaluates the expression with yaql, whose result or error is the answer.
 Evaluation has no side effects. ``tests/functions/test_yaql_queries.py`` compares the two
 on generated expressions and data, and on TripleO's own expressions.
 """
@@ -31,7 +32,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from stoker.functions.yaql_subset import Unsupported
+from stoker.functions import yaql_subset
 from stoker.functions.yaql_syntax import Tree
 from stoker.limits import active_limits
 
@@ -66,12 +67,13 @@ Scope = dict[str, Any]
 class _Evaluation:
     """One evaluation under the active limits."""
 
-    def __init__(self) -> None:
+    def __init__(self, arithmetic: bool) -> None:
+        self.arithmetic = arithmetic
         limits = active_limits()
         self.limit = limits.yaql_iterators
         self.quota = limits.yaql_memory
         if self.quota < _MIN_QUOTA or self.limit < 0:
-            raise Unsupported
+            raise yaql_subset.Unsupported
 
     # yaql's checks
 
@@ -87,16 +89,16 @@ class _Evaluation:
         else:
             size = sys.getsizeof(value, 0)
         if size > self.quota:
-            raise Unsupported
+            raise yaql_subset.Unsupported
         return value
 
     def iterable(self, value: Any) -> list[Any]:
         """``value`` as yaql's ``Iterable`` parameter takes it: a tuple or an iterator
         (not a string or a mapping), of at most the iterator limit's items."""
         if type(value) is not list and type(value) is not _Stream:
-            raise Unsupported
+            raise yaql_subset.Unsupported
         if len(value) > self.limit:
-            raise Unsupported
+            raise yaql_subset.Unsupported
         return value
 
     # the tree
@@ -110,7 +112,7 @@ class _Evaluation:
         if kind == "get":
             name = "$1" if tree[1] == "$" else tree[1]
             if name not in scope:
-                raise Unsupported  # yaql gives null, or a value of an outer context
+                raise yaql_subset.Unsupported  # yaql gives null, or a value of an outer context
             return self.charged(scope[name])
         if kind == "binop":
             return self.charged(self.operator(tree, scope))
@@ -121,14 +123,14 @@ class _Evaluation:
         if kind == "list":
             items = [self.evaluate(item, scope) for item in tree[1]]
             if sum(self.size_bound(item) for item in items) > self.quota:
-                raise Unsupported
+                raise yaql_subset.Unsupported
             return self.charged(items)
         return self.charged({})  # ``{}``: an empty FrozenDict
 
     def size_bound(self, value: Any) -> int:
         try:
             self.charged(value)
-        except Unsupported:
+        except yaql_subset.Unsupported:
             return self.quota + 1
         kind = type(value)
         if kind is list:
@@ -145,27 +147,32 @@ class _Evaluation:
         if name == "#operator_.":
             if right_tree[0] == "key":
                 if type(left) is not dict and type(left) is not _Merged:
-                    raise Unsupported
+                    raise yaql_subset.Unsupported
                 if right_tree[1] not in left:
-                    raise Unsupported  # yaql: KeyError
+                    raise yaql_subset.Unsupported  # yaql: KeyError
                 return left[right_tree[1]]
             if right_tree[0] != "call":
-                raise Unsupported
+                raise yaql_subset.Unsupported
             return self.method(right_tree[1], left, right_tree[2], scope)
         right = self.evaluate(right_tree, scope)
         if name in ("*equal", "*not_equal"):
             if _lazy(left) or _lazy(right):
-                raise Unsupported  # an iterator compares by identity
+                raise yaql_subset.Unsupported  # an iterator compares by identity
             return (left == right) if name == "*equal" else (left != right)
-        raise Unsupported  # arithmetic is `stoker.functions.yaql_subset`'s, or yaql's
+        if name not in _ARITHMETIC or not self.arithmetic:
+            raise yaql_subset.Unsupported
+        try:
+            return _ARITHMETIC[name](_number(left), _number(right))
+        except ArithmeticError as exc:  # division by zero, an int too large for a float
+            raise yaql_subset.Unsupported from exc
 
     def index(self, tree: Tree, scope: Scope) -> Any:
         value = self.evaluate(tree[1], scope)
         if len(tree[2]) != 1 or type(value) is not list:
-            raise Unsupported
+            raise yaql_subset.Unsupported
         position = self.evaluate(tree[2][0], scope)
         if type(position) is not int or not -len(value) <= position < len(value):
-            raise Unsupported
+            raise yaql_subset.Unsupported
         return value[position]
 
     def lambda_(self, tree: Tree, scope: Scope) -> Callable[..., Any]:
@@ -178,7 +185,7 @@ class _Evaluation:
                 inner[f"${number}"] = argument
             result = self.evaluate(tree, inner)
             if _lazy(result):
-                raise Unsupported  # an iterator inside a collection
+                raise yaql_subset.Unsupported  # an iterator inside a collection
             return result
 
         return call
@@ -201,9 +208,9 @@ class _Evaluation:
                 else:
                     items.append(value)
             if len(items) > self.limit:
-                raise Unsupported
+                raise yaql_subset.Unsupported
             return items  # yaql's ``toList``: a tuple, charged by the caller
-        raise Unsupported
+        raise yaql_subset.Unsupported
 
     def method(self, name: str, receiver: Any, arguments: tuple[Tree, ...], scope: Scope) -> Any:
         count = len(arguments)
@@ -215,11 +222,11 @@ class _Evaluation:
             return _Stream(function(item) for item in items)
         if name == "get" and count in (1, 2):
             if type(receiver) is not dict and type(receiver) is not _Merged:
-                raise Unsupported
+                raise yaql_subset.Unsupported
             key = self.evaluate(arguments[0], scope)
             default = self.evaluate(arguments[1], scope) if count == 2 else None
             if type(key) not in (str, int, float, bool, type(None)):
-                raise Unsupported
+                raise yaql_subset.Unsupported
             return receiver.get(key, default)
         if name == "flatten" and count == 0:
             flat = _Stream()
@@ -232,7 +239,7 @@ class _Evaluation:
             function = self.lambda_(arguments[0], scope)
             if count == 1:
                 if not items:
-                    raise Unsupported  # yaql: reduce of an empty sequence
+                    raise yaql_subset.Unsupported  # yaql: reduce of an empty sequence
                 result, rest = items[0], items[1:]
             else:
                 result, rest = self.evaluate(arguments[1], scope), items
@@ -242,13 +249,39 @@ class _Evaluation:
         if name == "mergeWith" and count == 1:
             another = self.evaluate(arguments[0], scope)
             if not _mapping(receiver) or not _mapping(another):
-                raise Unsupported
+                raise yaql_subset.Unsupported
             return self.merge(receiver, another, 0)
+        if name in ("sum", "max", "min") and count == 0:
+            return self.fold(name, receiver)
+        if name == "len" and count == 0:
+            if type(receiver) not in (list, dict, str):
+                raise yaql_subset.Unsupported
+            return len(receiver)
         if name == "zip" and count >= 1:
             others = [self.iterable(self.evaluate(argument, scope)) for argument in arguments]
             columns = [self.iterable(receiver), *others]
             return _Stream(list(row) for row in zip(*columns, strict=False))
-        raise Unsupported
+        raise yaql_subset.Unsupported
+
+    def fold(self, name: str, receiver: Any) -> Any:
+        """yaql's ``sum``, ``max`` and ``min`` of a tuple of numbers: folded left to right
+        (``sum`` with its ``+``, each partial sum charged; ``max(a, b)`` is ``b if b > a
+        else a``, ``min(a, b)`` is ``a if b > a else b``). An empty one is yaql's to refuse."""
+        if type(receiver) is not list or not receiver:
+            raise yaql_subset.Unsupported
+        items = [_number(item) for item in self.iterable(receiver)]
+        result = items[0]
+        try:
+            for item in items[1:]:
+                if name == "sum":
+                    result = self.charged(result + item)
+                elif name == "max":
+                    result = item if item > result else result
+                else:
+                    result = result if item > result else item
+        except ArithmeticError as exc:  # a sum too large for a float
+            raise yaql_subset.Unsupported from exc
+        return result
 
     def distinct(self, items: list[Any]) -> list[Any]:
         """yaql's ``distinct``: the first of equal items, in order; its set of seen items
@@ -261,28 +294,28 @@ class _Evaluation:
                 seen.add(key)
                 kept.append(item)
         if sys.getsizeof(seen, 0) > self.quota:
-            raise Unsupported
+            raise yaql_subset.Unsupported
         return kept
 
     def merge(self, first: Any, second: Any, depth: int) -> _Merged:
         """yaql's ``_merge_dicts`` with its default mergers: nested maps merged, lists
         joined without duplicates (``toList(distinct(a + b))``), other values replaced."""
         if depth > _MAX_DEPTH:
-            raise Unsupported
+            raise yaql_subset.Unsupported
         result: dict[Any, Any] = {}
         for key, value1 in first.items():
             result[key] = value1
             if key in second:
                 value2 = second[key]
                 if _lazy(value1) or _lazy(value2):
-                    raise Unsupported
+                    raise yaql_subset.Unsupported
                 if _mapping(value2):
                     if not _mapping(value1):
-                        raise Unsupported  # yaql: TypeError, cannot merge
+                        raise yaql_subset.Unsupported  # yaql: TypeError, cannot merge
                     result[key] = self.merge(value1, value2, depth + 1)
                 elif type(value2) is list:
                     if type(value1) is not list:
-                        raise Unsupported
+                        raise yaql_subset.Unsupported
                     joined = self.iterable(self.distinct(value1 + value2))
                     result[key] = self.charged(joined)
                 else:
@@ -295,6 +328,26 @@ class _Evaluation:
         return merged
 
 
+def _number(value: Any) -> int | float:
+    if type(value) is not int and type(value) is not float:
+        raise yaql_subset.Unsupported  # yaql's Number excludes bool; other types: other overloads
+    return value
+
+
+def _divide(left: int | float, right: int | float) -> int | float:
+    if type(left) is int and type(right) is int:
+        return left // right
+    return left / right
+
+
+_ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
+    "#operator_+": lambda a, b: a + b,
+    "#operator_-": lambda a, b: a - b,
+    "#operator_*": lambda a, b: a * b,
+    "#operator_/": _divide,
+}
+
+
 def _lazy(value: Any) -> bool:
     return type(value) is _Stream
 
@@ -305,7 +358,7 @@ def _mapping(value: Any) -> bool:
 
 def _truth(value: Any) -> bool:
     if _lazy(value):
-        raise Unsupported
+        raise yaql_subset.Unsupported
     return bool(value)
 
 
@@ -313,7 +366,7 @@ def _flatten(items: list[Any], into: list[Any], depth: int) -> None:
     """yaql's ``flatten``: every item that is a collection but not a string or a mapping
     is replaced by its own items, recursively."""
     if depth > _MAX_DEPTH:
-        raise Unsupported
+        raise yaql_subset.Unsupported
     for item in items:
         if type(item) is list:
             _flatten(item, into, depth + 1)
@@ -325,14 +378,14 @@ def _frozen(value: Any, depth: int) -> Any:
     """A hashable key equal to another exactly when yaql's converted values are equal
     (a tuple for a tuple, a frozen set of items for a ``FrozenDict``)."""
     if depth > _MAX_DEPTH:
-        raise Unsupported
+        raise yaql_subset.Unsupported
     kind = type(value)
     if kind is list:
         return tuple(_frozen(item, depth + 1) for item in value)
     if kind is dict:
         return frozenset((key, _frozen(item, depth + 1)) for key, item in value.items())
     if kind is _Merged or kind is _Stream:
-        raise Unsupported  # a plain dict is unhashable to yaql; an iterator hashes by id
+        raise yaql_subset.Unsupported  # a plain dict is unhashable; an iterator hashes by id
     return value
 
 
@@ -340,7 +393,7 @@ def _output(value: Any, evaluation: _Evaluation, depth: int) -> Any:
     """yaql's output conversion: tuples and iterators become lists and mappings dicts, each
     held to the iterator limit (and a tuple's size to the quota, as its ``#iter`` does)."""
     if depth > _MAX_DEPTH:
-        raise Unsupported
+        raise yaql_subset.Unsupported
     kind = type(value)
     if kind is list or kind is _Stream:
         evaluation.iterable(value)
@@ -349,7 +402,7 @@ def _output(value: Any, evaluation: _Evaluation, depth: int) -> Any:
         return list(_output(item, evaluation, depth + 1) for item in value)
     if kind is dict or kind is _Merged:
         if len(value) > evaluation.limit:
-            raise Unsupported
+            raise yaql_subset.Unsupported
         result = {}
         for key, item in value.items():
             result[key] = _output(item, evaluation, depth + 1)
@@ -357,13 +410,15 @@ def _output(value: Any, evaluation: _Evaluation, depth: int) -> Any:
     return value
 
 
-def evaluate(tree: Tree, data: Any) -> Any:
+def evaluate(tree: Tree, data: Any, *, arithmetic: bool = False) -> Any:
     """The value yaql gives for ``tree`` over ``{'data': data}`` (JSON data, keys strings),
-    as Heat hands it on (lists and dicts, new containers); :class:`Unsupported` when only
-    yaql can say. ``data`` is not changed."""
-    evaluation = _Evaluation()
+    as Heat hands it on (lists and dicts, new containers); `yaql_subset.Unsupported` when
+    only yaql can say. ``data`` is not changed. Arithmetic operators are evaluated only with
+    ``arithmetic`` (the yaql function's way; the query tests pin that they are declined
+    without it)."""
+    evaluation = _Evaluation(arithmetic)
     value = evaluation.evaluate(tree, {"$1": {"data": data}})
     result = _output(value, evaluation, 0)
     if sys.getsizeof(result, 0) > evaluation.quota:  # yaql's check of ``#finalize``
-        raise Unsupported
+        raise yaql_subset.Unsupported
     return result
