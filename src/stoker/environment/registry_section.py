@@ -80,13 +80,6 @@ class RegistryEntry:
         return bool(self.options) and not is_template_name(self.key)
 
     @property
-    def is_template(self) -> bool:
-        """True when this entry makes a provider template (by its key or by its value)."""
-        if is_template_name(self.key) or self.options:
-            return True
-        return isinstance(self.value, str) and is_template_name(self.value)
-
-    @property
     def template(self) -> str | None:
         """The template path this entry names: the key itself wins, as in Heat.
 
