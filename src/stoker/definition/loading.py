@@ -283,11 +283,10 @@ def load_update_definition(
         base_dir = os.path.dirname(current.template_file) if current.template_file else None
     if template is None:
         return LoadResult(None, found), {}
-    stored: Environment | None = None
-    stored_parameters: dict[str, Any] = {}
-    if existing:
-        # Heat keeps the stored parameters the (new or kept) top template declares
-        stored, stored_parameters = kept_inputs(current, set(template.parameters), clear, found)
+    # Heat keeps the stored parameters the (new or kept) top template declares
+    stored, stored_parameters = (
+        kept_inputs(current, set(template.parameters), clear, found) if existing else (None, {})
+    )
     environments = _environment_files(environment_paths, options, found)
     # As a create's: the templates the client sends (none of the stored ones, nor the
     # stored template's tree when -t is not given: heatclient sends only what it reads)

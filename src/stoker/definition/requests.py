@@ -158,11 +158,10 @@ def load_update_request(
         found, files = [], {**current.files, **inputs.files}
     if template is None:
         return LoadResult(None, found), {}
-    stored: Environment | None = None
-    stored_parameters: dict[str, Any] = {}
-    if existing:
-        # Heat keeps the stored parameters the (new or kept) top template declares
-        stored, stored_parameters = kept_inputs(current, set(template.parameters), clear, found)
+    # Heat keeps the stored parameters the (new or kept) top template declares
+    stored, stored_parameters = (
+        kept_inputs(current, set(template.parameters), clear, found) if existing else (None, {})
+    )
     environments, env_found = _environments(inputs, options.limits)
     found.extend(env_found)
     # a PATCH runs with the stored files too, but Heat merges the environment files
