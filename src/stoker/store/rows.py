@@ -143,26 +143,11 @@ def stack_record(row: Sequence[Any]) -> StackRecord:
 
 def summary_record(row: Sequence[Any]) -> StackRecord:
     """A ``stack_summaries`` row as a record with an empty definition."""
-    (id_, name, project, action, status, reason, _, _, _, _, created, updated, deleted,
-     parent_id, parent_resource, tags, timeout, no_rollback, template_file,
-     cloud) = row  # fmt: skip
-    return StackRecord(
-        id_, name, project, Action(action), Status(status), reason, {}, {}, {}, {},
-        created, updated, deleted, parent_id, parent_resource, tuple(tags), timeout,
-        no_rollback, template_file, cloud,
-    )  # fmt: skip
+    return stack_record((*row[:6], {}, {}, {}, {}, *row[10:]))
 
 
-def template_values(stack: StackRecord) -> dict[str, Any]:
+def template_values(stack: StackRecord | StoredDefinition) -> dict[str, Any]:
     return {"template": stack.template, "environment": stack.environment, "files": stack.files}
-
-
-def template_values_of(definition: StoredDefinition) -> dict[str, Any]:
-    return {
-        "template": definition.template,
-        "environment": definition.environment,
-        "files": definition.files,
-    }
 
 
 def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:

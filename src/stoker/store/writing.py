@@ -40,7 +40,6 @@ from stoker.store.rows import (
     stack_values,
     state_row,
     template_values,
-    template_values_of,
 )
 
 
@@ -262,7 +261,7 @@ class StoreWrites(StoreBase):
             sealed = self._is_sealed(transaction, change.stack_id) or secrets.hides_parameters(
                 definition.template
             )
-            values = template_values_of(definition)
+            values = template_values(definition)
             stored_parameters: Any = definition.parameters
             if sealed:
                 seal = self._sealer.seal
