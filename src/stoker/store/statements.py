@@ -311,4 +311,6 @@ def compile_fence(dialect: Any) -> FenceCheck:
     order = tuple(compiled.positiontup or ()) if compiled.positional else None
     if order is not None and set(order) != set(FENCE_FIELDS):
         raise AssertionError(f"the fence's parameters are {order}")
-    return FenceCheck(compiled.string, order)
+    release = CATALOG["release_lease"]().compile(dialect=dialect)
+    release_order = tuple(release.positiontup or ()) if release.positional else None
+    return FenceCheck(compiled.string, order, release.string, release_order)
