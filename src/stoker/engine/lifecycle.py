@@ -87,7 +87,10 @@ async def create_stack(
     engine.queries.remember(stack.id, definition)
     testpoints.reached("after_stack_row")
     operation.attach(fence)
-    return await run_create(operation, done=())
+    created = await run_create(operation, done=())
+    if parent is not None:  # its facade reads its outputs next: from what was written
+        engine.queries.created(created, operation.records)
+    return created
 
 
 async def run_create(operation: Operation, done: Iterable[str]) -> StackRecord:
