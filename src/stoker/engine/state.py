@@ -151,9 +151,10 @@ class WriteBatch:
     release: bool = False
 
     def __bool__(self) -> bool:
-        return bool(
-            self.stacks or self.resources or self.events or self.removed or self.states
-        ) or self.release
+        return (
+            bool(self.stacks or self.resources or self.events or self.removed or self.states)
+            or self.release
+        )
 
 
 @dataclass(slots=True, unsafe_hash=True)
