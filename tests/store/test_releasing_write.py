@@ -15,18 +15,19 @@ from . import factories as f
 LATER = f.at(60)  # when the first claim runs out
 
 
-@pytest.fixture
-def stack_id(store: SqlStore) -> str:
-    record = f.stack()
-    store.create_stack(record, [], [])
-    return record.id
-
-
 def _claim(store: SqlStore, stack_id: str, engine_id: str, expires, now) -> LeaseToken:
     assert store.acquire_lease(stack_id, engine_id, expires, now) is None
     lease = store.lease(stack_id)
     assert lease is not None
     return LeaseToken(stack_id, engine_id, lease.generation)
+
+
+@pytest.fixture
+def stack_id(store: SqlStore) -> str:
+    """A new stack (unclaimed: `_claim` takes it as a test needs)."""
+    made = f.stack()
+    store.create_stack(made, [], [])
+    return made.id
 
 
 def test_the_last_write_releases_the_claim_with_the_final_state(
