@@ -163,6 +163,8 @@ class StoreWrites(StoreBase):
         """
         if not batch:
             return None
+        if batch.release and fence is None:
+            raise ValueError("a batch that releases a claim is written under that claim")
         request = None
         self._learn_sealed(_stack_ids(batch))
         rows = self._prepare(batch)
@@ -173,6 +175,8 @@ class StoreWrites(StoreBase):
                     if not held:
                         raise _Fenced
                 self._apply(cursor, rows)
+                if batch.release and fence is not None:
+                    self._fence.release(cursor, fence)
         except _Fenced:
             assert fence is not None
             with self._reading() as transaction:  # after the rollback: who holds it now
