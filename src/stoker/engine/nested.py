@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from stoker.definition import (
     FilesMap,
     StackDefinition,
-    collect_files,
     define_stack,
     handed_down,
 )
@@ -239,9 +238,7 @@ def _child_definition(
         found = given.collect(template.calls_of("get_file"), spec.location).files
         files = {**(kept or {}), **parent.definition.files, **files, **found}
     elif base_dir is not None:
-        calls = template.calls_of("get_file")
-        restrict = engine.settings.files_root
-        files.update(collect_files(calls, base_dir, restrict_to=restrict).files)
+        files.update(engine.child_templates.files(spec, base_dir, engine.settings.files_root))
     definition = define_stack(
         template,
         environment,
