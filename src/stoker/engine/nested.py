@@ -261,7 +261,7 @@ def _child_definition(
     template_file = (
         os.path.join(base_dir, os.path.basename(spec.location)) if base_dir else spec.location
     )
-    return _Built(definition, environment.to_data(absolute_paths=True), files, template_file)
+    return _Built(definition, engine.stored_environments.to_data(environment), files, template_file)
 
 
 def unborn_child(
