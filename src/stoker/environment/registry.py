@@ -81,6 +81,11 @@ class ResourceRegistry:
         #: changed once built, and are kept by this registry): a type is matched against
         #: them and its own key, not against each of the hundreds of entries TripleO has
         self._globs: dict[int, list[RegistryEntry]] = {}
+        #: a nested stack's registry: the registry it was made from and the key it
+        #: dropped (`for_child`), so its stored form is that one's less the key
+        self._derived: tuple[ResourceRegistry, str | None] | None = None
+        #: the stored form (`to_data`), by ``absolute_paths``, once made
+        self._data: dict[bool, dict[str, object]] = {}
 
     # ------------------------------------------------------------------ construction
 
@@ -104,9 +109,30 @@ class ResourceRegistry:
         )
 
     def to_data(self, *, absolute_paths: bool = False) -> dict[str, object]:
-        """The user registry in environment-file shape."""
-        data = self._user.to_data(absolute_paths=absolute_paths)
-        data.setdefault(RESOURCES_KEY, {})
+        """The user registry in environment-file shape (a new mapping, whose values may be
+        shared with the stored forms of the registries of the same tree: a stored
+        environment is not changed in place)."""
+        return dict(self._stored(absolute_paths))
+
+    def _stored(self, absolute_paths: bool) -> dict[str, object]:
+        """The stored form, made once. A nested stack's registry is its parent's entries
+        less the one dropped, ``resources:`` narrowed (`for_child`): its form is the
+        parent's less that key, ``resources:`` at the same place (where the parent's
+        stands, or last, where the parent's form adds an empty one), rather than every
+        entry of TripleO's hundreds converted again for each nested stack."""
+        data = self._data.get(absolute_paths)
+        if data is not None:
+            return data
+        if self._derived is None:
+            data = self._user.to_data(absolute_paths=absolute_paths)
+            data.setdefault(RESOURCES_KEY, {})
+        else:
+            parent, dropped = self._derived
+            data = {k: v for k, v in parent._stored(absolute_paths).items() if k != dropped}
+            narrowed = self._user.items[RESOURCES_KEY]
+            assert isinstance(narrowed, RegistryBlock)
+            data[RESOURCES_KEY] = narrowed.to_data(absolute_paths=absolute_paths)
+        self._data[absolute_paths] = data
         return data
 
     def __bool__(self) -> bool:
@@ -244,9 +270,11 @@ class ResourceRegistry:
         resource (pattern matches first, the exact name last, so it wins).
         """
         user = self._user.copy()
+        dropped = None
         if expanded is not None and expanded.chain:
             last = expanded.chain[-1]
             if last.user and not last.scope:
+                dropped = last.key
                 user.items.pop(last.key, None)
         resources = user.items.get(RESOURCES_KEY)
         narrowed = RegistryBlock()
@@ -268,6 +296,7 @@ class ResourceRegistry:
         # of a tree's nested stacks, and TripleO's has hundreds of entries)
         registry = ResourceRegistry.__new__(ResourceRegistry)
         registry._build((user,), self._global_sections, user, self._global)
+        registry._derived = (self, dropped)
         return registry
 
     # ------------------------------------------------------------------ internals
