@@ -106,3 +106,26 @@ def test_a_nested_registrys_stored_form_is_made_from_its_parents():
     assert child.to_data(absolute_paths=True)["My::Choice"] is choice
     assert grandchild.to_data(absolute_paths=True)["My::Choice"] is choice
     assert top.to_data()["My::Choice"] == ["a.yaml", "b.yaml"]
+
+
+def test_nested_registries_that_cannot_differ_are_one():
+    top = _registry(REGISTRY)
+    nova = top.resolve("OS::Nova::Server", "wa")
+    first = top.for_child("wa", nova)
+    assert top.for_child("wa", nova) is first
+    # another resource of the type that the same resources: blocks match
+    assert top.for_child("wb", top.resolve("OS::Nova::Server", "wb")) is first
+    # the key's parts: the entry dropped, the blocks matched (and their order)
+    alias = top.for_child("wa", top.resolve("My::Alias", "wa"))
+    assert alias is not first
+    assert "OS::Nova::Server" in alias.to_data() and "OS::Nova::Server" not in first.to_data()
+    web = top.for_child("web", top.resolve("OS::Nova::Server", "web"))
+    assert web is not first
+    assert web.to_data()["resources"] != first.to_data()["resources"]
+    other = top.for_child("other", top.resolve("OS::Nova::Server", "other"))
+    assert other is not first and other.to_data()["resources"] == {}
+    assert first.to_data()["resources"] == {"nested": {"My::Server": "glob_server.yaml"}}
+    # what each resolves is its own
+    assert web.resolve("OS::Nova::Server", "nested").template == "inner_nova.yaml"
+    assert first.resolve("OS::Nova::Server", "nested").template is None
+    assert first.resolve("My::Server", "nested").template == "glob_server.yaml"

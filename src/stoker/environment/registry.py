@@ -86,6 +86,8 @@ class ResourceRegistry:
         self._derived: tuple[ResourceRegistry, str | None] | None = None
         #: the stored form (`to_data`), by ``absolute_paths``, once made
         self._data: dict[bool, dict[str, object]] = {}
+        #: the registries `for_child` made of this one, by what they differ in
+        self._children: dict[tuple[str | None, tuple[str, ...]], ResourceRegistry] = {}
 
     # ------------------------------------------------------------------ construction
 
@@ -269,15 +271,13 @@ class ResourceRegistry:
         and ``resources:`` is narrowed to the nested blocks of the blocks matching the
         resource (pattern matches first, the exact name last, so it wins).
         """
-        user = self._user.copy()
         dropped = None
         if expanded is not None and expanded.chain:
             last = expanded.chain[-1]
             if last.user and not last.scope:
                 dropped = last.key
-                user.items.pop(last.key, None)
-        resources = user.items.get(RESOURCES_KEY)
-        narrowed = RegistryBlock()
+        resources = self._user.items.get(RESOURCES_KEY)
+        matching: list[tuple[str, RegistryBlock]] = []
         if isinstance(resources, RegistryBlock):
             matching = [
                 (pattern, block)
@@ -285,10 +285,22 @@ class ResourceRegistry:
                 if fnmatchcase(resource_name, pattern)
             ]
             matching.sort(key=lambda item: item[0] == resource_name)
-            for _, block in matching:
-                for child_name, child in block.blocks():
-                    narrowed.items.pop(child_name, None)
-                    narrowed.items[child_name] = child.copy()
+        # the child's registry is a function of this (unchanged) registry, the entry
+        # dropped and the blocks narrowed to, in their order: the resources of one type
+        # that no ``resources:`` block tells apart (a group's members, a service
+        # template's nested stacks) share one, and the lookups it has cached
+        key = (dropped, tuple(pattern for pattern, _ in matching))
+        registry = self._children.get(key)
+        if registry is not None:
+            return registry
+        user = self._user.copy()
+        if dropped is not None:
+            user.items.pop(dropped, None)
+        narrowed = RegistryBlock()
+        for _, block in matching:
+            for child_name, child in block.blocks():
+                narrowed.items.pop(child_name, None)
+                narrowed.items[child_name] = child.copy()
         user.items[RESOURCES_KEY] = narrowed
         # ``user`` is this registry's applied tree less what the child does not see, each
         # block in it a copy of an applied one: applying it again would copy it unchanged,
@@ -297,6 +309,7 @@ class ResourceRegistry:
         registry = ResourceRegistry.__new__(ResourceRegistry)
         registry._build((user,), self._global_sections, user, self._global)
         registry._derived = (self, dropped)
+        self._children[key] = registry
         return registry
 
     # ------------------------------------------------------------------ internals
