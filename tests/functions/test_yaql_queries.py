@@ -47,6 +47,8 @@ def shown(expression: Any) -> str:
         return f"Get({expression.path.value!r})"
     if isinstance(expression, e.Wrap):
         return f"Wrap({shown(expression.expr)})"
+    if isinstance(expression, e.MappingRuleExpression):
+        return f"MappingRule({shown(expression.source)}, {shown(expression.destination)})"
     if isinstance(expression, e.Function):
         inner = ", ".join(shown(argument) for argument in expression.args)
         return f"{type(expression).__name__}:{expression.name}({inner})"

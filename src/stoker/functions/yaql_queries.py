@@ -7,12 +7,15 @@ of that time resolving overloads for every call on every item. The functions the
 use are simple, so this module runs them directly over the JSON data:
 ``coalesce``, ``list``, ``where``, ``select``, ``get``, ``flatten``, ``distinct``,
 ``reduce``, ``mergeWith``, ``zip``, ``.name``, indexers, ``!=``/``=``, ``[...]`` and ``{}``,
-and arithmetic: ``+ - * /`` over numbers, ``sum()``, ``max()``, ``min()`` and ``len()``.
+and arithmetic: ``+ - * /`` over numbers, ``sum()``, ``max()``, ``min()`` and ``len()``;
+`stoker.functions.yaql_dicts` adds ``dict``, dict views, ``repeat``, ``selectMany`` and
+``groupBy``.
 
 **It never decides anything yaql would decide differently.** Values mirror yaql's own:
 a JSON list stands for yaql's tuple (its input conversion and its ``#list``/``toList``
-give tuples), a dict for its ``FrozenDict``, a `_Merged` dict for the plain dict
-``mergeWith`` builds, and a `_Stream` for an iterator (``where``/``select``/... are lazy in
+give tuples), a dict for its ``FrozenDict``, a `Merged` dict for the plain dict
+``mergeWith`` builds, a `Grown` list for a Python list yaql builds, a `View` for a dict's
+view, and a `Stream` for an iterator (``where``/``select``/... are lazy in
 yaql; here they are materialized, which only matters where yaql would consume an iterator
 twice or not at all, and those paths are declined). Each of yaql's checks is made where
 yaql makes it: the iterator limit on every collection an ``Iterable`` parameter takes and
@@ -32,8 +35,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from stoker.functions import yaql_subset
+from stoker.functions import yaql_dicts, yaql_subset
 from stoker.functions.yaql_syntax import Tree
+from stoker.functions.yaql_values import Grown, Merged, Stream, View
 from stoker.limits import active_limits
 
 #: an upper bound of ``sys.getsizeof`` of the small objects yaql makes (a ``FrozenDict``,
@@ -48,23 +52,10 @@ _SLOT = 8
 _MAX_DEPTH = 64
 
 
-class _Stream(list[Any]):
-    """An iterator of yaql's (``filter``, ``map``, a generator), already drawn."""
-
-    __slots__ = ()
-
-
-class _Merged(dict[Any, Any]):
-    """A plain dict built by ``mergeWith``, with ``sys.getsizeof`` of yaql's own."""
-
-    __slots__ = ("size",)
-    size: int
-
-
 Scope = dict[str, Any]
 
 
-class _Evaluation:
+class Evaluation:
     """One evaluation under the active limits."""
 
     def __init__(self, arithmetic: bool) -> None:
@@ -80,11 +71,13 @@ class _Evaluation:
     def charged(self, value: Any) -> Any:
         """``value`` if yaql's memory check on a call's result passes."""
         kind = type(value)
-        if kind is _Stream or kind is dict:
+        if kind is Stream or kind is dict or kind is View:
             size = _SMALL
+        elif kind is Grown:
+            size = sys.getsizeof(value, 0)
         elif kind is list:
             size = _TUPLE + _SLOT * len(value)
-        elif kind is _Merged:
+        elif kind is Merged:
             size = value.size
         else:
             size = sys.getsizeof(value, 0)
@@ -93,13 +86,15 @@ class _Evaluation:
         return value
 
     def iterable(self, value: Any) -> list[Any]:
-        """``value`` as yaql's ``Iterable`` parameter takes it: a tuple or an iterator
-        (not a string or a mapping), of at most the iterator limit's items."""
-        if type(value) is not list and type(value) is not _Stream:
+        """``value`` as yaql's ``Iterable`` parameter takes it: a tuple, an iterator, a
+        dict's view or a list (not a string or a mapping), of at most the iterator limit's
+        items."""
+        if type(value) not in _ITERABLE:
             raise yaql_subset.Unsupported
-        if len(value) > self.limit:
+        items: list[Any] = value
+        if len(items) > self.limit:
             raise yaql_subset.Unsupported
-        return value
+        return items
 
     # the tree
 
@@ -125,7 +120,9 @@ class _Evaluation:
             if sum(self.size_bound(item) for item in items) > self.quota:
                 raise yaql_subset.Unsupported
             return self.charged(items)
-        return self.charged({})  # ``{}``: an empty FrozenDict
+        if kind == "map":
+            return self.charged({})  # ``{}``: an empty FrozenDict
+        raise yaql_subset.Unsupported  # a keyword argument outside ``dict``
 
     def size_bound(self, value: Any) -> int:
         try:
@@ -135,9 +132,9 @@ class _Evaluation:
         kind = type(value)
         if kind is list:
             return _TUPLE + _SLOT * len(value)
-        if kind is _Merged:
+        if kind is Merged:
             return int(value.size)
-        if kind is _Stream or kind is dict:
+        if kind is Stream or kind is dict or kind is View:
             return _SMALL
         return sys.getsizeof(value, 0)
 
@@ -146,7 +143,7 @@ class _Evaluation:
         left = self.evaluate(left_tree, scope)
         if name == "#operator_.":
             if right_tree[0] == "key":
-                if type(left) is not dict and type(left) is not _Merged:
+                if type(left) is not dict and type(left) is not Merged:
                     raise yaql_subset.Unsupported
                 if right_tree[1] not in left:
                     raise yaql_subset.Unsupported  # yaql: KeyError
@@ -175,16 +172,16 @@ class _Evaluation:
             raise yaql_subset.Unsupported
         return value[position]
 
-    def lambda_(self, tree: Tree, scope: Scope) -> Callable[..., Any]:
+    def lambda_(self, tree: Tree, scope: Scope, lazy: bool = False) -> Callable[..., Any]:
         """A yaql lambda: its arguments are ``$1``, ``$2`` ... (``$`` is ``$1``) in a
-        context below the caller's."""
+        context below the caller's. Its result may be an iterator only with ``lazy``."""
 
         def call(*arguments: Any) -> Any:
             inner = dict(scope)
             for number, argument in enumerate(arguments, 1):
                 inner[f"${number}"] = argument
             result = self.evaluate(tree, inner)
-            if _lazy(result):
+            if not lazy and _lazy(result):
                 raise yaql_subset.Unsupported  # an iterator inside a collection
             return result
 
@@ -203,13 +200,19 @@ class _Evaluation:
             values = [self.evaluate(argument, scope) for argument in arguments]
             items: list[Any] = []
             for value in values:
-                if type(value) is _Stream:
+                if type(value) is View or type(value) is Grown:
+                    raise yaql_subset.Unsupported
+                if type(value) is Stream:
                     items.extend(value)  # an iterator's items, not the iterator
                 else:
                     items.append(value)
             if len(items) > self.limit:
                 raise yaql_subset.Unsupported
             return items  # yaql's ``toList``: a tuple, charged by the caller
+        if name == "len" and len(arguments) == 1:  # an extension method called as a function
+            return self.method(name, self.evaluate(arguments[0], scope), (), scope)
+        if name == "dict" and arguments:
+            return yaql_dicts.build(self, arguments, scope)
         raise yaql_subset.Unsupported
 
     def method(self, name: str, receiver: Any, arguments: tuple[Tree, ...], scope: Scope) -> Any:
@@ -218,10 +221,10 @@ class _Evaluation:
             items = self.iterable(receiver)
             function = self.lambda_(arguments[0], scope)
             if name == "where":
-                return _Stream(item for item in items if _truth(function(item)))
-            return _Stream(function(item) for item in items)
+                return Stream(item for item in items if _truth(function(item)))
+            return Stream(function(item) for item in items)
         if name == "get" and count in (1, 2):
-            if type(receiver) is not dict and type(receiver) is not _Merged:
+            if type(receiver) is not dict and type(receiver) is not Merged:
                 raise yaql_subset.Unsupported
             key = self.evaluate(arguments[0], scope)
             default = self.evaluate(arguments[1], scope) if count == 2 else None
@@ -229,11 +232,11 @@ class _Evaluation:
                 raise yaql_subset.Unsupported
             return receiver.get(key, default)
         if name == "flatten" and count == 0:
-            flat = _Stream()
+            flat = Stream()
             _flatten(self.iterable(receiver), flat, 0)
             return flat
         if name == "distinct" and count == 0:
-            return _Stream(self.distinct(self.iterable(receiver)))
+            return Stream(self.distinct(self.iterable(receiver)))
         if name == "reduce" and count in (1, 2):
             items = self.iterable(receiver)
             function = self.lambda_(arguments[0], scope)
@@ -254,14 +257,16 @@ class _Evaluation:
         if name in ("sum", "max", "min") and count == 0:
             return self.fold(name, receiver)
         if name == "len" and count == 0:
+            if type(receiver) is View and receiver.kind != "values":
+                return len(receiver)  # a set's ``len``
             if type(receiver) not in (list, dict, str):
                 raise yaql_subset.Unsupported
             return len(receiver)
         if name == "zip" and count >= 1:
             others = [self.iterable(self.evaluate(argument, scope)) for argument in arguments]
             columns = [self.iterable(receiver), *others]
-            return _Stream(list(row) for row in zip(*columns, strict=False))
-        raise yaql_subset.Unsupported
+            return Stream(list(row) for row in zip(*columns, strict=False))
+        return yaql_dicts.method(self, name, receiver, arguments, scope)
 
     def fold(self, name: str, receiver: Any) -> Any:
         """yaql's ``sum``, ``max`` and ``min`` of a tuple of numbers: folded left to right
@@ -297,7 +302,7 @@ class _Evaluation:
             raise yaql_subset.Unsupported
         return kept
 
-    def merge(self, first: Any, second: Any, depth: int) -> _Merged:
+    def merge(self, first: Any, second: Any, depth: int) -> Merged:
         """yaql's ``_merge_dicts`` with its default mergers: nested maps merged, lists
         joined without duplicates (``toList(distinct(a + b))``), other values replaced."""
         if depth > _MAX_DEPTH:
@@ -323,7 +328,7 @@ class _Evaluation:
         for key, value2 in second.items():
             if key not in result:
                 result[key] = value2
-        merged = _Merged(result)
+        merged = Merged(result)
         merged.size = sys.getsizeof(result, 0)
         return merged
 
@@ -348,12 +353,19 @@ _ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+#: what yaql's ``Iterable`` parameter takes here: tuples, iterators, views, lists
+_ITERABLE = frozenset({list, Stream, View, Grown})
+
+
 def _lazy(value: Any) -> bool:
-    return type(value) is _Stream
+    """Whether yaql would hold an iterator, a view or a list here, whose comparisons,
+    truth and merging this evaluator leaves to it."""
+    kind = type(value)
+    return kind is Stream or kind is View or kind is Grown
 
 
 def _mapping(value: Any) -> bool:
-    return type(value) is dict or type(value) is _Merged
+    return type(value) is dict or type(value) is Merged
 
 
 def _truth(value: Any) -> bool:
@@ -368,8 +380,10 @@ def _flatten(items: list[Any], into: list[Any], depth: int) -> None:
     if depth > _MAX_DEPTH:
         raise yaql_subset.Unsupported
     for item in items:
-        if type(item) is list:
+        if type(item) is list or type(item) is Grown:
             _flatten(item, into, depth + 1)
+        elif type(item) is Stream or type(item) is View:
+            raise yaql_subset.Unsupported  # an iterator inside a collection
         else:
             into.append(item)
 
@@ -384,23 +398,25 @@ def _frozen(value: Any, depth: int) -> Any:
         return tuple(_frozen(item, depth + 1) for item in value)
     if kind is dict:
         return frozenset((key, _frozen(item, depth + 1)) for key, item in value.items())
-    if kind is _Merged or kind is _Stream:
-        raise yaql_subset.Unsupported  # a plain dict is unhashable; an iterator hashes by id
+    if value is not None and kind not in (str, int, float, bool):
+        raise yaql_subset.Unsupported  # a plain dict or a list is unhashable; an iterator by id
     return value
 
 
-def _output(value: Any, evaluation: _Evaluation, depth: int) -> Any:
+def _output(value: Any, evaluation: Evaluation, depth: int) -> Any:
     """yaql's output conversion: tuples and iterators become lists and mappings dicts, each
     held to the iterator limit (and a tuple's size to the quota, as its ``#iter`` does)."""
     if depth > _MAX_DEPTH:
         raise yaql_subset.Unsupported
     kind = type(value)
-    if kind is list or kind is _Stream:
+    if kind is list or kind is Stream or kind is Grown:
         evaluation.iterable(value)
-        if kind is list:
+        if kind is not Stream:
             evaluation.charged(value)
         return list(_output(item, evaluation, depth + 1) for item in value)
-    if kind is dict or kind is _Merged:
+    if kind is View:
+        raise yaql_subset.Unsupported  # a keys or items view is a set to yaql: its order
+    if kind is dict or kind is Merged:
         if len(value) > evaluation.limit:
             raise yaql_subset.Unsupported
         result = {}
@@ -416,7 +432,7 @@ def evaluate(tree: Tree, data: Any, *, arithmetic: bool = False) -> Any:
     only yaql can say. ``data`` is not changed. Arithmetic operators are evaluated only with
     ``arithmetic`` (the yaql function's way; the query tests pin that they are declined
     without it)."""
-    evaluation = _Evaluation(arithmetic)
+    evaluation = Evaluation(arithmetic)
     value = evaluation.evaluate(tree, {"$1": {"data": data}})
     result = _output(value, evaluation, 0)
     if sys.getsizeof(result, 0) > evaluation.quota:  # yaql's check of ``#finalize``

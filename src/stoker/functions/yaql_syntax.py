@@ -6,13 +6,13 @@ spends most of its time on such chains resolving overloads, and needs its parser
 (built on first use) to read them. This module reads the chains' grammar directly: ``$``
 variables, ``.name`` and ``.method(args)`` steps, function calls, indexers, ``[...]`` and
 ``{}`` literals, numbers, quoted strings without escapes, ``null``/``true``/``false``,
-parentheses and the binary operators ``!= = + - * /``.
+parentheses, the binary operators ``!= = + - * /`` and keyword arguments ``name => value``.
 
 **It accepts only what yaql parses to the same tree.** Every other token (unary
-operators, ``=>``, ``->``, ``and``, escapes, non-ASCII names, ...) makes `parse` answer
-``None`` and yaql reads the expression. The tree mirrors yaql's expression classes node for
-node (`render` prints both in one notation), which ``tests/functions/test_yaql_queries.py``
-compares on generated expressions.
+operators, ``=>`` outside a keyword argument, ``->``, ``and``, escapes, non-ASCII names,
+...) makes `parse` answer ``None`` and yaql reads the expression. The tree mirrors yaql's
+expression classes node for node (`render` prints both in one notation), which
+``tests/functions/test_yaql_queries.py`` compares on generated expressions.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ _TOKEN = LazyPattern(
     r"|(?P<func>\b[A-Za-z_][A-Za-z0-9_]*\()"
     r"|(?P<name>\b[A-Za-z_][A-Za-z0-9_]*\b)"
     r"|(?P<string>'[^'\\]*'|\"[^\"\\]*\")"
-    r"|(?P<op>!=|=|[-+*/.,()\[\]{}])"
+    r"|(?P<op>!=|=>|=|[-+*/.,()\[\]{}])"
 )
 #: characters after which yaql reads a longer operator than the one matched
-_LONGER = {"=": "=>~", "-": ">", ".": "", "!=": ""}
+_LONGER = {"=": "=~", "-": ">", ".": "", "!=": "", "=>": ""}
 _CONSTANTS = {"null": None, "true": True, "false": False}
 #: names yaql's lexer reads as operators
 _OPERATOR_WORDS = frozenset({"and", "or", "not", "in", "mod"})
@@ -116,12 +116,19 @@ class _Parser:
         return left
 
     def arguments(self, closing: str) -> list[Tree] | None:
-        """Comma-separated expressions up to ``closing`` (consumed)."""
+        """Comma-separated expressions up to ``closing`` (consumed); in a call (``)``),
+        keyword arguments ``name => value`` after the positional ones (yaql's
+        ``MappingRuleExpression`` of a ``KeywordConstant``)."""
         items: list[Tree] = []
         if self.take("op", closing):
             return items
         while True:
-            item = self.expression()
+            if closing == ")" and self.at_keyword():
+                item = self.keyword()
+            elif items and items[-1][0] == "rule":
+                return None  # yaql's grammar: no positional argument after a keyword one
+            else:
+                item = self.expression()
             if item is None:
                 return None
             items.append(item)
@@ -129,6 +136,19 @@ class _Parser:
                 return items
             if not self.take("op", ","):
                 return None
+
+    def at_keyword(self) -> bool:
+        """Whether the next tokens are ``name =>``."""
+        token = self.peek()
+        following = self.tokens[self.index + 1] if self.index + 1 < len(self.tokens) else None
+        return token is not None and token[0] == "name" and following == ("op", "=>")
+
+    def keyword(self) -> Tree | None:
+        """The keyword argument ``name => value`` `at_keyword` found."""
+        name = self.tokens[self.index][1]
+        self.index += 2
+        value = self.expression()
+        return None if value is None else ("rule", ("key", name), value)
 
     def postfix(self) -> Tree | None:
         tree = self.primary()
@@ -198,6 +218,7 @@ _SHOWN: dict[str, Callable[[Tree], str]] = {
     "index": lambda tree: f"IndexExpression:#indexer({_listed((tree[1], *tree[2]))})",
     "list": lambda tree: f"ListExpression:#list({_listed(tree[1])})",
     "map": lambda tree: "MapExpression:#map()",
+    "rule": lambda tree: f"MappingRule({render(tree[1])}, {render(tree[2])})",
 }
 
 
