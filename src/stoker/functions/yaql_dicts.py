@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 #: the types a key may have here: scalars hash and compare alike in yaql and in this code
 _SCALARS = (str, int, float, bool, type(None))
+#: the methods of this module
+METHODS = frozenset({"keys", "values", "items", "repeat", "selectMany", "groupBy", "deleteAll"})
 #: an upper bound of ``sys.getsizeof`` of yaql's ``MappingRule``
 _RULE = 64
 
@@ -85,6 +87,18 @@ def method(
             else:
                 raise yaql_subset.Unsupported
         return flat
+    if name == "deleteAll" and count == 1 and type(receiver) is dict:
+        keys = evaluation.iterable(evaluation.evaluate(arguments[0], scope))
+        if any(type(key) not in _SCALARS for key in keys):
+            raise yaql_subset.Unsupported
+        copy: dict[Any, Any] = {}
+        for key, value in receiver.items():  # ``dict()`` of a FrozenDict: one at a time
+            copy[key] = value
+        for key in keys:
+            copy.pop(key, None)
+        merged = Merged(copy)  # a plain dict, of the copy's size
+        merged.size = sys.getsizeof(copy, 0)
+        return merged
     if name == "groupBy" and count in (1, 2):
         return _group(evaluation, receiver, arguments, scope)
     raise yaql_subset.Unsupported

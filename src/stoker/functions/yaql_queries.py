@@ -35,7 +35,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from stoker.functions import yaql_dicts, yaql_subset
+from stoker.functions import yaql_dicts, yaql_logic, yaql_strings, yaql_subset
 from stoker.functions.yaql_syntax import Tree
 from stoker.functions.yaql_values import Grown, Merged, Stream, View
 from stoker.limits import active_limits
@@ -115,6 +115,9 @@ class Evaluation:
             return self.charged(self.function(tree[1], tree[2], scope))
         if kind == "index":
             return self.charged(self.index(tree, scope))
+        if kind == "unary":
+            operand = self.evaluate(tree[2], scope)
+            return self.charged(yaql_logic.unary(self, tree[1], operand))
         if kind == "list":
             items = [self.evaluate(item, scope) for item in tree[1]]
             if sum(self.size_bound(item) for item in items) > self.quota:
@@ -140,6 +143,8 @@ class Evaluation:
 
     def operator(self, tree: Tree, scope: Scope) -> Any:
         name, left_tree, right_tree = tree[1], tree[2], tree[3]
+        if name in _LOGIC:
+            return yaql_logic.operator(self, tree, scope)
         left = self.evaluate(left_tree, scope)
         if name == "#operator_.":
             if right_tree[0] == "key":
@@ -158,14 +163,33 @@ class Evaluation:
             return (left == right) if name == "*equal" else (left != right)
         if name not in _ARITHMETIC or not self.arithmetic:
             raise yaql_subset.Unsupported
+        if name == "#operator_+" and type(left) in _ITERABLE and type(right) in _ITERABLE:
+            return self.concatenated(left, right)
         try:
             return _ARITHMETIC[name](_number(left), _number(right))
         except ArithmeticError as exc:  # division by zero, an int too large for a float
             raise yaql_subset.Unsupported from exc
 
+    def concatenated(self, left: Any, right: Any) -> Any:
+        """yaql's ``+`` of two collections: two tuples give a tuple (both held to the quota
+        together), anything else an iterator over both."""
+        first, second = self.iterable(left), self.iterable(right)
+        if type(left) is list and type(right) is list:
+            if self.size_bound(left) + self.size_bound(right) > self.quota:
+                raise yaql_subset.Unsupported
+            return left + right
+        return Stream(first + second)
+
     def index(self, tree: Tree, scope: Scope) -> Any:
         value = self.evaluate(tree[1], scope)
-        if len(tree[2]) != 1 or type(value) is not list:
+        if len(tree[2]) != 1 or tree[2][0][0] == "rule":
+            raise yaql_subset.Unsupported
+        if type(value) is dict or type(value) is Merged:  # a dict's ``[key]``
+            key = self.evaluate(tree[2][0], scope)
+            if type(key) not in (str, int, float, bool, type(None)) or key not in value:
+                raise yaql_subset.Unsupported  # yaql: KeyError, or a key hashed as yaql's
+            return value[key]
+        if type(value) is not list and type(value) is not Grown:
             raise yaql_subset.Unsupported
         position = self.evaluate(tree[2][0], scope)
         if type(position) is not int or not -len(value) <= position < len(value):
@@ -213,6 +237,12 @@ class Evaluation:
             return self.method(name, self.evaluate(arguments[0], scope), (), scope)
         if name == "dict" and arguments:
             return yaql_dicts.build(self, arguments, scope)
+        if name in ("switch", "isDict"):
+            return yaql_logic.function(self, name, arguments, scope)
+        if name in ("str", "regex"):
+            return yaql_strings.function(self, name, arguments, scope)
+        if name == "distinct" and len(arguments) == 1:  # an extension method as a function
+            return self.method(name, self.evaluate(arguments[0], scope), (), scope)
         raise yaql_subset.Unsupported
 
     def method(self, name: str, receiver: Any, arguments: tuple[Tree, ...], scope: Scope) -> Any:
@@ -266,7 +296,42 @@ class Evaluation:
             others = [self.iterable(self.evaluate(argument, scope)) for argument in arguments]
             columns = [self.iterable(receiver), *others]
             return Stream(list(row) for row in zip(*columns, strict=False))
-        return yaql_dicts.method(self, name, receiver, arguments, scope)
+        if name in ("first", "last") and count in (0, 1):
+            return self.pick(name, receiver, arguments, scope)
+        if name == "any" and count == 1:
+            function = self.lambda_(arguments[0], scope)
+            return any(_truth(function(item)) for item in self.iterable(receiver))
+        if name == "orderBy" and count == 1:
+            return self.order(receiver, arguments[0], scope)
+        if name in yaql_dicts.METHODS:
+            return yaql_dicts.method(self, name, receiver, arguments, scope)
+        return yaql_strings.method(self, name, receiver, arguments, scope)
+
+    def pick(self, name: str, receiver: Any, arguments: tuple[Tree, ...], scope: Scope) -> Any:
+        """yaql's ``first`` and ``last``: the first or last item, else the default (an
+        empty collection without one is yaql's to refuse)."""
+        items = self.iterable(receiver)
+        if arguments and arguments[0][0] == "rule":
+            raise yaql_subset.Unsupported
+        default = self.evaluate(arguments[0], scope) if arguments else None  # given eagerly
+        if items:
+            return items[0] if name == "first" else items[-1]
+        if not arguments:
+            raise yaql_subset.Unsupported  # yaql: StopIteration
+        return default
+
+    def order(self, receiver: Any, selector: Tree, scope: Scope) -> Stream:
+        """yaql's ``orderBy``: a stable sort by the selector's values, compared with yaql's
+        ``<`` and ``>``, which for all strings or all numbers are Python's."""
+        items = self.iterable(receiver)
+        function = self.lambda_(selector, scope)
+        keys = [function(item) for item in items]
+        strings = all(type(key) is str for key in keys)
+        numbers = all(type(key) is int or type(key) is float for key in keys)
+        if not strings and not numbers:
+            raise yaql_subset.Unsupported  # another overload of ``<``, or none
+        order = sorted(range(len(items)), key=keys.__getitem__)
+        return Stream(items[position] for position in order)
 
     def fold(self, name: str, receiver: Any) -> Any:
         """yaql's ``sum``, ``max`` and ``min`` of a tuple of numbers: folded left to right
@@ -352,6 +417,12 @@ _ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
     "#operator_/": _divide,
 }
 
+
+#: the binary operators `yaql_logic` evaluates
+_LOGIC = frozenset(
+    {"#operator_->", "#operator_and", "#operator_or", "#operator_in"}
+    | {"#operator_>", "#operator_<", "#operator_>=", "#operator_<="}
+)
 
 #: what yaql's ``Iterable`` parameter takes here: tuples, iterators, views, lists
 _ITERABLE = frozenset({list, Stream, View, Grown})
