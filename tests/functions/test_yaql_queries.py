@@ -89,15 +89,16 @@ def typed(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def check(expression: str, data: Any, limits: Limits) -> bool:
+def check(expression: str, data: Any, limits: Limits, *, arithmetic: bool = False) -> bool:
     """Native and yaql agree on ``expression`` over ``data`` (or native declines);
-    whether native evaluated it."""
+    whether native evaluated it. ``arithmetic`` evaluates ``+ - * /`` too, as the yaql
+    function does."""
     with applied(limits):
         tree = yaql_syntax.parse(expression)
         assert tree is not None, expression
         decoded = json.loads(json.dumps(data))
         try:
-            native = yaql_queries.evaluate(tree, decoded)
+            native = yaql_queries.evaluate(tree, decoded, arithmetic=arithmetic)
         except yaql_subset.Unsupported:
             return False
         assert decoded == json.loads(json.dumps(data)), "the evaluator changed its data"
