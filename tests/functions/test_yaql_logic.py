@@ -138,3 +138,20 @@ def test_many_more_operators_scopes_and_picks_agree_with_yaql(
 def test_each_escape_decodes_as_yaql_decodes_it(escape: str, quote: str) -> None:
     """yaql's single-character escapes are read here, the rest left to yaql."""
     check_parse(f"{quote}a\\{escape}b{quote}")
+
+
+@pytest.mark.parametrize(
+    "expression,twice",
+    [
+        ("[$.data.where($ != null)].select([$, $])", True),
+        ("let(x => $.data.where($ != null)) -> [$x, $x]", True),
+        ("let(x => [$.data.where($ != null)]) -> [$x, $x]", True),
+        ("let(x => $.data.where($ != null)) -> $x.zip($x)", True),
+        ("[$.data.where($ != null)].select([$])", False),
+        ("let(x => $.data.where($ != null)) -> [$x]", False),
+    ],
+)
+def test_an_iterator_is_read_once(expression: str, twice: bool) -> None:
+    """yaql's iterators are read once: a second reader sees what the first left (here,
+    nothing), so an expression reading one twice is yaql's; read once, it is native."""
+    assert check(expression, [1, None, 2], Limits(), arithmetic=True) is not twice

@@ -81,6 +81,7 @@ def method(
         for item in items:
             inner = selector(item)
             if type(inner) in (list, Stream, View, Grown):
+                evaluation.draw(inner)
                 flat.extend(inner)
             elif type(inner) in _SCALARS or type(inner) is dict or type(inner) is Merged:
                 flat.append(inner)  # not iterable to yaql: a string or a mapping

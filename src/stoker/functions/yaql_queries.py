@@ -91,10 +91,19 @@ class Evaluation:
         items."""
         if type(value) not in _ITERABLE:
             raise yaql_subset.Unsupported
+        self.draw(value)
         items: list[Any] = value
         if len(items) > self.limit:
             raise yaql_subset.Unsupported
         return items
+
+    def draw(self, value: Any) -> None:
+        """Mark an iterator read; one read before is yaql's to decide (it would see only
+        what the first reader left)."""
+        if type(value) is Stream:
+            if value.read:
+                raise yaql_subset.Unsupported
+            value.read = True
 
     # the tree
 
@@ -227,6 +236,7 @@ class Evaluation:
                 if type(value) is View or type(value) is Grown:
                     raise yaql_subset.Unsupported
                 if type(value) is Stream:
+                    self.draw(value)
                     items.extend(value)  # an iterator's items, not the iterator
                 else:
                     items.append(value)

@@ -68,7 +68,10 @@ def to_string(value: Any) -> str:
         return "true"
     if value is False:
         return "false"
-    return str(value)
+    try:
+        return str(value)
+    except ValueError as exc:  # an int past Python's digit limit: yaql fails
+        raise yaql_subset.Unsupported from exc
 
 
 def function(evaluation: Evaluation, name: str, arguments: tuple[Tree, ...], scope: Scope) -> Any:

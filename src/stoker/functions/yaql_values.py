@@ -12,9 +12,15 @@ from typing import Any
 
 
 class Stream(list[Any]):
-    """An iterator of yaql's (``filter``, ``map``, a generator), already drawn."""
+    """An iterator of yaql's (``filter``, ``map``, a generator), already drawn. yaql can
+    read an iterator once: ``read`` marks that this one was (a second reader would see
+    what the first left, so the evaluator declines it)."""
 
-    __slots__ = ()
+    __slots__ = ("read",)
+
+    def __init__(self, items: Any = ()) -> None:
+        super().__init__(items)
+        self.read = False
 
 
 class View(list[Any]):
