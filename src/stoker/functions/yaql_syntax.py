@@ -5,14 +5,17 @@ TripleO's templates fold their role data with method chains such as
 spends most of its time on such chains resolving overloads, and needs its parser tables
 (built on first use) to read them. This module reads the chains' grammar directly: ``$``
 variables, ``.name`` and ``.method(args)`` steps, function calls, indexers, ``[...]`` and
-``{}`` literals, numbers, quoted strings without escapes, ``null``/``true``/``false``,
-parentheses, the binary operators ``!= = + - * /`` and keyword arguments ``name => value``.
+``{}`` literals, numbers, quoted strings (yaql's single-character escapes) and backtick
+strings, ``null``/``true``/``false``, bare names (yaql's keyword constants), parentheses,
+``->``, ``or``, ``and``, the comparisons and ``in``, ``+ - * /``, unary ``-``/``+``, and
+keyword arguments ``key => value`` in calls, each at yaql's precedence.
 
-**It accepts only what yaql parses to the same tree.** Every other token (unary
-operators, ``=>`` outside a keyword argument, ``->``, ``and``, escapes, non-ASCII names,
-...) makes `parse` answer ``None`` and yaql reads the expression. The tree mirrors yaql's
-expression classes node for node (`render` prints both in one notation), which
-``tests/functions/test_yaql_queries.py`` compares on generated expressions.
+**It accepts only what yaql parses to the same tree.** Every other token (``not``,
+``mod``, ``=~``, ``?.``, octal/hex/named escapes, non-ASCII names, ...) makes `parse`
+answer ``None`` and yaql reads the expression. The tree mirrors yaql's expression classes
+node for node (`render` prints both in one notation), which
+``tests/functions/test_yaql_queries.py`` and ``test_yaql_logic.py`` compare on generated
+expressions.
 """
 
 from __future__ import annotations
