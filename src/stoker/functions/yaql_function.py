@@ -20,57 +20,27 @@ from __future__ import annotations
 import collections.abc  # noqa: F401 - yaql 3.2 needs it imported before itself
 import json
 import marshal
-import re
-import string
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
-from stoker.functions import yaql_queries, yaql_subset, yaql_syntax
+from stoker.functions import yaql_queries, yaql_strings, yaql_subset, yaql_syntax
 from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
 from stoker.limits import active_limits
 
-#: the largest width or precision ``format`` accepts, so ``{0:>999999999}`` cannot be used
-#: to exhaust memory
-MAX_FORMAT_WIDTH = 10000
-
-
-@cache
-def _formatter() -> Any:
-    """``str.format`` without attribute or index access into the arguments (made when a
-    yaql expression first formats: `string` compiles a pattern when imported)."""
-
-    class SafeFormatter(string.Formatter):
-        def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
-            if "." in field_name or "[" in field_name:
-                raise ValueError(
-                    f"format field {{{field_name}}} is not allowed: only argument positions "
-                    "and names can be used, not attribute or index access"
-                )
-            return super().get_field(field_name, args, kwargs)
-
-        def format_field(self, value: Any, format_spec: str) -> Any:
-            if any(int(number) > MAX_FORMAT_WIDTH for number in re.findall(r"\d+", format_spec)):
-                raise ValueError(f"format width or precision above {MAX_FORMAT_WIDTH}")
-            return super().format_field(value, format_spec)
-
-    return SafeFormatter()
-
-
-def _format(format_string: str, *args: Any, **kwargs: Any) -> str:
-    """yaql 2's ``string.format(args…, name => value…)`` minus attribute/index access."""
-    return str(_formatter().vformat(format_string, args, kwargs))
-
 
 def _format_function() -> Any:
-    """`_format` declared as yaql's ``format`` extension method (declared once: yaql's
-    decorators add to the function's own declaration)."""
+    """`yaql_strings.safe_format` declared as yaql's ``format`` extension method (on a
+    copy: yaql's decorators add to the function's own declaration)."""
     from yaql.language import specs, yaqltypes
 
-    declared = specs.name("format")(specs.extension_method(_format))
+    def format_(format_string: str, *args: Any, **kwargs: Any) -> str:
+        return yaql_strings.safe_format(format_string, *args, **kwargs)
+
+    declared = specs.name("format")(specs.extension_method(format_))
     return specs.parameter("format_string", yaqltypes.String())(declared)
 
 

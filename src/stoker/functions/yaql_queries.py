@@ -7,12 +7,15 @@ of that time resolving overloads for every call on every item. The functions the
 use are simple, so this module runs them directly over the JSON data:
 ``coalesce``, ``list``, ``where``, ``select``, ``get``, ``flatten``, ``distinct``,
 ``reduce``, ``mergeWith``, ``zip``, ``.name``, indexers, ``!=``/``=``, ``[...]`` and ``{}``,
-and arithmetic: ``+ - * /`` over numbers, ``sum()``, ``max()``, ``min()`` and ``len()``.
+and arithmetic: ``+ - * /`` over numbers, ``sum()``, ``max()``, ``min()`` and ``len()``;
+`stoker.functions.yaql_dicts` adds ``dict``, dict views, ``repeat``, ``selectMany`` and
+``groupBy``.
 
 **It never decides anything yaql would decide differently.** Values mirror yaql's own:
 a JSON list stands for yaql's tuple (its input conversion and its ``#list``/``toList``
-give tuples), a dict for its ``FrozenDict``, a `_Merged` dict for the plain dict
-``mergeWith`` builds, and a `_Stream` for an iterator (``where``/``select``/... are lazy in
+give tuples), a dict for its ``FrozenDict``, a `Merged` dict for the plain dict
+``mergeWith`` builds, a `Grown` list for a Python list yaql builds, a `View` for a dict's
+view, and a `Stream` for an iterator (``where``/``select``/... are lazy in
 yaql; here they are materialized, which only matters where yaql would consume an iterator
 twice or not at all, and those paths are declined). Each of yaql's checks is made where
 yaql makes it: the iterator limit on every collection an ``Iterable`` parameter takes and
@@ -32,8 +35,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from stoker.functions import yaql_subset
+from stoker.functions import yaql_dicts, yaql_logic, yaql_strings, yaql_subset
 from stoker.functions.yaql_syntax import Tree
+from stoker.functions.yaql_values import Grown, Merged, Stream, View
 from stoker.limits import active_limits
 
 #: an upper bound of ``sys.getsizeof`` of the small objects yaql makes (a ``FrozenDict``,
@@ -48,23 +52,10 @@ _SLOT = 8
 _MAX_DEPTH = 64
 
 
-class _Stream(list[Any]):
-    """An iterator of yaql's (``filter``, ``map``, a generator), already drawn."""
-
-    __slots__ = ()
-
-
-class _Merged(dict[Any, Any]):
-    """A plain dict built by ``mergeWith``, with ``sys.getsizeof`` of yaql's own."""
-
-    __slots__ = ("size",)
-    size: int
-
-
 Scope = dict[str, Any]
 
 
-class _Evaluation:
+class Evaluation:
     """One evaluation under the active limits."""
 
     def __init__(self, arithmetic: bool) -> None:
@@ -80,11 +71,13 @@ class _Evaluation:
     def charged(self, value: Any) -> Any:
         """``value`` if yaql's memory check on a call's result passes."""
         kind = type(value)
-        if kind is _Stream or kind is dict:
+        if kind is Stream or kind is dict or kind is View:
             size = _SMALL
+        elif kind is Grown:
+            size = sys.getsizeof(value, 0)
         elif kind is list:
             size = _TUPLE + _SLOT * len(value)
-        elif kind is _Merged:
+        elif kind is Merged:
             size = value.size
         else:
             size = sys.getsizeof(value, 0)
@@ -93,13 +86,24 @@ class _Evaluation:
         return value
 
     def iterable(self, value: Any) -> list[Any]:
-        """``value`` as yaql's ``Iterable`` parameter takes it: a tuple or an iterator
-        (not a string or a mapping), of at most the iterator limit's items."""
-        if type(value) is not list and type(value) is not _Stream:
+        """``value`` as yaql's ``Iterable`` parameter takes it: a tuple, an iterator, a
+        dict's view or a list (not a string or a mapping), of at most the iterator limit's
+        items."""
+        if type(value) not in _ITERABLE:
             raise yaql_subset.Unsupported
-        if len(value) > self.limit:
+        self.draw(value)
+        items: list[Any] = value
+        if len(items) > self.limit:
             raise yaql_subset.Unsupported
-        return value
+        return items
+
+    def draw(self, value: Any) -> None:
+        """Mark an iterator read; one read before is yaql's to decide (it would see only
+        what the first reader left)."""
+        if type(value) is Stream:
+            if value.read:
+                raise yaql_subset.Unsupported
+            value.read = True
 
     # the tree
 
@@ -120,12 +124,17 @@ class _Evaluation:
             return self.charged(self.function(tree[1], tree[2], scope))
         if kind == "index":
             return self.charged(self.index(tree, scope))
+        if kind == "unary":
+            operand = self.evaluate(tree[2], scope)
+            return self.charged(yaql_logic.unary(self, tree[1], operand))
         if kind == "list":
             items = [self.evaluate(item, scope) for item in tree[1]]
             if sum(self.size_bound(item) for item in items) > self.quota:
                 raise yaql_subset.Unsupported
             return self.charged(items)
-        return self.charged({})  # ``{}``: an empty FrozenDict
+        if kind == "map":
+            return self.charged({})  # ``{}``: an empty FrozenDict
+        raise yaql_subset.Unsupported  # a keyword argument outside ``dict``
 
     def size_bound(self, value: Any) -> int:
         try:
@@ -135,18 +144,20 @@ class _Evaluation:
         kind = type(value)
         if kind is list:
             return _TUPLE + _SLOT * len(value)
-        if kind is _Merged:
+        if kind is Merged:
             return int(value.size)
-        if kind is _Stream or kind is dict:
+        if kind is Stream or kind is dict or kind is View:
             return _SMALL
         return sys.getsizeof(value, 0)
 
     def operator(self, tree: Tree, scope: Scope) -> Any:
         name, left_tree, right_tree = tree[1], tree[2], tree[3]
+        if name in _LOGIC:
+            return yaql_logic.operator(self, tree, scope)
         left = self.evaluate(left_tree, scope)
         if name == "#operator_.":
             if right_tree[0] == "key":
-                if type(left) is not dict and type(left) is not _Merged:
+                if type(left) is not dict and type(left) is not Merged:
                     raise yaql_subset.Unsupported
                 if right_tree[1] not in left:
                     raise yaql_subset.Unsupported  # yaql: KeyError
@@ -161,30 +172,49 @@ class _Evaluation:
             return (left == right) if name == "*equal" else (left != right)
         if name not in _ARITHMETIC or not self.arithmetic:
             raise yaql_subset.Unsupported
+        if name == "#operator_+" and type(left) in _ITERABLE and type(right) in _ITERABLE:
+            return self.concatenated(left, right)
         try:
             return _ARITHMETIC[name](_number(left), _number(right))
         except ArithmeticError as exc:  # division by zero, an int too large for a float
             raise yaql_subset.Unsupported from exc
 
+    def concatenated(self, left: Any, right: Any) -> Any:
+        """yaql's ``+`` of two collections: two tuples give a tuple (both held to the quota
+        together), anything else an iterator over both."""
+        first, second = self.iterable(left), self.iterable(right)
+        if type(left) is list and type(right) is list:
+            if self.size_bound(left) + self.size_bound(right) > self.quota:
+                raise yaql_subset.Unsupported
+            return left + right
+        return Stream(first + second)
+
     def index(self, tree: Tree, scope: Scope) -> Any:
         value = self.evaluate(tree[1], scope)
-        if len(tree[2]) != 1 or type(value) is not list:
+        if len(tree[2]) != 1 or tree[2][0][0] == "rule":
+            raise yaql_subset.Unsupported
+        if type(value) is dict or type(value) is Merged:  # a dict's ``[key]``
+            key = self.evaluate(tree[2][0], scope)
+            if type(key) not in (str, int, float, bool, type(None)) or key not in value:
+                raise yaql_subset.Unsupported  # yaql: KeyError, or a key hashed as yaql's
+            return value[key]
+        if type(value) is not list and type(value) is not Grown:
             raise yaql_subset.Unsupported
         position = self.evaluate(tree[2][0], scope)
         if type(position) is not int or not -len(value) <= position < len(value):
             raise yaql_subset.Unsupported
         return value[position]
 
-    def lambda_(self, tree: Tree, scope: Scope) -> Callable[..., Any]:
+    def lambda_(self, tree: Tree, scope: Scope, lazy: bool = False) -> Callable[..., Any]:
         """A yaql lambda: its arguments are ``$1``, ``$2`` ... (``$`` is ``$1``) in a
-        context below the caller's."""
+        context below the caller's. Its result may be an iterator only with ``lazy``."""
 
         def call(*arguments: Any) -> Any:
             inner = dict(scope)
             for number, argument in enumerate(arguments, 1):
                 inner[f"${number}"] = argument
             result = self.evaluate(tree, inner)
-            if _lazy(result):
+            if not lazy and _lazy(result):
                 raise yaql_subset.Unsupported  # an iterator inside a collection
             return result
 
@@ -203,13 +233,26 @@ class _Evaluation:
             values = [self.evaluate(argument, scope) for argument in arguments]
             items: list[Any] = []
             for value in values:
-                if type(value) is _Stream:
+                if type(value) is View or type(value) is Grown:
+                    raise yaql_subset.Unsupported
+                if type(value) is Stream:
+                    self.draw(value)
                     items.extend(value)  # an iterator's items, not the iterator
                 else:
                     items.append(value)
             if len(items) > self.limit:
                 raise yaql_subset.Unsupported
             return items  # yaql's ``toList``: a tuple, charged by the caller
+        if name == "len" and len(arguments) == 1:  # an extension method called as a function
+            return self.method(name, self.evaluate(arguments[0], scope), (), scope)
+        if name == "dict" and arguments:
+            return yaql_dicts.build(self, arguments, scope)
+        if name in ("switch", "isDict"):
+            return yaql_logic.function(self, name, arguments, scope)
+        if name in ("str", "regex"):
+            return yaql_strings.function(self, name, arguments, scope)
+        if name == "distinct" and len(arguments) == 1:  # an extension method as a function
+            return self.method(name, self.evaluate(arguments[0], scope), (), scope)
         raise yaql_subset.Unsupported
 
     def method(self, name: str, receiver: Any, arguments: tuple[Tree, ...], scope: Scope) -> Any:
@@ -218,10 +261,10 @@ class _Evaluation:
             items = self.iterable(receiver)
             function = self.lambda_(arguments[0], scope)
             if name == "where":
-                return _Stream(item for item in items if _truth(function(item)))
-            return _Stream(function(item) for item in items)
+                return Stream(item for item in items if _truth(function(item)))
+            return Stream(function(item) for item in items)
         if name == "get" and count in (1, 2):
-            if type(receiver) is not dict and type(receiver) is not _Merged:
+            if type(receiver) is not dict and type(receiver) is not Merged:
                 raise yaql_subset.Unsupported
             key = self.evaluate(arguments[0], scope)
             default = self.evaluate(arguments[1], scope) if count == 2 else None
@@ -229,11 +272,11 @@ class _Evaluation:
                 raise yaql_subset.Unsupported
             return receiver.get(key, default)
         if name == "flatten" and count == 0:
-            flat = _Stream()
+            flat = Stream()
             _flatten(self.iterable(receiver), flat, 0)
             return flat
         if name == "distinct" and count == 0:
-            return _Stream(self.distinct(self.iterable(receiver)))
+            return Stream(self.distinct(self.iterable(receiver)))
         if name == "reduce" and count in (1, 2):
             items = self.iterable(receiver)
             function = self.lambda_(arguments[0], scope)
@@ -254,14 +297,51 @@ class _Evaluation:
         if name in ("sum", "max", "min") and count == 0:
             return self.fold(name, receiver)
         if name == "len" and count == 0:
+            if type(receiver) is View and receiver.kind != "values":
+                return len(receiver)  # a set's ``len``
             if type(receiver) not in (list, dict, str):
                 raise yaql_subset.Unsupported
             return len(receiver)
         if name == "zip" and count >= 1:
             others = [self.iterable(self.evaluate(argument, scope)) for argument in arguments]
             columns = [self.iterable(receiver), *others]
-            return _Stream(list(row) for row in zip(*columns, strict=False))
-        raise yaql_subset.Unsupported
+            return Stream(list(row) for row in zip(*columns, strict=False))
+        if name in ("first", "last") and count in (0, 1):
+            return self.pick(name, receiver, arguments, scope)
+        if name == "any" and count == 1:
+            function = self.lambda_(arguments[0], scope)
+            return any(_truth(function(item)) for item in self.iterable(receiver))
+        if name == "orderBy" and count == 1:
+            return self.order(receiver, arguments[0], scope)
+        if name in yaql_dicts.METHODS:
+            return yaql_dicts.method(self, name, receiver, arguments, scope)
+        return yaql_strings.method(self, name, receiver, arguments, scope)
+
+    def pick(self, name: str, receiver: Any, arguments: tuple[Tree, ...], scope: Scope) -> Any:
+        """yaql's ``first`` and ``last``: the first or last item, else the default (an
+        empty collection without one is yaql's to refuse)."""
+        items = self.iterable(receiver)
+        if arguments and arguments[0][0] == "rule":
+            raise yaql_subset.Unsupported
+        default = self.evaluate(arguments[0], scope) if arguments else None  # given eagerly
+        if items:
+            return items[0] if name == "first" else items[-1]
+        if not arguments:
+            raise yaql_subset.Unsupported  # yaql: StopIteration
+        return default
+
+    def order(self, receiver: Any, selector: Tree, scope: Scope) -> Stream:
+        """yaql's ``orderBy``: a stable sort by the selector's values, compared with yaql's
+        ``<`` and ``>``, which for all strings or all numbers are Python's."""
+        items = self.iterable(receiver)
+        function = self.lambda_(selector, scope)
+        keys = [function(item) for item in items]
+        strings = all(type(key) is str for key in keys)
+        numbers = all(type(key) is int or type(key) is float for key in keys)
+        if not strings and not numbers:
+            raise yaql_subset.Unsupported  # another overload of ``<``, or none
+        order = sorted(range(len(items)), key=keys.__getitem__)
+        return Stream(items[position] for position in order)
 
     def fold(self, name: str, receiver: Any) -> Any:
         """yaql's ``sum``, ``max`` and ``min`` of a tuple of numbers: folded left to right
@@ -297,7 +377,7 @@ class _Evaluation:
             raise yaql_subset.Unsupported
         return kept
 
-    def merge(self, first: Any, second: Any, depth: int) -> _Merged:
+    def merge(self, first: Any, second: Any, depth: int) -> Merged:
         """yaql's ``_merge_dicts`` with its default mergers: nested maps merged, lists
         joined without duplicates (``toList(distinct(a + b))``), other values replaced."""
         if depth > _MAX_DEPTH:
@@ -323,7 +403,7 @@ class _Evaluation:
         for key, value2 in second.items():
             if key not in result:
                 result[key] = value2
-        merged = _Merged(result)
+        merged = Merged(result)
         merged.size = sys.getsizeof(result, 0)
         return merged
 
@@ -348,12 +428,25 @@ _ARITHMETIC: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
+#: the binary operators `yaql_logic` evaluates
+_LOGIC = frozenset(
+    {"#operator_->", "#operator_and", "#operator_or", "#operator_in"}
+    | {"#operator_>", "#operator_<", "#operator_>=", "#operator_<="}
+)
+
+#: what yaql's ``Iterable`` parameter takes here: tuples, iterators, views, lists
+_ITERABLE = frozenset({list, Stream, View, Grown})
+
+
 def _lazy(value: Any) -> bool:
-    return type(value) is _Stream
+    """Whether yaql would hold an iterator, a view or a list here, whose comparisons,
+    truth and merging this evaluator leaves to it."""
+    kind = type(value)
+    return kind is Stream or kind is View or kind is Grown
 
 
 def _mapping(value: Any) -> bool:
-    return type(value) is dict or type(value) is _Merged
+    return type(value) is dict or type(value) is Merged
 
 
 def _truth(value: Any) -> bool:
@@ -368,8 +461,10 @@ def _flatten(items: list[Any], into: list[Any], depth: int) -> None:
     if depth > _MAX_DEPTH:
         raise yaql_subset.Unsupported
     for item in items:
-        if type(item) is list:
+        if type(item) is list or type(item) is Grown:
             _flatten(item, into, depth + 1)
+        elif type(item) is Stream or type(item) is View:
+            raise yaql_subset.Unsupported  # an iterator inside a collection
         else:
             into.append(item)
 
@@ -384,23 +479,25 @@ def _frozen(value: Any, depth: int) -> Any:
         return tuple(_frozen(item, depth + 1) for item in value)
     if kind is dict:
         return frozenset((key, _frozen(item, depth + 1)) for key, item in value.items())
-    if kind is _Merged or kind is _Stream:
-        raise yaql_subset.Unsupported  # a plain dict is unhashable; an iterator hashes by id
+    if value is not None and kind not in (str, int, float, bool):
+        raise yaql_subset.Unsupported  # a plain dict or a list is unhashable; an iterator by id
     return value
 
 
-def _output(value: Any, evaluation: _Evaluation, depth: int) -> Any:
+def _output(value: Any, evaluation: Evaluation, depth: int) -> Any:
     """yaql's output conversion: tuples and iterators become lists and mappings dicts, each
     held to the iterator limit (and a tuple's size to the quota, as its ``#iter`` does)."""
     if depth > _MAX_DEPTH:
         raise yaql_subset.Unsupported
     kind = type(value)
-    if kind is list or kind is _Stream:
+    if kind is list or kind is Stream or kind is Grown:
         evaluation.iterable(value)
-        if kind is list:
+        if kind is not Stream:
             evaluation.charged(value)
         return list(_output(item, evaluation, depth + 1) for item in value)
-    if kind is dict or kind is _Merged:
+    if kind is View:
+        raise yaql_subset.Unsupported  # a keys or items view is a set to yaql: its order
+    if kind is dict or kind is Merged:
         if len(value) > evaluation.limit:
             raise yaql_subset.Unsupported
         result = {}
@@ -416,7 +513,7 @@ def evaluate(tree: Tree, data: Any, *, arithmetic: bool = False) -> Any:
     only yaql can say. ``data`` is not changed. Arithmetic operators are evaluated only with
     ``arithmetic`` (the yaql function's way; the query tests pin that they are declined
     without it)."""
-    evaluation = _Evaluation(arithmetic)
+    evaluation = Evaluation(arithmetic)
     value = evaluation.evaluate(tree, {"$1": {"data": data}})
     result = _output(value, evaluation, 0)
     if sys.getsizeof(result, 0) > evaluation.quota:  # yaql's check of ``#finalize``

@@ -5,14 +5,17 @@ TripleO's templates fold their role data with method chains such as
 spends most of its time on such chains resolving overloads, and needs its parser tables
 (built on first use) to read them. This module reads the chains' grammar directly: ``$``
 variables, ``.name`` and ``.method(args)`` steps, function calls, indexers, ``[...]`` and
-``{}`` literals, numbers, quoted strings without escapes, ``null``/``true``/``false``,
-parentheses and the binary operators ``!= = + - * /``.
+``{}`` literals, numbers, quoted strings (yaql's single-character escapes) and backtick
+strings, ``null``/``true``/``false``, bare names (yaql's keyword constants), parentheses,
+``->``, ``or``, ``and``, the comparisons and ``in``, ``+ - * /``, unary ``-``/``+``, and
+keyword arguments ``key => value`` in calls, each at yaql's precedence.
 
-**It accepts only what yaql parses to the same tree.** Every other token (unary
-operators, ``=>``, ``->``, ``and``, escapes, non-ASCII names, ...) makes `parse` answer
-``None`` and yaql reads the expression. The tree mirrors yaql's expression classes node for
-node (`render` prints both in one notation), which ``tests/functions/test_yaql_queries.py``
-compares on generated expressions.
+**It accepts only what yaql parses to the same tree.** Every other token (``not``,
+``mod``, ``=~``, ``?.``, octal/hex/named escapes, non-ASCII names, ...) makes `parse`
+answer ``None`` and yaql reads the expression. The tree mirrors yaql's expression classes
+node for node (`render` prints both in one notation), which
+``tests/functions/test_yaql_queries.py`` and ``test_yaql_logic.py`` compare on generated
+expressions.
 """
 
 from __future__ import annotations
@@ -27,24 +30,51 @@ Tree = tuple[Any, ...]
 
 # yaql's lexer (ply) tries its token rules in this order: ``$name``, numbers, ``name(``,
 # names, quoted strings; then its operators, longest first. Names are ASCII here (yaql's
-# ``\w`` also takes Unicode letters), quoted strings have no backslash (yaql decodes escapes).
+# ``\w`` also takes Unicode letters); quoted strings keep yaql's escapes for `_decoded`.
 _TOKEN = LazyPattern(
     r"(?P<space>[ \t\r\n]+)"
     r"|(?P<dollar>\$[A-Za-z0-9_]*)"
     r"|(?P<number>\b[0-9]+(?:\.?[0-9]+)?\b)"
     r"|(?P<func>\b[A-Za-z_][A-Za-z0-9_]*\()"
     r"|(?P<name>\b[A-Za-z_][A-Za-z0-9_]*\b)"
-    r"|(?P<string>'[^'\\]*'|\"[^\"\\]*\")"
-    r"|(?P<op>!=|=|[-+*/.,()\[\]{}])"
+    r"|(?P<string>'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")"
+    r"|(?P<verbatim>`[^`\\]*`)"
+    r"|(?P<op>->|=>|!=|>=|<=|[-+*/.,()\[\]{}=<>])"
 )
-#: characters after which yaql reads a longer operator than the one matched
-_LONGER = {"=": "=>~", "-": ">", ".": "", "!=": ""}
+#: characters after which yaql reads a longer operator than the one matched (``=~``)
+_LONGER = {"=": "~"}
+#: the escapes yaql decodes to one character, as Python's ``unicode-escape`` does
+_ESCAPES = {
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
 _CONSTANTS = {"null": None, "true": True, "false": False}
 #: names yaql's lexer reads as operators
 _OPERATOR_WORDS = frozenset({"and", "or", "not", "in", "mod"})
-#: the binary operators and yaql's function name for each, by precedence level
+#: of them, the binary operators read here
+_WORD_OPERATORS = frozenset({"and", "or", "in"})
+#: the binary operators and yaql's function name for each, by precedence level (``->``,
+#: right-associative, binds least; unary ``+``/``-`` bind more than all of these)
 _LEVELS: tuple[dict[str, str], ...] = (
-    {"!=": "*not_equal", "=": "*equal"},
+    {"or": "#operator_or"},
+    {"and": "#operator_and"},
+    {
+        "!=": "*not_equal",
+        "=": "*equal",
+        "in": "#operator_in",
+        ">": "#operator_>",
+        "<": "#operator_<",
+        ">=": "#operator_>=",
+        "<=": "#operator_<=",
+    },
     {"+": "#operator_+", "-": "#operator_-"},
     {"*": "#operator_*", "/": "#operator_/"},
 )
@@ -63,13 +93,20 @@ def _tokens(expression: str) -> list[tuple[str, Any]] | None:
         if kind == "space":
             continue
         if kind == "op" and following and following in _LONGER.get(text, ""):
-            return None  # ``=>``, ``=~``, ``->``
+            return None  # ``=~``
         if kind == "number":
             if following and (following.isalnum() or following in "._"):
                 return None
             tokens.append(("const", float(text) if "." in text else int(text)))
         elif kind == "string":
+            decoded = _decoded(text[1:-1])
+            if decoded is None:
+                return None
+            tokens.append(("const", decoded))
+        elif kind == "verbatim":
             tokens.append(("const", text[1:-1]))
+        elif kind == "name" and text in _WORD_OPERATORS:
+            tokens.append(("op", text))
         elif kind in ("func", "name", "dollar"):
             word = text.rstrip("(")
             if word.startswith("__") or word in _OPERATOR_WORDS:
@@ -81,6 +118,28 @@ def _tokens(expression: str) -> list[tuple[str, Any]] | None:
         else:
             tokens.append(("op", text))
     return tokens
+
+
+def _decoded(text: str) -> str | None:
+    """A quoted string's value as yaql's lexer decodes it (left to right, each escape
+    once), when its escapes are all of `_ESCAPES`; None otherwise (octal, hex and named
+    escapes, or a backslash yaql keeps, are yaql's to read)."""
+    if "\\" not in text:
+        return text
+    decoded: list[str] = []
+    index = 0
+    while index < len(text):
+        character = text[index]
+        if character != "\\":
+            decoded.append(character)
+            index += 1
+            continue
+        escaped = text[index + 1 : index + 2]
+        if escaped not in _ESCAPES:
+            return None
+        decoded.append(_ESCAPES[escaped])
+        index += 2
+    return "".join(decoded)
 
 
 class _Parser:
@@ -100,28 +159,52 @@ class _Parser:
         self.index += 1
         return token
 
-    def expression(self, level: int = 0) -> Tree | None:
+    def expression(self) -> Tree | None:
+        """``a -> b``, right-associative, over the binary levels."""
+        left = self.binary(0)
+        if left is not None and self.take("op", "->"):
+            right = self.expression()
+            return None if right is None else ("binop", "#operator_->", left, right)
+        return left
+
+    def binary(self, level: int) -> Tree | None:
         if level == len(_LEVELS):
-            return self.postfix()
-        left = self.expression(level + 1)
+            return self.unary()
+        left = self.binary(level + 1)
         while left is not None:
             token = self.peek()
             if token is None or token[0] != "op" or token[1] not in _LEVELS[level]:
                 break
             self.index += 1
-            right = self.expression(level + 1)
+            right = self.binary(level + 1)
             if right is None:
                 return None
             left = ("binop", _LEVELS[level][token[1]], left, right)
         return left
 
+    def unary(self) -> Tree | None:
+        """``-x`` and ``+x``, binding less than ``.`` and indexers."""
+        token = self.peek()
+        if token == ("op", "-") or token == ("op", "+"):
+            self.index += 1
+            operand = self.unary()
+            return None if operand is None else ("unary", f"#unary_operator_{token[1]}", operand)
+        return self.postfix()
+
     def arguments(self, closing: str) -> list[Tree] | None:
-        """Comma-separated expressions up to ``closing`` (consumed)."""
+        """Comma-separated expressions up to ``closing`` (consumed); in a call (``)``),
+        keyword arguments ``key => value`` after the positional ones (yaql's
+        ``MappingRuleExpression``)."""
         items: list[Tree] = []
         if self.take("op", closing):
             return items
         while True:
             item = self.expression()
+            if item is not None and closing == ")" and self.take("op", "=>"):
+                value = self.expression()
+                item = None if value is None else ("rule", item, value)
+            elif items and items[-1][0] == "rule":
+                return None  # yaql's grammar: no positional argument after a keyword one
             if item is None:
                 return None
             items.append(item)
@@ -164,6 +247,8 @@ class _Parser:
             return ("const", value)
         if kind == "dollar":
             return ("get", value)
+        if kind == "name":
+            return ("key", value)
         if kind == "func":
             arguments = self.arguments(")")
             return None if arguments is None else ("call", value, tuple(arguments))
@@ -198,6 +283,8 @@ _SHOWN: dict[str, Callable[[Tree], str]] = {
     "index": lambda tree: f"IndexExpression:#indexer({_listed((tree[1], *tree[2]))})",
     "list": lambda tree: f"ListExpression:#list({_listed(tree[1])})",
     "map": lambda tree: "MapExpression:#map()",
+    "unary": lambda tree: f"UnaryOperator:{tree[1]}({render(tree[2])})",
+    "rule": lambda tree: f"MappingRule({render(tree[1])}, {render(tree[2])})",
 }
 
 
