@@ -1,0 +1,192 @@
+"""Shared documents: each distinct template, set of files and shared environment stored
+once, however many raw templates refer to it.
+
+A nested stack's definition is mostly what its siblings have too: the template of a
+resource group's members, the ``parameter_defaults`` and ``resource_registry`` every
+nested stack inherits from the top (TripleO's are tens of kilobytes, in each of hundreds
+of nested stacks). Stored in each raw template row, they made most of what a large
+create wrote, encoded and (in a sealed stack) encrypted. So a raw template refers to
+`Document` rows instead: its template, its files, and its environment's *shared*
+sections (all but ``parameters``, which are the stack's own and stay in the row:
+`split_environment`). A document is found by a digest of its JSON text, and written only
+when no row has that digest yet.
+
+The digest is keyed (BLAKE2b in its keyed mode, with a key derived from the store's
+secret key: `stoker.store.secrets.Sealer.digest`): a sealed document's digest, stored in
+clear beside its token, would otherwise let anyone holding the database confirm a guess
+of what it hides (hash the guessed document, look for the digest). Whether the body is
+sealed is part of what is digested, so a sealed document is never shared with a stack
+whose values are in clear, nor the other way round. ``stoker db rotate-key`` re-seals
+bodies and recomputes digests (`stoker.store.secrets.reseal_all`). A document an older
+schema's row became has no digest: it is never shared.
+
+A document goes with its last user: the writes that drop a raw template
+(`stoker.store.writing.StoreWrites.change_definition`) call `release`, which deletes the
+row and then the documents no raw template refers to any more. On PostgreSQL, a writer
+that reuses a document takes a key-share lock on its row, and `release` an update lock
+before it looks for other users: a document is never deleted under a concurrent
+transaction that has just started to use it, and one being deleted is written again.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import ClauseElement, bindparam, delete, exists, select
+
+from stoker.store.executor import Transaction
+from stoker.store.jsontext import dumps, loads
+from stoker.store.models import Document, RawTemplate
+from stoker.store.secrets import Sealer, carries_nothing
+
+#: the environment's section each stack has its own (the values its parent passes down)
+OWN_SECTION = "parameters"
+
+
+def split_environment(environment: Any) -> tuple[dict[str, Any] | None, Any]:
+    """The shared sections of an environment (a document) and the rest, which the raw
+    template keeps: the own section, and each shared section's name with None in its
+    place, so the sections come back in their order (`join_environment`)."""
+    if type(environment) is not dict:
+        return None, environment
+    shared = {key: value for key, value in environment.items() if key != OWN_SECTION}
+    own = {key: (value if key == OWN_SECTION else None) for key, value in environment.items()}
+    return shared, own
+
+
+def join_environment(shared: Mapping[str, Any] | None, own: Any) -> Any:
+    """The environment `split_environment` split (``shared`` None: ``own`` is whole)."""
+    if shared is None:
+        return own
+    return {key: shared[key] if key in shared else value for key, value in own.items()}
+
+
+def open_document(sealer: Sealer, body: str) -> Any:
+    """A document's value, from its body (JSON text, or a sealed token of it)."""
+    return loads(sealer.unseal_text(body))
+
+
+def definition_values(
+    transaction: Transaction,
+    sealer: Sealer,
+    template: Any,
+    environment: Any,
+    files: Any,
+    *,
+    sealed: bool,
+) -> dict[str, Any]:
+    """The values of a new raw template row (`insert_raw_template`): its documents
+    written where no row has them yet; the environment's own sections sealed where the
+    stack is."""
+    shared, own = split_environment(environment)
+    values: list[Any] = [template, files] if shared is None else [template, files, shared]
+    ids = put_documents(transaction, sealer, values, sealed=sealed)
+    return {
+        "template_id": ids[0],
+        "files_id": ids[1],
+        "environment_id": ids[2] if shared is not None else None,
+        "environment": sealer.seal(own) if sealed else own,
+    }
+
+
+def put_documents(
+    transaction: Transaction, sealer: Sealer, values: Sequence[Any], *, sealed: bool
+) -> list[int]:
+    """The ids of documents holding ``values`` (sealed if ``sealed``, but for a value
+    that carries nothing: `stoker.store.secrets.carries_nothing`), written where no row
+    has their digest yet."""
+    texts = [dumps(value) for value in values]
+    seals = [sealed and not carries_nothing(value) for value in values]
+    digests = [sealer.digest(t, sealed=s) for t, s in zip(texts, seals, strict=True)]
+    connection = transaction.connection
+    found: dict[str, int] = {
+        digest: id_
+        for digest, id_ in connection.execute(_by_digest(), {"digests": sorted(set(digests))})
+    }
+    insert = _insert(connection.dialect.name)
+    for text, seal, digest in zip(texts, seals, digests, strict=True):
+        if digest in found:
+            continue
+        body = sealer.seal_text(text) if seal else text
+        added = connection.execute(insert, {"digest": digest, "body": body}).scalar()
+        if added is None:  # a concurrent writer's, committed since the look-up
+            added = connection.execute(_by_digest(), {"digests": [digest]}).one()[1]
+        found[digest] = int(added)
+    return [found[digest] for digest in digests]
+
+
+def release(transaction: Transaction, raw_template_ids: Sequence[int]) -> None:
+    """Delete these raw templates, and then each of their documents no other raw template
+    refers to."""
+    if not raw_template_ids:
+        return
+    connection = transaction.connection
+    ids = {"ids": list(raw_template_ids)}
+    used = connection.execute(_documents_of(), ids).all()
+    connection.execute(_delete_raw_templates(), ids)
+    documents = sorted({i for row in used for i in row if i is not None})
+    if documents:
+        values = {"ids": documents}
+        connection.execute(_lock_documents(), values).all()
+        connection.execute(_delete_unused(), values)
+
+
+# The statements, built once (SQLAlchemy's compiled cache keeps their SQL per dialect).
+
+
+@functools.cache
+def _by_digest() -> ClauseElement:
+    """The documents with these digests, each row locked against `release` on PostgreSQL
+    (SQLite renders no lock: its writers take turns)."""
+    return (
+        select(Document.digest, Document.id)
+        .where(Document.digest.in_(bindparam("digests", expanding=True)))
+        .with_for_update(read=True, key_share=True)
+    )
+
+
+@functools.cache
+def _insert(dialect: str) -> ClauseElement:
+    """A new document, nothing if a concurrent writer committed its digest first."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:  # imported here: a PostgreSQL store has no use for the SQLite dialect
+        from sqlalchemy.dialects.sqlite import insert
+    return (
+        insert(Document)
+        .values(digest=bindparam("digest"), body=bindparam("body"))
+        .on_conflict_do_nothing(index_elements=["digest"])
+        .returning(Document.id)
+    )
+
+
+@functools.cache
+def _documents_of() -> ClauseElement:
+    return select(RawTemplate.template_id, RawTemplate.environment_id, RawTemplate.files_id).where(
+        RawTemplate.id.in_(bindparam("ids", expanding=True))
+    )
+
+
+@functools.cache
+def _delete_raw_templates() -> ClauseElement:
+    return delete(RawTemplate).where(RawTemplate.id.in_(bindparam("ids", expanding=True)))
+
+
+@functools.cache
+def _lock_documents() -> ClauseElement:
+    return (
+        select(Document.id)
+        .where(Document.id.in_(bindparam("ids", expanding=True)))
+        .with_for_update()
+    )
+
+
+@functools.cache
+def _delete_unused() -> ClauseElement:
+    users = [
+        ~exists().where(column == Document.id)
+        for column in (RawTemplate.template_id, RawTemplate.environment_id, RawTemplate.files_id)
+    ]
+    return delete(Document).where(Document.id.in_(bindparam("ids", expanding=True)), *users)
