@@ -43,24 +43,37 @@ from stoker.store.secrets import Sealer, carries_nothing
 
 #: the environment's section each stack has its own (the values its parent passes down)
 OWN_SECTION = "parameters"
+#: the section every nested stack has as the top stack's, a document of its own (the
+#: registry, in the other document, is narrowed for each nested stack)
+DEFAULTS_SECTION = "parameter_defaults"
 
 
-def split_environment(environment: Any) -> tuple[dict[str, Any] | None, Any]:
-    """The shared sections of an environment (a document) and the rest, which the raw
-    template keeps: the own section, and each shared section's name with None in its
-    place, so the sections come back in their order (`join_environment`)."""
+def split_environment(
+    environment: Any,
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Any]:
+    """An environment's shared sections, as two documents (``parameter_defaults``, and
+    the others but ``parameters``), and the rest, which the raw template keeps: the own
+    section, and each shared section's name with None in its place, so the sections come
+    back in their order (`join_environment`). Not a mapping: no documents."""
     if type(environment) is not dict:
-        return None, environment
-    shared = {key: value for key, value in environment.items() if key != OWN_SECTION}
-    own = {key: (value if key == OWN_SECTION else None) for key, value in environment.items()}
-    return shared, own
+        return None, None, environment
+    shared, defaults = {}, {}
+    own = {}
+    for key, value in environment.items():
+        if key == OWN_SECTION:
+            own[key] = value
+            continue
+        (defaults if key == DEFAULTS_SECTION else shared)[key] = value
+        own[key] = None
+    return shared, defaults, own
 
 
-def join_environment(shared: Mapping[str, Any] | None, own: Any) -> Any:
-    """The environment `split_environment` split (``shared`` None: ``own`` is whole)."""
-    if shared is None:
-        return own
-    return {key: shared[key] if key in shared else value for key, value in own.items()}
+def join_environment(documents: Sequence[Mapping[str, Any]], own: Any) -> Any:
+    """The environment `split_environment` split, from its documents and own sections."""
+    merged: dict[str, Any] = {}
+    for document in documents:
+        merged.update(document)
+    return {key: merged[key] if key in merged else value for key, value in own.items()}
 
 
 def open_document(sealer: Sealer, body: str) -> Any:
@@ -80,13 +93,16 @@ def definition_values(
     """The values of a new raw template row (`insert_raw_template`): its documents
     written where no row has them yet; the environment's own sections sealed where the
     stack is."""
-    shared, own = split_environment(environment)
-    values: list[Any] = [template, files] if shared is None else [template, files, shared]
+    shared, defaults, own = split_environment(environment)
+    values: list[Any] = [template, files]
+    if shared is not None and defaults is not None:
+        values += (shared, defaults)
     ids = put_documents(transaction, sealer, values, sealed=sealed)
     return {
         "template_id": ids[0],
         "files_id": ids[1],
-        "environment_id": ids[2] if shared is not None else None,
+        "environment_id": ids[2] if len(ids) > 2 else None,
+        "parameter_defaults_id": ids[3] if len(ids) > 2 else None,
         "environment": sealer.seal(own) if sealed else own,
     }
 
@@ -135,6 +151,14 @@ def release(transaction: Transaction, raw_template_ids: Sequence[int]) -> None:
 
 # The statements, built once (SQLAlchemy's compiled cache keeps their SQL per dialect).
 
+#: the columns of a raw template that refer to documents
+_USERS = (
+    RawTemplate.template_id,
+    RawTemplate.environment_id,
+    RawTemplate.files_id,
+    RawTemplate.parameter_defaults_id,
+)
+
 
 @functools.cache
 def _by_digest() -> ClauseElement:
@@ -164,9 +188,7 @@ def _insert(dialect: str) -> ClauseElement:
 
 @functools.cache
 def _documents_of() -> ClauseElement:
-    return select(RawTemplate.template_id, RawTemplate.environment_id, RawTemplate.files_id).where(
-        RawTemplate.id.in_(bindparam("ids", expanding=True))
-    )
+    return select(*_USERS).where(RawTemplate.id.in_(bindparam("ids", expanding=True)))
 
 
 @functools.cache
@@ -185,8 +207,5 @@ def _lock_documents() -> ClauseElement:
 
 @functools.cache
 def _delete_unused() -> ClauseElement:
-    users = [
-        ~exists().where(column == Document.id)
-        for column in (RawTemplate.template_id, RawTemplate.environment_id, RawTemplate.files_id)
-    ]
+    users = [~exists().where(column == Document.id) for column in _USERS]
     return delete(Document).where(Document.id.in_(bindparam("ids", expanding=True)), *users)

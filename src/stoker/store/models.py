@@ -154,9 +154,10 @@ def _document_id(*, nullable: bool = False) -> ColumnClause[int]:
 
 class RawTemplate(TableOf):
     """What a stack was created from; referenced by `Stack.raw_template_id`. Its template,
-    files and the environment's shared sections are `Document` rows; ``environment``
-    holds the stack's own sections (`stoker.store.documents.split_environment`), or the
-    whole environment where ``environment_id`` is NULL."""
+    files and the environment's shared sections (``parameter_defaults``, and the others
+    but ``parameters``) are `Document` rows; ``environment`` holds the stack's own
+    sections (`stoker.store.documents.split_environment`), or the whole environment
+    where ``environment_id`` is NULL."""
 
     __tablename__ = "raw_templates"
     # what finds a document's last user, when a raw template goes
@@ -164,6 +165,7 @@ class RawTemplate(TableOf):
         Index("ix_raw_templates_template_id", "template_id"),
         Index("ix_raw_templates_environment_id", "environment_id"),
         Index("ix_raw_templates_files_id", "files_id"),
+        Index("ix_raw_templates_parameter_defaults_id", "parameter_defaults_id"),
     )
 
     id = _id()
@@ -171,6 +173,7 @@ class RawTemplate(TableOf):
     environment = _json()
     environment_id = _document_id(nullable=True)
     files_id = _document_id()
+    parameter_defaults_id = _document_id(nullable=True)
 
 
 class Stack(TableOf):

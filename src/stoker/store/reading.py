@@ -43,20 +43,18 @@ class StoreReads(StoreBase):
         record = stack_record(row, self._open_document)
         sealed = secrets.is_sealed(record.parameters)
         self._sealed_stacks[record.id] = sealed
-        shared = row[-1]
+        shared, defaults = row[-2], row[-1]
         if not sealed:
             if shared is None:
                 return record
-            environment = join_environment(self._open_document(shared), record.environment)
+            environment = self._joined(shared, defaults, record.environment)
             return replace(record, environment=environment)
         unseal = self._sealer.unseal
         own = unseal(record.environment)
         return replace(
             record,
             parameters=unseal(record.parameters),
-            environment=own
-            if shared is None
-            else join_environment(self._open_document(shared), own),
+            environment=own if shared is None else self._joined(shared, defaults, own),
             status_reason=self._sealer.unseal_text_at(
                 (record.id, "", "status_reason"), record.status_reason
             ),
@@ -64,6 +62,13 @@ class StoreReads(StoreBase):
 
     def _open_document(self, body: str) -> Any:
         return open_document(self._sealer, body)
+
+    def _joined(self, shared: str, defaults: str | None, own: Any) -> Any:
+        """An environment from its documents' bodies and its own sections (opened)."""
+        opened = [self._open_document(shared)]
+        if defaults is not None:
+            opened.append(self._open_document(defaults))
+        return join_environment(opened, own)
 
     def list_stacks(
         self, project: str, *, include_nested: bool = False, include_deleted: bool = False
@@ -175,13 +180,13 @@ class StoreReads(StoreBase):
             row = transaction.first("previous_definition", {"stack_id": stack_id})
         if row is None:
             return None
-        template, environment, shared, files, parameters, template_file = row
+        template, environment, shared, defaults, files, parameters, template_file = row
         if secrets.is_sealed(parameters):
             unseal = self._sealer.unseal
             environment, parameters = unseal(environment), unseal(parameters)
         opened = self._open_document
         if shared is not None:
-            environment = join_environment(opened(shared), environment)
+            environment = self._joined(shared, defaults, environment)
         return StoredDefinition(
             opened(template), environment, opened(files), parameters or {}, template_file
         )

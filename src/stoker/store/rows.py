@@ -27,7 +27,7 @@ from stoker.store.jsontext import dumps, loads_text
 #: what a stack listing leaves out (NULL in place of its definition): decoding those JSON
 #: columns is most of the time of listing many stacks
 SUMMARY_NULLS = frozenset(
-    {"template", "environment", "files", "parameters", "shared_environment"}
+    {"template", "environment", "files", "parameters", "shared_environment", "parameter_defaults"}
 )
 #: the columns a new stack's row is inserted with, lease included (generation 0: unclaimed)
 STACK_INSERT_FIELDS = (
@@ -117,10 +117,10 @@ def _status(value: str) -> Status:
 def stack_record(row: Sequence[Any], open_document: Callable[[str], Any]) -> StackRecord:
     """A stack row as a record, its documents opened: its environment is the row's own
     sections as stored (sealed where the stack is), to be joined with the shared ones
-    (the row's last column: `stoker.store.documents.join_environment`)."""
+    (the row's last two columns: `stoker.store.documents.join_environment`)."""
     (id_, name, project, action, status, reason, template, environment, files, parameters,
      created, updated, deleted, parent_id, parent_resource, tags, timeout, no_rollback,
-     template_file, cloud, _) = row  # fmt: skip
+     template_file, cloud, _, _) = row  # fmt: skip
     return StackRecord(
         id=id_,
         name=name,
@@ -149,7 +149,7 @@ def summary_record(row: Sequence[Any]) -> StackRecord:
     """A ``stack_summaries`` row as a record with an empty definition."""
     (id_, name, project, action, status, reason, _, _, _, _, created, updated, deleted,
      parent_id, parent_resource, tags, timeout, no_rollback, template_file,
-     cloud, _) = row  # fmt: skip
+     cloud, _, _) = row  # fmt: skip
     return StackRecord(
         id_, name, project, Action(action), Status(status), reason, {}, {}, {}, {},
         created, updated, deleted, parent_id, parent_resource, tuple(tags), timeout,

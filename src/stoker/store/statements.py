@@ -47,6 +47,7 @@ P = bindparam
 _TEMPLATE = Document.__table__.alias("template_document")
 _FILES = Document.__table__.alias("files_document")
 _SHARED = Document.__table__.alias("shared_environment")
+_DEFAULTS = Document.__table__.alias("parameter_defaults")
 
 STACK_COLUMNS = (
     Stack.id,
@@ -70,6 +71,7 @@ STACK_COLUMNS = (
     Stack.template_file,
     Stack.cloud,
     _SHARED.c.body.label("shared_environment"),
+    _DEFAULTS.c.body.label("parameter_defaults"),
 )
 
 
@@ -81,6 +83,7 @@ def _with_documents(query: Select[Any], raw_template_id: Any) -> Select[Any]:
         .join(_TEMPLATE, _TEMPLATE.c.id == RawTemplate.template_id)
         .join(_FILES, _FILES.c.id == RawTemplate.files_id)
         .outerjoin(_SHARED, _SHARED.c.id == RawTemplate.environment_id)
+        .outerjoin(_DEFAULTS, _DEFAULTS.c.id == RawTemplate.parameter_defaults_id)
     )
 
 
@@ -238,6 +241,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
             template_id=P("template_id"),
             environment=_typed("environment", JSON()),
             environment_id=P("environment_id"),
+            parameter_defaults_id=P("parameter_defaults_id"),
             files_id=P("files_id"),
         )
         .returning(RawTemplate.id)
@@ -257,6 +261,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
             _TEMPLATE.c.body,
             RawTemplate.environment,
             _SHARED.c.body,
+            _DEFAULTS.c.body,
             _FILES.c.body,
             Stack.prev_parameters,
             Stack.prev_template_file,

@@ -6,14 +6,14 @@ Create Date: 2026-12-02
 
 ``documents`` holds each distinct template, set of files and environment's shared
 sections once (`stoker.store.documents`); ``raw_templates`` refers to them
-(``template_id``, ``files_id``, ``environment_id``) and keeps only the environment's own
-sections in ``environment``.
+(``template_id``, ``files_id``, ``environment_id``, ``parameter_defaults_id``) and keeps
+only the environment's own sections in ``environment``.
 
 The upgrade moves each row's template and files into a document of its own, with no
 digest (a digest is keyed with the store's secret key, which a migration does not read:
 such a document is never shared; rows written since are). A sealed value keeps its
 token: its body is the token as a sealed text. Environments stay whole in their row
-(``environment_id`` NULL), which readers take as it is.
+(``environment_id`` and ``parameter_defaults_id`` NULL), which readers take as it is.
 
 The downgrade puts every row's values back in the row. An environment split into its
 own and shared sections, in a stack whose values are sealed, is one token again: that
@@ -37,7 +37,7 @@ depends_on = None
 _ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 _SEALED = "$stoker_sealed"
 _TEXT_PREFIX = _SEALED + ":"
-_INDEXES = ("template_id", "environment_id", "files_id")
+_INDEXES = ("template_id", "environment_id", "files_id", "parameter_defaults_id")
 
 _RAW = sa.table(
     "raw_templates",
@@ -48,6 +48,7 @@ _RAW = sa.table(
     sa.column("template_id", _ID),
     sa.column("environment_id", _ID),
     sa.column("files_id", _ID),
+    sa.column("parameter_defaults_id", _ID),
 )
 _DOCUMENTS = sa.table(
     "documents", sa.column("id", _ID), sa.column("digest", sa.String(64)), sa.column("body")
@@ -140,20 +141,23 @@ def downgrade() -> None:
             _RAW.c.environment,
             _RAW.c.environment_id,
             _RAW.c.files_id,
+            _RAW.c.parameter_defaults_id,
         )
     ).all()
-    for raw_id, template_id, environment, environment_id, files_id in rows:
+    for raw_id, template_id, environment, environment_id, files_id, defaults_id in rows:
         values = {"template": _value(bodies[template_id]), "files": _value(bodies[files_id])}
         if environment_id is not None:
-            shared = bodies[environment_id]
-            if _is_sealed(environment) or shared.startswith(_TEXT_PREFIX):
+            shared = [bodies[environment_id]]
+            if defaults_id is not None:
+                shared.append(bodies[defaults_id])
+            if _is_sealed(environment) or any(b.startswith(_TEXT_PREFIX) for b in shared):
                 sealer = sealer or _sealer()
-                own, shared_value = sealer.unseal(environment), json.loads(
-                    sealer.unseal_text(shared)
-                )
-                values["environment"] = sealer.seal(_joined(shared_value, own))
+                own = sealer.unseal(environment)
+                opened = [json.loads(sealer.unseal_text(body)) for body in shared]
+                values["environment"] = sealer.seal(_joined(opened, own))
             else:
-                values["environment"] = _joined(json.loads(shared), environment)
+                opened = [json.loads(body) for body in shared]
+                values["environment"] = _joined(opened, environment)
         connection.execute(sa.update(_RAW).where(_RAW.c.id == raw_id).values(**values))
     with op.batch_alter_table("raw_templates") as batch:
         for name in _INDEXES:
@@ -165,7 +169,8 @@ def downgrade() -> None:
     op.drop_table("documents")
 
 
-def _joined(shared: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+def _joined(documents: list[dict[str, Any]], own: dict[str, Any]) -> dict[str, Any]:
+    shared = {key: value for document in documents for key, value in document.items()}
     return {key: shared[key] if key in shared else value for key, value in own.items()}
 
 
