@@ -34,7 +34,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import ClauseElement, bindparam, delete, exists, select
+from sqlalchemy import Executable, bindparam, delete, exists, select
 
 from stoker.store.executor import Transaction
 from stoker.store.jsontext import dumps, loads
@@ -57,8 +57,9 @@ def split_environment(
     back in their order (`join_environment`). Not a mapping: no documents."""
     if type(environment) is not dict:
         return None, None, environment
-    shared, defaults = {}, {}
-    own = {}
+    shared: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    own: dict[str, Any] = {}
     for key, value in environment.items():
         if key == OWN_SECTION:
             own[key] = value
@@ -73,7 +74,7 @@ def join_environment(documents: Sequence[Mapping[str, Any]], own: Any) -> Any:
     merged: dict[str, Any] = {}
     for document in documents:
         merged.update(document)
-    return {key: merged[key] if key in merged else value for key, value in own.items()}
+    return {key: merged.get(key, value) for key, value in own.items()}
 
 
 def open_document(sealer: Sealer, body: str) -> Any:
@@ -161,7 +162,7 @@ _USERS = (
 
 
 @functools.cache
-def _by_digest() -> ClauseElement:
+def _by_digest() -> Executable:
     """The documents with these digests, each row locked against `release` on PostgreSQL
     (SQLite renders no lock: its writers take turns)."""
     return (
@@ -172,32 +173,41 @@ def _by_digest() -> ClauseElement:
 
 
 @functools.cache
-def _insert(dialect: str) -> ClauseElement:
+def _insert(dialect: str) -> Executable:
     """A new document, nothing if a concurrent writer committed its digest first."""
+    values: dict[str, Any] = {"digest": bindparam("digest"), "body": bindparam("body")}
     if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:  # imported here: a PostgreSQL store has no use for the SQLite dialect
-        from sqlalchemy.dialects.sqlite import insert
+        from sqlalchemy.dialects import postgresql
+
+        return (
+            postgresql.insert(Document)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=["digest"])
+            .returning(Document.id)
+        )
+    # imported here: a PostgreSQL store has no use for the SQLite dialect
+    from sqlalchemy.dialects import sqlite
+
     return (
-        insert(Document)
-        .values(digest=bindparam("digest"), body=bindparam("body"))
+        sqlite.insert(Document)
+        .values(values)
         .on_conflict_do_nothing(index_elements=["digest"])
         .returning(Document.id)
     )
 
 
 @functools.cache
-def _documents_of() -> ClauseElement:
+def _documents_of() -> Executable:
     return select(*_USERS).where(RawTemplate.id.in_(bindparam("ids", expanding=True)))
 
 
 @functools.cache
-def _delete_raw_templates() -> ClauseElement:
+def _delete_raw_templates() -> Executable:
     return delete(RawTemplate).where(RawTemplate.id.in_(bindparam("ids", expanding=True)))
 
 
 @functools.cache
-def _lock_documents() -> ClauseElement:
+def _lock_documents() -> Executable:
     return (
         select(Document.id)
         .where(Document.id.in_(bindparam("ids", expanding=True)))
@@ -206,6 +216,6 @@ def _lock_documents() -> ClauseElement:
 
 
 @functools.cache
-def _delete_unused() -> ClauseElement:
+def _delete_unused() -> Executable:
     users = [~exists().where(column == Document.id) for column in _USERS]
     return delete(Document).where(Document.id.in_(bindparam("ids", expanding=True)), *users)

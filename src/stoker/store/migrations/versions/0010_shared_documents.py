@@ -111,9 +111,7 @@ def upgrade() -> None:
             for value in (template, files)
         ]
         connection.execute(
-            sa.update(_RAW)
-            .where(_RAW.c.id == raw_id)
-            .values(template_id=ids[0], files_id=ids[1])
+            sa.update(_RAW).where(_RAW.c.id == raw_id).values(template_id=ids[0], files_id=ids[1])
         )
     with op.batch_alter_table("raw_templates") as batch:
         batch.drop_column("template")
@@ -171,7 +169,7 @@ def downgrade() -> None:
 
 def _joined(documents: list[dict[str, Any]], own: dict[str, Any]) -> dict[str, Any]:
     shared = {key: value for document in documents for key, value in document.items()}
-    return {key: shared[key] if key in shared else value for key, value in own.items()}
+    return {key: shared.get(key, value) for key, value in own.items()}
 
 
 def _sealer() -> Any:
