@@ -22,10 +22,14 @@ schema's row became has no digest: it is never shared.
 
 A document goes with its last user: the writes that drop a raw template
 (`stoker.store.writing.StoreWrites.change_definition`) call `release`, which deletes the
-row and then the documents no raw template refers to any more. On PostgreSQL, a writer
-that reuses a document takes a key-share lock on its row, and `release` an update lock
-before it looks for other users: a document is never deleted under a concurrent
-transaction that has just started to use it, and one being deleted is written again.
+row and then the documents no raw template refers to any more. On SQLite writers take
+turns. On PostgreSQL, a transaction that uses documents holds the documents' advisory
+lock shared, and one that may release documents holds it exclusively, taken before it
+touches any document (`lock_for_release`): a document is never deleted under a
+concurrent transaction that has just started to use it (which the deleter could not
+see), and the lock is never upgraded, which would deadlock two releasers. Concurrent
+users insert new documents in digest order, so two of them never wait on each other's
+documents crosswise.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ from stoker.store.jsontext import dumps, loads
 from stoker.store.models import Document, RawTemplate
 from stoker.store.secrets import Sealer, carries_nothing
 
+#: the key of the documents' advisory lock on PostgreSQL (an arbitrary constant)
+_LOCK_KEY = 0x5707_D0C5
 #: the environment's section each stack has its own (the values its parent passes down)
 OWN_SECTION = "parameters"
 #: the section every nested stack has as the top stack's, a document of its own (the
@@ -114,6 +120,8 @@ def put_documents(
     """The ids of documents holding ``values`` (sealed if ``sealed``, but for a value
     that carries nothing: `stoker.store.secrets.carries_nothing`), written where no row
     has their digest yet."""
+    if connection_is_postgresql(transaction):
+        transaction.rows("advisory_lock_shared", {"key": _LOCK_KEY})
     texts = [dumps(value) for value in values]
     seals = [sealed and not carries_nothing(value) for value in values]
     digests = [sealer.digest(t, sealed=s) for t, s in zip(texts, seals, strict=True)]
@@ -123,7 +131,7 @@ def put_documents(
         for digest, id_ in connection.execute(_by_digest(), {"digests": sorted(set(digests))})
     }
     insert = _insert(connection.dialect.name)
-    for text, seal, digest in zip(texts, seals, digests, strict=True):
+    for digest, text, seal in sorted(zip(digests, texts, seals, strict=True)):
         if digest in found:
             continue
         body = sealer.seal_text(text) if seal else text
@@ -134,9 +142,20 @@ def put_documents(
     return [found[digest] for digest in digests]
 
 
+def connection_is_postgresql(transaction: Transaction) -> bool:
+    return transaction.connection.dialect.name == "postgresql"
+
+
+def lock_for_release(transaction: Transaction) -> None:
+    """Before a transaction that may `release` touches any document: on PostgreSQL, the
+    documents' lock, exclusively (see the module's docstring)."""
+    if connection_is_postgresql(transaction):
+        transaction.rows("advisory_lock", {"key": _LOCK_KEY})
+
+
 def release(transaction: Transaction, raw_template_ids: Sequence[int]) -> None:
     """Delete these raw templates, and then each of their documents no other raw template
-    refers to."""
+    refers to (`lock_for_release` taken first)."""
     if not raw_template_ids:
         return
     connection = transaction.connection
@@ -145,9 +164,7 @@ def release(transaction: Transaction, raw_template_ids: Sequence[int]) -> None:
     connection.execute(_delete_raw_templates(), ids)
     documents = sorted({i for row in used for i in row if i is not None})
     if documents:
-        values = {"ids": documents}
-        connection.execute(_lock_documents(), values).all()
-        connection.execute(_delete_unused(), values)
+        connection.execute(_delete_unused(), {"ids": documents})
 
 
 # The statements, built once (SQLAlchemy's compiled cache keeps their SQL per dialect).
@@ -163,12 +180,8 @@ _USERS = (
 
 @functools.cache
 def _by_digest() -> Executable:
-    """The documents with these digests, each row locked against `release` on PostgreSQL
-    (SQLite renders no lock: its writers take turns)."""
-    return (
-        select(Document.digest, Document.id)
-        .where(Document.digest.in_(bindparam("digests", expanding=True)))
-        .with_for_update(read=True, key_share=True)
+    return select(Document.digest, Document.id).where(
+        Document.digest.in_(bindparam("digests", expanding=True))
     )
 
 
@@ -204,15 +217,6 @@ def _documents_of() -> Executable:
 @functools.cache
 def _delete_raw_templates() -> Executable:
     return delete(RawTemplate).where(RawTemplate.id.in_(bindparam("ids", expanding=True)))
-
-
-@functools.cache
-def _lock_documents() -> Executable:
-    return (
-        select(Document.id)
-        .where(Document.id.in_(bindparam("ids", expanding=True)))
-        .with_for_update()
-    )
 
 
 @functools.cache

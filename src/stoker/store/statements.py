@@ -312,6 +312,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
 #: entries only PostgreSQL runs (advisory locks)
 POSTGRESQL_ONLY: dict[str, Callable[[], ClauseElement]] = {
     "advisory_lock": lambda: text("SELECT pg_advisory_xact_lock(:key)"),
+    "advisory_lock_shared": lambda: text("SELECT pg_advisory_xact_lock_shared(:key)"),
 }
 
 

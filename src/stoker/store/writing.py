@@ -31,7 +31,7 @@ from stoker.engine import (
 from stoker.errors import StackLimitReached
 from stoker.store import secrets
 from stoker.store.base import StoreBase, database_error, stack_exists
-from stoker.store.documents import definition_values, release
+from stoker.store.documents import definition_values, lock_for_release, release
 from stoker.store.errors import UnknownStack
 from stoker.store.executor import Transaction
 from stoker.store.fence import lease_lost
@@ -257,6 +257,7 @@ class StoreWrites(StoreBase):
             if current is None:
                 raise UnknownStack(change.stack_id)
             raw_id, prev_id, parameters, template_file = current
+            lock_for_release(transaction)
             definition = change.definition
             sealed = self._is_sealed(transaction, change.stack_id) or secrets.hides_parameters(
                 definition.template
