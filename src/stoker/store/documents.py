@@ -36,9 +36,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Executable, bindparam, delete, exists, select
+from sqlalchemy import ClauseElement, Executable, bindparam, delete, exists, select
+from sqlalchemy.engine import Dialect
 
 from stoker.store.executor import Transaction
 from stoker.store.jsontext import dumps, loads
@@ -125,21 +127,76 @@ def put_documents(
     texts = [dumps(value) for value in values]
     seals = [sealed and not carries_nothing(value) for value in values]
     digests = [sealer.digest(t, sealed=s) for t, s in zip(texts, seals, strict=True)]
-    connection = transaction.connection
-    found: dict[str, int] = {
-        digest: id_
-        for digest, id_ in connection.execute(_by_digest(), {"digests": sorted(set(digests))})
-    }
-    insert = _insert(connection.dialect.name)
-    for digest, text, seal in sorted(zip(digests, texts, seals, strict=True)):
-        if digest in found:
-            continue
-        body = sealer.seal_text(text) if seal else text
-        added = connection.execute(insert, {"digest": digest, "body": body}).scalar()
-        if added is None:  # a concurrent writer's, committed since the look-up
-            added = connection.execute(_by_digest(), {"digests": [digest]}).one()[1]
-        found[digest] = int(added)
+    sql = _driver_sql(transaction.connection.dialect)
+    with transaction.cursor() as cursor:
+        found = sql.find(cursor, digests)
+        for digest, text, seal in sorted(zip(digests, texts, seals, strict=True)):
+            if digest in found:
+                continue
+            body = sealer.seal_text(text) if seal else text
+            added = sql.insert(cursor, digest, body)
+            if added is None:  # a concurrent writer's, committed since the look-up
+                added = sql.find(cursor, [digest])[digest]
+            found[digest] = added
     return [found[digest] for digest in digests]
+
+
+#: the most documents one raw template refers to
+_SLOTS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _DriverSQL:
+    """`put_documents`' two statements as the dialect's SQL, run on the driver's cursor:
+    SQLAlchemy's work per statement cost more than the database's for these one-row
+    statements, run for each stack created (as `stoker.store.bulk` does for the bulk
+    rows)."""
+
+    find_sql: str
+    insert_sql: str
+    #: the driver wants values as a mapping (psycopg's ``%(name)s``), not a tuple
+    named: bool
+
+    def find(self, cursor: Any, digests: Sequence[str]) -> dict[str, int]:
+        """The ids of the documents with these digests (at most `_SLOTS`)."""
+        slots = [*digests, *[digests[0]] * (_SLOTS - len(digests))]
+        cursor.execute(self.find_sql, self._values([f"d{i}" for i in range(_SLOTS)], slots))
+        return {digest: int(id_) for digest, id_ in cursor.fetchall()}
+
+    def insert(self, cursor: Any, digest: str, body: str) -> int | None:
+        """The new document's id; None if a row has its digest."""
+        cursor.execute(self.insert_sql, self._values(["digest", "body"], [digest, body]))
+        row = cursor.fetchone()
+        return None if row is None else int(row[0])
+
+    def _values(self, names: list[str], values: list[str]) -> Any:
+        return dict(zip(names, values, strict=True)) if self.named else tuple(values)
+
+
+_COMPILED: dict[str, _DriverSQL] = {}
+
+
+def _driver_sql(dialect: Dialect) -> _DriverSQL:
+    """`_DriverSQL` for ``dialect``, compiled on first use."""
+    compiled = _COMPILED.get(dialect.name)
+    if compiled is None:
+        names = [f"d{i}" for i in range(_SLOTS)]
+        find = select(Document.digest, Document.id).where(
+            Document.digest.in_([bindparam(name) for name in names])
+        )
+        find_sql = _compiled(find, dialect, names)
+        insert_sql = _compiled(_insert(dialect.name), dialect, ["digest", "body"])
+        compiled = _DriverSQL(find_sql.string, insert_sql.string, not find_sql.positional)
+        _COMPILED[dialect.name] = compiled
+    return compiled
+
+
+def _compiled(statement: Any, dialect: Dialect, order: list[str]) -> Any:
+    """``statement`` compiled for ``dialect``, its positional values in ``order``."""
+    compiled = statement.compile(dialect=dialect)
+    if compiled.positional and list(compiled.positiontup or ()) != order:
+        raise AssertionError(f"bind order {compiled.positiontup} is not {order}")
+    return compiled
 
 
 def connection_is_postgresql(transaction: Transaction) -> bool:
@@ -179,14 +236,7 @@ _USERS = (
 
 
 @functools.cache
-def _by_digest() -> Executable:
-    return select(Document.digest, Document.id).where(
-        Document.digest.in_(bindparam("digests", expanding=True))
-    )
-
-
-@functools.cache
-def _insert(dialect: str) -> Executable:
+def _insert(dialect: str) -> ClauseElement:
     """A new document, nothing if a concurrent writer committed its digest first."""
     values: dict[str, Any] = {"digest": bindparam("digest"), "body": bindparam("body")}
     if dialect == "postgresql":
