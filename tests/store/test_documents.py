@@ -191,17 +191,14 @@ def test_rows_of_an_older_schema_migrate_and_read_the_same(tmp_path: Path) -> No
             for project in ("default", plain.project)
             for s in store.list_stacks(project, include_nested=True)
         }
+    config = alembic_config()
     engine = create_engine(url)
-    try:
-        with engine.begin() as connection:
-            config = alembic_config()
-            config.attributes["connection"] = connection
-            command.downgrade(config, "0009")
-        with engine.connect() as connection:  # the old form: values in the row
-            rows = connection.exec_driver_sql("SELECT template, files FROM raw_templates")
-            raw_templates = len(rows.all())
-    finally:
-        engine.dispose()
+    with engine.begin() as config.attributes["connection"]:
+        command.downgrade(config, "0009")
+    with engine.connect() as connection:  # the old form: values in the row
+        rows = connection.exec_driver_sql("SELECT template, files FROM raw_templates")
+        raw_templates = len(rows.all())
+    engine.dispose()
     with open_store(url) as store:  # upgrades to head
         migrated = _documents(store)
         # a template and files each (the environments stay whole in their rows)
