@@ -5,6 +5,7 @@ digest that needs the store's key, and carried through a rotation and the migrat
 from __future__ import annotations
 
 import hashlib
+import threading
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,60 @@ def test_rows_of_an_older_schema_migrate_and_read_the_same(tmp_path: Path) -> No
         store.create_stack(f.stack("more", template=_template("p")), [], [])
         # template p, {}, and the two shared parts
         assert len(_documents(store)) == len(migrated) + 4
+
+
+def test_concurrent_definition_changes_sharing_documents(open_stores) -> None:
+    """Stacks whose definitions swap between the same two documents, changed at once by
+    separate stores (as by separate processes): none fails (PostgreSQL: no deadlock, no
+    document deleted under a transaction that has just started to use it), and every
+    document left is in use."""
+    stores = [open_stores() for _ in range(3)]
+    definitions = [
+        StoredDefinition(_template(name), _environment({}), {}, {}, None) for name in "ab"
+    ]
+    stacks = [
+        f.stack(f"s{i}", template=_template("a"), environment=_environment({})) for i in range(3)
+    ]
+    for stack in stacks:
+        stores[0].create_stack(stack, [], [])
+    failures: list[BaseException] = []
+
+    def swap(store: SqlStore, stack_id: str, first: int) -> None:
+        try:
+            for turn in range(12):
+                definition = definitions[(first + turn) % 2]
+                store.change_definition(
+                    DefinitionChange(stack_id, definition, keep_previous=turn % 3 != 0),
+                    WriteBatch(),
+                )
+        except BaseException as error:  # noqa: BLE001 - reported by the test below
+            failures.append(error)
+
+    threads = [
+        threading.Thread(target=swap, args=(store, stack.id, index))
+        for index, (store, stack) in enumerate(zip(stores, stacks, strict=True))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert failures == []
+    store = stores[0]
+    with store.engine.connect() as connection:
+        used = {
+            id_
+            for row in connection.execute(
+                select(
+                    RawTemplate.template_id,
+                    RawTemplate.environment_id,
+                    RawTemplate.files_id,
+                    RawTemplate.parameter_defaults_id,
+                )
+            )
+            for id_ in row
+        }
+    assert {id_ for id_, _, _ in _documents(store)} == used
+    for stack in stacks:
+        read = store.get_stack(stack.id, stack.project)
+        assert read.template in (_template("a"), _template("b"))
+        assert read.environment == _environment({})
