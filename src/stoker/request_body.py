@@ -97,23 +97,16 @@ def check_value(value: Any, limit: int) -> int:
         if depth > limit:
             return _DEEP
         if type(item) is dict:
-            for key, entry in item.items():
-                if "\0" in key:
+            if any("\0" in key for key in item):
+                return _NUL
+            item = item.values()
+        for entry in item:
+            kind = type(entry)
+            if kind is str:
+                if "\0" in entry:
                     return _NUL
-                kind = type(entry)
-                if kind is str:
-                    if "\0" in entry:
-                        return _NUL
-                elif kind is dict or kind is list:
-                    push((entry, depth + 1))
-        else:
-            for entry in item:
-                kind = type(entry)
-                if kind is str:
-                    if "\0" in entry:
-                        return _NUL
-                elif kind is dict or kind is list:
-                    push((entry, depth + 1))
+            elif kind is dict or kind is list:
+                push((entry, depth + 1))
     return 0
 
 

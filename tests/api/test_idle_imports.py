@@ -52,7 +52,8 @@ print(json.dumps(sorted(sys.modules)))
 
 
 def _idle_modules(url: str, *args: str) -> set[str]:
-    env = {**os.environ, "STOKER_SERVE_DB": url, "STOKER_SERVE_MIGRATED": "1"}
+    chosen = json.dumps({"db": url, "migrated": True})
+    env = {**os.environ, "STOKER_SERVE_SETTINGS": chosen}
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, *args],
         capture_output=True,

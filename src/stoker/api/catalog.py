@@ -147,23 +147,12 @@ def _parameter_type(kind: Any) -> str:
 
 
 async def template_versions(request: Request) -> Response:
-    rows = [
-        {
-            "version": v.name,
-            "type": v.format.value,
-            "aliases": [f"{v.key}.{v.alias}"] if v.alias else [],
-        }
-        for v in ALL_VERSIONS
-    ]
-    return JSONResponse({"template_versions": rows})
+    return JSONResponse({"template_versions": [v.listed() for v in ALL_VERSIONS]})
 
 
 async def template_functions(request: Request) -> Response:
     wanted = str(request.path_params["template_version"])
-    found = next(
-        (v for v in ALL_VERSIONS if wanted in (v.name, f"{v.key}.{v.alias}" if v.alias else "")),
-        None,
-    )
+    found = next((v for v in ALL_VERSIONS if wanted in (v.name, v.alias_name)), None)
     if found is None:
         raise not_found(f"The template version ({wanted}) could not be found.", "NotFound")
     table = table_for(found)

@@ -13,7 +13,7 @@ subset (``http:``) is refused when the file is read, never silently allowed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -326,22 +326,22 @@ class _Parser:
         return check
 
     def either(self) -> Check:
-        parts = [self.both()]
-        while self.peek() is not None and self.peek().lower() == "or":  # type: ignore[union-attr]
-            self.take()
-            parts.append(self.both())
-        if len(parts) == 1:
-            return parts[0]
-        return lambda policy, creds, target: any(p(policy, creds, target) for p in parts)
+        return self.joined("or", self.both, any)
 
     def both(self) -> Check:
-        parts = [self.negation()]
-        while self.peek() is not None and self.peek().lower() == "and":  # type: ignore[union-attr]
+        return self.joined("and", self.negation, all)
+
+    def joined(
+        self, word: str, part: Callable[[], Check], combine: Callable[[Iterable[bool]], bool]
+    ) -> Check:
+        """``part`` [``word`` ``part``]...: one check that ``combine``s the parts'."""
+        parts = [part()]
+        while (self.peek() or "").lower() == word:
             self.take()
-            parts.append(self.negation())
+            parts.append(part())
         if len(parts) == 1:
             return parts[0]
-        return lambda policy, creds, target: all(p(policy, creds, target) for p in parts)
+        return lambda policy, creds, target: combine(p(policy, creds, target) for p in parts)
 
     def negation(self) -> Check:
         token = self.take()

@@ -7,13 +7,13 @@ name and parameters come from the query string (``stack_name``, repeated
 from __future__ import annotations
 
 import asyncio
-import os
 
 from starlette.requests import Request
 
 from stoker.api.context import Api, project_of
 from stoker.api.errors import bad_request
 from stoker.api.inputs import YAML_TYPES, Payload, content_kind, payload_from
+from stoker.api.serve_settings import ServeSettings
 from stoker.blueprint.build import (
     CompiledRequest,
     Source,
@@ -106,7 +106,7 @@ async def _compiled(
 
 
 def _compile(source: Source, environments: list[str], existing: ExistingLookup) -> CompiledRequest:
-    choice = choose_cloud(os.environ.get("STOKER_SERVE_OS_CLOUD") or None)
+    choice = choose_cloud(ServeSettings.chosen().os_cloud)
     facts = None
     if choice is not None:
         cloud = Cloud(choice)

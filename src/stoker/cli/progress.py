@@ -29,12 +29,14 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from stoker.cli.detach import started_callback
-from stoker.engine import Action, EventRecord, Status
+from stoker.engine import Action, EventRecord, StackRecord, Status
 
 if TYPE_CHECKING:  # Rich is imported for the live view only: event lines need none of it
     from rich.console import Console
     from rich.live import Live
     from rich.text import Text
+
+    from stoker.engine import StackEngine
 
 STACK_TYPE = "OS::Heat::Stack"
 _RUNNING_SHOWN = 3  # paths of running resources listed under the counts
@@ -188,12 +190,28 @@ class Progress:
         self._second, self._next, self._stamp = second, second + _SECOND, time_stamp(second)
 
     # ------------------------------------------------------------------ the tree
+    def follow(self, engine: StackEngine) -> None:
+        """Hear ``engine``'s events, and of each stack it writes (`stack_written`)."""
+        engine.listener = self
+        engine.stack_listener = self.stack_written
+
+    def stack_written(self, stack: StackRecord, resources: int) -> None:
+        """The engine wrote ``stack`` with ``resources`` resources (`StackEngine`'s
+        ``stack_listener``): placed as `_learn` would place it on its first event, without
+        looking it up in the store."""
+        info = StackInfo(stack.parent_id, stack.parent_resource, resources)
+        self._place(stack.id, info)
+
     def _learn(self, stack_id: str) -> None:
-        """Place a stack seen for the first time: the first one (or one without a known
-        parent) is the top; a nested one adds its resources to the denominator."""
+        """Place a stack seen for the first time, as the store knows it."""
+        info = self.lookup(stack_id) if self.lookup is not None else None
+        self._place(stack_id, info)
+
+    def _place(self, stack_id: str, info: StackInfo | None) -> None:
+        """The first stack placed (or one without a known parent) is the top; a nested
+        one adds its resources to the denominator."""
         if stack_id in self.stacks:
             return
-        info = self.lookup(stack_id) if self.lookup is not None else None
         self.stacks[stack_id] = info
         parent = info.parent_id if info is not None else None
         name = (info.parent_resource if info is not None else None) or stack_id

@@ -159,6 +159,8 @@ def serve(
     """
     import uvicorn
 
+    from stoker.api.links import public_url as checked_url
+    from stoker.api.serve_settings import PASSWORD_VARIABLE, ServeSettings
     from stoker.cli import listening
     from stoker.store import database_url, redacted
 
@@ -181,30 +183,8 @@ def serve(
         has_service=service_cloud is not None or service_user is not None,
         os_cloud=os_cloud,
     )
-    for name in list(os.environ):
-        if name.startswith("STOKER_SERVE_"):
-            os.environ.pop(name)  # nothing left over from an earlier run in this process
-    if auth == "keystone":
-        os.environ["STOKER_SERVE_AUTH"] = "keystone"
-        os.environ["STOKER_SERVE_AUTH_URL"] = auth_url or ""
-        os.environ["STOKER_SERVE_TOKEN_TTL"] = str(token_cache_seconds)
-        os.environ["STOKER_SERVE_SERVICE_CLOUD"] = service_cloud or ""
-        os.environ["STOKER_SERVE_SERVICE_USER"] = service_user or ""
-        os.environ["STOKER_SERVE_SERVICE_PROJECT"] = service_project or ""
-        os.environ["STOKER_SERVE_SERVICE_DOMAIN"] = service_domain
-        if service_password is not None:
-            os.environ["STOKER_SERVICE_PASSWORD"] = service_password
-        if policy_file is not None:
-            os.environ["STOKER_SERVE_POLICY_FILE"] = os.path.abspath(policy_file)
-    if os_cloud:
-        os.environ["STOKER_SERVE_OS_CLOUD"] = os_cloud
-    os.environ["STOKER_SERVE_CLOUD_CREDENTIALS"] = mode
-    if trusts_delegated_roles:
-        os.environ["STOKER_SERVE_DELEGATED_ROLES"] = trusts_delegated_roles
-    if public_url is not None:
-        from stoker.api.links import public_url as checked
-
-        os.environ["STOKER_SERVE_PUBLIC_URL"] = checked(public_url)
+    if auth == "keystone" and service_password is not None:
+        os.environ[PASSWORD_VARIABLE] = service_password
     if auth == "noauth" and host not in ("127.0.0.1", "localhost", "::1"):
         click.echo(
             f"warning: --auth noauth on {host}: anyone who can reach it acts on every project",
@@ -212,12 +192,27 @@ def serve(
         )
     db = obj.get("db") if isinstance(obj, dict) else None
     url = database_url(db if isinstance(db, str) else None)
-    os.environ["STOKER_SERVE_DB"] = url
-    os.environ["STOKER_SERVE_LEASE_SECONDS"] = str(lease_seconds)
-    os.environ["STOKER_SERVE_MAX_RESOURCES"] = str(max_resources_per_stack)
-    os.environ["STOKER_SERVE_MAX_STACKS"] = str(max_stacks_per_project)
     _migrate(url)
-    os.environ["STOKER_SERVE_MIGRATED"] = "1"
+    keystone = auth == "keystone"
+    ServeSettings(
+        db=url,
+        migrated=True,
+        lease_seconds=lease_seconds,
+        max_resources_per_stack=max_resources_per_stack,
+        max_stacks_per_project=max_stacks_per_project,
+        auth=auth,
+        auth_url=auth_url if keystone else None,
+        token_ttl=token_cache_seconds,
+        service_cloud=service_cloud if keystone else None,
+        service_user=service_user if keystone else None,
+        service_project=service_project if keystone else None,
+        service_domain=service_domain,
+        policy_file=os.path.abspath(policy_file) if keystone and policy_file else None,
+        os_cloud=os_cloud or None,
+        cloud_credentials=mode,
+        delegated_roles=tuple(r for r in (trusts_delegated_roles or "").split(",") if r),
+        public_url=checked_url(public_url) if public_url is not None else None,
+    ).export()
     listener, base = listening.listen(host, port)
     plural = "s" if workers != 1 else ""
     store = redacted(url)  # password masked

@@ -112,7 +112,7 @@ def create(
         )
         return
     progress = Progress(len(definition.enabled), lookup=session.stack_info)
-    engine.listener = progress
+    progress.follow(engine)
     request = CreateRequest(
         name=name,
         definition=definition,

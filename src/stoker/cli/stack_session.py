@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from stoker.cli.progress import StackInfo
+from stoker.cli.progress import Progress, StackInfo
 from stoker.engine import EngineSettings, EventRecord, StackRecord, Store, child_stacks
 from stoker.errors import Rejected, StackNotFound
 from stoker.store import database_url
@@ -172,7 +172,12 @@ class Session:
     def engine(self, listener: Callable[[EventRecord], None] | None = None) -> StackEngine:
         from stoker.engine import StackEngine
 
-        return StackEngine(self.store, self.registry, self.settings, listener=listener)
+        engine = StackEngine(self.store, self.registry, self.settings, listener=listener)
+        if isinstance(listener, Progress):
+            # it places each stack the engine writes as the engine tells it, rather than
+            # reading it back (`stack_info`) when its first event arrives
+            listener.follow(engine)
+        return engine
 
 
 def blueprint_of(

@@ -240,7 +240,7 @@ def update(
 
         asyncio.run(write_repair(engine, current.id, repaired))
     progress = Progress(0, lookup=session.stack_info)
-    engine.listener = progress
+    progress.follow(engine)
     with progress:
         record = asyncio.run(engine.update(current.id, request))
     show_stack(engine, record, fmt, columns, show_secrets)

@@ -370,20 +370,12 @@ def version() -> None:
 @record_options
 def version_list(fmt: str, columns: tuple[str, ...]) -> None:
     """List the template versions stoker understands (as Heat's template_versions API)."""
-    rows = [
-        {
-            "version": v.name,
-            "type": v.format.value,
-            "aliases": [f"{v.key}.{v.alias}"] if v.alias else [],
-        }
-        for v in ALL_VERSIONS
-    ]
-    emit_rows(rows, fmt, columns)
+    emit_rows([v.listed() for v in ALL_VERSIONS], fmt, columns)
 
 
 def _find_version(text: str) -> TemplateVersion | None:
     for v in ALL_VERSIONS:
-        names = {v.name, v.value, f"{v.key}.{v.alias}" if v.alias else "", v.alias or ""}
+        names = {v.name, v.value, v.alias_name, v.alias or ""}
         if text in names:
             return v
     return None

@@ -137,6 +137,25 @@ def _define(
     declared = client_declared(
         template, environments, sent_from, options.limits, restrict_to, options.reads
     )
+    environment = merged_environment(environments, parameters, declared, found, stored)
+    if kept_files is None and base_dir is not None:
+        collected = collect_files(template.calls_of("get_file"), base_dir, restrict_to=restrict_to)
+        found.extend(collected.diagnostics)
+        files, unread = collected.files, frozenset(collected.unread)
+    else:
+        files, unread = dict(kept_files or {}), frozenset()
+    return define_with(template, environment, files, options, found, unread)
+
+
+def merged_environment(
+    environments: list[Environment],
+    parameters: Mapping[str, Any],
+    declared: Mapping[str, str | None],
+    found: list[Diagnostic],
+    stored: Environment | None,
+) -> Environment:
+    """The environments merged (their findings to ``found``) over ``stored``, a PATCH's:
+    the one merge of a definition from disk and of one from a request."""
     environment, merge_found = merge_environments(
         environments,
         explicit_parameters=dict(parameters),
@@ -144,23 +163,28 @@ def _define(
         parameter_types=declared_types(declared),
     )
     found.extend(merge_found)
-    if stored is not None:
-        environment = overlay_environment(stored, environment, environments)
-    if kept_files is None and base_dir is not None:
-        collected = collect_files(template.calls_of("get_file"), base_dir, restrict_to=restrict_to)
-        found.extend(collected.diagnostics)
-        files, unread = collected.files, frozenset(collected.unread)
-    else:
-        files, unread = dict(kept_files or {}), frozenset()
+    return environment if stored is None else overlay_environment(stored, environment, environments)
+
+
+def define_with(
+    template: Template,
+    environment: Environment,
+    files: Mapping[str, str],
+    options: LoadOptions,
+    found: list[Diagnostic],
+    unread: frozenset[str] = frozenset(),
+) -> LoadResult:
+    """The definition under ``options``, with every finding."""
+    o = options
     definition = define_stack(
         template,
         environment,
         files,
         unread_files=unread,
-        require_all_parameters=options.require_all_parameters,
-        stack_name=options.stack_name,
-        stack_id=options.stack_id,
-        project_id=options.project_id,
+        require_all_parameters=o.require_all_parameters,
+        stack_name=o.stack_name,
+        stack_id=o.stack_id,
+        project_id=o.project_id,
     )
     return defined(definition, found)
 
@@ -259,11 +283,10 @@ def load_update_definition(
         base_dir = os.path.dirname(current.template_file) if current.template_file else None
     if template is None:
         return LoadResult(None, found), {}
-    stored: Environment | None = None
-    stored_parameters: dict[str, Any] = {}
-    if existing:
-        # Heat keeps the stored parameters the (new or kept) top template declares
-        stored, stored_parameters = kept_inputs(current, set(template.parameters), clear, found)
+    # Heat keeps the stored parameters the (new or kept) top template declares
+    stored, stored_parameters = (
+        kept_inputs(current, set(template.parameters), clear, found) if existing else (None, {})
+    )
     environments = _environment_files(environment_paths, options, found)
     # As a create's: the templates the client sends (none of the stored ones, nor the
     # stored template's tree when -t is not given: heatclient sends only what it reads)

@@ -77,16 +77,11 @@ class Move:
         if span is not None:
             value.span = _new_tuple(Span, (span[0], span[1] + by, span[2]))
         if kind is MappingNode:
-            spans = value.key_spans
-            if id(spans) not in moved:
-                moved.add(id(spans))
-                for key, span in spans.items():
-                    spans[key] = _new_tuple(Span, (span[0], span[1] + by, span[2]))
-            spans = value.value_spans
-            if id(spans) not in moved:
-                moved.add(id(spans))
-                for key, span in spans.items():
-                    spans[key] = _new_tuple(Span, (span[0], span[1] + by, span[2]))
+            for spans in (value.key_spans, value.value_spans):
+                if id(spans) not in moved:
+                    moved.add(id(spans))
+                    for key, span in spans.items():
+                        spans[key] = _new_tuple(Span, (span[0], span[1] + by, span[2]))
             items: Any = value.values()
         elif kind is SequenceNode:
             spans = value.item_spans

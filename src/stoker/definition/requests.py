@@ -13,20 +13,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from stoker import codes
-from stoker.definition.declared import declared_parameters, declared_types, request_templates
+from stoker.definition.declared import declared_parameters, request_templates
 from stoker.definition.loading import (
     CurrentInputs,
     LoadOptions,
     LoadResult,
-    defined,
+    define_with,
     encrypted_names_finding,
     kept_inputs,
+    merged_environment,
 )
-from stoker.definition.stack import define_stack
 from stoker.definition.template import Template
 from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Diagnostic
-from stoker.environment import environment_from_data, merge_environments, overlay_environment
+from stoker.environment import environment_from_data
 from stoker.environment.environment import Environment
 from stoker.environment.parse import parse_environment
 from stoker.errors import TemplateError
@@ -115,25 +115,8 @@ def _finish(
     )
     sent = files if sent is None else sent
     declared = declared_parameters(template, request_templates(sent, options.limits))
-    environment, merge_found = merge_environments(
-        environments,
-        explicit_parameters=dict(parameters),
-        template_parameter_names=declared,
-        parameter_types=declared_types(declared),
-    )
-    found.extend(merge_found)
-    if stored is not None:
-        environment = overlay_environment(stored, environment, environments)
-    definition = define_stack(
-        template,
-        environment,
-        files,
-        require_all_parameters=options.require_all_parameters,
-        stack_name=options.stack_name,
-        stack_id=options.stack_id,
-        project_id=options.project_id,
-    )
-    return defined(definition, found)
+    environment = merged_environment(environments, parameters, declared, found, stored)
+    return define_with(template, environment, files, options, found)
 
 
 def load_request(inputs: RequestInputs, options: LoadOptions | None = None) -> LoadResult:
@@ -175,11 +158,10 @@ def load_update_request(
         found, files = [], {**current.files, **inputs.files}
     if template is None:
         return LoadResult(None, found), {}
-    stored: Environment | None = None
-    stored_parameters: dict[str, Any] = {}
-    if existing:
-        # Heat keeps the stored parameters the (new or kept) top template declares
-        stored, stored_parameters = kept_inputs(current, set(template.parameters), clear, found)
+    # Heat keeps the stored parameters the (new or kept) top template declares
+    stored, stored_parameters = (
+        kept_inputs(current, set(template.parameters), clear, found) if existing else (None, {})
+    )
     environments, env_found = _environments(inputs, options.limits)
     found.extend(env_found)
     # a PATCH runs with the stored files too, but Heat merges the environment files

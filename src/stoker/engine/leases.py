@@ -91,6 +91,9 @@ class Fence:
         self.lost: str | None = None
         #: ``stack cancel``'s request, as the last write under this claim read it
         self.cancel_request: str | None = None
+        #: the operation's last write gave the claim up (`WriteBatch.release`): `held`
+        #: has nothing left to release, and a renewal that finds the claim gone is no loss
+        self.released = False
         self._task: asyncio.Task[object] | None = None
 
     @property
@@ -136,7 +139,7 @@ class Fence:
     async def renew(self, store: Store) -> None:
         """Extend the claim; LeaseLost (and the operation stops) if another holds it."""
         lost = await asyncio.to_thread(self._renew, store)
-        if lost is not None:
+        if lost is not None and not self.released:
             self.lose(lost)
         self.check()
 
@@ -156,6 +159,8 @@ class Fence:
             raise
         if request is not None:
             self.cancel_request = request
+        if batch.release:
+            self.released = True
 
 
 def acquire(
@@ -245,7 +250,9 @@ async def held(store: Store, fence: Fence) -> AsyncIterator[Fence]:
         with contextlib.suppress(asyncio.CancelledError):
             await beat
         fence._task = None
-        if fence.lost is None:
+        if fence.released:
+            pass  # with the operation's last write
+        elif fence.lost is None:
             await asyncio.to_thread(store.release_lease, fence.stack_id, fence.token.engine_id)
         else:
             # Still ours if only renewals failed; another engine's claim is left alone.

@@ -87,7 +87,10 @@ async def create_stack(
     engine.queries.remember(stack.id, definition)
     testpoints.reached("after_stack_row")
     operation.attach(fence)
-    return await run_create(operation, done=())
+    created = await run_create(operation, done=())
+    if parent is not None:  # its facade reads its outputs next: from what was written
+        engine.queries.created(created, operation.records)
+    return created
 
 
 async def run_create(operation: Operation, done: Iterable[str]) -> StackRecord:
@@ -111,12 +114,14 @@ async def run_create(operation: Operation, done: Iterable[str]) -> StackRecord:
         if result.ok:
             testpoints.reached("before_stack_complete")
             return await operation.finish(
-                Action.CREATE, Status.COMPLETE, "Stack CREATE completed successfully"
+                Action.CREATE, Status.COMPLETE, "Stack CREATE completed successfully", last=True
             )
         reason = operation.failure_summary(Action.CREATE, result)
-        failed = await operation.finish(Action.CREATE, Status.FAILED, reason)
-        if stack.disable_rollback or operation.cancelled(result):
-            return failed  # a cancelled create is not rolled back (convergence engine)
+        # a cancelled create is not rolled back (convergence engine)
+        final = stack.disable_rollback or operation.cancelled(result)
+        failed = await operation.finish(Action.CREATE, Status.FAILED, reason, last=final)
+        if final:
+            return failed
         await operation.set_stack(Action.ROLLBACK, Status.IN_PROGRESS, "Stack ROLLBACK started")
         return await run_delete(operation, Action.ROLLBACK)
 

@@ -83,5 +83,7 @@ async def write_new(
     claim, fence = leases.claim_new(stack.id, engine.engine_id, engine.settings.lease_seconds)
     limit = engine.settings.max_stacks_per_project if stack.parent_id is None else None
     await asyncio.to_thread(engine.store.create_stack, stack, initial, [event], claim, limit)
+    if engine.stack_listener is not None:
+        engine.stack_listener(stack, len(initial))
     engine.notify([event])
     return initial, fence

@@ -161,20 +161,31 @@ class Operation:
         for record in batch.resources:
             self.records[record.name] = record
 
-    async def set_stack(self, action: Action, status: Status, reason: str) -> None:
+    async def set_stack(
+        self, action: Action, status: Status, reason: str, *, release: bool = False
+    ) -> None:
+        """Record the stack's new state and its event; ``release``: and give the claim up
+        with them (`WriteBatch.release`), as the operation's last write."""
         now = leases.now_utc()
         event = self.engine.stack_event(self.stack, action, status, reason, now)
         await self.write(
             WriteBatch(
-                stacks=[StackStatus(self.stack.id, action, status, reason, now)], events=[event]
+                stacks=[StackStatus(self.stack.id, action, status, reason, now)],
+                events=[event],
+                release=release,
             )
         )
         self.stack = replace(
             self.stack, action=action, status=status, status_reason=reason, updated_at=now
         )
 
-    async def finish(self, action: Action, status: Status, reason: str) -> StackRecord:
-        await self.set_stack(action, status, reason)
+    async def finish(
+        self, action: Action, status: Status, reason: str, *, last: bool = False
+    ) -> StackRecord:
+        """The stack's final state for ``action``; ``last``: nothing is written under the
+        claim after it, which is released in the same transaction (`leases.held` then
+        has nothing to release)."""
+        await self.set_stack(action, status, reason, release=last)
         if status is Status.FAILED and self.first_failure is not None:
             self.engine.failed_children[self.stack.id] = self.first_failure
         return self.stack
@@ -215,7 +226,9 @@ class Operation:
         # Eager: a create or delete job records IN_PROGRESS (and waits for it) before
         # anything that needs a task of its own, unless its resource is effect-free, and
         # then it usually never waits at all (see `scheduler.traverse`).
-        return await self.run(action, requires, job, done, eager=True)
+        # Not settled: what follows a create's or delete's walk is the stack's own state,
+        # written through the recorder, which commits the queued records with it.
+        return await self.run(action, requires, job, done, eager=True, settle=False)
 
     async def run(
         self,
@@ -225,8 +238,11 @@ class Operation:
         done: Iterable[str] = (),
         *,
         eager: bool = False,
+        settle: bool = True,
     ) -> Traversal:
-        """Traverse ``requires`` with ``job`` within the operation's time left."""
+        """Traverse ``requires`` with ``job`` within the operation's time left.
+        ``settle``: return once every record is committed (what comes next reads them
+        back); else queued records may still wait for the next write."""
         try:
             async with self.time_limit():
                 result = await traverse(
@@ -236,7 +252,8 @@ class Operation:
                     done=done,
                     eager=eager,
                 )
-            await self.recorder.flush()  # what comes next reads the records back
+            if settle:
+                await self.recorder.flush()
             return result
         except TimeoutError:
             self.timed_out = True

@@ -80,6 +80,17 @@ class StackQueries:
         stack is nobody's child, a new one's ancestors are being created)."""
         self._definitions[stack_id] = definition
 
+    def created(self, stack: StackRecord, records: Mapping[str, ResourceRecord]) -> None:
+        """A nested stack this engine has just created, COMPLETE, and its resources'
+        records as the create wrote them: its facade's view is made from them (`child_view`)
+        rather than read back, as a settled stack's (its definition was `remember`ed)."""
+        definition = self._definitions.get(stack.id)
+        if definition is None or stack.status is not Status.COMPLETE:
+            return
+        view = ChildView(self, stack)
+        view.known(definition, records)
+        self._views[stack.id] = view
+
     def forget(self, stack_id: str) -> None:
         """The stack's stored definition or records changed (an update, a signal):
         rebuild it, and read it and its ancestors' outputs again, when next asked."""
@@ -239,6 +250,11 @@ class ChildView:
         self._runtime: RuntimeContext | None = None
         #: each output's value once computed (the view is of one state of the stack)
         self._outputs: dict[str, Any] = {}
+
+    def known(self, definition: StackDefinition, records: Mapping[str, ResourceRecord]) -> None:
+        """The stack's definition and records, known without reading them."""
+        self._definition = definition
+        self._records = dict(records)
 
     def _state(self) -> tuple[StackDefinition, dict[str, ResourceRecord]]:
         if self._definition is None or self._records is None:

@@ -128,6 +128,7 @@ class Recorder:
         pending.events.extend(batch.events)
         pending.removed.extend(batch.removed)
         pending.states.update(batch.states)
+        pending.release = pending.release or batch.release
 
     def _size(self) -> int:
         pending = self._pending
@@ -210,4 +211,5 @@ def _split(batch: WriteBatch, size: int) -> list[WriteBatch]:
         )
     parts[-1].stacks.extend(batch.stacks)
     parts[-1].removed.extend(batch.removed)
+    parts[-1].release = batch.release
     return parts

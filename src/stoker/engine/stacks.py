@@ -101,6 +101,7 @@ class StackEngine:
         settings: EngineSettings | None = None,
         *,
         listener: Callable[[EventRecord], None] | None = None,
+        stack_listener: Callable[[StackRecord, int], None] | None = None,
         engine_id: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Clock = REAL_TIME,
@@ -109,6 +110,9 @@ class StackEngine:
         self.registry = registry
         self.settings = settings or EngineSettings()
         self.listener = listener
+        #: told of each stack this engine writes (the record and its number of resources)
+        #: before its first event: what a listener would otherwise read back per stack
+        self.stack_listener = stack_listener
         #: how the operations wait (a resource's pause, a rolling update's pause between
         #: batches): a test hands the engine one that records the waits instead of timing them
         self.sleep = sleep

@@ -144,9 +144,17 @@ class WriteBatch:
     #: Each is later than any record of its resource in ``resources`` (the `Recorder`
     #: drops a state that a full record of its resource follows).
     states: dict[tuple[str, str], ResourceRecord] = field(default_factory=dict)
+    #: give up the claim the batch is written under (`Store.write`'s ``fence``), after
+    #: the rest, in the same transaction: an operation's last write. A separate release
+    #: would be one more transaction per stack, and between the two the stack would
+    #: show its final state while still claimed.
+    release: bool = False
 
     def __bool__(self) -> bool:
-        return bool(self.stacks or self.resources or self.events or self.removed or self.states)
+        return (
+            bool(self.stacks or self.resources or self.events or self.removed or self.states)
+            or self.release
+        )
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -270,7 +278,9 @@ class Store(Protocol):
     def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> str | None:
         """Apply a batch in one transaction; with ``fence``, only while that claim holds
         (else raise `stoker.errors.LeaseLost` and change nothing), returning the stack's
-        pending cancel request (``cancel`` or ``rollback``, see `request_cancel`), if any."""
+        pending cancel request (``cancel`` or ``rollback``, see `request_cancel`), if any.
+        A batch that says `WriteBatch.release` also releases that claim (it needs
+        ``fence``)."""
 
     def acquire_lease(
         self, stack_id: str, engine_id: str, expires_at: datetime, now: datetime

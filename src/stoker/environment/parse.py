@@ -7,7 +7,8 @@ column it is on, and checking goes on so one run shows them all.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
@@ -27,6 +28,8 @@ from stoker.environment.registry_section import describe_kind, read_registry_sec
 from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, read_file
 from stoker.template.nodes import MappingNode, key_span, plain, span_of, value_span
+
+T = TypeVar("T")
 
 SECTION_NAMES = tuple(section.value for section in Section)
 _EVENT_SINK_KEYS = ("type", "target", "ttl")
@@ -199,44 +202,42 @@ class _SectionReader:
                 result.value_spans[key] = item_span
         return result
 
-    def _names(self, section: str, value: Any, span: Span | None) -> list[str]:
+    def _list(
+        self,
+        section: str,
+        value: Any,
+        span: Span | None,
+        what: str,
+        read: Callable[[Any, Path, Span | None], T | None],
+    ) -> list[T]:
+        """The section's items that ``read`` makes something of (it reports the others)."""
         if not isinstance(value, list):
             self.error(
-                f'environment section "{section}" must be a list of parameter names '
+                f'environment section "{section}" must be a list of {what} '
                 f"(got {describe_kind(value)})",
                 (section,),
                 span_of(value) or span,
             )
             return []
-        names = []
-        for index, item in enumerate(value):
-            if isinstance(item, str):
-                names.append(str(item))
-            else:
-                self.error(
-                    f"{section} entries must be parameter names (got {describe_kind(item)})",
-                    (section, index),
-                    value_span(value, index) or span,
-                )
-        return names
+        items = (
+            read(item, (section, i), value_span(value, i) or span) for i, item in enumerate(value)
+        )
+        return [item for item in items if item is not None]
+
+    def _names(self, section: str, value: Any, span: Span | None) -> list[str]:
+        return self._list(section, value, span, "parameter names", self._name)
+
+    def _name(self, item: Any, path: Path, span: Span | None) -> str | None:
+        if isinstance(item, str):
+            return str(item)
+        self.error(
+            f"{path[0]} entries must be parameter names (got {describe_kind(item)})", path, span
+        )
+        return None
 
     def _event_sinks(self, value: Any, span: Span | None) -> list[EventSink]:
-        section = Section.EVENT_SINKS.value
-        if not isinstance(value, list):
-            self.error(
-                f'environment section "{section}" must be a list of sinks like '
-                f"{{type: {ZAQAR_QUEUE}, target: <queue>, ttl: <seconds>}} "
-                f"(got {describe_kind(value)})",
-                (section,),
-                span_of(value) or span,
-            )
-            return []
-        sinks = []
-        for index, item in enumerate(value):
-            sink = self._event_sink(item, (section, index), value_span(value, index) or span)
-            if sink is not None:
-                sinks.append(sink)
-        return sinks
+        what = f"sinks like {{type: {ZAQAR_QUEUE}, target: <queue>, ttl: <seconds>}}"
+        return self._list(Section.EVENT_SINKS.value, value, span, what, self._event_sink)
 
     def _event_sink(self, item: Any, path: Path, span: Span | None) -> EventSink | None:
         if not isinstance(item, dict):

@@ -80,13 +80,6 @@ class RegistryEntry:
         return bool(self.options) and not is_template_name(self.key)
 
     @property
-    def is_template(self) -> bool:
-        """True when this entry makes a provider template (by its key or by its value)."""
-        if is_template_name(self.key) or self.options:
-            return True
-        return isinstance(self.value, str) and is_template_name(self.value)
-
-    @property
     def template(self) -> str | None:
         """The template path this entry names: the key itself wins, as in Heat.
 
@@ -216,39 +209,7 @@ class _Reader:
                 span_of(data) or span,
             )
             return block
-        for key, value in data.items():
-            item_path = (*path, str(key))
-            k_span = key_span(data, key)
-            v_span = value_span(data, key)
-            if not isinstance(key, str):
-                self.error(f"resource_registry key {key!r} must be a string", item_path, k_span)
-                continue
-            if key == RESOURCES_KEY:
-                if isinstance(value, dict):
-                    block.items[key] = self.resources(value, item_path)
-                else:
-                    self.error(
-                        "resource_registry resources must be a mapping of resource names "
-                        f"(or fnmatch patterns) to blocks (got {describe_kind(value)})",
-                        item_path,
-                        k_span if value is None else v_span or k_span,
-                    )
-                continue
-            if key in (HOOKS_KEY, RESTRICTED_ACTIONS_KEY):
-                setting = self.setting(key, value, item_path, v_span or k_span)
-                if setting is not None:
-                    self.warn(
-                        f"{key} has no effect at the top of resource_registry; put it in a "
-                        "block under resources: (resources: {<name>: {" + key + ": ...}})",
-                        item_path,
-                        k_span,
-                    )
-                continue
-            entry = self.entry(key, value, item_path, k_span, v_span)
-            if entry is not None:
-                block.items[key] = entry
-        self._check_shadowed(block, path)
-        return block
+        return self.block(data, path, block, top=True)
 
     def resources(self, data: dict[Any, Any], path: Path) -> RegistryBlock:
         block = RegistryBlock(span=span_of(data))
@@ -272,19 +233,41 @@ class _Reader:
         return block
 
     def rule(self, data: dict[Any, Any], path: Path) -> RegistryBlock:
-        block = RegistryBlock(span=span_of(data))
+        return self.block(data, path, RegistryBlock(span=span_of(data)), top=False)
+
+    def block(
+        self, data: dict[Any, Any], path: Path, block: RegistryBlock, *, top: bool
+    ) -> RegistryBlock:
+        """The entries of the registry's ``top`` or of a block under ``resources:`` (where
+        hooks and restricted actions apply and a mapping is a nested stack's block)."""
         for key, value in data.items():
             item_path = (*path, str(key))
             k_span = key_span(data, key)
             v_span = value_span(data, key)
             if not isinstance(key, str):
                 self.error(f"resource_registry key {key!r} must be a string", item_path, k_span)
-                continue
-            if key in (HOOKS_KEY, RESTRICTED_ACTIONS_KEY):
+            elif top and key == RESOURCES_KEY:
+                if isinstance(value, dict):
+                    block.items[key] = self.resources(value, item_path)
+                else:
+                    self.error(
+                        "resource_registry resources must be a mapping of resource names "
+                        f"(or fnmatch patterns) to blocks (got {describe_kind(value)})",
+                        item_path,
+                        k_span if value is None else v_span or k_span,
+                    )
+            elif key in (HOOKS_KEY, RESTRICTED_ACTIONS_KEY):
                 setting = self.setting(key, value, item_path, v_span or k_span)
-                if setting is not None:
+                if setting is not None and not top:
                     block.items[key] = setting
-            elif isinstance(value, dict):
+                elif setting is not None:
+                    self.warn(
+                        f"{key} has no effect at the top of resource_registry; put it in a "
+                        "block under resources: (resources: {<name>: {" + key + ": ...}})",
+                        item_path,
+                        k_span,
+                    )
+            elif not top and isinstance(value, dict):
                 # A nested block: entries for resources of the nested stack this one creates.
                 block.items[key] = self.rule(value, item_path)
             else:

@@ -50,10 +50,6 @@ class Box:
     height: float
     inner: Placed | None = None  # the nested stack drawn inside it
 
-    @property
-    def centre(self) -> Point:
-        return (self.x + self.width / 2, self.y + self.height / 2)
-
 
 @dataclass(slots=True)
 class Route:

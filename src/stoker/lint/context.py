@@ -96,20 +96,9 @@ class FileContext:
 
 
 class EnvironmentContext(FileContext):
-    environment: Environment
+    """An environment file; the workspace sets what parsing it made of it."""
 
-    def __init__(
-        self,
-        source: SourceFile,
-        package: PackageContext,
-        kind: FileKind,
-        document: Document | None = None,
-        core: list[Diagnostic] | None = None,
-        directives: dict[int, frozenset[str]] | None = None,
-        environment: Environment | None = None,
-    ) -> None:
-        super().__init__(source, package, kind, document, core, directives)
-        self.environment = Environment() if environment is None else environment
+    environment: Environment
 
 
 class TemplateContext(FileContext):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Protocol
 
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
 
@@ -20,6 +20,15 @@ if TYPE_CHECKING:
         PackageContext,
         TemplateContext,
     )
+
+
+class Located(Protocol):
+    """Something read from a file that knows where: its span and its path."""
+
+    @property
+    def span(self) -> Span | None: ...
+    @property
+    def path(self) -> Path: ...
 
 
 class Profile(StrEnum):
@@ -76,6 +85,10 @@ class Rule:
     def finding(self, message: str, span: Span | None, path: Path = ()) -> Diagnostic:
         """A finding of this rule at ``span`` (the offending key or value)."""
         return Diagnostic(self.id, message, path, span, self.severity)
+
+    def finding_at(self, message: str, node: Located) -> Diagnostic:
+        """A finding at a node that knows where it is written (a resource, a call ...)."""
+        return Diagnostic(self.id, message, node.path, node.span, self.severity)
 
 
 class FileRule(Rule):

@@ -260,11 +260,9 @@ def _add_environment(
         unit = FileContext(source, context, FileKind.UNREADABLE, document, [problem], directives)
         context.unreadable.append(unit)
         return
-    context.environments.append(
-        EnvironmentContext(
-            source, context, FileKind.ENVIRONMENT, document, found, directives, environment
-        )
-    )
+    unit = EnvironmentContext(source, context, FileKind.ENVIRONMENT, document, found, directives)
+    unit.environment = environment
+    context.environments.append(unit)
 
 
 def _parse(

@@ -8,7 +8,7 @@ any constraint whose definition is malformed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -270,13 +270,7 @@ class _Parser:
                 value_span(entries, index),
             )
             return None
-        for key in entry:
-            if key not in _CONSTRAINT_KEYS:
-                self.error(
-                    f"Invalid key '{key}' for parameter constraints",
-                    (*path, str(key)),
-                    key_span(entry, key),
-                )
+        self.unknown_keys(entry, _CONSTRAINT_KEYS, "parameter constraints", path)
         modulo_ok = self.version.value >= MODULO_FROM
         kinds = [
             kind
@@ -328,6 +322,15 @@ class _Parser:
             name,
         )
 
+    def unknown_keys(
+        self, mapping: Mapping[Any, Any], known: Collection[str], what: str, path: Path
+    ) -> None:
+        for key in mapping:
+            if key not in known:
+                self.error(
+                    f"Invalid key '{key}' for {what}", (*path, str(key)), key_span(mapping, key)
+                )
+
     def hot_definition(
         self,
         kind: ConstraintKind,
@@ -345,13 +348,7 @@ class _Parser:
                     value_span(entry, kind.value),
                 )
                 return None
-            for key in raw:
-                if key not in keys:
-                    self.error(
-                        f"Invalid key '{key}' for {kind.value} constraint",
-                        (*path, str(key)),
-                        key_span(raw, key),
-                    )
+            self.unknown_keys(raw, keys, f"{kind.value} constraint", path)
             if kind is ConstraintKind.MODULO:
                 return make_modulus(raw.get("step"), raw.get("offset"))
             return make_bounds(kind, raw.get("min"), raw.get("max"))

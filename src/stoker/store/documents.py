@@ -42,6 +42,7 @@ from typing import Any
 from sqlalchemy import ClauseElement, Executable, bindparam, delete, exists, select
 from sqlalchemy.engine import Dialect
 
+from stoker.engine import StackRecord, StoredDefinition
 from stoker.store.executor import Transaction
 from stoker.store.jsontext import dumps, loads
 from stoker.store.models import Document, RawTemplate
@@ -93,17 +94,15 @@ def open_document(sealer: Sealer, body: str) -> Any:
 def definition_values(
     transaction: Transaction,
     sealer: Sealer,
-    template: Any,
-    environment: Any,
-    files: Any,
+    definition: StackRecord | StoredDefinition,
     *,
     sealed: bool,
 ) -> dict[str, Any]:
-    """The values of a new raw template row (`insert_raw_template`): its documents
-    written where no row has them yet; the environment's own sections sealed where the
-    stack is."""
-    shared, defaults, own = split_environment(environment)
-    values: list[Any] = [template, files]
+    """The values of a new raw template row (`insert_raw_template`) for the template,
+    environment and files of ``definition``: its documents written where no row has them
+    yet; the environment's own sections sealed where the stack is."""
+    shared, defaults, own = split_environment(definition.environment)
+    values: list[Any] = [definition.template, definition.files]
     if shared is not None and defaults is not None:
         values += (shared, defaults)
     ids = put_documents(transaction, sealer, values, sealed=sealed)

@@ -27,10 +27,20 @@ class FenceCheck:
     pays for it, and SQLAlchemy's per-execution work cost more than the statement itself
     (half of a small write, measured on a chain of 1000)."""
 
-    def __init__(self, sql: str, order: tuple[str, ...] | None) -> None:
+    def __init__(
+        self,
+        sql: str,
+        order: tuple[str, ...] | None,
+        release: str,
+        release_order: tuple[str, ...] | None,
+    ) -> None:
         self.sql = sql
         #: the parameters' order for a positional driver; None: by name
         self.order = order
+        #: the catalog's ``release_lease``, for an operation's last write
+        #: (`WriteBatch.release`), which gives the claim up in its own transaction
+        self.release_sql = release
+        self.release_order = release_order
 
     def run(self, transaction: Transaction, fence: LeaseToken) -> str | None:
         """In ``transaction``: LeaseLost unless ``fence`` holds, else the stack's pending
@@ -50,6 +60,14 @@ class FenceCheck:
         if row is None:
             return False, None
         return True, None if row[0] is None else str(row[0])
+
+    def release(self, cursor: Any, fence: LeaseToken) -> None:
+        """On a driver cursor, in the transaction that checked ``fence``: give the claim up."""
+        values = {"stack_id": fence.stack_id, "engine_id": fence.engine_id}
+        order = self.release_order
+        cursor.execute(
+            self.release_sql, values if order is None else tuple(values[n] for n in order)
+        )
 
     def _parameters(self, fence: LeaseToken) -> Any:
         values = {

@@ -147,14 +147,11 @@ def stack_record(row: Sequence[Any], open_document: Callable[[str], Any]) -> Sta
 
 def summary_record(row: Sequence[Any]) -> StackRecord:
     """A ``stack_summaries`` row as a record with an empty definition."""
-    (id_, name, project, action, status, reason, _, _, _, _, created, updated, deleted,
-     parent_id, parent_resource, tags, timeout, no_rollback, template_file,
-     cloud, _, _) = row  # fmt: skip
-    return StackRecord(
-        id_, name, project, Action(action), Status(status), reason, {}, {}, {}, {},
-        created, updated, deleted, parent_id, parent_resource, tuple(tags), timeout,
-        no_rollback, template_file, cloud,
-    )  # fmt: skip
+    return stack_record((*row[:6], {}, {}, {}, {}, *row[10:]), _as_stored)
+
+
+def _as_stored(value: Any) -> Any:
+    return value
 
 
 def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from stoker.store.models import SoftwareConfig as ConfigRow
 from stoker.store.models import SoftwareDeployment as DeploymentRow
 from stoker.store.store import SqlStore
 
+Table = type[ConfigRow] | type[DeploymentRow]
+
 
 @dataclass(frozen=True, slots=True)
 class ConfigRecord:
@@ -47,6 +49,25 @@ class SoftwareStore:
     def __init__(self, store: SqlStore) -> None:
         self.store = store
 
+    # ------------------------------------------------------------------ either table
+    def _row(self, table: Table, project: str, id: str) -> Any:
+        """The project's row ``id`` of ``table``, None when it has none."""
+        query = select(table).where(table.id == id, table.project == project)
+        with self.store._sqlalchemy_reading() as connection:
+            return connection.execute(query).first()
+
+    def _rows(self, table: Table, project: str, *where: Any) -> list[Any]:
+        """The project's rows of ``table`` (narrowed by ``where``), oldest first."""
+        query = select(table).where(table.project == project, *where)
+        query = query.order_by(table.created_at, table.id)
+        with self.store._sqlalchemy_reading() as connection:
+            return list(connection.execute(query).all())
+
+    def _delete(self, table: Table, project: str, id: str) -> bool:
+        with self.store._sqlalchemy_writing() as connection:
+            gone = connection.execute(delete(table).where(table.id == id, table.project == project))
+        return bool(gone.rowcount)
+
     # ------------------------------------------------------------------ configs
     def add_config(self, config: ConfigRecord) -> None:
         values = {
@@ -61,26 +82,14 @@ class SoftwareStore:
             connection.execute(insert(ConfigRow).values(**values))
 
     def config(self, project: str, config_id: str) -> ConfigRecord | None:
-        query = select(ConfigRow).where(ConfigRow.id == config_id, ConfigRow.project == project)
-        with self.store._sqlalchemy_reading() as connection:
-            row = connection.execute(query).first()
+        row = self._row(ConfigRow, project, config_id)
         return self._config(row) if row is not None else None
 
     def configs(self, project: str) -> list[ConfigRecord]:
-        query = (
-            select(ConfigRow)
-            .where(ConfigRow.project == project)
-            .order_by(ConfigRow.created_at, ConfigRow.id)
-        )
-        with self.store._sqlalchemy_reading() as connection:
-            return [self._config(row) for row in connection.execute(query).all()]
+        return [self._config(row) for row in self._rows(ConfigRow, project)]
 
     def delete_config(self, project: str, config_id: str) -> bool:
-        with self.store._sqlalchemy_writing() as connection:
-            gone = connection.execute(
-                delete(ConfigRow).where(ConfigRow.id == config_id, ConfigRow.project == project)
-            )
-        return bool(gone.rowcount)
+        return self._delete(ConfigRow, project, config_id)
 
     def _config(self, row: Any) -> ConfigRecord:
         return ConfigRecord(
@@ -116,29 +125,15 @@ class SoftwareStore:
                 connection.execute(insert(DeploymentRow).values(id=deployment.id, **values))
 
     def deployment(self, project: str, deployment_id: str) -> DeploymentRecord | None:
-        query = select(DeploymentRow).where(
-            DeploymentRow.id == deployment_id, DeploymentRow.project == project
-        )
-        with self.store._sqlalchemy_reading() as connection:
-            row = connection.execute(query).first()
+        row = self._row(DeploymentRow, project, deployment_id)
         return self._deployment(row) if row is not None else None
 
     def deployments(self, project: str, server_id: str | None = None) -> list[DeploymentRecord]:
-        query = select(DeploymentRow).where(DeploymentRow.project == project)
-        if server_id is not None:
-            query = query.where(DeploymentRow.server_id == server_id)
-        query = query.order_by(DeploymentRow.created_at, DeploymentRow.id)
-        with self.store._sqlalchemy_reading() as connection:
-            return [self._deployment(row) for row in connection.execute(query).all()]
+        where = () if server_id is None else (DeploymentRow.server_id == server_id,)
+        return [self._deployment(row) for row in self._rows(DeploymentRow, project, *where)]
 
     def delete_deployment(self, project: str, deployment_id: str) -> bool:
-        with self.store._sqlalchemy_writing() as connection:
-            gone = connection.execute(
-                delete(DeploymentRow).where(
-                    DeploymentRow.id == deployment_id, DeploymentRow.project == project
-                )
-            )
-        return bool(gone.rowcount)
+        return self._delete(DeploymentRow, project, deployment_id)
 
     def _deployment(self, row: Any) -> DeploymentRecord:
         unseal = self.store._sealer.unseal

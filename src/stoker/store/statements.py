@@ -29,6 +29,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.sql.dml import Update
 from sqlalchemy.types import TypeEngine
 
 from stoker.store.bulk import select_events, select_resources
@@ -155,6 +156,16 @@ def _change_definition() -> ClauseElement:
     )
     values = {n: _typed(f"new_{n}", table.c[n].type) for n in names}
     return update(Stack).where(Stack.id == P("stack_id")).values(values)
+
+
+def _release_lease() -> Update:
+    """Give the claim up if it is still ``engine_id``'s (someone else's is left alone);
+    also run on the driver, in an operation's last write (`compile_fence`)."""
+    return (
+        update(Stack)
+        .where(Stack.id == P("stack_id"), Stack.lease_engine_id == P("engine_id"))
+        .values(lease_engine_id=null(), lease_expires_at=null())
+    )
 
 
 def _acquire_lease() -> ClauseElement:
@@ -285,11 +296,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
         .where(Stack.id == P("stack_id"), Stack.lease_engine_id == P("engine_id"))
         .values(lease_expires_at=_typed("expires_at", UTCDateTime()))
     ),
-    "release_lease": lambda: (
-        update(Stack)
-        .where(Stack.id == P("stack_id"), Stack.lease_engine_id == P("engine_id"))
-        .values(lease_engine_id=null(), lease_expires_at=null())
-    ),
+    "release_lease": _release_lease,
     "request_cancel": _request_cancel,
     # -- snapshots
     "snapshots": lambda: (
@@ -333,4 +340,6 @@ def compile_fence(dialect: Any) -> FenceCheck:
     order = tuple(compiled.positiontup or ()) if compiled.positional else None
     if order is not None and set(order) != set(FENCE_FIELDS):
         raise AssertionError(f"the fence's parameters are {order}")
-    return FenceCheck(compiled.string, order)
+    release = _release_lease().compile(dialect=dialect)
+    release_order = tuple(release.positiontup or ()) if release.positional else None
+    return FenceCheck(compiled.string, order, release.string, release_order)

@@ -81,14 +81,7 @@ class StoreWrites(StoreBase):
                 self._sealed_stacks[stack.id] = sealed
                 # The template and files are sealed too: a hidden parameter's default,
                 # or a file get_file reads, may hold the secret itself.
-                definition = definition_values(
-                    transaction,
-                    self._sealer,
-                    stack.template,
-                    stack.environment,
-                    stack.files,
-                    sealed=sealed,
-                )
+                definition = definition_values(transaction, self._sealer, stack, sealed=sealed)
                 if sealed:
                     stack = replace(
                         stack,
@@ -162,6 +155,8 @@ class StoreWrites(StoreBase):
         """
         if not batch:
             return None
+        if batch.release and fence is None:
+            raise ValueError("a batch that releases a claim is written under that claim")
         request = None
         self._learn_sealed(_stack_ids(batch))
         rows = self._prepare(batch)
@@ -172,6 +167,8 @@ class StoreWrites(StoreBase):
                     if not held:
                         raise _Fenced
                 self._apply(cursor, rows)
+                if batch.release and fence is not None:
+                    self._fence.release(cursor, fence)
         except _Fenced:
             assert fence is not None
             with self._reading() as transaction:  # after the rollback: who holds it now
@@ -262,14 +259,7 @@ class StoreWrites(StoreBase):
             sealed = self._is_sealed(transaction, change.stack_id) or secrets.hides_parameters(
                 definition.template
             )
-            values = definition_values(
-                transaction,
-                self._sealer,
-                definition.template,
-                definition.environment,
-                definition.files,
-                sealed=sealed,
-            )
+            values = definition_values(transaction, self._sealer, definition, sealed=sealed)
             stored_parameters: Any = definition.parameters
             if sealed:
                 stored_parameters = self._sealer.token(definition.parameters)

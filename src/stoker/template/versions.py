@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 
 class Format(StrEnum):
@@ -36,6 +37,16 @@ class TemplateVersion:
     @property
     def name(self) -> str:
         return f"{self.key}.{self.value}"
+
+    @property
+    def alias_name(self) -> str:
+        """``heat_template_version.newton``: the alias as a name ("" without one)."""
+        return f"{self.key}.{self.alias}" if self.alias else ""
+
+    def listed(self) -> dict[str, Any]:
+        """Its row in Heat's template_versions listing."""
+        aliases = [self.alias_name] if self.alias else []
+        return {"version": self.name, "type": self.format.value, "aliases": aliases}
 
     @property
     def has_conditions(self) -> bool:

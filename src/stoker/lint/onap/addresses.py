@@ -96,11 +96,10 @@ class _AddressName(PortRule):
                     continue
                 match = pattern.match(address.parameter)
                 if match is None:
-                    yield self.finding(
+                    yield self.finding_at(
                         f'{who(port)} reads an ip_address from "{address.parameter}"; '
                         f"the parameter must be named {self.form}",
-                        address.span,
-                        address.path,
+                        address,
                     )
                 elif not self.listed and address.parameter not in seen:
                     seen.add(address.parameter)

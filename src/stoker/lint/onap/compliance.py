@@ -15,7 +15,8 @@ from dataclasses import replace
 
 from stoker.codes import DUPLICATE_KEY
 from stoker.diagnostics import Diagnostic
-from stoker.lint.context import FileContext, TemplateContext
+from stoker.lint.context import FileContext, PackageContext, TemplateContext
+from stoker.lint.memo import memoized
 from stoker.resolution import ProviderCache, validate_tree
 from stoker.resources import ResourceTypeRegistry, default_registry
 
@@ -32,19 +33,18 @@ def heat_answer(ctx: FileContext) -> list[Diagnostic]:
     disk_path = ctx.source.disk_path
     if errors or ctx.definition is None or disk_path is None:
         return [*duplicates, *errors]  # validate stops at the template's own errors
-    # one provider cache and type registry per package: a nested file used by many
-    # modules is read once, and the registry is built once rather than per module
-    shared: tuple[ProviderCache, ResourceTypeRegistry] | None = ctx.package.memo.get(
-        "onap.compliance.caches"
-    )
-    if shared is None:
-        registry = default_registry(lazily=True)  # a type's module when a template uses it
-        shared = ctx.package.memo["onap.compliance.caches"] = (ProviderCache(), registry)
-    cache, registry = shared
+    cache, registry = _caches(ctx.package)
     # An exception here is a stoker bug: the runner reports it as an internal error
     # rather than this rule answering "compliant" for a tree it could not check.
     found, _ = validate_tree(ctx.definition, disk_path, cache=cache, registry=registry)
     return [*duplicates, *(_in_package(ctx, d) for d in found if d.is_error)]
+
+
+@memoized
+def _caches(package: PackageContext) -> tuple[ProviderCache, ResourceTypeRegistry]:
+    """One provider cache and type registry per package: a nested file used by many
+    modules is read once, and the registry is built once rather than per module."""
+    return ProviderCache(), default_registry(lazily=True)  # a type's module when used
 
 
 def _in_package(ctx: TemplateContext, diagnostic: Diagnostic) -> Diagnostic:

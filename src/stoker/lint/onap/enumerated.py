@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from stoker.diagnostics import Diagnostic, Span
 from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import EnvironmentContext, TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.onap.base import ParameterReaders
 from stoker.lint.onap.modules import ModuleRole, references
 from stoker.lint.onap.written import declared, section
@@ -34,15 +35,13 @@ def environment_parameters(
     return found
 
 
+@memoized
 def enumerated(ctx: TemplateContext) -> dict[str, Span | None] | None:
     """Parameter names the module's environment files give values, with where; None for a
     module without one. A nested file answers with the environment of the module that
     uses it (through any nested files between them), as ONAP's validation does: the
     values its parameters are passed come from there."""
-    if "onap.enumerated" not in ctx.memo:
-        ctx.memo["onap.enumerated"] = _enumerated(ctx, set())
-    found: dict[str, Span | None] | None = ctx.memo["onap.enumerated"]
-    return found
+    return _enumerated(ctx, set())
 
 
 def _enumerated(ctx: TemplateContext, seen: set[str]) -> dict[str, Span | None] | None:

@@ -122,11 +122,10 @@ class _MetadataPresent(_MetadataFromParameter):
         for server in servers(ctx):
             metadata = _metadata(server)
             if "metadata" in server.properties and (metadata is None or self.key not in metadata):
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": metadata must have {self.key} '
                     f"({{get_param: {self.key}}})",
-                    server.span,
-                    server.path,
+                    server,
                 )
         yield from super().check(ctx)
 
@@ -140,11 +139,10 @@ class _MetadataRecommended(NovaRule):
         for server in servers(ctx):
             metadata = _metadata(server)
             if metadata is None or self.key not in metadata:
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": its metadata should have {self.key} '
                     f"({{get_param: {self.key}}})",
-                    server.span,
-                    server.path,
+                    server,
                 )
 
 

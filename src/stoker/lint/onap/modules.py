@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from stoker.environment.registry_section import is_template_name
+from stoker.lint.memo import memoized
 from stoker.lint.references import TypeReference, type_references
 from stoker.patterns import LazyPattern
 
@@ -120,12 +121,10 @@ class PackageLayout:
         return layout
 
 
+@memoized
 def references(ctx: TemplateContext) -> list[TypeReference]:
     """The template's type references, found once for the layout and R-71699."""
-    found: list[TypeReference] | None = ctx.memo.get("onap.modules.references")
-    if found is None:
-        found = ctx.memo["onap.modules.references"] = list(type_references(ctx))
-    return found
+    return list(type_references(ctx))
 
 
 def _nested_names(package: PackageContext) -> set[str]:

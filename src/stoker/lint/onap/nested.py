@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.enumerated import enumerated, environment_parameters
 from stoker.lint.onap.modules import ModuleRole
@@ -53,21 +54,16 @@ class Invocation(NamedTuple):
     properties_path: Path
 
 
+@memoized
 def _templates(package: PackageContext) -> dict[str, TemplateContext]:
     """The package's templates by name, indexed once for every template's invocations."""
-    found: dict[str, TemplateContext] | None = package.memo.get("onap.nested.templates")
-    if found is None:
-        found = {template.name: template for template in package.templates}
-        package.memo["onap.nested.templates"] = found
-    return found
+    return {template.name: template for template in package.templates}
 
 
+@memoized
 def invocations(ctx: TemplateContext) -> list[Invocation]:
     """The nested files of the package ``ctx`` invokes, found once per template."""
-    found: list[Invocation] | None = ctx.memo.get("onap.nested.invocations")
-    if found is None:
-        found = ctx.memo["onap.nested.invocations"] = list(_find_invocations(ctx))
-    return found
+    return list(_find_invocations(ctx))
 
 
 def _find_invocations(ctx: TemplateContext) -> Iterator[Invocation]:
@@ -101,15 +97,14 @@ def _find_invocations(ctx: TemplateContext) -> Iterator[Invocation]:
         )
 
 
+@memoized
 def levels(package: PackageContext) -> dict[str, set[int]]:
     """Each nested file's levels of nesting below the package's modules (1: a module
     invokes it); a file reached along several paths has several."""
-    found: dict[str, set[int]] | None = package.memo.get("onap.nested.levels")
-    if found is None:
-        found = package.memo["onap.nested.levels"] = {}
-        for template in package.templates:
-            if template.template is not None and template.role is not ModuleRole.NESTED:
-                _walk(template, 1, found, (template.name,))
+    found: dict[str, set[int]] = {}
+    for template in package.templates:
+        if template.template is not None and template.role is not ModuleRole.NESTED:
+            _walk(template, 1, found, (template.name,))
     return found
 
 
@@ -143,11 +138,10 @@ class NestingDepth(NestedRule):
         for invocation in invocations(ctx):
             chain = _too_deep(invocation.target, (ctx.name, invocation.target.name))
             if chain is not None:
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{invocation.resource}" starts a chain of nested templates '
                     f"three levels deep ({' -> '.join(chain)}); ONAP allows two",
-                    invocation.span,
-                    invocation.path,
+                    invocation,
                 )
 
 
@@ -262,12 +256,11 @@ class NestedParametersPassed(NestedRule):
                 continue
             missing = [str(name) for name in declared if name not in invocation.properties]
             if missing:
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{invocation.resource}" invokes {invocation.target.name} '
                     f"without passing {', '.join(missing)}; every parameter of a nested file "
                     "must be passed in",
-                    invocation.span,
-                    invocation.path,
+                    invocation,
                 )
 
 

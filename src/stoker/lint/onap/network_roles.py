@@ -15,6 +15,7 @@ from typing import ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.onap.base import FromRequirement, OneSpelling
 from stoker.lint.onap.ports import (
     NETWORK_ID,
@@ -41,12 +42,10 @@ class Mention(NamedTuple):
     path: Path
 
 
+@memoized
 def mentions(ctx: TemplateContext) -> list[Mention]:
     """Every network role the template writes, where it writes it (found once)."""
-    found: list[Mention] | None = ctx.memo.get("onap.network_roles.mentions")
-    if found is None:
-        found = ctx.memo["onap.network_roles.mentions"] = list(_find(ctx))
-    return found
+    return list(_find(ctx))
 
 
 def _role(written: str) -> str:
@@ -90,10 +89,9 @@ class _RoleRule(FromRequirement, TemplateRule):
             seen.add(mention.role)
             problem = self.problem(ctx, mention.role)
             if problem is not None:
-                yield self.finding(
+                yield self.finding_at(
                     f'{mention.where} names the network role "{mention.role}", which {problem}',
-                    mention.span,
-                    mention.path,
+                    mention,
                 )
 
 
@@ -175,11 +173,10 @@ class NetworkRoleCaseMatches(FromRequirement, TemplateRule):
                 continue
             mine, theirs = _role(mine), _role(theirs)
             if mine != theirs and mine.lower() == theirs.lower():
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{port.name}" writes the network role "{mine}", its network '
                     f'parameter "{port.network}" writes "{theirs}"',
-                    port.span,
-                    port.path,
+                    port,
                 )
 
 

@@ -15,12 +15,13 @@ from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.base import DeclaredType, FromRequirement
+from stoker.lint.memo import memoized
+from stoker.lint.onap.base import DeclaredType, FromRequirement, ParameterReaders
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.ports import PORT_ID
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import declared, parameter_read, resources_of, section
+from stoker.lint.onap.written import declared, parameter_read, property_at, resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import key_span, value_span
@@ -44,19 +45,22 @@ class Server(NamedTuple):
     span: Span | None
 
 
+@memoized
 def servers(ctx: TemplateContext) -> list[Server]:
     """Each template's servers, found once for the thirty rules that read them."""
-    found: list[Server] | None = ctx.memo.get("onap.nova.servers")
-    if found is None:
-        found = ctx.memo["onap.nova.servers"] = list(_find_servers(ctx))
+    found = []
+    for name, definition, span in resources_of(ctx, SERVER):
+        properties = section(definition, "properties")
+        found.append(Server(name, definition, properties, ("resources", name), span))
     return found
 
 
-def _find_servers(ctx: TemplateContext) -> Iterator[Server]:
-    for name, definition, span in resources_of(ctx, SERVER):
-        properties = definition.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
-        yield Server(name, definition, properties, ("resources", name), span)
+def reading(ctx: TemplateContext, prop: str) -> Iterator[tuple[Server, str]]:
+    """Each server whose ``prop`` is a get_param, with the parameter it reads."""
+    for server in servers(ctx):
+        parameter = parameter_read(server.properties.get(prop))
+        if parameter is not None:
+            yield server, parameter
 
 
 def parameter_vm_types(server: Server) -> Iterator[tuple[str, str, str]]:
@@ -93,11 +97,10 @@ class ServerResourceId(NovaRule):
         for server in servers(ctx):
             match = SERVER_ID.match(server.name)
             if match is None:
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": its resource id must read '
                     "{vm-type}_server_{index}",
-                    server.span,
-                    server.path,
+                    server,
                 )
             else:
                 indexes.setdefault(match["vm"], []).append((int(match["index"]), server))
@@ -149,8 +152,7 @@ class ServerVmType(NovaRule):
                     yield self.finding(
                         f'server "{server.name}" (vm-type {vm_type}) reads {prop} from '
                         f'"{parameter}" (vm-type {named})',
-                        value_span(server.properties, prop),
-                        (*server.path, "properties", prop),
+                        *property_at(server, prop),
                     )
             yield from self._ports(server, vm_type, match["index"])
 
@@ -195,8 +197,7 @@ class _FromParameter(NovaRule):
                 if parameter_read(value) is None:
                     yield self.finding(
                         f'server "{server.name}": {self.prop} must be a get_param of a parameter',
-                        value_span(server.properties, self.prop),
-                        (*server.path, "properties", self.prop),
+                        *property_at(server, self.prop),
                     )
 
 
@@ -224,20 +225,26 @@ class NameFromParameter(_FromParameter):
 # ---------------------------------------------------------------- parameter types
 
 
-class _ParameterType(NovaRule, DeclaredType):
+class _PropertyReaders(NovaRule, ParameterReaders):
+    """The parameters the servers' ``prop`` reads."""
+
     prop: ClassVar[str]
+
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
+        for server, parameter in reading(ctx, self.prop):
+            yield parameter, server
+
+    def reader(self, holder: Any) -> str:
+        return f'the {self.prop} of server "{holder.name}"'
+
+
+class _ParameterType(_PropertyReaders, DeclaredType):
     modules_only: ClassVar[bool] = False
 
     def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         if self.modules_only and ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
-            return
-        for server in servers(ctx):
-            parameter = parameter_read(server.properties.get(self.prop))
-            if parameter:
-                yield parameter, server
-
-    def reader(self, holder: Any) -> str:
-        return f'the {self.prop} of server "{holder.name}"'
+            return iter(())
+        return ((parameter, server) for parameter, server in super().readers(ctx) if parameter)
 
 
 class ImageParameterType(_ParameterType):
@@ -280,14 +287,12 @@ class _ParameterName(NovaRule):
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            parameter = parameter_read(server.properties.get(self.prop))
-            if parameter is not None and not self.pattern.match(parameter):
+        for server, parameter in reading(ctx, self.prop):
+            if not self.pattern.match(parameter):
                 yield self.finding(
                     f'server "{server.name}" reads {self.prop} from "{parameter}"; the '
                     f"parameter must be named {self.form}",
-                    value_span(server.properties, self.prop),
-                    (*server.path, "properties", self.prop),
+                    *property_at(server, self.prop),
                 )
 
 
@@ -309,12 +314,10 @@ def _indexed_names(
     ctx: TemplateContext, prop: str, pattern: LazyPattern, kinds: tuple[str, ...]
 ) -> Iterator[tuple[Server, str, re.Match[str] | None]]:
     """Servers whose ``prop`` reads a declared parameter of one of ``kinds``."""
-    for server in servers(ctx):
-        parameter = parameter_read(server.properties.get(prop))
+    for server, parameter in reading(ctx, prop):
         definition = declared(ctx, parameter) if parameter else None
-        if parameter is None or definition is None or definition.get("type") not in kinds:
-            continue
-        yield server, parameter, pattern.match(parameter)
+        if definition is not None and definition.get("type") in kinds:
+            yield server, parameter, pattern.match(parameter)
 
 
 class NameStringParameter(NovaRule):
@@ -328,13 +331,13 @@ class NameStringParameter(NovaRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         indexes: dict[str, list[tuple[int, Span | None]]] = {}
         for server, parameter, match in _indexed_names(ctx, "name", NAME, ("string",)):
-            where = value_span(server.properties, "name")
+            where, path = property_at(server, "name")
             if match is None:
                 yield self.finding(
                     f'server "{server.name}" reads name from "{parameter}", a string; the '
                     "parameter must be named {vm-type}_name_{index}",
                     where,
-                    (*server.path, "properties", "name"),
+                    path,
                 )
             else:
                 indexes.setdefault(match["vm"], []).append((int(match["index"]), where))
@@ -354,8 +357,7 @@ class NameListParameter(NovaRule):
                 yield self.finding(
                     f'server "{server.name}" reads name from "{parameter}", a '
                     "comma_delimited_list; the parameter must be named {vm-type}_names",
-                    value_span(server.properties, "name"),
-                    (*server.path, "properties", "name"),
+                    *property_at(server, "name"),
                 )
 
 
@@ -373,18 +375,12 @@ class ZoneParameterName(NovaRule):
         if ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
             return
         found: list[tuple[int, Span | None]] = []
-        for server in servers(ctx):
-            parameter = parameter_read(server.properties.get("availability_zone"))
-            if parameter is None:
-                continue
-            where = value_span(server.properties, "availability_zone")
-            match = ZONE.match(parameter)
-            if match is None:
+        for server, parameter in reading(ctx, "availability_zone"):
+            if not ZONE.match(parameter):
                 yield self.finding(
                     f'server "{server.name}" reads availability_zone from "{parameter}"; the '
                     "parameter must be named availability_zone_{index}",
-                    where,
-                    (*server.path, "properties", "availability_zone"),
+                    *property_at(server, "availability_zone"),
                 )
         parameters = section(ctx.data, "parameters")
         for name in parameters:
@@ -397,17 +393,8 @@ class ZoneParameterName(NovaRule):
 # ---------------------------------------------------------------- environment file
 
 
-class _InEnvironment(NovaRule, EnumerationRule):
-    prop: ClassVar[str]
-
-    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
-        for server in servers(ctx):
-            parameter = parameter_read(server.properties.get(self.prop))
-            if parameter is not None:
-                yield parameter, server
-
-    def reader(self, holder: Any) -> str:
-        return f'the {self.prop} of server "{holder.name}"'
+class _InEnvironment(_PropertyReaders, EnumerationRule):
+    pass
 
 
 class ImageInEnvironment(_InEnvironment):

@@ -33,9 +33,8 @@ class UniqueResourceIds(FromRequirement, PackageRule):
                 if other == template.name:
                     continue
                 where = f"{other}:{span.line}:{span.column}" if span else other
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{name}" is also defined in {where}; resource ids must be '
                     "unique across the package",
-                    resource.span,
-                    resource.path,
+                    resource,
                 )

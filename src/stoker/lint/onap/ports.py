@@ -19,11 +19,12 @@ from typing import Any, ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.lint.context import TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.onap.base import DeclaredType, FromRequirement
 from stoker.lint.onap.enumerated import EnumerationRule
 from stoker.lint.onap.modules import ModuleRole
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import parameter_read, resources_of
+from stoker.lint.onap.written import parameter_read, property_at, resources_of, section
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 from stoker.template.nodes import value_span
@@ -84,22 +85,24 @@ def who(port: Port) -> str:
     return f'{port.noun} "{port.name}"'
 
 
+@memoized
 def interfaces(ctx: TemplateContext) -> list[Port]:
     """The template's ports and Contrail interfaces, found once for the rules."""
-    found: list[Port] | None = ctx.memo.get("onap.ports.ports")
-    if found is None:
-        found = ctx.memo["onap.ports.ports"] = list(_find_ports(ctx))
-    return found
+    return list(_find_ports(ctx))
+
+
+@memoized
+def _by_kind(ctx: TemplateContext) -> dict[str, list[Port]]:
+    grouped: dict[str, list[Port]] = {kind: [] for kind in NOUNS}
+    for port in interfaces(ctx):
+        grouped[port.kind].append(port)
+    return grouped
 
 
 def ports(ctx: TemplateContext, kind: str = PORT) -> list[Port]:
     """The template's resources of type ``kind`` (Neutron ports by default), picked once
     per kind for the forty rules that read them."""
-    key = f"onap.ports.{kind}"
-    found: list[Port] | None = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = [port for port in interfaces(ctx) if port.kind == kind]
-    return found
+    return _by_kind(ctx)[kind]
 
 
 def id_role(port: Port) -> str | None:
@@ -118,8 +121,7 @@ def network_role(port: Port) -> str | None:
 def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
     for name, definition, span in resources_of(ctx, *NOUNS):
         kind = definition["type"]
-        properties = definition.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
+        properties = section(definition, "properties")
         if kind == PORT:
             network = properties.get("network")
         else:
@@ -161,8 +163,8 @@ def _entries(port: Port, prop: str, key: str) -> Iterator[Address]:
 def _single(port: Port, prop: str) -> Iterator[Address]:
     parameter = parameter_read(port.properties.get(prop))
     if parameter is not None:
-        path = (*port.path, "properties", prop)
-        yield Address(port, parameter, path, value_span(port.properties, prop))
+        span, path = property_at(port, prop)
+        yield Address(port, parameter, path, span)
 
 
 def _fixed(port: Port) -> Iterator[Address]:
@@ -235,8 +237,7 @@ class ExternalNetworkParameter(PortRule):
         for port in ports(ctx, self.kind):
             if port.internal or "network" not in port.properties:
                 continue
-            where = value_span(port.properties, "network")
-            path = (*port.path, "properties", "network")
+            where, path = property_at(port, "network")
             if port.network is None:
                 yield self.finding(
                     f"{who(port)}: the network of an ONAP external network must be a "
@@ -274,8 +275,7 @@ class InternalNetworkParameter(PortRule):
                     f'{who(port)} reads its internal network from "{network}"; the '
                     "parameter must be named int_{network-role}_net_id or "
                     "int_{network-role}_net_name",
-                    value_span(port.properties, "network"),
-                    (*port.path, "properties", "network"),
+                    *property_at(port, "network"),
                 )
 
 
@@ -304,8 +304,8 @@ class NetworkNotInEnvironment(Enumeration):
     def parameters(self, ctx: TemplateContext) -> Iterator[Address]:
         for port in ports(ctx, self.kind):
             if port.network is not None:
-                span = value_span(port.properties, "network")
-                yield Address(port, port.network, (*port.path, "properties", "network"), span)
+                span, path = property_at(port, "network")
+                yield Address(port, port.network, path, span)
 
 
 # ---------------------------------------------------------------- one network role
@@ -317,8 +317,8 @@ def _roles(port: Port, vm_type: str) -> Iterator[tuple[str, str, Path, Span | No
     if port.network is not None:
         match = NETWORK_PARAMETER.match(port.network)
         if match is not None:
-            span = value_span(port.properties, "network")
-            yield port.network, match["role"], (*port.path, "properties", "network"), span
+            span, path = property_at(port, "network")
+            yield port.network, match["role"], path, span
     for address in port.subnets:
         match = SUBNET_PARAMETER.match(address.parameter)
         if match is not None:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.nova import SERVER_ID, servers
 from stoker.lint.onap.ports import (
@@ -32,41 +33,35 @@ from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
 
 
+@memoized
 def vm_types(package: PackageContext) -> frozenset[str]:
     """The vm-types the package's servers name (``{vm-type}_server_{index}``)."""
-    found: frozenset[str] | None = package.memo.get("onap.resource_ids.vm_types")
-    if found is None:
-        names = set()
-        for template in package.templates:
-            if template.template is not None:
-                for server in servers(template):
-                    match = SERVER_ID.match(server.name)
-                    if match is not None:
-                        names.add(match["vm"])
-        found = package.memo["onap.resource_ids.vm_types"] = frozenset(names)
-    return found
+    names = set()
+    for template in package.templates:
+        if template.template is not None:
+            for server in servers(template):
+                match = SERVER_ID.match(server.name)
+                if match is not None:
+                    names.add(match["vm"])
+    return frozenset(names)
 
 
+@memoized
 def network_roles(package: PackageContext) -> frozenset[str]:
     """The network roles (without ``int_``) the package's ports, interfaces, network
     parameters and internal networks name."""
-    found: frozenset[str] | None = package.memo.get("onap.resource_ids.roles")
-    if found is None:
-        roles: set[str] = set()
-        for template in package.templates:
-            if template.template is None:
-                continue
-            for port in interfaces(template):
-                stated = (id_role(port), network_role(port))
-                roles.update(role for role in stated if role is not None)
-            for name in section(template.data, "resources"):
-                match = NETWORK_ID.match(str(name))
-                if match is not None:
-                    roles.add(match["role"])
-        found = package.memo["onap.resource_ids.roles"] = frozenset(
-            r.removeprefix("int_") for r in roles
-        )
-    return found
+    roles: set[str] = set()
+    for template in package.templates:
+        if template.template is None:
+            continue
+        for port in interfaces(template):
+            stated = (id_role(port), network_role(port))
+            roles.update(role for role in stated if role is not None)
+        for name in section(template.data, "resources"):
+            match = NETWORK_ID.match(str(name))
+            if match is not None:
+                roles.add(match["role"])
+    return frozenset(r.removeprefix("int_") for r in roles)
 
 
 def contains(resource_id: str, token: str) -> bool:
@@ -209,10 +204,9 @@ class _ContrailId(ResourceIdRule):
             if self.v6 is not None and _is_v6(port.properties, port.fixed) is not self.v6:
                 continue
             if not self.pattern.match(port.name):
-                yield self.finding(
+                yield self.finding_at(
                     f'{self.resource_type} "{port.name}": its resource id must read {self.form}',
-                    port.span,
-                    port.path,
+                    port,
                 )
 
 

@@ -35,10 +35,9 @@ class ResourceIdCharacters(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for name, resource in ctx.parsed.resources.items():
             if not NAME_CHARACTERS.match(name):
-                yield self.finding(
+                yield self.finding_at(
                     f'resource name "{name}" may contain only letters, digits and "_"',
-                    resource.span,
-                    resource.path,
+                    resource,
                 )
 
 
@@ -55,11 +54,10 @@ class NoRemoteDefinitions(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for reference in references(ctx):
             if not reference.member and is_remote(reference.type):
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{reference.resource}" takes its definition from '
                     f"{reference.type}; ship it in the package and name it by relative path",
-                    reference.span,
-                    reference.path,
+                    reference,
                 )
 
 
@@ -75,11 +73,10 @@ class NoRemoteNestedTemplates(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for reference in references(ctx):
             if is_remote(reference.type):
-                yield self.finding(
+                yield self.finding_at(
                     f'resource "{reference.resource}" uses {reference.type} as a nested '
                     "template; ship it in the package and name it by relative path",
-                    reference.span,
-                    reference.path,
+                    reference,
                 )
 
 
@@ -120,11 +117,10 @@ class GetParamNesting(FromRequirement, TemplateRule):
                 nested = next(_get_params_in(inner.args), None)
                 if isinstance(inner.args, list) or nested is not None:
                     what = "a third get_param" if nested is not None else "a list argument"
-                    yield self.finding(
+                    yield self.finding_at(
                         f"a get_param nested in another get_param must take a plain "
                         f"parameter name, not {what} (SDC cannot derive the value)",
-                        inner.span,
-                        inner.path,
+                        inner,
                     )
 
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from stoker.diagnostics import Diagnostic, Span
+from stoker.diagnostics import Diagnostic
 from stoker.lint.context import TemplateContext
-from stoker.lint.onap.nova import SERVER_ID, NovaRule, servers
+from stoker.lint.onap.nova import SERVER_ID, NovaRule, reading
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import parameter_read
-from stoker.template.nodes import value_span
+from stoker.lint.onap.written import property_at
 
 
 class _OnePerVmType(NovaRule):
@@ -24,21 +23,18 @@ class _OnePerVmType(NovaRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         first: dict[str, tuple[str, str]] = {}  # parameter -> (vm-type, server) first seen
-        for server in servers(ctx):
+        for server, parameter in reading(ctx, self.prop):
             match = SERVER_ID.match(server.name)
-            parameter = parameter_read(server.properties.get(self.prop))
-            if match is None or parameter is None:
+            if match is None:
                 continue
             vm_type = match["vm"]
             seen = first.setdefault(parameter, (vm_type, server.name))
             if seen[0] != vm_type:
-                where: Span | None = value_span(server.properties, self.prop)
                 yield self.finding(
                     f'server "{server.name}" (vm-type {vm_type}) reads {self.prop} from '
                     f'"{parameter}", which server "{seen[1]}" (vm-type {seen[0]}) reads too; '
                     f"each vm-type has its own {self.prop} parameter",
-                    where,
-                    (*server.path, "properties", self.prop),
+                    *property_at(server, self.prop),
                 )
 
 

@@ -63,11 +63,10 @@ class _SubnetName(PortRule):
                 continue
             for address in port.subnets:
                 if ("v6" in address.parameter) is self.v6 and not pattern.match(address.parameter):
-                    yield self.finding(
+                    yield self.finding_at(
                         f'{who(port)} reads a subnet from "{address.parameter}"; the '
                         f"parameter must be named {self.form}",
-                        address.span,
-                        address.path,
+                        address,
                     )
 
 

@@ -85,10 +85,9 @@ class _Vip(PortRule):
             else:
                 continue
             vip = "an internal VIP" if self.internal else "a VIP"
-            yield self.finding(
+            yield self.finding_at(
                 f'{who(address.port)} reads {vip} from "{parameter}"; {problem}',
-                address.span,
-                address.path,
+                address,
             )
 
 

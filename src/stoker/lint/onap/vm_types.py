@@ -19,7 +19,7 @@ from stoker.lint.onap.base import FromRequirement, OneSpelling
 from stoker.lint.onap.nova import SERVER_ID, parameter_vm_types, servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import network_roles
-from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, parameter_read
+from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, parameter_read, property_at
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
 
@@ -37,8 +37,7 @@ def _parameter_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, str, Span |
     reads whose name follows its convention."""
     for server in servers(ctx):
         for prop, parameter, vm_type in parameter_vm_types(server):
-            where = value_span(server.properties, prop)
-            yield vm_type, parameter, where, (*server.path, "properties", prop)
+            yield vm_type, parameter, *property_at(server, prop)
 
 
 class VmTypeClass(FromRequirement, TemplateRule):
@@ -88,11 +87,10 @@ class VmTypeCharacters(FromRequirement, TemplateRule):
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for vm_type, server in _server_vm_types(ctx):
             if not NAME_CHARACTERS.match(vm_type) or INT_WORD.search(vm_type):
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": its vm-type "{vm_type}" may hold only letters, '
                     "digits and underscores, and not int_ or _int",
-                    server.span,
-                    server.path,
+                    server,
                 )
 
 
@@ -109,11 +107,10 @@ class VmTypeNotInNetworkRole(FromRequirement, TemplateRule):
         for vm_type, server in _server_vm_types(ctx):
             inside = sorted(role for role in roles if vm_type in role)
             if inside:
-                yield self.finding(
+                yield self.finding_at(
                     f'server "{server.name}": its vm-type "{vm_type}" is part of the network '
                     f"role{'s' if len(inside) > 1 else ''} {', '.join(inside)}",
-                    server.span,
-                    server.path,
+                    server,
                 )
 
 
@@ -163,8 +160,7 @@ class VmTypeCaseMatches(FromRequirement, TemplateRule):
                     yield self.finding(
                         f'server "{server.name}" reads {prop} from "{parameter}", whose '
                         f'vm-type "{named}" differs in case from "{vm_type}"',
-                        value_span(server.properties, prop),
-                        (*server.path, "properties", prop),
+                        *property_at(server, prop),
                     )
 
 

@@ -9,12 +9,12 @@ checks the shape it finds: a section or definition of the wrong type reads as em
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
-from stoker.diagnostics import Span
+from stoker.diagnostics import Path, Span
 from stoker.lint.context import FileContext
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import key_span
+from stoker.template.nodes import key_span, value_span
 
 #: what ONAP's names (parameters, resource ids, vm-types, network roles) may hold
 NAME_CHARACTERS = LazyPattern(r"^[A-Za-z0-9_]+$")
@@ -38,6 +38,20 @@ def resources_of(
     for name, definition in resources.items() if isinstance(resources, dict) else ():
         if isinstance(definition, dict) and definition.get("type") in kinds:
             yield str(name), definition, key_span(resources, name)
+
+
+class Resource(Protocol):
+    """A resource as written (a server, a port): its properties and its path."""
+
+    @property
+    def properties(self) -> dict[Any, Any]: ...
+    @property
+    def path(self) -> Path: ...
+
+
+def property_at(resource: Resource, prop: str) -> tuple[Span | None, Path]:
+    """Where a finding about a resource's property points: its value, by its path."""
+    return value_span(resource.properties, prop), (*resource.path, "properties", prop)
 
 
 def parameter_read(value: Any) -> str | None:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.connection import NotFoundError
-from stoker.cloud.rest import find_id, forget, remember, send
+from stoker.cloud.rest import find_id, forget, message, remember, send
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack import bulk
@@ -148,20 +148,9 @@ class NeutronResource(CloudResource):
 def refused(what: str, response: Any) -> CloudError:
     """Neutron's refusal of ``what`` (an answer of 400 or more), with its message."""
     return CloudError(
-        f"{what} failed (HTTP {response.status_code}): {_neutron_message(response)}",
+        f"{what} failed (HTTP {response.status_code}): {message(response)}",
         response.status_code,
     )
-
-
-def _neutron_message(response: Any) -> str:
-    try:
-        body = response.json()
-    except ValueError:
-        return str(response.text)[:300]
-    error = body.get("NeutronError") if isinstance(body, dict) else None
-    if isinstance(error, dict):
-        return str(error.get("message") or error)
-    return str(body)[:300]
 
 
 class Net(NeutronResource):

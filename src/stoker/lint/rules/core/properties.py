@@ -12,7 +12,14 @@ from stoker.lint.rules.core.base import LintedCodeRule
 _PROPERTIES = Source(SourceKind.HEAT, "heat/engine/properties.py (Properties.validate)")
 
 
-class PropertyValue(LintedCodeRule):
+class _PropertyRule(LintedCodeRule):
+    """One code of the property checks, which run once for all of them."""
+
+    def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        return [d for d in ctx.property_findings if d.code == self.id]
+
+
+class PropertyValue(_PropertyRule):
     id = "E1080"
     severity = Severity.ERROR
     summary = "A property value of the wrong type, out of its allowed values, or missing"
@@ -27,11 +34,8 @@ class PropertyValue(LintedCodeRule):
     )
     source = _PROPERTIES
 
-    def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        return [d for d in ctx.property_findings if d.code == self.id]
 
-
-class PropertyUnknown(LintedCodeRule):
+class PropertyUnknown(_PropertyRule):
     id = "E1081"
     severity = Severity.ERROR
     summary = "A property the resource type does not declare"
@@ -41,6 +45,3 @@ class PropertyUnknown(LintedCodeRule):
         "property; provider templates are not checked here."
     )
     source = _PROPERTIES
-
-    def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        return [d for d in ctx.property_findings if d.code == self.id]

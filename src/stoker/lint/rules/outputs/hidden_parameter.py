@@ -35,9 +35,8 @@ class HiddenParameterOutput(TemplateRule):
                     continue
                 name = parameter_name(call)
                 if isinstance(name, str) and name in hidden:
-                    yield self.finding(
+                    yield self.finding_at(
                         f'output "{output.name}" shows hidden parameter "{name}"; outputs are '
                         "not masked",
-                        call.span,
-                        call.path,
+                        call,
                     )

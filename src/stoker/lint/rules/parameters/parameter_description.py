@@ -25,6 +25,4 @@ class ParameterDescription(TemplateRule):
             description = parameter.description
             # A description that is not a string is the core's error (E1003), not "none".
             if description is None or (isinstance(description, str) and not description.strip()):
-                yield self.finding(
-                    f'parameter "{name}" has no description', parameter.span, parameter.path
-                )
+                yield self.finding_at(f'parameter "{name}" has no description', parameter)

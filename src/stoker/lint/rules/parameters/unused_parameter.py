@@ -45,4 +45,4 @@ class UnusedParameter(TemplateRule):
                 misspelt = nearest(name, unknown)
                 if misspelt:
                     message += f' ("{misspelt[0]}" is read but not declared: a misspelling?)'
-                yield self.finding(message, parameter.span, parameter.path)
+                yield self.finding_at(message, parameter)

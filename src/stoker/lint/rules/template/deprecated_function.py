@@ -61,9 +61,8 @@ class DeprecatedFunction(TemplateRule):
         for call in template.calls:
             if call.name in latest and call.name in template.table.functions:
                 instead = REPLACEMENTS.get(call.name, "its HOT equivalent")
-                yield self.finding(
+                yield self.finding_at(
                     f'"{call.name}" is deprecated: heat_template_version '
                     f"{removed_in(call.name)} and later removed it; use {instead}",
-                    call.span,
-                    call.path,
+                    call,
                 )
