@@ -13,9 +13,11 @@ from stoker.definition.loading import LoadOptions, load_definition
 from stoker.engine.child_templates import KEPT, ChildTemplates
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import StackEngine
+from stoker.limits import Limits, applied
 from stoker.resources import ChildSpec
 from stoker.resources.registry import default_registry
-from stoker.template.loader import LoadLimits
+from stoker.template.loader import LoadLimits, load_document
+from stoker.template.nodes import plain
 
 TOP = """heat_template_version: 2018-08-31
 resources:
@@ -77,3 +79,39 @@ def test_the_oldest_child_template_goes_first():
     for data in kept[1:]:
         templates.parse(ChildSpec(data, location="t.yaml"))
     assert templates.parse(ChildSpec(kept[0], location="t.yaml")) is not first
+
+
+GETS = """heat_template_version: 2018-08-31
+resources:
+  v:
+    type: OS::Heat::Value
+    properties: {value: {get_file: script.sh}}
+"""
+
+
+def _gets(directory: Path, content: str) -> ChildSpec:
+    directory.mkdir(exist_ok=True)
+    (directory / "script.sh").write_text(content)
+    return ChildSpec(plain(load_document(GETS, "gets.yaml").data), location="gets.yaml")
+
+
+def test_a_child_templates_files_are_read_once_per_directory(tmp_path):
+    templates = ChildTemplates()
+    spec = _gets(tmp_path / "a", "from a")
+    _gets(tmp_path / "b", "from b")
+    first = templates.files(spec, str(tmp_path / "a"), None)
+    assert first == {"script.sh": "from a"}
+    assert templates.files(spec, str(tmp_path / "a"), None) is first
+    assert (
+        templates.files(ChildSpec(spec.template, {"x": 1}, "gets.yaml"), str(tmp_path / "a"), None)
+        is first
+    )
+    # the key's other parts: the directory, the --restrict-files root, the value size
+    assert templates.files(spec, str(tmp_path / "b"), None) == {"script.sh": "from b"}
+    assert templates.files(spec, str(tmp_path / "a"), str(tmp_path / "b")) == {}
+    with applied(Limits(value_size=3)):
+        assert templates.files(spec, str(tmp_path / "a"), None) == {}
+    # another template (a copy of the data) reads the disk as it is now
+    (tmp_path / "a" / "script.sh").write_text("changed")
+    copy = ChildSpec(dict(spec.template), location="gets.yaml")
+    assert templates.files(copy, str(tmp_path / "a"), None) == {"script.sh": "changed"}

@@ -144,3 +144,37 @@ def test_hidden_values_are_masked_in_coercion_errors(kind: ParameterType, secret
         coerce(param(kind, hidden=True), secret)
     assert secret not in str(caught.value)
     assert MASK in str(caught.value)
+
+
+def _node_document():
+    """A loaded document's json value: nodes with positions, nested."""
+    from stoker.template.loader import load_document
+
+    text = 'v:\n  a: [1, x, {b: "", c: null}]\n  "1": true\n  d: "{\\"e\\": 2}"\n  "": []\n'
+    return load_document(text, "env.yaml").data["v"]
+
+
+def test_a_json_value_of_nodes_decodes_to_plain_data():
+    from stoker.template.nodes import MappingNode, plain
+
+    raw = _node_document()
+    assert type(raw) is MappingNode
+    value = coerce(param(ParameterType.JSON), raw)
+    assert value == plain(raw)
+    kinds = set()
+
+    def walk(item: Any) -> None:
+        kinds.add(type(item))
+        children = (
+            item.items() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        for child in children:
+            walk(child)
+
+    walk(value)
+    assert kinds <= {dict, list, tuple, str, int, bool, type(None)}
+    assert (
+        coerce(param(ParameterType.JSON), StrNode("")) == ""
+        and type(coerce(param(ParameterType.JSON), StrNode(""))) is str
+    )
+    assert coerce(param(ParameterType.JSON), StrNode('{"a": [1]}')) == {"a": [1]}

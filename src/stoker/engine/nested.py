@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from stoker.definition import (
     FilesMap,
     StackDefinition,
-    collect_files,
     define_stack,
     handed_down,
 )
@@ -239,9 +238,7 @@ def _child_definition(
         found = given.collect(template.calls_of("get_file"), spec.location).files
         files = {**(kept or {}), **parent.definition.files, **files, **found}
     elif base_dir is not None:
-        calls = template.calls_of("get_file")
-        restrict = engine.settings.files_root
-        files.update(collect_files(calls, base_dir, restrict_to=restrict).files)
+        files.update(engine.child_templates.files(spec, base_dir, engine.settings.files_root))
     definition = define_stack(
         template,
         environment,
@@ -264,7 +261,7 @@ def _child_definition(
     template_file = (
         os.path.join(base_dir, os.path.basename(spec.location)) if base_dir else spec.location
     )
-    return _Built(definition, environment.to_data(absolute_paths=True), files, template_file)
+    return _Built(definition, engine.stored_environments.to_data(environment), files, template_file)
 
 
 def unborn_child(

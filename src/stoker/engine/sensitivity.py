@@ -49,17 +49,32 @@ class StackTaints:
         self._stacks: dict[str, StackRecord] = {}
 
     def _children_of(self, record: StackRecord) -> dict[str, StackRecord]:
-        """``record``'s live children by the resource that owns them (read once)."""
+        """``record``'s live children by the resource that owns them. The first stack
+        asked about reads every stack below it at once (`Store.tree_summaries`): the walk
+        goes on to their children, and one read per stack was most of the time of showing
+        a tree of many nested stacks (TripleO's 238)."""
         kids = self._kids.get(record.id)
         if kids is None:
-            kids = self._kids[record.id] = {
-                child.parent_resource: child
-                for child in self.engine.store.child_stack_summaries(record.id)
-                if child.parent_resource and child.deleted_at is None
-            }
-            self._stacks[record.id] = record
-            self._stacks.update((child.id, child) for child in kids.values())
+            self._read_below(record)
+            kids = self._kids[record.id]
         return kids
+
+    def _read_below(self, record: StackRecord) -> None:
+        """The children of ``record`` and of every live stack below it, grouped as
+        `child_stack_summaries` read per stack would group them (oldest first, the
+        newest child of a resource winning); stacks already read keep their entries."""
+        below = self.engine.store.tree_summaries(record.id)
+        found: dict[str, dict[str, StackRecord]] = {record.id: {}}
+        found.update((child.id, {}) for child in below)
+        for child in below:
+            owner = found.get(child.parent_id or "")
+            if owner is not None and child.parent_resource and child.deleted_at is None:
+                owner[child.parent_resource] = child
+        for stack_id, kids in found.items():
+            self._kids.setdefault(stack_id, kids)
+        self._stacks.setdefault(record.id, record)
+        for child in below:
+            self._stacks.setdefault(child.id, child)
 
     def of(self, record: StackRecord, only: frozenset[str] | None = None) -> Taint:
         """``record``'s taint; with ``only``, its children's part is limited to those

@@ -56,6 +56,7 @@ from stoker.engine.state import (
     Status,
     Store,
 )
+from stoker.engine.stored_environments import StoredEnvironments
 from stoker.engine.time_limit import REAL_TIME, Clock
 from stoker.engine.update_request import UpdateRequest as UpdateRequest
 from stoker.errors import OperationRefused as OperationRefused
@@ -127,6 +128,8 @@ class StackEngine:
         self._disk_templates = ProviderTemplates(self._read_disk)
         #: child stacks' templates, each provider's parsed once for all its stacks
         self.child_templates = ChildTemplates()
+        #: child stacks' stored environments, what a tree's children share converted once
+        self.stored_environments = StoredEnvironments()
         #: the documents the command's load read from the disk already (`share_reads`)
         self._read_already: Mapping[str, Document | None] = {}
         #: the last definition `check` resolved, its base directory and its types

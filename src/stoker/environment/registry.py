@@ -81,6 +81,13 @@ class ResourceRegistry:
         #: changed once built, and are kept by this registry): a type is matched against
         #: them and its own key, not against each of the hundreds of entries TripleO has
         self._globs: dict[int, list[RegistryEntry]] = {}
+        #: a nested stack's registry: the registry it was made from and the key it
+        #: dropped (`for_child`), so its stored form is that one's less the key
+        self._derived: tuple[ResourceRegistry, str | None] | None = None
+        #: the stored form (`to_data`), by ``absolute_paths``, once made
+        self._data: dict[bool, dict[str, object]] = {}
+        #: the registries `for_child` made of this one, by what they differ in
+        self._children: dict[tuple[str | None, tuple[str, ...]], ResourceRegistry] = {}
 
     # ------------------------------------------------------------------ construction
 
@@ -104,9 +111,30 @@ class ResourceRegistry:
         )
 
     def to_data(self, *, absolute_paths: bool = False) -> dict[str, object]:
-        """The user registry in environment-file shape."""
-        data = self._user.to_data(absolute_paths=absolute_paths)
-        data.setdefault(RESOURCES_KEY, {})
+        """The user registry in environment-file shape (a new mapping, whose values may be
+        shared with the stored forms of the registries of the same tree: a stored
+        environment is not changed in place)."""
+        return dict(self._stored(absolute_paths))
+
+    def _stored(self, absolute_paths: bool) -> dict[str, object]:
+        """The stored form, made once. A nested stack's registry is its parent's entries
+        less the one dropped, ``resources:`` narrowed (`for_child`): its form is the
+        parent's less that key, ``resources:`` at the same place (where the parent's
+        stands, or last, where the parent's form adds an empty one), rather than every
+        entry of TripleO's hundreds converted again for each nested stack."""
+        data = self._data.get(absolute_paths)
+        if data is not None:
+            return data
+        if self._derived is None:
+            data = self._user.to_data(absolute_paths=absolute_paths)
+            data.setdefault(RESOURCES_KEY, {})
+        else:
+            parent, dropped = self._derived
+            data = {k: v for k, v in parent._stored(absolute_paths).items() if k != dropped}
+            narrowed = self._user.items[RESOURCES_KEY]
+            assert isinstance(narrowed, RegistryBlock)
+            data[RESOURCES_KEY] = narrowed.to_data(absolute_paths=absolute_paths)
+        self._data[absolute_paths] = data
         return data
 
     def __bool__(self) -> bool:
@@ -243,13 +271,13 @@ class ResourceRegistry:
         and ``resources:`` is narrowed to the nested blocks of the blocks matching the
         resource (pattern matches first, the exact name last, so it wins).
         """
-        user = self._user.copy()
+        dropped = None
         if expanded is not None and expanded.chain:
             last = expanded.chain[-1]
             if last.user and not last.scope:
-                user.items.pop(last.key, None)
-        resources = user.items.get(RESOURCES_KEY)
-        narrowed = RegistryBlock()
+                dropped = last.key
+        resources = self._user.items.get(RESOURCES_KEY)
+        matching: list[tuple[str, RegistryBlock]] = []
         if isinstance(resources, RegistryBlock):
             matching = [
                 (pattern, block)
@@ -257,10 +285,22 @@ class ResourceRegistry:
                 if fnmatchcase(resource_name, pattern)
             ]
             matching.sort(key=lambda item: item[0] == resource_name)
-            for _, block in matching:
-                for child_name, child in block.blocks():
-                    narrowed.items.pop(child_name, None)
-                    narrowed.items[child_name] = child.copy()
+        # the child's registry is a function of this (unchanged) registry, the entry
+        # dropped and the blocks narrowed to, in their order: the resources of one type
+        # that no ``resources:`` block tells apart (a group's members, a service
+        # template's nested stacks) share one, and the lookups it has cached
+        key = (dropped, tuple(pattern for pattern, _ in matching))
+        registry = self._children.get(key)
+        if registry is not None:
+            return registry
+        user = self._user.copy()
+        if dropped is not None:
+            user.items.pop(dropped, None)
+        narrowed = RegistryBlock()
+        for _, block in matching:
+            for child_name, child in block.blocks():
+                narrowed.items.pop(child_name, None)
+                narrowed.items[child_name] = child.copy()
         user.items[RESOURCES_KEY] = narrowed
         # ``user`` is this registry's applied tree less what the child does not see, each
         # block in it a copy of an applied one: applying it again would copy it unchanged,
@@ -268,6 +308,8 @@ class ResourceRegistry:
         # of a tree's nested stacks, and TripleO's has hundreds of entries)
         registry = ResourceRegistry.__new__(ResourceRegistry)
         registry._build((user,), self._global_sections, user, self._global)
+        registry._derived = (self, dropped)
+        self._children[key] = registry
         return registry
 
     # ------------------------------------------------------------------ internals

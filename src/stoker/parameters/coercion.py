@@ -41,6 +41,11 @@ def coerce_to(kind: ParameterType, raw: Any, *, hidden: bool = False) -> Any:
     | json                 | map, list, JSON string  | parsed; '' stays ''                  |
     | boolean              | bool, word              | strict word list, case-insensitive   |
     """
+    if kind is ParameterType.JSON:
+        # json.dumps writes a loaded document's nodes (dict, list and str subclasses) as
+        # it writes plain data, and the decoded value is new: no plain copy first (a json
+        # parameter's value, TripleO's role data, is coerced in every stack of a tree)
+        return to_json(raw)
     value = plain(raw)
     shown = MASK if hidden else None
     if kind is ParameterType.STRING:
@@ -49,8 +54,6 @@ def coerce_to(kind: ParameterType, raw: Any, *, hidden: bool = False) -> Any:
         return to_number(value, shown)
     if kind is ParameterType.COMMA_DELIMITED_LIST:
         return to_list(value)
-    if kind is ParameterType.JSON:
-        return to_json(value)
     return to_bool(value, shown)
 
 

@@ -130,6 +130,23 @@ def _events(after: bool, limit: bool) -> ClauseElement:
     )
 
 
+def _tree_summaries() -> ClauseElement:
+    """The live stacks below ``stack_id`` at any depth, as summaries, oldest first: a
+    recursive query on the indexed ``parent_id``, so walking a tree of nested stacks (the
+    taints of TripleO's 238) is one read, not one per stack. Only live stacks are
+    descended through, as a walk of `child_stack_summaries` would; ``UNION`` (not ``ALL``)
+    ends even on a cycle of parents no write makes."""
+    below = (
+        select(Stack.id)
+        .where(Stack.parent_id == P("stack_id"), Stack.deleted_at.is_(None))
+        .cte("below", recursive=True)
+    )
+    below = below.union(
+        select(Stack.id).where(Stack.parent_id == below.c.id, Stack.deleted_at.is_(None))
+    )
+    return SELECT_SUMMARIES.where(Stack.id.in_(select(below.c.id))).order_by(*_ORDER)
+
+
 def _count_live_top_level() -> ClauseElement:
     return select(func.count()).where(
         Stack.project == P("project"), Stack.deleted_at.is_(None), Stack.parent_id.is_(None)
@@ -240,6 +257,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
     "child_stack_summaries": lambda: SELECT_SUMMARIES.where(
         Stack.parent_id == P("stack_id"), Stack.deleted_at.is_(None)
     ).order_by(*_ORDER),
+    "tree_summaries": _tree_summaries,
     "count_stacks": _count_live_top_level,
     "stack_parameters": lambda: select(Stack.parameters).where(Stack.id == P("stack_id")),
     "stack_exists": lambda: select(Stack.id).where(Stack.id == P("stack_id")),
