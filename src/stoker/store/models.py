@@ -16,7 +16,10 @@ Choices:
 - The template, environment and files a stack was created from live in ``raw_templates``
   (as in Heat): they are large and written once, while the stack row changes often. An
   update points the stack at a new row and keeps the previous one
-  (``prev_raw_template_id``, with ``prev_parameters``) for its rollback.
+  (``prev_raw_template_id``, with ``prev_parameters``) for its rollback. The large parts
+  that many stacks have alike (a nested template used by many resources, the
+  ``parameter_defaults`` and registry every nested stack inherits) are ``documents``,
+  each stored once (`stoker.store.documents`).
 - The lease is three columns on the stack row (holder, expiry, generation), so claiming a
   stack is one conditional UPDATE of one row; the generation is the fencing token every
   write of the holder is checked against.
@@ -130,15 +133,47 @@ class TableOf:
         return cls.__table__
 
 
-class RawTemplate(TableOf):
-    """What a stack was created from; referenced by `Stack.raw_template_id`."""
+class Document(TableOf):
+    """A template, a stack's files, or the sections of an environment its stack shares
+    with others, stored once however many raw templates refer to it
+    (`stoker.store.documents`): ``body`` is its JSON text, or a sealed token of it
+    (`stoker.store.secrets.TEXT_PREFIX`); ``digest`` the keyed digest it is found by,
+    NULL for a document that is never shared (one an older schema's row became)."""
 
-    __tablename__ = "raw_templates"
+    __tablename__ = "documents"
+    __table_args__ = (UniqueConstraint("digest"),)
 
     id = _id()
-    template = _json()
+    digest = _column(String(64), nullable=True)
+    body = _text()
+
+
+def _document_id(*, nullable: bool = False) -> ColumnClause[int]:
+    return _column(Id, ForeignKey("documents.id"), nullable=nullable)
+
+
+class RawTemplate(TableOf):
+    """What a stack was created from; referenced by `Stack.raw_template_id`. Its template,
+    files and the environment's shared sections (``parameter_defaults``, and the others
+    but ``parameters``) are `Document` rows; ``environment`` holds the stack's own
+    sections (`stoker.store.documents.split_environment`), or the whole environment
+    where ``environment_id`` is NULL."""
+
+    __tablename__ = "raw_templates"
+    # what finds a document's last user, when a raw template goes
+    __table_args__ = (
+        Index("ix_raw_templates_template_id", "template_id"),
+        Index("ix_raw_templates_environment_id", "environment_id"),
+        Index("ix_raw_templates_files_id", "files_id"),
+        Index("ix_raw_templates_parameter_defaults_id", "parameter_defaults_id"),
+    )
+
+    id = _id()
+    template_id = _document_id()
     environment = _json()
-    files = _json()
+    environment_id = _document_id(nullable=True)
+    files_id = _document_id()
+    parameter_defaults_id = _document_id(nullable=True)
 
 
 class Stack(TableOf):

@@ -16,6 +16,7 @@ from stoker.engine import (
 )
 from stoker.store import secrets
 from stoker.store.base import StoreBase
+from stoker.store.documents import join_environment, open_document
 from stoker.store.fence import lease_of
 from stoker.store.rows import (
     event_record,
@@ -39,22 +40,35 @@ class StoreReads(StoreBase):
 
     def _stack(self, row: Any) -> StackRecord:
         """A stack row as a record, its sealed values opened."""
-        record = stack_record(row)
+        record = stack_record(row, self._open_document)
         sealed = secrets.is_sealed(record.parameters)
         self._sealed_stacks[record.id] = sealed
+        shared, defaults = row[-2], row[-1]
         if not sealed:
-            return record
+            if shared is None:
+                return record
+            environment = self._joined(shared, defaults, record.environment)
+            return replace(record, environment=environment)
         unseal = self._sealer.unseal
+        own = unseal(record.environment)
         return replace(
             record,
-            template=unseal(record.template),
-            files=unseal(record.files),
             parameters=unseal(record.parameters),
-            environment=unseal(record.environment),
+            environment=own if shared is None else self._joined(shared, defaults, own),
             status_reason=self._sealer.unseal_text_at(
                 (record.id, "", "status_reason"), record.status_reason
             ),
         )
+
+    def _open_document(self, body: str) -> Any:
+        return open_document(self._sealer, body)
+
+    def _joined(self, shared: str, defaults: str | None, own: Any) -> Any:
+        """An environment from its documents' bodies and its own sections (opened)."""
+        opened = [self._open_document(shared)]
+        if defaults is not None:
+            opened.append(self._open_document(defaults))
+        return join_environment(opened, own)
 
     def list_stacks(
         self, project: str, *, include_nested: bool = False, include_deleted: bool = False
@@ -172,12 +186,16 @@ class StoreReads(StoreBase):
             row = transaction.first("previous_definition", {"stack_id": stack_id})
         if row is None:
             return None
-        template, environment, files, parameters, template_file = row
+        template, environment, shared, defaults, files, parameters, template_file = row
         if secrets.is_sealed(parameters):
             unseal = self._sealer.unseal
-            template, environment = unseal(template), unseal(environment)
-            files, parameters = unseal(files), unseal(parameters)
-        return StoredDefinition(template, environment, files, parameters or {}, template_file)
+            environment, parameters = unseal(environment), unseal(parameters)
+        opened = self._open_document
+        if shared is not None:
+            environment = self._joined(shared, defaults, environment)
+        return StoredDefinition(
+            opened(template), environment, opened(files), parameters or {}, template_file
+        )
 
     def lease(self, stack_id: str) -> Lease | None:
         """The recorded lease, expired or not (the caller knows what time it is)."""

@@ -10,7 +10,7 @@ JSON lists in the database and tuples again on the way back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -20,14 +20,15 @@ from stoker.engine import (
     ResourceRecord,
     StackRecord,
     Status,
-    StoredDefinition,
 )
 from stoker.store.codec import Codec
 from stoker.store.jsontext import dumps, loads_text
 
 #: what a stack listing leaves out (NULL in place of its definition): decoding those JSON
 #: columns is most of the time of listing many stacks
-SUMMARY_NULLS = frozenset({"template", "environment", "files", "parameters"})
+SUMMARY_NULLS = frozenset(
+    {"template", "environment", "files", "parameters", "shared_environment", "parameter_defaults"}
+)
 #: the columns a new stack's row is inserted with, lease included (generation 0: unclaimed)
 STACK_INSERT_FIELDS = (
     "id",
@@ -113,10 +114,13 @@ def _status(value: str) -> Status:
     return _STATUSES.get(value) or Status(value)
 
 
-def stack_record(row: Sequence[Any]) -> StackRecord:
+def stack_record(row: Sequence[Any], open_document: Callable[[str], Any]) -> StackRecord:
+    """A stack row as a record, its documents opened: its environment is the row's own
+    sections as stored (sealed where the stack is), to be joined with the shared ones
+    (the row's last two columns: `stoker.store.documents.join_environment`)."""
     (id_, name, project, action, status, reason, template, environment, files, parameters,
      created, updated, deleted, parent_id, parent_resource, tags, timeout, no_rollback,
-     template_file, cloud) = row  # fmt: skip
+     template_file, cloud, _, _) = row  # fmt: skip
     return StackRecord(
         id=id_,
         name=name,
@@ -124,9 +128,9 @@ def stack_record(row: Sequence[Any]) -> StackRecord:
         action=Action(action),
         status=Status(status),
         status_reason=reason,
-        template=template,
+        template=open_document(template),
         environment=environment,
-        files=files,
+        files=open_document(files),
         parameters=parameters,
         created_at=created,
         updated_at=updated,
@@ -143,11 +147,11 @@ def stack_record(row: Sequence[Any]) -> StackRecord:
 
 def summary_record(row: Sequence[Any]) -> StackRecord:
     """A ``stack_summaries`` row as a record with an empty definition."""
-    return stack_record((*row[:6], {}, {}, {}, {}, *row[10:]))
+    return stack_record((*row[:6], {}, {}, {}, {}, *row[10:]), _as_stored)
 
 
-def template_values(stack: StackRecord | StoredDefinition) -> dict[str, Any]:
-    return {"template": stack.template, "environment": stack.environment, "files": stack.files}
+def _as_stored(value: Any) -> Any:
+    return value
 
 
 def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:

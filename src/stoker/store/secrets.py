@@ -60,6 +60,7 @@ KEY_FILE_ENV = "STOKER_SECRET_KEY_FILE"
 #: the name of the check value in ``store_meta``
 CHECK_NAME = "secret_key_check"
 _CHECK_TEXT = b"stoker secret key check"
+_DIGEST_LABEL = b"stoker shared document digests"
 #: how a sealed value is stored in a JSON column
 SEALED = "$stoker_sealed"
 _TRUE = frozenset({"true", "yes", "y", "on", "1", "t"})
@@ -173,6 +174,8 @@ class Sealer:
             )
         self._key = key
         self._signing_key = raw[:16]
+        # a key of its own for digests: the key's keyed hash of a fixed label
+        self._digest_key = hashlib.blake2b(_DIGEST_LABEL, key=raw).digest()
         self._cipher: Fernet | None = None
         #: place -> the plaintext last sealed or opened there, and its token
         self._placed: dict[Place, tuple[bytes, str]] = {}
@@ -284,6 +287,13 @@ class Sealer:
         if not text.startswith(TEXT_PREFIX):
             return text
         return self._decrypt(text[len(TEXT_PREFIX) :]).decode()
+
+    def digest(self, text: str, *, sealed: bool) -> str:
+        """A keyed digest of a shared document's JSON text (`stoker.store.documents`),
+        and of whether its body is sealed: without this store's key, the digest of a
+        sealed document confirms no guess of what it hides."""
+        data = (b"s" if sealed else b"c") + text.encode("utf-8")
+        return hashlib.blake2b(data, key=self._digest_key, digest_size=32).hexdigest()
 
     def check_value(self) -> str:
         return self._fernet.encrypt(_CHECK_TEXT).decode("ascii")
@@ -432,6 +442,7 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
     from sqlalchemy import select, update
 
     from stoker.store.models import (
+        Document,
         Event,
         RawTemplate,
         Resource,
@@ -446,7 +457,7 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
     count = 0
     columns = (
         (Stack, ("parameters", "prev_parameters", "status_reason")),
-        (RawTemplate, ("template", "environment", "files")),
+        (RawTemplate, ("environment",)),
         (Resource, ("properties", "attributes", "data", "status_reason")),
         (Event, ("reason",)),
         (Snapshot, ("data",)),
@@ -470,6 +481,21 @@ def reseal_all(connection: Connection, old: Sealer, new: Sealer) -> int:
             if changes:
                 connection.execute(update(table).where(key == row[0]).values(**changes))
                 count += len(changes)
+    table = Document.__table__
+    documents = connection.execute(select(table.c.id, table.c.digest, table.c.body)).all()
+    for id_, digest, body in documents:
+        # a document's digest is keyed too: recomputed, or the next writer of an equal
+        # document would not find it
+        sealed = body.startswith(TEXT_PREFIX)
+        plain = old.unseal_text(body)
+        changes = {}
+        if sealed:
+            changes["body"] = new.seal_text(plain)
+            count += 1
+        if digest is not None:
+            changes["digest"] = new.digest(plain, sealed=sealed)
+        if changes:
+            connection.execute(update(table).where(table.c.id == id_).values(**changes))
     connection.execute(
         update(StoreMeta).where(StoreMeta.name == CHECK_NAME).values(value=new.check_value())
     )

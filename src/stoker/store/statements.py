@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     ClauseElement,
+    Select,
     bindparam,
     delete,
     func,
@@ -33,7 +34,7 @@ from sqlalchemy.types import TypeEngine
 
 from stoker.store.bulk import select_events, select_resources
 from stoker.store.fence import FENCE_FIELDS, FenceCheck
-from stoker.store.models import RawTemplate, Resource, Snapshot, Stack, StoreMeta
+from stoker.store.models import Document, RawTemplate, Resource, Snapshot, Stack, StoreMeta
 from stoker.store.rows import (
     ACTION_SLOTS,
     STACK_INSERT_FIELDS,
@@ -43,6 +44,11 @@ from stoker.store.rows import (
 from stoker.store.types import UTCDateTime
 
 P = bindparam
+# a raw template's documents, each joined as a table of its own
+_TEMPLATE = Document.__table__.alias("template_document")
+_FILES = Document.__table__.alias("files_document")
+_SHARED = Document.__table__.alias("shared_environment")
+_DEFAULTS = Document.__table__.alias("parameter_defaults")
 
 STACK_COLUMNS = (
     Stack.id,
@@ -51,9 +57,9 @@ STACK_COLUMNS = (
     Stack.action,
     Stack.status,
     Stack.status_reason,
-    RawTemplate.template,
+    _TEMPLATE.c.body.label("template"),
     RawTemplate.environment,
-    RawTemplate.files,
+    _FILES.c.body.label("files"),
     Stack.parameters,
     Stack.created_at,
     Stack.updated_at,
@@ -65,10 +71,25 @@ STACK_COLUMNS = (
     Stack.disable_rollback,
     Stack.template_file,
     Stack.cloud,
+    _SHARED.c.body.label("shared_environment"),
+    _DEFAULTS.c.body.label("parameter_defaults"),
 )
 
+
+def _with_documents(query: Select[Any], raw_template_id: Any) -> Select[Any]:
+    """``query`` joined with the raw template ``raw_template_id`` names and its
+    documents (`stoker.store.documents`)."""
+    return (
+        query.join(RawTemplate, RawTemplate.id == raw_template_id)
+        .join(_TEMPLATE, _TEMPLATE.c.id == RawTemplate.template_id)
+        .join(_FILES, _FILES.c.id == RawTemplate.files_id)
+        .outerjoin(_SHARED, _SHARED.c.id == RawTemplate.environment_id)
+        .outerjoin(_DEFAULTS, _DEFAULTS.c.id == RawTemplate.parameter_defaults_id)
+    )
+
+
 # A stack joined with its template: what every stack read selects.
-SELECT_STACKS = select(*STACK_COLUMNS).join(RawTemplate, RawTemplate.id == Stack.raw_template_id)
+SELECT_STACKS = _with_documents(select(*STACK_COLUMNS), Stack.raw_template_id)
 # A stack without its definition (template, environment, files, parameters: NULL), for
 # listings: decoding those JSON columns is most of the time of listing many stacks.
 SELECT_SUMMARIES = select(
@@ -246,9 +267,11 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
     "insert_raw_template": lambda: (
         insert(RawTemplate)
         .values(
-            template=_typed("template", JSON()),
+            template_id=P("template_id"),
             environment=_typed("environment", JSON()),
-            files=_typed("files", JSON()),
+            environment_id=P("environment_id"),
+            parameter_defaults_id=P("parameter_defaults_id"),
+            files_id=P("files_id"),
         )
         .returning(RawTemplate.id)
     ),
@@ -262,20 +285,18 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
         Stack.raw_template_id, Stack.prev_raw_template_id, Stack.parameters, Stack.template_file
     ).where(Stack.id == P("stack_id")),
     "change_definition": _change_definition,
-    "delete_raw_template": lambda: delete(RawTemplate).where(
-        RawTemplate.id == P("raw_template_id")
-    ),
-    "previous_definition": lambda: (
+    "previous_definition": lambda: _with_documents(
         select(
-            RawTemplate.template,
+            _TEMPLATE.c.body,
             RawTemplate.environment,
-            RawTemplate.files,
+            _SHARED.c.body,
+            _DEFAULTS.c.body,
+            _FILES.c.body,
             Stack.prev_parameters,
             Stack.prev_template_file,
-        )
-        .join(RawTemplate, RawTemplate.id == Stack.prev_raw_template_id)
-        .where(Stack.id == P("stack_id"))
-    ),
+        ),
+        Stack.prev_raw_template_id,
+    ).where(Stack.id == P("stack_id")),
     # -- resources and events
     "resources": lambda: select_resources(P("stack_id")),
     "count_resources": lambda: select(func.count()).where(Resource.stack_id == P("stack_id")),
@@ -316,6 +337,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
 #: entries only PostgreSQL runs (advisory locks)
 POSTGRESQL_ONLY: dict[str, Callable[[], ClauseElement]] = {
     "advisory_lock": lambda: text("SELECT pg_advisory_xact_lock(:key)"),
+    "advisory_lock_shared": lambda: text("SELECT pg_advisory_xact_lock_shared(:key)"),
 }
 
 

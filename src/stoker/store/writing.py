@@ -31,16 +31,11 @@ from stoker.engine import (
 from stoker.errors import StackLimitReached
 from stoker.store import secrets
 from stoker.store.base import StoreBase, database_error, stack_exists
+from stoker.store.documents import definition_values, lock_for_release, release
 from stoker.store.errors import UnknownStack
 from stoker.store.executor import Transaction
 from stoker.store.fence import lease_lost
-from stoker.store.rows import (
-    event_row,
-    resource_row,
-    stack_values,
-    state_row,
-    template_values,
-)
+from stoker.store.rows import event_row, resource_row, stack_values, state_row
 
 
 @dataclass(slots=True)
@@ -84,21 +79,18 @@ class StoreWrites(StoreBase):
                     stack.parent_id is not None and self._is_sealed(transaction, stack.parent_id)
                 )
                 self._sealed_stacks[stack.id] = sealed
+                # The template and files are sealed too: a hidden parameter's default,
+                # or a file get_file reads, may hold the secret itself.
+                definition = definition_values(transaction, self._sealer, stack, sealed=sealed)
                 if sealed:
-                    seal = self._sealer.seal
-                    # The template and files too: a hidden parameter's default, or a file
-                    # get_file reads, may hold the secret itself.
                     stack = replace(
                         stack,
-                        template=seal(stack.template),
-                        files=seal(stack.files),
                         parameters=self._sealer.token(stack.parameters),  # the mark
-                        environment=seal(stack.environment),
                         status_reason=self._sealer.seal_text_at(
                             (stack.id, "", "status_reason"), stack.status_reason
                         ),
                     )
-                added = transaction.first("insert_raw_template", template_values(stack))
+                added = transaction.first("insert_raw_template", definition)
                 template_id = _first_key(added)
                 values = stack_values(stack, template_id)
                 if claim is not None:
@@ -241,7 +233,8 @@ class StoreWrites(StoreBase):
 
         An update (``keep_previous``) keeps the current raw template as the previous one
         and drops the one kept before (no stack refers to it any more); a rollback drops
-        the update's raw template and clears the previous one."""
+        the update's raw template and clears the previous one. A dropped raw template's
+        documents go with it where no other raw template uses them."""
         try:
             self._change_definition(change, batch, fence)
         except self._integrity_errors as error:
@@ -261,15 +254,14 @@ class StoreWrites(StoreBase):
             if current is None:
                 raise UnknownStack(change.stack_id)
             raw_id, prev_id, parameters, template_file = current
+            lock_for_release(transaction)
             definition = change.definition
             sealed = self._is_sealed(transaction, change.stack_id) or secrets.hides_parameters(
                 definition.template
             )
-            values = template_values(definition)
+            values = definition_values(transaction, self._sealer, definition, sealed=sealed)
             stored_parameters: Any = definition.parameters
             if sealed:
-                seal = self._sealer.seal
-                values = {key: seal(value) for key, value in values.items()}
                 stored_parameters = self._sealer.token(definition.parameters)
                 if not secrets.is_sealed(parameters):
                     parameters = self._sealer.token(parameters)
@@ -302,9 +294,7 @@ class StoreWrites(StoreBase):
                 },
             )
             self._sealed_stacks[change.stack_id] = sealed
-            for old in dropped:
-                if old is not None and old != new_id:
-                    transaction.count("delete_raw_template", {"raw_template_id": old})
+            release(transaction, [old for old in dropped if old is not None and old != new_id])
             self._know_sealed(transaction, batch)
             with transaction.cursor() as cursor:
                 self._apply(cursor, self._prepare(batch))

@@ -1,0 +1,274 @@
+"""Shared documents: each distinct template, set of files and shared environment stored
+once, however many raw templates refer to it.
+
+A nested stack's definition is mostly what its siblings have too: the template of a
+resource group's members, the ``parameter_defaults`` and ``resource_registry`` every
+nested stack inherits from the top (TripleO's are tens of kilobytes, in each of hundreds
+of nested stacks). Stored in each raw template row, they made most of what a large
+create wrote, encoded and (in a sealed stack) encrypted. So a raw template refers to
+`Document` rows instead: its template, its files, and its environment's *shared*
+sections (all but ``parameters``, which are the stack's own and stay in the row:
+`split_environment`). A document is found by a digest of its JSON text, and written only
+when no row has that digest yet.
+
+The digest is keyed (BLAKE2b in its keyed mode, with a key derived from the store's
+secret key: `stoker.store.secrets.Sealer.digest`): a sealed document's digest, stored in
+clear beside its token, would otherwise let anyone holding the database confirm a guess
+of what it hides (hash the guessed document, look for the digest). Whether the body is
+sealed is part of what is digested, so a sealed document is never shared with a stack
+whose values are in clear, nor the other way round. ``stoker db rotate-key`` re-seals
+bodies and recomputes digests (`stoker.store.secrets.reseal_all`). A document an older
+schema's row became has no digest: it is never shared.
+
+A document goes with its last user: the writes that drop a raw template
+(`stoker.store.writing.StoreWrites.change_definition`) call `release`, which deletes the
+row and then the documents no raw template refers to any more. On SQLite writers take
+turns. On PostgreSQL, a transaction that uses documents holds the documents' advisory
+lock shared, and one that may release documents holds it exclusively, taken before it
+touches any document (`lock_for_release`): a document is never deleted under a
+concurrent transaction that has just started to use it (which the deleter could not
+see), and the lock is never upgraded, which would deadlock two releasers. Concurrent
+users insert new documents in digest order, so two of them never wait on each other's
+documents crosswise.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import ClauseElement, Executable, bindparam, delete, exists, select
+from sqlalchemy.engine import Dialect
+
+from stoker.engine import StackRecord, StoredDefinition
+from stoker.store.executor import Transaction
+from stoker.store.jsontext import dumps, loads
+from stoker.store.models import Document, RawTemplate
+from stoker.store.secrets import Sealer, carries_nothing
+
+#: the key of the documents' advisory lock on PostgreSQL (an arbitrary constant)
+_LOCK_KEY = 0x5707_D0C5
+#: the environment's section each stack has its own (the values its parent passes down)
+OWN_SECTION = "parameters"
+#: the section every nested stack has as the top stack's, a document of its own (the
+#: registry, in the other document, is narrowed for each nested stack)
+DEFAULTS_SECTION = "parameter_defaults"
+
+
+def split_environment(
+    environment: Any,
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Any]:
+    """An environment's shared sections, as two documents (``parameter_defaults``, and
+    the others but ``parameters``), and the rest, which the raw template keeps: the own
+    section, and each shared section's name with None in its place, so the sections come
+    back in their order (`join_environment`). Not a mapping: no documents."""
+    if type(environment) is not dict:
+        return None, None, environment
+    shared: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    own: dict[str, Any] = {}
+    for key, value in environment.items():
+        if key == OWN_SECTION:
+            own[key] = value
+            continue
+        (defaults if key == DEFAULTS_SECTION else shared)[key] = value
+        own[key] = None
+    return shared, defaults, own
+
+
+def join_environment(documents: Sequence[Mapping[str, Any]], own: Any) -> Any:
+    """The environment `split_environment` split, from its documents and own sections."""
+    merged: dict[str, Any] = {}
+    for document in documents:
+        merged.update(document)
+    return {key: merged.get(key, value) for key, value in own.items()}
+
+
+def open_document(sealer: Sealer, body: str) -> Any:
+    """A document's value, from its body (JSON text, or a sealed token of it)."""
+    return loads(sealer.unseal_text(body))
+
+
+def definition_values(
+    transaction: Transaction,
+    sealer: Sealer,
+    definition: StackRecord | StoredDefinition,
+    *,
+    sealed: bool,
+) -> dict[str, Any]:
+    """The values of a new raw template row (`insert_raw_template`) for the template,
+    environment and files of ``definition``: its documents written where no row has them
+    yet; the environment's own sections sealed where the stack is."""
+    shared, defaults, own = split_environment(definition.environment)
+    values: list[Any] = [definition.template, definition.files]
+    if shared is not None and defaults is not None:
+        values += (shared, defaults)
+    ids = put_documents(transaction, sealer, values, sealed=sealed)
+    return {
+        "template_id": ids[0],
+        "files_id": ids[1],
+        "environment_id": ids[2] if len(ids) > 2 else None,
+        "parameter_defaults_id": ids[3] if len(ids) > 2 else None,
+        "environment": sealer.seal(own) if sealed else own,
+    }
+
+
+def put_documents(
+    transaction: Transaction, sealer: Sealer, values: Sequence[Any], *, sealed: bool
+) -> list[int]:
+    """The ids of documents holding ``values`` (sealed if ``sealed``, but for a value
+    that carries nothing: `stoker.store.secrets.carries_nothing`), written where no row
+    has their digest yet."""
+    if connection_is_postgresql(transaction):
+        transaction.rows("advisory_lock_shared", {"key": _LOCK_KEY})
+    texts = [dumps(value) for value in values]
+    seals = [sealed and not carries_nothing(value) for value in values]
+    digests = [sealer.digest(t, sealed=s) for t, s in zip(texts, seals, strict=True)]
+    sql = _driver_sql(transaction.connection.dialect)
+    with transaction.cursor() as cursor:
+        found = sql.find(cursor, digests)
+        for digest, text, seal in sorted(zip(digests, texts, seals, strict=True)):
+            if digest in found:
+                continue
+            body = sealer.seal_text(text) if seal else text
+            added = sql.insert(cursor, digest, body)
+            if added is None:  # a concurrent writer's, committed since the look-up
+                added = sql.find(cursor, [digest])[digest]
+            found[digest] = added
+    return [found[digest] for digest in digests]
+
+
+#: the most documents one raw template refers to
+_SLOTS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class _DriverSQL:
+    """`put_documents`' two statements as the dialect's SQL, run on the driver's cursor:
+    SQLAlchemy's work per statement cost more than the database's for these one-row
+    statements, run for each stack created (as `stoker.store.bulk` does for the bulk
+    rows)."""
+
+    find_sql: str
+    insert_sql: str
+    #: the driver wants values as a mapping (psycopg's ``%(name)s``), not a tuple
+    named: bool
+
+    def find(self, cursor: Any, digests: Sequence[str]) -> dict[str, int]:
+        """The ids of the documents with these digests (at most `_SLOTS`)."""
+        slots = [*digests, *[digests[0]] * (_SLOTS - len(digests))]
+        cursor.execute(self.find_sql, self._values([f"d{i}" for i in range(_SLOTS)], slots))
+        return {digest: int(id_) for digest, id_ in cursor.fetchall()}
+
+    def insert(self, cursor: Any, digest: str, body: str) -> int | None:
+        """The new document's id; None if a row has its digest."""
+        cursor.execute(self.insert_sql, self._values(["digest", "body"], [digest, body]))
+        row = cursor.fetchone()
+        return None if row is None else int(row[0])
+
+    def _values(self, names: list[str], values: list[str]) -> Any:
+        return dict(zip(names, values, strict=True)) if self.named else tuple(values)
+
+
+_COMPILED: dict[str, _DriverSQL] = {}
+
+
+def _driver_sql(dialect: Dialect) -> _DriverSQL:
+    """`_DriverSQL` for ``dialect``, compiled on first use."""
+    compiled = _COMPILED.get(dialect.name)
+    if compiled is None:
+        names = [f"d{i}" for i in range(_SLOTS)]
+        find = select(Document.digest, Document.id).where(
+            Document.digest.in_([bindparam(name) for name in names])
+        )
+        find_sql = _compiled(find, dialect, names)
+        insert_sql = _compiled(_insert(dialect.name), dialect, ["digest", "body"])
+        compiled = _DriverSQL(find_sql.string, insert_sql.string, not find_sql.positional)
+        _COMPILED[dialect.name] = compiled
+    return compiled
+
+
+def _compiled(statement: Any, dialect: Dialect, order: list[str]) -> Any:
+    """``statement`` compiled for ``dialect``, its positional values in ``order``."""
+    compiled = statement.compile(dialect=dialect)
+    if compiled.positional and list(compiled.positiontup or ()) != order:
+        raise AssertionError(f"bind order {compiled.positiontup} is not {order}")
+    return compiled
+
+
+def connection_is_postgresql(transaction: Transaction) -> bool:
+    return transaction.connection.dialect.name == "postgresql"
+
+
+def lock_for_release(transaction: Transaction) -> None:
+    """Before a transaction that may `release` touches any document: on PostgreSQL, the
+    documents' lock, exclusively (see the module's docstring)."""
+    if connection_is_postgresql(transaction):
+        transaction.rows("advisory_lock", {"key": _LOCK_KEY})
+
+
+def release(transaction: Transaction, raw_template_ids: Sequence[int]) -> None:
+    """Delete these raw templates, and then each of their documents no other raw template
+    refers to (`lock_for_release` taken first)."""
+    if not raw_template_ids:
+        return
+    connection = transaction.connection
+    ids = {"ids": list(raw_template_ids)}
+    used = connection.execute(_documents_of(), ids).all()
+    connection.execute(_delete_raw_templates(), ids)
+    documents = sorted({i for row in used for i in row if i is not None})
+    if documents:
+        connection.execute(_delete_unused(), {"ids": documents})
+
+
+# The statements, built once (SQLAlchemy's compiled cache keeps their SQL per dialect).
+
+#: the columns of a raw template that refer to documents
+_USERS = (
+    RawTemplate.template_id,
+    RawTemplate.environment_id,
+    RawTemplate.files_id,
+    RawTemplate.parameter_defaults_id,
+)
+
+
+@functools.cache
+def _insert(dialect: str) -> ClauseElement:
+    """A new document, nothing if a concurrent writer committed its digest first."""
+    values: dict[str, Any] = {"digest": bindparam("digest"), "body": bindparam("body")}
+    if dialect == "postgresql":
+        from sqlalchemy.dialects import postgresql
+
+        return (
+            postgresql.insert(Document)
+            .values(values)
+            .on_conflict_do_nothing(index_elements=["digest"])
+            .returning(Document.id)
+        )
+    # imported here: a PostgreSQL store has no use for the SQLite dialect
+    from sqlalchemy.dialects import sqlite
+
+    return (
+        sqlite.insert(Document)
+        .values(values)
+        .on_conflict_do_nothing(index_elements=["digest"])
+        .returning(Document.id)
+    )
+
+
+@functools.cache
+def _documents_of() -> Executable:
+    return select(*_USERS).where(RawTemplate.id.in_(bindparam("ids", expanding=True)))
+
+
+@functools.cache
+def _delete_raw_templates() -> Executable:
+    return delete(RawTemplate).where(RawTemplate.id.in_(bindparam("ids", expanding=True)))
+
+
+@functools.cache
+def _delete_unused() -> Executable:
+    users = [~exists().where(column == Document.id) for column in _USERS]
+    return delete(Document).where(Document.id.in_(bindparam("ids", expanding=True)), *users)
