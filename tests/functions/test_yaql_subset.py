@@ -353,24 +353,18 @@ outputs:
 """
 
 
-def created(tmp_path: Path, template_text: str) -> tuple[list[str], str]:
-    """The modules a ``stack create`` of the template imports, and its output ``out``."""
+def test_a_stack_of_subset_expressions_never_imports_yaql(tmp_path: Path) -> None:
+    """The point of the subset: validating and evaluating these costs no yaql import (~0.15 s
+    with its parser tables) and none of its overload resolution."""
     template = tmp_path / "t.yaml"
-    template.write_text(template_text)
+    template.write_text(TEMPLATE)
     env = {**os.environ, "STOKER_DB_URL": f"sqlite:///{tmp_path / 'db.sqlite'}"}
     command = [sys.executable, "-X", "importtime", "-m", "stoker", "stack", "create", "s"]
     done = subprocess.run(
         [*command, "-t", str(template)], env=env, capture_output=True, text=True, check=True
     )
     imported = [line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines()]
-    shown = [sys.executable, "-m", "stoker", "stack", "output", "show", "s", "out"]
-    return imported, subprocess.run(shown, env=env, capture_output=True, text=True).stdout
-
-
-def test_a_stack_of_subset_expressions_never_imports_yaql(tmp_path: Path) -> None:
-    """The point of the subset: validating and evaluating these costs no yaql import (~0.15 s
-    with its parser tables) and none of its overload resolution."""
-    imported, output = created(tmp_path, TEMPLATE)
     assert "stoker.functions.yaql_subset" in imported
     assert not [name for name in imported if name.split(".")[0] == "yaql"]
-    assert "12" in output
+    shown = [sys.executable, "-m", "stoker", "stack", "output", "show", "s", "out"]
+    assert "12" in subprocess.run(shown, env=env, capture_output=True, text=True).stdout

@@ -9,38 +9,67 @@ client's own Heat 9000 and 900000); the active `stoker.limits.Limits` carry them
 arguments is registered here.
 
 yaql itself is imported on first use: importing it costs more than a whole ``template
-validate`` of a template that does not use it. Expressions `stoker.functions.yaql_syntax`
-reads are checked without it and evaluated by `stoker.functions.yaql_queries`, yaql
-deciding everything that evaluator does not prove identical; a template whose expressions
-all lie there never imports yaql.
+validate`` of a template that does not use it. Expressions in the subset of
+:mod:`stoker.functions.yaql_subset` (paths into ``$.data``, arithmetic, ``sum()`` …) are
+checked and evaluated natively, yaql deciding everything the subset does not prove
+identical; a template whose expressions all lie in it never imports yaql.
 """
 
 from __future__ import annotations
 
 import collections.abc  # noqa: F401 - yaql 3.2 needs it imported before itself
 import json
-import marshal
+import re
+import string
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
-from stoker.functions import yaql_queries, yaql_strings, yaql_subset, yaql_syntax
+from stoker.functions import yaql_subset
 from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
 from stoker.limits import active_limits
 
+#: the largest width or precision ``format`` accepts, so ``{0:>999999999}`` cannot be used
+#: to exhaust memory
+MAX_FORMAT_WIDTH = 10000
+
+
+@cache
+def _formatter() -> Any:
+    """``str.format`` without attribute or index access into the arguments (made when a
+    yaql expression first formats: `string` compiles a pattern when imported)."""
+
+    class SafeFormatter(string.Formatter):
+        def get_field(self, field_name: str, args: Any, kwargs: Any) -> Any:
+            if "." in field_name or "[" in field_name:
+                raise ValueError(
+                    f"format field {{{field_name}}} is not allowed: only argument positions "
+                    "and names can be used, not attribute or index access"
+                )
+            return super().get_field(field_name, args, kwargs)
+
+        def format_field(self, value: Any, format_spec: str) -> Any:
+            if any(int(number) > MAX_FORMAT_WIDTH for number in re.findall(r"\d+", format_spec)):
+                raise ValueError(f"format width or precision above {MAX_FORMAT_WIDTH}")
+            return super().format_field(value, format_spec)
+
+    return SafeFormatter()
+
+
+def _format(format_string: str, *args: Any, **kwargs: Any) -> str:
+    """yaql 2's ``string.format(args…, name => value…)`` minus attribute/index access."""
+    return str(_formatter().vformat(format_string, args, kwargs))
+
 
 def _format_function() -> Any:
-    """`yaql_strings.safe_format` declared as yaql's ``format`` extension method (on a
-    copy: yaql's decorators add to the function's own declaration)."""
+    """`_format` declared as yaql's ``format`` extension method (declared once: yaql's
+    decorators add to the function's own declaration)."""
     from yaql.language import specs, yaqltypes
 
-    def format_(format_string: str, *args: Any, **kwargs: Any) -> str:
-        return yaql_strings.safe_format(format_string, *args, **kwargs)
-
-    declared = specs.name("format")(specs.extension_method(format_))
+    declared = specs.name("format")(specs.extension_method(_format))
     return specs.parameter("format_string", yaqltypes.String())(declared)
 
 
@@ -92,24 +121,21 @@ def parse_expression(expression: str) -> Any:
 #: how many evaluations `_Results` keeps
 RESULTS_KEPT = 512
 
-#: a result's key: the expression, the data's `_fingerprint` and the limits
-_Key = tuple[str, bytes, int, int]
-
 
 class _Results:
-    """yaql's results by expression, data (its `_fingerprint`) and limits: an expression is
-    a pure function of its data, and a tree such as TripleO's evaluates the same one over
+    """yaql's results by expression, data (as JSON text) and limits: an expression is a
+    pure function of its data, and a tree such as TripleO's evaluates the same one over
     the same data many times (a template used by several resources, checked before the
     create and again as its stack is created). Only results are kept, never errors (their
     message names the template they come from); the oldest goes first."""
 
     def __init__(self) -> None:
-        self.kept: dict[_Key, Any] = {}
+        self.kept: dict[tuple[str, str, int, int], Any] = {}
 
-    def get(self, key: _Key) -> Any:
+    def get(self, key: tuple[str, str, int, int]) -> Any:
         return self.kept.get(key, _NOT_KEPT)
 
-    def put(self, key: _Key, value: Any) -> None:
+    def put(self, key: tuple[str, str, int, int], value: Any) -> None:
         if len(self.kept) >= RESULTS_KEPT:
             del self.kept[next(iter(self.kept))]
         self.kept[key] = value
@@ -118,65 +144,31 @@ class _Results:
 _NOT_KEPT = object()
 _RESULTS = _Results()
 
-
-def _fingerprint(data: Any) -> bytes | None:
-    """The data as `marshal` writes it, or None when marshal refuses it. Marshal writes each
-    value with its exact type (it refuses subclasses of its types and any other type but a
-    buffer), ``1``, ``1.0`` and ``True`` apart, keys in their order, so equal bytes are
-    equal data as the expression sees it; it is also far cheaper than the JSON text that
-    used to key the data, which TripleO paid on every call for the same half megabyte.
-    Data JSON refuses is never kept (`_Input.text`), whatever its fingerprint."""
-    try:
-        return marshal.dumps(data)
-    except ValueError:  # another type, or nesting too deep for marshal
-        return None
-
-
-class _Input:
-    """One data as the evaluators take it: ``data`` as Heat's engine hands it to yaql
-    (`json_keys`, decoded from its JSON ``text``; None when JSON refuses it, then
-    `json_keys` of it), and yaql's own conversion of it, made on first use."""
-
-    def __init__(self, raw: Any) -> None:
-        text, data = _json_data(raw)
-        self.text = text
-        self.data = json.loads(text) if data is _UNDECODED and text is not None else data
-        self._converted: Any = None
-
-    def converted(self) -> Any:
-        """What yaql's evaluation puts in ``$`` (``convert_input_data``: frozen dicts and
-        tuples, which no expression can change), made once per data rather than once per
-        expression: TripleO evaluates a dozen expressions over each of its largest data."""
-        if self._converted is None:
-            from yaql.language.utils import convert_input_data
-
-            self._converted = convert_input_data({"data": self.data})
-        return self._converted
-
-
-#: how many inputs `_input` keeps
+#: how many inputs `_input` keeps, converted
 INPUTS_KEPT = 16
-#: the inputs by the data's `_fingerprint`, newest last
-_inputs: dict[bytes, _Input] = {}
+#: yaql's input (``{"data": ...}`` as yaql converts it) by the data's JSON text, newest last
+_inputs: dict[str, Any] = {}
 
 
-def _input(fingerprint: bytes | None, raw: Any) -> _Input:
-    """The input for ``raw``, made once per data (by its fingerprint): the evaluators only
-    read it."""
-    if fingerprint is None:
-        return _Input(raw)
-    found = _inputs.pop(fingerprint, None)
-    if found is None:
-        found = _Input(raw)
+def _input(text: str, data: Any) -> Any:
+    """What yaql's evaluation puts in ``$`` for ``data``: its own conversion of the input
+    (``convert_input_data``: frozen dicts and tuples, which no expression can change),
+    made once per data (by its JSON text, as `_RESULTS`) rather than once per expression:
+    TripleO evaluates a dozen expressions over each of its largest data (585 KB)."""
+    converted = _inputs.pop(text, None)
+    if converted is None:
+        from yaql.language.utils import convert_input_data
+
+        converted = convert_input_data({"data": _decoded(text, data)})
         if len(_inputs) >= INPUTS_KEPT:
             del _inputs[next(iter(_inputs))]
-    _inputs[fingerprint] = found
-    return found
+    _inputs[text] = converted
+    return converted
 
 
 def _data_key(data: Any) -> str | None:
     """The data as JSON text (keys in their order: yaql sees it), None when it is not
-    JSON."""
+    JSON (then the expression is evaluated each time)."""
     try:
         return json.dumps(data, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
@@ -190,8 +182,10 @@ def _json_data(data: Any) -> tuple[str | None, Any]:
     JSON's encoder writes every map key as `json_keys` makes it (``1`` -> ``"1"``,
     ``true`` -> ``"true"``, null -> ``"null"``, a float as its ``repr``) and refuses any
     other key, so when the data as given encodes, decoding its text gives `json_keys` of
-    it. Data the encoder refuses (a key of another type, a non-finite float, a map that is
-    not a dict, nesting too deep for it) is converted by `json_keys`."""
+    it. That copy is then made only when the expression is evaluated, not on every call:
+    most calls find their result kept, and TripleO hands its largest data (585 KB) to a
+    dozen expressions. Data the encoder refuses (a key of another type, a non-finite
+    float, a map that is not a dict, nesting too deep for it) is converted as before."""
     try:
         return json.dumps(data, ensure_ascii=False, allow_nan=False), _UNDECODED
     except (TypeError, ValueError, RecursionError):
@@ -201,6 +195,11 @@ def _json_data(data: Any) -> tuple[str | None, Any]:
 
 #: `_json_data`'s data when its JSON text stands for it
 _UNDECODED = object()
+
+
+def _decoded(text: str | None, data: Any) -> Any:
+    """The data `_json_data` gave, decoded from its text when it was left undecoded."""
+    return json.loads(text) if data is _UNDECODED and text is not None else data
 
 
 class Yaql(PureFunction):
@@ -244,8 +243,8 @@ class Yaql(PureFunction):
         expression = self.args["expression"]
         if not isinstance(expression, Function):
             try:
-                if not isinstance(expression, str) or yaql_syntax.parse(expression) is None:
-                    self._parse(expression)  # yaql parses all the native parsers do
+                if not isinstance(expression, str) or yaql_subset.parse(expression) is None:
+                    self._parse(expression)  # yaql parses all the subset does
             except FunctionError as exc:
                 yield self.invalid(exc.message)
 
@@ -254,38 +253,28 @@ class Yaql(PureFunction):
         if problem:
             raise self.error(problem)
         expression = args["expression"]
-        raw = args.get("data", {})
-        fingerprint = _fingerprint(raw)
+        text, data = _json_data(args.get("data", {}))  # as Heat's engine gets it (JSON keys)
+        tree = yaql_subset.parse(expression) if isinstance(expression, str) else None
+        if tree is not None:
+            data = _decoded(text, data)
+            try:
+                return yaql_subset.evaluate(tree, data)
+            except yaql_subset.Unsupported:
+                pass  # yaql gives the answer, or the error
+        statement = self._parse(expression)
         limits = active_limits()
-        key = None
-        if fingerprint is not None and isinstance(expression, str):
-            key = (expression, fingerprint, limits.yaql_iterators, limits.yaql_memory)
+        key = (expression, text, limits.yaql_iterators, limits.yaql_memory) if text else None
+        if key is not None:
             kept = _RESULTS.get(key)
             if kept is not _NOT_KEPT:
                 return _primitive(kept)  # new containers: a caller may change its value
-        source = _input(fingerprint, raw)  # as Heat's engine gets it (JSON keys)
-        if source.text is None:
-            key = None  # not JSON: evaluated each time, by yaql
-        elif yaql_subset.parse(expression) is not None:
-            key = None  # arithmetic: cheaper to compute again than to keep
-        tree = yaql_syntax.parse(expression) if isinstance(expression, str) else None
-        if tree is not None and source.text is not None:
-            try:
-                value = yaql_queries.evaluate(tree, source.data, arithmetic=True)
-            except yaql_subset.Unsupported:
-                pass  # yaql gives the answer, or the error
-            else:
-                if key is not None:
-                    _RESULTS.put(key, value)
-                return _primitive(value)
-        statement = self._parse(expression)
         shared = active_engine()
         context = shared.context.create_child_context()
         try:
-            if source.text is None:
-                result = statement.evaluate({"data": source.data}, context)
+            if text is None:
+                result = statement.evaluate({"data": data}, context)
             else:  # the same as yaql's own conversion of the data, made once
-                context["$"] = source.converted()
+                context["$"] = _input(text, data)
                 result = statement.evaluate(context=context)
         except Exception as exc:  # noqa: BLE001 - any failure of the expression is the user's
             detail = str(exc) or type(exc).__name__
