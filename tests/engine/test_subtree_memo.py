@@ -183,3 +183,58 @@ def test_a_registry_differing_where_the_subtree_never_looks_is_the_same_check(
     assert checked.count("v.yaml") >= 2  # My::X resolves otherwise under y
     found = expected["v.yaml"]["found"]
     assert any("My::X" in f for f in found), found
+
+
+def check_with_defaults(
+    tmp_path: Path, size: int, memo: SubtreeMemo | None, templates: ProviderTemplates
+) -> dict[str, Any]:
+    """``b.yaml`` given no value: its ``size`` comes from ``parameter_defaults``, which
+    each child's environment copies from its parent's."""
+    path = write(tmp_path, "resources:\n  one: {type: b.yaml}\n")
+    environment = tmp_path / f"defaults-{size}.yaml"
+    environment.write_text(f"parameter_defaults:\n  size: {size}\n")
+    options = LoadOptions(require_all_parameters=True)
+    result = load_definition(str(path), [str(environment)], {}, options)
+    assert result.definition is not None
+    tree = TreeCheck(default_registry(), 6, cache=ProviderCache(templates=templates), memo=memo)
+    return summary(tree, tree.check(result.definition, str(path.parent), (str(path),)))
+
+
+def test_inherited_defaults_differing_are_another_check(tmp_path: Path) -> None:
+    """The same template handed the same values under other ``parameter_defaults`` (a
+    field the child's environment copies from its parent's) is checked again."""
+    memo, templates = SubtreeMemo(), ProviderTemplates()
+    good = check_with_defaults(tmp_path, 2, memo, templates)
+    assert not [f for f in good["found"] if "size" in f]
+    expected = check_with_defaults(tmp_path, 9, None, ProviderTemplates())
+    assert [f for f in expected["found"] if "9" in f]
+    assert check_with_defaults(tmp_path, 9, memo, templates) == expected
+    assert check_with_defaults(tmp_path, 2, memo, templates) == good
+
+
+def test_a_kept_check_is_found_without_making_the_childs_environment(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A subtree's environment is made only when its check runs: the lookup compares what
+    it is made of (values handed down, registry, the parent's inherited fields)."""
+    from stoker.resolution import subtrees
+
+    made: list[Any] = []
+    below = subtrees.environment_below
+
+    def counting(*args: Any) -> Any:
+        made.append(args)
+        return below(*args)
+
+    monkeypatch.setattr(subtrees, "environment_below", counting)
+    twice = """
+        resources:
+          first: {type: a.yaml, properties: {size: 2}}
+          second: {type: a.yaml, properties: {size: 2}}
+    """
+    path = write(tmp_path, textwrap.dedent(twice))
+    expected = check(path, 6, None, ProviderTemplates())
+    assert len(made) == 6  # a.yaml, b.yaml and leaf.yaml under each resource
+    made.clear()
+    assert check(path, 6, SubtreeMemo(), ProviderTemplates()) == expected
+    assert len(made) == 3  # second's subtree is first's kept check

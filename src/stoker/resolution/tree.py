@@ -325,11 +325,11 @@ class TreeCheck:
                         resource.span,
                     )
                 )
-        environment = child_environment(
-            definition.environment, name, known, expanded=resolution.resolved.get(name)
-        )
+        parent = definition.environment
         inputs = Inputs(
-            environment,
+            parent,
+            known,
+            parent.resource_registry.for_child(name, resolution.resolved.get(name)),
             plugin.files,  # type: ignore[attr-defined]
             handed_down(definition.template, name, definition.taint, model),
         )
