@@ -238,3 +238,56 @@ def test_a_kept_check_is_found_without_making_the_childs_environment(
     made.clear()
     assert check(path, 6, SubtreeMemo(), ProviderTemplates()) == expected
     assert len(made) == 3  # second's subtree is first's kept check
+
+
+def test_a_providers_known_properties_are_validated_once(tmp_path: Path, monkeypatch: Any) -> None:
+    """A provider's known properties are validated once per check: what the check finds
+    of them and what the facade hands down come from the one validation."""
+    from stoker.resolution import resource_checks, tree
+
+    validated: list[str] = []
+
+    def counting(real: Any) -> Any:
+        def validate(schema: Any, values: Any, **kwargs: Any) -> Any:
+            if not kwargs["type_name"].startswith("OS::"):
+                validated.append(kwargs["type_name"])
+            return real(schema, values, **kwargs)
+
+        return validate
+
+    for module in (resource_checks, tree):
+        monkeypatch.setattr(module, "validate_properties", counting(module.validate_properties))
+    path = write(tmp_path, "resources:\n  one: {type: a.yaml, properties: {size: 9}}\n")
+    found = check(path, 6, None, ProviderTemplates())["found"]
+    assert [f for f in found if "9" in f], found  # handed down to leaf.yaml: refused there
+    assert len(validated) == 3, validated  # a.yaml's, b.yaml's and leaf.yaml's facades
+
+
+#: a property known only at create that the provider does not declare, beside known ones
+PENDING = """
+    resources:
+      r: {type: OS::Heat::RandomString}
+      one:
+        type: a.yaml
+        properties: {size: SIZE, bogus: {get_attr: [r, value]}}
+"""
+
+
+def test_a_pending_undeclared_property_leaves_the_known_ones_handed_down(
+    tmp_path: Path,
+) -> None:
+    """The pending property is reported as unknown and the known ones still reach the
+    subtree (a bad one is found below); a known value the facade refuses stops there."""
+    found = check(write(tmp_path, PENDING.replace("SIZE", "9")), 6, None, ProviderTemplates())
+    assert any("Unknown Property bogus" in f for f in found["found"]), found
+    assert any("leaf" in f and "9" in f for f in found["found"]), found
+    refused = write(tmp_path, PENDING.replace("SIZE", "[1]"))
+    found = check(refused, 6, None, ProviderTemplates())
+    assert any("Unknown Property bogus" in f for f in found["found"]), found
+    assert any("size: int() argument" in f for f in found["found"]), found
+    # the facade's values as written reach the subtree
+    assert [names for names, _, _ in found["nested"]] == [
+        ("one",),
+        ("one", "b"),
+        ("one", "b", "leaf"),
+    ]
