@@ -25,11 +25,16 @@ def plugin(
     return made
 
 
-def test_another_cache_of_the_run_takes_the_same_plugin(tmp_path: Path) -> None:
+def first_plugin(tmp_path: Path) -> tuple[str, ProviderTemplates, TemplateResource]:
+    """A provider template, a run's templates and the first plugin made of it."""
     location = str(tmp_path / "leaf.yaml")
     (tmp_path / "leaf.yaml").write_text(TEMPLATE)
     templates = ProviderTemplates()
-    first = plugin(ProviderCache(templates=templates), location, "My::Leaf", {})
+    return location, templates, plugin(ProviderCache(templates=templates), location, "My::Leaf", {})
+
+
+def test_another_cache_of_the_run_takes_the_same_plugin(tmp_path: Path) -> None:
+    location, templates, first = first_plugin(tmp_path)
     again = plugin(ProviderCache(templates=templates), location, "My::Leaf", {"other": 1})
     assert again is first
     assert first.properties_schema["size"].required
@@ -37,10 +42,7 @@ def test_another_cache_of_the_run_takes_the_same_plugin(tmp_path: Path) -> None:
 
 
 def test_a_plugin_differs_where_what_it_is_made_of_differs(tmp_path: Path) -> None:
-    location = str(tmp_path / "leaf.yaml")
-    (tmp_path / "leaf.yaml").write_text(TEMPLATE)
-    templates = ProviderTemplates()
-    first = plugin(ProviderCache(templates=templates), location, "My::Leaf", {})
+    location, templates, first = first_plugin(tmp_path)
     # parameter_defaults give size: the facade's property is no longer required
     defaulted = plugin(ProviderCache(templates=templates), location, "My::Leaf", {"size": 2})
     assert defaulted is not first
