@@ -183,3 +183,111 @@ def test_a_registry_differing_where_the_subtree_never_looks_is_the_same_check(
     assert checked.count("v.yaml") >= 2  # My::X resolves otherwise under y
     found = expected["v.yaml"]["found"]
     assert any("My::X" in f for f in found), found
+
+
+def check_with_defaults(
+    tmp_path: Path, size: int, memo: SubtreeMemo | None, templates: ProviderTemplates
+) -> dict[str, Any]:
+    """``b.yaml`` given no value: its ``size`` comes from ``parameter_defaults``, which
+    each child's environment copies from its parent's."""
+    path = write(tmp_path, "resources:\n  one: {type: b.yaml}\n")
+    environment = tmp_path / f"defaults-{size}.yaml"
+    environment.write_text(f"parameter_defaults:\n  size: {size}\n")
+    options = LoadOptions(require_all_parameters=True)
+    result = load_definition(str(path), [str(environment)], {}, options)
+    assert result.definition is not None
+    tree = TreeCheck(default_registry(), 6, cache=ProviderCache(templates=templates), memo=memo)
+    return summary(tree, tree.check(result.definition, str(path.parent), (str(path),)))
+
+
+def test_inherited_defaults_differing_are_another_check(tmp_path: Path) -> None:
+    """The same template handed the same values under other ``parameter_defaults`` (a
+    field the child's environment copies from its parent's) is checked again."""
+    memo, templates = SubtreeMemo(), ProviderTemplates()
+    good = check_with_defaults(tmp_path, 2, memo, templates)
+    assert not [f for f in good["found"] if "size" in f]
+    expected = check_with_defaults(tmp_path, 9, None, ProviderTemplates())
+    assert [f for f in expected["found"] if "9" in f]
+    assert check_with_defaults(tmp_path, 9, memo, templates) == expected
+    assert check_with_defaults(tmp_path, 2, memo, templates) == good
+
+
+def test_a_kept_check_is_found_without_making_the_childs_environment(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A subtree's environment is made only when its check runs: the lookup compares what
+    it is made of (values handed down, registry, the parent's inherited fields)."""
+    from stoker.resolution import subtrees
+
+    made: list[Any] = []
+    below = subtrees.environment_below
+
+    def counting(*args: Any) -> Any:
+        made.append(args)
+        return below(*args)
+
+    monkeypatch.setattr(subtrees, "environment_below", counting)
+    twice = """
+        resources:
+          first: {type: a.yaml, properties: {size: 2}}
+          second: {type: a.yaml, properties: {size: 2}}
+    """
+    path = write(tmp_path, textwrap.dedent(twice))
+    expected = check(path, 6, None, ProviderTemplates())
+    assert len(made) == 6  # a.yaml, b.yaml and leaf.yaml under each resource
+    made.clear()
+    assert check(path, 6, SubtreeMemo(), ProviderTemplates()) == expected
+    assert len(made) == 3  # second's subtree is first's kept check
+
+
+def test_a_providers_known_properties_are_validated_once(tmp_path: Path, monkeypatch: Any) -> None:
+    """A provider's known properties are validated once per check: what the check finds
+    of them and what the facade hands down come from the one validation."""
+    from stoker.resolution import resource_checks, tree
+
+    validated: list[str] = []
+
+    def counting(real: Any) -> Any:
+        def validate(schema: Any, values: Any, **kwargs: Any) -> Any:
+            if not kwargs["type_name"].startswith("OS::"):
+                validated.append(kwargs["type_name"])
+            return real(schema, values, **kwargs)
+
+        return validate
+
+    for module in (resource_checks, tree):
+        monkeypatch.setattr(module, "validate_properties", counting(module.validate_properties))
+    path = write(tmp_path, "resources:\n  one: {type: a.yaml, properties: {size: 9}}\n")
+    found = check(path, 6, None, ProviderTemplates())["found"]
+    assert [f for f in found if "9" in f], found  # handed down to leaf.yaml: refused there
+    assert len(validated) == 3, validated  # a.yaml's, b.yaml's and leaf.yaml's facades
+
+
+#: a property known only at create that the provider does not declare, beside known ones
+PENDING = """
+    resources:
+      r: {type: OS::Heat::RandomString}
+      one:
+        type: a.yaml
+        properties: {size: SIZE, bogus: {get_attr: [r, value]}}
+"""
+
+
+def test_a_pending_undeclared_property_leaves_the_known_ones_handed_down(
+    tmp_path: Path,
+) -> None:
+    """The pending property is reported as unknown and the known ones still reach the
+    subtree (a bad one is found below); a known value the facade refuses stops there."""
+    found = check(write(tmp_path, PENDING.replace("SIZE", "9")), 6, None, ProviderTemplates())
+    assert any("Unknown Property bogus" in f for f in found["found"]), found
+    assert any("leaf" in f and "9" in f for f in found["found"]), found
+    refused = write(tmp_path, PENDING.replace("SIZE", "[1]"))
+    found = check(refused, 6, None, ProviderTemplates())
+    assert any("Unknown Property bogus" in f for f in found["found"]), found
+    assert any("size: int() argument" in f for f in found["found"]), found
+    # the facade's values as written reach the subtree
+    assert [names for names, _, _ in found["nested"]] == [
+        ("one",),
+        ("one", "b"),
+        ("one", "b", "leaf"),
+    ]

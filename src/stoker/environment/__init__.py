@@ -14,12 +14,14 @@ from stoker.environment.capabilities import (
 )
 from stoker.environment.environment import (
     ENCRYPTED_PARAMETERS_ALIAS,
+    INHERITED,
     REQUIRES,
     Environment,
     EventSink,
     MergeStrategy,
     Section,
     child_environment,
+    environment_below,
 )
 from stoker.environment.merge import merge_environments, overlay_environment
 from stoker.environment.parse import (
@@ -48,6 +50,7 @@ from stoker.environment.strategies import MergeRejected, merge_parameter
 __all__ = [
     "ENCRYPTED_PARAMETERS_ALIAS",
     "HOOK_TYPES",
+    "INHERITED",
     "REQUIRES",
     "RESOURCE_TYPE",
     "RESTRICTED_ACTIONS",
@@ -68,6 +71,7 @@ __all__ = [
     "TemplateRef",
     "check_capability_values",
     "child_environment",
+    "environment_below",
     "environment_from_data",
     "load_environment_file",
     "merge_environments",

@@ -155,10 +155,26 @@ def child_environment(
     values the resource passes down as properties. ``requires`` (stoker's) reaches every
     nested stack too: a choice like ``deployment: puppet`` is made once for the whole tree.
     """
+    return environment_below(
+        parent, parameters, parent.resource_registry.for_child(resource_name, expanded)
+    )
+
+
+#: the fields of a parent's environment that a child's copies (`environment_below`)
+INHERITED = ("parameter_defaults", "event_sinks", "files", "requires")
+
+
+def environment_below(
+    parent: Environment, parameters: Mapping[str, Any] | None, registry: ResourceRegistry
+) -> Environment:
+    """A child's environment (`child_environment`) once its registry is known: a function
+    of ``parameters``, ``registry`` and the parent's `INHERITED` fields only, so a check
+    that compares those need not build it (a provider subtree's kept check is found
+    before its environment is made)."""
     return Environment(
         parameters=node_from(parameters),
         parameter_defaults=node_from(parent.parameter_defaults),
-        resource_registry=parent.resource_registry.for_child(resource_name, expanded),
+        resource_registry=registry,
         event_sinks=list(parent.event_sinks),
         files=list(parent.files),
         requires=node_from(parent.requires),

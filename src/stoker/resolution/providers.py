@@ -33,7 +33,7 @@ Reader = Callable[[str], Document]
 class ProviderTemplates:
     """Provider templates by location, each read and parsed at most once per run."""
 
-    __slots__ = ("_read", "_documents", "_templates", "_failures", "runnable")
+    __slots__ = ("_read", "_documents", "_templates", "_failures", "runnable", "plugins")
 
     def __init__(self, read: Reader = read_file) -> None:
         self._read = read
@@ -44,6 +44,11 @@ class ProviderTemplates:
         #: child's template, the files its ``get_file`` calls read), by location and
         #: ``files_root``: an engine checks a tree with a provider cache per stack
         self.runnable: dict[tuple[str, str | None], _Runnable] = {}
+        #: the plugins `ProviderCache` made, by what each is made of: location,
+        #: ``files_root``, type name, the template parsed, which parameters need a value
+        #: (a plugin is not changed once made; each nested stack's check and create
+        #: takes the same one instead of building its properties' schema again)
+        self.plugins: dict[tuple[Any, ...], TemplateResource] = {}
 
     def read(self, location: str) -> Document:
         """The document at ``location`` (also what a registry list's candidates are
@@ -138,8 +143,16 @@ class ProviderCache:
             runnable = self.templates.runnable[key] = self._runnable(location, template)
         if runnable.unreadable:
             return list(runnable.unreadable)
-        plugin = TemplateResource(type_name, location, runnable.data, parameters, runnable.base_dir)
-        return _with_files(plugin, template, runnable.collected)
+        made = (*key, type_name, id(template), *(required for _, required in parameters.values()))
+        plugin = self.templates.plugins.get(made)
+        if plugin is None:
+            plugin = TemplateResource(
+                type_name, location, runnable.data, parameters, runnable.base_dir
+            )
+            plugin = self.templates.plugins[made] = _with_files(
+                plugin, template, runnable.collected
+            )
+        return plugin
 
     def _runnable(self, location: str, template: Template) -> _Runnable:
         data = plain(template.document.data) or {}

@@ -51,6 +51,27 @@ def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, 
     return known, unknown
 
 
+def validate_known(
+    definition: StackDefinition,
+    name: str,
+    plugin: ResourcePlugin,
+    known: tuple[dict[str, Any], set[str]],
+) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """The known properties (``known``: what `known_properties` gives) validated against
+    the type's schema, the others pending: the values as the type takes them (a
+    provider's are what its facade hands down) and every finding, as found."""
+    values, unknown = known
+    resource = definition.template.resources[name]
+    return validate_properties(
+        plugin.properties_schema,
+        values,
+        path=(*resource.path, definition.template.names.properties),
+        type_name=plugin.type_name,
+        dynamic=plugin.traits.dynamic_properties,
+        pending=frozenset(unknown),
+    )
+
+
 def check_properties(
     definition: StackDefinition,
     name: str,
@@ -58,10 +79,12 @@ def check_properties(
     *,
     for_create: bool = True,
     known: tuple[dict[str, Any], set[str]] | None = None,
+    validation: tuple[dict[str, Any], list[Diagnostic]] | None = None,
 ) -> list[Diagnostic]:
     """The properties' schema; for a create also the type's own checks (Heat's validate
     API checks only the schema: ``OS::Heat::Value``'s value against its type waits).
-    ``known``: what `known_properties` gives, when the caller has it already."""
+    ``known``: what `known_properties` gives, when the caller has it already;
+    ``validation``: what `validate_known` gives of it, likewise."""
     resource = definition.template.resources[name]
     given = resource.properties
     if plugin.traits.dynamic_properties and (
@@ -77,15 +100,11 @@ def check_properties(
             Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
             for message in plugin.validate({})
         ]
-    known_values, unknown = known_properties(definition, name) if known is None else known
+    known = known_properties(definition, name) if known is None else known
+    unknown = known[1]
     path = (*resource.path, definition.template.names.properties)
-    validated, found = validate_properties(
-        plugin.properties_schema,
-        known_values,
-        path=path,
-        type_name=plugin.type_name,
-        dynamic=plugin.traits.dynamic_properties,
-        pending=frozenset(unknown),
+    validated, found = (
+        validate_known(definition, name, plugin, known) if validation is None else validation
     )
     if not for_create:
         # Heat's validate checks only that each property is known; a key inside a

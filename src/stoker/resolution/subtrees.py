@@ -38,7 +38,13 @@ from typing import Any
 
 from stoker.definition import StackDefinition, Taint
 from stoker.diagnostics import Diagnostic
-from stoker.environment import Environment, RegistryBlock, ResourceRegistry
+from stoker.environment import (
+    INHERITED,
+    Environment,
+    RegistryBlock,
+    ResourceRegistry,
+    environment_below,
+)
 from stoker.limits import Budget
 from stoker.template.nodes import MappingNode, SequenceNode, StrNode
 
@@ -75,14 +81,34 @@ class Recording:
 
 
 class Inputs:
-    """What a subtree's check is a function of, besides its `SubtreeMemo` key."""
+    """What a subtree's check is a function of, besides its `SubtreeMemo` key: the values
+    handed down, the child's registry, the parent's environment (of which the child's
+    copies only the `INHERITED` fields), files and taint. The child's environment is
+    made only when the check runs: a kept check is found without it."""
 
-    __slots__ = ("environment", "files", "taint")
+    __slots__ = ("parent", "parameters", "registry", "files", "taint", "_environment")
 
-    def __init__(self, environment: Environment, files: Mapping[str, str], taint: Taint) -> None:
-        self.environment = environment
+    def __init__(
+        self,
+        parent: Environment,
+        parameters: Mapping[str, Any],
+        registry: ResourceRegistry,
+        files: Mapping[str, str],
+        taint: Taint,
+    ) -> None:
+        self.parent = parent
+        self.parameters = parameters
+        self.registry = registry
         self.files = files
         self.taint = taint
+        self._environment: Environment | None = None
+
+    @property
+    def environment(self) -> Environment:
+        """The child's environment (`stoker.environment.environment_below`), made once."""
+        if self._environment is None:
+            self._environment = environment_below(self.parent, self.parameters, self.registry)
+        return self._environment
 
     def fingerprint(self) -> Hashable:
         """A part of the inputs that is quick to hash, for the memo's key: the names of
@@ -90,31 +116,31 @@ class Inputs:
         the registries of two templates' children most often differ by the mapping that
         made each template, which Heat drops, and a subtree that never looks it up is
         the same check under both)."""
-        registry = self.environment.resource_registry
         return (
-            tuple(self.environment.parameters),
-            tuple(tuple(block.items) for block in registry.global_sections),
+            tuple(self.parameters),
+            tuple(tuple(block.items) for block in self.registry.global_sections),
         )
 
     def same(self, other: Inputs, looked_up: set[str] | None) -> bool:
         """Whether a check of ``other`` is this one's: the registries compared on the
         type names the check looked up (``looked_up``; None: on all of them), the rest
-        in full."""
-        mine, theirs = self.environment, other.environment
-        registry = mine.resource_registry
+        in full (of the parents' environments, what the children's copy)."""
+        registry = self.registry
+        mine, theirs = self.parent, other.parent
         return (
             # what most often differs first: the values handed down, the registry (less
             # the mapping that made each template)
-            same_value(mine.parameters, theirs.parameters)
+            same_value(self.parameters, other.parameters)
             and (
-                same_value(registry, theirs.resource_registry)
+                same_value(registry, other.registry)
                 if looked_up is None
-                else registry.agrees_on(theirs.resource_registry, looked_up)
+                else registry.agrees_on(other.registry, looked_up)
             )
             and same_value(self.taint, other.taint)
             and same_value(self.files, other.files)
-            and all(
-                same_value(getattr(mine, name), getattr(theirs, name)) for name in _OTHER_FIELDS
+            and (
+                mine is theirs
+                or all(same_value(getattr(mine, name), getattr(theirs, name)) for name in INHERITED)
             )
         )
 
@@ -177,12 +203,6 @@ class SubtreeMemo:
         self._kept.setdefault(key, []).append(subtree)
 
 
-#: the environment's fields `Inputs.same` compares in full
-_OTHER_FIELDS = tuple(
-    f.name for f in fields(Environment) if f.name not in ("parameters", "resource_registry")
-)
-
-
 def same_value(a: Any, b: Any) -> bool:
     """Whether two inputs of a check are the same: equal, in the same order, with the same
     positions (a message quotes where a value was written). Values shared by both (most
@@ -192,6 +212,8 @@ def same_value(a: Any, b: Any) -> bool:
     kind = type(a)
     if kind is not type(b):
         return False
+    if kind is str:  # most leaves of handed-down values: told apart before the node types
+        return bool(a == b)
     if kind is StrNode:
         return bool(a == b) and a.span == b.span
     if kind is MappingNode:

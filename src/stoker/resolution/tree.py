@@ -34,6 +34,7 @@ from stoker.resolution.resource_checks import (
     check_update_policies,
     known_properties,
     snapshot_policy,
+    validate_known,
 )
 from stoker.resolution.subtrees import Inputs, Recording, Subtree, SubtreeMemo
 from stoker.resolution.types import Resolution, resolve_types
@@ -162,16 +163,25 @@ class TreeCheck:
         found.extend(check_update_policies(definition, resolution))
         for name, plugin in resolution.plugins.items():
             if isinstance(plugin, TemplateResource):
-                # a provider's known properties are checked, then handed down: found once
+                # a provider's known properties are checked, then handed down: found and
+                # validated once
                 known = known_properties(definition, name)
+                validation = validate_known(definition, name, plugin, known)
                 found.extend(
                     check_properties(
-                        definition, name, plugin, for_create=self.require_types, known=known
+                        definition,
+                        name,
+                        plugin,
+                        for_create=self.require_types,
+                        known=known,
+                        validation=validation,
                     )
                 )
                 found.extend(snapshot_policy(definition, name, plugin))
                 found.extend(
-                    self._nested(definition, name, plugin, resolution, known, chain, names)
+                    self._nested(
+                        definition, name, plugin, resolution, (known, validation), chain, names
+                    )
                 )
                 continue
             found.extend(check_properties(definition, name, plugin, for_create=self.require_types))
@@ -265,12 +275,13 @@ class TreeCheck:
         name: str,
         plugin: TemplateResource,
         resolution: Resolution,
-        properties: tuple[dict[str, Any], set[str]],
+        properties: tuple[tuple[dict[str, Any], set[str]], tuple[dict[str, Any], list[Diagnostic]]],
         chain: tuple[str, ...],
         names: tuple[str, ...],
     ) -> list[Diagnostic]:
         """A provider resource's handover and its template's subtree; ``properties``: its
-        properties known before create, and the others (`known_properties`)."""
+        properties known before create and the others' names (`known_properties`), and
+        the known ones validated (`validate_known`)."""
         resource = definition.template.resources[name]
         where: Path = (*resource.path, definition.template.names.type)
         span: Span | None = resource.span
@@ -307,9 +318,9 @@ class TreeCheck:
             ]
         model = plugin.template_model  # type: ignore[attr-defined]
         self._count(len(model.resources), f"{name}'s provider template", where, span)
-        known, validated, problems = _known_for_child(plugin, name, properties)
+        (known, unknown), (validated, problems) = properties
         found: list[Diagnostic] = []
-        if not any(d.is_error for d in problems):  # else reported by check_properties
+        if not _refused(problems, unknown):  # else reported by check_properties
             # what the facade hands down: an explicit null is the type's empty value
             # (Heat gives a required string parameter ''; measured on 24.1.2); a known
             # value it cannot hand down (a list of numbers for a comma_delimited_list,
@@ -325,11 +336,11 @@ class TreeCheck:
                         resource.span,
                     )
                 )
-        environment = child_environment(
-            definition.environment, name, known, expanded=resolution.resolved.get(name)
-        )
+        parent = definition.environment
         inputs = Inputs(
-            environment,
+            parent,
+            known,
+            parent.resource_registry.for_child(name, resolution.resolved.get(name)),
             plugin.files,  # type: ignore[attr-defined]
             handed_down(definition.template, name, definition.taint, model),
         )
@@ -472,18 +483,14 @@ class TreeCheck:
         return [d for d in child.create_findings if d not in child.parameter_findings]
 
 
-def _known_for_child(
-    plugin: TemplateResource, name: str, properties: tuple[dict[str, Any], set[str]]
-) -> tuple[dict[str, Any], dict[str, Any], list[Diagnostic]]:
-    """A provider resource's properties known before create (``properties``: those and the
-    unknown ones' names), as given and as validated against its schema. A property known
-    only at create is not missing here: the known ones are handed down as the create will
-    hand them (a null list as ``''``: TripleO's ``EnabledNetworks:`` beside properties
-    that read other resources' attributes)."""
-    known, unknown = properties
-    schema = {
-        key: replace(prop, required=False) if key in unknown else prop
-        for key, prop in plugin.properties_schema.items()
-    }
-    validated, problems = validate_properties(schema, known, path=(), type_name=name)
-    return known, validated, problems
+def _refused(problems: list[Diagnostic], unknown: set[str]) -> bool:
+    """Whether a provider's known properties (validated with the others pending) cannot
+    be handed down. A property known only at create is not missing here: the known ones
+    are handed down as the create will hand them (a null list as ``''``: TripleO's
+    ``EnabledNetworks:`` beside properties that read other resources' attributes); a
+    pending one the template does not declare is reported (by `check_properties`), and
+    leaves the known ones as they are."""
+    return any(
+        d.is_error and not (d.code == codes.PROPERTY_UNKNOWN and d.path[-1] in unknown)
+        for d in problems
+    )
