@@ -52,24 +52,27 @@ def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, 
 
 
 def validate_known(
-    definition: StackDefinition,
-    name: str,
-    plugin: ResourcePlugin,
-    known: tuple[dict[str, Any], set[str]],
+    plugin: ResourcePlugin, known: tuple[dict[str, Any], set[str]], path: Path
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
     """The known properties (``known``: what `known_properties` gives) validated against
     the type's schema, the others pending: the values as the type takes them (a
-    provider's are what its facade hands down) and every finding, as found."""
+    provider's are what its facade hands down) and every finding, as found; ``path``:
+    the resource's properties' (`properties_path`)."""
     values, unknown = known
-    resource = definition.template.resources[name]
     return validate_properties(
         plugin.properties_schema,
         values,
-        path=(*resource.path, definition.template.names.properties),
+        path=path,
         type_name=plugin.type_name,
         dynamic=plugin.traits.dynamic_properties,
         pending=frozenset(unknown),
     )
+
+
+def properties_path(definition: StackDefinition, name: str) -> Path:
+    """Where the properties of resource ``name`` are (their findings' path)."""
+    resource = definition.template.resources[name]
+    return (*resource.path, definition.template.names.properties)
 
 
 def check_properties(
@@ -103,9 +106,7 @@ def check_properties(
     known = known_properties(definition, name) if known is None else known
     unknown = known[1]
     path = (*resource.path, definition.template.names.properties)
-    validated, found = (
-        validate_known(definition, name, plugin, known) if validation is None else validation
-    )
+    validated, found = validate_known(plugin, known, path) if validation is None else validation
     if not for_create:
         # Heat's validate checks only that each property is known; a key inside a
         # property's own map schema (a group's resource_def) is checked with the value,

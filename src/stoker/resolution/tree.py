@@ -33,6 +33,7 @@ from stoker.resolution.resource_checks import (
     check_properties,
     check_update_policies,
     known_properties,
+    properties_path,
     snapshot_policy,
     validate_known,
 )
@@ -166,7 +167,7 @@ class TreeCheck:
                 # a provider's known properties are checked, then handed down: found and
                 # validated once
                 known = known_properties(definition, name)
-                validation = validate_known(definition, name, plugin, known)
+                validation = validate_known(plugin, known, properties_path(definition, name))
                 found.extend(
                     check_properties(
                         definition,
