@@ -370,17 +370,14 @@ def test_corpus_like_tree_passes_the_default_limits():
 # ------------------------------------------------------------------ whole processes, full size
 
 
-#: issue 11's aim, 2 s of CPU a bomb, was set on the machine where `stoker template
-#: validate examples/hello.yaml` took 0.118 s (docs/benchmarks.md): a bomb may take this
-#: many times the CPU that command takes on the machine the test runs on, and never less
-#: than the 2 s themselves, so a slower machine does not fail it and a faster one is held
-#: to no stricter budget than the aim
-BOMB_CPU_RATIO = 17
-
-
 @pytest.mark.slow
-@pytest.mark.serial  # its CPU budget holds on an otherwise idle machine
-def test_every_bomb_ends_fast_and_small_with_a_located_error():
+@pytest.mark.serial  # eleven processes of up to a few hundred MB each: run alone
+def test_every_bomb_ends_small_with_a_located_error():
+    """Each bomb of issue 11 ends as a non-zero exit with a located finding naming the limit
+    that stopped it, within 256 MB: stopped by the limit, before the work the bomb asks
+    for. How long each takes (issue 11's 2 s of CPU) is measured by benchmarks/bombs.py,
+    not asserted here: a duration depends on the machine and its load. A runaway is still
+    caught, by the child's CPU cap (30 s): it ends killed, not located."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         import bombs
@@ -391,16 +388,6 @@ def test_every_bomb_ends_fast_and_small_with_a_located_error():
 
     with tempfile.TemporaryDirectory() as directory:
         env = {**os.environ, "STOKER_DB_URL": str(Path(directory, "b.db"))}
-        example = str(ROOT / "examples" / "hello.yaml")
-        yardstick = min(
-            (
-                bombs.run(["template", "validate", example], env, cap_mb=2048, cap_seconds=30)
-                for _ in range(3)
-            ),
-            key=lambda outcome: outcome.cpu_seconds,
-        )
-        assert yardstick.status == 0, yardstick.stderr
-        budget = max(2.0, BOMB_CPU_RATIO * yardstick.cpu_seconds)
         for bomb in bombs.BOMBS:
             where = Path(directory, bomb.name)
             where.mkdir()
@@ -408,7 +395,6 @@ def test_every_bomb_ends_fast_and_small_with_a_located_error():
             ending = bombs.verdict(outcome, bomb)
             assert ending.startswith("exit 1, located:"), (bomb.name, ending)
             assert outcome.rss_mb <= 256, (bomb.name, outcome.rss_mb)
-            assert outcome.cpu_seconds <= budget, (bomb.name, outcome.cpu_seconds, budget)
 
 
 def test_a_json_text_within_one_depth_limit_is_checked_again_under_another() -> None:
