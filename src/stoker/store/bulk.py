@@ -47,7 +47,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.types import NullType, TypeEngine
 
-from stoker.store.driver import Bulk, DriverStatement
+from stoker.store.driver import Bulk, DriverStatement, one_row
 from stoker.store.models import Event, Resource, Stack
 from stoker.store.rows import (
     EVENT_FIELDS,
@@ -117,20 +117,20 @@ class BulkStatements:
             )
             .values({name: bindparam(f"new_{name}") for name in RESOURCE_STATE_FIELDS[:4]})
         )
-        return _positional(statement, self.dialect, [*names, "old_stack_id", "old_name"])
+        return one_row(statement, self.dialect, [*names, "old_stack_id", "old_name"])
 
     def _delete_resource(self) -> DriverStatement:
         """``DELETE FROM resources WHERE stack_id AND name``: a row an update removed."""
         statement = delete(Resource).where(
             Resource.stack_id == bindparam("old_stack_id"), Resource.name == bindparam("old_name")
         )
-        return _positional(statement, self.dialect, ["old_stack_id", "old_name"])
+        return one_row(statement, self.dialect, ["old_stack_id", "old_name"])
 
     def _set_stack_status(self) -> DriverStatement:
         """``UPDATE stacks SET action, status, status_reason, updated_at WHERE id``."""
         values: dict[str, Any] = {c: bindparam(f"new_{c}") for c in STACK_STATUS_FIELDS[:-1]}
         statement = update(Stack).where(Stack.id == bindparam("new_id")).values(values)
-        return _positional(statement, self.dialect, [f"new_{c}" for c in STACK_STATUS_FIELDS])
+        return one_row(statement, self.dialect, [f"new_{c}" for c in STACK_STATUS_FIELDS])
 
     def _compile(self, table: Any, fields: Sequence[str], *, upsert: bool) -> DriverStatement:
         columnar = self.dialect.name == "postgresql"
@@ -151,15 +151,6 @@ class BulkStatements:
         if columnar:
             sql = _TEXT_PARAMETER.sub(r"%(\1)b", sql)
         return DriverStatement(sql, tuple(fields), columnar)
-
-
-def _positional(statement: Any, dialect: Dialect, fields: Sequence[str]) -> DriverStatement:
-    """A one-row statement whose values come as a tuple in ``fields`` order (as a mapping
-    for a driver with named placeholders, such as psycopg's ``%(name)s``)."""
-    compiled = statement.compile(dialect=dialect)
-    if compiled.positional and tuple(compiled.positiontup or ()) != tuple(fields):
-        raise AssertionError(f"bind order {compiled.positiontup} is not {tuple(fields)}")
-    return DriverStatement(compiled.string, tuple(fields), False, named=not compiled.positional)
 
 
 def _insert_from_arrays(table: Table, fields: Sequence[str]) -> Insert:

@@ -43,6 +43,7 @@ from sqlalchemy import ClauseElement, Executable, bindparam, delete, exists, sel
 from sqlalchemy.engine import Dialect
 
 from stoker.engine import StackRecord, StoredDefinition
+from stoker.store.driver import DriverStatement, one_row
 from stoker.store.executor import Transaction
 from stoker.store.jsontext import dumps, loads
 from stoker.store.models import Document, RawTemplate
@@ -151,25 +152,20 @@ class _DriverSQL:
     statements, run for each stack created (as `stoker.store.bulk` does for the bulk
     rows)."""
 
-    find_sql: str
-    insert_sql: str
-    #: the driver wants values as a mapping (psycopg's ``%(name)s``), not a tuple
-    named: bool
+    find_statement: DriverStatement
+    insert_statement: DriverStatement
 
     def find(self, cursor: Any, digests: Sequence[str]) -> dict[str, int]:
         """The ids of the documents with these digests (at most `_SLOTS`)."""
-        slots = [*digests, *[digests[0]] * (_SLOTS - len(digests))]
-        cursor.execute(self.find_sql, self._values([f"d{i}" for i in range(_SLOTS)], slots))
+        slots = (*digests, *[digests[0]] * (_SLOTS - len(digests)))
+        self.find_statement.execute(cursor, [slots])
         return {digest: int(id_) for digest, id_ in cursor.fetchall()}
 
     def insert(self, cursor: Any, digest: str, body: str) -> int | None:
         """The new document's id; None if a row has its digest."""
-        cursor.execute(self.insert_sql, self._values(["digest", "body"], [digest, body]))
+        self.insert_statement.execute(cursor, [(digest, body)])
         row = cursor.fetchone()
         return None if row is None else int(row[0])
-
-    def _values(self, names: list[str], values: list[str]) -> Any:
-        return dict(zip(names, values, strict=True)) if self.named else tuple(values)
 
 
 _COMPILED: dict[str, _DriverSQL] = {}
@@ -183,18 +179,11 @@ def _driver_sql(dialect: Dialect) -> _DriverSQL:
         find = select(Document.digest, Document.id).where(
             Document.digest.in_([bindparam(name) for name in names])
         )
-        find_sql = _compiled(find, dialect, names)
-        insert_sql = _compiled(_insert(dialect.name), dialect, ["digest", "body"])
-        compiled = _DriverSQL(find_sql.string, insert_sql.string, not find_sql.positional)
+        compiled = _DriverSQL(
+            one_row(find, dialect, names),
+            one_row(_insert(dialect.name), dialect, ["digest", "body"]),
+        )
         _COMPILED[dialect.name] = compiled
-    return compiled
-
-
-def _compiled(statement: Any, dialect: Dialect, order: list[str]) -> Any:
-    """``statement`` compiled for ``dialect``, its positional values in ``order``."""
-    compiled = statement.compile(dialect=dialect)
-    if compiled.positional and list(compiled.positiontup or ()) != order:
-        raise AssertionError(f"bind order {compiled.positiontup} is not {order}")
     return compiled
 
 

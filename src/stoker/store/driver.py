@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Dialect
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +47,16 @@ class DriverStatement:
     def _columns(self, rows: Sequence[tuple[Any, ...]]) -> dict[str, list[Any]]:
         columns = [list(column) for column in zip(*rows, strict=True)]
         return dict(zip(self.fields, columns, strict=True))
+
+
+def one_row(statement: Any, dialect: Dialect, fields: Sequence[str]) -> DriverStatement:
+    """``statement`` compiled for ``dialect`` as a one-row `DriverStatement` whose values
+    come as a tuple in ``fields`` order (as a mapping for a driver with named
+    placeholders, such as psycopg's ``%(name)s``)."""
+    compiled = statement.compile(dialect=dialect)
+    if compiled.positional and tuple(compiled.positiontup or ()) != tuple(fields):
+        raise AssertionError(f"bind order {compiled.positiontup} is not {tuple(fields)}")
+    return DriverStatement(compiled.string, tuple(fields), False, named=not compiled.positional)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from stoker.errors import LeaseLost
 from stoker.store.errors import UnknownStack
 
 if TYPE_CHECKING:
+    from stoker.store.driver import DriverStatement
     from stoker.store.executor import Transaction
 
 #: the fence statement's parameters (`stoker.store.statements.compile_fence`)
@@ -27,20 +28,14 @@ class FenceCheck:
     pays for it, and SQLAlchemy's per-execution work cost more than the statement itself
     (half of a small write, measured on a chain of 1000)."""
 
-    def __init__(
-        self,
-        sql: str,
-        order: tuple[str, ...] | None,
-        release: str,
-        release_order: tuple[str, ...] | None,
-    ) -> None:
+    def __init__(self, sql: str, order: tuple[str, ...] | None, release: DriverStatement) -> None:
         self.sql = sql
         #: the parameters' order for a positional driver; None: by name
         self.order = order
-        #: the catalog's ``release_lease``, for an operation's last write
-        #: (`WriteBatch.release`), which gives the claim up in its own transaction
-        self.release_sql = release
-        self.release_order = release_order
+        #: the catalog's ``release_lease`` (values: stack id, engine id), for an
+        #: operation's last write (`WriteBatch.release`), which gives the claim up in its
+        #: own transaction
+        self.release_statement = release
 
     def run(self, transaction: Transaction, fence: LeaseToken) -> str | None:
         """In ``transaction``: LeaseLost unless ``fence`` holds, else the stack's pending
@@ -63,11 +58,7 @@ class FenceCheck:
 
     def release(self, cursor: Any, fence: LeaseToken) -> None:
         """On a driver cursor, in the transaction that checked ``fence``: give the claim up."""
-        values = {"stack_id": fence.stack_id, "engine_id": fence.engine_id}
-        order = self.release_order
-        cursor.execute(
-            self.release_sql, values if order is None else tuple(values[n] for n in order)
-        )
+        self.release_statement.execute(cursor, [(fence.stack_id, fence.engine_id)])
 
     def _parameters(self, fence: LeaseToken) -> Any:
         values = {

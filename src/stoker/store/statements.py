@@ -33,6 +33,7 @@ from sqlalchemy.sql.dml import Update
 from sqlalchemy.types import TypeEngine
 
 from stoker.store.bulk import select_events, select_resources
+from stoker.store.driver import one_row
 from stoker.store.fence import FENCE_FIELDS, FenceCheck
 from stoker.store.models import Document, RawTemplate, Resource, Snapshot, Stack, StoreMeta
 from stoker.store.rows import (
@@ -358,6 +359,5 @@ def compile_fence(dialect: Any) -> FenceCheck:
     order = tuple(compiled.positiontup or ()) if compiled.positional else None
     if order is not None and set(order) != set(FENCE_FIELDS):
         raise AssertionError(f"the fence's parameters are {order}")
-    release = _release_lease().compile(dialect=dialect)
-    release_order = tuple(release.positiontup or ()) if release.positional else None
-    return FenceCheck(compiled.string, order, release.string, release_order)
+    release = one_row(_release_lease(), dialect, ("stack_id", "engine_id"))
+    return FenceCheck(compiled.string, order, release)
