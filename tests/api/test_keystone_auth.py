@@ -15,6 +15,7 @@ from keystoneauth1 import session
 from keystoneauth1.identity import v3
 from starlette.testclient import TestClient
 
+from sandbox.server import ThreadedSandbox
 from stoker.api.app import build_app
 from stoker.api.auth import (
     IMPLIED,
@@ -29,7 +30,6 @@ from stoker.engine.settings import EngineSettings
 from stoker.errors import ApiError, PolicyError, UsageError
 from stoker.resources.registry import default_registry
 from stoker.sandbox.service import SandboxConfig
-from stoker.sandbox.threaded import ThreadedSandbox
 from stoker.store import open_store
 
 from .helpers import TEMPLATE, wait_for
@@ -460,7 +460,7 @@ def test_the_service_user_from_a_clouds_yaml_entry(
     world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--service-cloud NAME``: the service user and Keystone's URL from clouds.yaml."""
-    clouds = world.sandbox.write_clouds_yaml(tmp_path / "clouds.yaml", user="admin")
+    clouds = world.sandbox.clouds_yaml(tmp_path / "clouds.yaml", user="admin")
     monkeypatch.setenv("OS_CLIENT_CONFIG_FILE", str(clouds))
     url, service = service_session(None, ServiceCredentials(cloud="sandbox"))
     assert url.startswith(world.sandbox.url)

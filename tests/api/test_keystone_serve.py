@@ -18,8 +18,8 @@ import pytest
 from keystoneauth1 import session
 from keystoneauth1.identity import v3
 
+from sandbox.server import ThreadedSandbox
 from stoker.sandbox.service import SandboxConfig
-from stoker.sandbox.threaded import ThreadedSandbox
 
 pytestmark = pytest.mark.slow
 

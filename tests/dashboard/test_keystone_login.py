@@ -13,12 +13,12 @@ from keystoneauth1 import session
 from keystoneauth1.identity import v3
 from starlette.testclient import TestClient
 
+from sandbox.server import ThreadedSandbox
 from stoker.api.app import build_app
 from stoker.api.auth import KeystoneValidator
 from stoker.engine.settings import EngineSettings
 from stoker.resources.registry import default_registry
 from stoker.sandbox.service import SandboxConfig
-from stoker.sandbox.threaded import ThreadedSandbox
 from stoker.store import open_store
 
 from .conftest import Board

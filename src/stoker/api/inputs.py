@@ -20,7 +20,14 @@ from stoker.api.context import Api, api_of, body_of
 from stoker.api.errors import ApiError, bad_request
 from stoker.definition import LoadOptions, LoadResult, RequestInputs, load_request
 from stoker.diagnostics import Diagnostic
-from stoker.engine import CreateRequest, StackRecord, UpdateChanges, UpdateRequest, prepare_update
+from stoker.engine import (
+    CreateRequest,
+    StackRecord,
+    UpdateChanges,
+    UpdateRequest,
+    prepare_update,
+    preview_document,
+)
 from stoker.template.loader import load_document
 from stoker.template.nodes import plain
 
@@ -215,6 +222,21 @@ def create_findings(
         tags=payload.tags or (),
     )
     return request, [], True
+
+
+def create_preview(api: Api, project: str, create: CreateRequest) -> dict[str, Any]:
+    """The stack ``create`` would make, its resources INIT and nested stacks' resources
+    nested (`stoker.engine.preview`): ``POST /stacks/preview`` and the dashboard's launch
+    form both show it."""
+    return preview_document(
+        api.operations.engine(project),
+        create.definition,
+        name=create.name,
+        project=project,
+        disable_rollback=create.disable_rollback,
+        timeout_mins=create.timeout_mins,
+        tags=create.tags,
+    )
 
 
 def update_request(

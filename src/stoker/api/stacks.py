@@ -36,7 +36,6 @@ from stoker.engine import (
     api_stack_row,
     masked_environment,
     output_list,
-    preview_document,
     stack_document,
     template_document,
 )
@@ -179,17 +178,7 @@ async def preview(request: Request) -> Response:
     project = project_of(request)
     payload = await inputs.create_payload(request)
     create_request = await asyncio.to_thread(inputs.create_request, api, project, payload)
-    engine = api.operations.engine(project)
-    document = await asyncio.to_thread(
-        preview_document,
-        engine,
-        create_request.definition,
-        name=payload.name,
-        project=project,
-        disable_rollback=create_request.disable_rollback,
-        timeout_mins=payload.timeout_mins,
-        tags=create_request.tags,
-    )
+    document = await asyncio.to_thread(inputs.create_preview, api, project, create_request)
     return JSONResponse({"stack": document})
 
 

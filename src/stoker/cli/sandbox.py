@@ -77,11 +77,10 @@ def serve(
     """Serve the sandbox until interrupted."""
     import uvicorn
 
-    from stoker.sandbox.app import create_app
+    from stoker.sandbox.app import KEEP_ALIVE, create_app
     from stoker.sandbox.faults import load_faults
     from stoker.sandbox.service import SandboxConfig
     from stoker.sandbox.store import default_url
-    from stoker.sandbox.threaded import KEEP_ALIVE
 
     faults = load_faults(faults_file) if faults_file is not None else None
     config = SandboxConfig(

@@ -59,6 +59,11 @@ from stoker.sandbox.store import SandboxStore
 
 logger = logging.getLogger("stoker.sandbox")
 
+#: seconds an idle keep-alive connection stays open (uvicorn's default is 5): a client
+#: that reuses a pooled connection just as the server closes it gets "connection reset";
+#: clients that pause between calls (a test suite on a loaded machine) should not
+KEEP_ALIVE = 75
+
 #: the services a sandbox runs, as ``module:attribute`` (imported when the app is made);
 #: a new service adds its line here (docs/sandbox.md)
 SERVICES: tuple[str, ...] = (

@@ -1,7 +1,7 @@
 """Launch a stack: a template uploaded (YAML, a ZIP package, a blueprint: read as the
 API's uploads are, `stoker.api.upload.source_body`) or pasted; then a form generated from
 its parameters (`stoker.api.dashboard.fields`); then a preview (the API's dry run,
-`stoker.api.stacks.preview_document`) before the create. Every refusal is the engine's
+`stoker.api.inputs.create_preview`) before the create. Every refusal is the engine's
 finding, shown at its field (a parameter's value) or at its template line.
 
 The template and what came with it travel between the steps in the form itself (a JSON
@@ -154,17 +154,7 @@ async def launch(request: Request, viewer: Viewer) -> Response:
 def _preview(api: Any, project: str, create: CreateRequest) -> dict[str, Any]:
     """The API's dry run (`stoker.engine.preview`), its resources flattened: a nested
     stack's resources come after the resource that holds them."""
-    from stoker.engine import preview_document
-
-    document = preview_document(
-        api.operations.engine(project),
-        create.definition,
-        name=create.name,
-        project=project,
-        disable_rollback=create.disable_rollback,
-        timeout_mins=create.timeout_mins,
-        tags=create.tags,
-    )
+    document = inputs.create_preview(api, project, create)
 
     def flat(items: list[Any]) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []

@@ -9,16 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from stoker.diagnostics import Diagnostic, Severity
+from stoker.diagnostics import Diagnostic
 from stoker.lint.context import FileContext, TemplateContext
 from stoker.lint.rule import FileRule
-
-_LETTERS = {"E": Severity.ERROR, "W": Severity.WARNING, "I": Severity.INFO}
-
-
-def severity_of(rule_id: str) -> Severity:
-    """The severity a ``<E|W|I>nnnn`` id stands for."""
-    return _LETTERS[rule_id[0]]
 
 
 class CodeRule(FileRule):
