@@ -9,7 +9,6 @@ from stoker.environment.capabilities import (
     RESOURCE_TYPE,
     TemplateCapabilities,
     check_capability_values,
-    read_capabilities,
     template_capabilities,
 )
 from stoker.environment.environment import (
@@ -78,7 +77,6 @@ __all__ = [
     "merge_parameter",
     "overlay_environment",
     "parse_environment",
-    "read_capabilities",
     "read_registry_section",
     "template_capabilities",
     "template_location",

@@ -160,18 +160,6 @@ def _values(
     return values if ok else None
 
 
-def read_capabilities(data: Any) -> dict[str, list[str]]:
-    """The well-formed entries of a template document's ``capabilities`` section.
-
-    ``data`` is a whole template (the loaded top-level mapping). Lenient on purpose, for
-    callers that only want to look; `template_capabilities` also reports what is wrong.
-    """
-    if not isinstance(data, dict):
-        return {}
-    mapping, _ = check_capability_values(data.get(CAPABILITIES))
-    return {key: list(values) for key, values in mapping.items()}
-
-
 def capabilities_section_hint(version: TemplateVersion) -> str:
     """What to say when a template of ``version`` has a capabilities section it may not."""
     if version.format is Format.HOT:
