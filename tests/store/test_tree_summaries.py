@@ -1,5 +1,5 @@
 """`Store.tree_summaries`: the live stacks below a stack at any depth in one read, on both
-backends, exactly what walking `child_stack_summaries` down the tree finds."""
+backends, exactly what walking `child_stacks` down the tree finds, read as summaries."""
 
 from __future__ import annotations
 
@@ -10,13 +10,19 @@ from . import factories as f
 
 
 def _walk(store: SqlStore, stack_id: str) -> list[StackRecord]:
-    """What a walk of `child_stack_summaries` from ``stack_id`` finds."""
+    """What a walk of `child_stacks` from ``stack_id`` finds, each as its summary."""
     found: list[StackRecord] = []
     pending = [stack_id]
     while pending:
-        children = store.child_stack_summaries(pending.pop())
+        children = [_summary(store, child) for child in store.child_stacks(pending.pop())]
         found.extend(children)
         pending.extend(child.id for child in children)
+    return found
+
+
+def _summary(store: SqlStore, record: StackRecord) -> StackRecord:
+    found = store.stack_summary(record.id, record.project)
+    assert found is not None
     return found
 
 
@@ -60,9 +66,9 @@ def test_the_live_stacks_below_at_any_depth_oldest_first(store: SqlStore) -> Non
     below = store.tree_summaries(made["root"].id)
     assert [r.name for r in below] == ["a", "a1", "a1x", "c", "a2"]
     assert below == _order(_walk(store, made["root"].id))
-    # summaries: the definition is left empty, as child_stack_summaries leaves it
+    # summaries: the definition is left empty, as stack_summary leaves it
     assert all(r.template == {} and r.parameters == {} for r in below)
-    assert below[0] == store.child_stack_summaries(made["root"].id)[0]
+    assert below[0] == _summary(store, store.child_stacks(made["root"].id)[0])
 
 
 def test_below_a_stack_inside_the_tree_and_below_a_leaf(store: SqlStore) -> None:

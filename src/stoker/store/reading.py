@@ -92,14 +92,10 @@ class StoreReads(StoreBase):
         found = self._summaries("stack_summary_by_id", {"stack_id": stack_id, "project": project})
         return found[0] if found else None
 
-    def child_stack_summaries(self, stack_id: str) -> list[StackRecord]:
-        """`child_stacks` without their definitions (as `stack_summaries`)."""
-        return self._summaries("child_stack_summaries", {"stack_id": stack_id})
-
     def tree_summaries(self, stack_id: str) -> list[StackRecord]:
         """The live stacks below ``stack_id`` at any depth (its children, theirs, ...)
         without their definitions, oldest first, in one read: what a walk of
-        `child_stack_summaries` down the tree finds (a deleted stack's are not)."""
+        `child_stacks` down the tree finds (a deleted stack's are not)."""
         return self._summaries("tree_summaries", {"stack_id": stack_id})
 
     def _summaries(self, name: str, values: dict[str, Any]) -> list[StackRecord]:
