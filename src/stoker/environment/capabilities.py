@@ -36,9 +36,9 @@ from stoker.template.versions import (
     VERSION_KEYS,
     Format,
     TemplateVersion,
-    accepted_values,
     is_template_data,
     lookup,
+    unknown_version,
 )
 
 CAPABILITIES = "capabilities"
@@ -222,15 +222,7 @@ def _version_of(data: dict[Any, Any], file: str, found: list[Diagnostic]) -> Tem
     value = data[key]
     version = lookup(key, value) if isinstance(value, str) else None
     if version is None:
-        found.append(
-            Diagnostic(
-                codes.VERSION,
-                f'The template version is invalid: "{key}: {value}". "{key}" should be one '
-                f"of: {', '.join(accepted_values(key))}",
-                (key,),
-                value_span(data, key) or Span(file, 1, 1),
-            )
-        )
+        found.append(unknown_version(key, value, value_span(data, key) or Span(file, 1, 1)))
     return version
 
 
