@@ -31,8 +31,6 @@ from stoker.environment.parse import (
 )
 from stoker.environment.registry import RegistryLoopError, ResourceRegistry
 from stoker.environment.registry_section import (
-    HOOK_TYPES,
-    RESTRICTED_ACTIONS,
     RegistryBlock,
     RegistryEntry,
     RuleSetting,
@@ -48,11 +46,9 @@ from stoker.environment.strategies import MergeRejected, merge_parameter
 
 __all__ = [
     "ENCRYPTED_PARAMETERS_ALIAS",
-    "HOOK_TYPES",
     "INHERITED",
     "REQUIRES",
     "RESOURCE_TYPE",
-    "RESTRICTED_ACTIONS",
     "SECTION_NAMES",
     "Environment",
     "EventSink",
