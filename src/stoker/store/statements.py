@@ -135,7 +135,7 @@ def _tree_summaries() -> ClauseElement:
     """The live stacks below ``stack_id`` at any depth, as summaries, oldest first: a
     recursive query on the indexed ``parent_id``, so walking a tree of nested stacks (the
     taints of TripleO's 238) is one read, not one per stack. Only live stacks are
-    descended through, as a walk of `child_stacks` would; ``UNION`` (not ``ALL``)
+    descended through, as a walk of the live children would; ``UNION`` (not ``ALL``)
     ends even on a cycle of parents no write makes."""
     below = (
         select(Stack.id)
@@ -248,9 +248,6 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
     **_stack_lists(),
     "stacks_in_progress": lambda: SELECT_STACKS.where(
         Stack.parent_id.is_(None), Stack.deleted_at.is_(None), Stack.status == "IN_PROGRESS"
-    ).order_by(*_ORDER),
-    "child_stacks": lambda: SELECT_STACKS.where(
-        Stack.parent_id == P("stack_id"), Stack.deleted_at.is_(None)
     ).order_by(*_ORDER),
     "stack_summary_by_id": lambda: SELECT_SUMMARIES.where(
         Stack.id == P("stack_id"), Stack.project == P("project")
