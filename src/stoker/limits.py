@@ -202,11 +202,10 @@ def exceeded(
     *,
     span: Span | None = None,
     path: Path = (),
-    limits: Limits | None = None,
 ) -> LimitExceeded:
     """The error for limit ``name``: ``what`` happened; it names the limit and its option."""
     limit = LIMITS[name]
-    value = getattr(limits or active_limits(), name)
+    value = getattr(active_limits(), name)
     message = f"{what}: over the limit of {value:,} {limit.unit} (raise it with {limit.named()})"
     return LimitExceeded(Diagnostic(LIMIT, message, path, span), name)
 

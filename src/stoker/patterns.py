@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-_METHODS = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer")
+_METHODS = ("match", "fullmatch", "search", "sub", "split", "findall", "finditer")
 
 
 class LazyPattern:
@@ -54,10 +54,6 @@ class LazyPattern:
         def sub(
             self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0
         ) -> str: ...
-
-        def subn(
-            self, repl: str | Callable[[re.Match[str]], str], string: str, count: int = 0
-        ) -> tuple[str, int]: ...
 
         def split(self, string: str, maxsplit: int = 0) -> list[str | Any]: ...
 

@@ -7,7 +7,7 @@ import pytest
 from stoker import codes
 from stoker.definition.template_parser import parse_template
 from stoker.diagnostics import Severity
-from stoker.environment import read_capabilities, template_capabilities
+from stoker.environment import check_capability_values, template_capabilities
 from stoker.template.loader import load_document
 from stoker.template.versions import CAPABILITIES_FROM, HOT_VERSIONS
 
@@ -197,10 +197,13 @@ def test_capabilities_do_not_disturb_the_rest_of_the_template():
 # --------------------------------------------------------------------------- raw readers
 
 
-def test_read_capabilities_is_lenient_and_reads_any_document():
+def test_capability_values_are_read_leniently():
     data = load_document("capabilities: {a: b, c: 3, d: [e, f]}\n", FILE).data
-    assert read_capabilities(data) == {"a": ["b"], "d": ["e", "f"]}
-    assert read_capabilities([1]) == {} and read_capabilities(None) == {}
+    mapping, found = check_capability_values(data["capabilities"])
+    assert {key: list(values) for key, values in mapping.items()} == {"a": ["b"], "d": ["e", "f"]}
+    assert [d.path for d in found] == [("capabilities", "c")]
+    for value in ([1], None):
+        assert dict(check_capability_values(value)[0]) == {}
 
 
 @pytest.mark.parametrize(

@@ -249,7 +249,7 @@ def test_resolve_provider_sets_the_chosen_template():
     )
     assert found == []
     assert resolved.template == "b.yaml" and resolved.base_dir == ""
-    assert resolved.is_template and resolved.template_location == "b.yaml"
+    assert resolved.template is not None and resolved.template_location == "b.yaml"
     assert len(resolved.candidates) == 2
     assert resolved.describe() == "OS::TripleO::Controller -> [a.yaml, b.yaml] -> b.yaml"
 

@@ -49,7 +49,7 @@ def test_a_list_entry_offers_candidates_and_chooses_none_yet():
     registry = env(LIST_ENV).resource_registry
     resolved = registry.resolve("OS::TripleO::Controller", "controller")
     assert resolved.template is None and resolved.base_dir is None
-    assert resolved.is_choice and not resolved.is_template
+    assert resolved.is_choice and resolved.template is None
     assert resolved.candidates == (
         TemplateRef("puppet/controller.yaml", "envs", Span(FILE, 2, 29), True),
         TemplateRef("docker/controller.yaml", "envs", Span(FILE, 2, 53), True),

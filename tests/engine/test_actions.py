@@ -78,7 +78,8 @@ def states(store, stack_id):
 
 
 def child_of(store, top):
-    (child,) = store.child_stacks(top.id)
+    nested = store.list_stacks(top.project, include_nested=True)
+    (child,) = [stack for stack in nested if stack.parent_id == top.id]
     return child
 
 

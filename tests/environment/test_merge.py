@@ -19,6 +19,9 @@ from stoker.environment import (
     parse_environment,
 )
 from stoker.template.loader import load_document
+from stoker.template.nodes import value_span
+
+from .test_registry import with_global
 
 
 def env(text: str, file: str = "env1.yaml") -> Environment:
@@ -43,8 +46,8 @@ def test_a_file_overrides_explicit_parameters():
     )
     assert found == []
     assert merged.parameters == {"a": "from-file", "b": "explicit"}
-    assert merged.parameter_span("a") == Span("env1.yaml", 2, 6)
-    assert merged.parameter_span("b") is None
+    assert value_span(merged.parameters, "a") == Span("env1.yaml", 2, 6)
+    assert value_span(merged.parameters, "b") is None
 
 
 def test_a_later_file_overrides_an_earlier_one():
@@ -56,8 +59,8 @@ def test_a_later_file_overrides_an_earlier_one():
     )
     assert found == []
     assert merged.parameters == {"a": "two", "b": "one"}
-    assert merged.parameter_span("a") == Span("env2.yaml", 2, 6)
-    assert merged.parameter_span("b") == Span("env1.yaml", 3, 6)
+    assert value_span(merged.parameters, "a") == Span("env2.yaml", 2, 6)
+    assert value_span(merged.parameters, "b") == Span("env1.yaml", 3, 6)
     assert merged.files == ["env1.yaml", "env2.yaml"]
 
 
@@ -217,7 +220,7 @@ def test_merging_strategies_across_files():
         "s": "merge",
         "o": "overwrite",
     }
-    assert merged.parameter_span("j") == Span("env2.yaml", 2, 6)
+    assert value_span(merged.parameters, "j") == Span("env2.yaml", 2, 6)
 
 
 def test_rejected_number_merge_is_reported_at_the_value():
@@ -504,7 +507,7 @@ def test_registry_loop_inside_one_file_is_not_reported_twice():
 def test_registry_keeps_the_global_layer():
     user = env('resource_registry:\n  "OS::A": "OS::B"\n')
     global_env = env('resource_registry:\n  "OS::C": "OS::D"\n', "/etc/heat/environment.d/d.yaml")
-    user.resource_registry = user.resource_registry.with_global(global_env.resource_registry)
+    user.resource_registry = with_global(user.resource_registry, global_env.resource_registry)
     merged, _ = merge_environments([user])
     assert merged.resource_registry.resolve("OS::C").type_name == "OS::D"
 

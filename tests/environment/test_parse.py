@@ -14,6 +14,7 @@ from stoker.environment import (
     parse_environment,
 )
 from stoker.template.loader import LoadLimits, load_document
+from stoker.template.nodes import value_span
 
 FILE = "env.yaml"
 
@@ -50,9 +51,9 @@ def test_parameters_keep_value_positions():
     environment, found = parse("parameters:\n  key_name: mykey\n  count: 3\n")
     assert found == []
     assert environment.parameters == {"key_name": "mykey", "count": 3}
-    assert environment.parameter_span("key_name") == Span(FILE, 2, 13)
-    assert environment.parameter_span("count") == Span(FILE, 3, 10)
-    assert environment.parameter_span("missing") is None
+    assert value_span(environment.parameters, "key_name") == Span(FILE, 2, 13)
+    assert value_span(environment.parameters, "count") == Span(FILE, 3, 10)
+    assert value_span(environment.parameters, "missing") is None
 
 
 def test_parameter_defaults_keep_value_positions():
@@ -97,7 +98,7 @@ def test_resource_registry():
 def test_json_environment_positions():
     environment, found = parse('{"parameters": {"a": "x"}, "bogus": 1}')
     assert environment.parameters == {"a": "x"}
-    assert environment.parameter_span("a") == Span(FILE, 1, 22)
+    assert value_span(environment.parameters, "a") == Span(FILE, 1, 22)
     assert [(where(d), d.message.split(";")[0]) for d in found] == [
         ((1, 28), 'environment has wrong section "bogus"')
     ]

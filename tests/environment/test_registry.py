@@ -23,6 +23,13 @@ def registry(text: str, file: str = FILE) -> ResourceRegistry:
     return environment.resource_registry
 
 
+def with_global(user: ResourceRegistry, other: ResourceRegistry) -> ResourceRegistry:
+    """``user`` over ``other``'s user entries as the global layer."""
+    return ResourceRegistry(
+        user.sections, global_sections=(*other.global_sections, *other.sections)
+    )
+
+
 def section(text: str, file: str = FILE):
     block, found = read_registry_section(load_document(text, file).data, file=file)
     assert [d for d in found if d.is_error] == []
@@ -494,7 +501,7 @@ GLOBAL = """resource_registry:
 def test_user_entries_outrank_global_ones():
     global_registry = registry(GLOBAL, "/etc/heat/environment.d/default.yaml")
     user = registry('resource_registry:\n  "OS::Metering::Alarm": "My::Alarm"\n')
-    combined = user.with_global(global_registry)
+    combined = with_global(user, global_registry)
     assert combined.resolve("OS::Metering::Alarm").type_name == "My::Alarm"
     assert combined.resolve("OS::Quantum::Net").type_name == "OS::Neutron::Net"
     alarm = combined.resolve("AWS::CloudWatch::Alarm")
@@ -505,7 +512,7 @@ def test_user_entries_outrank_global_ones():
 def test_global_target_is_resolved_in_the_global_layer_only():
     global_registry = registry('resource_registry:\n  "Old::A": "OS::A"\n', "g.yaml")
     user = registry('resource_registry:\n  "OS::A": a.yaml\n')
-    combined = user.with_global(global_registry)
+    combined = with_global(user, global_registry)
     assert combined.resolve("OS::A").template == "a.yaml"
     resolved = combined.resolve("Old::A")
     assert resolved.type_name == "OS::A"

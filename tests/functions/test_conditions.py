@@ -8,11 +8,19 @@ from typing import Any
 import pytest
 
 from stoker import codes
-from stoker.functions.base import OMIT, Parser, dependencies_of
+from stoker.functions.base import OMIT, Parser, iter_functions
 from stoker.functions.tables import table_for
 from stoker.template.versions import CFN_AWS, CFN_HEAT
 
 from .conftest import DictContext, case, evaluate, having, hot_range, scope_for
+
+
+def _dependencies_of(value: Any, scope: Any) -> set[str]:
+    """Names of the resources ``value`` needs, via get_resource/get_attr/Ref/Fn::GetAtt."""
+    return {
+        name for function in iter_functions(value, scope) for name in function.dependencies(scope)
+    }
+
 
 ARGS = codes.FUNCTION_ARGUMENTS
 CONDITION = codes.CONDITION
@@ -274,8 +282,8 @@ def test_if_dependencies_follow_the_chosen_branch(version: Any) -> None:
     data = {"if": ["is_test", {"get_resource": "r1"}, {"get_resource": "r2"}]}
     tree = Parser(table_for(version)).parse(data, ("outputs", "o", "value"))
     known = scope_for(version, context, condition_values=CONDITIONS)
-    assert dependencies_of(tree, known) == {"r2"}
-    assert dependencies_of(tree, scope_for(version, context)) == {"r1", "r2"}
+    assert _dependencies_of(tree, known) == {"r2"}
+    assert _dependencies_of(tree, scope_for(version, context)) == {"r1", "r2"}
 
 
 CFN_IF = [

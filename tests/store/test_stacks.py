@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from stoker.engine.state import Action, StackExists, Status
+from stoker.engine.state import Action, StackExists, StackRecord, Status
 from stoker.errors import StackLimitReached
 from stoker.store import SqlStore, UnknownStack
 
@@ -94,7 +94,7 @@ def test_list_top_level_nested_and_deleted(store: SqlStore) -> None:
     assert store.list_stacks("nobody") == []
 
 
-def test_child_stacks_are_the_live_children(store: SqlStore) -> None:
+def test_the_nested_listing_has_each_stacks_live_children(store: SqlStore) -> None:
     parent = f.stack("parent")
     store.create_stack(parent, [], [])
     children = [
@@ -106,9 +106,14 @@ def test_child_stacks_are_the_live_children(store: SqlStore) -> None:
     grandchild = f.stack("grandchild", parent_id=children[0].id)
     store.create_stack(grandchild, [], [])
     store.mark_deleted(children[1].id, f.at(10))
-    assert store.child_stacks(parent.id) == [children[0], children[2]]
-    assert store.child_stacks(children[0].id) == [grandchild]
-    assert store.child_stacks(grandchild.id) == []
+    nested = store.list_stacks(parent.project, include_nested=True)
+
+    def below(stack: StackRecord) -> list[StackRecord]:
+        return [s for s in nested if s.parent_id == stack.id]
+
+    assert below(parent) == [children[0], children[2]]
+    assert below(children[0]) == [grandchild]
+    assert below(grandchild) == []
 
 
 def test_count_stacks_counts_live_stacks_of_the_project(store: SqlStore) -> None:

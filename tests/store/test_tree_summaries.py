@@ -1,5 +1,5 @@
 """`Store.tree_summaries`: the live stacks below a stack at any depth in one read, on both
-backends, exactly what walking `child_stack_summaries` down the tree finds."""
+backends, exactly what walking each stack's children down the nested listing finds."""
 
 from __future__ import annotations
 
@@ -9,14 +9,20 @@ from stoker.store import SqlStore
 from . import factories as f
 
 
-def _walk(store: SqlStore, stack_id: str) -> list[StackRecord]:
-    """What a walk of `child_stack_summaries` from ``stack_id`` finds."""
+def _children(store: SqlStore, parent: StackRecord) -> list[StackRecord]:
+    """The live stacks whose parent is ``parent``, oldest first, as summaries."""
+    nested = store.stack_summaries(parent.project, include_nested=True)
+    return [stack for stack in nested if stack.parent_id == parent.id]
+
+
+def _walk(store: SqlStore, stack: StackRecord) -> list[StackRecord]:
+    """What a walk of `_children` from ``stack`` finds."""
     found: list[StackRecord] = []
-    pending = [stack_id]
+    pending = [stack]
     while pending:
-        children = store.child_stack_summaries(pending.pop())
+        children = _children(store, pending.pop())
         found.extend(children)
-        pending.extend(child.id for child in children)
+        pending.extend(children)
     return found
 
 
@@ -59,10 +65,10 @@ def test_the_live_stacks_below_at_any_depth_oldest_first(store: SqlStore) -> Non
     made = _tree(store)
     below = store.tree_summaries(made["root"].id)
     assert [r.name for r in below] == ["a", "a1", "a1x", "c", "a2"]
-    assert below == _order(_walk(store, made["root"].id))
-    # summaries: the definition is left empty, as child_stack_summaries leaves it
+    assert below == _order(_walk(store, made["root"]))
+    # summaries: the definition is left empty, as stack_summaries leaves it
     assert all(r.template == {} and r.parameters == {} for r in below)
-    assert below[0] == store.child_stack_summaries(made["root"].id)[0]
+    assert below[0] == _children(store, made["root"])[0]
 
 
 def test_below_a_stack_inside_the_tree_and_below_a_leaf(store: SqlStore) -> None:

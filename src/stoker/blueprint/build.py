@@ -22,7 +22,7 @@ from stoker.blueprint.parse import parse_blueprint
 from stoker.definition import read_package
 from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
-from stoker.template.loader import LoadLimits, load_document
+from stoker.template.loader import load_document
 from stoker.template.nodes import plain
 
 
@@ -76,11 +76,9 @@ def package_source(data: bytes, label: str) -> Source:
     return Source(package.template, f"{label}!{package.entry}", read, dict(package.files))
 
 
-def parse_source(
-    source: Source, limits: LoadLimits | None = None
-) -> tuple[Blueprint | None, list[Diagnostic]]:
+def parse_source(source: Source) -> tuple[Blueprint | None, list[Diagnostic]]:
     try:
-        document = load_document(source.text, source.label, limits)
+        document = load_document(source.text, source.label)
     except TemplateError as error:
         return None, error.diagnostics
     blueprint, found = parse_blueprint(document.data, source.label)

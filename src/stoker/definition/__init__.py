@@ -34,7 +34,6 @@ if TYPE_CHECKING:
         collect_with,
         in_package,
         package_template_file,
-        url_not_fetched,
     )
     from stoker.definition.loading import (
         CurrentInputs,
@@ -126,7 +125,6 @@ _WHERE = {
     "sensitive_resources": "stoker.definition.sensitive",
     "shown_template": "stoker.definition.sensitive",
     "stack_arn": "stoker.definition.context",
-    "url_not_fetched": "stoker.definition.files",
     "withheld_failure": "stoker.definition.sensitive",
     "withheld_messages": "stoker.definition.sensitive",
     "withhold": "stoker.definition.sensitive",
@@ -187,7 +185,6 @@ __all__ = [
     "sensitive_resources",
     "shown_template",
     "stack_arn",
-    "url_not_fetched",
     "withheld_failure",
     "withheld_messages",
     "withhold",

@@ -95,7 +95,6 @@ def define_stack(
     *,
     require_all_parameters: bool = False,
     unread_files: frozenset[str] = frozenset(),
-    constraints: CustomConstraintRegistry | None = None,
     stack_name: str | None = None,
     stack_id: str | None = None,
     project_id: str | None = None,
@@ -115,7 +114,7 @@ def define_stack(
     definition = StackDefinition(template, environment, dict(files or {}), taint=taint)
     found = definition.diagnostics
     found.extend(template.diagnostics)
-    _check_parameters(definition, require_all_parameters, constraints or default_constraints())
+    _check_parameters(definition, require_all_parameters, default_constraints())
     pseudo = HOT_PSEUDO if template.version.format is Format.HOT else CFN_PSEUDO
     evaluator = ConditionEvaluator(template.conditions, template.names.conditions)
     context = StaticContext(

@@ -36,8 +36,8 @@ from stoker.template.versions import (
     VERSION_KEYS,
     Format,
     TemplateVersion,
-    accepted_values,
     lookup,
+    unknown_version,
 )
 
 
@@ -88,15 +88,7 @@ def detect_version(data: Any, file: str) -> TemplateVersion:
     value = str(data[key])
     version = lookup(key, value)
     if version is None:
-        raise _VersionError(
-            Diagnostic(
-                codes.VERSION,
-                f'The template version is invalid: "{key}: {value}". "{key}" should be one '
-                f"of: {', '.join(accepted_values(key))}",
-                (key,),
-                value_span(data, key),
-            )
-        )
+        raise _VersionError(unknown_version(key, value, value_span(data, key)))
     return version
 
 

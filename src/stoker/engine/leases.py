@@ -23,7 +23,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 from stoker.engine import testpoints
@@ -168,10 +168,9 @@ def acquire(
     stack_id: str,
     engine_id: str,
     seconds: float,
-    clock: Callable[[], datetime] = now_utc,
 ) -> Fence:
     """Claim the stack (a new generation) or raise LeaseHeld with the live lease in the way."""
-    now = clock()
+    now = now_utc()
     blocking = store.acquire_lease(stack_id, engine_id, now + timedelta(seconds=seconds), now)
     if blocking is not None and holder_is_dead(blocking.engine_id):
         # The holder's process is gone: its lease is as good as expired.

@@ -286,23 +286,7 @@ class Operation:
     ) -> tuple[ResourceRecord, EventRecord]:
         """A resource's next state and its event, not yet written."""
         now = leases.now_utc()
-        if not changes:  # most transitions: the state alone
-            updated = ResourceRecord(
-                record.stack_id,
-                record.name,
-                record.type,
-                action,
-                status,
-                reason,
-                record.physical_id,
-                record.properties,
-                record.attributes,
-                record.data,
-                record.requires,
-                record.created_at,
-                now,
-            )
-        elif changes.keys() <= _CARRIED:  # as `replace` would, without its introspection
+        if changes.keys() <= _CARRIED:  # as `replace` would, without its introspection
             updated = ResourceRecord(
                 record.stack_id,
                 record.name,

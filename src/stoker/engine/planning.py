@@ -24,7 +24,6 @@ from stoker.resources import NestedStackPlugin, ResourcePlugin, TemplateResource
 
 def plan_update(
     operation: Operation,
-    restricted: bool = True,
     untouched: Iterable[str] = (),
     heat_view: bool = True,
     previous: Operation | None = None,
@@ -59,7 +58,7 @@ def plan_update(
             plan.decisions[name] = Decision(name, Change.UNCHANGED, kept.type, "not changed")
             continue
         plugin = resolution.plugins.get(name)
-        decision = decision_of(operation, name, plugin, restricted)
+        decision = decision_of(operation, name, plugin, True)
         read = [n for n, bits in graph.reasons[name].items() if bits & _READS]
         new = [n for n in read if n in fresh]
         actual = decision  # what the update does, as far as it is known now
@@ -67,7 +66,7 @@ def plan_update(
             reading = unknown
             if not heat_view:
                 reading = {**operation.records, **{n: unknown[n] for n in new}}
-            seen = decision_of(operation, name, plugin, restricted, reading=reading)
+            seen = decision_of(operation, name, plugin, True, reading=reading)
             if seen.change not in (decision.change, Change.UNCHANGED) and not decision.refusal:
                 # a rule against changing it (restricted_actions) refuses only what does
                 # change: what a replaced resource gives it will, the rest may not

@@ -61,7 +61,7 @@ class StackTaints:
 
     def _read_below(self, record: StackRecord) -> None:
         """The children of ``record`` and of every live stack below it, grouped as
-        `child_stack_summaries` read per stack would group them (oldest first, the
+        the live children read per stack would be (oldest first, the
         newest child of a resource winning); stacks already read keep their entries."""
         below = self.engine.store.tree_summaries(record.id)
         found: dict[str, dict[str, StackRecord]] = {record.id: {}}

@@ -256,14 +256,9 @@ class Store(Protocol):
     def stack_summary(self, stack_id: str, project: str) -> StackRecord | None:
         """`get_stack` by id with the definition left empty (as `stack_summaries`)."""
 
-    def child_stacks(self, stack_id: str) -> list[StackRecord]: ...
-
-    def child_stack_summaries(self, stack_id: str) -> list[StackRecord]:
-        """`child_stacks` with each definition left empty (as `stack_summaries`)."""
-
     def tree_summaries(self, stack_id: str) -> list[StackRecord]:
         """The live stacks below ``stack_id`` at any depth, oldest first, each definition
-        left empty: one read for what walking `child_stack_summaries` down finds."""
+        left empty: one read for what walking each stack's live children down finds."""
 
     def stacks_in_progress(self) -> list[StackRecord]:
         """Live top-level stacks of every project with an operation IN_PROGRESS."""

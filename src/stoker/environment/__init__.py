@@ -9,7 +9,6 @@ from stoker.environment.capabilities import (
     RESOURCE_TYPE,
     TemplateCapabilities,
     check_capability_values,
-    read_capabilities,
     template_capabilities,
 )
 from stoker.environment.environment import (
@@ -32,8 +31,6 @@ from stoker.environment.parse import (
 )
 from stoker.environment.registry import RegistryLoopError, ResourceRegistry
 from stoker.environment.registry_section import (
-    HOOK_TYPES,
-    RESTRICTED_ACTIONS,
     RegistryBlock,
     RegistryEntry,
     RuleSetting,
@@ -49,11 +46,9 @@ from stoker.environment.strategies import MergeRejected, merge_parameter
 
 __all__ = [
     "ENCRYPTED_PARAMETERS_ALIAS",
-    "HOOK_TYPES",
     "INHERITED",
     "REQUIRES",
     "RESOURCE_TYPE",
-    "RESTRICTED_ACTIONS",
     "SECTION_NAMES",
     "Environment",
     "EventSink",
@@ -78,7 +73,6 @@ __all__ = [
     "merge_parameter",
     "overlay_environment",
     "parse_environment",
-    "read_capabilities",
     "read_registry_section",
     "template_capabilities",
     "template_location",

@@ -36,9 +36,9 @@ from stoker.template.versions import (
     VERSION_KEYS,
     Format,
     TemplateVersion,
-    accepted_values,
     is_template_data,
     lookup,
+    unknown_version,
 )
 
 CAPABILITIES = "capabilities"
@@ -160,18 +160,6 @@ def _values(
     return values if ok else None
 
 
-def read_capabilities(data: Any) -> dict[str, list[str]]:
-    """The well-formed entries of a template document's ``capabilities`` section.
-
-    ``data`` is a whole template (the loaded top-level mapping). Lenient on purpose, for
-    callers that only want to look; `template_capabilities` also reports what is wrong.
-    """
-    if not isinstance(data, dict):
-        return {}
-    mapping, _ = check_capability_values(data.get(CAPABILITIES))
-    return {key: list(values) for key, values in mapping.items()}
-
-
 def capabilities_section_hint(version: TemplateVersion) -> str:
     """What to say when a template of ``version`` has a capabilities section it may not."""
     if version.format is Format.HOT:
@@ -234,15 +222,7 @@ def _version_of(data: dict[Any, Any], file: str, found: list[Diagnostic]) -> Tem
     value = data[key]
     version = lookup(key, value) if isinstance(value, str) else None
     if version is None:
-        found.append(
-            Diagnostic(
-                codes.VERSION,
-                f'The template version is invalid: "{key}: {value}". "{key}" should be one '
-                f"of: {', '.join(accepted_values(key))}",
-                (key,),
-                value_span(data, key) or Span(file, 1, 1),
-            )
-        )
+        found.append(unknown_version(key, value, value_span(data, key) or Span(file, 1, 1)))
     return version
 
 

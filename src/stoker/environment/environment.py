@@ -88,10 +88,6 @@ class Environment:
     files: list[str] = field(default_factory=list)
     requires: MappingNode = field(default_factory=MappingNode)
 
-    def parameter_span(self, name: str) -> Span | None:
-        """Where the value ``parameters`` gives ``name`` was written, if known."""
-        return value_span(self.parameters, name) if name in self.parameters else None
-
     def default_span(self, name: str) -> Span | None:
         """Where the value ``parameter_defaults`` gives ``name`` was written, if known."""
         if name not in self.parameter_defaults:

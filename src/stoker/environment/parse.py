@@ -7,7 +7,7 @@ column it is on, and checking goes on so one run shows them all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from stoker.codes import ENVIRONMENT, ENVIRONMENT_NONPORTABLE
@@ -186,21 +186,21 @@ class _SectionReader:
         result = MappingNode(span_of(mapping) if mapping is not None else span)
         if mapping is None:
             return result
-        for key, item in mapping.items():
-            if not isinstance(key, str):
+        for key in self._parameter_names(section, mapping):
+            _put(result, mapping, key, mapping[key], value_span(mapping, key))
+        return result
+
+    def _parameter_names(self, section: str, mapping: MappingNode) -> Iterator[str]:
+        """The keys of ``mapping`` that are parameter names, the others reported in turn."""
+        for key in mapping:
+            if isinstance(key, str):
+                yield key
+            else:
                 self.error(
                     f"parameter name {key!r} in {section} must be a string",
                     (section, str(key)),
                     key_span(mapping, key),
                 )
-                continue
-            result[key] = item
-            if key in mapping.key_spans:
-                result.key_spans[key] = mapping.key_spans[key]
-            item_span = value_span(mapping, key)
-            if item_span is not None:
-                result.value_spans[key] = item_span
-        return result
 
     def _list(
         self,
@@ -292,15 +292,9 @@ class _SectionReader:
         result = MappingNode(span_of(mapping) if mapping is not None else span)
         if mapping is None:
             return result
-        for key, strategy in mapping.items():
+        for key in self._parameter_names(section, mapping):
+            strategy = mapping[key]
             item_span = value_span(mapping, key) or key_span(mapping, key)
-            if not isinstance(key, str):
-                self.error(
-                    f"parameter name {key!r} in {section} must be a string",
-                    (section, str(key)),
-                    key_span(mapping, key),
-                )
-                continue
             if strategy not in _STRATEGIES:
                 what = (
                     "default merge strategy"
@@ -320,12 +314,19 @@ class _SectionReader:
                     )
                 )
                 continue
-            result[key] = str(strategy)
-            if key in mapping.key_spans:
-                result.key_spans[key] = mapping.key_spans[key]
-            if item_span is not None:
-                result.value_spans[key] = item_span
+            _put(result, mapping, key, str(strategy), item_span)
         return result
+
+
+def _put(
+    result: MappingNode, mapping: MappingNode, key: str, value: Any, span: Span | None
+) -> None:
+    """``result[key] = value``, with the positions of ``mapping``'s key and of ``span``."""
+    result[key] = value
+    if key in mapping.key_spans:
+        result.key_spans[key] = mapping.key_spans[key]
+    if span is not None:
+        result.value_spans[key] = span
 
 
 def _as_node(value: dict[Any, Any]) -> MappingNode:

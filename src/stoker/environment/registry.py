@@ -104,12 +104,6 @@ class ResourceRegistry:
         """The user's registry after every section was applied (a copy)."""
         return self._user.copy()
 
-    def with_global(self, other: ResourceRegistry) -> ResourceRegistry:
-        """This registry over ``other``'s user entries as the global layer."""
-        return ResourceRegistry(
-            self._sections, global_sections=(*other.global_sections, *other.sections)
-        )
-
     def to_data(self, *, absolute_paths: bool = False) -> dict[str, object]:
         """The user registry in environment-file shape (a new mapping, whose values may be
         shared with the stored forms of the registries of the same tree: a stored

@@ -488,7 +488,6 @@ def read_registry_section(
     data: Any,
     *,
     file: str | None = None,
-    path: Path = ("resource_registry",),
     span: Span | None = None,
 ) -> tuple[RegistryBlock, list[Diagnostic]]:
     """Check one ``resource_registry`` mapping and turn it into a `RegistryBlock`.
@@ -496,7 +495,7 @@ def read_registry_section(
     ``span``: where the section's value is, for a value that keeps no position itself
     (a number, ``null``), so even that finding names its place."""
     reader = _Reader(file, base_dir_of(file))
-    block = reader.section(data, path, span_of(data) or span)
+    block = reader.section(data, ("resource_registry",), span_of(data) or span)
     return block, reader.found
 
 

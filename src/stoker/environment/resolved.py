@@ -88,10 +88,6 @@ class ResolvedType(NamedTuple):
         return tuple(names)
 
     @property
-    def is_template(self) -> bool:
-        return self.template is not None
-
-    @property
     def template_location(self) -> str | None:
         if self.template is None:
             return None

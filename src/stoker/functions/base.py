@@ -438,14 +438,6 @@ def validate_tree(value: Any, scope: Scope) -> list[Diagnostic]:
     return found
 
 
-def dependencies_of(value: Any, scope: Scope) -> set[str]:
-    """Names of the resources ``value`` needs, via get_resource/get_attr/Ref/Fn::GetAtt."""
-    names: set[str] = set()
-    for function in iter_functions(value, scope):
-        names.update(function.dependencies(scope))
-    return names
-
-
 def resolve_call(function: Function, context: Context) -> Any:
     """``function.resolve(context)``, its failure located.
 

@@ -22,7 +22,6 @@ from stoker.parameters.groups import ParameterGroup, parse_parameter_groups
 from stoker.parameters.immutable import check_immutable
 from stoker.parameters.model import (
     MASK,
-    NOT_GIVEN,
     Bounds,
     Constraint,
     ConstraintKind,
@@ -30,13 +29,12 @@ from stoker.parameters.model import (
     Parameter,
 )
 from stoker.parameters.schema import parse_parameters
-from stoker.parameters.types import ParameterType, type_from_name
+from stoker.parameters.types import ParameterType
 from stoker.parameters.values import display_value, resolve_values
 
 __all__ = [
     "CLOUD_CONSTRAINTS",
     "MASK",
-    "NOT_GIVEN",
     "Bounds",
     "CheckStatus",
     "Constraint",
@@ -63,6 +61,5 @@ __all__ = [
     "parse_parameter_groups",
     "parse_parameters",
     "resolve_values",
-    "type_from_name",
     "value_problem",
 ]

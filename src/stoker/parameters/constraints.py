@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from stoker.errors import DefinitionError as DefinitionError
@@ -274,7 +274,12 @@ def _allowed_values_problem(
             return f'Value "{bad}" is invalid for data type "{parameter.type_name}".'
     if accepted:
         return None
-    shown = MASK if parameter.hidden else _json(value)
+    return not_allowed(value, allowed, hidden=parameter.hidden)
+
+
+def not_allowed(value: Any, allowed: Iterable[Any], *, hidden: bool = False) -> str:
+    """Heat's message for a ``value`` (masked when ``hidden``) outside ``allowed``."""
+    shown = MASK if hidden else _json(value)
     return f"{shown} is not an allowed value [{', '.join(_json(item) for item in allowed)}]"
 
 

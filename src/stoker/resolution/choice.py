@@ -240,7 +240,6 @@ def resolve_provider(
     requires: Capabilities,
     type_name: str,
     resource_name: str | None = None,
-    nested_path: tuple[str, ...] = (),
     *,
     read: Reader = read_file,
     known: Callable[[str], bool] | None = None,
@@ -255,7 +254,7 @@ def resolve_provider(
     `ProviderTemplates` when resolving many resources in one run (a ResourceGroup of a
     thousand members would read each candidate a thousand times).
     """
-    resolved = registry.resolve(type_name, resource_name, nested_path, known=known)
+    resolved = registry.resolve(type_name, resource_name, known=known)
     if not resolved.candidates:
         return resolved, []
     chosen, found = choose_provider(resolved, requires, read=read, resource_name=resource_name)

@@ -37,18 +37,18 @@ class TypeSchema:
     #: the keys its ``update_policy`` may hold (Heat refuses others at validate)
     update_policy: Mapping[str, PropertySchema] = field(default_factory=dict)
 
-    def to_api_dict(self, *, descriptions: bool = True) -> dict[str, Any]:
+    def to_api_dict(self) -> dict[str, Any]:
         """Heat's ``GET /resource_types/{type}`` view: hidden or unimplemented top-level
         properties and hidden attributes are left out, nested ones are kept."""
         return {
             "resource_type": self.name,
             "properties": {
-                name: prop.to_dict(descriptions=descriptions)
+                name: prop.to_dict(descriptions=True)
                 for name, prop in self.properties.items()
                 if prop.implemented and not prop.support_status.hidden
             },
             "attributes": {
-                name: attribute.to_dict(descriptions=descriptions)
+                name: attribute.to_dict(descriptions=True)
                 for name, attribute in self.attributes.items()
                 if not attribute.support_status.hidden
             },

@@ -7,7 +7,6 @@ compared in the property's type) and follow Heat's property semantics (heat-sema
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
@@ -25,6 +24,7 @@ from stoker.parameters import (
     coerce_to,
     value_problem,
 )
+from stoker.parameters.constraints import not_allowed
 
 # Which property types (by name) each kind applies to: Heat's ``valid_types``.
 _NUMERIC = frozenset({"integer", "number"})
@@ -190,7 +190,7 @@ def _allowed_values_problem(allowed: tuple[Any, ...], type_name: str, value: Any
         accepted = value in typed
     if accepted:
         return None
-    return f"{_json(value)} is not an allowed value [{', '.join(_json(a) for a in allowed)}]"
+    return not_allowed(value, allowed)
 
 
 def _as_type(item: Any, type_name: str) -> Any:
@@ -212,10 +212,3 @@ def _as_type(item: Any, type_name: str) -> Any:
             f'Value "{item}" is invalid for data type "{type_name.capitalize()}".'
         ) from None
     return item
-
-
-def _json(value: Any) -> str:
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return str(value)

@@ -242,7 +242,6 @@ def validate_properties(
     path: Path,
     type_name: str,
     dynamic: bool = False,
-    registry: CustomConstraintRegistry | None = None,
     pending: Collection[str] = (),
     is_unknown: Callable[[Any], bool] | None = None,
 ) -> tuple[dict[str, Any], list[Diagnostic]]:
@@ -252,7 +251,7 @@ def validate_properties(
     applied, values coerced, nested maps and lists likewise) and every finding, each at
     its own path below ``path`` (``("resources", "web", "properties")``). ``dynamic``
     accepts any property unchecked (OS::Heat::None). Custom constraints are checked with
-    ``registry`` (the cloud-free ones by default); those needing a cloud are reported
+    the cloud-free ones (`default_constraints`); those needing a cloud are reported
     as not checked (INFO). Values not known yet (they read a resource that does not exist
     yet) are not checked, as in Heat: name such top-level properties in ``pending`` (leave
     them out of ``values``; they come back as None) or recognise such values anywhere with
@@ -260,31 +259,22 @@ def validate_properties(
     """
     if dynamic:
         return dict(plain(values or {})), []
-    checker = _Checker(type_name, registry, is_unknown)
+    checker = _Checker(type_name, is_unknown)
     result = checker.properties(schema, values or {}, path, span_of(values), pending)
     return result, checker.found
 
 
 class _Checker:
-    def __init__(
-        self,
-        type_name: str,
-        registry: CustomConstraintRegistry | None,
-        is_unknown: Callable[[Any], bool] | None,
-    ) -> None:
+    def __init__(self, type_name: str, is_unknown: Callable[[Any], bool] | None) -> None:
         self.type_name = type_name
-        self._registry = registry
+        self._registry: CustomConstraintRegistry | None = None
         self.is_unknown = is_unknown
         self.found: list[Diagnostic] = []
 
     def _get_registry(self) -> CustomConstraintRegistry:
-        return self.registry
-
-    @property
-    def registry(self) -> CustomConstraintRegistry:
-        """The given registry, else the default one, made when a constraint is first
-        checked: most resources' properties have no constraint, and each resource's
-        validation (twice per create) would otherwise build a registry of ~13 checks."""
+        """The default registry, made when a constraint is first checked: most resources'
+        properties have no constraint, and each resource's validation (twice per create)
+        would otherwise build a registry of ~13 checks."""
         if self._registry is None:
             self._registry = default_constraints()
         return self._registry

@@ -70,13 +70,6 @@ def alembic_config() -> Config:
     return config
 
 
-def head_revisions() -> set[str]:
-    """The heads of the shipped migrations, as Alembic reads them."""
-    from alembic.script import ScriptDirectory
-
-    return set(ScriptDirectory.from_config(alembic_config()).get_heads())
-
-
 def current_revisions(connection: Connection) -> set[str]:
     """The revisions the database is at (empty for a new database)."""
     if not inspect(connection).has_table(VERSION_TABLE):

@@ -92,14 +92,10 @@ class StoreReads(StoreBase):
         found = self._summaries("stack_summary_by_id", {"stack_id": stack_id, "project": project})
         return found[0] if found else None
 
-    def child_stack_summaries(self, stack_id: str) -> list[StackRecord]:
-        """`child_stacks` without their definitions (as `stack_summaries`)."""
-        return self._summaries("child_stack_summaries", {"stack_id": stack_id})
-
     def tree_summaries(self, stack_id: str) -> list[StackRecord]:
         """The live stacks below ``stack_id`` at any depth (its children, theirs, ...)
         without their definitions, oldest first, in one read: what a walk of
-        `child_stack_summaries` down the tree finds (a deleted stack's are not)."""
+        each stack's live children down the tree finds (a deleted stack's are not)."""
         return self._summaries("tree_summaries", {"stack_id": stack_id})
 
     def _summaries(self, name: str, values: dict[str, Any]) -> list[StackRecord]:
@@ -118,10 +114,6 @@ class StoreReads(StoreBase):
         """Live top-level stacks of every project whose operation is IN_PROGRESS: what a
         starting server looks at to take over the operations of one that died."""
         return self._stacks("stacks_in_progress", None)
-
-    def child_stacks(self, stack_id: str) -> list[StackRecord]:
-        """The live stacks whose parent is ``stack_id``, oldest first."""
-        return self._stacks("child_stacks", {"stack_id": stack_id})
 
     def _stacks(self, name: str, values: dict[str, Any] | None) -> list[StackRecord]:
         with self._reading() as transaction:

@@ -135,7 +135,7 @@ def _tree_summaries() -> ClauseElement:
     """The live stacks below ``stack_id`` at any depth, as summaries, oldest first: a
     recursive query on the indexed ``parent_id``, so walking a tree of nested stacks (the
     taints of TripleO's 238) is one read, not one per stack. Only live stacks are
-    descended through, as a walk of `child_stack_summaries` would; ``UNION`` (not ``ALL``)
+    descended through, as a walk of the live children would; ``UNION`` (not ``ALL``)
     ends even on a cycle of parents no write makes."""
     below = (
         select(Stack.id)
@@ -249,15 +249,9 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
     "stacks_in_progress": lambda: SELECT_STACKS.where(
         Stack.parent_id.is_(None), Stack.deleted_at.is_(None), Stack.status == "IN_PROGRESS"
     ).order_by(*_ORDER),
-    "child_stacks": lambda: SELECT_STACKS.where(
-        Stack.parent_id == P("stack_id"), Stack.deleted_at.is_(None)
-    ).order_by(*_ORDER),
     "stack_summary_by_id": lambda: SELECT_SUMMARIES.where(
         Stack.id == P("stack_id"), Stack.project == P("project")
     ),
-    "child_stack_summaries": lambda: SELECT_SUMMARIES.where(
-        Stack.parent_id == P("stack_id"), Stack.deleted_at.is_(None)
-    ).order_by(*_ORDER),
     "tree_summaries": _tree_summaries,
     "count_stacks": _count_live_top_level,
     "stack_parameters": lambda: select(Stack.parameters).where(Stack.id == P("stack_id")),

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from stoker import codes
+from stoker.diagnostics import Diagnostic, Span
+
 
 class Format(StrEnum):
     HOT = "hot"
@@ -181,9 +184,12 @@ def lookup(key: str, value: str) -> TemplateVersion | None:
     return _BY_KEY_VALUE.get((key, value))
 
 
-def accepted_values(key: str) -> list[str]:
-    """The values accepted for ``key``, dates and aliases, sorted as Heat lists them."""
-    return sorted(value for (k, value) in _BY_KEY_VALUE if k == key)
+def unknown_version(key: str, value: Any, span: Span | None) -> Diagnostic:
+    """The finding for a ``key: value`` no version has, with the values accepted for
+    ``key`` (dates and aliases, sorted as Heat lists them)."""
+    accepted = ", ".join(sorted(v for (k, v) in _BY_KEY_VALUE if k == key))
+    message = f'The template version is invalid: "{key}: {value}". "{key}" should be one of: '
+    return Diagnostic(codes.VERSION, message + accepted, (key,), span)
 
 
 def hot(date_or_alias: str) -> TemplateVersion:

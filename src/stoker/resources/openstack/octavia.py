@@ -138,12 +138,10 @@ class OctaviaResource(ApiResource):
             raise CloudError(f"{self.show_call}: {context.physical_id} went to {status}")
         return status in self.ready_statuses
 
-    async def while_busy(
-        self, context: ResourceContext, what: str, call: Any, *, retry: bool = True
-    ) -> Any:
-        """``call`` through the cloud, asked again while the load balancer is busy (and,
-        with ``retry``, on the cloud's other "not now" answers, as every call)."""
-        return await self.until_free(context, lambda: self.cloud.call(what, call, retry=retry))
+    async def while_busy(self, context: ResourceContext, what: str, call: Any) -> Any:
+        """``call`` through the cloud, asked again while the load balancer is busy (and on
+        the cloud's other "not now" answers, as every call)."""
+        return await self.until_free(context, lambda: self.cloud.call(what, call))
 
     async def until_free(self, context: ResourceContext, ask: Callable[[], Awaitable[T]]) -> T:
         """``ask()``, asked again (with backoff) while the load balancer is busy."""
