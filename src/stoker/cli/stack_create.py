@@ -65,7 +65,7 @@ def create(
     fmt: str,
     columns: tuple[str, ...],
 ) -> None:
-    """Create stack NAME from a template, and show its progress and its status."""
+    """Create stack NAME from a template, showing its progress."""
     from stoker.cli.loading import load_from_options, template_source
     from stoker.definition import TemplateReads, in_package
     from stoker.engine import CreateRequest
