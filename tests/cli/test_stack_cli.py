@@ -37,10 +37,27 @@ def demo(stoker):
     return result
 
 
-def test_create_prints_the_stack_as_heat_shows_it(demo):
-    data = json.loads(demo.stdout)
-    assert data["stack_name"] == "demo" and data["stack_status"] == "CREATE_COMPLETE"
-    assert data["stack_status_reason"] == "Stack CREATE completed successfully"
+#: what ``openstack stack create|update|adopt`` print when the operation ends
+#: (python-heatclient's ``_show_stack(..., short=True)``), in its order
+SHORT_VIEW = [
+    "id",
+    "stack_name",
+    "description",
+    "creation_time",
+    "updated_time",
+    "stack_status",
+    "stack_status_reason",
+]
+
+
+def test_create_prints_the_short_view_and_show_the_stack_as_heat_shows_it(stoker, demo):
+    created = json.loads(demo.stdout)
+    assert list(created) == SHORT_VIEW
+    assert created["stack_name"] == "demo" and created["stack_status"] == "CREATE_COMPLETE"
+    assert created["stack_status_reason"] == "Stack CREATE completed successfully"
+    assert created["description"].startswith("A small web tier")
+    data = json.loads(stoker("show", "demo", "-f", "json").stdout)
+    assert {key: data[key] for key in SHORT_VIEW} == created
     for key in ("id", "creation_time", "parent", "tags", "disable_rollback", "parameters"):
         assert key in data
     assert data["parameters"]["db_password"] == "******"
@@ -223,8 +240,14 @@ def test_wait_condition_signalled_with_the_handle_token(store_url, tmp_path):
     assert signal.returncode == 0, signal.stderr
     output, errors = creating.communicate(timeout=60)
     assert creating.returncode == 0, errors
-    data = json.loads(output)
-    assert data["outputs"][0]["output_value"] == '{"vm1": "ready"}'
+    assert json.loads(output)["stack_status"] == "CREATE_COMPLETE"
+    data = subprocess.run(
+        [*base, "output", "show", "w", "data", "-f", "value", "-c", "output_value"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert data.stdout.strip() == '{"vm1": "ready"}'
     wrong = subprocess.run(
         [*base, "signal", "--token", "not-a-token"], capture_output=True, text=True, timeout=60
     )
@@ -254,7 +277,8 @@ def test_tripleo_tree_created_inspected_and_deleted_through_the_cli(stoker):
         "json",
     )
     assert created.exit_code == 0, created.output
-    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
+    shown = json.loads(stoker("output", "show", "oc", "--all", "-f", "json").stdout)
+    outputs = {o["output_key"]: o["output_value"] for o in shown}
     assert outputs["controller_hostnames"] == ["overcloud-controller-0"]
     listed = stoker("list", "--nested", "-f", "json")
     stacks = json.loads(listed.stdout)
