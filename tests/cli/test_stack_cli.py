@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -300,3 +302,32 @@ def test_tripleo_tree_created_inspected_and_deleted_through_the_cli(stoker):
     deleted = stoker("delete", "oc", "--yes")
     assert deleted.exit_code == 0, deleted.output
     assert stoker("list", "--nested", "-f", "value").stdout == ""
+
+
+def test_recover_prints_the_short_view_of_the_operation_it_continued(store_url, tmp_path):
+    """A create killed mid-way (`stoker.engine.crash_hook`), then recovered: recover ends
+    as the create would have, with the short view."""
+    from stoker.engine.crash_hook import ENV_VAR
+
+    path = tmp_path / "chain.yaml"
+    resource = "{type: OS::Heat::TestResource, properties: {wait_secs: 0.01}"
+    path.write_text(
+        "heat_template_version: wallaby\nresources:\n"
+        + f"  r0: {resource}}}\n"
+        + "".join(f"  r{i}: {resource}, depends_on: [r{i - 1}]}}\n" for i in range(1, 6))
+    )
+    base = [sys.executable, "-m", "stoker", "--db", store_url, "stack"]
+    killed = subprocess.run(
+        [*base, "create", "c", "-t", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, ENV_VAR: "3"},
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    recovered = subprocess.run(
+        [*base, "recover", "c", "-f", "json"], capture_output=True, text=True, timeout=120
+    )
+    assert recovered.returncode == 0, recovered.stderr[-2000:]
+    view = json.loads(recovered.stdout)
+    assert list(view) == SHORT_VIEW and view["stack_status"] == "CREATE_COMPLETE"
