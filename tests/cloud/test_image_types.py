@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import http.server
-import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
