@@ -144,8 +144,11 @@ def test_stack_create_from_a_package_on_the_command_line(tmp_path: Path) -> None
         cli, ["--db", db, "stack", "create", "pkg", "-t", str(archive), "-f", "json"]
     )
     assert result.exit_code == 0, result.output
-    shown = json.loads(result.stdout)
-    assert {o["output_key"]: o["output_value"] for o in shown["outputs"]} == {
+    assert json.loads(result.stdout)["stack_status"] == "CREATE_COMPLETE"
+    outputs = CliRunner().invoke(
+        cli, ["--db", db, "stack", "output", "show", "pkg", "--all", "-f", "json"]
+    )
+    assert {o["output_key"]: o["output_value"] for o in json.loads(outputs.stdout)} == {
         "o": "e",
         "f": "echo hi\n",
     }

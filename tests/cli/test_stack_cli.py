@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -37,10 +39,27 @@ def demo(stoker):
     return result
 
 
-def test_create_prints_the_stack_as_heat_shows_it(demo):
-    data = json.loads(demo.stdout)
-    assert data["stack_name"] == "demo" and data["stack_status"] == "CREATE_COMPLETE"
-    assert data["stack_status_reason"] == "Stack CREATE completed successfully"
+#: what ``openstack stack create|update|adopt`` print when the operation ends
+#: (python-heatclient's ``_show_stack(..., short=True)``), in its order
+SHORT_VIEW = [
+    "id",
+    "stack_name",
+    "description",
+    "creation_time",
+    "updated_time",
+    "stack_status",
+    "stack_status_reason",
+]
+
+
+def test_create_prints_the_short_view_and_show_the_stack_as_heat_shows_it(stoker, demo):
+    created = json.loads(demo.stdout)
+    assert list(created) == SHORT_VIEW
+    assert created["stack_name"] == "demo" and created["stack_status"] == "CREATE_COMPLETE"
+    assert created["stack_status_reason"] == "Stack CREATE completed successfully"
+    assert created["description"].startswith("A small web tier")
+    data = json.loads(stoker("show", "demo", "-f", "json").stdout)
+    assert {key: data[key] for key in SHORT_VIEW} == created
     for key in ("id", "creation_time", "parent", "tags", "disable_rollback", "parameters"):
         assert key in data
     assert data["parameters"]["db_password"] == "******"
@@ -223,8 +242,14 @@ def test_wait_condition_signalled_with_the_handle_token(store_url, tmp_path):
     assert signal.returncode == 0, signal.stderr
     output, errors = creating.communicate(timeout=60)
     assert creating.returncode == 0, errors
-    data = json.loads(output)
-    assert data["outputs"][0]["output_value"] == '{"vm1": "ready"}'
+    assert json.loads(output)["stack_status"] == "CREATE_COMPLETE"
+    data = subprocess.run(
+        [*base, "output", "show", "w", "data", "-f", "value", "-c", "output_value"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert data.stdout.strip() == '{"vm1": "ready"}'
     wrong = subprocess.run(
         [*base, "signal", "--token", "not-a-token"], capture_output=True, text=True, timeout=60
     )
@@ -254,7 +279,8 @@ def test_tripleo_tree_created_inspected_and_deleted_through_the_cli(stoker):
         "json",
     )
     assert created.exit_code == 0, created.output
-    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
+    shown = json.loads(stoker("output", "show", "oc", "--all", "-f", "json").stdout)
+    outputs = {o["output_key"]: o["output_value"] for o in shown}
     assert outputs["controller_hostnames"] == ["overcloud-controller-0"]
     listed = stoker("list", "--nested", "-f", "json")
     stacks = json.loads(listed.stdout)
@@ -276,3 +302,32 @@ def test_tripleo_tree_created_inspected_and_deleted_through_the_cli(stoker):
     deleted = stoker("delete", "oc", "--yes")
     assert deleted.exit_code == 0, deleted.output
     assert stoker("list", "--nested", "-f", "value").stdout == ""
+
+
+def test_recover_prints_the_short_view_of_the_operation_it_continued(store_url, tmp_path):
+    """A create killed mid-way (`stoker.engine.crash_hook`), then recovered: recover ends
+    as the create would have, with the short view."""
+    from stoker.engine.crash_hook import ENV_VAR
+
+    path = tmp_path / "chain.yaml"
+    resource = "{type: OS::Heat::TestResource, properties: {wait_secs: 0.01}"
+    path.write_text(
+        "heat_template_version: wallaby\nresources:\n"
+        + f"  r0: {resource}}}\n"
+        + "".join(f"  r{i}: {resource}, depends_on: [r{i - 1}]}}\n" for i in range(1, 6))
+    )
+    base = [sys.executable, "-m", "stoker", "--db", store_url, "stack"]
+    killed = subprocess.run(
+        [*base, "create", "c", "-t", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, ENV_VAR: "3"},
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+    recovered = subprocess.run(
+        [*base, "recover", "c", "-f", "json"], capture_output=True, text=True, timeout=120
+    )
+    assert recovered.returncode == 0, recovered.stderr[-2000:]
+    view = json.loads(recovered.stdout)
+    assert list(view) == SHORT_VIEW and view["stack_status"] == "CREATE_COMPLETE"

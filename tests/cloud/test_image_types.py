@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import http.server
-import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,8 +71,8 @@ def test_web_image_is_fetched_into_glance_and_deleted(
     template = _template(tmp_path / "image.yaml", f"{web}/disk.img")
     created = stoker("create", "webimg", "-t", str(template), "-f", "json")
     assert created.exit_code == 0, created.output
-    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
-    image = admin.image.get_image(outputs["image"])
+    shown = stoker("output", "show", "webimg", "image", "-f", "value", "-c", "output_value")
+    image = admin.image.get_image(shown.stdout.strip())
     assert (image.status, image.size, image.min_ram, image.tags) == (
         "active",
         len(DATA),
@@ -86,7 +85,7 @@ def test_web_image_is_fetched_into_glance_and_deleted(
 
     deleted = stoker("delete", "webimg", "--yes")
     assert deleted.exit_code == 0, deleted.output
-    assert admin.image.find_image(outputs["image"]) is None
+    assert admin.image.find_image(image.id) is None
 
 
 @pytest.mark.slow

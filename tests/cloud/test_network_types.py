@@ -47,8 +47,8 @@ def leftovers(admin: Any, prefix: str) -> list[str]:
 def test_network_stack_creates_what_it_says_and_deletes_all_of_it(stoker, admin, public_network):
     created = stoker("create", "netstack", "-t", str(TEMPLATES / "network.yaml"), "-f", "json")
     assert created.exit_code == 0, created.output
-    stack = json.loads(created.stdout)
-    outputs = {o["output_key"]: o["output_value"] for o in stack["outputs"]}
+    shown = json.loads(stoker("output", "show", "netstack", "--all", "-f", "json").stdout)
+    outputs = {o["output_key"]: o["output_value"] for o in shown}
     assert outputs["ip"].startswith("10.8.0.")
     assert outputs["fip"].startswith("172.24.4.")
     assert outputs["vol"] == "available"
@@ -173,7 +173,8 @@ def test_key_pair_server_group_and_flavor(stoker, admin, tmp_path):
     )
     created = stoker("create", "novatypes", "-t", str(path), "-f", "json")
     assert created.exit_code == 0, created.stderr
-    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
+    shown = json.loads(stoker("output", "show", "novatypes", "--all", "-f", "json").stdout)
+    outputs = {o["output_key"]: o["output_value"] for o in shown}
     assert outputs["public_key"].startswith("ssh-")
     assert "PRIVATE KEY" in outputs["private_key"]
     assert outputs["specs"] == {"hw:cpu_policy": "shared"}

@@ -62,5 +62,8 @@ def test_a_null_list_is_handed_down_empty(tmp_path: Path, store_url: str) -> Non
         catch_exceptions=False,
     )
     assert created.exit_code == 0, created.output
-    outputs = {o["output_key"]: o["output_value"] for o in json.loads(created.stdout)["outputs"]}
+    shown = CliRunner().invoke(
+        cli, ["--db", store_url, "stack", "output", "show", "s", "--all", "-f", "json"]
+    )
+    outputs = {o["output_key"]: o["output_value"] for o in json.loads(shown.stdout)}
     assert outputs == {"known": [], "at_create": []}

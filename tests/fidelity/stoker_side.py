@@ -2,10 +2,10 @@
 
 The case goes through the ``stoker`` command itself (Click's runner, no subprocess), so what
 is compared is what a user sees: ``template validate``, then ``stack create -f json`` on a
-temporary SQLite store. The outputs are those ``stack create -f json`` prints, from the same
-engine call as ``stack output show --all -f json`` (a test checks that the two agree). The
-case's files map and environments are written next to the template, as python-heatclient
-would have read them.
+temporary SQLite store (its short view: status and reason), then ``stack show -f json``
+(parameters and outputs, from the same engine call as ``stack output show --all -f json``;
+a test checks that the two agree). The case's files map and environments are written next
+to the template, as python-heatclient would have read them.
 """
 
 from __future__ import annotations
@@ -80,10 +80,17 @@ def run_case(case: Case, directory: Path, db_url: str) -> dict[str, Any]:
     args = ["--db", db_url, "stack", "create", name, "-t", template, *options, "-f", "json"]
     code, out, err = _invoke(args)
     try:
-        stack = json.loads(out)
+        created = json.loads(out)
     except json.JSONDecodeError:
         result["create"] = {"refused": True, "message": err or out}
         return result
+    code, out, err = _invoke(["--db", db_url, "stack", "show", name, "-f", "json"])
+    assert code == 0, err
+    stack = json.loads(out)
+    assert (created["stack_status"], created["stack_status_reason"]) == (
+        stack["stack_status"],
+        stack["stack_status_reason"],
+    ), "stack create's short view and stack show disagree"
     outputs = [_output(o) for o in sorted(stack.get("outputs") or [], key=_key)]
     result["create"] = normalize(
         {

@@ -140,7 +140,7 @@ def test_matches_heat(case: Case, tmp_path: Path, databases: Path) -> None:
 
 
 def test_output_show_agrees_with_create(tmp_path: Path) -> None:
-    """The comparison reads outputs from ``stack create -f json``; ``stack output show --all``
+    """The comparison reads outputs from ``stack show -f json``; ``stack output show --all``
     must show the same (values and output_error), here on cases with both kinds."""
     wanted = ("groups/group_member_out_of_range", "groups/group_basic@2018-08-31")
     chosen = [c for c in CASES if c.id in wanted]

@@ -19,14 +19,13 @@ from stoker.cli.options import (
     stacked,
 )
 from stoker.cli.output import record_options, verbose_option
-from stoker.cli.stack_document import show_secrets_option
 
 
 def definition_options(*own: Decorator) -> Decorator:
     """The shared options, with the command's ``own`` between its inputs (``-e``,
     ``--library``, ``--parameter``, ``--parameter-file``) and the rest
-    (``--restrict-files``, ``-v``, the evaluation limits, the output format and
-    ``--show-secrets``). The command takes each as the keyword its option names."""
+    (``--restrict-files``, ``-v``, the evaluation limits, the output format and columns).
+    The command takes each as the keyword its option names."""
     return stacked(
         environments_option,
         library_option,
@@ -36,7 +35,6 @@ def definition_options(*own: Decorator) -> Decorator:
         verbose_option,
         limit_options(*EVALUATION_LIMITS),
         record_options,
-        show_secrets_option,
     )
 
 

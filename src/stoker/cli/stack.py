@@ -19,7 +19,7 @@ from stoker.cli import detach
 from stoker.cli.options import engine_options, limit_options
 from stoker.cli.output import emit_rows, record_options
 from stoker.cli.progress import Progress
-from stoker.cli.stack_document import show_secrets_option, show_stack
+from stoker.cli.stack_document import show_secrets_option, show_stack, show_stack_summary
 from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import EngineSettings, Status, stack_row
 from stoker.errors import OperationFailed
@@ -134,7 +134,8 @@ def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> 
         result = asyncio.run(engine.recover(record.id))
     status = f"{result.name}: {result.action.value}_{result.status.value}"
     if result.deleted_at is None and result.action.value != "DELETE":
-        show_stack(engine, result, fmt, columns)
+        # the short view the create or update it continued would have printed
+        show_stack_summary(result, fmt, columns)
     elif result.status is Status.COMPLETE:
         click.echo(status, err=True)
     if result.status is not Status.COMPLETE:

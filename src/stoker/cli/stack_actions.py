@@ -26,6 +26,7 @@ from stoker.cli.output import (
 )
 from stoker.cli.progress import Progress
 from stoker.cli.stack import stack
+from stoker.cli.stack_document import show_stack_summary
 from stoker.cli.stack_records import resource
 from stoker.cli.stack_session import Session
 from stoker.engine import StackRecord, Status, snapshot_document, stack_row
@@ -67,6 +68,11 @@ def _progress(session: Session, name: str) -> Progress:
 def _answer(result: StackRecord, fmt: str, columns: tuple[str, ...]) -> None:
     """Print the stack's row, and fail (exit 1) unless the action ended COMPLETE."""
     emit_rows([_row(result)], fmt, columns, ACTION_COLUMNS)
+    _fail_unless_complete(result)
+
+
+def _fail_unless_complete(result: StackRecord) -> None:
+    """Exit 1, naming the stack's status and reason, unless the action ended COMPLETE."""
     if result.status is not Status.COMPLETE:
         raise OperationFailed(
             f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
@@ -223,7 +229,9 @@ def adopt(
     base_dir = os.path.dirname(os.path.abspath(adopt_file))
     with progress:
         result = asyncio.run(engine.adopt(adoption, base_dir, os.path.abspath(adopt_file)))
-    _answer(result, fmt, columns)
+    # the short view, as `openstack stack adopt` (and create) print it, not an action's row
+    show_stack_summary(result, fmt, columns)
+    _fail_unless_complete(result)
 
 
 # ---------------------------------------------------------------------------- snapshots

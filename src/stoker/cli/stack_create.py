@@ -14,7 +14,7 @@ import click
 from stoker.cli.options_stack import definition_options
 from stoker.cli.output import emit_record, report, shown
 from stoker.cli.progress import Progress
-from stoker.cli.stack_document import show_stack
+from stoker.cli.stack_document import show_stack_summary
 from stoker.cli.stack_session import Session, blueprint_of
 from stoker.engine import Status, failure_line
 from stoker.errors import OperationFailed, Rejected
@@ -64,9 +64,8 @@ def create(
     verbose: bool,
     fmt: str,
     columns: tuple[str, ...],
-    show_secrets: bool,
 ) -> None:
-    """Create stack NAME from a template, and show its progress and outputs."""
+    """Create stack NAME from a template, showing its progress."""
     from stoker.cli.loading import load_from_options, template_source
     from stoker.definition import TemplateReads, in_package
     from stoker.engine import CreateRequest
@@ -128,7 +127,7 @@ def create(
     )
     with progress:
         record = asyncio.run(engine.create(request))
-    show_stack(engine, record, fmt, columns, show_secrets)
+    show_stack_summary(record, fmt, columns)
     if not (record.action.value == "CREATE" and record.status is Status.COMPLETE):
         raise OperationFailed(failure_line(session.store, record))
 

@@ -1,5 +1,6 @@
-"""A stack shown as a document (``openstack stack show``'s): what ``stack show`` prints, and
-what create, update and recover print when they end.
+"""A stack shown as a document: the full view ``stack show`` prints (``openstack stack
+show``'s), and the short view create, update, adopt and recover print when they end
+(``openstack stack create|update|adopt``'s).
 
 In a table, outputs derived from a hidden parameter are shown as ``<sensitive>`` unless
 ``--show-secrets``; the other formats always show them, as Heat does.
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 import click
 
 from stoker.cli.output import emit_record
-from stoker.engine import StackRecord, stack_document, table_outputs
+from stoker.engine import StackRecord, stack_document, stack_summary, table_outputs
 
 if TYPE_CHECKING:
     from stoker.engine import StackEngine
@@ -39,3 +40,10 @@ def show_stack(
     if fmt == "table" and not show_secrets and "outputs" in document:
         document["outputs"] = table_outputs(engine, record, document["outputs"])
     emit_record(document, fmt, columns)
+
+
+def show_stack_summary(record: StackRecord, fmt: str, columns: tuple[str, ...]) -> None:
+    """The stack's short view in ``fmt`` (`stoker.engine.stack_summary`): what an operation
+    that made or changed the stack prints when it ends, as the OpenStack client does; the
+    outputs are read with ``stack output show`` or ``stack show``."""
+    emit_record(stack_summary(record), fmt, columns)

@@ -103,12 +103,11 @@ def update(
     verbose: bool,
     fmt: str,
     columns: tuple[str, ...],
-    show_secrets: bool,
 ) -> None:
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
     from stoker.cli.loading import package_inputs, parameter_values, template_source
     from stoker.cli.progress import Progress
-    from stoker.cli.stack_document import show_stack
+    from stoker.cli.stack_document import show_stack_summary
     from stoker.cli.stack_session import blueprint_of, find_stack
     from stoker.definition import LoadOptions, RequestInputs, in_package
     from stoker.engine import (
@@ -243,6 +242,6 @@ def update(
     progress.follow(engine)
     with progress:
         record = asyncio.run(engine.update(current.id, request))
-    show_stack(engine, record, fmt, columns, show_secrets)
+    show_stack_summary(record, fmt, columns)
     if not (record.action.value == "UPDATE" and record.status.value == "COMPLETE"):
         raise OperationFailed(failure_line(session.store, record))

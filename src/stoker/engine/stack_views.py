@@ -74,9 +74,7 @@ def stack_document(
     Hidden parameters are masked in ``parameters``; outputs carry their values, as Heat's
     do (the table view marks the sensitive ones, see `table_outputs`)."""
     parameters = stack_parameters(engine, record)
-    description = record.template.get(
-        "description", record.template.get("Description", "No description")
-    )
+    description = _description(record)
     document: dict[str, Any] = {
         "id": record.id,
         "stack_name": record.name,
@@ -101,6 +99,28 @@ def stack_document(
     if resolve_outputs and record.deleted_at is None:
         document["outputs"] = engine.outputs(record)
     return document
+
+
+def _description(record: StackRecord) -> Any:
+    """The template's description, as Heat shows it (``No description`` without one)."""
+    return record.template.get("description", record.template.get("Description", "No description"))
+
+
+def stack_summary(record: StackRecord) -> dict[str, Any]:
+    """The stack's short view: what ``openstack stack create|update|adopt`` print when the
+    operation ends (python-heatclient's ``_show_stack(..., short=True)``), in its order.
+
+    Built from the record alone: no parameters, and no outputs computed (the client asks
+    Heat for the stack without resolving them); ``stack show`` is the full view."""
+    return {
+        "id": record.id,
+        "stack_name": record.name,
+        "description": _description(record),
+        "creation_time": time_text(record.created_at),
+        "updated_time": time_text(record.updated_at),
+        "stack_status": f"{record.action.value}_{record.status.value}",
+        "stack_status_reason": record.status_reason,
+    }
 
 
 def table_outputs(
