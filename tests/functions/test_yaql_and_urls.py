@@ -267,6 +267,39 @@ def test_a_kept_yaql_result_is_a_new_value_each_time() -> None:
     assert other.value == ["c"]
 
 
+def test_a_kept_yaql_result_is_found_only_for_the_same_data() -> None:
+    """A result is kept by the data exactly: ``1``, ``1.0`` and ``true`` look alike but
+    yaql tells them apart, as it does a map's key order, and a value changed in place
+    since it was evaluated is evaluated again."""
+    version = having("yaql")[-1]
+    texts = [evaluate(version, yq("str($.data)", value)).value for value in (1, 1.0, True, 1)]
+    assert texts == ["1", "1.0", "true", "1"]
+    names = "$.data.items().select($[0])"
+    assert evaluate(version, yq(names, {"b": 1, "a": 2})).value == ["b", "a"]
+    assert evaluate(version, yq(names, {"a": 2, "b": 1})).value == ["a", "b"]
+    shared: dict[str, Any] = {"b": 1}
+    call = yq(names, {"get_param": "m"})
+    assert evaluate(version, call, parameters={"m": shared}).value == ["b"]
+    shared["a"] = 2
+    assert evaluate(version, call, parameters={"m": shared}).value == ["b", "a"]
+
+
+class _Text(str):
+    """A string of another type than ``str``: its results are not kept."""
+
+
+def test_yaql_over_data_of_types_json_but_not_a_key_writes() -> None:
+    """Data a key cannot be made of (a subclass of a built-in type) is evaluated each time,
+    as data JSON writes the same as other data (a tuple as a list) is."""
+    version = having("yaql")[-1]
+    pairs = "$.data.items().select(list($[0], $[1]))"
+    call = yq(pairs, {"get_param": "m"})
+    for _ in range(2):
+        found = evaluate(version, call, parameters={"m": {_Text("k"): _Text("v")}}).value
+        assert found == [["k", "v"]]
+        assert evaluate(version, call, parameters={"m": {"k": ("v",)}}).value == [["k", ["v"]]]
+
+
 @pytest.mark.parametrize(
     "data,expected",
     [

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import collections.abc  # noqa: F401 - yaql 3.2 needs it imported before itself
 import json
+import marshal
 import re
 import string
 from collections.abc import Iterator, Mapping
@@ -121,21 +122,25 @@ def parse_expression(expression: str) -> Any:
 #: how many evaluations `_Results` keeps
 RESULTS_KEPT = 512
 
+#: `_Results`' keys: the expression, the data's `_shape` and the limits
+_Key = tuple[str, bytes, int, int]
+
 
 class _Results:
-    """yaql's results by expression, data (as JSON text) and limits: an expression is a
-    pure function of its data, and a tree such as TripleO's evaluates the same one over
-    the same data many times (a template used by several resources, checked before the
-    create and again as its stack is created). Only results are kept, never errors (their
-    message names the template they come from); the oldest goes first."""
+    """yaql's results by expression, data (as `_shape` writes it) and limits: an expression
+    is a pure function of its data, and a tree such as TripleO's evaluates the same one
+    over the same data many times (a template used by several resources, checked before
+    the create and again as its stack is created). Only results of data JSON can write are
+    kept, never errors (their message names the template they come from); the oldest goes
+    first."""
 
     def __init__(self) -> None:
-        self.kept: dict[tuple[str, str, int, int], Any] = {}
+        self.kept: dict[_Key, Any] = {}
 
-    def get(self, key: tuple[str, str, int, int]) -> Any:
+    def get(self, key: _Key) -> Any:
         return self.kept.get(key, _NOT_KEPT)
 
-    def put(self, key: tuple[str, str, int, int], value: Any) -> None:
+    def put(self, key: _Key, value: Any) -> None:
         if len(self.kept) >= RESULTS_KEPT:
             del self.kept[next(iter(self.kept))]
         self.kept[key] = value
@@ -146,29 +151,56 @@ _RESULTS = _Results()
 
 #: how many inputs `_input` keeps, converted
 INPUTS_KEPT = 16
-#: yaql's input (``{"data": ...}`` as yaql converts it) by the data's JSON text, newest last
-_inputs: dict[str, Any] = {}
+#: yaql's input (``{"data": ...}`` as yaql converts it) by the data's `_shape`, newest last
+_inputs: dict[bytes, Any] = {}
 
 
-def _input(text: str, data: Any) -> Any:
-    """What yaql's evaluation puts in ``$`` for ``data``: its own conversion of the input
-    (``convert_input_data``: frozen dicts and tuples, which no expression can change),
-    made once per data (by its JSON text, as `_RESULTS`) rather than once per expression:
-    TripleO evaluates a dozen expressions over each of its largest data (585 KB)."""
-    converted = _inputs.pop(text, None)
-    if converted is None:
-        from yaql.language.utils import convert_input_data
+def _shape(data: Any) -> bytes | None:
+    """The data as `marshal` writes it, the key of its results and of its converted input;
+    None when marshal refuses it (then nothing is kept).
 
-        converted = convert_input_data({"data": _decoded(text, data)})
-        if len(_inputs) >= INPUTS_KEPT:
-            del _inputs[next(iter(_inputs))]
-    _inputs[text] = converted
-    return converted
+    A key must tell apart whatever yaql could tell apart, and be cheap: the data is written
+    on every call, most calls find their result kept, and TripleO hands data of 585 KB to
+    a dozen expressions each. marshal writes only the exact built-in types (a subclass of
+    one is refused), each with its own code (``1``, ``1.0`` and ``true`` differ) and a
+    dict's keys in their order, as yaql sees them; the text is read back as one value only,
+    so equal texts are equal data, of the same types. Version 2 writes no back-references,
+    which would depend on reference counts. Its one merger, of a bytes-like value with
+    bytes, never reaches a kept entry: only data JSON can write is kept (`_input`). JSON's
+    text, the key before, costs more to write (each string is escaped) and merges what
+    Heat's engine merges (``{1: x}`` with ``{"1": x}``), which is harmless but not needed."""
+    try:
+        return marshal.dumps(data, 2)
+    except ValueError:  # a type marshal does not write, or nesting too deep for it
+        return None
+
+
+def _input(shape: bytes | None, data: Any) -> tuple[Any, bool]:
+    """What yaql's evaluation puts in ``$`` for ``data`` (its own conversion of the input,
+    ``convert_input_data``: frozen dicts and tuples, which no expression can change), and
+    whether its results may be kept (`_Results`): the data has a `_shape` and JSON can
+    write it, as Heat's engine got it. The input is made once per data rather than once per
+    expression: TripleO evaluates a dozen expressions over each of its largest data."""
+    if shape is not None:
+        converted = _inputs.pop(shape, None)
+        if converted is not None:
+            _inputs[shape] = converted  # the newest again
+            return converted, True
+    from yaql.language.utils import convert_input_data
+
+    text, heat_data = _json_data(data)
+    converted = convert_input_data({"data": _decoded(text, heat_data)})
+    if shape is None or text is None:
+        return converted, False
+    if len(_inputs) >= INPUTS_KEPT:
+        del _inputs[next(iter(_inputs))]
+    _inputs[shape] = converted
+    return converted, True
 
 
 def _data_key(data: Any) -> str | None:
     """The data as JSON text (keys in their order: yaql sees it), None when it is not
-    JSON (then the expression is evaluated each time)."""
+    JSON."""
     try:
         return json.dumps(data, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
@@ -182,10 +214,9 @@ def _json_data(data: Any) -> tuple[str | None, Any]:
     JSON's encoder writes every map key as `json_keys` makes it (``1`` -> ``"1"``,
     ``true`` -> ``"true"``, null -> ``"null"``, a float as its ``repr``) and refuses any
     other key, so when the data as given encodes, decoding its text gives `json_keys` of
-    it. That copy is then made only when the expression is evaluated, not on every call:
-    most calls find their result kept, and TripleO hands its largest data (585 KB) to a
-    dozen expressions. Data the encoder refuses (a key of another type, a non-finite
-    float, a map that is not a dict, nesting too deep for it) is converted as before."""
+    it, the copy made by C code. Data the encoder refuses (a key of another type, a
+    non-finite float, a map that is not a dict, nesting too deep for it) is converted by
+    `json_keys` instead."""
     try:
         return json.dumps(data, ensure_ascii=False, allow_nan=False), _UNDECODED
     except (TypeError, ValueError, RecursionError):
@@ -253,29 +284,30 @@ class Yaql(PureFunction):
         if problem:
             raise self.error(problem)
         expression = args["expression"]
-        text, data = _json_data(args.get("data", {}))  # as Heat's engine gets it (JSON keys)
+        data = args.get("data", {})
         tree = yaql_subset.parse(expression) if isinstance(expression, str) else None
         if tree is not None:
-            data = _decoded(text, data)
-            try:
-                return yaql_subset.evaluate(tree, data)
+            try:  # over the data as Heat's engine gets it (JSON keys)
+                return yaql_subset.evaluate(tree, _decoded(*_json_data(data)))
             except yaql_subset.Unsupported:
                 pass  # yaql gives the answer, or the error
         statement = self._parse(expression)
         limits = active_limits()
-        key = (expression, text, limits.yaql_iterators, limits.yaql_memory) if text else None
+        shape = _shape(data)
+        key = (
+            None
+            if shape is None
+            else (expression, shape, limits.yaql_iterators, limits.yaql_memory)
+        )
         if key is not None:
             kept = _RESULTS.get(key)
             if kept is not _NOT_KEPT:
                 return _primitive(kept)  # new containers: a caller may change its value
-        shared = active_engine()
-        context = shared.context.create_child_context()
+        context = active_engine().context.create_child_context()
         try:
-            if text is None:
-                result = statement.evaluate({"data": data}, context)
-            else:  # the same as yaql's own conversion of the data, made once
-                context["$"] = _input(text, data)
-                result = statement.evaluate(context=context)
+            # the same as yaql's own conversion of the data (JSON keys), made once per data
+            context["$"], keep = _input(shape, data)
+            result = statement.evaluate(context=context)
         except Exception as exc:  # noqa: BLE001 - any failure of the expression is the user's
             detail = str(exc) or type(exc).__name__
             raise self.error(
@@ -283,7 +315,7 @@ class Yaql(PureFunction):
                 f"{type(exc).__name__}: {detail}"
             ) from exc
         value = _primitive(result)
-        if key is not None:
+        if key is not None and keep:
             _RESULTS.put(key, value)
             return _primitive(value)
         return value
