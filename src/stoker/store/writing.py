@@ -81,7 +81,9 @@ class StoreWrites(StoreBase):
                 self._sealed_stacks[stack.id] = sealed
                 # The template and files are sealed too: a hidden parameter's default,
                 # or a file get_file reads, may hold the secret itself.
-                definition = definition_values(transaction, self._sealer, stack, sealed=sealed)
+                definition = definition_values(
+                    transaction, self._sealer, stack, sealed=sealed, digests=self._digests
+                )
                 if sealed:
                     stack = replace(
                         stack,
@@ -259,7 +261,9 @@ class StoreWrites(StoreBase):
             sealed = self._is_sealed(transaction, change.stack_id) or secrets.hides_parameters(
                 definition.template
             )
-            values = definition_values(transaction, self._sealer, definition, sealed=sealed)
+            values = definition_values(
+                transaction, self._sealer, definition, sealed=sealed, digests=self._digests
+            )
             stored_parameters: Any = definition.parameters
             if sealed:
                 stored_parameters = self._sealer.token(definition.parameters)
