@@ -154,7 +154,8 @@ def put_documents(
         transaction.rows("advisory_lock_shared", {"key": _LOCK_KEY})
     seals = [sealed and not carries_nothing(value) for value in values]
     found_digests = [
-        digests.digest(sealer, value, sealed=seal) for value, seal in zip(values, seals, strict=True)
+        digests.digest(sealer, value, sealed=seal)
+        for value, seal in zip(values, seals, strict=True)
     ]
     keys = [digest for digest, _ in found_digests]
     sql = _driver_sql(transaction.connection.dialect)
