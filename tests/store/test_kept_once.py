@@ -160,3 +160,30 @@ def test_a_mapping_of_other_values_is_another_document(store: SqlStore) -> None:
     store.create_stack(stack, [], [])
     read = store.get_stack(stack.id, stack.project)
     assert read.template == changed
+
+
+def test_copies_of_a_mapping_one_level_down_are_known_and_a_changed_one_is_not(
+    store: SqlStore,
+) -> None:
+    """A child's environment copies its registry's stored form and has lists of its own:
+    the same document; a copy with one value changed, or a list not empty, is another."""
+    registry = {"OS::Thing": "/t/thing.yaml", "resources": {}}
+
+    def environment(registry: dict[str, Any], sinks: list[Any]) -> dict[str, Any]:
+        return {"parameters": {}, "resource_registry": registry, "event_sinks": sinks}
+
+    first = f.stack("first", environment=environment(dict(registry), []))
+    store.create_stack(first, [], [])
+    documents = _count_documents(store)
+    second = f.stack("second", environment=environment({**registry, "resources": {}}, []))
+    store.create_stack(second, [], [])
+    assert _count_documents(store) == documents
+    changed = environment({**registry, "OS::Thing": "/t/other.yaml"}, [])
+    sinks = environment(dict(registry), [{"type": "zaqar-queue", "target": "q"}])
+    for name, other in (("changed", changed), ("sinks", sinks)):
+        stack = f.stack(name, environment=other)
+        store.create_stack(stack, [], [])
+        documents += 1
+        assert _count_documents(store) == documents
+        assert store.get_stack(stack.id, stack.project).environment == other
+    assert store.get_stack(second.id, second.project).environment == second.environment

@@ -184,25 +184,31 @@ KEPT_DIGESTS = 256
 
 class DocumentDigests:
     """The digests of the documents a store lately wrote or found, kept by the identities
-    of their top-level keys and values.
+    of what they hold, two levels down.
 
     A tree's nested stacks mostly store documents another one stored already: each has
     the top stack's ``parameter_defaults`` (the one plain mapping the engine makes per
     tree: `stoker.engine.stored_environments`), the members of a group have one template
-    object, and children of one template share its files' contents. Encoding such a
-    document again (TripleO's ``parameter_defaults`` are tens of kilobytes, in each of
-    its 238 nested stacks) only to find its digest stored was most of `put_documents`'
-    work. A mapping whose keys and values are the very objects of a kept one is that
-    document (nothing changes a stored definition in place: a store writes it, an
-    operation reads a copy back), so its digest is reused; the mapping is kept with its
-    entry, so that no identity can be taken by another object while the entry lives.
-    Digests are keyed by the store's secret key: the entries are for one sealer."""
+    object, children of one template share its files' contents, and the resources of one
+    type share one registry, whose stored form each child's environment copies
+    (`stoker.environment.ResourceRegistry.to_data`). Encoding such a document again
+    (TripleO's ``parameter_defaults`` and registry are tens of kilobytes, in each of its
+    238 nested stacks) only to find its digest stored was most of `put_documents`' work.
+
+    A document is known by its keys' identities and, for each value, its identity, or
+    for a mapping the identities of its keys and values (an empty list or mapping by
+    that alone):
+    a document known so is the very content of a kept one (nothing changes a stored
+    definition in place: a store writes it, an operation reads a copy back), so its
+    digest is reused. The document is kept with its entry, so that no identity can be
+    taken by another object while the entry lives. Digests are keyed by the store's
+    secret key: the entries are for one sealer."""
 
     __slots__ = ("_kept", "_sealer")
 
     def __init__(self) -> None:
         self._sealer: Sealer | None = None
-        #: identities -> the mapping they were taken from, and its digest
+        #: identities -> the document they were taken from, and its digest
         self._kept: dict[tuple[Any, ...], tuple[Any, str]] = {}
 
     def digest(self, sealer: Sealer, value: Any, *, sealed: bool) -> tuple[str, str | None]:
@@ -213,7 +219,7 @@ class DocumentDigests:
             self._sealer = sealer
         key = None
         if type(value) is dict:
-            key = (sealed, *map(id, value), *map(id, value.values()))
+            key = (sealed, tuple(map(id, value)), tuple(map(_identities, value.values())))
             kept = self._kept.pop(key, None)
             if kept is not None:
                 self._kept[key] = kept  # the most recently used is dropped last
@@ -225,6 +231,29 @@ class DocumentDigests:
                 del self._kept[next(iter(self._kept))]
             self._kept[key] = (value, digest)
         return digest, text
+
+
+#: how `_identities` knows an empty list or mapping (never equal to an identity, a number)
+_EMPTY = {list: "[]", dict: "{}"}
+
+
+def _identities(value: Any) -> Any:
+    """What a document's value is known by in `DocumentDigests`: a mapping by the
+    identities of its keys and what its values are known by (`_identity`), anything
+    else as `_identity` knows it."""
+    if type(value) is dict and value:
+        return (tuple(map(id, value)), tuple(map(_identity, value.values())))
+    return _identity(value)
+
+
+def _identity(value: Any) -> Any:
+    """An empty list or mapping as such (every child's environment has its own), anything
+    else by its identity."""
+    if not value:
+        empty = _EMPTY.get(type(value))
+        if empty is not None:
+            return empty
+    return id(value)
 
 
 #: the most documents one raw template refers to
