@@ -234,7 +234,7 @@ class DocumentDigests:
 
 
 #: how `_identities` knows an empty list or mapping (never equal to an identity, a number)
-_EMPTY = {list: "[]", dict: "{}"}
+_EMPTY: dict[type, str] = {list: "[]", dict: "{}"}
 
 
 def _identities(value: Any) -> Any:
