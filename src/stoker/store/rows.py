@@ -203,17 +203,37 @@ def resource_record(row: Sequence[Any], codec: Codec) -> ResourceRecord:
 
 def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
     """Values in `RESOURCE_FIELDS` order, ready for the driver."""
+    return stored_resource_row(
+        resource,
+        resource.properties,
+        resource.attributes,
+        resource.data,
+        resource.status_reason,
+        codec,
+    )
+
+
+def stored_resource_row(
+    resource: ResourceRecord,
+    properties: Any,
+    attributes: Any,
+    data: Any,
+    reason: str,
+    codec: Codec,
+) -> tuple[Any, ...]:
+    """`resource_row` with the values a sealed stack stores in place of the record's
+    (no copy of the record made only to carry them)."""
     return (
         resource.stack_id,
         resource.name,
         resource.type,
         _ACTION_TEXT[resource.action],
         _STATUS_TEXT[resource.status],
-        resource.status_reason,
+        reason,
         resource.physical_id,
-        dumps(resource.properties),
-        dumps(resource.attributes),
-        dumps(resource.data),
+        dumps(properties),
+        dumps(attributes),
+        dumps(data),
         dumps(list(resource.requires)) if resource.requires else "[]",
         codec.time_in(resource.created_at),
         codec.time_in(resource.updated_at),
@@ -255,15 +275,16 @@ def _required(time: datetime | None) -> datetime:
     return time
 
 
-def event_row(event: EventRecord, codec: Codec) -> tuple[Any, ...]:
-    """Values in `EVENT_FIELDS` order, ready for the driver."""
+def event_row(event: EventRecord, codec: Codec, reason: str | None = None) -> tuple[Any, ...]:
+    """Values in `EVENT_FIELDS` order, ready for the driver; ``reason``: the reason as
+    stored, where it is not the event's (sealed where the stack is)."""
     return (
         event.stack_id,
         event.resource_name,
         event.resource_type,
         _ACTION_TEXT[event.action],
         _STATUS_TEXT[event.status],
-        event.reason,
+        event.reason if reason is None else reason,
         event.physical_id,
         codec.time_in(event.time),
     )
