@@ -202,14 +202,22 @@ def resource_record(row: Sequence[Any], codec: Codec) -> ResourceRecord:
 
 
 def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
-    """Values in `RESOURCE_FIELDS` order, ready for the driver."""
-    return stored_resource_row(
-        resource,
-        resource.properties,
-        resource.attributes,
-        resource.data,
+    """Values in `RESOURCE_FIELDS` order, ready for the driver (built here, not by a call
+    of `stored_resource_row`: most rows are a plain stack's, twice each per resource)."""
+    return (
+        resource.stack_id,
+        resource.name,
+        resource.type,
+        _ACTION_TEXT[resource.action],
+        _STATUS_TEXT[resource.status],
         resource.status_reason,
-        codec,
+        resource.physical_id,
+        dumps(resource.properties),
+        dumps(resource.attributes),
+        dumps(resource.data),
+        dumps(list(resource.requires)) if resource.requires else "[]",
+        codec.time_in(resource.created_at),
+        codec.time_in(resource.updated_at),
     )
 
 
