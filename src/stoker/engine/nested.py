@@ -191,7 +191,7 @@ def _child_stack(
         template=spec.template,
         environment=built.environment,
         files=built.files,
-        parameters=dict(spec.parameters),
+        parameters=built.parameters,
         created_at=leases.now_utc(),
         parent_id=parent.stack.id,
         parent_resource=resource,
@@ -206,6 +206,14 @@ class _Built:
     environment: dict[str, Any]
     files: dict[str, str]
     template_file: str
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The values the parent passes down, as the child's record holds them: its stored
+        environment's ``parameters`` section (their plain form), the one mapping, which a
+        store then keeps once for both (`stoker.store.documents.STACK_PARAMETERS`)."""
+        parameters: dict[str, Any] = self.environment["parameters"]
+        return parameters
 
 
 def _child_definition(
@@ -446,7 +454,7 @@ async def child_target(
         template=spec.template,
         environment=built.environment,
         files=built.files,
-        parameters=dict(spec.parameters),
+        parameters=built.parameters,
         template_file=built.template_file,
     )
     return ChildTarget(child, stack, built.definition)
@@ -520,7 +528,7 @@ async def _update_to(
         definition=built.definition,
         template=spec.template,
         environment=built.environment,
-        parameters=dict(spec.parameters),
+        parameters=built.parameters,
         template_file=built.template_file,
         timeout_mins=parent.stack.timeout_mins,
         disable_rollback=True,

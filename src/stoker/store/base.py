@@ -22,6 +22,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from stoker.errors import DatabaseError
 from stoker.store import failures, secrets
 from stoker.store.codec import CODECS
+from stoker.store.documents import DocumentDigests
 from stoker.store.driver import Bulk
 from stoker.store.errors import UnknownStack
 from stoker.store.executor import Executor, Transaction
@@ -39,6 +40,8 @@ class StoreBase:
         self._sealer = sealer
         #: stack id -> whether its hidden values are sealed (a stack's never changes)
         self._sealed_stacks: dict[str, bool] = {}
+        #: the digests of documents lately written or found (`put_documents`)
+        self._digests = DocumentDigests()
         #: where the key came from (set by `open_store`), for `rotate_key`
         self.key_source: secrets.KeySource | None = None
         # A store dropped without close() still closes its connections (else each one

@@ -11,6 +11,13 @@ sections (all but ``parameters``, which are the stack's own and stay in the row:
 `split_environment`). A document is found by a digest of its JSON text, and written only
 when no row has that digest yet.
 
+The own section is what the stack row's ``parameters`` hold too where the stack's record
+has them as one mapping (a nested stack's: the values its parent passes down, which for
+TripleO's add up to megabytes, encoded and sealed twice). The raw template then keeps a
+mark in its place (`STACK_PARAMETERS`), and a reader puts back the parameters stored with
+it (`own_sections`): the stack's for its current raw template, the previous ones for the
+previous.
+
 The digest is keyed (BLAKE2b in its keyed mode, with a key derived from the store's
 secret key: `stoker.store.secrets.Sealer.digest`): a sealed document's digest, stored in
 clear beside its token, would otherwise let anyone holding the database confirm a guess
@@ -53,6 +60,9 @@ from stoker.store.secrets import Sealer, carries_nothing
 _LOCK_KEY = 0x5707_D0C5
 #: the environment's section each stack has its own (the values its parent passes down)
 OWN_SECTION = "parameters"
+#: the own section's value where it is the stack row's parameters (`own_sections`); a
+#: stored section is a mapping, never a string
+STACK_PARAMETERS = "$stoker_stack_parameters"
 #: the section every nested stack has as the top stack's, a document of its own (the
 #: registry, in the other document, is narrowed for each nested stack)
 DEFAULTS_SECTION = "parameter_defaults"
@@ -79,6 +89,15 @@ def split_environment(
     return shared, defaults, own
 
 
+def own_sections(own: Any, parameters: Any) -> Any:
+    """The own sections of a raw template's environment as stored (opened), with the
+    parameters stored with it (the stack row's, or its previous ones) where the mark
+    stands for them."""
+    if type(own) is not dict or own.get(OWN_SECTION) != STACK_PARAMETERS:
+        return own
+    return {**own, OWN_SECTION: parameters}
+
+
 def join_environment(documents: Sequence[Mapping[str, Any]], own: Any) -> Any:
     """The environment `split_environment` split, from its documents and own sections."""
     merged: dict[str, Any] = {}
@@ -98,15 +117,19 @@ def definition_values(
     definition: StackRecord | StoredDefinition,
     *,
     sealed: bool,
+    digests: DocumentDigests,
 ) -> dict[str, Any]:
     """The values of a new raw template row (`insert_raw_template`) for the template,
     environment and files of ``definition``: its documents written where no row has them
-    yet; the environment's own sections sealed where the stack is."""
+    yet; the environment's own sections sealed where the stack is, its parameters a mark
+    where they are the very mapping the stack row holds (`STACK_PARAMETERS`)."""
     shared, defaults, own = split_environment(definition.environment)
+    if type(own) is dict and own.get(OWN_SECTION) is definition.parameters:
+        own[OWN_SECTION] = STACK_PARAMETERS
     values: list[Any] = [definition.template, definition.files]
     if shared is not None and defaults is not None:
         values += (shared, defaults)
-    ids = put_documents(transaction, sealer, values, sealed=sealed)
+    ids = put_documents(transaction, sealer, values, sealed=sealed, digests=digests)
     return {
         "template_id": ids[0],
         "files_id": ids[1],
@@ -117,28 +140,120 @@ def definition_values(
 
 
 def put_documents(
-    transaction: Transaction, sealer: Sealer, values: Sequence[Any], *, sealed: bool
+    transaction: Transaction,
+    sealer: Sealer,
+    values: Sequence[Any],
+    *,
+    sealed: bool,
+    digests: DocumentDigests,
 ) -> list[int]:
     """The ids of documents holding ``values`` (sealed if ``sealed``, but for a value
     that carries nothing: `stoker.store.secrets.carries_nothing`), written where no row
-    has their digest yet."""
+    has their digest yet (their digests found in ``digests`` where it keeps them)."""
     if connection_is_postgresql(transaction):
         transaction.rows("advisory_lock_shared", {"key": _LOCK_KEY})
-    texts = [dumps(value) for value in values]
     seals = [sealed and not carries_nothing(value) for value in values]
-    digests = [sealer.digest(t, sealed=s) for t, s in zip(texts, seals, strict=True)]
+    found_digests = [
+        digests.digest(sealer, value, sealed=seal)
+        for value, seal in zip(values, seals, strict=True)
+    ]
+    keys = [digest for digest, _ in found_digests]
     sql = _driver_sql(transaction.connection.dialect)
     with transaction.cursor() as cursor:
-        found = sql.find(cursor, digests)
-        for digest, text, seal in sorted(zip(digests, texts, seals, strict=True)):
-            if digest in found:
+        found = sql.find(cursor, keys)
+        missing = sorted(
+            (digest, index) for index, digest in enumerate(keys) if digest not in found
+        )
+        for digest, index in missing:
+            if digest in found:  # the same document twice in ``values``
                 continue
-            body = sealer.seal_text(text) if seal else text
+            text = found_digests[index][1]
+            if text is None:  # its digest was kept, and the document since deleted
+                text = dumps(values[index])
+            body = sealer.seal_text(text) if seals[index] else text
             added = sql.insert(cursor, digest, body)
             if added is None:  # a concurrent writer's, committed since the look-up
                 added = sql.find(cursor, [digest])[digest]
             found[digest] = added
-    return [found[digest] for digest in digests]
+    return [found[digest] for digest in keys]
+
+
+#: how many documents' digests a `DocumentDigests` keeps
+KEPT_DIGESTS = 256
+
+
+class DocumentDigests:
+    """The digests of the documents a store lately wrote or found, kept by the identities
+    of what they hold, two levels down.
+
+    A tree's nested stacks mostly store documents another one stored already: each has
+    the top stack's ``parameter_defaults`` (the one plain mapping the engine makes per
+    tree: `stoker.engine.stored_environments`), the members of a group have one template
+    object, children of one template share its files' contents, and the resources of one
+    type share one registry, whose stored form each child's environment copies
+    (`stoker.environment.ResourceRegistry.to_data`). Encoding such a document again
+    (TripleO's ``parameter_defaults`` and registry are tens of kilobytes, in each of its
+    238 nested stacks) only to find its digest stored was most of `put_documents`' work.
+
+    A document is known by its keys' identities and, for each value, its identity, or
+    for a mapping the identities of its keys and values (an empty list or mapping by
+    that alone):
+    a document known so is the very content of a kept one (nothing changes a stored
+    definition in place: a store writes it, an operation reads a copy back), so its
+    digest is reused. The document is kept with its entry, so that no identity can be
+    taken by another object while the entry lives. Digests are keyed by the store's
+    secret key: the entries are for one sealer."""
+
+    __slots__ = ("_kept", "_sealer")
+
+    def __init__(self) -> None:
+        self._sealer: Sealer | None = None
+        #: identities -> the document they were taken from, and its digest
+        self._kept: dict[tuple[Any, ...], tuple[Any, str]] = {}
+
+    def digest(self, sealer: Sealer, value: Any, *, sealed: bool) -> tuple[str, str | None]:
+        """The digest of ``value``'s JSON text (`Sealer.digest`), and the text if it had
+        to be encoded (None: the digest was kept)."""
+        if sealer is not self._sealer:
+            self._kept.clear()
+            self._sealer = sealer
+        key = None
+        if type(value) is dict:
+            key = (sealed, tuple(map(id, value)), tuple(map(_identities, value.values())))
+            kept = self._kept.pop(key, None)
+            if kept is not None:
+                self._kept[key] = kept  # the most recently used is dropped last
+                return kept[1], None
+        text = dumps(value)
+        digest = sealer.digest(text, sealed=sealed)
+        if key is not None:
+            if len(self._kept) >= KEPT_DIGESTS:
+                del self._kept[next(iter(self._kept))]
+            self._kept[key] = (value, digest)
+        return digest, text
+
+
+#: how `_identities` knows an empty list or mapping (never equal to an identity, a number)
+_EMPTY: dict[type, str] = {list: "[]", dict: "{}"}
+
+
+def _identities(value: Any) -> Any:
+    """What a document's value is known by in `DocumentDigests`: a mapping by the
+    identities of its keys and what its values are known by (`_identity`), anything
+    else as `_identity` knows it."""
+    if type(value) is dict and value:
+        return (tuple(map(id, value)), tuple(map(_identity, value.values())))
+    return _identity(value)
+
+
+def _identity(value: Any) -> Any:
+    """An empty list or mapping as such (every child's environment has its own), anything
+    else by its identity."""
+    if not value:
+        empty = _EMPTY.get(type(value))
+        if empty is not None:
+            return empty
+    return id(value)
 
 
 #: the most documents one raw template refers to

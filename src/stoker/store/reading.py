@@ -16,7 +16,7 @@ from stoker.engine import (
 )
 from stoker.store import secrets
 from stoker.store.base import StoreBase
-from stoker.store.documents import join_environment, open_document
+from stoker.store.documents import join_environment, open_document, own_sections
 from stoker.store.fence import lease_of
 from stoker.store.rows import (
     event_record,
@@ -47,13 +47,14 @@ class StoreReads(StoreBase):
         if not sealed:
             if shared is None:
                 return record
-            environment = self._joined(shared, defaults, record.environment)
-            return replace(record, environment=environment)
+            own = own_sections(record.environment, record.parameters)
+            return replace(record, environment=self._joined(shared, defaults, own))
         unseal = self._sealer.unseal
-        own = unseal(record.environment)
+        parameters = unseal(record.parameters)
+        own = own_sections(unseal(record.environment), parameters)
         return replace(
             record,
-            parameters=unseal(record.parameters),
+            parameters=parameters,
             environment=own if shared is None else self._joined(shared, defaults, own),
             status_reason=self._sealer.unseal_text_at(
                 (record.id, "", "status_reason"), record.status_reason
@@ -183,6 +184,7 @@ class StoreReads(StoreBase):
             unseal = self._sealer.unseal
             environment, parameters = unseal(environment), unseal(parameters)
         opened = self._open_document
+        environment = own_sections(environment, parameters)
         if shared is not None:
             environment = self._joined(shared, defaults, environment)
         return StoredDefinition(

@@ -202,7 +202,8 @@ def resource_record(row: Sequence[Any], codec: Codec) -> ResourceRecord:
 
 
 def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
-    """Values in `RESOURCE_FIELDS` order, ready for the driver."""
+    """Values in `RESOURCE_FIELDS` order, ready for the driver (built here, not by a call
+    of `stored_resource_row`: most rows are a plain stack's, twice each per resource)."""
     return (
         resource.stack_id,
         resource.name,
@@ -214,6 +215,33 @@ def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
         dumps(resource.properties),
         dumps(resource.attributes),
         dumps(resource.data),
+        dumps(list(resource.requires)) if resource.requires else "[]",
+        codec.time_in(resource.created_at),
+        codec.time_in(resource.updated_at),
+    )
+
+
+def stored_resource_row(
+    resource: ResourceRecord,
+    properties: Any,
+    attributes: Any,
+    data: Any,
+    reason: str,
+    codec: Codec,
+) -> tuple[Any, ...]:
+    """`resource_row` with the values a sealed stack stores in place of the record's
+    (no copy of the record made only to carry them)."""
+    return (
+        resource.stack_id,
+        resource.name,
+        resource.type,
+        _ACTION_TEXT[resource.action],
+        _STATUS_TEXT[resource.status],
+        reason,
+        resource.physical_id,
+        dumps(properties),
+        dumps(attributes),
+        dumps(data),
         dumps(list(resource.requires)) if resource.requires else "[]",
         codec.time_in(resource.created_at),
         codec.time_in(resource.updated_at),
@@ -255,15 +283,16 @@ def _required(time: datetime | None) -> datetime:
     return time
 
 
-def event_row(event: EventRecord, codec: Codec) -> tuple[Any, ...]:
-    """Values in `EVENT_FIELDS` order, ready for the driver."""
+def event_row(event: EventRecord, codec: Codec, reason: str | None = None) -> tuple[Any, ...]:
+    """Values in `EVENT_FIELDS` order, ready for the driver; ``reason``: the reason as
+    stored, where it is not the event's (sealed where the stack is)."""
     return (
         event.stack_id,
         event.resource_name,
         event.resource_type,
         _ACTION_TEXT[event.action],
         _STATUS_TEXT[event.status],
-        event.reason,
+        event.reason if reason is None else reason,
         event.physical_id,
         codec.time_in(event.time),
     )

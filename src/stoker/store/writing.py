@@ -35,7 +35,13 @@ from stoker.store.documents import definition_values, lock_for_release, release
 from stoker.store.errors import UnknownStack
 from stoker.store.executor import Transaction
 from stoker.store.fence import lease_lost
-from stoker.store.rows import event_row, resource_row, stack_values, state_row
+from stoker.store.rows import (
+    event_row,
+    resource_row,
+    stack_values,
+    state_row,
+    stored_resource_row,
+)
 
 
 @dataclass(slots=True)
@@ -81,7 +87,9 @@ class StoreWrites(StoreBase):
                 self._sealed_stacks[stack.id] = sealed
                 # The template and files are sealed too: a hidden parameter's default,
                 # or a file get_file reads, may hold the secret itself.
-                definition = definition_values(transaction, self._sealer, stack, sealed=sealed)
+                definition = definition_values(
+                    transaction, self._sealer, stack, sealed=sealed, digests=self._digests
+                )
                 if sealed:
                     stack = replace(
                         stack,
@@ -259,7 +267,9 @@ class StoreWrites(StoreBase):
             sealed = self._is_sealed(transaction, change.stack_id) or secrets.hides_parameters(
                 definition.template
             )
-            values = definition_values(transaction, self._sealer, definition, sealed=sealed)
+            values = definition_values(
+                transaction, self._sealer, definition, sealed=sealed, digests=self._digests
+            )
             stored_parameters: Any = definition.parameters
             if sealed:
                 stored_parameters = self._sealer.token(definition.parameters)
@@ -299,18 +309,17 @@ class StoreWrites(StoreBase):
             with transaction.cursor() as cursor:
                 self._apply(cursor, self._prepare(batch))
 
-    def _seal_resource(self, record: ResourceRecord) -> ResourceRecord:
-        """``record`` as stored in a sealed stack (its row's tokens reused for values that
-        did not change since this store last wrote them: `Sealer.seal_at`)."""
+    def _sealed_row(self, record: ResourceRecord) -> tuple[Any, ...]:
+        """``record``'s row as stored in a sealed stack (its row's tokens reused for values
+        that did not change since this store last wrote them: `Sealer.seal_at`)."""
         sealer, stack_id, name = self._sealer, record.stack_id, record.name
-        return replace(
+        return stored_resource_row(
             record,
-            properties=sealer.seal_at((stack_id, name, "properties"), record.properties),
-            attributes=sealer.seal_at((stack_id, name, "attributes"), record.attributes),
-            data=sealer.seal_at((stack_id, name, "data"), record.data),
-            status_reason=sealer.seal_text_at(
-                (stack_id, name, "status_reason"), record.status_reason
-            ),
+            sealer.seal_at((stack_id, name, "properties"), record.properties),
+            sealer.seal_at((stack_id, name, "attributes"), record.attributes),
+            sealer.seal_at((stack_id, name, "data"), record.data),
+            sealer.seal_text_at((stack_id, name, "status_reason"), record.status_reason),
+            self._codec,
         )
 
     def rotate_key(self) -> tuple[int, bytes | None]:
@@ -382,23 +391,27 @@ class StoreWrites(StoreBase):
             whole = partial(self._whole, states, sealed)
         event_rows: list[tuple[Any, ...]] = []
         if events:
+            codec = self._codec
             if any(sealed(stack_id) for stack_id in {e.stack_id for e in events}):
                 seal_text = self._sealer.seal_text
-                events = [
-                    replace(e, reason=seal_text(e.reason)) if sealed(e.stack_id) else e
+                event_rows = [
+                    event_row(e, codec, seal_text(e.reason) if sealed(e.stack_id) else None)
                     for e in events
                 ]
-            codec = self._codec
-            event_rows = [event_row(event, codec) for event in events]
+            else:
+                event_rows = [event_row(event, codec) for event in events]
         return resource_rows, event_rows, state_rows, whole
 
     def _whole(
         self, records: list[ResourceRecord], sealed: Callable[[str], bool]
     ) -> list[tuple[Any, ...]]:
         """Rows of whole records, for the upsert."""
-        if any(sealed(stack_id) for stack_id in {r.stack_id for r in records}):
-            records = [self._seal_resource(r) if sealed(r.stack_id) else r for r in records]
         codec = self._codec
+        if any(sealed(stack_id) for stack_id in {r.stack_id for r in records}):
+            return [
+                self._sealed_row(r) if sealed(r.stack_id) else resource_row(r, codec)
+                for r in records
+            ]
         return [resource_row(resource, codec) for resource in records]
 
 
