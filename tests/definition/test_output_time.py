@@ -12,14 +12,15 @@ import asyncio
 
 import pytest
 
-from stoker.definition.stack import OUTPUT_TIME_NOTE
+from stoker.definition.stack import OUTPUT_TIME_NOTE, define_stack
 from stoker.engine.settings import EngineSettings
 from stoker.engine.stacks import CreateRequest, StackEngine
 from stoker.engine.state import Status
+from stoker.environment import merge_environments
 from stoker.resources.registry import default_registry
 from stoker.template.nodes import plain
 
-from .helpers import definition_from
+from .helpers import definition_from, template_from
 
 pytestmark = pytest.mark.heavy
 
@@ -159,6 +160,30 @@ def test_create_completes_and_the_output_has_an_error(engine, version, value, me
 def test_structure_is_still_checked_at_validate(version, value, message):
     definition = definition_from(HEADER % (version, value))
     assert any(message in d.message for d in definition.errors), definition.errors
+
+
+def _without_output_values(text: str, require_all: bool):
+    template = template_from(text)
+    environment, _ = merge_environments([])
+    return define_stack(
+        template, environment, require_all_parameters=require_all, output_values=False
+    )
+
+
+@pytest.mark.parametrize("require_all", [False, True])
+@pytest.mark.parametrize(("version", "value", "message"), ACCEPTED + REFUSED)
+def test_a_nested_definition_skips_the_output_values_and_keeps_the_rest(
+    require_all, version, value, message
+):
+    # a nested stack's definition (the tree check's, the engine's create) has nobody to
+    # report the outputs' values to: the parent reads them by resolving them
+    text = HEADER % (version, value)
+    full = definition_from(text, require_all=require_all)
+    skipped = _without_output_values(text, require_all)
+    assert skipped.output_findings == []
+    assert skipped.diagnostics == full.diagnostics
+    assert skipped.create_findings == full.create_findings
+    assert skipped.enabled == full.enabled
 
 
 def test_a_description_of_any_type_is_kept_as_heat_shows_it():

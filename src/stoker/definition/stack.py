@@ -101,6 +101,7 @@ def define_stack(
     facade: Mapping[str, Any] | None = None,
     taint: Taint = NO_TAINT,
     reuse: Reuse | None = None,
+    output_values: bool = True,
 ) -> StackDefinition:
     """Check everything that can be checked before anything runs; collect all findings.
 
@@ -109,7 +110,11 @@ def define_stack(
     ``taint`` says which parameters a parent fed from its hidden ones (their values stay
     out of messages as a hidden parameter's do). ``reuse`` carries the per-resource
     results of the previous check of this template (`stoker.definition.reuse`): an
-    editor's, where most resources are unchanged between two checks.
+    editor's, where most resources are unchanged between two checks. With
+    ``output_values`` false the outputs' values are not checked (`output_findings` stays
+    empty; their structure still is): a nested stack's definition, which the engine and
+    the tree check build, has nobody to report them to (Heat reports them only when an
+    output is read, and a parent reads its child's outputs by resolving them).
     """
     definition = StackDefinition(template, environment, dict(files or {}), taint=taint)
     found = definition.diagnostics
@@ -149,10 +154,19 @@ def define_stack(
     definition.scope = scope
     hints = _misspelled(template, reuse)
     reuse = reuse or Reuse()
-    implicit = _validate_functions(definition, scope, reuse, for_create=require_all_parameters)
+    implicit = _validate_functions(
+        definition, scope, reuse, for_create=require_all_parameters, output_values=output_values
+    )
     _check_names(definition)
     build_graph(definition, implicit)
-    _check_known_values(definition, context, scope, reuse, for_create=require_all_parameters)
+    _check_known_values(
+        definition,
+        context,
+        scope,
+        reuse,
+        for_create=require_all_parameters,
+        output_values=output_values,
+    )
     definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
     return definition
 
@@ -340,13 +354,19 @@ def _resource_trees(resource: ResourceDefinition) -> list[Any]:
 
 
 def _validate_functions(
-    definition: StackDefinition, scope: Scope, reuse: Reuse, *, for_create: bool
+    definition: StackDefinition,
+    scope: Scope,
+    reuse: Reuse,
+    *,
+    for_create: bool,
+    output_values: bool = True,
 ) -> dict[str, dict[str, int]]:
     """Validate every reachable call; return each enabled resource's implicit dependencies,
     each with the `stoker.definition.edges` bits of the calls that make it.
 
     One walk per tree does both, since both visit the same calls. A resource ``reuse``
-    says is unchanged, in the same context, has its results of the last check.
+    says is unchanged, in the same context, has its results of the last check. The
+    outputs' calls are checked for their structure, and (``output_values``) their values.
     """
     template, found = definition.template, definition.diagnostics
     hidden = hidden_names(template, definition.taint)
@@ -377,6 +397,8 @@ def _validate_functions(
         for function in iter_functions(output.value, scope):
             structural = list(function.structure(scope))
             found.extend(structural)
+            if not output_values:
+                continue
             later = [d for d in function.validate(scope) if d not in structural]
             definition.output_findings.extend(
                 output_time(d) for d in _withheld(function, later, scope, hidden)
@@ -519,8 +541,10 @@ def _check_known_values(
     reuse: Reuse,
     *,
     for_create: bool,
+    output_values: bool = True,
 ) -> None:
-    """Resolve what needs no running resource, so errors like a bad index show now.
+    """Resolve what needs no running resource, so errors like a bad index show now
+    (in the outputs too, unless ``output_values`` is false).
 
     Only subtrees that reference no resource are resolved; a call that does is looked
     into (just the branch an ``if`` takes), so no work is spent on values that cannot be
@@ -547,6 +571,8 @@ def _check_known_values(
     else:
         seen = {d.path for d in definition.create_findings}
         definition.create_findings.extend(create_time(d) for d in found if d.path not in seen)
+    if not output_values:
+        return
     checker.found = []
     for output in template.outputs.values():
         if output.condition is None or not _known_false(definition, output.condition):

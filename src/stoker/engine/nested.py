@@ -259,6 +259,7 @@ def _child_definition(
         taint=handed_down(
             parent.definition.template, record.name, parent.definition.taint, template
         ),
+        output_values=False,
     )
     problems = definition.errors or [d for d in engine.check(definition, base_dir) if d.is_error]
     if problems:

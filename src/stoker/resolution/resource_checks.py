@@ -17,7 +17,7 @@ from stoker.definition import (
 )
 from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.errors import FunctionError
-from stoker.functions.base import OMIT, Unresolved, is_literal, resolve
+from stoker.functions.base import OMIT, Unresolved, resolve
 from stoker.resolution.types import Resolution
 from stoker.resources import (
     NestedStackPlugin,
@@ -37,10 +37,10 @@ def known_properties(definition: StackDefinition, name: str) -> tuple[dict[str, 
     assert context is not None
     known: dict[str, Any] = {}
     unknown: set[str] = set()
+    # a literal value resolves to itself (copied, positions stripped), raising nothing and
+    # never `OMIT`: no walk to tell it apart first (a group's members each carry the
+    # group's literal properties, TripleO's role and service maps among them)
     for key, tree in properties.items():
-        if is_literal(tree):
-            known[str(key)] = resolve(tree, context)
-            continue
         try:
             value = resolve(tree, context)
         except (Unresolved, FunctionError):

@@ -239,7 +239,12 @@ class TreeCheck:
         child_template = parse_template(Document(spec.template, "yaml", spec.location))
         taint = handed_down(definition.template, name, definition.taint, child_template)
         child = define_stack(
-            child_template, environment, spec.files, require_all_parameters=False, taint=taint
+            child_template,
+            environment,
+            spec.files,
+            require_all_parameters=False,
+            taint=taint,
+            output_values=False,
         )
         self._found_nested((*names, name), spec.location, child)
         found = list(child.errors) + self._before_create(child)
@@ -410,6 +415,7 @@ class TreeCheck:
             inputs.files,
             require_all_parameters=False,
             taint=inputs.taint,
+            output_values=False,
         )
         self._found_nested(names, plugin.location, child)
         found = [d for d in child.diagnostics if d.code != codes.PARAMETER_UNKNOWN]
