@@ -264,8 +264,16 @@ def used_conditions(template: Template) -> frozenset[str]:
     """Conditions that a resource, an output, an ``if`` or another used condition names.
 
     Heat evaluates only these: an unused condition may even read an undeclared parameter.
-    Any string naming a condition counts, which errs on the side of checking.
+    Any string naming a condition counts, which errs on the side of checking. Found once
+    per template (a parsed template does not change): kept on it.
     """
+    used = template.conditions_used
+    if used is None:
+        used = template.conditions_used = _used_conditions(template)
+    return used
+
+
+def _used_conditions(template: Template) -> frozenset[str]:
     names = template.conditions
     roots: list[Any] = [r.condition for r in template.resources.values()]
     roots += [o.condition for o in template.outputs.values()]
