@@ -69,7 +69,7 @@ if TYPE_CHECKING:
         withhold,
         without_hidden,
     )
-    from stoker.definition.stack import StackDefinition, define_stack
+    from stoker.definition.stack import StackDefinition, define_stack, share_misspelled
     from stoker.definition.template import Template
     from stoker.definition.template_parser import parse_sections_as, parse_template
 
@@ -124,6 +124,7 @@ _WHERE = {
     "sensitive_outputs": "stoker.definition.sensitive",
     "sensitive_properties": "stoker.definition.sensitive",
     "sensitive_resources": "stoker.definition.sensitive",
+    "share_misspelled": "stoker.definition.stack",
     "shown_template": "stoker.definition.sensitive",
     "stack_arn": "stoker.definition.context",
     "url_not_fetched": "stoker.definition.files",
@@ -185,6 +186,7 @@ __all__ = [
     "sensitive_outputs",
     "sensitive_properties",
     "sensitive_resources",
+    "share_misspelled",
     "shown_template",
     "stack_arn",
     "url_not_fetched",
