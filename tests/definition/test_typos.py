@@ -73,3 +73,39 @@ def test_names_and_definition_keywords_are_not_calls() -> None:
     assert [(d.path, d.message.split('"')[1]) for d in found] == [
         (("conditions", "c"), "equlas"),
     ]
+
+
+_TYPOS = """\
+heat_template_version: 2016-10-14
+parameters:
+  p: {type: string}
+conditions:
+  c: {equal: [{get_parm: p}, x]}
+resources:
+  r:
+    type: OS::Heat::None
+    properties:
+      a: {get_prams: p}
+      b: [1, {str_replce: {template: x, params: {}}}, [{lst_join: [",", []]}]]
+outputs:
+  o: {value: {get_atr: [r, x]}}
+"""
+
+
+def test_a_provider_templates_plain_copy_has_its_misspellings_without_positions() -> None:
+    """A child stack runs from a plain copy of its provider template: its hints are the
+    provider's (`share_misspelled`), as a walk of the copy finds them."""
+    from dataclasses import replace
+
+    from stoker.definition import parse_template, share_misspelled
+    from stoker.template.loader import Document, load_document
+    from stoker.template.nodes import plain
+
+    model = parse_template(load_document(_TYPOS, "provider.yaml"))
+    copy = parse_template(Document(plain(model.document.data), "yaml", "provider.yaml"))
+    walked = tuple(misspelled_functions(copy.document.data, copy.table))
+    share_misspelled(copy, model)
+    assert copy.misspelled == walked
+    assert len(walked) == 6 and all(d.span is None for d in walked)
+    assert model.misspelled is not None and all(d.span is not None for d in model.misspelled)
+    assert tuple(replace(d, span=None) for d in model.misspelled) == walked

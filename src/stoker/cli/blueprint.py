@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -16,6 +16,9 @@ from stoker.cli.output import output_format, report
 from stoker.engine import EngineSettings
 from stoker.errors import Rejected
 from stoker.errors import StokerError as StokerErrorBase
+
+if TYPE_CHECKING:
+    from stoker.definition import TemplateReads
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,12 +247,22 @@ def library_command(libraries: tuple[str, ...], fmt: str) -> None:
         )
 
 
-def looks_like_blueprint(path: str) -> bool:
+def looks_like_blueprint(path: str, reads: TemplateReads | None = None) -> bool:
     """Whether the template file of ``stack create`` is a blueprint (or a package holding
     one), by the test the API uses too. The blueprint compiler is imported only for a
-    file that may be one (every ``stack create`` would import it otherwise)."""
-    if not path.lower().endswith(".zip") and not _mentions(path, b"components"):
-        return False
+    file that may be one (every ``stack create`` would import it otherwise).
+
+    ``reads``: where the command's load will take the file from (`TemplateReads.top`): a
+    template that merely mentions ``components`` (TripleO's overcloud.yaml) is then
+    parsed once, for this test and the load, and the compiler is not imported. Its
+    verdict is taken only when it says "a template": a file that does not load under the
+    command's limits, or that looks like a blueprint, is tested as before (under the
+    blueprint reader's own limits), so the answer is the same either way."""
+    if not path.lower().endswith(".zip"):
+        if not _mentions(path, b"components"):
+            return False
+        if reads is not None and not _blueprint_document(path, reads):
+            return False
     from stoker.blueprint.build import file_source
     from stoker.blueprint.build import looks_like_blueprint as text_is_blueprint
 
@@ -258,6 +271,20 @@ def looks_like_blueprint(path: str) -> bool:
     except (StokerErrorBase, OSError, UnicodeDecodeError):
         return False  # let the template path report it
     return text_is_blueprint(source.text, source.label)
+
+
+def _blueprint_document(path: str, reads: TemplateReads) -> bool:
+    """Whether the template file, loaded as the command loads it, may be a blueprint
+    (True too when it does not load: the blueprint reader decides then)."""
+    from stoker.blueprint import is_blueprint
+    from stoker.limits import active_limits
+    from stoker.template.loader import LoadLimits
+
+    try:
+        document = reads.top(path, LoadLimits.of(active_limits()))
+    except (StokerErrorBase, OSError):
+        return True
+    return is_blueprint(document.data)
 
 
 def _mentions(path: str, word: bytes) -> bool:

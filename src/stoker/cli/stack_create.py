@@ -70,11 +70,11 @@ def create(
     from stoker.definition import TemplateReads, in_package
     from stoker.engine import CreateRequest
 
-    blueprint = blueprint_of(session, template_file, libraries)
+    reads = TemplateReads()  # the template file and the engine's provider templates
+    blueprint = blueprint_of(session, template_file, libraries, reads)
     if blueprint is not None:
         # the compiled template's providers are in its files map, not beside it on disk
         session.settings = replace(session.settings, files_from_request=True)
-    reads = TemplateReads()  # the engine's provider templates are among them
     result, explicit = load_from_options(
         template_file,
         environments,

@@ -21,7 +21,7 @@ from stoker.store import database_url
 if TYPE_CHECKING:
     from stoker.cli.blueprint import BlueprintCloud
     from stoker.cloud import Cloud
-    from stoker.definition import StackDefinition
+    from stoker.definition import StackDefinition, TemplateReads
     from stoker.engine import StackEngine
     from stoker.resources import ResourceTypeRegistry
 
@@ -181,14 +181,18 @@ class Session:
 
 
 def blueprint_of(
-    session: Session, template_file: str, libraries: tuple[str, ...] = ()
+    session: Session,
+    template_file: str,
+    libraries: tuple[str, ...] = (),
+    reads: TemplateReads | None = None,
 ) -> BlueprintCloud | None:
     """For a template file that is a blueprint (`stack create` and `stack update` compile it
     first): the cloud that answers its requirements, and the session's store and project
-    for the stack resources its fulfillments name."""
+    for the stack resources its fulfillments name. ``reads``: where the command's load
+    takes the template file from (`stoker.cli.blueprint.looks_like_blueprint`)."""
     from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
 
-    if not looks_like_blueprint(template_file):
+    if not looks_like_blueprint(template_file, reads):
         return None
     from stoker.blueprint.existing import engine_lookup
 

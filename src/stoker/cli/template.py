@@ -39,7 +39,14 @@ from stoker.cli.output import (
     to_json,
     to_yaml,
 )
-from stoker.definition import FilesMap, LoadResult, StackDefinition, in_package, partial_resolve
+from stoker.definition import (
+    FilesMap,
+    LoadResult,
+    StackDefinition,
+    TemplateReads,
+    in_package,
+    partial_resolve,
+)
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
 from stoker.functions.tables import describe, table_for
@@ -154,9 +161,10 @@ def validate(
     if cloud is not None:
         check_against(ctx, cloud)
     blueprint = None
-    if looks_like_blueprint(kwargs["template_file"]):
+    reads = TemplateReads()  # the template file, read once for the test and the load
+    if looks_like_blueprint(kwargs["template_file"], reads):
         blueprint = BlueprintCloud(os_cloud, context_lookup(os_cloud), libraries)
-    definition, tree = _checked_tree(kwargs, max_nested_depth, blueprint)
+    definition, tree = _checked_tree(kwargs, max_nested_depth, blueprint, reads)
     summary = validation_summary(definition)
     if show_nested:
         summary["NestedParameters"] = nested_parameters(definition, tree, locations=True)
@@ -167,11 +175,14 @@ def validate(
 
 
 def _checked_tree(
-    options: dict[str, Any], max_nested_depth: int, blueprint: BlueprintCloud | None = None
+    options: dict[str, Any],
+    max_nested_depth: int,
+    blueprint: BlueprintCloud | None = None,
+    reads: TemplateReads | None = None,
 ) -> tuple[StackDefinition, TreeCheck]:
     """The template of ``options`` loaded and checked with the tree below it, as
     ``template validate`` checks it (its findings reported; an error refuses it)."""
-    result = _load(**options, require_all=False, blueprint=blueprint)
+    result = _load(**options, require_all=False, blueprint=blueprint, reads=reads)
     top = template_source(options["template_file"])
     files_root = os.path.dirname(top) if options["restrict_files"] else None
     package = in_package(os.path.dirname(top)) or blueprint is not None

@@ -68,7 +68,7 @@ if TYPE_CHECKING:
         withhold,
         without_hidden,
     )
-    from stoker.definition.stack import StackDefinition, define_stack
+    from stoker.definition.stack import StackDefinition, define_stack, share_misspelled
     from stoker.definition.template import Template
     from stoker.definition.template_parser import parse_sections_as, parse_template
 
@@ -123,6 +123,7 @@ _WHERE = {
     "sensitive_outputs": "stoker.definition.sensitive",
     "sensitive_properties": "stoker.definition.sensitive",
     "sensitive_resources": "stoker.definition.sensitive",
+    "share_misspelled": "stoker.definition.stack",
     "shown_template": "stoker.definition.sensitive",
     "stack_arn": "stoker.definition.context",
     "withheld_failure": "stoker.definition.sensitive",
@@ -183,6 +184,7 @@ __all__ = [
     "sensitive_outputs",
     "sensitive_properties",
     "sensitive_resources",
+    "share_misspelled",
     "shown_template",
     "stack_arn",
     "withheld_failure",

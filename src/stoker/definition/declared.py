@@ -116,11 +116,24 @@ class TemplateReads:
     name the same nested templates, reads and walks each of those once, not once per
     template naming it. One run's: the files are not read again, so not seen to change."""
 
-    __slots__ = ("documents", "references")
+    __slots__ = ("documents", "references", "tops")
 
     def __init__(self) -> None:
         self.documents: dict[str, Document | None] = {}
         self.references: dict[str, tuple[str, ...]] = {}
+        #: the template files a command names, by absolute path and the limits read under
+        self.tops: dict[tuple[str, LoadLimits | None], Document] = {}
+
+    def top(self, path: str, limits: LoadLimits | None = None) -> Document:
+        """The template file a command names, as `read_file` loads it, read once: `stack
+        create` looks at it to tell a blueprint from a template, then loads it. Raises
+        what `read_file` raises; a failure is not kept (the load reads the file again and
+        reports it)."""
+        key = (os.path.abspath(path), limits)
+        document = self.tops.get(key)
+        if document is None:
+            document = self.tops[key] = read_file(path, limits)
+        return document
 
 
 class ClientFiles:

@@ -59,10 +59,12 @@ class LoadResult:
 
 
 def load_template(
-    path: str, limits: LoadLimits | None = None
+    path: str, limits: LoadLimits | None = None, reads: TemplateReads | None = None
 ) -> tuple[Template | None, list[Diagnostic]]:
+    """The template file at ``path`` parsed, or why not; ``reads``: where the command
+    already read it (`TemplateReads.top`)."""
     try:
-        document = read_file(path, limits)
+        document = read_file(path, limits) if reads is None else reads.top(path, limits)
     except TemplateError as error:
         return None, error.diagnostics
     except OSError as error:
@@ -196,7 +198,7 @@ def load_definition(
     options: LoadOptions | None = None,
 ) -> LoadResult:
     options = options or LoadOptions()
-    template, found = load_template(template_path, options.limits)
+    template, found = load_template(template_path, options.limits, options.reads)
     environments = _environment_files(environment_paths, options, found)
     if template is None:
         return LoadResult(None, found)

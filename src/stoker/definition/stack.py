@@ -176,9 +176,21 @@ def _misspelled(template: Template, reuse: Reuse | None) -> list[Diagnostic]:
     are to be reused (which then also keeps this check's for the next)."""
     if reuse is not None:
         return misspelled_functions(template.document.data, template.table, reuse)
+    return list(_kept_misspelled(template))
+
+
+def _kept_misspelled(template: Template) -> tuple[Diagnostic, ...]:
     if template.misspelled is None:
         template.misspelled = tuple(misspelled_functions(template.document.data, template.table))
-    return list(template.misspelled)
+    return template.misspelled
+
+
+def share_misspelled(copy: Template, model: Template) -> None:
+    """Give ``copy``, parsed from a plain copy of ``model``'s data (a provider template's
+    child stacks run from one: `stoker.resolution.providers`), ``model``'s misspelled
+    functions instead of walking the same tree again: the same mappings at the same
+    paths, without the positions a plain copy no longer has."""
+    copy.misspelled = tuple(replace(d, span=None) for d in _kept_misspelled(model))
 
 
 def _check_parameters(
@@ -277,8 +289,16 @@ def used_conditions(template: Template) -> frozenset[str]:
     """Conditions that a resource, an output, an ``if`` or another used condition names.
 
     Heat evaluates only these: an unused condition may even read an undeclared parameter.
-    Any string naming a condition counts, which errs on the side of checking.
+    Any string naming a condition counts, which errs on the side of checking. Found once
+    per template (a parsed template does not change): kept on it.
     """
+    used = template.conditions_used
+    if used is None:
+        used = template.conditions_used = _used_conditions(template)
+    return used
+
+
+def _used_conditions(template: Template) -> frozenset[str]:
     names = template.conditions
     roots: list[Any] = [r.condition for r in template.resources.values()]
     roots += [o.condition for o in template.outputs.values()]

@@ -142,6 +142,12 @@ class Template:
     misspelled: tuple[Diagnostic, ...] | None = field(
         default=None, init=False, compare=False, repr=False
     )
+    #: `stoker.definition.stack.used_conditions` of the template, found once: each
+    #: definition built on it asks twice (to evaluate and to validate its conditions),
+    #: and a provider's template is defined for every stack made from it
+    conditions_used: frozenset[str] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
 
     def calls_of(self, name: str) -> list[Function]:
         """Every call of the function ``name`` anywhere in the template (all branches)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stoker.definition import Template, collect_files, parse_template
+from stoker.definition import Template, collect_files, parse_template, share_misspelled
 from stoker.limits import active_limits
 from stoker.resources import ChildSpec
 from stoker.template.loader import Document
@@ -53,9 +53,10 @@ class ChildTemplates:
     def __init__(self) -> None:
         self._parsed: dict[tuple[int, str], _Parsed] = {}
 
-    def parse(self, spec: ChildSpec) -> Template:
-        """``spec``'s template parsed (as a YAML document at ``spec.location``)."""
-        return self._entry(spec).template
+    def parse(self, spec: ChildSpec, model: Template | None = None) -> Template:
+        """``spec``'s template parsed (as a YAML document at ``spec.location``). ``model``:
+        the provider template it is a plain copy of (`share_misspelled`)."""
+        return self._entry(spec, model).template
 
     def files(self, spec: ChildSpec, base_dir: str, restrict_to: str | None) -> dict[str, str]:
         """The content of the literal ``get_file`` paths of ``spec``'s template, read
@@ -70,7 +71,7 @@ class ChildTemplates:
             files = entry.files[key] = collect_files(calls, base_dir, restrict_to=restrict_to).files
         return files
 
-    def _entry(self, spec: ChildSpec) -> _Parsed:
+    def _entry(self, spec: ChildSpec, model: Template | None = None) -> _Parsed:
         key = (id(spec.template), spec.location)
         kept = self._parsed.get(key)
         if kept is not None and kept.data is spec.template:
@@ -78,6 +79,8 @@ class ChildTemplates:
         entry = _Parsed(
             spec.template, parse_template(Document(spec.template, "yaml", spec.location))
         )
+        if model is not None:
+            share_misspelled(entry.template, model)
         if len(self._parsed) >= KEPT:
             del self._parsed[next(iter(self._parsed))]
         self._parsed[key] = entry

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from stoker.definition import (
     FilesMap,
     StackDefinition,
+    Template,
     define_stack,
     handed_down,
 )
@@ -131,7 +132,7 @@ async def create_child(
     elif existing is not None:
         child = existing
     else:
-        child = await _new_child(engine, parent, record, spec, child_id, data["child_name"])
+        child = await _new_child(engine, parent, record, spec, child_id, data["child_name"], plugin)
     if not (child.action in (Action.CREATE, Action.UPDATE) and child.status is Status.COMPLETE):
         raise NestedFailure(child, engine.failed_children.pop(child.id, None))
     if batched is not None:
@@ -152,8 +153,9 @@ async def _new_child(
     spec: ChildSpec,
     child_id: str,
     child_name: str,
+    plugin: NestedStackPlugin,
 ) -> StackRecord:
-    built = _child_definition(engine, parent, record, spec, child_id, child_name)
+    built = _child_definition(engine, parent, record, spec, child_id, child_name, plugin=plugin)
     stack = _child_stack(
         parent,
         record.name,
@@ -224,11 +226,15 @@ def _child_definition(
     child_id: str,
     child_name: str,
     kept: dict[str, str] | None = None,
+    *,
+    plugin: NestedStackPlugin | None = None,
 ) -> _Built:
     """The child's definition, checked as a create checks it (for a create or an update).
     ``kept``: an updated child's own files, under the parent's: a rolling update keeps
     members on their old provider template until their batch, and a request that names
-    only the new one (Heat reads a template only when its resource changes) still has it."""
+    only the new one (Heat reads a template only when its resource changes) still has it.
+    ``plugin``: the resource's, whose provider template (`provider_model`) the child's
+    template is a plain copy of."""
     assert parent.definition is not None
     base_dir = spec.base_dir or parent.base_dir
     environment = child_environment(
@@ -237,7 +243,7 @@ def _child_definition(
         spec.parameters,
         expanded=parent.resolution().resolved.get(record.name),
     )
-    template = engine.child_templates.parse(spec)
+    template = engine.child_templates.parse(spec, provider_model(plugin, spec))
     files = dict(spec.files)
     if engine.files_only(base_dir):
         # Heat hands a child its parent's files: its own providers are found there, and
@@ -273,6 +279,16 @@ def _child_definition(
     return _Built(definition, engine.stored_environments.to_data(environment), files, template_file)
 
 
+def provider_model(plugin: NestedStackPlugin | None, spec: ChildSpec) -> Template | None:
+    """The provider template (as read, with positions) whose plain copy is ``spec``'s
+    template, when ``plugin`` is a provider resource's and ``spec`` is its child's."""
+    if isinstance(plugin, TemplateResource) and spec.template is plugin.template:
+        model = getattr(plugin, "template_model", None)
+        if isinstance(model, Template):
+            return model
+    return None
+
+
 def unborn_child(
     engine: StackEngine,
     parent: Operation,
@@ -287,7 +303,7 @@ def unborn_child(
     record = ResourceRecord(parent.stack.id, name, type_name, Action.INIT, Status.COMPLETE)
     spec = plugin.child_spec(properties, name)
     child_name = f"{parent.stack.name}-{name}"
-    built = _child_definition(engine, parent, record, spec, "", child_name)
+    built = _child_definition(engine, parent, record, spec, "", child_name, plugin=plugin)
     state = (Action.INIT, Status.COMPLETE, "")
     return _child_stack(parent, name, spec, built, "", child_name, state), built.definition
 
@@ -321,7 +337,7 @@ async def update_child(
     data = dict(record.data)
     if not isinstance(plugin, ResourceGroup):
         child = await _update_to(
-            engine, parent, record, child, plugin.child_spec(properties, record.name)
+            engine, parent, record, child, plugin.child_spec(properties, record.name), plugin
         )
         return {"physical_id": child.id, "data": data, "properties": dict(properties)}
     records = await _members(engine, child)
@@ -449,7 +465,9 @@ async def child_target(
         spec = plugin.members_spec(properties, record.name, skip, count)
     else:
         spec = plugin.child_spec(properties, record.name)
-    built = _child_definition(engine, parent, record, spec, child.id, child.name, child.files)
+    built = _child_definition(
+        engine, parent, record, spec, child.id, child.name, child.files, plugin=plugin
+    )
     stack = replace(
         child,
         template=spec.template,
@@ -511,11 +529,14 @@ async def _update_to(
     record: ResourceRecord,
     child: StackRecord,
     spec: ChildSpec,
+    plugin: NestedStackPlugin | None = None,
 ) -> StackRecord:
     """One update of the child to ``spec``. Heat updates the child even when nothing in
     it changes (its resources then stay as they are); only a recovered update skips a
     child that already reached ``spec`` before the crash (``record`` still IN_PROGRESS)."""
-    built = _child_definition(engine, parent, record, spec, child.id, child.name, child.files)
+    built = _child_definition(
+        engine, parent, record, spec, child.id, child.name, child.files, plugin=plugin
+    )
     if (
         record.status is Status.IN_PROGRESS
         and child.status is Status.COMPLETE
