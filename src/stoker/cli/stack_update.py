@@ -127,39 +127,39 @@ def update(
         raise click.UsageError("--repair needs --existing")
     if template_file is None and not existing:
         raise click.UsageError("give the new template (-t TEMPLATE), or --existing to keep it")
-    current = find_stack(session, name)
-    values = parameter_values(parameters, parameter_files)
-    given = template_file or current.template_file or f"<stack {current.name}>"
-    blueprint = blueprint_of(session, template_file, libraries) if template_file else None
-    source: RequestInputs | UpdateFiles
-    if blueprint is not None:
-        # compiled first, as by `stack create` (the providers are in the files map)
-        assert template_file is not None
-        session.settings = replace(session.settings, files_from_request=True)
-        source = blueprint.request(template_file, environments, values)
-    elif template_file is not None and template_file.lower().endswith(".zip"):
-        # a package: its members are the request's files, as through the API
-        source = package_inputs(template_file, environments, values)
-    else:
-        source = UpdateFiles(template_file, environments, values)
-    recorded = template_source(template_file) if template_file else current.template_file
-    base_dir = os.path.dirname(recorded) if recorded else None
-    if restrict_files and base_dir:
-        session.settings = replace(session.settings, files_root=base_dir)
-    engine = session.engine()
-    if tags is not None or tag_list:
-        new_tags: tuple[str, ...] | None = (
-            tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
-        )
-    else:
-        new_tags = None
     # As `stack create`'s load (`stoker.cli.loading.load_from_options`): the collector is
-    # paused while the new definition is loaded and checked, and what is loaded is kept
-    # for the rest of the command (before the collector runs again); otherwise
-    # collections walk the growing definition again and again (young, middle and full
-    # passes over a 10,000-resource template)
+    # paused while the stack's stored definition is read and the new one loaded and
+    # checked, and what they are is kept for the rest of the command (before the
+    # collector runs again); otherwise collections walk the growing definitions again and
+    # again (young, middle and full passes over a 10,000-resource template)
     with collector_paused():
         try:
+            current = find_stack(session, name)
+            values = parameter_values(parameters, parameter_files)
+            given = template_file or current.template_file or f"<stack {current.name}>"
+            blueprint = blueprint_of(session, template_file, libraries) if template_file else None
+            source: RequestInputs | UpdateFiles
+            if blueprint is not None:
+                # compiled first, as by `stack create` (the providers are in the files map)
+                assert template_file is not None
+                session.settings = replace(session.settings, files_from_request=True)
+                source = blueprint.request(template_file, environments, values)
+            elif template_file is not None and template_file.lower().endswith(".zip"):
+                # a package: its members are the request's files, as through the API
+                source = package_inputs(template_file, environments, values)
+            else:
+                source = UpdateFiles(template_file, environments, values)
+            recorded = template_source(template_file) if template_file else current.template_file
+            base_dir = os.path.dirname(recorded) if recorded else None
+            if restrict_files and base_dir:
+                session.settings = replace(session.settings, files_root=base_dir)
+            engine = session.engine()
+            if tags is not None or tag_list:
+                new_tags: tuple[str, ...] | None = (
+                    tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
+                )
+            else:
+                new_tags = None
             prepared = prepare_update(
                 engine,
                 current,

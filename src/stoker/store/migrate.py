@@ -23,6 +23,7 @@ and its upgrade then does nothing, and `HEAD` is the head of Alembic's script di
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,12 +71,20 @@ def alembic_config() -> Config:
     return config
 
 
-def current_revisions(connection: Connection) -> set[str]:
-    """The revisions the database is at (empty for a new database)."""
-    if not inspect(connection).has_table(VERSION_TABLE):
+def current_revisions(connection: Connection, tables: Collection[str] | None = None) -> set[str]:
+    """The revisions the database is at (empty for a new database); ``tables``, the
+    database's table names when the caller has them already."""
+    if tables is None:
+        if not inspect(connection).has_table(VERSION_TABLE):
+            return set()
+    elif VERSION_TABLE not in tables:
         return set()
     rows = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}"))
     return {row[0] for row in rows}
+
+
+def _table_names(connection: Connection) -> list[str]:
+    return inspect(connection).get_table_names()
 
 
 def upgrade_to_head(engine: Engine) -> None:
@@ -98,10 +107,11 @@ def _migrate(engine: Engine) -> None:
                 if connection.dialect.name == "postgresql":
                     lock = text("SELECT pg_advisory_xact_lock(:key)")
                     connection.execute(lock, {"key": _PG_LOCK_KEY})
-                current = current_revisions(connection)
+                tables = _table_names(connection)
+                current = current_revisions(connection, tables)
                 if current == {HEAD}:
                     return  # another process migrated it while this one waited
-                if not current and not inspect(connection).get_table_names():
+                if not tables:
                     create_at_head(connection)
                     return
                 _upgrade(connection)
@@ -118,9 +128,10 @@ def _migrate(engine: Engine) -> None:
 def create_at_head(connection: Connection) -> None:
     """Make an empty database's schema at `HEAD` in one step: the models' tables, and
     Alembic's version table holding `HEAD` (what ``alembic stamp head`` writes), in the
-    caller's transaction."""
-    ddl_metadata(connection.dialect.name).create_all(connection)
-    VERSION.create(connection)
+    caller's transaction. The database has no tables (the caller looked): each is created
+    without first asking the database whether it exists."""
+    ddl_metadata(connection.dialect.name).create_all(connection, checkfirst=False)
+    VERSION.create(connection, checkfirst=False)
     connection.execute(insert(VERSION).values(version_num=HEAD))
 
 
