@@ -202,22 +202,14 @@ def resource_record(row: Sequence[Any], codec: Codec) -> ResourceRecord:
 
 
 def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
-    """Values in `RESOURCE_FIELDS` order, ready for the driver (built here, not by a call
-    of `stored_resource_row`: most rows are a plain stack's, twice each per resource)."""
-    return (
-        resource.stack_id,
-        resource.name,
-        resource.type,
-        _ACTION_TEXT[resource.action],
-        _STATUS_TEXT[resource.status],
+    """Values in `RESOURCE_FIELDS` order, ready for the driver."""
+    return stored_resource_row(
+        resource,
+        resource.properties,
+        resource.attributes,
+        resource.data,
         resource.status_reason,
-        resource.physical_id,
-        dumps(resource.properties),
-        dumps(resource.attributes),
-        dumps(resource.data),
-        dumps(list(resource.requires)) if resource.requires else "[]",
-        codec.time_in(resource.created_at),
-        codec.time_in(resource.updated_at),
+        codec,
     )
 
 
@@ -229,8 +221,9 @@ def stored_resource_row(
     reason: str,
     codec: Codec,
 ) -> tuple[Any, ...]:
-    """`resource_row` with the values a sealed stack stores in place of the record's
-    (no copy of the record made only to carry them)."""
+    """Values in `RESOURCE_FIELDS` order with the properties, attributes, data and reason
+    as stored (a sealed stack's tokens in place of the record's values: no copy of the
+    record made only to carry them)."""
     return (
         resource.stack_id,
         resource.name,
