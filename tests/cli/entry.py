@@ -22,6 +22,19 @@ from stoker.cli.main import cli
 
 STOKER = str(Path(sys.executable).with_name("stoker"))
 
+#: what ``stoker stack create|update|adopt|recover`` print when they end: ``openstack stack
+#: create|update|adopt``'s short view (python-heatclient's ``_show_stack(..., short=True)``),
+#: its columns in its order
+SHORT_VIEW = [
+    "id",
+    "stack_name",
+    "description",
+    "creation_time",
+    "updated_time",
+    "stack_status",
+    "stack_status_reason",
+]
+
 
 @dataclass(frozen=True)
 class Ran:

@@ -16,16 +16,7 @@ from click.testing import CliRunner, Result
 
 from stoker.cli.main import cli
 
-#: python-heatclient's short columns, in its order
-SHORT_VIEW = [
-    "id",
-    "stack_name",
-    "description",
-    "creation_time",
-    "updated_time",
-    "stack_status",
-    "stack_status_reason",
-]
+from .entry import SHORT_VIEW
 
 TEMPLATE = """\
 heat_template_version: 2018-08-31

@@ -16,6 +16,8 @@ from click.testing import CliRunner
 from stoker.cli.main import cli
 from stoker.store import open_store
 
+from .entry import SHORT_VIEW
+
 pytestmark = pytest.mark.heavy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,19 +39,6 @@ def demo(stoker):
     result = stoker("create", "demo", "-t", EXAMPLE, "-e", EXAMPLE_ENV, "-f", "json")
     assert result.exit_code == 0, result.output
     return result
-
-
-#: what ``openstack stack create|update|adopt`` print when the operation ends
-#: (python-heatclient's ``_show_stack(..., short=True)``), in its order
-SHORT_VIEW = [
-    "id",
-    "stack_name",
-    "description",
-    "creation_time",
-    "updated_time",
-    "stack_status",
-    "stack_status_reason",
-]
 
 
 def test_create_prints_the_short_view_and_show_the_stack_as_heat_shows_it(stoker, demo):

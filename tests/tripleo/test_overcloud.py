@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from cli.entry import SHORT_VIEW
+
 pytestmark = pytest.mark.slow
 
 HERE = Path(__file__).resolve().parent
@@ -65,19 +67,6 @@ def create_command(db: str, action: str = "create") -> list[str]:
         "-f",
         "json",
     ]
-
-
-#: what ``stack create`` and ``stack update`` print when they end (``openstack stack
-#: create``'s short view)
-SHORT_VIEW = [
-    "id",
-    "stack_name",
-    "description",
-    "creation_time",
-    "updated_time",
-    "stack_status",
-    "stack_status_reason",
-]
 
 
 def show(db: str, cwd: Path) -> dict[str, Any]:
