@@ -68,9 +68,10 @@ if TYPE_CHECKING:
         withhold,
         without_hidden,
     )
-    from stoker.definition.stack import StackDefinition, define_stack, share_misspelled
+    from stoker.definition.stack import StackDefinition, define_stack
     from stoker.definition.template import Template
     from stoker.definition.template_parser import parse_sections_as, parse_template
+    from stoker.definition.typos import share_misspelled
 
 _WHERE = {
     "BLUEPRINT_ENTRY": "stoker.definition.archive",
@@ -123,7 +124,7 @@ _WHERE = {
     "sensitive_outputs": "stoker.definition.sensitive",
     "sensitive_properties": "stoker.definition.sensitive",
     "sensitive_resources": "stoker.definition.sensitive",
-    "share_misspelled": "stoker.definition.stack",
+    "share_misspelled": "stoker.definition.typos",
     "shown_template": "stoker.definition.sensitive",
     "stack_arn": "stoker.definition.context",
     "withheld_failure": "stoker.definition.sensitive",

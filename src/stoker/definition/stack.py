@@ -27,7 +27,7 @@ from stoker.definition.relocation import Move
 from stoker.definition.reuse import Reuse, relocated
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
-from stoker.definition.typos import misspelled_functions, with_hints
+from stoker.definition.typos import template_misspelled, with_hints
 from stoker.diagnostics import Diagnostic, Path
 from stoker.environment import Environment
 from stoker.errors import FunctionError
@@ -152,7 +152,7 @@ def define_stack(
         context=context,
     )
     definition.scope = scope
-    hints = _misspelled(template, reuse)
+    hints = template_misspelled(template, reuse)
     reuse = reuse or Reuse()
     implicit = _validate_functions(
         definition, scope, reuse, for_create=require_all_parameters, output_values=output_values
@@ -169,28 +169,6 @@ def define_stack(
     )
     definition.diagnostics[:] = with_hints(definition.diagnostics, hints)
     return definition
-
-
-def _misspelled(template: Template, reuse: Reuse | None) -> list[Diagnostic]:
-    """The template's misspelled functions: kept on the template unless a previous check's
-    are to be reused (which then also keeps this check's for the next)."""
-    if reuse is not None:
-        return misspelled_functions(template.document.data, template.table, reuse)
-    return list(_kept_misspelled(template))
-
-
-def _kept_misspelled(template: Template) -> tuple[Diagnostic, ...]:
-    if template.misspelled is None:
-        template.misspelled = tuple(misspelled_functions(template.document.data, template.table))
-    return template.misspelled
-
-
-def share_misspelled(copy: Template, model: Template) -> None:
-    """Give ``copy``, parsed from a plain copy of ``model``'s data (a provider template's
-    child stacks run from one: `stoker.resolution.providers`), ``model``'s misspelled
-    functions instead of walking the same tree again: the same mappings at the same
-    paths, without the positions a plain copy no longer has."""
-    copy.misspelled = tuple(replace(d, span=None) for d in _kept_misspelled(model))
 
 
 def _check_parameters(

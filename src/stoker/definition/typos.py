@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Collection, Iterator
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stoker.codes import UNKNOWN_FUNCTION
 from stoker.definition.reuse import Reuse, relocated
@@ -20,6 +20,9 @@ from stoker.diagnostics import Diagnostic, Path, Severity
 from stoker.functions.base import FunctionTable
 from stoker.nearest import nearest
 from stoker.template.nodes import key_span, span_of
+
+if TYPE_CHECKING:
+    from stoker.definition.template import Template
 
 #: sections whose values may hold function calls
 _SECTIONS = ("resources", "outputs", "conditions", "Resources", "Outputs", "Conditions")
@@ -137,6 +140,29 @@ def _collect_one_key_mappings(
                 path.append(index)
                 _collect_one_key_mappings(item, path, known, found)
                 path.pop()
+
+
+def template_misspelled(template: Template, reuse: Reuse | None) -> list[Diagnostic]:
+    """The template's misspelled functions: kept on the template unless a previous check's
+    are to be reused (which then also keeps this check's for the next)."""
+    if reuse is not None:
+        return misspelled_functions(template.document.data, template.table, reuse)
+    return list(_kept(template))
+
+
+def _kept(template: Template) -> tuple[Diagnostic, ...]:
+    """The template's misspelled functions, found on the first ask and kept on it."""
+    if template.misspelled is None:
+        template.misspelled = tuple(misspelled_functions(template.document.data, template.table))
+    return template.misspelled
+
+
+def share_misspelled(copy: Template, model: Template) -> None:
+    """Give ``copy``, parsed from a plain copy of ``model``'s data (a provider template's
+    child stacks run from one: `stoker.resolution.providers`), ``model``'s misspelled
+    functions instead of walking the same tree again: the same mappings at the same
+    paths, without the positions a plain copy no longer has."""
+    copy.misspelled = tuple(replace(d, span=None) for d in _kept(model))
 
 
 def with_hints(found: list[Diagnostic], hints: list[Diagnostic]) -> list[Diagnostic]:
