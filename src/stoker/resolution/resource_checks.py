@@ -98,14 +98,14 @@ def check_properties(
         # `engine.properties.resolve_properties` does at create)
         if not for_create:
             return []
-        path = (*resource.path, definition.template.names.properties)
+        path = properties_path(definition, name)
         return [
             Diagnostic(codes.PROPERTY_VALUE, message, path, resource.span)
             for message in plugin.validate({})
         ]
     known = known_properties(definition, name) if known is None else known
     unknown = known[1]
-    path = (*resource.path, definition.template.names.properties)
+    path = properties_path(definition, name)
     validated, found = validate_known(plugin, known, path) if validation is None else validation
     if not for_create:
         # Heat's validate checks only that each property is known; a key inside a
