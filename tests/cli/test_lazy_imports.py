@@ -83,8 +83,8 @@ def test_stack_list_imports_no_engine_linter_or_yaql(tmp_path: Path) -> None:
     assert _loaded(modules, "stoker.definition", "stoker.resources") == []
     # the store is SQLAlchemy Core: no ORM, and no PostgreSQL dialect for a SQLite file
     assert _loaded(modules, "sqlalchemy.orm", "sqlalchemy.dialects.postgresql") == []
-    # a table needs no YAML dumper, and to a pipe (as here) it is drawn without Rich
-    assert _loaded(modules, "yaml", "rich") == []
+    # a table needs no YAML dumper
+    assert _loaded(modules, "yaml") == []
     # the database and its key file are named: no user data directory to look up
     assert _loaded(modules, "platformdirs") == []
 

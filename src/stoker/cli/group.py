@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -20,37 +21,42 @@ from stoker.errors import StokerError, exit_status
 KEY_FILE_ENV = "STOKER_SECRET_KEY_FILE"
 
 
-def _short(text: str, limit: int) -> str:
-    """A group's one-line help cut to ``limit`` as Click cuts it (its own helper for this
-    is deprecated)."""
-    return text if len(text) <= limit else text[: max(limit - 3, 0)].rstrip() + "..."
-
-
 class LazyGroup(click.Group):
-    """A group whose subcommands are imported when invoked, not when the CLI starts."""
+    """A group whose subcommands named in its table (``lazy``: name -> module, attribute,
+    the first paragraph of the command's help) are imported when one is invoked or its
+    help is asked for, not when the group is. The group's own ``--help`` lists them from
+    the table, shortened by Click as it shortens a loaded command's help (a test checks
+    each table against the commands)."""
+
+    def __init__(self, *args: Any, lazy: Mapping[str, tuple[str, str, str]], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *COMMANDS})
+        return sorted({*super().list_commands(ctx), *self.lazy})
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name in COMMANDS and cmd_name not in self.commands:
-            module, attribute, _ = COMMANDS[cmd_name]
+        if cmd_name in self.lazy and cmd_name not in self.commands:
+            module, attribute, _ = self.lazy[cmd_name]
             self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """Click's layout, from the help written above instead of importing every group."""
-        names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max(len(name) for name in names)
-        rows = []
-        for name in names:
+        """Click's layout, from the help in the table instead of importing every command."""
+        shown = []
+        for name in self.list_commands(ctx):
             command = self.commands.get(name)
             if command is None:
-                rows.append((name, _short(COMMANDS[name][2], limit)))
-            elif not command.hidden:
-                rows.append((name, command.get_short_help_str(limit)))
+                command = click.Command(name, help=self.lazy[name][2])
+            if not command.hidden:
+                shown.append((name, command))
+        if not shown:
+            return
+        limit = formatter.width - 6 - max(len(name) for name, _ in shown)
         with formatter.section("Commands"):
-            formatter.write_dl(rows)
+            formatter.write_dl(
+                [(name, command.get_short_help_str(limit)) for name, command in shown]
+            )
 
 
 class StokerGroup(LazyGroup):
@@ -89,7 +95,9 @@ def _usage_error(error: click.ClickException) -> None:
         click.echo(f"Try '{name} {ctx.help_option_names[0]}' for help.", err=True)
 
 
-@click.group(cls=StokerGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=StokerGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="stoker")
 @click.option(
     "--db",

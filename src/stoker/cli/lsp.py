@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from stoker.engine import long_running_process
+
 
 @click.command()
 def lsp() -> None:
@@ -14,4 +16,5 @@ def lsp() -> None:
     docs/editors.md."""
     from stoker.lsp import serve
 
+    long_running_process()  # a server: the collector must see what each edit leaves
     serve()

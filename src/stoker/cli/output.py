@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from stoker.cli.plain_table import plain_line, plain_table
 from stoker.diagnostics import Diagnostic, Severity
 
 if TYPE_CHECKING:
@@ -168,8 +167,7 @@ def simple_table(
 def print_table(
     rows: Sequence[dict[str, Any]], columns: Sequence[str], no_wrap: Sequence[str] = ()
 ) -> None:
-    """`simple_table` on stdout. To a pipe or file, drawn without Rich where the result
-    is the same (`stoker.cli.plain_table`): ``stack list`` should not pay for Rich."""
+    """`simple_table` on stdout."""
     print_view([TablePart(rows, columns, no_wrap=no_wrap)])
 
 
@@ -202,14 +200,7 @@ class TablePart:
 
 
 def print_view(parts: Sequence[Line | TablePart]) -> None:
-    """Lines and tables on stdout, as `print_table` draws one table: to a pipe or file
-    without Rich where every part comes out the same (``template validate`` is felt in
-    CI jobs and editors, and Rich is a third of its start-up)."""
-    if not sys.stdout.isatty():
-        drawn = [_plain_part(part) for part in parts]
-        if all(text is not None for text in drawn):
-            click.echo("".join(text for text in drawn if text is not None), nl=False)
-            return
+    """Lines and tables on stdout, drawn by Rich (`console`)."""
     from rich.text import Text
 
     out = console()
@@ -218,15 +209,6 @@ def print_view(parts: Sequence[Line | TablePart]) -> None:
             out.print(Text(part.lead, style="bold") + Text(part.text))
         else:
             out.print(simple_table(part.rows, part.columns, part.title, part.no_wrap))
-
-
-def _plain_part(part: Line | TablePart) -> str | None:
-    if isinstance(part, Line):
-        return plain_line(part.lead + part.text)
-    if not part.rows:
-        return None
-    cells = [[_cell_text(row.get(column)) for column in part.columns] for row in part.rows]
-    return plain_table([heading(column) for column in part.columns], cells, part.title)
 
 
 def heading(column: str) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from stoker.cli.listening import listen, serve_on
+from stoker.engine import long_running_process
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8788
@@ -82,6 +83,7 @@ def serve(
     from stoker.sandbox.service import SandboxConfig
     from stoker.sandbox.store import default_url
 
+    long_running_process()  # a server: the collector must see what requests leave
     faults = load_faults(faults_file) if faults_file is not None else None
     config = SandboxConfig(
         build_delay=build_delay,

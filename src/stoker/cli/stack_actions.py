@@ -1,10 +1,10 @@
-"""``stoker stack check|suspend|resume|cancel|abandon|adopt|export|snapshot ...`` and
-``stack resource mark-unhealthy``: the other actions of ``openstack stack``, same meaning.
+"""``stoker stack delete|recover|check|suspend|resume|cancel|abandon|adopt|export|snapshot
+...|signal``: the actions of ``openstack stack`` but create and update, same meaning.
 
-Thin: each command parses, calls the engine's facade (`StackEngine.check_stack`,
-`.suspend`, `.resume`, `.cancel`, `.abandon`, `.snapshot`, `.restore`, `.mark_unhealthy`,
-...) and prints. An action that
-ends FAILED exits 1 with one line naming the stack's status and reason.
+Thin: each command parses, calls the engine's facade (`StackEngine.delete`, `.recover`,
+`.check_stack`, `.suspend`, `.resume`, `.cancel`, `.abandon`, `.snapshot`, `.restore`,
+`.signal`, ...) and prints. An action that ends FAILED exits 1 with one line naming the
+stack's status and reason.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 import click
 
-from stoker.cli.options import environments_option
+from stoker.cli.options import environments_option, limit_options
 from stoker.cli.output import (
     emit_record,
     emit_rows,
@@ -25,10 +26,8 @@ from stoker.cli.output import (
     report,
 )
 from stoker.cli.progress import Progress
-from stoker.cli.stack import stack
 from stoker.cli.stack_document import show_stack_summary
-from stoker.cli.stack_records import resource
-from stoker.cli.stack_session import Session
+from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import StackRecord, Status, snapshot_document, stack_row
 from stoker.errors import OperationFailed, Rejected
 
@@ -79,7 +78,53 @@ def _fail_unless_complete(result: StackRecord) -> None:
         )
 
 
-@stack.command()
+# ---------------------------------------------------------------------------- delete/recover
+@click.command()
+@click.argument("name")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_obj
+def delete(session: Session, name: str, yes: bool) -> None:
+    """Delete stack NAME and everything in it."""
+    record = find_stack(session, name)
+    session.refuse_without_cloud(record, "deleted")
+    if not yes:
+        if not sys.stdin.isatty():
+            raise click.UsageError("refusing to delete without confirmation; pass --yes")
+        click.confirm(f"Delete stack {record.name} ({record.id})?", abort=True)
+    progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
+    engine = session.engine(progress)
+    with progress:
+        result = asyncio.run(engine.delete(record.id))
+    status = f"{result.action.value}_{result.status.value}"
+    if result.status is not Status.COMPLETE:
+        raise OperationFailed(f"{result.name}: {status}: {result.status_reason}")
+    click.echo(f"{result.name}: {status}: {result.status_reason}", err=True)
+
+
+@click.command()
+@click.argument("name")
+@record_options
+@limit_options("depth", "value_size", "total_value_size", "resources")
+@click.pass_obj
+def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
+    """Continue an operation on NAME that was interrupted (its engine died)."""
+    record = find_stack(session, name)
+    progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
+    engine = session.engine(progress)
+    with progress:
+        result = asyncio.run(engine.recover(record.id))
+    status = f"{result.name}: {result.action.value}_{result.status.value}"
+    if result.deleted_at is None and result.action.value != "DELETE":
+        # the short view the create or update it continued would have printed
+        show_stack_summary(result, fmt, columns)
+    elif result.status is Status.COMPLETE:
+        click.echo(status, err=True)
+    if result.status is not Status.COMPLETE:
+        raise OperationFailed(status)
+
+
+# ---------------------------------------------------------------------------- the others
+@click.command()
 @click.argument("name")
 @record_options
 @click.pass_obj
@@ -88,7 +133,7 @@ def check(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> No
     _act(session, name, lambda engine: engine.check_stack(name), fmt, columns)
 
 
-@stack.command()
+@click.command()
 @click.argument("name")
 @record_options
 @click.pass_obj
@@ -97,7 +142,7 @@ def suspend(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> 
     _act(session, name, lambda engine: engine.suspend(name), fmt, columns)
 
 
-@stack.command()
+@click.command()
 @click.argument("name")
 @record_options
 @click.pass_obj
@@ -107,7 +152,7 @@ def resume(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> N
     _act(session, name, lambda engine: engine.resume(name), fmt, columns)
 
 
-@stack.command()
+@click.command()
 @click.argument("name")
 @click.option(
     "--no-rollback",
@@ -124,24 +169,6 @@ def cancel(
     record = asyncio.run(session.engine().cancel(name, rollback=not no_rollback))
     emit_rows([_row(record)], fmt, columns, ACTION_COLUMNS)
     click.echo(f"{record.name}: cancel requested", err=True)
-
-
-@resource.command("mark-unhealthy")
-@click.argument("name")
-@click.argument("resource_name")
-@click.argument("reason", required=False)
-@click.option("--reset", is_flag=True, help="Mark the resource healthy again.")
-@click.pass_obj
-def mark_unhealthy(
-    session: Session, name: str, resource_name: str, reason: str | None, reset: bool
-) -> None:
-    """Mark RESOURCE_NAME of NAME unhealthy (CHECK_FAILED: the next update replaces it)."""
-    engine = session.engine()
-    record = asyncio.run(engine.mark_unhealthy(name, resource_name, not reset, reason))
-    click.echo(
-        f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}",
-        err=True,
-    )
 
 
 def _write_document(document: Any, output_file: str | None) -> None:
@@ -161,7 +188,7 @@ _output_file_option = click.option(
 )
 
 
-@stack.command()
+@click.command()
 @click.argument("name")
 @_output_file_option
 @click.pass_obj
@@ -170,7 +197,7 @@ def export(session: Session, name: str, output_file: str | None) -> None:
     _write_document(asyncio.run(session.engine().export(name)), output_file)
 
 
-@stack.command()
+@click.command()
 @click.argument("name")
 @_output_file_option
 @click.pass_obj
@@ -180,7 +207,7 @@ def abandon(session: Session, name: str, output_file: str | None) -> None:
     _write_document(asyncio.run(session.engine().abandon(name)), output_file)
 
 
-@stack.command()
+@click.command()
 @click.argument("name")
 @click.option(
     "--adopt-file",
@@ -235,7 +262,7 @@ def adopt(
 
 
 # ---------------------------------------------------------------------------- snapshots
-@stack.group()
+@click.group()
 def snapshot() -> None:
     """Stack snapshots (template, environment, files and each resource's data)."""
 
@@ -305,3 +332,48 @@ def snapshot_restore(
 ) -> None:
     """Restore NAME to snapshot SNAPSHOT_ID (or its name): an update to its definition."""
     _act(session, name, lambda engine: engine.restore(name, snapshot_id), fmt, columns)
+
+
+# ---------------------------------------------------------------------------- signal
+@click.command()
+@click.argument("name", required=False)
+@click.argument("resource_name", required=False)
+@click.option(
+    "--token",
+    help="Signal the wait condition handle holding this token (its token attribute) "
+    "instead of naming the stack and resource.",
+)
+@click.option(
+    "--data",
+    "--data-binary",
+    "data",
+    default=None,
+    help="The signal as JSON (--data-binary too, as curl-style scripts write it).",
+)
+@click.option(
+    "--data-file", type=click.Path(exists=True, dir_okay=False), help="Read the JSON from a file."
+)
+@click.pass_obj
+def signal(
+    session: Session,
+    name: str | None,
+    resource_name: str | None,
+    token: str | None,
+    data: str | None,
+    data_file: str | None,
+) -> None:
+    """Send a signal to RESOURCE_NAME of NAME (e.g. a wait condition handle), or --token."""
+    if token is None and not (name and resource_name):
+        raise click.UsageError("give NAME and RESOURCE_NAME, or --token")
+    if data_file:
+        with open(data_file, encoding="utf-8") as handle:
+            data = handle.read()
+    try:
+        details = json.loads(data) if data else None
+    except json.JSONDecodeError as error:
+        raise click.BadParameter(f"not JSON: {error}", param_hint="--data") from None
+    if token is not None:
+        asyncio.run(session.engine().signal_with_token(token, details))
+    else:
+        assert name is not None and resource_name is not None
+        asyncio.run(session.engine().signal(name, resource_name, details))

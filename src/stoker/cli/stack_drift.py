@@ -15,7 +15,6 @@ from typing import Any
 import click
 
 from stoker.cli.output import emit_rows, record_options
-from stoker.cli.stack import stack
 from stoker.cli.stack_session import Session, find_stack
 
 #: the table's columns (json and yaml show every field, the differences as a list)
@@ -40,7 +39,7 @@ def _row(entry: dict[str, Any], table: bool) -> dict[str, Any]:
     return row
 
 
-@stack.command()
+@click.command()
 @click.argument("name")
 @click.option(
     "--nested-depth",

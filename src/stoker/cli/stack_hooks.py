@@ -9,13 +9,12 @@ import click
 
 from stoker.cli.options_stack import nested_listing
 from stoker.cli.output import emit_rows
-from stoker.cli.stack import stack
 from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import paused_hooks
 from stoker.errors import OperationRefused
 
 
-@stack.group()
+@click.group()
 def hook() -> None:
     """Breakpoints (hooks) set in the environment's resource_registry."""
 

@@ -1,5 +1,6 @@
-"""``stoker stack output|resource|event|template|environment ...``: what a stack recorded,
-shown as ``openstack stack ...`` shows it (the views are `stoker.engine`'s `*_views`)."""
+"""``stoker stack output|event|template|environment|graph ...``: what a stack recorded,
+shown as ``openstack stack ...`` shows it (the views are `stoker.engine`'s `*_views`);
+its resources are `stoker.cli.stack_resources`'s."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import click
 
 from stoker.blueprint import SOURCE_FILE
 from stoker.cli.graph import graph_options, write_graph
-from stoker.cli.options_stack import nested_listing
 from stoker.cli.output import (
     document_format_option,
     emit,
@@ -19,15 +19,12 @@ from stoker.cli.output import (
     record_options,
 )
 from stoker.cli.progress import event_line
-from stoker.cli.stack import stack
 from stoker.cli.stack_document import show_secrets_option
 from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import (
     Status,
     event_row,
     masked_environment,
-    resource_document,
-    resource_rows,
     stack_events,
     table_outputs,
     template_document,
@@ -36,7 +33,7 @@ from stoker.errors import NotFound, OperationFailed
 
 
 # ---------------------------------------------------------------------------- outputs
-@stack.group()
+@click.group()
 def output() -> None:
     """Stack outputs."""
 
@@ -113,7 +110,7 @@ def _outputs(session: Session, name: str, fmt: str, show_secrets: bool) -> list[
 
 
 # ---------------------------------------------------------------------------- graph
-@stack.command("graph")
+@click.command("graph")
 @click.argument("name")
 @graph_options
 @click.pass_obj
@@ -130,56 +127,8 @@ def graph(session: Session, name: str, fmt: str, nested_depth: int, output: str 
     write_graph(render(stack_graph(session.engine(), record, nested_depth), fmt), output)
 
 
-# ---------------------------------------------------------------------------- resources
-@stack.group()
-def resource() -> None:
-    """Stack resources."""
-
-
-@resource.command("list")
-@nested_listing("Depth of nested stacks to list (nested stacks come with provider templates).")
-def resource_list(
-    session: Session, name: str, nested_depth: int, fmt: str, columns: tuple[str, ...]
-) -> None:
-    """List the resources of NAME (and of its nested stacks, to --nested-depth)."""
-    record = find_stack(session, name)
-    rows = resource_rows(session.store, session.settings.project, record, nested_depth)
-    default = [
-        "resource_name",
-        "physical_resource_id",
-        "resource_type",
-        "resource_status",
-        "updated_time",
-    ]
-    if nested_depth:
-        default.append("stack_name")
-    emit_rows(rows, fmt, columns, default)
-
-
-@resource.command("show")
-@click.argument("name")
-@click.argument("resource_name")
-@record_options
-@click.pass_obj
-def resource_show(
-    session: Session, name: str, resource_name: str, fmt: str, columns: tuple[str, ...]
-) -> None:
-    """Show resource RESOURCE_NAME of NAME, with its attributes."""
-    from stoker.engine import StackNotFound
-
-    record = find_stack(session, name)
-    records = {r.name: r for r in session.store.resources(record.id)}
-    found = records.get(resource_name)
-    if found is None:
-        raise StackNotFound(
-            f"The Resource ({resource_name}) could not be found in Stack {record.name}."
-        )
-    row = resource_document(session.engine(), record, records, resource_name)
-    emit_record(row, fmt, columns)
-
-
 # ---------------------------------------------------------------------------- events
-@stack.group()
+@click.group()
 def event() -> None:
     """Stack events."""
 
@@ -231,7 +180,7 @@ def event_list(
 
 
 # ---------------------------------------------------------------------------- template/env
-@stack.group("template")
+@click.group("template")
 def template_group() -> None:
     """The template a stack was created from."""
 
@@ -258,7 +207,7 @@ def template_show(session: Session, name: str, fmt: str, source: bool) -> None:
     emit(data, fmt)
 
 
-@stack.group("environment")
+@click.group("environment")
 def environment_group() -> None:
     """The environment a stack was created with."""
 

@@ -9,6 +9,11 @@ exists when an operation starts to the collector's permanent generation
 puts it back when the last running operation ends. Nothing is leaked: frozen objects
 are still freed by reference counting, and cycles among them are found by the first
 collection after the operation.
+
+A process that runs one command also collects its young generation less often
+(`one_command_process`): what a command allocates, from its imports on, is almost all
+freed by reference counting or kept until the exit, and a collection every few hundred
+allocations walked it first. A server gets the default back (`long_running_process`).
 """
 
 from __future__ import annotations
@@ -23,24 +28,35 @@ _depth = 0  # operations running in this process (concurrent ones, in any thread
 #: the process runs one command and exits (the `stoker` command line): what is frozen
 #: stays frozen, as it lives until the exit anyway
 _one_command = False
-#: the young generation's threshold while a single command's operation runs (700 by
-#: default): most of what an operation allocates (events, rows, contexts) is freed by
-#: reference counting soon after; a collection every 700 allocations walked it first
+#: the young generation's threshold in a process that runs one command: most of what a
+#: command allocates (modules' objects, events, rows, contexts) is freed by reference
+#: counting soon after or lives until the exit; a collection every 700 allocations (the
+#: default) walked it first
 _ONE_COMMAND_YOUNG = 50_000
+#: the young generation's threshold this process started with, for a server
+_DEFAULT_YOUNG = gc.get_threshold()[0]
 
 
 def one_command_process() -> None:
-    """Declare this process a single command's (see `keep_loaded`): the `stoker` command
-    line's entry point does, for every command."""
+    """Declare this process a single command's (see `keep_loaded`), and collect its young
+    generation less often from now on: the `stoker` command line's entry point does, for
+    every command, before it imports the command."""
     global _one_command
     _one_command = True
+    _young_threshold(_ONE_COMMAND_YOUNG)
 
 
 def long_running_process() -> None:
-    """Undo `one_command_process` for a command that serves (`stoker serve`): operations
-    come and go there, and what they leave must be collected."""
+    """Undo `one_command_process` for a command that serves (`stoker serve`, `stoker
+    sandbox serve`, `stoker lsp`): requests and operations come and go there, and what
+    they leave must be collected as usual."""
     global _one_command
     _one_command = False
+    _young_threshold(_DEFAULT_YOUNG)
+
+
+def _young_threshold(young: int) -> None:
+    gc.set_threshold(young, *gc.get_threshold()[1:])
 
 
 def keep_loaded() -> None:
@@ -61,8 +77,6 @@ def frozen_heap() -> Iterator[None]:
     with _lock:
         if _depth == 0:
             gc.freeze()
-            if _one_command:
-                gc.set_threshold(_ONE_COMMAND_YOUNG, *gc.get_threshold()[1:])
         _depth += 1
     try:
         yield
