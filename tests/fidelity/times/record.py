@@ -105,10 +105,20 @@ class Views:
         return self.child_paths[path]
 
 
-def wait(heat: Heat, path: str) -> None:
+def wait(heat: Heat, path: str, rollback: bool = False) -> None:
+    """Until the stack's operation ended; with ``rollback``, a failed create or update
+    also waits (5 s at most) for the rollback that follows it."""
+    failed_at = None
     for _ in range(600):
         status, body = heat.call("GET", path)
-        if status == 404 or not body["stack"]["stack_status"].endswith("IN_PROGRESS"):
+        if status == 404:
+            return
+        shown = body["stack"]["stack_status"]
+        if rollback and shown in ("CREATE_FAILED", "UPDATE_FAILED"):
+            failed_at = failed_at or time.monotonic()
+            if time.monotonic() - failed_at > 5:
+                return
+        elif not shown.endswith("IN_PROGRESS"):
             return
         time.sleep(0.2)
     raise TimeoutError(path)
@@ -153,7 +163,7 @@ def run_case(heat: Heat, name: str, case: dict[str, Any]) -> dict[str, Any]:
     )
     assert status == 201, body
     path = f"/stacks/{stack_name}/{body['stack']['id']}"
-    wait(heat, path)
+    wait(heat, path, case.get("rollback", False))
     views = Views()
     created = views.read(heat, stack_name, path, case.get("child"))
     steps, snapshots = [], []
@@ -162,7 +172,7 @@ def run_case(heat: Heat, name: str, case: dict[str, Any]) -> dict[str, Any]:
             time.sleep(PAUSE)
             step(heat, path, spec, snapshots)
             time.sleep(0.3)
-            wait(heat, path)
+            wait(heat, path, spec.get("rollback", False))
             steps.append(views.read(heat, stack_name, path, case.get("child")))
     finally:
         heat.call("DELETE", path)
