@@ -9,7 +9,9 @@ cases.yaml). Also three facts outside the sequences: `_update_time_is_start` (an
 whose resource takes 3 s: is updated_time the update's start, the time of its
 `UPDATE IN_PROGRESS` event, or its end), `_cancel` (an update cancelled and rolled back)
 and `_sort` (the order of `GET /stacks?sort_keys=updated_at` with stacks never updated).
-Heat is never started or stopped here.
+Heat is never started or stopped here; start it with ``ENGINE=convergence`` (Heat's
+default engine, the reference here). recording-legacy.json is the same run against
+``ENGINE=legacy``, kept for comparison (nothing replays it).
 """
 
 from __future__ import annotations
