@@ -232,6 +232,23 @@ def test_actions_update_and_delete(board: Board) -> None:
     assert base not in board.get("/dashboard/stacks").text
 
 
+def test_updated_is_shown_once_the_stack_is_updated(board: Board) -> None:
+    """As Heat's updated_time (tests/fidelity/times): none after the create, nor after a
+    check; the update's time once it ran."""
+    board.login()
+    stack_id = _launch(board)
+    base = f"/dashboard/stacks/{stack_id}"
+    assert "<dt>Updated</dt>" not in board.get(base + "/part/summary").text
+    assert board.post(base + "/action", {"action": "check"}).status_code == 200
+    assert board.wait(stack_id) == "CHECK_COMPLETE"
+    assert "<dt>Updated</dt>" not in board.get(base + "/part/summary").text
+    assert board.post(base + "/update", {"param.site": "renamed"}).status_code == 200
+    assert board.wait(stack_id) == "UPDATE_COMPLETE"
+    updated = board.client.get(f"/v1/demo/stacks/{stack_id}").json()["stack"]["updated_time"]
+    summary = board.get(base + "/part/summary").text
+    assert f'<dt>Updated</dt><dd><time datetime="{updated}">' in summary
+
+
 def test_a_zip_package_is_launched(board: Board) -> None:
     board.login()
     data = io.BytesIO()

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from stoker.engine.state import Action, Status, WriteBatch
+from stoker.engine.state import Action, StackStatus, Status, WriteBatch
 from stoker.store import SqlStore, UnknownStack
 from stoker.store.jsontext import _ENCODER, dumps
 
@@ -126,7 +126,14 @@ def test_stack_status_changes(store: SqlStore, stack_id: str) -> None:
         Status.COMPLETE,
         "done",
     )
-    assert back.updated_at == f.at(30)
+    # a create's change of state is no update: the stack's updated_time stays null (Heat)
+    assert back.updated_at is None
+    for status, time in ((Status.IN_PROGRESS, f.at(40)), (Status.COMPLETE, f.at(50))):
+        change = StackStatus(stack_id, Action.UPDATE, status, "updating", time)
+        store.write(WriteBatch(stacks=[change]))
+    back = store.get_stack(stack_id, "demo")
+    assert back is not None
+    assert back.updated_at == f.at(40)  # when the update began
 
 
 def test_a_batch_is_all_or_nothing(store: SqlStore, stack_id: str) -> None:

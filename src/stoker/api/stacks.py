@@ -41,11 +41,13 @@ from stoker.engine import (
 )
 from stoker.engine import update_preview as preview_update
 
+# A stack never updated has no updated_time: it sorts before every one that has, as NULL
+# does in Heat's ascending order (its databases: MySQL, SQLite), ties broken by id.
 _SORT_KEYS: dict[str, Callable[[StackRecord], Any]] = {
     "created_at": lambda s: s.created_at,
     "creation_time": lambda s: s.created_at,
-    "updated_at": lambda s: s.updated_at or s.created_at,
-    "updated_time": lambda s: s.updated_at or s.created_at,
+    "updated_at": lambda s: (s.updated_at is not None, s.updated_at),
+    "updated_time": lambda s: (s.updated_at is not None, s.updated_at),
     "name": lambda s: s.name,
     "stack_name": lambda s: s.name,
     "status": lambda s: s.status.value,

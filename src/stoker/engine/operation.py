@@ -168,15 +168,14 @@ class Operation:
         with them (`WriteBatch.release`), as the operation's last write."""
         now = leases.now_utc()
         event = self.engine.stack_event(self.stack, action, status, reason, now)
-        await self.write(
-            WriteBatch(
-                stacks=[StackStatus(self.stack.id, action, status, reason, now)],
-                events=[event],
-                release=release,
-            )
-        )
+        change = StackStatus(self.stack.id, action, status, reason, now)
+        await self.write(WriteBatch(stacks=[change], events=[event], release=release))
         self.stack = replace(
-            self.stack, action=action, status=status, status_reason=reason, updated_at=now
+            self.stack,
+            action=action,
+            status=status,
+            status_reason=reason,
+            updated_at=change.updated_at or self.stack.updated_at,
         )
 
     async def finish(

@@ -61,6 +61,8 @@ class StackRecord:
     files: dict[str, str] = field(repr=False)
     parameters: dict[str, Any] = field(repr=False)  # raw values as supplied (hidden too)
     created_at: datetime
+    #: when the last action of `UPDATING_ACTIONS` began (Heat's ``updated_time``); None
+    #: while the stack has had none
     updated_at: datetime | None = None
     deleted_at: datetime | None = None
     parent_id: str | None = None
@@ -104,6 +106,14 @@ class EventRecord:
     id: int | None = None  # assigned by the store
 
 
+#: The actions whose start is a stack's ``updated_time``. Heat's convergence engine (its
+#: default) sets it whenever it converges a stack on a template, which is every action but
+#: a create: an update, a rollback (of an update or of a failed create), a delete and a
+#: restore. A check, suspend, resume or snapshot leaves it, and a stack never updated
+#: shows none (tests/fidelity/times records what Heat does).
+UPDATING_ACTIONS = frozenset({Action.UPDATE, Action.ROLLBACK, Action.DELETE, Action.RESTORE})
+
+
 @dataclass(slots=True, unsafe_hash=True)
 class StackStatus:
     """A change of a stack's state."""
@@ -113,6 +123,14 @@ class StackStatus:
     status: Status
     reason: str
     time: datetime
+
+    @property
+    def updated_at(self) -> datetime | None:
+        """The stack's new ``updated_time`` when the change starts an action of
+        `UPDATING_ACTIONS`; None: the stack keeps the one it has."""
+        if self.status is Status.IN_PROGRESS and self.action in UPDATING_ACTIONS:
+            return self.time
+        return None
 
 
 @dataclass(slots=True, unsafe_hash=True)

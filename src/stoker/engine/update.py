@@ -254,7 +254,11 @@ async def _begin(
     for record in added:
         operation.records[record.name] = record
     operation.stack = replace(
-        stack, action=action, status=Status.IN_PROGRESS, status_reason=reason, updated_at=now
+        stack,
+        action=action,
+        status=Status.IN_PROGRESS,
+        status_reason=reason,
+        updated_at=batch.stacks[0].updated_at or stack.updated_at,
     )
     operation.began = now
 

@@ -127,8 +127,12 @@ class BulkStatements:
         return one_row(statement, self.dialect, ["old_stack_id", "old_name"])
 
     def _set_stack_status(self) -> DriverStatement:
-        """``UPDATE stacks SET action, status, status_reason, updated_at WHERE id``."""
-        values: dict[str, Any] = {c: bindparam(f"new_{c}") for c in STACK_STATUS_FIELDS[:-1]}
+        """``UPDATE stacks SET action, status, status_reason, updated_at WHERE id``;
+        ``updated_at`` only where the change gives one (`StackStatus.updated_at`): a NULL
+        keeps the stored one."""
+        values: dict[str, Any] = {c: bindparam(f"new_{c}") for c in STACK_STATUS_FIELDS[:-2]}
+        given = bindparam("new_updated_at", type_=Stack.__table__.c.updated_at.type)
+        values["updated_at"] = func.coalesce(given, Stack.updated_at)
         statement = update(Stack).where(Stack.id == bindparam("new_id")).values(values)
         return one_row(statement, self.dialect, [f"new_{c}" for c in STACK_STATUS_FIELDS])
 

@@ -33,8 +33,9 @@ def _aware_utc(value: datetime) -> datetime:
 _SECONDS: dict[tuple[int, int, int, int, int, int], str] = {}
 
 
-# A transition's time is written twice (the row's updated_at, the event's time) and the
-# rows of one batch share their created_at: remembering recent ones halves the encoding.
+# A resource's transition's time is written twice (its row's updated_at, the event's time)
+# and the rows of one batch share their created_at: remembering recent ones halves the
+# encoding.
 @lru_cache(maxsize=4096)
 def _sqlite_time_in(value: datetime | None) -> str | None:
     """SQLAlchemy's SQLite format: ``YYYY-MM-DD HH:MM:SS.ffffff`` (what

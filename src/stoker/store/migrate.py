@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 # The newest revision in migrations/versions; a test checks it against Alembic's view.
-HEAD = "0010"
+HEAD = "0011"
 VERSION_TABLE = "alembic_version"
 #: Alembic's version table, as its default ``version_table_impl`` declares it: one
 #: ``version_num VARCHAR(32) NOT NULL`` column, the primary key ``alembic_version_pkc``.

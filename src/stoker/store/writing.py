@@ -149,7 +149,7 @@ class StoreWrites(StoreBase):
                 raise UnknownStack(stack_id)
 
     def write(self, batch: WriteBatch, fence: LeaseToken | None = None) -> str | None:
-        """Stack state changes (``updated_at`` becomes the change's time), resource upserts
+        """Stack state changes (``updated_at`` where the change sets it), resource upserts
         and new events, all or nothing. A stack that does not exist raises UnknownStack.
         With ``fence``, the claim is checked first in the same transaction (LeaseLost),
         and the stack's pending cancel request (``stack cancel``) is returned.
@@ -202,7 +202,7 @@ class StoreWrites(StoreBase):
                 seal_at((c.stack_id, "", "status_reason"), c.reason)
                 if sealed[c.stack_id]
                 else c.reason,
-                time_in(c.time),
+                time_in(c.updated_at),
                 c.stack_id,
             )
             for c in batch.stacks
