@@ -212,4 +212,3 @@ def test_a_sealed_values_text_is_what_the_encoder_writes() -> None:
     assert SECRET not in text
     assert sealer.unseal(stored) == value
     assert sealer.seal_json_at(("stack", "server", "data"), {}) == "{}"
-
