@@ -161,6 +161,9 @@ class Operation:
             self.records[record.name] = stored[record.name] = record
         for record in batch.states.values():
             self.records[record.name] = stored[record.name] = record
+        for stack_id, name in batch.removed:
+            if stack_id == self.stack.id:
+                stored.pop(name, None)
 
     def defer(self, batch: WriteBatch) -> None:
         """Queue the records of an effect-free action (`Recorder.defer`): the operation
