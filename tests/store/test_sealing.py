@@ -12,8 +12,18 @@ from sqlalchemy import select, update
 
 from stoker.engine.state import DefinitionChange, Status, StoredDefinition, WriteBatch
 from stoker.store import SqlStore
+from stoker.store.jsontext import dumps, loads
 from stoker.store.models import Resource, Stack
-from stoker.store.secrets import SEALED, TEXT_PREFIX, is_sealed, key_source, read_key
+from stoker.store.secrets import (
+    SEALED,
+    TEXT_PREFIX,
+    Sealer,
+    is_sealed,
+    key_source,
+    new_key,
+    read_key,
+    sealed_json,
+)
 
 from . import factories as f
 
@@ -189,3 +199,16 @@ def test_a_stack_sealed_by_another_process_reads_back_opened(
     assert SECRET not in str(_row(store, record.id, "r"))
     assert [r.properties for r in store.resources(record.id)] == [{"pw": SECRET}]
     assert [e.reason for e in store.events(record.id)] == [SECRET]
+
+
+def test_a_sealed_values_text_is_what_the_encoder_writes() -> None:
+    """A sealed value's JSON text is made around its token, not encoded: it must be the
+    text the store's encoder makes of ``{SEALED: token}``, and read back as the value."""
+    sealer = Sealer(new_key())
+    value = {"password": SECRET, "nested": ["é", '"quoted"', 0, False]}
+    text = sealer.seal_json_at(("stack", "server", "properties"), value)
+    stored = loads(text)
+    assert text == dumps(stored) == sealed_json(stored[SEALED])
+    assert SECRET not in text
+    assert sealer.unseal(stored) == value
+    assert sealer.seal_json_at(("stack", "server", "data"), {}) == "{}"

@@ -81,7 +81,7 @@ async def create_stack(
     operation = Operation(engine, stack, definition, parent)
     types = operation.resolution().types
     initial, fence = await write_new(engine, stack, definition, types)
-    operation.records = {r.name: r for r in initial}  # what was just written
+    operation.written(initial)
     # what the stack stored rebuilds to this definition: its outputs, read by its
     # facade, need not parse and define its template again
     engine.queries.remember(stack.id, definition)

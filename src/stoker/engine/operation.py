@@ -74,10 +74,11 @@ class Operation:
         self.recorder = Recorder(engine.store, listener=engine.notify)
         self.fence: leases.Fence | None = None
         self.records: dict[str, ResourceRecord] = {}
-        #: the records as `load_records` read them: one still in `records` (the same
-        #: object) is what its stored row holds, so a change of its state alone can be
-        #: written as that (`Recorder.defer_state`)
-        self._loaded: dict[str, ResourceRecord] = {}
+        #: the records as `load_records` read them or an awaited `write` committed them:
+        #: one still in `records` (the same object) is what its stored row holds, so a
+        #: change of its state alone can be written as that (`Recorder.defer_state`,
+        #: `WriteBatch.states`)
+        self._stored: dict[str, ResourceRecord] = {}
         self._resolution: Resolution | None = None
         #: the resources this operation may act on (None: all); an update leaves out
         #: those it knows unchanged, so it never resolves their types or properties
@@ -136,9 +137,13 @@ class Operation:
         return self._resolution
 
     async def load_records(self) -> None:
-        records = await asyncio.to_thread(self.engine.store.resources, self.stack.id)
+        self.written(await asyncio.to_thread(self.engine.store.resources, self.stack.id))
+
+    def written(self, records: Iterable[ResourceRecord]) -> None:
+        """Take ``records`` as the stack's records, each what its stored row holds (read
+        back, or just written)."""
         self.records = {r.name: r for r in records}
-        self._loaded = dict(self.records)
+        self._stored = dict(self.records)
 
     def already_deleted(self) -> list[str]:
         return [
@@ -151,8 +156,14 @@ class Operation:
     async def write(self, batch: WriteBatch) -> None:
         """Commit ``batch`` (the engine's listener hears of its events once committed)."""
         await self.recorder.write(batch)
+        stored = self._stored
         for record in batch.resources:
-            self.records[record.name] = record
+            self.records[record.name] = stored[record.name] = record
+        for record in batch.states.values():
+            self.records[record.name] = stored[record.name] = record
+        for stack_id, name in batch.removed:
+            if stack_id == self.stack.id:
+                stored.pop(name, None)
 
     def defer(self, batch: WriteBatch) -> None:
         """Queue the records of an effect-free action (`Recorder.defer`): the operation
@@ -398,11 +409,16 @@ class Operation:
         record, event = self.step(
             previous, action, Status.IN_PROGRESS, "state changed", **dict(start or {})
         )
+        events = [*before, event]
+        if not start and self._stored.get(name) is previous:  # its stored row, but the state
+            started = WriteBatch(states={(record.stack_id, name): record}, events=events)
+        else:
+            started = WriteBatch(resources=[record], events=events)
         try:
             # Inside the try: an operation stopped (timed out, cancelled) while this
             # waits still has the IN_PROGRESS committed (the recorder commits it for
             # every job), and records the failure on top of it.
-            await self.write(WriteBatch(resources=[record], events=[*before, event]))
+            await self.write(started)
             testpoints.reached("before_handler", name)
             # No handler starts under a claim that may have passed to another process.
             await self.claim().confirm(self.engine.store)
@@ -417,7 +433,15 @@ class Operation:
                 latest = record
             await asyncio.shield(self.transition(latest, action, Status.FAILED, reason))
             raise
-        await self.transition(record, action, Status.COMPLETE, "state changed", **changes)
+        done, event = self.step(record, action, Status.COMPLETE, "state changed", **changes)
+        written = self._stored.get(name)
+        if written is not None and self.records.get(name) is written and _same_row(written, done):
+            # what the effect recorded on the way (a nested stack's id and properties,
+            # written before its child exists) is what it returned: the state alone
+            batch = WriteBatch(states={(done.stack_id, name): done}, events=[event])
+        else:
+            batch = WriteBatch(resources=[done], events=[event])
+        await self.write(batch)
         testpoints.reached("after_complete")
 
     async def _act_internal(
@@ -450,7 +474,7 @@ class Operation:
         # The IN_PROGRESS row would be overwritten in the same transaction: only its
         # event is written.
         events = (*before, started, event) if before else (started, event)
-        if not changes and not start and self._loaded.get(name) is loaded:
+        if not changes and not start and self._stored.get(name) is loaded:
             # the stored row differs only in state (each resource of a delete)
             self.recorder.defer_state(done, events)
         else:
@@ -538,3 +562,17 @@ class Operation:
             and self.internal(self.engine.plugin_of(record))
         )
         await self.act(name, Action.DELETE, delete, internal=internal)
+
+
+def _same_row(stored: ResourceRecord, record: ResourceRecord) -> bool:
+    """Whether ``record``'s row differs from ``stored``'s only in action, status, status
+    reason and time (`WriteBatch.states`)."""
+    return (
+        record.physical_id == stored.physical_id
+        and record.type == stored.type
+        and record.created_at == stored.created_at
+        and record.requires == stored.requires
+        and record.data == stored.data
+        and record.attributes == stored.attributes
+        and record.properties == stored.properties
+    )

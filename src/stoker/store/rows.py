@@ -205,9 +205,9 @@ def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
     """Values in `RESOURCE_FIELDS` order, ready for the driver."""
     return stored_resource_row(
         resource,
-        resource.properties,
-        resource.attributes,
-        resource.data,
+        dumps(resource.properties),
+        dumps(resource.attributes),
+        dumps(resource.data),
         resource.status_reason,
         codec,
     )
@@ -215,15 +215,15 @@ def resource_row(resource: ResourceRecord, codec: Codec) -> tuple[Any, ...]:
 
 def stored_resource_row(
     resource: ResourceRecord,
-    properties: Any,
-    attributes: Any,
-    data: Any,
+    properties: str,
+    attributes: str,
+    data: str,
     reason: str,
     codec: Codec,
 ) -> tuple[Any, ...]:
-    """Values in `RESOURCE_FIELDS` order with the properties, attributes, data and reason
-    as stored (a sealed stack's tokens in place of the record's values: no copy of the
-    record made only to carry them)."""
+    """Values in `RESOURCE_FIELDS` order with the properties, attributes and data as
+    stored JSON text, and the reason as stored (a sealed stack's tokens in place of the
+    record's values: no copy of the record made only to carry them)."""
     return (
         resource.stack_id,
         resource.name,
@@ -232,9 +232,9 @@ def stored_resource_row(
         _STATUS_TEXT[resource.status],
         reason,
         resource.physical_id,
-        dumps(properties),
-        dumps(attributes),
-        dumps(data),
+        properties,
+        attributes,
+        data,
         dumps(list(resource.requires)) if resource.requires else "[]",
         codec.time_in(resource.created_at),
         codec.time_in(resource.updated_at),

@@ -65,7 +65,7 @@ _DIGEST_LABEL = b"stoker shared document digests"
 SEALED = "$stoker_sealed"
 _TRUE = frozenset({"true", "yes", "y", "on", "1", "t"})
 _EMPTY_TYPES = frozenset({dict, list, str})
-#: how much plaintext and token `Sealer.seal_at` keeps (each entry counted with
+#: how much plaintext and token `Sealer.seal_json_at` keeps (each entry counted with
 #: `_PLACED_ENTRY` more for its place and tuple), before it forgets all of it
 _PLACED_BUDGET = 32 * 1024 * 1024
 _PLACED_ENTRY = 256
@@ -81,6 +81,15 @@ TEXT_PREFIX = SEALED + ":"
 
 def is_sealed(value: Any) -> bool:
     return type(value) is dict and len(value) == 1 and SEALED in value
+
+
+def sealed_json(token: str) -> str:
+    """The JSON text of ``{SEALED: token}`` (as `stoker.store.jsontext.dumps` writes it):
+    a Fernet token is url-safe base64, which holds nothing JSON escapes."""
+    return _SEALED_JSON_START + token + '"}'
+
+
+_SEALED_JSON_START = '{"' + SEALED + '":"'
 
 
 def carries_nothing(value: Any) -> bool:
@@ -212,15 +221,17 @@ class Sealer:
     # same place reuses a token: equal values elsewhere get tokens of their own, so the
     # database does not show which of its values are equal.
 
-    def seal_at(self, place: Place, value: Any) -> Any:
-        """`seal`, reusing the token last sealed or opened at ``place`` if the value there
-        has not changed since."""
+    def seal_json_at(self, place: Place, value: Any) -> str:
+        """The JSON text of `seal`'s value, for a row the driver is sent, reusing the token
+        last sealed or opened at ``place`` if the value there has not changed since. A
+        token's text is made around it (`sealed_json`), not encoded again: ``dumps``
+        would scan the whole token (larger than the value) for what to escape."""
         if carries_nothing(value):
-            return value
-        return {SEALED: self._placed_token(place, dumps(value).encode("utf-8"))}
+            return dumps(value)
+        return sealed_json(self._placed_token(place, dumps(value).encode("utf-8")))
 
     def seal_text_at(self, place: Place, text: str) -> str:
-        """`seal_text`, reusing a token as `seal_at` does."""
+        """`seal_text`, reusing a token as `seal_json_at` does."""
         if not text:
             return text
         return TEXT_PREFIX + self._placed_token(place, text.encode("utf-8"))

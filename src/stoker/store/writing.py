@@ -311,13 +311,13 @@ class StoreWrites(StoreBase):
 
     def _sealed_row(self, record: ResourceRecord) -> tuple[Any, ...]:
         """``record``'s row as stored in a sealed stack (its row's tokens reused for values
-        that did not change since this store last wrote them: `Sealer.seal_at`)."""
+        that did not change since this store last wrote them: `Sealer.seal_json_at`)."""
         sealer, stack_id, name = self._sealer, record.stack_id, record.name
         return stored_resource_row(
             record,
-            sealer.seal_at((stack_id, name, "properties"), record.properties),
-            sealer.seal_at((stack_id, name, "attributes"), record.attributes),
-            sealer.seal_at((stack_id, name, "data"), record.data),
+            sealer.seal_json_at((stack_id, name, "properties"), record.properties),
+            sealer.seal_json_at((stack_id, name, "attributes"), record.attributes),
+            sealer.seal_json_at((stack_id, name, "data"), record.data),
             sealer.seal_text_at((stack_id, name, "status_reason"), record.status_reason),
             self._codec,
         )
