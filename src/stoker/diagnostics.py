@@ -66,14 +66,3 @@ class Diagnostic:
     @property
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "code": self.code,
-            "severity": self.severity.value,
-            "message": self.message,
-            "path": render_path(self.path),
-            "file": self.span.file if self.span else None,
-            "line": self.span.line if self.span else None,
-            "column": self.span.column if self.span else None,
-        }

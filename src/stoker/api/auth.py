@@ -123,7 +123,6 @@ class KeystoneValidator:
         *,
         ttl: float = 60.0,
         max_entries: int = 4096,
-        http: session.Session | None = None,
         service: session.Session | None = None,
     ) -> None:
         base = auth_url.rstrip("/")
@@ -132,11 +131,11 @@ class KeystoneValidator:
         self.ttl = ttl
         self.max_entries = max_entries
         self.service = service
-        if service is None and http is None:
+        if service is None:
             from keystoneauth1 import session as sessions
 
-            http = sessions.Session()
-        self.http: session.Session = service or http  # type: ignore[assignment]
+            service = sessions.Session()  # no service user: the token validates itself
+        self.http: session.Session = service
         self._cache: OrderedDict[str, Identity] = OrderedDict()
         self._lock = threading.Lock()
 

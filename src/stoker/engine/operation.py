@@ -165,13 +165,6 @@ class Operation:
             if stack_id == self.stack.id:
                 stored.pop(name, None)
 
-    def defer(self, batch: WriteBatch) -> None:
-        """Queue the records of an effect-free action (`Recorder.defer`): the operation
-        goes on with them at once, and they are committed with the next batch."""
-        self.recorder.defer(batch)
-        for record in batch.resources:
-            self.records[record.name] = record
-
     async def set_stack(
         self, action: Action, status: Status, reason: str, *, release: bool = False
     ) -> None:

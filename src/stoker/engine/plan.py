@@ -77,19 +77,6 @@ class Decision:
     #: see an update
     late_replace: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
-        entry: dict[str, Any] = {
-            "resource_name": self.name,
-            "resource_type": self.type,
-            "change": self.change.value,
-            "reason": self.reason,
-        }
-        if self.changed:
-            entry["changed_properties"] = list(self.changed)
-        if self.refusal:
-            entry["refusal"] = self.refusal
-        return entry
-
 
 @dataclass(slots=True)
 class Plan:
@@ -122,9 +109,6 @@ class Plan:
     def by_change(self) -> dict[str, list[Decision]]:
         """The decisions per kind, in Heat's preview order of keys."""
         return {kind.value: self.of(kind) for kind in _PREVIEW_ORDER}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {kind.value: [d.to_dict() for d in self.of(kind)] for kind in _PREVIEW_ORDER}
 
 
 _PREVIEW_ORDER = (Change.UNCHANGED, Change.UPDATE, Change.REPLACE, Change.ADD, Change.DELETE)

@@ -71,7 +71,7 @@ from stoker.resolution import (
     TreeCheck,
     resolve_types,
 )
-from stoker.resources import ChildStack, ResourcePlugin, ResourceTypeRegistry
+from stoker.resources import ResourcePlugin, ResourceTypeRegistry
 from stoker.template.loader import Document, LoadLimits, read_file
 
 if TYPE_CHECKING:
@@ -185,16 +185,6 @@ class StackEngine:
         if self.files_only(base_dir):
             return ProviderCache(self.settings.files_root, FilesMap(definition.files))
         return ProviderCache(self.settings.files_root, templates=self._disk_templates)
-
-    def resource_types(
-        self, definition: StackDefinition, base_dir: str | None = None
-    ) -> dict[str, str]:
-        """The type recorded for each enabled resource (after the resource registry)."""
-        resolution = self.resolve_types(definition, base_dir)
-        types = dict(resolution.types)
-        for name in definition.enabled:
-            types.setdefault(name, definition.template.resources[name].type)
-        return types
 
     def check(self, definition: StackDefinition, base_dir: str | None = None) -> list[Diagnostic]:
         """What would stop a create before anything is written: unknown types, property
@@ -472,10 +462,6 @@ class StackEngine:
         self, definition: StackDefinition, records: Mapping[str, ResourceRecord]
     ) -> RuntimeContext:
         return self.queries.runtime(definition, records)
-
-    def child_view(self, child_id: str) -> ChildStack:
-        """A nested stack as its facade sees it (for `stoker.engine.adopt`)."""
-        return self.queries.child_view(child_id)
 
     def facade(
         self, definition: StackDefinition, records: Mapping[str, ResourceRecord], name: str

@@ -237,25 +237,25 @@ class Parser:
                     call = self._call(data, name, path)
                     if call is not None:
                         return call
+            result: dict[Any, Any]
             if kind is MappingNode:  # what the loader makes: its positions, shared
-                result = _new_dict(MappingNode)
-                result.span = data.span
-                result.key_spans = data.key_spans
-                result.value_spans = data.value_spans
-            else:
-                result = type(data)() if _is_node(data) else {}
-                _copy_positions(data, result)
+                result = node = _new_dict(MappingNode)
+                node.span = data.span
+                node.key_spans = data.key_spans
+                node.value_spans = data.value_spans
+            else:  # a plain mapping (built in code): no positions
+                result = {}
             for key, value in data.items():
                 result[key] = value if type(value) in leaves else self.parse(value, (*path, key))
             return result
         if kind is SequenceNode or isinstance(data, list):
+            result_list: list[Any]
             if kind is SequenceNode:
-                result_list = _new_list(SequenceNode)
-                result_list.span = data.span
-                result_list.item_spans = data.item_spans
+                result_list = items = _new_list(SequenceNode)
+                items.span = data.span
+                items.item_spans = data.item_spans
             else:
-                result_list = type(data)() if _is_node(data) else []
-                _copy_positions(data, result_list)
+                result_list = []
             append = result_list.append
             for index, value in enumerate(data):
                 append(value if type(value) in leaves else self.parse(value, (*path, index)))
@@ -330,28 +330,6 @@ def _argument_parser(factory: FunctionFactory) -> Callable[[Parser, Any, Path], 
 
 _new_dict = dict.__new__
 _new_list = list.__new__
-
-
-def _is_node(value: Any) -> bool:
-    return hasattr(value, "span")
-
-
-def _copy_positions(source: Any, target: Any) -> None:
-    kind = type(source)
-    if kind is MappingNode:  # what the loader makes: its three attributes, no lookups
-        target.span = source.span
-        target.key_spans = source.key_spans
-        target.value_spans = source.value_spans
-        return
-    if kind is SequenceNode:
-        target.span = source.span
-        target.item_spans = source.item_spans
-        return
-    if kind is dict or kind is list:
-        return
-    for attribute in ("span", "key_spans", "value_spans", "item_spans"):
-        if hasattr(source, attribute):
-            setattr(target, attribute, getattr(source, attribute))
 
 
 class Removed(Function):

@@ -18,10 +18,9 @@ from stoker.functions.base import (
     Function,
     Parser,
     Scope,
-    _copy_positions,
-    _is_node,
     resolve,
 )
+from stoker.template.nodes import SequenceNode
 
 
 def condition_value(function: Function, value: Any, context: Context) -> bool:
@@ -173,8 +172,10 @@ class If(Function):
         """The condition is parsed with the condition-function table, the branches normally."""
         if not isinstance(args, list) or not args:
             return parser.parse(args, path)
-        parsed: list[Any] = type(args)() if _is_node(args) else []
-        _copy_positions(args, parsed)
+        parsed: list[Any] = []
+        if type(args) is SequenceNode:  # the loader's list: its positions, shared
+            parsed = SequenceNode(args.span)
+            parsed.item_spans = args.item_spans
         parsed.append(parser.parse_condition(args[0], (*path, 0)))
         for index, branch in enumerate(args[1:], start=1):
             parsed.append(parser.parse(branch, (*path, index)))

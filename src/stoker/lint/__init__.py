@@ -8,8 +8,6 @@ registry lists every rule (`stoker.lint.registry`); the runner isolates crashes 
 suppression (`stoker.lint.runner`); formats render the report (`stoker.lint.formats`).
 """
 
-from typing import TYPE_CHECKING, Any
-
 from stoker.lint.config import ConfigError, LintConfig, find_config, load_config, merge
 from stoker.lint.formats import FORMATTERS
 from stoker.lint.onap.requirements import REQUIREMENTS, Requirement
@@ -18,20 +16,9 @@ from stoker.lint.report import LintedFile, LintReport, combine
 from stoker.lint.rule import Profile, Rule, Scope, Source, SourceKind
 from stoker.lint.runner import LintOptions, enabled_rules, lint
 
-if TYPE_CHECKING:
-    from stoker.lint.registry import RULES
-
-
-def __getattr__(name: str) -> Any:
-    if name == "RULES":  # every profile's rules, imported only when asked for
-        return rule_classes()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = [
     "FORMATTERS",
     "REQUIREMENTS",
-    "RULES",
     "ConfigError",
     "LintConfig",
     "LintOptions",

@@ -25,7 +25,7 @@ import logging
 import re
 import uuid
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -79,24 +79,19 @@ SERVICES: tuple[str, ...] = (
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
 
-def load_services(names: Iterable[str] = SERVICES) -> list[Service]:
+def load_services() -> list[Service]:
     services = []
-    for name in names:
+    for name in SERVICES:
         module, _, attribute = name.partition(":")
         services.append(getattr(importlib.import_module(module), attribute))
     return services
 
 
-def create_app(
-    db_url: str = "sqlite://",
-    config: SandboxConfig | None = None,
-    services: list[Service] | None = None,
-) -> Starlette:
+def create_app(db_url: str = "sqlite://", config: SandboxConfig | None = None) -> Starlette:
     """The sandbox as an ASGI app (``app.state.hub`` holds its backends)."""
     config = config or SandboxConfig()
     hub = Hub(store=SandboxStore(db_url), config=config)
-    services = services if services is not None else load_services()
-    hub.services = list(services)
+    services = hub.services = load_services()
     for service in services:
         hub.backends[service.type] = service.make_backend(hub)
     stats: Counter[str] = Counter()
@@ -116,7 +111,6 @@ def create_app(
     app = Starlette(routes=routes)
     app.router = _ServiceRouter(routes)
     app.state.hub = hub
-    app.state.services = services
     app.state.stats = stats
     return app
 
