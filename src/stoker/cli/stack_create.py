@@ -16,7 +16,8 @@ from stoker.cli.output import emit_record, report, shown
 from stoker.cli.progress import Progress
 from stoker.cli.stack_document import show_stack_summary
 from stoker.cli.stack_session import Session, blueprint_of
-from stoker.engine import Status, failure_line
+from stoker.collector import collector_paused
+from stoker.engine import Status, failure_line, keep_loaded
 from stoker.errors import OperationFailed, Rejected
 from stoker.template.nodes import plain
 
@@ -97,7 +98,14 @@ def create(
         session.settings = replace(session.settings, files_root=base_dir)
     engine = session.engine()
     engine.share_reads(reads)
-    problems = engine.check(definition, base_dir)
+    # the check defines every provider template's subtree, which the engine keeps for
+    # the create (`stoker.resolution.subtrees`), and makes almost no cyclic garbage: as
+    # for the load, the collector is paused and what it made is kept (`keep_loaded`)
+    with collector_paused():
+        try:
+            problems = engine.check(definition, base_dir)
+        finally:
+            keep_loaded()
     report(shown(problems, verbose), template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")

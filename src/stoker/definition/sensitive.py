@@ -219,25 +219,34 @@ def sensitive_properties(template: Template, resource: str, taint: Taint = NO_TA
     }
 
 
-#: the last template `_exposure` looked at, with its taint and what it found
-_last_exposure: tuple[Template, Taint, tuple[frozenset[str], frozenset[str]] | None] | None = None
+#: what `_exposure` found, by the identities of the template and taint it looked at
+#: (kept with them, so neither identity is taken by another object while kept)
+_exposures: dict[
+    tuple[int, int], tuple[Template, Taint, tuple[frozenset[str], frozenset[str]] | None]
+] = {}
+#: how many `_exposures` are kept, the oldest going first (a long-running engine's
+#: templates come and go)
+EXPOSURES_KEPT = 64
 
 
 def _exposure(template: Template, taint: Taint) -> tuple[frozenset[str], frozenset[str]] | None:
     """The hidden parameters of ``template`` and the resources they reach, None when
-    nothing can carry a hidden value. An operation asks once per resource, about one
-    template: finding the tainted resources walks the whole template (to a fixed point),
-    so the answer for the last template asked about is kept (templates do not change
-    once parsed)."""
-    global _last_exposure
-    last = _last_exposure
-    if last is not None and last[0] is template and last[1] is taint:
-        return last[2]
+    nothing can carry a hidden value. Finding the tainted resources walks the whole
+    template (to a fixed point), and an operation asks once per resource: the answer is
+    kept per template and taint (templates do not change once parsed, taints are
+    frozen). A tree check asks about a parent's resources, then its children's, then
+    the parent's again, so more than the last template asked about is kept."""
+    key = (id(template), id(taint))
+    kept = _exposures.get(key)
+    if kept is not None and kept[0] is template and kept[1] is taint:
+        return kept[2]
     hidden = _hidden_of(template, taint)
     found = None
     if hidden or not taint.empty:
         found = frozenset(hidden), frozenset(_tainted(template, hidden, taint))
-    _last_exposure = (template, taint, found)
+    if len(_exposures) >= EXPOSURES_KEPT:
+        del _exposures[next(iter(_exposures))]
+    _exposures[key] = (template, taint, found)
     return found
 
 

@@ -81,6 +81,8 @@ class ResourceRegistry:
         #: changed once built, and are kept by this registry): a type is matched against
         #: them and its own key, not against each of the hundreds of entries TripleO has
         self._globs: dict[int, list[RegistryEntry]] = {}
+        #: the keys of the user block's globs, in its order (`agrees_on`), once listed
+        self._glob_keys: list[str] | None = None
         #: a nested stack's registry: the registry it was made from and the key it
         #: dropped (`for_child`), so its stored form is that one's less the key
         self._derived: tuple[ResourceRegistry, str | None] | None = None
@@ -201,9 +203,8 @@ class ResourceRegistry:
         if mine.items.get(RESOURCES_KEY) != theirs.items.get(RESOURCES_KEY):
             return False
         own, others = mine.items, theirs.items
-        # the globs by their keys (a new child registry has not listed its globs)
-        globs = [key for key in own if is_glob(key)]
-        if globs != [key for key in others if is_glob(key)]:
+        globs = self._user_glob_keys()
+        if globs != other._user_glob_keys():
             return False
         return all(own[key] == others[key] for key in globs) and all(
             own.get(name) == others.get(name) for name in type_names
@@ -303,6 +304,12 @@ class ResourceRegistry:
         registry = ResourceRegistry.__new__(ResourceRegistry)
         registry._build((user,), self._global_sections, user, self._global)
         registry._derived = (self, dropped)
+        # the child's globs are this registry's less the one dropped (its user block is
+        # this one's, less that key, in the same order; its global block is this one's):
+        # listed once for the tree, not again by each of its registries
+        registry._glob_keys = [k for k in self._user_glob_keys() if k != dropped]
+        registry._globs[id(user)] = [e for e in self._glob_entries(self._user) if e.key != dropped]
+        registry._globs[id(self._global)] = self._glob_entries(self._global)
         self._children[key] = registry
         return registry
 
@@ -311,9 +318,7 @@ class ResourceRegistry:
     def _matches_in(self, block: RegistryBlock, type_name: str) -> list[RegistryEntry]:
         """The entries of one block that apply to ``type_name``, in the order Heat tries
         them: its own key's, and the globs that match it."""
-        globs = self._globs.get(id(block))
-        if globs is None:
-            globs = self._globs[id(block)] = [e for e in block.entries() if is_glob(e.key)]
+        globs = self._glob_entries(block)
         found = [
             entry
             for entry in globs
@@ -324,6 +329,20 @@ class ResourceRegistry:
             found.append(own)
         found.sort(key=lambda entry: entry.key)
         return found
+
+    def _glob_entries(self, block: RegistryBlock) -> list[RegistryEntry]:
+        """The glob entries of a block this registry searches, listed once."""
+        globs = self._globs.get(id(block))
+        if globs is None:
+            globs = self._globs[id(block)] = [e for e in block.entries() if is_glob(e.key)]
+        return globs
+
+    def _user_glob_keys(self) -> list[str]:
+        """The keys of the user block's globs, in its order (whatever their items)."""
+        keys = self._glob_keys
+        if keys is None:
+            keys = self._glob_keys = [key for key in self._user.items if is_glob(key)]
+        return keys
 
     def _candidates(
         self, type_name: str, names: tuple[str, ...] | None, allow_user: bool

@@ -10,7 +10,7 @@ from typing import Any
 from stoker import codes
 from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.functions.base import functions_in, iter_functions
+from stoker.functions.base import functions_in
 from stoker.resolution.types import Resolution
 from stoker.resources import NestedStackPlugin, TemplateResource, catalog_schema
 
@@ -103,7 +103,8 @@ def member_attributes(
         trees.extend((resource.properties, resource.metadata))
     found: list[Diagnostic] = []
     for tree in trees:
-        for call in iter_functions(tree, scope):
+        # the walks `check_attributes` made of the same trees in the same scope
+        for call in functions_in(tree, scope):
             args = call.args
             if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
                 continue

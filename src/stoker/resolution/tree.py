@@ -147,14 +147,19 @@ class TreeCheck:
         base_dir: str | None,
         chain: tuple[str, ...] = (),
         names: tuple[str, ...] = (),
+        resolution: Resolution | None = None,
     ) -> list[Diagnostic]:
+        """The stack's findings, the provider templates and nested stacks below it
+        included; ``resolution``: its resources' types, when the caller resolved them
+        already (as this check resolves them)."""
         found: list[Diagnostic] = []
         if not names:
             template = definition.template
             self._count(len(template.resources), "the template", (template.names.resources,), None)
-        resolution = resolve_types(
-            definition, self.registry, base_dir, self.cache, require_types=self.require_types
-        )
+        if resolution is None:
+            resolution = resolve_types(
+                definition, self.registry, base_dir, self.cache, require_types=self.require_types
+            )
         if not names:
             self.top = resolution
         self._resolved(names, resolution)
@@ -248,12 +253,15 @@ class TreeCheck:
         )
         self._found_nested((*names, name), spec.location, child)
         found = list(child.errors) + self._before_create(child)
+        members = None
         if self.require_types and not isinstance(plugin, InlineStack):
+            # the members' types, as the check of the child below resolves them: it is
+            # handed them rather than resolving every member again
             members = resolve_types(child, self.registry, base_dir, self.cache)
             for recording in self._recordings:
                 recording.looked(members.looked_up)
             found += member_attributes(definition, name, plugin, members)
-        below = self.check(child, base_dir, chain, (*names, name))
+        below = self.check(child, base_dir, chain, (*names, name), members)
         if self.require_types and not isinstance(plugin, InlineStack):
             # Heat checks a group's members before the create only as templates (unknown
             # properties, types); a member's property value fails the group resource when
