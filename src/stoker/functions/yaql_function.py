@@ -9,10 +9,8 @@ client's own Heat 9000 and 900000); the active `stoker.limits.Limits` carry them
 arguments is registered here.
 
 yaql itself is imported on first use: importing it costs more than a whole ``template
-validate`` of a template that does not use it. Expressions in the subset of
-:mod:`stoker.functions.yaql_subset` (paths into ``$.data``, arithmetic, ``sum()`` …) are
-checked and evaluated natively, yaql deciding everything the subset does not prove
-identical; a template whose expressions all lie in it never imports yaql.
+validate`` of a template that does not use it. Every expression is parsed and evaluated by
+yaql.
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
-from stoker.functions import yaql_subset
 from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
 from stoker.limits import active_limits
@@ -274,8 +271,7 @@ class Yaql(PureFunction):
         expression = self.args["expression"]
         if not isinstance(expression, Function):
             try:
-                if not isinstance(expression, str) or yaql_subset.parse(expression) is None:
-                    self._parse(expression)  # yaql parses all the subset does
+                self._parse(expression)
             except FunctionError as exc:
                 yield self.invalid(exc.message)
 
@@ -285,12 +281,6 @@ class Yaql(PureFunction):
             raise self.error(problem)
         expression = args["expression"]
         data = args.get("data", {})
-        tree = yaql_subset.parse(expression) if isinstance(expression, str) else None
-        if tree is not None:
-            try:  # over the data as Heat's engine gets it (JSON keys)
-                return yaql_subset.evaluate(tree, _decoded(*_json_data(data)))
-            except yaql_subset.Unsupported:
-                pass  # yaql gives the answer, or the error
         statement = self._parse(expression)
         limits = active_limits()
         shape = _shape(data)
