@@ -71,6 +71,38 @@ def _format_function() -> Any:
     return specs.parameter("format_string", yaqltypes.String())(declared)
 
 
+def _finalize_function() -> Any:
+    """yaql's ``#finalize`` (what turns an expression's result into plain data), as yaql's
+    default one does it, without calling its ``#iter`` limiter through a function lookup
+    for every container of every result.
+
+    yaql's default finalizer (``yaql.create_context`` without ``finalizer``) passes a
+    delegate of ``#iter`` to ``utils.convert_output_data``; ``#iter`` takes an
+    ``yaqltypes.Iterable`` and returns it, so each call checks the value's memory
+    (``utils.limit_memory_usage``, as every argument's conversion does), limits it
+    (``utils.limit_iterable``, the conversion ``Iterable`` adds) and checks the memory of
+    what it returns (as yaql's runner does after every call). ``limit`` below makes those
+    three calls directly, in that order, so results and errors are the same (the tests
+    compare both with yaql's own). A context made with this finalizer has no ``#iter``:
+    only ``yaql_interface.YaqlInterface`` calls it, given to functions that declare a
+    ``yaql_interface`` parameter, and none registered here does."""
+    from yaql.language import specs, utils, yaqltypes
+
+    def finalize(obj: Any, engine: Any) -> Any:
+        if not engine.options.get("yaql.convertOutputData", True):
+            return obj
+
+        def limit(iterable: Any) -> Any:
+            utils.limit_memory_usage(engine, (1, iterable))
+            limited = utils.limit_iterable(iterable, engine)
+            utils.limit_memory_usage(engine, (1, limited))
+            return limited
+
+        return utils.convert_output_data(obj, limit, engine)
+
+    return specs.name("#finalize")(specs.inject("engine", yaqltypes.Engine())(finalize))
+
+
 class _Engine:
     """The yaql parser for one pair of limits, and the root context."""
 
@@ -85,7 +117,7 @@ def _base() -> _Engine:
     ``format``, made on first use."""
     import yaql
 
-    context = yaql.create_context()
+    context = yaql.create_context(finalizer=_finalize_function())
     context.register_function(_format_function())
     return _Engine(yaql.YaqlFactory().create(), context)
 
