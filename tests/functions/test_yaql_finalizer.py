@@ -144,7 +144,7 @@ def test_the_table_meets_each_limit() -> None:
     assert {"value", "CollectionTooLargeException", "MemoryQuotaExceededException"} <= kinds
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=DATA,
     expression=st.sampled_from(EXPRESSIONS),

@@ -336,18 +336,23 @@ class Yaql(PureFunction):
                 f"Error evaluating {self.name} expression {expression!r}: "
                 f"{type(exc).__name__}: {detail}"
             ) from exc
-        value = _primitive(result)
         if key is not None and keep:
-            _RESULTS.put(key, value)
-            return _primitive(value)
-        return value
+            # yaql's own result is kept and never handed out: `_primitive` makes each
+            # caller new containers from it, so it is walked once per call
+            _RESULTS.put(key, result)
+        return _primitive(result)
+
+
+#: the containers `_primitive` makes lists of
+_SEQUENCES = (list, tuple, set, frozenset)
 
 
 def _primitive(value: Any) -> Any:
     """A yaql result as Heat hands it on (oslo's ``to_primitive``): sets and tuples (``keys()``
-    gives a set) become lists, so the value is JSON like any other."""
+    gives a set) become lists, so the value is JSON like any other; its containers are
+    new ones."""
     if isinstance(value, dict):
         return {k: _primitive(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
+    if isinstance(value, _SEQUENCES):
         return [_primitive(v) for v in value]
     return value
