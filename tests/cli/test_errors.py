@@ -173,8 +173,7 @@ def test_every_error_class_lives_in_the_tree() -> None:
                 bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
                 if bases & {"Exception", "ValueError", "LookupError", "StokerError"}:
                     outside.append(f"{path.relative_to(root)}:{node.name}")
-    # control-flow signals that never leave the function catching them (yaql_subset's
-    # Unsupported hands an expression back to yaql, in yaql_function; the sandbox's
+    # control-flow signals that never leave the function catching them (the sandbox's
     # ApiError and its subclasses are answers of the fake cloud, rendered at its edge;
     # the dashboard's LoginNeeded and Refused become its login page and 403 page at its
     # edge, api/dashboard/render.py, and never reach the engine or the CLI)
@@ -182,7 +181,6 @@ def test_every_error_class_lives_in_the_tree() -> None:
         "api/dashboard/session.py:LoginNeeded",
         "api/dashboard/session.py:Refused",
         "functions/base.py:Unresolved",
-        "functions/yaql_subset.py:Unsupported",
         "parameters/checks.py:NotCheckable",
         "sandbox/http_errors.py:ApiError",
     ]

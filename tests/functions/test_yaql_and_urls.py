@@ -256,7 +256,6 @@ def test_a_kept_yaql_result_is_a_new_value_each_time() -> None:
     as TripleO's tree asks for it again per instance and per check); each caller still
     gets its own containers, and other data gets its own result."""
     version = having("yaql")[-1]
-    # ``keys()`` lies outside the native subset: yaql evaluates it, and its result is kept
     expression = "$.data.m.keys()"
     first = evaluate(version, yq(expression, {"m": {"a": 1, "b": 2}}))
     assert sorted(first.value) == ["a", "b"]  # a set, as a list: in any order

@@ -9,10 +9,8 @@ client's own Heat 9000 and 900000); the active `stoker.limits.Limits` carry them
 arguments is registered here.
 
 yaql itself is imported on first use: importing it costs more than a whole ``template
-validate`` of a template that does not use it. Expressions in the subset of
-:mod:`stoker.functions.yaql_subset` (paths into ``$.data``, arithmetic, ``sum()`` …) are
-checked and evaluated natively, yaql deciding everything the subset does not prove
-identical; a template whose expressions all lie in it never imports yaql.
+validate`` of a template that does not use it. Every expression is parsed and evaluated by
+yaql.
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.errors import FunctionError
-from stoker.functions import yaql_subset
 from stoker.functions.base import Function, json_keys
 from stoker.functions.strings import PureFunction
 from stoker.limits import active_limits
@@ -74,6 +71,38 @@ def _format_function() -> Any:
     return specs.parameter("format_string", yaqltypes.String())(declared)
 
 
+def _finalize_function() -> Any:
+    """yaql's ``#finalize`` (what turns an expression's result into plain data), as yaql's
+    default one does it, without calling its ``#iter`` limiter through a function lookup
+    for every container of every result.
+
+    yaql's default finalizer (``yaql.create_context`` without ``finalizer``) passes a
+    delegate of ``#iter`` to ``utils.convert_output_data``; ``#iter`` takes an
+    ``yaqltypes.Iterable`` and returns it, so each call checks the value's memory
+    (``utils.limit_memory_usage``, as every argument's conversion does), limits it
+    (``utils.limit_iterable``, the conversion ``Iterable`` adds) and checks the memory of
+    what it returns (as yaql's runner does after every call). ``limit`` below makes those
+    three calls directly, in that order, so results and errors are the same (the tests
+    compare both with yaql's own). A context made with this finalizer has no ``#iter``:
+    only ``yaql_interface.YaqlInterface`` calls it, given to functions that declare a
+    ``yaql_interface`` parameter, and none registered here does."""
+    from yaql.language import specs, utils, yaqltypes
+
+    def finalize(obj: Any, engine: Any) -> Any:
+        if not engine.options.get("yaql.convertOutputData", True):
+            return obj
+
+        def limit(iterable: Any) -> Any:
+            utils.limit_memory_usage(engine, (1, iterable))
+            limited = utils.limit_iterable(iterable, engine)
+            utils.limit_memory_usage(engine, (1, limited))
+            return limited
+
+        return utils.convert_output_data(obj, limit, engine)
+
+    return specs.name("#finalize")(specs.inject("engine", yaqltypes.Engine())(finalize))
+
+
 class _Engine:
     """The yaql parser for one pair of limits, and the root context."""
 
@@ -88,7 +117,7 @@ def _base() -> _Engine:
     ``format``, made on first use."""
     import yaql
 
-    context = yaql.create_context()
+    context = yaql.create_context(finalizer=_finalize_function())
     context.register_function(_format_function())
     return _Engine(yaql.YaqlFactory().create(), context)
 
@@ -274,8 +303,7 @@ class Yaql(PureFunction):
         expression = self.args["expression"]
         if not isinstance(expression, Function):
             try:
-                if not isinstance(expression, str) or yaql_subset.parse(expression) is None:
-                    self._parse(expression)  # yaql parses all the subset does
+                self._parse(expression)
             except FunctionError as exc:
                 yield self.invalid(exc.message)
 
@@ -285,12 +313,6 @@ class Yaql(PureFunction):
             raise self.error(problem)
         expression = args["expression"]
         data = args.get("data", {})
-        tree = yaql_subset.parse(expression) if isinstance(expression, str) else None
-        if tree is not None:
-            try:  # over the data as Heat's engine gets it (JSON keys)
-                return yaql_subset.evaluate(tree, _decoded(*_json_data(data)))
-            except yaql_subset.Unsupported:
-                pass  # yaql gives the answer, or the error
         statement = self._parse(expression)
         limits = active_limits()
         shape = _shape(data)
@@ -314,18 +336,23 @@ class Yaql(PureFunction):
                 f"Error evaluating {self.name} expression {expression!r}: "
                 f"{type(exc).__name__}: {detail}"
             ) from exc
-        value = _primitive(result)
         if key is not None and keep:
-            _RESULTS.put(key, value)
-            return _primitive(value)
-        return value
+            # yaql's own result is kept and never handed out: `_primitive` makes each
+            # caller new containers from it, so it is walked once per call
+            _RESULTS.put(key, result)
+        return _primitive(result)
+
+
+#: the containers `_primitive` makes lists of
+_SEQUENCES = (list, tuple, set, frozenset)
 
 
 def _primitive(value: Any) -> Any:
     """A yaql result as Heat hands it on (oslo's ``to_primitive``): sets and tuples (``keys()``
-    gives a set) become lists, so the value is JSON like any other."""
+    gives a set) become lists, so the value is JSON like any other; its containers are
+    new ones."""
     if isinstance(value, dict):
         return {k: _primitive(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
+    if isinstance(value, _SEQUENCES):
         return [_primitive(v) for v in value]
     return value
