@@ -62,3 +62,38 @@ def test_records_replace_and_pickle_as_values() -> None:
     assert (record.action, record.data) == (Action.INIT, {})
     assert (changed.action, changed.data) == (Action.CREATE, {"uuid": "u"})
     assert pickle.loads(pickle.dumps(changed)) == changed
+
+
+#: a ResourceRecord's fields that a state-only write (`WriteBatch.states`) sets or keys by
+STATE_FIELDS = {"action", "status", "status_reason", "updated_at", "stack_id", "name"}
+OTHER_VALUES: dict[str, object] = {
+    "type": "OS::Heat::Value",
+    "physical_id": "other",
+    "properties": {"value": 2},
+    "attributes": {"value": 2},
+    "data": {"kept": 2},
+    "requires": ("other",),
+    "created_at": datetime(2026, 11, 26, tzinfo=UTC),
+}
+
+
+def test_same_row_compares_every_field_a_state_write_would_lose() -> None:
+    """`engine.operation._same_row` decides that a resource's COMPLETE may be written as
+    its state alone: a field it does not compare would be lost from the row. Each field
+    but the state and the keys must make it answer no (a new field fails this test until
+    it is compared, or named above)."""
+    from stoker.engine.operation import _same_row
+
+    stored = ResourceRecord(
+        "s", "r", "OS::Heat::None", Action.CREATE, Status.IN_PROGRESS, physical_id="p",
+        properties={"value": 1}, attributes={"value": 1}, data={"kept": 1},
+        requires=("a",), created_at=NOW, updated_at=NOW,
+    )  # fmt: skip
+    fields = {f.name for f in dataclasses.fields(ResourceRecord)}
+    assert fields - STATE_FIELDS == set(OTHER_VALUES)
+    done = dataclasses.replace(
+        stored, status=Status.COMPLETE, status_reason="done", updated_at=datetime.now(UTC)
+    )
+    assert _same_row(stored, done)
+    for name, value in OTHER_VALUES.items():
+        assert not _same_row(stored, dataclasses.replace(done, **{name: value})), name
