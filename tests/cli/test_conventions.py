@@ -76,6 +76,29 @@ def test_csv_quotes_like_openstackclient(created) -> None:
     assert result.stdout == '"Stack Name","Stack Status"\n"web","CREATE_COMPLETE"\n'
 
 
+def test_a_null_field_prints_as_cliff_prints_it(created) -> None:
+    """A stack never updated has a null ``updated_time`` (Heat's): cliff's table and value
+    formatters print ``str(None)``, its csv formatter an empty field, json and yaml null."""
+
+    def run(*args: str) -> str:
+        result = stoker("--db", "s.db", "stack", *args, cwd=created)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    assert run("list", "-f", "value", "-c", "stack_name", "-c", "updated_time") == "web None\n"
+    assert run("show", "web", "-f", "value", "-c", "updated_time") == "None\n"
+    listed = run("list", "-c", "stack_name", "-c", "updated_time").splitlines()
+    assert [line.split() for line in listed if "web" in line] == [["│", "web", "│", "None", "│"]]
+    shown = run("show", "web", "-c", "updated_time").splitlines()
+    assert [line.split() for line in shown if "updated_time" in line] == [
+        ["│", "updated_time", "│", "None", "│"]
+    ]
+    csv_text = run("list", "-f", "csv", "-c", "stack_name", "-c", "updated_time")
+    assert csv_text == '"Stack Name","Updated Time"\n"web",""\n'
+    assert json.loads(run("show", "web", "-f", "json"))["updated_time"] is None
+    assert yaml.safe_load(run("list", "-f", "yaml"))[0]["updated_time"] is None
+
+
 @pytest.mark.parametrize(
     ("args", "fmt"),
     [(args, "csv") for args in LISTINGS]

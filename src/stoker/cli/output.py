@@ -315,11 +315,23 @@ def _select(data: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
     return {key: data[key] for key in select_columns(list(data), columns)}
 
 
+#: a null field as cliff's table and value formatters print it (``str(None)``): ``stack
+#: list`` shows it in the Updated Time column of a stack never updated, as Heat's client does
+NULL_TEXT = "None"
+
+
+def _with_nulls_shown(row: dict[str, Any]) -> dict[str, Any]:
+    """A record or row for a table: null fields as cliff prints them (`NULL_TEXT`). Only
+    `emit_record` and `emit_rows` do this; stoker's own views (`simple_table` called
+    directly) leave a cell empty where there is nothing to show."""
+    return {k: NULL_TEXT if v is None else v for k, v in row.items()}
+
+
 def value_text(value: Any) -> str:
     """A value as ``-f value`` prints it: lists of scalars joined with commas (``a,b``),
-    mappings and nested lists as JSON, None as nothing."""
+    mappings and nested lists as JSON, None as cliff prints it (`NULL_TEXT`)."""
     if value is None:
-        return ""
+        return NULL_TEXT
     if isinstance(value, list | tuple) and all(
         not isinstance(item, dict | list | tuple) for item in value
     ):
@@ -332,13 +344,16 @@ def _csv(rows: list[dict[str, Any]], keys: Sequence[str]) -> str:
     writer = csv.writer(buffer, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n")
     writer.writerow([heading(k) for k in keys])
     for row in rows:
-        writer.writerow(
-            [
-                row.get(k) if isinstance(row.get(k), int | float) else value_text(row.get(k))
-                for k in keys
-            ]
-        )
+        # None and numbers go to the writer as they are, as cliff's csv formatter passes
+        # them: it writes None as an empty field
+        writer.writerow([_csv_field(row.get(k)) for k in keys])
     return buffer.getvalue()
+
+
+def _csv_field(value: Any) -> Any:
+    if value is None or isinstance(value, int | float):
+        return value
+    return value_text(value)
 
 
 def emit_record(
@@ -358,7 +373,7 @@ def emit_record(
     elif fmt == "table" and table is not None and not columns:
         table(data, console())
     elif fmt == "table":
-        rows = [{"field": k, "value": v} for k, v in data.items()]
+        rows = [{"field": k, "value": v} for k, v in _with_nulls_shown(data).items()]
         print_table(rows, ["field", "value"], no_wrap=["field"])
     else:
         emit(data, fmt, None)
@@ -386,6 +401,7 @@ def emit_rows(
     elif fmt == "csv":
         click.echo(_csv(rows, keys), nl=False)
     elif fmt == "table":
-        print_table(rows, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap)
+        shown = [_with_nulls_shown(row) for row in rows]
+        print_table(shown, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap)
     else:
         emit(rows, fmt, None)
