@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import click
 
-from stoker.collector import collector_paused
 from stoker.definition import (
     LoadOptions,
     LoadResult,
@@ -22,7 +21,7 @@ from stoker.definition import (
     package_template_file,
     read_package,
 )
-from stoker.engine import keep_loaded
+from stoker.engine import loading_kept
 from stoker.errors import PackageError
 from stoker.limits import active_limits
 from stoker.template.loader import LoadLimits
@@ -97,20 +96,15 @@ def load_from_options(
     # A load makes a few hundred thousand objects that live as long as the command and
     # almost no cyclic garbage, so the collector is paused while it runs: otherwise each
     # full collection walks the growing definition again (a third of the load of a
-    # 1,000-resource template with functions). The command is one thread, one load.
-    with collector_paused():
-        try:
-            if blueprint is not None:
-                inputs = blueprint.request(template_file, environments, values)
-                return load_request(inputs, options), values
-            if template_file.lower().endswith(".zip"):
-                return _load_package(template_file, environments, values, options), values
-            return load_definition(template_file, environments, values, options), values
-        finally:
-            # a single command's definition is never collected (see there); kept while
-            # the collector is still paused, or its first young collection after the
-            # pause would walk everything the load made
-            keep_loaded()
+    # 1,000-resource template with functions). The command is one thread, one load, and
+    # its definition is kept to the exit (`loading_kept`).
+    with loading_kept():
+        if blueprint is not None:
+            inputs = blueprint.request(template_file, environments, values)
+            return load_request(inputs, options), values
+        if template_file.lower().endswith(".zip"):
+            return _load_package(template_file, environments, values, options), values
+        return load_definition(template_file, environments, values, options), values
 
 
 def template_source(template_file: str) -> str:

@@ -16,8 +16,7 @@ from stoker.cli.output import emit_record, report, shown
 from stoker.cli.progress import Progress
 from stoker.cli.stack_document import show_stack_summary
 from stoker.cli.stack_session import Session, blueprint_of
-from stoker.collector import collector_paused
-from stoker.engine import Status, failure_line, keep_loaded
+from stoker.engine import Status, failure_line, loading_kept
 from stoker.errors import OperationFailed, Rejected
 from stoker.template.nodes import plain
 
@@ -99,13 +98,10 @@ def create(
     engine = session.engine()
     engine.share_reads(reads)
     # the check defines every provider template's subtree, which the engine keeps for
-    # the create (`stoker.resolution.subtrees`), and makes almost no cyclic garbage: as
-    # for the load, the collector is paused and what it made is kept (`keep_loaded`)
-    with collector_paused():
-        try:
-            problems = engine.check(definition, base_dir)
-        finally:
-            keep_loaded()
+    # the create (`stoker.resolution.subtrees`), and makes almost no cyclic garbage: kept
+    # as the load is
+    with loading_kept():
+        problems = engine.check(definition, base_dir)
     report(shown(problems, verbose), template_file)
     if any(d.is_error for d in problems):
         raise Rejected("the stack was not created")

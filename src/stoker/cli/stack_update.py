@@ -17,7 +17,6 @@ import click
 
 from stoker.cli.options_stack import definition_options
 from stoker.cli.output import emit_record, emit_rows, report, shown
-from stoker.collector import collector_paused
 from stoker.errors import OperationFailed, Rejected
 
 if TYPE_CHECKING:
@@ -114,7 +113,7 @@ def update(
         UpdateChanges,
         UpdateFiles,
         failure_line,
-        keep_loaded,
+        loading_kept,
         prepare_update,
         update_preview,
     )
@@ -132,51 +131,48 @@ def update(
     # checked, and what they are is kept for the rest of the command (before the
     # collector runs again); otherwise collections walk the growing definitions again and
     # again (young, middle and full passes over a 10,000-resource template)
-    with collector_paused():
-        try:
-            current = find_stack(session, name)
-            values = parameter_values(parameters, parameter_files)
-            given = template_file or current.template_file or f"<stack {current.name}>"
-            blueprint = blueprint_of(session, template_file, libraries) if template_file else None
-            source: RequestInputs | UpdateFiles
-            if blueprint is not None:
-                # compiled first, as by `stack create` (the providers are in the files map)
-                assert template_file is not None
-                session.settings = replace(session.settings, files_from_request=True)
-                source = blueprint.request(template_file, environments, values)
-            elif template_file is not None and template_file.lower().endswith(".zip"):
-                # a package: its members are the request's files, as through the API
-                source = package_inputs(template_file, environments, values)
-            else:
-                source = UpdateFiles(template_file, environments, values)
-            recorded = template_source(template_file) if template_file else current.template_file
-            base_dir = os.path.dirname(recorded) if recorded else None
-            if restrict_files and base_dir:
-                session.settings = replace(session.settings, files_root=base_dir)
-            engine = session.engine()
-            if tags is not None or tag_list:
-                new_tags: tuple[str, ...] | None = (
-                    tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
-                )
-            else:
-                new_tags = None
-            prepared = prepare_update(
-                engine,
-                current,
-                source,
-                LoadOptions(limits=LoadLimits.of(active_limits()), restrict_files=restrict_files),
-                existing=existing,
-                clear=clear_parameters,
-                changes=UpdateChanges(
-                    timeout_mins, None if rollback == "keep" else rollback == "disabled", new_tags
-                ),
-                template_file=recorded,
-                base_dir=base_dir,
-                # a package's registry names its members, never paths to make absolute
-                absolute_paths=not in_package(base_dir),
+    with loading_kept():
+        current = find_stack(session, name)
+        values = parameter_values(parameters, parameter_files)
+        given = template_file or current.template_file or f"<stack {current.name}>"
+        blueprint = blueprint_of(session, template_file, libraries) if template_file else None
+        source: RequestInputs | UpdateFiles
+        if blueprint is not None:
+            # compiled first, as by `stack create` (the providers are in the files map)
+            assert template_file is not None
+            session.settings = replace(session.settings, files_from_request=True)
+            source = blueprint.request(template_file, environments, values)
+        elif template_file is not None and template_file.lower().endswith(".zip"):
+            # a package: its members are the request's files, as through the API
+            source = package_inputs(template_file, environments, values)
+        else:
+            source = UpdateFiles(template_file, environments, values)
+        recorded = template_source(template_file) if template_file else current.template_file
+        base_dir = os.path.dirname(recorded) if recorded else None
+        if restrict_files and base_dir:
+            session.settings = replace(session.settings, files_root=base_dir)
+        engine = session.engine()
+        if tags is not None or tag_list:
+            new_tags: tuple[str, ...] | None = (
+                tuple(t.strip() for t in (tags or "").split(",") if t.strip()) + tag_list
             )
-        finally:
-            keep_loaded()
+        else:
+            new_tags = None
+        prepared = prepare_update(
+            engine,
+            current,
+            source,
+            LoadOptions(limits=LoadLimits.of(active_limits()), restrict_files=restrict_files),
+            existing=existing,
+            clear=clear_parameters,
+            changes=UpdateChanges(
+                timeout_mins, None if rollback == "keep" else rollback == "disabled", new_tags
+            ),
+            template_file=recorded,
+            base_dir=base_dir,
+            # a package's registry names its members, never paths to make absolute
+            absolute_paths=not in_package(base_dir),
+        )
     report(shown(prepared.loaded, verbose), given)
     if prepared.load_failed:
         raise Rejected("the template, environment or parameters were rejected")

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from stoker.engine.drift import drift as detect_drift
     from stoker.engine.drift import repair_records, write_repair
     from stoker.engine.event_views import api_event_row, event_row, failure_line, stack_events
-    from stoker.engine.heap import keep_loaded, long_running_process, one_command_process
+    from stoker.engine.heap import loading_kept, long_running_process, one_command_process
     from stoker.engine.hooks import paused as paused_hooks
     from stoker.engine.leases import holder_is_dead, now_utc
     from stoker.engine.plan_views import update_preview
@@ -97,8 +97,8 @@ _WHERE = {
     "event_row": "stoker.engine.event_views",
     "failure_line": "stoker.engine.event_views",
     "holder_is_dead": "stoker.engine.leases",
-    "keep_loaded": "stoker.engine.heap",
     "load_adoption": "stoker.engine.adopt:load",
+    "loading_kept": "stoker.engine.heap",
     "long_running_process": "stoker.engine.heap",
     "mask_environment": "stoker.engine.stack_views",
     "masked_environment": "stoker.engine.stack_views",
@@ -155,8 +155,8 @@ __all__ = [
     "event_row",
     "failure_line",
     "holder_is_dead",
-    "keep_loaded",
     "load_adoption",
+    "loading_kept",
     "long_running_process",
     "mask_environment",
     "masked_environment",

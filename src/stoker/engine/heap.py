@@ -23,6 +23,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from stoker.collector import collector_paused
+
 _lock = threading.Lock()
 _depth = 0  # operations running in this process (concurrent ones, in any thread)
 #: the process runs one command and exits (the `stoker` command line): what is frozen
@@ -38,7 +40,7 @@ _DEFAULT_YOUNG = gc.get_threshold()[0]
 
 
 def one_command_process() -> None:
-    """Declare this process a single command's (see `keep_loaded`), and collect its young
+    """Declare this process a single command's (see `loading_kept`), and collect its young
     generation less often from now on: the `stoker` command line's entry point does, for
     every command, before it imports the command."""
     global _one_command
@@ -59,15 +61,24 @@ def _young_threshold(young: int) -> None:
     gc.set_threshold(young, *gc.get_threshold()[1:])
 
 
-def keep_loaded() -> None:
-    """A single command's definition is loaded: freeze it, and everything else alive
-    now, for the rest of the process. Letting the collector find it instead costs three
-    passes over a few hundred thousand objects (young, middle, then full, after loading
-    a 1,000-resource template with functions), and unfreezing it after an
-    operation would make the next full collection walk it again. Elsewhere (a server, the
-    tests' many commands in one process) this does nothing."""
-    if _one_command:
-        gc.freeze()
+@contextmanager
+def loading_kept() -> Iterator[None]:
+    """Run a block that builds what a single command keeps to its exit (its loaded
+    definition, the tree check's subtrees) with the collector paused
+    (`stoker.collector`), then freeze what it built, and everything else alive, for the
+    rest of the process, while the collector is still paused: its first young collection
+    after the pause would otherwise walk everything the block made. Letting the
+    collector find it instead costs three passes over a few hundred thousand objects
+    (young, middle, then full, after loading a 1,000-resource template with functions),
+    and unfreezing it after an operation would make the next full collection walk it
+    again. Elsewhere (a server, the tests' many commands in one process) the block only
+    runs with the collector paused."""
+    with collector_paused():
+        try:
+            yield
+        finally:
+            if _one_command:
+                gc.freeze()
 
 
 @contextmanager
