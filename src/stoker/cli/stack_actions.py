@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
@@ -30,6 +30,8 @@ from stoker.cli.stack_document import show_stack_summary
 from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import StackRecord, Status, snapshot_document, stack_row
 from stoker.errors import OperationFailed, Rejected
+
+T = TypeVar("T")
 
 #: the columns ``openstack stack suspend|resume|check|cancel`` print
 ACTION_COLUMNS = ["id", "stack_name", "stack_status", "creation_time", "updated_time"]
@@ -50,18 +52,19 @@ def _act(
     columns: tuple[str, ...],
 ) -> None:
     """Run a stack-wide action with live progress, then `_answer`."""
-    progress = _progress(session, name)
+    _answer(_with_progress(session, session.get_stack(name), run), fmt, columns)
+
+
+def _with_progress(
+    session: Session, record: StackRecord | None, run: Callable[[Any], Coroutine[Any, Any, T]]
+) -> T:
+    """``run(engine)`` with live progress over every resource of ``record``'s stack (none
+    known when it is None: the engine then says the stack is not found)."""
+    count = session.store.count_resources(record.id) if record is not None else 0
+    progress = Progress(count, lookup=session.stack_info)
     engine = session.engine(progress)
     with progress:
-        result = asyncio.run(run(engine))
-    _answer(result, fmt, columns)
-
-
-def _progress(session: Session, name: str) -> Progress:
-    """Live progress of an action on every resource of stack ``name``."""
-    found = session.get_stack(name)
-    count = session.store.count_resources(found.id) if found is not None else 0
-    return Progress(count, lookup=session.stack_info)
+        return asyncio.run(run(engine))
 
 
 def _answer(result: StackRecord, fmt: str, columns: tuple[str, ...]) -> None:
@@ -91,14 +94,12 @@ def delete(session: Session, name: str, yes: bool) -> None:
         if not sys.stdin.isatty():
             raise click.UsageError("refusing to delete without confirmation; pass --yes")
         click.confirm(f"Delete stack {record.name} ({record.id})?", abort=True)
-    progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
-    engine = session.engine(progress)
-    with progress:
-        result = asyncio.run(engine.delete(record.id))
-    status = f"{result.action.value}_{result.status.value}"
-    if result.status is not Status.COMPLETE:
-        raise OperationFailed(f"{result.name}: {status}: {result.status_reason}")
-    click.echo(f"{result.name}: {status}: {result.status_reason}", err=True)
+    result = _with_progress(session, record, lambda engine: engine.delete(record.id))
+    _fail_unless_complete(result)
+    click.echo(
+        f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}",
+        err=True,
+    )
 
 
 @click.command()
@@ -109,10 +110,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
 def recover(session: Session, name: str, fmt: str, columns: tuple[str, ...]) -> None:
     """Continue an operation on NAME that was interrupted (its engine died)."""
     record = find_stack(session, name)
-    progress = Progress(session.store.count_resources(record.id), lookup=session.stack_info)
-    engine = session.engine(progress)
-    with progress:
-        result = asyncio.run(engine.recover(record.id))
+    result = _with_progress(session, record, lambda engine: engine.recover(record.id))
     status = f"{result.name}: {result.action.value}_{result.status.value}"
     if result.deleted_at is None and result.action.value != "DELETE":
         # the short view the create or update it continued would have printed
@@ -279,10 +277,8 @@ def snapshot_create(
     session: Session, name: str, snapshot_name: str | None, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """Snapshot stack NAME."""
-    progress = _progress(session, name)
-    engine = session.engine(progress)
-    with progress:
-        made = asyncio.run(engine.snapshot(name, snapshot_name))
+    found = session.get_stack(name)
+    made = _with_progress(session, found, lambda engine: engine.snapshot(name, snapshot_name))
     shown = snapshot_document(made)
     emit_record({k: v for k, v in shown.items() if k != "data"}, fmt, columns)
     if made.status != Status.COMPLETE.value:
