@@ -174,13 +174,7 @@ class Operation:
         event = self.engine.stack_event(self.stack, action, status, reason, now)
         change = StackStatus(self.stack.id, action, status, reason, now)
         await self.write(WriteBatch(stacks=[change], events=[event], release=release))
-        self.stack = replace(
-            self.stack,
-            action=action,
-            status=status,
-            status_reason=reason,
-            updated_at=change.updated_at or self.stack.updated_at,
-        )
+        self.stack = change.applied_to(self.stack)
 
     async def finish(
         self, action: Action, status: Status, reason: str, *, last: bool = False

@@ -132,6 +132,16 @@ class StackStatus:
             return self.time
         return None
 
+    def applied_to(self, stack: StackRecord) -> StackRecord:
+        """``stack`` as the store holds it once this change is written."""
+        return replace(
+            stack,
+            action=self.action,
+            status=self.status,
+            status_reason=self.reason,
+            updated_at=self.updated_at or stack.updated_at,
+        )
+
 
 @dataclass(slots=True, unsafe_hash=True)
 class SnapshotRecord:

@@ -253,13 +253,7 @@ async def _begin(
     engine.notify([event])
     for record in added:
         operation.records[record.name] = record
-    operation.stack = replace(
-        stack,
-        action=action,
-        status=Status.IN_PROGRESS,
-        status_reason=reason,
-        updated_at=batch.stacks[0].updated_at or stack.updated_at,
-    )
+    operation.stack = batch.stacks[0].applied_to(stack)
     operation.began = now
 
 
