@@ -218,7 +218,7 @@ def _input(shape: bytes | None, data: Any) -> tuple[Any, bool]:
     from yaql.language.utils import convert_input_data
 
     text, heat_data = _json_data(data)
-    converted = convert_input_data({"data": _decoded(text, heat_data)})
+    converted = convert_input_data({"data": heat_data})
     if shape is None or text is None:
         return converted, False
     if len(_inputs) >= INPUTS_KEPT:
@@ -238,7 +238,7 @@ def _data_key(data: Any) -> str | None:
 
 def _json_data(data: Any) -> tuple[str | None, Any]:
     """The data's JSON text (None when it is not JSON) and the data as Heat's engine hands
-    it to yaql (`json_keys`), or `_UNDECODED` when the text stands for it.
+    it to yaql (`json_keys`).
 
     JSON's encoder writes every map key as `json_keys` makes it (``1`` -> ``"1"``,
     ``true`` -> ``"true"``, null -> ``"null"``, a float as its ``repr``) and refuses any
@@ -247,19 +247,11 @@ def _json_data(data: Any) -> tuple[str | None, Any]:
     non-finite float, a map that is not a dict, nesting too deep for it) is converted by
     `json_keys` instead."""
     try:
-        return json.dumps(data, ensure_ascii=False, allow_nan=False), _UNDECODED
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError, RecursionError):
         converted = json_keys(data)
         return _data_key(converted), converted
-
-
-#: `_json_data`'s data when its JSON text stands for it
-_UNDECODED = object()
-
-
-def _decoded(text: str | None, data: Any) -> Any:
-    """The data `_json_data` gave, decoded from its text when it was left undecoded."""
-    return json.loads(text) if data is _UNDECODED and text is not None else data
+    return text, json.loads(text)
 
 
 class Yaql(PureFunction):
