@@ -83,25 +83,17 @@ def server_group(ctx: RequestContext, document: Document) -> Document:
 def addresses(ports: list[PortAddress]) -> dict[str, list[Document]]:
     shown: dict[str, list[Document]] = {}
     for port in ports:
-        entries = shown.setdefault(port.network_name, [])
-        for fixed in port.fixed_ips:
-            entries.append(
-                {
-                    "version": fixed.version,
-                    "addr": fixed.ip_address,
-                    "OS-EXT-IPS:type": "fixed",
-                    "OS-EXT-IPS-MAC:mac_addr": port.mac_address,
-                }
-            )
-        for floating in port.floating_ips:
-            entries.append(
-                {
-                    "version": 6 if ":" in floating else 4,
-                    "addr": floating,
-                    "OS-EXT-IPS:type": "floating",
-                    "OS-EXT-IPS-MAC:mac_addr": port.mac_address,
-                }
-            )
+        held = [(fixed.version, fixed.ip_address, "fixed") for fixed in port.fixed_ips]
+        held += [(6 if ":" in ip else 4, ip, "floating") for ip in port.floating_ips]
+        shown.setdefault(port.network_name, []).extend(
+            {
+                "version": version,
+                "addr": address,
+                "OS-EXT-IPS:type": kind,
+                "OS-EXT-IPS-MAC:mac_addr": port.mac_address,
+            }
+            for version, address, kind in held
+        )
     return shown
 
 

@@ -87,11 +87,10 @@ def check_records(kind: str, records: Any) -> list[str]:
         if not isinstance(record, str):
             raise InvalidObject(path, f"{record!r} is not of type 'string'", "type", "string")
         if kind in ("A", "AAAA"):
-            version = 4 if kind == "A" else 6
+            parse = ipaddress.IPv4Address if kind == "A" else ipaddress.IPv6Address
             format_name = "ipv4" if kind == "A" else "ipv6"
             try:
-                if ipaddress.ip_address(record).version != version:
-                    raise ValueError
+                parse(record)
             except ValueError:
                 raise InvalidObject(
                     path, f"{record!r} is not a {format_name!r}", "format", format_name

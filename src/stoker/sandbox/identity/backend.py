@@ -108,16 +108,22 @@ class IdentityBackend(HubBackend):
 
     # -- projects ---------------------------------------------------------------------
 
-    def create_project(self, body: Document) -> Document:
+    def _named(self, kind: str, body: Document) -> tuple[str, str]:
+        """A new project's or user's name and domain: unique there, in a domain that exists."""
+        what = kind.partition(".")[2]
         name = body.get("name")
         if not isinstance(name, str) or not name:
-            raise BadRequest("Invalid input for field 'name': a project needs a name")
+            raise BadRequest(f"Invalid input for field 'name': a {what} needs a name")
         domain_id = str(body.get("domain_id") or DEFAULT_DOMAIN)
         self.domain(domain_id)
-        if any(p["name"] == name and p["domain_id"] == domain_id for p in self.projects()):
+        if any(d["name"] == name and d["domain_id"] == domain_id for d in self.store.scan(kind)):
             raise Conflict(
-                f"Conflict occurred attempting to store project - Duplicate entry {name}."
+                f"Conflict occurred attempting to store {what} - Duplicate entry {name}."
             )
+        return name, domain_id
+
+    def create_project(self, body: Document) -> Document:
+        name, domain_id = self._named(PROJECT, body)
         project: Document = {
             "id": _hex_id(),
             "name": name,
@@ -167,13 +173,7 @@ class IdentityBackend(HubBackend):
     # -- users and roles --------------------------------------------------------------
 
     def create_user(self, body: Document) -> Document:
-        name = body.get("name")
-        if not isinstance(name, str) or not name:
-            raise BadRequest("Invalid input for field 'name': a user needs a name")
-        domain_id = str(body.get("domain_id") or DEFAULT_DOMAIN)
-        self.domain(domain_id)
-        if any(u["name"] == name and u["domain_id"] == domain_id for u in self.users()):
-            raise Conflict(f"Conflict occurred attempting to store user - Duplicate entry {name}.")
+        name, domain_id = self._named(USER, body)
         salt = secrets.token_hex(8)
         user: Document = {
             "id": _hex_id(),

@@ -84,7 +84,8 @@ class Trusts:
         """A trust that still exists (None when unknown or deleted)."""
         return self.store.get(TRUST, trust_id) if trust_id else None
 
-    def _visible(self, ctx: RequestContext, trust_id: str) -> Document:
+    def show(self, ctx: RequestContext, trust_id: str) -> Document:
+        """A trust its trustor, its trustee or an admin asks for."""
         trust = self.trust(trust_id)
         if trust is None:
             raise NotFound(f"Could not find trust: {trust_id}.")
@@ -95,9 +96,6 @@ class Trusts:
             raise Forbidden("You are not authorized to perform the requested action.")
         return trust
 
-    def show(self, ctx: RequestContext, trust_id: str) -> Document:
-        return self._visible(ctx, trust_id)
-
     def listing(self, ctx: RequestContext, query: Mapping[str, str]) -> list[Document]:
         """Keystone's list: an admin sees every trust; anyone else filters on themself as
         trustor or trustee (a filter on another user is refused)."""
@@ -106,21 +104,18 @@ class Trusts:
         named = {trustor, trustee} - {None}
         if not ctx.is_admin and named and ctx.user_id not in named:
             raise Forbidden("You are not authorized to perform the requested action.")
-        found = self.store.list(TRUST)
-        if trustor:
-            found = [t for t in found if t["trustor_user_id"] == trustor]
-        if trustee:
-            found = [t for t in found if t["trustee_user_id"] == trustee]
-        if not ctx.is_admin:
-            found = [
-                t for t in found if ctx.user_id in (t["trustor_user_id"], t["trustee_user_id"])
-            ]
-        return found
+        return [
+            t
+            for t in self.store.list(TRUST)
+            if trustor in (None, "", t["trustor_user_id"])
+            and trustee in (None, "", t["trustee_user_id"])
+            and (ctx.is_admin or ctx.user_id in (t["trustor_user_id"], t["trustee_user_id"]))
+        ]
 
     def delete(self, ctx: RequestContext, trust_id: str) -> None:
         """Deleted by its trustor (a token impersonating the trustor counts) or an admin;
         every token issued under it stops being valid."""
-        trust = self._visible(ctx, trust_id)
+        trust = self.show(ctx, trust_id)
         if not ctx.is_admin and ctx.user_id != trust["trustor_user_id"]:
             raise Forbidden("Only the trustor can delete a trust.")
         self.store.delete(TRUST, trust_id)

@@ -225,8 +225,7 @@ class ImageBackend(HubBackend):
 
     def update(self, ctx: RequestContext, image_id: str, patch: Any) -> Document:
         """A JSON patch (``add``/``replace``/``remove`` of ``/name`` ...), as Glance takes."""
-        image = self.image(ctx, image_id)
-        self._owner(ctx, image)
+        image = self._owned(ctx, image_id)
         if not isinstance(patch, list):
             raise BadRequest("Request body must be a JSON array of operation objects.")
         for change in patch:
@@ -272,13 +271,15 @@ class ImageBackend(HubBackend):
         if value not in tags:
             tags.insert(len(tags) if index == "-" or not index.isdigit() else int(index), value)
 
-    def _owner(self, ctx: RequestContext, image: Document) -> None:
+    def _owned(self, ctx: RequestContext, image_id: str) -> Document:
+        """An image the caller may change: its owner's, or any for an admin."""
+        image = self.image(ctx, image_id)
         if not ctx.is_admin and image["owner"] != ctx.project_id:
             raise Forbidden("You are not permitted to modify this image.")
+        return image
 
     def upload(self, ctx: RequestContext, image_id: str, data: bytes) -> Document:
-        image = self.image(ctx, image_id)
-        self._owner(ctx, image)
+        image = self._owned(ctx, image_id)
         if image["status"] != "queued":
             raise Conflict(
                 f"Image status transition from {image['status']} to saving is not allowed"
@@ -316,8 +317,7 @@ class ImageBackend(HubBackend):
         ``importing``; the URI to fetch. Glance runs the import as a task after its 202;
         the sandbox fetches before answering, so the image is ``active`` (or back to
         ``queued`` with ``os_glance_failed_import``) once the call returns."""
-        image = self.image(ctx, image_id)
-        self._owner(ctx, image)
+        image = self._owned(ctx, image_id)
         method = body.get("method") if isinstance(body, dict) else None
         name = method.get("name") if isinstance(method, dict) else None
         if name not in IMPORT_METHODS:
@@ -358,8 +358,7 @@ class ImageBackend(HubBackend):
         self._keep_data(image, data)
 
     def set_tag(self, ctx: RequestContext, image_id: str, tag: str, present: bool) -> None:
-        image = self.image(ctx, image_id)
-        self._owner(ctx, image)
+        image = self._owned(ctx, image_id)
         if present and tag not in image["tags"]:
             image["tags"].append(tag)
         elif not present:
@@ -369,16 +368,14 @@ class ImageBackend(HubBackend):
         self.store.put(IMAGE, image_id, image)
 
     def set_active(self, ctx: RequestContext, image_id: str, active: bool) -> None:
-        image = self.image(ctx, image_id)
-        self._owner(ctx, image)
+        image = self._owned(ctx, image_id)
         if image["status"] not in ("active", "deactivated"):
             raise Conflict(f"Not allowed to deactivate image in status '{image['status']}'")
         image["status"] = "active" if active else "deactivated"
         self.store.put(IMAGE, image_id, image)
 
     def delete(self, ctx: RequestContext, image_id: str) -> None:
-        image = self.image(ctx, image_id)
-        self._owner(ctx, image)
+        image = self._owned(ctx, image_id)
         if image["protected"]:
             raise Forbidden(f"Image {image_id} is protected and cannot be deleted.")
         with self.store.transaction():

@@ -22,7 +22,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from stoker.sandbox.http_errors import BadRequest, Conflict, OverQuota
+from stoker.sandbox.http_errors import BadRequest, Conflict, NotFound, OverQuota
 from stoker.sandbox.loadbalancer import checks, updates, vip
 from stoker.sandbox.loadbalancer.kinds import (
     KINDS,
@@ -93,10 +93,10 @@ class OctaviaBackend(HubBackend):
 
     def _reference(self, kind: str, id: Any, project: str | None) -> Document:
         """An object a body names (400 when it is not there, as Octavia answers)."""
-        document = self.store.get(kind, str(id))
-        if document is None or (project is not None and document["project_id"] != project):
-            raise checks.missing_subresource(LABELS[kind], str(id))
-        return document
+        try:
+            return self.get(kind, id, project)
+        except NotFound:
+            raise checks.missing_subresource(LABELS[kind], str(id)) from None
 
     def listing(self, kind: str, project: str | None) -> list[Document]:
         return self.store.list(kind, project_id=project)
@@ -167,11 +167,9 @@ class OctaviaBackend(HubBackend):
         provider = checks.text(body, "provider", PROVIDER) or PROVIDER
         if provider not in (PROVIDER, "octavia"):
             raise checks.validation(f"Provider '{provider}' is not enabled.")
-        for name in ("flavor_id", "availability_zone"):
+        for name, label in (("flavor_id", "Flavor"), ("availability_zone", "Availability Zone")):
             if body.get(name):
-                raise checks.missing_subresource(
-                    "Flavor" if name == "flavor_id" else "Availability Zone", str(body[name])
-                )
+                raise checks.missing_subresource(label, str(body[name]))
         lb_id = new_id()
         address = vip.allocate(self.hub, owner, body, lb_id)
         return self._new(
@@ -200,7 +198,9 @@ class OctaviaBackend(HubBackend):
                 "TERMINATED_HTTPS listeners."
             )
         for other in self.children(LISTENER, "loadbalancer_id", lb["id"]):
-            if other["protocol_port"] == port and _same_transport(other["protocol"], protocol):
+            if other["protocol_port"] == port and _transport(other["protocol"]) == _transport(
+                protocol
+            ):
                 raise Conflict(
                     "Another Listener on this Load Balancer is already using protocol "
                     f"{protocol} and protocol_port {port}"
@@ -495,10 +495,7 @@ class OctaviaBackend(HubBackend):
         vip.release(self.hub, lb)
 
 
-def _same_transport(one: str, other: str) -> bool:
-    """Two listeners clash on a port when both use TCP (or both UDP, or SCTP)."""
-
-    def transport(protocol: str) -> str:
-        return protocol if protocol in ("UDP", "SCTP") else "TCP"
-
-    return transport(one) == transport(other)
+def _transport(protocol: str) -> str:
+    """What a listener's protocol runs on: two listeners clash on a port when both use TCP
+    (or both UDP, or SCTP)."""
+    return protocol if protocol in ("UDP", "SCTP") else "TCP"

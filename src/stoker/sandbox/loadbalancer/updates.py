@@ -77,10 +77,9 @@ def checked(kind: str, body: Mapping[str, Any]) -> dict[str, Any]:
         if name not in UPDATABLE[kind]:
             raise checks.invalid(name, body[name], "Cannot be updated.")
     changes = dict(body)
-    if "name" in changes or "description" in changes:
-        for name in ("name", "description"):
-            if name in changes:
-                changes[name] = checks.text(changes, name)
+    for name in ("name", "description"):
+        if name in changes:
+            changes[name] = checks.text(changes, name)
     if "admin_state_up" in changes:
         changes["admin_state_up"] = checks.boolean(changes, "admin_state_up", True)
     if "tags" in changes:

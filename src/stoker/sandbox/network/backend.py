@@ -198,12 +198,9 @@ class NeutronBackend(HubBackend):
         return self.floating_ips.records.where(lambda f: f["port_id"] == port_id)
 
     def auto_network(self, project_id: str) -> str | None:
-        own = [
-            n
-            for n in self.networks.records.all(project_id)
-            if n["project_id"] == project_id and not n.get("router:external")
-        ]
-        if own:
-            return str(own[0]["id"])
-        shared = [n for n in self.networks.records.all(project_id) if n.get("shared")]
+        networks = self.networks.records.scan(project_id)
+        for network in networks:
+            if network["project_id"] == project_id and not network.get("router:external"):
+                return str(network["id"])
+        shared = [n for n in networks if n.get("shared")]
         return str(shared[0]["id"]) if shared else None

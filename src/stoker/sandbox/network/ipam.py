@@ -176,11 +176,3 @@ def in_subnet(address: str, subnet: Mapping[str, Any]) -> bool:
 def overlaps(cidr: str, other: str) -> bool:
     mine, theirs = ipaddress.ip_network(cidr), ipaddress.ip_network(other)
     return mine.version == theirs.version and mine.overlaps(theirs)
-
-
-def normalized_cidr(prefix: str) -> str:
-    return str(ipaddress.ip_network(prefix, strict=False))
-
-
-def version_of(prefix: str) -> int:
-    return ipaddress.ip_network(prefix, strict=False).version

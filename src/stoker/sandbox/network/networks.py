@@ -183,10 +183,8 @@ class Subnets:
             gateway_ip=None if gateway is None else str(gateway),
             allocation_pools=ipam.pools_document(pools, version),
             enable_dhcp=boolean(body, "enable_dhcp", True),
-            dns_nameservers=self._nameservers(
-                as_list(body.get("dns_nameservers"), "dns_nameservers"), version
-            ),
-            host_routes=self._routes(as_list(body.get("host_routes"), "host_routes"), version),
+            dns_nameservers=self._nameservers(body.get("dns_nameservers")),
+            host_routes=self._routes(body.get("host_routes"), version),
             ipv6_ra_mode=body.get("ipv6_ra_mode"),
             ipv6_address_mode=body.get("ipv6_address_mode"),
             subnetpool_id=None,
@@ -213,17 +211,18 @@ class Subnets:
         return gateway
 
     @staticmethod
-    def _nameservers(raw: Any, version: int) -> list[str]:
-        servers = [str(ipam.parse_address(s, "dns_nameservers")) for s in raw]
+    def _nameservers(raw: Any) -> list[str]:
+        servers = [
+            str(ipam.parse_address(s, "dns_nameservers")) for s in as_list(raw, "dns_nameservers")
+        ]
         if len(set(servers)) != len(servers):
             raise ipam.invalid_input(f"Duplicate nameserver '{servers}'")
-        del version
         return servers
 
     @staticmethod
     def _routes(raw: Any, version: int) -> list[dict[str, str]]:
         routes = []
-        for route in raw:
+        for route in as_list(raw, "host_routes"):
             if not isinstance(route, Mapping) or {"destination", "nexthop"} - set(route):
                 raise ipam.invalid_input(f"Invalid data format for hostroute: '{route}'")
             try:
@@ -248,20 +247,15 @@ class Subnets:
                 raise BadRequest(f"Cannot update read-only attribute {name}", kind="HTTPBadRequest")
         version = int(subnet["ip_version"])
         cidr = ipaddress.ip_network(subnet["cidr"])
-        if "name" in body:
-            subnet["name"] = str(body["name"] or "")
-        if "description" in body:
-            subnet["description"] = str(body["description"] or "")
+        for name in ("name", "description"):
+            if name in body:
+                subnet[name] = str(body[name] or "")
         if "enable_dhcp" in body:
             subnet["enable_dhcp"] = boolean(body, "enable_dhcp", True)
         if "dns_nameservers" in body:
-            subnet["dns_nameservers"] = self._nameservers(
-                as_list(body["dns_nameservers"], "dns_nameservers"), version
-            )
+            subnet["dns_nameservers"] = self._nameservers(body["dns_nameservers"])
         if "host_routes" in body:
-            subnet["host_routes"] = self._routes(
-                as_list(body["host_routes"], "host_routes"), version
-            )
+            subnet["host_routes"] = self._routes(body["host_routes"], version)
         gateway = (
             self._gateway(body, cidr)
             if "gateway_ip" in body

@@ -190,6 +190,16 @@ class Ports:
         self._bind(port)
         return self.records.insert(port)
 
+    def create_own(
+        self, project: str | None, network: Document, device_id: str, owner: str, fixed: Any
+    ) -> Document:
+        """A port of the sandbox's own for a device on ``network`` (a router's gateway, a
+        floating IP's address), on the ``fixed`` IPs asked for (None: any free one)."""
+        body = {"network_id": network["id"], "device_id": device_id, "device_owner": owner}
+        if fixed is not None:
+            body["fixed_ips"] = fixed
+        return self.create(project, body, owner_project="")
+
     def _mac(self, network_id: str, given: Any) -> str:
         if given:
             mac = str(given).lower()

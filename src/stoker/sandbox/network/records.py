@@ -8,7 +8,7 @@ from typing import Any
 
 from stoker.sandbox.http_errors import BadRequest, NotFound, OverQuota
 from stoker.sandbox.service import Hub, iso_time, new_id
-from stoker.sandbox.store import Document
+from stoker.sandbox.store import Document, SandboxStore, copy_document
 
 #: attributes a client may not set on any object (Neutron answers 400 for them)
 READ_ONLY = frozenset({"id", "created_at", "updated_at", "revision_number", "status"})
@@ -35,7 +35,7 @@ class Records:
         self._extra = visible_extra
 
     @property
-    def store(self) -> Any:
+    def store(self) -> SandboxStore:
         return self.hub.store
 
     def visible(self, document: Mapping[str, Any], project: str | None) -> bool:
@@ -48,7 +48,7 @@ class Records:
         document = self.store.get(self.kind, str(id))
         if document is None or not self.visible(document, project):
             return None
-        return dict(document)
+        return document
 
     def get(self, id: str, project: str | None) -> Document:
         document = self.find(id, project)
@@ -58,18 +58,17 @@ class Records:
         return document
 
     def all(self, project: str | None) -> list[Document]:
-        documents = self.store.list(self.kind)
-        return [dict(d) for d in documents if self.visible(d, project)]
+        return [copy_document(d) for d in self.scan(project)]
 
     def scan(self, project: str | None) -> list[Mapping[str, Any]]:
         """`all`, but the store's own documents (`SandboxStore.scan`): for a listing that
         filters many and copies only what it shows. Never change one."""
         return [d for d in self.store.scan(self.kind) if self.visible(d, project)]
 
-    def where(self, test: Callable[[Document], bool]) -> list[Document]:
+    def where(self, test: Callable[[Mapping[str, Any]], bool]) -> list[Document]:
         """Every project's objects that pass ``test`` (the backend's own integrity checks
         look across projects, as Neutron's database constraints do)."""
-        return [dict(d) for d in self.store.list(self.kind, where=test)]
+        return self.store.list(self.kind, where=test)
 
     def insert(self, document: Document) -> Document:
         self._check_quota(document.get("project_id") or "")

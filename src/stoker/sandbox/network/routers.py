@@ -76,16 +76,7 @@ class Routers:
         fixed = info.get("external_fixed_ips")
         if current.get("network_id") != network["id"] or fixed is not None:
             self._drop_gateway_port(router)
-            port = self.ports.create(
-                project,
-                {
-                    "network_id": network["id"],
-                    "device_id": router["id"],
-                    "device_owner": ROUTER_GATEWAY,
-                    **({"fixed_ips": fixed} if fixed is not None else {}),
-                },
-                owner_project="",
-            )
+            port = self.ports.create_own(project, network, router["id"], ROUTER_GATEWAY, fixed)
             fixed_ips = port["fixed_ips"]
         else:
             fixed_ips = current["external_fixed_ips"]
@@ -339,16 +330,7 @@ class FloatingIps:
         )
         if not any(s["ip_version"] == 4 for s in self.ports.subnets.of_network(network["id"])):
             raise bad_floatingip(f"Network {network['id']} has no IPv4 subnet")
-        port = self.ports.create(
-            project,
-            {
-                "network_id": network["id"],
-                "device_id": fip["id"],
-                "device_owner": FLOATING_IP,
-                **({"fixed_ips": fixed} if fixed is not None else {}),
-            },
-            owner_project="",
-        )
+        port = self.ports.create_own(project, network, fip["id"], FLOATING_IP, fixed)
         fip["floating_ip_address"] = port["fixed_ips"][0]["ip_address"]
         if body.get("port_id"):
             self._associate(fip, str(body["port_id"]), body.get("fixed_ip_address"), project)

@@ -8,12 +8,12 @@ deduplicated as Neutron does it (``SecurityGroupRuleExists`` names the existing 
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from typing import Any
 
 from stoker.sandbox.http import public
 from stoker.sandbox.http_errors import BadRequest, Conflict
-from stoker.sandbox.network import ipam
 from stoker.sandbox.network.records import (
     Records,
     boolean,
@@ -192,10 +192,11 @@ class SecurityGroups:
         normalized = None
         if prefix is not None:
             try:
-                normalized = ipam.normalized_cidr(str(prefix))
+                remote = ipaddress.ip_network(str(prefix), strict=False)
             except ValueError:
                 raise invalid("remote_ip_prefix", f"'{prefix}' is not a valid IP subnet") from None
-            if ipam.version_of(normalized) != int(ethertype[-1]):
+            normalized = str(remote)
+            if remote.version != int(ethertype[-1]):
                 raise BadRequest(
                     f"Conflicting value ethertype {ethertype} for CIDR {prefix}",
                     kind="SecurityGroupRuleParameterConflict",

@@ -34,6 +34,13 @@ def invalid_volume(message: str) -> BadRequest:
     return BadRequest(f"Invalid volume: {message}", kind="InvalidVolume")
 
 
+def _cannot_reserve(volume: Document) -> str:
+    return (
+        f"Volume {volume['id']} status must be available or downloading to reserve, but the "
+        f"current status is {volume['status']}."
+    )
+
+
 def invalid_input(message: str) -> BadRequest:
     return BadRequest(f"Invalid input received: {message}", kind="InvalidInput")
 
@@ -47,7 +54,7 @@ class CinderBackend(HubBackend):
         if not self.store.list(TYPE):
             with self.store.transaction():
                 self._insert_type({"name": DEFAULT_TYPE, "description": "Default Volume Type"})
-        return [dict(t) for t in self.store.list(TYPE)]
+        return self.store.list(TYPE)
 
     def _insert_type(self, body: Mapping[str, Any]) -> Document:
         public = bool(body.get("os-volume-type-access:is_public", body.get("is_public", True)))
@@ -106,10 +113,10 @@ class CinderBackend(HubBackend):
         volume = self.store.get(VOLUME, id)
         if volume is None or (project is not None and volume["project_id"] != project):
             raise NotFound(f"Volume {id} could not be found.", kind="VolumeNotFound")
-        return self.settle(VOLUME, dict(volume))
+        return self.settle(VOLUME, volume)
 
     def volumes(self, project: str | None) -> list[Document]:
-        return [self.settle(VOLUME, dict(v)) for v in self.store.list(VOLUME, project_id=project)]
+        return [self.settle(VOLUME, v) for v in self.store.list(VOLUME, project_id=project)]
 
     def create(self, project: str, user: str, body: Mapping[str, Any]) -> Document:
         if body.get("snapshot_id"):
@@ -204,21 +211,20 @@ class CinderBackend(HubBackend):
         faults = self.hub.config.faults
         if faults is None:
             return
-        volumes = self.store.list(VOLUME, project_id=project)
+        used = self.usage(project)
         count = faults.quota("block-storage", "volumes")
-        if count is not None and len(volumes) >= count:
+        if count is not None and used["volumes"] >= count:
             raise OverQuota(
                 f"VolumeLimitExceeded: Maximum number of volumes allowed ({count}) exceeded "
                 "for quota 'volumes'.",
                 status=413,
             )
         gigabytes = faults.quota("block-storage", "gigabytes")
-        used = sum(int(v["size"]) for v in volumes)
-        if gigabytes is not None and used + size > gigabytes:
+        if gigabytes is not None and used["gigabytes"] + size > gigabytes:
             raise OverQuota(
                 "VolumeSizeExceedsAvailableQuota: Requested volume or snapshot exceeds allowed "
-                f"gigabytes quota. Requested {size}G, quota is {gigabytes}G and {used}G has "
-                "been consumed.",
+                f"gigabytes quota. Requested {size}G, quota is {gigabytes}G and "
+                f"{used['gigabytes']}G has been consumed.",
                 status=413,
             )
 
@@ -309,10 +315,7 @@ class CinderBackend(HubBackend):
     # attachments
 
     def _attachments_of(self, volume_id: str) -> list[Document]:
-        return [
-            dict(a)
-            for a in self.store.list(ATTACHMENT, where=lambda a: a["volume_id"] == volume_id)
-        ]
+        return self.store.list(ATTACHMENT, where=lambda a: a["volume_id"] == volume_id)
 
     def volume_attachments(self, volume: Document) -> list[Document]:
         """``attachments`` of a volume's view: the attachments that are attached."""
@@ -336,25 +339,20 @@ class CinderBackend(HubBackend):
             raise NotFound(
                 f"VolumeAttachment {id} could not be found.", kind="VolumeAttachmentNotFound"
             )
-        return dict(attachment)
+        return attachment
 
     def attachments(self, project: str | None) -> list[Document]:
-        return [dict(a) for a in self.store.list(ATTACHMENT, project_id=project)]
+        return self.store.list(ATTACHMENT, project_id=project)
 
     def _new_attachment(
         self, volume: Document, instance: str | None, mode: str, device: str | None
     ) -> Document:
         if volume["status"] in ("reserved", "attaching", "in-use") and not volume["multiattach"]:
-            if any(a["instance"] != instance for a in self._attachments_of(volume["id"])):
-                raise invalid_volume(
-                    f"Volume {volume['id']} status must be available or downloading to "
-                    f"reserve, but the current status is {volume['status']}."
-                )
-        elif volume["status"] not in ("available", "reserved", "in-use", "downloading"):
-            raise invalid_volume(
-                f"Volume {volume['id']} status must be available or downloading to reserve, "
-                f"but the current status is {volume['status']}."
-            )
+            refused = any(a["instance"] != instance for a in self._attachments_of(volume["id"]))
+        else:
+            refused = volume["status"] not in ("available", "reserved", "in-use", "downloading")
+        if refused:
+            raise invalid_volume(_cannot_reserve(volume))
         attachment: Document = {
             "id": new_id(),
             "status": "reserved",
@@ -415,7 +413,6 @@ class CinderBackend(HubBackend):
         volume = self.store.get(VOLUME, attachment["volume_id"])
         remaining = self._attachments_of(attachment["volume_id"])
         if volume is not None:
-            volume = dict(volume)
             if not remaining:
                 self._set_status(volume, "available")
             elif not any(a["status"] == "attached" for a in remaining):
@@ -498,11 +495,7 @@ class CinderBackend(HubBackend):
     def attach(self, project_id: str, volume_id: str, server_id: str, device: str) -> None:
         volume = self.get(volume_id, project_id)
         if volume["status"] != "available" and not volume["multiattach"]:
-            raise Conflict(
-                f"Invalid volume: Volume {volume_id} status must be available or downloading "
-                f"to reserve, but the current status is {volume['status']}.",
-                kind="InvalidVolume",
-            )
+            raise Conflict(f"Invalid volume: {_cannot_reserve(volume)}", kind="InvalidVolume")
         attachment = self._new_attachment(volume, server_id, "rw", device)
         self.complete_attachment(attachment["id"], project_id)
 
@@ -514,4 +507,4 @@ class CinderBackend(HubBackend):
             if attachment["instance"] == server_id:
                 self.store.delete(ATTACHMENT, attachment["id"])
         if not self._attachments_of(volume_id):
-            self._set_status(dict(volume), "available")
+            self._set_status(volume, "available")

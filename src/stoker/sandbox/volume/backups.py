@@ -16,7 +16,7 @@ from stoker.sandbox.http import public
 from stoker.sandbox.http_errors import BadRequest, NotFound
 from stoker.sandbox.service import micro_time, new_id
 from stoker.sandbox.store import Document
-from stoker.sandbox.volume.backend import VOLUME, CinderBackend
+from stoker.sandbox.volume.backend import CinderBackend
 
 BACKUP = "volume.backup"
 
@@ -86,6 +86,3 @@ def view(backup: Document) -> Document:
     shown = public(backup)
     del shown["project_id"]
     return shown
-
-
-__all__ = ["BACKUP", "VOLUME", "Backups", "view"]
