@@ -149,34 +149,6 @@ class TemplateContext(FileContext):
         """What each resource's type resolves to (catalog type, provider template, unknown)."""
         return resolve_resource_types(self)
 
-    @cached_property
-    def property_findings(self) -> list[Diagnostic]:
-        """Property checks against the catalog (E1080, E1081, I1024)."""
-        from stoker.lint.properties import check_resource_properties  # default profile's
-
-        return check_resource_properties(self)
-
-    @cached_property
-    def attribute_findings(self) -> list[Diagnostic]:
-        """get_attr of attributes catalog types do not declare (E1037)."""
-        from stoker.lint.attributes import check_attributes  # the default profile's
-
-        return check_attributes(self)
-
-    @cached_property
-    def provider_findings(self) -> list[Diagnostic]:
-        """get_attr of outputs provider templates lack (E3020)."""
-        from stoker.lint.attributes import check_provider_outputs  # the default profile's
-
-        return check_provider_outputs(self)
-
-    @cached_property
-    def type_findings(self) -> list[Diagnostic]:
-        """Types that resolve to nothing, provider templates that cannot be used (E3001)."""
-        from stoker.lint.attributes import check_types  # the default profile's
-
-        return check_types(self)
-
     @property
     def role(self) -> ModuleRole:
         """ONAP's classification of this template within its package."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic, Severity
+from stoker.lint.attributes import check_types
 from stoker.lint.codes import UNKNOWN_TYPE
 from stoker.lint.context import TemplateContext
 from stoker.lint.rule import Source, SourceKind, TemplateRule
@@ -25,4 +26,4 @@ class UnknownType(TemplateRule):
     source = Source(SourceKind.HEAT, "heat/engine/environment.py (ResourceRegistry.get_class)")
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        return ctx.type_findings
+        return check_types(ctx)
