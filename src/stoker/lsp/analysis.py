@@ -20,19 +20,12 @@ from stoker.collector import collector_paused
 from stoker.definition import Placed, Reuse
 from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
-from stoker.lint import (
-    LintConfig,
-    Profile,
-    default_registry,
-    enabled_rules,
-    find_config,
-    load_config,
-)
+from stoker.lint import LintConfig, default_registry, find_config, load_config
 from stoker.lint.config import ConfigError
 from stoker.lint.context import EnvironmentContext, FileContext, PackageContext, TemplateContext
 from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFile
 from stoker.lint.providers import ProviderLoader
-from stoker.lint.runner import UnlistedCode, run
+from stoker.lint.runner import rules_to_run, run
 from stoker.lint.workspace import build_package
 from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks
 from stoker.lsp.outside import Outside, Readers, agrees, outside_parts
@@ -200,10 +193,7 @@ def analyse(
         if found is not None:
             package.loaded[path], loaded = found.document, found.blocks
             consumed = consumed or found.moved
-    registry = default_registry(config.profiles)
-    rules = enabled_rules(registry, config)
-    if Profile.DEFAULT in config.profiles:  # as `stoker lint` runs them
-        rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
+    rules = rules_to_run(default_registry(config.profiles), config)  # as `stoker lint` does
     with collector_paused():
         pairing = dict(config.environments)
         context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
