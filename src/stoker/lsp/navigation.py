@@ -23,7 +23,7 @@ from stoker.lsp.knowledge import (
     resource_type,
     type_description,
 )
-from stoker.lsp.symbols import CONDITION, OUTPUT, PARAMETER, RESOURCE, Index, Mark
+from stoker.lsp.symbols import CONDITION, OUTPUT, PARAMETER, RESOURCE, SECTIONS, Index, Mark
 from stoker.schema import describe_property, signature
 
 _TOKEN = re.compile(r"[\w:.\-/]+")
@@ -142,12 +142,6 @@ _SYMBOL_KINDS = {
     OUTPUT: types.SymbolKind.Property,
     CONDITION: types.SymbolKind.Boolean,
 }
-_SECTION_OF = {
-    PARAMETER: "parameters",
-    RESOURCE: "resources",
-    OUTPUT: "outputs",
-    CONDITION: "conditions",
-}
 
 
 def symbols(unit: TemplateContext, index: Index) -> list[types.DocumentSymbol]:
@@ -175,7 +169,7 @@ def symbols(unit: TemplateContext, index: Index) -> list[types.DocumentSymbol]:
                 )
             )
         first, last = children[0].range.start.line, children[-1].range.end
-        section = _SECTION_OF[kind]
+        section = SECTIONS[kind]
         start = max(first - 1, 0)
         outline.append(
             types.DocumentSymbol(
