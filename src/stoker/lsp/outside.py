@@ -127,11 +127,10 @@ def _parameters(section: list[str], at: int) -> dict[str, tuple[int, str]] | Non
     names = block_names(body, 0, len(body))
     if names is None:
         return None
-    starts = [(name, number + 1) for name, _, number in names]
     named: dict[str, tuple[int, str]] = {}
-    for index, (name, number) in enumerate(starts):
-        until = starts[index + 1][1] if index + 1 < len(starts) else len(section)
-        named[name] = (at + number, "\n".join(section[number:until]))
+    for index, (name, _, number) in enumerate(names):  # lines of ``section[1:]``
+        until = names[index + 1][2] + 1 if index + 1 < len(names) else len(section)
+        named[name] = (at + number + 1, "\n".join(section[number + 1 : until]))
     return named
 
 
