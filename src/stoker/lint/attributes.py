@@ -8,17 +8,15 @@ attributes are its outputs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.catalog import dynamic_attributes
 from stoker.lint.codes import PROVIDER_OUTPUT
+from stoker.lint.context import TemplateContext
 from stoker.template.nodes import value_span
-
-if TYPE_CHECKING:
-    from stoker.lint.context import TemplateContext
 
 ATTRIBUTE_READERS = ("get_attr", "Fn::GetAtt")
 

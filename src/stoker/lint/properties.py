@@ -11,20 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stoker.codes import PROPERTY_UNKNOWN
 from stoker.definition import Move, relocated
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
+from stoker.lint.context import TemplateContext
 from stoker.lint.memo import memoized
 from stoker.lint.translation import translate, translation_rules
 from stoker.nearest import did_you_mean
 from stoker.resources import PropertySchema, validate_properties
-
-if TYPE_CHECKING:
-    from stoker.lint.context import TemplateContext
 
 
 def _is_function(value: Any) -> bool:

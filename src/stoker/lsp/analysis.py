@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Hashable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from stoker.blueprint import is_blueprint
 from stoker.blueprint.parse import parse_blueprint
@@ -73,10 +73,6 @@ class Analysis:
     @property
     def environment(self) -> EnvironmentContext | None:
         return self.unit if isinstance(self.unit, EnvironmentContext) else None
-
-    @property
-    def data(self) -> Any:
-        return self.unit.data if self.unit is not None else None
 
     def release(self) -> None:
         self.package.release()
