@@ -21,19 +21,14 @@ import os
 import posixpath
 import zipfile
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from stoker.definition import BLUEPRINT_ENTRY, ENTRY, read_package
+from stoker.definition import BLUEPRINT_ENTRY, ENTRY, Reuse, StackPackage, read_package
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import PackageError
 from stoker.limits import LIMITS, Limits, active_limits
 from stoker.lint.codes import PACKAGE_UNREADABLE
-
-if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma) is imported for a .zip only
-    import zipfile
-
-    from stoker.definition import Reuse, StackPackage
-    from stoker.template.loader import Document
+from stoker.template.loader import Document
 
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
