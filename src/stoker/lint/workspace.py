@@ -124,7 +124,7 @@ def build_package(
             context.templates.append(_parse(context, source, document, directives, True))
         elif looks_like_environment(document.data):
             _add_environment(context, source, document, directives)
-        elif _is_blueprint(document.data):
+        elif is_blueprint(document.data):
             context.skipped.append((source, BLUEPRINT_SKIPPED))
         elif looks_like_template(document.data) or explicit:
             context.templates.append(_parse(context, source, document, directives))
@@ -181,15 +181,6 @@ BLUEPRINT_SKIPPED = (
     "a blueprint: stack create compiles it against a cloud first; "
     "check it with stoker blueprint explain"
 )
-
-
-def _is_blueprint(data: Any) -> bool:
-    """`stoker.blueprint.is_blueprint`, its package imported only for a mapping that has
-    ``components`` at all."""
-    if not isinstance(data, dict) or "components" not in data:
-        return False
-
-    return is_blueprint(data)
 
 
 def _build_stack(context: PackageContext, limits: LoadLimits) -> None:
