@@ -20,7 +20,6 @@ import io
 import os
 import posixpath
 import zipfile
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -66,32 +65,49 @@ class SourceFile(NamedTuple):
         return base.rsplit(".", 1)[0] if "." in base else base
 
 
-@dataclass(slots=True, eq=False)
 class Package:
-    """One input: its lintable files, and a way to read any file it holds."""
+    """One input: its lintable files, and a way to read any file it holds (a plain
+    slotted class: a dataclass compiles its generated methods at import, which every lint
+    pays; nothing compares or prints a package)."""
 
-    name: str
-    kind: PackageKind
-    root: str | None = field(default=None, kw_only=True)  # the directory on disk (DIRECTORY)
-    files: list[SourceFile] = field(default_factory=list, init=False)
-    problems: list[Diagnostic] = field(default_factory=list, init=False)
-    _archive: zipfile.ZipFile | None = field(default=None, init=False)
-    _members: dict[str, zipfile.ZipInfo] = field(default_factory=dict, init=False)
-    #: (file, reference) -> what `resolve` found: the rules ask the same question of
-    #: every nested file's every user, and the answer on disk costs a stat and path
-    #: math
-    _resolved: dict[tuple[str, str], SourceFile | None] = field(default_factory=dict, init=False)
-    #: a stack package as the stack commands' reader returned it (STACK): its members
-    stack: StackPackage | None = field(default=None, init=False)
-    #: content that stands for a file on disk, by its absolute path: an editor's
-    #: unsaved buffer (`stoker.lsp`), read instead of the file
-    overlay: dict[str, bytes] = field(default_factory=dict, init=False)
-    #: per-resource results of the last check of a file, by its display name: the
-    #: language server's, which checks the same buffer at every change
-    reuse: dict[str, Reuse] = field(default_factory=dict, init=False)
-    #: documents already loaded from a file's content, by its display name (the
-    #: language server's, which reloads only what a change touched)
-    loaded: dict[str, Document] = field(default_factory=dict, init=False)
+    __slots__ = (
+        "name",
+        "kind",
+        "files",
+        "problems",
+        "root",
+        "_archive",
+        "_members",
+        "_resolved",
+        "stack",
+        "overlay",
+        "reuse",
+        "loaded",
+    )
+
+    def __init__(self, name: str, kind: PackageKind, *, root: str | None = None) -> None:
+        self.name = name
+        self.kind = kind
+        self.files: list[SourceFile] = []
+        self.problems: list[Diagnostic] = []
+        self.root = root  # the directory on disk (DIRECTORY)
+        self._archive: zipfile.ZipFile | None = None
+        self._members: dict[str, zipfile.ZipInfo] = {}
+        #: (file, reference) -> what `resolve` found: the rules ask the same question of
+        #: every nested file's every user, and the answer on disk costs a stat and path
+        #: math
+        self._resolved: dict[tuple[str, str], SourceFile | None] = {}
+        #: a stack package as the stack commands' reader returned it (STACK): its members
+        self.stack: StackPackage | None = None
+        #: content that stands for a file on disk, by its absolute path: an editor's
+        #: unsaved buffer (`stoker.lsp`), read instead of the file
+        self.overlay: dict[str, bytes] = {}
+        #: per-resource results of the last check of a file, by its display name: the
+        #: language server's, which checks the same buffer at every change
+        self.reuse: dict[str, Reuse] = {}
+        #: documents already loaded from a file's content, by its display name (the
+        #: language server's, which reloads only what a change touched)
+        self.loaded: dict[str, Document] = {}
 
     @property
     def in_archive(self) -> bool:
