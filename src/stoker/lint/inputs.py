@@ -193,11 +193,13 @@ class Package:
             if not relative.startswith(os.pardir):
                 display = os.path.normpath(os.path.join(self.name, relative))
                 return SourceFile(display, relative.replace(os.sep, "/"), absolute)
-        display = _display(absolute)
+        display = display_name(absolute)
         return SourceFile(display, display.replace(os.sep, "/"), absolute)
 
 
-def _display(absolute: str) -> str:
+def display_name(absolute: str) -> str:
+    """How a file on disk is named in findings: relative to the working directory, or
+    absolute when it is outside it."""
     relative = os.path.relpath(absolute)
     return absolute if relative.startswith(os.pardir) else relative
 

@@ -55,7 +55,7 @@ from stoker.lint.context import (
     TemplateContext,
 )
 from stoker.lint.files import files_for
-from stoker.lint.inputs import Package, PackageKind, SourceFile, is_lintable
+from stoker.lint.inputs import Package, PackageKind, SourceFile, display_name, is_lintable
 from stoker.lint.onap.modules import kind_by_name
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.suppress import Directives, read_directives
@@ -164,8 +164,7 @@ def _configured(
             if unit.source.disk_path and os.path.abspath(unit.source.disk_path) == path
         ]
         if not known:
-            relative = os.path.relpath(path)
-            name = path if relative.startswith("..") else relative
+            name = display_name(path)
             source = SourceFile(name, name, path)
             loaded = _load(context, source, limits)
             before = len(context.environments)

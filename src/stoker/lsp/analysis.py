@@ -27,10 +27,9 @@ from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFi
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.runner import rules_to_run, run
 from stoker.lint.workspace import build_package
-from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks
+from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks, resources_as_cut
 from stoker.lsp.outside import Outside, Readers, agrees, outside_parts
 from stoker.template.loader import LoadLimits, load_document
-from stoker.template.nodes import MappingNode
 
 _LIMITS = LoadLimits()
 
@@ -268,14 +267,7 @@ def _blocks_agree(blocks: Blocks | None, outside: Outside | None, unit: FileCont
         return False
     if outside is None or not agrees(outside, unit.data):
         return False
-    section = unit.data.get("resources") if isinstance(unit.data, dict) else None
-    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
-        return False
-    for name, (line, _) in blocks.resources.items():
-        span = section.key_spans.get(name)
-        if span is None or span.line != line + 1:
-            return False
-    return True
+    return resources_as_cut(unit.data, blocks) is not None
 
 
 def _blueprint_findings(path: str, text: str) -> list[Diagnostic]:

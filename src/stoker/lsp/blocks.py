@@ -225,18 +225,28 @@ def _move_of(
 _FEW = 10
 
 
+def resources_as_cut(data: Any, blocks: Blocks) -> MappingNode | None:
+    """The resources section of the parsed ``data`` when it has exactly the resources the
+    blocks name, each at its block's first line; else None."""
+    section = data.get("resources") if isinstance(data, dict) else None
+    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
+        return None
+    for name, (first, _) in blocks.resources.items():
+        span = section.key_spans.get(name)
+        if span is None or span.line != first + 1:
+            return None
+    return section
+
+
 def _blocks_of(document: Document, blocks: Blocks) -> dict[str, LoadedBlock]:
     """The blocks of a document loaded whole, for the next change (none when its
     resources are not the blocks')."""
-    data = document.data
-    section = data.get("resources") if isinstance(data, MappingNode) else None
-    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
+    section = resources_as_cut(document.data, blocks)
+    if section is None:
         return {}
     loaded = {}
     for name, (first, block) in blocks.resources.items():
-        key = section.key_spans.get(name)
-        if key is None or key.line != first + 1:
-            return {}
+        key = section.key_spans[name]
         last = first + block.count("\n") + (not block.endswith("\n"))
         warnings = tuple(
             warning
