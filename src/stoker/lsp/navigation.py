@@ -61,11 +61,8 @@ def hover(unit: TemplateContext, index: Index, line: int, column: int) -> str | 
             return parameter_text(unit, mark.name)
         if mark.kind == RESOURCE:
             kind = resource_type(unit, mark.name)
-            return f"resource {mark.name}: {kind}" + (
-                f"\n\n{type_description(unit, kind)}"
-                if kind and type_description(unit, kind)
-                else ""
-            )
+            described = type_description(unit, kind) if kind else None
+            return f"resource {mark.name}: {kind}" + (f"\n\n{described}" if described else "")
         if mark.kind == CONDITION:
             return f"condition {mark.name}"
         return f"output {mark.name}"
