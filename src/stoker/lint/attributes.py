@@ -8,18 +8,15 @@ attributes are its outputs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stoker import codes
-from stoker.diagnostics import Diagnostic, Severity
+from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
-from stoker.lint.catalog import dynamic_attributes, lint_catalog
-from stoker.lint.codes import PROVIDER_OUTPUT, UNKNOWN_TYPE
-from stoker.nearest import did_you_mean
-from stoker.template.nodes import locate, value_span
-
-if TYPE_CHECKING:
-    from stoker.lint.context import TemplateContext
+from stoker.lint.catalog import dynamic_attributes
+from stoker.lint.codes import PROVIDER_OUTPUT
+from stoker.lint.context import TemplateContext
+from stoker.template.nodes import value_span
 
 ATTRIBUTE_READERS = ("get_attr", "Fn::GetAtt")
 
@@ -89,53 +86,6 @@ def check_provider_outputs(ctx: TemplateContext) -> list[Diagnostic]:
                 call.path,
                 _attribute_span(call),
                 notes=(f"add the output to {where}, or read an output it has",),
-            )
-        )
-    return found
-
-
-def _type_names() -> list[str]:
-    """The types a misspelt one may mean: Heat's (not hidden, i.e. not removed), the stock
-    environment's template types and aliases."""
-    catalog = lint_catalog()
-    shown = [name for name, entry in catalog.types.items() if not entry.support_status.hidden]
-    aliases = [name for name in catalog.aliases if not name.endswith("*")]
-    return [*shown, *catalog.stock, *aliases]
-
-
-def check_types(ctx: TemplateContext) -> list[Diagnostic]:
-    """E3001: types neither the catalog, the registry nor a provider template explains."""
-    template = ctx.parsed
-    found: list[Diagnostic] = []
-    for name, resolved in ctx.resource_types.items():
-        resource = template.resources[name]
-        type_path = (*resource.path, template.names.type)
-        span = locate(ctx.data, type_path) or resource.span
-        provider = resolved.provider
-        if provider is not None:
-            if provider.template is None and not provider.remote:
-                found.append(
-                    Diagnostic(
-                        UNKNOWN_TYPE,
-                        f"The provider template {provider.reference} of resource {name} cannot "
-                        f"be used: {provider.problem}",
-                        type_path,
-                        span,
-                    )
-                )
-            continue
-        if resolved.known:
-            continue
-        via = f" (resolved {resolved.via})" if resolved.via else ""
-        found.append(
-            Diagnostic(
-                UNKNOWN_TYPE,
-                f"The Resource Type ({resolved.final}) could not be found{via}: it is not a "
-                "Heat resource type, and no environment maps it to one"
-                + did_you_mean(resolved.final, _type_names()),
-                type_path,
-                span,
-                Severity.ERROR,
             )
         )
     return found

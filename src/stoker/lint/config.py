@@ -17,7 +17,7 @@ The command line wins for scalars (``--fail-level``, ``--profile``) and adds to 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from stoker.diagnostics import Severity
@@ -165,12 +165,9 @@ def merge(
     fail_level: str | None = None,
 ) -> LintConfig:
     """The settings in force: command-line values over the file's, lists combined."""
-    return LintConfig(
+    return replace(
+        config,
         profiles=tuple(Profile(p) for p in profiles) or config.profiles,
         ignore=(*config.ignore, *ignore),
-        per_path=config.per_path,
         fail_level=Severity(fail_level) if fail_level else config.fail_level,
-        base_dir=config.base_dir,
-        file=config.file,
-        environments=config.environments,
     )

@@ -41,17 +41,6 @@ class FileContext:
     generated methods when the module is imported (paid by every lint), and
     nothing compares contexts or prints them."""
 
-    source: SourceFile
-    package: PackageContext
-    kind: FileKind
-    document: Document | None
-    core: list[Diagnostic]
-    #: line -> ids silenced by a ``# stoker-lint: ignore=...`` comment on that line
-    directives: dict[int, frozenset[str]]
-    #: facts rules work out once and share (a template's servers, ports ...), by a key
-    #: naming the module that computes them; dropped with the file
-    memo: dict[str, Any]
-
     def __init__(
         self,
         source: SourceFile,
@@ -66,8 +55,11 @@ class FileContext:
         self.kind = kind
         self.document = document
         self.core = [] if core is None else core
+        #: line -> ids silenced by a ``# stoker-lint: ignore=...`` comment on that line
         self.directives = {} if directives is None else directives
-        self.memo = {}
+        #: facts rules work out once and share (a template's servers, ports ...), by a key
+        #: naming the module that computes them; dropped with the file
+        self.memo: dict[str, Any] = {}
 
     @property
     def name(self) -> str:
@@ -149,34 +141,6 @@ class TemplateContext(FileContext):
         """What each resource's type resolves to (catalog type, provider template, unknown)."""
         return resolve_resource_types(self)
 
-    @cached_property
-    def property_findings(self) -> list[Diagnostic]:
-        """Property checks against the catalog (E1080, E1081, I1024)."""
-        from stoker.lint.properties import check_resource_properties  # default profile's
-
-        return check_resource_properties(self)
-
-    @cached_property
-    def attribute_findings(self) -> list[Diagnostic]:
-        """get_attr of attributes catalog types do not declare (E1037)."""
-        from stoker.lint.attributes import check_attributes  # the default profile's
-
-        return check_attributes(self)
-
-    @cached_property
-    def provider_findings(self) -> list[Diagnostic]:
-        """get_attr of outputs provider templates lack (E3020)."""
-        from stoker.lint.attributes import check_provider_outputs  # the default profile's
-
-        return check_provider_outputs(self)
-
-    @cached_property
-    def type_findings(self) -> list[Diagnostic]:
-        """Types that resolve to nothing, provider templates that cannot be used (E3001)."""
-        from stoker.lint.attributes import check_types  # the default profile's
-
-        return check_types(self)
-
     @property
     def role(self) -> ModuleRole:
         """ONAP's classification of this template within its package."""
@@ -187,19 +151,6 @@ class PackageContext:
     """All files of one input, with what they loaded as (a plain class: see
     `FileContext`)."""
 
-    package: Package
-    providers: ProviderLoader
-    templates: list[TemplateContext]
-    environments: list[EnvironmentContext]
-    unreadable: list[FileContext]
-    #: files found but not linted (content read by get_file), with the reason
-    skipped: list[tuple[SourceFile, str]]
-    problems: list[Diagnostic]
-    #: facts rules work out once per package (see `FileContext.memo`)
-    memo: dict[str, Any]
-    #: the templates read from disk for what the client would send, once per package
-    reads: TemplateReads
-
     def __init__(
         self,
         package: Package,
@@ -208,12 +159,15 @@ class PackageContext:
     ) -> None:
         self.package = package
         self.providers = providers
-        self.templates = []
-        self.environments = []
-        self.unreadable = []
-        self.skipped = []
+        self.templates: list[TemplateContext] = []
+        self.environments: list[EnvironmentContext] = []
+        self.unreadable: list[FileContext] = []
+        #: files found but not linted (content read by get_file), with the reason
+        self.skipped: list[tuple[SourceFile, str]] = []
         self.problems = [] if problems is None else problems
-        self.memo = {}
+        #: facts rules work out once per package (see `FileContext.memo`)
+        self.memo: dict[str, Any] = {}
+        #: the templates read from disk for what the client would send, once per package
         self.reads = TemplateReads()
 
     @property

@@ -21,19 +21,14 @@ import os
 import posixpath
 import zipfile
 from enum import StrEnum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from stoker.definition import BLUEPRINT_ENTRY, ENTRY, read_package
+from stoker.definition import BLUEPRINT_ENTRY, ENTRY, Reuse, StackPackage, read_package
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import PackageError
 from stoker.limits import LIMITS, Limits, active_limits
 from stoker.lint.codes import PACKAGE_UNREADABLE
-
-if TYPE_CHECKING:  # zipfile (with shutil, bz2, lzma) is imported for a .zip only
-    import zipfile
-
-    from stoker.definition import Reuse, StackPackage
-    from stoker.template.loader import Document
+from stoker.template.loader import Document
 
 #: suffixes of files a directory or zip is searched for (templates and environments)
 LINTABLE_SUFFIXES = (".yaml", ".yml", ".json", ".template", ".env")
@@ -198,11 +193,13 @@ class Package:
             if not relative.startswith(os.pardir):
                 display = os.path.normpath(os.path.join(self.name, relative))
                 return SourceFile(display, relative.replace(os.sep, "/"), absolute)
-        display = _display(absolute)
+        display = display_name(absolute)
         return SourceFile(display, display.replace(os.sep, "/"), absolute)
 
 
-def _display(absolute: str) -> str:
+def display_name(absolute: str) -> str:
+    """How a file on disk is named in findings: relative to the working directory, or
+    absolute when it is outside it."""
     relative = os.path.relpath(absolute)
     return absolute if relative.startswith(os.pardir) else relative
 

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stoker.codes import PROPERTY_UNKNOWN
 from stoker.definition import Move, relocated
 from stoker.diagnostics import Diagnostic
 from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
+from stoker.lint.context import TemplateContext
+from stoker.lint.memo import memoized
 from stoker.lint.translation import translate, translation_rules
 from stoker.nearest import did_you_mean
 from stoker.resources import PropertySchema, validate_properties
-
-if TYPE_CHECKING:
-    from stoker.lint.context import TemplateContext
 
 
 def _is_function(value: Any) -> bool:
@@ -34,7 +33,10 @@ def _is_function(value: Any) -> bool:
 _CHECKED = "properties checked"
 
 
+@memoized
 def check_resource_properties(ctx: TemplateContext) -> list[Diagnostic]:
+    """Property checks against the catalog (E1080, E1081, I1024), once per template for
+    the three rules."""
     catalog = lint_catalog()
     template, definition = ctx.parsed, ctx.stack
     found: list[Diagnostic] = []

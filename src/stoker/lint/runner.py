@@ -29,16 +29,7 @@ from stoker.lint.inputs import discover
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.registry import RuleRegistry, default_registry
 from stoker.lint.report import LintedFile, LintReport
-from stoker.lint.rule import (
-    EnvironmentRule,
-    FileRule,
-    PackageRule,
-    Profile,
-    Rule,
-    Source,
-    SourceKind,
-    TemplateRule,
-)
+from stoker.lint.rule import FileRule, Profile, Rule, Scope, Source, SourceKind
 from stoker.lint.suppress import inline_suppressed, matches, path_suppressed
 from stoker.lint.workspace import build_package
 from stoker.template.loader import LoadLimits
@@ -98,10 +89,17 @@ def lint(
         return _lint(paths, options, registry or default_registry(options.config.profiles))
 
 
-def _lint(paths: Sequence[str], options: LintOptions, registry: RuleRegistry) -> LintReport:
-    rules = enabled_rules(registry, options.config)
-    if Profile.DEFAULT in options.config.profiles:
+def rules_to_run(registry: RuleRegistry, config: LintConfig) -> list[Rule]:
+    """`enabled_rules`, and under the default profile the findings of codes no rule
+    documents (`UnlistedCode`)."""
+    rules = enabled_rules(registry, config)
+    if Profile.DEFAULT in config.profiles:
         rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
+    return rules
+
+
+def _lint(paths: Sequence[str], options: LintOptions, registry: RuleRegistry) -> LintReport:
+    rules = rules_to_run(registry, options.config)
     providers = ProviderLoader(options.limits)
     by_name = Profile.ONAP in options.config.profiles
     inputs = discover(list(paths), stack_packages=not by_name)
@@ -121,7 +119,10 @@ def run(packages: list[PackageContext], rules: list[Rule], config: LintConfig) -
     raw: list[Diagnostic] = []
     files: dict[str, FileContext] = {}
     # the rules each kind of file gets, chosen once rather than per file and rule
-    by_scope = {kind: [rule for rule in rules if _applies_to(rule, kind)] for kind in _SCOPES}
+    by_scope = {
+        scope: [rule for rule in rules if rule.scope in (Scope.FILE, scope)]
+        for scope in (Scope.TEMPLATE, Scope.ENVIRONMENT, Scope.FILE)
+    }
     for package in packages:
         for unit in package.files:
             files[unit.name] = unit
@@ -131,7 +132,7 @@ def run(packages: list[PackageContext], rules: list[Rule], config: LintConfig) -
         for source, reason in package.skipped:
             report.files.append(LintedFile(source.name, "skipped", reason))
         for rule in rules:
-            if isinstance(rule, PackageRule):
+            if rule.scope is Scope.PACKAGE:
                 raw.extend(_check(rule, package, enabled))
     seen: set[tuple[str, str, int, int, str]] = set()
     for finding in raw:
@@ -153,25 +154,14 @@ def _order(finding: Diagnostic) -> tuple[str, int, int, str, str]:
     return (span.file, span.line, span.column, finding.code, finding.message)
 
 
-_SCOPES = ("template", "environment", "other")
-
-
-def _scope(unit: FileContext) -> str:
+def _scope(unit: FileContext) -> Scope:
+    """The scope of the rules a file gets: FILE for one that did not load as a template
+    or an environment."""
     if isinstance(unit, TemplateContext) and unit.definition is not None:
-        return "template"
+        return Scope.TEMPLATE
     if isinstance(unit, EnvironmentContext) and unit.kind is FileKind.ENVIRONMENT:
-        return "environment"
-    return "other"
-
-
-def _applies_to(rule: Rule, scope: str) -> bool:
-    if isinstance(rule, FileRule):
-        return True
-    if isinstance(rule, TemplateRule):
-        return scope == "template"
-    if isinstance(rule, EnvironmentRule):
-        return scope == "environment"
-    return False
+        return Scope.ENVIRONMENT
+    return Scope.FILE
 
 
 def _check(rule: Rule, ctx: FileContext | PackageContext, enabled: set[str]) -> list[Diagnostic]:

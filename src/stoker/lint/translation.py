@@ -35,8 +35,7 @@ def translation_rules(type_name: str) -> tuple[Rule, ...]:
 
 def _copy(mapping: Mapping[Any, Any]) -> MappingNode:
     copy = MappingNode(getattr(mapping, "span", None))
-    for key, value in mapping.items():
-        copy[key] = value
+    copy.update(mapping)
     if isinstance(mapping, MappingNode):
         copy.key_spans.update(mapping.key_spans)
         copy.value_spans.update(mapping.value_spans)

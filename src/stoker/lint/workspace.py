@@ -55,7 +55,7 @@ from stoker.lint.context import (
     TemplateContext,
 )
 from stoker.lint.files import files_for
-from stoker.lint.inputs import Package, PackageKind, SourceFile, is_lintable
+from stoker.lint.inputs import Package, PackageKind, SourceFile, display_name, is_lintable
 from stoker.lint.onap.modules import kind_by_name
 from stoker.lint.providers import ProviderLoader
 from stoker.lint.suppress import Directives, read_directives
@@ -124,7 +124,7 @@ def build_package(
             context.templates.append(_parse(context, source, document, directives, True))
         elif looks_like_environment(document.data):
             _add_environment(context, source, document, directives)
-        elif _is_blueprint(document.data):
+        elif is_blueprint(document.data):
             context.skipped.append((source, BLUEPRINT_SKIPPED))
         elif looks_like_template(document.data) or explicit:
             context.templates.append(_parse(context, source, document, directives))
@@ -164,8 +164,7 @@ def _configured(
             if unit.source.disk_path and os.path.abspath(unit.source.disk_path) == path
         ]
         if not known:
-            relative = os.path.relpath(path)
-            name = path if relative.startswith("..") else relative
+            name = display_name(path)
             source = SourceFile(name, name, path)
             loaded = _load(context, source, limits)
             before = len(context.environments)
@@ -181,15 +180,6 @@ BLUEPRINT_SKIPPED = (
     "a blueprint: stack create compiles it against a cloud first; "
     "check it with stoker blueprint explain"
 )
-
-
-def _is_blueprint(data: Any) -> bool:
-    """`stoker.blueprint.is_blueprint`, its package imported only for a mapping that has
-    ``components`` at all."""
-    if not isinstance(data, dict) or "components" not in data:
-        return False
-
-    return is_blueprint(data)
 
 
 def _build_stack(context: PackageContext, limits: LoadLimits) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Hashable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from stoker.blueprint import is_blueprint
 from stoker.blueprint.parse import parse_blueprint
@@ -20,24 +20,16 @@ from stoker.collector import collector_paused
 from stoker.definition import Placed, Reuse
 from stoker.diagnostics import Diagnostic
 from stoker.errors import TemplateError
-from stoker.lint import (
-    LintConfig,
-    Profile,
-    default_registry,
-    enabled_rules,
-    find_config,
-    load_config,
-)
+from stoker.lint import LintConfig, default_registry, find_config, load_config
 from stoker.lint.config import ConfigError
 from stoker.lint.context import EnvironmentContext, FileContext, PackageContext, TemplateContext
 from stoker.lint.inputs import LINTABLE_SUFFIXES, Package, PackageKind, SourceFile
 from stoker.lint.providers import ProviderLoader
-from stoker.lint.runner import UnlistedCode, run
+from stoker.lint.runner import rules_to_run, run
 from stoker.lint.workspace import build_package
-from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks
+from stoker.lsp.blocks import Blocks, LoadedBlock, load_blocks, resource_blocks, resources_as_cut
 from stoker.lsp.outside import Outside, Readers, agrees, outside_parts
 from stoker.template.loader import LoadLimits, load_document
-from stoker.template.nodes import MappingNode
 
 _LIMITS = LoadLimits()
 
@@ -80,10 +72,6 @@ class Analysis:
     @property
     def environment(self) -> EnvironmentContext | None:
         return self.unit if isinstance(self.unit, EnvironmentContext) else None
-
-    @property
-    def data(self) -> Any:
-        return self.unit.data if self.unit is not None else None
 
     def release(self) -> None:
         self.package.release()
@@ -200,10 +188,7 @@ def analyse(
         if found is not None:
             package.loaded[path], loaded = found.document, found.blocks
             consumed = consumed or found.moved
-    registry = default_registry(config.profiles)
-    rules = enabled_rules(registry, config)
-    if Profile.DEFAULT in config.profiles:  # as `stoker lint` runs them
-        rules.append(UnlistedCode({rule.id for rule in registry.rules()}))
+    rules = rules_to_run(default_registry(config.profiles), config)  # as `stoker lint` does
     with collector_paused():
         pairing = dict(config.environments)
         context = build_package(package, _LIMITS, ProviderLoader(_LIMITS), pairing=pairing)
@@ -282,14 +267,7 @@ def _blocks_agree(blocks: Blocks | None, outside: Outside | None, unit: FileCont
         return False
     if outside is None or not agrees(outside, unit.data):
         return False
-    section = unit.data.get("resources") if isinstance(unit.data, dict) else None
-    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
-        return False
-    for name, (line, _) in blocks.resources.items():
-        span = section.key_spans.get(name)
-        if span is None or span.line != line + 1:
-            return False
-    return True
+    return resources_as_cut(unit.data, blocks) is not None
 
 
 def _blueprint_findings(path: str, text: str) -> list[Diagnostic]:

@@ -47,35 +47,46 @@ def resource_blocks(text: str) -> Blocks | None:
     body = found.end() + 1  # the line after ``resources:``
     after = _TOP_LEVEL.search(text, body)  # the next top-level key, or the end
     stop = after.start() if after is not None else len(text)
-    first = _CONTENT.search(text, body, stop)
-    if first is None:
+    names = block_names(text, body, stop)
+    if not names:
         return None
-    indent = len(first[1])
-    # a line indented less than the resources' names, or by a tab: not read here
-    if indent == 0 or _TAB.search(text, body, stop):
-        return None
-    if indent > 1 and re.compile(rf"^ {{0,{indent - 1}}}[^ \n#]", re.M).search(text, body, stop):
-        return None
-    names: list[tuple[str, int]] = []  # (name, where its line starts)
-    for line in re.compile(rf"^ {{{indent}}}([^ \n#][^\n]*)", re.M).finditer(text, body, stop):
-        match = _NAME.match(line[1])
-        if match is None:
-            return None
-        names.append((match[1], line.start()))
     section = text.count("\n", 0, found.start())
     resources: dict[str, tuple[int, str]] = {}
-    number, counted = section, found.start()
-    for index, (name, where) in enumerate(names):
-        if name in resources:
-            return None  # a duplicate key: the last one wins, which a block cannot say
-        number += text.count("\n", counted, where)
-        counted = where
+    for index, (name, where, number) in enumerate(names):
         # to the next name, with the line break that ends its last line when there is
         # one (a literal scalar at the end of the text has none)
         until = names[index + 1][1] if index + 1 < len(names) else stop
-        resources[name] = (number, text[where:until])
+        resources[name] = (section + 1 + number, text[where:until])
     outside = text[: names[0][1]] + text[stop:]
     return Blocks(resources, outside, section)
+
+
+def block_names(text: str, start: int, stop: int) -> list[tuple[str, int, int]] | None:
+    """The names of the block mapping written in ``text[start:stop]`` (which starts a
+    line), each with where its line starts and that line's number (0 for ``start``'s);
+    None when it is not read here: a line indented less than the names or by a tab, a
+    line at their indentation that is not a plain name, or a name given twice (the last
+    one wins, which a block cannot say)."""
+    first = _CONTENT.search(text, start, stop)
+    if first is None:
+        return []
+    indent = len(first[1])
+    if indent == 0 or _TAB.search(text, start, stop):
+        return None
+    if indent > 1 and re.compile(rf"^ {{0,{indent - 1}}}[^ \n#]", re.M).search(text, start, stop):
+        return None
+    names: list[tuple[str, int, int]] = []
+    seen: set[str] = set()
+    number, counted = 0, start
+    for line in re.compile(rf"^ {{{indent}}}([^ \n#][^\n]*)", re.M).finditer(text, start, stop):
+        match = _NAME.match(line[1])
+        if match is None or match[1] in seen:
+            return None
+        seen.add(match[1])
+        number += text.count("\n", counted, line.start())
+        counted = line.start()
+        names.append((match[1], counted, number))
+    return names
 
 
 _SECTION_LINE = re.compile(r"^resources:[ \t]*(#[^\n]*)?$", re.M)
@@ -214,18 +225,28 @@ def _move_of(
 _FEW = 10
 
 
+def resources_as_cut(data: Any, blocks: Blocks) -> MappingNode | None:
+    """The resources section of the parsed ``data`` when it has exactly the resources the
+    blocks name, each at its block's first line; else None."""
+    section = data.get("resources") if isinstance(data, dict) else None
+    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
+        return None
+    for name, (first, _) in blocks.resources.items():
+        span = section.key_spans.get(name)
+        if span is None or span.line != first + 1:
+            return None
+    return section
+
+
 def _blocks_of(document: Document, blocks: Blocks) -> dict[str, LoadedBlock]:
     """The blocks of a document loaded whole, for the next change (none when its
     resources are not the blocks')."""
-    data = document.data
-    section = data.get("resources") if isinstance(data, MappingNode) else None
-    if not isinstance(section, MappingNode) or len(section) != len(blocks.resources):
+    section = resources_as_cut(document.data, blocks)
+    if section is None:
         return {}
     loaded = {}
     for name, (first, block) in blocks.resources.items():
-        key = section.key_spans.get(name)
-        if key is None or key.line != first + 1:
-            return {}
+        key = section.key_spans[name]
         last = first + block.count("\n") + (not block.endswith("\n"))
         warnings = tuple(
             warning

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from stoker.lint.context import TemplateContext
+from stoker.lint.providers import ProviderTemplate
 from stoker.resources import PropertySchema, TypeSchema, catalog_schema, heat_catalog
 from stoker.schema import describe_property, describe_type
 
@@ -25,26 +26,32 @@ def _schema(unit: TemplateContext, resource: str) -> TypeSchema | None:
     return schema or catalog_schema(unit.parsed.resources[resource].type)
 
 
-def properties_of(unit: TemplateContext | None, resource: str) -> dict[str, str]:
-    """Property name -> what to show about it, for the resource's (resolved) type."""
+def _declared(unit: TemplateContext | None, resource: str) -> ProviderTemplate | TypeSchema | None:
+    """What declares the resource's properties and attributes: its provider template
+    when its type resolves to one, else its type's schema (`_schema`)."""
     if unit is None or resource not in unit.parsed.resources:
-        return {}
+        return None
     resolved = unit.resource_types.get(resource)
     if resolved is not None and resolved.provider is not None:
-        provider = resolved.provider.template
-        if provider is None:
-            return {}
+        return resolved.provider
+    return _schema(unit, resource)
+
+
+def properties_of(unit: TemplateContext | None, resource: str) -> dict[str, str]:
+    """Property name -> what to show about it, for the resource's (resolved) type."""
+    declared = _declared(unit, resource)
+    if isinstance(declared, ProviderTemplate):
+        parameters = declared.template.parameters if declared.template is not None else {}
         return {
-            name: f"{parameter.type.value} parameter of {resolved.provider.reference}"
+            name: f"{parameter.type.value} parameter of {declared.reference}"
             + (f": {parameter.description}" if parameter.description else "")
-            for name, parameter in provider.parameters.items()
+            for name, parameter in parameters.items()
         }
-    schema = _schema(unit, resource)
-    if schema is None:
+    if declared is None:
         return {}
     return {
         name: describe_property(name, prop)
-        for name, prop in schema.properties.items()
+        for name, prop in declared.properties.items()
         if prop.implemented and not prop.support_status.hidden
     }
 
@@ -60,15 +67,11 @@ def property_schema(
 
 def attributes_of(unit: TemplateContext | None, resource: str) -> dict[str, str]:
     """Attribute name -> its description, for the resource's (resolved) type."""
-    if unit is None or resource not in unit.parsed.resources:
-        return {}
-    resolved = unit.resource_types.get(resource)
-    if resolved is not None and resolved.provider is not None:
-        provider = resolved.provider.template
-        outputs = provider.outputs if provider is not None else {}
+    declared = _declared(unit, resource)
+    if isinstance(declared, ProviderTemplate):
+        outputs = declared.template.outputs if declared.template is not None else {}
         return {name: str(output.description or "output") for name, output in outputs.items()}
-    schema = _schema(unit, resource)
-    if schema is None:
+    if declared is None:
         return {}
     return {
         name: " ".join(
@@ -76,7 +79,7 @@ def attributes_of(unit: TemplateContext | None, resource: str) -> dict[str, str]
             for part in (attribute.type.value if attribute.type else "any", attribute.description)
             if part
         )
-        for name, attribute in schema.attributes.items()
+        for name, attribute in declared.attributes.items()
         if not attribute.support_status.hidden
     }
 

@@ -23,7 +23,7 @@ from stoker.lsp.knowledge import (
     resource_type,
     type_description,
 )
-from stoker.lsp.symbols import CONDITION, OUTPUT, PARAMETER, RESOURCE, Index, Mark
+from stoker.lsp.symbols import CONDITION, OUTPUT, PARAMETER, RESOURCE, SECTIONS, Index, Mark
 from stoker.schema import describe_property, signature
 
 _TOKEN = re.compile(r"[\w:.\-/]+")
@@ -61,11 +61,8 @@ def hover(unit: TemplateContext, index: Index, line: int, column: int) -> str | 
             return parameter_text(unit, mark.name)
         if mark.kind == RESOURCE:
             kind = resource_type(unit, mark.name)
-            return f"resource {mark.name}: {kind}" + (
-                f"\n\n{type_description(unit, kind)}"
-                if kind and type_description(unit, kind)
-                else ""
-            )
+            described = type_description(unit, kind) if kind else None
+            return f"resource {mark.name}: {kind}" + (f"\n\n{described}" if described else "")
         if mark.kind == CONDITION:
             return f"condition {mark.name}"
         return f"output {mark.name}"
@@ -142,12 +139,6 @@ _SYMBOL_KINDS = {
     OUTPUT: types.SymbolKind.Property,
     CONDITION: types.SymbolKind.Boolean,
 }
-_SECTION_OF = {
-    PARAMETER: "parameters",
-    RESOURCE: "resources",
-    OUTPUT: "outputs",
-    CONDITION: "conditions",
-}
 
 
 def symbols(unit: TemplateContext, index: Index) -> list[types.DocumentSymbol]:
@@ -175,7 +166,7 @@ def symbols(unit: TemplateContext, index: Index) -> list[types.DocumentSymbol]:
                 )
             )
         first, last = children[0].range.start.line, children[-1].range.end
-        section = _SECTION_OF[kind]
+        section = SECTIONS[kind]
         start = max(first - 1, 0)
         outline.append(
             types.DocumentSymbol(

@@ -34,7 +34,7 @@ import re
 from collections.abc import Collection, Hashable, Mapping
 from typing import Any, NamedTuple
 
-from stoker.lsp.blocks import Blocks, LoadedBlock
+from stoker.lsp.blocks import Blocks, LoadedBlock, block_names
 from stoker.template.nodes import MappingNode
 
 #: the parts no resource reads
@@ -45,9 +45,6 @@ PARAMETER = "parameters/"
 
 #: a top-level key, and what follows it on its line
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?:[ \t]|$)(.*)")
-_NAME = re.compile(r"([A-Za-z0-9_][^\s:#'\"{}\[\],]*):(?:[ \t]|$)")
-_CONTENT = re.compile(r"^( *)[^ \n#]", re.M)
-_TAB = re.compile(r"^ *\t", re.M)
 _CONDITIONAL = re.compile(r"\b(?:condition|if)\b")
 
 
@@ -127,25 +124,13 @@ def _parameters(section: list[str], at: int) -> dict[str, tuple[int, str]] | Non
     """Each parameter's first line (0-based) and lines (from its name to the next
     name); None when the section is not block style at one indentation."""
     body = "\n".join(section[1:])
-    first = _CONTENT.search(body)
-    if first is None:
-        return {}
-    indent = len(first[1])
-    if indent == 0 or _TAB.search(body):
+    names = block_names(body, 0, len(body))
+    if names is None:
         return None
-    if indent > 1 and re.compile(rf"^ {{0,{indent - 1}}}[^ \n#]", re.M).search(body):
-        return None
-    starts: list[tuple[str, int]] = []
-    for number, line in enumerate(section[1:], 1):
-        if line.startswith(" " * indent) and line[indent : indent + 1] not in ("", " ", "#"):
-            found = _NAME.match(line[indent:])
-            if found is None or any(found[1] == name for name, _ in starts):
-                return None
-            starts.append((found[1], number))
     named: dict[str, tuple[int, str]] = {}
-    for index, (name, number) in enumerate(starts):
-        until = starts[index + 1][1] if index + 1 < len(starts) else len(section)
-        named[name] = (at + number, "\n".join(section[number:until]))
+    for index, (name, _, number) in enumerate(names):  # lines of ``section[1:]``
+        until = names[index + 1][2] + 1 if index + 1 < len(names) else len(section)
+        named[name] = (at + number + 1, "\n".join(section[number + 1 : until]))
     return named
 
 

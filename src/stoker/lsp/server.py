@@ -73,17 +73,14 @@ class Buffer:
         analysis = analyse(self.path, text, others, previous.carried if previous else None)
         self.analysis = analysis
         unit = analysis.template
-        if unit is None and analysis.consumed:
-            # the check moved resources of an earlier one to this text's lines and parsed
-            # no template: the one kept is no longer the text it was parsed from
+        # a template that parsed replaces the one kept; so does none when the check moved
+        # resources of an earlier one to this text's lines: the one kept is no longer the
+        # text it was parsed from
+        if unit is not None or analysis.consumed:
             if self._kept is not None and self._kept is not previous:
                 self._kept.release()
-            self._kept, self.unit, self._index = None, None, None
-        if unit is not None:
-            if self._kept is not None and self._kept is not previous:
-                self._kept.release()
-            self._kept, self.unit = analysis, unit
-            self._index, self._indexed = None, self.lines
+            self._kept = analysis if unit is not None else None
+            self.unit, self._index, self._indexed = unit, None, self.lines
         if previous is not None and previous is not self._kept:
             previous.release()
         return analysis

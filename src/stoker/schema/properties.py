@@ -106,19 +106,15 @@ def _literal(
     kind = prop.type
     if kind is PropertyType.ANY:
         return {}
-    if kind is PropertyType.MAP:
-        shape: dict[str, Any] = {"type": "object"}
-        if prop.allow_conversion:
-            shape = {"type": ["object", "string", "array"]}
-        elif prop.schema is not None:
-            shape.update(properties_object(prop.schema, renames, where))
+    shape = _literal_of(kind)
+    if kind is PropertyType.MAP and prop.allow_conversion:
+        shape = {"type": ["object", "string", "array"]}
+    elif kind is PropertyType.MAP and prop.schema is not None:
+        shape.update(properties_object(prop.schema, renames, where))
     elif kind is PropertyType.LIST:
-        shape = {"type": "array"}
         item = (prop.schema or {}).get(LIST_ITEMS)
         if item is not None:
             shape["items"] = property_schema(LIST_ITEMS, item, renames, where)
-    else:
-        shape = dict(_LITERALS[kind])
     return _constrained(shape, prop)
 
 

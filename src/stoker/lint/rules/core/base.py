@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import FileContext, TemplateContext
+from stoker.lint.properties import check_resource_properties
 from stoker.lint.rule import FileRule
 
 
@@ -35,3 +36,11 @@ class LintedCodeRule(CodeRule):
         yield from ctx.core_findings(self.id)
         if isinstance(ctx, TemplateContext) and ctx.definition is not None:
             yield from self.linted(ctx)
+
+
+class PropertyCodeRule(LintedCodeRule):
+    """One code of the property checks against the catalog, which run once for all of
+    them."""
+
+    def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        return [d for d in check_resource_properties(ctx) if d.code == self.id]

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from stoker.diagnostics import Diagnostic, Severity
+from stoker.lint.attributes import check_attributes
 from stoker.lint.context import FileContext, TemplateContext
 from stoker.lint.rule import Source, SourceKind
 from stoker.lint.rules.core.base import CodeRule, LintedCodeRule
@@ -129,7 +130,7 @@ class UnknownAttribute(LintedCodeRule):
     source = Source(SourceKind.HEAT, "heat/engine/hot/functions.py (GetAttThenSelect.validate)")
 
     def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        return ctx.attribute_findings
+        return check_attributes(ctx)
 
 
 class FunctionFailed(CodeRule):

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from stoker.diagnostics import Diagnostic, Severity
-from stoker.lint.context import TemplateContext
+from stoker.diagnostics import Severity
 from stoker.lint.rule import Source, SourceKind
-from stoker.lint.rules.core.base import CodeRule, LintedCodeRule
+from stoker.lint.rules.core.base import CodeRule, PropertyCodeRule
 
 _PARAMETERS = Source(SourceKind.HOT_SPEC, "doc/source/template_guide/hot_spec.rst (parameters)")
 
@@ -66,7 +63,7 @@ class ParameterUnknown(CodeRule):
     source = Source(SourceKind.HEAT, "heat/engine/parameters.py (Parameters.validate)")
 
 
-class ConstraintNotChecked(LintedCodeRule):
+class ConstraintNotChecked(PropertyCodeRule):
     id = "I1024"
     severity = Severity.INFO
     summary = "A custom constraint that needs a cloud was not checked"
@@ -77,6 +74,3 @@ class ConstraintNotChecked(LintedCodeRule):
         "reported as not checked rather than as valid."
     )
     source = Source(SourceKind.HEAT, "heat/engine/constraint/ (custom constraints)")
-
-    def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        return [d for d in ctx.property_findings if d.code == self.id]

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from stoker.diagnostics import Diagnostic, Severity
-from stoker.lint.context import TemplateContext
+from stoker.diagnostics import Severity
 from stoker.lint.rule import Source, SourceKind
-from stoker.lint.rules.core.base import LintedCodeRule
+from stoker.lint.rules.core.base import PropertyCodeRule
 
 _PROPERTIES = Source(SourceKind.HEAT, "heat/engine/properties.py (Properties.validate)")
 
 
-class _PropertyRule(LintedCodeRule):
-    """One code of the property checks, which run once for all of them."""
-
-    def linted(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        return [d for d in ctx.property_findings if d.code == self.id]
-
-
-class PropertyValue(_PropertyRule):
+class PropertyValue(PropertyCodeRule):
     id = "E1080"
     severity = Severity.ERROR
     summary = "A property value of the wrong type, out of its allowed values, or missing"
@@ -35,7 +25,7 @@ class PropertyValue(_PropertyRule):
     source = _PROPERTIES
 
 
-class PropertyUnknown(_PropertyRule):
+class PropertyUnknown(PropertyCodeRule):
     id = "E1081"
     severity = Severity.ERROR
     summary = "A property the resource type does not declare"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from stoker.diagnostics import Diagnostic, Severity
+from stoker.lint.attributes import check_provider_outputs
 from stoker.lint.codes import PROVIDER_OUTPUT
 from stoker.lint.context import TemplateContext
 from stoker.lint.rule import Source, SourceKind, TemplateRule
@@ -25,4 +26,4 @@ class ProviderOutput(TemplateRule):
     source = Source(SourceKind.HEAT, "heat/engine/resources/template_resource.py (attributes)")
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        return ctx.provider_findings
+        return check_provider_outputs(ctx)
