@@ -55,6 +55,14 @@ def servers(ctx: TemplateContext) -> list[Server]:
     return found
 
 
+def typed_servers(ctx: TemplateContext) -> Iterator[tuple[str, str, Server]]:
+    """(vm-type, index, server) for each server whose resource id follows R-29751."""
+    for server in servers(ctx):
+        match = SERVER_ID.match(server.name)
+        if match is not None:
+            yield match["vm"], match["index"], server
+
+
 def reading(ctx: TemplateContext, prop: str) -> Iterator[tuple[Server, str]]:
     """Each server whose ``prop`` is a get_param, with the parameter it reads."""
     for server in servers(ctx):
@@ -142,11 +150,7 @@ class ServerVmType(NovaRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            match = SERVER_ID.match(server.name)
-            if match is None:
-                continue
-            vm_type = match["vm"]
+        for vm_type, index, server in typed_servers(ctx):
             for prop, parameter, named in parameter_vm_types(server):
                 if named != vm_type:
                     yield self.finding(
@@ -154,7 +158,7 @@ class ServerVmType(NovaRule):
                         f'"{parameter}" (vm-type {named})',
                         *property_at(server, prop),
                     )
-            yield from self._ports(server, vm_type, match["index"])
+            yield from self._ports(server, vm_type, index)
 
     def _ports(self, server: Server, vm_type: str, index: str) -> Iterator[Diagnostic]:
         networks = server.properties.get("networks")

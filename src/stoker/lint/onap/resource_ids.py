@@ -18,7 +18,7 @@ from stoker.diagnostics import Diagnostic
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.memo import memoized
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.nova import SERVER_ID, servers
+from stoker.lint.onap.nova import typed_servers
 from stoker.lint.onap.ports import (
     INSTANCE_IP,
     INTERFACE,
@@ -39,10 +39,7 @@ def vm_types(package: PackageContext) -> frozenset[str]:
     names = set()
     for template in package.templates:
         if template.template is not None:
-            for server in servers(template):
-                match = SERVER_ID.match(server.name)
-                if match is not None:
-                    names.add(match["vm"])
+            names.update(vm_type for vm_type, _, _ in typed_servers(template))
     return frozenset(names)
 
 
