@@ -36,7 +36,7 @@ from stoker.patterns import LazyPattern
 @memoized
 def vm_types(package: PackageContext) -> frozenset[str]:
     """The vm-types the package's servers name (``{vm-type}_server_{index}``)."""
-    names = set()
+    names: set[str] = set()
     for template in package.templates:
         if template.template is not None:
             names.update(vm_type for vm_type, _, _ in typed_servers(template))
