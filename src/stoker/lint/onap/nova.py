@@ -397,11 +397,7 @@ class ZoneParameterName(NovaRule):
 # ---------------------------------------------------------------- environment file
 
 
-class _InEnvironment(_PropertyReaders, EnumerationRule):
-    pass
-
-
-class ImageInEnvironment(_InEnvironment):
+class ImageInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-91125")
     summary = "The parameter of a server's image has a value in the environment file"
     checks = (
@@ -412,7 +408,7 @@ class ImageInEnvironment(_InEnvironment):
     prop, wanted = "image", True
 
 
-class FlavorInEnvironment(_InEnvironment):
+class FlavorInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-69431")
     summary = "The parameter of a server's flavor has a value in the environment file"
     checks = (
@@ -423,14 +419,14 @@ class FlavorInEnvironment(_InEnvironment):
     prop, wanted = "flavor", True
 
 
-class NameNotInEnvironment(_InEnvironment):
+class NameNotInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-22838")
     summary = "The parameter of a server's name is not in the environment file"
     checks = "the parameter a server's name reads is not a key of the environment's parameters."
     prop, wanted = "name", False
 
 
-class ZoneNotInEnvironment(_InEnvironment):
+class ZoneNotInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-59568")
     summary = "The parameter of a server's availability_zone is not in the environment file"
     checks = (

@@ -138,12 +138,11 @@ class _Pattern(ResourceIdRule):
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        verb = "should" if self.severity.value == "warning" else "must"
         for name, _, span in resources_of(ctx, self.resource_type):
             if not self.pattern.match(name):
                 yield self.finding(
-                    f'{self.resource_type} "{name}": its resource id should read {self.form}'
-                    if self.severity.value == "warning"
-                    else f'{self.resource_type} "{name}": its resource id must read {self.form}',
+                    f'{self.resource_type} "{name}": its resource id {verb} read {self.form}',
                     span,
                     ("resources", name),
                 )
