@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import TemplateContext
+from stoker.lint.onap.base import DeclaredType
 from stoker.lint.onap.nova import gaps
 from stoker.lint.onap.ports import (
     PORT,
@@ -26,34 +27,26 @@ from stoker.lint.onap.ports import (
 )
 from stoker.lint.onap.requirement import ADDRESS_FORMS, PORT_ADDRESS_IDS
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import declared, declared_type
+from stoker.lint.onap.written import declared_type
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import value_span
 
 
-class AddressParameterType(PortRule):
+class AddressParameterType(PortRule, DeclaredType):
     requirement = requirement("R-34037")
     summary = "A port's fixed_ips ip_address parameter is a string or a comma_delimited_list"
     checks = (
         "the parameter each OS::Neutron::Port's fixed_ips entry reads for ip_address (by "
         "get_param, whole or indexed) is declared as string or comma_delimited_list."
     )
+    types, once = ("string", "comma_delimited_list"), False
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for port in ports(ctx, self.kind):
             for address in port.fixed:
-                declaration = declared(ctx, address.parameter)
-                if declaration is None or "type" not in declaration:
-                    continue
-                kind = declaration["type"]
-                if kind not in ("string", "comma_delimited_list"):
-                    yield self.finding(
-                        f'parameter "{address.parameter}" (an ip_address of port '
-                        f'"{port.name}") has type {kind!r}; it must be string or '
-                        "comma_delimited_list",
-                        value_span(declaration, "type"),
-                        ("parameters", address.parameter, "type"),
-                    )
+                yield address.parameter, port
+
+    def reader(self, holder: Any) -> str:
+        return f'an ip_address of port "{holder.name}"'
 
 
 # ---------------------------------------------------------------- fixed_ips ip_address

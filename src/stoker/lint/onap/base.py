@@ -99,9 +99,11 @@ class ParameterReaders(FromRequirement, TemplateRule):
 
 class DeclaredType(ParameterReaders):
     """The parameters something reads are declared with one of ``types``; each is
-    reported once, as its first reader reads it (one not declared is another rule's)."""
+    reported once, as its first reader reads it, or (``once`` false) at every read (one
+    not declared is another rule's)."""
 
     types: ClassVar[tuple[str, ...]] = ("string",)
+    once: ClassVar[bool] = True
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         seen: set[str] = set()
@@ -109,7 +111,8 @@ class DeclaredType(ParameterReaders):
             declaration = declared(ctx, parameter)
             if declaration is None or parameter in seen:
                 continue
-            seen.add(parameter)
+            if self.once:
+                seen.add(parameter)
             if "type" in declaration and declaration["type"] not in self.types:
                 reader, kind = self.reader(holder), declaration["type"]
                 yield self.finding(
