@@ -365,7 +365,7 @@ class NameListParameter(NovaRule):
                 )
 
 
-class ZoneParameterName(NovaRule):
+class ZoneParameterName(_ParameterName):
     requirement = requirement("R-98450")
     summary = "A server's availability_zone parameter is availability_zone_{index}, from 0 up"
     checks = (
@@ -374,18 +374,13 @@ class ZoneParameterName(NovaRule):
         "the template declares or reads number 0, 1, 2 ... without a gap. Nested files may "
         "rename it (R-256790)."
     )
+    prop, pattern, form = "availability_zone", ZONE, "availability_zone_{index}"
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
             return
+        yield from super().check(ctx)
         found: list[tuple[int, Span | None]] = []
-        for server, parameter in reading(ctx, "availability_zone"):
-            if not ZONE.match(parameter):
-                yield self.finding(
-                    f'server "{server.name}" reads availability_zone from "{parameter}"; the '
-                    "parameter must be named availability_zone_{index}",
-                    *property_at(server, "availability_zone"),
-                )
         parameters = section(ctx.data, "parameters")
         for name in parameters:
             match = ZONE.match(str(name))
