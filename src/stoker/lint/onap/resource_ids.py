@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from stoker.diagnostics import Diagnostic
+from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.memo import memoized
 from stoker.lint.onap.base import FromRequirement
@@ -138,7 +138,7 @@ class _Pattern(ResourceIdRule):
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        verb = "should" if self.severity.value == "warning" else "must"
+        verb = "should" if self.severity is Severity.WARNING else "must"
         for name, _, span in resources_of(ctx, self.resource_type):
             if not self.pattern.match(name):
                 yield self.finding(
