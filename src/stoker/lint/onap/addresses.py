@@ -68,35 +68,28 @@ class _AddressName(PortRule):
     listed: ClassVar[bool]  # comma_delimited_list (else string)
     form: ClassVar[str]
 
-    def matches(self, ctx: TemplateContext, address: Address) -> bool:
-        """Whether ``address`` is one this rule speaks about (kind, version, type)."""
-        kind = "comma_delimited_list" if self.listed else "string"
-        return (
-            address.port.internal is self.internal
-            and ("_v6_" in address.parameter) is self.v6
-            and declared_type(ctx, address.parameter) == kind
-        )
-
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         pattern = _address_form(self.internal, self.v6, self.listed)
+        kind = "comma_delimited_list" if self.listed else "string"
         indexes: dict[str, list[tuple[int, Span | None]]] = {}
         seen: set[str] = set()
         for port in ports(ctx, self.kind):
-            if RESERVE_PORT.match(port.name):
+            if port.internal is not self.internal or RESERVE_PORT.match(port.name):
                 continue
             for address in port.fixed:
-                if not self.matches(ctx, address):
+                parameter = address.parameter
+                if ("_v6_" in parameter) is not self.v6 or declared_type(ctx, parameter) != kind:
                     continue
-                match = pattern.match(address.parameter)
+                match = pattern.match(parameter)
                 if match is None:
                     yield self.finding_at(
-                        f'{who(port)} reads an ip_address from "{address.parameter}"; '
+                        f'{who(port)} reads an ip_address from "{parameter}"; '
                         f"the parameter must be named {self.form}",
                         address,
                     )
-                elif not self.listed and address.parameter not in seen:
-                    seen.add(address.parameter)
-                    prefix = address.parameter[: match.start("index")]
+                elif not self.listed and parameter not in seen:
+                    seen.add(parameter)
+                    prefix = parameter[: match.start("index")]
                     indexes.setdefault(prefix, []).append((int(match["index"]), address.span))
         for prefix, found in indexes.items():
             yield from gaps(self, prefix, found)

@@ -65,10 +65,10 @@ class _MetadataNoConstraints(NovaRule):
     key: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        if not any(_reads(server, self.key) for server in servers(ctx)):
-            return
         definition = declared(ctx, self.key)
-        if definition is not None and "constraints" in definition:
+        if definition is None or "constraints" not in definition:
+            return
+        if any(_reads(server, self.key) for server in servers(ctx)):
             yield self.finding(
                 f'parameter "{self.key}" (server metadata, supplied by ONAP) must have no '
                 "constraints",
