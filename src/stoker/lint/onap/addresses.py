@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
 from stoker.lint.context import TemplateContext
+from stoker.lint.onap.base import DeclaredType
 from stoker.lint.onap.nova import gaps
 from stoker.lint.onap.ports import (
     PORT,
@@ -26,34 +27,26 @@ from stoker.lint.onap.ports import (
 )
 from stoker.lint.onap.requirement import ADDRESS_FORMS, PORT_ADDRESS_IDS
 from stoker.lint.onap.requirements import requirement
-from stoker.lint.onap.written import declared, declared_type
+from stoker.lint.onap.written import declared_type
 from stoker.patterns import LazyPattern
-from stoker.template.nodes import value_span
 
 
-class AddressParameterType(PortRule):
+class AddressParameterType(PortRule, DeclaredType):
     requirement = requirement("R-34037")
     summary = "A port's fixed_ips ip_address parameter is a string or a comma_delimited_list"
     checks = (
         "the parameter each OS::Neutron::Port's fixed_ips entry reads for ip_address (by "
         "get_param, whole or indexed) is declared as string or comma_delimited_list."
     )
+    types, once = ("string", "comma_delimited_list"), False
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+    def readers(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
         for port in ports(ctx, self.kind):
             for address in port.fixed:
-                declaration = declared(ctx, address.parameter)
-                if declaration is None or "type" not in declaration:
-                    continue
-                kind = declaration["type"]
-                if kind not in ("string", "comma_delimited_list"):
-                    yield self.finding(
-                        f'parameter "{address.parameter}" (an ip_address of port '
-                        f'"{port.name}") has type {kind!r}; it must be string or '
-                        "comma_delimited_list",
-                        value_span(declaration, "type"),
-                        ("parameters", address.parameter, "type"),
-                    )
+                yield address.parameter, port
+
+    def reader(self, holder: Any) -> str:
+        return f'an ip_address of port "{holder.name}"'
 
 
 # ---------------------------------------------------------------- fixed_ips ip_address
@@ -75,35 +68,28 @@ class _AddressName(PortRule):
     listed: ClassVar[bool]  # comma_delimited_list (else string)
     form: ClassVar[str]
 
-    def matches(self, ctx: TemplateContext, address: Address) -> bool:
-        """Whether ``address`` is one this rule speaks about (kind, version, type)."""
-        kind = "comma_delimited_list" if self.listed else "string"
-        return (
-            address.port.internal is self.internal
-            and ("_v6_" in address.parameter) is self.v6
-            and declared_type(ctx, address.parameter) == kind
-        )
-
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         pattern = _address_form(self.internal, self.v6, self.listed)
+        kind = "comma_delimited_list" if self.listed else "string"
         indexes: dict[str, list[tuple[int, Span | None]]] = {}
         seen: set[str] = set()
         for port in ports(ctx, self.kind):
-            if RESERVE_PORT.match(port.name):
+            if port.internal is not self.internal or RESERVE_PORT.match(port.name):
                 continue
             for address in port.fixed:
-                if not self.matches(ctx, address):
+                parameter = address.parameter
+                if ("_v6_" in parameter) is not self.v6 or declared_type(ctx, parameter) != kind:
                     continue
-                match = pattern.match(address.parameter)
+                match = pattern.match(parameter)
                 if match is None:
                     yield self.finding_at(
-                        f'{who(port)} reads an ip_address from "{address.parameter}"; '
+                        f'{who(port)} reads an ip_address from "{parameter}"; '
                         f"the parameter must be named {self.form}",
                         address,
                     )
-                elif not self.listed and address.parameter not in seen:
-                    seen.add(address.parameter)
-                    prefix = address.parameter[: match.start("index")]
+                elif not self.listed and parameter not in seen:
+                    seen.add(parameter)
+                    prefix = parameter[: match.start("index")]
                     indexes.setdefault(prefix, []).append((int(match["index"]), address.span))
         for prefix, found in indexes.items():
             yield from gaps(self, prefix, found)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Path, Span
@@ -64,13 +65,14 @@ class OneSpelling(FromRequirement, PackageRule):
 
     noun: ClassVar[str]
 
-    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
-        """(the name as written, what writes it, where, path), in package order."""
+    def spellings(self, template: TemplateContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        """(the name as written, what writes it, where, path) in one parsed template."""
         raise NotImplementedError
 
     def check(self, ctx: PackageContext) -> Iterable[Diagnostic]:
         first: dict[str, tuple[str, str]] = {}
-        for name, holder, span, path in self.spellings(ctx):
+        parsed = (template for template in ctx.templates if template.template is not None)
+        for name, holder, span, path in chain.from_iterable(map(self.spellings, parsed)):
             seen = first.setdefault(name.lower(), (name, holder))
             if seen[0] != name:
                 yield self.finding(
@@ -97,9 +99,11 @@ class ParameterReaders(FromRequirement, TemplateRule):
 
 class DeclaredType(ParameterReaders):
     """The parameters something reads are declared with one of ``types``; each is
-    reported once, as its first reader reads it (one not declared is another rule's)."""
+    reported once, as its first reader reads it, or (``once`` false) at every read (one
+    not declared is another rule's)."""
 
     types: ClassVar[tuple[str, ...]] = ("string",)
+    once: ClassVar[bool] = True
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         seen: set[str] = set()
@@ -107,7 +111,8 @@ class DeclaredType(ParameterReaders):
             declaration = declared(ctx, parameter)
             if declaration is None or parameter in seen:
                 continue
-            seen.add(parameter)
+            if self.once:
+                seen.add(parameter)
             if "type" in declaration and declaration["type"] not in self.types:
                 reader, kind = self.reader(holder), declaration["type"]
                 yield self.finding(

@@ -65,10 +65,10 @@ class _MetadataNoConstraints(NovaRule):
     key: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        if not any(_reads(server, self.key) for server in servers(ctx)):
-            return
         definition = declared(ctx, self.key)
-        if definition is not None and "constraints" in definition:
+        if definition is None or "constraints" not in definition:
+            return
+        if any(_reads(server, self.key) for server in servers(ctx)):
             yield self.finding(
                 f'parameter "{self.key}" (server metadata, supplied by ONAP) must have no '
                 "constraints",
@@ -146,19 +146,23 @@ class _MetadataRecommended(NovaRule):
                 )
 
 
-_PRESENCE = {
+#: how a key is present -> its rule's class, summary and checks
+_PRESENCE: dict[str, tuple[type, str, str]] = {
     "present": (
+        _MetadataPresent,
         "A server's metadata has {key}, from a get_param",
         "each OS::Nova::Server that declares metadata has the key {key} in it, its value "
         "a get_param (a server without a metadata property passes, as in ONAP's "
         "validation).",
     ),
     "from_parameter": (
+        _MetadataFromParameter,
         "Where a server's metadata has {key}, it is a get_param",
         "where an OS::Nova::Server's metadata has the key {key} (it may or should), its "
         "value is a get_param.",
     ),
     "recommended": (
+        _MetadataRecommended,
         "A server's metadata has {key}",
         "each OS::Nova::Server's metadata has the key {key} (a warning: ONAP says SHOULD).",
     ),
@@ -174,20 +178,9 @@ def _metadata_rules(
     presence: str = "present",
     kind: str = "string",
 ) -> list[type]:
-    rules: list[type] = []
-    base_of = {
-        "present": _MetadataPresent,
-        "from_parameter": _MetadataFromParameter,
-        "recommended": _MetadataRecommended,
-    }
-    summary_of, checks_of = _PRESENCE[presence]
-    for base, rid, summary, checks in (
-        (
-            base_of[presence],
-            present,
-            summary_of.format(key=key),
-            checks_of.format(key=key),
-        ),
+    base, summary, checks = _PRESENCE[presence]
+    declared = (
+        (base, present, summary.format(key=key), checks.format(key=key)),
         (
             _MetadataParameter,
             named,
@@ -207,23 +200,16 @@ def _metadata_rules(
             f"the parameter {key} (which ONAP supplies, for server metadata) is not a key of a "
             "module's environment parameters, whether or not a server reads it.",
         ),
-    ):
-        name = f"{base.__name__.strip('_')}_{key}"
-        rules.append(
-            type(
-                name,
-                (base,),
-                {
-                    "requirement": requirement(rid),
-                    "summary": summary,
-                    "checks": checks,
-                    "key": key,
-                    "kind": kind,
-                    "__module__": __name__,
-                },
-            )
+    )
+    attributes = {"key": key, "kind": kind, "__module__": __name__}
+    return [
+        type(
+            f"{base.__name__.strip('_')}_{key}",
+            (base,),
+            {"requirement": requirement(rid), "summary": summary, "checks": checks, **attributes},
         )
-    return rules
+        for base, rid, summary, checks in declared
+    ]
 
 
 METADATA_RULES: list[type] = [

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import ClassVar, NamedTuple
 
 from stoker.diagnostics import Diagnostic, Path, Span
-from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.context import TemplateContext
 from stoker.lint.memo import memoized
 from stoker.lint.onap.base import FromRequirement, OneSpelling
 from stoker.lint.onap.ports import (
@@ -130,12 +130,10 @@ class _SameCase(OneSpelling):
     noun = "network role"
     in_id: ClassVar[bool]
 
-    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
-        for template in package.templates:
-            if template.template is not None:
-                for mention in mentions(template):
-                    if mention.in_id is self.in_id:
-                        yield mention.role, mention.where, mention.span, mention.path
+    def spellings(self, template: TemplateContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        for mention in mentions(template):
+            if mention.in_id is self.in_id:
+                yield mention.role, mention.where, mention.span, mention.path
 
 
 class NetworkRoleCaseInParameters(_SameCase):

@@ -55,6 +55,14 @@ def servers(ctx: TemplateContext) -> list[Server]:
     return found
 
 
+def typed_servers(ctx: TemplateContext) -> Iterator[tuple[str, str, Server]]:
+    """(vm-type, index, server) for each server whose resource id follows R-29751."""
+    for server in servers(ctx):
+        match = SERVER_ID.match(server.name)
+        if match is not None:
+            yield match["vm"], match["index"], server
+
+
 def reading(ctx: TemplateContext, prop: str) -> Iterator[tuple[Server, str]]:
     """Each server whose ``prop`` is a get_param, with the parameter it reads."""
     for server in servers(ctx):
@@ -142,11 +150,7 @@ class ServerVmType(NovaRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for server in servers(ctx):
-            match = SERVER_ID.match(server.name)
-            if match is None:
-                continue
-            vm_type = match["vm"]
+        for vm_type, index, server in typed_servers(ctx):
             for prop, parameter, named in parameter_vm_types(server):
                 if named != vm_type:
                     yield self.finding(
@@ -154,7 +158,7 @@ class ServerVmType(NovaRule):
                         f'"{parameter}" (vm-type {named})',
                         *property_at(server, prop),
                     )
-            yield from self._ports(server, vm_type, match["index"])
+            yield from self._ports(server, vm_type, index)
 
     def _ports(self, server: Server, vm_type: str, index: str) -> Iterator[Diagnostic]:
         networks = server.properties.get("networks")
@@ -361,7 +365,7 @@ class NameListParameter(NovaRule):
                 )
 
 
-class ZoneParameterName(NovaRule):
+class ZoneParameterName(_ParameterName):
     requirement = requirement("R-98450")
     summary = "A server's availability_zone parameter is availability_zone_{index}, from 0 up"
     checks = (
@@ -370,18 +374,13 @@ class ZoneParameterName(NovaRule):
         "the template declares or reads number 0, 1, 2 ... without a gap. Nested files may "
         "rename it (R-256790)."
     )
+    prop, pattern, form = "availability_zone", ZONE, "availability_zone_{index}"
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         if ctx.role not in (ModuleRole.BASE, ModuleRole.INCREMENTAL):
             return
+        yield from super().check(ctx)
         found: list[tuple[int, Span | None]] = []
-        for server, parameter in reading(ctx, "availability_zone"):
-            if not ZONE.match(parameter):
-                yield self.finding(
-                    f'server "{server.name}" reads availability_zone from "{parameter}"; the '
-                    "parameter must be named availability_zone_{index}",
-                    *property_at(server, "availability_zone"),
-                )
         parameters = section(ctx.data, "parameters")
         for name in parameters:
             match = ZONE.match(str(name))
@@ -393,11 +392,7 @@ class ZoneParameterName(NovaRule):
 # ---------------------------------------------------------------- environment file
 
 
-class _InEnvironment(_PropertyReaders, EnumerationRule):
-    pass
-
-
-class ImageInEnvironment(_InEnvironment):
+class ImageInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-91125")
     summary = "The parameter of a server's image has a value in the environment file"
     checks = (
@@ -408,7 +403,7 @@ class ImageInEnvironment(_InEnvironment):
     prop, wanted = "image", True
 
 
-class FlavorInEnvironment(_InEnvironment):
+class FlavorInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-69431")
     summary = "The parameter of a server's flavor has a value in the environment file"
     checks = (
@@ -419,14 +414,14 @@ class FlavorInEnvironment(_InEnvironment):
     prop, wanted = "flavor", True
 
 
-class NameNotInEnvironment(_InEnvironment):
+class NameNotInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-22838")
     summary = "The parameter of a server's name is not in the environment file"
     checks = "the parameter a server's name reads is not a key of the environment's parameters."
     prop, wanted = "name", False
 
 
-class ZoneNotInEnvironment(_InEnvironment):
+class ZoneNotInEnvironment(_PropertyReaders, EnumerationRule):
     requirement = requirement("R-59568")
     summary = "The parameter of a server's availability_zone is not in the environment file"
     checks = (

@@ -138,7 +138,9 @@ def _find_ports(ctx: TemplateContext) -> Iterator[Port]:
             parameter_read(network),
         )
         yield port._replace(
-            fixed=tuple(_fixed(port)), subnets=tuple(_subnets(port)), vips=tuple(_vips(port))
+            fixed=tuple(_fixed_ips(port, "ip_address", "instance_ip_address")),
+            subnets=tuple(_fixed_ips(port, "subnet", "subnet_uuid")),
+            vips=tuple(_vips(port)),
         )
 
 
@@ -167,16 +169,11 @@ def _single(port: Port, prop: str) -> Iterator[Address]:
         yield Address(port, parameter, path, span)
 
 
-def _fixed(port: Port) -> Iterator[Address]:
+def _fixed_ips(port: Port, key: str, instance_ip_prop: str) -> Iterator[Address]:
+    """A port's fixed_ips ``key``, or an instance IP's ``instance_ip_prop``."""
     if port.kind == PORT:
-        return _entries(port, "fixed_ips", "ip_address")
-    return _single(port, "instance_ip_address") if port.kind == INSTANCE_IP else iter(())
-
-
-def _subnets(port: Port) -> Iterator[Address]:
-    if port.kind == PORT:
-        return _entries(port, "fixed_ips", "subnet")
-    return _single(port, "subnet_uuid") if port.kind == INSTANCE_IP else iter(())
+        return _entries(port, "fixed_ips", key)
+    return _single(port, instance_ip_prop) if port.kind == INSTANCE_IP else iter(())
 
 
 def _vips(port: Port) -> Iterator[Address]:

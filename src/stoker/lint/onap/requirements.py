@@ -27,6 +27,13 @@ _PERMISSION = "a MAY permission: nothing a template does can violate it"
 _NO_MODE = "the document gives it no validation_mode; " + _PERMISSION
 _NONE_MODE = "ONAP marks it validation_mode: none; " + _PERMISSION
 
+
+def _permission(rid: str, mode: str | None, section: str, text: str) -> Requirement:
+    """A MAY of the seed, not checked: ONAP marks it validation_mode none, or gives none."""
+    reason = _NONE_MODE if mode == "none" else _NO_MODE
+    return Requirement(rid, "MAY", mode, section, text, not_checked=reason)
+
+
 REQUIREMENTS: tuple[Requirement, ...] = (
     Requirement(
         "R-92635",
@@ -102,14 +109,12 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "A VNF's Heat Orchestration Template's parameter type MUST be one of the following "
         "values: string, number, json, comma_delimited_list, boolean.",
     ),
-    Requirement(
+    _permission(
         "R-32094",
-        "MAY",
         "none",
         "5.2.2.1.4.3 label",
         "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
         "label:.",
-        not_checked=_NONE_MODE,
     ),
     Requirement(
         "R-44001",
@@ -135,59 +140,47 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "If a VNF Heat Orchestration Template parameter has a default value, it MUST be "
         "enumerated in the environment file.",
     ),
-    Requirement(
+    _permission(
         "R-32557",
-        "MAY",
         "none",
         "5.2.2.1.4.6 hidden",
         "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
         "hidden:.",
-        not_checked=_NONE_MODE,
     ),
-    Requirement(
+    _permission(
         "R-88863",
-        "MAY",
         "none",
         "5.2.2.1.4.7 constraints",
         "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
         "as type number MAY have a parameter constraint defined.",
-        not_checked=_NONE_MODE,
     ),
-    Requirement(
+    _permission(
         "R-40518",
-        "MAY",
         None,
         "5.2.2.1.4.7 constraints",
         "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
         "as type string MAY have a parameter constraint defined.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-96227",
-        "MAY",
         None,
         "5.2.2.1.4.7 constraints",
         "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
         "as type json MAY have a parameter constraint defined.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-79817",
-        "MAY",
         None,
         "5.2.2.1.4.7 constraints",
         "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
         "as type comma_delimited_list MAY have a parameter constraint defined.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-06613",
-        "MAY",
         None,
         "5.2.2.1.4.7 constraints",
         "A VNF's Heat Orchestration Template's parameter defined in a non-nested YAML file "
         "as type boolean MAY have a parameter constraint defined.",
-        not_checked=_NO_MODE,
     ),
     Requirement(
         "R-00011",
@@ -197,23 +190,19 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "A VNF's Heat Orchestration Template's parameter defined in a nested YAML file "
         "SHOULD NOT have a parameter constraint defined.",
     ),
-    Requirement(
+    _permission(
         "R-22589",
-        "MAY",
         None,
         "5.2.2.1.4.8 immutable",
         "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
         "immutable:.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-225891",
-        "MAY",
         None,
         "5.2.2.1.4.9 tags",
         "A VNF's Heat Orchestration Template parameter declaration MAY contain the attribute "
         "tags:.",
-        not_checked=_NO_MODE,
     ),
     Requirement(
         "R-23663",
@@ -305,21 +294,17 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "5.2.2.1.5.4 metadata",
         "A VNF's Heat Orchestration Template's Resource MAY declare the attribute metadata.",
     ),
-    Requirement(
+    _permission(
         "R-46968",
-        "MAY",
         None,
         "5.2.2.1.5.5 depends_on",
         "VNF's Heat Orchestration Template's Resource MAY declare the attribute depends_on:.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-63137",
-        "MAY",
         None,
         "5.2.2.1.5.6 update_policy",
         "VNF's Heat Orchestration Template's Resource MAY declare the attribute update_policy:.",
-        not_checked=_NO_MODE,
     ),
     Requirement(
         "R-43740",
@@ -329,21 +314,17 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "VNF's Heat Orchestration Template's Resource MAY declare the attribute deletion_policy:.",
         not_checked=_NO_MODE + " (the values themselves are Heat's rule: E1010)",
     ),
-    Requirement(
+    _permission(
         "R-78569",
-        "MAY",
         None,
         "5.2.2.1.5.8 external_id",
         "VNF's Heat Orchestration Template's Resource MAY declare the attribute external_id:.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-36982",
-        "MAY",
         None,
         "5.2.2.1.6 outputs",
         "A VNF's Heat Orchestration template MAY contain the outputs: section.",
-        not_checked=_NO_MODE,
     ),
     Requirement(
         "R-86285",
@@ -360,50 +341,40 @@ REQUIREMENTS: tuple[Requirement, ...] = (
         "A VNF's Heat Orchestration template's Environment File MUST contain the "
         "parameters: section.",
     ),
-    Requirement(
+    _permission(
         "R-68198",
-        "MAY",
         None,
         "5.2.2.2 Environment File Format",
         "A VNF's Heat Orchestration template's Environment File's parameters: section MAY "
         "(or MAY NOT) enumerate parameters.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-59930",
-        "MAY",
         None,
         "5.2.2.2 Environment File Format",
         "A VNF's Heat Orchestration template's Environment File's MAY contain the "
         "parameter_defaults: section.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-46096",
-        "MAY",
         None,
         "5.2.2.2 Environment File Format",
         "A VNF's Heat Orchestration template's Environment File's MAY contain the "
         "encrypted_parameters: section.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-24893",
-        "MAY",
         None,
         "5.2.2.2 Environment File Format",
         "A VNF's Heat Orchestration template's Environment File's MAY contain the "
         "event_sinks: section.",
-        not_checked=_NO_MODE,
     ),
-    Requirement(
+    _permission(
         "R-42685",
-        "MAY",
         None,
         "5.2.2.2 Environment File Format",
         "A VNF's Heat Orchestration template's Environment File's MAY contain the "
         "parameter_merge_strategies: section.",
-        not_checked=_NO_MODE,
     ),
     Requirement(
         "R-67231",

@@ -16,15 +16,23 @@ _APPROPRIATE = (
 _MAY = "a MAY permission: nothing a template does can violate it"
 
 
+def _may(rid: str, section: str, text: str) -> Requirement:
+    """A construct a template may use: a permission."""
+    return unchecked(rid, "MAY", section, text, _MAY)
+
+
+def _appropriate(rid: str, text: str) -> Requirement:
+    """An output name convention that holds "when appropriate", the designer's judgement."""
+    return unchecked(rid, "MUST", _OUTPUTS, text, _APPROPRIATE, "static")
+
+
 #: nested templates, resource groups, predefined outputs, get_file
 CONSTRUCTS: tuple[Requirement, ...] = (
-    unchecked("R-00228", "MAY", _NESTED, "A template may invoke a nested file statically.", _MAY),
-    unchecked(
+    _may("R-00228", _NESTED, "A template may invoke a nested file statically."),
+    _may(
         "R-01101",
-        "MAY",
         _NESTED,
         "A template may invoke a nested file through an OS::Heat::ResourceGroup.",
-        _MAY,
     ),
     beyond("R-60011", "MUST", _NESTED, "Templates nest no more than two levels deep."),
     beyond(
@@ -50,14 +58,8 @@ CONSTRUCTS: tuple[Requirement, ...] = (
         "Every parameter a nested file declares is passed in as a property of the resource "
         "invoking it.",
     ),
-    unchecked("R-90022", "MAY", _NESTED, "A nested file may be invoked more than once.", _MAY),
-    unchecked(
-        "R-04344",
-        "MAY",
-        _NESTED,
-        "A nested file may be invoked by more than one of a VNF's templates.",
-        _MAY,
-    ),
+    _may("R-90022", _NESTED, "A nested file may be invoked more than once."),
+    _may("R-04344", _NESTED, "A nested file may be invoked by more than one of a VNF's templates."),
     beyond(
         "R-50011",
         "MUST",
@@ -71,36 +73,17 @@ CONSTRUCTS: tuple[Requirement, ...] = (
         "A get_file target is referenced by file name.",
     ),
     beyond("R-41888", "MUST NOT", _FILES, "No get_file retrieves a file from a URL."),
-    unchecked(
+    _may(
         "R-05050",
-        "MAY",
         _FILES,
         "A get_file target may be used more than once, by several templates, in nested files.",
-        _MAY,
     ),
-    unchecked(
+    _appropriate(
         "R-97726",
-        "MUST",
-        _OUTPUTS,
         "A base module's output names contain {vm-type} and/or {network-role} when appropriate.",
-        _APPROPRIATE,
-        "static",
     ),
-    unchecked(
-        "R-88524",
-        "MUST",
-        _OUTPUTS,
-        "A volume module's output names contain {vm-type} when appropriate.",
-        _APPROPRIATE,
-        "static",
-    ),
-    unchecked(
-        "R-47874",
-        "MAY",
-        _OUTPUTS,
-        "A VNF may have an IPv4, an IPv6, or both OAM management addresses.",
-        _MAY,
-    ),
+    _appropriate("R-88524", "A volume module's output names contain {vm-type} when appropriate."),
+    _may("R-47874", _OUTPUTS, "A VNF may have an IPv4, an IPv6, or both OAM management addresses."),
     beyond(
         "R-18683",
         "MUST",

@@ -21,68 +21,53 @@ def _contains(rid: str, kind: str, what: str) -> Requirement:
     return beyond(rid, "MUST", _IDS, f"An {kind}'s resource id contains the {what}.")
 
 
+def _serves(rid: str, text: str, keyword: str = "MUST") -> Requirement:
+    """An id convention for what a resource serves, which the template does not state."""
+    return unchecked(rid, keyword, _IDS, text, _SERVES, "none")
+
+
+def _applies(rid: str, text: str) -> Requirement:
+    """An id convention for what a resource applies to, which its users do not tell."""
+    return unchecked(rid, "SHOULD", _IDS, text, _APPLIES)
+
+
+def _may(rid: str, text: str) -> Requirement:
+    """An id a resource may have: a permission."""
+    return unchecked(rid, "MAY", _IDS, text, _MAY)
+
+
 RESOURCE_IDS: tuple[Requirement, ...] = (
-    unchecked(
-        "R-54517",
-        "MUST",
-        _IDS,
-        "A resource associated with a single {vm-type} has a resource id containing it.",
-        _SERVES,
-        "none",
+    _serves(
+        "R-54517", "A resource associated with a single {vm-type} has a resource id containing it."
     ),
-    unchecked(
+    _serves(
         "R-96482",
-        "MUST",
-        _IDS,
         "A resource associated with a single external network has a resource id "
         "containing its {network-role}.",
-        _SERVES,
-        "none",
     ),
-    unchecked(
+    _serves(
         "R-98138",
-        "MUST",
-        _IDS,
         "A resource associated with a single internal network has a resource id "
         "containing int_{network-role}.",
-        _SERVES,
-        "none",
     ),
-    unchecked(
+    _serves(
         "R-82115",
-        "MUST",
-        _IDS,
         "A resource associated with one {vm-type} and one external network has an id "
         "containing both, the vm-type first ({vm-type}_{network-role}, "
         "{vm-type}_{index}_{network-role}).",
-        _SERVES,
-        "none",
     ),
-    unchecked(
+    _serves(
         "R-82551",
-        "MUST",
-        _IDS,
         "A resource associated with one {vm-type} and one internal network has an id "
         "containing both, the vm-type first ({vm-type}_int_{network-role}, ...).",
-        _SERVES,
-        "none",
     ),
-    unchecked(
+    _serves(
         "R-67793",
-        "MUST NOT",
-        _IDS,
         "A resource associated with several vm-types or networks has no vm-type or network "
         "role in its id.",
-        _SERVES,
-        "none",
+        "MUST NOT",
     ),
-    unchecked(
-        "R-27970",
-        "MAY",
-        _IDS,
-        "A shared resource's id may contain 'shared' or text naming the VNF.",
-        _MAY,
-    ),
+    _may("R-27970", "A shared resource's id may contain 'shared' or text naming the VNF."),
     unchecked(
         "R-11690",
         "MUST",
@@ -101,11 +86,11 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
         "An OS::Cinder::VolumeAttachment's id is {vm-type}_volume_attachment_{index}.",
     ),
     _contains("R-04747", "OS::Heat::CloudConfig", "{vm-type}"),
-    unchecked("R-20319", "MAY", _IDS, "A CloudConfig's id may be {vm-type}_RCC.", _MAY),
+    _may("R-20319", "A CloudConfig's id may be {vm-type}_RCC."),
     _contains("R-30804", "OS::Heat::MultipartMime", "{vm-type}"),
-    unchecked("R-18202", "MAY", _IDS, "A MultipartMime's id may be {vm-type}_RMM.", _MAY),
+    _may("R-18202", "A MultipartMime's id may be {vm-type}_RMM."),
     _contains("R-08975", "OS::Heat::SoftwareConfig", "{vm-type}"),
-    unchecked("R-03656", "MAY", _IDS, "A SoftwareConfig's id may be {vm-type}_RSC.", _MAY),
+    _may("R-03656", "A SoftwareConfig's id may be {vm-type}_RSC."),
     unchecked(
         "R-27469",
         "SHOULD",
@@ -125,51 +110,33 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
         "seen to break it",
         "none",
     ),
-    unchecked(
+    _applies(
         "R-08775",
-        "SHOULD",
-        _IDS,
         "A security group for one vm-type and several networks is {vm-type}_security_group.",
-        _APPLIES,
     ),
-    unchecked(
+    _applies(
         "R-03595",
-        "SHOULD",
-        _IDS,
         "A security group for several vm-types and one external network is "
         "{network-role}_security_group.",
-        _APPLIES,
     ),
-    unchecked(
+    _applies(
         "R-73213",
-        "SHOULD",
-        _IDS,
         "A security group for several vm-types and one internal network is "
         "int_{network-role}_security_group.",
-        _APPLIES,
     ),
-    unchecked(
+    _applies(
         "R-17334",
-        "SHOULD",
-        _IDS,
         "A security group for one vm-type and one external network is "
         "{vm-type}_{network-role}_security_group.",
-        _APPLIES,
     ),
-    unchecked(
+    _applies(
         "R-14198",
-        "SHOULD",
-        _IDS,
         "A security group for one vm-type and one internal network is "
         "{vm-type}_int_{network-role}_security_group.",
-        _APPLIES,
     ),
-    unchecked(
+    _may(
         "R-30005",
-        "MAY",
-        _IDS,
         "A security group shared widely may be shared_security_group or {vnf-type}_security_group.",
-        _MAY,
     ),
     beyond(
         "R-59434",
@@ -177,22 +144,11 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
         _IDS,
         "An OS::Neutron::Subnet's id is int_{network-role}_subnet_{index}.",
     ),
-    unchecked(
-        "R-24997",
-        "SHOULD",
-        _IDS,
-        "A keypair for one vm-type is {vm-type}_keypair_{index}.",
-        _APPLIES,
-    ),
-    unchecked(
-        "R-65516", "SHOULD", _IDS, "A keypair for the whole VNF is {vnf-type}_keypair.", _APPLIES
-    ),
-    unchecked(
+    _applies("R-24997", "A keypair for one vm-type is {vm-type}_keypair_{index}."),
+    _applies("R-65516", "A keypair for the whole VNF is {vnf-type}_keypair."),
+    _may(
         "R-15189",
-        "MAY",
-        _IDS,
         "A server group's id may be {vm-type}_RSG, _Server_Grp, _ServerGroup or _servergroup.",
-        _MAY,
     ),
     beyond(
         "R-53310",
@@ -223,25 +179,15 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
         "has the id {vm-type}_{vm-type_index}_int_{network-role}_vmi_{vmi_index}_v6_IP_{index}.",
     ),
     _contains("R-81214", "OS::ContrailV2::InterfaceRouteTable", "{network-role}"),
-    unchecked(
-        "R-28189", "MAY", _IDS, "An interface route table's id may be {network-role}_RIRT.", _MAY
-    ),
+    _may("R-28189", "An interface route table's id may be {network-role}_RIRT."),
     _contains("R-30753", "OS::ContrailV2::NetworkIpam", "{network-role} of its internal network"),
-    unchecked("R-81979", "MAY", _IDS, "A network IPAM's id may be {network-role}_RNI.", _MAY),
+    _may("R-81979", "A network IPAM's id may be {network-role}_RNI."),
     _contains("R-20065", "OS::ContrailV2::PortTuple", "{vm-type}"),
-    unchecked("R-84457", "MAY", _IDS, "A port tuple's id may be {vm-type}_RPT.", _MAY),
+    _may("R-84457", "A port tuple's id may be {vm-type}_RPT."),
     _contains("R-76014", "OS::ContrailV2::ServiceHealthCheck", "{vm-type}"),
-    unchecked(
-        "R-65618",
-        "MAY",
-        _IDS,
-        "A service health check's id may be {vm-type}_RSHC_{LEFT|RIGHT}.",
-        _MAY,
-    ),
+    _may("R-65618", "A service health check's id may be {vm-type}_RSHC_{LEFT|RIGHT}."),
     _contains("R-16437", "OS::ContrailV2::ServiceTemplate", "{vm-type}"),
-    unchecked(
-        "R-14447", "MAY", _IDS, "A service template's id may be {vm-type}_RST_{index}.", _MAY
-    ),
+    _may("R-14447", "A service template's id may be {vm-type}_RST_{index}."),
     beyond(
         "R-96253",
         "MUST",

@@ -200,56 +200,33 @@ _INTENT = (
     "associated with, and what the designer calls it, is intent a template does not state"
 )
 
+
+def _intent(rid: str, text: str) -> Requirement:
+    """A network-role convention about the designer's intent, which no template states."""
+    return unchecked(rid, "MUST", _ROLE, text, _INTENT, "none")
+
+
 #: the {network-role} itself
 SERVERS += (
-    unchecked(
+    _intent(
         "R-69014",
-        "MUST",
-        _ROLE,
         "A network a VNF's port connects to is assigned a {network-role}, used in ids and "
         "parameter names.",
-        _INTENT,
-        "none",
     ),
-    unchecked(
-        "R-05201",
-        "MUST",
-        _ROLE,
-        "Each of two or more networks a VNF connects to has its own {network-role}.",
-        _INTENT,
-        "none",
+    _intent(
+        "R-05201", "Each of two or more networks a VNF connects to has its own {network-role}."
     ),
-    unchecked(
-        "R-21330",
-        "MUST",
-        _ROLE,
-        "A parameter associated with an external network includes its {network-role}.",
-        _INTENT,
-        "none",
+    _intent(
+        "R-21330", "A parameter associated with an external network includes its {network-role}."
     ),
-    unchecked(
-        "R-11168",
-        "MUST",
-        _ROLE,
-        "A resource id associated with an external network includes its {network-role}.",
-        _INTENT,
-        "none",
+    _intent(
+        "R-11168", "A resource id associated with an external network includes its {network-role}."
     ),
-    unchecked(
-        "R-84322",
-        "MUST",
-        _ROLE,
-        "A parameter associated with an internal network includes int_{network-role}.",
-        _INTENT,
-        "none",
+    _intent(
+        "R-84322", "A parameter associated with an internal network includes int_{network-role}."
     ),
-    unchecked(
-        "R-96983",
-        "MUST",
-        _ROLE,
-        "A resource id associated with an internal network includes int_{network-role}.",
-        _INTENT,
-        "none",
+    _intent(
+        "R-96983", "A resource id associated with an internal network includes int_{network-role}."
     ),
     beyond(
         "R-26506",
@@ -298,30 +275,22 @@ SERVERS += (
 _MODULES = "5.2.4 ONAP Heat VNF Modularity"
 _PERMITS = "a MAY permission: nothing a template does can violate it"
 
+
+def _permits(rid: str, text: str) -> Requirement:
+    """What a module may hold: a permission."""
+    return unchecked(rid, "MAY", _MODULES, text, _PERMITS, "none")
+
+
 #: what base and incremental modules hold
 SERVERS += (
-    unchecked(
-        "R-610010",
-        "MAY",
-        _MODULES,
-        "A base module may declare any number of servers, itself or nested.",
-        _PERMITS,
-        "none",
-    ),
+    _permits("R-610010", "A base module may declare any number of servers, itself or nested."),
     beyond(
         "R-610015",
         "SHOULD NOT",
         _MODULES,
         "When a VNF has incremental modules, its base module declares no OS::Nova::Server.",
     ),
-    unchecked(
-        "R-610020",
-        "MAY",
-        _MODULES,
-        "A base module's servers may share a vm-type or not.",
-        _PERMITS,
-        "none",
-    ),
+    _permits("R-610020", "A base module's servers may share a vm-type or not."),
     beyond(
         "R-610030",
         "MUST",
@@ -329,22 +298,8 @@ SERVERS += (
         "An incremental module declares one or more servers or volumes, itself or in nested "
         "files it invokes.",
     ),
-    unchecked(
-        "R-610040",
-        "MAY",
-        _MODULES,
-        "An incremental module's servers may share a vm-type or not.",
-        _PERMITS,
-        "none",
-    ),
-    unchecked(
-        "R-610050",
-        "MAY",
-        _MODULES,
-        "A vm-type may appear in the base module and in incremental modules.",
-        _PERMITS,
-        "none",
-    ),
+    _permits("R-610040", "An incremental module's servers may share a vm-type or not."),
+    _permits("R-610050", "A vm-type may appear in the base module and in incremental modules."),
     unchecked(
         "R-61001",
         "MUST",

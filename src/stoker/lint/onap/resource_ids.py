@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from stoker.diagnostics import Diagnostic
+from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.memo import memoized
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.nova import SERVER_ID, servers
+from stoker.lint.onap.nova import typed_servers
 from stoker.lint.onap.ports import (
     INSTANCE_IP,
     INTERFACE,
@@ -36,13 +36,10 @@ from stoker.patterns import LazyPattern
 @memoized
 def vm_types(package: PackageContext) -> frozenset[str]:
     """The vm-types the package's servers name (``{vm-type}_server_{index}``)."""
-    names = set()
+    names: set[str] = set()
     for template in package.templates:
         if template.template is not None:
-            for server in servers(template):
-                match = SERVER_ID.match(server.name)
-                if match is not None:
-                    names.add(match["vm"])
+            names.update(vm_type for vm_type, _, _ in typed_servers(template))
     return frozenset(names)
 
 
@@ -141,12 +138,11 @@ class _Pattern(ResourceIdRule):
     form: ClassVar[str]
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
+        verb = "should" if self.severity is Severity.WARNING else "must"
         for name, _, span in resources_of(ctx, self.resource_type):
             if not self.pattern.match(name):
                 yield self.finding(
-                    f'{self.resource_type} "{name}": its resource id should read {self.form}'
-                    if self.severity.value == "warning"
-                    else f'{self.resource_type} "{name}": its resource id must read {self.form}',
+                    f'{self.resource_type} "{name}": its resource id {verb} read {self.form}',
                     span,
                     ("resources", name),
                 )

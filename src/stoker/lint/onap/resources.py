@@ -21,10 +21,8 @@ REMOTE_SCHEMES = ("http", "https", "ftp", "ftps", "file")
 
 
 def is_remote(reference: str) -> bool:
-    if "://" not in reference:  # most references; urllib.parse is imported for the rest
-        return False
-
-    return urlparse(reference).scheme.lower() in REMOTE_SCHEMES and "://" in reference
+    # most references have no "://", and are answered without parsing
+    return "://" in reference and urlparse(reference).scheme.lower() in REMOTE_SCHEMES
 
 
 class ResourceIdCharacters(FromRequirement, TemplateRule):

@@ -14,22 +14,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from stoker.diagnostics import Diagnostic, Path, Span
-from stoker.lint.context import PackageContext, TemplateContext
+from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement, OneSpelling
-from stoker.lint.onap.nova import SERVER_ID, parameter_vm_types, servers
+from stoker.lint.onap.nova import parameter_vm_types, servers, typed_servers
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.resource_ids import network_roles
 from stoker.lint.onap.written import INT_WORD, NAME_CHARACTERS, parameter_read, property_at
 from stoker.lint.rule import TemplateRule
 from stoker.template.nodes import value_span
-
-
-def _server_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
-    """(vm-type, server) for each server whose id follows R-29751."""
-    for server in servers(ctx):
-        match = SERVER_ID.match(server.name)
-        if match is not None:
-            yield match["vm"], server
 
 
 def _parameter_vm_types(ctx: TemplateContext) -> Iterator[tuple[str, str, Span | None, Path]]:
@@ -52,7 +44,7 @@ class VmTypeClass(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         first: dict[str, Any] = {}
-        for vm_type, server in _server_vm_types(ctx):
+        for vm_type, _, server in typed_servers(ctx):
             model = first.setdefault(vm_type, server)
             if model is server:
                 continue
@@ -85,7 +77,7 @@ class VmTypeCharacters(FromRequirement, TemplateRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for vm_type, server in _server_vm_types(ctx):
+        for vm_type, _, server in typed_servers(ctx):
             if not NAME_CHARACTERS.match(vm_type) or INT_WORD.search(vm_type):
                 yield self.finding_at(
                     f'server "{server.name}": its vm-type "{vm_type}" may hold only letters, '
@@ -104,7 +96,7 @@ class VmTypeNotInNetworkRole(FromRequirement, TemplateRule):
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         roles = network_roles(ctx.package)
-        for vm_type, server in _server_vm_types(ctx):
+        for vm_type, _, server in typed_servers(ctx):
             inside = sorted(role for role in roles if vm_type in role)
             if inside:
                 yield self.finding_at(
@@ -126,11 +118,9 @@ class VmTypeCaseInParameters(_SameCase):
         "the same letter case across the package."
     )
 
-    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
-        for template in package.templates:
-            if template.template is not None:
-                for vm_type, parameter, span, path in _parameter_vm_types(template):
-                    yield vm_type, f'parameter "{parameter}"', span, path
+    def spellings(self, template: TemplateContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        for vm_type, parameter, span, path in _parameter_vm_types(template):
+            yield vm_type, f'parameter "{parameter}"', span, path
 
 
 class VmTypeCaseInResourceIds(_SameCase):
@@ -138,11 +128,9 @@ class VmTypeCaseInResourceIds(_SameCase):
     summary = "A vm-type has one letter case across resource ids"
     checks = "the vm-type in servers' resource ids is written in the same letter case."
 
-    def spellings(self, package: PackageContext) -> Iterator[tuple[str, str, Span | None, Path]]:
-        for template in package.templates:
-            if template.template is not None:
-                for vm_type, server in _server_vm_types(template):
-                    yield vm_type, f'server "{server.name}"', server.span, server.path
+    def spellings(self, template: TemplateContext) -> Iterator[tuple[str, str, Span | None, Path]]:
+        for vm_type, _, server in typed_servers(template):
+            yield vm_type, f'server "{server.name}"', server.span, server.path
 
 
 class VmTypeCaseMatches(FromRequirement, TemplateRule):
@@ -154,7 +142,7 @@ class VmTypeCaseMatches(FromRequirement, TemplateRule):
     )
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for vm_type, server in _server_vm_types(ctx):
+        for vm_type, _, server in typed_servers(ctx):
             for prop, parameter, named in parameter_vm_types(server):
                 if named != vm_type and named.lower() == vm_type.lower():
                     yield self.finding(
