@@ -41,6 +41,8 @@ IMPLIED: dict[str, frozenset[str]] = {
     "member": frozenset({"member", "reader"}),
     "reader": frozenset({"reader"}),
 }
+#: the expiry of a token Keystone gives none
+_NEVER = datetime.max.replace(tzinfo=UTC).timestamp()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +155,7 @@ class KeystoneValidator:
             self._cache.pop(key, None)
         identity = self._validate(token)
         if identity is not None:
-            identity = _until(identity, min(identity.expires, now + self.ttl))
+            identity = replace(identity, expires=min(identity.expires, now + self.ttl))
             with self._lock:
                 self._cache[key] = identity
                 while len(self._cache) > self.max_entries:
@@ -194,7 +196,7 @@ class KeystoneValidator:
             project_id=project_id,
             roles=frozenset(roles),
             is_admin_project=bool(info.is_admin_project),
-            expires=expires.timestamp() if isinstance(expires, datetime) else _far(),
+            expires=expires.timestamp() if isinstance(expires, datetime) else _NEVER,
             role_names=tuple(info.role_names or ()),
             access=info,
         )
@@ -203,14 +205,6 @@ class KeystoneValidator:
 def _unavailable(detail: str) -> ApiError:
     """Keystone could not be reached or answered an error of its own: a 503."""
     return ApiError(503, "ServiceUnavailable", detail)
-
-
-def _until(identity: Identity, expires: float) -> Identity:
-    return replace(identity, expires=expires)
-
-
-def _far() -> float:
-    return datetime.max.replace(tzinfo=UTC).timestamp()
 
 
 def unauthorized_body() -> dict[str, Any]:

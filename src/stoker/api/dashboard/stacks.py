@@ -55,6 +55,13 @@ def stack_of(request: Request, viewer: Viewer, *, deleted: bool = True) -> Stack
     return found
 
 
+def stack_context(stack: StackRecord, viewer: Viewer, title: str, **more: Any) -> dict[str, Any]:
+    """What a page about one stack starts from: the stack's id and name, the viewer, the
+    page's title, and ``more``."""
+    shown = {"id": stack.id, "stack_name": stack.name}
+    return {"stack": shown, "viewer": viewer, "title": title, **more}
+
+
 # ---------------------------------------------------------------------------- list
 @dashboard_page("stacks:index")
 async def stack_list(request: Request, viewer: Viewer) -> Response:
@@ -192,9 +199,7 @@ async def resource_page(request: Request, viewer: Viewer) -> Response:
         return shown
 
     resource = await asyncio.to_thread(document)
-    context: dict[str, Any] = {"stack": {"id": stack.id, "stack_name": stack.name}}
-    context["resource"] = resource
-    context.update(viewer=viewer, title=f"{name} — {stack.name}")
+    context = stack_context(stack, viewer, f"{name} — {stack.name}", resource=resource)
     return page(request, "resource.html", context)
 
 
@@ -209,9 +214,7 @@ async def output_page(request: Request, viewer: Viewer) -> Response:
     output = next((o for o in found if o.get("output_key") == key), None)
     if output is None:
         raise not_found(f"Specified output key {key} not found.", "NotFound")
-    context: dict[str, Any] = {"stack": {"id": stack.id, "stack_name": stack.name}}
-    context["output"] = output
-    context.update(viewer=viewer, title=f"{key} — {stack.name}")
+    context = stack_context(stack, viewer, f"{key} — {stack.name}", output=output)
     name = "part_output.html" if request.query_params.get("part") else "output.html"
     return page(request, name, context)
 
@@ -236,7 +239,6 @@ async def template_page(request: Request, viewer: Viewer) -> Response:
             "environment": sources.stored_environment(environment),
         }
 
-    context = await asyncio.to_thread(texts)
-    context.update(stack={"id": stack.id, "stack_name": stack.name}, viewer=viewer)
-    context["title"] = f"Template — {stack.name}"
+    texts_shown = await asyncio.to_thread(texts)
+    context = stack_context(stack, viewer, f"Template — {stack.name}", **texts_shown)
     return page(request, "template.html", context)
