@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from stoker.errors import StokerError as StokerErrorBase
 
 if TYPE_CHECKING:
     from stoker.definition import TemplateReads
+    from stoker.engine import StackEngine
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,33 +42,37 @@ class BlueprintCloud:
         )
 
 
-def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
-    """Stack resources a fulfillment names, found in the store of ``--db`` (or
-    ``$STOKER_DB_URL``), in ``project``: opened only when a blueprint names one, so a
-    blueprint that names none never touches the store."""
-    from stoker.blueprint.existing import ExistingResource, StackReference, engine_lookup
+def lazy_lookup(engine: Callable[[], StackEngine], project: str) -> Any:
+    """The stack resources a fulfillment names, found by ``engine()``'s store in
+    ``project`` (`stoker.blueprint.existing.engine_lookup`); the engine is made when a
+    fulfillment first names one, so a blueprint that names none never touches the store."""
+    from stoker.blueprint.existing import engine_lookup
 
-    opened: dict[str, Any] = {}
+    made: list[Any] = []
 
-    def lookup(reference: StackReference) -> ExistingResource | str:
-        if "lookup" not in opened:
-            # here, not at the top: the session's store and engine settings are loaded
-            # only when a blueprint names a stack resource
-            from stoker.cli.stack_session import Session
-
-            session = Session(db, EngineSettings(project=project), os_cloud)
-            opened["lookup"] = engine_lookup(session.engine(), project)
-        found: ExistingResource | str = opened["lookup"](reference)
-        return found
+    def lookup(reference: Any) -> Any:
+        if not made:
+            made.append(engine_lookup(engine(), project))
+        return made[0](reference)
 
     return lookup
 
 
 def context_lookup(os_cloud: str | None) -> Any:
-    """`store_lookup` with the global ``--db`` and ``--project`` of this command."""
+    """`lazy_lookup` in the store of the global ``--db`` (or ``$STOKER_DB_URL``) and
+    ``--project`` of this command."""
     obj = click.get_current_context().find_root().obj
     obj = obj if isinstance(obj, dict) else {}
-    return store_lookup(obj.get("db"), obj.get("project") or "default", os_cloud)
+    project = obj.get("project") or "default"
+
+    def engine() -> StackEngine:
+        # here, not at the top: the session's store and engine settings are loaded only
+        # when a blueprint names a stack resource
+        from stoker.cli.stack_session import Session
+
+        return Session(obj.get("db"), EngineSettings(project=project), os_cloud).engine()
+
+    return lazy_lookup(engine, project)
 
 
 library_option = click.option(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli.options import template_option
 from stoker.cli.options_stack import definition_options
 from stoker.cli.output import emit_record, report, shown
 from stoker.cli.progress import Progress
@@ -27,14 +28,7 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("name")
-@click.option(
-    "-t",
-    "--template",
-    "template_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="The template file.",
-)
+@template_option("The template file.")
 @definition_options(
     click.option(
         "--timeout",

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from stoker.cli.options import template_option
 from stoker.cli.options_stack import definition_options
 from stoker.cli.output import emit_record, emit_rows, report, shown
 from stoker.errors import OperationFailed, Rejected
@@ -26,12 +27,8 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("name")
-@click.option(
-    "-t",
-    "--template",
-    "template_file",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The new template file (with --existing: the stored one when not given).",
+@template_option(
+    "The new template file (with --existing: the stored one when not given).", required=False
 )
 @definition_options(
     click.option(

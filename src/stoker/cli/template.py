@@ -24,6 +24,7 @@ from stoker.cli.options import (
     parameter_options,
     restrict_files_option,
     stacked,
+    template_option,
 )
 from stoker.cli.output import (
     FORMATS,
@@ -77,14 +78,8 @@ _TEMPLATE_ARGUMENT = click.argument(
     "template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False)
 )
 #: ``-t TEMPLATE``, as `stack create` takes it (``template graph``)
-_TEMPLATE_OPTION = click.option(
-    "-t",
-    "--template",
-    "template_file",
-    required=True,
-    metavar="TEMPLATE",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The template (a file, or a ZIP package holding one).",
+_TEMPLATE_OPTION = template_option(
+    "The template (a file, or a ZIP package holding one).", metavar="TEMPLATE"
 )
 
 #: how deep provider templates may nest, as Heat's max_nested_stack_depth
