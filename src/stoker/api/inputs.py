@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from stoker.api.context import Api, api_of, body_of
+from stoker.api.context import Api, api_of, body_of, flag
 from stoker.api.errors import ApiError, bad_request
 from stoker.definition import LoadOptions, LoadResult, RequestInputs, load_request
 from stoker.diagnostics import Diagnostic
@@ -99,7 +99,7 @@ def _timeout(value: Any) -> int | None:
 def _flag(value: Any) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
-    return str(value).strip().lower() in ("true", "1", "yes", "on", "t", "y")
+    return flag(str(value))
 
 
 def payload_from(body: dict[str, Any], api: Api, *, name: str | None = None) -> Payload:

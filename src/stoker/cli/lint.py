@@ -46,7 +46,6 @@ LEVELS = [severity.value for severity in Severity]
 @click.option(
     "--fail-level",
     type=click.Choice(LEVELS),
-    default=None,
     help="Exit 1 when a finding is at or above this severity (default: error).",
 )
 @click.option(

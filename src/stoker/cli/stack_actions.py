@@ -334,7 +334,6 @@ def snapshot_restore(
     "--data",
     "--data-binary",
     "data",
-    default=None,
     help="The signal as JSON (--data-binary too, as curl-style scripts write it).",
 )
 @click.option(

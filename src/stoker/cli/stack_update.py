@@ -61,7 +61,7 @@ if TYPE_CHECKING:
         help="Fail the update if it takes longer (default: the stack's timeout).",
     ),
     click.option("--tag", "tag_list", multiple=True, help="A tag (replaces the stack's tags)."),
-    click.option("--tags", default=None, help="Comma-separated tags (replace the stack's tags)."),
+    click.option("--tags", help="Comma-separated tags (replace the stack's tags)."),
     click.option("--dry-run", is_flag=True, help="Show what would change; change nothing."),
     click.option(
         "--repair",
