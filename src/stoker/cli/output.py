@@ -203,15 +203,11 @@ def _cell(value: Any) -> Text:
     """Cell text, never read as Rich markup (a pattern like ``[a-z]*`` must show as is)."""
     from rich.text import Text
 
-    return Text(_cell_text(value))
-
-
-def _cell_text(value: Any) -> str:
     if value is None:
-        return ""
+        return Text("")
     if isinstance(value, dict):
-        return "\n".join(f"{k}={_plain_value(v)}" for k, v in value.items())
-    return _plain_value(value)
+        return Text("\n".join(f"{k}={_plain_value(v)}" for k, v in value.items()))
+    return Text(_plain_value(value))
 
 
 def _plain_value(value: Any) -> str:
@@ -292,12 +288,6 @@ def select_columns(keys: Sequence[str], columns: Sequence[str]) -> list[str]:
     return chosen
 
 
-def _select(data: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
-    if not columns:
-        return data
-    return {key: data[key] for key in select_columns(list(data), columns)}
-
-
 #: a null field as cliff's table and value formatters print it (``str(None)``): ``stack
 #: list`` shows it in the Updated Time column of a stack never updated, as Heat's client does
 NULL_TEXT = "None"
@@ -347,7 +337,8 @@ def emit_record(
 ) -> None:
     """One object (``stack show``): a Field/Value table (or ``table``, when no column is
     chosen), json, yaml, csv, or bare values one a line."""
-    data = _select(data, columns)
+    if columns:
+        data = {key: data[key] for key in select_columns(list(data), columns)}
     if fmt == "value":
         for value in data.values():
             click.echo(value_text(value))

@@ -72,13 +72,6 @@ def keystone_of(request: Request) -> KeystoneValidator | None:
     return validator
 
 
-def _policy_of(request: Request) -> Policy:
-    from stoker.api.policy import Policy
-
-    policy: Policy | None = getattr(request.app.state, "policy", None)
-    return policy or Policy()
-
-
 async def viewer_of(request: Request) -> Viewer:
     """The request's viewer; raises `LoginNeeded` when there is none."""
     project = request.cookies.get(PROJECT_COOKIE, "").strip()
@@ -88,6 +81,7 @@ async def viewer_of(request: Request) -> Viewer:
     if validator is None:
         return Viewer(project, "")
     from stoker.api.auth import Grant
+    from stoker.api.policy import Policy
 
     token = request.cookies.get(TOKEN_COOKIE, "")
     if not token:
@@ -95,7 +89,8 @@ async def viewer_of(request: Request) -> Viewer:
     identity = await asyncio.to_thread(validator.identify, token)
     if identity is None:
         raise LoginNeeded
-    grant = Grant(identity, _policy_of(request), project)
+    policy: Policy | None = getattr(request.app.state, "policy", None)
+    grant = Grant(identity, policy or Policy(), project)
     if not grant.project_ok:
         raise LoginNeeded
     return Viewer(project, identity.user_id, grant)
