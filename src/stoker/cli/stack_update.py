@@ -11,18 +11,30 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import click
 
+from stoker.cli.loading import package_inputs, parameter_values, template_source
 from stoker.cli.options import template_option
 from stoker.cli.options_stack import definition_options
 from stoker.cli.output import emit_record, emit_rows, report, shown
+from stoker.cli.progress import Progress
+from stoker.cli.stack_document import show_stack_summary
+from stoker.cli.stack_session import Session, blueprint_of, find_stack
+from stoker.definition import LoadOptions, RequestInputs, in_package
+from stoker.engine import (
+    DriftRepair,
+    ResourceRecord,
+    UpdateChanges,
+    UpdateFiles,
+    failure_line,
+    loading_kept,
+    prepare_update,
+    update_preview,
+)
 from stoker.errors import OperationFailed, Rejected
-
-if TYPE_CHECKING:
-    from stoker.cli.stack_session import Session
-    from stoker.engine import DriftRepair, ResourceRecord
+from stoker.limits import active_limits
+from stoker.template.loader import LoadLimits
 
 
 @click.command()
@@ -101,22 +113,6 @@ def update(
     columns: tuple[str, ...],
 ) -> None:
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
-    from stoker.cli.loading import package_inputs, parameter_values, template_source
-    from stoker.cli.progress import Progress
-    from stoker.cli.stack_document import show_stack_summary
-    from stoker.cli.stack_session import blueprint_of, find_stack
-    from stoker.definition import LoadOptions, RequestInputs, in_package
-    from stoker.engine import (
-        UpdateChanges,
-        UpdateFiles,
-        failure_line,
-        loading_kept,
-        prepare_update,
-        update_preview,
-    )
-    from stoker.limits import active_limits
-    from stoker.template.loader import LoadLimits
-
     if show_nested and not dry_run:
         raise click.UsageError("--show-nested needs --dry-run")
     if repair and not existing:

@@ -74,19 +74,15 @@ async def stack_list(request: Request, viewer: Viewer) -> Response:
     def rows() -> list[dict[str, Any]]:
         found = store.stack_summaries(viewer.project, include_nested=False, include_deleted=False)
         found.sort(key=lambda s: (s.created_at, s.id), reverse=True)
-        shown = []
-        for record in found:
-            row = stack_row(record)
-            if text and text.lower() not in record.name.lower():
-                continue
-            if status in STATUSES and record.status.value != status:
-                continue
-            shown.append(row)
-        return shown
+        return [
+            stack_row(record)
+            for record in found
+            if text.lower() in record.name.lower()
+            and (status not in STATUSES or record.status.value == status)
+        ]
 
     context: dict[str, Any] = {"stacks": await asyncio.to_thread(rows), "q": text}
-    context["status"] = status
-    context.update(viewer=viewer, statuses=STATUSES, title="Stacks")
+    context.update(status=status, viewer=viewer, statuses=STATUSES, title="Stacks")
     return page(request, "stacks.html", context)
 
 
