@@ -91,25 +91,6 @@ os_cloud_option = clouds.os_cloud_option(
 )
 
 
-def cloud_facts(os_cloud: str | None) -> Any:
-    """What the chosen cloud offers (flavors, images, subnets, zones), or None when no
-    cloud is chosen."""
-    from stoker.blueprint.cloudfacts import CloudFacts
-    from stoker.cloud import Cloud, choose_cloud
-
-    choice = choose_cloud(os_cloud)
-    if choice is None:
-        return None
-    cloud = Cloud(choice)
-    try:
-        return cloud.run(
-            "read flavors, images and subnets",
-            lambda connection: CloudFacts.from_connection(connection, choice.describe()),
-        )
-    finally:
-        cloud.close()
-
-
 def compile_file(
     path: str,
     environments: tuple[str, ...],
@@ -119,10 +100,11 @@ def compile_file(
 ) -> Any:
     """Compile the blueprint at ``path``; report findings; raise `Rejected` on errors."""
     from stoker.blueprint.build import compile_source, file_source, parameter_defaults
+    from stoker.blueprint.cloudfacts import CloudFacts
     from stoker.cloud import HOW_TO_CHOOSE
 
     source = file_source(path)
-    facts = cloud_facts(os_cloud)
+    facts = CloudFacts.from_cloud(os_cloud)
     analysis, compiled = compile_source(
         source,
         facts,
@@ -161,11 +143,12 @@ def explain(
     rejected. With a cloud chosen, also the flavors, images and zones it answers. A
     fulfillment naming a stack resource (stack:NAME/RES) is looked up in --db."""
     from stoker.blueprint.build import analyse, compile_source, file_source, parameter_defaults
+    from stoker.blueprint.cloudfacts import CloudFacts
     from stoker.blueprint.explain import explain as explained
     from stoker.blueprint.explain import render
 
     source = file_source(file)
-    facts = cloud_facts(os_cloud)
+    facts = CloudFacts.from_cloud(os_cloud)
     existing = context_lookup(os_cloud)
     compiled = None
     if facts is not None:
