@@ -5,7 +5,6 @@ abandon, export, drift and its accept (stoker's extension), adopt (a create with
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
 from typing import Any
 
 from starlette.requests import Request
@@ -25,15 +24,12 @@ from stoker.engine import (
 from stoker.request_body import parse_json
 
 ACTIONS = ("suspend", "resume", "check", "cancel_update", "cancel_without_rollback")
-
-
-def _runner(action: str, stack_id: str) -> Callable[[StackEngine], Coroutine[Any, Any, Any]]:
-    runs: dict[str, Callable[[StackEngine], Coroutine[Any, Any, Any]]] = {
-        "suspend": lambda engine: engine.suspend(stack_id),
-        "resume": lambda engine: engine.resume(stack_id),
-        "check": lambda engine: engine.check_stack(stack_id),
-    }
-    return runs[action]
+#: the engine's method of each of `ACTIONS` but the cancels
+_RUNS = {
+    "suspend": StackEngine.suspend,
+    "resume": StackEngine.resume,
+    "check": StackEngine.check_stack,
+}
 
 
 async def perform(
@@ -46,7 +42,8 @@ async def perform(
         engine = api.operations.engine(project)
         await engine.cancel(stack_id, rollback=name == "cancel_update")
     else:
-        await api.operations.start(project, _runner(name, stack_id), stack=stack)
+        run = _RUNS[name]
+        await api.operations.start(project, lambda engine: run(engine, stack_id), stack=stack)
 
 
 async def action(request: Request) -> Response:

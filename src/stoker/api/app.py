@@ -106,6 +106,13 @@ register_url_convertor("stoker_arn", _Arn())
 
 STACK = "/stacks/{stack_name}/{stack_id}"
 RESOURCE = STACK + "/resources/{resource_name}"
+SNAPSHOT = STACK + "/snapshots/{snapshot_id}"
+TYPE = "/resource_types/{type_name}"
+FUNCTIONS = "/template_versions/{template_version}/functions"
+CONFIG = "/software_configs/{config_id}"
+DEPLOYMENTS = "/software_deployments"
+DEPLOYMENT = DEPLOYMENTS + "/{deployment_id}"
+METADATA = DEPLOYMENTS + "/metadata/{server_id}"
 BOARD = "/dashboard/stacks/{stack_id}"
 
 
@@ -132,78 +139,87 @@ def dashboard_routes() -> list[BaseRoute]:
     ]
 
 
-def routes() -> list[BaseRoute]:
-    """Heat's v1 router (heat/api/openstack/v1/__init__.py), in its order where order
-    matters: the lookups (302) come before the canonical stack paths, and
-    ``software_deployments/metadata/{server}`` before ``software_deployments/{id}``."""
-    get, post, delete, put_patch = ["GET"], ["POST"], ["DELETE"], ["PUT", "PATCH"]
-    project_routes = [
-        Route("/stacks", stacks.index, methods=get),
-        Route("/stacks", stacks.create, methods=post),
-        Route("/stacks/detail", stacks.detail, methods=get),
-        Route("/stacks/preview", stacks.preview, methods=post),
-        Route("/stacks/{arn:stoker_arn}/{rest:path}", stacks.arn_lookup, methods=ALL),
-        Route("/stacks/{stack_name}", stacks.lookup, methods=ALL),
-        Route("/stacks/{stack_name}/{sub:stoker_subpath}", stacks.lookup, methods=ALL),
-        Route("/stacks/{stack_name}/{sub:stoker_subpath}/{rest:path}", stacks.lookup, methods=ALL),
-        Route(STACK, stacks.show, methods=get),
-        Route(STACK, stacks.update, methods=put_patch),
-        Route(STACK, stacks.delete, methods=delete),
-        Route(STACK + "/preview", stacks.update_preview, methods=put_patch),
-        Route(STACK + "/abandon", actions.abandon, methods=delete),
-        Route(STACK + "/export", actions.export, methods=get),
-        Route(STACK + "/drift", actions.drift, methods=get),
-        Route(STACK + "/drift", actions.accept, methods=post),
-        Route(STACK + "/template", stacks.template, methods=get),
-        Route(STACK + "/environment", stacks.environment, methods=get),
-        Route(STACK + "/files", stacks.files, methods=get),
-        Route(STACK + "/outputs", stacks.outputs, methods=get),
-        Route(STACK + "/outputs/{output_key}", stacks.output_show, methods=get),
-        Route(STACK + "/actions", actions.action, methods=post),
-        Route(STACK + "/resources", resources.index, methods=get),
-        Route(RESOURCE, resources.show, methods=get),
-        Route(RESOURCE, resources.mark_unhealthy, methods=["PATCH"]),
-        Route(RESOURCE + "/metadata", resources.metadata, methods=get),
-        Route(RESOURCE + "/signal", resources.signal, methods=post),
-        Route(STACK + "/events", resources.events, methods=get),
-        Route(RESOURCE + "/events", resources.events, methods=get),
-        Route(RESOURCE + "/events/{event_id}", resources.event_show, methods=get),
-        Route(STACK + "/snapshots", actions.snapshot_create, methods=post),
-        Route(STACK + "/snapshots", actions.snapshot_list, methods=get),
-        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_show, methods=get),
-        Route(STACK + "/snapshots/{snapshot_id}", actions.snapshot_delete, methods=delete),
-        Route(STACK + "/snapshots/{snapshot_id}/restore", actions.snapshot_restore, methods=post),
-        Route("/validate", catalog.validate, methods=post),
-        Route("/resource_types", catalog.resource_types, methods=get),
-        Route("/resource_types/{type_name}", catalog.resource_type_show, methods=get),
-        Route("/resource_types/{type_name}/template", catalog.resource_type_template, methods=get),
-        Route("/template_versions", catalog.template_versions, methods=get),
-        Route(
-            "/template_versions/{template_version}/functions",
-            catalog.template_functions,
-            methods=get,
-        ),
-        Route("/software_configs", software.config_index, methods=get),
-        Route("/software_configs", software.config_create, methods=post),
-        Route("/software_configs/{config_id}", software.config_show, methods=get),
-        Route("/software_configs/{config_id}", software.config_delete, methods=delete),
-        Route("/software_deployments", software.deployment_index, methods=get),
-        Route("/software_deployments", software.deployment_create, methods=post),
-        Route(
-            "/software_deployments/metadata/{server_id}", software.deployment_metadata, methods=get
-        ),
-        Route("/software_deployments/{deployment_id}", software.deployment_show, methods=get),
-        Route("/software_deployments/{deployment_id}", software.deployment_update, methods=["PUT"]),
-        Route("/software_deployments/{deployment_id}", software.deployment_delete, methods=delete),
-        Route("/build_info", catalog.build_info, methods=get),
-        Route("/services", catalog.services, methods=get),
+#: what guards ``POST .../actions``: the rule depends on the body (``actions:{name}``), so
+#: the handler enforces it once it has read which action
+BY_BODY = "actions:<body>"
+LOOKUP = "stacks:lookup"
+_GET, _POST, _PUT, _PATCH, _DELETE = ["GET"], ["POST"], ["PUT"], ["PATCH"], ["DELETE"]
+
+#: Heat's v1 router (heat/api/openstack/v1/__init__.py) under ``/v1/{project}``: each
+#: route's path, handler, methods and the rule of Heat's policy that guards it (its name,
+#: `stoker.api.policy.rule_for`), in Heat's order where order matters: the lookups (302)
+#: before the canonical stack paths, ``software_deployments/metadata/{server}`` before
+#: ``software_deployments/{id}``
+PROJECT_ROUTES = [
+    Route(path, endpoint, methods=methods, name=rule)
+    for path, endpoint, methods, rule in [
+        ("/stacks", stacks.index, _GET, "stacks:index"),
+        ("/stacks", stacks.create, _POST, "stacks:create"),
+        ("/stacks/detail", stacks.detail, _GET, "stacks:detail"),
+        ("/stacks/preview", stacks.preview, _POST, "stacks:preview"),
+        ("/stacks/{arn:stoker_arn}/{rest:path}", stacks.arn_lookup, ALL, LOOKUP),
+        ("/stacks/{stack_name}", stacks.lookup, ALL, LOOKUP),
+        ("/stacks/{stack_name}/{sub:stoker_subpath}", stacks.lookup, ALL, LOOKUP),
+        ("/stacks/{stack_name}/{sub:stoker_subpath}/{rest:path}", stacks.lookup, ALL, LOOKUP),
+        (STACK, stacks.show, _GET, "stacks:show"),
+        (STACK, stacks.update, _PUT, "stacks:update"),
+        (STACK, stacks.update, _PATCH, "stacks:update_patch"),
+        (STACK, stacks.delete, _DELETE, "stacks:delete"),
+        (STACK + "/preview", stacks.update_preview, _PUT, "stacks:preview_update"),
+        (STACK + "/preview", stacks.update_preview, _PATCH, "stacks:preview_update_patch"),
+        (STACK + "/abandon", actions.abandon, _DELETE, "stacks:abandon"),
+        (STACK + "/export", actions.export, _GET, "stacks:export"),
+        (STACK + "/drift", actions.drift, _GET, "stacks:drift"),
+        (STACK + "/drift", actions.accept, _POST, "stacks:drift_accept"),
+        (STACK + "/template", stacks.template, _GET, "stacks:template"),
+        (STACK + "/environment", stacks.environment, _GET, "stacks:environment"),
+        (STACK + "/files", stacks.files, _GET, "stacks:files"),
+        (STACK + "/outputs", stacks.outputs, _GET, "stacks:list_outputs"),
+        (STACK + "/outputs/{output_key}", stacks.output_show, _GET, "stacks:show_output"),
+        (STACK + "/actions", actions.action, _POST, BY_BODY),
+        (STACK + "/resources", resources.index, _GET, "resource:index"),
+        (RESOURCE, resources.show, _GET, "resource:show"),
+        (RESOURCE, resources.mark_unhealthy, _PATCH, "resource:mark_unhealthy"),
+        (RESOURCE + "/metadata", resources.metadata, _GET, "resource:metadata"),
+        (RESOURCE + "/signal", resources.signal, _POST, "resource:signal"),
+        (STACK + "/events", resources.events, _GET, "events:index"),
+        (RESOURCE + "/events", resources.events, _GET, "events:index"),
+        (RESOURCE + "/events/{event_id}", resources.event_show, _GET, "events:show"),
+        (STACK + "/snapshots", actions.snapshot_create, _POST, "stacks:snapshot"),
+        (STACK + "/snapshots", actions.snapshot_list, _GET, "stacks:list_snapshots"),
+        (SNAPSHOT, actions.snapshot_show, _GET, "stacks:show_snapshot"),
+        (SNAPSHOT, actions.snapshot_delete, _DELETE, "stacks:delete_snapshot"),
+        (SNAPSHOT + "/restore", actions.snapshot_restore, _POST, "stacks:restore_snapshot"),
+        ("/validate", catalog.validate, _POST, "stacks:validate_template"),
+        ("/resource_types", catalog.resource_types, _GET, "stacks:list_resource_types"),
+        (TYPE, catalog.resource_type_show, _GET, "stacks:resource_schema"),
+        (TYPE + "/template", catalog.resource_type_template, _GET, "stacks:generate_template"),
+        ("/template_versions", catalog.template_versions, _GET, "stacks:list_template_versions"),
+        (FUNCTIONS, catalog.template_functions, _GET, "stacks:list_template_functions"),
+        ("/software_configs", software.config_index, _GET, "software_configs:index"),
+        ("/software_configs", software.config_create, _POST, "software_configs:create"),
+        (CONFIG, software.config_show, _GET, "software_configs:show"),
+        (CONFIG, software.config_delete, _DELETE, "software_configs:delete"),
+        (DEPLOYMENTS, software.deployment_index, _GET, "software_deployments:index"),
+        (DEPLOYMENTS, software.deployment_create, _POST, "software_deployments:create"),
+        (METADATA, software.deployment_metadata, _GET, "software_deployments:metadata"),
+        (DEPLOYMENT, software.deployment_show, _GET, "software_deployments:show"),
+        (DEPLOYMENT, software.deployment_update, _PUT, "software_deployments:update"),
+        (DEPLOYMENT, software.deployment_delete, _DELETE, "software_deployments:delete"),
+        ("/build_info", catalog.build_info, _GET, "build_info:build_info"),
+        ("/services", catalog.services, _GET, "service:index"),
     ]
+]
+
+
+def routes() -> list[BaseRoute]:
+    """Version discovery, Heat's v1 routes (`PROJECT_ROUTES`) and the dashboard's."""
     return [
         Route("/", versions.versions, methods=["GET"]),
         Route("/v1/", versions.version, methods=["GET"]),
         Route("/v1/{project}", versions.version, methods=["GET"]),
         Route("/v1/{project}/", versions.version, methods=["GET"]),
-        Mount("/v1/{project}", routes=project_routes),
+        Mount("/v1/{project}", routes=PROJECT_ROUTES),
         *dashboard_routes(),
     ]
 

@@ -41,6 +41,8 @@ IMPLIED: dict[str, frozenset[str]] = {
     "member": frozenset({"member", "reader"}),
     "reader": frozenset({"reader"}),
 }
+#: the expiry of a token Keystone gives none
+_NEVER = datetime.max.replace(tzinfo=UTC).timestamp()
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +155,7 @@ class KeystoneValidator:
             self._cache.pop(key, None)
         identity = self._validate(token)
         if identity is not None:
-            identity = _until(identity, min(identity.expires, now + self.ttl))
+            identity = replace(identity, expires=min(identity.expires, now + self.ttl))
             with self._lock:
                 self._cache[key] = identity
                 while len(self._cache) > self.max_entries:
@@ -194,7 +196,7 @@ class KeystoneValidator:
             project_id=project_id,
             roles=frozenset(roles),
             is_admin_project=bool(info.is_admin_project),
-            expires=expires.timestamp() if isinstance(expires, datetime) else _far(),
+            expires=expires.timestamp() if isinstance(expires, datetime) else _NEVER,
             role_names=tuple(info.role_names or ()),
             access=info,
         )
@@ -205,34 +207,15 @@ def _unavailable(detail: str) -> ApiError:
     return ApiError(503, "ServiceUnavailable", detail)
 
 
-def _until(identity: Identity, expires: float) -> Identity:
-    return replace(identity, expires=expires)
+def keystone_body(code: int, title: str, message: str) -> dict[str, Any]:
+    """keystonemiddleware's error body: Heat answers a bad token (401), or a token it
+    cannot validate (503), with it before Heat's own fault handling sees the request."""
+    return {"error": {"code": code, "title": title, "message": message}}
 
 
-def _far() -> float:
-    return datetime.max.replace(tzinfo=UTC).timestamp()
-
-
-def unauthorized_body() -> dict[str, Any]:
-    """keystonemiddleware's 401 (Heat answers a bad token with it, before Heat's own
-    fault handling sees the request)."""
-    return {
-        "error": {
-            "code": 401,
-            "title": "Unauthorized",
-            "message": "The request you have made requires authentication.",
-        }
-    }
-
-
-def unavailable_body(detail: str) -> dict[str, Any]:
-    return {
-        "error": {
-            "code": 503,
-            "title": "Service Unavailable",
-            "message": f"The identity service could not validate the token: {detail}",
-        }
-    }
+UNAUTHORIZED = keystone_body(
+    401, "Unauthorized", "The request you have made requires authentication."
+)
 
 
 class KeystoneGate:
@@ -257,24 +240,20 @@ class KeystoneGate:
         self.challenge = f'Keystone uri="{validator.auth_url}"'.encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        parts = [part for part in str(scope["path"]).split("/") if part]
-        if len(parts) < 3 or parts[0] != "v1":
+        parts = [part for part in str(scope.get("path", "")).split("/") if part]
+        if scope["type"] != "http" or len(parts) < 3 or parts[0] != "v1":
             await self.app(scope, receive, send)
             return
         token = _header(scope, b"x-auth-token")
-        if not token:
-            await self._refuse(scope, receive, send, 401, unauthorized_body())
-            return
         try:
-            identity = await asyncio.to_thread(self.validator.identify, token)
+            identity = await asyncio.to_thread(self.validator.identify, token) if token else None
         except ApiError as error:
-            await self._refuse(scope, receive, send, error.status, unavailable_body(error.message))
+            detail = f"The identity service could not validate the token: {error.message}"
+            body = keystone_body(503, "Service Unavailable", detail)
+            await self._refuse(scope, receive, send, error.status, body)
             return
         if identity is None:
-            await self._refuse(scope, receive, send, 401, unauthorized_body())
+            await self._refuse(scope, receive, send, 401, UNAUTHORIZED)
             return
         grant = Grant(identity, self.policy, parts[1])
         rule = rule_for(str(scope["method"]), parts[2:])

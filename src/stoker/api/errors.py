@@ -60,11 +60,7 @@ def from_stoker(error: errors.StokerError) -> ApiError:
     message = str(error)
     if isinstance(error, ApiError):
         return error
-    if isinstance(error, errors.StackNotFound):
-        return ApiError(404, "EntityNotFound", message)
-    if isinstance(error, errors.ResourceTypeNotFound):
-        return ApiError(404, "EntityNotFound", message)
-    if isinstance(error, errors.NotFound):
+    if isinstance(error, errors.NotFound):  # a stack, a resource type, ...
         return ApiError(404, "EntityNotFound", message)
     if isinstance(error, errors.OperationRefused):
         cause = error.__context__
@@ -81,9 +77,7 @@ def from_stoker(error: errors.StokerError) -> ApiError:
         return ApiError(400, "RequestLimitExceeded", message)
     if isinstance(error, errors.TemplateError | errors.Rejected | errors.ValueProblem):
         return ApiError(400, "StackValidationFailed", message)
-    if isinstance(error, errors.PropertyError | errors.FunctionError):
-        return ApiError(400, "StackValidationFailed", message)
-    if isinstance(error, errors.OperationFailed):
+    if isinstance(error, errors.PropertyError | errors.FunctionError | errors.OperationFailed):
         return ApiError(400, "StackValidationFailed", message)
     return ApiError(500, type(error).__name__, message)
 

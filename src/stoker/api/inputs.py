@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.requests import Request
 
-from stoker.api.context import Api, api_of, body_of
+from stoker.api.context import Api, api_of, body_of, flag
 from stoker.api.errors import ApiError, bad_request
 from stoker.definition import LoadOptions, LoadResult, RequestInputs, load_request
 from stoker.diagnostics import Diagnostic
@@ -55,16 +55,6 @@ class Payload:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _template_size(template: Any, api: Api) -> None:
-    size = len(template) if isinstance(template, str) else len(json.dumps(template))
-    limit = api.limits.max_template_size
-    if size > limit:
-        raise bad_request(
-            f"Template size ({size} bytes) exceeds maximum allowed size ({limit} bytes).",
-            "RequestLimitExceeded",
-        )
-
-
 def _mapping(body: dict[str, Any], key: str) -> dict[str, Any]:
     value = body.get(key)
     if value is None:
@@ -99,7 +89,7 @@ def _timeout(value: Any) -> int | None:
 def _flag(value: Any) -> bool | None:
     if value is None or isinstance(value, bool):
         return value
-    return str(value).strip().lower() in ("true", "1", "yes", "on", "t", "y")
+    return flag(str(value))
 
 
 def payload_from(body: dict[str, Any], api: Api, *, name: str | None = None) -> Payload:
@@ -113,7 +103,13 @@ def payload_from(body: dict[str, Any], api: Api, *, name: str | None = None) -> 
         )
     template = body.get("template")
     if template is not None:
-        _template_size(template, api)
+        size = len(template) if isinstance(template, str) else len(json.dumps(template))
+        limit = api.limits.max_template_size
+        if size > limit:
+            raise bad_request(
+                f"Template size ({size} bytes) exceeds maximum allowed size ({limit} bytes).",
+                "RequestLimitExceeded",
+            )
     files = _mapping(body, "files")
     if not all(isinstance(v, str) for v in files.values()):
         raise bad_request('"files" must map names to text')

@@ -17,6 +17,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from starlette.routing import Match
+
+from stoker.api.app import BY_BODY as BY_BODY
+from stoker.api.app import PROJECT_ROUTES
 from stoker.errors import PolicyError
 
 PROJECT_READER = "role:reader and project_id:%(project_id)s"
@@ -97,127 +101,16 @@ DEFAULTS: dict[str, str] = {
     "stacks:drift_accept": PROJECT_MEMBER,
 }
 
-#: the stack paths Heat's router sends to its lookup (redirect) action
-LOOKUP_SUBPATHS = ("resources", "events", "template", "actions", "environment", "files", "outputs")
-
-_STACK_SUBPATHS: dict[tuple[str, str], str] = {
-    ("DELETE", "abandon"): "stacks:abandon",
-    ("GET", "export"): "stacks:export",
-    ("GET", "drift"): "stacks:drift",
-    ("POST", "drift"): "stacks:drift_accept",
-    ("GET", "template"): "stacks:template",
-    ("GET", "environment"): "stacks:environment",
-    ("GET", "files"): "stacks:files",
-    ("GET", "outputs"): "stacks:list_outputs",
-    ("GET", "resources"): "resource:index",
-    ("GET", "events"): "events:index",
-    ("GET", "snapshots"): "stacks:list_snapshots",
-    ("POST", "snapshots"): "stacks:snapshot",
-    ("PUT", "preview"): "stacks:preview_update",
-    ("PATCH", "preview"): "stacks:preview_update_patch",
-}
-_STACK_ITSELF = {
-    "GET": "stacks:show",
-    "PUT": "stacks:update",
-    "PATCH": "stacks:update_patch",
-    "DELETE": "stacks:delete",
-}
-_RESOURCE = {"GET": "resource:show", "PATCH": "resource:mark_unhealthy"}
-_SNAPSHOT = {"GET": "stacks:show_snapshot", "DELETE": "stacks:delete_snapshot"}
-_TOP: dict[tuple[str, str], str] = {
-    ("POST", "validate"): "stacks:validate_template",
-    ("GET", "resource_types"): "stacks:list_resource_types",
-    ("GET", "template_versions"): "stacks:list_template_versions",
-    ("GET", "build_info"): "build_info:build_info",
-    ("GET", "services"): "service:index",
-    ("GET", "software_configs"): "software_configs:index",
-    ("POST", "software_configs"): "software_configs:create",
-    ("GET", "software_deployments"): "software_deployments:index",
-    ("POST", "software_deployments"): "software_deployments:create",
-}
-_BY_ID = {
-    "software_configs": {"GET": "software_configs:show", "DELETE": "software_configs:delete"},
-    "software_deployments": {
-        "GET": "software_deployments:show",
-        "PUT": "software_deployments:update",
-        "DELETE": "software_deployments:delete",
-    },
-}
-
-#: what `rule_for` answers for ``POST .../actions``: the rule depends on the body
-#: (``actions:{name}``), so the handler enforces it once it has read which action
-BY_BODY = "actions:<body>"
-
 
 def rule_for(method: str, route: list[str]) -> str | None:
     """The name of the rule that guards ``method`` on ``route`` (the path's parts after
-    ``/v1/{project}``), as Heat's controllers name theirs (``scope:action``); None for a
-    path no route answers (the router's 404 follows)."""
-    method = "GET" if method == "HEAD" else method
-    if not route:
-        return None
-    head, rest = route[0], route[1:]
-    if head == "stacks":
-        return _stack_rule(method, rest)
-    if (method, head) in _TOP and not rest:
-        return _TOP[(method, head)]
-    if head == "resource_types" and method == "GET":
-        if len(rest) == 1:
-            return "stacks:resource_schema"
-        if len(rest) == 2 and rest[1] == "template":
-            return "stacks:generate_template"
-    if head == "template_versions" and method == "GET" and len(rest) == 2:
-        return "stacks:list_template_functions" if rest[1] == "functions" else None
-    if head == "software_deployments" and rest[:1] == ["metadata"] and len(rest) == 2:
-        return "software_deployments:metadata" if method == "GET" else None
-    if head in _BY_ID and len(rest) == 1:
-        return _BY_ID[head].get(method)
-    return None
-
-
-def _stack_rule(method: str, rest: list[str]) -> str | None:
-    if not rest:
-        return {"GET": "stacks:index", "POST": "stacks:create"}.get(method)
-    if rest == ["detail"]:
-        return "stacks:detail" if method == "GET" else None
-    if rest == ["preview"]:
-        return "stacks:preview" if method == "POST" else None
-    # ``/stacks/{name}``, ``/stacks/{name}/{subpath}...`` and the ``arn:`` forms redirect
-    if len(rest) == 1 or rest[0].startswith("arn:") or rest[1] in LOOKUP_SUBPATHS:
-        return "stacks:lookup"
-    below = rest[2:]
-    if not below:
-        return _STACK_ITSELF.get(method)
-    if len(below) == 1:
-        if below == ["actions"]:
-            return BY_BODY if method == "POST" else None
-        return _STACK_SUBPATHS.get((method, below[0]))
-    kind = below[0]
-    if kind == "outputs" and len(below) == 2:
-        return "stacks:show_output" if method == "GET" else None
-    if kind == "snapshots":
-        if len(below) == 2:
-            return _SNAPSHOT.get(method)
-        if len(below) == 3 and below[2] == "restore" and method == "POST":
-            return "stacks:restore_snapshot"
-        return None
-    if kind == "events" and len(below) == 2:
-        return "events:show" if method == "GET" else None
-    if kind == "resources":
-        return _resource_rule(method, below[1:])
-    return None
-
-
-def _resource_rule(method: str, rest: list[str]) -> str | None:
-    if len(rest) == 1:
-        return _RESOURCE.get(method)
-    sub = rest[1]
-    if len(rest) == 2 and sub == "metadata" and method == "GET":
-        return "resource:metadata"
-    if len(rest) == 2 and sub == "signal" and method == "POST":
-        return "resource:signal"
-    if sub == "events" and method == "GET":
-        return "events:index" if len(rest) == 2 else "events:show"
+    ``/v1/{project}``), as Heat's controllers name theirs (``scope:action``): the one its
+    route in `PROJECT_ROUTES` carries; None for a path and method no route answers (the
+    router's 404 or 405 follows)."""
+    scope = {"type": "http", "method": method, "path": "/" + "/".join(route)}
+    for candidate in PROJECT_ROUTES:
+        if candidate.matches(scope)[0] is Match.FULL:
+            return candidate.name
     return None
 
 

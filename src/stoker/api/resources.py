@@ -34,13 +34,21 @@ from stoker.engine import (
     stack_events,
 )
 
+#: a list's filters: query parameter -> (the row's column, how a wanted value matches:
+#: ``is`` equal, ``status`` the status or ``ACTION_STATUS``, ``action`` its ACTION)
 _RESOURCE_FILTERS = {
-    "name": "resource_name",
-    "status": "resource_status",
-    "action": "resource_status",
-    "type": "resource_type",
-    "id": "physical_resource_id",
-    "physical_resource_id": "physical_resource_id",
+    "name": ("resource_name", "is"),
+    "status": ("resource_status", "status"),
+    "action": ("resource_status", "action"),
+    "type": ("resource_type", "is"),
+    "id": ("physical_resource_id", "is"),
+    "physical_resource_id": ("physical_resource_id", "is"),
+}
+_EVENT_FILTERS = {
+    "resource_name": ("resource_name", "is"),
+    "resource_action": ("resource_status", "action"),
+    "resource_status": ("resource_status", "status"),
+    "resource_type": ("resource_type", "is"),
 }
 
 
@@ -78,15 +86,15 @@ def _nested_of(store: Store, project: str, record: ResourceRecord | None) -> Sta
     return child if child is not None and child.deleted_at is None else None
 
 
-def _keep(request: Request, row: dict[str, Any]) -> bool:
-    for key, column in _RESOURCE_FILTERS.items():
+def _keep(request: Request, row: dict[str, Any], filters: dict[str, tuple[str, str]]) -> bool:
+    for key, (column, how) in filters.items():
         wanted = request.query_params.getlist(key)
         if not wanted:
             continue
         value = str(row.get(column, ""))
-        if key == "status":
+        if how == "status":
             ok = any(value == w or value.endswith(f"_{w}") for w in wanted)
-        elif key == "action":
+        elif how == "action":
             ok = any(value.startswith(f"{w}_") for w in wanted)
         else:
             ok = value in wanted
@@ -109,7 +117,7 @@ async def index(request: Request) -> Response:
         for member in _tree(store, project, stack, depth):
             records = {r.name: r for r in store.resources(member.id)}
             for row in resource_rows(store, project, member, 0):
-                if not _keep(request, row):
+                if not _keep(request, row, _RESOURCE_FILTERS):
                     continue
                 name = row["resource_name"]
                 if engine is not None:
@@ -207,7 +215,6 @@ async def events(request: Request) -> Response:
     api = api_of(request)
     project = project_of(request)
     store = api.operations.store
-    query = request.query_params
 
     def rows() -> list[dict[str, Any]]:
         stacks = {s.id: s for s in _tree(store, project, stack, depth)}
@@ -219,17 +226,7 @@ async def events(request: Request) -> Response:
             row = api_event_row(event, owner.name)
             if resource is not None and row["resource_name"] != resource:
                 continue
-            if not _event_matches(query.getlist("resource_name"), row["resource_name"]):
-                continue
-            status = row["resource_status"]
-            actions = query.getlist("resource_action")
-            if actions and not any(status.startswith(f"{a}_") for a in actions):
-                continue
-            statuses = query.getlist("resource_status")
-            if statuses and not any(status == s or status.endswith(f"_{s}") for s in statuses):
-                continue
-            types = query.getlist("resource_type")
-            if types and row["resource_type"] not in types:
+            if not _keep(request, row, _EVENT_FILTERS):
                 continue
             row["links"] = _event_links(request, owner, row)
             shown.append(row)
@@ -238,10 +235,6 @@ async def events(request: Request) -> Response:
         return shown[:limit] if limit is not None else shown
 
     return JSONResponse({"events": await asyncio.to_thread(rows)})
-
-
-def _event_matches(wanted: list[str], name: str) -> bool:
-    return not wanted or name in wanted
 
 
 async def event_show(request: Request) -> Response:

@@ -125,11 +125,7 @@ def _listing(request: Request, *, detail: bool = False) -> tuple[list[StackRecor
 
 async def index(request: Request) -> Response:
     records, extra = await asyncio.to_thread(_listing, request)
-    rows = []
-    for record in records:
-        row = api_stack_row(record)
-        row["links"] = stack_links(request, record)
-        rows.append(row)
+    rows = [{**api_stack_row(r), "links": stack_links(request, r)} for r in records]
     return JSONResponse({"stacks": rows, **extra})
 
 

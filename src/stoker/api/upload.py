@@ -23,7 +23,7 @@ from stoker.blueprint.build import (
 )
 from stoker.blueprint.cloudfacts import CloudFacts
 from stoker.blueprint.existing import ExistingLookup, engine_lookup
-from stoker.cloud import HOW_TO_CHOOSE, Cloud, choose_cloud
+from stoker.cloud import HOW_TO_CHOOSE
 from stoker.definition import read_package
 from stoker.errors import PackageError, TemplateError
 from stoker.request_body import read_body
@@ -106,17 +106,7 @@ async def _compiled(
 
 
 def _compile(source: Source, environments: list[str], existing: ExistingLookup) -> CompiledRequest:
-    choice = choose_cloud(ServeSettings.chosen().os_cloud)
-    facts = None
-    if choice is not None:
-        cloud = Cloud(choice)
-        try:
-            facts = cloud.run(
-                "read flavors, images and subnets",
-                lambda connection: CloudFacts.from_connection(connection, choice.describe()),
-            )
-        finally:
-            cloud.close()
+    facts = CloudFacts.from_cloud(ServeSettings.chosen().os_cloud)
     how = "the server (stoker serve) " + HOW_TO_CHOOSE.replace("choose", "chooses", 1)
     return compile_request(
         source, facts, environment_files=environments, how_to_choose=how, existing=existing

@@ -50,6 +50,24 @@ class CloudFacts:
     source: str = "the cloud"
 
     @classmethod
+    def from_cloud(cls, os_cloud: str | None) -> CloudFacts | None:
+        """What the cloud ``os_cloud`` (or OS_CLOUD, or the OS_* variables: see
+        `stoker.cloud.choose_cloud`) offers; None when no cloud is chosen."""
+        from stoker.cloud import Cloud, choose_cloud
+
+        choice = choose_cloud(os_cloud)
+        if choice is None:
+            return None
+        cloud = Cloud(choice)
+        try:
+            return cloud.run(
+                "read flavors, images and subnets",
+                lambda connection: cls.from_connection(connection, choice.describe()),
+            )
+        finally:
+            cloud.close()
+
+    @classmethod
     def from_connection(cls, connection: Any, source: str) -> CloudFacts:
         """Read what choosing needs from an openstacksdk connection."""
         flavors = [

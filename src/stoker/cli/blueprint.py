@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ from stoker.errors import StokerError as StokerErrorBase
 
 if TYPE_CHECKING:
     from stoker.definition import TemplateReads
+    from stoker.engine import StackEngine
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,33 +42,37 @@ class BlueprintCloud:
         )
 
 
-def store_lookup(db: str | None, project: str, os_cloud: str | None) -> Any:
-    """Stack resources a fulfillment names, found in the store of ``--db`` (or
-    ``$STOKER_DB_URL``), in ``project``: opened only when a blueprint names one, so a
-    blueprint that names none never touches the store."""
-    from stoker.blueprint.existing import ExistingResource, StackReference, engine_lookup
+def lazy_lookup(engine: Callable[[], StackEngine], project: str) -> Any:
+    """The stack resources a fulfillment names, found by ``engine()``'s store in
+    ``project`` (`stoker.blueprint.existing.engine_lookup`); the engine is made when a
+    fulfillment first names one, so a blueprint that names none never touches the store."""
+    from stoker.blueprint.existing import engine_lookup
 
-    opened: dict[str, Any] = {}
+    made: list[Any] = []
 
-    def lookup(reference: StackReference) -> ExistingResource | str:
-        if "lookup" not in opened:
-            # here, not at the top: the session's store and engine settings are loaded
-            # only when a blueprint names a stack resource
-            from stoker.cli.stack_session import Session
-
-            session = Session(db, EngineSettings(project=project), os_cloud)
-            opened["lookup"] = engine_lookup(session.engine(), project)
-        found: ExistingResource | str = opened["lookup"](reference)
-        return found
+    def lookup(reference: Any) -> Any:
+        if not made:
+            made.append(engine_lookup(engine(), project))
+        return made[0](reference)
 
     return lookup
 
 
 def context_lookup(os_cloud: str | None) -> Any:
-    """`store_lookup` with the global ``--db`` and ``--project`` of this command."""
+    """`lazy_lookup` in the store of the global ``--db`` (or ``$STOKER_DB_URL``) and
+    ``--project`` of this command."""
     obj = click.get_current_context().find_root().obj
     obj = obj if isinstance(obj, dict) else {}
-    return store_lookup(obj.get("db"), obj.get("project") or "default", os_cloud)
+    project = obj.get("project") or "default"
+
+    def engine() -> StackEngine:
+        # here, not at the top: the session's store and engine settings are loaded only
+        # when a blueprint names a stack resource
+        from stoker.cli.stack_session import Session
+
+        return Session(obj.get("db"), EngineSettings(project=project), os_cloud).engine()
+
+    return lazy_lookup(engine, project)
 
 
 library_option = click.option(
@@ -85,25 +91,6 @@ os_cloud_option = clouds.os_cloud_option(
 )
 
 
-def cloud_facts(os_cloud: str | None) -> Any:
-    """What the chosen cloud offers (flavors, images, subnets, zones), or None when no
-    cloud is chosen."""
-    from stoker.blueprint.cloudfacts import CloudFacts
-    from stoker.cloud import Cloud, choose_cloud
-
-    choice = choose_cloud(os_cloud)
-    if choice is None:
-        return None
-    cloud = Cloud(choice)
-    try:
-        return cloud.run(
-            "read flavors, images and subnets",
-            lambda connection: CloudFacts.from_connection(connection, choice.describe()),
-        )
-    finally:
-        cloud.close()
-
-
 def compile_file(
     path: str,
     environments: tuple[str, ...],
@@ -113,10 +100,11 @@ def compile_file(
 ) -> Any:
     """Compile the blueprint at ``path``; report findings; raise `Rejected` on errors."""
     from stoker.blueprint.build import compile_source, file_source, parameter_defaults
+    from stoker.blueprint.cloudfacts import CloudFacts
     from stoker.cloud import HOW_TO_CHOOSE
 
     source = file_source(path)
-    facts = cloud_facts(os_cloud)
+    facts = CloudFacts.from_cloud(os_cloud)
     analysis, compiled = compile_source(
         source,
         facts,
@@ -155,11 +143,12 @@ def explain(
     rejected. With a cloud chosen, also the flavors, images and zones it answers. A
     fulfillment naming a stack resource (stack:NAME/RES) is looked up in --db."""
     from stoker.blueprint.build import analyse, compile_source, file_source, parameter_defaults
+    from stoker.blueprint.cloudfacts import CloudFacts
     from stoker.blueprint.explain import explain as explained
     from stoker.blueprint.explain import render
 
     source = file_source(file)
-    facts = cloud_facts(os_cloud)
+    facts = CloudFacts.from_cloud(os_cloud)
     existing = context_lookup(os_cloud)
     compiled = None
     if facts is not None:

@@ -74,14 +74,8 @@ class _Templates:
 
     def _load(self, path: str, must_be_template: bool) -> TemplateCapabilities | None:
         if "://" in path:
-            self.found.append(
-                Diagnostic(
-                    SYNTAX,
-                    "cannot read the template: it is a URL, and stoker reads templates from "
-                    "files only",
-                    span=Span(path, 1, 1),
-                )
-            )
+            message = "it is a URL, and stoker reads templates from files only"
+            self._found(SYNTAX, f"cannot read the template: {message}", path)
             return None
         try:
             document = read_file(path)
@@ -89,28 +83,21 @@ class _Templates:
             self.found.extend(error.diagnostics)
             return None
         except OSError as error:
-            self.found.append(
-                Diagnostic(
-                    SYNTAX,
-                    f"cannot read the template: {error.strerror or error}",
-                    span=Span(path, 1, 1),
-                )
-            )
+            self._found(SYNTAX, f"cannot read the template: {error.strerror or error}", path)
             return None
         declared = template_capabilities(document)
         if declared is None:
             if must_be_template:
-                self.found.append(
-                    Diagnostic(
-                        NOT_A_MAPPING,
-                        "not a template: a template is a mapping with a version key "
-                        f"({', '.join(VERSION_KEYS)})",
-                        span=Span(path, 1, 1),
-                    )
-                )
+                versions = ", ".join(VERSION_KEYS)
+                message = f"not a template: a template is a mapping with a version key ({versions})"
+                self._found(NOT_A_MAPPING, message, path)
             return None
         self.found.extend(declared.diagnostics)
         return declared if declared.ok else None
+
+    def _found(self, code: str, message: str, path: str) -> None:
+        """A finding about the file as a whole (its first line)."""
+        self.found.append(Diagnostic(code, message, span=Span(path, 1, 1)))
 
 
 def _plain_capabilities(declared: TemplateCapabilities) -> dict[str, list[str]]:

@@ -70,7 +70,13 @@ class StokerGroup(LazyGroup):
             click.echo("error: aborted", err=True)
             sys.exit(1)
         except click.ClickException as error:
-            _usage_error(error)
+            # Click's message with the ``error:`` prefix every other error has, and the
+            # usual pointer to the command's help
+            click.echo(f"error: {error.format_message()}", err=True)
+            ctx = getattr(error, "ctx", None)
+            if isinstance(error, click.UsageError) and ctx is not None:
+                name = ctx.command_path
+                click.echo(f"Try '{name} {ctx.help_option_names[0]}' for help.", err=True)
             sys.exit(error.exit_code)
         except StokerError as error:
             click.echo(f"error: {error}", err=True)
@@ -83,16 +89,6 @@ class StokerGroup(LazyGroup):
             click.echo(f"error: {where}{error.strerror or error}", err=True)
             sys.exit(1)
         sys.exit(result if isinstance(result, int) else 0)
-
-
-def _usage_error(error: click.ClickException) -> None:
-    """Click's message with the ``error:`` prefix every other error has, and the usual
-    pointer to the command's help."""
-    click.echo(f"error: {error.format_message()}", err=True)
-    ctx = getattr(error, "ctx", None)
-    if isinstance(error, click.UsageError) and ctx is not None:
-        name = ctx.command_path
-        click.echo(f"Try '{name} {ctx.help_option_names[0]}' for help.", err=True)
 
 
 @click.group(

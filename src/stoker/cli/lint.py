@@ -46,7 +46,6 @@ LEVELS = [severity.value for severity in Severity]
 @click.option(
     "--fail-level",
     type=click.Choice(LEVELS),
-    default=None,
     help="Exit 1 when a finding is at or above this severity (default: error).",
 )
 @click.option(
@@ -87,7 +86,9 @@ def lint(
         if fmt in ("sarif", "junit"):
             raise click.UsageError(f"--list-rules prints {', '.join(RECORD_FORMATS)}, not {fmt}")
         if fmt == "text" and not columns:
-            click.echo(rule_list(profiles), nl=False)
+            # one aligned line per rule
+            for r in rule_rows(profiles):
+                click.echo(f"{r['id']:<9} {r['severity']:<8} {r['profiles']:<8} {r['summary']}")
         else:
             emit_rows(rule_rows(profiles), "table" if fmt == "text" else fmt, columns)
         return
@@ -135,14 +136,6 @@ def rule_rows(profiles: tuple[str, ...]) -> list[dict[str, str]]:
                     }
                 )
     return rows
-
-
-def rule_list(profiles: tuple[str, ...]) -> str:
-    """``--list-rules`` as text: one aligned line per rule."""
-    return "".join(
-        f"{r['id']:<9} {r['severity']:<8} {r['profiles']:<8} {r['summary']}\n"
-        for r in rule_rows(profiles)
-    )
 
 
 def explanation(rule_id: str) -> str:

@@ -42,26 +42,12 @@ def lint_paths(
     fail_level: str | None,
     fmt: str,
 ) -> Printed:
-    """Lint ``paths`` under the limits in force (`stoker.limits.applied`) and render the
-    report as ``fmt`` (one of `stoker.lint.FORMATTERS`)."""
-    report, failed = lint_each_config(
-        paths, config_file, profiles, ignore, fail_level, LoadLimits.of(active_limits())
-    )
-    text = FORMATTERS[fmt](report, documented(report.rules, report))
-    return Printed(text, report.summary(), failed)
-
-
-def lint_each_config(
-    paths: tuple[str, ...],
-    config_file: str | None,
-    profiles: tuple[str, ...],
-    ignore: tuple[str, ...],
-    fail_level: str | None,
-    limits: LoadLimits,
-) -> tuple[LintReport, bool]:
-    """Lint each path under its own settings: ``--config``, else the nearest
-    ``.stoker-lint.yaml`` from the path upwards (as ruff and cfn-lint look it up); paths
-    that share a file are linted together. Returns one report and whether any part failed."""
+    """Lint ``paths`` under the limits in force (`stoker.limits.applied`), each path under
+    its own settings: ``--config``, else the nearest ``.stoker-lint.yaml`` from the path
+    upwards (as ruff and cfn-lint look it up); paths that share a file are linted
+    together. The one report is rendered as ``fmt`` (one of `stoker.lint.FORMATTERS`),
+    failed when any part failed."""
+    limits = LoadLimits.of(active_limits())
     groups: dict[str | None, list[str]] = {}
     for path in paths:
         found = config_file or find_config(path if os.path.isdir(path) else os.path.dirname(path))
@@ -70,7 +56,9 @@ def lint_each_config(
     for found, members in groups.items():
         config = merge(_config(found), profiles=profiles, ignore=ignore, fail_level=fail_level)
         reports.append(run_lint(members, LintOptions(config=config, limits=limits)))
-    return combine(reports), any(report.failed for report in reports)
+    report = combine(reports)
+    text = FORMATTERS[fmt](report, documented(report.rules, report))
+    return Printed(text, report.summary(), any(part.failed for part in reports))
 
 
 def _config(path: str | None) -> LintConfig:

@@ -103,7 +103,8 @@ def load_from_options(
             inputs = blueprint.request(template_file, environments, values)
             return load_request(inputs, options), values
         if template_file.lower().endswith(".zip"):
-            return _load_package(template_file, environments, values, options), values
+            inputs = package_inputs(template_file, environments, values)
+            return load_request(inputs, options), values
         return load_definition(template_file, environments, values, options), values
 
 
@@ -115,12 +116,6 @@ def template_source(template_file: str) -> str:
     if template_file.lower().endswith(".zip"):
         return package_template_file(template_file)
     return os.path.abspath(template_file)
-
-
-def _load_package(
-    path: str, environments: tuple[str, ...], values: dict[str, str], options: LoadOptions
-) -> LoadResult:
-    return load_request(package_inputs(path, environments, values), options)
 
 
 def package_inputs(

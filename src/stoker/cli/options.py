@@ -12,6 +12,8 @@ import click
 from stoker.engine import EngineSettings
 from stoker.limits import LIMITS, Limits, applied
 
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
 environments_option = click.option(
     "-e",
     "--environment",
@@ -38,14 +40,27 @@ parameter_options = (
         help="A parameter whose value is the content of FILE; repeatable.",
     ),
 )
+
+
+def template_option(help: str, *, required: bool = True, metavar: str | None = None) -> Decorator:
+    """``-t/--template``: the template file the command reads (its ``template_file``)."""
+    return click.option(
+        "-t",
+        "--template",
+        "template_file",
+        required=required,
+        metavar=metavar,
+        type=click.Path(exists=True, dir_okay=False),
+        help=help,
+    )
+
+
 restrict_files_option = click.option(
     "--restrict-files",
     is_flag=True,
     help="Let get_file read only files below the template's directory (by default "
     "it reads what python-heatclient reads, ../ included).",
 )
-
-Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
 
 def stacked(*decorators: Decorator) -> Decorator:

@@ -21,7 +21,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -164,39 +164,22 @@ def simple_table(
     return result
 
 
-def print_table(
-    rows: Sequence[dict[str, Any]], columns: Sequence[str], no_wrap: Sequence[str] = ()
-) -> None:
-    """`simple_table` on stdout."""
-    print_view([TablePart(rows, columns, no_wrap=no_wrap)])
-
-
+@dataclass(slots=True)
 class Line:
     """A line of a view: a lead-in shown bold on a terminal (a label), then plain text."""
 
-    __slots__ = ("lead", "text")
-
-    def __init__(self, lead: str, text: str = "") -> None:
-        self.lead = lead
-        self.text = text
+    lead: str
+    text: str = ""
 
 
+@dataclass(slots=True)
 class TablePart:
     """A table of a view: `simple_table`'s arguments."""
 
-    __slots__ = ("rows", "columns", "title", "no_wrap")
-
-    def __init__(
-        self,
-        rows: Sequence[dict[str, Any]],
-        columns: Sequence[str],
-        title: str | None = None,
-        no_wrap: Sequence[str] = (),
-    ) -> None:
-        self.rows = rows
-        self.columns = columns
-        self.title = title
-        self.no_wrap = no_wrap
+    rows: Sequence[dict[str, Any]]
+    columns: Sequence[str]
+    title: str | None = None
+    no_wrap: Sequence[str] = ()
 
 
 def print_view(parts: Sequence[Line | TablePart]) -> None:
@@ -220,15 +203,11 @@ def _cell(value: Any) -> Text:
     """Cell text, never read as Rich markup (a pattern like ``[a-z]*`` must show as is)."""
     from rich.text import Text
 
-    return Text(_cell_text(value))
-
-
-def _cell_text(value: Any) -> str:
     if value is None:
-        return ""
+        return Text("")
     if isinstance(value, dict):
-        return "\n".join(f"{k}={_plain_value(v)}" for k, v in value.items())
-    return _plain_value(value)
+        return Text("\n".join(f"{k}={_plain_value(v)}" for k, v in value.items()))
+    return Text(_plain_value(value))
 
 
 def _plain_value(value: Any) -> str:
@@ -309,12 +288,6 @@ def select_columns(keys: Sequence[str], columns: Sequence[str]) -> list[str]:
     return chosen
 
 
-def _select(data: dict[str, Any], columns: Sequence[str]) -> dict[str, Any]:
-    if not columns:
-        return data
-    return {key: data[key] for key in select_columns(list(data), columns)}
-
-
 #: a null field as cliff's table and value formatters print it (``str(None)``): ``stack
 #: list`` shows it in the Updated Time column of a stack never updated, as Heat's client does
 NULL_TEXT = "None"
@@ -364,7 +337,8 @@ def emit_record(
 ) -> None:
     """One object (``stack show``): a Field/Value table (or ``table``, when no column is
     chosen), json, yaml, csv, or bare values one a line."""
-    data = _select(data, columns)
+    if columns:
+        data = {key: data[key] for key in select_columns(list(data), columns)}
     if fmt == "value":
         for value in data.values():
             click.echo(value_text(value))
@@ -374,7 +348,7 @@ def emit_record(
         table(data, console())
     elif fmt == "table":
         rows = [{"field": k, "value": v} for k, v in _with_nulls_shown(data).items()]
-        print_table(rows, ["field", "value"], no_wrap=["field"])
+        print_view([TablePart(rows, ["field", "value"], no_wrap=["field"])])
     else:
         emit(data, fmt, None)
 
@@ -402,6 +376,6 @@ def emit_rows(
         click.echo(_csv(rows, keys), nl=False)
     elif fmt == "table":
         shown = [_with_nulls_shown(row) for row in rows]
-        print_table(shown, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap)
+        print_view([TablePart(shown, keys, no_wrap=keys[:1] if no_wrap is None else no_wrap)])
     else:
         emit(rows, fmt, None)

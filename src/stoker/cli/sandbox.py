@@ -108,7 +108,7 @@ def serve(
 @click.option("--host", default=DEFAULT_HOST, show_default=True)
 @click.option("--port", default=DEFAULT_PORT, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--user", default="admin", show_default=True, help="admin or demo (or one made).")
-@click.option("--project", default=None, help="The project to scope to (default: the user's).")
+@click.option("--project", help="The project to scope to (default: the user's).")
 @click.option("--password", default=DEFAULT_PASSWORD, show_default=True)
 def clouds_yaml_command(
     host: str, port: int, user: str, project: str | None, password: str

@@ -40,31 +40,27 @@ KEEP_ALIVE = 75
 @click.option(
     "--auth-url",
     envvar="OS_AUTH_URL",
-    default=None,
     help="Keystone's URL for --auth keystone (default: $OS_AUTH_URL).",
 )
 @click.option(
     "--policy-file",
     type=click.Path(exists=True, dir_okay=False),
-    default=None,
     help="With --auth keystone: a policy.yaml (oslo.policy format) whose rules override "
     "Heat's defaults of the same names (stacks:create, actions:check, ...).",
 )
 @click.option(
     "--service-cloud",
     metavar="NAME",
-    default=None,
     help="With --auth keystone: validate tokens as the service user of this clouds.yaml "
     "entry (keystonemiddleware's [keystone_authtoken]), not by the token itself.",
 )
-@click.option("--service-user", default=None, help="The service user's name (see --service-cloud).")
+@click.option("--service-user", help="The service user's name (see --service-cloud).")
 @click.option(
     "--service-password",
     envvar="STOKER_SERVICE_PASSWORD",
-    default=None,
     help="The service user's password (default: $STOKER_SERVICE_PASSWORD).",
 )
-@click.option("--service-project", default=None, help="The service user's project.")
+@click.option("--service-project", help="The service user's project.")
 @click.option(
     "--service-domain",
     default="Default",
@@ -75,7 +71,6 @@ KEEP_ALIVE = 75
     "--os-cloud",
     envvar="OS_CLOUD",
     metavar="NAME",
-    default=None,
     help="The cloud the stacks' OpenStack resources are made in, and Fn::GetAZs asks: an "
     "entry of clouds.yaml (default: $OS_CLOUD; without either, the OS_* variables "
     "describe the cloud, as for stoker stack).",
@@ -83,7 +78,6 @@ KEEP_ALIVE = 75
 @click.option(
     "--cloud-credentials",
     type=click.Choice(["caller", "server"]),
-    default=None,
     help="Whose identity the stacks' cloud work uses. caller (the default with --auth "
     "keystone): each request's caller's token, and for work outliving the request a "
     "Keystone trust from the stack's owner to the service user (--service-cloud). "
@@ -93,14 +87,12 @@ KEEP_ALIVE = 75
 @click.option(
     "--allow-shared-credentials",
     is_flag=True,
-    default=False,
     help="Let --auth keystone run with --cloud-credentials server: every project's "
     "stacks then act in the cloud as the server's one identity.",
 )
 @click.option(
     "--trusts-delegated-roles",
     metavar="ROLE[,ROLE...]",
-    default=None,
     help="The roles a stack's owner delegates in its trust (Heat's "
     "trusts_delegated_roles; default: all the owner's roles on the project).",
 )
@@ -122,7 +114,6 @@ KEEP_ALIVE = 75
 @click.option(
     "--public-url",
     metavar="URL",
-    default=None,
     help="The URL clients reach this server at (behind a proxy, say), which every link "
     "and redirect starts with (Heat's public_endpoint; default: the listening address).",
 )

@@ -220,16 +220,15 @@ def stack(
     os_cloud: str | None,
 ) -> None:
     """Create, inspect and delete stacks."""
-    db = ctx.obj.get("db") if isinstance(ctx.obj, dict) else None
-    project = ctx.obj.get("project") if isinstance(ctx.obj, dict) else None
+    obj = ctx.obj if isinstance(ctx.obj, dict) else {}
     settings = EngineSettings(
-        project=project or "default",
+        project=obj.get("project") or "default",
         concurrency=concurrency,
         max_resources_per_stack=max_resources_per_stack,
         max_nested_depth=max_nested_depth,
         lease_seconds=lease_seconds,
     )
-    session = ctx.obj = Session(db, settings, os_cloud, ctx)
+    session = ctx.obj = Session(obj.get("db"), settings, os_cloud, ctx)
     # closed with the command, not whenever the garbage collector frees the session: a
     # SQLite file is left without its -wal and -shm files as soon as the command ends
     ctx.call_on_close(session.close)

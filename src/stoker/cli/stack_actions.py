@@ -26,7 +26,7 @@ from stoker.cli.output import (
     report,
 )
 from stoker.cli.progress import Progress
-from stoker.cli.stack_document import show_stack_summary
+from stoker.cli.stack_document import show_stack_summary, status_line
 from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import StackRecord, Status, snapshot_document, stack_row
 from stoker.errors import OperationFailed, Rejected
@@ -76,9 +76,7 @@ def _answer(result: StackRecord, fmt: str, columns: tuple[str, ...]) -> None:
 def _fail_unless_complete(result: StackRecord) -> None:
     """Exit 1, naming the stack's status and reason, unless the action ended COMPLETE."""
     if result.status is not Status.COMPLETE:
-        raise OperationFailed(
-            f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}"
-        )
+        raise OperationFailed(status_line(result))
 
 
 # ---------------------------------------------------------------------------- delete/recover
@@ -96,10 +94,7 @@ def delete(session: Session, name: str, yes: bool) -> None:
         click.confirm(f"Delete stack {record.name} ({record.id})?", abort=True)
     result = _with_progress(session, record, lambda engine: engine.delete(record.id))
     _fail_unless_complete(result)
-    click.echo(
-        f"{result.name}: {result.action.value}_{result.status.value}: {result.status_reason}",
-        err=True,
-    )
+    click.echo(status_line(result), err=True)
 
 
 @click.command()
@@ -228,6 +223,7 @@ def adopt(
 ) -> None:
     """Create stack NAME from an abandon document, taking its resources back as they are
     (ADOPT_COMPLETE): nothing is created."""
+    from stoker.cli.loading import parameter_values
     from stoker.engine import load_adoption
 
     try:
@@ -239,12 +235,7 @@ def adopt(
         raise click.BadParameter(
             "not an abandon document (a JSON object)", param_hint="--adopt-file"
         )
-    values: dict[str, str] = {}
-    for item in parameters:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--parameter")
-        values[key] = value
+    values = parameter_values(parameters, ())
     adoption = load_adoption(name, data, os.path.abspath(adopt_file), environments, values)
     report(adoption.diagnostics, adopt_file)
     if adoption.definition is None or any(d.is_error for d in adoption.diagnostics):
@@ -343,7 +334,6 @@ def snapshot_restore(
     "--data",
     "--data-binary",
     "data",
-    default=None,
     help="The signal as JSON (--data-binary too, as curl-style scripts write it).",
 )
 @click.option(

@@ -11,30 +11,25 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from stoker.cli.loading import load_from_options, template_source
+from stoker.cli.options import template_option
 from stoker.cli.options_stack import definition_options
 from stoker.cli.output import emit_record, report, shown
 from stoker.cli.progress import Progress
 from stoker.cli.stack_document import show_stack_summary
 from stoker.cli.stack_session import Session, blueprint_of
-from stoker.engine import Status, failure_line, loading_kept
+from stoker.definition import StackDefinition, TemplateReads, in_package
+from stoker.engine import CreateRequest, Status, failure_line, loading_kept
 from stoker.errors import OperationFailed, Rejected
 from stoker.template.nodes import plain
 
 if TYPE_CHECKING:
-    from stoker.definition import StackDefinition
     from stoker.engine import StackEngine
 
 
 @click.command()
 @click.argument("name")
-@click.option(
-    "-t",
-    "--template",
-    "template_file",
-    required=True,
-    type=click.Path(exists=True, dir_okay=False),
-    help="The template file.",
-)
+@template_option("The template file.")
 @definition_options(
     click.option(
         "--timeout",
@@ -66,10 +61,6 @@ def create(
     columns: tuple[str, ...],
 ) -> None:
     """Create stack NAME from a template, showing its progress."""
-    from stoker.cli.loading import load_from_options, template_source
-    from stoker.definition import TemplateReads, in_package
-    from stoker.engine import CreateRequest
-
     reads = TemplateReads()  # the template file and the engine's provider templates
     blueprint = blueprint_of(session, template_file, libraries, reads)
     if blueprint is not None:

@@ -16,7 +16,7 @@ from stoker.cli.output import emit_record
 from stoker.engine import StackRecord, stack_document, stack_summary, table_outputs
 
 if TYPE_CHECKING:
-    from stoker.engine import StackEngine
+    from stoker.engine import ResourceRecord, StackEngine
 
 show_secrets_option = click.option(
     "--show-secrets",
@@ -47,3 +47,8 @@ def show_stack_summary(record: StackRecord, fmt: str, columns: tuple[str, ...]) 
     that made or changed the stack prints when it ends, as the OpenStack client does; the
     outputs are read with ``stack output show`` or ``stack show``."""
     emit_record(stack_summary(record), fmt, columns)
+
+
+def status_line(record: StackRecord | ResourceRecord) -> str:
+    """``NAME: ACTION_STATUS: reason``: how an action on a stack (or resource) ended."""
+    return f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}"

@@ -47,15 +47,8 @@ def hook_clear(
 ) -> None:
     """Clear the hook RESOURCES of NAME are paused at (those of the given kinds only,
     with --pre-create, --pre-update or --pre-delete), so the operation goes on."""
-    chosen = {
-        kind
-        for kind, wanted in (
-            ("pre-create", pre_create),
-            ("pre-update", pre_update),
-            ("pre-delete", pre_delete),
-        )
-        if wanted
-    }
+    kinds = {"pre-create": pre_create, "pre-update": pre_update, "pre-delete": pre_delete}
+    chosen = {kind for kind, wanted in kinds.items() if wanted}
     record = find_stack(session, name)
     waiting = {
         r["resource_name"]: r["pause_type"]

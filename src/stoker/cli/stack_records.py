@@ -54,15 +54,11 @@ def output_list(
 ) -> None:
     """List the outputs of NAME."""
     outputs = _outputs(session, name, fmt, show_secrets)
-    default = (
-        ["output_key", "output_value", "description"] if show_all else ["output_key", "description"]
-    )
-    rows = (
-        outputs
-        if show_all
-        else [{k: o.get(k) for k in ("output_key", "description")} for o in outputs]
-    )
-    emit_rows(rows, fmt, columns, default)
+    if show_all:
+        emit_rows(outputs, fmt, columns, ["output_key", "output_value", "description"])
+    else:
+        rows = [{k: o.get(k) for k in ("output_key", "description")} for o in outputs]
+        emit_rows(rows, fmt, columns, ["output_key", "description"])
 
 
 @output.command("show")

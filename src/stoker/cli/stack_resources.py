@@ -9,6 +9,7 @@ import click
 
 from stoker.cli.options_stack import nested_listing
 from stoker.cli.output import emit_record, emit_rows, record_options
+from stoker.cli.stack_document import status_line
 from stoker.cli.stack_session import Session, find_stack
 from stoker.engine import resource_document, resource_rows
 
@@ -72,7 +73,4 @@ def mark_unhealthy(
     """Mark RESOURCE_NAME of NAME unhealthy (CHECK_FAILED: the next update replaces it)."""
     engine = session.engine()
     record = asyncio.run(engine.mark_unhealthy(name, resource_name, not reset, reason))
-    click.echo(
-        f"{record.name}: {record.action.value}_{record.status.value}: {record.status_reason}",
-        err=True,
-    )
+    click.echo(status_line(record), err=True)

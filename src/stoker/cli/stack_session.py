@@ -7,7 +7,7 @@ Every command of the group gets one (``stack``'s callback makes it; Click passes
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -190,19 +190,11 @@ def blueprint_of(
     first): the cloud that answers its requirements, and the session's store and project
     for the stack resources its fulfillments name. ``reads``: where the command's load
     takes the template file from (`stoker.cli.blueprint.looks_like_blueprint`)."""
-    from stoker.cli.blueprint import BlueprintCloud, looks_like_blueprint
+    from stoker.cli.blueprint import BlueprintCloud, lazy_lookup, looks_like_blueprint
 
     if not looks_like_blueprint(template_file, reads):
         return None
-    from stoker.blueprint.existing import engine_lookup
-
-    made: list[Any] = []  # the engine is made when a fulfillment names a stack resource
-
-    def existing(reference: Any) -> Any:
-        if not made:
-            made.append(engine_lookup(session.engine(), session.settings.project))
-        return made[0](reference)
-
+    existing = lazy_lookup(session.engine, session.settings.project)
     return BlueprintCloud(session.os_cloud, existing, libraries)
 
 

@@ -11,27 +11,36 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import click
 
+from stoker.cli.loading import package_inputs, parameter_values, template_source
+from stoker.cli.options import template_option
 from stoker.cli.options_stack import definition_options
 from stoker.cli.output import emit_record, emit_rows, report, shown
+from stoker.cli.progress import Progress
+from stoker.cli.stack_document import show_stack_summary
+from stoker.cli.stack_session import Session, blueprint_of, find_stack
+from stoker.definition import LoadOptions, RequestInputs, in_package
+from stoker.engine import (
+    DriftRepair,
+    ResourceRecord,
+    UpdateChanges,
+    UpdateFiles,
+    failure_line,
+    loading_kept,
+    prepare_update,
+    update_preview,
+)
 from stoker.errors import OperationFailed, Rejected
-
-if TYPE_CHECKING:
-    from stoker.cli.stack_session import Session
-    from stoker.engine import DriftRepair, ResourceRecord
+from stoker.limits import active_limits
+from stoker.template.loader import LoadLimits
 
 
 @click.command()
 @click.argument("name")
-@click.option(
-    "-t",
-    "--template",
-    "template_file",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The new template file (with --existing: the stored one when not given).",
+@template_option(
+    "The new template file (with --existing: the stored one when not given).", required=False
 )
 @definition_options(
     click.option(
@@ -64,7 +73,7 @@ if TYPE_CHECKING:
         help="Fail the update if it takes longer (default: the stack's timeout).",
     ),
     click.option("--tag", "tag_list", multiple=True, help="A tag (replaces the stack's tags)."),
-    click.option("--tags", default=None, help="Comma-separated tags (replace the stack's tags)."),
+    click.option("--tags", help="Comma-separated tags (replace the stack's tags)."),
     click.option("--dry-run", is_flag=True, help="Show what would change; change nothing."),
     click.option(
         "--repair",
@@ -104,22 +113,6 @@ def update(
     columns: tuple[str, ...],
 ) -> None:
     """Update stack NAME to a new template, environment or parameters (or --dry-run)."""
-    from stoker.cli.loading import package_inputs, parameter_values, template_source
-    from stoker.cli.progress import Progress
-    from stoker.cli.stack_document import show_stack_summary
-    from stoker.cli.stack_session import blueprint_of, find_stack
-    from stoker.definition import LoadOptions, RequestInputs, in_package
-    from stoker.engine import (
-        UpdateChanges,
-        UpdateFiles,
-        failure_line,
-        loading_kept,
-        prepare_update,
-        update_preview,
-    )
-    from stoker.limits import active_limits
-    from stoker.template.loader import LoadLimits
-
     if show_nested and not dry_run:
         raise click.UsageError("--show-nested needs --dry-run")
     if repair and not existing:

@@ -24,6 +24,7 @@ from stoker.cli.options import (
     parameter_options,
     restrict_files_option,
     stacked,
+    template_option,
 )
 from stoker.cli.output import (
     FORMATS,
@@ -62,7 +63,7 @@ from stoker.resolution import (
 from stoker.resources import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
-from stoker.template.versions import ALL_VERSIONS, TemplateVersion
+from stoker.template.versions import ALL_VERSIONS
 
 if TYPE_CHECKING:
     from stoker.cli.blueprint import BlueprintCloud
@@ -77,14 +78,8 @@ _TEMPLATE_ARGUMENT = click.argument(
     "template_file", metavar="TEMPLATE", type=click.Path(exists=True, dir_okay=False)
 )
 #: ``-t TEMPLATE``, as `stack create` takes it (``template graph``)
-_TEMPLATE_OPTION = click.option(
-    "-t",
-    "--template",
-    "template_file",
-    required=True,
-    metavar="TEMPLATE",
-    type=click.Path(exists=True, dir_okay=False),
-    help="The template (a file, or a ZIP package holding one).",
+_TEMPLATE_OPTION = template_option(
+    "The template (a file, or a ZIP package holding one).", metavar="TEMPLATE"
 )
 
 #: how deep provider templates may nest, as Heat's max_nested_stack_depth
@@ -384,14 +379,6 @@ def version_list(fmt: str, columns: tuple[str, ...]) -> None:
     emit_rows([v.listed() for v in ALL_VERSIONS], fmt, columns)
 
 
-def _find_version(text: str) -> TemplateVersion | None:
-    for v in ALL_VERSIONS:
-        names = {v.name, v.value, v.alias_name, v.alias or ""}
-        if text in names:
-            return v
-    return None
-
-
 @template.group()
 def function() -> None:
     """Intrinsic functions."""
@@ -405,7 +392,10 @@ def function_list(
     version_name: str, with_condition_func: bool, fmt: str, columns: tuple[str, ...]
 ) -> None:
     """List the functions of VERSION (e.g. heat_template_version.2018-08-31, rocky)."""
-    found = _find_version(version_name)
+    found = next(
+        (v for v in ALL_VERSIONS if version_name in {v.name, v.value, v.alias_name, v.alias or ""}),
+        None,
+    )
     if found is None:
         raise NotFound(
             f"unknown template version {version_name!r}; see 'stoker template version list'"

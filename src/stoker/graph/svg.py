@@ -181,12 +181,7 @@ def _level(placed: Placed, x0: float, y0: float, link: Link | None, out: list[st
         out.append(f"<g {_data(box.node)}>")
         href = link(box.node) if link is not None else None
         body = _body(box, x, y)
-        if href:
-            out.append(f"<a href={_attr(href)}>")
-            out.extend(body)
-            out.append("</a>")
-        else:
-            out.extend(body)
+        out.extend([f"<a href={_attr(href)}>", *body, "</a>"] if href else body)
         if box.inner is not None:
             out.append('<g class="stack">')
             _level(box.inner, x + MARGIN, y + HEADER, link, out)

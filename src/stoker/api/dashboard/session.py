@@ -72,13 +72,6 @@ def keystone_of(request: Request) -> KeystoneValidator | None:
     return validator
 
 
-def _policy_of(request: Request) -> Policy:
-    from stoker.api.policy import Policy
-
-    policy: Policy | None = getattr(request.app.state, "policy", None)
-    return policy or Policy()
-
-
 async def viewer_of(request: Request) -> Viewer:
     """The request's viewer; raises `LoginNeeded` when there is none."""
     project = request.cookies.get(PROJECT_COOKIE, "").strip()
@@ -88,6 +81,7 @@ async def viewer_of(request: Request) -> Viewer:
     if validator is None:
         return Viewer(project, "")
     from stoker.api.auth import Grant
+    from stoker.api.policy import Policy
 
     token = request.cookies.get(TOKEN_COOKIE, "")
     if not token:
@@ -95,7 +89,8 @@ async def viewer_of(request: Request) -> Viewer:
     identity = await asyncio.to_thread(validator.identify, token)
     if identity is None:
         raise LoginNeeded
-    grant = Grant(identity, _policy_of(request), project)
+    policy: Policy | None = getattr(request.app.state, "policy", None)
+    grant = Grant(identity, policy or Policy(), project)
     if not grant.project_ok:
         raise LoginNeeded
     return Viewer(project, identity.user_id, grant)
@@ -137,16 +132,18 @@ def keystone_login(validator: KeystoneValidator, login: Login) -> tuple[str, str
     return str(access.auth_token), str(access.project_id)
 
 
-def _secure(request: Request) -> bool:
-    return request.url.scheme == "https"
+def _set_cookie(response: Response, request: Request, name: str, value: str) -> None:
+    """A cookie for the dashboard's pages only: ``HttpOnly``, ``SameSite=Strict``, and
+    ``Secure`` behind https."""
+    secure = request.url.scheme == "https"
+    response.set_cookie(name, value, httponly=True, samesite="strict", secure=secure, path="/")
 
 
 def set_login(response: Response, request: Request, project: str, token: str | None) -> None:
     """Remember the chosen project (and the token) in the browser."""
-    options = {"httponly": True, "samesite": "strict", "secure": _secure(request), "path": "/"}
-    response.set_cookie(PROJECT_COOKIE, project, **options)  # type: ignore[arg-type]
+    _set_cookie(response, request, PROJECT_COOKIE, project)
     if token is not None:
-        response.set_cookie(TOKEN_COOKIE, token, **options)  # type: ignore[arg-type]
+        _set_cookie(response, request, TOKEN_COOKIE, token)
 
 
 def clear_login(response: Response) -> None:
@@ -166,14 +163,7 @@ def keep_csrf(response: Response, request: Request) -> None:
     """Send the CSRF cookie when the request came without one."""
     new = request.scope.get("stoker_csrf")
     if new is not None:
-        response.set_cookie(
-            CSRF_COOKIE,
-            new,
-            httponly=True,
-            samesite="strict",
-            secure=_secure(request),
-            path="/",
-        )
+        _set_cookie(response, request, CSRF_COOKIE, new)
 
 
 def csrf_ok(request: Request, submitted: object) -> bool:

@@ -55,6 +55,13 @@ def stack_of(request: Request, viewer: Viewer, *, deleted: bool = True) -> Stack
     return found
 
 
+def stack_context(stack: StackRecord, viewer: Viewer, title: str, **more: Any) -> dict[str, Any]:
+    """What a page about one stack starts from: the stack's id and name, the viewer, the
+    page's title, and ``more``."""
+    shown = {"id": stack.id, "stack_name": stack.name}
+    return {"stack": shown, "viewer": viewer, "title": title, **more}
+
+
 # ---------------------------------------------------------------------------- list
 @dashboard_page("stacks:index")
 async def stack_list(request: Request, viewer: Viewer) -> Response:
@@ -67,19 +74,15 @@ async def stack_list(request: Request, viewer: Viewer) -> Response:
     def rows() -> list[dict[str, Any]]:
         found = store.stack_summaries(viewer.project, include_nested=False, include_deleted=False)
         found.sort(key=lambda s: (s.created_at, s.id), reverse=True)
-        shown = []
-        for record in found:
-            row = stack_row(record)
-            if text and text.lower() not in record.name.lower():
-                continue
-            if status in STATUSES and record.status.value != status:
-                continue
-            shown.append(row)
-        return shown
+        return [
+            stack_row(record)
+            for record in found
+            if text.lower() in record.name.lower()
+            and (status not in STATUSES or record.status.value == status)
+        ]
 
     context: dict[str, Any] = {"stacks": await asyncio.to_thread(rows), "q": text}
-    context["status"] = status
-    context.update(viewer=viewer, statuses=STATUSES, title="Stacks")
+    context.update(status=status, viewer=viewer, statuses=STATUSES, title="Stacks")
     return page(request, "stacks.html", context)
 
 
@@ -192,9 +195,7 @@ async def resource_page(request: Request, viewer: Viewer) -> Response:
         return shown
 
     resource = await asyncio.to_thread(document)
-    context: dict[str, Any] = {"stack": {"id": stack.id, "stack_name": stack.name}}
-    context["resource"] = resource
-    context.update(viewer=viewer, title=f"{name} — {stack.name}")
+    context = stack_context(stack, viewer, f"{name} — {stack.name}", resource=resource)
     return page(request, "resource.html", context)
 
 
@@ -209,9 +210,7 @@ async def output_page(request: Request, viewer: Viewer) -> Response:
     output = next((o for o in found if o.get("output_key") == key), None)
     if output is None:
         raise not_found(f"Specified output key {key} not found.", "NotFound")
-    context: dict[str, Any] = {"stack": {"id": stack.id, "stack_name": stack.name}}
-    context["output"] = output
-    context.update(viewer=viewer, title=f"{key} — {stack.name}")
+    context = stack_context(stack, viewer, f"{key} — {stack.name}", output=output)
     name = "part_output.html" if request.query_params.get("part") else "output.html"
     return page(request, name, context)
 
@@ -236,7 +235,6 @@ async def template_page(request: Request, viewer: Viewer) -> Response:
             "environment": sources.stored_environment(environment),
         }
 
-    context = await asyncio.to_thread(texts)
-    context.update(stack={"id": stack.id, "stack_name": stack.name}, viewer=viewer)
-    context["title"] = f"Template — {stack.name}"
+    texts_shown = await asyncio.to_thread(texts)
+    context = stack_context(stack, viewer, f"Template — {stack.name}", **texts_shown)
     return page(request, "template.html", context)
