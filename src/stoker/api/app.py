@@ -144,6 +144,9 @@ def dashboard_routes() -> list[BaseRoute]:
 BY_BODY = "actions:<body>"
 LOOKUP = "stacks:lookup"
 _GET, _POST, _PUT, _PATCH, _DELETE = ["GET"], ["POST"], ["PUT"], ["PATCH"], ["DELETE"]
+#: a route that takes both (one route, so a 405 names both in its Allow header); its
+#: PATCH is guarded by the rule named ``{name}_patch`` (`stoker.api.policy.rule_for`)
+_PUT_PATCH = ["PUT", "PATCH"]
 
 #: Heat's v1 router (heat/api/openstack/v1/__init__.py) under ``/v1/{project}``: each
 #: route's path, handler, methods and the rule of Heat's policy that guards it (its name,
@@ -162,11 +165,9 @@ PROJECT_ROUTES = [
         ("/stacks/{stack_name}/{sub:stoker_subpath}", stacks.lookup, ALL, LOOKUP),
         ("/stacks/{stack_name}/{sub:stoker_subpath}/{rest:path}", stacks.lookup, ALL, LOOKUP),
         (STACK, stacks.show, _GET, "stacks:show"),
-        (STACK, stacks.update, _PUT, "stacks:update"),
-        (STACK, stacks.update, _PATCH, "stacks:update_patch"),
+        (STACK, stacks.update, _PUT_PATCH, "stacks:update"),
         (STACK, stacks.delete, _DELETE, "stacks:delete"),
-        (STACK + "/preview", stacks.update_preview, _PUT, "stacks:preview_update"),
-        (STACK + "/preview", stacks.update_preview, _PATCH, "stacks:preview_update_patch"),
+        (STACK + "/preview", stacks.update_preview, _PUT_PATCH, "stacks:preview_update"),
         (STACK + "/abandon", actions.abandon, _DELETE, "stacks:abandon"),
         (STACK + "/export", actions.export, _GET, "stacks:export"),
         (STACK + "/drift", actions.drift, _GET, "stacks:drift"),

@@ -105,11 +105,14 @@ DEFAULTS: dict[str, str] = {
 def rule_for(method: str, route: list[str]) -> str | None:
     """The name of the rule that guards ``method`` on ``route`` (the path's parts after
     ``/v1/{project}``), as Heat's controllers name theirs (``scope:action``): the one its
-    route in `PROJECT_ROUTES` carries; None for a path and method no route answers (the
+    route in `PROJECT_ROUTES` carries, ``_patch`` added for a PATCH on a route that takes PUT
+    too (Heat names that rule apart); None for a path and method no route answers (the
     router's 404 or 405 follows)."""
     scope = {"type": "http", "method": method, "path": "/" + "/".join(route)}
     for candidate in PROJECT_ROUTES:
         if candidate.matches(scope)[0] is Match.FULL:
+            if method == "PATCH" and "PUT" in (candidate.methods or ()):
+                return f"{candidate.name}_patch"
             return candidate.name
     return None
 
