@@ -381,6 +381,18 @@ class ApiResource(CloudResource):
     def unwrap(self, answer: Any) -> dict[str, Any]:
         return dict(answer[self.key] if self.key else answer)
 
+    def api(
+        self,
+        connection: Any,
+        method: str,
+        path: str,
+        what: str,
+        body: Any = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """``method path`` on the type's service (`stoker.cloud.rest.request`)."""
+        return request(connection, self.service, method, path, what, body, params)
+
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
         return self.show_for(connection, physical_id, {})
 
@@ -388,11 +400,11 @@ class ApiResource(CloudResource):
         self, connection: Any, physical_id: str, data: Mapping[str, Any]
     ) -> dict[str, Any]:
         path = f"{self.base_path(data)}/{physical_id}"
-        return self.unwrap(request(connection, self.service, "GET", path, self.show_call))
+        return self.unwrap(self.api(connection, "GET", path, self.show_call))
 
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
         path = f"{self.base_path(data)}/{physical_id}"
-        request(connection, self.service, "DELETE", path, self.calls()[1])
+        self.api(connection, "DELETE", path, self.calls()[1])
 
     def post(
         self,
@@ -405,7 +417,7 @@ class ApiResource(CloudResource):
         request's top (Nova's and Cinder's scheduler hints); what the API answers."""
         sent = {self.key: body, **(beside or {})} if self.key else body
         path = self.base_path(data or {})
-        return self.unwrap(request(connection, self.service, "POST", path, self.calls()[0], sent))
+        return self.unwrap(self.api(connection, "POST", path, self.calls()[0], sent))
 
     def listing(
         self,
@@ -418,7 +430,7 @@ class ApiResource(CloudResource):
         by default ``<service>.<collection>``)."""
         what = what or f"{self.service}.{self.collection}"
         path = self.base_path(data)
-        answer = request(connection, self.service, "GET", path, what, params=dict(params))
+        answer = self.api(connection, "GET", path, what, params=dict(params))
         return list((answer or {}).get(self.collection) or [])
 
 

@@ -78,12 +78,18 @@ def server(
     groups = p.get("security_groups")
     owned = [port for port in ports if not _port_given(connection, entries, port)]
     if groups and owned:
-        expected_ids = security_group_ids(connection, [str(g) for g in groups])
         actual_ids = sorted({str(g) for port in owned for g in port.get("security_groups") or []})
-        equal = sorted(set(expected_ids)) == actual_ids
-        named = dict(zip(expected_ids, groups, strict=True))
-        pairs["security_groups"] = _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
+        pairs["security_groups"] = _groups(connection, groups, actual_ids)
     return pairs
+
+
+def _groups(connection: Any, groups: list[Any], actual_ids: list[str]) -> Pair:
+    """The template's security groups against the ids (sorted) the cloud shows, a group
+    the template names reported by its name."""
+    expected_ids = security_group_ids(connection, [str(g) for g in groups])
+    named = dict(zip(expected_ids, groups, strict=True))
+    equal = sorted(set(expected_ids)) == actual_ids
+    return _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
 
 
 def _name_of(connection: Any, service: str, path: str, key: str) -> str:
@@ -149,11 +155,8 @@ def port(
         pairs["fixed_ips"] = _fixed_ips(connection, list(expected_ips), shown)
     groups = p.get("security_groups")
     if groups is not None:
-        expected_ids = security_group_ids(connection, [str(g) for g in groups])
         actual_ids = sorted(str(g) for g in shown.get("security_groups") or [])
-        named = dict(zip(expected_ids, groups, strict=True))
-        equal = sorted(set(expected_ids)) == actual_ids
-        pairs["security_groups"] = _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
+        pairs["security_groups"] = _groups(connection, groups, actual_ids)
     pairs["admin_state_up"] = _flag(p, shown, "admin_state_up")
     return pairs
 
@@ -297,8 +300,7 @@ def floating_ip(
     """The port an ``OS::Neutron::FloatingIP`` is on (when the template puts it on one)."""
     pairs: Pairs = {}
     if p.get("port_id") is not None:
-        wanted = _port_id(connection, p["port_id"], [{"id": shown.get("port_id")}])
-        pairs["port_id"] = _same(p["port_id"], shown.get("port_id"), wanted == shown.get("port_id"))
+        pairs["port_id"] = _floating_port(connection, p["port_id"], shown)
     if p.get("fixed_ip_address") is not None:
         pairs["fixed_ip_address"] = (p["fixed_ip_address"], shown.get("fixed_ip_address"))
     return pairs
@@ -307,8 +309,14 @@ def floating_ip(
 def floating_ip_association(
     connection: Any, shown: Mapping[str, Any], p: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Pairs:
-    wanted = _port_id(connection, p["port_id"], [{"id": shown.get("port_id")}])
-    return {"port_id": _same(p["port_id"], shown.get("port_id"), wanted == shown.get("port_id"))}
+    return {"port_id": _floating_port(connection, p["port_id"], shown)}
+
+
+def _floating_port(connection: Any, expected: Any, shown: Mapping[str, Any]) -> Pair:
+    """The port a floating IP is on against the one the template puts it on."""
+    actual = shown.get("port_id")
+    wanted = _port_id(connection, expected, [{"id": actual}])
+    return _same(expected, actual, wanted == actual)
 
 
 def net(

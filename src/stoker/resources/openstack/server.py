@@ -360,13 +360,8 @@ class Server(NovaResource):
         def detach(connection: Any) -> None:
             for entry in removed:
                 for port in _ports_of(connection, entry, ports):
-                    request(
-                        connection,
-                        "compute",
-                        "DELETE",
-                        f"/servers/{server}/os-interface/{port}",
-                        "compute.delete_server_interface",
-                    )
+                    path = f"/servers/{server}/os-interface/{port}"
+                    self.api(connection, "DELETE", path, "compute.delete_server_interface")
 
         def attach(connection: Any) -> None:
             for entry in added:
@@ -379,14 +374,9 @@ class Server(NovaResource):
                         body["net_id"] = nic["uuid"]
                         if nic.get("fixed_ip"):
                             body["fixed_ips"] = [{"ip_address": nic["fixed_ip"]}]
-                    request(
-                        connection,
-                        "compute",
-                        "POST",
-                        f"/servers/{server}/os-interface",
-                        "compute.create_server_interface",
-                        {"interfaceAttachment": body},
-                    )
+                    path = f"/servers/{server}/os-interface"
+                    what = "compute.create_server_interface"
+                    self.api(connection, "POST", path, what, {"interfaceAttachment": body})
 
         if removed:
             await self.cloud.call("compute.delete_server_interface", detach)
