@@ -59,7 +59,7 @@ class WebImage(ApiResource):
         if changes:
             patch = {"Content-Type": "application/openstack-images-v2.1-json-patch"}
             what = "image.update_image"
-            await self.ask_api("image", "PATCH", f"/images/{image}", what, changes, headers=patch)
+            await self.ask_api("PATCH", f"/images/{image}", what, changes, headers=patch)
         await self.refresh(context)
 
 

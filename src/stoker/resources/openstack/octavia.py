@@ -109,12 +109,8 @@ class OctaviaResource(ApiResource):
         remember(connection, self.key, str(made["id"]), str(made["id"]))
         return made
 
-    def find(self, connection: Any, name: str) -> str | None:
-        return self.find_for(connection, name, None)
-
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        data = context.data if context is not None else {}
-        return first_id(self.listing(connection, data, {"name": name}))
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        return first_id(self.listing(connection, context.data, {"name": name}))
 
     # -- the handlers -----------------------------------------------------------------
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
@@ -143,10 +139,9 @@ class OctaviaResource(ApiResource):
         """A change (the delete) is asked again while the load balancer is busy."""
         return await self.while_busy(context, what, call)
 
-    def create_retryable(self, error: CloudError) -> bool:
-        """Only 429 and 503: Octavia's 409s say the load balancer is busy (nothing was
-        made: `_make` asks again) or the port or address is taken (by another)."""
-        return error.status in (429, 503)
+    #: only 429 and 503: Octavia's 409s say the load balancer is busy (nothing was made:
+    #: `_make` asks again) or the port or address is taken (by another)
+    create_retried = frozenset({429, 503})
 
     async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
         """The create (see `CloudResource._make`), asked again while the load balancer is
@@ -275,8 +270,8 @@ class PoolMember(OctaviaResource):
     def findable(self, context: ResourceContext) -> bool:
         return True  # Octavia allows one member per address and port in a pool
 
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        if context is None or PARENT not in context.data:
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        if PARENT not in context.data:
             return None
         p = context.properties
         params = {"address": p["address"], "protocol_port": p["protocol_port"]}
@@ -304,9 +299,7 @@ class HealthMonitor(OctaviaResource):
     def findable(self, context: ResourceContext) -> bool:
         return True  # a pool has at most one health monitor
 
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        if context is None:
-            return None
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
         pool = find_id(connection, "load_balancer", "pool", str(context.properties["pool"]))
         return first_id(self.listing(connection, {}, {"pool_id": pool}))
 
@@ -366,8 +359,8 @@ class L7Rule(OctaviaResource):
     def findable(self, context: ResourceContext) -> bool:
         return True  # by what it matches, in its policy
 
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        if context is None or PARENT not in context.data:
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        if PARENT not in context.data:
             return None
         p = context.properties
         wanted = {k: p.get(k) for k in ("type", "compare_type", "key", "value")}

@@ -278,14 +278,12 @@ class Server(NovaResource):
         new, old = context.properties, self.normalize(previous.properties)
         if new.get("name") != old.get("name"):
             renamed = {"server": {"name": self.cloud_name(context)}}
-            await self.ask_api(
-                "compute", "PUT", f"/servers/{server}", "compute.update_server", renamed
-            )
+            await self.ask_api("PUT", f"/servers/{server}", "compute.update_server", renamed)
         if new.get("metadata") != old.get("metadata"):
             metadata = _metadata(new.get("metadata") or {})
             what = "compute.set_server_metadata"
             path = f"/servers/{server}/metadata"
-            await self.ask_api("compute", "PUT", path, what, {"metadata": metadata})
+            await self.ask_api("PUT", path, what, {"metadata": metadata})
         if new.get("flavor") != old.get("flavor"):
             await self.resize(context, str(new["flavor"]))
         if new.get("image") != old.get("image") and new.get("image"):
@@ -305,7 +303,7 @@ class Server(NovaResource):
 
     async def action(self, context: ResourceContext, what: str, body: dict[str, Any]) -> None:
         server = context.physical_id
-        await self.ask_api("compute", "POST", f"/servers/{server}/action", what, body)
+        await self.ask_api("POST", f"/servers/{server}/action", what, body)
 
     async def resize(self, context: ResourceContext, flavor: str) -> None:
         """Resize, wait for VERIFY_RESIZE, confirm, wait for ACTIVE (Heat's steps); a
