@@ -27,10 +27,6 @@ ZONE_ID = "zone_id"
 ZONE_NAME = "zone_name"
 
 
-def zone_id(connection: Any, name_or_id: str) -> str:
-    return find_id(connection, "dns", "zone", name_or_id)
-
-
 class DesignateResource(ApiResource):
     service = "dns"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
@@ -95,7 +91,7 @@ class RecordSet(DesignateResource):
             zone = str(context.properties["zone"])
 
             def resolve(connection: Any) -> tuple[str, str]:
-                found = zone_id(connection, zone)
+                found = find_id(connection, "dns", "zone", zone)
                 shown = request(connection, "dns", "GET", f"/zones/{found}", "dns.get_zone")
                 return found, str(shown["name"])
 
