@@ -262,26 +262,15 @@ def volume(
     return pairs
 
 
-def _volume_irreversible(name: str, expected: Any, actual: Any) -> str | None:
-    growing = isinstance(expected, int) and isinstance(actual, int) and actual > expected
-    if name == "size" and growing:
-        return f"Cinder cannot shrink a volume (from {actual} GB back to {expected} GB)"
-    return None
-
-
-#: drift an update cannot undo, by type: (property, expected, actual) -> why, else None
-IRREVERSIBLE: Mapping[str, Callable[[str, Any, Any], str | None]] = {
-    "OS::Cinder::Volume": _volume_irreversible,
-}
-
-
 def irreversible(type_name: str, name: str, expected: Any, actual: Any) -> str | None:
     """Why an update cannot bring property ``name`` of a ``type_name`` back from
     ``actual`` to ``expected`` (it would fail as Heat's does: Cinder cannot shrink a
     volume), or None. A repair leaves such a difference as it is: replacing the resource
     instead would lose its data."""
-    rule = IRREVERSIBLE.get(type_name)
-    return rule(name, expected, actual) if rule is not None else None
+    growing = isinstance(expected, int) and isinstance(actual, int) and actual > expected
+    if type_name == "OS::Cinder::Volume" and name == "size" and growing:
+        return f"Cinder cannot shrink a volume (from {actual} GB back to {expected} GB)"
+    return None
 
 
 def volume_attachment(
