@@ -113,6 +113,14 @@ class CloudResource(ResourcePlugin):
         before its id was recorded; None when the type cannot be found by name."""
         return None
 
+    def exists(self, connection: Any, physical_id: str) -> bool:
+        """Whether the cloud shows the resource."""
+        try:
+            self.show(connection, physical_id)
+        except NotFoundError:
+            return False
+        return True
+
     def show_for(
         self, connection: Any, physical_id: str, data: Mapping[str, Any]
     ) -> dict[str, Any]:

@@ -376,13 +376,6 @@ class RouterInterface(CloudResource):
             connection.network.add_interface_to_router(router, **{kind: value})
         return {"id": physical_id}
 
-    def exists(self, connection: Any, physical_id: str) -> bool:
-        try:
-            self.show(connection, physical_id)
-        except NotFoundError:
-            return False
-        return True
-
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
         router, _, what = physical_id.partition(":")
         key, _, value = what.partition("=")

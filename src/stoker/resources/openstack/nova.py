@@ -53,11 +53,7 @@ class KeyPair(NovaResource):
         return {**shown, "id": name}
 
     def find(self, connection: Any, name: str) -> str | None:
-        try:
-            self.show(connection, name)
-        except NotFoundError:
-            return None
-        return name
+        return name if self.exists(connection, name) else None
 
     def attribute(self, view: ResourceView, name: str) -> Any:
         if name == "private_key":
