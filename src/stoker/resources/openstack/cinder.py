@@ -99,12 +99,10 @@ class Volume(ApiResource):
                     f"{old['size']}"
                 )
             extend = {"os-extend": {"new_size": int(new["size"])}}
-            what = "block_storage.extend_volume"
-            await self.ask_api("POST", f"{path}/action", what, extend)
+            await self.ask_api("POST", f"{path}/action", "block_storage.extend_volume", extend)
         if new.get("read_only") != old.get("read_only") and new.get("read_only") is not None:
             flag = {"os-update_readonly_flag": {"readonly": bool(new["read_only"])}}
-            what = "block_storage.update_readonly_flag"
-            await self.ask_api("POST", f"{path}/action", what, flag)
+            await self.ask_api("POST", f"{path}/action", "block_storage.update_readonly_flag", flag)
         await self.refresh(context)
 
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:
