@@ -10,17 +10,14 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from stoker.resources.schema import AttributeSchema, PropertySchema, SupportStatus
 
 DATA_FILE = "resource-types.json"
-
-S = TypeVar("S")
-V = TypeVar("V")
 
 
 @dataclass(slots=True, frozen=True)
@@ -144,39 +141,55 @@ def _lazy_types(text: str) -> dict[str, Any] | None:
     head: dict[str, Any] = json.loads(text[:start].rstrip().rstrip(",") + "\n}")
     if "types" in head:
         return None
-    head["types"] = _Lazy(raw, _parsed)
+    head["types"] = _RawTypes(raw)
     return head
 
 
-class _Lazy(Mapping[str, V], Generic[S, V]):
-    """A mapping whose each value is made from the source's (``make(name, source
-    value)``) the first time it is read; iterating the names makes nothing. The catalog
-    document's ``types`` are each parsed from their JSON text this way, and the
-    catalog's types each made a `TypeSchema`: a run that reads a handful of the 201
-    types does not parse or build them all."""
+class _RawTypes(Mapping[str, Any]):
+    """Each type's entry of the catalog document, parsed from its JSON text when first
+    read (iterating the names parses nothing)."""
 
-    def __init__(self, source: Mapping[str, S], make: Callable[[str, S], V]) -> None:
-        self._source = source
-        self._make = make
-        self._made: dict[str, V] = {}
+    def __init__(self, raw: dict[str, str]) -> None:
+        self._raw = raw
+        self._parsed: dict[str, Any] = {}
 
-    def __getitem__(self, name: str) -> V:
-        if name not in self._made:
-            self._made[name] = self._make(name, self._source[name])
-        return self._made[name]
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._parsed:
+            self._parsed[name] = json.loads(self._raw[name])
+        return self._parsed[name]
 
     def __contains__(self, name: object) -> bool:
-        return name in self._source
+        return name in self._raw
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._source)
+        return iter(self._raw)
 
     def __len__(self) -> int:
-        return len(self._source)
+        return len(self._raw)
 
 
-def _parsed(name: str, text: str) -> Any:
-    return json.loads(text)
+class _Types(Mapping[str, TypeSchema]):
+    """The catalog's types by name, each made a `TypeSchema` the first time it is asked
+    for: a run that reads a handful of types does not build all 201."""
+
+    def __init__(self, entries: Mapping[str, Mapping[str, Any]]) -> None:
+        self._entries = entries
+        self._built: dict[str, TypeSchema] = {}
+
+    def __getitem__(self, name: str) -> TypeSchema:
+        schema = self._built.get(name)
+        if schema is None:
+            schema = self._built[name] = type_schema_from_entry(name, self._entries[name])
+        return schema
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
 
 @cache
@@ -188,9 +201,7 @@ def heat_catalog() -> Catalog:
         for alias, info in document.get("default_environment", {}).get("aliases", {}).items()
     }
     return Catalog(
-        heat_version=document["heat_version"],
-        types=_Lazy(document["types"], type_schema_from_entry),
-        aliases=aliases,
+        heat_version=document["heat_version"], types=_Types(document["types"]), aliases=aliases
     )
 
 
