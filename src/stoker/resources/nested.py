@@ -17,6 +17,7 @@ from stoker.parameters import ParameterType
 from stoker.resources.base import ResourceFailure, ResourcePlugin, ResourceView, Traits
 from stoker.resources.constraints import allowed_values, length, value_range
 from stoker.resources.schema import (
+    PARAMETER_PROPERTY_TYPES,
     SHOW,
     AttributeSchema,
     AttributeType,
@@ -125,13 +126,6 @@ def member_lookup(
 
 
 # ------------------------------------------------------------------ provider templates
-_PROPERTY_TYPES = {
-    ParameterType.STRING: PropertyType.STRING,
-    ParameterType.NUMBER: PropertyType.NUMBER,
-    ParameterType.COMMA_DELIMITED_LIST: PropertyType.LIST,
-    ParameterType.JSON: PropertyType.MAP,
-    ParameterType.BOOLEAN: PropertyType.BOOLEAN,
-}
 
 
 class TemplateResource(NestedStackPlugin):
@@ -156,7 +150,7 @@ class TemplateResource(NestedStackPlugin):
         self.base_dir = base_dir
         self.properties_schema = {  # type: ignore[misc]
             name: PropertySchema(
-                _PROPERTY_TYPES[kind],
+                PARAMETER_PROPERTY_TYPES[kind],
                 required=required,
                 update_allowed=True,
                 allow_conversion=kind in (ParameterType.COMMA_DELIMITED_LIST, ParameterType.JSON),

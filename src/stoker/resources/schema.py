@@ -17,7 +17,12 @@ from typing import Any, NamedTuple
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic, Path, Severity, Span
-from stoker.parameters import Constraint, CustomConstraintRegistry, default_constraints
+from stoker.parameters import (
+    Constraint,
+    CustomConstraintRegistry,
+    ParameterType,
+    default_constraints,
+)
 from stoker.resources.constraints import (
     VALID_TYPES,
     SchemaError,
@@ -29,6 +34,7 @@ from stoker.template.nodes import key_span, plain, span_of, value_span
 
 __all__ = [
     "LIST_ITEMS",
+    "PARAMETER_PROPERTY_TYPES",
     "SHOW",
     "SUPPORTED",
     "AttributeSchema",
@@ -57,6 +63,17 @@ class PropertyType(StrEnum):
     def heat_name(self) -> str:
         """Heat's own spelling (``Integer``), which its messages print."""
         return self.value.capitalize()
+
+
+#: the property type a parameter type is read as (a provider template's properties, an
+#: ``OS::Heat::Value``'s ``value`` of a given ``type``)
+PARAMETER_PROPERTY_TYPES: dict[ParameterType, PropertyType] = {
+    ParameterType.STRING: PropertyType.STRING,
+    ParameterType.NUMBER: PropertyType.NUMBER,
+    ParameterType.COMMA_DELIMITED_LIST: PropertyType.LIST,
+    ParameterType.JSON: PropertyType.MAP,
+    ParameterType.BOOLEAN: PropertyType.BOOLEAN,
+}
 
 
 class AttributeType(StrEnum):

@@ -11,22 +11,15 @@ from __future__ import annotations
 import email
 import json
 import os
-import re
 from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from stoker.resources.base import ResourceContext
-from stoker.resources.builtin.software_config import UNGROUPED, ConfigPlugin, stored_config
+from stoker.resources.builtin.software_config import UNGROUPED, ConfigPlugin, referenced_config
 from stoker.resources.constraints import allowed_values
 from stoker.resources.schema import PropertySchema, PropertyType, SupportStatus
-
-if TYPE_CHECKING:  # the email package is imported when a message is built, not to declare
-    from email.message import Message  # the type (linting and validation never build one)
-    from email.mime.text import MIMEText
-
-_UUID = re.compile(r"^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$", re.I)
 
 PART_SCHEMA = PropertySchema(
     PropertyType.MAP,
@@ -72,7 +65,8 @@ class MultipartMime(ConfigPlugin):
         for item in context.properties.get("parts") or []:
             content = await _content(context, item.get("config") or "")
             if item.get("type") == "multipart":
-                parts.extend(_taken_over(content))
+                taken_over = message_parts(content) or []
+                parts.extend(text_part(*inner) for inner in taken_over)
             else:
                 parts.append(
                     text_part(content, item.get("subtype") or "", item.get("filename") or "")
@@ -83,27 +77,25 @@ class MultipartMime(ConfigPlugin):
 async def _content(context: ResourceContext, config: str) -> str:
     """Inline text, or the stored config of the config resource a UUID names. A UUID that
     names no config resource of this stack is taken as text, as Heat does."""
-    if not _UUID.match(config) or context.lookup is None:
-        return config
-    view = await context.lookup(config)
-    found = stored_config(view) if view is not None else None
+    found = await referenced_config(context, config)
     if found is None:
         return config
     # A StructuredConfig stores a map; a MIME part needs text.
     return found if isinstance(found, str) else json.dumps(found)
 
 
-def _taken_over(message_text: str) -> list[Message]:
-    """The parts of a MIME message, rebuilt; text that is not multi-part adds nothing."""
+def message_parts(message_text: str) -> list[tuple[str, str, str]] | None:
+    """The text, subtype and file name of each part of a MIME message (None when the
+    text is not a multi-part message)."""
     message = email.message_from_string(message_text)
     if not message.is_multipart():
-        return []
-    parts: list[Message] = []
+        return None
+    parts: list[tuple[str, str, str]] = []
     for part in message.get_payload():
         assert isinstance(part, Message)
         payload: Any = part.get_payload(decode=True)
         text = payload.decode(part.get_content_charset() or "utf-8") if payload else ""
-        parts.append(text_part(text, part.get_content_subtype(), part.get_filename() or ""))
+        parts.append((text, part.get_content_subtype(), part.get_filename() or ""))
     return parts
 
 

@@ -11,6 +11,7 @@ Nothing updates in place: any change makes a new config.
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -130,6 +131,18 @@ def stored_config(view: ResourceView) -> Any:
     """The ``config`` of the record a config resource stored (None if it has none)."""
     record = view.data.get("config")
     return record.get("config") if isinstance(record, Mapping) else None
+
+
+_UUID = re.compile(r"^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$", re.I)
+
+
+async def referenced_config(context: ResourceContext, text: str) -> Any:
+    """The stored config of the stack's config resource whose id ``text`` is (None when
+    it is no id, or names no config resource of this stack)."""
+    if not _UUID.match(text) or context.lookup is None:
+        return None
+    view = await context.lookup(text)
+    return stored_config(view) if view is not None else None
 
 
 CONFIG_PROPERTY = PropertySchema(_STRING, "The script or manifest that does the configuration.")

@@ -23,6 +23,7 @@ from stoker.resources.base import (
 )
 from stoker.resources.constraints import allowed_values
 from stoker.resources.schema import (
+    PARAMETER_PROPERTY_TYPES,
     SHOW,
     AttributeSchema,
     PropertySchema,
@@ -30,18 +31,11 @@ from stoker.resources.schema import (
     validate_properties,
 )
 
-_PROPERTY_TYPES = {
-    "string": PropertyType.STRING,
-    "number": PropertyType.NUMBER,
-    "comma_delimited_list": PropertyType.LIST,
-    "json": PropertyType.MAP,
-    "boolean": PropertyType.BOOLEAN,
-}
 #: the schema ``value`` is checked against, by ``type`` (made once: each create checks
 #: its value twice)
 _VALUE_SCHEMAS = {
-    name: {"value": PropertySchema(kind, "The value.", required=True)}
-    for name, kind in _PROPERTY_TYPES.items()
+    name.value: {"value": PropertySchema(kind, "The value.", required=True)}
+    for name, kind in PARAMETER_PROPERTY_TYPES.items()
 }
 
 

@@ -88,6 +88,9 @@ class CloudResource(ResourcePlugin):
     #: attributes that other resources change after this one is made (a volume's
     #: attachments, a network's subnets): read from the cloud when asked, as Heat does
     live_attributes: ClassVar[frozenset[str]] = frozenset()
+    #: the refusals of a create that may be asked again (after looking for what it made):
+    #: the cloud's "not now" answers, unless the type's service means more by one
+    create_retried: ClassVar[frozenset[int]] = TRANSIENT
 
     def __init__(self, cloud: Cloud) -> None:
         self.cloud = cloud
@@ -109,6 +112,14 @@ class CloudResource(ResourcePlugin):
         """The id of the resource called ``name``, for a create that a crash cut off
         before its id was recorded; None when the type cannot be found by name."""
         return None
+
+    def exists(self, connection: Any, physical_id: str) -> bool:
+        """Whether the cloud shows the resource."""
+        try:
+            self.show(connection, physical_id)
+        except NotFoundError:
+            return False
+        return True
 
     def show_for(
         self, connection: Any, physical_id: str, data: Mapping[str, Any]
@@ -166,10 +177,10 @@ class CloudResource(ResourcePlugin):
             name = self.cloud_name(context)
             context.data[PENDING] = name
             context.data["physical_name"] = context.physical_name
-            await _checkpoint(context)
+            await checkpoint(context)
             shown = await self._make(context, name)
             context.physical_id = str(shown["id"])
-            await _checkpoint(context)
+            await checkpoint(context)
         shown = await self.wait_ready(context, shown)
         context.data.pop(PENDING, None)
         context.data[SHOWN] = plain(shown)
@@ -186,7 +197,7 @@ class CloudResource(ResourcePlugin):
                 return await self.ask_alone(context, name)  # a retry is this create's own
             except CloudError as error:
                 if (
-                    not self.create_retryable(error)
+                    error.status not in self.create_retried
                     or attempt == RETRIES
                     or not self.findable(context)
                 ):
@@ -213,16 +224,11 @@ class CloudResource(ResourcePlugin):
             create_call, lambda c: self.make(c, context, name), retry=False
         )
 
-    def create_retryable(self, error: CloudError) -> bool:
-        """Whether a refused create may be asked again (after looking for what it made):
-        the cloud's "not now" answers, unless the type's service means more by one."""
-        return error.status in TRANSIENT
-
     def findable(self, context: ResourceContext) -> bool:
         """Whether a resource this create made can be found by the name it was given (or
         by the mark it carries, for a type without a name)."""
-        overridden = type(self).find is not CloudResource.find
-        if not overridden:
+        kind = type(self)
+        if kind.find is CloudResource.find and kind.find_for is CloudResource.find_for:
             return False
         if self.name_property is None:
             return self.mark_attribute is not None and self.template_mark(context) is None
@@ -289,26 +295,6 @@ class CloudResource(ResourcePlugin):
         """``call`` through the cloud; a type whose cloud refuses changes while busy asks
         again (Octavia)."""
         return await self.cloud.call(what, call)
-
-    async def ask_api(
-        self,
-        service: str,
-        method: str,
-        path: str,
-        what: str,
-        body: Any = None,
-        *,
-        headers: Mapping[str, str] | None = None,
-        retry: bool = True,
-    ) -> Any:
-        """``method path`` on ``service`` through the cloud (`stoker.cloud.rest.request` on
-        its threads; retried unless not ``retry``): the answer's JSON, failures named by
-        ``what``."""
-        return await self.cloud.call(
-            what,
-            lambda c: request(c, service, method, path, what, body, headers=headers),
-            retry=retry,
-        )
 
     async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
         delays = POLL.delays()
@@ -381,6 +367,36 @@ class ApiResource(CloudResource):
     def unwrap(self, answer: Any) -> dict[str, Any]:
         return dict(answer[self.key] if self.key else answer)
 
+    def api(
+        self,
+        connection: Any,
+        method: str,
+        path: str,
+        what: str,
+        body: Any = None,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Any:
+        """``method path`` on the type's service (`stoker.cloud.rest.request`): the
+        answer's JSON, failures named by ``what``."""
+        return request(connection, self.service, method, path, what, body, params, headers)
+
+    async def ask_api(
+        self,
+        method: str,
+        path: str,
+        what: str,
+        body: Any = None,
+        *,
+        headers: Mapping[str, str] | None = None,
+        retry: bool = True,
+    ) -> Any:
+        """`api` through the cloud, on its threads (retried unless not ``retry``)."""
+        return await self.cloud.call(
+            what, lambda c: self.api(c, method, path, what, body, headers=headers), retry=retry
+        )
+
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
         return self.show_for(connection, physical_id, {})
 
@@ -388,11 +404,11 @@ class ApiResource(CloudResource):
         self, connection: Any, physical_id: str, data: Mapping[str, Any]
     ) -> dict[str, Any]:
         path = f"{self.base_path(data)}/{physical_id}"
-        return self.unwrap(request(connection, self.service, "GET", path, self.show_call))
+        return self.unwrap(self.api(connection, "GET", path, self.show_call))
 
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
         path = f"{self.base_path(data)}/{physical_id}"
-        request(connection, self.service, "DELETE", path, self.calls()[1])
+        self.api(connection, "DELETE", path, self.calls()[1])
 
     def post(
         self,
@@ -405,7 +421,7 @@ class ApiResource(CloudResource):
         request's top (Nova's and Cinder's scheduler hints); what the API answers."""
         sent = {self.key: body, **(beside or {})} if self.key else body
         path = self.base_path(data or {})
-        return self.unwrap(request(connection, self.service, "POST", path, self.calls()[0], sent))
+        return self.unwrap(self.api(connection, "POST", path, self.calls()[0], sent))
 
     def listing(
         self,
@@ -418,7 +434,7 @@ class ApiResource(CloudResource):
         by default ``<service>.<collection>``)."""
         what = what or f"{self.service}.{self.collection}"
         path = self.base_path(data)
-        answer = request(connection, self.service, "GET", path, what, params=dict(params))
+        answer = self.api(connection, "GET", path, what, params=dict(params))
         return list((answer or {}).get(self.collection) or [])
 
 
@@ -434,7 +450,7 @@ def first_id(found: list[dict[str, Any]]) -> str | None:
     return str(found[0]["id"]) if found else None
 
 
-async def _checkpoint(context: ResourceContext) -> None:
+async def checkpoint(context: ResourceContext) -> None:
     if context.checkpoint is not None:
         await context.checkpoint()
 

@@ -13,6 +13,7 @@ from stoker.resources.openstack.base import (
     ApiResource,
     CloudResource,
     catalog_schemas,
+    checkpoint,
     first_id,
     given,
     pause,
@@ -42,23 +43,15 @@ class Volume(ApiResource):
         if volume is not None and not context.data.get("backup_id"):
             backup_of = {"backup": {"volume_id": volume, "force": True}}
             answer = await self.ask_api(
-                "block_storage",
-                "POST",
-                "/backups",
-                "block_storage.create_backup",
-                backup_of,
-                retry=False,
+                "POST", "/backups", "block_storage.create_backup", backup_of, retry=False
             )
             context.data["backup_id"] = str(answer["backup"]["id"])
-            if context.checkpoint is not None:
-                await context.checkpoint()
+            await checkpoint(context)
         backup = context.data.get("backup_id")
         if backup:
             delays = POLL.delays()
             while True:
-                shown = await self.ask_api(
-                    "block_storage", "GET", f"/backups/{backup}", "block_storage.get_backup"
-                )
+                shown = await self.ask_api("GET", f"/backups/{backup}", "block_storage.get_backup")
                 status = str(shown["backup"].get("status") or "")
                 if status == "available":
                     break
@@ -94,15 +87,11 @@ class Volume(ApiResource):
         if new.get("description") != old.get("description"):
             changes["description"] = new.get("description") or ""
         if changes:
-            await self.ask_api(
-                "block_storage", "PUT", path, "block_storage.update_volume", {"volume": changes}
-            )
+            await self.ask_api("PUT", path, "block_storage.update_volume", {"volume": changes})
         if new.get("metadata") != old.get("metadata"):
             metadata = {k: str(v) for k, v in (new.get("metadata") or {}).items()}
             what = "block_storage.set_volume_metadata"
-            await self.ask_api(
-                "block_storage", "PUT", f"{path}/metadata", what, {"metadata": metadata}
-            )
+            await self.ask_api("PUT", f"{path}/metadata", what, {"metadata": metadata})
         if new.get("size") != old.get("size") and new.get("size"):
             if old.get("size") and int(new["size"]) < int(old["size"]):
                 raise CloudError(
@@ -110,12 +99,10 @@ class Volume(ApiResource):
                     f"{old['size']}"
                 )
             extend = {"os-extend": {"new_size": int(new["size"])}}
-            what = "block_storage.extend_volume"
-            await self.ask_api("block_storage", "POST", f"{path}/action", what, extend)
+            await self.ask_api("POST", f"{path}/action", "block_storage.extend_volume", extend)
         if new.get("read_only") != old.get("read_only") and new.get("read_only") is not None:
             flag = {"os-update_readonly_flag": {"readonly": bool(new["read_only"])}}
-            what = "block_storage.update_readonly_flag"
-            await self.ask_api("block_storage", "POST", f"{path}/action", what, flag)
+            await self.ask_api("POST", f"{path}/action", "block_storage.update_readonly_flag", flag)
         await self.refresh(context)
 
     def attribute_of(self, shown: Mapping[str, Any], name: str) -> Any:

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.rest import find_id, remember, request
-from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
     ApiResource,
@@ -28,10 +27,6 @@ ZONE_ID = "zone_id"
 ZONE_NAME = "zone_name"
 
 
-def zone_id(connection: Any, name_or_id: str) -> str:
-    return find_id(connection, "dns", "zone", name_or_id)
-
-
 class DesignateResource(ApiResource):
     service = "dns"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
@@ -40,10 +35,9 @@ class DesignateResource(ApiResource):
     def findable(self, context: ResourceContext) -> bool:
         return True  # see the module docstring
 
-    def create_retryable(self, error: CloudError) -> bool:
-        """Only 429 and 503: Designate's 409 says the name is taken (by another), never
-        "try again", so nothing is adopted for it."""
-        return error.status in (429, 503)
+    #: only 429 and 503: Designate's 409 says the name is taken (by another), never "try
+    #: again", so nothing is adopted for it
+    create_retried = frozenset({429, 503})
 
 
 class Zone(DesignateResource):
@@ -79,7 +73,7 @@ class Zone(DesignateResource):
         if new.get("primaries") != old.get("primaries"):
             body["masters"] = list(new.get("primaries") or [])
         if body:
-            await self.ask_api("dns", "PATCH", f"/zones/{physical_id}", "dns.update_zone", body)
+            await self.ask_api("PATCH", f"/zones/{physical_id}", "dns.update_zone", body)
         await self.refresh(context)
 
 
@@ -97,7 +91,7 @@ class RecordSet(DesignateResource):
             zone = str(context.properties["zone"])
 
             def resolve(connection: Any) -> tuple[str, str]:
-                found = zone_id(connection, zone)
+                found = find_id(connection, "dns", "zone", zone)
                 shown = request(connection, "dns", "GET", f"/zones/{found}", "dns.get_zone")
                 return found, str(shown["name"])
 
@@ -138,7 +132,7 @@ class RecordSet(DesignateResource):
             body["description"] = new.get("description")
         path = f"{self.base_path(context.data)}/{physical_id}"
         if body:
-            await self.ask_api("dns", "PUT", path, "dns.update_recordset", body)
+            await self.ask_api("PUT", path, "dns.update_recordset", body)
         await self.refresh(context)
 
 

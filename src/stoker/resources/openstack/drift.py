@@ -78,12 +78,18 @@ def server(
     groups = p.get("security_groups")
     owned = [port for port in ports if not _port_given(connection, entries, port)]
     if groups and owned:
-        expected_ids = security_group_ids(connection, [str(g) for g in groups])
         actual_ids = sorted({str(g) for port in owned for g in port.get("security_groups") or []})
-        equal = sorted(set(expected_ids)) == actual_ids
-        named = dict(zip(expected_ids, groups, strict=True))
-        pairs["security_groups"] = _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
+        pairs["security_groups"] = _groups(connection, groups, actual_ids)
     return pairs
+
+
+def _groups(connection: Any, groups: list[Any], actual_ids: list[str]) -> Pair:
+    """The template's security groups against the ids (sorted) the cloud shows, a group
+    the template names reported by its name."""
+    expected_ids = security_group_ids(connection, [str(g) for g in groups])
+    named = dict(zip(expected_ids, groups, strict=True))
+    equal = sorted(set(expected_ids)) == actual_ids
+    return _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
 
 
 def _name_of(connection: Any, service: str, path: str, key: str) -> str:
@@ -149,11 +155,8 @@ def port(
         pairs["fixed_ips"] = _fixed_ips(connection, list(expected_ips), shown)
     groups = p.get("security_groups")
     if groups is not None:
-        expected_ids = security_group_ids(connection, [str(g) for g in groups])
         actual_ids = sorted(str(g) for g in shown.get("security_groups") or [])
-        named = dict(zip(expected_ids, groups, strict=True))
-        equal = sorted(set(expected_ids)) == actual_ids
-        pairs["security_groups"] = _same(list(groups), [named.get(g, g) for g in actual_ids], equal)
+        pairs["security_groups"] = _groups(connection, groups, actual_ids)
     pairs["admin_state_up"] = _flag(p, shown, "admin_state_up")
     return pairs
 
@@ -259,26 +262,15 @@ def volume(
     return pairs
 
 
-def _volume_irreversible(name: str, expected: Any, actual: Any) -> str | None:
-    growing = isinstance(expected, int) and isinstance(actual, int) and actual > expected
-    if name == "size" and growing:
-        return f"Cinder cannot shrink a volume (from {actual} GB back to {expected} GB)"
-    return None
-
-
-#: drift an update cannot undo, by type: (property, expected, actual) -> why, else None
-IRREVERSIBLE: Mapping[str, Callable[[str, Any, Any], str | None]] = {
-    "OS::Cinder::Volume": _volume_irreversible,
-}
-
-
 def irreversible(type_name: str, name: str, expected: Any, actual: Any) -> str | None:
     """Why an update cannot bring property ``name`` of a ``type_name`` back from
     ``actual`` to ``expected`` (it would fail as Heat's does: Cinder cannot shrink a
     volume), or None. A repair leaves such a difference as it is: replacing the resource
     instead would lose its data."""
-    rule = IRREVERSIBLE.get(type_name)
-    return rule(name, expected, actual) if rule is not None else None
+    growing = isinstance(expected, int) and isinstance(actual, int) and actual > expected
+    if type_name == "OS::Cinder::Volume" and name == "size" and growing:
+        return f"Cinder cannot shrink a volume (from {actual} GB back to {expected} GB)"
+    return None
 
 
 def volume_attachment(
@@ -297,8 +289,7 @@ def floating_ip(
     """The port an ``OS::Neutron::FloatingIP`` is on (when the template puts it on one)."""
     pairs: Pairs = {}
     if p.get("port_id") is not None:
-        wanted = _port_id(connection, p["port_id"], [{"id": shown.get("port_id")}])
-        pairs["port_id"] = _same(p["port_id"], shown.get("port_id"), wanted == shown.get("port_id"))
+        pairs["port_id"] = _floating_port(connection, p["port_id"], shown)
     if p.get("fixed_ip_address") is not None:
         pairs["fixed_ip_address"] = (p["fixed_ip_address"], shown.get("fixed_ip_address"))
     return pairs
@@ -307,8 +298,14 @@ def floating_ip(
 def floating_ip_association(
     connection: Any, shown: Mapping[str, Any], p: Mapping[str, Any], extra: Mapping[str, Any]
 ) -> Pairs:
-    wanted = _port_id(connection, p["port_id"], [{"id": shown.get("port_id")}])
-    return {"port_id": _same(p["port_id"], shown.get("port_id"), wanted == shown.get("port_id"))}
+    return {"port_id": _floating_port(connection, p["port_id"], shown)}
+
+
+def _floating_port(connection: Any, expected: Any, shown: Mapping[str, Any]) -> Pair:
+    """The port a floating IP is on against the one the template puts it on."""
+    actual = shown.get("port_id")
+    wanted = _port_id(connection, expected, [{"id": actual}])
+    return _same(expected, actual, wanted == actual)
 
 
 def net(

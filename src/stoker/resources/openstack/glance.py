@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from stoker.cloud.rest import request
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import ApiResource, CloudResource, catalog_schemas, given
@@ -32,14 +31,9 @@ class WebImage(ApiResource):
         for key, value in (p.get("extra_properties") or {}).items():
             body[key] = value
         shown = self.post(connection, body)
-        request(
-            connection,
-            "image",
-            "POST",
-            f"/images/{shown['id']}/import",
-            "image.import_image",
-            {"method": {"name": "web-download", "uri": str(p["location"])}},
-        )
+        download = {"method": {"name": "web-download", "uri": str(p["location"])}}
+        path = f"/images/{shown['id']}/import"
+        self.api(connection, "POST", path, "image.import_image", download)
         return shown
 
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
@@ -65,7 +59,7 @@ class WebImage(ApiResource):
         if changes:
             patch = {"Content-Type": "application/openstack-images-v2.1-json-patch"}
             what = "image.update_image"
-            await self.ask_api("image", "PATCH", f"/images/{image}", what, changes, headers=patch)
+            await self.ask_api("PATCH", f"/images/{image}", what, changes, headers=patch)
         await self.refresh(context)
 
 

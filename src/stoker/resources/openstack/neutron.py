@@ -42,7 +42,6 @@ class NeutronResource(CloudResource):
 
     kind: ClassVar[str]
     collection: ClassVar[str]
-    ready_statuses: ClassVar[frozenset[str]] = frozenset()
 
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
         return raw_show(connection, "network", f"/{self.collection}/{physical_id}", self.kind)
@@ -93,9 +92,6 @@ class NeutronResource(CloudResource):
         if self.mark_attribute is not None and self.template_mark(context) is None:
             body[self.mark_attribute] = name
         return body
-
-    def calls(self) -> tuple[str, str]:
-        return (f"network.create_{self.kind}", f"network.delete_{self.kind}")
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         raise NotImplementedError
@@ -243,7 +239,6 @@ class Port(_MadeInBulk):
     properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "port", "ports"
     show_call = "network.get_port"
-    ready_statuses: ClassVar[frozenset[str]] = frozenset()
 
     def body(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
         p = context.properties
@@ -373,23 +368,13 @@ class RouterInterface(CloudResource):
         p = context.properties
         router = find_id(connection, "network", "router", str(p["router"]))
         if p.get("subnet"):
-            sid = subnet_id(connection, str(p["subnet"]))
-            physical_id = f"{router}:subnet_id={sid}"
-            if not self.exists(connection, physical_id):  # else: made before a crash
-                connection.network.add_interface_to_router(router, subnet=sid)
-            return {"id": physical_id}
-        port = find_id(connection, "network", "port", str(p["port"]))
-        physical_id = f"{router}:port_id={port}"
-        if not self.exists(connection, physical_id):
-            connection.network.add_interface_to_router(router, port=port)
+            kind, value = "subnet", subnet_id(connection, str(p["subnet"]))
+        else:
+            kind, value = "port", find_id(connection, "network", "port", str(p["port"]))
+        physical_id = f"{router}:{kind}_id={value}"
+        if not self.exists(connection, physical_id):  # else: made before a crash
+            connection.network.add_interface_to_router(router, **{kind: value})
         return {"id": physical_id}
-
-    def exists(self, connection: Any, physical_id: str) -> bool:
-        try:
-            self.show(connection, physical_id)
-        except NotFoundError:
-            return False
-        return True
 
     def show(self, connection: Any, physical_id: str) -> dict[str, Any]:
         router, _, what = physical_id.partition(":")
@@ -409,11 +394,9 @@ class RouterInterface(CloudResource):
     def drop(self, connection: Any, physical_id: str, data: Mapping[str, Any]) -> None:
         router, _, what = physical_id.partition(":")
         key, _, value = what.partition("=")
+        kind = "subnet" if key == "subnet_id" else "port"
         try:
-            if key == "subnet_id":
-                connection.network.remove_interface_from_router(router, subnet=value)
-            else:
-                connection.network.remove_interface_from_router(router, port=value)
+            connection.network.remove_interface_from_router(router, **{kind: value})
         except Exception as error:  # the SDK's NotFound, or a router already gone
             if getattr(error, "status_code", None) == 404:
                 raise NotFoundError(str(error), 404) from None

@@ -53,11 +53,7 @@ class KeyPair(NovaResource):
         return {**shown, "id": name}
 
     def find(self, connection: Any, name: str) -> str | None:
-        try:
-            self.show(connection, name)
-        except NotFoundError:
-            return None
-        return name
+        return name if self.exists(connection, name) else None
 
     def attribute(self, view: ResourceView, name: str) -> Any:
         if name == "private_key":
@@ -103,38 +99,21 @@ class Flavor(NovaResource):
         flavor = shown["id"]
         self.set_extra_specs(connection, flavor, {}, dict(p.get("extra_specs") or {}))
         for tenant in p.get("tenants") or []:
-            request(
-                connection,
-                "compute",
-                "POST",
-                f"/flavors/{flavor}/action",
-                "compute.flavor_add_tenant_access",
-                {"addTenantAccess": {"tenant": tenant}},
-            )
+            access = {"addTenantAccess": {"tenant": tenant}}
+            what = "compute.flavor_add_tenant_access"
+            self.api(connection, "POST", f"/flavors/{flavor}/action", what, access)
         return shown
 
-    @staticmethod
     def set_extra_specs(
-        connection: Any, flavor: str, old: Mapping[str, Any], new: Mapping[str, Any]
+        self, connection: Any, flavor: str, old: Mapping[str, Any], new: Mapping[str, Any]
     ) -> None:
+        path = f"/flavors/{flavor}/os-extra_specs"
         for key in old:
             if key not in new:
-                request(
-                    connection,
-                    "compute",
-                    "DELETE",
-                    f"/flavors/{flavor}/os-extra_specs/{key}",
-                    "compute.delete_flavor_extra_spec",
-                )
+                self.api(connection, "DELETE", f"{path}/{key}", "compute.delete_flavor_extra_spec")
         if new:
-            request(
-                connection,
-                "compute",
-                "POST",
-                f"/flavors/{flavor}/os-extra_specs",
-                "compute.create_flavor_extra_specs",
-                {"extra_specs": {k: str(v) for k, v in new.items()}},
-            )
+            specs = {"extra_specs": {k: str(v) for k, v in new.items()}}
+            self.api(connection, "POST", path, "compute.create_flavor_extra_specs", specs)
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
         flavor = context.physical_id

@@ -29,7 +29,6 @@ from stoker.resources.openstack.base import (
     first_id,
     pause,
 )
-from stoker.resources.openstack.neutron import subnet_id
 
 T = TypeVar("T")
 
@@ -44,30 +43,16 @@ def busy(error: CloudError) -> bool:
     return error.status == 409 and "immutable" in str(error)
 
 
-def loadbalancer_id(connection: Any, name_or_id: str) -> str:
-    return find_id(connection, "load_balancer", "load_balancer", name_or_id)
-
-
-def listener_id(connection: Any, name_or_id: str) -> str:
-    return find_id(connection, "load_balancer", "listener", name_or_id)
-
-
-def pool_id(connection: Any, name_or_id: str) -> str:
-    return find_id(connection, "load_balancer", "pool", name_or_id)
-
-
-def flavor_id(connection: Any, name_or_id: str) -> str:
-    return find_id(connection, "load_balancer", "flavor", name_or_id)
-
-
 class Reference(NamedTuple):
-    """A property that names another object, sent as that object's id."""
+    """A property that names another object, sent as that object's id (looked up as
+    `find_id` does, as a ``kind`` of ``service``)."""
 
     prop: str
     field: str
-    lookup: Callable[[Any, str], str]
+    kind: str
     #: whether an update may remove it (sent as null then); else it is sent only when given
     clearable: bool = False
+    service: str = "load_balancer"
 
 
 class Parent(NamedTuple):
@@ -111,7 +96,7 @@ class OctaviaResource(ApiResource):
         for ref in self.references:
             value = properties.get(ref.prop)
             if value:
-                body[ref.field] = ref.lookup(connection, str(value))
+                body[ref.field] = find_id(connection, ref.service, ref.kind, str(value))
             elif ref.clearable and ref.prop in properties:
                 body[ref.field] = None
         return body
@@ -124,12 +109,8 @@ class OctaviaResource(ApiResource):
         remember(connection, self.key, str(made["id"]), str(made["id"]))
         return made
 
-    def find(self, connection: Any, name: str) -> str | None:
-        return self.find_for(connection, name, None)
-
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        data = context.data if context is not None else {}
-        return first_id(self.listing(connection, data, {"name": name}))
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        return first_id(self.listing(connection, context.data, {"name": name}))
 
     # -- the handlers -----------------------------------------------------------------
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
@@ -158,10 +139,9 @@ class OctaviaResource(ApiResource):
         """A change (the delete) is asked again while the load balancer is busy."""
         return await self.while_busy(context, what, call)
 
-    def create_retryable(self, error: CloudError) -> bool:
-        """Only 429 and 503: Octavia's 409s say the load balancer is busy (nothing was
-        made: `_make` asks again) or the port or address is taken (by another)."""
-        return error.status in (429, 503)
+    #: only 429 and 503: Octavia's 409s say the load balancer is busy (nothing was made:
+    #: `_make` asks again) or the port or address is taken (by another)
+    create_retried = frozenset({429, 503})
 
     async def _make(self, context: ResourceContext, name: str) -> dict[str, Any]:
         """The create (see `CloudResource._make`), asked again while the load balancer is
@@ -210,8 +190,8 @@ class LoadBalancer(OctaviaResource):
     collection, key = "loadbalancers", "loadbalancer"
     passed = ("description", "admin_state_up", "vip_address", "provider", "availability_zone")
     references = (
-        Reference("vip_subnet", "vip_subnet_id", subnet_id),
-        Reference("flavor", "flavor_id", flavor_id),
+        Reference("vip_subnet", "vip_subnet_id", "subnet", service="network"),
+        Reference("flavor", "flavor_id", "flavor"),
     )
     live_attributes = frozenset({"pools"})
 
@@ -232,8 +212,8 @@ class Listener(OctaviaResource):
         "allowed_cidrs",
     )
     references = (
-        Reference("loadbalancer", "loadbalancer_id", loadbalancer_id),
-        Reference("default_pool", "default_pool_id", pool_id, clearable=True),
+        Reference("loadbalancer", "loadbalancer_id", "load_balancer"),
+        Reference("default_pool", "default_pool_id", "pool", clearable=True),
     )
     live_attributes = frozenset({"default_pool_id"})
 
@@ -245,8 +225,8 @@ class Pool(OctaviaResource):
     collection, key = "pools", "pool"
     passed = ("description", "admin_state_up", "protocol", "lb_algorithm", "tls_enabled")
     references = (
-        Reference("listener", "listener_id", listener_id),
-        Reference("loadbalancer", "loadbalancer_id", loadbalancer_id),
+        Reference("listener", "listener_id", "listener"),
+        Reference("loadbalancer", "loadbalancer_id", "load_balancer"),
     )
     live_attributes = frozenset({"healthmonitor_id", "listeners", "members"})
 
@@ -285,13 +265,13 @@ class PoolMember(OctaviaResource):
         "monitor_port",
         "tags",
     )
-    references = (Reference("subnet", "subnet_id", subnet_id),)
+    references = (Reference("subnet", "subnet_id", "subnet", service="network"),)
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # Octavia allows one member per address and port in a pool
 
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        if context is None or PARENT not in context.data:
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        if PARENT not in context.data:
             return None
         p = context.properties
         params = {"address": p["address"], "protocol_port": p["protocol_port"]}
@@ -314,15 +294,13 @@ class HealthMonitor(OctaviaResource):
         "url_path",
         "expected_codes",
     )
-    references = (Reference("pool", "pool_id", pool_id),)
+    references = (Reference("pool", "pool_id", "pool"),)
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # a pool has at most one health monitor
 
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        if context is None:
-            return None
-        pool = pool_id(connection, str(context.properties["pool"]))
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        pool = find_id(connection, "load_balancer", "pool", str(context.properties["pool"]))
         return first_id(self.listing(connection, {}, {"pool_id": pool}))
 
 
@@ -333,8 +311,8 @@ class L7Policy(OctaviaResource):
     collection, key = "l7policies", "l7policy"
     passed = ("description", "admin_state_up", "action", "position", "redirect_url")
     references = (
-        Reference("listener", "listener_id", listener_id),
-        Reference("redirect_pool", "redirect_pool_id", pool_id, clearable=True),
+        Reference("listener", "listener_id", "listener"),
+        Reference("redirect_pool", "redirect_pool_id", "pool", clearable=True),
     )
     live_attributes = frozenset({"rules"})
 
@@ -381,8 +359,8 @@ class L7Rule(OctaviaResource):
     def findable(self, context: ResourceContext) -> bool:
         return True  # by what it matches, in its policy
 
-    def find_for(self, connection: Any, name: str, context: ResourceContext | None) -> str | None:
-        if context is None or PARENT not in context.data:
+    def find_for(self, connection: Any, name: str, context: ResourceContext) -> str | None:
+        if PARENT not in context.data:
             return None
         p = context.properties
         wanted = {k: p.get(k) for k in ("type", "compare_type", "key", "value")}

@@ -24,7 +24,7 @@ from stoker.resources.base import ResourceView
 from stoker.resources.openstack.base import CloudResource
 from stoker.resources.openstack.drift import COMPARERS, Pairs
 from stoker.resources.openstack.neutron import NeutronResource
-from stoker.resources.openstack.server_listings import ports_of_devices
+from stoker.resources.openstack.server_listings import list_servers, ports_of_devices
 
 SERVER = "OS::Nova::Server"
 #: the most ids one listing is filtered by (the length of its URL)
@@ -98,11 +98,9 @@ async def _servers(
     """The servers of ``ids`` the project's detail listing shows, each with its ports."""
 
     def listing(connection: Any) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
-        body = request(connection, "compute", "GET", "/servers/detail", "compute.list_servers")
+        body = list_servers(connection, "/servers/detail")
         wanted = set(ids)
-        shown = {
-            str(s["id"]): dict(s) for s in (body or {}).get("servers") or [] if s["id"] in wanted
-        }
+        shown = {str(s["id"]): dict(s) for s in body.get("servers") or [] if s["id"] in wanted}
         ports = ports_of_devices(connection, sorted(shown)) if shown else {}
         return {sid: (s, {"ports": ports.get(sid, [])}) for sid, s in shown.items()}
 

@@ -125,8 +125,5 @@ class SecurityGroupRule(NeutronResource):
             rule["remote_group_id"] = p["remote_group"]
         return self.marked(context, _rule_body(connection, group, rule), name)
 
-    def make(self, connection: Any, context: ResourceContext, name: str) -> dict[str, Any]:
-        return self.post(connection, self.body(connection, context, name))
-
 
 TYPES: tuple[type[CloudResource], ...] = (SecurityGroup, SecurityGroupRule)

@@ -278,14 +278,12 @@ class Server(NovaResource):
         new, old = context.properties, self.normalize(previous.properties)
         if new.get("name") != old.get("name"):
             renamed = {"server": {"name": self.cloud_name(context)}}
-            await self.ask_api(
-                "compute", "PUT", f"/servers/{server}", "compute.update_server", renamed
-            )
+            await self.ask_api("PUT", f"/servers/{server}", "compute.update_server", renamed)
         if new.get("metadata") != old.get("metadata"):
             metadata = _metadata(new.get("metadata") or {})
             what = "compute.set_server_metadata"
             path = f"/servers/{server}/metadata"
-            await self.ask_api("compute", "PUT", path, what, {"metadata": metadata})
+            await self.ask_api("PUT", path, what, {"metadata": metadata})
         if new.get("flavor") != old.get("flavor"):
             await self.resize(context, str(new["flavor"]))
         if new.get("image") != old.get("image") and new.get("image"):
@@ -305,7 +303,7 @@ class Server(NovaResource):
 
     async def action(self, context: ResourceContext, what: str, body: dict[str, Any]) -> None:
         server = context.physical_id
-        await self.ask_api("compute", "POST", f"/servers/{server}/action", what, body)
+        await self.ask_api("POST", f"/servers/{server}/action", what, body)
 
     async def resize(self, context: ResourceContext, flavor: str) -> None:
         """Resize, wait for VERIFY_RESIZE, confirm, wait for ACTIVE (Heat's steps); a
@@ -360,13 +358,8 @@ class Server(NovaResource):
         def detach(connection: Any) -> None:
             for entry in removed:
                 for port in _ports_of(connection, entry, ports):
-                    request(
-                        connection,
-                        "compute",
-                        "DELETE",
-                        f"/servers/{server}/os-interface/{port}",
-                        "compute.delete_server_interface",
-                    )
+                    path = f"/servers/{server}/os-interface/{port}"
+                    self.api(connection, "DELETE", path, "compute.delete_server_interface")
 
         def attach(connection: Any) -> None:
             for entry in added:
@@ -379,14 +372,9 @@ class Server(NovaResource):
                         body["net_id"] = nic["uuid"]
                         if nic.get("fixed_ip"):
                             body["fixed_ips"] = [{"ip_address": nic["fixed_ip"]}]
-                    request(
-                        connection,
-                        "compute",
-                        "POST",
-                        f"/servers/{server}/os-interface",
-                        "compute.create_server_interface",
-                        {"interfaceAttachment": body},
-                    )
+                    path = f"/servers/{server}/os-interface"
+                    what = "compute.create_server_interface"
+                    self.api(connection, "POST", path, what, {"interfaceAttachment": body})
 
         if removed:
             await self.cloud.call("compute.delete_server_interface", detach)

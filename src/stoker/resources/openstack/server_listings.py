@@ -8,23 +8,25 @@ servers' ids, the ports of many devices."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from stoker.cloud.rest import request
 
 
+def list_servers(
+    connection: Any, path: str, params: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Nova's listing of the project's servers at ``path`` (``/servers``, or
+    ``/servers/detail``) filtered by ``params``: the answer's body."""
+    return request(connection, "compute", "GET", path, "compute.list_servers", params=params) or {}
+
+
 def in_build(connection: Any, servers: list[str]) -> dict[str, bool]:
     """Which of ``servers`` the project's listing of servers in BUILD holds (one call
     whatever their number; the listing's ids only, not each server's detail)."""
-    body = request(
-        connection,
-        "compute",
-        "GET",
-        "/servers",
-        "compute.list_servers",
-        params={"status": "BUILD"},
-    )
-    listed = {str(s.get("id")) for s in (body or {}).get("servers") or []}
+    body = list_servers(connection, "/servers", {"status": "BUILD"})
+    listed = {str(s.get("id")) for s in body.get("servers") or []}
     return {server: True for server in servers if server in listed}
 
 
@@ -37,22 +39,15 @@ def detail_by_name(
     answered (another of the same name may be listed: each is matched by its id)."""
     names = sorted({name for _, name in servers})
     pattern = "^(" + "|".join(re.escape(name) for name in names) + ")$"
-    body = request(
-        connection,
-        "compute",
-        "GET",
-        "/servers/detail",
-        "compute.list_servers",
-        params={"name": pattern},
-    )
-    listed = {str(s.get("id")): s for s in (body or {}).get("servers") or []}
+    body = list_servers(connection, "/servers/detail", {"name": pattern})
+    listed = {str(s.get("id")): s for s in body.get("servers") or []}
     return {key: dict(listed[key[0]]) for key in servers if key[0] in listed}
 
 
 def listed(connection: Any, servers: list[str]) -> dict[str, bool]:
     """Which of ``servers`` the project's listing holds (False: not listed, and the
     listing is whole; a listing cut into pages answers only for the servers it shows)."""
-    body = request(connection, "compute", "GET", "/servers", "compute.list_servers") or {}
+    body = list_servers(connection, "/servers")
     listed = {str(s.get("id")) for s in body.get("servers") or []}
     whole = not any(link.get("rel") == "next" for link in body.get("servers_links") or [])
     return {server: server in listed for server in servers if server in listed or whole}

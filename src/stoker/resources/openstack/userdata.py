@@ -18,23 +18,15 @@ roles Heat's have: cloud-init reads them the same way.
 
 from __future__ import annotations
 
-import email
 import functools
 import random
-import re
 import sys
-from email.message import Message
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from typing import TYPE_CHECKING, Any
 
 from stoker.resources.base import ResourceContext
-from stoker.resources.builtin.software_config import stored_config
-
-if TYPE_CHECKING:
-    from email.mime.text import MIMEText
-
-_UUID = re.compile(r"^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$", re.I)
+from stoker.resources.builtin.multipart_mime import message_parts
+from stoker.resources.builtin.software_config import referenced_config
 
 #: where heat-cfntools reads its parts (cfn-userdata ...)
 CFN_DIRECTORY = "/var/lib/heat-cfntools"
@@ -109,9 +101,8 @@ async def user_data(context: ResourceContext) -> str | None:
     properties = context.properties
     content = str(properties.get("user_data") or "")
     form = str(properties.get("user_data_format") or "HEAT_CFNTOOLS")
-    if form in ("RAW", "SOFTWARE_CONFIG") and _UUID.match(content) and context.lookup:
-        view = await context.lookup(content)
-        found = stored_config(view) if view is not None else None
+    if form in ("RAW", "SOFTWARE_CONFIG"):
+        found = await referenced_config(context, content)
         if isinstance(found, str):
             content = found
     if form == "RAW":
@@ -151,15 +142,11 @@ def _rendered(content: str, form: str) -> tuple[str, str]:
         parts.append(_part(content, "cfn-userdata", "x-cfninitdata"))
         parts.append(_part(RUN_USER_DATA, "loguserdata.py", "x-shellscript"))
     else:
-        message = email.message_from_string(content) if content else None
-        if message is not None and message.is_multipart():
-            for inner in message.get_payload():
-                assert isinstance(inner, Message)
-                payload: Any = inner.get_payload(decode=True)
-                text = payload.decode(inner.get_content_charset() or "utf-8") if payload else ""
-                parts.append(_part(text, inner.get_filename() or "", inner.get_content_subtype()))
-        else:
+        inner = message_parts(content) if content else None
+        if inner is None:
             parts.append(_part(content, "", ""))
+        for text, subtype, filename in inner or []:
+            parts.append(_part(text, filename, subtype))
     message = MIMEMultipart(_subparts=parts)
     rendered = message.as_string()
     boundary = message.get_boundary()
