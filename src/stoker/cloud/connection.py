@@ -16,9 +16,7 @@ import contextlib
 import contextvars
 import functools
 import logging
-import os
 import threading
-import urllib.request
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -174,7 +172,6 @@ class Cloud:
         session = getattr(connection.session, "session", None)
         if session is not None:  # keystoneauth's requests.Session
             _pool_for(session, self._workers)
-            _environment_read_once(connection.session, session)
         return connection
 
     def run(self, what: str, call: Callable[[Any], T]) -> T:
@@ -262,27 +259,6 @@ def _pool_for(session: Any, workers: int) -> None:
                     pool_maxsize=workers,
                 ),
             )
-
-
-def _environment_read_once(keystone: Any, session: Any) -> None:
-    """Read once what requests reads from the environment on every request. With
-    ``trust_env`` (its default), each request scans ``os.environ`` for proxies twice and
-    for a CA bundle, and looks for a netrc file: a sizeable part of what a request costs
-    the client. Where no proxy is set (``no_proxy`` alone changes nothing) and there is
-    no netrc file, the only thing those reads can find is the CA bundle
-    (``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE``), which requests uses where it is
-    asked to verify with its defaults: keystoneauth's session is given it once, as its
-    ``verify``, and the reads stop. Anywhere else they are kept."""
-    proxies = {key for key in urllib.request.getproxies() if key != "no"}
-    netrc = os.environ.get("NETRC")
-    places = [netrc] if netrc is not None else ["~/.netrc", "~/_netrc"]
-    if proxies or any(os.path.exists(os.path.expanduser(place)) for place in places):
-        return
-    bundle = os.environ.get("REQUESTS_CA_BUNDLE") or os.environ.get("CURL_CA_BUNDLE")
-    verify = getattr(keystone, "verify", None)
-    if bundle and (verify is True or verify is None):  # a path or False of its own stays
-        keystone.verify = bundle
-    session.trust_env = False
 
 
 def _message(error: BaseException) -> str:
