@@ -221,14 +221,12 @@ def _endpoint(
             headers["x-compute-request-id"] = request_id
         ranges = service.microversions
         try:
-            context = (
-                _authenticate(hub, request)
-                if operation.authenticated
-                else RequestContext(user_id="", project_id="", roles=())
-            )
             if operation.authenticated:
+                context = _authenticate(hub, request)
                 hub.record_call(service.type, operation.name, context)
                 _check_role(service, operation, context)
+            else:
+                context = RequestContext(user_id="", project_id="", roles=())
             if ranges is not None:
                 version = _negotiate(ranges, request)
                 context = dataclasses.replace(context, microversion=version)
