@@ -61,7 +61,7 @@ def catalog(hub: Hub, base: str, project_id: str | None) -> list[Document]:
     """Every running service with its public, internal and admin endpoint."""
     entries = []
     for service in hub.services:
-        url = base + service.endpoint_path
+        url = base + (service.endpoint_path or service.prefix)
         if service.project_in_url:
             if not project_id:
                 continue
@@ -345,7 +345,6 @@ SERVICE = Service(
     name="keystone",
     type="identity",
     prefix="/identity",
-    endpoint_path="/identity",
     make_backend=IdentityBackend,
     operations=lambda backend: IdentityApi(backend).operations(),
     versions=versions,

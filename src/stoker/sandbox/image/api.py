@@ -318,7 +318,6 @@ SERVICE = Service(
     name="glance",
     type="image",
     prefix="/image",
-    endpoint_path="/image",
     make_backend=ImageBackend,
     operations=lambda backend: ImageApi(backend).operations(),
     versions=versions,

@@ -336,7 +336,6 @@ SERVICE = Service(
     name="octavia",
     type="load-balancer",
     prefix="/load-balancer",
-    endpoint_path="/load-balancer",
     make_backend=OctaviaBackend,
     operations=lambda backend: OctaviaApi(backend).operations(),
     versions=versions,

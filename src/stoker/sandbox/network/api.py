@@ -391,7 +391,6 @@ SERVICE = Service(
     name="neutron",
     type="network",
     prefix="/network",
-    endpoint_path="/network",
     make_backend=NeutronBackend,
     operations=lambda backend: NeutronApi(backend).operations(),
     versions=versions,

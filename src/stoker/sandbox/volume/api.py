@@ -394,11 +394,11 @@ SERVICE = Service(
     name="cinderv3",
     type="block-storage",
     prefix="/volume",
-    endpoint_path="/volume/v3",
     make_backend=CinderBackend,
     operations=lambda backend: CinderApi(backend).operations(),
     versions=versions,
     error_body=error_body,
+    endpoint_path="/volume/v3",
     microversions=MICROVERSIONS,
     project_in_url=True,
 )
