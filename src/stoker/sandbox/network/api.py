@@ -283,9 +283,9 @@ class NeutronApi:
         tag = request.path_params.get("tag")
         if action == "show":
             return reply({"tags": item["tags"]})
+        if action in ("check", "remove") and tag not in item["tags"]:
+            raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
         if action == "check":
-            if tag not in item["tags"]:
-                raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
             return no_content()
         if action == "replace":
             body = await read_json(request)
@@ -296,8 +296,6 @@ class NeutronApi:
         elif action == "add" and tag not in item["tags"]:
             item["tags"] = [*item["tags"], tag]
         elif action == "remove":
-            if tag not in item["tags"]:
-                raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
             item["tags"] = [t for t in item["tags"] if t != tag]
         elif action == "clear":
             item["tags"] = []
