@@ -20,13 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import importlib
 import logging
 import re
 import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -35,6 +33,7 @@ from starlette.routing import Route, Router
 from starlette.types import Receive, Scope, Send
 
 from stoker.errors import UsageError
+from stoker.sandbox import compute, dns, identity, image, loadbalancer, network, volume
 from stoker.sandbox.faults import Faults, parse_faults
 from stoker.sandbox.http import base_url, read_json, reply
 from stoker.sandbox.http_errors import (
@@ -64,27 +63,23 @@ logger = logging.getLogger("stoker.sandbox")
 #: clients that pause between calls (a test suite on a loaded machine) should not
 KEEP_ALIVE = 75
 
-#: the services a sandbox runs, as ``module:attribute`` (imported when the app is made);
-#: a new service adds its line here (docs/sandbox.md)
-SERVICES: tuple[str, ...] = (
-    "stoker.sandbox.identity:SERVICE",
-    "stoker.sandbox.compute:SERVICE",
-    "stoker.sandbox.image:SERVICE",
-    "stoker.sandbox.network:SERVICE",
-    "stoker.sandbox.volume:SERVICE",
-    "stoker.sandbox.loadbalancer:SERVICE",
-    "stoker.sandbox.dns:SERVICE",
+#: the services a sandbox runs, in catalog order (Keystone first: the others check tokens
+#: with it); a new service adds its line here (docs/sandbox.md)
+SERVICES: tuple[Service, ...] = (
+    identity.SERVICE,
+    compute.SERVICE,
+    image.SERVICE,
+    network.SERVICE,
+    volume.SERVICE,
+    loadbalancer.SERVICE,
+    dns.SERVICE,
 )
 
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
 
 def load_services() -> list[Service]:
-    services = []
-    for name in SERVICES:
-        module, _, attribute = name.partition(":")
-        services.append(getattr(importlib.import_module(module), attribute))
-    return services
+    return list(SERVICES)
 
 
 def create_app(db_url: str = "sqlite://", config: SandboxConfig | None = None) -> Starlette:
@@ -221,14 +216,12 @@ def _endpoint(
             headers["x-compute-request-id"] = request_id
         ranges = service.microversions
         try:
-            context = (
-                _authenticate(hub, request)
-                if operation.authenticated
-                else RequestContext(user_id="", project_id="", roles=())
-            )
             if operation.authenticated:
+                context = _authenticate(hub, request)
                 hub.record_call(service.type, operation.name, context)
                 _check_role(service, operation, context)
+            else:
+                context = RequestContext(user_id="", project_id="", roles=())
             if ranges is not None:
                 version = _negotiate(ranges, request)
                 context = dataclasses.replace(context, microversion=version)
@@ -301,8 +294,7 @@ def _control_routes(hub: Hub, stats: Counter[str]) -> list[Route]:
         return Response(status_code=204)
 
     async def show_stats(request: Request) -> Response:
-        body: dict[str, Any] = {"requests": sum(stats.values()), "operations": dict(stats)}
-        return reply(body)
+        return reply({"requests": sum(stats.values()), "operations": dict(stats)})
 
     async def reset_stats(request: Request) -> Response:
         stats.clear()

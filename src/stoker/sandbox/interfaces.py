@@ -65,21 +65,17 @@ class PortProvider(Protocol):
         compute:nova``), or create a port on ``network_id`` (with ``fixed_ip`` when given,
         in ``security_groups``, names or ids, else the project's ``default`` group) bound
         to it; return the port's id."""
-        ...
 
     def unplug(self, port_id: str, *, delete: bool) -> None:
         """Unbind the port from its server; delete it when Nova created it. A port that
         is gone already is no error."""
-        ...
 
     def addresses(self, port_ids: list[str]) -> list[PortAddress]:
         """The ports that still exist, in the order given."""
-        ...
 
     def auto_network(self, project_id: str) -> str | None:
         """The network ``networks: auto`` boots on: the project's one network, else a
         shared one; None when there is none (the server then has no address)."""
-        ...
 
 
 @runtime_checkable
@@ -88,11 +84,9 @@ class VolumeProvider(Protocol):
 
     def attach(self, project_id: str, volume_id: str, server_id: str, device: str) -> None:
         """Mark the volume ``in-use`` by the server at ``device``."""
-        ...
 
     def detach(self, volume_id: str, server_id: str) -> None:
         """Make the volume ``available`` again; a volume that is gone is no error."""
-        ...
 
 
 @runtime_checkable
@@ -101,10 +95,8 @@ class ImageProvider(Protocol):
 
     def find_image(self, project_id: str, image_id: str) -> dict[str, Any] | None:
         """The image's Glance document if the project can use it."""
-        ...
 
     def snapshot(
         self, project_id: str, name: str, server_id: str, base_image_id: str, metadata: Any
     ) -> str:
         """A new private, active image of a server (Nova's ``createImage``); its id."""
-        ...

@@ -154,13 +154,14 @@ class Service:
     name: str  # catalog name: ``nova``
     type: str  # catalog type: ``compute``
     prefix: str  # where it is mounted: ``/compute``
-    endpoint_path: str  # the catalog URL below the host: ``/compute/v2.1``
     make_backend: Callable[[Hub], Any]
     operations: Callable[[Any], list[Operation]]
     #: the document at ``prefix`` (version discovery): (status, body) for the base URL
     versions: Callable[[str], tuple[int, Mapping[str, Any]]]
     #: the error as this service renders it
     error_body: Callable[[ApiError], Response]
+    #: the catalog URL below the host (``/compute/v2.1``), when it is not ``prefix``
+    endpoint_path: str = ""
     microversions: Microversions | None = None
     #: whether the catalog URL ends with the project id (Cinder's ``/volume/v3/{id}``)
     project_in_url: bool = False

@@ -223,30 +223,23 @@ class SandboxStore:
             }
         return known
 
-    def _set(self, kind: str, id: str, entry: tuple[str | None, Document] | None) -> None:
-        """Change the mirror (None removes)."""
-        documents = self._kind(kind)
-        if entry is None:
-            documents.pop(id, None)
-        else:
-            documents[id] = entry
-
     def insert(self, kind: str, id: str, data: Mapping[str, Any], project_id: str | None) -> None:
         text = json.dumps(data)
         with self._lock, self._conn() as connection:
             self._insert.run(
                 connection, {"kind": kind, "id": id, "project_id": project_id, "data": text}
             )
-            self._set(kind, id, (project_id, json.loads(text)))
+            self._kind(kind)[id] = (project_id, json.loads(text))
 
     def put(self, kind: str, id: str, data: Mapping[str, Any]) -> None:
         """Replace an existing document (its project and place in listings stay)."""
         text = json.dumps(data)
         with self._lock, self._conn() as connection:
             self._update.run(connection, {"_kind": kind, "_id": id, "_data": text})
-            known = self._kind(kind).get(id)
+            documents = self._kind(kind)
+            known = documents.get(id)
             if known is not None:
-                self._set(kind, id, (known[0], json.loads(text)))
+                documents[id] = (known[0], json.loads(text))
 
     def get(self, kind: str, id: str) -> Document | None:
         with self._lock:
@@ -294,7 +287,7 @@ class SandboxStore:
         with self._lock, self._conn() as connection:
             deleted = self._delete.run(connection, {"_kind": kind, "_id": id})
             if deleted:
-                self._set(kind, id, None)
+                self._kind(kind).pop(id, None)
         return bool(deleted)
 
     def close(self) -> None:

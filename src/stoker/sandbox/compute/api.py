@@ -400,10 +400,10 @@ SERVICE = Service(
     name="nova",
     type="compute",
     prefix="/compute",
-    endpoint_path="/compute/v2.1",
     make_backend=ComputeBackend,
     operations=_operations,
     versions=versions,
     error_body=error_body,
+    endpoint_path="/compute/v2.1",
     microversions=MICROVERSIONS,
 )

@@ -182,7 +182,6 @@ SERVICE = Service(
     name="designate",
     type="dns",
     prefix="/dns",
-    endpoint_path="/dns",
     make_backend=DesignateBackend,
     operations=lambda backend: DesignateApi(backend).operations(),
     versions=versions,

@@ -61,7 +61,7 @@ def catalog(hub: Hub, base: str, project_id: str | None) -> list[Document]:
     """Every running service with its public, internal and admin endpoint."""
     entries = []
     for service in hub.services:
-        url = base + service.endpoint_path
+        url = base + (service.endpoint_path or service.prefix)
         if service.project_in_url:
             if not project_id:
                 continue
@@ -92,7 +92,8 @@ class IdentityApi:
         self.backend = backend
         self.hub = backend.hub
 
-    def _token_body(self, token: Document, base: str, with_catalog: bool) -> Document:
+    def _token_body(self, token: Document, request: Request) -> Document:
+        """The token as Keystone shows it, with the catalog unless ``?nocatalog``."""
         user = self.backend.user(token["user_id"])
         domain = self.backend.domain(user["domain_id"])
         body: Document = {
@@ -121,22 +122,20 @@ class IdentityApi:
             trust = self.backend.trusts.trust(token.get("trust_id") or "")
             if trust is not None:
                 body[trusts.SCOPE] = self.backend.trusts.token_part(trust)
-            if with_catalog:
-                body["catalog"] = catalog(self.hub, base, project["id"])
         elif token["domain_id"]:
             domain = self.backend.domain(token["domain_id"])
             body["domain"] = {"id": domain["id"], "name": domain["name"]}
             body["roles"] = []
-            if with_catalog:
-                body["catalog"] = catalog(self.hub, base, None)
+        scoped = token["project_id"] or token["domain_id"]
+        if scoped and "nocatalog" not in request.query_params:
+            body["catalog"] = catalog(self.hub, base_url(request), token["project_id"] or None)
         return body
 
     async def issue(self, request: Request, ctx: RequestContext) -> Response:
         auth = await read_json(request, required="auth")
         with self.backend.transaction():
             token = self.backend.issue(auth)
-        with_catalog = "nocatalog" not in request.query_params
-        body = {"token": self._token_body(token, base_url(request), with_catalog)}
+        body = {"token": self._token_body(token, request)}
         return reply(body, 201, {"x-subject-token": token["id"]})
 
     def _subject(self, request: Request) -> Document:
@@ -147,8 +146,7 @@ class IdentityApi:
 
     async def validate(self, request: Request, ctx: RequestContext) -> Response:
         subject = self._subject(request)
-        with_catalog = "nocatalog" not in request.query_params
-        body = {"token": self._token_body(subject, base_url(request), with_catalog)}
+        body = {"token": self._token_body(subject, request)}
         return reply(body, 200, {"x-subject-token": subject["id"]})
 
     async def check(self, request: Request, ctx: RequestContext) -> Response:
@@ -345,7 +343,6 @@ SERVICE = Service(
     name="keystone",
     type="identity",
     prefix="/identity",
-    endpoint_path="/identity",
     make_backend=IdentityBackend,
     operations=lambda backend: IdentityApi(backend).operations(),
     versions=versions,

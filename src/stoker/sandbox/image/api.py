@@ -74,12 +74,9 @@ class ImageApi:
     async def list_images(self, request: Request, ctx: RequestContext) -> Response:
         query = request.query_params
         visibility = query.get("visibility")
-        if visibility in (None, "all"):
-            images = (
-                self.backend.images(ctx) if visibility is None else self.backend.all_images(ctx)
-            )
-        else:
-            images = [i for i in self.backend.all_images(ctx) if i["visibility"] == visibility]
+        images = self.backend.images(ctx) if visibility is None else self.backend.all_images(ctx)
+        if visibility not in (None, "all"):
+            images = [i for i in images if i["visibility"] == visibility]
         for tag in query.getlist("tag"):
             images = [i for i in images if tag in i["tags"]]
         for key, wanted in query.items():
@@ -318,7 +315,6 @@ SERVICE = Service(
     name="glance",
     type="image",
     prefix="/image",
-    endpoint_path="/image",
     make_backend=ImageBackend,
     operations=lambda backend: ImageApi(backend).operations(),
     versions=versions,

@@ -8,7 +8,8 @@ Octavia's WSME layer writes them: ``{"faultcode": "Client", "faultstring": ...,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -37,7 +38,14 @@ from stoker.sandbox.loadbalancer.kinds import (
     MONITOR,
     POOL,
 )
-from stoker.sandbox.service import Operation, RequestContext, Service, routes, version_routes
+from stoker.sandbox.service import (
+    Handler,
+    Operation,
+    RequestContext,
+    Service,
+    routes,
+    version_routes,
+)
 from stoker.sandbox.store import Document
 
 #: the newest API version the sandbox says it speaks (its behaviour is 2.x's)
@@ -144,74 +152,60 @@ class OctaviaApi:
 
     # -- handlers ---------------------------------------------------------------------
 
-    def lister(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+    async def _list(self, kind: str, request: Request, ctx: RequestContext) -> Response:
         plural, _ = KEYS[kind]
+        self.backend.settle()
+        documents = self.backend.listing(kind, ctx.scope)
+        if kind in NESTED:
+            field, parent_kind = NESTED[kind]
+            parent = self.backend.get(parent_kind, request.path_params[field], ctx.scope)
+            documents = [d for d in documents if d[field] == parent["id"]]
+        pairs = [(d, self.view(kind, d)) for d in documents]
+        for name, value in request.query_params.items():
+            if name in CONTROL:
+                continue
+            pairs = [
+                (raw, shown)
+                for raw, shown in pairs
+                if _matches(raw[name] if name in raw else shown.get(name), value)
+            ]
+        page = paginate(request, [shown for _, shown in pairs])
+        body: Document = {plural: page, f"{plural}_links": []}
+        limit = request.query_params.get("limit")
+        if limit and page and len(page) == int(limit):
+            href = f"{base_url(request)}{request.url.path}?limit={limit}&marker={page[-1]['id']}"
+            body[f"{plural}_links"] = [link(href, "next")]
+        return reply(body)
 
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            self.backend.settle()
-            documents = self.backend.listing(kind, ctx.scope)
-            if kind in NESTED:
-                field, parent_kind = NESTED[kind]
-                parent = self.backend.get(parent_kind, request.path_params[field], ctx.scope)
-                documents = [d for d in documents if d[field] == parent["id"]]
-            pairs = [(d, self.view(kind, d)) for d in documents]
-            for name, value in request.query_params.items():
-                if name in CONTROL:
-                    continue
-                pairs = [
-                    (raw, shown)
-                    for raw, shown in pairs
-                    if _matches(raw[name] if name in raw else shown.get(name), value)
-                ]
-            page = paginate(request, [shown for _, shown in pairs])
-            body: Document = {plural: page, f"{plural}_links": []}
-            limit = request.query_params.get("limit")
-            if limit and page and len(page) == int(limit):
-                href = (
-                    f"{base_url(request)}{request.url.path}?limit={limit}&marker={page[-1]['id']}"
-                )
-                body[f"{plural}_links"] = [link(href, "next")]
-            return reply(body)
-
-        return handler
-
-    def creator(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+    async def _create(self, kind: str, request: Request, ctx: RequestContext) -> Response:
         _, key = KEYS[kind]
+        body = await read_json(request, required=key)
+        backend = self.backend
+        backend.settle()
+        with backend.transaction():
+            if kind == LOADBALANCER:
+                made = backend.create_loadbalancer(ctx.project_id, body, is_admin=ctx.is_admin)
+            elif kind == LISTENER:
+                made = backend.create_listener(ctx.scope, body)
+            elif kind == POOL:
+                made = backend.create_pool(ctx.scope, body)
+            elif kind == MEMBER:
+                pool_id = request.path_params["pool_id"]
+                made = backend.create_member(ctx.scope, pool_id, body)
+            elif kind == L7POLICY:
+                made = backend.create_l7policy(ctx.scope, body)
+            elif kind == L7RULE:
+                policy_id = request.path_params["l7policy_id"]
+                made = backend.create_l7rule(ctx.scope, policy_id, body)
+            else:
+                made = backend.create_monitor(ctx.scope, body)
+        return reply({key: self.view(kind, made)}, 201)
 
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            body = await read_json(request, required=key)
-            backend = self.backend
-            backend.settle()
-            with backend.transaction():
-                if kind == LOADBALANCER:
-                    made = backend.create_loadbalancer(ctx.project_id, body, is_admin=ctx.is_admin)
-                elif kind == LISTENER:
-                    made = backend.create_listener(ctx.scope, body)
-                elif kind == POOL:
-                    made = backend.create_pool(ctx.scope, body)
-                elif kind == MEMBER:
-                    pool_id = request.path_params["pool_id"]
-                    made = backend.create_member(ctx.scope, pool_id, body)
-                elif kind == L7POLICY:
-                    made = backend.create_l7policy(ctx.scope, body)
-                elif kind == L7RULE:
-                    policy_id = request.path_params["l7policy_id"]
-                    made = backend.create_l7rule(ctx.scope, policy_id, body)
-                else:
-                    made = backend.create_monitor(ctx.scope, body)
-            return reply({key: self.view(kind, made)}, 201)
-
-        return handler
-
-    def shower(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+    async def _show(self, kind: str, request: Request, ctx: RequestContext) -> Response:
         _, key = KEYS[kind]
-
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            self.backend.settle()
-            document = self._target(kind, request, ctx)
-            return reply({key: self.view(kind, document)})
-
-        return handler
+        self.backend.settle()
+        document = self._target(kind, request, ctx)
+        return reply({key: self.view(kind, document)})
 
     def _target(self, kind: str, request: Request, ctx: RequestContext) -> Document:
         id = request.path_params[f"{KEYS[kind][1]}_id"]
@@ -221,29 +215,22 @@ class OctaviaApi:
             raise not_found(LABELS[kind], id)
         return document
 
-    def updater(self, kind: str) -> Callable[[Request, RequestContext], Any]:
+    async def _update(self, kind: str, request: Request, ctx: RequestContext) -> Response:
         _, key = KEYS[kind]
+        body = await read_json(request, required=key)
+        self.backend.settle()
+        with self.backend.transaction():
+            document = self._target(kind, request, ctx)
+            updated = self.backend.update(kind, document["id"], ctx.scope, body)
+        return reply({key: self.view(kind, updated)}, 200)
 
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            body = await read_json(request, required=key)
-            self.backend.settle()
-            with self.backend.transaction():
-                document = self._target(kind, request, ctx)
-                updated = self.backend.update(kind, document["id"], ctx.scope, body)
-            return reply({key: self.view(kind, updated)}, 200)
-
-        return handler
-
-    def deleter(self, kind: str) -> Callable[[Request, RequestContext], Any]:
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            self.backend.settle()
-            cascade = boolean(request.query_params.get("cascade"), "cascade") or False
-            with self.backend.transaction():
-                document = self._target(kind, request, ctx)
-                self.backend.delete(kind, document["id"], ctx.scope, cascade=cascade)
-            return no_content()
-
-        return handler
+    async def _delete(self, kind: str, request: Request, ctx: RequestContext) -> Response:
+        self.backend.settle()
+        cascade = boolean(request.query_params.get("cascade"), "cascade") or False
+        with self.backend.transaction():
+            document = self._target(kind, request, ctx)
+            self.backend.delete(kind, document["id"], ctx.scope, cascade=cascade)
+        return no_content()
 
     async def status_tree(self, request: Request, ctx: RequestContext) -> Response:
         """``GET /loadbalancers/{id}/status``: the statuses of everything under it."""
@@ -303,7 +290,7 @@ class OctaviaApi:
     def operations(self) -> list[Operation]:
         """Every route, under ``/v2`` and ``/v2.0`` as Octavia serves them (the SDK asks
         for the latter)."""
-        table = []
+        table: list[tuple[str, str, str, Handler]] = []
         for kind, collection in (
             (LOADBALANCER, "/lbaas/loadbalancers"),
             (LISTENER, "/lbaas/listeners"),
@@ -316,11 +303,11 @@ class OctaviaApi:
             plural, key = KEYS[kind]
             item = f"{collection}/{{{key}_id}}"
             table += [
-                ("GET", collection, f"{plural}.list", self.lister(kind)),
-                ("POST", collection, f"{plural}.create", self.creator(kind)),
-                ("GET", item, f"{plural}.show", self.shower(kind)),
-                ("PUT", item, f"{plural}.update", self.updater(kind)),
-                ("DELETE", item, f"{plural}.delete", self.deleter(kind)),
+                ("GET", collection, f"{plural}.list", partial(self._list, kind)),
+                ("POST", collection, f"{plural}.create", partial(self._create, kind)),
+                ("GET", item, f"{plural}.show", partial(self._show, kind)),
+                ("PUT", item, f"{plural}.update", partial(self._update, kind)),
+                ("DELETE", item, f"{plural}.delete", partial(self._delete, kind)),
             ]
         status = "/lbaas/loadbalancers/{loadbalancer_id}/status"
         table += [
@@ -349,7 +336,6 @@ SERVICE = Service(
     name="octavia",
     type="load-balancer",
     prefix="/load-balancer",
-    endpoint_path="/load-balancer",
     make_backend=OctaviaBackend,
     operations=lambda backend: OctaviaApi(backend).operations(),
     versions=versions,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from starlette.requests import Request
@@ -116,6 +117,11 @@ class Collection:
     view: Callable[[Document], Document] = public
     before_list: Callable[[str], Any] | None = None
 
+    @property
+    def param(self) -> str:
+        """The path parameter of one item's id: ``network_id``."""
+        return f"{self.key}_id"
+
 
 class NeutronApi:
     """The handlers; one instance per sandbox."""
@@ -160,83 +166,65 @@ class NeutronApi:
 
     # the handlers of every collection
 
-    def _list(self, collection: Collection) -> Any:
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            if collection.before_list is not None:
-                with self.backend.transaction():
-                    collection.before_list(ctx.project_id)
-            filters: dict[str, list[str]] = {}
-            for key, value in request.query_params.multi_items():
-                if key not in CONTROL:
-                    filters.setdefault(key, []).append(value)
-            # filtered on the store's own documents, and only those kept are copied: a
-            # ``?device_id=`` lookup among hundreds of ports copies a few
-            items = [
-                copy_document(item)
-                for item in collection.records.scan(ctx.scope)
-                if all(_matches(item, key, wanted) for key, wanted in filters.items())
-            ]
-            shown = [collection.view(item) for item in paginate(request, items)]
-            fields = request.query_params.getlist("fields")
-            if fields:
-                shown = [{k: v for k, v in item.items() if k in fields} for item in shown]
-            return reply({collection.path.replace("-", "_"): shown})
-
-        return handler
-
-    def _create(self, collection: Collection) -> Any:
-        plural = collection.path.replace("-", "_")
-
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            body = await read_json(request)
-            if plural in body and isinstance(body[plural], list):
-                bodies, bulk = body[plural], True
-            elif isinstance(body.get(collection.key), dict):
-                bodies, bulk = [body[collection.key]], False
-            else:
-                raise BadRequest(
-                    f"Unable to find '{collection.key}' in request body", kind="HTTPBadRequest"
-                )
-            created = []
+    async def _list(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
+        if c.before_list is not None:
             with self.backend.transaction():
-                for item in bodies:
-                    if not isinstance(item, dict):
-                        raise BadRequest("Body contains invalid data", kind="HTTPBadRequest")
-                    project, item = _owner(ctx, item)
-                    created.append(collection.view(collection.create(project, item)))
-            if bulk:
-                return reply({plural: created}, 201)
-            return reply({collection.key: created[0]}, 201)
+                c.before_list(ctx.project_id)
+        filters: dict[str, list[str]] = {}
+        for key, value in request.query_params.multi_items():
+            if key not in CONTROL:
+                filters.setdefault(key, []).append(value)
+        # filtered on the store's own documents, and only those kept are copied: a
+        # ``?device_id=`` lookup among hundreds of ports copies a few
+        items = [
+            copy_document(item)
+            for item in c.records.scan(ctx.scope)
+            if all(_matches(item, key, wanted) for key, wanted in filters.items())
+        ]
+        shown = [c.view(item) for item in paginate(request, items)]
+        fields = request.query_params.getlist("fields")
+        if fields:
+            shown = [{k: v for k, v in item.items() if k in fields} for item in shown]
+        return reply({c.path.replace("-", "_"): shown})
 
-        return handler
+    async def _create(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
+        plural = c.path.replace("-", "_")
+        body = await read_json(request)
+        if plural in body and isinstance(body[plural], list):
+            bodies, bulk = body[plural], True
+        elif isinstance(body.get(c.key), dict):
+            bodies, bulk = [body[c.key]], False
+        else:
+            raise BadRequest(f"Unable to find '{c.key}' in request body", kind="HTTPBadRequest")
+        created = []
+        with self.backend.transaction():
+            for item in bodies:
+                if not isinstance(item, dict):
+                    raise BadRequest("Body contains invalid data", kind="HTTPBadRequest")
+                project, item = _owner(ctx, item)
+                created.append(c.view(c.create(project, item)))
+        if bulk:
+            return reply({plural: created}, 201)
+        return reply({c.key: created[0]}, 201)
 
-    def _show(self, collection: Collection, param: str) -> Any:
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            item = collection.records.get(request.path_params[param], ctx.scope)
-            shown = collection.view(item)
-            fields = request.query_params.getlist("fields")
-            if fields:
-                shown = {k: v for k, v in shown.items() if k in fields}
-            return reply({collection.key: shown})
+    async def _show(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
+        item = c.records.get(request.path_params[c.param], ctx.scope)
+        shown = c.view(item)
+        fields = request.query_params.getlist("fields")
+        if fields:
+            shown = {k: v for k, v in shown.items() if k in fields}
+        return reply({c.key: shown})
 
-        return handler
+    async def _update(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
+        body = await read_json(request, required=c.key)
+        with self.backend.transaction():
+            item = c.update(request.path_params[c.param], ctx.scope, body)
+        return reply({c.key: c.view(item)})
 
-    def _update(self, collection: Collection, param: str) -> Any:
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            body = await read_json(request, required=collection.key)
-            with self.backend.transaction():
-                item = collection.update(request.path_params[param], ctx.scope, body)
-            return reply({collection.key: collection.view(item)})
-
-        return handler
-
-    def _delete(self, collection: Collection, param: str) -> Any:
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            with self.backend.transaction():
-                collection.delete(request.path_params[param], ctx.scope)
-            return no_content()
-
-        return handler
+    async def _delete(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
+        with self.backend.transaction():
+            c.delete(request.path_params[c.param], ctx.scope)
+        return no_content()
 
     # the rest of the API
 
@@ -285,41 +273,37 @@ class NeutronApi:
             )
         return reply(info)
 
-    def _tags(self, collection: Collection, param: str, action: str) -> Any:
+    async def _tags(
+        self, c: Collection, action: str, request: Request, ctx: RequestContext
+    ) -> Response:
         """``/{collection}/{id}/tags`` (the ``standard-attr-tag`` extension): replace all,
         show, add one, check one, remove one, remove all."""
-
-        async def handler(request: Request, ctx: RequestContext) -> Response:
-            records = collection.records
-            item = records.get(request.path_params[param], ctx.scope)
-            tag = request.path_params.get("tag")
-            if action == "show":
-                return reply({"tags": item["tags"]})
-            if action == "check":
-                if tag not in item["tags"]:
-                    raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
-                return no_content()
-            if action == "replace":
-                body = await read_json(request)
-                tags = body.get("tags")
-                if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-                    raise BadRequest("Invalid input for tags.", kind="HTTPBadRequest")
-                item["tags"] = list(dict.fromkeys(tags))
-            elif action == "add" and tag not in item["tags"]:
-                item["tags"] = [*item["tags"], tag]
-            elif action == "remove":
-                if tag not in item["tags"]:
-                    raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
-                item["tags"] = [t for t in item["tags"] if t != tag]
-            elif action == "clear":
-                item["tags"] = []
-            with self.backend.transaction():
-                records.save(item)
-            if action == "replace":
-                return reply({"tags": item["tags"]})
-            return no_content(201 if action == "add" else 204)
-
-        return handler
+        records = c.records
+        item = records.get(request.path_params[c.param], ctx.scope)
+        tag = request.path_params.get("tag")
+        if action == "show":
+            return reply({"tags": item["tags"]})
+        if action in ("check", "remove") and tag not in item["tags"]:
+            raise ApiError(f"Tag {tag} could not be found.", status=404, kind="TagNotFound")
+        if action == "check":
+            return no_content()
+        if action == "replace":
+            body = await read_json(request)
+            tags = body.get("tags")
+            if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+                raise BadRequest("Invalid input for tags.", kind="HTTPBadRequest")
+            item["tags"] = list(dict.fromkeys(tags))
+        elif action == "add" and tag not in item["tags"]:
+            item["tags"] = [*item["tags"], tag]
+        elif action == "remove":
+            item["tags"] = [t for t in item["tags"] if t != tag]
+        elif action == "clear":
+            item["tags"] = []
+        with self.backend.transaction():
+            records.save(item)
+        if action == "replace":
+            return reply({"tags": item["tags"]})
+        return no_content(201 if action == "add" else 204)
 
     async def quota(self, request: Request, ctx: RequestContext) -> Response:
         """``/quotas/{project_id}`` (``/details``: with use): the fault plan's limits, -1
@@ -354,24 +338,23 @@ class NeutronApi:
             ("PUT", remove, "routers.remove_interface", self.remove_interface),
         ]
         for c in self.collections:
-            param = f"{c.key}_id"
-            item = f"/{c.path}/{{{param}}}"
+            item = f"/{c.path}/{{{c.param}}}"
             table += [
-                ("GET", f"/{c.path}", f"{c.path}.list", self._list(c)),
-                ("POST", f"/{c.path}", f"{c.path}.create", self._create(c)),
-                ("GET", item, f"{c.path}.show", self._show(c, param)),
-                ("PUT", item, f"{c.path}.update", self._update(c, param)),
-                ("DELETE", item, f"{c.path}.delete", self._delete(c, param)),
+                ("GET", f"/{c.path}", f"{c.path}.list", partial(self._list, c)),
+                ("POST", f"/{c.path}", f"{c.path}.create", partial(self._create, c)),
+                ("GET", item, f"{c.path}.show", partial(self._show, c)),
+                ("PUT", item, f"{c.path}.update", partial(self._update, c)),
+                ("DELETE", item, f"{c.path}.delete", partial(self._delete, c)),
             ]
             if c.path != "security-group-rules":
                 tags, tag = f"{item}/tags", f"{item}/tags/{{tag}}"
                 table += [
-                    ("GET", tags, f"{c.path}.tags", self._tags(c, param, "show")),
-                    ("PUT", tags, f"{c.path}.tags", self._tags(c, param, "replace")),
-                    ("DELETE", tags, f"{c.path}.tags", self._tags(c, param, "clear")),
-                    ("GET", tag, f"{c.path}.tags", self._tags(c, param, "check")),
-                    ("PUT", tag, f"{c.path}.tags", self._tags(c, param, "add")),
-                    ("DELETE", tag, f"{c.path}.tags", self._tags(c, param, "remove")),
+                    ("GET", tags, f"{c.path}.tags", partial(self._tags, c, "show")),
+                    ("PUT", tags, f"{c.path}.tags", partial(self._tags, c, "replace")),
+                    ("DELETE", tags, f"{c.path}.tags", partial(self._tags, c, "clear")),
+                    ("GET", tag, f"{c.path}.tags", partial(self._tags, c, "check")),
+                    ("PUT", tag, f"{c.path}.tags", partial(self._tags, c, "add")),
+                    ("DELETE", tag, f"{c.path}.tags", partial(self._tags, c, "remove")),
                 ]
         return routes("/v2.0", table)
 
@@ -406,7 +389,6 @@ SERVICE = Service(
     name="neutron",
     type="network",
     prefix="/network",
-    endpoint_path="/network",
     make_backend=NeutronBackend,
     operations=lambda backend: NeutronApi(backend).operations(),
     versions=versions,

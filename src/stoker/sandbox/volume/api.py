@@ -7,7 +7,7 @@ shows grow with them as Cinder's do. Errors as Cinder writes them:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -190,50 +190,36 @@ class CinderApi:
         argument = argument if isinstance(argument, dict) else {}
         id, scope = request.path_params["volume_id"], self._scope(request, ctx)
         b = self.backend
+        if action in ("os-reset_status", "os-force_delete") and not ctx.is_admin:
+            raise Forbidden(
+                "Policy doesn't allow volume_extension:volume_admin_actions to be performed."
+            )
+        if action == "os-initialize_connection":
+            volume = b.get(id, scope)
+            connector = argument.get("connector") or {}
+            if not isinstance(connector, dict):
+                raise BadRequest("Invalid input received: connector must be a mapping")
+            return reply({"connection_info": b.connection_info(volume, connector)})
+        changes: dict[str, Callable[[], object]] = {
+            "os-extend": lambda: b.extend(id, scope, argument.get("new_size")),
+            "os-reserve": lambda: b.reserve(id, scope),
+            "os-unreserve": lambda: b.unreserve(id, scope),
+            "os-attach": lambda: b.attach_action(id, scope, argument),
+            "os-begin_detaching": lambda: b.begin_detaching(id, scope),
+            "os-roll_detaching": lambda: b.roll_detaching(id, scope),
+            "os-detach": lambda: b.detach_action(id, scope, argument),
+            "os-terminate_connection": lambda: b.get(id, scope),
+            "os-set_bootable": lambda: b.set_bootable(id, scope, argument.get("bootable")),
+            "os-reset_status": lambda: b.reset_status(id, scope, argument),
+            "os-force_delete": lambda: b.delete(id, scope, force=True),
+            "os-update_readonly_flag": lambda: b.set_readonly(id, scope, argument.get("readonly")),
+            "os-retype": lambda: b.retype(id, scope, argument),
+        }
+        if action not in changes:
+            raise BadRequest(f"There is no such action: {action}")
         with b.transaction():
-            if action == "os-extend":
-                b.extend(id, scope, argument.get("new_size"))
-            elif action == "os-reserve":
-                b.reserve(id, scope)
-            elif action == "os-unreserve":
-                b.unreserve(id, scope)
-            elif action == "os-attach":
-                b.attach_action(id, scope, argument)
-            elif action == "os-begin_detaching":
-                b.begin_detaching(id, scope)
-            elif action == "os-roll_detaching":
-                b.roll_detaching(id, scope)
-            elif action == "os-detach":
-                b.detach_action(id, scope, argument)
-            elif action == "os-initialize_connection":
-                volume = b.get(id, scope)
-                connector = argument.get("connector") or {}
-                if not isinstance(connector, dict):
-                    raise BadRequest("Invalid input received: connector must be a mapping")
-                info = b.connection_info(volume, connector)
-                return reply({"connection_info": info})
-            elif action == "os-terminate_connection":
-                b.get(id, scope)
-            elif action == "os-set_bootable":
-                b.set_bootable(id, scope, argument.get("bootable"))
-                return reply({})
-            elif action in ("os-reset_status", "os-force_delete"):
-                if not ctx.is_admin:
-                    raise Forbidden(
-                        "Policy doesn't allow volume_extension:volume_admin_actions"
-                        " to be performed."
-                    )
-                if action == "os-reset_status":
-                    b.reset_status(id, scope, argument)
-                else:
-                    b.delete(id, scope, force=True)
-            elif action == "os-update_readonly_flag":
-                b.set_readonly(id, scope, argument.get("readonly"))
-            elif action == "os-retype":
-                b.retype(id, scope, argument)
-            else:
-                raise BadRequest(f"There is no such action: {action}")
-        return no_content(202)
+            changes[action]()
+        return reply({}) if action == "os-set_bootable" else no_content(202)
 
     # volume types
 
@@ -408,11 +394,11 @@ SERVICE = Service(
     name="cinderv3",
     type="block-storage",
     prefix="/volume",
-    endpoint_path="/volume/v3",
     make_backend=CinderBackend,
     operations=lambda backend: CinderApi(backend).operations(),
     versions=versions,
     error_body=error_body,
+    endpoint_path="/volume/v3",
     microversions=MICROVERSIONS,
     project_in_url=True,
 )
