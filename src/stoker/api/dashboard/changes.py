@@ -7,6 +7,7 @@ shown at their fields and template lines. Each begins the operation as the API d
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from typing import Any
 
 from starlette.requests import Request
@@ -20,7 +21,7 @@ from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, t
 from stoker.api.dashboard.session import Viewer
 from stoker.api.dashboard.stacks import stack_of
 from stoker.api.errors import bad_request
-from stoker.definition import RequestInputs, read_template
+from stoker.definition import read_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import stack_parameters
 
@@ -46,14 +47,14 @@ async def action(request: Request, viewer: Viewer) -> Response:
 async def delete(request: Request, viewer: Viewer) -> Response:
     """GET: the confirmation page; POST (its form): delete the stack."""
     stack = await asyncio.to_thread(stack_of, request, viewer, deleted=False)
+    context = {"stack": {"id": stack.id, "stack_name": stack.name}, "viewer": viewer}
+    context["title"] = f"Delete {stack.name}"
     if request.method == "GET":
-        context = {"stack": {"id": stack.id, "stack_name": stack.name}, "viewer": viewer}
-        return page(request, "delete.html", {**context, "title": f"Delete {stack.name}"})
+        return page(request, "delete.html", context)
     form = await read_form(request)
     if text_field(form, "confirm_name") != stack.name:
-        context = {"stack": {"id": stack.id, "stack_name": stack.name}, "viewer": viewer}
         context["error"] = f"Type the stack's name, {stack.name}, to confirm."
-        return page(request, "delete.html", {**context, "title": f"Delete {stack.name}"}, 400)
+        return page(request, "delete.html", context, 400)
     api = api_of(request)
     await api.operations.start(viewer.project, lambda engine: engine.delete(stack.id), stack=stack)
     return _back(stack.id)
@@ -99,11 +100,7 @@ async def update(request: Request, viewer: Viewer) -> Response:
     if new_text:
         body["template"] = new_text
     payload = inputs.payload_from(body, api)
-    payload.inputs = RequestInputs(
-        template=payload.inputs.template,
-        parameters=payload.inputs.parameters,
-        label=sources.TEMPLATE_LABEL,
-    )
+    payload.inputs = replace(payload.inputs, label=sources.TEMPLATE_LABEL)
     found = await asyncio.to_thread(
         inputs.update_findings, api, viewer.project, stack, payload, True
     )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from starlette.datastructures import FormData, UploadFile
@@ -27,7 +28,7 @@ from stoker.api.dashboard.changes import split_findings
 from stoker.api.dashboard.render import ROOT, dashboard_page, page, read_form, text_field
 from stoker.api.dashboard.session import Viewer
 from stoker.api.trusts import start_new_stack
-from stoker.definition import RequestInputs, read_template
+from stoker.definition import read_template
 from stoker.diagnostics import Diagnostic
 from stoker.engine import CreateRequest
 from stoker.errors import ApiError, StokerError
@@ -118,14 +119,7 @@ async def launch(request: Request, viewer: Viewer) -> Response:
             raise ApiError(400, "HTTPBadRequest", "Name the stack.")
     except ApiError as error:
         return _form(request, context, source, sent, [], None, problems=[error.message])
-    payload.inputs = RequestInputs(
-        template=payload.inputs.template,
-        files=payload.inputs.files,
-        environment=payload.inputs.environment,
-        environment_files=payload.inputs.environment_files,
-        parameters=payload.inputs.parameters,
-        label=sources.TEMPLATE_LABEL,
-    )
+    payload.inputs = replace(payload.inputs, label=sources.TEMPLATE_LABEL)
     create, errors, _ = await asyncio.to_thread(
         inputs.create_findings, api, viewer.project, payload
     )

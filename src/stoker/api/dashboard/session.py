@@ -137,16 +137,17 @@ def keystone_login(validator: KeystoneValidator, login: Login) -> tuple[str, str
     return str(access.auth_token), str(access.project_id)
 
 
-def _secure(request: Request) -> bool:
-    return request.url.scheme == "https"
+def _set_cookie(response: Response, request: Request, name: str, value: str) -> None:
+    """A cookie only this site's requests carry, never read by the page's script."""
+    secure = request.url.scheme == "https"
+    response.set_cookie(name, value, httponly=True, samesite="strict", secure=secure, path="/")
 
 
 def set_login(response: Response, request: Request, project: str, token: str | None) -> None:
     """Remember the chosen project (and the token) in the browser."""
-    options = {"httponly": True, "samesite": "strict", "secure": _secure(request), "path": "/"}
-    response.set_cookie(PROJECT_COOKIE, project, **options)  # type: ignore[arg-type]
+    _set_cookie(response, request, PROJECT_COOKIE, project)
     if token is not None:
-        response.set_cookie(TOKEN_COOKIE, token, **options)  # type: ignore[arg-type]
+        _set_cookie(response, request, TOKEN_COOKIE, token)
 
 
 def clear_login(response: Response) -> None:
@@ -166,14 +167,7 @@ def keep_csrf(response: Response, request: Request) -> None:
     """Send the CSRF cookie when the request came without one."""
     new = request.scope.get("stoker_csrf")
     if new is not None:
-        response.set_cookie(
-            CSRF_COOKIE,
-            new,
-            httponly=True,
-            samesite="strict",
-            secure=_secure(request),
-            path="/",
-        )
+        _set_cookie(response, request, CSRF_COOKIE, new)
 
 
 def csrf_ok(request: Request, submitted: object) -> bool:
