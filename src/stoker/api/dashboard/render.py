@@ -6,7 +6,6 @@ their status, never a traceback)."""
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from stoker.api.dashboard import session
 from stoker.api.dashboard.session import Viewer
 from stoker.errors import ApiError, StokerError
 
-log = logging.getLogger("stoker.api")
 HERE = Path(__file__).parent
 ROOT = "/dashboard"
 #: the largest form a page accepts (a template pasted or uploaded, a ZIP package)
