@@ -85,14 +85,6 @@ def dashboard_page(rule: str | None = None) -> Callable[[Handler], Callable[...,
         @functools.wraps(handler)
         async def endpoint(request: Request) -> Response:
             try:
-                return await answer(request)
-            finally:  # an uploaded file's spooled copy
-                form: FormData | None = request.scope.get("stoker_form")
-                if form is not None:
-                    await form.close()
-
-        async def answer(request: Request) -> Response:
-            try:
                 viewer = await session.viewer_of(request)
                 if rule is not None:
                     viewer.require(rule)
@@ -120,6 +112,10 @@ def dashboard_page(rule: str | None = None) -> Callable[[Handler], Callable[...,
 
                 shown = from_stoker(error)
                 return error_page(request, shown.status, shown.kind, shown.message)
+            finally:  # an uploaded file's spooled copy
+                spooled: FormData | None = request.scope.get("stoker_form")
+                if spooled is not None:
+                    await spooled.close()
 
         return endpoint
 
