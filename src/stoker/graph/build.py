@@ -92,12 +92,9 @@ def _template_count(
     children: Mapping[tuple[str, ...], StackDefinition],
 ) -> int:
     """The resources of a nested stack and of every stack below it."""
-    count = len(definition.enabled)
-    for name in definition.enabled:
-        below = children.get((*path, name))
-        if below is not None:
-            count += _template_count(below, (*path, name), children)
-    return count
+    paths = [(*path, name) for name in definition.enabled]
+    nested = (_template_count(children[p], p, children) for p in paths if p in children)
+    return len(paths) + sum(nested)
 
 
 # ---------------------------------------------------------------------- a stored stack
@@ -172,9 +169,5 @@ def _child_of(
 def _stored_count(engine: StackEngine, stack: StackRecord) -> int:
     """The resources of a stored nested stack and of every stack below it."""
     records = engine.store.resources(stack.id)
-    count = len(records)
-    for record in records:
-        below = _child_of(engine, stack, record)
-        if below is not None:
-            count += _stored_count(engine, below)
-    return count
+    below = (_child_of(engine, stack, record) for record in records)
+    return len(records) + sum(_stored_count(engine, child) for child in below if child is not None)

@@ -79,14 +79,13 @@ def _leaf_size(node: Node) -> tuple[float, float]:
     return min(max(width, MIN_WIDTH), MAX_WIDTH), height
 
 
+@dataclass(slots=True)
 class _View:
     """What grandalf reads of a vertex (its size) and writes (its centre, ``xy``)."""
 
-    __slots__ = ("w", "h", "xy")
-
-    def __init__(self, w: float, h: float) -> None:
-        self.w, self.h = w, h
-        self.xy: Point = (0.0, 0.0)
+    w: float
+    h: float
+    xy: Point = (0.0, 0.0)
 
 
 @dataclass(slots=True)
@@ -100,15 +99,13 @@ class _Part:
     routes: list[Route]
 
 
+@dataclass(slots=True)
 class _Path:
     """What grandalf writes of an edge: the polyline it routed (``setpath``), ends on the
     nodes' borders (`grandalf.routing.route_with_lines`), and the head's angle."""
 
-    __slots__ = ("points", "head_angle")
-
-    def __init__(self) -> None:
-        self.points: list[Point] = []
-        self.head_angle = 0.0
+    points: list[Point] = field(default_factory=list)
+    head_angle: float = 0.0
 
     def setpath(self, points: list[Point]) -> None:
         self.points = points

@@ -10,7 +10,7 @@ is a subroutine-shaped node. States are classes (``classDef``), reasons link sty
 from __future__ import annotations
 
 from stoker.graph.model import Graph, Level, Node
-from stoker.graph.style import EDGE_STYLES, STATUS_COLOURS, colours
+from stoker.graph.style import EDGE_STYLES, STATUS_COLOURS, drawn_status
 
 _ESCAPES = {'"': "#quot;", "<": "#lt;", ">": "#gt;", "#": "#35;"}
 
@@ -20,12 +20,9 @@ def label(text: str) -> str:
     return "".join(_ESCAPES.get(char, char) for char in text)
 
 
-def _status_class(node: Node) -> str:
-    fill, _ = colours(node.state)
-    for status, (colour, _) in STATUS_COLOURS.items():
-        if colour == fill:
-            return "neutral" if status is None else status.lower()
-    return "neutral"
+def _class_name(status: str | None) -> str:
+    """The ``classDef`` of a status of `STATUS_COLOURS`."""
+    return "neutral" if status is None else status.lower()
 
 
 def _node_text(node: Node) -> str:
@@ -42,7 +39,7 @@ def to_mermaid(graph: Graph) -> str:
     def level(current: Level, indent: str) -> None:
         for node in current.nodes:
             name = ids[node.key]
-            classes.setdefault(_status_class(node), []).append(name)
+            classes.setdefault(_class_name(drawn_status(node.state)), []).append(name)
             if node.child is not None:
                 lines.append(f'{indent}subgraph {name} ["{label(node.title)}"]')
                 lines.append(f"{indent}  direction BT")
@@ -59,8 +56,7 @@ def to_mermaid(graph: Graph) -> str:
     level(graph.top, "  ")
     lines.extend(edges)
     for status, (fill, stroke) in STATUS_COLOURS.items():
-        name = "neutral" if status is None else status.lower()
-        lines.append(f"  classDef {name} fill:{fill},stroke:{stroke}")
+        lines.append(f"  classDef {_class_name(status)} fill:{fill},stroke:{stroke}")
     for name, members in classes.items():
         lines.append(f"  class {','.join(members)} {name}")
     for reason, indexes in links.items():

@@ -24,11 +24,17 @@ EDGE_STYLES: dict[str, tuple[str, str, str]] = {
 }
 
 
+def drawn_status(state: str | None) -> str | None:
+    """The status (a key of `STATUS_COLOURS`) a resource in ``state`` (``ACTION_STATUS``
+    or None) is drawn as."""
+    if state is None:
+        return None
+    action, status = split_state(state)
+    if (action in NEUTRAL_ACTIONS and status == "COMPLETE") or status not in STATUS_COLOURS:
+        return None
+    return status
+
+
 def colours(state: str | None) -> tuple[str, str]:
     """(fill, stroke) of a resource in ``state`` (``ACTION_STATUS`` or None)."""
-    if state is None:
-        return STATUS_COLOURS[None]
-    action, status = split_state(state)
-    if action in NEUTRAL_ACTIONS and status == "COMPLETE":
-        return STATUS_COLOURS[None]
-    return STATUS_COLOURS.get(status, STATUS_COLOURS[None])
+    return STATUS_COLOURS[drawn_status(state)]

@@ -92,12 +92,8 @@ def make_field(parameter: Parameter, sent: dict[str, str], errors: dict[str, str
     """The input of ``parameter``: the value sent (if any), else its default; a hidden
     one's value is never written back into the page."""
     rules, choices, message = _rules(parameter)
-    if parameter.hidden:
-        value = ""
-    elif parameter.name in sent:
-        value = sent[parameter.name]
-    else:
-        value = _text(parameter.default) if parameter.has_default else ""
+    default = _text(parameter.default) if parameter.has_default else ""
+    value = "" if parameter.hidden else sent.get(parameter.name, default)
     if parameter.hidden:
         kind = "password"
     elif choices:
@@ -151,9 +147,6 @@ def values_sent(template: Template, form: Any) -> dict[str, str]:
     values: dict[str, str] = {}
     for name, parameter in template.parameters.items():
         value = form.get(f"param.{name}")
-        if not isinstance(value, str):
-            continue
-        if parameter.hidden and value == "":
-            continue
-        values[name] = value
+        if isinstance(value, str) and not (parameter.hidden and value == ""):
+            values[name] = value
     return values

@@ -54,16 +54,15 @@ async def _read_source(request: Request, viewer: Viewer, form: FormData) -> dict
     from stoker.api.upload import source_body
 
     upload = form.get("upload")
-    source: dict[str, Any] = {}
     if isinstance(upload, UploadFile) and upload.filename:
         raw = await upload.read()
         is_zip = raw.startswith(ZIP_MAGIC) or upload.filename.lower().endswith(".zip")
-        source.update(await source_body(raw, not is_zip, viewer.project, api))
     else:
         pasted = text_field(form, "template_text")
         if not pasted.strip():
             raise ApiError(400, "HTTPBadRequest", "Upload a template or paste one.")
-        source.update(await source_body(pasted.encode(), True, viewer.project, api))
+        raw, is_zip = pasted.encode(), False
+    source: dict[str, Any] = dict(await source_body(raw, not is_zip, viewer.project, api))
     if not isinstance(source.get("template"), str):  # a compiled blueprint's data
         source["template"] = sources.as_yaml(source.get("template"))
     environment = text_field(form, "environment_text")

@@ -6,7 +6,6 @@ their status, never a traceback)."""
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,6 @@ from stoker.api.dashboard import session
 from stoker.api.dashboard.session import Viewer
 from stoker.errors import ApiError, StokerError
 
-log = logging.getLogger("stoker.api")
 HERE = Path(__file__).parent
 ROOT = "/dashboard"
 #: the largest form a page accepts (a template pasted or uploaded, a ZIP package)
@@ -87,14 +85,6 @@ def dashboard_page(rule: str | None = None) -> Callable[[Handler], Callable[...,
         @functools.wraps(handler)
         async def endpoint(request: Request) -> Response:
             try:
-                return await answer(request)
-            finally:  # an uploaded file's spooled copy
-                form: FormData | None = request.scope.get("stoker_form")
-                if form is not None:
-                    await form.close()
-
-        async def answer(request: Request) -> Response:
-            try:
                 viewer = await session.viewer_of(request)
                 if rule is not None:
                     viewer.require(rule)
@@ -122,6 +112,10 @@ def dashboard_page(rule: str | None = None) -> Callable[[Handler], Callable[...,
 
                 shown = from_stoker(error)
                 return error_page(request, shown.status, shown.kind, shown.message)
+            finally:  # an uploaded file's spooled copy
+                spooled: FormData | None = request.scope.get("stoker_form")
+                if spooled is not None:
+                    await spooled.close()
 
         return endpoint
 

@@ -32,10 +32,8 @@ class Line:
     @property
     def severity(self) -> str:
         """The line's worst finding's severity ("" without one)."""
-        for severity in ("error", "warning", "info"):
-            if any(f.severity == severity for f in self.findings):
-                return severity
-        return ""
+        found = {f.severity for f in self.findings}
+        return next((s for s in ("error", "warning", "info") if s in found), "")
 
 
 @dataclass(slots=True)
