@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from stoker.diagnostics import Path, Span
-from stoker.parameters.types import ParameterType
+from stoker.parameters.types import ParameterType, camel_case
 from stoker.template.versions import Format
 
 MASK: Final = "******"
@@ -35,14 +35,7 @@ class ConstraintKind(StrEnum):
         return _CLASS_NAMES[self]
 
 
-_CLASS_NAMES = {
-    ConstraintKind.MODULO: "Modulo",
-    ConstraintKind.RANGE: "Range",
-    ConstraintKind.LENGTH: "Length",
-    ConstraintKind.ALLOWED_VALUES: "AllowedValues",
-    ConstraintKind.ALLOWED_PATTERN: "AllowedPattern",
-    ConstraintKind.CUSTOM_CONSTRAINT: "CustomConstraint",
-}
+_CLASS_NAMES = {kind: camel_case(kind.value) for kind in ConstraintKind}
 
 
 @dataclass(slots=True, frozen=True)

@@ -29,13 +29,13 @@ class ParameterType(StrEnum):
         return self.cfn_name if template_format is Format.CFN else self.value
 
 
-_CFN_NAMES: dict[ParameterType, str] = {
-    ParameterType.STRING: "String",
-    ParameterType.NUMBER: "Number",
-    ParameterType.COMMA_DELIMITED_LIST: "CommaDelimitedList",
-    ParameterType.JSON: "Json",
-    ParameterType.BOOLEAN: "Boolean",
-}
+def camel_case(name: str) -> str:
+    """``comma_delimited_list`` -> ``CommaDelimitedList``: how Heat's CFN names and its
+    class names spell a snake_case name."""
+    return "".join(word.capitalize() for word in name.split("_"))
+
+
+_CFN_NAMES = {kind: camel_case(kind.value) for kind in ParameterType}
 _BY_CFN_NAME = {name: kind for kind, name in _CFN_NAMES.items()}
 
 
