@@ -12,8 +12,8 @@ from enum import StrEnum
 from typing import Any, Final
 
 from stoker.diagnostics import Path, Span
-from stoker.parameters.types import ParameterType, camel_case
-from stoker.template.versions import Format
+from stoker.parameters.types import ParameterType
+from stoker.template.versions import Format, cfn_spelling
 
 MASK: Final = "******"
 """What Heat shows instead of a hidden parameter's value, everywhere."""
@@ -35,7 +35,7 @@ class ConstraintKind(StrEnum):
         return _CLASS_NAMES[self]
 
 
-_CLASS_NAMES = {kind: camel_case(kind.value) for kind in ConstraintKind}
+_CLASS_NAMES = {kind: cfn_spelling(kind.value) for kind in ConstraintKind}
 
 
 @dataclass(slots=True, frozen=True)

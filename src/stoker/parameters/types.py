@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from stoker.template.versions import Format
+from stoker.template.versions import Format, cfn_spelling
 
 
 class ParameterType(StrEnum):
@@ -29,13 +29,7 @@ class ParameterType(StrEnum):
         return self.cfn_name if template_format is Format.CFN else self.value
 
 
-def camel_case(name: str) -> str:
-    """``comma_delimited_list`` -> ``CommaDelimitedList``: how Heat's CFN names and its
-    class names spell a snake_case name."""
-    return "".join(word.capitalize() for word in name.split("_"))
-
-
-_CFN_NAMES = {kind: camel_case(kind.value) for kind in ParameterType}
+_CFN_NAMES = {kind: cfn_spelling(kind.value) for kind in ParameterType}
 _BY_CFN_NAME = {name: kind for kind, name in _CFN_NAMES.items()}
 
 
