@@ -45,9 +45,9 @@ class Names(NamedTuple):
 
 # HOT spells each key as its field is named, CFN in CamelCase; only CFN has Mappings,
 # only HOT parameter_groups.
-HOT_NAMES = Names(*(None if name == "mappings" else name for name in Names._fields))
-CFN_NAMES = Names(
-    *(None if name == "parameter_groups" else cfn_spelling(name) for name in Names._fields)
+HOT_NAMES = Names._make(None if name == "mappings" else name for name in Names._fields)
+CFN_NAMES = Names._make(
+    None if name == "parameter_groups" else cfn_spelling(name) for name in Names._fields
 )
 
 
