@@ -187,10 +187,14 @@ def exceeded(
     path: Path = (),
 ) -> LimitExceeded:
     """The error for limit ``name``: ``what`` happened; it names the limit and its option."""
+    return LimitExceeded(Diagnostic(LIMIT, over_limit(name, what), path, span), name)
+
+
+def over_limit(name: str, what: str) -> str:
+    """That ``what`` passed the active limit ``name``, and how to raise it."""
     limit = LIMITS[name]
     value = getattr(active_limits(), name)
-    message = f"{what}: over the limit of {value:,} {limit.unit} (raise it with {limit.named()})"
-    return LimitExceeded(Diagnostic(LIMIT, message, path, span), name)
+    return f"{what}: over the limit of {value:,} {limit.unit} (raise it with {limit.named()})"
 
 
 def value_size(value: Any, limit: int, depth_limit: int) -> int:

@@ -220,4 +220,3 @@ def check_catalog_properties(
                     )
                 )
     return found
-
