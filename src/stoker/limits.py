@@ -36,9 +36,13 @@ class Limit(NamedTuple):
     costlier to create at import (Python compiles its generated methods)."""
 
     option: str
-    envvar: str
     unit: str
     help: str
+
+    @property
+    def envvar(self) -> str:
+        """The option's environment variable: ``--max-nodes`` is ``STOKER_MAX_NODES``."""
+        return "STOKER_" + self.option.removeprefix("--").replace("-", "_").upper()
 
     def named(self) -> str:
         return f"{self.option} or ${self.envvar}"
@@ -78,73 +82,52 @@ class Limits:
 #: field name -> how it is set; the CLI builds its options from this table
 LIMITS: dict[str, Limit] = {
     "template_size": Limit(
-        "--max-template-size",
-        "STOKER_MAX_TEMPLATE_SIZE",
-        "bytes",
-        "Largest template or environment file, in bytes.",
+        "--max-template-size", "bytes", "Largest template or environment file, in bytes."
     ),
     "nodes": Limit(
         "--max-nodes",
-        "STOKER_MAX_NODES",
         "nodes",
         "Most nodes (keys, values, items) in one document, YAML aliases counted where used.",
     ),
     "expanded_size": Limit(
         "--max-expanded-size",
-        "STOKER_MAX_EXPANDED_SIZE",
         "characters",
         "Most text in one document, YAML aliases counted where used (a YAML bomb guard).",
     ),
     "depth": Limit(
         "--max-depth",
-        "STOKER_MAX_DEPTH",
         "levels",
         "Deepest nesting of data, in a document or a value a function builds.",
     ),
     "value_size": Limit(
         "--max-value-size",
-        "STOKER_MAX_VALUE_SIZE",
         "bytes",
         "Largest value one function call may build (repeat, str_replace, list_join, "
         "map_merge, list_concat, yaql ...), in approximate bytes.",
     ),
     "total_value_size": Limit(
         "--max-total-value-size",
-        "STOKER_MAX_TOTAL_VALUE_SIZE",
         "bytes",
         "Most all function calls of one command may build together, in approximate bytes.",
     ),
     "resources": Limit(
         "--max-resources",
-        "STOKER_MAX_RESOURCES",
         "resources",
         "Most resources in a whole tree (nested stacks and group members included).",
     ),
-    "zip_members": Limit(
-        "--max-zip-members", "STOKER_MAX_ZIP_MEMBERS", "members", "Most members of a zip package."
-    ),
-    "zip_size": Limit(
-        "--max-zip-size",
-        "STOKER_MAX_ZIP_SIZE",
-        "bytes",
-        "Most bytes a zip package may expand to.",
-    ),
+    "zip_members": Limit("--max-zip-members", "members", "Most members of a zip package."),
+    "zip_size": Limit("--max-zip-size", "bytes", "Most bytes a zip package may expand to."),
     "zip_ratio": Limit(
-        "--max-zip-ratio",
-        "STOKER_MAX_ZIP_RATIO",
-        "times",
-        "How many times a zip member may expand (a zip bomb guard).",
+        "--max-zip-ratio", "times", "How many times a zip member may expand (a zip bomb guard)."
     ),
     "yaql_iterators": Limit(
         "--yaql-limit-iterators",
-        "STOKER_YAQL_LIMIT_ITERATORS",
         "items",
         "Heat's [yaql] limit_iterators: the most items one yaql expression may iterate "
         "(TripleO's undercloud sets 1000).",
     ),
     "yaql_memory": Limit(
         "--yaql-memory-quota",
-        "STOKER_YAQL_MEMORY_QUOTA",
         "bytes",
         "Heat's [yaql] memory_quota: the most bytes one value of a yaql expression may "
         "use (TripleO's undercloud sets 100000).",
@@ -204,10 +187,14 @@ def exceeded(
     path: Path = (),
 ) -> LimitExceeded:
     """The error for limit ``name``: ``what`` happened; it names the limit and its option."""
+    return LimitExceeded(Diagnostic(LIMIT, over_limit(name, what), path, span), name)
+
+
+def over_limit(name: str, what: str) -> str:
+    """That ``what`` passed the active limit ``name``, and how to raise it."""
     limit = LIMITS[name]
     value = getattr(active_limits(), name)
-    message = f"{what}: over the limit of {value:,} {limit.unit} (raise it with {limit.named()})"
-    return LimitExceeded(Diagnostic(LIMIT, message, path, span), name)
+    return f"{what}: over the limit of {value:,} {limit.unit} (raise it with {limit.named()})"
 
 
 def value_size(value: Any, limit: int, depth_limit: int) -> int:

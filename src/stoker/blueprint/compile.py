@@ -35,7 +35,7 @@ from stoker.blueprint.decisions import (
 )
 from stoker.blueprint.flow import flow_edges, output_source, resource_of
 from stoker.blueprint.library import LibraryType
-from stoker.blueprint.model import Component, Requirement
+from stoker.blueprint.model import Component, Requirement, requirement_of
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import RequirementUnmet
 
@@ -302,12 +302,6 @@ class _Compiler:
         return {"get_attr": [resource_of(self.decisions, source), output]}
 
     # ------------------------------------------------------------------ the cloud
-    def requirement_of(self, component: Component, kind: str) -> Requirement | None:
-        for requirement in component.requires:
-            if requirement.type == kind:
-                return requirement
-        return None
-
     def cloud_values(self, component: Component, kind: LibraryType, props: dict[str, Any]) -> None:
         if not kind.cloud:
             return
@@ -341,7 +335,7 @@ class _Compiler:
     def subject_of(self, component: Component, name: str) -> Component | Requirement:
         kinds = {"flavor": CLOUD_TYPES[:3], "image": ("os",), "zone": (JURISDICTION,)}
         for kind in kinds.get(name, ()):
-            found = self.requirement_of(component, kind)
+            found = requirement_of(component.requires, kind)
             if found is not None:
                 return found
         if name == "zone":
@@ -351,7 +345,7 @@ class _Compiler:
         return component
 
     def value(self, component: Component, kind: LibraryType, requirement: str) -> Any:
-        found = self.requirement_of(component, requirement)
+        found = requirement_of(component.requires, requirement)
         if found is not None:
             attribute = kind.requirements.get(requirement, "")
             if attribute in found.attributes:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from stoker.blueprint.existing import ExistingResource
 from stoker.blueprint.library import Library, LibraryType
-from stoker.blueprint.model import Blueprint, Requirement
+from stoker.blueprint.model import Blueprint, Requirement, requirement_of
 from stoker.diagnostics import Diagnostic
 
 PROVIDERS = "providers"
@@ -70,10 +70,7 @@ class Decisions:
         return [f for f in self.fulfilments if f.requirement.owner == component_id]
 
     def global_requirement(self, kind: str) -> Requirement | None:
-        for requirement in self.blueprint.requires:
-            if requirement.type == kind:
-                return requirement
-        return None
+        return requirement_of(self.blueprint.requires, kind)
 
     def host_of(self, component_id: str) -> str | None:
         for f in self.for_component(component_id):

@@ -4,7 +4,7 @@ shape and every error can point at the line the author wrote."""
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,3 +79,8 @@ class Blueprint:
     file: str
     #: where artifact ``content`` references resolve: a directory, or a ZIP's members
     base: str | None = None
+
+
+def requirement_of(requirements: Iterable[Requirement], kind: str) -> Requirement | None:
+    """The first of ``requirements`` of type ``kind``."""
+    return next((requirement for requirement in requirements if requirement.type == kind), None)

@@ -17,7 +17,7 @@ import zipfile
 from dataclasses import dataclass, field
 
 from stoker.errors import PackageError
-from stoker.limits import LIMITS, Limits, active_limits
+from stoker.limits import active_limits, over_limit
 
 ENTRY = "heat.yaml"
 #: the other name a package's entry may have when it is a blueprint (stoker.blueprint)
@@ -36,12 +36,8 @@ class StackPackage:
     entry: str = ENTRY
 
 
-def _limit(name: str, what: str, limits: Limits) -> PackageError:
-    limit = LIMITS[name]
-    return PackageError(
-        f"{what}: over the limit of {getattr(limits, name):,} {limit.unit} (raise it with "
-        f"{limit.named()})"
-    )
+def _limit(name: str, what: str) -> PackageError:
+    return PackageError(over_limit(name, what))
 
 
 def _check_member(info: zipfile.ZipInfo, source: str) -> None:
@@ -71,23 +67,20 @@ def read_package(data: bytes, source: str = "<package>") -> StackPackage:
     for info in archive.infolist():
         _check_member(info, source)
     if len(members) > limits.zip_members:
-        raise _limit("zip_members", f"{source}: the archive has {len(members):,} members", limits)
+        raise _limit("zip_members", f"{source}: the archive has {len(members):,} members")
     total = sum(info.file_size for info in members)
     if total > limits.zip_size:
-        raise _limit("zip_size", f"{source}: the archive expands to {total:,} bytes", limits)
+        raise _limit("zip_size", f"{source}: the archive expands to {total:,} bytes")
     for info in members:
         ratio = info.file_size / max(info.compress_size, 1)
         if info.file_size >= RATIO_FROM_BYTES and ratio > limits.zip_ratio:
             raise _limit(
-                "zip_ratio",
-                f"{source}: the member {info.filename} expands {ratio:,.0f} times",
-                limits,
+                "zip_ratio", f"{source}: the member {info.filename} expands {ratio:,.0f} times"
             )
         if info.file_size > limits.template_size:
             raise _limit(
                 "template_size",
                 f"{source}: the member {info.filename} has {info.file_size:,} bytes",
-                limits,
             )
     files: dict[str, str] = {}
     binary: dict[str, bytes] = {}

@@ -16,9 +16,7 @@ from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.functions.base import Function, FunctionTable
 from stoker.parameters import Parameter, ParameterGroup
 from stoker.template.loader import Document
-from stoker.template.versions import (
-    TemplateVersion,
-)
+from stoker.template.versions import TemplateVersion, cfn_spelling
 
 _DELETION_POLICIES = ("Delete", "Retain", "Snapshot")
 
@@ -45,39 +43,11 @@ class Names(NamedTuple):
     value: str
 
 
-HOT_NAMES = Names(
-    "description",
-    "parameters",
-    "parameter_groups",
-    "resources",
-    "outputs",
-    "conditions",
-    None,
-    "type",
-    "properties",
-    "metadata",
-    "depends_on",
-    "deletion_policy",
-    "update_policy",
-    "condition",
-    "value",
-)
-CFN_NAMES = Names(
-    "Description",
-    "Parameters",
-    None,
-    "Resources",
-    "Outputs",
-    "Conditions",
-    "Mappings",
-    "Type",
-    "Properties",
-    "Metadata",
-    "DependsOn",
-    "DeletionPolicy",
-    "UpdatePolicy",
-    "Condition",
-    "Value",
+# HOT spells each key as its field is named, CFN in CamelCase; only CFN has Mappings,
+# only HOT parameter_groups.
+HOT_NAMES = Names._make(None if name == "mappings" else name for name in Names._fields)
+CFN_NAMES = Names._make(
+    None if name == "parameter_groups" else cfn_spelling(name) for name in Names._fields
 )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from stoker.environment.environment import MergeStrategy
 from stoker.errors import MergeRejected as MergeRejected
 from stoker.limits import json_value
+from stoker.template.versions import cfn_spelling
 
 STRING = "string"
 NUMBER = "number"
@@ -22,18 +23,11 @@ LIST = "comma_delimited_list"
 JSON = "json"
 BOOLEAN = "boolean"
 
+#: a type's HOT and CFN spellings -> its HOT name
 _TYPE_NAMES = {
-    "string": STRING,
-    "number": NUMBER,
-    "comma_delimited_list": LIST,
-    "json": JSON,
-    "boolean": BOOLEAN,
-    # CFN spellings
-    "String": STRING,
-    "Number": NUMBER,
-    "CommaDelimitedList": LIST,
-    "Json": JSON,
-    "Boolean": BOOLEAN,
+    spelling: kind
+    for kind in (STRING, NUMBER, LIST, JSON, BOOLEAN)
+    for spelling in (kind, cfn_spelling(kind))
 }
 
 MISSING: Any = object()

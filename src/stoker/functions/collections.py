@@ -354,8 +354,7 @@ def _json(value: Any) -> str:
 class Filter(PureFunction):
     """Remove values from a list: ``filter: [[null, ''], [a, null, b]]`` gives ``[a, b]``."""
 
-    def parse_problems(self) -> Iterator[Diagnostic]:
-        return self.check_arguments()  # Heat checks all of these when it parses the call
+    checked_when_parsed = True
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args):
@@ -385,8 +384,7 @@ class Filter(PureFunction):
 class Contains(PureFunction):
     """Membership test: ``contains: [web, {get_param: roles}]`` (a string tests for a substring)."""
 
-    def parse_problems(self) -> Iterator[Diagnostic]:
-        return self.check_arguments()  # Heat checks all of these when it parses the call
+    checked_when_parsed = True
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args) or not self.args:
@@ -423,8 +421,7 @@ class Select(PureFunction):
     JSON first.
     """
 
-    def parse_problems(self) -> Iterator[Diagnostic]:
-        return self.check_arguments()  # Heat checks all of these when it parses the call
+    checked_when_parsed = True
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args) or len(self.args) != 2:
@@ -471,8 +468,7 @@ class MemberListToMap(PureFunction):
         "{'Fn::MemberListToMap': ['Name', 'Value', ['.member.0.Name=key', '.member.0.Value=door']]}"
     )
 
-    def parse_problems(self) -> Iterator[Diagnostic]:
-        return self.check_arguments()  # Heat checks all of these when it parses the call
+    checked_when_parsed = True
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         if not is_list(self.args) or len(self.args) != 3:

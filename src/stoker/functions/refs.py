@@ -5,7 +5,7 @@ These are the only functions that create dependencies between resources.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from stoker import codes
@@ -33,20 +33,21 @@ def navigate(value: Any, path: Sequence[Any], *, index_from_strings: bool) -> An
     return value
 
 
-def _reference_error(function: Function, name: str, scope: Scope) -> Diagnostic | None:
+def _reference_errors(function: Function, name: str, scope: Scope) -> Iterator[Diagnostic]:
+    """What is wrong with ``function``'s reference to the resource ``name`` (one finding
+    at most)."""
     if name not in scope.resources:
-        return function.invalid(
+        yield function.invalid(
             f'The specified reference "{name}" (in {_owner(function)}) is incorrect: there '
             "is no such resource",
             codes.UNKNOWN_RESOURCE,
         )
-    if name in scope.disabled_resources:
-        return function.invalid(
+    elif name in scope.disabled_resources:
+        yield function.invalid(
             f'The specified reference "{name}" (in {_owner(function)}) is incorrect: the '
             "resource's condition is false, so it does not exist",
             codes.UNKNOWN_RESOURCE,
         )
-    return None
 
 
 def _owner(function: Function) -> str:
@@ -123,9 +124,7 @@ class GetResource(Function):
         if not isinstance(self.args, str):
             yield from self.structure(scope)
             return
-        problem = _reference_error(self, self.args, scope)
-        if problem:
-            yield problem
+        yield from _reference_errors(self, self.args, scope)
 
     def dependencies(self, scope: Scope) -> Iterable[str]:
         return _enabled_resource(self.args, scope)
@@ -176,9 +175,7 @@ class GetAttr(Function):
         if not isinstance(resource, str):
             yield self.invalid(f"Resource name must be a string, not {resource!r}")
             return
-        problem = _reference_error(self, resource, scope)
-        if problem:
-            yield problem
+        yield from _reference_errors(self, resource, scope)
 
     def dependencies(self, scope: Scope) -> Iterable[str]:
         return _first_argument_resource(self.args, scope)
@@ -210,9 +207,7 @@ class CfnGetAtt(Function):
             )
             return
         if isinstance(self.args[0], str):
-            problem = _reference_error(self, self.args[0], scope)
-            if problem:
-                yield problem
+            yield from _reference_errors(self, self.args[0], scope)
 
     def dependencies(self, scope: Scope) -> Iterable[str]:
         return _first_argument_resource(self.args, scope)
@@ -240,9 +235,7 @@ class Ref(Function):
             yield self.invalid(f'Argument to "{self.name}" must be a string')
             return
         if not self.parameters_only and self.args in scope.resources:
-            problem = _reference_error(self, self.args, scope)
-            if problem:
-                yield problem
+            yield from _reference_errors(self, self.args, scope)
         elif self.args not in scope.parameters:
             what = "parameter" if self.parameters_only else "resource or parameter"
             yield self.invalid(

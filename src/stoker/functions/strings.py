@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from stoker import codes
 from stoker.diagnostics import Diagnostic
@@ -50,6 +50,8 @@ class PureFunction(Function):
     #: for every later evaluation: a call's parsed arguments never change, so validation,
     #: the static checks and each evaluation at create need not walk them again
     _checked: bool = False
+    #: Heat makes all of `check_arguments` when it parses the call (`parse_problems`)
+    checked_when_parsed: ClassVar[bool] = False
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         if not self._checked:
@@ -79,7 +81,7 @@ class PureFunction(Function):
 
     def parse_problems(self) -> Iterator[Diagnostic]:
         """The shape problems Heat finds when it parses the call (most find none)."""
-        return iter(())
+        return self.check_arguments() if self.checked_when_parsed else iter(())
 
     def resolve(self, context: Context) -> Any:
         # Shape errors Heat reports when parsing come first, with the same message.

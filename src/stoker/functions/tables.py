@@ -89,16 +89,7 @@ _HOT: dict[str, tuple[Table, set[str]]] = {
     ),
     "2014-10-16": (
         {"get_attr": _with(GetAttr, path_to_resource=True, all_attributes=False)},
-        {
-            "Ref",
-            "Fn::GetAZs",
-            "Fn::Join",
-            "Fn::Split",
-            "Fn::Replace",
-            "Fn::Base64",
-            "Fn::MemberListToMap",
-            "Fn::ResourceFacade",
-        },
+        set(_CFN_IN_HOT_2013) - {"Fn::Select"},  # until 2015-10-15
     ),
     "2015-04-30": (
         {

@@ -20,6 +20,8 @@ class MakeUrl(PureFunction):
     slashes and ``query`` is a map; so values from parameters cannot break the URL apart.
     """
 
+    checked_when_parsed = True
+
     def _argument_problems(self, args: Mapping[str, Any]) -> Iterator[str]:
         """Heat's ``_check_args``; calls are accepted anywhere (checked once resolved)."""
         for key in KEYS:
@@ -55,9 +57,6 @@ class MakeUrl(PureFunction):
             yield f'Invalid arguments to "{self.name}": {", ".join(unknown)}'
             return
         yield from self._argument_problems(args)
-
-    def parse_problems(self) -> Iterator[Diagnostic]:
-        return self.check_arguments()  # Heat's own validate makes all of these checks
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         for problem in self._shape_problems(self.args):

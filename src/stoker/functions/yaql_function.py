@@ -260,6 +260,8 @@ class Yaql(PureFunction):
     The expression sees the resolved ``data`` as ``$.data``; the result may be any type.
     """
 
+    checked_when_parsed = True
+
     def _syntax_error(self) -> str:
         return (
             f'"{self.name}" syntax should be {self.name}: {{expression: $.data.var1.sum(), '
@@ -283,9 +285,6 @@ class Yaql(PureFunction):
             return parse_expression(expression)
         except YaqlException as exc:
             raise self.error(f"Bad expression {exc}.") from exc
-
-    def parse_problems(self) -> Iterator[Diagnostic]:
-        return self.check_arguments()  # Heat's own validate makes all of these checks
 
     def check_arguments(self) -> Iterator[Diagnostic]:
         problem = self._shape_problem(self.args)

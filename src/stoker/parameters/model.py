@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from stoker.diagnostics import Path, Span
 from stoker.parameters.types import ParameterType
-from stoker.template.versions import Format
+from stoker.template.versions import Format, cfn_spelling
 
 MASK: Final = "******"
 """What Heat shows instead of a hidden parameter's value, everywhere."""
@@ -35,14 +35,7 @@ class ConstraintKind(StrEnum):
         return _CLASS_NAMES[self]
 
 
-_CLASS_NAMES = {
-    ConstraintKind.MODULO: "Modulo",
-    ConstraintKind.RANGE: "Range",
-    ConstraintKind.LENGTH: "Length",
-    ConstraintKind.ALLOWED_VALUES: "AllowedValues",
-    ConstraintKind.ALLOWED_PATTERN: "AllowedPattern",
-    ConstraintKind.CUSTOM_CONSTRAINT: "CustomConstraint",
-}
+_CLASS_NAMES = {kind: cfn_spelling(kind.value) for kind in ConstraintKind}
 
 
 @dataclass(slots=True, frozen=True)

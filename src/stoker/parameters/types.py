@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from stoker.template.versions import Format
+from stoker.template.versions import Format, cfn_spelling
 
 
 class ParameterType(StrEnum):
@@ -29,13 +29,7 @@ class ParameterType(StrEnum):
         return self.cfn_name if template_format is Format.CFN else self.value
 
 
-_CFN_NAMES: dict[ParameterType, str] = {
-    ParameterType.STRING: "String",
-    ParameterType.NUMBER: "Number",
-    ParameterType.COMMA_DELIMITED_LIST: "CommaDelimitedList",
-    ParameterType.JSON: "Json",
-    ParameterType.BOOLEAN: "Boolean",
-}
+_CFN_NAMES = {kind: cfn_spelling(kind.value) for kind in ParameterType}
 _BY_CFN_NAME = {name: kind for kind, name in _CFN_NAMES.items()}
 
 

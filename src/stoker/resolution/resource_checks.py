@@ -6,6 +6,7 @@ properties of a cloud type known only from the catalog."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from stoker import codes
@@ -15,7 +16,7 @@ from stoker.definition import (
     withheld_messages,
     withhold,
 )
-from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.diagnostics import Diagnostic, Path
 from stoker.errors import FunctionError
 from stoker.functions.base import OMIT, Unresolved, resolve
 from stoker.resolution.types import Resolution
@@ -117,9 +118,10 @@ def check_properties(
     sensitive = sensitive_properties(definition.template, name, definition.taint)
     found = withhold(found, path, sensitive)
     data = definition.template.document.data
-    found = [d if d.span else _at(d, locate(data, d.path)) for d in found]
+    found = [d if d.span else replace(d, span=locate(data, d.path)) for d in found]
     if isinstance(plugin, TemplateResource):
-        found = [_with_note(d, f"the provider template is {plugin.location}") for d in found]
+        note = f"the provider template is {plugin.location}"
+        found = [replace(d, notes=(*d.notes, note)) for d in found]
     if for_create and not unknown and not any(d.is_error for d in found):
         # every value known (nothing pending): ``validated`` is what the type's checks
         # take, from the one validation above
@@ -218,25 +220,3 @@ def check_catalog_properties(
                     )
                 )
     return found
-
-
-def _at(diagnostic: Diagnostic, span: Span | None) -> Diagnostic:
-    return Diagnostic(
-        diagnostic.code,
-        diagnostic.message,
-        diagnostic.path,
-        span,
-        diagnostic.severity,
-        diagnostic.notes,
-    )
-
-
-def _with_note(diagnostic: Diagnostic, note: str) -> Diagnostic:
-    return Diagnostic(
-        diagnostic.code,
-        diagnostic.message,
-        diagnostic.path,
-        diagnostic.span,
-        diagnostic.severity,
-        (*diagnostic.notes, note),
-    )

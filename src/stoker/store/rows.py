@@ -53,6 +53,12 @@ STACK_INSERT_FIELDS = (
     "lease_expires_at",
     "lease_generation",
 )
+#: those of `STACK_INSERT_FIELDS` the record has as they are stored
+_STACK_RECORD_FIELDS = tuple(
+    name
+    for name in STACK_INSERT_FIELDS
+    if name not in {"action", "status", "raw_template_id", "tags"} and not name.startswith("lease_")
+)
 #: how many actions a cancel request can name (`stoker.store.statements`); more than the
 #: engine has
 ACTION_SLOTS = 16
@@ -155,29 +161,18 @@ def _as_stored(value: Any) -> Any:
 
 
 def stack_values(stack: StackRecord, raw_template_id: int) -> dict[str, Any]:
-    return {
-        "id": stack.id,
-        "name": stack.name,
-        "project": stack.project,
-        "action": stack.action.value,
-        "status": stack.status.value,
-        "status_reason": stack.status_reason,
-        "raw_template_id": raw_template_id,
-        "parameters": stack.parameters,
-        "created_at": stack.created_at,
-        "updated_at": stack.updated_at,
-        "deleted_at": stack.deleted_at,
-        "parent_id": stack.parent_id,
-        "parent_resource": stack.parent_resource,
-        "tags": list(stack.tags),
-        "timeout_mins": stack.timeout_mins,
-        "disable_rollback": stack.disable_rollback,
-        "template_file": stack.template_file,
-        "cloud": stack.cloud,
-        "lease_engine_id": None,
-        "lease_expires_at": None,
-        "lease_generation": 0,
-    }
+    """The stack's row in `STACK_INSERT_FIELDS`, unclaimed."""
+    values = {name: getattr(stack, name) for name in _STACK_RECORD_FIELDS}
+    values.update(
+        action=stack.action.value,
+        status=stack.status.value,
+        raw_template_id=raw_template_id,
+        tags=list(stack.tags),
+        lease_engine_id=None,
+        lease_expires_at=None,
+        lease_generation=0,
+    )
+    return values
 
 
 def resource_record(row: Sequence[Any], codec: Codec) -> ResourceRecord:

@@ -5,7 +5,7 @@ values (`stoker.store.secrets`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -70,14 +70,7 @@ class SoftwareStore:
 
     # ------------------------------------------------------------------ configs
     def add_config(self, config: ConfigRecord) -> None:
-        values = {
-            "id": config.id,
-            "project": config.project,
-            "name": config.name,
-            "group": config.group,
-            "config": self.store._sealer.seal(config.config),
-            "created_at": config.created_at,
-        }
+        values = _values(config, config=self.store._sealer.seal(config.config))
         with self.store._sqlalchemy_writing() as connection:
             connection.execute(insert(ConfigRow).values(**values))
 
@@ -92,31 +85,18 @@ class SoftwareStore:
         return self._delete(ConfigRow, project, config_id)
 
     def _config(self, row: Any) -> ConfigRecord:
-        return ConfigRecord(
-            id=row.id,
-            project=row.project,
-            name=row.name,
-            group=row.group,
-            config=self.store._sealer.unseal(row.config),
-            created_at=row.created_at,
-        )
+        return ConfigRecord(**{**row._asdict(), "config": self.store._sealer.unseal(row.config)})
 
     # ------------------------------------------------------------------ deployments
     def put_deployment(self, deployment: DeploymentRecord) -> None:
         """Insert or replace (by id) a deployment."""
         seal = self.store._sealer.seal
-        values = {
-            "project": deployment.project,
-            "config_id": deployment.config_id,
-            "server_id": deployment.server_id,
-            "action": deployment.action,
-            "status": deployment.status,
-            "status_reason": deployment.status_reason,
-            "input_values": seal(deployment.input_values),
-            "output_values": seal(deployment.output_values),
-            "created_at": deployment.created_at,
-            "updated_at": deployment.updated_at,
-        }
+        values = _values(
+            deployment,
+            input_values=seal(deployment.input_values),
+            output_values=seal(deployment.output_values),
+        )
+        del values["id"]
         with self.store._sqlalchemy_writing() as connection:
             changed = connection.execute(
                 update(DeploymentRow).where(DeploymentRow.id == deployment.id).values(**values)
@@ -138,15 +118,15 @@ class SoftwareStore:
     def _deployment(self, row: Any) -> DeploymentRecord:
         unseal = self.store._sealer.unseal
         return DeploymentRecord(
-            id=row.id,
-            project=row.project,
-            config_id=row.config_id,
-            server_id=row.server_id,
-            action=row.action,
-            status=row.status,
-            status_reason=row.status_reason,
-            created_at=row.created_at,
-            input_values=unseal(row.input_values) or {},
-            output_values=unseal(row.output_values) or {},
-            updated_at=row.updated_at,
+            **{
+                **row._asdict(),
+                "input_values": unseal(row.input_values) or {},
+                "output_values": unseal(row.output_values) or {},
+            }
         )
+
+
+def _values(record: ConfigRecord | DeploymentRecord, **sealed: Any) -> dict[str, Any]:
+    """A record's row values (its fields are the table's columns), ``sealed`` in place of
+    the values the row keeps sealed."""
+    return {item.name: getattr(record, item.name) for item in fields(record)} | sealed

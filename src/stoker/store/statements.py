@@ -226,16 +226,6 @@ def _snapshot_values() -> dict[str, Any]:
     return {n: _typed(f"new_{n}", table.c[n].type) for n in names}
 
 
-_SNAPSHOT_COLUMNS = (
-    Snapshot.id,
-    Snapshot.stack_id,
-    Snapshot.name,
-    Snapshot.status,
-    Snapshot.status_reason,
-    Snapshot.data,
-    Snapshot.created_at,
-)
-
 #: name -> builder of the construct
 CATALOG: dict[str, Callable[[], ClauseElement]] = {
     # -- stacks
@@ -313,7 +303,7 @@ CATALOG: dict[str, Callable[[], ClauseElement]] = {
     "request_cancel": _request_cancel,
     # -- snapshots
     "snapshots": lambda: (
-        select(*_SNAPSHOT_COLUMNS)
+        select(Snapshot)
         .where(Snapshot.stack_id == P("stack_id"))
         .order_by(Snapshot.created_at, Snapshot.id)
     ),

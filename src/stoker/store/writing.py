@@ -276,20 +276,7 @@ class StoreWrites(StoreBase):
                 if not secrets.is_sealed(parameters):
                     parameters = self._sealer.token(parameters)
             new_id = _first_key(transaction.first("insert_raw_template", values))
-            if change.keep_previous:
-                previous: dict[str, Any] = {
-                    "new_prev_raw_template_id": raw_id,
-                    "new_prev_parameters": parameters,
-                    "new_prev_template_file": template_file,
-                }
-                dropped = [prev_id]
-            else:
-                previous = {
-                    "new_prev_raw_template_id": None,
-                    "new_prev_parameters": None,
-                    "new_prev_template_file": None,
-                }
-                dropped = [raw_id, prev_id]
+            kept = change.keep_previous  # the current definition, for a rollback
             transaction.count(
                 "change_definition",
                 {
@@ -300,9 +287,12 @@ class StoreWrites(StoreBase):
                     "new_tags": list(change.tags),
                     "new_timeout_mins": change.timeout_mins,
                     "new_disable_rollback": change.disable_rollback,
-                    **previous,
+                    "new_prev_raw_template_id": raw_id if kept else None,
+                    "new_prev_parameters": parameters if kept else None,
+                    "new_prev_template_file": template_file if kept else None,
                 },
             )
+            dropped = [prev_id] if kept else [raw_id, prev_id]
             self._sealed_stacks[change.stack_id] = sealed
             release(transaction, [old for old in dropped if old is not None and old != new_id])
             self._know_sealed(transaction, batch)

@@ -63,6 +63,12 @@ class TemplateVersion:
         return f"{self.key}: {self.value}"
 
 
+def cfn_spelling(name: str) -> str:
+    """How CFN, and Heat's class names, spell a HOT snake_case name: ``depends_on`` is
+    ``DependsOn``, ``comma_delimited_list`` ``CommaDelimitedList``."""
+    return "".join(word.capitalize() for word in name.split("_"))
+
+
 _HOT_BASE_SECTIONS = frozenset(
     {
         "heat_template_version",
@@ -95,9 +101,7 @@ _CFN_BASE_SECTIONS = frozenset(
         "Outputs",
     }
 )
-_CFN_RESOURCE_KEYS = frozenset(
-    {"Type", "Properties", "Metadata", "DependsOn", "DeletionPolicy", "UpdatePolicy", "Description"}
-)
+_CFN_RESOURCE_KEYS = frozenset(cfn_spelling(key) for key in _HOT_BASE_RESOURCE_KEYS)
 
 _HOT_RELEASES: list[tuple[str, str | None]] = [
     ("2013-05-23", None),
