@@ -406,7 +406,7 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
         return
     if _done_already(operation, record, decision, plugin):
         decision = Decision(name, Change.UNCHANGED, decision.type, "updated already")
-    if record is not None and decision.change is not Change.ADD and planning.exists(record):
+    if record is not None and decision.change is not Change.ADD and record.exists:
         refusal = external.update_refusal(operation, name, record)  # external_id changed
         if refusal is not None and decision.refusal is None:
             decision = replace(decision, refusal=refusal)
