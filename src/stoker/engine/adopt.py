@@ -16,7 +16,6 @@ document (its entry in ``resources``).
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,14 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.definition import (
     StackDefinition,
-    collect_files,
     define_stack,
     parse_template,
 )
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
-from stoker.engine.nested import check_depth, new_child_ids
+from stoker.engine.nested import check_depth, child_template_file, new_child_ids
 from stoker.engine.new_stacks import validate_stack_name, write_new
 from stoker.engine.operation import Operation
 from stoker.engine.properties import resolve_properties
@@ -224,11 +222,10 @@ async def _adopt_child(
     environment = child_environment(
         definition.environment, record.name, spec.parameters, expanded=expanded
     )
-    template = parse_template(Document(spec.template, "yaml", spec.location))
+    template = engine.child_templates.parse(spec)
     files = dict(spec.files)
     if child_base is not None:
-        calls = template.calls_of("get_file")
-        files.update(collect_files(calls, child_base, restrict_to=engine.settings.files_root).files)
+        files.update(engine.child_templates.files(spec, child_base, engine.settings.files_root))
     child_definition = define_stack(
         template,
         environment,
@@ -252,16 +249,14 @@ async def _adopt_child(
         status=Status.IN_PROGRESS,
         status_reason="Stack ADOPT started",
         template=spec.template,
-        environment=environment.to_data(absolute_paths=True),
+        environment=engine.stored_environments.to_data(environment),
         files=files,
         parameters=dict(spec.parameters),
         created_at=leases.now_utc(),
         parent_id=operation.stack.id,
         parent_resource=record.name,
         timeout_mins=operation.stack.timeout_mins,
-        template_file=os.path.join(child_base, os.path.basename(spec.location))
-        if child_base
-        else spec.location,
+        template_file=child_template_file(child_base, spec),
     )
     result = await _adopt_stack(
         engine, child, child_definition, child_base, entry["resources"], operation

@@ -289,10 +289,13 @@ def _child_definition(
             f"the nested stack ({spec.location}) is invalid: "
             + "; ".join(d.render() for d in problems[:5])
         )
-    template_file = (
-        os.path.join(base_dir, os.path.basename(spec.location)) if base_dir else spec.location
-    )
-    return _Built(definition, engine.stored_environments.to_data(environment), files, template_file)
+    stored = engine.stored_environments.to_data(environment)
+    return _Built(definition, stored, files, child_template_file(base_dir, spec))
+
+
+def child_template_file(base_dir: str | None, spec: ChildSpec) -> str:
+    """Where a child stack's template is from: beside the parent's, when that is a file."""
+    return os.path.join(base_dir, os.path.basename(spec.location)) if base_dir else spec.location
 
 
 def provider_model(plugin: NestedStackPlugin | None, spec: ChildSpec) -> Template | None:
