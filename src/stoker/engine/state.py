@@ -113,6 +113,22 @@ class EventRecord:
     time: datetime
     id: int | None = None  # assigned by the store
 
+    @classmethod
+    def of(
+        cls, record: ResourceRecord, action: Action, status: Status, reason: str, time: datetime
+    ) -> EventRecord:
+        """An event of resource ``record`` (its stack, name, type and physical id)."""
+        return cls(
+            record.stack_id,
+            record.name,
+            record.type,
+            action,
+            status,
+            reason,
+            record.physical_id,
+            time,
+        )
+
 
 #: The actions whose start is a stack's ``updated_time``. Heat's convergence engine (its
 #: default) sets it whenever it converges a stack on a template, which is every action but
