@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
 from stoker.engine.operation import Operation
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, Store
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, Store, live_child
 from stoker.engine.walks import Done, perform, refuse_in_progress
 from stoker.errors import OperationFailed
 
@@ -33,7 +33,7 @@ def document(store: Store, stack: StackRecord, action: Action | None = None) -> 
     """Heat's abandon/export (and snapshot) document of ``stack``, nested stacks inside."""
     resources: dict[str, Any] = {}
     for record in store.resources(stack.id):
-        child = _child(store, stack, record)
+        child = live_child(store, stack.project, record)
         if child is not None:
             resources[record.name] = document(store, child, action)
             continue
@@ -59,14 +59,6 @@ def document(store: Store, stack: StackRecord, action: Action | None = None) -> 
         "stack_user_project_id": stack.project,
         "tags": list(stack.tags),
     }
-
-
-def _child(store: Store, stack: StackRecord, record: ResourceRecord) -> StackRecord | None:
-    child_id = record.data.get("child_id")
-    if not child_id:
-        return None
-    child = store.get_stack(str(child_id), stack.project)
-    return child if child is not None and child.deleted_at is None else None
 
 
 def _metadata(stack: StackRecord, name: str) -> Any:
@@ -103,7 +95,7 @@ async def forget(
     engine: StackEngine, stack: StackRecord, parent: Operation | None = None
 ) -> StackRecord:
     async def effect(operation: Operation, record: ResourceRecord) -> Done:
-        child = await asyncio.to_thread(_child, engine.store, operation.stack, record)
+        child = await asyncio.to_thread(live_child, engine.store, operation.stack.project, record)
         if child is not None:
             result = await forget(engine, child, operation)
             if result.status is not Status.COMPLETE:

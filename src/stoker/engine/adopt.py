@@ -16,9 +16,6 @@ document (its entry in ``resources``).
 
 from __future__ import annotations
 
-import os
-import random
-import string
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,19 +23,20 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.definition import (
     StackDefinition,
-    collect_files,
     define_stack,
     parse_template,
 )
 from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
+from stoker.engine.nested import check_depth, child_template_file, new_child_ids
 from stoker.engine.new_stacks import validate_stack_name, write_new
 from stoker.engine.operation import Operation
 from stoker.engine.properties import resolve_properties
 from stoker.engine.state import Action, ResourceRecord, StackExists, StackRecord, Status
 from stoker.engine.walks import Done, perform
 from stoker.environment import (
+    ResolvedType,
     child_environment,
     environment_from_data,
     load_environment_file,
@@ -169,7 +167,15 @@ async def _adopt_stack(
             if not isinstance(entry, dict) or not isinstance(entry.get("resources"), dict):
                 raise ResourceFailure("Resource ID was not provided.")
             return await _adopt_child(
-                engine, operation, record, plugin, properties, entry, base_dir, definition
+                engine,
+                operation,
+                record,
+                plugin,
+                properties,
+                entry,
+                base_dir,
+                definition,
+                resolution.resolved.get(record.name),
             )
         resource_id = entry.get("resource_id") if isinstance(entry, dict) else None
         if not resource_id:
@@ -197,16 +203,15 @@ async def _adopt_child(
     entry: Mapping[str, Any],
     base_dir: str | None,
     definition: StackDefinition,
+    expanded: ResolvedType | None,
 ) -> Done:
     """Heat's ``StackResource.handle_adopt``: the child template comes from the resource's
     properties, as at create; the child's resources from its document. The child's id is
-    recorded on the resource before the child exists, as create records it."""
-    if operation.depth + 1 > engine.settings.max_nested_depth:
-        raise ResourceFailure(f"Recursion depth exceeds {engine.settings.max_nested_depth}.")
+    recorded on the resource before the child exists, as create records it. ``expanded``:
+    its type as the parent's resolution found it."""
+    check_depth(engine, operation)
     spec = plugin.child_spec(properties, record.name)
-    child_id = str(uuid.uuid4())
-    suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
-    child_name = f"{operation.stack.name}-{record.name}-{suffix}"[-255:]
+    child_id, child_name = new_child_ids(operation, record.name)
     data: dict[str, Any] = {"child_id": child_id, "child_name": child_name}
     if isinstance(plugin, ResourceGroup):
         data["removed"] = plugin.removed(properties)
@@ -214,20 +219,13 @@ async def _adopt_child(
         record, Action.ADOPT, Status.IN_PROGRESS, f"adopting nested stack {child_name}", data=data
     )
     child_base = spec.base_dir or base_dir
-    # provider templates as the create reads them (a request's files map for the API)
-    cache = engine.provider_cache(definition, base_dir)
-    resolution = resolve_types(definition, engine.registry, base_dir, cache)
     environment = child_environment(
-        definition.environment,
-        record.name,
-        spec.parameters,
-        expanded=resolution.resolved.get(record.name),
+        definition.environment, record.name, spec.parameters, expanded=expanded
     )
-    template = parse_template(Document(spec.template, "yaml", spec.location))
+    template = engine.child_templates.parse(spec)
     files = dict(spec.files)
     if child_base is not None:
-        calls = template.calls_of("get_file")
-        files.update(collect_files(calls, child_base, restrict_to=engine.settings.files_root).files)
+        files.update(engine.child_templates.files(spec, child_base, engine.settings.files_root))
     child_definition = define_stack(
         template,
         environment,
@@ -251,16 +249,14 @@ async def _adopt_child(
         status=Status.IN_PROGRESS,
         status_reason="Stack ADOPT started",
         template=spec.template,
-        environment=environment.to_data(absolute_paths=True),
+        environment=engine.stored_environments.to_data(environment),
         files=files,
         parameters=dict(spec.parameters),
         created_at=leases.now_utc(),
         parent_id=operation.stack.id,
         parent_resource=record.name,
         timeout_mins=operation.stack.timeout_mins,
-        template_file=os.path.join(child_base, os.path.basename(spec.location))
-        if child_base
-        else spec.location,
+        template_file=child_template_file(child_base, spec),
     )
     result = await _adopt_stack(
         engine, child, child_definition, child_base, entry["resources"], operation

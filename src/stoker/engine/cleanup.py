@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from stoker.engine import planning, replacement
+from stoker.engine import replacement
 from stoker.engine.replacement import REPLACED
 from stoker.engine.state import WriteBatch
 
@@ -78,7 +78,7 @@ async def clean_up(operation: Operation, node: str) -> None:
         return
     assert operation.definition is not None
     if name not in operation.definition.enabled:
-        if planning.exists(record) or isinstance(record.data.get(REPLACED), dict):
+        if record.exists or isinstance(record.data.get(REPLACED), dict):
             await operation.delete_one(name)
         await operation.write(WriteBatch(removed=[(operation.stack.id, name)]))
         operation.records.pop(name, None)

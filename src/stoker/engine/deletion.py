@@ -22,7 +22,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.nested import NestedFailure
-from stoker.engine.state import ResourceRecord, Status
+from stoker.engine.state import ResourceRecord, Status, live_child
 from stoker.errors import FunctionError, StokerError
 from stoker.functions.base import Unresolved, resolve
 from stoker.resolution import cloud_type_names, type_not_runnable
@@ -148,12 +148,10 @@ async def remove(operation: Operation, record: ResourceRecord, policy: str | Non
         policy = await policy_of(operation, record.name)
     if policy == "retain" or record.data.get("external_id"):
         return  # retained, or someone else's resource (external_id): released, not deleted
-    child_id = record.data.get("child_id")
-    if child_id:
-        child = await asyncio.to_thread(
-            operation.engine.store.get_stack, str(child_id), operation.stack.project
-        )
-        if child is not None and child.deleted_at is None:
+    if record.data.get("child_id"):
+        store, project = operation.engine.store, operation.stack.project
+        child = await asyncio.to_thread(live_child, store, project, record)
+        if child is not None:
             result = await operation.engine.delete_stack(child, operation)
             if result.status is not Status.COMPLETE:
                 inner = operation.engine.failed_children.pop(result.id, None)

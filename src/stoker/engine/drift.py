@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from stoker.engine import leases
 from stoker.engine.operation import Operation
+from stoker.engine.runtime import view_of
 from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.walks import is_nested
 from stoker.errors import CloudError, StackNotFound
@@ -42,7 +43,6 @@ from stoker.resources import (
     CloudResource,
     ReadbackOutcome,
     ResourceGone,
-    ResourceView,
     irreversible_drift,
     read_back,
 )
@@ -119,10 +119,7 @@ async def _stack_drift(
     nested: list[ResourceRecord] = []
     for record in records:
         plugin = engine.plugin_of(record)
-        base = ResourceDrift(
-            record.name, record.type, record.physical_id, DriftStatus.NOT_CHECKED,
-            stack=stack.name, path=path,
-        )  # fmt: skip
+        base = _unchecked(stack, path, record)
         if record.physical_id is None or record.action is Action.INIT:
             results[record.name] = replace(base, reason="not created")
         elif record.action is Action.DELETE and record.status is Status.COMPLETE:
@@ -134,7 +131,7 @@ async def _stack_drift(
             readable.append((plugin, record))
         else:
             results[record.name] = replace(base, reason=f"{record.type} has no cloud resource")
-    views = [(plugin, _view(record)) for plugin, record in readable]
+    views = [(plugin, view_of(record)) for plugin, record in readable]
     outcomes = await read_back(views)
     for (_, record), outcome in zip(readable, outcomes, strict=True):
         results[record.name] = _judge(stack, path, record, outcome)
@@ -152,20 +149,17 @@ async def _stack_drift(
     return ordered
 
 
-def _view(record: ResourceRecord) -> ResourceView:
-    return ResourceView(
-        record.name, record.type, record.physical_id, record.properties, record.data,
-        record.action.value, record.status.value,
+def _unchecked(stack: StackRecord, path: tuple[str, ...], record: ResourceRecord) -> ResourceDrift:
+    return ResourceDrift(
+        record.name, record.type, record.physical_id, DriftStatus.NOT_CHECKED,
+        stack=stack.name, path=path,
     )  # fmt: skip
 
 
 def _judge(
     stack: StackRecord, path: tuple[str, ...], record: ResourceRecord, outcome: ReadbackOutcome
 ) -> ResourceDrift:
-    base = ResourceDrift(
-        record.name, record.type, record.physical_id, DriftStatus.NOT_CHECKED,
-        stack=stack.name, path=path,
-    )  # fmt: skip
+    base = _unchecked(stack, path, record)
     if isinstance(outcome, ResourceGone):
         return replace(base, status=DriftStatus.DELETED)
     if isinstance(outcome, CloudError):

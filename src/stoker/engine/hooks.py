@@ -83,7 +83,7 @@ def _stored(store: Store, record: ResourceRecord) -> ResourceRecord | None:
     return next((r for r in store.resources(record.stack_id) if r.name == record.name), None)
 
 
-async def clear(engine: StackEngine, stack: StackRecord, record: ResourceRecord, hook: str) -> None:
+async def clear(engine: StackEngine, record: ResourceRecord, hook: str) -> None:
     """The signal ``{"unset_hook": hook}``: the paused operation goes on."""
     if hook not in HOOKS.values():
         raise OperationRefused(
@@ -94,16 +94,7 @@ async def clear(engine: StackEngine, stack: StackRecord, record: ResourceRecord,
         raise OperationRefused(f"The resource {record.name} has no hook {hook} pending.")
     now = leases.now_utc()
     data = {k: v for k, v in record.data.items() if k != PENDING}
-    event = EventRecord(
-        stack.id,
-        record.name,
-        record.type,
-        record.action,
-        record.status,
-        f"Hook {hook} is cleared",
-        record.physical_id,
-        now,
-    )
+    event = EventRecord.of(record, record.action, record.status, f"Hook {hook} is cleared", now)
     batch = WriteBatch(resources=[replace(record, data=data)], events=[event])
     await asyncio.to_thread(engine.store.write, batch)
     engine.notify([event])

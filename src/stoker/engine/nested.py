@@ -21,7 +21,15 @@ from stoker.definition import (
 )
 from stoker.engine import leases, rolling
 from stoker.engine.facade_check import facade_problem
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, WriteBatch
+from stoker.engine.state import (
+    Action,
+    ResourceRecord,
+    StackRecord,
+    Status,
+    StoredDefinition,
+    WriteBatch,
+    live_child,
+)
 from stoker.engine.update_request import UpdateRequest, below
 from stoker.environment import child_environment
 from stoker.functions.base import OMIT, resolve
@@ -87,8 +95,7 @@ async def create_child(
     create finds the child it already started instead of making a second one.
     """
     assert parent.definition is not None
-    if parent.depth + 1 > engine.settings.max_nested_depth:
-        raise ResourceFailure(f"Recursion depth exceeds {engine.settings.max_nested_depth}.")
+    check_depth(engine, parent)
     if isinstance(plugin, TemplateResource) and not record.data.get("child_id"):
         cache = engine.provider_cache(parent.definition)
         problem = facade_problem(parent.definition, record.name, plugin, engine.registry, cache)
@@ -105,11 +112,8 @@ async def create_child(
             engine.store.get_stack, child_id, engine.settings.project
         )
     else:
-        child_id = str(uuid.uuid4())
-        suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
-        data.update(
-            child_id=child_id, child_name=f"{parent.stack.name}-{record.name}-{suffix}"[-255:]
-        )
+        child_id, child_name = new_child_ids(parent, record.name)
+        data.update(child_id=child_id, child_name=child_name)
         # recorded before the child exists, with no event of its own (Heat writes none)
         started = replace(
             parent.records.get(record.name, record),  # its state as the action left it
@@ -144,6 +148,18 @@ async def create_child(
             engine, parent, current, plugin, properties, child, skip, batched, members
         )
     return {"physical_id": child.id, "data": data, "properties": dict(properties)}
+
+
+def check_depth(engine: StackEngine, parent: Operation) -> None:
+    """Refuse a child stack one level deeper than the engine's limit."""
+    if parent.depth + 1 > engine.settings.max_nested_depth:
+        raise ResourceFailure(f"Recursion depth exceeds {engine.settings.max_nested_depth}.")
+
+
+def new_child_ids(parent: Operation, resource: str) -> tuple[str, str]:
+    """A new child stack's id and name: ``<stack>-<resource>-<random suffix>``, as Heat's."""
+    suffix = "".join(random.choices(string.ascii_lowercase + string.digits, k=12))
+    return str(uuid.uuid4()), f"{parent.stack.name}-{resource}-{suffix}"[-255:]
 
 
 async def _new_child(
@@ -273,10 +289,13 @@ def _child_definition(
             f"the nested stack ({spec.location}) is invalid: "
             + "; ".join(d.render() for d in problems[:5])
         )
-    template_file = (
-        os.path.join(base_dir, os.path.basename(spec.location)) if base_dir else spec.location
-    )
-    return _Built(definition, engine.stored_environments.to_data(environment), files, template_file)
+    stored = engine.stored_environments.to_data(environment)
+    return _Built(definition, stored, files, child_template_file(base_dir, spec))
+
+
+def child_template_file(base_dir: str | None, spec: ChildSpec) -> str:
+    """Where a child stack's template is from: beside the parent's, when that is a file."""
+    return os.path.join(base_dir, os.path.basename(spec.location)) if base_dir else spec.location
 
 
 def provider_model(plugin: NestedStackPlugin | None, spec: ChildSpec) -> Template | None:
@@ -324,11 +343,8 @@ async def update_child(
     whose update was interrupted (a crash) is continued first, so a recovered parent
     finishes it rather than starting it over; a child already at its target is left alone.
     """
-    child_id = record.data.get("child_id")
-    child = None
-    if child_id:
-        child = await asyncio.to_thread(engine.store.get_stack, str(child_id), parent.stack.project)
-    if child is None or child.deleted_at is not None:
+    child = await asyncio.to_thread(live_child, engine.store, parent.stack.project, record)
+    if child is None:
         data = {k: v for k, v in record.data.items() if k not in ("child_id", "child_name")}
         return await create_child(engine, parent, replace(record, data=data), plugin, properties)
     if child.status is Status.IN_PROGRESS:
@@ -402,13 +418,7 @@ async def _members(engine: StackEngine, child: StackRecord) -> list[ResourceReco
     """The child's members that exist, oldest first (Heat's member order), failed ones
     left out as Heat's group inspector leaves them."""
     records = await asyncio.to_thread(engine.store.resources, child.id)
-    alive = [
-        r
-        for r in records
-        if r.status is not Status.FAILED
-        and r.action is not Action.INIT
-        and not (r.action is Action.DELETE and r.status is Status.COMPLETE)
-    ]
+    alive = [r for r in records if r.status is not Status.FAILED and r.exists]
     alive.sort(key=lambda r: (r.created_at, rolling.member_order(r.name)))
     return alive
 
@@ -452,11 +462,8 @@ async def child_target(
 ) -> ChildTarget | None:
     """The child stack an update of ``record`` ends with (for a preview); None when the
     resource has no child yet."""
-    child_id = record.data.get("child_id")
-    if not child_id:
-        return None
-    child = await asyncio.to_thread(engine.store.get_stack, str(child_id), parent.stack.project)
-    if child is None or child.deleted_at is not None:
+    child = await asyncio.to_thread(live_child, engine.store, parent.stack.project, record)
+    if child is None:
         return None
     if isinstance(plugin, ResourceGroup):
         records = await _members(engine, child)
@@ -468,15 +475,10 @@ async def child_target(
     built = _child_definition(
         engine, parent, record, spec, child.id, child.name, child.files, plugin=plugin
     )
-    stack = replace(
-        child,
-        template=spec.template,
-        environment=built.environment,
-        files=built.files,
-        parameters=built.parameters,
-        template_file=built.template_file,
+    stored = StoredDefinition(
+        spec.template, built.environment, built.files, built.parameters, built.template_file
     )
-    return ChildTarget(child, stack, built.definition)
+    return ChildTarget(child, stored.on(child), built.definition)
 
 
 def _update_policy(parent: Operation, name: str) -> Any:

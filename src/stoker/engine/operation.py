@@ -146,12 +146,7 @@ class Operation:
         self._stored = dict(self.records)
 
     def already_deleted(self) -> list[str]:
-        return [
-            n
-            for n, r in self.records.items()
-            if r.action is Action.INIT
-            or (r.action is Action.DELETE and r.status is Status.COMPLETE)
-        ]
+        return [n for n, r in self.records.items() if not r.exists]
 
     async def write(self, batch: WriteBatch) -> None:
         """Commit ``batch`` (the engine's listener hears of its events once committed)."""

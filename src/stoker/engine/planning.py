@@ -80,7 +80,7 @@ def plan_update(
             decision = _never_created(previous, operation, name, decision) or decision
         plan.decisions[name] = decision
     for name, record in operation.records.items():
-        if name not in plan.decisions and exists(record):
+        if name not in plan.decisions and record.exists:
             plan.decisions[name] = deletion(record)
     return plan
 
@@ -246,13 +246,6 @@ def _repairing(operation: Operation, child: Operation, name: str) -> None:
     child.records.update({n: r for n, r in child.stand_ins.items() if "/" not in n})
 
 
-def exists(record: ResourceRecord) -> bool:
-    return not (
-        record.action is Action.INIT
-        or (record.action is Action.DELETE and record.status is Status.COMPLETE)
-    )
-
-
 def new_type(operation: Operation, name: str) -> str:
     assert operation.definition is not None
     types = operation.resolution().types
@@ -272,7 +265,7 @@ def decision_of(
     if plugin is None and record is not None:
         plugin = operation.engine.plugin_of(replace(record, type=new_type(operation, name)))
     properties: dict[str, Any] | None = None
-    if record is not None and plugin is not None and exists(record):
+    if record is not None and plugin is not None and record.exists:
         try:
             properties = resolve_properties(operation, name, plugin, reading)
         except (PropertyError, FunctionError, Unresolved):
@@ -428,7 +421,7 @@ def untouched(
             record is None
             or "pre-update" in registry.hooks(name)  # a breakpoint stops even an unchanged one
             or record.status is not Status.COMPLETE
-            or not exists(record)
+            or not record.exists
             or REPLACED in record.data
             or "child_id" in record.data  # a nested stack: always updated, as in Heat
             or old_resources.get(name) != new_resources.get(name)

@@ -12,12 +12,11 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import SENSITIVE, StackDefinition, sensitive_properties
-from stoker.engine.stack_views import time_text
+from stoker.engine.stack_views import pseudo_parameters, time_text
 from stoker.parameters import display_value
 from stoker.resolution.resource_checks import known_properties
 from stoker.resolution.tree import TreeCheck
 from stoker.resources import validate_properties
-from stoker.template.versions import Format
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
@@ -86,11 +85,7 @@ def _parameters(definition: StackDefinition, name: str, project: str) -> dict[st
         for key, parameter in template.parameters.items()
         if key in definition.parameters
     }
-    if template.version.format is Format.HOT:
-        pseudo = {"OS::stack_id": NO_ID, "OS::stack_name": name, "OS::project_id": project}
-    else:
-        pseudo = {"AWS::StackId": NO_ID, "AWS::StackName": name, "AWS::Region": "ap-southeast-1"}
-    shown.update({k: v for k, v in pseudo.items() if k not in template.parameters})
+    shown.update(pseudo_parameters(definition, name, project, NO_ID, NO_ID))
     return shown
 
 

@@ -93,20 +93,8 @@ def _announcement(
     else:
         message = f"The Resource {record.name} requires replacement."
     return [
-        EventRecord(
-            operation.stack.id,
-            record.name,
-            record.type,
-            Action.UPDATE,
-            status,
-            reason,
-            record.physical_id,
-            now,
-        )
-        for status, reason in (
-            (Status.IN_PROGRESS, "state changed"),
-            (Status.COMPLETE, message),
-        )
+        EventRecord.of(record, Action.UPDATE, status, reason, now)
+        for status, reason in ((Status.IN_PROGRESS, "state changed"), (Status.COMPLETE, message))
     ]
 
 
@@ -163,19 +151,9 @@ async def delete_replaced(operation: Operation, name: str) -> None:
     record = operation.records[name]
     kept = record.data[REPLACED]
     old = restored(record, kept)
-    stack_id = operation.stack.id
 
     def event(status: Status, reason: str) -> EventRecord:
-        return EventRecord(
-            stack_id,
-            name,
-            old.type,
-            Action.DELETE,
-            status,
-            reason,
-            old.physical_id,
-            leases.now_utc(),
-        )
+        return EventRecord.of(old, Action.DELETE, status, reason, leases.now_utc())
 
     await operation.write(WriteBatch(events=[event(Status.IN_PROGRESS, "state changed")]))
     await operation.claim().confirm(operation.engine.store)

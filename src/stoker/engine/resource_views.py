@@ -14,6 +14,7 @@ from stoker.engine.state import ResourceRecord, StackRecord, Store
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
+    from stoker.definition import Taint, Template
     from stoker.engine.stacks import StackEngine
 
 
@@ -167,16 +168,11 @@ def shown_attributes(
     ``OS::Heat::Value`` hands the value back, an attribute's error may quote it). An
     output that reads such an attribute still shows it: the author asked for that one."""
     from stoker.definition import SENSITIVE, sensitive_resources
-    from stoker.engine.sensitivity import StackTaints
 
-    try:
-        template = engine.definition_of(record).template
-        taint = StackTaints(engine).of(record)  # across parent and children
-    except StokerError:
-        return {name: SENSITIVE for name in attributes}  # cannot tell: show nothing
-    if found.name not in sensitive_resources(template, taint):
+    known = _taint(engine, record)
+    if known is not None and found.name not in sensitive_resources(*known):
         return attributes
-    return {name: SENSITIVE for name in attributes}
+    return {name: SENSITIVE for name in attributes}  # sensitive, or cannot tell
 
 
 def shown_properties(
@@ -186,14 +182,11 @@ def shown_properties(
     hidden parameter (directly or through another resource) shown as ``<sensitive>``:
     Heat does not show properties at all, and they would carry the secret verbatim."""
     from stoker.definition import SENSITIVE, sensitive_properties
-    from stoker.engine.sensitivity import StackTaints
 
-    try:
-        template = engine.definition_of(record).template
-        taint = StackTaints(engine).of(record)  # across parent and children
-    except StokerError:
+    known = _taint(engine, record)
+    if known is None:
         return dict(found.properties)
-    sensitive = sensitive_properties(template, found.name, taint)
+    sensitive = sensitive_properties(known[0], found.name, known[1])
     return {k: SENSITIVE if k in sensitive else v for k, v in found.properties.items()}
 
 
@@ -204,14 +197,22 @@ def resource_metadata(
     the resource sees it through ``resource_facade``); ``<sensitive>`` for a resource
     whose properties or metadata read a hidden value, as its attributes are."""
     from stoker.definition import SENSITIVE, sensitive_resources
+
+    known = _taint(engine, stack)
+    if known is None:
+        return {}
+    if name in sensitive_resources(*known):
+        return SENSITIVE
+    facade = engine.facade(engine.definition_of(stack), records, name)
+    return facade.get("metadata", {}) if facade else {}
+
+
+def _taint(engine: StackEngine, stack: StackRecord) -> tuple[Template, Taint] | None:
+    """The stack's template and what reads a hidden value in it, across parent and
+    children (`StackTaints`); None when its definition cannot be rebuilt."""
     from stoker.engine.sensitivity import StackTaints
 
     try:
-        definition = engine.definition_of(stack)
-        taint = StackTaints(engine).of(stack)
+        return engine.definition_of(stack).template, StackTaints(engine).of(stack)
     except StokerError:
-        return {}
-    if name in sensitive_resources(definition.template, taint):
-        return SENSITIVE
-    facade = engine.facade(definition, records, name)
-    return facade.get("metadata", {}) if facade else {}
+        return None

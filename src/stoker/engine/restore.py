@@ -13,12 +13,11 @@ reference Heat 24.1.2 showed it: same length as in the snapshot, another string)
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine import snapshots, update
 from stoker.engine.heap import frozen_heap
-from stoker.engine.state import Action, StackRecord, Status
+from stoker.engine.state import Action, StackRecord, Status, StoredDefinition
 from stoker.errors import OperationRefused
 
 if TYPE_CHECKING:
@@ -45,13 +44,13 @@ async def restore(engine: StackEngine, name_or_id: str, snapshot: str) -> StackR
         )
     environment: dict[str, Any] = dict(data.get("environment") or {})
     parameters = environment.get("parameters")
-    restored = replace(
-        stack,
-        template=dict(data.get("template") or {}),
-        environment=environment,
-        files=dict(data.get("files") or {}),
-        parameters=dict(parameters) if isinstance(parameters, dict) else {},
-    )
+    restored = StoredDefinition(
+        dict(data.get("template") or {}),
+        environment,
+        dict(data.get("files") or {}),
+        dict(parameters) if isinstance(parameters, dict) else {},
+        stack.template_file,
+    ).on(stack)
     # the snapshot's definition is rebuilt as a stored stack's is (it passed its create)
     definition = await asyncio.to_thread(engine.queries.rebuild, restored)
     request = update.UpdateRequest(

@@ -41,7 +41,7 @@ async def signal(engine: StackEngine, name_or_id: str, resource_name: str, detai
             f"The Resource ({resource_name}) could not be found in Stack {stack.name}."
         )
     if isinstance(details, dict) and "unset_hook" in details:  # a breakpoint cleared
-        await hooks.clear(engine, stack, record, str(details["unset_hook"]))
+        await hooks.clear(engine, record, str(details["unset_hook"]))
         return
     if record.action in (Action.DELETE, Action.SUSPEND) or record.action is Action.INIT:
         raise OperationRefused(f"Signal resource during {record.action.value} is not supported.")
@@ -64,16 +64,7 @@ async def signal(engine: StackEngine, name_or_id: str, resource_name: str, detai
     reason = "Signal received"
     if isinstance(details, dict) and details.get("reason"):
         reason = f"Signal: {details['reason']}"
-    event = EventRecord(
-        stack.id,
-        record.name,
-        record.type,
-        Action.SIGNAL,
-        Status.COMPLETE,
-        reason,
-        record.physical_id,
-        now,
-    )
+    event = EventRecord.of(record, Action.SIGNAL, Status.COMPLETE, reason, now)
     await asyncio.to_thread(engine.store.write, WriteBatch(resources=[updated], events=[event]))
     engine.queries.forget(stack.id)  # its attributes, and outputs above it, may have changed
     engine.notify([event])

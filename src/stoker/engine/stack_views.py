@@ -21,6 +21,7 @@ from stoker.errors import StokerError
 from stoker.template.versions import Format
 
 if TYPE_CHECKING:
+    from stoker.definition import StackDefinition
     from stoker.engine.stacks import StackEngine
 
 
@@ -47,23 +48,21 @@ def stack_parameters(engine: StackEngine, record: StackRecord) -> dict[str, str]
         for name, parameter in definition.template.parameters.items()
         if name in definition.parameters
     }
-    if definition.template.version.format is Format.HOT:
-        pseudo = {
-            "OS::stack_id": record.id,
-            "OS::stack_name": record.name,
-            "OS::project_id": record.project,
-        }
-    else:
-        arn = stack_arn(record.project, record.name, record.id)
-        pseudo = {
-            "AWS::StackId": arn,
-            "AWS::StackName": record.name,
-            "AWS::Region": "ap-southeast-1",
-        }
-    # a template that declares a pseudo-parameter's name shows its own value, as Heat does
-    declared = definition.template.parameters
-    shown.update({name: value for name, value in pseudo.items() if name not in declared})
+    arn = stack_arn(record.project, record.name, record.id)
+    shown.update(pseudo_parameters(definition, record.name, record.project, record.id, arn))
     return shown
+
+
+def pseudo_parameters(
+    definition: StackDefinition, name: str, project: str, stack_id: str, arn: str
+) -> dict[str, str]:
+    """The pseudo parameters a stack shows beside its own (``arn``: its AWS::StackId),
+    but those its template declares: it shows its own value then, as Heat does."""
+    if definition.template.version.format is Format.HOT:
+        pseudo = {"OS::stack_id": stack_id, "OS::stack_name": name, "OS::project_id": project}
+    else:
+        pseudo = {"AWS::StackId": arn, "AWS::StackName": name, "AWS::Region": "ap-southeast-1"}
+    return {k: v for k, v in pseudo.items() if k not in definition.template.parameters}
 
 
 def stack_document(
@@ -101,9 +100,9 @@ def stack_document(
     return document
 
 
-def _description(record: StackRecord) -> Any:
-    """The template's description, as Heat shows it (``No description`` without one)."""
-    return record.template.get("description", record.template.get("Description", "No description"))
+def _description(record: StackRecord, default: str = "No description") -> Any:
+    """The template's description, as Heat shows it (``default`` without one)."""
+    return record.template.get("description", record.template.get("Description", default))
 
 
 def stack_summary(record: StackRecord) -> dict[str, Any]:
@@ -210,10 +209,7 @@ def api_stack_row(record: StackRecord) -> dict[str, Any]:
     row.update(
         {
             "project": record.project,
-            "description": record.template.get(
-                "description", record.template.get("Description", "")
-            )
-            or "",
+            "description": _description(record, "") or "",
             "stack_owner": None,
             "stack_user_project_id": record.project,
         }

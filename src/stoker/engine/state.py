@@ -92,6 +92,14 @@ class ResourceRecord:
     created_at: datetime | None = None
     updated_at: datetime | None = None
 
+    @property
+    def exists(self) -> bool:
+        """Made and not deleted since: neither INIT nor DELETE_COMPLETE."""
+        return not (
+            self.action is Action.INIT
+            or (self.action is Action.DELETE and self.status is Status.COMPLETE)
+        )
+
 
 @dataclass(slots=True, unsafe_hash=True)
 class EventRecord:
@@ -104,6 +112,22 @@ class EventRecord:
     physical_id: str | None
     time: datetime
     id: int | None = None  # assigned by the store
+
+    @classmethod
+    def of(
+        cls, record: ResourceRecord, action: Action, status: Status, reason: str, time: datetime
+    ) -> EventRecord:
+        """An event of resource ``record`` (its stack, name, type and physical id)."""
+        return cls(
+            record.stack_id,
+            record.name,
+            record.type,
+            action,
+            status,
+            reason,
+            record.physical_id,
+            time,
+        )
 
 
 #: The actions whose start is a stack's ``updated_time``. Heat's convergence engine (its
@@ -349,3 +373,12 @@ class Store(Protocol):
         """The stack's snapshots, oldest first."""
 
     def delete_snapshot(self, snapshot_id: str) -> None: ...
+
+
+def live_child(store: Store, project: str, record: ResourceRecord) -> StackRecord | None:
+    """The nested stack ``record`` made (its ``child_id``), while it is not deleted."""
+    child_id = record.data.get("child_id")
+    if not child_id:
+        return None
+    child = store.get_stack(str(child_id), project)
+    return child if child is not None and child.deleted_at is None else None

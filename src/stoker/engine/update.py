@@ -56,7 +56,6 @@ from stoker.engine.scheduler import Traversal
 from stoker.engine.state import (
     Action,
     DefinitionChange,
-    EventRecord,
     ResourceRecord,
     StackRecord,
     StackStatus,
@@ -406,7 +405,7 @@ async def _update_one(operation: Operation, name: str, restricted: bool) -> None
         return
     if _done_already(operation, record, decision, plugin):
         decision = Decision(name, Change.UNCHANGED, decision.type, "updated already")
-    if record is not None and decision.change is not Change.ADD and planning.exists(record):
+    if record is not None and decision.change is not Change.ADD and record.exists:
         refusal = external.update_refusal(operation, name, record)  # external_id changed
         if refusal is not None and decision.refusal is None:
             decision = replace(decision, refusal=refusal)
@@ -459,17 +458,7 @@ async def _refuse(operation: Operation, record: ResourceRecord, decision: Decisi
     names it under the path down to it (``ResourceActionRestricted:
     resources.a.resources.inner: ...``, Heat's convergence engine)."""
     error = Refusal(decision)
-    now = leases.now_utc()
-    event = EventRecord(
-        operation.stack.id,
-        record.name,
-        record.type,
-        Action.UPDATE,
-        Status.FAILED,
-        str(error),
-        record.physical_id,
-        now,
-    )
+    _, event = operation.step(record, Action.UPDATE, Status.FAILED, str(error))
     await operation.write(WriteBatch(events=[event]))
     if operation.first_failure is None:
         # the innermost failure a facade's reason names, as a failed action's (`failed`)

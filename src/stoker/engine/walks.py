@@ -23,7 +23,14 @@ from stoker.engine import leases
 from stoker.engine.failures import failure_reason, timed_out
 from stoker.engine.operation import Operation
 from stoker.engine.scheduler import Traversal, reverse, traverse
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, WriteBatch
+from stoker.engine.state import (
+    Action,
+    ResourceRecord,
+    StackRecord,
+    Status,
+    WriteBatch,
+    live_child,
+)
 from stoker.errors import OperationRefused, ResourceFailure
 from stoker.resources import NestedStackPlugin, ResourceContext
 
@@ -215,12 +222,9 @@ async def child_action(
 ) -> Done:
     """Run the walk's action on the child stack of a nested resource (Heat's
     ``StackResource.handle_<action>``), failing the resource if the child fails."""
-    child_id = record.data.get("child_id")
-    child = None
-    if child_id:
-        store = operation.engine.store
-        child = await asyncio.to_thread(store.get_stack, str(child_id), operation.stack.project)
-    if child is None or child.deleted_at is not None:
+    store, project = operation.engine.store, operation.stack.project
+    child = await asyncio.to_thread(live_child, store, project, record)
+    if child is None:
         raise ResourceFailure(f"Cannot {verb} {record.name}, stack not created")
     result = await run_child(operation, child)
     if result.status is not Status.COMPLETE:
