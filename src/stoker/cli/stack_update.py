@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 
@@ -23,8 +24,6 @@ from stoker.cli.stack_document import show_stack_summary
 from stoker.cli.stack_session import Session, blueprint_of, find_stack
 from stoker.definition import LoadOptions, RequestInputs, in_package
 from stoker.engine import (
-    DriftRepair,
-    ResourceRecord,
     UpdateChanges,
     UpdateFiles,
     failure_line,
@@ -35,6 +34,9 @@ from stoker.engine import (
 from stoker.errors import OperationFailed, Rejected
 from stoker.limits import active_limits
 from stoker.template.loader import LoadLimits
+
+if TYPE_CHECKING:  # the drift engine is imported by --repair alone
+    from stoker.engine import DriftRepair, ResourceRecord
 
 
 @click.command()
