@@ -23,11 +23,11 @@ from stoker.api.context import (
 )
 from stoker.api.errors import bad_request, not_found
 from stoker.engine import (
-    ResourceRecord,
     StackRecord,
     Store,
     api_event_row,
     child_stacks,
+    live_child,
     resource_document,
     resource_metadata,
     resource_rows,
@@ -77,15 +77,6 @@ def _resource_links(
     return links
 
 
-def _nested_of(store: Store, project: str, record: ResourceRecord | None) -> StackRecord | None:
-    """The nested stack ``record`` created, while it exists."""
-    child_id = record.data.get("child_id") if record is not None else None
-    if not child_id:
-        return None
-    child = store.get_stack(str(child_id), project)
-    return child if child is not None and child.deleted_at is None else None
-
-
 def _keep(request: Request, row: dict[str, Any], filters: dict[str, tuple[str, str]]) -> bool:
     for key, (column, how) in filters.items():
         wanted = request.query_params.getlist(key)
@@ -122,7 +113,7 @@ async def index(request: Request) -> Response:
                 name = row["resource_name"]
                 if engine is not None:
                     row = resource_document(engine, member, records, name)
-                nested = _nested_of(store, project, records.get(name))
+                nested = live_child(store, project, records.get(name))
                 row["links"] = _resource_links(request, member, name, nested)
                 if member.id != stack.id:
                     row["parent_resource"] = member.parent_resource
@@ -147,7 +138,7 @@ async def show(request: Request) -> Response:
     engine = api_of(request).operations.engine(project_of(request))
     store = api_of(request).operations.store
     document = await asyncio.to_thread(resource_document, engine, stack, records, name)
-    nested = await asyncio.to_thread(_nested_of, store, project_of(request), records[name])
+    nested = await asyncio.to_thread(live_child, store, project_of(request), records[name])
     document["links"] = _resource_links(request, stack, name, nested)
     if stack.parent_resource:  # a nested stack's resource names its facade, as in Heat
         document["parent_resource"] = stack.parent_resource

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         Store,
         StoredDefinition,
         WriteBatch,
+        live_child,
     )
     from stoker.engine.update_request import (
         UpdateChanges,
@@ -97,6 +98,7 @@ _WHERE = {
     "event_row": "stoker.engine.event_views",
     "failure_line": "stoker.engine.event_views",
     "holder_is_dead": "stoker.engine.leases",
+    "live_child": "stoker.engine.state",
     "load_adoption": "stoker.engine.adopt:load",
     "loading_kept": "stoker.engine.heap",
     "long_running_process": "stoker.engine.heap",
@@ -155,6 +157,7 @@ __all__ = [
     "event_row",
     "failure_line",
     "holder_is_dead",
+    "live_child",
     "load_adoption",
     "loading_kept",
     "long_running_process",

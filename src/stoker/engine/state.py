@@ -375,9 +375,9 @@ class Store(Protocol):
     def delete_snapshot(self, snapshot_id: str) -> None: ...
 
 
-def live_child(store: Store, project: str, record: ResourceRecord) -> StackRecord | None:
+def live_child(store: Store, project: str, record: ResourceRecord | None) -> StackRecord | None:
     """The nested stack ``record`` made (its ``child_id``), while it is not deleted."""
-    child_id = record.data.get("child_id")
+    child_id = record.data.get("child_id") if record is not None else None
     if not child_id:
         return None
     child = store.get_stack(str(child_id), project)

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from stoker.definition import StackDefinition
+from stoker.engine import live_child
 from stoker.graph.model import RECORDED, Edge, Graph, Level, Node, node_key, reason_names
 from stoker.resources import InlineStack, ResourceChain, ResourceGroup
 
@@ -121,7 +122,7 @@ def _stored_level(
     for name in names:
         record = records.get(name)
         type_name = record.type if record is not None else resources[name].type
-        below = _child_of(engine, stack, record)
+        below = live_child(engine.store, stack.project, record)
         kind = cluster_kind(type_name, below is not None)
         child = hidden = None
         if below is not None and depth > 0:
@@ -156,18 +157,8 @@ def _stored_level(
     return Level(path, tuple(nodes), tuple(edges), stack.name, stack.id, state)
 
 
-def _child_of(
-    engine: StackEngine, stack: StackRecord, record: ResourceRecord | None
-) -> StackRecord | None:
-    child_id = record.data.get("child_id") if record is not None else None
-    if not child_id:
-        return None
-    child = engine.store.get_stack(str(child_id), stack.project)
-    return child if child is not None and child.deleted_at is None else None
-
-
 def _stored_count(engine: StackEngine, stack: StackRecord) -> int:
     """The resources of a stored nested stack and of every stack below it."""
     records = engine.store.resources(stack.id)
-    below = (_child_of(engine, stack, record) for record in records)
+    below = (live_child(engine.store, stack.project, record) for record in records)
     return len(records) + sum(_stored_count(engine, child) for child in below if child is not None)
