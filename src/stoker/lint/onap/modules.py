@@ -127,9 +127,11 @@ def references(ctx: TemplateContext) -> list[TypeReference]:
     return list(type_references(ctx))
 
 
-def _nested_names(package: PackageContext) -> set[str]:
-    """Files of the package some template of it uses as a type."""
-    names: set[str] = set()
+@memoized
+def type_users(package: PackageContext) -> dict[str, list[TemplateContext]]:
+    """Each file of the package some template of it uses as a type, with the templates
+    that use it, in path order."""
+    users: dict[str, list[TemplateContext]] = {}
     for template in package.templates:
         if template.template is None:
             continue
@@ -137,7 +139,18 @@ def _nested_names(package: PackageContext) -> set[str]:
             if is_template_name(reference.type):
                 target = package.package.resolve(template.source, reference.type)
                 if target is not None:
-                    names.add(target.name)
+                    found = users.setdefault(target.name, [])
+                    if not found or found[-1] is not template:
+                        found.append(template)
+    return users
+
+
+def _nested_names(package: PackageContext) -> set[str]:
+    """Files of the package some template of it uses as a type."""
+    names = set(type_users(package))
+    for template in package.templates:
+        if template.template is None:
+            continue
         if not any(_has_registry(env) for env in template.environments):
             continue  # only an environment's registry can map a type to a template
         for resolved in template.resource_types.values():
