@@ -44,7 +44,7 @@ TEMPLATE_SUFFIXES = (".yaml", ".yml")
 ENVIRONMENT_SUFFIXES = (".env",)
 
 _BASE_NAME = LazyPattern(r"^(base|base_.+|.+_base|.+_base_.+)$", re.IGNORECASE)
-_VOLUME_NAME = LazyPattern(r"_volume$", re.IGNORECASE)
+VOLUME_NAME = LazyPattern(r"_volume$", re.IGNORECASE)
 
 
 def kind_by_name(path: str) -> str | None:
@@ -110,7 +110,7 @@ class PackageLayout:
             source = template.source
             if template.name in nested:
                 role = ModuleRole.NESTED
-            elif _VOLUME_NAME.search(source.stem):
+            elif VOLUME_NAME.search(source.stem):
                 role = ModuleRole.VOLUME
             elif _BASE_NAME.match(source.stem):
                 role = ModuleRole.BASE

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from stoker.lint.onap.requirement import (
     ADDRESS_FORMS,
+    IDS,
     IN_ENVIRONMENT,
+    META,
     NOT_IN_ENVIRONMENT,
+    NOVA,
     PORT_ADDRESS_IDS,
     Requirement,
     beyond,
@@ -22,10 +25,6 @@ from stoker.lint.onap.requirements_servers import SERVERS
 
 _NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
 
-_NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
-_META = _NOVA + " metadata"
-_IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
-
 
 def _metadata_key(
     key: str, present: str, named: str, bare: str, absent: str
@@ -33,12 +32,12 @@ def _metadata_key(
     """The four requirements on a metadata key every server has (vnf_id ...)."""
     return (
         beyond(
-            present, "MUST", _META, f"A server's metadata has {key}, its value from a get_param."
+            present, "MUST", META, f"A server's metadata has {key}, its value from a get_param."
         ),
-        beyond(named, "MUST", _META, f"The parameter of metadata {key} is {key}, a string."),
-        beyond(bare, "MUST NOT", _META, f"The parameter {key} has no constraints."),
+        beyond(named, "MUST", META, f"The parameter of metadata {key} is {key}, a string."),
+        beyond(bare, "MUST NOT", META, f"The parameter {key} has no constraints."),
         beyond(
-            absent, "MUST NOT", _META, f"The parameter {key} is not enumerated in the environment."
+            absent, "MUST NOT", META, f"The parameter {key} is not enumerated in the environment."
         ),
     )
 
@@ -48,66 +47,64 @@ def _metadata_key(
 #: validation suite checks on every server. Summarised in stoker's words, not quoted.
 BEYOND_SEED: tuple[Requirement, ...] = (
     beyond(
-        "R-29751", "MUST", _IDS, "An OS::Nova::Server's resource id is {vm-type}_server_{index}."
+        "R-29751", "MUST", IDS, "An OS::Nova::Server's resource id is {vm-type}_server_{index}."
     ),
     beyond(
         "R-304011",
         "MUST",
-        _NOVA,
+        NOVA,
         "An OS::Nova::Server's resource id and the parameters of its image, flavor and name "
         "properties carry the same {vm-type}.",
     ),
-    beyond("R-901331", "MUST", _NOVA, "An OS::Nova::Server's image comes from a get_param."),
-    beyond("R-71152", "MUST", _NOVA, "The parameter of a server's image is a string."),
-    beyond("R-58670", "MUST", _NOVA, "The parameter of a server's image is {vm-type}_image_name."),
+    beyond("R-901331", "MUST", NOVA, "An OS::Nova::Server's image comes from a get_param."),
+    beyond("R-71152", "MUST", NOVA, "The parameter of a server's image is a string."),
+    beyond("R-58670", "MUST", NOVA, "The parameter of a server's image is {vm-type}_image_name."),
     beyond(
         "R-91125",
         "MUST",
-        _NOVA,
+        NOVA,
         "The parameter of a server's image is given a value in the module's environment file.",
     ),
-    beyond("R-481670", "MUST", _NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
-    beyond("R-50436", "MUST", _NOVA, "The parameter of a server's flavor is a string."),
-    beyond(
-        "R-45188", "MUST", _NOVA, "The parameter of a server's flavor is {vm-type}_flavor_name."
-    ),
+    beyond("R-481670", "MUST", NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
+    beyond("R-50436", "MUST", NOVA, "The parameter of a server's flavor is a string."),
+    beyond("R-45188", "MUST", NOVA, "The parameter of a server's flavor is {vm-type}_flavor_name."),
     beyond(
         "R-69431",
         "MUST",
-        _NOVA,
+        NOVA,
         "The parameter of a server's flavor is given a value in the module's environment file.",
     ),
-    beyond("R-663631", "MUST", _NOVA, "An OS::Nova::Server's name comes from a get_param."),
+    beyond("R-663631", "MUST", NOVA, "An OS::Nova::Server's name comes from a get_param."),
     beyond(
         "R-51430",
         "MUST",
-        _NOVA,
+        NOVA,
         "The parameter of a server's name is a string or a comma_delimited_list.",
     ),
     beyond(
         "R-54171",
         "MUST",
-        _NOVA,
+        NOVA,
         "A string parameter of a server's name is {vm-type}_name_{index}, the indexes of a "
         "template starting at 0 and increasing by one.",
     ),
     beyond(
         "R-87817",
         "MUST",
-        _NOVA,
+        NOVA,
         "A comma_delimited_list parameter of a server's name is {vm-type}_names.",
     ),
     beyond(
         "R-22838",
         "MUST NOT",
-        _NOVA,
+        NOVA,
         "The parameter of a server's name is not enumerated in the environment file (ONAP "
         "supplies it).",
     ),
     beyond(
         "R-98450",
         "MUST",
-        _NOVA,
+        NOVA,
         "In a base or incremental module, the parameter of a server's availability_zone is "
         "availability_zone_{index}, the indexes of a template starting at 0 and increasing "
         "by one.",
@@ -115,14 +112,14 @@ BEYOND_SEED: tuple[Requirement, ...] = (
     beyond(
         "R-23311",
         "MUST",
-        _NOVA,
+        NOVA,
         "In a base or incremental module, the parameter of a server's availability_zone is a "
         "string.",
     ),
     beyond(
         "R-59568",
         "MUST NOT",
-        _NOVA,
+        NOVA,
         "The parameter of a server's availability_zone is not enumerated in the environment "
         "file (ONAP supplies it).",
     ),
@@ -137,21 +134,21 @@ BEYOND_SEED += (
     beyond(
         "R-25720",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::Neutron::Net's resource id is int_{network-role}_network (a VNF's templates "
         "create only internal networks).",
     ),
     beyond(
         "R-20453",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::Neutron::Port on an external network has the resource id "
         "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}.",
     ),
     beyond(
         "R-26351",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::Neutron::Port on an internal network has the resource id "
         "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}.",
     ),

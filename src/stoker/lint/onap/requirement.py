@@ -20,6 +20,12 @@ KEYWORD_SEVERITY = {
     "MAY NOT": Severity.INFO,
 }
 SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
+#: why a MAY requirement is not checked
+PERMISSION = "a MAY permission: nothing a template does can violate it"
+#: sections of ONAP's naming conventions that several tables cite
+NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
+META = NOVA + " metadata"
+IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
 
 
 class Requirement(NamedTuple):
