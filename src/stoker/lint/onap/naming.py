@@ -10,20 +10,17 @@ from __future__ import annotations
 from stoker.lint.onap.requirement import (
     ADDRESS_FORMS,
     IDS,
-    IN_ENVIRONMENT,
     META,
-    NOT_IN_ENVIRONMENT,
     NOVA,
     PORT_ADDRESS_IDS,
     Requirement,
     beyond,
+    enumeration,
 )
 from stoker.lint.onap.requirements_constructs import CONSTRUCTS
 from stoker.lint.onap.requirements_contrail import CONTRAIL
 from stoker.lint.onap.requirements_resource_ids import RESOURCE_IDS
 from stoker.lint.onap.requirements_servers import SERVERS
-
-_NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
 
 
 def _metadata_key(
@@ -94,13 +91,7 @@ BEYOND_SEED: tuple[Requirement, ...] = (
         NOVA,
         "A comma_delimited_list parameter of a server's name is {vm-type}_names.",
     ),
-    beyond(
-        "R-22838",
-        "MUST NOT",
-        NOVA,
-        "The parameter of a server's name is not enumerated in the environment file (ONAP "
-        "supplies it).",
-    ),
+    enumeration("R-22838", NOVA, "The parameter of a server's name"),
     beyond(
         "R-98450",
         "MUST",
@@ -116,13 +107,7 @@ BEYOND_SEED: tuple[Requirement, ...] = (
         "In a base or incremental module, the parameter of a server's availability_zone is a "
         "string.",
     ),
-    beyond(
-        "R-59568",
-        "MUST NOT",
-        NOVA,
-        "The parameter of a server's availability_zone is not enumerated in the environment "
-        "file (ONAP supplies it).",
-    ),
+    enumeration("R-59568", NOVA, "The parameter of a server's availability_zone"),
     *_metadata_key("vnf_id", "R-37437", "R-07507", "R-55218", "R-20856"),
     *_metadata_key("vf_module_id", "R-71493", "R-82134", "R-98374", "R-72871"),
     *_metadata_key("vnf_name", "R-72483", "R-62428", "R-44318", "R-36542"),
@@ -210,13 +195,6 @@ def _port_address(rid: str, internal: bool, v6: bool, listed: bool, form: str) -
     return beyond(rid, "MUST", _FIXED, f"On {network} network, {text}")
 
 
-def _port_enumerated(rid: str, form: tuple[bool, bool, bool, str]) -> Requirement:
-    internal, _, _, name = form
-    if internal:
-        return beyond(rid, "MUST", _FIXED, f"A {name} parameter " + _YES)
-    return beyond(rid, "MUST NOT", _FIXED, f"A {name} parameter " + _NO)
-
-
 #: OS::Neutron::Port's parameters, per network kind: an ONAP external network (ONAP gives
 #: its id and addresses) or an ONAP internal one (the VNF's own, from its base module).
 BEYOND_SEED += (
@@ -243,20 +221,20 @@ BEYOND_SEED += (
         "module) reads its network from a get_param named int_{network-role}_net_id or "
         "int_{network-role}_net_name.",
     ),
-    beyond("R-29872", "MUST NOT", _NET, "The parameter of a port's network " + _NO),
+    enumeration("R-29872", _NET, "The parameter of a port's network"),
     *(_port_address(name, *form) for (name, _), form in _PORT_FORMS),
-    *(_port_enumerated(enumeration, form) for (_, enumeration), form in _PORT_FORMS),
-    beyond(
-        "R-62590",
-        "MUST NOT",
-        _FIXED,
-        "A fixed_ips ip_address parameter of a port on an external network " + _NO,
+    *(
+        enumeration(rid, _FIXED, f"A {name} parameter", wanted=internal)
+        for (_, rid), (internal, _, _, name) in _PORT_FORMS
     ),
-    beyond(
+    enumeration(
+        "R-62590", _FIXED, "A fixed_ips ip_address parameter of a port on an external network"
+    ),
+    enumeration(
         "R-93496",
-        "MUST",
         _FIXED,
-        "A fixed_ips ip_address parameter of a port on an internal network " + _YES,
+        "A fixed_ips ip_address parameter of a port on an internal network",
+        wanted=True,
     ),
     beyond("R-38236", "MUST", _FIXED, "The parameter of a fixed_ips subnet is declared a string."),
     beyond(
@@ -287,30 +265,14 @@ BEYOND_SEED += (
         "In an incremental module, on an internal network, the parameter of a fixed_ips IPv6 "
         "subnet is int_{network-role}_v6_subnet_id.",
     ),
-    beyond("R-83677", "MUST NOT", _FIXED, "A {network-role}_subnet_id parameter " + _NO),
-    beyond(
-        "R-80829",
-        "MUST NOT",
-        _FIXED,
-        "A {network-role}_v6_subnet_id parameter " + _NO,
-    ),
-    beyond(
-        "R-69634",
-        "MUST NOT",
-        _FIXED,
-        "An int_{network-role}_subnet_id parameter " + _NO,
-    ),
-    beyond(
-        "R-22288",
-        "MUST NOT",
-        _FIXED,
-        "An int_{network-role}_v6_subnet_id parameter " + _NO,
-    ),
-    beyond(
+    enumeration("R-83677", _FIXED, "A {network-role}_subnet_id parameter"),
+    enumeration("R-80829", _FIXED, "A {network-role}_v6_subnet_id parameter"),
+    enumeration("R-69634", _FIXED, "An int_{network-role}_subnet_id parameter"),
+    enumeration("R-22288", _FIXED, "An int_{network-role}_v6_subnet_id parameter"),
+    enumeration(
         "R-83412",
-        "MUST NOT",
         _AAP,
-        "An allowed_address_pairs ip_address parameter of a port on an external network " + _NO,
+        "An allowed_address_pairs ip_address parameter of a port on an external network",
     ),
     beyond(
         "R-41492",

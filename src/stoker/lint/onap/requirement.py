@@ -55,14 +55,22 @@ class Requirement(NamedTuple):
         return self.not_checked is None
 
 
+def beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
+    """A requirement beyond the seed, summarised in stoker's words (not quoted)."""
+    return Requirement(rid, keyword, "static", section, text, quoted=False)
+
+
 #: what ONAP's conventions say of a parameter and the environment file
 NOT_IN_ENVIRONMENT = "is not enumerated in the environment file (ONAP supplies it)."
 IN_ENVIRONMENT = "is enumerated in the environment file (the VNF's own addresses)."
 
 
-def beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
-    """A requirement beyond the seed, summarised in stoker's words (not quoted)."""
-    return Requirement(rid, keyword, "static", section, text, quoted=False)
+def enumeration(rid: str, section: str, subject: str, wanted: bool = False) -> Requirement:
+    """The requirement that parameter ``subject`` is not enumerated in the environment file
+    (ONAP supplies it) or, ``wanted``, that it is (the VNF's own addresses)."""
+    if wanted:
+        return beyond(rid, "MUST", section, f"{subject} {IN_ENVIRONMENT}")
+    return beyond(rid, "MUST NOT", section, f"{subject} {NOT_IN_ENVIRONMENT}")
 
 
 def unchecked(

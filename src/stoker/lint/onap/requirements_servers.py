@@ -6,15 +6,13 @@ from __future__ import annotations
 
 from stoker.lint.onap.requirement import (
     META,
-    NOT_IN_ENVIRONMENT,
     NOVA,
     PERMISSION,
     Requirement,
     beyond,
+    enumeration,
     unchecked,
 )
-
-_NO = NOT_IN_ENVIRONMENT
 
 SERVERS: tuple[Requirement, ...] = ()
 
@@ -26,7 +24,7 @@ def _metadata_parameter(rids: tuple[str, str, str], key: str, kind: str) -> tupl
     return (
         beyond(named, "MUST", META, f"The parameter of metadata {key} is {key}, a {kind}."),
         beyond(bare, "MUST NOT", META, f"The parameter {key} has no constraints."),
-        beyond(absent, "MUST NOT", META, f"The parameter {key} " + _NO),
+        enumeration(absent, META, f"The parameter {key}"),
     )
 
 
