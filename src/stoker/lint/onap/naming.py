@@ -11,6 +11,7 @@ from stoker.lint.onap.requirement import (
     ADDRESS_FORMS,
     IDS,
     META,
+    NAMING,
     NOVA,
     PORT_ADDRESS_IDS,
     Requirement,
@@ -114,7 +115,7 @@ BEYOND_SEED: tuple[Requirement, ...] = (
 )
 
 _VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
-_PORT = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port"
+_PORT = f"{NAMING}: OS::Neutron::Port"
 BEYOND_SEED += (
     beyond(
         "R-25720",
@@ -172,12 +173,9 @@ BEYOND_SEED += (
     ),
 )
 
-_NET = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port network"
-_FIXED = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port fixed_ips"
-_AAP = (
-    "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port "
-    "allowed_address_pairs"
-)
+_NET = _PORT + " network"
+_FIXED = _PORT + " fixed_ips"
+_AAP = _PORT + " allowed_address_pairs"
 
 _PORT_FORMS = tuple(zip(PORT_ADDRESS_IDS, ADDRESS_FORMS, strict=True))
 

@@ -23,9 +23,10 @@ SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template
 #: why a MAY requirement is not checked
 PERMISSION = "a MAY permission: nothing a template does can violate it"
 #: sections of ONAP's naming conventions that several tables cite
-NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
+NAMING = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention"
+NOVA = f"{NAMING}: OS::Nova::Server"
 META = NOVA + " metadata"
-IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
+IDS = f"{NAMING}: Resource IDs"
 
 
 class Requirement(NamedTuple):

@@ -9,14 +9,13 @@ from __future__ import annotations
 from stoker.lint.onap.requirement import (
     ADDRESS_FORMS,
     INSTANCE_IP_ADDRESS_IDS,
+    NAMING,
     Requirement,
     beyond,
     enumeration,
 )
 
-_CONTRAIL = (
-    "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Contrail Resource Parameters"
-)
+_CONTRAIL = f"{NAMING}: Contrail Resource Parameters"
 _IIP = "OS::ContrailV2::InstanceIp"
 _VMI_AAP = "an OS::ContrailV2::VirtualMachineInterface's allowed address pair ip_prefix parameter"
 

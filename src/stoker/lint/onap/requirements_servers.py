@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from stoker.lint.onap.requirement import (
     META,
+    NAMING,
     NOVA,
     PERMISSION,
     Requirement,
@@ -150,7 +151,7 @@ SERVERS += (
     ),
 )
 
-_VM = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: {vm-type}"
+_VM = f"{NAMING}: {{vm-type}}"
 
 #: the {vm-type} itself
 SERVERS += (
@@ -198,7 +199,7 @@ SERVERS += (
     ),
 )
 
-_ROLE = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: {network-role}"
+_ROLE = f"{NAMING}: {{network-role}}"
 _INTENT = (
     "ONAP marks it validation_mode none: which network a port, parameter or resource is "
     "associated with, and what the designer calls it, is intent a template does not state"
