@@ -12,11 +12,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 from stoker.diagnostics import Diagnostic, Span
-from stoker.environment.registry_section import is_template_name
 from stoker.lint.context import EnvironmentContext, TemplateContext
 from stoker.lint.memo import memoized
 from stoker.lint.onap.base import ParameterReaders
-from stoker.lint.onap.modules import ModuleRole, references
+from stoker.lint.onap.modules import ModuleRole, type_users
 from stoker.lint.onap.written import declared, section
 from stoker.template.nodes import key_span
 
@@ -62,17 +61,7 @@ def _enumerated(ctx: TemplateContext, seen: set[str]) -> dict[str, Span | None] 
 
 def _users(ctx: TemplateContext) -> list[TemplateContext]:
     """The templates of the package that use ``ctx`` as a type, in path order."""
-    users = []
-    for template in ctx.package.templates:
-        if template.template is None or template is ctx:
-            continue
-        for reference in references(template):
-            if is_template_name(reference.type):
-                target = ctx.package.package.resolve(template.source, reference.type)
-                if target is not None and target.name == ctx.name:
-                    users.append(template)
-                    break
-    return users
+    return [user for user in type_users(ctx.package).get(ctx.name, []) if user is not ctx]
 
 
 class EnumerationRule(ParameterReaders):

@@ -44,7 +44,7 @@ TEMPLATE_SUFFIXES = (".yaml", ".yml")
 ENVIRONMENT_SUFFIXES = (".env",)
 
 _BASE_NAME = LazyPattern(r"^(base|base_.+|.+_base|.+_base_.+)$", re.IGNORECASE)
-_VOLUME_NAME = LazyPattern(r"_volume$", re.IGNORECASE)
+VOLUME_NAME = LazyPattern(r"_volume$", re.IGNORECASE)
 
 
 def kind_by_name(path: str) -> str | None:
@@ -110,7 +110,7 @@ class PackageLayout:
             source = template.source
             if template.name in nested:
                 role = ModuleRole.NESTED
-            elif _VOLUME_NAME.search(source.stem):
+            elif VOLUME_NAME.search(source.stem):
                 role = ModuleRole.VOLUME
             elif _BASE_NAME.match(source.stem):
                 role = ModuleRole.BASE
@@ -127,9 +127,11 @@ def references(ctx: TemplateContext) -> list[TypeReference]:
     return list(type_references(ctx))
 
 
-def _nested_names(package: PackageContext) -> set[str]:
-    """Files of the package some template of it uses as a type."""
-    names: set[str] = set()
+@memoized
+def type_users(package: PackageContext) -> dict[str, list[TemplateContext]]:
+    """Each file of the package some template of it uses as a type, with the templates
+    that use it, in path order."""
+    users: dict[str, list[TemplateContext]] = {}
     for template in package.templates:
         if template.template is None:
             continue
@@ -137,7 +139,18 @@ def _nested_names(package: PackageContext) -> set[str]:
             if is_template_name(reference.type):
                 target = package.package.resolve(template.source, reference.type)
                 if target is not None:
-                    names.add(target.name)
+                    found = users.setdefault(target.name, [])
+                    if not found or found[-1] is not template:
+                        found.append(template)
+    return users
+
+
+def _nested_names(package: PackageContext) -> set[str]:
+    """Files of the package some template of it uses as a type."""
+    names = set(type_users(package))
+    for template in package.templates:
+        if template.template is None:
+            continue
         if not any(_has_registry(env) for env in template.environments):
             continue  # only an environment's registry can map a type to a template
         for resolved in template.resource_types.values():

@@ -9,22 +9,19 @@ from __future__ import annotations
 
 from stoker.lint.onap.requirement import (
     ADDRESS_FORMS,
-    IN_ENVIRONMENT,
-    NOT_IN_ENVIRONMENT,
+    IDS,
+    META,
+    NAMING,
+    NOVA,
     PORT_ADDRESS_IDS,
     Requirement,
     beyond,
+    enumeration,
 )
 from stoker.lint.onap.requirements_constructs import CONSTRUCTS
 from stoker.lint.onap.requirements_contrail import CONTRAIL
 from stoker.lint.onap.requirements_resource_ids import RESOURCE_IDS
 from stoker.lint.onap.requirements_servers import SERVERS
-
-_NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
-
-_NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
-_META = _NOVA + " metadata"
-_IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
 
 
 def _metadata_key(
@@ -33,12 +30,12 @@ def _metadata_key(
     """The four requirements on a metadata key every server has (vnf_id ...)."""
     return (
         beyond(
-            present, "MUST", _META, f"A server's metadata has {key}, its value from a get_param."
+            present, "MUST", META, f"A server's metadata has {key}, its value from a get_param."
         ),
-        beyond(named, "MUST", _META, f"The parameter of metadata {key} is {key}, a string."),
-        beyond(bare, "MUST NOT", _META, f"The parameter {key} has no constraints."),
+        beyond(named, "MUST", META, f"The parameter of metadata {key} is {key}, a string."),
+        beyond(bare, "MUST NOT", META, f"The parameter {key} has no constraints."),
         beyond(
-            absent, "MUST NOT", _META, f"The parameter {key} is not enumerated in the environment."
+            absent, "MUST NOT", META, f"The parameter {key} is not enumerated in the environment."
         ),
     )
 
@@ -48,66 +45,58 @@ def _metadata_key(
 #: validation suite checks on every server. Summarised in stoker's words, not quoted.
 BEYOND_SEED: tuple[Requirement, ...] = (
     beyond(
-        "R-29751", "MUST", _IDS, "An OS::Nova::Server's resource id is {vm-type}_server_{index}."
+        "R-29751", "MUST", IDS, "An OS::Nova::Server's resource id is {vm-type}_server_{index}."
     ),
     beyond(
         "R-304011",
         "MUST",
-        _NOVA,
+        NOVA,
         "An OS::Nova::Server's resource id and the parameters of its image, flavor and name "
         "properties carry the same {vm-type}.",
     ),
-    beyond("R-901331", "MUST", _NOVA, "An OS::Nova::Server's image comes from a get_param."),
-    beyond("R-71152", "MUST", _NOVA, "The parameter of a server's image is a string."),
-    beyond("R-58670", "MUST", _NOVA, "The parameter of a server's image is {vm-type}_image_name."),
+    beyond("R-901331", "MUST", NOVA, "An OS::Nova::Server's image comes from a get_param."),
+    beyond("R-71152", "MUST", NOVA, "The parameter of a server's image is a string."),
+    beyond("R-58670", "MUST", NOVA, "The parameter of a server's image is {vm-type}_image_name."),
     beyond(
         "R-91125",
         "MUST",
-        _NOVA,
+        NOVA,
         "The parameter of a server's image is given a value in the module's environment file.",
     ),
-    beyond("R-481670", "MUST", _NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
-    beyond("R-50436", "MUST", _NOVA, "The parameter of a server's flavor is a string."),
-    beyond(
-        "R-45188", "MUST", _NOVA, "The parameter of a server's flavor is {vm-type}_flavor_name."
-    ),
+    beyond("R-481670", "MUST", NOVA, "An OS::Nova::Server's flavor comes from a get_param."),
+    beyond("R-50436", "MUST", NOVA, "The parameter of a server's flavor is a string."),
+    beyond("R-45188", "MUST", NOVA, "The parameter of a server's flavor is {vm-type}_flavor_name."),
     beyond(
         "R-69431",
         "MUST",
-        _NOVA,
+        NOVA,
         "The parameter of a server's flavor is given a value in the module's environment file.",
     ),
-    beyond("R-663631", "MUST", _NOVA, "An OS::Nova::Server's name comes from a get_param."),
+    beyond("R-663631", "MUST", NOVA, "An OS::Nova::Server's name comes from a get_param."),
     beyond(
         "R-51430",
         "MUST",
-        _NOVA,
+        NOVA,
         "The parameter of a server's name is a string or a comma_delimited_list.",
     ),
     beyond(
         "R-54171",
         "MUST",
-        _NOVA,
+        NOVA,
         "A string parameter of a server's name is {vm-type}_name_{index}, the indexes of a "
         "template starting at 0 and increasing by one.",
     ),
     beyond(
         "R-87817",
         "MUST",
-        _NOVA,
+        NOVA,
         "A comma_delimited_list parameter of a server's name is {vm-type}_names.",
     ),
-    beyond(
-        "R-22838",
-        "MUST NOT",
-        _NOVA,
-        "The parameter of a server's name is not enumerated in the environment file (ONAP "
-        "supplies it).",
-    ),
+    enumeration("R-22838", NOVA, "The parameter of a server's name"),
     beyond(
         "R-98450",
         "MUST",
-        _NOVA,
+        NOVA,
         "In a base or incremental module, the parameter of a server's availability_zone is "
         "availability_zone_{index}, the indexes of a template starting at 0 and increasing "
         "by one.",
@@ -115,43 +104,37 @@ BEYOND_SEED: tuple[Requirement, ...] = (
     beyond(
         "R-23311",
         "MUST",
-        _NOVA,
+        NOVA,
         "In a base or incremental module, the parameter of a server's availability_zone is a "
         "string.",
     ),
-    beyond(
-        "R-59568",
-        "MUST NOT",
-        _NOVA,
-        "The parameter of a server's availability_zone is not enumerated in the environment "
-        "file (ONAP supplies it).",
-    ),
+    enumeration("R-59568", NOVA, "The parameter of a server's availability_zone"),
     *_metadata_key("vnf_id", "R-37437", "R-07507", "R-55218", "R-20856"),
     *_metadata_key("vf_module_id", "R-71493", "R-82134", "R-98374", "R-72871"),
     *_metadata_key("vnf_name", "R-72483", "R-62428", "R-44318", "R-36542"),
 )
 
 _VOLUME = "5.2.3 ONAP Output Parameter Names: ONAP Volume Module Output Parameters"
-_PORT = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port"
+_PORT = f"{NAMING}: OS::Neutron::Port"
 BEYOND_SEED += (
     beyond(
         "R-25720",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::Neutron::Net's resource id is int_{network-role}_network (a VNF's templates "
         "create only internal networks).",
     ),
     beyond(
         "R-20453",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::Neutron::Port on an external network has the resource id "
         "{vm-type}_{vm-type_index}_{network-role}_port_{port-index}.",
     ),
     beyond(
         "R-26351",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::Neutron::Port on an internal network has the resource id "
         "{vm-type}_{vm-type_index}_int_{network-role}_port_{port-index}.",
     ),
@@ -190,12 +173,9 @@ BEYOND_SEED += (
     ),
 )
 
-_NET = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port network"
-_FIXED = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port fixed_ips"
-_AAP = (
-    "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Neutron::Port "
-    "allowed_address_pairs"
-)
+_NET = _PORT + " network"
+_FIXED = _PORT + " fixed_ips"
+_AAP = _PORT + " allowed_address_pairs"
 
 _PORT_FORMS = tuple(zip(PORT_ADDRESS_IDS, ADDRESS_FORMS, strict=True))
 
@@ -211,13 +191,6 @@ def _port_address(rid: str, internal: bool, v6: bool, listed: bool, form: str) -
             "starting at 0 and going up by one."
         )
     return beyond(rid, "MUST", _FIXED, f"On {network} network, {text}")
-
-
-def _port_enumerated(rid: str, form: tuple[bool, bool, bool, str]) -> Requirement:
-    internal, _, _, name = form
-    if internal:
-        return beyond(rid, "MUST", _FIXED, f"A {name} parameter " + _YES)
-    return beyond(rid, "MUST NOT", _FIXED, f"A {name} parameter " + _NO)
 
 
 #: OS::Neutron::Port's parameters, per network kind: an ONAP external network (ONAP gives
@@ -246,20 +219,20 @@ BEYOND_SEED += (
         "module) reads its network from a get_param named int_{network-role}_net_id or "
         "int_{network-role}_net_name.",
     ),
-    beyond("R-29872", "MUST NOT", _NET, "The parameter of a port's network " + _NO),
+    enumeration("R-29872", _NET, "The parameter of a port's network"),
     *(_port_address(name, *form) for (name, _), form in _PORT_FORMS),
-    *(_port_enumerated(enumeration, form) for (_, enumeration), form in _PORT_FORMS),
-    beyond(
-        "R-62590",
-        "MUST NOT",
-        _FIXED,
-        "A fixed_ips ip_address parameter of a port on an external network " + _NO,
+    *(
+        enumeration(rid, _FIXED, f"A {name} parameter", wanted=internal)
+        for (_, rid), (internal, _, _, name) in _PORT_FORMS
     ),
-    beyond(
+    enumeration(
+        "R-62590", _FIXED, "A fixed_ips ip_address parameter of a port on an external network"
+    ),
+    enumeration(
         "R-93496",
-        "MUST",
         _FIXED,
-        "A fixed_ips ip_address parameter of a port on an internal network " + _YES,
+        "A fixed_ips ip_address parameter of a port on an internal network",
+        wanted=True,
     ),
     beyond("R-38236", "MUST", _FIXED, "The parameter of a fixed_ips subnet is declared a string."),
     beyond(
@@ -290,30 +263,14 @@ BEYOND_SEED += (
         "In an incremental module, on an internal network, the parameter of a fixed_ips IPv6 "
         "subnet is int_{network-role}_v6_subnet_id.",
     ),
-    beyond("R-83677", "MUST NOT", _FIXED, "A {network-role}_subnet_id parameter " + _NO),
-    beyond(
-        "R-80829",
-        "MUST NOT",
-        _FIXED,
-        "A {network-role}_v6_subnet_id parameter " + _NO,
-    ),
-    beyond(
-        "R-69634",
-        "MUST NOT",
-        _FIXED,
-        "An int_{network-role}_subnet_id parameter " + _NO,
-    ),
-    beyond(
-        "R-22288",
-        "MUST NOT",
-        _FIXED,
-        "An int_{network-role}_v6_subnet_id parameter " + _NO,
-    ),
-    beyond(
+    enumeration("R-83677", _FIXED, "A {network-role}_subnet_id parameter"),
+    enumeration("R-80829", _FIXED, "A {network-role}_v6_subnet_id parameter"),
+    enumeration("R-69634", _FIXED, "An int_{network-role}_subnet_id parameter"),
+    enumeration("R-22288", _FIXED, "An int_{network-role}_v6_subnet_id parameter"),
+    enumeration(
         "R-83412",
-        "MUST NOT",
         _AAP,
-        "An allowed_address_pairs ip_address parameter of a port on an external network " + _NO,
+        "An allowed_address_pairs ip_address parameter of a port on an external network",
     ),
     beyond(
         "R-41492",

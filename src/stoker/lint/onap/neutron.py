@@ -16,6 +16,7 @@ from stoker.lint.context import TemplateContext
 from stoker.lint.onap.base import FromRequirement
 from stoker.lint.onap.ports import NETWORK_ID
 from stoker.lint.onap.requirements import requirement
+from stoker.lint.onap.resource_ids import IdForm
 from stoker.lint.onap.written import parameter_read, resources_of
 from stoker.lint.rule import TemplateRule
 from stoker.patterns import LazyPattern
@@ -36,19 +37,12 @@ def is_internal(port: dict[Any, Any]) -> bool | None:
     return parameter.startswith("int_")
 
 
-class NetworkResourceId(FromRequirement, TemplateRule):
+class NetworkResourceId(IdForm):
     requirement = requirement("R-25720")
     summary = "An OS::Neutron::Net's resource id is int_{network-role}_network"
     checks = "each OS::Neutron::Net's resource id matches int_<role>_network."
-
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for name, _, span in resources_of(ctx, "OS::Neutron::Net"):
-            if not NETWORK_ID.match(name):
-                yield self.finding(
-                    f'network "{name}": its resource id must read int_{{network-role}}_network',
-                    span,
-                    ("resources", name),
-                )
+    resource_type, noun = "OS::Neutron::Net", "network"
+    pattern, form = NETWORK_ID, "int_{network-role}_network"
 
 
 class _PortResourceId(FromRequirement, TemplateRule):

@@ -127,10 +127,21 @@ class OamAddressFromPort(FromRequirement, TemplateRule):
 
 
 class _GetFile(FromRequirement, TemplateRule):
-    def targets(self, ctx: TemplateContext) -> Iterator[tuple[str, Any]]:
+    """A rule on the target each get_file names (where it is written as a string)."""
+
+    problem: ClassVar[str]  # the finding, after 'get_file "<target>": '
+
+    def wrong(self, target: str) -> bool:
+        raise NotImplementedError
+
+    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         for call in ctx.calls("get_file"):
-            if isinstance(call.args, str):
-                yield str(call.args), call
+            if isinstance(call.args, str) and self.wrong(call.args):
+                yield self.finding(
+                    f'get_file "{call.args}": {self.problem}',
+                    locate(ctx.data, call.path) or call.span,
+                    call.path,
+                )
 
 
 class GetFileByName(_GetFile):
@@ -140,30 +151,20 @@ class GetFileByName(_GetFile):
         "each get_file names its target by a file name: no URL, no directory part (the "
         "targets travel beside the templates in the package)."
     )
+    problem = "name the file by its name alone"
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for target, call in self.targets(ctx):
-            if "://" not in target and "/" in target:
-                yield self.finding(
-                    f'get_file "{target}": name the file by its name alone',
-                    locate(ctx.data, call.path) or call.span,
-                    call.path,
-                )
+    def wrong(self, target: str) -> bool:
+        return "://" not in target and "/" in target
 
 
 class GetFileNoUrl(_GetFile):
     requirement = requirement("R-41888")
     summary = "No get_file of a URL"
     checks = "no get_file anywhere in the template names a URL (http, https, ftp, ftps, file)."
+    problem = "ONAP does not fetch files from URLs"
 
-    def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
-        for target, call in self.targets(ctx):
-            if target.lower().startswith(URL_SCHEMES):
-                yield self.finding(
-                    f'get_file "{target}": ONAP does not fetch files from URLs',
-                    locate(ctx.data, call.path) or call.span,
-                    call.path,
-                )
+    def wrong(self, target: str) -> bool:
+        return target.lower().startswith(URL_SCHEMES)
 
 
 OUTPUT_RULES: list[type] = [

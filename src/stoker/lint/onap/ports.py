@@ -75,14 +75,10 @@ class Port(NamedTuple):
     subnets: tuple[Address, ...] = ()  # fixed_ips subnet; subnet_uuid
     vips: tuple[Address, ...] = ()  # allowed_address_pairs ip_address (and Contrail's)
 
-    @property
-    def noun(self) -> str:
-        return NOUNS[self.kind]
-
 
 def who(port: Port) -> str:
     """How a finding names the resource: ``port "lb_0_oam_port_0"``."""
-    return f'{port.noun} "{port.name}"'
+    return f'{NOUNS[port.kind]} "{port.name}"'
 
 
 @memoized

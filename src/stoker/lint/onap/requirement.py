@@ -20,6 +20,13 @@ KEYWORD_SEVERITY = {
     "MAY NOT": Severity.INFO,
 }
 SOURCE_DOCUMENT = "ONAP VNF Requirements, 5.2.2 ONAP Heat Orchestration Template Format"
+#: why a MAY requirement is not checked
+PERMISSION = "a MAY permission: nothing a template does can violate it"
+#: sections of ONAP's naming conventions that several tables cite
+NAMING = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention"
+NOVA = f"{NAMING}: OS::Nova::Server"
+META = NOVA + " metadata"
+IDS = f"{NAMING}: Resource IDs"
 
 
 class Requirement(NamedTuple):
@@ -49,14 +56,22 @@ class Requirement(NamedTuple):
         return self.not_checked is None
 
 
+def beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
+    """A requirement beyond the seed, summarised in stoker's words (not quoted)."""
+    return Requirement(rid, keyword, "static", section, text, quoted=False)
+
+
 #: what ONAP's conventions say of a parameter and the environment file
 NOT_IN_ENVIRONMENT = "is not enumerated in the environment file (ONAP supplies it)."
 IN_ENVIRONMENT = "is enumerated in the environment file (the VNF's own addresses)."
 
 
-def beyond(rid: str, keyword: str, section: str, text: str) -> Requirement:
-    """A requirement beyond the seed, summarised in stoker's words (not quoted)."""
-    return Requirement(rid, keyword, "static", section, text, quoted=False)
+def enumeration(rid: str, section: str, subject: str, wanted: bool = False) -> Requirement:
+    """The requirement that parameter ``subject`` is not enumerated in the environment file
+    (ONAP supplies it) or, ``wanted``, that it is (the VNF's own addresses)."""
+    if wanted:
+        return beyond(rid, "MUST", section, f"{subject} {IN_ENVIRONMENT}")
+    return beyond(rid, "MUST NOT", section, f"{subject} {NOT_IN_ENVIRONMENT}")
 
 
 def unchecked(

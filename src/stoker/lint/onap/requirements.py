@@ -10,7 +10,7 @@ the others are listed by ``stoker lint --list-rules`` as not checked, each with 
 from __future__ import annotations
 
 from stoker.lint.onap.naming import BEYOND_SEED
-from stoker.lint.onap.requirement import KEYWORD_SEVERITY, SOURCE_DOCUMENT, Requirement
+from stoker.lint.onap.requirement import KEYWORD_SEVERITY, PERMISSION, SOURCE_DOCUMENT, Requirement
 
 __all__ = [
     "BEYOND_SEED",
@@ -23,9 +23,8 @@ __all__ = [
     "requirement",
 ]
 
-_PERMISSION = "a MAY permission: nothing a template does can violate it"
-_NO_MODE = "the document gives it no validation_mode; " + _PERMISSION
-_NONE_MODE = "ONAP marks it validation_mode: none; " + _PERMISSION
+_NO_MODE = "the document gives it no validation_mode; " + PERMISSION
+_NONE_MODE = "ONAP marks it validation_mode: none; " + PERMISSION
 
 
 def _permission(rid: str, mode: str | None, section: str, text: str) -> Requirement:

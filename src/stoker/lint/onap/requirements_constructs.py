@@ -3,7 +3,7 @@ resource groups, predefined output parameters and get_file (summarised, not quot
 
 from __future__ import annotations
 
-from stoker.lint.onap.requirement import Requirement, beyond, unchecked
+from stoker.lint.onap.requirement import PERMISSION, Requirement, beyond, unchecked
 
 _NESTED = "5.2.4 ONAP Heat Template Constructs: Nested Heat Templates"
 _GROUPS = "5.2.4 ONAP Heat Template Constructs: Use of Heat ResourceGroup"
@@ -13,12 +13,11 @@ _APPROPRIATE = (
     'it holds "when appropriate", and whether a name ought to carry a vm-type or a '
     "network role is the designer's judgement: no static check can decide it"
 )
-_MAY = "a MAY permission: nothing a template does can violate it"
 
 
 def _may(rid: str, section: str, text: str) -> Requirement:
     """A construct a template may use: a permission."""
-    return unchecked(rid, "MAY", section, text, _MAY)
+    return unchecked(rid, "MAY", section, text, PERMISSION)
 
 
 def _appropriate(rid: str, text: str) -> Requirement:

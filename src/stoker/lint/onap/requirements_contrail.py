@@ -8,18 +8,14 @@ from __future__ import annotations
 
 from stoker.lint.onap.requirement import (
     ADDRESS_FORMS,
-    IN_ENVIRONMENT,
     INSTANCE_IP_ADDRESS_IDS,
-    NOT_IN_ENVIRONMENT,
+    NAMING,
     Requirement,
     beyond,
+    enumeration,
 )
 
-_NO, _YES = NOT_IN_ENVIRONMENT, IN_ENVIRONMENT
-
-_CONTRAIL = (
-    "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Contrail Resource Parameters"
-)
+_CONTRAIL = f"{NAMING}: Contrail Resource Parameters"
 _IIP = "OS::ContrailV2::InstanceIp"
 _VMI_AAP = "an OS::ContrailV2::VirtualMachineInterface's allowed address pair ip_prefix parameter"
 
@@ -36,12 +32,6 @@ def _contrail_address(rid: str, internal: bool, v6: bool, listed: bool, form: st
     return beyond(rid, "MUST", _CONTRAIL, text)
 
 
-def _contrail_enumerated(rid: str, internal: bool, form: str) -> Requirement:
-    if internal:
-        return beyond(rid, "MUST", _CONTRAIL, f"An {_IIP} parameter {form} {_YES}")
-    return beyond(rid, "MUST NOT", _CONTRAIL, f"An {_IIP} parameter {form} {_NO}")
-
-
 #: Contrail's resources follow the Neutron port's conventions (instance IPs for fixed_ips,
 #: virtual machine interfaces for allowed_address_pairs), under requirements of their own
 CONTRAIL: tuple[Requirement, ...] = (
@@ -52,12 +42,7 @@ CONTRAIL: tuple[Requirement, ...] = (
         "A Contrail resource's reference to an external network's FQDN is a string "
         "parameter {network-role}_net_fqdn, not enumerated in the environment file.",
     ),
-    beyond(
-        "R-92193",
-        "MUST NOT",
-        _CONTRAIL,
-        "A {network-role}_net_fqdn parameter " + _NO,
-    ),
+    enumeration("R-92193", _CONTRAIL, "A {network-role}_net_fqdn parameter"),
     beyond(
         "R-28222",
         "MUST",
@@ -68,12 +53,7 @@ CONTRAIL: tuple[Requirement, ...] = (
     beyond(
         "R-19756", "MUST", _CONTRAIL, "A {vm-type}_{network-role}_route_prefixes parameter is json."
     ),
-    beyond(
-        "R-76682",
-        "MUST NOT",
-        _CONTRAIL,
-        "A {vm-type}_{network-role}_route_prefixes parameter " + _NO,
-    ),
+    enumeration("R-76682", _CONTRAIL, "A {vm-type}_{network-role}_route_prefixes parameter"),
     beyond(
         "R-100000",
         "MUST",
@@ -82,25 +62,22 @@ CONTRAIL: tuple[Requirement, ...] = (
     ),
     *(
         requirement
-        for (name, enumeration), (internal, v6, listed, form) in zip(
+        for (named, enumerated), (internal, v6, listed, form) in zip(
             INSTANCE_IP_ADDRESS_IDS, ADDRESS_FORMS, strict=True
         )
         for requirement in (
-            _contrail_address(name, internal, v6, listed, form),
-            _contrail_enumerated(enumeration, internal, form),
+            _contrail_address(named, internal, v6, listed, form),
+            enumeration(enumerated, _CONTRAIL, f"An {_IIP} parameter {form}", wanted=internal),
         )
     ),
-    beyond(
-        "R-100170",
-        "MUST NOT",
-        _CONTRAIL,
-        f"An {_IIP}'s instance_ip_address parameter on an external network " + _NO,
+    enumeration(
+        "R-100170", _CONTRAIL, f"An {_IIP}'s instance_ip_address parameter on an external network"
     ),
-    beyond(
+    enumeration(
         "R-100180",
-        "MUST",
         _CONTRAIL,
-        f"An {_IIP}'s instance_ip_address parameter on an internal network " + _YES,
+        f"An {_IIP}'s instance_ip_address parameter on an internal network",
+        wanted=True,
     ),
     beyond("R-100190", "MUST", _CONTRAIL, f"The parameter of an {_IIP}'s subnet_uuid is a string."),
     beyond(
@@ -110,12 +87,7 @@ CONTRAIL: tuple[Requirement, ...] = (
         f"On an external network, an {_IIP}'s IPv4 subnet_uuid parameter is "
         "{network-role}_subnet_id.",
     ),
-    beyond(
-        "R-100210",
-        "MUST NOT",
-        _CONTRAIL,
-        f"An {_IIP}'s {{network-role}}_subnet_id " + _NO,
-    ),
+    enumeration("R-100210", _CONTRAIL, f"An {_IIP}'s {{network-role}}_subnet_id"),
     beyond(
         "R-100220",
         "MUST",
@@ -123,12 +95,7 @@ CONTRAIL: tuple[Requirement, ...] = (
         f"On an external network, an {_IIP}'s IPv6 subnet_uuid parameter is "
         "{network-role}_v6_subnet_id.",
     ),
-    beyond(
-        "R-100230",
-        "MUST NOT",
-        _CONTRAIL,
-        f"An {_IIP}'s {{network-role}}_v6_subnet_id " + _NO,
-    ),
+    enumeration("R-100230", _CONTRAIL, f"An {_IIP}'s {{network-role}}_v6_subnet_id"),
     beyond(
         "R-100240",
         "MUST",
@@ -136,12 +103,7 @@ CONTRAIL: tuple[Requirement, ...] = (
         f"In an incremental module, on an internal network, an {_IIP}'s IPv4 subnet_uuid "
         "parameter is int_{network-role}_subnet_id.",
     ),
-    beyond(
-        "R-100250",
-        "MUST NOT",
-        _CONTRAIL,
-        f"An {_IIP}'s int_{{network-role}}_subnet_id " + _NO,
-    ),
+    enumeration("R-100250", _CONTRAIL, f"An {_IIP}'s int_{{network-role}}_subnet_id"),
     beyond(
         "R-100260",
         "MUST",
@@ -149,18 +111,8 @@ CONTRAIL: tuple[Requirement, ...] = (
         f"In an incremental module, on an internal network, an {_IIP}'s IPv6 subnet_uuid "
         "parameter is int_{network-role}_v6_subnet_id.",
     ),
-    beyond(
-        "R-100270",
-        "MUST NOT",
-        _CONTRAIL,
-        f"An {_IIP}'s int_{{network-role}}_v6_subnet_id " + _NO,
-    ),
-    beyond(
-        "R-100280",
-        "MUST NOT",
-        _CONTRAIL,
-        f"On an external network, {_VMI_AAP} " + _NO,
-    ),
+    enumeration("R-100270", _CONTRAIL, f"An {_IIP}'s int_{{network-role}}_v6_subnet_id"),
+    enumeration("R-100280", _CONTRAIL, f"On an external network, {_VMI_AAP}"),
     beyond(
         "R-100310",
         "MUST",

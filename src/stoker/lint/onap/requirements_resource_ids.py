@@ -3,10 +3,8 @@ summarised, not quoted; those no static check can decide say why."""
 
 from __future__ import annotations
 
-from stoker.lint.onap.requirement import Requirement, beyond, unchecked
+from stoker.lint.onap.requirement import IDS, PERMISSION, Requirement, beyond, unchecked
 
-_IDS = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: Resource IDs"
-_MAY = "a MAY permission: nothing a template does can violate it"
 _SERVES = (
     "ONAP marks it validation_mode none: which vm-type or network a resource is "
     '"associated with" is the designer\'s intent, which a template does not state'
@@ -18,22 +16,22 @@ _APPLIES = (
 
 
 def _contains(rid: str, kind: str, what: str) -> Requirement:
-    return beyond(rid, "MUST", _IDS, f"An {kind}'s resource id contains the {what}.")
+    return beyond(rid, "MUST", IDS, f"An {kind}'s resource id contains the {what}.")
 
 
 def _serves(rid: str, text: str, keyword: str = "MUST") -> Requirement:
     """An id convention for what a resource serves, which the template does not state."""
-    return unchecked(rid, keyword, _IDS, text, _SERVES, "none")
+    return unchecked(rid, keyword, IDS, text, _SERVES, "none")
 
 
 def _applies(rid: str, text: str) -> Requirement:
     """An id convention for what a resource applies to, which its users do not tell."""
-    return unchecked(rid, "SHOULD", _IDS, text, _APPLIES)
+    return unchecked(rid, "SHOULD", IDS, text, _APPLIES)
 
 
 def _may(rid: str, text: str) -> Requirement:
     """An id a resource may have: a permission."""
-    return unchecked(rid, "MAY", _IDS, text, _MAY)
+    return unchecked(rid, "MAY", IDS, text, PERMISSION)
 
 
 RESOURCE_IDS: tuple[Requirement, ...] = (
@@ -71,18 +69,18 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
     unchecked(
         "R-11690",
         "MUST",
-        _IDS,
+        IDS,
         "An {index} in a resource id starts at zero and goes up by one.",
         "an id's index is known only within a convention that says where it is; those "
         "conventions check it (R-29751 servers, R-40971 and the address forms), and across "
         "the VNF an index need not start at zero in a given template",
         "static",
     ),
-    beyond("R-87004", "SHOULD", _IDS, "An OS::Cinder::Volume's id is {vm-type}_volume_{index}."),
+    beyond("R-87004", "SHOULD", IDS, "An OS::Cinder::Volume's id is {vm-type}_volume_{index}."),
     beyond(
         "R-86497",
         "SHOULD",
-        _IDS,
+        IDS,
         "An OS::Cinder::VolumeAttachment's id is {vm-type}_volume_attachment_{index}.",
     ),
     _contains("R-04747", "OS::Heat::CloudConfig", "{vm-type}"),
@@ -94,7 +92,7 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
     unchecked(
         "R-27469",
         "SHOULD",
-        _IDS,
+        IDS,
         "An IPv4 reserve port's id is reserve_port_{vm-type}_{network-role}_floating_ip_{index}.",
         "nothing but this very id marks a port as a reserve port, so no template can be "
         "seen to break it",
@@ -103,7 +101,7 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
     unchecked(
         "R-68520",
         "SHOULD",
-        _IDS,
+        IDS,
         "An IPv6 reserve port's id is "
         "reserve_port_{vm-type}_{network-role}_floating_v6_ip_{index}.",
         "nothing but this very id marks a port as a reserve port, so no template can be "
@@ -141,7 +139,7 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
     beyond(
         "R-59434",
         "SHOULD",
-        _IDS,
+        IDS,
         "An OS::Neutron::Subnet's id is int_{network-role}_subnet_{index}.",
     ),
     _applies("R-24997", "A keypair for one vm-type is {vm-type}_keypair_{index}."),
@@ -153,28 +151,28 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
     beyond(
         "R-53310",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::ContrailV2::InstanceIp configuring IPv4 on an external network's interface "
         "has the id {vm-type}_{vm-type_index}_{network-role}_vmi_{vmi_index}_IP_{index}.",
     ),
     beyond(
         "R-46128",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::ContrailV2::InstanceIp configuring IPv6 on an external network's interface "
         "has the id {vm-type}_{vm-type_index}_{network-role}_vmi_{vmi_index}_v6_IP_{index}.",
     ),
     beyond(
         "R-62187",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::ContrailV2::InstanceIp configuring IPv4 on an internal network's interface "
         "has the id {vm-type}_{vm-type_index}_int_{network-role}_vmi_{vmi_index}_IP_{index}.",
     ),
     beyond(
         "R-87563",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::ContrailV2::InstanceIp configuring IPv6 on an internal network's interface "
         "has the id {vm-type}_{vm-type_index}_int_{network-role}_vmi_{vmi_index}_v6_IP_{index}.",
     ),
@@ -191,21 +189,21 @@ RESOURCE_IDS: tuple[Requirement, ...] = (
     beyond(
         "R-96253",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::ContrailV2::VirtualMachineInterface on an external network has the id "
         "{vm-type}_{vm-type_index}_{network-role}_vmi_{vmi_index}.",
     ),
     beyond(
         "R-50468",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::ContrailV2::VirtualMachineInterface on an internal network has the id "
         "{vm-type}_{vm-type_index}_int_{network-role}_vmi_{vmi_index}.",
     ),
     beyond(
         "R-99110",
         "MUST",
-        _IDS,
+        IDS,
         "An OS::ContrailV2::VirtualNetwork's id is int_{network-role}_network.",
     ),
 )

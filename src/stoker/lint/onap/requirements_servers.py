@@ -4,11 +4,16 @@ boot options, and the {vm-type} itself. Summarised in stoker's words, not quoted
 
 from __future__ import annotations
 
-from stoker.lint.onap.requirement import NOT_IN_ENVIRONMENT, Requirement, beyond, unchecked
-
-_NOVA = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: OS::Nova::Server"
-_META = _NOVA + " metadata"
-_NO = NOT_IN_ENVIRONMENT
+from stoker.lint.onap.requirement import (
+    META,
+    NAMING,
+    NOVA,
+    PERMISSION,
+    Requirement,
+    beyond,
+    enumeration,
+    unchecked,
+)
 
 SERVERS: tuple[Requirement, ...] = ()
 
@@ -18,9 +23,9 @@ _META_NONE = "a MAY permission about how the parameter may be named: no name bre
 def _metadata_parameter(rids: tuple[str, str, str], key: str, kind: str) -> tuple[Requirement, ...]:
     named, bare, absent = rids
     return (
-        beyond(named, "MUST", _META, f"The parameter of metadata {key} is {key}, a {kind}."),
-        beyond(bare, "MUST NOT", _META, f"The parameter {key} has no constraints."),
-        beyond(absent, "MUST NOT", _META, f"The parameter {key} " + _NO),
+        beyond(named, "MUST", META, f"The parameter of metadata {key} is {key}, a {kind}."),
+        beyond(bare, "MUST NOT", META, f"The parameter {key} has no constraints."),
+        enumeration(absent, META, f"The parameter {key}"),
     )
 
 
@@ -29,7 +34,7 @@ SERVERS += (
     beyond(
         "R-68023",
         "MUST",
-        _META,
+        META,
         "A server's metadata should have vf_module_name; where it does, its value comes "
         "from a get_param.",
     ),
@@ -37,7 +42,7 @@ SERVERS += (
     beyond(
         "R-50816",
         "MUST",
-        _META,
+        META,
         "A server's metadata may have vf_module_index; where it does, its value comes from "
         "a get_param.",
     ),
@@ -45,33 +50,33 @@ SERVERS += (
     beyond(
         "R-55306",
         "MUST NOT",
-        _META,
+        META,
         "vf_module_index is not used in an OS::Cinder::Volume, nor in a volume module.",
     ),
-    beyond("R-47061", "SHOULD", _META, "A server's metadata has workload_context."),
+    beyond("R-47061", "SHOULD", META, "A server's metadata has workload_context."),
     *_metadata_parameter(("R-74978", "R-34055", "R-02691"), "workload_context", "string"),
-    beyond("R-88536", "SHOULD", _META, "A server's metadata has environment_context."),
+    beyond("R-88536", "SHOULD", META, "A server's metadata has environment_context."),
     *_metadata_parameter(("R-20308", "R-56183", "R-13194"), "environment_context", "string"),
     beyond(
         "R-85328",
         "MAY",
-        _META,
+        META,
         "A server's metadata may have vm_role; its value is a get_param or written in the "
         "template.",
     ),
     unchecked(
         "R-95430",
         "MAY",
-        _META,
+        META,
         "A vm_role parameter may be vm_role (string), vm_roles (comma_delimited_list) or "
         "{vm-type}_vm_role (string).",
         _META_NONE,
     ),
-    beyond("R-67597", "MUST NOT", _META, "The parameter of metadata vm_role has no constraints."),
+    beyond("R-67597", "MUST NOT", META, "The parameter of metadata vm_role has no constraints."),
     beyond(
         "R-86476",
         "MUST",
-        _META,
+        META,
         "A server's metadata vm_role value holds only letters, digits and underscores.",
     ),
 )
@@ -87,19 +92,19 @@ SERVERS += (
     beyond(
         "R-57282",
         "MUST",
-        _NOVA,
+        NOVA,
         "Each vm-type has its own image parameter, even when vm-types share an image.",
     ),
     beyond(
         "R-40499",
         "MUST",
-        _NOVA,
+        NOVA,
         "Each vm-type has its own flavor parameter, even when vm-types share a flavor.",
     ),
     unchecked(
         "R-44271",
         "SHOULD NOT",
-        _NOVA,
+        NOVA,
         "The value of a server's name parameter holds no special characters.",
         "the value comes from ONAP at instantiation (R-22838 keeps it out of the "
         "environment file): no template holds it",
@@ -107,7 +112,7 @@ SERVERS += (
     unchecked(
         "R-256790",
         "MAY",
-        _NOVA,
+        NOVA,
         "The availability_zone parameter's name may change when passed into a nested file.",
         "a MAY permission, honoured by R-98450 (modules only) and R-708564 (which does not "
         "list availability_zone)",
@@ -116,21 +121,21 @@ SERVERS += (
     unchecked(
         "R-01359",
         "MAY",
-        _NOVA,
+        NOVA,
         "A template may declare an availability_zone parameter no server uses.",
         "a MAY permission, honoured as the exception in R-90279",
     ),
     unchecked(
         "R-99798",
         "MAY",
-        _NOVA,
+        NOVA,
         "A server may boot from an image or from a Cinder volume.",
-        "a MAY permission: nothing a template does can violate it",
+        PERMISSION,
     ),
     unchecked(
         "R-83706",
         "MUST",
-        _NOVA,
+        NOVA,
         "A server booting from an image uses the image property.",
         _BOOT,
         "none",
@@ -138,7 +143,7 @@ SERVERS += (
     unchecked(
         "R-69588",
         "MUST",
-        _NOVA,
+        NOVA,
         "A server booting from a Cinder volume uses block_device_mapping or "
         "block_device_mapping_v2.",
         _BOOT,
@@ -146,7 +151,7 @@ SERVERS += (
     ),
 )
 
-_VM = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: {vm-type}"
+_VM = f"{NAMING}: {{vm-type}}"
 
 #: the {vm-type} itself
 SERVERS += (
@@ -194,7 +199,7 @@ SERVERS += (
     ),
 )
 
-_ROLE = "5.2.3 ONAP Heat Resource ID and Parameter Naming Convention: {network-role}"
+_ROLE = f"{NAMING}: {{network-role}}"
 _INTENT = (
     "ONAP marks it validation_mode none: which network a port, parameter or resource is "
     "associated with, and what the designer calls it, is intent a template does not state"
@@ -273,12 +278,11 @@ SERVERS += (
 )
 
 _MODULES = "5.2.4 ONAP Heat VNF Modularity"
-_PERMITS = "a MAY permission: nothing a template does can violate it"
 
 
 def _permits(rid: str, text: str) -> Requirement:
     """What a module may hold: a permission."""
-    return unchecked(rid, "MAY", _MODULES, text, _PERMITS, "none")
+    return unchecked(rid, "MAY", _MODULES, text, PERMISSION, "none")
 
 
 #: what base and incremental modules hold

@@ -131,24 +131,26 @@ CONTAINS_RULES: list[type] = [
 ]
 
 
-class _Pattern(ResourceIdRule):
+class IdForm(ResourceIdRule):
     """Every resource of the type has an id of the form."""
 
     pattern: ClassVar[LazyPattern]
     form: ClassVar[str]
+    noun: ClassVar[str] = ""  # how a finding names the resource ("" for its type)
 
     def check(self, ctx: TemplateContext) -> Iterable[Diagnostic]:
         verb = "should" if self.severity is Severity.WARNING else "must"
+        noun = self.noun or self.resource_type
         for name, _, span in resources_of(ctx, self.resource_type):
             if not self.pattern.match(name):
                 yield self.finding(
-                    f'{self.resource_type} "{name}": its resource id {verb} read {self.form}',
+                    f'{noun} "{name}": its resource id {verb} read {self.form}',
                     span,
                     ("resources", name),
                 )
 
 
-class ContrailNetworkId(_Pattern):
+class ContrailNetworkId(IdForm):
     requirement = requirement("R-99110")
     summary = "An OS::ContrailV2::VirtualNetwork's resource id is int_{network-role}_network"
     checks = "each OS::ContrailV2::VirtualNetwork's resource id matches int_<role>_network."
@@ -156,7 +158,7 @@ class ContrailNetworkId(_Pattern):
     pattern, form = NETWORK_ID, "int_{network-role}_network"
 
 
-class VolumeId(_Pattern):
+class VolumeId(IdForm):
     requirement = requirement("R-87004")
     summary = "An OS::Cinder::Volume's resource id is {vm-type}_volume_{index}"
     checks = "each OS::Cinder::Volume's resource id matches <vm-type>_volume_<digits>."
@@ -164,7 +166,7 @@ class VolumeId(_Pattern):
     pattern, form = LazyPattern(r"^.+_volume_\d+$"), "{vm-type}_volume_{index}"
 
 
-class VolumeAttachmentId(_Pattern):
+class VolumeAttachmentId(IdForm):
     requirement = requirement("R-86497")
     summary = "An OS::Cinder::VolumeAttachment's resource id is {vm-type}_volume_attachment_{index}"
     checks = (
@@ -176,7 +178,7 @@ class VolumeAttachmentId(_Pattern):
     form = "{vm-type}_volume_attachment_{index}"
 
 
-class SubnetId(_Pattern):
+class SubnetId(IdForm):
     requirement = requirement("R-59434")
     summary = "An OS::Neutron::Subnet's resource id is int_{network-role}_subnet_{index}"
     checks = "each OS::Neutron::Subnet's resource id matches int_<role>_subnet_<digits>."

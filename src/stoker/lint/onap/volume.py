@@ -8,21 +8,19 @@ must declare each output as a parameter, of a type the value fits.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from stoker.diagnostics import Diagnostic
 from stoker.lint.context import PackageContext, TemplateContext
 from stoker.lint.onap.base import FromRequirement
-from stoker.lint.onap.modules import ModuleRole
+from stoker.lint.onap.modules import VOLUME_NAME, ModuleRole
 from stoker.lint.onap.nested import invocations
 from stoker.lint.onap.requirements import requirement
 from stoker.lint.onap.written import resources_of, section
 from stoker.lint.rule import PackageRule, TemplateRule
 from stoker.template.nodes import key_span
 
-_VOLUME_SUFFIX = re.compile(r"_volume$", re.IGNORECASE)
 VOLUME = "OS::Cinder::Volume"
 
 
@@ -47,7 +45,7 @@ def volume_pairs(
     for template in package.templates:
         if template.role is not ModuleRole.VOLUME:
             continue
-        stem = _VOLUME_SUFFIX.sub("", template.source.stem).lower()
+        stem = VOLUME_NAME.sub("", template.source.stem).lower()
         module = by_place.get((template.source.directory, stem))
         yield template, module
 
@@ -86,7 +84,7 @@ class VolumeModuleHasModule(FromRequirement, PackageRule):
         for volume, module in volume_pairs(ctx):
             if module is None:
                 yield self.finding(
-                    f"no module {_VOLUME_SUFFIX.sub('', volume.source.stem)}.yaml beside "
+                    f"no module {VOLUME_NAME.sub('', volume.source.stem)}.yaml beside "
                     "this volume module: name it <module>_volume after the module it serves",
                     volume.start,
                 )
