@@ -28,21 +28,12 @@ from stoker.cloud.rest import request, send
 from stoker.errors import CloudError, StokerError
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
-from stoker.resources.schema import AttributeSchema, PropertySchema
+from stoker.resources.schema import PropertySchema
 
 #: in a resource's data: the name a create under way gives the resource (no id yet)
 PENDING = "creating"
 #: in a resource's data: the resource as the cloud last showed it (Heat's ``show``)
 SHOWN = "show"
-
-
-def catalog_schemas(
-    type_name: str,
-) -> tuple[Mapping[str, PropertySchema], Mapping[str, AttributeSchema]]:
-    """A type's property and attribute schemas exactly as Heat's catalog has them."""
-    schema = heat_catalog().get(type_name)
-    assert schema is not None, f"{type_name} is not in Heat's catalog"
-    return schema.properties, schema.attributes
 
 
 def with_aliases(
@@ -91,6 +82,17 @@ class CloudResource(ResourcePlugin):
     #: the refusals of a create that may be asked again (after looking for what it made):
     #: the cloud's "not now" answers, unless the type's service means more by one
     create_retried: ClassVar[frozenset[int]] = TRANSIENT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A class naming its ``type_name`` gets that type's property and attribute
+        schemas exactly as Heat's catalog has them, each aliased property optional
+        (`with_aliases`)."""
+        super().__init_subclass__(**kwargs)
+        if "type_name" in cls.__dict__:
+            schema = heat_catalog().get(cls.type_name)
+            assert schema is not None, f"{cls.type_name} is not in Heat's catalog"
+            cls.properties_schema = with_aliases(schema.properties, cls.aliases)
+            cls.attributes_schema = schema.attributes
 
     def __init__(self, cloud: Cloud) -> None:
         self.cloud = cloud

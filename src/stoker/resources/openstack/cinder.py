@@ -12,7 +12,6 @@ from stoker.resources.base import ResourceContext, ResourceView, Traits
 from stoker.resources.openstack.base import (
     ApiResource,
     CloudResource,
-    catalog_schemas,
     checkpoint,
     first_id,
     given,
@@ -24,7 +23,6 @@ from stoker.resources.openstack.nova import image_id
 
 class Volume(ApiResource):
     type_name = "OS::Cinder::Volume"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "block_storage.get_volume"
     service, collection, key = "block_storage", "volumes", "volume"
     aliases = {"imageRef": "image"}

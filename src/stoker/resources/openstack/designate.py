@@ -17,7 +17,6 @@ from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
     ApiResource,
     CloudResource,
-    catalog_schemas,
     first_id,
     given,
 )
@@ -42,7 +41,6 @@ class DesignateResource(ApiResource):
 
 class Zone(DesignateResource):
     type_name = "OS::Designate::Zone"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "dns.get_zone"
     collection = "zones"
     aliases = {"masters": "primaries"}
@@ -79,7 +77,6 @@ class Zone(DesignateResource):
 
 class RecordSet(DesignateResource):
     type_name = "OS::Designate::RecordSet"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "dns.get_recordset"
     collection = "recordsets"
 

@@ -14,10 +14,8 @@ from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack import bulk
 from stoker.resources.openstack.base import (
     CloudResource,
-    catalog_schemas,
     given,
     raw_show,
-    with_aliases,
 )
 
 
@@ -151,7 +149,6 @@ def refused(what: str, response: Any) -> CloudError:
 
 class Net(NeutronResource):
     type_name = "OS::Neutron::Net"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "network", "networks"
     live_attributes = frozenset({"subnets", "status"})
     show_call = "network.get_network"
@@ -191,9 +188,7 @@ class _MadeInBulk(NeutronResource):
 
 class Subnet(_MadeInBulk):
     type_name = "OS::Neutron::Subnet"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
-    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "subnet", "subnets"
     show_call = "network.get_subnet"
 
@@ -234,9 +229,7 @@ class Subnet(_MadeInBulk):
 
 class Port(_MadeInBulk):
     type_name = "OS::Neutron::Port"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
-    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "port", "ports"
     show_call = "network.get_port"
 
@@ -297,7 +290,6 @@ def _fixed_ip(connection: Any, item: Mapping[str, Any]) -> dict[str, Any]:
 
 class Router(NeutronResource):
     type_name = "OS::Neutron::Router"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "router", "routers"
     show_call = "network.get_router"
 
@@ -348,9 +340,7 @@ class RouterInterface(CloudResource):
     (or ``port_id=``)."""
 
     type_name = "OS::Neutron::RouterInterface"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"router_id": "router", "subnet_id": "subnet", "port_id": "port"}
-    properties_schema = with_aliases(properties_schema, aliases)
     show_call = "network.get_router"
     name_property = None
 
@@ -405,9 +395,7 @@ class RouterInterface(CloudResource):
 
 class FloatingIP(NeutronResource):
     type_name = "OS::Neutron::FloatingIP"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"floating_network_id": "floating_network"}
-    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "floatingip", "floatingips"
     show_call = "network.get_floatingip"
     name_property = None
@@ -439,7 +427,6 @@ class FloatingIPAssociation(CloudResource):
     """A floating IP's port: Heat's id is ``<floatingip>:<port>`` here (Heat makes up one)."""
 
     type_name = "OS::Neutron::FloatingIPAssociation"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "network.get_floatingip"
     name_property = None
 

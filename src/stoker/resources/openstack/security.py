@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
+from stoker.resources.openstack.base import CloudResource, given
 from stoker.resources.openstack.neutron import NeutronResource, refused, security_group_ids
 
 
@@ -16,7 +16,6 @@ class SecurityGroup(NeutronResource):
     (which come back, as Heat does, when the template has no egress rule)."""
 
     type_name = "OS::Neutron::SecurityGroup"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "security_group", "security-groups"
     show_call = "network.get_security_group"
 
@@ -110,7 +109,6 @@ def _same_rule(wanted: Mapping[str, Any], rule: Mapping[str, Any]) -> bool:
 
 class SecurityGroupRule(NeutronResource):
     type_name = "OS::Neutron::SecurityGroupRule"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "security_group_rule", "security-group-rules"
     show_call = "network.get_security_group_rule"
     name_property = None

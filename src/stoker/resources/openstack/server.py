@@ -20,7 +20,6 @@ from stoker.resources.openstack import server_listings as listings
 from stoker.resources.openstack.base import (
     PENDING,
     CloudResource,
-    catalog_schemas,
     first_id,
     given,
     pause,
@@ -34,7 +33,6 @@ from stoker.resources.openstack.userdata import user_data
 
 class Server(NovaResource):
     type_name = "OS::Nova::Server"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     key, collection = "server", "servers"
     show_call = "compute.get_server"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
