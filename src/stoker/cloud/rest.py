@@ -49,16 +49,21 @@ def request(
     if response.status_code == 404:
         raise NotFoundError(f"{what} failed (HTTP 404): {message(response)}", 404)
     if response.status_code >= 400:
-        raise CloudError(
-            f"{what} failed (HTTP {response.status_code}): {message(response)}",
-            response.status_code,
-        )
+        raise refused(what, response)
     if not response.content:
         return None
     try:
         return response.json()
     except ValueError:
         return None
+
+
+def refused(what: str, response: Any) -> CloudError:
+    """The cloud's refusal of ``what`` (an answer of 400 or more), quoting its message."""
+    return CloudError(
+        f"{what} failed (HTTP {response.status_code}): {message(response)}",
+        response.status_code,
+    )
 
 
 def message(response: Any) -> str:

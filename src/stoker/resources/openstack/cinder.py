@@ -28,7 +28,6 @@ class Volume(ApiResource):
     aliases = {"imageRef": "image"}
     live_attributes = frozenset({"attachments", "attachments_list", "status"})
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
-    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
     traits = Traits(snapshot_delete=True)
 
     async def snapshot_and_delete(self, context: ResourceContext) -> None:

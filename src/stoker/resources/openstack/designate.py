@@ -29,7 +29,6 @@ ZONE_NAME = "zone_name"
 class DesignateResource(ApiResource):
     service = "dns"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
-    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # see the module docstring

@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.connection import NotFoundError
-from stoker.cloud.rest import find_id, forget, message, remember, send
-from stoker.errors import CloudError
+from stoker.cloud.rest import find_id, forget, refused, remember, send
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack import bulk
 from stoker.resources.openstack.base import (
@@ -137,14 +136,6 @@ class NeutronResource(CloudResource):
 
         await self.cloud.call(f"network.update_{self.kind}", apply)
         await self.refresh(context)
-
-
-def refused(what: str, response: Any) -> CloudError:
-    """Neutron's refusal of ``what`` (an answer of 400 or more), with its message."""
-    return CloudError(
-        f"{what} failed (HTTP {response.status_code}): {message(response)}",
-        response.status_code,
-    )
 
 
 class Net(NeutronResource):

@@ -69,7 +69,6 @@ class OctaviaResource(ApiResource):
     service = "load_balancer"
     key: ClassVar[str]
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
-    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
     #: the properties passed through as they are, each as the API field of its name
     passed: ClassVar[tuple[str, ...]] = ()
     #: the properties naming other objects
