@@ -15,7 +15,6 @@ refusals (409, 503), and waits until the cloud no longer shows the resource.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 from collections.abc import Mapping
 from dataclasses import replace
@@ -207,11 +206,13 @@ class CloudResource(ResourcePlugin):
             await pause(context, next(delays))
             found = await self._find(context, name)
             if found is not None:
-                return await self.cloud.call(
-                    self.show_call,
-                    functools.partial(self.show_for, physical_id=found, data=context.data),
-                )
+                return await self.read(found, context.data)
         raise AssertionError("unreachable")
+
+    async def read(self, physical_id: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The resource as the cloud shows it now (`show_for`, on the cloud's threads);
+        ``data`` is its record."""
+        return await self.cloud.call(self.show_call, lambda c: self.show_for(c, physical_id, data))
 
     async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
         """The create's first call, not retried: what the cloud answers (with the new
@@ -264,9 +265,7 @@ class CloudResource(ResourcePlugin):
                 return shown
             if shown is not None:
                 await pause(context, next(delays))
-            shown = await self.cloud.call(
-                self.show_call, lambda c: self.show_for(c, physical_id, context.data)
-            )
+            shown = await self.read(physical_id, context.data)
 
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
         status = str(shown.get("status") or "").upper()
@@ -302,9 +301,7 @@ class CloudResource(ResourcePlugin):
         delays = POLL.delays()
         while True:
             try:
-                shown = await self.cloud.call(
-                    self.show_call, lambda c: self.show_for(c, physical_id, context.data)
-                )
+                shown = await self.read(physical_id, context.data)
             except NotFoundError:
                 return
             status = str(shown.get("status") or "").upper()
@@ -324,7 +321,7 @@ class CloudResource(ResourcePlugin):
     async def adopt(self, physical_id: str, data: Mapping[str, Any]) -> None:
         """The cloud shows the resource to the adopting stack's owner, or the adopt
         fails with the cloud's answer (404 for another project's resource)."""
-        await self.cloud.call(self.show_call, lambda c: self.show_for(c, physical_id, data))
+        await self.read(physical_id, data)
 
     # -- attributes --------------------------------------------------------------------
     def attribute(self, view: ResourceView, name: str) -> Any:

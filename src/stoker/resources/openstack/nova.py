@@ -182,7 +182,7 @@ class VolumeAttachment(ApiResource):
         """Detached: the volume is no longer in use (or is gone)."""
         for delay in POLL.delays():
             try:
-                shown = await self.cloud.call(self.show_call, lambda c: self.show(c, physical_id))
+                shown = await self.read(physical_id, context.data)
             except NotFoundError:
                 return
             status = str(shown.get("status") or "").lower()

@@ -155,7 +155,7 @@ class Server(NovaResource):
                         self._ports[id(context)] = asyncio.ensure_future(self.ports_of(server))
                     shown = await self.read_out_of_build(context, server)
                     continue
-            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+            shown = await self.read(server, context.data)
 
     async def read_out_of_build(self, context: ResourceContext, server: str) -> dict[str, Any]:
         """The server as Nova shows it, now that it has left BUILD: read together with the
@@ -174,7 +174,7 @@ class Server(NovaResource):
                 found = None
             if found is not None:
                 return dict(found)
-        return await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+        return await self.read(server, context.data)
 
     async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
         """Poll until Nova no longer lists the server: one listing of the project's servers
@@ -336,7 +336,7 @@ class Server(NovaResource):
         server = context.physical_id
         assert server is not None
         for delay in POLL.delays():
-            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+            shown = await self.read(server, context.data)
             if str(shown.get("status") or "").upper() == "ERROR":
                 self.is_ready(context, shown)
             if done(shown):
