@@ -162,6 +162,15 @@ class CloudResource(ResourcePlugin):
             result.pop(old, None)
         return result
 
+    def updating(
+        self, context: ResourceContext, previous: ResourceView
+    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        """What an update starts from: the resource's id, and its new and old properties
+        under their current names (`normalize`; the new ones become the context's)."""
+        assert context.physical_id is not None
+        context.properties = self.normalize(context.properties)
+        return context.physical_id, context.properties, self.normalize(previous.properties)
+
     def cloud_name(self, context: ResourceContext) -> str:
         """The name the resource gets: its ``name`` property, else stoker's physical name
         (Heat's ``<stack>-<resource>-<random>``)."""

@@ -73,10 +73,7 @@ class Volume(ApiResource):
         return first_id(self.listing(connection, {}, params, "block_storage.list_volumes"))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        volume = context.physical_id
-        assert volume is not None
-        context.properties = self.normalize(context.properties)
-        new, old = context.properties, self.normalize(previous.properties)
+        volume, new, old = self.updating(context, previous)
         path = f"/volumes/{volume}"
         changes: dict[str, Any] = {}
         if new.get("name") != old.get("name"):

@@ -59,10 +59,7 @@ class Zone(DesignateResource):
         return first_id(self.listing(connection, {}, {"name": name}))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        context.properties = self.normalize(context.properties)
-        new, old = context.properties, self.normalize(previous.properties)
+        physical_id, new, old = self.updating(context, previous)
         body: dict[str, Any] = {}
         for prop in ("email", "ttl", "description"):
             if new.get(prop) != old.get(prop) and new.get(prop) is not None:
@@ -116,9 +113,7 @@ class RecordSet(DesignateResource):
         return first_id(self.listing(connection, context.data, params))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        new, old = context.properties, previous.properties
+        physical_id, new, old = self.updating(context, previous)
         body: dict[str, Any] = {}
         if new.get("records") != old.get("records"):
             body["records"] = list(new["records"])

@@ -123,10 +123,7 @@ class NeutronResource(CloudResource):
         return body
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        context.properties = self.normalize(context.properties)
-        old = self.normalize(previous.properties)
+        physical_id, _, old = self.updating(context, previous)
 
         def apply(connection: Any) -> dict[str, Any]:
             body = self.update_body(connection, context, old)

@@ -158,9 +158,7 @@ class OctaviaResource(ApiResource):
         await super().create(context)
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        new, old = context.properties, previous.properties
+        physical_id, new, old = self.updating(context, previous)
         changed = {k: v for k, v in new.items() if old.get(k) != v}
         kind = self.show_call.rpartition("get_")[2]
         what = f"load_balancer.update_{kind}"

@@ -270,10 +270,7 @@ class Server(NovaResource):
         return result
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        server = context.physical_id
-        assert server is not None
-        context.properties = self.normalize(context.properties)
-        new, old = context.properties, self.normalize(previous.properties)
+        server, new, old = self.updating(context, previous)
         if new.get("name") != old.get("name"):
             renamed = {"server": {"name": self.cloud_name(context)}}
             await self.ask_api("PUT", f"/servers/{server}", "compute.update_server", renamed)
