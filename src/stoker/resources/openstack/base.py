@@ -27,25 +27,11 @@ from stoker.cloud.rest import request, send
 from stoker.errors import CloudError, StokerError
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
-from stoker.resources.schema import PropertySchema
 
 #: in a resource's data: the name a create under way gives the resource (no id yet)
 PENDING = "creating"
 #: in a resource's data: the resource as the cloud last showed it (Heat's ``show``)
 SHOWN = "show"
-
-
-def with_aliases(
-    schema: Mapping[str, PropertySchema], aliases: Mapping[str, str]
-) -> dict[str, PropertySchema]:
-    """The schema with each aliased property optional: Heat translates a deprecated name
-    (``network_id``) to the current one (``network``) before it checks that the property
-    is given; `CloudResource.validate` checks it after the translation."""
-    replaced = set(aliases.values())
-    return {
-        name: replace(prop, required=False) if name in replaced else prop
-        for name, prop in schema.items()
-    }
 
 
 def plain(value: Any) -> Any:
@@ -84,13 +70,19 @@ class CloudResource(ResourcePlugin):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A class naming its ``type_name`` gets that type's property and attribute
-        schemas exactly as Heat's catalog has them, each aliased property optional
-        (`with_aliases`)."""
+        schemas exactly as Heat's catalog has them, but with each aliased property
+        optional: Heat translates a deprecated name (``network_id``) to the current one
+        (``network``) before it checks that the property is given; `validate` checks it
+        after the translation."""
         super().__init_subclass__(**kwargs)
         if "type_name" in cls.__dict__:
             schema = heat_catalog().get(cls.type_name)
             assert schema is not None, f"{cls.type_name} is not in Heat's catalog"
-            cls.properties_schema = with_aliases(schema.properties, cls.aliases)
+            replaced = set(cls.aliases.values())
+            cls.properties_schema = {
+                name: replace(prop, required=False) if name in replaced else prop
+                for name, prop in schema.properties.items()
+            }
             cls.attributes_schema = schema.attributes
 
     def __init__(self, cloud: Cloud) -> None:
