@@ -24,13 +24,8 @@ def send(
     """``method path`` on ``service`` (``body`` sent as JSON): the response, whatever its
     status (``status_code``, ``json()``, ``content``, ``text``, ``headers``)."""
     adapter = getattr(connection, service)
-    kwargs: dict[str, Any] = {}
-    if body is not None:
-        kwargs["json"] = body
-    if params is not None:
-        kwargs["params"] = params
-    if headers is not None:
-        kwargs["headers"] = headers
+    given = {"json": body, "params": params, "headers": headers}
+    kwargs = {key: value for key, value in given.items() if value is not None}
     return adapter.request(path, method, raise_exc=False, **kwargs)
 
 
