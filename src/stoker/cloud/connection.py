@@ -121,10 +121,7 @@ class Cloud:
 
         _quiet()
         try:
-            if self.choice.name:
-                connection = openstack.connect(cloud=self.choice.name)
-            else:
-                connection = openstack.connect()
+            connection = openstack.connect(cloud=self.choice.name)  # None: the OS_* variables
             connection.authorize()
         except openstack.exceptions.ConfigException as error:
             reason = str(error).rstrip(".")

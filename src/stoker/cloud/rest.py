@@ -24,13 +24,8 @@ def send(
     """``method path`` on ``service`` (``body`` sent as JSON): the response, whatever its
     status (``status_code``, ``json()``, ``content``, ``text``, ``headers``)."""
     adapter = getattr(connection, service)
-    kwargs: dict[str, Any] = {}
-    if body is not None:
-        kwargs["json"] = body
-    if params is not None:
-        kwargs["params"] = params
-    if headers is not None:
-        kwargs["headers"] = headers
+    given = {"json": body, "params": params, "headers": headers}
+    kwargs = {key: value for key, value in given.items() if value is not None}
     return adapter.request(path, method, raise_exc=False, **kwargs)
 
 
@@ -49,16 +44,21 @@ def request(
     if response.status_code == 404:
         raise NotFoundError(f"{what} failed (HTTP 404): {message(response)}", 404)
     if response.status_code >= 400:
-        raise CloudError(
-            f"{what} failed (HTTP {response.status_code}): {message(response)}",
-            response.status_code,
-        )
+        raise refused(what, response)
     if not response.content:
         return None
     try:
         return response.json()
     except ValueError:
         return None
+
+
+def refused(what: str, response: Any) -> CloudError:
+    """The cloud's refusal of ``what`` (an answer of 400 or more), quoting its message."""
+    return CloudError(
+        f"{what} failed (HTTP {response.status_code}): {message(response)}",
+        response.status_code,
+    )
 
 
 def message(response: Any) -> str:

@@ -15,7 +15,6 @@ refusals (409, 503), and waits until the cloud no longer shows the resource.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 from collections.abc import Mapping
 from dataclasses import replace
@@ -28,34 +27,11 @@ from stoker.cloud.rest import request, send
 from stoker.errors import CloudError, StokerError
 from stoker.resources.base import ResourceContext, ResourcePlugin, ResourceView
 from stoker.resources.catalog import heat_catalog
-from stoker.resources.schema import AttributeSchema, PropertySchema
 
 #: in a resource's data: the name a create under way gives the resource (no id yet)
 PENDING = "creating"
 #: in a resource's data: the resource as the cloud last showed it (Heat's ``show``)
 SHOWN = "show"
-
-
-def catalog_schemas(
-    type_name: str,
-) -> tuple[Mapping[str, PropertySchema], Mapping[str, AttributeSchema]]:
-    """A type's property and attribute schemas exactly as Heat's catalog has them."""
-    schema = heat_catalog().get(type_name)
-    assert schema is not None, f"{type_name} is not in Heat's catalog"
-    return schema.properties, schema.attributes
-
-
-def with_aliases(
-    schema: Mapping[str, PropertySchema], aliases: Mapping[str, str]
-) -> dict[str, PropertySchema]:
-    """The schema with each aliased property optional: Heat translates a deprecated name
-    (``network_id``) to the current one (``network``) before it checks that the property
-    is given; `CloudResource.validate` checks it after the translation."""
-    replaced = set(aliases.values())
-    return {
-        name: replace(prop, required=False) if name in replaced else prop
-        for name, prop in schema.items()
-    }
 
 
 def plain(value: Any) -> Any:
@@ -91,6 +67,23 @@ class CloudResource(ResourcePlugin):
     #: the refusals of a create that may be asked again (after looking for what it made):
     #: the cloud's "not now" answers, unless the type's service means more by one
     create_retried: ClassVar[frozenset[int]] = TRANSIENT
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A class naming its ``type_name`` gets that type's property and attribute
+        schemas exactly as Heat's catalog has them, but with each aliased property
+        optional: Heat translates a deprecated name (``network_id``) to the current one
+        (``network``) before it checks that the property is given; `validate` checks it
+        after the translation."""
+        super().__init_subclass__(**kwargs)
+        if "type_name" in cls.__dict__:
+            schema = heat_catalog().get(cls.type_name)
+            assert schema is not None, f"{cls.type_name} is not in Heat's catalog"
+            replaced = set(cls.aliases.values())
+            cls.properties_schema = {
+                name: replace(prop, required=False) if name in replaced else prop
+                for name, prop in schema.properties.items()
+            }
+            cls.attributes_schema = schema.attributes
 
     def __init__(self, cloud: Cloud) -> None:
         self.cloud = cloud
@@ -161,6 +154,15 @@ class CloudResource(ResourcePlugin):
             result.pop(old, None)
         return result
 
+    def updating(
+        self, context: ResourceContext, previous: ResourceView
+    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        """What an update starts from: the resource's id, and its new and old properties
+        under their current names (`normalize`; the new ones become the context's)."""
+        assert context.physical_id is not None
+        context.properties = self.normalize(context.properties)
+        return context.physical_id, context.properties, self.normalize(previous.properties)
+
     def cloud_name(self, context: ResourceContext) -> str:
         """The name the resource gets: its ``name`` property, else stoker's physical name
         (Heat's ``<stack>-<resource>-<random>``)."""
@@ -205,11 +207,13 @@ class CloudResource(ResourcePlugin):
             await pause(context, next(delays))
             found = await self._find(context, name)
             if found is not None:
-                return await self.cloud.call(
-                    self.show_call,
-                    functools.partial(self.show_for, physical_id=found, data=context.data),
-                )
+                return await self.read(found, context.data)
         raise AssertionError("unreachable")
+
+    async def read(self, physical_id: str, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The resource as the cloud shows it now (`show_for`, on the cloud's threads);
+        ``data`` is its record."""
+        return await self.cloud.call(self.show_call, lambda c: self.show_for(c, physical_id, data))
 
     async def ask_create(self, context: ResourceContext, name: str) -> dict[str, Any]:
         """The create's first call, not retried: what the cloud answers (with the new
@@ -262,9 +266,7 @@ class CloudResource(ResourcePlugin):
                 return shown
             if shown is not None:
                 await pause(context, next(delays))
-            shown = await self.cloud.call(
-                self.show_call, lambda c: self.show_for(c, physical_id, context.data)
-            )
+            shown = await self.read(physical_id, context.data)
 
     def is_ready(self, context: ResourceContext, shown: Mapping[str, Any]) -> bool:
         status = str(shown.get("status") or "").upper()
@@ -300,9 +302,7 @@ class CloudResource(ResourcePlugin):
         delays = POLL.delays()
         while True:
             try:
-                shown = await self.cloud.call(
-                    self.show_call, lambda c: self.show_for(c, physical_id, context.data)
-                )
+                shown = await self.read(physical_id, context.data)
             except NotFoundError:
                 return
             status = str(shown.get("status") or "").upper()
@@ -322,7 +322,7 @@ class CloudResource(ResourcePlugin):
     async def adopt(self, physical_id: str, data: Mapping[str, Any]) -> None:
         """The cloud shows the resource to the adopting stack's owner, or the adopt
         fails with the cloud's answer (404 for another project's resource)."""
-        await self.cloud.call(self.show_call, lambda c: self.show_for(c, physical_id, data))
+        await self.read(physical_id, data)
 
     # -- attributes --------------------------------------------------------------------
     def attribute(self, view: ResourceView, name: str) -> Any:

@@ -12,7 +12,6 @@ from stoker.resources.base import ResourceContext, ResourceView, Traits
 from stoker.resources.openstack.base import (
     ApiResource,
     CloudResource,
-    catalog_schemas,
     checkpoint,
     first_id,
     given,
@@ -24,13 +23,11 @@ from stoker.resources.openstack.nova import image_id
 
 class Volume(ApiResource):
     type_name = "OS::Cinder::Volume"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "block_storage.get_volume"
     service, collection, key = "block_storage", "volumes", "volume"
     aliases = {"imageRef": "image"}
     live_attributes = frozenset({"attachments", "attachments_list", "status"})
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"AVAILABLE", "IN-USE"})
-    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
     traits = Traits(snapshot_delete=True)
 
     async def snapshot_and_delete(self, context: ResourceContext) -> None:
@@ -76,10 +73,7 @@ class Volume(ApiResource):
         return first_id(self.listing(connection, {}, params, "block_storage.list_volumes"))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        volume = context.physical_id
-        assert volume is not None
-        context.properties = self.normalize(context.properties)
-        new, old = context.properties, self.normalize(previous.properties)
+        volume, new, old = self.updating(context, previous)
         path = f"/volumes/{volume}"
         changes: dict[str, Any] = {}
         if new.get("name") != old.get("name"):

@@ -17,7 +17,6 @@ from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
     ApiResource,
     CloudResource,
-    catalog_schemas,
     first_id,
     given,
 )
@@ -30,7 +29,6 @@ ZONE_NAME = "zone_name"
 class DesignateResource(ApiResource):
     service = "dns"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
-    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
 
     def findable(self, context: ResourceContext) -> bool:
         return True  # see the module docstring
@@ -42,7 +40,6 @@ class DesignateResource(ApiResource):
 
 class Zone(DesignateResource):
     type_name = "OS::Designate::Zone"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "dns.get_zone"
     collection = "zones"
     aliases = {"masters": "primaries"}
@@ -62,10 +59,7 @@ class Zone(DesignateResource):
         return first_id(self.listing(connection, {}, {"name": name}))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        context.properties = self.normalize(context.properties)
-        new, old = context.properties, self.normalize(previous.properties)
+        physical_id, new, old = self.updating(context, previous)
         body: dict[str, Any] = {}
         for prop in ("email", "ttl", "description"):
             if new.get(prop) != old.get(prop) and new.get(prop) is not None:
@@ -79,7 +73,6 @@ class Zone(DesignateResource):
 
 class RecordSet(DesignateResource):
     type_name = "OS::Designate::RecordSet"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "dns.get_recordset"
     collection = "recordsets"
 
@@ -120,9 +113,7 @@ class RecordSet(DesignateResource):
         return first_id(self.listing(connection, context.data, params))
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        new, old = context.properties, previous.properties
+        physical_id, new, old = self.updating(context, previous)
         body: dict[str, Any] = {}
         if new.get("records") != old.get("records"):
             body["records"] = list(new["records"])

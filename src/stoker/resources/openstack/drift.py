@@ -22,7 +22,7 @@ from typing import Any
 from stoker.cloud.rest import find_id, request
 from stoker.resources.openstack.neutron import network_id, security_group_ids, subnet_id
 from stoker.resources.openstack.nova import flavor_id, image_id
-from stoker.resources.openstack.security import _rule_body, _same_rule
+from stoker.resources.openstack.security import _rule_body, _same_rule, default_egress
 
 #: one property compared: (expected, actual), both in the template's form
 Pair = tuple[Any, Any]
@@ -195,14 +195,8 @@ def security_group(
     group = str(shown.get("id"))
     rules = list(p.get("rules") or [])
     wanted = [_rule_body(connection, group, rule) for rule in rules]
-    defaults = []
-    if not any(rule["direction"] == "egress" for rule in wanted):
-        defaults = [
-            {"security_group_id": group, "direction": "egress", "ethertype": ethertype}
-            for ethertype in ("IPv4", "IPv6")
-        ]
     open_wanted = list(enumerate(wanted))
-    open_defaults = list(defaults)
+    open_defaults = default_egress(group, wanted)
     matched: set[int] = set()
     extras: list[dict[str, Any]] = []
     for rule in shown.get("security_group_rules") or []:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from stoker.errors import CloudError
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import ApiResource, CloudResource, catalog_schemas, given
+from stoker.resources.openstack.base import ApiResource, CloudResource, given
 
 _FIELDS = (
     "container_format", "disk_format", "min_disk", "min_ram", "protected", "visibility",
@@ -17,7 +17,6 @@ _FIELDS = (
 
 class WebImage(ApiResource):
     type_name = "OS::Glance::WebImage"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "image.get_image"
     service, collection = "image", "images"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})

@@ -8,16 +8,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from stoker.cloud.connection import NotFoundError
-from stoker.cloud.rest import find_id, forget, message, remember, send
-from stoker.errors import CloudError
+from stoker.cloud.rest import find_id, forget, refused, remember, send
 from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack import bulk
 from stoker.resources.openstack.base import (
     CloudResource,
-    catalog_schemas,
     given,
     raw_show,
-    with_aliases,
 )
 
 
@@ -126,10 +123,7 @@ class NeutronResource(CloudResource):
         return body
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        context.properties = self.normalize(context.properties)
-        old = self.normalize(previous.properties)
+        physical_id, _, old = self.updating(context, previous)
 
         def apply(connection: Any) -> dict[str, Any]:
             body = self.update_body(connection, context, old)
@@ -141,17 +135,8 @@ class NeutronResource(CloudResource):
         await self.refresh(context)
 
 
-def refused(what: str, response: Any) -> CloudError:
-    """Neutron's refusal of ``what`` (an answer of 400 or more), with its message."""
-    return CloudError(
-        f"{what} failed (HTTP {response.status_code}): {message(response)}",
-        response.status_code,
-    )
-
-
 class Net(NeutronResource):
     type_name = "OS::Neutron::Net"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "network", "networks"
     live_attributes = frozenset({"subnets", "status"})
     show_call = "network.get_network"
@@ -191,9 +176,7 @@ class _MadeInBulk(NeutronResource):
 
 class Subnet(_MadeInBulk):
     type_name = "OS::Neutron::Subnet"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
-    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "subnet", "subnets"
     show_call = "network.get_subnet"
 
@@ -234,9 +217,7 @@ class Subnet(_MadeInBulk):
 
 class Port(_MadeInBulk):
     type_name = "OS::Neutron::Port"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"network_id": "network"}
-    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "port", "ports"
     show_call = "network.get_port"
 
@@ -297,7 +278,6 @@ def _fixed_ip(connection: Any, item: Mapping[str, Any]) -> dict[str, Any]:
 
 class Router(NeutronResource):
     type_name = "OS::Neutron::Router"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "router", "routers"
     show_call = "network.get_router"
 
@@ -348,9 +328,7 @@ class RouterInterface(CloudResource):
     (or ``port_id=``)."""
 
     type_name = "OS::Neutron::RouterInterface"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"router_id": "router", "subnet_id": "subnet", "port_id": "port"}
-    properties_schema = with_aliases(properties_schema, aliases)
     show_call = "network.get_router"
     name_property = None
 
@@ -405,9 +383,7 @@ class RouterInterface(CloudResource):
 
 class FloatingIP(NeutronResource):
     type_name = "OS::Neutron::FloatingIP"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     aliases = {"floating_network_id": "floating_network"}
-    properties_schema = with_aliases(properties_schema, aliases)
     kind, collection = "floatingip", "floatingips"
     show_call = "network.get_floatingip"
     name_property = None
@@ -439,7 +415,6 @@ class FloatingIPAssociation(CloudResource):
     """A floating IP's port: Heat's id is ``<floatingip>:<port>`` here (Heat makes up one)."""
 
     type_name = "OS::Neutron::FloatingIPAssociation"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "network.get_floatingip"
     name_property = None
 

@@ -15,7 +15,6 @@ from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
     ApiResource,
     CloudResource,
-    catalog_schemas,
     given,
     pause,
 )
@@ -39,7 +38,6 @@ class KeyPair(NovaResource):
     """A key pair; its physical id is its name, as Nova's is."""
 
     type_name = "OS::Nova::KeyPair"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     key, collection = "keypair", "os-keypairs"
     show_call = "compute.get_keypair"
 
@@ -63,7 +61,6 @@ class KeyPair(NovaResource):
 
 class ServerGroup(NovaResource):
     type_name = "OS::Nova::ServerGroup"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     key, collection = "server_group", "os-server-groups"
     show_call = "compute.get_server_group"
 
@@ -77,7 +74,6 @@ class ServerGroup(NovaResource):
 
 class Flavor(NovaResource):
     type_name = "OS::Nova::Flavor"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     key, collection = "flavor", "flavors"
     show_call = "compute.get_flavor"
 
@@ -141,7 +137,6 @@ class VolumeAttachment(ApiResource):
     Its physical id is Nova's attachment id (the volume's id)."""
 
     type_name = "OS::Cinder::VolumeAttachment"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "block_storage.get_volume"
     service, collection, key = "block_storage", "volumes", "volume"
     name_property = None
@@ -187,7 +182,7 @@ class VolumeAttachment(ApiResource):
         """Detached: the volume is no longer in use (or is gone)."""
         for delay in POLL.delays():
             try:
-                shown = await self.cloud.call(self.show_call, lambda c: self.show(c, physical_id))
+                shown = await self.read(physical_id, context.data)
             except NotFoundError:
                 return
             status = str(shown.get("status") or "").lower()

@@ -25,7 +25,6 @@ from stoker.resources.base import ResourceContext, ResourceView
 from stoker.resources.openstack.base import (
     ApiResource,
     CloudResource,
-    catalog_schemas,
     first_id,
     pause,
 )
@@ -70,7 +69,6 @@ class OctaviaResource(ApiResource):
     service = "load_balancer"
     key: ClassVar[str]
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
-    failed_statuses: ClassVar[frozenset[str]] = frozenset({"ERROR"})
     #: the properties passed through as they are, each as the API field of its name
     passed: ClassVar[tuple[str, ...]] = ()
     #: the properties naming other objects
@@ -160,9 +158,7 @@ class OctaviaResource(ApiResource):
         await super().create(context)
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        physical_id = context.physical_id
-        assert physical_id is not None
-        new, old = context.properties, previous.properties
+        physical_id, new, old = self.updating(context, previous)
         changed = {k: v for k, v in new.items() if old.get(k) != v}
         kind = self.show_call.rpartition("get_")[2]
         what = f"load_balancer.update_{kind}"
@@ -185,7 +181,6 @@ class OctaviaResource(ApiResource):
 
 class LoadBalancer(OctaviaResource):
     type_name = "OS::Octavia::LoadBalancer"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_load_balancer"
     collection, key = "loadbalancers", "loadbalancer"
     passed = ("description", "admin_state_up", "vip_address", "provider", "availability_zone")
@@ -198,7 +193,6 @@ class LoadBalancer(OctaviaResource):
 
 class Listener(OctaviaResource):
     type_name = "OS::Octavia::Listener"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_listener"
     collection, key = "listeners", "listener"
     passed = (
@@ -220,7 +214,6 @@ class Listener(OctaviaResource):
 
 class Pool(OctaviaResource):
     type_name = "OS::Octavia::Pool"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_pool"
     collection, key = "pools", "pool"
     passed = ("description", "admin_state_up", "protocol", "lb_algorithm", "tls_enabled")
@@ -251,7 +244,6 @@ class Pool(OctaviaResource):
 
 class PoolMember(OctaviaResource):
     type_name = "OS::Octavia::PoolMember"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_member"
     collection, key = "members", "member"
     parent = Parent("pool", "pool", "pools")
@@ -280,7 +272,6 @@ class PoolMember(OctaviaResource):
 
 class HealthMonitor(OctaviaResource):
     type_name = "OS::Octavia::HealthMonitor"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_health_monitor"
     collection, key = "healthmonitors", "healthmonitor"
     name_property = None
@@ -306,7 +297,6 @@ class HealthMonitor(OctaviaResource):
 
 class L7Policy(OctaviaResource):
     type_name = "OS::Octavia::L7Policy"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_l7_policy"
     collection, key = "l7policies", "l7policy"
     passed = ("description", "admin_state_up", "action", "position", "redirect_url")
@@ -340,7 +330,6 @@ class L7Policy(OctaviaResource):
 
 class L7Rule(OctaviaResource):
     type_name = "OS::Octavia::L7Rule"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     show_call = "load_balancer.get_l7_rule"
     collection, key = "rules", "rule"
     parent = Parent("l7policy", "l7_policy", "l7policies")

@@ -118,9 +118,7 @@ async def _one(
         if physical_id in listed:
             shown, extra = listed[physical_id]
         else:
-            shown = await plugin.cloud.call(
-                plugin.show_call, lambda c: plugin.show_for(c, physical_id, record.data)
-            )
+            shown = await plugin.read(physical_id, record.data)
             extra = {}
             if plugin.type_name == SERVER:
                 extra = {

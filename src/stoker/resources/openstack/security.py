@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from stoker.cloud.rest import refused
 from stoker.resources.base import ResourceContext, ResourceView
-from stoker.resources.openstack.base import CloudResource, catalog_schemas, given
-from stoker.resources.openstack.neutron import NeutronResource, refused, security_group_ids
+from stoker.resources.openstack.base import CloudResource, given
+from stoker.resources.openstack.neutron import NeutronResource, security_group_ids
 
 
 class SecurityGroup(NeutronResource):
@@ -16,7 +17,6 @@ class SecurityGroup(NeutronResource):
     (which come back, as Heat does, when the template has no egress rule)."""
 
     type_name = "OS::Neutron::SecurityGroup"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "security_group", "security-groups"
     show_call = "network.get_security_group"
 
@@ -39,11 +39,7 @@ class SecurityGroup(NeutronResource):
             .get("security_group_rules", [])
         )
         wanted = [_rule_body(connection, group_id, rule) for rule in rules]
-        if not any(rule["direction"] == "egress" for rule in wanted):
-            wanted += [
-                {"security_group_id": group_id, "direction": "egress", "ethertype": ethertype}
-                for ethertype in ("IPv4", "IPv6")
-            ]
+        wanted += default_egress(group_id, wanted)
         keep: list[dict[str, Any]] = []
         for rule in existing:
             match = next((w for w in wanted if _same_rule(w, rule) and w not in keep), None)
@@ -101,6 +97,17 @@ def _rule_body(connection: Any, group_id: str, rule: Mapping[str, Any]) -> dict[
     return body
 
 
+def default_egress(group_id: str, wanted: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Neutron's default egress rules, which Heat keeps for a group whose rules
+    (``wanted``, as `_rule_body` makes them) have no egress rule of their own."""
+    if any(rule["direction"] == "egress" for rule in wanted):
+        return []
+    return [
+        {"security_group_id": group_id, "direction": "egress", "ethertype": ethertype}
+        for ethertype in ("IPv4", "IPv6")
+    ]
+
+
 def _same_rule(wanted: Mapping[str, Any], rule: Mapping[str, Any]) -> bool:
     def norm(value: Any) -> Any:
         return None if value in ("", None) else str(value)
@@ -110,7 +117,6 @@ def _same_rule(wanted: Mapping[str, Any], rule: Mapping[str, Any]) -> bool:
 
 class SecurityGroupRule(NeutronResource):
     type_name = "OS::Neutron::SecurityGroupRule"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     kind, collection = "security_group_rule", "security-group-rules"
     show_call = "network.get_security_group_rule"
     name_property = None

@@ -20,7 +20,6 @@ from stoker.resources.openstack import server_listings as listings
 from stoker.resources.openstack.base import (
     PENDING,
     CloudResource,
-    catalog_schemas,
     first_id,
     given,
     pause,
@@ -34,7 +33,6 @@ from stoker.resources.openstack.userdata import user_data
 
 class Server(NovaResource):
     type_name = "OS::Nova::Server"
-    properties_schema, attributes_schema = catalog_schemas(type_name)
     key, collection = "server", "servers"
     show_call = "compute.get_server"
     ready_statuses: ClassVar[frozenset[str]] = frozenset({"ACTIVE"})
@@ -157,7 +155,7 @@ class Server(NovaResource):
                         self._ports[id(context)] = asyncio.ensure_future(self.ports_of(server))
                     shown = await self.read_out_of_build(context, server)
                     continue
-            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+            shown = await self.read(server, context.data)
 
     async def read_out_of_build(self, context: ResourceContext, server: str) -> dict[str, Any]:
         """The server as Nova shows it, now that it has left BUILD: read together with the
@@ -176,7 +174,7 @@ class Server(NovaResource):
                 found = None
             if found is not None:
                 return dict(found)
-        return await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+        return await self.read(server, context.data)
 
     async def wait_gone(self, context: ResourceContext, physical_id: str) -> None:
         """Poll until Nova no longer lists the server: one listing of the project's servers
@@ -272,10 +270,7 @@ class Server(NovaResource):
         return result
 
     async def update(self, context: ResourceContext, previous: ResourceView) -> None:
-        server = context.physical_id
-        assert server is not None
-        context.properties = self.normalize(context.properties)
-        new, old = context.properties, self.normalize(previous.properties)
+        server, new, old = self.updating(context, previous)
         if new.get("name") != old.get("name"):
             renamed = {"server": {"name": self.cloud_name(context)}}
             await self.ask_api("PUT", f"/servers/{server}", "compute.update_server", renamed)
@@ -338,7 +333,7 @@ class Server(NovaResource):
         server = context.physical_id
         assert server is not None
         for delay in POLL.delays():
-            shown = await self.cloud.call(self.show_call, lambda c: self.show(c, server))
+            shown = await self.read(server, context.data)
             if str(shown.get("status") or "").upper() == "ERROR":
                 self.is_ready(context, shown)
             if done(shown):
