@@ -21,7 +21,7 @@ from stoker.resources import (
     PropertyType,
     SupportLevel,
     TypeSchema,
-    load_document,
+    property_renames,
 )
 from stoker.schema.functions import CALL_REF
 
@@ -150,24 +150,6 @@ _LENGTH_KEYS: dict[PropertyType, tuple[str, str]] = {
 }
 
 
-def _renames(type_name: str) -> dict[tuple[str, ...], dict[str, list[str]]]:
-    """The type's renaming translation rules (Heat renames a deprecated property before
-    it validates: a port's ``network_id`` stands for its required ``network``), as where
-    (``()`` the top level, ``(list property,)`` its items) -> new name -> old names."""
-    entry = load_document()["types"].get(type_name) or {}
-    found: dict[tuple[str, ...], dict[str, list[str]]] = {}
-    for rule in entry.get("translation_rules", ()):
-        if rule["rule"] != "Replace" or "custom_value_path" in rule:
-            continue
-        path = list(rule["path"])
-        if "value_path" in rule and len(path) == 1 and len(rule["value_path"]) == 1:
-            found.setdefault((), {}).setdefault(path[0], []).append(rule["value_path"][0])
-        elif "value_name" in rule and len(path) == 2:
-            where = found.setdefault((path[0],), {})
-            where.setdefault(path[1], []).append(rule["value_name"])
-    return found
-
-
 Renames = Mapping[tuple[str, ...], Mapping[str, list[str]]]
 
 
@@ -204,7 +186,7 @@ def properties_object(
 
 def resource_properties(type_schema: TypeSchema) -> dict[str, Any]:
     """The ``properties`` of a resource of this type: a call, null, or the mapping."""
-    body = properties_object(type_schema.properties, _renames(type_schema.name))
+    body = properties_object(type_schema.properties, property_renames(type_schema.name))
     return {"anyOf": [_CALL, {"type": "null"}, {"type": "object", **body}]}
 
 
