@@ -41,6 +41,9 @@ _LITERALS: dict[PropertyType, dict[str, Any]] = {
     PropertyType.BOOLEAN: {
         "anyOf": [{"type": "boolean"}, {"type": "string", "pattern": _BOOLEAN_WORD}]
     },
+    PropertyType.MAP: {"type": "object"},
+    PropertyType.LIST: {"type": "array"},
+    PropertyType.ANY: {},
 }
 
 
@@ -68,19 +71,9 @@ VALUE_DEFS_PREFIX = "#/$defs/"
 def value_defs() -> dict[str, Any]:
     """The shared value schemas, one per property type, keyed ``<type>_value``."""
     return {
-        f"{kind.value}_value": {"anyOf": [_CALL, {"type": "null"}, _literal_of(kind)]}
+        f"{kind.value}_value": {"anyOf": [_CALL, {"type": "null"}, dict(_LITERALS[kind])]}
         for kind in PropertyType
     }
-
-
-def _literal_of(kind: PropertyType) -> dict[str, Any]:
-    if kind is PropertyType.ANY:
-        return {}
-    if kind is PropertyType.MAP:
-        return {"type": "object"}
-    if kind is PropertyType.LIST:
-        return {"type": "array"}
-    return dict(_LITERALS[kind])
 
 
 def property_schema(
@@ -106,7 +99,7 @@ def _literal(
     kind = prop.type
     if kind is PropertyType.ANY:
         return {}
-    shape = _literal_of(kind)
+    shape = dict(_LITERALS[kind])
     if kind is PropertyType.MAP and prop.allow_conversion:
         shape = {"type": ["object", "string", "array"]}
     elif kind is PropertyType.MAP and prop.schema is not None:
