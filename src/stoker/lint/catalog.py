@@ -17,6 +17,7 @@ from stoker.resources import (
     default_registry,
     heat_catalog,
     load_document,
+    stock_alias,
     type_schema_from_entry,
 )
 
@@ -34,17 +35,8 @@ class LintCatalog(NamedTuple):
     def get(self, name: str) -> TypeSchema | None:
         return self.types.get(name) or self.stock.get(name)
 
-    def alias(self, name: str) -> str | None:
-        """What the stock environment maps ``name`` to, if anything."""
-        if name in self.aliases:
-            return self.aliases[name]
-        for key, target in self.aliases.items():
-            if key.endswith("*") and name.startswith(key[:-1]):
-                return target[:-1] + name[len(key) - 1 :] if target.endswith("*") else target
-        return None
-
     def knows(self, name: str) -> bool:
-        return name in self.types or name in self.stock or self.alias(name) is not None
+        return name in self.types or name in self.stock or stock_alias(name) is not None
 
 
 @cache

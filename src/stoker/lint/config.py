@@ -81,8 +81,9 @@ def load_config(path: str) -> LintConfig:
     except TemplateError as error:
         raise ConfigError("; ".join(d.render() for d in error.diagnostics)) from None
     data = document.data
+    base_dir = os.path.dirname(os.path.abspath(path))
     if data is None:
-        return LintConfig(base_dir=os.path.dirname(os.path.abspath(path)), file=path)
+        return LintConfig(base_dir=base_dir, file=path)
     if not isinstance(data, dict):
         raise ConfigError(f"{span_of(data) or path}: the config file must be a mapping")
     for key in data:
@@ -101,7 +102,6 @@ def load_config(path: str) -> LintConfig:
         (str(pattern), tuple(_strings(per_path_data, pattern))) for pattern in per_path_data
     )
     level = data.get("fail_level")
-    base_dir = os.path.dirname(os.path.abspath(path))
     return LintConfig(
         profiles=profiles or (Profile.DEFAULT,),
         ignore=tuple(_strings(data, "ignore")),

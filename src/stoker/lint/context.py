@@ -79,8 +79,7 @@ class FileContext:
     @property
     def start(self) -> Span:
         """Where a finding about the file as a whole points: its first node, else 1:1."""
-        data = self.document.data if self.document is not None else None
-        return span_of(data) or Span(self.name, 1, 1)
+        return span_of(self.data) or Span(self.name, 1, 1)
 
     @property
     def data(self) -> Any:

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from stoker.definition import BLUEPRINT_ENTRY, ENTRY, Reuse, StackPackage, read_package
 from stoker.diagnostics import Diagnostic, Span
 from stoker.errors import PackageError
-from stoker.limits import LIMITS, Limits, active_limits
+from stoker.limits import active_limits, over_limit
 from stoker.lint.codes import PACKAGE_UNREADABLE
 from stoker.template.loader import Document
 
@@ -234,10 +234,10 @@ def _zip_refusal(members: list[zipfile.ZipInfo]) -> str | None:
     naming the limit and its option; None when it may be read."""
     limits = active_limits()
     if len(members) > limits.zip_members:
-        return _refused("zip_members", f"the archive has {len(members):,} members", limits)
+        return _refused("zip_members", f"the archive has {len(members):,} members")
     total = sum(info.file_size for info in members)
     if total > limits.zip_size:
-        return _refused("zip_size", f"the archive expands to {total:,} bytes", limits)
+        return _refused("zip_size", f"the archive expands to {total:,} bytes")
     for info in members:
         ratio = info.file_size / max(info.compress_size, 1)
         if info.file_size >= RATIO_FROM_BYTES and ratio > limits.zip_ratio:
@@ -245,17 +245,12 @@ def _zip_refusal(members: list[zipfile.ZipInfo]) -> str | None:
                 "zip_ratio",
                 f"the member {info.filename} expands {ratio:,.0f} times "
                 f"({info.compress_size:,} to {info.file_size:,} bytes)",
-                limits,
             )
     return None
 
 
-def _refused(name: str, what: str, limits: Limits) -> str:
-    limit = LIMITS[name]
-    return (
-        f"{what}: over the limit of {getattr(limits, name):,} {limit.unit} (raise it with "
-        f"{limit.named()}); refusing to read it"
-    )
+def _refused(name: str, what: str) -> str:
+    return f"{over_limit(name, what)}; refusing to read it"
 
 
 def _directory(path: str) -> Package:
@@ -276,8 +271,7 @@ def _zip(path: str, stack_packages: bool = True) -> Package:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > active_limits().zip_size:  # not even read into memory
-                what = f"the archive has {size:,} bytes"
-                too_large = _refused("zip_size", what, active_limits())
+                too_large = _refused("zip_size", f"the archive has {size:,} bytes")
                 package.problems.append(
                     Diagnostic(PACKAGE_UNREADABLE, too_large, span=Span(path, 1, 1))
                 )

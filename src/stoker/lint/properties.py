@@ -20,7 +20,7 @@ from stoker.functions.base import Function
 from stoker.lint.catalog import lint_catalog
 from stoker.lint.context import TemplateContext
 from stoker.lint.memo import memoized
-from stoker.lint.translation import translate, translation_rules
+from stoker.lint.translation import translate
 from stoker.nearest import did_you_mean
 from stoker.resources import PropertySchema, validate_properties
 
@@ -81,7 +81,7 @@ def _check_resource(
     resource = template.resources[name]
     _, problems = validate_properties(
         schema,
-        translate(resource.properties, translation_rules(type_name)),
+        translate(resource.properties, type_name),
         path=(*resource.path, template.names.properties),
         type_name=type_name,
         is_unknown=_is_function,

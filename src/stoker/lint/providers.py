@@ -64,8 +64,7 @@ class ProviderLoader:
         """The template ``reference`` (written in ``referrer``) names."""
         if "://" in reference and not reference.startswith("file://"):
             return ProviderTemplate(reference, None, problem="a URL, not fetched", remote=True)
-        path = reference[len("file://") :] if reference.startswith("file://") else reference
-        target = package.resolve(referrer, path)
+        target = package.resolve(referrer, reference.removeprefix("file://"))
         if target is None:
             return ProviderTemplate(reference, None, problem="no such file")
         if target.name in self._unparsed:
@@ -103,10 +102,8 @@ class ProviderLoader:
 
     def _read_location(self, package: Package, location: str) -> Document:
         if package.in_archive:
-            inner = location
             prefix = package.name + ZIP_SEPARATOR
-            if location.startswith(prefix):
-                inner = location[len(prefix) :]
+            inner = location.removeprefix(prefix)
             member = package.resolve(SourceFile(prefix, ""), posixpath.normpath(inner))
             if member is not None:
                 return self._load(package, member)

@@ -16,7 +16,7 @@ from stoker.errors import TemplateError
 from stoker.lint.catalog import LintCatalog, lint_catalog
 from stoker.lint.providers import ProviderTemplate
 from stoker.resolution import resolve_provider
-from stoker.resources import TypeSchema
+from stoker.resources import TypeSchema, stock_alias
 
 if TYPE_CHECKING:
     from stoker.lint.context import TemplateContext
@@ -117,7 +117,7 @@ def _resolve(ctx: TemplateContext, catalog: LintCatalog, name: str, written: str
     final = resolved.type_name
     schema = catalog.get(final)
     if schema is None:
-        alias = catalog.alias(final)
+        alias = stock_alias(final)
         if alias is not None:
             via = f"{via or final} -> {alias} (Heat's stock environment)"
             final = alias

@@ -13,24 +13,19 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from stoker.resources import load_document
+from stoker.resources import load_document, property_renames
 from stoker.template.nodes import MappingNode, SequenceNode
 
-Rule = Mapping[str, Any]
+#: a type's renaming rules (the reader the JSON schemas use too), read once per type
+_renames = cache(property_renames)
 
 
 @cache
-def _all_rules() -> dict[str, tuple[Rule, ...]]:
-    types = load_document()["types"]
-    return {
-        name: tuple(r for r in entry.get("translation_rules", ()) if r["rule"] != "Resolve")
-        for name, entry in types.items()
-        if entry.get("translation_rules")
-    }
-
-
-def translation_rules(type_name: str) -> tuple[Rule, ...]:
-    return _all_rules().get(type_name, ())
+def _deleted(type_name: str) -> tuple[str, ...]:
+    """The top-level properties the type's Delete rules drop."""
+    entry = load_document()["types"].get(type_name) or {}
+    rules = entry.get("translation_rules", ())
+    return tuple(r["path"][0] for r in rules if r["rule"] == "Delete" and len(r["path"]) == 1)
 
 
 def _copy(mapping: Mapping[Any, Any]) -> MappingNode:
@@ -59,20 +54,21 @@ def _rename(mapping: MappingNode, old: str, new: str) -> None:
         mapping.value_spans[new] = value_span
 
 
-def translate(properties: Mapping[Any, Any], rules: tuple[Rule, ...]) -> Mapping[Any, Any]:
-    """``properties`` with the renaming rules applied (the input is left as it is)."""
-    if not rules:
+def translate(properties: Mapping[Any, Any], type_name: str) -> Mapping[Any, Any]:
+    """``properties`` with the type's renaming rules applied (the input is left as it is)."""
+    renames, deleted = _renames(type_name), _deleted(type_name)
+    if not renames and not deleted:
         return properties
     result = _copy(properties)
-    for rule in rules:
-        path = list(rule["path"])
-        if rule["rule"] == "Replace" and "custom_value_path" not in rule:
-            if "value_path" in rule and len(path) == 1 and len(rule["value_path"]) == 1:
-                _rename(result, rule["value_path"][0], path[0])
-            elif "value_name" in rule and len(path) == 2:
-                _rename_in_items(result, path[0], rule["value_name"], path[1])
-        elif rule["rule"] == "Delete" and len(path) == 1 and path[0] in result:
-            result.pop(path[0])
+    for where, names in renames.items():
+        for new, olds in names.items():
+            for old in olds:
+                if where:
+                    _rename_in_items(result, where[0], old, new)
+                else:
+                    _rename(result, old, new)
+    for name in deleted:
+        result.pop(name, None)
     return result
 
 

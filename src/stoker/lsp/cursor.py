@@ -52,7 +52,6 @@ def cursor_at(lines: list[str], line: int, column: int) -> Cursor:
     if stripped.startswith("- "):
         items = _earlier_items(lines, line, indent)
         indent += 2
-        stripped = stripped[2:]
     own = _key_of(text)
     key: str | None = None
     if own is not None and ":" in before[own[0] :]:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
         heat_catalog,
         heat_knows,
         load_document,
+        property_renames,
+        stock_alias,
         type_schema_from_entry,
     )
     from stoker.resources.nested import (
@@ -82,8 +84,10 @@ _WHERE = {
     "heat_knows": "stoker.resources.catalog",
     "irreversible_drift": "stoker.resources.openstack.drift:irreversible",
     "load_document": "stoker.resources.catalog",
+    "property_renames": "stoker.resources.catalog",
     "read_back": "stoker.resources.openstack.readback:read",
     "register_openstack": "stoker.resources.openstack:register",
+    "stock_alias": "stoker.resources.catalog",
     "type_schema_from_entry": "stoker.resources.catalog",
     "validate_properties": "stoker.resources.schema",
 }
@@ -118,8 +122,10 @@ __all__ = [
     "heat_knows",
     "irreversible_drift",
     "load_document",
+    "property_renames",
     "read_back",
     "register_openstack",
+    "stock_alias",
     "type_schema_from_entry",
     "validate_properties",
 ]

@@ -223,6 +223,24 @@ def stock_alias(name: str) -> str | None:
     return None
 
 
+def property_renames(type_name: str) -> dict[tuple[str, ...], dict[str, list[str]]]:
+    """The type's renaming translation rules (Heat renames a deprecated property before
+    it validates: a port's ``network_id`` stands for its required ``network``), as where
+    (``()`` the top level, ``(list property,)`` its items) -> new name -> old names."""
+    entry = load_document()["types"].get(type_name) or {}
+    found: dict[tuple[str, ...], dict[str, list[str]]] = {}
+    for rule in entry.get("translation_rules", ()):
+        if rule["rule"] != "Replace" or "custom_value_path" in rule:
+            continue
+        path = list(rule["path"])
+        if "value_path" in rule and len(path) == 1 and len(rule["value_path"]) == 1:
+            found.setdefault((), {}).setdefault(path[0], []).append(rule["value_path"][0])
+        elif "value_name" in rule and len(path) == 2:
+            where = found.setdefault((path[0],), {})
+            where.setdefault(path[1], []).append(rule["value_name"])
+    return found
+
+
 def catalog_schema(name: str) -> TypeSchema | None:
     """The catalog's schema of ``name``, following the stock aliases."""
     catalog = heat_catalog()

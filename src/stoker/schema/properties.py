@@ -21,7 +21,7 @@ from stoker.resources import (
     PropertyType,
     SupportLevel,
     TypeSchema,
-    load_document,
+    property_renames,
 )
 from stoker.schema.functions import CALL_REF
 
@@ -41,6 +41,9 @@ _LITERALS: dict[PropertyType, dict[str, Any]] = {
     PropertyType.BOOLEAN: {
         "anyOf": [{"type": "boolean"}, {"type": "string", "pattern": _BOOLEAN_WORD}]
     },
+    PropertyType.MAP: {"type": "object"},
+    PropertyType.LIST: {"type": "array"},
+    PropertyType.ANY: {},
 }
 
 
@@ -68,19 +71,9 @@ VALUE_DEFS_PREFIX = "#/$defs/"
 def value_defs() -> dict[str, Any]:
     """The shared value schemas, one per property type, keyed ``<type>_value``."""
     return {
-        f"{kind.value}_value": {"anyOf": [_CALL, {"type": "null"}, _literal_of(kind)]}
+        f"{kind.value}_value": {"anyOf": [_CALL, {"type": "null"}, dict(_LITERALS[kind])]}
         for kind in PropertyType
     }
-
-
-def _literal_of(kind: PropertyType) -> dict[str, Any]:
-    if kind is PropertyType.ANY:
-        return {}
-    if kind is PropertyType.MAP:
-        return {"type": "object"}
-    if kind is PropertyType.LIST:
-        return {"type": "array"}
-    return dict(_LITERALS[kind])
 
 
 def property_schema(
@@ -106,7 +99,7 @@ def _literal(
     kind = prop.type
     if kind is PropertyType.ANY:
         return {}
-    shape = _literal_of(kind)
+    shape = dict(_LITERALS[kind])
     if kind is PropertyType.MAP and prop.allow_conversion:
         shape = {"type": ["object", "string", "array"]}
     elif kind is PropertyType.MAP and prop.schema is not None:
@@ -150,24 +143,6 @@ _LENGTH_KEYS: dict[PropertyType, tuple[str, str]] = {
 }
 
 
-def _renames(type_name: str) -> dict[tuple[str, ...], dict[str, list[str]]]:
-    """The type's renaming translation rules (Heat renames a deprecated property before
-    it validates: a port's ``network_id`` stands for its required ``network``), as where
-    (``()`` the top level, ``(list property,)`` its items) -> new name -> old names."""
-    entry = load_document()["types"].get(type_name) or {}
-    found: dict[tuple[str, ...], dict[str, list[str]]] = {}
-    for rule in entry.get("translation_rules", ()):
-        if rule["rule"] != "Replace" or "custom_value_path" in rule:
-            continue
-        path = list(rule["path"])
-        if "value_path" in rule and len(path) == 1 and len(rule["value_path"]) == 1:
-            found.setdefault((), {}).setdefault(path[0], []).append(rule["value_path"][0])
-        elif "value_name" in rule and len(path) == 2:
-            where = found.setdefault((path[0],), {})
-            where.setdefault(path[1], []).append(rule["value_name"])
-    return found
-
-
 Renames = Mapping[tuple[str, ...], Mapping[str, list[str]]]
 
 
@@ -204,7 +179,7 @@ def properties_object(
 
 def resource_properties(type_schema: TypeSchema) -> dict[str, Any]:
     """The ``properties`` of a resource of this type: a call, null, or the mapping."""
-    body = properties_object(type_schema.properties, _renames(type_schema.name))
+    body = properties_object(type_schema.properties, property_renames(type_schema.name))
     return {"anyOf": [_CALL, {"type": "null"}, {"type": "object", **body}]}
 
 

@@ -24,10 +24,8 @@ LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "
 
 def artifact_uri(file: str) -> str:
     """A relative path stays relative (posix, percent-encoded); an absolute one is file://."""
-    posix = file.replace(os.sep, "/")
-    if os.path.isabs(file):
-        return "file://" + quote(posix, safe="/!:@")
-    return quote(posix, safe="/!:@")
+    uri = quote(file.replace(os.sep, "/"), safe="/!:@")
+    return "file://" + uri if os.path.isabs(file) else uri
 
 
 def _rule_data(rule: Rule) -> dict[str, Any]:

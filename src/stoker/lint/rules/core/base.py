@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from stoker.diagnostics import Diagnostic
+from stoker.diagnostics import Diagnostic, Severity
 from stoker.lint.context import FileContext, TemplateContext
 from stoker.lint.properties import check_resource_properties
 from stoker.lint.rule import FileRule
 
 
 class CodeRule(FileRule):
-    """Reports validation's findings with this rule's code."""
+    """Reports validation's findings with this rule's code: an error (an ``E`` code)
+    unless the rule says otherwise."""
+
+    severity = Severity.ERROR
 
     def check(self, ctx: FileContext) -> Iterable[Diagnostic]:
         return ctx.core_findings(self.id)

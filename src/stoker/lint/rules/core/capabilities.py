@@ -28,7 +28,6 @@ class CapabilitiesNonPortable(CodeRule):
 
 class CapabilityValue(CodeRule):
     id = "E1005"
-    severity = Severity.ERROR
     summary = "A capabilities (or requires) value that is not a string or list of strings"
     explanation = (
         "Each capability, and each entry of an environment's requires, maps a name to a "
@@ -39,7 +38,6 @@ class CapabilityValue(CodeRule):
 
 class ProviderChoice(LintedCodeRule):
     id = "E1062"
-    severity = Severity.ERROR
     summary = "No template, or several, of a registry list meet the environment's requires"
     explanation = (
         "A resource_registry entry that lists several provider templates is resolved by "

@@ -11,7 +11,6 @@ _ENVIRONMENT = Source(SourceKind.HEAT, "doc/source/template_guide/environment.rs
 
 class EnvironmentInvalid(CodeRule):
     id = "E1060"
-    severity = Severity.ERROR
     summary = "An environment file is invalid"
     explanation = (
         "An environment has only the sections Heat knows (parameters, parameter_defaults, "
@@ -40,7 +39,6 @@ class EnvironmentNonPortable(CodeRule):
 
 class FileOutsideTree(CodeRule):
     id = "E1070"
-    severity = Severity.ERROR
     summary = "get_file reaches outside the template's directory"
     explanation = (
         "A get_file path leaves the template's directory tree (through '..', an absolute "

@@ -18,7 +18,6 @@ _FUNCTIONS = Source(SourceKind.HOT_SPEC, "doc/source/template_guide/hot_spec.rst
 
 class FunctionArguments(CodeRule):
     id = "E1030"
-    severity = Severity.ERROR
     summary = "A function's arguments have the wrong shape"
     explanation = (
         "Each intrinsic function takes arguments of a given shape (get_attr a list starting "
@@ -30,7 +29,6 @@ class FunctionArguments(CodeRule):
 
 class UnknownResource(CodeRule):
     id = "E1031"
-    severity = Severity.ERROR
     summary = "A reference to a resource that does not exist"
     explanation = (
         "get_resource, get_attr, Ref or Fn::GetAtt names a resource the template does not "
@@ -42,7 +40,6 @@ class UnknownResource(CodeRule):
 
 class UnknownParameter(CodeRule):
     id = "E1032"
-    severity = Severity.ERROR
     summary = "get_param of a parameter that is not declared"
     explanation = (
         "get_param names a parameter the template does not declare (pseudo parameters such "
@@ -68,7 +65,6 @@ class UnknownParameter(CodeRule):
 
 class FunctionRemoved(CodeRule):
     id = "E1033"
-    severity = Severity.ERROR
     summary = "A function the template version has removed"
     explanation = (
         "HOT 2014-10-16 removed the CFN functions HOT 2013-05-23 accepted (Ref, Fn::Join, "
@@ -80,7 +76,6 @@ class FunctionRemoved(CodeRule):
 
 class FunctionContext(CodeRule):
     id = "E1034"
-    severity = Severity.ERROR
     summary = "A function used where it is not allowed"
     explanation = (
         "Conditions (the conditions section, condition fields, the first argument of if) "
@@ -92,7 +87,6 @@ class FunctionContext(CodeRule):
 
 class FileMissing(CodeRule):
     id = "E1035"
-    severity = Severity.ERROR
     summary = "get_file of a file that cannot be found or read"
     explanation = (
         "get_file paths are relative to the template and are read before the stack is "
@@ -117,7 +111,6 @@ class FunctionNotInVersion(CodeRule):
 
 class UnknownAttribute(LintedCodeRule):
     id = "E1037"
-    severity = Severity.ERROR
     summary = "get_attr of an attribute the resource type does not declare"
     explanation = (
         "get_attr and Fn::GetAtt may read only attributes the resource's type declares (see "
@@ -135,7 +128,6 @@ class UnknownAttribute(LintedCodeRule):
 
 class FunctionFailed(CodeRule):
     id = "E1038"
-    severity = Severity.ERROR
     summary = "A function whose inputs are all known fails"
     explanation = (
         "Everything a function needs is known before create (literals, parameter defaults, "

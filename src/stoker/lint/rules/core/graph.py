@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from stoker.diagnostics import Severity
 from stoker.lint.rule import Source, SourceKind
 from stoker.lint.rules.core.base import CodeRule
 
 
 class ConditionInvalid(CodeRule):
     id = "E1040"
-    severity = Severity.ERROR
     summary = "A condition is undefined, circular or not a boolean"
     explanation = (
         "A condition field names a condition the conditions section does not define, "
@@ -21,7 +19,6 @@ class ConditionInvalid(CodeRule):
 
 class DependencyCycle(CodeRule):
     id = "E1050"
-    severity = Severity.ERROR
     summary = "Resources depend on each other in a circle"
     explanation = (
         "Explicit depends_on and the dependencies get_resource and get_attr create form a "
@@ -33,7 +30,6 @@ class DependencyCycle(CodeRule):
 
 class DependsOnUnknown(CodeRule):
     id = "E1051"
-    severity = Severity.ERROR
     summary = "depends_on names a resource that does not exist"
     explanation = (
         "Every name in depends_on must be a resource of the same template. Heat: 'Resource "

@@ -15,7 +15,6 @@ _LOADER = Source(SourceKind.HEAT, "heat/common/template_format.py (parse)")
 
 class YamlSyntax(CodeRule):
     id = "E0000"
-    severity = Severity.ERROR
     summary = "The file is not valid YAML or JSON"
     explanation = (
         "The document could not be parsed: a YAML or JSON syntax error, several documents "
@@ -30,7 +29,6 @@ class YamlSyntax(CodeRule):
 
 class Encoding(CodeRule):
     id = "E0001"
-    severity = Severity.ERROR
     summary = "The file is not UTF-8"
     explanation = (
         "Templates and environments are UTF-8 text (a byte-order mark is allowed). The "
@@ -41,7 +39,6 @@ class Encoding(CodeRule):
 
 class TooLarge(CodeRule):
     id = "E0002"
-    severity = Severity.ERROR
     summary = "The file is larger than Heat accepts"
     explanation = (
         "Heat refuses templates larger than max_template_size (524288 bytes by default): "
@@ -55,7 +52,6 @@ class TooLarge(CodeRule):
 
 class DuplicateKey(CodeRule):
     id = "E0003"
-    severity = Severity.ERROR
     summary = "A mapping has the same key twice"
     explanation = (
         "YAML and JSON parsers keep only one of two equal keys (Heat's keeps the last one "
@@ -75,7 +71,6 @@ class DuplicateKey(CodeRule):
 
 class TooDeep(CodeRule):
     id = "E0004"
-    severity = Severity.ERROR
     summary = "The document nests too deeply or expands too far"
     explanation = (
         "More than 100 levels of nesting (--max-depth), a recursive YAML alias, or a "
@@ -88,7 +83,6 @@ class TooDeep(CodeRule):
 
 class LimitReached(CodeRule):
     id = "E0006"
-    severity = Severity.ERROR
     summary = "The template asks for more work than the evaluation's budget allows"
     explanation = (
         "Evaluating the template would cross a limit of stoker's budget: a value a "
@@ -103,7 +97,6 @@ class LimitReached(CodeRule):
 
 class NotAMapping(CodeRule):
     id = "E0005"
-    severity = Severity.ERROR
     summary = "The template is not a mapping"
     explanation = (
         "A template is a YAML mapping or JSON object whose first key is usually "

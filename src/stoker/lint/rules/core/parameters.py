@@ -11,7 +11,6 @@ _PARAMETERS = Source(SourceKind.HOT_SPEC, "doc/source/template_guide/hot_spec.rs
 
 class ParameterSchema(CodeRule):
     id = "E1020"
-    severity = Severity.ERROR
     summary = "A parameter declaration is invalid"
     explanation = (
         "Every parameter has a type (string, number, json, comma_delimited_list, boolean in "
@@ -25,7 +24,6 @@ class ParameterSchema(CodeRule):
 
 class ParameterValue(CodeRule):
     id = "E1021"
-    severity = Severity.ERROR
     summary = "A parameter value is invalid"
     explanation = (
         "A value given by an environment (parameters or parameter_defaults) or a default "
@@ -40,7 +38,6 @@ class ParameterValue(CodeRule):
 
 class ParameterGroups(CodeRule):
     id = "E1022"
-    severity = Severity.ERROR
     summary = "parameter_groups is malformed"
     explanation = (
         "parameter_groups is a list of mappings, each with a parameters list naming declared "
@@ -53,7 +50,6 @@ class ParameterGroups(CodeRule):
 
 class ParameterUnknown(CodeRule):
     id = "E1023"
-    severity = Severity.ERROR
     summary = "An environment gives a value for a parameter the template lacks"
     explanation = (
         "The paired environment's parameters section names a parameter the template does "

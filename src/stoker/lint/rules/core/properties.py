@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from stoker.diagnostics import Severity
 from stoker.lint.rule import Source, SourceKind
 from stoker.lint.rules.core.base import PropertyCodeRule
 
@@ -11,7 +10,6 @@ _PROPERTIES = Source(SourceKind.HEAT, "heat/engine/properties.py (Properties.val
 
 class PropertyValue(PropertyCodeRule):
     id = "E1080"
-    severity = Severity.ERROR
     summary = "A property value of the wrong type, out of its allowed values, or missing"
     explanation = (
         "Each property of every resource whose type is in Heat's catalog (after the "
@@ -27,7 +25,6 @@ class PropertyValue(PropertyCodeRule):
 
 class PropertyUnknown(PropertyCodeRule):
     id = "E1081"
-    severity = Severity.ERROR
     summary = "A property the resource type does not declare"
     explanation = (
         "Heat rejects a property its type's schema does not declare: 'Unknown Property "

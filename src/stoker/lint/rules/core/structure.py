@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from stoker.diagnostics import Severity
 from stoker.lint.rule import Source, SourceKind
 from stoker.lint.rules.core.base import CodeRule
 
@@ -11,7 +10,6 @@ _HOT_SPEC = "doc/source/template_guide/hot_spec.rst"
 
 class TemplateVersion(CodeRule):
     id = "E1001"
-    severity = Severity.ERROR
     summary = "The template version is missing, unknown or ambiguous"
     explanation = (
         "Exactly one version key (heat_template_version, AWSTemplateFormatVersion or "
@@ -24,7 +22,6 @@ class TemplateVersion(CodeRule):
 
 class UnknownSection(CodeRule):
     id = "E1002"
-    severity = Severity.ERROR
     summary = "A top-level section the template version does not have"
     explanation = (
         "Each version accepts a fixed set of sections (HOT: description, parameter_groups, "
@@ -36,7 +33,6 @@ class UnknownSection(CodeRule):
 
 class SectionShape(CodeRule):
     id = "E1003"
-    severity = Severity.ERROR
     summary = "A section has the wrong type"
     explanation = (
         "parameters, resources, outputs and conditions are mappings, parameter_groups a "
@@ -48,7 +44,6 @@ class SectionShape(CodeRule):
 
 class ResourceDefinition(CodeRule):
     id = "E1010"
-    severity = Severity.ERROR
     summary = "A resource definition has bad keys or values"
     explanation = (
         "A resource is a mapping with a literal string type and only the keys its version "
@@ -63,7 +58,6 @@ class ResourceDefinition(CodeRule):
 
 class OutputDefinition(CodeRule):
     id = "E1011"
-    severity = Severity.ERROR
     summary = "An output definition has bad keys or no value"
     explanation = (
         "An output is a mapping with a value and optionally description (and condition from "
@@ -74,7 +68,6 @@ class OutputDefinition(CodeRule):
 
 class ResourceName(CodeRule):
     id = "E1012"
-    severity = Severity.ERROR
     summary = "A resource name Heat refuses"
     explanation = (
         "Resource names may not contain '/', and a parameter and a resource may not share a "
