@@ -309,7 +309,7 @@ class NeutronApi:
         """``/quotas/{project_id}`` (``/details``: with use): the fault plan's limits, -1
         (unlimited) for the rest."""
         project = request.path_params["project_id"]
-        if project != ctx.project_id and not ctx.is_admin:
+        if not ctx.reaches(project):
             raise ApiError(
                 "(rule:get_quota) is disallowed by policy", status=403, kind="PolicyNotAuthorized"
             )
