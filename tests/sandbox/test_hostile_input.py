@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from stoker.request_body import MAX_JSON_BODY_SIZE, MAX_JSON_DEPTH
-from stoker.sandbox.app import load_services
+from stoker.sandbox.app import SERVICES
 from stoker.sandbox.http_errors import BadRequest
 
 from .server import PASSWORD, RunningSandbox
@@ -61,7 +61,7 @@ def json_posts(project: str) -> dict[str, str]:
 
 def expected(service_type: str, error: Any) -> Any:
     """The body the service renders for ``error`` (each service has its own shape)."""
-    service = next(s for s in load_services() if s.type == service_type)
+    service = next(s for s in SERVICES if s.type == service_type)
     response = service.error_body(error)
     return bytes(response.body)
 
@@ -73,7 +73,7 @@ def test_deeply_nested_json_is_a_bad_request_in_each_services_own_shape(
     _, project = token_of(sandbox)
     body = '{"x": ' + "[" * levels + "]" * levels + "}"
     posts = json_posts(project)
-    assert len(posts) == len(load_services()) == 7
+    assert len(posts) == len(SERVICES) == 7
     for service_type, path in posts.items():
         headers = {"content-type": "application/json"}
         if service_type == "identity":

@@ -39,11 +39,11 @@ from stoker.sandbox.http import base_url, read_json, reply
 from stoker.sandbox.http_errors import (
     ApiError,
     BadRequest,
-    Forbidden,
     NotAcceptable,
     NotFound,
     ServerFault,
     Unauthorized,
+    policy_refusal,
 )
 from stoker.sandbox.interfaces import TokenAuthority
 from stoker.sandbox.service import (
@@ -78,15 +78,11 @@ SERVICES: tuple[Service, ...] = (
 _VERSION = re.compile(r"^(\d+)\.(\d+)$")
 
 
-def load_services() -> list[Service]:
-    return list(SERVICES)
-
-
 def create_app(db_url: str = "sqlite://", config: SandboxConfig | None = None) -> Starlette:
     """The sandbox as an ASGI app (``app.state.hub`` holds its backends)."""
     config = config or SandboxConfig()
     hub = Hub(store=SandboxStore(db_url), config=config)
-    services = hub.services = load_services()
+    services = hub.services = list(SERVICES)
     for service in services:
         hub.backends[service.type] = service.make_backend(hub)
     stats: Counter[str] = Counter()
@@ -200,7 +196,7 @@ def _check_role(service: Service, operation: Operation, context: RequestContext)
     if service.type == "identity" or operation.method in ("GET", "HEAD"):
         return
     if not WRITERS.intersection(context.roles):
-        raise Forbidden(f"Policy doesn't allow {service.type}:{operation.name} to be performed.")
+        raise policy_refusal(f"{service.type}:{operation.name}")
 
 
 def _endpoint(

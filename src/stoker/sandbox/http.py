@@ -106,6 +106,15 @@ def paginate(
     return result
 
 
+def next_page(request: Request, page: Sequence[Mapping[str, Any]]) -> str | None:
+    """The URL of the page after ``page`` when ``?limit=N`` filled it (the same limit, its
+    last item as the marker), as Designate and Octavia link it; None otherwise."""
+    limit = request.query_params.get("limit")
+    if limit and page and len(page) == int(limit):
+        return f"{base_url(request)}{request.url.path}?limit={limit}&marker={page[-1]['id']}"
+    return None
+
+
 def base_url(request: Request) -> str:
     """The URL clients reach this sandbox at (scheme, host and port as they asked)."""
     return str(request.base_url).rstrip("/")

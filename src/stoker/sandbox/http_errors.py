@@ -87,3 +87,9 @@ class OverQuota(ApiError):
 
 class ServerFault(ApiError):
     status = 500
+
+
+def policy_refusal(rule: str) -> Forbidden:
+    """The 403 of a policy rule the caller's token does not pass, in oslo.policy's words
+    (``rule``: ``os_compute_api:os-flavor-manage:create``)."""
+    return Forbidden(f"Policy doesn't allow {rule} to be performed.")

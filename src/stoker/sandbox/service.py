@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from stoker.sandbox.http import base_url, link, reply
+from stoker.sandbox.http_errors import policy_refusal
 
 if TYPE_CHECKING:
     from stoker.sandbox.faults import Faults
@@ -54,6 +55,16 @@ class RequestContext:
         """The project whose objects the request reaches: the token's; None (every
         project's) for an admin."""
         return None if self.is_admin else self.project_id
+
+    def reaches(self, project_id: str) -> bool:
+        """Whether the request reaches ``project_id``'s objects: those of the token's own
+        project, or of any project for an admin."""
+        return self.is_admin or project_id == self.project_id
+
+    def require_admin(self, rule: str) -> None:
+        """403 (`policy_refusal` of ``rule``) unless the token is an admin's."""
+        if not self.is_admin:
+            raise policy_refusal(rule)
 
     def at_least(self, major: int, minor: int) -> bool:
         """Whether the request's microversion is ``major.minor`` or later."""

@@ -21,7 +21,7 @@ from stoker.sandbox.http import (
     read_json,
     reply,
 )
-from stoker.sandbox.http_errors import ApiError, BadRequest, Forbidden, NotFound, fault
+from stoker.sandbox.http_errors import ApiError, BadRequest, NotFound, fault, policy_refusal
 from stoker.sandbox.service import (
     Microversions,
     Operation,
@@ -325,10 +325,8 @@ class ComputeApi:
 
     async def show_quota_set(self, request: Request, ctx: RequestContext) -> Response:
         project_id = request.path_params["project_id"]
-        if project_id != ctx.project_id and not ctx.is_admin:
-            raise Forbidden(
-                "Policy doesn't allow os_compute_api:os-quota-sets:show to be performed."
-            )
+        if not ctx.reaches(project_id):
+            raise policy_refusal("os_compute_api:os-quota-sets:show")
         quota = self._quota_set(project_id)
         if request.url.path.endswith("/detail"):
             used = self.backend.usage(project_id)

@@ -110,7 +110,7 @@ class ComputeBackend(HubBackend):
 
     def server(self, ctx: RequestContext, server_id: str) -> Document:
         found = self.store.get(SERVER, server_id)
-        if found is not None and (found["project_id"] == ctx.project_id or ctx.is_admin):
+        if found is not None and ctx.reaches(found["project_id"]):
             settled = self._settle(found)
             if settled is not None:
                 return settled

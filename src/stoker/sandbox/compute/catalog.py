@@ -31,11 +31,6 @@ POLICIES = ("affinity", "anti-affinity", "soft-affinity", "soft-anti-affinity")
 _KEYPAIR_NAME = re.compile(r"^[a-zA-Z0-9 _.@-]{1,255}$")
 
 
-def _admin(ctx: RequestContext, action: str) -> None:
-    if not ctx.is_admin:
-        raise Forbidden(f"Policy doesn't allow {action} to be performed.")
-
-
 def _integer(body: Document, key: str, *, low: int, default: int | None = None) -> int:
     value = body.get(key, default)
     if isinstance(value, str) and value.strip().isdigit():
@@ -69,7 +64,7 @@ class ComputeCatalog(HubBackend):
         return self.store.list(FLAVOR)
 
     def create_flavor(self, ctx: RequestContext, body: Document) -> Document:
-        _admin(ctx, "os_compute_api:os-flavor-manage:create")
+        ctx.require_admin("os_compute_api:os-flavor-manage:create")
         name = body.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 255:
             raise BadRequest(f"Invalid input for field/attribute name. Value: {name}.")
@@ -96,12 +91,12 @@ class ComputeCatalog(HubBackend):
         return flavor
 
     def delete_flavor(self, ctx: RequestContext, flavor_id: str) -> None:
-        _admin(ctx, "os_compute_api:os-flavor-manage:delete")
+        ctx.require_admin("os_compute_api:os-flavor-manage:delete")
         self.flavor(flavor_id)
         self.store.delete(FLAVOR, flavor_id)
 
     def set_extra_specs(self, ctx: RequestContext, flavor_id: str, specs: Any) -> Document:
-        _admin(ctx, "os_compute_api:os-flavor-extra-specs:create")
+        ctx.require_admin("os_compute_api:os-flavor-extra-specs:create")
         if not isinstance(specs, dict) or not all(
             isinstance(v, str | int | float | bool) for v in specs.values()
         ):
@@ -112,7 +107,7 @@ class ComputeCatalog(HubBackend):
         return dict(flavor["extra_specs"])
 
     def delete_extra_spec(self, ctx: RequestContext, flavor_id: str, key: str) -> None:
-        _admin(ctx, "os_compute_api:os-flavor-extra-specs:delete")
+        ctx.require_admin("os_compute_api:os-flavor-extra-specs:delete")
         flavor = self.flavor(flavor_id)
         if key not in flavor["extra_specs"]:
             raise NotFound(f"Flavor {flavor_id} has no extra specs with key {key}.")
@@ -207,7 +202,7 @@ class ComputeCatalog(HubBackend):
 
     def server_group(self, ctx: RequestContext, group_id: str) -> Document:
         found = self.store.get(SERVER_GROUP, group_id)
-        if found is None or (found["project_id"] != ctx.project_id and not ctx.is_admin):
+        if found is None or not ctx.reaches(found["project_id"]):
             raise NotFound(f"Instance group {group_id} could not be found.")
         return found
 

@@ -9,7 +9,7 @@ from starlette.responses import Response
 from stoker.sandbox.compute import views
 from stoker.sandbox.compute.catalog import ComputeCatalog
 from stoker.sandbox.http import base_url, boolean, no_content, paginate, read_json, reply
-from stoker.sandbox.http_errors import BadRequest, Forbidden, NotFound
+from stoker.sandbox.http_errors import BadRequest, NotFound, policy_refusal
 from stoker.sandbox.service import Operation, RequestContext, routes
 from stoker.sandbox.store import Document
 
@@ -83,9 +83,7 @@ class CatalogApi:
     def _keypair_user(self, request: Request, ctx: RequestContext) -> str:
         user_id = request.query_params.get("user_id")
         if user_id and user_id != ctx.user_id and not ctx.is_admin:
-            raise Forbidden(
-                "Policy doesn't allow os_compute_api:os-keypairs:index to be performed."
-            )
+            raise policy_refusal("os_compute_api:os-keypairs:index")
         return user_id or ctx.user_id
 
     async def list_keypairs(self, request: Request, ctx: RequestContext) -> Response:
@@ -100,9 +98,7 @@ class CatalogApi:
     async def create_keypair(self, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required="keypair")
         if body.get("user_id") and body["user_id"] != ctx.user_id and not ctx.is_admin:
-            raise Forbidden(
-                "Policy doesn't allow os_compute_api:os-keypairs:create to be performed."
-            )
+            raise policy_refusal("os_compute_api:os-keypairs:create")
         keypair = self.catalog.create_keypair(ctx, body)
         shown = views.keypair(ctx, keypair, detail=False)
         if ctx.at_least(2, 10):

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stoker.sandbox.dns.backend import DesignateBackend, InvalidObject
-from stoker.sandbox.http import base_url, link, paginate, public, read_json, reply
+from stoker.sandbox.http import base_url, link, next_page, paginate, public, read_json, reply
 from stoker.sandbox.http_errors import ApiError
 from stoker.sandbox.service import (
     Handler,
@@ -105,9 +105,9 @@ class DesignateApi:
         total = len(shown)
         page = paginate(request, shown)
         links: Document = {"self": str(request.url)}
-        limit = request.query_params.get("limit")
-        if limit and page and len(page) == int(limit) and page[-1] is not shown[-1]:
-            links["next"] = f"{base}{request.url.path}?limit={limit}&marker={page[-1]['id']}"
+        following = next_page(request, page)
+        if following is not None and page[-1] is not shown[-1]:
+            links["next"] = following
         return reply({key: page, "links": links, "metadata": {"total_count": total}})
 
     async def list_zones(self, request: Request, ctx: RequestContext) -> Response:

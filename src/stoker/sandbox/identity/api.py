@@ -57,6 +57,11 @@ def _public(document: Document, base: str, collection: str) -> Document:
     return shown
 
 
+def _ref(document: Mapping[str, Any]) -> Document:
+    """A domain, project, user or role as a token names it: its id and name."""
+    return {"id": document["id"], "name": document["name"]}
+
+
 def catalog(hub: Hub, base: str, project_id: str | None) -> list[Document]:
     """Every running service with its public, internal and admin endpoint."""
     entries = []
@@ -92,39 +97,29 @@ class IdentityApi:
         self.backend = backend
         self.hub = backend.hub
 
+    def _in_domain(self, document: Document) -> Document:
+        """A user or a project as a token names it: with its domain."""
+        return {**_ref(document), "domain": _ref(self.backend.domain(document["domain_id"]))}
+
     def _token_body(self, token: Document, request: Request) -> Document:
         """The token as Keystone shows it, with the catalog unless ``?nocatalog``."""
         user = self.backend.user(token["user_id"])
-        domain = self.backend.domain(user["domain_id"])
         body: Document = {
             "methods": token["methods"],
-            "user": {
-                "id": user["id"],
-                "name": user["name"],
-                "domain": {"id": domain["id"], "name": domain["name"]},
-                "password_expires_at": None,
-            },
+            "user": {**self._in_domain(user), "password_expires_at": None},
             "audit_ids": [token["audit_id"]],
             "issued_at": micro_time(token["issued"]) + "Z",
             "expires_at": micro_time(token["expires"]) + "Z",
         }
         if token["project_id"]:
-            project = self.backend.project(token["project_id"])
-            pdomain = self.backend.domain(project["domain_id"])
-            body["project"] = {
-                "id": project["id"],
-                "name": project["name"],
-                "domain": {"id": pdomain["id"], "name": pdomain["name"]},
-            }
+            body["project"] = self._in_domain(self.backend.project(token["project_id"]))
             body["is_domain"] = False
-            roles = self.backend.token_roles(token)
-            body["roles"] = [{"id": r["id"], "name": r["name"]} for r in roles]
+            body["roles"] = [_ref(r) for r in self.backend.token_roles(token)]
             trust = self.backend.trusts.trust(token.get("trust_id") or "")
             if trust is not None:
                 body[trusts.SCOPE] = self.backend.trusts.token_part(trust)
         elif token["domain_id"]:
-            domain = self.backend.domain(token["domain_id"])
-            body["domain"] = {"id": domain["id"], "name": domain["name"]}
+            body["domain"] = _ref(self.backend.domain(token["domain_id"]))
             body["roles"] = []
         scoped = token["project_id"] or token["domain_id"]
         if scoped and "nocatalog" not in request.query_params:

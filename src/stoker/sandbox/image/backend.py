@@ -91,11 +91,7 @@ class ImageBackend(HubBackend):
     # -- reading ----------------------------------------------------------------------
 
     def _visible(self, ctx: RequestContext, image: Mapping[str, Any]) -> bool:
-        return (
-            ctx.is_admin
-            or image["owner"] == ctx.project_id
-            or image["visibility"] in ("public", "community")
-        )
+        return ctx.reaches(image["owner"]) or image["visibility"] in ("public", "community")
 
     def image(self, ctx: RequestContext, image_id: str) -> Document:
         found = self.store.get(IMAGE, image_id)
@@ -274,7 +270,7 @@ class ImageBackend(HubBackend):
     def _owned(self, ctx: RequestContext, image_id: str) -> Document:
         """An image the caller may change: its owner's, or any for an admin."""
         image = self.image(ctx, image_id)
-        if not ctx.is_admin and image["owner"] != ctx.project_id:
+        if not ctx.reaches(image["owner"]):
             raise Forbidden("You are not permitted to modify this image.")
         return image
 

@@ -16,9 +16,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from stoker.sandbox.http import (
-    base_url,
     boolean,
     link,
+    next_page,
     no_content,
     paginate,
     public,
@@ -170,12 +170,9 @@ class OctaviaApi:
                 if _matches(raw[name] if name in raw else shown.get(name), value)
             ]
         page = paginate(request, [shown for _, shown in pairs])
-        body: Document = {plural: page, f"{plural}_links": []}
-        limit = request.query_params.get("limit")
-        if limit and page and len(page) == int(limit):
-            href = f"{base_url(request)}{request.url.path}?limit={limit}&marker={page[-1]['id']}"
-            body[f"{plural}_links"] = [link(href, "next")]
-        return reply(body)
+        following = next_page(request, page)
+        links = [] if following is None else [link(following, "next")]
+        return reply({plural: page, f"{plural}_links": links})
 
     async def _create(self, kind: str, request: Request, ctx: RequestContext) -> Response:
         _, key = KEYS[kind]

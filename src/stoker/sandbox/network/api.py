@@ -181,10 +181,8 @@ class NeutronApi:
             for item in c.records.scan(ctx.scope)
             if all(_matches(item, key, wanted) for key, wanted in filters.items())
         ]
-        shown = [c.view(item) for item in paginate(request, items)]
         fields = request.query_params.getlist("fields")
-        if fields:
-            shown = [{k: v for k, v in item.items() if k in fields} for item in shown]
+        shown = [_only(fields, c.view(item)) for item in paginate(request, items)]
         return reply({c.path.replace("-", "_"): shown})
 
     async def _create(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
@@ -209,11 +207,7 @@ class NeutronApi:
 
     async def _show(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
         item = c.records.get(request.path_params[c.param], ctx.scope)
-        shown = c.view(item)
-        fields = request.query_params.getlist("fields")
-        if fields:
-            shown = {k: v for k, v in shown.items() if k in fields}
-        return reply({c.key: shown})
+        return reply({c.key: _only(request.query_params.getlist("fields"), c.view(item))})
 
     async def _update(self, c: Collection, request: Request, ctx: RequestContext) -> Response:
         body = await read_json(request, required=c.key)
@@ -309,7 +303,7 @@ class NeutronApi:
         """``/quotas/{project_id}`` (``/details``: with use): the fault plan's limits, -1
         (unlimited) for the rest."""
         project = request.path_params["project_id"]
-        if project != ctx.project_id and not ctx.is_admin:
+        if not ctx.reaches(project):
             raise ApiError(
                 "(rule:get_quota) is disallowed by policy", status=403, kind="PolicyNotAuthorized"
             )
@@ -357,6 +351,11 @@ class NeutronApi:
                     ("DELETE", tag, f"{c.path}.tags", partial(self._tags, c, "remove")),
                 ]
         return routes("/v2.0", table)
+
+
+def _only(fields: list[str], shown: Document) -> Document:
+    """``?fields=``: only the attributes named (all of them when none is)."""
+    return {k: v for k, v in shown.items() if k in fields} if fields else shown
 
 
 def _extension(alias: str, name: str) -> Document:

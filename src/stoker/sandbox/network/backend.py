@@ -88,7 +88,7 @@ class NeutronBackend(HubBackend):
         self._release(port)
 
     def _release(self, port: Document) -> None:
-        for fip in self.floating_ips.records.where(lambda f: f["port_id"] == port["id"]):
+        for fip in self._floating_of(port["id"]):
             self.floating_ips.disassociate(fip)
             self.floating_ips.records.save(fip)
         self.ports.records.delete(port["id"])

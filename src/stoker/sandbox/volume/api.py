@@ -27,9 +27,9 @@ from stoker.sandbox.http_errors import (
     FAULT_NAMES,
     ApiError,
     BadRequest,
-    Forbidden,
     OverQuota,
     fault,
+    policy_refusal,
 )
 from stoker.sandbox.service import (
     Microversions,
@@ -84,8 +84,8 @@ class CinderApi:
         """Whose volumes the request reaches: the URL's project, which must be the token's
         (an admin reaches any volume by id)."""
         project = request.path_params.get("project_id", ctx.project_id)
-        if project != ctx.project_id and not ctx.is_admin:
-            raise Forbidden("Policy doesn't allow this operation to be performed.")
+        if not ctx.reaches(project):
+            raise policy_refusal("this operation")
         return None if ctx.is_admin and "volume_id" in request.path_params else project
 
     @staticmethod
@@ -190,10 +190,8 @@ class CinderApi:
         argument = argument if isinstance(argument, dict) else {}
         id, scope = request.path_params["volume_id"], self._scope(request, ctx)
         b = self.backend
-        if action in ("os-reset_status", "os-force_delete") and not ctx.is_admin:
-            raise Forbidden(
-                "Policy doesn't allow volume_extension:volume_admin_actions to be performed."
-            )
+        if action in ("os-reset_status", "os-force_delete"):
+            ctx.require_admin("volume_extension:volume_admin_actions")
         if action == "os-initialize_connection":
             volume = b.get(id, scope)
             connector = argument.get("connector") or {}
@@ -231,20 +229,15 @@ class CinderApi:
         name_or_id = request.path_params.get("type_id", DEFAULT_TYPE)
         return reply({"volume_type": self.backend.get_type(name_or_id)})
 
-    @staticmethod
-    def _manage_types(ctx: RequestContext) -> None:
-        if not ctx.is_admin:
-            raise Forbidden("Policy doesn't allow volume_extension:types_manage to be performed.")
-
     async def create_type(self, request: Request, ctx: RequestContext) -> Response:
-        self._manage_types(ctx)
+        ctx.require_admin("volume_extension:types_manage")
         body = await read_json(request, required="volume_type")
         with self.backend.transaction():
             volume_type = self.backend.create_type(body)
         return reply({"volume_type": volume_type})
 
     async def delete_type(self, request: Request, ctx: RequestContext) -> Response:
-        self._manage_types(ctx)
+        ctx.require_admin("volume_extension:types_manage")
         with self.backend.transaction():
             self.backend.delete_type(request.path_params["type_id"])
         return no_content(202)
@@ -300,8 +293,8 @@ class CinderApi:
     async def quota_set(self, request: Request, ctx: RequestContext) -> Response:
         """``os-quota-sets/{project}`` (``?usage=True``: with use; ``/defaults``)."""
         target = request.path_params["target_id"]
-        if target != ctx.project_id and not ctx.is_admin:
-            raise Forbidden("Policy doesn't allow volume_extension:quotas:show to be performed.")
+        if not ctx.reaches(target):
+            raise policy_refusal("volume_extension:quotas:show")
         usage = boolean(request.query_params.get("usage"), "usage")
         used = self.backend.usage(target)
         quota: Document = {"id": target}
