@@ -303,16 +303,11 @@ class Operation:
                 updated_at=now,
                 **changes,
             )
-        event = EventRecord(
-            self.stack.id,
-            record.name,
-            record.type,
-            action,
-            status,
-            reason,
-            updated.physical_id,
-            now,
-        )
+        event = EventRecord.of(updated, action, status, reason, now)
+        if updated.type != record.type:
+            # a provider template's resource renamed (`update._update_in_place`): its
+            # event names the type it had
+            event = replace(event, resource_type=record.type)
         return updated, event
 
     def resource_context(
