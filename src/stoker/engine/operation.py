@@ -303,11 +303,16 @@ class Operation:
                 updated_at=now,
                 **changes,
             )
-        event = EventRecord.of(updated, action, status, reason, now)
-        if updated.type != record.type:
-            # a provider template's resource renamed (`update._update_in_place`): its
-            # event names the type it had
-            event = replace(event, resource_type=record.type)
+        event = EventRecord(
+            self.stack.id,
+            record.name,
+            record.type,
+            action,
+            status,
+            reason,
+            updated.physical_id,
+            now,
+        )
         return updated, event
 
     def resource_context(
