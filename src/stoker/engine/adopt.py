@@ -30,10 +30,10 @@ from stoker.diagnostics import Diagnostic
 from stoker.engine import leases
 from stoker.engine.heap import frozen_heap
 from stoker.engine.nested import check_depth, child_template_file, new_child_ids
-from stoker.engine.new_stacks import validate_stack_name, write_new
+from stoker.engine.new_stacks import check_stack_name, refused_as_heat, write_new
 from stoker.engine.operation import Operation
 from stoker.engine.properties import resolve_properties
-from stoker.engine.state import Action, ResourceRecord, StackExists, StackRecord, Status
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
 from stoker.engine.walks import Done, perform
 from stoker.environment import (
     ResolvedType,
@@ -42,7 +42,7 @@ from stoker.environment import (
     load_environment_file,
     merge_environments,
 )
-from stoker.errors import OperationRefused, ResourceFailure, StackLimitReached
+from stoker.errors import OperationRefused, ResourceFailure
 from stoker.resolution import resolve_types
 from stoker.resources import NestedStackPlugin, ResourceGroup
 from stoker.template.loader import Document
@@ -111,9 +111,7 @@ async def adopt(
     """Create the stack's records from the document; run no resource's create."""
     definition = adoption.definition
     assert definition is not None
-    problem = validate_stack_name(adoption.name)
-    if problem:
-        raise OperationRefused(problem)
+    check_stack_name(adoption.name)
     stack = StackRecord(
         id=adoption.stack_id,
         name=adoption.name,
@@ -150,12 +148,8 @@ async def _adopt_stack(
     # provider templates as the create reads them (a request's files map for the API)
     cache = engine.provider_cache(definition, base_dir)
     resolution = resolve_types(definition, engine.registry, base_dir, cache)
-    try:
+    with refused_as_heat(stack.name):
         _, fence = await write_new(engine, stack, definition, resolution.types)
-    except StackExists:
-        raise OperationRefused(f"The Stack ({stack.name}) already exists.") from None
-    except StackLimitReached as error:
-        raise OperationRefused(str(error)) from None
 
     async def effect(operation: Operation, record: ResourceRecord) -> Done:
         entry = entries.get(record.name)

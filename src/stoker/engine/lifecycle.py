@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from stoker.engine import leases, testpoints, update
 from stoker.engine.heap import frozen_heap
-from stoker.engine.new_stacks import CreateRequest, validate_stack_name, write_new
+from stoker.engine.new_stacks import CreateRequest, check_stack_name, refused_as_heat, write_new
 from stoker.engine.operation import Operation
-from stoker.engine.state import Action, StackExists, StackRecord, Status
+from stoker.engine.state import Action, StackRecord, Status
 from stoker.errors import OperationRefused, StackLimitReached
 
 if TYPE_CHECKING:
@@ -30,12 +30,10 @@ if TYPE_CHECKING:
 async def create(engine: StackEngine, request: CreateRequest) -> StackRecord:
     """A new stack from ``request``: its name and the project's stack limit checked, its
     first records written, claimed, and its resources created."""
-    problem = validate_stack_name(request.name)
-    if problem:
-        raise OperationRefused(problem)
+    check_stack_name(request.name)
     project = engine.settings.project
     limit = engine.settings.max_stacks_per_project
-    try:
+    with refused_as_heat(request.name):
         # a cheap refusal before the stack is built; the store counts again, in the
         # inserting transaction, so concurrent creators cannot pass the limit
         if await asyncio.to_thread(engine.store.count_stacks, project) >= limit:
@@ -64,10 +62,6 @@ async def create(engine: StackEngine, request: CreateRequest) -> StackRecord:
             context.project_id = stack.project
         with frozen_heap():
             created = await create_stack(engine, stack, request.definition, parent=None)
-    except StackExists:
-        raise OperationRefused(f"The Stack ({request.name}) already exists.") from None
-    except StackLimitReached as error:  # its context tells the API Heat's error type
-        raise OperationRefused(str(error)) from None
     # The definition it was created from is the one its stored template rebuilds (its
     # context now knows the stack's id): showing the stack need not rebuild it.
     engine.queries.remember(created.id, request.definition)

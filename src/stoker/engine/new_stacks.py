@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import string
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from stoker.definition import StackDefinition
 from stoker.engine import leases
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status
+from stoker.engine.state import Action, ResourceRecord, StackExists, StackRecord, Status
+from stoker.errors import OperationRefused, StackLimitReached
 
 if TYPE_CHECKING:
     from stoker.engine.stacks import StackEngine
@@ -43,13 +45,29 @@ class CreateRequest:
     stack_id: str | None = None
 
 
-def validate_stack_name(name: str) -> str | None:
-    """Heat's rule: a letter, then up to 254 letters, digits, '_', '.' or '-'."""
+def check_stack_name(name: str) -> None:
+    """Heat's rule: a letter, then up to 254 letters, digits, '_', '.' or '-'
+    (OperationRefused otherwise)."""
     if not name or not name[0].isascii() or not name[0].isalpha():
-        return f'Invalid stack name "{name}": it must start with a letter'
+        raise OperationRefused(f'Invalid stack name "{name}": it must start with a letter')
     if len(name) > 255 or any(c not in _NAME_CHARS for c in name):
-        return f'Invalid stack name "{name}": use at most 255 letters, digits, "_", "." and "-"'
-    return None
+        raise OperationRefused(
+            f'Invalid stack name "{name}": use at most 255 letters, digits, "_", "." and "-"'
+        )
+
+
+@contextmanager
+def refused_as_heat(name: str) -> Iterator[None]:
+    """A new stack ``name`` refused in Heat's words (OperationRefused): its name taken by
+    a live stack (StackExists), or its project at its stack limit (StackLimitReached).
+    The refusal keeps what it came from as its context: it tells the API Heat's error
+    type (`stoker.api.errors.from_stoker`)."""
+    try:
+        yield
+    except StackExists:
+        raise OperationRefused(f"The Stack ({name}) already exists.") from None
+    except StackLimitReached as error:
+        raise OperationRefused(str(error)) from None
 
 
 async def write_new(

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.resource_views import declared_types, resource_row
-from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, Store
+from stoker.engine.state import Action, ResourceRecord, StackRecord, Status, Store, child_stack
 
 if TYPE_CHECKING:
-    from stoker.engine.plan import Plan
+    from stoker.engine.plan import Decision, Plan
 
 
 def update_preview(
@@ -33,20 +33,15 @@ def _add_nested(
     store: Store, stack: StackRecord, plan: Plan, result: dict[str, list[dict[str, Any]]]
 ) -> None:
     records = {r.name: r for r in store.resources(stack.id)}
-
-    def child_of(name: str) -> StackRecord | None:
-        child_id = records[name].data.get("child_id") if name in records else None
-        return store.get_stack(str(child_id), stack.project) if child_id else None
-
     for name, inner in plan.nested.items():
-        child = child_of(name)
+        child = child_stack(store, stack.project, records.get(name))
         if child is None:
             continue
         for kind, entries in _preview(store, child, inner, name).items():
             result.setdefault(kind, []).extend(entries)
         _add_nested(store, child, inner, result)
     for name in plan.gone:
-        child = child_of(name)
+        child = child_stack(store, stack.project, records.get(name))
         if child is not None:  # its nested stack goes, every resource in it
             _deleted_tree(store, child, name, result)
     _added_trees(stack, plan, result)
@@ -58,10 +53,7 @@ def _added_trees(stack: StackRecord, plan: Plan, result: dict[str, list[dict[str
     (whose update creates them) stands for it."""
     for parent, inner in plan.born.items():
         for decision in inner.decisions.values():
-            record = ResourceRecord(
-                stack.id, decision.name, decision.type, Action.INIT, Status.COMPLETE
-            )
-            entry = resource_row(record, stack.name)
+            entry = _unborn_row(stack, decision)
             entry["reason"] = decision.reason
             entry["parent_resource"] = parent
             result.setdefault("added", []).append(entry)
@@ -79,8 +71,7 @@ def _deleted_tree(
         entry["reason"] = f"{parent} goes, and its nested stack with it"
         entry["parent_resource"] = parent
         result.setdefault("deleted", []).append(entry)
-        child_id = record.data.get("child_id")
-        child = store.get_stack(str(child_id), stack.project) if child_id else None
+        child = child_stack(store, stack.project, record)
         if child is not None:
             _deleted_tree(store, child, record.name, result)
 
@@ -97,14 +88,7 @@ def _preview(
         for decision in decisions:
             record = records.get(decision.name)
             if record is None or decision.change in (Change.REPLACE, Change.ADD):
-                entry = {
-                    **resource_row(
-                        ResourceRecord(
-                            stack.id, decision.name, decision.type, Action.INIT, Status.COMPLETE
-                        ),
-                        stack.name,
-                    ),
-                }
+                entry = _unborn_row(stack, decision)
             else:
                 entry = resource_row(record, stack.name)
             entry["reason"] = decision.refusal or decision.reason
@@ -113,3 +97,9 @@ def _preview(
             entries.append(entry)
         result[kind] = entries
     return result
+
+
+def _unborn_row(stack: StackRecord, decision: Decision) -> dict[str, Any]:
+    """The row of a resource the update will create, in ``stack``: INIT, with no id."""
+    record = ResourceRecord(stack.id, decision.name, decision.type, Action.INIT, Status.COMPLETE)
+    return resource_row(record, stack.name)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from stoker.engine.stack_views import time_text
-from stoker.engine.state import ResourceRecord, StackRecord, Store
+from stoker.engine.state import ResourceRecord, StackRecord, Store, child_stack
 from stoker.errors import StokerError
 
 if TYPE_CHECKING:
@@ -102,14 +102,8 @@ def resource_row(
 
 def child_stacks(store: Store, project: str, records: list[ResourceRecord]) -> list[StackRecord]:
     """The nested stacks created by ``records`` (those that still exist)."""
-    found = []
-    for r in records:
-        child_id = r.data.get("child_id")
-        if child_id:
-            child = store.get_stack(str(child_id), project)
-            if child is not None:
-                found.append(child)
-    return found
+    children = (child_stack(store, project, r) for r in records)
+    return [child for child in children if child is not None]
 
 
 def resource_rows(

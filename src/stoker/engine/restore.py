@@ -37,11 +37,7 @@ async def restore(engine: StackEngine, name_or_id: str, snapshot: str) -> StackR
             f"Snapshot {found.id} is {found.status}, not COMPLETE: there is nothing to restore"
         )
     stack = await engine.find(name_or_id)
-    await engine.refuse_nested(stack, "restore")
-    if stack.status is Status.IN_PROGRESS:  # Heat's words: the stack's lock is taken
-        raise OperationRefused(
-            f"Stack {stack.name} already has an action ({stack.action.value}) in progress."
-        )
+    await snapshots.refuse_busy(engine, stack, "restore")
     environment: dict[str, Any] = dict(data.get("environment") or {})
     parameters = environment.get("parameters")
     restored = StoredDefinition(

@@ -30,11 +30,7 @@ if TYPE_CHECKING:
 async def create(engine: StackEngine, name_or_id: str, name: str | None = None) -> SnapshotRecord:
     """`StackEngine.snapshot`: the walk, then the stack's document stored with it."""
     stack = await engine.find(name_or_id)
-    await engine.refuse_nested(stack, "snapshot")
-    if stack.status is Status.IN_PROGRESS:
-        raise OperationRefused(
-            f"Stack {stack.name} already has an action ({stack.action.value}) in progress."
-        )
+    await refuse_busy(engine, stack, "snapshot")
     snapshot = SnapshotRecord(
         id=str(uuid.uuid4()),
         stack_id=stack.id,
@@ -47,6 +43,16 @@ async def create(engine: StackEngine, name_or_id: str, name: str | None = None) 
     await asyncio.to_thread(engine.store.add_snapshot, snapshot)
     result = await run(engine, stack)
     return await _finish(engine, snapshot, result)
+
+
+async def refuse_busy(engine: StackEngine, stack: StackRecord, verb: str) -> None:
+    """Refuse a nested stack (`StackEngine.refuse_nested`), and a stack with an operation
+    in progress, in Heat's words (its stack lock is taken), before it is touched."""
+    await engine.refuse_nested(stack, verb)
+    if stack.status is Status.IN_PROGRESS:
+        raise OperationRefused(
+            f"Stack {stack.name} already has an action ({stack.action.value}) in progress."
+        )
 
 
 async def recover(engine: StackEngine, stack: StackRecord) -> StackRecord:

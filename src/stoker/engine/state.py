@@ -375,10 +375,13 @@ class Store(Protocol):
     def delete_snapshot(self, snapshot_id: str) -> None: ...
 
 
+def child_stack(store: Store, project: str, record: ResourceRecord | None) -> StackRecord | None:
+    """The nested stack ``record`` made (its ``child_id``), deleted or not."""
+    child_id = record.data.get("child_id") if record is not None else None
+    return store.get_stack(str(child_id), project) if child_id else None
+
+
 def live_child(store: Store, project: str, record: ResourceRecord | None) -> StackRecord | None:
     """The nested stack ``record`` made (its ``child_id``), while it is not deleted."""
-    child_id = record.data.get("child_id") if record is not None else None
-    if not child_id:
-        return None
-    child = store.get_stack(str(child_id), project)
+    child = child_stack(store, project, record)
     return child if child is not None and child.deleted_at is None else None

@@ -56,6 +56,7 @@ from stoker.engine.scheduler import Traversal
 from stoker.engine.state import (
     Action,
     DefinitionChange,
+    EventRecord,
     ResourceRecord,
     StackRecord,
     StackStatus,
@@ -458,7 +459,7 @@ async def _refuse(operation: Operation, record: ResourceRecord, decision: Decisi
     names it under the path down to it (``ResourceActionRestricted:
     resources.a.resources.inner: ...``, Heat's convergence engine)."""
     error = Refusal(decision)
-    _, event = operation.step(record, Action.UPDATE, Status.FAILED, str(error))
+    event = EventRecord.of(record, Action.UPDATE, Status.FAILED, str(error), leases.now_utc())
     await operation.write(WriteBatch(events=[event]))
     if operation.first_failure is None:
         # the innermost failure a facade's reason names, as a failed action's (`failed`)
