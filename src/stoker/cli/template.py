@@ -50,7 +50,7 @@ from stoker.definition import (
 )
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
-from stoker.functions.tables import describe, table_for
+from stoker.functions.tables import function_rows, table_for
 from stoker.limits import active_limits
 from stoker.parameters import display_value
 from stoker.resolution import (
@@ -400,17 +400,7 @@ def function_list(
         raise NotFound(
             f"unknown template version {version_name!r}; see 'stoker template version list'"
         )
-    table = table_for(found)
-    rows = [
-        {"functions": name, "description": describe(factory)}
-        for name, factory in sorted(table.functions.items())
-    ]
-    if with_condition_func:
-        rows += [
-            {"functions": name, "description": f"(condition) {describe(factory)}"}
-            for name, factory in sorted(table.conditions.items())
-            if name not in table.functions
-        ]
+    rows = function_rows(table_for(found), with_condition_func, "(condition) ")
     emit_rows(rows, fmt, columns)
 
 
