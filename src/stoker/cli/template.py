@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -64,9 +64,6 @@ from stoker.resources import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS
-
-if TYPE_CHECKING:
-    from stoker.cli.blueprint import BlueprintCloud
 
 
 @click.group()
