@@ -16,7 +16,7 @@ from stoker.api.context import api_of, body_of, flag
 from stoker.api.errors import bad_request, not_found
 from stoker.definition import LoadOptions, hidden_names, load_request
 from stoker.engine import mask_environment
-from stoker.functions.tables import describe, table_for
+from stoker.functions.tables import function_rows, table_for
 from stoker.resolution import (
     echoed_environment,
     nested_parameters,
@@ -155,18 +155,8 @@ async def template_functions(request: Request) -> Response:
     found = next((v for v in ALL_VERSIONS if wanted in (v.name, v.alias_name)), None)
     if found is None:
         raise not_found(f"The template version ({wanted}) could not be found.", "NotFound")
-    table = table_for(found)
-    rows = [
-        {"functions": name, "description": describe(factory)}
-        for name, factory in sorted(table.functions.items())
-    ]
-    if flag(request.query_params.get("with_condition_func")):
-        rows += [
-            {"functions": name, "description": describe(factory)}
-            for name, factory in sorted(table.conditions.items())
-            if name not in table.functions
-        ]
-    return JSONResponse({"template_functions": rows})
+    conditions = flag(request.query_params.get("with_condition_func"))
+    return JSONResponse({"template_functions": function_rows(table_for(found), conditions)})
 
 
 async def build_info(request: Request) -> Response:

@@ -16,7 +16,6 @@ from stoker.api.trusts import StackCredentials, TrusteeLogin, login_from_cloud
 if TYPE_CHECKING:
     from stoker.api.auth import KeystoneValidator, ServiceCredentials
     from stoker.api.policy import Policy
-    from stoker.api.trusts import StackCredentials
     from stoker.cloud import Cloud
     from stoker.engine import Store
 

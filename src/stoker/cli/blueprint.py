@@ -19,6 +19,7 @@ from stoker.errors import Rejected
 from stoker.errors import StokerError as StokerErrorBase
 
 if TYPE_CHECKING:
+    from stoker.blueprint.existing import ExistingLookup, ExistingResource, StackReference
     from stoker.definition import TemplateReads
     from stoker.engine import StackEngine
 
@@ -30,7 +31,7 @@ class BlueprintCloud:
     `stoker.blueprint.existing.ExistingLookup`)."""
 
     os_cloud: str | None
-    existing: Any = None
+    existing: ExistingLookup | None = None
     #: ``--library`` directories, after the built-in library
     libraries: tuple[str, ...] = ()
 
@@ -42,15 +43,15 @@ class BlueprintCloud:
         )
 
 
-def lazy_lookup(engine: Callable[[], StackEngine], project: str) -> Any:
+def lazy_lookup(engine: Callable[[], StackEngine], project: str) -> ExistingLookup:
     """The stack resources a fulfillment names, found by ``engine()``'s store in
     ``project`` (`stoker.blueprint.existing.engine_lookup`); the engine is made when a
     fulfillment first names one, so a blueprint that names none never touches the store."""
     from stoker.blueprint.existing import engine_lookup
 
-    made: list[Any] = []
+    made: list[ExistingLookup] = []
 
-    def lookup(reference: Any) -> Any:
+    def lookup(reference: StackReference) -> ExistingResource | str:
         if not made:
             made.append(engine_lookup(engine(), project))
         return made[0](reference)
@@ -58,7 +59,7 @@ def lazy_lookup(engine: Callable[[], StackEngine], project: str) -> Any:
     return lookup
 
 
-def context_lookup(os_cloud: str | None) -> Any:
+def context_lookup(os_cloud: str | None) -> ExistingLookup:
     """`lazy_lookup` in the store of the global ``--db`` (or ``$STOKER_DB_URL``) and
     ``--project`` of this command."""
     obj = click.get_current_context().find_root().obj
@@ -96,7 +97,7 @@ def compile_file(
     environments: tuple[str, ...],
     libraries: tuple[str, ...],
     os_cloud: str | None,
-    existing: Any = None,
+    existing: ExistingLookup | None = None,
 ) -> Any:
     """Compile the blueprint at ``path``; report findings; raise `Rejected` on errors."""
     from stoker.blueprint.build import compile_source, file_source, parameter_defaults
@@ -295,7 +296,7 @@ def blueprint_request(
     parameters: dict[str, str],
     os_cloud: str | None,
     libraries: tuple[str, ...] = (),
-    existing: Any = None,
+    existing: ExistingLookup | None = None,
 ) -> Any:
     """The compiled blueprint as a request's inputs (`stoker.definition.requests`): the
     template, with the library templates, the compiled environment and the blueprint

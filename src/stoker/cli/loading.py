@@ -28,7 +28,6 @@ from stoker.template.loader import LoadLimits
 
 if TYPE_CHECKING:
     from stoker.cli.blueprint import BlueprintCloud
-    from stoker.definition import RequestInputs
 
 
 def _key_value(values: tuple[str, ...], option: str) -> dict[str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -50,7 +50,7 @@ from stoker.definition import (
 )
 from stoker.errors import FunctionError, NotFound, Rejected, TemplateError
 from stoker.functions.base import OMIT
-from stoker.functions.tables import describe, table_for
+from stoker.functions.tables import function_rows, table_for
 from stoker.limits import active_limits
 from stoker.parameters import display_value
 from stoker.resolution import (
@@ -64,9 +64,6 @@ from stoker.resources import default_registry
 from stoker.template.loader import LoadLimits, read_file
 from stoker.template.nodes import plain
 from stoker.template.versions import ALL_VERSIONS
-
-if TYPE_CHECKING:
-    from stoker.cli.blueprint import BlueprintCloud
 
 
 @click.group()
@@ -400,17 +397,7 @@ def function_list(
         raise NotFound(
             f"unknown template version {version_name!r}; see 'stoker template version list'"
         )
-    table = table_for(found)
-    rows = [
-        {"functions": name, "description": describe(factory)}
-        for name, factory in sorted(table.functions.items())
-    ]
-    if with_condition_func:
-        rows += [
-            {"functions": name, "description": f"(condition) {describe(factory)}"}
-            for name, factory in sorted(table.conditions.items())
-            if name not in table.functions
-        ]
+    rows = function_rows(table_for(found), with_condition_func, "(condition) ")
     emit_rows(rows, fmt, columns)
 
 

@@ -215,3 +215,22 @@ def describe(factory: FunctionFactory) -> str:
     cls = getattr(factory, "func", factory)
     text = getattr(cls, "summary", "") or (cls.__doc__ or "").strip()
     return text.splitlines()[0] if text else ""
+
+
+def function_rows(
+    table: FunctionTable, with_conditions: bool, condition_mark: str = ""
+) -> list[dict[str, str]]:
+    """``function list``'s rows (Heat's template_functions), one per function of ``table``
+    in name order; ``with_conditions``: then its condition functions that are not functions
+    too, their description after ``condition_mark``."""
+    rows = [
+        {"functions": name, "description": describe(factory)}
+        for name, factory in sorted(table.functions.items())
+    ]
+    if with_conditions:
+        rows += [
+            {"functions": name, "description": condition_mark + describe(factory)}
+            for name, factory in sorted(table.conditions.items())
+            if name not in table.functions
+        ]
+    return rows
