@@ -3,9 +3,9 @@
 A misspelt resource type (``OS::Cinder::Volum``), property (``flavour``), parameter
 reference (``get_param: imag``), function (``get_parm``) or cloud name (a flavor that does
 not exist) is answered with the nearest names known, by difflib's similarity ratio
-(`difflib.get_close_matches`). difflib is imported only when some name passes its own
-two quick upper bounds, which most words fail against most names: the common case (no
-typo anywhere) costs no import and no ratio.
+(`difflib.get_close_matches`), given only the names that pass its two quick upper bounds,
+which most words fail against most names: the common case (no typo anywhere) costs no
+ratio.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def nearest(word: str, names: Iterable[str], n: int = 1, cutoff: float = CUTOFF)
     ``word`` itself is never offered."""
     candidates = [name for name in names if name != word and _may_be_close(word, name, cutoff)]
     if not candidates:
-        return []  # what difflib would answer, without importing it
+        return []  # what difflib would answer
 
     return difflib.get_close_matches(word, candidates, n=n, cutoff=cutoff)
 

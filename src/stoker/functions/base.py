@@ -275,45 +275,36 @@ class Parser:
         table = self.table
         functions = table.conditions if self._in_condition else table.functions
         factory = functions.get(name)
-        if factory is not None:  # most one-key mappings of a template: a known call
-            parse_arguments = self._argument_parsers.get(factory)
-            if parse_arguments is None:
-                parse_arguments = self._argument_parsers[factory] = _argument_parser(factory)
-            call_path = (*path, name)
-            call = factory(
-                name,
-                parse_arguments(self, data[name], call_path),
-                path=call_path,
-                span=data.key_spans.get(name)
-                if type(data) is MappingNode
-                else key_span(data, name),
-                version=table.version,
-            )
-            self.calls.append(call)
-            return call
-        span = key_span(data, name)
         call_path = (*path, name)
-        if factory is None and self._in_condition and name in table.functions:
-            factory = InvalidInContext
-        if factory is None and name in table.removed:
-            factory = Removed
-        if factory is None:
-            first = table.first_version.get(name)
-            if first is not None:
-                self.diagnostics.append(
-                    Diagnostic(
-                        codes.FUNCTION_NOT_IN_VERSION,
-                        f'"{name}" is not a function in {table.version}, so it is kept as '
-                        f"literal data; it is a function {first}",
-                        call_path,
-                        span,
-                        Severity.WARNING,
+        if factory is None:  # rare: most one-key mappings of a template are known calls
+            if self._in_condition and name in table.functions:
+                factory = InvalidInContext
+            elif name in table.removed:
+                factory = Removed
+            else:
+                first = table.first_version.get(name)
+                if first is not None:
+                    self.diagnostics.append(
+                        Diagnostic(
+                            codes.FUNCTION_NOT_IN_VERSION,
+                            f'"{name}" is not a function in {table.version}, so it is kept as '
+                            f"literal data; it is a function {first}",
+                            call_path,
+                            key_span(data, name),
+                            Severity.WARNING,
+                        )
                     )
-                )
-            return None
-        parse_arguments = _argument_parser(factory)
-        args = parse_arguments(self, data[name], call_path)
-        call = factory(name, args, path=call_path, span=span, version=table.version)
+                return None
+        parse_arguments = self._argument_parsers.get(factory)
+        if parse_arguments is None:
+            parse_arguments = self._argument_parsers[factory] = _argument_parser(factory)
+        call = factory(
+            name,
+            parse_arguments(self, data[name], call_path),
+            path=call_path,
+            span=data.key_spans.get(name) if type(data) is MappingNode else key_span(data, name),
+            version=table.version,
+        )
         self.calls.append(call)
         return call
 

@@ -119,12 +119,10 @@ class GetResource(Function):
             yield self.invalid(f"Resource name must be a string, not {self.args!r}")
 
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
-        if isinstance(self.args, Function):
-            return
-        if not isinstance(self.args, str):
+        if isinstance(self.args, str):
+            yield from _reference_errors(self, self.args, scope)
+        else:
             yield from self.structure(scope)
-            return
-        yield from _reference_errors(self, self.args, scope)
 
     def dependencies(self, scope: Scope) -> Iterable[str]:
         return _enabled_resource(self.args, scope)
@@ -161,12 +159,12 @@ class GetAttr(Function):
     def validate(self, scope: Scope) -> Iterable[Diagnostic]:
         minimum = 1 if self.all_attributes else 2
         if not isinstance(self.args, list) or len(self.args) < minimum:
-            form = "[resource_name]" if self.all_attributes else "[resource_name, attribute]"
             yield self.invalid(
-                f'Arguments to "{self.name}" must be of the form {form[:-1]}, (path), ...]'
-                if not self.all_attributes
-                else f'Arguments to "{self.name}" must be a list of the form '
-                f"[resource_name, (attribute, (path), ...)]"
+                f'Arguments to "{self.name}" must be a list of the form '
+                "[resource_name, (attribute, (path), ...)]"
+                if self.all_attributes
+                else f'Arguments to "{self.name}" must be of the form '
+                "[resource_name, attribute, (path), ...]"
             )
             return
         resource = self.args[0]

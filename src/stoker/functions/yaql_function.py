@@ -148,35 +148,17 @@ def parse_expression(expression: str) -> Any:
     return _parsed(expression, limits.yaql_iterators, limits.yaql_memory)
 
 
-#: how many evaluations `_Results` keeps
+#: how many evaluations `_results` keeps
 RESULTS_KEPT = 512
 
-#: `_Results`' keys: the expression, the data's `_shape` and the limits
-_Key = tuple[str, bytes, int, int]
-
-
-class _Results:
-    """yaql's results by expression, data (as `_shape` writes it) and limits: an expression
-    is a pure function of its data, and a tree such as TripleO's evaluates the same one
-    over the same data many times (a template used by several resources, checked before
-    the create and again as its stack is created). Only results of data JSON can write are
-    kept, never errors (their message names the template they come from); the oldest goes
-    first."""
-
-    def __init__(self) -> None:
-        self.kept: dict[_Key, Any] = {}
-
-    def get(self, key: _Key) -> Any:
-        return self.kept.get(key, _NOT_KEPT)
-
-    def put(self, key: _Key, value: Any) -> None:
-        if len(self.kept) >= RESULTS_KEPT:
-            del self.kept[next(iter(self.kept))]
-        self.kept[key] = value
-
-
+#: yaql's results by expression, data (as `_shape` writes it) and limits: an expression
+#: is a pure function of its data, and a tree such as TripleO's evaluates the same one
+#: over the same data many times (a template used by several resources, checked before
+#: the create and again as its stack is created). Only results of data JSON can write are
+#: kept, never errors (their message names the template they come from); the oldest goes
+#: first.
+_results: dict[tuple[str, bytes, int, int], Any] = {}
 _NOT_KEPT = object()
-_RESULTS = _Results()
 
 #: how many inputs `_input` keeps, converted
 INPUTS_KEPT = 16
@@ -207,7 +189,7 @@ def _shape(data: Any) -> bytes | None:
 def _input(shape: bytes | None, data: Any) -> tuple[Any, bool]:
     """What yaql's evaluation puts in ``$`` for ``data`` (its own conversion of the input,
     ``convert_input_data``: frozen dicts and tuples, which no expression can change), and
-    whether its results may be kept (`_Results`): the data has a `_shape` and JSON can
+    whether its results may be kept (`_results`): the data has a `_shape` and JSON can
     write it, as Heat's engine got it. The input is made once per data rather than once per
     expression: TripleO evaluates a dozen expressions over each of its largest data."""
     if shape is not None:
@@ -221,10 +203,15 @@ def _input(shape: bytes | None, data: Any) -> tuple[Any, bool]:
     converted = convert_input_data({"data": heat_data})
     if shape is None or text is None:
         return converted, False
-    if len(_inputs) >= INPUTS_KEPT:
-        del _inputs[next(iter(_inputs))]
-    _inputs[shape] = converted
+    _keep(_inputs, shape, converted, INPUTS_KEPT)
     return converted, True
+
+
+def _keep(kept: dict[Any, Any], key: Any, value: Any, most: int) -> None:
+    """``kept[key] = value``, the oldest entry dropped first when ``kept`` has ``most``."""
+    if len(kept) >= most:
+        del kept[next(iter(kept))]
+    kept[key] = value
 
 
 def _data_key(data: Any) -> str | None:
@@ -313,7 +300,7 @@ class Yaql(PureFunction):
             else (expression, shape, limits.yaql_iterators, limits.yaql_memory)
         )
         if key is not None:
-            kept = _RESULTS.get(key)
+            kept = _results.get(key, _NOT_KEPT)
             if kept is not _NOT_KEPT:
                 return _primitive(kept)  # new containers: a caller may change its value
         context = active_engine().context.create_child_context()
@@ -330,7 +317,7 @@ class Yaql(PureFunction):
         if key is not None and keep:
             # yaql's own result is kept and never handed out: `_primitive` makes each
             # caller new containers from it, so it is walked once per call
-            _RESULTS.put(key, result)
+            _keep(_results, key, result, RESULTS_KEPT)
         return _primitive(result)
 
 

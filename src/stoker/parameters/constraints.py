@@ -113,9 +113,7 @@ def make_modulus(step: Any, offset: Any) -> Modulus:
     return Modulus(whole_step, whole_offset)
 
 
-def make_allowed_values(
-    raw: Any, parameter_type: ParameterType | None, type_name: str
-) -> tuple[Any, ...]:
+def make_allowed_values(raw: Any) -> tuple[Any, ...]:
     """The allowed values. Their types are not checked here: Heat checks them against the
     parameter's type only when it checks a value (a template default at validate, a given
     value at create), so a number parameter allowing ``ab`` passes validate without a

@@ -298,7 +298,7 @@ class _Parser:
         kind_path = (*path, kind.value)
         raw = entry[kind.value]
         try:
-            built = self.hot_definition(kind, raw, parameter_type, kind_path, entry)
+            built = self.hot_definition(kind, raw, kind_path, entry)
         except DefinitionError as error:
             where = value_span(raw, error.key) if error.key is not None else None
             self.error(
@@ -332,12 +332,7 @@ class _Parser:
                 )
 
     def hot_definition(
-        self,
-        kind: ConstraintKind,
-        raw: Any,
-        parameter_type: ParameterType | None,
-        path: Path,
-        entry: Mapping[Any, Any],
+        self, kind: ConstraintKind, raw: Any, path: Path, entry: Mapping[Any, Any]
     ) -> ConstraintDefinition | None:
         if kind in (ConstraintKind.RANGE, ConstraintKind.LENGTH, ConstraintKind.MODULO):
             keys = ("step", "offset") if kind is ConstraintKind.MODULO else ("min", "max")
@@ -352,17 +347,7 @@ class _Parser:
             if kind is ConstraintKind.MODULO:
                 return make_modulus(raw.get("step"), raw.get("offset"))
             return make_bounds(kind, raw.get("min"), raw.get("max"))
-        return self.common_definition(kind, raw, parameter_type)
-
-    def common_definition(
-        self, kind: ConstraintKind, raw: Any, parameter_type: ParameterType | None
-    ) -> ConstraintDefinition:
-        if kind is ConstraintKind.ALLOWED_VALUES:
-            type_name = parameter_type.name_in(self.version.format) if parameter_type else ""
-            return make_allowed_values(raw, parameter_type, type_name)
-        if kind is ConstraintKind.ALLOWED_PATTERN:
-            return make_pattern(raw)
-        return make_custom(raw)
+        return _common_definition(kind, raw)
 
     def cfn_constraints(
         self,
@@ -391,7 +376,7 @@ class _Parser:
                         kind, definition.get(keys[0]), definition.get(keys[1])
                     )
                 else:
-                    built = self.common_definition(kind, definition[keys[0]], parameter_type)
+                    built = _common_definition(kind, definition[keys[0]])
             except DefinitionError as error:
                 at = present[0]
                 if error.key in ("min", "max"):
@@ -465,6 +450,16 @@ class _Parser:
                 parameter.default_span or parameter.span,
             )
         return replace(parameter, default_error=reasons[0])
+
+
+def _common_definition(kind: ConstraintKind, raw: Any) -> ConstraintDefinition:
+    """An allowed values, allowed pattern or custom constraint definition (alike in HOT
+    and CFN)."""
+    if kind is ConstraintKind.ALLOWED_VALUES:
+        return make_allowed_values(raw)
+    if kind is ConstraintKind.ALLOWED_PATTERN:
+        return make_pattern(raw)
+    return make_custom(raw)
 
 
 class _Keys(NamedTuple):

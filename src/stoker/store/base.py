@@ -128,12 +128,14 @@ class StoreBase:
                 for stack_id in missing:
                     self._is_sealed(transaction, stack_id)
 
-    def _raise_unknown(self, stack_ids: Iterable[str | None], error: Exception) -> None:
-        """After a failed write: UnknownStack if one of the stacks it named is missing."""
+    def _write_failed(self, stack_ids: Iterable[str | None], error: Exception) -> DatabaseError:
+        """After a write failed on an integrity error: UnknownStack if one of the stacks it
+        named is missing, else the DatabaseError to raise."""
         with self._reading() as transaction:
             for stack_id in sorted(i for i in stack_ids if i is not None):
                 if not stack_exists(transaction, stack_id):
                     raise UnknownStack(stack_id) from error
+        return database_error(error, self.shown)
 
 
 @contextmanager

@@ -90,17 +90,7 @@ class BulkStatements:
         PostgreSQL one ``UPDATE ... FROM unnest(...)`` per batch, as the upsert."""
         table = Resource.__table__
         if self.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import ARRAY
-
-            arrays = [
-                bindparam(name, type_=ARRAY(_array_element(table.c[name])))
-                for name in RESOURCE_STATE_FIELDS
-            ]
-            rows = (
-                func.unnest(*arrays)
-                .table_valued(*RESOURCE_STATE_FIELDS)
-                .render_derived(name="batch")
-            )
+            rows = _unnest(table, RESOURCE_STATE_FIELDS)
             set_ = {name: rows.c[name] for name in RESOURCE_STATE_FIELDS[:4]}
             columnar = update(Resource).where(
                 Resource.stack_id == rows.c.stack_id, Resource.name == rows.c.name
@@ -161,20 +151,23 @@ def _insert_from_arrays(table: Table, fields: Sequence[str]) -> Insert:
     """``INSERT INTO t (...) SELECT ... FROM unnest(:a, :b, ...) WITH ORDINALITY``."""
     # Imported here: a SQLite store has no use for the PostgreSQL dialect.
     from sqlalchemy.dialects import postgresql
-    from sqlalchemy.dialects.postgresql import ARRAY
 
-    arrays = [bindparam(name, type_=ARRAY(_array_element(table.c[name]))) for name in fields]
-    batch = (
-        func.unnest(*arrays)
-        .table_valued(*fields, with_ordinality=_ORDER)
-        .render_derived(name="batch")
-    )
+    batch = _unnest(table, fields, with_ordinality=_ORDER)
     columns = [
         cast(batch.c[name], JSON) if isinstance(table.c[name].type, JSON) else batch.c[name]
         for name in fields
     ]
     rows = select(*columns).order_by(batch.c[_ORDER])
     return postgresql.insert(table).from_select(list(fields), rows)
+
+
+def _unnest(table: Table, fields: Sequence[str], **options: Any) -> Any:
+    """``unnest(:a, :b, ...) AS batch``: the rows of a batch passed as one array per field
+    (PostgreSQL; ``options`` for `table_valued`)."""
+    from sqlalchemy.dialects.postgresql import ARRAY
+
+    arrays = [bindparam(name, type_=ARRAY(_array_element(table.c[name]))) for name in fields]
+    return func.unnest(*arrays).table_valued(*fields, **options).render_derived(name="batch")
 
 
 def _array_element(column: Any) -> TypeEngine[Any]:

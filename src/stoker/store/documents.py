@@ -342,24 +342,20 @@ _USERS = (
 def _insert(dialect: str) -> ClauseElement:
     """A new document, nothing if a concurrent writer committed its digest first."""
     values: dict[str, Any] = {"digest": bindparam("digest"), "body": bindparam("body")}
+    # each dialect imported only for its own store (a PostgreSQL store has no use for
+    # SQLite's); their inserts are written alike
+    insert: Any
     if dialect == "postgresql":
-        from sqlalchemy.dialects import postgresql
-
-        return (
-            postgresql.insert(Document)
-            .values(values)
-            .on_conflict_do_nothing(index_elements=["digest"])
-            .returning(Document.id)
-        )
-    # imported here: a PostgreSQL store has no use for the SQLite dialect
-    from sqlalchemy.dialects import sqlite
-
-    return (
-        sqlite.insert(Document)
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    statement: ClauseElement = (
+        insert(Document)
         .values(values)
         .on_conflict_do_nothing(index_elements=["digest"])
         .returning(Document.id)
     )
+    return statement
 
 
 @functools.cache

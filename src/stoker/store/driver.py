@@ -22,13 +22,6 @@ class DriverStatement:
     columnar: bool
     named: bool = False
 
-    def run(self, connection: Any, rows: Sequence[tuple[Any, ...]]) -> None:
-        """On a SQLAlchemy connection (inside its transaction)."""
-        if not self.columnar:
-            connection.exec_driver_sql(self.sql, self._rows(rows))
-            return
-        connection.exec_driver_sql(self.sql, self._columns(rows))
-
     def execute(self, cursor: Any, rows: Sequence[tuple[Any, ...]]) -> int:
         """On a driver cursor (see `stoker.store.writing.StoreWrites._apply`); the row count."""
         if self.columnar:

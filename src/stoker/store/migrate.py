@@ -83,10 +83,6 @@ def current_revisions(connection: Connection, tables: Collection[str] | None = N
     return {row[0] for row in rows}
 
 
-def _table_names(connection: Connection) -> list[str]:
-    return inspect(connection).get_table_names()
-
-
 def upgrade_to_head(engine: Engine) -> None:
     """Migrate the database behind ``engine`` to the newest revision (idempotent)."""
     with engine.connect() as connection:
@@ -107,7 +103,7 @@ def _migrate(engine: Engine) -> None:
                 if connection.dialect.name == "postgresql":
                     lock = text("SELECT pg_advisory_xact_lock(:key)")
                     connection.execute(lock, {"key": _PG_LOCK_KEY})
-                tables = _table_names(connection)
+                tables = inspect(connection).get_table_names()
                 current = current_revisions(connection, tables)
                 if current == {HEAD}:
                     return  # another process migrated it while this one waited

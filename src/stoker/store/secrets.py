@@ -406,22 +406,21 @@ def open_sealer(executor: Executor, sqlite_file: str | None, in_memory: bool) ->
 
 def _checked(source: KeySource, check: str, sqlite_file: str | None) -> Sealer:
     key = read_key(source)
-    if key is None or not Sealer(key).matches(check):
-        hint = legacy_key_hint(source, sqlite_file)
-        if hint is not None:
-            raise SecretKeyError(hint)
-    if key is None:
+    sealer = None if key is None else Sealer(key)
+    if sealer is not None and sealer.matches(check):
+        return sealer
+    hint = legacy_key_hint(source, sqlite_file)
+    if hint is not None:
+        raise SecretKeyError(hint)
+    if sealer is None:
         raise SecretKeyError(
             f"this database's hidden values are encrypted, and {source.description} does "
             f"not exist: restore it, or set ${KEY_ENV} to the key they were encrypted with"
         )
-    sealer = Sealer(key)
-    if not sealer.matches(check):
-        raise SecretKeyError(
-            f"the key from {source.description} is not the one this database's hidden "
-            f"values were encrypted with: use that key (${KEY_ENV} or the key file)"
-        )
-    return sealer
+    raise SecretKeyError(
+        f"the key from {source.description} is not the one this database's hidden "
+        f"values were encrypted with: use that key (${KEY_ENV} or the key file)"
+    )
 
 
 def _create_key_file(path: Path, key: bytes) -> bytes:

@@ -118,8 +118,7 @@ class StoreWrites(StoreBase):
                     raise _exists(stack) from error
             referenced = {stack.parent_id} | {r.stack_id for r in resources}
             referenced |= {e.stack_id for e in events}
-            self._raise_unknown(referenced - {stack.id, None}, error)
-            raise database_error(error, self.shown) from None
+            raise self._write_failed(referenced - {stack.id, None}, error) from None
         except self._driver_errors as error:
             raise database_error(error, self.shown) from None
 
@@ -183,8 +182,8 @@ class StoreWrites(StoreBase):
                 lease_lost(transaction, fence)
         except self._integrity_errors as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
-            self._raise_unknown(named | {stack_id for stack_id, _ in batch.states}, error)
-            raise database_error(error, self.shown) from None
+            named |= {stack_id for stack_id, _ in batch.states}
+            raise self._write_failed(named, error) from None
         except self._driver_errors as error:
             raise database_error(error, self.shown) from None
         return request
@@ -247,8 +246,7 @@ class StoreWrites(StoreBase):
             self._change_definition(change, batch, fence)
         except self._integrity_errors as error:
             named = {r.stack_id for r in batch.resources} | {e.stack_id for e in batch.events}
-            self._raise_unknown(named | {change.stack_id}, error)
-            raise database_error(error, self.shown) from None
+            raise self._write_failed(named | {change.stack_id}, error) from None
         except self._driver_errors as error:
             raise database_error(error, self.shown) from None
 

@@ -266,11 +266,8 @@ class _YamlBuilder:
             else:
                 tag = _resolve(text)
         if tag in _KEEP_AS_STRING:
-            mark = event.start_mark
-            # StrNode(text, span) and Span(...) without their Python-level __new__: the
-            # loader makes one of each for most scalars of a template
-            string = _new_str(StrNode, text)
-            string.span = _new_tuple(Span, (self.file, mark.line + 1, mark.column + 1))
+            string = _new_str(StrNode, text)  # StrNode(text, span) without its Python __new__
+            string.span = self.span(event)
             return string
         return self.typed(tag, text, event)
 
@@ -329,7 +326,7 @@ class _YamlBuilder:
         result.span = self.span(event)
         spans: list[Span | None] = []
         result.item_spans = spans
-        file, next_event, value, plain = self.file, self.next_event, self.value, self.plain
+        next_event, value, plain = self.next_event, self.value, self.plain
         append, append_span = result.append, spans.append
         span: Any
         # Items too deep go the slow way (value), which refuses them with its message.
@@ -345,8 +342,7 @@ class _YamlBuilder:
                 node = value(item, depth + 1)
                 span = getattr(node, "span", None)
                 if span is None or kind is _AliasEvent:
-                    mark = item.start_mark
-                    span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
+                    span = self.span(item)
             append_span(span)
             append(node)
 
@@ -408,8 +404,7 @@ class _YamlBuilder:
                 value = value_of(value_event, depth + 1)
                 value_span = getattr(value, "span", None)
                 if value_span is None or type(value_event) is _AliasEvent:
-                    mark = value_event.start_mark
-                    value_span = _new_tuple(Span, (file, mark.line + 1, mark.column + 1))
+                    value_span = self.span(value_event)
             if key in result:
                 self.warnings.append(duplicate_key(key, key_spans[key], key_span))
             result[key] = value  # the last one wins, as in Heat's loader
