@@ -5,6 +5,7 @@ a document's sections read as a given version (`parse_sections_as`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from stoker import codes
@@ -109,27 +110,23 @@ def parse_template(document: Document, reuse: Reuse | None = None) -> Template:
     try:
         version = detect_version(document.data, document.file)
     except _VersionError as error:
-        template = _empty_template(document, CFN_HEAT)
-        template.diagnostics.extend((*document.warnings, error.diagnostic))
-        return template
-    template = _empty_template(document, version)
-    template.diagnostics.extend(document.warnings)  # the loader's (duplicate keys)
-    _parse_sections(template, reuse or Reuse())
-    return template
+        return _parsed(document, CFN_HEAT, None, (*document.warnings, error.diagnostic))
+    # the loader's warnings (duplicate keys) first
+    return _parsed(document, version, reuse or Reuse(), document.warnings)
 
 
-def _empty_template(document: Document, version: TemplateVersion) -> Template:
-    """A template of ``version`` with nothing parsed yet."""
+def _parsed(
+    document: Document, version: TemplateVersion, reuse: Reuse | None, found: Iterable[Diagnostic]
+) -> Template:
+    """A template of ``version`` whose first findings are ``found``, its sections parsed
+    when there is a ``reuse`` (none: the version is not known) and a mapping to parse."""
     names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
-    return Template(document, version, table_for(version), names)
-
-
-def _parse_sections(template: Template, reuse: Reuse) -> None:
-    """Parse the sections of ``template``'s document into it (when it is a mapping)."""
-    data = template.document.data
-    if isinstance(data, dict):
+    template = Template(document, version, table_for(version), names)
+    template.diagnostics.extend(found)
+    if reuse is not None and isinstance(document.data, dict):
         with collector_paused():
-            _TemplateParser(template, data, reuse).run()
+            _TemplateParser(template, document.data, reuse).run()
+    return template
 
 
 class _TemplateParser:
@@ -512,6 +509,4 @@ def parse_sections_as(document: Document, version: TemplateVersion) -> Template:
     (ONAP's profile) still has rules about its parameters and resources to apply. The
     returned template's diagnostics are the parser's for that reading, not Heat's answer.
     """
-    template = _empty_template(document, version)
-    _parse_sections(template, Reuse())
-    return template
+    return _parsed(document, version, Reuse(), ())
