@@ -446,12 +446,12 @@ def _validate_resource(
     references: dict[str, int] = {}
     for tree in _resource_trees(resource):
         for function in functions_in(tree, scope):
+            checks = _withheld(function, list(function.validate(scope)), scope, hidden)
             if for_create:
-                own.extend(_withheld(function, list(function.validate(scope)), scope, hidden))
+                own.extend(checks)
             else:
                 # Heat's validate checks the structure and the references it needs
                 # for the dependency graph; values wait for create
-                checks = _withheld(function, list(function.validate(scope)), scope, hidden)
                 structural = list(function.structure(scope))
                 structural += [d for d in checks if d.code in _REFERENCE_CODES]
                 own.extend(d for d in checks if d in structural)
