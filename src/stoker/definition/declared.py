@@ -29,11 +29,11 @@ from typing import Any
 
 from stoker.definition.template import Template
 from stoker.environment.environment import Environment
+from stoker.environment.registry_section import TEMPLATE_SUFFIXES
 from stoker.errors import TemplateError
 from stoker.template.loader import Document, LoadLimits, load_document, read_file
 from stoker.template.versions import VERSION_KEYS, is_template_data
 
-_TEMPLATE_SUFFIXES = (".yaml", ".template")
 _VERSION_MARKS = tuple(key.encode() for key in VERSION_KEYS)
 _PARAMETER_SECTIONS = ("parameters", "Parameters")
 _TYPE_KEYS = ("type", "Type")
@@ -242,7 +242,7 @@ def _collect_references(data: Any, found: list[str]) -> None:
         for key, value in data.items():
             if not isinstance(value, str):
                 continue
-            if key == "get_file" or (key == "type" and value.endswith(_TEMPLATE_SUFFIXES)):
+            if key == "get_file" or (key == "type" and value.endswith(TEMPLATE_SUFFIXES)):
                 found.append(value)
     elif isinstance(data, list):
         for value in data:

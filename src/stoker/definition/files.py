@@ -97,27 +97,19 @@ def collect_with(calls: Iterable[Function], locate: Locator) -> CollectedFiles:
         if found is None:
             continue
         if isinstance(found, Diagnostic):
-            collected.diagnostics.append(found)
-            collected.unread.add(key)
-            continue
-        if found.size > active_limits().value_size:  # a value like any other: never read
+            problem = found
+        elif found.size > active_limits().value_size:  # a value like any other: never read
             what = f"get_file {key}: {found.label} has {found.size:,} bytes"
-            refused = exceeded("value_size", what, span=call.span, path=call.path)
-            collected.diagnostics.extend(refused.diagnostics)
-            collected.unread.add(key)
-            continue
-        try:
-            collected.files[key] = found.read()
-        except (OSError, UnicodeDecodeError) as error:
-            collected.diagnostics.append(
-                Diagnostic(
-                    codes.FILE_MISSING,
-                    f"get_file {key}: cannot read {found.label}: {error}",
-                    call.path,
-                    call.span,
-                )
-            )
-            collected.unread.add(key)
+            problem = exceeded("value_size", what, span=call.span, path=call.path).diagnostics[0]
+        else:
+            try:
+                collected.files[key] = found.read()
+                continue
+            except (OSError, UnicodeDecodeError) as error:
+                message = f"get_file {key}: cannot read {found.label}: {error}"
+                problem = Diagnostic(codes.FILE_MISSING, message, call.path, call.span)
+        collected.diagnostics.append(problem)
+        collected.unread.add(key)
     return collected
 
 

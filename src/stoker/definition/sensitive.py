@@ -162,8 +162,6 @@ def hidden_names(template: Template, taint: Taint = NO_TAINT) -> set[str]:
     return hidden_parameters(template) | (set(taint.parameters) & set(template.parameters))
 
 
-_hidden_of = hidden_names
-
 #: nested-stack types that copy their member definition's properties into the child
 MEMBER_TYPES: Final = frozenset(
     {"OS::Heat::ResourceGroup", "OS::Heat::ResourceChain", "OS::Heat::AutoScalingGroup"}
@@ -190,10 +188,10 @@ def handed_down(parent: Template, resource: str, taint: Taint, child: Template) 
 
 def sensitive_outputs(template: Template, taint: Taint = NO_TAINT) -> set[str]:
     """Names of the outputs whose value may derive from a hidden parameter."""
-    hidden = _hidden_of(template, taint)
-    if not hidden and taint.empty:
+    exposure = _exposure(template, taint)
+    if exposure is None:
         return set()
-    tainted = _tainted(template, hidden, taint)
+    hidden, tainted = exposure
     return {
         n
         for n, output in template.outputs.items()
@@ -240,7 +238,7 @@ def _exposure(template: Template, taint: Taint) -> tuple[frozenset[str], frozens
     kept = _exposures.get(key)
     if kept is not None and kept[0] is template and kept[1] is taint:
         return kept[2]
-    hidden = _hidden_of(template, taint)
+    hidden = hidden_names(template, taint)
     found = None
     if hidden or not taint.empty:
         found = frozenset(hidden), frozenset(_tainted(template, hidden, taint))
@@ -252,9 +250,9 @@ def _exposure(template: Template, taint: Taint) -> tuple[frozenset[str], frozens
 
 def child_taint(template: Template, taint: Taint = NO_TAINT) -> ChildTaint:
     """What ``template``, the child of a nested-stack resource, gives its parent."""
-    hidden = _hidden_of(template, taint)
-    tainted = _tainted(template, hidden, taint) if hidden or not taint.empty else set()
-    inside = bool(tainted) or any(child.any for child in taint.children.values())
+    inside = bool(sensitive_resources(template, taint)) or any(
+        child.any for child in taint.children.values()
+    )
     return ChildTaint(
         frozenset(sensitive_outputs(template, taint)), frozenset(template.outputs), inside
     )
@@ -342,8 +340,12 @@ def withhold_call(diagnostic: Diagnostic, function: Function) -> Diagnostic:
     without them: ``function`` reads a hidden parameter, and a function's message may
     quote its arguments (``Items to concat must be lists. [...]``). The call is chosen by
     what it reads, never by searching the message for the secret; path and position stay."""
-    message = f"{function.name}: fails on a value read from a hidden parameter (not shown)"
-    return replace(diagnostic, message=message, notes=())
+    return replace(diagnostic, message=f"{function.name}: {_FAILS_ON_HIDDEN}", notes=())
+
+
+#: how a call's failure reads when the call reads a hidden parameter (`withhold_call`,
+#: `withheld_failure`)
+_FAILS_ON_HIDDEN = "fails on a value read from a hidden parameter (not shown)"
 
 
 def withheld_messages(messages: Sequence[str], sensitive: Collection[str]) -> list[str]:
@@ -360,10 +362,8 @@ def sensitive_resources(template: Template, taint: Taint = NO_TAINT) -> set[str]
     """Names of the resources whose properties or metadata may carry a hidden parameter's
     value (the template's own, or one the `Taint` says reached it): their attributes may
     carry it too (an ``OS::Heat::Value`` hands it back)."""
-    hidden = hidden_names(template, taint)
-    if not hidden and taint.empty:
-        return set()
-    return _tainted(template, hidden, taint)
+    exposure = _exposure(template, taint)
+    return set() if exposure is None else set(exposure[1])
 
 
 def withheld_failure(
@@ -379,17 +379,17 @@ def withheld_failure(
     the error's path among the calls in ``tree`` (the whole tree when the error carries
     none), and judged by what it reads, never by searching the message for the secret.
     """
-    hidden = hidden_names(template, taint)
-    if not hidden and taint.empty:
+    exposure = _exposure(template, taint)
+    if exposure is None:
         return error
+    hidden, tainted = exposure
     call: Any = tree
     if error.path:
         call = next((c for c in _calls(tree) if tuple(c.path) == tuple(error.path)), tree)
-    if not _reaches(call, hidden, _tainted(template, hidden, taint), taint):
+    if not _reaches(call, hidden, tainted, taint):
         return error
     name = call.name if isinstance(call, Function) else "a function"
-    message = f"{name}: fails on a value read from a hidden parameter (not shown)"
-    return FunctionError(message, error.path, error.span)
+    return FunctionError(f"{name}: {_FAILS_ON_HIDDEN}", error.path, error.span)
 
 
 def shown_template(data: Any, template: Template, taint: Taint = NO_TAINT) -> Any:

@@ -28,7 +28,7 @@ from stoker.definition.reuse import Reuse, relocated
 from stoker.definition.sensitive import NO_TAINT, Taint, hidden_names, reads_hidden, withhold_call
 from stoker.definition.template import ResourceDefinition, Template
 from stoker.definition.typos import template_misspelled, with_hints
-from stoker.diagnostics import Diagnostic, Path
+from stoker.diagnostics import Diagnostic, Path, Span
 from stoker.environment import Environment
 from stoker.errors import FunctionError
 from stoker.functions.base import (
@@ -229,7 +229,6 @@ def _evaluate_conditions(
     definition: StackDefinition, evaluator: ConditionEvaluator, context: StaticContext
 ) -> None:
     template = definition.template
-    hidden = hidden_names(template, definition.taint)
     used = used_conditions(template)
     for name in template.conditions:
         if name not in used:
@@ -239,16 +238,9 @@ def _evaluate_conditions(
         except Unresolved:
             continue
         except FunctionError as error:
-            diagnostic = Diagnostic(
-                codes.CONDITION,
-                error.message,
-                error.path or (template.names.conditions, name),
-                error.span or template.condition_spans.get(name),
-            )
-            expression = template.conditions[name]
-            if isinstance(expression, Function) and reads_hidden(expression, hidden):
-                diagnostic = withhold_call(diagnostic, expression)
-            definition.diagnostics.append(diagnostic)
+            path = error.path or (template.names.conditions, name)
+            span = error.span or template.condition_spans.get(name)
+            _condition_failed(definition, error.message, template.conditions[name], path, span)
 
 
 def _classify_resources(
@@ -324,17 +316,21 @@ def _condition_of(
     except Unresolved:
         return None
     except FunctionError as error:
-        diagnostic = Diagnostic(
-            codes.CONDITION,
-            error.message,
-            field_path,
-            locate(definition.template.document.data, field_path),
-        )
-        hidden = hidden_names(definition.template, definition.taint)
-        if isinstance(condition, Function) and reads_hidden(condition, hidden):
-            diagnostic = withhold_call(diagnostic, condition)
-        definition.diagnostics.append(diagnostic)
+        span = locate(definition.template.document.data, field_path)
+        _condition_failed(definition, error.message, condition, field_path, span)
         return None
+
+
+def _condition_failed(
+    definition: StackDefinition, message: str, expression: Any, path: Path, span: Span | None
+) -> None:
+    """Report a condition that fails with ``message`` (rebuilt without the values it was
+    given when it reads a hidden parameter)."""
+    diagnostic = Diagnostic(codes.CONDITION, message, path, span)
+    hidden = hidden_names(definition.template, definition.taint)
+    if isinstance(expression, Function) and reads_hidden(expression, hidden):
+        diagnostic = withhold_call(diagnostic, expression)
+    definition.diagnostics.append(diagnostic)
 
 
 def _resource_trees(resource: ResourceDefinition) -> list[Any]:
@@ -450,12 +446,12 @@ def _validate_resource(
     references: dict[str, int] = {}
     for tree in _resource_trees(resource):
         for function in functions_in(tree, scope):
+            checks = _withheld(function, list(function.validate(scope)), scope, hidden)
             if for_create:
-                own.extend(_withheld(function, list(function.validate(scope)), scope, hidden))
+                own.extend(checks)
             else:
                 # Heat's validate checks the structure and the references it needs
                 # for the dependency graph; values wait for create
-                checks = _withheld(function, list(function.validate(scope)), scope, hidden)
                 structural = list(function.structure(scope))
                 structural += [d for d in checks if d.code in _REFERENCE_CODES]
                 own.extend(d for d in checks if d in structural)

@@ -5,6 +5,7 @@ a document's sections read as a given version (`parse_sections_as`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from stoker import codes
@@ -106,20 +107,25 @@ def parse_template(document: Document, reuse: Reuse | None = None) -> Template:
 
     ``reuse``: the previous check's resources, taken as they were parsed for those it
     says are unchanged (`stoker.definition.reuse`)."""
-    data = document.data
     try:
-        version = detect_version(data, document.file)
+        version = detect_version(document.data, document.file)
     except _VersionError as error:
-        template = Template(document, CFN_HEAT, table_for(CFN_HEAT), CFN_NAMES)
-        template.diagnostics.extend((*document.warnings, error.diagnostic))
-        return template
+        return _parsed(document, CFN_HEAT, None, (*document.warnings, error.diagnostic))
+    # the loader's warnings (duplicate keys) first
+    return _parsed(document, version, reuse or Reuse(), document.warnings)
+
+
+def _parsed(
+    document: Document, version: TemplateVersion, reuse: Reuse | None, found: Iterable[Diagnostic]
+) -> Template:
+    """A template of ``version`` whose first findings are ``found``, its sections parsed
+    when there is a ``reuse`` (none: the version is not known) and a mapping to parse."""
     names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
     template = Template(document, version, table_for(version), names)
-    template.diagnostics.extend(document.warnings)  # the loader's (duplicate keys)
-    if not isinstance(data, dict):
-        return template
-    with collector_paused():
-        _TemplateParser(template, data, reuse or Reuse()).run()
+    template.diagnostics.extend(found)
+    if reuse is not None and isinstance(document.data, dict):
+        with collector_paused():
+            _TemplateParser(template, document.data, reuse).run()
     return template
 
 
@@ -173,7 +179,7 @@ class _TemplateParser:
                     key_span(self.data, key),
                 )
         self.non_string_names()
-        description = self.data.get(names.description) if names.description else None
+        description = self.data.get(names.description)
         if description is not None:
             # Heat keeps a description of any type as it is (and shows it so).
             template.description = plain(description)
@@ -356,7 +362,7 @@ class _TemplateParser:
             return tree
 
         depends_on, depends_spans = self.depends_on(name, body, path)
-        description = body.get("description" if names is HOT_NAMES else "Description")
+        description = body.get(names.description)
         if description is not None and not isinstance(description, str):
             self.report(
                 codes.RESOURCE_DEFINITION,
@@ -390,13 +396,12 @@ class _TemplateParser:
         """A resource key given as null: Heat checks each key's type, and null is none of
         them ("Resource r properties type must be object"; measured on 24.1.2)."""
         names = self.names
-        description = "description" if names is HOT_NAMES else "Description"
         expected = {
             names.properties: "object",
             names.metadata: "object",
             names.update_policy: "object",
             names.deletion_policy: "string",
-            description: "string",
+            names.description: "string",
             names.depends_on: "list or string",
         }
         for key, typename in expected.items():
@@ -474,7 +479,7 @@ class _TemplateParser:
         condition = None
         if names.condition in body and names.condition in self.version.output_keys:
             condition = self.parser.parse_condition(body[names.condition], (*path, names.condition))
-        description = body.get("description" if names is HOT_NAMES else "Description")
+        description = body.get(names.description)
         return OutputDefinition(
             name=name,
             value=self.parser.parse(body[names.value], (*path, names.value)),
@@ -504,9 +509,4 @@ def parse_sections_as(document: Document, version: TemplateVersion) -> Template:
     (ONAP's profile) still has rules about its parameters and resources to apply. The
     returned template's diagnostics are the parser's for that reading, not Heat's answer.
     """
-    names = HOT_NAMES if version.format is Format.HOT else CFN_NAMES
-    template = Template(document, version, table_for(version), names)
-    if isinstance(document.data, dict):
-        with collector_paused():
-            _TemplateParser(template, document.data, Reuse()).run()
-    return template
+    return _parsed(document, version, Reuse(), ())

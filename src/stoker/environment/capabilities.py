@@ -108,38 +108,21 @@ def _values(
     if isinstance(item, str):
         return [str(item)]
     if item is None:
-        found.append(
-            Diagnostic(
-                code,
-                f'{section} "{key}" has no value; give a string or a list of strings',
-                path,
-                span,
-            )
-        )
-        return None
-    if not isinstance(item, list):
+        problem = f'{section} "{key}" has no value; give a string or a list of strings'
+    elif not isinstance(item, list):
         hint = ""
         if isinstance(item, bool | int | float):
             hint = "; quote it so it compares as the text you wrote"
-        found.append(
-            Diagnostic(
-                code,
-                f'{section} "{key}" must be a string or a list of strings '
-                f"(got {describe_kind(item)}){hint}",
-                path,
-                span,
-            )
+        problem = (
+            f'{section} "{key}" must be a string or a list of strings '
+            f"(got {describe_kind(item)}){hint}"
         )
-        return None
-    if not item:
-        found.append(
-            Diagnostic(
-                code,
-                f'{section} "{key}" is an empty list; give at least one value',
-                path,
-                span,
-            )
-        )
+    elif not item:
+        problem = f'{section} "{key}" is an empty list; give at least one value'
+    else:
+        problem = None
+    if problem is not None:
+        found.append(Diagnostic(code, problem, path, span))
         return None
     values: list[str] = []
     ok = True

@@ -194,9 +194,7 @@ class _Merger:
     def strategy_table(self) -> MappingNode:
         table = MappingNode()
         for name, chosen in self.chosen.items():
-            table[name] = chosen.strategy.value
-            if chosen.span is not None:
-                table.value_spans[name] = chosen.span
+            _put(table, name, chosen.strategy.value, chosen.span)
         return table
 
     def registry(self, environments: Sequence[Environment]) -> ResourceRegistry:
@@ -235,28 +233,27 @@ def overlay_environment(
     environments, as written) deletes a stored mapping; ``event_sinks`` added to the
     stored ones.
     """
-    parameters = node_from(stored.parameters)
-    for name, value in merged.parameters.items():
-        _put(parameters, name, value, value_span(merged.parameters, name))
-    defaults = node_from(stored.parameter_defaults)
-    for name, value in merged.parameter_defaults.items():
-        _put(defaults, name, value, value_span(merged.parameter_defaults, name))
-    requires = node_from(stored.requires)
-    for name, value in merged.requires.items():
-        _put(requires, name, value, value_span(merged.requires, name))
     sections = [*stored.resource_registry.sections]
     sections += [block for env in given for block in env.resource_registry.sections]
     globals_ = merged.resource_registry.global_sections or stored.resource_registry.global_sections
     return Environment(
-        parameters=parameters,
-        parameter_defaults=defaults,
+        parameters=_overlaid(stored.parameters, merged.parameters),
+        parameter_defaults=_overlaid(stored.parameter_defaults, merged.parameter_defaults),
         resource_registry=ResourceRegistry(sections, global_sections=globals_),
         event_sinks=[*stored.event_sinks, *merged.event_sinks],
         parameter_merge_strategies=merged.parameter_merge_strategies,
         encrypted_param_names=list(merged.encrypted_param_names),
         files=[*stored.files, *merged.files],
-        requires=requires,
+        requires=_overlaid(stored.requires, merged.requires),
     )
+
+
+def _overlaid(stored: MappingNode, given: MappingNode) -> MappingNode:
+    """A copy of ``stored`` with ``given``'s values replacing its own name by name."""
+    result = node_from(stored)
+    for name, value in given.items():
+        _put(result, name, value, value_span(given, name))
+    return result
 
 
 def _put(target: MappingNode, name: str, value: Any, span: Span | None) -> None:

@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from typing import NamedTuple
 
 from stoker.codes import ENVIRONMENT
-from stoker.diagnostics import Diagnostic, Path, Span
+from stoker.diagnostics import Diagnostic, Path
 from stoker.environment.registry_section import (
     HOOKS_KEY,
     RESOURCES_KEY,
@@ -225,15 +225,8 @@ class ResourceRegistry:
         found: dict[tuple[str, str | None], TemplateRef] = {}
         for user, block in ((True, self._user), (False, self._global)):
             for entry in _walk_entries(block):
-                if entry.is_choice:
-                    for option, span in zip(entry.options, _item_spans(entry), strict=True):
-                        key = (option, entry.base_dir)
-                        found.setdefault(key, TemplateRef(option, entry.base_dir, span, user))
-                    continue
-                template = entry.template
-                if template is not None:
-                    key = (template, entry.base_dir)
-                    found.setdefault(key, TemplateRef(template, entry.base_dir, entry.span, user))
+                for ref in _templates_of(entry, user):
+                    found.setdefault((ref.path, ref.base_dir), ref)
         return tuple(found.values())
 
     def check(self) -> list[Diagnostic]:
@@ -434,20 +427,28 @@ class _Search:
             entry.span,
             entry.file,
         )
-        candidates = tuple(
-            TemplateRef(option, entry.base_dir, span, match.user)
-            for option, span in zip(entry.options, _item_spans(entry), strict=True)
-        )
+        candidates = _templates_of(entry, match.user)
         return ResolvedType(
             self.requested, current, None, None, (*chain, step), match.user, candidates
         )
 
 
-def _item_spans(entry: RegistryEntry) -> tuple[Span | None, ...]:
-    """One span per option (entries built in code may carry none)."""
-    if len(entry.item_spans) == len(entry.options):
-        return entry.item_spans
-    return tuple(entry.span for _ in entry.options)
+def _templates_of(entry: RegistryEntry, user: bool) -> tuple[TemplateRef, ...]:
+    """The provider templates an entry names: the one it maps to, or those a list entry
+    offers, each where its item is (entries built in code may carry no item positions:
+    the entry's then)."""
+    if not entry.is_choice:
+        template = entry.template
+        if template is None:
+            return ()
+        return (TemplateRef(template, entry.base_dir, entry.span, user),)
+    spans = entry.item_spans
+    if len(spans) != len(entry.options):
+        spans = tuple(entry.span for _ in entry.options)
+    return tuple(
+        TemplateRef(option, entry.base_dir, span, user)
+        for option, span in zip(entry.options, spans, strict=True)
+    )
 
 
 def _target_of(entry: RegistryEntry, type_name: str) -> str:

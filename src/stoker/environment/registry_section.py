@@ -34,6 +34,12 @@ RESOURCES_KEY = "resources"
 HOOKS_KEY = "hooks"
 RESTRICTED_ACTIONS_KEY = "restricted_actions"
 TEMPLATE_SUFFIXES = (".yaml", ".template")
+#: each per-resource setting: what Heat's message calls one, and what it is for, and the
+#: values it takes
+_SETTINGS = {
+    HOOKS_KEY: ("hook", "resource breakpoint", HOOK_TYPES),
+    RESTRICTED_ACTIONS_KEY: ("restricted_action", "resource", RESTRICTED_ACTIONS),
+}
 
 
 def is_template_name(name: str) -> bool:
@@ -148,7 +154,7 @@ class RegistryBlock:
             if isinstance(item, RegistryEntry):
                 value: Any = item.value
                 if isinstance(value, str):
-                    if absolute_paths and value.endswith(TEMPLATE_SUFFIXES):
+                    if absolute_paths and is_template_name(value):
                         value = _stored_path(value, item.base_dir)
                 elif isinstance(value, tuple):
                     value = [_stored_path(v, item.base_dir) if absolute_paths else v for v in value]
@@ -162,22 +168,18 @@ class RegistryBlock:
 
 def _stored_path(path: str, base_dir: str | None) -> str:
     """``path``, written in a registry read from ``base_dir``, as a stack stores it."""
-    if base_dir is None:
+    if base_dir is None or "://" in path or os.path.isabs(path):
         return path
     if os.path.isabs(base_dir):
         return _under(base_dir, path)
-    if "://" in path or os.path.isabs(path):
-        return path
     return os.path.abspath(os.path.join(base_dir, path))  # from the working directory
 
 
 @lru_cache(maxsize=4096)
 def _under(base_dir: str, path: str) -> str:
-    """``path`` below the absolute ``base_dir``, normalised (what `os.path.abspath` gives
-    it), or as it is when it is a URL or absolute: a stack stores its registry, and each
-    of a tree's nested stacks stores the same hundreds of entries again (TripleO's)."""
-    if "://" in path or os.path.isabs(path):
-        return path
+    """The relative ``path`` below the absolute ``base_dir``, normalised (what
+    `os.path.abspath` gives it), kept: a stack stores its registry, and each of a tree's
+    nested stacks stores the same hundreds of entries again (TripleO's)."""
     return os.path.normpath(os.path.join(base_dir, path))
 
 
@@ -280,24 +282,19 @@ class _Reader:
     def setting(self, key: str, value: Any, path: Path, span: Span | None) -> RuleSetting | None:
         if value is None:
             return RuleSetting(key, None, span)
-        allowed = HOOK_TYPES if key == HOOKS_KEY else RESTRICTED_ACTIONS
+        kind, subject, allowed = _SETTINGS[key]
         values: list[Any] | None = None
         if isinstance(value, str):
             values = [value]
         elif isinstance(value, list):
             values = list(value)
         if values is None or not all(isinstance(v, str) and v in allowed for v in values):
-            if key == HOOKS_KEY:
-                message = (
-                    f'Invalid hook type "{plain(value)}" for resource breakpoint, '
-                    f"acceptable hook types are: {HOOK_TYPES}"
-                )
-            else:
-                message = (
-                    f'Invalid restricted_action type "{plain(value)}" for resource, '
-                    f"acceptable restricted_action types are: {RESTRICTED_ACTIONS}"
-                )
-            self.error(message, path, span)
+            self.error(
+                f'Invalid {kind} type "{plain(value)}" for {subject}, '
+                f"acceptable {kind} types are: {allowed}",
+                path,
+                span,
+            )
             return None
         return RuleSetting(key, frozenset(str(v) for v in values), span)
 

@@ -5,12 +5,13 @@ the tree check does before create (`stoker.resolution.tree`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from stoker import codes
 from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
-from stoker.functions.base import functions_in
+from stoker.functions.base import Function, Scope, functions_in
 from stoker.resolution.types import Resolution
 from stoker.resources import NestedStackPlugin, TemplateResource, catalog_schema
 
@@ -57,28 +58,17 @@ def check_attributes(definition: StackDefinition, resolution: Resolution) -> lis
     # each target's answer, asked once: a template reads the same resources' attributes
     # many times (each of 1,000 values reads its parent's three times)
     declared_of: dict[str, frozenset[str] | None] = {}
-    for tree in trees:
-        for call in functions_in(tree, scope):
-            args = call.args
-            if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
-                continue
-            if len(args) < 2 or not isinstance(args[0], str) or not isinstance(args[1], str):
-                continue
-            target, attribute = str(args[0]), str(args[1])
-            if target in declared_of:
-                declared = declared_of[target]
-            else:
-                declared = declared_of[target] = declared_attributes(resolution, target)
-            if declared is None or attribute in declared:
-                continue
-            found.append(
-                Diagnostic(
-                    codes.UNKNOWN_ATTRIBUTE,
-                    f"The Referenced Attribute ({target} {attribute}) is incorrect.",
-                    call.path,
-                    call.span,
-                )
-            )
+    for call, args in _reads(trees, scope):
+        if not isinstance(args[0], str):
+            continue
+        target, attribute = str(args[0]), str(args[1])
+        if target in declared_of:
+            declared = declared_of[target]
+        else:
+            declared = declared_of[target] = declared_attributes(resolution, target)
+        if declared is None or attribute in declared:
+            continue
+        found.append(_unknown(target, attribute, call))
     return found
 
 
@@ -102,33 +92,42 @@ def member_attributes(
         resource = definition.template.resources[enabled]
         trees.extend((resource.properties, resource.metadata))
     found: list[Diagnostic] = []
+    # the walks `check_attributes` made of the same trees in the same scope
+    for call, args in _reads(trees, scope):
+        if args[0] != name:
+            continue
+        member, attribute = names[0], args[1]
+        if attribute == "attributes" and len(args) > 2 and isinstance(args[2], str):
+            attribute = args[2]
+        elif attribute.startswith("resource."):
+            parts = attribute.split(".", 2)
+            if len(parts) < 3:
+                continue
+            member, attribute = parts[1], parts[2]
+        elif attribute in own:
+            continue
+        declared = declared_attributes(members, member) if member in names else None
+        if declared is None or attribute in declared:
+            continue
+        found.append(_unknown(member, attribute, call))
+    return found
+
+
+def _reads(trees: list[Any], scope: Scope) -> Iterator[tuple[Function, list[Any]]]:
+    """The attribute reads of ``trees`` that name an attribute, and their arguments."""
     for tree in trees:
-        # the walks `check_attributes` made of the same trees in the same scope
         for call in functions_in(tree, scope):
             args = call.args
             if call.name not in _ATTRIBUTE_READERS or not isinstance(args, list):
                 continue
-            if len(args) < 2 or args[0] != name or not isinstance(args[1], str):
-                continue
-            member, attribute = names[0], args[1]
-            if attribute == "attributes" and len(args) > 2 and isinstance(args[2], str):
-                attribute = args[2]
-            elif attribute.startswith("resource."):
-                parts = attribute.split(".", 2)
-                if len(parts) < 3:
-                    continue
-                member, attribute = parts[1], parts[2]
-            elif attribute in own:
-                continue
-            declared = declared_attributes(members, member) if member in names else None
-            if declared is None or attribute in declared:
-                continue
-            found.append(
-                Diagnostic(
-                    codes.UNKNOWN_ATTRIBUTE,
-                    f"The Referenced Attribute ({member} {attribute}) is incorrect.",
-                    call.path,
-                    call.span,
-                )
-            )
-    return found
+            if len(args) >= 2 and isinstance(args[1], str):
+                yield call, args
+
+
+def _unknown(target: str, attribute: str, call: Function) -> Diagnostic:
+    return Diagnostic(
+        codes.UNKNOWN_ATTRIBUTE,
+        f"The Referenced Attribute ({target} {attribute}) is incorrect.",
+        call.path,
+        call.span,
+    )

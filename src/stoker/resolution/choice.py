@@ -89,53 +89,31 @@ def _read_candidate(
     listed = f'"{ref.path}", listed for {resolved.type_name}'
     looked = f" (looked for {location})" if location != ref.path else ""
     if "://" in location:
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"cannot read {listed}: it is a URL, and stoker reads provider templates from "
-                "files only; give a path",
-                _entry_path(resolved),
-                ref.span,
-            )
+        problem = (
+            f"cannot read {listed}: it is a URL, and stoker reads provider templates from "
+            "files only; give a path"
         )
-        return None
-    try:
-        document = read(location)
-    except TemplateError as error:
-        found.extend(error.diagnostics)
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"cannot read the capabilities of {listed}: it is not a valid document{looked}",
-                _entry_path(resolved),
-                ref.span,
+    else:
+        try:
+            document = read(location)
+        except TemplateError as error:
+            found.extend(error.diagnostics)
+            problem = (
+                f"cannot read the capabilities of {listed}: it is not a valid document{looked}"
             )
-        )
-        return None
-    except OSError as error:
-        reason = error.strerror or str(error)
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"cannot read {listed}: {reason}{looked}; no template can be chosen without it",
-                _entry_path(resolved),
-                ref.span,
+        except OSError as error:
+            reason = error.strerror or str(error)
+            problem = (
+                f"cannot read {listed}: {reason}{looked}; no template can be chosen without it"
             )
-        )
-        return None
-    declared = template_capabilities(document)
-    if declared is None:
-        found.append(
-            Diagnostic(
-                codes.PROVIDER_CHOICE,
-                f"{listed}, is not a template: it has no heat_template_version{looked}",
-                _entry_path(resolved),
-                ref.span,
-            )
-        )
-        return None
-    found.extend(declared.diagnostics)
-    return declared if declared.ok else None
+        else:
+            declared = template_capabilities(document)
+            if declared is not None:
+                found.extend(declared.diagnostics)
+                return declared if declared.ok else None
+            problem = f"{listed}, is not a template: it has no heat_template_version{looked}"
+    found.append(Diagnostic(codes.PROVIDER_CHOICE, problem, _entry_path(resolved), ref.span))
+    return None
 
 
 def _entry_path(resolved: ResolvedType) -> Path:

@@ -58,27 +58,6 @@ _CHECKED_IN_NESTED = frozenset(
 NESTED_AT_CREATE = "Heat's validate does not look inside nested templates; its create fails"
 
 
-def _at_create_only(found: list[Diagnostic], from_request: bool = False) -> list[Diagnostic]:
-    """Errors inside a nested template, which Heat reports only when creating the stack,
-    as warnings: template validate shows them without refusing what Heat accepts. A
-    request's files map was read by its client already: a ``get_file`` it lacks is then
-    Heat's engine's to find, at create."""
-    result = []
-    for diagnostic in found:
-        code = diagnostic.code
-        checked = (
-            code in _CHECKED_IN_NESTED and not (from_request and code == codes.FILE_MISSING)
-        ) or (diagnostic.code == codes.PARAMETER_SCHEMA and not is_default_error(diagnostic))
-        if diagnostic.is_error and not checked:
-            diagnostic = replace(
-                diagnostic,
-                severity=Severity.WARNING,
-                notes=(*diagnostic.notes, NESTED_AT_CREATE),
-            )
-        result.append(diagnostic)
-    return result
-
-
 class TreeCheck:
     """A recursive check of a stack and the provider templates below it (a plain slotted
     class: a dataclass compiles its generated methods when the module is imported, which
@@ -228,16 +207,9 @@ class TreeCheck:
             return []
         members = spec.template.get("resources") if isinstance(spec.template, dict) else None
         self._count(len(members or ()), f"{name}'s nested stack", resource.path, resource.span)
-        self._depth_compared(len(names) + 1)
-        if len(names) + 1 > self.max_depth:
-            return [
-                Diagnostic(
-                    codes.RESOURCE_DEFINITION,
-                    f"Recursion depth exceeds {self.max_depth}",
-                    resource.path,
-                    resource.span,
-                )
-            ]
+        too_deep = self._too_deep(names, "", resource.path, resource.span)
+        if too_deep:
+            return too_deep
         environment = child_environment(
             definition.environment, name, spec.parameters, expanded=resolution.resolved.get(name)
         )
@@ -279,9 +251,7 @@ class TreeCheck:
                 for d in below
             ]
         found += below
-        return (
-            found if self.require_types else _at_create_only(found, self.cache.source is not None)
-        )
+        return self._reported(found)
 
     def _nested(
         self,
@@ -318,18 +288,12 @@ class TreeCheck:
             # anything, so validate refuses it wherever in the tree it is
             self._refuse(looped)
             return []
-        self._depth_compared(len(names) + 1)
-        if len(names) + 1 > self.max_depth:
-            return [
-                Diagnostic(
-                    codes.RESOURCE_DEFINITION,
-                    f"Recursion depth exceeds {self.max_depth}: "
-                    + " -> ".join(os.path.basename(p) for p in trail)
-                    + " (raise the limit with --max-nested-depth)",
-                    where,
-                    span,
-                )
-            ]
+        shown = " -> ".join(os.path.basename(p) for p in trail)
+        too_deep = self._too_deep(
+            names, f": {shown} (raise the limit with --max-nested-depth)", where, span
+        )
+        if too_deep:
+            return too_deep
         model = plugin.template_model  # type: ignore[attr-defined]
         self._count(len(model.resources), f"{name}'s provider template", where, span)
         (known, unknown), (validated, problems) = properties
@@ -359,9 +323,7 @@ class TreeCheck:
             handed_down(definition.template, name, definition.taint, model),
         )
         found += self._subtree(model, plugin, inputs, chain, (*names, name))
-        return (
-            found if self.require_types else _at_create_only(found, self.cache.source is not None)
-        )
+        return self._reported(found)
 
     def _subtree(
         self,
@@ -472,10 +434,42 @@ class TreeCheck:
         for recording in self._recordings:
             recording.events.append(("refused", diagnostic))
 
-    def _depth_compared(self, level: int) -> None:
-        """A stack at ``level`` (facade names from the top) was compared with the limit."""
+    def _too_deep(
+        self, names: tuple[str, ...], detail: str, path: Path, span: Span | None
+    ) -> list[Diagnostic]:
+        """The stack below ``names`` compared with the depth limit: the error when it is
+        deeper (with ``detail`` after the limit), else nothing."""
+        level = len(names) + 1
         for recording in self._recordings:
             recording.height = max(recording.height, level - len(recording.base))
+        if level <= self.max_depth:
+            return []
+        message = f"Recursion depth exceeds {self.max_depth}{detail}"
+        return [Diagnostic(codes.RESOURCE_DEFINITION, message, path, span)]
+
+    def _reported(self, found: list[Diagnostic]) -> list[Diagnostic]:
+        """``found`` below a resource as this check reports it. For template validate,
+        errors inside a nested template, which Heat reports only when creating the stack,
+        as warnings: it shows them without refusing what Heat accepts. A request's files
+        map was read by its client already: a ``get_file`` it lacks is then Heat's
+        engine's to find, at create."""
+        if self.require_types:
+            return found
+        from_request = self.cache.source is not None
+        result = []
+        for diagnostic in found:
+            code = diagnostic.code
+            checked = (
+                code in _CHECKED_IN_NESTED and not (from_request and code == codes.FILE_MISSING)
+            ) or (diagnostic.code == codes.PARAMETER_SCHEMA and not is_default_error(diagnostic))
+            if diagnostic.is_error and not checked:
+                diagnostic = replace(
+                    diagnostic,
+                    severity=Severity.WARNING,
+                    notes=(*diagnostic.notes, NESTED_AT_CREATE),
+                )
+            result.append(diagnostic)
+        return result
 
     def _count(self, added: int, what: str, path: Path, span: Span | None) -> None:
         """Count the resources of one more stack of the tree against ``--max-resources``

@@ -15,6 +15,7 @@ from typing import Any
 
 from stoker.definition import StackDefinition
 from stoker.diagnostics import Diagnostic
+from stoker.environment.registry_section import is_template_name
 from stoker.parameters import MASK
 from stoker.resolution.providers import ProviderCache
 from stoker.resolution.tree import TreeCheck
@@ -126,7 +127,7 @@ def echoed_environment(definition: StackDefinition) -> dict[str, Any]:
     registry = dict(data.get("resource_registry") or {})
     for resource in definition.template.resources.values():
         kind = resource.type
-        if isinstance(kind, str) and kind.endswith((".yaml", ".template")):
+        if isinstance(kind, str) and is_template_name(kind):
             registry.setdefault(kind, kind)
     registry.setdefault("resources", {})
     return {
