@@ -168,18 +168,22 @@ class RegistryBlock:
 
 def _stored_path(path: str, base_dir: str | None) -> str:
     """``path``, written in a registry read from ``base_dir``, as a stack stores it."""
-    if base_dir is None or "://" in path or os.path.isabs(path):
+    if base_dir is None:
         return path
     if os.path.isabs(base_dir):
         return _under(base_dir, path)
+    if "://" in path or os.path.isabs(path):
+        return path
     return os.path.abspath(os.path.join(base_dir, path))  # from the working directory
 
 
 @lru_cache(maxsize=4096)
 def _under(base_dir: str, path: str) -> str:
-    """The relative ``path`` below the absolute ``base_dir``, normalised (what
-    `os.path.abspath` gives it), kept: a stack stores its registry, and each of a tree's
-    nested stacks stores the same hundreds of entries again (TripleO's)."""
+    """``path`` below the absolute ``base_dir``, normalised (what `os.path.abspath` gives
+    it), or as it is when it is a URL or absolute: a stack stores its registry, and each
+    of a tree's nested stacks stores the same hundreds of entries again (TripleO's)."""
+    if "://" in path or os.path.isabs(path):
+        return path
     return os.path.normpath(os.path.join(base_dir, path))
 
 

@@ -207,7 +207,7 @@ class TreeCheck:
             return []
         members = spec.template.get("resources") if isinstance(spec.template, dict) else None
         self._count(len(members or ()), f"{name}'s nested stack", resource.path, resource.span)
-        too_deep = self._too_deep(names, "", resource.path, resource.span)
+        too_deep = self._too_deep(names, None, resource.path, resource.span)
         if too_deep:
             return too_deep
         environment = child_environment(
@@ -288,10 +288,7 @@ class TreeCheck:
             # anything, so validate refuses it wherever in the tree it is
             self._refuse(looped)
             return []
-        shown = " -> ".join(os.path.basename(p) for p in trail)
-        too_deep = self._too_deep(
-            names, f": {shown} (raise the limit with --max-nested-depth)", where, span
-        )
+        too_deep = self._too_deep(names, trail, where, span)
         if too_deep:
             return too_deep
         model = plugin.template_model  # type: ignore[attr-defined]
@@ -435,16 +432,20 @@ class TreeCheck:
             recording.events.append(("refused", diagnostic))
 
     def _too_deep(
-        self, names: tuple[str, ...], detail: str, path: Path, span: Span | None
+        self, names: tuple[str, ...], trail: tuple[str, ...] | None, path: Path, span: Span | None
     ) -> list[Diagnostic]:
         """The stack below ``names`` compared with the depth limit: the error when it is
-        deeper (with ``detail`` after the limit), else nothing."""
+        deeper (a provider's naming the ``trail`` of templates that led there), else
+        nothing. The trail is joined only then: the comparison runs for every provider."""
         level = len(names) + 1
         for recording in self._recordings:
             recording.height = max(recording.height, level - len(recording.base))
         if level <= self.max_depth:
             return []
-        message = f"Recursion depth exceeds {self.max_depth}{detail}"
+        message = f"Recursion depth exceeds {self.max_depth}"
+        if trail is not None:
+            shown = " -> ".join(os.path.basename(p) for p in trail)
+            message += f": {shown} (raise the limit with --max-nested-depth)"
         return [Diagnostic(codes.RESOURCE_DEFINITION, message, path, span)]
 
     def _reported(self, found: list[Diagnostic]) -> list[Diagnostic]:
